@@ -1,0 +1,109 @@
+// The one HTTP client of the UI. Same origin, session cookie, JSON in and out.
+// Failures become `ApiError`, parsed from RFC 9457 problem+json (DESIGN §3).
+
+/** One field error of a problem+json body, e.g. {location: "body.email", message: "…"}. */
+export interface FieldError {
+  location: string
+  message: string
+}
+
+/** An HTTP failure. `status` is 0 when the server could not be reached. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly title: string
+  readonly detail: string
+  readonly errors: FieldError[]
+
+  constructor(status: number, title: string, detail: string, errors: FieldError[] = []) {
+    super(detail || title || `HTTP ${status}`)
+    this.name = 'ApiError'
+    this.status = status
+    this.title = title
+    this.detail = detail
+    this.errors = errors
+  }
+
+  /**
+   * Field errors keyed by field name: "body.email" → "email".
+   * The first message wins when a field has several.
+   */
+  fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const { location, message } of this.errors) {
+      const field = location.replace(/^body\./, '')
+      if (!(field in out)) out[field] = message
+    }
+    return out
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+function asString(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
+/** Builds an ApiError from a failed response, reading problem+json when present. */
+async function toApiError(response: Response): Promise<ApiError> {
+  let body: unknown = null
+  try {
+    const text = await response.text()
+    body = text ? JSON.parse(text) : null
+  } catch {
+    body = null
+  }
+  if (body && typeof body === 'object') {
+    const problem = body as Record<string, unknown>
+    const errors = Array.isArray(problem.errors)
+      ? problem.errors
+          .filter((e): e is Record<string, unknown> => !!e && typeof e === 'object')
+          .map((e) => ({ location: asString(e.location), message: asString(e.message) }))
+      : []
+    return new ApiError(
+      typeof problem.status === 'number' ? problem.status : response.status,
+      asString(problem.title) || response.statusText,
+      asString(problem.detail),
+      errors,
+    )
+  }
+  return new ApiError(response.status, response.statusText, '')
+}
+
+/**
+ * Sends one request. `body`, when given, is sent as JSON (FormData is sent as is).
+ * Resolves with the parsed JSON, or `undefined` for an empty body (204).
+ */
+export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' }
+  let payload: BodyInit | undefined
+  if (body instanceof FormData) {
+    payload = body
+  } else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json'
+    payload = JSON.stringify(body)
+  }
+  let response: Response
+  try {
+    response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' })
+  } catch (err) {
+    throw new ApiError(0, 'Network error', err instanceof Error ? err.message : String(err))
+  }
+  if (!response.ok) throw await toApiError(response)
+  const text = await response.text()
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+/** Shorthands over `request`. */
+export const api = {
+  get: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
+  del: <T>(path: string) => request<T>('DELETE', path),
+}
+
+/** A printable message for any thrown value. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.detail || err.title || `HTTP ${err.status}`
+  if (err instanceof Error) return err.message
+  return String(err)
+}

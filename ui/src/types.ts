@@ -1,0 +1,244 @@
+// Entity types exchanged with the daemon (SPEC §3, DESIGN §3).
+// Field names follow the JSON exactly, including `_id`. Dates:
+// a need's `date` is the first day of its month ("2026-12-01"), a delivery
+// `date` is "YYYY-MM-DD", timestamps (`updatedAt`, `createdAt`) are RFC 3339.
+
+/** The two account kinds (SPEC §1). */
+export type UserType = 'producer' | 'distributor'
+
+/** Fields shared by both account kinds. Strings are "" when unset. */
+export interface UserBase {
+  _id: string
+  type: UserType
+  email: string
+  name: string
+  updatedAt: string
+  capital: string
+  bic: string
+  ape: string
+  iban: string
+  siret: string
+  tel: string
+  tvaintracom: string
+  addressLine1: string
+  addressLine2: string
+  addressLine3: string
+  latitude: string
+  longitude: string
+  certification: string
+  legal: string
+}
+
+/** A producer account. */
+export interface Producer extends UserBase {
+  type: 'producer'
+  /** 7 booleans, index 0 = Monday … 6 = Sunday (SPEC §9). */
+  defaultDeliveryDays: boolean[]
+}
+
+/** A distributor (shop) account. */
+export interface Distributor extends UserBase {
+  type: 'distributor'
+  emailAccounting: string
+  billingAddressLine1: string
+  billingAddressLine2: string
+  billingAddressLine3: string
+}
+
+/** The logged-in user. */
+export type User = Producer | Distributor
+
+/** Fields of `User` the profile form may send in `PUT /api/user`. */
+export type ProfileField =
+  | 'name'
+  | 'capital'
+  | 'bic'
+  | 'ape'
+  | 'iban'
+  | 'siret'
+  | 'tel'
+  | 'tvaintracom'
+  | 'addressLine1'
+  | 'addressLine2'
+  | 'addressLine3'
+  | 'latitude'
+  | 'longitude'
+  | 'certification'
+  | 'legal'
+  | 'emailAccounting'
+  | 'billingAddressLine1'
+  | 'billingAddressLine2'
+  | 'billingAddressLine3'
+
+/** Body of `PUT /api/user`: only editable fields, all optional. */
+export type ProfileUpdate = Partial<Record<ProfileField, string>> & {
+  defaultDeliveryDays?: boolean[]
+}
+
+/** Unit of a product: kilograms or pieces ("un"). */
+export type Unit = 'kg' | 'un'
+
+export interface Product {
+  _id: string
+  name: string
+  unit: Unit
+}
+
+export type ProposalStatus = 'proposed' | 'accepted' | 'rejected'
+
+export interface Proposal {
+  _id: string
+  /** Producer id. */
+  producer: string
+  status: ProposalStatus
+  /** Which side made it; absent means producer. */
+  from?: UserType
+  quantity: number
+  price: number
+}
+
+export interface Need {
+  _id: string
+  /** Product id. */
+  product: string
+  /** Distributor id. */
+  distributor: string
+  /** First day of the month, "2026-12-01". */
+  date: string
+  quantity: number
+  quantityAccepted: number
+  quantityProposed: number
+  quantityAvailable: number
+  updatedAt: string
+  proposals: Proposal[]
+}
+
+/** Average observed purchase price of a product (SPEC §3 "Price record"). */
+export interface PriceRecord {
+  /** Product id. */
+  product: string
+  value: number
+}
+
+export type DeliveryStatus = 'planned' | 'done' | 'cancelled'
+export type ClaimStatus = 'void' | 'sent' | 'accepted' | 'rejected'
+export type ClaimType = 'quality' | 'quantity'
+
+export interface DeliveryLine {
+  _id: string
+  /** Product id. */
+  product: string
+  price: number
+  quantityExpected: number
+  quantitySent: number
+  /** Signed adjustment asked by the producer. */
+  quantityClaimed: number
+  claimType?: ClaimType
+  claimComment?: string
+}
+
+export interface Delivery {
+  _id: string
+  orderId: string
+  status: DeliveryStatus
+  /** "YYYY-MM-DD". */
+  date: string
+  chrono: number
+  claimStatus: ClaimStatus
+  claimSentAt?: string
+  claimReviewedAt?: string
+  deliveryLines: DeliveryLine[]
+}
+
+/**
+ * An invoice attached to an order. Only its presence matters to the shell
+ * (SPEC §2: the invoice link shows when the order has one); the deliveries
+ * screen may narrow this type once the daemon's shape is settled.
+ */
+export type InvoiceRef = Record<string, unknown>
+
+/** One order = (producer, distributor, month) (DESIGN §6). */
+export interface Order {
+  _id: string
+  /** The month, "2026-12-01". */
+  date: string
+  /** Distributor id (present in a producer's orders). */
+  distributor?: string
+  /** Producer id (present in a distributor's orders). */
+  producer?: string
+  deliveries: Delivery[]
+  invoice?: InvoiceRef | null
+}
+
+/** Activity event types (SPEC §4). */
+export type EventType =
+  | 'need:update'
+  | 'need:delete'
+  | 'need:create'
+  | 'need:create:bulk'
+  | 'need:import'
+  | 'proposal:request'
+  | 'proposal:review'
+  | 'fix:request'
+  | 'fix:review'
+  | 'claim:request'
+  | 'claim:review'
+  | 'claim:autovalidate'
+
+/** Payload of an activity event (SPEC §3); every field is optional. */
+export interface EventData {
+  product?: { name: string; unit: Unit }
+  date?: string
+  dates?: string[]
+  quantity?: number
+  delta?: number
+  /** true means increase. */
+  vector?: boolean
+  /** true means accepted. */
+  outcome?: boolean
+}
+
+export interface ActivityEvent {
+  createdAt: string
+  type: EventType
+  data: EventData
+  origin: { email: string; name: string }
+  target: { name: string }
+}
+
+/** A shop on the map. Coordinates are strings, "" when unknown. */
+export interface DistributorEntry {
+  _id: string
+  name: string
+  email: string
+  latitude: string
+  longitude: string
+}
+
+/** A producer entry of the user load. */
+export interface ProducerEntry {
+  _id: string
+  name: string
+}
+
+/** Response of `GET /api/user`. */
+export interface UserLoad {
+  user: User
+  needs: Need[]
+  products: Product[]
+  distributors: DistributorEntry[]
+  producers: ProducerEntry[]
+  events: ActivityEvent[]
+  orders: Order[]
+  prices: PriceRecord[]
+}
+
+/** Body of `POST /auth/register`. */
+export interface RegistrationRequest {
+  email: string
+  email2?: string
+  password: string
+  password2?: string
+  name: string
+  distributor: boolean
+}

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest'
+import type { ProfileField } from '../types'
+import {
+  PROFILE_MESSAGES as M,
+  ibanChecksumOk,
+  isTvaValid,
+  validateDeliveryDays,
+  validateProfile,
+  validateProfileField,
+} from './profile'
+
+type Row = [value: string, valid: boolean]
+
+// One table per rule: [input, expected validity]. Every rule accepts "" and blanks.
+const tables: Record<string, Row[]> = {
+  emailAccounting: [
+    ['', true],
+    ['   ', true],
+    ['compta@epicerie.fr', true],
+    ['  compta@epicerie.fr  ', true],
+    ['compta@epicerie', false],
+    ['compta epicerie.fr', false],
+    ['@epicerie.fr', false],
+  ],
+  capital: [
+    ['', true],
+    ['0', true],
+    ['15000', true],
+    [' 15000 ', true],
+    ['15 000', false],
+    ['15000.50', false],
+    ['-100', false],
+    ['mille', false],
+  ],
+  bic: [
+    ['', true],
+    ['BNPAFRPPXXX', true],
+    ['agrifrpp882', true],
+    ['CCBPFRPPMTG', true],
+    ['BNPAFRPP', false],
+    ['BNP1FRPPXXX', false],
+    ['BNPAF1PPXXX', false],
+    ['BNPAFRPPXXXX', false],
+    ['BNPA FRPP XXX', false],
+  ],
+  ape: [
+    ['', true],
+    ['0113Z', true],
+    ['4721z', true],
+    ['113Z', false],
+    ['01130', false],
+    ['01.13Z', false],
+    ['0113ZZ', false],
+  ],
+  iban: [
+    ['', true],
+    ['FR7630006000011234567890189', true],
+    ['FR76 3000 6000 0112 3456 7890 189', true],
+    ['fr7630006000011234567890189', true],
+    ['DE89370400440532013000', true],
+    ['GB82WEST12345698765432', true],
+    ['FR7630006000011234567890188', false], // checksum
+    ['FR0030006000011234567890189', false], // checksum
+    ['FR76300060000112', false], // too short
+    ['7630006000011234567890189FR', false], // shape
+    ['FR76-3000-6000-0112-3456-7890-189', false], // dashes are not removed
+    ['FR7630006000011234567890189123456789', false], // too long
+  ],
+  siret: [
+    ['', true],
+    ['73282932000074', true],
+    ['732 829 320 00074', true],
+    ['7328293200007', false],
+    ['732829320000745', false],
+    ['7328293200007A', false],
+    ['732.829.320.00074', false],
+  ],
+  tel: [
+    ['', true],
+    ['0612345678', true],
+    ['06 12 34 56 78', true],
+    ['06.12.34.56.78', true],
+    ['061234567', false],
+    ['06123456789', false],
+    ['+33612345678', false],
+    ['06-12-34-56-78', false],
+  ],
+  latitude: [
+    ['', true],
+    ['45.9016', true],
+    ['-45.9016', true],
+    ['90', true],
+    ['-90', true],
+    ['0', true],
+    ['45.', true],
+    ['90.0001', false],
+    ['-91', false],
+    ['45.90.16', false],
+    ['45,9016', false],
+    ['.', false],
+    ['-', false],
+    ['+45', false],
+    ['4-5', false],
+    ['N45', false],
+  ],
+  longitude: [
+    ['', true],
+    ['6.1213', true],
+    ['-1.5536', true], // western France
+    ['180', true],
+    ['-180', true],
+    ['180.5', false],
+    ['-181', false],
+    ['6.12.13', false],
+    ['6,1213', false],
+    ['E6', false],
+  ],
+  tvaintracom: [
+    ['', true],
+    ['FR12345678901', true],
+    ['FR 12 345678901', true],
+    ['FRAB345678901', true], // FRAB is a 4-letter prefix
+    ['FR1A345678901', true], // one letter after the prefix
+    ['FR1A34567890B', true], // two letters after the prefix
+    ['FR1A3456789BC', false], // three letters after the prefix
+    ['ESX1234567X', true],
+    ['ATU12345678', true],
+    ['BE0123-456_789', true],
+    ['FRAB', true], // 4 characters
+    ['FR1', false], // under 4 characters
+    ['F12345678901', false], // a single letter
+    ['12345678901', false], // no letter
+    ['FR123456789012345678901', false], // over 20
+    ['FR12345678901234567X', true], // exactly 20
+    ['FR12.345678901', false], // dots are not allowed
+  ],
+}
+
+describe('validateProfileField', () => {
+  for (const [field, rows] of Object.entries(tables)) {
+    describe(field, () => {
+      it.each(rows)('%j valid=%s', (value, valid) => {
+        const message = validateProfileField(field as ProfileField, value)
+        expect(message).toBe(valid ? undefined : M[field as keyof typeof M])
+      })
+    })
+  }
+
+  it.each(['name', 'addressLine1', 'addressLine2', 'addressLine3', 'certification', 'legal', 'billingAddressLine1'] as const)(
+    'free text field %s accepts anything',
+    (field) => {
+      expect(validateProfileField(field, "n'importe quoi 123 !")).toBeUndefined()
+      expect(validateProfileField(field, '')).toBeUndefined()
+    },
+  )
+})
+
+describe('ibanChecksumOk', () => {
+  it.each([
+    ['FR7630006000011234567890189', true],
+    ['BE68539007547034', true],
+    ['NL91ABNA0417164300', true],
+    ['NL91ABNA0417164301', false],
+    ['FR76300060000112345678901!9', false],
+  ])('%s → %s', (iban, ok) => {
+    expect(ibanChecksumOk(iban)).toBe(ok)
+  })
+})
+
+describe('isTvaValid', () => {
+  it('ignores spaces before counting the length', () => {
+    expect(isTvaValid('F R 1 2')).toBe(true)
+  })
+})
+
+describe('validateDeliveryDays', () => {
+  it.each([
+    [[false, false, false, false, false, false, false], M.defaultDeliveryDays],
+    [[], M.defaultDeliveryDays],
+    [undefined, M.defaultDeliveryDays],
+    [[true, false, false, false, false, false, false], undefined],
+    [[false, false, false, false, false, false, true], undefined],
+  ])('%j', (days, expected) => {
+    expect(validateDeliveryDays(days)).toBe(expected)
+  })
+})
+
+describe('validateProfile', () => {
+  const producer = {
+    name: 'Ferme des Saules',
+    tel: '06 12 34 56 78',
+    iban: 'FR76 3000 6000 0112 3456 7890 189',
+    bic: 'BNPAFRPPXXX',
+    defaultDeliveryDays: [true, false, true, false, false, false, false],
+  }
+
+  it('accepts a valid producer', () => {
+    expect(validateProfile(producer, 'producer')).toEqual({})
+  })
+
+  it('requires a delivery day from producers only', () => {
+    const noDays = { ...producer, defaultDeliveryDays: [false, false, false, false, false, false, false] }
+    expect(validateProfile(noDays, 'producer')).toEqual({ defaultDeliveryDays: M.defaultDeliveryDays })
+    expect(validateProfile(noDays, 'distributor')).toEqual({})
+  })
+
+  it('checks emailAccounting for distributors only', () => {
+    expect(validateProfile({ emailAccounting: 'nope' }, 'distributor')).toEqual({ emailAccounting: M.emailAccounting })
+    expect(validateProfile({ emailAccounting: 'nope', defaultDeliveryDays: [true] }, 'producer')).toEqual({})
+  })
+
+  it('reports every invalid field', () => {
+    const errors = validateProfile(
+      {
+        capital: 'x', bic: 'x', ape: 'x', iban: 'x', siret: 'x', tel: 'x',
+        latitude: 'x', longitude: 'x', tvaintracom: 'x', emailAccounting: 'x',
+      },
+      'distributor',
+    )
+    expect(errors).toEqual({
+      capital: M.capital, bic: M.bic, ape: M.ape, iban: M.iban, siret: M.siret, tel: M.tel,
+      latitude: M.latitude, longitude: M.longitude, tvaintracom: M.tvaintracom, emailAccounting: M.emailAccounting,
+    })
+  })
+
+  it('uses the SPEC texts', () => {
+    expect(M).toEqual({
+      defaultDeliveryDays:
+        'Vous devez choisir au moins un jour de livraison (vous pourrez corriger votre choix à tout moment si nécessaire).',
+      emailAccounting: "L'adresse saisie est invalide.",
+      capital: 'Le capital saisi doit être un nombre.',
+      bic: 'Veuillez saisir un code BIC valide (LLLLLLXXXXX, L : lettre - X : chiffre ou lettre).',
+      ape: 'Veuillez saisir un code APE valide (CCCCL, C : Chiffre - L : lettre).',
+      iban: 'Veuillez saisir un code IBAN valide.',
+      siret: 'Veuillez saisir un code SIRET valide.',
+      tel: 'Veuillez saisir un n° de téléphone valide (10 chiffres).',
+      latitude: 'Veuillez une latitude valide',
+      longitude: 'Veuillez saisir une longitude valide',
+      tvaintracom:
+        'Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA.',
+    })
+  })
+})
