@@ -1,0 +1,102 @@
+package accounts
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"primeur/core"
+	"primeur/core/store"
+)
+
+const (
+	// SessionIdle is how long a session lives without being used.
+	SessionIdle = 14 * 24 * time.Hour
+	// sessionTouchEvery bounds how often a used session's expiry is pushed
+	// back, so reads do not write on every request.
+	sessionTouchEvery = time.Minute
+	sessionTokenBytes = 32
+)
+
+// NewSession creates a session for the user and returns its token, which
+// only the client keeps: the database stores its SHA-256.
+func NewSession(ctx context.Context, q store.Q, userID string, now time.Time) (string, error) {
+	raw := make([]byte, sessionTokenBytes)
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("accounts: session token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	ms := now.UnixMilli()
+	_, err := store.Exec(ctx, q, `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
+		VALUES (?, ?, ?, ?, ?)`, hashToken(token), userID, ms, ms, now.Add(SessionIdle).UnixMilli())
+	if err != nil {
+		return "", fmt.Errorf("accounts: create session: %w", err)
+	}
+	return token, nil
+}
+
+// SessionUser returns the user owning a live session token and extends the
+// session's idle expiry. An unknown or expired token is
+// core.ErrUnauthenticated.
+func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (User, error) {
+	if token == "" {
+		return User{}, core.ErrUnauthenticated
+	}
+	var s struct {
+		UserID     string `db:"user_id"`
+		LastSeenAt int64  `db:"last_seen_at"`
+		ExpiresAt  int64  `db:"expires_at"`
+	}
+	h := hashToken(token)
+	err := store.Get(ctx, q, &s, `SELECT user_id, last_seen_at, expires_at FROM sessions WHERE token_hash = ?`, h)
+	if store.IsNotFound(err) || (err == nil && s.ExpiresAt <= now.UnixMilli()) {
+		return User{}, core.ErrUnauthenticated
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("accounts: session: %w", err)
+	}
+	if now.UnixMilli()-s.LastSeenAt >= sessionTouchEvery.Milliseconds() {
+		if _, err := store.Exec(ctx, q, `UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?`,
+			now.UnixMilli(), now.Add(SessionIdle).UnixMilli(), h); err != nil {
+			return User{}, fmt.Errorf("accounts: touch session: %w", err)
+		}
+	}
+	u, err := ByID(ctx, q, s.UserID)
+	if errors.Is(err, core.ErrNotFound) {
+		return User{}, core.ErrUnauthenticated
+	}
+	return u, err
+}
+
+// EndSession deletes the session of that token, if any.
+func EndSession(ctx context.Context, q store.Q, token string) error {
+	if token == "" {
+		return nil
+	}
+	if _, err := store.Exec(ctx, q, `DELETE FROM sessions WHERE token_hash = ?`, hashToken(token)); err != nil {
+		return fmt.Errorf("accounts: end session: %w", err)
+	}
+	return nil
+}
+
+// PurgeSessions deletes expired sessions and stale throttling counters.
+func PurgeSessions(ctx context.Context, q store.Q, now time.Time) error {
+	if _, err := store.Exec(ctx, q, `DELETE FROM sessions WHERE expires_at <= ?`, now.UnixMilli()); err != nil {
+		return fmt.Errorf("accounts: purge sessions: %w", err)
+	}
+	if _, err := store.Exec(ctx, q, `DELETE FROM login_throttle WHERE blocked_until <= ? AND window_start <= ?`,
+		now.UnixMilli(), now.Add(-throttleWindow).UnixMilli()); err != nil {
+		return fmt.Errorf("accounts: purge throttle: %w", err)
+	}
+	return nil
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,272 @@
+// Package accounts holds users (producers and distributors), their profile
+// rules, password hashing, sessions and login throttling.
+package accounts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"primeur/core"
+	"primeur/core/store"
+)
+
+// User types.
+const (
+	Producer    = "producer"
+	Distributor = "distributor"
+)
+
+// User is an account as stored.
+type User struct {
+	ID                  string `db:"id"`
+	Type                string `db:"type"`
+	Email               string `db:"email"`
+	EmailKey            string `db:"email_key"`
+	Name                string `db:"name"`
+	PasswordHash        string `db:"password_hash"`
+	Capital             string `db:"capital"`
+	BIC                 string `db:"bic"`
+	APE                 string `db:"ape"`
+	IBAN                string `db:"iban"`
+	SIRET               string `db:"siret"`
+	Tel                 string `db:"tel"`
+	TVAIntracom         string `db:"tvaintracom"`
+	AddressLine1        string `db:"address_line1"`
+	AddressLine2        string `db:"address_line2"`
+	AddressLine3        string `db:"address_line3"`
+	Latitude            string `db:"latitude"`
+	Longitude           string `db:"longitude"`
+	Certification       string `db:"certification"`
+	Legal               string `db:"legal"`
+	DeliveryDays        string `db:"delivery_days"`
+	EmailAccounting     string `db:"email_accounting"`
+	BillingAddressLine1 string `db:"billing_address_line1"`
+	BillingAddressLine2 string `db:"billing_address_line2"`
+	BillingAddressLine3 string `db:"billing_address_line3"`
+	BillingMandateAt    *int64 `db:"billing_mandate_at"`
+	CreatedAt           int64  `db:"created_at"`
+	UpdatedAt           int64  `db:"updated_at"`
+}
+
+// IsProducer reports whether u is a producer.
+func (u User) IsProducer() bool { return u.Type == Producer }
+
+// IsDistributor reports whether u is a distributor (a shop).
+func (u User) IsDistributor() bool { return u.Type == Distributor }
+
+// Days returns the producer's delivery days, index 0 = Monday.
+func (u User) Days() [7]bool {
+	var d [7]bool
+	for i := 0; i < len(d) && i < len(u.DeliveryDays); i++ {
+		d[i] = u.DeliveryDays[i] == '1'
+	}
+	return d
+}
+
+// HasDeliveryDays reports whether the producer chose at least one day.
+func (u User) HasDeliveryDays() bool {
+	return strings.Contains(u.DeliveryDays, "1")
+}
+
+func encodeDays(days []bool) string {
+	var b strings.Builder
+	for i := 0; i < 7; i++ {
+		if i < len(days) && days[i] {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
+	}
+	return b.String()
+}
+
+// EmailKey is the case-insensitive form under which emails are unique.
+func EmailKey(email string) string {
+	return strings.ToLower(strings.TrimSpace(email))
+}
+
+// NewID returns a new opaque, time-ordered identifier.
+func NewID() string {
+	return uuid.Must(uuid.NewV7()).String()
+}
+
+const userColumns = `id, type, email, email_key, name, password_hash, capital, bic, ape, iban,
+	siret, tel, tvaintracom, address_line1, address_line2, address_line3, latitude,
+	longitude, certification, legal, delivery_days, email_accounting,
+	billing_address_line1, billing_address_line2, billing_address_line3,
+	billing_mandate_at, created_at, updated_at`
+
+// Register validates r and creates the account. A producer's registration
+// records its billing mandate (the platform issues invoices in its name).
+func Register(ctx context.Context, q store.Q, r Registration, now time.Time) (User, error) {
+	if err := r.Validate(); err != nil {
+		return User{}, err
+	}
+	hash, err := HashPassword(r.Password)
+	if err != nil {
+		return User{}, err
+	}
+	u := User{
+		ID:           NewID(),
+		Type:         Producer,
+		Email:        strings.TrimSpace(r.Email),
+		EmailKey:     EmailKey(r.Email),
+		Name:         strings.TrimSpace(r.Name),
+		PasswordHash: hash,
+		DeliveryDays: "0000000",
+		CreatedAt:    now.UnixMilli(),
+		UpdatedAt:    now.UnixMilli(),
+	}
+	if r.Distributor {
+		u.Type = Distributor
+	} else {
+		at := now.UnixMilli()
+		u.BillingMandateAt = &at
+	}
+	if err := Insert(ctx, q, u); err != nil {
+		return User{}, err
+	}
+	return u, nil
+}
+
+// Insert stores a complete user row. Register is the way in for visitors;
+// Insert serves it, the demo data and the admin command.
+func Insert(ctx context.Context, q store.Q, u User) error {
+	query := `INSERT INTO users (` + userColumns + `) VALUES
+		(:id, :type, :email, :email_key, :name, :password_hash, :capital, :bic, :ape, :iban,
+		 :siret, :tel, :tvaintracom, :address_line1, :address_line2, :address_line3, :latitude,
+		 :longitude, :certification, :legal, :delivery_days, :email_accounting,
+		 :billing_address_line1, :billing_address_line2, :billing_address_line3,
+		 :billing_mandate_at, :created_at, :updated_at)`
+	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
+		if store.IsUniqueViolation(err) {
+			return core.Refuse(core.ErrConflict, MsgEmailTaken)
+		}
+		return fmt.Errorf("accounts: insert user: %w", err)
+	}
+	return nil
+}
+
+// ByID returns the user with that id, or core.ErrNotFound.
+func ByID(ctx context.Context, q store.Q, id string) (User, error) {
+	var u User
+	err := store.Get(ctx, q, &u, `SELECT `+userColumns+` FROM users WHERE id = ?`, id)
+	if store.IsNotFound(err) {
+		return User{}, fmt.Errorf("accounts: user %s: %w", id, core.ErrNotFound)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("accounts: user %s: %w", id, err)
+	}
+	return u, nil
+}
+
+// ByEmail returns the user with that email (any case), or core.ErrNotFound.
+func ByEmail(ctx context.Context, q store.Q, email string) (User, error) {
+	var u User
+	err := store.Get(ctx, q, &u, `SELECT `+userColumns+` FROM users WHERE email_key = ?`, EmailKey(email))
+	if store.IsNotFound(err) {
+		return User{}, fmt.Errorf("accounts: user %q: %w", email, core.ErrNotFound)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("accounts: user %q: %w", email, err)
+	}
+	return u, nil
+}
+
+// List returns every user, ordered by type then email.
+func List(ctx context.Context, q store.Q) ([]User, error) {
+	var us []User
+	if err := store.Select(ctx, q, &us, `SELECT `+userColumns+` FROM users ORDER BY type, email_key`); err != nil {
+		return nil, fmt.Errorf("accounts: list users: %w", err)
+	}
+	return us, nil
+}
+
+// ByType returns the users of one type, ordered by name.
+func ByType(ctx context.Context, q store.Q, userType string) ([]User, error) {
+	var us []User
+	if err := store.Select(ctx, q, &us, `SELECT `+userColumns+` FROM users WHERE type = ? ORDER BY name, id`, userType); err != nil {
+		return nil, fmt.Errorf("accounts: list %ss: %w", userType, err)
+	}
+	return us, nil
+}
+
+// SetPassword replaces the password of the user with that email, checking
+// the SPEC §5 password rule. Existing sessions are ended.
+func SetPassword(ctx context.Context, q store.Q, email, password string, now time.Time) error {
+	if !ValidPassword(password) {
+		return core.Invalid("password", MsgPasswordInvalid)
+	}
+	u, err := ByEmail(ctx, q, email)
+	if err != nil {
+		return err
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return err
+	}
+	if _, err := store.Exec(ctx, q, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, now.UnixMilli(), u.ID); err != nil {
+		return fmt.Errorf("accounts: set password: %w", err)
+	}
+	if _, err := store.Exec(ctx, q, `DELETE FROM sessions WHERE user_id = ?`, u.ID); err != nil {
+		return fmt.Errorf("accounts: end sessions: %w", err)
+	}
+	return nil
+}
+
+// UpdateProfile validates p for u and stores it. It returns the updated user
+// and whether the delivery days changed (deliveries are then re-planned).
+func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now time.Time) (User, bool, error) {
+	p, err := p.Normalize(u.Type)
+	if err != nil {
+		return User{}, false, err
+	}
+	set := func(dst *string, src *string) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	set(&u.Name, p.Name)
+	set(&u.Capital, p.Capital)
+	set(&u.BIC, p.BIC)
+	set(&u.APE, p.APE)
+	set(&u.IBAN, p.IBAN)
+	set(&u.SIRET, p.SIRET)
+	set(&u.Tel, p.Tel)
+	set(&u.TVAIntracom, p.TVAIntracom)
+	set(&u.AddressLine1, p.AddressLine1)
+	set(&u.AddressLine2, p.AddressLine2)
+	set(&u.AddressLine3, p.AddressLine3)
+	set(&u.Latitude, p.Latitude)
+	set(&u.Longitude, p.Longitude)
+	set(&u.Certification, p.Certification)
+	set(&u.Legal, p.Legal)
+	set(&u.EmailAccounting, p.EmailAccounting)
+	set(&u.BillingAddressLine1, p.BillingAddressLine1)
+	set(&u.BillingAddressLine2, p.BillingAddressLine2)
+	set(&u.BillingAddressLine3, p.BillingAddressLine3)
+	daysChanged := false
+	if p.DefaultDeliveryDays != nil {
+		days := encodeDays(p.DefaultDeliveryDays)
+		daysChanged = days != u.DeliveryDays
+		u.DeliveryDays = days
+	}
+	u.UpdatedAt = now.UnixMilli()
+	query := `UPDATE users SET name = :name, capital = :capital, bic = :bic, ape = :ape,
+		iban = :iban, siret = :siret, tel = :tel, tvaintracom = :tvaintracom,
+		address_line1 = :address_line1, address_line2 = :address_line2,
+		address_line3 = :address_line3, latitude = :latitude, longitude = :longitude,
+		certification = :certification, legal = :legal, delivery_days = :delivery_days,
+		email_accounting = :email_accounting, billing_address_line1 = :billing_address_line1,
+		billing_address_line2 = :billing_address_line2,
+		billing_address_line3 = :billing_address_line3, updated_at = :updated_at
+		WHERE id = :id`
+	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
+		return User{}, false, fmt.Errorf("accounts: update profile: %w", err)
+	}
+	return u, daysChanged, nil
+}

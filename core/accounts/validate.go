@@ -1,0 +1,293 @@
+package accounts
+
+import (
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"primeur/core"
+)
+
+// French messages of SPEC §5, exactly as the user reads them.
+const (
+	MsgEmailRequired     = "Saisissez votre adresse email"
+	MsgEmailInvalid      = "Adresse email invalide"
+	MsgEmail2Required    = "Confirmez votre adresse email"
+	MsgEmailsDiffer      = "Les deux adresses ne correspondent pas"
+	MsgPasswordInvalid   = "Mot de passe invalide (8 caractères min., parmi lesquels des lettres et des chiffres)"
+	MsgPasswordsDiffer   = "Les deux mots de passe ne correspondent pas"
+	MsgPasswordRequired  = "Saisissez votre mot de passe"
+	MsgNameRequired      = "Le nom de votre entreprise est requis."
+	MsgDeliveryDays      = "Vous devez choisir au moins un jour de livraison (vous pourrez corriger votre choix à tout moment si nécessaire)."
+	MsgEmailAccounting   = "L'adresse saisie est invalide."
+	MsgCapital           = "Le capital saisi doit être un nombre."
+	MsgBIC               = "Veuillez saisir un code BIC valide (LLLLLLXXXXX, L : lettre - X : chiffre ou lettre)."
+	MsgAPE               = "Veuillez saisir un code APE valide (CCCCL, C : Chiffre - L : lettre)."
+	MsgIBAN              = "Veuillez saisir un code IBAN valide."
+	MsgSIRET             = "Veuillez saisir un code SIRET valide."
+	MsgTel               = "Veuillez saisir un n° de téléphone valide (10 chiffres)."
+	MsgLatitude          = "Veuillez une latitude valide"
+	MsgLongitude         = "Veuillez saisir une longitude valide"
+	MsgTVA               = "Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA."
+	MsgEmailTaken        = "Un compte existe déjà avec cette adresse email."
+	MsgTooLong           = "Ce champ est trop long (500 caractères au plus)."
+	MsgNotForRole        = "Ce champ ne concerne pas votre type de compte."
+	MsgBadCredentials    = "L'adresse email ou le mot de passe saisis sont incorrects."
+	MsgThrottled         = "Trop de tentatives de connexion échouées. Veuillez réessayer dans quelques minutes."
+	maxEmailLength       = 254
+	maxPasswordLength    = 256
+	maxTextLength        = 500
+	minPasswordLength    = 8
+	deliveryDaysPerWeek  = 7
+	maxTVALength         = 20
+	minTVALength         = 4
+	maxTVAFurtherLetters = 2
+)
+
+var (
+	emailRe = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
+	digitRe = regexp.MustCompile(`^\d+$`)
+	bicRe   = regexp.MustCompile(`^[A-Za-z]{4}[A-Za-z]{2}[A-Za-z0-9]{2}[A-Za-z0-9]{3}$`)
+	apeRe   = regexp.MustCompile(`^\d{4}[A-Za-z]$`)
+	ibanRe  = regexp.MustCompile(`^[A-Za-z]{2}\d{2}[A-Za-z0-9]{4}\d{7}[A-Za-z0-9]{0,16}$`)
+	siretRe = regexp.MustCompile(`^\d{14}$`)
+	telRe   = regexp.MustCompile(`^\d{10}$`)
+	coordRe = regexp.MustCompile(`^-?[0-9.]+$`)
+	tvaRe   = regexp.MustCompile(`^([A-Za-z]{2,4})([0-9A-Za-z_-]*)$`)
+)
+
+// ValidEmail reports whether s looks like an email address.
+func ValidEmail(s string) bool {
+	return len(s) <= maxEmailLength && emailRe.MatchString(s)
+}
+
+// ValidPassword applies the SPEC §5 rule: at least 8 characters among which
+// letters and digits.
+func ValidPassword(s string) bool {
+	if utf8.RuneCountInString(s) < minPasswordLength || len(s) > maxPasswordLength {
+		return false
+	}
+	var letter, digit bool
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r):
+			digit = true
+		}
+	}
+	return letter && digit
+}
+
+// Registration is what a visitor submits to create an account. Email2 and
+// Password2 are the confirmations of the form; they are checked when sent.
+type Registration struct {
+	Email       string
+	Email2      *string
+	Password    string
+	Password2   *string
+	Name        string
+	Distributor bool
+}
+
+// Validate checks a registration with the SPEC §5 rules and messages.
+func (r Registration) Validate() error {
+	var v core.ValidationError
+	email := strings.TrimSpace(r.Email)
+	switch {
+	case email == "":
+		v.Add("email", MsgEmailRequired)
+	case !ValidEmail(email):
+		v.Add("email", MsgEmailInvalid)
+	}
+	if r.Email2 != nil {
+		email2 := strings.TrimSpace(*r.Email2)
+		switch {
+		case email2 == "":
+			v.Add("email2", MsgEmail2Required)
+		case !ValidEmail(email2):
+			v.Add("email2", MsgEmailInvalid)
+		case !strings.EqualFold(email, email2):
+			v.Add("email2", MsgEmailsDiffer)
+		}
+	}
+	if !ValidPassword(r.Password) {
+		v.Add("password", MsgPasswordInvalid)
+	}
+	if r.Password2 != nil && *r.Password2 != r.Password {
+		v.Add("password2", MsgPasswordsDiffer)
+	}
+	name := strings.TrimSpace(r.Name)
+	switch {
+	case name == "":
+		v.Add("name", MsgNameRequired)
+	case utf8.RuneCountInString(name) > maxTextLength:
+		v.Add("name", MsgTooLong)
+	}
+	return v.Err()
+}
+
+// ProfileUpdate holds the profile fields a user changes; nil leaves a field
+// as it is, "" clears it.
+type ProfileUpdate struct {
+	Name                *string
+	Capital             *string
+	BIC                 *string
+	APE                 *string
+	IBAN                *string
+	SIRET               *string
+	Tel                 *string
+	TVAIntracom         *string
+	AddressLine1        *string
+	AddressLine2        *string
+	AddressLine3        *string
+	Latitude            *string
+	Longitude           *string
+	Certification       *string
+	Legal               *string
+	DefaultDeliveryDays []bool // producers only; nil leaves them unchanged
+	EmailAccounting     *string
+	BillingAddressLine1 *string
+	BillingAddressLine2 *string
+	BillingAddressLine3 *string
+}
+
+// Normalize validates the update for a user of the given type with the SPEC
+// §5 profile rules and returns it with values in their stored form (trimmed,
+// spaces removed from codes, codes upper-cased).
+func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
+	var v core.ValidationError
+	text := func(field string, s *string) *string {
+		if s == nil {
+			return nil
+		}
+		t := strings.TrimSpace(*s)
+		if utf8.RuneCountInString(t) > maxTextLength {
+			v.Add(field, MsgTooLong)
+		}
+		return &t
+	}
+	code := func(field string, s *string, strip string, ok func(string) bool, msg string) *string {
+		if s == nil {
+			return nil
+		}
+		t := strings.TrimSpace(*s)
+		for _, c := range strip {
+			t = strings.ReplaceAll(t, string(c), "")
+		}
+		t = strings.ToUpper(t)
+		if t != "" && !ok(t) {
+			v.Add(field, msg)
+		}
+		return &t
+	}
+	onlyFor := func(field string, set bool, role string) {
+		if set && userType != role {
+			v.Add(field, MsgNotForRole)
+		}
+	}
+
+	out := ProfileUpdate{
+		Name:          text("name", p.Name),
+		Capital:       code("capital", p.Capital, " ", digitRe.MatchString, MsgCapital),
+		BIC:           code("bic", p.BIC, " ", bicRe.MatchString, MsgBIC),
+		APE:           code("ape", p.APE, " ", apeRe.MatchString, MsgAPE),
+		IBAN:          code("iban", p.IBAN, " ", ValidIBAN, MsgIBAN),
+		SIRET:         code("siret", p.SIRET, " ", siretRe.MatchString, MsgSIRET),
+		Tel:           code("tel", p.Tel, " .", telRe.MatchString, MsgTel),
+		TVAIntracom:   code("tvaintracom", p.TVAIntracom, " ", ValidTVA, MsgTVA),
+		AddressLine1:  text("addressLine1", p.AddressLine1),
+		AddressLine2:  text("addressLine2", p.AddressLine2),
+		AddressLine3:  text("addressLine3", p.AddressLine3),
+		Latitude:      code("latitude", p.Latitude, " ", coordinate(90), MsgLatitude),
+		Longitude:     code("longitude", p.Longitude, " ", coordinate(180), MsgLongitude),
+		Certification: text("certification", p.Certification),
+		Legal:         text("legal", p.Legal),
+
+		EmailAccounting:     text("emailAccounting", p.EmailAccounting),
+		BillingAddressLine1: text("billingAddressLine1", p.BillingAddressLine1),
+		BillingAddressLine2: text("billingAddressLine2", p.BillingAddressLine2),
+		BillingAddressLine3: text("billingAddressLine3", p.BillingAddressLine3),
+	}
+	if out.Name != nil && *out.Name == "" {
+		v.Add("name", MsgNameRequired)
+	}
+	if out.EmailAccounting != nil && *out.EmailAccounting != "" && !ValidEmail(*out.EmailAccounting) {
+		v.Add("emailAccounting", MsgEmailAccounting)
+	}
+	if p.DefaultDeliveryDays != nil {
+		n := 0
+		for _, d := range p.DefaultDeliveryDays {
+			if d {
+				n++
+			}
+		}
+		if len(p.DefaultDeliveryDays) != deliveryDaysPerWeek || n == 0 {
+			v.Add("defaultDeliveryDays", MsgDeliveryDays)
+		}
+		out.DefaultDeliveryDays = append([]bool(nil), p.DefaultDeliveryDays...)
+	}
+	onlyFor("defaultDeliveryDays", p.DefaultDeliveryDays != nil, Producer)
+	onlyFor("emailAccounting", p.EmailAccounting != nil, Distributor)
+	onlyFor("billingAddressLine1", p.BillingAddressLine1 != nil, Distributor)
+	onlyFor("billingAddressLine2", p.BillingAddressLine2 != nil, Distributor)
+	onlyFor("billingAddressLine3", p.BillingAddressLine3 != nil, Distributor)
+	return out, v.Err()
+}
+
+// coordinate accepts digits and dots with an optional leading minus (western
+// France has negative longitudes), one dot at most, within ±limit.
+func coordinate(limit float64) func(string) bool {
+	return func(s string) bool {
+		if !coordRe.MatchString(s) || strings.Count(s, ".") > 1 {
+			return false
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		return err == nil && f >= -limit && f <= limit
+	}
+}
+
+// ValidIBAN checks the SPEC §5 shape (spaces already removed) and the ISO
+// 13616 mod-97 checksum.
+func ValidIBAN(s string) bool {
+	if !ibanRe.MatchString(s) {
+		return false
+	}
+	rearranged := strings.ToUpper(s[4:] + s[:4])
+	var digits strings.Builder
+	for _, r := range rearranged {
+		if r >= 'A' && r <= 'Z' {
+			digits.WriteString(strconv.Itoa(int(r-'A') + 10))
+		} else {
+			digits.WriteRune(r)
+		}
+	}
+	n, ok := new(big.Int).SetString(digits.String(), 10)
+	return ok && new(big.Int).Mod(n, big.NewInt(97)).Int64() == 1
+}
+
+// ValidTVA checks an intra-community VAT number (spaces removed): 2 to 4
+// letters, then digits, dashes or underscores with at most 2 further letters,
+// at least one digit, 4 to 20 characters in all.
+func ValidTVA(s string) bool {
+	if len(s) < minTVALength || len(s) > maxTVALength {
+		return false
+	}
+	m := tvaRe.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, r := range m[2] {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsDigit(r):
+			digits++
+		}
+	}
+	return letters <= maxTVAFurtherLetters && digits > 0
+}

@@ -1,0 +1,144 @@
+// Package config is the one schema of Primeur's settings: their keys,
+// defaults, help texts and validation. The commands package loads values into
+// it from flags, PRIMEUR_* environment variables and a config file (in that
+// order of precedence); everything else receives a validated *Config.
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Setting describes one configuration key.
+type Setting struct {
+	// Key is the viper key and the long flag name; PRIMEUR_<KEY> (upper case,
+	// dashes and dots as underscores) is its environment variable.
+	Key string
+	// Default is the value used when nothing else sets the key.
+	Default any
+	// Usage is the help text of the flag.
+	Usage string
+}
+
+// Keys of the settings.
+const (
+	KeyAddr          = "addr"
+	KeyDataDir       = "data-dir"
+	KeyDatabaseURL   = "database-url"
+	KeyBaseURL       = "base-url"
+	KeySecureCookies = "secure-cookies"
+	KeyTimezone      = "timezone"
+	KeyLogLevel      = "log-level"
+)
+
+// Settings is the schema: every key Primeur reads, with its default.
+var Settings = []Setting{
+	{KeyAddr, "127.0.0.1:8080", "address the daemon listens on (host:port)"},
+	{KeyDataDir, "./data", "directory holding the SQLite database, the outbox and other files"},
+	{KeyDatabaseURL, "", "PostgreSQL URL (postgres://…); empty means SQLite in the data directory"},
+	{KeyBaseURL, "", "public URL of the site (https://…), used in emails and to derive secure cookies"},
+	{KeySecureCookies, false, "mark session cookies Secure (implied when base-url is https)"},
+	{KeyTimezone, "Europe/Paris", "time zone of delivery days, locks and jobs"},
+	{KeyLogLevel, "info", "log level: debug, info, warn or error"},
+}
+
+// Config is the validated configuration handed to the daemon and commands.
+type Config struct {
+	// Addr is the listen address of the daemon.
+	Addr string `mapstructure:"addr"`
+	// DataDir holds primeur.db (SQLite), the mail outbox and other files.
+	DataDir string `mapstructure:"data-dir"`
+	// DatabaseURL selects PostgreSQL when set.
+	DatabaseURL string `mapstructure:"database-url"`
+	// BaseURL is the public URL of the site, without trailing slash.
+	BaseURL string `mapstructure:"base-url"`
+	// SecureCookies marks the session cookie Secure.
+	SecureCookies bool `mapstructure:"secure-cookies"`
+	// Timezone is the IANA name of the business time zone.
+	Timezone string `mapstructure:"timezone"`
+	// LogLevel is debug, info, warn or error.
+	LogLevel string `mapstructure:"log-level"`
+
+	// Location is Timezone loaded by Validate.
+	Location *time.Location `mapstructure:"-"`
+	// Level is LogLevel parsed by Validate.
+	Level slog.Level `mapstructure:"-"`
+}
+
+// Defaults returns a Config holding every default, validated.
+func Defaults() *Config {
+	c := &Config{}
+	for _, s := range Settings {
+		c.set(s.Key, s.Default)
+	}
+	if err := c.Validate(); err != nil {
+		panic("config: defaults are invalid: " + err.Error())
+	}
+	return c
+}
+
+func (c *Config) set(key string, v any) {
+	switch key {
+	case KeyAddr:
+		c.Addr = v.(string)
+	case KeyDataDir:
+		c.DataDir = v.(string)
+	case KeyDatabaseURL:
+		c.DatabaseURL = v.(string)
+	case KeyBaseURL:
+		c.BaseURL = v.(string)
+	case KeySecureCookies:
+		c.SecureCookies = v.(bool)
+	case KeyTimezone:
+		c.Timezone = v.(string)
+	case KeyLogLevel:
+		c.LogLevel = v.(string)
+	}
+}
+
+// Validate checks every value and fills the derived fields. Its error is one
+// line naming the key, fit to print as is.
+func (c *Config) Validate() error {
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return fmt.Errorf("config: %s %q is not host:port", KeyAddr, c.Addr)
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		return fmt.Errorf("config: %s must not be empty", KeyDataDir)
+	}
+	c.DataDir = filepath.Clean(c.DataDir)
+	if c.DatabaseURL != "" {
+		u, err := url.Parse(c.DatabaseURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			return fmt.Errorf("config: %s must be a postgres:// URL", KeyDatabaseURL)
+		}
+	}
+	if c.BaseURL != "" {
+		u, err := url.Parse(c.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("config: %s %q must be an absolute http(s) URL", KeyBaseURL, c.BaseURL)
+		}
+		c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+		if u.Scheme == "https" {
+			c.SecureCookies = true
+		}
+	}
+	loc, err := time.LoadLocation(c.Timezone)
+	if err != nil || c.Timezone == "" {
+		return fmt.Errorf("config: %s %q is not a known time zone", KeyTimezone, c.Timezone)
+	}
+	c.Location = loc
+	if err := c.Level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return fmt.Errorf("config: %s %q must be debug, info, warn or error", KeyLogLevel, c.LogLevel)
+	}
+	return nil
+}
+
+// SQLitePath is the database file used when DatabaseURL is empty.
+func (c *Config) SQLitePath() string {
+	return filepath.Join(c.DataDir, "primeur.db")
+}

@@ -1,0 +1,167 @@
+// Package store opens Primeur's database — SQLite (pure Go, the default) or
+// PostgreSQL — runs its migrations, and offers the small helpers every domain
+// package uses to run one SQL text on both: queries are written with `?`
+// placeholders and rebound for the driver at the call.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	_ "github.com/lib/pq" // PostgreSQL driver
+	_ "modernc.org/sqlite" // SQLite driver, no cgo
+)
+
+// Dialect names the database engine behind a DB.
+type Dialect string
+
+// Supported dialects.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+var bindOnce sync.Once
+
+// DB is the database handle shared by the domain packages.
+type DB struct {
+	*sqlx.DB
+	Dialect Dialect
+}
+
+// Q is what queries run on: a *DB or a *sqlx.Tx.
+type Q interface {
+	sqlx.ExtContext
+}
+
+// Open connects to PostgreSQL when url is set, otherwise to the SQLite file
+// at sqlitePath (created with its directory if missing), and pings it.
+func Open(ctx context.Context, url, sqlitePath string) (*DB, error) {
+	bindOnce.Do(func() { sqlx.BindDriver("sqlite", sqlx.QUESTION) })
+	var (
+		db  *sqlx.DB
+		d   Dialect
+		err error
+	)
+	if url != "" {
+		d = Postgres
+		db, err = sqlx.Open("postgres", url)
+		if err != nil {
+			return nil, fmt.Errorf("store: open postgres: %w", err)
+		}
+		db.SetMaxOpenConns(20)
+		db.SetMaxIdleConns(10)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+	} else {
+		d = SQLite
+		if err := os.MkdirAll(filepath.Dir(sqlitePath), 0o750); err != nil {
+			return nil, fmt.Errorf("store: create data directory: %w", err)
+		}
+		// busy_timeout first so the other pragmas wait for locks too;
+		// _txlock=immediate makes every transaction take the write lock at
+		// BEGIN, which serialises writers instead of failing on upgrade.
+		dsn := "file:" + sqlitePath +
+			"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
+			"&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		db, err = sqlx.Open("sqlite", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("store: open sqlite: %w", err)
+		}
+		db.SetMaxOpenConns(8)
+		db.SetMaxIdleConns(8)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: ping %s: %w", d, err)
+	}
+	return &DB{DB: db, Dialect: d}, nil
+}
+
+// Tx runs fn in a transaction, committed when fn returns nil and rolled back
+// otherwise. On SQLite the transaction holds the write lock from its start.
+func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// ForUpdate is the row-locking suffix of a SELECT inside a transaction:
+// " FOR UPDATE" on PostgreSQL, nothing on SQLite, whose immediate
+// transactions already hold the database's write lock.
+func (db *DB) ForUpdate() string {
+	if db.Dialect == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
+// Get runs a single-row query into dest. A missing row is sql.ErrNoRows.
+func Get(ctx context.Context, q Q, dest any, query string, args ...any) error {
+	return sqlx.GetContext(ctx, q, dest, q.Rebind(query), args...)
+}
+
+// Select runs a query into the slice dest.
+func Select(ctx context.Context, q Q, dest any, query string, args ...any) error {
+	return sqlx.SelectContext(ctx, q, dest, q.Rebind(query), args...)
+}
+
+// Exec runs a statement and returns the number of affected rows.
+func Exec(ctx context.Context, q Q, query string, args ...any) (int64, error) {
+	res, err := q.ExecContext(ctx, q.Rebind(query), args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// In expands slice arguments of an IN (?) clause, then rebinds.
+func In(q Q, query string, args ...any) (string, []any, error) {
+	query, args, err := sqlx.In(query, args...)
+	if err != nil {
+		return "", nil, err
+	}
+	return q.Rebind(query), args, nil
+}
+
+// IsNotFound reports whether err is a missing row.
+func IsNotFound(err error) bool {
+	return errors.Is(err, sql.ErrNoRows)
+}
+
+// IsUniqueViolation reports whether err is a UNIQUE constraint failure on
+// either engine.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || // SQLite
+		strings.Contains(msg, "duplicate key value violates unique constraint") // PostgreSQL
+}
+
+// NamedExec runs a statement with :name placeholders filled from the `db`
+// tags of arg's fields, rebound for the driver.
+func NamedExec(ctx context.Context, q Q, query string, arg any) (int64, error) {
+	query, args, err := sqlx.Named(query, arg)
+	if err != nil {
+		return 0, err
+	}
+	return Exec(ctx, q, query, args...)
+}

@@ -1,0 +1,105 @@
+// Package storetest runs store-backed tests on every database Primeur
+// supports: a fresh SQLite file always, and PostgreSQL too when
+// PRIMEUR_TEST_DATABASE_URL is set (CI sets it). Each PostgreSQL test gets its
+// own schema, dropped at the end, so tests may run in parallel.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"primeur/core/store"
+)
+
+// EnvURL names the variable holding the PostgreSQL test server's URL.
+const EnvURL = "PRIMEUR_TEST_DATABASE_URL"
+
+// Each runs fn once per available database, as subtests named "sqlite" and
+// "postgres", each on a freshly migrated, empty database.
+func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, SQLite(t)) })
+	if os.Getenv(EnvURL) != "" {
+		t.Run("postgres", func(t *testing.T) { fn(t, Postgres(t)) })
+	}
+}
+
+// SQLite returns a migrated database in a new file under t.TempDir().
+func SQLite(t testing.TB) *store.DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "primeur.db")
+	return open(t, "", path)
+}
+
+// Postgres returns a migrated database in a new schema of the server named by
+// PRIMEUR_TEST_DATABASE_URL, skipping the test when the variable is unset.
+func Postgres(t testing.TB) *store.DB {
+	t.Helper()
+	base := os.Getenv(EnvURL)
+	if base == "" {
+		t.Skip(EnvURL + " is not set")
+	}
+	schema := "t_" + randomHex(8)
+	admin, err := store.Open(context.Background(), base, "")
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatalf("storetest: create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Close()
+	})
+	return open(t, WithSearchPath(t, base, schema), "")
+}
+
+// URL returns a PostgreSQL URL whose connections use a fresh schema, for
+// tests that start the daemon or a command in another process. It skips the
+// test when PRIMEUR_TEST_DATABASE_URL is unset.
+func URL(t testing.TB) string {
+	t.Helper()
+	db := Postgres(t)
+	var schema string
+	if err := db.Get(&schema, "SELECT current_schema()"); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	return WithSearchPath(t, os.Getenv(EnvURL), schema)
+}
+
+// WithSearchPath adds search_path=schema to a PostgreSQL URL.
+func WithSearchPath(t testing.TB, base, schema string) string {
+	t.Helper()
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("storetest: %s: %v", EnvURL, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func open(t testing.TB, url, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), url, path)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	return db
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
