@@ -1,0 +1,184 @@
+// Package activity records the events of SPEC §3 (need changes, proposals,
+// claims…) and reads each user's feed: the events it emitted or is the
+// target of, newest first.
+package activity
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"primeur/core/decimal"
+	"primeur/core/store"
+)
+
+// Event types of SPEC §4. Record refuses any other.
+const (
+	NeedUpdate        = "need:update"
+	NeedDelete        = "need:delete"
+	NeedCreate        = "need:create"
+	NeedCreateBulk    = "need:create:bulk"
+	NeedImport        = "need:import"
+	ProposalRequest   = "proposal:request"
+	ProposalReview    = "proposal:review"
+	FixRequest        = "fix:request"
+	FixReview         = "fix:review"
+	ClaimRequest      = "claim:request"
+	ClaimReview       = "claim:review"
+	ClaimAutovalidate = "claim:autovalidate"
+)
+
+// Types lists every event type, in SPEC order.
+var Types = []string{
+	NeedUpdate, NeedDelete, NeedCreate, NeedCreateBulk, NeedImport,
+	ProposalRequest, ProposalReview, FixRequest, FixReview,
+	ClaimRequest, ClaimReview, ClaimAutovalidate,
+}
+
+// ValidType reports whether t is one of Types.
+func ValidType(t string) bool {
+	for _, x := range Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Product names a product in event data.
+type Product struct {
+	Name string `json:"name"`
+	Unit string `json:"unit"`
+}
+
+// Data is the payload of an event (SPEC §3); each type fills what it needs.
+type Data struct {
+	Product  *Product     `json:"product,omitempty"`
+	Date     string       `json:"date,omitempty" doc:"Month (YYYY-MM-01) or day (YYYY-MM-DD) concerned"`
+	Dates    []string     `json:"dates,omitempty"`
+	Quantity *decimal.Dec `json:"quantity,omitempty"`
+	Delta    *decimal.Dec `json:"delta,omitempty" doc:"Size of the change"`
+	Vector   *bool        `json:"vector,omitempty" doc:"true when the change is an increase"`
+	Outcome  *bool        `json:"outcome,omitempty" doc:"true when accepted"`
+	Count    *int         `json:"count,omitempty" doc:"Number of needs written by an import or bulk add"`
+}
+
+// Event is one recorded action. OriginID made it; TargetID, when set, is the
+// other party concerned.
+type Event struct {
+	ID        string
+	CreatedAt time.Time
+	Type      string
+	Data      Data
+	OriginID  string
+	TargetID  string
+}
+
+// Record stores an event. An unknown type is an error: the feed only ever
+// holds the types the UI knows how to word.
+func Record(ctx context.Context, q store.Q, e Event) error {
+	if !ValidType(e.Type) {
+		return fmt.Errorf("activity: unknown event type %q", e.Type)
+	}
+	data, err := json.Marshal(e.Data)
+	if err != nil {
+		return fmt.Errorf("activity: encode data: %w", err)
+	}
+	var target *string
+	if e.TargetID != "" {
+		target = &e.TargetID
+	}
+	_, err = store.Exec(ctx, q, `INSERT INTO events (id, created_at, type, data, origin_id, target_id)
+		VALUES (?, ?, ?, ?, ?, ?)`, e.ID, e.CreatedAt.UnixMilli(), e.Type, string(data), e.OriginID, target)
+	if err != nil {
+		return fmt.Errorf("activity: record %s: %w", e.Type, err)
+	}
+	return nil
+}
+
+// Party is the emitter or target of an event as the feed shows it.
+type Party struct {
+	Email string `json:"email,omitempty"`
+	Name  string `json:"name"`
+}
+
+// View is an event as SPEC §3 gives it to the UI.
+type View struct {
+	ID        string `json:"_id"`
+	CreatedAt string `json:"createdAt" doc:"RFC 3339"`
+	Type      string `json:"type" enum:"need:update,need:delete,need:create,need:create:bulk,need:import,proposal:request,proposal:review,fix:request,fix:review,claim:request,claim:review,claim:autovalidate"`
+	Data      Data   `json:"data"`
+	Origin    Party  `json:"origin"`
+	Target    *Party `json:"target,omitempty"`
+}
+
+// DefaultPage is how many events a feed page holds.
+const DefaultPage = 50
+
+// Feed returns up to limit events that userID emitted or is the target of,
+// newest first, older than the event `before` when it is set (paging back).
+func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]View, error) {
+	if limit <= 0 || limit > 200 {
+		limit = DefaultPage
+	}
+	var rows []struct {
+		ID          string  `db:"id"`
+		CreatedAt   int64   `db:"created_at"`
+		Type        string  `db:"type"`
+		Data        string  `db:"data"`
+		OriginEmail string  `db:"origin_email"`
+		OriginName  string  `db:"origin_name"`
+		TargetName  *string `db:"target_name"`
+	}
+	// The cursor: events strictly older than `before` in (created_at, id) order.
+	curAt, curID := int64(math.MaxInt64), ""
+	if before != "" {
+		err := store.Get(ctx, q, &curAt, `SELECT created_at FROM events WHERE id = ?`, before)
+		if store.IsNotFound(err) {
+			return []View{}, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("activity: feed cursor: %w", err)
+		}
+		curID = before
+	}
+	// Two indexed halves (emitted, targeted) rather than an OR, so the feed's
+	// cost follows the user's own events, not the table's size.
+	const older = `(created_at < ? OR (created_at = ? AND id < ?))`
+	query := `SELECT e.id, e.created_at, e.type, e.data, o.email AS origin_email,
+			o.name AS origin_name, t.name AS target_name
+		FROM events e
+		JOIN users o ON o.id = e.origin_id
+		LEFT JOIN users t ON t.id = e.target_id
+		WHERE e.id IN (
+			SELECT id FROM (SELECT id FROM events WHERE origin_id = ? AND ` + older + `
+				ORDER BY created_at DESC, id DESC LIMIT ?) a
+			UNION
+			SELECT id FROM (SELECT id FROM events WHERE target_id = ? AND ` + older + `
+				ORDER BY created_at DESC, id DESC LIMIT ?) b
+		)
+		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`
+	args := []any{userID, curAt, curAt, curID, limit, userID, curAt, curAt, curID, limit, limit}
+	if err := store.Select(ctx, q, &rows, query, args...); err != nil {
+		return nil, fmt.Errorf("activity: feed: %w", err)
+	}
+	out := make([]View, 0, len(rows))
+	for _, r := range rows {
+		v := View{
+			ID:        r.ID,
+			CreatedAt: time.UnixMilli(r.CreatedAt).UTC().Format(time.RFC3339),
+			Type:      r.Type,
+			Origin:    Party{Email: r.OriginEmail, Name: r.OriginName},
+		}
+		if err := json.Unmarshal([]byte(r.Data), &v.Data); err != nil {
+			return nil, fmt.Errorf("activity: decode event %s: %w", r.ID, err)
+		}
+		if r.TargetName != nil {
+			v.Target = &Party{Name: *r.TargetName}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

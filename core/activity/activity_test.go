@@ -1,0 +1,70 @@
+package activity_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"primeur/core/accounts"
+	"primeur/core/activity"
+	"primeur/core/decimal"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+func TestFeed(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+		mk := func(email string, shop bool) accounts.User {
+			u, err := accounts.Register(ctx, db, accounts.Registration{Email: email, Password: "motdepasse1", Name: email, Distributor: shop}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		shop, farm, other := mk("shop@x.fr", true), mk("farm@x.fr", false), mk("other@x.fr", true)
+
+		q := decimal.Dec(1250)
+		yes := true
+		events := []activity.Event{
+			{Type: activity.NeedCreate, OriginID: shop.ID, Data: activity.Data{Product: &activity.Product{Name: "Tomate", Unit: "kg"}, Date: "2026-12-01", Quantity: &q}},
+			{Type: activity.ProposalRequest, OriginID: farm.ID, TargetID: shop.ID},
+			{Type: activity.ProposalReview, OriginID: shop.ID, TargetID: farm.ID, Data: activity.Data{Outcome: &yes}},
+			{Type: activity.NeedCreate, OriginID: other.ID},
+		}
+		for i, e := range events {
+			e.ID = accounts.NewID()
+			e.CreatedAt = t0.Add(time.Duration(i) * time.Minute)
+			if err := activity.Record(ctx, db, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := activity.Record(ctx, db, activity.Event{ID: "x", Type: "need:explode", OriginID: shop.ID, CreatedAt: t0}); err == nil {
+			t.Fatal("unknown event type recorded")
+		}
+
+		feed, err := activity.Feed(ctx, db, shop.ID, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(feed) != 3 || feed[0].Type != activity.ProposalReview || feed[2].Type != activity.NeedCreate {
+			t.Fatalf("shop feed = %+v", feed)
+		}
+		if feed[0].Target == nil || feed[0].Target.Name != "farm@x.fr" || feed[0].Origin.Email != "shop@x.fr" {
+			t.Fatalf("parties = %+v %+v", feed[0].Origin, feed[0].Target)
+		}
+		if feed[2].Data.Product.Name != "Tomate" || *feed[2].Data.Quantity != 1250 || feed[2].Data.Date != "2026-12-01" {
+			t.Fatalf("data = %+v", feed[2].Data)
+		}
+		farmFeed, _ := activity.Feed(ctx, db, farm.ID, "", 0)
+		if len(farmFeed) != 2 {
+			t.Fatalf("farm sees %d events, want 2", len(farmFeed))
+		}
+		page1, _ := activity.Feed(ctx, db, shop.ID, "", 2)
+		page2, _ := activity.Feed(ctx, db, shop.ID, page1[1].ID, 2)
+		if len(page1) != 2 || len(page2) != 1 || page2[0].ID != feed[2].ID {
+			t.Fatalf("paging: %d then %d", len(page1), len(page2))
+		}
+	})
+}
