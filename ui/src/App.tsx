@@ -1,0 +1,75 @@
+import '@mantine/core/styles.css'
+import '@mantine/notifications/styles.css'
+import 'dayjs/locale/fr'
+
+import { MantineProvider } from '@mantine/core'
+import { DatesProvider } from '@mantine/dates'
+import { Notifications } from '@mantine/notifications'
+import { lazy } from 'react'
+import { Route, Router, Switch } from 'wouter'
+import { AppHeader } from './components/AppHeader'
+import { Protected } from './components/Protected'
+import { TOAST_DURATION } from './notify'
+import { About } from './pages/About'
+import { Landing } from './pages/Landing'
+import { NotFound } from './pages/NotFound'
+import { ROUTES } from './routing'
+import { datesSettings, theme } from './theme'
+
+// Protected screens are split out so the landing page stays small.
+const Dashboard = lazy(() => import('./pages/Dashboard').then((m) => ({ default: m.Dashboard })))
+const ProducerNeeds = lazy(() => import('./pages/ProducerNeeds').then((m) => ({ default: m.ProducerNeeds })))
+const ProducerDeliveries = lazy(() =>
+  import('./pages/ProducerDeliveries').then((m) => ({ default: m.ProducerDeliveries })),
+)
+const DistributorNeeds = lazy(() => import('./pages/DistributorNeeds').then((m) => ({ default: m.DistributorNeeds })))
+const DistributorSupply = lazy(() =>
+  import('./pages/DistributorSupply').then((m) => ({ default: m.DistributorSupply })),
+)
+const DistributorDeliveries = lazy(() =>
+  import('./pages/DistributorDeliveries').then((m) => ({ default: m.DistributorDeliveries })),
+)
+
+/** Every route of SPEC §2, in one Switch ending with the 404. */
+export function AppRoutes() {
+  return (
+    <Switch>
+      <Route path={ROUTES.landing} component={Landing} />
+      <Route path={ROUTES.about} component={About} />
+      <Route path={ROUTES.dashboard}>
+        <Protected page={Dashboard} />
+      </Route>
+      <Route path={ROUTES.prodNeeds}>
+        <Protected page={ProducerNeeds} />
+      </Route>
+      <Route path={ROUTES.prodDeliveries}>
+        <Protected page={ProducerDeliveries} />
+      </Route>
+      <Route path={ROUTES.disNeeds}>
+        <Protected page={DistributorNeeds} />
+      </Route>
+      <Route path={ROUTES.disSupply}>
+        <Protected page={DistributorSupply} />
+      </Route>
+      <Route path={ROUTES.disDeliveries}>
+        <Protected page={DistributorDeliveries} />
+      </Route>
+      <Route component={NotFound} />
+    </Switch>
+  )
+}
+
+/** Providers (Mantine, dates, toasts), the header and the routes. */
+export function App() {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <DatesProvider settings={datesSettings}>
+        <Notifications position="top-right" autoClose={TOAST_DURATION} />
+        <Router>
+          <AppHeader />
+          <AppRoutes />
+        </Router>
+      </DatesProvider>
+    </MantineProvider>
+  )
+}

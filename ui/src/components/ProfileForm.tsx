@@ -1,0 +1,132 @@
+import { Button, CloseButton, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core'
+import { type FormEvent, useCallback, useState } from 'react'
+import { useFormState } from '../forms/useFormState'
+import { updateProfile } from '../store/session'
+import type { ProfileField, ProfileUpdate, UserType } from '../types'
+import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
+import { DeliveryDaysPicker } from './DeliveryDaysPicker'
+
+/** Labels of the profile fields (every input is labelled; tests find fields by label). */
+export const PROFILE_LABELS: Record<ProfileField, string> = {
+  name: "Nom de l'entreprise",
+  tel: 'Téléphone',
+  addressLine1: 'Adresse',
+  addressLine2: "Complément d'adresse",
+  addressLine3: 'Code postal et ville',
+  latitude: 'Latitude',
+  longitude: 'Longitude',
+  emailAccounting: 'Email de la comptabilité',
+  billingAddressLine1: 'Adresse de facturation',
+  billingAddressLine2: "Complément d'adresse de facturation",
+  billingAddressLine3: 'Code postal et ville de facturation',
+  legal: 'Forme juridique',
+  capital: 'Capital social (€)',
+  siret: 'SIRET',
+  ape: 'Code APE',
+  tvaintracom: 'N° de TVA intracommunautaire',
+  certification: 'Certification',
+  iban: 'IBAN',
+  bic: 'BIC',
+}
+
+const PLACEHOLDERS: Partial<Record<ProfileField, string>> = {
+  tel: '06 12 34 56 78',
+  latitude: '45.9016',
+  longitude: '6.1213',
+  siret: '732 829 320 00074',
+  ape: '0113Z',
+  tvaintracom: 'FR12345678901',
+  iban: 'FR76 3000 6000 0112 3456 7890 189',
+  bic: 'BNPAFRPPXXX',
+}
+
+/** The user fields the form reads: strings per field, plus delivery days for producers. */
+export type ProfileSource = { type: UserType; defaultDeliveryDays?: readonly boolean[] } & Partial<
+  Record<ProfileField, string>
+>
+
+function initialValues(user: ProfileSource): ProfileValues {
+  const values: ProfileValues = {}
+  for (const field of PROFILE_FIELDS[user.type]) values[field] = user[field] ?? ''
+  if (user.type === 'producer') values.defaultDeliveryDays = [...(user.defaultDeliveryDays ?? [])]
+  return values
+}
+
+/** The changed fields, trimmed, as the body of `PUT /api/user`. */
+export function profileChanges(type: UserType, initial: ProfileValues, values: ProfileValues): ProfileUpdate {
+  const update: ProfileUpdate = {}
+  for (const field of PROFILE_FIELDS[type]) {
+    const value = (values[field] ?? '').trim()
+    if (value !== (initial[field] ?? '').trim()) update[field] = value
+  }
+  if (type === 'producer') {
+    const days = values.defaultDeliveryDays ?? []
+    const before = initial.defaultDeliveryDays ?? []
+    if (days.length !== before.length || days.some((d, i) => d !== before[i])) update.defaultDeliveryDays = days
+  }
+  return update
+}
+
+/**
+ * "Informations de profil" (SPEC §2, §3, §5): per-role fields, save enabled
+ * once a field was touched and no field has an error. Remount it (key) to
+ * reload it from a new user.
+ */
+export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: () => void }) {
+  const type = user.type
+  const [initial] = useState(() => initialValues(user))
+  const validate = useCallback((values: ProfileValues) => validateProfile(values, type), [type])
+  const form = useFormState<ProfileValues, ProfileField | 'defaultDeliveryDays'>(initial, validate, {
+    showInitialErrors: true,
+  })
+  const [submitting, setSubmitting] = useState(false)
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!form.canSubmit || submitting) return
+    setSubmitting(true)
+    await updateProfile(profileChanges(type, initial, form.values))
+    setSubmitting(false)
+  }
+
+  const input = (field: ProfileField) => (
+    <TextInput
+      key={field}
+      label={PROFILE_LABELS[field]}
+      placeholder={PLACEHOLDERS[field]}
+      value={form.values[field] ?? ''}
+      onChange={(e) => form.setValue(field, e.currentTarget.value)}
+      onBlur={() => form.touch(field)}
+      error={form.errorOf(field)}
+    />
+  )
+
+  return (
+    <Paper component="form" withBorder shadow="sm" p="md" onSubmit={onSubmit} noValidate aria-labelledby="profile-title">
+      <Stack gap="md">
+        <Group justify="space-between">
+          <Title order={2} id="profile-title">
+            Informations de profil
+          </Title>
+          <CloseButton aria-label="Fermer" onClick={onClose} />
+        </Group>
+        {type === 'producer' ? (
+          <DeliveryDaysPicker
+            value={form.values.defaultDeliveryDays}
+            onChange={(days) => form.setValue('defaultDeliveryDays', days, { touch: true })}
+            error={form.errorOf('defaultDeliveryDays')}
+          />
+        ) : null}
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>{PROFILE_FIELDS[type].map(input)}</SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Fermer
+          </Button>
+          <Button type="submit" disabled={!form.canSubmit || submitting}>
+            {submitting ? 'en cours...' : 'Enregistrer'}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  )
+}

@@ -1,0 +1,33 @@
+import { Box } from '@mantine/core'
+import { type ReactNode, Suspense, useEffect } from 'react'
+import { useIsLoaded, useLoadError, useLoading, useUserType } from '../store/hooks'
+import { loadUser } from '../store/session'
+import { AuthErrorCard } from './AuthErrorCard'
+import { BottomNav } from './BottomNav'
+import { Loading } from './Loading'
+
+/**
+ * Frame of every protected screen: loads the user once per session, shows
+ * the spinner while the user type is unknown, the error card when the load
+ * failed, then the page above the bottom navigation.
+ */
+export function ProtectedShell({ children }: { children: ReactNode }) {
+  const type = useUserType()
+  const loaded = useIsLoaded()
+  const status = useLoading('user')
+  const loadError = useLoadError()
+
+  useEffect(() => {
+    if (!loaded && status === 'idle') void loadUser()
+  }, [loaded, status])
+
+  if (!type) return status === 'error' ? <AuthErrorCard detail={loadError} /> : <Loading />
+  return (
+    <>
+      <Box component="main" pb={72}>
+        <Suspense fallback={<Loading />}>{children}</Suspense>
+      </Box>
+      <BottomNav />
+    </>
+  )
+}

@@ -1,0 +1,99 @@
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
+import { type ChangeEvent, type FormEvent, useState } from 'react'
+import { Link, useLocation } from 'wouter'
+import { ApiError } from '../api'
+import { useFormState } from '../forms/useFormState'
+import { consumeOrigin, register, SESSION_MESSAGES } from '../store/session'
+import { type RegistrationField, type RegistrationValues, validateRegistration } from '../validation/registration'
+import { RoleToggle } from './RoleToggle'
+
+/** The billing mandate a producer accepts by registering (DESIGN §4). */
+export const MANDATE_CLAUSE =
+  'En créant un compte producteur, vous confiez à Primeur un mandat de facturation : les factures de vos livraisons sont émises en votre nom et pour votre compte.'
+
+/** Registration form with the role toggle (SPEC §2, §5, §6). */
+export function RegisterForm({ distributor = true }: { distributor?: boolean }) {
+  const [, navigate] = useLocation()
+  const form = useFormState<RegistrationValues, RegistrationField>(
+    { email: '', email2: '', password: '', password2: '', name: '', distributor },
+    validateRegistration,
+  )
+  const [submitting, setSubmitting] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const { values } = form
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault()
+    form.touchAll()
+    if (!form.canSubmit || submitting) return
+    setSubmitting(true)
+    setFailure(null)
+    try {
+      await register({
+        email: values.email,
+        email2: values.email2,
+        password: values.password,
+        password2: values.password2,
+        name: values.name.trim(),
+        distributor: values.distributor,
+      })
+      navigate(consumeOrigin())
+    } catch (err) {
+      if (err instanceof ApiError && err.errors.length > 0) {
+        form.setServerErrors(err.fieldErrors())
+        setFailure(err.detail && err.status !== 422 ? err.detail : null)
+      } else if (err instanceof ApiError && err.detail && err.status >= 400 && err.status < 500) {
+        setFailure(err.detail)
+      } else {
+        setFailure(SESSION_MESSAGES.unknown)
+      }
+      setSubmitting(false)
+    }
+  }
+
+  const field = (name: RegistrationField) => ({
+    value: values[name],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => form.setValue(name, e.currentTarget.value),
+    onBlur: () => form.touch(name),
+    error: form.errorOf(name),
+  })
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="register-title">
+      <Stack gap="sm">
+        <Title order={2} id="register-title">
+          Inscription
+        </Title>
+        <RoleToggle distributor={values.distributor} onChange={(d) => form.setValue('distributor', d)} />
+        <TextInput label="Nom de votre entreprise" autoComplete="organization" {...field('name')} />
+        <TextInput label="Adresse email" type="email" autoComplete="email" {...field('email')} />
+        <TextInput label="Confirmation de l'adresse email" type="email" autoComplete="email" {...field('email2')} />
+        <PasswordInput
+          label="Mot de passe"
+          description="8 caractères minimum, avec des lettres et des chiffres"
+          autoComplete="new-password"
+          {...field('password')}
+        />
+        <PasswordInput label="Confirmation du mot de passe" autoComplete="new-password" {...field('password2')} />
+        {failure ? (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        ) : null}
+        <Button type="submit" disabled={!form.canSubmit || submitting}>
+          {submitting ? 'en cours...' : 'Créer mon compte'}
+        </Button>
+        {!values.distributor ? (
+          <Text size="sm" c="dimmed" data-testid="mandate-clause">
+            {MANDATE_CLAUSE}
+          </Text>
+        ) : null}
+        <Text size="sm">
+          <Anchor component={Link} href="/landing/login">
+            Vous avez déjà un compte ?
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  )
+}

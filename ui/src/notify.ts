@@ -1,0 +1,41 @@
+// Toasts (SPEC §2: close after 4000 ms; SPEC §8: progress, success and failure texts).
+// A progress toast is replaced in place by its outcome, so one action shows one toast.
+import { notifications } from '@mantine/notifications'
+
+/** Toast lifetime (SPEC §9). */
+export const TOAST_DURATION = 4000
+
+let counter = 0
+
+/** A running operation: show "… en cours", then `success` or `failure`. */
+export interface Progress {
+  success(title: string, message?: string): void
+  failure(title: string, message?: string): void
+}
+
+/** Shows a progress toast ("Chargement en cours", "Modification en cours", …). */
+export function progress(title: string): Progress {
+  const id = `primeur-${++counter}`
+  notifications.show({ id, title, message: '', loading: true, autoClose: false, withCloseButton: false })
+  const finish = (color: string, title: string, message = '') =>
+    notifications.update({ id, title, message, color, loading: false, autoClose: TOAST_DURATION, withCloseButton: true })
+  return {
+    success: (title, message) => finish('green', title, message),
+    failure: (title, message) => finish('red', title, message),
+  }
+}
+
+/** A one-off success toast. */
+export function notifySuccess(title: string, message = ''): void {
+  notifications.show({ title, message, color: 'green', autoClose: TOAST_DURATION })
+}
+
+/** A one-off failure toast. */
+export function notifyError(title: string, message = ''): void {
+  notifications.show({ title, message, color: 'red', autoClose: TOAST_DURATION })
+}
+
+/** A one-off informational toast. */
+export function notifyInfo(title: string, message = ''): void {
+  notifications.show({ title, message, color: 'blue', autoClose: TOAST_DURATION })
+}

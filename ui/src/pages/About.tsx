@@ -1,0 +1,10 @@
+import { Container, Title } from '@mantine/core'
+
+/** Public page with only a heading (SPEC §2). */
+export function About() {
+  return (
+    <Container py="lg">
+      <Title order={1}>About</Title>
+    </Container>
+  )
+}

@@ -1,0 +1,86 @@
+import { Container, Grid, Paper, Stack, Text, Title } from '@mantine/core'
+import { useParams } from 'wouter'
+import { AudiencePanel, type Claim } from '../components/AudiencePanel'
+import { LoginForm } from '../components/LoginForm'
+import { RegisterForm } from '../components/RegisterForm'
+import { parseLandingMode } from '../routing'
+
+// Marketing claims of SPEC §1. The 7h figure is the landing page's; the app
+// itself shows the lock time of the delivery note (SPEC §4).
+const COMMON: Claim[] = [
+  { text: "Le bon de livraison reste modifiable jusqu'à 7h le jour de la livraison, puis il est envoyé par email aux deux parties à 7h30." },
+  { text: 'La facture est générée et envoyée par email le 1er de chaque mois.' },
+  { text: 'Une réclamation (demande d’avoir) est possible après chaque livraison.' },
+  { text: 'Aucune commission : Primeur ne prélève rien sur vos échanges.' },
+]
+
+const SOON: Claim[] = [
+  { text: 'Prépaiement', soon: true },
+  { text: 'Délais de paiement', soon: true },
+  { text: 'Comparaison des prix avec les moyennes nationales ou locales', soon: true },
+  { text: 'Recherche par code postal', soon: true },
+  { text: 'Statistiques de progression', soon: true },
+]
+
+const SHOP_CLAIMS: Claim[] = [
+  { text: 'Planifiez vos besoins mensuels par produit : un par un, en masse, par import Excel ou à partir d’une simulation.' },
+  { text: 'Recevez les propositions des producteurs locaux, acceptez-les, refusez-les ou faites une contre-proposition.' },
+  { text: 'Suivez vos réceptions et l’évolution de vos stocks, avec des conseils d’approvisionnement.' },
+  ...COMMON,
+  ...SOON,
+]
+
+const PRODUCER_CLAIMS: Claim[] = [
+  { text: 'Choisissez un magasin sur la carte, consultez ses besoins et proposez vos quantités et vos prix.' },
+  { text: 'Vos propositions acceptées deviennent des commandes, livrées selon vos jours de livraison.' },
+  { text: 'Les factures sont émises en votre nom grâce au mandat de facturation confié à Primeur.' },
+  ...COMMON,
+  ...SOON,
+]
+
+/** Public landing page: login or registration form plus two explanatory panels (SPEC §2). */
+export function Landing() {
+  const mode = parseLandingMode(useParams<{ mode?: string }>().mode)
+  return (
+    <Container size="lg" py="lg">
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <Title order={1}>Primeur</Title>
+          <Text size="lg">
+            Les producteurs locaux et les magasins se retrouvent autour de leurs besoins mensuels, sans intermédiaire ni
+            commission.
+          </Text>
+        </Stack>
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <Paper withBorder shadow="sm" p="lg">
+              {mode === 'login' ? (
+                <LoginForm />
+              ) : (
+                <RegisterForm key={mode} distributor={mode !== 'producer'} />
+              )}
+            </Paper>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6, md: 4 }}>
+            <AudiencePanel
+              title="Vous êtes un magasin"
+              intro="Planifiez vos achats auprès des producteurs de votre région."
+              claims={SHOP_CLAIMS}
+              cta="Créer un compte magasin"
+              href="/landing/distributor"
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6, md: 4 }}>
+            <AudiencePanel
+              title="Vous êtes un producteur"
+              intro="Vendez directement aux magasins proches de chez vous."
+              claims={PRODUCER_CLAIMS}
+              cta="Créer un compte producteur"
+              href="/landing/producer"
+            />
+          </Grid.Col>
+        </Grid>
+      </Stack>
+    </Container>
+  )
+}

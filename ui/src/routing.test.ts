@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { isNavItemActive, loginNotice, navItems, parseLandingMode, redirectTarget, sectionOf } from './routing'
+
+describe('redirectTarget', () => {
+  it.each([
+    ['/', false, '/landing'],
+    ['/dis/needs', false, '/landing/login'],
+    ['/prod/needs/abc', false, '/landing/login'],
+    ['/prod/deliveries', false, '/landing/login'],
+    ['/', true, null],
+    ['/dis/needs', true, null],
+  ])('%s loggedIn=%s → %s', (path, loggedIn, expected) => {
+    expect(redirectTarget(path, loggedIn)).toBe(expected)
+  })
+
+  it('sends a rejected session to the login form, even from /', () => {
+    expect(redirectTarget('/', false, true)).toBe('/landing/login')
+    expect(redirectTarget('/dis/supply', false, true)).toBe('/landing/login')
+  })
+})
+
+describe('loginNotice', () => {
+  it.each([
+    [null, null],
+    ['/', null],
+    ['/dis/needs', 'Vous devez vous connecter pour consulter la page /dis/needs'],
+    ['/prod/needs/42', 'Vous devez vous connecter pour consulter la page /prod/needs/42'],
+  ])('%s', (origin, expected) => {
+    expect(loginNotice(origin)).toBe(expected)
+  })
+})
+
+describe('parseLandingMode', () => {
+  it.each([
+    [undefined, 'login'],
+    ['login', 'login'],
+    ['register', 'register'],
+    ['producer', 'producer'],
+    ['distributor', 'distributor'],
+    ['anything', 'login'],
+  ])('%s → %s', (mode, expected) => {
+    expect(parseLandingMode(mode)).toBe(expected)
+  })
+})
+
+describe('navigation highlight', () => {
+  it.each([
+    ['/', 'home'],
+    ['/prod/needs/abc', 'needs'],
+    ['/dis/needs', 'needs'],
+    ['/prod/deliveries', 'deliveries'],
+    ['/dis/deliveries', 'deliveries'],
+    ['/dis/supply', 'supply'],
+  ])('sectionOf(%s) = %s', (path, section) => {
+    expect(sectionOf(path)).toBe(section)
+  })
+
+  const active = (type: 'producer' | 'distributor', path: string) =>
+    navItems(type).filter((item) => isNavItemActive(item, path)).map((item) => item.label)
+
+  it.each([
+    ['producer', '/', ['Accueil']],
+    ['producer', '/prod/needs/abc', ['Vendre']],
+    ['producer', '/prod/deliveries', ['Livrer']],
+    ['distributor', '/', ['Accueil']],
+    ['distributor', '/dis/needs', ['Planifier']],
+    ['distributor', '/dis/supply', ['Réasso.']],
+    ['distributor', '/dis/deliveries', ['Récep.']],
+  ] as const)('%s on %s highlights %j', (type, path, labels) => {
+    expect(active(type, path)).toEqual(labels)
+  })
+
+  it('lists the SPEC §6 entries per role', () => {
+    expect(navItems('producer').map((i) => [i.label, i.href])).toEqual([
+      ['Accueil', '/'],
+      ['Vendre', '/'],
+      ['Livrer', '/prod/deliveries'],
+    ])
+    expect(navItems('distributor').map((i) => [i.label, i.href])).toEqual([
+      ['Accueil', '/'],
+      ['Planifier', '/dis/needs'],
+      ['Réasso.', '/dis/supply'],
+      ['Récep.', '/dis/deliveries'],
+    ])
+  })
+})

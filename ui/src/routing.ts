@@ -1,0 +1,87 @@
+// Routes of SPEC §2 and the pure rules around them: redirects of
+// unauthenticated visitors, the login notice and the navigation highlight.
+import type { UserType } from './types'
+
+/** Every route of the app (wouter patterns). */
+export const ROUTES = {
+  landing: '/landing/:mode?',
+  about: '/about',
+  dashboard: '/',
+  prodNeeds: '/prod/needs/:distributorId',
+  prodDeliveries: '/prod/deliveries',
+  disNeeds: '/dis/needs',
+  disSupply: '/dis/supply',
+  disDeliveries: '/dis/deliveries',
+} as const
+
+/** Builds concrete paths. */
+export const paths = {
+  landing: (mode?: LandingMode) => (mode ? `/landing/${mode}` : '/landing'),
+  prodNeeds: (distributorId: string) => `/prod/needs/${encodeURIComponent(distributorId)}`,
+}
+
+/** Modes of the landing page (SPEC §2). */
+export type LandingMode = 'login' | 'register' | 'producer' | 'distributor'
+
+/** Reads the landing `:mode?` parameter; anything unknown means login. */
+export function parseLandingMode(mode: string | undefined): LandingMode {
+  return mode === 'register' || mode === 'producer' || mode === 'distributor' ? mode : 'login'
+}
+
+/**
+ * Where to send a visitor of a protected route, or null to let them in.
+ * Logged out: `/` goes to `/landing`, every other path to `/landing/login` (SPEC §2).
+ * When the server has just rejected the stored session, always `/landing/login` (SPEC §8).
+ */
+export function redirectTarget(path: string, loggedIn: boolean, rejected = false): string | null {
+  if (loggedIn) return null
+  return path === '/' && !rejected ? '/landing' : '/landing/login'
+}
+
+/** The notice above the login form when the visitor was sent away from `origin`. */
+export function loginNotice(origin: string | null): string | null {
+  if (!origin || origin === '/') return null
+  return `Vous devez vous connecter pour consulter la page ${origin}`
+}
+
+/** The navigation sections matched in a route (SPEC §2, §6). */
+export type Section = 'home' | 'needs' | 'deliveries' | 'supply'
+
+/** The section of `path`: the first of needs, deliveries, supply it contains, else home. */
+export function sectionOf(path: string): Section {
+  for (const section of ['needs', 'deliveries', 'supply'] as const) {
+    if (path.includes(section)) return section
+  }
+  return 'home'
+}
+
+/** One entry of the bottom navigation. Activités is a button, not a route. */
+export interface NavItem {
+  label: string
+  href: string
+  section: Section
+}
+
+/** The bottom navigation per role (SPEC §6), without Activités. */
+export function navItems(type: UserType): NavItem[] {
+  if (type === 'producer') {
+    return [
+      { label: 'Accueil', href: '/', section: 'home' },
+      // The producer sells by picking a shop on the dashboard map; the item
+      // lights up on /prod/needs/:distributorId.
+      { label: 'Vendre', href: '/', section: 'needs' },
+      { label: 'Livrer', href: '/prod/deliveries', section: 'deliveries' },
+    ]
+  }
+  return [
+    { label: 'Accueil', href: '/', section: 'home' },
+    { label: 'Planifier', href: '/dis/needs', section: 'needs' },
+    { label: 'Réasso.', href: '/dis/supply', section: 'supply' },
+    { label: 'Récep.', href: '/dis/deliveries', section: 'deliveries' },
+  ]
+}
+
+/** Whether a navigation item is the current section of `path`. */
+export function isNavItemActive(item: NavItem, path: string): boolean {
+  return item.section === sectionOf(path)
+}

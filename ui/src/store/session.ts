@@ -1,0 +1,153 @@
+// Session actions (SPEC §4 "Session", §8): login, registration, logout,
+// user load and profile update. They call the daemon, then write the store.
+// Routing stays in components: actions return what happened, and the
+// protected-route guard redirects as soon as the stored email is gone.
+import { ApiError, api, errorMessage } from '../api'
+import { notifyError, progress } from '../notify'
+import type { Order, ProfileUpdate, RegistrationRequest, User, UserLoad } from '../types'
+import { EMAIL_KEY, resetState, state } from './state'
+
+/** The server's detail when no valid session came with the request (DESIGN §3). */
+export const NO_TOKEN_DETAIL = 'User did not provide any token'
+
+export const SESSION_MESSAGES = {
+  loginRejected: "L'adresse email ou le mot de passe saisis sont incorrects.",
+  unknown: "Une erreur inconnue s'est produite.",
+  tokenRejected:
+    'Vos informations de connexion ont été rejetées par le serveur. Nous vous invitons donc à vous reconnecter',
+  loadFailed: "Echec du chargement de l'utilisateur",
+  loadProgress: 'Chargement en cours',
+  loaded: 'Utilisateur chargé',
+  updateProgress: 'Modification en cours',
+  updated: 'Modification effectuée',
+  updateFailed: 'Echec de la modification',
+  deliveriesUpdated: 'Vos livraisons à venir ont été mises à jour selon vos choix.',
+} as const
+
+function storeEmail(email: string | null): void {
+  try {
+    if (email) window.localStorage.setItem(EMAIL_KEY, email)
+    else window.localStorage.removeItem(EMAIL_KEY)
+  } catch {
+    // Private mode or disabled storage: the session still works for this page.
+  }
+  state.email = email
+}
+
+function startSession(user: User): void {
+  resetState(user.email)
+  storeEmail(user.email)
+  state.user = user
+}
+
+/** Remembers the protected path a logged-out visitor was sent away from. */
+export function rememberOrigin(path: string): void {
+  state.origin = path
+}
+
+/** Returns the remembered origin (or "/") and forgets it. */
+export function consumeOrigin(): string {
+  const origin = state.origin ?? '/'
+  state.origin = null
+  return origin
+}
+
+/** The message shown for a failed login (SPEC §8; 429 carries the server's French detail). */
+export function loginErrorMessage(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.status === 401) return SESSION_MESSAGES.loginRejected
+    if (err.status === 429 && err.detail) return err.detail
+  }
+  return SESSION_MESSAGES.unknown
+}
+
+/** Logs in. Throws ApiError on failure (see `loginErrorMessage`). */
+export async function login(email: string, password: string): Promise<User> {
+  const { user } = await api.post<{ user: User }>('/auth/login', { email, password })
+  startSession(user)
+  return user
+}
+
+/** Creates an account and logs it in. Throws ApiError (422 field errors, 409 duplicate). */
+export async function register(request: RegistrationRequest): Promise<User> {
+  try {
+    const { user } = await api.post<{ user: User }>('/auth/register', request)
+    startSession(user)
+    return user
+  } catch (err) {
+    console.error('register:', err)
+    throw err
+  }
+}
+
+/** Logs out. Server errors are only logged (SPEC §8); the local session always ends. */
+export async function logout(): Promise<void> {
+  try {
+    await api.get<void>('/auth/logout')
+  } catch (err) {
+    console.error('logout:', err)
+  }
+  storeEmail(null)
+  resetState(null)
+  state.origin = null
+}
+
+/** Outcome of a user load: loaded, rejected (logged out, go to login), failed, or skipped. */
+export type LoadOutcome = 'loaded' | 'rejected' | 'failed' | 'skipped'
+
+/** Loads the user and every list (`GET /api/user`). Does nothing while a load runs. */
+export async function loadUser(): Promise<LoadOutcome> {
+  if (state.loading.user === 'busy') return 'skipped'
+  state.loading.user = 'busy'
+  state.loadError = null
+  const toast = progress(SESSION_MESSAGES.loadProgress)
+  try {
+    const load = await api.get<UserLoad>('/api/user')
+    state.user = load.user
+    state.needs = load.needs ?? []
+    state.products = load.products ?? []
+    state.distributors = load.distributors ?? []
+    state.producers = load.producers ?? []
+    state.events = load.events ?? []
+    state.orders = load.orders ?? []
+    state.prices = load.prices ?? []
+    state.loaded = true
+    state.loading.user = 'idle'
+    toast.success(SESSION_MESSAGES.loaded)
+    return 'loaded'
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && err.detail === NO_TOKEN_DETAIL) {
+      toast.failure(SESSION_MESSAGES.tokenRejected)
+      storeEmail(null)
+      resetState(null)
+      // The protected route now redirects to /landing/login (see `redirectTarget`).
+      state.rejected = true
+      return 'rejected'
+    }
+    state.loading.user = 'error'
+    state.loadError = errorMessage(err)
+    toast.failure(SESSION_MESSAGES.loadFailed, errorMessage(err))
+    return 'failed'
+  }
+}
+
+/** Saves profile fields (`PUT /api/user`); replaces the user and the orders. Returns success. */
+export async function updateProfile(update: ProfileUpdate): Promise<boolean> {
+  const toast = progress(SESSION_MESSAGES.updateProgress)
+  try {
+    const { user, orders } = await api.put<{ user: User; orders: Order[] }>('/api/user', update)
+    state.user = user
+    state.orders = orders ?? []
+    toast.success(SESSION_MESSAGES.updated, SESSION_MESSAGES.deliveriesUpdated)
+    return true
+  } catch (err) {
+    toast.failure(SESSION_MESSAGES.updateFailed, errorMessage(err))
+    return false
+  }
+}
+
+/** Reports an unexpected failure of any action. */
+export function reportError(title: string, err: unknown): void {
+  console.error(title, err)
+  notifyError(title, errorMessage(err))
+}

@@ -1,0 +1,96 @@
+// The one valtio store of the app (DESIGN §11): a mirror of the user load
+// (`GET /api/user`) plus a few UI flags. Components read it through the
+// hooks of `hooks.ts`; only the action modules (`session.ts`, …) write it.
+import { proxy } from 'valtio'
+import type {
+  ActivityEvent,
+  DistributorEntry,
+  Need,
+  Order,
+  PriceRecord,
+  ProducerEntry,
+  Product,
+  User,
+} from '../types'
+
+/** Loading state of a list (SPEC §4). */
+export type LoadStatus = 'idle' | 'busy' | 'error'
+
+/** Lists with their own loading state. `user` covers the whole user load. */
+export type ListName = 'user' | 'needs' | 'products' | 'distributors' | 'producers' | 'events' | 'orders' | 'prices'
+
+/** localStorage key of the logged-in email (SPEC §3). */
+export const EMAIL_KEY = 'primeur.email'
+
+export interface State {
+  /** Logged-in email, mirrored from localStorage; null when logged out. */
+  email: string | null
+  /** The user; null until known. Its `type` decides the screens. */
+  user: User | null
+  needs: Need[]
+  products: Product[]
+  distributors: DistributorEntry[]
+  producers: ProducerEntry[]
+  events: ActivityEvent[]
+  orders: Order[]
+  prices: PriceRecord[]
+  /** Whether a full user load has succeeded since login or page load. */
+  loaded: boolean
+  /** Loading state per list. */
+  loading: Record<ListName, LoadStatus>
+  /** The message of the last failed user load (shown on the error card). */
+  loadError: string | null
+  /** The protected path a logged-out visitor was sent away from (SPEC §2). */
+  origin: string | null
+  /** The server rejected the stored session: send the visitor to the login form. */
+  rejected: boolean
+}
+
+/** Reads the stored email; null when absent or when storage is unavailable. */
+export function readStoredEmail(): string | null {
+  try {
+    return window.localStorage.getItem(EMAIL_KEY) || null
+  } catch {
+    return null
+  }
+}
+
+const idleLoading = (): Record<ListName, LoadStatus> => ({
+  user: 'idle',
+  needs: 'idle',
+  products: 'idle',
+  distributors: 'idle',
+  producers: 'idle',
+  events: 'idle',
+  orders: 'idle',
+  prices: 'idle',
+})
+
+/** A fresh logged-out (or not yet loaded) state. */
+export function initialState(email: string | null = readStoredEmail()): State {
+  return {
+    email,
+    user: null,
+    needs: [],
+    products: [],
+    distributors: [],
+    producers: [],
+    events: [],
+    orders: [],
+    prices: [],
+    loaded: false,
+    loading: idleLoading(),
+    loadError: null,
+    origin: null,
+    rejected: false,
+  }
+}
+
+/** The store. */
+export const state = proxy<State>(initialState())
+
+/** Puts the store back to its initial state (tests, logout). Keeps `origin`. */
+export function resetState(email: string | null = null): void {
+  const origin = state.origin
+  Object.assign(state, initialState(email), { origin })
+}
