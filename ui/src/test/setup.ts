@@ -1,11 +1,15 @@
 // Vitest setup: jest-dom matchers, DOM cleanup, and the browser APIs jsdom lacks
 // but Mantine uses (matchMedia, ResizeObserver, scrollIntoView).
 import '@testing-library/jest-dom/vitest'
+import { notifications } from '@mantine/notifications'
 import { cleanup } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
 
 afterEach(() => {
   cleanup()
+  // The toast store is global: empty it so each test starts below the display limit.
+  notifications.clean()
+  notifications.cleanQueue()
   window.localStorage.clear()
 })
 

@@ -1,0 +1,194 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { AppRoutes } from './App'
+import { AppHeader } from './components/AppHeader'
+import { EMAIL_KEY, resetState, state } from './store/state'
+import { distributor, producer } from './test/fixtures'
+import { renderWithProviders } from './test/render'
+import type { UserLoad } from './types'
+
+const renderApp = (path: string) =>
+  renderWithProviders(
+    <>
+      <AppHeader />
+      <AppRoutes />
+    </>,
+    { path },
+  )
+
+const json = (status: number, body: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
+  })
+
+const load = (user: UserLoad['user'], extra: Partial<UserLoad> = {}): UserLoad => ({
+  user,
+  needs: [],
+  products: [],
+  distributors: [],
+  producers: [],
+  events: [],
+  orders: [],
+  prices: [],
+  ...extra,
+})
+
+function logIn(email: string) {
+  window.localStorage.setItem(EMAIL_KEY, email)
+  resetState(email)
+}
+
+beforeEach(() => {
+  resetState(null)
+  state.origin = null
+})
+
+describe('logged out', () => {
+  it('sends / to /landing', async () => {
+    const { currentPath } = renderApp('/')
+    await waitFor(() => expect(currentPath()).toBe('/landing'))
+    expect(screen.getByTestId('session-status')).toHaveTextContent('non connecté')
+    expect(screen.queryByText(/Vous devez vous connecter/)).not.toBeInTheDocument()
+  })
+
+  it.each(['/dis/needs', '/dis/supply', '/dis/deliveries', '/prod/deliveries', '/prod/needs/d1'])(
+    'sends %s to /landing/login and remembers it',
+    async (path) => {
+      const { currentPath } = renderApp(path)
+      await waitFor(() => expect(currentPath()).toBe('/landing/login'))
+      expect(await screen.findByText(`Vous devez vous connecter pour consulter la page ${path}`)).toBeInTheDocument()
+      expect(state.origin).toBe(path)
+    },
+  )
+
+  it('shows the about page and a 404', async () => {
+    const { unmount } = renderApp('/about')
+    expect(screen.getByRole('heading', { name: 'About' })).toBeInTheDocument()
+    unmount()
+    renderApp('/nulle/part')
+    expect(screen.getByRole('heading', { name: 'Page introuvable' })).toBeInTheDocument()
+  })
+})
+
+describe('logged in', () => {
+  it('loads the user, shows the dashboard and the distributor navigation', async () => {
+    logIn(distributor.email)
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, load(distributor)))
+    renderApp('/')
+    expect(screen.getByText('Chargement en cours')).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: distributor.email })).toBeInTheDocument()
+    expect(fetch).toHaveBeenCalledWith('/api/user', expect.objectContaining({ method: 'GET', credentials: 'same-origin' }))
+    const nav = screen.getByRole('navigation', { name: 'Navigation principale' })
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Accueil', 'Planifier', 'Réasso.', 'Récep.'])
+    expect(within(nav).getByRole('link', { name: 'Accueil' })).toHaveAttribute('aria-current', 'page')
+    expect(within(nav).getByRole('button', { name: 'Activités' })).toBeInTheDocument()
+    expect(await screen.findByText('Utilisateur chargé')).toBeInTheDocument()
+  })
+
+  it('highlights Vendre for a producer on a shop page', async () => {
+    logIn(producer.email)
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      json(200, load(producer, { distributors: [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }] })),
+    )
+    renderApp('/prod/needs/d1')
+    const nav = await screen.findByRole('navigation', { name: 'Navigation principale' })
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Accueil', 'Vendre', 'Livrer'])
+    expect(within(nav).getByRole('link', { name: 'Vendre' })).toHaveAttribute('aria-current', 'page')
+    expect(within(nav).getByRole('link', { name: 'Accueil' })).not.toHaveAttribute('aria-current')
+    expect(await screen.findByText('Épicerie du coin')).toBeInTheDocument()
+  })
+
+  it('opens the activity feed', async () => {
+    logIn(distributor.email)
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      json(
+        200,
+        load(distributor, {
+          events: [
+            {
+              createdAt: '2026-11-20T09:15:00Z',
+              type: 'proposal:request',
+              data: {},
+              origin: { email: 'ferme@exemple.fr', name: 'Ferme des Saules' },
+              target: { name: distributor.name },
+            },
+          ],
+        }),
+      ),
+    )
+    const user = userEvent.setup()
+    renderApp('/')
+    await user.click(await screen.findByRole('button', { name: 'Activités' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByText('vendredi 20 novembre 2026')).toBeInTheDocument()
+    expect(within(dialog).getByText(/Ferme des Saules · proposal:request/)).toBeInTheDocument()
+    expect(within(dialog).getByText('10:15')).toBeInTheDocument()
+  })
+
+  it('shows an empty activity feed', async () => {
+    logIn(distributor.email)
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, load(distributor)))
+    const user = userEvent.setup()
+    renderApp('/')
+    await user.click(await screen.findByRole('button', { name: 'Activités' }))
+    expect(await screen.findByText("Pas d'activité récente")).toBeInTheDocument()
+  })
+
+  it('toggles the profile form from the email button', async () => {
+    logIn(producer.email)
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, load(producer)))
+    const user = userEvent.setup()
+    renderApp('/')
+    const toggle = await screen.findByRole('button', { name: producer.email })
+    await user.click(toggle)
+    expect(screen.getByRole('heading', { name: 'Informations de profil' })).toBeInTheDocument()
+    await user.click(toggle)
+    expect(screen.queryByRole('heading', { name: 'Informations de profil' })).not.toBeInTheDocument()
+  })
+
+  it('quits: logs out, forgets the email and goes to /', async () => {
+    logIn(distributor.email)
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (input) => (input === '/auth/logout' ? json(204, undefined) : json(200, load(distributor))))
+    const user = userEvent.setup()
+    const { location } = renderApp('/')
+    await user.click(await screen.findByRole('button', { name: 'Quitter' }))
+    await waitFor(() => expect(location.history.at(-1)).toBe('/landing'))
+    expect(location.history).toContain('/')
+    expect(fetch).toHaveBeenCalledWith('/auth/logout', expect.objectContaining({ method: 'GET' }))
+    expect(window.localStorage.getItem(EMAIL_KEY)).toBeNull()
+    expect(state.user).toBeNull()
+    expect(screen.getByTestId('session-status')).toHaveTextContent('non connecté')
+  })
+
+  it('sends a rejected session back to the login form', async () => {
+    logIn(distributor.email)
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      json(401, { status: 401, title: 'Unauthorized', detail: 'User did not provide any token' }),
+    )
+    const { currentPath } = renderApp('/')
+    await waitFor(() => expect(currentPath()).toBe('/landing/login'))
+    expect(
+      await screen.findByText(
+        'Vos informations de connexion ont été rejetées par le serveur. Nous vous invitons donc à vous reconnecter',
+      ),
+    ).toBeInTheDocument()
+    expect(window.localStorage.getItem(EMAIL_KEY)).toBeNull()
+    expect(state.email).toBeNull()
+  })
+
+  it('shows the error card when the user load fails otherwise', async () => {
+    logIn(distributor.email)
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      json(500, { status: 500, title: 'Internal Server Error', detail: 'base indisponible' }),
+    )
+    renderApp('/')
+    expect(await screen.findByRole('heading', { name: 'Erreur' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Identifiants de connexion non reconnus' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Accueil' })).toHaveAttribute('href', '/landing/login')
+    expect(await screen.findByText("Echec du chargement de l'utilisateur")).toBeInTheDocument()
+  })
+})
