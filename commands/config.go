@@ -1,0 +1,74 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"primeur/core/config"
+)
+
+const flagConfigHelp = "configuration file (YAML, TOML or JSON); its keys are the flag names"
+
+// Keys given as flags to every command; serve adds its own (serveFlags).
+var globalKeys = []string{config.KeyDataDir, config.KeyDatabaseURL, config.KeyTimezone, config.KeyLogLevel}
+
+// serveKeys are the settings only the daemon uses.
+var serveKeys = []string{config.KeyAddr, config.KeyBaseURL, config.KeySecureCookies}
+
+func (a *app) addGlobalFlags(root *cobra.Command) {
+	root.PersistentFlags().String("config", "", flagConfigHelp)
+	addSettingFlags(root.PersistentFlags(), globalKeys)
+}
+
+// addSettingFlags declares a flag for each key, with the schema's default
+// and usage, so the help shows them.
+func addSettingFlags(fs *pflag.FlagSet, keys []string) {
+	for _, key := range keys {
+		for _, s := range config.Settings {
+			if s.Key != key {
+				continue
+			}
+			switch d := s.Default.(type) {
+			case string:
+				fs.String(s.Key, d, s.Usage)
+			case bool:
+				fs.Bool(s.Key, d, s.Usage)
+			}
+		}
+	}
+}
+
+// loadConfig resolves every setting with the precedence flags > PRIMEUR_*
+// environment > config file > defaults, validates the result and keeps it.
+func (a *app) loadConfig(cmd *cobra.Command) error {
+	v := a.v
+	v.SetEnvPrefix("PRIMEUR")
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_", ".", "_"))
+	v.AutomaticEnv()
+	for _, s := range config.Settings {
+		v.SetDefault(s.Key, s.Default)
+		if f := cmd.Flags().Lookup(s.Key); f != nil {
+			if err := v.BindPFlag(s.Key, f); err != nil {
+				return fmt.Errorf("config: %w", err)
+			}
+		}
+	}
+	if path, _ := cmd.Flags().GetString("config"); path != "" {
+		v.SetConfigFile(path)
+		if err := v.ReadInConfig(); err != nil {
+			return fmt.Errorf("config: read %s: %w", path, err)
+		}
+	}
+	cfg := &config.Config{}
+	if err := v.Unmarshal(cfg); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	a.cfg = cfg
+	return nil
+}

@@ -1,0 +1,112 @@
+// Package commands holds the primeur command line: one file per command,
+// each a constructor returning a *cobra.Command. They share one
+// configuration loader (config.go) and call core/ and daemon/.
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+
+	"primeur/core/config"
+	"primeur/core/store"
+)
+
+// commit is the source revision, set at link time by the Makefile
+// (-X primeur/commands.commit=…).
+var commit = "unknown"
+
+// app is what every command shares: the I/O streams, the configuration once
+// loaded, and the clock.
+type app struct {
+	in     io.Reader
+	out    io.Writer
+	errOut io.Writer
+	v      *viper.Viper
+	cfg    *config.Config
+	now    func() time.Time
+}
+
+// Execute runs the command line and exits with its status.
+func Execute() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Run runs the command line with the given arguments and streams and
+// returns the exit status. Tests call it in-process.
+func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
+	a := &app{in: in, out: out, errOut: errOut, v: viper.New(), now: time.Now}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(in)
+	root.SetOut(out)
+	root.SetErr(errOut)
+	if err := root.ExecuteContext(ctx); err != nil {
+		var exit exitError
+		if errors.As(err, &exit) {
+			return exit.code
+		}
+		fmt.Fprintln(errOut, "primeur:", err)
+		return 1
+	}
+	return 0
+}
+
+// exitError ends a command with a status after it printed its own report.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "primeur",
+		Short: "Primeur links local food producers with retail shops",
+		Long: "Primeur links local food producers with retail shops around monthly purchasing needs.\n" +
+			"`primeur serve` runs the daemon with its web interface; the other commands are admin tools\n" +
+			"working on the same database (same configuration: flags, PRIMEUR_* variables, --config file).",
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return a.loadConfig(cmd) },
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	a.addGlobalFlags(root)
+	root.AddCommand(
+		a.serveCommand(),
+		a.migrateCommand(),
+		a.demoCommand(),
+		a.userCommand(),
+		a.openapiCommand(),
+		a.versionCommand(),
+	)
+	return root
+}
+
+// logger writes text logs to stderr at the configured level.
+func (a *app) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(a.errOut, &slog.HandlerOptions{Level: a.cfg.Level}))
+}
+
+// openDB opens the configured database and brings its schema up to date.
+func (a *app) openDB(ctx context.Context) (*store.DB, error) {
+	db, err := store.Open(ctx, a.cfg.DatabaseURL, a.cfg.SQLitePath())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}

@@ -1,0 +1,145 @@
+package commands
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"primeur/core/accounts"
+)
+
+func (a *app) userCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "user",
+		Short: "Manage accounts (create, list, set a password)",
+		Long: "Manage accounts. Passwords are never taken from flags: they are asked at a prompt\n" +
+			"on a terminal, or read from the first line of standard input otherwise.",
+	}
+	cmd.AddCommand(a.userCreateCommand(), a.userListCommand(), a.userSetPasswordCommand())
+	return cmd
+}
+
+func (a *app) userCreateCommand() *cobra.Command {
+	var email, name, kind string
+	cmd := &cobra.Command{
+		Use:     "create",
+		Short:   "Create an account",
+		Example: "  echo 'motdepasse1' | primeur user create --email ferme@example.fr --name 'Ferme du Lac' --type producer",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if kind != accounts.Producer && kind != accounts.Distributor {
+				return fmt.Errorf("--type must be %q or %q", accounts.Producer, accounts.Distributor)
+			}
+			password, err := a.readPassword(true)
+			if err != nil {
+				return err
+			}
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			u, err := accounts.Register(cmd.Context(), db, accounts.Registration{
+				Email: email, Password: password, Name: name, Distributor: kind == accounts.Distributor,
+			}, a.now())
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.out, "created %s %s (%s)\n", u.Type, u.Email, u.ID)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&email, "email", "", "email address, the login (required)")
+	cmd.Flags().StringVar(&name, "name", "", "company name (required)")
+	cmd.Flags().StringVar(&kind, "type", accounts.Distributor, "producer or distributor")
+	_ = cmd.MarkFlagRequired("email")
+	_ = cmd.MarkFlagRequired("name")
+	return cmd
+}
+
+func (a *app) userListCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List accounts",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			users, err := accounts.List(cmd.Context(), db)
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "TYPE\tEMAIL\tNAME\tCREATED")
+			for _, u := range users {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", u.Type, u.Email, u.Name,
+					time.UnixMilli(u.CreatedAt).In(a.cfg.Location).Format("2006-01-02 15:04"))
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func (a *app) userSetPasswordCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "set-password EMAIL",
+		Short: "Set an account's password (its sessions end)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			password, err := a.readPassword(true)
+			if err != nil {
+				return err
+			}
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if err := accounts.SetPassword(cmd.Context(), db, args[0], password, a.now()); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.out, "password updated for %s\n", args[0])
+			return nil
+		},
+	}
+}
+
+// readPassword asks twice at a terminal prompt, or reads the first line of a
+// non-terminal standard input.
+func (a *app) readPassword(confirm bool) (string, error) {
+	if f, ok := a.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(a.errOut, "Mot de passe : ")
+		p1, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(a.errOut)
+		if err != nil {
+			return "", fmt.Errorf("read password: %w", err)
+		}
+		if confirm {
+			fmt.Fprint(a.errOut, "Confirmation : ")
+			p2, err := term.ReadPassword(int(f.Fd()))
+			fmt.Fprintln(a.errOut)
+			if err != nil {
+				return "", fmt.Errorf("read password: %w", err)
+			}
+			if string(p1) != string(p2) {
+				return "", errors.New(accounts.MsgPasswordsDiffer)
+			}
+		}
+		return string(p1), nil
+	}
+	line, err := bufio.NewReader(a.in).ReadString('\n')
+	if err != nil && line == "" {
+		return "", errors.New("no password on standard input")
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}

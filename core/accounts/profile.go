@@ -1,0 +1,69 @@
+package accounts
+
+import "time"
+
+// Profile is a user as the UI receives it (SPEC §3). Role-specific fields are
+// present only for their role.
+type Profile struct {
+	ID            string `json:"_id"`
+	Type          string `json:"type" enum:"producer,distributor"`
+	Email         string `json:"email"`
+	Name          string `json:"name"`
+	UpdatedAt     string `json:"updatedAt" doc:"RFC 3339"`
+	Capital       string `json:"capital"`
+	BIC           string `json:"bic"`
+	APE           string `json:"ape"`
+	IBAN          string `json:"iban"`
+	SIRET         string `json:"siret"`
+	Tel           string `json:"tel"`
+	TVAIntracom   string `json:"tvaintracom"`
+	AddressLine1  string `json:"addressLine1"`
+	AddressLine2  string `json:"addressLine2"`
+	AddressLine3  string `json:"addressLine3"`
+	Latitude      string `json:"latitude"`
+	Longitude     string `json:"longitude"`
+	Certification string `json:"certification"`
+	Legal         string `json:"legal"`
+
+	DefaultDeliveryDays *[7]bool `json:"defaultDeliveryDays,omitempty" doc:"Producers: delivery days, Monday first"`
+
+	EmailAccounting     *string `json:"emailAccounting,omitempty" doc:"Shops: where invoices are sent"`
+	BillingAddressLine1 *string `json:"billingAddressLine1,omitempty"`
+	BillingAddressLine2 *string `json:"billingAddressLine2,omitempty"`
+	BillingAddressLine3 *string `json:"billingAddressLine3,omitempty"`
+}
+
+// Profile returns the UI view of u.
+func (u User) Profile() Profile {
+	p := Profile{
+		ID:            u.ID,
+		Type:          u.Type,
+		Email:         u.Email,
+		Name:          u.Name,
+		UpdatedAt:     time.UnixMilli(u.UpdatedAt).UTC().Format(time.RFC3339),
+		Capital:       u.Capital,
+		BIC:           u.BIC,
+		APE:           u.APE,
+		IBAN:          u.IBAN,
+		SIRET:         u.SIRET,
+		Tel:           u.Tel,
+		TVAIntracom:   u.TVAIntracom,
+		AddressLine1:  u.AddressLine1,
+		AddressLine2:  u.AddressLine2,
+		AddressLine3:  u.AddressLine3,
+		Latitude:      u.Latitude,
+		Longitude:     u.Longitude,
+		Certification: u.Certification,
+		Legal:         u.Legal,
+	}
+	if u.IsProducer() {
+		days := u.Days()
+		p.DefaultDeliveryDays = &days
+	} else {
+		p.EmailAccounting = &u.EmailAccounting
+		p.BillingAddressLine1 = &u.BillingAddressLine1
+		p.BillingAddressLine2 = &u.BillingAddressLine2
+		p.BillingAddressLine3 = &u.BillingAddressLine3
+	}
+	return p
+}

@@ -1,0 +1,59 @@
+package demo
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"primeur/core/accounts"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+func TestSeedIfEmpty(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+		res, err := SeedIfEmpty(ctx, db, now)
+		if err != nil || !res.Created || len(res.Logins) != len(shops)+len(producers) {
+			t.Fatalf("first seed: %+v %v", res, err)
+		}
+		again, err := SeedIfEmpty(ctx, db, now)
+		if err != nil || again.Created || len(again.Logins) != len(res.Logins) {
+			t.Fatalf("second seed: %+v %v", again, err)
+		}
+		for _, l := range res.Logins {
+			u, _, err := accounts.Login(ctx, db, l.Email, Password, "test", now)
+			if err != nil {
+				t.Fatalf("login %s: %v", l.Email, err)
+			}
+			// Every demo profile passes the profile rules as stored.
+			p := accounts.ProfileUpdate{Capital: &u.Capital, BIC: &u.BIC, APE: &u.APE, IBAN: &u.IBAN,
+				SIRET: &u.SIRET, Tel: &u.Tel, TVAIntracom: &u.TVAIntracom, Latitude: &u.Latitude, Longitude: &u.Longitude}
+			if u.IsProducer() {
+				days := u.Days()
+				p.DefaultDeliveryDays = days[:]
+				if !u.HasDeliveryDays() {
+					t.Errorf("%s has no delivery days", u.Email)
+				}
+			} else {
+				p.EmailAccounting = &u.EmailAccounting
+			}
+			if _, err := p.Normalize(u.Type); err != nil {
+				t.Errorf("%s: demo profile invalid: %v", u.Email, err)
+			}
+		}
+	})
+}
+
+func TestSeedIfEmptyLeavesOtherDatabasesAlone(t *testing.T) {
+	db := storetest.SQLite(t)
+	ctx := context.Background()
+	if _, err := accounts.Register(ctx, db, accounts.Registration{Email: "a@b.fr", Password: "motdepasse1", Name: "A"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := SeedIfEmpty(ctx, db, time.Now())
+	if err != nil || res.Created || len(res.Logins) != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+}

@@ -1,0 +1,132 @@
+// Package daemon is Primeur's HTTP server: the API (huma v2 on the standard
+// library's ServeMux), sessions, security headers, the embedded UI with its
+// SPA fallback, documents and public files, and the lifecycle of the
+// process (listen, scheduled jobs, graceful shutdown).
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"reflect"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"primeur/core/config"
+	"primeur/core/decimal"
+	"primeur/core/store"
+)
+
+// Version is the product version of SPEC §1.
+const Version = "v1.0.4"
+
+// Options are what a Daemon is built from.
+type Options struct {
+	// Config is the validated configuration.
+	Config *config.Config
+	// DB is the migrated database; nil is allowed only to describe the API
+	// (the openapi command).
+	DB *store.DB
+	// Log receives the daemon's structured logs.
+	Log *slog.Logger
+	// UI is the built front end (ui/dist); nil or without index.html serves a
+	// placeholder page.
+	UI fs.FS
+	// Now is the clock; nil means time.Now. Tests move it.
+	Now func() time.Time
+}
+
+// Daemon serves Primeur over HTTP.
+type Daemon struct {
+	cfg     *config.Config
+	db      *store.DB
+	log     *slog.Logger
+	ui      fs.FS
+	now     func() time.Time
+	api     huma.API
+	handler http.Handler
+}
+
+// New builds the daemon and registers every route.
+func New(o Options) *Daemon {
+	d := &Daemon{cfg: o.Config, db: o.DB, log: o.Log, ui: o.UI, now: o.Now}
+	if d.log == nil {
+		d.log = slog.New(slog.DiscardHandler)
+	}
+	if d.now == nil {
+		d.now = time.Now
+	}
+	mux := http.NewServeMux()
+	d.api = humago.New(mux, apiConfig())
+	d.routes(mux)
+	d.handler = d.secure(d.logRequests(mux))
+	return d
+}
+
+func apiConfig() huma.Config {
+	c := huma.DefaultConfig("Primeur API", Version)
+	c.Info.Description = "API of Primeur, the platform linking local food producers with retail shops " +
+		"around monthly purchasing needs. Authentication is a session cookie set by /auth/login or " +
+		"/auth/register. Quantities and prices are decimal numbers with at most two decimals; " +
+		"error responses are RFC 9457 problems whose `detail` is a French message for the user."
+	c.OpenAPIPath = "/openapi"
+	c.DocsPath = "" // served by docsPage: no CDN scripts under our CSP
+	c.SchemasPath = ""
+	c.CreateHooks = nil // no $schema links in responses
+	c.FieldsOptionalByDefault = true
+	c.Components.Schemas.RegisterTypeAlias(reflect.TypeFor[decimal.Dec](), reflect.TypeFor[float64]())
+	return c
+}
+
+// Handler returns the daemon's HTTP handler, for tests and for Run.
+func (d *Daemon) Handler() http.Handler { return d.handler }
+
+// OpenAPI returns the API description.
+func (d *Daemon) OpenAPI() *huma.OpenAPI { return d.api.OpenAPI() }
+
+// Run listens on the configured address until ctx ends, then stops taking
+// requests and lets those in flight finish for up to 15 seconds. ready, if
+// not nil, receives the bound address once the listener is open.
+func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
+	ln, err := net.Listen("tcp", d.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("daemon: listen: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           d.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(d.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	d.log.Info("listening", "addr", ln.Addr().String())
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("daemon: serve: %w", err)
+	case <-ctx.Done():
+	}
+	d.log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("daemon: shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("daemon: serve: %w", err)
+	}
+	return nil
+}

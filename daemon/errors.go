@@ -1,0 +1,113 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"primeur/core"
+)
+
+// MsgNoToken is the exact text SPEC §8 expects when a request has no valid
+// session.
+const MsgNoToken = "User did not provide any token"
+
+// French summaries of the statuses huma raises by itself (malformed JSON,
+// schema violations, oversized bodies); the technical reason stays in
+// `errors`.
+var statusDetails = map[int]string{
+	http.StatusBadRequest:            "Requête invalide.",
+	http.StatusUnauthorized:          MsgNoToken,
+	http.StatusForbidden:             "Accès refusé.",
+	http.StatusNotFound:              "Ressource introuvable.",
+	http.StatusMethodNotAllowed:      "Méthode non autorisée.",
+	http.StatusConflict:              "Opération impossible dans l'état actuel.",
+	http.StatusRequestEntityTooLarge: "Requête trop volumineuse.",
+	http.StatusUnsupportedMediaType:  "Type de contenu non pris en charge.",
+	http.StatusUnprocessableEntity:   "Données invalides.",
+	http.StatusTooManyRequests:       "Trop de requêtes, veuillez réessayer plus tard.",
+	http.StatusInternalServerError:   "Erreur interne du serveur.",
+}
+
+func init() {
+	// huma builds its own errors (parsing, schema validation) through this
+	// hook: keep its details, but give users a French summary.
+	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
+		details := make([]*huma.ErrorDetail, 0, len(errs)+1)
+		for _, e := range errs {
+			if e == nil {
+				continue
+			}
+			if d, ok := e.(huma.ErrorDetailer); ok {
+				details = append(details, d.ErrorDetail())
+			} else {
+				details = append(details, &huma.ErrorDetail{Message: e.Error()})
+			}
+		}
+		detail, ok := statusDetails[status]
+		if !ok {
+			detail = http.StatusText(status)
+		}
+		if len(details) == 0 && msg != "" && msg != detail {
+			details = append(details, &huma.ErrorDetail{Message: msg})
+		}
+		return problem(status, detail, details...)
+	}
+}
+
+func problem(status int, detail string, details ...*huma.ErrorDetail) *huma.ErrorModel {
+	return &huma.ErrorModel{
+		Status: status,
+		Title:  http.StatusText(status),
+		Detail: detail,
+		Errors: details,
+	}
+}
+
+// apiError turns an error from core into the problem the client reads. It is
+// the one place sentinels meet HTTP statuses; anything unexpected is logged
+// and answered 500 without detail.
+func apiError(ctx context.Context, log *slog.Logger, err error) error {
+	var (
+		invalid *core.ValidationError
+		refusal *core.Refusal
+	)
+	switch {
+	case errors.As(err, &invalid):
+		details := make([]*huma.ErrorDetail, len(invalid.Fields))
+		for i, f := range invalid.Fields {
+			details[i] = &huma.ErrorDetail{Location: "body." + f.Field, Message: f.Message}
+		}
+		return problem(http.StatusUnprocessableEntity, invalid.Fields[0].Message, details...)
+	case errors.As(err, &refusal):
+		return problem(statusOf(refusal.Kind), refusal.Message)
+	case errors.Is(err, context.Canceled):
+		return problem(http.StatusServiceUnavailable, "Requête interrompue.")
+	}
+	if status := statusOf(err); status != http.StatusInternalServerError {
+		return problem(status, statusDetails[status])
+	}
+	log.ErrorContext(ctx, "request failed", "err", err)
+	return problem(http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+}
+
+func statusOf(err error) int {
+	switch {
+	case errors.Is(err, core.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, core.ErrForbidden):
+		return http.StatusForbidden
+	case errors.Is(err, core.ErrConflict):
+		return http.StatusConflict
+	case errors.Is(err, core.ErrUnauthenticated):
+		return http.StatusUnauthorized
+	case errors.Is(err, core.ErrThrottled):
+		return http.StatusTooManyRequests
+	case errors.Is(err, core.ErrTooLarge):
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusInternalServerError
+}

@@ -1,0 +1,25 @@
+package daemon
+
+import (
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// routes registers every operation and handler on mux. Each concern has its
+// own register function in its own file.
+func (d *Daemon) routes(mux *http.ServeMux) {
+	d.registerAuth(d.api)
+
+	api := huma.NewGroup(d.api, "/api")
+	api.UseMiddleware(d.requireSession)
+	d.registerUser(api)
+	d.registerEvents(api)
+
+	mux.HandleFunc("GET /healthz", d.healthz)
+	mux.HandleFunc("GET /docs", d.docsPage)
+	for _, prefix := range []string{"/api/", "/auth/", "/print/", "/public/"} {
+		mux.HandleFunc(prefix, notFound) // never fall through to the UI
+	}
+	mux.Handle("/", d.spa())
+}

@@ -1,0 +1,107 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"primeur/core"
+	"primeur/core/accounts"
+)
+
+type ctxKey int
+
+const userKey ctxKey = 0
+
+// cookieName is the session cookie: with Secure cookies it carries the
+// __Host- prefix, which browsers only accept from https, on path /, without
+// a Domain.
+func (d *Daemon) cookieName() string {
+	if d.cfg.SecureCookies {
+		return "__Host-primeur_session"
+	}
+	return "primeur_session"
+}
+
+func (d *Daemon) sessionCookie(token string, maxAge time.Duration) http.Cookie {
+	return http.Cookie{
+		Name:     d.cookieName(),
+		Value:    token,
+		Path:     "/",
+		MaxAge:   int(maxAge.Seconds()),
+		HttpOnly: true,
+		Secure:   d.cfg.SecureCookies,
+		SameSite: http.SameSiteLaxMode,
+	}
+}
+
+func (d *Daemon) clearCookie() http.Cookie {
+	c := d.sessionCookie("", 0)
+	c.MaxAge = -1
+	return c
+}
+
+// requireSession lets a request through only with a live session, and puts
+// its user in the context for currentUser.
+func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
+	token := ""
+	if c, err := huma.ReadCookie(ctx, d.cookieName()); err == nil {
+		token = c.Value
+	}
+	u, err := accounts.SessionUser(ctx.Context(), d.db, token, d.now())
+	if err != nil {
+		status := http.StatusUnauthorized
+		if !errors.Is(err, core.ErrUnauthenticated) {
+			d.log.ErrorContext(ctx.Context(), "session lookup failed", "err", err)
+			status = http.StatusInternalServerError
+		}
+		_ = huma.WriteErr(d.api, ctx, status, "")
+		return
+	}
+	next(huma.WithValue(ctx, userKey, u))
+}
+
+// currentUser is the user of the request's session; requireSession
+// guarantees one.
+func currentUser(ctx context.Context) accounts.User {
+	u, _ := ctx.Value(userKey).(accounts.User)
+	return u
+}
+
+// MsgShopsOnly and MsgProducersOnly refuse a call made with the wrong role.
+const (
+	MsgShopsOnly     = "Cette opération est réservée aux magasins."
+	MsgProducersOnly = "Cette opération est réservée aux producteurs."
+)
+
+// asDistributor returns the session's user when it is a distributor.
+func asDistributor(ctx context.Context) (accounts.User, error) {
+	u := currentUser(ctx)
+	if !u.IsDistributor() {
+		return u, problem(http.StatusForbidden, MsgShopsOnly)
+	}
+	return u, nil
+}
+
+// asProducer returns the session's user when it is a producer.
+func asProducer(ctx context.Context) (accounts.User, error) {
+	u := currentUser(ctx)
+	if !u.IsProducer() {
+		return u, problem(http.StatusForbidden, MsgProducersOnly)
+	}
+	return u, nil
+}
+
+// clientAddr is the request's peer address without port, the key of
+// per-client login throttling.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

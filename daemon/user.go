@@ -1,0 +1,174 @@
+package daemon
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/accounts"
+	"primeur/core/activity"
+)
+
+// MapShop is a shop on the map (SPEC §3).
+type MapShop struct {
+	ID        string `json:"_id"`
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+	Latitude  string `json:"latitude"`
+	Longitude string `json:"longitude"`
+}
+
+// MapProducer is a producer as other users see it.
+type MapProducer struct {
+	ID   string `json:"_id"`
+	Name string `json:"name"`
+}
+
+// UserLoad is everything the UI needs after login (SPEC §3 "user load").
+type UserLoad struct {
+	User         accounts.Profile `json:"user"`
+	Needs        []any            `json:"needs"`
+	Products     []any            `json:"products"`
+	Distributors []MapShop        `json:"distributors"`
+	Producers    []MapProducer    `json:"producers"`
+	Events       []activity.View  `json:"events"`
+	Orders       []any            `json:"orders"`
+	Prices       []any            `json:"prices"`
+}
+
+// UserLoadOutput answers GET /api/user.
+type UserLoadOutput struct {
+	Body UserLoad
+}
+
+// ProfileInput is the profile form; absent fields are left unchanged.
+type ProfileInput struct {
+	Body struct {
+		Name                *string `json:"name,omitempty"`
+		Capital             *string `json:"capital,omitempty" doc:"Digits only"`
+		BIC                 *string `json:"bic,omitempty" example:"AGRIFRPP882"`
+		APE                 *string `json:"ape,omitempty" example:"0113Z"`
+		IBAN                *string `json:"iban,omitempty" example:"FR7630006000011234567890189"`
+		SIRET               *string `json:"siret,omitempty" example:"12345678900012"`
+		Tel                 *string `json:"tel,omitempty" example:"0612345678"`
+		TVAIntracom         *string `json:"tvaintracom,omitempty" example:"FR32123456789"`
+		AddressLine1        *string `json:"addressLine1,omitempty"`
+		AddressLine2        *string `json:"addressLine2,omitempty"`
+		AddressLine3        *string `json:"addressLine3,omitempty"`
+		Latitude            *string `json:"latitude,omitempty" example:"45.9016"`
+		Longitude           *string `json:"longitude,omitempty" example:"6.1213"`
+		Certification       *string `json:"certification,omitempty"`
+		Legal               *string `json:"legal,omitempty"`
+		DefaultDeliveryDays []bool  `json:"defaultDeliveryDays,omitempty" doc:"Producers: 7 booleans, Monday first" minItems:"7" maxItems:"7"`
+		EmailAccounting     *string `json:"emailAccounting,omitempty" doc:"Shops only"`
+		BillingAddressLine1 *string `json:"billingAddressLine1,omitempty" doc:"Shops only"`
+		BillingAddressLine2 *string `json:"billingAddressLine2,omitempty" doc:"Shops only"`
+		BillingAddressLine3 *string `json:"billingAddressLine3,omitempty" doc:"Shops only"`
+	}
+}
+
+// ProfileOutput answers PUT /api/user.
+type ProfileOutput struct {
+	Body struct {
+		User   accounts.Profile `json:"user"`
+		Orders []any            `json:"orders" doc:"The user's orders, re-planned when delivery days changed"`
+	}
+}
+
+func (d *Daemon) registerUser(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "get-user",
+		Method:      http.MethodGet,
+		Path:        "/user",
+		Summary:     "Load the user and everything its screens show",
+		Tags:        []string{"User"},
+		Errors:      []int{http.StatusUnauthorized},
+	}, d.getUser)
+
+	huma.Register(api, huma.Operation{
+		OperationID: "update-user",
+		Method:      http.MethodPut,
+		Path:        "/user",
+		Summary:     "Update the profile",
+		Description: "Every SPEC §5 profile rule is checked. A change of a producer's delivery days re-plans its upcoming deliveries.",
+		Tags:        []string{"User"},
+		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
+	}, d.updateUser)
+}
+
+func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, error) {
+	u := currentUser(ctx)
+	load, err := d.userLoad(ctx, u)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &UserLoadOutput{Body: load}, nil
+}
+
+// userLoad gathers the user load. Each concern contributes its part.
+func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error) {
+	load := UserLoad{
+		User:     u.Profile(),
+		Needs:    []any{},
+		Products: []any{},
+		Orders:   []any{},
+		Prices:   []any{},
+	}
+	var err error
+	if load.Distributors, load.Producers, err = d.directory(ctx); err != nil {
+		return load, err
+	}
+	if load.Events, err = activity.Feed(ctx, d.db, u.ID, "", activity.DefaultPage); err != nil {
+		return load, err
+	}
+	return load, nil
+}
+
+// directory lists the shops for the map and the producers by name.
+func (d *Daemon) directory(ctx context.Context) ([]MapShop, []MapProducer, error) {
+	shops, err := accounts.ByType(ctx, d.db, accounts.Distributor)
+	if err != nil {
+		return nil, nil, err
+	}
+	producers, err := accounts.ByType(ctx, d.db, accounts.Producer)
+	if err != nil {
+		return nil, nil, err
+	}
+	ms := make([]MapShop, len(shops))
+	for i, s := range shops {
+		ms[i] = MapShop{ID: s.ID, Name: s.Name, Email: s.Email, Latitude: s.Latitude, Longitude: s.Longitude}
+	}
+	mp := make([]MapProducer, len(producers))
+	for i, p := range producers {
+		mp[i] = MapProducer{ID: p.ID, Name: p.Name}
+	}
+	return ms, mp, nil
+}
+
+func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutput, error) {
+	b := in.Body
+	p := accounts.ProfileUpdate{
+		Name: b.Name, Capital: b.Capital, BIC: b.BIC, APE: b.APE, IBAN: b.IBAN, SIRET: b.SIRET,
+		Tel: b.Tel, TVAIntracom: b.TVAIntracom, AddressLine1: b.AddressLine1,
+		AddressLine2: b.AddressLine2, AddressLine3: b.AddressLine3, Latitude: b.Latitude,
+		Longitude: b.Longitude, Certification: b.Certification, Legal: b.Legal,
+		DefaultDeliveryDays: b.DefaultDeliveryDays, EmailAccounting: b.EmailAccounting,
+		BillingAddressLine1: b.BillingAddressLine1, BillingAddressLine2: b.BillingAddressLine2,
+		BillingAddressLine3: b.BillingAddressLine3,
+	}
+	var u accounts.User
+	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		u, _, err = accounts.UpdateProfile(ctx, tx, currentUser(ctx), p, d.now())
+		return err
+	})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	out := &ProfileOutput{}
+	out.Body.User = u.Profile()
+	out.Body.Orders = []any{}
+	return out, nil
+}

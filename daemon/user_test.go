@@ -1,0 +1,101 @@
+package daemon_test
+
+import (
+	"testing"
+
+	"primeur/core/accounts"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/daemon/daemontest"
+)
+
+func TestUserLoad(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
+		shop.Do("PUT", "/api/user", map[string]any{"latitude": "45.9", "longitude": "6.12"}).Expect(t, 200)
+		s.Producer("ferme@example.fr", "Ferme")
+
+		var load map[string]any
+		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		for _, key := range []string{"user", "needs", "products", "distributors", "producers", "events", "orders", "prices"} {
+			if _, ok := load[key]; !ok {
+				t.Errorf("user load lacks %q", key)
+			}
+		}
+		shops := load["distributors"].([]any)
+		if len(shops) != 1 || shops[0].(map[string]any)["latitude"] != "45.9" || shops[0].(map[string]any)["email"] != "shop@example.fr" {
+			t.Fatalf("distributors = %v", shops)
+		}
+		producers := load["producers"].([]any)
+		if len(producers) != 1 || producers[0].(map[string]any)["name"] != "Ferme" {
+			t.Fatalf("producers = %v", producers)
+		}
+	})
+}
+
+func TestUpdateProfile(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
+		farm, _ := s.Register("ferme@example.fr", "Ferme", false)
+
+		tests := []struct {
+			name   string
+			c      *daemontest.Client
+			body   map[string]any
+			status int
+			field  string
+			msg    string
+		}{
+			{"shop profile", shop, map[string]any{"siret": "123 456 789 00012", "emailAccounting": "compta@shop.fr", "iban": "FR76 3000 6000 0112 3456 7890 189", "bic": "AGRIFRPP882", "ape": "4721Z", "capital": "15000", "tel": "04 50 00 00 00", "tvaintracom": "FR32123456789", "latitude": "45.9", "longitude": "-1.5", "billingAddressLine1": "1 rue X"}, 200, "", ""},
+			{"producer days", farm, map[string]any{"defaultDeliveryDays": []bool{true, false, false, false, true, false, false}}, 200, "", ""},
+			{"no delivery day", farm, map[string]any{"defaultDeliveryDays": []bool{false, false, false, false, false, false, false}}, 422, "body.defaultDeliveryDays", accounts.MsgDeliveryDays},
+			{"six days", farm, map[string]any{"defaultDeliveryDays": []bool{true, false, false, false, false, false}}, 422, "", ""},
+			{"days for a shop", shop, map[string]any{"defaultDeliveryDays": []bool{true, false, false, false, false, false, false}}, 422, "body.defaultDeliveryDays", accounts.MsgNotForRole},
+			{"accounting email for a producer", farm, map[string]any{"emailAccounting": "a@b.fr"}, 422, "body.emailAccounting", accounts.MsgNotForRole},
+			{"bad accounting email", shop, map[string]any{"emailAccounting": "compta"}, 422, "body.emailAccounting", accounts.MsgEmailAccounting},
+			{"bad capital", shop, map[string]any{"capital": "1e6"}, 422, "body.capital", accounts.MsgCapital},
+			{"bad bic", shop, map[string]any{"bic": "AGRI"}, 422, "body.bic", accounts.MsgBIC},
+			{"bad ape", shop, map[string]any{"ape": "47212"}, 422, "body.ape", accounts.MsgAPE},
+			{"bad iban", shop, map[string]any{"iban": "FR7630006000011234567890180"}, 422, "body.iban", accounts.MsgIBAN},
+			{"bad siret", shop, map[string]any{"siret": "123"}, 422, "body.siret", accounts.MsgSIRET},
+			{"bad tel", shop, map[string]any{"tel": "12345"}, 422, "body.tel", accounts.MsgTel},
+			{"bad latitude", shop, map[string]any{"latitude": "nord"}, 422, "body.latitude", accounts.MsgLatitude},
+			{"bad longitude", shop, map[string]any{"longitude": "6,1"}, 422, "body.longitude", accounts.MsgLongitude},
+			{"bad vat", shop, map[string]any{"tvaintracom": "123"}, 422, "body.tvaintracom", accounts.MsgTVA},
+			{"type cannot change", shop, map[string]any{"type": "producer"}, 422, "body.type", ""},
+			{"email cannot change", shop, map[string]any{"email": "new@shop.fr"}, 422, "body.email", ""},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				res := tt.c.Do("PUT", "/api/user", tt.body).Expect(t, tt.status)
+				if tt.status == 200 {
+					var out struct {
+						User   accounts.Profile
+						Orders []any
+					}
+					res.JSON(t, &out)
+					if out.Orders == nil {
+						t.Fatal("orders missing from the answer")
+					}
+					return
+				}
+				p := res.Problem(t)
+				if tt.msg != "" && p.Detail != tt.msg {
+					t.Fatalf("detail %q, want %q", p.Detail, tt.msg)
+				}
+				if tt.field != "" && (len(p.Errors) == 0 || p.Errors[0].Location != tt.field) {
+					t.Fatalf("errors %+v, want %s", p.Errors, tt.field)
+				}
+			})
+		}
+		var out struct{ User accounts.Profile }
+		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &out)
+		u := out.User
+		if u.SIRET != "12345678900012" || u.IBAN != "FR7630006000011234567890189" || u.Tel != "0450000000" ||
+			u.Longitude != "-1.5" || *u.EmailAccounting != "compta@shop.fr" || u.Type != accounts.Distributor {
+			t.Fatalf("stored profile = %+v (refused updates must change nothing)", u)
+		}
+	})
+}

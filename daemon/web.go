@@ -1,0 +1,217 @@
+package daemon
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// contentSecurityPolicy allows only this origin. Styles may be inline: the
+// component library and the charts set style attributes.
+const contentSecurityPolicy = "default-src 'self'; img-src 'self' data: blob:; " +
+	"style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; " +
+	"form-action 'self'; frame-ancestors 'none'"
+
+// secure adds the security headers to every response and refuses
+// state-changing requests from other origins (Sec-Fetch-Site, then Origin
+// against Host, as net/http's CrossOriginProtection does).
+func (d *Daemon) secure(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	if d.cfg.BaseURL != "" {
+		_ = cop.AddTrustedOrigin(d.cfg.BaseURL)
+	}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSONProblem(w, http.StatusForbidden, "Requête refusée : elle provient d'un autre site.")
+	}))
+	protected := cop.Handler(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "geolocation=(self), camera=(), microphone=()")
+		if d.cfg.SecureCookies {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		protected.ServeHTTP(w, r)
+	})
+}
+
+// statusRecorder remembers the status a handler wrote, for the request log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (d *Daemon) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		level := d.log.Handler()
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", time.Since(start)}
+		switch {
+		case rec.status >= 500:
+			d.log.ErrorContext(r.Context(), "request", attrs...)
+		case level.Enabled(r.Context(), -4):
+			d.log.DebugContext(r.Context(), "request", attrs...)
+		}
+	})
+}
+
+func writeJSONProblem(w http.ResponseWriter, status int, detail string) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(problem(status, detail))
+}
+
+func notFound(w http.ResponseWriter, _ *http.Request) {
+	writeJSONProblem(w, http.StatusNotFound, statusDetails[http.StatusNotFound])
+}
+
+func (d *Daemon) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := d.db.PingContext(r.Context()); err != nil {
+		d.log.ErrorContext(r.Context(), "health check failed", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"status":"unavailable"}`))
+		return
+	}
+	_, _ = w.Write([]byte(`{"status":"ok"}`))
+}
+
+// placeholderPage is served when the binary was built without the UI.
+const placeholderPage = `<!doctype html><html lang="fr"><head><meta charset="utf-8">
+<title>Primeur</title></head><body><h1>Primeur</h1>
+<p>L'interface n'est pas compilée dans ce binaire. Lancez <code>make build</code> puis relancez le serveur.</p>
+<p>L'API est disponible : <a href="/docs">documentation</a>.</p></body></html>`
+
+// spa serves the embedded UI: files as they are (hashed assets cached for a
+// year), any other path the index page (revalidated every time) so that the
+// client-side router can take it.
+func (d *Daemon) spa() http.Handler {
+	var index []byte
+	if d.ui != nil {
+		index, _ = fs.ReadFile(d.ui, "index.html")
+	}
+	files := http.FileServerFS(emptyIfNil(d.ui))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeJSONProblem(w, http.StatusMethodNotAllowed, statusDetails[http.StatusMethodNotAllowed])
+			return
+		}
+		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+		if name != "" && name != "index.html" && d.ui != nil {
+			if st, err := fs.Stat(d.ui, name); err == nil && !st.IsDir() {
+				if strings.HasPrefix(name, "assets/") {
+					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+				} else {
+					w.Header().Set("Cache-Control", "no-cache")
+				}
+				files.ServeHTTP(w, r)
+				return
+			}
+			if strings.HasPrefix(name, "assets/") {
+				notFound(w, r) // a missing asset is not a page
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache, must-revalidate")
+		if index == nil {
+			_, _ = w.Write([]byte(placeholderPage))
+			return
+		}
+		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(index))
+	})
+}
+
+type emptyFS struct{}
+
+func (emptyFS) Open(string) (fs.File, error) { return nil, fs.ErrNotExist }
+
+func emptyIfNil(f fs.FS) fs.FS {
+	if f == nil {
+		return emptyFS{}
+	}
+	return f
+}
+
+var docsTemplate = template.Must(template.New("docs").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}} {{.Version}}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+h2{margin-top:2rem;border-bottom:1px solid #ddd}code{background:#f4f4f4;padding:0 .2rem}
+.m{display:inline-block;min-width:4.5rem;font-weight:bold}.op{margin:.8rem 0}.d{color:#555;margin:.2rem 0 0 4.8rem}</style>
+</head><body><h1>{{.Title}} <small>{{.Version}}</small></h1><p>{{.Description}}</p>
+<p>Machine-readable description: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1), also <a href="/openapi.yaml">YAML</a>.</p>
+{{range .Tags}}<h2>{{.Name}}</h2>{{range .Ops}}<div class="op"><span class="m">{{.Method}}</span><code>{{.Path}}</code> — {{.Summary}} <small>({{.ID}})</small>
+{{if .Description}}<div class="d">{{.Description}}</div>{{end}}</div>{{end}}{{end}}
+</body></html>`))
+
+type docsOp struct{ Method, Path, Summary, Description, ID string }
+type docsTag struct {
+	Name string
+	Ops  []docsOp
+}
+
+// pathOperations lists the operations of a path item by method.
+func pathOperations(item *huma.PathItem) map[string]*huma.Operation {
+	ops := map[string]*huma.Operation{}
+	for method, op := range map[string]*huma.Operation{
+		http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
+		http.MethodDelete: item.Delete, http.MethodPatch: item.Patch,
+	} {
+		if op != nil {
+			ops[method] = op
+		}
+	}
+	return ops
+}
+
+// docsPage renders the API reference from the OpenAPI document, without any
+// script, so it works offline and under the CSP.
+func (d *Daemon) docsPage(w http.ResponseWriter, r *http.Request) {
+	doc := d.api.OpenAPI()
+	byTag := map[string][]docsOp{}
+	for p, item := range doc.Paths {
+		for method, op := range pathOperations(item) {
+			tag := "Other"
+			if len(op.Tags) > 0 {
+				tag = op.Tags[0]
+			}
+			byTag[tag] = append(byTag[tag], docsOp{method, p, op.Summary, op.Description, op.OperationID})
+		}
+	}
+	var tags []docsTag
+	for name, ops := range byTag {
+		sort.Slice(ops, func(i, j int) bool { return ops[i].Path+ops[i].Method < ops[j].Path+ops[j].Method })
+		tags = append(tags, docsTag{name, ops})
+	}
+	sort.Slice(tags, func(i, j int) bool { return tags[i].Name < tags[j].Name })
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	err := docsTemplate.Execute(w, map[string]any{
+		"Title": doc.Info.Title, "Version": doc.Info.Version, "Description": doc.Info.Description, "Tags": tags,
+	})
+	if err != nil {
+		d.log.DebugContext(r.Context(), "docs page not written", "err", err)
+	}
+}
