@@ -1,0 +1,137 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run runs the command line in-process and returns its status and output.
+func run(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := run(t, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "primeur v1.0.4 (commit ") {
+		t.Fatalf("%d %q", code, out)
+	}
+}
+
+func TestInvalidConfigurationFailsFastOnOneLine(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"bad timezone flag", nil, []string{"user", "list", "--timezone", "Nowhere/City"}, "timezone"},
+		{"bad log level env", map[string]string{"PRIMEUR_LOG_LEVEL": "chatty"}, []string{"migrate"}, "log-level"},
+		{"bad addr env", map[string]string{"PRIMEUR_ADDR": "nope"}, []string{"serve"}, "addr"},
+		{"bad database url", nil, []string{"migrate", "--database-url", "mysql://x"}, "database-url"},
+		{"missing config file", nil, []string{"migrate", "--config", "/nonexistent/primeur.yaml"}, "config"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("PRIMEUR_DATA_DIR", t.TempDir())
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			code, _, errOut := run(t, "", tt.args...)
+			if code == 0 || !strings.Contains(errOut, tt.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Fatalf("code %d, stderr %q", code, errOut)
+			}
+		})
+	}
+}
+
+func TestConfigPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "primeur.yaml")
+	if err := os.WriteFile(file, []byte("data-dir: "+filepath.Join(dir, "from-file")+"\nlog-level: warn\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The file applies when nothing else says otherwise.
+	code, _, errOut := run(t, "", "migrate", "--config", file)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "from-file", "primeur.db")); err != nil {
+		t.Fatalf("config file ignored: %v", err)
+	}
+	// The environment beats the file; a flag beats the environment.
+	t.Setenv("PRIMEUR_DATA_DIR", filepath.Join(dir, "from-env"))
+	run(t, "", "migrate", "--config", file)
+	if _, err := os.Stat(filepath.Join(dir, "from-env", "primeur.db")); err != nil {
+		t.Fatalf("environment ignored: %v", err)
+	}
+	run(t, "", "migrate", "--config", file, "--data-dir", filepath.Join(dir, "from-flag"))
+	if _, err := os.Stat(filepath.Join(dir, "from-flag", "primeur.db")); err != nil {
+		t.Fatalf("flag ignored: %v", err)
+	}
+}
+
+func TestUserCommands(t *testing.T) {
+	t.Setenv("PRIMEUR_DATA_DIR", t.TempDir())
+	code, out, errOut := run(t, "motdepasse1\n", "user", "create", "--email", "ferme@example.fr", "--name", "Ferme du Lac", "--type", "producer")
+	if code != 0 || !strings.Contains(out, "created producer ferme@example.fr") {
+		t.Fatalf("create: %d %q %q", code, out, errOut)
+	}
+	code, _, errOut = run(t, "court\n", "user", "create", "--email", "b@example.fr", "--name", "B")
+	if code == 0 || !strings.Contains(errOut, "Mot de passe invalide") {
+		t.Fatalf("weak password: %d %q", code, errOut)
+	}
+	code, _, errOut = run(t, "motdepasse1\n", "user", "create", "--email", "FERME@example.fr", "--name", "Again")
+	if code == 0 || !strings.Contains(errOut, "existe déjà") {
+		t.Fatalf("duplicate: %d %q", code, errOut)
+	}
+	code, _, errOut = run(t, "", "user", "create", "--email", "c@example.fr", "--name", "C")
+	if code == 0 || !strings.Contains(errOut, "no password") {
+		t.Fatalf("no password: %d %q", code, errOut)
+	}
+	code, out, _ = run(t, "", "user", "list")
+	if code != 0 || !strings.Contains(out, "ferme@example.fr") || strings.Contains(out, "b@example.fr") {
+		t.Fatalf("list: %q", out)
+	}
+	code, out, errOut = run(t, "nouveau123\n", "user", "set-password", "ferme@example.fr")
+	if code != 0 || !strings.Contains(out, "password updated") {
+		t.Fatalf("set-password: %d %q %q", code, out, errOut)
+	}
+	code, _, _ = run(t, "nouveau123\n", "user", "set-password", "nobody@example.fr")
+	if code == 0 {
+		t.Fatal("set-password on an unknown account succeeded")
+	}
+}
+
+func TestOpenAPICommand(t *testing.T) {
+	code, out, errOut := run(t, "", "openapi")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var doc struct {
+		OpenAPI string         `json:"openapi"`
+		Paths   map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.OpenAPI != "3.1.0" || doc.Paths["/auth/login"] == nil {
+		t.Fatalf("openapi: %v %+v", err, doc)
+	}
+}
+
+func TestDemoCommand(t *testing.T) {
+	t.Setenv("PRIMEUR_DATA_DIR", t.TempDir())
+	code, out, errOut := run(t, "", "demo")
+	if code != 0 || !strings.Contains(out, "epicerie-du-lac@demo.primeur.fr") {
+		t.Fatalf("demo: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = run(t, "", "demo")
+	if code != 0 || !strings.Contains(out, "epicerie-du-lac@demo.primeur.fr") {
+		t.Fatalf("demo again: %d %q", code, out)
+	}
+}
