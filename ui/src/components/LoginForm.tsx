@@ -25,7 +25,7 @@ export function LoginForm() {
     setSubmitting(true)
     setFailure(null)
     try {
-      await login(form.values.email, form.values.password)
+      await login(form.values.email.trim(), form.values.password)
       navigate(consumeOrigin())
     } catch (err) {
       setFailure(loginErrorMessage(err))

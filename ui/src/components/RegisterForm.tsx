@@ -30,8 +30,8 @@ export function RegisterForm({ distributor = true }: { distributor?: boolean }) 
     setFailure(null)
     try {
       await register({
-        email: values.email,
-        email2: values.email2,
+        email: values.email.trim(),
+        email2: values.email2.trim(),
         password: values.password,
         password2: values.password2,
         name: values.name.trim(),

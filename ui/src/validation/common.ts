@@ -8,9 +8,28 @@ export type Errors<F extends string> = Partial<Record<F, string>>
 /** The email shape used everywhere (SPEC §5, "must look like an email"). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-/** Whether `value` looks like an email address. Not trimmed. */
+/** Longest accepted email, in UTF-8 bytes (the daemon's limit). */
+export const MAX_EMAIL_BYTES = 254
+
+/** Longest accepted free text, in characters (the daemon's limit). */
+export const MAX_TEXT_LENGTH = 500
+
+/** The daemon's message for a text over MAX_TEXT_LENGTH characters. */
+export const TOO_LONG_MESSAGE = 'Ce champ est trop long (500 caractères au plus).'
+
+/** Length of a string in UTF-8 bytes. */
+export function utf8Length(value: string): number {
+  return new TextEncoder().encode(value).length
+}
+
+/** Length of a string in characters (code points), as Go counts runes. */
+export function charLength(value: string): number {
+  return [...value].length
+}
+
+/** Whether `value` looks like an email address. The caller trims first. */
 export function isEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value)
+  return utf8Length(value) <= MAX_EMAIL_BYTES && EMAIL_PATTERN.test(value)
 }
 
 /** Whether `errors` holds no message. */

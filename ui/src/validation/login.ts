@@ -14,11 +14,12 @@ export const LOGIN_MESSAGES = {
   passwordRequired: 'Saisissez votre mot de passe',
 } as const
 
-/** Validates the login form; returns one message per invalid field. */
+/** Validates the login form; returns one message per invalid field. The email is trimmed. */
 export function validateLogin(values: LoginValues): Errors<LoginField> {
   const errors: Errors<LoginField> = {}
-  if (values.email === '') errors.email = LOGIN_MESSAGES.emailRequired
-  else if (!isEmail(values.email)) errors.email = LOGIN_MESSAGES.emailInvalid
+  const email = values.email.trim()
+  if (email === '') errors.email = LOGIN_MESSAGES.emailRequired
+  else if (!isEmail(email)) errors.email = LOGIN_MESSAGES.emailInvalid
   if (values.password === '') errors.password = LOGIN_MESSAGES.passwordRequired
   return errors
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProfileField } from '../types'
+import { TOO_LONG_MESSAGE } from './common'
 import {
   PROFILE_MESSAGES as M,
   ibanChecksumOk,
@@ -27,7 +28,7 @@ const tables: Record<string, Row[]> = {
     ['0', true],
     ['15000', true],
     [' 15000 ', true],
-    ['15 000', false],
+    ['15 000', true], // spaces are removed
     ['15000.50', false],
     ['-100', false],
     ['mille', false],
@@ -41,7 +42,8 @@ const tables: Record<string, Row[]> = {
     ['BNP1FRPPXXX', false],
     ['BNPAF1PPXXX', false],
     ['BNPAFRPPXXXX', false],
-    ['BNPA FRPP XXX', false],
+    ['BNPA FRPP XXX', true], // spaces are removed
+    ['BNPA-FRPP-XXX', false],
   ],
   ape: [
     ['', true],
@@ -51,6 +53,7 @@ const tables: Record<string, Row[]> = {
     ['01130', false],
     ['01.13Z', false],
     ['0113ZZ', false],
+    ['0113 Z', true], // spaces are removed
   ],
   iban: [
     ['', true],
@@ -89,6 +92,7 @@ const tables: Record<string, Row[]> = {
     ['', true],
     ['45.9016', true],
     ['-45.9016', true],
+    ['45. 9016', true], // spaces are removed
     ['90', true],
     ['-90', true],
     ['0', true],
@@ -126,7 +130,9 @@ const tables: Record<string, Row[]> = {
     ['ESX1234567X', true],
     ['ATU12345678', true],
     ['BE0123-456_789', true],
-    ['FRAB', true], // 4 characters
+    ['FR12', true], // 4 characters
+    ['FRAB', false], // no digit after the prefix
+    ['FRAB-_', false], // no digit after the prefix
     ['FR1', false], // under 4 characters
     ['F12345678901', false], // a single letter
     ['12345678901', false], // no letter
@@ -146,13 +152,29 @@ describe('validateProfileField', () => {
     })
   }
 
-  it.each(['name', 'addressLine1', 'addressLine2', 'addressLine3', 'certification', 'legal', 'billingAddressLine1'] as const)(
-    'free text field %s accepts anything',
+  it.each(['addressLine1', 'addressLine2', 'addressLine3', 'certification', 'legal', 'billingAddressLine1', 'billingAddressLine3'] as const)(
+    'free text field %s accepts anything up to 500 characters',
     (field) => {
       expect(validateProfileField(field, "n'importe quoi 123 !")).toBeUndefined()
       expect(validateProfileField(field, '')).toBeUndefined()
+      expect(validateProfileField(field, 'é'.repeat(500))).toBeUndefined()
+      expect(validateProfileField(field, 'é'.repeat(501))).toBe(TOO_LONG_MESSAGE)
     },
   )
+
+  it.each([
+    ['', M.name],
+    ['   ', M.name],
+    ['Ferme des Saules', undefined],
+    ['x'.repeat(501), TOO_LONG_MESSAGE],
+  ])('name %j', (value, expected) => {
+    expect(validateProfileField('name', value)).toBe(expected)
+  })
+
+  it('checks the length of emailAccounting before its shape', () => {
+    expect(validateProfileField('emailAccounting', `${'a'.repeat(500)}@x.fr`)).toBe(TOO_LONG_MESSAGE)
+    expect(validateProfileField('emailAccounting', `${'a'.repeat(250)}@x.fr`)).toBe(M.emailAccounting) // over 254 bytes
+  })
 })
 
 describe('ibanChecksumOk', () => {
@@ -170,6 +192,7 @@ describe('ibanChecksumOk', () => {
 describe('isTvaValid', () => {
   it('ignores spaces before counting the length', () => {
     expect(isTvaValid('F R 1 2')).toBe(true)
+    expect(isTvaValid('F R 1')).toBe(false)
   })
 })
 
@@ -180,6 +203,7 @@ describe('validateDeliveryDays', () => {
     [undefined, M.defaultDeliveryDays],
     [[true, false, false, false, false, false, false], undefined],
     [[false, false, false, false, false, false, true], undefined],
+    [[true, false, false], M.defaultDeliveryDays], // not 7 days
   ])('%j', (days, expected) => {
     expect(validateDeliveryDays(days)).toBe(expected)
   })
@@ -206,7 +230,7 @@ describe('validateProfile', () => {
 
   it('checks emailAccounting for distributors only', () => {
     expect(validateProfile({ emailAccounting: 'nope' }, 'distributor')).toEqual({ emailAccounting: M.emailAccounting })
-    expect(validateProfile({ emailAccounting: 'nope', defaultDeliveryDays: [true] }, 'producer')).toEqual({})
+    expect(validateProfile({ emailAccounting: 'nope', defaultDeliveryDays: producer.defaultDeliveryDays }, 'producer')).toEqual({})
   })
 
   it('reports every invalid field', () => {
@@ -225,6 +249,7 @@ describe('validateProfile', () => {
 
   it('uses the SPEC texts', () => {
     expect(M).toEqual({
+      name: 'Le nom de votre entreprise est requis.',
       defaultDeliveryDays:
         'Vous devez choisir au moins un jour de livraison (vous pourrez corriger votre choix à tout moment si nécessaire).',
       emailAccounting: "L'adresse saisie est invalide.",

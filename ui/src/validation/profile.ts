@@ -1,7 +1,10 @@
-// Profile form rules (SPEC §5 "Profile form"). Every field is optional and an
-// empty value is accepted; values are trimmed before they are checked.
+// Profile form rules (SPEC §5 "Profile form"), the same as the daemon's
+// (core/accounts/validate.go). Every field may be left empty except the company
+// name; values are trimmed, and codes lose their spaces (the phone number also
+// its dots) before they are checked.
 import type { ProfileField, UserType } from '../types'
-import { type Errors, isEmail } from './common'
+import { type Errors, MAX_TEXT_LENGTH, TOO_LONG_MESSAGE, charLength, isEmail } from './common'
+import { REGISTRATION_MESSAGES } from './registration'
 
 /** Form values: every text field as a string, plus the producer's delivery days. */
 export type ProfileValues = Partial<Record<ProfileField, string>> & {
@@ -10,6 +13,7 @@ export type ProfileValues = Partial<Record<ProfileField, string>> & {
 
 /** Fields that carry a rule. `defaultDeliveryDays` is checked for producers only. */
 export type ProfileRuleField =
+  | 'name'
   | 'defaultDeliveryDays'
   | 'emailAccounting'
   | 'capital'
@@ -23,6 +27,8 @@ export type ProfileRuleField =
   | 'tvaintracom'
 
 export const PROFILE_MESSAGES = {
+  // The daemon refuses an empty company name.
+  name: REGISTRATION_MESSAGES.nameRequired,
   defaultDeliveryDays:
     'Vous devez choisir au moins un jour de livraison (vous pourrez corriger votre choix à tout moment si nécessaire).',
   emailAccounting: "L'adresse saisie est invalide.",
@@ -79,42 +85,61 @@ export function isCoordinateValid(value: string, limit: number): boolean {
 
 /**
  * Intra-community VAT number, spaces removed: 2 to 4 letters, then digits,
- * dashes or underscores with at most 2 further letters anywhere, 4 to 20
- * characters in all. The greedy prefix leaves the fewest letters after it.
+ * dashes or underscores with at most 2 further letters anywhere and at least
+ * one digit, 4 to 20 characters in all. The greedy prefix leaves the fewest
+ * letters after it.
  */
 export function isTvaValid(value: string): boolean {
   const compact = value.replace(/ /g, '')
   if (compact.length < 4 || compact.length > 20) return false
   const match = TVA.exec(compact)
   if (!match) return false
-  return (match[2].match(/[A-Za-z]/g) ?? []).length <= 2
+  const rest = match[2]
+  return (rest.match(/[A-Za-z]/g) ?? []).length <= 2 && /[0-9]/.test(rest)
 }
 
-/** Checks one text field, already trimmed and non-empty. */
-const TEXT_RULES: Partial<Record<ProfileRuleField, (value: string) => boolean>> = {
-  emailAccounting: isEmail,
-  capital: (v) => CAPITAL.test(v),
-  bic: (v) => BIC.test(v),
-  ape: (v) => APE.test(v),
-  iban: isIbanValid,
-  siret: (v) => SIRET.test(v.replace(/ /g, '')),
-  tel: (v) => TEL.test(v.replace(/[ .]/g, '')),
-  latitude: (v) => isCoordinateValid(v, 90),
-  longitude: (v) => isCoordinateValid(v, 180),
-  tvaintracom: isTvaValid,
+/** A code rule: characters removed before the check (after trimming), and the check. */
+interface CodeRule {
+  strip: RegExp
+  ok: (compact: string) => boolean
 }
 
-/** Validates one text field; returns its message or undefined. Empty is accepted. */
+const SPACES = / /g
+
+/** Fields checked as codes, as the daemon's `code(...)` helper. */
+const CODE_RULES: Partial<Record<ProfileField, CodeRule>> = {
+  capital: { strip: SPACES, ok: (v) => CAPITAL.test(v) },
+  bic: { strip: SPACES, ok: (v) => BIC.test(v) },
+  ape: { strip: SPACES, ok: (v) => APE.test(v) },
+  iban: { strip: SPACES, ok: isIbanValid },
+  siret: { strip: SPACES, ok: (v) => SIRET.test(v) },
+  tel: { strip: /[ .]/g, ok: (v) => TEL.test(v) },
+  tvaintracom: { strip: SPACES, ok: isTvaValid },
+  latitude: { strip: SPACES, ok: (v) => isCoordinateValid(v, 90) },
+  longitude: { strip: SPACES, ok: (v) => isCoordinateValid(v, 180) },
+}
+
+/**
+ * Validates one text field; returns its message or undefined. Empty is
+ * accepted except for the name; undefined (a field not sent) always is.
+ */
 export function validateProfileField(field: ProfileField, value: string | undefined): string | undefined {
-  const rule = TEXT_RULES[field as ProfileRuleField]
-  const trimmed = (value ?? '').trim()
-  if (!rule || trimmed === '') return undefined
-  return rule(trimmed) ? undefined : PROFILE_MESSAGES[field as ProfileRuleField]
+  if (value === undefined) return undefined
+  const trimmed = value.trim()
+  const code = CODE_RULES[field]
+  if (code) {
+    const compact = trimmed.replace(code.strip, '')
+    return compact === '' || code.ok(compact) ? undefined : PROFILE_MESSAGES[field as ProfileRuleField]
+  }
+  if (field === 'name' && trimmed === '') return PROFILE_MESSAGES.name
+  if (charLength(trimmed) > MAX_TEXT_LENGTH) return TOO_LONG_MESSAGE
+  if (field === 'emailAccounting' && trimmed !== '' && !isEmail(trimmed)) return PROFILE_MESSAGES.emailAccounting
+  return undefined
 }
 
-/** Validates the delivery days of a producer: at least one day chosen. */
+/** Validates the delivery days of a producer: 7 booleans, at least one day chosen. */
 export function validateDeliveryDays(days: readonly boolean[] | undefined): string | undefined {
-  return days && days.some(Boolean) ? undefined : PROFILE_MESSAGES.defaultDeliveryDays
+  return days && days.length === 7 && days.some(Boolean) ? undefined : PROFILE_MESSAGES.defaultDeliveryDays
 }
 
 /** Editable text fields per role (SPEC §3), in form order. */

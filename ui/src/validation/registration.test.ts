@@ -25,6 +25,13 @@ describe('validateRegistration', () => {
     { name: 'email2 invalid', values: { email2: 'contact epicerie.fr' }, expected: { email2: M.emailInvalid } },
     { name: 'email2 different', values: { email2: 'autre@epicerie.fr' }, expected: { email2: M.emailMismatch } },
     { name: 'email2 equal ignoring case', values: { email2: 'Contact@Epicerie.FR' }, expected: {} },
+    { name: 'emails are trimmed', values: { email: ' contact@epicerie.fr ', email2: 'contact@epicerie.fr  ' }, expected: {} },
+    { name: 'blank email is missing', values: { email: '   ', email2: '   ' }, expected: { email: M.emailRequired, email2: M.email2Required } },
+    {
+      name: 'email over 254 bytes',
+      values: { email: `${'a'.repeat(250)}@x.fr`, email2: `${'a'.repeat(250)}@x.fr` },
+      expected: { email: M.emailInvalid, email2: M.emailInvalid },
+    },
     { name: 'password missing', values: { password: '', password2: '' }, expected: { password: M.passwordInvalid, password2: M.passwordMismatch } },
     { name: 'password too short', values: { password: 'abc1234', password2: 'abc1234' }, expected: { password: M.passwordInvalid } },
     { name: 'password without digit', values: { password: 'abcdefgh', password2: 'abcdefgh' }, expected: { password: M.passwordInvalid } },
@@ -36,6 +43,8 @@ describe('validateRegistration', () => {
     { name: 'password2 differs by case', values: { password2: 'Carottes42' }, expected: { password2: M.passwordMismatch } },
     { name: 'name missing', values: { name: '' }, expected: { name: M.nameRequired } },
     { name: 'name blank', values: { name: '   ' }, expected: { name: M.nameRequired } },
+    { name: 'name of 500 characters', values: { name: 'é'.repeat(500) }, expected: {} },
+    { name: 'name over 500 characters', values: { name: 'é'.repeat(501) }, expected: { name: M.nameTooLong } },
   ]
   it.each(cases)('$name', ({ values, expected }) => {
     expect(validateRegistration({ ...valid, ...values })).toEqual(expected)
@@ -60,6 +69,7 @@ describe('validateRegistration', () => {
       passwordInvalid: 'Mot de passe invalide (8 caractères min., parmi lesquels des lettres et des chiffres)',
       passwordMismatch: 'Les deux mots de passe ne correspondent pas',
       nameRequired: 'Le nom de votre entreprise est requis.',
+      nameTooLong: 'Ce champ est trop long (500 caractères au plus).',
     })
   })
 })
@@ -69,6 +79,11 @@ describe('isPasswordValid', () => {
     ['abcdefg1', true],
     ['1234567a', true],
     ['ABCDEFG1', true],
+    ['éèàùçôîa1', true],
+    ['abcdefg٣', true], // an Arabic-Indic digit is a digit
+    ['a1'.repeat(128), true], // 256 bytes
+    ['a1'.repeat(128) + 'b', false], // 257 bytes
+    ['é1'.repeat(86), false], // 172 characters but 258 bytes
     ['abcdef1', false],
     ['abcdefgh', false],
     ['12345678', false],
