@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"primeur/core/schema"
 	"primeur/core/store"
 )
 
@@ -23,13 +24,13 @@ func (a *app) migrateCommand() *cobra.Command {
 			}
 			defer db.Close()
 			if !status {
-				n, err := db.Migrate(ctx)
+				n, err := schema.Migrate(ctx, db)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(a.out, "%d migration(s) applied\n", n)
 			}
-			states, err := db.MigrationStatus(ctx)
+			states, err := schema.Status(ctx, db)
 			if err != nil {
 				return err
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/viper"
 
 	"primeur/core/config"
+	"primeur/core/schema"
 	"primeur/core/store"
 )
 
@@ -104,7 +105,7 @@ func (a *app) openDB(ctx context.Context) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := db.Migrate(ctx); err != nil {
+	if _, err := schema.Migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, err
 	}

@@ -165,3 +165,12 @@ func NamedExec(ctx context.Context, q Q, query string, arg any) (int64, error) {
 	}
 	return Exec(ctx, q, query, args...)
 }
+
+// Rebind rewrites `?` placeholders for the dialect's driver, for code given
+// a plain *sql.Tx (Go migrations).
+func Rebind(d Dialect, query string) string {
+	if d == Postgres {
+		return sqlx.Rebind(sqlx.DOLLAR, query)
+	}
+	return query
+}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"primeur/core/schema"
 	"primeur/core/store"
 )
 
@@ -92,7 +93,7 @@ func open(t testing.TB, url, path string) *store.DB {
 		t.Fatalf("storetest: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if _, err := db.Migrate(context.Background()); err != nil {
+	if _, err := schema.Migrate(context.Background(), db); err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
 	return db

@@ -1,4 +1,4 @@
-package store_test
+package schema_test
 
 import (
 	"context"
@@ -7,17 +7,18 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 )
 
 func TestMigrateIsIdempotent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		n, err := db.Migrate(context.Background())
+		n, err := schema.Migrate(context.Background(), db)
 		if err != nil || n != 0 {
 			t.Fatalf("second migrate ran %d migrations, err %v", n, err)
 		}
-		st, err := db.MigrationStatus(context.Background())
+		st, err := schema.Status(context.Background(), db)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,93 @@
+package catalog_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"math"
+	"testing"
+
+	"primeur/core/catalog"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+func TestCatalogueFigures(t *testing.T) {
+	ps, err := catalog.Catalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) < 40 {
+		t.Fatalf("%d products, want at least 40", len(ps))
+	}
+	names := map[string]bool{}
+	var share int64
+	for _, p := range ps {
+		if names[p.NameKey] {
+			t.Errorf("duplicate name %q", p.Name)
+		}
+		names[p.NameKey] = true
+		sum := 0.0
+		for _, c := range p.Coefs {
+			sum += c
+		}
+		if math.Abs(sum/12-1) > 0.01 {
+			t.Errorf("%s: seasonal coefficients average %.3f, want 1", p.ID, sum/12)
+		}
+		if p.RefPrice <= 0 || p.Share <= 0 {
+			t.Errorf("%s: price %v share %v", p.ID, p.RefPrice, p.Share)
+		}
+		share += p.Share
+	}
+	if share > 10000 {
+		t.Errorf("shares add up to %.1f %%", float64(share)/100)
+	}
+}
+
+func TestNameKey(t *testing.T) {
+	tests := map[string]string{
+		"Chou-fleur":            "chou fleur",
+		"  CHOU   fleur ":       "chou fleur",
+		"Clémentine":            "clementine",
+		"ÉCHALOTE":              "echalote",
+		"Radis (botte)":         "radis botte",
+		"Pomme_de_terre":        "pomme de terre",
+		"Mâche":                 "mache",
+		"Champignon de Paris !": "champignon de paris",
+	}
+	for in, want := range tests {
+		if got := catalog.NameKey(in); got != want {
+			t.Errorf("NameKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSeededCatalogue(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		ps, err := catalog.All(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := catalog.Catalogue()
+		if len(ps) != len(want) {
+			t.Fatalf("%d products in the database, %d in the file", len(ps), len(want))
+		}
+		tomato, err := catalog.ByID(ctx, db, "tomate")
+		if err != nil || tomato.Unit != catalog.Kg || tomato.Coefs[6] != 1.55 || tomato.RefPrice != 144 || tomato.Share != 840 {
+			t.Fatalf("tomate = %+v, %v", tomato, err)
+		}
+		ix := catalog.NewIndex(ps)
+		if p, ok := ix.ByName("CHOU FLEUR"); !ok || p.ID != "chou-fleur" || p.Unit != catalog.Piece {
+			t.Fatalf("ByName = %+v %v", p, ok)
+		}
+		var buf bytes.Buffer
+		if err := catalog.CSV(&buf, ps); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&buf).ReadAll()
+		if err != nil || len(rows) != len(ps)+1 || rows[0][0] != "produit" {
+			t.Fatalf("csv: %v %d rows", err, len(rows))
+		}
+	})
+}
