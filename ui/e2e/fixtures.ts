@@ -1,0 +1,37 @@
+// Shared test fixtures: the base URL comes from the global setup, which runs
+// after the configuration was read, so it is injected here.
+import { type Page, expect, test as base } from '@playwright/test'
+
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    const url = process.env.PRIMEUR_E2E_BASE_URL
+    if (!url) throw new Error('PRIMEUR_E2E_BASE_URL is not set: the global setup did not run')
+    await use(url)
+  },
+})
+
+export { expect }
+
+/** A fresh account for this run. */
+export function uniqueAccount(prefix: string) {
+  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+  return { email: `${prefix}-${id}@exemple.fr`, password: `legumes${id}1`, name: `${prefix} ${id}` }
+}
+
+/** Fills and sends the registration form of /landing/register. */
+export async function registerThroughForm(page: Page, account: ReturnType<typeof uniqueAccount>, role: 'Distributeur' | 'Producteur') {
+  await page.getByText(role, { exact: true }).click()
+  await page.getByLabel('Nom de votre entreprise').fill(account.name)
+  await page.getByLabel('Adresse email', { exact: true }).fill(account.email)
+  await page.getByLabel("Confirmation de l'adresse email").fill(account.email)
+  await page.getByLabel('Mot de passe', { exact: true }).fill(account.password)
+  await page.getByLabel('Confirmation du mot de passe').fill(account.password)
+  await page.getByRole('button', { name: 'Créer mon compte' }).click()
+}
+
+/** Fills and sends the login form of /landing/login. */
+export async function loginThroughForm(page: Page, account: { email: string; password: string }) {
+  await page.getByLabel('Adresse email', { exact: true }).fill(account.email)
+  await page.getByLabel('Mot de passe', { exact: true }).fill(account.password)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+}
