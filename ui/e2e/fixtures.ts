@@ -2,12 +2,26 @@
 // after the configuration was read, so it is injected here.
 import { type Page, expect, test as base } from '@playwright/test'
 
-export const test = base.extend({
+export const test = base.extend<{ pageProblems: string[] }>({
   baseURL: async ({}, use) => {
     const url = process.env.PRIMEUR_E2E_BASE_URL
     if (!url) throw new Error('PRIMEUR_E2E_BASE_URL is not set: the global setup did not run')
     await use(url)
   },
+  // Every test fails on an uncaught exception or a Content-Security-Policy
+  // violation in the page (the daemon serves a strict CSP).
+  pageProblems: [
+    async ({ page }, use) => {
+      const problems: string[] = []
+      page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`))
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) problems.push(`csp: ${msg.text()}`)
+      })
+      await use(problems)
+      expect(problems, 'errors in the page').toEqual([])
+    },
+    { auto: true },
+  ],
 })
 
 export { expect }
