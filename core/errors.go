@@ -6,6 +6,8 @@ package core
 import (
 	"errors"
 	"strings"
+
+	"github.com/google/uuid"
 )
 
 // Sentinel errors. Domain packages wrap them with %w; the daemon maps each to
@@ -81,4 +83,9 @@ func (r *Refusal) Unwrap() error { return r.Kind }
 // Refuse builds a Refusal.
 func Refuse(kind error, message string) error {
 	return &Refusal{Kind: kind, Message: message}
+}
+
+// NewID returns a new opaque, time-ordered identifier (UUIDv7).
+func NewID() string {
+	return uuid.Must(uuid.NewV7()).String()
 }

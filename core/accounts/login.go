@@ -95,7 +95,7 @@ func recordFailure(ctx context.Context, db *store.DB, keys []throttleKey, now ti
 				Failures    int   `db:"failures"`
 				WindowStart int64 `db:"window_start"`
 			}
-			err := store.Get(ctx, tx, &row, `SELECT failures, window_start FROM login_throttle WHERE key = ?`+db.ForUpdate(), k.key)
+			err := store.Get(ctx, tx, &row, `SELECT failures, window_start FROM login_throttle WHERE key = ?`+store.ForUpdate(tx), k.key)
 			switch {
 			case store.IsNotFound(err), err == nil && ms-row.WindowStart > throttleWindow.Milliseconds():
 				row.Failures, row.WindowStart = 0, ms

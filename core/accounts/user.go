@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"primeur/core"
 	"primeur/core/store"
 )
@@ -89,11 +87,6 @@ func EmailKey(email string) string {
 	return strings.ToLower(strings.TrimSpace(email))
 }
 
-// NewID returns a new opaque, time-ordered identifier.
-func NewID() string {
-	return uuid.Must(uuid.NewV7()).String()
-}
-
 const userColumns = `id, type, email, email_key, name, password_hash, capital, bic, ape, iban,
 	siret, tel, tvaintracom, address_line1, address_line2, address_line3, latitude,
 	longitude, certification, legal, delivery_days, email_accounting,
@@ -111,7 +104,7 @@ func Register(ctx context.Context, q store.Q, r Registration, now time.Time) (Us
 		return User{}, err
 	}
 	u := User{
-		ID:           NewID(),
+		ID:           core.NewID(),
 		Type:         Producer,
 		Email:        strings.TrimSpace(r.Email),
 		EmailKey:     EmailKey(r.Email),

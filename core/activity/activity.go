@@ -10,6 +10,7 @@ import (
 	"math"
 	"time"
 
+	"primeur/core"
 	"primeur/core/decimal"
 	"primeur/core/store"
 )
@@ -79,6 +80,9 @@ type Event struct {
 // Record stores an event. An unknown type is an error: the feed only ever
 // holds the types the UI knows how to word.
 func Record(ctx context.Context, q store.Q, e Event) error {
+	if e.ID == "" {
+		e.ID = core.NewID()
+	}
 	if !ValidType(e.Type) {
 		return fmt.Errorf("activity: unknown event type %q", e.Type)
 	}
@@ -123,15 +127,7 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 	if limit <= 0 || limit > 200 {
 		limit = DefaultPage
 	}
-	var rows []struct {
-		ID          string  `db:"id"`
-		CreatedAt   int64   `db:"created_at"`
-		Type        string  `db:"type"`
-		Data        string  `db:"data"`
-		OriginEmail string  `db:"origin_email"`
-		OriginName  string  `db:"origin_name"`
-		TargetName  *string `db:"target_name"`
-	}
+	var rows []viewRow
 	// The cursor: events strictly older than `before` in (created_at, id) order.
 	curAt, curID := int64(math.MaxInt64), ""
 	if before != "" {
@@ -166,19 +162,57 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 	}
 	out := make([]View, 0, len(rows))
 	for _, r := range rows {
-		v := View{
-			ID:        r.ID,
-			CreatedAt: time.UnixMilli(r.CreatedAt).UTC().Format(time.RFC3339),
-			Type:      r.Type,
-			Origin:    Party{Email: r.OriginEmail, Name: r.OriginName},
-		}
-		if err := json.Unmarshal([]byte(r.Data), &v.Data); err != nil {
-			return nil, fmt.Errorf("activity: decode event %s: %w", r.ID, err)
-		}
-		if r.TargetName != nil {
-			v.Target = &Party{Name: *r.TargetName}
+		v, err := r.view()
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+type viewRow struct {
+	ID          string  `db:"id"`
+	CreatedAt   int64   `db:"created_at"`
+	Type        string  `db:"type"`
+	Data        string  `db:"data"`
+	OriginEmail string  `db:"origin_email"`
+	OriginName  string  `db:"origin_name"`
+	TargetName  *string `db:"target_name"`
+}
+
+func (r viewRow) view() (View, error) {
+	v := View{
+		ID:        r.ID,
+		CreatedAt: time.UnixMilli(r.CreatedAt).UTC().Format(time.RFC3339),
+		Type:      r.Type,
+		Origin:    Party{Email: r.OriginEmail, Name: r.OriginName},
+	}
+	if err := json.Unmarshal([]byte(r.Data), &v.Data); err != nil {
+		return View{}, fmt.Errorf("activity: decode event %s: %w", r.ID, err)
+	}
+	if r.TargetName != nil {
+		v.Target = &Party{Name: *r.TargetName}
+	}
+	return v, nil
+}
+
+// RecordView records e (given a new id when it has none) and returns it as
+// the feed shows it, for answers that carry the event they wrote.
+func RecordView(ctx context.Context, q store.Q, e Event) (View, error) {
+	if e.ID == "" {
+		e.ID = core.NewID()
+	}
+	if err := Record(ctx, q, e); err != nil {
+		return View{}, err
+	}
+	var r viewRow
+	err := store.Get(ctx, q, &r, `SELECT e.id, e.created_at, e.type, e.data, o.email AS origin_email,
+			o.name AS origin_name, t.name AS target_name
+		FROM events e JOIN users o ON o.id = e.origin_id LEFT JOIN users t ON t.id = e.target_id
+		WHERE e.id = ?`, e.ID)
+	if err != nil {
+		return View{}, fmt.Errorf("activity: read event %s: %w", e.ID, err)
+	}
+	return r.view()
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/decimal"
@@ -34,7 +35,7 @@ func TestFeed(t *testing.T) {
 			{Type: activity.NeedCreate, OriginID: other.ID},
 		}
 		for i, e := range events {
-			e.ID = accounts.NewID()
+			e.ID = core.NewID()
 			e.CreatedAt = t0.Add(time.Duration(i) * time.Minute)
 			if err := activity.Record(ctx, db, e); err != nil {
 				t.Fatal(err)

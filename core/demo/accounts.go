@@ -7,6 +7,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/store"
 )
@@ -65,7 +66,7 @@ func seedAccounts(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error
 	for i, p := range append(append([]party{}, shops...), producers...) {
 		shop := i < len(shops)
 		u := accounts.User{
-			ID: accounts.NewID(), Email: p.email, EmailKey: accounts.EmailKey(p.email), Name: p.name,
+			ID: core.NewID(), Email: p.email, EmailKey: accounts.EmailKey(p.email), Name: p.name,
 			PasswordHash: hash, Capital: p.capital, BIC: bicOf(p.bank), APE: p.ape,
 			IBAN: frenchIBAN(p.bank, "00010", fmt.Sprintf("%011d", 10000000+i*7919)), SIRET: p.siren + "00017",
 			Tel: fmt.Sprintf("04506%05d", 10000+i*731), AddressLine1: p.address[0], AddressLine2: p.address[1],

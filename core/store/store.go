@@ -102,11 +102,11 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	return nil
 }
 
-// ForUpdate is the row-locking suffix of a SELECT inside a transaction:
-// " FOR UPDATE" on PostgreSQL, nothing on SQLite, whose immediate
-// transactions already hold the database's write lock.
-func (db *DB) ForUpdate() string {
-	if db.Dialect == Postgres {
+// ForUpdate is the row-locking suffix of a SELECT run on q inside a
+// transaction: " FOR UPDATE" on PostgreSQL, nothing on SQLite, whose
+// immediate transactions already hold the database's write lock.
+func ForUpdate(q Q) string {
+	if q.DriverName() == "postgres" {
 		return " FOR UPDATE"
 	}
 	return ""
@@ -173,4 +173,13 @@ func Rebind(d Dialect, query string) string {
 		return sqlx.Rebind(sqlx.DOLLAR, query)
 	}
 	return query
+}
+
+// SelectIn runs a query whose slice arguments fill IN (?) clauses.
+func SelectIn(ctx context.Context, q Q, dest any, query string, args ...any) error {
+	query, args, err := In(q, query, args...)
+	if err != nil {
+		return err
+	}
+	return sqlx.SelectContext(ctx, q, dest, query, args...)
 }

@@ -1,0 +1,223 @@
+package planning
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"primeur/core"
+	"primeur/core/decimal"
+	"primeur/core/store"
+)
+
+// Proposal statuses and origins (SPEC §3).
+const (
+	StatusProposed    = "proposed"
+	StatusAccepted    = "accepted"
+	StatusRejected    = "rejected"
+	FromProducer      = "producer"
+	FromDistributor   = "distributor"
+	proposalColumns   = `p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.updated_at`
+	needColumns       = `n.id, n.distributor_id, n.product_id, n.month, n.quantity, n.created_at, n.updated_at`
+	needColumnsSimple = `id, distributor_id, product_id, month, quantity, created_at, updated_at`
+)
+
+// Need is a stored need.
+type Need struct {
+	ID            string      `db:"id"`
+	DistributorID string      `db:"distributor_id"`
+	ProductID     string      `db:"product_id"`
+	Month         string      `db:"month"`
+	Quantity      decimal.Dec `db:"quantity"`
+	CreatedAt     int64       `db:"created_at"`
+	UpdatedAt     int64       `db:"updated_at"`
+}
+
+// Proposal is a proposal or commitment on a need, as the UI shows it.
+type Proposal struct {
+	ID        string      `db:"id" json:"_id"`
+	NeedID    string      `db:"need_id" json:"-"`
+	Producer  string      `db:"producer_id" json:"producer" doc:"Producer id"`
+	Status    string      `db:"status" json:"status" enum:"proposed,accepted,rejected"`
+	From      string      `db:"origin" json:"from" enum:"producer,distributor" doc:"Side that made it"`
+	Quantity  decimal.Dec `db:"quantity" json:"quantity"`
+	Price     decimal.Dec `db:"price" json:"price" doc:"Unit price HT in EUR"`
+	UpdatedAt int64       `db:"updated_at" json:"-"`
+}
+
+// View is a need as the UI receives it (SPEC §3).
+type View struct {
+	ID                string      `json:"_id"`
+	Product           string      `json:"product" doc:"Product id"`
+	Distributor       string      `json:"distributor" doc:"Shop id"`
+	Date              string      `json:"date" doc:"First day of the month" example:"2026-12-01"`
+	Quantity          decimal.Dec `json:"quantity"`
+	QuantityAccepted  decimal.Dec `json:"quantityAccepted" doc:"Sum of commitments"`
+	QuantityProposed  decimal.Dec `json:"quantityProposed" doc:"Sum of pending proposals beyond commitments"`
+	QuantityAvailable decimal.Dec `json:"quantityAvailable" doc:"quantity − accepted − proposed"`
+	UpdatedAt         string      `json:"updatedAt" doc:"RFC 3339"`
+	Proposals         []Proposal  `json:"proposals"`
+}
+
+// Totals computes what is committed and what is pending on a need from its
+// proposals. Per producer, a pending proposal next to a commitment is a
+// correction: only what it adds beyond the commitment counts as proposed.
+// So accepted + proposed = Σ max(committed, pending) per producer, the
+// quantity the need must keep covering.
+func Totals(ps []Proposal) (accepted, proposed decimal.Dec) {
+	type pair struct{ committed, pending decimal.Dec }
+	by := map[string]*pair{}
+	for _, p := range ps {
+		x := by[p.Producer]
+		if x == nil {
+			x = &pair{}
+			by[p.Producer] = x
+		}
+		switch p.Status {
+		case StatusAccepted:
+			x.committed = p.Quantity
+		case StatusProposed:
+			x.pending = p.Quantity
+		}
+	}
+	for _, x := range by {
+		accepted += x.committed
+		if x.pending > x.committed {
+			proposed += x.pending - x.committed
+		}
+	}
+	return accepted, proposed
+}
+
+// Reserved is what a need's quantity may not go under.
+func Reserved(ps []Proposal) decimal.Dec {
+	a, p := Totals(ps)
+	return a + p
+}
+
+func (n Need) view(ps []Proposal) View {
+	if ps == nil {
+		ps = []Proposal{}
+	}
+	accepted, proposed := Totals(ps)
+	return View{
+		ID:                n.ID,
+		Product:           n.ProductID,
+		Distributor:       n.DistributorID,
+		Date:              n.Month,
+		Quantity:          n.Quantity,
+		QuantityAccepted:  accepted,
+		QuantityProposed:  proposed,
+		QuantityAvailable: n.Quantity - accepted - proposed,
+		UpdatedAt:         time.UnixMilli(n.UpdatedAt).UTC().Format(time.RFC3339),
+		Proposals:         ps,
+	}
+}
+
+// Filter selects needs to read. Zero values mean no restriction.
+type Filter struct {
+	// DistributorID restricts to one shop's needs.
+	DistributorID string
+	// From and To bound the months, inclusive ("2026-12-01").
+	From, To string
+	// TradedBy restricts to needs the producer has a proposal or
+	// commitment on.
+	TradedBy string
+	// OnlyProposalsOf keeps, in each need's proposals, only those of this
+	// producer (a producer does not see its competitors' offers); the totals
+	// still count every proposal.
+	OnlyProposalsOf string
+}
+
+// List returns the needs matching f with their proposals, by month then
+// product.
+func List(ctx context.Context, q store.Q, f Filter) ([]View, error) {
+	where, args := "1 = 1", []any{}
+	if f.DistributorID != "" {
+		where += " AND n.distributor_id = ?"
+		args = append(args, f.DistributorID)
+	}
+	if f.From != "" {
+		where += " AND n.month >= ?"
+		args = append(args, f.From)
+	}
+	if f.To != "" {
+		where += " AND n.month <= ?"
+		args = append(args, f.To)
+	}
+	if f.TradedBy != "" {
+		where += " AND n.id IN (SELECT need_id FROM proposals WHERE producer_id = ?)"
+		args = append(args, f.TradedBy)
+	}
+	var needs []Need
+	if err := store.Select(ctx, q, &needs, `SELECT `+needColumns+` FROM needs n WHERE `+where+
+		` ORDER BY n.month, n.product_id`, args...); err != nil {
+		return nil, fmt.Errorf("planning: list needs: %w", err)
+	}
+	var ps []Proposal
+	if err := store.Select(ctx, q, &ps, `SELECT `+proposalColumns+` FROM proposals p
+		JOIN needs n ON n.id = p.need_id WHERE `+where+` ORDER BY p.created_at, p.id`, args...); err != nil {
+		return nil, fmt.Errorf("planning: list proposals: %w", err)
+	}
+	byNeed := make(map[string][]Proposal, len(needs))
+	for _, p := range ps {
+		byNeed[p.NeedID] = append(byNeed[p.NeedID], p)
+	}
+	out := make([]View, len(needs))
+	for i, n := range needs {
+		v := n.view(byNeed[n.ID])
+		if f.OnlyProposalsOf != "" {
+			own := []Proposal{}
+			for _, p := range v.Proposals {
+				if p.Producer == f.OnlyProposalsOf {
+					own = append(own, p)
+				}
+			}
+			v.Proposals = own
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// Get returns one need with its proposals, or core.ErrNotFound.
+func Get(ctx context.Context, q store.Q, id string) (Need, []Proposal, error) {
+	var n Need
+	err := store.Get(ctx, q, &n, `SELECT `+needColumnsSimple+` FROM needs WHERE id = ?`, id)
+	if store.IsNotFound(err) {
+		return Need{}, nil, fmt.Errorf("planning: need %s: %w", id, core.ErrNotFound)
+	}
+	if err != nil {
+		return Need{}, nil, fmt.Errorf("planning: need %s: %w", id, err)
+	}
+	ps, err := proposalsOf(ctx, q, id)
+	return n, ps, err
+}
+
+// Lock reads a need for update inside a transaction: the row lock on
+// PostgreSQL, the database write lock (held since BEGIN) on SQLite. Trade
+// operations call it first so that concurrent proposals serialise.
+func Lock(ctx context.Context, q store.Q, id string) (Need, []Proposal, error) {
+	var n Need
+	err := store.Get(ctx, q, &n, `SELECT `+needColumnsSimple+` FROM needs WHERE id = ?`+store.ForUpdate(q), id)
+	if store.IsNotFound(err) {
+		return Need{}, nil, fmt.Errorf("planning: need %s: %w", id, core.ErrNotFound)
+	}
+	if err != nil {
+		return Need{}, nil, fmt.Errorf("planning: lock need %s: %w", id, err)
+	}
+	ps, err := proposalsOf(ctx, q, id)
+	return n, ps, err
+}
+
+// ViewOf returns the UI view of a need and its proposals.
+func ViewOf(n Need, ps []Proposal) View { return n.view(ps) }
+
+func proposalsOf(ctx context.Context, q store.Q, needID string) ([]Proposal, error) {
+	var ps []Proposal
+	if err := store.Select(ctx, q, &ps, `SELECT `+proposalColumns+` FROM proposals p
+		WHERE p.need_id = ? ORDER BY p.created_at, p.id`, needID); err != nil {
+		return nil, fmt.Errorf("planning: proposals of %s: %w", needID, err)
+	}
+	return ps, nil
+}

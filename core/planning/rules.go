@@ -1,0 +1,109 @@
+// Package planning holds the shops' needs: one quantity per distributor,
+// product and month, and every way to write them (a cell of the planner, a
+// bulk add, a file or standard import) through one write path that applies
+// the commitment rule: a need never goes below what producers have
+// committed and proposed on it.
+package planning
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"primeur/core"
+	"primeur/core/catalog"
+	"primeur/core/decimal"
+)
+
+// French messages of SPEC §5 (need cell, proposal form) and of the rules
+// SPEC leaves to the server.
+const (
+	MsgNegative      = "La valeur saisie doit etre superieure a zero."
+	MsgBelowReserved = "La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees."
+	MsgBadWeight     = "Veuillez saisir un poids correct"
+	MsgBadPieces     = "Veuillez saisir un nombre de pieces correct"
+	MsgTooLarge      = "La valeur saisie est trop grande."
+	MsgBadMonth      = "Veuillez saisir un mois valide (AAAA-MM)."
+	MsgPastMonth     = "Ce mois est passé : ses besoins ne peuvent plus être modifiés."
+	MsgUnknownProd   = "Produit inconnu."
+	MsgNeedExists    = "Un besoin existe déjà pour ce produit et ce mois."
+	MsgBulkShape     = "Indiquez autant de quantités que de mois (36 au plus)."
+	MsgImmutable     = "Le produit et le mois d'un besoin ne peuvent pas être modifiés."
+)
+
+// MaxQuantity bounds a monthly need: a million kg or pieces.
+const MaxQuantity = decimal.Dec(1_000_000_00)
+
+// MaxBulkMonths bounds a bulk add.
+const MaxBulkMonths = 36
+
+// ParseQuantity checks a quantity for a product's unit: a finite number, at
+// least zero, at most two decimals for kg and whole for pieces. The field
+// name is the one errors report.
+func ParseQuantity(field, unit string, f float64) (decimal.Dec, error) {
+	bad := MsgBadWeight
+	if unit == catalog.Piece {
+		bad = MsgBadPieces
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, core.Invalid(field, bad)
+	}
+	if f < 0 {
+		return 0, core.Invalid(field, MsgNegative)
+	}
+	d, ok := decimal.FromFloat(f)
+	if !ok {
+		if math.Abs(f) > float64(MaxQuantity)/100 {
+			return 0, core.Invalid(field, MsgTooLarge)
+		}
+		return 0, core.Invalid(field, bad)
+	}
+	if unit == catalog.Piece && !d.IsWhole() {
+		return 0, core.Invalid(field, bad)
+	}
+	if d > MaxQuantity {
+		return 0, core.Invalid(field, MsgTooLarge)
+	}
+	return d, nil
+}
+
+// ParseMonth reads a month as "2026-12", "2026-12-01" or any date of the
+// month, and returns its first day, "2026-12-01".
+func ParseMonth(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	var t time.Time
+	var err error
+	switch len(s) {
+	case len("2006-01"):
+		t, err = time.Parse("2006-01", s)
+	case len("2006-01-02"):
+		t, err = time.Parse("2006-01-02", s)
+	default:
+		err = fmt.Errorf("bad length")
+	}
+	if err != nil || t.Year() < 2000 || t.Year() > 2100 {
+		return "", core.Invalid(field, MsgBadMonth)
+	}
+	return MonthOf(t), nil
+}
+
+// MonthOf returns the first day of t's month, "2026-12-01".
+func MonthOf(t time.Time) string {
+	return t.Format("2006-01") + "-01"
+}
+
+// AddMonths returns the month n months after month ("2026-12-01" + 1 =
+// "2027-01-01").
+func AddMonths(month string, n int) string {
+	t, err := time.Parse("2006-01-02", month)
+	if err != nil {
+		return month
+	}
+	return MonthOf(t.AddDate(0, n, 0))
+}
+
+// isPast reports whether month is before now's month (in now's location).
+func isPast(month string, now time.Time) bool {
+	return month < MonthOf(now)
+}

@@ -1,0 +1,403 @@
+package planning
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"primeur/core"
+	"primeur/core/activity"
+	"primeur/core/catalog"
+	"primeur/core/decimal"
+	"primeur/core/store"
+)
+
+// Cell is one quantity to write: a product, a month ("2026-12-01") and a
+// quantity already checked for the product's unit.
+type Cell struct {
+	ProductID string
+	Month     string
+	Quantity  decimal.Dec
+}
+
+// Refused is a cell that was not written, with why.
+type Refused struct {
+	Cell
+	// Reserved is what the need's commitments and pending proposals hold.
+	Reserved decimal.Dec
+	Message  string
+}
+
+// Result is what Write did.
+type Result struct {
+	// Needs are the needs written (created or updated), in cell order.
+	Needs   []View
+	Created int
+	Updated int
+	// Unchanged counts cells equal to the stored quantity, and zero
+	// quantities where no need exists.
+	Unchanged int
+	Refused   []Refused
+}
+
+// batchRows bounds the rows of one multi-row INSERT (7 parameters each,
+// well under SQLite's and PostgreSQL's parameter limits).
+const batchRows = 500
+
+// Write sets the quantities of cells for a distributor inside tx: it creates
+// missing needs and updates existing ones, except where the new quantity
+// would go under what producers have committed and proposed, or the month is
+// past: those cells are refused and change nothing. Zero quantities create
+// nothing. Cells must name distinct (product, month) pairs. Write reads the
+// distributor's needs for the cells' months and their proposals in two
+// queries, locking them, and writes in batches, so that an import of
+// thousands of cells stays fast.
+func Write(ctx context.Context, q store.Q, distributorID string, cells []Cell, now time.Time) (Result, error) {
+	return write(ctx, q, distributorID, cells, now, false)
+}
+
+// WriteAll is Write, all or nothing: if any cell would be refused, nothing
+// is written and the first refusal is returned as a core.Refusal.
+func WriteAll(ctx context.Context, q store.Q, distributorID string, cells []Cell, now time.Time) (Result, error) {
+	return write(ctx, q, distributorID, cells, now, true)
+}
+
+func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, now time.Time, strict bool) (Result, error) {
+	var res Result
+	if len(cells) == 0 {
+		return res, nil
+	}
+	months, seen := map[string]bool{}, make(map[string]bool, len(cells))
+	for _, c := range cells {
+		key := c.ProductID + "|" + c.Month
+		if seen[key] {
+			return res, fmt.Errorf("planning: %s appears twice in one write", key)
+		}
+		seen[key] = true
+		months[c.Month] = true
+	}
+	monthList := make([]string, 0, len(months))
+	for m := range months {
+		monthList = append(monthList, m)
+	}
+	existing, err := lockNeeds(ctx, q, distributorID, monthList)
+	if err != nil {
+		return res, err
+	}
+	reserved, err := reservedOf(ctx, q, distributorID, monthList)
+	if err != nil {
+		return res, err
+	}
+
+	ms := now.UnixMilli()
+	var writes []Need
+	for _, c := range cells {
+		key := c.ProductID + "|" + c.Month
+		n, found := existing[key]
+		switch {
+		case isPast(c.Month, now):
+			res.Refused = append(res.Refused, Refused{Cell: c, Reserved: reserved[n.ID], Message: MsgPastMonth})
+			continue
+		case found && c.Quantity < reserved[n.ID]:
+			res.Refused = append(res.Refused, Refused{Cell: c, Reserved: reserved[n.ID], Message: MsgBelowReserved})
+			continue
+		case found && c.Quantity == n.Quantity, !found && c.Quantity == 0:
+			res.Unchanged++
+			continue
+		case found:
+			res.Updated++
+		default:
+			n = Need{ID: core.NewID(), DistributorID: distributorID, ProductID: c.ProductID, Month: c.Month, CreatedAt: ms}
+			res.Created++
+		}
+		n.Quantity, n.UpdatedAt = c.Quantity, ms
+		writes = append(writes, n)
+	}
+	if strict && len(res.Refused) > 0 {
+		return Result{}, core.Refuse(core.ErrConflict, res.Refused[0].Message)
+	}
+	if err := upsert(ctx, q, writes); err != nil {
+		return Result{}, err
+	}
+	if len(writes) > 0 {
+		views, err := viewsOf(ctx, q, writes)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Needs = views
+	}
+	return res, nil
+}
+
+func lockNeeds(ctx context.Context, q store.Q, distributorID string, months []string) (map[string]Need, error) {
+	var needs []Need
+	if err := store.SelectIn(ctx, q, &needs, `SELECT `+needColumnsSimple+` FROM needs
+		WHERE distributor_id = ? AND month IN (?)`+store.ForUpdate(q), distributorID, months); err != nil {
+		return nil, fmt.Errorf("planning: read needs: %w", err)
+	}
+	out := make(map[string]Need, len(needs))
+	for _, n := range needs {
+		out[n.ProductID+"|"+n.Month] = n
+	}
+	return out, nil
+}
+
+func reservedOf(ctx context.Context, q store.Q, distributorID string, months []string) (map[string]decimal.Dec, error) {
+	var ps []Proposal
+	if err := store.SelectIn(ctx, q, &ps, `SELECT `+proposalColumns+` FROM proposals p JOIN needs n ON n.id = p.need_id
+		WHERE n.distributor_id = ? AND n.month IN (?)`, distributorID, months); err != nil {
+		return nil, fmt.Errorf("planning: read proposals: %w", err)
+	}
+	byNeed := map[string][]Proposal{}
+	for _, p := range ps {
+		byNeed[p.NeedID] = append(byNeed[p.NeedID], p)
+	}
+	out := make(map[string]decimal.Dec, len(byNeed))
+	for id, list := range byNeed {
+		out[id] = Reserved(list)
+	}
+	return out, nil
+}
+
+func upsert(ctx context.Context, q store.Q, needs []Need) error {
+	for start := 0; start < len(needs); start += batchRows {
+		batch := needs[start:min(start+batchRows, len(needs))]
+		var b strings.Builder
+		b.WriteString(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES `)
+		args := make([]any, 0, len(batch)*7)
+		for i, n := range batch {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, n.ID, n.DistributorID, n.ProductID, n.Month, n.Quantity, n.CreatedAt, n.UpdatedAt)
+		}
+		b.WriteString(` ON CONFLICT (distributor_id, product_id, month)
+			DO UPDATE SET quantity = excluded.quantity, updated_at = excluded.updated_at`)
+		if _, err := store.Exec(ctx, q, b.String(), args...); err != nil {
+			return fmt.Errorf("planning: write needs: %w", err)
+		}
+	}
+	return nil
+}
+
+// viewsOf returns the views of needs just written, with their proposals.
+func viewsOf(ctx context.Context, q store.Q, needs []Need) ([]View, error) {
+	ids := make([]string, len(needs))
+	for i, n := range needs {
+		ids[i] = n.ID
+	}
+	byNeed := map[string][]Proposal{}
+	for start := 0; start < len(ids); start += batchRows {
+		var ps []Proposal
+		if err := store.SelectIn(ctx, q, &ps, `SELECT `+proposalColumns+` FROM proposals p WHERE p.need_id IN (?)
+			ORDER BY p.created_at, p.id`, ids[start:min(start+batchRows, len(ids))]); err != nil {
+			return nil, fmt.Errorf("planning: read proposals: %w", err)
+		}
+		for _, p := range ps {
+			byNeed[p.NeedID] = append(byNeed[p.NeedID], p)
+		}
+	}
+	out := make([]View, len(needs))
+	for i, n := range needs {
+		out[i] = n.view(byNeed[n.ID])
+	}
+	return out, nil
+}
+
+// NeedInput is a need as the planner's single add sends it.
+type NeedInput struct {
+	ProductID string
+	Date      string
+	Quantity  float64
+}
+
+// Create adds one need for the distributor and records need:create. A need
+// for the same product and month is a conflict.
+func Create(ctx context.Context, q store.Q, distributorID string, in NeedInput, now time.Time) (View, error) {
+	p, month, qty, err := checkCell(ctx, q, in.ProductID, in.Date, in.Quantity)
+	if err != nil {
+		return View{}, err
+	}
+	if qty == 0 {
+		return View{}, core.Invalid("quantity", MsgNegative)
+	}
+	var exists int
+	if err := store.Get(ctx, q, &exists, `SELECT COUNT(*) FROM needs WHERE distributor_id = ? AND product_id = ? AND month = ?`,
+		distributorID, p.ID, month); err != nil {
+		return View{}, fmt.Errorf("planning: %w", err)
+	}
+	if exists > 0 {
+		return View{}, core.Refuse(core.ErrConflict, MsgNeedExists)
+	}
+	res, err := writeOne(ctx, q, distributorID, Cell{ProductID: p.ID, Month: month, Quantity: qty}, now)
+	if err != nil {
+		return View{}, err
+	}
+	return res, record(ctx, q, activity.Event{Type: activity.NeedCreate, OriginID: distributorID, CreatedAt: now,
+		Data: activity.Data{Product: productRef(p), Date: month, Quantity: &qty}})
+}
+
+// Update sets the quantity of one of the distributor's needs and records
+// need:update with the size and direction of the change.
+func Update(ctx context.Context, q store.Q, distributorID, needID string, quantity float64, now time.Time) (View, error) {
+	n, ps, err := own(ctx, q, distributorID, needID)
+	if err != nil {
+		return View{}, err
+	}
+	p, err := catalog.ByID(ctx, q, n.ProductID)
+	if err != nil {
+		return View{}, err
+	}
+	qty, err := ParseQuantity("quantity", p.Unit, quantity)
+	if err != nil {
+		return View{}, err
+	}
+	if isPast(n.Month, now) {
+		return View{}, core.Refuse(core.ErrConflict, MsgPastMonth)
+	}
+	if qty < Reserved(ps) {
+		return View{}, core.Refuse(core.ErrConflict, MsgBelowReserved)
+	}
+	if qty == n.Quantity {
+		return n.view(ps), nil
+	}
+	old := n.Quantity
+	n.Quantity, n.UpdatedAt = qty, now.UnixMilli()
+	if _, err := store.Exec(ctx, q, `UPDATE needs SET quantity = ?, updated_at = ? WHERE id = ?`, n.Quantity, n.UpdatedAt, n.ID); err != nil {
+		return View{}, fmt.Errorf("planning: update need: %w", err)
+	}
+	delta, up := qty-old, qty > old
+	if delta < 0 {
+		delta = -delta
+	}
+	return n.view(ps), record(ctx, q, activity.Event{Type: activity.NeedUpdate, OriginID: distributorID, CreatedAt: now,
+		Data: activity.Data{Product: productRef(p), Date: n.Month, Quantity: &qty, Delta: &delta, Vector: &up}})
+}
+
+// Delete removes one of the distributor's needs, refused while it holds
+// commitments or pending proposals, and records need:delete.
+func Delete(ctx context.Context, q store.Q, distributorID, needID string, now time.Time) (View, error) {
+	n, ps, err := own(ctx, q, distributorID, needID)
+	if err != nil {
+		return View{}, err
+	}
+	if isPast(n.Month, now) {
+		return View{}, core.Refuse(core.ErrConflict, MsgPastMonth)
+	}
+	for _, p := range ps {
+		if p.Status == StatusAccepted || p.Status == StatusProposed {
+			return View{}, core.Refuse(core.ErrConflict, MsgBelowReserved)
+		}
+	}
+	p, err := catalog.ByID(ctx, q, n.ProductID)
+	if err != nil {
+		return View{}, err
+	}
+	if _, err := store.Exec(ctx, q, `DELETE FROM needs WHERE id = ?`, n.ID); err != nil {
+		return View{}, fmt.Errorf("planning: delete need: %w", err)
+	}
+	qty := n.Quantity
+	return n.view(nil), record(ctx, q, activity.Event{Type: activity.NeedDelete, OriginID: distributorID, CreatedAt: now,
+		Data: activity.Data{Product: productRef(p), Date: n.Month, Quantity: &qty}})
+}
+
+// Bulk sets one product's quantity for several months at once (creating or
+// updating each), all or nothing, and records one need:create:bulk event.
+func Bulk(ctx context.Context, q store.Q, distributorID, productID string, quantities []float64, dates []string, now time.Time) ([]View, activity.View, error) {
+	if len(dates) == 0 || len(dates) != len(quantities) || len(dates) > MaxBulkMonths {
+		return nil, activity.View{}, core.Invalid("dates", MsgBulkShape)
+	}
+	p, err := catalog.ByID(ctx, q, productID)
+	if errors.Is(err, core.ErrNotFound) {
+		return nil, activity.View{}, core.Invalid("product", MsgUnknownProd)
+	}
+	if err != nil {
+		return nil, activity.View{}, err
+	}
+	cells := make([]Cell, len(dates))
+	seen := map[string]bool{}
+	months := make([]string, len(dates))
+	var total decimal.Dec
+	for i := range dates {
+		month, err := ParseMonth(fmt.Sprintf("dates[%d]", i), dates[i])
+		if err != nil {
+			return nil, activity.View{}, err
+		}
+		if seen[month] {
+			return nil, activity.View{}, core.Invalid(fmt.Sprintf("dates[%d]", i), MsgBulkShape)
+		}
+		seen[month] = true
+		qty, err := ParseQuantity(fmt.Sprintf("quantities[%d]", i), p.Unit, quantities[i])
+		if err != nil {
+			return nil, activity.View{}, err
+		}
+		cells[i], months[i] = Cell{ProductID: p.ID, Month: month, Quantity: qty}, month
+		total += qty
+	}
+	res, err := WriteAll(ctx, q, distributorID, cells, now)
+	if err != nil {
+		return nil, activity.View{}, err
+	}
+	count := len(res.Needs)
+	ev, err := activity.RecordView(ctx, q, activity.Event{Type: activity.NeedCreateBulk, OriginID: distributorID, CreatedAt: now,
+		Data: activity.Data{Product: productRef(p), Dates: months, Quantity: &total, Count: &count}})
+	if err != nil {
+		return nil, activity.View{}, err
+	}
+	if res.Needs == nil {
+		res.Needs = []View{}
+	}
+	return res.Needs, ev, nil
+}
+
+// checkCell validates a product id, a month and a quantity for a need.
+func checkCell(ctx context.Context, q store.Q, productID, date string, quantity float64) (catalog.Product, string, decimal.Dec, error) {
+	p, err := catalog.ByID(ctx, q, productID)
+	if errors.Is(err, core.ErrNotFound) {
+		return p, "", 0, core.Invalid("product", MsgUnknownProd)
+	}
+	if err != nil {
+		return p, "", 0, err
+	}
+	month, err := ParseMonth("date", date)
+	if err != nil {
+		return p, "", 0, err
+	}
+	qty, err := ParseQuantity("quantity", p.Unit, quantity)
+	return p, month, qty, err
+}
+
+func writeOne(ctx context.Context, q store.Q, distributorID string, c Cell, now time.Time) (View, error) {
+	res, err := WriteAll(ctx, q, distributorID, []Cell{c}, now)
+	if err != nil {
+		return View{}, err
+	}
+	return res.Needs[0], nil
+}
+
+// own locks a need and checks that it belongs to the distributor; another
+// shop's need reads as missing.
+func own(ctx context.Context, q store.Q, distributorID, needID string) (Need, []Proposal, error) {
+	n, ps, err := Lock(ctx, q, needID)
+	if err != nil {
+		return Need{}, nil, err
+	}
+	if n.DistributorID != distributorID {
+		return Need{}, nil, fmt.Errorf("planning: need %s: %w", needID, core.ErrNotFound)
+	}
+	return n, ps, nil
+}
+
+func productRef(p catalog.Product) *activity.Product {
+	return &activity.Product{Name: p.Name, Unit: p.Unit}
+}
+
+func record(ctx context.Context, q store.Q, e activity.Event) error {
+	if err := activity.Record(ctx, q, e); err != nil {
+		return fmt.Errorf("planning: %w", err)
+	}
+	return nil
+}
