@@ -12,7 +12,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -80,8 +82,29 @@ func apiConfig() huma.Config {
 	c.SchemasPath = ""
 	c.CreateHooks = nil // no $schema links in responses
 	c.FieldsOptionalByDefault = true
+	c.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	c.Components.Schemas.RegisterTypeAlias(reflect.TypeFor[decimal.Dec](), reflect.TypeFor[float64]())
 	return c
+}
+
+// nowLocal is the current time in the business time zone, where months and
+// delivery days are counted.
+func (d *Daemon) nowLocal() time.Time { return d.now().In(d.cfg.Location) }
+
+// schemaName names a type's schema after its package and type ("PlanningView",
+// "ActivityView"), since each core package has its own View; the daemon's
+// own input and output types keep their bare names.
+func schemaName(t reflect.Type, hint string) string {
+	name := huma.DefaultSchemaNamer(t, hint)
+	base := t
+	for base.Kind() == reflect.Pointer || base.Kind() == reflect.Slice || base.Kind() == reflect.Array {
+		base = base.Elem()
+	}
+	pkg := path.Base(base.PkgPath())
+	if base.Name() == "" || pkg == "daemon" || pkg == "." || !strings.HasPrefix(base.PkgPath(), "primeur/") {
+		return name
+	}
+	return strings.ToUpper(pkg[:1]) + pkg[1:] + name
 }
 
 // Handler returns the daemon's HTTP handler, for tests and for Run.

@@ -15,9 +15,11 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	api.UseMiddleware(d.requireSession)
 	d.registerUser(api)
 	d.registerEvents(api)
+	d.registerNeeds(api)
 
 	mux.HandleFunc("GET /healthz", d.healthz)
 	mux.HandleFunc("GET /docs", d.docsPage)
+	mux.HandleFunc("GET /public/other/products.csv", d.productsCSV)
 	for _, prefix := range []string{"/api/", "/auth/", "/print/", "/public/"} {
 		mux.HandleFunc(prefix, notFound) // never fall through to the UI
 	}

@@ -9,6 +9,8 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/activity"
+	"primeur/core/catalog"
+	"primeur/core/planning"
 )
 
 // MapShop is a shop on the map (SPEC §3).
@@ -29,8 +31,8 @@ type MapProducer struct {
 // UserLoad is everything the UI needs after login (SPEC §3 "user load").
 type UserLoad struct {
 	User         accounts.Profile `json:"user"`
-	Needs        []any            `json:"needs"`
-	Products     []any            `json:"products"`
+	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; a producer's traded needs"`
+	Products     []catalog.Product `json:"products"`
 	Distributors []MapShop        `json:"distributors"`
 	Producers    []MapProducer    `json:"producers"`
 	Events       []activity.View  `json:"events"`
@@ -110,13 +112,21 @@ func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, err
 // userLoad gathers the user load. Each concern contributes its part.
 func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error) {
 	load := UserLoad{
-		User:     u.Profile(),
-		Needs:    []any{},
-		Products: []any{},
-		Orders:   []any{},
-		Prices:   []any{},
+		User:   u.Profile(),
+		Orders: []any{},
+		Prices: []any{},
 	}
 	var err error
+	if load.Products, err = catalog.All(ctx, d.db); err != nil {
+		return load, err
+	}
+	f := planning.Filter{TradedBy: u.ID, OnlyProposalsOf: u.ID}
+	if u.IsDistributor() {
+		f = planning.Filter{DistributorID: u.ID, From: planning.AddMonths(planning.MonthOf(d.nowLocal()), -12)}
+	}
+	if load.Needs, err = planning.List(ctx, d.db, f); err != nil {
+		return load, err
+	}
 	if load.Distributors, load.Producers, err = d.directory(ctx); err != nil {
 		return load, err
 	}

@@ -1,0 +1,232 @@
+package daemon
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/activity"
+	"primeur/core/planning"
+)
+
+// ListNeedsInput filters the needs listed.
+type ListNeedsInput struct {
+	Distributor string `query:"distributor" doc:"Shop whose needs to list; required for producers, implied for shops"`
+	From        string `query:"from" doc:"First month (YYYY-MM or YYYY-MM-01)"`
+	To          string `query:"to" doc:"Last month (YYYY-MM or YYYY-MM-01)"`
+}
+
+// NeedsOutput is a list of needs.
+type NeedsOutput struct {
+	Body []planning.View
+}
+
+// NeedOutput is one need.
+type NeedOutput struct {
+	Body planning.View
+}
+
+// CreateNeedInput is a new need.
+type CreateNeedInput struct {
+	Body struct {
+		Product  string  `json:"product" doc:"Product id" example:"tomate"`
+		Date     string  `json:"date" doc:"Month" example:"2026-12-01"`
+		Quantity float64 `json:"quantity" doc:"Quantity in the product's unit (2 decimals for kg, whole pieces)" example:"120.5"`
+	}
+}
+
+// UpdateNeedInput changes a need's quantity.
+type UpdateNeedInput struct {
+	ID   string `path:"id" doc:"Need id"`
+	Body struct {
+		ID       *string `json:"_id,omitempty" doc:"Ignored when equal to the path id"`
+		Product  *string `json:"product,omitempty" doc:"Must be the need's product"`
+		Date     *string `json:"date,omitempty" doc:"Must be the need's month"`
+		Quantity float64 `json:"quantity" required:"true" doc:"New quantity"`
+	}
+}
+
+// NeedIDInput names a need.
+type NeedIDInput struct {
+	ID string `path:"id" doc:"Need id"`
+}
+
+// BulkNeedsInput sets one product's need for several months.
+type BulkNeedsInput struct {
+	Body struct {
+		Product    string    `json:"product" example:"tomate"`
+		Quantities []float64 `json:"quantities" maxItems:"36" example:"[120, 80]"`
+		Dates      []string  `json:"dates" maxItems:"36" example:"[\"2026-12-01\", \"2027-01-01\"]"`
+	}
+}
+
+// NeedsEventOutput answers a bulk add or an import: the needs written and
+// the event recorded.
+type NeedsEventOutput struct {
+	Body struct {
+		Needs []planning.View `json:"needs"`
+		Event activity.View   `json:"event"`
+	}
+}
+
+func (d *Daemon) registerNeeds(api huma.API) {
+	tags := []string{"Needs"}
+	huma.Register(api, huma.Operation{
+		OperationID: "list-needs", Method: http.MethodGet, Path: "/needs", Tags: tags,
+		Summary:     "List needs",
+		Description: "A shop lists its own needs. A producer lists one shop's needs (`distributor`), seeing only its own proposals; without `distributor`, the needs it trades on.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
+	}, d.listNeeds)
+	huma.Register(api, huma.Operation{
+		OperationID: "create-need", Method: http.MethodPost, Path: "/needs", Tags: tags,
+		Summary: "Create a need (shops)", DefaultStatus: http.StatusCreated,
+		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
+	}, d.createNeed)
+	huma.Register(api, huma.Operation{
+		OperationID: "update-need", Method: http.MethodPut, Path: "/needs/{id}", Tags: tags,
+		Summary:     "Change a need's quantity (shops)",
+		Description: "Refused (409) under the sum of commitments and pending proposals, or in a past month.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
+	}, d.updateNeed)
+	huma.Register(api, huma.Operation{
+		OperationID: "delete-need", Method: http.MethodDelete, Path: "/needs/{id}", Tags: tags,
+		Summary:     "Delete a need (shops)",
+		Description: "Refused (409) while the need holds commitments or pending proposals.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict},
+	}, d.deleteNeed)
+	huma.Register(api, huma.Operation{
+		OperationID: "bulk-needs", Method: http.MethodPost, Path: "/needs/bulk", Tags: tags,
+		Summary:     "Set one product's need for several months (shops)",
+		Description: "All or nothing. Records one need:create:bulk event.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
+	}, d.bulkNeeds)
+}
+
+func (d *Daemon) listNeeds(ctx context.Context, in *ListNeedsInput) (*NeedsOutput, error) {
+	u := currentUser(ctx)
+	f := planning.Filter{}
+	var err error
+	if in.From != "" {
+		if f.From, err = planning.ParseMonth("from", in.From); err != nil {
+			return nil, apiError(ctx, d.log, err)
+		}
+	}
+	if in.To != "" {
+		if f.To, err = planning.ParseMonth("to", in.To); err != nil {
+			return nil, apiError(ctx, d.log, err)
+		}
+	}
+	switch {
+	case u.IsDistributor():
+		if in.Distributor != "" && in.Distributor != u.ID {
+			return nil, problem(http.StatusForbidden, MsgProducersOnly)
+		}
+		f.DistributorID = u.ID
+	case in.Distributor != "":
+		shop, err := accounts.ByID(ctx, d.db, in.Distributor)
+		if err != nil || !shop.IsDistributor() {
+			return nil, problem(http.StatusNotFound, statusDetails[http.StatusNotFound])
+		}
+		f.DistributorID, f.OnlyProposalsOf = shop.ID, u.ID
+	default:
+		f.TradedBy, f.OnlyProposalsOf = u.ID, u.ID
+	}
+	needs, err := planning.List(ctx, d.db, f)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &NeedsOutput{Body: needs}, nil
+}
+
+func (d *Daemon) createNeed(ctx context.Context, in *CreateNeedInput) (*NeedOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v planning.View
+	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		v, err = planning.Create(ctx, tx, u.ID, planning.NeedInput{
+			ProductID: in.Body.Product, Date: in.Body.Date, Quantity: in.Body.Quantity,
+		}, d.nowLocal())
+		return err
+	})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &NeedOutput{Body: v}, nil
+}
+
+func (d *Daemon) updateNeed(ctx context.Context, in *UpdateNeedInput) (*NeedOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v planning.View
+	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if err := checkImmutable(ctx, tx, u.ID, in); err != nil {
+			return err
+		}
+		v, err = planning.Update(ctx, tx, u.ID, in.ID, in.Body.Quantity, d.nowLocal())
+		return err
+	})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &NeedOutput{Body: v}, nil
+}
+
+// checkImmutable refuses a PUT that would change a need's product or month;
+// the fields may be sent back as they are.
+func checkImmutable(ctx context.Context, tx *sqlx.Tx, shopID string, in *UpdateNeedInput) error {
+	n, _, err := planning.Get(ctx, tx, in.ID)
+	if err != nil || n.DistributorID != shopID {
+		return err // a missing or foreign need is reported by planning.Update
+	}
+	b := in.Body
+	if (b.ID != nil && *b.ID != n.ID) || (b.Product != nil && *b.Product != n.ProductID) ||
+		(b.Date != nil && !sameMonth(*b.Date, n.Month)) {
+		return core.Invalid("product", planning.MsgImmutable)
+	}
+	return nil
+}
+
+func sameMonth(date, month string) bool {
+	m, err := planning.ParseMonth("date", date)
+	return err == nil && m == month
+}
+
+func (d *Daemon) deleteNeed(ctx context.Context, in *NeedIDInput) (*NeedOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v planning.View
+	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		v, err = planning.Delete(ctx, tx, u.ID, in.ID, d.nowLocal())
+		return err
+	})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &NeedOutput{Body: v}, nil
+}
+
+func (d *Daemon) bulkNeeds(ctx context.Context, in *BulkNeedsInput) (*NeedsEventOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &NeedsEventOutput{}
+	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		out.Body.Needs, out.Body.Event, err = planning.Bulk(ctx, tx, u.ID, in.Body.Product, in.Body.Quantities, in.Body.Dates, d.nowLocal())
+		return err
+	})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,30 @@
+package daemon
+
+import (
+	"bytes"
+	"net/http"
+
+	"primeur/core/catalog"
+)
+
+// productsCSV serves /public/other/products.csv: every product with its
+// unit, the list shops write their import files from.
+func (d *Daemon) productsCSV(w http.ResponseWriter, r *http.Request) {
+	ps, err := catalog.All(r.Context(), d.db)
+	if err != nil {
+		d.log.ErrorContext(r.Context(), "product list", "err", err)
+		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+		return
+	}
+	var buf bytes.Buffer
+	buf.WriteString("\uFEFF") // BOM: spreadsheet programs then read UTF-8 accents right
+	if err := catalog.CSV(&buf, ps); err != nil {
+		d.log.ErrorContext(r.Context(), "product list", "err", err)
+		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="products.csv"`)
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(buf.Bytes())
+}
