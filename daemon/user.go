@@ -30,14 +30,14 @@ type MapProducer struct {
 
 // UserLoad is everything the UI needs after login (SPEC §3 "user load").
 type UserLoad struct {
-	User         accounts.Profile `json:"user"`
+	User         accounts.Profile  `json:"user"`
 	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; a producer's traded needs"`
 	Products     []catalog.Product `json:"products"`
-	Distributors []MapShop        `json:"distributors"`
-	Producers    []MapProducer    `json:"producers"`
-	Events       []activity.View  `json:"events"`
-	Orders       []any            `json:"orders"`
-	Prices       []any            `json:"prices"`
+	Distributors []MapShop         `json:"distributors"`
+	Producers    []MapProducer     `json:"producers"`
+	Events       []activity.View   `json:"events"`
+	Orders       []any             `json:"orders"`
+	Prices       []any             `json:"prices"`
 }
 
 // UserLoadOutput answers GET /api/user.
