@@ -45,7 +45,7 @@ type World struct {
 type step func(ctx context.Context, tx *sqlx.Tx, db *store.DB, w *World) error
 
 // steps run in order; each issue's concern appends its own.
-var steps = []step{seedAccounts}
+var steps = []step{seedAccounts, seedNeeds}
 
 // SeedIfEmpty creates the demo world when the database has no account yet.
 // When the demo world is already there it only returns the logins; a
@@ -92,4 +92,9 @@ func logins() []Login {
 		out = append(out, Login{Role: "producteur", Name: p.name, Email: p.email})
 	}
 	return out
+}
+
+// timeOfMonth is the first instant of month ("2026-08-01") in now's location.
+func timeOfMonth(month string, now time.Time) (time.Time, error) {
+	return time.ParseInLocation("2006-01-02", month, now.Location())
 }

@@ -18,6 +18,15 @@ func TestSeedIfEmpty(t *testing.T) {
 		if err != nil || !res.Created || len(res.Logins) != len(shops)+len(producers) {
 			t.Fatalf("first seed: %+v %v", res, err)
 		}
+		var perShop []int
+		if err := db.Select(&perShop, `SELECT COUNT(*) FROM needs GROUP BY distributor_id`); err != nil || len(perShop) != len(shops) {
+			t.Fatalf("needs per shop = %v (%v)", perShop, err)
+		}
+		for _, n := range perShop {
+			if n < 12*30 {
+				t.Fatalf("a demo shop has only %d needs", n)
+			}
+		}
 		again, err := SeedIfEmpty(ctx, db, now)
 		if err != nil || again.Created || len(again.Logins) != len(res.Logins) {
 			t.Fatalf("second seed: %+v %v", again, err)
