@@ -10,7 +10,9 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/catalog"
+	"primeur/core/orders"
 	"primeur/core/planning"
+	"primeur/core/store"
 )
 
 // MapShop is a shop on the map (SPEC §3).
@@ -36,7 +38,7 @@ type UserLoad struct {
 	Distributors []MapShop         `json:"distributors"`
 	Producers    []MapProducer     `json:"producers"`
 	Events       []activity.View   `json:"events"`
-	Orders       []any             `json:"orders"`
+	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
 	Prices       []any             `json:"prices"`
 }
 
@@ -75,7 +77,7 @@ type ProfileInput struct {
 type ProfileOutput struct {
 	Body struct {
 		User   accounts.Profile `json:"user"`
-		Orders []any            `json:"orders" doc:"The user's orders, re-planned when delivery days changed"`
+		Orders []orders.View    `json:"orders" doc:"The user's orders, re-planned when delivery days changed"`
 	}
 }
 
@@ -113,10 +115,12 @@ func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, err
 func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error) {
 	load := UserLoad{
 		User:   u.Profile(),
-		Orders: []any{},
 		Prices: []any{},
 	}
 	var err error
+	if load.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
+		return load, err
+	}
 	if load.Products, err = catalog.All(ctx, d.db); err != nil {
 		return load, err
 	}
@@ -179,6 +183,21 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 	}
 	out := &ProfileOutput{}
 	out.Body.User = u.Profile()
-	out.Body.Orders = []any{}
+	if out.Body.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
 	return out, nil
+}
+
+// ordersOf returns the user's orders from 12 months back, seen from its side.
+func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User) ([]orders.View, error) {
+	f := orders.Filter{ProducerID: u.ID, From: planning.AddMonths(planning.MonthOf(d.nowLocal()), -12)}
+	if u.IsDistributor() {
+		f = orders.Filter{DistributorID: u.ID, From: f.From}
+	}
+	fs, err := orders.Load(ctx, q, f)
+	if err != nil {
+		return nil, err
+	}
+	return orders.Views(fs, u.ID), nil
 }

@@ -1,0 +1,259 @@
+// Package orders reads orders, their deliveries and delivery lines (DESIGN
+// §6, §7) and shapes them as the UI receives them (SPEC §3), from either
+// side. Writing them belongs to core/trade (planning deliveries from
+// commitments) and core/delivery (the shop's changes, the lock, claims).
+package orders
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"primeur/core"
+	"primeur/core/decimal"
+	"primeur/core/store"
+)
+
+// Delivery statuses and claim statuses (SPEC §4).
+const (
+	Planned   = "planned"
+	Done      = "done"
+	Cancelled = "cancelled"
+
+	ClaimVoid     = "void"
+	ClaimSent     = "sent"
+	ClaimAccepted = "accepted"
+	ClaimRejected = "rejected"
+
+	ClaimQuality  = "quality"
+	ClaimQuantity = "quantity"
+)
+
+// Order is a stored order: one producer supplying one shop for a month.
+type Order struct {
+	ID            string `db:"id"`
+	ProducerID    string `db:"producer_id"`
+	DistributorID string `db:"distributor_id"`
+	Month         string `db:"month"`
+	CreatedAt     int64  `db:"created_at"`
+	UpdatedAt     int64  `db:"updated_at"`
+}
+
+// Delivery is a stored delivery.
+type Delivery struct {
+	ID              string `db:"id"`
+	OrderID         string `db:"order_id"`
+	ProducerID      string `db:"producer_id"`
+	Status          string `db:"status"`
+	Date            string `db:"date"`
+	Chrono          int64  `db:"chrono"`
+	ClaimStatus     string `db:"claim_status"`
+	ClaimSentAt     *int64 `db:"claim_sent_at"`
+	ClaimReviewedAt *int64 `db:"claim_reviewed_at"`
+	NoteSentAt      *int64 `db:"note_sent_at"`
+	CreatedAt       int64  `db:"created_at"`
+	UpdatedAt       int64  `db:"updated_at"`
+}
+
+// Line is a stored delivery line.
+type Line struct {
+	ID               string       `db:"id"`
+	DeliveryID       string       `db:"delivery_id"`
+	NeedID           string       `db:"need_id"`
+	ProductID        string       `db:"product_id"`
+	Price            decimal.Dec  `db:"price"`
+	QuantityExpected decimal.Dec  `db:"quantity_expected"`
+	QuantitySent     *decimal.Dec `db:"quantity_sent"`
+	QuantityClaimed  decimal.Dec  `db:"quantity_claimed"`
+	ClaimType        string       `db:"claim_type"`
+	ClaimComment     string       `db:"claim_comment"`
+}
+
+// Sent is what was (or, while planned, will be) delivered: the quantity the
+// shop set, else the expected one.
+func (l Line) Sent() decimal.Dec {
+	if l.QuantitySent != nil {
+		return *l.QuantitySent
+	}
+	return l.QuantityExpected
+}
+
+// LineView is a delivery line as the UI receives it.
+type LineView struct {
+	ID               string      `json:"_id"`
+	Product          string      `json:"product" doc:"Product id"`
+	Price            decimal.Dec `json:"price" doc:"Unit price HT in EUR"`
+	QuantityExpected decimal.Dec `json:"quantityExpected"`
+	QuantitySent     decimal.Dec `json:"quantitySent" doc:"Set by the shop; the expected quantity until then"`
+	QuantityClaimed  decimal.Dec `json:"quantityClaimed" doc:"Signed adjustment claimed by the producer"`
+	ClaimType        string      `json:"claimType,omitempty" enum:"quality,quantity"`
+	ClaimComment     string      `json:"claimComment,omitempty"`
+}
+
+// DeliveryView is a delivery as the UI receives it.
+type DeliveryView struct {
+	ID              string     `json:"_id"`
+	OrderID         string     `json:"orderId"`
+	Status          string     `json:"status" enum:"planned,done,cancelled"`
+	Date            string     `json:"date" doc:"YYYY-MM-DD"`
+	Chrono          int64      `json:"chrono" doc:"The producer's delivery-note number"`
+	ClaimStatus     string     `json:"claimStatus" enum:"void,sent,accepted,rejected"`
+	ClaimSentAt     string     `json:"claimSentAt,omitempty" doc:"RFC 3339"`
+	ClaimReviewedAt string     `json:"claimReviewedAt,omitempty" doc:"RFC 3339"`
+	DeliveryLines   []LineView `json:"deliveryLines"`
+}
+
+// InvoiceRef is the invoice of an order, once issued.
+type InvoiceRef struct {
+	ID       string `json:"_id"`
+	Number   string `json:"number" example:"FA-2026-000001"`
+	IssuedAt string `json:"issuedAt" doc:"RFC 3339"`
+}
+
+// View is an order as one side sees it: Distributor is set for the
+// producer, Producer for the shop.
+type View struct {
+	ID          string         `json:"_id"`
+	Date        string         `json:"date" doc:"The month, YYYY-MM-01"`
+	Distributor string         `json:"distributor,omitempty" doc:"Shop id (in a producer's orders)"`
+	Producer    string         `json:"producer,omitempty" doc:"Producer id (in a shop's orders)"`
+	Deliveries  []DeliveryView `json:"deliveries"`
+	Invoice     *InvoiceRef    `json:"invoice,omitempty"`
+}
+
+// Filter selects orders. Zero values mean no restriction.
+type Filter struct {
+	ProducerID    string
+	DistributorID string
+	// IDs restricts to these orders.
+	IDs []string
+	// From keeps orders of this month or later ("2026-01-01").
+	From string
+}
+
+// Full is an order with its deliveries and their lines.
+type Full struct {
+	Order
+	Deliveries []FullDelivery
+}
+
+// FullDelivery is a delivery with its lines.
+type FullDelivery struct {
+	Delivery
+	Lines []Line
+}
+
+// Load returns the orders matching f with their deliveries (by date, then
+// chrono) and lines, in three queries.
+func Load(ctx context.Context, q store.Q, f Filter) ([]Full, error) {
+	where, args := "1 = 1", []any{}
+	if f.ProducerID != "" {
+		where += " AND o.producer_id = ?"
+		args = append(args, f.ProducerID)
+	}
+	if f.DistributorID != "" {
+		where += " AND o.distributor_id = ?"
+		args = append(args, f.DistributorID)
+	}
+	if f.From != "" {
+		where += " AND o.month >= ?"
+		args = append(args, f.From)
+	}
+	if f.IDs != nil {
+		if len(f.IDs) == 0 {
+			return []Full{}, nil
+		}
+		where += " AND o.id IN (?)"
+		args = append(args, f.IDs)
+	}
+	var os []Order
+	if err := store.SelectIn(ctx, q, &os, `SELECT o.id, o.producer_id, o.distributor_id, o.month, o.created_at, o.updated_at
+		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args...); err != nil {
+		return nil, fmt.Errorf("orders: load: %w", err)
+	}
+	var ds []Delivery
+	if err := store.SelectIn(ctx, q, &ds, `SELECT d.id, d.order_id, d.producer_id, d.status, d.date, d.chrono,
+			d.claim_status, d.claim_sent_at, d.claim_reviewed_at, d.note_sent_at, d.created_at, d.updated_at
+		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where+` ORDER BY d.date, d.chrono`, args...); err != nil {
+		return nil, fmt.Errorf("orders: load deliveries: %w", err)
+	}
+	var ls []Line
+	if err := store.SelectIn(ctx, q, &ls, `SELECT l.id, l.delivery_id, l.need_id, l.product_id, l.price,
+			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment
+		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
+		WHERE `+where+` ORDER BY l.product_id`, args...); err != nil {
+		return nil, fmt.Errorf("orders: load lines: %w", err)
+	}
+	lines := map[string][]Line{}
+	for _, l := range ls {
+		lines[l.DeliveryID] = append(lines[l.DeliveryID], l)
+	}
+	dels := map[string][]FullDelivery{}
+	for _, d := range ds {
+		dels[d.OrderID] = append(dels[d.OrderID], FullDelivery{Delivery: d, Lines: lines[d.ID]})
+	}
+	out := make([]Full, len(os))
+	for i, o := range os {
+		out[i] = Full{Order: o, Deliveries: dels[o.ID]}
+	}
+	return out, nil
+}
+
+// Get returns one order with its deliveries, or core.ErrNotFound.
+func Get(ctx context.Context, q store.Q, id string) (Full, error) {
+	fs, err := Load(ctx, q, Filter{IDs: []string{id}})
+	if err != nil {
+		return Full{}, err
+	}
+	if len(fs) == 0 {
+		return Full{}, fmt.Errorf("orders: order %s: %w", id, core.ErrNotFound)
+	}
+	return fs[0], nil
+}
+
+// ViewFor shapes the order for a viewer (a party of the order): the
+// counterpart is the shop for a producer and the producer for a shop.
+func (f Full) ViewFor(viewerID string) View {
+	v := View{ID: f.ID, Date: f.Month, Deliveries: make([]DeliveryView, len(f.Deliveries))}
+	if viewerID == f.ProducerID {
+		v.Distributor = f.DistributorID
+	} else {
+		v.Producer = f.ProducerID
+	}
+	for i, d := range f.Deliveries {
+		v.Deliveries[i] = d.View()
+	}
+	return v
+}
+
+// View shapes a delivery for the UI.
+func (d FullDelivery) View() DeliveryView {
+	v := DeliveryView{
+		ID: d.ID, OrderID: d.OrderID, Status: d.Status, Date: d.Date, Chrono: d.Chrono,
+		ClaimStatus: d.ClaimStatus, ClaimSentAt: stamp(d.ClaimSentAt), ClaimReviewedAt: stamp(d.ClaimReviewedAt),
+		DeliveryLines: make([]LineView, len(d.Lines)),
+	}
+	for i, l := range d.Lines {
+		v.DeliveryLines[i] = LineView{
+			ID: l.ID, Product: l.ProductID, Price: l.Price, QuantityExpected: l.QuantityExpected,
+			QuantitySent: l.Sent(), QuantityClaimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment,
+		}
+	}
+	return v
+}
+
+// Views shapes orders for a viewer.
+func Views(fs []Full, viewerID string) []View {
+	out := make([]View, len(fs))
+	for i, f := range fs {
+		out[i] = f.ViewFor(viewerID)
+	}
+	return out
+}
+
+func stamp(ms *int64) string {
+	if ms == nil {
+		return ""
+	}
+	return time.UnixMilli(*ms).UTC().Format(time.RFC3339)
+}

@@ -1,0 +1,71 @@
+package orders_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/orders"
+	"primeur/core/planning"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+func TestLoadAndViews(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+		mk := func(email string, shop bool) accounts.User {
+			u, err := accounts.Register(ctx, db, accounts.Registration{Email: email, Password: "motdepasse1", Name: email, Distributor: shop}, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		shop, farm := mk("shop@x.fr", true), mk("farm@x.fr", false)
+		need, err := planning.Create(ctx, db, shop.ID, planning.NeedInput{ProductID: "tomate", Date: "2026-12", Quantity: 100}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := store.Exec(ctx, db, q, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES ('o1', ?, ?, '2026-12-01', 0, 0)`, farm.ID, shop.ID)
+		exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at) VALUES ('d2', 'o1', ?, 'planned', '2026-12-10', 2, 0, 0)`, farm.ID)
+		exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status, claim_sent_at, created_at, updated_at) VALUES ('d1', 'o1', ?, 'done', '2026-12-03', 1, 'sent', 1800000000000, 0, 0)`, farm.ID)
+		exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent, quantity_claimed, claim_type) VALUES ('l1', 'd1', ?, 'tomate', 150, 5000, 4800, -300, 'quality')`, need.ID)
+		exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected) VALUES ('l2', 'd2', ?, 'tomate', 150, 5000)`, need.ID)
+
+		full, err := orders.Get(ctx, db, "o1")
+		if err != nil || len(full.Deliveries) != 2 || full.Deliveries[0].ID != "d1" {
+			t.Fatalf("Get = %+v, %v", full, err)
+		}
+		pv := full.ViewFor(farm.ID)
+		sv := full.ViewFor(shop.ID)
+		if pv.Distributor != shop.ID || pv.Producer != "" || sv.Producer != farm.ID || sv.Distributor != "" {
+			t.Fatalf("counterparts: %+v / %+v", pv, sv)
+		}
+		d1, d2 := pv.Deliveries[0], pv.Deliveries[1]
+		if d1.DeliveryLines[0].QuantitySent != 4800 || d1.DeliveryLines[0].QuantityClaimed != -300 || d1.ClaimSentAt == "" || d1.ClaimStatus != "sent" {
+			t.Fatalf("done delivery = %+v", d1)
+		}
+		if d2.DeliveryLines[0].QuantitySent != 5000 || d2.ClaimStatus != "void" || d2.DeliveryLines[0].ClaimType != "" {
+			t.Fatalf("planned delivery defaults sent to expected: %+v", d2)
+		}
+		if fs, _ := orders.Load(ctx, db, orders.Filter{DistributorID: farm.ID}); len(fs) != 0 {
+			t.Fatal("filter by distributor ignored")
+		}
+		if fs, _ := orders.Load(ctx, db, orders.Filter{ProducerID: farm.ID, From: "2027-01-01"}); len(fs) != 0 {
+			t.Fatal("filter by month ignored")
+		}
+		if _, err := orders.Get(ctx, db, "nope"); !errors.Is(err, core.ErrNotFound) {
+			t.Fatalf("missing order: %v", err)
+		}
+	})
+}
