@@ -13,6 +13,7 @@ import (
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
+	"primeur/core/trade"
 )
 
 // MapShop is a shop on the map (SPEC §3).
@@ -39,7 +40,7 @@ type UserLoad struct {
 	Producers    []MapProducer     `json:"producers"`
 	Events       []activity.View   `json:"events"`
 	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
-	Prices       []any             `json:"prices"`
+	Prices       []trade.Price     `json:"prices" doc:"Per product, the quantity-weighted average price of the last 12 months' commitments"`
 }
 
 // UserLoadOutput answers GET /api/user.
@@ -114,10 +115,12 @@ func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, err
 // userLoad gathers the user load. Each concern contributes its part.
 func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error) {
 	load := UserLoad{
-		User:   u.Profile(),
-		Prices: []any{},
+		User: u.Profile(),
 	}
 	var err error
+	if load.Prices, err = trade.Prices(ctx, d.db, d.nowLocal()); err != nil {
+		return load, err
+	}
 	if load.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
 		return load, err
 	}
@@ -174,8 +177,16 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 	}
 	var u accounts.User
 	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		u, _, err = accounts.UpdateProfile(ctx, tx, currentUser(ctx), p, d.now())
+		var (
+			daysChanged bool
+			err         error
+		)
+		u, daysChanged, err = accounts.UpdateProfile(ctx, tx, currentUser(ctx), p, d.now())
+		if err != nil || !daysChanged || !u.IsProducer() {
+			return err
+		}
+		// Upcoming deliveries move to the new days (DESIGN §6).
+		_, err = trade.ReplanProducer(ctx, tx, u.ID, d.nowLocal())
 		return err
 	})
 	if err != nil {

@@ -60,6 +60,7 @@ type Data struct {
 	Date     string       `json:"date,omitempty" doc:"Month (YYYY-MM-01) or day (YYYY-MM-DD) concerned"`
 	Dates    []string     `json:"dates,omitempty"`
 	Quantity *decimal.Dec `json:"quantity,omitempty"`
+	Price    *decimal.Dec `json:"price,omitempty" doc:"Unit price HT in EUR (proposals and their reviews)"`
 	Delta    *decimal.Dec `json:"delta,omitempty" doc:"Size of the change"`
 	Vector   *bool        `json:"vector,omitempty" doc:"true when the change is an increase"`
 	Outcome  *bool        `json:"outcome,omitempty" doc:"true when accepted"`

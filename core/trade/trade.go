@@ -1,0 +1,402 @@
+package trade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/activity"
+	"primeur/core/catalog"
+	"primeur/core/decimal"
+	"primeur/core/planning"
+	"primeur/core/store"
+)
+
+// Messages: SPEC §5 (proposal form) and §8 (the delivery-days detail the UI
+// recognises), and the refusals SPEC leaves to the server.
+const (
+	MsgNoDeliveryDays   = "Producer should first provide delivery days"
+	MsgExceeds          = "La quantite saisie excede le besoin restant (%s%s)"
+	MsgQuantityPositive = "Veuillez saisir une quantite superieure a zero"
+	MsgQuantityOrZero   = "Veuillez saisir une quantite (zero autorise)"
+	MsgBadPrice         = "Veuillez saisir un prix correct"
+	MsgPricePositive    = "Veuillez saisir un prix superieur a zero"
+	MsgNotAllowed       = "Cette action n'est pas possible dans l'état actuel de la proposition."
+	MsgOwnProposals     = "Un producteur ne peut agir que sur ses propres propositions."
+)
+
+// MaxPrice bounds a unit price: 10 000 € HT per kg or piece, far above any
+// fruit or vegetable, and low enough for price × quantity sums to stay exact.
+const MaxPrice = decimal.Dec(10_000_00)
+
+// Offer is a proposal as the form sends it: a quantity in the product's
+// unit and a unit price HT in euros.
+type Offer struct {
+	Quantity float64
+	Price    float64
+}
+
+// deal is a negotiation being acted on: the locked need, its proposals, the
+// producer, and where the actor stands.
+type deal struct {
+	need       planning.Need
+	proposals  []planning.Proposal
+	producer   accounts.User
+	actor      accounts.User
+	side       Side
+	state      State
+	commitment *planning.Proposal
+	open       *planning.Proposal
+	allowed    Actions
+}
+
+// begin checks who acts, locks the need (so that concurrent trade on it
+// serialises) and reads the negotiation's state. A producer acts only for
+// itself (403 otherwise); a shop only on its own needs (404 otherwise, as
+// for a need that does not exist or a producer that is not one).
+func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, now time.Time) (*deal, error) {
+	d := &deal{actor: actor}
+	switch {
+	case actor.IsProducer():
+		if producerID != actor.ID {
+			return nil, core.Refuse(core.ErrForbidden, MsgOwnProposals)
+		}
+		d.side = planning.FromProducer
+	case actor.IsDistributor():
+		d.side = planning.FromDistributor
+	default:
+		return nil, fmt.Errorf("trade: %w", core.ErrForbidden)
+	}
+	n, ps, err := planning.Lock(ctx, q, needID)
+	if err != nil {
+		return nil, err
+	}
+	if d.side == planning.FromDistributor && n.DistributorID != actor.ID {
+		return nil, fmt.Errorf("trade: need %s: %w", needID, core.ErrNotFound)
+	}
+	if d.side == planning.FromProducer {
+		d.producer = actor
+	} else {
+		d.producer, err = accounts.ByID(ctx, q, producerID)
+		if errors.Is(err, core.ErrNotFound) || (err == nil && !d.producer.IsProducer()) {
+			return nil, fmt.Errorf("trade: producer %s: %w", producerID, core.ErrNotFound)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if n.Month < planning.MonthOf(now) {
+		return nil, core.Refuse(core.ErrConflict, planning.MsgPastMonth)
+	}
+	d.need, d.proposals = n, ps
+	d.state, d.commitment, d.open = StateOf(ps, producerID)
+	d.allowed = Allowed(d.state, d.side)
+	return d, nil
+}
+
+// other is the id of the party facing the actor.
+func (d *deal) other() string {
+	if d.side == planning.FromProducer {
+		return d.need.DistributorID
+	}
+	return d.producer.ID
+}
+
+// remaining is the most producer may hold on the need: its quantity less
+// what the other producers have committed or proposed (SPEC §5, DESIGN §6;
+// a correction may reuse its own commitment, which is not subtracted).
+func (d *deal) remaining() decimal.Dec {
+	var others []planning.Proposal
+	for _, p := range d.proposals {
+		if p.Producer != d.producer.ID {
+			others = append(others, p)
+		}
+	}
+	return max(0, d.need.Quantity-planning.Reserved(others))
+}
+
+// view is the answer of every trade operation: the need as the actor sees
+// it (a producer sees only its own proposals).
+func (d *deal) view(ctx context.Context, q store.Q) (planning.View, error) {
+	n, ps, err := planning.Get(ctx, q, d.need.ID)
+	if err != nil {
+		return planning.View{}, err
+	}
+	if d.side == planning.FromProducer {
+		own := []planning.Proposal{}
+		for _, p := range ps {
+			if p.Producer == d.producer.ID {
+				own = append(own, p)
+			}
+		}
+		v := planning.ViewOf(n, ps)
+		v.Proposals = own
+		return v, nil
+	}
+	return planning.ViewOf(n, ps), nil
+}
+
+// event records a trade event: product and month of the need, the
+// proposal's quantity and price, and for a correction its size (delta) and
+// direction (vector) against the commitment.
+func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, price decimal.Dec, outcome *bool, now time.Time) error {
+	p, err := catalog.ByID(ctx, q, d.need.ProductID)
+	if err != nil {
+		return err
+	}
+	data := activity.Data{
+		Product: &activity.Product{Name: p.Name, Unit: p.Unit}, Date: d.need.Month,
+		Quantity: &qty, Price: &price, Outcome: outcome,
+	}
+	if d.commitment != nil {
+		delta, up := qty-d.commitment.Quantity, qty > d.commitment.Quantity
+		if delta < 0 {
+			delta = -delta
+		}
+		data.Delta, data.Vector = &delta, &up
+	}
+	if err := activity.Record(ctx, q, activity.Event{Type: typ, OriginID: d.actor.ID, TargetID: target, CreatedAt: now, Data: data}); err != nil {
+		return fmt.Errorf("trade: %w", err)
+	}
+	return nil
+}
+
+// Propose creates or replaces the open proposal of producerID on a need:
+// the producer's offer, or the shop's counter-proposal or correction. With
+// a commitment in place it is a correction (fix:request), which may ask for
+// 0 to end the commitment; otherwise a proposal (proposal:request). It
+// returns the need as the actor sees it.
+func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, offer Offer, now time.Time) (planning.View, error) {
+	d, err := begin(ctx, q, actor, needID, producerID, now)
+	if err != nil {
+		return planning.View{}, err
+	}
+	if !d.allowed.CanPropose() {
+		return planning.View{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
+	}
+	if !d.producer.HasDeliveryDays() {
+		return planning.View{}, core.Refuse(core.ErrConflict, MsgNoDeliveryDays)
+	}
+	product, err := catalog.ByID(ctx, q, d.need.ProductID)
+	if err != nil {
+		return planning.View{}, err
+	}
+	invalid := &core.ValidationError{}
+	qty, qtyErr := parseQuantity(product.Unit, offer.Quantity, d.state.Committed)
+	if qtyErr != "" {
+		invalid.Add("quantity", qtyErr)
+	} else if limit := d.remaining(); qty > limit {
+		invalid.Add("quantity", ExceedsMessage(limit, product.Unit))
+	}
+	price, priceErr := parsePrice(offer.Price)
+	if priceErr != "" {
+		invalid.Add("price", priceErr)
+	}
+	if err := invalid.Err(); err != nil {
+		return planning.View{}, err
+	}
+
+	ms := now.UnixMilli()
+	if d.open != nil {
+		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, origin = ?, quantity = ?, price = ?, updated_at = ? WHERE id = ?`,
+			planning.StatusProposed, d.side, qty, price, ms, d.open.ID)
+	} else {
+		_, err = store.Exec(ctx, q, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, core.NewID(), d.need.ID, d.producer.ID, planning.StatusProposed, d.side, qty, price, ms, ms)
+	}
+	if err != nil {
+		return planning.View{}, fmt.Errorf("trade: write proposal: %w", err)
+	}
+	typ := activity.ProposalRequest
+	if d.state.Committed {
+		typ = activity.FixRequest
+	}
+	if err := d.event(ctx, q, typ, d.other(), qty, price, nil, now); err != nil {
+		return planning.View{}, err
+	}
+	return d.view(ctx, q)
+}
+
+// Review answers the open proposal of producerID on a need, by the side
+// that did not make it. Accepted, it becomes the commitment (replacing the
+// previous one; a quantity of 0 ends it) and the order's deliveries are
+// re-planned; refused, it is marked rejected (refusing a proposal already
+// rejected changes nothing). Events proposal:review, or fix:review for a
+// correction.
+func Review(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, accepted bool, now time.Time) (planning.View, error) {
+	d, err := begin(ctx, q, actor, needID, producerID, now)
+	if err != nil {
+		return planning.View{}, err
+	}
+	if !d.allowed.CanReview(accepted) {
+		return planning.View{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
+	}
+	open := *d.open
+	if !accepted && open.Status == planning.StatusRejected {
+		return d.view(ctx, q)
+	}
+	ms := now.UnixMilli()
+	if !accepted {
+		if _, err := store.Exec(ctx, q, `UPDATE proposals SET status = ?, updated_at = ? WHERE id = ?`,
+			planning.StatusRejected, ms, open.ID); err != nil {
+			return planning.View{}, fmt.Errorf("trade: reject proposal: %w", err)
+		}
+	} else {
+		if err := d.accept(ctx, q, open, now); err != nil {
+			return planning.View{}, err
+		}
+	}
+	typ := activity.ProposalReview
+	if d.state.Committed {
+		typ = activity.FixReview
+	}
+	target := d.need.DistributorID
+	if open.From == planning.FromProducer {
+		target = d.producer.ID
+	}
+	if err := d.event(ctx, q, typ, target, open.Quantity, open.Price, &accepted, now); err != nil {
+		return planning.View{}, err
+	}
+	return d.view(ctx, q)
+}
+
+// accept turns the open proposal into the commitment and re-plans the
+// order of (producer, shop, month).
+func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, now time.Time) error {
+	// Serialise with a change of the producer's delivery days, which
+	// re-plans the same orders.
+	var locked string
+	if err := store.Get(ctx, q, &locked, `SELECT id FROM users WHERE id = ?`+store.ForUpdate(q), d.producer.ID); err != nil {
+		return fmt.Errorf("trade: lock producer: %w", err)
+	}
+	producer, err := accounts.ByID(ctx, q, d.producer.ID)
+	if err != nil {
+		return err
+	}
+	if open.Quantity > 0 && !producer.HasDeliveryDays() {
+		return core.Refuse(core.ErrConflict, MsgNoDeliveryDays)
+	}
+	// A rejected proposal reserved nothing: it must still fit.
+	if limit := d.remaining(); open.Quantity > limit {
+		p, err := catalog.ByID(ctx, q, d.need.ProductID)
+		if err != nil {
+			return err
+		}
+		return core.Refuse(core.ErrConflict, ExceedsMessage(limit, p.Unit))
+	}
+	ms := now.UnixMilli()
+	if d.commitment != nil {
+		if _, err := store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, d.commitment.ID); err != nil {
+			return fmt.Errorf("trade: replace commitment: %w", err)
+		}
+	}
+	if open.Quantity > 0 {
+		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, updated_at = ? WHERE id = ?`, planning.StatusAccepted, ms, open.ID)
+	} else {
+		_, err = store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, open.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("trade: accept proposal: %w", err)
+	}
+	orderID, err := EnsureOrder(ctx, q, d.producer.ID, d.need.DistributorID, d.need.Month, now)
+	if err != nil {
+		return err
+	}
+	return ReplanOrder(ctx, q, orderID, now)
+}
+
+// Withdraw deletes the open proposal of producerID on a need, by the side
+// that made it. SPEC has no event type for it: none is recorded.
+func Withdraw(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, now time.Time) (planning.View, error) {
+	d, err := begin(ctx, q, actor, needID, producerID, now)
+	if err != nil {
+		return planning.View{}, err
+	}
+	if !d.allowed.CanWithdraw() {
+		return planning.View{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
+	}
+	if _, err := store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, d.open.ID); err != nil {
+		return planning.View{}, fmt.Errorf("trade: withdraw proposal: %w", err)
+	}
+	return d.view(ctx, q)
+}
+
+// ExceedsMessage is SPEC §5's message for a quantity over the remaining
+// need, the maximum written the French way ("12,5kg", "3un").
+func ExceedsMessage(limit decimal.Dec, unit string) string {
+	return fmt.Sprintf(MsgExceeds, strings.ReplaceAll(limit.String(), ".", ","), unit)
+}
+
+// parseQuantity checks a proposal's quantity for the product's unit; zero
+// is allowed only in a correction. It returns the SPEC §5 message when
+// the quantity is refused.
+func parseQuantity(unit string, f float64, correction bool) (decimal.Dec, string) {
+	low := MsgQuantityPositive
+	if correction {
+		low = MsgQuantityOrZero
+	}
+	if !math.IsNaN(f) && f < 0 {
+		return 0, low
+	}
+	qty, err := planning.ParseQuantity("quantity", unit, f)
+	if err != nil {
+		return 0, err.Error()
+	}
+	if qty == 0 && !correction {
+		return 0, low
+	}
+	return qty, ""
+}
+
+// parsePrice checks a unit price: more than zero, at most two decimals.
+func parsePrice(f float64) (decimal.Dec, string) {
+	if f == 0 {
+		return 0, MsgPricePositive
+	}
+	d, ok := decimal.FromFloat(f)
+	if !ok || d < 0 {
+		return 0, MsgBadPrice
+	}
+	if d == 0 {
+		return 0, MsgPricePositive
+	}
+	if d > MaxPrice {
+		return 0, planning.MsgTooLarge
+	}
+	return d, ""
+}
+
+// Price is the average price of a product (SPEC §3 "Price record").
+type Price struct {
+	Product string      `json:"product" doc:"Product id"`
+	Value   decimal.Dec `json:"value" doc:"Quantity-weighted average unit price HT in EUR of the commitments of the last 12 months, platform-wide"`
+}
+
+// Prices returns, per product, the quantity-weighted average price of the
+// commitments accepted over the 12 months before now, platform-wide
+// (DESIGN §6), in one query.
+func Prices(ctx context.Context, q store.Q, now time.Time) ([]Price, error) {
+	var rows []struct {
+		Product  string `db:"product"`
+		Amount   int64  `db:"amount"`
+		Quantity int64  `db:"quantity"`
+	}
+	if err := store.Select(ctx, q, &rows, `SELECT n.product_id AS product,
+			CAST(SUM(p.quantity * p.price) AS BIGINT) AS amount, CAST(SUM(p.quantity) AS BIGINT) AS quantity
+		FROM proposals p JOIN needs n ON n.id = p.need_id
+		WHERE p.status = 'accepted' AND p.quantity > 0 AND p.updated_at >= ?
+		GROUP BY n.product_id ORDER BY n.product_id`, now.AddDate(-1, 0, 0).UnixMilli()); err != nil {
+		return nil, fmt.Errorf("trade: prices: %w", err)
+	}
+	out := make([]Price, len(rows))
+	for i, r := range rows {
+		// Round half up: both sums are positive.
+		out[i] = Price{Product: r.Product, Value: decimal.Dec((2*r.Amount + r.Quantity) / (2 * r.Quantity))}
+	}
+	return out, nil
+}
