@@ -1,0 +1,243 @@
+package daemon_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"primeur/core/activity"
+	"primeur/core/planning"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/core/trade"
+	"primeur/daemon"
+	"primeur/daemon/daemontest"
+)
+
+type proposalJSON struct {
+	ID       string  `json:"_id"`
+	Producer string  `json:"producer"`
+	Status   string  `json:"status"`
+	From     string  `json:"from"`
+	Quantity float64 `json:"quantity"`
+	Price    float64 `json:"price"`
+}
+
+type tradeNeedJSON struct {
+	ID                string         `json:"_id"`
+	Quantity          float64        `json:"quantity"`
+	QuantityAccepted  float64        `json:"quantityAccepted"`
+	QuantityProposed  float64        `json:"quantityProposed"`
+	QuantityAvailable float64        `json:"quantityAvailable"`
+	Proposals         []proposalJSON `json:"proposals"`
+}
+
+type orderJSON struct {
+	ID          string `json:"_id"`
+	Date        string `json:"date"`
+	Distributor string `json:"distributor"`
+	Producer    string `json:"producer"`
+	Deliveries  []struct {
+		Status        string `json:"status"`
+		Date          string `json:"date"`
+		Chrono        int    `json:"chrono"`
+		DeliveryLines []struct {
+			Product          string  `json:"product"`
+			Price            float64 `json:"price"`
+			QuantityExpected float64 `json:"quantityExpected"`
+		} `json:"deliveryLines"`
+	} `json:"deliveries"`
+}
+
+// tradeSnapshot is every table a trade call may write.
+func tradeSnapshot(t *testing.T, db *store.DB) string {
+	t.Helper()
+	var b strings.Builder
+	for _, q := range []string{
+		`SELECT id || status || origin || CAST(quantity AS TEXT) || CAST(price AS TEXT) || CAST(updated_at AS TEXT) FROM proposals ORDER BY id`,
+		`SELECT id FROM orders ORDER BY id`,
+		`SELECT id || date || CAST(chrono AS TEXT) FROM deliveries ORDER BY id`,
+		`SELECT id || CAST(quantity_expected AS TEXT) FROM delivery_lines ORDER BY id`,
+		`SELECT id FROM events ORDER BY id`,
+	} {
+		var rows []string
+		if err := db.Select(&rows, q); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintln(&b, strings.Join(rows, ","))
+	}
+	return b.String()
+}
+
+func TestTradeAPI(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
+		other, _ := s.Register("other@example.fr", "Autre magasin", true)
+		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
+		rival, rivalID := s.Producer("rival@example.fr", "Rivale")
+		idle, idleID := s.Register("idle@example.fr", "Sans jours", false)
+
+		var need tradeNeedJSON
+		shop.Do("POST", "/api/needs", map[string]any{"product": "tomate", "date": "2026-12-01", "quantity": 100}).Expect(t, 201).JSON(t, &need)
+		path := func(producer string) string { return "/api/proposals/" + need.ID + "/" + producer }
+		reviewPath := func(producer string) string { return "/api/proposalreview/" + need.ID + "/" + producer }
+
+		// The rival takes 60 kg first: 40 kg remain for the farm.
+		rival.Do("PUT", path(rivalID), map[string]any{"quantity": 60, "price": 2}).Expect(t, 200)
+		var mine tradeNeedJSON
+		farm.Do("PUT", path(farmID), map[string]any{"quantity": 40, "price": 2.5}).Expect(t, 200).JSON(t, &mine)
+		if len(mine.Proposals) != 1 || mine.Proposals[0].Producer != farmID || mine.Proposals[0].From != "producer" ||
+			mine.Proposals[0].Status != "proposed" || mine.QuantityProposed != 100 || mine.QuantityAvailable != 0 {
+			t.Fatalf("farm's view %+v", mine)
+		}
+
+		before := tradeSnapshot(t, db)
+		refused := []struct {
+			name   string
+			c      *daemontest.Client
+			method string
+			path   string
+			body   any
+			status int
+			msg    string
+			field  string
+		}{
+			{"anonymous", s.Client(), "PUT", path(farmID), map[string]any{"quantity": 1, "price": 1}, 401, daemon.MsgNoToken, ""},
+			{"producer without delivery days", idle, "PUT", path(idleID), map[string]any{"quantity": 1, "price": 1}, 409, trade.MsgNoDeliveryDays, ""},
+			{"producer for another", farm, "PUT", path(rivalID), map[string]any{"quantity": 1, "price": 1}, 403, trade.MsgOwnProposals, ""},
+			{"producer reviews another", farm, "PUT", reviewPath(rivalID), map[string]any{"accepted": true}, 403, trade.MsgOwnProposals, ""},
+			{"producer withdraws another's", farm, "DELETE", path(rivalID), nil, 403, trade.MsgOwnProposals, ""},
+			{"another shop proposes", other, "PUT", path(farmID), map[string]any{"quantity": 1, "price": 1}, 404, "", ""},
+			{"another shop reviews", other, "PUT", reviewPath(farmID), map[string]any{"accepted": true}, 404, "", ""},
+			{"another shop withdraws", other, "DELETE", path(farmID), nil, 404, "", ""},
+			{"producer reviews its own", farm, "PUT", reviewPath(farmID), map[string]any{"accepted": true}, 409, trade.MsgNotAllowed, ""},
+			{"shop withdraws the producer's", shop, "DELETE", path(farmID), nil, 409, trade.MsgNotAllowed, ""},
+			{"shop proposes to a stranger", shop, "PUT", path(idleID), map[string]any{"quantity": 1, "price": 1}, 409, trade.MsgNotAllowed, ""},
+			{"shop names itself", shop, "PUT", path(shopID), map[string]any{"quantity": 1, "price": 1}, 404, "", ""},
+			{"unknown need", farm, "PUT", "/api/proposals/nope/" + farmID, map[string]any{"quantity": 1, "price": 1}, 404, "", ""},
+			{"over the remaining need", farm, "PUT", path(farmID), map[string]any{"quantity": 40.5, "price": 1}, 422, "La quantite saisie excede le besoin restant (40kg)", "body.quantity"},
+			{"zero price", farm, "PUT", path(farmID), map[string]any{"quantity": 4, "price": 0}, 422, trade.MsgPricePositive, "body.price"},
+			{"price with cents of cents", farm, "PUT", path(farmID), map[string]any{"quantity": 4, "price": 2.555}, 422, trade.MsgBadPrice, "body.price"},
+			{"quantity as text", farm, "PUT", path(farmID), map[string]any{"quantity": "4", "price": 2}, 422, "", ""},
+			{"price missing", farm, "PUT", path(farmID), map[string]any{"quantity": 4}, 422, "", ""},
+			{"unknown field", farm, "PUT", path(farmID), map[string]any{"quantity": 4, "price": 2, "status": "accepted"}, 422, "", ""},
+			{"not json", farm, "PUT", path(farmID), "quantity=4", 400, "", ""},
+			{"huge number", farm, "PUT", path(farmID), `{"quantity":1e400,"price":2}`, 400, "", ""},
+			{"review without answer", shop, "PUT", reviewPath(farmID), map[string]any{}, 422, "", ""},
+			{"review answer as text", shop, "PUT", reviewPath(farmID), map[string]any{"accepted": "oui"}, 422, "", ""},
+			{"long garbage id", farm, "DELETE", "/api/proposals/" + strings.Repeat("x", 5000) + "/" + farmID, nil, 404, "", ""},
+		}
+		for _, tt := range refused {
+			t.Run(tt.name, func(t *testing.T) {
+				p := tt.c.Do(tt.method, tt.path, tt.body).Expect(t, tt.status).Problem(t)
+				if tt.msg != "" && p.Detail != tt.msg {
+					t.Fatalf("detail %q, want %q", p.Detail, tt.msg)
+				}
+				if tt.field != "" && (len(p.Errors) == 0 || p.Errors[0].Location != tt.field || p.Errors[0].Message != tt.msg) {
+					t.Fatalf("errors %+v", p.Errors)
+				}
+				if tradeSnapshot(t, db) != before {
+					t.Fatal("a refused call changed something")
+				}
+			})
+		}
+
+		// The shop sees every producer; it counter-proposes to the farm.
+		var shopView tradeNeedJSON
+		shop.Do("PUT", path(farmID), map[string]any{"quantity": 35, "price": 2.4}).Expect(t, 200).JSON(t, &shopView)
+		if len(shopView.Proposals) != 2 {
+			t.Fatalf("shop sees %d proposals", len(shopView.Proposals))
+		}
+		// The farm accepts: the commitment, then orders with deliveries.
+		farm.Do("PUT", reviewPath(farmID), map[string]any{"accepted": true}).Expect(t, 200).JSON(t, &mine)
+		if len(mine.Proposals) != 1 || mine.Proposals[0].Status != "accepted" || mine.Proposals[0].From != "distributor" || mine.QuantityAccepted != 35 {
+			t.Fatalf("after acceptance %+v", mine)
+		}
+		var load struct {
+			Orders []orderJSON
+			Prices []struct {
+				Product string
+				Value   float64
+			}
+			Events []activity.View
+		}
+		farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		if len(load.Orders) != 1 || load.Orders[0].Distributor != shopID || load.Orders[0].Date != "2026-12-01" || len(load.Orders[0].Deliveries) != 9 {
+			t.Fatalf("farm's orders %+v", load.Orders)
+		}
+		if d := load.Orders[0].Deliveries[0]; d.Date != "2026-12-03" || d.Chrono != 1 || d.Status != "planned" ||
+			d.DeliveryLines[0].QuantityExpected != 3.88 || d.DeliveryLines[0].Price != 2.4 {
+			t.Fatalf("first delivery %+v", d)
+		}
+		if len(load.Prices) != 1 || load.Prices[0].Product != "tomate" || load.Prices[0].Value != 2.4 {
+			t.Fatalf("prices %+v", load.Prices)
+		}
+		if load.Events[0].Type != activity.ProposalReview || *load.Events[0].Data.Outcome != true || load.Events[0].Target.Name != "Épicerie" ||
+			load.Events[0].Data.Price.Float() != 2.4 || load.Events[0].Data.Product.Name != "Tomate" {
+			t.Fatalf("farm's last event %+v", load.Events[0])
+		}
+		var shopLoad struct{ Orders []orderJSON }
+		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &shopLoad)
+		if len(shopLoad.Orders) != 1 || shopLoad.Orders[0].Producer != farmID || shopLoad.Orders[0].Distributor != "" {
+			t.Fatalf("shop's orders %+v", shopLoad.Orders)
+		}
+
+		// New delivery days re-plan the upcoming deliveries in the answer.
+		var profile struct {
+			Orders []orderJSON
+		}
+		farm.Do("PUT", "/api/user", map[string]any{"defaultDeliveryDays": []bool{false, true, false, false, false, false, false}}).Expect(t, 200).JSON(t, &profile)
+		var dates []string
+		for _, d := range profile.Orders[0].Deliveries {
+			dates = append(dates, d.Date)
+		}
+		if strings.Join(dates, ",") != "2026-12-01,2026-12-08,2026-12-15,2026-12-22,2026-12-29" {
+			t.Fatalf("re-planned on %v", dates)
+		}
+		// Other profile changes leave deliveries alone.
+		farm.Do("PUT", "/api/user", map[string]any{"tel": "0612345678"}).Expect(t, 200).JSON(t, &profile)
+		if len(profile.Orders[0].Deliveries) != 5 {
+			t.Fatal("a profile change without days re-planned")
+		}
+
+		// A correction to zero, refused by the shop, which then corrects
+		// itself; the farm accepts.
+		farm.Do("PUT", path(farmID), map[string]any{"quantity": 0, "price": 2.4}).Expect(t, 200)
+		shop.Do("PUT", reviewPath(farmID), map[string]any{"accepted": false}).Expect(t, 200).JSON(t, &shopView)
+		shop.Do("PUT", path(farmID), map[string]any{"quantity": 30, "price": 2.4}).Expect(t, 200)
+		farm.Do("PUT", reviewPath(farmID), map[string]any{"accepted": true}).Expect(t, 200).JSON(t, &mine)
+		if mine.QuantityAccepted != 30 || len(mine.Proposals) != 1 {
+			t.Fatalf("after the shop's correction %+v", mine)
+		}
+		// A correction withdrawn by its maker leaves the commitment.
+		farm.Do("PUT", path(farmID), map[string]any{"quantity": 10, "price": 2.4}).Expect(t, 200)
+		farm.Do("DELETE", path(farmID), nil).Expect(t, 200).JSON(t, &mine)
+		if len(mine.Proposals) != 1 || mine.Proposals[0].Status != "accepted" || mine.Proposals[0].Quantity != 30 {
+			t.Fatalf("after withdrawal %+v", mine)
+		}
+		load.Events = nil
+		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		var types []string
+		for _, e := range load.Events {
+			types = append(types, e.Type)
+		}
+		want := "fix:request,fix:review,fix:request,fix:review,fix:request,proposal:review,proposal:request,proposal:request,proposal:request,need:create"
+		if strings.Join(types, ",") != want {
+			t.Fatalf("shop's feed %v", types)
+		}
+		if e := load.Events[1]; e.Data.Outcome == nil || !*e.Data.Outcome || *e.Data.Quantity != 3000 || e.Origin.Name != "Ferme" {
+			t.Fatalf("fix:review %+v", e.Data)
+		}
+		if e := load.Events[2]; e.Type != activity.FixRequest || *e.Data.Delta != 500 || *e.Data.Vector || e.Origin.Name != "Épicerie" {
+			t.Fatalf("shop's correction event %+v", e.Data)
+		}
+		// A past month refuses trade.
+		s.Clock.Set(daemontest.Start.AddDate(0, 2, 0))
+		farm.Do("POST", "/auth/login", map[string]any{"email": "ferme@example.fr", "password": daemontest.Password}).Expect(t, 200)
+		p := farm.Do("PUT", path(farmID), map[string]any{"quantity": 5, "price": 2}).Expect(t, 409).Problem(t)
+		if p.Detail != planning.MsgPastMonth {
+			t.Fatalf("past month: %q", p.Detail)
+		}
+	})
+}
