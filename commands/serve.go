@@ -32,7 +32,7 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			defer db.Close()
 			if withDemo {
-				res, err := demo.SeedIfEmpty(ctx, db, a.now())
+				res, err := demo.SeedIfEmpty(ctx, db, a.now().In(a.cfg.Location))
 				if err != nil {
 					return err
 				}

@@ -1,0 +1,232 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/accounts"
+	"primeur/core/catalog"
+	"primeur/core/decimal"
+	"primeur/core/orders"
+	"primeur/core/planning"
+	"primeur/core/store"
+	"primeur/core/trade"
+)
+
+// crops are what each demo producer sells, in the order of producers: the
+// first two go into monthly commitments, the others into open negotiations.
+var crops = [][]string{
+	{"tomate", "carotte", "courgette", "laitue", "poireau"},
+	{"pomme", "poire", "kiwi", "coing", "noix"},
+	{"pomme-de-terre", "poireau", "oignon", "chou-fleur", "navet"},
+	{"betterave", "radis", "mache", "epinard", "fraise"},
+}
+
+// seedTrade gives the shops and producers a history and open
+// negotiations, through the same trade operations the API runs, each at the
+// time it happened: commitments every month from the first demo month, with
+// their orders and deliveries (done up to today, planned after), and for
+// next month proposals in every state — proposed by a producer, countered
+// by a shop, rejected, accepted, a pending correction and a refused one.
+func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
+	all, err := catalog.All(ctx, tx)
+	if err != nil {
+		return err
+	}
+	products := make(map[string]catalog.Product, len(all))
+	for _, p := range all {
+		products[p.ID] = p
+	}
+	s := &trader{ctx: ctx, tx: tx, w: w, products: products}
+	current := planning.MonthOf(w.Now)
+	first := planning.AddMonths(current, -3)
+	// Monthly commitments, from the first demo month to the current one:
+	// each producer supplies its first two crops to every shop, agreed on
+	// the first morning of the month.
+	for m := first; m <= current; m = planning.AddMonths(m, 1) {
+		start, err := timeOfMonth(m, w.Now)
+		if err != nil {
+			return err
+		}
+		at := s.before(start.Add(8 * time.Hour))
+		for i, shop := range w.Shops {
+			for j, farm := range w.Producers {
+				for k, crop := range crops[j%len(crops)][:2] {
+					share := 0.25 + 0.05*float64((i+j+k)%3)
+					if err := s.deal(shop, farm, crop, m, share, at); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	if err := s.markDone(); err != nil {
+		return err
+	}
+
+	// Next month: every state of a negotiation, seen from the main shops.
+	next := planning.AddMonths(current, 1)
+	for i, shop := range w.Shops[:min(2, len(w.Shops))] {
+		p := w.Producers
+		ago := func(h int) time.Time { return w.Now.Add(-time.Duration(h+i) * time.Hour) }
+		// Commitments with a correction pending (asked by the producer)…
+		if err := s.deal(shop, p[0], crops[0][0], next, 0.3, ago(72)); err != nil {
+			return err
+		}
+		if err := s.offer(p[0], shop, p[0], crops[0][0], next, 0.36, ago(20)); err != nil {
+			return err
+		}
+		// …and with the shop's correction refused by the producer.
+		if err := s.deal(shop, p[0], crops[0][1], next, 0.3, ago(70)); err != nil {
+			return err
+		}
+		if err := s.offer(shop, shop, p[0], crops[0][1], next, 0.2, ago(30)); err != nil {
+			return err
+		}
+		if err := s.answer(p[0], shop, p[0], crops[0][1], next, false, ago(26)); err != nil {
+			return err
+		}
+		// A producer's proposal waiting for the shop.
+		if err := s.offer(p[1], shop, p[1], crops[1][2], next, 0.3, ago(5)); err != nil {
+			return err
+		}
+		// A proposal countered by the shop, waiting for the producer.
+		if err := s.offer(p[2], shop, p[2], crops[2][2], next, 0.4, ago(50)); err != nil {
+			return err
+		}
+		if err := s.offer(shop, shop, p[2], crops[2][2], next, 0.3, ago(10)); err != nil {
+			return err
+		}
+		// A proposal the shop refused.
+		if err := s.offer(p[3], shop, p[3], crops[3][2], next, 0.3, ago(40)); err != nil {
+			return err
+		}
+		if err := s.answer(shop, shop, p[3], crops[3][2], next, false, ago(35)); err != nil {
+			return err
+		}
+		// A commitment two months ahead.
+		if err := s.deal(shop, p[2], crops[2][3], planning.AddMonths(current, 2), 0.3, ago(60)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trader runs trade operations for the demo.
+type trader struct {
+	ctx      context.Context
+	tx       *sqlx.Tx
+	w        *World
+	products map[string]catalog.Product
+}
+
+// before keeps a time from going past the demo's now.
+func (s *trader) before(t time.Time) time.Time {
+	if t.After(s.w.Now) {
+		return s.w.Now
+	}
+	return t
+}
+
+// needOf finds the shop's need for a crop and month; ok is false when the
+// shop has none (out of season).
+func (s *trader) needOf(shop accounts.User, crop, month string) (id string, qty decimal.Dec, ok bool, err error) {
+	var n struct {
+		ID       string      `db:"id"`
+		Quantity decimal.Dec `db:"quantity"`
+	}
+	err = store.Get(s.ctx, s.tx, &n, `SELECT id, quantity FROM needs WHERE distributor_id = ? AND product_id = ? AND month = ?`,
+		shop.ID, crop, month)
+	if store.IsNotFound(err) {
+		return "", 0, false, nil
+	}
+	return n.ID, n.Quantity, err == nil, err
+}
+
+// quantity is share of a need, rounded down for the unit, at least one unit.
+func (s *trader) quantity(crop string, need decimal.Dec, share float64) float64 {
+	q := need.Float() * share
+	if s.products[crop].Unit == catalog.Piece || q >= 10 {
+		q = float64(int(q))
+	} else {
+		q = float64(int(q*10)) / 10
+	}
+	return max(q, 1)
+}
+
+// price is the crop's reference price, moved a little per shop and producer.
+func (s *trader) price(crop string, shop, farm accounts.User) float64 {
+	ref := s.products[crop].RefPrice.Float()
+	shift := float64((len(shop.Name)+2*len(farm.Name))%11)/100 - 0.05
+	return float64(int(ref*(1+shift)*100+0.5)) / 100
+}
+
+// offer makes a proposal (or correction) by actor on farm's negotiation.
+func (s *trader) offer(actor, shop, farm accounts.User, crop, month string, share float64, at time.Time) error {
+	id, need, ok, err := s.needOf(shop, crop, month)
+	if err != nil || !ok {
+		return err
+	}
+	if _, err := trade.Propose(s.ctx, s.tx, actor, id, farm.ID, trade.Offer{
+		Quantity: s.quantity(crop, need, share), Price: s.price(crop, shop, farm),
+	}, at); err != nil {
+		return fmt.Errorf("demo: %s proposes %s for %s: %w", actor.Name, crop, month, err)
+	}
+	return nil
+}
+
+// answer reviews the open proposal of farm's negotiation.
+func (s *trader) answer(actor, shop, farm accounts.User, crop, month string, accepted bool, at time.Time) error {
+	id, _, ok, err := s.needOf(shop, crop, month)
+	if err != nil || !ok {
+		return err
+	}
+	if _, err := trade.Review(s.ctx, s.tx, actor, id, farm.ID, accepted, at); err != nil {
+		return fmt.Errorf("demo: %s reviews %s for %s: %w", actor.Name, crop, month, err)
+	}
+	return nil
+}
+
+// deal is a producer's proposal accepted by the shop an hour later (or at
+// the demo's now).
+func (s *trader) deal(shop, farm accounts.User, crop, month string, share float64, at time.Time) error {
+	if err := s.offer(farm, shop, farm, crop, month, share, at); err != nil {
+		return err
+	}
+	return s.answer(shop, shop, farm, crop, month, true, s.before(at.Add(time.Hour)))
+}
+
+// markDone turns the deliveries whose lock has passed into done ones, with
+// the quantity sent; one in seven came a little short.
+func (s *trader) markDone() error {
+	var ds []orders.Delivery
+	if err := store.Select(s.ctx, s.tx, &ds, `SELECT id, order_id, producer_id, status, date, chrono, claim_status,
+			claim_sent_at, claim_reviewed_at, note_sent_at, created_at, updated_at
+		FROM deliveries WHERE status = ? AND date <= ? ORDER BY producer_id, chrono`, orders.Planned, s.w.Now.Format("2006-01-02")); err != nil {
+		return fmt.Errorf("demo: deliveries: %w", err)
+	}
+	for i, d := range ds {
+		if !trade.Locked(d.Date, s.w.Now) {
+			continue
+		}
+		lock, err := time.ParseInLocation("2006-01-02", d.Date, s.w.Now.Location())
+		if err != nil {
+			return err
+		}
+		at := lock.Add(trade.LockHour * time.Hour).UnixMilli()
+		if _, err := store.Exec(s.ctx, s.tx, `UPDATE deliveries SET status = ?, updated_at = ? WHERE id = ?`, orders.Done, at, d.ID); err != nil {
+			return fmt.Errorf("demo: deliver %s: %w", d.ID, err)
+		}
+		sent := `quantity_expected`
+		if i%7 == 3 {
+			sent = `CASE WHEN quantity_expected >= 1000 THEN quantity_expected - quantity_expected / 2000 * 100 ELSE quantity_expected END`
+		}
+		if _, err := store.Exec(s.ctx, s.tx, `UPDATE delivery_lines SET quantity_sent = `+sent+` WHERE delivery_id = ?`, d.ID); err != nil {
+			return fmt.Errorf("demo: deliver %s: %w", d.ID, err)
+		}
+	}
+	return nil
+}
