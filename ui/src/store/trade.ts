@@ -1,0 +1,113 @@
+// Trade actions (SPEC §4 proposals, §7 proposal calls, §8 toasts): propose
+// (or counter-propose, or correct), answer the open proposal, withdraw it.
+// Each answers the need, which replaces the stored one; after an acceptance
+// the orders (and prices) follow from a quiet reload of the user load. The
+// actions show their toasts and return what happened; they never navigate.
+import { ApiError, api, errorMessage } from '../api'
+import { progress } from '../notify'
+import type { Need, UserLoad } from '../types'
+import { state } from './state'
+
+/** The daemon's detail when a producer has no delivery day (SPEC §8). */
+export const NO_DELIVERY_DAYS_DETAIL = 'Producer should first provide delivery days'
+
+/** Toast texts of SPEC §8. */
+export const TRADE_MESSAGES = {
+  noDeliveryDays:
+    'Veuillez renseigner vos jours de livraison sur la page d\'accueil avant de soumettre une proposition',
+  proposeProgress: 'Modification en cours',
+  proposed: 'Modification effectuée',
+  proposeFailed: 'Echec de la modification',
+  reviewProgress: 'Traitement en cours',
+  reviewed: 'Votre réponse a été correctement enregistrée',
+  reviewFailed: 'Echec de la modification',
+  withdrawProgress: 'Suppression en cours',
+  withdrawn: 'Suppression effectuée',
+  withdrawFailed: 'Echec de la suppression',
+} as const
+
+/** What an action did: the need, or the failure with field messages (422). */
+export type TradeResult =
+  | { ok: true; need: Need }
+  | { ok: false; message: string; fieldErrors: Record<string, string> }
+
+/** A proposal's body. */
+export interface Offer {
+  quantity: number
+  price: number
+}
+
+const path = (base: string, needId: string, producerId: string) =>
+  `/api/${base}/${encodeURIComponent(needId)}/${encodeURIComponent(producerId)}`
+
+/** Replaces a need wherever the store holds it (the user's needs, or a shop's needs viewed by a producer). */
+export function storeNeed(need: Need): void {
+  const replace = (list: Need[]) => {
+    const i = list.findIndex((n) => n._id === need._id)
+    if (i >= 0) list[i] = need
+    return i >= 0
+  }
+  const held = replace(state.needs)
+  // A producer's own list holds the needs it trades on: add a new one.
+  if (!held && state.user?.type === 'producer' && need.proposals.length > 0) state.needs.push(need)
+}
+
+/** Refreshes orders, prices and events without toasts (after an acceptance). */
+async function refreshAfterAcceptance(): Promise<void> {
+  try {
+    const load = await api.get<UserLoad>('/api/user')
+    state.orders = load.orders ?? []
+    state.prices = load.prices ?? []
+    state.events = load.events ?? []
+  } catch (err) {
+    // The acceptance is recorded; the next full load shows its deliveries.
+    console.error('trade: refresh after acceptance:', err)
+  }
+}
+
+async function run(
+  titles: { progress: string; success: string; failure: string },
+  call: () => Promise<Need>,
+): Promise<TradeResult> {
+  const toast = progress(titles.progress)
+  try {
+    const need = await call()
+    storeNeed(need)
+    toast.success(titles.success)
+    return { ok: true, need }
+  } catch (err) {
+    if (err instanceof ApiError && err.detail === NO_DELIVERY_DAYS_DETAIL) {
+      toast.failure(TRADE_MESSAGES.noDeliveryDays)
+      return { ok: false, message: TRADE_MESSAGES.noDeliveryDays, fieldErrors: {} }
+    }
+    const message = errorMessage(err)
+    toast.failure(titles.failure, message)
+    return { ok: false, message, fieldErrors: err instanceof ApiError ? err.fieldErrors() : {} }
+  }
+}
+
+/** Creates or replaces the open proposal of a producer on a need (`PUT /api/proposals/{needId}/{producerId}`). */
+export function propose(needId: string, producerId: string, offer: Offer): Promise<TradeResult> {
+  return run(
+    { progress: TRADE_MESSAGES.proposeProgress, success: TRADE_MESSAGES.proposed, failure: TRADE_MESSAGES.proposeFailed },
+    () => api.put<Need>(path('proposals', needId, producerId), offer),
+  )
+}
+
+/** Accepts or refuses the open proposal (`PUT /api/proposalreview/{needId}/{producerId}`). */
+export async function review(needId: string, producerId: string, accepted: boolean): Promise<TradeResult> {
+  const result = await run(
+    { progress: TRADE_MESSAGES.reviewProgress, success: TRADE_MESSAGES.reviewed, failure: TRADE_MESSAGES.reviewFailed },
+    () => api.put<Need>(path('proposalreview', needId, producerId), { accepted }),
+  )
+  if (result.ok && accepted) await refreshAfterAcceptance()
+  return result
+}
+
+/** Withdraws the open proposal (`DELETE /api/proposals/{needId}/{producerId}`). */
+export function withdraw(needId: string, producerId: string): Promise<TradeResult> {
+  return run(
+    { progress: TRADE_MESSAGES.withdrawProgress, success: TRADE_MESSAGES.withdrawn, failure: TRADE_MESSAGES.withdrawFailed },
+    () => api.del<Need>(path('proposals', needId, producerId)),
+  )
+}

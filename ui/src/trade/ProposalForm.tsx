@@ -1,0 +1,100 @@
+import { Button, Group, Paper, Stack, TextInput, Title } from '@mantine/core'
+import { type FormEvent, type KeyboardEvent, useCallback, useState } from 'react'
+import { useFormState } from '../forms/useFormState'
+import type { Unit } from '../types'
+import {
+  type ProposalField,
+  type ProposalValues,
+  acceptsKey,
+  offerOf,
+  sanitize,
+  toInput,
+  validateProposal,
+} from './proposalForm'
+
+/** What submitting did: field messages from the daemon are shown under their fields. */
+export interface SubmitOutcome {
+  ok: boolean
+  fieldErrors?: Record<string, string>
+}
+
+export interface ProposalFormProps {
+  /** Heading, e.g. "Proposer", "Contre-proposer", "Corriger l'engagement". */
+  title: string
+  unit: Unit
+  /** The most this producer may hold on the need. */
+  max: number
+  /** A correction: zero is allowed (it ends the commitment). */
+  zeroAllowed: boolean
+  /** Values to start from (a proposal being modified, a commitment being corrected). */
+  initial?: { quantity: number; price: number }
+  submitLabel?: string
+  onSubmit: (offer: { quantity: number; price: number }) => Promise<SubmitOutcome>
+  onCancel?: () => void
+}
+
+/**
+ * The proposal form (SPEC §5): quantity and unit price in French decimals
+ * (digits and one comma; a dot becomes a comma), rounded per unit, with the
+ * exact messages; the submit button is disabled while untouched or invalid
+ * and reads "en cours..." while the request runs. Remount it (key) to start
+ * over.
+ */
+export function ProposalForm({ title, unit, max, zeroAllowed, initial, submitLabel = 'Envoyer', onSubmit, onCancel }: ProposalFormProps) {
+  const [start] = useState<ProposalValues>(() => ({
+    quantity: initial ? toInput(initial.quantity) : '',
+    price: initial ? toInput(initial.price) : '',
+  }))
+  const validate = useCallback(
+    (values: ProposalValues) => validateProposal(values, { unit, max, zeroAllowed }),
+    [unit, max, zeroAllowed],
+  )
+  const form = useFormState<ProposalValues, ProposalField>(start, validate)
+  const [submitting, setSubmitting] = useState(false)
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!form.canSubmit || submitting) return
+    setSubmitting(true)
+    const outcome = await onSubmit(offerOf(form.values, unit))
+    setSubmitting(false)
+    if (!outcome.ok && outcome.fieldErrors) form.setServerErrors(outcome.fieldErrors)
+  }
+
+  const field = (name: ProposalField, label: string) => (
+    <TextInput
+      label={label}
+      inputMode="decimal"
+      autoComplete="off"
+      value={form.values[name]}
+      onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
+        if (!e.ctrlKey && !e.metaKey && !e.altKey && !acceptsKey(e.key, e.currentTarget.value)) e.preventDefault()
+      }}
+      onChange={(e) => form.setValue(name, sanitize(e.currentTarget.value))}
+      onBlur={() => form.touch(name)}
+      error={form.errorOf(name)}
+    />
+  )
+
+  return (
+    <Paper component="form" withBorder p="sm" onSubmit={submit} noValidate aria-label={title}>
+      <Stack gap="xs">
+        <Title order={4}>{title}</Title>
+        <Group grow align="flex-start">
+          {field('quantity', `Quantité (${unit})`)}
+          {field('price', `Prix unitaire HT (€/${unit})`)}
+        </Group>
+        <Group justify="flex-end">
+          {onCancel ? (
+            <Button variant="default" onClick={onCancel} disabled={submitting}>
+              Annuler
+            </Button>
+          ) : null}
+          <Button type="submit" disabled={!form.canSubmit || submitting}>
+            {submitting ? 'en cours...' : submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  )
+}

@@ -1,0 +1,146 @@
+import { Stack, Text, Title } from '@mantine/core'
+import { useState } from 'react'
+import { propose, review, withdraw } from '../store/trade'
+import type { Unit } from '../types'
+import { type CardAction, type ProposalLike, type Side, allowedActions, negotiationOf } from './actions'
+import { CommitmentCard } from './CommitmentCard'
+import { OtherProducersCard, type OtherProducersNeed } from './OtherProducersCard'
+import { ProposalForm } from './ProposalForm'
+import { remainingFor } from './proposalForm'
+
+/** A need as the panel reads it (plain objects or store snapshots). */
+export interface TradeNeed extends OtherProducersNeed {
+  readonly _id: string
+  readonly proposals: readonly ProposalLike[]
+}
+
+/** Which card the form works on: a first proposal, the open proposal, or the commitment. */
+interface Editing {
+  producer: string
+  card: 'new' | 'open' | 'commitment'
+}
+
+export interface TradePanelProps {
+  need: TradeNeed
+  unit: Unit
+  viewer: { type: Side; id: string }
+  /** Producers by id, for the shop's cards. */
+  producers: readonly { readonly _id: string; readonly name: string }[]
+}
+
+/**
+ * The trade blocks of the planner's right pane (SPEC §2, §4, §5): the
+ * commitment and proposal cards with exactly the actions of the SPEC §4
+ * table, the proposal form, and for a producer the "autres producteurs"
+ * card. A producer sees its own negotiation; a shop sees one per producer.
+ */
+export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
+  const [editing, setEditing] = useState<Editing | null>(null)
+  const [busy, setBusy] = useState(false)
+  const side = viewer.type
+
+  const producerIds =
+    side === 'producer' ? [viewer.id] : [...new Set(need.proposals.map((p) => p.producer))]
+  const nameOf = (id: string) => producers.find((p) => p._id === id)?.name ?? 'Producteur'
+
+  const act = async (producer: string, action: CardAction) => {
+    switch (action) {
+      case 'modifier':
+        setEditing({ producer, card: 'open' })
+        return
+      case 'corriger':
+        setEditing({ producer, card: 'commitment' })
+        return
+      case 'accepter':
+      case 'refuser':
+      case 'supprimer': {
+        setBusy(true)
+        const result = action === 'supprimer' ? await withdraw(need._id, producer) : await review(need._id, producer, action === 'accepter')
+        setBusy(false)
+        if (result.ok) setEditing(null)
+        return
+      }
+      default:
+        throw new Error(`Unknown commitment action: ${String(action)}`)
+    }
+  }
+
+  const sections = producerIds.map((producer) => {
+    const n = negotiationOf(need.proposals, producer)
+    const allowed = allowedActions(n.state, side)
+    const mine = side === 'producer'
+    const edit = editing?.producer === producer ? editing : allowed.propose ? { producer, card: 'new' as const } : null
+    const base = edit?.card === 'open' ? n.open : edit?.card === 'commitment' ? n.commitment : undefined
+    const title =
+      edit?.card === 'commitment'
+        ? "Corriger l'engagement"
+        : edit?.card === 'open'
+          ? n.open && n.state.from === side
+            ? 'Modifier la proposition'
+            : n.state.committed
+              ? 'Contre-proposer une correction'
+              : 'Contre-proposer'
+          : 'Proposer'
+    const who = mine ? '' : ` de ${nameOf(producer)}`
+    return (
+      <Stack key={producer} gap="xs" aria-label={mine ? 'Ma négociation' : `Négociation avec ${nameOf(producer)}`} role="group">
+        {!mine ? <Title order={5}>{nameOf(producer)}</Title> : null}
+        {n.commitment ? (
+          <CommitmentCard
+            title={`Engagement${who}`}
+            proposal={n.commitment}
+            unit={unit}
+            viewer={side}
+            actions={allowed.commitment}
+            selected={edit?.card === 'commitment'}
+            waiting={n.state.open === 'proposed'}
+            busy={busy}
+            onAction={(a) => act(producer, a)}
+          />
+        ) : null}
+        {n.open ? (
+          <CommitmentCard
+            title={`${n.state.committed ? 'Correction' : 'Proposition'}${who}`}
+            proposal={n.open}
+            unit={unit}
+            viewer={side}
+            actions={allowed.open}
+            selected={edit?.card === 'open'}
+            busy={busy}
+            onAction={(a) => act(producer, a)}
+          />
+        ) : null}
+        {edit ? (
+          <ProposalForm
+            key={`${need._id}|${producer}|${edit.card}|${base?._id ?? ''}`}
+            title={title}
+            unit={unit}
+            max={remainingFor(need, producer)}
+            zeroAllowed={n.state.committed}
+            initial={base ? { quantity: base.quantity, price: base.price } : undefined}
+            submitLabel={edit.card === 'new' ? 'Proposer' : 'Envoyer'}
+            onCancel={edit.card === 'new' ? undefined : () => setEditing(null)}
+            onSubmit={async (offer) => {
+              const result = await propose(need._id, producer, offer)
+              if (result.ok) {
+                setEditing(null)
+                return { ok: true }
+              }
+              return { ok: false, fieldErrors: result.fieldErrors }
+            }}
+          />
+        ) : null}
+      </Stack>
+    )
+  })
+
+  return (
+    <Stack gap="sm" aria-label="Propositions et engagements" role="region">
+      {side === 'distributor' && producerIds.length === 0 ? (
+        <Text c="dimmed">Aucune proposition de producteur pour ce besoin</Text>
+      ) : null}
+      {sections}
+      {side === 'producer' ? <OtherProducersCard need={need} producerId={viewer.id} unit={unit} /> : null}
+    </Stack>
+  )
+}
