@@ -63,6 +63,11 @@ func withID(p, key string) func(*world, actor) string {
 
 func body(v any) func(*world, actor) any { return func(*world, actor) any { return v } }
 
+// tradePath names the producer's negotiation on the shop's need.
+func tradePath(prefix string) func(*world, actor) string {
+	return func(w *world, _ actor) string { return prefix + w.ids["need"] + "/" + w.ids["producer"] }
+}
+
 // everyone expects the same status from every signed-in actor, 401 from
 // anonymous visitors.
 func everyone(status int) map[actor]int {
@@ -112,6 +117,23 @@ var matrix = map[string]row{
 		path:   fixed("/api/needs/bulk"),
 		body:   body(map[string]any{"product": "poire", "quantities": []float64{1, 2}, "dates": []string{"2027-01", "2027-02"}}),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
+	"PUT /api/proposals/{needId}/{producerId}": {
+		path: tradePath("/api/proposals/"),
+		body: body(map[string]any{"quantity": 45, "price": 1.6}),
+		// The producer modifies its pending correction, the shop counters it.
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 403},
+	},
+	"PUT /api/proposalreview/{needId}/{producerId}": {
+		path: tradePath("/api/proposalreview/"),
+		body: body(map[string]any{"accepted": true}),
+		// Only the side that did not make the correction answers it.
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 409, otherProducer: 403},
+	},
+	"DELETE /api/proposals/{needId}/{producerId}": {
+		path: tradePath("/api/proposals/"),
+		// Only the side that made the correction withdraws it.
+		expect: map[actor]int{anon: 401, shop: 409, otherShop: 404, producer: 200, otherProducer: 403},
 	},
 	"GET /public/other/products.csv": {
 		path:   fixed("/public/other/products.csv"),
@@ -172,7 +194,7 @@ func buildWorld(t *testing.T) *world {
 	w.ids["otherNeed"] = need.ID
 
 	// The producer's commitment on the shop's need, its order and a planned
-	// delivery, as trading would leave them.
+	// delivery, as trading would leave them…
 	exec := func(q string, args ...any) {
 		t.Helper()
 		if _, err := store.Exec(ctx, db, q, args...); err != nil {
@@ -182,6 +204,9 @@ func buildWorld(t *testing.T) *world {
 	w.ids["order"], w.ids["delivery"] = core.NewID(), core.NewID()
 	exec(`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
 		VALUES (?, ?, ?, 'accepted', 'producer', 4000, 150, 0, 0)`, core.NewID(), w.ids["need"], w.ids["producer"])
+	// …and its pending correction.
+	exec(`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
+		VALUES (?, ?, ?, 'proposed', 'producer', 5000, 150, 0, 0)`, core.NewID(), w.ids["need"], w.ids["producer"])
 	exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, '2026-12-01', 0, 0)`,
 		w.ids["order"], w.ids["producer"], w.ids["shop"])
 	exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at)
