@@ -3,7 +3,7 @@
 // accepts; both see the commitment, and the planned deliveries follow (read
 // from the user load until the deliveries screen exists).
 import type { Page } from '@playwright/test'
-import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
+import { expect, loginThroughForm, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 /** The month `offset` months from now in Paris: ["décembre 2026", "2026-12-01"]. */
 function month(offset: number): [label: string, value: string] {
@@ -83,6 +83,9 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
 
   // The shop sees the proposal and counter-proposes a lower price.
   const shopPage = await shopContext.newPage()
+  await shopPage.goto('/landing/login')
+  await loginThroughForm(shopPage, shop)
+  await expect(shopPage.getByRole('navigation', { name: 'Navigation principale' })).toBeVisible()
   await shopPage.goto('/dis/needs')
   let shopPane = await openTomato(shopPage)
   const proposal = shopPane.getByRole('article', { name: `Proposition de ${farm.name}` })

@@ -35,8 +35,8 @@ export function cardClassName(style: CardStyle): string {
 const COLORS: Record<ProposalStatus, string> = { accepted: 'green', proposed: 'orange', rejected: 'red' }
 
 const STATUS_LABELS: Record<ProposalStatus, string> = {
-  accepted: 'Engagement',
-  proposed: 'En attente de réponse',
+  accepted: 'Engagé',
+  proposed: 'En attente',
   rejected: 'Refusée',
 }
 
