@@ -126,6 +126,11 @@ func TestTradeAPI(t *testing.T) {
 			{"huge number", farm, "PUT", path(farmID), `{"quantity":1e400,"price":2}`, 400, "", ""},
 			{"review without answer", shop, "PUT", reviewPath(farmID), map[string]any{}, 422, "", ""},
 			{"review answer as text", shop, "PUT", reviewPath(farmID), map[string]any{"accepted": "oui"}, 422, "", ""},
+			{"NaN price", farm, "PUT", path(farmID), `{"quantity":1,"price":NaN}`, 400, "", ""},
+			{"null quantity", farm, "PUT", path(farmID), `{"quantity":null,"price":2}`, 422, "", ""},
+			{"negative zero", farm, "PUT", path(farmID), `{"quantity":-0,"price":2}`, 422, trade.MsgQuantityPositive, "body.quantity"},
+			{"huge price", farm, "PUT", path(farmID), `{"quantity":1,"price":1e300}`, 422, trade.MsgBadPrice, "body.price"},
+			{"SQL in the path", shop, "PUT", "/api/proposalreview/x'%20OR%20'1'='1/" + farmID, map[string]any{"accepted": true}, 404, "", ""},
 			{"long garbage id", farm, "DELETE", "/api/proposals/" + strings.Repeat("x", 5000) + "/" + farmID, nil, 404, "", ""},
 		}
 		for _, tt := range refused {

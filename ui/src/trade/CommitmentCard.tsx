@@ -48,8 +48,10 @@ export function makerLabel(proposal: ProposalLike, viewer: Side): string {
 }
 
 export interface CommitmentCardProps {
-  /** Heading: "Engagement", "Proposition", "Correction"… */
+  /** Heading: "Engagement", "Proposition", "Correction". */
   title: string
+  /** Accessible name, when the heading alone is ambiguous ("Proposition de Ferme X"); the title otherwise. */
+  label?: string
   proposal: ProposalLike
   unit: Unit
   viewer: Side
@@ -62,14 +64,14 @@ export interface CommitmentCardProps {
 }
 
 /** A commitment or an open proposal, with the actions the viewer may take. */
-export function CommitmentCard({ title, proposal, unit, viewer, actions, selected, waiting, busy, onAction }: CommitmentCardProps) {
+export function CommitmentCard({ title, label, proposal, unit, viewer, actions, selected, waiting, busy, onAction }: CommitmentCardProps) {
   const style = cardStyle(proposal, viewer, { selected, waiting })
   const buttons = actions.map((a) => ({ action: a as CardAction, label: actionLabel(a) }))
   const color = COLORS[style.status]
   return (
     <Paper
       role="article"
-      aria-label={title}
+      aria-label={label ?? title}
       className={cardClassName(style)}
       data-status={style.status}
       data-own={style.own || undefined}
@@ -86,9 +88,9 @@ export function CommitmentCard({ title, proposal, unit, viewer, actions, selecte
       }}
     >
       <Stack gap={4}>
-        <Group justify="space-between" wrap="nowrap">
+        <Group justify="space-between" wrap="nowrap" gap="xs">
           <Text fw={600}>{title}</Text>
-          <Badge color={color} variant="light">
+          <Badge color={color} variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
             {STATUS_LABELS[style.status]}
           </Badge>
         </Group>

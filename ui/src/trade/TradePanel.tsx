@@ -87,7 +87,8 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
         {!mine ? <Title order={5}>{nameOf(producer)}</Title> : null}
         {n.commitment ? (
           <CommitmentCard
-            title={`Engagement${who}`}
+            title="Engagement"
+            label={`Engagement${who}`}
             proposal={n.commitment}
             unit={unit}
             viewer={side}
@@ -100,7 +101,8 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
         ) : null}
         {n.open ? (
           <CommitmentCard
-            title={`${n.state.committed ? 'Correction' : 'Proposition'}${who}`}
+            title={n.state.committed ? 'Correction' : 'Proposition'}
+            label={`${n.state.committed ? 'Correction' : 'Proposition'}${who}`}
             proposal={n.open}
             unit={unit}
             viewer={side}
