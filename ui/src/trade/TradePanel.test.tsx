@@ -9,7 +9,7 @@ import { distributor, producer } from '../test/fixtures'
 import { renderWithProviders } from '../test/render'
 import type { Need, Proposal } from '../types'
 import type { Actions, Side, TradeState } from './actions'
-import { TradePanel } from './TradePanel'
+import { TradePanel, isClosedMonth } from './TradePanel'
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -21,7 +21,7 @@ function need(proposals: Proposal[], figures: Partial<Need> = {}): Need {
     _id: 'n1',
     product: 'tomate',
     distributor: 'd1',
-    date: '2026-12-01',
+    date: '2099-12-01',
     quantity: 100,
     quantityAccepted: 0,
     quantityProposed: 0,
@@ -215,6 +215,20 @@ describe('TradePanel, shop', () => {
     show('distributor', need([]))
     expect(screen.getByText('Aucune proposition de producteur pour ce besoin')).toBeInTheDocument()
     expect(screen.queryByRole('form')).not.toBeInTheDocument()
+  })
+})
+
+describe('a past month', () => {
+  it('closes the negotiation: cards without actions, no form', () => {
+    show('producer', { ...need([{ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 }]), date: '2020-01-01' })
+    expect(screen.getByText('Ce mois est passé : les propositions sont closes.')).toBeInTheDocument()
+    expect(within(screen.getByRole('article', { name: 'Engagement' })).queryAllByRole('button')).toHaveLength(0)
+    expect(screen.queryByRole('form')).not.toBeInTheDocument()
+  })
+  it('is known in Paris time', () => {
+    expect(isClosedMonth('2026-11-01', new Date('2026-11-30T23:30:00Z'))).toBe(true) // 1 December in Paris
+    expect(isClosedMonth('2026-11-01', new Date('2026-11-30T22:30:00Z'))).toBe(false)
+    expect(isClosedMonth('2026-12-01', new Date('2026-11-30T23:30:00Z'))).toBe(false)
   })
 })
 

@@ -1,5 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react'
+import { dayOf } from '../format'
 import { propose, review, withdraw } from '../store/trade'
 import type { Unit } from '../types'
 import { type CardAction, type ProposalLike, type Side, allowedActions, negotiationOf } from './actions'
@@ -11,7 +12,14 @@ import { remainingFor } from './proposalForm'
 /** A need as the panel reads it (plain objects or store snapshots). */
 export interface TradeNeed extends OtherProducersNeed {
   readonly _id: string
+  /** The month, "2026-12-01". */
+  readonly date: string
   readonly proposals: readonly ProposalLike[]
+}
+
+/** Whether a need's month ("2026-10-01") is over in Paris: its negotiations are closed. */
+export function isClosedMonth(month: string, now: Date = new Date()): boolean {
+  return month.slice(0, 7) < dayOf(now).slice(0, 7)
 }
 
 /** Which card the form works on: a first proposal, the open proposal, or the commitment. */
@@ -38,6 +46,7 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
   const [editing, setEditing] = useState<Editing | null>(null)
   const [busy, setBusy] = useState(false)
   const side = viewer.type
+  const closed = isClosedMonth(need.date)
 
   const producerIds =
     side === 'producer' ? [viewer.id] : [...new Set(need.proposals.map((p) => p.producer))]
@@ -67,7 +76,7 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
 
   const sections = producerIds.map((producer) => {
     const n = negotiationOf(need.proposals, producer)
-    const allowed = allowedActions(n.state, side)
+    const allowed = closed ? { propose: false, commitment: [], open: [] } : allowedActions(n.state, side)
     const mine = side === 'producer'
     const edit = editing?.producer === producer ? editing : allowed.propose ? { producer, card: 'new' as const } : null
     const base = edit?.card === 'open' ? n.open : edit?.card === 'commitment' ? n.commitment : undefined
@@ -138,6 +147,7 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
 
   return (
     <Stack gap="sm" aria-label="Propositions et engagements" role="region">
+      {closed ? <Text c="dimmed">Ce mois est passé : les propositions sont closes.</Text> : null}
       {side === 'distributor' && producerIds.length === 0 ? (
         <Text c="dimmed">Aucune proposition de producteur pour ce besoin</Text>
       ) : null}
