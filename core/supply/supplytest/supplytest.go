@@ -1,29 +1,34 @@
 // Package supplytest writes needs, orders, deliveries and delivery lines
 // straight into the database for the tests and benchmarks of the supply
 // projection, the way core/trade and core/delivery store them. It is
-// imported by tests only.
+// imported by tests only (and by tools/e2eseed, the browser tests' seeder).
 package supplytest
 
 import (
 	"context"
 	"fmt"
 	"strings"
-	"testing"
 
 	"primeur/core"
 	"primeur/core/decimal"
 	"primeur/core/store"
 )
 
+// TB is the part of testing.TB the writer uses: failures stop the test.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
 // World writes rows on one database or transaction.
 type World struct {
-	t   testing.TB
+	t   TB
 	q   store.Q
 	ctx context.Context
 }
 
 // New writes on q (a *store.DB or a transaction).
-func New(t testing.TB, q store.Q) *World {
+func New(t TB, q store.Q) *World {
 	return &World{t: t, q: q, ctx: context.Background()}
 }
 
