@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"primeur/core"
 	"primeur/core/decimal"
@@ -122,4 +123,49 @@ func (w *World) Delivery(producerID, shopID, date, status string, lines ...Line)
 // String describes a line for failure messages.
 func (l Line) String() string {
 	return fmt.Sprintf("%s %v/%v", l.Product, l.Expected, l.Sent)
+}
+
+// Busy fills a shop's history for benchmarks: a need for every product and
+// month from the month of from to the month of to, and deliveries from from
+// to to (inclusive, "YYYY-MM-DD"): producer i delivers on weekdays i and
+// i+3 (0 = Monday), each delivery carrying the products whose index is i
+// modulo the number of producers. Deliveries before today are done, the
+// others planned; every 25th is cancelled. It returns the number of
+// delivery lines written.
+func (w *World) Busy(shopID string, producers, products []string, from, to, today string) int {
+	w.t.Helper()
+	start, err1 := time.Parse(time.DateOnly, from)
+	end, err2 := time.Parse(time.DateOnly, to)
+	if err1 != nil || err2 != nil {
+		w.t.Fatalf("supplytest: busy: bad dates %s %s", from, to)
+	}
+	for m := time.Date(start.Year(), start.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(end); m = m.AddDate(0, 1, 0) {
+		for _, p := range products {
+			w.Need(shopID, p, m.Format(time.DateOnly), 260_00)
+		}
+	}
+	lines, n := 0, 0
+	for d := start; !d.After(end); d = d.AddDate(0, 0, 1) {
+		weekday := (int(d.Weekday()) + 6) % 7
+		day := d.Format(time.DateOnly)
+		for i, producer := range producers {
+			if weekday != i%7 && weekday != (i+3)%7 {
+				continue
+			}
+			status := "planned"
+			if day < today {
+				status = "done"
+			}
+			if n++; n%25 == 0 {
+				status = "cancelled"
+			}
+			var ls []Line
+			for k := i; k < len(products); k += len(producers) {
+				ls = append(ls, Line{Product: products[k], Expected: decimal.Dec(300 + 50*(k%7)), Sent: decimal.Dec(300 + 40*(k%5))})
+			}
+			w.Delivery(producer, shopID, day, status, ls...)
+			lines += len(ls)
+		}
+	}
+	return lines
 }
