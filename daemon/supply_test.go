@@ -169,3 +169,12 @@ func TestSupplyAPI(t *testing.T) {
 		}
 	})
 }
+
+// The supply row of the authorization matrix (authz_test.go): shops read
+// their own projection (the session decides whose), producers are refused.
+func init() {
+	matrix["GET /api/supply"] = row{
+		path:   fixed("/api/supply?start=2026-11-16&days=5"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	}
+}
