@@ -20,11 +20,14 @@ function month(offset: number): [label: string, value: string] {
 
 const [nextLabel, nextValue] = month(1)
 
-/** Selects next month's tomato cell and returns the right pane. */
-async function openTomato(page: Page) {
-  await page.getByRole('textbox', { name: `Tomate, ${nextLabel}`, exact: true }).click()
+/**
+ * Selects next month's courgette cell and returns the right pane. (Courgette:
+ * prices are platform-wide, and other browser tests read tomato prices.)
+ */
+async function openCourgette(page: Page) {
+  await page.getByRole('textbox', { name: `Courgette, ${nextLabel}`, exact: true }).click()
   const pane = page.getByRole('complementary', { name: 'Détail du besoin' })
-  await expect(pane.getByRole('heading', { name: 'Tomate' })).toBeVisible()
+  await expect(pane.getByRole('heading', { name: 'Courgette' })).toBeVisible()
   return pane
 }
 
@@ -40,7 +43,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   const shop = uniqueAccount('epicerie')
   const shopContext = await browser.newContext({ baseURL })
   expect((await shopContext.request.post('/auth/register', { data: { ...shop, distributor: true } })).status()).toBe(201)
-  expect((await shopContext.request.post('/api/needs', { data: { product: 'tomate', date: nextValue, quantity: 100 } })).status()).toBe(201)
+  expect((await shopContext.request.post('/api/needs', { data: { product: 'courgette', date: nextValue, quantity: 100 } })).status()).toBe(201)
   const shopLoad: Load = await (await shopContext.request.get('/api/user')).json()
 
   // The producer registers; without delivery days it may not propose.
@@ -49,7 +52,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await registerThroughForm(page, farm, 'Producteur')
   await expect(page.getByRole('navigation', { name: 'Navigation principale' })).toBeVisible()
   await page.goto(`/prod/needs/${shopLoad.user._id}`)
-  let pane = await openTomato(page)
+  let pane = await openCourgette(page)
   let form = pane.getByRole('form', { name: 'Proposer' })
   await form.getByLabel('Quantité (kg)').fill('40')
   await form.getByLabel('Prix unitaire HT (€/kg)').fill('2')
@@ -62,7 +65,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   // Monday and Thursday, then the proposal: a dot becomes a comma, letters are not taken.
   expect((await page.request.put('/api/user', { data: { defaultDeliveryDays: [true, false, false, true, false, false, false] } })).status()).toBe(200)
   await page.reload()
-  pane = await openTomato(page)
+  pane = await openCourgette(page)
   form = pane.getByRole('form', { name: 'Proposer' })
   const quantity = form.getByLabel('Quantité (kg)')
   await quantity.pressSequentially('1a20.5')
@@ -87,7 +90,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await loginThroughForm(shopPage, shop)
   await expect(shopPage.getByRole('navigation', { name: 'Navigation principale' })).toBeVisible()
   await shopPage.goto('/dis/needs')
-  let shopPane = await openTomato(shopPage)
+  let shopPane = await openCourgette(shopPage)
   const proposal = shopPane.getByRole('article', { name: `Proposition de ${farm.name}` })
   await expect(proposal.getByRole('button')).toHaveText(['Accepter', 'Modifier', 'Refuser'])
   await proposal.getByRole('button', { name: 'Modifier' }).click()
@@ -101,7 +104,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
 
   // The producer accepts the counter-proposal.
   await page.reload()
-  pane = await openTomato(page)
+  pane = await openCourgette(page)
   card = pane.getByRole('article', { name: 'Proposition' })
   await expect(card).toContainText('40,5 kg à 2,10 €/kg')
   await expect(card).toContainText('par le magasin')
@@ -114,7 +117,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
 
   // The shop sees the commitment.
   await shopPage.reload()
-  shopPane = await openTomato(shopPage)
+  shopPane = await openCourgette(shopPage)
   await expect(shopPane.getByRole('article', { name: `Engagement de ${farm.name}` })).toContainText('40,5 kg à 2,10 €/kg')
   await expect(shopPage.getByRole('tab', { name: /^ENGAGES/ })).toHaveText('ENGAGES (1)')
 
@@ -132,7 +135,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
     expect(d.status).toBe('planned')
     expect(d.date.slice(0, 7)).toBe(nextValue.slice(0, 7))
     expect([1, 4]).toContain(new Date(`${d.date}T12:00:00Z`).getUTCDay())
-    expect(d.deliveryLines[0]).toMatchObject({ product: 'tomate', price: 2.1 })
+    expect(d.deliveryLines[0]).toMatchObject({ product: 'courgette', price: 2.1 })
   }
   const total = deliveries.reduce((sum, d) => sum + d.deliveryLines[0].quantityExpected * 100, 0)
   expect(Math.round(total)).toBe(4050)
