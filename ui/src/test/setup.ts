@@ -2,8 +2,12 @@
 // but Mantine uses (matchMedia, ResizeObserver, scrollIntoView).
 import '@testing-library/jest-dom/vitest'
 import { notifications } from '@mantine/notifications'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
+
+// Lazy screens (the dashboard's map data) can take over a second to load on a
+// busy machine: give findBy*/waitFor more room than the 1 s default.
+configure({ asyncUtilTimeout: 4000 })
 
 afterEach(() => {
   cleanup()
