@@ -1,9 +1,12 @@
 // A thin wrapper over plotly.js (DESIGN §11: plotly.js-basic-dist-min, no
-// react-plotly.js). Plotly is loaded on first use through a dynamic import,
-// so only the screens drawing a chart pay for it; the bundle chunk it lands
-// in is shared by all of them.
+// react-plotly.js). Plotly is loaded on first use, so only the screens
+// drawing a chart pay for it. Its prebuilt UMD file is served as a
+// same-origin asset and run by a <script> element (allowed by the CSP's
+// script-src 'self'): importing it as a module would make the bundler share
+// its CommonJS interop helpers with the landing page's entry chunk.
 import { Box, Loader, Text } from '@mantine/core'
 import type { Config, Data, Layout } from 'plotly.js'
+import plotlyUrl from 'plotly.js-basic-dist-min/plotly-basic.min.js?url'
 import { type CSSProperties, useEffect, useRef, useState } from 'react'
 
 type PlotlyModule = typeof import('plotly.js-basic-dist-min')
@@ -13,12 +16,26 @@ let plotly: Promise<PlotlyModule> | null = null
 /** Loads plotly once; later calls share the same promise. A failed load may be retried. */
 export function loadPlotly(): Promise<PlotlyModule> {
   if (!plotly) {
-    plotly = import('plotly.js-basic-dist-min')
-      .then((m) => ((m as unknown as { default?: PlotlyModule }).default ?? m) as PlotlyModule)
-      .catch((err: unknown) => {
-        plotly = null
-        throw err
-      })
+    plotly = new Promise<PlotlyModule>((resolve, reject) => {
+      const loaded = (window as { Plotly?: PlotlyModule }).Plotly
+      if (loaded) return resolve(loaded)
+      const script = document.createElement('script')
+      script.src = plotlyUrl
+      script.async = true
+      script.onload = () => {
+        const Plotly = (window as { Plotly?: PlotlyModule }).Plotly
+        if (Plotly) resolve(Plotly)
+        else reject(new Error('plotly.js did not define window.Plotly'))
+      }
+      script.onerror = () => {
+        script.remove()
+        reject(new Error(`plotly.js could not be loaded from ${plotlyUrl}`))
+      }
+      document.head.appendChild(script)
+    }).catch((err: unknown) => {
+      plotly = null
+      throw err
+    })
   }
   return plotly
 }

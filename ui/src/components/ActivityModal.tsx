@@ -2,7 +2,8 @@ import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core'
 import { useMemo } from 'react'
 import { UNREADABLE_EVENT, describeEvent, emitterLabel, groupEventsByDay } from '../feed'
 import { hasOlderEvents, loadOlderEvents } from '../store/events'
-import { useEmail, useEvents, useEventsExhaustedAt, useLoading } from '../store/hooks'
+import { useEventsExhaustedAt } from '../store/dashboard'
+import { useEmail, useEvents, useLoading } from '../store/hooks'
 import type { ActivityEvent } from '../types'
 
 /**

@@ -5,7 +5,7 @@
 import { Anchor, Badge, Button, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { formatEUR, formatMonthYear } from '../format'
-import { useLoading, useRewards } from '../store/hooks'
+import { useRewards, useRewardsLoading } from '../store/dashboard'
 import { loadRewards } from '../store/rewards'
 import type { RewardsStanding } from '../types'
 import { type Progress as ProgressToNext, levelByKey, progressToNext } from './levels'
@@ -144,7 +144,7 @@ function ScoreCard({ standing, onOpen }: { standing: RewardsStanding; onOpen: (v
 /** Both cards and their modal. The caller loads the standing (`loadRewards`). */
 export function RewardsPanel() {
   const standing = useRewards() as RewardsStanding | null
-  const status = useLoading('rewards')
+  const status = useRewardsLoading()
   const [opened, setOpened] = useState(false)
   const [view, setView] = useState<RewardsView>('explanation')
   const open = (v: RewardsView) => {

@@ -2,6 +2,7 @@
 // newest 50 events; older ones come from `GET /api/events?before=ID`.
 import { api } from '../api'
 import { reportError } from './session'
+import { dashboard } from './dashboard'
 import { state } from './state'
 import type { ActivityEvent } from '../types'
 
@@ -24,7 +25,7 @@ export async function loadOlderEvents(): Promise<number> {
     const known = new Set(state.events.map((e) => e._id))
     const fresh = (page ?? []).filter((e) => !known.has(e._id))
     state.events.push(...fresh)
-    if ((page ?? []).length < EVENTS_PAGE) state.eventsExhaustedAt = state.events.at(-1)?._id ?? null
+    if ((page ?? []).length < EVENTS_PAGE) dashboard.eventsExhaustedAt = state.events.at(-1)?._id ?? null
     state.loading.events = 'idle'
     return fresh.length
   } catch (err) {

@@ -39,6 +39,3 @@ export const useProducers = () => useSnapshot(state).producers
 export const useEvents = () => useSnapshot(state).events
 export const useOrders = () => useSnapshot(state).orders
 export const usePrices = () => useSnapshot(state).prices
-export const useRewards = () => useSnapshot(state).rewards
-export const useScores = () => useSnapshot(state).scores
-export const useEventsExhaustedAt = () => useSnapshot(state).eventsExhaustedAt

@@ -3,7 +3,7 @@
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
 import type { RewardsStanding, ShopScore } from '../types'
-import { state } from './state'
+import { claimDashboard, dashboard } from './dashboard'
 
 export const REWARDS_MESSAGES = {
   progress: 'Modification en cours',
@@ -30,34 +30,36 @@ function isStanding(x: unknown): x is RewardsStanding {
 
 /** Loads the shop's standing (`GET /api/rewards`). Shops only; failures leave it null and marked error. */
 export async function loadRewards(): Promise<boolean> {
-  state.loading.rewards = 'busy'
+  claimDashboard()
+  dashboard.loading.rewards = 'busy'
   try {
     const standing = await api.get<unknown>('/api/rewards')
     if (!isStanding(standing)) throw new Error('réponse inattendue de /api/rewards')
-    state.rewards = standing
-    state.loading.rewards = 'idle'
+    dashboard.rewards = standing
+    dashboard.loading.rewards = 'idle'
     return true
   } catch (err) {
     console.error('rewards:', err)
-    state.loading.rewards = 'error'
+    dashboard.loading.rewards = 'error'
     return false
   }
 }
 
 /** Loads every shop's score for the map (`GET /api/rewards/scores`). */
 export async function loadScores(): Promise<boolean> {
-  state.loading.scores = 'busy'
+  claimDashboard()
+  dashboard.loading.scores = 'busy'
   try {
     const answer = await api.get<{ scores?: ShopScore[] }>('/api/rewards/scores')
     const scores = Array.isArray(answer?.scores) ? answer.scores : []
-    state.scores = Object.fromEntries(
+    dashboard.scores = Object.fromEntries(
       scores.filter((s) => typeof s?.distributor === 'string' && typeof s.score === 'number').map((s) => [s.distributor, s.score]),
     )
-    state.loading.scores = 'idle'
+    dashboard.loading.scores = 'idle'
     return true
   } catch (err) {
     console.error('scores:', err)
-    state.loading.scores = 'error'
+    dashboard.loading.scores = 'error'
     return false
   }
 }
@@ -69,7 +71,7 @@ export type PledgeOutcome = { ok: true } | { ok: false; fieldError?: string }
 export async function pledgeContribution(amount: number): Promise<PledgeOutcome> {
   const toast = progress(REWARDS_MESSAGES.progress)
   try {
-    state.rewards = await api.put<RewardsStanding>('/api/rewards/contribution', { amount })
+    dashboard.rewards = await api.put<RewardsStanding>('/api/rewards/contribution', { amount })
     toast.success(REWARDS_MESSAGES.done, REWARDS_MESSAGES.pledged)
     void loadScores()
     return { ok: true }
@@ -84,7 +86,7 @@ export async function pledgeContribution(amount: number): Promise<PledgeOutcome>
 export async function endContribution(): Promise<boolean> {
   const toast = progress(REWARDS_MESSAGES.progress)
   try {
-    state.rewards = await api.del<RewardsStanding>('/api/rewards/contribution')
+    dashboard.rewards = await api.del<RewardsStanding>('/api/rewards/contribution')
     toast.success(REWARDS_MESSAGES.done, REWARDS_MESSAGES.ended)
     return true
   } catch (err) {

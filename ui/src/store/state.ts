@@ -10,7 +10,6 @@ import type {
   PriceRecord,
   ProducerEntry,
   Product,
-  RewardsStanding,
   User,
 } from '../types'
 
@@ -18,17 +17,7 @@ import type {
 export type LoadStatus = 'idle' | 'busy' | 'error'
 
 /** Lists with their own loading state. `user` covers the whole user load. */
-export type ListName =
-  | 'user'
-  | 'needs'
-  | 'products'
-  | 'distributors'
-  | 'producers'
-  | 'events'
-  | 'orders'
-  | 'prices'
-  | 'rewards'
-  | 'scores'
+export type ListName = 'user' | 'needs' | 'products' | 'distributors' | 'producers' | 'events' | 'orders' | 'prices'
 
 /** localStorage key of the logged-in email (SPEC §3). */
 export const EMAIL_KEY = 'primeur.email'
@@ -45,12 +34,6 @@ export interface State {
   events: ActivityEvent[]
   orders: Order[]
   prices: PriceRecord[]
-  /** The shop's ambassador standing (`GET /api/rewards`); null until loaded. */
-  rewards: RewardsStanding | null
-  /** Score per shop id for the map (`GET /api/rewards/scores`); null until loaded. */
-  scores: Record<string, number> | null
-  /** Id of the oldest event when paging back found nothing older. */
-  eventsExhaustedAt: string | null
   /** Whether a full user load has succeeded since login or page load. */
   loaded: boolean
   /** Loading state per list. */
@@ -81,8 +64,6 @@ const idleLoading = (): Record<ListName, LoadStatus> => ({
   events: 'idle',
   orders: 'idle',
   prices: 'idle',
-  rewards: 'idle',
-  scores: 'idle',
 })
 
 /** A fresh logged-out (or not yet loaded) state. */
@@ -97,9 +78,6 @@ export function initialState(email: string | null = readStoredEmail()): State {
     events: [],
     orders: [],
     prices: [],
-    rewards: null,
-    scores: null,
-    eventsExhaustedAt: null,
     loaded: false,
     loading: idleLoading(),
     loadError: null,
