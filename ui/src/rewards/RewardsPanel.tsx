@@ -2,7 +2,7 @@
 // "Soutien financier" card (level, progress toward the next one, "Devenir
 // ambassadeur") and the "Score équitable" card (score, rank, monthly
 // purchases, months of commitment), from GET /api/rewards.
-import { Anchor, Badge, Button, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Button, Card, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { formatEUR, formatMonthYear } from '../format'
 import { useRewards, useRewardsLoading } from '../store/dashboard'
@@ -92,18 +92,20 @@ function SupportCard({ standing, onOpen }: { standing: RewardsStanding; onOpen: 
   )
 }
 
-function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId: string }) {
+function Row({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
   return (
     <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fw={700} size="lg" data-testid={testId}>
-        {value}
-      </Text>
-      {hint ? (
-        <Text size="xs" c="dimmed">
-          {hint}
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Text size="sm" c="dimmed">
+          {label}
+        </Text>
+        <Text fw={700} data-testid={testId}>
+          {value}
+        </Text>
+      </Group>
+      {detail ? (
+        <Text size="xs" c="dimmed" ta="right">
+          {detail}
         </Text>
       ) : null}
     </Stack>
@@ -123,16 +125,20 @@ function ScoreCard({ standing, onOpen }: { standing: RewardsStanding; onOpen: (v
             {standing.score} pts
           </Text>
         </Group>
-        <SimpleGrid cols={3} spacing="sm">
-          <Figure label="Rang" testId="rewards-rank" value={ordinal(standing.rank)} hint={`sur ${standing.shops} magasin${standing.shops > 1 ? 's' : ''}`} />
-          <Figure
+        <Stack gap={6}>
+          <Row
+            label="Rang"
+            testId="rewards-rank"
+            value={`${ordinal(standing.rank)} sur ${standing.shops} magasin${standing.shops > 1 ? 's' : ''}`}
+          />
+          <Row
             label="Achats mensuels"
             testId="rewards-purchases"
             value={formatEUR(monthly)}
-            hint={`${formatMonthYear(lastMonth.month)} : ${formatEUR(lastMonth.value)} · ${formatMonthYear(currentMonth.month)} : ${formatEUR(currentMonth.value)}`}
+            detail={`${formatMonthYear(lastMonth.month)} : ${formatEUR(lastMonth.value)} · ${formatMonthYear(currentMonth.month)} (en cours) : ${formatEUR(currentMonth.value)}`}
           />
-          <Figure label="Mois d'engagement" testId="rewards-months" value={String(standing.monthsOfCommitment)} />
-        </SimpleGrid>
+          <Row label="Mois d'engagement" testId="rewards-months" value={String(standing.monthsOfCommitment)} />
+        </Stack>
         <Anchor component="button" type="button" size="sm" ta="left" onClick={() => onOpen('explanation')}>
           Comment est-il calculé ?
         </Anchor>

@@ -46,17 +46,42 @@ export function PurchasesChart() {
 
   const layout = useMemo<Partial<Layout>>(() => {
     const now = shortMonth(series.months[4] ?? today)
+    const max = Math.max(0, ...series.planned, ...series.done)
+    const empty = max === 0
     return {
-      margin: { l: 64, r: 16, t: 16, b: 40 },
+      margin: { l: 72, r: 36, t: 24, b: 24 },
       paper_bgcolor: 'rgba(0,0,0,0)',
       plot_bgcolor: 'rgba(0,0,0,0)',
       font: { family: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', size: 12, color: '#495057' },
-      legend: { orientation: 'h', x: 0, y: 1.12 },
+      legend: { orientation: 'h', x: 0.5, xanchor: 'center', y: -0.18, yanchor: 'top' },
       hovermode: 'x unified',
       xaxis: { type: 'category', fixedrange: true, showgrid: false },
-      yaxis: { ticksuffix: ' €', tickformat: ',.0f', rangemode: 'tozero', fixedrange: true, gridcolor: '#e9ecef' },
+      yaxis: {
+        ticksuffix: ' €',
+        tickformat: empty || max >= 10 ? ',.0f' : ',.2f',
+        rangemode: 'tozero',
+        // Without any figure, a fixed scale rather than plotly's 0–1 default.
+        range: empty ? [0, 1000] : undefined,
+        fixedrange: true,
+        gridcolor: '#e9ecef',
+      },
       shapes: [{ type: 'line', xref: 'x', yref: 'paper', x0: now, x1: now, y0: 0, y1: 1, line: { color: '#adb5bd', dash: 'dot', width: 1 } }],
-      annotations: [{ xref: 'x', yref: 'paper', x: now, y: 1, text: 'ce mois-ci', showarrow: false, yanchor: 'bottom', font: { size: 11, color: '#868e96' } }],
+      annotations: [
+        { xref: 'x', yref: 'paper', x: now, y: 1, text: 'ce mois-ci', showarrow: false, yanchor: 'bottom', font: { size: 11, color: '#868e96' } },
+        ...(empty
+          ? [
+              {
+                xref: 'paper' as const,
+                yref: 'paper' as const,
+                x: 0.5,
+                y: 0.55,
+                text: 'Aucun engagement ni livraison sur la période',
+                showarrow: false,
+                font: { size: 14, color: '#868e96' },
+              },
+            ]
+          : []),
+      ],
     }
   }, [series, today])
 
