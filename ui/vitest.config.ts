@@ -10,6 +10,8 @@ export default mergeConfig(
       include: ['src/**/*.test.{ts,tsx}'],
       css: false,
       restoreMocks: true,
+      // Form tests type many keys; on a busy CI machine 5 s is too short.
+      testTimeout: 20_000,
     },
   }),
 )

@@ -70,7 +70,7 @@ function ContributionForm({ standing }: { standing: RewardsStanding | null }) {
         />
         <Group gap="sm">
           <Button type="submit" disabled={!form.canSubmit || submitting}>
-            {submitting ? 'en cours...' : current ? 'Modifier ma contribution' : 'Enregistrer mon engagement'}
+            {submitting ? 'en cours...' : current ? 'Modifier mon engagement' : 'Enregistrer mon engagement'}
           </Button>
           {current ? (
             <Button variant="subtle" color="red" onClick={stop} loading={ending}>

@@ -28,17 +28,21 @@ export const dashboard = proxy<DashboardState>({
   eventsExhaustedAt: null,
 })
 
-/** Makes the slice belong to the session's user, forgetting another user's values. */
-export function claimDashboard(): void {
-  const id = state.user?._id ?? null
-  if (dashboard.owner === id) return
+/** Empties the slice, giving it to `owner` (tests, and a change of user). */
+export function resetDashboard(owner: string | null = null): void {
   Object.assign(dashboard, {
-    owner: id,
+    owner,
     rewards: null,
     scores: null,
     loading: { rewards: 'idle', scores: 'idle' },
     eventsExhaustedAt: null,
   })
+}
+
+/** Makes the slice belong to the session's user, forgetting another user's values. */
+export function claimDashboard(): void {
+  const id = state.user?._id ?? null
+  if (dashboard.owner !== id) resetDashboard(id)
 }
 
 function useOwned() {
