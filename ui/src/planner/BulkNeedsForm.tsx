@@ -66,6 +66,8 @@ export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
           onChange={(v) => form.setValue('months', v, { touch: true })}
           error={form.errorOf('months')}
           hidePickedOptions
+          searchable
+          nothingFoundMessage="Aucun mois"
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
           {chosen.map((m) => (

@@ -1,5 +1,5 @@
 import { Input } from '@mantine/core'
-import { type KeyboardEvent, memo, useState } from 'react'
+import { type KeyboardEvent, memo, useRef, useState } from 'react'
 import { filterCellInput, formatCellValue } from './cellInput'
 import type { NeedRO, ProductRO } from './model'
 import type { Month } from './period'
@@ -48,6 +48,9 @@ export const NeedCell = memo(function NeedCell({
   const stored = need ? formatCellValue(need.quantity, unit) : ''
   const [draft, setDraft] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
+  // Focus selects the whole value so that typing replaces it; the mouseup of
+  // the click that focused the cell would otherwise collapse that selection.
+  const keepSelection = useRef(false)
 
   const commit = async () => {
     if (draft === null) return
@@ -95,7 +98,12 @@ export const NeedCell = memo(function NeedCell({
       onChange={(e) => setDraft(filterCellInput(e.currentTarget.value, unit))}
       onFocus={(e) => {
         e.currentTarget.select()
+        keepSelection.current = true
         onFocusCell(product._id, month)
+      }}
+      onMouseUp={(e) => {
+        if (keepSelection.current) e.preventDefault()
+        keepSelection.current = false
       }}
       onBlur={() => void commit()}
       onKeyDown={onKeyDown}

@@ -2,20 +2,23 @@ import { Table, Text } from '@mantine/core'
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef } from 'react'
 import { formatMonthYear } from '../format'
 import { CELL_MESSAGES } from './cellInput'
+import { EmptyPlanner } from './EmptyPlanner'
 import { type CellKey, cellId } from './model'
 import { nextCell } from './navigation'
 import { NeedCell } from './NeedCell'
 import { isPastMonth, type Month } from './period'
-import type { PlannerRow } from './rows'
+import type { EmptyReason, PlannerRow } from './rows'
 
 /**
  * The planner grid (SPEC §2): products in rows, the period's months in
  * columns, moves between cells like a spreadsheet (arrows, Tab, Enter; see
  * navigation.ts). With `editable`, the cells of the current and later months
- * take input; past months never do.
+ * take input; past months never do. Without rows, the month headers stay and
+ * the body says why it is empty.
  */
 export function NeedsGrid({
   rows,
+  empty,
   months,
   current,
   editable,
@@ -25,6 +28,7 @@ export function NeedsGrid({
   onRefuse,
 }: {
   rows: readonly PlannerRow[]
+  empty: EmptyReason | null
   months: readonly Month[]
   current: Month
   editable: boolean
@@ -94,7 +98,7 @@ export function NeedsGrid({
   }, [rows, months, focusAt])
 
   return (
-    <Table.ScrollContainer minWidth={months.length * 110 + 180}>
+    <Table.ScrollContainer minWidth={months.length * 76 + 120}>
       <Table stickyHeader withTableBorder withColumnBorders verticalSpacing={4} horizontalSpacing={6} aria-label="Besoins par produit et par mois">
         <Table.Thead>
           <Table.Tr>
@@ -107,6 +111,13 @@ export function NeedsGrid({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
+          {empty ? (
+            <Table.Tr>
+              <Table.Td colSpan={months.length + 1}>
+                <EmptyPlanner reason={empty} />
+              </Table.Td>
+            </Table.Tr>
+          ) : null}
           {rows.map((row) => (
             <Table.Tr key={row.product._id}>
               <Table.Th scope="row">

@@ -17,7 +17,7 @@ export function PeriodControls({
   const first = months[0]
   const last = months[months.length - 1]
   return (
-    <Group gap="xs" wrap="nowrap" role="group" aria-label="Période">
+    <Group gap="xs" role="group" aria-label="Période">
       <Button variant="default" size="compact-md" onClick={onPrevious} aria-label="Période précédente">
         ‹
       </Button>

@@ -2,7 +2,6 @@ import { Alert, Grid, Stack } from '@mantine/core'
 import { type ReactNode, useCallback, useMemo, useState } from 'react'
 import { formatMonthYear } from '../format'
 import { useProducts } from '../store/hooks'
-import { EmptyPlanner } from './EmptyPlanner'
 import type { CellKey, NeedRO, Viewer } from './model'
 import { NeedPane } from './NeedPane'
 import { NeedsGrid } from './NeedsGrid'
@@ -85,20 +84,17 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar }: Pl
       ) : null}
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 9 }}>
-          {view.empty ? (
-            <EmptyPlanner reason={view.empty} />
-          ) : (
-            <NeedsGrid
-              rows={view.rows}
-              months={months}
-              current={current}
-              editable={!!onCommit}
-              selection={selection}
-              onSelect={setSelection}
-              onCommit={commit}
-              onRefuse={refuse}
-            />
-          )}
+          <NeedsGrid
+            rows={view.rows}
+            empty={view.empty}
+            months={months}
+            current={current}
+            editable={!!onCommit}
+            selection={selection}
+            onSelect={setSelection}
+            onCommit={commit}
+            onRefuse={refuse}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 3 }}>
           <NeedPane selection={selection} need={selectedNeed} product={selectedProduct} viewer={viewer} />
