@@ -3,7 +3,7 @@ import { AddBar } from '../planner/AddBar'
 import { currentMonth, type Month } from '../planner/period'
 import { type CommitOutcome, Planner } from '../planner/Planner'
 import { useNeeds, useProducts, useUser } from '../store/hooks'
-import { commitCell } from '../store/needs'
+import { commitCell, loadOwnNeedsFrom } from '../store/needs'
 
 /** The shop's planner (SPEC §2 "Planifier", route /dis/needs): its own needs, editable, with the add bar. */
 export function DistributorNeeds() {
@@ -18,5 +18,15 @@ export function DistributorNeeds() {
     },
     [products],
   )
-  return <Planner title="Planifier mes besoins" needs={needs} viewer={viewer} onCommit={onCommit} addBar={<AddBar />} />
+  const onPeriod = useCallback((first: Month) => void loadOwnNeedsFrom(first), [])
+  return (
+    <Planner
+      title="Planifier mes besoins"
+      needs={needs}
+      viewer={viewer}
+      onCommit={onCommit}
+      addBar={<AddBar />}
+      onPeriod={onPeriod}
+    />
+  )
 }

@@ -1,5 +1,5 @@
 import { Alert, Grid, Stack } from '@mantine/core'
-import { type ReactNode, useCallback, useMemo, useState } from 'react'
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react'
 import { formatMonthYear } from '../format'
 import { useProducts } from '../store/hooks'
 import type { CellKey, NeedRO, Viewer } from './model'
@@ -23,6 +23,8 @@ export interface PlannerProps {
   onCommit?: (product: string, month: Month, text: string) => Promise<CommitOutcome>
   /** The add bar, between the header and the grid (the shop's planner). */
   addBar?: ReactNode
+  /** Called with the first month shown whenever the period changes (to load older needs). */
+  onPeriod?: (first: Month) => void
 }
 
 /**
@@ -30,7 +32,7 @@ export interface PlannerProps {
  * producer (one shop's needs): header with search, period and tabs, the
  * grid, and the right pane of the selected cell.
  */
-export function Planner({ title, subtitle, needs, viewer, onCommit, addBar }: PlannerProps) {
+export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPeriod }: PlannerProps) {
   const products = useProducts()
   const span = useSpan()
   const [current] = useState(() => currentMonth())
@@ -41,6 +43,9 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar }: Pl
   const [refusal, setRefusal] = useState<string | null>(null)
 
   const months = useMemo(() => periodMonths(start, span), [start, span])
+  useEffect(() => {
+    onPeriod?.(start)
+  }, [onPeriod, start])
   const view = useMemo(() => plannerView(needs, products, months, viewer, query, tab), [needs, products, months, viewer, query, tab])
 
   const productName = useCallback((id: string) => products.find((p) => p._id === id)?.name ?? id, [products])

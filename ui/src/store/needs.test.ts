@@ -2,7 +2,8 @@ import { notifications } from '@mantine/notifications'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { need, proposal } from '../test/needs'
 import type { ActivityEvent } from '../types'
-import { NEED_MESSAGES, bulkNeeds, commitCell, createNeed, loadShopNeeds, removeNeed, updateNeed } from './needs'
+import { distributor } from '../test/fixtures'
+import { NEED_MESSAGES, bulkNeeds, commitCell, createNeed, loadOwnNeedsFrom, loadShopNeeds, removeNeed, updateNeed } from './needs'
 import { resetState, state } from './state'
 
 const json = (status: number, body: unknown) =>
@@ -148,6 +149,51 @@ describe('loadShopNeeds', () => {
     expect(await first).toBe(false)
     expect(state.shopNeeds.distributor).toBe('b')
     expect(state.shopNeeds.needs.map((n) => n.product)).toEqual(['pomme'])
+  })
+})
+
+describe('loadOwnNeedsFrom', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-11-20T10:00:00Z'))
+    state.user = distributor
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('fetches only what the user load did not bring, once', async () => {
+    const recent = need('tomate', '2026-01-01', 1)
+    state.needs = [recent]
+    expect(await loadOwnNeedsFrom('2025-11-01')).toBe(true)
+    expect(fetchMock).not.toHaveBeenCalled()
+
+    const old = need('pomme', '2024-12-01', 3)
+    fetchMock.mockResolvedValueOnce(json(200, [old]))
+    expect(await loadOwnNeedsFrom('2024-11-01')).toBe(true)
+    expect(lastCall()).toMatchObject({ url: '/api/needs?from=2024-11-01&to=2025-10-01', method: 'GET' })
+    expect(state.needs).toEqual([recent, old])
+    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loaded])
+
+    expect(await loadOwnNeedsFrom('2025-01-01')).toBe(true)
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+    fetchMock.mockResolvedValueOnce(json(200, []))
+    expect(await loadOwnNeedsFrom('2024-07-01')).toBe(true)
+    expect(lastCall()).toMatchObject({ url: '/api/needs?from=2024-07-01&to=2024-10-01' })
+
+    // A new user load replaces the list: its window starts again 12 months back.
+    state.needs = [recent]
+    fetchMock.mockResolvedValueOnce(json(200, [old]))
+    expect(await loadOwnNeedsFrom('2024-11-01')).toBe(true)
+    expect(fetchMock).toHaveBeenCalledTimes(3)
+  })
+
+  it('says when the load fails and keeps the list', async () => {
+    state.needs = []
+    fetchMock.mockResolvedValueOnce(problem(500, 'Erreur interne du serveur.'))
+    expect(await loadOwnNeedsFrom('2020-01-01')).toBe(false)
+    expect(state.loading.needs).toBe('error')
+    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loadFailed])
   })
 })
 

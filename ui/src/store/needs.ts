@@ -7,7 +7,7 @@
 import { api, errorMessage } from '../api'
 import { progress } from '../notify'
 import { decideCellWrite } from '../planner/cellInput'
-import type { Month } from '../planner/period'
+import { addMonths, currentMonth, type Month } from '../planner/period'
 import type { ActivityEvent, Need, Unit } from '../types'
 import { state } from './state'
 
@@ -151,6 +151,41 @@ export async function loadShopNeeds(distributorId: string): Promise<boolean> {
   } catch (err) {
     toast.failure(NEED_MESSAGES.loadFailed, errorMessage(err))
     if (state.shopNeeds.distributor === distributorId) state.loading.shopNeeds = 'error'
+    return false
+  }
+}
+
+/** How far back the user load brings the shop's needs (the daemon's window). */
+export const USER_LOAD_MONTHS_BACK = 12
+
+// The first month from which the list holds all the shop's needs, per list:
+// a new user load replaces the list and so starts from its own window.
+const coveredFrom = new WeakMap<object, Month>()
+
+/**
+ * Makes sure `state.needs` holds the shop's needs from `from` on: the user
+ * load brings them from 12 months back; an earlier period is fetched once
+ * (`GET /api/needs?from=&to=`) and merged. Returns whether they are there.
+ */
+export async function loadOwnNeedsFrom(from: Month): Promise<boolean> {
+  const list = state.needs
+  if (!state.user) return false
+  const covered = coveredFrom.get(list) ?? addMonths(currentMonth(), -USER_LOAD_MONTHS_BACK)
+  if (from >= covered) return true
+  const toast = progress(NEED_MESSAGES.loadProgress)
+  state.loading.needs = 'busy'
+  try {
+    const to = addMonths(covered, -1)
+    const needs = await api.get<Need[]>(`/api/needs?from=${from}&to=${to}`)
+    if (state.needs !== list) return false
+    upsertNeeds(needs ?? [])
+    coveredFrom.set(list, from)
+    state.loading.needs = 'idle'
+    toast.success(NEED_MESSAGES.loaded)
+    return true
+  } catch (err) {
+    state.loading.needs = 'error'
+    toast.failure(NEED_MESSAGES.loadFailed, errorMessage(err))
     return false
   }
 }
