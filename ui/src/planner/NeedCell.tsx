@@ -92,7 +92,6 @@ export const NeedCell = memo(function NeedCell({
       inputMode={unit === 'kg' ? 'decimal' : 'numeric'}
       autoComplete="off"
       aria-label={label}
-      aria-selected={selected}
       data-selected={selected || undefined}
       data-need={need ? 'yes' : undefined}
       onChange={(e) => setDraft(filterCellInput(e.currentTarget.value, unit))}
