@@ -43,6 +43,8 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: s
 test.use({ viewport: { width: 1280, height: 800 } })
 
 test('a shop plans its needs in the grid with the keyboard', async ({ page }) => {
+  // A long story of about fifty requests: give a loaded two-core machine room.
+  test.slow()
   const shop = uniqueAccount('magasin')
   await page.goto('/landing/register')
   await registerThroughForm(page, shop, 'Distributeur')
