@@ -16,6 +16,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerUser(api)
 	d.registerEvents(api)
 	d.registerNeeds(api)
+	d.registerSupply(api)
 
 	mux.HandleFunc("GET /healthz", d.healthz)
 	mux.HandleFunc("GET /docs", d.docsPage)
