@@ -88,6 +88,8 @@ func (a *app) rootCommand() *cobra.Command {
 		a.migrateCommand(),
 		a.demoCommand(),
 		a.userCommand(),
+		a.simulateCommand(),
+		a.supplyCommand(),
 		a.openapiCommand(),
 		a.versionCommand(),
 	)

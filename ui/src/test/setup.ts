@@ -5,9 +5,8 @@ import { notifications } from '@mantine/notifications'
 import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
 
-// Lazy screens (the dashboard's map data) can take over a second to load on a
-// busy machine: give findBy*/waitFor more room than the 1 s default.
-configure({ asyncUtilTimeout: 4000 })
+// findBy*/waitFor wait up to 10 s: a loaded CI machine renders slowly.
+configure({ asyncUtilTimeout: 10_000 })
 
 afterEach(() => {
   cleanup()
