@@ -178,3 +178,14 @@ func TestRewardsAPI(t *testing.T) {
 		}
 	})
 }
+
+// The rewards rows of the authorization matrix (authz_test.go): the
+// standing and the pledge are the session's own shop's, producers are
+// refused; every signed-in user reads the map's scores.
+func init() {
+	shopsOnly := map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403}
+	matrix["GET /api/rewards"] = row{path: fixed("/api/rewards"), expect: shopsOnly}
+	matrix["PUT /api/rewards/contribution"] = row{path: fixed("/api/rewards/contribution"), body: body(map[string]any{"amount": 25}), expect: shopsOnly}
+	matrix["DELETE /api/rewards/contribution"] = row{path: fixed("/api/rewards/contribution"), expect: shopsOnly}
+	matrix["GET /api/rewards/scores"] = row{path: fixed("/api/rewards/scores"), expect: everyone(200)}
+}

@@ -2,13 +2,20 @@
 // month's commitments ("achats prevus") and done deliveries ("achats
 // realises") over 17 months from 4 months back, from the user load.
 import { Card, Group, Stack, Text, Title } from '@mantine/core'
-import type { Data, Layout } from 'plotly.js'
+import type { Config, Data, Layout } from 'plotly.js'
 import { useMemo } from 'react'
-import { Plot } from '../charts/Plot'
+import { Plot } from '../components/Plot'
 import { dayOf, formatEUR } from '../format'
 import { useNeeds, useOrders, useUser } from '../store/hooks'
 import type { Need, Order } from '../types'
 import { SERIES, purchaseSeries } from './purchases'
+
+const CHART_HEIGHT = 300
+const CHART_CONFIG: Partial<Config> = {
+  displaylogo: false,
+  responsive: true,
+  modeBarButtonsToRemove: ['select2d', 'lasso2d', 'autoScale2d', 'toImage', 'zoom2d', 'pan2d', 'zoomIn2d', 'zoomOut2d', 'resetScale2d'],
+}
 
 /** "2026-11-01" → "nov. 2026". */
 function shortMonth(month: string): string {
@@ -49,6 +56,10 @@ export function PurchasesChart() {
     const max = Math.max(0, ...series.planned, ...series.done)
     const empty = max === 0
     return {
+      height: CHART_HEIGHT,
+      autosize: true,
+      // French numbers: decimal comma, thin space between thousands.
+      separators: ', ',
       margin: { l: 72, r: 36, t: 24, b: 24 },
       paper_bgcolor: 'rgba(0,0,0,0)',
       plot_bgcolor: 'rgba(0,0,0,0)',
@@ -122,12 +133,13 @@ export function PurchasesChart() {
             </Stack>
           </Group>
         </Group>
-        <Plot
-          data={data}
-          layout={layout}
-          height={300}
-          label={`Achats prévus et réalisés par mois, de ${shortMonth(series.months[0] ?? today)} à ${shortMonth(series.months.at(-1) ?? today)}`}
-        />
+        <div
+          role="img"
+          aria-label={`Achats prévus et réalisés par mois, de ${shortMonth(series.months[0] ?? today)} à ${shortMonth(series.months.at(-1) ?? today)}`}
+          data-testid="purchases-chart"
+        >
+          <Plot data={data} layout={layout} config={CHART_CONFIG} style={{ width: '100%', height: CHART_HEIGHT }} />
+        </div>
       </Stack>
     </Card>
   )
