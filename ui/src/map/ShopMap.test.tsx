@@ -9,6 +9,7 @@ const shops: DistributorEntry[] = [
   { _id: 'd1', name: 'Épicerie du Lac', email: 'lac@x.fr', latitude: '45.9009', longitude: '6.1265' },
   { _id: 'd2', name: 'Primeurs du Genevois', email: 'gen@x.fr', latitude: '46.1934', longitude: '6.2342' },
   { _id: 'd3', name: 'Sans position', email: 'nulle@x.fr', latitude: '', longitude: '6.2' },
+  { _id: 'd4', name: 'Halles de Brest', email: 'brest@x.fr', latitude: '48.39', longitude: '-4.48' },
 ]
 
 type Success = (p: { coords: { latitude: number; longitude: number } }) => void
@@ -36,6 +37,8 @@ describe('ShopMap', () => {
     expect(marker('d2')).not.toBeNull()
     expect(marker('d3')).toBeNull()
     expect(within(map()).getByText('Épicerie du Lac')).toBeInTheDocument()
+    // A shop far from the view (Brest) is not drawn until the map gets there.
+    expect(marker('d4')).toBeNull()
     expect(within(map()).getByText('Chambéry')).toBeInTheDocument()
     // Far from the default centre: not drawn.
     expect(within(map()).queryByText('Brest')).not.toBeInTheDocument()

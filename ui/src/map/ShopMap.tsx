@@ -154,8 +154,12 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
           const xy = lonLat ? projection(lonLat) : null
           return { shop, xy }
         })
-        .filter((p): p is { shop: DistributorEntry; xy: [number, number] } => !!p.xy),
-    [shops, projection],
+        // Shops off the view are not drawn either.
+        .filter(
+          (p): p is { shop: DistributorEntry; xy: [number, number] } =>
+            !!p.xy && p.xy[0] >= -80 && p.xy[0] <= width + 80 && p.xy[1] >= -40 && p.xy[1] <= height + 80,
+        ),
+    [shops, projection, width, height],
   )
 
   const homeXY = useMemo(() => (home ? projection(home.lonLat) : null), [home, projection])
@@ -305,7 +309,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
                 data-testid="shop-marker"
                 data-shop-id={shop._id}
                 aria-label={shop.name}
-                style={{ cursor: clickable ? 'pointer' : 'default', outline: 'none' }}
+                style={{ cursor: clickable ? 'pointer' : 'default' }}
                 onPointerEnter={() => showTooltip(shop, xy)}
                 onPointerLeave={() => setHover((h) => (h?.id === shop._id ? null : h))}
                 onFocus={() => showTooltip(shop, xy)}
