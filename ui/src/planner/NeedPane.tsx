@@ -1,5 +1,7 @@
 import { EmptyState, Paper, Stack, Text, Title } from '@mantine/core'
 import { formatMonthYear } from '../format'
+import { useProducers } from '../store/hooks'
+import { TradePanel } from '../trade/TradePanel'
 import type { CellKey, NeedRO, ProductRO, Viewer } from './model'
 import { NeedFigures } from './NeedFigures'
 import { PriceInfo } from './PriceInfo'
@@ -13,13 +15,14 @@ export const PANE_TEXTS = {
 /**
  * The planner's right pane (SPEC §2): what the selected cell holds. With
  * nothing selected or an empty cell it says so; for a need it shows its
- * quantities, then one block per concern, stacked: price information now,
- * the proposal form and commitment cards (issue 5) below it.
+ * quantities, then one block per concern, stacked: price information, then
+ * the trade blocks (commitment cards and the proposal form, trade/TradePanel).
  */
 export function NeedPane({
   selection,
   need,
   product,
+  viewer,
 }: {
   selection: CellKey | null
   need: NeedRO | undefined
@@ -27,6 +30,7 @@ export function NeedPane({
   /** Who looks (the trade blocks differ per side). */
   viewer: Viewer
 }) {
+  const producers = useProducers()
   return (
     <Paper withBorder p="md" component="aside" aria-label="Détail du besoin">
       {!selection || !product ? (
@@ -45,6 +49,7 @@ export function NeedPane({
             <>
               <NeedFigures need={need} product={product} />
               <PriceInfo product={product} />
+              <TradePanel need={need} unit={product.unit} viewer={viewer} producers={producers} />
             </>
           )}
         </Stack>

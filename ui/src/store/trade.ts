@@ -48,6 +48,8 @@ export function storeNeed(need: Need): void {
     return i >= 0
   }
   const held = replace(state.needs)
+  // The shop's needs a producer is viewing in the planner.
+  if (state.shopNeeds.distributor === need.distributor) replace(state.shopNeeds.needs)
   // A producer's own list holds the needs it trades on: add a new one.
   if (!held && state.user?.type === 'producer' && need.proposals.length > 0) state.needs.push(need)
 }
