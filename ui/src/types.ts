@@ -193,6 +193,8 @@ export interface EventData {
   date?: string
   dates?: string[]
   quantity?: number
+  /** Unit price HT in EUR (proposals and their reviews). */
+  price?: number
   delta?: number
   /** true means increase. */
   vector?: boolean
