@@ -7,6 +7,7 @@ package deliverytest
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,8 +15,8 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/decimal"
 	"primeur/core/orders"
-	"primeur/core/planning"
 	"primeur/core/store"
+	"primeur/core/store/storetest"
 )
 
 // Paris is the business time zone.
@@ -107,11 +108,10 @@ func (w *World) Need(shop accounts.User, product, month string) string {
 	if err == nil {
 		return id
 	}
-	v, err := planning.Create(w.ctx, w.DB, shop.ID, planning.NeedInput{ProductID: product, Date: month, Quantity: 1000}, w.now)
-	if err != nil {
-		w.t.Fatalf("deliverytest: need: %v", err)
-	}
-	return v.ID
+	id = fmt.Sprintf("need-%d", next())
+	w.Exec(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 100000, 0, 0)`, id, shop.ID, product, month)
+	return id
 }
 
 // Order inserts the order of farm to shop for a month ("2026-11-01").
@@ -216,4 +216,36 @@ func (w *World) Snapshot() string {
 		rows.Close()
 	}
 	return out
+}
+
+// Handle opens another connection pool on the same database as db (the
+// same SQLite file, or the same PostgreSQL schema), as a second process
+// would, closed at the end of the test.
+func Handle(t testing.TB, db *store.DB) *store.DB {
+	t.Helper()
+	ctx := context.Background()
+	var other *store.DB
+	var err error
+	if db.Dialect == store.Postgres {
+		var schema string
+		if err := db.Get(&schema, "SELECT current_schema()"); err != nil {
+			t.Fatal(err)
+		}
+		other, err = store.Open(ctx, storetest.WithSearchPath(t, os.Getenv(storetest.EnvURL), schema), "")
+	} else {
+		var rows []struct {
+			Seq  int    `db:"seq"`
+			Name string `db:"name"`
+			File string `db:"file"`
+		}
+		if err := db.Select(&rows, "PRAGMA database_list"); err != nil || len(rows) == 0 {
+			t.Fatalf("deliverytest: database file: %v", err)
+		}
+		other, err = store.Open(ctx, "", rows[0].File)
+	}
+	if err != nil {
+		t.Fatalf("deliverytest: second handle: %v", err)
+	}
+	t.Cleanup(func() { other.Close() })
+	return other
 }
