@@ -39,6 +39,18 @@ type Env struct {
 	Log   *slog.Logger
 	// BaseURL is the public address of the site, quoted in emails.
 	BaseURL string
+	// Clock is the wall clock, for the leases and records of emails (see
+	// sendOnce): a run's own time may be a past or future one (--at), and
+	// two processes must agree on how old a claim really is. Nil means
+	// time.Now.
+	Clock func() time.Time
+}
+
+func (e Env) wallClock() time.Time {
+	if e.Clock != nil {
+		return e.Clock()
+	}
+	return time.Now()
 }
 
 // EnvOf builds the environment from the configuration: mail over SMTP or
@@ -47,7 +59,7 @@ func EnvOf(cfg *config.Config, db *store.DB, log *slog.Logger) Env {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return Env{DB: db, Mail: mail.New(cfg), Rules: delivery.RulesOf(cfg), Log: log, BaseURL: cfg.BaseURL}
+	return Env{DB: db, Mail: mail.New(cfg), Rules: delivery.RulesOf(cfg), Log: log, BaseURL: cfg.BaseURL, Clock: time.Now}
 }
 
 // Count is one figure of a report.

@@ -33,10 +33,13 @@ var (
 // sendOnce emails a document at most once across processes, by
 // claim-then-send:
 //
-//  1. claim: one conditional UPDATE writes a fresh token and now into the
-//     document's row, only if it is unsent and unclaimed (or its claim is
-//     older than Lease). The database applies it for one process only; the
-//     others see 0 rows and skip the document.
+//  1. claim: one conditional UPDATE writes a fresh token and the time into
+//     the document's row, only if it is unsent and unclaimed (or its claim
+//     is older than Lease). The database applies it for one process only;
+//     the others see 0 rows and skip the document. Claims are timed by the
+//     wall clock (Env.Clock), not by the run's time, which may be another
+//     (--at): a run "in the future" must not take over a claim made a
+//     second ago.
 //  2. send the message, outside any transaction (an SMTP exchange must not
 //     hold row locks, nor SQLite's write lock).
 //  3. record: set the sent time where the token is still ours. On a send
@@ -47,8 +50,9 @@ var (
 // file, as the first. Recording the send in the same transaction as the
 // claim would hold a lock across the network instead, and a crash after
 // sending would roll the record back just the same.
-func sendOnce(ctx context.Context, env Env, s slot, id string, now time.Time, send func() error) (bool, error) {
+func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error) (bool, error) {
 	token := core.NewID()
+	now := env.wallClock()
 	n, err := store.Exec(ctx, env.DB, `UPDATE `+s.table+` SET `+s.claim+` = ?, `+s.claimedAt+` = ?
 		WHERE id = ? AND `+s.sentAt+` IS NULL AND (`+s.claimedAt+` IS NULL OR `+s.claimedAt+` <= ?)`,
 		token, now.UnixMilli(), id, now.Add(-Lease).UnixMilli())
@@ -66,7 +70,7 @@ func sendOnce(ctx context.Context, env Env, s slot, id string, now time.Time, se
 		return false, err
 	}
 	n, err = store.Exec(context.WithoutCancel(ctx), env.DB, `UPDATE `+s.table+` SET `+s.sentAt+` = ?
-		WHERE id = ? AND `+s.claim+` = ?`, now.UnixMilli(), id, token)
+		WHERE id = ? AND `+s.claim+` = ?`, env.wallClock().UnixMilli(), id, token)
 	if err != nil {
 		return true, fmt.Errorf("jobs: record sent %s %s: %w", s.table, id, err)
 	}
@@ -86,7 +90,7 @@ func SendDue(ctx context.Context, env Env, now time.Time) (notes, invoices int, 
 
 // sendEach sends the documents of ids through sendOnce and counts those
 // this process sent; a failure does not stop the others.
-func sendEach(ctx context.Context, env Env, s slot, ids []string, now time.Time, send func(id string) error) (int, error) {
+func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id string) error) (int, error) {
 	var (
 		n    int
 		errs []error
@@ -95,7 +99,7 @@ func sendEach(ctx context.Context, env Env, s slot, ids []string, now time.Time,
 		if ctx.Err() != nil {
 			return n, errors.Join(append(errs, ctx.Err())...)
 		}
-		sent, err := sendOnce(ctx, env, s, id, now, func() error { return send(id) })
+		sent, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -111,7 +115,7 @@ func sendNotes(ctx context.Context, env Env, now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return sendEach(ctx, env, noteSlot, ids, now, func(id string) error { return sendNote(ctx, env, id, now) })
+	return sendEach(ctx, env, noteSlot, ids, func(id string) error { return sendNote(ctx, env, id, now) })
 }
 
 func sendInvoices(ctx context.Context, env Env, now time.Time) (int, error) {
@@ -120,7 +124,7 @@ func sendInvoices(ctx context.Context, env Env, now time.Time) (int, error) {
 		ORDER BY producer_id, year, seq`); err != nil {
 		return 0, fmt.Errorf("jobs: unsent invoices: %w", err)
 	}
-	return sendEach(ctx, env, invoiceSlot, ids, now, func(id string) error { return sendInvoice(ctx, env, id, now) })
+	return sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
 }
 
 func signature(env Env) string {
