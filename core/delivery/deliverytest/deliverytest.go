@@ -65,6 +65,21 @@ func New(t testing.TB, db *store.DB) *World {
 	return w
 }
 
+// Between builds a world on existing accounts (registered through the API,
+// say): farmID is the producer, shopID the shop.
+func Between(t testing.TB, db *store.DB, farmID, shopID string) *World {
+	t.Helper()
+	w := &World{t: t, ctx: context.Background(), DB: db, now: At(2026, 11, 2, 9, 0)}
+	var err error
+	if w.Farm, err = accounts.ByID(w.ctx, db, farmID); err != nil {
+		t.Fatalf("deliverytest: %v", err)
+	}
+	if w.Shop, err = accounts.ByID(w.ctx, db, shopID); err != nil {
+		t.Fatalf("deliverytest: %v", err)
+	}
+	return w
+}
+
 var counter atomic.Int64
 
 func next() int64 { return counter.Add(1) }
