@@ -18,7 +18,7 @@ import (
 	"primeur/daemon/daemontest"
 )
 
-type orderJSON struct {
+type ordersDeliveryJSON struct {
 	ID          string `json:"_id"`
 	Date        string `json:"date"`
 	Distributor string `json:"distributor"`
@@ -153,7 +153,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		w := dw.w
-		var o orderJSON
+		var o ordersDeliveryJSON
 		dw.shop.Do("PUT", dw.path("update", dw.planned), map[string]any{
 			"date":          "2026-11-21",
 			"deliveryLines": []map[string]any{{"_id": w.Line(dw.planned, "tomate"), "quantitySent": 9.5}},
@@ -179,7 +179,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 		}
 		// The producer claims on it (the lock applies at once), the shop
 		// accepts.
-		o = orderJSON{}
+		o = ordersDeliveryJSON{}
 		dw.farm.Do("PUT", dw.path("claim", dw.planned), map[string]any{"deliveryLines": []map[string]any{
 			{"_id": w.Line(dw.planned, "tomate"), "quantityClaimed": -1.5, "claimType": "quality", "claimComment": "Abîmées"},
 		}}).Expect(t, 200).JSON(t, &o)
@@ -210,7 +210,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 			Events []struct {
 				Type string `json:"type"`
 			} `json:"events"`
-			Orders []orderJSON `json:"orders"`
+			Orders []ordersDeliveryJSON `json:"orders"`
 		}
 		dw.farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
 		if len(load.Events) < 2 || load.Events[0].Type != "claim:review" || load.Events[1].Type != "claim:request" {
