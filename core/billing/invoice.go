@@ -375,6 +375,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	}
 
 	var ls []struct {
+		Status      string       `db:"status"`
 		Chrono      int64        `db:"chrono"`
 		Date        string       `db:"date"`
 		ClaimStatus string       `db:"claim_status"`
@@ -386,14 +387,20 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		Sent        *decimal.Dec `db:"quantity_sent"`
 		Claimed     decimal.Dec  `db:"quantity_claimed"`
 	}
-	if err := store.Select(ctx, q, &ls, `SELECT d.chrono, d.date, d.claim_status, l.product_id, p.name, p.unit,
+	// Every line of the order, the status checked here: a condition on the
+	// status would lead SQLite to the (status, date) index, through every
+	// done delivery of the platform, instead of the order's.
+	if err := store.Select(ctx, q, &ls, `SELECT d.status, d.chrono, d.date, d.claim_status, l.product_id, p.name, p.unit,
 			l.price, l.quantity_expected, l.quantity_sent, l.quantity_claimed
 		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
-		WHERE d.order_id = ? AND d.status = ? ORDER BY d.date, d.chrono, p.name`, o.ID, orders.Done); err != nil {
+		WHERE d.order_id = ? ORDER BY d.date, d.chrono, p.name`, o.ID); err != nil {
 		return inv, fmt.Errorf("billing: lines of %s: %w", o.ID, err)
 	}
 	last := ""
 	for _, l := range ls {
+		if l.Status != orders.Done {
+			continue // cancelled deliveries count nowhere
+		}
 		if len(inv.Notes) == 0 || inv.Notes[len(inv.Notes)-1].Chrono != l.Chrono {
 			inv.Notes = append(inv.Notes, Note{Chrono: l.Chrono, Date: l.Date})
 		}

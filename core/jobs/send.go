@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"primeur/core"
@@ -88,24 +89,43 @@ func SendDue(ctx context.Context, env Env, now time.Time) (notes, invoices int, 
 	return notes, invoices, errors.Join(nerr, ierr)
 }
 
-// sendEach sends the documents of ids through sendOnce and counts those
-// this process sent; a failure does not stop the others.
+// sendWorkers is how many documents are rendered and sent at once: PDF
+// rendering is CPU-bound and an SMTP exchange mostly waits on the network.
+const sendWorkers = 4
+
+// sendEach sends the documents of ids through sendOnce, sendWorkers at a
+// time, and counts those this process sent; a failure does not stop the
+// others.
 func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id string) error) (int, error) {
 	var (
+		mu   sync.Mutex
 		n    int
 		errs []error
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, sendWorkers)
 	)
 	for _, id := range ids {
 		if ctx.Err() != nil {
-			return n, errors.Join(append(errs, ctx.Err())...)
+			break
 		}
-		sent, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
-		if err != nil {
-			errs = append(errs, err)
-		}
-		if sent {
-			n++
-		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			sent, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if sent {
+				n++
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		errs = append(errs, ctx.Err())
 	}
 	return n, errors.Join(errs...)
 }

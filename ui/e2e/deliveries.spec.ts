@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { BrowserContext, Page } from '@playwright/test'
 import { expect, test, uniqueAccount } from './fixtures'
 
 /** The first day of the month `offset` months from now in Paris, "2026-12-01". */
@@ -38,10 +38,15 @@ interface Load {
   orders: { _id: string; deliveries: { _id: string; status: string; date: string; chrono: number }[]; invoice?: { number: string } }[]
 }
 
-async function register(request: APIRequestContext, prefix: string, distributor: boolean) {
+/**
+ * Registers through the API in a browser context and keeps the email the
+ * app stores at login, so its pages open signed in.
+ */
+async function register(context: BrowserContext, prefix: string, distributor: boolean) {
   const account = uniqueAccount(prefix)
-  expect((await request.post('/auth/register', { data: { ...account, distributor } })).status()).toBe(201)
-  const load: Load = await (await request.get('/api/user')).json()
+  expect((await context.request.post('/auth/register', { data: { ...account, distributor } })).status()).toBe(201)
+  await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), account.email)
+  const load: Load = await (await context.request.get('/api/user')).json()
   return { ...account, id: load.user._id }
 }
 
@@ -68,8 +73,8 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   // every day commits to all of it.
   const shopContext = await browser.newContext({ baseURL })
   const farmContext = await browser.newContext({ baseURL })
-  const shop = await register(shopContext.request, 'epicerie', true)
-  const farm = await register(farmContext.request, 'ferme', false)
+  const shop = await register(shopContext, 'epicerie', true)
+  const farm = await register(farmContext, 'ferme', false)
   expect((await farmContext.request.put('/api/user', { data: { defaultDeliveryDays: [true, true, true, true, true, true, true] } })).status()).toBe(200)
   for (const [product, quantity, price] of [['tomate', 62, 2.5], ['laitue', 31, 0.9]] as const) {
     const need = await (await shopContext.request.post('/api/needs', { data: { product, date: month, quantity } })).json()
@@ -149,7 +154,7 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   await claimed.fill('')
   await expect(claim.getByText('Aucune quantite saisie')).toBeVisible()
   await claimed.fill('-0,5')
-  await claim.getByRole('textbox', { name: 'Type — Tomate' }).click()
+  await claim.getByRole('combobox', { name: 'Type — Tomate' }).click()
   await farmPage.getByRole('option', { name: 'Qualite' }).click()
   await claim.getByLabel('Commentaire — Tomate').fill('Tomates éclatées')
   await claim.getByRole('button', { name: "Envoyer la demande d'avoir" }).click()
@@ -184,7 +189,7 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   }
   // The cancelled delivery counts nowhere, and another user sees nothing.
   const other = await browser.newContext({ baseURL })
-  await register(other.request, 'curieux', true)
+  await register(other, 'curieux', true)
   expect((await other.request.get(`/print/invoice/${load.orders[0]._id}`)).status()).toBe(404)
   await other.close()
   await shopContext.close()
