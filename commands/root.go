@@ -89,6 +89,8 @@ func (a *app) rootCommand() *cobra.Command {
 		a.demoCommand(),
 		a.userCommand(),
 		a.jobsCommand(),
+		a.simulateCommand(),
+		a.supplyCommand(),
 		a.openapiCommand(),
 		a.versionCommand(),
 	)
