@@ -1,15 +1,32 @@
 // Deliveries in real browsers against the real daemon (SPEC §2 "Deliveries
 // page"): the shop edits and cancels planned deliveries, the producer claims
 // on a done one, the shop answers, and both download the delivery note and
-// the invoice. Orders come from a real negotiation through the API; time
-// moves forward with the same jobs the daemon schedules, run as
+// the invoice. The order is written by tools/e2eorders (built here with the
+// Go toolchain) straight into the daemon's database as core/trade plans one;
+// time moves forward with the same jobs the daemon schedules, run as
 // `primeur jobs run … --at` on the daemon's database.
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page } from '@playwright/test'
 import { expect, test, uniqueAccount } from './fixtures'
+
+const repo = fileURLToPath(new URL('../..', import.meta.url))
+let seederDir = ''
+let seeder = ''
+
+test.beforeAll(() => {
+  test.setTimeout(240_000)
+  seederDir = mkdtempSync(join(tmpdir(), 'primeur-e2eorders-'))
+  seeder = join(seederDir, 'e2eorders')
+  execFileSync('go', ['build', '-o', seeder, './tools/e2eorders'], { cwd: repo, stdio: 'inherit' })
+})
+
+test.afterAll(() => {
+  if (seederDir) rmSync(seederDir, { recursive: true, force: true })
+})
 
 /** The first day of the month `offset` months from now in Paris, "2026-12-01". */
 function monthStart(offset: number): string {
@@ -26,11 +43,15 @@ const shown = (day: string) => day.split('-').reverse().join('/')
 const here = dirname(fileURLToPath(import.meta.url))
 const bin = resolve(process.env.PRIMEUR_BIN ?? join(here, '..', '..', 'bin', 'primeur'))
 
+function dataDir(): string {
+  const dir = process.env.PRIMEUR_E2E_DATA_DIR
+  if (!dir) throw new Error('PRIMEUR_E2E_DATA_DIR is not set: this test needs the daemon started by the global setup')
+  return dir
+}
+
 /** Runs a job on the daemon's database as if it were `at` (Paris time). */
 function runJob(name: string, at: string) {
-  const dataDir = process.env.PRIMEUR_E2E_DATA_DIR
-  if (!dataDir) throw new Error('PRIMEUR_E2E_DATA_DIR is not set: this test needs the daemon started by the global setup')
-  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', dataDir, '--log-level', 'warn'], { encoding: 'utf8' })
+  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn'], { encoding: 'utf8' })
 }
 
 interface Load {
@@ -69,18 +90,13 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   const month = monthStart(1)
   const billing = monthStart(2)
 
-  // A shop needing tomatoes and lettuces next month; a producer delivering
-  // every day commits to all of it.
+  // A producer committed to a shop's tomatoes and lettuces for next month,
+  // delivered every day.
   const shopContext = await browser.newContext({ baseURL })
   const farmContext = await browser.newContext({ baseURL })
   const shop = await register(shopContext, 'epicerie', true)
   const farm = await register(farmContext, 'ferme', false)
-  expect((await farmContext.request.put('/api/user', { data: { defaultDeliveryDays: [true, true, true, true, true, true, true] } })).status()).toBe(200)
-  for (const [product, quantity, price] of [['tomate', 62, 2.5], ['laitue', 31, 0.9]] as const) {
-    const need = await (await shopContext.request.post('/api/needs', { data: { product, date: month, quantity } })).json()
-    expect((await farmContext.request.put(`/api/proposals/${need._id}/${farm.id}`, { data: { quantity, price } })).status()).toBe(200)
-    expect((await shopContext.request.put(`/api/proposalreview/${need._id}/${farm.id}`, { data: { accepted: true } })).status()).toBe(200)
-  }
+  execFileSync(seeder, ['--data-dir', dataDir(), '--shop', shop.email, '--producer', farm.email, '--month', month])
   const load: Load = await (await shopContext.request.get('/api/user')).json()
   const deliveries = [...load.orders[0].deliveries].sort((a, b) => a.date.localeCompare(b.date))
   expect(deliveries.length).toBeGreaterThanOrEqual(28)
