@@ -122,6 +122,7 @@ var matrix = map[string]row{
 	},
 	// Deliveries (issue 6): the shop's changes, the producer's claim, the
 	// shop's review, and the documents of the two parties.
+	"GET /api/deliveries/settings": {path: fixed("/api/deliveries/settings"), expect: everyone(200)},
 	"PUT /api/deliveries/update/{orderId}/{deliveryId}": {
 		path:   withIDs("/api/deliveries/update/{order}/{delivery}"),
 		body:   body(map[string]any{"date": "2026-12-04"}),

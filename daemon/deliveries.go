@@ -56,6 +56,16 @@ type ReviewDeliveryInput struct {
 	}
 }
 
+// DeliverySettingsOutput tells the screens the delivery rules in force.
+type DeliverySettingsOutput struct {
+	Body struct {
+		Lock              string `json:"lock" doc:"Time of day (HH:MM, Europe/Paris) when a planned delivery locks on its date" example:"12:00"`
+		LockLabel         string `json:"lockLabel" doc:"The lock time as users read it" example:"12h"`
+		TimeZone          string `json:"timeZone" example:"Europe/Paris"`
+		AutovalidateHours int    `json:"autovalidateHours" doc:"Hours after which a claim the shop has not answered is accepted" example:"48"`
+	}
+}
+
 // OrderOutput is an order seen by the caller.
 type OrderOutput struct {
 	Body orders.View
@@ -65,6 +75,12 @@ func (d *Daemon) rules() delivery.Rules { return delivery.RulesOf(d.cfg) }
 
 func (d *Daemon) registerDeliveries(api huma.API) {
 	tags := []string{"Deliveries"}
+	huma.Register(api, huma.Operation{
+		OperationID: "get-delivery-settings", Method: http.MethodGet, Path: "/deliveries/settings", Tags: tags,
+		Summary:     "The delivery rules in force (lock time, claim auto-validation delay)",
+		Description: "From the delivery.lock and claims.autovalidate-after settings, so the screens offer what the daemon accepts.",
+		Errors:      []int{http.StatusUnauthorized},
+	}, d.deliverySettings)
 	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity}
 	huma.Register(api, huma.Operation{
 		OperationID: "update-delivery", Method: http.MethodPut, Path: "/deliveries/update/{orderId}/{deliveryId}", Tags: tags,
@@ -107,6 +123,16 @@ func (d *Daemon) deliveryTx(ctx context.Context, viewerID string, op func(tx *sq
 		return nil, apiError(ctx, d.log, err)
 	}
 	return &OrderOutput{Body: full.ViewFor(viewerID)}, nil
+}
+
+func (d *Daemon) deliverySettings(context.Context, *struct{}) (*DeliverySettingsOutput, error) {
+	out := &DeliverySettingsOutput{}
+	r := d.rules()
+	out.Body.Lock = d.cfg.Delivery.Lock
+	out.Body.LockLabel = r.LockLabel()
+	out.Body.TimeZone = d.cfg.Timezone
+	out.Body.AutovalidateHours = int(r.AutovalidateAfter.Hours())
+	return out, nil
 }
 
 func (d *Daemon) updateDelivery(ctx context.Context, in *UpdateDeliveryInput) (*OrderOutput, error) {

@@ -230,6 +230,27 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 	})
 }
 
+func TestDeliverySettings(t *testing.T) {
+	db := storetest.SQLite(t)
+	s := daemontest.New(t, db)
+	s.Config.Delivery.Lock = "07:30"
+	if err := s.Config.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Register("epicerie@lac.fr", "Épicerie", true)
+	var got struct {
+		Lock              string `json:"lock"`
+		LockLabel         string `json:"lockLabel"`
+		TimeZone          string `json:"timeZone"`
+		AutovalidateHours int    `json:"autovalidateHours"`
+	}
+	c.Do("GET", "/api/deliveries/settings", nil).Expect(t, 200).JSON(t, &got)
+	if got.Lock != "07:30" || got.LockLabel != "7h30" || got.TimeZone != "Europe/Paris" || got.AutovalidateHours != 48 {
+		t.Fatalf("settings %+v", got)
+	}
+	s.Client().Do("GET", "/api/deliveries/settings", nil).Expect(t, 401)
+}
+
 func TestPrintRoutes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)

@@ -1,7 +1,7 @@
 import { Button, Select, Stack, Text, TextInput, Textarea } from '@mantine/core'
 import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
-import { sendClaim } from '../store/deliveries'
+import { sendClaim, useAutovalidateHours } from '../store/deliveries'
 import type { ClaimType, Product } from '../types'
 import { type ClaimField, type ClaimLine, type ClaimValues, claimPayload, validateClaim } from '../validation/claim'
 import type { DeliveryRow } from './model'
@@ -44,6 +44,7 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
   const validate = useCallback((values: ClaimValues) => validateClaim(values, lines, pending), [lines, pending])
   const form = useFormState<ClaimValues, ClaimField>(initial, validate)
   const [busy, setBusy] = useState(false)
+  const hours = useAutovalidateHours()
 
   const setLine = (id: string, change: Partial<ClaimValues[string]>) => {
     form.setValue(id as keyof ClaimValues, { ...form.values[id], ...change })
@@ -114,6 +115,9 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
         })}
         <Text size="sm" c="dimmed">
           {CLAIM_NOTE}
+        </Text>
+        <Text size="sm" c="dimmed">
+          Sans réponse du magasin sous {hours} h, la demande est acceptée automatiquement.
         </Text>
         {formError ? (
           <Text size="sm" c="red" role="alert">

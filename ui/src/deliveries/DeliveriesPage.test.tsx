@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { DELIVERY_TOASTS } from '../store/deliveries'
+import { DELIVERY_TOASTS, deliverySettings } from '../store/deliveries'
 import { resetState, state } from '../store/state'
 import { distributor, producer } from '../test/fixtures'
 import { renderWithProviders } from '../test/render'
@@ -33,6 +33,25 @@ function delivery(id: string, date: string, status: Delivery['status'], chrono: 
   }
 }
 
+const SETTINGS = { lock: '12:00', lockLabel: '12h', timeZone: 'Europe/Paris', autovalidateHours: 48 }
+
+/**
+ * Stubs fetch: the delivery settings the page reads at mount, then the
+ * answers given, one per action call, in order. Returns the action calls.
+ */
+function stubFetch(...answers: Response[]) {
+  const calls: [string, RequestInit | undefined][] = []
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input)
+    if (url === '/api/deliveries/settings') return json(200, SETTINGS)
+    calls.push([url, init])
+    const answer = answers.shift()
+    if (!answer) throw new Error(`unexpected call ${url}`)
+    return answer
+  })
+  return calls
+}
+
 function order(deliveries: Delivery[], extra: Partial<Order> = {}): Order {
   return { _id: 'o1', date: '2026-11-01', deliveries, ...extra }
 }
@@ -51,6 +70,7 @@ function setUp(role: 'producer' | 'distributor', orders: Order[]) {
 }
 
 beforeEach(() => {
+  Object.assign(deliverySettings, SETTINGS)
   // Friday 20 November 2026, 10:00 in Paris. Only Date is faked: the
   // component library's timers keep running.
   vi.useFakeTimers({ toFake: ['Date'] })
@@ -65,6 +85,7 @@ const cells = () => bodyRows().map((r) => within(r).getAllByRole('cell').map((c)
 describe('DeliveriesPage', () => {
   it('lists, filters, sorts and paginates the deliveries', async () => {
     const user = userEvent.setup()
+    stubFetch()
     const many = Array.from({ length: 7 }, (_, i) => delivery(`p${i}`, `2026-11-${String(21 + i).padStart(2, '0')}`, 'planned', 10 + i))
     setUp('distributor', [
       order([...many, delivery('c', '2026-11-23', 'cancelled', 3), delivery('d', '2026-11-18', 'done', 2), delivery('e', '2026-10-01', 'done', 1)]),
@@ -101,6 +122,7 @@ describe('DeliveriesPage', () => {
   })
 
   it('says when nothing matches', () => {
+    stubFetch()
     setUp('producer', [order([delivery('e', '2026-10-01', 'done', 1)])])
     renderWithProviders(<DeliveriesPage />)
     expect(screen.getByText(EMPTY_TEXT)).toBeInTheDocument()
@@ -112,7 +134,7 @@ describe('DeliveriesPage', () => {
     const d = delivery('a', '2026-11-24', 'planned', 7)
     setUp('distributor', [order([d])])
     const saved = order([{ ...d, deliveryLines: [{ ...d.deliveryLines[0], quantitySent: 9.5 }, d.deliveryLines[1]] }], { producer: 'p1' })
-    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, saved))
+    const calls = stubFetch(json(200, saved))
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('cell', { name: '7' }))
     const editor = screen.getByRole('region', { name: 'Bon de livraison' })
@@ -143,7 +165,7 @@ describe('DeliveriesPage', () => {
     expect(save).toBeEnabled()
     await user.click(save)
 
-    const [url, init] = fetch.mock.calls[0]
+    const [url, init] = calls[0]
     expect(url).toBe('/api/deliveries/update/o1/a')
     expect(init?.method).toBe('PUT')
     expect(JSON.parse(String(init?.body))).toEqual({ deliveryLines: [{ _id: 'a-t', quantitySent: 9.5 }] })
@@ -154,17 +176,18 @@ describe('DeliveriesPage', () => {
   it('lets the shop cancel, and reports a failure', async () => {
     const user = userEvent.setup()
     setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
-    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(409, { status: 409, detail: 'Cette livraison n’est plus modifiable' }))
+    const calls = stubFetch(json(409, { status: 409, detail: 'Cette livraison n’est plus modifiable' }))
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('cell', { name: '7' }))
     await user.click(screen.getByRole('button', { name: 'Annuler la livraison' }))
-    expect(fetch.mock.calls[0][0]).toBe('/api/deliveries/cancel/o1/a')
+    expect(calls[0][0]).toBe('/api/deliveries/cancel/o1/a')
     expect(await screen.findByText(DELIVERY_TOASTS.cancelFailed)).toBeInTheDocument()
   })
 
   it('offers no change on a delivery past its lock', async () => {
     const user = userEvent.setup()
     vi.setSystemTime(new Date('2026-11-24T12:00:00+01:00'))
+    stubFetch()
     setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('cell', { name: '7' }))
@@ -181,12 +204,13 @@ describe('DeliveriesPage', () => {
       claimSentAt: '2026-11-20T09:00:00Z',
       deliveryLines: [{ ...d.deliveryLines[0], quantityClaimed: -2.5, claimType: 'quality', claimComment: 'Abîmées' }, d.deliveryLines[1]],
     }
-    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, order([claimed], { distributor: 'd1' })))
+    const calls = stubFetch(json(200, order([claimed], { distributor: 'd1' })))
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('tab', { name: 'Passées' }))
     await user.click(screen.getByRole('cell', { name: '5' }))
     const editor = screen.getByRole('region', { name: 'Bon de livraison' })
     expect(within(editor).getByText(/Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée/)).toBeInTheDocument()
+    expect(within(editor).getByText('Sans réponse du magasin sous 48 h, la demande est acceptée automatiquement.')).toBeInTheDocument()
     const send = within(editor).getByRole('button', { name: "Envoyer la demande d'avoir" })
     expect(send).toBeDisabled()
 
@@ -203,7 +227,7 @@ describe('DeliveriesPage', () => {
     expect(send).toBeEnabled()
     await user.click(send)
 
-    const [url, init] = fetch.mock.calls[0]
+    const [url, init] = calls[0]
     expect(url).toBe('/api/deliveries/claim/o1/a')
     expect(JSON.parse(String(init?.body))).toEqual({
       deliveryLines: [{ _id: 'a-t', quantityClaimed: -2.5, claimType: 'quality', claimComment: 'Abîmées' }],
@@ -228,10 +252,10 @@ describe('DeliveriesPage', () => {
       ],
     })
     setUp('distributor', [order([d]), order([delivery('b', '2026-10-10', 'done', 1)], { _id: 'o0', date: '2026-10-01', invoice: { _id: 'i', number: 'FA-2026-000003', issuedAt: '2026-11-01T05:00:00Z' } })])
-    const fetch = vi
-      .spyOn(globalThis, 'fetch')
-      .mockResolvedValueOnce(json(500, { status: 500, detail: 'Erreur interne du serveur.' }))
-      .mockResolvedValueOnce(json(200, order([{ ...d, claimStatus: 'accepted' }], { producer: 'p1' })))
+    const calls = stubFetch(
+      json(500, { status: 500, detail: 'Erreur interne du serveur.' }),
+      json(200, order([{ ...d, claimStatus: 'accepted' }], { producer: 'p1' })),
+    )
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('tab', { name: 'Passées' }))
     await user.click(screen.getByRole('cell', { name: '5' }))
@@ -242,12 +266,26 @@ describe('DeliveriesPage', () => {
     expect(await screen.findByText(DELIVERY_TOASTS.reviewFailed)).toBeInTheDocument()
     await user.click(within(editor).getByRole('button', { name: "Accepter l'avoir" }))
     expect(await screen.findByText(DELIVERY_TOASTS.reviewed)).toBeInTheDocument()
-    expect(JSON.parse(String(fetch.mock.calls[1][1]?.body))).toEqual({ accepted: true })
+    expect(calls.map((c) => c[0])).toEqual(['/api/deliveries/review/o1/a', '/api/deliveries/review/o1/a'])
+    expect(JSON.parse(String(calls[1][1]?.body))).toEqual({ accepted: true })
     await waitFor(() => expect(within(editor).getByText("Demande d'avoir reçue, acceptée")).toBeInTheDocument())
     expect(within(editor).queryByRole('button', { name: "Accepter l'avoir" })).not.toBeInTheDocument()
 
     await user.click(screen.getByRole('cell', { name: '1' }))
     editor = screen.getByRole('region', { name: 'Bon de livraison' })
     expect(within(editor).getByRole('link', { name: 'Télécharger la facture FA-2026-000003' })).toHaveAttribute('href', '/print/invoice/o0')
+  })
+})
+
+describe('the lock time in force', () => {
+  it('follows the daemon\'s delivery.lock', async () => {
+    const user = userEvent.setup()
+    vi.setSystemTime(new Date('2026-11-24T08:00:00+01:00'))
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, { ...SETTINGS, lock: '07:30', lockLabel: '7h30' }))
+    setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
+    renderWithProviders(<DeliveriesPage />)
+    await user.click(screen.getByRole('cell', { name: '7' }))
+    // Before the settings arrive the default 12h applies; then 7h30 locks it.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Annuler la livraison' })).not.toBeInTheDocument())
   })
 })

@@ -1,6 +1,7 @@
 import { Grid, Paper, Stack, Tabs, Text, Title } from '@mantine/core'
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { dayOf } from '../format'
+import { loadDeliverySettings, useDeliveryLock } from '../store/deliveries'
 import { useDistributors, useOrders, useProducers, useProducts, useUser } from '../store/hooks'
 import type { Order, Product } from '../types'
 import { DeliveriesTable } from './DeliveriesTable'
@@ -12,6 +13,7 @@ import {
   defaultDirection,
   deliveryRows,
   filterRows,
+  lockMinutes,
   paginate,
   sortRows,
 } from './model'
@@ -33,6 +35,10 @@ export function DeliveriesPage() {
   const now = useNow()
   const today = dayOf(now)
   const role = user?.type ?? 'producer'
+  const lock = lockMinutes(useDeliveryLock())
+  useEffect(() => {
+    void loadDeliverySettings()
+  }, [])
 
   const [filter, setFilter] = useState<FilterKey>('upcoming14')
   const [sort, setSort] = useState<{ key: SortKey; direction: 'asc' | 'desc' }>({ key: 'date', direction: 'asc' })
@@ -98,7 +104,7 @@ export function DeliveriesPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           {current ? (
-            <DeliveryEditor row={current} role={role} products={productMap} now={now} />
+            <DeliveryEditor row={current} role={role} products={productMap} now={now} lock={lock} />
           ) : (
             <Paper withBorder p="md">
               <Text c="dimmed">Sélectionnez une livraison pour afficher son bon de livraison.</Text>

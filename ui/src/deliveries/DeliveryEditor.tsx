@@ -33,11 +33,14 @@ export function DeliveryEditor({
   role,
   products,
   now,
+  lock,
 }: {
   row: DeliveryRow
   role: UserType
   products: ReadonlyMap<string, Product>
   now: Date
+  /** Lock time in minutes after midnight, Paris. */
+  lock: number
 }) {
   const d = row.delivery
   const claimed = d.deliveryLines.filter((l) => l.quantityClaimed !== 0)
@@ -114,7 +117,7 @@ export function DeliveryEditor({
           ) : null}
         </Group>
 
-        {canEdit(d, role, now) ? (
+        {canEdit(d, role, now, lock) ? (
           <>
             <Divider label="Modifier la livraison" labelPosition="left" />
             <DeliveryForm key={version} row={row} products={products} now={now} />

@@ -11,6 +11,7 @@ import {
   deliveryRows,
   filterRows,
   isLocked,
+  lockMinutes,
   noteNumber,
   paginate,
   sortRows,
@@ -122,6 +123,14 @@ describe('what each side may do', () => {
     expect(isLocked('2026-11-20', paris('2026-11-20', '12:00'))).toBe(true)
     expect(isLocked('2026-11-19', paris('2026-11-20', '08:00'))).toBe(true)
     expect(isLocked('2026-11-21', paris('2026-11-20', '23:59'))).toBe(false)
+  })
+  it('follows the configured lock time', () => {
+    expect(lockMinutes('07:30')).toBe(450)
+    expect(lockMinutes('7h')).toBe(720)
+    expect(lockMinutes('25:00')).toBe(720)
+    expect(isLocked('2026-11-20', paris('2026-11-20', '07:29'), 450)).toBe(false)
+    expect(isLocked('2026-11-20', paris('2026-11-20', '07:30'), 450)).toBe(true)
+    expect(canEdit(delivery('a', '2026-11-20', 'planned', 1), 'distributor', paris('2026-11-20', '08:00'), 450)).toBe(false)
   })
   it('lets the shop edit planned deliveries before the lock', () => {
     const now = paris('2026-11-20', '10:00')

@@ -152,8 +152,8 @@ export const invoicePath = (orderId: string) => `/print/invoice/${encodeURICompo
 /** Whether the delivery note can be downloaded (planned or done). */
 export const hasNote = (d: Delivery) => d.status === 'planned' || d.status === 'done'
 
-/** Lock time of the delivery note on the delivery date, Europe/Paris (SPEC §4, §9: 12h). */
-export const LOCK_HOUR = 12
+/** Default lock time of the delivery note on the delivery date, in minutes after midnight, Europe/Paris (SPEC §4, §9: 12h). */
+export const DEFAULT_LOCK_MINUTES = 12 * 60
 
 /** The time of day in Paris, in minutes after midnight. */
 function parisMinutes(now: Date): number {
@@ -162,16 +162,23 @@ function parisMinutes(now: Date): number {
   return get('hour') * 60 + get('minute')
 }
 
-/** Whether the note of a delivery dated `date` is past its lock at `now`. */
-export function isLocked(date: string, now: Date): boolean {
+/** Whether the note of a delivery dated `date` is past its lock at `now` (`lock` in minutes after midnight). */
+export function isLocked(date: string, now: Date, lock = DEFAULT_LOCK_MINUTES): boolean {
   const today = dayOf(now)
   if (date !== today) return date < today
-  return parisMinutes(now) >= LOCK_HOUR * 60
+  return parisMinutes(now) >= lock
 }
 
 /** The shop may change or cancel a planned delivery before its lock. */
-export function canEdit(d: Delivery, role: UserType, now: Date): boolean {
-  return role === 'distributor' && d.status === 'planned' && !isLocked(d.date, now)
+export function canEdit(d: Delivery, role: UserType, now: Date, lock = DEFAULT_LOCK_MINUTES): boolean {
+  return role === 'distributor' && d.status === 'planned' && !isLocked(d.date, now, lock)
+}
+
+/** Reads a lock time "HH:MM" into minutes after midnight; the default when malformed. */
+export function lockMinutes(lock: string): number {
+  const m = /^(\d{2}):(\d{2})$/.exec(lock)
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return DEFAULT_LOCK_MINUTES
+  return Number(m[1]) * 60 + Number(m[2])
 }
 
 /** The first day of the month after the month of `day`. */

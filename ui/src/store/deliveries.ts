@@ -1,10 +1,38 @@
 // Delivery actions (SPEC §7 delivery calls, §8 toasts): the shop's update
 // and cancellation, the producer's claim, the shop's review. Each call
 // answers the order, which replaces the stored one.
+import { proxy, useSnapshot } from 'valtio'
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
 import type { ClaimType, Order } from '../types'
 import { state } from './state'
+
+/** The delivery rules in force (`GET /api/deliveries/settings`); SPEC's 12h until loaded. */
+export interface DeliverySettings {
+  /** "HH:MM", Europe/Paris. */
+  lock: string
+  /** "12h", "7h30". */
+  lockLabel: string
+  timeZone: string
+  autovalidateHours: number
+}
+
+export const deliverySettings = proxy<DeliverySettings>({ lock: '12:00', lockLabel: '12h', timeZone: 'Europe/Paris', autovalidateHours: 48 })
+
+/** Reads the delivery rules once per page load; on failure the defaults stay. */
+export async function loadDeliverySettings(): Promise<void> {
+  try {
+    Object.assign(deliverySettings, await api.get<DeliverySettings>('/api/deliveries/settings'))
+  } catch (err) {
+    console.error('delivery settings:', err)
+  }
+}
+
+/** The lock time "HH:MM" in force. */
+export const useDeliveryLock = () => useSnapshot(deliverySettings).lock
+
+/** The hours after which an unanswered claim is accepted. */
+export const useAutovalidateHours = () => useSnapshot(deliverySettings).autovalidateHours
 
 export const DELIVERY_TOASTS = {
   updateProgress: 'Modification en cours',
