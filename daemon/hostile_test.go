@@ -63,6 +63,11 @@ func TestHostileInputs(t *testing.T) {
 		{"unknown public file", "GET", "/public/other/secret.db", "", ""},
 		{"unknown API route", "GET", "/api/../../etc/passwd", "", ""},
 		{"method not allowed on the UI", "POST", "/dis/needs", "application/json", `{}`},
+		{"contribution NaN", "PUT", "/api/rewards/contribution", "application/json", `{"amount":NaN}`},
+		{"contribution overflowing", "PUT", "/api/rewards/contribution", "application/json", `{"amount":1e999}`},
+		{"contribution as text", "PUT", "/api/rewards/contribution", "application/json", `{"amount":"25 €"}`},
+		{"contribution for someone else", "PUT", "/api/rewards/contribution", "application/json", `{"amount":25,"distributor":"someone"}`},
+		{"contribution array", "PUT", "/api/rewards/contribution", "application/json", `[25]`},
 	}
 	before := fingerprint(t, db)
 	for _, tt := range tests {
