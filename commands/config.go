@@ -18,6 +18,13 @@ var globalKeys = []string{config.KeyDataDir, config.KeyDatabaseURL, config.KeyTi
 // serveKeys are the settings only the daemon uses.
 var serveKeys = []string{config.KeyAddr, config.KeyBaseURL, config.KeySecureCookies}
 
+// jobKeys are the settings of the scheduled jobs and their emails, read by
+// serve (which schedules the jobs) and jobs (which runs one).
+var jobKeys = []string{
+	config.KeySMTPHost, config.KeySMTPPort, config.KeySMTPUsername, config.KeySMTPPassword,
+	config.KeySMTPFrom, config.KeySMTPTLS, config.KeyDeliveryLock, config.KeyClaimsAutovalidateAfter,
+}
+
 func (a *app) addGlobalFlags(root *cobra.Command) {
 	root.PersistentFlags().String("config", "", flagConfigHelp)
 	addSettingFlags(root.PersistentFlags(), globalKeys)
@@ -36,6 +43,8 @@ func addSettingFlags(fs *pflag.FlagSet, keys []string) {
 				fs.String(s.Key, d, s.Usage)
 			case bool:
 				fs.Bool(s.Key, d, s.Usage)
+			case int:
+				fs.Int(s.Key, d, s.Usage)
 			}
 		}
 	}

@@ -88,6 +88,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.migrateCommand(),
 		a.demoCommand(),
 		a.userCommand(),
+		a.jobsCommand(),
 		a.simulateCommand(),
 		a.supplyCommand(),
 		a.openapiCommand(),

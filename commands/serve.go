@@ -48,6 +48,7 @@ func (a *app) serveCommand() *cobra.Command {
 		},
 	}
 	addSettingFlags(cmd.Flags(), serveKeys)
+	addSettingFlags(cmd.Flags(), jobKeys)
 	cmd.Flags().BoolVar(&withDemo, "demo", false, "fill an empty database with the demo world and print its logins")
 	return cmd
 }

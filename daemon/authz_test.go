@@ -13,8 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
+
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/billing"
 	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/daemon/daemontest"
@@ -139,12 +142,58 @@ var matrix = map[string]row{
 		path:   fixed("/public/other/products.csv"),
 		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
 	},
+	// Deliveries (issue 6): the shop's changes, the producer's claim, the
+	// shop's review, and the documents of the two parties.
+	"GET /api/deliveries/settings": {path: fixed("/api/deliveries/settings"), expect: everyone(200)},
+	"PUT /api/deliveries/update/{orderId}/{deliveryId}": {
+		path:   withIDs("/api/deliveries/update/{order}/{delivery}"),
+		body:   body(map[string]any{"date": "2026-12-04"}),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 403, otherProducer: 403},
+	},
+	"PUT /api/deliveries/cancel/{orderId}/{deliveryId}": {
+		path:   withIDs("/api/deliveries/cancel/{order}/{delivery}"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 403, otherProducer: 403},
+	},
+	"PUT /api/deliveries/claim/{orderId}/{deliveryId}": {
+		path: withIDs("/api/deliveries/claim/{invoicedOrder}/{doneDelivery}"),
+		body: func(w *world, _ actor) any {
+			return map[string]any{"deliveryLines": []map[string]any{{"_id": w.ids["doneLine"], "quantityClaimed": -1, "claimType": "quality"}}}
+		},
+		// The done delivery's order is invoiced: the claim is refused (409)
+		// to its producer, after the role and ownership checks.
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 409, otherProducer: 404},
+	},
+	"PUT /api/deliveries/review/{orderId}/{deliveryId}": {
+		path:   withIDs("/api/deliveries/review/{order}/{delivery}"),
+		body:   body(map[string]any{"accepted": true}),
+		expect: map[actor]int{anon: 401, shop: 409, otherShop: 404, producer: 403, otherProducer: 403},
+	},
+	"GET /print/delivery/{orderId}/{deliveryId}": {
+		path:   withIDs("/print/delivery/{order}/{delivery}"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
+	},
+	"GET /print/invoice/{orderId}": {
+		path:   withIDs("/print/invoice/{invoicedOrder}"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
+	},
+}
+
+// withIDs fills every {key} of p from the world's ids.
+func withIDs(p string) func(*world, actor) string {
+	return func(w *world, _ actor) string {
+		for k, v := range w.ids {
+			p = strings.ReplaceAll(p, "{"+k+"}", v)
+		}
+		return p
+	}
 }
 
 // publicRoutes are the routes outside the OpenAPI document that the matrix
 // must cover; a test below checks each has a row.
 var publicRoutes = []string{
 	"GET /public/other/products.csv",
+	"GET /print/delivery/{orderId}/{deliveryId}",
+	"GET /print/invoice/{orderId}",
 }
 
 func buildWorld(t *testing.T) *world {
@@ -214,6 +263,20 @@ func buildWorld(t *testing.T) *world {
 	exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected)
 		VALUES (?, ?, ?, 'tomate', 150, 4000)`, core.NewID(), w.ids["delivery"], w.ids["need"])
 	exec(`INSERT INTO counters (key, value) VALUES (?, 1)`, "chrono:"+w.ids["producer"])
+	// An October order, done and invoiced.
+	w.ids["invoicedOrder"], w.ids["doneDelivery"], w.ids["doneLine"] = core.NewID(), core.NewID(), core.NewID()
+	exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, '2026-10-01', 0, 0)`,
+		w.ids["invoicedOrder"], w.ids["producer"], w.ids["shop"])
+	exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at)
+		VALUES (?, ?, ?, 'done', '2026-10-29', 2, 0, 0)`, w.ids["doneDelivery"], w.ids["invoicedOrder"], w.ids["producer"])
+	exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent)
+		VALUES (?, ?, ?, 'tomate', 150, 4000, 4000)`, w.ids["doneLine"], w.ids["doneDelivery"], w.ids["need"])
+	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		_, err := billing.Issue(ctx, tx, w.ids["invoicedOrder"], daemontest.Start, daemontest.Start.Location())
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 
 	if err := db.Close(); err != nil {
 		t.Fatal(err)

@@ -113,8 +113,10 @@ func (d *Daemon) Handler() http.Handler { return d.handler }
 // OpenAPI returns the API description.
 func (d *Daemon) OpenAPI() *huma.OpenAPI { return d.api.OpenAPI() }
 
-// Run listens on the configured address until ctx ends, then stops taking
-// requests and lets those in flight finish for up to 15 seconds. ready, if
+// Run listens on the configured address and runs the scheduled jobs
+// (jobs.go) until ctx ends, then stops the jobs (a running one is
+// cancelled), stops taking requests and lets those in flight finish for up
+// to 15 seconds. ready, if
 // not nil, receives the bound address once the listener is open.
 func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	ln, err := net.Listen("tcp", d.cfg.Addr)
@@ -133,16 +135,27 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	d.log.Info("listening", "addr", ln.Addr().String())
+	jobsCtx, stopJobs := context.WithCancel(ctx)
+	defer stopJobs()
+	stopScheduler, err := d.startJobs(jobsCtx)
+	if err != nil {
+		_ = srv.Close()
+		return err
+	}
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
 
 	select {
 	case err := <-errc:
+		stopJobs()
+		stopScheduler()
 		return fmt.Errorf("daemon: serve: %w", err)
 	case <-ctx.Done():
 	}
 	d.log.Info("shutting down")
+	stopJobs()
+	stopScheduler()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {

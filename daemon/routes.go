@@ -17,12 +17,15 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerEvents(api)
 	d.registerNeeds(api)
 	d.registerTrade(api)
+	d.registerDeliveries(api)
 	d.registerRewards(api)
 	d.registerSupply(api)
 
 	mux.HandleFunc("GET /healthz", d.healthz)
 	mux.HandleFunc("GET /docs", d.docsPage)
 	mux.HandleFunc("GET /public/other/products.csv", d.productsCSV)
+	mux.HandleFunc("GET /print/delivery/{orderId}/{deliveryId}", d.printNote)
+	mux.HandleFunc("GET /print/invoice/{orderId}", d.printInvoice)
 	for _, prefix := range []string{"/api/", "/auth/", "/print/", "/public/"} {
 		mux.HandleFunc(prefix, notFound) // never fall through to the UI
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/mail"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,15 @@ const (
 	KeySecureCookies = "secure-cookies"
 	KeyTimezone      = "timezone"
 	KeyLogLevel      = "log-level"
+
+	KeySMTPHost                = "smtp.host"
+	KeySMTPPort                = "smtp.port"
+	KeySMTPUsername            = "smtp.username"
+	KeySMTPPassword            = "smtp.password"
+	KeySMTPFrom                = "smtp.from"
+	KeySMTPTLS                 = "smtp.tls"
+	KeyDeliveryLock            = "delivery.lock"
+	KeyClaimsAutovalidateAfter = "claims.autovalidate-after"
 )
 
 // Settings is the schema: every key Primeur reads, with its default.
@@ -45,6 +55,14 @@ var Settings = []Setting{
 	{KeySecureCookies, false, "mark session cookies Secure (implied when base-url is https)"},
 	{KeyTimezone, "Europe/Paris", "time zone of delivery days, locks and jobs"},
 	{KeyLogLevel, "info", "log level: debug, info, warn or error"},
+	{KeySMTPHost, "", "SMTP server for emails; empty writes each message as an .eml file under <data-dir>/outbox"},
+	{KeySMTPPort, 587, "SMTP server port"},
+	{KeySMTPUsername, "", "SMTP login; empty sends without authentication"},
+	{KeySMTPPassword, "", "SMTP password"},
+	{KeySMTPFrom, "Primeur <no-reply@primeur.local>", "sender of the emails (address, or \"Name <address>\")"},
+	{KeySMTPTLS, "starttls", "SMTP encryption: starttls (required), tls (implicit, usually port 465) or none"},
+	{KeyDeliveryLock, "12:00", "time (HH:MM, business time zone) on the delivery day when the delivery note locks"},
+	{KeyClaimsAutovalidateAfter, "48h", "delay after which a claim the shop has not reviewed is accepted"},
 }
 
 // Config is the validated configuration handed to the daemon and commands.
@@ -63,11 +81,56 @@ type Config struct {
 	Timezone string `mapstructure:"timezone"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `mapstructure:"log-level"`
+	// SMTP is the mail server; without Host, mail goes to the outbox.
+	SMTP SMTP `mapstructure:"smtp"`
+	// Delivery holds the delivery settings.
+	Delivery Delivery `mapstructure:"delivery"`
+	// Claims holds the claim settings.
+	Claims Claims `mapstructure:"claims"`
 
 	// Location is Timezone loaded by Validate.
 	Location *time.Location `mapstructure:"-"`
 	// Level is LogLevel parsed by Validate.
 	Level slog.Level `mapstructure:"-"`
+}
+
+// SMTP is the mail server's settings (keys smtp.*).
+type SMTP struct {
+	// Host is the server's name; empty writes messages to the outbox.
+	Host string `mapstructure:"host"`
+	// Port is the server's port.
+	Port int `mapstructure:"port"`
+	// Username and Password authenticate when Username is set.
+	Username string `mapstructure:"username"`
+	Password string `mapstructure:"password"`
+	// From is the sender, "address" or "Name <address>".
+	From string `mapstructure:"from"`
+	// TLS is starttls, tls or none.
+	TLS string `mapstructure:"tls"`
+}
+
+// SMTP encryption modes.
+const (
+	TLSStartTLS = "starttls"
+	TLSImplicit = "tls"
+	TLSNone     = "none"
+)
+
+// Delivery is the delivery settings (keys delivery.*).
+type Delivery struct {
+	// Lock is "HH:MM": planned deliveries lock at this time on their date.
+	Lock string `mapstructure:"lock"`
+	// LockAt is Lock as a duration after midnight, filled by Validate.
+	LockAt time.Duration `mapstructure:"-"`
+}
+
+// Claims is the claim settings (keys claims.*).
+type Claims struct {
+	// AutovalidateAfter is the delay ("48h") before an unreviewed claim is
+	// accepted by the system.
+	AutovalidateAfter string `mapstructure:"autovalidate-after"`
+	// AutovalidateDelay is AutovalidateAfter parsed by Validate.
+	AutovalidateDelay time.Duration `mapstructure:"-"`
 }
 
 // Defaults returns a Config holding every default, validated.
@@ -98,6 +161,22 @@ func (c *Config) set(key string, v any) {
 		c.Timezone = v.(string)
 	case KeyLogLevel:
 		c.LogLevel = v.(string)
+	case KeySMTPHost:
+		c.SMTP.Host = v.(string)
+	case KeySMTPPort:
+		c.SMTP.Port = v.(int)
+	case KeySMTPUsername:
+		c.SMTP.Username = v.(string)
+	case KeySMTPPassword:
+		c.SMTP.Password = v.(string)
+	case KeySMTPFrom:
+		c.SMTP.From = v.(string)
+	case KeySMTPTLS:
+		c.SMTP.TLS = v.(string)
+	case KeyDeliveryLock:
+		c.Delivery.Lock = v.(string)
+	case KeyClaimsAutovalidateAfter:
+		c.Claims.AutovalidateAfter = v.(string)
 	}
 }
 
@@ -135,7 +214,39 @@ func (c *Config) Validate() error {
 	if err := c.Level.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		return fmt.Errorf("config: %s %q must be debug, info, warn or error", KeyLogLevel, c.LogLevel)
 	}
+	return c.validateMail()
+}
+
+// validateMail checks the SMTP, delivery and claim settings.
+func (c *Config) validateMail() error {
+	c.SMTP.Host = strings.TrimSpace(c.SMTP.Host)
+	if c.SMTP.Port < 1 || c.SMTP.Port > 65535 {
+		return fmt.Errorf("config: %s %d must be a port number (1-65535)", KeySMTPPort, c.SMTP.Port)
+	}
+	if _, err := mail.ParseAddress(c.SMTP.From); err != nil {
+		return fmt.Errorf("config: %s %q is not an email address", KeySMTPFrom, c.SMTP.From)
+	}
+	switch c.SMTP.TLS {
+	case TLSStartTLS, TLSImplicit, TLSNone:
+	default:
+		return fmt.Errorf("config: %s %q must be starttls, tls or none", KeySMTPTLS, c.SMTP.TLS)
+	}
+	lock, err := time.Parse("15:04", c.Delivery.Lock)
+	if err != nil || len(c.Delivery.Lock) != 5 {
+		return fmt.Errorf("config: %s %q must be a time of day HH:MM", KeyDeliveryLock, c.Delivery.Lock)
+	}
+	c.Delivery.LockAt = time.Duration(lock.Hour())*time.Hour + time.Duration(lock.Minute())*time.Minute
+	d, err := time.ParseDuration(c.Claims.AutovalidateAfter)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("config: %s %q must be a positive duration (48h, 90m…)", KeyClaimsAutovalidateAfter, c.Claims.AutovalidateAfter)
+	}
+	c.Claims.AutovalidateDelay = d
 	return nil
+}
+
+// OutboxDir is where messages are written when no SMTP host is set.
+func (c *Config) OutboxDir() string {
+	return filepath.Join(c.DataDir, "outbox")
 }
 
 // SQLitePath is the database file used when DatabaseURL is empty.

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestValidate(t *testing.T) {
@@ -19,6 +20,18 @@ func TestValidate(t *testing.T) {
 		{"relative base url", func(c *Config) { c.BaseURL = "example.org" }, "base-url"},
 		{"bad timezone", func(c *Config) { c.Timezone = "Mars/Olympus" }, "timezone"},
 		{"bad level", func(c *Config) { c.LogLevel = "loud" }, "log-level"},
+		{"smtp port zero", func(c *Config) { c.SMTP.Port = 0 }, "smtp.port"},
+		{"smtp port too high", func(c *Config) { c.SMTP.Port = 70000 }, "smtp.port"},
+		{"smtp from not an address", func(c *Config) { c.SMTP.From = "primeur" }, "smtp.from"},
+		{"smtp from with name", func(c *Config) { c.SMTP.From = "Primeur <factures@primeur.fr>" }, ""},
+		{"smtp tls unknown", func(c *Config) { c.SMTP.TLS = "ssl" }, "smtp.tls"},
+		{"smtp tls none", func(c *Config) { c.SMTP.TLS = "none" }, ""},
+		{"lock not a time", func(c *Config) { c.Delivery.Lock = "midi" }, "delivery.lock"},
+		{"lock out of range", func(c *Config) { c.Delivery.Lock = "25:00" }, "delivery.lock"},
+		{"lock short form", func(c *Config) { c.Delivery.Lock = "7:00" }, "delivery.lock"},
+		{"lock at seven", func(c *Config) { c.Delivery.Lock = "07:00" }, ""},
+		{"autovalidate not a duration", func(c *Config) { c.Claims.AutovalidateAfter = "2 jours" }, "claims.autovalidate-after"},
+		{"autovalidate negative", func(c *Config) { c.Claims.AutovalidateAfter = "-1h" }, "claims.autovalidate-after"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,5 +62,22 @@ func TestHTTPSBaseURLImpliesSecureCookies(t *testing.T) {
 	}
 	if !c.SecureCookies || c.BaseURL != "https://primeur.example" {
 		t.Fatalf("got secure=%v base=%q", c.SecureCookies, c.BaseURL)
+	}
+}
+
+func TestDerivedDeliverySettings(t *testing.T) {
+	c := Defaults()
+	if c.Delivery.LockAt != 12*time.Hour {
+		t.Fatalf("lock at %v, want 12h", c.Delivery.LockAt)
+	}
+	if c.Claims.AutovalidateDelay != 48*time.Hour {
+		t.Fatalf("autovalidate after %v, want 48h", c.Claims.AutovalidateDelay)
+	}
+	if c.SMTP.Host != "" || c.SMTP.Port != 587 || c.SMTP.TLS != TLSStartTLS {
+		t.Fatalf("smtp defaults %+v", c.SMTP)
+	}
+	c.Delivery.Lock = "07:30"
+	if err := c.Validate(); err != nil || c.Delivery.LockAt != 7*time.Hour+30*time.Minute {
+		t.Fatalf("lock 07:30 → %v, %v", c.Delivery.LockAt, err)
 	}
 }

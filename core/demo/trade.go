@@ -10,6 +10,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
+	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -203,14 +204,12 @@ func (s *trader) deal(shop, farm accounts.User, crop, month string, share float6
 
 // markDone turns the deliveries whose lock has passed into done ones, with
 // the quantity sent; one in seven came a little short (5 % less, in whole
-// units). Locks fall at noon: today's delivery is done after it.
+// units).
 func (s *trader) markDone() error {
-	last := s.w.Now.AddDate(0, 0, -1)
-	if trade.Locked(s.w.Now.Format("2006-01-02"), s.w.Now) {
-		last = s.w.Now
-	}
+	rules := delivery.DefaultRules()
+	rules.Location = s.w.Now.Location()
 	due := `SELECT id FROM deliveries WHERE status = 'planned' AND date <= ?`
-	day := last.Format("2006-01-02")
+	day := rules.LockedThrough(s.w.Now)
 	if _, err := store.Exec(s.ctx, s.tx, `UPDATE delivery_lines SET quantity_sent = CASE
 			WHEN quantity_expected >= 2000 AND delivery_id IN (SELECT id FROM deliveries WHERE chrono % 7 = 3)
 			THEN quantity_expected - quantity_expected / 2000 * 100 ELSE quantity_expected END

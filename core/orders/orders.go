@@ -131,10 +131,19 @@ type Filter struct {
 	From string
 }
 
-// Full is an order with its deliveries and their lines.
+// Full is an order with its deliveries and their lines, and its invoice
+// once issued.
 type Full struct {
 	Order
 	Deliveries []FullDelivery
+	Invoice    *InvoiceRef
+}
+
+type invoiceRow struct {
+	ID       string `db:"id"`
+	OrderID  string `db:"order_id"`
+	Number   string `db:"number"`
+	IssuedAt int64  `db:"issued_at"`
 }
 
 // FullDelivery is a delivery with its lines.
@@ -184,6 +193,16 @@ func Load(ctx context.Context, q store.Q, f Filter) ([]Full, error) {
 		WHERE `+where+` ORDER BY l.product_id`, args...); err != nil {
 		return nil, fmt.Errorf("orders: load lines: %w", err)
 	}
+	var is []invoiceRow
+	if err := store.SelectIn(ctx, q, &is, `SELECT i.id, i.order_id, i.number, i.issued_at
+		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args...); err != nil {
+		return nil, fmt.Errorf("orders: load invoices: %w", err)
+	}
+	invoices := map[string]*InvoiceRef{}
+	for _, i := range is {
+		at := i.IssuedAt
+		invoices[i.OrderID] = &InvoiceRef{ID: i.ID, Number: i.Number, IssuedAt: stamp(&at)}
+	}
 	lines := map[string][]Line{}
 	for _, l := range ls {
 		lines[l.DeliveryID] = append(lines[l.DeliveryID], l)
@@ -194,7 +213,7 @@ func Load(ctx context.Context, q store.Q, f Filter) ([]Full, error) {
 	}
 	out := make([]Full, len(os))
 	for i, o := range os {
-		out[i] = Full{Order: o, Deliveries: dels[o.ID]}
+		out[i] = Full{Order: o, Deliveries: dels[o.ID], Invoice: invoices[o.ID]}
 	}
 	return out, nil
 }
@@ -214,7 +233,7 @@ func Get(ctx context.Context, q store.Q, id string) (Full, error) {
 // ViewFor shapes the order for a viewer (a party of the order): the
 // counterpart is the shop for a producer and the producer for a shop.
 func (f Full) ViewFor(viewerID string) View {
-	v := View{ID: f.ID, Date: f.Month, Deliveries: make([]DeliveryView, len(f.Deliveries))}
+	v := View{ID: f.ID, Date: f.Month, Deliveries: make([]DeliveryView, len(f.Deliveries)), Invoice: f.Invoice}
 	if viewerID == f.ProducerID {
 		v.Distributor = f.DistributorID
 	} else {

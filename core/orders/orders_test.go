@@ -67,5 +67,21 @@ func TestLoadAndViews(t *testing.T) {
 		if _, err := orders.Get(ctx, db, "nope"); !errors.Is(err, core.ErrNotFound) {
 			t.Fatalf("missing order: %v", err)
 		}
+		if pv.Invoice != nil {
+			t.Fatalf("invoice before issue: %+v", pv.Invoice)
+		}
+		exec(`INSERT INTO invoices (id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at,
+				issue_date, due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms)
+			VALUES ('i1', 'o1', ?, ?, '2026-12-01', 2027, 1, 'FA-2027-000001', 1798779600000, '2027-01-01', '2027-01-30',
+				'{}', '{}', '[]', 550, FALSE, 720, 40, 760, '[]')`, farm.ID, shop.ID)
+		full, err = orders.Get(ctx, db, "o1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []orders.View{full.ViewFor(farm.ID), full.ViewFor(shop.ID)} {
+			if v.Invoice == nil || v.Invoice.ID != "i1" || v.Invoice.Number != "FA-2027-000001" || v.Invoice.IssuedAt != "2027-01-01T05:00:00Z" {
+				t.Fatalf("invoice ref = %+v", v.Invoice)
+			}
+		}
 	})
 }

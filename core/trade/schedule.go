@@ -7,24 +7,11 @@ import (
 	"primeur/core/decimal"
 )
 
-// LockHour is the hour, on its date, at which a planned delivery locks
-// (DESIGN §7: 12:00 Europe/Paris).
-const LockHour = 12
-
 const day = "2006-01-02"
 
-// Locked reports whether a planned delivery dated date ("YYYY-MM-DD") is
-// locked at now: from LockHour on its date, in now's location.
-func Locked(date string, now time.Time) bool {
-	d, err := time.ParseInLocation(day, date, now.Location())
-	if err != nil {
-		return true // an unreadable date is never re-planned
-	}
-	return !now.Before(d.Add(LockHour * time.Hour))
-}
-
 // Replannable reports whether a planned delivery dated date may be
-// re-planned at now: it is dated tomorrow or later. A delivery of today,
+// re-planned at now: it is dated tomorrow or later, so never locked (the
+// lock, delivery.Rules, falls on the delivery date). A delivery of today,
 // even before its lock, keeps what it carries: re-planning never plans for
 // the same day (new deliveries start tomorrow), and the shop may still edit
 // it until the lock.

@@ -98,29 +98,21 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-func TestLockedAndReplannable(t *testing.T) {
+func TestReplannable(t *testing.T) {
 	tests := []struct {
-		date                string
-		now                 time.Time
-		locked, replannable bool
+		date string
+		now  time.Time
+		want bool
 	}{
-		{"2026-11-20", at(2026, 11, 20, 11), false, false},
-		{"2026-11-20", at(2026, 11, 20, 12), true, false},
-		{"2026-11-19", at(2026, 11, 20, 8), true, false},
-		{"2026-11-21", at(2026, 11, 20, 23), false, true},
-		{"2026-12-24", at(2026, 11, 20, 10), false, true},
-		{"n'importe", at(2026, 11, 20, 10), true, true},
+		{"2026-11-20", at(2026, 11, 20, 1), false},
+		{"2026-11-20", at(2026, 11, 20, 13), false},
+		{"2026-11-19", at(2026, 11, 20, 8), false},
+		{"2026-11-21", at(2026, 11, 20, 23), true},
+		{"2026-12-24", at(2026, 11, 20, 10), true},
 	}
 	for _, tt := range tests {
-		if got := trade.Locked(tt.date, tt.now); got != tt.locked {
-			t.Errorf("Locked(%s, %v) = %v", tt.date, tt.now, got)
+		if got := trade.Replannable(tt.date, tt.now); got != tt.want {
+			t.Errorf("Replannable(%s, %v) = %v", tt.date, tt.now, got)
 		}
-		if tt.date != "n'importe" && trade.Replannable(tt.date, tt.now) != tt.replannable {
-			t.Errorf("Replannable(%s, %v)", tt.date, tt.now)
-		}
-	}
-	// At 12:00 Paris in winter, 11:00 UTC.
-	if !trade.Locked("2026-11-20", time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC).In(paris)) {
-		t.Error("the lock is at noon Paris time")
 	}
 }

@@ -152,12 +152,14 @@ export interface Delivery {
   deliveryLines: DeliveryLine[]
 }
 
-/**
- * An invoice attached to an order. Only its presence matters to the shell
- * (SPEC §2: the invoice link shows when the order has one); the deliveries
- * screen may narrow this type once the daemon's shape is settled.
- */
-export type InvoiceRef = Record<string, unknown>
+/** The invoice of an order, once issued (SPEC §2: its link shows when it exists). */
+export interface InvoiceRef {
+  _id: string
+  /** "FA-2026-000001": the producer's yearly sequence. */
+  number: string
+  /** RFC 3339. */
+  issuedAt: string
+}
 
 /** One order = (producer, distributor, month) (DESIGN §6). */
 export interface Order {

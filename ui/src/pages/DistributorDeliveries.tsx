@@ -1,6 +1,6 @@
-import { PlaceholderPage } from '../components/PlaceholderPage'
+import { DeliveriesPage } from '../deliveries/DeliveriesPage'
 
-/** TO BE BUILT: Distributor receptions (SPEC §2 "Deliveries page"), route /dis/deliveries. */
+/** Distributor receptions, "Récep." (SPEC §2 "Deliveries page"), route /dis/deliveries. */
 export function DistributorDeliveries() {
-  return <PlaceholderPage title="Livraisons passees et futures" />
+  return <DeliveriesPage />
 }

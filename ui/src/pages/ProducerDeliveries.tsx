@@ -1,6 +1,6 @@
-import { PlaceholderPage } from '../components/PlaceholderPage'
+import { DeliveriesPage } from '../deliveries/DeliveriesPage'
 
-/** TO BE BUILT: Producer deliveries (SPEC §2 "Deliveries page"), route /prod/deliveries. */
+/** Producer deliveries, "Livrer" (SPEC §2 "Deliveries page"), route /prod/deliveries. */
 export function ProducerDeliveries() {
-  return <PlaceholderPage title="Livraisons passees et futures" />
+  return <DeliveriesPage />
 }

@@ -1,0 +1,92 @@
+package commands
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"primeur/core/jobs"
+)
+
+const jobsLong = `The scheduled jobs of DESIGN §8. The daemon runs them by itself (every
+replica, safely); these commands run the same code once, for an operator or a
+test. Each job does what is due at its time and nothing else, so running it
+again, or on several processes at once, changes nothing more.`
+
+const jobsRunExample = `  primeur jobs run deliveries
+  primeur jobs run invoices --at 2026-12-01T06:00:00+01:00`
+
+func (a *app) jobsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "jobs",
+		Short: "List or run the scheduled jobs (deliveries, claims, invoices)",
+		Long:  jobsLong,
+	}
+	addSettingFlags(cmd.PersistentFlags(), jobKeys)
+	cmd.AddCommand(a.jobsListCommand(), a.jobsRunCommand())
+	return cmd
+}
+
+func (a *app) jobsListCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the jobs and when the daemon runs them",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
+			for _, j := range jobs.All {
+				fmt.Fprintf(w, "%s\t%s\t%s\n", j.Name, j.Schedule, j.Summary)
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func (a *app) jobsRunCommand() *cobra.Command {
+	var at string
+	cmd := &cobra.Command{
+		Use:     "run NAME",
+		Short:   "Run one job now, or as if it were the time given by --at",
+		Example: jobsRunExample,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			job, ok := jobs.Find(args[0])
+			if !ok {
+				return fmt.Errorf("unknown job %q (see primeur jobs list)", args[0])
+			}
+			now := a.now()
+			if at != "" {
+				t, err := parseAt(at, a.cfg.Location)
+				if err != nil {
+					return err
+				}
+				now = t
+			}
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			report, err := job.Run(cmd.Context(), jobs.EnvOf(a.cfg, db, a.logger()), now)
+			fmt.Fprintf(a.out, "%s (%s) : %s\n", job.Name, now.In(a.cfg.Location).Format("2006-01-02 15:04 MST"), report)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&at, "at", "", "the time to run as (RFC 3339, or YYYY-MM-DDTHH:MM in the configured time zone)")
+	return cmd
+}
+
+// parseAt reads --at: RFC 3339, or a local date and time.
+func parseAt(s string, loc *time.Location) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04"} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--at %q: expected a time like 2026-12-01T06:00:00+01:00", s)
+}

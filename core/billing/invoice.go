@@ -1,0 +1,455 @@
+// Package billing issues the monthly invoices (DESIGN §7): one per order
+// whose month is over, in the producer's name under its billing mandate,
+// numbered in the producer's own gap-free yearly sequence (FA-2026-000001).
+// Everything an invoice shows is stored when it is issued, so an issued
+// invoice never changes; documents render it from what is stored.
+package billing
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/decimal"
+	"primeur/core/delivery"
+	"primeur/core/orders"
+	"primeur/core/store"
+)
+
+// VATRate is the rate of food produce (art. 278-0 bis A CGI), in
+// hundredths of a percent: 550 is 5.5 %.
+const VATRate = 550
+
+// PaymentDays is the payment term after the end of the month of delivery.
+const PaymentDays = 30
+
+// InvoiceHour is when, on the first day of a month, the previous month's
+// invoices are issued.
+const InvoiceHour = 6
+
+// Legal texts printed on every invoice.
+const (
+	// VATExemptMention is the exact mention of the franchise en base.
+	VATExemptMention = "TVA non applicable, art. 293 B du CGI"
+	// Operation is the category of the operation (decree 2022-1299).
+	Operation = "Catégorie de l'opération : livraison de biens."
+	// PaymentTerms says how and when to pay, and that there is no discount.
+	PaymentTerms = "Paiement par virement à 30 jours fin de mois de livraison. Pas d'escompte pour paiement anticipé."
+	// LatePenalty is the late-payment rate of art. L441-10 (the legal
+	// default: the ECB's refinancing rate plus 10 points) and the 40 €
+	// indemnity of art. D441-5, with its amount as the law requires.
+	LatePenalty = "En cas de retard de paiement, des pénalités sont exigibles dès le lendemain de l'échéance, " +
+		"au taux de refinancement le plus récent de la Banque centrale européenne majoré de 10 points " +
+		"(art. L441-10 du Code de commerce), ainsi qu'une indemnité forfaitaire pour frais de recouvrement " +
+		"de 40 € (art. D441-5 du Code de commerce)."
+)
+
+// Mandate is the billing-mandate mention naming the producer.
+func Mandate(producer string) string {
+	return "Facture émise par Primeur au nom et pour le compte de " + producer +
+		", en vertu d'un mandat de facturation (art. 289 I-2 du CGI)."
+}
+
+// Party is a seller's or buyer's identity as printed on the invoice, copied
+// from its profile when the invoice is issued.
+type Party struct {
+	Name            string   `json:"name"`
+	Legal           string   `json:"legal,omitempty"`
+	Address         []string `json:"address"`
+	BillingAddress  []string `json:"billingAddress,omitempty"`
+	SIRET           string   `json:"siret,omitempty"`
+	TVA             string   `json:"tva,omitempty"`
+	APE             string   `json:"ape,omitempty"`
+	Capital         string   `json:"capital,omitempty"`
+	Email           string   `json:"email,omitempty"`
+	Tel             string   `json:"tel,omitempty"`
+	IBAN            string   `json:"iban,omitempty"`
+	BIC             string   `json:"bic,omitempty"`
+	Certification   string   `json:"certification,omitempty"`
+	EmailAccounting string   `json:"emailAccounting,omitempty"`
+}
+
+// SIREN is the company number, the first 9 digits of the SIRET.
+func (p Party) SIREN() string {
+	if len(p.SIRET) == 14 {
+		return p.SIRET[:9]
+	}
+	return ""
+}
+
+func lines(ls ...string) []string {
+	out := []string{}
+	for _, l := range ls {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// PartyOf copies a user's identity.
+func PartyOf(u accounts.User) Party {
+	p := Party{
+		Name: u.Name, Legal: u.Legal, Address: lines(u.AddressLine1, u.AddressLine2, u.AddressLine3),
+		SIRET: u.SIRET, TVA: u.TVAIntracom, APE: u.APE, Capital: u.Capital, Email: u.Email, Tel: u.Tel,
+		Certification: u.Certification,
+	}
+	if u.IsProducer() {
+		p.IBAN, p.BIC = u.IBAN, u.BIC
+	} else {
+		p.BillingAddress = lines(u.BillingAddressLine1, u.BillingAddressLine2, u.BillingAddressLine3)
+		p.EmailAccounting = u.EmailAccounting
+	}
+	return p
+}
+
+// Note is a delivery note covered by an invoice.
+type Note struct {
+	Chrono int64  `json:"chrono"`
+	Date   string `json:"date"`
+}
+
+// Line is one billed delivery line.
+type Line struct {
+	Position  int         `db:"position"`
+	Chrono    int64       `db:"chrono"`
+	Date      string      `db:"date"`
+	ProductID string      `db:"product_id"`
+	Product   string      `db:"product"`
+	Unit      string      `db:"unit"`
+	Quantity  decimal.Dec `db:"quantity"`
+	Price     decimal.Dec `db:"price"`
+	Amount    decimal.Dec `db:"amount"`
+}
+
+// Invoice is an issued invoice.
+type Invoice struct {
+	ID            string
+	OrderID       string
+	ProducerID    string
+	DistributorID string
+	// Month is the billed month, "YYYY-MM-01".
+	Month  string
+	Year   int
+	Seq    int64
+	Number string
+	// IssuedAt is the issue time; IssueDate and DueDate are "YYYY-MM-DD".
+	IssuedAt  time.Time
+	IssueDate string
+	DueDate   string
+	Seller    Party
+	Buyer     Party
+	Notes     []Note
+	// VATRate is in hundredths of a percent; 0 with VATExempt.
+	VATRate   int64
+	VATExempt bool
+	TotalHT   decimal.Dec
+	TotalVAT  decimal.Dec
+	TotalTTC  decimal.Dec
+	// Terms are the legal mentions printed at the bottom.
+	Terms  []string
+	SentAt *time.Time
+	Lines  []Line
+}
+
+// Number formats an invoice number: FA-2026-000001.
+func Number(year int, seq int64) string { return fmt.Sprintf("FA-%d-%06d", year, seq) }
+
+// counterKey names the producer's invoice sequence for a year.
+func counterKey(producerID string, year int) string {
+	return fmt.Sprintf("invoice:%s:%d", producerID, year)
+}
+
+// NoteNumber formats a delivery note number from its chrono: BL-000012.
+func NoteNumber(chrono int64) string { return fmt.Sprintf("BL-%06d", chrono) }
+
+// Amount is quantity × unit price, in cents rounded half away from zero.
+func Amount(quantity, price decimal.Dec) decimal.Dec {
+	return decimal.MulDiv(price, int64(quantity), 100)
+}
+
+// VAT is the tax on an amount HT at rate (hundredths of a percent).
+func VAT(ht decimal.Dec, rate int64) decimal.Dec {
+	return decimal.MulDiv(ht, rate, 10000)
+}
+
+// BillableBefore is the first month whose invoices are not yet due at now:
+// month M is billed from the 1st of M+1 at InvoiceHour.
+func BillableBefore(now time.Time, loc *time.Location) string {
+	t := now.In(loc)
+	first := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, loc)
+	if t.Before(first.Add(InvoiceHour * time.Hour)) {
+		first = first.AddDate(0, -1, 0)
+	}
+	return first.Format("2006-01-02")
+}
+
+// DueDate is PaymentDays after the end of the month of the last delivery.
+func DueDate(lastDelivery string) string {
+	next, _ := delivery.ParseDay(delivery.NextMonth(lastDelivery))
+	return next.AddDate(0, 0, PaymentDays-1).Format("2006-01-02")
+}
+
+type row struct {
+	ID            string `db:"id"`
+	OrderID       string `db:"order_id"`
+	ProducerID    string `db:"producer_id"`
+	DistributorID string `db:"distributor_id"`
+	Month         string `db:"month"`
+	Year          int    `db:"year"`
+	Seq           int64  `db:"seq"`
+	Number        string `db:"number"`
+	IssuedAt      int64  `db:"issued_at"`
+	IssueDate     string `db:"issue_date"`
+	DueDate       string `db:"due_date"`
+	Seller        string `db:"seller"`
+	Buyer         string `db:"buyer"`
+	Notes         string `db:"notes"`
+	VATRate       int64  `db:"vat_rate"`
+	VATExempt     bool   `db:"vat_exempt"`
+	TotalHT       int64  `db:"total_ht"`
+	TotalVAT      int64  `db:"total_vat"`
+	TotalTTC      int64  `db:"total_ttc"`
+	Terms         string `db:"terms"`
+	SentAt        *int64 `db:"sent_at"`
+}
+
+const columns = `id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at, issue_date,
+	due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms, sent_at`
+
+func (r row) invoice() (Invoice, error) {
+	inv := Invoice{
+		ID: r.ID, OrderID: r.OrderID, ProducerID: r.ProducerID, DistributorID: r.DistributorID, Month: r.Month,
+		Year: r.Year, Seq: r.Seq, Number: r.Number, IssuedAt: time.UnixMilli(r.IssuedAt), IssueDate: r.IssueDate,
+		DueDate: r.DueDate, VATRate: r.VATRate, VATExempt: r.VATExempt, TotalHT: decimal.Dec(r.TotalHT),
+		TotalVAT: decimal.Dec(r.TotalVAT), TotalTTC: decimal.Dec(r.TotalTTC),
+	}
+	if r.SentAt != nil {
+		t := time.UnixMilli(*r.SentAt)
+		inv.SentAt = &t
+	}
+	for _, f := range []struct {
+		src string
+		dst any
+	}{{r.Seller, &inv.Seller}, {r.Buyer, &inv.Buyer}, {r.Notes, &inv.Notes}, {r.Terms, &inv.Terms}} {
+		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
+			return Invoice{}, fmt.Errorf("billing: decode invoice %s: %w", r.ID, err)
+		}
+	}
+	return inv, nil
+}
+
+// Get returns an invoice with its lines, or core.ErrNotFound.
+func Get(ctx context.Context, q store.Q, id string) (Invoice, error) {
+	return get(ctx, q, `id = ?`, id)
+}
+
+// ForOrder returns the invoice of an order, or core.ErrNotFound.
+func ForOrder(ctx context.Context, q store.Q, orderID string) (Invoice, error) {
+	return get(ctx, q, `order_id = ?`, orderID)
+}
+
+func get(ctx context.Context, q store.Q, cond string, arg string) (Invoice, error) {
+	var r row
+	err := store.Get(ctx, q, &r, `SELECT `+columns+` FROM invoices WHERE `+cond, arg)
+	if store.IsNotFound(err) {
+		return Invoice{}, fmt.Errorf("billing: invoice %s: %w", arg, core.ErrNotFound)
+	}
+	if err != nil {
+		return Invoice{}, fmt.Errorf("billing: invoice %s: %w", arg, err)
+	}
+	inv, err := r.invoice()
+	if err != nil {
+		return Invoice{}, err
+	}
+	if err := store.Select(ctx, q, &inv.Lines, `SELECT position, chrono, date, product_id, product, unit, quantity, price, amount
+		FROM invoice_lines WHERE invoice_id = ? ORDER BY position`, inv.ID); err != nil {
+		return Invoice{}, fmt.Errorf("billing: invoice lines %s: %w", inv.ID, err)
+	}
+	return inv, nil
+}
+
+// List returns the invoices of a producer (empty: every producer) for a
+// billed month (empty: every month), by producer and number, without lines.
+func List(ctx context.Context, q store.Q, producerID, month string) ([]Invoice, error) {
+	var rs []row
+	if err := store.Select(ctx, q, &rs, `SELECT `+columns+` FROM invoices
+		WHERE (? = '' OR producer_id = ?) AND (? = '' OR month = ?) ORDER BY producer_id, year, seq`,
+		producerID, producerID, month, month); err != nil {
+		return nil, fmt.Errorf("billing: list invoices: %w", err)
+	}
+	out := make([]Invoice, len(rs))
+	for i, r := range rs {
+		inv, err := r.invoice()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = inv
+	}
+	return out, nil
+}
+
+// Issue issues the invoice of an order when it is due, in the caller's
+// transaction, and returns it; nil when there is nothing to issue: the
+// order is already invoiced, its month is not over at now, a delivery is
+// still planned, or none is done.
+//
+// The order row is locked first (FOR UPDATE on PostgreSQL; SQLite
+// transactions are serialised), so two runs issuing the same order queue
+// here and the second finds the invoice and stops before taking a number.
+// The number comes from store.Next in this same transaction: a rollback
+// gives it back, so the producer's sequence has no gap and no duplicate,
+// and UNIQUE(producer_id, number) and UNIQUE(order_id) back it up.
+func Issue(ctx context.Context, q store.Q, orderID string, now time.Time, loc *time.Location) (*Invoice, error) {
+	var o orders.Order
+	err := store.Get(ctx, q, &o, `SELECT id, producer_id, distributor_id, month, created_at, updated_at
+		FROM orders WHERE id = ?`+store.ForUpdate(q), orderID)
+	if store.IsNotFound(err) {
+		return nil, fmt.Errorf("billing: order %s: %w", orderID, core.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("billing: lock order %s: %w", orderID, err)
+	}
+	var n int
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM invoices WHERE order_id = ?`, orderID); err != nil {
+		return nil, fmt.Errorf("billing: invoice of %s: %w", orderID, err)
+	}
+	if n > 0 || o.Month >= BillableBefore(now, loc) {
+		return nil, nil
+	}
+	var counts struct {
+		Planned int `db:"planned"`
+		Done    int `db:"done"`
+	}
+	if err := store.Get(ctx, q, &counts, `SELECT
+			COALESCE(SUM(CASE WHEN status = 'planned' THEN 1 ELSE 0 END), 0) AS planned,
+			COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done
+		FROM deliveries WHERE order_id = ?`, orderID); err != nil {
+		return nil, fmt.Errorf("billing: deliveries of %s: %w", orderID, err)
+	}
+	if counts.Planned > 0 || counts.Done == 0 {
+		return nil, nil
+	}
+	// Claims still waiting for the shop are accepted before billing.
+	if _, err := delivery.AutovalidateOrder(ctx, q, orderID, now); err != nil {
+		return nil, err
+	}
+	inv, err := compose(ctx, q, o, now, loc)
+	if err != nil {
+		return nil, err
+	}
+	if inv.Seq, err = store.Next(ctx, q, counterKey(o.ProducerID, inv.Year)); err != nil {
+		return nil, fmt.Errorf("billing: number: %w", err)
+	}
+	inv.Number = Number(inv.Year, inv.Seq)
+	if err := insert(ctx, q, inv); err != nil {
+		return nil, err
+	}
+	return &inv, nil
+}
+
+// compose builds the invoice of an order from its done deliveries and its
+// parties' current profiles.
+func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc *time.Location) (Invoice, error) {
+	local := now.In(loc)
+	inv := Invoice{
+		ID: core.NewID(), OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
+		Year: local.Year(), IssuedAt: now, IssueDate: local.Format("2006-01-02"),
+	}
+	producer, err := accounts.ByID(ctx, q, o.ProducerID)
+	if err != nil {
+		return inv, err
+	}
+	shop, err := accounts.ByID(ctx, q, o.DistributorID)
+	if err != nil {
+		return inv, err
+	}
+	inv.Seller, inv.Buyer = PartyOf(producer), PartyOf(shop)
+	inv.VATExempt = strings.TrimSpace(producer.TVAIntracom) == ""
+	if !inv.VATExempt {
+		inv.VATRate = VATRate
+	}
+
+	var ls []struct {
+		Status      string       `db:"status"`
+		Chrono      int64        `db:"chrono"`
+		Date        string       `db:"date"`
+		ClaimStatus string       `db:"claim_status"`
+		ProductID   string       `db:"product_id"`
+		Product     string       `db:"name"`
+		Unit        string       `db:"unit"`
+		Price       decimal.Dec  `db:"price"`
+		Expected    decimal.Dec  `db:"quantity_expected"`
+		Sent        *decimal.Dec `db:"quantity_sent"`
+		Claimed     decimal.Dec  `db:"quantity_claimed"`
+	}
+	// Every line of the order, the status checked here: a condition on the
+	// status would lead SQLite to the (status, date) index, through every
+	// done delivery of the platform, instead of the order's.
+	if err := store.Select(ctx, q, &ls, `SELECT d.status, d.chrono, d.date, d.claim_status, l.product_id, p.name, p.unit,
+			l.price, l.quantity_expected, l.quantity_sent, l.quantity_claimed
+		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
+		WHERE d.order_id = ? ORDER BY d.date, d.chrono, p.name`, o.ID); err != nil {
+		return inv, fmt.Errorf("billing: lines of %s: %w", o.ID, err)
+	}
+	last := ""
+	for _, l := range ls {
+		if l.Status != orders.Done {
+			continue // cancelled deliveries count nowhere
+		}
+		if len(inv.Notes) == 0 || inv.Notes[len(inv.Notes)-1].Chrono != l.Chrono {
+			inv.Notes = append(inv.Notes, Note{Chrono: l.Chrono, Date: l.Date})
+		}
+		if l.Date > last {
+			last = l.Date
+		}
+		qty := delivery.InvoicedQuantity(orders.Line{
+			QuantityExpected: l.Expected, QuantitySent: l.Sent, QuantityClaimed: l.Claimed,
+		}, l.ClaimStatus)
+		if qty == 0 {
+			continue
+		}
+		line := Line{
+			Position: len(inv.Lines) + 1, Chrono: l.Chrono, Date: l.Date, ProductID: l.ProductID, Product: l.Product,
+			Unit: l.Unit, Quantity: qty, Price: l.Price, Amount: Amount(qty, l.Price),
+		}
+		inv.Lines = append(inv.Lines, line)
+		inv.TotalHT += line.Amount
+	}
+	inv.TotalVAT = VAT(inv.TotalHT, inv.VATRate)
+	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
+	inv.DueDate = DueDate(last)
+	inv.Terms = []string{Mandate(producer.Name), Operation}
+	if inv.VATExempt {
+		inv.Terms = append(inv.Terms, VATExemptMention)
+	}
+	inv.Terms = append(inv.Terms, PaymentTerms, LatePenalty)
+	return inv, nil
+}
+
+func insert(ctx context.Context, q store.Q, inv Invoice) error {
+	enc := func(v any) string {
+		b, _ := json.Marshal(v) // plain structs and slices: cannot fail
+		return string(b)
+	}
+	_, err := store.Exec(ctx, q, `INSERT INTO invoices (`+strings.TrimSuffix(columns, ", sent_at")+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		inv.ID, inv.OrderID, inv.ProducerID, inv.DistributorID, inv.Month, inv.Year, inv.Seq, inv.Number,
+		inv.IssuedAt.UnixMilli(), inv.IssueDate, inv.DueDate, enc(inv.Seller), enc(inv.Buyer), enc(inv.Notes),
+		inv.VATRate, inv.VATExempt, int64(inv.TotalHT), int64(inv.TotalVAT), int64(inv.TotalTTC), enc(inv.Terms))
+	if err != nil {
+		return fmt.Errorf("billing: insert invoice %s: %w", inv.Number, err)
+	}
+	for _, l := range inv.Lines {
+		if _, err := store.Exec(ctx, q, `INSERT INTO invoice_lines (invoice_id, position, chrono, date, product_id,
+			product, unit, quantity, price, amount) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			inv.ID, l.Position, l.Chrono, l.Date, l.ProductID, l.Product, l.Unit, l.Quantity, l.Price, l.Amount); err != nil {
+			return fmt.Errorf("billing: insert invoice line: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package billing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/delivery"
+	"primeur/core/orders"
+	"primeur/core/store"
+)
+
+// Due lists the orders whose invoice is due at now and not yet issued:
+// their month is over (BillableBefore) and they have a done delivery. The
+// order is the numbering order: by month, then creation.
+func Due(ctx context.Context, q store.Q, now time.Time, loc *time.Location) ([]string, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT o.id FROM orders o
+		WHERE o.month < ?
+		AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id)
+		AND EXISTS (SELECT 1 FROM deliveries d WHERE d.order_id = o.id AND d.status = ?)
+		ORDER BY o.month, o.created_at, o.id`, BillableBefore(now, loc), orders.Done); err != nil {
+		return nil, fmt.Errorf("billing: due orders: %w", err)
+	}
+	return ids, nil
+}
+
+// Run issues every invoice due at now: it first locks the deliveries due
+// (so the months it bills have no planned delivery left that should be
+// done), then issues each due order in its own transaction (Issue). It
+// returns the invoices this run issued; an order another process issued
+// meanwhile is skipped. A failing order does not stop the others: their
+// errors are returned together.
+func Run(ctx context.Context, db *store.DB, rules delivery.Rules, now time.Time) ([]Invoice, error) {
+	if _, err := rules.LockDue(ctx, db, now); err != nil {
+		return nil, err
+	}
+	ids, err := Due(ctx, db, now, rules.Location)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		issued []Invoice
+		errs   []error
+	)
+	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return issued, err
+		}
+		var inv *Invoice
+		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			var err error
+			inv, err = Issue(ctx, tx, id, now, rules.Location)
+			return err
+		})
+		switch {
+		case err != nil && store.IsUniqueViolation(err):
+			// Another process issued it between our check and our insert
+			// (only possible if its lock was bypassed); ours rolled back.
+		case err != nil:
+			errs = append(errs, fmt.Errorf("billing: order %s: %w", id, err))
+		case inv != nil:
+			issued = append(issued, *inv)
+		}
+	}
+	return issued, errors.Join(errs...)
+}

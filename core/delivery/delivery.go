@@ -1,0 +1,454 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/activity"
+	"primeur/core/decimal"
+	"primeur/core/orders"
+	"primeur/core/store"
+)
+
+// SPEC §5 messages of the delivery form (shop) and the claim form (producer).
+const (
+	MsgDate       = "Veuillez saisir une date valide"
+	MsgNegative   = "Veuillez saisir une quantite positive"
+	MsgWeight     = "Veuillez saisir un poids correct"
+	MsgPieces     = "Veuillez saisir un nombre de pieces correct"
+	MsgNoQuantity = "Aucune quantite saisie"
+	MsgNotNumber  = "La quantite saisie doit etre un nombre"
+	MsgNoChange   = "Pas de changement a envoyer"
+)
+
+// Messages where SPEC is silent, in the same style.
+const (
+	MsgClaimType    = "Veuillez choisir le type de reclamation (Qualite ou Quantite)"
+	MsgClaimExceeds = "La quantite reclamee ne peut exceder la quantite livree"
+	MsgUnknownLine  = "Cette ligne n'appartient pas a la livraison"
+	MsgDuplicate    = "Cette ligne est saisie deux fois"
+	MsgTooLong      = accounts.MsgTooLong
+
+	MsgNotPlanned    = "Cette livraison n'est plus modifiable : seule une livraison prévue peut l'être."
+	MsgNotDone       = "Une demande d'avoir n'est possible que sur une livraison effectuée."
+	MsgClaimMonth    = "Les demandes d'avoir ne sont possibles que pendant le mois de la livraison."
+	MsgClaimReviewed = "Cette demande d'avoir a déjà été traitée."
+	MsgInvoiced      = "La facture de cette commande est déjà émise."
+	MsgNoClaim       = "Aucune demande d'avoir en attente sur cette livraison."
+)
+
+// MsgLocked is the refusal of a change after the lock.
+func (r Rules) MsgLocked() string {
+	return fmt.Sprintf("Le bon de livraison n'est plus modifiable après %s le jour de la livraison.", r.LockLabel())
+}
+
+// maxComment bounds a claim comment, in characters.
+const maxComment = 500
+
+// LineSent is the shop's sent quantity for one line; nil leaves it as is.
+type LineSent struct {
+	ID           string
+	QuantitySent *float64
+}
+
+// Change is the shop's update of a planned delivery. Nil or empty fields
+// are left as they are.
+type Change struct {
+	// Date is the new delivery date, "YYYY-MM-DD".
+	Date  *string
+	Lines []LineSent
+}
+
+// LineClaim is the producer's claim on one line.
+type LineClaim struct {
+	ID string
+	// QuantityClaimed is the signed adjustment: -3 when 3 kg were unfit,
+	// +2 when 2 more pieces were delivered than noted.
+	QuantityClaimed *float64
+	// ClaimType is quality or quantity; required when the quantity is not 0.
+	ClaimType    *string
+	ClaimComment *string
+}
+
+// Claim is the producer's whole claim on a delivery: lines absent from it
+// carry no claim.
+type Claim struct {
+	Lines []LineClaim
+}
+
+// line is a delivery line with its product.
+type line struct {
+	orders.Line
+	Unit string `db:"unit"`
+	Name string `db:"name"`
+}
+
+// target is a delivery locked for change, with its order and lines.
+type target struct {
+	order    orders.Order
+	delivery orders.Delivery
+	lines    []line
+	invoiced bool
+}
+
+// lockTarget reads the delivery (locking its row) and its order, and checks
+// that partyID is the party the operation belongs to. Anything else — a
+// missing order or delivery, a delivery of another order, another user's
+// order — is core.ErrNotFound.
+func lockTarget(ctx context.Context, q store.Q, orderID, deliveryID, partyID string, shop bool) (target, error) {
+	var t target
+	notFound := fmt.Errorf("delivery: %s/%s: %w", orderID, deliveryID, core.ErrNotFound)
+	err := store.Get(ctx, q, &t.delivery, `SELECT id, order_id, producer_id, status, date, chrono, claim_status,
+			claim_sent_at, claim_reviewed_at, note_sent_at, created_at, updated_at
+		FROM deliveries WHERE id = ? AND order_id = ?`+store.ForUpdate(q), deliveryID, orderID)
+	if store.IsNotFound(err) {
+		return t, notFound
+	}
+	if err != nil {
+		return t, fmt.Errorf("delivery: lock %s: %w", deliveryID, err)
+	}
+	if err := store.Get(ctx, q, &t.order, `SELECT id, producer_id, distributor_id, month, created_at, updated_at
+		FROM orders WHERE id = ?`, orderID); err != nil {
+		return t, fmt.Errorf("delivery: order %s: %w", orderID, err)
+	}
+	if (shop && t.order.DistributorID != partyID) || (!shop && t.order.ProducerID != partyID) {
+		return t, notFound
+	}
+	if err := store.Select(ctx, q, &t.lines, `SELECT l.id, l.delivery_id, l.need_id, l.product_id, l.price,
+			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment, p.unit, p.name
+		FROM delivery_lines l JOIN products p ON p.id = l.product_id
+		WHERE l.delivery_id = ? ORDER BY p.name, l.id`, deliveryID); err != nil {
+		return t, fmt.Errorf("delivery: lines of %s: %w", deliveryID, err)
+	}
+	var n int
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM invoices WHERE order_id = ?`, orderID); err != nil {
+		return t, fmt.Errorf("delivery: invoice of %s: %w", orderID, err)
+	}
+	t.invoiced = n > 0
+	return t, nil
+}
+
+func (t target) lineIndex(id string) int {
+	for i, l := range t.lines {
+		if l.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkEditable refuses a change unless the delivery is planned and before
+// its lock.
+func (r Rules) checkEditable(t target, now time.Time) error {
+	if t.delivery.Status != orders.Planned {
+		return core.Refuse(core.ErrConflict, MsgNotPlanned)
+	}
+	if r.Locked(t.delivery.Date, now) {
+		return core.Refuse(core.ErrConflict, r.MsgLocked())
+	}
+	return nil
+}
+
+// quantity checks a quantity of a product in unit: at most two decimals for
+// kg, whole pieces. neg is the message for a negative value (empty allows
+// it); bad the message for a malformed one.
+func quantity(f float64, unit, neg, bad string) (decimal.Dec, string) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, bad
+	}
+	if neg != "" && f < 0 {
+		return 0, neg
+	}
+	d, ok := decimal.FromFloat(f)
+	if !ok {
+		if unit == "un" {
+			return 0, MsgPieces
+		}
+		return 0, bad
+	}
+	if unit == "un" && !d.IsWhole() {
+		return 0, MsgPieces
+	}
+	return d, ""
+}
+
+// Update applies the shop's change to a planned delivery before its lock:
+// a new date (tomorrow at the earliest, in the month of the order or of
+// the delivery's current date) and sent quantities (positive, two decimals
+// for kg, whole pieces). It returns the order.
+func (r Rules) Update(ctx context.Context, q store.Q, shopID, orderID, deliveryID string, c Change, now time.Time) (orders.Full, error) {
+	t, err := lockTarget(ctx, q, orderID, deliveryID, shopID, true)
+	if err != nil {
+		return orders.Full{}, err
+	}
+	if err := r.checkEditable(t, now); err != nil {
+		return orders.Full{}, err
+	}
+	v := &core.ValidationError{}
+	date := t.delivery.Date
+	if c.Date != nil {
+		date = strings.TrimSpace(*c.Date)
+		if !r.validDate(t, date, now) {
+			v.Add("date", MsgDate)
+		}
+	}
+	sent := map[string]decimal.Dec{}
+	for i, ls := range c.Lines {
+		field := fmt.Sprintf("deliveryLines[%d].quantitySent", i)
+		k := t.lineIndex(ls.ID)
+		switch {
+		case k < 0:
+			v.Add(fmt.Sprintf("deliveryLines[%d]._id", i), MsgUnknownLine)
+			continue
+		case ls.QuantitySent == nil:
+			continue
+		}
+		if _, dup := sent[ls.ID]; dup {
+			v.Add(field, MsgDuplicate)
+			continue
+		}
+		d, msg := quantity(*ls.QuantitySent, t.lines[k].Unit, MsgNegative, MsgWeight)
+		if msg != "" {
+			v.Add(field, msg)
+			continue
+		}
+		sent[ls.ID] = d
+	}
+	if err := v.Err(); err != nil {
+		return orders.Full{}, err
+	}
+	for id, d := range sent {
+		if _, err := store.Exec(ctx, q, `UPDATE delivery_lines SET quantity_sent = ? WHERE id = ?`, d, id); err != nil {
+			return orders.Full{}, fmt.Errorf("delivery: set sent quantity: %w", err)
+		}
+	}
+	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET date = ?, updated_at = ? WHERE id = ?`,
+		date, now.UnixMilli(), deliveryID); err != nil {
+		return orders.Full{}, fmt.Errorf("delivery: update %s: %w", deliveryID, err)
+	}
+	return orders.Get(ctx, q, orderID)
+}
+
+// validDate: a real date, tomorrow at the earliest, in the month of the
+// order or of the delivery's current date (an order is billed once its
+// month is over, so a delivery cannot wander to later months).
+func (r Rules) validDate(t target, date string, now time.Time) bool {
+	if _, ok := ParseDay(date); !ok {
+		return false
+	}
+	if date <= r.Today(now) {
+		return false
+	}
+	m := MonthOf(date)
+	return m == t.order.Month || m == MonthOf(t.delivery.Date)
+}
+
+// Cancel cancels a planned delivery before its lock (shop). A cancelled
+// delivery counts nowhere: stock, risk, invoices.
+func (r Rules) Cancel(ctx context.Context, q store.Q, shopID, orderID, deliveryID string, now time.Time) (orders.Full, error) {
+	t, err := lockTarget(ctx, q, orderID, deliveryID, shopID, true)
+	if err != nil {
+		return orders.Full{}, err
+	}
+	if err := r.checkEditable(t, now); err != nil {
+		return orders.Full{}, err
+	}
+	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET status = ?, updated_at = ? WHERE id = ?`,
+		orders.Cancelled, now.UnixMilli(), deliveryID); err != nil {
+		return orders.Full{}, fmt.Errorf("delivery: cancel %s: %w", deliveryID, err)
+	}
+	return orders.Get(ctx, q, orderID)
+}
+
+// claimLine is a validated claim on one line.
+type claimLine struct {
+	qty     decimal.Dec
+	kind    string
+	comment string
+}
+
+// SendClaim records or modifies the producer's claim on a done delivery,
+// until the end of the delivery's month and while the shop has not
+// reviewed it. A planned delivery already past its lock is locked first,
+// as the deliveries job would. The claim (re)starts the review delay and
+// records a claim:request event for the shop.
+func (r Rules) SendClaim(ctx context.Context, q store.Q, producerID, orderID, deliveryID string, c Claim, now time.Time) (orders.Full, error) {
+	t, err := lockTarget(ctx, q, orderID, deliveryID, producerID, false)
+	if err != nil {
+		return orders.Full{}, err
+	}
+	if t.delivery.Status == orders.Planned && r.Locked(t.delivery.Date, now) {
+		if err := lockOne(ctx, q, deliveryID, now); err != nil {
+			return orders.Full{}, err
+		}
+		if t, err = lockTarget(ctx, q, orderID, deliveryID, producerID, false); err != nil {
+			return orders.Full{}, err
+		}
+	}
+	switch {
+	case t.delivery.Status != orders.Done:
+		return orders.Full{}, core.Refuse(core.ErrConflict, MsgNotDone)
+	case t.invoiced:
+		return orders.Full{}, core.Refuse(core.ErrConflict, MsgInvoiced)
+	case r.Today(now) >= NextMonth(t.delivery.Date):
+		return orders.Full{}, core.Refuse(core.ErrConflict, MsgClaimMonth)
+	case t.delivery.ClaimStatus != orders.ClaimVoid && t.delivery.ClaimStatus != orders.ClaimSent:
+		return orders.Full{}, core.Refuse(core.ErrConflict, MsgClaimReviewed)
+	}
+	claims, err := validateClaim(t, c)
+	if err != nil {
+		return orders.Full{}, err
+	}
+	if t.delivery.ClaimStatus == orders.ClaimSent && sameClaim(t, claims) {
+		return orders.Full{}, core.Invalid("deliveryLines", MsgNoChange)
+	}
+	for _, l := range t.lines {
+		cl := claims[l.ID]
+		if _, err := store.Exec(ctx, q, `UPDATE delivery_lines SET quantity_claimed = ?, claim_type = ?, claim_comment = ?
+			WHERE id = ?`, cl.qty, cl.kind, cl.comment, l.ID); err != nil {
+			return orders.Full{}, fmt.Errorf("delivery: claim line %s: %w", l.ID, err)
+		}
+	}
+	ms := now.UnixMilli()
+	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET claim_status = ?, claim_sent_at = ?, claim_reviewed_at = NULL,
+		updated_at = ? WHERE id = ?`, orders.ClaimSent, ms, ms, deliveryID); err != nil {
+		return orders.Full{}, fmt.Errorf("delivery: claim %s: %w", deliveryID, err)
+	}
+	data := activity.Data{Date: t.delivery.Date}
+	var only *line
+	n := 0
+	for i, l := range t.lines {
+		if claims[l.ID].qty != 0 {
+			n++
+			only = &t.lines[i]
+		}
+	}
+	if n == 1 {
+		qty := claims[only.ID].qty
+		data.Product = &activity.Product{Name: only.Name, Unit: only.Unit}
+		data.Quantity = &qty
+	}
+	if err := activity.Record(ctx, q, activity.Event{
+		CreatedAt: now, Type: activity.ClaimRequest, Data: data,
+		OriginID: t.order.ProducerID, TargetID: t.order.DistributorID,
+	}); err != nil {
+		return orders.Full{}, err
+	}
+	return orders.Get(ctx, q, orderID)
+}
+
+// validateClaim checks every line of the claim and returns the claim per
+// line id (absent lines claim nothing).
+func validateClaim(t target, c Claim) (map[string]claimLine, error) {
+	v := &core.ValidationError{}
+	out := map[string]claimLine{}
+	seen := map[string]bool{}
+	for i, lc := range c.Lines {
+		field := func(name string) string { return fmt.Sprintf("deliveryLines[%d].%s", i, name) }
+		k := t.lineIndex(lc.ID)
+		if k < 0 {
+			v.Add(field("_id"), MsgUnknownLine)
+			continue
+		}
+		if seen[lc.ID] {
+			v.Add(field("quantityClaimed"), MsgDuplicate)
+			continue
+		}
+		seen[lc.ID] = true
+		if lc.QuantityClaimed == nil {
+			continue
+		}
+		l := t.lines[k]
+		qty, msg := quantity(*lc.QuantityClaimed, l.Unit, "", MsgNotNumber)
+		if msg != "" {
+			v.Add(field("quantityClaimed"), msg)
+			continue
+		}
+		if qty == 0 {
+			continue
+		}
+		if l.Sent()+qty < 0 {
+			v.Add(field("quantityClaimed"), MsgClaimExceeds)
+			continue
+		}
+		cl := claimLine{qty: qty}
+		if lc.ClaimType != nil {
+			cl.kind = *lc.ClaimType
+		}
+		if cl.kind != orders.ClaimQuality && cl.kind != orders.ClaimQuantity {
+			v.Add(field("claimType"), MsgClaimType)
+			continue
+		}
+		if lc.ClaimComment != nil {
+			cl.comment = strings.TrimSpace(*lc.ClaimComment)
+		}
+		if utf8.RuneCountInString(cl.comment) > maxComment || !utf8.ValidString(cl.comment) {
+			v.Add(field("claimComment"), MsgTooLong)
+			continue
+		}
+		out[lc.ID] = cl
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, core.Invalid("deliveryLines", MsgNoQuantity)
+	}
+	return out, nil
+}
+
+func sameClaim(t target, claims map[string]claimLine) bool {
+	for _, l := range t.lines {
+		cl := claims[l.ID]
+		if l.QuantityClaimed != cl.qty || l.ClaimType != cl.kind || l.ClaimComment != cl.comment {
+			return false
+		}
+	}
+	return true
+}
+
+// Review records the shop's answer to a pending claim and a claim:review
+// event for the producer.
+func (r Rules) Review(ctx context.Context, q store.Q, shopID, orderID, deliveryID string, accepted bool, now time.Time) (orders.Full, error) {
+	t, err := lockTarget(ctx, q, orderID, deliveryID, shopID, true)
+	if err != nil {
+		return orders.Full{}, err
+	}
+	if t.delivery.ClaimStatus != orders.ClaimSent {
+		return orders.Full{}, core.Refuse(core.ErrConflict, MsgNoClaim)
+	}
+	if t.invoiced {
+		return orders.Full{}, core.Refuse(core.ErrConflict, MsgInvoiced)
+	}
+	status := orders.ClaimRejected
+	if accepted {
+		status = orders.ClaimAccepted
+	}
+	ms := now.UnixMilli()
+	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET claim_status = ?, claim_reviewed_at = ?, updated_at = ?
+		WHERE id = ?`, status, ms, ms, deliveryID); err != nil {
+		return orders.Full{}, fmt.Errorf("delivery: review %s: %w", deliveryID, err)
+	}
+	if err := activity.Record(ctx, q, activity.Event{
+		CreatedAt: now, Type: activity.ClaimReview, Data: activity.Data{Date: t.delivery.Date, Outcome: &accepted},
+		OriginID: t.order.DistributorID, TargetID: t.order.ProducerID,
+	}); err != nil {
+		return orders.Full{}, err
+	}
+	return orders.Get(ctx, q, orderID)
+}
+
+// InvoicedQuantity is what a line of a done delivery bills: the sent
+// quantity, plus the claimed adjustment when the claim was accepted.
+func InvoicedQuantity(l orders.Line, claimStatus string) decimal.Dec {
+	if claimStatus == orders.ClaimAccepted {
+		return l.Sent() + l.QuantityClaimed
+	}
+	return l.Sent()
+}

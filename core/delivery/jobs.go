@@ -1,0 +1,150 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/activity"
+	"primeur/core/orders"
+	"primeur/core/store"
+)
+
+// chunk bounds the ids bound to one IN (…) clause.
+const chunk = 500
+
+// LockDue locks every planned delivery whose lock time has passed at now:
+// it becomes done, and lines without a sent quantity take the expected one.
+// It returns the ids locked.
+//
+// Safe on several processes at once: the deliveries are selected FOR
+// UPDATE in id order (PostgreSQL; SQLite transactions are serialised), so
+// a concurrent run waits, then finds them no longer planned and skips
+// them. Rows are always locked delivery first, then lines, the order the
+// API's operations use, so the two never deadlock.
+func (r Rules) LockDue(ctx context.Context, db *store.DB, now time.Time) ([]string, error) {
+	through := r.LockedThrough(now)
+	var ids []string
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		ids = nil
+		if err := store.Select(ctx, tx, &ids, `SELECT id FROM deliveries WHERE status = ? AND date <= ?
+			ORDER BY id`+store.ForUpdate(tx), orders.Planned, through); err != nil {
+			return fmt.Errorf("delivery: due deliveries: %w", err)
+		}
+		for start := 0; start < len(ids); start += chunk {
+			part := ids[start:min(start+chunk, len(ids))]
+			if err := lockMany(ctx, tx, part, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// lockOne locks one planned delivery whose row the caller holds.
+func lockOne(ctx context.Context, q store.Q, id string, now time.Time) error {
+	return lockMany(ctx, q, []string{id}, now)
+}
+
+func lockMany(ctx context.Context, q store.Q, ids []string, now time.Time) error {
+	query, args, err := store.In(q, `UPDATE deliveries SET status = ?, updated_at = ? WHERE status = ? AND id IN (?)`,
+		orders.Done, now.UnixMilli(), orders.Planned, ids)
+	if err != nil {
+		return fmt.Errorf("delivery: lock: %w", err)
+	}
+	if _, err := q.ExecContext(ctx, query, args...); err != nil {
+		return fmt.Errorf("delivery: lock: %w", err)
+	}
+	query, args, err = store.In(q, `UPDATE delivery_lines SET quantity_sent = quantity_expected
+		WHERE quantity_sent IS NULL AND delivery_id IN (?)`, ids)
+	if err != nil {
+		return fmt.Errorf("delivery: lock lines: %w", err)
+	}
+	if _, err := q.ExecContext(ctx, query, args...); err != nil {
+		return fmt.Errorf("delivery: lock lines: %w", err)
+	}
+	return nil
+}
+
+// NotesDue lists the done deliveries whose note is due for email at now
+// (NoteDelay after their lock) and not yet sent, oldest first.
+func (r Rules) NotesDue(ctx context.Context, q store.Q, now time.Time) ([]string, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM deliveries
+		WHERE status = ? AND date <= ? AND note_sent_at IS NULL ORDER BY date, id`,
+		orders.Done, r.LockedThrough(now.Add(-NoteDelay))); err != nil {
+		return nil, fmt.Errorf("delivery: notes due: %w", err)
+	}
+	return ids, nil
+}
+
+// Autovalidate accepts every claim sent at least AutovalidateAfter before
+// now and still unreviewed, recording a claim:autovalidate event for each.
+// It returns how many it accepted. Concurrent runs accept each claim once.
+func (r Rules) Autovalidate(ctx context.Context, db *store.DB, now time.Time) (int, error) {
+	var n int
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		n, err = autovalidate(ctx, tx, `claim_sent_at <= ?`, now, now.Add(-r.AutovalidateAfter).UnixMilli())
+		return err
+	})
+	return n, err
+}
+
+// AutovalidateOrder accepts the pending claims of an order's deliveries,
+// in the caller's transaction: the invoice run does it before billing.
+func AutovalidateOrder(ctx context.Context, q store.Q, orderID string, now time.Time) (int, error) {
+	return autovalidate(ctx, q, `order_id = ?`, now, orderID)
+}
+
+// autovalidate accepts the sent claims of the deliveries matching cond.
+// The rows are selected FOR UPDATE in id order and re-checked by the
+// database after any wait, so a claim reviewed or accepted meanwhile is
+// skipped and counted once.
+func autovalidate(ctx context.Context, q store.Q, cond string, now time.Time, args ...any) (int, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM deliveries WHERE claim_status = ? AND `+cond+`
+		ORDER BY id`+store.ForUpdate(q), append([]any{orders.ClaimSent}, args...)...); err != nil {
+		return 0, fmt.Errorf("delivery: pending claims: %w", err)
+	}
+	ms := now.UnixMilli()
+	yes := true
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
+		query, qargs, err := store.In(q, `UPDATE deliveries SET claim_status = ?, claim_reviewed_at = ?, updated_at = ?
+			WHERE id IN (?)`, orders.ClaimAccepted, ms, ms, part)
+		if err != nil {
+			return 0, fmt.Errorf("delivery: autovalidate: %w", err)
+		}
+		if _, err := q.ExecContext(ctx, query, qargs...); err != nil {
+			return 0, fmt.Errorf("delivery: autovalidate: %w", err)
+		}
+		var rows []struct {
+			Date          string `db:"date"`
+			ProducerID    string `db:"producer_id"`
+			DistributorID string `db:"distributor_id"`
+		}
+		if err := store.SelectIn(ctx, q, &rows, `SELECT d.date, o.producer_id, o.distributor_id
+			FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE d.id IN (?) ORDER BY d.id`, part); err != nil {
+			return 0, fmt.Errorf("delivery: autovalidated claims: %w", err)
+		}
+		// The claim's author is the origin; the shop, which did not answer
+		// in time, is the target.
+		for _, row := range rows {
+			if err := activity.Record(ctx, q, activity.Event{
+				CreatedAt: now, Type: activity.ClaimAutovalidate,
+				Data:     activity.Data{Date: row.Date, Outcome: &yes},
+				OriginID: row.ProducerID, TargetID: row.DistributorID,
+			}); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return len(ids), nil
+}

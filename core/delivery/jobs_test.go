@@ -1,0 +1,190 @@
+package delivery_test
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"primeur/core/activity"
+	"primeur/core/delivery"
+	"primeur/core/delivery/deliverytest"
+	"primeur/core/orders"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+func TestLockDue(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fx := newFixture(t, db)
+		w := fx.w
+		yesterday := fx.planned("2026-11-19")
+		today := fx.planned("2026-11-20")
+		tomorrow := fx.planned("2026-11-21")
+		cancelled := w.Delivery(fx.order, "2026-11-19", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		// The shop already said 8 kg of tomatoes for today.
+		w.Exec(`UPDATE delivery_lines SET quantity_sent = 800 WHERE delivery_id = ? AND product_id = 'tomate'`, today)
+
+		ids, err := rules.LockDue(ctx, db, at(2026, 11, 20, 11, 59))
+		if err != nil || !slices.Equal(ids, []string{yesterday}) {
+			t.Fatalf("before noon: %v, %v", ids, err)
+		}
+		ids, err = rules.LockDue(ctx, db, at(2026, 11, 20, 12, 0))
+		if err != nil || !slices.Equal(ids, []string{today}) {
+			t.Fatalf("at noon: %v, %v", ids, err)
+		}
+		if ids, err = rules.LockDue(ctx, db, at(2026, 11, 20, 12, 5)); err != nil || len(ids) != 0 {
+			t.Fatalf("second run: %v, %v", ids, err)
+		}
+		for id, want := range map[string]string{yesterday: orders.Done, today: orders.Done, tomorrow: orders.Planned, cancelled: orders.Cancelled} {
+			if got := w.Get(id); got.Status != want {
+				t.Errorf("%s: %s, want %s", id, got.Status, want)
+			}
+		}
+		got := w.Get(today)
+		sent := map[string]int64{}
+		for _, l := range got.Lines {
+			sent[l.ProductID] = int64(*l.QuantitySent)
+		}
+		if sent["tomate"] != 800 || sent["laitue"] != 2000 {
+			t.Fatalf("sent quantities after the lock: %v", sent)
+		}
+		for _, l := range w.Get(tomorrow).Lines {
+			if l.QuantitySent != nil {
+				t.Fatalf("a planned delivery got a sent quantity: %+v", l)
+			}
+		}
+	})
+}
+
+func TestLockDueConcurrently(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fx := newFixture(t, db)
+		var want []string
+		for d := 1; d <= 19; d++ {
+			want = append(want, fx.planned(time.Date(2026, 11, d, 0, 0, 0, 0, time.UTC).Format("2006-01-02")))
+		}
+		const procs = 4
+		var (
+			wg  sync.WaitGroup
+			mu  sync.Mutex
+			got []string
+		)
+		for range procs {
+			h := deliverytest.Handle(t, db)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ids, err := rules.LockDue(ctx, h, now)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				got = append(got, ids...)
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("locked %d deliveries in all, want each of %d once: %v", len(got), len(want), got)
+		}
+	})
+}
+
+func TestNotesDue(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fx := newFixture(t, db)
+		w := fx.w
+		old := fx.done("2026-11-19")
+		today := fx.done("2026-11-20")
+		sent := fx.done("2026-11-18")
+		w.Exec(`UPDATE deliveries SET note_sent_at = 1 WHERE id = ?`, sent)
+		fx.planned("2026-11-20")
+		w.Delivery(fx.order, "2026-11-19", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		for _, tt := range []struct {
+			now  time.Time
+			want []string
+		}{
+			{at(2026, 11, 20, 12, 29), []string{old}},
+			{at(2026, 11, 20, 12, 30), []string{old, today}},
+		} {
+			ids, err := rules.NotesDue(ctx, db, tt.now)
+			if err != nil || !slices.Equal(ids, tt.want) {
+				t.Fatalf("at %v: %v, %v; want %v", tt.now, ids, err, tt.want)
+			}
+		}
+	})
+}
+
+func TestAutovalidate(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fx := newFixture(t, db)
+		w := fx.w
+		var claims []string
+		for _, day := range []string{"2026-11-16", "2026-11-17", "2026-11-18"} {
+			id := fx.done(day)
+			claims = append(claims, id)
+			if _, err := tx(db, func(q store.Q) (orders.Full, error) {
+				return rules.SendClaim(ctx, q, w.Farm.ID, fx.order, id,
+					claimOf(w, id, delivery.LineClaim{ID: "tomate", QuantityClaimed: f(-1), ClaimType: s("quantity")}), now)
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// One is refused by the shop in time: it stays refused.
+		if _, err := tx(db, func(q store.Q) (orders.Full, error) {
+			return rules.Review(ctx, q, w.Shop.ID, fx.order, claims[2], false, now.Add(time.Hour))
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := rules.Autovalidate(ctx, db, now.Add(48*time.Hour-time.Minute)); err != nil || n != 0 {
+			t.Fatalf("before 48 h: %d, %v", n, err)
+		}
+		var (
+			wg    sync.WaitGroup
+			mu    sync.Mutex
+			total int
+		)
+		for range 3 {
+			h := deliverytest.Handle(t, db)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				n, err := rules.Autovalidate(ctx, h, now.Add(48*time.Hour))
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				total += n
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		if total != 2 {
+			t.Fatalf("accepted %d claims in all, want 2", total)
+		}
+		for i, want := range []string{orders.ClaimAccepted, orders.ClaimAccepted, orders.ClaimRejected} {
+			if got := w.Get(claims[i]); got.ClaimStatus != want {
+				t.Errorf("claim %d: %s, want %s", i, got.ClaimStatus, want)
+			}
+		}
+		feed, err := activity.Feed(ctx, db, w.Shop.ID, "", 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, e := range feed {
+			if e.Type == activity.ClaimAutovalidate {
+				n++
+				if e.Origin.Name != w.Farm.Name || e.Target == nil || e.Target.Name != w.Shop.Name || e.Data.Outcome == nil || !*e.Data.Outcome {
+					t.Errorf("event %+v", e)
+				}
+			}
+		}
+		if n != 2 {
+			t.Fatalf("%d claim:autovalidate events, want 2", n)
+		}
+	})
+}

@@ -1,0 +1,88 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/decimal"
+	"primeur/core/orders"
+	"primeur/core/store"
+)
+
+// NoteLine is one line of a delivery note.
+type NoteLine struct {
+	Product      string
+	Unit         string
+	Price        decimal.Dec
+	Expected     decimal.Dec
+	Sent         decimal.Dec
+	Claimed      decimal.Dec
+	ClaimType    string
+	ClaimComment string
+}
+
+// Note is what a delivery note (bon de livraison) shows: both parties, the
+// order, the delivery and its lines.
+type Note struct {
+	Order    orders.Order
+	Delivery orders.Delivery
+	Lines    []NoteLine
+	Producer accounts.User
+	Shop     accounts.User
+}
+
+// IsParty reports whether userID is the producer or the shop of the note.
+func (n Note) IsParty(userID string) bool {
+	return userID != "" && (userID == n.Producer.ID || userID == n.Shop.ID)
+}
+
+// LoadNote reads the note of a delivery of an order; a missing order or
+// delivery, or a delivery of another order, is core.ErrNotFound.
+func LoadNote(ctx context.Context, q store.Q, orderID, deliveryID string) (Note, error) {
+	full, err := orders.Get(ctx, q, orderID)
+	if err != nil {
+		return Note{}, err
+	}
+	n := Note{Order: full.Order}
+	var found *orders.FullDelivery
+	for i := range full.Deliveries {
+		if full.Deliveries[i].ID == deliveryID {
+			found = &full.Deliveries[i]
+		}
+	}
+	if found == nil {
+		return Note{}, fmt.Errorf("delivery: note %s/%s: %w", orderID, deliveryID, core.ErrNotFound)
+	}
+	n.Delivery = found.Delivery
+	var products []struct {
+		ID   string `db:"id"`
+		Name string `db:"name"`
+		Unit string `db:"unit"`
+	}
+	if err := store.Select(ctx, q, &products, `SELECT p.id, p.name, p.unit FROM products p
+		WHERE p.id IN (SELECT product_id FROM delivery_lines WHERE delivery_id = ?)`, deliveryID); err != nil {
+		return Note{}, fmt.Errorf("delivery: note products: %w", err)
+	}
+	names := map[string][2]string{}
+	for _, p := range products {
+		names[p.ID] = [2]string{p.Name, p.Unit}
+	}
+	for _, l := range found.Lines {
+		p := names[l.ProductID]
+		n.Lines = append(n.Lines, NoteLine{
+			Product: p[0], Unit: p[1], Price: l.Price, Expected: l.QuantityExpected, Sent: l.Sent(),
+			Claimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment,
+		})
+	}
+	sort.SliceStable(n.Lines, func(i, j int) bool { return n.Lines[i].Product < n.Lines[j].Product })
+	if n.Producer, err = accounts.ByID(ctx, q, full.ProducerID); err != nil {
+		return Note{}, err
+	}
+	if n.Shop, err = accounts.ByID(ctx, q, full.DistributorID); err != nil {
+		return Note{}, err
+	}
+	return n, nil
+}

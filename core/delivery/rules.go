@@ -1,0 +1,112 @@
+// Package delivery holds what happens to a delivery once it is planned
+// (DESIGN §7): the shop's changes (date, sent quantities) and cancellation
+// before the lock, the lock itself at delivery.lock on the delivery date,
+// the producer's claim (demande d'avoir) on a done delivery during its
+// month, the shop's review and the system's auto-validation.
+//
+// Every operation takes the caller's id and checks that it is the right
+// party of the order (anyone else gets core.ErrNotFound), runs inside the
+// caller's transaction with the delivery row locked, and changes nothing
+// when it refuses. Times are in the business time zone (Rules.Location).
+package delivery
+
+import (
+	"fmt"
+	"time"
+
+	"primeur/core/config"
+)
+
+// Rules are the time rules of deliveries, from the configuration.
+type Rules struct {
+	// Location is the business time zone (Europe/Paris).
+	Location *time.Location
+	// LockAt is the time of day, after midnight, when a planned delivery
+	// locks on its date (12:00).
+	LockAt time.Duration
+	// AutovalidateAfter is how long a claim may wait for the shop's review
+	// before the system accepts it (48 h).
+	AutovalidateAfter time.Duration
+}
+
+// NoteDelay is how long after the lock the delivery note is emailed.
+const NoteDelay = 30 * time.Minute
+
+// RulesOf reads the rules from a validated configuration.
+func RulesOf(cfg *config.Config) Rules {
+	return Rules{Location: cfg.Location, LockAt: cfg.Delivery.LockAt, AutovalidateAfter: cfg.Claims.AutovalidateDelay}
+}
+
+// DefaultRules are the rules of the default configuration.
+func DefaultRules() Rules { return RulesOf(config.Defaults()) }
+
+const dayLayout = "2006-01-02"
+
+// ParseDay reads a strict "YYYY-MM-DD" date; ok is false for anything else.
+func ParseDay(s string) (time.Time, bool) {
+	t, err := time.Parse(dayLayout, s)
+	if err != nil || t.Format(dayLayout) != s {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// Today is the calendar date of t in the business time zone.
+func (r Rules) Today(t time.Time) string { return t.In(r.Location).Format(dayLayout) }
+
+// AddDays shifts a "YYYY-MM-DD" date by n calendar days.
+func AddDays(day string, n int) string {
+	t, ok := ParseDay(day)
+	if !ok {
+		return day
+	}
+	return t.AddDate(0, 0, n).Format(dayLayout)
+}
+
+// MonthOf is the first day of the month of a "YYYY-MM-DD" date.
+func MonthOf(day string) string {
+	if len(day) < 7 {
+		return day
+	}
+	return day[:7] + "-01"
+}
+
+// NextMonth is the first day of the month after the month of day.
+func NextMonth(day string) string {
+	t, ok := ParseDay(MonthOf(day))
+	if !ok {
+		return day
+	}
+	return t.AddDate(0, 1, 0).Format(dayLayout)
+}
+
+// LockTime is the moment a delivery dated day locks.
+func (r Rules) LockTime(day string) time.Time {
+	t, _ := ParseDay(day)
+	h, m := int(r.LockAt/time.Hour), int(r.LockAt%time.Hour/time.Minute)
+	return time.Date(t.Year(), t.Month(), t.Day(), h, m, 0, 0, r.Location)
+}
+
+// Locked reports whether a delivery dated day is past its lock at now.
+func (r Rules) Locked(day string, now time.Time) bool {
+	return !now.Before(r.LockTime(day))
+}
+
+// LockedThrough is the latest date whose deliveries are locked at now:
+// today once today's lock time has passed, yesterday before.
+func (r Rules) LockedThrough(now time.Time) string {
+	today := r.Today(now)
+	if r.Locked(today, now) {
+		return today
+	}
+	return AddDays(today, -1)
+}
+
+// LockLabel is the lock time as French users read it: "12h", "7h30".
+func (r Rules) LockLabel() string {
+	h, m := int(r.LockAt/time.Hour), int(r.LockAt%time.Hour/time.Minute)
+	if m == 0 {
+		return fmt.Sprintf("%dh", h)
+	}
+	return fmt.Sprintf("%dh%02d", h, m)
+}

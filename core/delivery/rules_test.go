@@ -1,0 +1,83 @@
+package delivery_test
+
+import (
+	"testing"
+	"time"
+
+	"primeur/core/decimal"
+	"primeur/core/delivery"
+	"primeur/core/delivery/deliverytest"
+	"primeur/core/orders"
+)
+
+var at = deliverytest.At
+
+func TestLockTimes(t *testing.T) {
+	r := delivery.DefaultRules()
+	tests := []struct {
+		name    string
+		day     string
+		now     time.Time
+		locked  bool
+		through string
+	}{
+		{"morning of the day", "2026-11-20", at(2026, 11, 20, 11, 59), false, "2026-11-19"},
+		{"at the lock", "2026-11-20", at(2026, 11, 20, 12, 0), true, "2026-11-20"},
+		{"the day before", "2026-11-20", at(2026, 11, 19, 23, 59), false, "2026-11-19"},
+		{"days after", "2026-11-20", at(2026, 11, 23, 8, 0), true, "2026-11-22"},
+		{"spring DST day", "2026-03-29", at(2026, 3, 29, 12, 0), true, "2026-03-29"},
+		{"autumn DST day", "2026-10-25", at(2026, 10, 25, 11, 59), false, "2026-10-24"},
+		{"UTC instant after Paris noon", "2026-07-01", time.Date(2026, 7, 1, 10, 0, 0, 0, time.UTC), true, "2026-07-01"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := r.Locked(tt.day, tt.now); got != tt.locked {
+				t.Errorf("Locked = %v", got)
+			}
+			if got := r.LockedThrough(tt.now); got != tt.through {
+				t.Errorf("LockedThrough = %s", got)
+			}
+		})
+	}
+	if got := r.LockTime("2026-07-01"); !got.Equal(time.Date(2026, 7, 1, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("summer lock = %v", got)
+	}
+	if r.LockLabel() != "12h" {
+		t.Errorf("label %q", r.LockLabel())
+	}
+	r.LockAt = 7*time.Hour + 30*time.Minute
+	if r.LockLabel() != "7h30" || r.Locked("2026-11-20", at(2026, 11, 20, 7, 29)) || !r.Locked("2026-11-20", at(2026, 11, 20, 7, 30)) {
+		t.Errorf("7h30 lock: %s", r.LockLabel())
+	}
+}
+
+func TestDays(t *testing.T) {
+	for _, s := range []string{"2026-11-31", "2026-1-05", "26-11-05", "2026-11-05T00:00", "", "05/11/2026"} {
+		if _, ok := delivery.ParseDay(s); ok {
+			t.Errorf("ParseDay(%q) accepted", s)
+		}
+	}
+	if _, ok := delivery.ParseDay("2028-02-29"); !ok {
+		t.Error("leap day refused")
+	}
+	if delivery.AddDays("2026-12-31", 1) != "2027-01-01" || delivery.MonthOf("2026-12-31") != "2026-12-01" ||
+		delivery.NextMonth("2026-12-15") != "2027-01-01" || delivery.NextMonth("2026-01-31") != "2026-02-01" {
+		t.Error("date arithmetic")
+	}
+}
+
+func TestInvoicedQuantity(t *testing.T) {
+	sent := decimal.Dec(1000)
+	l := orders.Line{QuantityExpected: 1200, QuantitySent: &sent, QuantityClaimed: -300}
+	for status, want := range map[string]decimal.Dec{
+		orders.ClaimAccepted: 700, orders.ClaimRejected: 1000, orders.ClaimSent: 1000, orders.ClaimVoid: 1000,
+	} {
+		if got := delivery.InvoicedQuantity(l, status); got != want {
+			t.Errorf("%s: %v, want %v", status, got, want)
+		}
+	}
+	l.QuantitySent = nil
+	if got := delivery.InvoicedQuantity(l, orders.ClaimAccepted); got != 900 {
+		t.Errorf("without sent quantity: %v", got)
+	}
+}

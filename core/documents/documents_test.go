@@ -1,0 +1,303 @@
+package documents_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/accounts"
+	"primeur/core/billing"
+	"primeur/core/delivery"
+	"primeur/core/delivery/deliverytest"
+	"primeur/core/documents"
+	"primeur/core/orders"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
+
+var (
+	ctx   = context.Background()
+	rules = delivery.DefaultRules()
+	at    = deliverytest.At
+)
+
+func TestFrench(t *testing.T) {
+	for got, want := range map[string]string{
+		documents.Day("2026-11-20"):                   "20 novembre 2026",
+		documents.Day("2026-12-01"):                   "1er décembre 2026",
+		documents.Day("2027-08-15"):                   "15 août 2027",
+		documents.Day("not a date"):                   "not a date",
+		documents.Month("2026-02-01"):                 "février 2026",
+		documents.Euros(123450):                       "1\u202f234,50\u00a0€",
+		documents.Euros(-5):                           "-0,05\u00a0€",
+		documents.Quantity(1250, "kg"):                "12,50",
+		documents.Quantity(300000, "un"):              "3\u202f000",
+		documents.Quantity(150, "un"):                 "1,50",
+		documents.Signed(-350, "kg"):                  "−3,50",
+		documents.Signed(200, "un"):                   "+2",
+		documents.Percent(550):                        "5,5\u00a0%",
+		documents.IBAN("FR7630006000011234567890189"): "FR76 3000 6000 0112 3456 7890 189",
+		documents.UnitLabel("un"):                     "pièce",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+// pdfText extracts a PDF's text with pdftotext (poppler-utils; .ci/run
+// installs it) and normalises its spacing: one space between words, no
+// empty line.
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("pdftotext is not installed (apt-get install poppler-utils; .ci/run does)")
+	}
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		t.Fatalf("not a PDF: %q", pdf[:min(20, len(pdf))])
+	}
+	cmd := exec.Command(bin, "-enc", "UTF-8", "-", "-")
+	cmd.Stdin = bytes.NewReader(pdf)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("pdftotext: %v: %s", err, errOut.String())
+	}
+	if errOut.Len() > 0 {
+		t.Fatalf("pdftotext complains: %s", errOut.String())
+	}
+	space := regexp.MustCompile(`[\s\x{00a0}\x{202f}]+`)
+	var lines []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if l = strings.TrimSpace(space.ReplaceAllString(l, " ")); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// golden compares text with testdata/name.golden (rewritten with -update),
+// the order's id (which depends on the tests run before) replaced.
+func golden(t *testing.T, name, text, orderID string) {
+	t.Helper()
+	text = strings.ReplaceAll(text, orderID, "ORDER-ID")
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update once)", err)
+	}
+	if string(want) != text {
+		t.Fatalf("%s differs from the golden file:\n--- got\n%s--- want\n%s", name, text, want)
+	}
+}
+
+// mustContain checks mentions one by one, for a readable failure.
+func mustContain(t *testing.T, text string, mentions ...string) {
+	t.Helper()
+	flat := strings.ReplaceAll(text, "\n", " ") // mentions may wrap
+	for _, m := range mentions {
+		if !strings.Contains(flat, m) {
+			t.Errorf("missing %q", m)
+		}
+	}
+}
+
+// scene is a November order of Ferme des Aravis to Épicerie du Lac with a
+// planned delivery, a done delivery with a claim, and a cancelled one.
+type scene struct {
+	db                   *store.DB
+	w                    *deliverytest.World
+	order, planned, done string
+}
+
+func newScene(t *testing.T) scene {
+	db := storetest.SQLite(t)
+	w := deliverytest.New(t, db)
+	o := w.Order(w.Farm, w.Shop, "2026-11-01")
+	done := w.Delivery(o, "2026-11-19", orders.Done,
+		deliverytest.L{Product: "tomate", Price: 250, Expected: 12000, Sent: deliverytest.Dec(11550)},
+		deliverytest.L{Product: "laitue", Price: 90, Expected: 4000, Sent: deliverytest.Dec(4000)})
+	w.Delivery(o, "2026-11-21", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 12000})
+	planned := w.Delivery(o, "2026-11-26", orders.Planned,
+		deliverytest.L{Product: "tomate", Price: 250, Expected: 123456},
+		deliverytest.L{Product: "courgette", Price: 180, Expected: 2500})
+	w.Exec(`UPDATE deliveries SET updated_at = ? WHERE 1 = 1`, at(2026, 11, 20, 10, 0).UnixMilli())
+	return scene{db: db, w: w, order: o, planned: planned, done: done}
+}
+
+func (s scene) note(t *testing.T, id string) []byte {
+	t.Helper()
+	n, err := delivery.LoadNote(ctx, s.db, s.order, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := documents.Note(n, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := documents.Note(n, rules)
+	if !bytes.Equal(pdf, again) {
+		t.Fatal("rendering the same note twice gave different bytes")
+	}
+	return pdf
+}
+
+func TestDeliveryNotes(t *testing.T) {
+	s := newScene(t)
+	text := pdfText(t, s.note(t, s.planned))
+	mustContain(t, text,
+		"Bon de livraison", "BL-000003", "Date de livraison : 26 novembre 2026",
+		"Livraison prévue — bon modifiable par le magasin jusqu'à 12h le jour de la livraison",
+		"Commande : novembre 2026 — référence "+s.order,
+		"Lieu de livraison : Épicerie du Lac, 3 quai de la Tournette, 74000 Annecy",
+		"Expéditeur (producteur)", "Ferme des Aravis", "SIRET : 12345678900012",
+		"Destinataire (magasin)", "Épicerie du Lac", "SIRET : 98765432100021",
+		"Tomate", "1 234,56", "2,50 €", "Courgette", "25,00",
+		"Réserves à la réception", "Signature du destinataire")
+	if strings.Contains(text, "Demande d'avoir") {
+		t.Error("a note without claim shows a claim section")
+	}
+	golden(t, "note-planned", text, s.order)
+
+	qty := -2.5
+	kind, comment := "quality", "Tomates éclatées"
+	if err := s.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		_, err := rules.SendClaim(ctx, tx, s.w.Farm.ID, s.order, s.done, delivery.Claim{Lines: []delivery.LineClaim{
+			{ID: s.w.Line(s.done, "tomate"), QuantityClaimed: &qty, ClaimType: &kind, ClaimComment: &comment},
+		}}, at(2026, 11, 20, 10, 0))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	text = pdfText(t, s.note(t, s.done))
+	mustContain(t, text,
+		"BL-000001", "Date de livraison : 19 novembre 2026", "Livraison effectuée",
+		"120,00", "115,50", "−4,50", // ordered, delivered, gap
+		"Demande d'avoir", "Statut : envoyée le 20 novembre 2026, en attente de la réponse du magasin",
+		"−2,50 kg", "Qualité", "Tomates éclatées",
+		"le magasin est facturé de la quantité livrée augmentée de la quantité réclamée")
+	golden(t, "note-claim", text, s.order)
+}
+
+func issue(t *testing.T, db *store.DB, order string) billing.Invoice {
+	t.Helper()
+	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		_, err := billing.Issue(ctx, tx, order, at(2026, 12, 1, 6, 0), deliverytest.Paris)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	inv, err := billing.ForOrder(ctx, db, order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inv
+}
+
+func render(t *testing.T, inv billing.Invoice) string {
+	t.Helper()
+	pdf, err := documents.Invoice(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := documents.Invoice(inv)
+	if !bytes.Equal(pdf, again) {
+		t.Fatal("rendering the same invoice twice gave different bytes")
+	}
+	return pdfText(t, pdf)
+}
+
+func TestInvoiceMentions(t *testing.T) {
+	s := newScene(t)
+	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	inv := issue(t, s.db, s.order)
+	text := render(t, inv)
+	mustContain(t, text,
+		// Number, dates, period, order.
+		"Facture", "FA-2026-000001", "Date d'émission : 1er décembre 2026", "Période facturée : novembre 2026",
+		"Date d'échéance : 30 décembre 2026",
+		// Seller: identity, legal form and capital, address, SIRET, VAT number, APE.
+		"Vendeur", "Ferme des Aravis", "EARL au capital de 15 000 €", "12 route des Aravis", "74220 La Clusaz",
+		"SIRET : 12345678900012", "N° TVA intracommunautaire : FR32123456789", "Code APE : 0113Z",
+		// Buyer: billing address, SIREN and SIRET, VAT number; delivery address apart.
+		"Acheteur", "Épicerie du Lac", "SARL au capital de 8 000 €", "BP 42", "74001 Annecy Cedex",
+		"SIREN : 987654321 — SIRET : 98765432100021", "N° TVA intracommunautaire : FR45987654321", "Code APE : 4721Z",
+		"Adresse de livraison : 3 quai de la Tournette, 74000 Annecy",
+		// The delivery notes covered (not the cancelled one).
+		"Bons de livraison : BL-000001 du 19 novembre 2026, BL-000003 du 26 novembre 2026",
+		// Lines and totals.
+		"Quantité", "Unité", "Prix unitaire HT", "Montant HT",
+		"Laitue", "pièce", "0,90 €", "36,00 €", "Tomate", "115,50", "288,75 €", "1 234,56", "3 086,40 €", "Courgette", "45,00 €",
+		"Total HT", "3 456,15 €", "TVA 5,5 %", "190,09 €", "Total TTC — net à payer", "3 646,24 €",
+		// Payment: IBAN/BIC, terms, penalties and the 40 € indemnity, mandate.
+		"IBAN FR76 3000 6000 0112 3456 7890 189 — BIC AGRIFRPP882",
+		"Pas d'escompte pour paiement anticipé",
+		"au taux de refinancement le plus récent de la Banque centrale européenne majoré de 10 points",
+		"indemnité forfaitaire pour frais de recouvrement de 40 € (art. D441-5 du Code de commerce)",
+		"au nom et pour le compte de Ferme des Aravis, en vertu d'un mandat de facturation (art. 289 I-2 du CGI)",
+		"Catégorie de l'opération : livraison de biens")
+	if strings.Contains(text, "293 B") {
+		t.Error("a VAT-registered producer's invoice mentions art. 293 B")
+	}
+	golden(t, "invoice-vat", text, s.order)
+
+	// Whatever happens to profiles afterwards, the invoice reads the same.
+	s.w.Exec(`UPDATE users SET name = 'Autre nom', address_line1 = 'ailleurs' WHERE 1 = 1`)
+	again, err := billing.ForOrder(ctx, s.db, s.order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if render(t, again) != text {
+		t.Fatal("the invoice changed after a profile change")
+	}
+}
+
+func TestInvoiceWithoutVATOverSeveralPages(t *testing.T) {
+	db := storetest.SQLite(t)
+	w := deliverytest.New(t, db)
+	farm := w.User(accounts.User{Type: accounts.Producer, Email: "micro@ferme.fr", Name: "Micro-ferme Le Potager", Legal: "EI",
+		AddressLine1: "Chemin du Lac", AddressLine2: "74290 Talloires", SIRET: "11122233300044",
+		IBAN: "FR7610000000000000000000001", BIC: "CCBPFRPPXXX"})
+	shop := w.User(accounts.User{Type: accounts.Distributor, Email: "primeur@ville.fr", Name: "Le Primeur de la Ville",
+		AddressLine1: "1 rue Royale", AddressLine2: "74000 Annecy"})
+	o := w.Order(farm, shop, "2026-11-01")
+	for d := 2; d <= 30; d++ {
+		w.Delivery(o, fmt.Sprintf("2026-11-%02d", d), orders.Done,
+			deliverytest.L{Product: "laitue", Price: 95, Expected: 1200},
+			deliverytest.L{Product: "poireau", Price: 210, Expected: 850})
+	}
+	inv := issue(t, db, o)
+	if inv.TotalHT != 29*(1140+1785) || inv.TotalVAT != 0 || inv.TotalTTC != inv.TotalHT {
+		t.Fatalf("totals %v %v %v", inv.TotalHT, inv.TotalVAT, inv.TotalTTC)
+	}
+	text := render(t, inv)
+	mustContain(t, text,
+		"TVA non applicable, art. 293 B du CGI", "TVA non applicable", "Total TTC — net à payer", "848,25 €",
+		"N° TVA intracommunautaire : non renseigné", "Code APE : non renseigné",
+		"BL-000029 du 30 novembre 2026", "page 1/3", "page 2/3", "page 3/3")
+	if strings.Contains(text, "5,5 %") {
+		t.Error("an exempt invoice shows the 5.5 % rate")
+	}
+	// The table header is repeated on the second page.
+	if strings.Count(text, "Prix unitaire HT") < 2 {
+		t.Errorf("table header %d times", strings.Count(text, "Prix unitaire HT"))
+	}
+	golden(t, "invoice-exempt", text, o)
+}

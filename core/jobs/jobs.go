@@ -1,0 +1,167 @@
+// Package jobs holds Primeur's scheduled jobs (DESIGN §8), each a function
+// of a time: the daemon's scheduler and `primeur jobs run` call the same
+// code. Every job does what is due at that time and nothing else, so a late
+// run catches up and a second run finds nothing left:
+//
+//   - deliveries (every 5 minutes): lock the planned deliveries past their
+//     lock time, then email what is due — each delivery note NoteDelay after
+//     its lock, and any issued invoice not emailed yet (a retry after a
+//     failed send);
+//   - claims (hourly): accept the claims the shop left unreviewed for
+//     claims.autovalidate-after;
+//   - invoices (the 1st of each month at 06:00): issue the invoice of every
+//     order whose month is over (core/billing), then email them.
+//
+// Jobs are safe on several processes at once: the database decides who
+// does each piece of work (row locks and conditional updates in
+// core/delivery and core/billing), and emails follow the claim-then-send
+// protocol of sendOnce.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"primeur/core/config"
+	"primeur/core/delivery"
+	"primeur/core/mail"
+	"primeur/core/store"
+)
+
+// Env is what jobs work with.
+type Env struct {
+	DB    *store.DB
+	Mail  mail.Sender
+	Rules delivery.Rules
+	Log   *slog.Logger
+	// BaseURL is the public address of the site, quoted in emails.
+	BaseURL string
+	// Clock is the wall clock, for the leases and records of emails (see
+	// sendOnce): a run's own time may be a past or future one (--at), and
+	// two processes must agree on how old a claim really is. Nil means
+	// time.Now.
+	Clock func() time.Time
+}
+
+func (e Env) wallClock() time.Time {
+	if e.Clock != nil {
+		return e.Clock()
+	}
+	return time.Now()
+}
+
+// EnvOf builds the environment from the configuration: mail over SMTP or
+// into the outbox, the delivery rules.
+func EnvOf(cfg *config.Config, db *store.DB, log *slog.Logger) Env {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return Env{DB: db, Mail: mail.New(cfg), Rules: delivery.RulesOf(cfg), Log: log, BaseURL: cfg.BaseURL, Clock: time.Now}
+}
+
+// Count is one figure of a report.
+type Count struct {
+	Label string
+	N     int
+}
+
+// Report says what a run did.
+type Report struct {
+	Counts []Count
+}
+
+func (r *Report) add(label string, n int) { r.Counts = append(r.Counts, Count{label, n}) }
+
+// Get returns the figure with that label.
+func (r Report) Get(label string) int {
+	for _, c := range r.Counts {
+		if c.Label == label {
+			return c.N
+		}
+	}
+	return 0
+}
+
+// String renders the report on one line: "livraisons verrouillées : 3, …".
+func (r Report) String() string {
+	parts := make([]string, len(r.Counts))
+	for i, c := range r.Counts {
+		parts[i] = fmt.Sprintf("%s : %d", c.Label, c.N)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Report labels.
+const (
+	Locked         = "livraisons verrouillées"
+	NotesSent      = "bons de livraison envoyés"
+	InvoicesSent   = "factures envoyées"
+	ClaimsAccepted = "réclamations validées automatiquement"
+	InvoicesIssued = "factures émises"
+)
+
+// Job is a named job.
+type Job struct {
+	Name string
+	// Summary says what it does; Schedule when the daemon runs it.
+	Summary  string
+	Schedule string
+	Run      func(ctx context.Context, env Env, now time.Time) (Report, error)
+}
+
+// All lists the jobs.
+var All = []Job{
+	{
+		Name:     "deliveries",
+		Summary:  "verrouille les livraisons prévues à l'heure limite et envoie les bons de livraison 30 minutes après",
+		Schedule: "toutes les 5 minutes",
+		Run:      Deliveries,
+	},
+	{
+		Name:     "claims",
+		Summary:  "valide les réclamations restées sans réponse du magasin au-delà du délai (claims.autovalidate-after)",
+		Schedule: "toutes les heures",
+		Run:      Claims,
+	},
+	{
+		Name:     "invoices",
+		Summary:  "émet et envoie la facture de chaque commande du mois écoulé ayant des livraisons effectuées",
+		Schedule: "le 1er de chaque mois à 06:00",
+		Run:      Invoices,
+	},
+}
+
+// Find returns the job with that name.
+func Find(name string) (Job, bool) {
+	for _, j := range All {
+		if j.Name == name {
+			return j, true
+		}
+	}
+	return Job{}, false
+}
+
+// Deliveries locks the deliveries due at now and emails the documents due.
+func Deliveries(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	ids, err := env.Rules.LockDue(ctx, env.DB, now)
+	if err != nil {
+		return r, err
+	}
+	r.add(Locked, len(ids))
+	notes, invoices, err := SendDue(ctx, env, now)
+	r.add(NotesSent, notes)
+	r.add(InvoicesSent, invoices)
+	return r, err
+}
+
+// Claims accepts the claims left unreviewed too long.
+func Claims(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	n, err := env.Rules.Autovalidate(ctx, env.DB, now)
+	r.add(ClaimsAccepted, n)
+	return r, err
+}

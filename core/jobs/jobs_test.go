@@ -1,0 +1,322 @@
+package jobs_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/accounts"
+	"primeur/core/delivery"
+	"primeur/core/delivery/deliverytest"
+	"primeur/core/jobs"
+	"primeur/core/mail"
+	"primeur/core/mail/mailtest"
+	"primeur/core/orders"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+var (
+	ctx = context.Background()
+	at  = deliverytest.At
+)
+
+func env(db *store.DB, sender mail.Sender) jobs.Env {
+	return jobs.Env{DB: db, Mail: sender, Rules: delivery.DefaultRules(), Log: slog.New(slog.DiscardHandler), BaseURL: "https://primeur.example"}
+}
+
+func smtpEnv(t *testing.T, db *store.DB) (jobs.Env, *mailtest.Server) {
+	srv := mailtest.Start(t, "", "")
+	return env(db, mail.SMTP{Config: srv.Config()}), srv
+}
+
+func run(t *testing.T, job func(context.Context, jobs.Env, time.Time) (jobs.Report, error), e jobs.Env, now time.Time) jobs.Report {
+	t.Helper()
+	r, err := job(ctx, e, now)
+	if err != nil {
+		t.Fatalf("at %v: %v", now, err)
+	}
+	return r
+}
+
+func pdfAttachment(t *testing.T, m mailtest.Message, name string) {
+	t.Helper()
+	if len(m.Attachments) != 1 || m.Attachments[0].Name != name || m.Attachments[0].ContentType != "application/pdf" ||
+		!bytes.HasPrefix(m.Attachments[0].Data, []byte("%PDF-")) {
+		t.Fatalf("attachments of %q: %+v", m.Subject, m.Attachments)
+	}
+}
+
+func TestDeliveriesJobLocksAndEmailsNotes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		d := w.Delivery(o, "2026-11-20", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		w.Delivery(o, "2026-11-23", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		e, srv := smtpEnv(t, db)
+
+		for _, step := range []struct {
+			now            time.Time
+			locked, emails int
+		}{
+			{at(2026, 11, 20, 11, 55), 0, 0},
+			{at(2026, 11, 20, 12, 0), 1, 0},
+			{at(2026, 11, 20, 12, 29), 0, 0},
+			{at(2026, 11, 20, 12, 30), 0, 1},
+			{at(2026, 11, 20, 12, 35), 0, 0},
+		} {
+			r := run(t, jobs.Deliveries, e, step.now)
+			if r.Get(jobs.Locked) != step.locked || r.Get(jobs.NotesSent) != step.emails {
+				t.Fatalf("at %v: %s", step.now, r)
+			}
+		}
+		msgs := srv.Messages(t)
+		if len(msgs) != 1 {
+			t.Fatalf("%d messages", len(msgs))
+		}
+		m := msgs[0]
+		if m.Subject != "Bon de livraison BL-000001 — livraison du 20 novembre 2026" ||
+			!slices.Equal(m.To, []string{"ferme@aravis.fr", "epicerie@lac.fr"}) ||
+			!strings.Contains(m.Body, "La livraison du 20 novembre 2026 de Ferme des Aravis à Épicerie du Lac est validée") ||
+			!strings.Contains(m.Body, "https://primeur.example") ||
+			m.Header.Get("Message-Id") != "<note-"+d+"@primeur.local>" {
+			t.Fatalf("message %q to %v: %s", m.Subject, m.To, m.Body)
+		}
+		pdfAttachment(t, m, "BL-000001.pdf")
+		if got := w.Get(d); got.NoteSentAt == nil {
+			t.Fatalf("note_sent_at %v", got.NoteSentAt)
+		}
+	})
+}
+
+func TestWithoutSMTPTheOutboxKeepsEveryMessage(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		w.Exec(`UPDATE users SET email_accounting = '' WHERE id = ?`, w.Shop.ID)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		d := w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		outbox := mail.Outbox{Dir: filepath.Join(t.TempDir(), "outbox"), From: "no-reply@primeur.local"}
+		e := env(db, outbox)
+		run(t, jobs.Deliveries, e, at(2026, 11, 30, 13, 0))
+		r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0))
+		if r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesSent) != 1 {
+			t.Fatalf("invoices: %s", r)
+		}
+		var invoiceID string
+		if err := store.Get(ctx, db, &invoiceID, `SELECT id FROM invoices`); err != nil {
+			t.Fatal(err)
+		}
+		entries, _ := os.ReadDir(outbox.Dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if want := []string{"invoice-" + invoiceID + ".eml", "note-" + d + ".eml"}; !slices.Equal(names, want) {
+			t.Fatalf("outbox %v, want %v", names, want)
+		}
+		raw, err := os.ReadFile(outbox.Path("invoice-" + invoiceID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := mailtest.Parse(t, raw)
+		// Without an accounting address, the shop's own email.
+		if !slices.Equal(m.To, []string{"epicerie@lac.fr", "ferme@aravis.fr"}) || m.Subject != "Facture FA-2026-000001 — Ferme des Aravis — novembre 2026" {
+			t.Fatalf("invoice message %q to %v", m.Subject, m.To)
+		}
+		pdfAttachment(t, m, "FA-2026-000001.pdf")
+	})
+}
+
+func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		e, srv := smtpEnv(t, db)
+		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 5, 59)); r.Get(jobs.InvoicesIssued) != 0 {
+			t.Fatalf("before 06:00: %s", r)
+		}
+		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesSent) != 1 {
+			t.Fatalf("at 06:00: %s", r)
+		}
+		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 1)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.InvoicesSent) != 0 {
+			t.Fatalf("again: %s", r)
+		}
+		msgs := srv.Messages(t)
+		if len(msgs) != 1 {
+			t.Fatalf("%d messages", len(msgs))
+		}
+		m := msgs[0]
+		if !slices.Equal(m.To, []string{"compta@lac.fr", "ferme@aravis.fr"}) ||
+			!strings.Contains(m.Body, "facture FA-2026-000001 du 1er décembre 2026, émise par Primeur au nom et pour le compte de Ferme des Aravis") ||
+			!strings.Contains(m.Body, "Montant TTC : 26,38\u00a0€") || !strings.Contains(m.Body, "Échéance : 30 décembre 2026") {
+			t.Fatalf("message to %v: %s", m.To, m.Body)
+		}
+		pdfAttachment(t, m, "FA-2026-000001.pdf")
+	})
+}
+
+func TestAFailedSendIsRetried(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		e, srv := smtpEnv(t, db)
+		srv.SetFailure(errors.New("service unavailable"))
+		r, err := jobs.Invoices(ctx, e, at(2026, 12, 1, 6, 0))
+		if err == nil || !strings.Contains(err.Error(), "service unavailable") || r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesSent) != 0 {
+			t.Fatalf("failed send: %s, %v", r, err)
+		}
+		var claim *string
+		if err := store.Get(ctx, db, &claim, `SELECT mail_claim FROM invoices`); err != nil || claim != nil {
+			t.Fatalf("claim left after a failure: %v, %v", claim, err)
+		}
+		srv.SetFailure(nil)
+		// The deliveries job, every 5 minutes, sends what is still unsent.
+		if r := run(t, jobs.Deliveries, e, at(2026, 12, 1, 6, 5)); r.Get(jobs.InvoicesSent) != 1 {
+			t.Fatalf("retry: %s", r)
+		}
+		if n := len(srv.Messages(t)); n != 1 {
+			t.Fatalf("%d messages", n)
+		}
+	})
+}
+
+func TestAClaimHoldsUntilItsLeaseEnds(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		d := w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		e, srv := smtpEnv(t, db)
+		// A process claimed the note at 12:30 (wall clock) and died.
+		claimed := time.Date(2026, 11, 10, 11, 30, 0, 0, time.UTC)
+		w.Exec(`UPDATE deliveries SET note_claim = 'dead', note_claimed_at = ? WHERE id = ?`, claimed.UnixMilli(), d)
+		wall := claimed.Add(jobs.Lease - time.Second)
+		e.Clock = func() time.Time { return wall }
+		// Whatever the run's own time, the claim holds for its lease.
+		for _, runAt := range []time.Time{at(2026, 11, 10, 13, 0), at(2027, 1, 1, 0, 0)} {
+			if r := run(t, jobs.Deliveries, e, runAt); r.Get(jobs.NotesSent) != 0 {
+				t.Fatalf("within the lease, run at %v: %s", runAt, r)
+			}
+		}
+		wall = claimed.Add(jobs.Lease)
+		if r := run(t, jobs.Deliveries, e, at(2026, 11, 10, 13, 0)); r.Get(jobs.NotesSent) != 1 {
+			t.Fatalf("after the lease: %s", r)
+		}
+		if n := len(srv.Messages(t)); n != 1 {
+			t.Fatalf("%d messages", n)
+		}
+	})
+}
+
+// TestConcurrentJobsSendEachDocumentOnce runs the deliveries and invoices
+// jobs on several connection pools at once, as replicas would.
+func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		var shops []accounts.User
+		for i := range 5 {
+			shops = append(shops, w.User(accounts.User{Type: accounts.Distributor, Email: fmt.Sprintf("magasin%d@x.fr", i), Name: fmt.Sprintf("Magasin %d", i)}))
+		}
+		for _, s := range shops {
+			o := w.Order(w.Farm, s, "2026-11-01")
+			for _, day := range []string{"2026-11-27", "2026-11-30"} {
+				w.Delivery(o, day, orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+			}
+		}
+		srv := mailtest.Start(t, "", "")
+		var wg sync.WaitGroup
+		for range 4 {
+			e := env(deliverytest.Handle(t, db), mail.SMTP{Config: srv.Config()})
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, now := range []time.Time{at(2026, 11, 30, 12, 30), at(2026, 12, 1, 6, 0)} {
+					if _, err := jobs.Deliveries(ctx, e, now); err != nil {
+						t.Error(err)
+					}
+					if _, err := jobs.Invoices(ctx, e, now); err != nil {
+						t.Error(err)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		keys := map[string]int{}
+		for _, m := range srv.Messages(t) {
+			keys[m.Header.Get("Message-Id")]++
+		}
+		notes, invoices := 0, 0
+		for k, n := range keys {
+			if n != 1 {
+				t.Errorf("%s sent %d times", k, n)
+			}
+			if strings.HasPrefix(k, "<note-") {
+				notes++
+			} else {
+				invoices++
+			}
+		}
+		if notes != 10 || invoices != 5 {
+			t.Fatalf("%d notes and %d invoices emailed, want 10 and 5", notes, invoices)
+		}
+		var seqs []int64
+		if err := store.Select(ctx, db, &seqs, `SELECT seq FROM invoices ORDER BY seq`); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(seqs, []int64{1, 2, 3, 4, 5}) {
+			t.Fatalf("numbers %v", seqs)
+		}
+	})
+}
+
+func TestClaimsJob(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		d := w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		q, kind := -1.0, "quantity"
+		sent := at(2026, 11, 12, 9, 0)
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			_, err := delivery.DefaultRules().SendClaim(ctx, tx, w.Farm.ID, o, d, delivery.Claim{Lines: []delivery.LineClaim{
+				{ID: w.Line(d, "tomate"), QuantityClaimed: &q, ClaimType: &kind}}}, sent)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		e := env(db, mail.Outbox{Dir: t.TempDir(), From: "no-reply@primeur.local"})
+		if r := run(t, jobs.Claims, e, sent.Add(47*time.Hour)); r.Get(jobs.ClaimsAccepted) != 0 {
+			t.Fatalf("after 47 h: %s", r)
+		}
+		if r := run(t, jobs.Claims, e, sent.Add(48*time.Hour)); r.Get(jobs.ClaimsAccepted) != 1 || r.String() != "réclamations validées automatiquement : 1" {
+			t.Fatalf("after 48 h: %s", r)
+		}
+		if w.Get(d).ClaimStatus != orders.ClaimAccepted {
+			t.Fatal("not accepted")
+		}
+	})
+}
+
+func TestFind(t *testing.T) {
+	for _, name := range []string{"deliveries", "claims", "invoices"} {
+		if j, ok := jobs.Find(name); !ok || j.Name != name || j.Run == nil || j.Summary == "" || j.Schedule == "" {
+			t.Errorf("job %s: %+v", name, j)
+		}
+	}
+	if _, ok := jobs.Find("other"); ok {
+		t.Error("unknown job found")
+	}
+}

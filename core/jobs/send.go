@@ -1,0 +1,242 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"primeur/core"
+	"primeur/core/billing"
+	"primeur/core/delivery"
+	"primeur/core/documents"
+	"primeur/core/mail"
+	"primeur/core/store"
+)
+
+// Lease is how long a claim on a document's email holds. A process that
+// claimed a document and died before recording the send leaves it to
+// another run once the lease is over. It must exceed the longest send: the
+// SMTP sender gives up after 30 seconds.
+const Lease = 10 * time.Minute
+
+// slot names where a document records its email: a claim token, the time
+// of the claim, the time it was sent.
+type slot struct{ table, claim, claimedAt, sentAt string }
+
+var (
+	noteSlot    = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at"}
+	invoiceSlot = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at"}
+)
+
+// sendOnce emails a document at most once across processes, by
+// claim-then-send:
+//
+//  1. claim: one conditional UPDATE writes a fresh token and the time into
+//     the document's row, only if it is unsent and unclaimed (or its claim
+//     is older than Lease). The database applies it for one process only;
+//     the others see 0 rows and skip the document. Claims are timed by the
+//     wall clock (Env.Clock), not by the run's time, which may be another
+//     (--at): a run "in the future" must not take over a claim made a
+//     second ago.
+//  2. send the message, outside any transaction (an SMTP exchange must not
+//     hold row locks, nor SQLite's write lock).
+//  3. record: set the sent time where the token is still ours. On a send
+//     failure, clear our claim instead, so the next run retries.
+//
+// A crash between 2 and 3 is the one case that can send twice (after the
+// lease); the message then has the same Message-ID, and the outbox the same
+// file, as the first. Recording the send in the same transaction as the
+// claim would hold a lock across the network instead, and a crash after
+// sending would roll the record back just the same.
+func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error) (bool, error) {
+	token := core.NewID()
+	now := env.wallClock()
+	n, err := store.Exec(ctx, env.DB, `UPDATE `+s.table+` SET `+s.claim+` = ?, `+s.claimedAt+` = ?
+		WHERE id = ? AND `+s.sentAt+` IS NULL AND (`+s.claimedAt+` IS NULL OR `+s.claimedAt+` <= ?)`,
+		token, now.UnixMilli(), id, now.Add(-Lease).UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("jobs: claim %s %s: %w", s.table, id, err)
+	}
+	if n == 0 {
+		return false, nil // sent, or being sent by another process
+	}
+	if err := send(); err != nil {
+		if _, rerr := store.Exec(context.WithoutCancel(ctx), env.DB, `UPDATE `+s.table+` SET `+s.claim+` = NULL, `+s.claimedAt+` = NULL
+			WHERE id = ? AND `+s.claim+` = ?`, id, token); rerr != nil {
+			env.Log.Error("jobs: release claim", "table", s.table, "id", id, "err", rerr)
+		}
+		return false, err
+	}
+	n, err = store.Exec(context.WithoutCancel(ctx), env.DB, `UPDATE `+s.table+` SET `+s.sentAt+` = ?
+		WHERE id = ? AND `+s.claim+` = ?`, env.wallClock().UnixMilli(), id, token)
+	if err != nil {
+		return true, fmt.Errorf("jobs: record sent %s %s: %w", s.table, id, err)
+	}
+	if n == 0 {
+		env.Log.Warn("jobs: claim expired while sending; the document may be sent twice", "table", s.table, "id", id)
+	}
+	return true, nil
+}
+
+// SendDue emails every delivery note due at now and every issued invoice
+// not emailed yet. It returns how many of each this call sent.
+func SendDue(ctx context.Context, env Env, now time.Time) (notes, invoices int, err error) {
+	notes, nerr := sendNotes(ctx, env, now)
+	invoices, ierr := sendInvoices(ctx, env, now)
+	return notes, invoices, errors.Join(nerr, ierr)
+}
+
+// sendWorkers is how many documents are rendered and sent at once: PDF
+// rendering is CPU-bound and an SMTP exchange mostly waits on the network.
+const sendWorkers = 4
+
+// sendEach sends the documents of ids through sendOnce, sendWorkers at a
+// time, and counts those this process sent; a failure does not stop the
+// others.
+func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id string) error) (int, error) {
+	var (
+		mu   sync.Mutex
+		n    int
+		errs []error
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, sendWorkers)
+	)
+	for _, id := range ids {
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			sent, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if sent {
+				n++
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		errs = append(errs, ctx.Err())
+	}
+	return n, errors.Join(errs...)
+}
+
+func sendNotes(ctx context.Context, env Env, now time.Time) (int, error) {
+	ids, err := env.Rules.NotesDue(ctx, env.DB, now)
+	if err != nil {
+		return 0, err
+	}
+	return sendEach(ctx, env, noteSlot, ids, func(id string) error { return sendNote(ctx, env, id, now) })
+}
+
+func sendInvoices(ctx context.Context, env Env, now time.Time) (int, error) {
+	var ids []string
+	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM invoices WHERE sent_at IS NULL
+		ORDER BY producer_id, year, seq`); err != nil {
+		return 0, fmt.Errorf("jobs: unsent invoices: %w", err)
+	}
+	return sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
+}
+
+func signature(env Env) string {
+	s := "\n-- \nPrimeur, la plateforme des producteurs locaux et des magasins"
+	if env.BaseURL != "" {
+		s += "\n" + env.BaseURL
+	}
+	return s + "\n"
+}
+
+// sendNote emails a delivery note to both parties.
+func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) error {
+	var orderID string
+	if err := store.Get(ctx, env.DB, &orderID, `SELECT order_id FROM deliveries WHERE id = ?`, deliveryID); err != nil {
+		return fmt.Errorf("jobs: note %s: %w", deliveryID, err)
+	}
+	n, err := delivery.LoadNote(ctx, env.DB, orderID, deliveryID)
+	if err != nil {
+		return err
+	}
+	pdf, err := documents.Note(n, env.Rules)
+	if err != nil {
+		return err
+	}
+	number := billing.NoteNumber(n.Delivery.Chrono)
+	day := documents.Day(n.Delivery.Date)
+	body := "Bonjour,\n\n" +
+		fmt.Sprintf("La livraison du %s de %s à %s est validée. Vous trouverez ci-joint son bon de livraison %s.\n\n",
+			day, n.Producer.Name, n.Shop.Name, number) +
+		"Le producteur peut déclarer une réclamation (demande d'avoir) sur cette livraison jusqu'à la fin du mois, " +
+		"depuis l'écran Livraisons de Primeur ; le magasin y répond depuis son écran Réceptions.\n" + signature(env)
+	return env.Mail.Send(ctx, mail.Message{
+		Key:     "note-" + deliveryID,
+		To:      []string{n.Producer.Email, n.Shop.Email},
+		Subject: fmt.Sprintf("Bon de livraison %s — livraison du %s", number, day),
+		Body:    body,
+		Date:    now,
+		Attachments: []mail.Attachment{{
+			Name: documents.NoteFileName(n.Delivery.Chrono), ContentType: "application/pdf", Data: pdf,
+		}},
+	})
+}
+
+// InvoiceRecipients are the addresses an invoice goes to: the shop's
+// accounting address (its login email when it has none) and the producer.
+func InvoiceRecipients(inv billing.Invoice) []string {
+	shop := strings.TrimSpace(inv.Buyer.EmailAccounting)
+	if shop == "" {
+		shop = inv.Buyer.Email
+	}
+	return []string{shop, inv.Seller.Email}
+}
+
+// sendInvoice emails an issued invoice to the shop's accounting and the
+// producer.
+func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) error {
+	inv, err := billing.Get(ctx, env.DB, invoiceID)
+	if err != nil {
+		return err
+	}
+	pdf, err := documents.Invoice(inv)
+	if err != nil {
+		return err
+	}
+	body := "Bonjour,\n\n" +
+		fmt.Sprintf("Veuillez trouver ci-joint la facture %s du %s, émise par Primeur au nom et pour le compte de %s "+
+			"(mandat de facturation), pour les livraisons de %s à %s.\n\n",
+			inv.Number, documents.Day(inv.IssueDate), inv.Seller.Name, documents.Month(inv.Month), inv.Buyer.Name) +
+		fmt.Sprintf("Montant TTC : %s\nÉchéance : %s\n", documents.Euros(inv.TotalTTC), documents.Day(inv.DueDate))
+	if inv.Seller.IBAN != "" {
+		body += fmt.Sprintf("Règlement par virement : IBAN %s, BIC %s\n", documents.IBAN(inv.Seller.IBAN), inv.Seller.BIC)
+	}
+	body += signature(env)
+	return env.Mail.Send(ctx, mail.Message{
+		Key:     "invoice-" + inv.ID,
+		To:      InvoiceRecipients(inv),
+		Subject: fmt.Sprintf("Facture %s — %s — %s", inv.Number, inv.Seller.Name, documents.Month(inv.Month)),
+		Body:    body,
+		Date:    now,
+		Attachments: []mail.Attachment{{
+			Name: documents.InvoiceFileName(inv.Number), ContentType: "application/pdf", Data: pdf,
+		}},
+	})
+}
+
+// Invoices issues every invoice due at now (core/billing) and emails the
+// invoices not emailed yet.
+func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	issued, err := billing.Run(ctx, env.DB, env.Rules, now)
+	r.add(InvoicesIssued, len(issued))
+	sent, serr := sendInvoices(ctx, env, now)
+	r.add(InvoicesSent, sent)
+	return r, errors.Join(err, serr)
+}

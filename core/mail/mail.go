@@ -1,0 +1,180 @@
+// Package mail sends Primeur's emails (delivery notes, invoices) with
+// wneessen/go-mail: over SMTP when smtp.host is set, otherwise written as
+// .eml files under <data-dir>/outbox so that nothing is lost.
+//
+// Every message carries a Key naming the document and its purpose
+// ("note-<delivery id>"). The key gives the Message-ID and the outbox file
+// name, so a message sent twice (after a crash between sending and
+// recording it, see core/jobs) has the same identity both times: the
+// outbox keeps one file, and mail clients can tell the copies apart.
+package mail
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+
+	"primeur/core/config"
+)
+
+// Attachment is a file attached to a message.
+type Attachment struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// Message is one email.
+type Message struct {
+	// Key identifies the document and purpose: letters, digits, dots,
+	// dashes and underscores.
+	Key         string
+	To          []string
+	Subject     string
+	Body        string
+	Attachments []Attachment
+	// Date is the message's date.
+	Date time.Time
+}
+
+// Sender delivers messages.
+type Sender interface {
+	Send(ctx context.Context, m Message) error
+}
+
+// domain is the right-hand side of generated Message-IDs.
+const domain = "primeur.local"
+
+var keyPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,200}$`)
+
+// New returns the sender the configuration asks for: SMTP when smtp.host
+// is set, the outbox directory otherwise.
+func New(cfg *config.Config) Sender {
+	if cfg.SMTP.Host == "" {
+		return Outbox{Dir: cfg.OutboxDir(), From: cfg.SMTP.From}
+	}
+	return SMTP{Config: cfg.SMTP}
+}
+
+// build turns a message into a go-mail message.
+func build(from string, m Message) (*gomail.Msg, error) {
+	if !keyPattern.MatchString(m.Key) {
+		return nil, fmt.Errorf("mail: invalid key %q", m.Key)
+	}
+	if len(m.To) == 0 {
+		return nil, fmt.Errorf("mail: %s: no recipient", m.Key)
+	}
+	msg := gomail.NewMsg(gomail.WithCharset(gomail.CharsetUTF8), gomail.WithEncoding(gomail.EncodingQP))
+	if err := msg.From(from); err != nil {
+		return nil, fmt.Errorf("mail: from %q: %w", from, err)
+	}
+	if err := msg.To(m.To...); err != nil {
+		return nil, fmt.Errorf("mail: %s: recipients: %w", m.Key, err)
+	}
+	msg.Subject(m.Subject)
+	msg.SetMessageIDWithValue(m.Key + "@" + domain)
+	if m.Date.IsZero() {
+		msg.SetDate()
+	} else {
+		msg.SetDateWithValue(m.Date)
+	}
+	msg.SetGenHeader(gomail.HeaderContentLang, "fr")
+	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
+	for _, a := range m.Attachments {
+		opts := []gomail.FileOption{}
+		if a.ContentType != "" {
+			opts = append(opts, gomail.WithFileContentType(gomail.ContentType(a.ContentType)))
+		}
+		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), opts...); err != nil {
+			return nil, fmt.Errorf("mail: %s: attach %s: %w", m.Key, a.Name, err)
+		}
+	}
+	return msg, nil
+}
+
+// SMTP sends through an SMTP server.
+type SMTP struct {
+	Config config.SMTP
+}
+
+// Send delivers m over one SMTP session.
+func (s SMTP) Send(ctx context.Context, m Message) error {
+	msg, err := build(s.Config.From, m)
+	if err != nil {
+		return err
+	}
+	opts := []gomail.Option{gomail.WithPort(s.Config.Port), gomail.WithTimeout(30 * time.Second)}
+	switch s.Config.TLS {
+	case config.TLSImplicit:
+		opts = append(opts, gomail.WithSSL())
+	case config.TLSNone:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
+	default:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+	}
+	if s.Config.Username != "" {
+		// The strongest mechanism the server offers; without TLS, PLAIN,
+		// which go-mail only sends to a server on localhost.
+		auth := gomail.SMTPAuthAutoDiscover
+		if s.Config.TLS == config.TLSNone {
+			auth = gomail.SMTPAuthPlain
+		}
+		opts = append(opts, gomail.WithSMTPAuth(auth),
+			gomail.WithUsername(s.Config.Username), gomail.WithPassword(s.Config.Password))
+	}
+	c, err := gomail.NewClient(s.Config.Host, opts...)
+	if err != nil {
+		return fmt.Errorf("mail: smtp client: %w", err)
+	}
+	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
+		return fmt.Errorf("mail: send %s via %s: %w", m.Key, s.Config.Host, err)
+	}
+	return nil
+}
+
+// Outbox writes each message as <Dir>/<key>.eml.
+type Outbox struct {
+	Dir  string
+	From string
+}
+
+// Send writes m to the outbox: into a temporary file renamed into place,
+// so a reader never sees half a message and a second send of the same key
+// replaces the first.
+func (o Outbox) Send(_ context.Context, m Message) error {
+	msg, err := build(o.From, m)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	tmp, err := os.CreateTemp(o.Dir, ".tmp-*.eml")
+	if err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	if _, err := msg.WriteTo(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("mail: outbox: write %s: %w", m.Key, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), o.Path(m.Key)); err != nil {
+		return fmt.Errorf("mail: outbox: %w", err)
+	}
+	return nil
+}
+
+// Path is the file a message key is written to.
+func (o Outbox) Path(key string) string {
+	return filepath.Join(o.Dir, strings.TrimSpace(key)+".eml")
+}

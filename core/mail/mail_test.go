@@ -1,0 +1,131 @@
+package mail_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"primeur/core/config"
+	"primeur/core/mail"
+	"primeur/core/mail/mailtest"
+)
+
+func message() mail.Message {
+	return mail.Message{
+		Key:     "note-abc",
+		To:      []string{"ferme@aravis.fr", "epicerie@lac.fr"},
+		Subject: "Bon de livraison BL-000012 du 20 novembre 2026",
+		Body:    "Bonjour,\n\nVeuillez trouver ci-joint le bon de livraison. Élevé à 1 234,50 €.\n",
+		Attachments: []mail.Attachment{
+			{Name: "BL-000012.pdf", ContentType: "application/pdf", Data: []byte("%PDF-1.3 fake\x00\x01 bytes")},
+		},
+		Date: time.Date(2026, 11, 20, 12, 30, 0, 0, time.UTC),
+	}
+}
+
+func check(t *testing.T, m mailtest.Message) {
+	t.Helper()
+	want := message()
+	if m.Subject != want.Subject {
+		t.Errorf("subject %q", m.Subject)
+	}
+	if strings.Join(m.To, ",") != "ferme@aravis.fr,epicerie@lac.fr" {
+		t.Errorf("to %v", m.To)
+	}
+	if m.Header.Get("Message-Id") != "<note-abc@primeur.local>" {
+		t.Errorf("message id %q", m.Header.Get("Message-Id"))
+	}
+	if !strings.Contains(m.Body, "Élevé à 1 234,50 €") {
+		t.Errorf("body %q", m.Body)
+	}
+	if len(m.Attachments) != 1 || m.Attachments[0].Name != "BL-000012.pdf" ||
+		m.Attachments[0].ContentType != "application/pdf" || !bytes.Equal(m.Attachments[0].Data, want.Attachments[0].Data) {
+		t.Errorf("attachments %+v", m.Attachments)
+	}
+}
+
+func TestSMTP(t *testing.T) {
+	srv := mailtest.Start(t, "primeur", "s3cret")
+	s := mail.SMTP{Config: srv.Config()}
+	if err := s.Send(context.Background(), message()); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Messages(t)
+	if len(got) != 1 {
+		t.Fatalf("%d messages", len(got))
+	}
+	check(t, got[0])
+	if strings.Join(got[0].Envelope, ",") != "ferme@aravis.fr,epicerie@lac.fr" {
+		t.Errorf("envelope %v", got[0].Envelope)
+	}
+
+	bad := srv.Config()
+	bad.Password = "wrong"
+	if err := (mail.SMTP{Config: bad}).Send(context.Background(), message()); err == nil {
+		t.Fatal("wrong password accepted")
+	}
+	srv.SetFailure(errors.New("mailbox full"))
+	if err := s.Send(context.Background(), message()); err == nil || !strings.Contains(err.Error(), "mailbox full") {
+		t.Fatalf("refused message: %v", err)
+	}
+	if n := len(srv.Messages(t)); n != 1 {
+		t.Fatalf("%d messages after failures", n)
+	}
+	// STARTTLS is required by default: this server offers none.
+	strict := srv.Config()
+	strict.TLS = config.TLSStartTLS
+	srv.SetFailure(nil)
+	if err := (mail.SMTP{Config: strict}).Send(context.Background(), message()); err == nil {
+		t.Fatal("sent without TLS although starttls is required")
+	}
+}
+
+func TestOutbox(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "outbox")
+	o := mail.Outbox{Dir: dir, From: "Primeur <no-reply@primeur.local>"}
+	for range 2 { // the same key twice keeps one file
+		if err := o.Send(context.Background(), message()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 || entries[0].Name() != "note-abc.eml" {
+		t.Fatalf("outbox = %v, %v", entries, err)
+	}
+	raw, err := os.ReadFile(o.Path("note-abc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, mailtest.Parse(t, raw))
+}
+
+func TestRefusedMessages(t *testing.T) {
+	o := mail.Outbox{Dir: t.TempDir(), From: "no-reply@primeur.local"}
+	for _, m := range []mail.Message{
+		{Key: "../escape", To: []string{"a@b.fr"}},
+		{Key: "", To: []string{"a@b.fr"}},
+		{Key: "ok"},
+		{Key: "ok", To: []string{"not an address"}},
+	} {
+		if err := o.Send(context.Background(), m); err == nil {
+			t.Errorf("accepted %+v", m)
+		}
+	}
+}
+
+func TestNewChoosesOutboxWithoutHost(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.DataDir = "/srv/primeur"
+	if o, ok := mail.New(cfg).(mail.Outbox); !ok || o.Dir != "/srv/primeur/outbox" {
+		t.Fatalf("without host: %#v", mail.New(cfg))
+	}
+	cfg.SMTP.Host = "smtp.example.org"
+	if _, ok := mail.New(cfg).(mail.SMTP); !ok {
+		t.Fatalf("with host: %#v", mail.New(cfg))
+	}
+}

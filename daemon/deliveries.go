@@ -1,0 +1,184 @@
+package daemon
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/delivery"
+	"primeur/core/orders"
+)
+
+// DeliveryPath names a delivery of an order.
+type DeliveryPath struct {
+	OrderID    string `path:"orderId" maxLength:"100" doc:"Order id"`
+	DeliveryID string `path:"deliveryId" maxLength:"100" doc:"Delivery id"`
+}
+
+// SentLineInput is the sent quantity of one line.
+type SentLineInput struct {
+	ID           string   `json:"_id" maxLength:"100" doc:"Delivery line id"`
+	QuantitySent *float64 `json:"quantitySent,omitempty" doc:"Quantity delivered in the product's unit (2 decimals for kg, whole pieces); absent leaves it unchanged" example:"12.5"`
+}
+
+// UpdateDeliveryInput is the shop's change of a planned delivery.
+type UpdateDeliveryInput struct {
+	DeliveryPath
+	Body struct {
+		Date          *string         `json:"date,omitempty" maxLength:"40" doc:"New date, YYYY-MM-DD, tomorrow at the earliest, in the order's month" example:"2026-11-26"`
+		DeliveryLines []SentLineInput `json:"deliveryLines,omitempty" maxItems:"200" doc:"Sent quantities per line"`
+	}
+}
+
+// ClaimLineInput is the claim on one line.
+type ClaimLineInput struct {
+	ID              string   `json:"_id" maxLength:"100" doc:"Delivery line id"`
+	QuantityClaimed *float64 `json:"quantityClaimed,omitempty" doc:"Signed adjustment to the sent quantity: -3 when 3 kg were unfit" example:"-3"`
+	ClaimType       *string  `json:"claimType,omitempty" maxLength:"20" doc:"quality or quantity; required when the quantity is not 0" example:"quality"`
+	ClaimComment    *string  `json:"claimComment,omitempty" maxLength:"5000" doc:"Optional comment (500 characters at most)"`
+}
+
+// ClaimDeliveryInput is the producer's claim on a done delivery.
+type ClaimDeliveryInput struct {
+	DeliveryPath
+	Body struct {
+		DeliveryLines []ClaimLineInput `json:"deliveryLines" maxItems:"200" doc:"The whole claim: lines left out claim nothing"`
+	}
+}
+
+// ReviewDeliveryInput is the shop's answer to a claim.
+type ReviewDeliveryInput struct {
+	DeliveryPath
+	Body struct {
+		Accepted *bool `json:"accepted" required:"true" doc:"true accepts the claim, false refuses it"`
+	}
+}
+
+// DeliverySettingsOutput tells the screens the delivery rules in force.
+type DeliverySettingsOutput struct {
+	Body struct {
+		Lock              string `json:"lock" doc:"Time of day (HH:MM, Europe/Paris) when a planned delivery locks on its date" example:"12:00"`
+		LockLabel         string `json:"lockLabel" doc:"The lock time as users read it" example:"12h"`
+		TimeZone          string `json:"timeZone" example:"Europe/Paris"`
+		AutovalidateHours int    `json:"autovalidateHours" doc:"Hours after which a claim the shop has not answered is accepted" example:"48"`
+	}
+}
+
+// OrderOutput is an order seen by the caller.
+type OrderOutput struct {
+	Body orders.View
+}
+
+func (d *Daemon) rules() delivery.Rules { return delivery.RulesOf(d.cfg) }
+
+func (d *Daemon) registerDeliveries(api huma.API) {
+	tags := []string{"Deliveries"}
+	huma.Register(api, huma.Operation{
+		OperationID: "get-delivery-settings", Method: http.MethodGet, Path: "/deliveries/settings", Tags: tags,
+		Summary:     "The delivery rules in force (lock time, claim auto-validation delay)",
+		Description: "From the delivery.lock and claims.autovalidate-after settings, so the screens offer what the daemon accepts.",
+		Errors:      []int{http.StatusUnauthorized},
+	}, d.deliverySettings)
+	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity}
+	huma.Register(api, huma.Operation{
+		OperationID: "update-delivery", Method: http.MethodPut, Path: "/deliveries/update/{orderId}/{deliveryId}", Tags: tags,
+		Summary: "Change a planned delivery's date or sent quantities (shops)",
+		Description: "Only while the delivery is planned and before its lock (delivery.lock on the delivery date, Europe/Paris). " +
+			"The date is tomorrow at the earliest. Answers the order.",
+		Errors: errs,
+	}, d.updateDelivery)
+	huma.Register(api, huma.Operation{
+		OperationID: "cancel-delivery", Method: http.MethodPut, Path: "/deliveries/cancel/{orderId}/{deliveryId}", Tags: tags,
+		Summary:     "Cancel a planned delivery (shops)",
+		Description: "Only while planned and before its lock. A cancelled delivery counts nowhere. Answers the order.",
+		Errors:      errs,
+	}, d.cancelDelivery)
+	huma.Register(api, huma.Operation{
+		OperationID: "claim-delivery", Method: http.MethodPut, Path: "/deliveries/claim/{orderId}/{deliveryId}", Tags: tags,
+		Summary: "Send or modify a claim (demande d'avoir) on a done delivery (producers)",
+		Description: "Only during the delivery's month, while the claim is not reviewed. Records claim:request. " +
+			"If accepted, the shop is invoiced the sent plus claimed quantity. Answers the order.",
+		Errors: errs,
+	}, d.claimDelivery)
+	huma.Register(api, huma.Operation{
+		OperationID: "review-delivery", Method: http.MethodPut, Path: "/deliveries/review/{orderId}/{deliveryId}", Tags: tags,
+		Summary:     "Accept or refuse a pending claim (shops)",
+		Description: "Records claim:review. Answers the order.",
+		Errors:      errs,
+	}, d.reviewDelivery)
+}
+
+// deliveryTx runs a delivery operation in a transaction and answers the
+// order as the caller sees it.
+func (d *Daemon) deliveryTx(ctx context.Context, viewerID string, op func(tx *sqlx.Tx) (orders.Full, error)) (*OrderOutput, error) {
+	var full orders.Full
+	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		full, err = op(tx)
+		return err
+	})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &OrderOutput{Body: full.ViewFor(viewerID)}, nil
+}
+
+func (d *Daemon) deliverySettings(context.Context, *struct{}) (*DeliverySettingsOutput, error) {
+	out := &DeliverySettingsOutput{}
+	r := d.rules()
+	out.Body.Lock = d.cfg.Delivery.Lock
+	out.Body.LockLabel = r.LockLabel()
+	out.Body.TimeZone = d.cfg.Timezone
+	out.Body.AutovalidateHours = int(r.AutovalidateAfter.Hours())
+	return out, nil
+}
+
+func (d *Daemon) updateDelivery(ctx context.Context, in *UpdateDeliveryInput) (*OrderOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := delivery.Change{Date: in.Body.Date}
+	for _, l := range in.Body.DeliveryLines {
+		c.Lines = append(c.Lines, delivery.LineSent{ID: l.ID, QuantitySent: l.QuantitySent})
+	}
+	return d.deliveryTx(ctx, u.ID, func(tx *sqlx.Tx) (orders.Full, error) {
+		return d.rules().Update(ctx, tx, u.ID, in.OrderID, in.DeliveryID, c, d.now())
+	})
+}
+
+func (d *Daemon) cancelDelivery(ctx context.Context, in *DeliveryPath) (*OrderOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.deliveryTx(ctx, u.ID, func(tx *sqlx.Tx) (orders.Full, error) {
+		return d.rules().Cancel(ctx, tx, u.ID, in.OrderID, in.DeliveryID, d.now())
+	})
+}
+
+func (d *Daemon) claimDelivery(ctx context.Context, in *ClaimDeliveryInput) (*OrderOutput, error) {
+	u, err := asProducer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var c delivery.Claim
+	for _, l := range in.Body.DeliveryLines {
+		c.Lines = append(c.Lines, delivery.LineClaim{ID: l.ID, QuantityClaimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment})
+	}
+	return d.deliveryTx(ctx, u.ID, func(tx *sqlx.Tx) (orders.Full, error) {
+		return d.rules().SendClaim(ctx, tx, u.ID, in.OrderID, in.DeliveryID, c, d.now())
+	})
+}
+
+func (d *Daemon) reviewDelivery(ctx context.Context, in *ReviewDeliveryInput) (*OrderOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.deliveryTx(ctx, u.ID, func(tx *sqlx.Tx) (orders.Full, error) {
+		return d.rules().Review(ctx, tx, u.ID, in.OrderID, in.DeliveryID, *in.Body.Accepted, d.now())
+	})
+}

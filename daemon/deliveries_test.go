@@ -1,0 +1,314 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"primeur/core/billing"
+	"primeur/core/delivery"
+	"primeur/core/delivery/deliverytest"
+	"primeur/core/orders"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/daemon"
+	"primeur/daemon/daemontest"
+)
+
+type ordersDeliveryJSON struct {
+	ID          string `json:"_id"`
+	Date        string `json:"date"`
+	Distributor string `json:"distributor"`
+	Producer    string `json:"producer"`
+	Deliveries  []struct {
+		ID            string `json:"_id"`
+		Status        string `json:"status"`
+		Date          string `json:"date"`
+		ClaimStatus   string `json:"claimStatus"`
+		ClaimSentAt   string `json:"claimSentAt"`
+		DeliveryLines []struct {
+			ID              string  `json:"_id"`
+			Product         string  `json:"product"`
+			QuantitySent    float64 `json:"quantitySent"`
+			QuantityClaimed float64 `json:"quantityClaimed"`
+			ClaimType       string  `json:"claimType"`
+			ClaimComment    string  `json:"claimComment"`
+		} `json:"deliveryLines"`
+	} `json:"deliveries"`
+	Invoice *struct {
+		ID     string `json:"_id"`
+		Number string `json:"number"`
+	} `json:"invoice"`
+}
+
+// deliveriesWorld registers a shop, a producer and two outsiders through the
+// API and gives the pair a November order with a planned and a done delivery.
+type deliveriesWorld struct {
+	s                   *daemontest.Server
+	w                   *deliverytest.World
+	shop, farm          *daemontest.Client
+	otherShop, otherFrm *daemontest.Client
+	shopID, farmID      string
+	order               string
+	planned, done       string
+}
+
+func newDeliveriesWorld(t *testing.T, db *store.DB) deliveriesWorld {
+	s := daemontest.New(t, db)
+	var dw deliveriesWorld
+	dw.s = s
+	dw.shop, dw.shopID = s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
+	dw.farm, dw.farmID = s.Producer("ferme@aravis.fr", "Ferme des Aravis")
+	dw.otherShop, _ = s.Register("autre@magasin.fr", "Autre magasin", true)
+	dw.otherFrm, _ = s.Producer("autre@ferme.fr", "Autre ferme")
+	dw.w = deliverytest.Between(t, db, dw.farmID, dw.shopID)
+	dw.order = dw.w.Order(dw.w.Farm, dw.w.Shop, "2026-11-01")
+	dw.planned = dw.w.Delivery(dw.order, "2026-11-24", orders.Planned,
+		deliverytest.L{Product: "tomate", Price: 250, Expected: 1000}, deliverytest.L{Product: "laitue", Price: 90, Expected: 2000})
+	dw.done = dw.w.Delivery(dw.order, "2026-11-19", orders.Done,
+		deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(1000)})
+	return dw
+}
+
+func (dw deliveriesWorld) path(op, delivery string) string {
+	return "/api/deliveries/" + op + "/" + dw.order + "/" + delivery
+}
+
+func TestDeliveriesAPIRefusals(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		dw := newDeliveriesWorld(t, db)
+		w := dw.w
+		anonymous := dw.s.Client()
+		tomato := w.Line(dw.planned, "tomate")
+		claim := map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1, "claimType": "quality"}}}
+		tests := []struct {
+			name   string
+			c      *daemontest.Client
+			path   string
+			body   any
+			status int
+			detail string
+		}{
+			{"anonymous update", anonymous, dw.path("update", dw.planned), map[string]any{"date": "2026-11-25"}, 401, daemon.MsgNoToken},
+			{"anonymous claim", anonymous, dw.path("claim", dw.done), claim, 401, daemon.MsgNoToken},
+			{"producer updates", dw.farm, dw.path("update", dw.planned), map[string]any{"date": "2026-11-25"}, 403, daemon.MsgShopsOnly},
+			{"producer cancels", dw.farm, dw.path("cancel", dw.planned), nil, 403, daemon.MsgShopsOnly},
+			{"producer reviews", dw.farm, dw.path("review", dw.done), map[string]any{"accepted": true}, 403, daemon.MsgShopsOnly},
+			{"shop claims", dw.shop, dw.path("claim", dw.done), claim, 403, daemon.MsgProducersOnly},
+			{"other shop updates", dw.otherShop, dw.path("update", dw.planned), map[string]any{"date": "2026-11-25"}, 404, ""},
+			{"other shop cancels", dw.otherShop, dw.path("cancel", dw.planned), nil, 404, ""},
+			{"other producer claims", dw.otherFrm, dw.path("claim", dw.done), claim, 404, ""},
+			{"unknown delivery", dw.shop, dw.path("cancel", "nope"), nil, 404, ""},
+			{"unknown order", dw.shop, "/api/deliveries/cancel/nope/" + dw.planned, nil, 404, ""},
+			{"date today", dw.shop, dw.path("update", dw.planned), map[string]any{"date": "2026-11-20"}, 422, delivery.MsgDate},
+			{"date garbage", dw.shop, dw.path("update", dw.planned), map[string]any{"date": "demain"}, 422, delivery.MsgDate},
+			{"negative", dw.shop, dw.path("update", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantitySent": -2}}}, 422, delivery.MsgNegative},
+			{"bad weight", dw.shop, dw.path("update", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantitySent": 1.234}}}, 422, delivery.MsgWeight},
+			{"bad pieces", dw.shop, dw.path("update", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.planned, "laitue"), "quantitySent": 1.5}}}, 422, delivery.MsgPieces},
+			{"done updated", dw.shop, dw.path("update", dw.done), map[string]any{"date": "2026-11-25"}, 409, delivery.MsgNotPlanned},
+			{"done cancelled", dw.shop, dw.path("cancel", dw.done), nil, 409, delivery.MsgNotPlanned},
+			{"review without claim", dw.shop, dw.path("review", dw.done), map[string]any{"accepted": true}, 409, delivery.MsgNoClaim},
+			{"claim on planned", dw.farm, dw.path("claim", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantityClaimed": -1, "claimType": "quality"}}}, 409, delivery.MsgNotDone},
+			{"empty claim", dw.farm, dw.path("claim", dw.done), map[string]any{"deliveryLines": []any{}}, 422, delivery.MsgNoQuantity},
+			{"claim without type", dw.farm, dw.path("claim", dw.done), map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1}}}, 422, delivery.MsgClaimType},
+			// Malformed input: 4xx, never 500, nothing written.
+			{"quantity as text", dw.shop, dw.path("update", dw.planned), `{"deliveryLines":[{"_id":"` + tomato + `","quantitySent":"douze"}]}`, 422, ""},
+			{"unknown field", dw.shop, dw.path("update", dw.planned), `{"date":"2026-11-25","status":"done"}`, 422, ""},
+			{"not json", dw.shop, dw.path("update", dw.planned), `{"date":`, 400, ""},
+			{"huge number", dw.shop, dw.path("update", dw.planned), `{"deliveryLines":[{"_id":"` + tomato + `","quantitySent":1e400}]}`, 400, ""},
+			{"review without answer", dw.shop, dw.path("review", dw.done), map[string]any{}, 422, ""},
+			{"review with text", dw.shop, dw.path("review", dw.done), `{"accepted":"oui"}`, 422, ""},
+			{"long comment", dw.farm, dw.path("claim", dw.done), map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1, "claimType": "quality", "claimComment": strings.Repeat("a", 6000)}}}, 422, ""},
+			{"long id", dw.shop, "/api/deliveries/cancel/" + strings.Repeat("x", 300) + "/" + dw.planned, nil, 422, ""},
+		}
+		before := w.Snapshot()
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				res := tt.c.Do("PUT", tt.path, tt.body)
+				if res.Status != tt.status {
+					t.Fatalf("status %d, want %d: %s", res.Status, tt.status, res.Body)
+				}
+				if tt.detail != "" {
+					if p := res.Problem(t); p.Detail != tt.detail {
+						t.Fatalf("detail %q, want %q", p.Detail, tt.detail)
+					}
+				}
+				if after := w.Snapshot(); after != before {
+					t.Fatal("a refused call changed the database")
+				}
+			})
+		}
+		// Field errors name the field.
+		res := dw.shop.Do("PUT", dw.path("update", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantitySent": -2}}})
+		if p := res.Problem(t); len(p.Errors) != 1 || p.Errors[0].Location != "body.deliveryLines[0].quantitySent" {
+			t.Fatalf("errors %+v", p.Errors)
+		}
+	})
+}
+
+func TestDeliveriesAPIFlow(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		dw := newDeliveriesWorld(t, db)
+		w := dw.w
+		var o ordersDeliveryJSON
+		dw.shop.Do("PUT", dw.path("update", dw.planned), map[string]any{
+			"date":          "2026-11-21",
+			"deliveryLines": []map[string]any{{"_id": w.Line(dw.planned, "tomate"), "quantitySent": 9.5}},
+		}).Expect(t, 200).JSON(t, &o)
+		if o.ID != dw.order || o.Producer != dw.farmID || o.Distributor != "" || o.Date != "2026-11-01" {
+			t.Fatalf("order seen by the shop: %+v", o)
+		}
+		var d = o.Deliveries[len(o.Deliveries)-1]
+		if d.ID != dw.planned || d.Date != "2026-11-21" || d.Status != "planned" {
+			t.Fatalf("updated delivery %+v", d)
+		}
+		for _, l := range d.DeliveryLines {
+			if want := map[string]float64{"tomate": 9.5, "laitue": 20}[l.Product]; l.QuantitySent != want {
+				t.Errorf("%s sent %v", l.Product, l.QuantitySent)
+			}
+		}
+
+		// At 12:00 on its date, the delivery is locked for the shop.
+		dw.s.Clock.Set(deliverytest.At(2026, 11, 21, 12, 0))
+		res := dw.shop.Do("PUT", dw.path("cancel", dw.planned), nil).Expect(t, 409)
+		if p := res.Problem(t); p.Detail != "Le bon de livraison n'est plus modifiable après 12h le jour de la livraison." {
+			t.Fatalf("detail %q", p.Detail)
+		}
+		// The producer claims on it (the lock applies at once), the shop
+		// accepts.
+		o = ordersDeliveryJSON{}
+		dw.farm.Do("PUT", dw.path("claim", dw.planned), map[string]any{"deliveryLines": []map[string]any{
+			{"_id": w.Line(dw.planned, "tomate"), "quantityClaimed": -1.5, "claimType": "quality", "claimComment": "Abîmées"},
+		}}).Expect(t, 200).JSON(t, &o)
+		if o.Distributor != dw.shopID || o.Producer != "" {
+			t.Fatalf("order seen by the producer: %+v", o)
+		}
+		for _, d := range o.Deliveries {
+			if d.ID == dw.planned && (d.Status != "done" || d.ClaimStatus != "sent" || d.ClaimSentAt != "2026-11-21T11:00:00Z") {
+				t.Fatalf("claimed delivery %+v", d)
+			}
+		}
+		dw.shop.Do("PUT", dw.path("review", dw.planned), map[string]any{"accepted": true}).Expect(t, 200).JSON(t, &o)
+		for _, d := range o.Deliveries {
+			if d.ID == dw.planned && d.ClaimStatus != "accepted" {
+				t.Fatalf("reviewed delivery %+v", d)
+			}
+		}
+		// A new planned delivery is cancelled.
+		next := w.Delivery(dw.order, "2026-11-27", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		dw.shop.Do("PUT", dw.path("cancel", next), nil).Expect(t, 200).JSON(t, &o)
+		for _, d := range o.Deliveries {
+			if d.ID == next && d.Status != "cancelled" {
+				t.Fatalf("cancelled delivery %+v", d)
+			}
+		}
+		// The activity feeds tell both sides.
+		var load struct {
+			Events []struct {
+				Type string `json:"type"`
+			} `json:"events"`
+			Orders []ordersDeliveryJSON `json:"orders"`
+		}
+		dw.farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		if len(load.Events) < 2 || load.Events[0].Type != "claim:review" || load.Events[1].Type != "claim:request" {
+			t.Fatalf("producer's feed %+v", load.Events)
+		}
+		if len(load.Orders) != 1 || load.Orders[0].Invoice != nil {
+			t.Fatalf("orders before the invoice %+v", load.Orders)
+		}
+		// Once invoiced, the user load carries the invoice.
+		if _, err := billing.Run(context.Background(), db, delivery.DefaultRules(), deliverytest.At(2026, 12, 1, 6, 0)); err != nil {
+			t.Fatal(err)
+		}
+		dw.shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		if len(load.Orders) != 1 || load.Orders[0].Invoice == nil || load.Orders[0].Invoice.Number != "FA-2026-000001" {
+			t.Fatalf("orders after the invoice %+v", load.Orders)
+		}
+	})
+}
+
+func TestDeliverySettings(t *testing.T) {
+	db := storetest.SQLite(t)
+	s := daemontest.New(t, db)
+	s.Config.Delivery.Lock = "07:30"
+	if err := s.Config.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Register("epicerie@lac.fr", "Épicerie", true)
+	var got struct {
+		Lock              string `json:"lock"`
+		LockLabel         string `json:"lockLabel"`
+		TimeZone          string `json:"timeZone"`
+		AutovalidateHours int    `json:"autovalidateHours"`
+	}
+	c.Do("GET", "/api/deliveries/settings", nil).Expect(t, 200).JSON(t, &got)
+	if got.Lock != "07:30" || got.LockLabel != "7h30" || got.TimeZone != "Europe/Paris" || got.AutovalidateHours != 48 {
+		t.Fatalf("settings %+v", got)
+	}
+	s.Client().Do("GET", "/api/deliveries/settings", nil).Expect(t, 401)
+}
+
+func TestPrintRoutes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		dw := newDeliveriesWorld(t, db)
+		w := dw.w
+		cancelled := w.Delivery(dw.order, "2026-11-25", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		note := "/print/delivery/" + dw.order + "/" + dw.done
+		invoice := "/print/invoice/" + dw.order
+		expectPDF := func(c *daemontest.Client, path, name string) {
+			t.Helper()
+			res := c.Do("GET", path, nil).Expect(t, 200)
+			if res.Header.Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(res.Body, []byte("%PDF-")) ||
+				res.Header.Get("Content-Disposition") != `attachment; filename="`+name+`"` || res.Header.Get("Cache-Control") != "private, no-store" {
+				t.Fatalf("%s: %v %q", path, res.Header, res.Body[:min(10, len(res.Body))])
+			}
+		}
+		for _, c := range []*daemontest.Client{dw.shop, dw.farm} {
+			expectPDF(c, note, "BL-000002.pdf")
+			expectPDF(c, "/print/delivery/"+dw.order+"/"+dw.planned, "BL-000001.pdf")
+		}
+		if p := dw.s.Client().Do("GET", note, nil).Expect(t, 401).Problem(t); p.Detail != daemon.MsgNoToken {
+			t.Fatalf("anonymous: %q", p.Detail)
+		}
+		for _, tt := range []struct {
+			c    *daemontest.Client
+			path string
+		}{
+			{dw.otherShop, note},
+			{dw.otherFrm, note},
+			{dw.shop, "/print/delivery/" + dw.order + "/" + cancelled},
+			{dw.shop, "/print/delivery/" + dw.order + "/nope"},
+			{dw.shop, "/print/delivery/nope/" + dw.done},
+			{dw.shop, invoice}, // not issued yet
+			{dw.shop, "/print/delivery/" + dw.order},
+			{dw.shop, "/print/other/" + dw.order},
+		} {
+			dw.s.Client()
+			if res := tt.c.Do("GET", tt.path, nil); res.Status != 404 {
+				t.Fatalf("%s: %d", tt.path, res.Status)
+			}
+		}
+		if _, err := billing.Run(context.Background(), db, delivery.DefaultRules(), deliverytest.At(2026, 12, 1, 6, 0)); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []*daemontest.Client{dw.shop, dw.farm} {
+			expectPDF(c, invoice, "FA-2026-000001.pdf")
+		}
+		for _, c := range []*daemontest.Client{dw.otherShop, dw.otherFrm} {
+			if res := c.Do("GET", invoice, nil); res.Status != 404 {
+				t.Fatalf("outsider reads the invoice: %d", res.Status)
+			}
+		}
+		if res := dw.s.Client().Do("GET", invoice, nil); res.Status != http.StatusUnauthorized {
+			t.Fatalf("anonymous invoice: %d", res.Status)
+		}
+		// An expired session is anonymous.
+		dw.s.Clock.Advance(30 * 24 * time.Hour)
+		if res := dw.shop.Do("GET", invoice, nil); res.Status != http.StatusUnauthorized {
+			t.Fatalf("expired session: %d", res.Status)
+		}
+	})
+}

@@ -1,0 +1,65 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/go-co-op/gocron/v2"
+
+	"primeur/core/jobs"
+)
+
+// schedules says when the daemon runs each job (DESIGN §8), as cron lines in
+// the business time zone. Each job also runs once at start, to catch up
+// with what fell due while the daemon was stopped.
+var schedules = map[string]string{
+	"deliveries": "*/5 * * * *",
+	"claims":     "0 * * * *",
+	"invoices":   "0 6 1 * *",
+}
+
+// startJobs schedules every job with gocron in the business time zone and
+// returns the function stopping the scheduler (waiting for running jobs).
+// Every replica runs them: each job is safe to run on several processes at
+// once (core/jobs).
+func (d *Daemon) startJobs(ctx context.Context) (func(), error) {
+	s, err := gocron.NewScheduler(gocron.WithLocation(d.cfg.Location), gocron.WithStopTimeout(30*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("daemon: scheduler: %w", err)
+	}
+	env := jobs.EnvOf(d.cfg, d.db, d.log)
+	for _, job := range jobs.All {
+		cron, ok := schedules[job.Name]
+		if !ok {
+			return nil, fmt.Errorf("daemon: no schedule for job %s", job.Name)
+		}
+		_, err := s.NewJob(gocron.CronJob(cron, false), gocron.NewTask(func() { d.runJob(ctx, env, job) }),
+			gocron.WithName(job.Name),
+			gocron.WithSingletonMode(gocron.LimitModeReschedule),
+			gocron.WithStartAt(gocron.WithStartImmediately()))
+		if err != nil {
+			return nil, fmt.Errorf("daemon: schedule %s: %w", job.Name, err)
+		}
+	}
+	s.Start()
+	return func() {
+		if err := s.Shutdown(); err != nil {
+			d.log.Warn("scheduler shutdown", "err", err)
+		}
+	}, nil
+}
+
+// runJob runs one job at the daemon's current time and logs its report.
+func (d *Daemon) runJob(ctx context.Context, env jobs.Env, job jobs.Job) {
+	if ctx.Err() != nil {
+		return
+	}
+	start := time.Now()
+	report, err := job.Run(ctx, env, d.now())
+	if err != nil {
+		d.log.Error("job failed", "job", job.Name, "report", report.String(), "err", err, "duration", time.Since(start))
+		return
+	}
+	d.log.Info("job done", "job", job.Name, "report", report.String(), "duration", time.Since(start))
+}

@@ -1,0 +1,99 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/billing"
+	"primeur/core/delivery"
+	"primeur/core/documents"
+	"primeur/core/orders"
+)
+
+// The documents are plain handlers (not API operations): a browser follows
+// their links with the session cookie and gets a PDF.
+
+// requestUser is the user of the request's session cookie. A missing or
+// expired session is core.ErrUnauthenticated.
+func (d *Daemon) requestUser(r *http.Request) (accounts.User, error) {
+	token := ""
+	if c, err := r.Cookie(d.cookieName()); err == nil {
+		token = c.Value
+	}
+	return accounts.SessionUser(r.Context(), d.db, token, d.now())
+}
+
+// documentError answers a failed document request: 401 without session,
+// 404 for anything the user may not see or that does not exist.
+func (d *Daemon) documentError(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, core.ErrUnauthenticated):
+		writeJSONProblem(w, http.StatusUnauthorized, MsgNoToken)
+	case errors.Is(err, core.ErrNotFound):
+		notFound(w, r)
+	default:
+		d.log.ErrorContext(r.Context(), "document failed", "path", r.URL.Path, "err", err)
+		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+	}
+}
+
+func writePDF(w http.ResponseWriter, name string, pdf []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/pdf")
+	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	h.Set("Content-Length", strconv.Itoa(len(pdf)))
+	h.Set("Cache-Control", "private, no-store")
+	_, _ = w.Write(pdf)
+}
+
+// printNote serves GET /print/delivery/{orderId}/{deliveryId}: the delivery
+// note of a planned or done delivery, to the two parties of its order.
+func (d *Daemon) printNote(w http.ResponseWriter, r *http.Request) {
+	u, err := d.requestUser(r)
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	n, err := delivery.LoadNote(r.Context(), d.db, r.PathValue("orderId"), r.PathValue("deliveryId"))
+	if err == nil && (!n.IsParty(u.ID) || n.Delivery.Status == orders.Cancelled) {
+		err = core.ErrNotFound
+	}
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	pdf, err := documents.Note(n, d.rules())
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	writePDF(w, documents.NoteFileName(n.Delivery.Chrono), pdf)
+}
+
+// printInvoice serves GET /print/invoice/{orderId}: the order's invoice,
+// rendered from what was stored when it was issued, to the two parties.
+func (d *Daemon) printInvoice(w http.ResponseWriter, r *http.Request) {
+	u, err := d.requestUser(r)
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	inv, err := billing.ForOrder(r.Context(), d.db, r.PathValue("orderId"))
+	if err == nil && u.ID != inv.ProducerID && u.ID != inv.DistributorID {
+		err = core.ErrNotFound
+	}
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	pdf, err := documents.Invoice(inv)
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	writePDF(w, documents.InvoiceFileName(inv.Number), pdf)
+}

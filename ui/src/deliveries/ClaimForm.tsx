@@ -1,0 +1,133 @@
+import { Button, Select, Stack, Text, TextInput, Textarea } from '@mantine/core'
+import { type FormEvent, useCallback, useMemo, useState } from 'react'
+import { useFormState } from '../forms/useFormState'
+import { sendClaim, useAutovalidateHours } from '../store/deliveries'
+import type { ClaimType, Product } from '../types'
+import { type ClaimField, type ClaimLine, type ClaimValues, claimPayload, validateClaim } from '../validation/claim'
+import type { DeliveryRow } from './model'
+import { productOf, typed } from './products'
+
+/** SPEC §5: what an accepted claim changes on the invoice. */
+export const CLAIM_NOTE =
+  'Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée, au lieu de la quantité livrée.'
+
+export const CLAIM_TYPES: { value: ClaimType; label: string }[] = [
+  { value: 'quality', label: 'Qualite' },
+  { value: 'quantity', label: 'Quantite' },
+]
+
+/**
+ * The producer's claim (demande d'avoir) on a done delivery (SPEC §4, §5):
+ * per line a signed quantity, a type and an optional comment. A pending
+ * claim may be modified. Remount it (key) when the delivery changes.
+ */
+export function ClaimForm({ row, products }: { row: DeliveryRow; products: ReadonlyMap<string, Product> }) {
+  const d = row.delivery
+  const lines: ClaimLine[] = useMemo(
+    () =>
+      d.deliveryLines.map((l) => ({
+        _id: l._id,
+        unit: productOf(products, l.product).unit,
+        sent: l.quantitySent,
+        claimed: l.quantityClaimed,
+        claimType: l.quantityClaimed ? (l.claimType ?? '') : '',
+        claimComment: l.quantityClaimed ? (l.claimComment ?? '') : '',
+      })),
+    [d, products],
+  )
+  const [initial] = useState<ClaimValues>(() =>
+    Object.fromEntries(
+      lines.map((l) => [l._id, { quantity: l.claimed ? typed(l.claimed) : '', type: l.claimType, comment: l.claimComment }]),
+    ),
+  )
+  const pending = d.claimStatus === 'sent'
+  const validate = useCallback((values: ClaimValues) => validateClaim(values, lines, pending), [lines, pending])
+  const form = useFormState<ClaimValues, ClaimField>(initial, validate)
+  const [busy, setBusy] = useState(false)
+  const hours = useAutovalidateHours()
+
+  const setLine = (id: string, change: Partial<ClaimValues[string]>) => {
+    form.setValue(id as keyof ClaimValues, { ...form.values[id], ...change })
+    form.setServerErrors({})
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    form.touchAll()
+    if (!form.canSubmit) return
+    setBusy(true)
+    const payload = claimPayload(form.values, lines)
+    const result = await sendClaim(row.order._id, d._id, payload)
+    setBusy(false)
+    if (!result.ok) {
+      const errors: Record<string, string> = {}
+      for (const [field, message] of Object.entries(result.fieldErrors)) {
+        const m = /^deliveryLines\[(\d+)\]\.(quantityClaimed|claimType|claimComment)$/.exec(field)
+        const line = m ? payload.deliveryLines[Number(m[1])] : undefined
+        const kind = m?.[2] === 'claimType' ? 'type' : m?.[2] === 'claimComment' ? 'comment' : 'quantity'
+        if (line) errors[`${kind}:${line._id}`] = message
+        else errors.form = message
+      }
+      form.setServerErrors(errors)
+    }
+  }
+
+  // The claim-wide message shows once something was typed (or on submit).
+  const formError = form.errorOf('form') ?? (form.isDirty ? form.errors.form : undefined)
+  return (
+    <form onSubmit={submit} aria-label="Demande d'avoir" noValidate>
+      <Stack gap="sm">
+        {d.deliveryLines.map((l) => {
+          const p = productOf(products, l.product)
+          const v = form.values[l._id]
+          const typeError = v.quantity.trim() !== '' ? form.errors[`type:${l._id}`] : undefined
+          return (
+            <Stack key={l._id} gap={4}>
+              <TextInput
+                label={`Quantité réclamée — ${p.name} (${p.unit})`}
+                description={`Livré : ${typed(l.quantitySent)} ${p.unit}. Négatif pour une quantité à retirer, positif pour une quantité à ajouter.`}
+                placeholder="-2,5"
+                inputMode="decimal"
+                value={v.quantity}
+                onChange={(e) => setLine(l._id, { quantity: e.currentTarget.value.replace('.', ',') })}
+                onBlur={() => form.touch(`quantity:${l._id}`)}
+                error={form.errorOf(`quantity:${l._id}`)}
+              />
+              <Select
+                label={`Type — ${p.name}`}
+                placeholder="Qualite ou Quantite"
+                data={CLAIM_TYPES}
+                value={v.type || null}
+                onChange={(value) => setLine(l._id, { type: (value ?? '') as ClaimType | '' })}
+                error={typeError}
+                allowDeselect={false}
+              />
+              <Textarea
+                label={`Commentaire — ${p.name}`}
+                value={v.comment}
+                rows={2}
+                onChange={(e) => setLine(l._id, { comment: e.currentTarget.value })}
+                onBlur={() => form.touch(`comment:${l._id}`)}
+                error={form.errorOf(`comment:${l._id}`)}
+              />
+            </Stack>
+          )
+        })}
+        <Text size="sm" c="dimmed">
+          {CLAIM_NOTE}
+        </Text>
+        <Text size="sm" c="dimmed">
+          Sans réponse du magasin sous {hours} h, la demande est acceptée automatiquement.
+        </Text>
+        {formError ? (
+          <Text size="sm" c="red" role="alert">
+            {formError}
+          </Text>
+        ) : null}
+        <Button type="submit" disabled={!form.canSubmit || busy}>
+          {busy ? 'en cours...' : pending ? "Modifier la demande d'avoir" : "Envoyer la demande d'avoir"}
+        </Button>
+      </Stack>
+    </form>
+  )
+}

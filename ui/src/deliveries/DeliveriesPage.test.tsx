@@ -1,0 +1,291 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DELIVERY_TOASTS, deliverySettings } from '../store/deliveries'
+import { resetState, state } from '../store/state'
+import { distributor, producer } from '../test/fixtures'
+import { renderWithProviders } from '../test/render'
+import type { Delivery, Order } from '../types'
+import { CLAIM_MESSAGES } from '../validation/claim'
+import { DELIVERY_MESSAGES } from '../validation/delivery'
+import { DeliveriesPage } from './DeliveriesPage'
+import { EMPTY_TEXT } from './DeliveriesTable'
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
+  })
+
+function delivery(id: string, date: string, status: Delivery['status'], chrono: number, extra: Partial<Delivery> = {}): Delivery {
+  return {
+    _id: id,
+    orderId: 'o1',
+    status,
+    date,
+    chrono,
+    claimStatus: 'void',
+    deliveryLines: [
+      { _id: `${id}-t`, product: 'tomate', price: 2.5, quantityExpected: 10, quantitySent: 10, quantityClaimed: 0 },
+      { _id: `${id}-l`, product: 'laitue', price: 0.9, quantityExpected: 20, quantitySent: 20, quantityClaimed: 0 },
+    ],
+    ...extra,
+  }
+}
+
+const SETTINGS = { lock: '12:00', lockLabel: '12h', timeZone: 'Europe/Paris', autovalidateHours: 48 }
+
+/**
+ * Stubs fetch: the delivery settings the page reads at mount, then the
+ * answers given, one per action call, in order. Returns the action calls.
+ */
+function stubFetch(...answers: Response[]) {
+  const calls: [string, RequestInit | undefined][] = []
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input)
+    if (url === '/api/deliveries/settings') return json(200, SETTINGS)
+    calls.push([url, init])
+    const answer = answers.shift()
+    if (!answer) throw new Error(`unexpected call ${url}`)
+    return answer
+  })
+  return calls
+}
+
+function order(deliveries: Delivery[], extra: Partial<Order> = {}): Order {
+  return { _id: 'o1', date: '2026-11-01', deliveries, ...extra }
+}
+
+function setUp(role: 'producer' | 'distributor', orders: Order[]) {
+  resetState('x@exemple.fr')
+  state.user = role === 'producer' ? producer : distributor
+  state.products = [
+    { _id: 'tomate', name: 'Tomate', unit: 'kg' },
+    { _id: 'laitue', name: 'Laitue', unit: 'un' },
+  ]
+  state.producers = [{ _id: 'p1', name: 'Ferme des Aravis' }]
+  state.distributors = [{ _id: 'd1', name: 'Épicerie du Lac', email: 'e@x.fr', latitude: '', longitude: '' }]
+  state.orders = orders.map((o) => (role === 'producer' ? { ...o, distributor: 'd1' } : { ...o, producer: 'p1' }))
+  state.loaded = true
+}
+
+beforeEach(() => {
+  Object.assign(deliverySettings, SETTINGS)
+  // Friday 20 November 2026, 10:00 in Paris. Only Date is faked: the
+  // component library's timers keep running.
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(new Date('2026-11-20T10:00:00+01:00'))
+})
+afterEach(() => vi.useRealTimers())
+
+const table = () => screen.getByRole('table', { name: 'Livraisons' })
+const bodyRows = () => within(table()).getAllByRole('row').slice(1)
+const cells = () => bodyRows().map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))
+
+describe('DeliveriesPage', () => {
+  it('lists, filters, sorts and paginates the deliveries', async () => {
+    const user = userEvent.setup()
+    stubFetch()
+    const many = Array.from({ length: 7 }, (_, i) => delivery(`p${i}`, `2026-11-${String(21 + i).padStart(2, '0')}`, 'planned', 10 + i))
+    setUp('distributor', [
+      order([...many, delivery('c', '2026-11-23', 'cancelled', 3), delivery('d', '2026-11-18', 'done', 2), delivery('e', '2026-10-01', 'done', 1)]),
+    ])
+    renderWithProviders(<DeliveriesPage />)
+    expect(screen.getByRole('heading', { name: 'Livraisons passees et futures' })).toBeInTheDocument()
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['A venir (14 jours)', 'A venir', 'Passées (14 jours)', 'Passées'])
+    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim())).toEqual([
+      'Producteur', 'Chrono', 'Statut', 'Date de livraison',
+    ])
+    // Upcoming within 14 days, soonest first, 5 per page.
+    expect(cells()).toHaveLength(5)
+    expect(cells()[0]).toEqual(['Ferme des Aravis', '10', 'Prévue', '21/11/2026'])
+    expect(cells().map((c) => c[1])).toEqual(['10', '11', '3', '12', '13'])
+    await user.click(screen.getByRole('button', { name: '2' }))
+    expect(cells().map((c) => c[1])).toEqual(['14', '15', '16'])
+
+    // 20 rows per page.
+    await user.click(screen.getByLabelText('Lignes par page', { selector: 'input' }))
+    await user.click(screen.getByRole('option', { name: '20' }))
+    expect(cells()).toHaveLength(8)
+
+    // Status order: planned, done, cancelled; a second click reverses it.
+    await user.click(screen.getByRole('button', { name: /Statut/ }))
+    expect(cells().map((c) => c[2])).toEqual([...Array(7).fill('Prévue'), 'Annulée'])
+    await user.click(screen.getByRole('button', { name: /Statut/ }))
+    expect(cells()[0][2]).toBe('Annulée')
+
+    // The past, latest first.
+    await user.click(screen.getByRole('tab', { name: 'Passées' }))
+    expect(cells().map((c) => c[3])).toEqual(['18/11/2026', '01/10/2026'])
+    await user.click(screen.getByRole('tab', { name: 'Passées (14 jours)' }))
+    expect(cells().map((c) => c[3])).toEqual(['18/11/2026'])
+  })
+
+  it('says when nothing matches', () => {
+    stubFetch()
+    setUp('producer', [order([delivery('e', '2026-10-01', 'done', 1)])])
+    renderWithProviders(<DeliveriesPage />)
+    expect(screen.getByText(EMPTY_TEXT)).toBeInTheDocument()
+    expect(within(table()).getAllByRole('columnheader')[0]).toHaveTextContent('Magasin')
+  })
+
+  it('lets the shop change the sent quantities, with the SPEC messages', async () => {
+    const user = userEvent.setup()
+    const d = delivery('a', '2026-11-24', 'planned', 7)
+    setUp('distributor', [order([d])])
+    const saved = order([{ ...d, deliveryLines: [{ ...d.deliveryLines[0], quantitySent: 9.5 }, d.deliveryLines[1]] }], { producer: 'p1' })
+    const calls = stubFetch(json(200, saved))
+    renderWithProviders(<DeliveriesPage />)
+    await user.click(screen.getByRole('cell', { name: '7' }))
+    const editor = screen.getByRole('region', { name: 'Bon de livraison' })
+    expect(within(editor).getByText('Date de livraison : mardi 24 novembre 2026')).toBeInTheDocument()
+    expect(within(editor).getByRole('link', { name: 'Télécharger le bon de livraison' })).toHaveAttribute('href', '/print/delivery/o1/a')
+    expect(within(editor).queryByRole('link', { name: /facture/ })).not.toBeInTheDocument()
+
+    const save = within(editor).getByRole('button', { name: 'Enregistrer' })
+    expect(save).toBeDisabled()
+    const tomato = within(editor).getByLabelText('Quantité livrée — Tomate (kg)')
+    await user.clear(tomato)
+    await user.type(tomato, '-2')
+    await user.tab()
+    expect(within(editor).getByText(DELIVERY_MESSAGES.negative)).toBeInTheDocument()
+    await user.clear(tomato)
+    await user.type(tomato, '9.555')
+    expect(within(editor).getByText(DELIVERY_MESSAGES.weight)).toBeInTheDocument()
+    const lettuce = within(editor).getByLabelText('Quantité livrée — Laitue (un)')
+    await user.clear(lettuce)
+    await user.type(lettuce, '2,5')
+    await user.tab()
+    expect(within(editor).getByText(DELIVERY_MESSAGES.pieces)).toBeInTheDocument()
+    expect(save).toBeDisabled()
+    await user.clear(lettuce)
+    await user.type(lettuce, '20')
+    await user.clear(tomato)
+    await user.type(tomato, '9.5')
+    expect(save).toBeEnabled()
+    await user.click(save)
+
+    const [url, init] = calls[0]
+    expect(url).toBe('/api/deliveries/update/o1/a')
+    expect(init?.method).toBe('PUT')
+    expect(JSON.parse(String(init?.body))).toEqual({ deliveryLines: [{ _id: 'a-t', quantitySent: 9.5 }] })
+    expect(await screen.findByText(DELIVERY_TOASTS.updated)).toBeInTheDocument()
+    expect(state.orders[0].deliveries[0].deliveryLines[0].quantitySent).toBe(9.5)
+  })
+
+  it('lets the shop cancel, and reports a failure', async () => {
+    const user = userEvent.setup()
+    setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
+    const calls = stubFetch(json(409, { status: 409, detail: 'Cette livraison n’est plus modifiable' }))
+    renderWithProviders(<DeliveriesPage />)
+    await user.click(screen.getByRole('cell', { name: '7' }))
+    await user.click(screen.getByRole('button', { name: 'Annuler la livraison' }))
+    expect(calls[0][0]).toBe('/api/deliveries/cancel/o1/a')
+    expect(await screen.findByText(DELIVERY_TOASTS.cancelFailed)).toBeInTheDocument()
+  })
+
+  it('offers no change on a delivery past its lock', async () => {
+    const user = userEvent.setup()
+    vi.setSystemTime(new Date('2026-11-24T12:00:00+01:00'))
+    stubFetch()
+    setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
+    renderWithProviders(<DeliveriesPage />)
+    await user.click(screen.getByRole('cell', { name: '7' }))
+    expect(screen.queryByRole('button', { name: 'Annuler la livraison' })).not.toBeInTheDocument()
+  })
+
+  it('lets the producer claim, then shows the claim as sent', async () => {
+    const user = userEvent.setup()
+    const d = delivery('a', '2026-11-18', 'done', 5)
+    setUp('producer', [order([d], { invoice: undefined })])
+    const claimed: Delivery = {
+      ...d,
+      claimStatus: 'sent',
+      claimSentAt: '2026-11-20T09:00:00Z',
+      deliveryLines: [{ ...d.deliveryLines[0], quantityClaimed: -2.5, claimType: 'quality', claimComment: 'Abîmées' }, d.deliveryLines[1]],
+    }
+    const calls = stubFetch(json(200, order([claimed], { distributor: 'd1' })))
+    renderWithProviders(<DeliveriesPage />)
+    await user.click(screen.getByRole('tab', { name: 'Passées' }))
+    await user.click(screen.getByRole('cell', { name: '5' }))
+    const editor = screen.getByRole('region', { name: 'Bon de livraison' })
+    expect(within(editor).getByText(/Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée/)).toBeInTheDocument()
+    expect(within(editor).getByText('Sans réponse du magasin sous 48 h, la demande est acceptée automatiquement.')).toBeInTheDocument()
+    const send = within(editor).getByRole('button', { name: "Envoyer la demande d'avoir" })
+    expect(send).toBeDisabled()
+
+    const quantity = within(editor).getByLabelText('Quantité réclamée — Tomate (kg)')
+    await user.type(quantity, 'deux')
+    await user.tab()
+    expect(within(editor).getByText(CLAIM_MESSAGES.notNumber)).toBeInTheDocument()
+    await user.clear(quantity)
+    expect(within(editor).getByText(CLAIM_MESSAGES.noQuantity)).toBeInTheDocument()
+    await user.type(quantity, '-2,5')
+    await user.click(within(editor).getByLabelText('Type — Tomate', { selector: 'input' }))
+    await user.click(screen.getByRole('option', { name: 'Qualite' }))
+    await user.type(within(editor).getByLabelText('Commentaire — Tomate'), 'Abîmées')
+    expect(send).toBeEnabled()
+    await user.click(send)
+
+    const [url, init] = calls[0]
+    expect(url).toBe('/api/deliveries/claim/o1/a')
+    expect(JSON.parse(String(init?.body))).toEqual({
+      deliveryLines: [{ _id: 'a-t', quantityClaimed: -2.5, claimType: 'quality', claimComment: 'Abîmées' }],
+    })
+    expect(await screen.findByText(DELIVERY_TOASTS.claimed)).toBeInTheDocument()
+    expect(await within(editor).findByText("Demande d'avoir envoyée, en attente de réponse")).toBeInTheDocument()
+    // The pending claim can be modified, but not resent as it is.
+    const modify = within(editor).getByRole('button', { name: "Modifier la demande d'avoir" })
+    const comment = within(editor).getByLabelText('Commentaire — Tomate')
+    await user.type(comment, '!')
+    await user.type(comment, '{Backspace}')
+    expect(within(editor).getByText(CLAIM_MESSAGES.noChange)).toBeInTheDocument()
+    expect(modify).toBeDisabled()
+  })
+
+  it('lets the shop answer a received claim and shows the invoice link', async () => {
+    const user = userEvent.setup()
+    const d = delivery('a', '2026-11-18', 'done', 5, {
+      claimStatus: 'sent',
+      deliveryLines: [
+        { _id: 'a-t', product: 'tomate', price: 2.5, quantityExpected: 10, quantitySent: 10, quantityClaimed: -2, claimType: 'quantity' },
+      ],
+    })
+    setUp('distributor', [order([d]), order([delivery('b', '2026-10-10', 'done', 1)], { _id: 'o0', date: '2026-10-01', invoice: { _id: 'i', number: 'FA-2026-000003', issuedAt: '2026-11-01T05:00:00Z' } })])
+    const calls = stubFetch(
+      json(500, { status: 500, detail: 'Erreur interne du serveur.' }),
+      json(200, order([{ ...d, claimStatus: 'accepted' }], { producer: 'p1' })),
+    )
+    renderWithProviders(<DeliveriesPage />)
+    await user.click(screen.getByRole('tab', { name: 'Passées' }))
+    await user.click(screen.getByRole('cell', { name: '5' }))
+    let editor = screen.getByRole('region', { name: 'Bon de livraison' })
+    expect(within(editor).getByText("Demande d'avoir reçue, en attente de réponse")).toBeInTheDocument()
+    expect(within(editor).getByText('Tomate : -2 kg (Quantite)')).toBeInTheDocument()
+    await user.click(within(editor).getByRole('button', { name: "Accepter l'avoir" }))
+    expect(await screen.findByText(DELIVERY_TOASTS.reviewFailed)).toBeInTheDocument()
+    await user.click(within(editor).getByRole('button', { name: "Accepter l'avoir" }))
+    expect(await screen.findByText(DELIVERY_TOASTS.reviewed)).toBeInTheDocument()
+    expect(calls.map((c) => c[0])).toEqual(['/api/deliveries/review/o1/a', '/api/deliveries/review/o1/a'])
+    expect(JSON.parse(String(calls[1][1]?.body))).toEqual({ accepted: true })
+    await waitFor(() => expect(within(editor).getByText("Demande d'avoir reçue, acceptée")).toBeInTheDocument())
+    expect(within(editor).queryByRole('button', { name: "Accepter l'avoir" })).not.toBeInTheDocument()
+
+    await user.click(screen.getByRole('cell', { name: '1' }))
+    editor = screen.getByRole('region', { name: 'Bon de livraison' })
+    expect(within(editor).getByRole('link', { name: 'Télécharger la facture FA-2026-000003' })).toHaveAttribute('href', '/print/invoice/o0')
+  })
+})
+
+describe('the lock time in force', () => {
+  it('follows the daemon\'s delivery.lock', async () => {
+    const user = userEvent.setup()
+    vi.setSystemTime(new Date('2026-11-24T08:00:00+01:00'))
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, { ...SETTINGS, lock: '07:30', lockLabel: '7h30' }))
+    setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
+    renderWithProviders(<DeliveriesPage />)
+    await user.click(screen.getByRole('cell', { name: '7' }))
+    // Before the settings arrive the default 12h applies; then 7h30 locks it.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Annuler la livraison' })).not.toBeInTheDocument())
+  })
+})

@@ -1,0 +1,117 @@
+import { Grid, Paper, Stack, Tabs, Text, Title } from '@mantine/core'
+import { useEffect, useMemo, useState } from 'react'
+import { dayOf } from '../format'
+import { loadDeliverySettings, useDeliveryLock } from '../store/deliveries'
+import { useDistributors, useOrders, useProducers, useProducts, useUser } from '../store/hooks'
+import type { Order, Product } from '../types'
+import { DeliveriesTable } from './DeliveriesTable'
+import { DeliveryEditor } from './DeliveryEditor'
+import {
+  FILTERS,
+  type FilterKey,
+  type SortKey,
+  defaultDirection,
+  deliveryRows,
+  filterRows,
+  lockMinutes,
+  paginate,
+  sortRows,
+} from './model'
+import { useNow } from './useNow'
+
+/** SPEC §2 title of the deliveries page. */
+export const DELIVERIES_TITLE = 'Livraisons passees et futures'
+
+/**
+ * The deliveries page of both roles (SPEC §2): Livrer for producers
+ * (/prod/deliveries), Récep. for shops (/dis/deliveries).
+ */
+export function DeliveriesPage() {
+  const user = useUser()
+  const orders = useOrders() as readonly Order[]
+  const products = useProducts()
+  const producers = useProducers()
+  const distributors = useDistributors()
+  const now = useNow()
+  const today = dayOf(now)
+  const role = user?.type ?? 'producer'
+  const lock = lockMinutes(useDeliveryLock())
+  useEffect(() => {
+    void loadDeliverySettings()
+  }, [])
+
+  const [filter, setFilter] = useState<FilterKey>('upcoming14')
+  const [sort, setSort] = useState<{ key: SortKey; direction: 'asc' | 'desc' }>({ key: 'date', direction: 'asc' })
+  const [page, setPage] = useState(1)
+  const [size, setSize] = useState(5)
+  const [selected, setSelected] = useState<string | null>(null)
+
+  const names = useMemo(() => {
+    const m = new Map<string, string>()
+    for (const p of producers) m.set(p._id, p.name)
+    for (const d of distributors) m.set(d._id, d.name)
+    return m
+  }, [producers, distributors])
+  const productMap = useMemo(() => new Map(products.map((p) => [p._id, p as Product])), [products])
+  const rows = useMemo(() => deliveryRows(orders, role, names), [orders, role, names])
+  const shown = useMemo(() => sortRows(filterRows(rows, filter, today), sort.key, sort.direction), [rows, filter, today, sort])
+  const paged = paginate(shown, page, size)
+  const current = rows.find((r) => r.delivery._id === selected)
+
+  const changeFilter = (value: string | null) => {
+    if (!value) return
+    const f = value as FilterKey
+    setFilter(f)
+    setSort({ key: 'date', direction: defaultDirection(f) })
+    setPage(1)
+  }
+  const changeSort = (key: SortKey) => {
+    setSort((s) => ({ key, direction: s.key === key && s.direction === 'asc' ? 'desc' : 'asc' }))
+    setPage(1)
+  }
+
+  if (!user) return null
+  return (
+    <Stack p="md" gap="md">
+      <Title order={1}>{DELIVERIES_TITLE}</Title>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Tabs value={filter} onChange={changeFilter}>
+            <Tabs.List mb="sm">
+              {FILTERS.map((f) => (
+                <Tabs.Tab key={f.key} value={f.key}>
+                  {f.label}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+          </Tabs>
+          <DeliveriesTable
+            rows={paged.rows}
+            role={role}
+            sort={sort}
+            onSort={changeSort}
+            selected={selected}
+            onSelect={setSelected}
+            page={paged.page}
+            pages={paged.pages}
+            onPage={setPage}
+            size={size}
+            onSize={(s) => {
+              setSize(s)
+              setPage(1)
+            }}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          {current ? (
+            <DeliveryEditor row={current} role={role} products={productMap} now={now} lock={lock} />
+          ) : (
+            <Paper withBorder p="md">
+              <Text c="dimmed">Sélectionnez une livraison pour afficher son bon de livraison.</Text>
+            </Paper>
+          )}
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  )
+}

@@ -1,0 +1,136 @@
+import { Anchor, Badge, Divider, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
+import { formatLongDay, formatNumber } from '../format'
+import type { Product, UserType } from '../types'
+import { ClaimForm } from './ClaimForm'
+import { ClaimReview } from './ClaimReview'
+import { DeliveryForm } from './DeliveryForm'
+import {
+  type DeliveryRow,
+  STATUS_LABELS,
+  canClaim,
+  canEdit,
+  canReview,
+  claimLabel,
+  hasNote,
+  invoicePath,
+  noteNumber,
+  notePath,
+} from './model'
+import { productOf } from './products'
+
+const CLAIM_TYPE_LABELS = { quality: 'Qualite', quantity: 'Quantite' } as const
+
+function signed(value: number, unit: string): string {
+  return `${value > 0 ? '+' : ''}${formatNumber(value, unit === 'un' ? 0 : 2)} ${unit}`
+}
+
+/**
+ * "Bon de livraison" (SPEC §2): the selected delivery, its lines and claim,
+ * the documents, and what the viewer may do with it.
+ */
+export function DeliveryEditor({
+  row,
+  role,
+  products,
+  now,
+  lock,
+}: {
+  row: DeliveryRow
+  role: UserType
+  products: ReadonlyMap<string, Product>
+  now: Date
+  /** Lock time in minutes after midnight, Paris. */
+  lock: number
+}) {
+  const d = row.delivery
+  const claimed = d.deliveryLines.filter((l) => l.quantityClaimed !== 0)
+  // Forms restart from the stored delivery whenever the daemon changes it.
+  const version = `${d._id}:${d.status}:${d.date}:${d.claimStatus}:${d.claimSentAt ?? ''}:${d.deliveryLines
+    .map((l) => `${l.quantitySent}/${l.quantityClaimed}/${l.claimType ?? ''}/${l.claimComment ?? ''}`)
+    .join(',')}`
+  return (
+    <Paper withBorder p="md" component="section" aria-label="Bon de livraison">
+      <Stack gap="sm">
+        <Group justify="space-between" align="baseline">
+          <Title order={2}>Bon de livraison</Title>
+          <Badge variant="light" color={d.status === 'cancelled' ? 'red' : d.status === 'done' ? 'green' : 'blue'}>
+            {STATUS_LABELS[d.status]}
+          </Badge>
+        </Group>
+        <Text>
+          {noteNumber(d.chrono)} — {role === 'producer' ? 'Magasin' : 'Producteur'} : {row.partner}
+        </Text>
+        <Text>Date de livraison : {formatLongDay(d.date)}</Text>
+        <Table aria-label="Lignes du bon de livraison">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Produit</Table.Th>
+              <Table.Th ta="right">Prévu</Table.Th>
+              <Table.Th ta="right">Livré</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {d.deliveryLines.map((l) => {
+              const p = productOf(products, l.product)
+              const digits = p.unit === 'un' ? 0 : 2
+              return (
+                <Table.Tr key={l._id}>
+                  <Table.Td>{p.name}</Table.Td>
+                  <Table.Td ta="right">
+                    {formatNumber(l.quantityExpected, digits)} {p.unit}
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {formatNumber(l.quantitySent, digits)} {p.unit}
+                  </Table.Td>
+                </Table.Tr>
+              )
+            })}
+          </Table.Tbody>
+        </Table>
+
+        {d.claimStatus !== 'void' ? (
+          <Stack gap={4} aria-label="Demande d'avoir">
+            <Text fw={600}>{claimLabel(d.claimStatus, role)}</Text>
+            {claimed.map((l) => {
+              const p = productOf(products, l.product)
+              return (
+                <Text key={l._id} size="sm">
+                  {p.name} : {signed(l.quantityClaimed, p.unit)}
+                  {l.claimType ? ` (${CLAIM_TYPE_LABELS[l.claimType]})` : ''}
+                  {l.claimComment ? ` — ${l.claimComment}` : ''}
+                </Text>
+              )
+            })}
+          </Stack>
+        ) : null}
+
+        <Group gap="md">
+          {hasNote(d) ? (
+            <Anchor href={notePath(row.order._id, d._id)} download>
+              Télécharger le bon de livraison
+            </Anchor>
+          ) : null}
+          {row.order.invoice ? (
+            <Anchor href={invoicePath(row.order._id)} download>
+              Télécharger la facture {row.order.invoice.number}
+            </Anchor>
+          ) : null}
+        </Group>
+
+        {canEdit(d, role, now, lock) ? (
+          <>
+            <Divider label="Modifier la livraison" labelPosition="left" />
+            <DeliveryForm key={version} row={row} products={products} now={now} />
+          </>
+        ) : null}
+        {canClaim(row, role, now) ? (
+          <>
+            <Divider label={d.claimStatus === 'sent' ? "Modifier la demande d'avoir" : "Demande d'avoir"} labelPosition="left" />
+            <ClaimForm key={version} row={row} products={products} />
+          </>
+        ) : null}
+        {canReview(row, role) ? <ClaimReview row={row} /> : null}
+      </Stack>
+    </Paper>
+  )
+}

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest'
+import type { Delivery, Order } from '../types'
+import {
+  type DeliveryRow,
+  FILTERS,
+  canClaim,
+  canEdit,
+  canReview,
+  claimLabel,
+  dateBounds,
+  deliveryRows,
+  filterRows,
+  isLocked,
+  lockMinutes,
+  noteNumber,
+  paginate,
+  sortRows,
+} from './model'
+
+function delivery(id: string, date: string, status: Delivery['status'], chrono: number, extra: Partial<Delivery> = {}): Delivery {
+  return { _id: id, orderId: 'o', status, date, chrono, claimStatus: 'void', deliveryLines: [], ...extra }
+}
+
+function row(d: Delivery, partner = 'Ferme', order: Partial<Order> = {}): DeliveryRow {
+  return { delivery: d, partner, order: { _id: 'o', date: '2026-11-01', deliveries: [d], ...order } }
+}
+
+const today = '2026-11-20'
+const ids = (rows: DeliveryRow[]) => rows.map((r) => r.delivery._id)
+
+describe('deliveryRows', () => {
+  it('names the other party of each order', () => {
+    const orders: Order[] = [
+      { _id: 'o1', date: '2026-11-01', distributor: 's1', producer: undefined, deliveries: [delivery('a', today, 'planned', 1)] },
+      { _id: 'o2', date: '2026-11-01', distributor: 's2', deliveries: [delivery('b', today, 'done', 2), delivery('c', today, 'done', 3)] },
+    ]
+    const rows = deliveryRows(orders, 'producer', new Map([['s1', 'Épicerie du Lac']]))
+    expect(rows.map((r) => [r.delivery._id, r.partner])).toEqual([
+      ['a', 'Épicerie du Lac'],
+      ['b', 's2'],
+      ['c', 's2'],
+    ])
+    const shopView = deliveryRows([{ _id: 'o3', date: '2026-11-01', producer: 'p1', deliveries: [delivery('d', today, 'done', 1)] }], 'distributor', new Map([['p1', 'Ferme']]))
+    expect(shopView[0].partner).toBe('Ferme')
+  })
+})
+
+describe('filters', () => {
+  const rows = [
+    row(delivery('past-done', '2026-11-01', 'done', 1)),
+    row(delivery('recent-done', '2026-11-10', 'done', 2)),
+    row(delivery('today-done', '2026-11-20', 'done', 3)),
+    row(delivery('today-planned', '2026-11-20', 'planned', 4)),
+    row(delivery('soon', '2026-12-04', 'planned', 5)),
+    row(delivery('later', '2026-12-05', 'planned', 6)),
+    row(delivery('cancelled-future', '2026-11-25', 'cancelled', 7)),
+    row(delivery('cancelled-past', '2026-11-19', 'cancelled', 8)),
+    row(delivery('cancelled-old', '2026-11-05', 'cancelled', 9)),
+  ]
+  it.each([
+    ['upcoming14', ['today-planned', 'soon', 'cancelled-future']],
+    ['upcoming', ['today-planned', 'soon', 'later', 'cancelled-future']],
+    ['done14', ['recent-done', 'today-done', 'cancelled-past']],
+    ['done', ['past-done', 'recent-done', 'today-done', 'cancelled-past', 'cancelled-old']],
+  ] as const)('%s', (filter, expected) => {
+    expect(ids(filterRows(rows, filter, today))).toEqual(expected)
+  })
+  it('offers the four tabs in SPEC order', () => {
+    expect(FILTERS.map((f) => f.key)).toEqual(['upcoming14', 'upcoming', 'done14', 'done'])
+  })
+})
+
+describe('sortRows', () => {
+  const rows = [
+    row(delivery('a', '2026-11-22', 'cancelled', 3), 'Épicerie'),
+    row(delivery('b', '2026-11-21', 'done', 10), 'abeille'),
+    row(delivery('c', '2026-11-23', 'planned', 2), 'Zèbre'),
+    row(delivery('d', '2026-11-20', 'planned', 1), 'Bio'),
+  ]
+  it('sorts statuses planned, done, cancelled', () => {
+    expect(ids(sortRows(rows, 'status', 'asc'))).toEqual(['d', 'c', 'b', 'a'])
+    expect(ids(sortRows(rows, 'status', 'desc'))).toEqual(['a', 'b', 'c', 'd'])
+  })
+  it('sorts chronos as numbers', () => {
+    expect(ids(sortRows(rows, 'chrono', 'asc'))).toEqual(['d', 'c', 'a', 'b'])
+  })
+  it('sorts partners the French way, ignoring case and accents', () => {
+    expect(ids(sortRows(rows, 'partner', 'asc'))).toEqual(['b', 'd', 'a', 'c'])
+  })
+  it('sorts dates both ways', () => {
+    expect(ids(sortRows(rows, 'date', 'asc'))).toEqual(['d', 'b', 'a', 'c'])
+    expect(ids(sortRows(rows, 'date', 'desc'))).toEqual(['c', 'a', 'b', 'd'])
+  })
+  it('does not change its input', () => {
+    const copy = [...rows]
+    sortRows(rows, 'date', 'desc')
+    expect(rows).toEqual(copy)
+  })
+})
+
+describe('paginate', () => {
+  const items = Array.from({ length: 12 }, (_, i) => i + 1)
+  it.each([
+    [1, 5, [1, 2, 3, 4, 5], 3],
+    [3, 5, [11, 12], 3],
+    [9, 5, [11, 12], 3],
+    [0, 5, [1, 2, 3, 4, 5], 3],
+    [1, 20, items, 1],
+  ])('page %i of %i', (page, size, expected, pages) => {
+    const p = paginate(items, page, size)
+    expect(p.rows).toEqual(expected)
+    expect(p.pages).toBe(pages)
+  })
+  it('has one empty page without rows', () => {
+    expect(paginate([], 1, 5)).toEqual({ rows: [], pages: 1, page: 1 })
+  })
+})
+
+describe('what each side may do', () => {
+  const paris = (day: string, time: string) => new Date(`${day}T${time}:00+01:00`)
+  it('locks the note at 12:00 on the delivery date, Paris time', () => {
+    expect(isLocked('2026-11-20', paris('2026-11-20', '11:59'))).toBe(false)
+    expect(isLocked('2026-11-20', paris('2026-11-20', '12:00'))).toBe(true)
+    expect(isLocked('2026-11-19', paris('2026-11-20', '08:00'))).toBe(true)
+    expect(isLocked('2026-11-21', paris('2026-11-20', '23:59'))).toBe(false)
+  })
+  it('follows the configured lock time', () => {
+    expect(lockMinutes('07:30')).toBe(450)
+    expect(lockMinutes('7h')).toBe(720)
+    expect(lockMinutes('25:00')).toBe(720)
+    expect(isLocked('2026-11-20', paris('2026-11-20', '07:29'), 450)).toBe(false)
+    expect(isLocked('2026-11-20', paris('2026-11-20', '07:30'), 450)).toBe(true)
+    expect(canEdit(delivery('a', '2026-11-20', 'planned', 1), 'distributor', paris('2026-11-20', '08:00'), 450)).toBe(false)
+  })
+  it('lets the shop edit planned deliveries before the lock', () => {
+    const now = paris('2026-11-20', '10:00')
+    expect(canEdit(delivery('a', '2026-11-21', 'planned', 1), 'distributor', now)).toBe(true)
+    expect(canEdit(delivery('a', '2026-11-21', 'planned', 1), 'producer', now)).toBe(false)
+    expect(canEdit(delivery('a', '2026-11-21', 'done', 1), 'distributor', now)).toBe(false)
+    expect(canEdit(delivery('a', '2026-11-20', 'planned', 1), 'distributor', paris('2026-11-20', '12:00'))).toBe(false)
+  })
+  it('lets the producer claim on done deliveries of the month, until the review', () => {
+    const now = paris('2026-11-20', '10:00')
+    const done = row(delivery('a', '2026-11-18', 'done', 1))
+    expect(canClaim(done, 'producer', now)).toBe(true)
+    expect(canClaim(done, 'distributor', now)).toBe(false)
+    expect(canClaim(done, 'producer', paris('2026-12-01', '00:00'))).toBe(false)
+    expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'producer', now)).toBe(true)
+    expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'accepted' })), 'producer', now)).toBe(false)
+    expect(canClaim(row(delivery('a', '2026-11-18', 'planned', 1)), 'producer', now)).toBe(false)
+    expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1), 'F', { invoice: { _id: 'i', number: 'FA-2026-000001', issuedAt: '' } }), 'producer', now)).toBe(false)
+  })
+  it('lets the shop answer a pending claim', () => {
+    expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'distributor')).toBe(true)
+    expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'producer')).toBe(false)
+    expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'rejected' })), 'distributor')).toBe(false)
+  })
+  it('bounds the date from tomorrow to the end of the month', () => {
+    expect(dateBounds(row(delivery('a', '2026-11-24', 'planned', 1)), paris('2026-11-20', '10:00'))).toEqual({ min: '2026-11-21', max: '2026-11-30' })
+    expect(dateBounds(row(delivery('a', '2026-12-02', 'planned', 1)), paris('2026-11-30', '10:00'))).toEqual({ min: '2026-12-01', max: '2026-12-31' })
+  })
+  it('words claims as sent for the producer and received for the shop', () => {
+    expect(claimLabel('sent', 'producer')).toBe("Demande d'avoir envoyée, en attente de réponse")
+    expect(claimLabel('accepted', 'distributor')).toBe("Demande d'avoir reçue, acceptée")
+    expect(claimLabel('rejected', 'producer')).toBe("Demande d'avoir envoyée, refusée")
+    expect(claimLabel('void', 'producer')).toBe('')
+  })
+  it('numbers notes as the PDF does', () => {
+    expect(noteNumber(12)).toBe('BL-000012')
+  })
+})

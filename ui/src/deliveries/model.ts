@@ -1,0 +1,215 @@
+// The deliveries screen's pure rules (SPEC §2 "Deliveries page", §4): rows
+// from the orders, filters, sorting, pagination, and what each side may do
+// with a delivery. The daemon decides for real; these rules only choose
+// what the screen offers.
+import { dayOf } from '../format'
+import type { ClaimStatus, Delivery, DeliveryStatus, Order, UserType } from '../types'
+
+/** One delivery of the table, with its order and the other party's name. */
+export interface DeliveryRow {
+  order: Order
+  delivery: Delivery
+  /** The shop (for a producer) or the producer (for a shop). */
+  partner: string
+}
+
+/** Builds the rows of the user's deliveries; `names` maps ids to names. */
+export function deliveryRows(orders: readonly Order[], role: UserType, names: ReadonlyMap<string, string>): DeliveryRow[] {
+  const rows: DeliveryRow[] = []
+  for (const order of orders) {
+    const partnerId = (role === 'producer' ? order.distributor : order.producer) ?? ''
+    const partner = names.get(partnerId) ?? partnerId
+    for (const delivery of order.deliveries ?? []) rows.push({ order, delivery, partner })
+  }
+  return rows
+}
+
+/** The filter tabs (SPEC §2): upcoming within 14 days, upcoming, done in the last 14 days, done. */
+export type FilterKey = 'upcoming14' | 'upcoming' | 'done14' | 'done'
+
+export const FILTERS: readonly { key: FilterKey; label: string }[] = [
+  { key: 'upcoming14', label: 'A venir (14 jours)' },
+  { key: 'upcoming', label: 'A venir' },
+  { key: 'done14', label: 'Passées (14 jours)' },
+  { key: 'done', label: 'Passées' },
+]
+
+/** Shifts a "YYYY-MM-DD" day by n days. */
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number)
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10)
+}
+
+/** The last day of the month of a "YYYY-MM-DD" day. */
+export function endOfMonth(day: string): string {
+  const [y, m] = day.split('-').map(Number)
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)
+}
+
+/**
+ * Whether a delivery is still to come: planned, or cancelled with a date
+ * not yet past. Done deliveries, and cancelled ones of past days, are past.
+ */
+export function isUpcoming(d: Delivery, today: string): boolean {
+  return d.status === 'planned' || (d.status === 'cancelled' && d.date >= today)
+}
+
+/** Keeps the rows of a filter; `today` is the Paris day. */
+export function filterRows(rows: readonly DeliveryRow[], filter: FilterKey, today: string): DeliveryRow[] {
+  const soon = addDays(today, 14)
+  const recent = addDays(today, -14)
+  return rows.filter(({ delivery: d }) => {
+    switch (filter) {
+      case 'upcoming14':
+        return isUpcoming(d, today) && d.date <= soon
+      case 'upcoming':
+        return isUpcoming(d, today)
+      case 'done14':
+        return !isUpcoming(d, today) && d.date >= recent
+      case 'done':
+        return !isUpcoming(d, today)
+    }
+  })
+}
+
+/** Sortable columns. */
+export type SortKey = 'partner' | 'chrono' | 'status' | 'date'
+export type SortDirection = 'asc' | 'desc'
+
+/** Status sort order (SPEC §2): planned, done, cancelled. */
+export const STATUS_ORDER: Record<DeliveryStatus, number> = { planned: 0, done: 1, cancelled: 2 }
+
+const collator = new Intl.Collator('fr', { sensitivity: 'base', numeric: true })
+
+function compare(a: DeliveryRow, b: DeliveryRow, key: SortKey): number {
+  switch (key) {
+    case 'partner':
+      return collator.compare(a.partner, b.partner)
+    case 'chrono':
+      return a.delivery.chrono - b.delivery.chrono
+    case 'status':
+      return STATUS_ORDER[a.delivery.status] - STATUS_ORDER[b.delivery.status]
+    case 'date':
+      return a.delivery.date < b.delivery.date ? -1 : a.delivery.date > b.delivery.date ? 1 : 0
+  }
+}
+
+/** Sorts rows by a column; ties by date then chrono, in the same direction. */
+export function sortRows(rows: readonly DeliveryRow[], key: SortKey, direction: SortDirection): DeliveryRow[] {
+  const sign = direction === 'asc' ? 1 : -1
+  return [...rows].sort(
+    (a, b) => sign * (compare(a, b, key) || compare(a, b, 'date') || compare(a, b, 'chrono')),
+  )
+}
+
+/** The default sort of a filter: soonest first for what is to come, latest first for the past. */
+export function defaultDirection(filter: FilterKey): SortDirection {
+  return filter === 'upcoming14' || filter === 'upcoming' ? 'asc' : 'desc'
+}
+
+/** Page sizes (SPEC §2, §9): 5 rows, or 20. */
+export const PAGE_SIZES = [5, 20] as const
+
+/** One page of rows (pages count from 1) and the number of pages (at least 1). */
+export function paginate<T>(rows: readonly T[], page: number, size: number): { rows: T[]; pages: number; page: number } {
+  const pages = Math.max(1, Math.ceil(rows.length / size))
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages)
+  return { rows: rows.slice((current - 1) * size, current * size), pages, page: current }
+}
+
+/** Status labels. */
+export const STATUS_LABELS: Record<DeliveryStatus, string> = {
+  planned: 'Prévue',
+  done: 'Livrée',
+  cancelled: 'Annulée',
+}
+
+/** The claim as each side reads it: sent by the producer, received by the shop (SPEC §6). */
+export function claimLabel(status: ClaimStatus, role: UserType): string {
+  const base = role === 'producer' ? "Demande d'avoir envoyée" : "Demande d'avoir reçue"
+  switch (status) {
+    case 'void':
+      return ''
+    case 'sent':
+      return `${base}, en attente de réponse`
+    case 'accepted':
+      return `${base}, acceptée`
+    case 'rejected':
+      return `${base}, refusée`
+  }
+}
+
+/** The delivery-note number, as on the PDF: BL-000012. */
+export function noteNumber(chrono: number): string {
+  return `BL-${String(chrono).padStart(6, '0')}`
+}
+
+/** Document links (SPEC §2). */
+export const notePath = (orderId: string, deliveryId: string) =>
+  `/print/delivery/${encodeURIComponent(orderId)}/${encodeURIComponent(deliveryId)}`
+export const invoicePath = (orderId: string) => `/print/invoice/${encodeURIComponent(orderId)}`
+
+/** Whether the delivery note can be downloaded (planned or done). */
+export const hasNote = (d: Delivery) => d.status === 'planned' || d.status === 'done'
+
+/** Default lock time of the delivery note on the delivery date, in minutes after midnight, Europe/Paris (SPEC §4, §9: 12h). */
+export const DEFAULT_LOCK_MINUTES = 12 * 60
+
+/** The time of day in Paris, in minutes after midnight. */
+function parisMinutes(now: Date): number {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now)
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0)
+  return get('hour') * 60 + get('minute')
+}
+
+/** Whether the note of a delivery dated `date` is past its lock at `now` (`lock` in minutes after midnight). */
+export function isLocked(date: string, now: Date, lock = DEFAULT_LOCK_MINUTES): boolean {
+  const today = dayOf(now)
+  if (date !== today) return date < today
+  return parisMinutes(now) >= lock
+}
+
+/** The shop may change or cancel a planned delivery before its lock. */
+export function canEdit(d: Delivery, role: UserType, now: Date, lock = DEFAULT_LOCK_MINUTES): boolean {
+  return role === 'distributor' && d.status === 'planned' && !isLocked(d.date, now, lock)
+}
+
+/** Reads a lock time "HH:MM" into minutes after midnight; the default when malformed. */
+export function lockMinutes(lock: string): number {
+  const m = /^(\d{2}):(\d{2})$/.exec(lock)
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return DEFAULT_LOCK_MINUTES
+  return Number(m[1]) * 60 + Number(m[2])
+}
+
+/** The first day of the month after the month of `day`. */
+export function nextMonth(day: string): string {
+  return addDays(endOfMonth(day), 1)
+}
+
+/**
+ * The producer may send or modify a claim on a done delivery, during the
+ * delivery's month, while the shop has not answered and the order is not
+ * invoiced.
+ */
+export function canClaim(row: DeliveryRow, role: UserType, now: Date): boolean {
+  const d = row.delivery
+  return (
+    role === 'producer' &&
+    d.status === 'done' &&
+    dayOf(now) < nextMonth(d.date) &&
+    (d.claimStatus === 'void' || d.claimStatus === 'sent') &&
+    !row.order.invoice
+  )
+}
+
+/** The shop may answer a pending claim. */
+export function canReview(row: DeliveryRow, role: UserType): boolean {
+  return role === 'distributor' && row.delivery.claimStatus === 'sent' && !row.order.invoice
+}
+
+/** The dates the shop may choose: from tomorrow to the end of the order's (or the delivery's) month. */
+export function dateBounds(row: DeliveryRow, now: Date): { min: string; max: string } {
+  const month = row.order.date.slice(0, 10)
+  const last = [endOfMonth(month), endOfMonth(row.delivery.date)].sort()[1]
+  return { min: addDays(dayOf(now), 1), max: last }
+}
