@@ -16,10 +16,12 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerUser(api)
 	d.registerEvents(api)
 	d.registerNeeds(api)
+	d.registerImports(api)
 
 	mux.HandleFunc("GET /healthz", d.healthz)
 	mux.HandleFunc("GET /docs", d.docsPage)
 	mux.HandleFunc("GET /public/other/products.csv", d.productsCSV)
+	mux.HandleFunc("GET /public/other/exemple_import.xlsx", d.exampleXLSX)
 	for _, prefix := range []string{"/api/", "/auth/", "/print/", "/public/"} {
 		mux.HandleFunc(prefix, notFound) // never fall through to the UI
 	}
