@@ -88,6 +88,8 @@ func (a *app) rootCommand() *cobra.Command {
 		a.migrateCommand(),
 		a.demoCommand(),
 		a.userCommand(),
+		a.importCommand(),
+		a.simulateCommand(),
 		a.openapiCommand(),
 		a.versionCommand(),
 	)
