@@ -33,6 +33,10 @@ func (d *Daemon) secure(next http.Handler) http.Handler {
 	}))
 	protected := cop.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !canonicalPath(r.URL.Path) {
+			writeJSONProblem(w, http.StatusBadRequest, "Chemin invalide.")
+			return
+		}
 		h := w.Header()
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -45,6 +49,21 @@ func (d *Daemon) secure(next http.Handler) http.Handler {
 		}
 		protected.ServeHTTP(w, r)
 	})
+}
+
+// canonicalPath refuses paths with dot segments, empty segments, backslashes
+// or NUL bytes (also when percent-encoded, as the URL arrives decoded), which
+// the mux would otherwise redirect: no path trick reaches a handler.
+func canonicalPath(p string) bool {
+	if strings.ContainsAny(p, "\\\x00") || strings.Contains(p, "//") {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // statusRecorder remembers the status a handler wrote, for the request log.

@@ -10,6 +10,9 @@ export default mergeConfig(
       include: ['src/**/*.test.{ts,tsx}'],
       css: false,
       restoreMocks: true,
+      // Form tests type character by character in jsdom; on a busy two-core
+      // CI machine that takes seconds, not the 5 s default.
+      testTimeout: 30_000,
     },
   }),
 )

@@ -150,12 +150,18 @@ func (c *Client) Do(method, path string, body any) *Response {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return c.Raw(req)
+}
+
+// Raw sends a prepared request with the client's cookies and headers.
+func (c *Client) Raw(req *http.Request) *Response {
+	c.t.Helper()
 	for k, v := range c.Header {
 		req.Header[k] = v
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		c.t.Fatalf("daemontest: %s %s: %v", method, path, err)
+		c.t.Fatalf("daemontest: %s %s: %v", req.Method, req.URL, err)
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)

@@ -2,8 +2,11 @@
 // but Mantine uses (matchMedia, ResizeObserver, scrollIntoView).
 import '@testing-library/jest-dom/vitest'
 import { notifications } from '@mantine/notifications'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
+
+// findBy*/waitFor wait up to 10 s: a loaded CI machine renders slowly.
+configure({ asyncUtilTimeout: 10_000 })
 
 afterEach(() => {
   cleanup()

@@ -1,0 +1,336 @@
+package daemon_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/schema"
+	"primeur/core/store"
+	"primeur/daemon/daemontest"
+)
+
+// The authorization matrix: every operation of the OpenAPI document and
+// every route under /print and /public, called as each actor on a world
+// where each object has an owner. Expected answers come from the table
+// below; an operation without a row fails the test. A refused call (4xx)
+// must leave the database as it was.
+
+type actor string
+
+const (
+	anon          actor = "anonymous"
+	shop          actor = "shop"
+	otherShop     actor = "other shop"
+	producer      actor = "producer"
+	otherProducer actor = "other producer"
+)
+
+var actors = []actor{anon, shop, otherShop, producer, otherProducer}
+
+// world names the objects of the snapshot: the shop's need with the
+// producer's commitment, an order with a planned delivery, and the other
+// shop's own need.
+type world struct {
+	snapshot string
+	tokens   map[actor]string
+	ids      map[string]string
+}
+
+// row is one operation: how to call it as an actor, and the expected status
+// per actor.
+type row struct {
+	path   func(w *world, a actor) string
+	body   func(w *world, a actor) any
+	expect map[actor]int
+}
+
+func fixed(p string) func(*world, actor) string { return func(*world, actor) string { return p } }
+
+func withID(p, key string) func(*world, actor) string {
+	return func(w *world, _ actor) string { return strings.ReplaceAll(p, "{"+key+"}", w.ids[key]) }
+}
+
+func body(v any) func(*world, actor) any { return func(*world, actor) any { return v } }
+
+// everyone expects the same status from every signed-in actor, 401 from
+// anonymous visitors.
+func everyone(status int) map[actor]int {
+	return map[actor]int{anon: 401, shop: status, otherShop: status, producer: status, otherProducer: status}
+}
+
+// matrix holds a row per operation ("METHOD /path" as in the OpenAPI
+// document) and per /print or /public route. Each concern adds its rows.
+var matrix = map[string]row{
+	"POST /auth/register": {
+		path: fixed("/auth/register"),
+		body: body(map[string]any{"email": "new@example.fr", "password": "motdepasse1", "name": "Nouveau", "distributor": true}),
+		// Registration is open to anyone; a signed-in user creates a new account too.
+		expect: map[actor]int{anon: 201, shop: 201, otherShop: 201, producer: 201, otherProducer: 201},
+	},
+	"POST /auth/login": {
+		path:   fixed("/auth/login"),
+		body:   body(map[string]any{"email": "shop@example.fr", "password": daemontest.Password}),
+		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
+	},
+	"GET /auth/logout": {
+		path:   fixed("/auth/logout"),
+		expect: map[actor]int{anon: 204, shop: 204, otherShop: 204, producer: 204, otherProducer: 204},
+	},
+	"GET /api/user":   {path: fixed("/api/user"), expect: everyone(200)},
+	"PUT /api/user":   {path: fixed("/api/user"), body: body(map[string]any{"tel": "0612345678"}), expect: everyone(200)},
+	"GET /api/events": {path: fixed("/api/events"), expect: everyone(200)},
+	"GET /api/needs": {
+		path:   func(w *world, a actor) string { return "/api/needs?distributor=" + w.ids["shop"] },
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"POST /api/needs": {
+		path:   fixed("/api/needs"),
+		body:   body(map[string]any{"product": "poire", "date": "2027-01", "quantity": 5}),
+		expect: map[actor]int{anon: 401, shop: 201, otherShop: 201, producer: 403, otherProducer: 403},
+	},
+	"PUT /api/needs/{id}": {
+		path:   withID("/api/needs/{need}", "need"),
+		body:   body(map[string]any{"quantity": 150}),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 403, otherProducer: 403},
+	},
+	"DELETE /api/needs/{id}": {
+		path:   withID("/api/needs/{freeNeed}", "freeNeed"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 403, otherProducer: 403},
+	},
+	"POST /api/needs/bulk": {
+		path:   fixed("/api/needs/bulk"),
+		body:   body(map[string]any{"product": "poire", "quantities": []float64{1, 2}, "dates": []string{"2027-01", "2027-02"}}),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
+	"GET /public/other/products.csv": {
+		path:   fixed("/public/other/products.csv"),
+		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
+	},
+}
+
+// publicRoutes are the routes outside the OpenAPI document that the matrix
+// must cover; a test below checks each has a row.
+var publicRoutes = []string{
+	"GET /public/other/products.csv",
+}
+
+func buildWorld(t *testing.T) *world {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "primeur.db")
+	db, err := store.Open(ctx, "", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := schema.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	s := daemontest.New(t, db)
+	w := &world{tokens: map[actor]string{}, ids: map[string]string{}}
+	for _, a := range []struct {
+		who   actor
+		email string
+		shop  bool
+	}{{shop, "shop@example.fr", true}, {otherShop, "other-shop@example.fr", true}, {producer, "farm@example.fr", false}, {otherProducer, "other-farm@example.fr", false}} {
+		var id string
+		if a.shop {
+			_, id = s.Register(a.email, string(a.who), true)
+		} else {
+			_, id = s.Producer(a.email, string(a.who))
+		}
+		w.ids[strings.ReplaceAll(string(a.who), " ", "-")] = id
+		token, err := accounts.NewSession(ctx, db, id, daemontest.Start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.tokens[a.who] = token
+	}
+	c := s.Client()
+	c.Header.Set("Cookie", "primeur_session="+w.tokens[shop])
+	var need struct {
+		ID string `json:"_id"`
+	}
+	c.Do("POST", "/api/needs", map[string]any{"product": "tomate", "date": "2026-12", "quantity": 100}).Expect(t, 201).JSON(t, &need)
+	w.ids["need"] = need.ID
+	c.Do("POST", "/api/needs", map[string]any{"product": "carotte", "date": "2026-12", "quantity": 50}).Expect(t, 201).JSON(t, &need)
+	w.ids["freeNeed"] = need.ID
+	oc := s.Client()
+	oc.Header.Set("Cookie", "primeur_session="+w.tokens[otherShop])
+	oc.Do("POST", "/api/needs", map[string]any{"product": "pomme", "date": "2026-12", "quantity": 70}).Expect(t, 201).JSON(t, &need)
+	w.ids["otherNeed"] = need.ID
+
+	// The producer's commitment on the shop's need, its order and a planned
+	// delivery, as trading would leave them.
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := store.Exec(ctx, db, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.ids["order"], w.ids["delivery"] = core.NewID(), core.NewID()
+	exec(`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
+		VALUES (?, ?, ?, 'accepted', 'producer', 4000, 150, 0, 0)`, core.NewID(), w.ids["need"], w.ids["producer"])
+	exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, '2026-12-01', 0, 0)`,
+		w.ids["order"], w.ids["producer"], w.ids["shop"])
+	exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at)
+		VALUES (?, ?, ?, 'planned', '2026-12-03', 1, 0, 0)`, w.ids["delivery"], w.ids["order"], w.ids["producer"])
+	exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected)
+		VALUES (?, ?, ?, 'tomate', 150, 4000)`, core.NewID(), w.ids["delivery"], w.ids["need"])
+	exec(`INSERT INTO counters (key, value) VALUES (?, 1)`, "chrono:"+w.ids["producer"])
+
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w.snapshot = path
+	return w
+}
+
+// fingerprint hashes every table but the session bookkeeping, to prove a
+// refused call changed nothing.
+func fingerprint(t *testing.T, db *store.DB) string {
+	t.Helper()
+	var tables []string
+	if err := db.Select(&tables, `SELECT name FROM sqlite_master WHERE type = 'table'
+		AND name NOT IN ('sessions', 'login_throttle', 'goose_db_version') AND name NOT LIKE 'sqlite_%' ORDER BY name`); err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	for _, table := range tables {
+		rows, err := db.Queryx(`SELECT * FROM ` + table + ` ORDER BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			vals, err := rows.SliceScan()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(h, "%s%v\n", table, vals)
+		}
+		rows.Close()
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// operations lists "METHOD /path" for every operation of the API.
+func operations(t *testing.T, w *world) []string {
+	t.Helper()
+	db, err := store.Open(context.Background(), "", w.snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ops []string
+	for path, item := range daemontest.New(t, db).Daemon.OpenAPI().Paths {
+		for method, op := range map[string]bool{"GET": item.Get != nil, "POST": item.Post != nil, "PUT": item.Put != nil, "DELETE": item.Delete != nil, "PATCH": item.Patch != nil} {
+			if op {
+				ops = append(ops, method+" "+path)
+			}
+		}
+	}
+	sort.Strings(ops)
+	return ops
+}
+
+func TestAuthorizationMatrix(t *testing.T) {
+	w := buildWorld(t)
+	keys := append(operations(t, w), publicRoutes...)
+	for _, key := range keys {
+		r, ok := matrix[key]
+		if !ok {
+			t.Errorf("%s has no row in the authorization matrix (daemon/authz_test.go): add one", key)
+			continue
+		}
+		method := strings.SplitN(key, " ", 2)[0]
+		for _, a := range actors {
+			want, ok := r.expect[a]
+			if !ok {
+				t.Errorf("%s: no expectation for %s", key, a)
+				continue
+			}
+			t.Run(key+" as "+string(a), func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "primeur.db")
+				copyFile(t, w.snapshot, path)
+				db, err := store.Open(context.Background(), "", path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { db.Close() })
+				before := fingerprint(t, db)
+				c := daemontest.New(t, db).Client()
+				if a != anon {
+					c.Header.Set("Cookie", "primeur_session="+w.tokens[a])
+				}
+				var b any
+				if r.body != nil {
+					b = r.body(w, a)
+				}
+				res := c.Do(method, r.path(w, a), b)
+				if res.Status != want {
+					t.Fatalf("%s as %s: %d, want %d: %s", key, a, res.Status, want, res.Body)
+				}
+				if res.Status >= 400 && fingerprint(t, db) != before {
+					t.Fatalf("%s as %s was refused (%d) but changed the database", key, a, res.Status)
+				}
+			})
+		}
+	}
+	for key := range matrix {
+		found := false
+		for _, k := range keys {
+			found = found || k == key
+		}
+		if !found {
+			t.Errorf("matrix row %q matches no operation or listed route", key)
+		}
+	}
+}
+
+// TestPublicRoutesAreListed keeps publicRoutes honest: each answers, so a
+// removed route shows up here.
+func TestPublicRoutesAreListed(t *testing.T) {
+	w := buildWorld(t)
+	db, err := store.Open(context.Background(), "", w.snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c := daemontest.New(t, db).Client()
+	for _, key := range publicRoutes {
+		parts := strings.SplitN(key, " ", 2)
+		if res := c.Do(parts[0], parts[1], nil); res.Status == http.StatusNotFound {
+			t.Errorf("%s answers 404", key)
+		}
+	}
+}
