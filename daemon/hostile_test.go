@@ -63,6 +63,11 @@ func TestHostileInputs(t *testing.T) {
 		{"unknown public file", "GET", "/public/other/secret.db", "", ""},
 		{"unknown API route", "GET", "/api/../../etc/passwd", "", ""},
 		{"method not allowed on the UI", "POST", "/dis/needs", "application/json", `{}`},
+		{"JSON on the upload route", "POST", "/api/needs-loader", "application/json", `{"importfile":"x"}`},
+		{"truncated upload", "POST", "/api/needs-loader", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"importfile\"; filename=\"a.xlsx\"\r\n\r\nPK"},
+		{"upload of a zip that is no workbook", "POST", "/api/needs-loader", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"importfile\"; filename=\"a.xlsx\"\r\n\r\nPK\x05\x06" + strings.Repeat("\x00", 18) + "\r\n--x--\r\n"},
+		{"standard import of NaN", "POST", "/api/needs/importstd/commit", "application/json", `{"turnover":NaN,"months":["2027-01"]}`},
+		{"standard import of 10000 months", "POST", "/api/needs/importstd/commit", "application/json", `{"turnover":1000,"months":[` + strings.TrimSuffix(strings.Repeat(`"2027-01",`, 10000), ",") + `]}`},
 	}
 	before := fingerprint(t, db)
 	for _, tt := range tests {
