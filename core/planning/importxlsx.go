@@ -128,7 +128,14 @@ func CheckImportFile(name string, size int64) error {
 // Every problem is a core.ValidationError on ImportField with a French
 // message naming the cell, or a core.Refusal (ErrTooLarge) for the size.
 // Nothing is written: Apply does that.
-func ParseXLSX(name string, data []byte, ix *catalog.Index) (*Import, error) {
+func ParseXLSX(name string, data []byte, ix *catalog.Index) (imp *Import, err error) {
+	// excelize parses untrusted bytes; should it ever panic on them (fuzzing
+	// has not made it), the upload is an unreadable file, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			imp, err = nil, importError(MsgImportNotXLSX)
+		}
+	}()
 	if err := CheckImportFile(name, int64(len(data))); err != nil {
 		return nil, err
 	}
@@ -166,7 +173,7 @@ func ParseXLSX(name string, data []byte, ix *catalog.Index) (*Import, error) {
 		return nil, importError(MsgImportNotXLSX)
 	}
 	p := parser{ix: ix, date1904: date1904, seen: map[string]int{}}
-	imp, err := p.read(rows)
+	imp, err = p.read(rows)
 	if cerr := rows.Close(); err == nil && cerr != nil {
 		err = importError(MsgImportNotXLSX)
 	}
