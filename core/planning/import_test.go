@@ -220,8 +220,8 @@ func TestImportRollsBackOnFailure(t *testing.T) {
 // TestImportLargeFile applies the 10 000-row file to 10 000 synthetic
 // products: 120 000 needs in one transaction.
 func TestImportLargeFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("large import")
+	if testing.Short() || raceDetector {
+		t.Skip("large import (skipped with -short and -race)")
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
