@@ -90,6 +90,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.userCommand(),
 		a.importCommand(),
 		a.simulateCommand(),
+		a.supplyCommand(),
 		a.openapiCommand(),
 		a.versionCommand(),
 	)

@@ -50,7 +50,26 @@ func (d Dec) IsWhole() bool { return d%100 == 0 }
 
 // String renders d with a dot and no trailing zeros: "12.5", "3", "-0.25".
 func (d Dec) String() string {
-	return strconv.FormatFloat(d.Float(), 'f', -1, 64)
+	return string(d.appendPlain(make([]byte, 0, 24)))
+}
+
+// appendPlain appends d as String writes it, with integer arithmetic only
+// (JSON responses write thousands of quantities and prices).
+func (d Dec) appendPlain(b []byte) []byte {
+	u := uint64(d)
+	if d < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	b = strconv.AppendUint(b, u/100, 10)
+	switch cents := u % 100; {
+	case cents == 0:
+	case cents%10 == 0:
+		b = append(b, '.', byte('0'+cents/10))
+	default:
+		b = append(b, '.', byte('0'+cents/10), byte('0'+cents%10))
+	}
+	return b
 }
 
 // French renders d the French way with exactly two decimals and a comma,
@@ -77,7 +96,7 @@ func (d Dec) French() string {
 
 // MarshalJSON writes d as a JSON number.
 func (d Dec) MarshalJSON() ([]byte, error) {
-	return []byte(d.String()), nil
+	return d.appendPlain(make([]byte, 0, 24)), nil
 }
 
 // UnmarshalJSON reads a JSON number with at most two decimals.

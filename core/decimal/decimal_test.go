@@ -3,6 +3,7 @@ package decimal
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -37,6 +38,33 @@ func TestFormatting(t *testing.T) {
 		if tt.d.String() != tt.plain || tt.d.French() != tt.french {
 			t.Errorf("%d: %q %q", tt.d, tt.d.String(), tt.d.French())
 		}
+	}
+}
+
+// TestPlainMatchesShortestFloat checks the integer formatting against the
+// shortest float formatting it replaced, over the magnitudes Primeur uses.
+func TestPlainMatchesShortestFloat(t *testing.T) {
+	check := func(d Dec) {
+		want := strconv.FormatFloat(float64(d)/100, 'f', -1, 64)
+		if got := d.String(); got != want {
+			t.Fatalf("%d: %q, want %q", int64(d), got, want)
+		}
+		if b, _ := d.MarshalJSON(); string(b) != want {
+			t.Fatalf("%d: JSON %s, want %s", int64(d), b, want)
+		}
+	}
+	for d := Dec(-100_000); d <= 100_000; d++ {
+		check(d)
+	}
+	for _, d := range []Dec{1_000_000_00, 1_000_000_01, -99_999_999_99, 123_456_789_012, 900_000_000_000_007, -900_000_000_000_070} {
+		check(d)
+	}
+	// Beyond 2^53 hundredths floats lose digits; the integer form stays exact.
+	if got := Dec(math.MaxInt64).String(); got != "92233720368547758.07" {
+		t.Fatalf("MaxInt64: %q", got)
+	}
+	if got := Dec(math.MinInt64).String(); got != "-92233720368547758.08" {
+		t.Fatalf("MinInt64: %q", got)
 	}
 }
 

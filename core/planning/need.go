@@ -65,6 +65,18 @@ type View struct {
 // So accepted + proposed = Σ max(committed, pending) per producer, the
 // quantity the need must keep covering.
 func Totals(ps []Proposal) (accepted, proposed decimal.Dec) {
+	switch len(ps) {
+	case 0:
+		return 0, 0
+	case 1: // the common case, without the map
+		switch ps[0].Status {
+		case StatusAccepted:
+			return ps[0].Quantity, 0
+		case StatusProposed:
+			return 0, ps[0].Quantity
+		}
+		return 0, 0
+	}
 	type pair struct{ committed, pending decimal.Dec }
 	by := map[string]*pair{}
 	for _, p := range ps {
@@ -166,7 +178,7 @@ func List(ctx context.Context, q store.Q, f Filter) ([]View, error) {
 	out := make([]View, len(needs))
 	for i, n := range needs {
 		v := n.view(byNeed[n.ID])
-		if f.OnlyProposalsOf != "" {
+		if f.OnlyProposalsOf != "" && len(v.Proposals) > 0 {
 			own := []Proposal{}
 			for _, p := range v.Proposals {
 				if p.Producer == f.OnlyProposalsOf {

@@ -89,15 +89,17 @@ describe('logged in', () => {
 
   it('highlights Vendre for a producer on a shop page', async () => {
     logIn(producer.email)
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
-      json(200, load(producer, { distributors: [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }] })),
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
+      String(input).startsWith('/api/needs')
+        ? json(200, [])
+        : json(200, load(producer, { distributors: [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }] })),
     )
     renderApp('/prod/needs/d1')
     const nav = await screen.findByRole('navigation', { name: 'Navigation principale' })
     expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Accueil', 'Vendre', 'Livrer'])
     expect(within(nav).getByRole('link', { name: 'Vendre' })).toHaveAttribute('aria-current', 'page')
     expect(within(nav).getByRole('link', { name: 'Accueil' })).not.toHaveAttribute('aria-current')
-    expect(await screen.findByText('Épicerie du coin')).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Épicerie du coin' })).toBeInTheDocument()
   })
 
   it('opens the activity feed', async () => {

@@ -82,6 +82,8 @@ export interface Product {
   _id: string
   name: string
   unit: Unit
+  /** Reference producer price HT in EUR per unit, from the catalogue. */
+  refPrice?: number
 }
 
 export type ProposalStatus = 'proposed' | 'accepted' | 'rejected'

@@ -1,6 +1,6 @@
-import { PlaceholderPage } from '../components/PlaceholderPage'
+import { SupplyScreen } from '../supply/SupplyScreen'
 
-/** TO BE BUILT: Stock evolution and supply advice (SPEC §2 "Supply screen"), route /dis/supply. */
+/** Stock evolution and supply advice (SPEC §2 "Supply screen"), route /dis/supply. */
 export function DistributorSupply() {
-  return <PlaceholderPage title="Evolution des stocks et conseils d'approvisionnement" />
+  return <SupplyScreen />
 }

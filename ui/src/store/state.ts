@@ -17,7 +17,14 @@ import type {
 export type LoadStatus = 'idle' | 'busy' | 'error'
 
 /** Lists with their own loading state. `user` covers the whole user load. */
-export type ListName = 'user' | 'needs' | 'products' | 'distributors' | 'producers' | 'events' | 'orders' | 'prices'
+export type ListName = 'user' | 'needs' | 'products' | 'distributors' | 'producers' | 'events' | 'orders' | 'prices' | 'shopNeeds'
+
+/** One shop's needs as a producer sees them (`GET /api/needs?distributor=ID`). */
+export interface ShopNeeds {
+  /** The shop they belong to; null before the first load. */
+  distributor: string | null
+  needs: Need[]
+}
 
 /** localStorage key of the logged-in email (SPEC §3). */
 export const EMAIL_KEY = 'primeur.email'
@@ -34,6 +41,8 @@ export interface State {
   events: ActivityEvent[]
   orders: Order[]
   prices: PriceRecord[]
+  /** The shop a producer is viewing in the planner (not the producer's own `needs`). */
+  shopNeeds: ShopNeeds
   /** Whether a full user load has succeeded since login or page load. */
   loaded: boolean
   /** Loading state per list. */
@@ -64,6 +73,7 @@ const idleLoading = (): Record<ListName, LoadStatus> => ({
   events: 'idle',
   orders: 'idle',
   prices: 'idle',
+  shopNeeds: 'idle',
 })
 
 /** A fresh logged-out (or not yet loaded) state. */
@@ -78,6 +88,7 @@ export function initialState(email: string | null = readStoredEmail()): State {
     events: [],
     orders: [],
     prices: [],
+    shopNeeds: { distributor: null, needs: [] },
     loaded: false,
     loading: idleLoading(),
     loadError: null,

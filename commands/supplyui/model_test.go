@@ -1,0 +1,164 @@
+package supplyui_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"primeur/commands/supplyui"
+	"primeur/core/store/storetest"
+	"primeur/core/supply"
+	"primeur/core/supply/supplytest"
+	"primeur/daemon/daemontest"
+)
+
+// shop starts a daemon (Friday 2026-11-20 in Paris) with a shop whose
+// tomatoes follow the hand-computed case of core/supply, and returns a
+// client logged in as that shop.
+func shop(t *testing.T) *supplyui.Client {
+	t.Helper()
+	db := storetest.SQLite(t)
+	s := daemontest.New(t, db)
+	_, shopID := s.Register("epicerie@example.fr", "Épicerie du Lac", true)
+	_, saules := s.Producer("saules@example.fr", "Ferme des Saules")
+	_, alpage := s.Producer("alpage@example.fr", "Alpage")
+	w := supplytest.New(t, db)
+	w.Need(shopID, "tomate", "2026-11-01", 25000)
+	w.Need(shopID, "poireau", "2026-11-01", 4650)
+	w.Delivery(saules, shopID, "2026-11-12", supply.Done, supplytest.Line{Product: "tomate", Expected: 3200, Sent: 3000})
+	w.Delivery(alpage, shopID, "2026-11-16", supply.Planned, supplytest.Line{Product: "tomate", Expected: 2550})
+	w.Delivery(saules, shopID, "2026-11-17", supply.Cancelled, supplytest.Line{Product: "tomate", Expected: 10000})
+	w.Delivery(saules, shopID, "2026-11-19", supply.Planned, supplytest.Line{Product: "tomate", Expected: 2000})
+	w.Delivery(alpage, shopID, "2026-11-19", supply.Planned, supplytest.Line{Product: "tomate", Expected: 525})
+
+	c, err := supplyui.NewClient(s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Login(context.Background(), "epicerie@example.fr", daemontest.Password); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(out []byte) bool {
+		for _, w := range want {
+			if !bytes.Contains(out, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func key(tm *teatest.TestModel, k tea.KeyType, times int) {
+	for i := 0; i < times; i++ {
+		tm.Send(tea.KeyMsg{Type: k})
+	}
+}
+
+func TestViewer(t *testing.T) {
+	c := shop(t)
+	first, err := c.Supply(context.Background(), "", supply.DefaultDays)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := teatest.NewTestModel(t, supplyui.New("Épicerie du Lac", c.Supply, first), teatest.WithInitialTermSize(80, 24))
+
+	// 80×24: the current week from Monday, 5 days; today (Friday) selected.
+	waitFor(t, tm, supplyui.Title, "Épicerie du Lac — du lundi 16 novembre 2026 au vendredi 20 novembre 2026",
+		"lun 16/11", "ven 20/11", "Tomate (kg) *", "Poireau (kg)", ">0       ×<", " 15        ", "Entrée détail")
+
+	// Two days back, then the detail of Wednesday the 18th: 6 kg in the
+	// morning, 20 + 5,25 kg coming on Thursday, nothing to order.
+	key(tm, tea.KeyLeft, 2)
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	waitFor(t, tm, ">6       !<")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Épicerie du Lac — Tomate (kg)", "mercredi 18 novembre 2026", "couverture partielle",
+		supplyui.LabelOrder+" : 0 kg", supplyui.LabelMorningStock, "6 kg",
+		supplyui.LabelNextDeliveries+" (jeu 19/11)", "25,25 kg", "Alpage", "5,25 kg", "Ferme des Saules", "20 kg",
+		supplyui.LabelNeed, supplyui.LabelNextNeed, "10 kg", "Produit à risque")
+	// The detail follows the selection: Tuesday proposes 4 kg.
+	key(tm, tea.KeyLeft, 1)
+	waitFor(t, tm, "mardi 17 novembre 2026", supplyui.LabelOrder+" : 4 kg")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	waitFor(t, tm, "Entrée détail")
+
+	// Past the right edge the window moves by one day.
+	key(tm, tea.KeyRight, 4)
+	waitFor(t, tm, "du mardi 17 novembre 2026 au samedi 21 novembre 2026", "sam 21/11")
+	key(tm, tea.KeyRight, 3)
+	waitFor(t, tm, "Aucune livraison n'est prévue entre le 20/11/2026 et le 24/11/2026", "flèches ← → pour changer de dates.")
+
+	// t comes back to the current week; a wide terminal shows 8 days.
+	tm.Type("t")
+	waitFor(t, tm, "du lundi 16 novembre 2026 au vendredi 20 novembre 2026")
+	tm.Send(tea.WindowSizeMsg{Width: 130, Height: 40})
+	waitFor(t, tm, "du lundi 16 novembre 2026 au lundi 23 novembre 2026", "lun 23/11")
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+
+	m := tm.FinalModel(t).(supplyui.Model)
+	product, day := m.Selected()
+	if m.Start() != "2026-11-16" || m.Days() != 8 || product != "tomate" || day != "2026-11-20" || m.Detail() {
+		t.Fatalf("final state: %s, %d days, %s %s, detail %v", m.Start(), m.Days(), product, day, m.Detail())
+	}
+}
+
+func TestViewerNarrowAndErrors(t *testing.T) {
+	c := shop(t)
+	first, err := c.Supply(context.Background(), "", supply.DefaultDays)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 50 columns leave room for 2 days; 10 rows still show the selection.
+	tm := teatest.NewTestModel(t, supplyui.New("Épicerie du Lac", c.Supply, first), teatest.WithInitialTermSize(50, 10))
+	waitFor(t, tm, "mar 17/11", "×<") // the selection (Friday) came back to the last column
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	if m := tm.FinalModel(t).(supplyui.Model); m.Days() != 2 {
+		t.Fatalf("%d days at 50 columns", m.Days())
+	}
+	for _, line := range strings.Split(tm.FinalModel(t).View(), "\n") {
+		if w := len([]rune(stripANSI(line))); w > 50 {
+			t.Fatalf("line of %d columns at 50: %q", w, line)
+		}
+	}
+
+	// Wrong logins and roles come back with the daemon's French message.
+	if _, err := c.Login(context.Background(), "epicerie@example.fr", "mauvais1"); err == nil || !strings.Contains(err.Error(), "incorrects") {
+		t.Fatalf("wrong password: %v", err)
+	}
+	if _, err := supplyui.NewClient("ftp://example.fr"); err == nil {
+		t.Fatal("ftp accepted")
+	}
+	dead, _ := supplyui.NewClient("http://127.0.0.1:1")
+	if _, err := dead.Supply(context.Background(), "", 5); err == nil || !strings.Contains(err.Error(), "ne répond pas") {
+		t.Fatalf("dead server: %v", err)
+	}
+}
+
+// stripANSI drops escape sequences.
+func stripANSI(s string) string {
+	var b strings.Builder
+	esc := false
+	for _, r := range s {
+		switch {
+		case r == 0x1b:
+			esc = true
+		case esc && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'):
+			esc = false
+		case !esc:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

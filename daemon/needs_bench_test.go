@@ -1,0 +1,218 @@
+//go:build unix
+
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core"
+	"primeur/core/decimal"
+	"primeur/core/planning"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/daemon/daemontest"
+)
+
+// Sizes of the benchmark world: a shop planning 150 products (the 60 of the
+// catalogue and 90 synthetic ones) over 24 months, the window the user load
+// covers (12 months back, 12 ahead).
+const (
+	benchExtraProducts = 90
+	benchMonths        = 24
+)
+
+// BenchmarkNeedsLoad measures what the planner screens load: the shop's user
+// load (GET /api/user), its needs (GET /api/needs) and one shop's needs as a
+// producer reads them (GET /api/needs?distributor=), for 150 products × 24
+// months = 3,600 needs, a quarter of them committed and an eighth with a
+// pending proposal. Requests go through the daemon's whole handler (session,
+// security headers, huma, JSON) in process; the figures are the server's.
+// SQLite always, PostgreSQL when PRIMEUR_TEST_DATABASE_URL is set.
+//
+// Besides wall time, each result reports cpu-ns/op: the CPU time (user +
+// system) the test process spent per request, which stays meaningful on a
+// machine shared with other work, where wall time mostly measures the wait
+// for a core. It does not count the PostgreSQL server's own CPU.
+//
+//	go test ./daemon -run '^$' -bench BenchmarkNeedsLoad -benchmem
+func BenchmarkNeedsLoad(b *testing.B) {
+	engines := []struct {
+		name string
+		open func(testing.TB) *store.DB
+	}{{"sqlite", storetest.SQLite}}
+	if os.Getenv(storetest.EnvURL) != "" {
+		engines = append(engines, struct {
+			name string
+			open func(testing.TB) *store.DB
+		}{"postgres", storetest.Postgres})
+	}
+	for _, engine := range engines {
+		b.Run(engine.name, func(b *testing.B) {
+			db := engine.open(b)
+			s := daemontest.New(b, db)
+			_, shopID := s.Register("shop@example.fr", "Épicerie", true)
+			_, farmID := s.Producer("ferme@example.fr", "Ferme")
+			needs := seedPlanner(b, db, shopID, farmID, s.Clock.Now())
+			h := s.Daemon.Handler()
+			shop := sessionCookie(b, h, "shop@example.fr")
+			farm := sessionCookie(b, h, "ferme@example.fr")
+
+			for _, bm := range []struct {
+				name, path string
+				cookie     *http.Cookie
+				want       int
+			}{
+				{"user", "/api/user", shop, needs},
+				{"needs", "/api/needs", shop, needs},
+				{"shop-needs-for-producer", "/api/needs?distributor=" + shopID, farm, needs},
+			} {
+				b.Run(bm.name, func(b *testing.B) {
+					if got := countNeeds(b, serve(b, h, bm.path, bm.cookie)); got != bm.want {
+						b.Fatalf("%s lists %d needs, want %d", bm.path, got, bm.want)
+					}
+					b.ReportAllocs()
+					var size int
+					cpu := cpuTime(b)
+					for b.Loop() {
+						size = len(serve(b, h, bm.path, bm.cookie))
+					}
+					b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
+					b.ReportMetric(float64(size), "resp-bytes")
+				})
+			}
+		})
+	}
+}
+
+// seedPlanner adds the synthetic products and the shop's needs, with
+// commitments and pending proposals of one producer, and returns the number
+// of needs.
+func seedPlanner(b *testing.B, db *store.DB, shopID, farmID string, now time.Time) int {
+	b.Helper()
+	ctx := context.Background()
+	for i := 1; i <= benchExtraProducts; i++ {
+		name := fmt.Sprintf("Produit de test %03d", i)
+		if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO products (id, name, name_key, unit, share, ref_price, coefs)
+			VALUES (?, ?, ?, 'kg', 10, 150, '1,1,1,1,1,1,1,1,1,1,1,1')`), fmt.Sprintf("test-%03d", i), name, fmt.Sprintf("produit de test %03d", i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var products []string
+	if err := db.Select(&products, `SELECT id FROM products ORDER BY id`); err != nil {
+		b.Fatal(err)
+	}
+	if len(products) != 60+benchExtraProducts {
+		b.Fatalf("%d products, want %d", len(products), 60+benchExtraProducts)
+	}
+	first := planning.AddMonths(planning.MonthOf(now), -12)
+	cells := make([]planning.Cell, 0, len(products)*benchMonths)
+	for _, p := range products {
+		for m := range benchMonths {
+			cells = append(cells, planning.Cell{ProductID: p, Month: planning.AddMonths(first, m), Quantity: decimal.Dec(100_00 + 25*m)})
+		}
+	}
+	var res planning.Result
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		// Written as of the first month, so that none is refused as past.
+		res, err = planning.Write(ctx, tx, shopID, cells, now.AddDate(0, -13, 0))
+		if err != nil {
+			return err
+		}
+		ms := now.UnixMilli()
+		for i, n := range res.Needs {
+			status := ""
+			switch {
+			case i%4 == 0:
+				status = planning.StatusAccepted
+			case i%8 == 1:
+				status = planning.StatusProposed
+			default:
+				continue
+			}
+			if _, err := store.Exec(ctx, tx, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
+				VALUES (?, ?, ?, ?, 'producer', ?, ?, ?, ?)`, core.NewID(), n.ID, farmID, status, decimal.Dec(40_00), decimal.Dec(1_80), ms, ms); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(res.Needs) != len(cells) {
+		b.Fatalf("wrote %d needs of %d", len(res.Needs), len(cells))
+	}
+	return len(res.Needs)
+}
+
+// sessionCookie logs in through the handler and returns the session cookie.
+func sessionCookie(b *testing.B, h http.Handler, email string) *http.Cookie {
+	b.Helper()
+	body, _ := json.Marshal(map[string]string{"email": email, "password": daemontest.Password})
+	req := httptest.NewRequest(http.MethodPost, "/auth/login", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		b.Fatalf("login %s: %d %s", email, rec.Code, rec.Body)
+	}
+	for _, c := range rec.Result().Cookies() {
+		if c.Value != "" {
+			return c
+		}
+	}
+	b.Fatalf("login %s: no session cookie", email)
+	return nil
+}
+
+// serve runs one GET through the handler and returns the body of its 200.
+func serve(b *testing.B, h http.Handler, path string, cookie *http.Cookie) []byte {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	req.AddCookie(cookie)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		b.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+	}
+	return rec.Body.Bytes()
+}
+
+// countNeeds reads the needs of a user load or of a needs list.
+func countNeeds(b *testing.B, body []byte) int {
+	b.Helper()
+	if bytes.HasPrefix(body, []byte("[")) {
+		var list []json.RawMessage
+		if err := json.Unmarshal(body, &list); err != nil {
+			b.Fatal(err)
+		}
+		return len(list)
+	}
+	var load struct {
+		Needs []json.RawMessage `json:"needs"`
+	}
+	if err := json.Unmarshal(body, &load); err != nil {
+		b.Fatal(err)
+	}
+	return len(load.Needs)
+}
+
+// cpuTime is the CPU time (user + system) the process has used, in ns.
+func cpuTime(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}

@@ -1,0 +1,83 @@
+// Command e2eseed gives a shop of the browser tests (ui/e2e/supply.spec.ts)
+// needs and deliveries around the current week, written straight into the
+// daemon's database as core/trade would, until trade plans real deliveries.
+// It is used by tests only.
+//
+//	e2eseed --data-dir DIR --shop EMAIL --producer EMAIL --producer EMAIL
+//
+// With M the Monday of the current week in Europe/Paris: Tomate gets a need
+// of 260 kg this month and next; on M+1 the first producer brings 30 kg of
+// tomatoes and the second 10 kg; on M−3 the first producer delivered 12 kg
+// of leeks (done), a product without need.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"primeur/core/accounts"
+	"primeur/core/schema"
+	"primeur/core/store"
+	"primeur/core/supply"
+	"primeur/core/supply/supplytest"
+)
+
+type fatal struct{}
+
+func (fatal) Helper()                        {}
+func (fatal) Fatalf(format string, a ...any) { log.Fatalf(format, a...) }
+
+type list []string
+
+func (l *list) String() string     { return strings.Join(*l, ",") }
+func (l *list) Set(s string) error { *l = append(*l, s); return nil }
+
+func main() {
+	dataDir := flag.String("data-dir", "", "the daemon's data directory (SQLite)")
+	databaseURL := flag.String("database-url", "", "PostgreSQL URL, instead of --data-dir")
+	shopEmail := flag.String("shop", "", "the shop's email")
+	var producers list
+	flag.Var(&producers, "producer", "a producer's email (twice)")
+	flag.Parse()
+	if *shopEmail == "" || len(producers) != 2 || (*dataDir == "" && *databaseURL == "") {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, *databaseURL, filepath.Join(*dataDir, "primeur.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := schema.Migrate(ctx, db); err != nil {
+		log.Fatal(err)
+	}
+	id := func(email string) string {
+		u, err := accounts.ByEmail(ctx, db, email)
+		if err != nil {
+			log.Fatalf("%s: %v", email, err)
+		}
+		return u.ID
+	}
+	shop, first, second := id(*shopEmail), id(producers[0]), id(producers[1])
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		log.Fatal(err)
+	}
+	monday := supply.DateOf(time.Now().In(paris)).Monday()
+	w := supplytest.New(fatal{}, db)
+	thisMonth, _ := supply.ParseDate(monday.Month())
+	for _, d := range []supply.Date{thisMonth, thisMonth.AddDays(32)} {
+		w.Need(shop, "tomate", d.Month(), 26000)
+	}
+	w.Delivery(first, shop, monday.AddDays(1).String(), supply.Planned, supplytest.Line{Product: "tomate", Expected: 3000})
+	w.Delivery(second, shop, monday.AddDays(1).String(), supply.Planned, supplytest.Line{Product: "tomate", Expected: 1000})
+	w.Delivery(first, shop, monday.AddDays(-3).String(), supply.Done, supplytest.Line{Product: "poireau", Expected: 1200, Sent: 1200})
+	fmt.Println(monday)
+}

@@ -1,0 +1,254 @@
+// The needs planner in a real browser against the real daemon: a shop fills
+// its grid with the keyboard, a producer reads a shop's grid.
+import type { Page } from '@playwright/test'
+import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
+
+/** The month `offset` months from now in Paris, as the grid labels it ("décembre 2026"). */
+function monthLabel(offset: number): string {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .split('-')
+    .map(Number)
+  const date = new Date(Date.UTC(year, month - 1 + offset, 1))
+  return new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(date)
+}
+
+/** The month `offset` months from now as the API writes it ("2026-12-01"). */
+function monthValue(offset: number): string {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .split('-')
+    .map(Number)
+  const date = new Date(Date.UTC(year, month - 1 + offset, 1))
+  return date.toISOString().slice(0, 10)
+}
+
+const cell = (page: Page, product: string, offset: number) =>
+  page.getByRole('textbox', { name: `${product}, ${monthLabel(offset)}`, exact: true })
+
+const monthHeaders = (page: Page) =>
+  page.getByRole('table', { name: 'Besoins par produit et par mois' }).getByRole('columnheader').filter({ hasNotText: 'Produit' })
+
+const tab = (page: Page, label: RegExp) => page.getByRole('tab', { name: label })
+
+/** Picks an option of a Mantine Select or MultiSelect found by its label. */
+async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string, search: string) {
+  const input = scope.getByRole('combobox', { name: label, exact: true })
+  await input.click()
+  // Typing opens the dropdown whatever the click did, and filters it.
+  await input.fill(search)
+  await page.getByRole('option', { name: option, exact: true }).click()
+}
+
+test.use({ viewport: { width: 1280, height: 800 } })
+
+test('a shop plans its needs in the grid with the keyboard', async ({ page }) => {
+  // A long story of about fifty requests: give a loaded two-core machine room.
+  test.slow()
+  const shop = uniqueAccount('magasin')
+  await page.goto('/landing/register')
+  await registerThroughForm(page, shop, 'Distributeur')
+  await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Planifier' }).click()
+  await expect(page).toHaveURL(/\/dis\/needs$/)
+  await expect(page.getByRole('heading', { name: 'Planifier mes besoins' })).toBeVisible()
+
+  // A new shop has nothing in the period.
+  await expect(page.getByText('Macache')).toBeVisible()
+  await expect(page.getByText("Aucun besoin n'existe sur cette période ou pour ce filtre.")).toBeVisible()
+  await expect(tab(page, /^TOUS/)).toHaveText('TOUS (0)')
+  await expect(page.getByText('Veuillez selectionner une cellule')).toBeVisible()
+
+  // One need through the add bar: Tomate, this month.
+  await page.getByRole('button', { name: 'Ajouter un besoin' }).click()
+  const single = page.getByRole('form', { name: 'Ajouter un besoin' })
+  await choose(page, single, 'Produit', 'Tomate', 'tomat')
+  await single.getByLabel('Quantité').fill('120.5')
+  await expect(single.getByLabel('Quantité')).toHaveValue('120,5')
+  await single.getByRole('button', { name: 'Ajouter' }).click()
+  await expect(page.getByText('Création effectuée').first()).toBeVisible()
+  await expect(single).toBeHidden()
+  await expect(tab(page, /^TOUS/)).toHaveText('TOUS (1)')
+  await expect(cell(page, 'Tomate', 0)).toHaveValue('120,5')
+
+  // Several months of one product at once: Melon (pieces), next two months.
+  await page.getByRole('button', { name: 'Ajout groupé' }).click()
+  const bulk = page.getByRole('form', { name: 'Ajout groupé de besoins' })
+  await choose(page, bulk, 'Produit', 'Melon', 'melon')
+  await choose(page, bulk, 'Mois', monthLabel(1), monthLabel(1))
+  await choose(page, bulk, 'Mois', monthLabel(2), monthLabel(2))
+  await bulk.getByLabel(`Quantité pour ${monthLabel(1)}`).fill('30')
+  await bulk.getByLabel(`Quantité pour ${monthLabel(2)}`).fill('40')
+  await bulk.getByRole('button', { name: 'Ajouter' }).click()
+  await expect(bulk).toBeHidden()
+  await expect(tab(page, /^TOUS/)).toHaveText('TOUS (2)')
+  await expect(cell(page, 'Melon', 1)).toHaveValue('30')
+  await expect(cell(page, 'Melon', 2)).toHaveValue('40')
+
+  // Landscape: 8 months, the current one first.
+  await expect(monthHeaders(page)).toHaveCount(8)
+  await expect(monthHeaders(page).first()).toHaveText(monthLabel(0))
+
+  // Type like in a spreadsheet: Tab moves right, arrows and Enter move, each move commits.
+  await cell(page, 'Melon', 0).click()
+  await expect(page.getByText('Pas de besoins a cette date pour le produit selectionne')).toBeVisible()
+  await page.keyboard.type('12')
+  await page.keyboard.press('Tab')
+  await expect(cell(page, 'Melon', 1)).toBeFocused()
+  await page.keyboard.type('35')
+  await page.keyboard.press('ArrowDown')
+  await expect(cell(page, 'Tomate', 1)).toBeFocused()
+  await page.keyboard.type('80,25')
+  await page.keyboard.press('ArrowRight')
+  await expect(cell(page, 'Tomate', 2)).toBeFocused()
+  await page.keyboard.type('60')
+  await page.keyboard.press('ArrowUp')
+  await expect(cell(page, 'Melon', 2)).toBeFocused()
+  // Letters are not taken, and pieces take no decimal separator.
+  await page.keyboard.type('4a,5')
+  await expect(cell(page, 'Melon', 2)).toHaveValue('45')
+  // Escape puts the stored value back.
+  await page.keyboard.press('Escape')
+  await expect(cell(page, 'Melon', 2)).toHaveValue('40')
+  await page.keyboard.press('Enter')
+  await expect(cell(page, 'Tomate', 2)).toBeFocused()
+
+  await expect(cell(page, 'Melon', 0)).toHaveValue('12')
+  await expect(cell(page, 'Melon', 1)).toHaveValue('35')
+  await expect(cell(page, 'Tomate', 1)).toHaveValue('80,25')
+  await expect(cell(page, 'Tomate', 2)).toHaveValue('60')
+
+  // The right pane shows the selected need and the catalogue's reference price.
+  await cell(page, 'Tomate', 1).click()
+  const pane = page.getByRole('complementary', { name: 'Détail du besoin' })
+  await expect(pane.getByRole('heading', { name: 'Tomate' })).toBeVisible()
+  await expect(pane.getByText('80,25 kg').first()).toBeVisible()
+  await expect(pane.getByText('Prix de référence producteur (catalogue)', { exact: false })).toBeVisible()
+
+  // A negative value is refused with the SPEC message and changes nothing.
+  await page.keyboard.type('-5')
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('alert').filter({ hasText: 'La valeur saisie doit etre superieure a zero.' })).toBeVisible()
+  await expect(cell(page, 'Tomate', 1)).toHaveValue('80,25')
+
+  // Everything was saved: a reload shows the same grid.
+  await page.reload()
+  await expect(cell(page, 'Tomate', 0)).toHaveValue('120,5')
+  await expect(cell(page, 'Tomate', 1)).toHaveValue('80,25')
+  await expect(cell(page, 'Tomate', 2)).toHaveValue('60')
+  await expect(cell(page, 'Melon', 0)).toHaveValue('12')
+  await expect(cell(page, 'Melon', 1)).toHaveValue('35')
+  await expect(cell(page, 'Melon', 2)).toHaveValue('40')
+
+  // 0 deletes a need; emptying the last need of a product in the period drops its row.
+  await cell(page, 'Melon', 0).click()
+  await page.keyboard.type('0')
+  await page.keyboard.press('Tab')
+  await expect(page.getByText('Suppression effectuée').first()).toBeVisible()
+  await expect(cell(page, 'Melon', 0)).toHaveValue('')
+  await expect(tab(page, /^TOUS/)).toHaveText('TOUS (2)')
+  for (const offset of [1, 2]) {
+    await cell(page, 'Melon', offset).click()
+    await page.keyboard.press('Backspace')
+    await page.keyboard.press('Enter')
+  }
+  await expect(tab(page, /^TOUS/)).toHaveText('TOUS (1)')
+  await expect(cell(page, 'Melon', 0)).toHaveCount(0)
+  await expect(tab(page, /^A VALIDER/)).toHaveText('A VALIDER (0)')
+  await expect(tab(page, /^ENGAGES/)).toHaveText('ENGAGES (0)')
+  await tab(page, /^ENGAGES/).click()
+  await expect(page.getByText('Macache')).toBeVisible()
+  await tab(page, /^TOUS/).click()
+
+  // Search by product name, fuzzy.
+  await cell(page, 'Tomate', 3).click()
+  await page.keyboard.type('5')
+  await page.keyboard.press('Enter')
+  await page.getByRole('button', { name: 'Ajouter un besoin' }).click()
+  await choose(page, single, 'Produit', 'Poireau', 'poireau')
+  await single.getByLabel('Quantité').fill('9')
+  await single.getByRole('button', { name: 'Ajouter' }).click()
+  await expect(tab(page, /^TOUS/)).toHaveText('TOUS (2)')
+  const search = page.getByRole('searchbox', { name: 'Rechercher un produit' })
+  await search.fill('tomatte')
+  await expect(cell(page, 'Tomate', 0)).toBeVisible()
+  await expect(cell(page, 'Poireau', 0)).toHaveCount(0)
+  await expect(tab(page, /^TOUS/)).toHaveText('TOUS (1)')
+  await search.fill('artichaut')
+  await expect(page.getByText('Aucun resultat')).toBeVisible()
+  await search.fill('')
+  await expect(cell(page, 'Poireau', 0)).toBeVisible()
+
+  // Period: next moves by half the span (4 months), previous goes back into closed months.
+  await page.getByRole('button', { name: 'Période suivante' }).click()
+  await expect(monthHeaders(page).first()).toHaveText(monthLabel(4))
+  await page.getByRole('button', { name: 'Période précédente' }).click()
+  await page.getByRole('button', { name: 'Période précédente' }).click()
+  await expect(monthHeaders(page).first()).toHaveText(monthLabel(-4))
+  await expect(cell(page, 'Tomate', -1)).not.toBeEditable()
+  await cell(page, 'Tomate', -1).click()
+  await page.keyboard.type('3')
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.' }),
+  ).toBeVisible()
+  await expect(cell(page, 'Tomate', -1)).toHaveValue('')
+  await page.getByRole('button', { name: "Aujourd'hui" }).click()
+  await expect(monthHeaders(page).first()).toHaveText(monthLabel(0))
+
+  // Portrait: 3 months; back to landscape: 8.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await expect(monthHeaders(page)).toHaveCount(3)
+  await page.getByRole('button', { name: 'Période suivante' }).click()
+  await expect(monthHeaders(page).first()).toHaveText(monthLabel(2))
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await expect(monthHeaders(page)).toHaveCount(8)
+})
+
+test("a producer reads a shop's needs without changing them", async ({ page, browser, baseURL }) => {
+  // The shop and its needs, through the API.
+  const shop = uniqueAccount('epicerie')
+  const shopContext = await browser.newContext({ baseURL })
+  const api = shopContext.request
+  expect((await api.post('/auth/register', { data: { ...shop, distributor: true } })).status()).toBe(201)
+  for (const [product, offset, quantity] of [
+    ['tomate', 0, 50],
+    ['tomate', 1, 60],
+    ['fraise', 2, 12.5],
+  ] as const) {
+    expect((await api.post('/api/needs', { data: { product, date: monthValue(offset), quantity } })).status()).toBe(201)
+  }
+  const { user } = await (await api.get('/api/user')).json()
+  await shopContext.close()
+
+  const farm = uniqueAccount('ferme')
+  await page.goto('/landing/register')
+  await registerThroughForm(page, farm, 'Producteur')
+  await expect(page.getByRole('navigation', { name: 'Navigation principale' })).toBeVisible()
+  await page.goto(`/prod/needs/${user._id}`)
+
+  await expect(page.getByRole('heading', { name: shop.name })).toBeVisible()
+  await expect(page.getByText('Besoins chargés avec succès').first()).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Ajouter un besoin' })).toHaveCount(0)
+  await expect(tab(page, /^TOUS/)).toHaveText('TOUS (2)')
+  await expect(cell(page, 'Tomate', 0)).toHaveValue('50')
+  await expect(cell(page, 'Tomate', 1)).toHaveValue('60')
+  await expect(cell(page, 'Fraise', 2)).toHaveValue('12,5')
+
+  // Cells can be selected and moved through, never changed.
+  await expect(cell(page, 'Tomate', 0)).not.toBeEditable()
+  await cell(page, 'Tomate', 0).click()
+  await page.keyboard.type('999')
+  await expect(cell(page, 'Tomate', 0)).toHaveValue('50')
+  await page.keyboard.press('ArrowRight')
+  await expect(cell(page, 'Tomate', 1)).toBeFocused()
+  const pane = page.getByRole('complementary', { name: 'Détail du besoin' })
+  await expect(pane.getByRole('heading', { name: 'Tomate' })).toBeVisible()
+  await expect(pane.getByText('60 kg').first()).toBeVisible()
+  await expect(pane.getByText('Prix de référence producteur (catalogue)', { exact: false })).toBeVisible()
+  await page.keyboard.press('ArrowUp')
+  await expect(cell(page, 'Fraise', 1)).toBeFocused()
+  await expect(pane.getByText('Pas de besoins a cette date pour le produit selectionne')).toBeVisible()
+
+  // Portrait here too.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await expect(monthHeaders(page)).toHaveCount(3)
+})

@@ -1,0 +1,134 @@
+// The supply screen (Réasso.) against the real daemon. Deliveries are
+// written by tools/e2eseed (built here with the Go toolchain) straight into
+// the daemon's database, as core/trade will plan them.
+import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
+
+const repo = fileURLToPath(new URL('../..', import.meta.url))
+let seederDir = ''
+let seeder = ''
+
+test.beforeAll(() => {
+  test.setTimeout(240_000)
+  seederDir = mkdtempSync(join(tmpdir(), 'primeur-e2eseed-'))
+  seeder = join(seederDir, 'e2eseed')
+  execFileSync('go', ['build', '-o', seeder, './tools/e2eseed'], { cwd: repo, stdio: 'inherit' })
+})
+
+test.afterAll(() => {
+  if (seederDir) rmSync(seederDir, { recursive: true, force: true })
+})
+
+/** Registers a producer through the API (no browser needed). */
+async function registerProducer(baseURL: string, prefix: string) {
+  const account = uniqueAccount(prefix)
+  const api: APIRequestContext = await playwrightRequest.newContext({ baseURL })
+  const res = await api.post('/auth/register', {
+    data: { email: account.email, password: account.password, name: account.name, distributor: false },
+  })
+  expect(res.status()).toBe(201)
+  await api.dispose()
+  return account
+}
+
+/** A shop registered through the form, with tomatoes and leeks seeded around the current week. */
+async function seededShop(page: Page, baseURL: string) {
+  const dataDir = process.env.PRIMEUR_E2E_DATA_DIR
+  test.skip(!dataDir, 'PRIMEUR_E2E_DATA_DIR is not set: the daemon was not started by the global setup')
+  const shop = uniqueAccount('reasso')
+  const saules = await registerProducer(baseURL, 'saules')
+  const verger = await registerProducer(baseURL, 'verger')
+  await page.goto('/landing/register')
+  await registerThroughForm(page, shop, 'Distributeur')
+  await expect(page.getByRole('button', { name: shop.email })).toBeVisible()
+  execFileSync(seeder, ['--data-dir', dataDir!, '--shop', shop.email, '--producer', saules.email, '--producer', verger.email])
+  return { shop, saules, verger }
+}
+
+test('the shop reads its stock grid, steps the window and reads the advice of a cell', async ({ page, baseURL }) => {
+  const requested: string[] = []
+  page.on('request', (r) => requested.push(r.url()))
+  const { saules, verger } = await seededShop(page, baseURL!)
+  // Neither the landing page nor the dashboard pays for plotly.
+  expect(requested.filter((u) => u.includes('plotly'))).toEqual([])
+
+  // A reload makes the user load see the producers registered meanwhile.
+  await page.reload()
+  await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Réasso.' }).click()
+  await expect(page).toHaveURL(/\/dis\/supply$/)
+  await expect(page.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" })).toBeVisible()
+  const grid = page.getByRole('table', { name: 'Grille des stocks' })
+  await expect(grid.getByRole('columnheader')).toHaveCount(3 + 5)
+  await expect(grid.getByRole('columnheader').nth(3)).toHaveText(/^lun\. /)
+  await expect(page.getByTestId('supply-period')).toHaveText(/^Du lundi .* au vendredi /)
+  await expect(page.getByTestId('supply-prompt')).toBeVisible()
+  await expect(page.getByTestId('no-deliveries')).toBeHidden()
+
+  // Leeks: 12 kg delivered last Friday and no need, so 12 every morning.
+  await expect(grid.getByRole('button', { name: /^Poireau, lundi .*stock du matin 12 kg$/ })).toBeVisible()
+  // Tomatoes: 30 + 10 kg come on Tuesday; the stock chart is drawn by plotly.
+  const tuesday = grid.getByRole('button', { name: /^Tomate, mardi / })
+  await expect(tuesday).toHaveText('+40')
+  await expect(tuesday).toHaveAttribute('data-risk', '0')
+  await expect(grid.getByRole('button', { name: /^Tomate, lundi / })).toHaveAttribute('data-risk', '2')
+  await expect(page.getByTestId('stock-chart').first().locator('svg.main-svg').first()).toBeVisible()
+  expect(requested.some((u) => u.includes('plotly'))).toBe(true)
+
+  // The detail of Tuesday: the date, the order for Wednesday, the assumptions.
+  await tuesday.click()
+  await expect(tuesday).toHaveAttribute('aria-pressed', 'true')
+  const detail = page.getByRole('region', { name: 'Détail de la case sélectionnée' })
+  await expect(detail.getByRole('heading', { name: /^mardi \d+ \S+ \d{4}$/ })).toBeVisible()
+  await expect(detail.getByText(/^Commande plateforme proposée pour le lendemain \(mercredi /)).toBeVisible()
+  await expect(detail.getByTestId('proposed-order')).toHaveText(/^\d+(,\d{1,2})? kg$/)
+  await expect(detail.getByTestId('morning-stock')).toHaveText(/Stock local restant le matin\s*0 kg/)
+  await expect(detail.getByTestId('deliveries')).toHaveText(/Livraisons du jour\s*40 kg/)
+  await expect(detail.getByRole('row', { name: `${saules.name} 30 kg` })).toBeVisible()
+  await expect(detail.getByRole('row', { name: `${verger.name} 10 kg` })).toBeVisible()
+  await expect(detail.getByTestId('next-deliveries')).toHaveText(/Livraisons du lendemain\s*aucune/)
+  await expect(detail.getByTestId('need')).toHaveText(/Besoin du jour\s*\d+(,\d{1,2})? kg/)
+  await expect(detail.getByTestId('next-need')).toHaveText(/Besoin du lendemain\s*\d+(,\d{1,2})? kg/)
+  await expect(detail.getByText('Besoin couvert')).toBeVisible()
+
+  // One day later: Tuesday is still in the window and still selected.
+  await page.getByRole('button', { name: 'Avancer de 1 jour' }).click()
+  await expect(page.getByTestId('supply-period')).toHaveText(/^Du mardi .* au samedi /)
+  await expect(grid.getByRole('columnheader').nth(3)).toHaveText(/^mar\. /)
+  await expect(detail.getByTestId('deliveries')).toHaveText(/40 kg/)
+  // Two more: nothing comes between Thursday and Monday.
+  await page.getByRole('button', { name: 'Avancer de 1 jour' }).click()
+  await page.getByRole('button', { name: 'Avancer de 1 jour' }).click()
+  await expect(page.getByTestId('supply-period')).toHaveText(/^Du jeudi .* au lundi /)
+  await expect(page.getByTestId('no-deliveries')).toHaveText(
+    /^Aucune livraison n'est prévue entre le \d\d\/\d\d\/\d{4} et le \d\d\/\d\d\/\d{4}\. Utilisez les flèches pour consulter d'autres dates\.$/,
+  )
+  await expect(page.getByTestId('supply-prompt')).toBeVisible()
+
+  // Back to the current week.
+  await page.getByRole('button', { name: 'Semaine en cours' }).click()
+  await expect(page.getByTestId('supply-period')).toHaveText(/^Du lundi .* au vendredi /)
+  await expect(page.getByTestId('no-deliveries')).toBeHidden()
+  await expect(grid.getByRole('button', { name: /^Tomate, mardi / })).toHaveText('+40')
+})
+
+test.describe('on a high-density screen', () => {
+  test.use({ deviceScaleFactor: 2 })
+
+  test('the window shows 8 days and the arrows move it by 3', async ({ page, baseURL }) => {
+    await seededShop(page, baseURL!)
+    await page.goto('/dis/supply')
+    const grid = page.getByRole('table', { name: 'Grille des stocks' })
+    await expect(grid.getByRole('columnheader')).toHaveCount(3 + 8)
+    await expect(page.getByTestId('supply-period')).toHaveText(/^Du lundi .* au lundi /)
+    await page.getByRole('button', { name: 'Avancer de 3 jours' }).click()
+    await expect(page.getByTestId('supply-period')).toHaveText(/^Du jeudi .* au jeudi /)
+    await page.getByRole('button', { name: 'Reculer de 3 jours' }).click()
+    await page.getByRole('button', { name: 'Reculer de 3 jours' }).click()
+    await expect(page.getByTestId('supply-period')).toHaveText(/^Du vendredi .* au vendredi /)
+  })
+})

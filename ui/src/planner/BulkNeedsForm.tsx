@@ -1,0 +1,101 @@
+import { Alert, Button, Group, MultiSelect, Select, SimpleGrid, Stack, TextInput } from '@mantine/core'
+import { type FormEvent, useCallback, useMemo, useState } from 'react'
+import { formatMonthYear } from '../format'
+import { useFormState } from '../forms/useFormState'
+import { useProducts } from '../store/hooks'
+import { bulkNeeds } from '../store/needs'
+import { type BulkNeedsField, type BulkNeedsValues, quantityField, validateBulkNeeds } from '../validation/bulkNeeds'
+import { filterCellInput } from './cellInput'
+import { monthOptions } from './monthOptions'
+import { currentMonth } from './period'
+
+/**
+ * Adds one product's needs for several months at once, a quantity for each
+ * (SPEC §2 "Bulk add", `POST /api/needs/bulk`). Needs already set for those
+ * months take the new quantities.
+ */
+export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
+  const products = useProducts()
+  const [current] = useState(() => currentMonth())
+  const months = useMemo(() => monthOptions(current), [current])
+  const productOptions = useMemo(() => products.map((p) => ({ value: p._id, label: p.name })), [products])
+  const validate = useCallback(
+    (values: BulkNeedsValues) => validateBulkNeeds(values, { unitOf: (id) => products.find((p) => p._id === id)?.unit, current }),
+    [products, current],
+  )
+  const form = useFormState<BulkNeedsValues, BulkNeedsField>({ product: '', months: [], quantities: {} }, validate)
+  const [submitting, setSubmitting] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const unit = products.find((p) => p._id === form.values.product)?.unit ?? 'kg'
+  const chosen = [...form.values.months].sort()
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault()
+    form.touchAll()
+    if (!form.canSubmit || submitting) return
+    setSubmitting(true)
+    setFailure(null)
+    const result = await bulkNeeds({
+      product: form.values.product,
+      dates: chosen,
+      quantities: chosen.map((m) => Number((form.values.quantities[m] ?? '').replace(',', '.'))),
+    })
+    setSubmitting(false)
+    if (result.ok) onDone()
+    else setFailure(result.message)
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Ajout groupé de besoins">
+      <Stack gap="sm">
+        <Select
+          label="Produit"
+          placeholder="Rechercher un produit"
+          searchable
+          data={productOptions}
+          value={form.values.product || null}
+          onChange={(v) => form.setValue('product', v ?? '', { touch: true })}
+          nothingFoundMessage="Aucun produit"
+          error={form.errorOf('product')}
+        />
+        <MultiSelect
+          label="Mois"
+          placeholder="Choisir les mois"
+          data={months}
+          value={form.values.months}
+          onChange={(v) => form.setValue('months', v, { touch: true })}
+          error={form.errorOf('months')}
+          hidePickedOptions
+          searchable
+          nothingFoundMessage="Aucun mois"
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+          {chosen.map((m) => (
+            <TextInput
+              key={m}
+              label={`Quantité pour ${formatMonthYear(m)}`}
+              inputMode={unit === 'kg' ? 'decimal' : 'numeric'}
+              rightSection={unit}
+              value={form.values.quantities[m] ?? ''}
+              onChange={(e) =>
+                form.setValue('quantities', { ...form.values.quantities, [m]: filterCellInput(e.currentTarget.value, unit) })
+              }
+              onBlur={() => form.touch(quantityField(m))}
+              error={form.errorOf(quantityField(m))}
+            />
+          ))}
+        </SimpleGrid>
+        {failure ? (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button type="submit" disabled={!form.canSubmit || submitting}>
+            {submitting ? 'en cours...' : 'Ajouter'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}

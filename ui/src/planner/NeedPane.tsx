@@ -1,0 +1,54 @@
+import { EmptyState, Paper, Stack, Text, Title } from '@mantine/core'
+import { formatMonthYear } from '../format'
+import type { CellKey, NeedRO, ProductRO, Viewer } from './model'
+import { NeedFigures } from './NeedFigures'
+import { PriceInfo } from './PriceInfo'
+
+/** SPEC §2 texts of the right pane. */
+export const PANE_TEXTS = {
+  noSelection: 'Veuillez selectionner une cellule',
+  noNeed: 'Pas de besoins a cette date pour le produit selectionne',
+} as const
+
+/**
+ * The planner's right pane (SPEC §2): what the selected cell holds. With
+ * nothing selected or an empty cell it says so; for a need it shows its
+ * quantities, then one block per concern, stacked: price information now,
+ * the proposal form and commitment cards (issue 5) below it.
+ */
+export function NeedPane({
+  selection,
+  need,
+  product,
+}: {
+  selection: CellKey | null
+  need: NeedRO | undefined
+  product: ProductRO | undefined
+  /** Who looks (the trade blocks differ per side). */
+  viewer: Viewer
+}) {
+  return (
+    <Paper withBorder p="md" component="aside" aria-label="Détail du besoin">
+      {!selection || !product ? (
+        <EmptyState title={PANE_TEXTS.noSelection} size="sm" />
+      ) : (
+        <Stack gap="md">
+          <Stack gap={0}>
+            <Title order={3}>{product.name}</Title>
+            <Text c="dimmed" tt="capitalize">
+              {formatMonthYear(selection.month)}
+            </Text>
+          </Stack>
+          {!need ? (
+            <Text>{PANE_TEXTS.noNeed}</Text>
+          ) : (
+            <>
+              <NeedFigures need={need} product={product} />
+              <PriceInfo product={product} />
+            </>
+          )}
+        </Stack>
+      )}
+    </Paper>
+  )
+}

@@ -1,0 +1,158 @@
+import { Table, Text } from '@mantine/core'
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef } from 'react'
+import { formatMonthYear } from '../format'
+import { CELL_MESSAGES } from './cellInput'
+import { EmptyPlanner } from './EmptyPlanner'
+import { type CellKey, cellId } from './model'
+import { nextCell } from './navigation'
+import { NeedCell } from './NeedCell'
+import { isPastMonth, type Month } from './period'
+import type { EmptyReason, PlannerRow } from './rows'
+
+/**
+ * The planner grid (SPEC §2): products in rows, the period's months in
+ * columns, moves between cells like a spreadsheet (arrows, Tab, Enter; see
+ * navigation.ts). With `editable`, the cells of the current and later months
+ * take input; past months never do. Without rows, the month headers stay and
+ * the body says why it is empty.
+ */
+export function NeedsGrid({
+  rows,
+  empty,
+  months,
+  current,
+  editable,
+  selection,
+  onSelect,
+  onCommit,
+  onRefuse,
+}: {
+  rows: readonly PlannerRow[]
+  empty: EmptyReason | null
+  months: readonly Month[]
+  current: Month
+  editable: boolean
+  selection: CellKey | null
+  onSelect: (cell: CellKey) => void
+  onCommit: (product: string, month: Month, text: string) => Promise<void>
+  onRefuse: (product: string, month: Month, message: string) => void
+}) {
+  const inputs = useRef(new Map<string, HTMLInputElement>())
+  // Where the keyboard focus was, to put it back if its row goes away
+  // (its last need of the period was deleted).
+  const lastFocus = useRef<{ key: string; row: number; col: number } | null>(null)
+
+  const position = useMemo(() => {
+    const rowOf = new Map(rows.map((r, i) => [r.product._id, i]))
+    const colOf = new Map(months.map((m, i) => [m, i]))
+    return { rowOf, colOf }
+  }, [rows, months])
+
+  const focusAt = useCallback(
+    (row: number, col: number) => {
+      const r = rows[row]
+      const m = months[col]
+      if (r && m) inputs.current.get(cellId(r.product._id, m))?.focus()
+    },
+    [rows, months],
+  )
+
+  const inputRef = useCallback((product: string, month: Month, el: HTMLInputElement | null) => {
+    if (el) inputs.current.set(cellId(product, month), el)
+    else inputs.current.delete(cellId(product, month))
+  }, [])
+
+  const onFocusCell = useCallback(
+    (product: string, month: Month) => {
+      lastFocus.current = {
+        key: cellId(product, month),
+        row: position.rowOf.get(product) ?? 0,
+        col: position.colOf.get(month) ?? 0,
+      }
+      onSelect({ product, month })
+    },
+    [position, onSelect],
+  )
+
+  const onMoveKey = useCallback(
+    (event: KeyboardEvent<HTMLInputElement>, product: string, month: Month) => {
+      const row = position.rowOf.get(product)
+      const col = position.colOf.get(month)
+      if (row === undefined || col === undefined) return
+      const target = nextCell({ row, col }, event.key, event.shiftKey, rows.length, months.length)
+      if (!target) return
+      event.preventDefault()
+      if (target.row === row && target.col === col) return
+      focusAt(target.row, target.col)
+    },
+    [position, rows.length, months.length, focusAt],
+  )
+
+  useEffect(() => {
+    const last = lastFocus.current
+    if (!last || inputs.current.has(last.key)) return
+    // The focused cell's row is gone: keep the keyboard in the grid.
+    if (document.activeElement && document.activeElement !== document.body) return
+    if (rows.length === 0) return
+    focusAt(Math.min(last.row, rows.length - 1), Math.min(last.col, months.length - 1))
+  }, [rows, months, focusAt])
+
+  return (
+    <Table.ScrollContainer minWidth={months.length * 76 + 120}>
+      <Table stickyHeader withTableBorder withColumnBorders verticalSpacing={4} horizontalSpacing={6} aria-label="Besoins par produit et par mois">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Produit</Table.Th>
+            {months.map((m) => (
+              <Table.Th key={m} scope="col" ta="center" data-past={isPastMonth(m, current) || undefined}>
+                {formatMonthYear(m)}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {empty ? (
+            <Table.Tr>
+              <Table.Td colSpan={months.length + 1}>
+                <EmptyPlanner reason={empty} />
+              </Table.Td>
+            </Table.Tr>
+          ) : null}
+          {rows.map((row) => (
+            <Table.Tr key={row.product._id}>
+              <Table.Th scope="row">
+                <Text size="sm" fw={600} span>
+                  {row.product.name}
+                </Text>{' '}
+                <Text size="xs" c="dimmed" span>
+                  ({row.product.unit})
+                </Text>
+              </Table.Th>
+              {months.map((m) => {
+                const past = isPastMonth(m, current)
+                return (
+                  <Table.Td key={m} p={2}>
+                    <NeedCell
+                      product={row.product}
+                      month={m}
+                      need={row.needs.get(m)}
+                      editable={editable && !past}
+                      lockedMessage={editable && past ? CELL_MESSAGES.pastMonth : undefined}
+                      selected={selection?.product === row.product._id && selection.month === m}
+                      label={`${row.product.name}, ${formatMonthYear(m)}`}
+                      inputRef={inputRef}
+                      onFocusCell={onFocusCell}
+                      onMoveKey={onMoveKey}
+                      onCommit={onCommit}
+                      onRefuse={onRefuse}
+                    />
+                  </Table.Td>
+                )
+              })}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  )
+}

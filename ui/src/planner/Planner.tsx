@@ -1,0 +1,110 @@
+import { Alert, Grid, Stack } from '@mantine/core'
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react'
+import { formatMonthYear } from '../format'
+import { useProducts } from '../store/hooks'
+import type { CellKey, NeedRO, Viewer } from './model'
+import { NeedPane } from './NeedPane'
+import { NeedsGrid } from './NeedsGrid'
+import { currentMonth, type Month, movePeriod, periodMonths } from './period'
+import { PlannerHeader } from './PlannerHeader'
+import { plannerView, type Tab } from './rows'
+import { useSpan } from './useSpan'
+
+/** What a commit did, as the planner shows it. */
+export type CommitOutcome = { kind: 'unchanged' } | { kind: 'saved' } | { kind: 'refused'; message: string }
+
+export interface PlannerProps {
+  title: ReactNode
+  subtitle?: ReactNode
+  /** The needs shown: the shop's own, or one shop's for a producer. */
+  needs: readonly NeedRO[]
+  viewer: Viewer
+  /** Commits a cell; absent, the grid is read-only. */
+  onCommit?: (product: string, month: Month, text: string) => Promise<CommitOutcome>
+  /** The add bar, between the header and the grid (the shop's planner). */
+  addBar?: ReactNode
+  /** Called with the first month shown whenever the period changes (to load older needs). */
+  onPeriod?: (first: Month) => void
+}
+
+/**
+ * The needs planner shared by the shop (SPEC §2 "Planifier") and the
+ * producer (one shop's needs): header with search, period and tabs, the
+ * grid, and the right pane of the selected cell.
+ */
+export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPeriod }: PlannerProps) {
+  const products = useProducts()
+  const span = useSpan()
+  const [current] = useState(() => currentMonth())
+  const [start, setStart] = useState<Month>(current)
+  const [query, setQuery] = useState('')
+  const [tab, setTab] = useState<Tab>('all')
+  const [selection, setSelection] = useState<CellKey | null>(null)
+  const [refusal, setRefusal] = useState<string | null>(null)
+
+  const months = useMemo(() => periodMonths(start, span), [start, span])
+  useEffect(() => {
+    onPeriod?.(start)
+  }, [onPeriod, start])
+  const view = useMemo(() => plannerView(needs, products, months, viewer, query, tab), [needs, products, months, viewer, query, tab])
+
+  const productName = useCallback((id: string) => products.find((p) => p._id === id)?.name ?? id, [products])
+  const refuse = useCallback(
+    (product: string, month: Month, message: string) => setRefusal(`${productName(product)}, ${formatMonthYear(month)} : ${message}`),
+    [productName],
+  )
+  const commit = useCallback(
+    async (product: string, month: Month, text: string) => {
+      if (!onCommit) return
+      setRefusal(null)
+      const outcome = await onCommit(product, month, text)
+      if (outcome.kind === 'refused') refuse(product, month, outcome.message)
+    },
+    [onCommit, refuse],
+  )
+
+  const selectedNeed = selection ? needs.find((n) => n.product === selection.product && n.date === selection.month) : undefined
+  const selectedProduct = selection ? products.find((p) => p._id === selection.product) : undefined
+
+  return (
+    <Stack p="md" gap="md">
+      <PlannerHeader
+        title={title}
+        subtitle={subtitle}
+        query={query}
+        onQuery={setQuery}
+        months={months}
+        onPrevious={() => setStart((s) => movePeriod(s, span, -1))}
+        onNext={() => setStart((s) => movePeriod(s, span, 1))}
+        onToday={() => setStart(currentMonth())}
+        tab={tab}
+        counts={view.counts}
+        onTab={setTab}
+      />
+      {addBar}
+      {refusal ? (
+        <Alert color="red" role="alert" withCloseButton closeButtonLabel="Fermer" onClose={() => setRefusal(null)}>
+          {refusal}
+        </Alert>
+      ) : null}
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 9 }}>
+          <NeedsGrid
+            rows={view.rows}
+            empty={view.empty}
+            months={months}
+            current={current}
+            editable={!!onCommit}
+            selection={selection}
+            onSelect={setSelection}
+            onCommit={commit}
+            onRefuse={refuse}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 3 }}>
+          <NeedPane selection={selection} need={selectedNeed} product={selectedProduct} viewer={viewer} />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  )
+}

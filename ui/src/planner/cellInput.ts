@@ -1,0 +1,113 @@
+// Need cell input (SPEC §4 "Need cell editing", §5 "Need cell"), pure:
+//
+// - Keyboard filter: digits, plus one decimal separator for kg (comma or
+//   dot, shown as a comma). A minus sign is kept only in first position, so
+//   that a negative value gets its SPEC message instead of silently losing
+//   its sign; anything else is dropped.
+// - Parsing: empty means zero; kg take at most 2 decimals, pieces none;
+//   the daemon's bound (a million) applies.
+// - The decide rule: empty, 0 or '0' deletes the need; a value on an existing
+//   need updates it; a value over 0 on an empty cell creates one; the same
+//   value changes nothing. A need may not go under its accepted + proposed
+//   quantities (nor be deleted while it has any), and a past month is
+//   read-only. Every refusal carries the message shown to the user.
+import type { Unit } from '../types'
+import type { NeedRO } from './model'
+import { isPastMonth, type Month } from './period'
+
+/** Messages of SPEC §5 and the daemon's (core/planning/rules.go), byte for byte. */
+export const CELL_MESSAGES = {
+  negative: 'La valeur saisie doit etre superieure a zero.',
+  belowReserved:
+    'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+  badWeight: 'Veuillez saisir un poids correct',
+  badPieces: 'Veuillez saisir un nombre de pieces correct',
+  tooLarge: 'La valeur saisie est trop grande.',
+  pastMonth: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.',
+} as const
+
+/** The largest monthly need the daemon accepts (core/planning.MaxQuantity). */
+export const MAX_QUANTITY = 1_000_000
+
+/** Filters typed or pasted text for a cell of this unit (see the header). */
+export function filterCellInput(raw: string, unit: Unit): string {
+  let out = ''
+  let separator = false
+  for (const ch of raw) {
+    if (ch >= '0' && ch <= '9') out += ch
+    else if (ch === '-' && out === '') out = '-'
+    else if ((ch === ',' || ch === '.') && unit === 'kg' && !separator) {
+      separator = true
+      out += ','
+    }
+  }
+  return out
+}
+
+/** A quantity as a cell shows it: 12.5 → "12,5" (no grouping, comma decimal). */
+export function formatCellValue(quantity: number, unit: Unit): string {
+  const rounded = unit === 'un' ? Math.round(quantity) : Math.round(quantity * 100) / 100
+  return String(rounded).replace('.', ',')
+}
+
+export type ParsedCell = { ok: true; value: number } | { ok: false; message: string }
+
+/** Reads a cell's text: empty is 0; see the header for the rules. */
+export function parseCellInput(text: string, unit: Unit): ParsedCell {
+  const s = text.trim().replace('.', ',')
+  if (s === '') return { ok: true, value: 0 }
+  if (s.startsWith('-')) return { ok: false, message: CELL_MESSAGES.negative }
+  const match = unit === 'kg' ? /^(\d*)(?:,(\d*))?$/.exec(s) : /^(\d+)$/.exec(s)
+  const bad = unit === 'kg' ? CELL_MESSAGES.badWeight : CELL_MESSAGES.badPieces
+  if (!match) return { ok: false, message: bad }
+  const whole = match[1] ?? ''
+  const decimals = match[2] ?? ''
+  if (whole === '' && decimals === '') return { ok: false, message: bad }
+  if (decimals.length > 2) return { ok: false, message: bad }
+  const value = Number(`${whole || '0'}.${decimals || '0'}`)
+  if (value > MAX_QUANTITY) return { ok: false, message: CELL_MESSAGES.tooLarge }
+  return { ok: true, value: Math.round(value * 100) / 100 }
+}
+
+/** What committing a cell does. */
+export type CellDecision =
+  | { kind: 'none' }
+  | { kind: 'create'; quantity: number }
+  | { kind: 'update'; need: NeedRO; quantity: number }
+  | { kind: 'delete'; need: NeedRO }
+  | { kind: 'invalid'; message: string }
+
+/** What a need holds for producers: it may not go under this. */
+export function reservedOf(need: NeedRO): number {
+  return need.quantityAccepted + need.quantityProposed
+}
+
+/** Whether a need has commitments or pending proposals (the daemon then refuses its deletion). */
+function isHeld(need: NeedRO): boolean {
+  return reservedOf(need) > 0 || need.proposals.some((p) => p.status === 'accepted' || p.status === 'proposed')
+}
+
+/**
+ * The decide rule for committing `text` into the cell of `month` holding
+ * `need` (undefined for an empty cell), in the current month `current`.
+ */
+export function decideCellWrite(
+  need: NeedRO | undefined,
+  text: string,
+  unit: Unit,
+  month: Month,
+  current: Month,
+): CellDecision {
+  const parsed = parseCellInput(text, unit)
+  if (!parsed.ok) return { kind: 'invalid', message: parsed.message }
+  const quantity = parsed.value
+  if (!need && quantity === 0) return { kind: 'none' }
+  if (need && quantity !== 0 && quantity === need.quantity) return { kind: 'none' }
+  if (isPastMonth(month, current)) return { kind: 'invalid', message: CELL_MESSAGES.pastMonth }
+  if (!need) return { kind: 'create', quantity }
+  if (quantity === 0) {
+    return isHeld(need) ? { kind: 'invalid', message: CELL_MESSAGES.belowReserved } : { kind: 'delete', need }
+  }
+  if (quantity < reservedOf(need)) return { kind: 'invalid', message: CELL_MESSAGES.belowReserved }
+  return { kind: 'update', need, quantity }
+}

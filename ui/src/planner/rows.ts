@@ -1,0 +1,158 @@
+// What the planner grid shows (SPEC §2 "Needs planner"): one row per product
+// having a need in the period, filtered by the fuzzy search and the status
+// tab. The rules, decided here once:
+//
+// - A row is a product with at least one need in one of the period's months.
+//   Products without a need in the period are not listed (the add bar
+//   creates the first need of a product); a need whose product is not in the
+//   catalogue is ignored (the database forbids it).
+// - Rows are sorted by product name (French collation).
+// - The search keeps the rows whose product name matches the query with
+//   fuse.js at threshold 0.3, accents ignored; an empty query keeps all.
+// - Tabs, over the needs of the row inside the period only:
+//   - A VALIDER: a need has a proposal with status "proposed" made by the
+//     other side, so the viewer is the one to answer it. For the shop, a
+//     proposal from a producer (`from` absent or "producer"); for a
+//     producer, a counter-proposal from the shop on its own proposal.
+//   - ENGAGES: a need has commitments (quantityAccepted > 0).
+//   - TOUS: every row.
+// - Tab counts are counted over the rows of the period that match the search,
+//   so each tab's count is the number of rows it shows.
+// - An empty list says why: "no-match" when a query is typed and no row of
+//   the period matches it ("Aucun resultat"), otherwise "no-needs" (Macache:
+//   no need in this period or filter).
+import Fuse from 'fuse.js'
+import type { Month } from './period'
+import type { NeedRO, ProductRO, Viewer } from './model'
+import type { ReadOnly } from './model'
+import type { Proposal } from '../types'
+
+/** Fuzzy search threshold (SPEC §9). */
+export const SEARCH_THRESHOLD = 0.3
+
+export type Tab = 'pending' | 'engaged' | 'all'
+
+/** Tab order and labels (SPEC §2). */
+export const TABS: readonly { value: Tab; label: string }[] = [
+  { value: 'pending', label: 'A VALIDER' },
+  { value: 'engaged', label: 'ENGAGES' },
+  { value: 'all', label: 'TOUS' },
+]
+
+/** "A VALIDER (3)". */
+export function tabLabel(tab: Tab, count: number): string {
+  return `${TABS.find((t) => t.value === tab)?.label ?? tab} (${count})`
+}
+
+export interface PlannerRow {
+  product: ProductRO
+  /** The product's needs in the period, by month. */
+  needs: ReadonlyMap<Month, NeedRO>
+  /** A need of the row awaits the viewer's answer. */
+  pending: boolean
+  /** A need of the row has commitments. */
+  engaged: boolean
+}
+
+/** Whether the viewer is the side that has to answer this proposal. */
+export function awaitsAnswerFrom(proposal: ReadOnly<Proposal>, viewer: Viewer): boolean {
+  if (proposal.status !== 'proposed') return false
+  const from = proposal.from ?? 'producer'
+  if (viewer.type === 'distributor') return from === 'producer'
+  return from === 'distributor' && proposal.producer === viewer.id
+}
+
+/** Whether a need has a proposal awaiting the viewer's answer. */
+export function needAwaitsViewer(need: NeedRO, viewer: Viewer): boolean {
+  return need.proposals.some((p) => awaitsAnswerFrom(p, viewer))
+}
+
+/** Whether a need has commitments. */
+export function needIsEngaged(need: NeedRO): boolean {
+  return need.quantityAccepted > 0
+}
+
+const collator = new Intl.Collator('fr', { sensitivity: 'base' })
+
+/** One row per product with a need in `months`, sorted by product name. */
+export function buildRows(
+  needs: readonly NeedRO[],
+  products: readonly ProductRO[],
+  months: readonly Month[],
+  viewer: Viewer,
+): PlannerRow[] {
+  const inPeriod = new Set(months)
+  const byId = new Map(products.map((p) => [p._id, p]))
+  const rows = new Map<string, { product: ProductRO; needs: Map<Month, NeedRO>; pending: boolean; engaged: boolean }>()
+  for (const need of needs) {
+    if (!inPeriod.has(need.date)) continue
+    const product = byId.get(need.product)
+    if (!product) continue
+    let row = rows.get(product._id)
+    if (!row) {
+      row = { product, needs: new Map(), pending: false, engaged: false }
+      rows.set(product._id, row)
+    }
+    row.needs.set(need.date, need)
+    row.pending ||= needAwaitsViewer(need, viewer)
+    row.engaged ||= needIsEngaged(need)
+  }
+  return [...rows.values()].sort((a, b) => collator.compare(a.product.name, b.product.name))
+}
+
+/** The rows whose product name matches `query` (fuse.js, threshold 0.3, accents ignored). */
+export function searchRows(rows: readonly PlannerRow[], query: string): PlannerRow[] {
+  const q = query.trim()
+  if (!q) return [...rows]
+  const fuse = new Fuse(rows as PlannerRow[], {
+    keys: ['product.name'],
+    threshold: SEARCH_THRESHOLD,
+    ignoreDiacritics: true,
+  })
+  const matched = new Set(fuse.search(q).map((r) => r.item))
+  return rows.filter((row) => matched.has(row))
+}
+
+/** Whether a row belongs to a tab. */
+export function inTab(row: PlannerRow, tab: Tab): boolean {
+  if (tab === 'pending') return row.pending
+  if (tab === 'engaged') return row.engaged
+  return true
+}
+
+export type TabCounts = Record<Tab, number>
+
+/** The number of rows each tab shows. */
+export function tabCounts(rows: readonly PlannerRow[]): TabCounts {
+  return {
+    pending: rows.filter((r) => r.pending).length,
+    engaged: rows.filter((r) => r.engaged).length,
+    all: rows.length,
+  }
+}
+
+/** Why the list is empty: a search without match, or no need in the period or filter. */
+export type EmptyReason = 'no-match' | 'no-needs'
+
+export interface PlannerView {
+  rows: PlannerRow[]
+  counts: TabCounts
+  empty: EmptyReason | null
+}
+
+/** Everything the grid and the header show for a period, a query and a tab. */
+export function plannerView(
+  needs: readonly NeedRO[],
+  products: readonly ProductRO[],
+  months: readonly Month[],
+  viewer: Viewer,
+  query: string,
+  tab: Tab,
+): PlannerView {
+  const all = buildRows(needs, products, months, viewer)
+  const matching = searchRows(all, query)
+  const rows = matching.filter((row) => inTab(row, tab))
+  let empty: EmptyReason | null = null
+  if (rows.length === 0) empty = query.trim() !== '' && matching.length === 0 ? 'no-match' : 'no-needs'
+  return { rows, counts: tabCounts(matching), empty }
+}

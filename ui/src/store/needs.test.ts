@@ -1,0 +1,253 @@
+import { notifications } from '@mantine/notifications'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { need, proposal } from '../test/needs'
+import type { ActivityEvent } from '../types'
+import { distributor } from '../test/fixtures'
+import { NEED_MESSAGES, bulkNeeds, commitCell, createNeed, loadOwnNeedsFrom, loadShopNeeds, removeNeed, updateNeed } from './needs'
+import { resetState, state } from './state'
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
+  })
+
+const problem = (status: number, detail: string) => json(status, { status, title: 'x', detail })
+
+/** Titles of the toasts shown or updated so far. */
+function toastTitles(): string[] {
+  const show = vi.mocked(notifications.show).mock.calls.map(([n]) => String(n.title))
+  const update = vi.mocked(notifications.update).mock.calls.map(([n]) => String(n.title))
+  return [...show, ...update]
+}
+
+let fetchMock: ReturnType<typeof vi.spyOn>
+
+beforeEach(() => {
+  resetState('shop@exemple.fr')
+  vi.spyOn(notifications, 'show')
+  vi.spyOn(notifications, 'update')
+  fetchMock = vi.spyOn(globalThis, 'fetch')
+})
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+const lastCall = () => {
+  const [url, init] = fetchMock.mock.calls.at(-1) as [string, RequestInit]
+  return { url, method: init.method, body: init.body ? JSON.parse(String(init.body)) : undefined }
+}
+
+describe('needs actions', () => {
+  it('creates a need and adds it to the list', async () => {
+    const created = need('tomate', '2026-12-01', 12.5)
+    fetchMock.mockResolvedValue(json(201, created))
+    const result = await createNeed({ product: 'tomate', date: '2026-12-01', quantity: 12.5 })
+    expect(result).toEqual({ ok: true, value: created })
+    expect(lastCall()).toEqual({ url: '/api/needs', method: 'POST', body: { product: 'tomate', date: '2026-12-01', quantity: 12.5 } })
+    expect(state.needs).toEqual([created])
+    expect(state.loading.needs).toBe('idle')
+    expect(toastTitles()).toEqual([NEED_MESSAGES.createProgress, NEED_MESSAGES.created])
+  })
+
+  it('updates a need in place', async () => {
+    const old = need('tomate', '2026-12-01', 10)
+    state.needs = [need('pomme', '2026-12-01', 1), old]
+    const updated = { ...old, quantity: 20, quantityAvailable: 20 }
+    fetchMock.mockResolvedValue(json(200, updated))
+    expect((await updateNeed(old, 20)).ok).toBe(true)
+    expect(lastCall()).toEqual({
+      url: `/api/needs/${old._id}`,
+      method: 'PUT',
+      body: { _id: old._id, product: 'tomate', date: '2026-12-01', quantity: 20 },
+    })
+    expect(state.needs.map((n) => n.quantity)).toEqual([1, 20])
+    expect(toastTitles()).toEqual([NEED_MESSAGES.updateProgress, NEED_MESSAGES.updated])
+  })
+
+  it('deletes a need from the list', async () => {
+    const gone = need('tomate', '2026-12-01', 10)
+    state.needs = [gone, need('pomme', '2026-12-01', 1)]
+    fetchMock.mockResolvedValue(json(200, gone))
+    expect((await removeNeed(gone._id)).ok).toBe(true)
+    expect(lastCall()).toMatchObject({ url: `/api/needs/${gone._id}`, method: 'DELETE' })
+    expect(state.needs.map((n) => n.product)).toEqual(['pomme'])
+    expect(toastTitles()).toEqual([NEED_MESSAGES.deleteProgress, NEED_MESSAGES.deleted])
+  })
+
+  it('keeps the list and says why when the daemon refuses', async () => {
+    const kept = need('tomate', '2026-12-01', 10)
+    state.needs = [kept]
+    fetchMock.mockResolvedValue(problem(409, 'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.'))
+    const result = await updateNeed(kept, 1)
+    expect(result).toEqual({
+      ok: false,
+      message: 'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+    })
+    expect(state.needs).toEqual([kept])
+    expect(state.loading.needs).toBe('idle')
+    expect(toastTitles()).toEqual([NEED_MESSAGES.updateProgress, NEED_MESSAGES.updateFailed])
+    expect(vi.mocked(notifications.update).mock.calls[0][0].message).toBe(result.ok ? '' : result.message)
+  })
+
+  it('bulk-adds: replaces and adds needs, and puts the event first in the feed', async () => {
+    const existing = need('melon', '2026-12-01', 3)
+    state.needs = [existing]
+    const older = { createdAt: '2026-11-19T10:00:00Z', type: 'need:create', data: {}, origin: { email: 'a', name: 'a' }, target: { name: '' } }
+    state.events = [older as ActivityEvent]
+    const event = { ...older, createdAt: '2026-11-20T10:00:00Z', type: 'need:create:bulk' } as ActivityEvent
+    const replaced = { ...existing, quantity: 30 }
+    const added = need('melon', '2027-01-01', 40)
+    fetchMock.mockResolvedValue(json(200, { needs: [replaced, added], event }))
+    const result = await bulkNeeds({ product: 'melon', quantities: [30, 40], dates: ['2026-12-01', '2027-01-01'] })
+    expect(result.ok).toBe(true)
+    expect(lastCall()).toEqual({
+      url: '/api/needs/bulk',
+      method: 'POST',
+      body: { product: 'melon', quantities: [30, 40], dates: ['2026-12-01', '2027-01-01'] },
+    })
+    expect(state.needs.map((n) => [n.date, n.quantity])).toEqual([
+      ['2026-12-01', 30],
+      ['2027-01-01', 40],
+    ])
+    expect(state.events.map((e) => e.type)).toEqual(['need:create:bulk', 'need:create'])
+    expect(toastTitles()).toEqual([NEED_MESSAGES.createProgress, NEED_MESSAGES.created])
+  })
+})
+
+describe('loadShopNeeds', () => {
+  it("loads a shop's needs apart from the producer's own", async () => {
+    const own = need('tomate', '2026-12-01', 1)
+    state.needs = [own]
+    const theirs = [need('pomme', '2026-12-01', 5)]
+    fetchMock.mockResolvedValue(json(200, theirs))
+    expect(await loadShopNeeds('d 2')).toBe(true)
+    expect(lastCall()).toMatchObject({ url: '/api/needs?distributor=d%202', method: 'GET' })
+    expect(state.shopNeeds).toEqual({ distributor: 'd 2', needs: theirs })
+    expect(state.needs).toEqual([own])
+    expect(state.loading.shopNeeds).toBe('idle')
+    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loaded])
+  })
+
+  it('says when the load fails', async () => {
+    fetchMock.mockResolvedValue(problem(404, 'Ressource introuvable.'))
+    expect(await loadShopNeeds('nope')).toBe(false)
+    expect(state.loading.shopNeeds).toBe('error')
+    expect(state.shopNeeds).toEqual({ distributor: 'nope', needs: [] })
+    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loadFailed])
+  })
+
+  it('drops a load overtaken by the load of another shop', async () => {
+    let answerFirst: (r: Response) => void = () => {}
+    fetchMock
+      .mockImplementationOnce(() => new Promise<Response>((resolve) => (answerFirst = resolve)))
+      .mockResolvedValueOnce(json(200, [need('pomme', '2026-12-01', 5)]))
+    const first = loadShopNeeds('a')
+    expect(await loadShopNeeds('b')).toBe(true)
+    answerFirst(json(200, [need('tomate', '2026-12-01', 1)]))
+    expect(await first).toBe(false)
+    expect(state.shopNeeds.distributor).toBe('b')
+    expect(state.shopNeeds.needs.map((n) => n.product)).toEqual(['pomme'])
+  })
+})
+
+describe('loadOwnNeedsFrom', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-11-20T10:00:00Z'))
+    state.user = distributor
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('fetches only what the user load did not bring, once', async () => {
+    const recent = need('tomate', '2026-01-01', 1)
+    state.needs = [recent]
+    expect(await loadOwnNeedsFrom('2025-11-01')).toBe(true)
+    expect(fetchMock).not.toHaveBeenCalled()
+
+    const old = need('pomme', '2024-12-01', 3)
+    fetchMock.mockResolvedValueOnce(json(200, [old]))
+    expect(await loadOwnNeedsFrom('2024-11-01')).toBe(true)
+    expect(lastCall()).toMatchObject({ url: '/api/needs?from=2024-11-01&to=2025-10-01', method: 'GET' })
+    expect(state.needs).toEqual([recent, old])
+    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loaded])
+
+    expect(await loadOwnNeedsFrom('2025-01-01')).toBe(true)
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+    fetchMock.mockResolvedValueOnce(json(200, []))
+    expect(await loadOwnNeedsFrom('2024-07-01')).toBe(true)
+    expect(lastCall()).toMatchObject({ url: '/api/needs?from=2024-07-01&to=2024-10-01' })
+
+    // A new user load replaces the list: its window starts again 12 months back.
+    state.needs = [recent]
+    fetchMock.mockResolvedValueOnce(json(200, [old]))
+    expect(await loadOwnNeedsFrom('2024-11-01')).toBe(true)
+    expect(fetchMock).toHaveBeenCalledTimes(3)
+  })
+
+  it('says when the load fails and keeps the list', async () => {
+    state.needs = []
+    fetchMock.mockResolvedValueOnce(problem(500, 'Erreur interne du serveur.'))
+    expect(await loadOwnNeedsFrom('2020-01-01')).toBe(false)
+    expect(state.loading.needs).toBe('error')
+    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loadFailed])
+  })
+})
+
+describe('commitCell', () => {
+  const current = '2026-11-01'
+
+  it('refuses a mistake without calling the daemon', async () => {
+    const held = need('tomate', '2026-12-01', 10, { quantityAccepted: 6, proposals: [proposal('f1', 'accepted', 6)] })
+    state.needs = [held]
+    expect(await commitCell('tomate', 'kg', '2026-12-01', '5', current)).toEqual({
+      kind: 'refused',
+      message: 'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+    })
+    expect(await commitCell('tomate', 'kg', '2026-12-01', '-5', current)).toEqual({
+      kind: 'refused',
+      message: 'La valeur saisie doit etre superieure a zero.',
+    })
+    expect(await commitCell('tomate', 'kg', '2026-10-01', '5', current)).toEqual({
+      kind: 'refused',
+      message: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.',
+    })
+    expect(fetchMock).not.toHaveBeenCalled()
+    expect(state.needs).toEqual([held])
+  })
+
+  it('does nothing for an unchanged cell', async () => {
+    state.needs = [need('tomate', '2026-12-01', 10)]
+    expect(await commitCell('tomate', 'kg', '2026-12-01', '10', current)).toEqual({ kind: 'unchanged' })
+    expect(await commitCell('pomme', 'kg', '2026-12-01', '', current)).toEqual({ kind: 'unchanged' })
+    expect(fetchMock).not.toHaveBeenCalled()
+  })
+
+  it('creates, updates and deletes by the SPEC rule', async () => {
+    const created = need('pomme', '2026-12-01', 7.5)
+    fetchMock.mockResolvedValueOnce(json(201, created))
+    expect(await commitCell('pomme', 'kg', '2026-12-01', '7,5', current)).toEqual({ kind: 'saved' })
+    expect(lastCall()).toMatchObject({ method: 'POST', body: { product: 'pomme', date: '2026-12-01', quantity: 7.5 } })
+
+    fetchMock.mockResolvedValueOnce(json(200, { ...created, quantity: 9 }))
+    expect(await commitCell('pomme', 'kg', '2026-12-01', '9', current)).toEqual({ kind: 'saved' })
+    expect(lastCall()).toMatchObject({ method: 'PUT', body: { quantity: 9 } })
+
+    fetchMock.mockResolvedValueOnce(json(200, created))
+    expect(await commitCell('pomme', 'kg', '2026-12-01', '0', current)).toEqual({ kind: 'saved' })
+    expect(lastCall()).toMatchObject({ method: 'DELETE', url: `/api/needs/${created._id}` })
+    expect(state.needs).toEqual([])
+  })
+
+  it("reports the daemon's refusal", async () => {
+    fetchMock.mockResolvedValueOnce(problem(409, 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.'))
+    expect(await commitCell('pomme', 'kg', '2026-11-01', '3', current)).toEqual({
+      kind: 'refused',
+      message: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.',
+    })
+    expect(state.needs).toEqual([])
+  })
+})

@@ -1,0 +1,221 @@
+// Needs actions (SPEC §4 "Need cell editing", §7 calls, §8 toasts): create,
+// update, delete and bulk-add the shop's own needs, keeping `state.needs` in
+// sync with what the daemon answered, and load one shop's needs for a
+// producer into `state.shopNeeds`. Each action shows its progress toast, then
+// its success or failure toast with the daemon's French detail, and returns
+// what happened; it never navigates.
+import { api, errorMessage } from '../api'
+import { progress } from '../notify'
+import { decideCellWrite } from '../planner/cellInput'
+import { addMonths, currentMonth, type Month } from '../planner/period'
+import type { ActivityEvent, Need, Unit } from '../types'
+import { state } from './state'
+
+/** Toast texts of SPEC §8. */
+export const NEED_MESSAGES = {
+  createProgress: 'Création en cours',
+  created: 'Création effectuée',
+  createFailed: 'Echec de la création',
+  updateProgress: 'Modification en cours',
+  updated: 'Modification effectuée',
+  updateFailed: 'Echec de la modification',
+  deleteProgress: 'Suppression en cours',
+  deleted: 'Suppression effectuée',
+  deleteFailed: 'Echec de la suppression',
+  loadProgress: 'Chargement en cours',
+  loaded: 'Besoins chargés avec succès',
+  loadFailed: 'Echec du chargement des besoins',
+} as const
+
+/** The outcome of an action: its value, or the message shown to the user. */
+export type ActionResult<T> = { ok: true; value: T } | { ok: false; message: string }
+
+/** Body of `POST /api/needs`. */
+export interface NewNeed {
+  product: string
+  /** The month, "2026-12-01". */
+  date: string
+  quantity: number
+}
+
+/** Body of `POST /api/needs/bulk`: one product, a quantity per month. */
+export interface BulkNeeds {
+  product: string
+  quantities: number[]
+  dates: string[]
+}
+
+// Writes in flight: the needs list is busy while any runs.
+let writing = 0
+
+async function write<T>(
+  titles: { progress: string; success: string; failure: string },
+  call: () => Promise<T>,
+  apply: (value: T) => void,
+): Promise<ActionResult<T>> {
+  const toast = progress(titles.progress)
+  writing += 1
+  state.loading.needs = 'busy'
+  try {
+    const value = await call()
+    apply(value)
+    toast.success(titles.success)
+    return { ok: true, value }
+  } catch (err) {
+    const message = errorMessage(err)
+    toast.failure(titles.failure, message)
+    return { ok: false, message }
+  } finally {
+    writing -= 1
+    if (writing === 0) state.loading.needs = 'idle'
+  }
+}
+
+/** Puts needs into the list, replacing the one with the same id or the same product and month. */
+function upsertNeeds(needs: Need[]): void {
+  for (const need of needs) {
+    const index = state.needs.findIndex(
+      (n) => n._id === need._id || (n.product === need.product && n.date === need.date),
+    )
+    if (index >= 0) state.needs[index] = need
+    else state.needs.push(need)
+  }
+}
+
+/** Creates one need (`POST /api/needs`). */
+export function createNeed(input: NewNeed): Promise<ActionResult<Need>> {
+  return write(
+    { progress: NEED_MESSAGES.createProgress, success: NEED_MESSAGES.created, failure: NEED_MESSAGES.createFailed },
+    () => api.post<Need>('/api/needs', input),
+    (need) => upsertNeeds([need]),
+  )
+}
+
+/** Changes a need's quantity (`PUT /api/needs/{id}`). */
+export function updateNeed(need: Pick<Need, '_id' | 'product' | 'date'>, quantity: number): Promise<ActionResult<Need>> {
+  return write(
+    { progress: NEED_MESSAGES.updateProgress, success: NEED_MESSAGES.updated, failure: NEED_MESSAGES.updateFailed },
+    () =>
+      api.put<Need>(`/api/needs/${encodeURIComponent(need._id)}`, {
+        _id: need._id,
+        product: need.product,
+        date: need.date,
+        quantity,
+      }),
+    (updated) => upsertNeeds([updated]),
+  )
+}
+
+/** Deletes a need (`DELETE /api/needs/{id}`). */
+export function removeNeed(id: string): Promise<ActionResult<Need>> {
+  return write(
+    { progress: NEED_MESSAGES.deleteProgress, success: NEED_MESSAGES.deleted, failure: NEED_MESSAGES.deleteFailed },
+    () => api.del<Need>(`/api/needs/${encodeURIComponent(id)}`),
+    () => {
+      const index = state.needs.findIndex((n) => n._id === id)
+      if (index >= 0) state.needs.splice(index, 1)
+    },
+  )
+}
+
+/** Sets one product's need for several months (`POST /api/needs/bulk`) and adds its event to the feed. */
+export function bulkNeeds(input: BulkNeeds): Promise<ActionResult<Need[]>> {
+  return write(
+    { progress: NEED_MESSAGES.createProgress, success: NEED_MESSAGES.created, failure: NEED_MESSAGES.createFailed },
+    async () => {
+      const { needs, event } = await api.post<{ needs: Need[]; event: ActivityEvent }>('/api/needs/bulk', input)
+      state.events.unshift(event)
+      return needs
+    },
+    (needs) => upsertNeeds(needs),
+  )
+}
+
+/**
+ * Loads one shop's needs as the producer sees them (`GET
+ * /api/needs?distributor=ID`) into `state.shopNeeds`, apart from the
+ * producer's own `needs`. A load overtaken by a load of another shop is
+ * dropped. Returns whether the needs were loaded.
+ */
+export async function loadShopNeeds(distributorId: string): Promise<boolean> {
+  state.shopNeeds = { distributor: distributorId, needs: [] }
+  state.loading.shopNeeds = 'busy'
+  const toast = progress(NEED_MESSAGES.loadProgress)
+  try {
+    const needs = await api.get<Need[]>(`/api/needs?distributor=${encodeURIComponent(distributorId)}`)
+    if (state.shopNeeds.distributor !== distributorId) return false
+    state.shopNeeds.needs = needs ?? []
+    state.loading.shopNeeds = 'idle'
+    toast.success(NEED_MESSAGES.loaded)
+    return true
+  } catch (err) {
+    toast.failure(NEED_MESSAGES.loadFailed, errorMessage(err))
+    if (state.shopNeeds.distributor === distributorId) state.loading.shopNeeds = 'error'
+    return false
+  }
+}
+
+/** How far back the user load brings the shop's needs (the daemon's window). */
+export const USER_LOAD_MONTHS_BACK = 12
+
+// The first month from which the list holds all the shop's needs, per list:
+// a new user load replaces the list and so starts from its own window.
+const coveredFrom = new WeakMap<object, Month>()
+
+/**
+ * Makes sure `state.needs` holds the shop's needs from `from` on: the user
+ * load brings them from 12 months back; an earlier period is fetched once
+ * (`GET /api/needs?from=&to=`) and merged. Returns whether they are there.
+ */
+export async function loadOwnNeedsFrom(from: Month): Promise<boolean> {
+  const list = state.needs
+  if (!state.user) return false
+  const covered = coveredFrom.get(list) ?? addMonths(currentMonth(), -USER_LOAD_MONTHS_BACK)
+  if (from >= covered) return true
+  const toast = progress(NEED_MESSAGES.loadProgress)
+  state.loading.needs = 'busy'
+  try {
+    const to = addMonths(covered, -1)
+    const needs = await api.get<Need[]>(`/api/needs?from=${from}&to=${to}`)
+    if (state.needs !== list) return false
+    upsertNeeds(needs ?? [])
+    coveredFrom.set(list, from)
+    state.loading.needs = 'idle'
+    toast.success(NEED_MESSAGES.loaded)
+    return true
+  } catch (err) {
+    state.loading.needs = 'error'
+    toast.failure(NEED_MESSAGES.loadFailed, errorMessage(err))
+    return false
+  }
+}
+
+/** What committing a cell did. */
+export type CellOutcome = { kind: 'unchanged' } | { kind: 'saved' } | { kind: 'refused'; message: string }
+
+/**
+ * Commits the text typed into the shop's cell (product, month) by the SPEC §4
+ * rule: deletes, updates, creates or changes nothing. A mistake is refused
+ * with its message before any call; a refusal of the daemon carries its detail.
+ */
+export async function commitCell(product: string, unit: Unit, month: Month, text: string, current: Month): Promise<CellOutcome> {
+  const need = state.needs.find((n) => n.product === product && n.date === month)
+  const decision = decideCellWrite(need, text, unit, month, current)
+  let result: ActionResult<Need>
+  switch (decision.kind) {
+    case 'none':
+      return { kind: 'unchanged' }
+    case 'invalid':
+      return { kind: 'refused', message: decision.message }
+    case 'create':
+      result = await createNeed({ product, date: month, quantity: decision.quantity })
+      break
+    case 'update':
+      result = await updateNeed(decision.need, decision.quantity)
+      break
+    case 'delete':
+      result = await removeNeed(decision.need._id)
+      break
+  }
+  return result.ok ? { kind: 'saved' } : { kind: 'refused', message: result.message }
+}

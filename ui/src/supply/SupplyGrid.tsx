@@ -1,0 +1,97 @@
+import { Badge, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core'
+import { formatLongDay, formatNumber } from '../format'
+import type { SupplySelection } from '../store/supply'
+import { LABELS, atRiskText, dayHeader, incomingLabel, riskColor, riskLabel } from './format'
+import { StockChart } from './StockChart'
+import type { SupplyProjection } from './types'
+
+export interface SupplyGridProps {
+  projection: SupplyProjection
+  selected: SupplySelection | null
+  onSelect: (product: string, date: string) => void
+}
+
+/**
+ * Products by day (SPEC §2): per line the average daily sales, the stock
+ * chart, and per day the incoming quantity on the colour of its risk.
+ */
+export function SupplyGrid({ projection, selected, onSelect }: SupplyGridProps) {
+  return (
+    <Table.ScrollContainer minWidth={420 + projection.dates.length * 84}>
+      <Table withTableBorder withColumnBorders verticalSpacing={4} horizontalSpacing="xs" aria-label="Grille des stocks">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{LABELS.product}</Table.Th>
+            <Table.Th ta="right">{LABELS.sales}</Table.Th>
+            <Table.Th>{LABELS.stock}</Table.Th>
+            {projection.dates.map((date) => (
+              <Table.Th key={date} ta="center" fw={date === projection.today ? 800 : 600} c={date === projection.today ? 'green.8' : undefined}>
+                {dayHeader(date)}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {projection.products.map((product) => (
+            <Table.Tr key={product.product} data-product={product.product}>
+              <Table.Td>
+                <Stack gap={2}>
+                  <Text size="sm" fw={600}>
+                    {product.name} <Text span c="dimmed" size="xs">({product.unit})</Text>
+                  </Text>
+                  {product.atRisk ? (
+                    <Tooltip label={atRiskText(product)} multiline w={260}>
+                      <Badge color="red" variant="light" size="xs" w="fit-content" aria-label={`${LABELS.atRisk} : ${atRiskText(product)}`}>
+                        {LABELS.atRisk}
+                      </Badge>
+                    </Tooltip>
+                  ) : null}
+                </Stack>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm">
+                  {formatNumber(product.averageDailySales, 2)} {product.unit}
+                </Text>
+              </Table.Td>
+              <Table.Td p={0}>
+                <StockChart product={product} />
+              </Table.Td>
+              {product.days.map((day) => {
+                const isSelected = selected?.product === product.product && selected.date === day.date
+                const incoming = incomingLabel(day.delivered, day.deliveries.length)
+                const color = riskColor(day.risk)
+                return (
+                  <Table.Td key={day.date} p={2}>
+                    <UnstyledButton
+                      onClick={() => onSelect(product.product, day.date)}
+                      aria-pressed={isSelected}
+                      aria-label={
+                        `${product.name}, ${formatLongDay(day.date)} : ${riskLabel(day.risk)}, ` +
+                        `stock du matin ${formatNumber(day.morningStock, 2)} ${product.unit}` +
+                        (incoming ? `, livraisons ${incoming} ${product.unit}` : '')
+                      }
+                      data-risk={day.risk}
+                      w="100%"
+                      h={40}
+                      ta="center"
+                      bg={`var(--mantine-color-${color}-light)`}
+                      style={{
+                        borderRadius: 'var(--mantine-radius-sm)',
+                        outline: isSelected ? `2px solid var(--mantine-color-${color}-filled)` : undefined,
+                        outlineOffset: -2,
+                      }}
+                    >
+                      <Text size="sm" fw={600} c={`${color}.9`}>
+                        {incoming}
+                      </Text>
+                    </UnstyledButton>
+                  </Table.Td>
+                )
+              })}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  )
+}

@@ -1,0 +1,183 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { resetState, state } from '../store/state'
+import { loadSupply, supplyState } from '../store/supply'
+import { distributor } from '../test/fixtures'
+import { renderWithProviders } from '../test/render'
+import { SupplyScreen } from './SupplyScreen'
+import type { SupplyProjection } from './types'
+import { addDays, windowDates } from './window'
+
+const nb = (s: string | null) => (s ?? '').replace(/[\u202f\u00a0]/g, ' ')
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
+  })
+
+/** A projection for the window asked: tomatoes delivered on its second day only. */
+function projection(start: string, days: number, withDeliveries = true): SupplyProjection {
+  const dates = windowDates(start, days)
+  return {
+    start,
+    end: dates.at(-1)!,
+    days,
+    today: start,
+    dates,
+    hasDeliveries: withDeliveries,
+    producers: [{ _id: 'p1', name: 'Nom du serveur' }],
+    products: [
+      {
+        product: 'tomate',
+        name: 'Tomate',
+        unit: 'kg',
+        averageDailySales: 10,
+        deliveredLast7Days: 0,
+        atRisk: true,
+        days: dates.map((date, i) => ({
+          date,
+          need: 10,
+          deliveries: withDeliveries && i === 1 ? [{ producer: 'p1', quantity: 20 }, { producer: 'p2', quantity: 5.25 }] : [],
+          delivered: withDeliveries && i === 1 ? 25.25 : 0,
+          morningStock: i === 2 ? 6 : 0,
+          risk: i === 2 ? 1 : i === 1 ? 0 : 2,
+          proposedOrder: i === 0 ? 4.5 : 0,
+          nextDate: addDays(date, 1),
+          nextNeed: 10,
+          nextDeliveries: withDeliveries && i === 0 ? [{ producer: 'p1', quantity: 20 }, { producer: 'p2', quantity: 5.25 }] : [],
+          current: i === 2 ? 6 : 0,
+          baseline: 0,
+        })),
+      },
+    ],
+  }
+}
+
+let ratio = 1
+let asked: URL[] = []
+
+beforeEach(() => {
+  // Only the clock is fake: Friday 20 November 2026, 11:00 in Paris.
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(new Date('2026-11-20T10:00:00Z'))
+  resetState(distributor.email)
+  state.user = distributor
+  state.producers = [{ _id: 'p1', name: 'Ferme des Saules' }]
+  asked = []
+  ratio = 1
+  vi.spyOn(window, 'devicePixelRatio', 'get').mockImplementation(() => ratio)
+  // Charts draw when they scroll into view; jsdom has no layout, so they
+  // never do here (plotly is exercised by the browser test).
+  vi.stubGlobal(
+    'IntersectionObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  )
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(String(input), 'http://localhost')
+    asked.push(url)
+    const start = url.searchParams.get('start')!
+    const days = Number(url.searchParams.get('days'))
+    return json(200, projection(start, days, start <= '2026-11-16'))
+  })
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+})
+
+describe('SupplyScreen', () => {
+  it('opens on the current week, prompts for a cell, then shows its detail', async () => {
+    renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
+    expect(screen.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" })).toBeInTheDocument()
+    const grid = await screen.findByRole('table', { name: 'Grille des stocks' })
+    expect(asked[0].pathname).toBe('/api/supply')
+    expect(asked[0].searchParams.get('start')).toBe('2026-11-16')
+    expect(asked[0].searchParams.get('days')).toBe('5')
+    expect(within(grid).getAllByRole('columnheader')).toHaveLength(3 + 5)
+    expect(within(grid).getByText('à risque')).toBeInTheDocument()
+    expect(within(grid).getByText('+25,25')).toBeInTheDocument()
+    expect(screen.getByTestId('supply-prompt')).toHaveTextContent('Cliquez sur une case')
+
+    const first = within(grid).getAllByRole('button', { name: /^Tomate, / })[0]
+    expect(first).toHaveAttribute('data-risk', '2')
+    await userEvent.click(first)
+    expect(first).toHaveAttribute('aria-pressed', 'true')
+    const detail = screen.getByRole('region', { name: 'Détail de la case sélectionnée' })
+    expect(nb(within(detail).getByTestId('proposed-order').textContent)).toBe('4,5 kg')
+    expect(within(detail).getByText(/Commande plateforme proposée pour le lendemain/)).toBeInTheDocument()
+    expect(within(detail).getByText('Stock vide')).toBeInTheDocument()
+    expect(nb(within(detail).getByTestId('morning-stock').textContent)).toBe('Stock local restant le matin0 kg')
+    expect(nb(within(detail).getByTestId('deliveries').textContent)).toBe('Livraisons du jouraucune')
+    expect(nb(within(detail).getByTestId('next-deliveries').textContent)).toBe('Livraisons du lendemain25,25 kg')
+    // Names from the user load's producers, then the projection's.
+    expect(within(detail).getByText('Ferme des Saules')).toBeInTheDocument()
+    expect(within(detail).getByText('p2')).toBeInTheDocument()
+    expect(nb(within(detail).getByTestId('need').textContent)).toBe('Besoin du jour10 kg')
+    expect(nb(within(detail).getByTestId('next-need').textContent)).toBe('Besoin du lendemain10 kg')
+    expect(screen.queryByTestId('supply-prompt')).not.toBeInTheDocument()
+  })
+
+  it('steps one day with the arrows, says when nothing is planned, and comes back to the current week', async () => {
+    renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
+    await screen.findByRole('table', { name: 'Grille des stocks' })
+    const week = '2026-11-16'
+    await userEvent.click(screen.getByRole('button', { name: 'Avancer de 1 jour' }))
+    await waitFor(() => expect(screen.getByTestId('no-deliveries')).toBeInTheDocument())
+    expect(asked.at(-1)!.searchParams.get('start')).toBe('2026-11-17')
+    expect(screen.getByTestId('no-deliveries')).toHaveTextContent(
+      "Aucune livraison n'est prévue entre le 17/11/2026 et le 21/11/2026. Utilisez les flèches pour consulter d'autres dates.",
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Reculer de 1 jour' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Reculer de 1 jour' }))
+    await waitFor(() => expect(asked.at(-1)!.searchParams.get('start')).toBe('2026-11-15'))
+    await userEvent.click(screen.getByRole('button', { name: 'Semaine en cours' }))
+    await waitFor(() => expect(supplyState.data?.start).toBe(week))
+    expect(screen.queryByTestId('no-deliveries')).not.toBeInTheDocument()
+  })
+
+  it('shows 8 days stepping by 3 on a high-density screen', async () => {
+    ratio = 2
+    renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
+    const grid = await screen.findByRole('table', { name: 'Grille des stocks' })
+    expect(asked[0].searchParams.get('days')).toBe('8')
+    expect(within(grid).getAllByRole('columnheader')).toHaveLength(3 + 8)
+    await userEvent.click(screen.getByRole('button', { name: 'Avancer de 3 jours' }))
+    await waitFor(() => expect(asked.at(-1)!.searchParams.get('start')).toBe('2026-11-19'))
+  })
+
+  it('shows the server message when the load fails', async () => {
+    vi.mocked(globalThis.fetch).mockImplementation(async () =>
+      json(403, { status: 403, title: 'Forbidden', detail: 'Cette opération est réservée aux magasins.' }),
+    )
+    renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
+    expect(await screen.findByText('Cette opération est réservée aux magasins.')).toBeInTheDocument()
+    expect(screen.getByText('Echec du chargement')).toBeInTheDocument()
+  })
+})
+
+describe('loadSupply', () => {
+  it('keeps the last window asked when answers come back out of order', async () => {
+    let release: (() => void) | undefined
+    vi.mocked(globalThis.fetch).mockImplementation(async (input) => {
+      const url = new URL(String(input), 'http://localhost')
+      const start = url.searchParams.get('start')!
+      if (start === '2026-11-16') await new Promise<void>((r) => (release = r))
+      return json(200, projection(start, 5))
+    })
+    const slow = loadSupply('2026-11-16', 5)
+    await waitFor(() => expect(release).toBeDefined())
+    const fast = await loadSupply('2026-11-17', 5)
+    release!()
+    expect(await slow).toBe(false)
+    expect(fast).toBe(true)
+    expect(supplyState.data?.start).toBe('2026-11-17')
+    expect(supplyState.status).toBe('idle')
+  })
+})
