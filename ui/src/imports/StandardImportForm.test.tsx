@@ -6,7 +6,8 @@ import { resetImports } from '../store/imports'
 import { resetState, state } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import { STANDARD_IMPORT_MESSAGES as M } from '../validation/standardImport'
-import { currentMonth, StandardImportForm } from './StandardImportForm'
+import { currentMonth } from '../planner/period'
+import { StandardImportForm } from './StandardImportForm'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status })
 const now = new Date('2026-11-20T10:00:00Z')

@@ -1,14 +1,14 @@
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput } from '@mantine/core'
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react'
-import { dayOf, formatEUR, formatMonthYear, formatQuantity } from '../format'
+import { formatEUR, formatMonthYear, formatQuantity } from '../format'
 import { useFormState } from '../forms/useFormState'
+import { currentMonth } from '../planner/period'
 import { clearStandardImport, commitStandard, simulateStandard, useStandardImport } from '../store/imports'
 import {
   addMonths,
   correctedTurnover,
   defaultStandardImport,
   MAX_STANDARD_MONTHS,
-  type Month,
   monthsBetween,
   type StandardImportField,
   type StandardImportValues,
@@ -16,10 +16,6 @@ import {
 } from '../validation/standardImport'
 import { ImportResultView } from './ImportResultView'
 
-/** The current month in Europe/Paris, "2026-11-01". */
-export function currentMonth(now: Date = new Date()): Month {
-  return `${dayOf(now).slice(0, 7)}-01`
-}
 
 /** Keeps digits, spaces and one decimal separator as the user types an amount. */
 function filterAmount(value: string): string {

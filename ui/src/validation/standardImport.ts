@@ -4,10 +4,10 @@
 // correction factor. The daemon receives the corrected annual turnover and
 // the list of months (DESIGN §5); it checks them again (core/planning
 // CheckStandard).
+import { addMonths, type Month } from '../planner/period'
 import type { Errors } from './common'
 
-/** A month as needs carry it: "2026-12-01". */
-export type Month = string
+export type { Month }
 
 export interface StandardImportValues {
   /** First month, "2026-12-01"; null when cleared. */
@@ -51,12 +51,7 @@ export const MAX_STANDARD_MONTHS = 36
 /** How many months the simulation previews (SPEC §7). */
 export const PREVIEW_MONTHS = 3
 
-/** `month` moved by `n` months: ("2026-12-01", 1) → "2027-01-01". */
-export function addMonths(month: Month, n: number): Month {
-  const index = Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1 + n
-  const year = Math.floor(index / 12)
-  return `${String(year).padStart(4, '0')}-${String(index - year * 12 + 1).padStart(2, '0')}-01`
-}
+export { addMonths }
 
 /** The months from `start` to `end`, both included (empty when end is before start). */
 export function monthsBetween(start: Month, end: Month): Month[] {
