@@ -308,3 +308,38 @@ func FuzzParseXLSX(f *testing.F) {
 		}
 	})
 }
+
+// TestParseLargestSheet reads the largest sheet the limits allow, 10 000
+// products × 36 months: its XML is above UnzipXMLSizeLimit, so excelize
+// streams it from a temporary file instead of memory, and it still reads.
+func TestParseLargestSheet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large file")
+	}
+	data, err := planningtest.Workbook(planningtest.Large(planning.MaxImportRows, "2027-01", planning.MaxImportMonths))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range zr.File {
+		if e.Name == "xl/worksheets/sheet1.xml" && (e.UncompressedSize64 <= planning.UnzipXMLSizeLimit || e.UncompressedSize64 > planning.UnzipSizeLimit) {
+			t.Fatalf("the sheet is %d bytes: not between the two unzip limits", e.UncompressedSize64)
+		}
+	}
+	ix := catalogueIndex(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where excelize puts the inflated sheet
+	imp, err := planning.ParseXLSX("largest.xlsx", data, ix)
+	if err != nil || len(imp.Rows) != planning.MaxImportRows || len(imp.Months) != planning.MaxImportMonths {
+		t.Fatalf("largest sheet: %v", err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Fatalf("temporary files left behind: %v", left)
+	}
+	if last := imp.Rows[len(imp.Rows)-1]; last.Name != planningtest.Synthetic(planning.MaxImportRows) || last.Line != planning.MaxImportRows+1 {
+		t.Fatalf("last row %+v", last.Name)
+	}
+}
