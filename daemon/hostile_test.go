@@ -68,6 +68,11 @@ func TestHostileInputs(t *testing.T) {
 		{"upload of a zip that is no workbook", "POST", "/api/needs-loader", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"importfile\"; filename=\"a.xlsx\"\r\n\r\nPK\x05\x06" + strings.Repeat("\x00", 18) + "\r\n--x--\r\n"},
 		{"standard import of NaN", "POST", "/api/needs/importstd/commit", "application/json", `{"turnover":NaN,"months":["2027-01"]}`},
 		{"standard import of 10000 months", "POST", "/api/needs/importstd/commit", "application/json", `{"turnover":1000,"months":[` + strings.TrimSuffix(strings.Repeat(`"2027-01",`, 10000), ",") + `]}`},
+		{"contribution NaN", "PUT", "/api/rewards/contribution", "application/json", `{"amount":NaN}`},
+		{"contribution overflowing", "PUT", "/api/rewards/contribution", "application/json", `{"amount":1e999}`},
+		{"contribution as text", "PUT", "/api/rewards/contribution", "application/json", `{"amount":"25 €"}`},
+		{"contribution for someone else", "PUT", "/api/rewards/contribution", "application/json", `{"amount":25,"distributor":"someone"}`},
+		{"contribution array", "PUT", "/api/rewards/contribution", "application/json", `[25]`},
 	}
 	before := fingerprint(t, db)
 	for _, tt := range tests {

@@ -17,6 +17,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerEvents(api)
 	d.registerNeeds(api)
 	d.registerImports(api)
+	d.registerRewards(api)
 	d.registerSupply(api)
 
 	mux.HandleFunc("GET /healthz", d.healthz)

@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path'
 const STARTUP_TIMEOUT_MS = 30_000
 
 /** Asks the OS for a free TCP port on 127.0.0.1. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const server = createServer()
     server.unref()
@@ -30,7 +30,7 @@ function freePort(): Promise<number> {
 }
 
 /** Polls GET /healthz until it answers 200, the process exits, or the timeout passes. */
-async function waitHealthy(baseUrl: string, child: ChildProcess): Promise<void> {
+export async function waitHealthy(baseUrl: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`primeur serve exited early with code ${child.exitCode}`)
@@ -46,7 +46,7 @@ async function waitHealthy(baseUrl: string, child: ChildProcess): Promise<void> 
 }
 
 /** Stops the daemon: SIGTERM, then SIGKILL after 5 s. */
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   child.kill('SIGTERM')

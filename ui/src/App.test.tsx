@@ -6,7 +6,7 @@ import { AppHeader } from './components/AppHeader'
 import { EMAIL_KEY, resetState, state } from './store/state'
 import { distributor, producer } from './test/fixtures'
 import { renderWithProviders } from './test/render'
-import type { UserLoad } from './types'
+import type { RewardsStanding, UserLoad } from './types'
 
 const renderApp = (path: string) =>
   renderWithProviders(
@@ -34,6 +34,25 @@ const load = (user: UserLoad['user'], extra: Partial<UserLoad> = {}): UserLoad =
   prices: [],
   ...extra,
 })
+
+const standing: RewardsStanding = {
+  level: 'militant',
+  purchases: { lastMonth: { month: '2026-10-01', value: 640 }, currentMonth: { month: '2026-11-01', value: 120 }, monthly: 640 },
+  monthsOfCommitment: 3,
+  rank: 2,
+  shops: 5,
+  score: 940,
+  contribution: null,
+}
+
+/** A fake daemon answering by path: the user load, the dashboard's rewards calls, logout. */
+const serve = (userLoad: UserLoad) => async (input: RequestInfo | URL) => {
+  const path = String(input)
+  if (path === '/auth/logout') return json(204, undefined)
+  if (path === '/api/rewards/scores') return json(200, { scores: [{ distributor: 'd1', score: 940 }] })
+  if (path === '/api/rewards') return json(200, standing)
+  return json(200, userLoad)
+}
 
 function logIn(email: string) {
   window.localStorage.setItem(EMAIL_KEY, email)
@@ -75,7 +94,7 @@ describe('logged out', () => {
 describe('logged in', () => {
   it('loads the user, shows the dashboard and the distributor navigation', async () => {
     logIn(distributor.email)
-    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, load(distributor)))
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(serve(load(distributor)))
     renderApp('/')
     expect(screen.getByText('Chargement en cours')).toBeInTheDocument()
     expect(await screen.findByRole('button', { name: distributor.email })).toBeInTheDocument()
@@ -104,9 +123,8 @@ describe('logged in', () => {
 
   it('opens the activity feed', async () => {
     logIn(distributor.email)
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
-      json(
-        200,
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      serve(
         load(distributor, {
           events: [
             {
@@ -125,13 +143,13 @@ describe('logged in', () => {
     await user.click(await screen.findByRole('button', { name: 'Activités' }))
     const dialog = await screen.findByRole('dialog')
     expect(within(dialog).getByText('vendredi 20 novembre 2026')).toBeInTheDocument()
-    expect(within(dialog).getByText(/Ferme des Saules · proposal:request/)).toBeInTheDocument()
+    expect(within(dialog).getByText('Ferme des Saules vous a proposé une offre.')).toBeInTheDocument()
     expect(within(dialog).getByText('10:15')).toBeInTheDocument()
   })
 
   it('shows an empty activity feed', async () => {
     logIn(distributor.email)
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, load(distributor)))
+    vi.spyOn(globalThis, 'fetch').mockImplementation(serve(load(distributor)))
     const user = userEvent.setup()
     renderApp('/')
     await user.click(await screen.findByRole('button', { name: 'Activités' }))
@@ -140,7 +158,7 @@ describe('logged in', () => {
 
   it('toggles the profile form from the email button', async () => {
     logIn(producer.email)
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, load(producer)))
+    vi.spyOn(globalThis, 'fetch').mockImplementation(serve(load(producer)))
     const user = userEvent.setup()
     renderApp('/')
     const toggle = await screen.findByRole('button', { name: producer.email })
@@ -154,7 +172,7 @@ describe('logged in', () => {
     logIn(distributor.email)
     const fetch = vi
       .spyOn(globalThis, 'fetch')
-      .mockImplementation(async (input) => (input === '/auth/logout' ? json(204, undefined) : json(200, load(distributor))))
+      .mockImplementation(serve(load(distributor)))
     const user = userEvent.setup()
     const { location } = renderApp('/')
     await user.click(await screen.findByRole('button', { name: 'Quitter' }))

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { emitterLabel, groupEventsByDay } from './feed'
-import type { ActivityEvent } from './types'
+import {
+  EVENT_TYPES,
+  UnknownEventTypeError,
+  de,
+  deltaText,
+  describeEvent,
+  emitterLabel,
+  formatDayInWords,
+  groupEventsByDay,
+  quantityText,
+  to,
+} from './feed'
+import type { ActivityEvent, EventData, EventType } from './types'
 
 const event = (createdAt: string, name = 'Ferme des Saules'): ActivityEvent => ({
   createdAt,
@@ -51,5 +62,223 @@ describe('emitterLabel', () => {
     [null, 'Ferme des Saules'],
   ])('viewer %s → %s', (viewer, expected) => {
     expect(emitterLabel(e, viewer)).toBe(expected)
+  })
+})
+
+// The parties of the wording tests: the shop and the farm, each viewing.
+const SHOP = { email: 'epicerie@exemple.fr', name: 'Épicerie du Lac' }
+const FARM = { email: 'ferme@exemple.fr', name: 'Ferme des Glières' }
+const tomate = { name: 'Tomate', unit: 'kg' as const }
+const melon = { name: 'Melon', unit: 'un' as const }
+const abricot = { name: 'Abricot', unit: 'kg' as const }
+
+const ev = (type: EventType, data: EventData, from = SHOP, to: { name: string } | null = null): ActivityEvent => ({
+  _id: 'e1',
+  createdAt: '2026-11-20T09:15:00Z',
+  type,
+  data,
+  origin: from,
+  target: to,
+})
+
+describe('describeEvent', () => {
+  // [type, data, emitter, target, what the emitter reads, what the target reads]
+  const cases: [EventType, EventData, typeof SHOP, typeof SHOP | null, string, string][] = [
+    [
+      'need:create',
+      { product: tomate, date: '2026-12-01', quantity: 120.5 },
+      SHOP,
+      null,
+      'Vous avez créé un besoin de 120,5 kg de Tomate pour décembre 2026.',
+      'Épicerie du Lac a créé un besoin de 120,5 kg de Tomate pour décembre 2026.',
+    ],
+    [
+      'need:update',
+      { product: abricot, date: '2027-06-01', quantity: 140, delta: 20, vector: true },
+      SHOP,
+      null,
+      "Vous avez modifié votre besoin d'Abricot pour juin 2027 : +20 kg (140 kg au total).",
+      "Épicerie du Lac a modifié son besoin d'Abricot pour juin 2027 : +20 kg (140 kg au total).",
+    ],
+    [
+      'need:delete',
+      { product: melon, date: '2026-12-01', quantity: 30 },
+      SHOP,
+      null,
+      'Vous avez supprimé votre besoin de Melon pour décembre 2026 (30 pièces).',
+      'Épicerie du Lac a supprimé son besoin de Melon pour décembre 2026 (30 pièces).',
+    ],
+    [
+      'need:create:bulk',
+      { product: tomate, dates: ['2027-02-01', '2026-12-01', '2027-01-01'], quantity: 360, count: 3 },
+      SHOP,
+      null,
+      'Vous avez ajouté 3 besoins de Tomate de décembre 2026 à février 2027, 360 kg au total.',
+      'Épicerie du Lac a ajouté 3 besoins de Tomate de décembre 2026 à février 2027, 360 kg au total.',
+    ],
+    [
+      'need:import',
+      { dates: ['2026-12-01', '2027-11-01'], count: 42 },
+      SHOP,
+      null,
+      'Vous avez importé 42 besoins de décembre 2026 à novembre 2027.',
+      'Épicerie du Lac a importé 42 besoins de décembre 2026 à novembre 2027.',
+    ],
+    [
+      'proposal:request',
+      { product: tomate, date: '2026-12-01', quantity: 50 },
+      FARM,
+      SHOP,
+      'Vous avez proposé 50 kg de Tomate pour décembre 2026 à Épicerie du Lac.',
+      'Ferme des Glières vous a proposé 50 kg de Tomate pour décembre 2026.',
+    ],
+    [
+      'proposal:review',
+      { product: tomate, date: '2026-12-01', quantity: 50, outcome: true },
+      SHOP,
+      FARM,
+      'Vous avez accepté la proposition de Ferme des Glières : 50 kg de Tomate pour décembre 2026.',
+      'Épicerie du Lac a accepté votre proposition : 50 kg de Tomate pour décembre 2026.',
+    ],
+    [
+      'proposal:review',
+      { product: melon, date: '2026-12-01', quantity: 1, outcome: false },
+      SHOP,
+      FARM,
+      'Vous avez refusé la proposition de Ferme des Glières : 1 pièce de Melon pour décembre 2026.',
+      'Épicerie du Lac a refusé votre proposition : 1 pièce de Melon pour décembre 2026.',
+    ],
+    [
+      'fix:request',
+      { product: tomate, date: '2026-12-01', quantity: 40, delta: 10, vector: false },
+      FARM,
+      SHOP,
+      "Vous avez demandé à Épicerie du Lac de corriger l'engagement de Tomate pour décembre 2026 : 40 kg (\u221210 kg).",
+      "Ferme des Glières vous a demandé de corriger l'engagement de Tomate pour décembre 2026 : 40 kg (\u221210 kg).",
+    ],
+    [
+      'fix:review',
+      { product: tomate, date: '2026-12-01', quantity: 40, outcome: true },
+      SHOP,
+      FARM,
+      "Vous avez accepté la correction de Ferme des Glières sur l'engagement de Tomate pour décembre 2026 : 40 kg.",
+      "Épicerie du Lac a accepté votre correction sur l'engagement de Tomate pour décembre 2026 : 40 kg.",
+    ],
+    [
+      'fix:review',
+      { product: tomate, date: '2026-12-01', quantity: 40, outcome: false },
+      FARM,
+      SHOP,
+      "Vous avez refusé la correction d'Épicerie du Lac sur l'engagement de Tomate pour décembre 2026 : 40 kg.",
+      "Ferme des Glières a refusé votre correction sur l'engagement de Tomate pour décembre 2026 : 40 kg.",
+    ],
+    [
+      'claim:request',
+      { product: tomate, date: '2026-12-12', quantity: 2.5, delta: 2.5, vector: false },
+      FARM,
+      SHOP,
+      "Vous avez envoyé une demande d'avoir à Épicerie du Lac pour la livraison du 12 décembre 2026 (Tomate : \u22122,5 kg).",
+      "Ferme des Glières vous a envoyé une demande d'avoir pour la livraison du 12 décembre 2026 (Tomate : \u22122,5 kg).",
+    ],
+    [
+      'claim:review',
+      { date: '2026-12-01', outcome: false },
+      SHOP,
+      FARM,
+      "Vous avez refusé la demande d'avoir de Ferme des Glières pour la livraison du 1er décembre 2026.",
+      "Épicerie du Lac a refusé votre demande d'avoir pour la livraison du 1er décembre 2026.",
+    ],
+    [
+      'claim:autovalidate',
+      { date: '2026-12-12', outcome: true },
+      FARM,
+      SHOP,
+      "Votre demande d'avoir à Épicerie du Lac pour la livraison du 12 décembre 2026 a été validée automatiquement, faute de réponse dans le délai prévu.",
+      "La demande d'avoir de Ferme des Glières pour la livraison du 12 décembre 2026 a été validée automatiquement, faute de réponse de votre part dans le délai prévu.",
+    ],
+  ]
+
+  it.each(cases)('%s as the emitter', (type, data, from, to, mine) => {
+    expect(describeEvent(ev(type, data, from, to), from.email)).toBe(mine)
+  })
+
+  it.each(cases)('%s as the other side', (type, data, from, to, _mine, theirs) => {
+    const viewer = from === SHOP ? FARM : SHOP
+    expect(describeEvent(ev(type, data, from, to), viewer.email)).toBe(theirs)
+  })
+
+  it('words every SPEC §4 type, and only those', () => {
+    expect(new Set(cases.map((c) => c[0]))).toEqual(new Set(EVENT_TYPES))
+    expect(EVENT_TYPES).toHaveLength(12)
+  })
+
+  it('matches the viewer case-insensitively', () => {
+    expect(describeEvent(ev('need:delete', { product: tomate }), 'EPICERIE@Exemple.fr')).toBe('Vous avez supprimé votre besoin de Tomate.')
+  })
+
+  it('leaves out missing data', () => {
+    expect(describeEvent(ev('need:create', {}), SHOP.email)).toBe('Vous avez créé un besoin.')
+    expect(describeEvent(ev('need:create', { product: abricot }), SHOP.email)).toBe("Vous avez créé un besoin d'Abricot.")
+    expect(describeEvent(ev('need:update', { product: tomate, date: '2026-12-01', quantity: 80 }), SHOP.email)).toBe(
+      'Vous avez modifié votre besoin de Tomate pour décembre 2026 : 80 kg.',
+    )
+    expect(describeEvent(ev('need:import', {}), SHOP.email)).toBe('Vous avez importé des besoins.')
+    expect(describeEvent(ev('need:create:bulk', { product: tomate, dates: ['2026-12-01'], count: 1 }), SHOP.email)).toBe(
+      'Vous avez ajouté 1 besoin de Tomate pour décembre 2026.',
+    )
+    expect(describeEvent(ev('proposal:request', {}, FARM, SHOP), SHOP.email)).toBe('Ferme des Glières vous a proposé une offre.')
+    expect(describeEvent(ev('proposal:review', {}, SHOP, FARM), FARM.email)).toBe('Épicerie du Lac a examiné votre proposition.')
+  })
+
+  it('throws on an unknown type (SPEC §4)', () => {
+    const bad = { ...ev('need:create', {}), type: 'need:explode' as EventType }
+    expect(() => describeEvent(bad, SHOP.email)).toThrow(UnknownEventTypeError)
+    expect(() => describeEvent(bad, SHOP.email)).toThrow("Type d'évènement inconnu : need:explode")
+  })
+})
+
+describe('wording helpers', () => {
+  it.each([
+    [12.5, 'kg', '12,5 kg'],
+    [1234.56, 'kg', '1\u202f234,56 kg'],
+    [1, 'un', '1 pièce'],
+    [3, 'un', '3 pièces'],
+  ])('quantityText(%s, %s) = %s', (v, unit, want) => expect(quantityText(v, unit)).toBe(want))
+
+  it.each([
+    [20, true, '+20 kg'],
+    [20, false, '\u221220 kg'],
+    [-2.5, undefined, '\u22122,5 kg'],
+    [2.5, undefined, '+2,5 kg'],
+  ])('deltaText(%s, %s) = %s', (d, vector, want) => expect(deltaText(d, vector, 'kg')).toBe(want))
+
+  it.each([
+    ['2026-12-12', '12 décembre 2026'],
+    ['2026-12-01', '1er décembre 2026'],
+    ['bientôt', 'bientôt'],
+  ])('formatDayInWords(%s) = %s', (d, want) => expect(formatDayInWords(d)).toBe(want))
+})
+
+describe('French contractions of names', () => {
+  it.each([
+    ['Tomate', 'de Tomate', 'à Tomate'],
+    ['Abricot', "d'Abricot", 'à Abricot'],
+    ['Épicerie du Lac', "d'Épicerie du Lac", 'à Épicerie du Lac'],
+    ['Haricot vert', "d'Haricot vert", 'à Haricot vert'],
+    ['Le Panier des Aravis', 'du Panier des Aravis', 'au Panier des Aravis'],
+    ['Les Jardins d’Alby', 'des Jardins d’Alby', 'aux Jardins d’Alby'],
+    ['La Halle de Rumilly', 'de La Halle de Rumilly', 'à La Halle de Rumilly'],
+  ])('%s', (name, withDe, withTo) => {
+    expect(de(name)).toBe(withDe)
+    expect(to(name)).toBe(withTo)
+  })
+
+  it('contracts in sentences', () => {
+    const farm = { email: 'jardins@exemple.fr', name: "Les Jardins d'Alby" }
+    const shop = { email: 'panier@exemple.fr', name: 'Le Panier des Aravis' }
+    const request: ActivityEvent = { createdAt: '2026-11-20T09:15:00Z', type: 'proposal:request', data: { quantity: 5 }, origin: farm, target: shop }
+    expect(describeEvent(request, farm.email)).toBe('Vous avez proposé 5 kg au Panier des Aravis.')
+    const review: ActivityEvent = { ...request, type: 'proposal:review', data: { outcome: true }, origin: shop, target: farm }
+    expect(describeEvent(review, shop.email)).toBe("Vous avez accepté la proposition des Jardins d'Alby.")
   })
 })

@@ -1,8 +1,9 @@
-// Activity feed grouping (SPEC §2 "Activity feed"): events grouped by
-// calendar day in Europe/Paris, newest day first, newest event first.
-// Per-type wording comes later; this module only orders and groups.
-import { dayOf, formatLongDay, formatTime } from './format'
-import type { ActivityEvent } from './types'
+// Activity feed (SPEC §2 "Activity feed", §4 event types): events grouped
+// by calendar day in Europe/Paris, newest day first, newest event first, and
+// one French sentence per event type, worded for the viewer ("vous" for its
+// own actions, the emitter's name otherwise). Pure.
+import { dayOf, formatLongDay, formatMonthYear, formatNumber, formatTime } from './format'
+import type { ActivityEvent, EventType } from './types'
 
 /** One day of the feed. */
 /** The one field grouping needs; accepts store snapshots (readonly) as well as events. */
@@ -47,4 +48,174 @@ export function groupEventsByDay<E extends Dated>(events: readonly E[]): FeedDay
 export function emitterLabel(event: Pick<ActivityEvent, 'origin'>, viewerEmail: string | null | undefined): string {
   if (viewerEmail && event.origin.email.toLowerCase() === viewerEmail.toLowerCase()) return 'vous'
   return event.origin.name || event.origin.email
+}
+
+/** The event types of SPEC §4, the only ones the feed can word. */
+export const EVENT_TYPES: readonly EventType[] = [
+  'need:update',
+  'need:delete',
+  'need:create',
+  'need:create:bulk',
+  'need:import',
+  'proposal:request',
+  'proposal:review',
+  'fix:request',
+  'fix:review',
+  'claim:request',
+  'claim:review',
+  'claim:autovalidate',
+]
+
+/** SPEC §4: an unknown event type raises an error. */
+export class UnknownEventTypeError extends Error {
+  readonly type: string
+  constructor(type: string) {
+    super(`Type d'évènement inconnu : ${type}`)
+    this.name = 'UnknownEventTypeError'
+    this.type = type
+  }
+}
+
+/** The line shown instead of an event that cannot be worded. */
+export const UNREADABLE_EVENT = 'Activité non reconnue'
+
+/** "de Tomate", "d'Abricot", "d'Épicerie du Lac", "du Panier des Aravis", "des Jardins d'Alby". */
+export function de(name: string): string {
+  if (/^Le /.test(name)) return `du ${name.slice(3)}`
+  if (/^Les /.test(name)) return `des ${name.slice(4)}`
+  return /^[aeiouyhàâäéèêëîïôöûüœ]/i.test(name) ? `d'${name}` : `de ${name}`
+}
+
+/** "à Épicerie du Lac", "au Panier des Aravis", "aux Jardins d'Alby". */
+export function to(name: string): string {
+  if (/^Le /.test(name)) return `au ${name.slice(3)}`
+  if (/^Les /.test(name)) return `aux ${name.slice(4)}`
+  return `à ${name}`
+}
+
+/** A quantity in words: "12,5 kg", "1 pièce", "3 pièces". */
+export function quantityText(value: number, unit: string | undefined): string {
+  if (unit === 'un') {
+    const n = formatNumber(value, 0)
+    return `${n} ${Math.abs(value) >= 2 ? 'pièces' : 'pièce'}`
+  }
+  return `${formatNumber(value, 2)} ${unit || 'kg'}`
+}
+
+/** A change with its direction: "+20 kg", "−2,5 kg" (vector true = increase). */
+export function deltaText(delta: number, vector: boolean | undefined, unit: string | undefined): string {
+  const up = vector ?? delta >= 0
+  return `${up ? '+' : '\u2212'}${quantityText(Math.abs(delta), unit)}`
+}
+
+/** "2026-12-12" → "12 décembre 2026", "2026-12-01" → "1er décembre 2026". */
+export function formatDayInWords(value: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value)
+  if (!m) return value
+  const day = Number(m[3])
+  const month = formatMonthYear(value)
+  return `${day === 1 ? '1er' : day} ${month}`
+}
+
+function isViewer(email: string | undefined, viewerEmail: string | null | undefined): boolean {
+  return !!viewerEmail && !!email && email.toLowerCase() === viewerEmail.toLowerCase()
+}
+
+/**
+ * One French sentence for an event, worded for the viewer: "Vous avez …"
+ * for its own actions; an event someone else emitted toward a target is, in
+ * the viewer's feed, one targeting the viewer (the daemon's feed holds only
+ * events the viewer emitted or is the target of), so it names the emitter
+ * and says "vous"/"votre". Throws UnknownEventTypeError for a type outside
+ * SPEC §4. Missing data fields are left out of the sentence.
+ */
+export function describeEvent(event: ActivityEvent, viewerEmail: string | null | undefined): string {
+  const type = event.type as string
+  if (!(EVENT_TYPES as readonly string[]).includes(type)) throw new UnknownEventTypeError(type)
+  const data = event.data ?? {}
+  const own = isViewer(event.origin?.email, viewerEmail)
+  const origin = event.origin?.name || event.origin?.email || 'Quelqu\u2019un'
+  const target = event.target?.name || ''
+  // "Vous avez créé", "Épicerie a créé".
+  const did = (participle: string) => (own ? `Vous avez ${participle}` : `${origin} a ${participle}`)
+  const unit = data.product?.unit
+  const product = data.product?.name
+  const qty = typeof data.quantity === 'number' ? quantityText(data.quantity, unit) : ''
+  const month = data.date ? formatMonthYear(data.date) : ''
+  const forMonth = month ? ` pour ${month}` : ''
+  const delta = typeof data.delta === 'number' ? deltaText(data.delta, data.vector, unit) : ''
+  // "120 kg de Tomate", "120 kg", "Tomate".
+  const goods = qty && product ? `${qty} ${de(product)}` : qty || product || ''
+  const verdict = data.outcome === undefined ? 'examiné' : data.outcome ? 'accepté' : 'refusé'
+  const onDelivery = data.date ? ` pour la livraison du ${formatDayInWords(data.date)}` : ''
+  const claimDetail = product && qty ? ` (${product} : ${delta || qty})` : product ? ` (${product})` : ''
+  const months = (data.dates ?? []).filter(Boolean).slice().sort()
+  const span =
+    months.length > 1
+      ? ` de ${formatMonthYear(months[0])} à ${formatMonthYear(months[months.length - 1])}`
+      : months.length === 1
+        ? ` pour ${formatMonthYear(months[0])}`
+        : forMonth
+  const poss = own ? 'votre' : 'son'
+
+  switch (event.type) {
+    case 'need:create':
+      // "un besoin de 120 kg de Tomate", "un besoin de 120 kg", "un besoin de Tomate".
+      return `${did('créé un besoin')}${qty ? ` de ${goods}` : product ? ` ${de(product)}` : ''}${forMonth}.`
+    case 'need:update':
+      return `${did(`modifié ${poss} besoin`)}${product ? ` ${de(product)}` : ''}${forMonth}${
+        delta ? ` : ${delta}${qty ? ` (${qty} au total)` : ''}` : qty ? ` : ${qty}` : ''
+      }.`
+    case 'need:delete':
+      return `${did(`supprimé ${poss} besoin`)}${product ? ` ${de(product)}` : ''}${forMonth}${qty ? ` (${qty})` : ''}.`
+    case 'need:create:bulk': {
+      const n = data.count ?? months.length
+      const needs = n > 0 ? `${n} ${n > 1 ? 'besoins' : 'besoin'}` : 'des besoins'
+      return `${did(`ajouté ${needs}`)}${product ? ` ${de(product)}` : ''}${span}${qty ? `, ${qty} au total` : ''}.`
+    }
+    case 'need:import': {
+      const n = data.count
+      const needs = n !== undefined && n > 0 ? `${n} ${n > 1 ? 'besoins' : 'besoin'}` : 'des besoins'
+      return `${did(`importé ${needs}`)}${product ? ` ${de(product)}` : ''}${span}.`
+    }
+    case 'proposal:request': {
+      const offer = `${goods || 'une offre'}${forMonth}`
+      if (own) return `Vous avez proposé ${offer}${target ? ` ${to(target)}` : ''}.`
+      if (target) return `${origin} vous a proposé ${offer}.`
+      return `${origin} a proposé ${offer}.`
+    }
+    case 'proposal:review':
+      if (own) return `Vous avez ${verdict} la proposition${target ? ` ${de(target)}` : ''}${goods ? ` : ${goods}` : ''}${forMonth}.`
+      if (target) return `${origin} a ${verdict} votre proposition${goods ? ` : ${goods}` : ''}${forMonth}.`
+      return `${origin} a ${verdict} une proposition${goods ? ` : ${goods}` : ''}${forMonth}.`
+    case 'fix:request': {
+      const what = `de corriger l'engagement${product ? ` ${de(product)}` : ''}${forMonth}${qty ? ` : ${qty}${delta ? ` (${delta})` : ''}` : ''}`
+      if (own) return `Vous avez demandé${target ? ` ${to(target)}` : ''} ${what}.`
+      if (target) return `${origin} vous a demandé ${what}.`
+      return `${origin} a demandé ${what}.`
+    }
+    case 'fix:review': {
+      const what = `l'engagement${product ? ` ${de(product)}` : ''}${forMonth}${qty ? ` : ${qty}` : ''}`
+      if (own) return `Vous avez ${verdict} la correction${target ? ` ${de(target)}` : ''} sur ${what}.`
+      if (target) return `${origin} a ${verdict} votre correction sur ${what}.`
+      return `${origin} a ${verdict} une correction sur ${what}.`
+    }
+    case 'claim:request':
+      if (own) return `Vous avez envoyé une demande d'avoir${target ? ` ${to(target)}` : ''}${onDelivery}${claimDetail}.`
+      if (target) return `${origin} vous a envoyé une demande d'avoir${onDelivery}${claimDetail}.`
+      return `${origin} a envoyé une demande d'avoir${onDelivery}${claimDetail}.`
+    case 'claim:review':
+      if (own) return `Vous avez ${verdict} la demande d'avoir${target ? ` ${de(target)}` : ''}${onDelivery}.`
+      if (target) return `${origin} a ${verdict} votre demande d'avoir${onDelivery}.`
+      return `${origin} a ${verdict} une demande d'avoir${onDelivery}.`
+    case 'claim:autovalidate':
+      // Emitted on behalf of the claim's author (the producer), toward the
+      // shop that did not answer in time.
+      if (own)
+        return `Votre demande d'avoir${target ? ` ${to(target)}` : ''}${onDelivery} a été validée automatiquement, faute de réponse dans le délai prévu.`
+      return `La demande d'avoir ${de(origin)}${onDelivery} a été validée automatiquement, faute de réponse${
+        target ? ' de votre part' : ''
+      } dans le délai prévu.`
+  }
+  throw new UnknownEventTypeError(type)
 }

@@ -198,14 +198,18 @@ export interface EventData {
   vector?: boolean
   /** true means accepted. */
   outcome?: boolean
+  /** Number of needs written by a bulk add or an import. */
+  count?: number
 }
 
 export interface ActivityEvent {
+  /** Event id: the cursor of `GET /api/events?before=`. */
+  _id?: string
   createdAt: string
   type: EventType
   data: EventData
   origin: { email: string; name: string }
-  target: { name: string }
+  target?: { name: string } | null
 }
 
 /** A shop on the map. Coordinates are strings, "" when unknown. */
@@ -243,4 +247,27 @@ export interface RegistrationRequest {
   password2?: string
   name: string
   distributor: boolean
+}
+
+/** A shop's standing in the ambassador programme (`GET /api/rewards`, core/rewards). */
+export interface RewardsStanding {
+  level: 'sympathisant' | 'militant' | 'ambassadeur' | 'super-ambassadeur'
+  purchases: {
+    lastMonth: { month: string; value: number }
+    currentMonth: { month: string; value: number }
+    /** The larger of the two: what level, rank and score use. */
+    monthly: number
+  }
+  monthsOfCommitment: number
+  /** 1 = largest monthly purchases. */
+  rank: number
+  shops: number
+  score: number
+  contribution: { amount: number; since: string; updatedAt: string } | null
+}
+
+/** A shop's score for the map (`GET /api/rewards/scores`). */
+export interface ShopScore {
+  distributor: string
+  score: number
 }

@@ -1,0 +1,335 @@
+package rewards_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/decimal"
+	"primeur/core/rewards"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+func eur(f float64) decimal.Dec { return decimal.Round(f) }
+
+func TestLevelOf(t *testing.T) {
+	tests := []struct {
+		purchases, contribution float64
+		want                    string
+	}{
+		{0, 0, rewards.Sympathisant},
+		{499.99, 0, rewards.Sympathisant},
+		{300, 100, rewards.Sympathisant}, // a pledge alone certifies nothing
+		{500, 0, rewards.Militant},
+		{5000, 0, rewards.Militant}, // no pledge, no certified level
+		{999.99, 10, rewards.Militant},
+		{1000, 9.99, rewards.Militant},
+		{1000, 10, rewards.Ambassadeur},
+		{1999.99, 100, rewards.Ambassadeur},
+		{2000, 99.99, rewards.Ambassadeur},
+		{2000, 100, rewards.SuperAmbassadeur},
+		{8000, 500, rewards.SuperAmbassadeur},
+	}
+	for _, tt := range tests {
+		if got := rewards.LevelOf(eur(tt.purchases), eur(tt.contribution)); got != tt.want {
+			t.Errorf("LevelOf(%v €, %v €/mois) = %s, want %s", tt.purchases, tt.contribution, got, tt.want)
+		}
+	}
+}
+
+func TestScoreOf(t *testing.T) {
+	tests := []struct {
+		purchases float64
+		months    int
+		want      int64
+	}{
+		{0, 0, 0},
+		{1234.99, 0, 1234},
+		{0, 3, 300},
+		{600, 3, 900},
+		{-20, -1, 0},
+	}
+	for _, tt := range tests {
+		if got := rewards.ScoreOf(eur(tt.purchases), tt.months); got != tt.want {
+			t.Errorf("ScoreOf(%v, %d) = %d, want %d", tt.purchases, tt.months, got, tt.want)
+		}
+	}
+}
+
+func TestParseAmount(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	tests := []struct {
+		in   *float64
+		want decimal.Dec
+		msg  string
+	}{
+		{nil, 0, rewards.MsgAmountRequired},
+		{f(0), 0, rewards.MsgAmountMin},
+		{f(9.99), 0, rewards.MsgAmountMin},
+		{f(-50), 0, rewards.MsgAmountMin},
+		{f(10.005), 0, rewards.MsgAmountFormat},
+		{f(math.NaN()), 0, rewards.MsgAmountFormat},
+		{f(math.Inf(1)), 0, rewards.MsgAmountFormat},
+		{f(10000.01), 0, rewards.MsgAmountMax},
+		{f(1e300), 0, rewards.MsgAmountMax},
+		{f(10), 1000, ""},
+		{f(42.5), 4250, ""},
+		{f(10000), 1000000, ""},
+	}
+	for _, tt := range tests {
+		got, err := rewards.ParseAmount("amount", tt.in)
+		var ve *core.ValidationError
+		switch {
+		case tt.msg == "" && err != nil:
+			t.Errorf("ParseAmount(%v): %v", deref(tt.in), err)
+		case tt.msg == "" && got != tt.want:
+			t.Errorf("ParseAmount(%v) = %v, want %v", deref(tt.in), got, tt.want)
+		case tt.msg != "" && (!errors.As(err, &ve) || ve.Fields[0].Message != tt.msg || ve.Fields[0].Field != "amount"):
+			t.Errorf("ParseAmount(%v) err = %v, want %q", deref(tt.in), err, tt.msg)
+		}
+	}
+}
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
+
+func TestWindow(t *testing.T) {
+	paris, _ := time.LoadLocation("Europe/Paris")
+	last, current := rewards.Window(time.Date(2026, 1, 1, 0, 30, 0, 0, paris))
+	if last != "2025-12-01" || current != "2026-01-01" {
+		t.Fatalf("window = %s, %s", last, current)
+	}
+}
+
+// world is a platform with shops, a producer and the trade rows the rewards
+// read, inserted directly as core/trade and core/delivery would write them.
+type world struct {
+	t          *testing.T
+	db         *store.DB
+	ctx        context.Context
+	farm       accounts.User
+	a, b, c, d accounts.User
+	chrono     int
+	ids        map[string]string // needs and orders already inserted
+}
+
+func newWorld(t *testing.T, db *store.DB) *world {
+	w := &world{t: t, db: db, ctx: context.Background(), ids: map[string]string{}}
+	mk := func(email string, shop bool) accounts.User {
+		u, err := accounts.Register(w.ctx, db, accounts.Registration{Email: email, Password: "motdepasse1", Name: email, Distributor: shop}, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	w.farm = mk("ferme@x.fr", false)
+	w.a, w.b, w.c, w.d = mk("a@x.fr", true), mk("b@x.fr", true), mk("c@x.fr", true), mk("d@x.fr", true)
+	return w
+}
+
+func (w *world) exec(q string, args ...any) {
+	w.t.Helper()
+	if _, err := store.Exec(w.ctx, w.db, q, args...); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// need returns the id of shop's need of product for month, inserting it
+// the first time.
+func (w *world) need(shop accounts.User, product, month string) string {
+	key := "need:" + shop.ID + product + month
+	if id, ok := w.ids[key]; ok {
+		return id
+	}
+	id := core.NewID()
+	w.exec(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)`,
+		id, shop.ID, product, month, 100000)
+	w.ids[key] = id
+	return id
+}
+
+// order returns the id of the farm's order with shop for month, inserting
+// it the first time.
+func (w *world) order(shop accounts.User, month string) string {
+	key := "order:" + shop.ID + month
+	if id, ok := w.ids[key]; ok {
+		return id
+	}
+	id := core.NewID()
+	w.exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)`,
+		id, w.farm.ID, shop.ID, month)
+	w.ids[key] = id
+	return id
+}
+
+func (w *world) proposal(needID, status string, qty, price float64) {
+	w.exec(`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 'producer', ?, ?, 0, 0)`, core.NewID(), needID, w.farm.ID, status, eur(qty), eur(price))
+}
+
+type line struct {
+	product         string
+	price, expected float64
+	sent            *float64
+	claimed         float64
+}
+
+// delivery inserts a delivery of the farm to shop with its lines.
+func (w *world) delivery(shop accounts.User, date, status, claim string, lines ...line) {
+	w.chrono++
+	month := date[:8] + "01"
+	deliveryID := core.NewID()
+	w.exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0)`, deliveryID, w.order(shop, month), w.farm.ID, status, date, w.chrono, claim)
+	for _, l := range lines {
+		var sent *decimal.Dec
+		if l.sent != nil {
+			s := eur(*l.sent)
+			sent = &s
+		}
+		w.exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent, quantity_claimed)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, core.NewID(), deliveryID, w.need(shop, l.product, month), l.product,
+			eur(l.price), eur(l.expected), sent, eur(l.claimed))
+	}
+}
+
+func f(v float64) *float64 { return &v }
+
+func TestStanding(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db)
+		ctx := w.ctx
+		paris, _ := time.LoadLocation("Europe/Paris")
+		now := time.Date(2026, 11, 20, 10, 0, 0, 0, paris)
+
+		// Shop A. October: 40 kg at 2,50 € + (10,5 − 2 accepted claim) × 1,99 € = 100 + 16,915 → 116,92 €.
+		w.delivery(w.a, "2026-10-06", "done", "accepted",
+			line{"tomate", 2.50, 40, nil, 0}, line{"poire", 1.99, 12, f(10.5), -2})
+		// A rejected claim does not count; the sent quantity does (80 × 2,50 = 200 €).
+		w.delivery(w.a, "2026-10-13", "done", "rejected", line{"tomate", 2.50, 90, f(80), 10})
+		// November so far: 600 € (a sent claim is not accepted yet).
+		w.delivery(w.a, "2026-11-03", "done", "sent", line{"tomate", 3, 200, nil, 50})
+		// Not counted: cancelled, planned, September, December.
+		w.delivery(w.a, "2026-10-20", "cancelled", "void", line{"tomate", 100, 100, nil, 0})
+		w.delivery(w.a, "2026-11-24", "planned", "void", line{"tomate", 100, 100, nil, 0})
+		w.delivery(w.a, "2026-09-30", "done", "void", line{"tomate", 100, 100, nil, 0})
+		w.delivery(w.a, "2026-12-01", "done", "void", line{"tomate", 100, 100, nil, 0})
+		// Shop B: 1 500 € in October. Shop D: 600 € in October (ties with A). Shop C: nothing.
+		w.delivery(w.b, "2026-10-02", "done", "void", line{"tomate", 15, 100, nil, 0})
+		w.delivery(w.d, "2026-10-02", "done", "void", line{"tomate", 6, 100, nil, 0})
+
+		// A's commitments: October, December and two in January → 3 months.
+		w.proposal(w.need(w.a, "tomate", "2026-10-01"), "accepted", 40, 2.5)
+		w.proposal(w.need(w.a, "tomate", "2026-12-01"), "accepted", 10, 2.5)
+		w.proposal(w.need(w.a, "tomate", "2027-01-01"), "accepted", 10, 2.5)
+		w.proposal(w.need(w.a, "poire", "2027-01-01"), "accepted", 10, 2.5)
+		// Not commitments: a pending and a rejected proposal, a commitment ended at 0.
+		w.proposal(w.need(w.a, "tomate", "2027-02-01"), "proposed", 10, 2.5)
+		w.proposal(w.need(w.a, "tomate", "2027-03-01"), "rejected", 10, 2.5)
+		w.proposal(w.need(w.a, "tomate", "2027-04-01"), "accepted", 0, 2.5)
+		// B: one month.
+		w.proposal(w.need(w.b, "tomate", "2026-10-01"), "accepted", 100, 15)
+
+		s, err := rewards.StandingOf(ctx, db, w.a.ID, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rewards.Purchases{
+			LastMonth:    rewards.MonthValue{Month: "2026-10-01", Value: eur(316.92)},
+			CurrentMonth: rewards.MonthValue{Month: "2026-11-01", Value: eur(600)},
+			Monthly:      eur(600),
+		}
+		if s.Purchases != want {
+			t.Fatalf("purchases = %+v, want %+v", s.Purchases, want)
+		}
+		if s.MonthsOfCommitment != 3 || s.Rank != 2 || s.Shops != 4 || s.Score != 900 || s.Level != rewards.Militant || s.Contribution != nil {
+			t.Fatalf("standing = %+v", s)
+		}
+
+		// D ties with A; C is last behind three shops.
+		if sd, _ := rewards.StandingOf(ctx, db, w.d.ID, now); sd.Rank != 2 || sd.Score != 600 {
+			t.Fatalf("D = %+v", sd)
+		}
+		if sc, _ := rewards.StandingOf(ctx, db, w.c.ID, now); sc.Rank != 4 || sc.Score != 0 || sc.Level != rewards.Sympathisant {
+			t.Fatalf("C = %+v", sc)
+		}
+		sb, _ := rewards.StandingOf(ctx, db, w.b.ID, now)
+		if sb.Rank != 1 || sb.Level != rewards.Militant || sb.Score != 1600 {
+			t.Fatalf("B = %+v", sb)
+		}
+
+		// A pledge certifies B (over 1 000 €), not A (600 €).
+		later := now.Add(time.Hour)
+		for _, u := range []accounts.User{w.a, w.b} {
+			if err := rewards.SetContribution(ctx, db, u.ID, eur(25), now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := rewards.SetContribution(ctx, db, w.b.ID, eur(120), later); err != nil {
+			t.Fatal(err)
+		}
+		sb, _ = rewards.StandingOf(ctx, db, w.b.ID, now)
+		if sb.Level != rewards.Ambassadeur || sb.Contribution == nil || sb.Contribution.Amount != eur(120) ||
+			sb.Contribution.Since != "2026-11-20T09:00:00Z" || sb.Contribution.UpdatedAt != "2026-11-20T10:00:00Z" {
+			t.Fatalf("B pledged = %+v %+v", sb, sb.Contribution)
+		}
+		if s, _ = rewards.StandingOf(ctx, db, w.a.ID, now); s.Level != rewards.Militant || s.Contribution.Amount != eur(25) {
+			t.Fatalf("A pledged = %+v", s)
+		}
+		// The score ignores the contribution.
+		if s.Score != 900 {
+			t.Fatalf("A's score moved with its pledge: %d", s.Score)
+		}
+		if err := rewards.EndContribution(ctx, db, w.b.ID); err != nil {
+			t.Fatal(err)
+		}
+		if sb, _ = rewards.StandingOf(ctx, db, w.b.ID, now); sb.Level != rewards.Militant || sb.Contribution != nil {
+			t.Fatalf("B after ending = %+v", sb)
+		}
+
+		scores, err := rewards.Scores(ctx, db, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		for _, s := range scores {
+			got[s.Distributor] = s.Score
+		}
+		wantScores := map[string]int64{w.a.ID: 900, w.b.ID: 1600, w.c.ID: 0, w.d.ID: 600}
+		if len(got) != len(wantScores) {
+			t.Fatalf("scores = %v", got)
+		}
+		for id, v := range wantScores {
+			if got[id] != v {
+				t.Fatalf("scores = %v, want %v", got, wantScores)
+			}
+		}
+
+		// Producers are not in the programme; unknown ids are not found.
+		if _, err := rewards.StandingOf(ctx, db, w.farm.ID, now); !errors.Is(err, core.ErrForbidden) {
+			t.Fatalf("producer standing err = %v", err)
+		}
+		if err := rewards.SetContribution(ctx, db, w.farm.ID, eur(20), now); !errors.Is(err, core.ErrForbidden) {
+			t.Fatalf("producer pledge err = %v", err)
+		}
+		if err := rewards.SetContribution(ctx, db, "nobody", eur(20), now); !errors.Is(err, core.ErrNotFound) {
+			t.Fatalf("unknown pledge err = %v", err)
+		}
+		if err := rewards.SetContribution(ctx, db, w.c.ID, eur(9.99), now); err == nil {
+			t.Fatal("a pledge under 10 € was recorded")
+		}
+		var n int
+		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM contributions`); err != nil || n != 1 {
+			t.Fatalf("contributions = %d (%v), want A's only", n, err)
+		}
+	})
+}

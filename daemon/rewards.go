@@ -1,0 +1,129 @@
+package daemon
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/rewards"
+)
+
+// RewardsOutput is a shop's standing in the ambassador programme.
+type RewardsOutput struct {
+	Body rewards.Standing
+}
+
+// ContributionInput pledges a monthly contribution.
+type ContributionInput struct {
+	Body struct {
+		Amount *float64 `json:"amount,omitempty" doc:"EUR per month, 10 at least, two decimals at most" example:"25"`
+	}
+}
+
+// ScoresOutput lists every shop's score, for the map's tooltips.
+type ScoresOutput struct {
+	Body struct {
+		Scores []rewards.ShopScore `json:"scores"`
+	}
+}
+
+func (d *Daemon) registerRewards(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "get-rewards",
+		Method:      http.MethodGet,
+		Path:        "/rewards",
+		Summary:     "The shop's standing in the ambassador programme",
+		Description: "Level, monthly purchases (done deliveries of the last full month and of the current month; " +
+			"the larger counts), months of commitment, rank among shops by purchases, score " +
+			"(1 point per euro of monthly purchases + 100 per month of commitment) and the pledged contribution. Shops only.",
+		Tags:   []string{"Rewards"},
+		Errors: []int{http.StatusUnauthorized, http.StatusForbidden},
+	}, d.getRewards)
+
+	huma.Register(api, huma.Operation{
+		OperationID: "set-contribution",
+		Method:      http.MethodPut,
+		Path:        "/rewards/contribution",
+		Summary:     "Pledge or change the monthly contribution",
+		Description: "Records the shop's commitment (pay-what-you-want, 10 € minimum). No payment is taken yet.",
+		Tags:        []string{"Rewards"},
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
+	}, d.setContribution)
+
+	huma.Register(api, huma.Operation{
+		OperationID: "end-contribution",
+		Method:      http.MethodDelete,
+		Path:        "/rewards/contribution",
+		Summary:     "Withdraw the monthly contribution",
+		Tags:        []string{"Rewards"},
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
+	}, d.endContribution)
+
+	huma.Register(api, huma.Operation{
+		OperationID: "list-scores",
+		Method:      http.MethodGet,
+		Path:        "/rewards/scores",
+		Summary:     "Every shop's score, for the map",
+		Description: "Kept out of the user load, whose cost must not grow with the platform's trade. Both roles.",
+		Tags:        []string{"Rewards"},
+		Errors:      []int{http.StatusUnauthorized},
+	}, d.listScores)
+}
+
+func (d *Daemon) standing(ctx context.Context, shopID string) (*RewardsOutput, error) {
+	s, err := rewards.StandingOf(ctx, d.db, shopID, d.nowLocal())
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &RewardsOutput{Body: s}, nil
+}
+
+func (d *Daemon) getRewards(ctx context.Context, _ *struct{}) (*RewardsOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.standing(ctx, u.ID)
+}
+
+func (d *Daemon) setContribution(ctx context.Context, in *ContributionInput) (*RewardsOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	amount, err := rewards.ParseAmount("amount", in.Body.Amount)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		return rewards.SetContribution(ctx, tx, u.ID, amount, d.now())
+	})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return d.standing(ctx, u.ID)
+}
+
+func (d *Daemon) endContribution(ctx context.Context, _ *struct{}) (*RewardsOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error { return rewards.EndContribution(ctx, tx, u.ID) })
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return d.standing(ctx, u.ID)
+}
+
+func (d *Daemon) listScores(ctx context.Context, _ *struct{}) (*ScoresOutput, error) {
+	scores, err := rewards.Scores(ctx, d.db, d.nowLocal())
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	out := &ScoresOutput{}
+	out.Body.Scores = scores
+	return out, nil
+}

@@ -1,0 +1,191 @@
+package daemon_test
+
+import (
+	"testing"
+
+	"primeur/core"
+	"primeur/core/rewards"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/daemon"
+	"primeur/daemon/daemontest"
+)
+
+type standingJSON struct {
+	Level     string `json:"level"`
+	Purchases struct {
+		LastMonth struct {
+			Month string  `json:"month"`
+			Value float64 `json:"value"`
+		} `json:"lastMonth"`
+		CurrentMonth struct {
+			Month string  `json:"month"`
+			Value float64 `json:"value"`
+		} `json:"currentMonth"`
+		Monthly float64 `json:"monthly"`
+	} `json:"purchases"`
+	MonthsOfCommitment int   `json:"monthsOfCommitment"`
+	Rank               int   `json:"rank"`
+	Shops              int   `json:"shops"`
+	Score              int64 `json:"score"`
+	Contribution       *struct {
+		Amount float64 `json:"amount"`
+		Since  string  `json:"since"`
+	} `json:"contribution"`
+}
+
+// tradeFixture inserts what core/trade and core/delivery would have
+// written: a commitment of farmID on shopID's need for month, and a done
+// delivery on date of qty × price (cents and hundredths).
+func tradeFixture(t *testing.T, db *store.DB, shopID, farmID, month, date string, qty, price int64) {
+	t.Helper()
+	needID, orderID, deliveryID := core.NewID(), core.NewID(), core.NewID()
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES (?, ?, 'tomate', ?, ?, 0, 0)`,
+			[]any{needID, shopID, month, qty}},
+		{`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at) VALUES (?, ?, ?, 'accepted', 'producer', ?, ?, 0, 0)`,
+			[]any{core.NewID(), needID, farmID, qty, price}},
+		{`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)`,
+			[]any{orderID, farmID, shopID, month}},
+		{`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status, created_at, updated_at) VALUES (?, ?, ?, 'done', ?, ?, 'void', 0, 0)`,
+			[]any{deliveryID, orderID, farmID, date, qty + price}},
+		{`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent) VALUES (?, ?, ?, 'tomate', ?, ?, ?)`,
+			[]any{core.NewID(), deliveryID, needID, price, qty, qty}},
+	} {
+		if _, err := store.Exec(t.Context(), db, q.sql, q.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func contributionsSnapshot(t *testing.T, db *store.DB) string {
+	t.Helper()
+	var rows []string
+	if err := db.Select(&rows, `SELECT distributor_id || ':' || CAST(amount AS TEXT) || ':' || CAST(updated_at AS TEXT) FROM contributions ORDER BY distributor_id`); err != nil {
+		t.Fatal(err)
+	}
+	out := ""
+	for _, r := range rows {
+		out += r + ","
+	}
+	return out
+}
+
+func TestRewardsAPI(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db) // 2026-11-20 in Paris
+		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
+		other, otherID := s.Register("other@example.fr", "Autre magasin", true)
+		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
+		// Shop: 1 200 € delivered in October, committed in October and December.
+		tradeFixture(t, db, shopID, farmID, "2026-10-01", "2026-10-15", 40000, 300)
+		tradeFixture(t, db, shopID, farmID, "2026-12-01", "2026-12-03", 100, 100) // not done yet: only the month counts
+		if _, err := store.Exec(t.Context(), db, `UPDATE deliveries SET status = 'planned' WHERE date = ?`, "2026-12-03"); err != nil {
+			t.Fatal(err)
+		}
+		// Other shop: 2 500 € delivered this month.
+		tradeFixture(t, db, otherID, farmID, "2026-11-01", "2026-11-05", 50000, 500)
+
+		var st standingJSON
+		shop.Do("GET", "/api/rewards", nil).Expect(t, 200).JSON(t, &st)
+		if st.Level != rewards.Militant || st.Purchases.LastMonth.Month != "2026-10-01" || st.Purchases.LastMonth.Value != 1200 ||
+			st.Purchases.CurrentMonth.Month != "2026-11-01" || st.Purchases.CurrentMonth.Value != 0 || st.Purchases.Monthly != 1200 ||
+			st.MonthsOfCommitment != 2 || st.Rank != 2 || st.Shops != 2 || st.Score != 1400 || st.Contribution != nil {
+			t.Fatalf("standing = %+v", st)
+		}
+
+		before := contributionsSnapshot(t, db)
+		refused := []struct {
+			name   string
+			c      *daemontest.Client
+			method string
+			path   string
+			body   any
+			status int
+			msg    string
+		}{
+			{"producer reads", farm, "GET", "/api/rewards", nil, 403, daemon.MsgShopsOnly},
+			{"producer pledges", farm, "PUT", "/api/rewards/contribution", map[string]any{"amount": 50}, 403, daemon.MsgShopsOnly},
+			{"producer withdraws", farm, "DELETE", "/api/rewards/contribution", nil, 403, daemon.MsgShopsOnly},
+			{"anonymous reads", s.Client(), "GET", "/api/rewards", nil, 401, daemon.MsgNoToken},
+			{"anonymous scores", s.Client(), "GET", "/api/rewards/scores", nil, 401, daemon.MsgNoToken},
+			{"anonymous pledges", s.Client(), "PUT", "/api/rewards/contribution", map[string]any{"amount": 50}, 401, daemon.MsgNoToken},
+			{"no amount", shop, "PUT", "/api/rewards/contribution", map[string]any{}, 422, rewards.MsgAmountRequired},
+			{"zero", shop, "PUT", "/api/rewards/contribution", map[string]any{"amount": 0}, 422, rewards.MsgAmountMin},
+			{"under 10", shop, "PUT", "/api/rewards/contribution", map[string]any{"amount": 9.99}, 422, rewards.MsgAmountMin},
+			{"negative", shop, "PUT", "/api/rewards/contribution", map[string]any{"amount": -20}, 422, rewards.MsgAmountMin},
+			{"three decimals", shop, "PUT", "/api/rewards/contribution", map[string]any{"amount": 10.001}, 422, rewards.MsgAmountFormat},
+			{"too much", shop, "PUT", "/api/rewards/contribution", map[string]any{"amount": 10000.5}, 422, rewards.MsgAmountMax},
+			{"text", shop, "PUT", "/api/rewards/contribution", map[string]any{"amount": "25"}, 422, ""},
+			{"unknown field", shop, "PUT", "/api/rewards/contribution", map[string]any{"amount": 25, "level": "super-ambassadeur"}, 422, ""},
+			{"not json", shop, "PUT", "/api/rewards/contribution", "amount=25", 400, ""},
+			{"huge number", shop, "PUT", "/api/rewards/contribution", `{"amount":1e400}`, 400, ""},
+			{"null", shop, "PUT", "/api/rewards/contribution", `{"amount":null}`, 422, ""},
+		}
+		for _, tt := range refused {
+			t.Run(tt.name, func(t *testing.T) {
+				p := tt.c.Do(tt.method, tt.path, tt.body).Expect(t, tt.status).Problem(t)
+				if tt.msg != "" && p.Detail != tt.msg {
+					t.Fatalf("detail %q, want %q", p.Detail, tt.msg)
+				}
+				if tt.status == 422 && tt.msg != "" && (len(p.Errors) != 1 || p.Errors[0].Location != "body.amount") {
+					t.Fatalf("errors = %+v", p.Errors)
+				}
+				if got := contributionsSnapshot(t, db); got != before {
+					t.Fatal("a refused call changed the contributions")
+				}
+			})
+		}
+
+		// A pledge makes the shop (1 200 €) an Ambassadeur certifié.
+		shop.Do("PUT", "/api/rewards/contribution", map[string]any{"amount": 25.5}).Expect(t, 200).JSON(t, &st)
+		if st.Level != rewards.Ambassadeur || st.Contribution == nil || st.Contribution.Amount != 25.5 || st.Contribution.Since != "2026-11-20T09:00:00Z" {
+			t.Fatalf("after pledge = %+v", st)
+		}
+		// The other shop (2 500 €) pledging 100 € is a Super Ambassadeur.
+		other.Do("PUT", "/api/rewards/contribution", map[string]any{"amount": 100}).Expect(t, 200).JSON(t, &st)
+		if st.Level != rewards.SuperAmbassadeur || st.Rank != 1 || st.Score != 2600 {
+			t.Fatalf("other = %+v", st)
+		}
+		// Changing the amount keeps the date of the first pledge.
+		s.Clock.Advance(48 * 3600e9)
+		shop.Do("PUT", "/api/rewards/contribution", map[string]any{"amount": 40}).Expect(t, 200).JSON(t, &st)
+		if st.Contribution.Amount != 40 || st.Contribution.Since != "2026-11-20T09:00:00Z" {
+			t.Fatalf("changed pledge = %+v", st.Contribution)
+		}
+		shop.Do("DELETE", "/api/rewards/contribution", nil).Expect(t, 200).JSON(t, &st)
+		if st.Level != rewards.Militant || st.Contribution != nil {
+			t.Fatalf("after withdrawal = %+v", st)
+		}
+		shop.Do("DELETE", "/api/rewards/contribution", nil).Expect(t, 200) // nothing to withdraw: still fine
+
+		// Both roles read every shop's score.
+		for _, c := range []*daemontest.Client{farm, shop} {
+			var out struct {
+				Scores []rewards.ShopScore `json:"scores"`
+			}
+			c.Do("GET", "/api/rewards/scores", nil).Expect(t, 200).JSON(t, &out)
+			got := map[string]int64{}
+			for _, sc := range out.Scores {
+				got[sc.Distributor] = sc.Score
+			}
+			if len(got) != 2 || got[shopID] != 1400 || got[otherID] != 2600 {
+				t.Fatalf("scores = %v", got)
+			}
+		}
+	})
+}
+
+// The rewards rows of the authorization matrix (authz_test.go): the
+// standing and the pledge are the session's own shop's, producers are
+// refused; every signed-in user reads the map's scores.
+func init() {
+	shopsOnly := map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403}
+	matrix["GET /api/rewards"] = row{path: fixed("/api/rewards"), expect: shopsOnly}
+	matrix["PUT /api/rewards/contribution"] = row{path: fixed("/api/rewards/contribution"), body: body(map[string]any{"amount": 25}), expect: shopsOnly}
+	matrix["DELETE /api/rewards/contribution"] = row{path: fixed("/api/rewards/contribution"), expect: shopsOnly}
+	matrix["GET /api/rewards/scores"] = row{path: fixed("/api/rewards/scores"), expect: everyone(200)}
+}

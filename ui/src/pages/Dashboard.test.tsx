@@ -1,0 +1,106 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { dashboard, resetDashboard } from '../store/dashboard'
+import { resetState, state } from '../store/state'
+import { distributor, producer } from '../test/fixtures'
+import { renderWithProviders } from '../test/render'
+import type { DistributorEntry, RewardsStanding } from '../types'
+import { Dashboard } from './Dashboard'
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
+  })
+
+const shops: DistributorEntry[] = [
+  { _id: 'd1', name: 'Épicerie du coin', email: 'epicerie@exemple.fr', latitude: '45.9009', longitude: '6.1265' },
+  { _id: 'd2', name: 'Le Panier des Aravis', email: 'panier@exemple.fr', latitude: '45.8817', longitude: '6.3250' },
+]
+
+const standing: RewardsStanding = {
+  level: 'militant',
+  purchases: { lastMonth: { month: '2026-10-01', value: 750 }, currentMonth: { month: '2026-11-01', value: 120.5 }, monthly: 750 },
+  monthsOfCommitment: 4,
+  rank: 2,
+  shops: 7,
+  score: 1150,
+  contribution: null,
+}
+
+function daemon() {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const path = String(input)
+    if (path === '/api/rewards/scores') return json(200, { scores: [{ distributor: 'd1', score: 1150 }, { distributor: 'd2', score: 300 }] })
+    if (path === '/api/rewards') return json(200, standing)
+    return json(404, { status: 404, title: 'Not Found', detail: 'Ressource introuvable.' })
+  })
+}
+
+function as(user: typeof producer | typeof distributor) {
+  resetState(user.email)
+  state.user = user
+  state.distributors = shops
+  state.loaded = true
+}
+
+beforeEach(() => {
+  resetDashboard()
+  Object.defineProperty(navigator, 'geolocation', { value: undefined, configurable: true })
+})
+
+describe('Dashboard', () => {
+  it('shows the producer mode: heading, hint, the map, clickable pins leading to the shop', async () => {
+    as(producer)
+    const fetch = daemon()
+    const user = userEvent.setup()
+    const { currentPath } = renderWithProviders(<Dashboard />)
+    expect(screen.getByRole('heading', { name: 'Planifier mes ventes' })).toBeInTheDocument()
+    expect(screen.getByText('Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.')).toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'Soutien financier' })).not.toBeInTheDocument()
+    // Scores for the tooltips; the standing is for shops only.
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/rewards/scores', expect.anything()))
+    expect(fetch).not.toHaveBeenCalledWith('/api/rewards', expect.anything())
+    await user.click(screen.getByRole('link', { name: 'Le Panier des Aravis' }))
+    expect(currentPath()).toBe('/prod/needs/d2')
+  })
+
+  it('shows a shop its panel, inert pins and the statistics', async () => {
+    as(distributor)
+    daemon()
+    const { currentPath } = renderWithProviders(<Dashboard />)
+    expect(screen.getByRole('heading', { name: distributor.name })).toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'Planifier mes ventes' })).not.toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Soutien financier' })).toBeInTheDocument()
+    expect(screen.getByTestId('rewards-level')).toHaveTextContent('Militant')
+    expect(screen.getByTestId('rewards-score')).toHaveTextContent('1150 pts')
+    expect(screen.queryAllByRole('link', { name: /Épicerie du coin|Panier/ })).toHaveLength(0)
+    expect(currentPath()).toBe('/')
+    const stats = screen.getByRole('heading', { name: 'Statistiques' }).closest('.mantine-Card-root') as HTMLElement
+    expect(within(stats).getByRole('img', { name: /Achats prévus et réalisés par mois/ })).toBeInTheDocument()
+    expect(within(stats).getByTestId('total-planned')).toHaveTextContent('0,00 €')
+  })
+
+  it('forgets another session’s standing', async () => {
+    as(distributor)
+    dashboard.owner = 'someone-else'
+    dashboard.rewards = { ...standing, score: 99999 }
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Promise<Response>(() => {}))
+    renderWithProviders(<Dashboard />)
+    expect(await screen.findByText('Chargement du programme ambassadeur')).toBeInTheDocument()
+    expect(screen.queryByText('99999 pts')).not.toBeInTheDocument()
+  })
+
+  it('offers to retry when the standing cannot be loaded', async () => {
+    as(distributor)
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(500, { status: 500, title: 'Internal Server Error', detail: 'Erreur interne du serveur.' }))
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const user = userEvent.setup()
+    renderWithProviders(<Dashboard />)
+    expect(await screen.findByText("Votre programme ambassadeur n'a pas pu être chargé.")).toBeInTheDocument()
+    fetch.mockImplementation(async (input) => (String(input) === '/api/rewards' ? json(200, standing) : json(200, { scores: [] })))
+    await user.click(screen.getByRole('button', { name: 'Réessayer' }))
+    expect(await screen.findByTestId('rewards-score')).toHaveTextContent('1150 pts')
+  })
+})
