@@ -89,6 +89,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.demoCommand(),
 		a.userCommand(),
 		a.jobsCommand(),
+		a.importCommand(),
 		a.simulateCommand(),
 		a.supplyCommand(),
 		a.openapiCommand(),

@@ -53,9 +53,11 @@ type world struct {
 // row is one operation: how to call it as an actor, and the expected status
 // per actor.
 type row struct {
-	path   func(w *world, a actor) string
-	body   func(w *world, a actor) any
-	expect map[actor]int
+	path func(w *world, a actor) string
+	body func(w *world, a actor) any
+	// multipart, when set, sends a file upload instead of body.
+	multipart *upload
+	expect    map[actor]int
 }
 
 func fixed(p string) func(*world, actor) string { return func(*world, actor) string { return p } }
@@ -176,6 +178,25 @@ var matrix = map[string]row{
 		path:   withIDs("/print/invoice/{invoicedOrder}"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	"POST /api/needs-loader": {
+		path:      fixed("/api/needs-loader"),
+		multipart: &upload{field: "importfile", filename: "besoins.xlsx", fixture: "good.xlsx"},
+		expect:    map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
+	"POST /api/needs/importstd/sim": {
+		path:   fixed("/api/needs/importstd/sim"),
+		body:   body(map[string]any{"turnover": 90000, "months": []string{"2026-12", "2027-01"}}),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
+	"POST /api/needs/importstd/commit": {
+		path:   fixed("/api/needs/importstd/commit"),
+		body:   body(map[string]any{"turnover": 90000, "months": []string{"2026-12", "2027-01"}}),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
+	"GET /public/other/exemple_import.xlsx": {
+		path:   fixed("/public/other/exemple_import.xlsx"),
+		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
+	},
 }
 
 // withIDs fills every {key} of p from the world's ids.
@@ -188,12 +209,16 @@ func withIDs(p string) func(*world, actor) string {
 	}
 }
 
+// upload is a multipart body with one file of testdata/xlsx.
+type upload struct{ field, filename, fixture string }
+
 // publicRoutes are the routes outside the OpenAPI document that the matrix
 // must cover; a test below checks each has a row.
 var publicRoutes = []string{
 	"GET /public/other/products.csv",
 	"GET /print/delivery/{orderId}/{deliveryId}",
 	"GET /print/invoice/{orderId}",
+	"GET /public/other/exemple_import.xlsx",
 }
 
 func buildWorld(t *testing.T) *world {
@@ -384,7 +409,12 @@ func TestAuthorizationMatrix(t *testing.T) {
 				if r.body != nil {
 					b = r.body(w, a)
 				}
-				res := c.Do(method, r.path(w, a), b)
+				var res *daemontest.Response
+				if u := r.multipart; u != nil {
+					res = c.Upload(r.path(w, a), u.field, u.filename, xlsxFixture(t, u.fixture))
+				} else {
+					res = c.Do(method, r.path(w, a), b)
+				}
 				if res.Status != want {
 					t.Fatalf("%s as %s: %d, want %d: %s", key, a, res.Status, want, res.Body)
 				}

@@ -18,6 +18,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerNeeds(api)
 	d.registerTrade(api)
 	d.registerDeliveries(api)
+	d.registerImports(api)
 	d.registerRewards(api)
 	d.registerSupply(api)
 
@@ -26,6 +27,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /public/other/products.csv", d.productsCSV)
 	mux.HandleFunc("GET /print/delivery/{orderId}/{deliveryId}", d.printNote)
 	mux.HandleFunc("GET /print/invoice/{orderId}", d.printInvoice)
+	mux.HandleFunc("GET /public/other/exemple_import.xlsx", d.exampleXLSX)
 	for _, prefix := range []string{"/api/", "/auth/", "/print/", "/public/"} {
 		mux.HandleFunc(prefix, notFound) // never fall through to the UI
 	}

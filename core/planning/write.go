@@ -122,7 +122,7 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 		return Result{}, err
 	}
 	if len(writes) > 0 {
-		views, err := viewsOf(ctx, q, writes)
+		views, err := viewsOf(ctx, q, writes, existing)
 		if err != nil {
 			return Result{}, err
 		}
@@ -184,10 +184,14 @@ func upsert(ctx context.Context, q store.Q, needs []Need) error {
 }
 
 // viewsOf returns the views of needs just written, with their proposals.
-func viewsOf(ctx context.Context, q store.Q, needs []Need) ([]View, error) {
-	ids := make([]string, len(needs))
-	for i, n := range needs {
-		ids[i] = n.ID
+// Only needs that existed before the write can have proposals: those just
+// created are not looked up.
+func viewsOf(ctx context.Context, q store.Q, needs []Need, existing map[string]Need) ([]View, error) {
+	ids := make([]string, 0, len(existing))
+	for _, n := range needs {
+		if _, found := existing[n.ProductID+"|"+n.Month]; found {
+			ids = append(ids, n.ID)
+		}
 	}
 	byNeed := map[string][]Proposal{}
 	for start := 0; start < len(ids); start += batchRows {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -224,4 +225,50 @@ func (s *Server) Producer(email, name string) (*Client, string) {
 		"defaultDeliveryDays": []bool{true, false, false, true, false, false, false},
 	}).Expect(s.t, http.StatusOK)
 	return c, id
+}
+
+// Send sends a request with a body of the given content type (none when
+// contentType is empty). A body that is not a *bytes.Reader or
+// *strings.Reader is sent without Content-Length (chunked).
+func (c *Client) Send(method, path, contentType string, body io.Reader) *Response {
+	c.t.Helper()
+	req, err := http.NewRequest(method, c.base+path, body)
+	if err != nil {
+		c.t.Fatalf("daemontest: %v", err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, v := range c.Header {
+		req.Header[k] = v
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		c.t.Fatalf("daemontest: %s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		c.t.Fatalf("daemontest: read body: %v", err)
+	}
+	return &Response{Status: res.StatusCode, Header: res.Header, Body: data}
+}
+
+// Upload posts a multipart/form-data form with one file part, as a
+// browser's file input sends it.
+func (c *Client) Upload(path, field, filename string, data []byte) *Response {
+	c.t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	part, err := w.CreateFormFile(field, filename)
+	if err == nil {
+		_, err = part.Write(data)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		c.t.Fatalf("daemontest: multipart: %v", err)
+	}
+	return c.Send(http.MethodPost, path, w.FormDataContentType(), bytes.NewReader(body.Bytes()))
 }

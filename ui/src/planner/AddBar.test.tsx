@@ -93,4 +93,25 @@ describe('AddBar', () => {
     await waitFor(() => expect(state.events[0]?.type).toBe('need:create:bulk'))
     expect(state.needs.filter((n) => n.product === 'melon')).toHaveLength(2)
   })
+
+  it('opens the standard import and the Excel file import', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<AddBar />)
+    await user.click(screen.getByRole('button', { name: 'Import standard' }))
+    const standard = await screen.findByRole('form', { name: 'Import standard' })
+    expect(within(standard).getByRole('button', { name: 'Simuler' })).toBeDisabled()
+    await user.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Import standard' })).not.toBeInTheDocument())
+
+    await user.click(screen.getByRole('button', { name: 'Import Excel' }))
+    const excel = await screen.findByRole('form', { name: "Import d'un fichier Excel" })
+    expect(within(excel).getByRole('link', { name: "Télécharger le fichier d'exemple" })).toHaveAttribute(
+      'href',
+      '/public/other/exemple_import.xlsx',
+    )
+    expect(within(excel).getByRole('link', { name: 'Télécharger la liste des produits' })).toHaveAttribute(
+      'href',
+      '/public/other/products.csv',
+    )
+  })
 })

@@ -1,0 +1,344 @@
+package commands
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/planning"
+	"primeur/core/planning/planningtest"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+// cliWorld is a database with a shop and a producer, reached by the
+// commands through PRIMEUR_DATA_DIR (SQLite) or PRIMEUR_DATABASE_URL.
+type cliWorld struct {
+	db   *store.DB
+	shop accounts.User
+	farm accounts.User
+}
+
+func newCLIWorld(t *testing.T, postgres bool) cliWorld {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	var db *store.DB
+	var err error
+	if postgres {
+		url := storetest.URL(t)
+		t.Setenv("PRIMEUR_DATABASE_URL", url)
+		db, err = store.Open(context.Background(), url, "")
+	} else {
+		t.Setenv("PRIMEUR_DATABASE_URL", "")
+		db, err = store.Open(context.Background(), "", filepath.Join(dir, "primeur.db"))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if code, _, errOut := run(t, "", "migrate"); code != 0 {
+		t.Fatal(errOut)
+	}
+	w := cliWorld{db: db}
+	ctx := context.Background()
+	for _, u := range []struct {
+		dst   *accounts.User
+		email string
+		shop  bool
+	}{{&w.shop, "epicerie@example.fr", true}, {&w.farm, "ferme@example.fr", false}} {
+		if *u.dst, err = accounts.Register(ctx, db, accounts.Registration{Email: u.email, Password: "motdepasse1", Name: u.email, Distributor: u.shop}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
+// needs is the shop's needs, "product month quantity" sorted.
+func (w cliWorld) needs(t *testing.T) string {
+	t.Helper()
+	var rows []string
+	if err := w.db.Select(&rows, w.db.Rebind(`SELECT product_id || ' ' || month || ' ' || CAST(quantity AS TEXT) FROM needs
+		WHERE distributor_id = ? ORDER BY product_id, month`), w.shop.ID); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(rows, "\n")
+}
+
+func (w cliWorld) events(t *testing.T) int {
+	t.Helper()
+	var n int
+	if err := w.db.Get(&n, `SELECT COUNT(*) FROM events`); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// nextMonth is the month after the current one in Paris, "2026-12": the
+// files of these tests are made relative to the real clock, which the
+// commands use.
+func nextMonth() string {
+	paris, _ := time.LoadLocation("Europe/Paris")
+	return planning.AddMonths(planning.MonthOf(time.Now().In(paris)), 1)[:7]
+}
+
+func writeWorkbook(t *testing.T, rows [][]any) string {
+	t.Helper()
+	data, err := planningtest.Workbook(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "besoins.xlsx")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func fixturePath(name string) string { return filepath.Join("..", "testdata", "xlsx", name) }
+
+func TestImportNeedsCommand(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			if engine == "postgres" && os.Getenv(storetest.EnvURL) == "" {
+				t.Skip(storetest.EnvURL + " is not set")
+			}
+			w := newCLIWorld(t, engine == "postgres")
+			months, _ := planningtest.Months(nextMonth(), 3)
+			clean := writeWorkbook(t, [][]any{planningtest.Header(months), {"Tomate", 10, 20, 30.5}, {"melon", 4, nil, 6}})
+			partial := writeWorkbook(t, [][]any{planningtest.Header(months), {"Tomate", 5, 5, 5}, {"Kumquat", 1}})
+
+			refused := []struct {
+				name string
+				args []string
+				want string
+			}{
+				{"bad file", []string{"import", "needs", fixturePath("text-quantity.xlsx"), "--distributor", w.shop.Email}, "Quantité illisible en B4 (« douze »)"},
+				{"zip bomb", []string{"import", "needs", fixturePath("zip-bomb.xlsx"), "--distributor", w.shop.Email}, planning.MsgImportInflated},
+				{"wrong extension", []string{"import", "needs", fixturePath("wrong-extension.csv"), "--distributor", w.shop.Email}, planning.MsgImportExtension},
+				{"missing file", []string{"import", "needs", "/nonexistent/b.xlsx", "--distributor", w.shop.Email}, "no such file"},
+				{"unknown shop", []string{"import", "needs", clean, "--distributor", "nobody@example.fr"}, "no account with email nobody@example.fr"},
+				{"producer", []string{"import", "needs", clean, "--distributor", w.farm.Email}, "is a producer"},
+				{"no distributor", []string{"import", "needs", clean}, "distributor"},
+			}
+			for _, tt := range refused {
+				code, _, errOut := run(t, "", tt.args...)
+				if code != 1 || !strings.Contains(errOut, tt.want) {
+					t.Errorf("%s: exit %d, stderr %q", tt.name, code, errOut)
+				}
+			}
+			if w.needs(t) != "" || w.events(t) != 0 {
+				t.Fatal("a refused import wrote")
+			}
+
+			// --dry-run reports what would happen and writes nothing.
+			code, out, errOut := run(t, "", "import", "needs", clean, "--distributor", w.shop.Email, "--dry-run")
+			if code != 0 || !strings.Contains(out, "needs applied:      5 (5 created or changed)") || !strings.Contains(out, "dry run: nothing was written") ||
+				!strings.Contains(errOut, "month 3/3 written") {
+				t.Fatalf("dry run: exit %d\n%s\n%s", code, out, errOut)
+			}
+			if w.needs(t) != "" || w.events(t) != 0 {
+				t.Fatal("a dry run wrote")
+			}
+
+			code, out, errOut = run(t, "", "import", "needs", clean, "--distributor", w.shop.Email)
+			if code != 0 || !strings.Contains(out, "products found:     2") || strings.Contains(out, "missing") {
+				t.Fatalf("import: exit %d\n%s\n%s", code, out, errOut)
+			}
+			m := nextMonth() + "-01"
+			m3 := planning.AddMonths(m, 2)
+			if got := w.needs(t); !strings.Contains(got, "tomate "+m3+" 3050") || !strings.Contains(got, "melon "+m+" 400") || w.events(t) != 1 {
+				t.Fatalf("needs after import:\n%s", got)
+			}
+
+			// Missing products and needs under commitments: applied except
+			// what is listed, exit status 2.
+			var tomato string
+			if err := w.db.Get(&tomato, w.db.Rebind(`SELECT id FROM needs WHERE distributor_id = ? AND product_id = 'tomate' AND month = ?`), w.shop.ID, m); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.Exec(context.Background(), w.db, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
+				VALUES (?, ?, ?, 'accepted', 'producer', 800, 150, 0, 0)`, core.NewID(), tomato, w.farm.ID); err != nil {
+				t.Fatal(err)
+			}
+			code, out, _ = run(t, "", "import", "needs", partial, "--distributor", w.shop.Email)
+			if code != exitPartial || !strings.Contains(out, "products missing:   1 (Kumquat)") ||
+				!strings.Contains(out, "B2 Tomate "+m[:7]+": 5 asked, 8 reserved — "+planning.MsgBelowReserved) {
+				t.Fatalf("partial import: exit %d\n%s", code, out)
+			}
+			if got := w.needs(t); !strings.Contains(got, "tomate "+m+" 1000") || !strings.Contains(got, "tomate "+m3+" 500") {
+				t.Fatalf("needs after partial import:\n%s", got)
+			}
+		})
+	}
+}
+
+func TestSimulateImportCommand(t *testing.T) {
+	w := newCLIWorld(t, false)
+	from := nextMonth()
+	to := planning.AddMonths(from+"-01", 11)[:7]
+	args := []string{"simulate", "import", "--distributor", w.shop.Email, "--turnover", "120000", "--from", from, "--to", to}
+
+	code, out, errOut := run(t, "", args...)
+	if code != 0 || !strings.Contains(out, "PRODUCT") || !strings.Contains(out, "Carotte") || !strings.Contains(out, "617.72") ||
+		!strings.Contains(out, "nothing was written") {
+		t.Fatalf("simulate: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if w.needs(t) != "" {
+		t.Fatal("a simulation wrote")
+	}
+
+	code, out, _ = run(t, "", append(args, "--json")...)
+	var sim struct {
+		Months   []string
+		Products []struct {
+			ID         string `json:"_id"`
+			Quantities []float64
+		}
+		Commit *struct{}
+	}
+	if err := json.Unmarshal([]byte(out), &sim); code != 0 || err != nil || len(sim.Months) != 12 || len(sim.Products) < 40 ||
+		len(sim.Products[0].Quantities) != 12 || sim.Commit != nil {
+		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
+	}
+
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--turnover", "0"}, planning.MsgTurnover},
+		{[]string{"--turnover", "-4"}, planning.MsgTurnover},
+		{[]string{"--from", "2020-01", "--to", "2020-02"}, planning.MsgPastMonth},
+		{[]string{"--to", "2020-01"}, "La date de fin doit etre posterieure a la date de debut"},
+		{[]string{"--to", planning.AddMonths(from+"-01", 36)[:7]}, planning.MsgStandardMonths},
+		{[]string{"--from", "décembre"}, planning.MsgBadMonth},
+		{[]string{"--distributor", w.farm.Email}, "is a producer"},
+	} {
+		full := append(append([]string{}, args...), bad.args...)
+		if code, _, errOut := run(t, "", full...); code != 1 || !strings.Contains(errOut, bad.want) {
+			t.Errorf("%v: exit %d, %q", bad.args, code, errOut)
+		}
+	}
+
+	code, out, errOut = run(t, "", append(args, "--commit", "--json")...)
+	var committed struct {
+		Commit struct {
+			Needs       int
+			DBSuccesses int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &committed); code != 0 || err != nil || committed.Commit.Needs < 12*40 ||
+		!strings.Contains(errOut, "month 12/12 written") {
+		t.Fatalf("commit: exit %d, %v\n%s\n%s", code, err, out, errOut)
+	}
+	if n := strings.Count(w.needs(t), "\n") + 1; n != committed.Commit.Needs || w.events(t) != 1 {
+		t.Fatalf("%d needs stored, %d reported", n, committed.Commit.Needs)
+	}
+}
+
+// TestImportChildProcess is not a test: it is the import process that
+// TestImportKilledMidway starts and kills (the test binary re-executed).
+func TestImportChildProcess(t *testing.T) {
+	var args []string
+	if err := json.Unmarshal([]byte(os.Getenv("PRIMEUR_TEST_CHILD_ARGS")), &args); err != nil {
+		t.Skip("helper process for TestImportKilledMidway")
+	}
+	os.Exit(Run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// TestImportKilledMidway starts a real import process on a large file,
+// kills it (SIGKILL) once it has written its first month, inside its
+// transaction, and checks that the database is as it was and that the
+// import then succeeds.
+func TestImportKilledMidway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large import")
+	}
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			if engine == "postgres" && os.Getenv(storetest.EnvURL) == "" {
+				t.Skip(storetest.EnvURL + " is not set")
+			}
+			w := newCLIWorld(t, engine == "postgres")
+			// Seconds of writing remain after the first month, far longer than
+			// the kill takes to arrive (the race detector slows the writes as
+			// much as the smaller file speeds them up).
+			products, months := 10_000, 12
+			if raceDetector {
+				products = 2_000
+			}
+			if err := planningtest.AddSynthetic(context.Background(), w.db, products); err != nil {
+				t.Fatal(err)
+			}
+			file := writeWorkbook(t, planningtest.Large(products, nextMonth(), months))
+			// Needs already there, which the killed import changes in its
+			// first month and must leave as they were.
+			two, _ := planningtest.Months(nextMonth(), 2)
+			code, _, errOut := run(t, "", "import", "needs", writeWorkbook(t, [][]any{planningtest.Header(two),
+				{planningtest.Synthetic(1), 999, 999}, {planningtest.Synthetic(2), 999}}), "--distributor", w.shop.Email)
+			if code != 0 {
+				t.Fatal(errOut)
+			}
+			before, events := w.needs(t), w.events(t)
+
+			args := []string{"import", "needs", file, "--distributor", w.shop.Email}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestImportChildProcess$")
+			encoded, _ := json.Marshal(args)
+			cmd.Env = append(os.Environ(), "PRIMEUR_TEST_CHILD_ARGS="+string(encoded))
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			lines := bufio.NewScanner(stderr)
+			first := ""
+			for lines.Scan() {
+				if strings.HasPrefix(lines.Text(), "month 1/") {
+					first = lines.Text()
+					break
+				}
+			}
+			if first == "" {
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+				t.Fatal("the import printed no progress")
+			}
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				for lines.Scan() { // drain, so the child never blocks on a full pipe
+				}
+			}()
+			err = cmd.Wait()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || !exit.Sys().(syscall.WaitStatus).Signaled() {
+				t.Fatalf("the import was not killed midway (%v): it finished first", err)
+			}
+			if w.needs(t) != before || w.events(t) != events {
+				t.Fatal("a killed import left part of its writes")
+			}
+
+			code, out, errOut := run(t, "", args...)
+			if code != 0 || !strings.Contains(out, fmt.Sprintf("needs applied:      %d", products*months)) {
+				t.Fatalf("re-run: exit %d\n%s\n%s", code, out, errOut)
+			}
+			if n := strings.Count(w.needs(t), "\n") + 1; n != products*months {
+				t.Fatalf("%d needs after the re-run", n)
+			}
+		})
+	}
+}

@@ -1,0 +1,172 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/spf13/cobra"
+
+	"primeur/core"
+	"primeur/core/decimal"
+	"primeur/core/planning"
+)
+
+func (a *app) simulateImportCommand() *cobra.Command {
+	var (
+		email, from, to string
+		turnover        float64
+		commit, jsonOut bool
+	)
+	cmd := &cobra.Command{
+		Use:   "import",
+		Short: "Simulate a shop's standard import; write it with --commit",
+		Long: "Print, per product and month, the needs the standard import gives a shop from its annual\n" +
+			"fruit-and-vegetable turnover (already corrected, as the planner's form sends it; DESIGN §5).\n" +
+			"Nothing is written unless --commit is given: then every month is written as the planner's\n" +
+			"commit does, in one transaction; needs whose commitments exceed the simulation keep their\n" +
+			"quantity and are listed (exit status 2).",
+		Example: "  primeur simulate import --distributor epicerie@example.fr --turnover 135000 --from 2026-12 --to 2027-11",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			now := a.now().In(a.cfg.Location)
+			months, err := monthRange(from, to)
+			if err != nil {
+				return err
+			}
+			if months, err = planning.CheckStandard(turnover, months, now); err != nil {
+				return err
+			}
+			db, err := a.openDB(ctx)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			shop, err := a.shop(ctx, db, email)
+			if err != nil {
+				return err
+			}
+			lines, err := planning.StandardLines(ctx, db, turnover, months)
+			if err != nil {
+				return err
+			}
+			var res *planning.StandardResult
+			if commit {
+				bar := a.progressBar("month")
+				err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+					r, err := planning.ImportStandard(ctx, tx, shop.ID, turnover, months, now, bar.update)
+					res = &r
+					return err
+				})
+				bar.done()
+				if err != nil {
+					return err
+				}
+			}
+			if jsonOut {
+				err = a.printStandardJSON(turnover, months, lines, res)
+			} else {
+				err = a.printStandardTable(months, lines, res)
+			}
+			if err != nil {
+				return err
+			}
+			if res != nil && len(res.DBErrors) > 0 {
+				return exitError{code: exitPartial}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&email, "distributor", "", "email of the shop (required)")
+	cmd.Flags().Float64Var(&turnover, "turnover", 0, "annual fruit-and-vegetable turnover in euros, corrected (required)")
+	cmd.Flags().StringVar(&from, "from", "", "first month, YYYY-MM (required)")
+	cmd.Flags().StringVar(&to, "to", "", "last month, YYYY-MM (required; 36 months at most)")
+	cmd.Flags().BoolVar(&commit, "commit", false, "write the needs (otherwise nothing is written)")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON instead of a table")
+	for _, f := range []string{"distributor", "turnover", "from", "to"} {
+		_ = cmd.MarkFlagRequired(f)
+	}
+	return cmd
+}
+
+// monthRange lists the months from one month to another, both included.
+func monthRange(from, to string) ([]string, error) {
+	first, err := planning.ParseMonth("from", from)
+	if err != nil {
+		return nil, err
+	}
+	last, err := planning.ParseMonth("to", to)
+	if err != nil {
+		return nil, err
+	}
+	if last < first {
+		return nil, core.Invalid("to", "La date de fin doit etre posterieure a la date de debut")
+	}
+	var months []string
+	for m := first; m <= last && len(months) <= planning.MaxStandardMonths; m = planning.AddMonths(m, 1) {
+		months = append(months, m)
+	}
+	return months, nil
+}
+
+func (a *app) printStandardTable(months []string, lines []planning.StandardLine, res *planning.StandardResult) error {
+	w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(w, "PRODUCT\tUNIT\t")
+	for _, m := range months {
+		t, _ := time.Parse("2006-01-02", m)
+		fmt.Fprintf(w, "%s\t", t.Format("01/2006"))
+	}
+	fmt.Fprintln(w)
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s\t%s\t", l.Product.Name, l.Product.Unit)
+		for _, q := range l.Quantities {
+			fmt.Fprintf(w, "%s\t", q)
+		}
+		fmt.Fprintln(w)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if res == nil {
+		fmt.Fprintln(a.out, "simulation only: nothing was written (--commit writes it)")
+		return nil
+	}
+	fmt.Fprintf(a.out, "written: %d needs applied (%d created or changed)\n", res.DBSuccesses, len(res.Needs))
+	a.printRefused(res.DBErrors)
+	return nil
+}
+
+func (a *app) printStandardJSON(turnover float64, months []string, lines []planning.StandardLine, res *planning.StandardResult) error {
+	type product struct {
+		ID         string        `json:"_id"`
+		Name       string        `json:"name"`
+		Unit       string        `json:"unit"`
+		Quantities []decimal.Dec `json:"quantities"`
+	}
+	type commit struct {
+		Needs       int                    `json:"needs"`
+		DBSuccesses int                    `json:"dbSuccesses"`
+		DBErrors    []planning.ImportError `json:"dbErrors"`
+		EventID     string                 `json:"event"`
+	}
+	out := struct {
+		Turnover float64   `json:"turnover"`
+		Months   []string  `json:"months"`
+		Products []product `json:"products"`
+		Commit   *commit   `json:"commit,omitempty"`
+	}{Turnover: turnover, Months: months, Products: []product{}}
+	for _, l := range lines {
+		p := product{ID: l.Product.ID, Name: l.Product.Name, Unit: l.Product.Unit}
+		p.Quantities = l.Quantities
+		out.Products = append(out.Products, p)
+	}
+	if res != nil {
+		out.Commit = &commit{Needs: len(res.Needs), DBSuccesses: res.DBSuccesses, DBErrors: res.DBErrors, EventID: res.Event.ID}
+	}
+	enc := json.NewEncoder(a.out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

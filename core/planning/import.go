@@ -1,0 +1,150 @@
+package planning
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/activity"
+	"primeur/core/catalog"
+	"primeur/core/decimal"
+	"primeur/core/store"
+)
+
+// ImportError is a cell an import did not write, with why: its quantity
+// would go under what producers committed and proposed on the need, or its
+// month is past. It is an entry of the result's dbErrors.
+type ImportError struct {
+	Product   string      `json:"product" doc:"Product name, as the catalogue spells it" example:"Tomate"`
+	ProductID string      `json:"productId" doc:"Product id" example:"tomate"`
+	Date      string      `json:"date" doc:"Month of the need" example:"2026-12-01"`
+	Quantity  decimal.Dec `json:"quantity" doc:"Quantity the import asked for" example:"80"`
+	Reserved  decimal.Dec `json:"reserved" doc:"Quantity held by commitments and pending proposals: the least the need may be" example:"120"`
+	Cell      string      `json:"cell,omitempty" doc:"Cell of the file (file import only)" example:"C4"`
+	Message   string      `json:"message" doc:"Why the cell was not written, in French"`
+}
+
+// ImportResult is what a file import did (SPEC §3 "Import result").
+type ImportResult struct {
+	Needs           []View        `json:"needs" doc:"Needs created or changed by the import"`
+	ProductsFound   []string      `json:"productsFound" doc:"Products of the file found in the catalogue (catalogue spelling), in file order"`
+	ProductsMissing []string      `json:"productsMissing" doc:"Product names of the file that are not in the catalogue, as written"`
+	DBErrors        []ImportError `json:"dbErrors" doc:"Cells not written, with the reason"`
+	DBSuccesses     int           `json:"dbSuccesses" doc:"Cells applied: needs created, changed, or already at that quantity"`
+	Event           activity.View `json:"event" doc:"The need:import event recorded"`
+}
+
+// ProgressFunc hears of an import's progress: done of total months written,
+// the last one being month. It is called inside the import's transaction.
+type ProgressFunc func(done, total int, month string)
+
+// ImportOptions tune ImportXLSX.
+type ImportOptions struct {
+	// DryRun applies the import and rolls it back: the result says what
+	// would happen, the database is left as it was.
+	DryRun bool
+	// Progress, when set, is called after each month written.
+	Progress ProgressFunc
+}
+
+var errDryRun = errors.New("planning: dry run")
+
+// ImportXLSX parses an import file and applies it for the distributor in
+// one transaction of db: either the whole file is applied (except the cells
+// reported in dbErrors, which change nothing) or, on any error or crash,
+// nothing is. Catalogue and parsing come first, outside the transaction.
+func ImportXLSX(ctx context.Context, db *store.DB, distributorID, name string, data []byte, now time.Time, opts ImportOptions) (ImportResult, error) {
+	products, err := catalog.All(ctx, db)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	imp, err := ParseXLSX(name, data, catalog.NewIndex(products))
+	if err != nil {
+		return ImportResult{}, err
+	}
+	var res ImportResult
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if res, err = imp.Apply(ctx, tx, distributorID, now, opts.Progress); err != nil {
+			return err
+		}
+		if opts.DryRun {
+			return errDryRun
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errDryRun) {
+		return ImportResult{}, err
+	}
+	return res, nil
+}
+
+// Apply writes a parsed file's quantities for the distributor through the
+// one write path (Write, month by month), inside q, which must be a
+// transaction, and records one need:import event.
+func (imp *Import) Apply(ctx context.Context, q store.Q, distributorID string, now time.Time, progress ProgressFunc) (ImportResult, error) {
+	res := ImportResult{ProductsFound: imp.Found(), ProductsMissing: imp.Missing()}
+	var err error
+	res.Needs, res.DBErrors, res.DBSuccesses, err = applyMonths(ctx, q, distributorID, imp.Months, imp.byMonth(), now, progress)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	res.Event, err = recordImport(ctx, q, distributorID, imp.Months, res.DBSuccesses, now)
+	return res, err
+}
+
+// sourcedCell is a cell to write with what names it in errors.
+type sourcedCell struct {
+	Cell
+	name string
+	ref  string
+}
+
+// applyMonths writes cells month by month (cells[i] are those of
+// months[i]), so that each Write locks and reads only one month's needs.
+func applyMonths(ctx context.Context, q store.Q, distributorID string, months []string, cells [][]sourcedCell, now time.Time, progress ProgressFunc) ([]View, []ImportError, int, error) {
+	needs, refused, applied := []View{}, []ImportError{}, 0
+	for i, list := range cells {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, 0, err
+		}
+		if len(list) > 0 {
+			plain := make([]Cell, len(list))
+			source := make(map[string]sourcedCell, len(list))
+			for j, c := range list {
+				plain[j] = c.Cell
+				source[c.ProductID] = c
+			}
+			res, err := Write(ctx, q, distributorID, plain, now)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			needs = append(needs, res.Needs...)
+			applied += res.Created + res.Updated + res.Unchanged
+			for _, r := range res.Refused {
+				s := source[r.ProductID]
+				refused = append(refused, ImportError{
+					Product: s.name, ProductID: r.ProductID, Date: r.Month, Quantity: r.Quantity,
+					Reserved: r.Reserved, Cell: s.ref, Message: r.Message,
+				})
+			}
+		}
+		if progress != nil {
+			progress(i+1, len(months), months[i])
+		}
+	}
+	return needs, refused, applied, nil
+}
+
+// recordImport records the one need:import event of an import: how many
+// cells it applied and the months it covered.
+func recordImport(ctx context.Context, q store.Q, distributorID string, months []string, count int, now time.Time) (activity.View, error) {
+	ev, err := activity.RecordView(ctx, q, activity.Event{Type: activity.NeedImport, OriginID: distributorID, CreatedAt: now,
+		Data: activity.Data{Dates: months, Count: &count}})
+	if err != nil {
+		return activity.View{}, fmt.Errorf("planning: %w", err)
+	}
+	return ev, nil
+}

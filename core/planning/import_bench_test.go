@@ -1,0 +1,127 @@
+package planning_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"primeur/core"
+	"primeur/core/catalog"
+	"primeur/core/planning"
+	"primeur/core/planning/planningtest"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+// Size of the benchmark file: 300 products × 24 months (7 200 cells).
+const benchProducts, benchMonths = 300, 24
+
+func benchFile(b *testing.B) []byte {
+	b.Helper()
+	data, err := planningtest.Workbook(planningtest.Large(benchProducts, "2027-01", benchMonths))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkExcelImport compares, on the same 300 × 24 file and in one run:
+//
+//   - raw-read: what excelize alone costs, OpenReader then GetRows of the
+//     first sheet;
+//   - parse: planning.ParseXLSX (checks, excelize streaming, validation);
+//   - import/<db>: planning.ImportXLSX end to end for a new shop each time
+//     (catalogue, parse, 7 200 needs written in one transaction, the event).
+//
+// Besides ns/op, each reports cpu-ms/op: the process's CPU time (user +
+// system, from getrusage) per operation, which a loaded machine disturbs
+// less than wall time. (The PostgreSQL server's own CPU is not in it.)
+// The figures and the ratio go to docs/BENCHMARKS.md.
+func BenchmarkExcelImport(b *testing.B) {
+	data := benchFile(b)
+	b.Run("raw-read", func(b *testing.B) {
+		defer cpuPerOp(b)()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			f, err := excelize.OpenReader(bytes.NewReader(data))
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows, err := f.GetRows(f.GetSheetList()[0])
+			if err != nil || len(rows) != benchProducts+1 {
+				b.Fatalf("%d rows, %v", len(rows), err)
+			}
+			f.Close()
+		}
+	})
+	b.Run("parse", func(b *testing.B) {
+		ps, err := catalog.Catalogue()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix := catalog.NewIndex(ps)
+		defer cpuPerOp(b)()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			imp, err := planning.ParseXLSX("bench.xlsx", data, ix)
+			if err != nil || len(imp.Rows) != benchProducts {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, engine := range []string{"sqlite", "postgres"} {
+		b.Run("import-"+engine, func(b *testing.B) {
+			var db *store.DB
+			if engine == "sqlite" {
+				db = storetest.SQLite(b)
+			} else {
+				db = storetest.Postgres(b)
+			}
+			ctx := context.Background()
+			if err := planningtest.AddSynthetic(ctx, db, benchProducts); err != nil {
+				b.Fatal(err)
+			}
+			defer cpuPerOp(b)()
+			b.SetBytes(int64(len(data)))
+			i := 0
+			for b.Loop() {
+				b.StopTimer()
+				i++
+				shop := core.NewID()
+				if _, err := store.Exec(ctx, db, `INSERT INTO users (id, type, email, email_key, name, password_hash, created_at, updated_at)
+					VALUES (?, 'distributor', ?, ?, 'Bench', 'x', 0, 0)`, shop, fmt.Sprintf("b%d@x.fr", i), fmt.Sprintf("b%d@x.fr", i)); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				res, err := planning.ImportXLSX(ctx, db, shop, "bench.xlsx", data, now, planning.ImportOptions{})
+				if err != nil || res.DBSuccesses != benchProducts*benchMonths {
+					b.Fatalf("%d applied, %v", res.DBSuccesses, err)
+				}
+			}
+		})
+	}
+}
+
+// cpuPerOp starts measuring the process's CPU time; the function it returns
+// reports it per operation as cpu-ms/op.
+func cpuPerOp(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		}
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package planning_test
+
+const raceDetector = false

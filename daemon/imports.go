@@ -1,0 +1,201 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core"
+	"primeur/core/catalog"
+	"primeur/core/planning"
+)
+
+// maxUploadBody bounds the body of POST /api/needs-loader: the largest
+// accepted file plus room for the multipart envelope.
+const maxUploadBody = planning.MaxImportBytes + 64<<10
+
+// French messages of the upload itself (the file's own errors come from
+// core/planning).
+const (
+	MsgUploadNotMultipart = "Envoyez le fichier dans un formulaire multipart/form-data (champ importfile)."
+	MsgUploadUnreadable   = "Le formulaire envoyé est illisible ou incomplet : réessayez l'envoi du fichier."
+)
+
+// xlsxType is the media type of .xlsx files.
+const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+// ImportFileInput is the upload of a needs file (SPEC §3 "File import").
+type ImportFileInput struct {
+	RawBody huma.MultipartFormFiles[struct {
+		ImportFile huma.FormFile `form:"importfile" contentType:"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" doc:"The .xlsx file (first sheet: Produit, then one column per month)"`
+	}]
+}
+
+// ImportFileOutput is what the import did.
+type ImportFileOutput struct {
+	Body planning.ImportResult
+}
+
+// StandardImportInput asks for a standard-import simulation or commit.
+type StandardImportInput struct {
+	Body struct {
+		Turnover float64  `json:"turnover" doc:"Annual fruit-and-vegetable turnover in euros, already corrected (SPEC §9)" example:"135000"`
+		Months   []string `json:"months" doc:"Months to plan (YYYY-MM or YYYY-MM-01), 36 at most, none past" example:"[\"2026-12-01\", \"2027-01-01\", \"2027-02-01\"]"`
+	}
+}
+
+// StandardSimOutput is the preview of a standard import.
+type StandardSimOutput struct {
+	Body []planning.StandardPreview
+}
+
+// StandardCommitOutput is what a standard import wrote.
+type StandardCommitOutput struct {
+	Body planning.StandardResult
+}
+
+func (d *Daemon) registerImports(api huma.API) {
+	tags := []string{"Needs"}
+	huma.Register(api, huma.Operation{
+		OperationID: "import-needs-file", Method: http.MethodPost, Path: "/needs-loader", Tags: tags,
+		Summary: "Import needs from an Excel file (shops)",
+		Description: "Multipart field `importfile`, an .xlsx file of 5 MB at most: first sheet, row 1 = `Produit` " +
+			"then one column per month (a date, `2026-12` or `12/2026`), one row per product. Products match the " +
+			"catalogue whatever the case and accents; unknown ones are listed in `productsMissing`. Cells that would " +
+			"go under existing commitments and pending proposals, or in a past month, are listed in `dbErrors` and " +
+			"change nothing; the rest is written in one transaction with one need:import event. A file that cannot " +
+			"be read answers 422 with the French reason (naming the cell) in `detail`, and changes nothing.",
+		MaxBodyBytes: maxUploadBody,
+		Middlewares:  huma.Middlewares{d.acceptUpload},
+		Errors: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
+			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity},
+	}, d.importNeedsFile)
+	huma.Register(api, huma.Operation{
+		OperationID: "simulate-standard-import", Method: http.MethodPost, Path: "/needs/importstd/sim", Tags: tags,
+		Summary: "Simulate a standard import (shops)",
+		Description: "Per product, the needs the standard formula gives for the first three months asked " +
+			"(DESIGN §5). Writes nothing.",
+		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
+	}, d.simulateStandard)
+	huma.Register(api, huma.Operation{
+		OperationID: "commit-standard-import", Method: http.MethodPost, Path: "/needs/importstd/commit", Tags: tags,
+		Summary: "Write a standard import (shops)",
+		Description: "Writes every month asked for every product of the standard formula (zero quantities left out), " +
+			"in one transaction with one need:import event. Lenient like the file import: a need whose commitments " +
+			"and pending proposals exceed the simulated quantity keeps its quantity and is listed in `dbErrors`.",
+		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
+	}, d.commitStandard)
+}
+
+// acceptUpload guards the upload before huma reads it: shops only, a body of
+// at most maxUploadBody (huma does not bound multipart bodies), a readable
+// multipart form. The body is read into memory once, bounded, and parsed
+// here; huma then finds the form already parsed.
+func (d *Daemon) acceptUpload(ctx huma.Context, next func(huma.Context)) {
+	r, w := humago.Unwrap(ctx)
+	if !currentUser(ctx.Context()).IsDistributor() {
+		writeJSONProblem(w, http.StatusForbidden, MsgShopsOnly)
+		return
+	}
+	if r.ContentLength > maxUploadBody {
+		writeJSONProblem(w, http.StatusRequestEntityTooLarge, planning.MsgImportTooBig)
+		return
+	}
+	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mediaType != "multipart/form-data" {
+		writeJSONProblem(w, http.StatusUnsupportedMediaType, MsgUploadNotMultipart)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxUploadBody+1))
+	if err != nil {
+		writeJSONProblem(w, http.StatusBadRequest, MsgUploadUnreadable)
+		return
+	}
+	if len(body) > maxUploadBody {
+		writeJSONProblem(w, http.StatusRequestEntityTooLarge, planning.MsgImportTooBig)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err := r.ParseMultipartForm(maxUploadBody); err != nil {
+		writeJSONProblem(w, http.StatusBadRequest, MsgUploadUnreadable)
+		return
+	}
+	next(ctx)
+}
+
+func (d *Daemon) importNeedsFile(ctx context.Context, in *ImportFileInput) (*ImportFileOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	file := in.RawBody.Data().ImportFile
+	if !file.IsSet {
+		return nil, apiError(ctx, d.log, core.Invalid(planning.ImportField, planning.MsgImportNoFile))
+	}
+	defer file.Close()
+	if err := planning.CheckImportFile(file.Filename, file.Size); err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	data, err := io.ReadAll(io.LimitReader(file, planning.MaxImportBytes+1))
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.nowLocal(), planning.ImportOptions{})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &ImportFileOutput{Body: res}, nil
+}
+
+func (d *Daemon) simulateStandard(ctx context.Context, in *StandardImportInput) (*StandardSimOutput, error) {
+	if _, err := asDistributor(ctx); err != nil {
+		return nil, err
+	}
+	preview, err := planning.SimulateStandard(ctx, d.db, in.Body.Turnover, in.Body.Months, d.nowLocal())
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &StandardSimOutput{Body: preview}, nil
+}
+
+func (d *Daemon) commitStandard(ctx context.Context, in *StandardImportInput) (*StandardCommitOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &StandardCommitOutput{}
+	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		out.Body, err = planning.ImportStandard(ctx, tx, u.ID, in.Body.Turnover, in.Body.Months, d.nowLocal(), nil)
+		return err
+	})
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return out, nil
+}
+
+// exampleXLSX serves /public/other/exemple_import.xlsx, made now so that
+// its twelve months start next month: a file always importable as is.
+func (d *Daemon) exampleXLSX(w http.ResponseWriter, r *http.Request) {
+	ps, err := catalog.All(r.Context(), d.db)
+	var data []byte
+	if err == nil {
+		data, err = planning.ExampleXLSX(ps, d.nowLocal())
+	}
+	if err != nil {
+		d.log.ErrorContext(r.Context(), "example import file", "err", err)
+		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+		return
+	}
+	w.Header().Set("Content-Type", xlsxType)
+	w.Header().Set("Content-Disposition", `attachment; filename="exemple_import.xlsx"`)
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeContent(w, r, "exemple_import.xlsx", time.Time{}, bytes.NewReader(data))
+}

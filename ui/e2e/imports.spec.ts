@@ -1,0 +1,118 @@
+// The imports of the add bar in a real browser against the real daemon: the
+// example file downloaded from its link and uploaded as is, a bad file, and
+// the standard import from simulation to commit.
+import type { Page } from '@playwright/test'
+import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
+
+/** The month `offset` months from now in Paris, as the grid labels it ("décembre 2026"). */
+function monthLabel(offset: number): string {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .split('-')
+    .map(Number)
+  const date = new Date(Date.UTC(year, month - 1 + offset, 1))
+  return new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(date)
+}
+
+const cell = (page: Page, product: string, offset: number) =>
+  page.getByRole('textbox', { name: `${product}, ${monthLabel(offset)}`, exact: true })
+
+async function newShopOnPlanner(page: Page, prefix: string) {
+  const shop = uniqueAccount(prefix)
+  await page.goto('/landing/register')
+  await registerThroughForm(page, shop, 'Distributeur')
+  await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Planifier' }).click()
+  await expect(page).toHaveURL(/\/dis\/needs$/)
+  await expect(page.getByText('Macache')).toBeVisible()
+}
+
+test.use({ viewport: { width: 1280, height: 800 } })
+
+test('a shop imports the example file as is, and a bad file is refused', async ({ page }, testInfo) => {
+  test.slow()
+  await newShopOnPlanner(page, 'import-excel')
+
+  await page.getByRole('button', { name: 'Import Excel' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Importer un fichier Excel' })
+  const form = dialog.getByRole('form', { name: "Import d'un fichier Excel" })
+  await expect(form.getByRole('button', { name: 'Importer' })).toBeDisabled()
+
+  // The product list and the example file download from their links.
+  const csv = page.waitForEvent('download')
+  await form.getByRole('link', { name: 'Télécharger la liste des produits' }).click()
+  expect((await csv).suggestedFilename()).toBe('products.csv')
+  const example = page.waitForEvent('download')
+  await form.getByRole('link', { name: "Télécharger le fichier d'exemple" }).click()
+  const download = await example
+  expect(download.suggestedFilename()).toBe('exemple_import.xlsx')
+  // Saved under its own name: the upload checks the .xlsx extension.
+  const path = testInfo.outputPath(download.suggestedFilename())
+  await download.saveAs(path)
+
+  await form.locator('input[type="file"]').setInputFiles(path)
+  await form.getByRole('button', { name: 'Importer' }).click()
+  await expect(dialog.getByText(/^Import reussi de \d+ besoins$/)).toBeVisible()
+  await expect(page.getByText('Importation effectuée').first()).toBeVisible()
+  await expect(dialog.getByText('Produits absents de la liste des produits')).toBeHidden()
+  await expect(dialog.getByRole('alert')).toBeHidden()
+
+  // A file that is no workbook: the "Erreur" tag and the server's message.
+  await form.locator('input[type="file"]').setInputFiles({
+    name: 'besoins.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: Buffer.from('Produit;2027-01\nTomate;12\n'),
+  })
+  await form.getByRole('button', { name: 'Importer' }).click()
+  const error = dialog.getByRole('alert')
+  await expect(error).toContainText('Erreur')
+  await expect(error).toContainText("Ce fichier n'est pas un classeur Excel .xlsx lisible.")
+  await expect(page.getByText("Echec de l'importation").first()).toBeVisible()
+
+  // The grid shows what the example planned: potatoes and carrots are flat
+  // all year (90 000 € a year: 962 kg and 463 kg a month).
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(cell(page, 'Pomme de terre', 1)).toHaveValue('962')
+  await expect(cell(page, 'Carotte', 1)).toHaveValue('463')
+  await expect(cell(page, 'Carotte', 0)).toHaveValue('')
+})
+
+test('a shop previews a standard import, then imports it', async ({ page }) => {
+  test.slow()
+  await newShopOnPlanner(page, 'import-standard')
+
+  await page.getByRole('button', { name: 'Import standard' }).click()
+  const form = page.getByRole('form', { name: 'Import standard' })
+  await expect(form.getByRole('combobox', { name: 'Premier mois' })).toHaveValue(monthLabel(1))
+  await expect(form.getByRole('combobox', { name: 'Dernier mois' })).toHaveValue(monthLabel(12))
+  const simulate = form.getByRole('button', { name: 'Simuler' })
+  await expect(simulate).toBeDisabled()
+
+  // Without the fruit-and-vegetable turnover: the store's, its share and the correction.
+  await form.getByLabel('Je connais mon CA fruits et légumes').click({ force: true })
+  await form.getByLabel('CA annuel magasin').click()
+  await form.getByLabel('Coefficient de correction').click()
+  await expect(form.getByText('Le CA annuel magasin est requis')).toBeVisible()
+  await form.getByLabel('CA annuel magasin').fill('750 000')
+  await expect(form.getByLabel('Part des fruits et légumes')).toHaveValue('20')
+  // 750 000 € × 20 % × 90 % = 135 000 €.
+  await expect(form.getByText(/CA fruits et légumes retenu : 135\s000,00\s€ sur 12 mois/)).toBeVisible()
+  await simulate.click()
+
+  const preview = page.getByRole('table', { name: "Aperçu de l'import standard" })
+  await expect(preview.getByRole('columnheader')).toHaveText(['Produit', monthLabel(1), monthLabel(2), monthLabel(3)])
+  // Carrots are flat: 135 000 / 12 × 5.3 % / (0.66 € × 1.3) = 694.93 kg a month.
+  await expect(preview.getByRole('row', { name: /^Carotte/ })).toHaveText(/Carotte(694,93\skg){3}/)
+
+  await page.getByRole('button', { name: 'Importer' }).click()
+  await expect(page.getByText(/^Import reussi de \d+ besoins$/)).toBeVisible()
+  await expect(page.getByText('Importation effectuée').first()).toBeVisible()
+  await expect(preview).toBeHidden()
+
+  await page.keyboard.press('Escape')
+  await expect(cell(page, 'Carotte', 1)).toHaveValue('694,93')
+  await expect(cell(page, 'Carotte', 0)).toHaveValue('')
+  // Written to the database: still there after a reload.
+  await page.reload()
+  await expect(cell(page, 'Carotte', 2)).toHaveValue('694,93')
+})

@@ -1,0 +1,96 @@
+import { notifications } from '@mantine/notifications'
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { resetImports } from '../store/imports'
+import { resetState, state } from '../store/state'
+import { renderWithProviders } from '../test/render'
+import { FileImport } from './FileImport'
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status })
+
+beforeEach(() => {
+  resetState('epicerie@exemple.fr')
+  resetImports()
+  state.products = [
+    { _id: 'tomate', name: 'Tomate', unit: 'kg' },
+    { _id: 'melon', name: 'Melon', unit: 'un' },
+  ]
+})
+
+function fileInput(container: HTMLElement): HTMLInputElement {
+  const input = container.querySelector('input[type="file"]')
+  if (!(input instanceof HTMLInputElement)) throw new Error('no file input')
+  return input
+}
+
+describe('FileImport', () => {
+  it('accepts .xlsx only and links the example file and the product list', () => {
+    const { container } = renderWithProviders(<FileImport />)
+    expect(fileInput(container).accept).toContain('.xlsx')
+    expect(screen.getByRole('button', { name: 'Importer' })).toBeDisabled()
+    expect(screen.getByRole('link', { name: "Télécharger le fichier d'exemple" })).toHaveAttribute('href', '/public/other/exemple_import.xlsx')
+    expect(screen.getByRole('link', { name: 'Télécharger la liste des produits' })).toHaveAttribute('href', '/public/other/products.csv')
+  })
+
+  it('sends the file and shows what was imported, refused and missing', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      json({
+        needs: [],
+        productsFound: ['Tomate', 'Melon'],
+        productsMissing: ['Kumquat', 'Yuzu', 'Physalis', 'Fruit du dragon'],
+        dbErrors: [
+          { product: 'Tomate', productId: 'tomate', date: '2027-01-01', quantity: 50, reserved: 100, cell: 'B2', message: 'x' },
+          { product: 'Melon', productId: 'melon', date: '2027-02-01', quantity: 3, reserved: 8, cell: 'C3', message: 'x' },
+        ],
+        dbSuccesses: 30,
+      }),
+    )
+    const update = vi.spyOn(notifications, 'update')
+    const user = userEvent.setup()
+    const { container } = renderWithProviders(<FileImport />)
+    await user.upload(fileInput(container), new File(['PK'], 'besoins.xlsx'))
+    await user.click(screen.getByRole('button', { name: 'Importer' }))
+
+    expect(await screen.findByText('Import reussi de 30 besoins')).toBeInTheDocument()
+    expect(fetch.mock.calls[0][0]).toBe('/api/needs-loader')
+    expect(screen.getByText(/2 besoins non importés/)).toBeInTheDocument()
+    expect(screen.getByText('Tomate, janvier 2027 (B2) : 50 kg demandés, 100 kg engagés ou proposés')).toBeInTheDocument()
+    expect(screen.getByText('Melon, février 2027 (C3) : 3 un demandés, 8 un engagés ou proposés')).toBeInTheDocument()
+    expect(screen.getByText('Kumquat, Yuzu, Physalis, ...')).toBeInTheDocument()
+    expect(update.mock.calls.map((c) => c[0].title)).toContain('Importation effectuée')
+    expect(screen.queryByText('Erreur')).not.toBeInTheDocument()
+  })
+
+  it('shows the "Erreur" tag with the server message when the file is refused', async () => {
+    const detail = 'Quantité illisible en B4 (« douze ») : saisissez un nombre.'
+    const update = vi.spyOn(notifications, 'update')
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ status: 422, title: 'Unprocessable Entity', detail }, 422))
+    const user = userEvent.setup()
+    const { container } = renderWithProviders(<FileImport />)
+    await user.upload(fileInput(container), new File(['x'], 'besoins.xlsx'))
+    await user.click(screen.getByRole('button', { name: 'Importer' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Erreur')
+    expect(alert).toHaveTextContent(detail)
+    expect(screen.queryByText(/Import reussi/)).not.toBeInTheDocument()
+    // The failure toast (its rendering is timed: the store tests check the toasts themselves).
+    expect(update.mock.calls.map((c) => c[0].title)).toContain("Echec de l'importation")
+
+    // Choosing another file clears the error.
+    await user.upload(fileInput(container), new File(['y'], 'autre.xlsx'))
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument())
+  })
+
+  it('shows "en cours..." while the file is sent', async () => {
+    let resolve!: (r: Response) => void
+    vi.spyOn(globalThis, 'fetch').mockReturnValue(new Promise((r) => (resolve = r)))
+    const user = userEvent.setup()
+    const { container } = renderWithProviders(<FileImport />)
+    await user.upload(fileInput(container), new File(['PK'], 'besoins.xlsx'))
+    await user.click(screen.getByRole('button', { name: 'Importer' }))
+    expect(await screen.findByRole('button', { name: 'en cours...' })).toBeDisabled()
+    resolve(json({ needs: [], productsFound: [], productsMissing: [], dbErrors: [], dbSuccesses: 0 }))
+    expect(await screen.findByText('Import reussi de 0 besoins')).toBeInTheDocument()
+  })
+})

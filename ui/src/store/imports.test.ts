@@ -1,0 +1,163 @@
+import { notifications } from '@mantine/notifications'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ActivityEvent, Need } from '../types'
+import {
+  clearStandardImport,
+  commitStandard,
+  IMPORT_MESSAGES,
+  type ImportResult,
+  importFile,
+  importState,
+  isXLSXName,
+  MSG_XLSX_ONLY,
+  resetImports,
+  simulateStandard,
+} from './imports'
+import { resetState, state } from './state'
+
+const need = (id: string, product: string, date: string, quantity: number): Need => ({
+  _id: id,
+  product,
+  distributor: 'd1',
+  date,
+  quantity,
+  quantityAccepted: 0,
+  quantityProposed: 0,
+  quantityAvailable: quantity,
+  updatedAt: '2026-11-20T10:00:00Z',
+  proposals: [],
+})
+
+const event: ActivityEvent = {
+  createdAt: '2026-11-20T10:00:00Z',
+  type: 'need:import',
+  data: { dates: ['2027-01-01'] },
+  origin: { email: 'epicerie@exemple.fr', name: 'Épicerie' },
+  target: { name: '' },
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': status < 400 ? 'application/json' : 'application/problem+json' } })
+
+// Toast titles shown so far (progress toasts are updated in place).
+const toastTitles = () => {
+  const spy = vi.spyOn(notifications, 'show')
+  const update = vi.spyOn(notifications, 'update')
+  return () => [...spy.mock.calls.map((c) => String(c[0].title)), ...update.mock.calls.map((c) => String(c[0].title))]
+}
+
+beforeEach(() => {
+  resetState('epicerie@exemple.fr')
+  resetImports()
+})
+
+describe('importFile', () => {
+  it('uploads the file in the importfile field, merges the needs and the event, and says so', async () => {
+    state.needs = [need('n1', 'tomate', '2027-01-01', 10), need('n2', 'carotte', '2027-01-01', 5)]
+    const result: ImportResult = {
+      needs: [need('n1', 'tomate', '2027-01-01', 120.5), need('n3', 'melon', '2027-02-01', 4)],
+      productsFound: ['Tomate', 'Melon'],
+      productsMissing: ['Kumquat'],
+      dbErrors: [],
+      dbSuccesses: 2,
+      event,
+    }
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(result))
+    const titles = toastTitles()
+    const file = new File(['PK'], 'Besoins.XLSX')
+    const outcome = await importFile(file)
+
+    expect(outcome).toEqual({ ok: true, result })
+    const [url, init] = fetch.mock.calls[0]
+    expect(url).toBe('/api/needs-loader')
+    expect(init?.method).toBe('POST')
+    const body = init?.body as FormData
+    expect(body).toBeInstanceOf(FormData)
+    expect((body.get('importfile') as File).name).toBe('Besoins.XLSX')
+    expect(state.needs.map((n) => [n._id, n.quantity])).toEqual([
+      ['n1', 120.5],
+      ['n2', 5],
+      ['n3', 4],
+    ])
+    expect(state.events[0]).toEqual(event)
+    expect(importState.file).toEqual({ status: 'idle', result, rejection: null })
+    expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.success])
+  })
+
+  it('keeps the server rejection and shows the failure toast', async () => {
+    const detail = 'Quantité illisible en B4 (« douze ») : saisissez un nombre.'
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ status: 422, title: 'Unprocessable Entity', detail }, 422))
+    const titles = toastTitles()
+    state.needs = [need('n1', 'tomate', '2027-01-01', 10)]
+    const outcome = await importFile(new File(['x'], 'b.xlsx'))
+    expect(outcome).toEqual({ ok: false, rejection: { status: 422, detail } })
+    expect(importState.file.status).toBe('error')
+    expect(importState.file.rejection).toEqual({ status: 422, detail })
+    expect(state.needs).toHaveLength(1)
+    expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.failure])
+  })
+
+  it('refuses a file that is not .xlsx without calling the server', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch')
+    const outcome = await importFile(new File(['x'], 'besoins.xls'))
+    expect(fetch).not.toHaveBeenCalled()
+    expect(outcome).toEqual({ ok: false, rejection: { status: 0, detail: MSG_XLSX_ONLY } })
+    expect(isXLSXName(' a.xlsx ')).toBe(true)
+    expect(isXLSXName('a.xlsx.csv')).toBe(false)
+  })
+
+  it('reports an unreachable server', async () => {
+    vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'))
+    const outcome = await importFile(new File(['x'], 'b.xlsx'))
+    expect(outcome.ok).toBe(false)
+    expect(importState.file.rejection?.detail).toBe('Failed to fetch')
+  })
+})
+
+describe('standard import', () => {
+  const months = ['2026-12-01', '2027-01-01', '2027-02-01', '2027-03-01', '2027-04-01']
+  const preview = [{ _id: 'carotte', name: 'Carotte', unit: 'kg', values: [{ date: '2026-12-01', quantity: 617.72 }] }]
+
+  it('simulates with the first three months, then commits every month', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json(preview))
+    expect(await simulateStandard(135000, months)).toBe(true)
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ turnover: 135000, months: months.slice(0, 3) })
+    expect(fetch.mock.calls[0][0]).toBe('/api/needs/importstd/sim')
+    expect(importState.standard).toMatchObject({ status: 'idle', preview, request: { turnover: 135000, months } })
+
+    const written = { needs: [need('n9', 'carotte', '2026-12-01', 617.72)], event, dbErrors: [], dbSuccesses: 1 }
+    fetch.mockResolvedValueOnce(json(written))
+    const titles = toastTitles()
+    const outcome = await commitStandard()
+    expect(outcome).toEqual({ ok: true, result: written })
+    expect(fetch.mock.calls[1][0]).toBe('/api/needs/importstd/commit')
+    expect(JSON.parse(String(fetch.mock.calls[1][1]?.body))).toEqual({ turnover: 135000, months })
+    expect(state.needs).toEqual(written.needs)
+    expect(state.events[0]).toEqual(event)
+    expect(importState.standard.preview).toBeNull()
+    expect(importState.standard.result).toEqual(written)
+    expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.success])
+  })
+
+  it('returns silently to idle when the simulation fails (SPEC §7)', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ status: 422, detail: 'Le chiffre d’affaires saisi est trop grand.' }, 422))
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const titles = toastTitles()
+    expect(await simulateStandard(5e9, months)).toBe(false)
+    expect(importState.standard).toEqual({ status: 'idle', preview: null, request: null, result: null })
+    expect(titles()).toEqual([])
+  })
+
+  it('shows the failure toast when the commit fails, and keeps the preview', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json(preview))
+    await simulateStandard(135000, months)
+    fetch.mockResolvedValueOnce(json({ status: 422, detail: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.' }, 422))
+    const titles = toastTitles()
+    const outcome = await commitStandard()
+    expect(outcome).toEqual({ ok: false, message: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.' })
+    expect(importState.standard.preview).toEqual(preview)
+    expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.failure])
+    clearStandardImport()
+    expect(await commitStandard()).toEqual({ ok: false, message: 'Aucune simulation à importer.' })
+  })
+})

@@ -1,0 +1,251 @@
+// Import actions (SPEC §2 "Add bar and imports", §7, §8): the Excel file
+// upload (`POST /api/needs-loader`) and the standard import (simulation,
+// then commit). They keep `state.needs` and `state.events` in sync with what
+// the daemon wrote, show the SPEC §8 toasts, and keep their own progress
+// and outcome in `importState`, read through the hooks at the end.
+import { proxy, useSnapshot } from 'valtio'
+import { ApiError, api } from '../api'
+import { progress } from '../notify'
+import type { ActivityEvent, Need, Unit } from '../types'
+import { PREVIEW_MONTHS } from '../validation/standardImport'
+import type { LoadStatus } from './state'
+import { state } from './state'
+
+/** Toast texts of SPEC §8. */
+export const IMPORT_MESSAGES = {
+  progress: 'Importation en cours',
+  success: 'Importation effectuée',
+  failure: "Echec de l'importation",
+} as const
+
+/** The daemon's message for a file that is not .xlsx (core/planning), checked here first. */
+export const MSG_XLSX_ONLY = 'Seuls les fichiers Excel au format .xlsx sont acceptés.'
+
+/** Multipart field of the upload (SPEC §3). */
+export const IMPORT_FIELD = 'importfile'
+
+/** A cell or need an import did not write, with why (an entry of `dbErrors`). */
+export interface ImportError {
+  /** Product name, as the catalogue spells it. */
+  product: string
+  productId: string
+  /** The month, "2026-12-01". */
+  date: string
+  /** The quantity asked for. */
+  quantity: number
+  /** What commitments and pending proposals hold on the need. */
+  reserved: number
+  /** The file's cell ("C4"), for a file import. */
+  cell?: string
+  message: string
+}
+
+/** Answer of `POST /api/needs-loader` (SPEC §3 "Import result"). */
+export interface ImportResult {
+  needs: Need[]
+  productsFound: string[]
+  productsMissing: string[]
+  dbErrors: ImportError[]
+  /** Cells applied (created, changed, or already at that quantity). */
+  dbSuccesses: number
+  event?: ActivityEvent
+}
+
+/** One product of a standard-import simulation. */
+export interface StandardPreviewLine {
+  _id: string
+  name: string
+  unit: Unit
+  values: { date: string; quantity: number }[]
+}
+
+/** Answer of `POST /api/needs/importstd/commit`. */
+export interface StandardResult {
+  needs: Need[]
+  event: ActivityEvent
+  dbErrors: ImportError[]
+  dbSuccesses: number
+}
+
+/** What the server said when it refused a file (SPEC §8: the rejection's data is kept). */
+export interface ImportRejection {
+  status: number
+  detail: string
+}
+
+export interface ImportState {
+  file: {
+    status: LoadStatus
+    result: ImportResult | null
+    rejection: ImportRejection | null
+  }
+  standard: {
+    /** busy while a simulation or a commit runs. */
+    status: LoadStatus
+    preview: StandardPreviewLine[] | null
+    /** The request the preview answers (what a commit sends). */
+    request: { turnover: number; months: string[] } | null
+    result: StandardResult | null
+  }
+}
+
+function initialImportState(): ImportState {
+  return {
+    file: { status: 'idle', result: null, rejection: null },
+    standard: { status: 'idle', preview: null, request: null, result: null },
+  }
+}
+
+/** The imports' own store. */
+export const importState = proxy<ImportState>(initialImportState())
+
+/** Back to the initial state (tests, logout). */
+export function resetImports(): void {
+  Object.assign(importState, initialImportState())
+}
+
+/** Puts written needs into the list, replacing the one with the same id or the same product and month. */
+function mergeNeeds(needs: Need[]): void {
+  const index = new Map<string, number>()
+  state.needs.forEach((n, i) => {
+    index.set(n._id, i)
+    index.set(`${n.product}|${n.date}`, i)
+  })
+  for (const need of needs) {
+    const at = index.get(need._id) ?? index.get(`${need.product}|${need.date}`)
+    if (at === undefined) {
+      index.set(need._id, state.needs.length)
+      index.set(`${need.product}|${need.date}`, state.needs.length)
+      state.needs.push(need)
+    } else {
+      state.needs[at] = need
+    }
+  }
+}
+
+function recordEvent(event: ActivityEvent | undefined): void {
+  if (event) state.events.unshift(event)
+}
+
+/** Whether a file name has the .xlsx extension (any case). */
+export function isXLSXName(name: string): boolean {
+  return /\.xlsx$/i.test(name.trim())
+}
+
+/** The outcome of the file upload. */
+export type FileImportOutcome = { ok: true; result: ImportResult } | { ok: false; rejection: ImportRejection }
+
+/**
+ * Uploads an Excel file (`POST /api/needs-loader`, field `importfile`). A
+ * name without .xlsx is refused here with the daemon's own message. On
+ * success the written needs and the event join the store; on failure the
+ * server's status and French detail are kept in `importState.file.rejection`.
+ */
+export async function importFile(file: File): Promise<FileImportOutcome> {
+  const slot = importState.file
+  slot.result = null
+  slot.rejection = null
+  const toast = progress(IMPORT_MESSAGES.progress)
+  if (!isXLSXName(file.name)) {
+    const rejection = { status: 0, detail: MSG_XLSX_ONLY }
+    slot.rejection = rejection
+    slot.status = 'error'
+    toast.failure(IMPORT_MESSAGES.failure, MSG_XLSX_ONLY)
+    return { ok: false, rejection }
+  }
+  slot.status = 'busy'
+  const form = new FormData()
+  form.append(IMPORT_FIELD, file, file.name)
+  try {
+    const result = await api.post<ImportResult>('/api/needs-loader', form)
+    mergeNeeds(result.needs ?? [])
+    recordEvent(result.event)
+    slot.result = result
+    slot.status = 'idle'
+    toast.success(IMPORT_MESSAGES.success)
+    return { ok: true, result }
+  } catch (err) {
+    const rejection =
+      err instanceof ApiError
+        ? { status: err.status, detail: err.detail || err.title || `HTTP ${err.status}` }
+        : { status: 0, detail: String(err) }
+    slot.rejection = rejection
+    slot.status = 'error'
+    toast.failure(IMPORT_MESSAGES.failure, rejection.detail)
+    return { ok: false, rejection }
+  }
+}
+
+/** Clears the last upload's outcome. */
+export function clearFileImport(): void {
+  Object.assign(importState.file, initialImportState().file)
+}
+
+/**
+ * Simulates a standard import (`POST /api/needs/importstd/sim`) with the
+ * corrected turnover and the first three months (SPEC §7). On failure it
+ * returns silently to idle: no toast, no preview. Returns whether a preview
+ * came back.
+ */
+export async function simulateStandard(turnover: number, months: string[]): Promise<boolean> {
+  const slot = importState.standard
+  slot.status = 'busy'
+  slot.preview = null
+  slot.result = null
+  slot.request = null
+  try {
+    const preview = await api.post<StandardPreviewLine[]>('/api/needs/importstd/sim', {
+      turnover,
+      months: months.slice(0, PREVIEW_MONTHS),
+    })
+    slot.preview = preview ?? []
+    slot.request = { turnover, months: [...months] }
+    return true
+  } catch (err) {
+    console.error('standard import simulation:', err)
+    return false
+  } finally {
+    slot.status = 'idle'
+  }
+}
+
+/** The outcome of a standard import commit. */
+export type StandardOutcome = { ok: true; result: StandardResult } | { ok: false; message: string }
+
+/**
+ * Writes the simulated standard import (`POST /api/needs/importstd/commit`)
+ * for every month of the simulated request.
+ */
+export async function commitStandard(): Promise<StandardOutcome> {
+  const slot = importState.standard
+  const request = slot.request
+  if (!request) return { ok: false, message: 'Aucune simulation à importer.' }
+  slot.status = 'busy'
+  const toast = progress(IMPORT_MESSAGES.progress)
+  try {
+    const result = await api.post<StandardResult>('/api/needs/importstd/commit', request)
+    mergeNeeds(result.needs ?? [])
+    recordEvent(result.event)
+    slot.result = result
+    slot.preview = null
+    toast.success(IMPORT_MESSAGES.success)
+    return { ok: true, result }
+  } catch (err) {
+    const message = err instanceof ApiError ? err.detail || err.title : String(err)
+    toast.failure(IMPORT_MESSAGES.failure, message)
+    return { ok: false, message }
+  } finally {
+    slot.status = 'idle'
+  }
+}
+
+/** Forgets the preview and the last commit (back to the form). */
+export function clearStandardImport(): void {
+  Object.assign(importState.standard, initialImportState().standard)
+}
+
+/** The file upload's state: status, result, rejection. */
+export const useFileImport = () => useSnapshot(importState).file
+
+/** The standard import's state: status, preview, result. */
+export const useStandardImport = () => useSnapshot(importState).standard
