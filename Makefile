@@ -56,11 +56,14 @@ test-ui: ui/node_modules/.package-lock.json
 	node tools/geodata/check.mjs
 
 test-e2e: build
+	node ui/scripts/bundle-report.mjs --check
 	cd ui && $(NPM) run e2e
 
 ## bench: Go benchmarks and load measurements; figures go to docs/
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./... | tee docs/bench-go.txt
+	@mkdir -p docs/bench
+	node ui/scripts/bundle-report.mjs --markdown | tee docs/bench/bundle.md
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./... | tee docs/bench/go.txt
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
