@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"primeur/core/decimal"
+	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
@@ -221,5 +222,44 @@ func TestPrices(t *testing.T) {
 		if !slices.Equal(ps, want) {
 			t.Fatalf("prices %+v, want %+v", ps, want)
 		}
+	})
+}
+
+// TestCancelledDeliveriesStayDeclined: a delivery the shop cancelled keeps
+// its quantity out of re-planning, whether the producer changes its delivery
+// days or the commitment is corrected.
+func TestCancelledDeliveriesStayDeclined(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		f := setup(t, db)
+		tomato := f.need(t, "tomate", "2026-12", 200)
+		ok(t)(propose(db, f.farm, tomato, f.farm.ID, 90, 2, now))
+		ok(t)(review(db, f.shop, tomato, f.farm.ID, true, now))
+		o := order(t, db, f.farm.ID, f.shop.ID, "2026-12-01")
+		third := o.Deliveries[2] // 2026-12-10, 10 kg
+		if _, err := delivery.DefaultRules().Cancel(ctx, db, f.shop.ID, o.ID, third.ID, now); err != nil {
+			t.Fatal(err)
+		}
+		check := func(step string, commitment decimal.Dec) {
+			t.Helper()
+			o := order(t, db, f.farm.ID, f.shop.ID, "2026-12-01")
+			cancelled, planned := carried(o, orders.Cancelled), carried(o, orders.Planned)
+			if cancelled["tomate"] != 1000 {
+				t.Fatalf("%s: cancelled %v, want the declined 10 kg", step, cancelled["tomate"])
+			}
+			if cancelled["tomate"]+planned["tomate"] != commitment {
+				t.Fatalf("%s: cancelled %v + planned %v ≠ %v", step, cancelled["tomate"], planned["tomate"], commitment)
+			}
+		}
+		check("after the cancel", 9000)
+
+		exec(t, db, `UPDATE users SET delivery_days = '0100000' WHERE id = ?`, f.farm.ID)
+		if _, err := trade.ReplanProducer(ctx, db, f.farm.ID, now); err != nil {
+			t.Fatal(err)
+		}
+		check("after new delivery days", 9000)
+
+		ok(t)(propose(db, f.shop, tomato, f.farm.ID, 120, 2, now))
+		ok(t)(review(db, f.farm, tomato, f.farm.ID, true, now))
+		check("after a correction", 12000)
 	})
 }

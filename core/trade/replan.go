@@ -42,8 +42,9 @@ func EnsureOrder(ctx context.Context, q store.Q, producerID, shopID, month strin
 // ReplanOrder brings the order's planned deliveries in line with the
 // producer's commitments after a commitment changed (an acceptance, a
 // correction, a commitment ended) or after the shop changed a delivery: per
-// committed product, done + planned equals the commitment. Deliveries that
-// are done, and planned ones dated today or earlier, never change; the
+// committed product, done + cancelled + planned equals the commitment.
+// Deliveries that are done or cancelled, and planned ones dated today or
+// earlier, never change; the
 // re-plannable ones (dated tomorrow or later, see Replannable) keep their
 // dates (the shop may have moved them) and share what remains evenly; when
 // none is left, new ones are planned on the producer's delivery days
@@ -56,8 +57,8 @@ func ReplanOrder(ctx context.Context, q store.Q, orderID string, now time.Time) 
 
 // ReplanProducer re-plans every open order of a producer after a change of
 // its delivery days: the re-plannable deliveries move to the new days
-// (Schedule) and quantities are shared again so that done + planned equals
-// each commitment. Open orders are those of the current month or later and
+// (Schedule) and quantities are shared again so that done + cancelled +
+// planned equals each commitment. Open orders are those of the current month or later and
 // those with a re-plannable delivery. It returns the ids of the orders
 // looked at.
 func ReplanProducer(ctx context.Context, q store.Q, producerID string, now time.Time) ([]string, error) {
@@ -108,7 +109,10 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 		return fmt.Errorf("trade: commitments of order %s: %w", orderID, err)
 	}
 
-	// What is fixed (done, or planned for today or before) and what may move.
+	// What is fixed (done, cancelled, or planned for today or before) and
+	// what may move. A cancelled delivery's quantity counts as used: the
+	// shop declined it, and re-planning must not bring it back onto the
+	// other days, so done + cancelled + planned equals the commitment.
 	fixed := map[string]decimal.Dec{}
 	var movable []*orders.FullDelivery
 	for i := range o.Deliveries {
@@ -117,6 +121,10 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 		case d.Status == orders.Done:
 			for _, l := range d.Lines {
 				fixed[l.ProductID] += l.Sent()
+			}
+		case d.Status == orders.Cancelled:
+			for _, l := range d.Lines {
+				fixed[l.ProductID] += l.QuantityExpected
 			}
 		case d.Status == orders.Planned && !Replannable(d.Date, now):
 			for _, l := range d.Lines {
