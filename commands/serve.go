@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +18,10 @@ With --demo, an empty database first receives the demo world (see
 'primeur demo'), and the demo logins are printed.`
 
 func (a *app) serveCommand() *cobra.Command {
-	var withDemo bool
+	var (
+		withDemo bool
+		startAt  string
+	)
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the daemon (web interface and API)",
@@ -26,6 +30,14 @@ func (a *app) serveCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			log := a.logger()
+			if startAt != "" {
+				clock, err := shiftedClock(startAt, a.now)
+				if err != nil {
+					return err
+				}
+				a.now = clock
+				log.Warn("the daemon's clock is shifted (--now): dates, locks and jobs follow it", "now", a.now())
+			}
 			db, err := a.openDB(ctx)
 			if err != nil {
 				return err
@@ -41,7 +53,7 @@ func (a *app) serveCommand() *cobra.Command {
 				}
 				a.printLogins(res)
 			}
-			d := daemon.New(daemon.Options{Config: a.cfg, DB: db, Log: log, UI: primeur.UI()})
+			d := daemon.New(daemon.Options{Config: a.cfg, DB: db, Log: log, UI: primeur.UI(), Now: a.now})
 			return d.Run(ctx, func(addr string) {
 				fmt.Fprintf(a.out, "Primeur %s à l'écoute sur http://%s\n", daemon.Version, addr)
 			})
@@ -50,5 +62,20 @@ func (a *app) serveCommand() *cobra.Command {
 	addSettingFlags(cmd.Flags(), serveKeys)
 	addSettingFlags(cmd.Flags(), jobKeys)
 	cmd.Flags().BoolVar(&withDemo, "demo", false, "fill an empty database with the demo world and print its logins")
+	cmd.Flags().StringVar(&startAt, "now", "", "start the daemon's clock at this RFC 3339 time (browser tests, demos)")
+	_ = cmd.Flags().MarkHidden("now")
 	return cmd
+}
+
+// shiftedClock returns a clock that reads `at` now and runs forward in real
+// time from there: the browser tests pin the daemon to a known day so that
+// month-bound rules (claims within the delivery's month, past months) do not
+// depend on the day CI runs.
+func shiftedClock(at string, real func() time.Time) (func() time.Time, error) {
+	start, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return nil, fmt.Errorf("--now %q is not an RFC 3339 time (2026-11-10T09:00:00+01:00)", at)
+	}
+	offset := start.Sub(real())
+	return func() time.Time { return real().Add(offset) }, nil
 }

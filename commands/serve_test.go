@@ -47,3 +47,22 @@ func TestServeStartsAndStopsGracefully(t *testing.T) {
 		t.Fatal("serve did not stop")
 	}
 }
+
+func TestShiftedClock(t *testing.T) {
+	real := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	tick := real
+	clock, err := shiftedClock("2027-02-03T09:00:00+01:00", func() time.Time { return tick })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := clock(); !got.Equal(time.Date(2027, 2, 3, 8, 0, 0, 0, time.UTC)) {
+		t.Fatalf("clock starts at %v", got)
+	}
+	tick = real.Add(90 * time.Minute)
+	if got := clock(); !got.Equal(time.Date(2027, 2, 3, 9, 30, 0, 0, time.UTC)) {
+		t.Fatalf("clock does not run: %v", got)
+	}
+	if _, err := shiftedClock("demain", time.Now); err == nil {
+		t.Fatal("a malformed --now was accepted")
+	}
+}
