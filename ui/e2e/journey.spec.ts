@@ -114,6 +114,8 @@ const toast = (page: Page, title: string) => toasts(page).getByText(title, { exa
  * also proves that the installed browser clock runs Mantine's timers.
  */
 async function toastsClosed(page: Page) {
+  // A toast under the pointer stays open: move it out of the way (the header's corner).
+  await page.mouse.move(0, 0)
   await expect(toasts(page)).toHaveCount(0, { timeout: 20_000 })
 }
 
@@ -498,6 +500,11 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(commitment).toHaveAttribute('data-status', 'accepted')
     await expect(commitment).toContainText('60 kg à 2,20 €/kg')
     await expect(commitment.getByRole('button')).toHaveText(['Corriger'])
+    // Nothing left to answer; the need is now among the commitments.
+    await expect(farmPage.getByRole('tab', { name: /^A VALIDER/ })).toHaveText('A VALIDER (0)')
+    await farmPage.getByRole('tab', { name: /^ENGAGES/ }).click()
+    await expect(farmPage.getByRole('tab', { name: /^ENGAGES/ })).toHaveText('ENGAGES (1)')
+    await expect(cell(farmPage, 'Courgette', JUNE)).toHaveValue('80')
     await shot(farmPage, 'farm-commitment')
 
     await shopPage.reload()
