@@ -1,6 +1,7 @@
 // The whole journey on a fresh database, as its users live it (issue 9): a
-// shop registers, fills its profile and plans its needs (keyboard, bulk add,
-// the example Excel file, the standard import); a producer registers, sets
+// shop registers, fills its profile and plans its needs (a bulk add, the
+// keyboard in the grid, the example Excel file, the standard import); a
+// producer registers, sets
 // its delivery days, finds the shop on the map and proposes; the shop
 // counter-proposes, the producer accepts; the deliveries come, the producer
 // claims, the shop accepts the claim; the month ends and the invoice is
@@ -290,7 +291,9 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       .getByRole('columnheader')
       .filter({ hasNotText: 'Produit' })
 
-    // Courgettes for the summer, three months at once.
+    // A new shop's grid has no row to type in (rows are products with a need
+    // in the period): the bulk add comes first. Courgettes for the summer,
+    // three months at once.
     await shopPage.getByRole('button', { name: 'Ajout groupé' }).click()
     const bulk = shopPage.getByRole('form', { name: 'Ajout groupé de besoins' })
     await choose(shopPage, bulk, 'Produit', 'Courgette', 'courg')
