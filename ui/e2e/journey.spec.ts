@@ -1,12 +1,11 @@
 // The whole journey on a fresh database, as its users live it (issue 9): a
 // shop registers, fills its profile and plans its needs (a bulk add, the
 // keyboard in the grid, the example Excel file, the standard import); a
-// producer registers, sets
-// its delivery days, finds the shop on the map and proposes; the shop
-// counter-proposes, the producer accepts; the deliveries come, the producer
-// claims, the shop accepts the claim; the month ends and the invoice is
-// issued; both download the documents; the shop reads its stock grid and its
-// activity feed.
+// producer registers, sets its delivery days, finds the shop on the map and
+// proposes; the shop counter-proposes, the producer accepts; the deliveries
+// come, the producer claims, the shop accepts the claim; the month ends and
+// the invoice is issued; both download the documents; the shop reads its
+// stock grid, and both their activity feeds.
 //
 // Real parts only: its own `primeur serve` on its own SQLite data directory
 // (not the daemon of the global setup, which the other specs share), the
