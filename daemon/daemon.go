@@ -141,8 +141,8 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 		// Requests are not cancelled by the stop: they drain.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	// Shutdown calls this once the listener is closed.
-	srv.RegisterOnShutdown(func() { d.log.Info("listener closed, draining requests in flight", "timeout", DrainTimeout) })
+	closed := make(chan struct{})
+	srv.RegisterOnShutdown(func() { close(closed) }) // once the listener is closed
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	d.log.Info("listening", "addr", ln.Addr().String())
@@ -166,11 +166,15 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	}
 	d.log.Info("shutting down")
 	// The listener closes first, so no new request starts while the jobs
-	// stop; both then wait together within the drain window.
+	// stop (a job may take long to: an SMTP exchange only ends at its own
+	// timeout); requests in flight and jobs then finish together within
+	// the drain window.
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
 	defer cancel()
 	drained := make(chan error, 1)
 	go func() { drained <- srv.Shutdown(shutdownCtx) }()
+	<-closed
+	d.log.Info("listener closed, draining requests in flight", "timeout", DrainTimeout)
 	stopJobs()
 	stopScheduler()
 	if err := <-drained; err != nil {

@@ -60,16 +60,42 @@ var products = []struct {
 	price decimal.Dec
 }{{"tomate", 250}, {"carotte", 120}, {"pomme-de-terre", 95}}
 
-// weekdays lists the Monday-to-Friday dates of a month ("2026-11-01").
-func weekdays(month string) []string {
-	first, _ := time.Parse("2006-01-02", month)
-	var out []string
-	for d := first; d.Month() == first.Month(); d = d.AddDate(0, 0, 1) {
-		if d.Weekday() != time.Saturday && d.Weekday() != time.Sunday {
-			out = append(out, d.Format("2006-01-02"))
+// batch accumulates the rows of a multi-row INSERT and writes them 300 at
+// a time: seeding thousands of rows one statement each is slow in the
+// race-instrumented SQLite of the test process.
+type batch struct {
+	ctx    context.Context
+	tx     *sqlx.Tx
+	prefix string // INSERT INTO t (columns) VALUES
+	tuple  string // (?, ?, …)
+	rows   int
+	args   []any
+	// parents are the batches whose rows these reference: written first.
+	parents []*batch
+}
+
+func (b *batch) add(args ...any) error {
+	b.rows++
+	b.args = append(b.args, args...)
+	if b.rows == 300 {
+		return b.flush()
+	}
+	return nil
+}
+
+func (b *batch) flush() error {
+	for _, p := range b.parents {
+		if err := p.flush(); err != nil {
+			return err
 		}
 	}
-	return out
+	if b.rows == 0 {
+		return nil
+	}
+	q := b.prefix + strings.TrimSuffix(strings.Repeat(b.tuple+", ", b.rows), ", ")
+	_, err := store.Exec(b.ctx, b.tx, q, b.args...)
+	b.rows, b.args = 0, nil
+	return err
 }
 
 // seed writes a world through the store, in one transaction, before any
@@ -79,11 +105,20 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 	ctx := context.Background()
 	w := world{totalHT: map[string]int{}}
 	created := time.Date(2026, 10, 1, 9, 0, 0, 0, paris).UnixMilli()
+	claimAt := time.Date(2026, 11, 25, 9, 0, 0, 0, paris).UnixMilli()
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		exec := func(q string, args ...any) error {
-			_, err := store.Exec(ctx, tx, q, args...)
-			return err
-		}
+		needs := &batch{ctx: ctx, tx: tx, tuple: "(?, ?, ?, ?, 1000000, ?, ?)",
+			prefix: `INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES `}
+		ords := &batch{ctx: ctx, tx: tx, tuple: "(?, ?, ?, ?, ?, ?)",
+			prefix: `INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES `}
+		dels := &batch{ctx: ctx, tx: tx, tuple: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			prefix: `INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status, claim_sent_at,
+				note_sent_at, created_at, updated_at) VALUES `}
+		lines := &batch{ctx: ctx, tx: tx, tuple: "(?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
+			prefix: `INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected,
+				quantity_sent, quantity_claimed, claim_type, claim_comment) VALUES `}
+		dels.parents = []*batch{ords}
+		lines.parents = []*batch{needs, dels}
 		var shops []string
 		for i := range s.shops {
 			id := fmt.Sprintf("shop-%03d", i)
@@ -97,8 +132,7 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 				return err
 			}
 			for _, p := range products {
-				if err := exec(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at)
-					VALUES (?, ?, ?, ?, 1000000, ?, ?)`, id+"-"+p.id, id, p.id, november, created, created); err != nil {
+				if err := needs.add(id+"-"+p.id, id, p.id, november, created, created); err != nil {
 					return err
 				}
 			}
@@ -117,19 +151,16 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 				return err
 			}
 			w.producers = append(w.producers, farm)
+			chrono := 0
 			for _, shop := range shops {
 				order := farm + "-" + shop
 				n := len(w.orders)
-				if err := exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at)
-					VALUES (?, ?, ?, ?, ?, ?)`, order, farm, shop, november, created+int64(n), created+int64(n)); err != nil {
+				if err := ords.add(order, farm, shop, november, created+int64(n), created+int64(n)); err != nil {
 					return err
 				}
 				w.orders = append(w.orders, order)
 				add := func(date, status string, claim bool) error {
-					chrono, err := store.Next(ctx, tx, "chrono:"+farm)
-					if err != nil {
-						return err
-					}
+					chrono++
 					id := fmt.Sprintf("%s-%s", order, date)
 					var noteSent, claimSent *int64
 					claimStatus := orders.ClaimVoid
@@ -137,22 +168,19 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 						noteSent = &created
 					}
 					if claim {
-						at := time.Date(2026, 11, 25, 9, 0, 0, 0, paris).UnixMilli()
-						claimSent, claimStatus = &at, orders.ClaimSent
+						claimSent, claimStatus = &claimAt, orders.ClaimSent
 						w.claimed = append(w.claimed, id)
-					}
-					if err := exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status,
-						claim_sent_at, note_sent_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-						id, order, farm, status, date, chrono, claimStatus, claimSent, noteSent, created, created); err != nil {
-						return err
 					}
 					if status == orders.Planned {
 						w.planned = append(w.planned, id)
 					}
+					if err := dels.add(id, order, farm, status, date, chrono, claimStatus, claimSent, noteSent, created, created); err != nil {
+						return err
+					}
 					for i, p := range products {
-						expected := decimal.Dec(1000 + 100*i + 10*n%7)
+						expected := decimal.Dec(1000 + 100*i + 10*(n%7))
 						var sent *decimal.Dec
-						billed := expected
+						billed := expected // a planned line: sent = expected at the lock
 						if status == orders.Done {
 							v := expected - 50
 							sent, billed = &v, v
@@ -160,11 +188,10 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 						claimed, kind := decimal.Dec(0), ""
 						if claim && i == 0 {
 							claimed, kind = -200, orders.ClaimQuality
-							billed += claimed // the invoice run accepts it
+							billed += claimed // the jobs accept it before billing
 						}
-						if err := exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected,
-							quantity_sent, quantity_claimed, claim_type, claim_comment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
-							fmt.Sprintf("%s-l%d", id, i), id, shop+"-"+p.id, p.id, p.price, expected, sent, claimed, kind); err != nil {
+						if err := lines.add(fmt.Sprintf("%s-l%d", id, i), id, shop+"-"+p.id, p.id, p.price, expected,
+							sent, claimed, kind); err != nil {
 							return err
 						}
 						w.totalHT[order] += int(billing.Amount(billed, p.price))
@@ -187,8 +214,11 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 					}
 				}
 			}
+			if _, err := store.Exec(ctx, tx, `INSERT INTO counters (key, value) VALUES (?, ?)`, "chrono:"+farm, chrono); err != nil {
+				return err
+			}
 		}
-		return nil
+		return lines.flush() // and its parents first
 	})
 	if err != nil {
 		t.Fatalf("seed: %v", err)

@@ -40,6 +40,8 @@ type Server struct {
 	// hold, when set, keeps each message's DATA unanswered until closed.
 	hold chan struct{}
 	held int
+	// open counts the sessions (connections past EHLO) not closed yet.
+	open int
 }
 
 // Received is one message as the server got it.
@@ -54,7 +56,12 @@ type Received struct {
 func Start(t testing.TB, username, password string) *Server {
 	t.Helper()
 	s := &Server{Username: username, Password: password}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{s: s}, nil }))
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.open++
+		s.mu.Unlock()
+		return &session{s: s}, nil
+	}))
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
 	srv.ReadTimeout = 10 * time.Second
@@ -112,6 +119,14 @@ func (s *Server) Held() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.held
+}
+
+// Sessions is how many client sessions are open. Once a killed sender's
+// sessions are closed, the server has processed everything it sent.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open
 }
 
 // Messages returns what was received so far, parsed.
@@ -202,7 +217,12 @@ func (x *session) Data(r io.Reader) error {
 
 func (x *session) Reset() { x.from, x.to = "", nil }
 
-func (x *session) Logout() error { return nil }
+func (x *session) Logout() error {
+	x.s.mu.Lock()
+	x.s.open--
+	x.s.mu.Unlock()
+	return nil
+}
 
 // Message is a parsed email.
 type Message struct {
