@@ -128,6 +128,7 @@ func TestKilledImportLeavesNothingHalfWritten(t *testing.T) {
 				return hasMsg(l, "import progress") && field(l, "done") == "1" && field(l, "total") == fmt.Sprint(months)
 			})
 			d1.kill()
+			d1.gone()
 			if a := <-answered; a.err == nil {
 				t.Fatalf("the upload was answered (%d): the import finished before the kill", a.status)
 			}

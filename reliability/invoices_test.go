@@ -137,7 +137,8 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			// emailed lists the invoices the killed processes emailed without
 			// recording it: the only ones that may go twice.
 			var emailed []string
-			afterKill := func() {
+			afterKill := func(d *proc) {
+				d.gone()
 				if tr.smtp != nil {
 					// The server may still be reading what the dead process
 					// wrote before dying: wait until it has closed its
@@ -168,7 +169,7 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			} else {
 				d1.kill()
 			}
-			afterKill()
+			afterKill(d1)
 			issued := invoices(t, db)
 			if len(issued) == 0 || len(issued) >= n {
 				t.Fatalf("killed while issuing, yet %d of %d invoices issued", len(issued), n)
@@ -199,7 +200,7 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			} else {
 				d2.kill()
 			}
-			afterKill()
+			afterKill(d2)
 			var held []string // claimed by a dead process, not recorded as sent
 			unsent := 0
 			for _, inv := range invoices(t, db) {

@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -72,8 +74,9 @@ func binary(t *testing.T) string {
 // directory, or a fresh PostgreSQL schema.
 type base struct {
 	name string
-	url  string // PostgreSQL URL, empty for SQLite
-	dir  string // the data directory (SQLite file, outbox)
+	url  string    // PostgreSQL URL, empty for SQLite
+	dir  string    // the data directory (SQLite file, outbox)
+	db   *store.DB // the test's own connection
 }
 
 // engines lists the databases to run on: SQLite always, PostgreSQL when
@@ -101,12 +104,33 @@ func newBase(t *testing.T, engine string) (base, *store.DB) {
 	if _, err := schema.Migrate(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
+	b.db = db
 	return b, db
 }
 
 // args are the flags giving a process this database and data directory.
 func (b base) args() []string {
 	return []string{"--data-dir", b.dir, "--database-url", b.url}
+}
+
+var apps atomic.Int64
+
+// named is the base with a PostgreSQL application_name of its own, by
+// which the test finds the process's sessions on the server (see gone).
+func (b base) named() (base, string) {
+	if b.url == "" {
+		return b, ""
+	}
+	u, err := url.Parse(b.url)
+	if err != nil {
+		panic(err)
+	}
+	app := fmt.Sprintf("primeur-reliability-%d-%d", os.Getpid(), apps.Add(1))
+	q := u.Query()
+	q.Set("application_name", app)
+	u.RawQuery = q.Encode()
+	b.url = u.String()
+	return b, app
 }
 
 // proc is a running primeur process whose output the test reads line by
@@ -116,6 +140,11 @@ type proc struct {
 	t    *testing.T
 	name string
 	cmd  *exec.Cmd
+
+	// app names the process's PostgreSQL sessions; db is the test's
+	// connection to that server.
+	app string
+	db  *store.DB
 
 	mu    sync.Mutex
 	lines []string
@@ -289,6 +318,21 @@ func (p *proc) kill() {
 	}
 }
 
+// gone waits, after a kill, until the dead process's PostgreSQL sessions
+// have ended: the server runs to its end a statement the process had sent
+// (an autocommit UPDATE commits), and rolls back an open transaction only
+// when it notices the closed connection, so the database has its final
+// state only then. A session waiting on a lock the test holds ends once
+// the test lets it go.
+func (p *proc) gone() {
+	p.t.Helper()
+	if p.app != "" {
+		until(p.t, p.name+"'s sessions ending on the server", func() bool {
+			return count(p.t, p.db, `SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = ?`, p.app) == 0
+		})
+	}
+}
+
 // wait waits for the process to exit and returns its exit code (-1 when a
 // signal ended it).
 func (p *proc) wait() int {
@@ -314,8 +358,10 @@ func (p *proc) term() int {
 // at debug level, on a free port; extra flags follow.
 func serve(t *testing.T, name string, b base, now string, extra ...string) (*proc, string) {
 	t.Helper()
+	b, app := b.named()
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--log-level", "debug", "--now", now}, b.args()...)
 	p := start(t, name, append(args, extra...)...)
+	p.app, p.db = app, b.db
 	return p, p.serving()
 }
 
