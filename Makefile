@@ -8,7 +8,7 @@ COMMIT    := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS   := -s -w -X primeur/commands.commit=$(COMMIT)
 UI_SRC    := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html ui/package.json ui/vite.config.ts
 GO_SRC    := $(shell find . -name '*.go' -not -path './ui/*' -not -path './tools/*') go.mod go.sum
-FUZZTIME  ?= 10s
+FUZZTIME  ?= 5s
 
 .PHONY: all build ui run test test-go test-ui test-e2e test-fuzz bench lint clean
 
@@ -44,12 +44,9 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
+## test-fuzz: every fuzz target of the module, FUZZTIME each (tools/fuzz.sh)
 test-fuzz:
-	@for target in $$($(GO) test -list '^Fuzz' ./... 2>/dev/null | grep '^Fuzz' || true); do \
-		pkg=$$(grep -rl "func $$target(" --include='*_test.go' . | head -1 | xargs dirname); \
-		echo "fuzz $$pkg $$target ($(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
-	done
+	GO=$(GO) FUZZTIME=$(FUZZTIME) sh tools/fuzz.sh
 
 test-ui: ui/node_modules/.package-lock.json
 	cd ui && $(NPM) run typecheck && $(NPM) test

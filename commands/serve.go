@@ -76,6 +76,9 @@ func shiftedClock(at string, real func() time.Time) (func() time.Time, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--now %q is not an RFC 3339 time (2026-11-10T09:00:00+01:00)", at)
 	}
-	offset := start.Sub(real())
-	return func() time.Time { return real().Add(offset) }, nil
+	// Elapsed real time added to start, rather than a fixed offset from the
+	// real clock: an offset overflows time.Duration for a start more than
+	// 292 years away (FuzzParseAt found --now 0000-01-01 starting in 1734).
+	origin := real()
+	return func() time.Time { return start.Add(real().Sub(origin)) }, nil
 }

@@ -113,11 +113,19 @@ func (d *Daemon) Handler() http.Handler { return d.handler }
 // OpenAPI returns the API description.
 func (d *Daemon) OpenAPI() *huma.OpenAPI { return d.api.OpenAPI() }
 
+// DrainTimeout bounds a graceful stop: how long requests in flight, and the
+// jobs running, have to finish once the daemon is asked to stop.
+const DrainTimeout = 15 * time.Second
+
 // Run listens on the configured address and runs the scheduled jobs
-// (jobs.go) until ctx ends, then stops the jobs (a running one is
-// cancelled), stops taking requests and lets those in flight finish for up
-// to 15 seconds. ready, if
-// not nil, receives the bound address once the listener is open.
+// (jobs.go) until ctx ends. Then, at once, it closes the listener (new
+// connections are refused) and cancels the jobs; requests in flight finish
+// with their normal answer, for up to DrainTimeout, and so do the jobs'
+// current steps. A job still running after that is abandoned with the
+// process: like a crash, it leaves no half-written work (every job's unit
+// of work is one transaction, and emails are claimed before they are sent,
+// see core/jobs). ready, if not nil, receives the bound address once the
+// listener is open.
 func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	ln, err := net.Listen("tcp", d.cfg.Addr)
 	if err != nil {
@@ -130,8 +138,11 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 		WriteTimeout:      5 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(d.log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		// Requests are not cancelled by the stop: they drain.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	closed := make(chan struct{})
+	srv.RegisterOnShutdown(func() { close(closed) }) // once the listener is closed
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	d.log.Info("listening", "addr", ln.Addr().String())
@@ -154,15 +165,24 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	case <-ctx.Done():
 	}
 	d.log.Info("shutting down")
+	// The listener closes first, so no new request starts while the jobs
+	// stop (a job may take long to: an SMTP exchange only ends at its own
+	// timeout); requests in flight and jobs then finish together within
+	// the drain window.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
+	defer cancel()
+	drained := make(chan error, 1)
+	go func() { drained <- srv.Shutdown(shutdownCtx) }()
+	<-closed
+	d.log.Info("listener closed, draining requests in flight", "timeout", DrainTimeout)
 	stopJobs()
 	stopScheduler()
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	if err := <-drained; err != nil {
 		return fmt.Errorf("daemon: shutdown: %w", err)
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("daemon: serve: %w", err)
 	}
+	d.log.Info("stopped")
 	return nil
 }

@@ -147,7 +147,12 @@ func (d *Daemon) importNeedsFile(ctx context.Context, in *ImportFileInput) (*Imp
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
-	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.nowLocal(), planning.ImportOptions{})
+	// Each month written is logged at debug level, from inside the import's
+	// transaction: the crash tests kill the daemon on the first of these.
+	progress := func(done, total int, month string) {
+		d.log.DebugContext(ctx, "import progress", "done", done, "total", total, "month", month)
+	}
+	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.nowLocal(), planning.ImportOptions{Progress: progress})
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}

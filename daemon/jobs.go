@@ -20,11 +20,12 @@ var schedules = map[string]string{
 }
 
 // startJobs schedules every job with gocron in the business time zone and
-// returns the function stopping the scheduler (waiting for running jobs).
+// returns the function stopping the scheduler: it waits for the running
+// jobs, which see ctx cancelled, for up to DrainTimeout.
 // Every replica runs them: each job is safe to run on several processes at
 // once (core/jobs).
 func (d *Daemon) startJobs(ctx context.Context) (func(), error) {
-	s, err := gocron.NewScheduler(gocron.WithLocation(d.cfg.Location), gocron.WithStopTimeout(30*time.Second))
+	s, err := gocron.NewScheduler(gocron.WithLocation(d.cfg.Location), gocron.WithStopTimeout(DrainTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("daemon: scheduler: %w", err)
 	}
@@ -56,6 +57,7 @@ func (d *Daemon) runJob(ctx context.Context, env jobs.Env, job jobs.Job) {
 		return
 	}
 	start := time.Now()
+	d.log.Debug("job started", "job", job.Name)
 	report, err := job.Run(ctx, env, d.now())
 	if err != nil {
 		d.log.Error("job failed", "job", job.Name, "report", report.String(), "err", err, "duration", time.Since(start))

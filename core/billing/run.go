@@ -35,6 +35,13 @@ func Due(ctx context.Context, q store.Q, now time.Time, loc *time.Location) ([]s
 // meanwhile is skipped. A failing order does not stop the others: their
 // errors are returned together.
 func Run(ctx context.Context, db *store.DB, rules delivery.Rules, now time.Time) ([]Invoice, error) {
+	return RunEach(ctx, db, rules, now, nil)
+}
+
+// RunEach is Run calling issued, when not nil, with each invoice once its
+// transaction has committed (the jobs log it: a crash test watches these
+// lines to kill the process in the middle of a run).
+func RunEach(ctx context.Context, db *store.DB, rules delivery.Rules, now time.Time, issued func(Invoice)) ([]Invoice, error) {
 	if _, err := rules.LockDue(ctx, db, now); err != nil {
 		return nil, err
 	}
@@ -43,12 +50,12 @@ func Run(ctx context.Context, db *store.DB, rules delivery.Rules, now time.Time)
 		return nil, err
 	}
 	var (
-		issued []Invoice
-		errs   []error
+		all  []Invoice
+		errs []error
 	)
 	for _, id := range ids {
 		if err := ctx.Err(); err != nil {
-			return issued, err
+			return all, err
 		}
 		var inv *Invoice
 		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -63,8 +70,11 @@ func Run(ctx context.Context, db *store.DB, rules delivery.Rules, now time.Time)
 		case err != nil:
 			errs = append(errs, fmt.Errorf("billing: order %s: %w", id, err))
 		case inv != nil:
-			issued = append(issued, *inv)
+			all = append(all, *inv)
+			if issued != nil {
+				issued(*inv)
+			}
 		}
 	}
-	return issued, errors.Join(errs...)
+	return all, errors.Join(errs...)
 }

@@ -190,6 +190,25 @@ func (r Rules) Update(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 	if err := r.checkEditable(t, now); err != nil {
 		return orders.Full{}, err
 	}
+	date, sent, err := r.validateChange(t, c, now)
+	if err != nil {
+		return orders.Full{}, err
+	}
+	for id, d := range sent {
+		if _, err := store.Exec(ctx, q, `UPDATE delivery_lines SET quantity_sent = ? WHERE id = ?`, d, id); err != nil {
+			return orders.Full{}, fmt.Errorf("delivery: set sent quantity: %w", err)
+		}
+	}
+	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET date = ?, updated_at = ? WHERE id = ?`,
+		date, now.UnixMilli(), deliveryID); err != nil {
+		return orders.Full{}, fmt.Errorf("delivery: update %s: %w", deliveryID, err)
+	}
+	return orders.Get(ctx, q, orderID)
+}
+
+// validateChange checks the shop's change of a delivery and returns the
+// date it will have and the sent quantity per line id to write.
+func (r Rules) validateChange(t target, c Change, now time.Time) (string, map[string]decimal.Dec, error) {
 	v := &core.ValidationError{}
 	date := t.delivery.Date
 	if c.Date != nil {
@@ -221,18 +240,9 @@ func (r Rules) Update(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 		sent[ls.ID] = d
 	}
 	if err := v.Err(); err != nil {
-		return orders.Full{}, err
+		return "", nil, err
 	}
-	for id, d := range sent {
-		if _, err := store.Exec(ctx, q, `UPDATE delivery_lines SET quantity_sent = ? WHERE id = ?`, d, id); err != nil {
-			return orders.Full{}, fmt.Errorf("delivery: set sent quantity: %w", err)
-		}
-	}
-	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET date = ?, updated_at = ? WHERE id = ?`,
-		date, now.UnixMilli(), deliveryID); err != nil {
-		return orders.Full{}, fmt.Errorf("delivery: update %s: %w", deliveryID, err)
-	}
-	return orders.Get(ctx, q, orderID)
+	return date, sent, nil
 }
 
 // validDate: a real date, tomorrow at the earliest, in the month of the

@@ -78,6 +78,7 @@ func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error
 	if n == 0 {
 		env.Log.Warn("jobs: claim expired while sending; the document may be sent twice", "table", s.table, "id", id)
 	}
+	env.Log.Debug("email sent", "table", s.table, "id", id)
 	return true, nil
 }
 
@@ -234,7 +235,9 @@ func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) 
 // invoices not emailed yet.
 func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
 	var r Report
-	issued, err := billing.Run(ctx, env.DB, env.Rules, now)
+	issued, err := billing.RunEach(ctx, env.DB, env.Rules, now, func(inv billing.Invoice) {
+		env.Log.Debug("invoice issued", "number", inv.Number, "order", inv.OrderID)
+	})
 	r.add(InvoicesIssued, len(issued))
 	sent, serr := sendInvoices(ctx, env, now)
 	r.add(InvoicesSent, sent)

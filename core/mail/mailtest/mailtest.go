@@ -37,6 +37,11 @@ type Server struct {
 	received []Received
 	// Fail, when set, refuses the DATA of every message with this error.
 	fail error
+	// hold, when set, keeps each message's DATA unanswered until closed.
+	hold chan struct{}
+	held int
+	// open counts the sessions (connections past EHLO) not closed yet.
+	open int
 }
 
 // Received is one message as the server got it.
@@ -51,7 +56,12 @@ type Received struct {
 func Start(t testing.TB, username, password string) *Server {
 	t.Helper()
 	s := &Server{Username: username, Password: password}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &session{s: s}, nil }))
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.open++
+		s.mu.Unlock()
+		return &session{s: s}, nil
+	}))
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
 	srv.ReadTimeout = 10 * time.Second
@@ -81,6 +91,44 @@ func (s *Server) SetFailure(err error) {
 	s.mu.Unlock()
 }
 
+// Hold makes the server keep every message it receives from now on
+// without answering it (the client waits for the reply to DATA) until the
+// returned function is called; the message counts as received. Crash tests
+// use it to stop a sender between the moment the server has a message and
+// the moment the sender learns it was sent.
+func (s *Server) Hold() (release func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := make(chan struct{})
+	s.hold = ch
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			if s.hold == ch {
+				s.hold = nil
+			}
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
+}
+
+// Held is how many messages wait for their answer now (see Hold).
+func (s *Server) Held() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held
+}
+
+// Sessions is how many client sessions are open. Once a killed sender's
+// sessions are closed, the server has processed everything it sent.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open
+}
+
 // Messages returns what was received so far, parsed.
 func (s *Server) Messages(t testing.TB) []Message {
 	t.Helper()
@@ -91,6 +139,21 @@ func (s *Server) Messages(t testing.TB) []Message {
 		m := Parse(t, r.Data)
 		m.Envelope = r.To
 		out[i] = m
+	}
+	return out
+}
+
+// MessageIDs returns the Message-ID of every message received so far, in
+// order of arrival, a message received twice appearing twice. It reads only
+// the headers.
+func (s *Server) MessageIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, len(s.received))
+	for i, r := range s.received {
+		if msg, err := mail.ReadMessage(bytes.NewReader(r.Data)); err == nil {
+			out[i] = msg.Header.Get("Message-Id")
+		}
 	}
 	return out
 }
@@ -133,17 +196,33 @@ func (x *session) Data(r io.Reader) error {
 		return err
 	}
 	x.s.mu.Lock()
-	defer x.s.mu.Unlock()
 	if x.s.fail != nil {
+		x.s.mu.Unlock()
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: x.s.fail.Error()}
 	}
 	x.s.received = append(x.s.received, Received{From: x.from, To: x.to, Data: data})
+	hold := x.s.hold
+	if hold != nil {
+		x.s.held++
+	}
+	x.s.mu.Unlock()
+	if hold != nil {
+		<-hold
+		x.s.mu.Lock()
+		x.s.held--
+		x.s.mu.Unlock()
+	}
 	return nil
 }
 
 func (x *session) Reset() { x.from, x.to = "", nil }
 
-func (x *session) Logout() error { return nil }
+func (x *session) Logout() error {
+	x.s.mu.Lock()
+	x.s.open--
+	x.s.mu.Unlock()
+	return nil
+}
 
 // Message is a parsed email.
 type Message struct {

@@ -1,0 +1,292 @@
+package reliability
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"primeur/core/jobs"
+	"primeur/core/mail/mailtest"
+	"primeur/core/store"
+)
+
+// holdWrites blocks every write to table from other processes until the
+// returned function is called: an EXCLUSIVE table lock on PostgreSQL
+// (plain reads still pass), the database's write lock on SQLite (BEGIN
+// IMMEDIATE). The tests use it to stop a daemon at a known point of its
+// work before killing it.
+func holdWrites(t *testing.T, db *store.DB, table string) (release func()) {
+	t.Helper()
+	tx, err := db.BeginTxx(context.Background(), nil) // SQLite: BEGIN IMMEDIATE takes the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db.Dialect == store.Postgres {
+		if _, err := tx.Exec(`LOCK TABLE ` + table + ` IN EXCLUSIVE MODE`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := false
+	release = func() {
+		if !done {
+			done = true
+			_ = tx.Rollback()
+		}
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// waitingOn is how many PostgreSQL sessions wait for a lock on table while
+// running a statement that starts with prefix.
+func waitingOn(t *testing.T, db *store.DB, table, prefix string) int {
+	t.Helper()
+	return count(t, db, `SELECT COUNT(DISTINCT l.pid) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+		WHERE l.relation = CAST(? AS regclass) AND NOT l.granted AND ltrim(a.query) LIKE ?`, table, prefix+"%")
+}
+
+// transport is how the daemons of a test email: an SMTP server in the test
+// process, which counts every message it receives (a document sent twice
+// shows), or the outbox directory of the data directory.
+type transport struct {
+	name string
+	smtp *mailtest.Server
+}
+
+func (tr transport) args() []string {
+	if tr.smtp == nil {
+		return nil
+	}
+	return []string{"--smtp.host", tr.smtp.Host, "--smtp.port", strconv.Itoa(tr.smtp.Port), "--smtp.tls", "none"}
+}
+
+// sent lists the message keys sent so far.
+func (tr transport) sent(t *testing.T, b base) map[string]int {
+	t.Helper()
+	if tr.smtp != nil {
+		return messageCounts(tr.smtp)
+	}
+	out := map[string]int{}
+	for _, k := range outboxKeys(t, b.dir) {
+		out[k] = 1
+	}
+	return out
+}
+
+// TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce seeds a month of done
+// deliveries for many orders, starts the daemon as of December 1st 07:00 so
+// that its start-up catch-up runs the invoices job, kills it (SIGKILL)
+// twice — while it issues the invoices, then while it emails them — and
+// restarts it. In the end every order has exactly one invoice with the
+// right total, the numbers of each producer run 1…n without gap or
+// duplicate, and every invoice was emailed: once, except for the documents
+// the killed process had sent without recording it (the one resend the
+// claim-then-send protocol allows, core/jobs), which go again only after
+// their lease and with the same Message-ID.
+//
+// Kill points. The daemon logs "invoice issued" and "email sent" (debug
+// level). On the first such line the test stops the daemon at a known point
+// and kills it there:
+//   - issuing: on PostgreSQL the test blocks the writes to the invoices
+//     table (holdWrites) and waits until the daemon's invoice transaction is
+//     blocked on its INSERT, that is after it took its number from the
+//     producer's counter: the kill lands inside that transaction. SQLite
+//     cannot be stopped that way (its single write lock goes back to the
+//     daemon between two invoices, which start back to back, so the test's
+//     BEGIN starves): the test kills at once, with hundreds of invoices
+//     left to issue, and checks afterwards that the run was cut short. A
+//     SIGKILL inside an open SQLite transaction is what
+//     TestKilledImportLeavesNothingHalfWritten proves harmless;
+//   - emailing: with SMTP, the test's server holds the next message it
+//     receives without acknowledging it; the kill lands once it has one,
+//     between sending and recording. With the outbox, the test kills at
+//     once, with most invoices still to render and write: the kill lands
+//     wherever the four sending workers stand (rendering, writing a file,
+//     recording).
+//
+// Runs on SQLite with the outbox and with SMTP, and on PostgreSQL with SMTP.
+func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
+	type variant struct{ engine, mail string }
+	variants := []variant{{"sqlite", "outbox"}, {"sqlite", "smtp"}}
+	if slices.Contains(engines(t), "postgres") {
+		variants = append(variants, variant{"postgres", "smtp"})
+	}
+	for _, v := range variants {
+		t.Run(v.engine+"-"+v.mail, func(t *testing.T) {
+			b, db := newBase(t, v.engine)
+			tr := transport{name: v.mail}
+			if v.mail == "smtp" {
+				tr.smtp = mailtest.Start(t, "", "")
+			}
+			// On SQLite the first kill races the run (see below): 240 orders
+			// of four deliveries take some 200 ms to issue, a hundred times
+			// what the kill takes to arrive (the test then finds one
+			// invoice issued).
+			s := shape{producers: 4, shops: 25, done: []string{"2026-11-05", "2026-11-19"}}
+			if b.url == "" {
+				s.shops, s.done = 60, []string{"2026-11-05", "2026-11-12", "2026-11-19", "2026-11-26"}
+			}
+			w := seed(t, db, s)
+			n := len(w.orders)
+
+			// emailed lists the invoices the killed processes emailed without
+			// recording it: the only ones that may go twice.
+			var emailed []string
+			afterKill := func(d *proc) {
+				d.gone()
+				if tr.smtp != nil {
+					// The server may still be reading what the dead process
+					// wrote before dying: wait until it has closed its
+					// sessions.
+					until(t, "the mail server done with the dead process", func() bool { return tr.smtp.Sessions() == 0 })
+				}
+				sent := tr.sent(t, b)
+				for _, inv := range invoices(t, db) {
+					if !inv.SentAt.Valid && sent["invoice-"+inv.ID] > 0 {
+						if !inv.Claim.Valid {
+							t.Fatalf("invoice %s was emailed without a claim", inv.Number)
+						}
+						emailed = append(emailed, inv.ID)
+					}
+				}
+			}
+
+			// 1. Killed while issuing.
+			d1, _ := serve(t, "daemon 1", b, december, tr.args()...)
+			d1.waitMsg("invoice issued")
+			if b.url != "" {
+				release := holdWrites(t, db, "invoices")
+				until(t, "an invoice transaction blocked on its insert", func() bool {
+					return waitingOn(t, db, "invoices", "INSERT INTO invoices") > 0
+				})
+				d1.kill()
+				release()
+			} else {
+				d1.kill()
+			}
+			afterKill(d1)
+			issued := invoices(t, db)
+			if len(issued) == 0 || len(issued) >= n {
+				t.Fatalf("killed while issuing, yet %d of %d invoices issued", len(issued), n)
+			}
+			checkNumbering(t, db, issued)
+			t.Logf("killed while issuing: %d of %d invoices issued", len(issued), n)
+
+			// 2. Restarted, killed while emailing, once the restarted run has
+			// issued the invoices left and sent one more: with SMTP, once the
+			// server holds a message it has received but not yet
+			// acknowledged; with the outbox, at once.
+			d2, _ := serve(t, "daemon 2", b, december, tr.args()...)
+			left := n - len(issued)
+			seen := 0
+			_, at := d2.waitLine(fmt.Sprintf("the %d invoices left issued", left), 0, func(l string) bool {
+				if hasMsg(l, "invoice issued") {
+					seen++
+				}
+				return seen == left
+			})
+			d2.waitLine("an email sent", at, func(l string) bool { return hasMsg(l, "email sent") })
+			if tr.smtp != nil {
+				release := tr.smtp.Hold()
+				t.Cleanup(release)
+				until(t, "a message received and not acknowledged", func() bool { return tr.smtp.Held() > 0 })
+				d2.kill()
+				release()
+			} else {
+				d2.kill()
+			}
+			afterKill(d2)
+			var held []string // claimed by a dead process, not recorded as sent
+			unsent := 0
+			for _, inv := range invoices(t, db) {
+				if !inv.SentAt.Valid {
+					unsent++
+					if inv.Claim.Valid {
+						held = append(held, inv.ID)
+					}
+				}
+			}
+			if unsent == 0 {
+				t.Fatal("killed while emailing, yet every invoice was recorded as sent")
+			}
+			if tr.smtp != nil && len(emailed) == 0 {
+				t.Fatal("the kill did not land between sending and recording")
+			}
+			t.Logf("killed while emailing: %d invoices unsent, %d of them claimed by a dead process, %d of those already emailed",
+				unsent, len(held), len(emailed))
+
+			// 3. Restarted: the run completes, except the documents the dead
+			// process had claimed, which wait for their lease (no resend
+			// yet).
+			d3, _ := serve(t, "daemon 3", b, december, tr.args()...)
+			d3.jobsDone("deliveries", "claims", "invoices")
+			var still []string
+			for _, inv := range invoices(t, db) {
+				if !inv.SentAt.Valid {
+					still = append(still, inv.ID)
+				}
+			}
+			slices.Sort(still)
+			slices.Sort(held)
+			if !slices.Equal(still, held) {
+				t.Fatalf("after the restart, unsent %v; the dead process's claims were %v", still, held)
+			}
+			if code := d3.term(); code != 0 {
+				t.Fatalf("daemon 3 stopped with status %d", code)
+			}
+
+			// 4. Once the lease is over, the next run sends them. The test
+			// moves the dead claims back by the lease, as ten minutes of
+			// waiting would (TestAClaimHoldsUntilItsLeaseEnds in core/jobs
+			// proves the lease itself), and runs the deliveries job — what
+			// the daemon does every 5 minutes — as a command.
+			if _, err := store.Exec(context.Background(), db, `UPDATE invoices SET mail_claimed_at = mail_claimed_at - ?
+				WHERE sent_at IS NULL`, jobs.Lease.Milliseconds()); err != nil {
+				t.Fatal(err)
+			}
+			cmd := start(t, "jobs run deliveries", append(append([]string{"jobs", "run", "deliveries", "--at", december,
+				"--log-level", "debug"}, b.args()...), tr.args()...)...)
+			if code := cmd.wait(); code != 0 {
+				t.Fatalf("jobs run deliveries: status %d", code)
+			}
+			report, _ := cmd.waitLine("the report", 0, func(l string) bool { return strings.HasPrefix(l, "deliveries (") })
+			if want := fmt.Sprintf("factures envoyées : %d", len(held)); !strings.HasSuffix(report, want) {
+				t.Fatalf("report %q, want %q", report, want)
+			}
+
+			integrity(t, b, db) // after two kills and three restarts
+			invs := checkInvoices(t, db, w)
+			sent := tr.sent(t, b)
+			for _, inv := range invs {
+				key := "invoice-" + inv.ID
+				times := sent[key]
+				delete(sent, key)
+				switch {
+				case times == 1:
+				case times == 2 && slices.Contains(emailed, inv.ID):
+					// Sent by the dead process, then again after the lease.
+				default:
+					t.Fatalf("invoice %s emailed %d times", inv.Number, times)
+				}
+				if tr.smtp == nil {
+					raw, err := os.ReadFile(filepath.Join(b.dir, "outbox", key+".eml"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if m := mailtest.Parse(t, raw); !strings.HasPrefix(m.Subject, "Facture "+inv.Number+" — ") ||
+						len(m.Attachments) != 1 || m.Attachments[0].Name != inv.Number+".pdf" {
+						t.Fatalf("outbox message of %s: %q %v", inv.Number, m.Subject, len(m.Attachments))
+					}
+				}
+			}
+			if len(sent) != 0 {
+				t.Fatalf("messages for no invoice: %v", sent)
+			}
+		})
+	}
+}
