@@ -22,7 +22,7 @@ func (a *app) demoCommand() *cobra.Command {
 				return err
 			}
 			defer db.Close()
-			res, err := demo.SeedIfEmpty(cmd.Context(), db, a.now().In(a.cfg.Location))
+			res, err := demo.SeedIfEmpty(cmd.Context(), db, a.nowLocal())
 			if err != nil {
 				return err
 			}

@@ -98,6 +98,10 @@ func (a *app) rootCommand() *cobra.Command {
 	return root
 }
 
+// nowLocal is the current time in the business time zone, where months and
+// delivery days are counted.
+func (a *app) nowLocal() time.Time { return a.now().In(a.cfg.Location) }
+
 // logger writes text logs to stderr at the configured level.
 func (a *app) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.errOut, &slog.HandlerOptions{Level: a.cfg.Level}))

@@ -44,7 +44,7 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			defer db.Close()
 			if withDemo {
-				res, err := demo.SeedIfEmpty(ctx, db, a.now().In(a.cfg.Location))
+				res, err := demo.SeedIfEmpty(ctx, db, a.nowLocal())
 				if err != nil {
 					return err
 				}

@@ -32,7 +32,7 @@ func (a *app) simulateImportCommand() *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			now := a.now().In(a.cfg.Location)
+			now := a.nowLocal()
 			months, err := monthRange(from, to)
 			if err != nil {
 				return err

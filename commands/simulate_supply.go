@@ -36,7 +36,7 @@ func (a *app) simulateSupplyCommand() *cobra.Command {
 		Example: "  primeur simulate supply --distributor epicerie-du-lac@demo.primeur.fr --days 8",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			now := supply.DateOf(a.now().In(a.cfg.Location))
+			now := supply.DateOf(a.nowLocal())
 			if today != "" {
 				d, ok := supply.ParseDate(strings.TrimSpace(today))
 				if !ok {

@@ -113,14 +113,9 @@ func (d *Daemon) registerDeliveries(api huma.API) {
 // deliveryTx runs a delivery operation in a transaction and answers the
 // order as the caller sees it.
 func (d *Daemon) deliveryTx(ctx context.Context, viewerID string, op func(tx *sqlx.Tx) (orders.Full, error)) (*OrderOutput, error) {
-	var full orders.Full
-	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		full, err = op(tx)
-		return err
-	})
+	full, err := inTx(ctx, d, op)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &OrderOutput{Body: full.ViewFor(viewerID)}, nil
 }

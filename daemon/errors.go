@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/jmoiron/sqlx"
 
 	"primeur/core"
 )
@@ -110,4 +111,20 @@ func statusOf(err error) int {
 		return http.StatusRequestEntityTooLarge
 	}
 	return http.StatusInternalServerError
+}
+
+// inTx runs op in one transaction and returns its result; a failure rolls
+// back and comes out as the problem the client reads.
+func inTx[T any](ctx context.Context, d *Daemon, op func(tx *sqlx.Tx) (T, error)) (T, error) {
+	var out T
+	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		out, err = op(tx)
+		return err
+	})
+	if err != nil {
+		var zero T
+		return zero, apiError(ctx, d.log, err)
+	}
+	return out, nil
 }

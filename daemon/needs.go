@@ -147,15 +147,19 @@ func (d *Daemon) createNeed(ctx context.Context, in *CreateNeedInput) (*NeedOutp
 	if err != nil {
 		return nil, err
 	}
-	var v planning.View
-	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		v, err = planning.Create(ctx, tx, u.ID, planning.NeedInput{
+	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
+		return planning.Create(ctx, tx, u.ID, planning.NeedInput{
 			ProductID: in.Body.Product, Date: in.Body.Date, Quantity: in.Body.Quantity,
 		}, d.nowLocal())
-		return err
 	})
+}
+
+// needTx runs one operation on a need in its own transaction and answers
+// the need.
+func (d *Daemon) needTx(ctx context.Context, op func(tx *sqlx.Tx) (planning.View, error)) (*NeedOutput, error) {
+	v, err := inTx(ctx, d, op)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &NeedOutput{Body: v}, nil
 }
@@ -165,18 +169,12 @@ func (d *Daemon) updateNeed(ctx context.Context, in *UpdateNeedInput) (*NeedOutp
 	if err != nil {
 		return nil, err
 	}
-	var v planning.View
-	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
 		if err := checkImmutable(ctx, tx, u.ID, in); err != nil {
-			return err
+			return planning.View{}, err
 		}
-		v, err = planning.Update(ctx, tx, u.ID, in.ID, in.Body.Quantity, d.nowLocal())
-		return err
+		return planning.Update(ctx, tx, u.ID, in.ID, in.Body.Quantity, d.nowLocal())
 	})
-	if err != nil {
-		return nil, apiError(ctx, d.log, err)
-	}
-	return &NeedOutput{Body: v}, nil
 }
 
 // checkImmutable refuses a PUT that would change a need's product or month;
@@ -204,15 +202,9 @@ func (d *Daemon) deleteNeed(ctx context.Context, in *NeedIDInput) (*NeedOutput, 
 	if err != nil {
 		return nil, err
 	}
-	var v planning.View
-	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		v, err = planning.Delete(ctx, tx, u.ID, in.ID, d.nowLocal())
-		return err
+	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
+		return planning.Delete(ctx, tx, u.ID, in.ID, d.nowLocal())
 	})
-	if err != nil {
-		return nil, apiError(ctx, d.log, err)
-	}
-	return &NeedOutput{Body: v}, nil
 }
 
 func (d *Daemon) bulkNeeds(ctx context.Context, in *BulkNeedsInput) (*NeedsEventOutput, error) {

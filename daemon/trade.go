@@ -63,35 +63,21 @@ func (d *Daemon) registerTrade(api huma.API) {
 	}, d.deleteProposal)
 }
 
-// tradeTx runs one trade operation in its own transaction.
-func (d *Daemon) tradeTx(ctx context.Context, fn func(tx *sqlx.Tx) (planning.View, error)) (*NeedOutput, error) {
-	var v planning.View
-	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		v, err = fn(tx)
-		return err
-	})
-	if err != nil {
-		return nil, apiError(ctx, d.log, err)
-	}
-	return &NeedOutput{Body: v}, nil
-}
-
 func (d *Daemon) putProposal(ctx context.Context, in *ProposalInput) (*NeedOutput, error) {
-	return d.tradeTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
+	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
 		return trade.Propose(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID,
 			trade.Offer{Quantity: in.Body.Quantity, Price: in.Body.Price}, d.nowLocal())
 	})
 }
 
 func (d *Daemon) reviewProposal(ctx context.Context, in *ReviewInput) (*NeedOutput, error) {
-	return d.tradeTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
+	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
 		return trade.Review(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID, in.Body.Accepted, d.nowLocal())
 	})
 }
 
 func (d *Daemon) deleteProposal(ctx context.Context, in *ProposalPath) (*NeedOutput, error) {
-	return d.tradeTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
+	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
 		return trade.Withdraw(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID, d.nowLocal())
 	})
 }

@@ -155,26 +155,15 @@ type FullDelivery struct {
 // Load returns the orders matching f with their deliveries (by date, then
 // chrono) and lines, in three queries.
 func Load(ctx context.Context, q store.Q, f Filter) ([]Full, error) {
-	where, args := "1 = 1", []any{}
-	if f.ProducerID != "" {
-		where += " AND o.producer_id = ?"
-		args = append(args, f.ProducerID)
+	if f.IDs != nil && len(f.IDs) == 0 {
+		return []Full{}, nil
 	}
-	if f.DistributorID != "" {
-		where += " AND o.distributor_id = ?"
-		args = append(args, f.DistributorID)
-	}
-	if f.From != "" {
-		where += " AND o.month >= ?"
-		args = append(args, f.From)
-	}
-	if f.IDs != nil {
-		if len(f.IDs) == 0 {
-			return []Full{}, nil
-		}
-		where += " AND o.id IN (?)"
-		args = append(args, f.IDs)
-	}
+	var w store.Where
+	w.And(f.ProducerID != "", "o.producer_id = ?", f.ProducerID).
+		And(f.DistributorID != "", "o.distributor_id = ?", f.DistributorID).
+		And(f.From != "", "o.month >= ?", f.From).
+		And(f.IDs != nil, "o.id IN (?)", f.IDs)
+	where, args := w.SQL(), w.Args()
 	var os []Order
 	if err := store.SelectIn(ctx, q, &os, `SELECT o.id, o.producer_id, o.distributor_id, o.month, o.created_at, o.updated_at
 		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args...); err != nil {

@@ -144,23 +144,12 @@ type Filter struct {
 // List returns the needs matching f with their proposals, by month then
 // product.
 func List(ctx context.Context, q store.Q, f Filter) ([]View, error) {
-	where, args := "1 = 1", []any{}
-	if f.DistributorID != "" {
-		where += " AND n.distributor_id = ?"
-		args = append(args, f.DistributorID)
-	}
-	if f.From != "" {
-		where += " AND n.month >= ?"
-		args = append(args, f.From)
-	}
-	if f.To != "" {
-		where += " AND n.month <= ?"
-		args = append(args, f.To)
-	}
-	if f.TradedBy != "" {
-		where += " AND n.id IN (SELECT need_id FROM proposals WHERE producer_id = ?)"
-		args = append(args, f.TradedBy)
-	}
+	var w store.Where
+	w.And(f.DistributorID != "", "n.distributor_id = ?", f.DistributorID).
+		And(f.From != "", "n.month >= ?", f.From).
+		And(f.To != "", "n.month <= ?", f.To).
+		And(f.TradedBy != "", "n.id IN (SELECT need_id FROM proposals WHERE producer_id = ?)", f.TradedBy)
+	where, args := w.SQL(), w.Args()
 	var needs []Need
 	if err := store.Select(ctx, q, &needs, `SELECT `+needColumns+` FROM needs n WHERE `+where+
 		` ORDER BY n.month, n.product_id`, args...); err != nil {

@@ -290,14 +290,12 @@ func commitmentMonths(ctx context.Context, q store.Q, shopID string) (map[string
 		Distributor string `db:"distributor_id"`
 		Months      int    `db:"months"`
 	}
-	where, args := "", []any{}
-	if shopID != "" {
-		where, args = " AND n.distributor_id = ?", append(args, shopID)
-	}
+	var w store.Where
+	w.And(true, "p.status = 'accepted' AND p.quantity > 0").And(shopID != "", "n.distributor_id = ?", shopID)
 	err := store.Select(ctx, q, &rows, `SELECT n.distributor_id AS distributor_id, COUNT(DISTINCT n.month) AS months
 		FROM proposals p JOIN needs n ON n.id = p.need_id
-		WHERE p.status = 'accepted' AND p.quantity > 0`+where+`
-		GROUP BY n.distributor_id`, args...)
+		WHERE `+w.SQL()+`
+		GROUP BY n.distributor_id`, w.Args()...)
 	if err != nil {
 		return nil, fmt.Errorf("rewards: commitment months: %w", err)
 	}

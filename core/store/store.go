@@ -187,3 +187,30 @@ func SelectIn(ctx context.Context, q Q, dest any, query string, args ...any) err
 	}
 	return sqlx.SelectContext(ctx, q, dest, query, args...)
 }
+
+// Where gathers the optional conditions of a WHERE clause and their
+// arguments, for queries whose filters depend on the caller.
+type Where struct {
+	conds []string
+	args  []any
+}
+
+// And adds cond, with its `?` arguments, when ok is true.
+func (w *Where) And(ok bool, cond string, args ...any) *Where {
+	if ok {
+		w.conds = append(w.conds, cond)
+		w.args = append(w.args, args...)
+	}
+	return w
+}
+
+// SQL is the clause body: the conditions joined by AND, "1 = 1" without any.
+func (w *Where) SQL() string {
+	if len(w.conds) == 0 {
+		return "1 = 1"
+	}
+	return strings.Join(w.conds, " AND ")
+}
+
+// Args are the arguments of the conditions, in order.
+func (w *Where) Args() []any { return w.args }

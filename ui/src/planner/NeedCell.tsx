@@ -3,11 +3,14 @@ import { type KeyboardEvent, memo, useRef, useState } from 'react'
 import { filterCellInput, formatCellValue } from './cellInput'
 import type { NeedRO, ProductRO } from './model'
 import type { Month } from './period'
+import { type CellTone, TONE_COLORS, TONE_LABELS } from './rows'
 
 export interface NeedCellProps {
   product: ProductRO
   month: Month
   need: NeedRO | undefined
+  /** How the need stands (see cellTone). */
+  tone: CellTone
   /** Whether the cell can be typed into. */
   editable: boolean
   /** Shown when the user types into a cell that cannot change (a past month of the shop). */
@@ -34,6 +37,7 @@ export const NeedCell = memo(function NeedCell({
   product,
   month,
   need,
+  tone,
   editable,
   lockedMessage,
   selected,
@@ -94,6 +98,8 @@ export const NeedCell = memo(function NeedCell({
       aria-label={label}
       data-selected={selected || undefined}
       data-need={need ? 'yes' : undefined}
+      data-tone={tone}
+      title={tone === 'none' ? undefined : TONE_LABELS[tone]}
       onChange={(e) => setDraft(filterCellInput(e.currentTarget.value, unit))}
       onFocus={(e) => {
         e.currentTarget.select()
@@ -112,11 +118,8 @@ export const NeedCell = memo(function NeedCell({
           fontVariantNumeric: 'tabular-nums',
           backgroundColor: selected
             ? 'var(--mantine-color-blue-light)'
-            : need
-              ? 'var(--mantine-color-green-light)'
-              : editable
-                ? undefined
-                : 'var(--mantine-color-gray-1)',
+            : (TONE_COLORS[tone] ?? (editable ? undefined : 'var(--mantine-color-gray-1)')),
+          fontWeight: tone === 'awaits' ? 700 : undefined,
         },
       }}
     />

@@ -136,6 +136,7 @@ export function NeedsGrid({
                       product={row.product}
                       month={m}
                       need={row.needs.get(m)}
+                      tone={row.tones.get(m) ?? 'none'}
                       editable={editable && !past}
                       lockedMessage={editable && past ? CELL_MESSAGES.pastMonth : undefined}
                       selected={selection?.product === row.product._id && selection.month === m}

@@ -5,6 +5,7 @@ import { useProducts } from '../store/hooks'
 import type { CellKey, NeedRO, Viewer } from './model'
 import { NeedPane } from './NeedPane'
 import { NeedsGrid } from './NeedsGrid'
+import { ToneLegend } from './ToneLegend'
 import { currentMonth, type Month, movePeriod, periodMonths } from './period'
 import { PlannerHeader } from './PlannerHeader'
 import { plannerView, type Tab } from './rows'
@@ -100,6 +101,7 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
             onCommit={commit}
             onRefuse={refuse}
           />
+          {view.rows.length > 0 ? <ToneLegend /> : null}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 3 }}>
           <NeedPane selection={selection} need={selectedNeed} product={selectedProduct} viewer={viewer} />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { need, products, proposal } from '../test/needs'
 import type { Viewer } from './model'
-import { awaitsAnswerFrom, buildRows, plannerView, searchRows, tabCounts, tabLabel } from './rows'
+import { awaitsAnswerFrom, buildRows, cellTone, plannerView, searchRows, tabCounts, tabLabel } from './rows'
 
 const shop: Viewer = { type: 'distributor', id: 'd1' }
 const farm: Viewer = { type: 'producer', id: 'f1' }
@@ -124,5 +124,33 @@ describe('plannerView', () => {
     expect(tabLabel('pending', 3)).toBe('A VALIDER (3)')
     expect(tabLabel('engaged', 0)).toBe('ENGAGES (0)')
     expect(tabLabel('all', 12)).toBe('TOUS (12)')
+  })
+})
+
+describe('cellTone', () => {
+  it.each([
+    ['no need', undefined, shop, 'none'],
+    ['a need without proposals', need('tomate', '2026-12-01', 10), shop, 'open'],
+    ['a producer proposal, seen by the shop', need('tomate', '2026-12-01', 10, { quantityProposed: 4, proposals: [proposal('f1', 'proposed', 4)] }), shop, 'awaits'],
+    ['the same proposal, seen by its producer', need('tomate', '2026-12-01', 10, { quantityProposed: 4, proposals: [proposal('f1', 'proposed', 4)] }), farm, 'proposed'],
+    ["the shop's counter-proposal, seen by the producer", need('tomate', '2026-12-01', 10, { quantityProposed: 4, proposals: [proposal('f1', 'proposed', 4, 'distributor')] }), farm, 'awaits'],
+    ['a rejected proposal only', need('tomate', '2026-12-01', 10, { proposals: [proposal('f1', 'rejected', 4)] }), shop, 'open'],
+    ['partly committed', need('tomate', '2026-12-01', 10, { quantityAccepted: 6, proposals: [proposal('f1', 'accepted', 6)] }), shop, 'engaged'],
+    ['entirely committed', need('tomate', '2026-12-01', 10, { quantityAccepted: 10, proposals: [proposal('f1', 'accepted', 10)] }), shop, 'covered'],
+    ['committed with a correction under way', need('tomate', '2026-12-01', 12, { quantityAccepted: 10, quantityProposed: 2, proposals: [proposal('f1', 'accepted', 10), proposal('f1', 'proposed', 12, 'distributor')] }), shop, 'engaged'],
+  ] as const)('%s', (_, n, viewer, tone) => {
+    expect(cellTone(n, viewer)).toBe(tone)
+  })
+
+  it('is carried by the rows, month by month', () => {
+    const rows = buildRows(
+      [need('tomate', '2026-12-01', 10), need('tomate', '2027-01-01', 10, { quantityAccepted: 10, proposals: [proposal('f1', 'accepted', 10)] })],
+      products,
+      months,
+      shop,
+    )
+    expect(rows[0].tones.get('2026-12-01')).toBe('open')
+    expect(rows[0].tones.get('2027-01-01')).toBe('covered')
+    expect(rows[0].tones.get('2027-02-01')).toBeUndefined()
   })
 })

@@ -52,6 +52,8 @@ export interface PlannerRow {
   pending: boolean
   /** A need of the row has commitments. */
   engaged: boolean
+  /** The tone of each month's cell. */
+  tones: ReadonlyMap<Month, CellTone>
 }
 
 /** Whether the viewer is the side that has to answer this proposal. */
@@ -72,6 +74,41 @@ export function needIsEngaged(need: NeedRO): boolean {
   return need.quantityAccepted > 0
 }
 
+/**
+ * How a cell reads at a glance: a proposal awaits the viewer's answer
+ * (`awaits`), the need is entirely committed (`covered`) or partly
+ * (`engaged`), proposals are under way without a commitment (`proposed`), or
+ * nothing has happened on it yet (`open`). No need: `none`.
+ */
+export type CellTone = 'awaits' | 'covered' | 'engaged' | 'proposed' | 'open' | 'none'
+
+export function cellTone(need: NeedRO | undefined, viewer: Viewer): CellTone {
+  if (!need) return 'none'
+  if (needAwaitsViewer(need, viewer)) return 'awaits'
+  if (needIsEngaged(need)) return need.quantityAvailable <= 0 && need.quantityProposed <= 0 ? 'covered' : 'engaged'
+  if (need.quantityProposed > 0) return 'proposed'
+  return 'open'
+}
+
+/** The background of each tone (Mantine's light variants). */
+export const TONE_COLORS: Record<CellTone, string | undefined> = {
+  awaits: 'var(--mantine-color-orange-light)',
+  proposed: 'var(--mantine-color-yellow-light)',
+  engaged: 'var(--mantine-color-green-light)',
+  covered: 'var(--mantine-color-teal-light)',
+  open: 'var(--mantine-color-gray-0)',
+  none: undefined,
+}
+
+/** The legend of the tones a viewer can meet, in the order they matter. */
+export const TONE_LABELS: Record<Exclude<CellTone, 'none'>, string> = {
+  awaits: 'Proposition à traiter',
+  proposed: 'Proposition en cours',
+  engaged: 'Engagé en partie',
+  covered: 'Entièrement couvert',
+  open: 'Besoin sans proposition',
+}
+
 const collator = new Intl.Collator('fr', { sensitivity: 'base' })
 
 /** One row per product with a need in `months`, sorted by product name. */
@@ -83,17 +120,21 @@ export function buildRows(
 ): PlannerRow[] {
   const inPeriod = new Set(months)
   const byId = new Map(products.map((p) => [p._id, p]))
-  const rows = new Map<string, { product: ProductRO; needs: Map<Month, NeedRO>; pending: boolean; engaged: boolean }>()
+  const rows = new Map<
+    string,
+    { product: ProductRO; needs: Map<Month, NeedRO>; pending: boolean; engaged: boolean; tones: Map<Month, CellTone> }
+  >()
   for (const need of needs) {
     if (!inPeriod.has(need.date)) continue
     const product = byId.get(need.product)
     if (!product) continue
     let row = rows.get(product._id)
     if (!row) {
-      row = { product, needs: new Map(), pending: false, engaged: false }
+      row = { product, needs: new Map(), pending: false, engaged: false, tones: new Map() }
       rows.set(product._id, row)
     }
     row.needs.set(need.date, need)
+    row.tones.set(need.date, cellTone(need, viewer))
     row.pending ||= needAwaitsViewer(need, viewer)
     row.engaged ||= needIsEngaged(need)
   }
