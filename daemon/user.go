@@ -37,7 +37,7 @@ type UserLoad struct {
 	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; the needs a producer trades on, from 12 months back"`
 	Products     []catalog.Product `json:"products"`
 	Distributors []MapShop         `json:"distributors" doc:"Every shop, for the map"`
-	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers it deals with (orders, proposals on its needs from 12 months back); for a producer, itself"`
+	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself"`
 	Events       []activity.View   `json:"events"`
 	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
 	Prices       []trade.Price     `json:"prices" doc:"Per product, the quantity-weighted average price of the last 12 months' commitments"`
@@ -138,7 +138,7 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	if load.Distributors, err = d.shops(ctx); err != nil {
 		return load, err
 	}
-	if load.Producers, err = d.producersOf(ctx, u, from); err != nil {
+	if load.Producers, err = d.producersOf(ctx, u, load.Needs, load.Orders); err != nil {
 		return load, err
 	}
 	if load.Events, err = activity.Feed(ctx, d.db, u.ID, "", activity.DefaultPage); err != nil {
@@ -163,21 +163,38 @@ func (d *Daemon) shops(ctx context.Context) ([]MapShop, error) {
 	return ms, nil
 }
 
-// producersOf names the producers the user's screens show: for a shop, the
-// producers it deals with (commitment cards, deliveries, supply details);
-// for a producer, itself (it sees only its own proposals; its partners are
-// shops).
-func (d *Daemon) producersOf(ctx context.Context, u accounts.User, from string) ([]MapProducer, error) {
+// producersOf names the producers the user's screens show: for a shop,
+// those of the proposals and commitments on its needs and of its orders,
+// all in its load (the commitment cards, deliveries and supply details
+// name them); for a producer, itself (it sees only its own proposals; its
+// partners are shops). Their names are one query by id.
+func (d *Daemon) producersOf(ctx context.Context, u accounts.User, needs []planning.View, os []orders.View) ([]MapProducer, error) {
 	if !u.IsDistributor() {
 		return []MapProducer{{ID: u.ID, Name: u.Name}}, nil
 	}
-	ps, err := trade.ProducersOf(ctx, d.db, u.ID, from)
+	seen := map[string]bool{}
+	var ids []string
+	add := func(id string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, n := range needs {
+		for _, p := range n.Proposals {
+			add(p.Producer)
+		}
+	}
+	for _, o := range os {
+		add(o.Producer)
+	}
+	names, err := accounts.Names(ctx, d.db, ids)
 	if err != nil {
 		return nil, err
 	}
-	mp := make([]MapProducer, len(ps))
-	for i, p := range ps {
-		mp[i] = MapProducer{ID: p.ID, Name: p.Name}
+	mp := make([]MapProducer, len(names))
+	for i, n := range names {
+		mp[i] = MapProducer{ID: n.ID, Name: n.Name}
 	}
 	return mp, nil
 }
@@ -224,9 +241,5 @@ func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User) ([]or
 	if u.IsDistributor() {
 		f = orders.Filter{DistributorID: u.ID, From: f.From}
 	}
-	fs, err := orders.Load(ctx, q, f)
-	if err != nil {
-		return nil, err
-	}
-	return orders.Views(fs, u.ID), nil
+	return orders.LoadViews(ctx, q, f, u.ID)
 }

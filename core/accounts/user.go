@@ -201,6 +201,24 @@ func Shops(ctx context.Context, q store.Q) ([]Shop, error) {
 	return ss, nil
 }
 
+// Name is a user's id and name.
+type Name struct {
+	ID   string `db:"id"`
+	Name string `db:"name"`
+}
+
+// Names returns the names of the users with these ids, ordered by name.
+func Names(ctx context.Context, q store.Q, ids []string) ([]Name, error) {
+	if len(ids) == 0 {
+		return []Name{}, nil
+	}
+	var ns []Name
+	if err := store.SelectIn(ctx, q, &ns, `SELECT id, name FROM users WHERE id IN (?) ORDER BY name, id`, ids); err != nil {
+		return nil, fmt.Errorf("accounts: names: %w", err)
+	}
+	return ns, nil
+}
+
 // SetPassword replaces the password of the user with that email, checking
 // the SPEC §5 password rule. Existing sessions are ended.
 func SetPassword(ctx context.Context, q store.Q, email, password string, now time.Time) error {
