@@ -106,6 +106,9 @@ func (m *measurer) start(ctx context.Context, p *platform, dir string) (*daemon,
 	if p.DatabaseURL != "" {
 		args = append(args, "--database-url", p.DatabaseURL)
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
 	logPath := filepath.Join(dir, "daemon.log")
 	lf, err := os.Create(logPath)
 	if err != nil {
