@@ -70,8 +70,8 @@ func (d *Daemon) registerRewards(api huma.API) {
 		Summary:     "Every shop's score, for the map",
 		Description: "Kept out of the user load, whose cost must not grow with the platform's trade. " +
 			"The scores are those of the platform at most a minute ago. Both roles.",
-		Tags:        []string{"Rewards"},
-		Errors:      []int{http.StatusUnauthorized},
+		Tags:   []string{"Rewards"},
+		Errors: []int{http.StatusUnauthorized},
 	}, d.listScores)
 }
 
