@@ -37,6 +37,23 @@ type measurer struct {
 	duration time.Duration
 	warmup   time.Duration
 	now      string
+	database string // the PostgreSQL database of the platform measured, if any
+}
+
+// dbSampler starts sampling the PostgreSQL backends' CPU, or returns nil.
+func (m *measurer) dbSampler() *backendCPU {
+	if m.database == "" {
+		return nil
+	}
+	return sampleBackends(m.database)
+}
+
+// dbCPU is the sampled backends' CPU per operation, in ms.
+func dbCPU(b *backendCPU, n int) float64 {
+	if b == nil || n == 0 {
+		return 0
+	}
+	return float64(b.total().Microseconds()) / 1000 / float64(n)
 }
 
 // measurement is one request measured in rounds of a fixed duration, each
@@ -51,6 +68,7 @@ type measurement struct {
 	P99   float64 `json:"p99ms"`
 	RPS   float64 `json:"rps"`
 	CPU   float64 `json:"cpuMsPerOp"`
+	DBCPU float64 `json:"postgresCpuMsPerOp,omitempty"`
 	Load1 float64 `json:"load1"`
 }
 
@@ -66,6 +84,7 @@ type round struct {
 	Max    float64 `json:"maxms"`
 	RPS    float64 `json:"rps"`
 	CPU    float64 `json:"cpuMsPerOp"`
+	DBCPU  float64 `json:"postgresCpuMsPerOp,omitempty"`
 	GenCPU float64 `json:"generatorCpuMsPerOp"`
 	Load1  float64 `json:"load1"`
 }
@@ -280,6 +299,10 @@ func login(base, email string) (string, error) {
 // the other requests on the largest only (full).
 func (m *measurer) platform(ctx context.Context, p *platform, dir string, full bool) (platformRun, error) {
 	run := platformRun{Platform: p}
+	m.database = ""
+	if p.DatabaseURL != "" {
+		m.database = fmt.Sprintf("primeur_loadbench_%d", p.Regions)
+	}
 	d, jobs, err := m.start(ctx, p, dir)
 	if err != nil {
 		return run, err
@@ -359,6 +382,7 @@ func (m *measurer) load(ctx context.Context, d *daemon, name, url, cookie string
 		cmd.Stdout = &out
 		cmd.Stderr = os.Stderr
 		cpu := cpuTime(d.pid())
+		sampler := m.dbSampler()
 		if err := cmd.Run(); err != nil {
 			return ms, fmt.Errorf("hey: %w", err)
 		}
@@ -367,6 +391,7 @@ func (m *measurer) load(ctx context.Context, d *daemon, name, url, cookie string
 		if err != nil {
 			return ms, err
 		}
+		r.DBCPU = dbCPU(sampler, r.N)
 		if r.N > 0 {
 			r.CPU = float64(used.Microseconds()) / 1000 / float64(r.N)
 			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
@@ -468,6 +493,7 @@ func (ms *measurement) summarise() {
 	ms.P99 = pick(func(r round) float64 { return r.P99 })
 	ms.RPS = pick(func(r round) float64 { return r.RPS })
 	ms.CPU = pick(func(r round) float64 { return r.CPU })
+	ms.DBCPU = pick(func(r round) float64 { return r.DBCPU })
 	ms.Load1 = pick(func(r round) float64 { return r.Load1 })
 }
 
@@ -542,6 +568,7 @@ func (m *measurer) roundTrips(ctx context.Context, d *daemon, trips []trip) (mea
 		start := time.Now()
 		stop := start.Add(dur)
 		cpu := cpuTime(d.pid())
+		sampler := m.dbSampler()
 		for _, w := range workers {
 			wg.Add(1)
 			go func() {
@@ -565,6 +592,7 @@ func (m *measurer) roundTrips(ctx context.Context, d *daemon, trips []trip) (mea
 		wg.Wait()
 		used := cpuTime(d.pid()) - cpu
 		r := summary(lats, errs, time.Since(start).Seconds())
+		r.DBCPU = dbCPU(sampler, r.N)
 		if r.N > 0 {
 			r.CPU = float64(used.Microseconds()) / 1000 / float64(r.N)
 		}
