@@ -13,10 +13,7 @@ export const test = base.extend<{ pageProblems: string[] }>({
   pageProblems: [
     async ({ page }, use) => {
       const problems: string[] = []
-      page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`))
-      page.on('console', (msg) => {
-        if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) problems.push(`csp: ${msg.text()}`)
-      })
+      watchProblems(page, problems)
       await use(problems)
       expect(problems, 'errors in the page').toEqual([])
     },
@@ -25,6 +22,18 @@ export const test = base.extend<{ pageProblems: string[] }>({
 })
 
 export { expect }
+
+/**
+ * Records in `problems` every uncaught exception and Content-Security-Policy
+ * violation of a page (the guard of every test; pages of contexts a test
+ * opens itself call it directly).
+ */
+export function watchProblems(page: Page, problems: string[]) {
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`))
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) problems.push(`csp: ${msg.text()}`)
+  })
+}
 
 /** A fresh account for this run. */
 export function uniqueAccount(prefix: string) {

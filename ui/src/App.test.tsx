@@ -142,7 +142,7 @@ describe('logged in', () => {
     renderApp('/')
     await user.click(await screen.findByRole('button', { name: 'Activités' }))
     const dialog = await screen.findByRole('dialog')
-    expect(within(dialog).getByText('vendredi 20 novembre 2026')).toBeInTheDocument()
+    expect(within(dialog).getByRole('heading', { name: 'Vendredi 20 novembre 2026' })).toBeInTheDocument()
     expect(within(dialog).getByText('Ferme des Saules vous a proposé une offre.')).toBeInTheDocument()
     expect(within(dialog).getByText('10:15')).toBeInTheDocument()
   })

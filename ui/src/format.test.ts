@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayOf, formatDay, formatEUR, formatLongDay, formatMonthYear, formatNumber, formatQuantity, formatTime } from './format'
+import { capitalizeFirst, dayOf, formatDay, formatEUR, formatLongDay, formatMonthYear, formatNumber, formatQuantity, formatTime } from './format'
 
 // Intl uses a narrow no-break space (U+202F) between thousands and a
 // no-break space (U+00A0) before the euro sign.
@@ -31,6 +31,13 @@ describe('format', () => {
     expect(formatDay('2026-12-24')).toBe('24/12/2026')
     expect(formatLongDay('2026-12-24')).toBe('jeudi 24 décembre 2026')
     expect(formatDay('garbage')).toBe('garbage')
+  })
+
+  it('capitalizes the first letter of a heading only', () => {
+    expect(capitalizeFirst('mardi 15 juin 2027')).toBe('Mardi 15 juin 2027')
+    expect(capitalizeFirst(formatLongDay('2026-12-24'))).toBe('Jeudi 24 décembre 2026')
+    expect(capitalizeFirst('école')).toBe('École')
+    expect(capitalizeFirst('')).toBe('')
   })
 
   it('reads timestamps in Europe/Paris', () => {

@@ -47,6 +47,18 @@ export function formatLongDay(value: string): string {
   return formatDayWith(value, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })
 }
 
+/**
+ * Upper-cases the first letter only, as a French heading starts:
+ * "mardi 15 juin 2027" → "Mardi 15 juin 2027". (CSS text-transform:
+ * capitalize would upper-case every word: "Mardi 15 Juin 2027".)
+ */
+export function capitalizeFirst(text: string): string {
+  const first = text.codePointAt(0)
+  if (first === undefined) return text
+  const letter = String.fromCodePoint(first)
+  return letter.toLocaleUpperCase(LOCALE) + text.slice(letter.length)
+}
+
 /** The calendar day of a timestamp in Europe/Paris: "2026-12-24T23:30:00Z" → "2026-12-25". */
 export function dayOf(timestamp: string | Date): string {
   const date = typeof timestamp === 'string' ? new Date(timestamp) : timestamp

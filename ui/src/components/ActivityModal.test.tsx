@@ -42,6 +42,14 @@ describe('ActivityModal', () => {
     ])
   })
 
+  it('heads each day as a French sentence starts: only the first letter upper-cased', () => {
+    state.events = [ev(1)]
+    renderWithProviders(<ActivityModal opened onClose={() => {}} />)
+    const heading = screen.getByRole('heading', { name: 'Vendredi 20 novembre 2026' })
+    // Not CSS capitalize, which would show "Vendredi 20 Novembre 2026".
+    expect(heading).not.toHaveStyle({ textTransform: 'capitalize' })
+  })
+
   it('shows a neutral line for an unknown event type and keeps the others', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     state.events = [ev(2), { ...ev(1), type: 'need:explode' as EventType }]

@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core'
 import { useMemo } from 'react'
 import { UNREADABLE_EVENT, describeEvent, emitterLabel, groupEventsByDay } from '../feed'
+import { capitalizeFirst } from '../format'
 import { hasOlderEvents, loadOlderEvents } from '../store/events'
 import { useEventsExhaustedAt } from '../store/dashboard'
 import { useEmail, useEvents, useLoading } from '../store/hooks'
@@ -36,8 +37,8 @@ export function ActivityModal({ opened, onClose }: { opened: boolean; onClose: (
         <Stack gap="md">
           {days.map((day) => (
             <section key={day.day} aria-label={day.label}>
-              <Title order={4} tt="capitalize" mb={6}>
-                {day.label}
+              <Title order={4} mb={6}>
+                {capitalizeFirst(day.label)}
               </Title>
               <Stack gap={8} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
                 {day.events.map(({ event, time }, i) => {
