@@ -56,11 +56,29 @@ test-e2e: build
 	node ui/scripts/bundle-report.mjs --check
 	cd ui && $(NPM) run e2e
 
-## bench: Go benchmarks and load measurements; figures go to docs/
-bench: build
+## bin/hey: the load generator of `make bench` (github.com/rakyll/hey, a Go
+## tool dependency of go.mod: built from the module proxy when missing)
+bin/hey: go.mod go.sum
+	$(GO) build -o $@ github.com/rakyll/hey
+
+## bench: the chunk report, every Go benchmark, then the platform-scale load
+## measurements (tools/loadbench: a platform of 200 shops and one of 20,
+## seeded in bulk, the real daemon loaded over loopback by 16 clients) on
+## SQLite and, with BENCH_DATABASE_URL (default PRIMEUR_TEST_DATABASE_URL),
+## PostgreSQL; the figures are written into docs/BENCHMARKS.md between its
+## loadbench markers, the raw outputs into docs/bench/.
+BENCH_DATABASE_URL ?= $(PRIMEUR_TEST_DATABASE_URL)
+bench: build bin/hey
 	@mkdir -p docs/bench
-	node ui/scripts/bundle-report.mjs --markdown | tee docs/bench/bundle.md
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./... | tee docs/bench/go.txt
+	@start=$$(date +%s); \
+	node ui/scripts/bundle-report.mjs --markdown > docs/bench/bundle.md || exit 1; \
+	cat docs/bench/bundle.md; \
+	PRIMEUR_TEST_DATABASE_URL='$(BENCH_DATABASE_URL)' $(GO) test -run '^$$' -bench . -benchmem -count=1 ./... > docs/bench/go.txt; \
+	status=$$?; cat docs/bench/go.txt; [ $$status -eq 0 ] || exit $$status; \
+	$(GO) run ./tools/loadbench run --bin $(BIN) --hey bin/hey --database-url '$(BENCH_DATABASE_URL)' --out docs/bench/load.json || exit 1; \
+	$(GO) run ./tools/loadbench report --total $$(( $$(date +%s) - start ))s --load docs/bench/load.json \
+		--go docs/bench/go.txt --bundle docs/bench/bundle.md --doc docs/BENCHMARKS.md || exit 1; \
+	echo "make bench: $$(( $$(date +%s) - start )) s; figures in docs/BENCHMARKS.md"
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)

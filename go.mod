@@ -51,6 +51,7 @@ require (
 	github.com/muesli/termenv v0.16.0 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/pelletier/go-toml/v2 v2.2.4 // indirect
+	github.com/rakyll/hey v0.1.5 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/richardlehane/mscfb v1.0.7 // indirect
 	github.com/richardlehane/msoleps v1.0.6 // indirect
@@ -81,3 +82,5 @@ require (
 // for its tests, so `go mod tidy` would fail. No package Primeur builds
 // imports x/exp: pin the version teatest uses.
 replace golang.org/x/exp => golang.org/x/exp v0.0.0-20231006140011-7918f672742d
+
+tool github.com/rakyll/hey

@@ -53,6 +53,7 @@ type Daemon struct {
 	now     func() time.Time
 	api     huma.API
 	handler http.Handler
+	boards  boards // the rewards board shared for a minute (rewards.go)
 }
 
 // New builds the daemon and registers every route.

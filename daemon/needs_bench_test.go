@@ -160,7 +160,14 @@ func seedPlanner(b *testing.B, db *store.DB, shopID, farmID string, now time.Tim
 // sessionCookie logs in through the handler and returns the session cookie.
 func sessionCookie(b *testing.B, h http.Handler, email string) *http.Cookie {
 	b.Helper()
-	body, _ := json.Marshal(map[string]string{"email": email, "password": daemontest.Password})
+	return loginAs(b, h, email, daemontest.Password)
+}
+
+// loginAs logs in with a password through the handler and returns the
+// session cookie.
+func loginAs(b *testing.B, h http.Handler, email, password string) *http.Cookie {
+	b.Helper()
+	body, _ := json.Marshal(map[string]string{"email": email, "password": password})
 	req := httptest.NewRequest(http.MethodPost, "/auth/login", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()

@@ -3,6 +3,8 @@ package daemon
 import (
 	"context"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
@@ -66,14 +68,71 @@ func (d *Daemon) registerRewards(api huma.API) {
 		Method:      http.MethodGet,
 		Path:        "/rewards/scores",
 		Summary:     "Every shop's score, for the map",
-		Description: "Kept out of the user load, whose cost must not grow with the platform's trade. Both roles.",
-		Tags:        []string{"Rewards"},
-		Errors:      []int{http.StatusUnauthorized},
+		Description: "Kept out of the user load, whose cost must not grow with the platform's trade. " +
+			"The scores are those of the platform at most a minute ago. Both roles.",
+		Tags:   []string{"Rewards"},
+		Errors: []int{http.StatusUnauthorized},
 	}, d.listScores)
 }
 
+// boardMaxAge is how long the daemon shares one rewards board. Loading a
+// board reads every shop's deliveries of the window and every commitment
+// of the platform (about a second of CPU at 200 shops on SQLite,
+// docs/BENCHMARKS.md); ranks and map scores a minute old are good enough,
+// so the cost no longer multiplies with the dashboards opened.
+const boardMaxAge = time.Minute
+
+// boards holds the shared rewards board. Each replica loads its own: no
+// other process needs it.
+type boards struct {
+	mu      sync.Mutex // guards board
+	board   *rewards.Board
+	loading sync.Mutex // held by the request loading a new board
+}
+
+func (b *boards) get() *rewards.Board {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.board
+}
+
+// board returns a rewards board for now: the shared one while it is fresh;
+// otherwise one request loads a new one while the others keep using the
+// previous board of the same window for up to ten minutes (never a board
+// of another month, whose purchases would be wrong).
+func (d *Daemon) board(ctx context.Context) (*rewards.Board, error) {
+	now := d.nowLocal()
+	b := d.boards.get()
+	if b.Fresh(now, boardMaxAge) {
+		return b, nil
+	}
+	if b.Fresh(now, 10*boardMaxAge) {
+		if !d.boards.loading.TryLock() {
+			return b, nil
+		}
+	} else {
+		d.boards.loading.Lock()
+	}
+	defer d.boards.loading.Unlock()
+	if b := d.boards.get(); b.Fresh(now, boardMaxAge) {
+		return b, nil // loaded while this request waited
+	}
+	nb, err := rewards.LoadBoard(ctx, d.db, now)
+	if err != nil {
+		return nil, err
+	}
+	d.boards.mu.Lock()
+	d.boards.board = nb
+	d.boards.mu.Unlock()
+	return nb, nil
+}
+
 func (d *Daemon) standing(ctx context.Context, shopID string) (*RewardsOutput, error) {
-	s, err := rewards.StandingOf(ctx, d.db, shopID, d.nowLocal())
+	b, err := d.board(ctx)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	s, err := rewards.StandingOn(ctx, d.db, b, shopID)
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
@@ -119,11 +178,11 @@ func (d *Daemon) endContribution(ctx context.Context, _ *struct{}) (*RewardsOutp
 }
 
 func (d *Daemon) listScores(ctx context.Context, _ *struct{}) (*ScoresOutput, error) {
-	scores, err := rewards.Scores(ctx, d.db, d.nowLocal())
+	b, err := d.board(ctx)
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
 	out := &ScoresOutput{}
-	out.Body.Scores = scores
+	out.Body.Scores = b.Scores()
 	return out, nil
 }

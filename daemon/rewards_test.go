@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"testing"
+	"time"
 
 	"primeur/core"
 	"primeur/core/rewards"
@@ -188,4 +189,55 @@ func init() {
 	matrix["PUT /api/rewards/contribution"] = row{path: fixed("/api/rewards/contribution"), body: body(map[string]any{"amount": 25}), expect: shopsOnly}
 	matrix["DELETE /api/rewards/contribution"] = row{path: fixed("/api/rewards/contribution"), expect: shopsOnly}
 	matrix["GET /api/rewards/scores"] = row{path: fixed("/api/rewards/scores"), expect: everyone(200)}
+}
+
+// TestRewardsBoardShared: ranks and map scores come from a board of the
+// platform shared for a minute, so a delivery of another shop shows in
+// them after at most a minute; a shop's own purchases, months of
+// commitment and score are read at once.
+func TestRewardsBoardShared(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db) // 2026-11-20 in Paris
+		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
+		_, otherID := s.Register("other@example.fr", "Autre magasin", true)
+		_, farmID := s.Producer("ferme@example.fr", "Ferme")
+		tradeFixture(t, db, shopID, farmID, "2026-11-01", "2026-11-05", 10000, 300) // 300 €
+		scores := func() map[string]int64 {
+			t.Helper()
+			var out struct {
+				Scores []rewards.ShopScore `json:"scores"`
+			}
+			shop.Do("GET", "/api/rewards/scores", nil).Expect(t, 200).JSON(t, &out)
+			got := map[string]int64{}
+			for _, sc := range out.Scores {
+				got[sc.Distributor] = sc.Score
+			}
+			return got
+		}
+		if got := scores(); got[shopID] != 400 || got[otherID] != 0 {
+			t.Fatalf("scores = %v", got)
+		}
+		// The other shop receives 500 €; the shop commits for December.
+		tradeFixture(t, db, otherID, farmID, "2026-11-01", "2026-11-06", 10000, 500)
+		tradeFixture(t, db, shopID, farmID, "2026-12-01", "2026-12-03", 100, 100)
+		if _, err := store.Exec(t.Context(), db, `UPDATE deliveries SET status = 'planned' WHERE date = ?`, "2026-12-03"); err != nil {
+			t.Fatal(err)
+		}
+		var st standingJSON
+		shop.Do("GET", "/api/rewards", nil).Expect(t, 200).JSON(t, &st)
+		if st.Purchases.CurrentMonth.Value != 300 || st.MonthsOfCommitment != 2 || st.Score != 500 || st.Rank != 1 {
+			t.Fatalf("own figures at once, rank from the shared board: %+v", st)
+		}
+		if got := scores(); got[shopID] != 400 || got[otherID] != 0 {
+			t.Fatalf("scores within the minute = %v", got)
+		}
+		s.Clock.Advance(61 * time.Second)
+		if got := scores(); got[shopID] != 500 || got[otherID] != 600 {
+			t.Fatalf("scores after a minute = %v", got)
+		}
+		shop.Do("GET", "/api/rewards", nil).Expect(t, 200).JSON(t, &st)
+		if st.Rank != 2 || st.Shops != 2 {
+			t.Fatalf("rank after a minute: %+v", st)
+		}
+	})
 }

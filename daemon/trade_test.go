@@ -59,6 +59,7 @@ func tradeSnapshot(t *testing.T, db *store.DB) string {
 		`SELECT id || date || CAST(chrono AS TEXT) FROM deliveries ORDER BY id`,
 		`SELECT id || CAST(quantity_expected AS TEXT) FROM delivery_lines ORDER BY id`,
 		`SELECT id FROM events ORDER BY id`,
+		`SELECT product_id || month || CAST(amount AS TEXT) || CAST(quantity AS TEXT) FROM price_months ORDER BY product_id, month`,
 	} {
 		var rows []string
 		if err := db.Select(&rows, q); err != nil {

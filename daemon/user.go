@@ -34,10 +34,10 @@ type MapProducer struct {
 // UserLoad is everything the UI needs after login (SPEC §3 "user load").
 type UserLoad struct {
 	User         accounts.Profile  `json:"user"`
-	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; a producer's traded needs"`
+	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; the needs a producer trades on, from 12 months back"`
 	Products     []catalog.Product `json:"products"`
-	Distributors []MapShop         `json:"distributors"`
-	Producers    []MapProducer     `json:"producers"`
+	Distributors []MapShop         `json:"distributors" doc:"Every shop, for the map"`
+	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself"`
 	Events       []activity.View   `json:"events"`
 	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
 	Prices       []trade.Price     `json:"prices" doc:"Per product, the quantity-weighted average price of the last 12 months' commitments"`
@@ -127,14 +127,18 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	if load.Products, err = catalog.All(ctx, d.db); err != nil {
 		return load, err
 	}
-	f := planning.Filter{TradedBy: u.ID, OnlyProposalsOf: u.ID}
+	from := planning.AddMonths(planning.MonthOf(d.nowLocal()), -12)
+	f := planning.Filter{TradedBy: u.ID, OnlyProposalsOf: u.ID, From: from}
 	if u.IsDistributor() {
-		f = planning.Filter{DistributorID: u.ID, From: planning.AddMonths(planning.MonthOf(d.nowLocal()), -12)}
+		f = planning.Filter{DistributorID: u.ID, From: from}
 	}
 	if load.Needs, err = planning.List(ctx, d.db, f); err != nil {
 		return load, err
 	}
-	if load.Distributors, load.Producers, err = d.directory(ctx); err != nil {
+	if load.Distributors, err = d.shops(ctx); err != nil {
+		return load, err
+	}
+	if load.Producers, err = d.producersOf(ctx, u, load.Needs, load.Orders); err != nil {
 		return load, err
 	}
 	if load.Events, err = activity.Feed(ctx, d.db, u.ID, "", activity.DefaultPage); err != nil {
@@ -143,25 +147,56 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	return load, nil
 }
 
-// directory lists the shops for the map and the producers by name.
-func (d *Daemon) directory(ctx context.Context) ([]MapShop, []MapProducer, error) {
-	shops, err := accounts.ByType(ctx, d.db, accounts.Distributor)
+// shops lists every shop for the map (SPEC §3): what the user load holds
+// of the platform itself, measured in docs/BENCHMARKS.md. The producers'
+// screens also read their partners' names from it (deliveries, a shop's
+// needs).
+func (d *Daemon) shops(ctx context.Context) ([]MapShop, error) {
+	shops, err := accounts.Shops(ctx, d.db)
 	if err != nil {
-		return nil, nil, err
-	}
-	producers, err := accounts.ByType(ctx, d.db, accounts.Producer)
-	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ms := make([]MapShop, len(shops))
 	for i, s := range shops {
 		ms[i] = MapShop{ID: s.ID, Name: s.Name, Email: s.Email, Latitude: s.Latitude, Longitude: s.Longitude}
 	}
-	mp := make([]MapProducer, len(producers))
-	for i, p := range producers {
-		mp[i] = MapProducer{ID: p.ID, Name: p.Name}
+	return ms, nil
+}
+
+// producersOf names the producers the user's screens show: for a shop,
+// those of the proposals and commitments on its needs and of its orders,
+// all in its load (the commitment cards, deliveries and supply details
+// name them); for a producer, itself (it sees only its own proposals; its
+// partners are shops). Their names are one query by id.
+func (d *Daemon) producersOf(ctx context.Context, u accounts.User, needs []planning.View, os []orders.View) ([]MapProducer, error) {
+	if !u.IsDistributor() {
+		return []MapProducer{{ID: u.ID, Name: u.Name}}, nil
 	}
-	return ms, mp, nil
+	seen := map[string]bool{}
+	var ids []string
+	add := func(id string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, n := range needs {
+		for _, p := range n.Proposals {
+			add(p.Producer)
+		}
+	}
+	for _, o := range os {
+		add(o.Producer)
+	}
+	names, err := accounts.Names(ctx, d.db, ids)
+	if err != nil {
+		return nil, err
+	}
+	mp := make([]MapProducer, len(names))
+	for i, n := range names {
+		mp[i] = MapProducer{ID: n.ID, Name: n.Name}
+	}
+	return mp, nil
 }
 
 func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutput, error) {
@@ -206,9 +241,5 @@ func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User) ([]or
 	if u.IsDistributor() {
 		f = orders.Filter{DistributorID: u.ID, From: f.From}
 	}
-	fs, err := orders.Load(ctx, q, f)
-	if err != nil {
-		return nil, err
-	}
-	return orders.Views(fs, u.ID), nil
+	return orders.LoadViews(ctx, q, f, u.ID)
 }

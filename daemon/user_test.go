@@ -1,6 +1,8 @@
 package daemon_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"primeur/core/accounts"
@@ -9,27 +11,79 @@ import (
 	"primeur/daemon/daemontest"
 )
 
+// TestUserLoad: the user load has every part SPEC names. Distributors are
+// every shop (the map); producers are those the shop deals with — an open
+// proposal on its needs, a commitment — and, for a producer, itself: the
+// platform's other producers never appear.
 func TestUserLoad(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
 		shop.Do("PUT", "/api/user", map[string]any{"latitude": "45.9", "longitude": "6.12"}).Expect(t, 200)
-		s.Producer("ferme@example.fr", "Ferme")
+		s.Register("other@example.fr", "Autre magasin", true)
+		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
+		rival, rivalID := s.Producer("rival@example.fr", "Rivale")
+		s.Producer("stranger@example.fr", "Inconnue")
 
-		var load map[string]any
-		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
-		for _, key := range []string{"user", "needs", "products", "distributors", "producers", "events", "orders", "prices"} {
-			if _, ok := load[key]; !ok {
-				t.Errorf("user load lacks %q", key)
+		type entry struct {
+			ID        string `json:"_id"`
+			Name      string `json:"name"`
+			Email     string `json:"email"`
+			Latitude  string `json:"latitude"`
+			Longitude string `json:"longitude"`
+		}
+		load := func(c *daemontest.Client) (shops, producers []entry) {
+			t.Helper()
+			var raw map[string]json.RawMessage
+			c.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &raw)
+			for _, key := range []string{"user", "needs", "products", "distributors", "producers", "events", "orders", "prices"} {
+				if _, ok := raw[key]; !ok {
+					t.Errorf("user load lacks %q", key)
+				}
 			}
+			if err := json.Unmarshal(raw["distributors"], &shops); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(raw["producers"], &producers); err != nil {
+				t.Fatal(err)
+			}
+			if producers == nil {
+				t.Fatal("producers is null, want a list")
+			}
+			return shops, producers
 		}
-		shops := load["distributors"].([]any)
-		if len(shops) != 1 || shops[0].(map[string]any)["latitude"] != "45.9" || shops[0].(map[string]any)["email"] != "shop@example.fr" {
-			t.Fatalf("distributors = %v", shops)
+		names := func(es []entry) string {
+			var out []string
+			for _, e := range es {
+				out = append(out, e.Name)
+			}
+			return strings.Join(out, ", ")
 		}
-		producers := load["producers"].([]any)
-		if len(producers) != 1 || producers[0].(map[string]any)["name"] != "Ferme" {
-			t.Fatalf("producers = %v", producers)
+
+		shops, producers := load(shop)
+		if names(shops) != "Autre magasin, Épicerie" || shops[1].Latitude != "45.9" || shops[1].Email != "shop@example.fr" {
+			t.Fatalf("distributors = %+v", shops)
+		}
+		if len(producers) != 0 {
+			t.Fatalf("a shop without trade has producers %+v", producers)
+		}
+
+		// The farm's commitment and the rival's open proposal name them.
+		var need struct {
+			ID string `json:"_id"`
+		}
+		shop.Do("POST", "/api/needs", map[string]any{"product": "tomate", "date": "2026-12-01", "quantity": 100}).Expect(t, 201).JSON(t, &need)
+		farm.Do("PUT", "/api/proposals/"+need.ID+"/"+farmID, map[string]any{"quantity": 40, "price": 2}).Expect(t, 200)
+		shop.Do("PUT", "/api/proposalreview/"+need.ID+"/"+farmID, map[string]any{"accepted": true}).Expect(t, 200)
+		rival.Do("PUT", "/api/proposals/"+need.ID+"/"+rivalID, map[string]any{"quantity": 10, "price": 2}).Expect(t, 200)
+		if _, producers = load(shop); names(producers) != "Ferme, Rivale" || producers[0].ID != farmID {
+			t.Fatalf("shop's producers = %+v", producers)
+		}
+
+		// A producer's list is itself; the map still shows every shop.
+		shops, producers = load(farm)
+		if len(producers) != 1 || producers[0].ID != farmID || producers[0].Name != "Ferme" || len(shops) != 2 {
+			t.Fatalf("farm's producers = %+v, shops %+v", producers, shops)
 		}
 	})
 }

@@ -76,9 +76,11 @@ func lockMany(ctx context.Context, q store.Q, ids []string, now time.Time) error
 // (NoteDelay after their lock) and not yet sent, oldest first.
 func (r Rules) NotesDue(ctx context.Context, q store.Q, now time.Time) ([]string, error) {
 	var ids []string
+	// The statuses are written out, not bound: the planner then knows the
+	// partial index deliveries_notes_due (00011) holds every row asked for.
 	if err := store.Select(ctx, q, &ids, `SELECT id FROM deliveries
-		WHERE status = ? AND date <= ? AND note_sent_at IS NULL ORDER BY date, id`,
-		orders.Done, r.LockedThrough(now.Add(-NoteDelay))); err != nil {
+		WHERE status = 'done' AND note_sent_at IS NULL AND date <= ? ORDER BY date, id`,
+		r.LockedThrough(now.Add(-NoteDelay))); err != nil {
 		return nil, fmt.Errorf("delivery: notes due: %w", err)
 	}
 	return ids, nil
@@ -109,8 +111,9 @@ func AutovalidateOrder(ctx context.Context, q store.Q, orderID string, now time.
 // skipped and counted once.
 func autovalidate(ctx context.Context, q store.Q, cond string, now time.Time, args ...any) (int, error) {
 	var ids []string
-	if err := store.Select(ctx, q, &ids, `SELECT id FROM deliveries WHERE claim_status = ? AND `+cond+`
-		ORDER BY id`+store.ForUpdate(q), append([]any{orders.ClaimSent}, args...)...); err != nil {
+	// 'sent' written out: see NotesDue (partial index deliveries_claims_sent).
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM deliveries WHERE claim_status = 'sent' AND `+cond+`
+		ORDER BY id`+store.ForUpdate(q), args...); err != nil {
 		return 0, fmt.Errorf("delivery: pending claims: %w", err)
 	}
 	ms := now.UnixMilli()

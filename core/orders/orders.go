@@ -5,8 +5,11 @@
 package orders
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"primeur/core"
@@ -264,4 +267,123 @@ func stamp(ms *int64) string {
 		return ""
 	}
 	return time.UnixMilli(*ms).UTC().Format(time.RFC3339)
+}
+
+// viewDelivery is a delivery row with the columns its view shows.
+type viewDelivery struct {
+	ID              string `db:"id"`
+	OrderID         string `db:"order_id"`
+	Status          string `db:"status"`
+	Date            string `db:"date"`
+	Chrono          int64  `db:"chrono"`
+	ClaimStatus     string `db:"claim_status"`
+	ClaimSentAt     *int64 `db:"claim_sent_at"`
+	ClaimReviewedAt *int64 `db:"claim_reviewed_at"`
+}
+
+// viewLine is a delivery line row with the columns its view shows.
+type viewLine struct {
+	ID               string       `db:"id"`
+	DeliveryID       string       `db:"delivery_id"`
+	ProductID        string       `db:"product_id"`
+	Price            decimal.Dec  `db:"price"`
+	QuantityExpected decimal.Dec  `db:"quantity_expected"`
+	QuantitySent     *decimal.Dec `db:"quantity_sent"`
+	QuantityClaimed  decimal.Dec  `db:"quantity_claimed"`
+	ClaimType        string       `db:"claim_type"`
+	ClaimComment     string       `db:"claim_comment"`
+}
+
+// LoadViews returns the orders matching f as viewerID sees them — what
+// Views(Load(f), viewerID) gives — reading only the columns the views show
+// and ordering deliveries and lines in Go, per order and per delivery,
+// rather than sorting every row of the user's year in the database: it
+// serves the user load, whose largest part a shop's year of deliveries is
+// (docs/BENCHMARKS.md, issue 9).
+func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]View, error) {
+	if f.IDs != nil && len(f.IDs) == 0 {
+		return []View{}, nil
+	}
+	var w store.Where
+	w.And(f.ProducerID != "", "o.producer_id = ?", f.ProducerID).
+		And(f.DistributorID != "", "o.distributor_id = ?", f.DistributorID).
+		And(f.From != "", "o.month >= ?", f.From).
+		And(f.IDs != nil, "o.id IN (?)", f.IDs)
+	where, args := w.SQL(), w.Args()
+	var os []Order
+	if err := store.SelectIn(ctx, q, &os, `SELECT o.id, o.producer_id, o.distributor_id, o.month
+		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args...); err != nil {
+		return nil, fmt.Errorf("orders: load: %w", err)
+	}
+	var ds []viewDelivery
+	if err := store.SelectIn(ctx, q, &ds, `SELECT d.id, d.order_id, d.status, d.date, d.chrono,
+			d.claim_status, d.claim_sent_at, d.claim_reviewed_at
+		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where, args...); err != nil {
+		return nil, fmt.Errorf("orders: load deliveries: %w", err)
+	}
+	var ls []viewLine
+	if err := store.SelectIn(ctx, q, &ls, `SELECT l.id, l.delivery_id, l.product_id, l.price,
+			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment
+		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
+		WHERE `+where, args...); err != nil {
+		return nil, fmt.Errorf("orders: load lines: %w", err)
+	}
+	var is []invoiceRow
+	if err := store.SelectIn(ctx, q, &is, `SELECT i.id, i.order_id, i.number, i.issued_at
+		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args...); err != nil {
+		return nil, fmt.Errorf("orders: load invoices: %w", err)
+	}
+
+	lines := make(map[string][]LineView, len(ds))
+	for _, l := range ls {
+		sent := l.QuantityExpected
+		if l.QuantitySent != nil {
+			sent = *l.QuantitySent
+		}
+		lines[l.DeliveryID] = append(lines[l.DeliveryID], LineView{
+			ID: l.ID, Product: l.ProductID, Price: l.Price, QuantityExpected: l.QuantityExpected,
+			QuantitySent: sent, QuantityClaimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment,
+		})
+	}
+	dels := make(map[string][]DeliveryView, len(os))
+	for _, d := range ds {
+		dl := lines[d.ID]
+		if dl == nil {
+			dl = []LineView{}
+		}
+		// Load's order: lines by product (ids break no tie: one line per
+		// product and delivery).
+		slices.SortFunc(dl, func(a, b LineView) int { return strings.Compare(a.Product, b.Product) })
+		dels[d.OrderID] = append(dels[d.OrderID], DeliveryView{
+			ID: d.ID, OrderID: d.OrderID, Status: d.Status, Date: d.Date, Chrono: d.Chrono, ClaimStatus: d.ClaimStatus,
+			ClaimSentAt: stamp(d.ClaimSentAt), ClaimReviewedAt: stamp(d.ClaimReviewedAt), DeliveryLines: dl,
+		})
+	}
+	invoices := make(map[string]*InvoiceRef, len(is))
+	for _, i := range is {
+		at := i.IssuedAt
+		invoices[i.OrderID] = &InvoiceRef{ID: i.ID, Number: i.Number, IssuedAt: stamp(&at)}
+	}
+	out := make([]View, len(os))
+	for i, o := range os {
+		v := View{ID: o.ID, Date: o.Month, Deliveries: dels[o.ID], Invoice: invoices[o.ID]}
+		if v.Deliveries == nil {
+			v.Deliveries = []DeliveryView{}
+		}
+		// Load's order: by date, then chrono (unique per producer, and an
+		// order has one producer).
+		slices.SortFunc(v.Deliveries, func(a, b DeliveryView) int {
+			if c := strings.Compare(a.Date, b.Date); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Chrono, b.Chrono)
+		})
+		if viewerID == o.ProducerID {
+			v.Distributor = o.DistributorID
+		} else {
+			v.Producer = o.ProducerID
+		}
+		out[i] = v
+	}
+	return out, nil
 }

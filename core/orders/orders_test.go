@@ -2,12 +2,14 @@ package orders_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/demo"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -82,6 +84,53 @@ func TestLoadAndViews(t *testing.T) {
 			if v.Invoice == nil || v.Invoice.ID != "i1" || v.Invoice.Number != "FA-2027-000001" || v.Invoice.IssuedAt != "2027-01-01T05:00:00Z" {
 				t.Fatalf("invoice ref = %+v", v.Invoice)
 			}
+		}
+	})
+}
+
+// TestLoadViewsMatchesLoad: the user load's loader gives what Load then
+// Views give, from both sides, on the demo world (done, planned and
+// cancelled deliveries, claims, invoices), with and without a month bound.
+func TestLoadViewsMatchesLoad(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		paris, err := time.LoadLocation("Europe/Paris")
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Date(2026, 11, 20, 10, 0, 0, 0, paris)
+		if _, err := demo.Seed(ctx, db, now); err != nil {
+			t.Fatal(err)
+		}
+		users, err := accounts.List(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compared := 0
+		for _, u := range users {
+			for _, from := range []string{"", "2026-10-01"} {
+				f := orders.Filter{ProducerID: u.ID, From: from}
+				if u.IsDistributor() {
+					f = orders.Filter{DistributorID: u.ID, From: from}
+				}
+				fs, err := orders.Load(ctx, db, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				vs, err := orders.LoadViews(ctx, db, f, u.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := json.Marshal(orders.Views(fs, u.ID))
+				got, _ := json.Marshal(vs)
+				if string(got) != string(want) {
+					t.Fatalf("%s from %q:\n got %s\nwant %s", u.Email, from, got, want)
+				}
+				compared += len(vs)
+			}
+		}
+		if compared == 0 {
+			t.Fatal("the demo world has no order")
 		}
 	})
 }

@@ -32,7 +32,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"time"
 
 	"primeur/core"
@@ -167,29 +167,95 @@ type ShopScore struct {
 	Score       int64  `json:"score"`
 }
 
-// StandingOf computes a shop's standing at now (Europe/Paris). It reads the
-// purchases of every shop in the window, since the rank compares them.
+// Board is the platform-wide part of the programme at a time: every shop
+// with its monthly purchases and months of commitment, which ranks and the
+// map's scores compare. Loading it reads every shop's done deliveries of
+// the window and every commitment of the platform — a cost that grows with
+// the platform — so the daemon loads one at most once a minute and shares
+// it (daemon/rewards.go); a shop's own figures are always read afresh.
+type Board struct {
+	// At is when the board was loaded; Last and Current are its window.
+	At            time.Time
+	Last, Current string
+	Shops         []string
+	Purchases     map[string][2]decimal.Dec
+	Months        map[string]int
+}
+
+// LoadBoard reads the board at now (Europe/Paris).
+func LoadBoard(ctx context.Context, q store.Q, now time.Time) (*Board, error) {
+	b := &Board{At: now}
+	if err := store.Select(ctx, q, &b.Shops, `SELECT id FROM users WHERE type = ?`, accounts.Distributor); err != nil {
+		return nil, fmt.Errorf("rewards: list shops: %w", err)
+	}
+	slices.Sort(b.Shops)
+	b.Last, b.Current = Window(now)
+	var err error
+	if b.Purchases, err = purchasesByShop(ctx, q, b.Last, b.Current, ""); err != nil {
+		return nil, err
+	}
+	if b.Months, err = commitmentMonths(ctx, q, ""); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Fresh reports whether the board may stand for the platform at now: loaded
+// less than maxAge before, in the same purchase window.
+func (b *Board) Fresh(now time.Time, maxAge time.Duration) bool {
+	last, current := Window(now)
+	return b != nil && !now.Before(b.At) && now.Sub(b.At) < maxAge && last == b.Last && current == b.Current
+}
+
+// Scores is every shop's score on the board, by shop id.
+func (b *Board) Scores() []ShopScore {
+	out := make([]ShopScore, len(b.Shops))
+	for i, id := range b.Shops {
+		v := b.Purchases[id]
+		out[i] = ShopScore{Distributor: id, Score: ScoreOf(monthly(v[0], v[1]), b.Months[id])}
+	}
+	return out
+}
+
+// StandingOf computes a shop's standing at now (Europe/Paris), on a board
+// loaded for the occasion.
 func StandingOf(ctx context.Context, q store.Q, shopID string, now time.Time) (Standing, error) {
 	if err := mustBeShop(ctx, q, shopID); err != nil {
 		return Standing{}, err
 	}
-	last, current := Window(now)
-	all, err := purchasesByShop(ctx, q, last, current)
+	b, err := LoadBoard(ctx, q, now)
 	if err != nil {
 		return Standing{}, err
 	}
-	var shops int
-	if err := store.Get(ctx, q, &shops, `SELECT COUNT(*) FROM users WHERE type = ?`, accounts.Distributor); err != nil {
-		return Standing{}, fmt.Errorf("rewards: count shops: %w", err)
+	return standingOn(ctx, q, b, shopID)
+}
+
+// StandingOn computes a shop's standing in the window of board b: its own
+// purchases, months of commitment and contribution are read now; its rank
+// compares its purchases with the other shops' on the board.
+func StandingOn(ctx context.Context, q store.Q, b *Board, shopID string) (Standing, error) {
+	if err := mustBeShop(ctx, q, shopID); err != nil {
+		return Standing{}, err
 	}
-	mine := all[shopID]
+	return standingOn(ctx, q, b, shopID)
+}
+
+func standingOn(ctx context.Context, q store.Q, b *Board, shopID string) (Standing, error) {
+	own, err := purchasesByShop(ctx, q, b.Last, b.Current, shopID)
+	if err != nil {
+		return Standing{}, err
+	}
+	mine := own[shopID]
 	p := Purchases{
-		LastMonth:    MonthValue{Month: last, Value: mine[0]},
-		CurrentMonth: MonthValue{Month: current, Value: mine[1]},
+		LastMonth:    MonthValue{Month: b.Last, Value: mine[0]},
+		CurrentMonth: MonthValue{Month: b.Current, Value: mine[1]},
 		Monthly:      monthly(mine[0], mine[1]),
 	}
-	rank := 1
-	for id, v := range all {
+	rank, shops := 1, len(b.Shops)
+	if _, found := slices.BinarySearch(b.Shops, shopID); !found {
+		shops++ // registered since the board was loaded
+	}
+	for id, v := range b.Purchases {
 		if id != shopID && monthly(v[0], v[1]) > p.Monthly {
 			rank++
 		}
@@ -217,30 +283,14 @@ func StandingOf(ctx context.Context, q store.Q, shopID string, now time.Time) (S
 	}, nil
 }
 
-// Scores returns the score of every shop at now, by shop id. Its cost
-// follows the shops and the platform's commitments and recent deliveries,
-// which is why the map asks for it apart from the user load.
+// Scores returns the score of every shop at now, by shop id, on a board
+// loaded for the occasion.
 func Scores(ctx context.Context, q store.Q, now time.Time) ([]ShopScore, error) {
-	var ids []string
-	if err := store.Select(ctx, q, &ids, `SELECT id FROM users WHERE type = ?`, accounts.Distributor); err != nil {
-		return nil, fmt.Errorf("rewards: list shops: %w", err)
-	}
-	last, current := Window(now)
-	all, err := purchasesByShop(ctx, q, last, current)
+	b, err := LoadBoard(ctx, q, now)
 	if err != nil {
 		return nil, err
 	}
-	months, err := commitmentMonths(ctx, q, "")
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ShopScore, len(ids))
-	for i, id := range ids {
-		v := all[id]
-		out[i] = ShopScore{Distributor: id, Score: ScoreOf(monthly(v[0], v[1]), months[id])}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Distributor < out[j].Distributor })
-	return out, nil
+	return b.Scores(), nil
 }
 
 // invoicedQuantity is a delivery line's quantity as invoiced (DESIGN §7),
@@ -248,24 +298,43 @@ func Scores(ctx context.Context, q store.Q, now time.Time) ([]ShopScore, error) 
 const invoicedQuantity = `(COALESCE(l.quantity_sent, l.quantity_expected) +
 	CASE WHEN d.claim_status = 'accepted' THEN l.quantity_claimed ELSE 0 END)`
 
-// purchasesByShop returns, per shop, the value of its done deliveries in
-// the last month [0] and the current month [1], each line rounded to the
-// cent (half up) as an invoice line is.
-func purchasesByShop(ctx context.Context, q store.Q, last, current string) (map[string][2]decimal.Dec, error) {
+// purchasesByShop returns, per shop (or for one shop when shopID is set),
+// the value of its done deliveries in the last month [0] and the current
+// month [1], each line rounded to the cent (half up) as an invoice line is.
+// For one shop the query starts from its orders (a delivery falls in its
+// order's month or, rarely, the next one), so that it reads the shop's own
+// deliveries instead of every done delivery of the window.
+func purchasesByShop(ctx context.Context, q store.Q, last, current, shopID string) (map[string][2]decimal.Dec, error) {
 	var rows []struct {
 		Distributor string      `db:"distributor_id"`
 		Month       string      `db:"month"`
 		Value       decimal.Dec `db:"value"`
 	}
 	end := planning.AddMonths(current, 1)
-	err := store.Select(ctx, q, &rows, `SELECT o.distributor_id AS distributor_id, SUBSTR(d.date, 1, 7) AS month,
-			CAST(SUM(CASE WHEN `+invoicedQuantity+` > 0
-				THEN (l.price * `+invoicedQuantity+` + 50) / 100 ELSE 0 END) AS BIGINT) AS value
-		FROM delivery_lines l
-		JOIN deliveries d ON d.id = l.delivery_id
-		JOIN orders o ON o.id = d.order_id
-		WHERE d.status = 'done' AND d.date >= ? AND d.date < ?
-		GROUP BY o.distributor_id, SUBSTR(d.date, 1, 7)`, last, end)
+	value := `CAST(SUM(CASE WHEN ` + invoicedQuantity + ` > 0
+		THEN (l.price * ` + invoicedQuantity + ` + 50) / 100 ELSE 0 END) AS BIGINT) AS value`
+	var err error
+	if shopID == "" {
+		err = store.Select(ctx, q, &rows, `SELECT o.distributor_id AS distributor_id, SUBSTR(d.date, 1, 7) AS month, `+value+`
+			FROM delivery_lines l
+			JOIN deliveries d ON d.id = l.delivery_id
+			JOIN orders o ON o.id = d.order_id
+			WHERE d.status = 'done' AND d.date >= ? AND d.date < ?
+			GROUP BY o.distributor_id, SUBSTR(d.date, 1, 7)`, last, end)
+	} else {
+		// The status and dates are tested in the sum, not in WHERE: a
+		// condition on them would lead SQLite to the platform-wide
+		// (status, date) index instead of the shop's orders.
+		inWindow := `d.status = 'done' AND d.date >= ? AND d.date < ?`
+		err = store.Select(ctx, q, &rows, `SELECT o.distributor_id AS distributor_id, SUBSTR(d.date, 1, 7) AS month,
+				CAST(SUM(CASE WHEN `+inWindow+` AND `+invoicedQuantity+` > 0
+					THEN (l.price * `+invoicedQuantity+` + 50) / 100 ELSE 0 END) AS BIGINT) AS value
+			FROM orders o
+			JOIN deliveries d ON d.order_id = o.id
+			JOIN delivery_lines l ON l.delivery_id = d.id
+			WHERE o.distributor_id = ? AND o.month >= ? AND o.month < ?
+			GROUP BY o.distributor_id, SUBSTR(d.date, 1, 7)`, last, end, shopID, planning.AddMonths(last, -1), end)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("rewards: purchases: %w", err)
 	}

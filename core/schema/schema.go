@@ -14,7 +14,9 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"primeur/core/catalog"
+	"primeur/core/config"
 	"primeur/core/store"
+	"primeur/core/trade"
 )
 
 //go:embed migrations/*.sql
@@ -24,8 +26,15 @@ var migrations embed.FS
 // interleave with the SQL files'.
 func goMigrations(d store.Dialect) []*goose.Migration {
 	seed := func(ctx context.Context, tx *sql.Tx) error { return catalog.Seed(ctx, tx, d) }
+	// The price sums of 00009 from the commitments already accepted, each
+	// in its month of acceptance in the default business time zone (the
+	// configured one differs, if ever, by a few hours at a month's edge).
+	prices := func(ctx context.Context, tx *sql.Tx) error {
+		return trade.RebuildPrices(ctx, tx, d, config.Defaults().Location)
+	}
 	return []*goose.Migration{
 		goose.NewGoMigration(3, &goose.GoFunc{RunTx: seed}, nil),
+		goose.NewGoMigration(10, &goose.GoFunc{RunTx: prices}, nil),
 	}
 }
 
@@ -54,6 +63,21 @@ func Migrate(ctx context.Context, db *store.DB) (int, error) {
 	res, err := p.Up(ctx)
 	if err != nil {
 		return len(res), fmt.Errorf("schema: migrate: %w", err)
+	}
+	return len(res), nil
+}
+
+// MigrateTo applies the pending migrations up to version, included, and
+// returns how many ran: tests of a data migration fill the tables it reads
+// first.
+func MigrateTo(ctx context.Context, db *store.DB, version int64) (int, error) {
+	p, err := provider(db)
+	if err != nil {
+		return 0, err
+	}
+	res, err := p.UpTo(ctx, version)
+	if err != nil {
+		return len(res), fmt.Errorf("schema: migrate to %d: %w", version, err)
 	}
 	return len(res), nil
 }

@@ -307,7 +307,12 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	if err != nil {
 		return err
 	}
-	return ReplanOrder(ctx, q, orderID, now)
+	if err := ReplanOrder(ctx, q, orderID, now); err != nil {
+		return err
+	}
+	// Last, so that the month's row of the price sums, which every
+	// acceptance of the product writes, stays locked the shortest.
+	return countCommitment(ctx, q, d.need.ProductID, d.commitment, open.Quantity, open.Price, now)
 }
 
 // Withdraw deletes the open proposal of producerID on a need, by the side
@@ -369,34 +374,4 @@ func parsePrice(f float64) (decimal.Dec, string) {
 		return 0, planning.MsgTooLarge
 	}
 	return d, ""
-}
-
-// Price is the average price of a product (SPEC §3 "Price record").
-type Price struct {
-	Product string      `json:"product" doc:"Product id"`
-	Value   decimal.Dec `json:"value" doc:"Quantity-weighted average unit price HT in EUR of the commitments of the last 12 months, platform-wide"`
-}
-
-// Prices returns, per product, the quantity-weighted average price of the
-// commitments accepted over the 12 months before now, platform-wide
-// (DESIGN §6), in one query.
-func Prices(ctx context.Context, q store.Q, now time.Time) ([]Price, error) {
-	var rows []struct {
-		Product  string `db:"product"`
-		Amount   int64  `db:"amount"`
-		Quantity int64  `db:"quantity"`
-	}
-	if err := store.Select(ctx, q, &rows, `SELECT n.product_id AS product,
-			CAST(SUM(p.quantity * p.price) AS BIGINT) AS amount, CAST(SUM(p.quantity) AS BIGINT) AS quantity
-		FROM proposals p JOIN needs n ON n.id = p.need_id
-		WHERE p.status = 'accepted' AND p.quantity > 0 AND p.updated_at >= ?
-		GROUP BY n.product_id ORDER BY n.product_id`, now.AddDate(-1, 0, 0).UnixMilli()); err != nil {
-		return nil, fmt.Errorf("trade: prices: %w", err)
-	}
-	out := make([]Price, len(rows))
-	for i, r := range rows {
-		// Round half up: both sums are positive.
-		out[i] = Price{Product: r.Product, Value: decimal.Dec((2*r.Amount + r.Quantity) / (2 * r.Quantity))}
-	}
-	return out, nil
 }

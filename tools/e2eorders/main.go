@@ -26,6 +26,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/schema"
 	"primeur/core/store"
+	"primeur/core/trade"
 )
 
 // lines are the committed products: per day, a quantity (hundredths) and a
@@ -123,7 +124,9 @@ func main() {
 				}
 			}
 		}
-		return nil
+		// The commitments were written without core/trade: the price sums
+		// of the user load follow them.
+		return trade.RebuildPrices(ctx, tx, db.Dialect, paris)
 	})
 	if err != nil {
 		log.Fatal(err)

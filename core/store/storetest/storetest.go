@@ -30,6 +30,16 @@ func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	}
 }
 
+// EachEmpty is Each on databases without any migration applied, for the
+// tests of migrations themselves.
+func EachEmpty(t *testing.T, fn func(t *testing.T, db *store.DB)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, connect(t, "", filepath.Join(t.TempDir(), "primeur.db"))) })
+	if os.Getenv(EnvURL) != "" {
+		t.Run("postgres", func(t *testing.T) { fn(t, connect(t, WithSearchPath(t, os.Getenv(EnvURL), newSchema(t)), "")) })
+	}
+}
+
 // SQLite returns a migrated database in a new file under t.TempDir().
 func SQLite(t testing.TB) *store.DB {
 	t.Helper()
@@ -45,8 +55,15 @@ func Postgres(t testing.TB) *store.DB {
 	if base == "" {
 		t.Skip(EnvURL + " is not set")
 	}
+	return open(t, WithSearchPath(t, base, newSchema(t)), "")
+}
+
+// newSchema creates a schema on the server of PRIMEUR_TEST_DATABASE_URL,
+// dropped at the end of the test, and returns its name.
+func newSchema(t testing.TB) string {
+	t.Helper()
 	schema := "t_" + randomHex(8)
-	admin, err := store.Open(context.Background(), base, "")
+	admin, err := store.Open(context.Background(), os.Getenv(EnvURL), "")
 	if err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
@@ -57,7 +74,7 @@ func Postgres(t testing.TB) *store.DB {
 		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
 		admin.Close()
 	})
-	return open(t, WithSearchPath(t, base, schema), "")
+	return schema
 }
 
 // URL returns a PostgreSQL URL whose connections use a fresh schema, for
@@ -88,14 +105,21 @@ func WithSearchPath(t testing.TB, base, schema string) string {
 
 func open(t testing.TB, url, path string) *store.DB {
 	t.Helper()
+	db := connect(t, url, path)
+	if _, err := schema.Migrate(context.Background(), db); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	return db
+}
+
+// connect opens a database, closed at the end of the test.
+func connect(t testing.TB, url, path string) *store.DB {
+	t.Helper()
 	db, err := store.Open(context.Background(), url, path)
 	if err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if _, err := schema.Migrate(context.Background(), db); err != nil {
-		t.Fatalf("storetest: %v", err)
-	}
 	return db
 }
 

@@ -1,0 +1,218 @@
+// Command loadbench measures Primeur at platform scale: it seeds a
+// platform — shops, producers, the catalogue with synthetic products, two
+// years of needs, a year of commitments, orders, deliveries, invoices and
+// events — in bulk on SQLite and on PostgreSQL, starts the real daemon
+// (bin/primeur serve) on it, and loads it over loopback with 16 concurrent
+// clients: the user load of a shop and of a producer, the supply screen,
+// the dashboard's scores, and a proposal round-trip. It then measures the
+// same users on a platform a tenth of the size, whose region 0 is the
+// same: the ratio is how their load grows with the platform.
+//
+//	loadbench run --bin bin/primeur --out docs/bench/load.json [--database-url postgres://…]
+//	loadbench report --load docs/bench/load.json --go docs/bench/go.txt --bundle docs/bench/bundle.md --doc docs/BENCHMARKS.md
+//	loadbench seed --regions 1 --data-dir /tmp/x   (a platform to explore)
+//
+// `make bench` runs it; see docs/BENCHMARKS.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"primeur/core/config"
+	"primeur/core/delivery"
+)
+
+// defaultNow pins the platform's clock, so that every run measures the
+// same world: a Wednesday morning, before the day's deliveries lock.
+const defaultNow = "2026-11-18T09:00:00+01:00"
+
+func main() {
+	log.SetFlags(log.Ltime)
+	if len(os.Args) < 2 {
+		usage()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch os.Args[1] {
+	case "run":
+		err = runCommand(ctx, os.Args[2:])
+	case "seed":
+		err = seedCommand(ctx, os.Args[2:])
+	case "report":
+		err = reportCommand(os.Args[2:])
+	default:
+		usage()
+	}
+	if err != nil {
+		log.Fatalf("loadbench: %v", err)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: loadbench run|seed|report [flags] (loadbench CMD -h for the flags)")
+	os.Exit(2)
+}
+
+func rulesAt(now string) (time.Time, delivery.Rules, error) {
+	rules := delivery.RulesOf(config.Defaults())
+	t, err := time.Parse(time.RFC3339, now)
+	if err != nil {
+		return time.Time{}, rules, fmt.Errorf("--now: %w", err)
+	}
+	return t.In(rules.Location), rules, nil
+}
+
+func seedCommand(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("seed", flag.ExitOnError)
+	regions := fs.Int("regions", 1, "regions of 20 shops and 100 producers")
+	dataDir := fs.String("data-dir", "", "SQLite data directory (emptied first)")
+	dbURL := fs.String("database-url", "", "PostgreSQL server URL: seeds database primeur_loadbench_<regions> on it instead")
+	now := fs.String("now", defaultNow, "the platform's present (RFC 3339)")
+	_ = fs.Parse(args)
+	t, rules, err := rulesAt(*now)
+	if err != nil {
+		return err
+	}
+	engine := "sqlite"
+	if *dbURL != "" {
+		engine = "postgres"
+	} else if *dataDir == "" {
+		return errors.New("seed: --data-dir or --database-url")
+	}
+	p, err := seedPlatform(ctx, engine, *regions, *dataDir, *dbURL, t, rules)
+	if err != nil {
+		return err
+	}
+	out, _ := json.MarshalIndent(p, "", "  ")
+	fmt.Println(string(out))
+	if p.DatabaseURL != "" {
+		fmt.Println("database:", redact(p.DatabaseURL))
+	}
+	return nil
+}
+
+// results is what a run writes: the machine, each platform and its
+// measurements.
+type results struct {
+	Started   time.Time     `json:"started"`
+	Seconds   float64       `json:"seconds"`
+	Machine   machine       `json:"machine"`
+	Command   string        `json:"command"`
+	Clients   int           `json:"clients"`
+	Rounds    int           `json:"rounds"`
+	Duration  string        `json:"duration"`
+	Platforms []platformRun `json:"platforms"`
+}
+
+// platformRun is one platform and what was measured on it.
+type platformRun struct {
+	Platform     *platform     `json:"platform"`
+	Jobs         []jobRun      `json:"jobs"`
+	Measurements []measurement `json:"measurements"`
+	PeakRSS      int64         `json:"peakRssKB"`
+	Errors       []string      `json:"errors"`
+}
+
+func runCommand(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	bin := fs.String("bin", "bin/primeur", "the daemon's binary")
+	hey := fs.String("hey", "", "the hey binary (default: go tool hey)")
+	dbURL := fs.String("database-url", os.Getenv("PRIMEUR_TEST_DATABASE_URL"), "PostgreSQL server URL (empty: SQLite only)")
+	work := fs.String("work", filepath.Join(os.TempDir(), "primeur-loadbench"), "directory for the SQLite platforms and logs")
+	out := fs.String("out", "docs/bench/load.json", "results file")
+	sizes := fs.String("regions", "10,1", "platform sizes in regions (20 shops, 100 producers each), largest first")
+	clients := fs.Int("clients", 16, "concurrent clients")
+	rounds := fs.Int("rounds", 3, "measurement rounds per request")
+	duration := fs.Duration("duration", 5*time.Second, "length of a round")
+	warmup := fs.Duration("warmup", 2*time.Second, "load before the rounds, not measured")
+	engines := fs.String("engines", "sqlite,postgres", "engines to measure")
+	now := fs.String("now", defaultNow, "the platform's present (RFC 3339)")
+	_ = fs.Parse(args)
+	t, rules, err := rulesAt(*now)
+	if err != nil {
+		return err
+	}
+	var regions []int
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return fmt.Errorf("--regions %q", *sizes)
+		}
+		regions = append(regions, n)
+	}
+	res := results{
+		Started: time.Now(), Machine: describeMachine(), Clients: *clients, Rounds: *rounds, Duration: duration.String(),
+		Command: "loadbench run " + strings.Join(args, " "),
+	}
+	if strings.Contains(res.Command, "postgres://") {
+		res.Command = "loadbench run " + redactArgs(args)
+	}
+	m := &measurer{bin: *bin, hey: *hey, clients: *clients, rounds: *rounds, duration: *duration, warmup: *warmup, now: *now}
+	for _, engine := range strings.Split(*engines, ",") {
+		if engine == "postgres" && *dbURL == "" {
+			log.Printf("PostgreSQL skipped: set --database-url or PRIMEUR_TEST_DATABASE_URL")
+			continue
+		}
+		for i, n := range regions {
+			dir := filepath.Join(*work, fmt.Sprintf("%s-%d", engine, n))
+			log.Printf("%s, %d regions: seeding", engine, n)
+			p, err := seedPlatform(ctx, engine, n, filepath.Join(dir, "data"), *dbURL, t, rules)
+			if err != nil {
+				return fmt.Errorf("%s %d: %w", engine, n, err)
+			}
+			log.Printf("%s, %d regions: seeded in %.0f s (%d needs, %d deliveries, %d lines, %.0f MB)", engine, n,
+				p.SeedSeconds, p.Rows["needs"], p.Rows["deliveries"], p.Rows["delivery_lines"], float64(p.Bytes)/1e6)
+			run, err := m.platform(ctx, p, dir, i == 0)
+			if err != nil {
+				return fmt.Errorf("%s %d: %w", engine, n, err)
+			}
+			res.Platforms = append(res.Platforms, run)
+			if engine == "postgres" {
+				if err := dropDatabase(ctx, *dbURL, p.DatabaseURL); err != nil {
+					log.Printf("drop %s: %v", redact(p.DatabaseURL), err)
+				}
+			}
+			res.Seconds = time.Since(res.Started).Seconds()
+			if err := writeJSON(*out, res); err != nil {
+				return err
+			}
+		}
+	}
+	res.Seconds = time.Since(res.Started).Seconds()
+	return writeJSON(*out, res)
+}
+
+func redactArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if strings.Contains(a, "postgres://") {
+			out[i] = redact(strings.TrimPrefix(a, "--database-url="))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}

@@ -1,0 +1,672 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"primeur/core/store"
+)
+
+// measurer starts the daemon on a platform and loads it.
+type measurer struct {
+	bin      string
+	hey      string
+	clients  int
+	rounds   int
+	duration time.Duration
+	warmup   time.Duration
+	now      string
+	database string // the PostgreSQL database of the platform measured, if any
+}
+
+// dbSampler starts sampling the PostgreSQL backends' CPU, or returns nil.
+func (m *measurer) dbSampler() *backendCPU {
+	if m.database == "" {
+		return nil
+	}
+	return sampleBackends(m.database)
+}
+
+// dbCPU is the sampled backends' CPU per operation, in ms.
+func dbCPU(b *backendCPU, n int) float64 {
+	if b == nil || n == 0 {
+		return 0
+	}
+	return float64(b.total().Microseconds()) / 1000 / float64(n)
+}
+
+// measurement is one request measured in rounds of a fixed duration, each
+// round with the same number of concurrent clients.
+type measurement struct {
+	Name      string  `json:"name"`
+	Request   string  `json:"request"`
+	Rounds    []round `json:"rounds"`
+	RespBytes int     `json:"respBytes"`
+	// Medians over the rounds.
+	P50   float64 `json:"p50ms"`
+	P99   float64 `json:"p99ms"`
+	RPS   float64 `json:"rps"`
+	CPU   float64 `json:"cpuMsPerOp"`
+	DBCPU float64 `json:"postgresCpuMsPerOp,omitempty"`
+	Load1 float64 `json:"load1"`
+}
+
+// round is one measured round: latencies in ms, operations per second,
+// the daemon's CPU time per operation (user + system, from /proc), the
+// load generator's, and the machine's 1-minute load average at its end.
+type round struct {
+	N      int     `json:"n"`
+	Errors int     `json:"errors"`
+	P50    float64 `json:"p50ms"`
+	P90    float64 `json:"p90ms"`
+	P99    float64 `json:"p99ms"`
+	Max    float64 `json:"maxms"`
+	RPS    float64 `json:"rps"`
+	CPU    float64 `json:"cpuMsPerOp"`
+	DBCPU  float64 `json:"postgresCpuMsPerOp,omitempty"`
+	GenCPU float64 `json:"generatorCpuMsPerOp"`
+	Load1  float64 `json:"load1"`
+}
+
+// jobRun is a job the daemon ran at start, as its log reports it.
+type jobRun struct {
+	Name     string `json:"name"`
+	Report   string `json:"report"`
+	Duration string `json:"duration"`
+}
+
+// daemon is a running bin/primeur serve.
+type daemon struct {
+	cmd  *exec.Cmd
+	base string
+	log  string
+	done chan error
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// start runs the daemon on p and waits until it answers and its jobs at
+// start are done.
+func (m *measurer) start(ctx context.Context, p *platform, dir string) (*daemon, []jobRun, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, nil, err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	args := []string{"serve", "--addr", addr, "--data-dir", filepath.Join(dir, "data"), "--now", m.now, "--log-level", "info"}
+	if p.DatabaseURL != "" {
+		args = append(args, "--database-url", p.DatabaseURL)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	logPath := filepath.Join(dir, "daemon.log")
+	lf, err := os.Create(logPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.Command(m.bin, args...)
+	cmd.Stdout, cmd.Stderr = lf, lf
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PRIMEUR_") { // the flags say everything
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		lf.Close()
+		return nil, nil, err
+	}
+	d := &daemon{cmd: cmd, base: "http://" + addr, log: logPath, done: make(chan error, 1)}
+	go func() { d.done <- cmd.Wait(); lf.Close() }()
+	deadline := time.Now().Add(5 * time.Minute)
+	var jobs []jobRun
+	for {
+		if time.Now().After(deadline) {
+			d.stop()
+			return nil, nil, errors.New("the daemon did not get ready in 5 minutes; see " + logPath)
+		}
+		select {
+		case err := <-d.done:
+			return nil, nil, fmt.Errorf("the daemon stopped (%v); see %s", err, logPath)
+		case <-ctx.Done():
+			d.stop()
+			return nil, nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+		jobs = jobsDone(logPath)
+		if len(jobs) < 3 {
+			continue
+		}
+		if resp, err := http.Get(d.base + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return d, jobs, nil
+			}
+		}
+	}
+}
+
+// jobsDone reads the jobs reported done (or failed) in the daemon's log.
+func jobsDone(path string) []jobRun {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []jobRun
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.Contains(line, `msg="job done"`) && !strings.Contains(line, `msg="job failed"`) {
+			continue
+		}
+		out = append(out, jobRun{Name: field(line, "job"), Report: field(line, "report"), Duration: field(line, "duration")})
+	}
+	return out
+}
+
+// field reads key=value or key="value" from a slog text line.
+func field(line, key string) string {
+	i := strings.Index(line, " "+key+"=")
+	if i < 0 {
+		return ""
+	}
+	rest := line[i+len(key)+2:]
+	if strings.HasPrefix(rest, `"`) {
+		if v, err := strconv.QuotedPrefix(rest); err == nil {
+			s, _ := strconv.Unquote(v)
+			return s
+		}
+	}
+	if j := strings.IndexByte(rest, ' '); j >= 0 {
+		return rest[:j]
+	}
+	return rest
+}
+
+func (d *daemon) pid() int { return d.cmd.Process.Pid }
+
+func (d *daemon) stop() {
+	_ = d.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-d.done:
+	case <-time.After(30 * time.Second):
+		_ = d.cmd.Process.Kill()
+		<-d.done
+	}
+}
+
+// errorLines are the daemon log's errors.
+func (d *daemon) errorLines() []string {
+	b, _ := os.ReadFile(d.log)
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "level=ERROR") && len(out) < 20 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// cpuTime is a process's CPU time (user + system) from /proc, at the
+// kernel's 100 Hz tick.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// peakRSS is a process's peak resident memory in KB.
+func peakRSS(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			n, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+func load1() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(strings.Fields(string(b))[0], 64)
+	return f
+}
+
+// login opens a session and returns its cookie header.
+func login(base, email string) (string, error) {
+	body, _ := json.Marshal(map[string]string{"email": email, "password": Password})
+	resp, err := http.Post(base+"/auth/login", "application/json", bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		return "", fmt.Errorf("login %s: %s %s", email, resp.Status, b)
+	}
+	for _, c := range resp.Cookies() {
+		if c.Value != "" {
+			return c.Name + "=" + c.Value, nil
+		}
+	}
+	return "", fmt.Errorf("login %s: no cookie", email)
+}
+
+// platform measures one seeded platform: the user loads on every size,
+// the other requests on the largest only (full).
+func (m *measurer) platform(ctx context.Context, p *platform, dir string, full bool) (platformRun, error) {
+	run := platformRun{Platform: p}
+	m.database = ""
+	if p.DatabaseURL != "" {
+		m.database = fmt.Sprintf("primeur_loadbench_%d", p.Regions)
+	}
+	d, jobs, err := m.start(ctx, p, dir)
+	if err != nil {
+		return run, err
+	}
+	defer d.stop()
+	run.Jobs = jobs
+	cookies := map[string]string{}
+	for _, u := range p.Users {
+		if cookies[u.Role], err = login(d.base, u.Email); err != nil {
+			return run, err
+		}
+	}
+	type req struct{ name, role, path string }
+	reqs := []req{
+		{"GET /api/user — shop", "shop", "/api/user"},
+		{"GET /api/user — largest shop", "largest shop", "/api/user"},
+		{"GET /api/user — producer", "producer", "/api/user"},
+	}
+	if full {
+		reqs = append(reqs,
+			req{"GET /api/supply — shop, 8 days", "shop", "/api/supply?start=" + p.Monday + "&days=8"},
+			req{"GET /api/rewards/scores — map scores", "shop", "/api/rewards/scores"},
+			req{"GET /api/rewards — shop standing", "shop", "/api/rewards"},
+		)
+	}
+	for _, r := range reqs {
+		log.Printf("%s %d: %s", p.Engine, p.Regions, r.name)
+		ms, err := m.load(ctx, d, r.name, d.base+r.path, cookies[r.role])
+		if err != nil {
+			return run, err
+		}
+		run.Measurements = append(run.Measurements, ms)
+	}
+	if full && len(p.Trips) > 0 {
+		log.Printf("%s %d: proposal round-trips", p.Engine, p.Regions)
+		ms, err := m.roundTrips(ctx, d, p.Trips)
+		if err != nil {
+			return run, err
+		}
+		run.Measurements = append(run.Measurements, ms)
+	}
+	run.PeakRSS = peakRSS(d.pid())
+	run.Errors = d.errorLines()
+	return run, nil
+}
+
+// heyCommand is the load generator's command line.
+func (m *measurer) heyCommand(args ...string) *exec.Cmd {
+	if m.hey != "" {
+		return exec.Command(m.hey, args...)
+	}
+	return exec.Command("go", append([]string{"tool", "hey"}, args...)...)
+}
+
+// load loads url with m.clients clients: a warm-up, then m.rounds rounds.
+func (m *measurer) load(ctx context.Context, d *daemon, name, url, cookie string) (measurement, error) {
+	ms := measurement{Name: name, Request: strings.TrimPrefix(url, d.base)}
+	size, err := fetchSize(url, cookie)
+	if err != nil {
+		return ms, err
+	}
+	ms.RespBytes = size
+	args := func(dur time.Duration) []string {
+		return []string{"-c", strconv.Itoa(m.clients), "-z", dur.String(), "-H", "Cookie: " + cookie, "-o", "csv", url}
+	}
+	if m.warmup > 0 {
+		if out, err := m.heyCommand(args(m.warmup)...).CombinedOutput(); err != nil {
+			return ms, fmt.Errorf("hey: %v: %s", err, out)
+		}
+	}
+	for range m.rounds {
+		if err := ctx.Err(); err != nil {
+			return ms, err
+		}
+		cmd := m.heyCommand(args(m.duration)...)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		cmd.Stderr = os.Stderr
+		cpu := cpuTime(d.pid())
+		sampler := m.dbSampler()
+		if err := cmd.Run(); err != nil {
+			return ms, fmt.Errorf("hey: %w", err)
+		}
+		used := cpuTime(d.pid()) - cpu
+		r, err := parseHey(out.Bytes())
+		if err != nil {
+			return ms, err
+		}
+		r.DBCPU = dbCPU(sampler, r.N)
+		if r.N > 0 {
+			r.CPU = float64(used.Microseconds()) / 1000 / float64(r.N)
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				gen := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+				r.GenCPU = float64(gen.Microseconds()) / 1000 / float64(r.N)
+			}
+		}
+		r.Load1 = load1()
+		ms.Rounds = append(ms.Rounds, r)
+	}
+	ms.summarise()
+	return ms, nil
+}
+
+func fetchSize(url, cookie string) (int, error) {
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("Cookie", cookie)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("GET %s: %s %s", url, resp.Status, b)
+	}
+	return len(b), nil
+}
+
+// parseHey reads hey's CSV output (one line per request: response time
+// in seconds, …, status code, offset from the start in seconds).
+func parseHey(out []byte) (round, error) {
+	rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		return round{}, fmt.Errorf("hey output: %w", err)
+	}
+	if len(rows) < 2 || rows[0][0] != "response-time" {
+		return round{}, fmt.Errorf("hey output: unexpected %q", firstLine(out))
+	}
+	var lats []float64
+	var errs int
+	end := 0.0
+	for _, row := range rows[1:] {
+		lat, _ := strconv.ParseFloat(row[0], 64)
+		code, _ := strconv.Atoi(row[6])
+		offset, _ := strconv.ParseFloat(row[7], 64)
+		if code != http.StatusOK {
+			errs++
+		}
+		lats = append(lats, lat*1000)
+		end = max(end, offset+lat)
+	}
+	return summary(lats, errs, end), nil
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\n")
+	return s
+}
+
+func summary(lats []float64, errs int, seconds float64) round {
+	sort.Float64s(lats)
+	r := round{N: len(lats), Errors: errs}
+	if len(lats) == 0 {
+		return r
+	}
+	q := func(p float64) float64 { return lats[min(len(lats)-1, int(math.Ceil(p*float64(len(lats))))-1)] }
+	r.P50, r.P90, r.P99, r.Max = q(0.50), q(0.90), q(0.99), lats[len(lats)-1]
+	if seconds > 0 {
+		r.RPS = float64(len(lats)) / seconds
+	}
+	return r
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func (ms *measurement) summarise() {
+	pick := func(f func(round) float64) float64 {
+		var xs []float64
+		for _, r := range ms.Rounds {
+			xs = append(xs, f(r))
+		}
+		return median(xs)
+	}
+	ms.P50 = pick(func(r round) float64 { return r.P50 })
+	ms.P99 = pick(func(r round) float64 { return r.P99 })
+	ms.RPS = pick(func(r round) float64 { return r.RPS })
+	ms.CPU = pick(func(r round) float64 { return r.CPU })
+	ms.DBCPU = pick(func(r round) float64 { return r.DBCPU })
+	ms.Load1 = pick(func(r round) float64 { return r.Load1 })
+}
+
+// roundTrips measures the proposal round-trip: a producer proposes a
+// correction of its commitment on a need of next month, the shop accepts
+// it (the commitment changes, the order's deliveries are re-planned); the
+// pair is one operation. Each client works on its own need and producer.
+func (m *measurer) roundTrips(ctx context.Context, d *daemon, trips []trip) (measurement, error) {
+	ms := measurement{Name: "proposal round-trip — producer proposes, shop accepts", Request: "PUT /api/proposals/{need}/{producer} + PUT /api/proposalreview/{need}/{producer}"}
+	type worker struct {
+		t          trip
+		farm, shop string
+		next       int
+	}
+	workers := make([]*worker, 0, m.clients)
+	for i := 0; i < m.clients && i < len(trips); i++ {
+		t := trips[i]
+		farm, err := login(d.base, t.ProducerEmail)
+		if err != nil {
+			return ms, err
+		}
+		shop, err := login(d.base, t.ShopEmail)
+		if err != nil {
+			return ms, err
+		}
+		workers = append(workers, &worker{t: t, farm: farm, shop: shop})
+	}
+	if len(workers) < m.clients {
+		log.Printf("round-trips: %d clients (one per producer available)", len(workers))
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * m.clients}}
+	put := func(url, cookie string, body any) error {
+		b, _ := json.Marshal(body)
+		req, _ := http.NewRequest(http.MethodPut, d.base+url, bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Cookie", cookie)
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("PUT %s: %s %s", url, resp.Status, out)
+		}
+		return nil
+	}
+	pair := func(w *worker) error {
+		path := "/" + w.t.NeedID + "/" + w.t.ProducerID
+		q := w.t.Quantities[w.next%2]
+		w.next++
+		if err := put("/api/proposals"+path, w.farm, map[string]float64{"quantity": q, "price": w.t.Price}); err != nil {
+			return err
+		}
+		return put("/api/proposalreview"+path, w.shop, map[string]bool{"accepted": true})
+	}
+	// Each worker alternates between two quantities; the first pair of
+	// each brings its need to the first one.
+	for _, w := range workers {
+		if err := pair(w); err != nil {
+			return ms, err
+		}
+	}
+	phase := func(dur time.Duration) (round, error) {
+		var (
+			mu    sync.Mutex
+			lats  []float64
+			errs  int
+			first error
+			wg    sync.WaitGroup
+		)
+		start := time.Now()
+		stop := start.Add(dur)
+		cpu := cpuTime(d.pid())
+		sampler := m.dbSampler()
+		for _, w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for time.Now().Before(stop) && ctx.Err() == nil {
+					t := time.Now()
+					err := pair(w)
+					lat := float64(time.Since(t).Microseconds()) / 1000
+					mu.Lock()
+					lats = append(lats, lat)
+					if err != nil {
+						errs++
+						if first == nil {
+							first = err
+						}
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		used := cpuTime(d.pid()) - cpu
+		r := summary(lats, errs, time.Since(start).Seconds())
+		r.DBCPU = dbCPU(sampler, r.N)
+		if r.N > 0 {
+			r.CPU = float64(used.Microseconds()) / 1000 / float64(r.N)
+		}
+		r.Load1 = load1()
+		if first != nil {
+			log.Printf("round-trips: %d errors, first: %v", errs, first)
+		}
+		return r, nil
+	}
+	if m.warmup > 0 {
+		if _, err := phase(m.warmup); err != nil {
+			return ms, err
+		}
+	}
+	for range m.rounds {
+		r, err := phase(m.duration)
+		if err != nil {
+			return ms, err
+		}
+		ms.Rounds = append(ms.Rounds, r)
+	}
+	ms.summarise()
+	return ms, nil
+}
+
+// machine describes where the figures were measured.
+type machine struct {
+	CPU      string  `json:"cpu"`
+	Cores    int     `json:"cores"`
+	MemoryGB float64 `json:"memoryGB"`
+	Kernel   string  `json:"kernel"`
+	Go       string  `json:"go"`
+	Node     string  `json:"node"`
+	Load     string  `json:"loadAtStart"`
+}
+
+func describeMachine() machine {
+	m := machine{Cores: runtime.NumCPU(), Go: runtime.Version()}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				_, m.CPU, _ = strings.Cut(l, ": ")
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "MemTotal:") {
+				kb, _ := strconv.ParseFloat(strings.Fields(l)[1], 64)
+				m.MemoryGB = math.Round(kb/1024/1024*10) / 10
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	if out, err := exec.Command("node", "--version").Output(); err == nil {
+		m.Node = strings.TrimSpace(string(out))
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		m.Load = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	return m
+}
+
+// dropDatabase removes a measured PostgreSQL database.
+func dropDatabase(ctx context.Context, admin, url string) error {
+	db, err := store.Open(ctx, admin, "")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	name := url[strings.LastIndexByte(url[:strings.IndexByte(url+"?", '?')], '/')+1 : strings.IndexByte(url+"?", '?')]
+	_, err = db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	return err
+}

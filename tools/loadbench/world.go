@@ -1,0 +1,679 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/activity"
+	"primeur/core/billing"
+	"primeur/core/catalog"
+	"primeur/core/decimal"
+	"primeur/core/delivery"
+	"primeur/core/orders"
+	"primeur/core/planning"
+	"primeur/core/trade"
+)
+
+// The platform is made of regions of the same shape, each around a town:
+// 20 shops and 100 producers, the producers grouped in 20 specialities of
+// 5 farms. A shop buys each speciality from one of its 5 farms, so it deals
+// with 20 producers and each producer with 4 shops of its region. Products
+// are shared by every region. Region 0 is the same whatever the number of
+// regions, so its users have the same own data on a platform of 1 region
+// and on one of 10: the growth of their user load is the platform's part.
+const (
+	shopsPerRegion     = 20
+	producersPerRegion = 100
+	specialities       = 20
+	farmsPerSpeciality = producersPerRegion / specialities
+	syntheticProducts  = 90
+	monthsBack         = 12 // needs and commitments from 12 months back
+	monthsAhead        = 11 // needs up to 11 months ahead
+	// Password is every seeded account's password (one argon2 hash shared).
+	Password = "loadbench2026"
+)
+
+// The measured users, in region 0.
+const (
+	largestShop      = 0 // 150 products
+	typicalShop      = 1 // 60 products
+	measuredProducer = 0 // sells to shops 0, 5, 10 and 15
+)
+
+type town struct {
+	name     string
+	postcode string
+	lat, lon float64
+}
+
+// towns are the regions' centres, cycled beyond ten regions.
+var towns = []town{
+	{"Annecy", "74000", 45.8992, 6.1294}, {"Lyon", "69003", 45.7640, 4.8357},
+	{"Grenoble", "38000", 45.1885, 5.7245}, {"Chambéry", "73000", 45.5646, 5.9178},
+	{"Valence", "26000", 44.9334, 4.8924}, {"Clermont-Ferrand", "63000", 45.7772, 3.0870},
+	{"Saint-Étienne", "42000", 45.4397, 4.3872}, {"Bourg-en-Bresse", "01000", 46.2052, 5.2255},
+	{"Dijon", "21000", 47.3220, 5.0415}, {"Besançon", "25000", 47.2378, 6.0241},
+}
+
+var (
+	shopKinds  = []string{"Épicerie", "Primeur", "Halle", "Comptoir", "Marché", "Cave et potager"}
+	farmKinds  = []string{"Ferme", "Vergers", "Maraîchers", "Jardins", "GAEC", "Domaine"}
+	farmPlaces = []string{"des Prés", "du Coteau", "de la Source", "des Saules", "du Moulin", "des Combes", "de la Grange", "du Verger"}
+	streets    = []string{"rue du Marché", "place de l'Église", "avenue de la Gare", "rue des Halles", "chemin des Vignes", "route des Crêts"}
+)
+
+// world holds what every region shares: the clock, the products and the
+// months of needs.
+type world struct {
+	now      time.Time // in the business time zone
+	rules    delivery.Rules
+	hash     string
+	products []catalog.Product // biggest shares first, then the synthetic ones
+	index    map[string]int
+	months   []string // monthsBack before the current month to monthsAhead after
+	current  string
+	locked   string // the latest delivery date locked at now
+	billable string // orders of months before this one are invoiced
+}
+
+func newWorld(now time.Time, rules delivery.Rules, hash string, products []catalog.Product) *world {
+	ps := append([]catalog.Product(nil), products...)
+	sort.SliceStable(ps, func(a, b int) bool {
+		sa, sb := strings.HasPrefix(ps[a].ID, "local-"), strings.HasPrefix(ps[b].ID, "local-")
+		if sa != sb {
+			return !sa
+		}
+		if ps[a].Share != ps[b].Share {
+			return ps[a].Share > ps[b].Share
+		}
+		return ps[a].ID < ps[b].ID
+	})
+	w := &world{now: now, rules: rules, hash: hash, products: ps, index: map[string]int{}}
+	for i, p := range ps {
+		w.index[p.ID] = i
+	}
+	w.current = planning.MonthOf(now)
+	for i := -monthsBack; i <= monthsAhead; i++ {
+		w.months = append(w.months, planning.AddMonths(w.current, i))
+	}
+	w.locked = rules.LockedThrough(now)
+	w.billable = billing.BillableBefore(now, rules.Location)
+	return w
+}
+
+// syntheticCatalogue is the products added to the 60 of the catalogue: kg
+// or pieces, a small share of turnover, a reference price, and the seasons
+// of a catalogue product.
+func syntheticCatalogue(base []catalog.Product) []catalog.Product {
+	out := make([]catalog.Product, syntheticProducts)
+	for i := range out {
+		name := fmt.Sprintf("Produit local %03d", i+1)
+		p := catalog.Product{
+			ID: fmt.Sprintf("local-%03d", i+1), Name: name, NameKey: catalog.NameKey(name), Unit: catalog.Kg,
+			Share: 15, RefPrice: decimal.Dec(150 + (i*37)%500), CoefsRaw: base[i%len(base)].CoefsRaw,
+		}
+		if i%4 == 0 {
+			p.Unit = catalog.Piece
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// mix is a deterministic hash of its parts (splitmix64 steps).
+func mix(parts ...int) uint64 {
+	h := uint64(0x9E3779B97F4A7C15)
+	for _, p := range parts {
+		h ^= uint64(p) + 0x9E3779B97F4A7C15 + (h << 6) + (h >> 2)
+		h ^= h >> 30
+		h *= 0xBF58476D1CE4E5B9
+		h ^= h >> 27
+		h *= 0x94D049BB133111EB
+		h ^= h >> 31
+	}
+	return h
+}
+
+// frac maps a hash to [0, 1).
+func frac(h uint64) float64 { return float64(h>>11) / (1 << 53) }
+
+// shopSize is how many products shop k plans.
+func shopSize(k int) int {
+	switch k {
+	case largestShop:
+		return 150
+	case typicalShop:
+		return 60
+	}
+	return 30 + (k*37)%91
+}
+
+// turnover is shop k's annual fruit-and-vegetable turnover in euros.
+func turnover(k int) float64 {
+	switch k {
+	case largestShop:
+		return 900_000
+	case typicalShop:
+		return 150_000
+	}
+	return float64(80_000 + (k*53)%40*10_000)
+}
+
+// farmOf is the producer (index in its region) shop k buys speciality s from.
+func farmOf(k, s int) int { return s + specialities*((k+s)%farmsPerSpeciality) }
+
+// region is everything one region holds, in core types, ready to insert.
+type region struct {
+	r          int
+	shops      []accounts.User
+	producers  []accounts.User
+	needs      []planning.Need
+	proposals  []proposalRow
+	orders     []orders.Order
+	deliveries []orders.Delivery
+	lines      []orders.Line
+	invoices   []billing.Invoice
+	events     []activity.Event
+	counters   map[string]int64
+	trips      []trip
+}
+
+// proposalRow is a stored proposal with its creation time.
+type proposalRow struct {
+	planning.Proposal
+	CreatedAt int64
+}
+
+// trip is a commitment of next month a producer corrects and its shop
+// accepts, again and again, in the proposal round-trip measurement.
+type trip struct {
+	NeedID        string     `json:"needId"`
+	ProducerID    string     `json:"producerId"`
+	ProducerEmail string     `json:"producerEmail"`
+	ShopEmail     string     `json:"shopEmail"`
+	Quantities    [2]float64 `json:"quantities"`
+	Price         float64    `json:"price"`
+}
+
+// commitment is an accepted proposal as the orders need it.
+type commitment struct {
+	need     planning.Need
+	product  catalog.Product
+	quantity decimal.Dec
+	price    decimal.Dec
+	accepted time.Time
+}
+
+type orderKey struct{ shop, farm, month int }
+
+func (w *world) monthStart(m string) time.Time {
+	t, err := time.ParseInLocation("2006-01-02", m, w.rules.Location)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// region builds region r.
+func (w *world) region(r int) *region {
+	g := &region{r: r, counters: map[string]int64{}}
+	created := w.now.AddDate(0, -monthsBack-2, 0)
+	for k := range shopsPerRegion {
+		g.shops = append(g.shops, w.shop(r, k, created))
+	}
+	for j := range producersPerRegion {
+		g.producers = append(g.producers, w.producer(r, j, created))
+	}
+
+	byOrder := map[orderKey][]commitment{}
+	needsAt := w.now.AddDate(0, -monthsBack-1, -7)
+	for k, shop := range g.shops {
+		n := shopSize(k)
+		count := 0
+		for _, line := range planning.Standard(w.products[:n], turnover(k), w.months) {
+			i := w.index[line.Product.ID]
+			s := i % specialities
+			j := farmOf(k, s)
+			farm := g.producers[j]
+			for mi, qty := range line.Quantities {
+				if qty <= 0 {
+					continue
+				}
+				month := w.months[mi]
+				need := planning.Need{
+					ID: core.NewID(), DistributorID: shop.ID, ProductID: line.Product.ID, Month: month,
+					Quantity: qty, CreatedAt: needsAt.UnixMilli(), UpdatedAt: needsAt.UnixMilli(),
+				}
+				g.needs = append(g.needs, need)
+				count++
+				offset := mi - monthsBack
+				commit := offset <= 0 || (offset == 1 && i%3 == 0)
+				pending := (offset == 1 && i%3 == 1) || (offset == 2 && i%4 == 0)
+				if !commit && !pending {
+					continue
+				}
+				h := mix(r, k, i, mi)
+				share := 0.3
+				if commit {
+					share = 0.55 + 0.4*frac(h)
+				}
+				p := planning.Proposal{
+					ID: core.NewID(), NeedID: need.ID, Producer: farm.ID, From: planning.FromProducer,
+					Quantity: part(qty, share, line.Product.Unit), Price: w.price(r, j, i, mi, line.Product),
+				}
+				at := w.proposalTime(month, k, s)
+				accepted := at.Add(2*time.Hour + time.Duration(i%5)*10*time.Minute)
+				p.Status, p.UpdatedAt = planning.StatusProposed, at.UnixMilli()
+				if commit {
+					p.Status, p.UpdatedAt = planning.StatusAccepted, accepted.UnixMilli()
+				}
+				g.proposals = append(g.proposals, proposalRow{Proposal: p, CreatedAt: at.UnixMilli()})
+				data := activity.Data{
+					Product: &activity.Product{Name: line.Product.Name, Unit: line.Product.Unit}, Date: month,
+					Quantity: &p.Quantity, Price: &p.Price,
+				}
+				g.events = append(g.events, activity.Event{
+					ID: core.NewID(), CreatedAt: at, Type: activity.ProposalRequest, Data: data, OriginID: farm.ID, TargetID: shop.ID,
+				})
+				if !commit {
+					continue
+				}
+				yes := true
+				data.Outcome = &yes
+				g.events = append(g.events, activity.Event{
+					ID: core.NewID(), CreatedAt: accepted, Type: activity.ProposalReview, Data: data, OriginID: shop.ID, TargetID: farm.ID,
+				})
+				key := orderKey{k, j, mi}
+				byOrder[key] = append(byOrder[key], commitment{
+					need: need, product: line.Product, quantity: p.Quantity, price: p.Price, accepted: accepted,
+				})
+				if offset == 1 && k > typicalShop {
+					g.addTrip(shop, farm, need, p, line.Product)
+				}
+			}
+		}
+		g.events = append(g.events, activity.Event{
+			ID: core.NewID(), CreatedAt: needsAt, Type: activity.NeedImport, Data: activity.Data{Count: &count}, OriginID: shop.ID,
+		})
+	}
+	w.plan(g, byOrder)
+	return g
+}
+
+// addTrip keeps up to 16 round-trip targets, one per producer.
+func (g *region) addTrip(shop, farm accounts.User, need planning.Need, p planning.Proposal, product catalog.Product) {
+	if len(g.trips) >= 16 {
+		return
+	}
+	for _, t := range g.trips {
+		if t.ProducerID == farm.ID {
+			return
+		}
+	}
+	step := decimal.Dec(100)
+	if product.Unit == catalog.Kg {
+		step = max(1, p.Quantity/10)
+	}
+	if p.Quantity <= step {
+		return
+	}
+	g.trips = append(g.trips, trip{
+		NeedID: need.ID, ProducerID: farm.ID, ProducerEmail: farm.Email, ShopEmail: shop.Email,
+		Quantities: [2]float64{(p.Quantity - step).Float(), p.Quantity.Float()}, Price: p.Price.Float(),
+	})
+}
+
+// part is share of a need, in hundredths for kg and whole pieces, at least
+// one unit (or the need when smaller).
+func part(need decimal.Dec, share float64, unit string) decimal.Dec {
+	q := decimal.Dec(float64(need) * share)
+	if unit == catalog.Piece {
+		q = q / 100 * 100
+		if q == 0 {
+			q = 100
+		}
+	}
+	return max(1, min(q, need))
+}
+
+// price is producer j's price of product i in month mi: the reference
+// price moved by producer and a little by month, in cents.
+func (w *world) price(r, j, i, mi int, p catalog.Product) decimal.Dec {
+	f := (0.88 + 0.24*frac(mix(r, j, i))) * (0.98 + 0.04*frac(mix(r, j, i, mi)))
+	return max(1, decimal.Dec(float64(p.RefPrice)*f+0.5))
+}
+
+// proposalTime is when the producer offered a month's quantity: on the
+// 18th of the month before, in the morning, or three days before now for
+// the months that start too soon.
+func (w *world) proposalTime(month string, k, s int) time.Time {
+	offset := time.Duration((k*7+s*3)%40) * 15 * time.Minute
+	t := w.monthStart(month).AddDate(0, -1, 17).Add(8*time.Hour + offset)
+	if latest := w.now.Add(-72 * time.Hour); t.After(latest) {
+		t = latest.Add(-offset)
+	}
+	return t
+}
+
+// plan writes the orders of the region's commitments with their
+// deliveries on the producers' days (trade.Schedule, trade.Split): done up
+// to the lock, with notes sent, some short, some cancelled, a few claims;
+// planned after. Then the invoices of the months over, as the monthly run
+// would have issued them.
+func (w *world) plan(g *region, byOrder map[orderKey][]commitment) {
+	keys := make([]orderKey, 0, len(byOrder))
+	for k := range byOrder {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		x, y := keys[a], keys[b]
+		if x.month != y.month {
+			return x.month < y.month
+		}
+		if x.shop != y.shop {
+			return x.shop < y.shop
+		}
+		return x.farm < y.farm
+	})
+	type full struct {
+		order orders.Order
+		dels  []int // indexes in g.deliveries
+		shop  accounts.User
+		farm  accounts.User
+	}
+	var all []full
+	linesOf := map[int][]orders.Line{}
+	for _, key := range keys {
+		cs := byOrder[key]
+		shop, farm := g.shops[key.shop], g.producers[key.farm]
+		first := cs[0].accepted
+		for _, c := range cs {
+			if c.accepted.Before(first) {
+				first = c.accepted
+			}
+		}
+		month := w.months[key.month]
+		o := orders.Order{
+			ID: core.NewID(), ProducerID: farm.ID, DistributorID: shop.ID, Month: month,
+			CreatedAt: first.UnixMilli(), UpdatedAt: first.UnixMilli(),
+		}
+		f := full{order: o, shop: shop, farm: farm}
+		dates := trade.Schedule(month, farm.Days(), first)
+		splits := make([][]decimal.Dec, len(cs))
+		for ci, c := range cs {
+			splits[ci] = trade.Split(c.quantity, len(dates), c.product.Unit)
+		}
+		for di, date := range dates {
+			d := orders.Delivery{
+				ID: core.NewID(), OrderID: o.ID, ProducerID: farm.ID, Status: orders.Planned, Date: date,
+				ClaimStatus: orders.ClaimVoid, CreatedAt: first.UnixMilli(), UpdatedAt: first.UnixMilli(),
+			}
+			var ls []orders.Line
+			for ci, c := range cs {
+				if splits[ci][di] <= 0 {
+					continue
+				}
+				ls = append(ls, orders.Line{
+					ID: core.NewID(), DeliveryID: d.ID, NeedID: c.need.ID, ProductID: c.product.ID, Price: c.price,
+					QuantityExpected: splits[ci][di],
+				})
+			}
+			if len(ls) == 0 {
+				continue
+			}
+			h := mix(g.r, key.shop, key.farm, key.month, di)
+			if date <= w.locked {
+				lock := w.rules.LockTime(date)
+				d.UpdatedAt = lock.UnixMilli()
+				if month < w.current && h%40 == 0 {
+					d.Status = orders.Cancelled
+				} else {
+					d.Status = orders.Done
+					sent := lock.Add(delivery.NoteDelay).UnixMilli()
+					d.NoteSentAt = &sent
+					for li := range ls {
+						q := ls[li].QuantityExpected
+						if h%9 == 1 && li == 0 {
+							q = short(q, w.unitOf(ls[li].ProductID))
+						}
+						ls[li].QuantitySent = &q
+					}
+					if month < w.current && h%30 == 2 {
+						w.claim(g, &d, ls, f.shop, f.farm, lock)
+					}
+				}
+			}
+			linesOf[len(g.deliveries)] = ls
+			f.dels = append(f.dels, len(g.deliveries))
+			g.deliveries = append(g.deliveries, d)
+		}
+		all = append(all, f)
+		g.orders = append(g.orders, o)
+	}
+
+	// Delivery-note numbers: each producer's deliveries by date.
+	byFarm := map[string][]int{}
+	for i, d := range g.deliveries {
+		byFarm[d.ProducerID] = append(byFarm[d.ProducerID], i)
+	}
+	for farm, idx := range byFarm {
+		sort.SliceStable(idx, func(a, b int) bool { return g.deliveries[idx[a]].Date < g.deliveries[idx[b]].Date })
+		for n, i := range idx {
+			g.deliveries[i].Chrono = int64(n + 1)
+		}
+		g.counters["chrono:"+farm] = int64(len(idx))
+	}
+	for i := range g.deliveries {
+		g.lines = append(g.lines, linesOf[i]...)
+	}
+
+	// Invoices, numbered per producer and year in the run's order.
+	for _, f := range all {
+		if f.order.Month >= w.billable {
+			continue
+		}
+		inv, ok := w.invoice(g, f.order, f.dels, linesOf, f.shop, f.farm)
+		if !ok {
+			continue
+		}
+		key := fmt.Sprintf("invoice:%s:%d", f.farm.ID, inv.Year)
+		g.counters[key]++
+		inv.Seq = g.counters[key]
+		inv.Number = billing.Number(inv.Year, inv.Seq)
+		g.invoices = append(g.invoices, inv)
+	}
+}
+
+func (w *world) unitOf(product string) string { return w.products[w.index[product]].Unit }
+
+// short is a delivery that came 5 % short (a piece less from 20 pieces).
+func short(q decimal.Dec, unit string) decimal.Dec {
+	if unit == catalog.Piece {
+		if q >= 2000 {
+			return q - 100
+		}
+		return q
+	}
+	return q - q/20
+}
+
+// claim records a quality claim on a delivery's first line, sent three
+// hours after the lock and accepted by the shop the next morning.
+func (w *world) claim(g *region, d *orders.Delivery, ls []orders.Line, shop, farm accounts.User, lock time.Time) {
+	sent, reviewed := lock.Add(3*time.Hour), lock.Add(23*time.Hour)
+	sentQty := *ls[0].QuantitySent
+	claimed := short(sentQty, w.unitOf(ls[0].ProductID)) - sentQty // negative: 5 % unfit
+	if claimed == 0 {
+		return
+	}
+	ls[0].QuantityClaimed, ls[0].ClaimType, ls[0].ClaimComment = claimed, orders.ClaimQuality, "Quelques pièces abîmées au déballage"
+	s, r := sent.UnixMilli(), reviewed.UnixMilli()
+	d.ClaimStatus, d.ClaimSentAt, d.ClaimReviewedAt, d.UpdatedAt = orders.ClaimAccepted, &s, &r, r
+	p := w.products[w.index[ls[0].ProductID]]
+	yes := true
+	g.events = append(g.events,
+		activity.Event{ID: core.NewID(), CreatedAt: sent, Type: activity.ClaimRequest, OriginID: farm.ID, TargetID: shop.ID,
+			Data: activity.Data{Product: &activity.Product{Name: p.Name, Unit: p.Unit}, Date: d.Date, Quantity: &claimed}},
+		activity.Event{ID: core.NewID(), CreatedAt: reviewed, Type: activity.ClaimReview, OriginID: shop.ID, TargetID: farm.ID,
+			Data: activity.Data{Date: d.Date, Outcome: &yes}},
+	)
+}
+
+// invoice is the invoice of an order as billing.Issue composes it on the
+// 1st of the next month at 06:00; ok is false without a done delivery.
+func (w *world) invoice(g *region, o orders.Order, dels []int, linesOf map[int][]orders.Line, shop, farm accounts.User) (billing.Invoice, bool) {
+	at := w.monthStart(planning.AddMonths(o.Month, 1)).Add(billing.InvoiceHour * time.Hour)
+	inv := billing.Invoice{
+		ID: core.NewID(), OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
+		Year: at.Year(), IssuedAt: at, IssueDate: at.Format("2006-01-02"),
+		Seller: billing.PartyOf(farm), Buyer: billing.PartyOf(shop), SentAt: &at,
+	}
+	inv.VATExempt = farm.TVAIntracom == ""
+	if !inv.VATExempt {
+		inv.VATRate = billing.VATRate
+	}
+	idx := append([]int(nil), dels...)
+	sort.SliceStable(idx, func(a, b int) bool {
+		x, y := g.deliveries[idx[a]], g.deliveries[idx[b]]
+		return x.Date < y.Date || x.Date == y.Date && x.Chrono < y.Chrono
+	})
+	last := ""
+	for _, i := range idx {
+		d := g.deliveries[i]
+		if d.Status != orders.Done {
+			continue
+		}
+		inv.Notes = append(inv.Notes, billing.Note{Chrono: d.Chrono, Date: d.Date})
+		last = d.Date
+		ls := append([]orders.Line(nil), linesOf[i]...)
+		sort.SliceStable(ls, func(a, b int) bool {
+			return w.products[w.index[ls[a].ProductID]].Name < w.products[w.index[ls[b].ProductID]].Name
+		})
+		for _, l := range ls {
+			qty := delivery.InvoicedQuantity(l, d.ClaimStatus)
+			if qty == 0 {
+				continue
+			}
+			p := w.products[w.index[l.ProductID]]
+			line := billing.Line{
+				Position: len(inv.Lines) + 1, Chrono: d.Chrono, Date: d.Date, ProductID: p.ID, Product: p.Name,
+				Unit: p.Unit, Quantity: qty, Price: l.Price, Amount: billing.Amount(qty, l.Price),
+			}
+			inv.Lines = append(inv.Lines, line)
+			inv.TotalHT += line.Amount
+		}
+	}
+	if last == "" {
+		return inv, false
+	}
+	inv.TotalVAT = billing.VAT(inv.TotalHT, inv.VATRate)
+	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
+	inv.DueDate = billing.DueDate(last)
+	inv.Terms = []string{billing.Mandate(farm.Name), billing.Operation}
+	if inv.VATExempt {
+		inv.Terms = append(inv.Terms, billing.VATExemptMention)
+	}
+	inv.Terms = append(inv.Terms, billing.PaymentTerms, billing.LatePenalty)
+	return inv, true
+}
+
+// shop is shop k of region r: a complete shop profile near the region's
+// town; the last shop of a region has no coordinates (not on the map).
+func (w *world) shop(r, k int, created time.Time) accounts.User {
+	t := towns[r%len(towns)]
+	name := fmt.Sprintf("%s %s %d", shopKinds[k%len(shopKinds)], t.name, k+1)
+	if r >= len(towns) {
+		name = fmt.Sprintf("%s %s %d-%d", shopKinds[k%len(shopKinds)], t.name, r/len(towns)+1, k+1)
+	}
+	email := fmt.Sprintf("magasin-%02d-%02d@bench.primeur.fr", r, k)
+	siren := fmt.Sprintf("%09d", 700_000_000+r*1000+k)
+	ms := created.UnixMilli()
+	u := w.party(r, k, siren, created)
+	u.ID, u.Type, u.Email, u.EmailKey, u.Name = core.NewID(), accounts.Distributor, email, accounts.EmailKey(email), name
+	u.APE, u.Capital, u.Legal = "4721Z", "20000", "SARL au capital de 20 000 €, RCS "+t.name
+	u.EmailAccounting = "compta+" + email
+	u.BillingAddressLine1, u.BillingAddressLine2 = u.AddressLine1, u.AddressLine2
+	u.DeliveryDays = "0000000"
+	if k == shopsPerRegion-1 {
+		u.Latitude, u.Longitude = "", ""
+	}
+	u.CreatedAt, u.UpdatedAt = ms, ms
+	return u
+}
+
+// producer is producer j of region r, delivering once or twice a week.
+func (w *world) producer(r, j int, created time.Time) accounts.User {
+	t := towns[r%len(towns)]
+	name := fmt.Sprintf("%s %s %d", farmKinds[j%len(farmKinds)], farmPlaces[(j/len(farmKinds))%len(farmPlaces)], j+1)
+	if r > 0 {
+		name = fmt.Sprintf("%s (%s)", name, t.name)
+	}
+	if r >= len(towns) {
+		name = fmt.Sprintf("%s %d", name, r/len(towns)+1)
+	}
+	email := fmt.Sprintf("ferme-%02d-%03d@bench.primeur.fr", r, j)
+	siren := fmt.Sprintf("%09d", 800_000_000+r*1000+j)
+	ms := created.UnixMilli()
+	u := w.party(r, 100+j, siren, created)
+	u.ID, u.Type, u.Email, u.EmailKey, u.Name = core.NewID(), accounts.Producer, email, accounts.EmailKey(email), name
+	u.APE, u.Capital, u.Legal = "0113Z", "7500", "EARL au capital de 7 500 €, RCS "+t.name
+	if j%3 == 0 {
+		u.Certification = "Agriculture biologique (FR-BIO-01)"
+	}
+	if j%7 == 3 {
+		u.TVAIntracom = "" // franchise en base
+	}
+	days := []byte("0000000")
+	days[j%5] = '1'
+	if j%3 == 0 {
+		days = []byte("0100100") // Tuesday and Friday
+	}
+	u.DeliveryDays = string(days)
+	u.BillingMandateAt = &ms
+	u.CreatedAt, u.UpdatedAt = ms, ms
+	return u
+}
+
+// party fills the identity shared by shops and producers.
+func (w *world) party(r, n int, siren string, created time.Time) accounts.User {
+	t := towns[r%len(towns)]
+	h := mix(r, n)
+	lat := t.lat + 0.3*(frac(h)-0.5)
+	lon := t.lon + 0.4*(frac(mix(r, n, 1))-0.5)
+	bank := []string{"18106", "10807", "30002"}[n%3]
+	return accounts.User{
+		PasswordHash: w.hash, SIRET: siren + "00017", TVAIntracom: frenchVAT(siren),
+		BIC:          []string{"AGRIFRPP881", "CCBPFRPPANN", "CRLYFRPPXXX"}[n%3],
+		IBAN:         frenchIBAN(bank, "00010", fmt.Sprintf("%011d", 20_000_000+r*1000+n)),
+		Tel:          fmt.Sprintf("04%08d", 50_000_000+r*1000+n),
+		AddressLine1: fmt.Sprintf("%d %s", 1+n%60, streets[n%len(streets)]), AddressLine2: t.postcode + " " + t.name,
+		Latitude: strconv.FormatFloat(lat, 'f', 4, 64), Longitude: strconv.FormatFloat(lon, 'f', 4, 64),
+	}
+}
+
+// frenchIBAN builds a valid French IBAN: the RIB key and the check digits
+// computed by the mod-97 rule.
+func frenchIBAN(bank, branch, account string) string {
+	key := 97 - mod97(bank+branch+account+"00")
+	bban := bank + branch + account + fmt.Sprintf("%02d", key)
+	return fmt.Sprintf("FR%02d%s", 98-mod97(bban+"152700"), bban)
+}
+
+func mod97(digits string) int {
+	r := 0
+	for _, c := range digits {
+		r = (r*10 + int(c-'0')) % 97
+	}
+	return r
+}
+
+// frenchVAT is the intra-community VAT number of a SIREN.
+func frenchVAT(siren string) string {
+	n, _ := strconv.Atoi(siren)
+	return fmt.Sprintf("FR%02d%s", (12+3*(n%97))%97, siren)
+}
