@@ -134,6 +134,16 @@ type Filter struct {
 	From string
 }
 
+// where is f as the condition on orders o, with its arguments.
+func (f Filter) where() (string, []any) {
+	var w store.Where
+	w.And(f.ProducerID != "", "o.producer_id = ?", f.ProducerID).
+		And(f.DistributorID != "", "o.distributor_id = ?", f.DistributorID).
+		And(f.From != "", "o.month >= ?", f.From).
+		And(f.IDs != nil, "o.id IN (?)", f.IDs)
+	return w.SQL(), w.Args()
+}
+
 // Full is an order with its deliveries and their lines, and its invoice
 // once issued.
 type Full struct {
@@ -161,12 +171,7 @@ func Load(ctx context.Context, q store.Q, f Filter) ([]Full, error) {
 	if f.IDs != nil && len(f.IDs) == 0 {
 		return []Full{}, nil
 	}
-	var w store.Where
-	w.And(f.ProducerID != "", "o.producer_id = ?", f.ProducerID).
-		And(f.DistributorID != "", "o.distributor_id = ?", f.DistributorID).
-		And(f.From != "", "o.month >= ?", f.From).
-		And(f.IDs != nil, "o.id IN (?)", f.IDs)
-	where, args := w.SQL(), w.Args()
+	where, args := f.where()
 	var os []Order
 	if err := store.SelectIn(ctx, q, &os, `SELECT o.id, o.producer_id, o.distributor_id, o.month, o.created_at, o.updated_at
 		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args...); err != nil {
@@ -304,12 +309,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	if f.IDs != nil && len(f.IDs) == 0 {
 		return []View{}, nil
 	}
-	var w store.Where
-	w.And(f.ProducerID != "", "o.producer_id = ?", f.ProducerID).
-		And(f.DistributorID != "", "o.distributor_id = ?", f.DistributorID).
-		And(f.From != "", "o.month >= ?", f.From).
-		And(f.IDs != nil, "o.id IN (?)", f.IDs)
-	where, args := w.SQL(), w.Args()
+	where, args := f.where()
 	var os []Order
 	if err := store.SelectIn(ctx, q, &os, `SELECT o.id, o.producer_id, o.distributor_id, o.month
 		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args...); err != nil {
