@@ -182,7 +182,13 @@ func (d *Daemon) listScores(ctx context.Context, _ *struct{}) (*ScoresOutput, er
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
+	// The shops of the map now, with the board's scores: a shop registered
+	// since the board was loaded is on the map too (one indexed read).
+	shops, err := rewards.ShopIDs(ctx, d.db)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
 	out := &ScoresOutput{}
-	out.Body.Scores = b.Scores()
+	out.Body.Scores = b.ScoresOf(shops)
 	return out, nil
 }

@@ -231,12 +231,17 @@ func TestRewardsBoardShared(t *testing.T) {
 		if got := scores(); got[shopID] != 400 || got[otherID] != 0 {
 			t.Fatalf("scores within the minute = %v", got)
 		}
+		// A shop registered within the minute is on the map at once, at 0.
+		_, newID := s.Register("nouveau@example.fr", "Nouveau magasin", true)
+		if got := scores(); got[shopID] != 400 || got[newID] != 0 || len(got) != 3 {
+			t.Fatalf("scores with a shop registered within the minute = %v", got)
+		}
 		s.Clock.Advance(61 * time.Second)
 		if got := scores(); got[shopID] != 500 || got[otherID] != 600 {
 			t.Fatalf("scores after a minute = %v", got)
 		}
 		shop.Do("GET", "/api/rewards", nil).Expect(t, 200).JSON(t, &st)
-		if st.Rank != 2 || st.Shops != 2 {
+		if st.Rank != 2 || st.Shops != 3 {
 			t.Fatalf("rank after a minute: %+v", st)
 		}
 	})

@@ -185,12 +185,11 @@ type Board struct {
 // LoadBoard reads the board at now (Europe/Paris).
 func LoadBoard(ctx context.Context, q store.Q, now time.Time) (*Board, error) {
 	b := &Board{At: now}
-	if err := store.Select(ctx, q, &b.Shops, `SELECT id FROM users WHERE type = ?`, accounts.Distributor); err != nil {
-		return nil, fmt.Errorf("rewards: list shops: %w", err)
-	}
-	slices.Sort(b.Shops)
-	b.Last, b.Current = Window(now)
 	var err error
+	if b.Shops, err = ShopIDs(ctx, q); err != nil {
+		return nil, err
+	}
+	b.Last, b.Current = Window(now)
 	if b.Purchases, err = purchasesByShop(ctx, q, b.Last, b.Current, ""); err != nil {
 		return nil, err
 	}
@@ -207,10 +206,25 @@ func (b *Board) Fresh(now time.Time, maxAge time.Duration) bool {
 	return b != nil && !now.Before(b.At) && now.Sub(b.At) < maxAge && last == b.Last && current == b.Current
 }
 
+// ShopIDs lists the id of every shop, sorted.
+func ShopIDs(ctx context.Context, q store.Q) ([]string, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM users WHERE type = ?`, accounts.Distributor); err != nil {
+		return nil, fmt.Errorf("rewards: list shops: %w", err)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
 // Scores is every shop's score on the board, by shop id.
-func (b *Board) Scores() []ShopScore {
-	out := make([]ShopScore, len(b.Shops))
-	for i, id := range b.Shops {
+func (b *Board) Scores() []ShopScore { return b.ScoresOf(b.Shops) }
+
+// ScoresOf is the score on the board of each of shops. A shop the board
+// does not count — registered since it was loaded — scores as it did at
+// registration, 0, until the next board.
+func (b *Board) ScoresOf(shops []string) []ShopScore {
+	out := make([]ShopScore, len(shops))
+	for i, id := range shops {
 		v := b.Purchases[id]
 		out[i] = ShopScore{Distributor: id, Score: ScoreOf(monthly(v[0], v[1]), b.Months[id])}
 	}
