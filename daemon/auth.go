@@ -103,7 +103,7 @@ func (d *Daemon) register(ctx context.Context, in *RegisterInput) (*SessionOutpu
 		return nil, apiError(ctx, d.log, err)
 	}
 	d.log.InfoContext(ctx, "account created", "user", u.ID, "type", u.Type)
-	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionIdle)}
+	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionMax)}
 	out.Body.User = u.Profile()
 	return out, nil
 }
@@ -126,7 +126,7 @@ func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, e
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
-	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionIdle)}
+	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionMax)}
 	out.Body.User = u.Profile()
 	return out, nil
 }

@@ -42,6 +42,11 @@ func TestRegister(t *testing.T) {
 					if res.Header.Get("Set-Cookie") == "" {
 						t.Fatal("registration must log in")
 					}
+					// The browser keeps the cookie as long as the session can
+					// live; the daemon ends it earlier when it is left idle.
+					if c := (&http.Response{Header: res.Header}).Cookies(); len(c) != 1 || c[0].MaxAge != int(accounts.SessionMax.Seconds()) {
+						t.Fatalf("session cookie = %+v, want Max-Age %v", c, accounts.SessionMax)
+					}
 					return
 				}
 				p := res.Problem(t)

@@ -89,6 +89,19 @@ func TestLoginSessionsAndThrottling(t *testing.T) {
 		if _, err := accounts.SessionUser(ctx, db, token2, t0.Add(41*24*time.Hour)); !errors.Is(err, core.ErrUnauthenticated) {
 			t.Fatalf("idle session should have expired: %v", err)
 		}
+		// Used every 10 days, a session still ends 30 days after the login.
+		_, token3, err := accounts.Login(ctx, db, "ferme@example.fr", "motdepasse1", "10.0.0.1", t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, day := range []int{10, 20, 29} {
+			if _, err := accounts.SessionUser(ctx, db, token3, t0.Add(time.Duration(day)*24*time.Hour)); err != nil {
+				t.Fatalf("session used on day %d: %v", day, err)
+			}
+		}
+		if _, err := accounts.SessionUser(ctx, db, token3, t0.Add(accounts.SessionMax)); !errors.Is(err, core.ErrUnauthenticated) {
+			t.Fatalf("session past its maximum lifetime: %v", err)
+		}
 		if _, err := accounts.SessionUser(ctx, db, "forged", t0); !errors.Is(err, core.ErrUnauthenticated) {
 			t.Fatalf("forged token: %v", err)
 		}

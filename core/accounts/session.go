@@ -17,6 +17,9 @@ import (
 const (
 	// SessionIdle is how long a session lives without being used.
 	SessionIdle = 14 * 24 * time.Hour
+	// SessionMax is how long a session lives at most, however often it is
+	// used: past it the user logs in again (ASVS 4.0.3 3.3.2).
+	SessionMax = 30 * 24 * time.Hour
 	// sessionTouchEvery bounds how often a used session's expiry is pushed
 	// back, so reads do not write on every request.
 	sessionTouchEvery = time.Minute
@@ -33,15 +36,22 @@ func NewSession(ctx context.Context, q store.Q, userID string, now time.Time) (s
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	ms := now.UnixMilli()
 	_, err := store.Exec(ctx, q, `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
-		VALUES (?, ?, ?, ?, ?)`, hashToken(token), userID, ms, ms, now.Add(SessionIdle).UnixMilli())
+		VALUES (?, ?, ?, ?, ?)`, hashToken(token), userID, ms, ms, sessionExpiry(ms, now))
 	if err != nil {
 		return "", fmt.Errorf("accounts: create session: %w", err)
 	}
 	return token, nil
 }
 
+// sessionExpiry is when a session created at createdMs (Unix ms) and used
+// at now expires: SessionIdle after its last use, SessionMax after its
+// creation at the latest.
+func sessionExpiry(createdMs int64, now time.Time) int64 {
+	return min(now.Add(SessionIdle).UnixMilli(), time.UnixMilli(createdMs).Add(SessionMax).UnixMilli())
+}
+
 // SessionUser returns the user owning a live session token and extends the
-// session's idle expiry. An unknown or expired token is
+// session's idle expiry, within its maximum lifetime. An unknown or expired token is
 // core.ErrUnauthenticated.
 func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (User, error) {
 	if token == "" {
@@ -49,11 +59,12 @@ func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (U
 	}
 	var s struct {
 		UserID     string `db:"user_id"`
+		CreatedAt  int64  `db:"created_at"`
 		LastSeenAt int64  `db:"last_seen_at"`
 		ExpiresAt  int64  `db:"expires_at"`
 	}
 	h := hashToken(token)
-	err := store.Get(ctx, q, &s, `SELECT user_id, last_seen_at, expires_at FROM sessions WHERE token_hash = ?`, h)
+	err := store.Get(ctx, q, &s, `SELECT user_id, created_at, last_seen_at, expires_at FROM sessions WHERE token_hash = ?`, h)
 	if store.IsNotFound(err) || (err == nil && s.ExpiresAt <= now.UnixMilli()) {
 		return User{}, core.ErrUnauthenticated
 	}
@@ -62,7 +73,7 @@ func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (U
 	}
 	if now.UnixMilli()-s.LastSeenAt >= sessionTouchEvery.Milliseconds() {
 		if _, err := store.Exec(ctx, q, `UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?`,
-			now.UnixMilli(), now.Add(SessionIdle).UnixMilli(), h); err != nil {
+			now.UnixMilli(), sessionExpiry(s.CreatedAt, now), h); err != nil {
 			return User{}, fmt.Errorf("accounts: touch session: %w", err)
 		}
 	}
