@@ -9,6 +9,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core/accounts"
 	"primeur/core/rewards"
 )
 
@@ -184,11 +185,11 @@ func (d *Daemon) listScores(ctx context.Context, _ *struct{}) (*ScoresOutput, er
 	}
 	// The shops of the map now, with the board's scores: a shop registered
 	// since the board was loaded is on the map too (one indexed read).
-	shops, err := rewards.ShopIDs(ctx, d.db)
+	shops, err := accounts.ShopIDs(ctx, d.db)
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
 	out := &ScoresOutput{}
-	out.Body.Scores = b.ScoresOf(shops)
+	out.Body.Scores = b.Scores(shops)
 	return out, nil
 }

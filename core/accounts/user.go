@@ -201,6 +201,15 @@ func Shops(ctx context.Context, q store.Q) ([]Shop, error) {
 	return ss, nil
 }
 
+// ShopIDs returns the id of every shop, sorted.
+func ShopIDs(ctx context.Context, q store.Q) ([]string, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM users WHERE type = ? ORDER BY id`, Distributor); err != nil {
+		return nil, fmt.Errorf("accounts: list shop ids: %w", err)
+	}
+	return ids, nil
+}
+
 // Name is a user's id and name.
 type Name struct {
 	ID   string `db:"id"`

@@ -32,7 +32,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"primeur/core"
@@ -167,9 +166,10 @@ type ShopScore struct {
 	Score       int64  `json:"score"`
 }
 
-// Board is the platform-wide part of the programme at a time: every shop
-// with its monthly purchases and months of commitment, which ranks and the
-// map's scores compare. Loading it reads every shop's done deliveries of
+// Board is the platform-wide part of the programme at a time: the monthly
+// purchases and months of commitment of every shop that has some, which
+// ranks and the map's scores compare (the list of shops is read at the
+// request, never kept on the board). Loading it reads every shop's done deliveries of
 // the window and every commitment of the platform — a cost that grows with
 // the platform — so the daemon loads one at most once a minute and shares
 // it (daemon/rewards.go); a shop's own figures are always read afresh.
@@ -177,7 +177,6 @@ type Board struct {
 	// At is when the board was loaded; Last and Current are its window.
 	At            time.Time
 	Last, Current string
-	Shops         []string
 	Purchases     map[string][2]decimal.Dec
 	Months        map[string]int
 }
@@ -185,11 +184,8 @@ type Board struct {
 // LoadBoard reads the board at now (Europe/Paris).
 func LoadBoard(ctx context.Context, q store.Q, now time.Time) (*Board, error) {
 	b := &Board{At: now}
-	var err error
-	if b.Shops, err = ShopIDs(ctx, q); err != nil {
-		return nil, err
-	}
 	b.Last, b.Current = Window(now)
+	var err error
 	if b.Purchases, err = purchasesByShop(ctx, q, b.Last, b.Current, ""); err != nil {
 		return nil, err
 	}
@@ -206,23 +202,10 @@ func (b *Board) Fresh(now time.Time, maxAge time.Duration) bool {
 	return b != nil && !now.Before(b.At) && now.Sub(b.At) < maxAge && last == b.Last && current == b.Current
 }
 
-// ShopIDs lists the id of every shop, sorted.
-func ShopIDs(ctx context.Context, q store.Q) ([]string, error) {
-	var ids []string
-	if err := store.Select(ctx, q, &ids, `SELECT id FROM users WHERE type = ?`, accounts.Distributor); err != nil {
-		return nil, fmt.Errorf("rewards: list shops: %w", err)
-	}
-	slices.Sort(ids)
-	return ids, nil
-}
-
-// Scores is every shop's score on the board, by shop id.
-func (b *Board) Scores() []ShopScore { return b.ScoresOf(b.Shops) }
-
-// ScoresOf is the score on the board of each of shops. A shop the board
-// does not count — registered since it was loaded — scores as it did at
-// registration, 0, until the next board.
-func (b *Board) ScoresOf(shops []string) []ShopScore {
+// Scores is the score on the board of each of shops, read at the request:
+// a shop registered since the board was loaded is not on it and scores as
+// it did at registration, 0, until the next board.
+func (b *Board) Scores(shops []string) []ShopScore {
 	out := make([]ShopScore, len(shops))
 	for i, id := range shops {
 		v := b.Purchases[id]
@@ -265,10 +248,11 @@ func standingOn(ctx context.Context, q store.Q, b *Board, shopID string) (Standi
 		CurrentMonth: MonthValue{Month: b.Current, Value: mine[1]},
 		Monthly:      monthly(mine[0], mine[1]),
 	}
-	rank, shops := 1, len(b.Shops)
-	if _, found := slices.BinarySearch(b.Shops, shopID); !found {
-		shops++ // registered since the board was loaded
+	shops, err := accounts.ShopIDs(ctx, q)
+	if err != nil {
+		return Standing{}, err
 	}
+	rank := 1
 	for id, v := range b.Purchases {
 		if id != shopID && monthly(v[0], v[1]) > p.Monthly {
 			rank++
@@ -291,7 +275,7 @@ func standingOn(ctx context.Context, q store.Q, b *Board, shopID string) (Standi
 		Purchases:          p,
 		MonthsOfCommitment: months[shopID],
 		Rank:               rank,
-		Shops:              shops,
+		Shops:              len(shops),
 		Score:              ScoreOf(p.Monthly, months[shopID]),
 		Contribution:       c,
 	}, nil
@@ -304,7 +288,11 @@ func Scores(ctx context.Context, q store.Q, now time.Time) ([]ShopScore, error) 
 	if err != nil {
 		return nil, err
 	}
-	return b.Scores(), nil
+	shops, err := accounts.ShopIDs(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return b.Scores(shops), nil
 }
 
 // invoicedQuantity is a delivery line's quantity as invoiced (DESIGN §7),
