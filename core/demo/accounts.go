@@ -68,13 +68,13 @@ func seedAccounts(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error
 		u := accounts.User{
 			ID: core.NewID(), Email: p.email, EmailKey: accounts.EmailKey(p.email), Name: p.name,
 			PasswordHash: hash, Capital: p.capital, BIC: bicOf(p.bank), APE: p.ape,
-			IBAN: frenchIBAN(p.bank, "00010", fmt.Sprintf("%011d", 10000000+i*7919)), SIRET: p.siren + "00017",
+			IBAN: FrenchIBAN(p.bank, "00010", fmt.Sprintf("%011d", 10000000+i*7919)), SIRET: p.siren + "00017",
 			Tel: fmt.Sprintf("04506%05d", 10000+i*731), AddressLine1: p.address[0], AddressLine2: p.address[1],
 			AddressLine3: p.address[2], Latitude: p.lat, Longitude: p.lon, Certification: p.cert, Legal: p.legal,
 			DeliveryDays: "0000000", CreatedAt: ms, UpdatedAt: ms,
 		}
 		if p.vat {
-			u.TVAIntracom = frenchVAT(p.siren)
+			u.TVAIntracom = FrenchVAT(p.siren)
 		}
 		if shop {
 			u.Type = accounts.Distributor
@@ -108,9 +108,9 @@ func bicOf(bank string) string {
 	}
 }
 
-// frenchIBAN builds a valid French IBAN from its bank, branch and account
+// FrenchIBAN builds a valid French IBAN from its bank, branch and account
 // (the RIB key and the IBAN check digits computed).
-func frenchIBAN(bank, branch, account string) string {
+func FrenchIBAN(bank, branch, account string) string {
 	ribKey := 97 - mod97(bank+branch+account+"00")
 	bban := bank + branch + account + fmt.Sprintf("%02d", ribKey)
 	check := 98 - mod97(bban+"152700") // "FR00" with F=15, R=27
@@ -125,8 +125,8 @@ func mod97(digits string) int {
 	return r
 }
 
-// frenchVAT derives the intra-community VAT number of a SIREN.
-func frenchVAT(siren string) string {
+// FrenchVAT derives the intra-community VAT number of a SIREN.
+func FrenchVAT(siren string) string {
 	n, _ := strconv.Atoi(siren)
 	return fmt.Sprintf("FR%02d%s", (12+3*(n%97))%97, siren)
 }

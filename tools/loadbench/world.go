@@ -14,6 +14,7 @@ import (
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
+	"primeur/core/demo"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/trade"
@@ -647,33 +648,11 @@ func (w *world) party(r, n int, siren string, created time.Time) accounts.User {
 	lon := t.lon + 0.4*(frac(mix(r, n, 1))-0.5)
 	bank := []string{"18106", "10807", "30002"}[n%3]
 	return accounts.User{
-		PasswordHash: w.hash, SIRET: siren + "00017", TVAIntracom: frenchVAT(siren),
+		PasswordHash: w.hash, SIRET: siren + "00017", TVAIntracom: demo.FrenchVAT(siren),
 		BIC:          []string{"AGRIFRPP881", "CCBPFRPPANN", "CRLYFRPPXXX"}[n%3],
-		IBAN:         frenchIBAN(bank, "00010", fmt.Sprintf("%011d", 20_000_000+r*1000+n)),
+		IBAN:         demo.FrenchIBAN(bank, "00010", fmt.Sprintf("%011d", 20_000_000+r*1000+n)),
 		Tel:          fmt.Sprintf("04%08d", 50_000_000+r*1000+n),
 		AddressLine1: fmt.Sprintf("%d %s", 1+n%60, streets[n%len(streets)]), AddressLine2: t.postcode + " " + t.name,
 		Latitude: strconv.FormatFloat(lat, 'f', 4, 64), Longitude: strconv.FormatFloat(lon, 'f', 4, 64),
 	}
-}
-
-// frenchIBAN builds a valid French IBAN: the RIB key and the check digits
-// computed by the mod-97 rule.
-func frenchIBAN(bank, branch, account string) string {
-	key := 97 - mod97(bank+branch+account+"00")
-	bban := bank + branch + account + fmt.Sprintf("%02d", key)
-	return fmt.Sprintf("FR%02d%s", 98-mod97(bban+"152700"), bban)
-}
-
-func mod97(digits string) int {
-	r := 0
-	for _, c := range digits {
-		r = (r*10 + int(c-'0')) % 97
-	}
-	return r
-}
-
-// frenchVAT is the intra-community VAT number of a SIREN.
-func frenchVAT(siren string) string {
-	n, _ := strconv.Atoi(siren)
-	return fmt.Sprintf("FR%02d%s", (12+3*(n%97))%97, siren)
 }
