@@ -166,28 +166,56 @@ type FullDelivery struct {
 }
 
 // Load returns the orders matching f with their deliveries (by date, then
-// chrono) and lines, in three queries.
+// chrono) and lines (by product), in four queries.
 func Load(ctx context.Context, q store.Q, f Filter) ([]Full, error) {
+	return load(ctx, q, f, allColumns)
+}
+
+// columns are the columns a load reads of each table.
+type columns struct{ orders, deliveries, lines string }
+
+var (
+	// allColumns: every column, for the code that works on orders.
+	allColumns = columns{
+		orders: "o.id, o.producer_id, o.distributor_id, o.month, o.created_at, o.updated_at",
+		deliveries: `d.id, d.order_id, d.producer_id, d.status, d.date, d.chrono,
+			d.claim_status, d.claim_sent_at, d.claim_reviewed_at, d.note_sent_at, d.created_at, d.updated_at`,
+		lines: `l.id, l.delivery_id, l.need_id, l.product_id, l.price,
+			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment`,
+	}
+	// viewColumns: those the views show (LoadViews).
+	viewColumns = columns{
+		orders: "o.id, o.producer_id, o.distributor_id, o.month",
+		deliveries: `d.id, d.order_id, d.status, d.date, d.chrono,
+			d.claim_status, d.claim_sent_at, d.claim_reviewed_at`,
+		lines: `l.id, l.delivery_id, l.product_id, l.price,
+			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment`,
+	}
+)
+
+// load reads the orders matching f with cols. Deliveries and lines are
+// ordered in Go, per order and per delivery, rather than by sorting every
+// row in the database: a shop's year of deliveries is the largest part of
+// its user load (docs/BENCHMARKS.md, issue 9).
+func load(ctx context.Context, q store.Q, f Filter, cols columns) ([]Full, error) {
 	if f.IDs != nil && len(f.IDs) == 0 {
 		return []Full{}, nil
 	}
 	where, args := f.where()
 	var os []Order
-	if err := store.SelectIn(ctx, q, &os, `SELECT o.id, o.producer_id, o.distributor_id, o.month, o.created_at, o.updated_at
+	if err := store.SelectIn(ctx, q, &os, `SELECT `+cols.orders+`
 		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args...); err != nil {
 		return nil, fmt.Errorf("orders: load: %w", err)
 	}
 	var ds []Delivery
-	if err := store.SelectIn(ctx, q, &ds, `SELECT d.id, d.order_id, d.producer_id, d.status, d.date, d.chrono,
-			d.claim_status, d.claim_sent_at, d.claim_reviewed_at, d.note_sent_at, d.created_at, d.updated_at
-		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where+` ORDER BY d.date, d.chrono`, args...); err != nil {
+	if err := store.SelectIn(ctx, q, &ds, `SELECT `+cols.deliveries+`
+		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where, args...); err != nil {
 		return nil, fmt.Errorf("orders: load deliveries: %w", err)
 	}
 	var ls []Line
-	if err := store.SelectIn(ctx, q, &ls, `SELECT l.id, l.delivery_id, l.need_id, l.product_id, l.price,
-			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment
+	if err := store.SelectIn(ctx, q, &ls, `SELECT `+cols.lines+`
 		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
-		WHERE `+where+` ORDER BY l.product_id`, args...); err != nil {
+		WHERE `+where, args...); err != nil {
 		return nil, fmt.Errorf("orders: load lines: %w", err)
 	}
 	var is []invoiceRow
@@ -195,22 +223,33 @@ func Load(ctx context.Context, q store.Q, f Filter) ([]Full, error) {
 		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args...); err != nil {
 		return nil, fmt.Errorf("orders: load invoices: %w", err)
 	}
-	invoices := map[string]*InvoiceRef{}
+	invoices := make(map[string]*InvoiceRef, len(is))
 	for _, i := range is {
 		at := i.IssuedAt
 		invoices[i.OrderID] = &InvoiceRef{ID: i.ID, Number: i.Number, IssuedAt: stamp(&at)}
 	}
-	lines := map[string][]Line{}
+	lines := make(map[string][]Line, len(ds))
 	for _, l := range ls {
 		lines[l.DeliveryID] = append(lines[l.DeliveryID], l)
 	}
-	dels := map[string][]FullDelivery{}
+	dels := make(map[string][]FullDelivery, len(os))
 	for _, d := range ds {
-		dels[d.OrderID] = append(dels[d.OrderID], FullDelivery{Delivery: d, Lines: lines[d.ID]})
+		dl := lines[d.ID]
+		// One line per product and delivery: the product orders them.
+		slices.SortFunc(dl, func(a, b Line) int { return strings.Compare(a.ProductID, b.ProductID) })
+		dels[d.OrderID] = append(dels[d.OrderID], FullDelivery{Delivery: d, Lines: dl})
 	}
 	out := make([]Full, len(os))
 	for i, o := range os {
-		out[i] = Full{Order: o, Deliveries: dels[o.ID], Invoice: invoices[o.ID]}
+		fd := dels[o.ID]
+		// Chronos are unique per producer, and an order has one producer.
+		slices.SortFunc(fd, func(a, b FullDelivery) int {
+			if c := strings.Compare(a.Date, b.Date); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Chrono, b.Chrono)
+		})
+		out[i] = Full{Order: o, Deliveries: fd, Invoice: invoices[o.ID]}
 	}
 	return out, nil
 }
@@ -274,116 +313,13 @@ func stamp(ms *int64) string {
 	return time.UnixMilli(*ms).UTC().Format(time.RFC3339)
 }
 
-// viewDelivery is a delivery row with the columns its view shows.
-type viewDelivery struct {
-	ID              string `db:"id"`
-	OrderID         string `db:"order_id"`
-	Status          string `db:"status"`
-	Date            string `db:"date"`
-	Chrono          int64  `db:"chrono"`
-	ClaimStatus     string `db:"claim_status"`
-	ClaimSentAt     *int64 `db:"claim_sent_at"`
-	ClaimReviewedAt *int64 `db:"claim_reviewed_at"`
-}
-
-// viewLine is a delivery line row with the columns its view shows.
-type viewLine struct {
-	ID               string       `db:"id"`
-	DeliveryID       string       `db:"delivery_id"`
-	ProductID        string       `db:"product_id"`
-	Price            decimal.Dec  `db:"price"`
-	QuantityExpected decimal.Dec  `db:"quantity_expected"`
-	QuantitySent     *decimal.Dec `db:"quantity_sent"`
-	QuantityClaimed  decimal.Dec  `db:"quantity_claimed"`
-	ClaimType        string       `db:"claim_type"`
-	ClaimComment     string       `db:"claim_comment"`
-}
-
-// LoadViews returns the orders matching f as viewerID sees them — what
-// Views(Load(f), viewerID) gives — reading only the columns the views show
-// and ordering deliveries and lines in Go, per order and per delivery,
-// rather than sorting every row of the user's year in the database: it
-// serves the user load, whose largest part a shop's year of deliveries is
-// (docs/BENCHMARKS.md, issue 9).
+// LoadViews returns the orders matching f as viewerID sees them, what
+// Views(Load(f), viewerID) gives, reading only the columns the views show:
+// it serves the user load.
 func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]View, error) {
-	if f.IDs != nil && len(f.IDs) == 0 {
-		return []View{}, nil
+	fs, err := load(ctx, q, f, viewColumns)
+	if err != nil {
+		return nil, err
 	}
-	where, args := f.where()
-	var os []Order
-	if err := store.SelectIn(ctx, q, &os, `SELECT o.id, o.producer_id, o.distributor_id, o.month
-		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args...); err != nil {
-		return nil, fmt.Errorf("orders: load: %w", err)
-	}
-	var ds []viewDelivery
-	if err := store.SelectIn(ctx, q, &ds, `SELECT d.id, d.order_id, d.status, d.date, d.chrono,
-			d.claim_status, d.claim_sent_at, d.claim_reviewed_at
-		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where, args...); err != nil {
-		return nil, fmt.Errorf("orders: load deliveries: %w", err)
-	}
-	var ls []viewLine
-	if err := store.SelectIn(ctx, q, &ls, `SELECT l.id, l.delivery_id, l.product_id, l.price,
-			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment
-		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
-		WHERE `+where, args...); err != nil {
-		return nil, fmt.Errorf("orders: load lines: %w", err)
-	}
-	var is []invoiceRow
-	if err := store.SelectIn(ctx, q, &is, `SELECT i.id, i.order_id, i.number, i.issued_at
-		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args...); err != nil {
-		return nil, fmt.Errorf("orders: load invoices: %w", err)
-	}
-
-	lines := make(map[string][]LineView, len(ds))
-	for _, l := range ls {
-		sent := l.QuantityExpected
-		if l.QuantitySent != nil {
-			sent = *l.QuantitySent
-		}
-		lines[l.DeliveryID] = append(lines[l.DeliveryID], LineView{
-			ID: l.ID, Product: l.ProductID, Price: l.Price, QuantityExpected: l.QuantityExpected,
-			QuantitySent: sent, QuantityClaimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment,
-		})
-	}
-	dels := make(map[string][]DeliveryView, len(os))
-	for _, d := range ds {
-		dl := lines[d.ID]
-		if dl == nil {
-			dl = []LineView{}
-		}
-		// Load's order: lines by product (ids break no tie: one line per
-		// product and delivery).
-		slices.SortFunc(dl, func(a, b LineView) int { return strings.Compare(a.Product, b.Product) })
-		dels[d.OrderID] = append(dels[d.OrderID], DeliveryView{
-			ID: d.ID, OrderID: d.OrderID, Status: d.Status, Date: d.Date, Chrono: d.Chrono, ClaimStatus: d.ClaimStatus,
-			ClaimSentAt: stamp(d.ClaimSentAt), ClaimReviewedAt: stamp(d.ClaimReviewedAt), DeliveryLines: dl,
-		})
-	}
-	invoices := make(map[string]*InvoiceRef, len(is))
-	for _, i := range is {
-		at := i.IssuedAt
-		invoices[i.OrderID] = &InvoiceRef{ID: i.ID, Number: i.Number, IssuedAt: stamp(&at)}
-	}
-	out := make([]View, len(os))
-	for i, o := range os {
-		v := View{ID: o.ID, Date: o.Month, Deliveries: dels[o.ID], Invoice: invoices[o.ID]}
-		if v.Deliveries == nil {
-			v.Deliveries = []DeliveryView{}
-		}
-		// Load's order: by date, then chrono (unique per producer, and an
-		// order has one producer).
-		slices.SortFunc(v.Deliveries, func(a, b DeliveryView) int {
-			if c := strings.Compare(a.Date, b.Date); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Chrono, b.Chrono)
-		})
-		if viewerID == o.ProducerID {
-			v.Distributor = o.DistributorID
-		} else {
-			v.Producer = o.ProducerID
-		}
-		out[i] = v
-	}
-	return out, nil
+	return Views(fs, viewerID), nil
 }
