@@ -22,6 +22,7 @@ import (
 
 	"primeur/core/config"
 	"primeur/core/decimal"
+	"primeur/core/jobs"
 	"primeur/core/store"
 )
 
@@ -54,6 +55,9 @@ type Daemon struct {
 	api     huma.API
 	handler http.Handler
 	boards  boards // the rewards board shared for a minute (rewards.go)
+	// observe hears what the jobs and the daemon do, for the metrics; its
+	// zero value hears nothing.
+	observe jobs.Observer
 }
 
 // New builds the daemon and registers every route.

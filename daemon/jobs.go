@@ -30,6 +30,7 @@ func (d *Daemon) startJobs(ctx context.Context) (func(), error) {
 		return nil, fmt.Errorf("daemon: scheduler: %w", err)
 	}
 	env := jobs.EnvOf(d.cfg, d.db, d.log)
+	env.Observe = d.observe
 	for _, job := range jobs.All {
 		cron, ok := schedules[job.Name]
 		if !ok {
@@ -51,11 +52,18 @@ func (d *Daemon) startJobs(ctx context.Context) (func(), error) {
 	}, nil
 }
 
-// runJob runs one job at the daemon's current time and logs its report.
+// runJob runs one job at the daemon's current time and logs its report. A
+// panic in the job is recovered and logged: the next run tries again, and
+// the daemon keeps serving.
 func (d *Daemon) runJob(ctx context.Context, env jobs.Env, job jobs.Job) {
 	if ctx.Err() != nil {
 		return
 	}
+	defer func() {
+		if v := recover(); v != nil {
+			d.recovered("job "+job.Name, v)
+		}
+	}()
 	start := time.Now()
 	d.log.Debug("job started", "job", job.Name)
 	report, err := job.Run(ctx, env, d.now())

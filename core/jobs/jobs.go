@@ -44,6 +44,9 @@ type Env struct {
 	// two processes must agree on how old a claim really is. Nil means
 	// time.Now.
 	Clock func() time.Time
+	// Observe hears what the jobs do (metrics); its zero value hears
+	// nothing.
+	Observe Observer
 }
 
 func (e Env) wallClock() time.Time {

@@ -1,0 +1,34 @@
+package jobs
+
+// Observer hears what the jobs do, for the daemon's metrics. Every field is
+// optional; a nil field is skipped. The functions must be safe for
+// concurrent use (documents are sent by several workers at once).
+type Observer struct {
+	// EmailSent is called once per email sent, with the document's kind
+	// ("note" or "invoice").
+	EmailSent func(kind string)
+	// EmailFailed is called once per email that failed to be sent
+	// (including one whose rendering panicked).
+	EmailFailed func(kind string)
+	// PanicRecovered is called when a job's piece of work panicked and the
+	// panic was recovered; where names the piece ("send note", …).
+	PanicRecovered func(where string)
+}
+
+func (o Observer) emailSent(kind string) {
+	if o.EmailSent != nil {
+		o.EmailSent(kind)
+	}
+}
+
+func (o Observer) emailFailed(kind string) {
+	if o.EmailFailed != nil {
+		o.EmailFailed(kind)
+	}
+}
+
+func (o Observer) panicRecovered(where string) {
+	if o.PanicRecovered != nil {
+		o.PanicRecovered(where)
+	}
+}
