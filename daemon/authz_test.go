@@ -315,8 +315,14 @@ func buildWorld(t *testing.T) *world {
 func fingerprint(t *testing.T, db *store.DB) string {
 	t.Helper()
 	var tables []string
-	if err := db.Select(&tables, `SELECT name FROM sqlite_master WHERE type = 'table'
-		AND name NOT IN ('sessions', 'login_throttle', 'goose_db_version') AND name NOT LIKE 'sqlite_%' ORDER BY name`); err != nil {
+	list := `SELECT name FROM sqlite_master WHERE type = 'table'
+		AND name NOT IN ('sessions', 'login_throttle', 'goose_db_version') AND name NOT LIKE 'sqlite_%' ORDER BY name`
+	if db.Dialect == store.Postgres {
+		list = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()
+			AND table_type = 'BASE TABLE' AND table_name NOT IN ('sessions', 'login_throttle', 'goose_db_version')
+			ORDER BY table_name`
+	}
+	if err := db.Select(&tables, list); err != nil {
 		t.Fatal(err)
 	}
 	h := sha256.New()

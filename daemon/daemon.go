@@ -62,17 +62,19 @@ type Daemon struct {
 
 // New builds the daemon and registers every route.
 func New(o Options) *Daemon {
-	d := &Daemon{cfg: o.Config, db: o.DB, log: o.Log, ui: o.UI, now: o.Now}
-	if d.log == nil {
-		d.log = slog.New(slog.DiscardHandler)
+	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, now: o.Now}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
+	d.log = slog.New(withRequestID{o.Log.Handler()})
 	if d.now == nil {
 		d.now = time.Now
 	}
 	mux := http.NewServeMux()
 	d.api = humago.New(mux, apiConfig())
+	d.api.UseMiddleware(d.checkJSONBody)
 	d.routes(mux)
-	d.handler = d.secure(d.logRequests(mux))
+	d.handler = d.identify(d.logRequests(d.recoverPanics(d.secure(mux))))
 	return d
 }
 

@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -35,8 +37,16 @@ var statusDetails = map[int]string{
 
 func init() {
 	// huma builds its own errors (parsing, schema validation) through this
-	// hook: keep its details, but give users a French summary.
+	// hook: keep its details, but give users a French summary. A 5xx never
+	// carries the text of the error behind it: that goes to the log only.
 	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
+		detail, ok := statusDetails[status]
+		if !ok {
+			detail = http.StatusText(status)
+		}
+		if status >= http.StatusInternalServerError {
+			return problem(status, detail)
+		}
 		details := make([]*huma.ErrorDetail, 0, len(errs)+1)
 		for _, e := range errs {
 			if e == nil {
@@ -48,14 +58,27 @@ func init() {
 				details = append(details, &huma.ErrorDetail{Message: e.Error()})
 			}
 		}
-		detail, ok := statusDetails[status]
-		if !ok {
-			detail = http.StatusText(status)
-		}
 		if len(details) == 0 && msg != "" && msg != detail {
 			details = append(details, &huma.ErrorDetail{Message: msg})
 		}
 		return problem(status, detail, details...)
+	}
+	// A handler returning an error that is not a problem (a forgotten
+	// apiError), or huma failing to write an answer, comes here with the
+	// request: the error is logged with the request's id, and the client
+	// reads the generic problem with that id.
+	huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		if status < http.StatusInternalServerError {
+			return huma.NewError(status, msg, errs...)
+		}
+		ctx := hctx.Context()
+		if info := requestOf(ctx); info != nil {
+			info.log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", errors.Join(errs...))
+		}
+		if status == http.StatusInternalServerError {
+			return internalProblem(ctx)
+		}
+		return huma.NewError(status, msg)
 	}
 }
 
@@ -92,7 +115,26 @@ func apiError(ctx context.Context, log *slog.Logger, err error) error {
 		return problem(status, statusDetails[status])
 	}
 	log.ErrorContext(ctx, "request failed", "err", err)
-	return problem(http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+	return internalProblem(ctx)
+}
+
+// internalProblem is the answer to anything unexpected: a generic French
+// message quoting the request's id, which the log line of the error
+// carries too, so that support can find it; never the error's own text.
+func internalProblem(ctx context.Context) *huma.ErrorModel {
+	p := problem(http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+	if id := requestIDOf(ctx); id != "" {
+		p.Detail = fmt.Sprintf("Erreur interne du serveur. Si le problème persiste, communiquez la référence %s.", id)
+		p.Instance = "urn:primeur:request:" + id
+	}
+	return p
+}
+
+// writeProblem writes p as the answer, outside huma.
+func writeProblem(w http.ResponseWriter, p *huma.ErrorModel) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(p.Status)
+	_ = json.NewEncoder(w).Encode(p)
 }
 
 func statusOf(err error) int {

@@ -61,7 +61,7 @@ func (d *Daemon) runJob(ctx context.Context, env jobs.Env, job jobs.Job) {
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			d.recovered("job "+job.Name, v)
+			d.recovered(ctx, "job "+job.Name, v)
 		}
 	}()
 	start := time.Now()

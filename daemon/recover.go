@@ -1,21 +1,25 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 )
 
 // recovered logs a panic recovered in the daemon — in a handler, a job or
-// any goroutine the daemon starts — with its stack, and counts it. Call it
+// any goroutine the daemon starts — with its stack and attrs, and counts it
+// under where, a short fixed name ("http", "job invoices"): it labels a
+// metric, so it never holds a path or an id. Call it
 // from a deferred function with the value of recover():
 //
 //	defer func() {
 //		if v := recover(); v != nil {
-//			d.recovered("job invoices", v)
+//			d.recovered(ctx, "job invoices", v)
 //		}
 //	}()
-func (d *Daemon) recovered(where string, v any) {
-	d.log.Error("panic recovered", "where", where, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+func (d *Daemon) recovered(ctx context.Context, where string, v any, attrs ...any) {
+	attrs = append([]any{"where", where, "panic", fmt.Sprint(v), "stack", string(debug.Stack())}, attrs...)
+	d.log.ErrorContext(ctx, "panic recovered", attrs...)
 	if f := d.observe.PanicRecovered; f != nil {
 		f(where)
 	}
@@ -28,7 +32,7 @@ func (d *Daemon) goSafe(where string, fn func()) {
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
-				d.recovered(where, v)
+				d.recovered(context.Background(), where, v)
 			}
 		}()
 		fn()

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,12 +107,13 @@ func TestSupplyAPI(t *testing.T) {
 			})
 		}
 
-		// Odd queries never fail the server.
+		// Odd queries never fail the server; a control character is refused
+		// before the handler (textcheck.go).
 		for _, q := range []string{"?start=2026-11-16%00", "?days=%00", "?days=1e999", "?days=%EF%BC%95", "?start=%EF%BC%92%EF%BC%90%EF%BC%92%EF%BC%96-11-16",
 			"?start=2026-11-16&start=2026-11-17", "?days=5&days=40", "?start[]=2026-11-16", "?days=99999999999999999999999", "?start=2100-12-31&days=31",
 			"?start=2000-01-01&days=1", "?start=%27%20OR%201%3D1--"} {
 			res := shop.Do("GET", "/api/supply"+q, nil)
-			if res.Status >= 500 || (res.Status != 200 && res.Status != 422) {
+			if res.Status >= 500 || (res.Status != 200 && res.Status != 422 && !(res.Status == 400 && strings.Contains(q, "%00"))) {
 				t.Fatalf("%s: %d %s", q, res.Status, res.Body)
 			}
 		}

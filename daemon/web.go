@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"bytes"
-	"encoding/json"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"primeur/core/text"
 )
 
 // contentSecurityPolicy allows only this origin. Styles may be inline: the
@@ -34,7 +35,11 @@ func (d *Daemon) secure(next http.Handler) http.Handler {
 	protected := cop.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !canonicalPath(r.URL.Path) {
-			writeJSONProblem(w, http.StatusBadRequest, "Chemin invalide.")
+			writeJSONProblem(w, http.StatusBadRequest, MsgBadPath)
+			return
+		}
+		if !cleanQuery(r.URL.RawQuery) {
+			writeJSONProblem(w, http.StatusBadRequest, MsgBadQuery)
 			return
 		}
 		h := w.Header()
@@ -51,11 +56,12 @@ func (d *Daemon) secure(next http.Handler) http.Handler {
 	})
 }
 
-// canonicalPath refuses paths with dot segments, empty segments, backslashes
-// or NUL bytes (also when percent-encoded, as the URL arrives decoded), which
-// the mux would otherwise redirect: no path trick reaches a handler.
+// canonicalPath refuses paths with dot segments, empty segments, backslashes,
+// invalid UTF-8 or control characters (also when percent-encoded, as the URL
+// arrives decoded), which the mux would otherwise redirect or a handler
+// pass to the database: no path trick reaches a handler.
 func canonicalPath(p string) bool {
-	if strings.ContainsAny(p, "\\\x00") || strings.Contains(p, "//") {
+	if !text.Clean(p, false) || strings.ContainsRune(p, '\\') || strings.Contains(p, "//") {
 		return false
 	}
 	for _, seg := range strings.Split(p, "/") {
@@ -96,9 +102,7 @@ func (d *Daemon) logRequests(next http.Handler) http.Handler {
 }
 
 func writeJSONProblem(w http.ResponseWriter, status int, detail string) {
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(problem(status, detail))
+	writeProblem(w, problem(status, detail))
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request) {
