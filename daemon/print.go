@@ -37,7 +37,7 @@ func (d *Daemon) documentError(w http.ResponseWriter, r *http.Request, err error
 		notFound(w, r)
 	default:
 		d.log.ErrorContext(r.Context(), "document failed", "path", r.URL.Path, "err", err)
-		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+		writeProblem(w, internalProblem(r.Context()))
 	}
 }
 
