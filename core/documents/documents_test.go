@@ -39,6 +39,8 @@ func TestFrench(t *testing.T) {
 		documents.Day("2027-08-15"):                   "15 août 2027",
 		documents.Day("not a date"):                   "not a date",
 		documents.Month("2026-02-01"):                 "février 2026",
+		documents.ShortDay("2026-11-20"):              "20/11",
+		documents.ShortDay("2026-11"):                 "2026-11",
 		documents.Euros(123450):                       "1\u202f234,50\u00a0€",
 		documents.Euros(-5):                           "-0,05\u00a0€",
 		documents.Quantity(1250, "kg"):                "12,50",
