@@ -24,18 +24,23 @@
 //     family emoji of five code points one "�", 湖 "�". The same
 //     replacement everywhere, in the note and the invoice;
 //   - a text is cut at a bound (120 characters on a line of a party's
-//     block, 500 in a table cell, 2,000 elsewhere), an ellipsis marking
-//     the cut, and the footer to the width of the page: a 10,000-character
-//     name gives a document of the usual size, in linear time.
+//     block, 500 in a table cell, 2,000 elsewhere), then wrapped by
+//     grapheme cluster (wrap: an accent never leaves its letter) to at most
+//     3 lines for a line of a block, 12 for a cell, a field or a paragraph,
+//     an ellipsis marking any cut; the footer is cut to the page's width.
+//     A 10,000-character name gives a document of one or two pages more
+//     at most, in time linear in the text's length;
+//   - each line is drawn in display order (visual): right-to-left words
+//     are laid out so that Hebrew and Arabic read as stored.
 //
 // The font covers Latin, Greek, Cyrillic, Armenian, Georgian, Hebrew and
 // Arabic letters, combining marks and many symbols; not CJK, nor anything
-// beyond the Basic Multilingual Plane. A fallback font would not help for
-// the latter: go-pdf/fpdf v0.9.0 addresses glyphs by 16-bit code points
-// (see drawable). Limits: fpdf has no text shaping and no bidirectional
-// layout, so Hebrew and Arabic are written in their stored (logical) order,
-// left to right, Arabic letters in their isolated forms; text extraction
-// reads them back in that order.
+// beyond the Basic Multilingual Plane. No fallback font is embedded: one
+// covering CJK weighs over 10 MB (the binary is about 24), and none could
+// help beyond the BMP, go-pdf/fpdf v0.9.0 addressing glyphs by 16-bit code
+// points (see drawable). Limits: fpdf has no text shaping, so Arabic letters are
+// drawn in their isolated forms, not joined; the bidirectional reordering
+// is a simplified form of Unicode's (see visual).
 package documents
 
 import (
@@ -124,17 +129,29 @@ func (d *doc) cell(w, h float64, text, border string, ln int, align string, fill
 	d.pdf.CellFormat(w, h, visual(drawable(text, maxText)), border, ln, align, fill, 0, "")
 }
 
-// write writes a drawable text wrapped in the width w from the current
-// position, lines of height h aligned as align ("L", "C", "R"), and ends at
-// the left margin below it. A line that does not fit on the page goes to
-// the next.
-func (d *doc) write(text string, w, h float64, align string) {
+// writeLines writes the lines of a wrapped text in the width w from the
+// current position, each of height h and aligned as align ("L", "C", "R"),
+// in display order (see visual), and ends at the left margin below them. A
+// line that does not fit on the page goes to the next.
+func (d *doc) writeLines(lines []string, w, h float64, align string) {
 	x := d.pdf.GetX()
-	for _, l := range d.wrap(text, w) {
+	for _, l := range lines {
 		d.pdf.SetX(x)
 		d.pdf.CellFormat(w, h, visual(l), "", 2, align, false, 0, "")
 	}
 	d.pdf.SetX(margin)
+}
+
+// wrapAtMost is wrap cut to n lines, the last ending with an ellipsis
+// when the text was longer.
+func (d *doc) wrapAtMost(text string, w float64, n int) []string {
+	lines := d.wrap(text, w)
+	if len(lines) <= n {
+		return lines
+	}
+	lines = lines[:n]
+	lines[n-1] = d.ellipsize(lines[n-1], w-2*d.pdf.GetCellMargin())
+	return lines
 }
 
 // fit returns text as drawable, cut to the width w in the current font,
@@ -144,16 +161,21 @@ func (d *doc) fit(text string, w float64) string {
 	if d.pdf.GetStringWidth(text) <= w {
 		return text
 	}
-	ps := d.pieces(text)
+	return d.ellipsize(text, w)
+}
+
+// ellipsize returns the start of a drawable text that fits in the width w
+// with an ellipsis after it, and the ellipsis.
+func (d *doc) ellipsize(text string, w float64) string {
 	room := w - d.pdf.GetStringWidth(printable.Ellipsis)
 	var b strings.Builder
-	for _, p := range ps {
+	for _, p := range d.pieces(text) {
 		if room -= p.w; room < 0 {
 			break
 		}
 		b.WriteString(p.s)
 	}
-	return b.String() + printable.Ellipsis
+	return strings.TrimRight(b.String(), " ") + printable.Ellipsis
 }
 
 // title writes the document's heading and its reference on the right.
@@ -177,13 +199,13 @@ func (d *doc) field(label, value string) {
 	w := d.pdf.GetStringWidth(label+" ") + 1
 	d.cell(w, lineH+0.4, label, "", 0, "L", false)
 	d.font("", 9)
-	d.write(drawable(value, maxText), contentW-w, lineH+0.4, "L")
+	d.writeLines(d.wrapAtMost(drawable(value, maxText), contentW-w, maxTextLines), contentW-w, lineH+0.4, "L")
 }
 
 // paragraph writes wrapped text.
 func (d *doc) paragraph(text string, size float64) {
 	d.font("", size)
-	d.write(drawable(text, maxText), contentW, size*0.5, "L")
+	d.writeLines(d.wrapAtMost(drawable(text, maxText), contentW, maxTextLines), contentW, size*0.5, "L")
 }
 
 // heading writes a small section heading.
@@ -220,23 +242,18 @@ type box struct {
 func (d *doc) boxes(bs ...box) {
 	const gap = 6.0
 	w := (contentW - gap*float64(len(bs)-1)) / float64(len(bs))
+	// Wrap and measure first, so every frame has the height of the
+	// tallest.
+	d.font("", 8.5)
 	lines := make([][]string, len(bs))
+	maxH := 0.0
 	for i, b := range bs {
 		for _, l := range b.lines {
-			lines[i] = append(lines[i], drawable(l, maxBoxLine))
+			lines[i] = append(lines[i], d.wrapAtMost(drawable(l, maxBoxLine), w-2, maxBoxLines)...)
 		}
+		maxH = max(maxH, 7+float64(len(lines[i]))*lineH+2, b.minH)
 	}
 	top := d.pdf.GetY()
-	// Measure first, so every frame has the height of the tallest.
-	maxH := 0.0
-	d.font("", 8.5)
-	for i, b := range bs {
-		h := 7.0
-		for _, l := range lines[i] {
-			h += float64(len(d.wrap(l, w-2))) * lineH
-		}
-		maxH = max(maxH, h+2, b.minH)
-	}
 	if top+maxH > pageH-20 {
 		d.pdf.AddPage()
 		top = d.pdf.GetY()
@@ -251,10 +268,8 @@ func (d *doc) boxes(bs ...box) {
 		d.cell(w-2, 5, b.title, "", 2, "L", false)
 		d.pdf.SetXY(x+1, top+7)
 		d.font("", 8.5)
-		for _, l := range lines[i] {
-			d.pdf.SetX(x + 1)
-			d.write(l, w-2, lineH, "L")
-		}
+		d.pdf.SetX(x + 1)
+		d.writeLines(lines[i], w-2, lineH, "L")
 	}
 	d.pdf.SetXY(margin, top+maxH+4)
 }
@@ -279,14 +294,12 @@ func (d *doc) table(cols []column, rows [][]string) {
 	header()
 	d.font("", 8.5)
 	for _, r := range rows {
-		cells := make([]string, len(cols))
-		for i := range cols {
-			cells[i] = drawable(r[i], maxCell)
-		}
 		// Height of the row: the tallest wrapped cell.
+		cells := make([][]string, len(cols))
 		h := 5.5
 		for i, c := range cols {
-			if n := len(d.wrap(cells[i], c.width)); n > 1 {
+			cells[i] = d.wrapAtMost(drawable(r[i], maxCell), c.width, maxCellLines)
+			if n := len(cells[i]); n > 1 {
 				h = max(h, float64(n)*lineH+1)
 			}
 		}
@@ -299,7 +312,7 @@ func (d *doc) table(cols []column, rows [][]string) {
 		for i, c := range cols {
 			d.pdf.Rect(x, y, c.width, h, "D")
 			d.pdf.SetXY(x, y+0.5)
-			d.write(cells[i], c.width, lineH, c.align)
+			d.writeLines(cells[i], c.width, lineH, c.align)
 			x += c.width
 			d.pdf.SetXY(x, y)
 		}

@@ -33,6 +33,18 @@ const (
 	maxText = 2000
 )
 
+// Bounds of the wrapped lines of a text: a frame must fit on one page, and
+// no text may take more than a part of one. The last line shown ends with
+// an ellipsis.
+const (
+	// maxBoxLines bounds each line of a party's block.
+	maxBoxLines = 3
+	// maxCellLines bounds a table cell.
+	maxCellLines = 12
+	// maxTextLines bounds a field's value or a paragraph.
+	maxTextLines = 12
+)
+
 // glyphs is the set of characters the embedded fonts can draw, regular and
 // bold alike, read from their character maps, less the invisible ones (see
 // invisible).
