@@ -419,4 +419,3 @@ func TestTenThousandCharacterNames(t *testing.T) {
 	}
 	mustContain(t, pdfText(t, pdf), "Ferme � du Lac Ferme", "…", "Total TTC — net à payer")
 }
-
