@@ -16,7 +16,8 @@ test. Each job does what is due at its time and nothing else, so running it
 again, or on several processes at once, changes nothing more.`
 
 const jobsRunExample = `  primeur jobs run deliveries
-  primeur jobs run invoices --at 2026-12-01T06:00:00+01:00`
+  primeur jobs run invoices --at 2026-12-01T06:00:00+01:00
+  primeur jobs run deliveries --retry-failed`
 
 func (a *app) jobsCommand() *cobra.Command {
 	cmd := &cobra.Command{
@@ -46,6 +47,7 @@ func (a *app) jobsListCommand() *cobra.Command {
 
 func (a *app) jobsRunCommand() *cobra.Command {
 	var at string
+	var retryFailed bool
 	cmd := &cobra.Command{
 		Use:     "run NAME",
 		Short:   "Run one job now, or as if it were the time given by --at",
@@ -55,6 +57,9 @@ func (a *app) jobsRunCommand() *cobra.Command {
 			job, ok := jobs.Find(args[0])
 			if !ok {
 				return fmt.Errorf("unknown job %q (see primeur jobs list)", args[0])
+			}
+			if retryFailed && job.Name == "claims" {
+				return fmt.Errorf("--retry-failed: the claims job sends no email (use deliveries or invoices)")
 			}
 			now := a.now()
 			if at != "" {
@@ -69,12 +74,21 @@ func (a *app) jobsRunCommand() *cobra.Command {
 				return err
 			}
 			defer db.Close()
+			if retryFailed {
+				notes, invoices, err := jobs.RetryFailed(cmd.Context(), db)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.out, "envois abandonnés remis en file : %d bon(s) de livraison, %d facture(s)\n", notes, invoices)
+			}
 			report, err := job.Run(cmd.Context(), jobs.EnvOf(a.cfg, db, a.logger()), now)
 			fmt.Fprintf(a.out, "%s (%s) : %s\n", job.Name, now.In(a.cfg.Location).Format("2006-01-02 15:04 MST"), report)
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&at, "at", "", "the time to run as (RFC 3339, or YYYY-MM-DDTHH:MM in the configured time zone)")
+	cmd.Flags().BoolVar(&retryFailed, "retry-failed", false, fmt.Sprintf(
+		"first give the emails abandoned after %d failed attempts their attempts back, so this run sends them again", jobs.MaxAttempts))
 	return cmd
 }
 

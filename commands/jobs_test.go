@@ -14,6 +14,7 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/delivery/deliverytest"
+	"primeur/core/jobs"
 	"primeur/core/orders"
 	"primeur/core/schema"
 	"primeur/core/store"
@@ -198,5 +199,79 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 				t.Fatalf("%d invoices unsent, %v", unsent, err)
 			}
 		})
+	}
+}
+
+// TestJobsRunWithHostileNames runs the real command, as a process, on a
+// producer named with an emoji and a shop whose name holds control
+// characters: it exits 0, having locked the delivery and written the note's
+// email to the outbox (before issue 13, fpdf's panic ended it).
+func TestJobsRunWithHostileNames(t *testing.T) {
+	bases := map[string]func(t *testing.T) (url, dataDir string){
+		"sqlite": func(t *testing.T) (string, string) { return "", t.TempDir() },
+	}
+	if os.Getenv(storetest.EnvURL) != "" {
+		bases["postgres"] = func(t *testing.T) (string, string) { return storetest.URL(t), t.TempDir() }
+	}
+	for name, base := range bases {
+		t.Run(name, func(t *testing.T) {
+			url, dir := base(t)
+			db := openMigrated(t, url, filepath.Join(dir, "primeur.db"))
+			w := deliverytest.New(t, db)
+			w.Exec(`UPDATE users SET name = ? WHERE id = ?`, "Ferme du Lac 🥕 𝔘", w.Farm.ID)
+			w.Exec(`UPDATE users SET name = ? WHERE id = ?`, "Épicerie\x1b[2J du Lac\r\n湖", w.Shop.ID)
+			o := w.Order(w.Farm, w.Shop, "2026-11-01")
+			d := w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+
+			for _, args := range [][]string{
+				{"jobs", "run", "deliveries", "--at", "2026-11-30T12:30"},
+				{"jobs", "run", "invoices", "--at", "2026-12-01T06:00"},
+			} {
+				cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir, "--database-url", url, "--log-level", "warn")...)
+				cmd.Env = append(os.Environ(), envMain+"=1")
+				out, err := cmd.CombinedOutput()
+				if err != nil || cmd.ProcessState.ExitCode() != 0 {
+					t.Fatalf("%v: %v\n%s", args, err, out)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "outbox", "note-"+d+".eml")); err != nil {
+				t.Fatalf("outbox: %v", err)
+			}
+			var unsent int
+			if err := store.Get(context.Background(), db, &unsent, `SELECT COUNT(*) FROM invoices WHERE sent_at IS NULL`); err != nil || unsent != 0 {
+				t.Fatalf("%d invoices unsent, %v", unsent, err)
+			}
+		})
+	}
+}
+
+// TestJobsRunRetryFailed: a note abandoned after its failed attempts is
+// passed by (and reported) until an administrator runs the job with
+// --retry-failed, which sends it.
+func TestJobsRunRetryFailed(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	db := openMigrated(t, "", filepath.Join(dir, "primeur.db"))
+	w := deliverytest.New(t, db)
+	o := w.Order(w.Farm, w.Shop, "2026-11-01")
+	d := w.Delivery(o, "2026-11-20", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+	w.Exec(`UPDATE deliveries SET note_attempts = ? WHERE id = ?`, jobs.MaxAttempts, d)
+
+	code, out, errOut := run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:30")
+	if code != 0 || out != "deliveries (2026-11-30 12:30 CET) : livraisons verrouillées : 0, bons de livraison envoyés : 0, factures envoyées : 0, "+
+		"envois abandonnés (à relancer par primeur jobs run deliveries --retry-failed) : 1\n" {
+		t.Fatalf("%d %q %q", code, out, errOut)
+	}
+	code, out, errOut = run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:35", "--retry-failed")
+	if code != 0 || out != "envois abandonnés remis en file : 1 bon(s) de livraison, 0 facture(s)\n"+
+		"deliveries (2026-11-30 12:35 CET) : livraisons verrouillées : 0, bons de livraison envoyés : 1, factures envoyées : 0\n" {
+		t.Fatalf("%d %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "outbox", "note-"+d+".eml")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = run(t, "", "jobs", "run", "claims", "--retry-failed")
+	if code == 0 || !strings.Contains(errOut, "--retry-failed") {
+		t.Fatalf("claims --retry-failed: %d %q", code, errOut)
 	}
 }

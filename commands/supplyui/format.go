@@ -2,14 +2,70 @@
 // terminal: the plain-text grid and advice of `primeur simulate supply`,
 // and the interactive viewer of `primeur supply` (a bubbletea model fed by
 // the daemon's HTTP API). Texts are French, as in the web screen.
+//
+// Names come from other users (producers) and from the server: every text
+// of a projection, the shop's name and an error's text pass through
+// printable.Line (see Printable) before anything is drawn, so no escape
+// sequence, line break or bidirectional override of a name reaches the
+// terminal; cells are cut by display width, grapheme by grapheme (wide
+// characters and emoji count two columns).
 package supplyui
 
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"primeur/core/decimal"
+	"primeur/core/printable"
 	"primeur/core/supply"
 )
+
+// Printable returns a copy of p whose every text is one printable line
+// (core/printable): ids, names, units and dates.
+func Printable(p supply.Projection) supply.Projection {
+	line := printable.Line
+	lines := func(ss []string) []string {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = line(s)
+		}
+		return out
+	}
+	incoming := func(in []supply.Incoming) []supply.Incoming {
+		out := make([]supply.Incoming, len(in))
+		for i, x := range in {
+			x.Producer = line(x.Producer)
+			out[i] = x
+		}
+		return out
+	}
+	p.Start, p.End, p.Today, p.Dates = line(p.Start), line(p.End), line(p.Today), lines(p.Dates)
+	producers := make([]supply.Producer, len(p.Producers))
+	for i, x := range p.Producers {
+		producers[i] = supply.Producer{ID: line(x.ID), Name: line(x.Name)}
+	}
+	p.Producers = producers
+	products := make([]supply.ProductProjection, len(p.Products))
+	for i, x := range p.Products {
+		x.Product, x.Name, x.Unit = line(x.Product), line(x.Name), line(x.Unit)
+		days := make([]supply.DayProjection, len(x.Days))
+		for j, d := range x.Days {
+			d.Date, d.NextDate = line(d.Date), line(d.NextDate)
+			d.Deliveries, d.NextDeliveries = incoming(d.Deliveries), incoming(d.NextDeliveries)
+			days[j] = d
+		}
+		x.Days = days
+		products[i] = x
+	}
+	p.Products = products
+	return p
+}
+
+// fit cuts s to w terminal cells, marking the cut.
+func fit(s string, w int) string {
+	return ansi.Truncate(s, w, "…")
+}
 
 var (
 	weekdays      = [7]string{"dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"}

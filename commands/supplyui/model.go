@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"primeur/core/decimal"
+	"primeur/core/printable"
 	"primeur/core/supply"
 )
 
@@ -88,7 +89,8 @@ type Model struct {
 
 // New shows first, a projection already loaded for the shop.
 func New(shop string, fetch Fetcher, first supply.Projection) Model {
-	m := Model{fetch: fetch, shop: shop, data: first, start: first.Start, days: first.Days, width: 80, height: 24}
+	first = Printable(first)
+	m := Model{fetch: fetch, shop: printable.Line(shop), data: first, start: first.Start, days: first.Days, width: 80, height: 24}
 	m.col = todayColumn(first)
 	m.clamp()
 	return m
@@ -131,7 +133,7 @@ func (m *Model) load(start string, days int) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		p, err := fetch(ctx, start, days)
-		return loadedMsg{seq: seq, p: p, err: err}
+		return loadedMsg{seq: seq, p: Printable(p), err: err}
 	}
 }
 
@@ -159,7 +161,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.loading = false
 		if msg.err != nil {
-			m.err = msg.err.Error()
+			m.err = printable.Line(msg.err.Error())
 			return m, nil
 		}
 		m.err = ""
@@ -304,15 +306,6 @@ func padLeft(s string, w int) string {
 		return strings.Repeat(" ", w-n) + s
 	}
 	return s
-}
-
-// fit cuts s to w cells, marking the cut.
-func fit(s string, w int) string {
-	r := []rune(s)
-	if len(r) <= w {
-		return s
-	}
-	return string(r[:w-1]) + "…"
 }
 
 func (m Model) gridLines() []string {

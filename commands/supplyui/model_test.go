@@ -3,11 +3,13 @@ package supplyui_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"primeur/commands/supplyui"
@@ -161,4 +163,58 @@ func stripANSI(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestHostileNamesInTheTerminal: a producer, a product and a shop named
+// with escape sequences (clear the screen, set the window's title), a bell,
+// a line break, a bidirectional override, an emoji and wide characters are
+// drawn as text: no control character reaches the terminal, and no line of
+// the viewer is wider than the terminal.
+func TestHostileNamesInTheTerminal(t *testing.T) {
+	hostile := "\x1b[2J\x1b]0;pwned\x07Ferme 🥕 湖\r\nFin\u202e"
+	const clean = "[2J]0;pwnedFerme 🥕 湖 Fin"
+	p := supply.Projection{Start: "2026-11-16", End: "2026-11-16", Days: 1, Today: "2026-11-16", Dates: []string{"2026-11-16"},
+		HasDeliveries: true, Producers: []supply.Producer{{ID: "p1", Name: hostile + strings.Repeat("湖", 40)}},
+		Products: []supply.ProductProjection{{Product: "tomate", Name: hostile, Unit: "kg", Days: []supply.DayProjection{{
+			Date: "2026-11-16", NextDate: "2026-11-17", Deliveries: []supply.Incoming{{Producer: "p1", Quantity: 100}}}}}},
+	}
+	fetch := func(context.Context, string, int) (supply.Projection, error) {
+		return supply.Projection{}, errors.New("refusé\x1b[2J")
+	}
+	m := supplyui.New(hostile, fetch, p)
+	detail, _ := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	var report bytes.Buffer
+	if err := supplyui.WriteReport(&report, hostile, p); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"grid": m.View(), "detail": detail.View(), "report": report.String()} {
+		for _, bad := range []string{"\x1b[2J", "\x1b]", "\x07", "\r", "\u202e"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s holds %q:\n%s", name, bad, out)
+			}
+		}
+		if name == "report" {
+			if strings.Contains(out, "\x1b") || !strings.Contains(out, clean+" — du lundi 16 novembre 2026") {
+				t.Errorf("report:\n%s", out)
+			}
+			continue
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Errorf("%s: a line of %d columns: %q", name, w, l)
+			}
+		}
+	}
+	if v := detail.View(); !strings.Contains(v, clean+" — "+clean+" (kg)") || !strings.Contains(v, "[2J]0;pwnedFerme 🥕 湖 Fin湖湖湖") {
+		t.Errorf("detail:\n%s", v)
+	}
+	// An error's text is drawn the same way.
+	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRight})
+	if cmd == nil {
+		t.Fatal("no load")
+	}
+	next, _ = next.Update(cmd())
+	if v := next.View(); strings.Contains(v, "\x1b[2J") || !strings.Contains(v, "refusé[2J") {
+		t.Errorf("error:\n%s", v)
+	}
 }

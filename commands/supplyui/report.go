@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"primeur/core/printable"
 	"primeur/core/supply"
 )
 
@@ -13,6 +14,7 @@ import (
 // the morning stock, the day's deliveries and the risk of each cell; the
 // platform order proposed for the next day; the products at risk.
 func WriteReport(w io.Writer, shop string, p supply.Projection) error {
+	shop, p = printable.Line(shop), Printable(p)
 	var b strings.Builder
 	fmt.Fprintln(&b, Title)
 	fmt.Fprintf(&b, "%s — du %s au %s (aujourd'hui : %s)\n\n", shop, LongDate(p.Start), LongDate(p.End), LongDate(p.Today))

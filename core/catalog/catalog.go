@@ -21,6 +21,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/decimal"
+	"primeur/core/printable"
 	"primeur/core/store"
 )
 
@@ -219,14 +220,15 @@ func (ix *Index) ByName(name string) (Product, bool) {
 }
 
 // CSV writes the public product list (name and unit) as CSV, the list shops
-// use to write their import files.
+// use to write their import files. Each cell is one printable line
+// (core/printable): no control character, one record per product.
 func CSV(w io.Writer, ps []Product) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"produit", "unite"}); err != nil {
 		return err
 	}
 	for _, p := range ps {
-		if err := cw.Write([]string{p.Name, p.Unit}); err != nil {
+		if err := cw.Write([]string{printable.Line(p.Name), printable.Line(p.Unit)}); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"testing"
 
@@ -90,4 +91,26 @@ func TestSeededCatalogue(t *testing.T) {
 			t.Fatalf("csv: %v %d rows", err, len(rows))
 		}
 	})
+}
+
+// TestCSVOfAnyText: product names holding line breaks, quotes, controls,
+// emoji and invalid UTF-8 give one record each, as printable lines.
+func TestCSVOfAnyText(t *testing.T) {
+	ps := []catalog.Product{
+		{Name: "Tomate \"cœur\", 🥕", Unit: "kg"},
+		{Name: "Chou\r\nfleur\x1b[2J\x00", Unit: "un"},
+		{Name: "Poire \xff\u202eesiop", Unit: "kg\n"},
+	}
+	var buf bytes.Buffer
+	if err := catalog.CSV(&buf, ps); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"produit", "unite"}, {"Tomate \"cœur\", 🥕", "kg"}, {"Chou fleur[2J", "un"}, {"Poire \ufffdesiop", "kg "}}
+	if fmt.Sprintf("%q", rows) != fmt.Sprintf("%q", want) {
+		t.Fatalf("rows %q, want %q", rows, want)
+	}
 }

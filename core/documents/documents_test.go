@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,6 +40,8 @@ func TestFrench(t *testing.T) {
 		documents.Day("2027-08-15"):                   "15 août 2027",
 		documents.Day("not a date"):                   "not a date",
 		documents.Month("2026-02-01"):                 "février 2026",
+		documents.ShortDay("2026-11-20"):              "20/11",
+		documents.ShortDay("2026-11"):                 "2026-11",
 		documents.Euros(123450):                       "1\u202f234,50\u00a0€",
 		documents.Euros(-5):                           "-0,05\u00a0€",
 		documents.Quantity(1250, "kg"):                "12,50",
@@ -300,4 +303,119 @@ func TestInvoiceWithoutVATOverSeveralPages(t *testing.T) {
 		t.Errorf("table header %d times", strings.Count(text, "Prix unitaire HT"))
 	}
 	golden(t, "invoice-exempt", text, o)
+}
+
+// hasLine checks that text has a line that is line.
+func hasLine(t *testing.T, text, line string) {
+	t.Helper()
+	if !slices.Contains(strings.Split(text, "\n"), line) {
+		t.Errorf("no line %q in:\n%s", line, text)
+	}
+}
+
+// hostileNames are names a user may register, each with the form the
+// documents write it in (package documentation, "Any text renders"), which
+// their text must extract back as.
+var hostileNames = []struct{ name, in, want string }{
+	{"emoji", "Ferme du Lac 🥕", "Ferme du Lac �"},
+	{"astral letters", "Ferme 𝔘𝔫𝔦𝔬𝔫", "Ferme Union"},
+	{"arabic", "مزرعة البحيرة", "مزرعة البحيرة"},
+	{"hebrew", "חוות האגם", "חוות האגם"},
+	{"hebrew in french", "Ferme חוות האגם", "Ferme חוות האגם"},
+	{"cjk", "湖の農場", "����"},
+	{"combining marks", "Fe\u0301e des Pre\u0301s", "Fée des Prés"},
+	{"stacked combining marks", "Ferme Z\u0335a\u0334l", "Ferme Z\u0335a\u0334l"},
+	{"zero-width joiners", "Ferme 👨\u200d👩\u200d👧 familiale", "Ferme � familiale"},
+	{"joiner between letters", "Fer\u200dme du\u200c Lac", "Ferme du Lac"},
+	{"control characters", "Ferme\x1b[31m Rouge\r\nBcc: x@y.fr\x07", "Ferme[31m Rouge Bcc: x@y.fr"},
+	{"bidi override", "Ferme \u202eeuqitsuR\u202c", "Ferme euqitsuR"},
+	{"invalid utf-8", "Ferme \xff\xfe du Lac", "Ferme � du Lac"},
+}
+
+// extractedMarks are the directional marks pdftotext writes around
+// right-to-left text.
+var extractedMarks = strings.NewReplacer("\u202a", "", "\u202b", "", "\u202c", "", "\u202d", "", "\u202e", "", "\u200e", "", "\u200f", "")
+
+// TestHostileNamesRenderEverywhere gives the producer (and so the seller)
+// each hostile name: the note and the invoice are valid PDFs, and their
+// text reads the name back in its documented form, in the producer's
+// block and in the invoice's footer and terms.
+func TestHostileNamesRenderEverywhere(t *testing.T) {
+	s := newScene(t)
+	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	note, err := delivery.LoadNote(ctx, s.db, s.order, s.planned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := issue(t, s.db, s.order)
+	for _, tt := range hostileNames {
+		t.Run(tt.name, func(t *testing.T) {
+			n := note
+			n.Producer.Name = tt.in
+			n.Lines = append([]delivery.NoteLine(nil), note.Lines...)
+			n.Lines[0].Product = tt.in
+			pdf, err := documents.Note(n, rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			validPDF(t, pdf)
+			text := extractedMarks.Replace(pdfText(t, pdf))
+			hasLine(t, text, tt.want)
+			mustContain(t, text, "Épicerie du Lac")
+
+			i := inv
+			i.Seller.Name = tt.in
+			pdf, err = documents.Invoice(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			validPDF(t, pdf)
+			text = extractedMarks.Replace(pdfText(t, pdf))
+			hasLine(t, text, tt.want)
+			mustContain(t, text, "titulaire "+tt.want)
+			// pdftotext gives the dash after a right-to-left name to the
+			// name's run: the footer is checked word by word.
+			footer := text[strings.Index(text, "Primeur — facture FA-2026-000001 émise au nom de "):]
+			footer = footer[:strings.Index(footer, "\n")]
+			for _, word := range strings.Fields(tt.want) {
+				if !strings.Contains(footer, word) || !strings.HasSuffix(footer, "page 1/1") {
+					t.Errorf("footer %q lacks %q", footer, word)
+				}
+			}
+		})
+	}
+}
+
+// TestTenThousandCharacterNames fills every text of a note and an invoice
+// with 10,000 characters: valid PDFs of the usual length, each text cut
+// with an ellipsis.
+func TestTenThousandCharacterNames(t *testing.T) {
+	s := newScene(t)
+	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	huge := strings.Repeat("Ferme 🥕 du Lac ", 625) // 10,000 characters
+	s.w.Exec(`UPDATE users SET name = ?, legal = ?, address_line1 = ?, address_line2 = ?, address_line3 = ?, certification = ?`,
+		huge, huge, huge, huge, huge, huge)
+	s.w.Exec(`UPDATE products SET name = ? || id`, huge)
+	n, err := delivery.LoadNote(ctx, s.db, s.order, s.planned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := documents.Note(n, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages := validPDF(t, pdf); pages > 2 {
+		t.Errorf("a note of %d pages", pages)
+	}
+	mustContain(t, pdfText(t, pdf), "Ferme � du Lac Ferme", "…", "Réserves à la réception")
+
+	inv := issue(t, s.db, s.order)
+	pdf, err = documents.Invoice(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages := validPDF(t, pdf); pages > 3 {
+		t.Errorf("an invoice of %d pages", pages)
+	}
+	mustContain(t, pdfText(t, pdf), "Ferme � du Lac Ferme", "…", "Total TTC — net à payer")
 }

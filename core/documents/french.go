@@ -26,6 +26,15 @@ func Day(day string) string {
 	return fmt.Sprintf("%s %s %d", d, months[t.Month()-1], t.Year())
 }
 
+// ShortDay renders a "YYYY-MM-DD" date as "20/11". Anything else is
+// returned as is.
+func ShortDay(day string) string {
+	if _, err := time.Parse("2006-01-02", day); err != nil {
+		return day
+	}
+	return day[8:10] + "/" + day[5:7]
+}
+
 // Month renders a month ("YYYY-MM-01"): "novembre 2026".
 func Month(month string) string {
 	t, err := time.Parse("2006-01-02", month)

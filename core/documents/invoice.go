@@ -86,7 +86,7 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 	d.field("Période facturée", Month(inv.Month))
 	d.field("Commande", "référence "+inv.OrderID)
 	d.field("Date d'échéance", Day(inv.DueDate))
-	d.Ln(3)
+	d.ln(3)
 	d.boxes(
 		box{title: "Vendeur", lines: sellerLines(inv.Seller)},
 		box{title: "Acheteur", lines: buyerLines(inv.Buyer)},
@@ -108,40 +108,29 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 	}
 	rows := make([][]string, len(inv.Lines))
 	for i, l := range inv.Lines {
-		rows[i] = []string{billing.NoteNumber(l.Chrono), l.Date[8:10] + "/" + l.Date[5:7], l.Product,
+		rows[i] = []string{billing.NoteNumber(l.Chrono), ShortDay(l.Date), l.Product,
 			Quantity(l.Quantity, l.Unit), UnitLabel(l.Unit), Euros(l.Price), Euros(l.Amount)}
 	}
 	d.table(cols, rows)
 
 	// Totals, right-aligned.
-	d.Ln(2)
-	total := func(label, value string, bold bool) {
-		style := ""
-		if bold {
-			style = "B"
-		}
-		d.SetX(margin + contentW - 90)
-		d.font(style, 9.5)
-		d.CellFormat(55, 6, label, "1", 0, "L", bold, 0, "")
-		d.CellFormat(35, 6, value, "1", 1, "R", bold, 0, "")
-	}
-	d.SetFillColor(236, 244, 236)
-	total("Total HT", Euros(inv.TotalHT), false)
+	d.ln(2)
+	d.total("Total HT", Euros(inv.TotalHT), false)
 	if inv.VATExempt {
-		total("TVA", "non applicable", false)
+		d.total("TVA", "non applicable", false)
 	} else {
-		total("TVA "+Percent(inv.VATRate), Euros(inv.TotalVAT), false)
+		d.total("TVA "+Percent(inv.VATRate), Euros(inv.TotalVAT), false)
 	}
-	total("Total TTC — net à payer", Euros(inv.TotalTTC), true)
-	d.Ln(3)
+	d.total("Total TTC — net à payer", Euros(inv.TotalTTC), true)
+	d.ln(3)
 
 	d.heading("Règlement")
 	d.field("Échéance", Day(inv.DueDate))
 	d.field("Virement", "IBAN "+orUnset(IBAN(inv.Seller.IBAN))+" — BIC "+orUnset(inv.Seller.BIC)+" — titulaire "+inv.Seller.Name)
-	d.Ln(2)
+	d.ln(2)
 	for _, t := range inv.Terms {
 		d.paragraph(t, 8)
-		d.Ln(0.8)
+		d.ln(0.8)
 	}
 	return d.bytes()
 }

@@ -89,7 +89,7 @@ func Note(n delivery.Note, r delivery.Rules) ([]byte, error) {
 		place = []string{"adresse du magasin non renseignée"}
 	}
 	d.field("Lieu de livraison", n.Shop.Name+", "+strings.Join(place, ", "))
-	d.Ln(3)
+	d.ln(3)
 	d.boxes(
 		box{title: "Expéditeur (producteur)", lines: partyLines(n.Producer, "producer")},
 		box{title: "Destinataire (magasin)", lines: partyLines(n.Shop, "distributor")},
@@ -120,13 +120,13 @@ func Note(n delivery.Note, r delivery.Rules) ([]byte, error) {
 					claimTypeLabel(l.ClaimType), l.ClaimComment})
 			}
 		}
-		d.Ln(1)
+		d.ln(1)
 		d.table([]column{{"Produit", 52, "L"}, {"Quantité réclamée", 30, "R"}, {"Type", 22, "C"}, {"Commentaire", 76, "L"}}, claims)
-		d.Ln(1)
+		d.ln(1)
 		d.paragraph("Si la demande est acceptée, le magasin est facturé de la quantité livrée augmentée de la quantité réclamée, au lieu de la quantité livrée.", 8)
 	}
 
-	d.Ln(4)
+	d.ln(4)
 	d.boxes(
 		box{title: "Réserves à la réception", minH: 28},
 		box{title: "Signature du destinataire", minH: 28},

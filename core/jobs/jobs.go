@@ -20,13 +20,16 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
+	"primeur/core/billing"
 	"primeur/core/config"
 	"primeur/core/delivery"
+	"primeur/core/documents"
 	"primeur/core/mail"
 	"primeur/core/store"
 )
@@ -47,6 +50,30 @@ type Env struct {
 	// Observe hears what the jobs do (metrics); its zero value hears
 	// nothing.
 	Observe Observer
+	// Render renders the documents emailed; its zero value renders with
+	// core/documents.
+	Render Renderers
+}
+
+// Renderers render the documents the jobs email. A nil field renders with
+// core/documents; tests set one to make a rendering fail or panic.
+type Renderers struct {
+	Note    func(delivery.Note, delivery.Rules) ([]byte, error)
+	Invoice func(billing.Invoice) ([]byte, error)
+}
+
+func (r Renderers) note(n delivery.Note, rules delivery.Rules) ([]byte, error) {
+	if r.Note != nil {
+		return r.Note(n, rules)
+	}
+	return documents.Note(n, rules)
+}
+
+func (r Renderers) invoice(inv billing.Invoice) ([]byte, error) {
+	if r.Invoice != nil {
+		return r.Invoice(inv)
+	}
+	return documents.Invoice(inv)
 }
 
 func (e Env) wallClock() time.Time {
@@ -104,6 +131,8 @@ const (
 	InvoicesSent   = "factures envoyées"
 	ClaimsAccepted = "réclamations validées automatiquement"
 	InvoicesIssued = "factures émises"
+	// Abandoned appears only when documents wait for an administrator.
+	Abandoned = "envois abandonnés (à relancer par primeur jobs run deliveries --retry-failed)"
 )
 
 // Job is a named job.
@@ -158,7 +187,11 @@ func Deliveries(ctx context.Context, env Env, now time.Time) (Report, error) {
 	notes, invoices, err := SendDue(ctx, env, now)
 	r.add(NotesSent, notes)
 	r.add(InvoicesSent, invoices)
-	return r, err
+	abandoned, aerr := CountAbandoned(ctx, env.DB)
+	if abandoned > 0 {
+		r.add(Abandoned, abandoned)
+	}
+	return r, errors.Join(err, aerr)
 }
 
 // Claims accepts the claims left unreviewed too long.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"primeur/core/delivery"
 	"primeur/core/documents"
 	"primeur/core/mail"
+	"primeur/core/printable"
 	"primeur/core/store"
 )
 
@@ -22,29 +24,79 @@ import (
 // SMTP sender gives up after 30 seconds.
 const Lease = 10 * time.Minute
 
+// MaxAttempts is how many failed attempts of its own (see sendOnce) a
+// document's email gets. After the last, the document is left for an
+// administrator: RetryFailed gives it its attempts back.
+const MaxAttempts = 3
+
 // slot names where a document records its email: a claim token, the time
-// of the claim, the time it was sent.
-type slot struct{ table, claim, claimedAt, sentAt string }
+// of the claim, the time it was sent, the failed attempts; and the kind of
+// document, as the Observer and the logs name it.
+type slot struct{ table, claim, claimedAt, sentAt, attempts, kind string }
 
 var (
-	noteSlot    = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at"}
-	invoiceSlot = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at"}
+	noteSlot    = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note"}
+	invoiceSlot = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice"}
 )
+
+// ownFailure marks the failure of a piece of work for a reason of its own
+// — it panicked, or its document could not be rendered — as opposed to a
+// failure of the mail server or the database, which a later run may not
+// meet again.
+type ownFailure struct{ err error }
+
+func (e ownFailure) Error() string { return e.err.Error() }
+func (e ownFailure) Unwrap() error { return e.err }
+
+// counts tells whether a failed send counts as an attempt: a failure of
+// its own, or a message the mail package refuses as such (an invalid
+// recipient address).
+func counts(err error) bool {
+	var own ownFailure
+	return errors.As(err, &own) || errors.Is(err, mail.ErrMessage)
+}
+
+// recovered logs a panic recovered in the piece of work where, with its
+// stack, and tells the Observer. Call it from a deferred function with the
+// value of recover().
+func (e Env) recovered(where string, v any) {
+	e.Log.Error("panic recovered", "where", where, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	e.Observe.panicRecovered(where)
+}
+
+// safely runs fn, a piece of work named where, and turns a panic into an
+// ownFailure error, logged with its stack.
+func (e Env) safely(where string, fn func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.recovered(where, v)
+			err = ownFailure{fmt.Errorf("jobs: %s: panic: %v", where, v)}
+		}
+	}()
+	return fn()
+}
 
 // sendOnce emails a document at most once across processes, by
 // claim-then-send:
 //
 //  1. claim: one conditional UPDATE writes a fresh token and the time into
-//     the document's row, only if it is unsent and unclaimed (or its claim
-//     is older than Lease). The database applies it for one process only;
-//     the others see 0 rows and skip the document. Claims are timed by the
-//     wall clock (Env.Clock), not by the run's time, which may be another
-//     (--at): a run "in the future" must not take over a claim made a
-//     second ago.
+//     the document's row, only if it is unsent, unclaimed (or its claim is
+//     older than Lease) and has attempts left. The database applies it for
+//     one process only; the others see 0 rows and skip the document. Claims
+//     are timed by the wall clock (Env.Clock), not by the run's time, which
+//     may be another (--at): a run "in the future" must not take over a
+//     claim made a second ago.
 //  2. send the message, outside any transaction (an SMTP exchange must not
-//     hold row locks, nor SQLite's write lock).
-//  3. record: set the sent time where the token is still ours. On a send
-//     failure, clear our claim instead, so the next run retries.
+//     hold row locks, nor SQLite's write lock). A panic in it is recovered
+//     (logged with its stack): it ends this document's attempt, not the
+//     process.
+//  3. record: set the sent time where the token is still ours. On a
+//     failure, clear our claim instead, so the next run retries; a failure
+//     of the document's own (a panic, a document that cannot be rendered,
+//     a message refused as invalid) also counts one attempt, and the one
+//     that reaches MaxAttempts leaves the document for an administrator,
+//     with one log line at Error level. A failure of the mail server or the
+//     database counts nothing: it is retried until it passes.
 //
 // A crash between 2 and 3 is the one case that can send twice (after the
 // lease); the message then has the same Message-ID, and the outbox the same
@@ -55,23 +107,22 @@ func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error
 	token := core.NewID()
 	now := env.wallClock()
 	n, err := store.Exec(ctx, env.DB, `UPDATE `+s.table+` SET `+s.claim+` = ?, `+s.claimedAt+` = ?
-		WHERE id = ? AND `+s.sentAt+` IS NULL AND (`+s.claimedAt+` IS NULL OR `+s.claimedAt+` <= ?)`,
-		token, now.UnixMilli(), id, now.Add(-Lease).UnixMilli())
+		WHERE id = ? AND `+s.sentAt+` IS NULL AND `+s.attempts+` < ? AND (`+s.claimedAt+` IS NULL OR `+s.claimedAt+` <= ?)`,
+		token, now.UnixMilli(), id, MaxAttempts, now.Add(-Lease).UnixMilli())
 	if err != nil {
 		return false, fmt.Errorf("jobs: claim %s %s: %w", s.table, id, err)
 	}
 	if n == 0 {
-		return false, nil // sent, or being sent by another process
+		return false, nil // sent, being sent by another process, or left for an administrator
 	}
-	if err := send(); err != nil {
-		if _, rerr := store.Exec(context.WithoutCancel(ctx), env.DB, `UPDATE `+s.table+` SET `+s.claim+` = NULL, `+s.claimedAt+` = NULL
-			WHERE id = ? AND `+s.claim+` = ?`, id, token); rerr != nil {
-			env.Log.Error("jobs: release claim", "table", s.table, "id", id, "err", rerr)
-		}
+	if err := env.safely("send "+s.kind, send); err != nil {
+		env.Observe.emailFailed(s.kind)
+		env.failed(ctx, s, id, token, err)
 		return false, err
 	}
 	n, err = store.Exec(context.WithoutCancel(ctx), env.DB, `UPDATE `+s.table+` SET `+s.sentAt+` = ?
 		WHERE id = ? AND `+s.claim+` = ?`, env.wallClock().UnixMilli(), id, token)
+	env.Observe.emailSent(s.kind)
 	if err != nil {
 		return true, fmt.Errorf("jobs: record sent %s %s: %w", s.table, id, err)
 	}
@@ -80,6 +131,78 @@ func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error
 	}
 	env.Log.Debug("email sent", "table", s.table, "id", id)
 	return true, nil
+}
+
+// failed releases the claim of a send that failed with err, counting an
+// attempt when the failure is the document's own, and says so when that
+// was the last.
+func (e Env) failed(ctx context.Context, s slot, id, token string, err error) {
+	ctx = context.WithoutCancel(ctx)
+	if !counts(err) {
+		if _, rerr := store.Exec(ctx, e.DB, `UPDATE `+s.table+` SET `+s.claim+` = NULL, `+s.claimedAt+` = NULL
+			WHERE id = ? AND `+s.claim+` = ?`, id, token); rerr != nil {
+			e.Log.Error("jobs: release claim", "table", s.table, "id", id, "err", rerr)
+		}
+		return
+	}
+	var attempts []int
+	if rerr := store.Select(ctx, e.DB, &attempts, `UPDATE `+s.table+` SET `+s.claim+` = NULL, `+s.claimedAt+` = NULL,
+		`+s.attempts+` = `+s.attempts+` + 1 WHERE id = ? AND `+s.claim+` = ? RETURNING `+s.attempts, id, token); rerr != nil {
+		e.Log.Error("jobs: record a failed attempt", "table", s.table, "id", id, "err", rerr)
+		return
+	}
+	if len(attempts) == 1 && attempts[0] >= MaxAttempts {
+		e.Log.Error("jobs: email abandoned after "+fmt.Sprint(attempts[0])+" failed attempts; the document is left for an administrator: "+
+			"fix its cause (the error, and any panic logged before), then run `primeur jobs run deliveries --retry-failed`",
+			"document", e.describe(ctx, s, id), "kind", s.kind, "id", id, "err", err)
+	}
+}
+
+// describe names a document for an administrator: "BL-000012",
+// "FA-2026-000001".
+func (e Env) describe(ctx context.Context, s slot, id string) string {
+	var name string
+	var err error
+	if s == noteSlot {
+		var chrono int64
+		err = store.Get(ctx, e.DB, &chrono, `SELECT chrono FROM deliveries WHERE id = ?`, id)
+		name = billing.NoteNumber(chrono)
+	} else {
+		err = store.Get(ctx, e.DB, &name, `SELECT number FROM invoices WHERE id = ?`, id)
+	}
+	if err != nil {
+		return s.kind + " " + id
+	}
+	return name
+}
+
+// RetryFailed gives the documents left for an administrator (unsent after
+// MaxAttempts failed attempts) their attempts back, so that the next run
+// tries them again, and returns how many notes and invoices it gave back.
+func RetryFailed(ctx context.Context, db *store.DB) (notes, invoices int, err error) {
+	counts := make([]int, 2)
+	for i, s := range []slot{noteSlot, invoiceSlot} {
+		n, err := store.Exec(ctx, db, `UPDATE `+s.table+` SET `+s.attempts+` = 0 WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts)
+		if err != nil {
+			return counts[0], counts[1], fmt.Errorf("jobs: retry failed %s: %w", s.table, err)
+		}
+		counts[i] = int(n)
+	}
+	return counts[0], counts[1], nil
+}
+
+// CountAbandoned counts the documents left for an administrator: unsent
+// after MaxAttempts failed attempts.
+func CountAbandoned(ctx context.Context, db *store.DB) (int, error) {
+	total := 0
+	for _, s := range []slot{noteSlot, invoiceSlot} {
+		var n int
+		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM `+s.table+` WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts); err != nil {
+			return total, fmt.Errorf("jobs: abandoned %s: %w", s.table, err)
+		}
+		total += n
+	}
+	return total, nil
 }
 
 // SendDue emails every delivery note due at now and every issued invoice
@@ -95,8 +218,8 @@ func SendDue(ctx context.Context, env Env, now time.Time) (notes, invoices int, 
 const sendWorkers = 4
 
 // sendEach sends the documents of ids through sendOnce, sendWorkers at a
-// time, and counts those this process sent; a failure does not stop the
-// others.
+// time, and counts those this process sent; a failure, or a panic, does
+// not stop the others: each worker recovers its own.
 func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id string) error) (int, error) {
 	var (
 		mu   sync.Mutex
@@ -113,6 +236,17 @@ func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id s
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				// sendOnce recovers a panic of the send; this is one of its
+				// own (claiming, recording): the claim, if taken, waits for
+				// its lease.
+				if v := recover(); v != nil {
+					env.recovered("send worker "+s.kind, v)
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("jobs: %s %s: panic: %v", s.kind, id, v))
+					mu.Unlock()
+				}
+			}()
 			sent, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
 			mu.Lock()
 			defer mu.Unlock()
@@ -166,15 +300,15 @@ func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) er
 	if err != nil {
 		return err
 	}
-	pdf, err := documents.Note(n, env.Rules)
+	pdf, err := env.Render.note(n, env.Rules)
 	if err != nil {
-		return err
+		return ownFailure{fmt.Errorf("jobs: note %s: %w", deliveryID, err)}
 	}
 	number := billing.NoteNumber(n.Delivery.Chrono)
 	day := documents.Day(n.Delivery.Date)
 	body := "Bonjour,\n\n" +
 		fmt.Sprintf("La livraison du %s de %s à %s est validée. Vous trouverez ci-joint son bon de livraison %s.\n\n",
-			day, n.Producer.Name, n.Shop.Name, number) +
+			day, printable.Line(n.Producer.Name), printable.Line(n.Shop.Name), number) +
 		"Le producteur peut déclarer une réclamation (demande d'avoir) sur cette livraison jusqu'à la fin du mois, " +
 		"depuis l'écran Livraisons de Primeur ; le magasin y répond depuis son écran Réceptions.\n" + signature(env)
 	return env.Mail.Send(ctx, mail.Message{
@@ -206,23 +340,25 @@ func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) 
 	if err != nil {
 		return err
 	}
-	pdf, err := documents.Invoice(inv)
+	pdf, err := env.Render.invoice(inv)
 	if err != nil {
-		return err
+		return ownFailure{fmt.Errorf("jobs: invoice %s: %w", invoiceID, err)}
 	}
+	seller := printable.Line(inv.Seller.Name)
 	body := "Bonjour,\n\n" +
 		fmt.Sprintf("Veuillez trouver ci-joint la facture %s du %s, émise par Primeur au nom et pour le compte de %s "+
 			"(mandat de facturation), pour les livraisons de %s à %s.\n\n",
-			inv.Number, documents.Day(inv.IssueDate), inv.Seller.Name, documents.Month(inv.Month), inv.Buyer.Name) +
+			inv.Number, documents.Day(inv.IssueDate), seller, documents.Month(inv.Month), printable.Line(inv.Buyer.Name)) +
 		fmt.Sprintf("Montant TTC : %s\nÉchéance : %s\n", documents.Euros(inv.TotalTTC), documents.Day(inv.DueDate))
 	if inv.Seller.IBAN != "" {
-		body += fmt.Sprintf("Règlement par virement : IBAN %s, BIC %s\n", documents.IBAN(inv.Seller.IBAN), inv.Seller.BIC)
+		body += fmt.Sprintf("Règlement par virement : IBAN %s, BIC %s\n",
+			printable.Line(documents.IBAN(inv.Seller.IBAN)), printable.Line(inv.Seller.BIC))
 	}
 	body += signature(env)
 	return env.Mail.Send(ctx, mail.Message{
 		Key:     "invoice-" + inv.ID,
 		To:      InvoiceRecipients(inv),
-		Subject: fmt.Sprintf("Facture %s — %s — %s", inv.Number, inv.Seller.Name, documents.Month(inv.Month)),
+		Subject: fmt.Sprintf("Facture %s — %s — %s", inv.Number, seller, documents.Month(inv.Month)),
 		Body:    body,
 		Date:    now,
 		Attachments: []mail.Attachment{{

@@ -2,6 +2,10 @@
 // wneessen/go-mail: over SMTP when smtp.host is set, otherwise written as
 // .eml files under <data-dir>/outbox so that nothing is lost.
 //
+// A subject is written as one printable line (core/printable): whatever the
+// names it is built from hold, no control character reaches a header, so
+// no CR LF can add one.
+//
 // Every message carries a Key naming the document and its purpose
 // ("note-<delivery id>"). The key gives the Message-ID and the outbox file
 // name, so a message sent twice (after a crash between sending and
@@ -12,6 +16,7 @@ package mail
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,6 +27,7 @@ import (
 	gomail "github.com/wneessen/go-mail"
 
 	"primeur/core/config"
+	"primeur/core/printable"
 )
 
 // Attachment is a file attached to a message.
@@ -54,6 +60,10 @@ const domain = "primeur.local"
 
 var keyPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,200}$`)
 
+// ErrMessage marks an error of the message itself — its key, recipients or
+// attachments — as opposed to the server's: sending it again fails again.
+var ErrMessage = errors.New("invalid message")
+
 // New returns the sender the configuration asks for: SMTP when smtp.host
 // is set, the outbox directory otherwise.
 func New(cfg *config.Config) Sender {
@@ -66,19 +76,19 @@ func New(cfg *config.Config) Sender {
 // build turns a message into a go-mail message.
 func build(from string, m Message) (*gomail.Msg, error) {
 	if !keyPattern.MatchString(m.Key) {
-		return nil, fmt.Errorf("mail: invalid key %q", m.Key)
+		return nil, fmt.Errorf("mail: key %q: %w", m.Key, ErrMessage)
 	}
 	if len(m.To) == 0 {
-		return nil, fmt.Errorf("mail: %s: no recipient", m.Key)
+		return nil, fmt.Errorf("mail: %s: no recipient: %w", m.Key, ErrMessage)
 	}
 	msg := gomail.NewMsg(gomail.WithCharset(gomail.CharsetUTF8), gomail.WithEncoding(gomail.EncodingQP))
 	if err := msg.From(from); err != nil {
 		return nil, fmt.Errorf("mail: from %q: %w", from, err)
 	}
 	if err := msg.To(m.To...); err != nil {
-		return nil, fmt.Errorf("mail: %s: recipients: %w", m.Key, err)
+		return nil, fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
 	}
-	msg.Subject(m.Subject)
+	msg.Subject(printable.Line(m.Subject))
 	msg.SetMessageIDWithValue(m.Key + "@" + domain)
 	if m.Date.IsZero() {
 		msg.SetDate()
@@ -93,7 +103,7 @@ func build(from string, m Message) (*gomail.Msg, error) {
 			opts = append(opts, gomail.WithFileContentType(gomail.ContentType(a.ContentType)))
 		}
 		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), opts...); err != nil {
-			return nil, fmt.Errorf("mail: %s: attach %s: %w", m.Key, a.Name, err)
+			return nil, fmt.Errorf("mail: %s: attach %s: %w: %w", m.Key, a.Name, ErrMessage, err)
 		}
 	}
 	return msg, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,8 +113,35 @@ func TestRefusedMessages(t *testing.T) {
 		{Key: "ok"},
 		{Key: "ok", To: []string{"not an address"}},
 	} {
-		if err := o.Send(context.Background(), m); err == nil {
-			t.Errorf("accepted %+v", m)
+		if err := o.Send(context.Background(), m); err == nil || !errors.Is(err, mail.ErrMessage) {
+			t.Errorf("%+v: %v, want an ErrMessage", m, err)
+		}
+	}
+}
+
+// TestHostileSubjects: a subject built from any name arrives as one line,
+// whole, without a header of its own: no CR LF reaches the header.
+func TestHostileSubjects(t *testing.T) {
+	srv := mailtest.Start(t, "", "")
+	s := mail.SMTP{Config: srv.Config()}
+	for i, tt := range []struct{ subject, want string }{
+		{"Facture — Ferme du Lac 🥕", "Facture — Ferme du Lac 🥕"},
+		{"Facture — Ferme\r\nBcc: victime@example.fr", "Facture — Ferme Bcc: victime@example.fr"},
+		{"Facture — Ferme\nX-Injected: 1\n\nbody", "Facture — Ferme X-Injected: 1  body"},
+		{"Facture — \x1b[31mRouge\x00", "Facture — [31mRouge"},
+		{"Facture — \u202egnp.exe \xff", "Facture — gnp.exe \ufffd"},
+		{"Facture — مزرعة 湖 𝔘", "Facture — مزرعة 湖 𝔘"},
+	} {
+		m := message()
+		m.Key = fmt.Sprintf("subject-%d", i)
+		m.Subject = tt.subject
+		if err := s.Send(context.Background(), m); err != nil {
+			t.Fatalf("%q: %v", tt.subject, err)
+		}
+		got := srv.Messages(t)[i]
+		if got.Subject != tt.want || got.Header.Get("Bcc") != "" || got.Header.Get("X-Injected") != "" ||
+			strings.Join(got.Envelope, ",") != "ferme@aravis.fr,epicerie@lac.fr" {
+			t.Errorf("subject %q arrived as %q, headers %v, envelope %v", tt.subject, got.Subject, got.Header, got.Envelope)
 		}
 	}
 }

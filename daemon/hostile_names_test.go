@@ -1,0 +1,43 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"primeur/core/billing"
+	"primeur/core/delivery"
+	"primeur/core/delivery/deliverytest"
+	"primeur/core/orders"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/daemon/daemontest"
+)
+
+// TestPrintWithHostileNames (issue 13): a producer registered as "Ferme du
+// Lac 🥕" and a shop whose name holds an escape sequence and a line break
+// get their delivery note and invoice from /print, as anyone else: before,
+// fpdf panicked and the request died without an answer.
+func TestPrintWithHostileNames(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		shop, shopID := s.Register("epicerie@lac.fr", "Épicerie\x1b[2J du Lac\r\n湖", true)
+		farm, farmID := s.Producer("ferme@lac.fr", "Ferme du Lac 🥕 𝔘")
+		w := deliverytest.Between(t, db, farmID, shopID)
+		order := w.Order(w.Farm, w.Shop, "2026-11-01")
+		done := w.Delivery(order, "2026-11-19", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		if _, err := billing.Run(context.Background(), db, delivery.DefaultRules(), deliverytest.At(2026, 12, 1, 6, 0)); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []*daemontest.Client{shop, farm} {
+			for _, path := range []string{"/print/delivery/" + order + "/" + done, "/print/invoice/" + order} {
+				res := c.Do("GET", path, nil).Expect(t, 200)
+				if res.Header.Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(res.Body, []byte("%PDF-")) ||
+					!bytes.Contains(res.Body, []byte("%%EOF")) {
+					t.Fatalf("%s: %v", path, res.Header)
+				}
+			}
+		}
+		s.Client().Do("GET", "/healthz", nil).Expect(t, 200)
+	})
+}
