@@ -58,6 +58,7 @@ type Daemon struct {
 	// observe hears what the jobs and the daemon do, for the metrics; its
 	// zero value hears nothing.
 	observe jobs.Observer
+	metrics *metrics // served at /metrics (metrics.go)
 }
 
 // New builds the daemon and registers every route.
@@ -69,10 +70,12 @@ func New(o Options) *Daemon {
 	if d.now == nil {
 		d.now = time.Now
 	}
+	d.metrics = newMetrics(d.db)
+	d.observe = d.metrics.observer()
 	mux := http.NewServeMux()
 	d.api = humago.New(mux, apiConfig())
 	d.routes(mux)
-	d.handler = d.secure(d.logRequests(mux))
+	d.handler = d.instrument(mux, d.secure(d.logRequests(mux)))
 	return d
 }
 
