@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -36,6 +37,9 @@ func (a *app) restoreCommand() *cobra.Command {
 				return errors.New(pgBackupAdvice)
 			}
 			file, target := args[0], a.cfg.SQLitePath()
+			if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s introuvable", file)
+			}
 			version, err := snapshotVersion(cmd, file)
 			var none *store.NoDatabaseError
 			if errors.As(err, &none) {

@@ -111,7 +111,8 @@ func notADatabase(err error) bool {
 
 // OpenReadOnly opens a SQLite file that is not a data directory's database
 // (a backup to restore) for reading only: nothing in it is changed, not even
-// its journal mode.
+// its journal mode. A file that is not a SQLite database is a
+// *NoDatabaseError.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -127,6 +128,9 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
+		if notADatabase(err) {
+			return nil, &NoDatabaseError{Where: path}
+		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return &DB{DB: db, Dialect: SQLite, Name: path}, nil
