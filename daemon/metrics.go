@@ -88,6 +88,8 @@ func (m *metrics) observer() jobs.Observer {
 	}
 }
 
+// panicRecovered counts a recovered panic at where, or at "other" once
+// maxWheres places have been seen.
 func (m *metrics) panicRecovered(where string) {
 	m.mu.Lock()
 	if !m.wheres[where] {

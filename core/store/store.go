@@ -59,6 +59,7 @@ type NoDatabaseError struct {
 	Where string
 }
 
+// Error is the line an administrator reads, in French.
 func (e *NoDatabaseError) Error() string {
 	return fmt.Sprintf("aucune base Primeur dans %s ; lancez primeur migrate", e.Where)
 }
