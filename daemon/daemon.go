@@ -70,7 +70,7 @@ func New(o Options) *Daemon {
 	if d.now == nil {
 		d.now = time.Now
 	}
-	d.metrics = newMetrics(d.db)
+	d.metrics = newMetrics(d.db, d.log)
 	d.observe = d.metrics.observer()
 	mux := http.NewServeMux()
 	d.api = humago.New(mux, apiConfig())

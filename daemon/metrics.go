@@ -25,6 +25,7 @@ import (
 // matched, never the raw path.
 type metrics struct {
 	registry     *prometheus.Registry
+	handler      http.Handler // the registry in Prometheus' text format
 	requests     *prometheus.CounterVec   // route, code
 	latency      *prometheus.HistogramVec // route
 	jobRuns      *prometheus.CounterVec   // job
@@ -46,8 +47,9 @@ const maxWheres = 64
 const unmatchedRoute = "unmatched"
 
 // newMetrics registers every metric, the Go runtime's and the process's
-// collectors, and the statistics of db's connection pool when db is set.
-func newMetrics(db *store.DB) *metrics {
+// collectors, and the statistics of db's connection pool when db is set;
+// errors gathering them are logged to log.
+func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "primeur", Name: name, Help: help}, labels)
 	}
@@ -71,6 +73,9 @@ func newMetrics(db *store.DB) *metrics {
 	if db != nil {
 		m.registry.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "primeur"))
 	}
+	m.handler = promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	})
 	for _, j := range jobs.All { // every job shows, at 0 until it runs
 		m.jobRuns.WithLabelValues(j.Name)
 		m.jobFailures.WithLabelValues(j.Name)
@@ -136,9 +141,7 @@ func (d *Daemon) serveMetrics(w http.ResponseWriter, r *http.Request) {
 		writeJSONProblem(w, http.StatusForbidden, "Les métriques ne sont lisibles que depuis le serveur lui-même.")
 		return
 	}
-	promhttp.HandlerFor(d.metrics.registry, promhttp.HandlerOpts{
-		ErrorLog: slog.NewLogLogger(d.log.Handler(), slog.LevelWarn),
-	}).ServeHTTP(w, r)
+	d.metrics.handler.ServeHTTP(w, r)
 }
 
 // mayReadMetrics is the rule of who reads /metrics: the bearer token when
