@@ -25,7 +25,7 @@ import (
 // matched, never the raw path.
 type metrics struct {
 	registry     *prometheus.Registry
-	handler      http.Handler // the registry in Prometheus' text format
+	handler      http.Handler             // the registry in Prometheus' text format
 	requests     *prometheus.CounterVec   // route, code
 	latency      *prometheus.HistogramVec // route
 	jobRuns      *prometheus.CounterVec   // job
