@@ -80,6 +80,9 @@ func TestConfigPrecedence(t *testing.T) {
 
 func TestUserCommands(t *testing.T) {
 	t.Setenv("PRIMEUR_DATA_DIR", t.TempDir())
+	if code, _, errOut := run(t, "", "migrate"); code != 0 {
+		t.Fatal(errOut)
+	}
 	code, out, errOut := run(t, "motdepasse1\n", "user", "create", "--email", "ferme@example.fr", "--name", "Ferme du Lac", "--type", "producer")
 	if code != 0 || !strings.Contains(out, "created producer ferme@example.fr") {
 		t.Fatalf("create: %d %q %q", code, out, errOut)

@@ -17,7 +17,7 @@ func (a *app) demoCommand() *cobra.Command {
 			"is left alone.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := a.openDB(cmd.Context())
+			db, err := a.createDB(cmd.Context())
 			if err != nil {
 				return err
 			}

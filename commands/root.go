@@ -86,6 +86,8 @@ func (a *app) rootCommand() *cobra.Command {
 	root.AddCommand(
 		a.serveCommand(),
 		a.migrateCommand(),
+		a.backupCommand(),
+		a.restoreCommand(),
 		a.demoCommand(),
 		a.userCommand(),
 		a.jobsCommand(),
@@ -107,12 +109,30 @@ func (a *app) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.errOut, &slog.HandlerOptions{Level: a.cfg.Level}))
 }
 
-// openDB opens the configured database and brings its schema up to date.
+// openDB opens the configured database, which must exist and hold
+// Primeur's schema (a command pointed at the wrong data directory says so
+// instead of creating an empty database), and brings its schema up to date.
 func (a *app) openDB(ctx context.Context) (*store.DB, error) {
+	db, err := schema.Open(ctx, a.cfg.DatabaseURL, a.cfg.SQLitePath())
+	if err != nil {
+		return nil, err
+	}
+	return a.migrated(ctx, db)
+}
+
+// createDB opens the configured database, creating it when missing, and
+// brings its schema up to date: only migrate, serve and demo set up a
+// database.
+func (a *app) createDB(ctx context.Context) (*store.DB, error) {
 	db, err := store.Open(ctx, a.cfg.DatabaseURL, a.cfg.SQLitePath())
 	if err != nil {
 		return nil, err
 	}
+	return a.migrated(ctx, db)
+}
+
+// migrated applies the pending migrations to db, closing it on failure.
+func (a *app) migrated(ctx context.Context, db *store.DB) (*store.DB, error) {
 	if _, err := schema.Migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, err

@@ -38,7 +38,7 @@ func (a *app) serveCommand() *cobra.Command {
 				a.now = clock
 				log.Warn("the daemon's clock is shifted (--now): dates, locks and jobs follow it", "now", a.now())
 			}
-			db, err := a.openDB(ctx)
+			db, err := a.createDB(ctx)
 			if err != nil {
 				return err
 			}

@@ -58,6 +58,7 @@ type Daemon struct {
 	// observe hears what the jobs and the daemon do, for the metrics; its
 	// zero value hears nothing.
 	observe jobs.Observer
+	metrics *metrics // served at /metrics (metrics.go)
 }
 
 // New builds the daemon and registers every route.
@@ -70,11 +71,13 @@ func New(o Options) *Daemon {
 	if d.now == nil {
 		d.now = time.Now
 	}
+	d.metrics = newMetrics(d.db, d.log)
+	d.observe = d.metrics.observer()
 	mux := http.NewServeMux()
 	d.api = humago.New(mux, apiConfig())
 	d.api.UseMiddleware(d.checkJSONBody)
 	d.routes(mux)
-	d.handler = d.identify(d.logRequests(d.recoverPanics(d.secure(mux))))
+	d.handler = d.identify(d.instrument(mux, d.logRequests(d.recoverPanics(d.secure(mux)))))
 	return d
 }
 

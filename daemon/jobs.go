@@ -52,15 +52,18 @@ func (d *Daemon) startJobs(ctx context.Context) (func(), error) {
 	}, nil
 }
 
-// runJob runs one job at the daemon's current time and logs its report. A
-// panic in the job is recovered and logged: the next run tries again, and
-// the daemon keeps serving.
+// runJob runs one job at the daemon's current time, logs its report and
+// counts the run (and its failure) in the metrics. A panic in the job is
+// recovered, logged and counted as a failure: the next run tries again,
+// and the daemon keeps serving.
 func (d *Daemon) runJob(ctx context.Context, env jobs.Env, job jobs.Job) {
 	if ctx.Err() != nil {
 		return
 	}
+	d.metrics.jobRuns.WithLabelValues(job.Name).Inc()
 	defer func() {
 		if v := recover(); v != nil {
+			d.metrics.jobFailures.WithLabelValues(job.Name).Inc()
 			d.recovered(ctx, "job "+job.Name, v)
 		}
 	}()
@@ -68,6 +71,7 @@ func (d *Daemon) runJob(ctx context.Context, env jobs.Env, job jobs.Job) {
 	d.log.Debug("job started", "job", job.Name)
 	report, err := job.Run(ctx, env, d.now())
 	if err != nil {
+		d.metrics.jobFailures.WithLabelValues(job.Name).Inc()
 		d.log.Error("job failed", "job", job.Name, "report", report.String(), "err", err, "duration", time.Since(start))
 		return
 	}

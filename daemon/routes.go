@@ -22,7 +22,8 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerRewards(api)
 	d.registerSupply(api)
 
-	mux.HandleFunc("GET /healthz", d.healthz)
+	mux.HandleFunc("GET /healthz", d.health)
+	mux.HandleFunc("GET /metrics", d.serveMetrics)
 	mux.HandleFunc("GET /docs", d.docsPage)
 	mux.HandleFunc("GET /public/other/products.csv", d.productsCSV)
 	mux.HandleFunc("GET /print/delivery/{orderId}/{deliveryId}", d.printNote)

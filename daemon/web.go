@@ -109,18 +109,6 @@ func notFound(w http.ResponseWriter, _ *http.Request) {
 	writeJSONProblem(w, http.StatusNotFound, statusDetails[http.StatusNotFound])
 }
 
-func (d *Daemon) healthz(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	if err := d.db.PingContext(r.Context()); err != nil {
-		d.log.ErrorContext(r.Context(), "health check failed", "err", err)
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte(`{"status":"unavailable"}`))
-		return
-	}
-	_, _ = w.Write([]byte(`{"status":"ok"}`))
-}
-
 // placeholderPage is served when the binary was built without the UI.
 const placeholderPage = `<!doctype html><html lang="fr"><head><meta charset="utf-8">
 <title>Primeur</title></head><body><h1>Primeur</h1>

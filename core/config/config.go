@@ -44,6 +44,7 @@ const (
 	KeySMTPTLS                 = "smtp.tls"
 	KeyDeliveryLock            = "delivery.lock"
 	KeyClaimsAutovalidateAfter = "claims.autovalidate-after"
+	KeyMetricsToken            = "metrics.token"
 )
 
 // Settings is the schema: every key Primeur reads, with its default.
@@ -63,6 +64,7 @@ var Settings = []Setting{
 	{KeySMTPTLS, "starttls", "SMTP encryption: starttls (required), tls (implicit, usually port 465) or none"},
 	{KeyDeliveryLock, "12:00", "time (HH:MM, business time zone) on the delivery day when the delivery note locks"},
 	{KeyClaimsAutovalidateAfter, "48h", "delay after which a claim the shop has not reviewed is accepted"},
+	{KeyMetricsToken, "", "bearer token that lets a client other than this machine read /metrics (at least 16 characters); empty: loopback clients only"},
 }
 
 // Config is the validated configuration handed to the daemon and commands.
@@ -87,6 +89,8 @@ type Config struct {
 	Delivery Delivery `mapstructure:"delivery"`
 	// Claims holds the claim settings.
 	Claims Claims `mapstructure:"claims"`
+	// Metrics holds who may read /metrics.
+	Metrics Metrics `mapstructure:"metrics"`
 
 	// Location is Timezone loaded by Validate.
 	Location *time.Location `mapstructure:"-"`
@@ -133,6 +137,17 @@ type Claims struct {
 	AutovalidateDelay time.Duration `mapstructure:"-"`
 }
 
+// Metrics is the settings of the daemon's /metrics (keys metrics.*).
+type Metrics struct {
+	// Token, when set, lets a client that is not on this machine read
+	// /metrics with "Authorization: Bearer <token>"; loopback clients
+	// need none.
+	Token string `mapstructure:"token"`
+}
+
+// MinMetricsToken is the shortest metrics.token accepted.
+const MinMetricsToken = 16
+
 // Defaults returns a Config holding every default, validated.
 func Defaults() *Config {
 	c := &Config{}
@@ -177,6 +192,8 @@ func (c *Config) set(key string, v any) {
 		c.Delivery.Lock = v.(string)
 	case KeyClaimsAutovalidateAfter:
 		c.Claims.AutovalidateAfter = v.(string)
+	case KeyMetricsToken:
+		c.Metrics.Token = v.(string)
 	}
 }
 
@@ -241,6 +258,19 @@ func (c *Config) validateMail() error {
 		return fmt.Errorf("config: %s %q must be a positive duration (48h, 90m…)", KeyClaimsAutovalidateAfter, c.Claims.AutovalidateAfter)
 	}
 	c.Claims.AutovalidateDelay = d
+	return c.validateMetrics()
+}
+
+// validateMetrics checks metrics.token: empty, or a secret long enough not
+// to be guessed, without spaces (it travels in an HTTP header).
+func (c *Config) validateMetrics() error {
+	t := c.Metrics.Token
+	if t == "" {
+		return nil
+	}
+	if len(t) < MinMetricsToken || strings.IndexFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
+		return fmt.Errorf("config: %s must be at least %d printable ASCII characters without spaces", KeyMetricsToken, MinMetricsToken)
+	}
 	return nil
 }
 

@@ -32,6 +32,10 @@ func TestValidate(t *testing.T) {
 		{"lock at seven", func(c *Config) { c.Delivery.Lock = "07:00" }, ""},
 		{"autovalidate not a duration", func(c *Config) { c.Claims.AutovalidateAfter = "2 jours" }, "claims.autovalidate-after"},
 		{"autovalidate negative", func(c *Config) { c.Claims.AutovalidateAfter = "-1h" }, "claims.autovalidate-after"},
+		{"metrics token short", func(c *Config) { c.Metrics.Token = "court" }, "metrics.token"},
+		{"metrics token with a space", func(c *Config) { c.Metrics.Token = "un jeton de métriques" }, "metrics.token"},
+		{"metrics token non-ASCII", func(c *Config) { c.Metrics.Token = "jetondemétriques1234" }, "metrics.token"},
+		{"metrics token", func(c *Config) { c.Metrics.Token = "Zq4-_fT8pL0m.Kx9wR2s" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

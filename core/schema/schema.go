@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 
@@ -108,4 +109,79 @@ func Status(ctx context.Context, db *store.DB) ([]State, error) {
 		out[i] = State{Version: s.Source.Version, Name: name, Applied: s.State == goose.StateApplied}
 	}
 	return out, nil
+}
+
+// ErrNewer: the database's schema is newer than this binary knows (a backup
+// or a database from a later version of Primeur).
+var ErrNewer = errors.New("schema: the database is newer than this version of Primeur")
+
+// Version returns the schema version the database is at: the highest
+// migration applied, read from goose's version table. A database without
+// that table or without any migration holds no Primeur database: the error
+// is a *store.NoDatabaseError. The daemon's health check calls it, a real
+// query on every request.
+func Version(ctx context.Context, q store.Q, where string) (int64, error) {
+	ok, err := store.HasTable(ctx, q, goose.DefaultTablename)
+	if err != nil {
+		return 0, fmt.Errorf("schema: %w", err)
+	}
+	if !ok {
+		return 0, &store.NoDatabaseError{Where: where}
+	}
+	var v int64
+	if err := store.Get(ctx, q, &v, `SELECT COALESCE(MAX(version_id), 0) FROM `+goose.DefaultTablename); err != nil {
+		return 0, fmt.Errorf("schema: read version: %w", err)
+	}
+	if v == 0 {
+		return 0, &store.NoDatabaseError{Where: where}
+	}
+	return v, nil
+}
+
+// Latest is the version of the last migration this binary knows.
+func Latest(db *store.DB) (int64, error) {
+	p, err := provider(db)
+	if err != nil {
+		return 0, err
+	}
+	var v int64
+	for _, s := range p.ListSources() {
+		v = max(v, s.Version)
+	}
+	return v, nil
+}
+
+// Check returns the version of db's schema, refusing a database that holds
+// no Primeur schema (*store.NoDatabaseError) or one newer than this binary
+// knows (ErrNewer).
+func Check(ctx context.Context, db *store.DB) (int64, error) {
+	v, err := Version(ctx, db, db.Name)
+	if err != nil {
+		return 0, err
+	}
+	latest, err := Latest(db)
+	if err != nil {
+		return 0, err
+	}
+	if v > latest {
+		return v, fmt.Errorf("%w: version %d, this binary knows up to %d", ErrNewer, v, latest)
+	}
+	return v, nil
+}
+
+// Open opens the existing Primeur database of the configuration — never
+// creating one — and checks its schema (Check); it does not migrate. Every
+// command but migrate, serve and demo opens the database this way, so that
+// one pointed at the wrong place says so instead of creating an empty
+// database.
+func Open(ctx context.Context, url, sqlitePath string) (*store.DB, error) {
+	db, err := store.OpenExisting(ctx, url, sqlitePath)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Check(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }

@@ -9,6 +9,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq"  // PostgreSQL driver
 	_ "modernc.org/sqlite" // SQLite driver, no cgo
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Dialect names the database engine behind a DB.
@@ -35,6 +38,12 @@ var bindOnce sync.Once
 type DB struct {
 	*sqlx.DB
 	Dialect Dialect
+	// Name says where the database is, for messages: the SQLite file's
+	// path, or the PostgreSQL URL without its credentials.
+	Name string
+	// unlock releases the SQLite data directory's shared lock (lock.go);
+	// nil on PostgreSQL.
+	unlock func()
 }
 
 // Q is what queries run on: a *DB or a *sqlx.Tx.
@@ -42,51 +51,184 @@ type Q interface {
 	sqlx.ExtContext
 }
 
+// NoDatabaseError says that the configured place holds no Primeur database:
+// no SQLite file, or a file or PostgreSQL schema without Primeur's tables.
+// Its message is the one line an administrator reads.
+type NoDatabaseError struct {
+	// Where names the file or the database (DB.Name).
+	Where string
+}
+
+// Error is the line an administrator reads, in French.
+func (e *NoDatabaseError) Error() string {
+	return fmt.Sprintf("aucune base Primeur dans %s ; lancez primeur migrate", e.Where)
+}
+
 // Open connects to PostgreSQL when url is set, otherwise to the SQLite file
-// at sqlitePath (created with its directory if missing), and pings it.
+// at sqlitePath (created with its directory if missing), and pings it. Only
+// the commands that set up a database (migrate, serve, demo) call it; the
+// others open an existing one (OpenExisting).
 func Open(ctx context.Context, url, sqlitePath string) (*DB, error) {
-	bindOnce.Do(func() { sqlx.BindDriver("sqlite", sqlx.QUESTION) })
-	var (
-		db  *sqlx.DB
-		d   Dialect
-		err error
-	)
 	if url != "" {
-		d = Postgres
-		db, err = sqlx.Open("postgres", url)
-		if err != nil {
-			return nil, fmt.Errorf("store: open postgres: %w", err)
-		}
-		db.SetMaxOpenConns(20)
-		db.SetMaxIdleConns(10)
-		db.SetConnMaxIdleTime(5 * time.Minute)
-	} else {
-		d = SQLite
-		if err := os.MkdirAll(filepath.Dir(sqlitePath), 0o750); err != nil {
-			return nil, fmt.Errorf("store: create data directory: %w", err)
-		}
-		// busy_timeout first so the other pragmas wait for locks too;
-		// _txlock=immediate makes every transaction take the write lock at
-		// BEGIN, which serialises writers instead of failing on upgrade.
-		// temp_store(MEMORY) keeps statement journals (multi-row upserts in a
-		// transaction) off the disk, and a 16 MB page cache per connection
-		// keeps a large import's pages from spilling to the WAL mid-way.
-		dsn := "file:" + sqlitePath +
-			"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-			"&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)" +
-			"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-16000)&_txlock=immediate"
-		db, err = sqlx.Open("sqlite", dsn)
-		if err != nil {
-			return nil, fmt.Errorf("store: open sqlite: %w", err)
-		}
-		db.SetMaxOpenConns(8)
-		db.SetMaxIdleConns(8)
+		return openPostgres(ctx, url)
+	}
+	if err := os.MkdirAll(filepath.Dir(sqlitePath), 0o750); err != nil {
+		return nil, fmt.Errorf("store: create data directory: %w", err)
+	}
+	return openSQLite(ctx, sqlitePath, true)
+}
+
+// OpenExisting is Open without creating anything: a missing SQLite file (or
+// directory) is a *NoDatabaseError and nothing is written on the disk. It
+// does not check what the database holds; core/schema does (schema.Open).
+func OpenExisting(ctx context.Context, url, sqlitePath string) (*DB, error) {
+	if url != "" {
+		return openPostgres(ctx, url)
+	}
+	st, err := os.Stat(sqlitePath)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0) {
+		// An empty file is what SQLite leaves when it was opened and
+		// never written: no database either.
+		return nil, &NoDatabaseError{Where: sqlitePath}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("store: %s is not a file", sqlitePath)
+	}
+	db, err := openSQLite(ctx, sqlitePath, false)
+	if notADatabase(err) {
+		return nil, &NoDatabaseError{Where: sqlitePath}
+	}
+	return db, err
+}
+
+// notADatabase reports whether err is SQLite's "file is not a database".
+func notADatabase(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == sqlite3.SQLITE_NOTADB
+}
+
+// OpenReadOnly opens a SQLite file that is not a data directory's database
+// (a backup to restore) for reading only: nothing in it is changed, not even
+// its journal mode. A file that is not a SQLite database is a
+// *NoDatabaseError.
+func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("store: %s is not a file", path)
+	}
+	bindOnce.Do(func() { sqlx.BindDriver("sqlite", sqlx.QUESTION) })
+	db, err := sqlx.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return nil, fmt.Errorf("store: open sqlite: %w", err)
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: ping %s: %w", d, err)
+		if notADatabase(err) {
+			return nil, &NoDatabaseError{Where: path}
+		}
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &DB{DB: db, Dialect: d}, nil
+	return &DB{DB: db, Dialect: SQLite, Name: path}, nil
+}
+
+func openPostgres(ctx context.Context, dsn string) (*DB, error) {
+	db, err := sqlx.Open("postgres", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open postgres: %w", err)
+	}
+	db.SetMaxOpenConns(20)
+	db.SetMaxIdleConns(10)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: ping %s: %w", Postgres, err)
+	}
+	return &DB{DB: db, Dialect: Postgres, Name: postgresName(dsn)}, nil
+}
+
+// openSQLite opens the file at path, creating it when missing only if
+// create is set. The data directory's shared lock is held until Close, so
+// that a restore can tell the database is in use.
+func openSQLite(ctx context.Context, path string, create bool) (*DB, error) {
+	bindOnce.Do(func() { sqlx.BindDriver("sqlite", sqlx.QUESTION) })
+	unlock, err := shareDir(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	// busy_timeout first so the other pragmas wait for locks too;
+	// _txlock=immediate makes every transaction take the write lock at
+	// BEGIN, which serialises writers instead of failing on upgrade.
+	// temp_store(MEMORY) keeps statement journals (multi-row upserts in a
+	// transaction) off the disk, and a 16 MB page cache per connection
+	// keeps a large import's pages from spilling to the WAL mid-way.
+	// The journal mode is persistent, in the file: Open sets WAL on the
+	// database it sets up; OpenExisting leaves the file as it is, so that
+	// a file that turns out not to be Primeur's is not changed.
+	mode, journal := "rwc", "&_pragma=journal_mode(WAL)"
+	if !create {
+		mode, journal = "rw", ""
+	}
+	dsn := "file:" + path + "?mode=" + mode +
+		"&_pragma=busy_timeout(10000)" + journal +
+		"&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)" +
+		"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-16000)&_txlock=immediate"
+	db, err := sqlx.Open("sqlite", dsn)
+	if err != nil {
+		unlock()
+		return nil, fmt.Errorf("store: open sqlite: %w", err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		unlock()
+		return nil, fmt.Errorf("store: ping %s: %w", SQLite, err)
+	}
+	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock}, nil
+}
+
+// postgresName is a PostgreSQL URL without its credentials nor options,
+// plus the schema when search_path names one: what a message may show.
+func postgresName(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "PostgreSQL"
+	}
+	name := "postgres://" + u.Host + u.Path
+	if sp := u.Query().Get("search_path"); sp != "" {
+		name += " (schéma " + sp + ")"
+	}
+	return name
+}
+
+// Close closes the database and releases the data directory's lock.
+func (db *DB) Close() error {
+	err := db.DB.Close()
+	if db.unlock != nil {
+		db.unlock()
+		db.unlock = nil
+	}
+	return err
+}
+
+// HasTable reports whether the database's current schema holds a table
+// of that name.
+func HasTable(ctx context.Context, q Q, name string) (bool, error) {
+	query := `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`
+	if q.DriverName() == "postgres" {
+		query = `SELECT COUNT(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = ?`
+	}
+	var n int
+	if err := Get(ctx, q, &n, query, name); err != nil {
+		return false, fmt.Errorf("store: look for table %s: %w", name, err)
+	}
+	return n > 0, nil
 }
 
 // Tx runs fn in a transaction, committed when fn returns nil and rolled back

@@ -90,6 +90,19 @@ func URL(t testing.TB) string {
 	return WithSearchPath(t, os.Getenv(EnvURL), schema)
 }
 
+// EmptyURL is URL without any migration: a PostgreSQL URL whose
+// connections use a fresh, empty schema, for tests of what refuses a
+// database without Primeur's schema. It skips the test when
+// PRIMEUR_TEST_DATABASE_URL is unset.
+func EmptyURL(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(EnvURL)
+	if base == "" {
+		t.Skip(EnvURL + " is not set")
+	}
+	return WithSearchPath(t, base, newSchema(t))
+}
+
 // WithSearchPath adds search_path=schema to a PostgreSQL URL.
 func WithSearchPath(t testing.TB, base, schema string) string {
 	t.Helper()

@@ -1,0 +1,169 @@
+package daemon
+
+import (
+	"crypto/subtle"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"primeur/core/jobs"
+	"primeur/core/store"
+)
+
+// metrics are the daemon's Prometheus metrics, in a registry of the daemon's
+// own (no package global: tests build many daemons in one process). Every
+// label takes its values from a bounded set: a route is the pattern the mux
+// matched, never the raw path.
+type metrics struct {
+	registry     *prometheus.Registry
+	handler      http.Handler             // the registry in Prometheus' text format
+	requests     *prometheus.CounterVec   // route, code
+	latency      *prometheus.HistogramVec // route
+	jobRuns      *prometheus.CounterVec   // job
+	jobFailures  *prometheus.CounterVec   // job
+	emailsSent   *prometheus.CounterVec   // kind
+	emailsFailed *prometheus.CounterVec   // kind
+	panics       *prometheus.CounterVec   // where
+
+	mu     sync.Mutex
+	wheres map[string]bool // the where labels seen, at most maxWheres
+}
+
+// maxWheres bounds the distinct places a recovered panic is counted at;
+// past it, panics are counted at "other". The places are routes, jobs and
+// job steps, far fewer.
+const maxWheres = 64
+
+// unmatchedRoute labels a request no route of the mux matched.
+const unmatchedRoute = "unmatched"
+
+// newMetrics registers every metric, the Go runtime's and the process's
+// collectors, and the statistics of db's connection pool when db is set;
+// errors gathering them are logged to log.
+func newMetrics(db *store.DB, log *slog.Logger) *metrics {
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "primeur", Name: name, Help: help}, labels)
+	}
+	m := &metrics{
+		registry:     prometheus.NewRegistry(),
+		requests:     counter("http_requests_total", "HTTP requests answered, by route (the mux pattern) and status code.", "route", "code"),
+		jobRuns:      counter("job_runs_total", "Scheduled job runs started, by job.", "job"),
+		jobFailures:  counter("job_failures_total", "Scheduled job runs that failed or panicked, by job.", "job"),
+		emailsSent:   counter("emails_sent_total", "Emails sent, by kind of document (note, invoice).", "kind"),
+		emailsFailed: counter("emails_failed_total", "Emails that could not be sent, by kind of document.", "kind"),
+		panics:       counter("panics_recovered_total", "Panics recovered, by place (route, job or job step).", "where"),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "primeur", Name: "http_request_duration_seconds",
+			Help:    "Time to answer an HTTP request, by route (the mux pattern).",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"route"}),
+		wheres: map[string]bool{},
+	}
+	m.registry.MustRegister(m.requests, m.latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.panics,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if db != nil {
+		m.registry.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "primeur"))
+	}
+	m.handler = promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	})
+	for _, j := range jobs.All { // every job shows, at 0 until it runs
+		m.jobRuns.WithLabelValues(j.Name)
+		m.jobFailures.WithLabelValues(j.Name)
+	}
+	return m
+}
+
+// observer is the jobs' Observer counting into these metrics; the daemon
+// hears its own recovered panics through it too (recover.go).
+func (m *metrics) observer() jobs.Observer {
+	return jobs.Observer{
+		EmailSent:      func(kind string) { m.emailsSent.WithLabelValues(kind).Inc() },
+		EmailFailed:    func(kind string) { m.emailsFailed.WithLabelValues(kind).Inc() },
+		PanicRecovered: m.panicRecovered,
+	}
+}
+
+// panicRecovered counts a recovered panic at where, or at "other" once
+// maxWheres places have been seen.
+func (m *metrics) panicRecovered(where string) {
+	m.mu.Lock()
+	if !m.wheres[where] {
+		if len(m.wheres) >= maxWheres {
+			where = "other"
+		} else {
+			m.wheres[where] = true
+		}
+	}
+	m.mu.Unlock()
+	m.panics.WithLabelValues(where).Inc()
+}
+
+// instrument is the middleware counting and timing every request by the
+// route mux gives it (its pattern, such as "GET /api/needs/{id}"), whatever
+// the handlers in between do; it wraps the whole chain, so requests refused
+// before routing count too.
+func (d *Daemon) instrument(mux *http.ServeMux, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		route := unmatchedRoute
+		if _, pattern := mux.Handler(r); pattern != "" {
+			route = pattern
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		d.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()
+		d.metrics.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
+	})
+}
+
+// serveMetrics answers GET /metrics in Prometheus' text format, to a client
+// on this machine (a loopback peer whose request no proxy forwarded) or one
+// sending the configured metrics.token as a bearer token. Anyone else gets
+// 401 when a token is configured, 403 otherwise.
+func (d *Daemon) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	if !d.mayReadMetrics(r) {
+		w.Header().Set("Cache-Control", "no-store")
+		if d.cfg.Metrics.Token != "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="primeur-metrics"`)
+			writeJSONProblem(w, http.StatusUnauthorized, "Les métriques demandent le jeton metrics.token.")
+			return
+		}
+		writeJSONProblem(w, http.StatusForbidden, "Les métriques ne sont lisibles que depuis le serveur lui-même.")
+		return
+	}
+	d.metrics.handler.ServeHTTP(w, r)
+}
+
+// mayReadMetrics is the rule of who reads /metrics: the bearer token when
+// one is configured, else a loopback peer without forwarding headers — a
+// reverse proxy on the same machine connects from loopback too, and marks
+// the requests it forwards with one of them (docs/SECURITY.md).
+func (d *Daemon) mayReadMetrics(r *http.Request) bool {
+	if want := d.cfg.Metrics.Token; want != "" {
+		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if ok && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1 {
+			return true
+		}
+	}
+	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip"} {
+		if r.Header.Get(h) != "" {
+			return false
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
