@@ -37,8 +37,8 @@ const Hundred Dec = 100
 // quantity or price, and well inside float64's exact integers.
 const maxAbs = 1e12
 
-// maxHundredths is maxAbs in hundredths.
-const maxHundredths = 100 * maxAbs
+// Max is the largest magnitude FromFloat accepts, a trillion units.
+const Max Dec = 100 * maxAbs
 
 // FromFloat converts f when it is finite, within ±1e12 and has at most two
 // decimals by the package's rule (the shortest text that reads back to f);
@@ -75,7 +75,7 @@ func FromFloat(f float64) (d Dec, ok bool) {
 	for range shift {
 		h *= 10
 	}
-	if h > maxHundredths {
+	if h > int64(Max) {
 		return 0, false
 	}
 	if neg {
