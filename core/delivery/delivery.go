@@ -34,9 +34,9 @@ const (
 	// MsgClaimAboveOrdered is the refusal of a claim that would bill more
 	// than was ordered; ClaimAboveMessage fills in the ordered quantity.
 	MsgClaimAboveOrdered = "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (%s%s)"
-	MsgUnknownLine  = "Cette ligne n'appartient pas a la livraison"
-	MsgDuplicate    = "Cette ligne est saisie deux fois"
-	MsgTooLong      = accounts.MsgTooLong
+	MsgUnknownLine       = "Cette ligne n'appartient pas a la livraison"
+	MsgDuplicate         = "Cette ligne est saisie deux fois"
+	MsgTooLong           = accounts.MsgTooLong
 
 	MsgNotPlanned    = "Cette livraison n'est plus modifiable : seule une livraison prévue peut l'être."
 	MsgNotDone       = "Une demande d'avoir n'est possible que sur une livraison effectuée."
