@@ -5,15 +5,17 @@
 // The decimal rule, the same for every magnitude: a number sent to Primeur
 // is the float64 its JSON text denotes (what every JSON decoder reads, the
 // browser's included), and its decimals are those of the shortest decimal
-// text that reads back to that same float64 (strconv's 'g' with precision
-// -1; JavaScript's String(n)). A number whose shortest text has more than
+// text that reads back to that same float64 (strconv.FormatFloat with
+// precision -1; JavaScript's String(n)). A number whose shortest text has more than
 // two decimals is refused, never rounded: 12345.675, 99999.995, 2.505 and
 // 1.234 are all refused, 0.1 is 0.10. The check is exact (the shortest
 // text's digits, in integer arithmetic), with no tolerance. A text with
 // more significant digits than a float64 holds is read as the float64 it
 // denotes, as the client's own JSON encoder would have written it:
-// 0.1000000000000000001 is 0.1. FromFloat applies the rule; the API, the
-// forms' server side and Dec's own JSON reader all go through it.
+// 0.1000000000000000001 is 0.1. FromFloat applies the rule: every API
+// path that reads a quantity, a price or an amount, and Dec's own JSON
+// reader, go through it. The UI's forms apply it to the text typed
+// (ui/src/validation/decimal.ts).
 //
 // Spreadsheet cells are not API input: a cell computed by a formula holds
 // binary noise (0.30000000000000004), so the Excel import reads cells with
@@ -62,8 +64,8 @@ func FromFloat(f float64) (d Dec, ok bool) {
 		return 0, false
 	}
 	digits := strings.Replace(s[:e], ".", "", 1)
-	// The value is 0.digits × 10^(exp+1); in hundredths the digits end at
-	// the power 10^(exp+3-len(digits)), which must not be negative.
+	// The value is digits × 10^(exp+1-len(digits)), so in hundredths
+	// digits × 10^shift: a negative shift means more than two decimals.
 	shift := exp + 3 - len(digits)
 	if shift < 0 {
 		return 0, false
