@@ -38,7 +38,7 @@ func TestJobsList(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errOut)
 	}
-	for _, want := range []string{"deliveries", "toutes les 5 minutes", "claims", "toutes les heures", "invoices", "le 1er de chaque mois à 06:00"} {
+	for _, want := range []string{"deliveries", "toutes les 5 minutes", "claims", "toutes les heures", "invoices", "tous les jours à 06:00"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("jobs list lacks %q:\n%s", want, out)
 		}

@@ -35,7 +35,7 @@ type UpdateDeliveryInput struct {
 // ClaimLineInput is the claim on one line.
 type ClaimLineInput struct {
 	ID              string   `json:"_id" maxLength:"100" doc:"Delivery line id"`
-	QuantityClaimed *float64 `json:"quantityClaimed,omitempty" doc:"Signed adjustment to the sent quantity: -3 when 3 kg were unfit" example:"-3"`
+	QuantityClaimed *float64 `json:"quantityClaimed,omitempty" doc:"Signed adjustment to the sent quantity: -3 when 3 kg were unfit; two decimals at most (whole pieces), and the sent plus the claimed quantity stays between 0 and the quantity ordered for the line" example:"-3"`
 	ClaimType       *string  `json:"claimType,omitempty" maxLength:"20" doc:"quality or quantity; required when the quantity is not 0" example:"quality"`
 	ClaimComment    *string  `json:"claimComment,omitempty" maxLength:"5000" doc:"Optional comment (500 characters at most)"`
 }

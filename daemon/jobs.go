@@ -16,7 +16,7 @@ import (
 var schedules = map[string]string{
 	"deliveries": "*/5 * * * *",
 	"claims":     "0 * * * *",
-	"invoices":   "0 6 1 * *",
+	"invoices":   "0 6 * * *",
 }
 
 // startJobs schedules every job with gocron in the business time zone and

@@ -130,7 +130,7 @@ func TestTradeAPI(t *testing.T) {
 			{"NaN price", farm, "PUT", path(farmID), `{"quantity":1,"price":NaN}`, 400, "", ""},
 			{"null quantity", farm, "PUT", path(farmID), `{"quantity":null,"price":2}`, 422, "", ""},
 			{"negative zero", farm, "PUT", path(farmID), `{"quantity":-0,"price":2}`, 422, trade.MsgQuantityPositive, "body.quantity"},
-			{"huge price", farm, "PUT", path(farmID), `{"quantity":1,"price":1e300}`, 422, trade.MsgBadPrice, "body.price"},
+			{"huge price", farm, "PUT", path(farmID), `{"quantity":1,"price":1e300}`, 422, planning.MsgTooLarge, "body.price"},
 			{"SQL in the path", shop, "PUT", "/api/proposalreview/x'%20OR%20'1'='1/" + farmID, map[string]any{"accepted": true}, 404, "", ""},
 			{"long garbage id", farm, "DELETE", "/api/proposals/" + strings.Repeat("x", 5000) + "/" + farmID, nil, 404, "", ""},
 		}

@@ -63,7 +63,7 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		}
 		accepted := w.Delivery(o, "2026-11-05", orders.Done, tomato(1000))
 		rejected := w.Delivery(o, "2026-11-12", orders.Done, tomato(1000))
-		pending := w.Delivery(o, "2026-11-19", orders.Done, deliverytest.L{Product: "laitue", Price: 90, Expected: 2000, Sent: deliverytest.Dec(2000)})
+		pending := w.Delivery(o, "2026-11-19", orders.Done, deliverytest.L{Product: "laitue", Price: 90, Expected: 2000, Sent: deliverytest.Dec(1800)})
 		w.Delivery(o, "2026-11-24", orders.Cancelled, tomato(1000))
 		w.Delivery(o, "2026-11-26", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 500})
 		// The last one is still planned: the lock of the invoice run makes it done.
@@ -75,9 +75,19 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		review(t, db, w, o, rejected, false, at(2026, 11, 25, 10, 0))
 		claim(t, db, w, o, pending, "laitue", 2, at(2026, 11, 29, 9, 0)) // not reviewed, not yet 48 h old
 
+		// On the 1st the claim is 45 h old: the shop still has 3 h to
+		// answer, so the order waits (the last delivery is locked anyway).
 		issued, err := billing.Run(ctx, db, rules, at(2026, 12, 1, 6, 0))
+		if err != nil || len(issued) != 0 {
+			t.Fatalf("Run on the 1st = %d invoices, %v", len(issued), err)
+		}
+		if w.Get(pending).ClaimStatus != orders.ClaimSent || w.Get(lastDay).Status != orders.Done {
+			t.Fatal("the run of the 1st accepted a claim younger than the delay, or did not lock the last delivery")
+		}
+		// The next day's run accepts it (48 h have passed), then bills it.
+		issued, err = billing.Run(ctx, db, rules, at(2026, 12, 2, 6, 0))
 		if err != nil || len(issued) != 1 {
-			t.Fatalf("Run = %d invoices, %v", len(issued), err)
+			t.Fatalf("Run on the 2nd = %d invoices, %v", len(issued), err)
 		}
 		inv, err := billing.ForOrder(ctx, db, o)
 		if err != nil {
@@ -95,17 +105,18 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		want := []line{
 			{1, 700, 1750},  // 10 kg sent, −3 accepted: 7 kg × 2,50 €
 			{2, 1000, 2500}, // claim refused: the sent 10 kg
-			{3, 2200, 1980}, // +2 auto-validated by the run: 22 × 0,90 €
+			{3, 2000, 1800}, // 18 sent, +2 auto-validated after 48 h: 20 × 0,90 €
 			{5, 500, 1250},  // no sent quantity: the expected 5 kg
 			{6, 1000, 900},  // locked by the run
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("lines %+v, want %+v", got, want)
 		}
-		if inv.TotalHT != 8380 || inv.TotalVAT != 461 || inv.TotalTTC != 8841 || inv.VATRate != 550 || inv.VATExempt {
+		if inv.TotalHT != 8200 || inv.TotalVAT != 451 || inv.TotalTTC != 8651 || inv.VATRate != 550 || inv.VATExempt {
 			t.Fatalf("totals %v %v %v rate %d exempt %v", inv.TotalHT, inv.TotalVAT, inv.TotalTTC, inv.VATRate, inv.VATExempt)
 		}
-		if inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-12-01" || inv.DueDate != "2026-12-30" || inv.Month != "2026-11-01" {
+		// Issued on the 2nd; the due date follows the deliveries, not the issue.
+		if inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-12-02" || inv.DueDate != "2026-12-30" || inv.Month != "2026-11-01" {
 			t.Fatalf("invoice %s issued %s due %s month %s", inv.Number, inv.IssueDate, inv.DueDate, inv.Month)
 		}
 		var notes []int64
@@ -115,8 +126,8 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		if !slices.Equal(notes, []int64{1, 2, 3, 5, 6}) {
 			t.Fatalf("notes %v (the cancelled delivery counts nowhere)", notes)
 		}
-		if w.Get(pending).ClaimStatus != orders.ClaimAccepted || w.Get(lastDay).Status != orders.Done {
-			t.Fatal("the run did not accept the pending claim or lock the last delivery")
+		if w.Get(pending).ClaimStatus != orders.ClaimAccepted {
+			t.Fatal("the run did not accept the claim past its delay")
 		}
 		feed, _ := activity.Feed(ctx, db, w.Shop.ID, "", 1)
 		if feed[0].Type != activity.ClaimAutovalidate {
@@ -133,8 +144,124 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 			t.Fatal("order view without invoice")
 		}
 		// Running again issues nothing.
-		if again, err := billing.Run(ctx, db, rules, at(2026, 12, 1, 6, 5)); err != nil || len(again) != 0 {
+		if again, err := billing.Run(ctx, db, rules, at(2026, 12, 2, 6, 5)); err != nil || len(again) != 0 {
 			t.Fatalf("second run: %d, %v", len(again), err)
+		}
+	})
+}
+
+// TestAPendingClaimDefersTheInvoice: a claim sent on the last evening of
+// the month is neither accepted nor billed by the run of the 1st at 06:00
+// (the other orders are invoiced); its order is listed as deferred, and no
+// number is taken for it. Once the shop answers, the next run invoices it
+// with the claim's outcome; unanswered, the system accepts it only
+// claims.autovalidate-after after it was sent.
+func TestAPendingClaimDefersTheInvoice(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
+		shop3 := w.User(accounts.User{Type: accounts.Distributor, Email: "trois@magasin.fr", Name: "Troisième magasin"})
+		answered, unanswered, plain := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01"), w.Order(w.Farm, shop3, "2026-11-01")
+		tomato := deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(1000)}
+		d1 := w.Delivery(answered, "2026-11-30", orders.Done, tomato)
+		d2 := w.Delivery(unanswered, "2026-11-30", orders.Done, tomato)
+		w.Delivery(plain, "2026-11-30", orders.Done, tomato)
+		lastEvening := at(2026, 11, 30, 21, 30)
+		claim(t, db, w, answered, d1, "tomate", -3, lastEvening)
+		kind := "quantity"
+		q := -4.0
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			_, err := rules.SendClaim(ctx, tx, w.Farm.ID, unanswered, d2, delivery.Claim{Lines: []delivery.LineClaim{
+				{ID: w.Line(d2, "tomate"), QuantityClaimed: &q, ClaimType: &kind}}}, lastEvening)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		events := func() int {
+			var n int
+			if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM events WHERE type = ?`, activity.ClaimAutovalidate); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		deferred := func(when time.Time) []string {
+			ds, err := billing.Deferred(ctx, db, when, paris)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, d := range ds {
+				if d.ClaimSentAt != lastEvening.UnixMilli() || d.Month != "2026-11-01" || d.ProducerID != w.Farm.ID {
+					t.Fatalf("deferral %+v", d)
+				}
+				ids = append(ids, d.OrderID)
+			}
+			return ids
+		}
+		total := func(order string) decimal.Dec {
+			inv, err := billing.ForOrder(ctx, db, order)
+			if err != nil {
+				t.Fatalf("invoice of %s: %v", order, err)
+			}
+			return inv.TotalHT
+		}
+		invoiced := func(order string) bool {
+			_, err := billing.ForOrder(ctx, db, order)
+			return err == nil
+		}
+
+		// The 1st, 06:00: only the order without a claim is invoiced.
+		issued, err := billing.Run(ctx, db, rules, at(2026, 12, 1, 6, 0))
+		if err != nil || len(issued) != 1 || issued[0].OrderID != plain || issued[0].Number != "FA-2026-000001" {
+			t.Fatalf("run of the 1st: %+v, %v", issued, err)
+		}
+		if w.Get(d1).ClaimStatus != orders.ClaimSent || w.Get(d2).ClaimStatus != orders.ClaimSent || events() != 0 {
+			t.Fatal("the run of the 1st accepted a claim sent the evening before")
+		}
+		if invoiced(answered) || invoiced(unanswered) {
+			t.Fatal("an order with a pending claim was invoiced")
+		}
+		if got := deferred(at(2026, 12, 1, 6, 0)); !slices.Equal(got, []string{answered, unanswered}) {
+			t.Fatalf("deferred %v", got)
+		}
+		// Issue itself never bills a pending claim, and takes no number.
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			inv, err := billing.Issue(ctx, tx, answered, at(2026, 12, 1, 7, 0), paris)
+			if inv != nil {
+				t.Fatalf("Issue billed a pending claim: %+v", inv)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+
+		// The shop accepts the first claim; the next run bills 7 kg.
+		review(t, db, w, answered, d1, true, at(2026, 12, 1, 10, 0))
+		issued, err = billing.Run(ctx, db, rules, at(2026, 12, 2, 6, 0))
+		if err != nil || len(issued) != 1 || issued[0].OrderID != answered || issued[0].Number != "FA-2026-000002" {
+			t.Fatalf("run of the 2nd: %+v, %v", issued, err)
+		}
+		if total(answered) != 1750 || events() != 0 || w.Get(d2).ClaimStatus != orders.ClaimSent {
+			t.Fatalf("answered order: %v HT, %d auto-validations", total(answered), events())
+		}
+		if got := deferred(at(2026, 12, 2, 6, 0)); !slices.Equal(got, []string{unanswered}) {
+			t.Fatalf("deferred on the 2nd %v", got)
+		}
+
+		// Unanswered: one minute before the delay nothing is accepted;
+		// at the delay the system accepts it and the run bills 6 kg.
+		if n, err := rules.Autovalidate(ctx, db, lastEvening.Add(rules.AutovalidateAfter-time.Minute)); err != nil || n != 0 {
+			t.Fatalf("before the delay: %d, %v", n, err)
+		}
+		if n, err := rules.Autovalidate(ctx, db, lastEvening.Add(rules.AutovalidateAfter)); err != nil || n != 1 {
+			t.Fatalf("at the delay: %d, %v", n, err)
+		}
+		issued, err = billing.Run(ctx, db, rules, at(2026, 12, 3, 6, 0))
+		if err != nil || len(issued) != 1 || issued[0].OrderID != unanswered || issued[0].Number != "FA-2026-000003" || issued[0].IssueDate != "2026-12-03" {
+			t.Fatalf("run of the 3rd: %+v, %v", issued, err)
+		}
+		if total(unanswered) != 1500 || events() != 1 || len(deferred(at(2026, 12, 3, 6, 0))) != 0 {
+			t.Fatalf("unanswered order: %v HT, %d auto-validations", total(unanswered), events())
 		}
 	})
 }

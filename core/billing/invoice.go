@@ -296,7 +296,12 @@ func List(ctx context.Context, q store.Q, producerID, month string) ([]Invoice, 
 // Issue issues the invoice of an order when it is due, in the caller's
 // transaction, and returns it; nil when there is nothing to issue: the
 // order is already invoiced, its month is not over at now, a delivery is
-// still planned, or none is done.
+// still planned, none is done, or a claim on one of its deliveries still
+// waits for the shop's answer. Issue never accepts a claim: a pending one
+// defers the invoice until the shop answers or the system accepts it once
+// claims.autovalidate-after has passed (Run does that first, as the claims
+// job would), so that the invoice bills what the claim's outcome says and
+// the shop has had its full delay (Deferred lists such orders).
 //
 // The order row is locked first (FOR UPDATE on PostgreSQL; SQLite
 // transactions are serialised), so two runs issuing the same order queue
@@ -324,19 +329,17 @@ func Issue(ctx context.Context, q store.Q, orderID string, now time.Time, loc *t
 	var counts struct {
 		Planned int `db:"planned"`
 		Done    int `db:"done"`
+		Pending int `db:"pending"`
 	}
 	if err := store.Get(ctx, q, &counts, `SELECT
 			COALESCE(SUM(CASE WHEN status = 'planned' THEN 1 ELSE 0 END), 0) AS planned,
-			COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done
+			COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done,
+			COALESCE(SUM(CASE WHEN claim_status = 'sent' THEN 1 ELSE 0 END), 0) AS pending
 		FROM deliveries WHERE order_id = ?`, orderID); err != nil {
 		return nil, fmt.Errorf("billing: deliveries of %s: %w", orderID, err)
 	}
-	if counts.Planned > 0 || counts.Done == 0 {
+	if counts.Planned > 0 || counts.Done == 0 || counts.Pending > 0 {
 		return nil, nil
-	}
-	// Claims still waiting for the shop are accepted before billing.
-	if _, err := delivery.AutovalidateOrder(ctx, q, orderID, now); err != nil {
-		return nil, err
 	}
 	inv, err := compose(ctx, q, o, now, loc)
 	if err != nil {

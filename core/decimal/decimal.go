@@ -1,6 +1,25 @@
 // Package decimal holds Dec, the fixed-point number Primeur stores for
 // quantities (hundredths of a kg or of a piece) and money (cents). The API
 // speaks plain JSON numbers with at most two decimals.
+//
+// The decimal rule, the same for every magnitude: a number sent to Primeur
+// is the float64 its JSON text denotes (what every JSON decoder reads, the
+// browser's included), and its decimals are those of the shortest decimal
+// text that reads back to that same float64 (strconv.FormatFloat with
+// precision -1; JavaScript's String(n)). A number whose shortest text has more than
+// two decimals is refused, never rounded: 12345.675, 99999.995, 2.505 and
+// 1.234 are all refused, 0.1 is 0.10. The check is exact (the shortest
+// text's digits, in integer arithmetic), with no tolerance. A text with
+// more significant digits than a float64 holds is read as the float64 it
+// denotes, as the client's own JSON encoder would have written it:
+// 0.1000000000000000001 is 0.1. FromFloat applies the rule: every API
+// path that reads a quantity, a price or an amount, and Dec's own JSON
+// reader, go through it. The UI's forms apply it to the text typed
+// (ui/src/validation/decimal.ts).
+//
+// Spreadsheet cells are not API input: a cell computed by a formula holds
+// binary noise (0.30000000000000004), so the Excel import reads cells with
+// FromSpreadsheet, which keeps its own tolerance.
 package decimal
 
 import (
@@ -20,15 +39,70 @@ const Hundred Dec = 100
 // quantity or price, and well inside float64's exact integers.
 const maxAbs = 1e12
 
+// Max is the largest magnitude FromFloat accepts, a trillion units.
+const Max Dec = 100 * maxAbs
+
 // FromFloat converts f when it is finite, within ±1e12 and has at most two
-// decimals; ok is false otherwise.
+// decimals by the package's rule (the shortest text that reads back to f);
+// ok is false otherwise. Negative zero is 0.
 func FromFloat(f float64) (d Dec, ok bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > maxAbs {
+		return 0, false
+	}
+	if f == 0 {
+		return 0, true
+	}
+	// The shortest digits and exponent: "-1.2345675e+04" for 12345.675.
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	e := strings.IndexByte(s, 'e')
+	exp, err := strconv.Atoi(s[e+1:])
+	if err != nil {
+		return 0, false
+	}
+	digits := strings.Replace(s[:e], ".", "", 1)
+	// The value is digits × 10^(exp+1-len(digits)), so in hundredths
+	// digits × 10^shift: a negative shift means more than two decimals.
+	shift := exp + 3 - len(digits)
+	if shift < 0 {
+		return 0, false
+	}
+	var h int64
+	for _, c := range digits {
+		h = h*10 + int64(c-'0')
+	}
+	for range shift {
+		h *= 10
+	}
+	if h > int64(Max) {
+		return 0, false
+	}
+	if neg {
+		h = -h
+	}
+	return Dec(h), true
+}
+
+// spreadsheetTolerance is how far from a whole number of hundredths a
+// spreadsheet cell may be, relative to its magnitude.
+const spreadsheetTolerance = 1e-6
+
+// FromSpreadsheet converts the number of a spreadsheet cell: finite,
+// within ±1e12, and within a relative 1e-6 of a whole number of
+// hundredths, which it is rounded to. Cells computed by formulas carry
+// binary noise (0.1+0.2 is stored as 0.30000000000000004), which this
+// absorbs; it is for the Excel import only, never for what the API
+// receives (FromFloat).
+func FromSpreadsheet(f float64) (d Dec, ok bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > maxAbs {
 		return 0, false
 	}
 	h := f * 100
 	r := math.Round(h)
-	if math.Abs(h-r) > 1e-6*math.Max(1, math.Abs(h)) {
+	if math.Abs(h-r) > spreadsheetTolerance*math.Max(1, math.Abs(h)) {
 		return 0, false
 	}
 	return Dec(r), true
@@ -99,7 +173,8 @@ func (d Dec) MarshalJSON() ([]byte, error) {
 	return d.appendPlain(make([]byte, 0, 24)), nil
 }
 
-// UnmarshalJSON reads a JSON number with at most two decimals.
+// UnmarshalJSON reads a JSON number with at most two decimals, by the
+// package's rule (FromFloat on the float64 the text denotes).
 func (d *Dec) UnmarshalJSON(b []byte) error {
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil {

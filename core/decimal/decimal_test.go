@@ -8,20 +8,101 @@ import (
 )
 
 func TestFromFloat(t *testing.T) {
+	next := func(f, dir float64) float64 { return math.Nextafter(f, dir) }
+	tenth, fifth := 0.1, 0.2 // variables: the constant 0.1+0.2 is exactly 0.3
+	tests := []struct {
+		name string
+		in   float64
+		want Dec
+		ok   bool
+	}{
+		{"zero", 0, 0, true},
+		{"negative zero", math.Copysign(0, -1), 0, true},
+		{"one", 1, 100, true},
+		{"a tenth", 0.1, 10, true},
+		{"a hundredth", 0.01, 1, true},
+		{"two decimals", 12.34, 1234, true},
+		{"negative", -2.5, -250, true},
+		{"large two decimals", 99999.99, 9999999, true},
+		{"largest two decimals under the bound", 999999999999.99, 99999999999999, true},
+		{"the bound", 1e12, 100000000000000, true},
+		{"minus the bound", -1e12, -100000000000000, true},
+		{"12345.675 (kg)", 12345.675, 0, false},
+		{"99999.995", 99999.995, 0, false},
+		{"5000.004 (pieces)", 5000.004, 0, false},
+		{"9999.995 (price)", 9999.995, 0, false},
+		{"2.505", 2.505, 0, false},
+		{"1.234", 1.234, 0, false},
+		{"1.005", 1.005, 0, false},
+		{"0.001", 0.001, 0, false},
+		{"-0.005", -0.005, 0, false},
+		{"0.1+0.2", tenth + fifth, 0, false},
+		{"the float after 1", next(1, 2), 0, false},
+		{"the float before 100", next(100, 0), 0, false},
+		{"smallest float", math.SmallestNonzeroFloat64, 0, false},
+		{"over the bound by a hundredth", 1e12 + 0.01, 0, false},
+		{"the float after the bound", next(1e12, math.Inf(1)), 0, false},
+		{"1e13", 1e13, 0, false},
+		{"largest float", math.MaxFloat64, 0, false},
+		{"NaN", math.NaN(), 0, false},
+		{"+Inf", math.Inf(1), 0, false},
+		{"-Inf", math.Inf(-1), 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := FromFloat(tt.in)
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("%s: FromFloat(%v) = %v, %v; want %v, %v", tt.name, tt.in, int64(got), ok, int64(tt.want), tt.ok)
+		}
+	}
+}
+
+// TestFromFloatAtEveryMagnitude checks the rule against its definition at
+// every magnitude: k hundredths, as the float64 nearest k/100 (what a JSON
+// decoder reads from its text), are accepted as exactly k; k thousandths
+// that are not whole hundredths are refused, however large (up to 15
+// significant digits, which every float64 writes back).
+func TestFromFloatAtEveryMagnitude(t *testing.T) {
+	for scale := int64(1); scale <= 1e14; scale *= 10 {
+		for _, m := range []int64{1, 3, 7, 9, 11, 99, 101, 12345, 99999, 123457, 999999} {
+			if m > 1e14/scale {
+				continue
+			}
+			k := m * scale
+			for _, k := range []int64{k, k - 1, k + 1, -k} {
+				if k > 1e14 {
+					continue
+				}
+				f := float64(k) / 100
+				if got, ok := FromFloat(f); !ok || int64(got) != k {
+					t.Fatalf("FromFloat(%v) = %d, %v; want %d", f, int64(got), ok, k)
+				}
+				if k3 := k*10 + 5; k3 < 1e15 && k3 > -1e15 {
+					f := float64(k3) / 1000
+					if got, ok := FromFloat(f); ok {
+						t.Fatalf("FromFloat(%v) = %d: three decimals accepted", f, int64(got))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestFromSpreadsheet(t *testing.T) {
+	tenth, fifth := 0.1, 0.2
+	noisy := tenth + fifth // 0.30000000000000004, as a formula cell holds it
 	tests := []struct {
 		in   float64
 		want Dec
 		ok   bool
 	}{
-		{0, 0, true}, {1, 100, true}, {0.1, 10, true}, {12.34, 1234, true},
-		{-2.5, -250, true}, {1.005, 0, false}, {0.001, 0, false},
-		{math.NaN(), 0, false}, {math.Inf(1), 0, false}, {1e13, 0, false},
-		{99999.99, 9999999, true},
+		{12.5, 1250, true}, {noisy, 30, true}, {1.005, 0, false}, {1.234, 0, false},
+		{12345.675, 1234568, true}, // within the relative tolerance: rounded (a cell's noise)
+		{math.NaN(), 0, false}, {math.Inf(-1), 0, false}, {1e13, 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := FromFloat(tt.in)
+		got, ok := FromSpreadsheet(tt.in)
 		if ok != tt.ok || (ok && got != tt.want) {
-			t.Errorf("FromFloat(%v) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+			t.Errorf("FromSpreadsheet(%v) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 }
@@ -69,14 +150,32 @@ func TestPlainMatchesShortestFloat(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	var v struct{ Q Dec }
-	if err := json.Unmarshal([]byte(`{"Q": 12.5}`), &v); err != nil || v.Q != 1250 {
-		t.Fatalf("%v %v", v.Q, err)
+	tests := []struct {
+		text string
+		want Dec
+		ok   bool
+	}{
+		{"12.5", 1250, true}, {"0.1", 10, true}, {"-0", 0, true}, {"-0.0", 0, true}, {"0.10", 10, true},
+		{"1e2", 10000, true}, {"1.5E1", 1500, true}, {"1.25e+1", 1250, true}, {"125e-2", 125, true}, {"1E-2", 1, true},
+		{"1e12", 100000000000000, true}, {"-1e12", -100000000000000, true},
+		{"1.234", 0, false}, {"2.505", 0, false}, {"12345.675", 0, false}, {"99999.995", 0, false},
+		{"9999.995", 0, false}, {"5000.004", 0, false}, {"1e-3", 0, false}, {"1.23456e2", 0, false},
+		{"1000000000000.01", 0, false}, {"1e13", 0, false}, {"1e400", 0, false},
+		// Beyond float64's precision the text is read as the float64 it
+		// denotes: these two are 0.1 and 2.5 to every JSON decoder.
+		{"0.1000000000000000000001", 10, true}, {"2.50000000000000000001", 250, true},
+		// And these denote floats whose shortest text has more decimals.
+		{"1.0000000000000002", 0, false}, {"0.30000000000000004", 0, false},
+		{"123456789012.345678", 0, false},
 	}
-	if err := json.Unmarshal([]byte(`{"Q": 1.234}`), &v); err == nil {
-		t.Fatal("three decimals accepted")
+	for _, tt := range tests {
+		var v struct{ Q Dec }
+		err := json.Unmarshal([]byte(`{"Q": `+tt.text+`}`), &v)
+		if (err == nil) != tt.ok || (tt.ok && v.Q != tt.want) {
+			t.Errorf("%s: %d, %v; want %d, ok %v", tt.text, int64(v.Q), err, int64(tt.want), tt.ok)
+		}
 	}
-	b, _ := json.Marshal(v)
+	b, _ := json.Marshal(struct{ Q Dec }{1250})
 	if string(b) != `{"Q":12.5}` {
 		t.Fatal(string(b))
 	}

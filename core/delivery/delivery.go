@@ -31,9 +31,12 @@ const (
 const (
 	MsgClaimType    = "Veuillez choisir le type de reclamation (Qualite ou Quantite)"
 	MsgClaimExceeds = "La quantite reclamee ne peut exceder la quantite livree"
-	MsgUnknownLine  = "Cette ligne n'appartient pas a la livraison"
-	MsgDuplicate    = "Cette ligne est saisie deux fois"
-	MsgTooLong      = accounts.MsgTooLong
+	// MsgClaimAboveOrdered is the refusal of a claim that would bill more
+	// than was ordered; ClaimAboveMessage fills in the ordered quantity.
+	MsgClaimAboveOrdered = "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (%s%s)"
+	MsgUnknownLine       = "Cette ligne n'appartient pas a la livraison"
+	MsgDuplicate         = "Cette ligne est saisie deux fois"
+	MsgTooLong           = accounts.MsgTooLong
 
 	MsgNotPlanned    = "Cette livraison n'est plus modifiable : seule une livraison prévue peut l'être."
 	MsgNotDone       = "Une demande d'avoir n'est possible que sur une livraison effectuée."
@@ -176,6 +179,46 @@ func quantity(f float64, unit, neg, bad string) (decimal.Dec, string) {
 		return 0, MsgPieces
 	}
 	return d, ""
+}
+
+// ClaimAboveMessage is MsgClaimAboveOrdered for a line ordered in that
+// quantity and unit, written the French way: "(2,5kg)", "(12un)".
+func ClaimAboveMessage(ordered decimal.Dec, unit string) string {
+	return fmt.Sprintf(MsgClaimAboveOrdered, strings.ReplaceAll(ordered.String(), ".", ","), unit)
+}
+
+// ClaimCeiling is the most a line may be billed once a claim is accepted:
+// the quantity ordered for it (quantityExpected), or the quantity the shop
+// noted as sent when that is more (a claim may always reduce).
+func ClaimCeiling(l orders.Line) decimal.Dec {
+	return max(l.QuantityExpected, l.Sent())
+}
+
+// CheckClaim is the rule of a claimed quantity on a line of a done
+// delivery (DESIGN §7), the one the API applies and the claim form
+// mirrors: f is the signed adjustment to the sent quantity, with at most
+// two decimals by core/decimal's exact rule (whole for pieces), and the
+// line then bills between zero and what was ordered: 0 ≤ sent + claimed ≤
+// ClaimCeiling(l). It returns the claimed quantity, or the French message
+// of the refusal.
+func CheckClaim(l orders.Line, unit string, f float64) (decimal.Dec, string) {
+	if math.IsInf(f, 0) || math.Abs(f) > decimal.Max.Float() {
+		// Beyond what any quantity can be: say which bound it breaks.
+		if f < 0 {
+			return 0, MsgClaimExceeds
+		}
+		return 0, ClaimAboveMessage(l.QuantityExpected, unit)
+	}
+	qty, msg := quantity(f, unit, "", MsgNotNumber)
+	switch {
+	case msg != "":
+		return 0, msg
+	case l.Sent()+qty < 0:
+		return 0, MsgClaimExceeds
+	case l.Sent()+qty > ClaimCeiling(l):
+		return 0, ClaimAboveMessage(l.QuantityExpected, unit)
+	}
+	return qty, ""
 }
 
 // Update applies the shop's change to a planned delivery before its lock:
@@ -375,16 +418,12 @@ func validateClaim(t target, c Claim) (map[string]claimLine, error) {
 			continue
 		}
 		l := t.lines[k]
-		qty, msg := quantity(*lc.QuantityClaimed, l.Unit, "", MsgNotNumber)
+		qty, msg := CheckClaim(l.Line, l.Unit, *lc.QuantityClaimed)
 		if msg != "" {
 			v.Add(field("quantityClaimed"), msg)
 			continue
 		}
 		if qty == 0 {
-			continue
-		}
-		if l.Sent()+qty < 0 {
-			v.Add(field("quantityClaimed"), MsgClaimExceeds)
 			continue
 		}
 		cl := claimLine{qty: qty}

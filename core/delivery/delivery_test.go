@@ -3,6 +3,7 @@ package delivery_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -309,12 +310,12 @@ func TestClaim(t *testing.T) {
 
 		c2 := claimOf(w, id,
 			delivery.LineClaim{ID: "tomate", QuantityClaimed: f(-2), ClaimType: s("quality"), ClaimComment: s("tomates abîmées")},
-			delivery.LineClaim{ID: "laitue", QuantityClaimed: f(3), ClaimType: s("quantity")})
+			delivery.LineClaim{ID: "laitue", QuantityClaimed: f(-3), ClaimType: s("quantity")})
 		if _, err := send(w.Farm.ID, id, c2, later); err != nil {
 			t.Fatal(err)
 		}
 		got = w.Get(id)
-		if *got.ClaimSentAt != later.UnixMilli() || got.Lines[0].QuantityClaimed != 300 || got.Lines[1].QuantityClaimed != -200 {
+		if *got.ClaimSentAt != later.UnixMilli() || got.Lines[0].QuantityClaimed != -300 || got.Lines[1].QuantityClaimed != -200 {
 			t.Fatalf("modified claim %+v %+v", got.Delivery, got.Lines)
 		}
 
@@ -351,6 +352,22 @@ func TestClaim(t *testing.T) {
 				return claimOf(w, id, delivery.LineClaim{ID: "laitue", QuantityClaimed: f(0.5), ClaimType: s("quantity")})
 			}, "", now, delivery.MsgPieces},
 			{"more than delivered", func() string { return fx.done("2026-11-18") }, "", tomato(-10.01, "quality"), "", now, delivery.MsgClaimExceeds},
+			// 10 kg sent of 12 ordered: at most 2 more; 20 lettuces of 20, none.
+			{"more than ordered", func() string { return fx.done("2026-11-18") }, "", tomato(2.01, "quantity"), "", now,
+				"La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (12kg)"},
+			{"999999999 kg", func() string { return fx.done("2026-11-18") }, "", tomato(999999999, "quantity"), "", now,
+				delivery.ClaimAboveMessage(1200, "kg")},
+			{"beyond a trillion", func() string { return fx.done("2026-11-18") }, "", tomato(1e13, "quantity"), "", now,
+				delivery.ClaimAboveMessage(1200, "kg")},
+			{"minus a trillion and more", func() string { return fx.done("2026-11-18") }, "", tomato(-1e13, "quality"), "", now, delivery.MsgClaimExceeds},
+			{"one lettuce more than ordered", func() string { return fx.done("2026-11-18") }, "", func(id string) delivery.Claim {
+				return claimOf(w, id, delivery.LineClaim{ID: "laitue", QuantityClaimed: f(1), ClaimType: s("quantity")})
+			}, "", now, "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (20un)"},
+			{"12345.675 kg", func() string { return fx.done("2026-11-18") }, "", tomato(-12345.675, "quality"), "", now, delivery.MsgNotNumber},
+			{"5000.004 lettuces", func() string { return fx.done("2026-11-18") }, "", func(id string) delivery.Claim {
+				return claimOf(w, id, delivery.LineClaim{ID: "laitue", QuantityClaimed: f(-5000.004), ClaimType: s("quantity")})
+			}, "", now, delivery.MsgPieces},
+			{"negative zero", func() string { return fx.done("2026-11-18") }, "", tomato(math.Copysign(0, -1), "quality"), "", now, delivery.MsgNoQuantity},
 			{"no type", func() string { return fx.done("2026-11-18") }, "", tomato(-1, ""), "", now, delivery.MsgClaimType},
 			{"unknown type", func() string { return fx.done("2026-11-18") }, "", tomato(-1, "qualite"), "", now, delivery.MsgClaimType},
 			{"comment too long", func() string { return fx.done("2026-11-18") }, "", func(id string) delivery.Claim {
@@ -406,7 +423,67 @@ func TestClaim(t *testing.T) {
 			at(2026, 11, 30, 23, 59)); err != nil {
 			t.Fatal(err)
 		}
+		// Up to the quantity ordered exactly, and down to nothing.
+		bounded := fx.done("2026-11-18")
+		if _, err := send(w.Farm.ID, bounded, claimOf(w, bounded, delivery.LineClaim{ID: "tomate", QuantityClaimed: f(2), ClaimType: s("quantity")},
+			delivery.LineClaim{ID: "laitue", QuantityClaimed: f(-20), ClaimType: s("quality")}), now); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Get(bounded); got.Lines[0].QuantityClaimed != -2000 || got.Lines[1].QuantityClaimed != 200 {
+			t.Fatalf("claim to the bounds %+v", got.Lines)
+		}
 	})
+}
+
+// TestCheckClaim: the bounds of a claim per line — the line then bills
+// between zero and what was ordered (or what the shop noted as sent, when
+// that is more: a claim may always reduce) — and the decimal rule.
+func TestCheckClaim(t *testing.T) {
+	line := func(expected, sent decimal.Dec) orders.Line {
+		return orders.Line{QuantityExpected: expected, QuantitySent: &sent}
+	}
+	above := func(ordered decimal.Dec, unit string) string { return delivery.ClaimAboveMessage(ordered, unit) }
+	tests := []struct {
+		name string
+		line orders.Line
+		unit string
+		in   float64
+		want decimal.Dec
+		msg  string
+	}{
+		{"2.5 kg line, 999999999 claimed", line(250, 250), "kg", 999999999, 0, above(250, "kg")},
+		{"up to the ordered quantity", line(250, 200), "kg", 0.5, 50, ""},
+		{"a hundredth over it", line(250, 200), "kg", 0.51, 0, above(250, "kg")},
+		{"down to nothing", line(250, 200), "kg", -2, -200, ""},
+		{"a hundredth under nothing", line(250, 200), "kg", -2.01, 0, delivery.MsgClaimExceeds},
+		{"nothing sent yet: the expected quantity counts", orders.Line{QuantityExpected: 300}, "kg", -3, -300, ""},
+		{"sent more than ordered: may reduce", line(1000, 1200), "kg", -1, -100, ""},
+		{"sent more than ordered: may not add", line(1000, 1200), "kg", 1, 0, above(1000, "kg")},
+		{"sent more than ordered: down to nothing", line(1000, 1200), "kg", -12, -1200, ""},
+		{"pieces", line(1200, 1000), "un", 2, 200, ""},
+		{"pieces over", line(1200, 1000), "un", 3, 0, above(1200, "un")},
+		{"half a piece", line(1200, 1000), "un", 0.5, 0, delivery.MsgPieces},
+		{"5000.004 pieces", line(1200, 1000), "un", -5000.004, 0, delivery.MsgPieces},
+		{"12345.675 kg", line(1234600, 1234600), "kg", -12345.675, 0, delivery.MsgNotNumber},
+		{"99999.995 kg", line(10000000, 10000000), "kg", -99999.995, 0, delivery.MsgNotNumber},
+		{"1.234 kg", line(250, 250), "kg", -1.234, 0, delivery.MsgNotNumber},
+		{"zero", line(250, 250), "kg", 0, 0, ""},
+		{"negative zero", line(250, 250), "kg", math.Copysign(0, -1), 0, ""},
+		{"exponent 1e2", line(20000, 10000), "kg", 1e2, 10000, ""},
+		{"a trillion and more", line(250, 250), "kg", 1e13, 0, above(250, "kg")},
+		{"minus a trillion and more", line(250, 250), "kg", -1e13, 0, delivery.MsgClaimExceeds},
+		{"largest float", line(250, 250), "kg", math.MaxFloat64, 0, above(250, "kg")},
+		{"NaN", line(250, 250), "kg", math.NaN(), 0, delivery.MsgNotNumber},
+	}
+	for _, tt := range tests {
+		got, msg := delivery.CheckClaim(tt.line, tt.unit, tt.in)
+		if got != tt.want || msg != tt.msg {
+			t.Errorf("%s: CheckClaim(%v) = %v, %q; want %v, %q", tt.name, tt.in, got, msg, tt.want, tt.msg)
+		}
+	}
+	if got := delivery.ClaimAboveMessage(250, "kg"); got != "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (2,5kg)" {
+		t.Errorf("message %q", got)
+	}
 }
 
 func TestReview(t *testing.T) {

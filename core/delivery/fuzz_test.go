@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,9 +16,10 @@ import (
 )
 
 // fuzzTarget is a delivery of the order of November 2026 dated date, with
-// a line in kg and a line in pieces, as lockTarget would read it.
+// a line in kg and a line in pieces, as lockTarget would read it; done, 8
+// of the 10 kg ordered and the 12 pieces ordered were sent.
 func fuzzTarget(status, date string) target {
-	kgSent, unSent := decimal.Dec(1000), decimal.Dec(1200)
+	kgSent, unSent := decimal.Dec(800), decimal.Dec(1200)
 	t := target{
 		order:    orders.Order{ID: "o", ProducerID: "farm", DistributorID: "shop", Month: "2026-11-01"},
 		delivery: orders.Delivery{ID: "d", OrderID: "o", Status: status, Date: date, ClaimStatus: orders.ClaimVoid},
@@ -52,17 +54,28 @@ func fieldMessages(t *testing.T, err error, allowed ...string) {
 }
 
 // wantQuantity is what a valid quantity of unit must be stored as; ok is
-// false when the rules refuse it (not finite, more than two decimals, not
-// whole for pieces, negative when signed is false).
+// false when the rules refuse it (not finite, beyond a trillion, more than
+// two decimals in the shortest text that reads back to it, not whole for
+// pieces, negative when signed is false). It reads the decimals from that
+// text itself rather than through core/decimal.
 func wantQuantity(f float64, unit string, signed bool) (decimal.Dec, bool) {
-	if math.IsNaN(f) || math.IsInf(f, 0) || (!signed && f < 0) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || (!signed && f < 0) || math.Abs(f) > 1e12 {
 		return 0, false
 	}
-	d, ok := decimal.FromFloat(f)
-	if !ok || (unit == "un" && !d.IsWhole()) {
+	text := strconv.FormatFloat(f, 'f', -1, 64)
+	neg := strings.HasPrefix(text, "-")
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(text, "-"), ".")
+	if len(frac) > 2 || (unit == "un" && frac != "") {
 		return 0, false
 	}
-	return d, true
+	n, err := strconv.ParseInt(whole+frac+"00"[len(frac):], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return decimal.Dec(n), true
 }
 
 // FuzzParseDay: a delivery date is accepted only in its canonical
@@ -196,11 +209,13 @@ func FuzzDeliveryChange(f *testing.F) {
 
 // FuzzClaim: the producer's claim on a done delivery (per line a signed
 // quantity, a type, a comment) is refused with a known message, or
-// accepted with, per line claimed: the quantity exactly as asked, not 0,
-// not taking more than was delivered, whole for pieces; a type of quality
-// or quantity; the comment trimmed, valid UTF-8 of at most 500
-// characters. A claim that follows every rule is accepted, and once
-// applied, sending it again is seen as the same claim.
+// accepted with, per line claimed: the quantity exactly as asked (two
+// decimals at most in its shortest text), not 0, the line then billing
+// between 0 and what was ordered (sent + claimed within [0, max(ordered,
+// sent)]), whole for pieces; a type of quality or quantity; the comment
+// trimmed, valid UTF-8 of at most 500 characters. A claim that follows
+// every rule is accepted, and once applied, sending it again is seen as
+// the same claim.
 func FuzzClaim(f *testing.F) {
 	for _, c := range []struct {
 		id1, id2     uint8
@@ -219,6 +234,10 @@ func FuzzClaim(f *testing.F) {
 		{0, 1, 1e9, -1e-3, true, false, "QUALITY", "quantity", "", ""},
 		{0, 1, -1, 0, true, true, "quality", "", strings.Repeat("é", 500), ""},
 		{0, 1, -1, 0, true, true, "quality", "", strings.Repeat("é", 501), ""},
+		{0, 1, 999999999, 1, true, true, "quantity", "quantity", "", ""},
+		{0, 1, 2, -12, true, true, "quantity", "quality", "", ""},
+		{0, 1, 2.01, -5000.004, true, true, "quantity", "quality", "", ""},
+		{0, 1, -12345.675, 1e13, true, true, "quality", "quantity", "", ""},
 	} {
 		f.Add(c.id1, c.q1, c.with1, c.kind1, c.note1, c.id2, c.q2, c.with2, c.kind2, c.note2)
 	}
@@ -254,7 +273,8 @@ func FuzzClaim(f *testing.F) {
 			case d == 0:
 			default:
 				note := strings.TrimSpace(*l.ClaimComment)
-				if tg.lines[k].Sent()+d < 0 || (*l.ClaimType != orders.ClaimQuality && *l.ClaimType != orders.ClaimQuantity) ||
+				billed, ceiling := tg.lines[k].Sent()+d, max(tg.lines[k].QuantityExpected, tg.lines[k].Sent())
+				if billed < 0 || billed > ceiling || (*l.ClaimType != orders.ClaimQuality && *l.ClaimType != orders.ClaimQuantity) ||
 					!utf8.ValidString(note) || utf8.RuneCountInString(note) > maxComment {
 					valid = false
 				}
@@ -267,7 +287,9 @@ func FuzzClaim(f *testing.F) {
 
 		if err != nil {
 			fieldMessages(t, err, MsgUnknownLine, MsgDuplicate, MsgNotNumber, MsgPieces, MsgClaimExceeds,
-				MsgClaimType, MsgTooLong, MsgNoQuantity)
+				MsgClaimType, MsgTooLong, MsgNoQuantity,
+				"La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (10kg)",
+				"La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (12un)")
 			if valid {
 				t.Fatalf("a valid claim was refused: %+v %+v: %v", ls[0], ls[1], err)
 			}

@@ -89,6 +89,9 @@ func (r Rules) NotesDue(ctx context.Context, q store.Q, now time.Time) ([]string
 // Autovalidate accepts every claim sent at least AutovalidateAfter before
 // now and still unreviewed, recording a claim:autovalidate event for each.
 // It returns how many it accepted. Concurrent runs accept each claim once.
+// It is the system's only way to accept a claim (the claims job and the
+// invoice run call it): a claim younger than the delay is never accepted
+// by the system, whatever the time of month.
 func (r Rules) Autovalidate(ctx context.Context, db *store.DB, now time.Time) (int, error) {
 	var n int
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -97,12 +100,6 @@ func (r Rules) Autovalidate(ctx context.Context, db *store.DB, now time.Time) (i
 		return err
 	})
 	return n, err
-}
-
-// AutovalidateOrder accepts the pending claims of an order's deliveries,
-// in the caller's transaction: the invoice run does it before billing.
-func AutovalidateOrder(ctx context.Context, q store.Q, orderID string, now time.Time) (int, error) {
-	return autovalidate(ctx, q, `order_id = ?`, now, orderID)
 }
 
 // autovalidate accepts the sent claims of the deliveries matching cond.

@@ -9,8 +9,13 @@
 //     failed send);
 //   - claims (hourly): accept the claims the shop left unreviewed for
 //     claims.autovalidate-after;
-//   - invoices (the 1st of each month at 06:00): issue the invoice of every
-//     order whose month is over (core/billing), then email them.
+//   - invoices (every day at 06:00): issue the invoice of every order
+//     whose month is over (core/billing), then email them. The 1st's run
+//     bills the month just ended; an order with a claim still waiting for
+//     the shop's answer is deferred, logged and counted, and invoiced by
+//     the first run after the shop answered or the claims job accepted the
+//     claim once claims.autovalidate-after had passed — so the invoice of
+//     a month may be issued on the 2nd or 3rd.
 //
 // Jobs are safe on several processes at once: the database decides who
 // does each piece of work (row locks and conditional updates in
@@ -133,6 +138,9 @@ const (
 	InvoicesIssued = "factures émises"
 	// Abandoned appears only when documents wait for an administrator.
 	Abandoned = "envois abandonnés (à relancer par primeur jobs run deliveries --retry-failed)"
+	// InvoicesDeferred counts the invoices due but waiting for the shop's
+	// answer to a claim (billing.Deferred).
+	InvoicesDeferred = "factures en attente de la réponse du magasin à une réclamation"
 )
 
 // Job is a named job.
@@ -161,8 +169,8 @@ var All = []Job{
 	{
 		Name:     "invoices",
 		Summary:  "émet et envoie la facture de chaque commande du mois écoulé ayant des livraisons effectuées",
-		Schedule: "le 1er de chaque mois à 06:00",
-		Run:      Invoices,
+		Schedule: "tous les jours à 06:00 (le 1er : le mois écoulé ; ensuite, les factures retardées par une réclamation en attente)",
+		Run:      InvoicesJob,
 	},
 }
 
@@ -200,4 +208,21 @@ func Claims(ctx context.Context, env Env, now time.Time) (Report, error) {
 	n, err := env.Rules.Autovalidate(ctx, env.DB, now)
 	r.add(ClaimsAccepted, n)
 	return r, err
+}
+
+// InvoicesJob is the invoices job as the scheduler and `primeur jobs run`
+// call it: Invoices, then the orders whose invoice is due but deferred
+// because a claim still waits for the shop's answer, each logged with
+// when the system will accept the claim, and counted (InvoicesDeferred).
+func InvoicesJob(ctx context.Context, env Env, now time.Time) (Report, error) {
+	r, err := Invoices(ctx, env, now)
+	deferred, derr := billing.Deferred(ctx, env.DB, now, env.Rules.Location)
+	for _, d := range deferred {
+		sent := time.UnixMilli(d.ClaimSentAt).In(env.Rules.Location)
+		env.Log.Info("invoice deferred: a claim awaits the shop's answer", "order", d.OrderID, "month", d.Month,
+			"producer", d.ProducerID, "shop", d.DistributorID, "claimSentAt", sent,
+			"autovalidateAt", sent.Add(env.Rules.AutovalidateAfter))
+	}
+	r.add(InvoicesDeferred, len(deferred))
+	return r, errors.Join(err, derr)
 }

@@ -310,6 +310,102 @@ func TestClaimsJob(t *testing.T) {
 	})
 }
 
+// TestInvoicesJobDefersAnOrderWithAPendingClaim: the invoices job of the
+// 1st at 06:00 neither accepts a claim sent the evening before nor bills
+// its order; it logs and counts it, and invoices the others. The shop
+// answers one such claim: the next daily run invoices it. Nobody answers
+// the other: the claims job accepts it once the delay has passed, and the
+// next run invoices it with the claim.
+func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
+		shop3 := w.User(accounts.User{Type: accounts.Distributor, Email: "trois@magasin.fr", Name: "Troisième magasin"})
+		answered, unanswered, plain := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01"), w.Order(w.Farm, shop3, "2026-11-01")
+		line := deliverytest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: deliverytest.Dec(1000)}
+		d1 := w.Delivery(answered, "2026-11-30", orders.Done, line)
+		d2 := w.Delivery(unanswered, "2026-11-30", orders.Done, line)
+		w.Delivery(plain, "2026-11-30", orders.Done, line)
+		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		lastEvening := at(2026, 11, 30, 22, 0)
+		rules := delivery.DefaultRules()
+		send := func(order, d string, q float64) {
+			kind := "quantity"
+			if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+				_, err := rules.SendClaim(ctx, tx, w.Farm.ID, order, d, delivery.Claim{Lines: []delivery.LineClaim{
+					{ID: w.Line(d, "tomate"), QuantityClaimed: &q, ClaimType: &kind}}}, lastEvening)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		send(answered, d1, -1)
+		send(unanswered, d2, 2)
+		var logs bytes.Buffer
+		e := env(db, mail.Outbox{Dir: t.TempDir(), From: "no-reply@primeur.local"})
+		e.Log = slog.New(slog.NewTextHandler(&logs, nil))
+		job, _ := jobs.Find("invoices")
+		total := func(order string) int64 {
+			var n int64
+			if err := store.Get(ctx, db, &n, `SELECT total_ht FROM invoices WHERE order_id = ?`, order); err != nil {
+				t.Fatalf("invoice of %s: %v", order, err)
+			}
+			return n
+		}
+		count := func(q string, args ...any) int {
+			var n int
+			if err := store.Get(ctx, db, &n, q, args...); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+
+		r := run(t, job.Run, e, at(2026, 12, 1, 6, 0))
+		if r.String() != "factures émises : 1, factures envoyées : 1, factures en attente de la réponse du magasin à une réclamation : 2" {
+			t.Fatalf("the 1st: %s", r)
+		}
+		if count(`SELECT COUNT(*) FROM invoices WHERE order_id IN (?, ?)`, answered, unanswered) != 0 || total(plain) != 2500 ||
+			count(`SELECT COUNT(*) FROM deliveries WHERE claim_status = 'sent'`) != 2 ||
+			count(`SELECT COUNT(*) FROM events WHERE type = 'claim:autovalidate'`) != 0 {
+			t.Fatal("the run of the 1st accepted or billed a claim sent the evening before")
+		}
+		for _, order := range []string{answered, unanswered} {
+			if !strings.Contains(logs.String(), `msg="invoice deferred: a claim awaits the shop's answer" order=`+order) {
+				t.Fatalf("no log of the deferral of %s:\n%s", order, logs.String())
+			}
+		}
+		if !strings.Contains(logs.String(), "autovalidateAt=2026-12-02T22:00:00.000+01:00") {
+			t.Fatalf("the log does not say when the claim is accepted:\n%s", logs.String())
+		}
+
+		// The shop accepts the first claim on the 1st; the 2nd's run bills 9 kg.
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			_, err := rules.Review(ctx, tx, w.Shop.ID, answered, d1, true, at(2026, 12, 1, 9, 0))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if r := run(t, job.Run, e, at(2026, 12, 2, 6, 0)); r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesDeferred) != 1 || total(answered) != 2250 {
+			t.Fatalf("the 2nd: %s", r)
+		}
+
+		// Nobody answers the other: the claims job accepts it at 22:00 on
+		// the 2nd, not an hour before; the 3rd's run bills 12 kg.
+		if r := run(t, jobs.Claims, e, at(2026, 12, 2, 21, 0)); r.Get(jobs.ClaimsAccepted) != 0 {
+			t.Fatalf("claims at 21:00: %s", r)
+		}
+		if r := run(t, jobs.Claims, e, at(2026, 12, 2, 22, 0)); r.Get(jobs.ClaimsAccepted) != 1 {
+			t.Fatalf("claims at 22:00: %s", r)
+		}
+		if r := run(t, job.Run, e, at(2026, 12, 3, 6, 0)); r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesDeferred) != 0 || total(unanswered) != 3000 {
+			t.Fatalf("the 3rd: %s", r)
+		}
+		if r := run(t, job.Run, e, at(2026, 12, 4, 6, 0)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.InvoicesDeferred) != 0 {
+			t.Fatalf("the 4th: %s", r)
+		}
+	})
+}
+
 func TestFind(t *testing.T) {
 	for _, name := range []string{"deliveries", "claims", "invoices"} {
 		if j, ok := jobs.Find(name); !ok || j.Name != name || j.Run == nil || j.Summary == "" || j.Schedule == "" {

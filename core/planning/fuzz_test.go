@@ -2,6 +2,8 @@ package planning
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"primeur/core/catalog"
@@ -33,7 +35,9 @@ func FuzzParseMonth(f *testing.F) {
 }
 
 // FuzzParseQuantity: a quantity is refused, or is finite, within bounds,
-// with at most two decimals, and whole for pieces.
+// with at most two decimals, whole for pieces, and exactly the number
+// sent; a number whose shortest text has at most two decimals (whole for
+// pieces) within bounds is accepted.
 func FuzzParseQuantity(f *testing.F) {
 	for _, v := range []float64{0, 1, 12.5, 0.01, 1.005, -1, 1e6, 1e6 + 0.01, 2.5, math.MaxFloat64, math.SmallestNonzeroFloat64} {
 		f.Add(v, true)
@@ -45,8 +49,21 @@ func FuzzParseQuantity(f *testing.F) {
 			unit = catalog.Piece
 		}
 		d, err := ParseQuantity("quantity", unit, v)
+		// The rule from its definition, on the shortest 'f' text.
+		text := strconv.FormatFloat(v, 'f', -1, 64)
+		decimals := 0
+		if i := strings.IndexByte(text, '.'); i >= 0 {
+			decimals = len(text) - i - 1
+		}
+		follows := !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 && v <= 1e6 && decimals <= 2 && (!pieces || decimals == 0)
 		if err != nil {
+			if follows {
+				t.Fatalf("ParseQuantity(%v) refused: %v", v, err)
+			}
 			return
+		}
+		if !follows || d.Float() != v {
+			t.Fatalf("ParseQuantity(%v) = %v accepted", v, d)
 		}
 		if d < 0 || d > MaxQuantity || math.IsNaN(v) {
 			t.Fatalf("ParseQuantity(%v) = %v out of bounds", v, d)

@@ -395,7 +395,7 @@ func (p *parser) readRow(line int, cols []string) error {
 		if row.Product == nil {
 			continue // reported as missing; its unit is unknown
 		}
-		q, err := ParseQuantity(ref, row.Product.Unit, f)
+		q, err := ParseCellQuantity(ref, row.Product.Unit, f)
 		if err != nil {
 			var v *core.ValidationError
 			if errors.As(err, &v) {

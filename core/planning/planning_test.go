@@ -70,11 +70,40 @@ func TestParseQuantity(t *testing.T) {
 		{"kg", math.NaN(), 0, planning.MsgBadWeight}, {"kg", math.Inf(1), 0, planning.MsgBadWeight},
 		{"kg", 2e6, 0, planning.MsgTooLarge}, {"kg", 1e15, 0, planning.MsgTooLarge},
 		{"un", 3, 300, ""}, {"un", 2.5, 0, planning.MsgBadPieces}, {"un", -2, 0, planning.MsgNegative},
+		// core/decimal's exact rule at every magnitude: refused, never rounded.
+		{"kg", 12345.675, 0, planning.MsgBadWeight}, {"kg", 99999.995, 0, planning.MsgBadWeight},
+		{"un", 5000.004, 0, planning.MsgBadPieces}, {"kg", 2.505, 0, planning.MsgBadWeight},
+		{"kg", 0.1, 10, ""}, {"kg", 12345.67, 1234567, ""}, {"kg", 1e6, 100000000, ""},
+		{"kg", 1e6 + 0.01, 0, planning.MsgTooLarge}, {"kg", math.Copysign(0, -1), 0, ""},
+		{"kg", 1e2, 10000, ""}, {"un", 1.5e1, 1500, ""},
 	}
 	for _, tt := range tests {
 		got, err := planning.ParseQuantity("quantity", tt.unit, tt.in)
 		if refusalMessage(err) != tt.msg || (tt.msg == "" && got != tt.want) {
 			t.Errorf("ParseQuantity(%s, %v) = %v, %v; want %v, %q", tt.unit, tt.in, got, err, tt.want, tt.msg)
+		}
+	}
+}
+
+// TestParseCellQuantity: a spreadsheet cell keeps its own reading (the
+// import's behaviour before the API's exact rule): formula noise is
+// absorbed and a value within a relative 1e-6 of hundredths is rounded.
+func TestParseCellQuantity(t *testing.T) {
+	tenth, fifth := 0.1, 0.2
+	tests := []struct {
+		unit string
+		in   float64
+		want decimal.Dec
+		msg  string
+	}{
+		{"kg", 12.5, 1250, ""}, {"kg", tenth + fifth, 30, ""}, {"kg", 12345.675, 1234568, ""},
+		{"kg", 1.234, 0, planning.MsgBadWeight}, {"un", 2.5, 0, planning.MsgBadPieces},
+		{"kg", -1, 0, planning.MsgNegative}, {"kg", 2e6, 0, planning.MsgTooLarge},
+	}
+	for _, tt := range tests {
+		got, err := planning.ParseCellQuantity("B2", tt.unit, tt.in)
+		if refusalMessage(err) != tt.msg || (tt.msg == "" && got != tt.want) {
+			t.Errorf("ParseCellQuantity(%s, %v) = %v, %v; want %v, %q", tt.unit, tt.in, got, err, tt.want, tt.msg)
 		}
 	}
 }

@@ -38,10 +38,23 @@ const MaxQuantity = decimal.Dec(1_000_000_00)
 // MaxBulkMonths bounds a bulk add.
 const MaxBulkMonths = 36
 
-// ParseQuantity checks a quantity for a product's unit: a finite number, at
-// least zero, at most two decimals for kg and whole for pieces. The field
-// name is the one errors report.
+// ParseQuantity checks a quantity sent to the API for a product's unit: a
+// finite number, at least zero, at most two decimals for kg and whole for
+// pieces, by core/decimal's exact rule (12345.675 is refused, never
+// rounded). The field name is the one errors report.
 func ParseQuantity(field, unit string, f float64) (decimal.Dec, error) {
+	return parseQuantity(field, unit, f, decimal.FromFloat)
+}
+
+// ParseCellQuantity is ParseQuantity for a number read from a spreadsheet
+// cell (the Excel import): the same messages, but the cell's number is
+// read with decimal.FromSpreadsheet, which absorbs the binary noise of
+// cells computed by formulas.
+func ParseCellQuantity(ref, unit string, f float64) (decimal.Dec, error) {
+	return parseQuantity(ref, unit, f, decimal.FromSpreadsheet)
+}
+
+func parseQuantity(field, unit string, f float64, convert func(float64) (decimal.Dec, bool)) (decimal.Dec, error) {
 	bad := MsgBadWeight
 	if unit == catalog.Piece {
 		bad = MsgBadPieces
@@ -52,11 +65,11 @@ func ParseQuantity(field, unit string, f float64) (decimal.Dec, error) {
 	if f < 0 {
 		return 0, core.Invalid(field, MsgNegative)
 	}
-	d, ok := decimal.FromFloat(f)
+	if f > MaxQuantity.Float() {
+		return 0, core.Invalid(field, MsgTooLarge)
+	}
+	d, ok := convert(f)
 	if !ok {
-		if math.Abs(f) > float64(MaxQuantity)/100 {
-			return 0, core.Invalid(field, MsgTooLarge)
-		}
 		return 0, core.Invalid(field, bad)
 	}
 	if unit == catalog.Piece && !d.IsWhole() {

@@ -12,7 +12,7 @@ import (
 // accepted within bounds with at most two decimals (whole for pieces), zero
 // quantities only in a correction and prices always above zero.
 func FuzzOffer(f *testing.F) {
-	for _, v := range []float64{0, 1, 12.5, 0.01, 1.005, -1, math.Copysign(0, -1), 1e6, 2.5, 10000.01, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+	for _, v := range []float64{0, 1, 12.5, 0.01, 1.005, -1, math.Copysign(0, -1), 1e6, 2.5, 10000.01, 9999.995, 2.505, 12345.675, math.MaxFloat64, math.SmallestNonzeroFloat64} {
 		f.Add(v, v, true, true)
 		f.Add(v, v, false, false)
 	}
@@ -28,12 +28,12 @@ func FuzzOffer(f *testing.F) {
 			}
 		} else {
 			want, ok := decimal.FromFloat(q)
-			if !ok || qty != want || qty < 0 || (qty == 0 && !correction) || (pieces && !qty.IsWhole()) {
+			if !ok || qty != want || qty.Float() != q || qty < 0 || (qty == 0 && !correction) || (pieces && !qty.IsWhole()) {
 				t.Fatalf("parseQuantity(%v, %s, %v) = %v", q, unit, correction, qty)
 			}
 		}
 		price, msg := parsePrice(p)
-		if msg == "" && (price <= 0 || price > MaxPrice) {
+		if msg == "" && (price <= 0 || price > MaxPrice || price.Float() != p) {
 			t.Fatalf("parsePrice(%v) = %v", p, price)
 		}
 		if msg != "" && price != 0 {

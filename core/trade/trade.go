@@ -358,10 +358,15 @@ func parseQuantity(unit string, f float64, correction bool) (decimal.Dec, string
 	return qty, ""
 }
 
-// parsePrice checks a unit price: more than zero, at most two decimals.
+// parsePrice checks a unit price: more than zero, at most MaxPrice, at
+// most two decimals by core/decimal's exact rule (9999.995 is refused,
+// never rounded).
 func parsePrice(f float64) (decimal.Dec, string) {
 	if f == 0 {
 		return 0, MsgPricePositive
+	}
+	if f > MaxPrice.Float() && !math.IsInf(f, 1) {
+		return 0, planning.MsgTooLarge
 	}
 	d, ok := decimal.FromFloat(f)
 	if !ok || d < 0 {

@@ -590,7 +590,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       /^deliveries \(2027-07-01 05:00 CEST\) : livraisons verrouillées : 3, bons de livraison envoyés : 3, factures envoyées : 0\n$/,
     )
     expect(runJob('invoices', `${NEXT_MONTH_FIRST}T06:00`)).toMatch(
-      /^invoices \(2027-07-01 06:00 CEST\) : factures émises : 1, factures envoyées : 1\n$/,
+      /^invoices \(2027-07-01 06:00 CEST\) : factures émises : 1, factures envoyées : 1, factures en attente de la réponse du magasin à une réclamation : 0\n$/,
     )
     const load: Load = await (await shopPage.request.get('/api/user')).json()
     expect(load.orders[0].invoice?.number).toBe('FA-2027-000001')

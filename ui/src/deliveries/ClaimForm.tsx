@@ -28,6 +28,7 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
       d.deliveryLines.map((l) => ({
         _id: l._id,
         unit: productOf(products, l.product).unit,
+        expected: l.quantityExpected,
         sent: l.quantitySent,
         claimed: l.quantityClaimed,
         claimType: l.quantityClaimed ? (l.claimType ?? '') : '',
@@ -85,7 +86,7 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
             <Stack key={l._id} gap={4}>
               <TextInput
                 label={`Quantité réclamée — ${p.name} (${p.unit})`}
-                description={`Livré : ${typed(l.quantitySent)} ${p.unit}. Négatif pour une quantité à retirer, positif pour une quantité à ajouter.`}
+                description={`Commandé : ${typed(l.quantityExpected)} ${p.unit}, livré : ${typed(l.quantitySent)} ${p.unit}. Négatif pour une quantité à retirer, positif pour une quantité à ajouter (jusqu'à la quantité commandée).`}
                 placeholder="-2,5"
                 inputMode="decimal"
                 value={v.quantity}

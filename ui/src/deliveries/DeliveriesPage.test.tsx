@@ -218,6 +218,16 @@ describe('DeliveriesPage', () => {
     await user.type(quantity, 'deux')
     await user.tab()
     expect(within(editor).getByText(CLAIM_MESSAGES.notNumber)).toBeInTheDocument()
+    // Never more than was ordered (10 kg ordered, 10 kg sent), nor more than two decimals.
+    expect(within(editor).getByText(/Commandé : 10 kg, livré : 10 kg\./)).toBeInTheDocument()
+    await user.clear(quantity)
+    await user.type(quantity, '999999999')
+    expect(
+      within(editor).getByText('La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (10kg)'),
+    ).toBeInTheDocument()
+    await user.clear(quantity)
+    await user.type(quantity, '-2,505')
+    expect(within(editor).getByText(CLAIM_MESSAGES.notNumber)).toBeInTheDocument()
     await user.clear(quantity)
     expect(within(editor).getByText(CLAIM_MESSAGES.noQuantity)).toBeInTheDocument()
     await user.type(quantity, '-2,5')

@@ -34,6 +34,8 @@ describe('parseCellInput', () => {
     [',5', 'kg', 0.5],
     ['007', 'un', 7],
     ['1000000', 'un', 1_000_000],
+    ['12345,67', 'kg', 12345.67],
+    ['2,500', 'kg', 2.5], // trailing zeros do not count
   ] as const)('%j (%s) reads %d', (text, unit, value) => {
     expect(parseCellInput(text, unit)).toEqual({ ok: true, value })
   })
@@ -49,6 +51,13 @@ describe('parseCellInput', () => {
     ['x', 'un', CELL_MESSAGES.badPieces],
     ['1000000,01', 'kg', CELL_MESSAGES.tooLarge],
     ['99999999', 'un', CELL_MESSAGES.tooLarge],
+    // Issue 13: more than two decimals is refused at every magnitude.
+    ['12345,675', 'kg', CELL_MESSAGES.badWeight],
+    ['99999,995', 'kg', CELL_MESSAGES.badWeight],
+    ['2,505', 'kg', CELL_MESSAGES.badWeight],
+    ['5000,004', 'un', CELL_MESSAGES.badPieces],
+    ['1000000,001', 'kg', CELL_MESSAGES.tooLarge], // the bound first, as the daemon
+    ['1,2', 'un', CELL_MESSAGES.badPieces],
   ] as const)('%j (%s) is refused', (text, unit, message) => {
     expect(parseCellInput(text, unit)).toEqual({ ok: false, message })
   })

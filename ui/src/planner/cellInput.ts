@@ -4,14 +4,17 @@
 //   dot, shown as a comma). A minus sign is kept only in first position, so
 //   that a negative value gets its SPEC message instead of silently losing
 //   its sign; anything else is dropped.
-// - Parsing: empty means zero; kg take at most 2 decimals, pieces none;
-//   the daemon's bound (a million) applies.
+// - Parsing: empty means zero; kg take at most 2 decimals, pieces none
+//   (the decimal rule of ../validation/decimal: more is refused, never
+//   rounded); the daemon's bound (a million) applies, checked first as the
+//   daemon does.
 // - The decide rule: empty, 0 or '0' deletes the need; a value on an existing
 //   need updates it; a value over 0 on an empty cell creates one; the same
 //   value changes nothing. A need may not go under its accepted + proposed
 //   quantities (nor be deleted while it has any), and a past month is
 //   read-only. Every refusal carries the message shown to the user.
 import type { Unit } from '../types'
+import { readDecimal } from '../validation/decimal'
 import type { NeedRO } from './model'
 import { isPastMonth, type Month } from './period'
 
@@ -54,19 +57,15 @@ export type ParsedCell = { ok: true; value: number } | { ok: false; message: str
 
 /** Reads a cell's text: empty is 0; see the header for the rules. */
 export function parseCellInput(text: string, unit: Unit): ParsedCell {
-  const s = text.trim().replace('.', ',')
+  const s = text.trim()
   if (s === '') return { ok: true, value: 0 }
   if (s.startsWith('-')) return { ok: false, message: CELL_MESSAGES.negative }
-  const match = unit === 'kg' ? /^(\d*)(?:,(\d*))?$/.exec(s) : /^(\d+)$/.exec(s)
-  const bad = unit === 'kg' ? CELL_MESSAGES.badWeight : CELL_MESSAGES.badPieces
-  if (!match) return { ok: false, message: bad }
-  const whole = match[1] ?? ''
-  const decimals = match[2] ?? ''
-  if (whole === '' && decimals === '') return { ok: false, message: bad }
-  if (decimals.length > 2) return { ok: false, message: bad }
-  const value = Number(`${whole || '0'}.${decimals || '0'}`)
-  if (value > MAX_QUANTITY) return { ok: false, message: CELL_MESSAGES.tooLarge }
-  return { ok: true, value: Math.round(value * 100) / 100 }
+  const bad = { ok: false, message: unit === 'kg' ? CELL_MESSAGES.badWeight : CELL_MESSAGES.badPieces } as const
+  const n = (unit === 'kg' ? /^\d*(?:[.,]\d*)?$/ : /^\d+$/).test(s) ? readDecimal(s) : null
+  if (!n) return bad
+  if (n.value > MAX_QUANTITY) return { ok: false, message: CELL_MESSAGES.tooLarge }
+  if (n.hundredths === null) return bad
+  return { ok: true, value: n.hundredths / 100 }
 }
 
 /** What committing a cell does. */

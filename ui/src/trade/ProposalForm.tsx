@@ -35,8 +35,8 @@ export interface ProposalFormProps {
 
 /**
  * The proposal form (SPEC §5): quantity and unit price in French decimals
- * (digits and one comma; a dot becomes a comma), rounded per unit, with the
- * exact messages; the submit button is disabled while untouched or invalid
+ * (digits and one comma; a dot becomes a comma), at most two decimals
+ * (whole pieces: more is refused, never rounded), with the exact messages; the submit button is disabled while untouched or invalid
  * and reads "en cours..." while the request runs. Remount it (key) to start
  * over.
  */
@@ -56,7 +56,7 @@ export function ProposalForm({ title, unit, max, zeroAllowed, initial, submitLab
     event.preventDefault()
     if (!form.canSubmit || submitting) return
     setSubmitting(true)
-    const outcome = await onSubmit(offerOf(form.values, unit))
+    const outcome = await onSubmit(offerOf(form.values))
     setSubmitting(false)
     if (!outcome.ok && outcome.fieldErrors) form.setServerErrors(outcome.fieldErrors)
   }

@@ -19,12 +19,12 @@ describe('validateProposal', () => {
     // [quantity, price, context, quantity error, price error]
     ['12,5', '2,35', kg, undefined, undefined],
     ['50', '2', kg, undefined, undefined],
-    ['50,004', '2', kg, undefined, undefined], // rounded to 50
+    ['50,004', '2', kg, M.badWeight, undefined], // refused, never rounded
     ['50,01', '2', kg, 'La quantite saisie excede le besoin restant (50kg)', undefined],
     ['11', '2', pieces, 'La quantite saisie excede le besoin restant (10un)', undefined],
     ['', '2', kg, M.quantityPositive, undefined],
     ['0', '2', kg, M.quantityPositive, undefined],
-    ['0,001', '2', kg, M.quantityPositive, undefined],
+    ['0,001', '2', kg, M.badWeight, undefined],
     ['', '2', correction, M.quantityOrZero, undefined],
     ['0', '2', correction, undefined, undefined],
     ['12,5,3', '2', kg, M.badWeight, undefined],
@@ -35,11 +35,24 @@ describe('validateProposal', () => {
     ['3,0', '2', pieces, undefined, undefined],
     ['5', '', kg, undefined, M.pricePositive],
     ['5', '0', kg, undefined, M.pricePositive],
-    ['5', '0,001', kg, undefined, M.pricePositive],
+    ['5', '0,001', kg, undefined, M.badPrice],
     ['5', '2.5', kg, undefined, M.badPrice],
     ['5', 'abc', kg, undefined, M.badPrice],
     ['5', '-2', kg, undefined, M.badPrice],
-    ['5', '1,234', kg, undefined, undefined], // rounded to 1,23
+    ['5', '1,234', kg, undefined, M.badPrice], // refused, never rounded
+    // Issue 13: the decimal rule at every magnitude, as the daemon applies it.
+    ['12345,675', '2', { ...kg, max: 20000 }, M.badWeight, undefined],
+    ['99999,995', '2', { ...kg, max: 200000 }, M.badWeight, undefined],
+    ['5000,004', '2', { ...pieces, max: 10000 }, M.badPieces, undefined],
+    ['12345,67', '2', { ...kg, max: 20000 }, undefined, undefined],
+    ['50,000', '2', kg, undefined, undefined], // trailing zeros do not count
+    ['5', '9999,995', kg, undefined, M.badPrice],
+    ['5', '2,505', kg, undefined, M.badPrice],
+    ['5', '9999,99', kg, undefined, undefined],
+    ['5', '10000', kg, undefined, undefined],
+    ['5', '10000,01', kg, undefined, M.tooLarge],
+    ['5', '10000,001', kg, undefined, M.tooLarge],
+    ['1000000,01', '2', { ...kg, max: 2_000_000 }, M.tooLarge, undefined],
   ] as const)('quantity %j, price %j', (quantity, price, ctx, q, p) => {
     const errors = validateProposal({ quantity, price }, ctx)
     expect(errors.quantity).toBe(q)
@@ -78,9 +91,11 @@ describe('input', () => {
     expect(parseFrench('')).toBeNull()
     expect(parseFrench(',')).toBeNull()
   })
-  it('rounds the offer per unit', () => {
-    expect(offerOf({ quantity: '12,345', price: '2,355' }, 'kg')).toEqual({ quantity: 12.35, price: 2.36 })
-    expect(offerOf({ quantity: '7', price: '1,5' }, 'un')).toEqual({ quantity: 7, price: 1.5 })
+  it('sends the offer exactly as typed', () => {
+    expect(offerOf({ quantity: '12,34', price: '2,35' })).toEqual({ quantity: 12.34, price: 2.35 })
+    expect(offerOf({ quantity: '7', price: '1,5' })).toEqual({ quantity: 7, price: 1.5 })
+    expect(offerOf({ quantity: '12345,67', price: '9999,99' })).toEqual({ quantity: 12345.67, price: 9999.99 })
+    expect(offerOf({ quantity: '0,1', price: ',5' })).toEqual({ quantity: 0.1, price: 0.5 })
   })
 })
 

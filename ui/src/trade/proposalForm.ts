@@ -1,7 +1,11 @@
 // The proposal form's rules (SPEC §5 "Proposal form"): French decimal
-// input, rounding per unit and the exact messages. The daemon checks the
-// same rules with the same texts (core/trade).
+// input and the exact messages. The daemon checks the same rules with the
+// same texts (core/trade, core/planning). Quantities and prices follow the
+// decimal rule of ../validation/decimal: at most two decimals (whole
+// pieces), more is refused, never rounded.
+import { MAX_QUANTITY } from '../planner/cellInput'
 import type { Errors } from '../validation/common'
+import { type TypedNumber, readDecimal } from '../validation/decimal'
 import type { Unit } from '../types'
 
 export const PROPOSAL_MESSAGES = {
@@ -11,7 +15,12 @@ export const PROPOSAL_MESSAGES = {
   quantityOrZero: 'Veuillez saisir une quantite (zero autorise)',
   badWeight: 'Veuillez saisir un poids correct',
   badPieces: 'Veuillez saisir un nombre de pieces correct',
+  // The daemon's message (core/planning.MsgTooLarge).
+  tooLarge: 'La valeur saisie est trop grande.',
 } as const
+
+/** The highest unit price the daemon accepts, in EUR HT (core/trade.MaxPrice). */
+export const MAX_PRICE = 10_000
 
 /** "La quantite saisie excede le besoin restant ({max}{unit})", max written the French way. */
 export function exceedsMessage(max: number, unit: Unit): string {
@@ -54,17 +63,15 @@ export function acceptsKey(key: string, current: string): boolean {
 
 const DECIMAL = /^\d+(,\d+)?$|^,\d+$|^\d+,$/
 
-/** Reads a French decimal ("12,5", ",5", "3,"), null when malformed or empty. */
-export function parseFrench(value: string): number | null {
+/** Reads a French decimal ("12,5", ",5", "3,": digits and a comma, no sign), null when malformed or empty. */
+function readFrench(value: string): TypedNumber | null {
   const v = value.trim()
-  if (!DECIMAL.test(v)) return null
-  const n = Number(v.replace(',', '.'))
-  return Number.isFinite(n) ? n : null
+  return DECIMAL.test(v) ? readDecimal(v) : null
 }
 
-/** Rounds to two decimals (kg, prices) or to a whole number (pieces). */
-export function roundFor(unit: Unit | 'eur', value: number): number {
-  return unit === 'un' ? Math.round(value) : Math.round(value * 100) / 100
+/** The number of a French decimal ("12,5", ",5", "3,"), null when malformed or empty. */
+export function parseFrench(value: string): number | null {
+  return readFrench(value)?.value ?? null
 }
 
 export interface ProposalValues {
@@ -82,32 +89,45 @@ export interface ProposalContext {
   zeroAllowed: boolean
 }
 
+/** The message for a typed price, or undefined (core/trade parsePrice, in its order). */
+function priceError(text: string): string | undefined {
+  if (text === '') return PROPOSAL_MESSAGES.pricePositive
+  const p = readFrench(text)
+  if (!p) return PROPOSAL_MESSAGES.badPrice
+  if (p.value === 0) return PROPOSAL_MESSAGES.pricePositive
+  if (p.value > MAX_PRICE) return PROPOSAL_MESSAGES.tooLarge
+  if (p.hundredths === null) return PROPOSAL_MESSAGES.badPrice
+  return undefined
+}
+
+/** The message for a typed quantity, or undefined (core/trade parseQuantity, in its order). */
+function quantityError(text: string, ctx: ProposalContext): string | undefined {
+  const low = ctx.zeroAllowed ? PROPOSAL_MESSAGES.quantityOrZero : PROPOSAL_MESSAGES.quantityPositive
+  const bad = ctx.unit === 'un' ? PROPOSAL_MESSAGES.badPieces : PROPOSAL_MESSAGES.badWeight
+  if (text === '') return low
+  const q = readFrench(text)
+  if (!q) return bad
+  if (q.value > MAX_QUANTITY) return PROPOSAL_MESSAGES.tooLarge
+  if (q.hundredths === null || (ctx.unit === 'un' && q.hundredths % 100 !== 0)) return bad
+  if (q.hundredths === 0 && !ctx.zeroAllowed) return PROPOSAL_MESSAGES.quantityPositive
+  if (q.hundredths > Math.round(ctx.max * 100)) return exceedsMessage(Math.max(0, ctx.max), ctx.unit)
+  return undefined
+}
+
 /** Validates the form: every SPEC §5 rule, one message per field. */
 export function validateProposal(values: ProposalValues, ctx: ProposalContext): Errors<ProposalField> {
   const errors: Errors<ProposalField> = {}
-  const price = values.price.trim()
-  const p = parseFrench(price)
-  if (price === '') errors.price = PROPOSAL_MESSAGES.pricePositive
-  else if (p === null) errors.price = PROPOSAL_MESSAGES.badPrice
-  else if (roundFor('eur', p) <= 0) errors.price = PROPOSAL_MESSAGES.pricePositive
-
-  const quantity = values.quantity.trim()
-  const q = parseFrench(quantity)
-  const low = ctx.zeroAllowed ? PROPOSAL_MESSAGES.quantityOrZero : PROPOSAL_MESSAGES.quantityPositive
-  if (quantity === '') errors.quantity = low
-  else if (q === null) errors.quantity = ctx.unit === 'un' ? PROPOSAL_MESSAGES.badPieces : PROPOSAL_MESSAGES.badWeight
-  else if (ctx.unit === 'un' && !Number.isInteger(q)) errors.quantity = PROPOSAL_MESSAGES.badPieces
-  else if (roundFor(ctx.unit, q) === 0 && !ctx.zeroAllowed) errors.quantity = PROPOSAL_MESSAGES.quantityPositive
-  else if (roundFor(ctx.unit, q) > ctx.max) errors.quantity = exceedsMessage(Math.max(0, ctx.max), ctx.unit)
+  const price = priceError(values.price.trim())
+  if (price) errors.price = price
+  const quantity = quantityError(values.quantity.trim(), ctx)
+  if (quantity) errors.quantity = quantity
   return errors
 }
 
-/** The body of `PUT /api/proposals/…` from valid values, rounded per unit. */
-export function offerOf(values: ProposalValues, unit: Unit): { quantity: number; price: number } {
-  return {
-    quantity: roundFor(unit, parseFrench(values.quantity) ?? 0),
-    price: roundFor('eur', parseFrench(values.price) ?? 0),
-  }
+/** The body of `PUT /api/proposals/…` from valid values, exactly as typed. */
+export function offerOf(values: ProposalValues): { quantity: number; price: number } {
+  const exact = (text: string) => (readFrench(text)?.hundredths ?? 0) / 100
+  return { quantity: exact(values.quantity), price: exact(values.price) }
 }
 
 /** A need's figures as the remaining-need rule reads them. */

@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { CLAIM_MESSAGES, type ClaimLine, type ClaimValues, claimPayload, validateClaim } from './claim'
+import {
+  CLAIM_MESSAGES,
+  type ClaimLine,
+  type ClaimValues,
+  checkClaim,
+  claimAboveMessage,
+  claimPayload,
+  validateClaim,
+} from './claim'
 
+// 10 kg of tomatoes sent of 12 ordered; 20 lettuces sent of 20 ordered.
 const lines: ClaimLine[] = [
-  { _id: 't', unit: 'kg', sent: 10, claimed: 0, claimType: '', claimComment: '' },
-  { _id: 'l', unit: 'un', sent: 20, claimed: 0, claimType: '', claimComment: '' },
+  { _id: 't', unit: 'kg', expected: 12, sent: 10, claimed: 0, claimType: '', claimComment: '' },
+  { _id: 'l', unit: 'un', expected: 20, sent: 20, claimed: 0, claimType: '', claimComment: '' },
 ]
+const aboveTomatoes = 'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (12kg)'
+const aboveLettuces = 'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (20un)'
 const blank = { quantity: '', type: 'quality', comment: '' } as const
 
 function values(t: Partial<ClaimValues[string]>, l: Partial<ClaimValues[string]> = {}): ClaimValues {
@@ -22,8 +33,21 @@ describe('validateClaim', () => {
     ['no type', values({ quantity: '-2', type: '' }), { 'type:t': CLAIM_MESSAGES.type }],
     ['long comment', values({ quantity: '-2', comment: 'x'.repeat(501) }), { 'comment:t': CLAIM_MESSAGES.tooLong }],
     ['a negative claim', values({ quantity: '-2,5' }), {}],
-    ['a positive claim', values({}, { quantity: '+3', type: 'quantity' }), {}],
+    ['a positive claim up to the order', values({ quantity: '+2', type: 'quantity' }), {}],
     ['the whole delivery', values({ quantity: '-10' }), {}],
+    // Issue 13: never more than was ordered, whatever the amount.
+    ['999999999 kg', values({ quantity: '999999999', type: 'quantity' }), { 'quantity:t': aboveTomatoes }],
+    ['a hundredth over the order', values({ quantity: '2,01', type: 'quantity' }), { 'quantity:t': aboveTomatoes }],
+    ['beyond a trillion', values({ quantity: '10000000000000', type: 'quantity' }), { 'quantity:t': aboveTomatoes }],
+    ['minus a trillion and more', values({ quantity: '-10000000000000' }), { 'quantity:t': CLAIM_MESSAGES.exceeds }],
+    ['one lettuce over the order', values({}, { quantity: '1', type: 'quantity' }), { 'quantity:l': aboveLettuces }],
+    // The decimal rule: refused, never rounded.
+    ['12345,675 kg', values({ quantity: '-12345,675' }), { 'quantity:t': CLAIM_MESSAGES.notNumber }],
+    ['99999,995 kg', values({ quantity: '-99999,995' }), { 'quantity:t': CLAIM_MESSAGES.notNumber }],
+    ['2,505 kg', values({ quantity: '-2,505' }), { 'quantity:t': CLAIM_MESSAGES.notNumber }],
+    ['5000,004 lettuces', values({}, { quantity: '-5000,004' }), { 'quantity:l': CLAIM_MESSAGES.pieces }],
+    ['trailing zeros do not count', values({ quantity: '-2,500' }), {}],
+    ['negative zero', values({ quantity: '-0' }), { form: CLAIM_MESSAGES.noQuantity }],
   ])('%s', (_, v, expected) => {
     expect(validateClaim(v, lines, false)).toEqual(expected)
   })
@@ -35,6 +59,23 @@ describe('validateClaim', () => {
     expect(validateClaim(values({ quantity: '-3', comment: 'abîmées' }), sent, true)).toEqual({})
     expect(validateClaim(values({ quantity: '-2', type: 'quantity', comment: 'abîmées' }), sent, true)).toEqual({})
     expect(validateClaim(values({ quantity: '-2', comment: 'très abîmées' }), sent, true)).toEqual({})
+  })
+
+  it('writes the ordered quantity as the daemon does', () => {
+    expect(claimAboveMessage(250, 'kg')).toBe(
+      'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (2,5kg)',
+    )
+    expect(claimAboveMessage(1200, 'un')).toBe(aboveLettuces.replace('20un', '12un'))
+  })
+
+  it('lets a claim reduce a line the shop noted above the order, never add to it', () => {
+    const over: ClaimLine = { _id: 'o', unit: 'kg', expected: 10, sent: 12, claimed: 0, claimType: '', claimComment: '' }
+    expect(checkClaim('-1', over)).toEqual({ hundredths: -100 })
+    expect(checkClaim('-12', over)).toEqual({ hundredths: -1200 })
+    expect(checkClaim('-12,01', over)).toEqual({ message: CLAIM_MESSAGES.exceeds })
+    expect(checkClaim('0,01', over)).toEqual({
+      message: 'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (10kg)',
+    })
   })
 
   it('sends the claimed lines only', () => {

@@ -1,9 +1,13 @@
 // Claim form rules (SPEC §5 "Delivery claim (producer)"), the same as the
-// daemon's (core/delivery): per line a signed quantity and a type, an
-// optional comment; something to claim, and something changed.
+// daemon's (core/delivery CheckClaim): per line a signed quantity with at
+// most two decimals (whole pieces) and a type, an optional comment; the line
+// then bills between nothing and what was ordered (0 ≤ sent + claimed ≤
+// the ordered quantity, or the sent one when the shop noted more: a claim
+// may always reduce); something to claim, and something changed.
 import type { ClaimType, Unit } from '../types'
 import { type Errors, MAX_TEXT_LENGTH, TOO_LONG_MESSAGE, charLength } from './common'
-import { DELIVERY_MESSAGES, parseQuantity } from './delivery'
+import { MAX_MAGNITUDE, decimalText, readDecimal } from './decimal'
+import { DELIVERY_MESSAGES } from './delivery'
 
 export const CLAIM_MESSAGES = {
   noQuantity: 'Aucune quantite saisie',
@@ -14,6 +18,14 @@ export const CLAIM_MESSAGES = {
   type: 'Veuillez choisir le type de reclamation (Qualite ou Quantite)',
   tooLong: TOO_LONG_MESSAGE,
 } as const
+
+/**
+ * The refusal of a claim that would bill more than was ordered, the ordered
+ * quantity written as the daemon writes it (core/delivery ClaimAboveMessage).
+ */
+export function claimAboveMessage(orderedHundredths: number, unit: Unit): string {
+  return `La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (${decimalText(orderedHundredths)}${unit})`
+}
 
 /** The claim on one line, as typed. */
 export interface ClaimLineValues {
@@ -31,6 +43,8 @@ export type ClaimField = 'form' | `quantity:${string}` | `type:${string}` | `com
 export interface ClaimLine {
   _id: string
   unit: Unit
+  /** The quantity ordered for this delivery (quantityExpected). */
+  expected: number
   /** The delivered quantity. */
   sent: number
   /** The claim already sent on it (0 and '' when none). */
@@ -39,13 +53,27 @@ export interface ClaimLine {
   claimComment: string
 }
 
-/** The signed quantity of a typed value with its unit's precision, or NaN. */
-function claimedQuantity(value: string, unit: Unit): number {
-  const v = value.trim()
-  if (v === '') return 0
-  const q = parseQuantity(v)
-  if (Number.isNaN(q)) return NaN
-  return unit === 'un' ? q : Math.round(q * 100) / 100
+const hundredthsOf = (n: number) => Math.round(n * 100)
+
+/**
+ * Checks the claimed quantity typed on a line (core/delivery CheckClaim):
+ * the claim in hundredths (0 when empty), or the message of the refusal.
+ */
+export function checkClaim(text: string, line: ClaimLine): { hundredths: number } | { message: string } {
+  const v = text.trim()
+  if (v === '') return { hundredths: 0 }
+  const n = readDecimal(v)
+  if (!n) return { message: CLAIM_MESSAGES.notNumber }
+  const expected = hundredthsOf(line.expected)
+  if (Math.abs(n.value) > MAX_MAGNITUDE) {
+    return { message: n.value < 0 ? CLAIM_MESSAGES.exceeds : claimAboveMessage(expected, line.unit) }
+  }
+  if (n.hundredths === null) return { message: line.unit === 'un' ? CLAIM_MESSAGES.pieces : CLAIM_MESSAGES.notNumber }
+  if (line.unit === 'un' && n.hundredths % 100 !== 0) return { message: CLAIM_MESSAGES.pieces }
+  const sent = hundredthsOf(line.sent)
+  if (sent + n.hundredths < 0) return { message: CLAIM_MESSAGES.exceeds }
+  if (sent + n.hundredths > Math.max(expected, sent)) return { message: claimAboveMessage(expected, line.unit) }
+  return { hundredths: n.hundredths }
 }
 
 /** Validates the producer's claim. `alreadySent` is true when a claim is pending (modification). */
@@ -55,20 +83,12 @@ export function validateClaim(values: ClaimValues, lines: readonly ClaimLine[], 
   let changed = false
   for (const line of lines) {
     const v = values[line._id] ?? { quantity: '', type: '', comment: '' }
-    const raw = v.quantity.trim()
-    const q = claimedQuantity(raw, line.unit)
-    if (Number.isNaN(q) || (line.unit === 'kg' && /[.,]\d{3,}$/.test(raw))) {
-      errors[`quantity:${line._id}`] = CLAIM_MESSAGES.notNumber
+    const checked = checkClaim(v.quantity, line)
+    if ('message' in checked) {
+      errors[`quantity:${line._id}`] = checked.message
       continue
     }
-    if (line.unit === 'un' && !Number.isInteger(q)) {
-      errors[`quantity:${line._id}`] = CLAIM_MESSAGES.pieces
-      continue
-    }
-    if (line.sent + q < -1e-9) {
-      errors[`quantity:${line._id}`] = CLAIM_MESSAGES.exceeds
-      continue
-    }
+    const q = checked.hundredths
     const comment = v.comment.trim()
     if (charLength(comment) > MAX_TEXT_LENGTH) errors[`comment:${line._id}`] = CLAIM_MESSAGES.tooLong
     if (q !== 0) {
@@ -77,7 +97,7 @@ export function validateClaim(values: ClaimValues, lines: readonly ClaimLine[], 
     }
     const type = q === 0 ? '' : v.type
     const note = q === 0 ? '' : comment
-    if (q !== line.claimed || type !== line.claimType || note !== line.claimComment) changed = true
+    if (q !== hundredthsOf(line.claimed) || type !== line.claimType || note !== line.claimComment) changed = true
   }
   if (Object.keys(errors).length > 0) return errors
   if (claimed === 0) errors.form = CLAIM_MESSAGES.noQuantity
@@ -85,15 +105,20 @@ export function validateClaim(values: ClaimValues, lines: readonly ClaimLine[], 
   return errors
 }
 
-/** The body of the claim call: every line with a quantity. */
+/** The body of the claim call: every line with a quantity (valid values only). */
 export function claimPayload(values: ClaimValues, lines: readonly ClaimLine[]) {
   const deliveryLines = []
   for (const line of lines) {
     const v = values[line._id]
     if (!v) continue
-    const q = claimedQuantity(v.quantity, line.unit)
-    if (!q) continue
-    deliveryLines.push({ _id: line._id, quantityClaimed: q, claimType: v.type, claimComment: v.comment.trim() })
+    const checked = checkClaim(v.quantity, line)
+    if (!('hundredths' in checked) || checked.hundredths === 0) continue
+    deliveryLines.push({
+      _id: line._id,
+      quantityClaimed: checked.hundredths / 100,
+      claimType: v.type,
+      claimComment: v.comment.trim(),
+    })
   }
   return { deliveryLines }
 }

@@ -14,11 +14,16 @@ describe('validateContribution', () => {
     ['1e3', M.format],
     ['10000,01', M.max],
     ['250000', M.max],
+    // Issue 13: the decimal rule, checked after the maximum as the daemon does.
+    ['9999,995', M.format],
+    ['2,505', M.format],
+    ['10000,001', M.max],
+    ['-20,001', M.format],
   ])('%j → %s', (amount, message) => {
     expect(validateContribution({ amount })).toEqual({ amount: message })
   })
 
-  it.each(['10', '10,00', '25,5', '25.50', ' 42 ', '1 000', '100 €', '10000'])('accepts %j', (amount) => {
+  it.each(['10', '10,00', '25,5', '25.50', ' 42 ', '1 000', '100 €', '10000', '9999,99', '12,500'])('accepts %j', (amount) => {
     expect(validateContribution({ amount })).toEqual({})
   })
 

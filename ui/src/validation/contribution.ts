@@ -1,7 +1,10 @@
 // The ambassador contribution form (SPEC §9: pay-what-you-want, 10 € a
-// month at least). Same rules and messages as core/rewards ParseAmount.
+// month at least). Same rules, messages and order as core/rewards
+// ParseAmount; the amount follows the decimal rule of ./decimal (at most two
+// decimals, refused, never rounded).
 import { MAX_CONTRIBUTION, MIN_CONTRIBUTION } from '../rewards/levels'
 import type { Errors } from './common'
+import { type TypedNumber, readDecimal } from './decimal'
 
 export interface ContributionValues {
   /** As typed: "25", "25,50", "25.5", "1 000". */
@@ -17,21 +20,24 @@ export const CONTRIBUTION_MESSAGES = {
   max: 'La contribution ne peut pas dépasser 10 000 € par mois.',
 } as const
 
+/** The typed amount ("1 000,50 €": spaces and a final € dropped), null when malformed. */
+function readAmount(text: string): TypedNumber | null {
+  return readDecimal(text.replace(/[\s\u00a0\u202f]/g, '').replace(/€$/, ''))
+}
+
 /** The typed amount in EUR, or null when it is not a number with at most 2 decimals. */
 export function parseAmount(text: string): number | null {
-  const t = text.replace(/[\s\u00a0\u202f]/g, '').replace(/€$/, '').replace(',', '.')
-  if (!/^\d+(\.\d{1,2})?$/.test(t)) return null
-  const n = Number(t)
-  return Number.isFinite(n) ? n : null
+  const n = readAmount(text)
+  return n && n.hundredths !== null ? n.hundredths / 100 : null
 }
 
 export function validateContribution(values: ContributionValues): Errors<ContributionField> {
   const text = values.amount.trim()
   if (text === '') return { amount: CONTRIBUTION_MESSAGES.required }
-  if (/^-/.test(text)) return { amount: CONTRIBUTION_MESSAGES.min }
-  const amount = parseAmount(text)
-  if (amount === null) return { amount: CONTRIBUTION_MESSAGES.format }
-  if (amount > MAX_CONTRIBUTION) return { amount: CONTRIBUTION_MESSAGES.max }
-  if (amount < MIN_CONTRIBUTION) return { amount: CONTRIBUTION_MESSAGES.min }
+  const amount = readAmount(text)
+  if (!amount) return { amount: CONTRIBUTION_MESSAGES.format }
+  if (amount.value > MAX_CONTRIBUTION) return { amount: CONTRIBUTION_MESSAGES.max }
+  if (amount.hundredths === null) return { amount: CONTRIBUTION_MESSAGES.format }
+  if (amount.hundredths < MIN_CONTRIBUTION * 100) return { amount: CONTRIBUTION_MESSAGES.min }
   return {}
 }

@@ -32,6 +32,16 @@ describe('validateDelivery', () => {
     ['l', '2,5', DELIVERY_MESSAGES.pieces],
     ['l', 'deux', DELIVERY_MESSAGES.pieces],
     ['l', '-2', DELIVERY_MESSAGES.negative],
+    ['t', '-0', undefined],
+    ['l', '3,0', undefined],
+    // Issue 13: more than two decimals is refused at every magnitude.
+    ['t', '12345,675', DELIVERY_MESSAGES.weight],
+    ['t', '99999,995', DELIVERY_MESSAGES.weight],
+    ['t', '2,505', DELIVERY_MESSAGES.weight],
+    ['l', '5000,004', DELIVERY_MESSAGES.pieces],
+    ['t', '12345,67', undefined],
+    ['t', '2,500', undefined],
+    ['t', '10000000000000', DELIVERY_MESSAGES.weight],
   ])('line %s sent %j', (line, value, message) => {
     expect(validateDelivery({ date: '2026-11-22', sent: { [line]: value } }, ctx)[`sent:${line}`]).toBe(message)
   })
@@ -44,5 +54,7 @@ describe('validateDelivery', () => {
     expect(parseQuantity('+2')).toBe(2)
     expect(parseQuantity('abc')).toBeNaN()
     expect(parseQuantity('')).toBeNaN()
+    expect(parseQuantity('12345,675')).toBeNaN()
+    expect(parseQuantity('0,1')).toBe(0.1)
   })
 })

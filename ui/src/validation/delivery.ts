@@ -1,8 +1,10 @@
 // Delivery form rules (SPEC §5 "Delivery (distributor)"), the same as the
 // daemon's (core/delivery): a date from tomorrow, sent quantities positive,
-// with at most two decimals for kg and whole pieces.
+// with at most two decimals for kg and whole pieces (the decimal rule of
+// ./decimal: refused, never rounded).
 import type { Unit } from '../types'
 import type { Errors } from './common'
+import { readDecimal } from './decimal'
 
 export const DELIVERY_MESSAGES = {
   date: 'Veuillez saisir une date valide',
@@ -42,16 +44,18 @@ export function isDay(value: string): boolean {
 /** The message for a typed quantity of a unit, or undefined when it is fine. */
 export function sentQuantityError(value: string, unit: Unit): string | undefined {
   const v = value.trim()
-  if (v.startsWith('-')) return DELIVERY_MESSAGES.negative
   if (v === '') return DELIVERY_MESSAGES.negative
-  if (unit === 'un') return /^\d+$/.test(v) ? undefined : DELIVERY_MESSAGES.pieces
-  return /^\d+([.,]\d{1,2})?$/.test(v) ? undefined : DELIVERY_MESSAGES.weight
+  const n = readDecimal(v)
+  if (n && n.value < 0) return DELIVERY_MESSAGES.negative
+  if (!n || n.hundredths === null) return unit === 'un' ? DELIVERY_MESSAGES.pieces : DELIVERY_MESSAGES.weight
+  if (unit === 'un' && n.hundredths % 100 !== 0) return DELIVERY_MESSAGES.pieces
+  return undefined
 }
 
-/** Parses a typed quantity ("12,5" or "12.5"); NaN when it is not a number. */
+/** Parses a typed quantity ("12,5" or "12.5") with at most two decimals; NaN otherwise. */
 export function parseQuantity(value: string): number {
-  const v = value.trim().replace(',', '.')
-  return /^[+-]?\d+(\.\d+)?$/.test(v) ? Number(v) : NaN
+  const n = readDecimal(value)
+  return n && n.hundredths !== null ? n.hundredths / 100 : NaN
 }
 
 /** Validates the shop's delivery form. */

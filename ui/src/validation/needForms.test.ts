@@ -30,6 +30,9 @@ describe('validateSingleNeed', () => {
     [{ quantity: '0,00' }, 'quantity', NEED_FORM_MESSAGES.quantityRequired],
     [{ quantity: '-2' }, 'quantity', CELL_MESSAGES.negative],
     [{ quantity: '1,234' }, 'quantity', CELL_MESSAGES.badWeight],
+    [{ quantity: '12345,675' }, 'quantity', CELL_MESSAGES.badWeight],
+    [{ quantity: '99999,995' }, 'quantity', CELL_MESSAGES.badWeight],
+    [{ product: 'melon', quantity: '5000,004' }, 'quantity', CELL_MESSAGES.badPieces],
     [{ product: 'melon', quantity: '1,5' }, 'quantity', CELL_MESSAGES.badPieces],
     [{ quantity: '2000000' }, 'quantity', CELL_MESSAGES.tooLarge],
   ] as const)('%j: %s says %s', (change, field, message) => {
