@@ -316,7 +316,7 @@ func fingerprint(t *testing.T, db *store.DB) string {
 	t.Helper()
 	var tables []string
 	if err := db.Select(&tables, `SELECT name FROM sqlite_master WHERE type = 'table'
-		AND name NOT IN ('sessions', 'login_throttle', 'goose_db_version') AND name NOT LIKE 'sqlite_%' ORDER BY name`); err != nil {
+		AND name NOT IN ('sessions', 'throttle', 'goose_db_version') AND name NOT LIKE 'sqlite_%' ORDER BY name`); err != nil {
 		t.Fatal(err)
 	}
 	h := sha256.New()

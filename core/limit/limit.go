@@ -21,6 +21,10 @@ import (
 	"primeur/core"
 )
 
+// MsgBusy is what a user reads when the server turns work away for a
+// moment: a gate full past its wait, a database still busy after retries.
+const MsgBusy = "Le service est momentanément surchargé. Veuillez réessayer dans quelques instants."
+
 // Gate bounds how many callers run an operation at once.
 type Gate struct {
 	name    string

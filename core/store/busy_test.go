@@ -118,7 +118,7 @@ func TestTxRetriesABusyDatabase(t *testing.T) {
 				}
 				var r *core.Refusal
 				after, ok := limit.RetryAfter(err)
-				if !errors.Is(err, core.ErrBusy) || !errors.As(err, &r) || r.Message != store.MsgBusy || !ok || after != store.BusyRetryAfter {
+				if !errors.Is(err, core.ErrBusy) || !errors.As(err, &r) || r.Message != limit.MsgBusy || !ok || after != store.BusyRetryAfter {
 					t.Fatalf("err = %v, want a busy refusal", err)
 				}
 				if calls < 2 || calls > 10 {

@@ -94,10 +94,6 @@ func Open(ctx context.Context, url, sqlitePath string) (*DB, error) {
 	return &DB{DB: db, Dialect: d}, nil
 }
 
-// MsgBusy is what a user reads when the database stayed busy through every
-// attempt of a transaction.
-const MsgBusy = "Le service est momentanément surchargé. Veuillez réessayer dans quelques instants."
-
 // Retries of a transaction that met a busy database: txAttempts in all,
 // the n-th retry after about txBackoff·2ⁿ⁻¹ (with jitter). BusyRetryAfter
 // is the delay given to a caller refused after the last one.
@@ -137,7 +133,7 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 		}
 	}
 	return fmt.Errorf("store: %d attempts: %w", txAttempts, &limit.Later{
-		Err: core.Refuse(core.ErrBusy, MsgBusy), After: BusyRetryAfter,
+		Err: core.Refuse(core.ErrBusy, limit.MsgBusy), After: BusyRetryAfter,
 	})
 }
 
