@@ -33,6 +33,7 @@ type Gate struct {
 	message string
 	sem     *semaphore.Weighted
 
+	waiting     atomic.Int64
 	running     atomic.Int64
 	mostRunning atomic.Int64
 	done        atomic.Int64
@@ -61,7 +62,9 @@ func (g *Gate) Wait() time.Duration { return g.wait }
 // error. Waiting callers are served in arrival order.
 func (g *Gate) Do(ctx context.Context, fn func() error) error {
 	wctx, cancel := context.WithTimeout(ctx, g.wait)
+	g.waiting.Add(1)
 	err := g.sem.Acquire(wctx, 1)
+	g.waiting.Add(-1)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -89,6 +92,8 @@ func (g *Gate) Do(ctx context.Context, fn func() error) error {
 type Stats struct {
 	// Size is how many callers run at once at most.
 	Size int
+	// Waiting is how many wait for a place now.
+	Waiting int64
 	// Running is how many run now.
 	Running int64
 	// MostRunning is the highest Running seen.
@@ -102,7 +107,7 @@ type Stats struct {
 // Stats returns the gate's counters.
 func (g *Gate) Stats() Stats {
 	return Stats{
-		Size: int(g.size), Running: g.running.Load(), MostRunning: g.mostRunning.Load(),
+		Size: int(g.size), Waiting: g.waiting.Load(), Running: g.running.Load(), MostRunning: g.mostRunning.Load(),
 		Done: g.done.Load(), Refused: g.refused.Load(),
 	}
 }
