@@ -72,7 +72,7 @@ func (d *Daemon) registerImports(api huma.API) {
 			"go under existing commitments and pending proposals, or in a past month, are listed in `dbErrors` and " +
 			"change nothing; the rest is written in one transaction with one need:import event. A file that cannot " +
 			"be read answers 422 with the French reason (naming the cell) in `detail`, and changes nothing. Files are " +
-			"parsed a few at a time: one that waited 10 s for its turn answers 503 with Retry-After.",
+			"parsed a few at a time: one that waited 30 s for its turn answers 503 with Retry-After.",
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
 		Errors: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,

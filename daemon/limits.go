@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -9,16 +10,47 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"golang.org/x/sync/semaphore"
 
+	"primeur/core"
 	"primeur/core/limit"
 	"primeur/core/store"
 )
 
+// Throttled answers are held throttleHold before they are sent (at most
+// heldAtOnce at a time; beyond, they go at once): a client that tries again
+// as soon as it is refused cannot turn refusals into a flood that takes the
+// cores from everyone else, and holding costs a timer, not a core.
+const (
+	throttleHold = time.Second
+	heldAtOnce   = 256
+)
+
+var held = semaphore.NewWeighted(heldAtOnce)
+
+// hold waits throttleHold, or until the request ends, if a place is free.
+func hold(ctx context.Context) {
+	if !held.TryAcquire(1) {
+		return
+	}
+	defer held.Release(1)
+	t := time.NewTimer(throttleHold)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
 // refusal is apiError for the operations whose refusals say when to try
 // again (throttled logins and registrations, full hashing or parsing
 // gates, a busy database): the problem as apiError writes it, with a
-// Retry-After header of the delay the error carries.
+// Retry-After header of the delay the error carries. A throttled answer is
+// held first (hold).
 func (d *Daemon) refusal(ctx context.Context, err error) error {
+	if errors.Is(err, core.ErrThrottled) {
+		hold(ctx)
+	}
 	problem := apiError(ctx, d.log, err)
 	after, ok := limit.RetryAfter(err)
 	if !ok {

@@ -31,11 +31,13 @@ const HashWait = 3 * time.Second
 
 // Hashing is the one gate every argon2id computation of the process goes
 // through (registration, login, password change, the demo and benchmark
-// seeds): each takes 19 MiB and a core for tens of milliseconds, so at most
-// one per core runs at once and the memory they take is bounded. Callers
-// beyond wait their turn in order, at most HashWait, never while holding a
-// database transaction.
-var Hashing = limit.NewGate("password hashing", runtime.GOMAXPROCS(0), HashWait, limit.MsgBusy)
+// seeds): each takes 19 MiB and a core for tens of milliseconds, so at
+// most half the cores (one at least) hash at once — the memory they take is
+// bounded, and a flood of logins or registrations leaves the other half to
+// the rest of the API (docs/BENCHMARKS.md, issue 13). Callers beyond wait
+// their turn in order, at most HashWait, never while holding a database
+// transaction.
+var Hashing = limit.NewGate("password hashing", max(1, runtime.GOMAXPROCS(0)/2), HashWait, limit.MsgBusy)
 
 // HashPassword returns the PHC string of an argon2id hash of password,
 // computed through Hashing.

@@ -58,7 +58,7 @@ var errDryRun = errors.New("planning: dry run")
 const MsgImportBusy = "D'autres fichiers sont en cours d'import. Veuillez réessayer dans quelques instants."
 
 // ParseWait is how long an import waits for a place in Parsing.
-const ParseWait = 10 * time.Second
+const ParseWait = 30 * time.Second
 
 // Parsing is the gate every Excel import's parsing goes through: reading
 // the worst file an upload may be (a 2 MB file whose shared strings inflate
