@@ -134,6 +134,7 @@ func floodRound(b *testing.B, db *store.DB, addresses int) {
 		b.ReportMetric(l/i, r.name+"-ratio")
 		b.ReportMetric(float64(len(r.load)), r.name+"-flood-n")
 	}
+	b.ReportMetric(float64(idle.failed+loaded.failed), "probe-failed")
 	b.ReportMetric(float64(after-before), "accounts")
 	total := 0
 	for code, n := range status {
@@ -173,8 +174,12 @@ func planSmallShop(b *testing.B, shop *daemontest.Client) string {
 	return needs[0].ID
 }
 
-// latencies are a probe's request times in ms.
-type latencies struct{ get, put []float64 }
+// latencies are a probe's request times in ms, and how many of its
+// requests did not answer 200.
+type latencies struct {
+	get, put []float64
+	failed   int
+}
 
 // probe alternates the shop's GET /api/user and PUT /api/needs/{id} for d
 // (a request under way at the end is finished and counted).
@@ -184,10 +189,14 @@ func probe(b *testing.B, shop *daemontest.Client, needID string, d time.Duration
 	end := time.Now().Add(d)
 	for i := 0; time.Now().Before(end); i++ {
 		t := time.Now()
-		shop.Do("GET", "/api/user", nil).Expect(b, 200)
+		if shop.Do("GET", "/api/user", nil).Status != 200 {
+			l.failed++
+		}
 		l.get = append(l.get, ms(time.Since(t)))
 		t = time.Now()
-		shop.Do("PUT", "/api/needs/"+needID, map[string]any{"quantity": 100 + i%50}).Expect(b, 200)
+		if shop.Do("PUT", "/api/needs/"+needID, map[string]any{"quantity": 100 + i%50}).Status != 200 {
+			l.failed++
+		}
 		l.put = append(l.put, ms(time.Since(t)))
 	}
 	return l
