@@ -206,5 +206,27 @@ func TestShopEmailOnlyForItsPartners(t *testing.T) {
 		want(farm, "a producer with a commitment", "shop@example.fr", "")
 		want(stranger, "another producer", "", "")
 		want(fresh, "a new producer", "", "")
+
+		// A refused proposal is no trade: the shop's answer reaches the
+		// producer's feed with its name, and its email nowhere.
+		var me struct {
+			User struct {
+				ID string `json:"_id"`
+			} `json:"user"`
+		}
+		stranger.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &me)
+		strangerID := me.User.ID
+		stranger.Do("PUT", "/api/proposals/"+need.ID+"/"+strangerID, map[string]any{"quantity": 10, "price": 2}).Expect(t, 200)
+		shop.Do("PUT", "/api/proposalreview/"+need.ID+"/"+strangerID, map[string]any{"accepted": false}).Expect(t, 200)
+		for _, path := range []string{"/api/user", "/api/events"} {
+			body := stranger.Do("GET", path, nil).Expect(t, 200).Body
+			if !strings.Contains(string(body), "proposal:review") || strings.Contains(string(body), "shop@example.fr") {
+				t.Fatalf("the refused producer's %s: %s", path, body)
+			}
+		}
+		// The shop still reads its own email in its feed ("vous").
+		if body := shop.Do("GET", "/api/events", nil).Expect(t, 200).Body; !strings.Contains(string(body), "shop@example.fr") {
+			t.Fatalf("the shop's own feed lacks its email: %s", body)
+		}
 	})
 }
