@@ -49,7 +49,8 @@ func (d *Daemon) registerAuth(api huma.API) {
 		Method:      http.MethodPost,
 		Path:        "/auth/register",
 		Summary:     "Create an account and log in",
-		Description: "At most 10 registrations an hour from one client address (429 past it, with Retry-After). " +
+		Description: "At most registrations-per-hour registrations (10 by default) an hour from one client address " +
+			"(429 past it, with Retry-After). " +
 			"503 with Retry-After when the server is saturated.",
 		Tags:          []string{"Authentication"},
 		DefaultStatus: http.StatusCreated,
@@ -105,7 +106,7 @@ func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOut
 		Password2:   in.Body.Password2,
 		Name:        in.Body.Name,
 		Distributor: in.Body.Distributor,
-	}, in.client, d.now())
+	}, in.client, d.cfg.RegistrationsPerHour, d.now())
 	if err != nil {
 		return nil, d.refusal(ctx, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"primeur/core/limit"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/daemon"
 	"primeur/daemon/daemontest"
 )
 
@@ -139,38 +140,46 @@ func TestStrangersCannotLockTheOwnerOut(t *testing.T) {
 // nothing; another address still registers.
 func TestRegistrationIsThrottledPerAddress(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := daemontest.New(t, db)
-		c := s.ClientFrom("127.0.3.1")
-		register := func(c *daemontest.Client, i int) *daemontest.Response {
-			return c.Do("POST", "/auth/register", map[string]any{
-				"email": fmt.Sprintf("compte%d@example.fr", i), "password": daemontest.Password, "name": "Compte", "distributor": i%2 == 0,
-			})
+		for _, limit := range []int{accounts.MaxRegistrationsPerAddress, 3} {
+			t.Run(fmt.Sprint(limit), func(t *testing.T) { registrationsUpTo(t, db, limit) })
 		}
-		for i := range accounts.MaxRegistrationsPerAddress {
-			register(c, i).Expect(t, 201)
-		}
-		count := func() (users, sessions int) {
-			if err := db.Get(&users, `SELECT COUNT(*) FROM users`); err != nil {
-				t.Fatal(err)
-			}
-			if err := db.Get(&sessions, `SELECT COUNT(*) FROM sessions`); err != nil {
-				t.Fatal(err)
-			}
-			return users, sessions
-		}
-		users, sessions := count()
-		res := register(c, 100).Expect(t, 429)
-		if p := res.Problem(t); p.Detail != accounts.MsgRegistrationThrottled {
-			t.Fatalf("throttled registration: %q", p.Detail)
-		}
-		if after, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || after != int(accounts.RegistrationWindow.Seconds()) {
-			t.Fatalf("Retry-After %q, want the window's end", res.Header.Get("Retry-After"))
-		}
-		if u, ss := count(); u != users || ss != sessions {
-			t.Fatalf("a refused registration created %d users and %d sessions", u-users, ss-sessions)
-		}
-		register(s.ClientFrom("127.0.3.2"), 101).Expect(t, 201)
 	})
+}
+
+// registrationsUpTo checks, on a daemon configured for limit registrations
+// an hour from one address, that the next one is refused.
+func registrationsUpTo(t *testing.T, db *store.DB, limit int) {
+	s := daemontest.New(t, db, func(o *daemon.Options) { o.Config.RegistrationsPerHour = limit })
+	c := s.ClientFrom(fmt.Sprintf("127.0.3.%d", limit))
+	register := func(c *daemontest.Client, i int) *daemontest.Response {
+		return c.Do("POST", "/auth/register", map[string]any{
+			"email": fmt.Sprintf("compte%d-%d@example.fr", limit, i), "password": daemontest.Password, "name": "Compte", "distributor": i%2 == 0,
+		})
+	}
+	for i := range limit {
+		register(c, i).Expect(t, 201)
+	}
+	count := func() (users, sessions int) {
+		if err := db.Get(&users, `SELECT COUNT(*) FROM users`); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Get(&sessions, `SELECT COUNT(*) FROM sessions`); err != nil {
+			t.Fatal(err)
+		}
+		return users, sessions
+	}
+	users, sessions := count()
+	res := register(c, 100).Expect(t, 429)
+	if p := res.Problem(t); p.Detail != accounts.MsgRegistrationThrottled {
+		t.Fatalf("throttled registration: %q", p.Detail)
+	}
+	if after, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || after != int(accounts.RegistrationWindow.Seconds()) {
+		t.Fatalf("Retry-After %q, want the window's end", res.Header.Get("Retry-After"))
+	}
+	if u, ss := count(); u != users || ss != sessions {
+		t.Fatalf("a refused registration created %d users and %d sessions", u-users, ss-sessions)
+	}
+	register(s.ClientFrom("127.0.3.100"), 101).Expect(t, 201)
 }
 
 // TestFloodsNeverAnswer500: registrations and logins at once, from many

@@ -40,7 +40,8 @@ const (
 	// 100 an hour), except from a known address.
 	MaxLoginFailuresPerAccount = 100
 	// MaxRegistrationsPerAddress bounds the registrations from one client
-	// address per RegistrationWindow.
+	// address per RegistrationWindow, unless SignUp is given another bound
+	// (the daemon's registrations-per-hour setting, of that default).
 	MaxRegistrationsPerAddress = 10
 
 	// LoginWindow is the window of the per-pair and per-address counts.
@@ -138,9 +139,13 @@ func loginAttempt(email, client string) *attempt {
 	}
 }
 
-func registrationAttempt(client string) *attempt {
+func registrationAttempt(client string, perAddress int) *attempt {
+	r := signupPerClient
+	if perAddress > 0 {
+		r.limit = perAddress
+	}
 	return &attempt{
-		checks:  []check{{signupPerClient, signupPerClient.prefix + clientKey(client)}},
+		checks:  []check{{r, r.prefix + clientKey(client)}},
 		refused: MsgRegistrationThrottled,
 	}
 }

@@ -115,17 +115,17 @@ func Register(ctx context.Context, db *store.DB, r Registration, now time.Time) 
 }
 
 // SignUp is a visitor's registration from a client (its network address):
-// r is validated, counted against the address's limit
-// (MaxRegistrationsPerAddress per RegistrationWindow; past it a
-// core.ErrThrottled refusal inside a *limit.Later), the password hashed
-// through Hashing with no transaction open, then the account created and
-// its first session opened in one short transaction. It returns the user
-// and the session token.
-func SignUp(ctx context.Context, db *store.DB, r Registration, client string, now time.Time) (User, string, error) {
+// r is validated, counted against the address's limit (perAddress per
+// RegistrationWindow, MaxRegistrationsPerAddress when perAddress is not
+// positive; past it a core.ErrThrottled refusal inside a *limit.Later),
+// the password hashed through Hashing with no transaction open, then the
+// account created and its first session opened in one short transaction.
+// It returns the user and the session token.
+func SignUp(ctx context.Context, db *store.DB, r Registration, client string, perAddress int, now time.Time) (User, string, error) {
 	if err := r.Validate(); err != nil {
 		return User{}, "", err
 	}
-	a := registrationAttempt(client)
+	a := registrationAttempt(client, perAddress)
 	if err := a.begin(ctx, db, now); err != nil {
 		return User{}, "", err
 	}
