@@ -46,6 +46,9 @@ func Login(ctx context.Context, db *store.DB, email, password, client string, no
 		token, err = NewSession(ctx, tx, u.ID, now)
 		return err
 	})
+	if errors.Is(err, core.ErrBusy) {
+		return User{}, "", errors.Join(err, a.giveBack(ctx, db))
+	}
 	if err != nil {
 		return User{}, "", err
 	}

@@ -141,6 +141,9 @@ func SignUp(ctx context.Context, db *store.DB, r Registration, client string, pe
 		token, err = NewSession(ctx, tx, u.ID, now)
 		return err
 	})
+	if errors.Is(err, core.ErrBusy) {
+		return User{}, "", errors.Join(err, a.giveBack(ctx, db))
+	}
 	if err != nil {
 		return User{}, "", err
 	}
