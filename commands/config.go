@@ -16,7 +16,8 @@ const flagConfigHelp = "configuration file (YAML, TOML or JSON); its keys are th
 var globalKeys = []string{config.KeyDataDir, config.KeyDatabaseURL, config.KeyTimezone, config.KeyLogLevel}
 
 // serveKeys are the settings only the daemon uses.
-var serveKeys = []string{config.KeyAddr, config.KeyBaseURL, config.KeySecureCookies, config.KeyMetricsToken}
+var serveKeys = []string{config.KeyAddr, config.KeyBaseURL, config.KeySecureCookies, config.KeyMetricsToken,
+	config.KeyRegistrationsPerHour}
 
 // jobKeys are the settings of the scheduled jobs and their emails, read by
 // serve (which schedules the jobs) and jobs (which runs one).

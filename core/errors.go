@@ -25,6 +25,10 @@ var (
 	ErrThrottled = errors.New("throttled")
 	// ErrTooLarge: the input exceeds a size limit.
 	ErrTooLarge = errors.New("too large")
+	// ErrBusy: the server is momentarily saturated (expensive work queued
+	// past its wait, a database still locked after retries); the caller
+	// may try again shortly.
+	ErrBusy = errors.New("busy")
 )
 
 // FieldError is one invalid field with the message shown to the user.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
-	"github.com/jmoiron/sqlx"
 
 	"primeur/core/accounts"
 )
@@ -46,13 +45,17 @@ type LogoutOutput struct {
 
 func (d *Daemon) registerAuth(api huma.API) {
 	huma.Register(api, huma.Operation{
-		OperationID:   "register",
-		Method:        http.MethodPost,
-		Path:          "/auth/register",
-		Summary:       "Create an account and log in",
+		OperationID: "register",
+		Method:      http.MethodPost,
+		Path:        "/auth/register",
+		Summary:     "Create an account and log in",
+		Description: "At most registrations-per-hour registrations (10 by default) an hour from one client address " +
+			"(429 past it, with Retry-After). " +
+			"503 with Retry-After when the server is saturated.",
 		Tags:          []string{"Authentication"},
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusConflict, http.StatusUnprocessableEntity},
+		Errors: []int{http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests,
+			http.StatusServiceUnavailable},
 	}, d.register)
 
 	huma.Register(api, huma.Operation{
@@ -60,9 +63,13 @@ func (d *Daemon) registerAuth(api huma.API) {
 		Method:      http.MethodPost,
 		Path:        "/auth/login",
 		Summary:     "Log in with email and password",
-		Description: "Repeated failures for one email or from one client address are refused for a while (429).",
-		Tags:        []string{"Authentication"},
-		Errors:      []int{http.StatusUnauthorized, http.StatusTooManyRequests, http.StatusUnprocessableEntity},
+		Description: "Every attempt is counted before the password is checked: at most 5 failures for one account " +
+			"from one client address and 20 from one address in 15 minutes, and 100 for one account in an hour " +
+			"(not counting addresses it logged in from lately); past a limit, 429 with Retry-After, even with the " +
+			"right password. 503 with Retry-After when the server is saturated.",
+		Tags: []string{"Authentication"},
+		Errors: []int{http.StatusUnauthorized, http.StatusTooManyRequests, http.StatusUnprocessableEntity,
+			http.StatusServiceUnavailable},
 	}, d.login)
 
 	huma.Register(api, huma.Operation{
@@ -77,30 +84,31 @@ func (d *Daemon) registerAuth(api huma.API) {
 	}, d.logout)
 }
 
-func (d *Daemon) register(ctx context.Context, in *RegisterInput) (*SessionOutput, error) {
-	now := d.now()
-	var (
-		u     accounts.User
-		token string
-	)
-	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		u, err = accounts.Register(ctx, tx, accounts.Registration{
-			Email:       in.Body.Email,
-			Email2:      in.Body.Email2,
-			Password:    in.Body.Password,
-			Password2:   in.Body.Password2,
-			Name:        in.Body.Name,
-			Distributor: in.Body.Distributor,
-		}, now)
-		if err != nil {
-			return err
-		}
-		token, err = accounts.NewSession(ctx, tx, u.ID, now)
-		return err
-	})
+// registerRequest resolves the client address from the request, for
+// throttling.
+type registerRequest struct {
+	RegisterInput
+	client string
+}
+
+// Resolve implements huma.Resolver to capture the peer address.
+func (r *registerRequest) Resolve(ctx huma.Context) []error {
+	req, _ := humago.Unwrap(ctx)
+	r.client = clientAddr(req)
+	return nil
+}
+
+func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOutput, error) {
+	u, token, err := accounts.SignUp(ctx, d.db, accounts.Registration{
+		Email:       in.Body.Email,
+		Email2:      in.Body.Email2,
+		Password:    in.Body.Password,
+		Password2:   in.Body.Password2,
+		Name:        in.Body.Name,
+		Distributor: in.Body.Distributor,
+	}, in.client, d.cfg.RegistrationsPerHour, d.now())
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, d.refusal(ctx, err)
 	}
 	d.log.InfoContext(ctx, "account created", "user", u.ID, "type", u.Type)
 	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionMax)}
@@ -124,7 +132,7 @@ func (l *loginRequest) Resolve(ctx huma.Context) []error {
 func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, error) {
 	u, token, err := accounts.Login(ctx, d.db, in.Body.Email, in.Body.Password, in.client, d.now())
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, d.refusal(ctx, err)
 	}
 	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionMax)}
 	out.Body.User = u.Profile()

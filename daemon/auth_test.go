@@ -24,6 +24,10 @@ func TestRegister(t *testing.T) {
 		}{
 			{"missing everything", map[string]any{}, 422, "body.email", accounts.MsgEmailRequired},
 			{"bad email", map[string]any{"email": "x@y", "password": "abcdefg1", "name": "N"}, 422, "body.email", accounts.MsgEmailInvalid},
+			{"NUL in the email", map[string]any{"email": "x\u0000y@y.fr", "password": "abcdefg1", "name": "N"}, 422, "body.email", accounts.MsgEmailInvalid},
+			{"line break in the email", map[string]any{"email": "x@y.fr\r\nBcc: z@y.fr", "password": "abcdefg1", "name": "N"}, 422, "body.email", accounts.MsgEmailInvalid},
+			{"escape in the email", map[string]any{"email": "x\u001b[2Jy@y.fr", "password": "abcdefg1", "name": "N"}, 422, "body.email", accounts.MsgEmailInvalid},
+			{"bidi override in the email", map[string]any{"email": "x\u202ey@y.fr", "password": "abcdefg1", "name": "N"}, 422, "body.email", accounts.MsgEmailInvalid},
 			{"emails differ", map[string]any{"email": "x@y.fr", "email2": "z@y.fr", "password": "abcdefg1", "name": "N"}, 422, "body.email2", accounts.MsgEmailsDiffer},
 			{"email2 empty", map[string]any{"email": "x@y.fr", "email2": "", "password": "abcdefg1", "name": "N"}, 422, "body.email2", accounts.MsgEmail2Required},
 			{"weak password", map[string]any{"email": "x@y.fr", "password": "abcdefgh", "name": "N"}, 422, "body.password", accounts.MsgPasswordInvalid},

@@ -316,10 +316,10 @@ func fingerprint(t *testing.T, db *store.DB) string {
 	t.Helper()
 	var tables []string
 	list := `SELECT name FROM sqlite_master WHERE type = 'table'
-		AND name NOT IN ('sessions', 'login_throttle', 'goose_db_version') AND name NOT LIKE 'sqlite_%' ORDER BY name`
+		AND name NOT IN ('sessions', 'throttle', 'goose_db_version') AND name NOT LIKE 'sqlite_%' ORDER BY name`
 	if db.Dialect == store.Postgres {
 		list = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()
-			AND table_type = 'BASE TABLE' AND table_name NOT IN ('sessions', 'login_throttle', 'goose_db_version')
+			AND table_type = 'BASE TABLE' AND table_name NOT IN ('sessions', 'throttle', 'goose_db_version')
 			ORDER BY table_name`
 	}
 	if err := db.Select(&tables, list); err != nil {

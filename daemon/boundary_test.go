@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"primeur/core/accounts"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/text"
@@ -35,9 +36,10 @@ func TestTextAtTheBoundary(t *testing.T) {
 			detail      string
 			location    string
 		}{
-			{"NUL in a login email", anonymous, "POST", "/auth/login", json, `{"email":"a\u0000b@x.fr","password":"secret123"}`, 422, text.MsgInvalid, "body.email"},
+			{"NUL in a login email", anonymous, "POST", "/auth/login", json, `{"email":"a\u0000b@x.fr","password":"secret123"}`, 422, accounts.MsgEmailInvalid, "body.email"},
 			{"NUL in a registered name", anonymous, "POST", "/auth/register", json, `{"email":"new@example.fr","password":"secret123","name":"Ferme\u0000","distributor":false}`, 422, text.MsgInvalid, "body.name"},
-			{"bell in a registration email", anonymous, "POST", "/auth/register", json, `{"email":"a\u0007b@example.fr","password":"secret123","name":"Ferme","distributor":false}`, 422, text.MsgInvalid, "body.email"},
+			{"bell in a registration email", anonymous, "POST", "/auth/register", json, `{"email":"a\u0007b@example.fr","password":"secret123","name":"Ferme","distributor":false}`, 422, accounts.MsgEmailInvalid, "body.email"},
+			{"escape in an accounting email", shop, "PUT", "/api/user", json, `{"emailAccounting":"compta\u001b@example.fr"}`, 422, accounts.MsgEmailAccounting, "body.emailAccounting"},
 			{"NUL in an address", shop, "PUT", "/api/user", json, `{"addressLine1":"a\u0000b"}`, 422, text.MsgInvalid, "body.addressLine1"},
 			{"escape sequence in a name", shop, "PUT", "/api/user", json, `{"name":"\u001b[31mÉpicerie"}`, 422, text.MsgInvalid, "body.name"},
 			{"newline in a one-line field", shop, "PUT", "/api/user", json, `{"addressLine2":"a\nb"}`, 422, text.MsgInvalid, "body.addressLine2"},
@@ -77,7 +79,7 @@ func TestTextAtTheBoundary(t *testing.T) {
 				if p.Detail != tt.detail {
 					t.Fatalf("detail %q, want %q", p.Detail, tt.detail)
 				}
-				if tt.location != "" && (len(p.Errors) != 1 || p.Errors[0].Location != tt.location || p.Errors[0].Message != text.MsgInvalid) {
+				if tt.location != "" && (len(p.Errors) != 1 || p.Errors[0].Location != tt.location || p.Errors[0].Message != tt.detail) {
 					t.Fatalf("errors %+v, want one at %s", p.Errors, tt.location)
 				}
 				if res.Header.Get(daemon.RequestIDHeader) == "" {

@@ -151,6 +151,8 @@ func statusOf(err error) int {
 		return http.StatusTooManyRequests
 	case errors.Is(err, core.ErrTooLarge):
 		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, core.ErrBusy):
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }

@@ -71,11 +71,12 @@ func (d *Daemon) registerImports(api huma.API) {
 			"catalogue whatever the case and accents; unknown ones are listed in `productsMissing`. Cells that would " +
 			"go under existing commitments and pending proposals, or in a past month, are listed in `dbErrors` and " +
 			"change nothing; the rest is written in one transaction with one need:import event. A file that cannot " +
-			"be read answers 422 with the French reason (naming the cell) in `detail`, and changes nothing.",
+			"be read answers 422 with the French reason (naming the cell) in `detail`, and changes nothing. Files are " +
+			"parsed a few at a time: one that waited 30 s for its turn answers 503 with Retry-After.",
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
 		Errors: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
-			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity},
+			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, d.importNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "simulate-standard-import", Method: http.MethodPost, Path: "/needs/importstd/sim", Tags: tags,
@@ -154,7 +155,7 @@ func (d *Daemon) importNeedsFile(ctx context.Context, in *ImportFileInput) (*Imp
 	}
 	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.nowLocal(), planning.ImportOptions{Progress: progress})
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, d.refusal(ctx, err)
 	}
 	return &ImportFileOutput{Body: res}, nil
 }

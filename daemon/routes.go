@@ -9,6 +9,7 @@ import (
 // routes registers every operation and handler on mux. Each concern has its
 // own register function in its own file.
 func (d *Daemon) routes(mux *http.ServeMux) {
+	d.api.UseMiddleware(retryLater)
 	d.registerAuth(d.api)
 
 	api := huma.NewGroup(d.api, "/api")

@@ -8,9 +8,12 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/limit"
+	"primeur/core/store"
 )
 
 type ctxKey int
@@ -53,6 +56,13 @@ func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 		token = c.Value
 	}
 	u, err := accounts.SessionUser(ctx.Context(), d.db, token, d.now())
+	if store.IsBusy(err) {
+		// A database too busy to read the session: come back shortly.
+		_, w := humago.Unwrap(ctx)
+		w.Header().Set("Retry-After", retryAfterSeconds(store.BusyRetryAfter))
+		writeJSONProblem(w, http.StatusServiceUnavailable, limit.MsgBusy)
+		return
+	}
 	if err != nil {
 		status := http.StatusUnauthorized
 		if !errors.Is(err, core.ErrUnauthenticated) {

@@ -15,6 +15,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"primeur/core/accounts"
 	"primeur/core/text"
 )
 
@@ -31,6 +32,26 @@ const (
 // and line breaks are allowed (text.Clean's multiline).
 var freeText = map[string]bool{
 	"claimComment": true,
+}
+
+// fieldMessages are SPEC §5's messages for the fields whose own rule a
+// control character also breaks (an email with a NUL does not look like
+// an email); every other field reads text.MsgInvalid.
+var fieldMessages = map[string]string{
+	"email":           accounts.MsgEmailInvalid,
+	"email2":          accounts.MsgEmailInvalid,
+	"emailAccounting": accounts.MsgEmailAccounting,
+}
+
+// messageOf is the French message of an unclean field at path (".email",
+// ".deliveryLines[0].claimComment").
+func messageOf(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		if msg, ok := fieldMessages[path[i+1:]]; ok {
+			return msg
+		}
+	}
+	return text.MsgInvalid
 }
 
 // maxReportedFields bounds the fields a refused body lists.
@@ -63,7 +84,8 @@ func cleanQuery(raw string) bool {
 // of huma's own parsing: a body must say it is JSON (an absent
 // Content-Type is refused: 415), stay within the operation's size (413), be
 // valid UTF-8 (400), and every string in it — names and values — follow
-// the text rule (422 naming each field). Malformed JSON is left to huma,
+// the text rule (422 naming each field, with SPEC's message where the
+// field has its own). Malformed JSON is left to huma,
 // which answers it. Nothing is read past the size bound.
 func (d *Daemon) checkJSONBody(ctx huma.Context, next func(huma.Context)) {
 	op := ctx.Operation()
@@ -110,9 +132,9 @@ func (d *Daemon) checkJSONBody(ctx huma.Context, next func(huma.Context)) {
 	if bad := uncleanFields(body); len(bad) > 0 {
 		details := make([]*huma.ErrorDetail, len(bad))
 		for i, f := range bad {
-			details[i] = &huma.ErrorDetail{Location: "body" + f, Message: text.MsgInvalid}
+			details[i] = &huma.ErrorDetail{Location: "body" + f, Message: messageOf(f)}
 		}
-		writeProblem(w, problem(http.StatusUnprocessableEntity, text.MsgInvalid, details...))
+		writeProblem(w, problem(http.StatusUnprocessableEntity, details[0].Message, details...))
 		return
 	}
 	next(ctx)

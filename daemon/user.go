@@ -20,7 +20,7 @@ import (
 type MapShop struct {
 	ID        string `json:"_id"`
 	Name      string `json:"name"`
-	Email     string `json:"email"`
+	Email     string `json:"email" doc:"The shop's login email, for itself and the producers trading with it; empty otherwise"`
 	Latitude  string `json:"latitude"`
 	Longitude string `json:"longitude"`
 }
@@ -36,7 +36,7 @@ type UserLoad struct {
 	User         accounts.Profile  `json:"user"`
 	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; the needs a producer trades on, from 12 months back"`
 	Products     []catalog.Product `json:"products"`
-	Distributors []MapShop         `json:"distributors" doc:"Every shop, for the map"`
+	Distributors []MapShop         `json:"distributors" doc:"Every shop, for the map; a shop's email only for itself and the producers trading with it (a commitment or an order), empty otherwise"`
 	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself"`
 	Events       []activity.View   `json:"events"`
 	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
@@ -135,7 +135,7 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	if load.Needs, err = planning.List(ctx, d.db, f); err != nil {
 		return load, err
 	}
-	if load.Distributors, err = d.shops(ctx); err != nil {
+	if load.Distributors, err = d.shops(ctx, u); err != nil {
 		return load, err
 	}
 	if load.Producers, err = d.producersOf(ctx, u, load.Needs, load.Orders); err != nil {
@@ -147,12 +147,14 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	return load, nil
 }
 
-// shops lists every shop for the map (SPEC §3): what the user load holds
-// of the platform itself, measured in docs/BENCHMARKS.md. The producers'
-// screens also read their partners' names from it (deliveries, a shop's
-// needs).
-func (d *Daemon) shops(ctx context.Context) ([]MapShop, error) {
-	shops, err := accounts.Shops(ctx, d.db)
+// shops lists every shop for the map (SPEC §3) as u sees them: what the
+// user load holds of the platform itself, measured in docs/BENCHMARKS.md.
+// The producers' screens also read their partners' names from it
+// (deliveries, a shop's needs). A shop's email is given only to the shop
+// itself and to the producers trading with it (accounts.Shops), "" to
+// everyone else.
+func (d *Daemon) shops(ctx context.Context, u accounts.User) ([]MapShop, error) {
+	shops, err := accounts.Shops(ctx, d.db, u)
 	if err != nil {
 		return nil, err
 	}

@@ -153,3 +153,80 @@ func TestUpdateProfile(t *testing.T) {
 		}
 	})
 }
+
+// TestShopEmailOnlyForItsPartners: the map gives a shop's login email to
+// the shop itself and to the producers it trades with — once it accepted a
+// proposal — and "" to everyone else, the field always present.
+func TestShopEmailOnlyForItsPartners(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
+		_, otherID := s.Register("other@example.fr", "Autre magasin", true)
+		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
+		stranger, _ := s.Producer("stranger@example.fr", "Inconnue")
+		fresh, _ := s.Register("nouveau@example.fr", "Nouveau", false)
+
+		emails := func(c *daemontest.Client) map[string]string {
+			t.Helper()
+			var load struct {
+				Distributors []map[string]any `json:"distributors"`
+			}
+			c.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+			out := map[string]string{}
+			for _, d := range load.Distributors {
+				email, ok := d["email"].(string)
+				if !ok {
+					t.Fatalf("a shop without its email field: %v", d)
+				}
+				out[d["_id"].(string)] = email
+			}
+			if len(out) != 2 {
+				t.Fatalf("the map lists %d shops, want 2", len(out))
+			}
+			return out
+		}
+		want := func(c *daemontest.Client, who string, shopEmail, otherEmail string) {
+			t.Helper()
+			got := emails(c)
+			if got[shopID] != shopEmail || got[otherID] != otherEmail {
+				t.Fatalf("%s sees %q and %q, want %q and %q", who, got[shopID], got[otherID], shopEmail, otherEmail)
+			}
+		}
+		want(shop, "the shop", "shop@example.fr", "")
+		want(fresh, "a new producer", "", "")
+		want(farm, "a producer before any trade", "", "")
+
+		var need struct {
+			ID string `json:"_id"`
+		}
+		shop.Do("POST", "/api/needs", map[string]any{"product": "tomate", "date": "2026-12-01", "quantity": 100}).Expect(t, 201).JSON(t, &need)
+		farm.Do("PUT", "/api/proposals/"+need.ID+"/"+farmID, map[string]any{"quantity": 40, "price": 2}).Expect(t, 200)
+		want(farm, "a producer with a pending proposal", "", "")
+		shop.Do("PUT", "/api/proposalreview/"+need.ID+"/"+farmID, map[string]any{"accepted": true}).Expect(t, 200)
+		want(farm, "a producer with a commitment", "shop@example.fr", "")
+		want(stranger, "another producer", "", "")
+		want(fresh, "a new producer", "", "")
+
+		// A refused proposal is no trade: the shop's answer reaches the
+		// producer's feed with its name, and its email nowhere.
+		var me struct {
+			User struct {
+				ID string `json:"_id"`
+			} `json:"user"`
+		}
+		stranger.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &me)
+		strangerID := me.User.ID
+		stranger.Do("PUT", "/api/proposals/"+need.ID+"/"+strangerID, map[string]any{"quantity": 10, "price": 2}).Expect(t, 200)
+		shop.Do("PUT", "/api/proposalreview/"+need.ID+"/"+strangerID, map[string]any{"accepted": false}).Expect(t, 200)
+		for _, path := range []string{"/api/user", "/api/events"} {
+			body := stranger.Do("GET", path, nil).Expect(t, 200).Body
+			if !strings.Contains(string(body), "proposal:review") || strings.Contains(string(body), "shop@example.fr") {
+				t.Fatalf("the refused producer's %s: %s", path, body)
+			}
+		}
+		// The shop still reads its own email in its feed ("vous").
+		if body := shop.Do("GET", "/api/events", nil).Expect(t, 200).Body; !strings.Contains(string(body), "shop@example.fr") {
+			t.Fatalf("the shop's own feed lacks its email: %s", body)
+		}
+	})
+}

@@ -3,6 +3,8 @@ package accounts
 import (
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FuzzProfileNormalize: validation never panics, and what it accepts is
@@ -38,10 +40,22 @@ func FuzzRegistration(f *testing.F) {
 	f.Add("a@b.fr", "abcdefg1", "Ferme")
 	f.Add("", "", "")
 	f.Add("a@b", "12345678", " ")
+	f.Add("a\x00b@c.fr", "abcdefg1", "Ferme")
 	f.Fuzz(func(t *testing.T, email, password, name string) {
 		err := Registration{Email: email, Password: password, Name: name}.Validate()
-		if err == nil && (!ValidEmail(strings.TrimSpace(email)) || !ValidPassword(password) || strings.TrimSpace(name) == "") {
+		if err != nil {
+			return
+		}
+		if !ValidEmail(strings.TrimSpace(email)) || !ValidPassword(password) || strings.TrimSpace(name) == "" {
 			t.Fatalf("accepted %q %q %q", email, password, name)
+		}
+		// An accepted email is printable text: no control or format
+		// character, no space, valid UTF-8.
+		trimmed := strings.TrimSpace(email)
+		if !utf8.ValidString(trimmed) || strings.IndexFunc(trimmed, func(r rune) bool {
+			return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) || unicode.Is(unicode.Z, r)
+		}) >= 0 {
+			t.Fatalf("accepted email %q", email)
 		}
 	})
 }

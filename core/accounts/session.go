@@ -72,8 +72,10 @@ func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (U
 		return User{}, fmt.Errorf("accounts: session: %w", err)
 	}
 	if now.UnixMilli()-s.LastSeenAt >= sessionTouchEvery.Milliseconds() {
+		// A database too busy to take this write does not fail the request:
+		// the session is valid, and a later request extends it.
 		if _, err := store.Exec(ctx, q, `UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?`,
-			now.UnixMilli(), sessionExpiry(s.CreatedAt, now), h); err != nil {
+			now.UnixMilli(), sessionExpiry(s.CreatedAt, now), h); err != nil && !store.IsBusy(err) {
 			return User{}, fmt.Errorf("accounts: touch session: %w", err)
 		}
 	}
@@ -95,13 +97,13 @@ func EndSession(ctx context.Context, q store.Q, token string) error {
 	return nil
 }
 
-// PurgeSessions deletes expired sessions and stale throttling counters.
+// PurgeSessions deletes expired sessions and the throttling counts whose
+// window is over.
 func PurgeSessions(ctx context.Context, q store.Q, now time.Time) error {
 	if _, err := store.Exec(ctx, q, `DELETE FROM sessions WHERE expires_at <= ?`, now.UnixMilli()); err != nil {
 		return fmt.Errorf("accounts: purge sessions: %w", err)
 	}
-	if _, err := store.Exec(ctx, q, `DELETE FROM login_throttle WHERE blocked_until <= ? AND window_start <= ?`,
-		now.UnixMilli(), now.Add(-throttleWindow).UnixMilli()); err != nil {
+	if _, err := store.Exec(ctx, q, `DELETE FROM throttle WHERE window_end <= ?`, now.UnixMilli()); err != nil {
 		return fmt.Errorf("accounts: purge throttle: %w", err)
 	}
 	return nil

@@ -4,9 +4,12 @@ package accounts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"primeur/core"
 	"primeur/core/store"
@@ -93,13 +96,63 @@ const userColumns = `id, type, email, email_key, name, password_hash, capital, b
 	billing_address_line1, billing_address_line2, billing_address_line3,
 	billing_mandate_at, created_at, updated_at`
 
-// Register validates r and creates the account. A producer's registration
-// records its billing mandate (the platform issues invoices in its name).
-func Register(ctx context.Context, q store.Q, r Registration, now time.Time) (User, error) {
+// Register validates r and creates the account, for the admin command and
+// tests; visitors go through SignUp. A producer's registration records its
+// billing mandate (the platform issues invoices in its name). The password
+// is hashed before anything is written.
+func Register(ctx context.Context, db *store.DB, r Registration, now time.Time) (User, error) {
 	if err := r.Validate(); err != nil {
 		return User{}, err
 	}
-	hash, err := HashPassword(r.Password)
+	u, err := r.user(ctx, now)
+	if err != nil {
+		return User{}, err
+	}
+	if err := Insert(ctx, db, u); err != nil {
+		return User{}, err
+	}
+	return u, nil
+}
+
+// SignUp is a visitor's registration from a client (its network address):
+// r is validated, counted against the address's limit (perAddress per
+// RegistrationWindow, MaxRegistrationsPerAddress when perAddress is not
+// positive; past it a core.ErrThrottled refusal inside a *limit.Later),
+// the password hashed through Hashing with no transaction open, then the
+// account created and its first session opened in one short transaction.
+// It returns the user and the session token.
+func SignUp(ctx context.Context, db *store.DB, r Registration, client string, perAddress int, now time.Time) (User, string, error) {
+	if err := r.Validate(); err != nil {
+		return User{}, "", err
+	}
+	a := registrationAttempt(client, perAddress)
+	if err := a.begin(ctx, db, now); err != nil {
+		return User{}, "", err
+	}
+	u, err := r.user(ctx, now)
+	if err != nil {
+		return User{}, "", errors.Join(err, a.giveBack(ctx, db))
+	}
+	var token string
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if err := Insert(ctx, tx, u); err != nil {
+			return err
+		}
+		token, err = NewSession(ctx, tx, u.ID, now)
+		return err
+	})
+	if errors.Is(err, core.ErrBusy) {
+		return User{}, "", errors.Join(err, a.giveBack(ctx, db))
+	}
+	if err != nil {
+		return User{}, "", err
+	}
+	return u, token, nil
+}
+
+// user builds the account of a valid registration, its password hashed.
+func (r Registration) user(ctx context.Context, now time.Time) (User, error) {
+	hash, err := HashPassword(ctx, r.Password)
 	if err != nil {
 		return User{}, err
 	}
@@ -119,9 +172,6 @@ func Register(ctx context.Context, q store.Q, r Registration, now time.Time) (Us
 	} else {
 		at := now.UnixMilli()
 		u.BillingMandateAt = &at
-	}
-	if err := Insert(ctx, q, u); err != nil {
-		return User{}, err
 	}
 	return u, nil
 }
@@ -189,13 +239,26 @@ type Shop struct {
 	Longitude string `db:"longitude"`
 }
 
-// Shops returns every shop, ordered by name: the one part of the user load
-// that grows with the platform (docs/BENCHMARKS.md), so only the five
-// columns the map shows are read.
-func Shops(ctx context.Context, q store.Q) ([]Shop, error) {
+// Shops returns every shop, ordered by name, as viewer sees them: the one
+// part of the user load that grows with the platform (docs/BENCHMARKS.md),
+// so only the five columns the map shows are read.
+//
+// A shop's email is its login, so it is contact data given only to those
+// who trade with the shop (docs/SECURITY.md "Contact data"): the shop
+// itself, and a producer with a commitment (an accepted proposal) on one of
+// its needs or an order with it — both exist only once the shop has
+// accepted to trade. For everyone else Email is empty. A pending or
+// rejected proposal, which the producer alone decides, reveals nothing.
+func Shops(ctx context.Context, q store.Q, viewer User) ([]Shop, error) {
 	var ss []Shop
-	if err := store.Select(ctx, q, &ss, `SELECT id, name, email, latitude, longitude FROM users
-		WHERE type = ? ORDER BY name, id`, Distributor); err != nil {
+	if err := store.Select(ctx, q, &ss, `SELECT u.id, u.name, u.latitude, u.longitude,
+		CASE WHEN u.id = ? OR u.id IN (
+			SELECT n.distributor_id FROM proposals p JOIN needs n ON n.id = p.need_id
+				WHERE p.producer_id = ? AND p.status = 'accepted'
+			UNION SELECT o.distributor_id FROM orders o WHERE o.producer_id = ?
+		) THEN u.email ELSE '' END AS email
+		FROM users u WHERE u.type = ? ORDER BY u.name, u.id`,
+		viewer.ID, viewer.ID, viewer.ID, Distributor); err != nil {
 		return nil, fmt.Errorf("accounts: list shops: %w", err)
 	}
 	return ss, nil
@@ -229,26 +292,29 @@ func Names(ctx context.Context, q store.Q, ids []string) ([]Name, error) {
 }
 
 // SetPassword replaces the password of the user with that email, checking
-// the SPEC §5 password rule. Existing sessions are ended.
-func SetPassword(ctx context.Context, q store.Q, email, password string, now time.Time) error {
+// the SPEC §5 password rule. Existing sessions are ended. The password is
+// hashed before the transaction that stores it.
+func SetPassword(ctx context.Context, db *store.DB, email, password string, now time.Time) error {
 	if !ValidPassword(password) {
 		return core.Invalid("password", MsgPasswordInvalid)
 	}
-	u, err := ByEmail(ctx, q, email)
+	u, err := ByEmail(ctx, db, email)
 	if err != nil {
 		return err
 	}
-	hash, err := HashPassword(password)
+	hash, err := HashPassword(ctx, password)
 	if err != nil {
 		return err
 	}
-	if _, err := store.Exec(ctx, q, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, now.UnixMilli(), u.ID); err != nil {
-		return fmt.Errorf("accounts: set password: %w", err)
-	}
-	if _, err := store.Exec(ctx, q, `DELETE FROM sessions WHERE user_id = ?`, u.ID); err != nil {
-		return fmt.Errorf("accounts: end sessions: %w", err)
-	}
-	return nil
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := store.Exec(ctx, tx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, now.UnixMilli(), u.ID); err != nil {
+			return fmt.Errorf("accounts: set password: %w", err)
+		}
+		if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE user_id = ?`, u.ID); err != nil {
+			return fmt.Errorf("accounts: end sessions: %w", err)
+		}
+		return nil
+	})
 }
 
 // UpdateProfile validates p for u and stores it. It returns the updated user

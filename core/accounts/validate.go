@@ -48,7 +48,11 @@ const (
 )
 
 var (
-	emailRe = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
+	// emailRe is SPEC §5's "looks like an email": something, @, something,
+	// a dot, something, none of which holds an @, a control or format
+	// character (NUL, line breaks, zero-width and bidi marks) or a space of
+	// any kind. ui/src/validation/common.ts has the same pattern.
+	emailRe = regexp.MustCompile(`^[^@\p{Cc}\p{Cf}\p{Z}]+@[^@\p{Cc}\p{Cf}\p{Z}]+\.[^@\p{Cc}\p{Cf}\p{Z}]+$`)
 	digitRe = regexp.MustCompile(`^\d+$`)
 	bicRe   = regexp.MustCompile(`^[A-Za-z]{4}[A-Za-z]{2}[A-Za-z0-9]{2}[A-Za-z0-9]{3}$`)
 	apeRe   = regexp.MustCompile(`^\d{4}[A-Za-z]$`)
@@ -59,9 +63,10 @@ var (
 	tvaRe   = regexp.MustCompile(`^([A-Za-z]{2,4})([0-9A-Za-z_-]*)$`)
 )
 
-// ValidEmail reports whether s looks like an email address.
+// ValidEmail reports whether s looks like an email address: valid UTF-8 of
+// at most 254 bytes matching emailRe.
 func ValidEmail(s string) bool {
-	return len(s) <= maxEmailLength && emailRe.MatchString(s)
+	return len(s) <= maxEmailLength && utf8.ValidString(s) && emailRe.MatchString(s)
 }
 
 // ValidPassword applies the SPEC §5 rule: at least 8 characters among which

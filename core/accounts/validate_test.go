@@ -1,7 +1,9 @@
 package accounts
 
 import (
+	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"primeur/core"
@@ -38,6 +40,21 @@ func TestRegistrationRules(t *testing.T) {
 		{"email required", func(r *Registration) { r.Email = "  " }, "email", MsgEmailRequired},
 		{"email invalid", func(r *Registration) { r.Email = "a@b" }, "email", MsgEmailInvalid},
 		{"email with space", func(r *Registration) { r.Email = "a b@c.fr" }, "email", MsgEmailInvalid},
+		{"email with NUL", func(r *Registration) { r.Email = "a\x00b@c.fr" }, "email", MsgEmailInvalid},
+		{"email ending in NUL", func(r *Registration) { r.Email, r.Email2 = "ab@c.fr\x00", ptr("ab@c.fr\x00") }, "email", MsgEmailInvalid},
+		{"email with a line break inside", func(r *Registration) { r.Email = "ab@c.fr\r\nBcc: x@y.fr" }, "email", MsgEmailInvalid},
+		{"email with a tab", func(r *Registration) { r.Email = "a\tb@c.fr" }, "email", MsgEmailInvalid},
+		{"email with a vertical tab", func(r *Registration) { r.Email = "a\vb@c.fr" }, "email", MsgEmailInvalid},
+		{"email with an escape", func(r *Registration) { r.Email = "a\x1b[31mb@c.fr" }, "email", MsgEmailInvalid},
+		{"email with DEL", func(r *Registration) { r.Email = "a\x7fb@c.fr" }, "email", MsgEmailInvalid},
+		{"email with a C1 control", func(r *Registration) { r.Email = "a\u0085b@c.fr" }, "email", MsgEmailInvalid},
+		{"email with a zero-width space", func(r *Registration) { r.Email = "a\u200bb@c.fr" }, "email", MsgEmailInvalid},
+		{"email with a bidi override", func(r *Registration) { r.Email = "a\u202eb@c.fr" }, "email", MsgEmailInvalid},
+		{"email with a no-break space", func(r *Registration) { r.Email = "a\u00a0b@c.fr" }, "email", MsgEmailInvalid},
+		{"email with a line separator", func(r *Registration) { r.Email = "a\u2028b@c.fr" }, "email", MsgEmailInvalid},
+		{"email not UTF-8", func(r *Registration) { r.Email = "a\xffb@c.fr" }, "email", MsgEmailInvalid},
+		{"email with accents", func(r *Registration) { r.Email, r.Email2 = "épicerie@café.fr", ptr("épicerie@café.fr") }, "", ""},
+		{"email2 with a control", func(r *Registration) { r.Email2 = ptr("a@b.fr\x00") }, "email2", MsgEmailInvalid},
 		{"email2 required", func(r *Registration) { r.Email2 = ptr("") }, "email2", MsgEmail2Required},
 		{"email2 invalid", func(r *Registration) { r.Email2 = ptr("nope") }, "email2", MsgEmailInvalid},
 		{"email2 differs", func(r *Registration) { r.Email2 = ptr("c@d.fr") }, "email2", MsgEmailsDiffer},
@@ -150,15 +167,32 @@ func TestNormalizeStoresCompactUpperCodes(t *testing.T) {
 }
 
 func TestPasswordHash(t *testing.T) {
-	h, err := HashPassword("secret123")
+	ctx := context.Background()
+	h, err := HashPassword(ctx, "secret123")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !CheckPassword(h, "secret123") || CheckPassword(h, "secret124") || CheckPassword("garbage", "secret123") {
-		t.Fatal("password check is wrong")
+	tests := []struct {
+		hash, password string
+		want           bool
+	}{
+		{h, "secret123", true},
+		{h, "secret124", false},
+		{"garbage", "secret123", false},
+		{dummyHash, "secret123", false},
+		{dummyHash, "not a real password 0", false},
 	}
-	h2, _ := HashPassword("secret123")
+	for _, tt := range tests {
+		if got, err := CheckPassword(ctx, tt.hash, tt.password); got != tt.want || err != nil {
+			t.Errorf("CheckPassword(%.20q, %q) = %v, %v; want %v", tt.hash, tt.password, got, err, tt.want)
+		}
+	}
+	h2, _ := HashPassword(ctx, "secret123")
 	if h == h2 {
 		t.Fatal("hashes must be salted")
+	}
+	// The dummy hash has the real parameters, so checking it costs the same.
+	if strings.Join(strings.Split(dummyHash, "$")[:4], "$") != strings.Join(strings.Split(h, "$")[:4], "$") {
+		t.Fatalf("dummy hash %q has other parameters than %q", dummyHash, h)
 	}
 }

@@ -103,9 +103,10 @@ func Record(ctx context.Context, q store.Q, e Event) error {
 	return nil
 }
 
-// Party is the emitter or target of an event as the feed shows it.
+// Party is the emitter or target of an event as the feed shows it. Email
+// is the emitter's, given only to the emitter itself.
 type Party struct {
-	Email string `json:"email,omitempty"`
+	Email string `json:"email,omitempty" doc:"The emitter's email, only in the emitter's own feed"`
 	Name  string `json:"name"`
 }
 
@@ -144,7 +145,11 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 	// Two indexed halves (emitted, targeted) rather than an OR, so the feed's
 	// cost follows the user's own events, not the table's size.
 	const older = `(created_at < ? OR (created_at = ? AND id < ?))`
-	query := `SELECT e.id, e.created_at, e.type, e.data, o.email AS origin_email,
+	// An emitter's email is its login: the feed gives it to the emitter
+	// alone (to say "vous"), every other reader has its name
+	// (docs/SECURITY.md "Contact data").
+	query := `SELECT e.id, e.created_at, e.type, e.data,
+			CASE WHEN e.origin_id = ? THEN o.email ELSE '' END AS origin_email,
 			o.name AS origin_name, t.name AS target_name
 		FROM events e
 		JOIN users o ON o.id = e.origin_id
@@ -157,7 +162,7 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 				ORDER BY created_at DESC, id DESC LIMIT ?) b
 		)
 		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`
-	args := []any{userID, curAt, curAt, curID, limit, userID, curAt, curAt, curID, limit, limit}
+	args := []any{userID, userID, curAt, curAt, curID, limit, userID, curAt, curAt, curID, limit, limit}
 	if err := store.Select(ctx, q, &rows, query, args...); err != nil {
 		return nil, fmt.Errorf("activity: feed: %w", err)
 	}

@@ -62,6 +62,16 @@ func TestFeed(t *testing.T) {
 		if len(farmFeed) != 2 {
 			t.Fatalf("farm sees %d events, want 2", len(farmFeed))
 		}
+		// Another user's email is its login: the farm reads the shop's name.
+		for _, e := range farmFeed {
+			wantEmail := map[string]string{activity.ProposalReview: "", activity.ProposalRequest: "farm@x.fr"}[e.Type]
+			if e.Origin.Email != wantEmail {
+				t.Fatalf("farm's feed: %s from %+v, want email %q", e.Type, e.Origin, wantEmail)
+			}
+		}
+		if farmFeed[0].Origin.Name != "shop@x.fr" {
+			t.Fatalf("farm's feed names the shop %q", farmFeed[0].Origin.Name)
+		}
 		page1, _ := activity.Feed(ctx, db, shop.ID, "", 2)
 		page2, _ := activity.Feed(ctx, db, shop.ID, page1[1].ID, 2)
 		if len(page1) != 2 || len(page2) != 1 || page2[0].ID != feed[2].ID {

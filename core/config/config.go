@@ -36,6 +36,8 @@ const (
 	KeyTimezone      = "timezone"
 	KeyLogLevel      = "log-level"
 
+	KeyRegistrationsPerHour = "registrations-per-hour"
+
 	KeySMTPHost                = "smtp.host"
 	KeySMTPPort                = "smtp.port"
 	KeySMTPUsername            = "smtp.username"
@@ -56,6 +58,7 @@ var Settings = []Setting{
 	{KeySecureCookies, false, "mark session cookies Secure (implied when base-url is https)"},
 	{KeyTimezone, "Europe/Paris", "time zone of delivery days, locks and jobs"},
 	{KeyLogLevel, "info", "log level: debug, info, warn or error"},
+	{KeyRegistrationsPerHour, 10, "registrations accepted from one client address in an hour"},
 	{KeySMTPHost, "", "SMTP server for emails; empty writes each message as an .eml file under <data-dir>/outbox"},
 	{KeySMTPPort, 587, "SMTP server port"},
 	{KeySMTPUsername, "", "SMTP login; empty sends without authentication"},
@@ -79,6 +82,9 @@ type Config struct {
 	BaseURL string `mapstructure:"base-url"`
 	// SecureCookies marks the session cookie Secure.
 	SecureCookies bool `mapstructure:"secure-cookies"`
+	// RegistrationsPerHour bounds the registrations from one client
+	// address in an hour (docs/SECURITY.md "Registration throttling").
+	RegistrationsPerHour int `mapstructure:"registrations-per-hour"`
 	// Timezone is the IANA name of the business time zone.
 	Timezone string `mapstructure:"timezone"`
 	// LogLevel is debug, info, warn or error.
@@ -176,6 +182,8 @@ func (c *Config) set(key string, v any) {
 		c.Timezone = v.(string)
 	case KeyLogLevel:
 		c.LogLevel = v.(string)
+	case KeyRegistrationsPerHour:
+		c.RegistrationsPerHour = v.(int)
 	case KeySMTPHost:
 		c.SMTP.Host = v.(string)
 	case KeySMTPPort:
@@ -230,6 +238,9 @@ func (c *Config) Validate() error {
 	c.Location = loc
 	if err := c.Level.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		return fmt.Errorf("config: %s %q must be debug, info, warn or error", KeyLogLevel, c.LogLevel)
+	}
+	if c.RegistrationsPerHour < 1 {
+		return fmt.Errorf("config: %s %d must be at least 1", KeyRegistrationsPerHour, c.RegistrationsPerHour)
 	}
 	return c.validateMail()
 }

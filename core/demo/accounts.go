@@ -58,10 +58,7 @@ var producers = []party{
 }
 
 func seedAccounts(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
-	hash, err := accounts.HashPassword(Password)
-	if err != nil {
-		return err
-	}
+	hash := w.passwordHash
 	ms := w.Now.UnixMilli()
 	for i, p := range append(append([]party{}, shops...), producers...) {
 		shop := i < len(shops)

@@ -39,6 +39,9 @@ type World struct {
 	Now       time.Time
 	Shops     []accounts.User
 	Producers []accounts.User
+	// passwordHash is the hash of Password every demo account shares,
+	// computed before the seeding transaction opens.
+	passwordHash string
 }
 
 // step adds one part of the world inside the seeding transaction.
@@ -68,8 +71,12 @@ func SeedIfEmpty(ctx context.Context, db *store.DB, now time.Time) (Result, erro
 
 // Seed creates the demo world in one transaction.
 func Seed(ctx context.Context, db *store.DB, now time.Time) (Result, error) {
-	w := &World{Now: now}
-	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+	hash, err := accounts.HashPassword(ctx, Password)
+	if err != nil {
+		return Result{}, fmt.Errorf("demo: %w", err)
+	}
+	w := &World{Now: now, passwordHash: hash}
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		for _, s := range steps {
 			if err := s(ctx, tx, db, w); err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -11,6 +12,7 @@ import (
 	"primeur/core/activity"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
+	"primeur/core/limit"
 	"primeur/core/store"
 )
 
@@ -52,16 +54,36 @@ type ImportOptions struct {
 
 var errDryRun = errors.New("planning: dry run")
 
+// MsgImportBusy refuses an upload that waited ParseWait for its turn.
+const MsgImportBusy = "D'autres fichiers sont en cours d'import. Veuillez réessayer dans quelques instants."
+
+// ParseWait is how long an import waits for a place in Parsing.
+const ParseWait = 30 * time.Second
+
+// Parsing is the gate every Excel import's parsing goes through: reading
+// the worst file an upload may be (a 2 MB file whose shared strings inflate
+// to 15 MB) allocates about 300 MB and takes a core for over a second, so
+// at most half the cores (one at least) parse at once — bounding the
+// memory uploads take, and leaving cores to the other requests. An import
+// beyond waits its turn, at most ParseWait, then is refused with core.ErrBusy
+// (docs/SECURITY.md "Bounded work").
+var Parsing = limit.NewGate("excel import", max(1, runtime.GOMAXPROCS(0)/2), ParseWait, MsgImportBusy)
+
 // ImportXLSX parses an import file and applies it for the distributor in
 // one transaction of db: either the whole file is applied (except the cells
 // reported in dbErrors, which change nothing) or, on any error or crash,
-// nothing is. Catalogue and parsing come first, outside the transaction.
+// nothing is. Catalogue and parsing come first, outside the transaction;
+// parsing goes through Parsing.
 func ImportXLSX(ctx context.Context, db *store.DB, distributorID, name string, data []byte, now time.Time, opts ImportOptions) (ImportResult, error) {
 	products, err := catalog.All(ctx, db)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	imp, err := ParseXLSX(name, data, catalog.NewIndex(products))
+	var imp *Import
+	err = Parsing.Do(ctx, func() error {
+		imp, err = ParseXLSX(name, data, catalog.NewIndex(products))
+		return err
+	})
 	if err != nil {
 		return ImportResult{}, err
 	}

@@ -35,7 +35,7 @@ func TestTxRollsBackOnError(t *testing.T) {
 		ctx := context.Background()
 		boom := errors.New("boom")
 		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-			if _, err := store.Exec(ctx, tx, `INSERT INTO login_throttle (key, failures, window_start, blocked_until) VALUES (?, 1, 0, 0)`, "k"); err != nil {
+			if _, err := store.Exec(ctx, tx, `INSERT INTO throttle (key, attempts, window_start, window_end) VALUES (?, 1, 0, 0)`, "k"); err != nil {
 				return err
 			}
 			return boom
@@ -44,7 +44,7 @@ func TestTxRollsBackOnError(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 		var n int
-		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM login_throttle`); err != nil || n != 0 {
+		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM throttle`); err != nil || n != 0 {
 			t.Fatalf("rows after rollback = %d (%v)", n, err)
 		}
 	})
@@ -53,7 +53,7 @@ func TestTxRollsBackOnError(t *testing.T) {
 func TestUniqueViolationIsRecognised(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		q := `INSERT INTO login_throttle (key, failures, window_start, blocked_until) VALUES (?, 1, 0, 0)`
+		q := `INSERT INTO throttle (key, attempts, window_start, window_end) VALUES (?, 1, 0, 0)`
 		if _, err := store.Exec(ctx, db, q, "k"); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,9 +19,12 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq"  // PostgreSQL driver
-	_ "modernc.org/sqlite" // SQLite driver, no cgo
+	"github.com/lib/pq"  // PostgreSQL driver
+	"modernc.org/sqlite" // SQLite driver, no cgo
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"primeur/core"
+	"primeur/core/limit"
 )
 
 // Dialect names the database engine behind a DB.
@@ -231,9 +235,50 @@ func HasTable(ctx context.Context, q Q, name string) (bool, error) {
 	return n > 0, nil
 }
 
+// Retries of a transaction that met a busy database: txAttempts in all,
+// the n-th retry after about txBackoff·2ⁿ⁻¹ (with jitter). BusyRetryAfter
+// is the delay given to a caller refused after the last one.
+const (
+	txAttempts     = 4
+	txBackoff      = 25 * time.Millisecond
+	BusyRetryAfter = 2 * time.Second
+)
+
 // Tx runs fn in a transaction, committed when fn returns nil and rolled back
 // otherwise. On SQLite the transaction holds the write lock from its start.
+//
+// A transaction that fails because the database is busy (SQLite still
+// locked after its busy timeout; a PostgreSQL deadlock or serialization
+// failure) is rolled back and run again from the start, a few times with a
+// growing pause: fn must touch nothing but the transaction. Past the last
+// attempt the error is a core.ErrBusy refusal with MsgBusy, marked to be
+// retried after BusyRetryAfter.
 func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = db.tx(ctx, fn)
+		if err == nil || !IsBusy(err) {
+			return err
+		}
+		if attempt == txAttempts {
+			break
+		}
+		pause := txBackoff << (attempt - 1)
+		pause += time.Duration(rand.Int64N(int64(pause)))
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("store: %w", ctx.Err())
+		case <-t.C:
+		}
+	}
+	return fmt.Errorf("store: %d attempts: %w", txAttempts, &limit.Later{
+		Err: core.Refuse(core.ErrBusy, limit.MsgBusy), After: BusyRetryAfter,
+	})
+}
+
+func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
@@ -246,6 +291,23 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	return nil
+}
+
+// IsBusy reports whether err says the database could not be had at that
+// moment, so that the same work may succeed if run again: SQLite's BUSY
+// and LOCKED (any extended code), PostgreSQL's serialization failure and
+// deadlock.
+func IsBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		code := se.Code() & 0xff
+		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	}
+	var pe *pq.Error
+	if errors.As(err, &pe) {
+		return pe.Code == "40001" || pe.Code == "40P01"
+	}
+	return false
 }
 
 // ForUpdate is the row-locking suffix of a SELECT run on q inside a

@@ -74,7 +74,7 @@ func TestHasTable(t *testing.T) {
 func TestBackupIsASnapshot(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.SQLite(t)
-	insert := `INSERT INTO login_throttle (key, failures, window_start, blocked_until) VALUES (?, 1, 0, 0)`
+	insert := `INSERT INTO throttle (key, attempts, window_start, window_end) VALUES (?, 1, 0, 0)`
 	if _, err := store.Exec(ctx, db, insert, "committed"); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestBackupIsASnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	var keys []string
-	if err := store.Select(ctx, copied, &keys, `SELECT key FROM login_throttle ORDER BY key`); err != nil {
+	if err := store.Select(ctx, copied, &keys, `SELECT key FROM throttle ORDER BY key`); err != nil {
 		t.Fatal(err)
 	}
 	if len(keys) != 1 || keys[0] != "committed" {

@@ -22,18 +22,17 @@ func busyShop(b *testing.B, db *store.DB) string {
 	b.Helper()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
-	var shop string
-	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		mk := func(email string, isShop bool) string {
-			u, err := accounts.Register(ctx, tx, accounts.Registration{Email: email, Password: "motdepasse1", Name: email, Distributor: isShop}, now)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return u.ID
+	mk := func(email string, isShop bool) string {
+		u, err := accounts.Register(ctx, db, accounts.Registration{Email: email, Password: "motdepasse1", Name: email, Distributor: isShop}, now)
+		if err != nil {
+			b.Fatal(err)
 		}
-		shop = mk("shop@x.fr", true)
-		other := mk("other@x.fr", true)
-		producers := []string{mk("a@x.fr", false), mk("b@x.fr", false), mk("c@x.fr", false)}
+		return u.ID
+	}
+	shop := mk("shop@x.fr", true)
+	other := mk("other@x.fr", true)
+	producers := []string{mk("a@x.fr", false), mk("b@x.fr", false), mk("c@x.fr", false)}
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		w := supplytest.New(b, tx)
 		products := make([]string, 150)
 		for i := range products {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -106,6 +107,17 @@ type Client struct {
 func (s *Server) Client() *Client {
 	jar, _ := cookiejar.New(nil)
 	return &Client{t: s.t, base: s.URL, http: &http.Client{Jar: jar}, Header: http.Header{}}
+}
+
+// ClientFrom returns a new client without session whose connections leave
+// from the loopback address ip ("127.0.0.2", "127.0.0.3"…; Linux routes
+// the whole of 127.0.0.0/8 to the loopback interface), so that the daemon
+// sees it as another client address — for the tests of throttling.
+func (s *Server) ClientFrom(ip string) *Client {
+	c := s.Client()
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	c.http.Transport = &http.Transport{DialContext: dialer.DialContext, MaxIdleConnsPerHost: 64}
+	return c
 }
 
 // Response is a finished exchange.

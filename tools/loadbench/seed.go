@@ -96,7 +96,7 @@ func seedPlatform(ctx context.Context, engine string, regions int, dataDir, pgUR
 	}
 	p.Products = len(products)
 	// One argon2 hash for every account: hashing each would take minutes.
-	hash, err := accounts.HashPassword(Password)
+	hash, err := accounts.HashPassword(ctx, Password)
 	if err != nil {
 		return nil, err
 	}

@@ -63,6 +63,12 @@ describe('emitterLabel', () => {
   ])('viewer %s → %s', (viewer, expected) => {
     expect(emitterLabel(e, viewer)).toBe(expected)
   })
+  it('names an emitter whose email the feed does not give', () => {
+    expect(emitterLabel({ origin: { name: 'Épicerie du Lac' } }, 'fermedessaules@exemple.fr')).toBe('Épicerie du Lac')
+    expect(describeEvent({ ...e, type: 'proposal:review', data: { outcome: false }, origin: { name: 'Épicerie du Lac' } }, 'f@x.fr')).toContain(
+      'Épicerie du Lac',
+    )
+  })
 })
 
 // The parties of the wording tests: the shop and the farm, each viewing.

@@ -46,8 +46,8 @@ export function groupEventsByDay<E extends Dated>(events: readonly E[]): FeedDay
 
 /** Who did it: "vous" for the viewer's own actions (SPEC §2), else the emitter's name. */
 export function emitterLabel(event: Pick<ActivityEvent, 'origin'>, viewerEmail: string | null | undefined): string {
-  if (viewerEmail && event.origin.email.toLowerCase() === viewerEmail.toLowerCase()) return 'vous'
-  return event.origin.name || event.origin.email
+  if (isViewer(event.origin.email, viewerEmail)) return 'vous'
+  return event.origin.name || event.origin.email || 'Quelqu\u2019un'
 }
 
 /** The event types of SPEC §4, the only ones the feed can word. */

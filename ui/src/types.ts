@@ -212,7 +212,8 @@ export interface ActivityEvent {
   createdAt: string
   type: EventType
   data: EventData
-  origin: { email: string; name: string }
+  /** The emitter; its email only in the emitter's own feed (a login is contact data). */
+  origin: { email?: string; name: string }
   target?: { name: string } | null
 }
 

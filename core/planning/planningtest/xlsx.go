@@ -179,3 +179,53 @@ func writeBombSheet(w io.Writer, content []byte) error {
 func isSheet(h *zip.FileHeader) bool {
 	return strings.EqualFold(h.Name, "xl/worksheets/sheet1.xml")
 }
+
+// HeavyStrings returns good.xlsx's sheet in a workbook whose shared
+// strings part holds about size bytes of XML: the real strings of the
+// sheet (written as shared strings, as Excel does), then as many unique
+// unused ones as it takes. It deflates about eight to one, so a 15 MB
+// part fits a 2 MB upload, within every limit of the import: the file
+// that costs the most memory and time to read that an upload may be.
+func HeavyStrings(size int) ([]byte, error) {
+	f := excelize.NewFile()
+	defer f.Close()
+	for i, row := range goodRows() {
+		for j, v := range row {
+			if v == nil {
+				continue
+			}
+			cell, err := excelize.CoordinatesToCellName(j+1, i+1)
+			if err != nil {
+				return nil, err
+			}
+			if d, ok := v.(Date); ok {
+				v = time.Time(d).Format("2006-01")
+			}
+			if err := f.SetCellValue("Sheet1", cell, v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		return nil, err
+	}
+	return Rezip(buf.Bytes(), func(w *zip.Writer, h *zip.FileHeader, content []byte) error {
+		if !strings.EqualFold(h.Name, "xl/sharedStrings.xml") {
+			return copyEntry(w, h, content)
+		}
+		end := bytes.LastIndex(content, []byte("</sst>"))
+		if end < 0 {
+			return fmt.Errorf("planningtest: no </sst>")
+		}
+		padded := bytes.NewBuffer(make([]byte, 0, size+1024))
+		padded.Write(content[:end])
+		words := []string{"pomme", "poire", "carotte", "navet", "chou", "radis", "blette", "courge"}
+		for i := 0; padded.Len() < size; i++ {
+			fmt.Fprintf(padded, "<si><t>Lot %09d %s %s %s</t></si>", i*7919%1_000_000_007,
+				words[i%8], words[(i/8)%8], words[(i/64)%8])
+		}
+		padded.Write(content[end:])
+		return copyEntry(w, h, padded.Bytes())
+	}, nil)
+}

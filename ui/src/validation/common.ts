@@ -5,8 +5,14 @@
 /** A map from field name to its error message; absent means valid. */
 export type Errors<F extends string> = Partial<Record<F, string>>
 
-/** The email shape used everywhere (SPEC §5, "must look like an email"). */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/**
+ * The email shape used everywhere (SPEC §5, "must look like an email"):
+ * something, @, something, a dot, something, none of which holds an @, a
+ * control or format character (NUL, line breaks, zero-width and bidi
+ * marks) or a space of any kind. The daemon's pattern is the same
+ * (core/accounts/validate.go).
+ */
+export const EMAIL_PATTERN = /^[^@\p{Cc}\p{Cf}\p{Z}]+@[^@\p{Cc}\p{Cf}\p{Z}]+\.[^@\p{Cc}\p{Cf}\p{Z}]+$/u
 
 /** Longest accepted email, in UTF-8 bytes (the daemon's limit). */
 export const MAX_EMAIL_BYTES = 254

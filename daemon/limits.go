@@ -1,0 +1,95 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"golang.org/x/sync/semaphore"
+
+	"primeur/core"
+	"primeur/core/limit"
+	"primeur/core/store"
+)
+
+// Throttled answers are held throttleHold before they are sent (at most
+// heldAtOnce at a time; beyond, they go at once): a client that tries again
+// as soon as it is refused cannot turn refusals into a flood that takes the
+// cores from everyone else, and holding costs a timer, not a core.
+const (
+	throttleHold = time.Second
+	heldAtOnce   = 256
+)
+
+var held = semaphore.NewWeighted(heldAtOnce)
+
+// hold waits throttleHold, or until the request ends, if a place is free.
+func hold(ctx context.Context) {
+	if !held.TryAcquire(1) {
+		return
+	}
+	defer held.Release(1)
+	t := time.NewTimer(throttleHold)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// refusal is apiError for the operations whose refusals say when to try
+// again (throttled logins and registrations, full hashing or parsing
+// gates, a busy database): the problem as apiError writes it, with a
+// Retry-After header of the delay the error carries. A throttled answer is
+// held first (hold).
+func (d *Daemon) refusal(ctx context.Context, err error) error {
+	if errors.Is(err, core.ErrThrottled) {
+		hold(ctx)
+	}
+	problem := apiError(ctx, d.log, err)
+	after, ok := limit.RetryAfter(err)
+	if !ok {
+		return problem
+	}
+	return huma.ErrorWithHeaders(problem, http.Header{"Retry-After": {retryAfterSeconds(after)}})
+}
+
+// retryAfterSeconds is a delay as Retry-After's whole seconds, at least 1.
+func retryAfterSeconds(after time.Duration) string {
+	return strconv.Itoa(max(1, int(math.Ceil(after.Seconds()))))
+}
+
+// retryLater is a middleware of every operation: a 503 answer always says
+// when to come back (Retry-After), store.BusyRetryAfter unless the handler
+// gave its own delay. A 503 comes from a database still busy after
+// store.DB.Tx's retries, a full gate, or a request cut short.
+func retryLater(ctx huma.Context, next func(huma.Context)) {
+	next(&laterContext{inner: ctx})
+}
+
+// inner names the embedded context: huma.Context has a Context method, so
+// it cannot be embedded under its own name.
+type inner = huma.Context
+
+// laterContext adds the Retry-After header when the status is 503.
+type laterContext struct {
+	inner
+}
+
+// SetStatus implements huma.Context.
+func (c *laterContext) SetStatus(code int) {
+	if code == http.StatusServiceUnavailable {
+		if _, w := humago.Unwrap(c.inner); w.Header().Get("Retry-After") == "" {
+			c.SetHeader("Retry-After", retryAfterSeconds(store.BusyRetryAfter))
+		}
+	}
+	c.inner.SetStatus(code)
+}
+
+// Unwrap gives humago.Unwrap the context underneath.
+func (c *laterContext) Unwrap() huma.Context { return c.inner }
