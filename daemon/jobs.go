@@ -16,6 +16,7 @@ import (
 var schedules = map[string]string{
 	"deliveries": "*/5 * * * *",
 	"claims":     "0 * * * *",
+	"purge":      "30 * * * *",
 	"invoices":   "0 6 * * *",
 }
 

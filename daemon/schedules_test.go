@@ -21,6 +21,7 @@ func TestSchedulesMatchTheJobsTexts(t *testing.T) {
 	want := map[string]struct{ cron, text string }{
 		"deliveries": {"*/5 * * * *", "toutes les 5 minutes"},
 		"claims":     {"0 * * * *", "toutes les heures"},
+		"purge":      {"30 * * * *", "toutes les heures, à la demie"},
 		"invoices":   {fmt.Sprintf("0 %d * * *", billing.InvoiceHour), fmt.Sprintf("tous les jours à %02d:00", billing.InvoiceHour)},
 	}
 	for _, j := range jobs.All {

@@ -114,8 +114,8 @@ func TestLoginSessionsAndThrottling(t *testing.T) {
 				t.Fatalf("bad credentials: %v", err)
 			}
 		}
-		if err := accounts.PurgeSessions(ctx, db, t0.Add(90*24*time.Hour)); err != nil {
-			t.Fatal(err)
+		if sessions, counts, err := accounts.PurgeSessions(ctx, db, t0.Add(90*24*time.Hour)); err != nil || sessions == 0 || counts == 0 {
+			t.Fatalf("purge: %d sessions, %d counts, %v", sessions, counts, err)
 		}
 		var left int
 		if err := store.Get(ctx, db, &left, `SELECT COUNT(*) FROM throttle`); err != nil || left != 0 {

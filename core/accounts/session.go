@@ -98,15 +98,18 @@ func EndSession(ctx context.Context, q store.Q, token string) error {
 }
 
 // PurgeSessions deletes expired sessions and the throttling counts whose
-// window is over.
-func PurgeSessions(ctx context.Context, q store.Q, now time.Time) error {
-	if _, err := store.Exec(ctx, q, `DELETE FROM sessions WHERE expires_at <= ?`, now.UnixMilli()); err != nil {
-		return fmt.Errorf("accounts: purge sessions: %w", err)
+// window is over, and returns how many of each it deleted. The purge job
+// runs it hourly; what it deletes no longer counts for anything.
+func PurgeSessions(ctx context.Context, q store.Q, now time.Time) (sessions, counts int64, err error) {
+	sessions, err = store.Exec(ctx, q, `DELETE FROM sessions WHERE expires_at <= ?`, now.UnixMilli())
+	if err != nil {
+		return 0, 0, fmt.Errorf("accounts: purge sessions: %w", err)
 	}
-	if _, err := store.Exec(ctx, q, `DELETE FROM throttle WHERE window_end <= ?`, now.UnixMilli()); err != nil {
-		return fmt.Errorf("accounts: purge throttle: %w", err)
+	counts, err = store.Exec(ctx, q, `DELETE FROM throttle WHERE window_end <= ?`, now.UnixMilli())
+	if err != nil {
+		return sessions, 0, fmt.Errorf("accounts: purge throttle: %w", err)
 	}
-	return nil
+	return sessions, counts, nil
 }
 
 func hashToken(token string) string {

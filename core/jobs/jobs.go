@@ -15,7 +15,9 @@
 //     the shop's answer is deferred, logged and counted, and invoiced by
 //     the first run after the shop answered or the claims job accepted the
 //     claim once claims.autovalidate-after had passed — so the invoice of
-//     a month may be issued on the 2nd or 3rd.
+//     a month may be issued on the 2nd or 3rd;
+//   - purge (hourly, at half past): delete the expired sessions and the
+//     login and registration counts whose window is over.
 //
 // Jobs are safe on several processes at once: the database decides who
 // does each piece of work (row locks and conditional updates in
@@ -31,6 +33,7 @@ import (
 	"strings"
 	"time"
 
+	"primeur/core/accounts"
 	"primeur/core/billing"
 	"primeur/core/config"
 	"primeur/core/delivery"
@@ -141,6 +144,8 @@ const (
 	// InvoicesDeferred counts the invoices due but waiting for the shop's
 	// answer to a claim (billing.Deferred).
 	InvoicesDeferred = "factures en attente de la réponse du magasin à une réclamation"
+	SessionsPurged   = "sessions expirées supprimées"
+	CountsPurged     = "compteurs de limitation échus supprimés"
 )
 
 // Job is a named job.
@@ -172,6 +177,12 @@ var All = []Job{
 		Schedule: "tous les jours à 06:00 (le 1er : le mois écoulé ; ensuite, les factures retardées par une réclamation en attente)",
 		Run:      InvoicesJob,
 	},
+	{
+		Name:     "purge",
+		Summary:  "supprime les sessions expirées et les compteurs de limitation (connexions, inscriptions) dont la période est échue",
+		Schedule: "toutes les heures, à la demie",
+		Run:      Purge,
+	},
 }
 
 // Find returns the job with that name.
@@ -200,6 +211,17 @@ func Deliveries(ctx context.Context, env Env, now time.Time) (Report, error) {
 		r.add(Abandoned, abandoned)
 	}
 	return r, errors.Join(err, aerr)
+}
+
+// Purge deletes the expired sessions and the throttling counts whose
+// window is over (accounts.PurgeSessions): both tables otherwise keep every
+// dead row. Running it twice, or on two replicas, deletes each row once.
+func Purge(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	sessions, counts, err := accounts.PurgeSessions(ctx, env.DB, now)
+	r.add(SessionsPurged, int(sessions))
+	r.add(CountsPurged, int(counts))
+	return r, err
 }
 
 // Claims accepts the claims left unreviewed too long.

@@ -406,8 +406,52 @@ func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
 	})
 }
 
+// TestPurge: the purge job deletes the sessions past their expiry and the
+// throttling counts whose window is over, keeps the live ones, and a second
+// run finds nothing left.
+func TestPurge(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		t0 := at(2026, 11, 2, 9, 0)
+		old, err := accounts.NewSession(ctx, db, w.Shop.ID, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A wrong password counts attempts in windows of at most an hour
+		// (the per-account one); the session lasts 14 idle days.
+		if _, _, err := accounts.Login(ctx, db, "nobody@example.fr", "mauvais12", "10.0.0.9", t0); err == nil {
+			t.Fatal("login of an unknown account")
+		}
+		later := t0.Add(20 * 24 * time.Hour)
+		live, err := accounts.NewSession(ctx, db, w.Farm.ID, later)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := jobs.Purge(ctx, env(db, nil), later)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Get(jobs.SessionsPurged) != 1 || r.Get(jobs.CountsPurged) == 0 {
+			t.Fatalf("report %s", r)
+		}
+		if _, err := accounts.SessionUser(ctx, db, old, t0.Add(time.Hour)); err == nil {
+			t.Fatal("the expired session is still there")
+		}
+		if u, err := accounts.SessionUser(ctx, db, live, later); err != nil || u.ID != w.Farm.ID {
+			t.Fatalf("the live session: %v %v", u.ID, err)
+		}
+		var left int
+		if err := store.Get(ctx, db, &left, `SELECT COUNT(*) FROM throttle`); err != nil || left != 0 {
+			t.Fatalf("%d throttle rows left, %v", left, err)
+		}
+		if r, err := jobs.Purge(ctx, env(db, nil), later); err != nil || r.Get(jobs.SessionsPurged) != 0 || r.Get(jobs.CountsPurged) != 0 {
+			t.Fatalf("second run: %s %v", r, err)
+		}
+	})
+}
+
 func TestFind(t *testing.T) {
-	for _, name := range []string{"deliveries", "claims", "invoices"} {
+	for _, name := range []string{"deliveries", "claims", "invoices", "purge"} {
 		if j, ok := jobs.Find(name); !ok || j.Name != name || j.Run == nil || j.Summary == "" || j.Schedule == "" {
 			t.Errorf("job %s: %+v", name, j)
 		}
