@@ -19,6 +19,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"golang.org/x/sync/semaphore"
 
 	"primeur/core/config"
 	"primeur/core/decimal"
@@ -59,11 +60,13 @@ type Daemon struct {
 	// zero value hears nothing.
 	observe jobs.Observer
 	metrics *metrics // served at /metrics (metrics.go)
+	// held bounds the throttled answers held at once (limits.go).
+	held *semaphore.Weighted
 }
 
 // New builds the daemon and registers every route.
 func New(o Options) *Daemon {
-	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, now: o.Now}
+	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, now: o.Now, held: semaphore.NewWeighted(heldAtOnce)}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
-	"golang.org/x/sync/semaphore"
 
 	"primeur/core"
 	"primeur/core/limit"
@@ -26,14 +25,13 @@ const (
 	heldAtOnce   = 256
 )
 
-var held = semaphore.NewWeighted(heldAtOnce)
-
-// hold waits throttleHold, or until the request ends, if a place is free.
-func hold(ctx context.Context) {
-	if !held.TryAcquire(1) {
+// hold waits throttleHold, or until the request ends, if one of the
+// daemon's heldAtOnce places is free.
+func (d *Daemon) hold(ctx context.Context) {
+	if !d.held.TryAcquire(1) {
 		return
 	}
-	defer held.Release(1)
+	defer d.held.Release(1)
 	t := time.NewTimer(throttleHold)
 	defer t.Stop()
 	select {
@@ -49,7 +47,7 @@ func hold(ctx context.Context) {
 // held first (hold).
 func (d *Daemon) refusal(ctx context.Context, err error) error {
 	if errors.Is(err, core.ErrThrottled) {
-		hold(ctx)
+		d.hold(ctx)
 	}
 	problem := apiError(ctx, d.log, err)
 	after, ok := limit.RetryAfter(err)
