@@ -7,6 +7,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core/activity"
+	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/trade"
 )
@@ -34,6 +36,31 @@ type ReviewInput struct {
 	}
 }
 
+// TradeAnswer answers every trade operation. SPEC §7 says these routes
+// answer the need: its fields stay at the top level, where they always
+// were, and what else the operation changed comes beside them, each shaped
+// as in the user load (GET /api/user) and seen from the caller's side, so
+// that the UI brings its copy up to date without loading the user again.
+// A client that reads only the need is unaffected.
+type TradeAnswer struct {
+	planning.View
+	Order        *orders.View    `json:"order,omitempty" doc:"After an acceptance, the order of the producer, the shop and the need's month with all its deliveries, as an item of the user load's orders seen from the caller's side (it replaces the item with the same _id, or joins the list). Absent when the operation changed no order, and when the acceptance deleted it (see removedOrder)"`
+	RemovedOrder string          `json:"removedOrder,omitempty" doc:"After an acceptance that ended a commitment and so left its order without delivery nor commitment: the id of that order, which was deleted and leaves the user load's orders. Absent otherwise"`
+	Price        *trade.Price    `json:"price,omitempty" doc:"After an acceptance, the product's price as an item of the user load's prices (it replaces the item of the same product, or joins the list). Absent when the operation changed no commitment, and when the product has no price any more (see removedPrice)"`
+	RemovedPrice string          `json:"removedPrice,omitempty" doc:"After an acceptance that left the need's product without any commitment to price it: the product's id, whose item leaves the user load's prices. Absent otherwise"`
+	Events       []activity.View `json:"events" required:"true" doc:"The events the operation recorded, newest first, as items of the user load's events (the caller emitted them; they go on top of its feed): one for a proposal or a review, none for a withdrawal or for refusing a proposal already refused"`
+}
+
+// TradeOutput is the answer of a trade operation.
+type TradeOutput struct {
+	Body TradeAnswer
+}
+
+// tradeAnswerDoc is what every trade operation's description says of its
+// answer.
+const tradeAnswerDoc = " Answers the need as the caller sees it (its fields as SPEC §7 gives them) and, beside its " +
+	"fields, `events`: the events recorded, as the caller's user load shows them."
+
 func (d *Daemon) registerTrade(api huma.API) {
 	tags := []string{"Proposals"}
 	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity}
@@ -44,7 +71,8 @@ func (d *Daemon) registerTrade(api huma.API) {
 			"`proposed` with `from` the caller's side. With a commitment in place it is a correction (`fix:request`, " +
 			"quantity 0 allowed to end the commitment), otherwise a proposal (`proposal:request`). The quantity may not " +
 			"exceed the need less the other producers' commitments and proposals. A producer without delivery days gets " +
-			"409 `Producer should first provide delivery days`. Answers the need as the caller sees it.",
+			"409 `Producer should first provide delivery days`." + tradeAnswerDoc + " Orders and prices do not change: " +
+			"`order`, `removedOrder`, `price` and `removedPrice` are absent.",
 		Errors: errs,
 	}, d.putProposal)
 	huma.Register(api, huma.Operation{
@@ -52,32 +80,51 @@ func (d *Daemon) registerTrade(api huma.API) {
 		Summary: "Accept or refuse the open proposal",
 		Description: "Only the side that did not make the open proposal. Accepted, it becomes the commitment (replacing " +
 			"the previous one; quantity 0 ends it) and the order's upcoming deliveries are planned again; refused, it " +
-			"becomes `rejected`. Records `proposal:review` or `fix:review`. Answers the need as the caller sees it.",
+			"becomes `rejected`. Records `proposal:review` or `fix:review` (refusing a proposal already refused changes " +
+			"nothing and records nothing)." + tradeAnswerDoc + " After an acceptance it also carries the order with its " +
+			"deliveries (`order`, or `removedOrder` when the order was left empty and deleted) and the product's price " +
+			"(`price`, or `removedPrice` when no commitment prices it any more), as the user load gives them: the answer " +
+			"holds everything the caller's user load changed, and reads only the need, that order, that price and those events.",
 		Errors: errs,
 	}, d.reviewProposal)
 	huma.Register(api, huma.Operation{
 		OperationID: "delete-proposal", Method: http.MethodDelete, Path: "/proposals/{needId}/{producerId}", Tags: tags,
-		Summary:     "Withdraw the open proposal",
-		Description: "Only the side that made it. The commitment, if any, stays. Answers the need as the caller sees it.",
-		Errors:      errs,
+		Summary: "Withdraw the open proposal",
+		Description: "Only the side that made it. The commitment, if any, stays. Records no event (SPEC has none for it)." +
+			tradeAnswerDoc + " `events` is empty; orders and prices do not change: `order`, `removedOrder`, `price` and " +
+			"`removedPrice` are absent.",
+		Errors: errs,
 	}, d.deleteProposal)
 }
 
-func (d *Daemon) putProposal(ctx context.Context, in *ProposalInput) (*NeedOutput, error) {
-	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
+// tradeTx runs a trade operation in its own transaction and answers its
+// outcome.
+func (d *Daemon) tradeTx(ctx context.Context, op func(tx *sqlx.Tx) (trade.Outcome, error)) (*TradeOutput, error) {
+	o, err := inTx(ctx, d, op)
+	if err != nil {
+		return nil, err
+	}
+	return &TradeOutput{Body: TradeAnswer{
+		View: o.Need, Order: o.Order, RemovedOrder: o.RemovedOrder,
+		Price: o.Price, RemovedPrice: o.RemovedPrice, Events: o.Events,
+	}}, nil
+}
+
+func (d *Daemon) putProposal(ctx context.Context, in *ProposalInput) (*TradeOutput, error) {
+	return d.tradeTx(ctx, func(tx *sqlx.Tx) (trade.Outcome, error) {
 		return trade.Propose(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID,
 			trade.Offer{Quantity: in.Body.Quantity, Price: in.Body.Price}, d.nowLocal())
 	})
 }
 
-func (d *Daemon) reviewProposal(ctx context.Context, in *ReviewInput) (*NeedOutput, error) {
-	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
+func (d *Daemon) reviewProposal(ctx context.Context, in *ReviewInput) (*TradeOutput, error) {
+	return d.tradeTx(ctx, func(tx *sqlx.Tx) (trade.Outcome, error) {
 		return trade.Review(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID, in.Body.Accepted, d.nowLocal())
 	})
 }
 
-func (d *Daemon) deleteProposal(ctx context.Context, in *ProposalPath) (*NeedOutput, error) {
-	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
+func (d *Daemon) deleteProposal(ctx context.Context, in *ProposalPath) (*TradeOutput, error) {
+	return d.tradeTx(ctx, func(tx *sqlx.Tx) (trade.Outcome, error) {
 		return trade.Withdraw(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID, d.nowLocal())
 	})
 }

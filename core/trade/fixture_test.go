@@ -77,32 +77,35 @@ func exec(t testing.TB, q store.Q, query string, args ...any) {
 }
 
 // tx runs a trade operation in a transaction, as the daemon does.
-func tx(db *store.DB, fn func(q store.Q) (planning.View, error)) (planning.View, error) {
-	var v planning.View
+func tx(db *store.DB, fn func(q store.Q) (trade.Outcome, error)) (trade.Outcome, error) {
+	var o trade.Outcome
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		v, err = fn(tx)
+		o, err = fn(tx)
 		return err
 	})
-	return v, err
+	return o, err
 }
 
+// needOf keeps the need of an outcome.
+func needOf(o trade.Outcome, err error) (planning.View, error) { return o.Need, err }
+
 func propose(db *store.DB, actor accounts.User, needID, producerID string, qty, price float64, at time.Time) (planning.View, error) {
-	return tx(db, func(q store.Q) (planning.View, error) {
+	return needOf(tx(db, func(q store.Q) (trade.Outcome, error) {
 		return trade.Propose(ctx, q, actor, needID, producerID, trade.Offer{Quantity: qty, Price: price}, at)
-	})
+	}))
 }
 
 func review(db *store.DB, actor accounts.User, needID, producerID string, accepted bool, at time.Time) (planning.View, error) {
-	return tx(db, func(q store.Q) (planning.View, error) {
+	return needOf(tx(db, func(q store.Q) (trade.Outcome, error) {
 		return trade.Review(ctx, q, actor, needID, producerID, accepted, at)
-	})
+	}))
 }
 
 func withdraw(db *store.DB, actor accounts.User, needID, producerID string, at time.Time) (planning.View, error) {
-	return tx(db, func(q store.Q) (planning.View, error) {
+	return needOf(tx(db, func(q store.Q) (trade.Outcome, error) {
 		return trade.Withdraw(ctx, q, actor, needID, producerID, at)
-	})
+	}))
 }
 
 // ok returns a function failing the test on an error: ok(t)(propose(…)).

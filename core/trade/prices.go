@@ -28,16 +28,34 @@ type Price struct {
 // table price_months — at most PriceMonths rows per product — so its cost
 // does not grow with the platform's trade.
 func Prices(ctx context.Context, q store.Q, now time.Time) ([]Price, error) {
+	return prices(ctx, q, now, "")
+}
+
+// PriceOf returns one product's entry of Prices, read alone; ok is false
+// when the product has none (no commitment in force accepted in the last
+// PriceMonths months).
+func PriceOf(ctx context.Context, q store.Q, product string, now time.Time) (p Price, ok bool, err error) {
+	ps, err := prices(ctx, q, now, product)
+	if err != nil || len(ps) == 0 {
+		return Price{}, false, err
+	}
+	return ps[0], true, nil
+}
+
+// prices computes Prices, for one product when product is set.
+func prices(ctx context.Context, q store.Q, now time.Time, product string) ([]Price, error) {
 	var rows []struct {
 		Product  string `db:"product"`
 		Amount   int64  `db:"amount"`
 		Quantity int64  `db:"quantity"`
 	}
-	from := planning.AddMonths(planning.MonthOf(now), -(PriceMonths - 1))
+	var w store.Where
+	w.And(true, "month >= ?", planning.AddMonths(planning.MonthOf(now), -(PriceMonths-1))).
+		And(product != "", "product_id = ?", product)
 	if err := store.Select(ctx, q, &rows, `SELECT product_id AS product,
 			CAST(SUM(amount) AS BIGINT) AS amount, CAST(SUM(quantity) AS BIGINT) AS quantity
-		FROM price_months WHERE month >= ?
-		GROUP BY product_id HAVING SUM(quantity) > 0 ORDER BY product_id`, from); err != nil {
+		FROM price_months WHERE `+w.SQL()+`
+		GROUP BY product_id HAVING SUM(quantity) > 0 ORDER BY product_id`, w.Args()...); err != nil {
 		return nil, fmt.Errorf("trade: prices: %w", err)
 	}
 	out := make([]Price, len(rows))

@@ -13,6 +13,7 @@ import (
 	"primeur/core/activity"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
+	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
 )
@@ -41,8 +42,35 @@ type Offer struct {
 	Price    float64
 }
 
+// Outcome is the answer of every trade operation: the need, and what else
+// the operation changed, each shaped as the actor's user load shows it, so
+// that a client can bring its copy of the user load up to date without
+// reading it again. Only an acceptance changes an order and a price.
+type Outcome struct {
+	// Need is the need as the actor sees it (a producer sees only its own
+	// proposals).
+	Need planning.View
+	// Order is the order of (producer, shop, the need's month) after an
+	// acceptance re-planned it, seen from the actor's side; nil when the
+	// operation left orders alone or when the acceptance deleted it.
+	Order *orders.View
+	// RemovedOrder is the id of that order when the acceptance deleted it
+	// (a commitment ended, leaving it without delivery nor commitment).
+	RemovedOrder string
+	// Price is the product's price (an item of Prices) after an
+	// acceptance; nil when the operation left commitments alone or when the
+	// product is left without a price.
+	Price *Price
+	// RemovedPrice is the product's id when an acceptance left it without
+	// a price (Prices no longer lists it).
+	RemovedPrice string
+	// Events are the events the operation recorded, newest first, as the
+	// actor's feed shows them (the actor emitted them); never nil.
+	Events []activity.View
+}
+
 // deal is a negotiation being acted on: the locked need, its proposals, the
-// producer, and where the actor stands.
+// producer, where the actor stands, and what the operation changed so far.
 type deal struct {
 	need       planning.Need
 	proposals  []planning.Proposal
@@ -53,6 +81,13 @@ type deal struct {
 	commitment *planning.Proposal
 	open       *planning.Proposal
 	allowed    Actions
+
+	// events are the events recorded, oldest first.
+	events []activity.View
+	// orderID is the order an acceptance re-planned; "" when none.
+	orderID string
+	// priced is set when an acceptance changed the product's commitments.
+	priced bool
 }
 
 // begin checks who acts, locks the need (so that concurrent trade on it
@@ -120,8 +155,8 @@ func (d *deal) remaining() decimal.Dec {
 	return max(0, d.need.Quantity-planning.Reserved(others))
 }
 
-// view is the answer of every trade operation: the need as the actor sees
-// it (a producer sees only its own proposals).
+// view is the need as the actor sees it (a producer sees only its own
+// proposals).
 func (d *deal) view(ctx context.Context, q store.Q) (planning.View, error) {
 	n, ps, err := planning.Get(ctx, q, d.need.ID)
 	if err != nil {
@@ -141,9 +176,47 @@ func (d *deal) view(ctx context.Context, q store.Q) (planning.View, error) {
 	return planning.ViewOf(n, ps), nil
 }
 
+// outcome reads what the operation changed, for its answer: the need, and
+// only the order, the product's price and the events it touched, each as
+// the actor's user load shows it.
+func (d *deal) outcome(ctx context.Context, q store.Q, now time.Time) (Outcome, error) {
+	need, err := d.view(ctx, q)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Need: need, Events: make([]activity.View, len(d.events))}
+	for i, e := range d.events {
+		out.Events[len(d.events)-1-i] = e
+	}
+	if d.orderID != "" {
+		vs, err := orders.LoadViews(ctx, q, orders.Filter{IDs: []string{d.orderID}}, d.actor.ID)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if len(vs) == 1 {
+			out.Order = &vs[0]
+		} else {
+			out.RemovedOrder = d.orderID
+		}
+	}
+	if d.priced {
+		p, ok, err := PriceOf(ctx, q, d.need.ProductID, now)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if ok {
+			out.Price = &p
+		} else {
+			out.RemovedPrice = d.need.ProductID
+		}
+	}
+	return out, nil
+}
+
 // event records a trade event: product and month of the need, the
 // proposal's quantity and price, and for a correction its size (delta) and
-// direction (vector) against the commitment.
+// direction (vector) against the commitment. The actor emits it; it joins
+// the operation's outcome.
 func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, price decimal.Dec, outcome *bool, now time.Time) error {
 	p, err := catalog.ByID(ctx, q, d.need.ProductID)
 	if err != nil {
@@ -160,9 +233,11 @@ func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, pr
 		}
 		data.Delta, data.Vector = &delta, &up
 	}
-	if err := activity.Record(ctx, q, activity.Event{Type: typ, OriginID: d.actor.ID, TargetID: target, CreatedAt: now, Data: data}); err != nil {
+	v, err := activity.RecordView(ctx, q, activity.Event{Type: typ, OriginID: d.actor.ID, TargetID: target, CreatedAt: now, Data: data})
+	if err != nil {
 		return fmt.Errorf("trade: %w", err)
 	}
+	d.events = append(d.events, v)
 	return nil
 }
 
@@ -170,21 +245,21 @@ func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, pr
 // the producer's offer, or the shop's counter-proposal or correction. With
 // a commitment in place it is a correction (fix:request), which may ask for
 // 0 to end the commitment; otherwise a proposal (proposal:request). It
-// returns the need as the actor sees it.
-func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, offer Offer, now time.Time) (planning.View, error) {
+// returns the need as the actor sees it and the event recorded.
+func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, offer Offer, now time.Time) (Outcome, error) {
 	d, err := begin(ctx, q, actor, needID, producerID, now)
 	if err != nil {
-		return planning.View{}, err
+		return Outcome{}, err
 	}
 	if !d.allowed.CanPropose() {
-		return planning.View{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
+		return Outcome{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
 	}
 	if !d.producer.HasDeliveryDays() {
-		return planning.View{}, core.Refuse(core.ErrConflict, MsgNoDeliveryDays)
+		return Outcome{}, core.Refuse(core.ErrConflict, MsgNoDeliveryDays)
 	}
 	product, err := catalog.ByID(ctx, q, d.need.ProductID)
 	if err != nil {
-		return planning.View{}, err
+		return Outcome{}, err
 	}
 	invalid := &core.ValidationError{}
 	qty, qtyErr := parseQuantity(product.Unit, offer.Quantity, d.state.Committed)
@@ -198,7 +273,7 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 		invalid.Add("price", priceErr)
 	}
 	if err := invalid.Err(); err != nil {
-		return planning.View{}, err
+		return Outcome{}, err
 	}
 
 	ms := now.UnixMilli()
@@ -210,16 +285,16 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, core.NewID(), d.need.ID, d.producer.ID, planning.StatusProposed, d.side, qty, price, ms, ms)
 	}
 	if err != nil {
-		return planning.View{}, fmt.Errorf("trade: write proposal: %w", err)
+		return Outcome{}, fmt.Errorf("trade: write proposal: %w", err)
 	}
 	typ := activity.ProposalRequest
 	if d.state.Committed {
 		typ = activity.FixRequest
 	}
 	if err := d.event(ctx, q, typ, d.other(), qty, price, nil, now); err != nil {
-		return planning.View{}, err
+		return Outcome{}, err
 	}
-	return d.view(ctx, q)
+	return d.outcome(ctx, q, now)
 }
 
 // Review answers the open proposal of producerID on a need, by the side
@@ -227,28 +302,29 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 // previous one; a quantity of 0 ends it) and the order's deliveries are
 // re-planned; refused, it is marked rejected (refusing a proposal already
 // rejected changes nothing). Events proposal:review, or fix:review for a
-// correction.
-func Review(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, accepted bool, now time.Time) (planning.View, error) {
+// correction. It returns the need as the actor sees it, the event recorded
+// and, after an acceptance, the order and the product's price.
+func Review(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, accepted bool, now time.Time) (Outcome, error) {
 	d, err := begin(ctx, q, actor, needID, producerID, now)
 	if err != nil {
-		return planning.View{}, err
+		return Outcome{}, err
 	}
 	if !d.allowed.CanReview(accepted) {
-		return planning.View{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
+		return Outcome{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
 	}
 	open := *d.open
 	if !accepted && open.Status == planning.StatusRejected {
-		return d.view(ctx, q)
+		return d.outcome(ctx, q, now)
 	}
 	ms := now.UnixMilli()
 	if !accepted {
 		if _, err := store.Exec(ctx, q, `UPDATE proposals SET status = ?, updated_at = ? WHERE id = ?`,
 			planning.StatusRejected, ms, open.ID); err != nil {
-			return planning.View{}, fmt.Errorf("trade: reject proposal: %w", err)
+			return Outcome{}, fmt.Errorf("trade: reject proposal: %w", err)
 		}
 	} else {
 		if err := d.accept(ctx, q, open, now); err != nil {
-			return planning.View{}, err
+			return Outcome{}, err
 		}
 	}
 	typ := activity.ProposalReview
@@ -260,9 +336,9 @@ func Review(ctx context.Context, q store.Q, actor accounts.User, needID, produce
 		target = d.producer.ID
 	}
 	if err := d.event(ctx, q, typ, target, open.Quantity, open.Price, &accepted, now); err != nil {
-		return planning.View{}, err
+		return Outcome{}, err
 	}
-	return d.view(ctx, q)
+	return d.outcome(ctx, q, now)
 }
 
 // accept turns the open proposal into the commitment and re-plans the
@@ -310,25 +386,27 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	if err := ReplanOrder(ctx, q, orderID, now); err != nil {
 		return err
 	}
+	d.orderID, d.priced = orderID, true
 	// Last, so that the month's row of the price sums, which every
 	// acceptance of the product writes, stays locked the shortest.
 	return countCommitment(ctx, q, d.need.ProductID, d.commitment, open.Quantity, open.Price, now)
 }
 
 // Withdraw deletes the open proposal of producerID on a need, by the side
-// that made it. SPEC has no event type for it: none is recorded.
-func Withdraw(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, now time.Time) (planning.View, error) {
+// that made it. SPEC has no event type for it: none is recorded. It returns
+// the need as the actor sees it.
+func Withdraw(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, now time.Time) (Outcome, error) {
 	d, err := begin(ctx, q, actor, needID, producerID, now)
 	if err != nil {
-		return planning.View{}, err
+		return Outcome{}, err
 	}
 	if !d.allowed.CanWithdraw() {
-		return planning.View{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
+		return Outcome{}, core.Refuse(core.ErrConflict, MsgNotAllowed)
 	}
 	if _, err := store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, d.open.ID); err != nil {
-		return planning.View{}, fmt.Errorf("trade: withdraw proposal: %w", err)
+		return Outcome{}, fmt.Errorf("trade: withdraw proposal: %w", err)
 	}
-	return d.view(ctx, q)
+	return d.outcome(ctx, q, now)
 }
 
 // ExceedsMessage is SPEC §5's message for a quantity over the remaining
