@@ -2,8 +2,11 @@ package daemon_test
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"primeur/core/activity"
 	"primeur/core/planning"
@@ -244,6 +247,156 @@ func TestTradeAPI(t *testing.T) {
 		p := farm.Do("PUT", path(farmID), map[string]any{"quantity": 5, "price": 2}).Expect(t, 409).Problem(t)
 		if p.Detail != planning.MsgPastMonth {
 			t.Fatalf("past month: %q", p.Detail)
+		}
+	})
+}
+
+// TestTradeAnswers checks, on both engines and for each side, that a trade
+// answer carries the need's fields as before and, beside them, exactly what
+// a following GET /api/user shows for the order, the product's price and
+// the events the operation touched: a proposal and a refusal (events
+// only), an acceptance creating an order, a second one adding deliveries to
+// it, a withdrawal (nothing), and the commitments ended (the price, then
+// the order, removed).
+func TestTradeAnswers(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
+		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
+		var tomatoes, carrots struct {
+			ID string `json:"_id"`
+		}
+		shop.Do("POST", "/api/needs", map[string]any{"product": "tomate", "date": "2026-12-01", "quantity": 100}).Expect(t, 201).JSON(t, &tomatoes)
+		shop.Do("POST", "/api/needs", map[string]any{"product": "carotte", "date": "2026-12-01", "quantity": 50}).Expect(t, 201).JSON(t, &carrots)
+		put := func(need string) string { return "/api/proposals/" + need + "/" + farmID }
+		rev := func(need string) string { return "/api/proposalreview/" + need + "/" + farmID }
+		needKeys := []string{"_id", "product", "distributor", "date", "quantity", "quantityAccepted", "quantityProposed", "quantityAvailable", "updatedAt", "proposals"}
+
+		const (
+			noOrder = iota
+			newOrder
+			sameOrder
+			orderGone
+		)
+		var orderID string
+		steps := []struct {
+			name   string
+			c      *daemontest.Client
+			method string
+			path   string
+			body   any
+			events []string
+			order  int
+			// price is the product priced ("" when untouched); gone when it
+			// is left without a price.
+			price string
+			gone  bool
+		}{
+			{"the farm proposes", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 40, "price": 2.5}, []string{"proposal:request"}, noOrder, "", false},
+			{"the shop refuses", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": false}, []string{"proposal:review"}, noOrder, "", false},
+			{"the shop refuses again", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": false}, []string{}, noOrder, "", false},
+			{"the farm proposes again", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 40, "price": 2.5}, []string{"proposal:request"}, noOrder, "", false},
+			{"the shop accepts: a new order", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": true}, []string{"proposal:review"}, newOrder, "tomate", false},
+			{"the farm proposes carrots", farm, "PUT", put(carrots.ID), map[string]any{"quantity": 20, "price": 1.2}, []string{"proposal:request"}, noOrder, "", false},
+			{"the shop counter-proposes", shop, "PUT", put(carrots.ID), map[string]any{"quantity": 20, "price": 1.1}, []string{"proposal:request"}, noOrder, "", false},
+			{"the farm accepts: the order grows", farm, "PUT", rev(carrots.ID), map[string]any{"accepted": true}, []string{"proposal:review"}, sameOrder, "carotte", false},
+			{"the farm asks a correction", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 10, "price": 2.5}, []string{"fix:request"}, noOrder, "", false},
+			{"the farm withdraws it", farm, "DELETE", put(tomatoes.ID), nil, []string{}, noOrder, "", false},
+			{"the shop ends the carrots", shop, "PUT", put(carrots.ID), map[string]any{"quantity": 0, "price": 1.1}, []string{"fix:request"}, noOrder, "", false},
+			{"the farm accepts: carrots unpriced", farm, "PUT", rev(carrots.ID), map[string]any{"accepted": true}, []string{"fix:review"}, sameOrder, "carotte", true},
+			{"the farm ends the tomatoes", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 0, "price": 2.5}, []string{"fix:request"}, noOrder, "", false},
+			{"the shop accepts: the order is deleted", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": true}, []string{"fix:review"}, orderGone, "tomate", true},
+		}
+		for _, st := range steps {
+			s.Clock.Advance(time.Minute)
+			var answer map[string]any
+			st.c.Do(st.method, st.path, st.body).Expect(t, 200).JSON(t, &answer)
+			var load struct {
+				Needs, Orders, Prices, Events []map[string]any
+			}
+			st.c.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+			find := func(list []map[string]any, key string, value any) map[string]any {
+				for _, x := range list {
+					if x[key] == value {
+						return x
+					}
+				}
+				return nil
+			}
+
+			// The need's fields where they always were; a producer's load
+			// holds only the needs it trades on.
+			need := map[string]any{}
+			for _, k := range needKeys {
+				v, ok := answer[k]
+				if !ok {
+					t.Fatalf("%s: the answer lacks the need's %s: %v", st.name, k, answer)
+				}
+				need[k] = v
+			}
+			if held := find(load.Needs, "_id", need["_id"]); (held != nil || len(need["proposals"].([]any)) > 0) && !reflect.DeepEqual(held, need) {
+				t.Fatalf("%s: need %v, user load %v", st.name, need, held)
+			}
+			// Nothing else than the need, the events and what changed.
+			for k := range answer {
+				if !slices.Contains(needKeys, k) && !slices.Contains([]string{"events", "order", "removedOrder", "price", "removedPrice"}, k) {
+					t.Fatalf("%s: unexpected %s in %v", st.name, k, answer)
+				}
+			}
+
+			// The events, on top of the caller's feed.
+			events, ok := answer["events"].([]any)
+			if !ok || len(events) != len(st.events) || len(load.Events) < len(events) {
+				t.Fatalf("%s: events %v", st.name, answer["events"])
+			}
+			for i, e := range events {
+				if e.(map[string]any)["type"] != st.events[i] || !reflect.DeepEqual(e, any(load.Events[i])) {
+					t.Fatalf("%s: event %v, user load's %v", st.name, e, load.Events[i])
+				}
+			}
+
+			// The order.
+			order, _ := answer["order"].(map[string]any)
+			removed, _ := answer["removedOrder"].(string)
+			switch st.order {
+			case noOrder:
+				if answer["order"] != nil || answer["removedOrder"] != nil {
+					t.Fatalf("%s: order %v, removed %v", st.name, answer["order"], answer["removedOrder"])
+				}
+			case newOrder, sameOrder:
+				if order == nil || answer["removedOrder"] != nil || len(order["deliveries"].([]any)) == 0 {
+					t.Fatalf("%s: order %v, removed %v", st.name, answer["order"], answer["removedOrder"])
+				}
+				if (st.order == newOrder) == (order["_id"] == orderID) {
+					t.Fatalf("%s: order %v after %s", st.name, order["_id"], orderID)
+				}
+				orderID = order["_id"].(string)
+				if held := find(load.Orders, "_id", orderID); !reflect.DeepEqual(held, order) {
+					t.Fatalf("%s: order %v, user load's %v", st.name, order, held)
+				}
+			case orderGone:
+				if order != nil || removed != orderID || len(load.Orders) != 0 {
+					t.Fatalf("%s: order %v, removed %q (of %s), user load's %v", st.name, order, removed, orderID, load.Orders)
+				}
+			}
+
+			// The product's price.
+			price, _ := answer["price"].(map[string]any)
+			held := find(load.Prices, "product", st.price)
+			switch {
+			case st.price == "":
+				if answer["price"] != nil || answer["removedPrice"] != nil {
+					t.Fatalf("%s: price %v, removed %v", st.name, answer["price"], answer["removedPrice"])
+				}
+			case st.gone:
+				if price != nil || answer["removedPrice"] != st.price || held != nil {
+					t.Fatalf("%s: price %v, removed %v, user load's %v", st.name, price, answer["removedPrice"], load.Prices)
+				}
+			default:
+				if price == nil || answer["removedPrice"] != nil || !reflect.DeepEqual(held, price) {
+					t.Fatalf("%s: price %v, removed %v, user load's %v", st.name, price, answer["removedPrice"], load.Prices)
+				}
+			}
 		}
 	})
 }
