@@ -2,8 +2,9 @@
 // shop registers, fills its profile and plans its needs (a bulk add, the
 // keyboard in the grid, the example Excel file, the standard import); a
 // producer registers, sets its delivery days, finds the shop on the map and
-// proposes; the shop counter-proposes, the producer accepts; the deliveries
-// come, the producer claims, the shop accepts the claim; the month ends and
+// proposes; the shop counter-proposes, the producer accepts (the answer
+// brings the order, its deliveries and the event: the producer's page loads
+// the user no more until it reloads); the deliveries come, the producer claims, the shop accepts the claim; the month ends and
 // the invoice is issued; both download the documents; the shop reads its
 // stock grid, and both their activity feeds.
 //
@@ -11,7 +12,7 @@
 // (not the daemon of the global setup, which the other specs share), the
 // real UI in Chromium, and time moved forward with `primeur jobs run … --at`
 // on that data directory. The API is only read, for assertions.
-import { type Browser, type BrowserContext, type Locator, type Page, type TestInfo, test } from '@playwright/test'
+import { type Browser, type BrowserContext, type Locator, type Page, type Request, type TestInfo, test } from '@playwright/test'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -488,6 +489,13 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await shot(shopPage, 'shop-counter-proposal')
   })
 
+  // The user loads the producer's page asks for from its acceptance on,
+  // until it reloads: none, the acceptance's answer carries the order, its
+  // deliveries and the event (issue 14).
+  const farmUserLoads: string[] = []
+  const countUserLoad = (request: Request) => {
+    if (new URL(request.url()).pathname === '/api/user') farmUserLoads.push(`${request.method()} ${request.url()}`)
+  }
   await test.step('the producer accepts; both see the commitment', async () => {
     await farmPage.reload()
     await expect(farmPage.getByRole('tab', { name: /^A VALIDER/ })).toHaveText('A VALIDER (1)')
@@ -496,6 +504,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     const card = p.getByRole('article', { name: 'Proposition' })
     await expect(card).toContainText('60 kg à 2,20 €/kg')
     await expect(card).toContainText('par le magasin')
+    farmPage.on('request', countUserLoad)
     await card.getByRole('button', { name: 'Accepter' }).click()
     await expect(toast(farmPage, 'Votre réponse a été correctement enregistrée')).toBeVisible()
     const commitment = p.getByRole('article', { name: 'Engagement' })
@@ -541,6 +550,15 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       await expect(farmTable.getByRole('row', { name: `${shop.name} ${i + 1} Prévue ${shown(day)}` })).toBeVisible()
     }
     await shot(farmPage, 'farm-deliveries-planned')
+    // The acceptance's event is in the producer's feed as well, and no
+    // user load followed the acceptance: its answer was enough.
+    await nav(farmPage).getByRole('button', { name: 'Activités' }).click()
+    const feed = farmPage.getByRole('dialog', { name: 'Activités' })
+    await expect(feed.getByText(`Vous avez accepté la proposition d'${shop.name} : 60 kg de Courgette pour ${JUNE}.`)).toBeVisible()
+    await farmPage.keyboard.press('Escape')
+    await expect(feed).toBeHidden()
+    farmPage.off('request', countUserLoad)
+    expect(farmUserLoads, 'user loads after the acceptance').toEqual([])
 
     const load: Load = await (await shopPage.request.get('/api/user')).json()
     expect(load.orders).toHaveLength(1)

@@ -217,6 +217,24 @@ export interface ActivityEvent {
   target?: { name: string } | null
 }
 
+/**
+ * Answer of the trade calls (`PUT`/`DELETE /api/proposals/…`, `PUT
+ * /api/proposalreview/…`): the need (SPEC §7), its fields as ever, and beside
+ * them what else the call changed, each shaped as in the user load.
+ */
+export interface TradeAnswer extends Need {
+  /** After an acceptance: the order of the producer, the shop and the need's month, with its deliveries. */
+  order?: Order
+  /** After an acceptance that left the order empty: the id of the order the daemon deleted. */
+  removedOrder?: string
+  /** After an acceptance: the product's price. */
+  price?: PriceRecord
+  /** After an acceptance that left the product without a commitment: the product whose price is gone. */
+  removedPrice?: string
+  /** The events the call recorded, newest first (none for a withdrawal). */
+  events: ActivityEvent[]
+}
+
 /** A shop on the map. Coordinates are strings, "" when unknown. */
 export interface DistributorEntry {
   _id: string

@@ -5,7 +5,7 @@ import { proxy, useSnapshot } from 'valtio'
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
 import type { ClaimType, Order } from '../types'
-import { state } from './state'
+import { upsertOrder } from './merge'
 
 /** The delivery rules in force (`GET /api/deliveries/settings`); SPEC's 12h until loaded. */
 export interface DeliverySettings {
@@ -64,12 +64,6 @@ export interface ClaimRequest {
 /** The outcome of an action: done, or failed with the daemon's field messages. */
 export type ActionResult = { ok: true } | { ok: false; fieldErrors: Record<string, string> }
 
-function replaceOrder(order: Order): void {
-  const i = state.orders.findIndex((o) => o._id === order._id)
-  if (i >= 0) state.orders[i] = order
-  else state.orders.push(order)
-}
-
 const path = (op: string, orderId: string, deliveryId: string) =>
   `/api/deliveries/${op}/${encodeURIComponent(orderId)}/${encodeURIComponent(deliveryId)}`
 
@@ -82,7 +76,7 @@ async function call(
 ): Promise<ActionResult> {
   const toast = progress(texts.progress)
   try {
-    replaceOrder(await api.put<Order>(path(op, orderId, deliveryId), body))
+    upsertOrder(await api.put<Order>(path(op, orderId, deliveryId), body))
     toast.success(texts.success)
     return { ok: true }
   } catch (err) {

@@ -8,6 +8,7 @@ import { ApiError, api } from '../api'
 import { progress } from '../notify'
 import type { ActivityEvent, Need, Unit } from '../types'
 import { PREVIEW_MONTHS } from '../validation/standardImport'
+import { prependEvents } from './merge'
 import type { LoadStatus } from './state'
 import { state } from './state'
 
@@ -124,7 +125,7 @@ function mergeNeeds(needs: Need[]): void {
 }
 
 function recordEvent(event: ActivityEvent | undefined): void {
-  if (event) state.events.unshift(event)
+  if (event) prependEvents([event])
 }
 
 /** Whether a file name has the .xlsx extension (any case). */

@@ -9,6 +9,7 @@ import { progress } from '../notify'
 import { decideCellWrite } from '../planner/cellInput'
 import { addMonths, currentMonth, type Month } from '../planner/period'
 import type { ActivityEvent, Need, Unit } from '../types'
+import { prependEvents } from './merge'
 import { state } from './state'
 
 /** Toast texts of SPEC §8. */
@@ -124,7 +125,7 @@ export function bulkNeeds(input: BulkNeeds): Promise<ActionResult<Need[]>> {
     { progress: NEED_MESSAGES.createProgress, success: NEED_MESSAGES.created, failure: NEED_MESSAGES.createFailed },
     async () => {
       const { needs, event } = await api.post<{ needs: Need[]; event: ActivityEvent }>('/api/needs/bulk', input)
-      state.events.unshift(event)
+      prependEvents([event])
       return needs
     },
     (needs) => upsertNeeds(needs),

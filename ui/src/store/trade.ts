@@ -1,11 +1,14 @@
 // Trade actions (SPEC §4 proposals, §7 proposal calls, §8 toasts): propose
 // (or counter-propose, or correct), answer the open proposal, withdraw it.
-// Each answers the need, which replaces the stored one; after an acceptance
-// the orders (and prices) follow from a quiet reload of the user load. The
-// actions show their toasts and return what happened; they never navigate.
+// Each answers the need and what else it changed (TradeAnswer): the need
+// replaces the stored one, the order is upserted (or removed), the price
+// replaced (or removed), the events prepended to the feed; the user is never
+// loaded again. The actions show their toasts and return what happened;
+// they never navigate.
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
-import type { Need, UserLoad } from '../types'
+import type { Need, TradeAnswer } from '../types'
+import { prependEvents, removeOrder, removePrice, upsertOrder, upsertPrice } from './merge'
 import { state } from './state'
 
 /** The daemon's detail when a producer has no delivery day (SPEC §8). */
@@ -54,27 +57,30 @@ export function storeNeed(need: Need): void {
   if (!held && state.user?.type === 'producer' && need.proposals.length > 0) state.needs.push(need)
 }
 
-/** Refreshes orders, prices and events without toasts (after an acceptance). */
-async function refreshAfterAcceptance(): Promise<void> {
-  try {
-    const load = await api.get<UserLoad>('/api/user')
-    state.orders = load.orders ?? []
-    state.prices = load.prices ?? []
-    state.events = load.events ?? []
-  } catch (err) {
-    // The acceptance is recorded; the next full load shows its deliveries.
-    console.error('trade: refresh after acceptance:', err)
-  }
+/**
+ * Brings the store up to date with a trade answer, as a new user load would
+ * show it: the need replaced, the order upserted or removed, the product's
+ * price replaced or removed, the events recorded put on top of the feed.
+ * Returns the need.
+ */
+export function applyTradeAnswer(answer: TradeAnswer): Need {
+  const { order, removedOrder, price, removedPrice, events, ...need } = answer
+  storeNeed(need)
+  if (order) upsertOrder(order)
+  if (removedOrder) removeOrder(removedOrder)
+  if (price) upsertPrice(price)
+  if (removedPrice) removePrice(removedPrice)
+  prependEvents(events ?? [])
+  return need
 }
 
 async function run(
   titles: { progress: string; success: string; failure: string },
-  call: () => Promise<Need>,
+  call: () => Promise<TradeAnswer>,
 ): Promise<TradeResult> {
   const toast = progress(titles.progress)
   try {
-    const need = await call()
-    storeNeed(need)
+    const need = applyTradeAnswer(await call())
     toast.success(titles.success)
     return { ok: true, need }
   } catch (err) {
@@ -92,24 +98,22 @@ async function run(
 export function propose(needId: string, producerId: string, offer: Offer): Promise<TradeResult> {
   return run(
     { progress: TRADE_MESSAGES.proposeProgress, success: TRADE_MESSAGES.proposed, failure: TRADE_MESSAGES.proposeFailed },
-    () => api.put<Need>(path('proposals', needId, producerId), offer),
+    () => api.put<TradeAnswer>(path('proposals', needId, producerId), offer),
   )
 }
 
 /** Accepts or refuses the open proposal (`PUT /api/proposalreview/{needId}/{producerId}`). */
-export async function review(needId: string, producerId: string, accepted: boolean): Promise<TradeResult> {
-  const result = await run(
+export function review(needId: string, producerId: string, accepted: boolean): Promise<TradeResult> {
+  return run(
     { progress: TRADE_MESSAGES.reviewProgress, success: TRADE_MESSAGES.reviewed, failure: TRADE_MESSAGES.reviewFailed },
-    () => api.put<Need>(path('proposalreview', needId, producerId), { accepted }),
+    () => api.put<TradeAnswer>(path('proposalreview', needId, producerId), { accepted }),
   )
-  if (result.ok && accepted) await refreshAfterAcceptance()
-  return result
 }
 
 /** Withdraws the open proposal (`DELETE /api/proposals/{needId}/{producerId}`). */
 export function withdraw(needId: string, producerId: string): Promise<TradeResult> {
   return run(
     { progress: TRADE_MESSAGES.withdrawProgress, success: TRADE_MESSAGES.withdrawn, failure: TRADE_MESSAGES.withdrawFailed },
-    () => api.del<Need>(path('proposals', needId, producerId)),
+    () => api.del<TradeAnswer>(path('proposals', needId, producerId)),
   )
 }

@@ -160,7 +160,7 @@ describe('TradePanel, producer', () => {
 })
 
 describe('TradePanel, shop', () => {
-  it('accepts a proposal, then reloads orders quietly', async () => {
+  it('accepts a proposal: the answer brings the order, nothing is reloaded', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch')
     const user = userEvent.setup()
     show('distributor', need([
@@ -174,18 +174,23 @@ describe('TradePanel, shop', () => {
     expect(screen.getByRole('article', { name: 'Proposition de Vergers du Lac' })).toHaveAttribute('data-status', 'rejected')
     expect(screen.queryByRole('article', { name: 'Autres producteurs' })).not.toBeInTheDocument()
 
-    fetch.mockResolvedValueOnce(json(need([
-      { _id: 'a', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 },
-      { _id: 'b', producer: 'p2', status: 'rejected', from: 'producer', quantity: 10, price: 3 },
-    ], { quantityAccepted: 40, quantityAvailable: 60 })))
     const order = { _id: 'o1', date: '2026-12-01', producer: 'p1', deliveries: [] }
-    fetch.mockResolvedValueOnce(json({ orders: [order], prices: [{ product: 'tomate', value: 2 }], events: [] }))
+    fetch.mockResolvedValueOnce(json({
+      ...need([
+        { _id: 'a', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 },
+        { _id: 'b', producer: 'p2', status: 'rejected', from: 'producer', quantity: 10, price: 3 },
+      ], { quantityAccepted: 40, quantityAvailable: 60 }),
+      order,
+      price: { product: 'tomate', value: 2 },
+      events: [],
+    }))
     await user.click(within(first).getByRole('button', { name: 'Accepter' }))
     expect(await screen.findByText('Votre réponse a été correctement enregistrée')).toBeInTheDocument()
     expect(fetch).toHaveBeenNthCalledWith(1, '/api/proposalreview/n1/p1', expect.objectContaining({ method: 'PUT', body: '{"accepted":true}' }))
     await waitFor(() => expect(state.orders).toEqual([order]))
-    expect(fetch).toHaveBeenNthCalledWith(2, '/api/user', expect.objectContaining({ method: 'GET' }))
+    expect(state.prices).toEqual([{ product: 'tomate', value: 2 }])
     expect(await screen.findByRole('article', { name: 'Engagement de Ferme des Saules' })).toHaveAttribute('data-status', 'accepted')
+    expect(fetch).toHaveBeenCalledTimes(1)
   })
 
   it('counter-proposes from the proposal', async () => {

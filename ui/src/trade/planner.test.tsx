@@ -1,5 +1,5 @@
 // The trade blocks inside the planner's right pane, on both planner screens.
-import { screen, waitFor, within } from '@testing-library/react'
+import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Route } from 'wouter'
@@ -42,14 +42,17 @@ describe('the trade blocks in the planner', () => {
     expect(within(pane).getByRole('article', { name: 'Autres producteurs' })).toHaveTextContent('Besoin restant non couvert : 35 kg')
 
     const accepted = { ...tomato, quantityAccepted: 5, quantityProposed: 0, proposals: [{ ...tomato.proposals[0], status: 'accepted' as const }] }
-    fetch.mockResolvedValueOnce(json(accepted)).mockResolvedValueOnce(json({ orders: [], prices: [], events: [] }))
+    const order = { _id: 'o1', date: '2026-12-01', distributor: 'd1', deliveries: [] }
+    fetch.mockResolvedValueOnce(json({ ...accepted, order, price: { product: 'tomate', value: 2 }, events: [] }))
     await user.click(within(card).getByRole('button', { name: 'Accepter' }))
     expect(fetch.mock.calls[1][0]).toBe(`/api/proposalreview/${tomato._id}/p1`)
     // The shop's needs held for the planner follow the answer.
     const commitment = await within(pane).findByRole('article', { name: 'Engagement' })
     expect(within(commitment).getByRole('button', { name: 'Corriger' })).toBeInTheDocument()
-    expect(state.shopNeeds.needs[0].quantityAccepted).toBe(5)
-    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(3))
+    expect(state.shopNeeds.needs[0]).toEqual(accepted)
+    expect(state.orders).toEqual([order])
+    // The answer was enough: the user is not loaded again.
+    expect(fetch).toHaveBeenCalledTimes(2)
     expect(screen.getByRole('tab', { name: 'ENGAGES (1)' })).toBeInTheDocument()
   })
 

@@ -1,0 +1,42 @@
+// How an answer that carries part of the user load brings the store up to
+// date without loading the user again (`GET /api/user`): one rule per list,
+// shared by the actions (trade answers, a delivery's order, the event of a
+// bulk add or an import). Each item is shaped as in the user load.
+import type { ActivityEvent, Order, PriceRecord } from '../types'
+import { state } from './state'
+
+/** Replaces the order with the same `_id`, or adds it. */
+export function upsertOrder(order: Order): void {
+  const i = state.orders.findIndex((o) => o._id === order._id)
+  if (i >= 0) state.orders[i] = order
+  else state.orders.push(order)
+}
+
+/** Takes out an order the daemon deleted. */
+export function removeOrder(id: string): void {
+  const i = state.orders.findIndex((o) => o._id === id)
+  if (i >= 0) state.orders.splice(i, 1)
+}
+
+/** Replaces the price of the same product, or adds it. */
+export function upsertPrice(price: PriceRecord): void {
+  const i = state.prices.findIndex((p) => p.product === price.product)
+  if (i >= 0) state.prices[i] = price
+  else state.prices.push(price)
+}
+
+/** Takes out the price of a product no commitment prices any more. */
+export function removePrice(product: string): void {
+  const i = state.prices.findIndex((p) => p.product === product)
+  if (i >= 0) state.prices.splice(i, 1)
+}
+
+/**
+ * Puts new events, newest first, on top of the feed (the user load's
+ * order). An event already held (same `_id`) is not added twice.
+ */
+export function prependEvents(events: readonly ActivityEvent[]): void {
+  const held = new Set(state.events.map((e) => e._id).filter((id) => id !== undefined))
+  const fresh = events.filter((e) => e._id === undefined || !held.has(e._id))
+  if (fresh.length > 0) state.events.unshift(...fresh)
+}
