@@ -489,12 +489,13 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await shot(shopPage, 'shop-counter-proposal')
   })
 
-  // The user loads the producer's page asks for from its acceptance on,
-  // until it reloads: none, the acceptance's answer carries the order, its
-  // deliveries and the event (issue 14).
-  const farmUserLoads: string[] = []
-  const countUserLoad = (request: Request) => {
-    if (new URL(request.url()).pathname === '/api/user') farmUserLoads.push(`${request.method()} ${request.url()}`)
+  // The API calls of the producer's page from its acceptance on, until it
+  // reloads: the acceptance, and no user load — its answer carries the
+  // order, its deliveries and the event (issue 14).
+  const farmCalls: string[] = []
+  const recordCall = (request: Request) => {
+    const path = new URL(request.url()).pathname
+    if (path.startsWith('/api/')) farmCalls.push(`${request.method()} ${path}`)
   }
   await test.step('the producer accepts; both see the commitment', async () => {
     await farmPage.reload()
@@ -504,7 +505,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     const card = p.getByRole('article', { name: 'Proposition' })
     await expect(card).toContainText('60 kg à 2,20 €/kg')
     await expect(card).toContainText('par le magasin')
-    farmPage.on('request', countUserLoad)
+    farmPage.on('request', recordCall)
     await card.getByRole('button', { name: 'Accepter' }).click()
     await expect(toast(farmPage, 'Votre réponse a été correctement enregistrée')).toBeVisible()
     const commitment = p.getByRole('article', { name: 'Engagement' })
@@ -557,8 +558,9 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(feed.getByText(`Vous avez accepté la proposition d'${shop.name} : 60 kg de Courgette pour ${JUNE}.`)).toBeVisible()
     await farmPage.keyboard.press('Escape')
     await expect(feed).toBeHidden()
-    farmPage.off('request', countUserLoad)
-    expect(farmUserLoads, 'user loads after the acceptance').toEqual([])
+    farmPage.off('request', recordCall)
+    expect(farmCalls.filter((c) => c.startsWith('PUT /api/proposalreview/')), 'the acceptance').toHaveLength(1)
+    expect(farmCalls.filter((c) => c.endsWith(' /api/user')), 'user loads after the acceptance').toEqual([])
 
     const load: Load = await (await shopPage.request.get('/api/user')).json()
     expect(load.orders).toHaveLength(1)
