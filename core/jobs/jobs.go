@@ -151,9 +151,11 @@ const (
 // Job is a named job.
 type Job struct {
 	Name string
-	// Summary says what it does; Schedule when the daemon runs it.
-	Summary  string
-	Schedule string
+	// Summary says what it does.
+	Summary string
+	// Schedule says when the daemon runs it: its scheduler's cron line and
+	// the text of `primeur jobs list` both come from it.
+	Schedule Schedule
 	Run      func(ctx context.Context, env Env, now time.Time) (Report, error)
 }
 
@@ -162,25 +164,25 @@ var All = []Job{
 	{
 		Name:     "deliveries",
 		Summary:  "verrouille les livraisons prévues à l'heure limite et envoie les bons de livraison 30 minutes après",
-		Schedule: "toutes les 5 minutes",
+		Schedule: EveryMinutes(5),
 		Run:      Deliveries,
 	},
 	{
 		Name:     "claims",
 		Summary:  "valide les réclamations restées sans réponse du magasin au-delà du délai (claims.autovalidate-after)",
-		Schedule: "toutes les heures",
+		Schedule: Hourly(0),
 		Run:      Claims,
 	},
 	{
 		Name:     "invoices",
 		Summary:  "émet et envoie la facture de chaque commande du mois écoulé ayant des livraisons effectuées",
-		Schedule: "tous les jours à 06:00 (le 1er : le mois écoulé ; ensuite, les factures retardées par une réclamation en attente)",
+		Schedule: Daily(billing.InvoiceHour, 0).Noting("le 1er : le mois écoulé ; ensuite, les factures retardées par une réclamation en attente"),
 		Run:      Invoices,
 	},
 	{
 		Name:     "purge",
 		Summary:  "supprime les sessions expirées et les compteurs de limitation (connexions, inscriptions) dont la période est échue",
-		Schedule: "toutes les heures, à la demie",
+		Schedule: Hourly(30),
 		Run:      Purge,
 	},
 }
