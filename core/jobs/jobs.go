@@ -1,6 +1,6 @@
 // Package jobs holds Primeur's scheduled jobs (DESIGN §8), each a function
-// of a time: the daemon's scheduler and `primeur jobs run` call the same
-// code. Every job does what is due at that time and nothing else, so a late
+// of a time with its Schedule: the daemon's scheduler and `primeur jobs
+// run` call the same code. Every job does what is due at that time and nothing else, so a late
 // run catches up and a second run finds nothing left:
 //
 //   - deliveries (every 5 minutes): lock the planned deliveries past their
@@ -9,8 +9,10 @@
 //     failed send);
 //   - claims (hourly): accept the claims the shop left unreviewed for
 //     claims.autovalidate-after;
-//   - invoices (every day at 06:00): issue the invoice of every order
-//     whose month is over (core/billing), then email them. The 1st's run
+//   - invoices (every day at 06:00): lock the deliveries due, accept the
+//     claims past their delay, issue the invoice of every order whose
+//     month is over (core/billing), then email them (Invoices reads as
+//     that checklist). The 1st's run
 //     bills the month just ended; an order with a claim still waiting for
 //     the shop's answer is deferred, logged and counted, and invoiced by
 //     the first run after the shop answered or the claims job accepted the
