@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"primeur/core/billing"
 	"primeur/core/delivery"
 	"primeur/core/delivery/deliverytest"
+	"primeur/core/jobs"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
@@ -71,6 +71,15 @@ func newDeliveriesWorld(t *testing.T, db *store.DB) deliveriesWorld {
 	dw.done = dw.w.Delivery(dw.order, "2026-11-19", orders.Done,
 		deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(1000)})
 	return dw
+}
+
+// invoices runs the invoices job at now on the daemon's database, as its
+// scheduler does; the emails go to the outbox of its data directory.
+func invoices(t *testing.T, s *daemontest.Server, now time.Time) {
+	t.Helper()
+	if _, err := jobs.Invoices(context.Background(), jobs.EnvOf(s.Config, s.DB, nil), now); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (dw deliveriesWorld) path(op, delivery string) string {
@@ -220,9 +229,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 			t.Fatalf("orders before the invoice %+v", load.Orders)
 		}
 		// Once invoiced, the user load carries the invoice.
-		if _, err := billing.Run(context.Background(), db, delivery.DefaultRules(), deliverytest.At(2026, 12, 1, 6, 0)); err != nil {
-			t.Fatal(err)
-		}
+		invoices(t, dw.s, deliverytest.At(2026, 12, 1, 6, 0))
 		dw.shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
 		if len(load.Orders) != 1 || load.Orders[0].Invoice == nil || load.Orders[0].Invoice.Number != "FA-2026-000001" {
 			t.Fatalf("orders after the invoice %+v", load.Orders)
@@ -291,9 +298,7 @@ func TestPrintRoutes(t *testing.T) {
 				t.Fatalf("%s: %d", tt.path, res.Status)
 			}
 		}
-		if _, err := billing.Run(context.Background(), db, delivery.DefaultRules(), deliverytest.At(2026, 12, 1, 6, 0)); err != nil {
-			t.Fatal(err)
-		}
+		invoices(t, dw.s, deliverytest.At(2026, 12, 1, 6, 0))
 		for _, c := range []*daemontest.Client{dw.shop, dw.farm} {
 			expectPDF(c, invoice, "FA-2026-000001.pdf")
 		}

@@ -5,8 +5,6 @@ import (
 	"context"
 	"testing"
 
-	"primeur/core/billing"
-	"primeur/core/delivery"
 	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
@@ -31,9 +29,7 @@ func TestPrintWithHostileNames(t *testing.T) {
 		w := deliverytest.Between(t, db, farmID, shopID)
 		order := w.Order(w.Farm, w.Shop, "2026-11-01")
 		done := w.Delivery(order, "2026-11-19", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
-		if _, err := billing.Run(context.Background(), db, delivery.DefaultRules(), deliverytest.At(2026, 12, 1, 6, 0)); err != nil {
-			t.Fatal(err)
-		}
+		invoices(t, s, deliverytest.At(2026, 12, 1, 6, 0))
 		for _, c := range []*daemontest.Client{shop, farm} {
 			for _, path := range []string{"/print/delivery/" + order + "/" + done, "/print/invoice/" + order} {
 				res := c.Do("GET", path, nil).Expect(t, 200)

@@ -10,19 +10,11 @@ import (
 	"primeur/core/jobs"
 )
 
-// schedules says when the daemon runs each job (DESIGN §8), as cron lines in
-// the business time zone. Each job also runs once at start, to catch up
-// with what fell due while the daemon was stopped.
-var schedules = map[string]string{
-	"deliveries": "*/5 * * * *",
-	"claims":     "0 * * * *",
-	"purge":      "30 * * * *",
-	"invoices":   "0 6 * * *",
-}
-
-// startJobs schedules every job with gocron in the business time zone and
-// returns the function stopping the scheduler: it waits for the running
-// jobs, which see ctx cancelled, for up to DrainTimeout.
+// startJobs schedules every job with gocron in the business time zone, on
+// the cron line of its Schedule (DESIGN §8), and returns the function
+// stopping the scheduler: it waits for the running jobs, which see ctx
+// cancelled, for up to DrainTimeout. Each job also runs once at start, to
+// catch up with what fell due while the daemon was stopped.
 // Every replica runs them: each job is safe to run on several processes at
 // once (core/jobs).
 func (d *Daemon) startJobs(ctx context.Context) (func(), error) {
@@ -33,11 +25,11 @@ func (d *Daemon) startJobs(ctx context.Context) (func(), error) {
 	env := jobs.EnvOf(d.cfg, d.db, d.log)
 	env.Observe = d.observe
 	for _, job := range jobs.All {
-		cron, ok := schedules[job.Name]
-		if !ok {
-			return nil, fmt.Errorf("daemon: no schedule for job %s", job.Name)
+		cron, err := job.Schedule.Cron()
+		if err != nil {
+			return nil, fmt.Errorf("daemon: job %s: %w", job.Name, err)
 		}
-		_, err := s.NewJob(gocron.CronJob(cron, false), gocron.NewTask(func() { d.runJob(ctx, env, job) }),
+		_, err = s.NewJob(gocron.CronJob(cron, false), gocron.NewTask(func() { d.runJob(ctx, env, job) }),
 			gocron.WithName(job.Name),
 			gocron.WithSingletonMode(gocron.LimitModeReschedule),
 			gocron.WithStartAt(gocron.WithStartImmediately()))

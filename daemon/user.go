@@ -214,16 +214,8 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 	}
 	var u accounts.User
 	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		var (
-			daysChanged bool
-			err         error
-		)
-		u, daysChanged, err = accounts.UpdateProfile(ctx, tx, currentUser(ctx), p, d.now())
-		if err != nil || !daysChanged || !u.IsProducer() {
-			return err
-		}
-		// Upcoming deliveries move to the new days (DESIGN §6).
-		_, err = trade.ReplanProducer(ctx, tx, u.ID, d.nowLocal())
+		var err error
+		u, err = trade.UpdateProfile(ctx, tx, currentUser(ctx).ID, p, d.nowLocal())
 		return err
 	})
 	if err != nil {

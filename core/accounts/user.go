@@ -318,7 +318,9 @@ func SetPassword(ctx context.Context, db *store.DB, email, password string, now 
 }
 
 // UpdateProfile validates p for u and stores it. It returns the updated user
-// and whether the delivery days changed (deliveries are then re-planned).
+// and whether the delivery days changed. It re-plans nothing: the profile
+// form goes through trade.UpdateProfile, which re-plans a producer's
+// deliveries when its days changed.
 func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now time.Time) (User, bool, error) {
 	p, err := p.Normalize(u.Type)
 	if err != nil {

@@ -54,6 +54,46 @@ func review(t *testing.T, db *store.DB, w *deliverytest.World, order, id string,
 	}
 }
 
+// issueDue issues the invoice of every order due at now, each in its own
+// transaction: steps 3 and 4 of the invoices job (core/jobs.Invoices). Its
+// steps 1 and 2, the lock of the deliveries due and the acceptance of the
+// claims past their delay, the tests take themselves where they need them.
+func issueDue(db *store.DB, now time.Time) ([]billing.Invoice, error) {
+	ids, err := billing.Due(ctx, db, now, rules.Location)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		out  []billing.Invoice
+		errs []error
+	)
+	for _, id := range ids {
+		inv, err := billing.IssueDue(ctx, db, id, now, rules.Location)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case inv != nil:
+			out = append(out, *inv)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// lockAndAccept is what the invoices job does before it issues: it locks
+// the deliveries due and accepts the claims past their delay; it returns
+// how many claims it accepted.
+func lockAndAccept(t *testing.T, db *store.DB, now time.Time) int {
+	t.Helper()
+	if _, err := rules.LockDue(ctx, db, now); err != nil {
+		t.Fatal(err)
+	}
+	n, err := rules.Autovalidate(ctx, db, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 func TestInvoiceAmountsAndClaims(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := deliverytest.New(t, db)
@@ -66,7 +106,7 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		pending := w.Delivery(o, "2026-11-19", orders.Done, deliverytest.L{Product: "laitue", Price: 90, Expected: 2000, Sent: deliverytest.Dec(1800)})
 		w.Delivery(o, "2026-11-24", orders.Cancelled, tomato(1000))
 		w.Delivery(o, "2026-11-26", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 500})
-		// The last one is still planned: the lock of the invoice run makes it done.
+		// The last one is still planned: the lock before the invoices makes it done.
 		lastDay := w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "laitue", Price: 90, Expected: 1000})
 
 		claim(t, db, w, o, accepted, "tomate", -3, at(2026, 11, 25, 9, 0))
@@ -77,17 +117,19 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 
 		// On the 1st the claim is 45 h old: the shop still has 3 h to
 		// answer, so the order waits (the last delivery is locked anyway).
-		issued, err := billing.Run(ctx, db, rules, at(2026, 12, 1, 6, 0))
-		if err != nil || len(issued) != 0 {
-			t.Fatalf("Run on the 1st = %d invoices, %v", len(issued), err)
+		autovalidated := lockAndAccept(t, db, at(2026, 12, 1, 6, 0))
+		issued, err := issueDue(db, at(2026, 12, 1, 6, 0))
+		if err != nil || len(issued) != 0 || autovalidated != 0 {
+			t.Fatalf("the 1st: %d invoices, %d claims accepted, %v", len(issued), autovalidated, err)
 		}
 		if w.Get(pending).ClaimStatus != orders.ClaimSent || w.Get(lastDay).Status != orders.Done {
-			t.Fatal("the run of the 1st accepted a claim younger than the delay, or did not lock the last delivery")
+			t.Fatal("the 1st: a claim younger than the delay accepted, or the last delivery not locked")
 		}
-		// The next day's run accepts it (48 h have passed), then bills it.
-		issued, err = billing.Run(ctx, db, rules, at(2026, 12, 2, 6, 0))
-		if err != nil || len(issued) != 1 {
-			t.Fatalf("Run on the 2nd = %d invoices, %v", len(issued), err)
+		// The next day it is accepted (48 h have passed), then billed.
+		autovalidated = lockAndAccept(t, db, at(2026, 12, 2, 6, 0))
+		issued, err = issueDue(db, at(2026, 12, 2, 6, 0))
+		if err != nil || len(issued) != 1 || autovalidated != 1 {
+			t.Fatalf("the 2nd: %d invoices, %d claims accepted, %v", len(issued), autovalidated, err)
 		}
 		inv, err := billing.ForOrder(ctx, db, o)
 		if err != nil {
@@ -107,7 +149,7 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 			{2, 1000, 2500}, // claim refused: the sent 10 kg
 			{3, 2000, 1800}, // 18 sent, +2 auto-validated after 48 h: 20 × 0,90 €
 			{5, 500, 1250},  // no sent quantity: the expected 5 kg
-			{6, 1000, 900},  // locked by the run
+			{6, 1000, 900},  // locked before the invoices
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("lines %+v, want %+v", got, want)
@@ -127,7 +169,7 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 			t.Fatalf("notes %v (the cancelled delivery counts nowhere)", notes)
 		}
 		if w.Get(pending).ClaimStatus != orders.ClaimAccepted {
-			t.Fatal("the run did not accept the claim past its delay")
+			t.Fatal("the claim past its delay was not accepted")
 		}
 		feed, _ := activity.Feed(ctx, db, w.Shop.ID, "", 1)
 		if feed[0].Type != activity.ClaimAutovalidate {
@@ -144,18 +186,19 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 			t.Fatal("order view without invoice")
 		}
 		// Running again issues nothing.
-		if again, err := billing.Run(ctx, db, rules, at(2026, 12, 2, 6, 5)); err != nil || len(again) != 0 {
+		if again, err := issueDue(db, at(2026, 12, 2, 6, 5)); err != nil || len(again) != 0 {
 			t.Fatalf("second run: %d, %v", len(again), err)
 		}
 	})
 }
 
 // TestAPendingClaimDefersTheInvoice: a claim sent on the last evening of
-// the month is neither accepted nor billed by the run of the 1st at 06:00
-// (the other orders are invoiced); its order is listed as deferred, and no
-// number is taken for it. Once the shop answers, the next run invoices it
+// the month is neither accepted nor billed on the 1st at 06:00 (the other
+// orders are invoiced); its order is listed as deferred, and no number is
+// taken for it. Once the shop answers, the next day's issue invoices it
 // with the claim's outcome; unanswered, the system accepts it only
-// claims.autovalidate-after after it was sent.
+// claims.autovalidate-after after it was sent. (core/jobs'
+// TestInvoicesJobDefersAnOrderWithAPendingClaim goes through the jobs.)
 func TestAPendingClaimDefersTheInvoice(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := deliverytest.New(t, db)
@@ -211,12 +254,13 @@ func TestAPendingClaimDefersTheInvoice(t *testing.T) {
 		}
 
 		// The 1st, 06:00: only the order without a claim is invoiced.
-		issued, err := billing.Run(ctx, db, rules, at(2026, 12, 1, 6, 0))
+		accepted := lockAndAccept(t, db, at(2026, 12, 1, 6, 0))
+		issued, err := issueDue(db, at(2026, 12, 1, 6, 0))
 		if err != nil || len(issued) != 1 || issued[0].OrderID != plain || issued[0].Number != "FA-2026-000001" {
-			t.Fatalf("run of the 1st: %+v, %v", issued, err)
+			t.Fatalf("the 1st: %+v, %v", issued, err)
 		}
-		if w.Get(d1).ClaimStatus != orders.ClaimSent || w.Get(d2).ClaimStatus != orders.ClaimSent || events() != 0 {
-			t.Fatal("the run of the 1st accepted a claim sent the evening before")
+		if accepted != 0 || w.Get(d1).ClaimStatus != orders.ClaimSent || w.Get(d2).ClaimStatus != orders.ClaimSent || events() != 0 {
+			t.Fatal("the 1st: a claim sent the evening before was accepted")
 		}
 		if invoiced(answered) || invoiced(unanswered) {
 			t.Fatal("an order with a pending claim was invoiced")
@@ -237,11 +281,12 @@ func TestAPendingClaimDefersTheInvoice(t *testing.T) {
 
 		// The shop accepts the first claim; the next run bills 7 kg.
 		review(t, db, w, answered, d1, true, at(2026, 12, 1, 10, 0))
-		issued, err = billing.Run(ctx, db, rules, at(2026, 12, 2, 6, 0))
+		accepted = lockAndAccept(t, db, at(2026, 12, 2, 6, 0))
+		issued, err = issueDue(db, at(2026, 12, 2, 6, 0))
 		if err != nil || len(issued) != 1 || issued[0].OrderID != answered || issued[0].Number != "FA-2026-000002" {
-			t.Fatalf("run of the 2nd: %+v, %v", issued, err)
+			t.Fatalf("the 2nd: %+v, %v", issued, err)
 		}
-		if total(answered) != 1750 || events() != 0 || w.Get(d2).ClaimStatus != orders.ClaimSent {
+		if total(answered) != 1750 || accepted != 0 || events() != 0 || w.Get(d2).ClaimStatus != orders.ClaimSent {
 			t.Fatalf("answered order: %v HT, %d auto-validations", total(answered), events())
 		}
 		if got := deferred(at(2026, 12, 2, 6, 0)); !slices.Equal(got, []string{unanswered}) {
@@ -249,16 +294,16 @@ func TestAPendingClaimDefersTheInvoice(t *testing.T) {
 		}
 
 		// Unanswered: one minute before the delay nothing is accepted;
-		// at the delay the system accepts it and the run bills 6 kg.
+		// at the delay the system accepts it and the 3rd's issue bills 6 kg.
 		if n, err := rules.Autovalidate(ctx, db, lastEvening.Add(rules.AutovalidateAfter-time.Minute)); err != nil || n != 0 {
 			t.Fatalf("before the delay: %d, %v", n, err)
 		}
 		if n, err := rules.Autovalidate(ctx, db, lastEvening.Add(rules.AutovalidateAfter)); err != nil || n != 1 {
 			t.Fatalf("at the delay: %d, %v", n, err)
 		}
-		issued, err = billing.Run(ctx, db, rules, at(2026, 12, 3, 6, 0))
+		issued, err = issueDue(db, at(2026, 12, 3, 6, 0))
 		if err != nil || len(issued) != 1 || issued[0].OrderID != unanswered || issued[0].Number != "FA-2026-000003" || issued[0].IssueDate != "2026-12-03" {
-			t.Fatalf("run of the 3rd: %+v, %v", issued, err)
+			t.Fatalf("the 3rd: %+v, %v", issued, err)
 		}
 		if total(unanswered) != 1500 || events() != 1 || len(deferred(at(2026, 12, 3, 6, 0))) != 0 {
 			t.Fatalf("unanswered order: %v HT, %d auto-validations", total(unanswered), events())
@@ -271,7 +316,7 @@ func TestIssuedInvoiceNeverChanges(t *testing.T) {
 		w := deliverytest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
 		d := w.Delivery(o, "2026-11-05", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
-		if _, err := billing.Run(ctx, db, rules, at(2026, 12, 1, 6, 0)); err != nil {
+		if _, err := issueDue(db, at(2026, 12, 1, 6, 0)); err != nil {
 			t.Fatal(err)
 		}
 		before, err := billing.ForOrder(ctx, db, o)
@@ -301,7 +346,7 @@ func TestExemptProducer(t *testing.T) {
 		w.Exec(`UPDATE users SET tvaintracom = '' WHERE id = ?`, w.Farm.ID)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
 		w.Delivery(o, "2026-11-05", orders.Done, deliverytest.L{Product: "tomate", Price: 333, Expected: 333})
-		if _, err := billing.Run(ctx, db, rules, at(2026, 12, 1, 6, 0)); err != nil {
+		if _, err := issueDue(db, at(2026, 12, 1, 6, 0)); err != nil {
 			t.Fatal(err)
 		}
 		inv, err := billing.ForOrder(ctx, db, o)
@@ -356,7 +401,8 @@ func TestWhatIsDue(t *testing.T) {
 			{at(2026, 12, 3, 12, 0), 1},
 			{at(2027, 1, 1, 6, 0), 0},
 		} {
-			issued, err := billing.Run(ctx, db, rules, tt.when)
+			lockAndAccept(t, db, tt.when)
+			issued, err := issueDue(db, tt.when)
 			if err != nil || len(issued) != tt.n {
 				t.Fatalf("at %v: %d invoices, %v; want %d", tt.when, len(issued), err, tt.n)
 			}
@@ -445,7 +491,7 @@ func TestConcurrentRunsGiveOneInvoicePerOrderAndContinuousNumbers(t *testing.T) 
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				invs, err := billing.Run(ctx, h, rules, at(2026, 12, 1, 6, 0))
+				invs, err := issueDue(h, at(2026, 12, 1, 6, 0))
 				if err != nil {
 					t.Error(err)
 				}
@@ -472,7 +518,7 @@ func TestConcurrentRunsGiveOneInvoicePerOrderAndContinuousNumbers(t *testing.T) 
 		// starts again at 1, and 2026 keeps its numbers.
 		dec := world(t, w, 3, 6, "2026-12-01")
 		for range 2 {
-			if _, err := billing.Run(ctx, db, rules, at(2027, 1, 1, 6, 0)); err != nil {
+			if _, err := issueDue(db, at(2027, 1, 1, 6, 0)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -499,7 +545,7 @@ func TestARolledBackIssueGivesItsNumberBack(t *testing.T) {
 		if !errors.Is(err, boom) {
 			t.Fatal(err)
 		}
-		if _, err := billing.Run(ctx, db, rules, at(2026, 12, 1, 6, 0)); err != nil {
+		if _, err := issueDue(db, at(2026, 12, 1, 6, 0)); err != nil {
 			t.Fatal(err)
 		}
 		continuous(t, numbers(t, db, 2026), map[string][]string{w.Farm.ID: os})

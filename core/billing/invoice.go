@@ -299,9 +299,10 @@ func List(ctx context.Context, q store.Q, producerID, month string) ([]Invoice, 
 // still planned, none is done, or a claim on one of its deliveries still
 // waits for the shop's answer. Issue never accepts a claim: a pending one
 // defers the invoice until the shop answers or the system accepts it once
-// claims.autovalidate-after has passed (Run does that first, as the claims
-// job would), so that the invoice bills what the claim's outcome says and
-// the shop has had its full delay (Deferred lists such orders).
+// claims.autovalidate-after has passed (the invoices job, core/jobs, does
+// that before it issues, as the claims job would), so that the invoice
+// bills what the claim's outcome says and the shop has had its full delay
+// (Deferred lists such orders).
 //
 // The order row is locked first (FOR UPDATE on PostgreSQL; SQLite
 // transactions are serialised), so two runs issuing the same order queue

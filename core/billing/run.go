@@ -2,13 +2,11 @@ package billing
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
-	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/store"
 )
@@ -59,59 +57,27 @@ func Deferred(ctx context.Context, q store.Q, now time.Time, loc *time.Location)
 	return out, nil
 }
 
-// Run issues every invoice due at now: it first locks the deliveries due
-// (so the months it bills have no planned delivery left that should be
-// done) and accepts the claims the shops left unanswered for
-// claims.autovalidate-after (rules.Autovalidate, what the claims job does:
-// a run after a stop catches up in one go), then issues each due order in
-// its own transaction (Issue), deferring those with a claim still pending.
-// It returns the invoices this run issued; an order another process issued
-// meanwhile is skipped. A failing order does not stop the others: their
-// errors are returned together.
-func Run(ctx context.Context, db *store.DB, rules delivery.Rules, now time.Time) ([]Invoice, error) {
-	return RunEach(ctx, db, rules, now, nil)
-}
-
-// RunEach is Run calling issued, when not nil, with each invoice once its
-// transaction has committed (the jobs log it: a crash test watches these
-// lines to kill the process in the middle of a run).
-func RunEach(ctx context.Context, db *store.DB, rules delivery.Rules, now time.Time, issued func(Invoice)) ([]Invoice, error) {
-	if _, err := rules.LockDue(ctx, db, now); err != nil {
-		return nil, err
+// IssueDue issues the invoice of one order Due listed, in a transaction
+// of its own (Issue), and returns it; nil when it issued nothing: a claim
+// on one of the order's deliveries still waits for the shop's answer (the
+// order is deferred, see Deferred), or another process issued the invoice
+// meanwhile. The invoices job (core/jobs) calls it for each due order once
+// it has locked the deliveries due and accepted the claims past their
+// delay.
+func IssueDue(ctx context.Context, db *store.DB, orderID string, now time.Time, loc *time.Location) (*Invoice, error) {
+	var inv *Invoice
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		inv, err = Issue(ctx, tx, orderID, now, loc)
+		return err
+	})
+	switch {
+	case err != nil && store.IsUniqueViolation(err):
+		// Another process issued it between our check and our insert
+		// (only possible if its lock was bypassed); ours rolled back.
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("billing: order %s: %w", orderID, err)
 	}
-	if _, err := rules.Autovalidate(ctx, db, now); err != nil {
-		return nil, err
-	}
-	ids, err := Due(ctx, db, now, rules.Location)
-	if err != nil {
-		return nil, err
-	}
-	var (
-		all  []Invoice
-		errs []error
-	)
-	for _, id := range ids {
-		if err := ctx.Err(); err != nil {
-			return all, err
-		}
-		var inv *Invoice
-		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-			var err error
-			inv, err = Issue(ctx, tx, id, now, rules.Location)
-			return err
-		})
-		switch {
-		case err != nil && store.IsUniqueViolation(err):
-			// Another process issued it between our check and our insert
-			// (only possible if its lock was bypassed); ours rolled back.
-		case err != nil:
-			errs = append(errs, fmt.Errorf("billing: order %s: %w", id, err))
-		case inv != nil:
-			all = append(all, *inv)
-			if issued != nil {
-				issued(*inv)
-			}
-		}
-	}
-	return all, errors.Join(errs...)
+	return inv, nil
 }

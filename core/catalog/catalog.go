@@ -1,14 +1,13 @@
 // Package catalog holds the products Primeur knows: name, unit (kg or
 // pieces), and the figures the standard import needs — each product's share
 // of a shop's fruit-and-vegetable turnover, its 12 seasonal coefficients and
-// its reference producer price. The list lives in catalogue.csv and reaches
-// the database through a migration.
+// its reference producer price. The list lives in catalogue.csv
+// (Catalogue) and reaches the database through migration 3 (core/schema).
 package catalog
 
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	_ "embed"
 	"encoding/csv"
 	"fmt"
@@ -124,27 +123,6 @@ func parse(r io.Reader) ([]Product, error) {
 		out = append(out, p)
 	}
 	return out, nil
-}
-
-// Seed loads the embedded catalogue into the products table, inserting new
-// products and updating known ones (by id). It runs as a migration, on a
-// plain *sql.Tx.
-func Seed(ctx context.Context, tx *sql.Tx, d store.Dialect) error {
-	products, err := Catalogue()
-	if err != nil {
-		return err
-	}
-	q := store.Rebind(d, `INSERT INTO products (id, name, name_key, unit, share, ref_price, coefs)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key,
-			unit = excluded.unit, share = excluded.share, ref_price = excluded.ref_price,
-			coefs = excluded.coefs`)
-	for _, p := range products {
-		if _, err := tx.ExecContext(ctx, q, p.ID, p.Name, p.NameKey, p.Unit, p.Share, p.RefPrice, p.CoefsRaw); err != nil {
-			return fmt.Errorf("catalog: seed %s: %w", p.ID, err)
-		}
-	}
-	return nil
 }
 
 const productColumns = `id, name, name_key, unit, share, ref_price, coefs`

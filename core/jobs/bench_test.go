@@ -119,7 +119,8 @@ func BenchmarkInvoiceRun(b *testing.B) {
 	})
 }
 
-// BenchmarkInvoiceIssue is the same run without documents: issuing only.
+// BenchmarkInvoiceIssue is the same run without documents: issuing only
+// (steps 3 and 4 of Invoices).
 func BenchmarkInvoiceIssue(b *testing.B) {
 	benchDBs(b, func(b *testing.B, db *store.DB) {
 		round := 0
@@ -128,9 +129,15 @@ func BenchmarkInvoiceIssue(b *testing.B) {
 			round++
 			seedBench(b, db, round)
 			b.StartTimer()
-			issued, err := billing.Run(context.Background(), db, delivery.DefaultRules(), at(2026, 12, 1, 6, 0))
-			if err != nil || len(issued) != benchProducers*benchShops {
-				b.Fatalf("%d, %v", len(issued), err)
+			now, loc := at(2026, 12, 1, 6, 0), delivery.DefaultRules().Location
+			due, err := billing.Due(context.Background(), db, now, loc)
+			if err != nil || len(due) != benchProducers*benchShops {
+				b.Fatalf("%d due, %v", len(due), err)
+			}
+			for _, id := range due {
+				if inv, err := billing.IssueDue(context.Background(), db, id, now, loc); err != nil || inv == nil {
+					b.Fatalf("order %s: %v, %v", id, inv, err)
+				}
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/(benchProducers*benchShops), "ms/order")

@@ -1,6 +1,6 @@
 // Package jobs holds Primeur's scheduled jobs (DESIGN §8), each a function
-// of a time: the daemon's scheduler and `primeur jobs run` call the same
-// code. Every job does what is due at that time and nothing else, so a late
+// of a time with its Schedule: the daemon's scheduler and `primeur jobs
+// run` call the same code. Every job does what is due at that time and nothing else, so a late
 // run catches up and a second run finds nothing left:
 //
 //   - deliveries (every 5 minutes): lock the planned deliveries past their
@@ -9,8 +9,10 @@
 //     failed send);
 //   - claims (hourly): accept the claims the shop left unreviewed for
 //     claims.autovalidate-after;
-//   - invoices (every day at 06:00): issue the invoice of every order
-//     whose month is over (core/billing), then email them. The 1st's run
+//   - invoices (every day at 06:00): lock the deliveries due, accept the
+//     claims past their delay, issue the invoice of every order whose
+//     month is over (core/billing), then email them (Invoices reads as
+//     that checklist). The 1st's run
 //     bills the month just ended; an order with a claim still waiting for
 //     the shop's answer is deferred, logged and counted, and invoiced by
 //     the first run after the shop answered or the claims job accepted the
@@ -151,9 +153,11 @@ const (
 // Job is a named job.
 type Job struct {
 	Name string
-	// Summary says what it does; Schedule when the daemon runs it.
-	Summary  string
-	Schedule string
+	// Summary says what it does.
+	Summary string
+	// Schedule says when the daemon runs it: its scheduler's cron line and
+	// the text of `primeur jobs list` both come from it.
+	Schedule Schedule
 	Run      func(ctx context.Context, env Env, now time.Time) (Report, error)
 }
 
@@ -162,25 +166,25 @@ var All = []Job{
 	{
 		Name:     "deliveries",
 		Summary:  "verrouille les livraisons prévues à l'heure limite et envoie les bons de livraison 30 minutes après",
-		Schedule: "toutes les 5 minutes",
+		Schedule: EveryMinutes(5),
 		Run:      Deliveries,
 	},
 	{
 		Name:     "claims",
 		Summary:  "valide les réclamations restées sans réponse du magasin au-delà du délai (claims.autovalidate-after)",
-		Schedule: "toutes les heures",
+		Schedule: Hourly(0),
 		Run:      Claims,
 	},
 	{
 		Name:     "invoices",
 		Summary:  "émet et envoie la facture de chaque commande du mois écoulé ayant des livraisons effectuées",
-		Schedule: "tous les jours à 06:00 (le 1er : le mois écoulé ; ensuite, les factures retardées par une réclamation en attente)",
-		Run:      InvoicesJob,
+		Schedule: Daily(billing.InvoiceHour, 0).Noting("le 1er : le mois écoulé ; ensuite, les factures retardées par une réclamation en attente"),
+		Run:      Invoices,
 	},
 	{
 		Name:     "purge",
 		Summary:  "supprime les sessions expirées et les compteurs de limitation (connexions, inscriptions) dont la période est échue",
-		Schedule: "toutes les heures, à la demie",
+		Schedule: Hourly(30),
 		Run:      Purge,
 	},
 }
@@ -232,19 +236,70 @@ func Claims(ctx context.Context, env Env, now time.Time) (Report, error) {
 	return r, err
 }
 
-// InvoicesJob is the invoices job as the scheduler and `primeur jobs run`
-// call it: Invoices, then the orders whose invoice is due but deferred
-// because a claim still waits for the shop's answer, each logged with
-// when the system will accept the claim, and counted (InvoicesDeferred).
-func InvoicesJob(ctx context.Context, env Env, now time.Time) (Report, error) {
-	r, err := Invoices(ctx, env, now)
-	deferred, derr := billing.Deferred(ctx, env.DB, now, env.Rules.Location)
+// Invoices is the invoices job, step by step:
+//
+//  1. lock the deliveries due (delivery.Rules.LockDue), so that the months
+//     it bills keep no planned delivery that should be done;
+//  2. accept the claims the shops left unanswered for
+//     claims.autovalidate-after (delivery.Rules.Autovalidate, what the
+//     claims job does: a run after a stop catches up); a younger claim
+//     waits;
+//  3. list the orders due (billing.Due): month over, a delivery done, no
+//     invoice yet, in numbering order;
+//  4. issue each in a transaction of its own (billing.IssueDue), logging
+//     "invoice issued" once it is committed; an order whose claim still
+//     waits for the shop is deferred, with no number taken. A failing
+//     order does not stop the others;
+//  5. email the invoices not emailed yet (sendInvoices: the claim-then-send
+//     protocol of sendOnce);
+//  6. log and count the orders deferred by a pending claim
+//     (billing.Deferred), each with when the system will accept the claim:
+//     the first daily run after the shop answers, or after that time,
+//     invoices them.
+//
+// A failure of steps 1 to 3 stops the run (the next one catches up; the
+// deliveries job emails any invoice left unsent meanwhile).
+func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	loc := env.Rules.Location
+	if _, err := env.Rules.LockDue(ctx, env.DB, now); err != nil {
+		return r, err
+	}
+	if _, err := env.Rules.Autovalidate(ctx, env.DB, now); err != nil {
+		return r, err
+	}
+	due, err := billing.Due(ctx, env.DB, now, loc)
+	if err != nil {
+		return r, err
+	}
+	var errs []error
+	issued := 0
+	for _, id := range due {
+		if err := ctx.Err(); err != nil {
+			errs = append(errs, err)
+			break
+		}
+		inv, err := billing.IssueDue(ctx, env.DB, id, now, loc)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case inv != nil:
+			issued++
+			env.Log.Debug("invoice issued", "number", inv.Number, "order", inv.OrderID)
+		}
+	}
+	r.add(InvoicesIssued, issued)
+	sent, err := sendInvoices(ctx, env, now)
+	r.add(InvoicesSent, sent)
+	errs = append(errs, err)
+	deferred, err := billing.Deferred(ctx, env.DB, now, loc)
 	for _, d := range deferred {
-		sent := time.UnixMilli(d.ClaimSentAt).In(env.Rules.Location)
+		claimed := time.UnixMilli(d.ClaimSentAt).In(loc)
 		env.Log.Info("invoice deferred: a claim awaits the shop's answer", "order", d.OrderID, "month", d.Month,
-			"producer", d.ProducerID, "shop", d.DistributorID, "claimSentAt", sent,
-			"autovalidateAt", sent.Add(env.Rules.AutovalidateAfter))
+			"producer", d.ProducerID, "shop", d.DistributorID, "claimSentAt", claimed,
+			"autovalidateAt", claimed.Add(env.Rules.AutovalidateAfter))
 	}
 	r.add(InvoicesDeferred, len(deferred))
-	return r, errors.Join(err, derr)
+	errs = append(errs, err)
+	return r, errors.Join(errs...)
 }

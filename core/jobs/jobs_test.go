@@ -406,6 +406,53 @@ func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
 	})
 }
 
+// TestInvoicesJobLocksAndAcceptsBeforeIssuing: the invoices job alone —
+// no deliveries or claims job ran since November (a daemon stopped) —
+// locks the delivery left planned on the 30th, accepts the claim the shop
+// left unanswered past its 48 h, and invoices the order with both; the
+// claim sent the evening before, younger than its delay, is not accepted
+// and defers its order.
+func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := deliverytest.New(t, db)
+		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
+		o, young := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01")
+		tomato := deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(1000)}
+		old := w.Delivery(o, "2026-11-05", orders.Done, tomato)
+		left := w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "laitue", Price: 90, Expected: 1000})
+		evening := w.Delivery(young, "2026-11-30", orders.Done, tomato)
+		rules := delivery.DefaultRules()
+		for _, c := range []struct {
+			order, delivery string
+			sent            time.Time
+		}{
+			{o, old, at(2026, 11, 27, 9, 0)},          // 93 h before the run
+			{young, evening, at(2026, 11, 30, 20, 0)}, // 10 h before the run
+		} {
+			q, kind := -2.0, "quantity"
+			if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+				_, err := rules.SendClaim(ctx, tx, w.Farm.ID, c.order, c.delivery, delivery.Claim{Lines: []delivery.LineClaim{
+					{ID: w.Line(c.delivery, "tomate"), QuantityClaimed: &q, ClaimType: &kind}}}, c.sent)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e := env(db, mail.Outbox{Dir: t.TempDir(), From: "no-reply@primeur.local"})
+		r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0))
+		if r.String() != "factures émises : 1, factures envoyées : 1, factures en attente de la réponse du magasin à une réclamation : 1" {
+			t.Fatalf("report %s", r)
+		}
+		if w.Get(left).Status != orders.Done || w.Get(old).ClaimStatus != orders.ClaimAccepted || w.Get(evening).ClaimStatus != orders.ClaimSent {
+			t.Fatal("the run did not lock the planned delivery or accept the old claim, or accepted the young one")
+		}
+		var total int64
+		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM invoices WHERE order_id = ?`, o); err != nil || total != 2900 {
+			t.Fatalf("invoice of %s: %d HT, %v; want 8 kg × 2,50 € + 10 × 0,90 €", o, total, err)
+		}
+	})
+}
+
 // TestPurge: the purge job deletes the sessions past their expiry and the
 // throttling counts whose window is over, keeps the live ones, and a second
 // run finds nothing left.
@@ -452,7 +499,7 @@ func TestPurge(t *testing.T) {
 
 func TestFind(t *testing.T) {
 	for _, name := range []string{"deliveries", "claims", "invoices", "purge"} {
-		if j, ok := jobs.Find(name); !ok || j.Name != name || j.Run == nil || j.Summary == "" || j.Schedule == "" {
+		if j, ok := jobs.Find(name); !ok || j.Name != name || j.Run == nil || j.Summary == "" {
 			t.Errorf("job %s: %+v", name, j)
 		}
 	}

@@ -366,16 +366,3 @@ func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) 
 		}},
 	})
 }
-
-// Invoices issues every invoice due at now (core/billing) and emails the
-// invoices not emailed yet.
-func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
-	var r Report
-	issued, err := billing.RunEach(ctx, env.DB, env.Rules, now, func(inv billing.Invoice) {
-		env.Log.Debug("invoice issued", "number", inv.Number, "order", inv.OrderID)
-	})
-	r.add(InvoicesIssued, len(issued))
-	sent, serr := sendInvoices(ctx, env, now)
-	r.add(InvoicesSent, sent)
-	return r, errors.Join(err, serr)
-}

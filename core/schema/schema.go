@@ -6,7 +6,6 @@ package schema
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -14,30 +13,11 @@ import (
 
 	"github.com/pressly/goose/v3"
 
-	"primeur/core/catalog"
-	"primeur/core/config"
 	"primeur/core/store"
-	"primeur/core/trade"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
-
-// goMigrations are the migrations written in Go, by version. Their numbers
-// interleave with the SQL files'.
-func goMigrations(d store.Dialect) []*goose.Migration {
-	seed := func(ctx context.Context, tx *sql.Tx) error { return catalog.Seed(ctx, tx, d) }
-	// The price sums of 00009 from the commitments already accepted, each
-	// in its month of acceptance in the default business time zone (the
-	// configured one differs, if ever, by a few hours at a month's edge).
-	prices := func(ctx context.Context, tx *sql.Tx) error {
-		return trade.RebuildPrices(ctx, tx, d, config.Defaults().Location)
-	}
-	return []*goose.Migration{
-		goose.NewGoMigration(3, &goose.GoFunc{RunTx: seed}, nil),
-		goose.NewGoMigration(10, &goose.GoFunc{RunTx: prices}, nil),
-	}
-}
 
 func provider(db *store.DB) (*goose.Provider, error) {
 	fsys, err := fs.Sub(migrations, "migrations")

@@ -109,17 +109,18 @@ func countCommitment(ctx context.Context, q store.Q, product string, old *planni
 	return nil
 }
 
-// Execer is what RebuildPrices runs on: a *sql.Tx (migrations), a
-// *sqlx.Tx or a *store.DB.
+// Execer is what RebuildPrices runs on: a *sql.Tx, a *sqlx.Tx or a
+// *store.DB.
 type Execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
 // RebuildPrices recomputes price_months from the commitments in force,
-// each in the month (in loc) it was accepted. The migration that created
-// the table runs it once; so do tools and tests that write commitments
-// without core/trade.
+// each in the month (in loc) it was accepted, for tools and tests that
+// write commitments without core/trade. Migration 10 (core/schema), which
+// filled the table once, holds its own frozen copy of this computation
+// (TestFrozenPriceMigrationMatchesRebuildPrices keeps the two equal).
 func RebuildPrices(ctx context.Context, q Execer, d store.Dialect, loc *time.Location) error {
 	rows, err := q.QueryContext(ctx, `SELECT n.product_id, p.quantity, p.price, p.updated_at
 		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE p.status = 'accepted' AND p.quantity > 0`)
