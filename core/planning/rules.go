@@ -30,6 +30,7 @@ const (
 	MsgNeedExists    = "Un besoin existe déjà pour ce produit et ce mois."
 	MsgBulkShape     = "Indiquez autant de quantités que de mois (36 au plus)."
 	MsgImmutable     = "Le produit et le mois d'un besoin ne peuvent pas être modifiés."
+	MsgHasDeliveries = "Des livraisons ont déjà eu lieu pour ce besoin : il ne peut plus être supprimé."
 )
 
 // MaxQuantity bounds a monthly need: a million kg or pieces.

@@ -296,6 +296,15 @@ func Delete(ctx context.Context, q store.Q, distributorID, needID string, now ti
 			return View{}, core.Refuse(core.ErrConflict, MsgBelowReserved)
 		}
 	}
+	// A commitment ended after some of its deliveries leaves their lines
+	// naming the need: they are the invoice's history, so the need stays.
+	var lines int
+	if err := store.Get(ctx, q, &lines, `SELECT COUNT(*) FROM delivery_lines WHERE need_id = ?`, n.ID); err != nil {
+		return View{}, fmt.Errorf("planning: delivery lines of need %s: %w", n.ID, err)
+	}
+	if lines > 0 {
+		return View{}, core.Refuse(core.ErrConflict, MsgHasDeliveries)
+	}
 	p, err := catalog.ByID(ctx, q, n.ProductID)
 	if err != nil {
 		return View{}, err
