@@ -14,6 +14,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 
 	api := huma.NewGroup(d.api, "/api")
 	api.UseMiddleware(d.requireSession)
+	api.UseSimpleModifier(func(op *huma.Operation) { op.Security = sessionSecurity })
 	d.registerUser(api)
 	d.registerEvents(api)
 	d.registerNeeds(api)
