@@ -440,4 +440,3 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 	}
 }
-
