@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core"
@@ -80,7 +82,8 @@ func everyone(status int) map[actor]int {
 }
 
 // matrix holds a row per operation ("METHOD /path" as in the OpenAPI
-// document) and per /print or /public route. Each concern adds its rows.
+// document). Each concern adds its rows. Anonymous visitors expect 401
+// exactly where the document requires a session.
 var matrix = map[string]row{
 	"POST /auth/register": {
 		path: fixed("/auth/register"),
@@ -362,34 +365,54 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
-// operations lists "METHOD /path" for every operation of the API.
-func operations(t *testing.T, w *world) []string {
+// operations lists "METHOD /path" for every operation of the API, and
+// which of them the document says need a session.
+func operations(t *testing.T, w *world) (keys []string, needSession map[string]bool) {
 	t.Helper()
 	db, err := store.Open(context.Background(), "", w.snapshot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var ops []string
+	needSession = map[string]bool{}
 	for path, item := range daemontest.New(t, db).Daemon.OpenAPI().Paths {
-		for method, op := range map[string]bool{"GET": item.Get != nil, "POST": item.Post != nil, "PUT": item.Put != nil, "DELETE": item.Delete != nil, "PATCH": item.Patch != nil} {
-			if op {
-				ops = append(ops, method+" "+path)
+		for method, op := range map[string]*huma.Operation{"GET": item.Get, "POST": item.Post, "PUT": item.Put, "DELETE": item.Delete, "PATCH": item.Patch} {
+			if op != nil {
+				key := method + " " + path
+				keys = append(keys, key)
+				needSession[key] = requiresSession(op.Security)
 			}
 		}
 	}
-	sort.Strings(ops)
-	return ops
+	sort.Strings(keys)
+	return keys, needSession
+}
+
+// requiresSession tells whether a security requirement lets a request
+// through only with the session cookie: some alternative, each naming one
+// of the cookie's schemes.
+func requiresSession(security []map[string][]string) bool {
+	for _, alternative := range security {
+		_, plain := alternative["session"]
+		_, host := alternative["hostSession"]
+		if len(alternative) != 1 || (!plain && !host) {
+			return false
+		}
+	}
+	return len(security) > 0
 }
 
 func TestAuthorizationMatrix(t *testing.T) {
 	w := buildWorld(t)
-	keys := operations(t, w)
+	keys, needSession := operations(t, w)
 	for _, key := range keys {
 		r, ok := matrix[key]
 		if !ok {
 			t.Errorf("%s has no row in the authorization matrix (daemon/authz_test.go): add one", key)
 			continue
+		}
+		if anonymous := r.expect[anon]; needSession[key] != (anonymous == http.StatusUnauthorized) {
+			t.Errorf("%s: the document says a session is needed: %v; anonymous visitors expect %d", key, needSession[key], anonymous)
 		}
 		method := strings.SplitN(key, " ", 2)[0]
 		for _, a := range actors {

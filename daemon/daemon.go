@@ -108,6 +108,7 @@ func apiConfig() huma.Config {
 	c.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	c.Components.Schemas.RegisterTypeAlias(reflect.TypeFor[decimal.Dec](), reflect.TypeFor[float64]())
 	c.Components.SecuritySchemes = securitySchemes()
+	c.Tags = tags
 	return c
 }
 

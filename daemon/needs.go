@@ -84,6 +84,9 @@ func (d *Daemon) registerNeeds(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "create-need", Method: http.MethodPost, Path: "/needs", Tags: tags,
 		Summary: "Create a need (shops)", DefaultStatus: http.StatusCreated,
+		Description: "One product's need for one month, in the product's unit (two decimals for kg, whole pieces). " +
+			"Refused (409) in a past month or when the shop already has a need for that product and month. " +
+			"Records a need:create event.",
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, d.createNeed)
 	huma.Register(api, huma.Operation{

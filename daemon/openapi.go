@@ -30,6 +30,21 @@ var sessionSecurity = []map[string][]string{{schemeSession: {}}, {schemeHostSess
 // publicSecurity is the requirement of an operation open to visitors.
 var publicSecurity = []map[string][]string{}
 
+// tags are the groups of operations, in the order the reference shows them.
+var tags = []*huma.Tag{
+	{Name: "Authentication", Description: "Registration, login and logout: the session cookie."},
+	{Name: "User", Description: "The user load (everything the screens show after login) and the profile."},
+	{Name: "Activity", Description: "The activity feed: the events a user emitted or is the target of."},
+	{Name: "Needs", Description: "A shop's monthly needs per product: one by one, in bulk, from an Excel file or the standard import."},
+	{Name: "Proposals", Description: "The negotiation on a need: proposals, counter-proposals, corrections and their answers."},
+	{Name: "Deliveries", Description: "Planned and done deliveries: the shop's changes and cancellations, the producer's claims and the shop's answers."},
+	{Name: "Rewards", Description: "The ambassador programme: a shop's standing, its pledged contribution, every shop's score."},
+	{Name: "Supply", Description: "A shop's stock projection and supply advice."},
+	{Name: "Documents", Description: "Delivery notes and invoices as PDF files, for the two parties of an order."},
+	{Name: "Public files", Description: "Files for everyone: the product catalogue and an example import file."},
+	{Name: "Operations", Description: "For the people running the daemon: health and metrics."},
+}
+
 func securitySchemes() map[string]*huma.SecurityScheme {
 	const cookie = "The session cookie, set by POST /auth/login and POST /auth/register (HttpOnly, SameSite=Lax, " +
 		"Path=/) and cleared by GET /auth/logout; sessions end after 14 idle days, 30 days after the login at most. "
@@ -66,6 +81,13 @@ func (d *Daemon) finishDocument() {
 		}
 	}
 	nullableObjects(doc.Components.Schemas)
+	// Every problem the daemon writes has these (problem, errors.go); huma's
+	// type marks them omitempty. The schema only describes answers, so the
+	// change reaches no request validation.
+	if p := doc.Components.Schemas.Map()["ErrorModel"]; p != nil {
+		p.Required = []string{"title", "status", "detail"}
+		p.PrecomputeMessages()
+	}
 	// The multipart upload's form struct holds a huma.FormFile, which huma
 	// registers as a schema although the request body describes the file as
 	// binary: nothing refers to it.
