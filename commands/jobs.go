@@ -30,12 +30,35 @@ func (a *app) jobsCommand() *cobra.Command {
 	return cmd
 }
 
+const jobsListLong = `List the jobs and when the daemon runs them: one line per job, its name, its
+schedule and what it does.
+
+With --json, an array with one object per job, in the same order:
+  [{"name": "deliveries", "schedule": "toutes les 5 minutes", "summary": "verrouille …"}, …]
+name is what 'primeur jobs run' takes; schedule and summary are French texts.`
+
+// jobJSON is a job as 'jobs list --json' prints it.
+type jobJSON struct {
+	Name     string `json:"name"`
+	Schedule string `json:"schedule"`
+	Summary  string `json:"summary"`
+}
+
 func (a *app) jobsListCommand() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the jobs and when the daemon runs them",
+		Long:  jobsListLong,
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if asJSON {
+				out := make([]jobJSON, len(jobs.All))
+				for i, j := range jobs.All {
+					out[i] = jobJSON{Name: j.Name, Schedule: j.Schedule, Summary: j.Summary}
+				}
+				return a.writeJSON(out)
+			}
 			w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
 			for _, j := range jobs.All {
 				fmt.Fprintf(w, "%s\t%s\t%s\n", j.Name, j.Schedule, j.Summary)
@@ -43,6 +66,8 @@ func (a *app) jobsListCommand() *cobra.Command {
 			return w.Flush()
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	return cmd
 }
 
 func (a *app) jobsRunCommand() *cobra.Command {
