@@ -11,8 +11,9 @@ import (
 // The OpenAPI document (served at /openapi.json, printed by `primeur
 // openapi`) is what huma derives from the operations, finished here with
 // what huma cannot see: how a request is authenticated, the routes served by
-// plain handlers on the mux (routes.go), that any other error is a problem,
-// and that a pointer to an object may be null. tools/contract lints it with
+// plain handlers on the mux (plainRoutes, each served with its description),
+// that any other error is a problem, and that a pointer to an object may be
+// null. tools/contract lints it with
 // redocly and runs a generated client against the real daemon; daemontest
 // checks every answer of the Go tests against it.
 
@@ -71,7 +72,6 @@ func securitySchemes() map[string]*huma.SecurityScheme {
 // registered.
 func (d *Daemon) finishDocument() {
 	doc := d.api.OpenAPI()
-	d.documentPlainRoutes(doc)
 	for _, item := range doc.Paths {
 		for _, op := range pathOperations(item) {
 			if op.Responses["default"] == nil {
@@ -162,11 +162,27 @@ type Health struct {
 	Status string `json:"status" enum:"ok,unavailable" doc:"ok when the database answers a query, unavailable otherwise"`
 }
 
-// documentPlainRoutes describes the routes served by plain handlers
-// (routes.go: documents, public files, health, metrics), which huma does
-// not see, as they are served. /docs (this document as an HTML page) is
-// left out.
-func (d *Daemon) documentPlainRoutes(doc *huma.OpenAPI) {
+// plainRoute is a route served by a plain handler on the mux, outside huma,
+// and its description in the document: its operation's method and path make
+// the mux pattern, so that no such route is served undescribed.
+type plainRoute struct {
+	op      *huma.Operation
+	handler http.HandlerFunc
+}
+
+// servePlainRoutes serves the documents, the public files, the health and
+// the metrics on mux with plain handlers, and adds each to the document.
+// /docs (the document as an HTML page) is not described.
+func (d *Daemon) servePlainRoutes(mux *http.ServeMux) {
+	doc := d.api.OpenAPI()
+	for _, r := range d.plainRoutes(doc) {
+		mux.HandleFunc(r.op.Method+" "+r.op.Path, r.handler)
+		doc.AddOperation(r.op)
+	}
+}
+
+// plainRoutes are the routes outside huma, as they are served.
+func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 	problem := func(description string) *huma.Response { return problemResponse(doc, description) }
 	badQuery := problem("A path or query the daemon refuses (a control character, a dot segment…)")
 	documentErrors := map[string]*huma.Response{
@@ -180,8 +196,8 @@ func (d *Daemon) documentPlainRoutes(doc *huma.OpenAPI) {
 		}
 		return ok
 	}
-	for _, op := range []*huma.Operation{
-		{
+	return []plainRoute{
+		{handler: d.printNote, op: &huma.Operation{
 			OperationID: "print-delivery-note", Method: http.MethodGet, Path: "/print/delivery/{orderId}/{deliveryId}",
 			Tags: []string{"Documents"}, Summary: "The delivery note of a planned or done delivery (PDF)",
 			Description: "For the two parties of the order; a cancelled delivery has none. A link the browser follows " +
@@ -193,8 +209,8 @@ func (d *Daemon) documentPlainRoutes(doc *huma.OpenAPI) {
 			Responses: withErrors(map[string]*huma.Response{
 				"200": fileResponse("application/pdf", "The delivery note, BL-<chrono>.pdf"),
 			}, documentErrors),
-		},
-		{
+		}},
+		{handler: d.printInvoice, op: &huma.Operation{
 			OperationID: "print-invoice", Method: http.MethodGet, Path: "/print/invoice/{orderId}",
 			Tags: []string{"Documents"}, Summary: "The invoice of an order (PDF)",
 			Description: "Rendered from what was stored when the invoice was issued; for the two parties of the " +
@@ -204,8 +220,8 @@ func (d *Daemon) documentPlainRoutes(doc *huma.OpenAPI) {
 			Responses: withErrors(map[string]*huma.Response{
 				"200": fileResponse("application/pdf", "The invoice, <number>.pdf"),
 			}, documentErrors),
-		},
-		{
+		}},
+		{handler: d.productsCSV, op: &huma.Operation{
 			OperationID: "get-products-csv", Method: http.MethodGet, Path: "/public/other/products.csv",
 			Tags: []string{"Public files"}, Summary: "The product catalogue (CSV)",
 			Description: "Every product with its unit, in UTF-8 with a byte order mark (spreadsheet programs then " +
@@ -215,8 +231,8 @@ func (d *Daemon) documentPlainRoutes(doc *huma.OpenAPI) {
 				"200": fileResponse("text/csv", "products.csv: a header `produit,unite`, then one product a line"),
 				"400": badQuery,
 			},
-		},
-		{
+		}},
+		{handler: d.exampleXLSX, op: &huma.Operation{
 			OperationID: "get-example-import", Method: http.MethodGet, Path: "/public/other/exemple_import.xlsx",
 			Tags: []string{"Public files"}, Summary: "An example needs file for POST /api/needs-loader (.xlsx)",
 			Description: "Made at each request, so that its twelve months start next month: importable as is.",
@@ -225,8 +241,8 @@ func (d *Daemon) documentPlainRoutes(doc *huma.OpenAPI) {
 				"200": fileResponse(xlsxType, "exemple_import.xlsx"),
 				"400": badQuery,
 			},
-		},
-		{
+		}},
+		{handler: d.health, op: &huma.Operation{
 			OperationID: "health", Method: http.MethodGet, Path: "/healthz",
 			Tags: []string{"Operations"}, Summary: "Whether this replica can serve",
 			Description: "200 when the database answers a real query (the schema version), 503 otherwise, so that " +
@@ -237,8 +253,8 @@ func (d *Daemon) documentPlainRoutes(doc *huma.OpenAPI) {
 				"400": badQuery,
 				"503": healthResponse(doc, "The database does not answer: `{\"status\":\"unavailable\"}`"),
 			},
-		},
-		{
+		}},
+		{handler: d.serveMetrics, op: &huma.Operation{
 			OperationID: "metrics", Method: http.MethodGet, Path: "/metrics",
 			Tags: []string{"Operations"}, Summary: "Prometheus metrics",
 			Description: "Prometheus' text exposition format: requests by route, jobs, emails, recovered panics, the " +
@@ -255,9 +271,7 @@ func (d *Daemon) documentPlainRoutes(doc *huma.OpenAPI) {
 				"401": problem("A metrics.token is configured and the request does not carry it"),
 				"403": problem("No metrics.token is configured and the client is not on the daemon's machine"),
 			},
-		},
-	} {
-		doc.AddOperation(op)
+		}},
 	}
 }
 
