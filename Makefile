@@ -10,7 +10,7 @@ UI_SRC    := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html ui
 GO_SRC    := $(shell find . -name '*.go' -not -path './ui/*' -not -path './tools/*') go.mod go.sum
 FUZZTIME  ?= 5s
 
-.PHONY: all build ui run test test-go test-ui test-e2e test-fuzz bench lint clean
+.PHONY: all build ui run test test-go test-ui test-contract test-e2e test-fuzz bench lint clean
 
 all: build
 
@@ -37,8 +37,9 @@ run: build
 
 ## test: everything — Go (race detector, SQLite and, with
 ## PRIMEUR_TEST_DATABASE_URL, PostgreSQL), short fuzzing, the UI's type check
-## and unit tests, the map data check, and the browser tests in Chromium
-test: test-go test-fuzz test-ui test-e2e
+## and unit tests, the map data check, the API contract, and the browser
+## tests in Chromium
+test: test-go test-fuzz test-ui test-contract test-e2e
 
 test-go:
 	$(GO) vet ./...
@@ -51,6 +52,20 @@ test-fuzz:
 test-ui: ui/node_modules/.package-lock.json
 	cd ui && $(NPM) run typecheck && $(NPM) test
 	node tools/geodata/check.mjs
+
+## tools/contract/node_modules: the contract test's packages, from its lock file
+tools/contract/node_modules/.package-lock.json: tools/contract/package-lock.json
+	cd tools/contract && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+## test-contract: the OpenAPI document of the built binary linted by redocly
+## with the committed ruleset (tools/contract/redocly.yaml); a client
+## generated from it (openapi-typescript, openapi-fetch) compiled in
+## TypeScript's strict mode and run against the binary's daemon on a fresh
+## SQLite data dir, every answer checked against its schema (ajv). What it
+## generates stays in tools/contract/build, never committed.
+test-contract: build tools/contract/node_modules/.package-lock.json
+	cd tools/contract && PRIMEUR_BIN=$(CURDIR)/$(BIN) $(NPM) test
 
 test-e2e: build
 	node ui/scripts/bundle-report.mjs --check
@@ -86,4 +101,4 @@ lint:
 	cd ui && $(NPM) run typecheck
 
 clean:
-	rm -rf bin ui/dist/assets ui/dist/index.html
+	rm -rf bin ui/dist/assets ui/dist/index.html tools/contract/build

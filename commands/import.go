@@ -36,7 +36,7 @@ func (a *app) importCommand() *cobra.Command {
 
 func (a *app) importNeedsCommand() *cobra.Command {
 	var email string
-	var dryRun bool
+	var dryRun, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "needs FILE.xlsx",
 		Short: "Import a shop's needs from an Excel file, as the planner's upload does",
@@ -45,9 +45,12 @@ func (a *app) importNeedsCommand() *cobra.Command {
 			"2026-12 or 12/2026), one row per product. The whole file is applied in one transaction;\n" +
 			"needs that would go under producers' commitments, or in a past month, are left as they are\n" +
 			"and listed. Progress shows on standard error; the summary goes to standard output.\n\n" +
+			"With --json, the summary is the JSON that POST /api/needs-loader answers (the schema\n" +
+			"PlanningImportResult of the OpenAPI document: needs, productsFound, productsMissing,\n" +
+			"dbErrors, dbSuccesses, event); with --dry-run, what would have been written.\n\n" +
 			"Exit status: 0 when every row and cell was applied; 2 when the file was applied except the\n" +
 			"products missing from the catalogue or the refused cells it lists; 1 when nothing was written\n" +
-			"(unreadable file, unknown shop, database error).",
+			"(unreadable file, unknown shop, database error), and then nothing is printed on standard output.",
 		Example: "  primeur import needs besoins-2027.xlsx --distributor epicerie@example.fr --dry-run",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -72,7 +75,14 @@ func (a *app) importNeedsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a.printImport(filepath.Base(args[0]), shop, res, dryRun)
+			if asJSON {
+				err = a.writeJSON(res)
+			} else {
+				a.printImport(filepath.Base(args[0]), shop, res, dryRun)
+			}
+			if err != nil {
+				return err
+			}
 			if len(res.ProductsMissing) > 0 || len(res.DBErrors) > 0 {
 				return exitError{code: exitPartial}
 			}
@@ -81,6 +91,7 @@ func (a *app) importNeedsCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&email, "distributor", "", "email of the shop whose needs these are (required)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "apply the file in a transaction that is rolled back: report, write nothing")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as POST /api/needs-loader answers it")
 	_ = cmd.MarkFlagRequired("distributor")
 	return cmd
 }

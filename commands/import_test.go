@@ -152,6 +152,23 @@ func TestImportNeedsCommand(t *testing.T) {
 				t.Fatal("a dry run wrote")
 			}
 
+			// --json prints what POST /api/needs-loader answers, and only
+			// that on standard output.
+			code, out, errOut = run(t, "", "import", "needs", clean, "--distributor", w.shop.Email, "--dry-run", "--json")
+			if code != 0 || !strings.Contains(errOut, "month 3/3 written") {
+				t.Fatalf("dry run --json: exit %d\n%s\n%s", code, out, errOut)
+			}
+			var res planning.ImportResult
+			decodeStrict(t, out, &res)
+			conformsTo(t, "PlanningImportResult", out)
+			if res.DBSuccesses != 5 || len(res.Needs) != 5 || strings.Join(res.ProductsFound, ",") != "Tomate,Melon" ||
+				len(res.ProductsMissing) != 0 || len(res.DBErrors) != 0 || res.Event.Type != "need:import" {
+				t.Fatalf("dry run --json: %+v", res)
+			}
+			if w.needs(t) != "" || w.events(t) != 0 {
+				t.Fatal("a dry run wrote")
+			}
+
 			code, out, errOut = run(t, "", "import", "needs", clean, "--distributor", w.shop.Email)
 			if code != 0 || !strings.Contains(out, "products found:     2") || strings.Contains(out, "missing") {
 				t.Fatalf("import: exit %d\n%s\n%s", code, out, errOut)
@@ -171,6 +188,14 @@ func TestImportNeedsCommand(t *testing.T) {
 			if _, err := store.Exec(context.Background(), w.db, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
 				VALUES (?, ?, ?, 'accepted', 'producer', 800, 150, 0, 0)`, core.NewID(), tomato, w.farm.ID); err != nil {
 				t.Fatal(err)
+			}
+			code, out, _ = run(t, "", "import", "needs", partial, "--distributor", w.shop.Email, "--dry-run", "--json")
+			var partRes planning.ImportResult
+			decodeStrict(t, out, &partRes)
+			conformsTo(t, "PlanningImportResult", out)
+			if code != exitPartial || strings.Join(partRes.ProductsMissing, ",") != "Kumquat" || len(partRes.DBErrors) != 1 ||
+				partRes.DBErrors[0].Cell != "B2" || partRes.DBErrors[0].Message != planning.MsgBelowReserved {
+				t.Fatalf("partial import --json: exit %d\n%s", code, out)
 			}
 			code, out, _ = run(t, "", "import", "needs", partial, "--distributor", w.shop.Email)
 			if code != exitPartial || !strings.Contains(out, "products missing:   1 (Kumquat)") ||

@@ -30,12 +30,51 @@ func (a *app) jobsCommand() *cobra.Command {
 	return cmd
 }
 
+const jobsListLong = `List the jobs and when the daemon runs them: one line per job, its name, its
+schedule and what it does.
+
+With --json, an array with one object per job, in the same order:
+  [{"name": "deliveries", "schedule": "toutes les 5 minutes", "cron": "*/5 * * * *", "summary": "verrouille …"}, …]
+name is what 'primeur jobs run' takes; schedule and summary are French texts;
+cron is the same schedule as the daemon's cron line, in the configured time zone.`
+
+// jobJSON is a job as 'jobs list --json' prints it.
+type jobJSON struct {
+	Name     string `json:"name"`
+	Schedule string `json:"schedule"`
+	Cron     string `json:"cron"`
+	Summary  string `json:"summary"`
+}
+
+// jobsJSON is what `jobs list --json` prints: each job with its schedule
+// in French, as a cron line in the business time zone, and its summary.
+func jobsJSON() ([]jobJSON, error) {
+	out := make([]jobJSON, len(jobs.All))
+	for i, j := range jobs.All {
+		cron, err := j.Schedule.Cron()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = jobJSON{Name: j.Name, Schedule: j.Schedule.String(), Cron: cron, Summary: j.Summary}
+	}
+	return out, nil
+}
+
 func (a *app) jobsListCommand() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the jobs and when the daemon runs them",
+		Long:  jobsListLong,
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if asJSON {
+				out, err := jobsJSON()
+				if err != nil {
+					return err
+				}
+				return a.writeJSON(out)
+			}
 			w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
 			for _, j := range jobs.All {
 				fmt.Fprintf(w, "%s\t%s\t%s\n", j.Name, j.Schedule, j.Summary)
@@ -43,6 +82,8 @@ func (a *app) jobsListCommand() *cobra.Command {
 			return w.Flush()
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	return cmd
 }
 
 func (a *app) jobsRunCommand() *cobra.Command {

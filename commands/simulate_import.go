@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -166,7 +165,5 @@ func (a *app) printStandardJSON(turnover float64, months []string, lines []plann
 	if res != nil {
 		out.Commit = &commit{Needs: len(res.Needs), DBSuccesses: res.DBSuccesses, DBErrors: res.DBErrors, EventID: res.Event.ID}
 	}
-	enc := json.NewEncoder(a.out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return a.writeJSON(out)
 }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -69,10 +68,7 @@ func (a *app) simulateSupplyCommand() *cobra.Command {
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(a.out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(p)
+				return a.writeJSON(p)
 			}
 			return supplyui.WriteReport(a.out, shop.Name, p)
 		},

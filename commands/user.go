@@ -64,10 +64,30 @@ func (a *app) userCreateCommand() *cobra.Command {
 	return cmd
 }
 
+const userListLong = `List the accounts, shops (distributor) first then producers, each by email: type,
+email, company name and when the account was created (in the configured time zone).
+
+With --json, an array with one object per account, in the same order, its field
+names those of the API's profile (GET /api/user):
+  [{"_id": "01…", "type": "distributor", "email": "epicerie@example.fr",
+    "name": "Épicerie du Lac", "createdAt": "2026-11-20T09:00:00Z"}, …]
+type is "distributor" or "producer"; createdAt is RFC 3339 in UTC.`
+
+// userJSON is an account as 'user list --json' prints it.
+type userJSON struct {
+	ID        string `json:"_id"`
+	Type      string `json:"type"`
+	Email     string `json:"email"`
+	Name      string `json:"name"`
+	CreatedAt string `json:"createdAt"`
+}
+
 func (a *app) userListCommand() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List accounts",
+		Long:  userListLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := a.openDB(cmd.Context())
@@ -79,6 +99,14 @@ func (a *app) userListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				out := make([]userJSON, len(users))
+				for i, u := range users {
+					out[i] = userJSON{ID: u.ID, Type: u.Type, Email: u.Email, Name: u.Name,
+						CreatedAt: time.UnixMilli(u.CreatedAt).UTC().Format(time.RFC3339)}
+				}
+				return a.writeJSON(out)
+			}
 			w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "TYPE\tEMAIL\tNAME\tCREATED")
 			for _, u := range users {
@@ -88,6 +116,8 @@ func (a *app) userListCommand() *cobra.Command {
 			return w.Flush()
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	return cmd
 }
 
 func (a *app) userSetPasswordCommand() *cobra.Command {

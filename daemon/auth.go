@@ -13,20 +13,20 @@ import (
 // RegisterInput is a visitor's registration.
 type RegisterInput struct {
 	Body struct {
-		Email       string  `json:"email" doc:"Email address, the login" example:"ferme@example.fr"`
+		Email       string  `json:"email" required:"false" doc:"Email address, the login. Needed: a registration without it is refused (422, SPEC §5's message)" example:"ferme@example.fr"`
 		Email2      *string `json:"email2,omitempty" doc:"Confirmation of the email, checked when sent"`
-		Password    string  `json:"password" doc:"At least 8 characters with letters and digits"`
+		Password    string  `json:"password" required:"false" doc:"At least 8 characters with letters and digits. Needed: refused (422) without it"`
 		Password2   *string `json:"password2,omitempty" doc:"Confirmation of the password, checked when sent"`
-		Name        string  `json:"name" doc:"Company name" example:"Ferme des Aravis"`
-		Distributor bool    `json:"distributor" doc:"true for a shop, false for a producer"`
+		Name        string  `json:"name" required:"false" doc:"Company name. Needed: refused (422) without it" example:"Ferme des Aravis"`
+		Distributor bool    `json:"distributor" required:"false" doc:"true for a shop, false (or absent) for a producer"`
 	}
 }
 
 // LoginInput is a login attempt.
 type LoginInput struct {
 	Body struct {
-		Email    string `json:"email" example:"ferme@example.fr"`
-		Password string `json:"password"`
+		Email    string `json:"email" required:"false" doc:"The account's email, in any case. Needed: without it the login fails (401, SPEC §8's message)" example:"ferme@example.fr"`
+		Password string `json:"password" required:"false" doc:"Needed: without it the login fails (401)"`
 	}
 }
 
@@ -53,6 +53,7 @@ func (d *Daemon) registerAuth(api huma.API) {
 			"(429 past it, with Retry-After). " +
 			"503 with Retry-After when the server is saturated.",
 		Tags:          []string{"Authentication"},
+		Security:      publicSecurity,
 		DefaultStatus: http.StatusCreated,
 		Errors: []int{http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests,
 			http.StatusServiceUnavailable},
@@ -67,7 +68,8 @@ func (d *Daemon) registerAuth(api huma.API) {
 			"from one client address and 20 from one address in 15 minutes, and 100 for one account in an hour " +
 			"(not counting addresses it logged in from lately); past a limit, 429 with Retry-After, even with the " +
 			"right password. 503 with Retry-After when the server is saturated.",
-		Tags: []string{"Authentication"},
+		Tags:     []string{"Authentication"},
+		Security: publicSecurity,
 		Errors: []int{http.StatusUnauthorized, http.StatusTooManyRequests, http.StatusUnprocessableEntity,
 			http.StatusServiceUnavailable},
 	}, d.login)
@@ -77,8 +79,9 @@ func (d *Daemon) registerAuth(api huma.API) {
 		Method:        http.MethodGet,
 		Path:          "/auth/logout",
 		Summary:       "End the session",
-		Description:   "Deletes the session server-side and clears the cookie. Refused when requested from another site.",
+		Description:   "Deletes the session server-side and clears the cookie; without a session, only clears the cookie. Refused when requested from another site.",
 		Tags:          []string{"Authentication"},
+		Security:      append([]map[string][]string{{}}, sessionSecurity...),
 		DefaultStatus: http.StatusNoContent,
 		Errors:        []int{http.StatusForbidden},
 	}, d.logout)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core"
@@ -23,8 +24,9 @@ import (
 	"primeur/daemon/daemontest"
 )
 
-// The authorization matrix: every operation of the OpenAPI document and
-// every route under /print and /public, called as each actor on a world
+// The authorization matrix: every operation of the OpenAPI document (the
+// plain routes under /print and /public, /healthz and /metrics included,
+// openapi.go), called as each actor on a world
 // where each object has an owner. Expected answers come from the table
 // below; an operation without a row fails the test. A refused call (4xx)
 // must leave the database as it was.
@@ -80,7 +82,8 @@ func everyone(status int) map[actor]int {
 }
 
 // matrix holds a row per operation ("METHOD /path" as in the OpenAPI
-// document) and per /print or /public route. Each concern adds its rows.
+// document). Each concern adds its rows. Anonymous visitors expect 401
+// exactly where the document requires a session.
 var matrix = map[string]row{
 	"POST /auth/register": {
 		path: fixed("/auth/register"),
@@ -197,6 +200,15 @@ var matrix = map[string]row{
 		path:   fixed("/public/other/exemple_import.xlsx"),
 		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
 	},
+	// Operations: the test's clients are on the daemon's machine.
+	"GET /healthz": {
+		path:   fixed("/healthz"),
+		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
+	},
+	"GET /metrics": {
+		path:   fixed("/metrics"),
+		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
+	},
 }
 
 // withIDs fills every {key} of p from the world's ids.
@@ -211,15 +223,6 @@ func withIDs(p string) func(*world, actor) string {
 
 // upload is a multipart body with one file of testdata/xlsx.
 type upload struct{ field, filename, fixture string }
-
-// publicRoutes are the routes outside the OpenAPI document that the matrix
-// must cover; a test below checks each has a row.
-var publicRoutes = []string{
-	"GET /public/other/products.csv",
-	"GET /print/delivery/{orderId}/{deliveryId}",
-	"GET /print/invoice/{orderId}",
-	"GET /public/other/exemple_import.xlsx",
-}
 
 func buildWorld(t *testing.T) *world {
 	t.Helper()
@@ -362,34 +365,54 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
-// operations lists "METHOD /path" for every operation of the API.
-func operations(t *testing.T, w *world) []string {
+// operations lists "METHOD /path" for every operation of the API, and
+// which of them the document says need a session.
+func operations(t *testing.T, w *world) (keys []string, needSession map[string]bool) {
 	t.Helper()
 	db, err := store.Open(context.Background(), "", w.snapshot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var ops []string
+	needSession = map[string]bool{}
 	for path, item := range daemontest.New(t, db).Daemon.OpenAPI().Paths {
-		for method, op := range map[string]bool{"GET": item.Get != nil, "POST": item.Post != nil, "PUT": item.Put != nil, "DELETE": item.Delete != nil, "PATCH": item.Patch != nil} {
-			if op {
-				ops = append(ops, method+" "+path)
+		for method, op := range map[string]*huma.Operation{"GET": item.Get, "POST": item.Post, "PUT": item.Put, "DELETE": item.Delete, "PATCH": item.Patch} {
+			if op != nil {
+				key := method + " " + path
+				keys = append(keys, key)
+				needSession[key] = requiresSession(op.Security)
 			}
 		}
 	}
-	sort.Strings(ops)
-	return ops
+	sort.Strings(keys)
+	return keys, needSession
+}
+
+// requiresSession tells whether a security requirement lets a request
+// through only with the session cookie: some alternative, each naming one
+// of the cookie's schemes.
+func requiresSession(security []map[string][]string) bool {
+	for _, alternative := range security {
+		_, plain := alternative["session"]
+		_, host := alternative["hostSession"]
+		if len(alternative) != 1 || (!plain && !host) {
+			return false
+		}
+	}
+	return len(security) > 0
 }
 
 func TestAuthorizationMatrix(t *testing.T) {
 	w := buildWorld(t)
-	keys := append(operations(t, w), publicRoutes...)
+	keys, needSession := operations(t, w)
 	for _, key := range keys {
 		r, ok := matrix[key]
 		if !ok {
 			t.Errorf("%s has no row in the authorization matrix (daemon/authz_test.go): add one", key)
 			continue
+		}
+		if anonymous := r.expect[anon]; needSession[key] != (anonymous == http.StatusUnauthorized) {
+			t.Errorf("%s: the document says a session is needed: %v; anonymous visitors expect %d", key, needSession[key], anonymous)
 		}
 		method := strings.SplitN(key, " ", 2)[0]
 		for _, a := range actors {
@@ -436,25 +459,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			found = found || k == key
 		}
 		if !found {
-			t.Errorf("matrix row %q matches no operation or listed route", key)
-		}
-	}
-}
-
-// TestPublicRoutesAreListed keeps publicRoutes honest: each answers, so a
-// removed route shows up here.
-func TestPublicRoutesAreListed(t *testing.T) {
-	w := buildWorld(t)
-	db, err := store.Open(context.Background(), "", w.snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	c := daemontest.New(t, db).Client()
-	for _, key := range publicRoutes {
-		parts := strings.SplitN(key, " ", 2)
-		if res := c.Do(parts[0], parts[1], nil); res.Status == http.StatusNotFound {
-			t.Errorf("%s answers 404", key)
+			t.Errorf("matrix row %q matches no operation of the document", key)
 		}
 	}
 }

@@ -80,24 +80,43 @@ func New(o Options) *Daemon {
 	d.api = humago.New(mux, apiConfig())
 	d.api.UseMiddleware(d.checkJSONBody)
 	d.routes(mux)
+	d.finishDocument()
 	d.handler = d.identify(d.instrument(mux, d.logRequests(d.recoverPanics(d.secure(mux)))))
 	return d
 }
 
+// apiConfig is the configuration of the API and of its OpenAPI document
+// (openapi.go finishes the document once every route is registered).
+//
+// Fields are required unless their JSON tag says omitempty: an answer always
+// carries every other field, so a generated client can rely on them. Request
+// fields that core checks, with the French message SPEC gives, say
+// required:"false", so that a missing one reaches core rather than huma's
+// own English message (TestRequestFieldsRequiredOnlyWhenTagged).
 func apiConfig() huma.Config {
 	c := huma.DefaultConfig("Primeur API", Version)
 	c.Info.Description = "API of Primeur, the platform linking local food producers with retail shops " +
 		"around monthly purchasing needs. Authentication is a session cookie set by /auth/login or " +
 		"/auth/register. Quantities and prices are decimal numbers with at most two decimals; " +
 		"error responses are RFC 9457 problems whose `detail` is a French message for the user."
+	c.Servers = []*huma.Server{{URL: "/", Description: "The daemon that serves this document: the API is on the same host as the page"}}
 	c.OpenAPIPath = "/openapi"
 	c.DocsPath = "" // served by docsPage: no CDN scripts under our CSP
 	c.SchemasPath = ""
 	c.CreateHooks = nil // no $schema links in responses
-	c.FieldsOptionalByDefault = true
+	c.FieldsOptionalByDefault = false
 	c.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	c.Components.Schemas.RegisterTypeAlias(reflect.TypeFor[decimal.Dec](), reflect.TypeFor[float64]())
+	c.Components.SecuritySchemes = securitySchemes()
+	c.Tags = tags
 	return c
+}
+
+func init() {
+	// A list in an answer is never null: every reader of core returns an
+	// empty list rather than nil, and the daemon's tests check each answer
+	// against the document (daemontest).
+	huma.DefaultArrayNullable = false
 }
 
 // nowLocal is the current time in the business time zone, where months and

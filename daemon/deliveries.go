@@ -19,7 +19,7 @@ type DeliveryPath struct {
 
 // SentLineInput is the sent quantity of one line.
 type SentLineInput struct {
-	ID           string   `json:"_id" maxLength:"100" doc:"Delivery line id"`
+	ID           string   `json:"_id" required:"false" maxLength:"100" doc:"Delivery line id. Needed: a line without it is refused (422)"`
 	QuantitySent *float64 `json:"quantitySent,omitempty" doc:"Quantity delivered in the product's unit (2 decimals for kg, whole pieces); absent leaves it unchanged" example:"12.5"`
 }
 
@@ -34,7 +34,7 @@ type UpdateDeliveryInput struct {
 
 // ClaimLineInput is the claim on one line.
 type ClaimLineInput struct {
-	ID              string   `json:"_id" maxLength:"100" doc:"Delivery line id"`
+	ID              string   `json:"_id" required:"false" maxLength:"100" doc:"Delivery line id. Needed: a line without it is refused (422)"`
 	QuantityClaimed *float64 `json:"quantityClaimed,omitempty" doc:"Signed adjustment to the sent quantity: -3 when 3 kg were unfit; two decimals at most (whole pieces), and the sent plus the claimed quantity stays between 0 and the quantity ordered for the line" example:"-3"`
 	ClaimType       *string  `json:"claimType,omitempty" maxLength:"20" doc:"quality or quantity; required when the quantity is not 0" example:"quality"`
 	ClaimComment    *string  `json:"claimComment,omitempty" maxLength:"5000" doc:"Optional comment (500 characters at most)"`
@@ -44,7 +44,7 @@ type ClaimLineInput struct {
 type ClaimDeliveryInput struct {
 	DeliveryPath
 	Body struct {
-		DeliveryLines []ClaimLineInput `json:"deliveryLines" maxItems:"200" doc:"The whole claim: lines left out claim nothing"`
+		DeliveryLines []ClaimLineInput `json:"deliveryLines" required:"false" maxItems:"200" doc:"The whole claim: lines left out claim nothing. Needed: a claim without lines is refused (422)"`
 	}
 }
 
@@ -52,7 +52,7 @@ type ClaimDeliveryInput struct {
 type ReviewDeliveryInput struct {
 	DeliveryPath
 	Body struct {
-		Accepted *bool `json:"accepted" required:"true" doc:"true accepts the claim, false refuses it"`
+		Accepted *bool `json:"accepted" required:"true" nullable:"false" doc:"true accepts the claim, false refuses it"`
 	}
 }
 

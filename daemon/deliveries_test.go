@@ -130,6 +130,7 @@ func TestDeliveriesAPIRefusals(t *testing.T) {
 			{"huge number", dw.shop, dw.path("update", dw.planned), `{"deliveryLines":[{"_id":"` + tomato + `","quantitySent":1e400}]}`, 400, ""},
 			{"review without answer", dw.shop, dw.path("review", dw.done), map[string]any{}, 422, ""},
 			{"review with text", dw.shop, dw.path("review", dw.done), `{"accepted":"oui"}`, 422, ""},
+			{"review with null", dw.shop, dw.path("review", dw.done), `{"accepted":null}`, 422, ""},
 			{"long comment", dw.farm, dw.path("claim", dw.done), map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1, "claimType": "quality", "claimComment": strings.Repeat("a", 6000)}}}, 422, ""},
 			{"long id", dw.shop, "/api/deliveries/cancel/" + strings.Repeat("x", 300) + "/" + dw.planned, nil, 422, ""},
 		}

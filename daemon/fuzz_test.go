@@ -22,18 +22,20 @@ import (
 )
 
 // fuzzClient is a logged-in HTTP client whose calls report to the current
-// fuzz iteration's t (daemontest's clients belong to the F).
+// fuzz iteration's t (daemontest's clients belong to the F); every answer
+// is checked against the OpenAPI document, as daemontest's are.
 type fuzzClient struct {
-	base string
-	http *http.Client
+	base     string
+	http     *http.Client
+	contract *daemontest.Contract
 }
 
-func fuzzLogin(f *testing.F, base, email string) fuzzClient {
+func fuzzLogin(f *testing.F, s *daemontest.Server, email string) fuzzClient {
 	f.Helper()
 	jar, _ := cookiejar.New(nil)
-	c := fuzzClient{base: base, http: &http.Client{Jar: jar}}
+	c := fuzzClient{base: s.URL, http: &http.Client{Jar: jar}, contract: s.Contract()}
 	body, _ := json.Marshal(map[string]string{"email": email, "password": daemontest.Password})
-	res, err := c.http.Post(base+"/auth/login", "application/json", bytes.NewReader(body))
+	res, err := c.http.Post(c.base+"/auth/login", "application/json", bytes.NewReader(body))
 	if err != nil || res.StatusCode != http.StatusOK {
 		f.Fatalf("login %s: %v %v", email, res, err)
 	}
@@ -57,6 +59,9 @@ func (c fuzzClient) send(t testing.TB, method, path string, body []byte) (int, [
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, p := range c.contract.Check(req, res.StatusCode, res.Header, data) {
+		t.Errorf("%s %s: %s", method, path, p)
 	}
 	return res.StatusCode, data
 }
@@ -129,7 +134,7 @@ func FuzzNeedPayload(f *testing.F) {
 	db := storetest.SQLite(f)
 	s := daemontest.New(f, db) // its clock: 2026-11-20
 	s.Register("shop@example.fr", "Épicerie", true)
-	shop := fuzzLogin(f, s.URL, "shop@example.fr")
+	shop := fuzzLogin(f, s, "shop@example.fr")
 	var existing struct {
 		ID string `json:"_id"`
 	}
@@ -288,7 +293,7 @@ func FuzzDeliveryPayload(f *testing.F) {
 	s := daemontest.New(f, db) // its clock: Friday 2026-11-20 10:00
 	_, shopID := s.Register("shop@example.fr", "Épicerie", true)
 	_, farmID := s.Producer("ferme@example.fr", "Ferme")
-	shop, farm := fuzzLogin(f, s.URL, "shop@example.fr"), fuzzLogin(f, s.URL, "ferme@example.fr")
+	shop, farm := fuzzLogin(f, s, "shop@example.fr"), fuzzLogin(f, s, "ferme@example.fr")
 	w := deliverytest.Between(f, db, farmID, shopID)
 	order := w.Order(w.Farm, w.Shop, "2026-11-01")
 	planned := w.Delivery(order, "2026-11-26", orders.Planned,

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"primeur/core/schema"
@@ -14,11 +15,12 @@ import (
 func (d *Daemon) health(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	h := Health{Status: "ok"}
 	if _, err := schema.Version(r.Context(), d.db, d.db.Name); err != nil {
 		d.log.ErrorContext(r.Context(), "health check failed", "err", err)
+		h.Status = "unavailable"
 		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte(`{"status":"unavailable"}`))
-		return
 	}
-	_, _ = w.Write([]byte(`{"status":"ok"}`))
+	b, _ := json.Marshal(h) // a struct of one string: never fails
+	_, _ = w.Write(b)
 }

@@ -34,7 +34,7 @@ const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sh
 // ImportFileInput is the upload of a needs file (SPEC §3 "File import").
 type ImportFileInput struct {
 	RawBody huma.MultipartFormFiles[struct {
-		ImportFile huma.FormFile `form:"importfile" contentType:"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" doc:"The .xlsx file (first sheet: Produit, then one column per month)"`
+		ImportFile huma.FormFile `form:"importfile" required:"false" contentType:"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" doc:"The .xlsx file (first sheet: Produit, then one column per month). Needed: refused (422, French message) without it"`
 	}]
 }
 
@@ -46,8 +46,8 @@ type ImportFileOutput struct {
 // StandardImportInput asks for a standard-import simulation or commit.
 type StandardImportInput struct {
 	Body struct {
-		Turnover float64  `json:"turnover" doc:"Annual fruit-and-vegetable turnover in euros, already corrected (SPEC §9)" example:"135000"`
-		Months   []string `json:"months" doc:"Months to plan (YYYY-MM or YYYY-MM-01), 36 at most, none past" example:"[\"2026-12-01\", \"2027-01-01\", \"2027-02-01\"]"`
+		Turnover float64  `json:"turnover" required:"false" doc:"Annual fruit-and-vegetable turnover in euros, already corrected (SPEC §9). Needed: refused (422) without it" example:"135000"`
+		Months   []string `json:"months" required:"false" doc:"Months to plan (YYYY-MM or YYYY-MM-01), 36 at most, none past. Needed: refused (422) without them" example:"[\"2026-12-01\", \"2027-01-01\", \"2027-02-01\"]"`
 	}
 }
 

@@ -33,9 +33,9 @@ type NeedOutput struct {
 // CreateNeedInput is a new need.
 type CreateNeedInput struct {
 	Body struct {
-		Product  string  `json:"product" doc:"Product id" example:"tomate"`
-		Date     string  `json:"date" doc:"Month" example:"2026-12-01"`
-		Quantity float64 `json:"quantity" doc:"Quantity in the product's unit (2 decimals for kg, whole pieces)" example:"120.5"`
+		Product  string  `json:"product" required:"false" doc:"Product id. Needed: refused (422) without it" example:"tomate"`
+		Date     string  `json:"date" required:"false" doc:"Month (YYYY-MM or YYYY-MM-01). Needed: refused (422) without it" example:"2026-12-01"`
+		Quantity float64 `json:"quantity" required:"false" doc:"Quantity in the product's unit (2 decimals for kg, whole pieces); 0 when absent" example:"120.5"`
 	}
 }
 
@@ -58,9 +58,9 @@ type NeedIDInput struct {
 // BulkNeedsInput sets one product's need for several months.
 type BulkNeedsInput struct {
 	Body struct {
-		Product    string    `json:"product" example:"tomate"`
-		Quantities []float64 `json:"quantities" maxItems:"36" example:"[120, 80]"`
-		Dates      []string  `json:"dates" maxItems:"36" example:"[\"2026-12-01\", \"2027-01-01\"]"`
+		Product    string    `json:"product" required:"false" doc:"Product id. Needed: refused (422) without it" example:"tomate"`
+		Quantities []float64 `json:"quantities" required:"false" maxItems:"36" doc:"One quantity per month of dates. Needed: refused (422) without it" example:"[120, 80]"`
+		Dates      []string  `json:"dates" required:"false" maxItems:"36" doc:"The months (YYYY-MM or YYYY-MM-01). Needed: refused (422) without them" example:"[\"2026-12-01\", \"2027-01-01\"]"`
 	}
 }
 
@@ -84,6 +84,9 @@ func (d *Daemon) registerNeeds(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "create-need", Method: http.MethodPost, Path: "/needs", Tags: tags,
 		Summary: "Create a need (shops)", DefaultStatus: http.StatusCreated,
+		Description: "One product's need for one month, in the product's unit (two decimals for kg, whole pieces). " +
+			"Refused (409) in a past month or when the shop already has a need for that product and month. " +
+			"Records a need:create event.",
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, d.createNeed)
 	huma.Register(api, huma.Operation{

@@ -60,6 +60,7 @@ func (d *Daemon) registerRewards(api huma.API) {
 		Method:      http.MethodDelete,
 		Path:        "/rewards/contribution",
 		Summary:     "Withdraw the monthly contribution",
+		Description: "Without a pledge, changes nothing. Answers the shop's standing. Shops only.",
 		Tags:        []string{"Rewards"},
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
 	}, d.endContribution)

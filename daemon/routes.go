@@ -14,6 +14,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 
 	api := huma.NewGroup(d.api, "/api")
 	api.UseMiddleware(d.requireSession)
+	api.UseSimpleModifier(func(op *huma.Operation) { op.Security = sessionSecurity })
 	d.registerUser(api)
 	d.registerEvents(api)
 	d.registerNeeds(api)
@@ -23,13 +24,8 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerRewards(api)
 	d.registerSupply(api)
 
-	mux.HandleFunc("GET /healthz", d.health)
-	mux.HandleFunc("GET /metrics", d.serveMetrics)
+	d.servePlainRoutes(mux) // documents, public files, health, metrics (openapi.go)
 	mux.HandleFunc("GET /docs", d.docsPage)
-	mux.HandleFunc("GET /public/other/products.csv", d.productsCSV)
-	mux.HandleFunc("GET /print/delivery/{orderId}/{deliveryId}", d.printNote)
-	mux.HandleFunc("GET /print/invoice/{orderId}", d.printInvoice)
-	mux.HandleFunc("GET /public/other/exemple_import.xlsx", d.exampleXLSX)
 	for _, prefix := range []string{"/api/", "/auth/", "/print/", "/public/"} {
 		mux.HandleFunc(prefix, notFound) // never fall through to the UI
 	}

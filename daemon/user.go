@@ -88,8 +88,11 @@ func (d *Daemon) registerUser(api huma.API) {
 		Method:      http.MethodGet,
 		Path:        "/user",
 		Summary:     "Load the user and everything its screens show",
-		Tags:        []string{"User"},
-		Errors:      []int{http.StatusUnauthorized},
+		Description: "The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, " +
+			"the shops of the map, the producers named on the screens, the latest events and the average prices. " +
+			"Without a session, 401 with `User did not provide any token` (SPEC §8).",
+		Tags:   []string{"User"},
+		Errors: []int{http.StatusUnauthorized},
 	}, d.getUser)
 
 	huma.Register(api, huma.Operation{

@@ -70,6 +70,9 @@ type Server struct {
 	Clock  *Clock
 	Config *config.Config
 	Daemon *daemon.Daemon
+
+	contractOnce sync.Once
+	contract     *Contract
 }
 
 // Option changes the daemon's options before it starts.
@@ -101,12 +104,27 @@ type Client struct {
 	http *http.Client
 	// Header is added to every request.
 	Header http.Header
+	// contract, when set, checks every answer.
+	contract *Contract
 }
 
-// Client returns a new client without session.
+// Client returns a new client without session. Under a test (not a
+// benchmark, which measures), every answer it reads is checked against the
+// daemon's OpenAPI document (Contract): one the document does not allow
+// fails the test.
 func (s *Server) Client() *Client {
 	jar, _ := cookiejar.New(nil)
-	return &Client{t: s.t, base: s.URL, http: &http.Client{Jar: jar}, Header: http.Header{}}
+	c := &Client{t: s.t, base: s.URL, http: &http.Client{Jar: jar}, Header: http.Header{}}
+	if _, ok := s.t.(*testing.T); ok {
+		c.contract = s.Contract()
+	}
+	return c
+}
+
+// Contract is the daemon's OpenAPI document, read once.
+func (s *Server) Contract() *Contract {
+	s.contractOnce.Do(func() { s.contract = NewContract(s.Daemon.OpenAPI()) })
+	return s.contract
 }
 
 // ClientFrom returns a new client without session whose connections leave
@@ -171,6 +189,13 @@ func (c *Client) Raw(req *http.Request) *Response {
 	for k, v := range c.Header {
 		req.Header[k] = v
 	}
+	return c.exchange(req)
+}
+
+// exchange sends req and reads the whole answer, checked against the
+// document when the client has it.
+func (c *Client) exchange(req *http.Request) *Response {
+	c.t.Helper()
 	res, err := c.http.Do(req)
 	if err != nil {
 		c.t.Fatalf("daemontest: %s %s: %v", req.Method, req.URL, err)
@@ -179,6 +204,13 @@ func (c *Client) Raw(req *http.Request) *Response {
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
 		c.t.Fatalf("daemontest: read body: %v", err)
+	}
+	if c.contract != nil {
+		// Errorf, not Fatalf: the client may be used from a subtest of the
+		// test that made it.
+		for _, p := range c.contract.Check(req, res.StatusCode, res.Header, data) {
+			c.t.Errorf("daemontest: %s %s: %s", req.Method, req.URL.Path, p)
+		}
 	}
 	return &Response{Status: res.StatusCode, Header: res.Header, Body: data}
 }
@@ -254,16 +286,7 @@ func (c *Client) Send(method, path, contentType string, body io.Reader) *Respons
 	for k, v := range c.Header {
 		req.Header[k] = v
 	}
-	res, err := c.http.Do(req)
-	if err != nil {
-		c.t.Fatalf("daemontest: %s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		c.t.Fatalf("daemontest: read body: %v", err)
-	}
-	return &Response{Status: res.StatusCode, Header: res.Header, Body: data}
+	return c.exchange(req)
 }
 
 // Upload posts a multipart/form-data form with one file part, as a

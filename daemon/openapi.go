@@ -1,0 +1,285 @@
+package daemon
+
+import (
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// The OpenAPI document (served at /openapi.json, printed by `primeur
+// openapi`) is what huma derives from the operations, finished here with
+// what huma cannot see: how a request is authenticated, the routes served by
+// plain handlers on the mux (plainRoutes, each served with its description),
+// that any other error is a problem, and that a pointer to an object may be
+// null. tools/contract lints it with
+// redocly and runs a generated client against the real daemon; daemontest
+// checks every answer of the Go tests against it.
+
+// Names of the security schemes.
+const (
+	schemeSession     = "session"
+	schemeHostSession = "hostSession"
+	schemeMetrics     = "metricsToken"
+)
+
+// sessionSecurity is the security requirement of an operation that needs a
+// session: the cookie under either of its names (one per configuration).
+var sessionSecurity = []map[string][]string{{schemeSession: {}}, {schemeHostSession: {}}}
+
+// publicSecurity is the requirement of an operation open to visitors.
+var publicSecurity = []map[string][]string{}
+
+// tags are the groups of operations, in the order the reference shows them.
+var tags = []*huma.Tag{
+	{Name: "Authentication", Description: "Registration, login and logout: the session cookie."},
+	{Name: "User", Description: "The user load (everything the screens show after login) and the profile."},
+	{Name: "Activity", Description: "The activity feed: the events a user emitted or is the target of."},
+	{Name: "Needs", Description: "A shop's monthly needs per product: one by one, in bulk, from an Excel file or the standard import."},
+	{Name: "Proposals", Description: "The negotiation on a need: proposals, counter-proposals, corrections and their answers."},
+	{Name: "Deliveries", Description: "Planned and done deliveries: the shop's changes and cancellations, the producer's claims and the shop's answers."},
+	{Name: "Rewards", Description: "The ambassador programme: a shop's standing, its pledged contribution, every shop's score."},
+	{Name: "Supply", Description: "A shop's stock projection and supply advice."},
+	{Name: "Documents", Description: "Delivery notes and invoices as PDF files, for the two parties of an order."},
+	{Name: "Public files", Description: "Files for everyone: the product catalogue and an example import file."},
+	{Name: "Operations", Description: "For the people running the daemon: health and metrics."},
+}
+
+func securitySchemes() map[string]*huma.SecurityScheme {
+	const cookie = "The session cookie, set by POST /auth/login and POST /auth/register (HttpOnly, SameSite=Lax, " +
+		"Path=/) and cleared by GET /auth/logout; sessions end after 14 idle days, 30 days after the login at most. "
+	return map[string]*huma.SecurityScheme{
+		schemeSession: {
+			Type: "apiKey", In: "cookie", Name: "primeur_session",
+			Description: cookie + "This name without secure cookies (the default, plain http).",
+		},
+		schemeHostSession: {
+			Type: "apiKey", In: "cookie", Name: "__Host-primeur_session",
+			Description: cookie + "This name, and the Secure attribute, with secure cookies (`secure-cookies`, " +
+				"or a `base-url` in https): browsers then accept it only over https. A daemon reads only the name " +
+				"of its own configuration.",
+		},
+		schemeMetrics: {
+			Type: "http", Scheme: "bearer",
+			Description: "The `metrics.token` setting, for a client on another machine; a client on the daemon's " +
+				"machine (a loopback peer whose request no proxy forwarded) needs none.",
+		},
+	}
+}
+
+// finishDocument completes the OpenAPI document once every route is
+// registered.
+func (d *Daemon) finishDocument() {
+	doc := d.api.OpenAPI()
+	for _, item := range doc.Paths {
+		for _, op := range pathOperations(item) {
+			if op.Responses["default"] == nil {
+				op.Responses["default"] = problemResponse(doc, "Any other error, an RFC 9457 problem whose `detail` is a French message "+
+					"(400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated…)")
+			}
+		}
+	}
+	nullableObjects(doc.Components.Schemas)
+	// Every problem the daemon writes has these (problem, errors.go); huma's
+	// type marks them omitempty. The schema only describes answers, so the
+	// change reaches no request validation.
+	if p := doc.Components.Schemas.Map()["ErrorModel"]; p != nil {
+		p.Required = []string{"title", "status", "detail"}
+		p.PrecomputeMessages()
+	}
+	// The multipart upload's form struct holds a huma.FormFile, which huma
+	// registers as a schema although the request body describes the file as
+	// binary: nothing refers to it.
+	delete(doc.Components.Schemas.Map(), "FormFile")
+}
+
+// nullableObjects documents the pointers to structs that an answer writes as
+// null (no omitempty): huma describes them as the object alone (it supports
+// nullable only on scalars), so each becomes "the object or null".
+func nullableObjects(r huma.Registry) {
+	for name, s := range r.Map() {
+		t := r.TypeFromRef("#/components/schemas/" + name)
+		if t == nil || t.Kind() != reflect.Struct {
+			continue
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			jsonName, opts, _ := strings.Cut(tag, ",")
+			if f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct || jsonName == "" || jsonName == "-" ||
+				strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
+				continue
+			}
+			p := s.Properties[jsonName]
+			if p == nil || p.Ref == "" {
+				continue
+			}
+			s.Properties[jsonName] = &huma.Schema{
+				Description: p.Description,
+				AnyOf:       []*huma.Schema{{Ref: p.Ref}, {Type: "null"}},
+			}
+		}
+	}
+}
+
+// problemResponse is an error answer: an RFC 9457 problem.
+func problemResponse(doc *huma.OpenAPI, description string) *huma.Response {
+	return &huma.Response{
+		Description: description,
+		Content: map[string]*huma.MediaType{
+			"application/problem+json": {Schema: doc.Components.Schemas.Schema(reflect.TypeFor[huma.ErrorModel](), true, "")},
+		},
+	}
+}
+
+// fileResponse is a file answered with its media type, as an attachment.
+func fileResponse(mediaType, description string) *huma.Response {
+	return &huma.Response{
+		Description: description,
+		Headers: map[string]*huma.Header{
+			"Content-Disposition": {
+				Description: "attachment, with the file's name",
+				Schema:      &huma.Schema{Type: huma.TypeString},
+			},
+		},
+		Content: map[string]*huma.MediaType{
+			mediaType: {Schema: &huma.Schema{Type: huma.TypeString, Format: "binary"}},
+		},
+	}
+}
+
+// pathParam is a path parameter of a plain route.
+func pathParam(name, description string) *huma.Param {
+	return &huma.Param{
+		Name: name, In: "path", Required: true, Description: description,
+		Schema: &huma.Schema{Type: huma.TypeString},
+	}
+}
+
+// Health is the answer of GET /healthz.
+type Health struct {
+	Status string `json:"status" enum:"ok,unavailable" doc:"ok when the database answers a query, unavailable otherwise"`
+}
+
+// plainRoute is a route served by a plain handler on the mux, outside huma,
+// and its description in the document: its operation's method and path make
+// the mux pattern, so that no such route is served undescribed.
+type plainRoute struct {
+	op      *huma.Operation
+	handler http.HandlerFunc
+}
+
+// servePlainRoutes serves the documents, the public files, the health and
+// the metrics on mux with plain handlers, and adds each to the document.
+// /docs (the document as an HTML page) is not described.
+func (d *Daemon) servePlainRoutes(mux *http.ServeMux) {
+	doc := d.api.OpenAPI()
+	for _, r := range d.plainRoutes(doc) {
+		mux.HandleFunc(r.op.Method+" "+r.op.Path, r.handler)
+		doc.AddOperation(r.op)
+	}
+}
+
+// plainRoutes are the routes outside huma, as they are served.
+func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
+	problem := func(description string) *huma.Response { return problemResponse(doc, description) }
+	badQuery := problem("A path or query the daemon refuses (a control character, a dot segment…)")
+	documentErrors := map[string]*huma.Response{
+		"401": problem("No valid session: `detail` is `User did not provide any token`"),
+		"404": problem("No such document, or one the user is not a party to"),
+		"500": problem("The document could not be made; `detail` gives a reference for support"),
+	}
+	withErrors := func(ok map[string]*huma.Response, errs map[string]*huma.Response) map[string]*huma.Response {
+		for code, r := range errs {
+			ok[code] = r
+		}
+		return ok
+	}
+	return []plainRoute{
+		{handler: d.printNote, op: &huma.Operation{
+			OperationID: "print-delivery-note", Method: http.MethodGet, Path: "/print/delivery/{orderId}/{deliveryId}",
+			Tags: []string{"Documents"}, Summary: "The delivery note of a planned or done delivery (PDF)",
+			Description: "For the two parties of the order; a cancelled delivery has none. A link the browser follows " +
+				"with its session cookie.",
+			Security: sessionSecurity,
+			Parameters: []*huma.Param{
+				pathParam("orderId", "Order id"), pathParam("deliveryId", "Delivery id"),
+			},
+			Responses: withErrors(map[string]*huma.Response{
+				"200": fileResponse("application/pdf", "The delivery note, BL-<chrono>.pdf"),
+			}, documentErrors),
+		}},
+		{handler: d.printInvoice, op: &huma.Operation{
+			OperationID: "print-invoice", Method: http.MethodGet, Path: "/print/invoice/{orderId}",
+			Tags: []string{"Documents"}, Summary: "The invoice of an order (PDF)",
+			Description: "Rendered from what was stored when the invoice was issued; for the two parties of the " +
+				"order. 404 while the order has no invoice.",
+			Security:   sessionSecurity,
+			Parameters: []*huma.Param{pathParam("orderId", "Order id")},
+			Responses: withErrors(map[string]*huma.Response{
+				"200": fileResponse("application/pdf", "The invoice, <number>.pdf"),
+			}, documentErrors),
+		}},
+		{handler: d.productsCSV, op: &huma.Operation{
+			OperationID: "get-products-csv", Method: http.MethodGet, Path: "/public/other/products.csv",
+			Tags: []string{"Public files"}, Summary: "The product catalogue (CSV)",
+			Description: "Every product with its unit, in UTF-8 with a byte order mark (spreadsheet programs then " +
+				"read the accents right): the list shops write their import files from.",
+			Security: publicSecurity,
+			Responses: map[string]*huma.Response{
+				"200": fileResponse("text/csv", "products.csv: a header `produit,unite`, then one product a line"),
+				"400": badQuery,
+			},
+		}},
+		{handler: d.exampleXLSX, op: &huma.Operation{
+			OperationID: "get-example-import", Method: http.MethodGet, Path: "/public/other/exemple_import.xlsx",
+			Tags: []string{"Public files"}, Summary: "An example needs file for POST /api/needs-loader (.xlsx)",
+			Description: "Made at each request, so that its twelve months start next month: importable as is.",
+			Security:    publicSecurity,
+			Responses: map[string]*huma.Response{
+				"200": fileResponse(xlsxType, "exemple_import.xlsx"),
+				"400": badQuery,
+			},
+		}},
+		{handler: d.health, op: &huma.Operation{
+			OperationID: "health", Method: http.MethodGet, Path: "/healthz",
+			Tags: []string{"Operations"}, Summary: "Whether this replica can serve",
+			Description: "200 when the database answers a real query (the schema version), 503 otherwise, so that " +
+				"a load balancer takes the replica out.",
+			Security: publicSecurity,
+			Responses: map[string]*huma.Response{
+				"200": healthResponse(doc, "The database answers: `{\"status\":\"ok\"}`"),
+				"400": badQuery,
+				"503": healthResponse(doc, "The database does not answer: `{\"status\":\"unavailable\"}`"),
+			},
+		}},
+		{handler: d.serveMetrics, op: &huma.Operation{
+			OperationID: "metrics", Method: http.MethodGet, Path: "/metrics",
+			Tags: []string{"Operations"}, Summary: "Prometheus metrics",
+			Description: "Prometheus' text exposition format: requests by route, jobs, emails, recovered panics, the " +
+				"Go runtime, the process and the database pool. For a client on the daemon's machine whose request " +
+				"no proxy forwarded (no Forwarded, X-Forwarded-For or X-Real-IP header), or one sending the " +
+				"`metrics.token` setting as a bearer token.",
+			Security: []map[string][]string{{}, {schemeMetrics: {}}},
+			Responses: map[string]*huma.Response{
+				"200": {
+					Description: "The metrics",
+					Content:     map[string]*huma.MediaType{"text/plain": {Schema: &huma.Schema{Type: huma.TypeString}}},
+				},
+				"400": badQuery,
+				"401": problem("A metrics.token is configured and the request does not carry it"),
+				"403": problem("No metrics.token is configured and the client is not on the daemon's machine"),
+			},
+		}},
+	}
+}
+
+func healthResponse(doc *huma.OpenAPI, description string) *huma.Response {
+	return &huma.Response{
+		Description: description,
+		Content: map[string]*huma.MediaType{
+			"application/json": {Schema: doc.Components.Schemas.Schema(reflect.TypeFor[Health](), true, "")},
+		},
+	}
+}
