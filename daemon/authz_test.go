@@ -2,9 +2,6 @@ package daemon_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -21,6 +18,7 @@ import (
 	"primeur/core/billing"
 	"primeur/core/schema"
 	"primeur/core/store"
+	"primeur/core/store/storetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -313,39 +311,6 @@ func buildWorld(t *testing.T) *world {
 	return w
 }
 
-// fingerprint hashes every table but the session bookkeeping, to prove a
-// refused call changed nothing.
-func fingerprint(t *testing.T, db *store.DB) string {
-	t.Helper()
-	var tables []string
-	list := `SELECT name FROM sqlite_master WHERE type = 'table'
-		AND name NOT IN ('sessions', 'throttle', 'goose_db_version') AND name NOT LIKE 'sqlite_%' ORDER BY name`
-	if db.Dialect == store.Postgres {
-		list = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()
-			AND table_type = 'BASE TABLE' AND table_name NOT IN ('sessions', 'throttle', 'goose_db_version')
-			ORDER BY table_name`
-	}
-	if err := db.Select(&tables, list); err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	for _, table := range tables {
-		rows, err := db.Queryx(`SELECT * FROM ` + table + ` ORDER BY 1`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			vals, err := rows.SliceScan()
-			if err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintf(h, "%s%v\n", table, vals)
-		}
-		rows.Close()
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	src, err := os.Open(from)
@@ -429,7 +394,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { db.Close() })
-				before := fingerprint(t, db)
+				before := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...)
 				c := daemontest.New(t, db).Client()
 				if a != anon {
 					c.Header.Set("Cookie", "primeur_session="+w.tokens[a])
@@ -447,8 +412,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 				if res.Status != want {
 					t.Fatalf("%s as %s: %d, want %d: %s", key, a, res.Status, want, res.Body)
 				}
-				if res.Status >= 400 && fingerprint(t, db) != before {
-					t.Fatalf("%s as %s was refused (%d) but changed the database", key, a, res.Status)
+				if after := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...); res.Status >= 400 && after != before {
+					t.Fatalf("%s as %s was refused (%d) but changed the database:\n%s", key, a, res.Status, storetest.Changes(before, after))
 				}
 			})
 		}

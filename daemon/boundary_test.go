@@ -2,7 +2,6 @@ package daemon_test
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 
 	"primeur/core/accounts"
@@ -25,71 +24,31 @@ func TestTextAtTheBoundary(t *testing.T) {
 		producer, _ := s.Producer("ferme@example.fr", "Ferme")
 		anonymous := s.Client()
 		json := "application/json"
-		tests := []struct {
-			name        string
-			c           *daemontest.Client
-			method      string
-			path        string
-			contentType string
-			body        string
-			status      int
-			detail      string
-			location    string
-		}{
-			{"NUL in a login email", anonymous, "POST", "/auth/login", json, `{"email":"a\u0000b@x.fr","password":"secret123"}`, 422, accounts.MsgEmailInvalid, "body.email"},
-			{"NUL in a registered name", anonymous, "POST", "/auth/register", json, `{"email":"new@example.fr","password":"secret123","name":"Ferme\u0000","distributor":false}`, 422, text.MsgInvalid, "body.name"},
-			{"bell in a registration email", anonymous, "POST", "/auth/register", json, `{"email":"a\u0007b@example.fr","password":"secret123","name":"Ferme","distributor":false}`, 422, accounts.MsgEmailInvalid, "body.email"},
-			{"escape in an accounting email", shop, "PUT", "/api/user", json, `{"emailAccounting":"compta\u001b@example.fr"}`, 422, accounts.MsgEmailAccounting, "body.emailAccounting"},
-			{"NUL in an address", shop, "PUT", "/api/user", json, `{"addressLine1":"a\u0000b"}`, 422, text.MsgInvalid, "body.addressLine1"},
-			{"escape sequence in a name", shop, "PUT", "/api/user", json, `{"name":"\u001b[31mÉpicerie"}`, 422, text.MsgInvalid, "body.name"},
-			{"newline in a one-line field", shop, "PUT", "/api/user", json, `{"addressLine2":"a\nb"}`, 422, text.MsgInvalid, "body.addressLine2"},
-			{"NUL in a product", shop, "POST", "/api/needs", json, `{"product":"tomate\u0000","date":"2027-01","quantity":1}`, 422, text.MsgInvalid, "body.product"},
-			{"C1 control in a bulk month", shop, "POST", "/api/needs/bulk", json, `{"product":"tomate","dates":["2027-01","2027-02\u0085"],"quantities":[1,2]}`, 422, text.MsgInvalid, "body.dates[1]"},
-			{"NUL in a claim comment", producer, "PUT", "/api/deliveries/claim/o/d", json, `{"deliveryLines":[{"_id":"l","quantityClaimed":-1,"claimType":"quality","claimComment":"abîmé\u0000"}]}`, 422, text.MsgInvalid, "body.deliveryLines[0].claimComment"},
-			{"NUL in a field name", shop, "PUT", "/api/user", json, `{"na\u0000me":"x"}`, 422, text.MsgInvalid, "body"},
-			{"invalid UTF-8 in a body", shop, "PUT", "/api/user", json, "{\"name\":\"\xff\xfe\"}", 400, daemon.MsgNotUTF8, ""},
-			{"invalid UTF-8 in a need id", shop, "PUT", "/api/needs/%ff%fe", json, `{"quantity":1}`, 400, daemon.MsgBadPath, ""},
-			{"invalid UTF-8 in a deleted need id", shop, "DELETE", "/api/needs/%ff", "", "", 400, daemon.MsgBadPath, ""},
-			{"invalid UTF-8 in proposal ids", producer, "PUT", "/api/proposals/%ff/%ff", json, `{"quantity":1,"price":2}`, 400, daemon.MsgBadPath, ""},
-			{"control character in a delivery id", shop, "PUT", "/api/deliveries/cancel/o/%01", "", "", 400, daemon.MsgBadPath, ""},
-			{"NUL in a query", shop, "GET", "/api/events?before=%00", "", "", 400, daemon.MsgBadQuery, ""},
-			{"invalid UTF-8 in a query", shop, "GET", "/api/supply?start=%ff", "", "", 400, daemon.MsgBadQuery, ""},
-			{"malformed escape in a query", shop, "GET", "/api/needs?from=%zz", "", "", 400, daemon.MsgBadQuery, ""},
-			{"invalid UTF-8 in an invoice id", shop, "GET", "/print/invoice/%ff", "", "", 400, daemon.MsgBadPath, ""},
-			{"invalid UTF-8 in a note id", producer, "GET", "/print/delivery/%ff/%fe", "", "", 400, daemon.MsgBadPath, ""},
-			{"JSON without a content type", shop, "POST", "/api/needs", "", `{"product":"tomate","date":"2027-01","quantity":1}`, 415, daemon.MsgJSONRequired, ""},
-			{"JSON in Latin-1", shop, "POST", "/api/needs", "application/json; charset=iso-8859-1", `{"product":"tomate","date":"2027-01","quantity":1}`, 415, daemon.MsgJSONRequired, ""},
-		}
-		before := fingerprint(t, db)
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
-				req, err := http.NewRequest(tt.method, s.URL+tt.path, strings.NewReader(tt.body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				req.URL.Opaque = "//" + req.URL.Host + tt.path // the path as written
-				if tt.contentType != "" {
-					req.Header.Set("Content-Type", tt.contentType)
-				}
-				res := tt.c.Raw(req)
-				if res.Status != tt.status {
-					t.Fatalf("%s %s: %d, want %d: %s", tt.method, tt.path, res.Status, tt.status, res.Body)
-				}
-				p := res.Problem(t)
-				if p.Detail != tt.detail {
-					t.Fatalf("detail %q, want %q", p.Detail, tt.detail)
-				}
-				if tt.location != "" && (len(p.Errors) != 1 || p.Errors[0].Location != tt.location || p.Errors[0].Message != tt.detail) {
-					t.Fatalf("errors %+v, want one at %s", p.Errors, tt.location)
-				}
-				if res.Header.Get(daemon.RequestIDHeader) == "" {
-					t.Fatal("no request id")
-				}
-			})
-		}
-		if fingerprint(t, db) != before {
-			t.Fatal("a refused request changed the database")
-		}
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "NUL in a login email", Client: anonymous, Method: "POST", Path: "/auth/login", ContentType: json, Body: `{"email":"a\u0000b@x.fr","password":"secret123"}`, Status: 422, Detail: accounts.MsgEmailInvalid, Location: "body.email"},
+			{Name: "NUL in a registered name", Client: anonymous, Method: "POST", Path: "/auth/register", ContentType: json, Body: `{"email":"new@example.fr","password":"secret123","name":"Ferme\u0000","distributor":false}`, Status: 422, Detail: text.MsgInvalid, Location: "body.name"},
+			{Name: "bell in a registration email", Client: anonymous, Method: "POST", Path: "/auth/register", ContentType: json, Body: `{"email":"a\u0007b@example.fr","password":"secret123","name":"Ferme","distributor":false}`, Status: 422, Detail: accounts.MsgEmailInvalid, Location: "body.email"},
+			{Name: "escape in an accounting email", Client: shop, Method: "PUT", Path: "/api/user", ContentType: json, Body: `{"emailAccounting":"compta\u001b@example.fr"}`, Status: 422, Detail: accounts.MsgEmailAccounting, Location: "body.emailAccounting"},
+			{Name: "NUL in an address", Client: shop, Method: "PUT", Path: "/api/user", ContentType: json, Body: `{"addressLine1":"a\u0000b"}`, Status: 422, Detail: text.MsgInvalid, Location: "body.addressLine1"},
+			{Name: "escape sequence in a name", Client: shop, Method: "PUT", Path: "/api/user", ContentType: json, Body: `{"name":"\u001b[31mÉpicerie"}`, Status: 422, Detail: text.MsgInvalid, Location: "body.name"},
+			{Name: "newline in a one-line field", Client: shop, Method: "PUT", Path: "/api/user", ContentType: json, Body: `{"addressLine2":"a\nb"}`, Status: 422, Detail: text.MsgInvalid, Location: "body.addressLine2"},
+			{Name: "NUL in a product", Client: shop, Method: "POST", Path: "/api/needs", ContentType: json, Body: `{"product":"tomate\u0000","date":"2027-01","quantity":1}`, Status: 422, Detail: text.MsgInvalid, Location: "body.product"},
+			{Name: "C1 control in a bulk month", Client: shop, Method: "POST", Path: "/api/needs/bulk", ContentType: json, Body: `{"product":"tomate","dates":["2027-01","2027-02\u0085"],"quantities":[1,2]}`, Status: 422, Detail: text.MsgInvalid, Location: "body.dates[1]"},
+			{Name: "NUL in a claim comment", Client: producer, Method: "PUT", Path: "/api/deliveries/claim/o/d", ContentType: json, Body: `{"deliveryLines":[{"_id":"l","quantityClaimed":-1,"claimType":"quality","claimComment":"abîmé\u0000"}]}`, Status: 422, Detail: text.MsgInvalid, Location: "body.deliveryLines[0].claimComment"},
+			{Name: "NUL in a field name", Client: shop, Method: "PUT", Path: "/api/user", ContentType: json, Body: `{"na\u0000me":"x"}`, Status: 422, Detail: text.MsgInvalid, Location: "body"},
+			{Name: "invalid UTF-8 in a body", Client: shop, Method: "PUT", Path: "/api/user", ContentType: json, Body: "{\"name\":\"\xff\xfe\"}", Status: 400, Detail: daemon.MsgNotUTF8},
+			{Name: "invalid UTF-8 in a need id", Client: shop, Method: "PUT", Path: "/api/needs/%ff%fe", ContentType: json, Body: `{"quantity":1}`, Status: 400, Detail: daemon.MsgBadPath},
+			{Name: "invalid UTF-8 in a deleted need id", Client: shop, Method: "DELETE", Path: "/api/needs/%ff", Status: 400, Detail: daemon.MsgBadPath},
+			{Name: "invalid UTF-8 in proposal ids", Client: producer, Method: "PUT", Path: "/api/proposals/%ff/%ff", ContentType: json, Body: `{"quantity":1,"price":2}`, Status: 400, Detail: daemon.MsgBadPath},
+			{Name: "control character in a delivery id", Client: shop, Method: "PUT", Path: "/api/deliveries/cancel/o/%01", Status: 400, Detail: daemon.MsgBadPath},
+			{Name: "NUL in a query", Client: shop, Method: "GET", Path: "/api/events?before=%00", Status: 400, Detail: daemon.MsgBadQuery},
+			{Name: "invalid UTF-8 in a query", Client: shop, Method: "GET", Path: "/api/supply?start=%ff", Status: 400, Detail: daemon.MsgBadQuery},
+			{Name: "malformed escape in a query", Client: shop, Method: "GET", Path: "/api/needs?from=%zz", Status: 400, Detail: daemon.MsgBadQuery},
+			{Name: "invalid UTF-8 in an invoice id", Client: shop, Method: "GET", Path: "/print/invoice/%ff", Status: 400, Detail: daemon.MsgBadPath},
+			{Name: "invalid UTF-8 in a note id", Client: producer, Method: "GET", Path: "/print/delivery/%ff/%fe", Status: 400, Detail: daemon.MsgBadPath},
+			{Name: "JSON without a content type", Client: shop, Method: "POST", Path: "/api/needs", ContentType: daemontest.NoContentType, Body: `{"product":"tomate","date":"2027-01","quantity":1}`, Status: 415, Detail: daemon.MsgJSONRequired},
+			{Name: "JSON in Latin-1", Client: shop, Method: "POST", Path: "/api/needs", ContentType: "application/json; charset=iso-8859-1", Body: `{"product":"tomate","date":"2027-01","quantity":1}`, Status: 415, Detail: daemon.MsgJSONRequired},
+		})
 
 		// What the rule allows: any script, emoji, and line breaks and tabs
 		// in a claim's comment (checked by the claim's own rules after).

@@ -37,34 +37,16 @@ func TestAClaimCannotBillMoreThanWasOrdered(t *testing.T) {
 		above := func(ordered, unit string) string {
 			return "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (" + ordered + unit + ")"
 		}
-		tests := []struct {
-			name, body, msg string
-		}{
-			{"999999999 on a 2.5 kg line", claim(tomato, "999999999"), above("2,5", "kg")},
-			{"a hundredth over the order", claim(tomato, "0.51"), above("2,5", "kg")},
-			{"1e12", claim(tomato, "1e12"), above("2,5", "kg")},
-			{"beyond a trillion", claim(tomato, "1e300"), above("2,5", "kg")},
-			{"one lettuce over the order", claim(lettuce, "1"), above("12", "un")},
-			{"more than was sent", claim(tomato, "-2.01"), delivery.MsgClaimExceeds},
-			{"12345.675", claim(tomato, "-12345.675"), delivery.MsgNotNumber},
-			{"5000.004 pieces", claim(lettuce, "-5000.004"), delivery.MsgPieces},
-		}
-		before := w.Snapshot()
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
-				res := farm.Do("PUT", path, tt.body)
-				if res.Status != 422 {
-					t.Fatalf("status %d, want 422: %s", res.Status, res.Body)
-				}
-				p := res.Problem(t)
-				if len(p.Errors) != 1 || p.Errors[0].Location != "body.deliveryLines[0].quantityClaimed" || p.Errors[0].Message != tt.msg {
-					t.Fatalf("errors %+v, want %q on body.deliveryLines[0].quantityClaimed", p.Errors, tt.msg)
-				}
-				if after := w.Snapshot(); after != before {
-					t.Fatal("a refused claim changed the database")
-				}
-			})
-		}
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "999999999 on a 2.5 kg line", Client: farm, Method: "PUT", Path: path, Body: claim(tomato, "999999999"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: above("2,5", "kg")},
+			{Name: "a hundredth over the order", Client: farm, Method: "PUT", Path: path, Body: claim(tomato, "0.51"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: above("2,5", "kg")},
+			{Name: "1e12", Client: farm, Method: "PUT", Path: path, Body: claim(tomato, "1e12"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: above("2,5", "kg")},
+			{Name: "beyond a trillion", Client: farm, Method: "PUT", Path: path, Body: claim(tomato, "1e300"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: above("2,5", "kg")},
+			{Name: "one lettuce over the order", Client: farm, Method: "PUT", Path: path, Body: claim(lettuce, "1"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: above("12", "un")},
+			{Name: "more than was sent", Client: farm, Method: "PUT", Path: path, Body: claim(tomato, "-2.01"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: delivery.MsgClaimExceeds},
+			{Name: "12345.675", Client: farm, Method: "PUT", Path: path, Body: claim(tomato, "-12345.675"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: delivery.MsgNotNumber},
+			{Name: "5000.004 pieces", Client: farm, Method: "PUT", Path: path, Body: claim(lettuce, "-5000.004"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: delivery.MsgPieces},
+		})
 		// Up to the quantity ordered: accepted.
 		farm.Do("PUT", path, claim(tomato, "0.5")).Expect(t, 200)
 		if got := w.Get(done); got.ClaimStatus != orders.ClaimSent || got.Lines[1].QuantityClaimed != 50 {
@@ -97,57 +79,29 @@ func TestDecimalRuleAtEveryAPIPath(t *testing.T) {
 			deliverytest.L{Product: "tomate", Price: 250, Expected: 1000}, deliverytest.L{Product: "laitue", Price: 90, Expected: 2000})
 		tomato, lettuce := w.Line(planned, "tomate"), w.Line(planned, "laitue")
 
-		snapshot := func() string {
-			return w.Snapshot() + tableRows(t, db,
-				`SELECT id, quantity, updated_at FROM needs ORDER BY id`,
-				`SELECT COUNT(*) FROM proposals`,
-				`SELECT COUNT(*) FROM contributions`)
-		}
 		proposal := "/api/proposals/" + need.ID + "/" + farmID
 		melonProposal := "/api/proposals/" + melons.ID + "/" + farmID
 		sent := func(line, q string) string {
 			return fmt.Sprintf(`{"deliveryLines":[{"_id":%q,"quantitySent":%s}]}`, line, q)
 		}
-		tests := []struct {
-			name         string
-			c            *daemontest.Client
-			method, path string
-			body         string
-			field, msg   string
-		}{
-			{"need 12345.675 kg", shop, "PUT", "/api/needs/" + need.ID, `{"quantity":12345.675}`, "quantity", planning.MsgBadWeight},
-			{"need 99999.995 kg", shop, "PUT", "/api/needs/" + need.ID, `{"quantity":99999.995}`, "quantity", planning.MsgBadWeight},
-			{"need 5000.004 melons", shop, "PUT", "/api/needs/" + melons.ID, `{"quantity":5000.004}`, "quantity", planning.MsgBadPieces},
-			{"need 1.234e2 kg", shop, "POST", "/api/needs", `{"product":"poire","date":"2027-01","quantity":1.23456e2}`, "quantity", planning.MsgBadWeight},
-			{"bulk 2.505 kg", shop, "POST", "/api/needs/bulk", `{"product":"poire","quantities":[1,2.505],"dates":["2027-01","2027-02"]}`, "quantities[1]", planning.MsgBadWeight},
-			{"proposal 12345.675 kg", farm, "PUT", proposal, `{"quantity":12345.675,"price":2}`, "quantity", planning.MsgBadWeight},
-			{"proposal 5000.004 melons", farm, "PUT", melonProposal, `{"quantity":5000.004,"price":2}`, "quantity", planning.MsgBadPieces},
-			{"price 9999.995", farm, "PUT", proposal, `{"quantity":10,"price":9999.995}`, "price", trade.MsgBadPrice},
-			{"price 2.505", farm, "PUT", proposal, `{"quantity":10,"price":2.505}`, "price", trade.MsgBadPrice},
-			{"price past float64's precision", farm, "PUT", proposal, `{"quantity":10,"price":2.0000000000000004}`, "price", trade.MsgBadPrice},
-			{"sent 12345.675 kg", shop, "PUT", "/api/deliveries/update/" + order + "/" + planned, sent(tomato, "12345.675"), "deliveryLines[0].quantitySent", delivery.MsgWeight},
-			{"sent 99999.995 kg", shop, "PUT", "/api/deliveries/update/" + order + "/" + planned, sent(tomato, "99999.995"), "deliveryLines[0].quantitySent", delivery.MsgWeight},
-			{"sent 5000.004 lettuces", shop, "PUT", "/api/deliveries/update/" + order + "/" + planned, sent(lettuce, "5000.004"), "deliveryLines[0].quantitySent", delivery.MsgPieces},
-			{"sent 1.234 kg", shop, "PUT", "/api/deliveries/update/" + order + "/" + planned, sent(tomato, "1.234"), "deliveryLines[0].quantitySent", delivery.MsgWeight},
-			{"contribution 9999.995", shop, "PUT", "/api/rewards/contribution", `{"amount":9999.995}`, "amount", rewards.MsgAmountFormat},
-			{"contribution 12.345", shop, "PUT", "/api/rewards/contribution", `{"amount":12.345}`, "amount", rewards.MsgAmountFormat},
-		}
-		before := snapshot()
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
-				res := tt.c.Do(tt.method, tt.path, tt.body)
-				if res.Status != 422 {
-					t.Fatalf("status %d, want 422: %s", res.Status, res.Body)
-				}
-				p := res.Problem(t)
-				if len(p.Errors) != 1 || p.Errors[0].Location != "body."+tt.field || p.Errors[0].Message != tt.msg {
-					t.Fatalf("errors %+v, want %q on body.%s", p.Errors, tt.msg, tt.field)
-				}
-				if after := snapshot(); after != before {
-					t.Fatal("a refused call changed the database")
-				}
-			})
-		}
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "need 12345.675 kg", Client: shop, Method: "PUT", Path: "/api/needs/" + need.ID, Body: `{"quantity":12345.675}`, Status: 422, Location: "body.quantity", Detail: planning.MsgBadWeight},
+			{Name: "need 99999.995 kg", Client: shop, Method: "PUT", Path: "/api/needs/" + need.ID, Body: `{"quantity":99999.995}`, Status: 422, Location: "body.quantity", Detail: planning.MsgBadWeight},
+			{Name: "need 5000.004 melons", Client: shop, Method: "PUT", Path: "/api/needs/" + melons.ID, Body: `{"quantity":5000.004}`, Status: 422, Location: "body.quantity", Detail: planning.MsgBadPieces},
+			{Name: "need 1.234e2 kg", Client: shop, Method: "POST", Path: "/api/needs", Body: `{"product":"poire","date":"2027-01","quantity":1.23456e2}`, Status: 422, Location: "body.quantity", Detail: planning.MsgBadWeight},
+			{Name: "bulk 2.505 kg", Client: shop, Method: "POST", Path: "/api/needs/bulk", Body: `{"product":"poire","quantities":[1,2.505],"dates":["2027-01","2027-02"]}`, Status: 422, Location: "body.quantities[1]", Detail: planning.MsgBadWeight},
+			{Name: "proposal 12345.675 kg", Client: farm, Method: "PUT", Path: proposal, Body: `{"quantity":12345.675,"price":2}`, Status: 422, Location: "body.quantity", Detail: planning.MsgBadWeight},
+			{Name: "proposal 5000.004 melons", Client: farm, Method: "PUT", Path: melonProposal, Body: `{"quantity":5000.004,"price":2}`, Status: 422, Location: "body.quantity", Detail: planning.MsgBadPieces},
+			{Name: "price 9999.995", Client: farm, Method: "PUT", Path: proposal, Body: `{"quantity":10,"price":9999.995}`, Status: 422, Location: "body.price", Detail: trade.MsgBadPrice},
+			{Name: "price 2.505", Client: farm, Method: "PUT", Path: proposal, Body: `{"quantity":10,"price":2.505}`, Status: 422, Location: "body.price", Detail: trade.MsgBadPrice},
+			{Name: "price past float64's precision", Client: farm, Method: "PUT", Path: proposal, Body: `{"quantity":10,"price":2.0000000000000004}`, Status: 422, Location: "body.price", Detail: trade.MsgBadPrice},
+			{Name: "sent 12345.675 kg", Client: shop, Method: "PUT", Path: "/api/deliveries/update/" + order + "/" + planned, Body: sent(tomato, "12345.675"), Status: 422, Location: "body.deliveryLines[0].quantitySent", Detail: delivery.MsgWeight},
+			{Name: "sent 99999.995 kg", Client: shop, Method: "PUT", Path: "/api/deliveries/update/" + order + "/" + planned, Body: sent(tomato, "99999.995"), Status: 422, Location: "body.deliveryLines[0].quantitySent", Detail: delivery.MsgWeight},
+			{Name: "sent 5000.004 lettuces", Client: shop, Method: "PUT", Path: "/api/deliveries/update/" + order + "/" + planned, Body: sent(lettuce, "5000.004"), Status: 422, Location: "body.deliveryLines[0].quantitySent", Detail: delivery.MsgPieces},
+			{Name: "sent 1.234 kg", Client: shop, Method: "PUT", Path: "/api/deliveries/update/" + order + "/" + planned, Body: sent(tomato, "1.234"), Status: 422, Location: "body.deliveryLines[0].quantitySent", Detail: delivery.MsgWeight},
+			{Name: "contribution 9999.995", Client: shop, Method: "PUT", Path: "/api/rewards/contribution", Body: `{"amount":9999.995}`, Status: 422, Location: "body.amount", Detail: rewards.MsgAmountFormat},
+			{Name: "contribution 12.345", Client: shop, Method: "PUT", Path: "/api/rewards/contribution", Body: `{"amount":12.345}`, Status: 422, Location: "body.amount", Detail: rewards.MsgAmountFormat},
+		})
 
 		// Accepted: exponents, 0.1, and texts past float64's precision
 		// that denote a two-decimal number — stored exactly.

@@ -93,64 +93,40 @@ func TestDeliveriesAPIRefusals(t *testing.T) {
 		anonymous := dw.s.Client()
 		tomato := w.Line(dw.planned, "tomate")
 		claim := map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1, "claimType": "quality"}}}
-		tests := []struct {
-			name   string
-			c      *daemontest.Client
-			path   string
-			body   any
-			status int
-			detail string
-		}{
-			{"anonymous update", anonymous, dw.path("update", dw.planned), map[string]any{"date": "2026-11-25"}, 401, daemon.MsgNoToken},
-			{"anonymous claim", anonymous, dw.path("claim", dw.done), claim, 401, daemon.MsgNoToken},
-			{"producer updates", dw.farm, dw.path("update", dw.planned), map[string]any{"date": "2026-11-25"}, 403, daemon.MsgShopsOnly},
-			{"producer cancels", dw.farm, dw.path("cancel", dw.planned), nil, 403, daemon.MsgShopsOnly},
-			{"producer reviews", dw.farm, dw.path("review", dw.done), map[string]any{"accepted": true}, 403, daemon.MsgShopsOnly},
-			{"shop claims", dw.shop, dw.path("claim", dw.done), claim, 403, daemon.MsgProducersOnly},
-			{"other shop updates", dw.otherShop, dw.path("update", dw.planned), map[string]any{"date": "2026-11-25"}, 404, ""},
-			{"other shop cancels", dw.otherShop, dw.path("cancel", dw.planned), nil, 404, ""},
-			{"other producer claims", dw.otherFrm, dw.path("claim", dw.done), claim, 404, ""},
-			{"unknown delivery", dw.shop, dw.path("cancel", "nope"), nil, 404, ""},
-			{"unknown order", dw.shop, "/api/deliveries/cancel/nope/" + dw.planned, nil, 404, ""},
-			{"date today", dw.shop, dw.path("update", dw.planned), map[string]any{"date": "2026-11-20"}, 422, delivery.MsgDate},
-			{"date garbage", dw.shop, dw.path("update", dw.planned), map[string]any{"date": "demain"}, 422, delivery.MsgDate},
-			{"negative", dw.shop, dw.path("update", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantitySent": -2}}}, 422, delivery.MsgNegative},
-			{"bad weight", dw.shop, dw.path("update", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantitySent": 1.234}}}, 422, delivery.MsgWeight},
-			{"bad pieces", dw.shop, dw.path("update", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.planned, "laitue"), "quantitySent": 1.5}}}, 422, delivery.MsgPieces},
-			{"done updated", dw.shop, dw.path("update", dw.done), map[string]any{"date": "2026-11-25"}, 409, delivery.MsgNotPlanned},
-			{"done cancelled", dw.shop, dw.path("cancel", dw.done), nil, 409, delivery.MsgNotPlanned},
-			{"review without claim", dw.shop, dw.path("review", dw.done), map[string]any{"accepted": true}, 409, delivery.MsgNoClaim},
-			{"claim on planned", dw.farm, dw.path("claim", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantityClaimed": -1, "claimType": "quality"}}}, 409, delivery.MsgNotDone},
-			{"empty claim", dw.farm, dw.path("claim", dw.done), map[string]any{"deliveryLines": []any{}}, 422, delivery.MsgNoQuantity},
-			{"claim without type", dw.farm, dw.path("claim", dw.done), map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1}}}, 422, delivery.MsgClaimType},
+		dw.s.Refuses(t, []daemontest.Refused{
+			{Name: "anonymous update", Client: anonymous, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"date": "2026-11-25"}, Status: 401, Detail: daemon.MsgNoToken},
+			{Name: "anonymous claim", Client: anonymous, Method: "PUT", Path: dw.path("claim", dw.done), Body: claim, Status: 401, Detail: daemon.MsgNoToken},
+			{Name: "producer updates", Client: dw.farm, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"date": "2026-11-25"}, Status: 403, Detail: daemon.MsgShopsOnly},
+			{Name: "producer cancels", Client: dw.farm, Method: "PUT", Path: dw.path("cancel", dw.planned), Status: 403, Detail: daemon.MsgShopsOnly},
+			{Name: "producer reviews", Client: dw.farm, Method: "PUT", Path: dw.path("review", dw.done), Body: map[string]any{"accepted": true}, Status: 403, Detail: daemon.MsgShopsOnly},
+			{Name: "shop claims", Client: dw.shop, Method: "PUT", Path: dw.path("claim", dw.done), Body: claim, Status: 403, Detail: daemon.MsgProducersOnly},
+			{Name: "other shop updates", Client: dw.otherShop, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"date": "2026-11-25"}, Status: 404},
+			{Name: "other shop cancels", Client: dw.otherShop, Method: "PUT", Path: dw.path("cancel", dw.planned), Status: 404},
+			{Name: "other producer claims", Client: dw.otherFrm, Method: "PUT", Path: dw.path("claim", dw.done), Body: claim, Status: 404},
+			{Name: "unknown delivery", Client: dw.shop, Method: "PUT", Path: dw.path("cancel", "nope"), Status: 404},
+			{Name: "unknown order", Client: dw.shop, Method: "PUT", Path: "/api/deliveries/cancel/nope/" + dw.planned, Status: 404},
+			{Name: "date today", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"date": "2026-11-20"}, Status: 422, Detail: delivery.MsgDate},
+			{Name: "date garbage", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"date": "demain"}, Status: 422, Detail: delivery.MsgDate},
+			{Name: "negative", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantitySent": -2}}}, Status: 422, Detail: delivery.MsgNegative},
+			{Name: "bad weight", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantitySent": 1.234}}}, Status: 422, Detail: delivery.MsgWeight},
+			{Name: "bad pieces", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.planned, "laitue"), "quantitySent": 1.5}}}, Status: 422, Detail: delivery.MsgPieces},
+			{Name: "done updated", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.done), Body: map[string]any{"date": "2026-11-25"}, Status: 409, Detail: delivery.MsgNotPlanned},
+			{Name: "done cancelled", Client: dw.shop, Method: "PUT", Path: dw.path("cancel", dw.done), Status: 409, Detail: delivery.MsgNotPlanned},
+			{Name: "review without claim", Client: dw.shop, Method: "PUT", Path: dw.path("review", dw.done), Body: map[string]any{"accepted": true}, Status: 409, Detail: delivery.MsgNoClaim},
+			{Name: "claim on planned", Client: dw.farm, Method: "PUT", Path: dw.path("claim", dw.planned), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantityClaimed": -1, "claimType": "quality"}}}, Status: 409, Detail: delivery.MsgNotDone},
+			{Name: "empty claim", Client: dw.farm, Method: "PUT", Path: dw.path("claim", dw.done), Body: map[string]any{"deliveryLines": []any{}}, Status: 422, Detail: delivery.MsgNoQuantity},
+			{Name: "claim without type", Client: dw.farm, Method: "PUT", Path: dw.path("claim", dw.done), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1}}}, Status: 422, Detail: delivery.MsgClaimType},
 			// Malformed input: 4xx, never 500, nothing written.
-			{"quantity as text", dw.shop, dw.path("update", dw.planned), `{"deliveryLines":[{"_id":"` + tomato + `","quantitySent":"douze"}]}`, 422, ""},
-			{"unknown field", dw.shop, dw.path("update", dw.planned), `{"date":"2026-11-25","status":"done"}`, 422, ""},
-			{"not json", dw.shop, dw.path("update", dw.planned), `{"date":`, 400, ""},
-			{"huge number", dw.shop, dw.path("update", dw.planned), `{"deliveryLines":[{"_id":"` + tomato + `","quantitySent":1e400}]}`, 400, ""},
-			{"review without answer", dw.shop, dw.path("review", dw.done), map[string]any{}, 422, ""},
-			{"review with text", dw.shop, dw.path("review", dw.done), `{"accepted":"oui"}`, 422, ""},
-			{"review with null", dw.shop, dw.path("review", dw.done), `{"accepted":null}`, 422, ""},
-			{"long comment", dw.farm, dw.path("claim", dw.done), map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1, "claimType": "quality", "claimComment": strings.Repeat("a", 6000)}}}, 422, ""},
-			{"long id", dw.shop, "/api/deliveries/cancel/" + strings.Repeat("x", 300) + "/" + dw.planned, nil, 422, ""},
-		}
-		before := w.Snapshot()
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
-				res := tt.c.Do("PUT", tt.path, tt.body)
-				if res.Status != tt.status {
-					t.Fatalf("status %d, want %d: %s", res.Status, tt.status, res.Body)
-				}
-				if tt.detail != "" {
-					if p := res.Problem(t); p.Detail != tt.detail {
-						t.Fatalf("detail %q, want %q", p.Detail, tt.detail)
-					}
-				}
-				if after := w.Snapshot(); after != before {
-					t.Fatal("a refused call changed the database")
-				}
-			})
-		}
+			{Name: "quantity as text", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: `{"deliveryLines":[{"_id":"` + tomato + `","quantitySent":"douze"}]}`, Status: 422},
+			{Name: "unknown field", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: `{"date":"2026-11-25","status":"done"}`, Status: 422},
+			{Name: "not json", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: `{"date":`, Status: 400},
+			{Name: "huge number", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.planned), Body: `{"deliveryLines":[{"_id":"` + tomato + `","quantitySent":1e400}]}`, Status: 400},
+			{Name: "review without answer", Client: dw.shop, Method: "PUT", Path: dw.path("review", dw.done), Body: map[string]any{}, Status: 422},
+			{Name: "review with text", Client: dw.shop, Method: "PUT", Path: dw.path("review", dw.done), Body: `{"accepted":"oui"}`, Status: 422},
+			{Name: "review with null", Client: dw.shop, Method: "PUT", Path: dw.path("review", dw.done), Body: `{"accepted":null}`, Status: 422},
+			{Name: "long comment", Client: dw.farm, Method: "PUT", Path: dw.path("claim", dw.done), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1, "claimType": "quality", "claimComment": strings.Repeat("a", 6000)}}}, Status: 422},
+			{Name: "long id", Client: dw.shop, Method: "PUT", Path: "/api/deliveries/cancel/" + strings.Repeat("x", 300) + "/" + dw.planned, Status: 422},
+		})
 		// Field errors name the field.
 		res := dw.shop.Do("PUT", dw.path("update", dw.planned), map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantitySent": -2}}})
 		if p := res.Problem(t); len(p.Errors) != 1 || p.Errors[0].Location != "body.deliveryLines[0].quantitySent" {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -66,33 +65,6 @@ func (c fuzzClient) send(t testing.TB, method, path string, body []byte) (int, [
 	return res.StatusCode, data
 }
 
-// tableRows renders every row of the queries, to compare a database before
-// and after a call.
-func tableRows(t *testing.T, db *store.DB, queries ...string) string {
-	t.Helper()
-	var b strings.Builder
-	for _, q := range queries {
-		rows, err := db.QueryContext(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintln(&b, vals...)
-		}
-		rows.Close()
-	}
-	return b.String()
-}
-
 func deref(s *string) string {
 	if s == nil {
 		return "<nil>"
@@ -142,10 +114,7 @@ func FuzzNeedPayload(f *testing.F) {
 	if status != http.StatusCreated || json.Unmarshal(data, &existing) != nil {
 		f.Fatalf("setup: %d %s", status, data)
 	}
-	snapshot := func(t *testing.T) string {
-		return tableRows(t, db, `SELECT id, product_id, month, quantity, updated_at FROM needs ORDER BY id`,
-			`SELECT COUNT(*) FROM events`)
-	}
+	snapshot := func(t *testing.T) string { return storetest.SnapshotExcept(t, db, storetest.Bookkeeping...) }
 	type needOut struct {
 		ID       string  `json:"_id"`
 		Product  string  `json:"product"`
@@ -305,11 +274,7 @@ func FuzzDeliveryPayload(f *testing.F) {
 		planned: {w.Line(planned, "tomate"), w.Line(planned, "laitue")},
 		done:    {w.Line(done, "tomate"), w.Line(done, "laitue")},
 	}
-	snapshot := func(t *testing.T) string {
-		return tableRows(t, db, `SELECT id, status, date, claim_status, claim_sent_at, updated_at FROM deliveries ORDER BY id`,
-			`SELECT id, quantity_sent, quantity_claimed, claim_type, claim_comment FROM delivery_lines ORDER BY id`,
-			`SELECT COUNT(*) FROM events`)
-	}
+	snapshot := func(t *testing.T) string { return storetest.SnapshotExcept(t, db, storetest.Bookkeeping...) }
 	type lineRow struct {
 		ID       string         `db:"id"`
 		Expected decimal.Dec    `db:"quantity_expected"`

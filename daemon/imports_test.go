@@ -46,17 +46,6 @@ type importJSON struct {
 	Event       activity.View
 }
 
-// dbState is the needs and the number of events, to prove a refused call
-// changed nothing.
-func dbState(t *testing.T, db *store.DB) string {
-	t.Helper()
-	var events int
-	if err := db.Get(&events, `SELECT COUNT(*) FROM events`); err != nil {
-		t.Fatal(err)
-	}
-	return needsSnapshot(t, db) + "|" + strings.Repeat("e", events)
-}
-
 func TestNeedsLoader(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
@@ -79,57 +68,41 @@ func TestNeedsLoader(t *testing.T) {
 			t.Fatalf("feed %+v", feed)
 		}
 
-		before := dbState(t, db)
 		malformed := "--x\r\nContent-Disposition: form-data; name=\"importfile\"; filename=\"a.xlsx\"\r\n\r\nPK\x03\x04 and no end"
 		big := bytes.Repeat([]byte("x"), 6<<20)
-		refused := []struct {
-			name   string
-			send   func() *daemontest.Response
-			status int
-			msg    string
-		}{
-			{"producer", func() *daemontest.Response {
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "producer", Send: func() *daemontest.Response {
 				return farm.Upload("/api/needs-loader", "importfile", "b.xlsx", xlsxFixture(t, "good.xlsx"))
-			}, 403, daemon.MsgShopsOnly},
-			{"anonymous", func() *daemontest.Response {
+			}, Status: 403, Detail: daemon.MsgShopsOnly},
+			{Name: "anonymous", Send: func() *daemontest.Response {
 				return s.Client().Upload("/api/needs-loader", "importfile", "b.xlsx", xlsxFixture(t, "good.xlsx"))
-			}, 401, daemon.MsgNoToken},
-			{"not multipart", func() *daemontest.Response {
+			}, Status: 401, Detail: daemon.MsgNoToken},
+			{Name: "not multipart", Send: func() *daemontest.Response {
 				return shop.Send("POST", "/api/needs-loader", "application/json", strings.NewReader(`{"importfile":"x"}`))
-			}, 415, daemon.MsgUploadNotMultipart},
-			{"malformed multipart", func() *daemontest.Response {
+			}, Status: 415, Detail: daemon.MsgUploadNotMultipart},
+			{Name: "malformed multipart", Send: func() *daemontest.Response {
 				return shop.Send("POST", "/api/needs-loader", "multipart/form-data; boundary=x", strings.NewReader(malformed))
-			}, 400, daemon.MsgUploadUnreadable},
-			{"multipart without boundary", func() *daemontest.Response {
+			}, Status: 400, Detail: daemon.MsgUploadUnreadable},
+			{Name: "multipart without boundary", Send: func() *daemontest.Response {
 				return shop.Send("POST", "/api/needs-loader", "multipart/form-data", strings.NewReader(malformed))
-			}, 400, daemon.MsgUploadUnreadable},
-			{"no file field", func() *daemontest.Response {
+			}, Status: 400, Detail: daemon.MsgUploadUnreadable},
+			{Name: "no file field", Send: func() *daemontest.Response {
 				return shop.Upload("/api/needs-loader", "fichier", "b.xlsx", xlsxFixture(t, "good.xlsx"))
-			}, 422, planning.MsgImportNoFile},
-			{"xls name", func() *daemontest.Response {
+			}, Status: 422, Detail: planning.MsgImportNoFile},
+			{Name: "xls name", Send: func() *daemontest.Response {
 				return shop.Upload("/api/needs-loader", "importfile", "besoins.xls", xlsxFixture(t, "good.xlsx"))
-			}, 422, planning.MsgImportExtension},
-			{"huge body", func() *daemontest.Response {
+			}, Status: 422, Detail: planning.MsgImportExtension},
+			{Name: "huge body", Send: func() *daemontest.Response {
 				return shop.Upload("/api/needs-loader", "importfile", "b.xlsx", big)
-			}, 413, planning.MsgImportTooBig},
-			{"huge chunked body", func() *daemontest.Response {
+			}, Status: 413, Detail: planning.MsgImportTooBig},
+			{Name: "huge chunked body", Send: func() *daemontest.Response {
 				return shop.Send("POST", "/api/needs-loader", "multipart/form-data; boundary=x", io.MultiReader(bytes.NewReader(big)))
-			}, 413, planning.MsgImportTooBig},
-			{"file just over the limit", func() *daemontest.Response {
+			}, Status: 413, Detail: planning.MsgImportTooBig},
+			{Name: "file just over the limit", Send: func() *daemontest.Response {
 				return shop.Upload("/api/needs-loader", "importfile", "b.xlsx", big[:planning.MaxImportBytes+1])
-			}, 413, planning.MsgImportTooBig},
-		}
-		for _, tt := range refused {
-			t.Run(tt.name, func(t *testing.T) {
-				p := tt.send().Expect(t, tt.status).Problem(t)
-				if p.Detail != tt.msg {
-					t.Fatalf("detail %q, want %q", p.Detail, tt.msg)
-				}
-				if dbState(t, db) != before {
-					t.Fatal("a refused upload changed the database")
-				}
-			})
-		}
+			}, Status: 413, Detail: planning.MsgImportTooBig},
+		})
+		before := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...)
 		for _, f := range []string{"not-a-zip.xlsx", "password.xlsx", "empty-sheet.xlsx", "no-header.xlsx", "bad-month.xlsx",
 			"text-quantity.xlsx", "negative-quantity.xlsx", "half-melon.xlsx", "duplicate-product.xlsx", "too-many-months.xlsx",
 			"too-many-rows.xlsx", "too-many-entries.xlsx", "zip-bomb.xlsx", "zip-bomb-lying.xlsx"} {
@@ -138,8 +111,8 @@ func TestNeedsLoader(t *testing.T) {
 				if p.Detail == "" || p.Errors[0].Location != "body.importfile" {
 					t.Fatalf("problem %+v", p)
 				}
-				if dbState(t, db) != before {
-					t.Fatal("a bad file changed the database")
+				if after := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...); after != before {
+					t.Fatalf("a bad file changed the database:\n%s", storetest.Changes(before, after))
 				}
 			})
 		}
@@ -211,7 +184,7 @@ func TestStandardImportAPI(t *testing.T) {
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
 		farm, _ := s.Producer("ferme@example.fr", "Ferme")
 		months := []string{"2026-12-01", "2027-01-01", "2027-02-01", "2027-03-01"}
-		before := dbState(t, db)
+		before := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...)
 
 		var preview []struct {
 			ID     string `json:"_id"`
@@ -226,43 +199,25 @@ func TestStandardImportAPI(t *testing.T) {
 		if len(preview) < 40 || len(preview[0].Values) != 3 || preview[0].Values[2].Date != "2027-02-01" || preview[0].Name == "" {
 			t.Fatalf("preview %+v", preview[:1])
 		}
-		if dbState(t, db) != before {
-			t.Fatal("a simulation wrote")
+		if after := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...); after != before {
+			t.Fatalf("a simulation wrote:\n%s", storetest.Changes(before, after))
 		}
 
-		refused := []struct {
-			name   string
-			c      *daemontest.Client
-			path   string
-			body   any
-			status int
-			msg    string
-		}{
-			{"producer simulates", farm, "/api/needs/importstd/sim", map[string]any{"turnover": 1000, "months": months}, 403, daemon.MsgShopsOnly},
-			{"producer commits", farm, "/api/needs/importstd/commit", map[string]any{"turnover": 1000, "months": months}, 403, daemon.MsgShopsOnly},
-			{"anonymous", s.Client(), "/api/needs/importstd/commit", map[string]any{"turnover": 1000, "months": months}, 401, daemon.MsgNoToken},
-			{"no turnover", shop, "/api/needs/importstd/commit", map[string]any{"months": months}, 422, planning.MsgTurnover},
-			{"negative turnover", shop, "/api/needs/importstd/sim", map[string]any{"turnover": -3, "months": months}, 422, planning.MsgTurnover},
-			{"huge turnover", shop, "/api/needs/importstd/commit", map[string]any{"turnover": 5e9, "months": months}, 422, planning.MsgTurnoverTooLarge},
-			{"turnover as text", shop, "/api/needs/importstd/commit", map[string]any{"turnover": "100000", "months": months}, 422, ""},
-			{"overflowing turnover", shop, "/api/needs/importstd/commit", `{"turnover":1e400,"months":["2026-12"]}`, 400, ""},
-			{"no months", shop, "/api/needs/importstd/commit", map[string]any{"turnover": 1000}, 422, planning.MsgStandardMonths},
-			{"37 months", shop, "/api/needs/importstd/commit", map[string]any{"turnover": 1000, "months": make([]string, 37)}, 422, planning.MsgStandardMonths},
-			{"past month", shop, "/api/needs/importstd/commit", map[string]any{"turnover": 1000, "months": []string{"2026-10"}}, 422, planning.MsgPastMonth},
-			{"bad month", shop, "/api/needs/importstd/sim", map[string]any{"turnover": 1000, "months": []string{"12/2026"}}, 422, planning.MsgBadMonth},
-			{"unknown field", shop, "/api/needs/importstd/commit", map[string]any{"turnover": 1000, "months": months, "share": 20}, 422, ""},
-		}
-		for _, tt := range refused {
-			t.Run(tt.name, func(t *testing.T) {
-				p := tt.c.Do("POST", tt.path, tt.body).Expect(t, tt.status).Problem(t)
-				if tt.msg != "" && p.Detail != tt.msg {
-					t.Fatalf("detail %q, want %q", p.Detail, tt.msg)
-				}
-				if dbState(t, db) != before {
-					t.Fatal("a refused call changed the database")
-				}
-			})
-		}
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "producer simulates", Client: farm, Method: "POST", Path: "/api/needs/importstd/sim", Body: map[string]any{"turnover": 1000, "months": months}, Status: 403, Detail: daemon.MsgShopsOnly},
+			{Name: "producer commits", Client: farm, Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"turnover": 1000, "months": months}, Status: 403, Detail: daemon.MsgShopsOnly},
+			{Name: "anonymous", Client: s.Client(), Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"turnover": 1000, "months": months}, Status: 401, Detail: daemon.MsgNoToken},
+			{Name: "no turnover", Client: shop, Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"months": months}, Status: 422, Detail: planning.MsgTurnover},
+			{Name: "negative turnover", Client: shop, Method: "POST", Path: "/api/needs/importstd/sim", Body: map[string]any{"turnover": -3, "months": months}, Status: 422, Detail: planning.MsgTurnover},
+			{Name: "huge turnover", Client: shop, Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"turnover": 5e9, "months": months}, Status: 422, Detail: planning.MsgTurnoverTooLarge},
+			{Name: "turnover as text", Client: shop, Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"turnover": "100000", "months": months}, Status: 422},
+			{Name: "overflowing turnover", Client: shop, Method: "POST", Path: "/api/needs/importstd/commit", Body: `{"turnover":1e400,"months":["2026-12"]}`, Status: 400},
+			{Name: "no months", Client: shop, Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"turnover": 1000}, Status: 422, Detail: planning.MsgStandardMonths},
+			{Name: "37 months", Client: shop, Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"turnover": 1000, "months": make([]string, 37)}, Status: 422, Detail: planning.MsgStandardMonths},
+			{Name: "past month", Client: shop, Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"turnover": 1000, "months": []string{"2026-10"}}, Status: 422, Detail: planning.MsgPastMonth},
+			{Name: "bad month", Client: shop, Method: "POST", Path: "/api/needs/importstd/sim", Body: map[string]any{"turnover": 1000, "months": []string{"12/2026"}}, Status: 422, Detail: planning.MsgBadMonth},
+			{Name: "unknown field", Client: shop, Method: "POST", Path: "/api/needs/importstd/commit", Body: map[string]any{"turnover": 1000, "months": months, "share": 20}, Status: 422},
+		})
 
 		var out struct {
 			Needs       []needJSON

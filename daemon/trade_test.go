@@ -1,7 +1,6 @@
 package daemon_test
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -52,27 +51,6 @@ type orderJSON struct {
 	} `json:"deliveries"`
 }
 
-// tradeSnapshot is every table a trade call may write.
-func tradeSnapshot(t *testing.T, db *store.DB) string {
-	t.Helper()
-	var b strings.Builder
-	for _, q := range []string{
-		`SELECT id || status || origin || CAST(quantity AS TEXT) || CAST(price AS TEXT) || CAST(updated_at AS TEXT) FROM proposals ORDER BY id`,
-		`SELECT id FROM orders ORDER BY id`,
-		`SELECT id || date || CAST(chrono AS TEXT) FROM deliveries ORDER BY id`,
-		`SELECT id || CAST(quantity_expected AS TEXT) FROM delivery_lines ORDER BY id`,
-		`SELECT id FROM events ORDER BY id`,
-		`SELECT product_id || month || CAST(amount AS TEXT) || CAST(quantity AS TEXT) FROM price_months ORDER BY product_id, month`,
-	} {
-		var rows []string
-		if err := db.Select(&rows, q); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintln(&b, strings.Join(rows, ","))
-	}
-	return b.String()
-}
-
 func TestTradeAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
@@ -96,61 +74,37 @@ func TestTradeAPI(t *testing.T) {
 			t.Fatalf("farm's view %+v", mine)
 		}
 
-		before := tradeSnapshot(t, db)
-		refused := []struct {
-			name   string
-			c      *daemontest.Client
-			method string
-			path   string
-			body   any
-			status int
-			msg    string
-			field  string
-		}{
-			{"anonymous", s.Client(), "PUT", path(farmID), map[string]any{"quantity": 1, "price": 1}, 401, daemon.MsgNoToken, ""},
-			{"producer without delivery days", idle, "PUT", path(idleID), map[string]any{"quantity": 1, "price": 1}, 409, trade.MsgNoDeliveryDays, ""},
-			{"producer for another", farm, "PUT", path(rivalID), map[string]any{"quantity": 1, "price": 1}, 403, trade.MsgOwnProposals, ""},
-			{"producer reviews another", farm, "PUT", reviewPath(rivalID), map[string]any{"accepted": true}, 403, trade.MsgOwnProposals, ""},
-			{"producer withdraws another's", farm, "DELETE", path(rivalID), nil, 403, trade.MsgOwnProposals, ""},
-			{"another shop proposes", other, "PUT", path(farmID), map[string]any{"quantity": 1, "price": 1}, 404, "", ""},
-			{"another shop reviews", other, "PUT", reviewPath(farmID), map[string]any{"accepted": true}, 404, "", ""},
-			{"another shop withdraws", other, "DELETE", path(farmID), nil, 404, "", ""},
-			{"producer reviews its own", farm, "PUT", reviewPath(farmID), map[string]any{"accepted": true}, 409, trade.MsgNotAllowed, ""},
-			{"shop withdraws the producer's", shop, "DELETE", path(farmID), nil, 409, trade.MsgNotAllowed, ""},
-			{"shop proposes to a stranger", shop, "PUT", path(idleID), map[string]any{"quantity": 1, "price": 1}, 409, trade.MsgNotAllowed, ""},
-			{"shop names itself", shop, "PUT", path(shopID), map[string]any{"quantity": 1, "price": 1}, 404, "", ""},
-			{"unknown need", farm, "PUT", "/api/proposals/nope/" + farmID, map[string]any{"quantity": 1, "price": 1}, 404, "", ""},
-			{"over the remaining need", farm, "PUT", path(farmID), map[string]any{"quantity": 40.5, "price": 1}, 422, "La quantite saisie excede le besoin restant (40kg)", "body.quantity"},
-			{"zero price", farm, "PUT", path(farmID), map[string]any{"quantity": 4, "price": 0}, 422, trade.MsgPricePositive, "body.price"},
-			{"price with cents of cents", farm, "PUT", path(farmID), map[string]any{"quantity": 4, "price": 2.555}, 422, trade.MsgBadPrice, "body.price"},
-			{"quantity as text", farm, "PUT", path(farmID), map[string]any{"quantity": "4", "price": 2}, 422, "", ""},
-			{"price missing", farm, "PUT", path(farmID), map[string]any{"quantity": 4}, 422, "", ""},
-			{"unknown field", farm, "PUT", path(farmID), map[string]any{"quantity": 4, "price": 2, "status": "accepted"}, 422, "", ""},
-			{"not json", farm, "PUT", path(farmID), "quantity=4", 400, "", ""},
-			{"huge number", farm, "PUT", path(farmID), `{"quantity":1e400,"price":2}`, 400, "", ""},
-			{"review without answer", shop, "PUT", reviewPath(farmID), map[string]any{}, 422, "", ""},
-			{"review answer as text", shop, "PUT", reviewPath(farmID), map[string]any{"accepted": "oui"}, 422, "", ""},
-			{"NaN price", farm, "PUT", path(farmID), `{"quantity":1,"price":NaN}`, 400, "", ""},
-			{"null quantity", farm, "PUT", path(farmID), `{"quantity":null,"price":2}`, 422, "", ""},
-			{"negative zero", farm, "PUT", path(farmID), `{"quantity":-0,"price":2}`, 422, trade.MsgQuantityPositive, "body.quantity"},
-			{"huge price", farm, "PUT", path(farmID), `{"quantity":1,"price":1e300}`, 422, planning.MsgTooLarge, "body.price"},
-			{"SQL in the path", shop, "PUT", "/api/proposalreview/x'%20OR%20'1'='1/" + farmID, map[string]any{"accepted": true}, 404, "", ""},
-			{"long garbage id", farm, "DELETE", "/api/proposals/" + strings.Repeat("x", 5000) + "/" + farmID, nil, 404, "", ""},
-		}
-		for _, tt := range refused {
-			t.Run(tt.name, func(t *testing.T) {
-				p := tt.c.Do(tt.method, tt.path, tt.body).Expect(t, tt.status).Problem(t)
-				if tt.msg != "" && p.Detail != tt.msg {
-					t.Fatalf("detail %q, want %q", p.Detail, tt.msg)
-				}
-				if tt.field != "" && (len(p.Errors) == 0 || p.Errors[0].Location != tt.field || p.Errors[0].Message != tt.msg) {
-					t.Fatalf("errors %+v", p.Errors)
-				}
-				if tradeSnapshot(t, db) != before {
-					t.Fatal("a refused call changed something")
-				}
-			})
-		}
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "anonymous", Client: s.Client(), Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 1, "price": 1}, Status: 401, Detail: daemon.MsgNoToken},
+			{Name: "producer without delivery days", Client: idle, Method: "PUT", Path: path(idleID), Body: map[string]any{"quantity": 1, "price": 1}, Status: 409, Detail: trade.MsgNoDeliveryDays},
+			{Name: "producer for another", Client: farm, Method: "PUT", Path: path(rivalID), Body: map[string]any{"quantity": 1, "price": 1}, Status: 403, Detail: trade.MsgOwnProposals},
+			{Name: "producer reviews another", Client: farm, Method: "PUT", Path: reviewPath(rivalID), Body: map[string]any{"accepted": true}, Status: 403, Detail: trade.MsgOwnProposals},
+			{Name: "producer withdraws another's", Client: farm, Method: "DELETE", Path: path(rivalID), Status: 403, Detail: trade.MsgOwnProposals},
+			{Name: "another shop proposes", Client: other, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 1, "price": 1}, Status: 404},
+			{Name: "another shop reviews", Client: other, Method: "PUT", Path: reviewPath(farmID), Body: map[string]any{"accepted": true}, Status: 404},
+			{Name: "another shop withdraws", Client: other, Method: "DELETE", Path: path(farmID), Status: 404},
+			{Name: "producer reviews its own", Client: farm, Method: "PUT", Path: reviewPath(farmID), Body: map[string]any{"accepted": true}, Status: 409, Detail: trade.MsgNotAllowed},
+			{Name: "shop withdraws the producer's", Client: shop, Method: "DELETE", Path: path(farmID), Status: 409, Detail: trade.MsgNotAllowed},
+			{Name: "shop proposes to a stranger", Client: shop, Method: "PUT", Path: path(idleID), Body: map[string]any{"quantity": 1, "price": 1}, Status: 409, Detail: trade.MsgNotAllowed},
+			{Name: "shop names itself", Client: shop, Method: "PUT", Path: path(shopID), Body: map[string]any{"quantity": 1, "price": 1}, Status: 404},
+			{Name: "unknown need", Client: farm, Method: "PUT", Path: "/api/proposals/nope/" + farmID, Body: map[string]any{"quantity": 1, "price": 1}, Status: 404},
+			{Name: "over the remaining need", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 40.5, "price": 1}, Status: 422, Detail: "La quantite saisie excede le besoin restant (40kg)", Location: "body.quantity"},
+			{Name: "zero price", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 4, "price": 0}, Status: 422, Detail: trade.MsgPricePositive, Location: "body.price"},
+			{Name: "price with cents of cents", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 4, "price": 2.555}, Status: 422, Detail: trade.MsgBadPrice, Location: "body.price"},
+			{Name: "quantity as text", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": "4", "price": 2}, Status: 422},
+			{Name: "price missing", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 4}, Status: 422},
+			{Name: "unknown field", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 4, "price": 2, "status": "accepted"}, Status: 422},
+			{Name: "not json", Client: farm, Method: "PUT", Path: path(farmID), Body: "quantity=4", Status: 400},
+			{Name: "huge number", Client: farm, Method: "PUT", Path: path(farmID), Body: `{"quantity":1e400,"price":2}`, Status: 400},
+			{Name: "review without answer", Client: shop, Method: "PUT", Path: reviewPath(farmID), Body: map[string]any{}, Status: 422},
+			{Name: "review answer as text", Client: shop, Method: "PUT", Path: reviewPath(farmID), Body: map[string]any{"accepted": "oui"}, Status: 422},
+			{Name: "NaN price", Client: farm, Method: "PUT", Path: path(farmID), Body: `{"quantity":1,"price":NaN}`, Status: 400},
+			{Name: "null quantity", Client: farm, Method: "PUT", Path: path(farmID), Body: `{"quantity":null,"price":2}`, Status: 422},
+			{Name: "negative zero", Client: farm, Method: "PUT", Path: path(farmID), Body: `{"quantity":-0,"price":2}`, Status: 422, Detail: trade.MsgQuantityPositive, Location: "body.quantity"},
+			{Name: "huge price", Client: farm, Method: "PUT", Path: path(farmID), Body: `{"quantity":1,"price":1e300}`, Status: 422, Detail: planning.MsgTooLarge, Location: "body.price"},
+			{Name: "SQL in the path", Client: shop, Method: "PUT", Path: "/api/proposalreview/x'%20OR%20'1'='1/" + farmID, Body: map[string]any{"accepted": true}, Status: 404},
+			{Name: "long garbage id", Client: farm, Method: "DELETE", Path: "/api/proposals/" + strings.Repeat("x", 5000) + "/" + farmID, Status: 404},
+		})
 
 		// The shop sees every producer; it counter-proposes to the farm.
 		var shopView tradeNeedJSON

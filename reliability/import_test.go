@@ -5,51 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"primeur/core/planning/planningtest"
 	"primeur/core/store"
+	"primeur/core/store/storetest"
 )
-
-// rows renders the result of queries, for comparing a database before and
-// after.
-func rows(t *testing.T, db *store.DB, queries ...string) string {
-	t.Helper()
-	var b strings.Builder
-	for _, q := range queries {
-		rs, err := db.QueryContext(context.Background(), q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		cols, _ := rs.Columns()
-		for rs.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rs.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for i, v := range vals {
-				if bs, ok := v.([]byte); ok {
-					vals[i] = string(bs)
-				}
-			}
-			fmt.Fprintln(&b, vals...)
-		}
-		if err := rs.Err(); err != nil {
-			t.Fatal(err)
-		}
-		rs.Close()
-	}
-	return b.String()
-}
 
 // needsAndEvents is every need and every event, all their columns.
 func needsAndEvents(t *testing.T, db *store.DB) string {
-	return rows(t, db, `SELECT * FROM needs ORDER BY id`, `SELECT * FROM events ORDER BY id`)
+	return storetest.Snapshot(t, db, "needs", "events")
 }
 
 func count(t *testing.T, db *store.DB, query string, args ...any) int {

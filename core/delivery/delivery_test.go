@@ -61,8 +61,8 @@ func expectRefusal(t *testing.T, w *deliverytest.World, before string, err error
 			t.Fatalf("err %v is neither a validation error nor a refusal", err)
 		}
 	}
-	if after := w.Snapshot(); after != before {
-		t.Fatalf("a refused operation changed the database:\nbefore %s\nafter  %s", before, after)
+	if after := storetest.Snapshot(t, w.DB); after != before {
+		t.Fatalf("a refused operation changed the database:\n%s", storetest.Changes(before, after))
 	}
 }
 
@@ -161,7 +161,7 @@ func TestUpdate(t *testing.T) {
 					who = tt.who()
 				}
 				c := tt.change(id)
-				before := w.Snapshot()
+				before := storetest.Snapshot(t, w.DB)
 				full, err := tx(db, func(q store.Q) (orders.Full, error) {
 					return rules.Update(ctx, q, who, fx.order, id, c, tt.now)
 				})
@@ -228,7 +228,7 @@ func TestCancel(t *testing.T) {
 				if tt.who != nil {
 					who = tt.who()
 				}
-				before := w.Snapshot()
+				before := storetest.Snapshot(t, w.DB)
 				full, err := tx(db, func(q store.Q) (orders.Full, error) {
 					return rules.Cancel(ctx, q, who, fx.order, id, tt.now)
 				})
@@ -304,7 +304,7 @@ func TestClaim(t *testing.T) {
 		}
 
 		later := now.Add(time.Hour)
-		before := w.Snapshot()
+		before := storetest.Snapshot(t, w.DB)
 		_, err = send(w.Farm.ID, id, c, later)
 		expectRefusal(t, w, before, err, delivery.MsgNoChange)
 
@@ -401,7 +401,7 @@ func TestClaim(t *testing.T) {
 					who = tt.who
 				}
 				c := tt.claim(id)
-				before := w.Snapshot()
+				before := storetest.Snapshot(t, w.DB)
 				_, err := tx(db, func(q store.Q) (orders.Full, error) {
 					return rules.SendClaim(ctx, q, who, order, id, c, tt.now)
 				})
@@ -524,16 +524,16 @@ func TestReview(t *testing.T) {
 				t.Fatalf("event %+v", feed[0])
 			}
 			// Reviewed once: a second answer is refused.
-			before := w.Snapshot()
+			before := storetest.Snapshot(t, w.DB)
 			_, err = review(w.Shop.ID, id, !ok)
 			expectRefusal(t, w, before, err, delivery.MsgNoClaim)
 		}
 		void := fx.done("2026-11-18")
-		before := w.Snapshot()
+		before := storetest.Snapshot(t, w.DB)
 		_, err := review(w.Shop.ID, void, true)
 		expectRefusal(t, w, before, err, delivery.MsgNoClaim)
 		pending := claimed()
-		before = w.Snapshot()
+		before = storetest.Snapshot(t, w.DB)
 		for _, who := range []string{fx.other.ID, w.Farm.ID, "nobody"} {
 			_, err := review(who, pending, true)
 			expectRefusal(t, w, before, err, core.ErrNotFound)

@@ -17,20 +17,7 @@ func TestJobsReadPendingWork(t *testing.T) {
 		{`SELECT id FROM deliveries WHERE status = 'done' AND note_sent_at IS NULL AND date <= ? ORDER BY date, id`, "deliveries_notes_due"},
 		{`SELECT id FROM deliveries WHERE claim_status = 'sent' AND claim_sent_at <= ? ORDER BY id`, "deliveries_claims_sent"},
 	} {
-		rows, err := db.Queryx(`EXPLAIN QUERY PLAN `+c.query, "2026-11-20")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := storetest.QueryPlan(t, db, c.query, "2026-11-20")
 		if joined := strings.Join(plan, "; "); !strings.Contains(joined, c.index) {
 			t.Errorf("%s\ndoes not use %s: %s", c.query, c.index, joined)
 		}

@@ -67,7 +67,7 @@ func TestImportGivesUpWaitingForItsTurn(t *testing.T) {
 	for range planning.Parsing.Size() {
 		<-started
 	}
-	before := snapshot(t, db)
+	before := storetest.Snapshot(t, db)
 	parsed := planning.Parsing.Stats().Done
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
@@ -91,7 +91,7 @@ func TestImportGivesUpWaitingForItsTurn(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want the request's end", err)
 	}
-	if planning.Parsing.Stats().Done != parsed+int64(planning.Parsing.Size()) || snapshot(t, db) != before {
+	if planning.Parsing.Stats().Done != parsed+int64(planning.Parsing.Size()) || storetest.Snapshot(t, db) != before {
 		t.Fatal("a refused import was parsed or wrote")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,21 +18,6 @@ import (
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 )
-
-// snapshot is the whole needs and events tables, to prove a refused or
-// rolled back import changed nothing.
-func snapshot(t *testing.T, db *store.DB) string {
-	t.Helper()
-	var needs, events []string
-	if err := db.Select(&needs, `SELECT id || ':' || distributor_id || ':' || product_id || ':' || month || ':' ||
-		CAST(quantity AS TEXT) || ':' || CAST(updated_at AS TEXT) FROM needs ORDER BY id`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Select(&events, `SELECT id FROM events ORDER BY id`); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(needs, ",") + "|" + strings.Join(events, ",")
-}
 
 // quantity reads the shop's need for a product and month (-1 if none).
 func quantity(t *testing.T, db *store.DB, shopID, product, month string) decimal.Dec {
@@ -159,13 +143,13 @@ func TestImportPastMonthsAndDryRun(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		march := time.Date(2027, 3, 5, 9, 0, 0, 0, time.UTC)
-		before := snapshot(t, db)
+		before := storetest.Snapshot(t, db)
 		dry := importFile(t, db, f.shop.ID, "good.xlsx", march, planning.ImportOptions{DryRun: true})
 		// January and February are past: 2 tomato, 1 melon, 2 potato and 2 carrot cells.
 		if len(dry.DBErrors) != 7 || dry.DBErrors[0].Message != planning.MsgPastMonth || dry.DBSuccesses != 25 {
 			t.Fatalf("dry run: %d errors, %d successes", len(dry.DBErrors), dry.DBSuccesses)
 		}
-		if snapshot(t, db) != before {
+		if storetest.Snapshot(t, db) != before {
 			t.Fatal("a dry run wrote")
 		}
 		res := importFile(t, db, f.shop.ID, "good.xlsx", march, planning.ImportOptions{})
@@ -179,13 +163,13 @@ func TestBadFilesChangeNothing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		importFile(t, db, f.shop.ID, "good.xlsx", now, planning.ImportOptions{})
-		before := snapshot(t, db)
+		before := storetest.Snapshot(t, db)
 		for _, tt := range badFiles {
 			_, err := planning.ImportXLSX(context.Background(), db, f.shop.ID, tt.file, xlsxFile(t, tt.file), now, planning.ImportOptions{})
 			if msg, _ := importMessage(t, err); msg != tt.msg {
 				t.Errorf("%s: %q", tt.file, msg)
 			}
-			if snapshot(t, db) != before {
+			if storetest.Snapshot(t, db) != before {
 				t.Fatalf("%s changed the database", tt.file)
 			}
 		}
@@ -200,7 +184,7 @@ func TestImportRollsBackOnFailure(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		f := setup(t, db)
-		before := snapshot(t, db)
+		before := storetest.Snapshot(t, db)
 		_, err := planning.ImportXLSX(ctx, db, f.shop.ID, "good.xlsx", xlsxFile(t, "good.xlsx"), now, planning.ImportOptions{
 			Progress: func(done, _ int, _ string) {
 				if done == 6 {
@@ -211,7 +195,7 @@ func TestImportRollsBackOnFailure(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v", err)
 		}
-		if snapshot(t, db) != before {
+		if storetest.Snapshot(t, db) != before {
 			t.Fatal("half an import stayed")
 		}
 	})
@@ -280,12 +264,12 @@ func TestStandardImport(t *testing.T) {
 		ctx := context.Background()
 		f := setup(t, db)
 		months := []string{"2026-12", "2027-01", "2027-02", "2027-03", "2027-04"}
-		before := snapshot(t, db)
+		before := storetest.Snapshot(t, db)
 		preview, err := planning.SimulateStandard(ctx, db, 120000, months, now)
 		if err != nil || len(preview) < 40 {
 			t.Fatalf("simulation: %d products, %v", len(preview), err)
 		}
-		if snapshot(t, db) != before {
+		if storetest.Snapshot(t, db) != before {
 			t.Fatal("a simulation wrote")
 		}
 		var carrot planning.StandardPreview

@@ -20,20 +20,7 @@ func TestProposalsAreReadByNeed(t *testing.T) {
 		`SELECT p.id FROM proposals p JOIN needs n ON n.id = p.need_id WHERE n.distributor_id = ? AND n.month >= ? ORDER BY p.created_at, p.id`,
 		`SELECT p.id FROM proposals p JOIN needs n ON n.id = p.need_id WHERE n.distributor_id = ? ORDER BY p.created_at, p.id`,
 	} {
-		rows, err := db.Queryx(`EXPLAIN QUERY PLAN `+q, "d", "2026-12-01")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := storetest.QueryPlan(t, db, q, "d", "2026-12-01")
 		joined := strings.Join(plan, "; ")
 		for _, step := range plan {
 			if strings.HasPrefix(step, "SCAN p") {

@@ -3,8 +3,6 @@ package trade_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -117,30 +115,6 @@ func ok(t testing.TB) func(planning.View, error) planning.View {
 		}
 		return v
 	}
-}
-
-// snapshot is every table trade writes, to prove a refused call changed
-// nothing.
-func snapshot(t testing.TB, db *store.DB) string {
-	t.Helper()
-	var b strings.Builder
-	for _, q := range []string{
-		`SELECT id || status || origin || CAST(quantity AS TEXT) || CAST(price AS TEXT) || CAST(updated_at AS TEXT) FROM proposals ORDER BY id`,
-		`SELECT id || CAST(updated_at AS TEXT) FROM orders ORDER BY id`,
-		`SELECT id || status || date || CAST(chrono AS TEXT) || CAST(updated_at AS TEXT) FROM deliveries ORDER BY id`,
-		`SELECT id || delivery_id || CAST(quantity_expected AS TEXT) || CAST(price AS TEXT) || COALESCE(CAST(quantity_sent AS TEXT), '-') FROM delivery_lines ORDER BY id`,
-		`SELECT id || type || data FROM events ORDER BY id`,
-		`SELECT key || CAST(value AS TEXT) FROM counters ORDER BY key`,
-		`SELECT id || delivery_days FROM users ORDER BY id`,
-		`SELECT id || CAST(quantity AS TEXT) FROM needs ORDER BY id`,
-	} {
-		var rows []string
-		if err := store.Select(ctx, db, &rows, q); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintln(&b, strings.Join(rows, ","))
-	}
-	return b.String()
 }
 
 func count(t testing.TB, db store.Q, query string, args ...any) int {

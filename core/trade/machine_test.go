@@ -74,7 +74,7 @@ func TestStateMachine(t *testing.T) {
 					name := fmt.Sprintf("committed=%v open=%s from=%s/%s %s", s.Committed, s.Open, s.From, a.name, o.name)
 					t.Run(name, func(t *testing.T) {
 						reset(t, s)
-						before := snapshot(t, db)
+						before := storetest.Snapshot(t, db)
 						v, err := o.run(a.user)
 						allowed := a.side != "" && o.allowed(trade.Allowed(s, a.side))
 						if !allowed {
@@ -88,7 +88,7 @@ func TestStateMachine(t *testing.T) {
 							if a.deny == nil && message(err) != trade.MsgNotAllowed {
 								t.Fatalf("message %q", message(err))
 							}
-							if snapshot(t, db) != before {
+							if storetest.Snapshot(t, db) != before {
 								t.Fatal("a refused operation changed something")
 							}
 							return
@@ -136,7 +136,7 @@ func TestStateMachine(t *testing.T) {
 							}
 							if s.Open == planning.StatusRejected {
 								// Refusing what is already refused changes nothing.
-								if snapshot(t, db) != before {
+								if storetest.Snapshot(t, db) != before {
 									t.Fatal("refusing a rejected proposal changed something")
 								}
 							} else if events != 1 {

@@ -191,8 +191,8 @@ func TestPlanningLateInTheMonth(t *testing.T) {
 			t.Fatalf("farm has orders %v", ids)
 		}
 		// Nothing changes when nothing has to: a second re-plan writes nothing.
-		before := snapshot(t, db)
-		if _, err := trade.ReplanProducer(ctx, db, f.rival.ID, mon30); err != nil || snapshot(t, db) != before {
+		before := storetest.Snapshot(t, db)
+		if _, err := trade.ReplanProducer(ctx, db, f.rival.ID, mon30); err != nil || storetest.Snapshot(t, db) != before {
 			t.Fatalf("a re-plan without change wrote something (%v)", err)
 		}
 	})

@@ -52,7 +52,7 @@ func TestUpdateProfile(t *testing.T) {
 				[]string{"2026-12-01#1 tomate=20", "2026-12-08#2 tomate=20", "2026-12-15#3 tomate=20", "2026-12-22#4 tomate=20", "2026-12-29#5 tomate=20"}},
 		}
 		for _, tt := range tests {
-			before := snapshot(t, db)
+			before := storetest.Snapshot(t, db)
 			var u accounts.User
 			err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 				var err error
@@ -61,7 +61,7 @@ func TestUpdateProfile(t *testing.T) {
 			})
 			if tt.refused {
 				var v *core.ValidationError
-				if !errors.As(err, &v) || snapshot(t, db) != before {
+				if !errors.As(err, &v) || storetest.Snapshot(t, db) != before {
 					t.Fatalf("%s: %v, or something changed", tt.name, err)
 				}
 			} else if err != nil || u.ID != tt.user.ID {

@@ -93,7 +93,7 @@ func TestProposalRules(t *testing.T) {
 		}
 		for _, tt := range refused {
 			t.Run(tt.name, func(t *testing.T) {
-				before := snapshot(t, db)
+				before := storetest.Snapshot(t, db)
 				err := tt.run()
 				if err == nil {
 					t.Fatal("accepted")
@@ -111,7 +111,7 @@ func TestProposalRules(t *testing.T) {
 				if tt.field != "" && (len(invalid.Fields) != 2 || invalid.Fields[1].Field != tt.field || invalid.Fields[1].Message != tt.fieldMsg) {
 					t.Fatalf("fields %+v", invalid.Fields)
 				}
-				if snapshot(t, db) != before {
+				if storetest.Snapshot(t, db) != before {
 					t.Fatal("a refused call changed something")
 				}
 			})
@@ -147,11 +147,11 @@ func TestProposalRules(t *testing.T) {
 		// fit what others have taken since.
 		f.row(t, melon, f.farm.ID, planning.StatusRejected, planning.FromProducer, 800, 150)
 		ok(t)(propose(db, f.rival, melon, f.rival.ID, 5, 1.5, now))
-		before := snapshot(t, db)
+		before := storetest.Snapshot(t, db)
 		if _, err := review(db, f.shop, melon, f.farm.ID, true, now); !errors.Is(err, core.ErrConflict) || message(err) != trade.ExceedsMessage(500, "un") {
 			t.Fatalf("accepting a rejected proposal that no longer fits: %v", err)
 		}
-		if snapshot(t, db) != before {
+		if storetest.Snapshot(t, db) != before {
 			t.Fatal("refused acceptance changed something")
 		}
 		if trade.ExceedsMessage(1250, "kg") != "La quantite saisie excede le besoin restant (12,5kg)" {

@@ -1,0 +1,186 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"primeur/core/store"
+)
+
+// Bookkeeping lists the tables that a request may write whatever its
+// outcome, left out of SnapshotExcept's usual call: sessions (a session
+// seen is touched), throttle (every login and registration attempt is
+// counted before anything is checked) and goose's version table.
+var Bookkeeping = []string{"sessions", "throttle", "goose_db_version"}
+
+// Snapshot is the content of the given tables — every column of every
+// row, each table headed by its name and column names, rows in the order
+// of all their columns — for asserting that something changed nothing:
+// compare two snapshots, and print Changes between them when they differ.
+// With no table named, it is every table of the database. A table the
+// database lacks fails the test. Snapshots are compared on one engine: a
+// value reads as the engine's driver gives it.
+func Snapshot(t testing.TB, db *store.DB, tables ...string) string {
+	t.Helper()
+	all := Tables(t, db)
+	if len(tables) == 0 {
+		tables = all
+	}
+	var b strings.Builder
+	for _, table := range tables {
+		if !slices.Contains(all, table) {
+			t.Fatalf("storetest: snapshot: no table %q", table)
+		}
+		writeTable(t, db, &b, table)
+	}
+	return b.String()
+}
+
+// SnapshotExcept is Snapshot of every table of the database but the
+// ones named (usually Bookkeeping).
+func SnapshotExcept(t testing.TB, db *store.DB, except ...string) string {
+	t.Helper()
+	var tables []string
+	for _, table := range Tables(t, db) {
+		if !slices.Contains(except, table) {
+			tables = append(tables, table)
+		}
+	}
+	return Snapshot(t, db, tables...)
+}
+
+// Tables lists the database's tables by name: on SQLite every table but
+// SQLite's own, on PostgreSQL the base tables of the connection's schema.
+func Tables(t testing.TB, db *store.DB) []string {
+	t.Helper()
+	list := `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`
+	if db.Dialect == store.Postgres {
+		list = `SELECT table_name FROM information_schema.tables
+			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`
+	}
+	var tables []string
+	if err := db.Select(&tables, list); err != nil {
+		t.Fatalf("storetest: list tables: %v", err)
+	}
+	return tables
+}
+
+// writeTable writes one table's name, columns and rows to b.
+func writeTable(t testing.TB, db *store.DB, b *strings.Builder, table string) {
+	t.Helper()
+	var cols []string
+	probe, err := db.QueryContext(context.Background(), `SELECT * FROM `+table+` WHERE 1 = 0`)
+	if err == nil {
+		cols, err = probe.Columns()
+		probe.Close()
+	}
+	if err != nil {
+		t.Fatalf("storetest: snapshot %s: %v", table, err)
+	}
+	order := make([]string, len(cols))
+	for i := range cols {
+		order[i] = fmt.Sprint(i + 1)
+	}
+	fmt.Fprintf(b, "%s (%s)\n", table, strings.Join(cols, ", "))
+	rows, err := db.QueryContext(context.Background(), `SELECT * FROM `+table+` ORDER BY `+strings.Join(order, ", "))
+	if err != nil {
+		t.Fatalf("storetest: snapshot %s: %v", table, err)
+	}
+	defer rows.Close()
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatalf("storetest: snapshot %s: %v", table, err)
+		}
+		b.WriteString(table)
+		for _, v := range vals {
+			if bs, ok := v.([]byte); ok {
+				v = string(bs)
+			}
+			fmt.Fprintf(b, " | %#v", v)
+		}
+		b.WriteByte('\n')
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("storetest: snapshot %s: %v", table, err)
+	}
+}
+
+// Changes lists the lines of two snapshots that differ: "- " before each
+// line only before has, "+ " before each line only after has (as many
+// times as it is missing from the other), empty when they are equal.
+func Changes(before, after string) string {
+	count := map[string]int{}
+	for _, line := range strings.Split(before, "\n") {
+		count[line]++
+	}
+	for _, line := range strings.Split(after, "\n") {
+		count[line]--
+	}
+	var b strings.Builder
+	for _, side := range []struct {
+		text, mark string
+		sign       int
+	}{{before, "- ", 1}, {after, "+ ", -1}} {
+		for _, line := range strings.Split(side.text, "\n") {
+			if count[line]*side.sign > 0 {
+				b.WriteString(side.mark + line + "\n")
+				count[line] -= side.sign
+			}
+		}
+	}
+	return b.String()
+}
+
+// QueryPlan is the engine's plan for a query, one step a line: the detail
+// column of SQLite's EXPLAIN QUERY PLAN, or the lines of PostgreSQL's
+// EXPLAIN. A test asserts that a query goes through an index by looking
+// for the index's name in it.
+func QueryPlan(t testing.TB, db *store.DB, query string, args ...any) []string {
+	t.Helper()
+	explain := `EXPLAIN QUERY PLAN `
+	if db.Dialect == store.Postgres {
+		explain = `EXPLAIN `
+	}
+	rows, err := db.QueryContext(context.Background(), db.Rebind(explain+query), args...)
+	if err != nil {
+		t.Fatalf("storetest: explain %s: %v", query, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatalf("storetest: explain %s: %v", query, err)
+	}
+	// SQLite answers (id, parent, notused, detail), PostgreSQL one text
+	// column: the step is the last column either way.
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var plan []string
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatalf("storetest: explain %s: %v", query, err)
+		}
+		switch step := vals[len(vals)-1].(type) {
+		case string:
+			plan = append(plan, step)
+		case []byte:
+			plan = append(plan, string(step))
+		default:
+			t.Fatalf("storetest: explain %s: a step of type %T", query, step)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("storetest: explain %s: %v", query, err)
+	}
+	return plan
+}
