@@ -25,17 +25,7 @@ export function progress(title: string): Progress {
   }
 }
 
-/** A one-off success toast. */
-export function notifySuccess(title: string, message = ''): void {
-  notifications.show({ title, message, color: 'green', autoClose: TOAST_DURATION })
-}
-
 /** A one-off failure toast. */
 export function notifyError(title: string, message = ''): void {
   notifications.show({ title, message, color: 'red', autoClose: TOAST_DURATION })
-}
-
-/** A one-off informational toast. */
-export function notifyInfo(title: string, message = ''): void {
-  notifications.show({ title, message, color: 'blue', autoClose: TOAST_DURATION })
 }

@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
-import { type FormEvent, useState } from 'react'
+import type { FormEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useFormState } from '../forms/useFormState'
+import { useSubmit } from '../forms/useSubmit'
 import { loginNotice } from '../routing'
 import { useOrigin } from '../store/hooks'
 import { consumeOrigin, login, loginErrorMessage } from '../store/session'
@@ -15,22 +16,20 @@ export function LoginForm() {
   const origin = useOrigin()
   const notice = loginNotice(origin)
   const form = useFormState<LoginValues, LoginField>(EMPTY, validateLogin)
-  const [submitting, setSubmitting] = useState(false)
-  const [failure, setFailure] = useState<string | null>(null)
+  const submission = useSubmit()
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     form.touchAll()
-    if (!form.canSubmit || submitting) return
-    setSubmitting(true)
-    setFailure(null)
-    try {
-      await login(form.values.email.trim(), form.values.password)
-      navigate(consumeOrigin())
-    } catch (err) {
-      setFailure(loginErrorMessage(err))
-      setSubmitting(false)
-    }
+    if (!form.canSubmit) return
+    await submission.run(async () => {
+      try {
+        await login(form.values.email.trim(), form.values.password)
+        navigate(consumeOrigin())
+      } catch (err) {
+        return loginErrorMessage(err)
+      }
+    })
   }
 
   return (
@@ -61,13 +60,13 @@ export function LoginForm() {
           onBlur={() => form.touch('password')}
           error={form.errorOf('password')}
         />
-        {failure ? (
+        {submission.failure ? (
           <Alert color="red" role="alert">
-            {failure}
+            {submission.failure}
           </Alert>
         ) : null}
-        <Button type="submit" disabled={!form.canSubmit || submitting}>
-          {submitting ? 'en cours...' : 'Se connecter'}
+        <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+          {submission.label('Se connecter')}
         </Button>
         <Text size="sm">
           <Anchor component={Link} href="/landing/register">

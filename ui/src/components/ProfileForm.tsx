@@ -1,6 +1,7 @@
 import { Button, CloseButton, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core'
 import { type FormEvent, useCallback, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
+import { useSubmit } from '../forms/useSubmit'
 import { updateProfile } from '../store/session'
 import type { ProfileField, ProfileUpdate, UserType } from '../types'
 import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
@@ -79,14 +80,14 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
   const form = useFormState<ProfileValues, ProfileField | 'defaultDeliveryDays'>(initial, validate, {
     showInitialErrors: true,
   })
-  const [submitting, setSubmitting] = useState(false)
+  const submission = useSubmit()
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
-    if (!form.canSubmit || submitting) return
-    setSubmitting(true)
-    await updateProfile(profileChanges(type, initial, form.values))
-    setSubmitting(false)
+    if (!form.canSubmit) return
+    await submission.run(async () => {
+      await updateProfile(profileChanges(type, initial, form.values))
+    })
   }
 
   const input = (field: ProfileField) => (
@@ -122,8 +123,8 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
           <Button variant="default" onClick={onClose}>
             Fermer
           </Button>
-          <Button type="submit" disabled={!form.canSubmit || submitting}>
-            {submitting ? 'en cours...' : 'Enregistrer'}
+          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+            {submission.label('Enregistrer')}
           </Button>
         </Group>
       </Stack>

@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
-import { type ChangeEvent, type FormEvent, useState } from 'react'
+import type { ChangeEvent, FormEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { ApiError } from '../api'
 import { useFormState } from '../forms/useFormState'
+import { useSubmit } from '../forms/useSubmit'
 import { consumeOrigin, register, SESSION_MESSAGES } from '../store/session'
 import { type RegistrationField, type RegistrationValues, validateRegistration } from '../validation/registration'
 import { RoleToggle } from './RoleToggle'
@@ -18,37 +19,33 @@ export function RegisterForm({ distributor = true }: { distributor?: boolean }) 
     { email: '', email2: '', password: '', password2: '', name: '', distributor },
     validateRegistration,
   )
-  const [submitting, setSubmitting] = useState(false)
-  const [failure, setFailure] = useState<string | null>(null)
+  const submission = useSubmit()
   const { values } = form
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     form.touchAll()
-    if (!form.canSubmit || submitting) return
-    setSubmitting(true)
-    setFailure(null)
-    try {
-      await register({
-        email: values.email.trim(),
-        email2: values.email2.trim(),
-        password: values.password,
-        password2: values.password2,
-        name: values.name.trim(),
-        distributor: values.distributor,
-      })
-      navigate(consumeOrigin())
-    } catch (err) {
-      if (err instanceof ApiError && err.errors.length > 0) {
-        form.setServerErrors(err.fieldErrors())
-        setFailure(err.detail && err.status !== 422 ? err.detail : null)
-      } else if (err instanceof ApiError && err.detail && err.status >= 400 && err.status < 500) {
-        setFailure(err.detail)
-      } else {
-        setFailure(SESSION_MESSAGES.unknown)
+    if (!form.canSubmit) return
+    await submission.run(async () => {
+      try {
+        await register({
+          email: values.email.trim(),
+          email2: values.email2.trim(),
+          password: values.password,
+          password2: values.password2,
+          name: values.name.trim(),
+          distributor: values.distributor,
+        })
+        navigate(consumeOrigin())
+      } catch (err) {
+        if (err instanceof ApiError && err.errors.length > 0) {
+          form.setServerErrors(err.fieldErrors())
+          return err.detail && err.status !== 422 ? err.detail : null
+        }
+        if (err instanceof ApiError && err.detail && err.status >= 400 && err.status < 500) return err.detail
+        return SESSION_MESSAGES.unknown
       }
-      setSubmitting(false)
-    }
+    })
   }
 
   const field = (name: RegistrationField) => ({
@@ -75,13 +72,13 @@ export function RegisterForm({ distributor = true }: { distributor?: boolean }) 
           {...field('password')}
         />
         <PasswordInput label="Confirmation du mot de passe" autoComplete="new-password" {...field('password2')} />
-        {failure ? (
+        {submission.failure ? (
           <Alert color="red" role="alert">
-            {failure}
+            {submission.failure}
           </Alert>
         ) : null}
-        <Button type="submit" disabled={!form.canSubmit || submitting}>
-          {submitting ? 'en cours...' : 'Créer mon compte'}
+        <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+          {submission.label('Créer mon compte')}
         </Button>
         {!values.distributor ? (
           <Text size="sm" c="dimmed" data-testid="mandate-clause">

@@ -2,6 +2,7 @@ import { Alert, Button, Group, MultiSelect, Select, SimpleGrid, Stack, TextInput
 import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { formatMonthYear } from '../format'
 import { useFormState } from '../forms/useFormState'
+import { useSubmit } from '../forms/useSubmit'
 import { useProducts } from '../store/hooks'
 import { bulkNeeds } from '../store/needs'
 import { type BulkNeedsField, type BulkNeedsValues, quantityField, validateBulkNeeds } from '../validation/bulkNeeds'
@@ -24,25 +25,23 @@ export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
     [products, current],
   )
   const form = useFormState<BulkNeedsValues, BulkNeedsField>({ product: '', months: [], quantities: {} }, validate)
-  const [submitting, setSubmitting] = useState(false)
-  const [failure, setFailure] = useState<string | null>(null)
+  const submission = useSubmit()
   const unit = products.find((p) => p._id === form.values.product)?.unit ?? 'kg'
   const chosen = [...form.values.months].sort()
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     form.touchAll()
-    if (!form.canSubmit || submitting) return
-    setSubmitting(true)
-    setFailure(null)
-    const result = await bulkNeeds({
-      product: form.values.product,
-      dates: chosen,
-      quantities: chosen.map((m) => Number((form.values.quantities[m] ?? '').replace(',', '.'))),
+    if (!form.canSubmit) return
+    await submission.run(async () => {
+      const result = await bulkNeeds({
+        product: form.values.product,
+        dates: chosen,
+        quantities: chosen.map((m) => Number((form.values.quantities[m] ?? '').replace(',', '.'))),
+      })
+      if (!result.ok) return result.message
+      onDone()
     })
-    setSubmitting(false)
-    if (result.ok) onDone()
-    else setFailure(result.message)
   }
 
   return (
@@ -85,14 +84,14 @@ export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
             />
           ))}
         </SimpleGrid>
-        {failure ? (
+        {submission.failure ? (
           <Alert color="red" role="alert">
-            {failure}
+            {submission.failure}
           </Alert>
         ) : null}
         <Group justify="flex-end">
-          <Button type="submit" disabled={!form.canSubmit || submitting}>
-            {submitting ? 'en cours...' : 'Ajouter'}
+          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+            {submission.label('Ajouter')}
           </Button>
         </Group>
       </Stack>

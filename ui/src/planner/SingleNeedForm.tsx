@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core'
 import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
+import { useSubmit } from '../forms/useSubmit'
 import { useNeeds, useProducts } from '../store/hooks'
 import { createNeed } from '../store/needs'
 import { type SingleNeedField, type SingleNeedValues, validateSingleNeed } from '../validation/singleNeed'
@@ -25,21 +26,19 @@ export function SingleNeedForm({ onDone }: { onDone: () => void }) {
     [products, needs, current],
   )
   const form = useFormState<SingleNeedValues, SingleNeedField>({ product: '', month: current, quantity: '' }, validate)
-  const [submitting, setSubmitting] = useState(false)
-  const [failure, setFailure] = useState<string | null>(null)
+  const submission = useSubmit()
   const unit = products.find((p) => p._id === form.values.product)?.unit ?? 'kg'
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     form.touchAll()
-    if (!form.canSubmit || submitting) return
-    setSubmitting(true)
-    setFailure(null)
+    if (!form.canSubmit) return
     const quantity = Number(form.values.quantity.replace(',', '.'))
-    const result = await createNeed({ product: form.values.product, date: form.values.month, quantity })
-    setSubmitting(false)
-    if (result.ok) onDone()
-    else setFailure(result.message)
+    await submission.run(async () => {
+      const result = await createNeed({ product: form.values.product, date: form.values.month, quantity })
+      if (!result.ok) return result.message
+      onDone()
+    })
   }
 
   return (
@@ -76,14 +75,14 @@ export function SingleNeedForm({ onDone }: { onDone: () => void }) {
           onBlur={() => form.touch('quantity')}
           error={form.errorOf('quantity')}
         />
-        {failure ? (
+        {submission.failure ? (
           <Alert color="red" role="alert">
-            {failure}
+            {submission.failure}
           </Alert>
         ) : null}
         <Group justify="flex-end">
-          <Button type="submit" disabled={!form.canSubmit || submitting}>
-            {submitting ? 'en cours...' : 'Ajouter'}
+          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+            {submission.label('Ajouter')}
           </Button>
         </Group>
       </Stack>

@@ -5,6 +5,7 @@ import { Alert, Anchor, Button, Group, List, Modal, Stack, Table, Text, TextInpu
 import { type FormEvent, useState } from 'react'
 import { formatEUR } from '../format'
 import { useFormState } from '../forms/useFormState'
+import { useSubmit } from '../forms/useSubmit'
 import { endContribution, pledgeContribution } from '../store/rewards'
 import type { RewardsStanding } from '../types'
 import { type ContributionField, type ContributionValues, parseAmount, validateContribution } from '../validation/contribution'
@@ -30,7 +31,7 @@ function ContributionForm({ standing }: { standing: RewardsStanding | null }) {
     { amount: current ? String(current).replace('.', ',') : '' },
     validateContribution,
   )
-  const [submitting, setSubmitting] = useState(false)
+  const submission = useSubmit()
   const [ending, setEnding] = useState(false)
 
   const submit = async (e: FormEvent) => {
@@ -38,10 +39,10 @@ function ContributionForm({ standing }: { standing: RewardsStanding | null }) {
     form.touchAll()
     const amount = parseAmount(form.values.amount.trim())
     if (!form.canSubmit || amount === null) return
-    setSubmitting(true)
-    const outcome = await pledgeContribution(amount)
-    setSubmitting(false)
-    if (!outcome.ok && outcome.fieldError) form.setServerErrors({ amount: outcome.fieldError })
+    await submission.run(async () => {
+      const outcome = await pledgeContribution(amount)
+      if (!outcome.ok && outcome.fieldError) form.setServerErrors({ amount: outcome.fieldError })
+    })
   }
 
   const stop = async () => {
@@ -69,8 +70,8 @@ function ContributionForm({ standing }: { standing: RewardsStanding | null }) {
           }
         />
         <Group gap="sm">
-          <Button type="submit" disabled={!form.canSubmit || submitting}>
-            {submitting ? 'en cours...' : current ? 'Modifier mon engagement' : 'Enregistrer mon engagement'}
+          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+            {submission.label(current ? 'Modifier mon engagement' : 'Enregistrer mon engagement')}
           </Button>
           {current ? (
             <Button variant="subtle" color="red" onClick={stop} loading={ending}>

@@ -4,7 +4,7 @@
 // the daemon wrote, show the SPEC §8 toasts, and keep their own progress
 // and outcome in `importState`, read through the hooks at the end.
 import { proxy, useSnapshot } from 'valtio'
-import { ApiError, api } from '../api'
+import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
 import type { ActivityEvent, Need, Unit } from '../types'
 import { PREVIEW_MONTHS } from '../validation/standardImport'
@@ -166,10 +166,7 @@ export async function importFile(file: File): Promise<FileImportOutcome> {
     toast.success(IMPORT_MESSAGES.success)
     return { ok: true, result }
   } catch (err) {
-    const rejection =
-      err instanceof ApiError
-        ? { status: err.status, detail: err.detail || err.title || `HTTP ${err.status}` }
-        : { status: 0, detail: String(err) }
+    const rejection = { status: err instanceof ApiError ? err.status : 0, detail: errorMessage(err) }
     slot.rejection = rejection
     slot.status = 'error'
     toast.failure(IMPORT_MESSAGES.failure, rejection.detail)
@@ -232,7 +229,7 @@ export async function commitStandard(): Promise<StandardOutcome> {
     toast.success(IMPORT_MESSAGES.success)
     return { ok: true, result }
   } catch (err) {
-    const message = err instanceof ApiError ? err.detail || err.title : String(err)
+    const message = errorMessage(err)
     toast.failure(IMPORT_MESSAGES.failure, message)
     return { ok: false, message }
   } finally {

@@ -71,10 +71,5 @@ export function selectCell(product: string, date: string): void {
   supplyState.selected = { product, date }
 }
 
-/** Empties the selection. */
-export function clearSelection(): void {
-  supplyState.selected = null
-}
-
 /** The supply screen's state, for components. */
 export const useSupply = () => useSnapshot(supplyState)

@@ -1,6 +1,7 @@
 import { Button, Group, Paper, Stack, TextInput, Title } from '@mantine/core'
 import { type FormEvent, type KeyboardEvent, useCallback, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
+import { useSubmit } from '../forms/useSubmit'
 import type { Unit } from '../types'
 import {
   type ProposalField,
@@ -50,15 +51,15 @@ export function ProposalForm({ title, unit, max, zeroAllowed, initial, submitLab
     [unit, max, zeroAllowed],
   )
   const form = useFormState<ProposalValues, ProposalField>(start, validate)
-  const [submitting, setSubmitting] = useState(false)
+  const submission = useSubmit()
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    if (!form.canSubmit || submitting) return
-    setSubmitting(true)
-    const outcome = await onSubmit(offerOf(form.values))
-    setSubmitting(false)
-    if (!outcome.ok && outcome.fieldErrors) form.setServerErrors(outcome.fieldErrors)
+    if (!form.canSubmit) return
+    await submission.run(async () => {
+      const outcome = await onSubmit(offerOf(form.values))
+      if (!outcome.ok && outcome.fieldErrors) form.setServerErrors(outcome.fieldErrors)
+    })
   }
 
   const field = (name: ProposalField, label: string) => (
@@ -86,12 +87,12 @@ export function ProposalForm({ title, unit, max, zeroAllowed, initial, submitLab
         </Group>
         <Group justify="flex-end">
           {onCancel ? (
-            <Button variant="default" onClick={onCancel} disabled={submitting}>
+            <Button variant="default" onClick={onCancel} disabled={submission.submitting}>
               Annuler
             </Button>
           ) : null}
-          <Button type="submit" disabled={!form.canSubmit || submitting}>
-            {submitting ? 'en cours...' : submitLabel}
+          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+            {submission.label(submitLabel)}
           </Button>
         </Group>
       </Stack>
