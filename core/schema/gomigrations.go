@@ -68,6 +68,7 @@ func sumPrices(ctx context.Context, tx *sql.Tx, d store.Dialect) error {
 	if err != nil {
 		return fmt.Errorf("schema: migration 10: %w", err)
 	}
+	defer rows.Close()
 	type key struct{ product, month string }
 	type sum struct{ amount, quantity int64 }
 	sums := map[key]*sum{}
@@ -78,7 +79,6 @@ func sumPrices(ctx context.Context, tx *sql.Tx, d store.Dialect) error {
 			quantity, price, stamp int64
 		)
 		if err := rows.Scan(&product, &quantity, &price, &stamp); err != nil {
-			rows.Close()
 			return fmt.Errorf("schema: migration 10: %w", err)
 		}
 		k := key{product, time.UnixMilli(stamp).In(paris).Format("2006-01") + "-01"}

@@ -36,7 +36,7 @@ func sqliteBusy(t *testing.T) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer holder.Rollback()
+	defer func() { _ = holder.Rollback() }()
 	raw, err := sql.Open("sqlite", "file:"+file.File+"?_pragma=busy_timeout(0)")
 	if err != nil {
 		t.Fatal(err)

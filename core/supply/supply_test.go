@@ -22,14 +22,6 @@ func date(t testing.TB, s string) Date {
 
 func dec(f float64) decimal.Dec { return decimal.Round(f) }
 
-func decs(fs ...float64) []decimal.Dec {
-	out := make([]decimal.Dec, len(fs))
-	for i, f := range fs {
-		out[i] = dec(f)
-	}
-	return out
-}
-
 func sent(f float64) *decimal.Dec { d := dec(f); return &d }
 
 var tomato = Product{ID: "tomate", Name: "Tomate", Unit: "kg"}

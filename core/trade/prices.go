@@ -127,6 +127,7 @@ func RebuildPrices(ctx context.Context, q Execer, d store.Dialect, loc *time.Loc
 	if err != nil {
 		return fmt.Errorf("trade: rebuild prices: %w", err)
 	}
+	defer rows.Close()
 	type key struct{ product, month string }
 	sums := map[key]*priceDelta{}
 	for rows.Next() {
@@ -135,7 +136,6 @@ func RebuildPrices(ctx context.Context, q Execer, d store.Dialect, loc *time.Loc
 			quantity, price, stamp int64
 		)
 		if err := rows.Scan(&product, &quantity, &price, &stamp); err != nil {
-			rows.Close()
 			return fmt.Errorf("trade: rebuild prices: %w", err)
 		}
 		k := key{product, planning.MonthOf(time.UnixMilli(stamp).In(loc))}

@@ -295,7 +295,7 @@ func walk(out *Message, contentType, encoding, disposition string, body io.Reade
 			}
 		}
 	}
-	var r io.Reader = body
+	r := body
 	switch strings.ToLower(encoding) {
 	case "base64":
 		r = base64.NewDecoder(base64.StdEncoding, body)
