@@ -35,22 +35,23 @@ build: $(BIN)
 run: build
 	$(BIN) serve --demo
 
-## test: everything — Go (race detector, SQLite and, with
-## PRIMEUR_TEST_DATABASE_URL, PostgreSQL), short fuzzing, the UI's type check
-## and unit tests, the map data check, the API contract, and the browser
-## tests in Chromium
-test: test-go test-fuzz test-ui test-contract test-e2e
+## test: everything — the linters (make lint), Go (race detector, SQLite
+## and, with PRIMEUR_TEST_DATABASE_URL, PostgreSQL), short fuzzing, the UI's
+## unit tests, the map data check, the API contract, and the browser tests
+## in Chromium
+test: lint test-go test-fuzz test-ui test-contract test-e2e
 
+## test-go: the Go tests (go vet runs in make lint)
 test-go:
-	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
 ## test-fuzz: every fuzz target of the module, FUZZTIME each (tools/fuzz.sh)
 test-fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) sh tools/fuzz.sh
 
+## test-ui: the UI's unit tests (its type check runs in make lint)
 test-ui: ui/node_modules/.package-lock.json
-	cd ui && $(NPM) run typecheck && $(NPM) test
+	cd ui && $(NPM) test
 	node tools/geodata/check.mjs
 
 ## tools/contract/node_modules: the contract test's packages, from its lock file
@@ -95,10 +96,21 @@ bench: build bin/hey
 		--go docs/bench/go.txt --bundle docs/bench/bundle.md --doc docs/BENCHMARKS.md || exit 1; \
 	echo "make bench: $$(( $$(date +%s) - start )) s; figures in docs/BENCHMARKS.md"
 
-lint:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+## bin/golangci-lint: the Go linters of `make lint` (golangci-lint v2, a
+## tool of its own module tools/lint/go.mod, so that its dependencies never
+## move Primeur's; built from the module proxy when missing)
+bin/golangci-lint: tools/lint/go.mod tools/lint/go.sum
+	cd tools/lint && $(GO) build -o ../../$@ github.com/golangci/golangci-lint/v2/cmd/golangci-lint
+
+## lint: gofmt (fails on any Go file it would change), go vet,
+## golangci-lint with the committed .golangci.yml; the UI's type check,
+## ESLint (ui/eslint.config.js) and prettier --check (ui/.prettierrc.json)
+lint: bin/golangci-lint ui/node_modules/.package-lock.json
+	@unformatted=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	cd ui && $(NPM) run typecheck
+	bin/golangci-lint run ./...
+	cd ui && $(NPM) run typecheck && $(NPM) run lint && $(NPM) run format:check
 
 clean:
 	rm -rf bin ui/dist/assets ui/dist/index.html tools/contract/build
