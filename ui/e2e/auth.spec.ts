@@ -58,6 +58,8 @@ test('a stale session is rejected and the visitor asked to log in again', async 
   await page.goto('/dis/supply')
   await expect(page).toHaveURL(/\/landing\/login$/)
   await expect(
-    page.getByText('Vos informations de connexion ont été rejetées par le serveur. Nous vous invitons donc à vous reconnecter'),
+    page.getByText(
+      'Vos informations de connexion ont été rejetées par le serveur. Nous vous invitons donc à vous reconnecter',
+    ),
   ).toBeVisible()
 })

@@ -17,10 +17,17 @@ interface Account {
 }
 
 /** Registers an account through the API (and sets profile fields), keeping its session for later calls. */
-async function account(baseURL: string, prefix: string, shop: boolean, profile: Record<string, unknown> = {}): Promise<Account> {
+async function account(
+  baseURL: string,
+  prefix: string,
+  shop: boolean,
+  profile: Record<string, unknown> = {},
+): Promise<Account> {
   const a = uniqueAccount(prefix)
   const api = await request.newContext({ baseURL })
-  const res = await api.post('/auth/register', { data: { email: a.email, password: a.password, name: a.name, distributor: shop } })
+  const res = await api.post('/auth/register', {
+    data: { email: a.email, password: a.password, name: a.name, distributor: shop },
+  })
   expect(res.status(), await res.text()).toBe(201)
   const { user } = await res.json()
   if (Object.keys(profile).length > 0) {
@@ -56,7 +63,9 @@ test.describe('map', () => {
   test('a producer sees the map, reads a score and opens a shop from its pin', async ({ page }) => {
     await logIn(page, farm)
     await expect(page.getByRole('heading', { name: 'Planifier mes ventes' })).toBeVisible()
-    await expect(page.getByText('Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.')).toBeVisible()
+    await expect(
+      page.getByText('Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.'),
+    ).toBeVisible()
     // Cities of the reference around the default centre.
     await expect(map(page).getByText('Annecy', { exact: true })).toBeVisible()
     // The shop without longitude is not drawn; the other one is, with its name.
@@ -127,7 +136,11 @@ test.describe('map', () => {
   })
 })
 
-async function pageWithPosition(browser: Browser, baseURL: string, geolocation: { latitude: number; longitude: number }) {
+async function pageWithPosition(
+  browser: Browser,
+  baseURL: string,
+  geolocation: { latitude: number; longitude: number },
+) {
   const context = await browser.newContext({
     baseURL,
     locale: 'fr-FR',
@@ -161,7 +174,9 @@ test('the activity modal lists the events in French and pages back with "Voir pl
   const products = ['tomate', 'poire', 'carotte', 'pomme']
   for (let i = 0; i < 52; i++) {
     const month = `${year + Math.floor(i / 48)}-${String((i % 12) + 1).padStart(2, '0')}`
-    const res = await shop.api.post('/api/needs', { data: { product: products[Math.floor(i / 12) % 4], date: month, quantity: 12.5 } })
+    const res = await shop.api.post('/api/needs', {
+      data: { product: products[Math.floor(i / 12) % 4], date: month, quantity: 12.5 },
+    })
     expect(res.status(), await res.text()).toBe(201)
   }
   await logIn(page, shop)
@@ -186,7 +201,10 @@ test('a shop reads its standing and pledges a contribution', async ({ page, base
   await expect(page.getByRole('heading', { name: 'Score équitable' })).toBeVisible()
   await expect(page.getByTestId('rewards-score')).toHaveText('0 pts')
   await expect(page.getByTestId('rewards-months')).toHaveText('0')
-  await expect(page.getByRole('progressbar', { name: 'Progression vers Militant' })).toHaveAttribute('aria-valuenow', '0')
+  await expect(page.getByRole('progressbar', { name: 'Progression vers Militant' })).toHaveAttribute(
+    'aria-valuenow',
+    '0',
+  )
 
   await page.getByRole('button', { name: 'Devenir ambassadeur' }).click()
   const dialog = page.getByRole('dialog', { name: 'Programme ambassadeur' })
@@ -194,11 +212,15 @@ test('a shop reads its standing and pledges a contribution', async ({ page, base
   const amount = dialog.getByLabel('Contribution mensuelle (€)')
   await amount.fill('5')
   await amount.blur()
-  await expect(dialog.getByText('La contribution minimale est de 10 € par mois, pour couvrir les frais bancaires.')).toBeVisible()
+  await expect(
+    dialog.getByText('La contribution minimale est de 10 € par mois, pour couvrir les frais bancaires.'),
+  ).toBeVisible()
   await expect(dialog.getByRole('button', { name: 'Enregistrer mon engagement' })).toBeDisabled()
   await amount.fill('25,50')
   await dialog.getByRole('button', { name: 'Enregistrer mon engagement' }).click()
-  await expect(page.getByText('Engagement enregistré : le prélèvement sera mis en place prochainement', { exact: false })).toBeVisible()
+  await expect(
+    page.getByText('Engagement enregistré : le prélèvement sera mis en place prochainement', { exact: false }),
+  ).toBeVisible()
   await expect(dialog.getByText(/Votre engagement actuel : 25,50\s€ par mois/)).toBeVisible()
 
   // The second view: the four levels, and the way back.

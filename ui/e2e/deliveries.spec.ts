@@ -51,12 +51,18 @@ function dataDir(): string {
 
 /** Runs a job on the daemon's database as if it were `at` (Paris time). */
 function runJob(name: string, at: string) {
-  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn'], { encoding: 'utf8' })
+  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn'], {
+    encoding: 'utf8',
+  })
 }
 
 interface Load {
   user: { _id: string }
-  orders: { _id: string; deliveries: { _id: string; status: string; date: string; chrono: number }[]; invoice?: { number: string } }[]
+  orders: {
+    _id: string
+    deliveries: { _id: string; status: string; date: string; chrono: number }[]
+    invoice?: { number: string }
+  }[]
 }
 
 /**
@@ -80,12 +86,19 @@ async function expectPDF(page: Page, link: ReturnType<Page['getByRole']>, fileNa
   expect((await res.body()).subarray(0, 5).toString()).toBe('%PDF-')
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
   expect(download.suggestedFilename()).toMatch(fileName)
-  expect(readFileSync((await download.path())!).subarray(0, 5).toString()).toBe('%PDF-')
+  expect(
+    readFileSync((await download.path())!)
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-')
 }
 
 test.use({ viewport: { width: 1400, height: 1000 } })
 
-test('the shop edits and cancels deliveries, the producer claims, the shop answers, both get the documents', async ({ browser, baseURL }) => {
+test('the shop edits and cancels deliveries, the producer claims, the shop answers, both get the documents', async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000)
   const month = monthStart(1)
   const billing = monthStart(2)
@@ -132,7 +145,12 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   await editor.getByRole('button', { name: 'Date de livraison' }).click()
   const day = Number(last.slice(8, 10))
   const [y, m] = last.split('-').map(Number)
-  const label = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, day)))
+  const label = new Intl.DateTimeFormat('fr-FR', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(y, m - 1, day)))
   // The picker may open on the current month: go forward to the delivery's.
   for (let i = 0; i < 3 && !(await shopPage.getByRole('button', { name: label, exact: true }).isVisible()); i++) {
     await shopPage.locator('[data-direction="next"]').first().click()
@@ -140,19 +158,31 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   await shopPage.getByRole('button', { name: label, exact: true }).click()
   await editor.getByRole('button', { name: 'Enregistrer' }).click()
   await expect(shopPage.getByText('Modification effectuée').first()).toBeVisible()
-  await shopPage.getByRole('button', { name: /Date de livraison/ }).first().click() // sort by date: it is now last
+  await shopPage
+    .getByRole('button', { name: /Date de livraison/ })
+    .first()
+    .click() // sort by date: it is now last
   await expect(table.getByRole('row').nth(1)).not.toContainText(`${second.chrono} Prévue`)
 
   // The third one is cancelled.
   await shopPage.getByRole('tab', { name: 'A venir', exact: true }).click()
   await table.getByRole('row', { name: new RegExp(`${third.chrono} Prévue`) }).click()
-  await shopPage.getByRole('region', { name: 'Bon de livraison' }).getByRole('button', { name: 'Annuler la livraison' }).click()
+  await shopPage
+    .getByRole('region', { name: 'Bon de livraison' })
+    .getByRole('button', { name: 'Annuler la livraison' })
+    .click()
   await expect(shopPage.getByText('Annulation effectuée').first()).toBeVisible()
   await expect(table.getByRole('row', { name: new RegExp(`${third.chrono} Annulée`) })).toBeVisible()
-  await expect(shopPage.getByRole('region', { name: 'Bon de livraison' }).getByRole('link', { name: 'Télécharger le bon de livraison' })).toHaveCount(0)
+  await expect(
+    shopPage
+      .getByRole('region', { name: 'Bon de livraison' })
+      .getByRole('link', { name: 'Télécharger le bon de livraison' }),
+  ).toHaveCount(0)
 
   // The first delivery's day comes: locked at 12:00, its note emailed at 12:30.
-  expect(runJob('deliveries', `${first.date}T12:30`)).toContain('livraisons verrouillées : 1, bons de livraison envoyés : 1')
+  expect(runJob('deliveries', `${first.date}T12:30`)).toContain(
+    'livraisons verrouillées : 1, bons de livraison envoyés : 1',
+  )
 
   // The producer claims 2 kg of tomatoes for quality.
   const farmPage = await farmContext.newPage()
@@ -162,7 +192,9 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   await expect(farmTable.getByRole('columnheader').first()).toContainText('Magasin')
   await farmTable.getByRole('row', { name: new RegExp(`${shop.name} ${first.chrono} Livrée`) }).click()
   const claim = farmPage.getByRole('form', { name: "Demande d'avoir" })
-  await expect(claim.getByText('Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée')).toBeVisible()
+  await expect(
+    claim.getByText('Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée'),
+  ).toBeVisible()
   const claimed = claim.getByLabel('Quantité réclamée — Tomate (kg)')
   await claimed.fill('deux')
   await claimed.blur()
@@ -196,10 +228,17 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   for (const page of [shopPage, farmPage]) {
     await page.reload()
     await page.getByRole('tab', { name: 'Passées', exact: true }).click()
-    await page.getByRole('table', { name: 'Livraisons' }).getByRole('row', { name: new RegExp(`${first.chrono} Livrée`) }).click()
+    await page
+      .getByRole('table', { name: 'Livraisons' })
+      .getByRole('row', { name: new RegExp(`${first.chrono} Livrée`) })
+      .click()
     const region = page.getByRole('region', { name: 'Bon de livraison' })
     await expectPDF(page, region.getByRole('link', { name: 'Télécharger le bon de livraison' }), /^BL-\d{6}\.pdf$/)
-    await expectPDF(page, region.getByRole('link', { name: /^Télécharger la facture FA-\d{4}-000001$/ }), /^FA-\d{4}-000001\.pdf$/)
+    await expectPDF(
+      page,
+      region.getByRole('link', { name: /^Télécharger la facture FA-\d{4}-000001$/ }),
+      /^FA-\d{4}-000001\.pdf$/,
+    )
     // Invoiced: no more claim form nor review.
     await expect(region.getByRole('form', { name: "Demande d'avoir" })).toHaveCount(0)
   }

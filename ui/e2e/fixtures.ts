@@ -42,7 +42,11 @@ export function uniqueAccount(prefix: string) {
 }
 
 /** Fills and sends the registration form of /landing/register. */
-export async function registerThroughForm(page: Page, account: ReturnType<typeof uniqueAccount>, role: 'Distributeur' | 'Producteur') {
+export async function registerThroughForm(
+  page: Page,
+  account: ReturnType<typeof uniqueAccount>,
+  role: 'Distributeur' | 'Producteur',
+) {
   await page.getByText(role, { exact: true }).click()
   await page.getByLabel('Nom de votre entreprise').fill(account.name)
   await page.getByLabel('Adresse email', { exact: true }).fill(account.email)

@@ -69,10 +69,14 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   const baseUrl = `http://127.0.0.1:${port}`
   // Every test registers its accounts from 127.0.0.1: the suite needs more
   // registrations from that address than a visitor gets (10 an hour).
-  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--registrations-per-hour', '1000'], {
-    env: { ...process.env, PRIMEUR_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
+  const child = spawn(
+    bin,
+    ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir, '--registrations-per-hour', '1000'],
+    {
+      env: { ...process.env, PRIMEUR_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  )
   try {
     await waitHealthy(baseUrl, child)
   } catch (err) {

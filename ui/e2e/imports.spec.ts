@@ -6,7 +6,11 @@ import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 /** The month `offset` months from now in Paris, as the grid labels it ("décembre 2026"). */
 function monthLabel(offset: number): string {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+  const [year, month] = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Paris',
+    year: 'numeric',
+    month: '2-digit',
+  })
     .format(new Date())
     .split('-')
     .map(Number)

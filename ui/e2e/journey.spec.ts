@@ -12,7 +12,15 @@
 // (not the daemon of the global setup, which the other specs share), the
 // real UI in Chromium, and time moved forward with `primeur jobs run … --at`
 // on that data directory. The API is only read, for assertions.
-import { type Browser, type BrowserContext, type Locator, type Page, type Request, type TestInfo, test } from '@playwright/test'
+import {
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type Request,
+  type TestInfo,
+  test,
+} from '@playwright/test'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -58,7 +66,8 @@ let startedAt = 0
 
 test.beforeAll(async () => {
   test.setTimeout(60_000)
-  if (!existsSync(bin)) throw new Error(`${bin} not found: run "make build" at the repository root first (or set PRIMEUR_BIN)`)
+  if (!existsSync(bin))
+    throw new Error(`${bin} not found: run "make build" at the repository root first (or set PRIMEUR_BIN)`)
   const port = await freePort()
   dataDir = mkdtempSync(join(tmpdir(), 'primeur-journey-'))
   baseURL = `http://127.0.0.1:${port}`
@@ -161,7 +170,13 @@ async function openCell(page: Page, product: string, month: string) {
 const shown = (day: string) => day.split('-').reverse().join('/')
 
 /** Checks a document link: the daemon answers a PDF, and the browser downloads it. Returns the bytes. */
-async function downloadPDF(page: Page, link: Locator, fileName: RegExp, info: TestInfo, keepAs: string): Promise<Buffer> {
+async function downloadPDF(
+  page: Page,
+  link: Locator,
+  fileName: RegExp,
+  info: TestInfo,
+  keepAs: string,
+): Promise<Buffer> {
   const href = await link.getAttribute('href')
   expect(href).toBeTruthy()
   const res = await page.request.get(href!)
@@ -187,7 +202,10 @@ function pdfText(path: string): string | null {
     return execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' })
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-    test.info().annotations.push({ type: 'skipped check', description: 'pdftotext is not installed (apt-get install poppler-utils)' })
+    test.info().annotations.push({
+      type: 'skipped check',
+      description: 'pdftotext is not installed (apt-get install poppler-utils)',
+    })
     return null
   }
 }
@@ -463,7 +481,9 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(card).toHaveAttribute('data-status', 'proposed')
     await expect(card).toContainText('60 kg à 2,40 €/kg')
     await expect(card.getByRole('button')).toHaveText(['Modifier', 'Supprimer'])
-    await expect(p.getByRole('article', { name: 'Autres producteurs' })).toContainText('Besoin restant non couvert : 20 kg')
+    await expect(p.getByRole('article', { name: 'Autres producteurs' })).toContainText(
+      'Besoin restant non couvert : 20 kg',
+    )
     await shot(farmPage, 'farm-proposal')
   })
 
@@ -524,7 +544,9 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(shopPage.getByRole('tab', { name: /^A VALIDER/ })).toHaveText('A VALIDER (0)')
     await shopPage.getByRole('tab', { name: /^ENGAGES/ }).click()
     const shopPane = await openCell(shopPage, 'Courgette', JUNE)
-    await expect(shopPane.getByRole('article', { name: `Engagement de ${farm.name}` })).toContainText('60 kg à 2,20 €/kg')
+    await expect(shopPane.getByRole('article', { name: `Engagement de ${farm.name}` })).toContainText(
+      '60 kg à 2,20 €/kg',
+    )
     await shot(shopPage, 'shop-commitment')
   })
 
@@ -555,12 +577,20 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     // user load followed the acceptance: its answer was enough.
     await nav(farmPage).getByRole('button', { name: 'Activités' }).click()
     const feed = farmPage.getByRole('dialog', { name: 'Activités' })
-    await expect(feed.getByText(`Vous avez accepté la proposition d'${shop.name} : 60 kg de Courgette pour ${JUNE}.`)).toBeVisible()
+    await expect(
+      feed.getByText(`Vous avez accepté la proposition d'${shop.name} : 60 kg de Courgette pour ${JUNE}.`),
+    ).toBeVisible()
     await farmPage.keyboard.press('Escape')
     await expect(feed).toBeHidden()
     farmPage.off('request', recordCall)
-    expect(farmCalls.filter((c) => c.startsWith('PUT /api/proposalreview/')), 'the acceptance').toHaveLength(1)
-    expect(farmCalls.filter((c) => c.endsWith(' /api/user')), 'user loads after the acceptance').toEqual([])
+    expect(
+      farmCalls.filter((c) => c.startsWith('PUT /api/proposalreview/')),
+      'the acceptance',
+    ).toHaveLength(1)
+    expect(
+      farmCalls.filter((c) => c.endsWith(' /api/user')),
+      'user loads after the acceptance',
+    ).toEqual([])
 
     const load: Load = await (await shopPage.request.get('/api/user')).json()
     expect(load.orders).toHaveLength(1)
@@ -580,7 +610,9 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     const farmTable = farmPage.getByRole('table', { name: 'Livraisons' })
     await farmTable.getByRole('row', { name: `${shop.name} 1 Livrée ${shown(FIRST_DELIVERY)}` }).click()
     const claim = farmPage.getByRole('form', { name: "Demande d'avoir" })
-    await expect(claim.getByText('Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée')).toBeVisible()
+    await expect(
+      claim.getByText('Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée'),
+    ).toBeVisible()
     await claim.getByLabel('Quantité réclamée — Courgette (kg)').fill('-2')
     await claim.getByRole('combobox', { name: 'Type — Courgette' }).click()
     await farmPage.getByRole('option', { name: 'Qualite' }).click()
@@ -634,7 +666,13 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
         'href',
         `/print/invoice/${orderId}`,
       )
-      const note = await downloadPDF(page, region.getByRole('link', { name: 'Télécharger le bon de livraison' }), /^BL-000001\.pdf$/, info, `${who}-BL-000001.pdf`)
+      const note = await downloadPDF(
+        page,
+        region.getByRole('link', { name: 'Télécharger le bon de livraison' }),
+        /^BL-000001\.pdf$/,
+        info,
+        `${who}-BL-000001.pdf`,
+      )
       const invoice = await downloadPDF(
         page,
         region.getByRole('link', { name: 'Télécharger la facture FA-2027-000001' }),
@@ -673,7 +711,9 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
   await test.step("the shop reads its stock grid: Thursday's delivery from the producer", async () => {
     await nav(shopPage).getByRole('link', { name: 'Réasso.' }).click()
     await expect(shopPage).toHaveURL(/\/dis\/supply$/)
-    await expect(shopPage.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" })).toBeVisible()
+    await expect(
+      shopPage.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" }),
+    ).toBeVisible()
     await expect(shopPage.getByTestId('supply-period')).toHaveText(/^Du lundi 14 juin 2027 au vendredi 18 juin 2027/)
     const grid = shopPage.getByRole('table', { name: 'Grille des stocks' })
     // June's only need is the courgettes': one product line.
@@ -702,15 +742,27 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     const entries = dialog.getByTestId('activity-entry')
     await expect(dialog.getByText(`${farm.name} vous a proposé 60 kg de Courgette pour ${JUNE}.`)).toBeVisible()
     await expect(dialog.getByText(`Vous avez proposé 60 kg de Courgette pour ${JUNE} à ${farm.name}.`)).toBeVisible()
-    await expect(dialog.getByText(`${farm.name} a accepté votre proposition : 60 kg de Courgette pour ${JUNE}.`)).toBeVisible()
-    await expect(dialog.getByText(new RegExp(`^${farm.name} vous a envoyé une demande d'avoir pour la livraison du 17 juin 2027`))).toBeVisible()
-    await expect(dialog.getByText(`Vous avez accepté la demande d'avoir de ${farm.name} pour la livraison du 17 juin 2027.`)).toBeVisible()
+    await expect(
+      dialog.getByText(`${farm.name} a accepté votre proposition : 60 kg de Courgette pour ${JUNE}.`),
+    ).toBeVisible()
+    await expect(
+      dialog.getByText(new RegExp(`^${farm.name} vous a envoyé une demande d'avoir pour la livraison du 17 juin 2027`)),
+    ).toBeVisible()
+    await expect(
+      dialog.getByText(`Vous avez accepté la demande d'avoir de ${farm.name} pour la livraison du 17 juin 2027.`),
+    ).toBeVisible()
     await expect(dialog.getByText(`Vous avez créé un besoin de 80 kg de Courgette pour ${JUNE}.`)).toBeVisible()
-    await expect(dialog.getByText(/^Vous avez ajouté 3 besoins de Courgette de juillet 2027 à septembre 2027/)).toBeVisible()
+    await expect(
+      dialog.getByText(/^Vous avez ajouté 3 besoins de Courgette de juillet 2027 à septembre 2027/),
+    ).toBeVisible()
     await expect(dialog.getByText(/^Vous avez importé \d+ besoins/).first()).toBeVisible()
     // The shop's own actions are emitted by "vous", the producer's by its name.
-    await expect(entries.filter({ hasText: 'Vous avez accepté la demande' }).getByText('vous', { exact: true })).toBeVisible()
-    await expect(entries.filter({ hasText: `${farm.name} vous a proposé` }).getByText(farm.name, { exact: true })).toBeVisible()
+    await expect(
+      entries.filter({ hasText: 'Vous avez accepté la demande' }).getByText('vous', { exact: true }),
+    ).toBeVisible()
+    await expect(
+      entries.filter({ hasText: `${farm.name} vous a proposé` }).getByText(farm.name, { exact: true }),
+    ).toBeVisible()
     await shot(shopPage, 'shop-activities')
     await shopPage.keyboard.press('Escape')
   })
@@ -722,11 +774,17 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(dialog.getByText(`Vous avez proposé 60 kg de Courgette pour ${JUNE} à ${shop.name}.`)).toBeVisible()
     await expect(dialog.getByText(`${shop.name} vous a proposé 60 kg de Courgette pour ${JUNE}.`)).toBeVisible()
     // "epicerie …" starts with a vowel: "d'epicerie".
-    await expect(dialog.getByText(`Vous avez accepté la proposition d'${shop.name} : 60 kg de Courgette pour ${JUNE}.`)).toBeVisible()
     await expect(
-      dialog.getByText(`Vous avez envoyé une demande d'avoir à ${shop.name} pour la livraison du 17 juin 2027 (Courgette : -2 kg).`),
+      dialog.getByText(`Vous avez accepté la proposition d'${shop.name} : 60 kg de Courgette pour ${JUNE}.`),
     ).toBeVisible()
-    await expect(dialog.getByText(`${shop.name} a accepté votre demande d'avoir pour la livraison du 17 juin 2027.`)).toBeVisible()
+    await expect(
+      dialog.getByText(
+        `Vous avez envoyé une demande d'avoir à ${shop.name} pour la livraison du 17 juin 2027 (Courgette : -2 kg).`,
+      ),
+    ).toBeVisible()
+    await expect(
+      dialog.getByText(`${shop.name} a accepté votre demande d'avoir pour la livraison du 17 juin 2027.`),
+    ).toBeVisible()
     // The shop's planning is its own business: none of its needs or imports show here.
     await expect(dialog.getByText(/besoin/)).toHaveCount(0)
     await shot(farmPage, 'farm-activities')

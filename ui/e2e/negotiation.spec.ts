@@ -33,7 +33,17 @@ async function openCourgette(page: Page) {
 
 interface Load {
   user: { _id: string }
-  orders: { date: string; distributor?: string; producer?: string; deliveries: { status: string; date: string; chrono: number; deliveryLines: { product: string; price: number; quantityExpected: number }[] }[] }[]
+  orders: {
+    date: string
+    distributor?: string
+    producer?: string
+    deliveries: {
+      status: string
+      date: string
+      chrono: number
+      deliveryLines: { product: string; price: number; quantityExpected: number }[]
+    }[]
+  }[]
 }
 
 test.use({ viewport: { width: 1280, height: 900 } })
@@ -42,8 +52,14 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   // The shop and its need, through the API; it plans in its own browser.
   const shop = uniqueAccount('epicerie')
   const shopContext = await browser.newContext({ baseURL })
-  expect((await shopContext.request.post('/auth/register', { data: { ...shop, distributor: true } })).status()).toBe(201)
-  expect((await shopContext.request.post('/api/needs', { data: { product: 'courgette', date: nextValue, quantity: 100 } })).status()).toBe(201)
+  expect((await shopContext.request.post('/auth/register', { data: { ...shop, distributor: true } })).status()).toBe(
+    201,
+  )
+  expect(
+    (
+      await shopContext.request.post('/api/needs', { data: { product: 'courgette', date: nextValue, quantity: 100 } })
+    ).status(),
+  ).toBe(201)
   const shopLoad: Load = await (await shopContext.request.get('/api/user')).json()
 
   // The producer registers; without delivery days it may not propose.
@@ -58,12 +74,20 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await form.getByLabel('Prix unitaire HT (€/kg)').fill('2')
   await form.getByRole('button', { name: 'Proposer' }).click()
   await expect(
-    page.getByText("Veuillez renseigner vos jours de livraison sur la page d'accueil avant de soumettre une proposition"),
+    page.getByText(
+      "Veuillez renseigner vos jours de livraison sur la page d'accueil avant de soumettre une proposition",
+    ),
   ).toBeVisible()
   await expect(pane.getByRole('article', { name: 'Proposition' })).toHaveCount(0)
 
   // Monday and Thursday, then the proposal: a dot becomes a comma, letters are not taken.
-  expect((await page.request.put('/api/user', { data: { defaultDeliveryDays: [true, false, false, true, false, false, false] } })).status()).toBe(200)
+  expect(
+    (
+      await page.request.put('/api/user', {
+        data: { defaultDeliveryDays: [true, false, false, true, false, false, false] },
+      })
+    ).status(),
+  ).toBe(200)
   await page.reload()
   pane = await openCourgette(page)
   form = pane.getByRole('form', { name: 'Proposer' })
@@ -82,7 +106,9 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await expect(card).toHaveAttribute('data-status', 'proposed')
   await expect(card).toContainText('40,5 kg à 2,30 €/kg')
   await expect(card.getByRole('button')).toHaveText(['Modifier', 'Supprimer'])
-  await expect(pane.getByRole('article', { name: 'Autres producteurs' })).toContainText('Besoin restant non couvert : 59,5 kg')
+  await expect(pane.getByRole('article', { name: 'Autres producteurs' })).toContainText(
+    'Besoin restant non couvert : 59,5 kg',
+  )
 
   // The shop sees the proposal and counter-proposes a lower price.
   const shopPage = await shopContext.newPage()
@@ -118,7 +144,9 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   // The shop sees the commitment.
   await shopPage.reload()
   shopPane = await openCourgette(shopPage)
-  await expect(shopPane.getByRole('article', { name: `Engagement de ${farm.name}` })).toContainText('40,5 kg à 2,10 €/kg')
+  await expect(shopPane.getByRole('article', { name: `Engagement de ${farm.name}` })).toContainText(
+    '40,5 kg à 2,10 €/kg',
+  )
   await expect(shopPage.getByRole('tab', { name: /^ENGAGES/ })).toHaveText('ENGAGES (1)')
 
   // Both sides have the order, delivered on Mondays and Thursdays of next month.

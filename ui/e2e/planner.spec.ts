@@ -5,7 +5,11 @@ import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 /** The month `offset` months from now in Paris, as the grid labels it ("décembre 2026"). */
 function monthLabel(offset: number): string {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+  const [year, month] = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Paris',
+    year: 'numeric',
+    month: '2-digit',
+  })
     .format(new Date())
     .split('-')
     .map(Number)
@@ -15,7 +19,11 @@ function monthLabel(offset: number): string {
 
 /** The month `offset` months from now as the API writes it ("2026-12-01"). */
 function monthValue(offset: number): string {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+  const [year, month] = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Paris',
+    year: 'numeric',
+    month: '2-digit',
+  })
     .format(new Date())
     .split('-')
     .map(Number)
@@ -27,7 +35,10 @@ const cell = (page: Page, product: string, offset: number) =>
   page.getByRole('textbox', { name: `${product}, ${monthLabel(offset)}`, exact: true })
 
 const monthHeaders = (page: Page) =>
-  page.getByRole('table', { name: 'Besoins par produit et par mois' }).getByRole('columnheader').filter({ hasNotText: 'Produit' })
+  page
+    .getByRole('table', { name: 'Besoins par produit et par mois' })
+    .getByRole('columnheader')
+    .filter({ hasNotText: 'Produit' })
 
 const tab = (page: Page, label: RegExp) => page.getByRole('tab', { name: label })
 
@@ -131,7 +142,9 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   // A negative value is refused with the SPEC message and changes nothing.
   await page.keyboard.type('-5')
   await page.keyboard.press('Tab')
-  await expect(page.getByRole('alert').filter({ hasText: 'La valeur saisie doit etre superieure a zero.' })).toBeVisible()
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'La valeur saisie doit etre superieure a zero.' }),
+  ).toBeVisible()
   await expect(cell(page, 'Tomate', 1)).toHaveValue('80,25')
 
   // Everything was saved: a reload shows the same grid.

@@ -46,7 +46,16 @@ async function seededShop(page: Page, baseURL: string) {
   await page.goto('/landing/register')
   await registerThroughForm(page, shop, 'Distributeur')
   await expect(page.getByRole('button', { name: shop.email })).toBeVisible()
-  execFileSync(seeder, ['--data-dir', dataDir!, '--shop', shop.email, '--producer', saules.email, '--producer', verger.email])
+  execFileSync(seeder, [
+    '--data-dir',
+    dataDir!,
+    '--shop',
+    shop.email,
+    '--producer',
+    saules.email,
+    '--producer',
+    verger.email,
+  ])
   return { shop, saules, verger }
 }
 
@@ -65,7 +74,9 @@ test('the shop reads its stock grid, steps the window and reads the advice of a 
   await page.reload()
   await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Réasso.' }).click()
   await expect(page).toHaveURL(/\/dis\/supply$/)
-  await expect(page.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" })).toBeVisible()
+  await expect(
+    page.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" }),
+  ).toBeVisible()
   const grid = page.getByRole('table', { name: 'Grille des stocks' })
   await expect(grid.getByRole('columnheader')).toHaveCount(3 + 5)
   await expect(grid.getByRole('columnheader').nth(3)).toHaveText(/^lun\. /)

@@ -37,7 +37,11 @@ const load = (user: UserLoad['user'], extra: Partial<UserLoad> = {}): UserLoad =
 
 const standing: RewardsStanding = {
   level: 'militant',
-  purchases: { lastMonth: { month: '2026-10-01', value: 640 }, currentMonth: { month: '2026-11-01', value: 120 }, monthly: 640 },
+  purchases: {
+    lastMonth: { month: '2026-10-01', value: 640 },
+    currentMonth: { month: '2026-11-01', value: 120 },
+    monthly: 640,
+  },
   monthsOfCommitment: 3,
   rank: 2,
   shops: 5,
@@ -98,9 +102,16 @@ describe('logged in', () => {
     renderApp('/')
     expect(screen.getByText('Chargement en cours')).toBeInTheDocument()
     expect(await screen.findByRole('button', { name: distributor.email })).toBeInTheDocument()
-    expect(fetch).toHaveBeenCalledWith('/api/user', expect.objectContaining({ method: 'GET', credentials: 'same-origin' }))
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/user',
+      expect.objectContaining({ method: 'GET', credentials: 'same-origin' }),
+    )
     const nav = screen.getByRole('navigation', { name: 'Navigation principale' })
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Accueil', 'Planifier', 'Réasso.', 'Récep.'])
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Accueil', 'Planifier', 'Réasso.', 'Récep.'])
     expect(within(nav).getByRole('link', { name: 'Accueil' })).toHaveAttribute('aria-current', 'page')
     expect(within(nav).getByRole('button', { name: 'Activités' })).toBeInTheDocument()
     expect(await screen.findByText('Utilisateur chargé')).toBeInTheDocument()
@@ -111,11 +122,20 @@ describe('logged in', () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
       String(input).startsWith('/api/needs')
         ? json(200, [])
-        : json(200, load(producer, { distributors: [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }] })),
+        : json(
+            200,
+            load(producer, {
+              distributors: [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }],
+            }),
+          ),
     )
     renderApp('/prod/needs/d1')
     const nav = await screen.findByRole('navigation', { name: 'Navigation principale' })
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Accueil', 'Vendre', 'Livrer'])
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Accueil', 'Vendre', 'Livrer'])
     expect(within(nav).getByRole('link', { name: 'Vendre' })).toHaveAttribute('aria-current', 'page')
     expect(within(nav).getByRole('link', { name: 'Accueil' })).not.toHaveAttribute('aria-current')
     expect(await screen.findByRole('heading', { name: 'Épicerie du coin' })).toBeInTheDocument()
@@ -170,9 +190,7 @@ describe('logged in', () => {
 
   it('quits: logs out, forgets the email and goes to /', async () => {
     logIn(distributor.email)
-    const fetch = vi
-      .spyOn(globalThis, 'fetch')
-      .mockImplementation(serve(load(distributor)))
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(serve(load(distributor)))
     const user = userEvent.setup()
     const { location } = renderApp('/')
     await user.click(await screen.findByRole('button', { name: 'Quitter' }))

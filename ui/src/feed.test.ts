@@ -36,7 +36,11 @@ describe('groupEventsByDay', () => {
     ]
     const days = groupEventsByDay(events)
     expect(days.map((d) => d.day)).toEqual(['2026-12-25', '2026-12-24', '2026-12-23'])
-    expect(days.map((d) => d.label)).toEqual(['vendredi 25 décembre 2026', 'jeudi 24 décembre 2026', 'mercredi 23 décembre 2026'])
+    expect(days.map((d) => d.label)).toEqual([
+      'vendredi 25 décembre 2026',
+      'jeudi 24 décembre 2026',
+      'mercredi 23 décembre 2026',
+    ])
     expect(days[0].events.map((e) => [e.event.origin.name, e.time])).toEqual([['C', '00:30']])
     expect(days[1].events.map((e) => [e.event.origin.name, e.time])).toEqual([
       ['D', '17:45'],
@@ -65,9 +69,12 @@ describe('emitterLabel', () => {
   })
   it('names an emitter whose email the feed does not give', () => {
     expect(emitterLabel({ origin: { name: 'Épicerie du Lac' } }, 'fermedessaules@exemple.fr')).toBe('Épicerie du Lac')
-    expect(describeEvent({ ...e, type: 'proposal:review', data: { outcome: false }, origin: { name: 'Épicerie du Lac' } }, 'f@x.fr')).toContain(
-      'Épicerie du Lac',
-    )
+    expect(
+      describeEvent(
+        { ...e, type: 'proposal:review', data: { outcome: false }, origin: { name: 'Épicerie du Lac' } },
+        'f@x.fr',
+      ),
+    ).toContain('Épicerie du Lac')
   })
 })
 
@@ -219,21 +226,29 @@ describe('describeEvent', () => {
   })
 
   it('matches the viewer case-insensitively', () => {
-    expect(describeEvent(ev('need:delete', { product: tomate }), 'EPICERIE@Exemple.fr')).toBe('Vous avez supprimé votre besoin de Tomate.')
+    expect(describeEvent(ev('need:delete', { product: tomate }), 'EPICERIE@Exemple.fr')).toBe(
+      'Vous avez supprimé votre besoin de Tomate.',
+    )
   })
 
   it('leaves out missing data', () => {
     expect(describeEvent(ev('need:create', {}), SHOP.email)).toBe('Vous avez créé un besoin.')
-    expect(describeEvent(ev('need:create', { product: abricot }), SHOP.email)).toBe("Vous avez créé un besoin d'Abricot.")
+    expect(describeEvent(ev('need:create', { product: abricot }), SHOP.email)).toBe(
+      "Vous avez créé un besoin d'Abricot.",
+    )
     expect(describeEvent(ev('need:update', { product: tomate, date: '2026-12-01', quantity: 80 }), SHOP.email)).toBe(
       'Vous avez modifié votre besoin de Tomate pour décembre 2026 : 80 kg.',
     )
     expect(describeEvent(ev('need:import', {}), SHOP.email)).toBe('Vous avez importé des besoins.')
-    expect(describeEvent(ev('need:create:bulk', { product: tomate, dates: ['2026-12-01'], count: 1 }), SHOP.email)).toBe(
-      'Vous avez ajouté 1 besoin de Tomate pour décembre 2026.',
+    expect(
+      describeEvent(ev('need:create:bulk', { product: tomate, dates: ['2026-12-01'], count: 1 }), SHOP.email),
+    ).toBe('Vous avez ajouté 1 besoin de Tomate pour décembre 2026.')
+    expect(describeEvent(ev('proposal:request', {}, FARM, SHOP), SHOP.email)).toBe(
+      'Ferme des Glières vous a proposé une offre.',
     )
-    expect(describeEvent(ev('proposal:request', {}, FARM, SHOP), SHOP.email)).toBe('Ferme des Glières vous a proposé une offre.')
-    expect(describeEvent(ev('proposal:review', {}, SHOP, FARM), FARM.email)).toBe('Épicerie du Lac a examiné votre proposition.')
+    expect(describeEvent(ev('proposal:review', {}, SHOP, FARM), FARM.email)).toBe(
+      'Épicerie du Lac a examiné votre proposition.',
+    )
   })
 
   it('throws on an unknown type (SPEC §4)', () => {
@@ -282,9 +297,21 @@ describe('French contractions of names', () => {
   it('contracts in sentences', () => {
     const farm = { email: 'jardins@exemple.fr', name: "Les Jardins d'Alby" }
     const shop = { email: 'panier@exemple.fr', name: 'Le Panier des Aravis' }
-    const request: ActivityEvent = { createdAt: '2026-11-20T09:15:00Z', type: 'proposal:request', data: { quantity: 5 }, origin: farm, target: shop }
+    const request: ActivityEvent = {
+      createdAt: '2026-11-20T09:15:00Z',
+      type: 'proposal:request',
+      data: { quantity: 5 },
+      origin: farm,
+      target: shop,
+    }
     expect(describeEvent(request, farm.email)).toBe('Vous avez proposé 5 kg au Panier des Aravis.')
-    const review: ActivityEvent = { ...request, type: 'proposal:review', data: { outcome: true }, origin: shop, target: farm }
+    const review: ActivityEvent = {
+      ...request,
+      type: 'proposal:review',
+      data: { outcome: true },
+      origin: shop,
+      target: farm,
+    }
     expect(describeEvent(review, shop.email)).toBe("Vous avez accepté la proposition des Jardins d'Alby.")
   })
 })

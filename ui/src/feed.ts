@@ -185,7 +185,8 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
       return `${origin} a proposé ${offer}.`
     }
     case 'proposal:review':
-      if (own) return `Vous avez ${verdict} la proposition${target ? ` ${de(target)}` : ''}${goods ? ` : ${goods}` : ''}${forMonth}.`
+      if (own)
+        return `Vous avez ${verdict} la proposition${target ? ` ${de(target)}` : ''}${goods ? ` : ${goods}` : ''}${forMonth}.`
       if (target) return `${origin} a ${verdict} votre proposition${goods ? ` : ${goods}` : ''}${forMonth}.`
       return `${origin} a ${verdict} une proposition${goods ? ` : ${goods}` : ''}${forMonth}.`
     case 'fix:request': {
@@ -201,7 +202,8 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
       return `${origin} a ${verdict} une correction sur ${what}.`
     }
     case 'claim:request':
-      if (own) return `Vous avez envoyé une demande d'avoir${target ? ` ${to(target)}` : ''}${onDelivery}${claimDetail}.`
+      if (own)
+        return `Vous avez envoyé une demande d'avoir${target ? ` ${to(target)}` : ''}${onDelivery}${claimDetail}.`
       if (target) return `${origin} vous a envoyé une demande d'avoir${onDelivery}${claimDetail}.`
       return `${origin} a envoyé une demande d'avoir${onDelivery}${claimDetail}.`
     case 'claim:review':

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { capitalizeFirst, dayOf, formatDay, formatEUR, formatLongDay, formatMonthYear, formatNumber, formatQuantity, formatTime } from './format'
+import {
+  capitalizeFirst,
+  dayOf,
+  formatDay,
+  formatEUR,
+  formatLongDay,
+  formatMonthYear,
+  formatNumber,
+  formatQuantity,
+  formatTime,
+} from './format'
 
 // Intl uses a narrow no-break space (U+202F) between thousands and a
 // no-break space (U+00A0) before the euro sign.

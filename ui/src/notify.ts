@@ -18,7 +18,15 @@ export function progress(title: string): Progress {
   const id = `primeur-${++counter}`
   notifications.show({ id, title, message: '', loading: true, autoClose: false, withCloseButton: false })
   const finish = (color: string, title: string, message = '') =>
-    notifications.update({ id, title, message, color, loading: false, autoClose: TOAST_DURATION, withCloseButton: true })
+    notifications.update({
+      id,
+      title,
+      message,
+      color,
+      loading: false,
+      autoClose: TOAST_DURATION,
+      withCloseButton: true,
+    })
   return {
     success: (title, message) => finish('green', title, message),
     failure: (title, message) => finish('red', title, message),

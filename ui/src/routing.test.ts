@@ -56,7 +56,9 @@ describe('navigation highlight', () => {
   })
 
   const active = (type: 'producer' | 'distributor', path: string) =>
-    navItems(type).filter((item) => isNavItemActive(item, path)).map((item) => item.label)
+    navItems(type)
+      .filter((item) => isNavItemActive(item, path))
+      .map((item) => item.label)
 
   it.each([
     ['producer', '/', ['Accueil']],

@@ -21,7 +21,8 @@ const ev = (i: number, type: EventType = 'need:create', from = ME): ActivityEven
   target: from === FARM ? { name: ME.name } : null,
 })
 
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
 
 beforeEach(() => {
   resetState(ME.email)
@@ -75,7 +76,9 @@ describe('ActivityModal', () => {
     expect(screen.getAllByTestId('activity-entry')).toHaveLength(50)
     await user.click(screen.getByRole('button', { name: 'Voir plus' }))
     expect(fetch).toHaveBeenCalledWith('/api/events?before=e010&limit=50', expect.objectContaining({ method: 'GET' }))
-    expect(await screen.findByText('Vous avez créé un besoin de 0 kg de Tomate pour décembre 2026.')).toBeInTheDocument()
+    expect(
+      await screen.findByText('Vous avez créé un besoin de 0 kg de Tomate pour décembre 2026.'),
+    ).toBeInTheDocument()
     expect(screen.getAllByTestId('activity-entry')).toHaveLength(60)
     // A short page: nothing older, the button goes.
     expect(screen.queryByRole('button', { name: 'Voir plus' })).not.toBeInTheDocument()

@@ -49,7 +49,10 @@ export function ActivityModal({ opened, onClose }: { opened: boolean; onClose: (
                         <Text span fw={600}>
                           {time}
                         </Text>{' '}
-                        · <Text span c="dimmed">{emitterLabel(event, email)}</Text>
+                        ·{' '}
+                        <Text span c="dimmed">
+                          {emitterLabel(event, email)}
+                        </Text>
                       </Text>
                       <Text size="sm" c={readable ? undefined : 'dimmed'} fs={readable ? undefined : 'italic'}>
                         {text}

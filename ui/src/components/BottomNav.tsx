@@ -12,7 +12,18 @@ export function BottomNav() {
   const [opened, { open, close }] = useDisclosure(false)
   if (!type) return null
   return (
-    <Paper component="nav" aria-label="Navigation principale" pos="fixed" bottom={0} left={0} right={0} withBorder p="xs" radius={0} style={{ zIndex: 100 }}>
+    <Paper
+      component="nav"
+      aria-label="Navigation principale"
+      pos="fixed"
+      bottom={0}
+      left={0}
+      right={0}
+      withBorder
+      p="xs"
+      radius={0}
+      style={{ zIndex: 100 }}
+    >
       <Group justify="center" gap="xs" wrap="nowrap">
         {navItems(type).map((item) => {
           const active = isNavItemActive(item, location)

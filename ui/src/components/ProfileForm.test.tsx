@@ -46,7 +46,10 @@ describe('ProfileForm', () => {
 
   it('asks a producer without delivery days to choose one', () => {
     renderWithProviders(
-      <ProfileForm user={{ ...producer, defaultDeliveryDays: [false, false, false, false, false, false, false] }} onClose={() => {}} />,
+      <ProfileForm
+        user={{ ...producer, defaultDeliveryDays: [false, false, false, false, false, false, false] }}
+        onClose={() => {}}
+      />,
     )
     expect(screen.getByText(PROFILE_MESSAGES.defaultDeliveryDays)).toBeInTheDocument()
     expect(screen.getByPlaceholderText('Choisir au moins un jour...')).toBeInTheDocument()
@@ -55,13 +58,22 @@ describe('ProfileForm', () => {
   it('picks delivery days with the day picker', async () => {
     const user = userEvent.setup()
     renderWithProviders(
-      <ProfileForm user={{ ...producer, defaultDeliveryDays: [false, false, false, false, false, false, false] }} onClose={() => {}} />,
+      <ProfileForm
+        user={{ ...producer, defaultDeliveryDays: [false, false, false, false, false, false, false] }}
+        onClose={() => {}}
+      />,
     )
     const save = screen.getByRole('button', { name: 'Enregistrer' })
     expect(save).toBeDisabled()
     await user.click(screen.getByLabelText('Jours de livraison', { selector: 'input' }))
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'Lundi', 'Mardi', 'Mercredi', 'Jeudi', 'Vendredi', 'Samedi', 'Dimanche',
+      'Lundi',
+      'Mardi',
+      'Mercredi',
+      'Jeudi',
+      'Vendredi',
+      'Samedi',
+      'Dimanche',
     ])
     await user.click(screen.getByRole('option', { name: 'Mardi' }))
     expect(screen.queryByText(PROFILE_MESSAGES.defaultDeliveryDays)).not.toBeInTheDocument()
@@ -102,9 +114,14 @@ describe('ProfileForm', () => {
 describe('profileChanges', () => {
   it('sends only changed, trimmed fields and the days when they changed', () => {
     const initial = { name: 'A', tel: '', defaultDeliveryDays: [true, false, false, false, false, false, false] }
-    expect(profileChanges('producer', initial, { ...initial, tel: ' 0612345678 ', name: 'A ' })).toEqual({ tel: '0612345678' })
+    expect(profileChanges('producer', initial, { ...initial, tel: ' 0612345678 ', name: 'A ' })).toEqual({
+      tel: '0612345678',
+    })
     expect(
-      profileChanges('producer', initial, { ...initial, defaultDeliveryDays: [false, true, false, false, false, false, false] }),
+      profileChanges('producer', initial, {
+        ...initial,
+        defaultDeliveryDays: [false, true, false, false, false, false, false],
+      }),
     ).toEqual({ defaultDeliveryDays: [false, true, false, false, false, false, false] })
     expect(profileChanges('producer', initial, initial)).toEqual({})
   })

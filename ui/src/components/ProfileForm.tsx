@@ -103,7 +103,15 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
   )
 
   return (
-    <Paper component="form" withBorder shadow="sm" p="md" onSubmit={onSubmit} noValidate aria-labelledby="profile-title">
+    <Paper
+      component="form"
+      withBorder
+      shadow="sm"
+      p="md"
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="profile-title"
+    >
       <Stack gap="md">
         <Group justify="space-between">
           <Title order={2} id="profile-title">

@@ -1,7 +1,13 @@
 import { Input, SegmentedControl } from '@mantine/core'
 
 /** The role chosen at registration: Distributeur or Producteur (SPEC §6). */
-export function RoleToggle({ distributor, onChange }: { distributor: boolean; onChange: (distributor: boolean) => void }) {
+export function RoleToggle({
+  distributor,
+  onChange,
+}: {
+  distributor: boolean
+  onChange: (distributor: boolean) => void
+}) {
   return (
     <Input.Wrapper label="Type de compte" id="role-toggle-label">
       <SegmentedControl

@@ -38,7 +38,10 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
   )
   const [initial] = useState<ClaimValues>(() =>
     Object.fromEntries(
-      lines.map((l) => [l._id, { quantity: l.claimed ? typed(l.claimed) : '', type: l.claimType, comment: l.claimComment }]),
+      lines.map((l) => [
+        l._id,
+        { quantity: l.claimed ? typed(l.claimed) : '', type: l.claimType, comment: l.claimComment },
+      ]),
     ),
   )
   const pending = d.claimStatus === 'sent'

@@ -17,7 +17,13 @@ const json = (status: number, body: unknown) =>
     headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
   })
 
-function delivery(id: string, date: string, status: Delivery['status'], chrono: number, extra: Partial<Delivery> = {}): Delivery {
+function delivery(
+  id: string,
+  date: string,
+  status: Delivery['status'],
+  chrono: number,
+  extra: Partial<Delivery> = {},
+): Delivery {
   return {
     _id: id,
     orderId: 'o1',
@@ -80,22 +86,41 @@ afterEach(() => vi.useRealTimers())
 
 const table = () => screen.getByRole('table', { name: 'Livraisons' })
 const bodyRows = () => within(table()).getAllByRole('row').slice(1)
-const cells = () => bodyRows().map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))
+const cells = () =>
+  bodyRows().map((r) =>
+    within(r)
+      .getAllByRole('cell')
+      .map((c) => c.textContent),
+  )
 
 describe('DeliveriesPage', () => {
   it('lists, filters, sorts and paginates the deliveries', async () => {
     const user = userEvent.setup()
     stubFetch()
-    const many = Array.from({ length: 7 }, (_, i) => delivery(`p${i}`, `2026-11-${String(21 + i).padStart(2, '0')}`, 'planned', 10 + i))
+    const many = Array.from({ length: 7 }, (_, i) =>
+      delivery(`p${i}`, `2026-11-${String(21 + i).padStart(2, '0')}`, 'planned', 10 + i),
+    )
     setUp('distributor', [
-      order([...many, delivery('c', '2026-11-23', 'cancelled', 3), delivery('d', '2026-11-18', 'done', 2), delivery('e', '2026-10-01', 'done', 1)]),
+      order([
+        ...many,
+        delivery('c', '2026-11-23', 'cancelled', 3),
+        delivery('d', '2026-11-18', 'done', 2),
+        delivery('e', '2026-10-01', 'done', 1),
+      ]),
     ])
     renderWithProviders(<DeliveriesPage />)
     expect(screen.getByRole('heading', { name: 'Livraisons passees et futures' })).toBeInTheDocument()
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['A venir (14 jours)', 'A venir', 'Passées (14 jours)', 'Passées'])
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim())).toEqual([
-      'Producteur', 'Chrono', 'Statut', 'Date de livraison',
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'A venir (14 jours)',
+      'A venir',
+      'Passées (14 jours)',
+      'Passées',
     ])
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim()),
+    ).toEqual(['Producteur', 'Chrono', 'Statut', 'Date de livraison'])
     // Upcoming within 14 days, soonest first, 5 per page.
     expect(cells()).toHaveLength(5)
     expect(cells()[0]).toEqual(['Ferme des Aravis', '10', 'Prévue', '21/11/2026'])
@@ -133,13 +158,18 @@ describe('DeliveriesPage', () => {
     const user = userEvent.setup()
     const d = delivery('a', '2026-11-24', 'planned', 7)
     setUp('distributor', [order([d])])
-    const saved = order([{ ...d, deliveryLines: [{ ...d.deliveryLines[0], quantitySent: 9.5 }, d.deliveryLines[1]] }], { producer: 'p1' })
+    const saved = order([{ ...d, deliveryLines: [{ ...d.deliveryLines[0], quantitySent: 9.5 }, d.deliveryLines[1]] }], {
+      producer: 'p1',
+    })
     const calls = stubFetch(json(200, saved))
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('cell', { name: '7' }))
     const editor = screen.getByRole('region', { name: 'Bon de livraison' })
     expect(within(editor).getByText('Date de livraison : mardi 24 novembre 2026')).toBeInTheDocument()
-    expect(within(editor).getByRole('link', { name: 'Télécharger le bon de livraison' })).toHaveAttribute('href', '/print/delivery/o1/a')
+    expect(within(editor).getByRole('link', { name: 'Télécharger le bon de livraison' })).toHaveAttribute(
+      'href',
+      '/print/delivery/o1/a',
+    )
     expect(within(editor).queryByRole('link', { name: /facture/ })).not.toBeInTheDocument()
 
     const save = within(editor).getByRole('button', { name: 'Enregistrer' })
@@ -202,15 +232,22 @@ describe('DeliveriesPage', () => {
       ...d,
       claimStatus: 'sent',
       claimSentAt: '2026-11-20T09:00:00Z',
-      deliveryLines: [{ ...d.deliveryLines[0], quantityClaimed: -2.5, claimType: 'quality', claimComment: 'Abîmées' }, d.deliveryLines[1]],
+      deliveryLines: [
+        { ...d.deliveryLines[0], quantityClaimed: -2.5, claimType: 'quality', claimComment: 'Abîmées' },
+        d.deliveryLines[1],
+      ],
     }
     const calls = stubFetch(json(200, order([claimed], { distributor: 'd1' })))
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('tab', { name: 'Passées' }))
     await user.click(screen.getByRole('cell', { name: '5' }))
     const editor = screen.getByRole('region', { name: 'Bon de livraison' })
-    expect(within(editor).getByText(/Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée/)).toBeInTheDocument()
-    expect(within(editor).getByText('Sans réponse du magasin sous 48 h, la demande est acceptée automatiquement.')).toBeInTheDocument()
+    expect(
+      within(editor).getByText(/Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée/),
+    ).toBeInTheDocument()
+    expect(
+      within(editor).getByText('Sans réponse du magasin sous 48 h, la demande est acceptée automatiquement.'),
+    ).toBeInTheDocument()
     const send = within(editor).getByRole('button', { name: "Envoyer la demande d'avoir" })
     expect(send).toBeDisabled()
 
@@ -223,7 +260,9 @@ describe('DeliveriesPage', () => {
     await user.clear(quantity)
     await user.type(quantity, '999999999')
     expect(
-      within(editor).getByText('La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (10kg)'),
+      within(editor).getByText(
+        'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (10kg)',
+      ),
     ).toBeInTheDocument()
     await user.clear(quantity)
     await user.type(quantity, '-2,505')
@@ -258,10 +297,25 @@ describe('DeliveriesPage', () => {
     const d = delivery('a', '2026-11-18', 'done', 5, {
       claimStatus: 'sent',
       deliveryLines: [
-        { _id: 'a-t', product: 'tomate', price: 2.5, quantityExpected: 10, quantitySent: 10, quantityClaimed: -2, claimType: 'quantity' },
+        {
+          _id: 'a-t',
+          product: 'tomate',
+          price: 2.5,
+          quantityExpected: 10,
+          quantitySent: 10,
+          quantityClaimed: -2,
+          claimType: 'quantity',
+        },
       ],
     })
-    setUp('distributor', [order([d]), order([delivery('b', '2026-10-10', 'done', 1)], { _id: 'o0', date: '2026-10-01', invoice: { _id: 'i', number: 'FA-2026-000003', issuedAt: '2026-11-01T05:00:00Z' } })])
+    setUp('distributor', [
+      order([d]),
+      order([delivery('b', '2026-10-10', 'done', 1)], {
+        _id: 'o0',
+        date: '2026-10-01',
+        invoice: { _id: 'i', number: 'FA-2026-000003', issuedAt: '2026-11-01T05:00:00Z' },
+      }),
+    ])
     const calls = stubFetch(
       json(500, { status: 500, detail: 'Erreur interne du serveur.' }),
       json(200, order([{ ...d, claimStatus: 'accepted' }], { producer: 'p1' })),
@@ -283,15 +337,20 @@ describe('DeliveriesPage', () => {
 
     await user.click(screen.getByRole('cell', { name: '1' }))
     editor = screen.getByRole('region', { name: 'Bon de livraison' })
-    expect(within(editor).getByRole('link', { name: 'Télécharger la facture FA-2026-000003' })).toHaveAttribute('href', '/print/invoice/o0')
+    expect(within(editor).getByRole('link', { name: 'Télécharger la facture FA-2026-000003' })).toHaveAttribute(
+      'href',
+      '/print/invoice/o0',
+    )
   })
 })
 
 describe('the lock time in force', () => {
-  it('follows the daemon\'s delivery.lock', async () => {
+  it("follows the daemon's delivery.lock", async () => {
     const user = userEvent.setup()
     vi.setSystemTime(new Date('2026-11-24T08:00:00+01:00'))
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, { ...SETTINGS, lock: '07:30', lockLabel: '7h30' }))
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      json(200, { ...SETTINGS, lock: '07:30', lockLabel: '7h30' }),
+    )
     setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('cell', { name: '7' }))

@@ -54,7 +54,10 @@ export function DeliveriesPage() {
   }, [producers, distributors])
   const productMap = useMemo(() => new Map(products.map((p) => [p._id, p as Product])), [products])
   const rows = useMemo(() => deliveryRows(orders, role, names), [orders, role, names])
-  const shown = useMemo(() => sortRows(filterRows(rows, filter, today), sort.key, sort.direction), [rows, filter, today, sort])
+  const shown = useMemo(
+    () => sortRows(filterRows(rows, filter, today), sort.key, sort.direction),
+    [rows, filter, today, sort],
+  )
   const paged = paginate(shown, page, size)
   const current = rows.find((r) => r.delivery._id === selected)
 

@@ -21,7 +21,12 @@ export interface TableProps {
   onSize: (size: number) => void
 }
 
-function SortHeader(props: { column: SortKey; sort: TableProps['sort']; onSort: TableProps['onSort']; children: ReactNode }) {
+function SortHeader(props: {
+  column: SortKey
+  sort: TableProps['sort']
+  onSort: TableProps['onSort']
+  children: ReactNode
+}) {
   const active = props.sort.key === props.column
   const ariaSort = active ? (props.sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'
   return (

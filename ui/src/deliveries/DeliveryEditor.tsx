@@ -125,7 +125,10 @@ export function DeliveryEditor({
         ) : null}
         {canClaim(row, role, now) ? (
           <>
-            <Divider label={d.claimStatus === 'sent' ? "Modifier la demande d'avoir" : "Demande d'avoir"} labelPosition="left" />
+            <Divider
+              label={d.claimStatus === 'sent' ? "Modifier la demande d'avoir" : "Demande d'avoir"}
+              labelPosition="left"
+            />
             <ClaimForm key={version} row={row} products={products} />
           </>
         ) : null}

@@ -14,7 +14,15 @@ import { productOf, typed } from './products'
  * date (from tomorrow) and the sent quantities, and cancellation. Remount it
  * (key) when the delivery changes.
  */
-export function DeliveryForm({ row, products, now }: { row: DeliveryRow; products: ReadonlyMap<string, Product>; now: Date }) {
+export function DeliveryForm({
+  row,
+  products,
+  now,
+}: {
+  row: DeliveryRow
+  products: ReadonlyMap<string, Product>
+  now: Date
+}) {
   const d = row.delivery
   const [initial] = useState<DeliveryValues>(() => ({
     date: d.date,
@@ -85,7 +93,9 @@ export function DeliveryForm({ row, products, now }: { row: DeliveryRow; product
               label={`Quantité livrée — ${p.name} (${p.unit})`}
               inputMode="decimal"
               value={form.values.sent[l._id]}
-              onChange={(e) => form.setValue('sent', { ...form.values.sent, [l._id]: e.currentTarget.value.replace('.', ',') })}
+              onChange={(e) =>
+                form.setValue('sent', { ...form.values.sent, [l._id]: e.currentTarget.value.replace('.', ',') })
+              }
               onBlur={() => form.touch(field)}
               error={form.errorOf(field)}
             />

@@ -17,7 +17,13 @@ import {
   sortRows,
 } from './model'
 
-function delivery(id: string, date: string, status: Delivery['status'], chrono: number, extra: Partial<Delivery> = {}): Delivery {
+function delivery(
+  id: string,
+  date: string,
+  status: Delivery['status'],
+  chrono: number,
+  extra: Partial<Delivery> = {},
+): Delivery {
   return { _id: id, orderId: 'o', status, date, chrono, claimStatus: 'void', deliveryLines: [], ...extra }
 }
 
@@ -31,8 +37,19 @@ const ids = (rows: DeliveryRow[]) => rows.map((r) => r.delivery._id)
 describe('deliveryRows', () => {
   it('names the other party of each order', () => {
     const orders: Order[] = [
-      { _id: 'o1', date: '2026-11-01', distributor: 's1', producer: undefined, deliveries: [delivery('a', today, 'planned', 1)] },
-      { _id: 'o2', date: '2026-11-01', distributor: 's2', deliveries: [delivery('b', today, 'done', 2), delivery('c', today, 'done', 3)] },
+      {
+        _id: 'o1',
+        date: '2026-11-01',
+        distributor: 's1',
+        producer: undefined,
+        deliveries: [delivery('a', today, 'planned', 1)],
+      },
+      {
+        _id: 'o2',
+        date: '2026-11-01',
+        distributor: 's2',
+        deliveries: [delivery('b', today, 'done', 2), delivery('c', today, 'done', 3)],
+      },
     ]
     const rows = deliveryRows(orders, 'producer', new Map([['s1', 'Épicerie du Lac']]))
     expect(rows.map((r) => [r.delivery._id, r.partner])).toEqual([
@@ -40,7 +57,11 @@ describe('deliveryRows', () => {
       ['b', 's2'],
       ['c', 's2'],
     ])
-    const shopView = deliveryRows([{ _id: 'o3', date: '2026-11-01', producer: 'p1', deliveries: [delivery('d', today, 'done', 1)] }], 'distributor', new Map([['p1', 'Ferme']]))
+    const shopView = deliveryRows(
+      [{ _id: 'o3', date: '2026-11-01', producer: 'p1', deliveries: [delivery('d', today, 'done', 1)] }],
+      'distributor',
+      new Map([['p1', 'Ferme']]),
+    )
     expect(shopView[0].partner).toBe('Ferme')
   })
 })
@@ -130,7 +151,9 @@ describe('what each side may do', () => {
     expect(lockMinutes('25:00')).toBe(720)
     expect(isLocked('2026-11-20', paris('2026-11-20', '07:29'), 450)).toBe(false)
     expect(isLocked('2026-11-20', paris('2026-11-20', '07:30'), 450)).toBe(true)
-    expect(canEdit(delivery('a', '2026-11-20', 'planned', 1), 'distributor', paris('2026-11-20', '08:00'), 450)).toBe(false)
+    expect(canEdit(delivery('a', '2026-11-20', 'planned', 1), 'distributor', paris('2026-11-20', '08:00'), 450)).toBe(
+      false,
+    )
   })
   it('lets the shop edit planned deliveries before the lock', () => {
     const now = paris('2026-11-20', '10:00')
@@ -146,18 +169,36 @@ describe('what each side may do', () => {
     expect(canClaim(done, 'distributor', now)).toBe(false)
     expect(canClaim(done, 'producer', paris('2026-12-01', '00:00'))).toBe(false)
     expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'producer', now)).toBe(true)
-    expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'accepted' })), 'producer', now)).toBe(false)
+    expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'accepted' })), 'producer', now)).toBe(
+      false,
+    )
     expect(canClaim(row(delivery('a', '2026-11-18', 'planned', 1)), 'producer', now)).toBe(false)
-    expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1), 'F', { invoice: { _id: 'i', number: 'FA-2026-000001', issuedAt: '' } }), 'producer', now)).toBe(false)
+    expect(
+      canClaim(
+        row(delivery('a', '2026-11-18', 'done', 1), 'F', {
+          invoice: { _id: 'i', number: 'FA-2026-000001', issuedAt: '' },
+        }),
+        'producer',
+        now,
+      ),
+    ).toBe(false)
   })
   it('lets the shop answer a pending claim', () => {
     expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'distributor')).toBe(true)
     expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'producer')).toBe(false)
-    expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'rejected' })), 'distributor')).toBe(false)
+    expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'rejected' })), 'distributor')).toBe(
+      false,
+    )
   })
   it('bounds the date from tomorrow to the end of the month', () => {
-    expect(dateBounds(row(delivery('a', '2026-11-24', 'planned', 1)), paris('2026-11-20', '10:00'))).toEqual({ min: '2026-11-21', max: '2026-11-30' })
-    expect(dateBounds(row(delivery('a', '2026-12-02', 'planned', 1)), paris('2026-11-30', '10:00'))).toEqual({ min: '2026-12-01', max: '2026-12-31' })
+    expect(dateBounds(row(delivery('a', '2026-11-24', 'planned', 1)), paris('2026-11-20', '10:00'))).toEqual({
+      min: '2026-11-21',
+      max: '2026-11-30',
+    })
+    expect(dateBounds(row(delivery('a', '2026-12-02', 'planned', 1)), paris('2026-11-30', '10:00'))).toEqual({
+      min: '2026-12-01',
+      max: '2026-12-31',
+    })
   })
   it('words claims as sent for the producer and received for the shop', () => {
     expect(claimLabel('sent', 'producer')).toBe("Demande d'avoir envoyée, en attente de réponse")

@@ -14,7 +14,11 @@ export interface DeliveryRow {
 }
 
 /** Builds the rows of the user's deliveries; `names` maps ids to names. */
-export function deliveryRows(orders: readonly Order[], role: UserType, names: ReadonlyMap<string, string>): DeliveryRow[] {
+export function deliveryRows(
+  orders: readonly Order[],
+  role: UserType,
+  names: ReadonlyMap<string, string>,
+): DeliveryRow[] {
   const rows: DeliveryRow[] = []
   for (const order of orders) {
     const partnerId = (role === 'producer' ? order.distributor : order.producer) ?? ''
@@ -97,9 +101,7 @@ function compare(a: DeliveryRow, b: DeliveryRow, key: SortKey): number {
 /** Sorts rows by a column; ties by date then chrono, in the same direction. */
 export function sortRows(rows: readonly DeliveryRow[], key: SortKey, direction: SortDirection): DeliveryRow[] {
   const sign = direction === 'asc' ? 1 : -1
-  return [...rows].sort(
-    (a, b) => sign * (compare(a, b, key) || compare(a, b, 'date') || compare(a, b, 'chrono')),
-  )
+  return [...rows].sort((a, b) => sign * (compare(a, b, key) || compare(a, b, 'date') || compare(a, b, 'chrono')))
 }
 
 /** The default sort of a filter: soonest first for what is to come, latest first for the past. */
@@ -111,7 +113,11 @@ export function defaultDirection(filter: FilterKey): SortDirection {
 export const PAGE_SIZES = [5, 20] as const
 
 /** One page of rows (pages count from 1) and the number of pages (at least 1). */
-export function paginate<T>(rows: readonly T[], page: number, size: number): { rows: T[]; pages: number; page: number } {
+export function paginate<T>(
+  rows: readonly T[],
+  page: number,
+  size: number,
+): { rows: T[]; pages: number; page: number } {
   const pages = Math.max(1, Math.ceil(rows.length / size))
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pages)
   return { rows: rows.slice((current - 1) * size, current * size), pages, page: current }
@@ -157,7 +163,12 @@ export const DEFAULT_LOCK_MINUTES = 12 * 60
 
 /** The time of day in Paris, in minutes after midnight. */
 function parisMinutes(now: Date): number {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now)
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Paris',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(now)
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0)
   return get('hour') * 60 + get('minute')
 }

@@ -10,7 +10,13 @@ export function ExcelImportEntry() {
       <Button variant="light" onClick={open}>
         Import Excel
       </Button>
-      <Modal opened={opened} onClose={close} title="Importer un fichier Excel" size="lg" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title="Importer un fichier Excel"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Fermer' }}
+      >
         <FileImport />
       </Modal>
     </>

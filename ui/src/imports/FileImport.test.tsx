@@ -29,8 +29,14 @@ describe('FileImport', () => {
     const { container } = renderWithProviders(<FileImport />)
     expect(fileInput(container).accept).toContain('.xlsx')
     expect(screen.getByRole('button', { name: 'Importer' })).toBeDisabled()
-    expect(screen.getByRole('link', { name: "Télécharger le fichier d'exemple" })).toHaveAttribute('href', '/public/other/exemple_import.xlsx')
-    expect(screen.getByRole('link', { name: 'Télécharger la liste des produits' })).toHaveAttribute('href', '/public/other/products.csv')
+    expect(screen.getByRole('link', { name: "Télécharger le fichier d'exemple" })).toHaveAttribute(
+      'href',
+      '/public/other/exemple_import.xlsx',
+    )
+    expect(screen.getByRole('link', { name: 'Télécharger la liste des produits' })).toHaveAttribute(
+      'href',
+      '/public/other/products.csv',
+    )
   })
 
   it('sends the file and shows what was imported, refused and missing', async () => {
@@ -40,8 +46,24 @@ describe('FileImport', () => {
         productsFound: ['Tomate', 'Melon'],
         productsMissing: ['Kumquat', 'Yuzu', 'Physalis', 'Fruit du dragon'],
         dbErrors: [
-          { product: 'Tomate', productId: 'tomate', date: '2027-01-01', quantity: 50, reserved: 100, cell: 'B2', message: 'x' },
-          { product: 'Melon', productId: 'melon', date: '2027-02-01', quantity: 3, reserved: 8, cell: 'C3', message: 'x' },
+          {
+            product: 'Tomate',
+            productId: 'tomate',
+            date: '2027-01-01',
+            quantity: 50,
+            reserved: 100,
+            cell: 'B2',
+            message: 'x',
+          },
+          {
+            product: 'Melon',
+            productId: 'melon',
+            date: '2027-02-01',
+            quantity: 3,
+            reserved: 8,
+            cell: 'C3',
+            message: 'x',
+          },
         ],
         dbSuccesses: 30,
       }),
@@ -55,7 +77,9 @@ describe('FileImport', () => {
     expect(await screen.findByText('Import reussi de 30 besoins')).toBeInTheDocument()
     expect(fetch.mock.calls[0][0]).toBe('/api/needs-loader')
     expect(screen.getByText(/2 besoins non importés/)).toBeInTheDocument()
-    expect(screen.getByText('Tomate, janvier 2027 (B2) : 50 kg demandés, 100 kg engagés ou proposés')).toBeInTheDocument()
+    expect(
+      screen.getByText('Tomate, janvier 2027 (B2) : 50 kg demandés, 100 kg engagés ou proposés'),
+    ).toBeInTheDocument()
     expect(screen.getByText('Melon, février 2027 (C3) : 3 un demandés, 8 un engagés ou proposés')).toBeInTheDocument()
     expect(screen.getByText('Kumquat, Yuzu, Physalis, ...')).toBeInTheDocument()
     expect(update.mock.calls.map((c) => c[0].title)).toContain('Importation effectuée')

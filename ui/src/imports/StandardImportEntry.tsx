@@ -10,7 +10,13 @@ export function StandardImportEntry() {
       <Button variant="light" onClick={open}>
         Import standard
       </Button>
-      <Modal opened={opened} onClose={close} title="Import standard" size="xl" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title="Import standard"
+        size="xl"
+        closeButtonProps={{ 'aria-label': 'Fermer' }}
+      >
         <StandardImportForm />
       </Modal>
     </>

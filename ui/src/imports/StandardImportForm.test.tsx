@@ -111,12 +111,38 @@ describe('StandardImportForm', () => {
       'Melon35 un17 un17 un',
     ])
 
-    const need = { _id: 'n1', product: 'carotte', distributor: 'd1', date: '2026-12-01', quantity: 617.72, quantityAccepted: 0, quantityProposed: 0, quantityAvailable: 617.72, updatedAt: '', proposals: [] }
+    const need = {
+      _id: 'n1',
+      product: 'carotte',
+      distributor: 'd1',
+      date: '2026-12-01',
+      quantity: 617.72,
+      quantityAccepted: 0,
+      quantityProposed: 0,
+      quantityAvailable: 617.72,
+      updatedAt: '',
+      proposals: [],
+    }
     fetch.mockResolvedValueOnce(
       json({
         needs: [need],
-        event: { createdAt: '2026-11-20T10:00:00Z', type: 'need:import', data: {}, origin: { email: '', name: '' }, target: { name: '' } },
-        dbErrors: [{ product: 'Carotte', productId: 'carotte', date: '2027-01-01', quantity: 617.72, reserved: 900, message: 'x' }],
+        event: {
+          createdAt: '2026-11-20T10:00:00Z',
+          type: 'need:import',
+          data: {},
+          origin: { email: '', name: '' },
+          target: { name: '' },
+        },
+        dbErrors: [
+          {
+            product: 'Carotte',
+            productId: 'carotte',
+            date: '2027-01-01',
+            quantity: 617.72,
+            reserved: 900,
+            message: 'x',
+          },
+        ],
         dbSuccesses: 95,
       }),
     )
@@ -127,14 +153,18 @@ describe('StandardImportForm', () => {
     expect(commit.turnover).toBe(135000)
     expect(commit.months).toHaveLength(12)
     expect(commit.months[11]).toBe('2027-11-01')
-    expect(screen.getByText('1 besoin non importé : la quantité demandée est inférieure aux engagements existants')).toBeInTheDocument()
+    expect(
+      screen.getByText('1 besoin non importé : la quantité demandée est inférieure aux engagements existants'),
+    ).toBeInTheDocument()
     expect(screen.queryByRole('table')).not.toBeInTheDocument()
     expect(state.needs).toEqual([need])
     expect(update.mock.calls.map((c) => c[0].title)).toEqual(['Importation effectuée'])
   })
 
   it('returns silently to the form when the simulation fails', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ status: 422, detail: 'Le chiffre d’affaires saisi est trop grand.' }, 422))
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      json({ status: 422, detail: 'Le chiffre d’affaires saisi est trop grand.' }, 422),
+    )
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const show = vi.spyOn(notifications, 'show')
     const user = userEvent.setup()

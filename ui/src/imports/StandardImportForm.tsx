@@ -16,7 +16,6 @@ import {
 } from '../validation/standardImport'
 import { ImportResultView } from './ImportResultView'
 
-
 /** Keeps digits, spaces and one decimal separator as the user types an amount. */
 function filterAmount(value: string): string {
   const cleaned = value.replace(/[^\d\s,.]/g, '').replace('.', ',')
@@ -50,7 +49,11 @@ export function StandardImportForm({ now }: { now?: Date }) {
 
   const v = form.values
   // Any change makes the preview or the last result stale.
-  const change = <K extends keyof StandardImportValues>(field: K, value: StandardImportValues[K], opts?: { touch?: boolean }) => {
+  const change = <K extends keyof StandardImportValues>(
+    field: K,
+    value: StandardImportValues[K],
+    opts?: { touch?: boolean },
+  ) => {
     form.setValue(field, value, opts)
     if (preview || result) clearStandardImport()
   }
@@ -73,7 +76,11 @@ export function StandardImportForm({ now }: { now?: Date }) {
     if (!outcome.ok) setFailure(outcome.message)
   }
 
-  const amountInput = (field: 'vegetableTurnover' | 'storeTurnover' | 'share' | 'correction', label: string, unit: string) => (
+  const amountInput = (
+    field: 'vegetableTurnover' | 'storeTurnover' | 'share' | 'correction',
+    label: string,
+    unit: string,
+  ) => (
     <TextInput
       label={label}
       inputMode="decimal"
@@ -137,7 +144,8 @@ export function StandardImportForm({ now }: { now?: Date }) {
       {preview && request ? (
         <Stack gap="sm">
           <Text size="sm">
-            Aperçu des trois premiers mois ({preview.length} produits). L'import écrira les {request.months.length} mois.
+            Aperçu des trois premiers mois ({preview.length} produits). L'import écrira les {request.months.length}{' '}
+            mois.
           </Text>
           <Table.ScrollContainer minWidth={420} mah={320}>
             <Table striped stickyHeader aria-label="Aperçu de l'import standard">

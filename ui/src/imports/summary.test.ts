@@ -20,9 +20,21 @@ describe('import result texts', () => {
   it('describes needs under their commitments', () => {
     expect(failuresHeading(1)).toContain('1 besoin non importé')
     expect(failuresHeading(2)).toContain('2 besoins non importés')
-    const e = { product: 'Tomate', productId: 'tomate', date: '2027-01-01', quantity: 50.5, reserved: 100, cell: 'B2', message: 'm' }
+    const e = {
+      product: 'Tomate',
+      productId: 'tomate',
+      date: '2027-01-01',
+      quantity: 50.5,
+      reserved: 100,
+      cell: 'B2',
+      message: 'm',
+    }
     expect(failureText(e, 'kg')).toBe('Tomate, janvier 2027 (B2) : 50,5 kg demandés, 100 kg engagés ou proposés')
-    expect(failureText({ ...e, cell: undefined, quantity: 3, reserved: 4 }, 'un')).toBe('Tomate, janvier 2027 : 3 un demandés, 4 un engagés ou proposés')
-    expect(failureText({ ...e, reserved: 0, message: 'Ce mois est passé' }, 'kg')).toBe('Tomate, janvier 2027 (B2) : Ce mois est passé')
+    expect(failureText({ ...e, cell: undefined, quantity: 3, reserved: 4 }, 'un')).toBe(
+      'Tomate, janvier 2027 : 3 un demandés, 4 un engagés ou proposés',
+    )
+    expect(failureText({ ...e, reserved: 0, message: 'Ce mois est passé' }, 'kg')).toBe(
+      'Tomate, janvier 2027 (B2) : Ce mois est passé',
+    )
   })
 })

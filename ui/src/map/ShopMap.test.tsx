@@ -43,7 +43,11 @@ describe('ShopMap', () => {
     // Far from the default centre: not drawn.
     expect(within(map()).queryByText('Brest')).not.toBeInTheDocument()
     // At most three cities of a department, here Haute-Savoie.
-    expect(within(map()).getAllByTestId('city-marker').filter((g) => ['Annecy', 'Thonon-les-Bains', 'Annemasse'].includes(g.getAttribute('aria-label')!))).toHaveLength(3)
+    expect(
+      within(map())
+        .getAllByTestId('city-marker')
+        .filter((g) => ['Annecy', 'Thonon-les-Bains', 'Annemasse'].includes(g.getAttribute('aria-label')!)),
+    ).toHaveLength(3)
   })
 
   it('lets a producer open a shop by click or keyboard', async () => {

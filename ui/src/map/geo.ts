@@ -82,7 +82,10 @@ const inFrance = ([lon, lat]: LonLat) =>
  * pair that only makes sense swapped is swapped back; 0/0 or a pair outside
  * France either way gives null.
  */
-export function cityLonLat(city: { longitudedeg?: string | number | null; latitudedeg?: string | number | null }): LonLat | null {
+export function cityLonLat(city: {
+  longitudedeg?: string | number | null
+  latitudedeg?: string | number | null
+}): LonLat | null {
   const p = valid(parseCoordinate(city.longitudedeg), parseCoordinate(city.latitudedeg))
   if (!p) return null
   if (inFrance(p)) return p
@@ -122,7 +125,8 @@ export function departmentCode(departement: number | string): string {
  * "06000-06100" → "06000", "13001 à 13016" → "13001". "" when none.
  */
 export function postalCode(codepostal: number | string | null | undefined): string {
-  if (typeof codepostal === 'number') return Number.isInteger(codepostal) && codepostal > 0 ? String(codepostal).padStart(5, '0') : ''
+  if (typeof codepostal === 'number')
+    return Number.isInteger(codepostal) && codepostal > 0 ? String(codepostal).padStart(5, '0') : ''
   const m = /\d{4,5}/.exec(String(codepostal ?? ''))
   return m ? m[0].padStart(5, '0') : ''
 }

@@ -7,7 +7,14 @@ const SPOTS: Spot[] = [
   { dx: 15, dy: -17, anchor: 'start' },
 ]
 
-const shop = (id: string, x: number, y: number, text = 'Magasin'): LabelRequest => ({ id, x, y, text, fontSize: 10, spots: SPOTS })
+const shop = (id: string, x: number, y: number, text = 'Magasin'): LabelRequest => ({
+  id,
+  x,
+  y,
+  text,
+  fontSize: 10,
+  spots: SPOTS,
+})
 
 describe('labelBox', () => {
   it('estimates the box from the text length and anchor', () => {
@@ -18,7 +25,9 @@ describe('labelBox', () => {
     expect(b.y0).toBeCloseTo(57)
     expect(b.y1).toBeCloseTo(67.5)
     expect(labelBox({ x: 0, y: 0, text: 'ab', fontSize: 10 }, { dx: 5, dy: 0, anchor: 'start' }).x0).toBe(5)
-    expect(labelBox({ x: 0, y: 0, text: 'ab', fontSize: 10, bold: true }, { dx: -5, dy: 0, anchor: 'end' }).x1).toBeCloseTo(-5)
+    expect(
+      labelBox({ x: 0, y: 0, text: 'ab', fontSize: 10, bold: true }, { dx: -5, dy: 0, anchor: 'end' }).x1,
+    ).toBeCloseTo(-5)
   })
 
   it('tells overlapping boxes apart from touching ones', () => {
@@ -57,7 +66,17 @@ describe('placeLabels', () => {
   })
 
   it('avoids the other markers but not its own', () => {
-    const city: LabelRequest = { id: 'city', x: 100, y: 100, text: 'Annecy', fontSize: 12, spots: [{ dx: 7, dy: 4, anchor: 'start' }, { dx: -7, dy: 4, anchor: 'end' }] }
+    const city: LabelRequest = {
+      id: 'city',
+      x: 100,
+      y: 100,
+      text: 'Annecy',
+      fontSize: 12,
+      spots: [
+        { dx: 7, dy: 4, anchor: 'start' },
+        { dx: -7, dy: 4, anchor: 'end' },
+      ],
+    }
     const ownDot = { id: 'city', box: { x0: 96, y0: 96, x1: 104, y1: 104 } }
     expect(placeLabels([city], [ownDot]).get('city')?.anchor).toBe('start')
     const pinOnTheRight = { id: 'shop', box: { x0: 110, y0: 70, x1: 132, y1: 103 } }

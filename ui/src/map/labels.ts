@@ -71,7 +71,10 @@ export function overlaps(a: Box, b: Box): boolean {
  * their own marker. Returns the chosen spot per id, or null for a label left
  * out.
  */
-export function placeLabels(requests: readonly LabelRequest[], obstacles: readonly Obstacle[] = []): Map<string, Placement | null> {
+export function placeLabels(
+  requests: readonly LabelRequest[],
+  obstacles: readonly Obstacle[] = [],
+): Map<string, Placement | null> {
   const placed: Box[] = []
   const out = new Map<string, Placement | null>()
   for (const req of requests) {

@@ -15,7 +15,9 @@ export interface BrowserPosition {
 /** Asks the browser for its position once. Geolocation missing, denied or failing leaves it unavailable. */
 export function useBrowserPosition(): BrowserPosition {
   const [state, setState] = useState<BrowserPosition>(() =>
-    typeof navigator !== 'undefined' && navigator.geolocation ? { status: 'pending', position: null } : { status: 'unavailable', position: null },
+    typeof navigator !== 'undefined' && navigator.geolocation
+      ? { status: 'pending', position: null }
+      : { status: 'unavailable', position: null },
   )
   useEffect(() => {
     const geolocation = typeof navigator !== 'undefined' ? navigator.geolocation : undefined

@@ -21,7 +21,11 @@ const shops: DistributorEntry[] = [
 
 const standing: RewardsStanding = {
   level: 'militant',
-  purchases: { lastMonth: { month: '2026-10-01', value: 750 }, currentMonth: { month: '2026-11-01', value: 120.5 }, monthly: 750 },
+  purchases: {
+    lastMonth: { month: '2026-10-01', value: 750 },
+    currentMonth: { month: '2026-11-01', value: 120.5 },
+    monthly: 750,
+  },
   monthsOfCommitment: 4,
   rank: 2,
   shops: 7,
@@ -32,7 +36,13 @@ const standing: RewardsStanding = {
 function daemon() {
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const path = String(input)
-    if (path === '/api/rewards/scores') return json(200, { scores: [{ distributor: 'd1', score: 1150 }, { distributor: 'd2', score: 300 }] })
+    if (path === '/api/rewards/scores')
+      return json(200, {
+        scores: [
+          { distributor: 'd1', score: 1150 },
+          { distributor: 'd2', score: 300 },
+        ],
+      })
     if (path === '/api/rewards') return json(200, standing)
     return json(404, { status: 404, title: 'Not Found', detail: 'Ressource introuvable.' })
   })
@@ -57,7 +67,9 @@ describe('Dashboard', () => {
     const user = userEvent.setup()
     const { currentPath } = renderWithProviders(<Dashboard />)
     expect(screen.getByRole('heading', { name: 'Planifier mes ventes' })).toBeInTheDocument()
-    expect(screen.getByText('Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.')).toBeInTheDocument()
+    expect(
+      screen.getByText('Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.'),
+    ).toBeInTheDocument()
     expect(screen.queryByRole('heading', { name: 'Soutien financier' })).not.toBeInTheDocument()
     // Scores for the tooltips; the standing is for shops only.
     await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/rewards/scores', expect.anything()))
@@ -94,12 +106,18 @@ describe('Dashboard', () => {
 
   it('offers to retry when the standing cannot be loaded', async () => {
     as(distributor)
-    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(500, { status: 500, title: 'Internal Server Error', detail: 'Erreur interne du serveur.' }))
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () =>
+        json(500, { status: 500, title: 'Internal Server Error', detail: 'Erreur interne du serveur.' }),
+      )
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const user = userEvent.setup()
     renderWithProviders(<Dashboard />)
     expect(await screen.findByText("Votre programme ambassadeur n'a pas pu être chargé.")).toBeInTheDocument()
-    fetch.mockImplementation(async (input) => (String(input) === '/api/rewards' ? json(200, standing) : json(200, { scores: [] })))
+    fetch.mockImplementation(async (input) =>
+      String(input) === '/api/rewards' ? json(200, standing) : json(200, { scores: [] }),
+    )
     await user.click(screen.getByRole('button', { name: 'Réessayer' }))
     expect(await screen.findByTestId('rewards-score')).toHaveTextContent('1150 pts')
   })

@@ -68,7 +68,9 @@ export function Dashboard() {
             <Title order={1} size="h2">
               Planifier mes ventes
             </Title>
-            <Text c="dimmed">Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.</Text>
+            <Text c="dimmed">
+              Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.
+            </Text>
           </Stack>
         ) : (
           <Group gap="sm" align="baseline">

@@ -69,9 +69,11 @@ describe('login form', () => {
   })
 
   it('logs in, stores the email and returns to the origin', async () => {
-    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      json(200, { user: { _id: 'u1', type: 'distributor', email: 'shop@exemple.fr', name: 'Shop' } }),
-    )
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(
+        json(200, { user: { _id: 'u1', type: 'distributor', email: 'shop@exemple.fr', name: 'Shop' } }),
+      )
     state.origin = '/dis/supply'
     const user = userEvent.setup()
     const { currentPath } = renderLanding('/landing/login')
@@ -79,7 +81,10 @@ describe('login form', () => {
     await user.type(screen.getByLabelText('Mot de passe'), 'secret12')
     await user.click(screen.getByRole('button', { name: 'Se connecter' }))
     await waitFor(() => expect(currentPath()).toBe('/dis/supply'))
-    expect(fetch).toHaveBeenCalledWith('/auth/login', expect.objectContaining({ method: 'POST', credentials: 'same-origin' }))
+    expect(fetch).toHaveBeenCalledWith(
+      '/auth/login',
+      expect.objectContaining({ method: 'POST', credentials: 'same-origin' }),
+    )
     expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ email: 'shop@exemple.fr', password: 'secret12' })
     expect(window.localStorage.getItem('primeur.email')).toBe('shop@exemple.fr')
     expect(state.user?.type).toBe('distributor')

@@ -8,7 +8,9 @@ import { parseLandingMode } from '../routing'
 // Marketing claims of SPEC §1. The 7h figure is the landing page's; the app
 // itself shows the lock time of the delivery note (SPEC §4).
 const COMMON: Claim[] = [
-  { text: "Le bon de livraison reste modifiable jusqu'à 7h le jour de la livraison, puis il est envoyé par email aux deux parties à 7h30." },
+  {
+    text: "Le bon de livraison reste modifiable jusqu'à 7h le jour de la livraison, puis il est envoyé par email aux deux parties à 7h30.",
+  },
   { text: 'La facture est générée et envoyée par email le 1er de chaque mois.' },
   { text: 'Une réclamation (demande d’avoir) est possible après chaque livraison.' },
   { text: 'Aucune commission : Primeur ne prélève rien sur vos échanges.' },
@@ -23,8 +25,12 @@ const SOON: Claim[] = [
 ]
 
 const SHOP_CLAIMS: Claim[] = [
-  { text: 'Planifiez vos besoins mensuels par produit : un par un, en masse, par import Excel ou à partir d’une simulation.' },
-  { text: 'Recevez les propositions des producteurs locaux, acceptez-les, refusez-les ou faites une contre-proposition.' },
+  {
+    text: 'Planifiez vos besoins mensuels par produit : un par un, en masse, par import Excel ou à partir d’une simulation.',
+  },
+  {
+    text: 'Recevez les propositions des producteurs locaux, acceptez-les, refusez-les ou faites une contre-proposition.',
+  },
   { text: 'Suivez vos réceptions et l’évolution de vos stocks, avec des conseils d’approvisionnement.' },
   ...COMMON,
   ...SOON,
@@ -54,11 +60,7 @@ export function Landing() {
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Paper withBorder shadow="sm" p="lg">
-              {mode === 'login' ? (
-                <LoginForm />
-              ) : (
-                <RegisterForm key={mode} distributor={mode !== 'producer'} />
-              )}
+              {mode === 'login' ? <LoginForm /> : <RegisterForm key={mode} distributor={mode !== 'producer'} />}
             </Paper>
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, md: 4 }}>

@@ -26,7 +26,13 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-async function pick(user: ReturnType<typeof userEvent.setup>, form: HTMLElement, label: string, search: string, option: string) {
+async function pick(
+  user: ReturnType<typeof userEvent.setup>,
+  form: HTMLElement,
+  label: string,
+  search: string,
+  option: string,
+) {
   await user.type(within(form).getByRole('combobox', { name: label }), search)
   await user.click(await screen.findByRole('option', { name: option }))
 }
@@ -61,7 +67,13 @@ describe('AddBar', () => {
 
   it('bulk-adds one product over several months', async () => {
     const user = userEvent.setup()
-    const event = { createdAt: '2026-11-20T10:00:00Z', type: 'need:create:bulk', data: {}, origin: { email: '', name: '' }, target: { name: '' } }
+    const event = {
+      createdAt: '2026-11-20T10:00:00Z',
+      type: 'need:create:bulk',
+      data: {},
+      origin: { email: '', name: '' },
+      target: { name: '' },
+    }
     const fetch = vi
       .spyOn(globalThis, 'fetch')
       .mockResolvedValue(json(200, { needs: [need('melon', '2026-12-01', 3), need('melon', '2027-01-01', 4)], event }))
@@ -89,7 +101,11 @@ describe('AddBar', () => {
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1))
     const [url, init] = fetch.mock.calls[0] as [string, RequestInit]
     expect(url).toBe('/api/needs/bulk')
-    expect(JSON.parse(String(init.body))).toEqual({ product: 'melon', dates: ['2026-12-01', '2027-01-01'], quantities: [3, 45] })
+    expect(JSON.parse(String(init.body))).toEqual({
+      product: 'melon',
+      dates: ['2026-12-01', '2027-01-01'],
+      quantities: [3, 45],
+    })
     await waitFor(() => expect(state.events[0]?.type).toBe('need:create:bulk'))
     expect(state.needs.filter((n) => n.product === 'melon')).toHaveLength(2)
   })

@@ -10,7 +10,13 @@ export function BulkNeedsEntry() {
       <Button variant="light" onClick={open}>
         Ajout groupé
       </Button>
-      <Modal opened={opened} onClose={close} title="Ajout groupé de besoins" size="lg" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title="Ajout groupé de besoins"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Fermer' }}
+      >
         <BulkNeedsForm onDone={close} />
       </Modal>
     </>

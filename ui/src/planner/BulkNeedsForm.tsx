@@ -21,7 +21,8 @@ export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
   const months = useMemo(() => monthOptions(current), [current])
   const productOptions = useMemo(() => products.map((p) => ({ value: p._id, label: p.name })), [products])
   const validate = useCallback(
-    (values: BulkNeedsValues) => validateBulkNeeds(values, { unitOf: (id) => products.find((p) => p._id === id)?.unit, current }),
+    (values: BulkNeedsValues) =>
+      validateBulkNeeds(values, { unitOf: (id) => products.find((p) => p._id === id)?.unit, current }),
     [products, current],
   )
   const form = useFormState<BulkNeedsValues, BulkNeedsField>({ product: '', months: [], quantities: {} }, validate)
@@ -77,7 +78,10 @@ export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
               rightSection={unit}
               value={form.values.quantities[m] ?? ''}
               onChange={(e) =>
-                form.setValue('quantities', { ...form.values.quantities, [m]: filterCellInput(e.currentTarget.value, unit) })
+                form.setValue('quantities', {
+                  ...form.values.quantities,
+                  [m]: filterCellInput(e.currentTarget.value, unit),
+                })
               }
               onBlur={() => form.touch(quantityField(m))}
               error={form.errorOf(quantityField(m))}

@@ -99,7 +99,14 @@ export function NeedsGrid({
 
   return (
     <Table.ScrollContainer minWidth={months.length * 76 + 120}>
-      <Table stickyHeader withTableBorder withColumnBorders verticalSpacing={4} horizontalSpacing={6} aria-label="Besoins par produit et par mois">
+      <Table
+        stickyHeader
+        withTableBorder
+        withColumnBorders
+        verticalSpacing={4}
+        horizontalSpacing={6}
+        aria-label="Besoins par produit et par mois"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">Produit</Table.Th>

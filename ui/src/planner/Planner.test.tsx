@@ -170,7 +170,9 @@ describe('the shop planner', () => {
     await user.click(screen.getByRole('button', { name: 'Période précédente' }))
     await user.click(cell('Melon, octobre 2026'))
     await user.keyboard('3')
-    expect(screen.getByText('Melon, octobre 2026 : Ce mois est passé : ses besoins ne peuvent plus être modifiés.')).toBeInTheDocument()
+    expect(
+      screen.getByText('Melon, octobre 2026 : Ce mois est passé : ses besoins ne peuvent plus être modifiés.'),
+    ).toBeInTheDocument()
     expect(cell('Melon, octobre 2026')).toHaveValue('4')
   })
 })
@@ -183,11 +185,14 @@ describe("the producer's view of a shop", () => {
     state.prices = [{ product: 'tomate', value: 2 }]
     state.distributors = [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }]
     state.needs = [need('pomme', '2026-12-01', 1)] // its own traded needs: not shown here
-    const fetch = vi
-      .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(
-        json(200, [need('tomate', '2026-12-01', 40, { proposals: [proposal('p1', 'proposed', 5, 'distributor')], quantityProposed: 5 })]),
-      )
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      json(200, [
+        need('tomate', '2026-12-01', 40, {
+          proposals: [proposal('p1', 'proposed', 5, 'distributor')],
+          quantityProposed: 5,
+        }),
+      ]),
+    )
     const user = userEvent.setup()
     renderWithProviders(
       <Route path="/prod/needs/:distributorId">

@@ -47,11 +47,15 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
   useEffect(() => {
     onPeriod?.(start)
   }, [onPeriod, start])
-  const view = useMemo(() => plannerView(needs, products, months, viewer, query, tab), [needs, products, months, viewer, query, tab])
+  const view = useMemo(
+    () => plannerView(needs, products, months, viewer, query, tab),
+    [needs, products, months, viewer, query, tab],
+  )
 
   const productName = useCallback((id: string) => products.find((p) => p._id === id)?.name ?? id, [products])
   const refuse = useCallback(
-    (product: string, month: Month, message: string) => setRefusal(`${productName(product)}, ${formatMonthYear(month)} : ${message}`),
+    (product: string, month: Month, message: string) =>
+      setRefusal(`${productName(product)}, ${formatMonthYear(month)} : ${message}`),
     [productName],
   )
   const commit = useCallback(
@@ -64,7 +68,9 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
     [onCommit, refuse],
   )
 
-  const selectedNeed = selection ? needs.find((n) => n.product === selection.product && n.date === selection.month) : undefined
+  const selectedNeed = selection
+    ? needs.find((n) => n.product === selection.product && n.date === selection.month)
+    : undefined
   const selectedProduct = selection ? products.find((p) => p._id === selection.product) : undefined
 
   return (

@@ -11,7 +11,8 @@ export const PRICE_TEXTS = {
   shopPrice: 'Prix de vente magasin pour une marge de 30 %',
   reference: 'Prix de référence producteur (catalogue)',
   referenceShopPrice: 'Prix de vente magasin indicatif pour une marge de 30 %',
-  referenceNote: "Aucun prix d'achat n'a encore été observé pour ce produit : ces prix sont des références indicatives.",
+  referenceNote:
+    "Aucun prix d'achat n'a encore été observé pour ce produit : ces prix sont des références indicatives.",
   none: 'Aucune information de prix pour ce produit.',
 } as const
 

@@ -2,7 +2,15 @@ import { Tabs } from '@mantine/core'
 import { TABS, type Tab, type TabCounts, tabLabel } from './rows'
 
 /** The status tabs "A VALIDER (n)", "ENGAGES (n)", "TOUS (n)" (SPEC §2). */
-export function StatusTabs({ value, counts, onChange }: { value: Tab; counts: TabCounts; onChange: (tab: Tab) => void }) {
+export function StatusTabs({
+  value,
+  counts,
+  onChange,
+}: {
+  value: Tab
+  counts: TabCounts
+  onChange: (tab: Tab) => void
+}) {
   return (
     <Tabs value={value} onChange={(v) => v && onChange(v as Tab)} aria-label="Statut des besoins">
       <Tabs.List>

@@ -87,7 +87,11 @@ describe('decideCellWrite', () => {
   })
 
   it('updates an existing need with a new value', () => {
-    expect(decideCellWrite(existing, '80', 'kg', dec, current)).toEqual({ kind: 'update', need: existing, quantity: 80 })
+    expect(decideCellWrite(existing, '80', 'kg', dec, current)).toEqual({
+      kind: 'update',
+      need: existing,
+      quantity: 80,
+    })
   })
 
   it('does nothing when the value is unchanged', () => {
@@ -110,27 +114,51 @@ describe('decideCellWrite', () => {
       quantityProposed: 20,
       proposals: [proposal('f1', 'accepted', 30), proposal('f2', 'proposed', 20)],
     })
-    expect(decideCellWrite(held, '49', 'kg', dec, current)).toEqual({ kind: 'invalid', message: CELL_MESSAGES.belowReserved })
+    expect(decideCellWrite(held, '49', 'kg', dec, current)).toEqual({
+      kind: 'invalid',
+      message: CELL_MESSAGES.belowReserved,
+    })
     expect(decideCellWrite(held, '50', 'kg', dec, current)).toEqual({ kind: 'update', need: held, quantity: 50 })
-    expect(decideCellWrite(held, '0', 'kg', dec, current)).toEqual({ kind: 'invalid', message: CELL_MESSAGES.belowReserved })
+    expect(decideCellWrite(held, '0', 'kg', dec, current)).toEqual({
+      kind: 'invalid',
+      message: CELL_MESSAGES.belowReserved,
+    })
     // A pending proposal of quantity 0 (a correction ending a commitment) still holds the need.
     const correcting = need('tomate', dec, 10, { proposals: [proposal('f1', 'proposed', 0)] })
-    expect(decideCellWrite(correcting, '', 'kg', dec, current)).toEqual({ kind: 'invalid', message: CELL_MESSAGES.belowReserved })
+    expect(decideCellWrite(correcting, '', 'kg', dec, current)).toEqual({
+      kind: 'invalid',
+      message: CELL_MESSAGES.belowReserved,
+    })
     // A rejected proposal does not.
     const rejected = need('tomate', dec, 10, { proposals: [proposal('f1', 'rejected', 5)] })
     expect(decideCellWrite(rejected, '', 'kg', dec, current)).toEqual({ kind: 'delete', need: rejected })
   })
 
   it('refuses malformed and negative values', () => {
-    expect(decideCellWrite(existing, '-5', 'kg', dec, current)).toEqual({ kind: 'invalid', message: CELL_MESSAGES.negative })
-    expect(decideCellWrite(undefined, '1,5', 'un', dec, current)).toEqual({ kind: 'invalid', message: CELL_MESSAGES.badPieces })
+    expect(decideCellWrite(existing, '-5', 'kg', dec, current)).toEqual({
+      kind: 'invalid',
+      message: CELL_MESSAGES.negative,
+    })
+    expect(decideCellWrite(undefined, '1,5', 'un', dec, current)).toEqual({
+      kind: 'invalid',
+      message: CELL_MESSAGES.badPieces,
+    })
   })
 
   it('refuses any change in a past month', () => {
     const past = need('tomate', '2026-10-01', 10)
-    expect(decideCellWrite(past, '12', 'kg', '2026-10-01', current)).toEqual({ kind: 'invalid', message: CELL_MESSAGES.pastMonth })
-    expect(decideCellWrite(past, '', 'kg', '2026-10-01', current)).toEqual({ kind: 'invalid', message: CELL_MESSAGES.pastMonth })
-    expect(decideCellWrite(undefined, '3', 'kg', '2026-10-01', current)).toEqual({ kind: 'invalid', message: CELL_MESSAGES.pastMonth })
+    expect(decideCellWrite(past, '12', 'kg', '2026-10-01', current)).toEqual({
+      kind: 'invalid',
+      message: CELL_MESSAGES.pastMonth,
+    })
+    expect(decideCellWrite(past, '', 'kg', '2026-10-01', current)).toEqual({
+      kind: 'invalid',
+      message: CELL_MESSAGES.pastMonth,
+    })
+    expect(decideCellWrite(undefined, '3', 'kg', '2026-10-01', current)).toEqual({
+      kind: 'invalid',
+      message: CELL_MESSAGES.pastMonth,
+    })
     expect(decideCellWrite(past, '10', 'kg', '2026-10-01', current)).toEqual({ kind: 'none' })
   })
 })

@@ -17,7 +17,9 @@ const round2 = (x: number) => Math.round(x * 100) / 100
 
 /** The price hint of a product; several records of one product are averaged. */
 export function priceHint(productId: string, prices: readonly PriceRO[], products: readonly ProductRO[]): PriceHint {
-  const values = prices.filter((p) => p.product === productId && Number.isFinite(p.value) && p.value > 0).map((p) => p.value)
+  const values = prices
+    .filter((p) => p.product === productId && Number.isFinite(p.value) && p.value > 0)
+    .map((p) => p.value)
   if (values.length > 0) {
     const average = round2(values.reduce((a, b) => a + b, 0) / values.length)
     return { kind: 'observed', average, shopPrice: round2(average * SHOP_PRICE_FACTOR) }

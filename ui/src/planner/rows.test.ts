@@ -55,7 +55,12 @@ describe('buildRows', () => {
 
 describe('searchRows', () => {
   const rows = buildRows(
-    [need('tomate', '2026-12-01', 1), need('peche', '2026-12-01', 1), need('chou-fleur', '2026-12-01', 1), need('pomme', '2026-12-01', 1)],
+    [
+      need('tomate', '2026-12-01', 1),
+      need('peche', '2026-12-01', 1),
+      need('chou-fleur', '2026-12-01', 1),
+      need('pomme', '2026-12-01', 1),
+    ],
     products,
     months,
     shop,
@@ -113,7 +118,10 @@ describe('plannerView', () => {
 
   it("counts a producer's pending answers from its own side", () => {
     const shopNeeds = [
-      need('tomate', '2026-12-01', 10, { proposals: [proposal('f1', 'proposed', 5, 'distributor')], quantityProposed: 5 }),
+      need('tomate', '2026-12-01', 10, {
+        proposals: [proposal('f1', 'proposed', 5, 'distributor')],
+        quantityProposed: 5,
+      }),
       need('pomme', '2026-12-01', 10, { proposals: [proposal('f1', 'proposed', 5)], quantityProposed: 5 }),
     ]
     expect(plannerView(shopNeeds, products, months, farm, '', 'all').counts).toEqual({ pending: 1, engaged: 0, all: 2 })
@@ -131,20 +139,65 @@ describe('cellTone', () => {
   it.each([
     ['no need', undefined, shop, 'none'],
     ['a need without proposals', need('tomate', '2026-12-01', 10), shop, 'open'],
-    ['a producer proposal, seen by the shop', need('tomate', '2026-12-01', 10, { quantityProposed: 4, proposals: [proposal('f1', 'proposed', 4)] }), shop, 'awaits'],
-    ['the same proposal, seen by its producer', need('tomate', '2026-12-01', 10, { quantityProposed: 4, proposals: [proposal('f1', 'proposed', 4)] }), farm, 'proposed'],
-    ["the shop's counter-proposal, seen by the producer", need('tomate', '2026-12-01', 10, { quantityProposed: 4, proposals: [proposal('f1', 'proposed', 4, 'distributor')] }), farm, 'awaits'],
-    ['a rejected proposal only', need('tomate', '2026-12-01', 10, { proposals: [proposal('f1', 'rejected', 4)] }), shop, 'open'],
-    ['partly committed', need('tomate', '2026-12-01', 10, { quantityAccepted: 6, proposals: [proposal('f1', 'accepted', 6)] }), shop, 'engaged'],
-    ['entirely committed', need('tomate', '2026-12-01', 10, { quantityAccepted: 10, proposals: [proposal('f1', 'accepted', 10)] }), shop, 'covered'],
-    ['committed with a correction under way', need('tomate', '2026-12-01', 12, { quantityAccepted: 10, quantityProposed: 2, proposals: [proposal('f1', 'accepted', 10), proposal('f1', 'proposed', 12, 'distributor')] }), shop, 'engaged'],
+    [
+      'a producer proposal, seen by the shop',
+      need('tomate', '2026-12-01', 10, { quantityProposed: 4, proposals: [proposal('f1', 'proposed', 4)] }),
+      shop,
+      'awaits',
+    ],
+    [
+      'the same proposal, seen by its producer',
+      need('tomate', '2026-12-01', 10, { quantityProposed: 4, proposals: [proposal('f1', 'proposed', 4)] }),
+      farm,
+      'proposed',
+    ],
+    [
+      "the shop's counter-proposal, seen by the producer",
+      need('tomate', '2026-12-01', 10, {
+        quantityProposed: 4,
+        proposals: [proposal('f1', 'proposed', 4, 'distributor')],
+      }),
+      farm,
+      'awaits',
+    ],
+    [
+      'a rejected proposal only',
+      need('tomate', '2026-12-01', 10, { proposals: [proposal('f1', 'rejected', 4)] }),
+      shop,
+      'open',
+    ],
+    [
+      'partly committed',
+      need('tomate', '2026-12-01', 10, { quantityAccepted: 6, proposals: [proposal('f1', 'accepted', 6)] }),
+      shop,
+      'engaged',
+    ],
+    [
+      'entirely committed',
+      need('tomate', '2026-12-01', 10, { quantityAccepted: 10, proposals: [proposal('f1', 'accepted', 10)] }),
+      shop,
+      'covered',
+    ],
+    [
+      'committed with a correction under way',
+      need('tomate', '2026-12-01', 12, {
+        quantityAccepted: 10,
+        quantityProposed: 2,
+        proposals: [proposal('f1', 'accepted', 10), proposal('f1', 'proposed', 12, 'distributor')],
+      }),
+      shop,
+      'engaged',
+    ],
   ] as const)('%s', (_, n, viewer, tone) => {
     expect(cellTone(n, viewer)).toBe(tone)
   })
 
   it('is carried by the rows, month by month', () => {
     const rows = buildRows(
-      [need('tomate', '2026-12-01', 10), need('tomate', '2027-01-01', 10, { quantityAccepted: 10, proposals: [proposal('f1', 'accepted', 10)] })],
+      [
+        need('tomate', '2026-12-01', 10),
+        need('tomate', '2027-01-01', 10, { quantityAccepted: 10, proposals: [proposal('f1', 'accepted', 10)] }),
+      ],
       products,
       months,
       shop,

@@ -5,6 +5,7 @@ import { spanFor } from './period'
 export function useSpan(): number {
   const { width, height } = useViewportSize()
   // Before the first measure the hook reports 0×0: read the window directly.
-  if (width === 0 && height === 0 && typeof window !== 'undefined') return spanFor(window.innerWidth, window.innerHeight)
+  if (width === 0 && height === 0 && typeof window !== 'undefined')
+    return spanFor(window.innerWidth, window.innerHeight)
   return spanFor(width, height)
 }

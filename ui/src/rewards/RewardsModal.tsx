@@ -8,7 +8,12 @@ import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
 import { endContribution, pledgeContribution } from '../store/rewards'
 import type { RewardsStanding } from '../types'
-import { type ContributionField, type ContributionValues, parseAmount, validateContribution } from '../validation/contribution'
+import {
+  type ContributionField,
+  type ContributionValues,
+  parseAmount,
+  validateContribution,
+} from '../validation/contribution'
 import { LEVELS, MIN_CONTRIBUTION, levelByKey } from './levels'
 
 export type RewardsView = 'explanation' | 'levels'
@@ -87,7 +92,13 @@ function ContributionForm({ standing }: { standing: RewardsStanding | null }) {
 export function RewardsModal({ opened, onClose, standing, view, onViewChange }: RewardsModalProps) {
   const level = levelByKey(standing?.level)
   return (
-    <Modal opened={opened} onClose={onClose} title="Programme ambassadeur" size="lg" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Programme ambassadeur"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Fermer' }}
+    >
       {view === 'explanation' ? (
         <Stack gap="md" data-testid="rewards-explanation">
           <Text>
@@ -146,7 +157,11 @@ export function RewardsModal({ opened, onClose, standing, view, onViewChange }: 
             </Table.Thead>
             <Table.Tbody>
               {LEVELS.map((l) => (
-                <Table.Tr key={l.key} aria-current={l.key === level.key ? 'true' : undefined} fw={l.key === level.key ? 700 : undefined}>
+                <Table.Tr
+                  key={l.key}
+                  aria-current={l.key === level.key ? 'true' : undefined}
+                  fw={l.key === level.key ? 700 : undefined}
+                >
                   <Table.Td>
                     {l.name}
                     {l.key === level.key ? ' (votre niveau)' : ''}

@@ -12,7 +12,11 @@ import { progressToNext } from './levels'
 
 const standing: RewardsStanding = {
   level: 'militant',
-  purchases: { lastMonth: { month: '2026-10-01', value: 750 }, currentMonth: { month: '2026-11-01', value: 120.5 }, monthly: 750 },
+  purchases: {
+    lastMonth: { month: '2026-10-01', value: 750 },
+    currentMonth: { month: '2026-11-01', value: 120.5 },
+    monthly: 750,
+  },
   monthsOfCommitment: 4,
   rank: 2,
   shops: 7,
@@ -54,7 +58,9 @@ describe('RewardsPanel', () => {
     expect(within(score).getByTestId('rewards-score')).toHaveTextContent('1150 pts')
     expect(within(score).getByTestId('rewards-rank')).toHaveTextContent('2e sur 7 magasins')
     expect(text(within(score).getByTestId('rewards-purchases'))).toBe('750,00 €')
-    expect(text(within(score).getByText(/octobre 2026/))).toBe('octobre 2026 : 750,00 € · novembre 2026 (en cours) : 120,50 €')
+    expect(text(within(score).getByText(/octobre 2026/))).toBe(
+      'octobre 2026 : 750,00 € · novembre 2026 (en cours) : 120,50 €',
+    )
     expect(within(score).getByTestId('rewards-months')).toHaveTextContent('4')
   })
 
@@ -63,7 +69,9 @@ describe('RewardsPanel', () => {
     renderWithProviders(<RewardsPanel />)
     await user.click(screen.getByRole('button', { name: 'Devenir ambassadeur' }))
     const dialog = await screen.findByRole('dialog', { name: 'Programme ambassadeur' })
-    expect(within(dialog).getByText(/Score = 1 point par euro d'achats mensuels \+ 100 points par mois d'engagement\./)).toBeInTheDocument()
+    expect(
+      within(dialog).getByText(/Score = 1 point par euro d'achats mensuels \+ 100 points par mois d'engagement\./),
+    ).toBeInTheDocument()
     expect(within(dialog).getByText(/le prélèvement sera mis en place prochainement/)).toBeInTheDocument()
     await user.click(within(dialog).getByRole('button', { name: 'Voir les 4 niveaux de participation' }))
     const table = within(dialog).getByRole('table', { name: 'Niveaux de participation' })
@@ -86,9 +94,11 @@ describe('RewardsPanel', () => {
       level: 'militant',
       contribution: { amount: 25.5, since: '2026-11-20T09:00:00Z', updatedAt: '2026-11-20T09:00:00Z' },
     }
-    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
-      String(input) === '/api/rewards/scores' ? json(200, { scores: [] }) : json(200, pledged),
-    )
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (input) =>
+        String(input) === '/api/rewards/scores' ? json(200, { scores: [] }) : json(200, pledged),
+      )
     const user = userEvent.setup()
     renderWithProviders(<RewardsPanel />)
     await user.click(screen.getByRole('button', { name: 'Devenir ambassadeur' }))
@@ -104,10 +114,17 @@ describe('RewardsPanel', () => {
     expect(save).toBeEnabled()
     await user.click(save)
     await waitFor(() =>
-      expect(fetch).toHaveBeenCalledWith('/api/rewards/contribution', expect.objectContaining({ method: 'PUT', body: JSON.stringify({ amount: 25.5 }) })),
+      expect(fetch).toHaveBeenCalledWith(
+        '/api/rewards/contribution',
+        expect.objectContaining({ method: 'PUT', body: JSON.stringify({ amount: 25.5 }) }),
+      ),
     )
-    expect(await screen.findByText(/Engagement enregistré : le prélèvement sera mis en place prochainement/)).toBeInTheDocument()
-    expect(text(within(dialog).getByText(/Votre engagement actuel/))).toBe('Votre engagement actuel : 25,50 € par mois.')
+    expect(
+      await screen.findByText(/Engagement enregistré : le prélèvement sera mis en place prochainement/),
+    ).toBeInTheDocument()
+    expect(text(within(dialog).getByText(/Votre engagement actuel/))).toBe(
+      'Votre engagement actuel : 25,50 € par mois.',
+    )
     expect(screen.getByRole('button', { name: 'Modifier ma contribution' })).toBeInTheDocument()
     expect(dashboard.rewards?.contribution?.amount).toBe(25.5)
   })
@@ -133,7 +150,10 @@ describe('RewardsPanel', () => {
   })
 
   it('lets a contributor stop', async () => {
-    withStanding({ ...standing, contribution: { amount: 40, since: '2026-11-01T09:00:00Z', updatedAt: '2026-11-02T09:00:00Z' } })
+    withStanding({
+      ...standing,
+      contribution: { amount: 40, since: '2026-11-01T09:00:00Z', updatedAt: '2026-11-02T09:00:00Z' },
+    })
     const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, standing))
     const user = userEvent.setup()
     renderWithProviders(<RewardsPanel />)
@@ -168,8 +188,12 @@ describe('wording helpers', () => {
   it('says what is missing', () => {
     const t = (p: number, c: number) => missingText(progressToNext(p, c), c).replace(/\s/g, ' ')
     expect(t(100, 0)).toBe("Pour devenir Militant, il vous manque 400,00 € d'achats mensuels.")
-    expect(t(1500, 0)).toBe("Pour devenir Ambassadeur certifié, il vous manque une contribution mensuelle d'au moins 10,00 €.")
-    expect(t(1200, 30)).toBe("Pour devenir Super Ambassadeur certifié, il vous manque 800,00 € d'achats mensuels et 70,00 € de contribution mensuelle en plus.")
+    expect(t(1500, 0)).toBe(
+      "Pour devenir Ambassadeur certifié, il vous manque une contribution mensuelle d'au moins 10,00 €.",
+    )
+    expect(t(1200, 30)).toBe(
+      "Pour devenir Super Ambassadeur certifié, il vous manque 800,00 € d'achats mensuels et 70,00 € de contribution mensuelle en plus.",
+    )
     expect(t(3000, 100)).toBe('')
   })
 })

@@ -62,7 +62,12 @@ function SupportCard({ standing, onOpen }: { standing: RewardsStanding; onOpen: 
                 {progress.percent} %
               </Text>
             </Group>
-            <Progress value={progress.percent} size="lg" radius="xl" aria-label={`Progression vers ${progress.next.name}`} />
+            <Progress
+              value={progress.percent}
+              size="lg"
+              radius="xl"
+              aria-label={`Progression vers ${progress.next.name}`}
+            />
             <Text size="xs" c="dimmed">
               {missingText(progress, standing.contribution?.amount ?? 0)}
             </Text>
@@ -184,7 +189,13 @@ export function RewardsPanel() {
     <Stack gap="md" data-testid="rewards-panel">
       <SupportCard standing={standing} onOpen={open} />
       <ScoreCard standing={standing} onOpen={open} />
-      <RewardsModal opened={opened} onClose={() => setOpened(false)} standing={standing} view={view} onViewChange={setView} />
+      <RewardsModal
+        opened={opened}
+        onClose={() => setOpened(false)}
+        standing={standing}
+        view={view}
+        onViewChange={setView}
+      />
     </Stack>
   )
 }

@@ -63,6 +63,11 @@ describe('progressToNext', () => {
   })
 
   it('is full at the top level', () => {
-    expect(progressToNext(3000, 150)).toMatchObject({ next: null, percent: 100, missingPurchases: 0, missingContribution: 0 })
+    expect(progressToNext(3000, 150)).toMatchObject({
+      next: null,
+      percent: 100,
+      missingPurchases: 0,
+      missingContribution: 0,
+    })
   })
 })

@@ -14,13 +14,25 @@ const CHART_HEIGHT = 300
 const CHART_CONFIG: Partial<Config> = {
   displaylogo: false,
   responsive: true,
-  modeBarButtonsToRemove: ['select2d', 'lasso2d', 'autoScale2d', 'toImage', 'zoom2d', 'pan2d', 'zoomIn2d', 'zoomOut2d', 'resetScale2d'],
+  modeBarButtonsToRemove: [
+    'select2d',
+    'lasso2d',
+    'autoScale2d',
+    'toImage',
+    'zoom2d',
+    'pan2d',
+    'zoomIn2d',
+    'zoomOut2d',
+    'resetScale2d',
+  ],
 }
 
 /** "2026-11-01" → "nov. 2026". */
 function shortMonth(month: string): string {
   const [y, m] = month.split('-').map(Number)
-  return new Intl.DateTimeFormat('fr-FR', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)))
+  return new Intl.DateTimeFormat('fr-FR', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(y, m - 1, 1)),
+  )
 }
 
 export function PurchasesChart() {
@@ -76,9 +88,29 @@ export function PurchasesChart() {
         fixedrange: true,
         gridcolor: '#e9ecef',
       },
-      shapes: [{ type: 'line', xref: 'x', yref: 'paper', x0: now, x1: now, y0: 0, y1: 1, line: { color: '#adb5bd', dash: 'dot', width: 1 } }],
+      shapes: [
+        {
+          type: 'line',
+          xref: 'x',
+          yref: 'paper',
+          x0: now,
+          x1: now,
+          y0: 0,
+          y1: 1,
+          line: { color: '#adb5bd', dash: 'dot', width: 1 },
+        },
+      ],
       annotations: [
-        { xref: 'x', yref: 'paper', x: now, y: 1, text: 'ce mois-ci', showarrow: false, yanchor: 'bottom', font: { size: 11, color: '#868e96' } },
+        {
+          xref: 'x',
+          yref: 'paper',
+          x: now,
+          y: 1,
+          text: 'ce mois-ci',
+          showarrow: false,
+          yanchor: 'bottom',
+          font: { size: 11, color: '#868e96' },
+        },
         ...(empty
           ? [
               {

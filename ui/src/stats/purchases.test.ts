@@ -32,7 +32,12 @@ const line = (quantitySent: number, price: number, quantityClaimed = 0): Deliver
   quantityClaimed,
 })
 
-const delivery = (date: string, status: Delivery['status'], lines: DeliveryLine[], claimStatus: Delivery['claimStatus'] = 'void'): Delivery => ({
+const delivery = (
+  date: string,
+  status: Delivery['status'],
+  lines: DeliveryLine[],
+  claimStatus: Delivery['claimStatus'] = 'void',
+): Delivery => ({
   _id: `del-${date}-${status}`,
   orderId: 'o1',
   status,
@@ -54,7 +59,13 @@ describe('chartMonths', () => {
   })
 
   it('crosses year boundaries both ways', () => {
-    expect(chartMonths('2027-02-03').slice(0, 5)).toEqual(['2026-10-01', '2026-11-01', '2026-12-01', '2027-01-01', '2027-02-01'])
+    expect(chartMonths('2027-02-03').slice(0, 5)).toEqual([
+      '2026-10-01',
+      '2026-11-01',
+      '2026-12-01',
+      '2027-01-01',
+      '2027-02-01',
+    ])
   })
 
   it('gives nothing for an unreadable day', () => {
@@ -69,7 +80,11 @@ describe('purchaseSeries', () => {
 
   it('sums accepted commitments per month, and nothing else', () => {
     const needs = [
-      need('2026-11-01', [proposal('p1', 'accepted', 40, 2.5), proposal('p2', 'accepted', 10.5, 1.99), proposal('p3', 'proposed', 100, 9)]),
+      need('2026-11-01', [
+        proposal('p1', 'accepted', 40, 2.5),
+        proposal('p2', 'accepted', 10.5, 1.99),
+        proposal('p3', 'proposed', 100, 9),
+      ]),
       need('2026-12-01', [proposal('p1', 'rejected', 10, 3), proposal('p1', 'accepted', 3, 3.33)]),
       need('2026-06-01', [proposal('p1', 'accepted', 1000, 1)]), // before the window
       need('2027-12-01', [proposal('p1', 'accepted', 1000, 1)]), // after the window

@@ -17,7 +17,12 @@ export interface DeliverySettings {
   autovalidateHours: number
 }
 
-export const deliverySettings = proxy<DeliverySettings>({ lock: '12:00', lockLabel: '12h', timeZone: 'Europe/Paris', autovalidateHours: 48 })
+export const deliverySettings = proxy<DeliverySettings>({
+  lock: '12:00',
+  lockLabel: '12h',
+  timeZone: 'Europe/Paris',
+  autovalidateHours: 48,
+})
 
 /** Reads the delivery rules once per page load; on failure the defaults stay. */
 export async function loadDeliverySettings(): Promise<void> {
@@ -114,9 +119,15 @@ export function sendClaim(orderId: string, deliveryId: string, claim: ClaimReque
 
 /** The shop accepts or refuses a pending claim. */
 export function reviewClaim(orderId: string, deliveryId: string, accepted: boolean): Promise<ActionResult> {
-  return call('review', orderId, deliveryId, { accepted }, {
-    progress: DELIVERY_TOASTS.reviewProgress,
-    success: DELIVERY_TOASTS.reviewed,
-    failure: DELIVERY_TOASTS.reviewFailed,
-  })
+  return call(
+    'review',
+    orderId,
+    deliveryId,
+    { accepted },
+    {
+      progress: DELIVERY_TOASTS.reviewProgress,
+      success: DELIVERY_TOASTS.reviewed,
+      failure: DELIVERY_TOASTS.reviewFailed,
+    },
+  )
 }

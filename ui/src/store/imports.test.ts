@@ -37,7 +37,10 @@ const event: ActivityEvent = {
 }
 
 const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': status < 400 ? 'application/json' : 'application/problem+json' } })
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status < 400 ? 'application/json' : 'application/problem+json' },
+  })
 
 // Toast titles shown so far (progress toasts are updated in place).
 const toastTitles = () => {
@@ -140,7 +143,9 @@ describe('standard import', () => {
   })
 
   it('returns silently to idle when the simulation fails (SPEC §7)', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json({ status: 422, detail: 'Le chiffre d’affaires saisi est trop grand.' }, 422))
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      json({ status: 422, detail: 'Le chiffre d’affaires saisi est trop grand.' }, 422),
+    )
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const titles = toastTitles()
     expect(await simulateStandard(5e9, months)).toBe(false)
@@ -151,7 +156,9 @@ describe('standard import', () => {
   it('shows the failure toast when the commit fails, and keeps the preview', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json(preview))
     await simulateStandard(135000, months)
-    fetch.mockResolvedValueOnce(json({ status: 422, detail: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.' }, 422))
+    fetch.mockResolvedValueOnce(
+      json({ status: 422, detail: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.' }, 422),
+    )
     const titles = toastTitles()
     const outcome = await commitStandard()
     expect(outcome).toEqual({ ok: false, message: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.' })

@@ -3,7 +3,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { need, proposal } from '../test/needs'
 import type { ActivityEvent } from '../types'
 import { distributor } from '../test/fixtures'
-import { NEED_MESSAGES, bulkNeeds, commitCell, createNeed, loadOwnNeedsFrom, loadShopNeeds, removeNeed, updateNeed } from './needs'
+import {
+  NEED_MESSAGES,
+  bulkNeeds,
+  commitCell,
+  createNeed,
+  loadOwnNeedsFrom,
+  loadShopNeeds,
+  removeNeed,
+  updateNeed,
+} from './needs'
 import { resetState, state } from './state'
 
 const json = (status: number, body: unknown) =>
@@ -45,7 +54,11 @@ describe('needs actions', () => {
     fetchMock.mockResolvedValue(json(201, created))
     const result = await createNeed({ product: 'tomate', date: '2026-12-01', quantity: 12.5 })
     expect(result).toEqual({ ok: true, value: created })
-    expect(lastCall()).toEqual({ url: '/api/needs', method: 'POST', body: { product: 'tomate', date: '2026-12-01', quantity: 12.5 } })
+    expect(lastCall()).toEqual({
+      url: '/api/needs',
+      method: 'POST',
+      body: { product: 'tomate', date: '2026-12-01', quantity: 12.5 },
+    })
     expect(state.needs).toEqual([created])
     expect(state.loading.needs).toBe('idle')
     expect(toastTitles()).toEqual([NEED_MESSAGES.createProgress, NEED_MESSAGES.created])
@@ -79,7 +92,12 @@ describe('needs actions', () => {
   it('keeps the list and says why when the daemon refuses', async () => {
     const kept = need('tomate', '2026-12-01', 10)
     state.needs = [kept]
-    fetchMock.mockResolvedValue(problem(409, 'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.'))
+    fetchMock.mockResolvedValue(
+      problem(
+        409,
+        'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+      ),
+    )
     const result = await updateNeed(kept, 1)
     expect(result).toEqual({
       ok: false,
@@ -94,7 +112,13 @@ describe('needs actions', () => {
   it('bulk-adds: replaces and adds needs, and puts the event first in the feed', async () => {
     const existing = need('melon', '2026-12-01', 3)
     state.needs = [existing]
-    const older = { createdAt: '2026-11-19T10:00:00Z', type: 'need:create', data: {}, origin: { email: 'a', name: 'a' }, target: { name: '' } }
+    const older = {
+      createdAt: '2026-11-19T10:00:00Z',
+      type: 'need:create',
+      data: {},
+      origin: { email: 'a', name: 'a' },
+      target: { name: '' },
+    }
     state.events = [older as ActivityEvent]
     const event = { ...older, createdAt: '2026-11-20T10:00:00Z', type: 'need:create:bulk' } as ActivityEvent
     const replaced = { ...existing, quantity: 30 }

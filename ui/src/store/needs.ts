@@ -93,7 +93,10 @@ export function createNeed(input: NewNeed): Promise<ActionResult<Need>> {
 }
 
 /** Changes a need's quantity (`PUT /api/needs/{id}`). */
-export function updateNeed(need: Pick<Need, '_id' | 'product' | 'date'>, quantity: number): Promise<ActionResult<Need>> {
+export function updateNeed(
+  need: Pick<Need, '_id' | 'product' | 'date'>,
+  quantity: number,
+): Promise<ActionResult<Need>> {
   return write(
     { progress: NEED_MESSAGES.updateProgress, success: NEED_MESSAGES.updated, failure: NEED_MESSAGES.updateFailed },
     () =>
@@ -199,7 +202,13 @@ export type CellOutcome = { kind: 'unchanged' } | { kind: 'saved' } | { kind: 'r
  * rule: deletes, updates, creates or changes nothing. A mistake is refused
  * with its message before any call; a refusal of the daemon carries its detail.
  */
-export async function commitCell(product: string, unit: Unit, month: Month, text: string, current: Month): Promise<CellOutcome> {
+export async function commitCell(
+  product: string,
+  unit: Unit,
+  month: Month,
+  text: string,
+  current: Month,
+): Promise<CellOutcome> {
   const need = state.needs.find((n) => n.product === product && n.date === month)
   const decision = decideCellWrite(need, text, unit, month, current)
   let result: ActionResult<Need>

@@ -10,7 +10,8 @@ export const REWARDS_MESSAGES = {
   done: 'Modification effectuée',
   failed: 'Echec de la modification',
   /** No payment is taken yet: say so. */
-  pledged: 'Engagement enregistré : le prélèvement sera mis en place prochainement, aucun paiement ne vous est demandé pour le moment.',
+  pledged:
+    'Engagement enregistré : le prélèvement sera mis en place prochainement, aucun paiement ne vous est demandé pour le moment.',
   ended: 'Votre contribution mensuelle est arrêtée.',
 } as const
 
@@ -53,7 +54,9 @@ export async function loadScores(): Promise<boolean> {
     const answer = await api.get<{ scores?: ShopScore[] }>('/api/rewards/scores')
     const scores = Array.isArray(answer?.scores) ? answer.scores : []
     dashboard.scores = Object.fromEntries(
-      scores.filter((s) => typeof s?.distributor === 'string' && typeof s.score === 'number').map((s) => [s.distributor, s.score]),
+      scores
+        .filter((s) => typeof s?.distributor === 'string' && typeof s.score === 'number')
+        .map((s) => [s.distributor, s.score]),
     )
     dashboard.loading.scores = 'idle'
     return true

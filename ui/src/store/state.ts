@@ -2,22 +2,14 @@
 // (`GET /api/user`) plus a few UI flags. Components read it through the
 // hooks of `hooks.ts`; only the action modules (`session.ts`, …) write it.
 import { proxy } from 'valtio'
-import type {
-  ActivityEvent,
-  DistributorEntry,
-  Need,
-  Order,
-  PriceRecord,
-  ProducerEntry,
-  Product,
-  User,
-} from '../types'
+import type { ActivityEvent, DistributorEntry, Need, Order, PriceRecord, ProducerEntry, Product, User } from '../types'
 
 /** Loading state of a list (SPEC §4). */
 export type LoadStatus = 'idle' | 'busy' | 'error'
 
 /** Lists with their own loading state. `user` covers the whole user load. */
-export type ListName = 'user' | 'needs' | 'products' | 'distributors' | 'producers' | 'events' | 'orders' | 'prices' | 'shopNeeds'
+export type ListName =
+  'user' | 'needs' | 'products' | 'distributors' | 'producers' | 'events' | 'orders' | 'prices' | 'shopNeeds'
 
 /** One shop's needs as a producer sees them (`GET /api/needs?distributor=ID`). */
 export interface ShopNeeds {

@@ -39,7 +39,16 @@ function delivery(orderId: string, date: string, product: string, quantity: numb
     date,
     chrono: 1,
     claimStatus: 'void',
-    deliveryLines: [{ _id: `l-${date}-${product}`, product, price: 2, quantityExpected: quantity, quantitySent: quantity, quantityClaimed: 0 }],
+    deliveryLines: [
+      {
+        _id: `l-${date}-${product}`,
+        product,
+        price: 2,
+        quantityExpected: quantity,
+        quantitySent: quantity,
+        quantityClaimed: 0,
+      },
+    ],
   }
 }
 
@@ -48,7 +57,13 @@ function event(id: string, type: ActivityEvent['type'], outcome?: boolean): Acti
     _id: id,
     createdAt: '2026-11-20T10:00:00Z',
     type,
-    data: { product: { name: 'Tomate', unit: 'kg' }, date: '2026-12-01', quantity: 40, price: 2, ...(outcome === undefined ? {} : { outcome }) },
+    data: {
+      product: { name: 'Tomate', unit: 'kg' },
+      date: '2026-12-01',
+      quantity: 40,
+      price: 2,
+      ...(outcome === undefined ? {} : { outcome }),
+    },
     origin: { email: 'epicerie@exemple.fr', name: 'Épicerie du coin' },
     target: { name: 'Ferme des Saules' },
   }
@@ -59,7 +74,12 @@ const answer = (n: Need, extra: Partial<TradeAnswer> = {}): TradeAnswer => ({ ..
 
 describe('trade answers merged into the store', () => {
   const older = event('e0', 'need:create')
-  const otherOrder: Order = { _id: 'o0', date: '2026-12-01', producer: 'p2', deliveries: [delivery('o0', '2026-12-03', 'pomme', 10)] }
+  const otherOrder: Order = {
+    _id: 'o0',
+    date: '2026-12-01',
+    producer: 'p2',
+    deliveries: [delivery('o0', '2026-12-03', 'pomme', 10)],
+  }
 
   beforeEach(() => {
     state.user = distributor
@@ -69,17 +89,35 @@ describe('trade answers merged into the store', () => {
   })
 
   it('an acceptance creating an order adds it, with the price and the event', async () => {
-    const open = need('tomate', '2026-12-01', 100, { proposals: [proposal('p1', 'proposed', 40)], quantityProposed: 40 })
+    const open = need('tomate', '2026-12-01', 100, {
+      proposals: [proposal('p1', 'proposed', 40)],
+      quantityProposed: 40,
+    })
     state.needs = [open]
-    const accepted = { ...open, quantityAccepted: 40, quantityProposed: 0, proposals: [{ ...open.proposals[0], status: 'accepted' as const }] }
-    const order: Order = { _id: 'o1', date: '2026-12-01', producer: 'p1', deliveries: [delivery('o1', '2026-12-03', 'tomate', 20), delivery('o1', '2026-12-07', 'tomate', 20)] }
+    const accepted = {
+      ...open,
+      quantityAccepted: 40,
+      quantityProposed: 0,
+      proposals: [{ ...open.proposals[0], status: 'accepted' as const }],
+    }
+    const order: Order = {
+      _id: 'o1',
+      date: '2026-12-01',
+      producer: 'p1',
+      deliveries: [delivery('o1', '2026-12-03', 'tomate', 20), delivery('o1', '2026-12-07', 'tomate', 20)],
+    }
     const reviewed = event('e1', 'proposal:review', true)
-    fetchMock.mockResolvedValueOnce(json(200, answer(accepted, { order, price: { product: 'tomate', value: 2 }, events: [reviewed] })))
+    fetchMock.mockResolvedValueOnce(
+      json(200, answer(accepted, { order, price: { product: 'tomate', value: 2 }, events: [reviewed] })),
+    )
 
     expect(await review(open._id, 'p1', true)).toEqual({ ok: true, need: accepted })
     expect(state.needs).toEqual([accepted])
     expect(state.orders).toEqual([otherOrder, order])
-    expect(state.prices).toEqual([{ product: 'pomme', value: 1.5 }, { product: 'tomate', value: 2 }])
+    expect(state.prices).toEqual([
+      { product: 'pomme', value: 1.5 },
+      { product: 'tomate', value: 2 },
+    ])
     expect(state.events).toEqual([reviewed, older])
     // The user is not loaded again.
     expect(urls()).toEqual([`/api/proposalreview/${open._id}/p1`])
@@ -87,20 +125,41 @@ describe('trade answers merged into the store', () => {
 
   it('a second acceptance replaces the order it adds deliveries to, and the price', async () => {
     state.user = producer
-    const first: Order = { _id: 'o1', date: '2026-12-01', distributor: 'd1', deliveries: [delivery('o1', '2026-12-03', 'tomate', 40)] }
+    const first: Order = {
+      _id: 'o1',
+      date: '2026-12-01',
+      distributor: 'd1',
+      deliveries: [delivery('o1', '2026-12-03', 'tomate', 40)],
+    }
     state.orders = [first, otherOrder]
-    state.prices = [{ product: 'tomate', value: 2 }, { product: 'carotte', value: 1 }]
-    const carrots = need('carotte', '2026-12-01', 50, { proposals: [proposal('p1', 'proposed', 20, 'distributor')], quantityProposed: 20 })
+    state.prices = [
+      { product: 'tomate', value: 2 },
+      { product: 'carotte', value: 1 },
+    ]
+    const carrots = need('carotte', '2026-12-01', 50, {
+      proposals: [proposal('p1', 'proposed', 20, 'distributor')],
+      quantityProposed: 20,
+    })
     state.needs = [carrots]
-    const accepted = { ...carrots, quantityAccepted: 20, quantityProposed: 0, proposals: [{ ...carrots.proposals[0], status: 'accepted' as const }] }
+    const accepted = {
+      ...carrots,
+      quantityAccepted: 20,
+      quantityProposed: 0,
+      proposals: [{ ...carrots.proposals[0], status: 'accepted' as const }],
+    }
     const grown: Order = { ...first, deliveries: [...first.deliveries, delivery('o1', '2026-12-07', 'carotte', 20)] }
     const reviewed = event('e2', 'proposal:review', true)
-    fetchMock.mockResolvedValueOnce(json(200, answer(accepted, { order: grown, price: { product: 'carotte', value: 1.1 }, events: [reviewed] })))
+    fetchMock.mockResolvedValueOnce(
+      json(200, answer(accepted, { order: grown, price: { product: 'carotte', value: 1.1 }, events: [reviewed] })),
+    )
 
     expect((await review(carrots._id, 'p1', true)).ok).toBe(true)
     expect(state.orders).toEqual([grown, otherOrder])
     expect(state.orders[0].deliveries).toHaveLength(2)
-    expect(state.prices).toEqual([{ product: 'tomate', value: 2 }, { product: 'carotte', value: 1.1 }])
+    expect(state.prices).toEqual([
+      { product: 'tomate', value: 2 },
+      { product: 'carotte', value: 1.1 },
+    ])
     expect(state.needs).toEqual([accepted])
     expect(state.events).toEqual([reviewed, older])
     expect(urls()).toEqual([`/api/proposalreview/${carrots._id}/p1`])
@@ -108,12 +167,28 @@ describe('trade answers merged into the store', () => {
 
   it('an acceptance ending the last commitment removes the order and the price', async () => {
     const ended = need('tomate', '2026-12-01', 100)
-    const held: Order = { _id: 'o1', date: '2026-12-01', producer: 'p1', deliveries: [delivery('o1', '2026-12-03', 'tomate', 40)] }
+    const held: Order = {
+      _id: 'o1',
+      date: '2026-12-01',
+      producer: 'p1',
+      deliveries: [delivery('o1', '2026-12-03', 'tomate', 40)],
+    }
     state.orders = [otherOrder, held]
-    state.prices = [{ product: 'pomme', value: 1.5 }, { product: 'tomate', value: 2 }]
-    state.needs = [need('tomate', '2026-12-01', 100, { _id: ended._id, quantityAccepted: 40, proposals: [proposal('p1', 'accepted', 40), proposal('p1', 'proposed', 0)] })]
+    state.prices = [
+      { product: 'pomme', value: 1.5 },
+      { product: 'tomate', value: 2 },
+    ]
+    state.needs = [
+      need('tomate', '2026-12-01', 100, {
+        _id: ended._id,
+        quantityAccepted: 40,
+        proposals: [proposal('p1', 'accepted', 40), proposal('p1', 'proposed', 0)],
+      }),
+    ]
     const reviewed = event('e3', 'fix:review', true)
-    fetchMock.mockResolvedValueOnce(json(200, answer(ended, { removedOrder: 'o1', removedPrice: 'tomate', events: [reviewed] })))
+    fetchMock.mockResolvedValueOnce(
+      json(200, answer(ended, { removedOrder: 'o1', removedPrice: 'tomate', events: [reviewed] })),
+    )
 
     expect((await review(ended._id, 'p1', true)).ok).toBe(true)
     expect(state.orders).toEqual([otherOrder])
@@ -123,7 +198,10 @@ describe('trade answers merged into the store', () => {
   })
 
   it('a refusal replaces the need and adds its event; orders and prices stay', async () => {
-    const open = need('tomate', '2026-12-01', 100, { proposals: [proposal('p1', 'proposed', 40)], quantityProposed: 40 })
+    const open = need('tomate', '2026-12-01', 100, {
+      proposals: [proposal('p1', 'proposed', 40)],
+      quantityProposed: 40,
+    })
     state.needs = [open]
     const refused = { ...open, quantityProposed: 0, proposals: [{ ...open.proposals[0], status: 'rejected' as const }] }
     const reviewed = event('e4', 'proposal:review', false)
@@ -138,7 +216,10 @@ describe('trade answers merged into the store', () => {
   })
 
   it('a withdrawal replaces the need only', async () => {
-    const open = need('tomate', '2026-12-01', 100, { proposals: [proposal('p1', 'proposed', 40, 'distributor')], quantityProposed: 40 })
+    const open = need('tomate', '2026-12-01', 100, {
+      proposals: [proposal('p1', 'proposed', 40, 'distributor')],
+      quantityProposed: 40,
+    })
     state.needs = [open]
     const withdrawn = { ...open, quantityProposed: 0, quantityAvailable: 100, proposals: [] }
     fetchMock.mockResolvedValueOnce(json(200, answer(withdrawn)))
@@ -154,7 +235,12 @@ describe('trade answers merged into the store', () => {
   it('a proposal adds its event once, even when the feed already holds it', async () => {
     const open = need('tomate', '2026-12-01', 100)
     state.needs = [open]
-    const proposed = { ...open, quantityProposed: 40, quantityAvailable: 60, proposals: [proposal('p1', 'proposed', 40, 'distributor')] }
+    const proposed = {
+      ...open,
+      quantityProposed: 40,
+      quantityAvailable: 60,
+      proposals: [proposal('p1', 'proposed', 40, 'distributor')],
+    }
     const requested = event('e5', 'proposal:request')
     fetchMock.mockResolvedValueOnce(json(200, answer(proposed, { events: [requested] })))
     expect((await propose(open._id, 'p1', { quantity: 40, price: 2 })).ok).toBe(true)
@@ -165,15 +251,26 @@ describe('trade answers merged into the store', () => {
   })
 
   it('a refused call changes nothing', async () => {
-    const open = need('tomate', '2026-12-01', 100, { proposals: [proposal('p1', 'proposed', 40)], quantityProposed: 40 })
+    const open = need('tomate', '2026-12-01', 100, {
+      proposals: [proposal('p1', 'proposed', 40)],
+      quantityProposed: 40,
+    })
     state.needs = [open]
-    fetchMock.mockResolvedValueOnce(json(409, { status: 409, title: 'Conflict', detail: "Cette action n'est pas possible dans l'état actuel de la proposition." }))
+    fetchMock.mockResolvedValueOnce(
+      json(409, {
+        status: 409,
+        title: 'Conflict',
+        detail: "Cette action n'est pas possible dans l'état actuel de la proposition.",
+      }),
+    )
     const result = await review(open._id, 'p1', true)
     expect(result).toMatchObject({ ok: false })
     expect(state.needs).toEqual([open])
     expect(state.orders).toEqual([otherOrder])
     expect(state.prices).toEqual([{ product: 'pomme', value: 1.5 }])
     expect(state.events).toEqual([older])
-    expect(vi.mocked(notifications.update).mock.calls.map(([n]) => String(n.title))).toEqual([TRADE_MESSAGES.reviewFailed])
+    expect(vi.mocked(notifications.update).mock.calls.map(([n]) => String(n.title))).toEqual([
+      TRADE_MESSAGES.reviewFailed,
+    ])
   })
 })

@@ -16,8 +16,7 @@ export const NO_DELIVERY_DAYS_DETAIL = 'Producer should first provide delivery d
 
 /** Toast texts of SPEC §8. */
 export const TRADE_MESSAGES = {
-  noDeliveryDays:
-    'Veuillez renseigner vos jours de livraison sur la page d\'accueil avant de soumettre une proposition',
+  noDeliveryDays: "Veuillez renseigner vos jours de livraison sur la page d'accueil avant de soumettre une proposition",
   proposeProgress: 'Modification en cours',
   proposed: 'Modification effectuée',
   proposeFailed: 'Echec de la modification',
@@ -30,9 +29,7 @@ export const TRADE_MESSAGES = {
 } as const
 
 /** What an action did: the need, or the failure with field messages (422). */
-export type TradeResult =
-  | { ok: true; need: Need }
-  | { ok: false; message: string; fieldErrors: Record<string, string> }
+export type TradeResult = { ok: true; need: Need } | { ok: false; message: string; fieldErrors: Record<string, string> }
 
 /** A proposal's body. */
 export interface Offer {
@@ -97,7 +94,11 @@ async function run(
 /** Creates or replaces the open proposal of a producer on a need (`PUT /api/proposals/{needId}/{producerId}`). */
 export function propose(needId: string, producerId: string, offer: Offer): Promise<TradeResult> {
   return run(
-    { progress: TRADE_MESSAGES.proposeProgress, success: TRADE_MESSAGES.proposed, failure: TRADE_MESSAGES.proposeFailed },
+    {
+      progress: TRADE_MESSAGES.proposeProgress,
+      success: TRADE_MESSAGES.proposed,
+      failure: TRADE_MESSAGES.proposeFailed,
+    },
     () => api.put<TradeAnswer>(path('proposals', needId, producerId), offer),
   )
 }
@@ -113,7 +114,11 @@ export function review(needId: string, producerId: string, accepted: boolean): P
 /** Withdraws the open proposal (`DELETE /api/proposals/{needId}/{producerId}`). */
 export function withdraw(needId: string, producerId: string): Promise<TradeResult> {
   return run(
-    { progress: TRADE_MESSAGES.withdrawProgress, success: TRADE_MESSAGES.withdrawn, failure: TRADE_MESSAGES.withdrawFailed },
+    {
+      progress: TRADE_MESSAGES.withdrawProgress,
+      success: TRADE_MESSAGES.withdrawn,
+      failure: TRADE_MESSAGES.withdrawFailed,
+    },
     () => api.del<TradeAnswer>(path('proposals', needId, producerId)),
   )
 }

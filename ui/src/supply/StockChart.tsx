@@ -32,8 +32,23 @@ export function StockChart({ product }: { product: SupplyProduct }) {
   const data = useMemo<Data[]>(() => {
     const s = chartSeries(product)
     return [
-      { x: s.x, y: s.baseline, type: 'scatter', mode: 'lines', name: 'Sans livraison', line: { color: '#adb5bd', width: 1.5, dash: 'dot' } },
-      { x: s.x, y: s.current, type: 'scatter', mode: 'lines+markers', name: 'Avec livraisons', line: { color: '#2f9e44', width: 2 }, marker: { size: 3 } },
+      {
+        x: s.x,
+        y: s.baseline,
+        type: 'scatter',
+        mode: 'lines',
+        name: 'Sans livraison',
+        line: { color: '#adb5bd', width: 1.5, dash: 'dot' },
+      },
+      {
+        x: s.x,
+        y: s.current,
+        type: 'scatter',
+        mode: 'lines+markers',
+        name: 'Avec livraisons',
+        line: { color: '#2f9e44', width: 2 },
+        marker: { size: 3 },
+      },
     ]
   }, [product])
   const label =

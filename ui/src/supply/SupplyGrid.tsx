@@ -18,14 +18,25 @@ export interface SupplyGridProps {
 export function SupplyGrid({ projection, selected, onSelect }: SupplyGridProps) {
   return (
     <Table.ScrollContainer minWidth={420 + projection.dates.length * 84}>
-      <Table withTableBorder withColumnBorders verticalSpacing={4} horizontalSpacing="xs" aria-label="Grille des stocks">
+      <Table
+        withTableBorder
+        withColumnBorders
+        verticalSpacing={4}
+        horizontalSpacing="xs"
+        aria-label="Grille des stocks"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{LABELS.product}</Table.Th>
             <Table.Th ta="right">{LABELS.sales}</Table.Th>
             <Table.Th>{LABELS.stock}</Table.Th>
             {projection.dates.map((date) => (
-              <Table.Th key={date} ta="center" fw={date === projection.today ? 800 : 600} c={date === projection.today ? 'green.8' : undefined}>
+              <Table.Th
+                key={date}
+                ta="center"
+                fw={date === projection.today ? 800 : 600}
+                c={date === projection.today ? 'green.8' : undefined}
+              >
                 {dayHeader(date)}
               </Table.Th>
             ))}
@@ -37,11 +48,20 @@ export function SupplyGrid({ projection, selected, onSelect }: SupplyGridProps) 
               <Table.Td>
                 <Stack gap={2}>
                   <Text size="sm" fw={600}>
-                    {product.name} <Text span c="dimmed" size="xs">({product.unit})</Text>
+                    {product.name}{' '}
+                    <Text span c="dimmed" size="xs">
+                      ({product.unit})
+                    </Text>
                   </Text>
                   {product.atRisk ? (
                     <Tooltip label={atRiskText(product)} multiline w={260}>
-                      <Badge color="red" variant="light" size="xs" w="fit-content" aria-label={`${LABELS.atRisk} : ${atRiskText(product)}`}>
+                      <Badge
+                        color="red"
+                        variant="light"
+                        size="xs"
+                        w="fit-content"
+                        aria-label={`${LABELS.atRisk} : ${atRiskText(product)}`}
+                      >
                         {LABELS.atRisk}
                       </Badge>
                     </Tooltip>

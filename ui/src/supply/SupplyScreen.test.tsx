@@ -39,14 +39,26 @@ function projection(start: string, days: number, withDeliveries = true): SupplyP
         days: dates.map((date, i) => ({
           date,
           need: 10,
-          deliveries: withDeliveries && i === 1 ? [{ producer: 'p1', quantity: 20 }, { producer: 'p2', quantity: 5.25 }] : [],
+          deliveries:
+            withDeliveries && i === 1
+              ? [
+                  { producer: 'p1', quantity: 20 },
+                  { producer: 'p2', quantity: 5.25 },
+                ]
+              : [],
           delivered: withDeliveries && i === 1 ? 25.25 : 0,
           morningStock: i === 2 ? 6 : 0,
           risk: i === 2 ? 1 : i === 1 ? 0 : 2,
           proposedOrder: i === 0 ? 4.5 : 0,
           nextDate: addDays(date, 1),
           nextNeed: 10,
-          nextDeliveries: withDeliveries && i === 0 ? [{ producer: 'p1', quantity: 20 }, { producer: 'p2', quantity: 5.25 }] : [],
+          nextDeliveries:
+            withDeliveries && i === 0
+              ? [
+                  { producer: 'p1', quantity: 20 },
+                  { producer: 'p2', quantity: 5.25 },
+                ]
+              : [],
           current: i === 2 ? 6 : 0,
           baseline: 0,
         })),
@@ -95,7 +107,9 @@ afterEach(() => {
 describe('SupplyScreen', () => {
   it('opens on the current week, prompts for a cell, then shows its detail', async () => {
     renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
-    expect(screen.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" })).toBeInTheDocument()
+    expect(
+      screen.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" }),
+    ).toBeInTheDocument()
     const grid = await screen.findByRole('table', { name: 'Grille des stocks' })
     expect(asked[0].pathname).toBe('/api/supply')
     expect(asked[0].searchParams.get('start')).toBe('2026-11-16')

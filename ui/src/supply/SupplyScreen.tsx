@@ -1,4 +1,17 @@
-import { ActionIcon, Alert, Badge, Button, Container, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core'
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Container,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core'
 import { useEffect, useMemo } from 'react'
 import { formatLongDay } from '../format'
 import { useUser } from '../store/hooks'
@@ -33,7 +46,9 @@ export function SupplyScreen() {
   const move = (direction: -1 | 1) => {
     if (start) void loadSupply(shiftStart(start, direction, step), days)
   }
-  const selectedProduct = supply.selected ? data?.products.find((p) => p.product === supply.selected?.product) : undefined
+  const selectedProduct = supply.selected
+    ? data?.products.find((p) => p.product === supply.selected?.product)
+    : undefined
   const selectedDay = selectedProduct?.days.find((d) => d.date === supply.selected?.date)
 
   return (
@@ -44,10 +59,22 @@ export function SupplyScreen() {
         </Title>
         <Group justify="space-between" wrap="wrap">
           <Group gap="xs">
-            <ActionIcon variant="default" size="lg" aria-label={`Reculer de ${step} jour${step > 1 ? 's' : ''}`} onClick={() => move(-1)} disabled={!start}>
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label={`Reculer de ${step} jour${step > 1 ? 's' : ''}`}
+              onClick={() => move(-1)}
+              disabled={!start}
+            >
               ←
             </ActionIcon>
-            <ActionIcon variant="default" size="lg" aria-label={`Avancer de ${step} jour${step > 1 ? 's' : ''}`} onClick={() => move(1)} disabled={!start}>
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label={`Avancer de ${step} jour${step > 1 ? 's' : ''}`}
+              onClick={() => move(1)}
+              disabled={!start}
+            >
               →
             </ActionIcon>
             <Button variant="light" onClick={() => void loadSupply(currentWeekStart(), days)}>

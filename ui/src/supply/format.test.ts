@@ -24,8 +24,34 @@ const tomato: SupplyProduct = {
   deliveredLast7Days: 50.75,
   atRisk: true,
   days: [
-    { date: '2026-11-16', need: 10, deliveries: [{ producer: 'p2', quantity: 25.5 }], delivered: 25.5, morningStock: 0, risk: 0, proposedOrder: 0, nextDate: '2026-11-17', nextNeed: 10, nextDeliveries: [], current: 0, baseline: 0 },
-    { date: '2026-11-17', need: 10, deliveries: [], delivered: 0, morningStock: 16, risk: 0, proposedOrder: 4, nextDate: '2026-11-18', nextNeed: 10, nextDeliveries: [], current: 16, baseline: 0 },
+    {
+      date: '2026-11-16',
+      need: 10,
+      deliveries: [{ producer: 'p2', quantity: 25.5 }],
+      delivered: 25.5,
+      morningStock: 0,
+      risk: 0,
+      proposedOrder: 0,
+      nextDate: '2026-11-17',
+      nextNeed: 10,
+      nextDeliveries: [],
+      current: 0,
+      baseline: 0,
+    },
+    {
+      date: '2026-11-17',
+      need: 10,
+      deliveries: [],
+      delivered: 0,
+      morningStock: 16,
+      risk: 0,
+      proposedOrder: 4,
+      nextDate: '2026-11-18',
+      nextNeed: 10,
+      nextDeliveries: [],
+      current: 16,
+      baseline: 0,
+    },
   ],
 }
 
@@ -37,7 +63,10 @@ const projection: SupplyProjection = {
   dates: ['2026-11-16', '2026-11-17'],
   hasDeliveries: true,
   products: [tomato],
-  producers: [{ _id: 'p2', name: 'Alpage (projection)' }, { _id: 'p3', name: 'Verger' }],
+  producers: [
+    { _id: 'p2', name: 'Alpage (projection)' },
+    { _id: 'p3', name: 'Verger' },
+  ],
 }
 
 describe('supply texts', () => {
@@ -59,7 +88,11 @@ describe('supply texts', () => {
   })
 
   it('names and colours risk levels', () => {
-    expect([0, 1, 2].map((r) => riskLabel(r as 0 | 1 | 2))).toEqual(['Besoin couvert', 'Couverture partielle', 'Stock vide'])
+    expect([0, 1, 2].map((r) => riskLabel(r as 0 | 1 | 2))).toEqual([
+      'Besoin couvert',
+      'Couverture partielle',
+      'Stock vide',
+    ])
     expect([0, 1, 2].map((r) => riskColor(r as 0 | 1 | 2))).toEqual(['green', 'orange', 'red'])
   })
 
@@ -76,7 +109,9 @@ describe('supply texts', () => {
   })
 
   it('explains the at-risk flag', () => {
-    expect(nb(atRiskText(tomato))).toBe('Livraisons des 7 derniers jours : 50,75 kg, sous 7 fois les ventes moyennes (70 kg).')
+    expect(nb(atRiskText(tomato))).toBe(
+      'Livraisons des 7 derniers jours : 50,75 kg, sous 7 fois les ventes moyennes (70 kg).',
+    )
   })
 
   it('names producers from the user load first, then the projection, then the id', () => {

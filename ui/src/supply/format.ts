@@ -80,10 +80,12 @@ export function atRiskText(product: SupplyProduct): string {
  * A producer's name: from the user load's producers first, then from the
  * projection, then the id.
  */
-export function producerName(id: string, producers: readonly ProducerEntry[], projection: SupplyProjection | null): string {
-  return (
-    producers.find((p) => p._id === id)?.name || projection?.producers.find((p) => p._id === id)?.name || id
-  )
+export function producerName(
+  id: string,
+  producers: readonly ProducerEntry[],
+  projection: SupplyProjection | null,
+): string {
+  return producers.find((p) => p._id === id)?.name || projection?.producers.find((p) => p._id === id)?.name || id
 }
 
 /** The two chart series of a product line over the window. */

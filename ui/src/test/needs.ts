@@ -33,7 +33,12 @@ export function need(product: string, date: string, quantity: number, extra: Par
 }
 
 /** A proposal; `from` absent means the producer made it. */
-export function proposal(producer: string, status: Proposal['status'], quantity: number, from?: Proposal['from']): Proposal {
+export function proposal(
+  producer: string,
+  status: Proposal['status'],
+  quantity: number,
+  from?: Proposal['from'],
+): Proposal {
   counter += 1
   return { _id: `p${counter}`, producer, status, quantity, price: 2, ...(from ? { from } : {}) }
 }

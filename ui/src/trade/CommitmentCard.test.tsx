@@ -5,16 +5,27 @@ import { theme } from '../theme'
 import { CommitmentCard, cardClassName, cardStyle, makerLabel } from './CommitmentCard'
 
 const p = (status: 'accepted' | 'proposed' | 'rejected', from?: 'producer' | 'distributor') => ({
-  _id: 'x', producer: 'p1', status, from, quantity: 12.5, price: 2.4,
+  _id: 'x',
+  producer: 'p1',
+  status,
+  from,
+  quantity: 12.5,
+  price: 2.4,
 })
 
 describe('cardStyle', () => {
   it('styles accepted, rejected, proposed, selected, own and waiting cards', () => {
     expect(cardClassName(cardStyle(p('accepted'), 'producer'))).toBe('trade-card trade-card--accepted')
-    expect(cardClassName(cardStyle(p('accepted'), 'producer', { waiting: true }))).toBe('trade-card trade-card--accepted trade-card--waiting')
-    expect(cardClassName(cardStyle(p('proposed'), 'producer', { selected: true }))).toBe('trade-card trade-card--proposed trade-card--selected trade-card--own')
+    expect(cardClassName(cardStyle(p('accepted'), 'producer', { waiting: true }))).toBe(
+      'trade-card trade-card--accepted trade-card--waiting',
+    )
+    expect(cardClassName(cardStyle(p('proposed'), 'producer', { selected: true }))).toBe(
+      'trade-card trade-card--proposed trade-card--selected trade-card--own',
+    )
     expect(cardClassName(cardStyle(p('proposed', 'distributor'), 'producer'))).toBe('trade-card trade-card--proposed')
-    expect(cardClassName(cardStyle(p('rejected', 'distributor'), 'distributor'))).toBe('trade-card trade-card--rejected trade-card--own')
+    expect(cardClassName(cardStyle(p('rejected', 'distributor'), 'distributor'))).toBe(
+      'trade-card trade-card--rejected trade-card--own',
+    )
   })
   it('names the maker from the viewer’s side', () => {
     expect(makerLabel(p('proposed'), 'producer')).toBe('par vous')
@@ -27,7 +38,14 @@ describe('CommitmentCard', () => {
   const renderCard = (actions: string[], onAction = vi.fn()) =>
     render(
       <MantineProvider theme={theme} env="test">
-        <CommitmentCard title="Engagement" proposal={p('accepted')} unit="kg" viewer="producer" actions={actions} onAction={onAction} />
+        <CommitmentCard
+          title="Engagement"
+          proposal={p('accepted')}
+          unit="kg"
+          viewer="producer"
+          actions={actions}
+          onAction={onAction}
+        />
       </MantineProvider>,
     )
   it('shows quantity, price and its actions', () => {

@@ -14,7 +14,11 @@ export interface CardStyle {
   waiting: boolean
 }
 
-export function cardStyle(proposal: ProposalLike, viewer: Side, flags: { selected?: boolean; waiting?: boolean } = {}): CardStyle {
+export function cardStyle(
+  proposal: ProposalLike,
+  viewer: Side,
+  flags: { selected?: boolean; waiting?: boolean } = {},
+): CardStyle {
   return {
     status: proposal.status,
     selected: !!flags.selected,
@@ -64,7 +68,18 @@ export interface CommitmentCardProps {
 }
 
 /** A commitment or an open proposal, with the actions the viewer may take. */
-export function CommitmentCard({ title, label, proposal, unit, viewer, actions, selected, waiting, busy, onAction }: CommitmentCardProps) {
+export function CommitmentCard({
+  title,
+  label,
+  proposal,
+  unit,
+  viewer,
+  actions,
+  selected,
+  waiting,
+  busy,
+  onAction,
+}: CommitmentCardProps) {
   const style = cardStyle(proposal, viewer, { selected, waiting })
   const buttons = actions.map((a) => ({ action: a as CardAction, label: actionLabel(a) }))
   const color = COLORS[style.status]

@@ -17,7 +17,15 @@ export function othersOf(need: OtherProducersNeed, producerId: string): { others
 }
 
 /** SPEC §2: the producer's "autres producteurs" card, with the remaining need not covered. */
-export function OtherProducersCard({ need, producerId, unit }: { need: OtherProducersNeed; producerId: string; unit: Unit }) {
+export function OtherProducersCard({
+  need,
+  producerId,
+  unit,
+}: {
+  need: OtherProducersNeed
+  producerId: string
+  unit: Unit
+}) {
   const { others, uncovered } = othersOf(need, producerId)
   return (
     <Paper role="article" aria-label="Autres producteurs" withBorder p="sm" bg="var(--mantine-color-gray-0)">

@@ -41,7 +41,16 @@ export interface ProposalFormProps {
  * and reads "en cours..." while the request runs. Remount it (key) to start
  * over.
  */
-export function ProposalForm({ title, unit, max, zeroAllowed, initial, submitLabel = 'Envoyer', onSubmit, onCancel }: ProposalFormProps) {
+export function ProposalForm({
+  title,
+  unit,
+  max,
+  zeroAllowed,
+  initial,
+  submitLabel = 'Envoyer',
+  onSubmit,
+  onCancel,
+}: ProposalFormProps) {
   const [start] = useState<ProposalValues>(() => ({
     quantity: initial ? toInput(initial.quantity) : '',
     price: initial ? toInput(initial.price) : '',

@@ -14,7 +14,10 @@ import { TradePanel, isClosedMonth } from './TradePanel'
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 const problem = (status: number, detail: string, errors: { location: string; message: string }[] = []) =>
-  new Response(JSON.stringify({ status, title: 'x', detail, errors }), { status, headers: { 'Content-Type': 'application/problem+json' } })
+  new Response(JSON.stringify({ status, title: 'x', detail, errors }), {
+    status,
+    headers: { 'Content-Type': 'application/problem+json' },
+  })
 
 function need(proposals: Proposal[], figures: Partial<Need> = {}): Need {
   return {
@@ -80,16 +83,29 @@ describe('TradePanel, producer', () => {
     expect(send).toBeEnabled()
     await user.click(send)
     expect(await within(form).findByRole('button', { name: 'en cours...' })).toBeDisabled()
-    expect(fetch).toHaveBeenCalledWith('/api/proposals/n1/p1', expect.objectContaining({ method: 'PUT', body: JSON.stringify({ quantity: 12.5, price: 2.36 }) }))
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/proposals/n1/p1',
+      expect.objectContaining({ method: 'PUT', body: JSON.stringify({ quantity: 12.5, price: 2.36 }) }),
+    )
 
-    resolve(json(need([{ _id: 'x', producer: 'p1', status: 'proposed', from: 'producer', quantity: 12.5, price: 2.36 }], {
-      quantityAccepted: 30, quantityProposed: 12.5, quantityAvailable: 57.5,
-    })))
+    resolve(
+      json(
+        need([{ _id: 'x', producer: 'p1', status: 'proposed', from: 'producer', quantity: 12.5, price: 2.36 }], {
+          quantityAccepted: 30,
+          quantityProposed: 12.5,
+          quantityAvailable: 57.5,
+        }),
+      ),
+    )
     expect(await screen.findByText('Modification effectuée')).toBeInTheDocument()
     const card = await screen.findByRole('article', { name: 'Proposition' })
     expect(card).toHaveAttribute('data-status', 'proposed')
     expect(card).toHaveAttribute('data-own', 'true')
-    expect(within(card).getAllByRole('button').map((b) => b.textContent)).toEqual(['Modifier', 'Supprimer'])
+    expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Modifier', 'Supprimer'])
     expect(screen.queryByRole('form')).not.toBeInTheDocument()
     const others = screen.getByRole('article', { name: 'Autres producteurs' })
     expect(others).toHaveTextContent("Engagé ou proposé par d'autres producteurs : 30 kg")
@@ -125,9 +141,13 @@ describe('TradePanel, producer', () => {
   it('corrects a commitment, zero allowed, and withdraws', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch')
     const user = userEvent.setup()
-    show('producer', need([{ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 }], {
-      quantityAccepted: 40, quantityAvailable: 60,
-    }))
+    show(
+      'producer',
+      need([{ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 }], {
+        quantityAccepted: 40,
+        quantityAvailable: 60,
+      }),
+    )
     const card = screen.getByRole('article', { name: 'Engagement' })
     expect(card).toHaveAttribute('data-status', 'accepted')
     await user.click(within(card).getByRole('button', { name: 'Corriger' }))
@@ -139,19 +159,34 @@ describe('TradePanel, producer', () => {
     await user.tab()
     expect(within(form).getByText('Veuillez saisir une quantite (zero autorise)')).toBeInTheDocument()
     await user.type(quantity, '0')
-    fetch.mockResolvedValueOnce(json(need([
-      { _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 },
-      { _id: 'o', producer: 'p1', status: 'proposed', from: 'producer', quantity: 0, price: 2 },
-    ], { quantityAccepted: 40, quantityAvailable: 60 })))
+    fetch.mockResolvedValueOnce(
+      json(
+        need(
+          [
+            { _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 },
+            { _id: 'o', producer: 'p1', status: 'proposed', from: 'producer', quantity: 0, price: 2 },
+          ],
+          { quantityAccepted: 40, quantityAvailable: 60 },
+        ),
+      ),
+    )
     await user.click(within(form).getByRole('button', { name: 'Envoyer' }))
-    expect(fetch).toHaveBeenCalledWith('/api/proposals/n1/p1', expect.objectContaining({ body: JSON.stringify({ quantity: 0, price: 2 }) }))
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/proposals/n1/p1',
+      expect.objectContaining({ body: JSON.stringify({ quantity: 0, price: 2 }) }),
+    )
     const waiting = await screen.findByRole('article', { name: 'Engagement' })
     await waitFor(() => expect(waiting).toHaveAttribute('data-waiting', 'true'))
     expect(within(waiting).queryAllByRole('button')).toHaveLength(0)
     const correction = screen.getByRole('article', { name: 'Correction' })
-    fetch.mockResolvedValueOnce(json(need([{ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 }], {
-      quantityAccepted: 40, quantityAvailable: 60,
-    })))
+    fetch.mockResolvedValueOnce(
+      json(
+        need([{ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 }], {
+          quantityAccepted: 40,
+          quantityAvailable: 60,
+        }),
+      ),
+    )
     await user.click(within(correction).getByRole('button', { name: 'Supprimer' }))
     expect(await screen.findByText('Suppression effectuée')).toBeInTheDocument()
     expect(fetch).toHaveBeenLastCalledWith('/api/proposals/n1/p1', expect.objectContaining({ method: 'DELETE' }))
@@ -163,42 +198,71 @@ describe('TradePanel, shop', () => {
   it('accepts a proposal: the answer brings the order, nothing is reloaded', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch')
     const user = userEvent.setup()
-    show('distributor', need([
-      { _id: 'a', producer: 'p1', status: 'proposed', from: 'producer', quantity: 40, price: 2 },
-      { _id: 'b', producer: 'p2', status: 'rejected', from: 'producer', quantity: 10, price: 3 },
-    ], { quantityProposed: 40, quantityAvailable: 60 }))
+    show(
+      'distributor',
+      need(
+        [
+          { _id: 'a', producer: 'p1', status: 'proposed', from: 'producer', quantity: 40, price: 2 },
+          { _id: 'b', producer: 'p2', status: 'rejected', from: 'producer', quantity: 10, price: 3 },
+        ],
+        { quantityProposed: 40, quantityAvailable: 60 },
+      ),
+    )
     expect(screen.getByRole('heading', { name: 'Ferme des Saules' })).toBeInTheDocument()
     const first = screen.getByRole('article', { name: 'Proposition de Ferme des Saules' })
     expect(first).not.toHaveAttribute('data-own')
-    expect(within(first).getAllByRole('button').map((b) => b.textContent)).toEqual(['Accepter', 'Modifier', 'Refuser'])
-    expect(screen.getByRole('article', { name: 'Proposition de Vergers du Lac' })).toHaveAttribute('data-status', 'rejected')
+    expect(
+      within(first)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Accepter', 'Modifier', 'Refuser'])
+    expect(screen.getByRole('article', { name: 'Proposition de Vergers du Lac' })).toHaveAttribute(
+      'data-status',
+      'rejected',
+    )
     expect(screen.queryByRole('article', { name: 'Autres producteurs' })).not.toBeInTheDocument()
 
     const order = { _id: 'o1', date: '2026-12-01', producer: 'p1', deliveries: [] }
-    fetch.mockResolvedValueOnce(json({
-      ...need([
-        { _id: 'a', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 },
-        { _id: 'b', producer: 'p2', status: 'rejected', from: 'producer', quantity: 10, price: 3 },
-      ], { quantityAccepted: 40, quantityAvailable: 60 }),
-      order,
-      price: { product: 'tomate', value: 2 },
-      events: [],
-    }))
+    fetch.mockResolvedValueOnce(
+      json({
+        ...need(
+          [
+            { _id: 'a', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 },
+            { _id: 'b', producer: 'p2', status: 'rejected', from: 'producer', quantity: 10, price: 3 },
+          ],
+          { quantityAccepted: 40, quantityAvailable: 60 },
+        ),
+        order,
+        price: { product: 'tomate', value: 2 },
+        events: [],
+      }),
+    )
     await user.click(within(first).getByRole('button', { name: 'Accepter' }))
     expect(await screen.findByText('Votre réponse a été correctement enregistrée')).toBeInTheDocument()
-    expect(fetch).toHaveBeenNthCalledWith(1, '/api/proposalreview/n1/p1', expect.objectContaining({ method: 'PUT', body: '{"accepted":true}' }))
+    expect(fetch).toHaveBeenNthCalledWith(
+      1,
+      '/api/proposalreview/n1/p1',
+      expect.objectContaining({ method: 'PUT', body: '{"accepted":true}' }),
+    )
     await waitFor(() => expect(state.orders).toEqual([order]))
     expect(state.prices).toEqual([{ product: 'tomate', value: 2 }])
-    expect(await screen.findByRole('article', { name: 'Engagement de Ferme des Saules' })).toHaveAttribute('data-status', 'accepted')
+    expect(await screen.findByRole('article', { name: 'Engagement de Ferme des Saules' })).toHaveAttribute(
+      'data-status',
+      'accepted',
+    )
     expect(fetch).toHaveBeenCalledTimes(1)
   })
 
   it('counter-proposes from the proposal', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch')
     const user = userEvent.setup()
-    show('distributor', need([{ _id: 'a', producer: 'p1', status: 'proposed', from: 'producer', quantity: 40, price: 2 }], {
-      quantityProposed: 40, quantityAvailable: 60,
-    }))
+    show(
+      'distributor',
+      need([{ _id: 'a', producer: 'p1', status: 'proposed', from: 'producer', quantity: 40, price: 2 }], {
+        quantityProposed: 40,
+        quantityAvailable: 60,
+      }),
+    )
     const card = screen.getByRole('article', { name: 'Proposition de Ferme des Saules' })
     await user.click(within(card).getByRole('button', { name: 'Modifier' }))
     const form = screen.getByRole('form', { name: 'Contre-proposer' })
@@ -209,14 +273,26 @@ describe('TradePanel, shop', () => {
     expect(price).toHaveValue('2')
     await user.clear(price)
     await user.type(price, '1,8')
-    fetch.mockResolvedValueOnce(json(need([{ _id: 'a', producer: 'p1', status: 'proposed', from: 'distributor', quantity: 40, price: 1.8 }], {
-      quantityProposed: 40, quantityAvailable: 60,
-    })))
+    fetch.mockResolvedValueOnce(
+      json(
+        need([{ _id: 'a', producer: 'p1', status: 'proposed', from: 'distributor', quantity: 40, price: 1.8 }], {
+          quantityProposed: 40,
+          quantityAvailable: 60,
+        }),
+      ),
+    )
     await user.click(send)
-    expect(fetch).toHaveBeenCalledWith('/api/proposals/n1/p1', expect.objectContaining({ body: JSON.stringify({ quantity: 40, price: 1.8 }) }))
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/proposals/n1/p1',
+      expect.objectContaining({ body: JSON.stringify({ quantity: 40, price: 1.8 }) }),
+    )
     const own = await screen.findByRole('article', { name: 'Proposition de Ferme des Saules' })
     await waitFor(() => expect(own).toHaveAttribute('data-own', 'true'))
-    expect(within(own).getAllByRole('button').map((b) => b.textContent)).toEqual(['Modifier', 'Supprimer'])
+    expect(
+      within(own)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Modifier', 'Supprimer'])
     await user.click(within(own).getByRole('button', { name: 'Modifier' }))
     expect(screen.getByRole('form', { name: 'Modifier la proposition' })).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Annuler' }))
@@ -232,7 +308,10 @@ describe('TradePanel, shop', () => {
 
 describe('a past month', () => {
   it('closes the negotiation: cards without actions, no form', () => {
-    show('producer', { ...need([{ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 }]), date: '2020-01-01' })
+    show('producer', {
+      ...need([{ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 }]),
+      date: '2020-01-01',
+    })
     expect(screen.getByText('Ce mois est passé : les propositions sont closes.')).toBeInTheDocument()
     expect(within(screen.getByRole('article', { name: 'Engagement' })).queryAllByRole('button')).toHaveLength(0)
     expect(screen.queryByRole('form')).not.toBeInTheDocument()
@@ -253,13 +332,26 @@ describe('TradePanel shows exactly the actions of the shared table', () => {
   }
   it.each((table as Row[]).map((r) => [`${r.why} (${r.viewer})`, r] as const))('%s', (_, row) => {
     const proposals: Proposal[] = []
-    if (row.state.committed) proposals.push({ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 })
-    if (row.state.open) proposals.push({ _id: 'o', producer: 'p1', status: row.state.open, from: row.state.from || undefined, quantity: 50, price: 2.5 })
+    if (row.state.committed)
+      proposals.push({ _id: 'c', producer: 'p1', status: 'accepted', from: 'producer', quantity: 40, price: 2 })
+    if (row.state.open)
+      proposals.push({
+        _id: 'o',
+        producer: 'p1',
+        status: row.state.open,
+        from: row.state.from || undefined,
+        quantity: 50,
+        price: 2.5,
+      })
     show(row.viewer, need(proposals, { quantityAccepted: row.state.committed ? 40 : 0 }))
     const who = row.viewer === 'producer' ? '' : ' de Ferme des Saules'
     const buttons = (name: string) => {
       const card = screen.queryByRole('article', { name })
-      return card ? within(card).queryAllByRole('button').map((b) => b.textContent?.toLowerCase()) : []
+      return card
+        ? within(card)
+            .queryAllByRole('button')
+            .map((b) => b.textContent?.toLowerCase())
+        : []
     }
     expect(buttons(`Engagement${who}`)).toEqual(row.actions.commitment)
     expect(buttons(`${row.state.committed ? 'Correction' : 'Proposition'}${who}`)).toEqual(row.actions.open)

@@ -48,8 +48,7 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
   const side = viewer.type
   const closed = isClosedMonth(need.date)
 
-  const producerIds =
-    side === 'producer' ? [viewer.id] : [...new Set(need.proposals.map((p) => p.producer))]
+  const producerIds = side === 'producer' ? [viewer.id] : [...new Set(need.proposals.map((p) => p.producer))]
   const nameOf = (id: string) => producers.find((p) => p._id === id)?.name ?? 'Producteur'
 
   const act = async (producer: string, action: CardAction) => {
@@ -64,7 +63,10 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
       case 'refuser':
       case 'supprimer': {
         setBusy(true)
-        const result = action === 'supprimer' ? await withdraw(need._id, producer) : await review(need._id, producer, action === 'accepter')
+        const result =
+          action === 'supprimer'
+            ? await withdraw(need._id, producer)
+            : await review(need._id, producer, action === 'accepter')
         setBusy(false)
         if (result.ok) setEditing(null)
         return
@@ -92,7 +94,12 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
           : 'Proposer'
     const who = mine ? '' : ` de ${nameOf(producer)}`
     return (
-      <Stack key={producer} gap="xs" aria-label={mine ? 'Ma négociation' : `Négociation avec ${nameOf(producer)}`} role="group">
+      <Stack
+        key={producer}
+        gap="xs"
+        aria-label={mine ? 'Ma négociation' : `Négociation avec ${nameOf(producer)}`}
+        role="group"
+      >
         {!mine ? <Title order={5}>{nameOf(producer)}</Title> : null}
         {n.commitment ? (
           <CommitmentCard

@@ -48,7 +48,11 @@ describe('negotiationOf', () => {
 describe('actionLabel', () => {
   it('names every action and throws on an unknown one', () => {
     expect(['accepter', 'modifier', 'refuser', 'supprimer', 'corriger'].map(actionLabel)).toEqual([
-      'Accepter', 'Modifier', 'Refuser', 'Supprimer', 'Corriger',
+      'Accepter',
+      'Modifier',
+      'Refuser',
+      'Supprimer',
+      'Corriger',
     ])
     expect(() => actionLabel('annuler')).toThrow('Unknown commitment action: annuler')
   })

@@ -10,7 +10,8 @@ import { distributor, producer } from '../test/fixtures'
 import { need, products, proposal } from '../test/needs'
 import { renderWithProviders } from '../test/render'
 
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] })
@@ -26,7 +27,10 @@ describe('the trade blocks in the planner', () => {
   it('let a producer accept the shop’s counter-proposal on the shop’s needs', async () => {
     state.user = producer
     state.distributors = [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }]
-    const tomato = need('tomate', '2026-12-01', 40, { proposals: [proposal('p1', 'proposed', 5, 'distributor')], quantityProposed: 5 })
+    const tomato = need('tomate', '2026-12-01', 40, {
+      proposals: [proposal('p1', 'proposed', 5, 'distributor')],
+      quantityProposed: 5,
+    })
     const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json([tomato]))
     const user = userEvent.setup()
     renderWithProviders(
@@ -39,9 +43,16 @@ describe('the trade blocks in the planner', () => {
     const pane = screen.getByRole('complementary', { name: 'Détail du besoin' })
     const card = within(pane).getByRole('article', { name: 'Proposition' })
     expect(card).toHaveTextContent('par le magasin')
-    expect(within(pane).getByRole('article', { name: 'Autres producteurs' })).toHaveTextContent('Besoin restant non couvert : 35 kg')
+    expect(within(pane).getByRole('article', { name: 'Autres producteurs' })).toHaveTextContent(
+      'Besoin restant non couvert : 35 kg',
+    )
 
-    const accepted = { ...tomato, quantityAccepted: 5, quantityProposed: 0, proposals: [{ ...tomato.proposals[0], status: 'accepted' as const }] }
+    const accepted = {
+      ...tomato,
+      quantityAccepted: 5,
+      quantityProposed: 0,
+      proposals: [{ ...tomato.proposals[0], status: 'accepted' as const }],
+    }
     const order = { _id: 'o1', date: '2026-12-01', distributor: 'd1', deliveries: [] }
     fetch.mockResolvedValueOnce(json({ ...accepted, order, price: { product: 'tomate', value: 2 }, events: [] }))
     await user.click(within(card).getByRole('button', { name: 'Accepter' }))
@@ -58,13 +69,19 @@ describe('the trade blocks in the planner', () => {
 
   it('show the shop each producer’s proposal with its actions', async () => {
     state.user = distributor
-    state.needs = [need('tomate', '2026-12-01', 100, { quantityProposed: 20, proposals: [proposal('p1', 'proposed', 20)] })]
+    state.needs = [
+      need('tomate', '2026-12-01', 100, { quantityProposed: 20, proposals: [proposal('p1', 'proposed', 20)] }),
+    ]
     const user = userEvent.setup()
     renderWithProviders(<DistributorNeeds />)
     await user.click(screen.getByRole('textbox', { name: 'Tomate, décembre 2026' }))
     const pane = screen.getByRole('complementary', { name: 'Détail du besoin' })
     const card = within(pane).getByRole('article', { name: 'Proposition de Ferme des Saules' })
-    expect(within(card).getAllByRole('button').map((b) => b.textContent)).toEqual(['Accepter', 'Modifier', 'Refuser'])
+    expect(
+      within(card)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Accepter', 'Modifier', 'Refuser'])
     expect(within(pane).queryByRole('article', { name: 'Autres producteurs' })).not.toBeInTheDocument()
   })
 })

@@ -62,7 +62,9 @@ describe('validateProposal', () => {
   it('writes the maximum the French way', () => {
     expect(exceedsMessage(12.5, 'kg')).toBe('La quantite saisie excede le besoin restant (12,5kg)')
     expect(exceedsMessage(0, 'kg')).toBe('La quantite saisie excede le besoin restant (0kg)')
-    expect(validateProposal({ quantity: '13', price: '1' }, { ...kg, max: 12.5 }).quantity).toBe(exceedsMessage(12.5, 'kg'))
+    expect(validateProposal({ quantity: '13', price: '1' }, { ...kg, max: 12.5 }).quantity).toBe(
+      exceedsMessage(12.5, 'kg'),
+    )
   })
 })
 
@@ -108,8 +110,32 @@ describe('remainingFor', () => {
   it('is what is available plus what the producer holds', () => {
     expect(remainingFor(need(40, []), 'p1')).toBe(40)
     expect(remainingFor(need(40, [{ producer: 'p1', status: 'proposed', quantity: 20 }]), 'p1')).toBe(60)
-    expect(remainingFor(need(10, [{ producer: 'p1', status: 'accepted', quantity: 30 }, { producer: 'p1', status: 'proposed', quantity: 50 }]), 'p1')).toBe(60)
-    expect(remainingFor(need(10, [{ producer: 'p1', status: 'accepted', quantity: 30 }, { producer: 'p1', status: 'proposed', quantity: 5 }]), 'p1')).toBe(40)
-    expect(remainingFor(need(10, [{ producer: 'p1', status: 'rejected', quantity: 30 }, { producer: 'p2', status: 'accepted', quantity: 50 }]), 'p1')).toBe(10)
+    expect(
+      remainingFor(
+        need(10, [
+          { producer: 'p1', status: 'accepted', quantity: 30 },
+          { producer: 'p1', status: 'proposed', quantity: 50 },
+        ]),
+        'p1',
+      ),
+    ).toBe(60)
+    expect(
+      remainingFor(
+        need(10, [
+          { producer: 'p1', status: 'accepted', quantity: 30 },
+          { producer: 'p1', status: 'proposed', quantity: 5 },
+        ]),
+        'p1',
+      ),
+    ).toBe(40)
+    expect(
+      remainingFor(
+        need(10, [
+          { producer: 'p1', status: 'rejected', quantity: 30 },
+          { producer: 'p2', status: 'accepted', quantity: 50 },
+        ]),
+        'p1',
+      ),
+    ).toBe(10)
   })
 })

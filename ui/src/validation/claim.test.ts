@@ -54,8 +54,12 @@ describe('validateClaim', () => {
 
   it('refuses to resend the same claim', () => {
     const sent: ClaimLine[] = [{ ...lines[0], claimed: -2, claimType: 'quality', claimComment: 'abîmées' }, lines[1]]
-    expect(validateClaim(values({ quantity: '-2', comment: ' abîmées ' }), sent, true)).toEqual({ form: CLAIM_MESSAGES.noChange })
-    expect(validateClaim(values({ quantity: '-2,00', comment: 'abîmées' }), sent, true)).toEqual({ form: CLAIM_MESSAGES.noChange })
+    expect(validateClaim(values({ quantity: '-2', comment: ' abîmées ' }), sent, true)).toEqual({
+      form: CLAIM_MESSAGES.noChange,
+    })
+    expect(validateClaim(values({ quantity: '-2,00', comment: 'abîmées' }), sent, true)).toEqual({
+      form: CLAIM_MESSAGES.noChange,
+    })
     expect(validateClaim(values({ quantity: '-3', comment: 'abîmées' }), sent, true)).toEqual({})
     expect(validateClaim(values({ quantity: '-2', type: 'quantity', comment: 'abîmées' }), sent, true)).toEqual({})
     expect(validateClaim(values({ quantity: '-2', comment: 'très abîmées' }), sent, true)).toEqual({})
@@ -69,7 +73,15 @@ describe('validateClaim', () => {
   })
 
   it('lets a claim reduce a line the shop noted above the order, never add to it', () => {
-    const over: ClaimLine = { _id: 'o', unit: 'kg', expected: 10, sent: 12, claimed: 0, claimType: '', claimComment: '' }
+    const over: ClaimLine = {
+      _id: 'o',
+      unit: 'kg',
+      expected: 10,
+      sent: 12,
+      claimed: 0,
+      claimType: '',
+      claimComment: '',
+    }
     expect(checkClaim('-1', over)).toEqual({ hundredths: -100 })
     expect(checkClaim('-12', over)).toEqual({ hundredths: -1200 })
     expect(checkClaim('-12,01', over)).toEqual({ message: CLAIM_MESSAGES.exceeds })

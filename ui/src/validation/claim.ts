@@ -77,7 +77,11 @@ export function checkClaim(text: string, line: ClaimLine): { hundredths: number 
 }
 
 /** Validates the producer's claim. `alreadySent` is true when a claim is pending (modification). */
-export function validateClaim(values: ClaimValues, lines: readonly ClaimLine[], alreadySent: boolean): Errors<ClaimField> {
+export function validateClaim(
+  values: ClaimValues,
+  lines: readonly ClaimLine[],
+  alreadySent: boolean,
+): Errors<ClaimField> {
   const errors: Errors<ClaimField> = {}
   let claimed = 0
   let changed = false

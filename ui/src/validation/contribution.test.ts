@@ -23,9 +23,12 @@ describe('validateContribution', () => {
     expect(validateContribution({ amount })).toEqual({ amount: message })
   })
 
-  it.each(['10', '10,00', '25,5', '25.50', ' 42 ', '1 000', '100 €', '10000', '9999,99', '12,500'])('accepts %j', (amount) => {
-    expect(validateContribution({ amount })).toEqual({})
-  })
+  it.each(['10', '10,00', '25,5', '25.50', ' 42 ', '1 000', '100 €', '10000', '9999,99', '12,500'])(
+    'accepts %j',
+    (amount) => {
+      expect(validateContribution({ amount })).toEqual({})
+    },
+  )
 
   it('has the daemon messages', () => {
     // core/rewards: MsgAmountRequired, MsgAmountFormat, MsgAmountMin, MsgAmountMax.

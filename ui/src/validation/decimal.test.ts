@@ -46,12 +46,26 @@ describe('readDecimal', () => {
     expect(n?.value).toBe(value)
   })
 
-  it.each(['', ' ', ',', '.', '-', '+', '1,2,3', '1.2,3', '1e2', '1,5E1', '12kg', 'deux', '--1', '1 000', 'Infinity', '0x10'])(
-    '%j is malformed',
-    (text) => {
-      expect(readDecimal(text)).toBeNull()
-    },
-  )
+  it.each([
+    '',
+    ' ',
+    ',',
+    '.',
+    '-',
+    '+',
+    '1,2,3',
+    '1.2,3',
+    '1e2',
+    '1,5E1',
+    '12kg',
+    'deux',
+    '--1',
+    '1 000',
+    'Infinity',
+    '0x10',
+  ])('%j is malformed', (text) => {
+    expect(readDecimal(text)).toBeNull()
+  })
 })
 
 describe('decimalText', () => {

@@ -8,8 +8,16 @@ describe('validateLogin', () => {
     { name: 'valid form', values: {}, expected: {} },
     { name: 'email missing', values: { email: '' }, expected: { email: LOGIN_MESSAGES.emailRequired } },
     { name: 'email without at', values: { email: 'marie.ferme.fr' }, expected: { email: LOGIN_MESSAGES.emailInvalid } },
-    { name: 'email without dot in domain', values: { email: 'marie@ferme' }, expected: { email: LOGIN_MESSAGES.emailInvalid } },
-    { name: 'email with space', values: { email: 'marie @ferme.fr' }, expected: { email: LOGIN_MESSAGES.emailInvalid } },
+    {
+      name: 'email without dot in domain',
+      values: { email: 'marie@ferme' },
+      expected: { email: LOGIN_MESSAGES.emailInvalid },
+    },
+    {
+      name: 'email with space',
+      values: { email: 'marie @ferme.fr' },
+      expected: { email: LOGIN_MESSAGES.emailInvalid },
+    },
     { name: 'email is trimmed', values: { email: '  marie@ferme.fr ' }, expected: {} },
     { name: 'blank email is missing', values: { email: '   ' }, expected: { email: LOGIN_MESSAGES.emailRequired } },
     { name: 'password missing', values: { password: '' }, expected: { password: LOGIN_MESSAGES.passwordRequired } },

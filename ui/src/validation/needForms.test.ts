@@ -44,7 +44,9 @@ describe('validateBulkNeeds', () => {
   const months = ['2026-12-01', '2027-01-01']
 
   it('accepts a quantity per month', () => {
-    expect(validateBulkNeeds({ product: 'tomate', months, quantities: { '2026-12-01': '10', '2027-01-01': '7,5' } }, ctx)).toEqual({})
+    expect(
+      validateBulkNeeds({ product: 'tomate', months, quantities: { '2026-12-01': '10', '2027-01-01': '7,5' } }, ctx),
+    ).toEqual({})
   })
 
   it('asks for a product, a month and every quantity', () => {
@@ -59,7 +61,9 @@ describe('validateBulkNeeds', () => {
   })
 
   it('refuses past months', () => {
-    expect(validateBulkNeeds({ product: 'tomate', months: ['2026-10-01'], quantities: { '2026-10-01': '3' } }, ctx)).toEqual({
+    expect(
+      validateBulkNeeds({ product: 'tomate', months: ['2026-10-01'], quantities: { '2026-10-01': '3' } }, ctx),
+    ).toEqual({
       months: NEED_FORM_MESSAGES.pastMonth,
     })
   })

@@ -152,15 +152,20 @@ describe('validateProfileField', () => {
     })
   }
 
-  it.each(['addressLine1', 'addressLine2', 'addressLine3', 'certification', 'legal', 'billingAddressLine1', 'billingAddressLine3'] as const)(
-    'free text field %s accepts anything up to 500 characters',
-    (field) => {
-      expect(validateProfileField(field, "n'importe quoi 123 !")).toBeUndefined()
-      expect(validateProfileField(field, '')).toBeUndefined()
-      expect(validateProfileField(field, 'é'.repeat(500))).toBeUndefined()
-      expect(validateProfileField(field, 'é'.repeat(501))).toBe(TOO_LONG_MESSAGE)
-    },
-  )
+  it.each([
+    'addressLine1',
+    'addressLine2',
+    'addressLine3',
+    'certification',
+    'legal',
+    'billingAddressLine1',
+    'billingAddressLine3',
+  ] as const)('free text field %s accepts anything up to 500 characters', (field) => {
+    expect(validateProfileField(field, "n'importe quoi 123 !")).toBeUndefined()
+    expect(validateProfileField(field, '')).toBeUndefined()
+    expect(validateProfileField(field, 'é'.repeat(500))).toBeUndefined()
+    expect(validateProfileField(field, 'é'.repeat(501))).toBe(TOO_LONG_MESSAGE)
+  })
 
   it.each([
     ['', M.name],
@@ -230,20 +235,38 @@ describe('validateProfile', () => {
 
   it('checks emailAccounting for distributors only', () => {
     expect(validateProfile({ emailAccounting: 'nope' }, 'distributor')).toEqual({ emailAccounting: M.emailAccounting })
-    expect(validateProfile({ emailAccounting: 'nope', defaultDeliveryDays: producer.defaultDeliveryDays }, 'producer')).toEqual({})
+    expect(
+      validateProfile({ emailAccounting: 'nope', defaultDeliveryDays: producer.defaultDeliveryDays }, 'producer'),
+    ).toEqual({})
   })
 
   it('reports every invalid field', () => {
     const errors = validateProfile(
       {
-        capital: 'x', bic: 'x', ape: 'x', iban: 'x', siret: 'x', tel: 'x',
-        latitude: 'x', longitude: 'x', tvaintracom: 'x', emailAccounting: 'x',
+        capital: 'x',
+        bic: 'x',
+        ape: 'x',
+        iban: 'x',
+        siret: 'x',
+        tel: 'x',
+        latitude: 'x',
+        longitude: 'x',
+        tvaintracom: 'x',
+        emailAccounting: 'x',
       },
       'distributor',
     )
     expect(errors).toEqual({
-      capital: M.capital, bic: M.bic, ape: M.ape, iban: M.iban, siret: M.siret, tel: M.tel,
-      latitude: M.latitude, longitude: M.longitude, tvaintracom: M.tvaintracom, emailAccounting: M.emailAccounting,
+      capital: M.capital,
+      bic: M.bic,
+      ape: M.ape,
+      iban: M.iban,
+      siret: M.siret,
+      tel: M.tel,
+      latitude: M.latitude,
+      longitude: M.longitude,
+      tvaintracom: M.tvaintracom,
+      emailAccounting: M.emailAccounting,
     })
   })
 

@@ -16,11 +16,19 @@ const valid: RegistrationValues = {
 }
 
 describe('validateRegistration', () => {
-  const cases: { name: string; values: Partial<RegistrationValues>; expected: ReturnType<typeof validateRegistration> }[] = [
+  const cases: {
+    name: string
+    values: Partial<RegistrationValues>
+    expected: ReturnType<typeof validateRegistration>
+  }[] = [
     { name: 'valid shop', values: {}, expected: {} },
     { name: 'valid producer', values: { distributor: false }, expected: {} },
     { name: 'email missing', values: { email: '' }, expected: { email: M.emailRequired, email2: M.emailMismatch } },
-    { name: 'email invalid', values: { email: 'contact@epicerie' }, expected: { email: M.emailInvalid, email2: M.emailMismatch } },
+    {
+      name: 'email invalid',
+      values: { email: 'contact@epicerie' },
+      expected: { email: M.emailInvalid, email2: M.emailMismatch },
+    },
     { name: 'email2 missing', values: { email2: '' }, expected: { email2: M.email2Required } },
     { name: 'email2 invalid', values: { email2: 'contact epicerie.fr' }, expected: { email2: M.emailInvalid } },
     ...[
@@ -41,22 +49,54 @@ describe('validateRegistration', () => {
     { name: 'email with accents', values: { email: 'épicerie@café.fr', email2: 'épicerie@café.fr' }, expected: {} },
     { name: 'email2 different', values: { email2: 'autre@epicerie.fr' }, expected: { email2: M.emailMismatch } },
     { name: 'email2 equal ignoring case', values: { email2: 'Contact@Epicerie.FR' }, expected: {} },
-    { name: 'emails are trimmed', values: { email: ' contact@epicerie.fr ', email2: 'contact@epicerie.fr  ' }, expected: {} },
-    { name: 'blank email is missing', values: { email: '   ', email2: '   ' }, expected: { email: M.emailRequired, email2: M.email2Required } },
+    {
+      name: 'emails are trimmed',
+      values: { email: ' contact@epicerie.fr ', email2: 'contact@epicerie.fr  ' },
+      expected: {},
+    },
+    {
+      name: 'blank email is missing',
+      values: { email: '   ', email2: '   ' },
+      expected: { email: M.emailRequired, email2: M.email2Required },
+    },
     {
       name: 'email over 254 bytes',
       values: { email: `${'a'.repeat(250)}@x.fr`, email2: `${'a'.repeat(250)}@x.fr` },
       expected: { email: M.emailInvalid, email2: M.emailInvalid },
     },
-    { name: 'password missing', values: { password: '', password2: '' }, expected: { password: M.passwordInvalid, password2: M.passwordMismatch } },
-    { name: 'password too short', values: { password: 'abc1234', password2: 'abc1234' }, expected: { password: M.passwordInvalid } },
-    { name: 'password without digit', values: { password: 'abcdefgh', password2: 'abcdefgh' }, expected: { password: M.passwordInvalid } },
-    { name: 'password without letter', values: { password: '12345678', password2: '12345678' }, expected: { password: M.passwordInvalid } },
+    {
+      name: 'password missing',
+      values: { password: '', password2: '' },
+      expected: { password: M.passwordInvalid, password2: M.passwordMismatch },
+    },
+    {
+      name: 'password too short',
+      values: { password: 'abc1234', password2: 'abc1234' },
+      expected: { password: M.passwordInvalid },
+    },
+    {
+      name: 'password without digit',
+      values: { password: 'abcdefgh', password2: 'abcdefgh' },
+      expected: { password: M.passwordInvalid },
+    },
+    {
+      name: 'password without letter',
+      values: { password: '12345678', password2: '12345678' },
+      expected: { password: M.passwordInvalid },
+    },
     { name: 'password of exactly 8', values: { password: 'abcdefg1', password2: 'abcdefg1' }, expected: {} },
-    { name: 'password with accents and symbols', values: { password: 'pêches#2026', password2: 'pêches#2026' }, expected: {} },
+    {
+      name: 'password with accents and symbols',
+      values: { password: 'pêches#2026', password2: 'pêches#2026' },
+      expected: {},
+    },
     { name: 'password2 missing', values: { password2: '' }, expected: { password2: M.passwordMismatch } },
     { name: 'password2 different', values: { password2: 'carottes43' }, expected: { password2: M.passwordMismatch } },
-    { name: 'password2 differs by case', values: { password2: 'Carottes42' }, expected: { password2: M.passwordMismatch } },
+    {
+      name: 'password2 differs by case',
+      values: { password2: 'Carottes42' },
+      expected: { password2: M.passwordMismatch },
+    },
     { name: 'name missing', values: { name: '' }, expected: { name: M.nameRequired } },
     { name: 'name blank', values: { name: '   ' }, expected: { name: M.nameRequired } },
     { name: 'name of 500 characters', values: { name: 'é'.repeat(500) }, expected: {} },
@@ -67,7 +107,9 @@ describe('validateRegistration', () => {
   })
 
   it('reports every field of an empty form', () => {
-    expect(validateRegistration({ email: '', email2: '', password: '', password2: '', name: '', distributor: false })).toEqual({
+    expect(
+      validateRegistration({ email: '', email2: '', password: '', password2: '', name: '', distributor: false }),
+    ).toEqual({
       email: M.emailRequired,
       email2: M.email2Required,
       password: M.passwordInvalid,

@@ -15,27 +15,68 @@ const valid: StandardImportValues = {
   ...defaultStandardImport(current),
   vegetableTurnover: '150000',
 }
-const storeMode: StandardImportValues = { ...valid, vegetableKnown: false, vegetableTurnover: '', storeTurnover: '1 200 000' }
+const storeMode: StandardImportValues = {
+  ...valid,
+  vegetableKnown: false,
+  vegetableTurnover: '',
+  storeTurnover: '1 200 000',
+}
 
 describe('validateStandardImport', () => {
-  const cases: { name: string; values: Partial<StandardImportValues>; expected: ReturnType<typeof validateStandardImport> }[] = [
+  const cases: {
+    name: string
+    values: Partial<StandardImportValues>
+    expected: ReturnType<typeof validateStandardImport>
+  }[] = [
     { name: 'valid with the vegetable turnover', values: {}, expected: {} },
     { name: 'start missing', values: { start: null }, expected: { start: M.startRequired } },
     { name: 'end missing', values: { end: null }, expected: { end: M.endRequired } },
-    { name: 'both missing', values: { start: null, end: null }, expected: { start: M.startRequired, end: M.endRequired } },
-    { name: 'end before start', values: { start: '2027-03-01', end: '2027-02-01' }, expected: { end: M.endBeforeStart } },
+    {
+      name: 'both missing',
+      values: { start: null, end: null },
+      expected: { start: M.startRequired, end: M.endRequired },
+    },
+    {
+      name: 'end before start',
+      values: { start: '2027-03-01', end: '2027-02-01' },
+      expected: { end: M.endBeforeStart },
+    },
     { name: 'one month', values: { start: '2027-03-01', end: '2027-03-01' }, expected: {} },
     { name: 'current month is allowed', values: { start: current }, expected: {} },
     { name: 'past start', values: { start: '2026-10-01' }, expected: { start: M.pastMonth } },
     { name: '36 months', values: { start: '2026-12-01', end: '2029-11-01' }, expected: {} },
     { name: '37 months', values: { start: '2026-12-01', end: '2029-12-01' }, expected: { end: M.tooManyMonths } },
-    { name: 'vegetable turnover missing', values: { vegetableTurnover: '' }, expected: { vegetableTurnover: M.vegetableRequired } },
-    { name: 'vegetable turnover blank', values: { vegetableTurnover: '   ' }, expected: { vegetableTurnover: M.vegetableRequired } },
-    { name: 'vegetable turnover zero', values: { vegetableTurnover: '0' }, expected: { vegetableTurnover: M.positive } },
-    { name: 'vegetable turnover negative', values: { vegetableTurnover: '-5' }, expected: { vegetableTurnover: M.positive } },
-    { name: 'vegetable turnover not a number', values: { vegetableTurnover: '12k' }, expected: { vegetableTurnover: M.positive } },
+    {
+      name: 'vegetable turnover missing',
+      values: { vegetableTurnover: '' },
+      expected: { vegetableTurnover: M.vegetableRequired },
+    },
+    {
+      name: 'vegetable turnover blank',
+      values: { vegetableTurnover: '   ' },
+      expected: { vegetableTurnover: M.vegetableRequired },
+    },
+    {
+      name: 'vegetable turnover zero',
+      values: { vegetableTurnover: '0' },
+      expected: { vegetableTurnover: M.positive },
+    },
+    {
+      name: 'vegetable turnover negative',
+      values: { vegetableTurnover: '-5' },
+      expected: { vegetableTurnover: M.positive },
+    },
+    {
+      name: 'vegetable turnover not a number',
+      values: { vegetableTurnover: '12k' },
+      expected: { vegetableTurnover: M.positive },
+    },
     { name: 'vegetable turnover with comma decimals', values: { vegetableTurnover: '150 000,50' }, expected: {} },
-    { name: 'store turnover ignored when the vegetable one is known', values: { storeTurnover: 'x', share: '5' }, expected: {} },
+    {
+      name: 'store turnover ignored when the vegetable one is known',
+      values: { storeTurnover: 'x', share: '5' },
+      expected: {},
+    },
     { name: 'correction missing', values: { correction: '' }, expected: { correction: M.correction } },
     { name: 'correction 9', values: { correction: '9' }, expected: { correction: M.correction } },
     { name: 'correction 10', values: { correction: '10' }, expected: {} },

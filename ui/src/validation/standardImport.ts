@@ -32,8 +32,7 @@ export const STANDARD_IMPORT_MESSAGES = {
   startRequired: 'La date de debut est requise',
   endRequired: 'La date de fin est requise',
   endBeforeStart: 'La date de fin doit etre posterieure a la date de debut',
-  vegetableRequired:
-    "Le CA fruits et legumes annuel est requis. Si vous n'en disposez pas, desactivez-le ci-dessus",
+  vegetableRequired: "Le CA fruits et legumes annuel est requis. Si vous n'en disposez pas, desactivez-le ci-dessus",
   storeRequired: 'Le CA annuel magasin est requis',
   positive: 'La valeur saisie doit etre superieure a zero.',
   share: 'La valeur saisie doit etre comprise entre 10% et 100%',
@@ -108,7 +107,8 @@ export function validateStandardImport(values: StandardImportValues, current: Mo
   else if (values.start < current) errors.start = m.pastMonth
   if (!values.end) errors.end = m.endRequired
   else if (values.start && values.end < values.start) errors.end = m.endBeforeStart
-  else if (values.start && monthsBetween(values.start, values.end).length > MAX_STANDARD_MONTHS) errors.end = m.tooManyMonths
+  else if (values.start && monthsBetween(values.start, values.end).length > MAX_STANDARD_MONTHS)
+    errors.end = m.tooManyMonths
   if (values.vegetableKnown) {
     const e = checkTurnover(values.vegetableTurnover, m.vegetableRequired)
     if (e) errors.vegetableTurnover = e
