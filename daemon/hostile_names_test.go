@@ -7,10 +7,10 @@ import (
 
 	"primeur/core/billing"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -28,10 +28,10 @@ func TestPrintWithHostileNames(t *testing.T) {
 			t.Fatal(err)
 		}
 		farm, farmID := s.Producer("ferme@lac.fr", "Ferme du Lac 🥕 𝔘")
-		w := deliverytest.Between(t, db, farmID, shopID)
+		w := tradetest.Between(t, db, farmID, shopID)
 		order := w.Order(w.Farm, w.Shop, "2026-11-01")
-		done := w.Delivery(order, "2026-11-19", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
-		if _, err := billing.Run(context.Background(), db, delivery.DefaultRules(), deliverytest.At(2026, 12, 1, 6, 0)); err != nil {
+		done := w.Delivery(order, "2026-11-19", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+		if _, err := billing.Run(context.Background(), db, delivery.DefaultRules(), tradetest.At(2026, 12, 1, 6, 0)); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []*daemontest.Client{shop, farm} {

@@ -96,19 +96,23 @@ func Record(ctx context.Context, q store.Q, e Event) error {
 // RecordAll stores many events at once (store.Insert), by the rules of
 // Record, for writers of trade in bulk.
 func RecordAll(ctx context.Context, q store.Q, es []Event) error {
-	rows := make([][]any, len(es))
-	for i, e := range es {
-		row, err := e.row()
-		if err != nil {
-			return err
+	for _, e := range es {
+		if !ValidType(e.Type) {
+			return fmt.Errorf("activity: unknown event type %q", e.Type)
 		}
-		rows[i] = row
 	}
-	if err := store.Insert(ctx, q, "events", []string{"id", "created_at", "type", "data", "origin_id", "target_id"}, len(rows),
-		func(i int, dst []any) { copy(dst, rows[i]) }); err != nil {
+	var failed error
+	if err := store.Insert(ctx, q, "events", []string{"id", "created_at", "type", "data", "origin_id", "target_id"}, len(es),
+		func(i int, dst []any) {
+			row, err := es[i].row()
+			if err != nil && failed == nil {
+				failed = err
+			}
+			copy(dst, row)
+		}); err != nil {
 		return fmt.Errorf("activity: record: %w", err)
 	}
-	return nil
+	return failed
 }
 
 // row is the event as stored, in the column order of Record, with a new
@@ -118,11 +122,11 @@ func (e Event) row() ([]any, error) {
 		e.ID = core.NewID()
 	}
 	if !ValidType(e.Type) {
-		return nil, fmt.Errorf("activity: unknown event type %q", e.Type)
+		return make([]any, 6), fmt.Errorf("activity: unknown event type %q", e.Type)
 	}
 	data, err := json.Marshal(e.Data)
 	if err != nil {
-		return nil, fmt.Errorf("activity: encode data: %w", err)
+		return make([]any, 6), fmt.Errorf("activity: encode data: %w", err)
 	}
 	var target any
 	if e.TargetID != "" {

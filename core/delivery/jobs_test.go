@@ -8,10 +8,10 @@ import (
 
 	"primeur/core/activity"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 func TestLockDue(t *testing.T) {
@@ -21,7 +21,7 @@ func TestLockDue(t *testing.T) {
 		yesterday := fx.planned("2026-11-19")
 		today := fx.planned("2026-11-20")
 		tomorrow := fx.planned("2026-11-21")
-		cancelled := w.Delivery(fx.order, "2026-11-19", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		cancelled := w.Delivery(fx.order, "2026-11-19", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		// The shop already said 8 kg of tomatoes for today.
 		w.Exec(`UPDATE delivery_lines SET quantity_sent = 800 WHERE delivery_id = ? AND product_id = 'tomate'`, today)
 
@@ -71,7 +71,7 @@ func TestLockDueConcurrently(t *testing.T) {
 			got []string
 		)
 		for range procs {
-			h := deliverytest.Handle(t, db)
+			h := tradetest.Handle(t, db)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -102,7 +102,7 @@ func TestNotesDue(t *testing.T) {
 		sent := fx.done("2026-11-18")
 		w.Exec(`UPDATE deliveries SET note_sent_at = 1 WHERE id = ?`, sent)
 		fx.planned("2026-11-20")
-		w.Delivery(fx.order, "2026-11-19", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		w.Delivery(fx.order, "2026-11-19", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		for _, tt := range []struct {
 			now  time.Time
 			want []string
@@ -148,7 +148,7 @@ func TestAutovalidate(t *testing.T) {
 			total int
 		)
 		for range 3 {
-			h := deliverytest.Handle(t, db)
+			h := tradetest.Handle(t, db)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -2,7 +2,8 @@ package delivery
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 	"time"
 
 	"primeur/core/activity"
@@ -69,10 +70,13 @@ type ClaimedLine struct {
 // those operations record; the caller writes d and the events. A claim is
 // assumed to come before the order's invoice, which Settle cannot see.
 func (r Rules) Settle(o orders.Order, d *orders.FullDelivery, products map[string]Product, out Outcome, planned time.Time) ([]activity.Event, error) {
+	if (out.Status == "" || out.Status == orders.Planned) && len(out.Sent) == 0 && out.NoteSentAt.IsZero() && out.Claim == nil {
+		return nil, nil // still planned, as trade planned it
+	}
 	fail := func(err error) error {
 		return fmt.Errorf("delivery: settle the delivery of %s to %s on %s: %w", o.ProducerID, o.DistributorID, d.Date, err)
 	}
-	t := target{order: o, delivery: d.Delivery}
+	t := target{order: o, delivery: d.Delivery, lines: make([]line, 0, len(d.Lines))}
 	for _, l := range d.Lines {
 		p, ok := products[l.ProductID]
 		if !ok {
@@ -81,9 +85,11 @@ func (r Rules) Settle(o orders.Order, d *orders.FullDelivery, products map[strin
 		t.lines = append(t.lines, line{Line: l, Unit: p.Unit, Name: p.Name})
 	}
 	// The order lockTarget reads the lines in.
-	sort.SliceStable(t.lines, func(a, b int) bool {
-		x, y := t.lines[a], t.lines[b]
-		return x.Name < y.Name || x.Name == y.Name && x.ID < y.ID
+	slices.SortStableFunc(t.lines, func(x, y line) int {
+		if c := strings.Compare(x.Name, y.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(x.ID, y.ID)
 	})
 	byProduct := func(product string) (int, error) {
 		for i, l := range t.lines {
@@ -206,12 +212,12 @@ func (r Rules) Settle(o orders.Order, d *orders.FullDelivery, products map[strin
 	}
 
 	d.Delivery = t.delivery
-	byID := make(map[string]orders.Line, len(t.lines))
-	for _, l := range t.lines {
-		byID[l.ID] = l.Line
-	}
 	for i := range d.Lines {
-		d.Lines[i] = byID[d.Lines[i].ID]
+		for _, l := range t.lines {
+			if l.ID == d.Lines[i].ID {
+				d.Lines[i] = l.Line
+			}
+		}
 	}
 	return events, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"primeur/core"
@@ -73,9 +74,13 @@ type Pending struct {
 	At         time.Time
 }
 
-// Batch is what Bulk writes: agreements, in the order they were made, then
-// open proposals.
+// Batch is what Bulk writes: new needs, agreements in the order they were
+// made, then open proposals.
 type Batch struct {
+	// Needs are needs to create first (planning.Insert: none may exist),
+	// for a platform written from scratch. Bulk knows that nothing holds
+	// on them, so it does not read them back.
+	Needs      []planning.Need
 	Agreements []Agreement
 	Pending    []Pending
 }
@@ -111,6 +116,11 @@ func Bulk(ctx context.Context, q store.Q, rules delivery.Rules, b Batch) ([]orde
 	if err != nil {
 		return nil, err
 	}
+	events := len(b.Pending)
+	for _, a := range b.Agreements {
+		events += 2 * len(a.Commitments)
+	}
+	w.events = make([]activity.Event, 0, events+events/16) // and a few claims
 	out := make([]orders.Full, len(b.Agreements))
 	for i, a := range b.Agreements {
 		if out[i], err = w.agree(a); err != nil {
@@ -171,15 +181,17 @@ type bulk struct {
 	rules    delivery.Rules
 	users    map[string]accounts.User
 	products map[string]catalog.Product
+	settled  map[string]delivery.Product // the products as Settle reads them
 	needs    map[needKey]*bulkNeed
 	orders   map[orderKey]*bulkOrder
 
-	removed []string // ids of proposals the batch replaces
-	added   []*bulkProposal
-	created []*bulkOrder     // orders to insert, in order
-	touched map[string]int64 // existing orders' new updated_at
-	prices  priceSums
-	events  []activity.Event
+	newNeeds []planning.Need // the needs to create
+	removed  []string        // ids of proposals the batch replaces
+	added    []*bulkProposal
+	created  []*bulkOrder     // orders to insert, in order
+	touched  map[string]int64 // existing orders' new updated_at
+	prices   priceSums
+	events   []activity.Event
 }
 
 // readBulk reads what the batch builds on: its parties, the products, the
@@ -191,21 +203,42 @@ func readBulk(ctx context.Context, q store.Q, rules delivery.Rules, b Batch) (*b
 		rules: rules, users: map[string]accounts.User{}, products: map[string]catalog.Product{},
 		needs: map[needKey]*bulkNeed{}, orders: map[orderKey]*bulkOrder{}, touched: map[string]int64{}, prices: priceSums{},
 	}
+	w.newNeeds = b.Needs
+	for _, n := range b.Needs {
+		w.needs[needKey{n.DistributorID, n.ProductID, n.Month}] = &bulkNeed{need: n}
+	}
+	// The shops and months of the needs to read: those the batch uses and
+	// does not create.
 	users, shops, months := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	uses := func(shop, product, month string) {
+		if w.needs[needKey{shop, product, month}] == nil {
+			shops[shop], months[month] = true, true
+		}
+	}
+	orderShops, orderMonths := map[string]bool{}, map[string]bool{}
 	for _, a := range b.Agreements {
-		users[a.ProducerID], users[a.ShopID], shops[a.ShopID], months[a.Month] = true, true, true, true
+		users[a.ProducerID], users[a.ShopID], orderShops[a.ShopID], orderMonths[a.Month] = true, true, true, true
+		for _, c := range a.Commitments {
+			uses(a.ShopID, c.ProductID, a.Month)
+		}
 	}
 	for _, p := range b.Pending {
-		users[p.ProducerID], users[p.ShopID], shops[p.ShopID], months[p.Month] = true, true, true, true
+		users[p.ProducerID], users[p.ShopID] = true, true
+		uses(p.ShopID, p.ProductID, p.Month)
 	}
 	ps, err := catalog.All(ctx, q)
 	if err != nil {
 		return nil, err
 	}
+	w.settled = make(map[string]delivery.Product, len(ps))
 	for _, p := range ps {
 		w.products[p.ID] = p
+		w.settled[p.ID] = delivery.Product{Name: p.Name, Unit: p.Unit}
 	}
 	ids, shopIDs, monthList := keys(users), keys(shops), keys(months)
+	if len(monthList) == 0 {
+		shopIDs = nil
+	}
 	for _, part := range chunks(ids) {
 		var us []accounts.User
 		if err := store.SelectIn(ctx, q, &us, `SELECT id, type, delivery_days FROM users WHERE id IN (?) ORDER BY id`+store.ForUpdate(q), part); err != nil {
@@ -216,16 +249,32 @@ func readBulk(ctx context.Context, q store.Q, rules delivery.Rules, b Batch) (*b
 		}
 	}
 	for _, part := range chunks(shopIDs) {
-		var ns []planning.Need
-		if err := store.SelectIn(ctx, q, &ns, `SELECT id, distributor_id, product_id, month, quantity, created_at, updated_at
-			FROM needs WHERE distributor_id IN (?) AND month IN (?) ORDER BY id`+store.ForUpdate(q), part, monthList); err != nil {
+		// Read by hand: a platform's seed reads tens of thousands.
+		query, args, err := store.In(q, `SELECT id, distributor_id, product_id, month, quantity, created_at, updated_at
+			FROM needs WHERE distributor_id IN (?) AND month IN (?)`+store.ForUpdate(q), part, monthList)
+		if err != nil {
+			return nil, fmt.Errorf("trade: bulk: needs: %w", err)
+		}
+		rows, err := q.QueryContext(ctx, query, args...)
+		if err != nil {
 			return nil, fmt.Errorf("trade: bulk: needs: %w", err)
 		}
 		byID := map[string]*bulkNeed{}
-		for _, n := range ns {
-			bn := &bulkNeed{need: n}
+		for rows.Next() {
+			bn := &bulkNeed{}
+			n := &bn.need
+			if err := rows.Scan(&n.ID, &n.DistributorID, &n.ProductID, &n.Month, &n.Quantity, &n.CreatedAt, &n.UpdatedAt); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("trade: bulk: needs: %w", err)
+			}
 			w.needs[needKey{n.DistributorID, n.ProductID, n.Month}] = bn
 			byID[n.ID] = bn
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("trade: bulk: needs: %w", err)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("trade: bulk: needs: %w", err)
 		}
 		var props []planning.Proposal
 		if err := store.SelectIn(ctx, q, &props, `SELECT p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.updated_at
@@ -240,9 +289,11 @@ func readBulk(ctx context.Context, q store.Q, rules delivery.Rules, b Batch) (*b
 		for _, bn := range byID {
 			bn.before = planning.Reserved(bn.proposals)
 		}
+	}
+	for _, part := range chunks(keys(orderShops)) {
 		var os []orders.Order
 		if err := store.SelectIn(ctx, q, &os, `SELECT id, producer_id, distributor_id, month, created_at, updated_at
-			FROM orders WHERE distributor_id IN (?) AND month IN (?) ORDER BY id`+store.ForUpdate(q), part, monthList); err != nil {
+			FROM orders WHERE distributor_id IN (?) AND month IN (?) ORDER BY id`+store.ForUpdate(q), part, keys(orderMonths)); err != nil {
 			return nil, fmt.Errorf("trade: bulk: orders: %w", err)
 		}
 		for _, o := range os {
@@ -446,12 +497,12 @@ func (w *bulk) agree(a Agreement) (orders.Full, error) {
 		quantities[i] = c.Quantity
 	}
 	kept, shares := planLines(dates, quantities, units)
-	full := orders.Full{Order: o.order}
+	full := orders.Full{Order: o.order, Deliveries: make([]orders.FullDelivery, 0, len(kept))}
 	for di, date := range kept {
 		d := orders.FullDelivery{Delivery: orders.Delivery{
 			ID: core.NewID(), OrderID: o.order.ID, ProducerID: a.ProducerID, Status: orders.Planned, Date: date,
 			ClaimStatus: orders.ClaimVoid, CreatedAt: ms, UpdatedAt: ms,
-		}}
+		}, Lines: make([]orders.Line, 0, len(a.Commitments))}
 		for ci, c := range a.Commitments {
 			if qty := shares[ci][di]; qty > 0 {
 				d.Lines = append(d.Lines, orders.Line{
@@ -460,20 +511,10 @@ func (w *bulk) agree(a Agreement) (orders.Full, error) {
 				})
 			}
 		}
-		slices.SortFunc(d.Lines, func(x, y orders.Line) int { return cmpString(x.ProductID, y.ProductID) })
+		slices.SortFunc(d.Lines, func(x, y orders.Line) int { return strings.Compare(x.ProductID, y.ProductID) })
 		full.Deliveries = append(full.Deliveries, d)
 	}
 	return full, nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // planLines is how ReplanOrder plans a new order whose commitments (their
@@ -576,14 +617,9 @@ func (w *bulk) settle(a Agreement, f *orders.Full) error {
 	if a.Outcome == nil {
 		return nil
 	}
-	products := map[string]delivery.Product{}
 	for i := range f.Deliveries {
 		d := &f.Deliveries[i]
-		for _, l := range d.Lines {
-			p := w.products[l.ProductID]
-			products[p.ID] = delivery.Product{Name: p.Name, Unit: p.Unit}
-		}
-		events, err := w.rules.Settle(f.Order, d, products, a.Outcome(i, *d), a.At.In(w.rules.Location))
+		events, err := w.rules.Settle(f.Order, d, w.settled, a.Outcome(i, *d), a.At.In(w.rules.Location))
 		if err != nil {
 			return fmt.Errorf("trade: bulk: %w", err)
 		}
@@ -594,6 +630,9 @@ func (w *bulk) settle(a Agreement, f *orders.Full) error {
 
 // write stores the batch.
 func (w *bulk) write(ctx context.Context, q store.Q, out []orders.Full) error {
+	if err := planning.Insert(ctx, q, w.newNeeds); err != nil {
+		return fmt.Errorf("trade: bulk: %w", err)
+	}
 	for _, part := range chunks(w.removed) {
 		query, args, err := store.In(q, `DELETE FROM proposals WHERE id IN (?)`, part)
 		if err == nil {
@@ -602,6 +641,18 @@ func (w *bulk) write(ctx context.Context, q store.Q, out []orders.Full) error {
 		if err != nil {
 			return fmt.Errorf("trade: bulk: replace commitments: %w", err)
 		}
+	}
+	// In the order of needs, with ids drawn in that order: the indexes of
+	// proposals by need then grow at their end, as they do when each need
+	// is negotiated in turn.
+	slices.SortStableFunc(w.added, func(x, y *bulkProposal) int {
+		if c := strings.Compare(x.NeedID, y.NeedID); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Producer, y.Producer)
+	})
+	for _, p := range w.added {
+		p.ID = core.NewID()
 	}
 	if err := store.Insert(ctx, q, "proposals", []string{"id", "need_id", "producer_id", "status", "origin", "quantity", "price",
 		"created_at", "updated_at"}, len(w.added), func(i int, v []any) {
@@ -657,6 +708,27 @@ func (w *bulk) write(ctx context.Context, q store.Q, out []orders.Full) error {
 	if err := w.prices.write(ctx, q); err != nil {
 		return err
 	}
+	// By emitter and time, so that the events' index by emitter grows in
+	// runs rather than at random.
+	order := make([]int, len(w.events))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		x, y := &w.events[a], &w.events[b]
+		if c := strings.Compare(x.OriginID, y.OriginID); c != 0 {
+			return c
+		}
+		if c := x.CreatedAt.Compare(y.CreatedAt); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	events := make([]activity.Event, len(order))
+	for i, k := range order {
+		events[i] = w.events[k]
+	}
+	w.events = events
 	if err := activity.RecordAll(ctx, q, w.events); err != nil {
 		return fmt.Errorf("trade: bulk: %w", err)
 	}
