@@ -143,11 +143,10 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 				for i := range 8 {
 					shop := w.User(accounts.User{Type: accounts.Distributor, Email: fmt.Sprintf("m%d-%s", i, f.Email), Name: fmt.Sprintf("Magasin %d", i)})
 					o := w.Order(f, shop, "2026-11-01")
-					w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+					w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 					orderCount++
 				}
 			}
-			w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
 
 			var wg sync.WaitGroup
 			outs := make([]bytes.Buffer, 2)

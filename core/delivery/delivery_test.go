@@ -326,8 +326,10 @@ func TestClaim(t *testing.T) {
 		}
 
 		// Refusals, each on a fresh done delivery unless said otherwise.
-		reviewed := fx.done("2026-11-17")
-		w.Exec(`UPDATE deliveries SET claim_status = 'accepted' WHERE id = ?`, reviewed)
+		reviewed := w.Settled(fx.order, "2026-11-17", delivery.Outcome{Status: orders.Done,
+			Claim: &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{"tomate": {Quantity: -100, Type: orders.ClaimQuality}},
+				SentAt: at(2026, 11, 17, 15, 0), Status: orders.ClaimAccepted, ReviewedAt: at(2026, 11, 18, 9, 0)}},
+			tradetest.L{Product: "tomate", Price: 250, Expected: 1200}, tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 		invoicedOrder := w.Order(w.Farm, w.Shop, "2026-10-01")
 		invoiced := w.Delivery(invoicedOrder, "2026-11-16", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		w.Exec(`INSERT INTO invoices (id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at, issue_date,

@@ -141,8 +141,16 @@ func newScene(t *testing.T) scene {
 	planned := w.Delivery(o, "2026-11-26", orders.Planned,
 		tradetest.L{Product: "tomate", Price: 250, Expected: 123456},
 		tradetest.L{Product: "courgette", Price: 180, Expected: 2500})
-	w.Exec(`UPDATE deliveries SET updated_at = ? WHERE 1 = 1`, at(2026, 11, 20, 10, 0).UnixMilli())
 	return scene{db: db, w: w, order: o, planned: planned, done: done}
+}
+
+// lockPlanned locks the planned delivery, as the deliveries job does at
+// its lock.
+func (s scene) lockPlanned(t *testing.T) {
+	t.Helper()
+	if ids, err := rules.LockDue(ctx, s.db, at(2026, 11, 26, 12, 0)); err != nil || len(ids) != 1 || ids[0] != s.planned {
+		t.Fatalf("locked %v, %v", ids, err)
+	}
 }
 
 func (s scene) note(t *testing.T, id string) []byte {
@@ -229,7 +237,7 @@ func render(t *testing.T, inv billing.Invoice) string {
 
 func TestInvoiceMentions(t *testing.T) {
 	s := newScene(t)
-	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	s.lockPlanned(t)
 	inv := issue(t, s.db, s.order)
 	text := render(t, inv)
 	mustContain(t, text,
@@ -342,7 +350,7 @@ var extractedMarks = strings.NewReplacer("\u202a", "", "\u202b", "", "\u202c", "
 // block and in the invoice's footer and terms.
 func TestHostileNamesRenderEverywhere(t *testing.T) {
 	s := newScene(t)
-	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	s.lockPlanned(t)
 	note, err := delivery.LoadNote(ctx, s.db, s.order, s.planned)
 	if err != nil {
 		t.Fatal(err)
@@ -391,7 +399,7 @@ func TestHostileNamesRenderEverywhere(t *testing.T) {
 // with an ellipsis.
 func TestTenThousandCharacterNames(t *testing.T) {
 	s := newScene(t)
-	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	s.lockPlanned(t)
 	huge := strings.Repeat("Ferme 🥕 du Lac ", 625) // 10,000 characters
 	s.w.Exec(`UPDATE users SET name = ?, legal = ?, address_line1 = ?, address_line2 = ?, address_line3 = ?, certification = ?`,
 		huge, huge, huge, huge, huge, huge)

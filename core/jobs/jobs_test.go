@@ -142,8 +142,7 @@ func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 5, 59)); r.Get(jobs.InvoicesIssued) != 0 {
 			t.Fatalf("before 06:00: %s", r)
@@ -172,8 +171,7 @@ func TestAFailedSendIsRetried(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 		srv.SetFailure(errors.New("service unavailable"))
 		r, err := jobs.Invoices(ctx, e, at(2026, 12, 1, 6, 0))
@@ -323,10 +321,9 @@ func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
 		shop3 := w.User(accounts.User{Type: accounts.Distributor, Email: "trois@magasin.fr", Name: "Troisième magasin"})
 		answered, unanswered, plain := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01"), w.Order(w.Farm, shop3, "2026-11-01")
 		line := tradetest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: tradetest.Dec(1000)}
-		d1 := w.Delivery(answered, "2026-11-30", orders.Done, line)
-		d2 := w.Delivery(unanswered, "2026-11-30", orders.Done, line)
-		w.Delivery(plain, "2026-11-30", orders.Done, line)
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		d1 := w.Emailed(answered, "2026-11-30", line)
+		d2 := w.Emailed(unanswered, "2026-11-30", line)
+		w.Emailed(plain, "2026-11-30", line)
 		lastEvening := at(2026, 11, 30, 22, 0)
 		rules := delivery.DefaultRules()
 		send := func(order, d string, q float64) {

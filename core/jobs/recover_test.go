@@ -258,8 +258,7 @@ func TestWhatCountsAsAnAttempt(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 		var h heard
 		e.Observe = h.observer()

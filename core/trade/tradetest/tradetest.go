@@ -296,6 +296,22 @@ func (w *World) Delivery(orderID, date, status string, lines ...L) string {
 	return w.Settled(orderID, date, out, lines...)
 }
 
+// Emailed is Delivery of a done delivery whose note went out by email
+// NoteDelay after its lock, as the deliveries job sends it.
+func (w *World) Emailed(orderID, date string, lines ...L) string {
+	w.t.Helper()
+	out := delivery.Outcome{Status: orders.Done, NoteSentAt: w.Rules.LockTime(date).Add(delivery.NoteDelay)}
+	for _, l := range lines {
+		if l.Sent != nil {
+			if out.Sent == nil {
+				out.Sent = map[string]decimal.Dec{}
+			}
+			out.Sent[l.Product] = *l.Sent
+		}
+	}
+	return w.Settled(orderID, date, out, lines...)
+}
+
 // Deliver is Delivery on the order of producer and shop for the date's
 // month.
 func (w *World) Deliver(producerID, shopID, date, status string, lines ...L) string {
