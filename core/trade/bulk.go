@@ -203,9 +203,13 @@ func readBulk(ctx context.Context, q store.Q, rules delivery.Rules, b Batch) (*b
 		rules: rules, users: map[string]accounts.User{}, products: map[string]catalog.Product{},
 		needs: map[needKey]*bulkNeed{}, orders: map[orderKey]*bulkOrder{}, touched: map[string]int64{}, prices: priceSums{},
 	}
-	w.newNeeds = b.Needs
-	for _, n := range b.Needs {
-		w.needs[needKey{n.DistributorID, n.ProductID, n.Month}] = &bulkNeed{need: n}
+	w.newNeeds = slices.Clone(b.Needs)
+	for i := range w.newNeeds {
+		n := &w.newNeeds[i]
+		if n.ID == "" {
+			n.ID = core.NewID()
+		}
+		w.needs[needKey{n.DistributorID, n.ProductID, n.Month}] = &bulkNeed{need: *n}
 	}
 	// The shops and months of the needs to read: those the batch uses and
 	// does not create.
