@@ -13,12 +13,12 @@ import (
 	"testing"
 
 	"primeur/core/accounts"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/jobs"
 	"primeur/core/orders"
 	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 // envMain makes the test binary behave as the primeur command (see
@@ -85,9 +85,9 @@ func TestJobsRunAt(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("PRIMEUR_DATA_DIR", dir)
 	db := openMigrated(t, "", filepath.Join(dir, "primeur.db"))
-	w := deliverytest.New(t, db)
+	w := tradetest.New(t, db)
 	o := w.Order(w.Farm, w.Shop, "2026-11-01")
-	w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+	w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 
 	code, out, errOut := run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:30")
 	if code != 0 || out != "deliveries (2026-11-30 12:30 CET) : livraisons verrouillées : 1, bons de livraison envoyés : 1, factures envoyées : 0\n" {
@@ -133,7 +133,7 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			url, dir := base(t)
 			db := openMigrated(t, url, filepath.Join(dir, "primeur.db"))
-			w := deliverytest.New(t, db)
+			w := tradetest.New(t, db)
 			farms := []accounts.User{w.Farm}
 			for i := range 2 {
 				farms = append(farms, w.User(accounts.User{Type: accounts.Producer, Email: fmt.Sprintf("ferme%d@x.fr", i), Name: fmt.Sprintf("Ferme %d", i)}))
@@ -143,11 +143,10 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 				for i := range 8 {
 					shop := w.User(accounts.User{Type: accounts.Distributor, Email: fmt.Sprintf("m%d-%s", i, f.Email), Name: fmt.Sprintf("Magasin %d", i)})
 					o := w.Order(f, shop, "2026-11-01")
-					w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+					w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 					orderCount++
 				}
 			}
-			w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
 
 			var wg sync.WaitGroup
 			outs := make([]bytes.Buffer, 2)
@@ -217,11 +216,11 @@ func TestJobsRunWithHostileNames(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			url, dir := base(t)
 			db := openMigrated(t, url, filepath.Join(dir, "primeur.db"))
-			w := deliverytest.New(t, db)
+			w := tradetest.New(t, db)
 			w.Exec(`UPDATE users SET name = ? WHERE id = ?`, "Ferme du Lac 🥕 𝔘", w.Farm.ID)
 			w.Exec(`UPDATE users SET name = ? WHERE id = ?`, "Épicerie\x1b[2J du Lac\r\n湖", w.Shop.ID)
 			o := w.Order(w.Farm, w.Shop, "2026-11-01")
-			d := w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+			d := w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 
 			for _, args := range [][]string{
 				{"jobs", "run", "deliveries", "--at", "2026-11-30T12:30"},
@@ -252,9 +251,9 @@ func TestJobsRunRetryFailed(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("PRIMEUR_DATA_DIR", dir)
 	db := openMigrated(t, "", filepath.Join(dir, "primeur.db"))
-	w := deliverytest.New(t, db)
+	w := tradetest.New(t, db)
 	o := w.Order(w.Farm, w.Shop, "2026-11-01")
-	d := w.Delivery(o, "2026-11-20", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+	d := w.Delivery(o, "2026-11-20", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 	w.Exec(`UPDATE deliveries SET note_attempts = ? WHERE id = ?`, jobs.MaxAttempts, d)
 
 	code, out, errOut := run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:30")

@@ -13,12 +13,14 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
 
-	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/billing"
+	"primeur/core/orders"
 	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -269,34 +271,22 @@ func buildWorld(t *testing.T) *world {
 	w.ids["otherNeed"] = need.ID
 
 	// The producer's commitment on the shop's need, its order and a planned
-	// delivery, as trading would leave them…
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := store.Exec(ctx, db, q, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w.ids["order"], w.ids["delivery"] = core.NewID(), core.NewID()
-	exec(`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
-		VALUES (?, ?, ?, 'accepted', 'producer', 4000, 150, 0, 0)`, core.NewID(), w.ids["need"], w.ids["producer"])
+	// delivery, as trading leaves them…
+	tw := tradetest.Between(t, db, w.ids["producer"], w.ids["shop"])
+	w.ids["order"] = tw.Order(tw.Farm, tw.Shop, "2026-12-01")
+	w.ids["delivery"] = tw.Delivery(w.ids["order"], "2026-12-03", orders.Planned, tradetest.L{Product: "tomate", Price: 150, Expected: 4000})
 	// …and its pending correction.
-	exec(`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
-		VALUES (?, ?, ?, 'proposed', 'producer', 5000, 150, 0, 0)`, core.NewID(), w.ids["need"], w.ids["producer"])
-	exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, '2026-12-01', 0, 0)`,
-		w.ids["order"], w.ids["producer"], w.ids["shop"])
-	exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at)
-		VALUES (?, ?, ?, 'planned', '2026-12-03', 1, 0, 0)`, w.ids["delivery"], w.ids["order"], w.ids["producer"])
-	exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected)
-		VALUES (?, ?, ?, 'tomate', 150, 4000)`, core.NewID(), w.ids["delivery"], w.ids["need"])
-	exec(`INSERT INTO counters (key, value) VALUES (?, 1)`, "chrono:"+w.ids["producer"])
+	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		_, err := trade.Propose(ctx, tx, tw.Farm, w.ids["need"], tw.Farm.ID, trade.Offer{Quantity: 50, Price: 1.5}, daemontest.Start)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	// An October order, done and invoiced.
-	w.ids["invoicedOrder"], w.ids["doneDelivery"], w.ids["doneLine"] = core.NewID(), core.NewID(), core.NewID()
-	exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, '2026-10-01', 0, 0)`,
-		w.ids["invoicedOrder"], w.ids["producer"], w.ids["shop"])
-	exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at)
-		VALUES (?, ?, ?, 'done', '2026-10-29', 2, 0, 0)`, w.ids["doneDelivery"], w.ids["invoicedOrder"], w.ids["producer"])
-	exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent)
-		VALUES (?, ?, ?, 'tomate', 150, 4000, 4000)`, w.ids["doneLine"], w.ids["doneDelivery"], w.ids["need"])
+	w.ids["invoicedOrder"] = tw.Order(tw.Farm, tw.Shop, "2026-10-01")
+	w.ids["doneDelivery"] = tw.Delivery(w.ids["invoicedOrder"], "2026-10-29", orders.Done,
+		tradetest.L{Product: "tomate", Price: 150, Expected: 4000, Sent: tradetest.Dec(4000)})
+	w.ids["doneLine"] = tw.Line(w.ids["doneDelivery"], "tomate")
 	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := billing.Issue(ctx, tx, w.ids["invoicedOrder"], daemontest.Start, daemontest.Start.Location())
 		return err

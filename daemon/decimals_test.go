@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/rewards"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/trade"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -24,11 +24,11 @@ func TestAClaimCannotBillMoreThanWasOrdered(t *testing.T) {
 		s := daemontest.New(t, db) // Friday 2026-11-20 10:00
 		_, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
 		farm, farmID := s.Producer("ferme@aravis.fr", "Ferme des Aravis")
-		w := deliverytest.Between(t, db, farmID, shopID)
+		w := tradetest.Between(t, db, farmID, shopID)
 		order := w.Order(w.Farm, w.Shop, "2026-11-01")
 		done := w.Delivery(order, "2026-11-19", orders.Done,
-			deliverytest.L{Product: "tomate", Price: 900, Expected: 250, Sent: deliverytest.Dec(200)},
-			deliverytest.L{Product: "laitue", Price: 90, Expected: 1200, Sent: deliverytest.Dec(1200)})
+			tradetest.L{Product: "tomate", Price: 900, Expected: 250, Sent: tradetest.Dec(200)},
+			tradetest.L{Product: "laitue", Price: 90, Expected: 1200, Sent: tradetest.Dec(1200)})
 		tomato, lettuce := w.Line(done, "tomate"), w.Line(done, "laitue")
 		path := "/api/deliveries/claim/" + order + "/" + done
 		claim := func(line string, q string) string {
@@ -73,10 +73,10 @@ func TestDecimalRuleAtEveryAPIPath(t *testing.T) {
 			ID string `json:"_id"`
 		}
 		shop.Do("POST", "/api/needs", map[string]any{"product": "melon", "date": "2026-12-01", "quantity": 10000}).Expect(t, 201).JSON(t, &melons)
-		w := deliverytest.Between(t, db, farmID, shopID)
+		w := tradetest.Between(t, db, farmID, shopID)
 		order := w.Order(w.Farm, w.Shop, "2026-11-01")
 		planned := w.Delivery(order, "2026-11-24", orders.Planned,
-			deliverytest.L{Product: "tomate", Price: 250, Expected: 1000}, deliverytest.L{Product: "laitue", Price: 90, Expected: 2000})
+			tradetest.L{Product: "tomate", Price: 250, Expected: 1000}, tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 		tomato, lettuce := w.Line(planned, "tomate"), w.Line(planned, "laitue")
 
 		proposal := "/api/proposals/" + need.ID + "/" + farmID

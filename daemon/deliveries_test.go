@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/jobs"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon"
 	"primeur/daemon/daemontest"
 )
@@ -48,7 +48,7 @@ type ordersDeliveryJSON struct {
 // API and gives the pair a November order with a planned and a done delivery.
 type deliveriesWorld struct {
 	s                   *daemontest.Server
-	w                   *deliverytest.World
+	w                   *tradetest.World
 	shop, farm          *daemontest.Client
 	otherShop, otherFrm *daemontest.Client
 	shopID, farmID      string
@@ -64,12 +64,12 @@ func newDeliveriesWorld(t *testing.T, db *store.DB) deliveriesWorld {
 	dw.farm, dw.farmID = s.Producer("ferme@aravis.fr", "Ferme des Aravis")
 	dw.otherShop, _ = s.Register("autre@magasin.fr", "Autre magasin", true)
 	dw.otherFrm, _ = s.Producer("autre@ferme.fr", "Autre ferme")
-	dw.w = deliverytest.Between(t, db, dw.farmID, dw.shopID)
+	dw.w = tradetest.Between(t, db, dw.farmID, dw.shopID)
 	dw.order = dw.w.Order(dw.w.Farm, dw.w.Shop, "2026-11-01")
 	dw.planned = dw.w.Delivery(dw.order, "2026-11-24", orders.Planned,
-		deliverytest.L{Product: "tomate", Price: 250, Expected: 1000}, deliverytest.L{Product: "laitue", Price: 90, Expected: 2000})
+		tradetest.L{Product: "tomate", Price: 250, Expected: 1000}, tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 	dw.done = dw.w.Delivery(dw.order, "2026-11-19", orders.Done,
-		deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(1000)})
+		tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)})
 	return dw
 }
 
@@ -158,7 +158,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 		}
 
 		// At 12:00 on its date, the delivery is locked for the shop.
-		dw.s.Clock.Set(deliverytest.At(2026, 11, 21, 12, 0))
+		dw.s.Clock.Set(tradetest.At(2026, 11, 21, 12, 0))
 		res := dw.shop.Do("PUT", dw.path("cancel", dw.planned), nil).Expect(t, 409)
 		if p := res.Problem(t); p.Detail != "Le bon de livraison n'est plus modifiable après 12h le jour de la livraison." {
 			t.Fatalf("detail %q", p.Detail)
@@ -184,7 +184,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 			}
 		}
 		// A new planned delivery is cancelled.
-		next := w.Delivery(dw.order, "2026-11-27", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		next := w.Delivery(dw.order, "2026-11-27", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		dw.shop.Do("PUT", dw.path("cancel", next), nil).Expect(t, 200).JSON(t, &o)
 		for _, d := range o.Deliveries {
 			if d.ID == next && d.Status != "cancelled" {
@@ -206,7 +206,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 			t.Fatalf("orders before the invoice %+v", load.Orders)
 		}
 		// Once invoiced, the user load carries the invoice.
-		invoices(t, dw.s, deliverytest.At(2026, 12, 1, 6, 0))
+		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))
 		dw.shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
 		if len(load.Orders) != 1 || load.Orders[0].Invoice == nil || load.Orders[0].Invoice.Number != "FA-2026-000001" {
 			t.Fatalf("orders after the invoice %+v", load.Orders)
@@ -239,7 +239,7 @@ func TestPrintRoutes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		w := dw.w
-		cancelled := w.Delivery(dw.order, "2026-11-25", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		cancelled := w.Delivery(dw.order, "2026-11-25", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		note := "/print/delivery/" + dw.order + "/" + dw.done
 		invoice := "/print/invoice/" + dw.order
 		expectPDF := func(c *daemontest.Client, path, name string) {
@@ -275,7 +275,7 @@ func TestPrintRoutes(t *testing.T) {
 				t.Fatalf("%s: %d", tt.path, res.Status)
 			}
 		}
-		invoices(t, dw.s, deliverytest.At(2026, 12, 1, 6, 0))
+		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))
 		for _, c := range []*daemontest.Client{dw.shop, dw.farm} {
 			expectPDF(c, invoice, "FA-2026-000001.pdf")
 		}

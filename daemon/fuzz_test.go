@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"primeur/core/decimal"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -263,13 +263,13 @@ func FuzzDeliveryPayload(f *testing.F) {
 	_, shopID := s.Register("shop@example.fr", "Épicerie", true)
 	_, farmID := s.Producer("ferme@example.fr", "Ferme")
 	shop, farm := fuzzLogin(f, s, "shop@example.fr"), fuzzLogin(f, s, "ferme@example.fr")
-	w := deliverytest.Between(f, db, farmID, shopID)
+	w := tradetest.Between(f, db, farmID, shopID)
 	order := w.Order(w.Farm, w.Shop, "2026-11-01")
 	planned := w.Delivery(order, "2026-11-26", orders.Planned,
-		deliverytest.L{Product: "tomate", Price: 250, Expected: 1000}, deliverytest.L{Product: "laitue", Price: 90, Expected: 1200})
+		tradetest.L{Product: "tomate", Price: 250, Expected: 1000}, tradetest.L{Product: "laitue", Price: 90, Expected: 1200})
 	done := w.Delivery(order, "2026-11-18", orders.Done,
-		deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(800)},
-		deliverytest.L{Product: "laitue", Price: 90, Expected: 1200, Sent: deliverytest.Dec(1200)})
+		tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(800)},
+		tradetest.L{Product: "laitue", Price: 90, Expected: 1200, Sent: tradetest.Dec(1200)})
 	ids := map[string][2]string{ // the placeholders of the seeds: the kg and the pieces line
 		planned: {w.Line(planned, "tomate"), w.Line(planned, "laitue")},
 		done:    {w.Line(done, "tomate"), w.Line(done, "laitue")},

@@ -5,10 +5,10 @@ import (
 	"context"
 	"testing"
 
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -26,10 +26,10 @@ func TestPrintWithHostileNames(t *testing.T) {
 			t.Fatal(err)
 		}
 		farm, farmID := s.Producer("ferme@lac.fr", "Ferme du Lac 🥕 𝔘")
-		w := deliverytest.Between(t, db, farmID, shopID)
+		w := tradetest.Between(t, db, farmID, shopID)
 		order := w.Order(w.Farm, w.Shop, "2026-11-01")
-		done := w.Delivery(order, "2026-11-19", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
-		invoices(t, s, deliverytest.At(2026, 12, 1, 6, 0))
+		done := w.Delivery(order, "2026-11-19", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+		invoices(t, s, tradetest.At(2026, 12, 1, 6, 0))
 		for _, c := range []*daemontest.Client{shop, farm} {
 			for _, path := range []string{"/print/delivery/" + order + "/" + done, "/print/invoice/" + order} {
 				res := c.Do("GET", path, nil).Expect(t, 200)

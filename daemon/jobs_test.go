@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"primeur/core/config"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon"
 )
 
@@ -20,14 +20,14 @@ import (
 // emailed (into the outbox) when the daemon starts on 1 December.
 func TestRunSchedulesTheJobs(t *testing.T) {
 	db := storetest.SQLite(t)
-	w := deliverytest.New(t, db)
+	w := tradetest.New(t, db)
 	o := w.Order(w.Farm, w.Shop, "2026-11-01")
-	w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+	w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 
 	cfg := config.Defaults()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.DataDir = t.TempDir()
-	d := daemon.New(daemon.Options{Config: cfg, DB: db, Now: func() time.Time { return deliverytest.At(2026, 12, 1, 7, 0) }})
+	d := daemon.New(daemon.Options{Config: cfg, DB: db, Now: func() time.Time { return tradetest.At(2026, 12, 1, 7, 0) }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.Run(ctx, nil) }()

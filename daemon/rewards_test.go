@@ -4,10 +4,12 @@ import (
 	"testing"
 	"time"
 
-	"primeur/core"
+	"primeur/core/decimal"
+	"primeur/core/orders"
 	"primeur/core/rewards"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon"
 	"primeur/daemon/daemontest"
 )
@@ -35,31 +37,14 @@ type standingJSON struct {
 	} `json:"contribution"`
 }
 
-// tradeFixture inserts what core/trade and core/delivery would have
-// written: a commitment of farmID on shopID's need for month, and a done
-// delivery on date of qty × price (cents and hundredths).
-func tradeFixture(t *testing.T, db *store.DB, shopID, farmID, month, date string, qty, price int64) {
+// tradeFixture gives farmID a commitment on shopID's need of tomatoes for
+// month (as much as the need) and a delivery of it on date of qty × price
+// (hundredths and cents), in status, through tradetest.
+func tradeFixture(t *testing.T, db *store.DB, shopID, farmID, month, date, status string, qty, price int64) {
 	t.Helper()
-	needID, orderID, deliveryID := core.NewID(), core.NewID(), core.NewID()
-	for _, q := range []struct {
-		sql  string
-		args []any
-	}{
-		{`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES (?, ?, 'tomate', ?, ?, 0, 0)`,
-			[]any{needID, shopID, month, qty}},
-		{`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at) VALUES (?, ?, ?, 'accepted', 'producer', ?, ?, 0, 0)`,
-			[]any{core.NewID(), needID, farmID, qty, price}},
-		{`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)`,
-			[]any{orderID, farmID, shopID, month}},
-		{`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status, created_at, updated_at) VALUES (?, ?, ?, 'done', ?, ?, 'void', 0, 0)`,
-			[]any{deliveryID, orderID, farmID, date, qty + price}},
-		{`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent) VALUES (?, ?, ?, 'tomate', ?, ?, ?)`,
-			[]any{core.NewID(), deliveryID, needID, price, qty, qty}},
-	} {
-		if _, err := store.Exec(t.Context(), db, q.sql, q.args...); err != nil {
-			t.Fatal(err)
-		}
-	}
+	w := tradetest.Between(t, db, farmID, shopID)
+	w.Need(shopID, "tomate", month, decimal.Dec(qty))
+	w.Delivery(w.OrderOf(farmID, shopID, month), date, status, tradetest.L{Product: "tomate", Price: decimal.Dec(price), Expected: decimal.Dec(qty)})
 }
 
 func TestRewardsAPI(t *testing.T) {
@@ -69,13 +54,10 @@ func TestRewardsAPI(t *testing.T) {
 		other, otherID := s.Register("other@example.fr", "Autre magasin", true)
 		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
 		// Shop: 1 200 € delivered in October, committed in October and December.
-		tradeFixture(t, db, shopID, farmID, "2026-10-01", "2026-10-15", 40000, 300)
-		tradeFixture(t, db, shopID, farmID, "2026-12-01", "2026-12-03", 100, 100) // not done yet: only the month counts
-		if _, err := store.Exec(t.Context(), db, `UPDATE deliveries SET status = 'planned' WHERE date = ?`, "2026-12-03"); err != nil {
-			t.Fatal(err)
-		}
+		tradeFixture(t, db, shopID, farmID, "2026-10-01", "2026-10-15", orders.Done, 40000, 300)
+		tradeFixture(t, db, shopID, farmID, "2026-12-01", "2026-12-03", orders.Planned, 100, 100) // not done yet: only the month counts
 		// Other shop: 2 500 € delivered this month.
-		tradeFixture(t, db, otherID, farmID, "2026-11-01", "2026-11-05", 50000, 500)
+		tradeFixture(t, db, otherID, farmID, "2026-11-01", "2026-11-05", orders.Done, 50000, 500)
 
 		var st standingJSON
 		shop.Do("GET", "/api/rewards", nil).Expect(t, 200).JSON(t, &st)
@@ -165,7 +147,7 @@ func TestRewardsBoardShared(t *testing.T) {
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
 		_, otherID := s.Register("other@example.fr", "Autre magasin", true)
 		_, farmID := s.Producer("ferme@example.fr", "Ferme")
-		tradeFixture(t, db, shopID, farmID, "2026-11-01", "2026-11-05", 10000, 300) // 300 €
+		tradeFixture(t, db, shopID, farmID, "2026-11-01", "2026-11-05", orders.Done, 10000, 300) // 300 €
 		scores := func() map[string]int64 {
 			t.Helper()
 			var out struct {
@@ -182,11 +164,8 @@ func TestRewardsBoardShared(t *testing.T) {
 			t.Fatalf("scores = %v", got)
 		}
 		// The other shop receives 500 €; the shop commits for December.
-		tradeFixture(t, db, otherID, farmID, "2026-11-01", "2026-11-06", 10000, 500)
-		tradeFixture(t, db, shopID, farmID, "2026-12-01", "2026-12-03", 100, 100)
-		if _, err := store.Exec(t.Context(), db, `UPDATE deliveries SET status = 'planned' WHERE date = ?`, "2026-12-03"); err != nil {
-			t.Fatal(err)
-		}
+		tradeFixture(t, db, otherID, farmID, "2026-11-01", "2026-11-06", orders.Done, 10000, 500)
+		tradeFixture(t, db, shopID, farmID, "2026-12-01", "2026-12-03", orders.Planned, 100, 100)
 		var st standingJSON
 		shop.Do("GET", "/api/rewards", nil).Expect(t, 200).JSON(t, &st)
 		if st.Purchases.CurrentMonth.Value != 300 || st.MonthsOfCommitment != 2 || st.Score != 500 || st.Rank != 1 {

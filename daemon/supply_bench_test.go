@@ -10,7 +10,7 @@ import (
 
 	"primeur/core/store"
 	"primeur/core/store/storetest"
-	"primeur/core/supply/supplytest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -37,7 +37,7 @@ func BenchmarkSupplyAPI(b *testing.B) {
 			products := make([]string, 150)
 			lines := 0
 			err := db.Tx(context.Background(), func(tx *sqlx.Tx) error {
-				w := supplytest.New(b, tx)
+				w := tradetest.On(b, tx)
 				for i := range products {
 					products[i] = fmt.Sprintf("bench-%03d", i)
 					w.Product(products[i], "kg")

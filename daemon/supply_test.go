@@ -10,7 +10,7 @@ import (
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/supply"
-	"primeur/core/supply/supplytest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon"
 	"primeur/daemon/daemontest"
 )
@@ -63,14 +63,14 @@ func TestSupplyAPI(t *testing.T) {
 		other, otherID := s.Register("other@example.fr", "Autre", true)
 		farm, farmID := s.Producer("ferme@example.fr", "Ferme des Saules")
 		_, alpageID := s.Producer("alpage@example.fr", "Alpage")
-		w := supplytest.New(t, db)
+		w := tradetest.On(t, db)
 		w.Need(shopID, "tomate", "2026-11-01", 25000)
 		w.Need(otherID, "poire", "2026-11-01", 25000)
-		w.Delivery(farmID, shopID, "2026-11-12", supply.Done, supplytest.Line{Product: "tomate", Expected: 3200, Sent: 3000})
-		w.Delivery(alpageID, shopID, "2026-11-16", supply.Planned, supplytest.Line{Product: "tomate", Expected: 2550})
-		w.Delivery(farmID, shopID, "2026-11-17", supply.Cancelled, supplytest.Line{Product: "tomate", Expected: 10000})
-		w.Delivery(farmID, shopID, "2026-11-19", supply.Planned, supplytest.Line{Product: "tomate", Expected: 2000})
-		w.Delivery(alpageID, shopID, "2026-11-19", supply.Planned, supplytest.Line{Product: "tomate", Expected: 525})
+		w.Deliver(farmID, shopID, "2026-11-12", supply.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 3200, Sent: tradetest.Dec(3000)})
+		w.Deliver(alpageID, shopID, "2026-11-16", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 2550})
+		w.Deliver(farmID, shopID, "2026-11-17", supply.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 10000})
+		w.Deliver(farmID, shopID, "2026-11-19", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 2000})
+		w.Deliver(alpageID, shopID, "2026-11-19", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 525})
 
 		// Refusals, with the French messages and the parameter's location.
 		for _, tt := range []struct {

@@ -16,9 +16,12 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/billing"
 	"primeur/core/decimal"
+	"primeur/core/delivery"
 	"primeur/core/mail/mailtest"
 	"primeur/core/orders"
+	"primeur/core/planning"
 	"primeur/core/store"
+	"primeur/core/trade"
 )
 
 var paris = func() *time.Location {
@@ -60,65 +63,24 @@ var products = []struct {
 	price decimal.Dec
 }{{"tomate", 250}, {"carotte", 120}, {"pomme-de-terre", 95}}
 
-// batch accumulates the rows of a multi-row INSERT and writes them 300 at
-// a time: seeding thousands of rows one statement each is slow in the
-// race-instrumented SQLite of the test process.
-type batch struct {
-	ctx    context.Context
-	tx     *sqlx.Tx
-	prefix string // INSERT INTO t (columns) VALUES
-	tuple  string // (?, ?, …)
-	rows   int
-	args   []any
-	// parents are the batches whose rows these reference: written first.
-	parents []*batch
-}
-
-func (b *batch) add(args ...any) error {
-	b.rows++
-	b.args = append(b.args, args...)
-	if b.rows == 300 {
-		return b.flush()
-	}
-	return nil
-}
-
-func (b *batch) flush() error {
-	for _, p := range b.parents {
-		if err := p.flush(); err != nil {
-			return err
-		}
-	}
-	if b.rows == 0 {
-		return nil
-	}
-	q := b.prefix + strings.TrimSuffix(strings.Repeat(b.tuple+", ", b.rows), ", ")
-	_, err := store.Exec(b.ctx, b.tx, q, b.args...)
-	b.rows, b.args = 0, nil
-	return err
-}
-
 // seed writes a world through the store, in one transaction, before any
-// daemon starts.
+// daemon starts: the accounts, the shops' needs (planning.WriteAll) and
+// the orders, written by trade.Bulk as trade and the deliveries' rules
+// leave them — commitments accepted on the eve of November, deliveries on
+// the shape's dates, done ones locked with 0.5 less of each product sent
+// and their notes emailed, claims sent on 25 November and unanswered.
 func seed(t *testing.T, db *store.DB, s shape) world {
 	t.Helper()
 	ctx := context.Background()
+	rules := delivery.DefaultRules()
+	rules.Location = paris
 	w := world{totalHT: map[string]int{}}
-	created := time.Date(2026, 10, 1, 9, 0, 0, 0, paris).UnixMilli()
-	claimAt := time.Date(2026, 11, 25, 9, 0, 0, 0, paris).UnixMilli()
+	created := time.Date(2026, 10, 1, 9, 0, 0, 0, paris)
+	accepted := time.Date(2026, 10, 31, 9, 0, 0, 0, paris)
+	claimAt := time.Date(2026, 11, 25, 9, 0, 0, 0, paris)
+	const claimDate = "2026-11-24"
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		needs := &batch{ctx: ctx, tx: tx, tuple: "(?, ?, ?, ?, 1000000, ?, ?)",
-			prefix: `INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES `}
-		ords := &batch{ctx: ctx, tx: tx, tuple: "(?, ?, ?, ?, ?, ?)",
-			prefix: `INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES `}
-		dels := &batch{ctx: ctx, tx: tx, tuple: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			prefix: `INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status, claim_sent_at,
-				note_sent_at, created_at, updated_at) VALUES `}
-		lines := &batch{ctx: ctx, tx: tx, tuple: "(?, ?, ?, ?, ?, ?, ?, ?, ?, '')",
-			prefix: `INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected,
-				quantity_sent, quantity_claimed, claim_type, claim_comment) VALUES `}
-		dels.parents = []*batch{ords}
-		lines.parents = []*batch{needs, dels}
+		w = world{totalHT: map[string]int{}}
 		var shops []string
 		for i := range s.shops {
 			id := fmt.Sprintf("shop-%03d", i)
@@ -127,98 +89,94 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 				Name: fmt.Sprintf("Magasin %d", i), PasswordHash: "x", Legal: "SARL", Capital: "8000",
 				SIRET: "98765432100021", TVAIntracom: "FR45987654321", APE: "4721Z", DeliveryDays: "0000000",
 				AddressLine1: fmt.Sprintf("%d quai de la Tournette", i+1), AddressLine2: "74000 Annecy",
-				EmailAccounting: "compta-" + id + "@magasins.fr", CreatedAt: created, UpdatedAt: created,
+				EmailAccounting: "compta-" + id + "@magasins.fr", CreatedAt: created.UnixMilli(), UpdatedAt: created.UnixMilli(),
 			}); err != nil {
 				return err
 			}
+			var cells []planning.Cell
 			for _, p := range products {
-				if err := needs.add(id+"-"+p.id, id, p.id, november, created, created); err != nil {
-					return err
-				}
+				cells = append(cells, planning.Cell{ProductID: p.id, Month: november, Quantity: 1000000})
+			}
+			if _, err := planning.WriteAll(ctx, tx, id, cells, created); err != nil {
+				return err
 			}
 			shops = append(shops, id)
 		}
+		var b trade.Batch
 		for f := range s.producers {
 			farm := fmt.Sprintf("farm-%02d", f)
+			mandate := created.UnixMilli()
 			if err := accounts.Insert(ctx, tx, accounts.User{
 				ID: farm, Type: accounts.Producer, Email: farm + "@fermes.fr", EmailKey: farm + "@fermes.fr",
 				Name: fmt.Sprintf("Ferme %d", f), PasswordHash: "x", Legal: "EARL", Capital: "15000",
 				SIRET: "12345678900012", TVAIntracom: "FR32123456789", APE: "0113Z",
 				IBAN: "FR7630006000011234567890189", BIC: "AGRIFRPP882", Tel: "0450000000",
 				AddressLine1: "12 route des Aravis", AddressLine2: "74220 La Clusaz", DeliveryDays: "1111111",
-				BillingMandateAt: &created, CreatedAt: created, UpdatedAt: created,
+				BillingMandateAt: &mandate, CreatedAt: mandate, UpdatedAt: mandate,
 			}); err != nil {
 				return err
 			}
 			w.producers = append(w.producers, farm)
-			chrono := 0
 			for _, shop := range shops {
 				order := farm + "-" + shop
 				n := len(w.orders)
-				if err := ords.add(order, farm, shop, november, created+int64(n), created+int64(n)); err != nil {
-					return err
-				}
 				w.orders = append(w.orders, order)
-				add := func(date, status string, claim bool) error {
-					chrono++
-					id := fmt.Sprintf("%s-%s", order, date)
-					var noteSent, claimSent *int64
-					claimStatus := orders.ClaimVoid
-					if status == orders.Done {
-						noteSent = &created
-					}
-					if claim {
-						claimSent, claimStatus = &claimAt, orders.ClaimSent
-						w.claimed = append(w.claimed, id)
-					}
-					if status == orders.Planned {
-						w.planned = append(w.planned, id)
-					}
-					if err := dels.add(id, order, farm, status, date, chrono, claimStatus, claimSent, noteSent, created, created); err != nil {
-						return err
-					}
-					for i, p := range products {
-						expected := decimal.Dec(1000 + 100*i + 10*(n%7))
-						var sent *decimal.Dec
+				claim := n < s.claims
+				dates := append([]string(nil), s.done...)
+				if claim {
+					dates = append(dates, claimDate)
+				}
+				dates = append(dates, s.planned...)
+				slices.Sort(dates)
+				var cs []trade.Accepted
+				sent := map[string]decimal.Dec{}
+				for i, p := range products {
+					expected := decimal.Dec(1000 + 100*i + 10*(n%7))
+					cs = append(cs, trade.Accepted{ProductID: p.id, Quantity: expected * decimal.Dec(len(dates)), Price: p.price})
+					sent[p.id] = expected - 50
+					for _, date := range dates {
 						billed := expected // a planned line: sent = expected at the lock
-						if status == orders.Done {
-							v := expected - 50
-							sent, billed = &v, v
+						if !slices.Contains(s.planned, date) {
+							billed = expected - 50
 						}
-						claimed, kind := decimal.Dec(0), ""
-						if claim && i == 0 {
-							claimed, kind = -200, orders.ClaimQuality
-							billed += claimed // the jobs accept it before billing
-						}
-						if err := lines.add(fmt.Sprintf("%s-l%d", id, i), id, shop+"-"+p.id, p.id, p.price, expected,
-							sent, claimed, kind); err != nil {
-							return err
+						if date == claimDate && i == 0 {
+							billed -= 200 // the jobs accept the claim before billing
 						}
 						w.totalHT[order] += int(billing.Amount(billed, p.price))
 					}
-					return nil
 				}
-				for _, date := range s.done {
-					if err := add(date, orders.Done, false); err != nil {
-						return err
-					}
-				}
-				if n < s.claims {
-					if err := add("2026-11-24", orders.Done, true); err != nil {
-						return err
-					}
-				}
-				for _, date := range s.planned {
-					if err := add(date, orders.Planned, false); err != nil {
-						return err
-					}
-				}
-			}
-			if _, err := store.Exec(ctx, tx, `INSERT INTO counters (key, value) VALUES (?, ?)`, "chrono:"+farm, chrono); err != nil {
-				return err
+				b.Agreements = append(b.Agreements, trade.Agreement{
+					ProducerID: farm, ShopID: shop, Month: november, OrderID: order, At: accepted, Dates: dates, Commitments: cs,
+					Outcome: func(_ int, d orders.FullDelivery) delivery.Outcome {
+						if slices.Contains(s.planned, d.Date) {
+							return delivery.Outcome{}
+						}
+						out := delivery.Outcome{Status: orders.Done, Sent: sent, NoteSentAt: rules.LockTime(d.Date).Add(delivery.NoteDelay)}
+						if d.Date == claimDate {
+							out.Claim = &delivery.ClaimOutcome{SentAt: claimAt, Lines: map[string]delivery.ClaimedLine{
+								products[0].id: {Quantity: -200, Type: orders.ClaimQuality},
+							}}
+						}
+						return out
+					},
+				})
 			}
 		}
-		return lines.flush() // and its parents first
+		written, err := trade.Bulk(ctx, tx, rules, b)
+		if err != nil {
+			return err
+		}
+		for _, o := range written {
+			for _, d := range o.Deliveries {
+				switch {
+				case d.Status == orders.Planned:
+					w.planned = append(w.planned, d.ID)
+				case d.ClaimStatus == orders.ClaimSent:
+					w.claimed = append(w.claimed, d.ID)
+				}
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatalf("seed: %v", err)

@@ -15,7 +15,7 @@ import (
 	"primeur/commands/supplyui"
 	"primeur/core/store/storetest"
 	"primeur/core/supply"
-	"primeur/core/supply/supplytest"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -29,14 +29,14 @@ func shop(t *testing.T) *supplyui.Client {
 	_, shopID := s.Register("epicerie@example.fr", "Épicerie du Lac", true)
 	_, saules := s.Producer("saules@example.fr", "Ferme des Saules")
 	_, alpage := s.Producer("alpage@example.fr", "Alpage")
-	w := supplytest.New(t, db)
+	w := tradetest.On(t, db)
 	w.Need(shopID, "tomate", "2026-11-01", 25000)
 	w.Need(shopID, "poireau", "2026-11-01", 4650)
-	w.Delivery(saules, shopID, "2026-11-12", supply.Done, supplytest.Line{Product: "tomate", Expected: 3200, Sent: 3000})
-	w.Delivery(alpage, shopID, "2026-11-16", supply.Planned, supplytest.Line{Product: "tomate", Expected: 2550})
-	w.Delivery(saules, shopID, "2026-11-17", supply.Cancelled, supplytest.Line{Product: "tomate", Expected: 10000})
-	w.Delivery(saules, shopID, "2026-11-19", supply.Planned, supplytest.Line{Product: "tomate", Expected: 2000})
-	w.Delivery(alpage, shopID, "2026-11-19", supply.Planned, supplytest.Line{Product: "tomate", Expected: 525})
+	w.Deliver(saules, shopID, "2026-11-12", supply.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 3200, Sent: tradetest.Dec(3000)})
+	w.Deliver(alpage, shopID, "2026-11-16", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 2550})
+	w.Deliver(saules, shopID, "2026-11-17", supply.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 10000})
+	w.Deliver(saules, shopID, "2026-11-19", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 2000})
+	w.Deliver(alpage, shopID, "2026-11-19", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 525})
 
 	c, err := supplyui.NewClient(s.URL)
 	if err != nil {

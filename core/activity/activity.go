@@ -81,26 +81,58 @@ type Event struct {
 // Record stores an event. An unknown type is an error: the feed only ever
 // holds the types the UI knows how to word.
 func Record(ctx context.Context, q store.Q, e Event) error {
-	if e.ID == "" {
-		e.ID = core.NewID()
-	}
-	if !ValidType(e.Type) {
-		return fmt.Errorf("activity: unknown event type %q", e.Type)
-	}
-	data, err := json.Marshal(e.Data)
+	row, err := e.row()
 	if err != nil {
-		return fmt.Errorf("activity: encode data: %w", err)
-	}
-	var target *string
-	if e.TargetID != "" {
-		target = &e.TargetID
+		return err
 	}
 	_, err = store.Exec(ctx, q, `INSERT INTO events (id, created_at, type, data, origin_id, target_id)
-		VALUES (?, ?, ?, ?, ?, ?)`, e.ID, e.CreatedAt.UnixMilli(), e.Type, string(data), e.OriginID, target)
+		VALUES (?, ?, ?, ?, ?, ?)`, row...)
 	if err != nil {
 		return fmt.Errorf("activity: record %s: %w", e.Type, err)
 	}
 	return nil
+}
+
+// RecordAll stores many events at once (store.Insert), by the rules of
+// Record, for writers of trade in bulk.
+func RecordAll(ctx context.Context, q store.Q, es []Event) error {
+	for _, e := range es {
+		if !ValidType(e.Type) {
+			return fmt.Errorf("activity: unknown event type %q", e.Type)
+		}
+	}
+	var failed error
+	if err := store.Insert(ctx, q, "events", []string{"id", "created_at", "type", "data", "origin_id", "target_id"}, len(es),
+		func(i int, dst []any) {
+			row, err := es[i].row()
+			if err != nil && failed == nil {
+				failed = err
+			}
+			copy(dst, row)
+		}); err != nil {
+		return fmt.Errorf("activity: record: %w", err)
+	}
+	return failed
+}
+
+// row is the event as stored, in the column order of Record, with a new
+// id when it has none.
+func (e Event) row() ([]any, error) {
+	if e.ID == "" {
+		e.ID = core.NewID()
+	}
+	if !ValidType(e.Type) {
+		return make([]any, 6), fmt.Errorf("activity: unknown event type %q", e.Type)
+	}
+	data, err := json.Marshal(e.Data)
+	if err != nil {
+		return make([]any, 6), fmt.Errorf("activity: encode data: %w", err)
+	}
+	var target any
+	if e.TargetID != "" {
+		target = e.TargetID
+	}
+	return []any{e.ID, e.CreatedAt.UnixMilli(), e.Type, string(data), e.OriginID, target}, nil
 }
 
 // Party is the emitter or target of an event as the feed shows it. Email

@@ -17,20 +17,20 @@ import (
 	"primeur/core/billing"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 var (
 	ctx   = context.Background()
 	rules = delivery.DefaultRules()
-	at    = deliverytest.At
-	paris = deliverytest.Paris
+	at    = tradetest.At
+	paris = tradetest.Paris
 )
 
-func claim(t *testing.T, db *store.DB, w *deliverytest.World, order, id, product string, qty float64, when time.Time) {
+func claim(t *testing.T, db *store.DB, w *tradetest.World, order, id, product string, qty float64, when time.Time) {
 	t.Helper()
 	kind := "quality"
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -44,7 +44,7 @@ func claim(t *testing.T, db *store.DB, w *deliverytest.World, order, id, product
 	}
 }
 
-func review(t *testing.T, db *store.DB, w *deliverytest.World, order, id string, ok bool, when time.Time) {
+func review(t *testing.T, db *store.DB, w *tradetest.World, order, id string, ok bool, when time.Time) {
 	t.Helper()
 	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := rules.Review(ctx, tx, w.Shop.ID, order, id, ok, when)
@@ -96,18 +96,18 @@ func lockAndAccept(t *testing.T, db *store.DB, now time.Time) int {
 
 func TestInvoiceAmountsAndClaims(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		tomato := func(sent decimal.Dec) deliverytest.L {
-			return deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(sent)}
+		tomato := func(sent decimal.Dec) tradetest.L {
+			return tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(sent)}
 		}
 		accepted := w.Delivery(o, "2026-11-05", orders.Done, tomato(1000))
 		rejected := w.Delivery(o, "2026-11-12", orders.Done, tomato(1000))
-		pending := w.Delivery(o, "2026-11-19", orders.Done, deliverytest.L{Product: "laitue", Price: 90, Expected: 2000, Sent: deliverytest.Dec(1800)})
+		pending := w.Delivery(o, "2026-11-19", orders.Done, tradetest.L{Product: "laitue", Price: 90, Expected: 2000, Sent: tradetest.Dec(1800)})
 		w.Delivery(o, "2026-11-24", orders.Cancelled, tomato(1000))
-		w.Delivery(o, "2026-11-26", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 500})
+		w.Delivery(o, "2026-11-26", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 500})
 		// The last one is still planned: the lock before the invoices makes it done.
-		lastDay := w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "laitue", Price: 90, Expected: 1000})
+		lastDay := w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "laitue", Price: 90, Expected: 1000})
 
 		claim(t, db, w, o, accepted, "tomate", -3, at(2026, 11, 25, 9, 0))
 		review(t, db, w, o, accepted, true, at(2026, 11, 25, 10, 0))
@@ -201,11 +201,11 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 // TestInvoicesJobDefersAnOrderWithAPendingClaim goes through the jobs.)
 func TestAPendingClaimDefersTheInvoice(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
 		shop3 := w.User(accounts.User{Type: accounts.Distributor, Email: "trois@magasin.fr", Name: "Troisième magasin"})
 		answered, unanswered, plain := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01"), w.Order(w.Farm, shop3, "2026-11-01")
-		tomato := deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(1000)}
+		tomato := tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)}
 		d1 := w.Delivery(answered, "2026-11-30", orders.Done, tomato)
 		d2 := w.Delivery(unanswered, "2026-11-30", orders.Done, tomato)
 		w.Delivery(plain, "2026-11-30", orders.Done, tomato)
@@ -313,9 +313,9 @@ func TestAPendingClaimDefersTheInvoice(t *testing.T) {
 
 func TestIssuedInvoiceNeverChanges(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		d := w.Delivery(o, "2026-11-05", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		d := w.Delivery(o, "2026-11-05", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		if _, err := issueDue(db, at(2026, 12, 1, 6, 0)); err != nil {
 			t.Fatal(err)
 		}
@@ -342,10 +342,10 @@ func TestIssuedInvoiceNeverChanges(t *testing.T) {
 
 func TestExemptProducer(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET tvaintracom = '' WHERE id = ?`, w.Farm.ID)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Delivery(o, "2026-11-05", orders.Done, deliverytest.L{Product: "tomate", Price: 333, Expected: 333})
+		w.Delivery(o, "2026-11-05", orders.Done, tradetest.L{Product: "tomate", Price: 333, Expected: 333})
 		if _, err := issueDue(db, at(2026, 12, 1, 6, 0)); err != nil {
 			t.Fatal(err)
 		}
@@ -384,14 +384,14 @@ func TestWhatIsDue(t *testing.T) {
 	}
 
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Delivery(o, "2026-11-05", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		w.Delivery(o, "2026-11-05", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		// A delivery planned in the next month (no delivery day left in
 		// November) holds the order back until it is done.
-		spill := w.Delivery(o, "2026-12-03", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		spill := w.Delivery(o, "2026-12-03", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		onlyCancelled := w.Order(w.Farm, w.Shop, "2026-10-01")
-		w.Delivery(onlyCancelled, "2026-10-05", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		w.Delivery(onlyCancelled, "2026-10-05", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		for _, tt := range []struct {
 			when time.Time
 			n    int
@@ -422,7 +422,7 @@ func TestWhatIsDue(t *testing.T) {
 
 // world builds producers each supplying shops, with one done delivery per
 // order in the month.
-func world(t *testing.T, w *deliverytest.World, producers, shops int, month string) map[string][]string {
+func world(t *testing.T, w *tradetest.World, producers, shops int, month string) map[string][]string {
 	byProducer := map[string][]string{}
 	farms := []accounts.User{w.Farm}
 	for i := 1; i < producers; i++ {
@@ -435,7 +435,7 @@ func world(t *testing.T, w *deliverytest.World, producers, shops int, month stri
 	for _, f := range farms {
 		for _, s := range stores {
 			o := w.Order(f, s, month)
-			w.Delivery(o, month[:8]+"10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+			w.Delivery(o, month[:8]+"10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 			byProducer[f.ID] = append(byProducer[f.ID], o)
 		}
 	}
@@ -478,7 +478,7 @@ func continuous(t *testing.T, got map[string][]int64, orders map[string][]string
 
 func TestConcurrentRunsGiveOneInvoicePerOrderAndContinuousNumbers(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		nov := world(t, w, 3, 6, "2026-11-01")
 		const procs = 4
 		var (
@@ -487,7 +487,7 @@ func TestConcurrentRunsGiveOneInvoicePerOrderAndContinuousNumbers(t *testing.T) 
 			issued []string
 		)
 		for range procs {
-			h := deliverytest.Handle(t, db)
+			h := tradetest.Handle(t, db)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -533,7 +533,7 @@ func TestConcurrentRunsGiveOneInvoicePerOrderAndContinuousNumbers(t *testing.T) 
 
 func TestARolledBackIssueGivesItsNumberBack(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		os := world(t, w, 1, 2, "2026-11-01")[w.Farm.ID]
 		boom := errors.New("boom")
 		err := db.Tx(ctx, func(tx *sqlx.Tx) error {

@@ -344,15 +344,8 @@ func (r Rules) SendClaim(ctx context.Context, q store.Q, producerID, orderID, de
 			return orders.Full{}, err
 		}
 	}
-	switch {
-	case t.delivery.Status != orders.Done:
-		return orders.Full{}, core.Refuse(core.ErrConflict, MsgNotDone)
-	case t.invoiced:
-		return orders.Full{}, core.Refuse(core.ErrConflict, MsgInvoiced)
-	case r.Today(now) >= NextMonth(t.delivery.Date):
-		return orders.Full{}, core.Refuse(core.ErrConflict, MsgClaimMonth)
-	case t.delivery.ClaimStatus != orders.ClaimVoid && t.delivery.ClaimStatus != orders.ClaimSent:
-		return orders.Full{}, core.Refuse(core.ErrConflict, MsgClaimReviewed)
+	if err := r.checkClaimable(t, now); err != nil {
+		return orders.Full{}, err
 	}
 	claims, err := validateClaim(t, c)
 	if err != nil {
@@ -373,6 +366,32 @@ func (r Rules) SendClaim(ctx context.Context, q store.Q, producerID, orderID, de
 		updated_at = ? WHERE id = ?`, orders.ClaimSent, ms, ms, deliveryID); err != nil {
 		return orders.Full{}, fmt.Errorf("delivery: claim %s: %w", deliveryID, err)
 	}
+	if err := activity.Record(ctx, q, claimRequest(t, claims, now)); err != nil {
+		return orders.Full{}, err
+	}
+	return orders.Get(ctx, q, orderID)
+}
+
+// checkClaimable refuses a claim at now unless the delivery is done, not
+// invoiced, still in its month, and its claim not yet reviewed.
+func (r Rules) checkClaimable(t target, now time.Time) error {
+	switch {
+	case t.delivery.Status != orders.Done:
+		return core.Refuse(core.ErrConflict, MsgNotDone)
+	case t.invoiced:
+		return core.Refuse(core.ErrConflict, MsgInvoiced)
+	case r.Today(now) >= NextMonth(t.delivery.Date):
+		return core.Refuse(core.ErrConflict, MsgClaimMonth)
+	case t.delivery.ClaimStatus != orders.ClaimVoid && t.delivery.ClaimStatus != orders.ClaimSent:
+		return core.Refuse(core.ErrConflict, MsgClaimReviewed)
+	}
+	return nil
+}
+
+// claimRequest is the claim:request event of a claim sent at now, for the
+// shop: the delivery's date, and the product and quantity when one line
+// alone is claimed.
+func claimRequest(t target, claims map[string]claimLine, now time.Time) activity.Event {
 	data := activity.Data{Date: t.delivery.Date}
 	var only *line
 	n := 0
@@ -387,13 +406,19 @@ func (r Rules) SendClaim(ctx context.Context, q store.Q, producerID, orderID, de
 		data.Product = &activity.Product{Name: only.Name, Unit: only.Unit}
 		data.Quantity = &qty
 	}
-	if err := activity.Record(ctx, q, activity.Event{
+	return activity.Event{
 		CreatedAt: now, Type: activity.ClaimRequest, Data: data,
 		OriginID: t.order.ProducerID, TargetID: t.order.DistributorID,
-	}); err != nil {
-		return orders.Full{}, err
 	}
-	return orders.Get(ctx, q, orderID)
+}
+
+// claimReview is the claim:review event of the shop's answer at now, for
+// the producer.
+func claimReview(t target, accepted bool, now time.Time) activity.Event {
+	return activity.Event{
+		CreatedAt: now, Type: activity.ClaimReview, Data: activity.Data{Date: t.delivery.Date, Outcome: &accepted},
+		OriginID: t.order.DistributorID, TargetID: t.order.ProducerID,
+	}
 }
 
 // validateClaim checks every line of the claim and returns the claim per
@@ -469,11 +494,8 @@ func (r Rules) Review(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 	if err != nil {
 		return orders.Full{}, err
 	}
-	if t.delivery.ClaimStatus != orders.ClaimSent {
-		return orders.Full{}, core.Refuse(core.ErrConflict, MsgNoClaim)
-	}
-	if t.invoiced {
-		return orders.Full{}, core.Refuse(core.ErrConflict, MsgInvoiced)
+	if err := checkReviewable(t); err != nil {
+		return orders.Full{}, err
 	}
 	status := orders.ClaimRejected
 	if accepted {
@@ -484,13 +506,22 @@ func (r Rules) Review(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 		WHERE id = ?`, status, ms, ms, deliveryID); err != nil {
 		return orders.Full{}, fmt.Errorf("delivery: review %s: %w", deliveryID, err)
 	}
-	if err := activity.Record(ctx, q, activity.Event{
-		CreatedAt: now, Type: activity.ClaimReview, Data: activity.Data{Date: t.delivery.Date, Outcome: &accepted},
-		OriginID: t.order.DistributorID, TargetID: t.order.ProducerID,
-	}); err != nil {
+	if err := activity.Record(ctx, q, claimReview(t, accepted, now)); err != nil {
 		return orders.Full{}, err
 	}
 	return orders.Get(ctx, q, orderID)
+}
+
+// checkReviewable refuses an answer unless a claim waits for it and the
+// order is not invoiced.
+func checkReviewable(t target) error {
+	if t.delivery.ClaimStatus != orders.ClaimSent {
+		return core.Refuse(core.ErrConflict, MsgNoClaim)
+	}
+	if t.invoiced {
+		return core.Refuse(core.ErrConflict, MsgInvoiced)
+	}
+	return nil
 }
 
 // InvoicedQuantity is what a line of a done delivery bills: the sent

@@ -15,10 +15,10 @@ import (
 	"primeur/core/activity"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 var (
@@ -44,7 +44,7 @@ func tx(db *store.DB, op func(q store.Q) (orders.Full, error)) (orders.Full, err
 
 // expectRefusal checks err against want — a French message (422 or 409)
 // or a sentinel — and that nothing changed.
-func expectRefusal(t *testing.T, w *deliverytest.World, before string, err error, want any) {
+func expectRefusal(t *testing.T, w *tradetest.World, before string, err error, want any) {
 	t.Helper()
 	switch want := want.(type) {
 	case error:
@@ -67,14 +67,14 @@ func expectRefusal(t *testing.T, w *deliverytest.World, before string, err error
 }
 
 type fixture struct {
-	w     *deliverytest.World
+	w     *tradetest.World
 	order string
 	other accounts.User // another shop
 	farm2 accounts.User // another producer
 }
 
 func newFixture(t *testing.T, db *store.DB) fixture {
-	w := deliverytest.New(t, db)
+	w := tradetest.New(t, db)
 	return fixture{
 		w:     w,
 		order: w.Order(w.Farm, w.Shop, "2026-11-01"),
@@ -86,8 +86,8 @@ func newFixture(t *testing.T, db *store.DB) fixture {
 // planned adds a planned delivery of tomatoes (kg) and lettuces (pieces).
 func (fx fixture) planned(date string) string {
 	return fx.w.Delivery(fx.order, date, orders.Planned,
-		deliverytest.L{Product: "tomate", Price: 250, Expected: 1000},
-		deliverytest.L{Product: "laitue", Price: 90, Expected: 2000})
+		tradetest.L{Product: "tomate", Price: 250, Expected: 1000},
+		tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 }
 
 func TestUpdate(t *testing.T) {
@@ -154,8 +154,8 @@ func TestUpdate(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				id := w.Delivery(fx.order, tt.date, tt.status,
-					deliverytest.L{Product: "tomate", Price: 250, Expected: 1000},
-					deliverytest.L{Product: "laitue", Price: 90, Expected: 2000})
+					tradetest.L{Product: "tomate", Price: 250, Expected: 1000},
+					tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 				who := w.Shop.ID
 				if tt.who != nil {
 					who = tt.who()
@@ -223,7 +223,7 @@ func TestCancel(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				id := w.Delivery(fx.order, tt.date, tt.status, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+				id := w.Delivery(fx.order, tt.date, tt.status, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 				who := w.Shop.ID
 				if tt.who != nil {
 					who = tt.who()
@@ -255,11 +255,11 @@ func TestCancel(t *testing.T) {
 // done adds a done delivery: 10 kg of tomatoes, 20 lettuces.
 func (fx fixture) done(date string) string {
 	return fx.w.Delivery(fx.order, date, orders.Done,
-		deliverytest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: deliverytest.Dec(1000)},
-		deliverytest.L{Product: "laitue", Price: 90, Expected: 2000, Sent: deliverytest.Dec(2000)})
+		tradetest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: tradetest.Dec(1000)},
+		tradetest.L{Product: "laitue", Price: 90, Expected: 2000, Sent: tradetest.Dec(2000)})
 }
 
-func claimOf(w *deliverytest.World, id string, lines ...delivery.LineClaim) delivery.Claim {
+func claimOf(w *tradetest.World, id string, lines ...delivery.LineClaim) delivery.Claim {
 	for i := range lines {
 		lines[i].ID = w.Line(id, lines[i].ID)
 	}
@@ -296,8 +296,14 @@ func TestClaim(t *testing.T) {
 		if v := full.ViewFor(w.Farm.ID); v.Deliveries[0].ClaimStatus != orders.ClaimSent {
 			t.Fatalf("answer %+v", v.Deliveries[0])
 		}
-		feed, err := activity.Feed(ctx, db, w.Shop.ID, "", 10)
-		if err != nil || len(feed) != 1 || feed[0].Type != activity.ClaimRequest || feed[0].Origin.Name != w.Farm.Name ||
+		all, err := activity.Feed(ctx, db, w.Shop.ID, "", 10)
+		var feed []activity.View // the claims among the trade that planned the delivery
+		for _, e := range all {
+			if e.Type == activity.ClaimRequest {
+				feed = append(feed, e)
+			}
+		}
+		if err != nil || len(feed) != 1 || all[0].Type != activity.ClaimRequest || feed[0].Origin.Name != w.Farm.Name ||
 			feed[0].Target == nil || feed[0].Target.Name != w.Shop.Name || feed[0].Data.Date != "2026-11-18" ||
 			feed[0].Data.Product == nil || feed[0].Data.Product.Name != "Tomate" || *feed[0].Data.Quantity != -300 {
 			t.Fatalf("event %+v, %v", feed, err)
@@ -320,10 +326,12 @@ func TestClaim(t *testing.T) {
 		}
 
 		// Refusals, each on a fresh done delivery unless said otherwise.
-		reviewed := fx.done("2026-11-17")
-		w.Exec(`UPDATE deliveries SET claim_status = 'accepted' WHERE id = ?`, reviewed)
+		reviewed := w.Settled(fx.order, "2026-11-17", delivery.Outcome{Status: orders.Done,
+			Claim: &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{"tomate": {Quantity: -100, Type: orders.ClaimQuality}},
+				SentAt: at(2026, 11, 17, 15, 0), Status: orders.ClaimAccepted, ReviewedAt: at(2026, 11, 18, 9, 0)}},
+			tradetest.L{Product: "tomate", Price: 250, Expected: 1200}, tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 		invoicedOrder := w.Order(w.Farm, w.Shop, "2026-10-01")
-		invoiced := w.Delivery(invoicedOrder, "2026-11-16", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		invoiced := w.Delivery(invoicedOrder, "2026-11-16", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		w.Exec(`INSERT INTO invoices (id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at, issue_date,
 			due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms)
 			VALUES ('inv', ?, ?, ?, '2026-10-01', 2026, 1, 'FA-2026-000001', 0, '2026-11-01', '2026-11-30', '{}', '{}', '[]', 550, FALSE, 0, 0, 0, '[]')`,
@@ -382,7 +390,7 @@ func TestClaim(t *testing.T) {
 			}, "", now, delivery.MsgDuplicate},
 			{"planned", func() string { return fx.planned("2026-11-23") }, "", tomato(-1, "quality"), "", now, delivery.MsgNotDone},
 			{"cancelled", func() string {
-				return w.Delivery(fx.order, "2026-11-19", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+				return w.Delivery(fx.order, "2026-11-19", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 			}, "", tomato(-1, "quality"), "", now, delivery.MsgNotDone},
 			{"the next month", func() string { return fx.done("2026-11-30") }, "", tomato(-1, "quality"), "", at(2026, 12, 1, 0, 0), delivery.MsgClaimMonth},
 			{"reviewed", func() string { return reviewed }, "", tomato(-1, "quality"), "", now, delivery.MsgClaimReviewed},

@@ -25,24 +25,31 @@ const chunk = 500
 // them. Rows are always locked delivery first, then lines, the order the
 // API's operations use, so the two never deadlock.
 func (r Rules) LockDue(ctx context.Context, db *store.DB, now time.Time) ([]string, error) {
-	through := r.LockedThrough(now)
 	var ids []string
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		ids = nil
-		if err := store.Select(ctx, tx, &ids, `SELECT id FROM deliveries WHERE status = ? AND date <= ?
-			ORDER BY id`+store.ForUpdate(tx), orders.Planned, through); err != nil {
-			return fmt.Errorf("delivery: due deliveries: %w", err)
-		}
-		for start := 0; start < len(ids); start += chunk {
-			part := ids[start:min(start+chunk, len(ids))]
-			if err := lockMany(ctx, tx, part, now); err != nil {
-				return err
-			}
-		}
-		return nil
+		var err error
+		ids, err = r.LockDueIn(ctx, tx, now)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return ids, nil
+}
+
+// LockDueIn is LockDue in the caller's transaction, for a writer of a
+// whole world in one (core/demo).
+func (r Rules) LockDueIn(ctx context.Context, q store.Q, now time.Time) ([]string, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM deliveries WHERE status = ? AND date <= ?
+		ORDER BY id`+store.ForUpdate(q), orders.Planned, r.LockedThrough(now)); err != nil {
+		return nil, fmt.Errorf("delivery: due deliveries: %w", err)
+	}
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
+		if err := lockMany(ctx, q, part, now); err != nil {
+			return nil, err
+		}
 	}
 	return ids, nil
 }

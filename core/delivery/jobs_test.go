@@ -8,10 +8,10 @@ import (
 
 	"primeur/core/activity"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 func TestLockDue(t *testing.T) {
@@ -19,11 +19,12 @@ func TestLockDue(t *testing.T) {
 		fx := newFixture(t, db)
 		w := fx.w
 		yesterday := fx.planned("2026-11-19")
-		today := fx.planned("2026-11-20")
-		tomorrow := fx.planned("2026-11-21")
-		cancelled := w.Delivery(fx.order, "2026-11-19", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
 		// The shop already said 8 kg of tomatoes for today.
-		w.Exec(`UPDATE delivery_lines SET quantity_sent = 800 WHERE delivery_id = ? AND product_id = 'tomate'`, today)
+		today := w.Delivery(fx.order, "2026-11-20", orders.Planned,
+			tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(800)},
+			tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
+		tomorrow := fx.planned("2026-11-21")
+		cancelled := w.Delivery(fx.order, "2026-11-19", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 
 		ids, err := rules.LockDue(ctx, db, at(2026, 11, 20, 11, 59))
 		if err != nil || !slices.Equal(ids, []string{yesterday}) {
@@ -71,7 +72,7 @@ func TestLockDueConcurrently(t *testing.T) {
 			got []string
 		)
 		for range procs {
-			h := deliverytest.Handle(t, db)
+			h := tradetest.Handle(t, db)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -99,10 +100,11 @@ func TestNotesDue(t *testing.T) {
 		w := fx.w
 		old := fx.done("2026-11-19")
 		today := fx.done("2026-11-20")
-		sent := fx.done("2026-11-18")
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1 WHERE id = ?`, sent)
+		w.Emailed(fx.order, "2026-11-18",
+			tradetest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: tradetest.Dec(1000)},
+			tradetest.L{Product: "laitue", Price: 90, Expected: 2000, Sent: tradetest.Dec(2000)})
 		fx.planned("2026-11-20")
-		w.Delivery(fx.order, "2026-11-19", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		w.Delivery(fx.order, "2026-11-19", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		for _, tt := range []struct {
 			now  time.Time
 			want []string
@@ -148,7 +150,7 @@ func TestAutovalidate(t *testing.T) {
 			total int
 		)
 		for range 3 {
-			h := deliverytest.Handle(t, db)
+			h := tradetest.Handle(t, db)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

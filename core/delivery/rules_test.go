@@ -6,11 +6,11 @@ import (
 
 	"primeur/core/decimal"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
+	"primeur/core/trade/tradetest"
 )
 
-var at = deliverytest.At
+var at = tradetest.At
 
 func TestLockTimes(t *testing.T) {
 	r := delivery.DefaultRules()

@@ -8,10 +8,10 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/billing"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 // TestSeedDeliveries runs the deliveries step on orders as the trade step
@@ -20,9 +20,9 @@ import (
 func TestSeedDeliveries(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		w := deliverytest.New(t, db)
-		now := deliverytest.At(2026, 11, 20, 10, 0)
-		tomato := deliverytest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: deliverytest.Dec(1200)}
+		w := tradetest.New(t, db)
+		now := tradetest.At(2026, 11, 20, 10, 0)
+		tomato := tradetest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: tradetest.Dec(1200)}
 		october := w.Order(w.Farm, w.Shop, "2026-10-01")
 		var octDeliveries []string
 		for _, day := range []string{"2026-10-08", "2026-10-15", "2026-10-22"} {
@@ -31,7 +31,7 @@ func TestSeedDeliveries(t *testing.T) {
 		november := w.Order(w.Farm, w.Shop, "2026-11-01")
 		w.Delivery(november, "2026-11-12", orders.Done, tomato)
 		latest := w.Delivery(november, "2026-11-19", orders.Done, tomato)
-		future := w.Delivery(november, "2026-11-26", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1200})
+		future := w.Delivery(november, "2026-11-26", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1200})
 
 		world := &World{Now: now, Shops: []accounts.User{w.Shop}, Producers: []accounts.User{w.Farm}}
 		if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return seedDeliveries(ctx, tx, db, world) }); err != nil {

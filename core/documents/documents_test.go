@@ -18,11 +18,11 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/billing"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/documents"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
 var (
 	ctx   = context.Background()
 	rules = delivery.DefaultRules()
-	at    = deliverytest.At
+	at    = tradetest.At
 )
 
 func TestFrench(t *testing.T) {
@@ -126,23 +126,31 @@ func mustContain(t *testing.T, text string, mentions ...string) {
 // planned delivery, a done delivery with a claim, and a cancelled one.
 type scene struct {
 	db                   *store.DB
-	w                    *deliverytest.World
+	w                    *tradetest.World
 	order, planned, done string
 }
 
 func newScene(t *testing.T) scene {
 	db := storetest.SQLite(t)
-	w := deliverytest.New(t, db)
+	w := tradetest.New(t, db)
 	o := w.Order(w.Farm, w.Shop, "2026-11-01")
 	done := w.Delivery(o, "2026-11-19", orders.Done,
-		deliverytest.L{Product: "tomate", Price: 250, Expected: 12000, Sent: deliverytest.Dec(11550)},
-		deliverytest.L{Product: "laitue", Price: 90, Expected: 4000, Sent: deliverytest.Dec(4000)})
-	w.Delivery(o, "2026-11-21", orders.Cancelled, deliverytest.L{Product: "tomate", Price: 250, Expected: 12000})
+		tradetest.L{Product: "tomate", Price: 250, Expected: 12000, Sent: tradetest.Dec(11550)},
+		tradetest.L{Product: "laitue", Price: 90, Expected: 4000, Sent: tradetest.Dec(4000)})
+	w.Delivery(o, "2026-11-21", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 12000})
 	planned := w.Delivery(o, "2026-11-26", orders.Planned,
-		deliverytest.L{Product: "tomate", Price: 250, Expected: 123456},
-		deliverytest.L{Product: "courgette", Price: 180, Expected: 2500})
-	w.Exec(`UPDATE deliveries SET updated_at = ? WHERE 1 = 1`, at(2026, 11, 20, 10, 0).UnixMilli())
+		tradetest.L{Product: "tomate", Price: 250, Expected: 123456},
+		tradetest.L{Product: "courgette", Price: 180, Expected: 2500})
 	return scene{db: db, w: w, order: o, planned: planned, done: done}
+}
+
+// lockPlanned locks the planned delivery, as the deliveries job does at
+// its lock.
+func (s scene) lockPlanned(t *testing.T) {
+	t.Helper()
+	if ids, err := rules.LockDue(ctx, s.db, at(2026, 11, 26, 12, 0)); err != nil || len(ids) != 1 || ids[0] != s.planned {
+		t.Fatalf("locked %v, %v", ids, err)
+	}
 }
 
 func (s scene) note(t *testing.T, id string) []byte {
@@ -202,7 +210,7 @@ func TestDeliveryNotes(t *testing.T) {
 func issue(t *testing.T, db *store.DB, order string) billing.Invoice {
 	t.Helper()
 	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		_, err := billing.Issue(ctx, tx, order, at(2026, 12, 1, 6, 0), deliverytest.Paris)
+		_, err := billing.Issue(ctx, tx, order, at(2026, 12, 1, 6, 0), tradetest.Paris)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -229,7 +237,7 @@ func render(t *testing.T, inv billing.Invoice) string {
 
 func TestInvoiceMentions(t *testing.T) {
 	s := newScene(t)
-	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	s.lockPlanned(t)
 	inv := issue(t, s.db, s.order)
 	text := render(t, inv)
 	mustContain(t, text,
@@ -274,7 +282,7 @@ func TestInvoiceMentions(t *testing.T) {
 
 func TestInvoiceWithoutVATOverSeveralPages(t *testing.T) {
 	db := storetest.SQLite(t)
-	w := deliverytest.New(t, db)
+	w := tradetest.New(t, db)
 	farm := w.User(accounts.User{Type: accounts.Producer, Email: "micro@ferme.fr", Name: "Micro-ferme Le Potager", Legal: "EI",
 		AddressLine1: "Chemin du Lac", AddressLine2: "74290 Talloires", SIRET: "11122233300044",
 		IBAN: "FR7610000000000000000000001", BIC: "CCBPFRPPXXX"})
@@ -283,8 +291,8 @@ func TestInvoiceWithoutVATOverSeveralPages(t *testing.T) {
 	o := w.Order(farm, shop, "2026-11-01")
 	for d := 2; d <= 30; d++ {
 		w.Delivery(o, fmt.Sprintf("2026-11-%02d", d), orders.Done,
-			deliverytest.L{Product: "laitue", Price: 95, Expected: 1200},
-			deliverytest.L{Product: "poireau", Price: 210, Expected: 850})
+			tradetest.L{Product: "laitue", Price: 95, Expected: 1200},
+			tradetest.L{Product: "poireau", Price: 210, Expected: 850})
 	}
 	inv := issue(t, db, o)
 	if inv.TotalHT != 29*(1140+1785) || inv.TotalVAT != 0 || inv.TotalTTC != inv.TotalHT {
@@ -342,7 +350,7 @@ var extractedMarks = strings.NewReplacer("\u202a", "", "\u202b", "", "\u202c", "
 // block and in the invoice's footer and terms.
 func TestHostileNamesRenderEverywhere(t *testing.T) {
 	s := newScene(t)
-	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	s.lockPlanned(t)
 	note, err := delivery.LoadNote(ctx, s.db, s.order, s.planned)
 	if err != nil {
 		t.Fatal(err)
@@ -391,7 +399,7 @@ func TestHostileNamesRenderEverywhere(t *testing.T) {
 // with an ellipsis.
 func TestTenThousandCharacterNames(t *testing.T) {
 	s := newScene(t)
-	s.w.Exec(`UPDATE deliveries SET status = 'done' WHERE id = ?`, s.planned)
+	s.lockPlanned(t)
 	huge := strings.Repeat("Ferme 🥕 du Lac ", 625) // 10,000 characters
 	s.w.Exec(`UPDATE users SET name = ?, legal = ?, address_line1 = ?, address_line2 = ?, address_line3 = ?, certification = ?`,
 		huge, huge, huge, huge, huge, huge)

@@ -6,19 +6,26 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core/accounts"
 	"primeur/core/billing"
+	"primeur/core/decimal"
 	"primeur/core/delivery"
 	"primeur/core/jobs"
 	"primeur/core/mail"
+	"primeur/core/orders"
+	"primeur/core/planning"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade"
 )
 
 // Size of the benchmark world: 50 producers × 20 shops = 1,000 orders for
-// November 2026, each with 4 done deliveries of 3 products (12,000 lines).
+// November 2026, each with 4 done deliveries of 3 products (12,000 lines),
+// their notes emailed.
 const (
 	benchProducers  = 50
 	benchShops      = 20
@@ -27,63 +34,61 @@ const (
 
 var benchProducts = []string{"tomate", "laitue", "carotte"}
 
-// seedBench writes the world in one transaction.
+// seedBench writes the world in one transaction: the accounts, the shops'
+// needs (planning.WriteAll) and the orders (trade.Bulk).
 func seedBench(b *testing.B, db *store.DB, round int) {
 	b.Helper()
 	ctx := context.Background()
+	rules := delivery.DefaultRules()
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		exec := func(q string, args ...any) error {
-			_, err := store.Exec(ctx, tx, q, args...)
-			return err
-		}
 		user := func(id, kind, name string) error {
-			return exec(`INSERT INTO users (id, type, email, email_key, name, password_hash, siret, tvaintracom, iban, bic,
-				address_line1, address_line2, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'x', '12345678900012', 'FR32123456789',
-				'FR7630006000011234567890189', 'AGRIFRPP882', '1 rue du Marché', '74000 Annecy', 0, 0)`,
-				id, kind, id+"@bench.fr", id+"@bench.fr", name)
+			return accounts.Insert(ctx, tx, accounts.User{ID: id, Type: kind, Email: id + "@bench.fr", EmailKey: id + "@bench.fr",
+				Name: name, PasswordHash: "x", SIRET: "12345678900012", TVAIntracom: "FR32123456789",
+				IBAN: "FR7630006000011234567890189", BIC: "AGRIFRPP882", AddressLine1: "1 rue du Marché",
+				AddressLine2: "74000 Annecy", DeliveryDays: "0000000"})
 		}
+		var shops []string
 		for s := range benchShops {
 			shop := fmt.Sprintf("r%d-shop%d", round, s)
-			if err := user(shop, "distributor", fmt.Sprintf("Magasin %d", s)); err != nil {
+			if err := user(shop, accounts.Distributor, fmt.Sprintf("Magasin %d", s)); err != nil {
 				return err
 			}
+			var cells []planning.Cell
 			for _, p := range benchProducts {
-				if err := exec(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at)
-					VALUES (?, ?, ?, '2026-11-01', 100000, 0, 0)`, shop+"-"+p, shop, p); err != nil {
-					return err
-				}
+				cells = append(cells, planning.Cell{ProductID: p, Month: "2026-11-01", Quantity: 3000_00})
 			}
+			if _, err := planning.WriteAll(ctx, tx, shop, cells, at(2026, 10, 1, 9, 0)); err != nil {
+				return err
+			}
+			shops = append(shops, shop)
+		}
+		var batch trade.Batch
+		dates := make([]string, benchDeliveries)
+		for d := range dates {
+			dates[d] = fmt.Sprintf("2026-11-%02d", 3+7*d)
+		}
+		sent := map[string]decimal.Dec{}
+		var cs []trade.Accepted
+		for i, p := range benchProducts {
+			cs = append(cs, trade.Accepted{ProductID: p, Quantity: benchDeliveries * 1400, Price: decimal.Dec(150 + 10*i)})
+			sent[p] = 1300 // 13 kg or pieces: a little short
 		}
 		for f := range benchProducers {
 			farm := fmt.Sprintf("r%d-farm%d", round, f)
-			if err := user(farm, "producer", fmt.Sprintf("Ferme %d", f)); err != nil {
+			if err := user(farm, accounts.Producer, fmt.Sprintf("Ferme %d", f)); err != nil {
 				return err
 			}
-			chrono := 0
-			for s := range benchShops {
-				shop := fmt.Sprintf("r%d-shop%d", round, s)
-				order := farm + "-" + shop
-				if err := exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at)
-					VALUES (?, ?, ?, '2026-11-01', 0, 0)`, order, farm, shop); err != nil {
-					return err
-				}
-				for d := range benchDeliveries {
-					chrono++
-					id := fmt.Sprintf("%s-d%d", order, d)
-					if err := exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, note_sent_at, created_at, updated_at)
-						VALUES (?, ?, ?, 'done', ?, ?, 1, 0, 0)`, id, order, farm, fmt.Sprintf("2026-11-%02d", 3+7*d), chrono); err != nil {
-						return err
-					}
-					for i, p := range benchProducts {
-						if err := exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent)
-							VALUES (?, ?, ?, ?, ?, ?, ?)`, fmt.Sprintf("%s-l%d", id, i), id, shop+"-"+p, p, 150+10*i, 1250+100*d, 1200+100*d); err != nil {
-							return err
-						}
-					}
-				}
+			for _, shop := range shops {
+				batch.Agreements = append(batch.Agreements, trade.Agreement{
+					ProducerID: farm, ShopID: shop, Month: "2026-11-01", At: at(2026, 10, 31, 9, 0), Dates: dates, Commitments: cs,
+					Outcome: func(_ int, d orders.FullDelivery) delivery.Outcome {
+						return delivery.Outcome{Status: orders.Done, Sent: sent, NoteSentAt: rules.LockTime(d.Date).Add(time.Hour)}
+					},
+				})
 			}
 		}
-		return nil
+		_, err := trade.Bulk(ctx, tx, rules, batch)
+		return err
 	})
 	if err != nil {
 		b.Fatal(err)

@@ -18,18 +18,18 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/jobs"
 	"primeur/core/mail"
 	"primeur/core/mail/mailtest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 var (
 	ctx = context.Background()
-	at  = deliverytest.At
+	at  = tradetest.At
 )
 
 func env(db *store.DB, sender mail.Sender) jobs.Env {
@@ -60,10 +60,10 @@ func pdfAttachment(t *testing.T, m mailtest.Message, name string) {
 
 func TestDeliveriesJobLocksAndEmailsNotes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		d := w.Delivery(o, "2026-11-20", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Delivery(o, "2026-11-23", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		d := w.Delivery(o, "2026-11-20", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+		w.Delivery(o, "2026-11-23", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 
 		for _, step := range []struct {
@@ -102,10 +102,10 @@ func TestDeliveriesJobLocksAndEmailsNotes(t *testing.T) {
 
 func TestWithoutSMTPTheOutboxKeepsEveryMessage(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET email_accounting = '' WHERE id = ?`, w.Shop.ID)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		d := w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		d := w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		outbox := mail.Outbox{Dir: filepath.Join(t.TempDir(), "outbox"), From: "no-reply@primeur.local"}
 		e := env(db, outbox)
 		run(t, jobs.Deliveries, e, at(2026, 11, 30, 13, 0))
@@ -140,10 +140,9 @@ func TestWithoutSMTPTheOutboxKeepsEveryMessage(t *testing.T) {
 
 func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 5, 59)); r.Get(jobs.InvoicesIssued) != 0 {
 			t.Fatalf("before 06:00: %s", r)
@@ -170,10 +169,9 @@ func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 
 func TestAFailedSendIsRetried(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 		srv.SetFailure(errors.New("service unavailable"))
 		r, err := jobs.Invoices(ctx, e, at(2026, 12, 1, 6, 0))
@@ -197,9 +195,9 @@ func TestAFailedSendIsRetried(t *testing.T) {
 
 func TestAClaimHoldsUntilItsLeaseEnds(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		d := w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		d := w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 		// A process claimed the note at 12:30 (wall clock) and died.
 		claimed := time.Date(2026, 11, 10, 11, 30, 0, 0, time.UTC)
@@ -226,7 +224,7 @@ func TestAClaimHoldsUntilItsLeaseEnds(t *testing.T) {
 // jobs on several connection pools at once, as replicas would.
 func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		var shops []accounts.User
 		for i := range 5 {
 			shops = append(shops, w.User(accounts.User{Type: accounts.Distributor, Email: fmt.Sprintf("magasin%d@x.fr", i), Name: fmt.Sprintf("Magasin %d", i)}))
@@ -234,13 +232,13 @@ func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {
 		for _, s := range shops {
 			o := w.Order(w.Farm, s, "2026-11-01")
 			for _, day := range []string{"2026-11-27", "2026-11-30"} {
-				w.Delivery(o, day, orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+				w.Delivery(o, day, orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 			}
 		}
 		srv := mailtest.Start(t, "", "")
 		var wg sync.WaitGroup
 		for range 4 {
-			e := env(deliverytest.Handle(t, db), mail.SMTP{Config: srv.Config()})
+			e := env(tradetest.Handle(t, db), mail.SMTP{Config: srv.Config()})
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -285,9 +283,9 @@ func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {
 
 func TestClaimsJob(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		d := w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		d := w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		q, kind := -1.0, "quantity"
 		sent := at(2026, 11, 12, 9, 0)
 		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -318,15 +316,14 @@ func TestClaimsJob(t *testing.T) {
 // next run invoices it with the claim.
 func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
 		shop3 := w.User(accounts.User{Type: accounts.Distributor, Email: "trois@magasin.fr", Name: "Troisième magasin"})
 		answered, unanswered, plain := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01"), w.Order(w.Farm, shop3, "2026-11-01")
-		line := deliverytest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: deliverytest.Dec(1000)}
-		d1 := w.Delivery(answered, "2026-11-30", orders.Done, line)
-		d2 := w.Delivery(unanswered, "2026-11-30", orders.Done, line)
-		w.Delivery(plain, "2026-11-30", orders.Done, line)
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		line := tradetest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: tradetest.Dec(1000)}
+		d1 := w.Emailed(answered, "2026-11-30", line)
+		d2 := w.Emailed(unanswered, "2026-11-30", line)
+		w.Emailed(plain, "2026-11-30", line)
 		lastEvening := at(2026, 11, 30, 22, 0)
 		rules := delivery.DefaultRules()
 		send := func(order, d string, q float64) {
@@ -414,12 +411,12 @@ func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
 // and defers its order.
 func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
 		o, young := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01")
-		tomato := deliverytest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: deliverytest.Dec(1000)}
+		tomato := tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)}
 		old := w.Delivery(o, "2026-11-05", orders.Done, tomato)
-		left := w.Delivery(o, "2026-11-30", orders.Planned, deliverytest.L{Product: "laitue", Price: 90, Expected: 1000})
+		left := w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "laitue", Price: 90, Expected: 1000})
 		evening := w.Delivery(young, "2026-11-30", orders.Done, tomato)
 		rules := delivery.DefaultRules()
 		for _, c := range []struct {
@@ -458,7 +455,7 @@ func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
 // run finds nothing left.
 func TestPurge(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		t0 := at(2026, 11, 2, 9, 0)
 		old, err := accounts.NewSession(ctx, db, w.Shop.ID, t0)
 		if err != nil {

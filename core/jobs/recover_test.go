@@ -14,12 +14,12 @@ import (
 
 	"primeur/core/billing"
 	"primeur/core/delivery"
-	"primeur/core/delivery/deliverytest"
 	"primeur/core/documents"
 	"primeur/core/jobs"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 // heard counts what the jobs tell their Observer.
@@ -94,11 +94,11 @@ func pdfText(t *testing.T, pdf []byte) string {
 // one line per sentence, the message goes to its two recipients only.
 func TestHostileNamesAreEmailed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET name = ? WHERE id = ?`, "Ferme du Lac 🥕", w.Farm.ID)
 		w.Exec(`UPDATE users SET name = ? WHERE id = ?`, "Épicerie\x1b[31m du Lac\r\nBcc: intrus@example.fr", w.Shop.ID)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		d := w.Delivery(o, "2026-11-20", orders.Planned, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
+		d := w.Delivery(o, "2026-11-20", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 		var h heard
 		e.Observe = h.observer()
@@ -162,11 +162,11 @@ func attempts(t *testing.T, db *store.DB, deliveryID string) int {
 // then leave it alone, and --retry-failed (RetryFailed) gives it back.
 func TestARenderingPanicIsRecoveredRetriedThenLeftForAnAdministrator(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
 		var ids []string
 		for _, day := range []string{"2026-11-10", "2026-11-11", "2026-11-12"} {
-			ids = append(ids, w.Delivery(o, day, orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000}))
+			ids = append(ids, w.Delivery(o, day, orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000}))
 		}
 		bad := ids[1]
 		e, srv := smtpEnv(t, db)
@@ -256,10 +256,9 @@ func TestARenderingPanicIsRecoveredRetriedThenLeftForAnAdministrator(t *testing.
 // it does not (retried without limit, as a server may come back).
 func TestWhatCountsAsAnAttempt(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := deliverytest.New(t, db)
+		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Delivery(o, "2026-11-10", orders.Done, deliverytest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Exec(`UPDATE deliveries SET note_sent_at = 1`)
+		w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
 		var h heard
 		e.Observe = h.observer()

@@ -9,11 +9,14 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/decimal"
+	"primeur/core/delivery"
 	"primeur/core/demo"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
 )
 
 func TestLoadAndViews(t *testing.T) {
@@ -28,24 +31,24 @@ func TestLoadAndViews(t *testing.T) {
 			return u
 		}
 		shop, farm := mk("shop@x.fr", true), mk("farm@x.fr", false)
-		need, err := planning.Create(ctx, db, shop.ID, planning.NeedInput{ProductID: "tomate", Date: "2026-12", Quantity: 100}, now)
-		if err != nil {
+		if _, err := planning.Create(ctx, db, shop.ID, planning.NeedInput{ProductID: "tomate", Date: "2026-12", Quantity: 100}, now); err != nil {
 			t.Fatal(err)
 		}
+		w := tradetest.On(t, db)
+		o1 := w.OrderOf(farm.ID, shop.ID, "2026-12-01")
+		d2 := w.Delivery(o1, "2026-12-10", orders.Planned, tradetest.L{Product: "tomate", Price: 150, Expected: 5000})
+		d1 := w.Settled(o1, "2026-12-03", delivery.Outcome{Status: orders.Done, Sent: map[string]decimal.Dec{"tomate": 4800},
+			Claim: &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{"tomate": {Quantity: -300, Type: orders.ClaimQuality}},
+				SentAt: tradetest.At(2026, 12, 3, 15, 0)}}, tradetest.L{Product: "tomate", Price: 150, Expected: 5000})
 		exec := func(q string, args ...any) {
 			t.Helper()
 			if _, err := store.Exec(ctx, db, q, args...); err != nil {
 				t.Fatal(err)
 			}
 		}
-		exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES ('o1', ?, ?, '2026-12-01', 0, 0)`, farm.ID, shop.ID)
-		exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at) VALUES ('d2', 'o1', ?, 'planned', '2026-12-10', 2, 0, 0)`, farm.ID)
-		exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status, claim_sent_at, created_at, updated_at) VALUES ('d1', 'o1', ?, 'done', '2026-12-03', 1, 'sent', 1800000000000, 0, 0)`, farm.ID)
-		exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent, quantity_claimed, claim_type) VALUES ('l1', 'd1', ?, 'tomate', 150, 5000, 4800, -300, 'quality')`, need.ID)
-		exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected) VALUES ('l2', 'd2', ?, 'tomate', 150, 5000)`, need.ID)
 
-		full, err := orders.Get(ctx, db, "o1")
-		if err != nil || len(full.Deliveries) != 2 || full.Deliveries[0].ID != "d1" {
+		full, err := orders.Get(ctx, db, o1)
+		if err != nil || len(full.Deliveries) != 2 || full.Deliveries[0].ID != d1 || full.Deliveries[1].ID != d2 {
 			t.Fatalf("Get = %+v, %v", full, err)
 		}
 		pv := full.ViewFor(farm.ID)
@@ -53,12 +56,12 @@ func TestLoadAndViews(t *testing.T) {
 		if pv.Distributor != shop.ID || pv.Producer != "" || sv.Producer != farm.ID || sv.Distributor != "" {
 			t.Fatalf("counterparts: %+v / %+v", pv, sv)
 		}
-		d1, d2 := pv.Deliveries[0], pv.Deliveries[1]
-		if d1.DeliveryLines[0].QuantitySent != 4800 || d1.DeliveryLines[0].QuantityClaimed != -300 || d1.ClaimSentAt == "" || d1.ClaimStatus != "sent" {
-			t.Fatalf("done delivery = %+v", d1)
+		v1, v2 := pv.Deliveries[0], pv.Deliveries[1]
+		if v1.DeliveryLines[0].QuantitySent != 4800 || v1.DeliveryLines[0].QuantityClaimed != -300 || v1.ClaimSentAt == "" || v1.ClaimStatus != "sent" {
+			t.Fatalf("done delivery = %+v", v1)
 		}
-		if d2.DeliveryLines[0].QuantitySent != 5000 || d2.ClaimStatus != "void" || d2.DeliveryLines[0].ClaimType != "" {
-			t.Fatalf("planned delivery defaults sent to expected: %+v", d2)
+		if v2.DeliveryLines[0].QuantitySent != 5000 || v2.ClaimStatus != "void" || v2.DeliveryLines[0].ClaimType != "" {
+			t.Fatalf("planned delivery defaults sent to expected: %+v", v2)
 		}
 		if fs, _ := orders.Load(ctx, db, orders.Filter{DistributorID: farm.ID}); len(fs) != 0 {
 			t.Fatal("filter by distributor ignored")
@@ -74,9 +77,9 @@ func TestLoadAndViews(t *testing.T) {
 		}
 		exec(`INSERT INTO invoices (id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at,
 				issue_date, due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms)
-			VALUES ('i1', 'o1', ?, ?, '2026-12-01', 2027, 1, 'FA-2027-000001', 1798779600000, '2027-01-01', '2027-01-30',
-				'{}', '{}', '[]', 550, FALSE, 720, 40, 760, '[]')`, farm.ID, shop.ID)
-		full, err = orders.Get(ctx, db, "o1")
+			VALUES ('i1', ?, ?, ?, '2026-12-01', 2027, 1, 'FA-2027-000001', 1798779600000, '2027-01-01', '2027-01-30',
+				'{}', '{}', '[]', 550, FALSE, 720, 40, 760, '[]')`, o1, farm.ID, shop.ID)
+		full, err = orders.Get(ctx, db, o1)
 		if err != nil {
 			t.Fatal(err)
 		}

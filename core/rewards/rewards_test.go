@@ -7,12 +7,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/decimal"
+	"primeur/core/delivery"
+	"primeur/core/orders"
 	"primeur/core/rewards"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/trade"
+	"primeur/core/trade/tradetest"
 )
 
 func eur(f float64) decimal.Dec { return decimal.Round(f) }
@@ -114,70 +120,27 @@ func TestWindow(t *testing.T) {
 	}
 }
 
-// world is a platform with shops, a producer and the trade rows the rewards
-// read, inserted directly as core/trade and core/delivery would write them.
+// world is a platform with shops, a producer delivering every day and the
+// trade the rewards read, written by tradetest (trade.Bulk) and the trade
+// operations.
 type world struct {
 	t          *testing.T
 	db         *store.DB
 	ctx        context.Context
+	tw         *tradetest.World
 	farm       accounts.User
 	a, b, c, d accounts.User
-	chrono     int
-	ids        map[string]string // needs and orders already inserted
 }
 
 func newWorld(t *testing.T, db *store.DB) *world {
-	w := &world{t: t, db: db, ctx: context.Background(), ids: map[string]string{}}
-	mk := func(email string, shop bool) accounts.User {
-		u, err := accounts.Register(w.ctx, db, accounts.Registration{Email: email, Password: "motdepasse1", Name: email, Distributor: shop}, time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return u
+	w := &world{t: t, db: db, ctx: context.Background(), tw: tradetest.On(t, db)}
+	mk := func(email, typ string) accounts.User {
+		return w.tw.User(accounts.User{Type: typ, Email: email, Name: email, DeliveryDays: "1111111"})
 	}
-	w.farm = mk("ferme@x.fr", false)
-	w.a, w.b, w.c, w.d = mk("a@x.fr", true), mk("b@x.fr", true), mk("c@x.fr", true), mk("d@x.fr", true)
+	w.farm = mk("ferme@x.fr", accounts.Producer)
+	w.a, w.b, w.c, w.d = mk("a@x.fr", accounts.Distributor), mk("b@x.fr", accounts.Distributor),
+		mk("c@x.fr", accounts.Distributor), mk("d@x.fr", accounts.Distributor)
 	return w
-}
-
-func (w *world) exec(q string, args ...any) {
-	w.t.Helper()
-	if _, err := store.Exec(w.ctx, w.db, q, args...); err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-// need returns the id of shop's need of product for month, inserting it
-// the first time.
-func (w *world) need(shop accounts.User, product, month string) string {
-	key := "need:" + shop.ID + product + month
-	if id, ok := w.ids[key]; ok {
-		return id
-	}
-	id := core.NewID()
-	w.exec(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)`,
-		id, shop.ID, product, month, 100000)
-	w.ids[key] = id
-	return id
-}
-
-// order returns the id of the farm's order with shop for month, inserting
-// it the first time.
-func (w *world) order(shop accounts.User, month string) string {
-	key := "order:" + shop.ID + month
-	if id, ok := w.ids[key]; ok {
-		return id
-	}
-	id := core.NewID()
-	w.exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)`,
-		id, w.farm.ID, shop.ID, month)
-	w.ids[key] = id
-	return id
-}
-
-func (w *world) proposal(needID, status string, qty, price float64) {
-	w.exec(`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
-		VALUES (?, ?, ?, ?, 'producer', ?, ?, 0, 0)`, core.NewID(), needID, w.farm.ID, status, eur(qty), eur(price))
 }
 
 type line struct {
@@ -187,22 +150,68 @@ type line struct {
 	claimed         float64
 }
 
-// delivery inserts a delivery of the farm to shop with its lines.
+// delivery writes a delivery of the farm to shop with its lines, in
+// status, and with a claim of the lines' claimed quantities sent at 15:00
+// on its date and, unless claim is sent, answered the next morning.
 func (w *world) delivery(shop accounts.User, date, status, claim string, lines ...line) {
-	w.chrono++
-	month := date[:8] + "01"
-	deliveryID := core.NewID()
-	w.exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, claim_status, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0)`, deliveryID, w.order(shop, month), w.farm.ID, status, date, w.chrono, claim)
+	w.t.Helper()
+	out := delivery.Outcome{Status: status, Sent: map[string]decimal.Dec{}}
+	var ls []tradetest.L
+	claimed := map[string]delivery.ClaimedLine{}
 	for _, l := range lines {
-		var sent *decimal.Dec
+		ls = append(ls, tradetest.L{Product: l.product, Price: eur(l.price), Expected: eur(l.expected)})
 		if l.sent != nil {
-			s := eur(*l.sent)
-			sent = &s
+			out.Sent[l.product] = eur(*l.sent)
 		}
-		w.exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected, quantity_sent, quantity_claimed)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, core.NewID(), deliveryID, w.need(shop, l.product, month), l.product,
-			eur(l.price), eur(l.expected), sent, eur(l.claimed))
+		if l.claimed != 0 {
+			claimed[l.product] = delivery.ClaimedLine{Quantity: eur(l.claimed), Type: orders.ClaimQuality}
+		}
+	}
+	if claim != orders.ClaimVoid {
+		day, _ := time.ParseInLocation("2006-01-02", date, tradetest.Paris)
+		out.Claim = &delivery.ClaimOutcome{Lines: claimed, SentAt: day.Add(15 * time.Hour), Status: claim, ReviewedAt: day.Add(34 * time.Hour)}
+	}
+	w.tw.Settled(w.tw.OrderOf(w.farm.ID, shop.ID, date[:8]+"01"), date, out, ls...)
+}
+
+// trade runs the farm's proposal on shop's need of product for month (a
+// need of 100 is set first) at 2026-11-10, then answers: accepted, refused
+// or, with answer nil, not yet.
+func (w *world) trade(shop accounts.User, product, month string, qty, price float64, answer *bool) {
+	w.t.Helper()
+	need := w.tw.Need(shop.ID, product, month, eur(100))
+	at := time.Date(2026, 11, 10, 9, 0, 0, 0, tradetest.Paris)
+	if err := w.db.Tx(w.ctx, func(tx *sqlx.Tx) error {
+		if _, err := trade.Propose(w.ctx, tx, w.farm, need, w.farm.ID, trade.Offer{Quantity: qty, Price: price}, at); err != nil {
+			return err
+		}
+		if answer == nil {
+			return nil
+		}
+		_, err := trade.Review(w.ctx, tx, shop, need, w.farm.ID, *answer, at.Add(time.Hour))
+		return err
+	}); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// end ends the farm's commitment on shop's need: the shop's correction to
+// 0, accepted by the farm.
+func (w *world) end(shop accounts.User, product, month string) {
+	w.t.Helper()
+	var need string
+	if err := store.Get(w.ctx, w.db, &need, `SELECT id FROM needs WHERE distributor_id = ? AND product_id = ? AND month = ?`, shop.ID, product, month); err != nil {
+		w.t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 12, 9, 0, 0, 0, tradetest.Paris)
+	if err := w.db.Tx(w.ctx, func(tx *sqlx.Tx) error {
+		if _, err := trade.Propose(w.ctx, tx, shop, need, w.farm.ID, trade.Offer{Quantity: 0, Price: 2.5}, at); err != nil {
+			return err
+		}
+		_, err := trade.Review(w.ctx, tx, w.farm, need, w.farm.ID, true, at.Add(time.Hour))
+		return err
+	}); err != nil {
+		w.t.Fatal(err)
 	}
 }
 
@@ -221,7 +230,7 @@ func TestStanding(t *testing.T) {
 		// A rejected claim does not count; the sent quantity does (80 × 2,50 = 200 €).
 		w.delivery(w.a, "2026-10-13", "done", "rejected", line{"tomate", 2.50, 90, f(80), 10})
 		// November so far: 600 € (a sent claim is not accepted yet).
-		w.delivery(w.a, "2026-11-03", "done", "sent", line{"tomate", 3, 200, nil, 50})
+		w.delivery(w.a, "2026-11-03", "done", "sent", line{"tomate", 3, 200, nil, -50})
 		// Not counted: cancelled, planned, September, December.
 		w.delivery(w.a, "2026-10-20", "cancelled", "void", line{"tomate", 100, 100, nil, 0})
 		w.delivery(w.a, "2026-11-24", "planned", "void", line{"tomate", 100, 100, nil, 0})
@@ -231,17 +240,17 @@ func TestStanding(t *testing.T) {
 		w.delivery(w.b, "2026-10-02", "done", "void", line{"tomate", 15, 100, nil, 0})
 		w.delivery(w.d, "2026-10-02", "done", "void", line{"tomate", 6, 100, nil, 0})
 
-		// A's commitments: October, December and two in January → 3 months.
-		w.proposal(w.need(w.a, "tomate", "2026-10-01"), "accepted", 40, 2.5)
-		w.proposal(w.need(w.a, "tomate", "2026-12-01"), "accepted", 10, 2.5)
-		w.proposal(w.need(w.a, "tomate", "2027-01-01"), "accepted", 10, 2.5)
-		w.proposal(w.need(w.a, "poire", "2027-01-01"), "accepted", 10, 2.5)
-		// Not commitments: a pending and a rejected proposal, a commitment ended at 0.
-		w.proposal(w.need(w.a, "tomate", "2027-02-01"), "proposed", 10, 2.5)
-		w.proposal(w.need(w.a, "tomate", "2027-03-01"), "rejected", 10, 2.5)
-		w.proposal(w.need(w.a, "tomate", "2027-04-01"), "accepted", 0, 2.5)
-		// B: one month.
-		w.proposal(w.need(w.b, "tomate", "2026-10-01"), "accepted", 100, 15)
+		// A's commitments: those of its deliveries (September to December)
+		// and two in January → 5 months.
+		yes, no := true, false
+		w.trade(w.a, "tomate", "2027-01-01", 10, 2.5, &yes)
+		w.trade(w.a, "poire", "2027-01-01", 10, 2.5, &yes)
+		// Not commitments: a pending and a rejected proposal, a commitment ended.
+		w.trade(w.a, "tomate", "2027-02-01", 10, 2.5, nil)
+		w.trade(w.a, "tomate", "2027-03-01", 10, 2.5, &no)
+		w.trade(w.a, "tomate", "2027-04-01", 10, 2.5, &yes)
+		w.end(w.a, "tomate", "2027-04-01")
+		// B and D: one month each, that of their deliveries.
 
 		s, err := rewards.StandingOf(ctx, db, w.a.ID, now)
 		if err != nil {
@@ -255,12 +264,12 @@ func TestStanding(t *testing.T) {
 		if s.Purchases != want {
 			t.Fatalf("purchases = %+v, want %+v", s.Purchases, want)
 		}
-		if s.MonthsOfCommitment != 3 || s.Rank != 2 || s.Shops != 4 || s.Score != 900 || s.Level != rewards.Militant || s.Contribution != nil {
+		if s.MonthsOfCommitment != 5 || s.Rank != 2 || s.Shops != 4 || s.Score != 1100 || s.Level != rewards.Militant || s.Contribution != nil {
 			t.Fatalf("standing = %+v", s)
 		}
 
 		// D ties with A; C is last behind three shops.
-		if sd, _ := rewards.StandingOf(ctx, db, w.d.ID, now); sd.Rank != 2 || sd.Score != 600 {
+		if sd, _ := rewards.StandingOf(ctx, db, w.d.ID, now); sd.Rank != 2 || sd.Score != 700 {
 			t.Fatalf("D = %+v", sd)
 		}
 		if sc, _ := rewards.StandingOf(ctx, db, w.c.ID, now); sc.Rank != 4 || sc.Score != 0 || sc.Level != rewards.Sympathisant {
@@ -290,7 +299,7 @@ func TestStanding(t *testing.T) {
 			t.Fatalf("A pledged = %+v", s)
 		}
 		// The score ignores the contribution.
-		if s.Score != 900 {
+		if s.Score != 1100 {
 			t.Fatalf("A's score moved with its pledge: %d", s.Score)
 		}
 		if err := rewards.EndContribution(ctx, db, w.b.ID); err != nil {
@@ -308,7 +317,7 @@ func TestStanding(t *testing.T) {
 		for _, s := range scores {
 			got[s.Distributor] = s.Score
 		}
-		wantScores := map[string]int64{w.a.ID: 900, w.b.ID: 1600, w.c.ID: 0, w.d.ID: 600}
+		wantScores := map[string]int64{w.a.ID: 1100, w.b.ID: 1600, w.c.ID: 0, w.d.ID: 700}
 		if len(got) != len(wantScores) {
 			t.Fatalf("scores = %v", got)
 		}

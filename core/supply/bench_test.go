@@ -12,7 +12,7 @@ import (
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/supply"
-	"primeur/core/supply/supplytest"
+	"primeur/core/trade/tradetest"
 )
 
 // busyShop writes the benchmark's shop: 150 products, a need per product
@@ -33,7 +33,7 @@ func busyShop(b *testing.B, db *store.DB) string {
 	other := mk("other@x.fr", true)
 	producers := []string{mk("a@x.fr", false), mk("b@x.fr", false), mk("c@x.fr", false)}
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		w := supplytest.New(b, tx)
+		w := tradetest.On(b, tx)
 		products := make([]string, 150)
 		for i := range products {
 			products[i] = fmt.Sprintf("bench-%03d", i)

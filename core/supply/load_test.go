@@ -16,7 +16,7 @@ import (
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/supply"
-	"primeur/core/supply/supplytest"
+	"primeur/core/trade/tradetest"
 )
 
 // countingQ counts the queries run through it.
@@ -62,22 +62,22 @@ func TestLoad(t *testing.T) {
 		}
 		shop, other := mk("shop@x.fr", "Épicerie", true), mk("other@x.fr", "Autre", true)
 		saules, alpage := mk("saules@x.fr", "Ferme des Saules", false), mk("alpage@x.fr", "Alpage", false)
-		w := supplytest.New(t, db)
+		w := tradetest.On(t, db)
 		w.Need(shop.ID, "tomate", "2026-11-01", 25000)
 		w.Need(shop.ID, "tomate", "2026-10-01", 99999) // before the look-back's month: ignored
 		w.Need(other.ID, "tomate", "2026-11-01", 99900)
 		w.Need(other.ID, "poire", "2026-11-01", 99900)
 		// The hand-computed case "deliveries by several producers" of
 		// supply_test.go, stored as orders, deliveries and lines.
-		w.Delivery(saules.ID, shop.ID, "2026-11-12", supply.Done, supplytest.Line{Product: "tomate", Expected: 3200, Sent: 3000})
-		w.Delivery(alpage.ID, shop.ID, "2026-11-16", supply.Planned, supplytest.Line{Product: "tomate", Expected: 2550, Sent: 9900})
-		w.Delivery(saules.ID, shop.ID, "2026-11-17", supply.Cancelled, supplytest.Line{Product: "tomate", Expected: 10000})
-		w.Delivery(saules.ID, shop.ID, "2026-11-19", supply.Planned, supplytest.Line{Product: "tomate", Expected: 2000})
-		w.Delivery(alpage.ID, shop.ID, "2026-11-19", supply.Planned, supplytest.Line{Product: "tomate", Expected: 525}, supplytest.Line{Product: "ail", Expected: 100})
+		w.Deliver(saules.ID, shop.ID, "2026-11-12", supply.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 3200, Sent: tradetest.Dec(3000)})
+		w.Deliver(alpage.ID, shop.ID, "2026-11-16", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 2550, Sent: tradetest.Dec(9900)})
+		w.Deliver(saules.ID, shop.ID, "2026-11-17", supply.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 10000})
+		w.Deliver(saules.ID, shop.ID, "2026-11-19", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 2000})
+		w.Deliver(alpage.ID, shop.ID, "2026-11-19", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 525}, tradetest.L{Product: "ail", Price: 250, Expected: 100})
 		// Another shop's deliveries and deliveries far away never count.
-		w.Delivery(saules.ID, other.ID, "2026-11-16", supply.Planned, supplytest.Line{Product: "tomate", Expected: 77700})
-		w.Delivery(saules.ID, shop.ID, "2026-10-01", supply.Done, supplytest.Line{Product: "poire", Expected: 77700})
-		w.Delivery(saules.ID, shop.ID, "2026-12-01", supply.Planned, supplytest.Line{Product: "poire", Expected: 77700})
+		w.Deliver(saules.ID, other.ID, "2026-11-16", supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 77700})
+		w.Deliver(saules.ID, shop.ID, "2026-10-01", supply.Done, tradetest.L{Product: "poire", Price: 250, Expected: 77700})
+		w.Deliver(saules.ID, shop.ID, "2026-12-01", supply.Planned, tradetest.L{Product: "poire", Price: 250, Expected: 77700})
 
 		win := supply.Window{Start: day(t, "2026-11-16"), Days: 5}
 		cq := &countingQ{Q: db}
@@ -112,7 +112,7 @@ func TestLoad(t *testing.T) {
 			id := fmt.Sprintf("bench-%02d", i)
 			w.Product(id, "kg")
 			w.Need(shop.ID, id, "2026-11-01", 1000)
-			w.Delivery(saules.ID, shop.ID, "2026-11-18", supply.Planned, supplytest.Line{Product: id, Expected: 100})
+			w.Deliver(saules.ID, shop.ID, "2026-11-18", supply.Planned, tradetest.L{Product: id, Price: 250, Expected: 100})
 		}
 		cq.n = 0
 		big, err := supply.Load(ctx, cq, shop.ID, supply.Window{Start: day(t, "2026-11-02"), Days: supply.MaxDays}, day(t, "2026-11-20"))

@@ -74,20 +74,32 @@ type priceDelta struct {
 
 // countCommitment keeps price_months in step when accept replaces the
 // commitment old (nil when there was none) by one of quantity × price at
-// now (quantity 0 ends it): the old commitment leaves the month it was
-// accepted in, the new one counts in now's month. Months are written in
-// ascending order, so concurrent acceptances lock them in the same order.
+// now (quantity 0 ends it).
 func countCommitment(ctx context.Context, q store.Q, product string, old *planning.Proposal, quantity, price decimal.Dec, now time.Time) error {
-	var ds []priceDelta
+	s := priceSums{}
+	s.count(product, old, quantity, price, now)
+	return s.write(ctx, q)
+}
+
+// priceKey is a row of price_months.
+type priceKey struct{ product, month string }
+
+// priceSums are changes of price_months being gathered.
+type priceSums map[priceKey]*priceDelta
+
+// count adds what replacing the commitment old (nil when there was none)
+// by one of quantity × price at now changes: the old commitment leaves the
+// month it was accepted in, the new one counts in now's month.
+func (s priceSums) count(product string, old *planning.Proposal, quantity, price decimal.Dec, now time.Time) {
 	add := func(month string, amount, qty int64) {
-		for i := range ds {
-			if ds[i].month == month {
-				ds[i].amount += amount
-				ds[i].quantity += qty
-				return
-			}
+		k := priceKey{product, month}
+		d := s[k]
+		if d == nil {
+			d = &priceDelta{month: month}
+			s[k] = d
 		}
-		ds = append(ds, priceDelta{month, amount, qty})
+		d.amount += amount
+		d.quantity += qty
 	}
 	if old != nil && old.Quantity > 0 {
 		add(planning.MonthOf(time.UnixMilli(old.UpdatedAt).In(now.Location())), -int64(old.Quantity)*int64(old.Price), -int64(old.Quantity))
@@ -95,14 +107,28 @@ func countCommitment(ctx context.Context, q store.Q, product string, old *planni
 	if quantity > 0 {
 		add(planning.MonthOf(now), int64(quantity)*int64(price), int64(quantity))
 	}
-	sort.Slice(ds, func(a, b int) bool { return ds[a].month < ds[b].month })
-	for _, d := range ds {
-		if d.amount == 0 && d.quantity == 0 {
-			continue
+}
+
+// write adds the changes to price_months, rows in ascending (product,
+// month) order, so concurrent acceptances lock them in the same order.
+func (s priceSums) write(ctx context.Context, q store.Q) error {
+	keys := make([]priceKey, 0, len(s))
+	for k, d := range s {
+		if d.amount != 0 || d.quantity != 0 {
+			keys = append(keys, k)
 		}
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].product != keys[b].product {
+			return keys[a].product < keys[b].product
+		}
+		return keys[a].month < keys[b].month
+	})
+	for _, k := range keys {
+		d := s[k]
 		if _, err := store.Exec(ctx, q, `INSERT INTO price_months (product_id, month, amount, quantity) VALUES (?, ?, ?, ?)
 			ON CONFLICT (product_id, month) DO UPDATE SET amount = price_months.amount + excluded.amount,
-				quantity = price_months.quantity + excluded.quantity`, product, d.month, d.amount, d.quantity); err != nil {
+				quantity = price_months.quantity + excluded.quantity`, k.product, k.month, d.amount, d.quantity); err != nil {
 			return fmt.Errorf("trade: price sums: %w", err)
 		}
 	}

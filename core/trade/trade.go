@@ -222,23 +222,32 @@ func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, pr
 	if err != nil {
 		return err
 	}
-	data := activity.Data{
-		Product: &activity.Product{Name: p.Name, Unit: p.Unit}, Date: d.need.Month,
-		Quantity: &qty, Price: &price, Outcome: outcome,
-	}
-	if d.commitment != nil {
-		delta, up := qty-d.commitment.Quantity, qty > d.commitment.Quantity
-		if delta < 0 {
-			delta = -delta
-		}
-		data.Delta, data.Vector = &delta, &up
-	}
+	data := eventData(p, d.need.Month, d.commitment, qty, price, outcome)
 	v, err := activity.RecordView(ctx, q, activity.Event{Type: typ, OriginID: d.actor.ID, TargetID: target, CreatedAt: now, Data: data})
 	if err != nil {
 		return fmt.Errorf("trade: %w", err)
 	}
 	d.events = append(d.events, v)
 	return nil
+}
+
+// eventData is the data of a trade event on a need of product p for month:
+// the proposal's quantity and price, the outcome of a review, and for a
+// correction (commitment set) its size (delta) and direction (vector)
+// against the commitment.
+func eventData(p catalog.Product, month string, commitment *planning.Proposal, qty, price decimal.Dec, outcome *bool) activity.Data {
+	data := activity.Data{
+		Product: &activity.Product{Name: p.Name, Unit: p.Unit}, Date: month,
+		Quantity: &qty, Price: &price, Outcome: outcome,
+	}
+	if commitment != nil {
+		delta, up := qty-commitment.Quantity, qty > commitment.Quantity
+		if delta < 0 {
+			delta = -delta
+		}
+		data.Delta, data.Vector = &delta, &up
+	}
+	return data
 }
 
 // Propose creates or replaces the open proposal of producerID on a need:

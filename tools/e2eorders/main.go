@@ -1,10 +1,11 @@
 // Command e2eorders gives a shop and a producer of the browser tests
-// (ui/e2e/deliveries.spec.ts) an order for a month, written straight into
-// the daemon's database the way core/trade plans one, until trade's
-// negotiation is on main: a need per product, the producer's accepted
-// commitment on it, the order, and a planned delivery every day of the month
-// from the later of the 1st and tomorrow, each commitment split evenly. It
-// is used by tests only.
+// (ui/e2e/deliveries.spec.ts) an order for a month through the operations
+// the API runs: the producer delivers every day (its profile, as the
+// account form saves it), the shop needs tomatoes and lettuces, the
+// producer proposes and the shop accepts each (trade.Propose,
+// trade.Review), so trade plans a delivery every day of the month from the
+// later of the 1st and tomorrow, each commitment split evenly. It is used
+// by tests only.
 //
 //	e2eorders --data-dir DIR --shop EMAIL --producer EMAIL --month 2026-12-01
 //
@@ -22,21 +23,22 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/config"
+	"primeur/core/planning"
 	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/core/trade"
 )
 
-// lines are the committed products: per day, a quantity (hundredths) and a
-// unit price (cents).
+// lines are the committed products: per day, a quantity and a unit price
+// (in the product's unit and in euros).
 var lines = []struct {
 	product       string
-	perDay, price int64
+	perDay, price float64
 }{
-	{product: "tomate", perDay: 200, price: 250},
-	{product: "laitue", perDay: 100, price: 90},
+	{product: "tomate", perDay: 2, price: 2.5},
+	{product: "laitue", perDay: 1, price: 0.9},
 }
 
 func main() {
@@ -68,65 +70,43 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
-		log.Fatal(err)
+	now := time.Now().In(config.Defaults().Location)
+	// Every day of the month from the later of the 1st and tomorrow.
+	start := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
+	if start.Before(first) {
+		start = first
 	}
-	now := time.Now().In(paris)
-	tomorrow := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
-	var days []string
-	for d := first; d.Month() == first.Month(); d = d.AddDate(0, 0, 1) {
-		if !d.Before(tomorrow) {
-			days = append(days, d.Format("2006-01-02"))
-		}
-	}
-	if len(days) == 0 {
+	days := first.AddDate(0, 1, 0).Sub(start).Hours() / 24
+	if days < 1 {
 		log.Fatalf("no day left in %s", *month)
 	}
-	ms := now.UnixMilli()
-	orderID := core.NewID()
+	var orderID string
 	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
-		exec := func(q string, args ...any) error {
-			_, err := store.Exec(ctx, tx, q, args...)
+		every := []bool{true, true, true, true, true, true, true}
+		farm, changed, err := accounts.UpdateProfile(ctx, tx, farm, accounts.ProfileUpdate{DefaultDeliveryDays: every}, now)
+		if err != nil {
 			return err
 		}
-		needs := map[string]string{}
+		if changed {
+			if _, err := trade.ReplanProducer(ctx, tx, farm.ID, now); err != nil {
+				return err
+			}
+		}
 		for _, l := range lines {
-			quantity := l.perDay * int64(len(days))
-			needs[l.product] = core.NewID()
-			if err := exec(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, needs[l.product], shop.ID, l.product, *month, quantity, ms, ms); err != nil {
-				return err
-			}
-			if err := exec(`INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
-				VALUES (?, ?, ?, 'accepted', 'producer', ?, ?, ?, ?)`, core.NewID(), needs[l.product], farm.ID, quantity, l.price, ms, ms); err != nil {
-				return err
-			}
-		}
-		if err := exec(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			orderID, farm.ID, shop.ID, *month, ms, ms); err != nil {
-			return err
-		}
-		for _, day := range days {
-			chrono, err := store.Next(ctx, tx, "chrono:"+farm.ID)
+			qty := l.perDay * days
+			need, err := planning.Create(ctx, tx, shop.ID, planning.NeedInput{ProductID: l.product, Date: (*month)[:7], Quantity: qty}, now)
 			if err != nil {
 				return err
 			}
-			id := core.NewID()
-			if err := exec(`INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at)
-				VALUES (?, ?, ?, 'planned', ?, ?, ?, ?)`, id, orderID, farm.ID, day, chrono, ms, ms); err != nil {
+			if _, err := trade.Propose(ctx, tx, farm, need.ID, farm.ID, trade.Offer{Quantity: qty, Price: l.price}, now); err != nil {
 				return err
 			}
-			for _, l := range lines {
-				if err := exec(`INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected)
-					VALUES (?, ?, ?, ?, ?, ?)`, core.NewID(), id, needs[l.product], l.product, l.price, l.perDay); err != nil {
-					return err
-				}
+			if _, err := trade.Review(ctx, tx, shop, need.ID, farm.ID, true, now); err != nil {
+				return err
 			}
 		}
-		// The commitments were written without core/trade: the price sums
-		// of the user load follow them.
-		return trade.RebuildPrices(ctx, tx, db.Dialect, paris)
+		return store.Get(ctx, tx, &orderID, `SELECT id FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`,
+			farm.ID, shop.ID, *month)
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -1,14 +1,17 @@
 // Command e2eseed gives a shop of the browser tests (ui/e2e/supply.spec.ts)
-// needs and deliveries around the current week, written straight into the
-// daemon's database as core/trade would, until trade plans real deliveries.
-// It is used by tests only.
+// needs and deliveries around the current week, written into the daemon's
+// database by core/trade/tradetest (trade.Bulk: commitments, orders,
+// deliveries as trade and the deliveries' rules leave them). It is used by
+// tests only.
 //
 //	e2eseed --data-dir DIR --shop EMAIL --producer EMAIL --producer EMAIL
 //
 // With M the Monday of the current week in Europe/Paris: Tomate gets a need
 // of 260 kg this month and next; on M+1 the first producer brings 30 kg of
 // tomatoes and the second 10 kg; on M−3 the first producer delivered 12 kg
-// of leeks (done), a product without need.
+// of leeks (done), a product without need in the weeks shown: the leeks
+// are those of the month before M−3's, delivered past its end (the shop
+// moved the delivery), so their need is in that month.
 package main
 
 import (
@@ -25,7 +28,7 @@ import (
 	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/core/supply"
-	"primeur/core/supply/supplytest"
+	"primeur/core/trade/tradetest"
 )
 
 type fatal struct{}
@@ -71,13 +74,16 @@ func main() {
 		log.Fatal(err)
 	}
 	monday := supply.DateOf(time.Now().In(paris)).Monday()
-	w := supplytest.New(fatal{}, db)
+	w := tradetest.On(fatal{}, db)
 	thisMonth, _ := supply.ParseDate(monday.Month())
 	for _, d := range []supply.Date{thisMonth, thisMonth.AddDays(32)} {
 		w.Need(shop, "tomate", d.Month(), 26000)
 	}
-	w.Delivery(first, shop, monday.AddDays(1).String(), supply.Planned, supplytest.Line{Product: "tomate", Expected: 3000})
-	w.Delivery(second, shop, monday.AddDays(1).String(), supply.Planned, supplytest.Line{Product: "tomate", Expected: 1000})
-	w.Delivery(first, shop, monday.AddDays(-3).String(), supply.Done, supplytest.Line{Product: "poireau", Expected: 1200, Sent: 1200})
+	w.Deliver(first, shop, monday.AddDays(1).String(), supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 3000})
+	w.Deliver(second, shop, monday.AddDays(1).String(), supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+	leeks := monday.AddDays(-3)
+	month, _ := supply.ParseDate(leeks.Month())
+	w.Delivery(w.OrderOf(first, shop, month.AddDays(-1).Month()), leeks.String(), supply.Done,
+		tradetest.L{Product: "poireau", Price: 250, Expected: 1200, Sent: tradetest.Dec(1200)})
 	fmt.Println(monday)
 }

@@ -215,13 +215,20 @@ func field(line, key string) string {
 
 func (d *daemon) pid() int { return d.cmd.Process.Pid }
 
+// stop asks the daemon to stop (SIGTERM), kills it after 30 s, and says
+// on stderr when it did not exit cleanly: the figures of a run whose daemon
+// failed are suspect.
 func (d *daemon) stop() {
 	_ = d.cmd.Process.Signal(syscall.SIGTERM)
+	var err error
 	select {
-	case <-d.done:
+	case err = <-d.done:
 	case <-time.After(30 * time.Second):
 		_ = d.cmd.Process.Kill()
-		<-d.done
+		err = <-d.done
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "loadbench: the daemon did not stop cleanly: %v\n", err)
 	}
 }
 

@@ -10,15 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"primeur/core/accounts"
 	"primeur/core/catalog"
 	"primeur/core/delivery"
 	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/core/supply"
-	"primeur/core/trade"
 )
 
 // platform is a seeded database and what the measurements need from it.
@@ -103,7 +100,7 @@ func seedPlatform(ctx context.Context, engine string, regions int, dataDir, pgUR
 	w := newWorld(now, rules, hash, products)
 	for r := range regions {
 		g := w.region(r)
-		if err := insertRegion(ctx, db, g); err != nil {
+		if err := insertRegion(ctx, db, w, g); err != nil {
 			return nil, fmt.Errorf("region %d: %w", r, err)
 		}
 		if r == 0 {
@@ -115,12 +112,7 @@ func seedPlatform(ctx context.Context, engine string, regions int, dataDir, pgUR
 		}
 		p.Trips = g.trips // the last region's
 		log.Printf("%s: region %d/%d written (%d needs, %d deliveries, %d lines) at %.0f s", engine, r+1, regions,
-			len(g.needs), len(g.deliveries), len(g.lines), time.Since(start).Seconds())
-	}
-	// The commitments were written in bulk, not through core/trade: the
-	// price sums of the user load are computed once from them.
-	if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return trade.RebuildPrices(ctx, tx, db.Dialect, rules.Location) }); err != nil {
-		return nil, err
+			len(g.needs), g.deliveries, g.lines, time.Since(start).Seconds())
 	}
 	if engine == "postgres" {
 		// What autovacuum would do shortly after such a load: statistics for

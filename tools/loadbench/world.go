@@ -168,26 +168,23 @@ func turnover(k int) float64 {
 // farmOf is the producer (index in its region) shop k buys speciality s from.
 func farmOf(k, s int) int { return s + specialities*((k+s)%farmsPerSpeciality) }
 
-// region is everything one region holds, in core types, ready to insert.
+// region is everything one region holds, in core types, ready to write:
+// its trade goes through trade.Bulk (batch), which plans the orders and
+// their deliveries; the invoices are composed from what it wrote.
 type region struct {
-	r          int
-	shops      []accounts.User
-	producers  []accounts.User
-	needs      []planning.Need
-	proposals  []proposalRow
-	orders     []orders.Order
-	deliveries []orders.Delivery
-	lines      []orders.Line
+	r         int
+	shops     []accounts.User
+	producers []accounts.User
+	needs     []planning.Need
+	batch     trade.Batch
+	events    []activity.Event // the needs' imports; trade's are Bulk's
+	trips     []trip
+	// after trade.Bulk:
+	written    []orders.Full
+	deliveries int
+	lines      int
 	invoices   []billing.Invoice
-	events     []activity.Event
 	counters   map[string]int64
-	trips      []trip
-}
-
-// proposalRow is a stored proposal with its creation time.
-type proposalRow struct {
-	planning.Proposal
-	CreatedAt int64
 }
 
 // trip is a commitment of next month a producer corrects and its shop
@@ -203,10 +200,10 @@ type trip struct {
 
 // commitment is an accepted proposal as the orders need it.
 type commitment struct {
-	need     planning.Need
 	product  catalog.Product
 	quantity decimal.Dec
 	price    decimal.Dec
+	proposed time.Time
 	accepted time.Time
 }
 
@@ -264,34 +261,21 @@ func (w *world) region(r int) *region {
 					share = 0.55 + 0.4*frac(h)
 				}
 				p := planning.Proposal{
-					ID: core.NewID(), NeedID: need.ID, Producer: farm.ID, From: planning.FromProducer,
+					NeedID: need.ID, Producer: farm.ID, From: planning.FromProducer,
 					Quantity: part(qty, share, line.Product.Unit), Price: w.price(r, j, i, mi, line.Product),
 				}
 				at := w.proposalTime(month, k, s)
-				accepted := at.Add(2*time.Hour + time.Duration(i%5)*10*time.Minute)
-				p.Status, p.UpdatedAt = planning.StatusProposed, at.UnixMilli()
-				if commit {
-					p.Status, p.UpdatedAt = planning.StatusAccepted, accepted.UnixMilli()
-				}
-				g.proposals = append(g.proposals, proposalRow{Proposal: p, CreatedAt: at.UnixMilli()})
-				data := activity.Data{
-					Product: &activity.Product{Name: line.Product.Name, Unit: line.Product.Unit}, Date: month,
-					Quantity: &p.Quantity, Price: &p.Price,
-				}
-				g.events = append(g.events, activity.Event{
-					ID: core.NewID(), CreatedAt: at, Type: activity.ProposalRequest, Data: data, OriginID: farm.ID, TargetID: shop.ID,
-				})
 				if !commit {
+					g.batch.Pending = append(g.batch.Pending, trade.Pending{
+						ProducerID: farm.ID, ShopID: shop.ID, ProductID: line.Product.ID, Month: month,
+						Quantity: p.Quantity, Price: p.Price, At: at,
+					})
 					continue
 				}
-				yes := true
-				data.Outcome = &yes
-				g.events = append(g.events, activity.Event{
-					ID: core.NewID(), CreatedAt: accepted, Type: activity.ProposalReview, Data: data, OriginID: shop.ID, TargetID: farm.ID,
-				})
 				key := orderKey{k, j, mi}
 				byOrder[key] = append(byOrder[key], commitment{
-					need: need, product: line.Product, quantity: p.Quantity, price: p.Price, accepted: accepted,
+					product: line.Product, quantity: p.Quantity, price: p.Price, proposed: at,
+					accepted: at.Add(2*time.Hour + time.Duration(i%5)*10*time.Minute),
 				})
 				if offset == 1 && k > typicalShop {
 					g.addTrip(shop, farm, need, p, line.Product)
@@ -361,11 +345,11 @@ func (w *world) proposalTime(month string, k, s int) time.Time {
 	return t
 }
 
-// plan writes the orders of the region's commitments with their
-// deliveries on the producers' days (trade.Schedule, trade.Split): done up
-// to the lock, with notes sent, some short, some cancelled, a few claims;
-// planned after. Then the invoices of the months over, as the monthly run
-// would have issued them.
+// plan gives the region's commitments to trade.Bulk, one agreement per
+// order — accepted at the time of its first commitment, planned on the
+// producer's days — with what became of each delivery: done up to the
+// lock, with notes sent, some short, some cancelled, a few claims; planned
+// after.
 func (w *world) plan(g *region, byOrder map[orderKey][]commitment) {
 	keys := make([]orderKey, 0, len(byOrder))
 	for k := range byOrder {
@@ -381,108 +365,90 @@ func (w *world) plan(g *region, byOrder map[orderKey][]commitment) {
 		}
 		return x.farm < y.farm
 	})
-	type full struct {
-		order orders.Order
-		dels  []int // indexes in g.deliveries
-		shop  accounts.User
-		farm  accounts.User
-	}
-	var all []full
-	linesOf := map[int][]orders.Line{}
 	for _, key := range keys {
 		cs := byOrder[key]
-		shop, farm := g.shops[key.shop], g.producers[key.farm]
-		first := cs[0].accepted
+		first, proposed := cs[0].accepted, cs[0].proposed
 		for _, c := range cs {
 			if c.accepted.Before(first) {
 				first = c.accepted
 			}
+			if c.proposed.Before(proposed) {
+				proposed = c.proposed
+			}
 		}
 		month := w.months[key.month]
-		o := orders.Order{
-			ID: core.NewID(), ProducerID: farm.ID, DistributorID: shop.ID, Month: month,
-			CreatedAt: first.UnixMilli(), UpdatedAt: first.UnixMilli(),
+		a := trade.Agreement{
+			ProducerID: g.producers[key.farm].ID, ShopID: g.shops[key.shop].ID, Month: month, ProposedAt: proposed, At: first,
 		}
-		f := full{order: o, shop: shop, farm: farm}
-		dates := trade.Schedule(month, farm.Days(), first)
-		splits := make([][]decimal.Dec, len(cs))
-		for ci, c := range cs {
-			splits[ci] = trade.Split(c.quantity, len(dates), c.product.Unit)
+		for _, c := range cs {
+			a.Commitments = append(a.Commitments, trade.Accepted{ProductID: c.product.ID, Quantity: c.quantity, Price: c.price})
 		}
-		for di, date := range dates {
-			d := orders.Delivery{
-				ID: core.NewID(), OrderID: o.ID, ProducerID: farm.ID, Status: orders.Planned, Date: date,
-				ClaimStatus: orders.ClaimVoid, CreatedAt: first.UnixMilli(), UpdatedAt: first.UnixMilli(),
-			}
-			var ls []orders.Line
-			for ci, c := range cs {
-				if splits[ci][di] <= 0 {
-					continue
-				}
-				ls = append(ls, orders.Line{
-					ID: core.NewID(), DeliveryID: d.ID, NeedID: c.need.ID, ProductID: c.product.ID, Price: c.price,
-					QuantityExpected: splits[ci][di],
-				})
-			}
-			if len(ls) == 0 {
-				continue
-			}
-			h := mix(g.r, key.shop, key.farm, key.month, di)
-			if date <= w.locked {
-				lock := w.rules.LockTime(date)
-				d.UpdatedAt = lock.UnixMilli()
-				if month < w.current && h%40 == 0 {
-					d.Status = orders.Cancelled
-				} else {
-					d.Status = orders.Done
-					sent := lock.Add(delivery.NoteDelay).UnixMilli()
-					d.NoteSentAt = &sent
-					for li := range ls {
-						q := ls[li].QuantityExpected
-						if h%9 == 1 && li == 0 {
-							q = short(q, w.unitOf(ls[li].ProductID))
-						}
-						ls[li].QuantitySent = &q
-					}
-					if month < w.current && h%30 == 2 {
-						w.claim(g, &d, ls, f.shop, f.farm, lock)
-					}
-				}
-			}
-			linesOf[len(g.deliveries)] = ls
-			f.dels = append(f.dels, len(g.deliveries))
-			g.deliveries = append(g.deliveries, d)
+		a.Outcome = func(i int, d orders.FullDelivery) delivery.Outcome {
+			return w.outcome(mix(g.r, key.shop, key.farm, key.month, i), month, d)
 		}
-		all = append(all, f)
-		g.orders = append(g.orders, o)
+		g.batch.Agreements = append(g.batch.Agreements, a)
 	}
+}
 
-	// Delivery-note numbers: each producer's deliveries by date.
-	byFarm := map[string][]int{}
-	for i, d := range g.deliveries {
-		byFarm[d.ProducerID] = append(byFarm[d.ProducerID], i)
+// outcome is what became of a delivery, drawn from h: past its lock, one
+// in 40 of the months over was cancelled, the others done with their note
+// sent, one in 9 with its first line 5 % short, and one in 30 of the
+// months over with a quality claim; later ones are planned.
+func (w *world) outcome(h uint64, month string, d orders.FullDelivery) delivery.Outcome {
+	if d.Date > w.locked {
+		return delivery.Outcome{}
 	}
-	for farm, idx := range byFarm {
-		sort.SliceStable(idx, func(a, b int) bool { return g.deliveries[idx[a]].Date < g.deliveries[idx[b]].Date })
-		for n, i := range idx {
-			g.deliveries[i].Chrono = int64(n + 1)
+	if month < w.current && h%40 == 0 {
+		return delivery.Outcome{Status: orders.Cancelled}
+	}
+	lock := w.rules.LockTime(d.Date)
+	out := delivery.Outcome{Status: orders.Done, NoteSentAt: lock.Add(delivery.NoteDelay)}
+	first := d.Lines[0]
+	sent := first.QuantityExpected
+	if h%9 == 1 {
+		if q := short(sent, w.unitOf(first.ProductID)); q != sent {
+			sent = q
+			out.Sent = map[string]decimal.Dec{first.ProductID: q}
 		}
-		g.counters["chrono:"+farm] = int64(len(idx))
 	}
-	for i := range g.deliveries {
-		g.lines = append(g.lines, linesOf[i]...)
+	if month < w.current && h%30 == 2 {
+		if claimed := short(sent, w.unitOf(first.ProductID)) - sent; claimed != 0 { // negative: 5 % unfit
+			out.Claim = &delivery.ClaimOutcome{
+				Lines: map[string]delivery.ClaimedLine{first.ProductID: {
+					Quantity: claimed, Type: orders.ClaimQuality, Comment: "Quelques pièces abîmées au déballage",
+				}},
+				SentAt: lock.Add(3 * time.Hour), Status: orders.ClaimAccepted, ReviewedAt: lock.Add(23 * time.Hour),
+			}
+		}
 	}
+	return out
+}
 
-	// Invoices, numbered per producer and year in the run's order.
-	for _, f := range all {
-		if f.order.Month >= w.billable {
+// bill composes, from the orders trade.Bulk wrote, the invoices of the
+// months over as the monthly run would have issued them, numbered per
+// producer and year in the run's order.
+func (w *world) bill(g *region) {
+	g.counters = map[string]int64{}
+	parties := map[string]accounts.User{}
+	for _, u := range g.shops {
+		parties[u.ID] = u
+	}
+	for _, u := range g.producers {
+		parties[u.ID] = u
+	}
+	for _, f := range g.written {
+		g.deliveries += len(f.Deliveries)
+		for _, d := range f.Deliveries {
+			g.lines += len(d.Lines)
+		}
+		if f.Month >= w.billable {
 			continue
 		}
-		inv, ok := w.invoice(g, f.order, f.dels, linesOf, f.shop, f.farm)
+		inv, ok := w.invoice(f, parties[f.DistributorID], parties[f.ProducerID])
 		if !ok {
 			continue
 		}
-		key := fmt.Sprintf("invoice:%s:%d", f.farm.ID, inv.Year)
+		key := fmt.Sprintf("invoice:%s:%d", f.ProducerID, inv.Year)
 		g.counters[key]++
 		inv.Seq = g.counters[key]
 		inv.Number = billing.Number(inv.Year, inv.Seq)
@@ -503,31 +469,10 @@ func short(q decimal.Dec, unit string) decimal.Dec {
 	return q - q/20
 }
 
-// claim records a quality claim on a delivery's first line, sent three
-// hours after the lock and accepted by the shop the next morning.
-func (w *world) claim(g *region, d *orders.Delivery, ls []orders.Line, shop, farm accounts.User, lock time.Time) {
-	sent, reviewed := lock.Add(3*time.Hour), lock.Add(23*time.Hour)
-	sentQty := *ls[0].QuantitySent
-	claimed := short(sentQty, w.unitOf(ls[0].ProductID)) - sentQty // negative: 5 % unfit
-	if claimed == 0 {
-		return
-	}
-	ls[0].QuantityClaimed, ls[0].ClaimType, ls[0].ClaimComment = claimed, orders.ClaimQuality, "Quelques pièces abîmées au déballage"
-	s, r := sent.UnixMilli(), reviewed.UnixMilli()
-	d.ClaimStatus, d.ClaimSentAt, d.ClaimReviewedAt, d.UpdatedAt = orders.ClaimAccepted, &s, &r, r
-	p := w.products[w.index[ls[0].ProductID]]
-	yes := true
-	g.events = append(g.events,
-		activity.Event{ID: core.NewID(), CreatedAt: sent, Type: activity.ClaimRequest, OriginID: farm.ID, TargetID: shop.ID,
-			Data: activity.Data{Product: &activity.Product{Name: p.Name, Unit: p.Unit}, Date: d.Date, Quantity: &claimed}},
-		activity.Event{ID: core.NewID(), CreatedAt: reviewed, Type: activity.ClaimReview, OriginID: shop.ID, TargetID: farm.ID,
-			Data: activity.Data{Date: d.Date, Outcome: &yes}},
-	)
-}
-
 // invoice is the invoice of an order as billing.Issue composes it on the
 // 1st of the next month at 06:00; ok is false without a done delivery.
-func (w *world) invoice(g *region, o orders.Order, dels []int, linesOf map[int][]orders.Line, shop, farm accounts.User) (billing.Invoice, bool) {
+func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoice, bool) {
+	o := f.Order
 	at := w.monthStart(planning.AddMonths(o.Month, 1)).Add(billing.InvoiceHour * time.Hour)
 	inv := billing.Invoice{
 		ID: core.NewID(), OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
@@ -538,20 +483,19 @@ func (w *world) invoice(g *region, o orders.Order, dels []int, linesOf map[int][
 	if !inv.VATExempt {
 		inv.VATRate = billing.VATRate
 	}
-	idx := append([]int(nil), dels...)
-	sort.SliceStable(idx, func(a, b int) bool {
-		x, y := g.deliveries[idx[a]], g.deliveries[idx[b]]
+	ds := append([]orders.FullDelivery(nil), f.Deliveries...)
+	sort.SliceStable(ds, func(a, b int) bool {
+		x, y := ds[a], ds[b]
 		return x.Date < y.Date || x.Date == y.Date && x.Chrono < y.Chrono
 	})
 	last := ""
-	for _, i := range idx {
-		d := g.deliveries[i]
+	for _, d := range ds {
 		if d.Status != orders.Done {
 			continue
 		}
 		inv.Notes = append(inv.Notes, billing.Note{Chrono: d.Chrono, Date: d.Date})
 		last = d.Date
-		ls := append([]orders.Line(nil), linesOf[i]...)
+		ls := append([]orders.Line(nil), d.Lines...)
 		sort.SliceStable(ls, func(a, b int) bool {
 			return w.products[w.index[ls[a].ProductID]].Name < w.products[w.index[ls[b].ProductID]].Name
 		})

@@ -1,8 +1,9 @@
 // Deliveries in real browsers against the real daemon (SPEC §2 "Deliveries
 // page"): the shop edits and cancels planned deliveries, the producer claims
 // on a done one, the shop answers, and both download the delivery note and
-// the invoice. The order is written by tools/e2eorders (built here with the
-// Go toolchain) straight into the daemon's database as core/trade plans one;
+// the invoice. The order is made by tools/e2eorders (built here with the
+// Go toolchain) on the daemon's database through core/trade's operations
+// (the producer delivers every day, proposes, the shop accepts);
 // time moves forward with the same jobs the daemon schedules, run as
 // `primeur jobs run … --at` on the daemon's database.
 import { execFileSync } from 'node:child_process'

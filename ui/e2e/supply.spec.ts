@@ -1,6 +1,7 @@
 // The supply screen (Réasso.) against the real daemon. Deliveries are
-// written by tools/e2eseed (built here with the Go toolchain) straight into
-// the daemon's database, as core/trade will plan them.
+// written by tools/e2eseed (built here with the Go toolchain) into the
+// daemon's database through trade.Bulk, as trade and the deliveries' rules
+// leave them.
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
