@@ -14,12 +14,13 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
+
 	"testing"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
@@ -130,15 +131,17 @@ func On(t TB, q store.Q) *World {
 	return newWorld(t, q)
 }
 
-var counter atomic.Int64
-
-func next() int64 { return counter.Add(1) }
+// newID is a fresh id: unique across processes, as the browser tests'
+// seeder runs once per test on one data directory.
+func newID(kind, suffix string) string {
+	return kind + "-" + core.NewID() + "-" + suffix
+}
 
 // User inserts a user; email, name and type must be set.
 func (w *World) User(u accounts.User) accounts.User {
 	w.t.Helper()
 	if u.ID == "" {
-		u.ID = fmt.Sprintf("user-%d-%s", next(), u.Email)
+		u.ID = newID("user", u.Email)
 	}
 	u.EmailKey = accounts.EmailKey(u.Email)
 	if u.DeliveryDays == "" {
@@ -257,7 +260,7 @@ func (w *World) OrderOf(producerID, shopID, month string) string {
 	err := store.Get(w.ctx, w.q, &id, `SELECT id FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`,
 		producerID, shopID, month)
 	if store.IsNotFound(err) {
-		id = fmt.Sprintf("order-%d-%s", next(), month)
+		id = newID("order", month)
 	} else if err != nil {
 		w.t.Fatalf("tradetest: order: %v", err)
 	}
