@@ -22,7 +22,7 @@ func (a *app) demoCommand() *cobra.Command {
 				return err
 			}
 			defer db.Close()
-			res, err := demo.SeedIfEmpty(cmd.Context(), db, a.nowLocal())
+			res, err := demo.SeedIfEmpty(cmd.Context(), db, a.clock().Now())
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"primeur/core/calendar"
 )
 
 // FuzzParseAt: the times of `jobs run --at` and `serve --now` are refused
@@ -22,9 +24,10 @@ func FuzzParseAt(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	clock := calendar.NewClock(nil, paris)
 	real := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, s string) {
-		at, err := parseAt(s, paris)
+		at, err := parseAt(s, clock)
 		if err != nil {
 			if !strings.Contains(err.Error(), fmt.Sprintf("--at %q", s)) {
 				t.Fatalf("parseAt(%q): %v", s, err)
@@ -33,7 +36,7 @@ func FuzzParseAt(f *testing.F) {
 		}
 		// RFC 3339 offsets are whole minutes: Paris before 1911 was 9 min
 		// 21 s ahead of Greenwich (LMT), which no RFC 3339 text can say.
-		back, err := parseAt(at.Format(time.RFC3339Nano), paris)
+		back, err := parseAt(at.Format(time.RFC3339Nano), clock)
 		if _, offset := at.Zone(); offset%60 == 0 && (err != nil || !back.Equal(at)) {
 			t.Fatalf("parseAt(%q) = %v does not read back (%v, %v)", s, at, back, err)
 		}
@@ -41,9 +44,9 @@ func FuzzParseAt(f *testing.F) {
 			if !rfc.Equal(at) {
 				t.Fatalf("parseAt(%q) = %v, RFC 3339 says %v", s, at, rfc)
 			}
-			clock, err := shiftedClock(s, func() time.Time { return real })
-			if err != nil || !clock().Equal(at) {
-				t.Fatalf("--now %q starts at %v (%v)", s, clock(), err)
+			shifted, err := shiftedClock(s, func() time.Time { return real })
+			if err != nil || !shifted().Equal(at) {
+				t.Fatalf("--now %q starts at %v (%v)", s, shifted(), err)
 			}
 		} else if at.Location() != paris {
 			t.Fatalf("local time %q read in %v", s, at.Location())

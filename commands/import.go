@@ -69,7 +69,7 @@ func (a *app) importNeedsCommand() *cobra.Command {
 				return err
 			}
 			bar := a.progressBar("month")
-			res, err := planning.ImportXLSX(ctx, db, shop.ID, filepath.Base(args[0]), data, a.nowLocal(),
+			res, err := planning.ImportXLSX(ctx, db, shop.ID, filepath.Base(args[0]), data, a.clock().Now(),
 				planning.ImportOptions{DryRun: dryRun, Progress: bar.update})
 			bar.done()
 			if err != nil {

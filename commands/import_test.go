@@ -16,6 +16,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/planning"
 	"primeur/core/planning/planningtest"
 	"primeur/core/store"
@@ -90,7 +91,7 @@ func (w cliWorld) events(t *testing.T) int {
 // commands use.
 func nextMonth() string {
 	paris, _ := time.LoadLocation("Europe/Paris")
-	return planning.AddMonths(planning.MonthOf(time.Now().In(paris)), 1)[:7]
+	return calendar.MonthOf(time.Now().In(paris)).AddMonths(1).String()[:7]
 }
 
 func writeWorkbook(t *testing.T, rows [][]any) string {
@@ -174,7 +175,7 @@ func TestImportNeedsCommand(t *testing.T) {
 				t.Fatalf("import: exit %d\n%s\n%s", code, out, errOut)
 			}
 			m := nextMonth() + "-01"
-			m3 := planning.AddMonths(m, 2)
+			m3 := calendar.AddMonthsTo(m, 2)
 			if got := w.needs(t); !strings.Contains(got, "tomate "+m3+" 3050") || !strings.Contains(got, "melon "+m+" 400") || w.events(t) != 1 {
 				t.Fatalf("needs after import:\n%s", got)
 			}
@@ -212,7 +213,7 @@ func TestImportNeedsCommand(t *testing.T) {
 func TestSimulateImportCommand(t *testing.T) {
 	w := newCLIWorld(t, false)
 	from := nextMonth()
-	to := planning.AddMonths(from+"-01", 11)[:7]
+	to := calendar.AddMonthsTo(from+"-01", 11)[:7]
 	args := []string{"simulate", "import", "--distributor", w.shop.Email, "--turnover", "120000", "--from", from, "--to", to}
 
 	code, out, errOut := run(t, "", args...)
@@ -246,7 +247,7 @@ func TestSimulateImportCommand(t *testing.T) {
 		{[]string{"--turnover", "-4"}, planning.MsgTurnover},
 		{[]string{"--from", "2020-01", "--to", "2020-02"}, planning.MsgPastMonth},
 		{[]string{"--to", "2020-01"}, "La date de fin doit etre posterieure a la date de debut"},
-		{[]string{"--to", planning.AddMonths(from+"-01", 36)[:7]}, planning.MsgStandardMonths},
+		{[]string{"--to", calendar.AddMonthsTo(from+"-01", 36)[:7]}, planning.MsgStandardMonths},
 		{[]string{"--from", "décembre"}, planning.MsgBadMonth},
 		{[]string{"--distributor", w.farm.Email}, "is a producer"},
 	} {

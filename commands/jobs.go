@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"primeur/core/calendar"
 	"primeur/core/jobs"
 )
 
@@ -102,9 +103,9 @@ func (a *app) jobsRunCommand() *cobra.Command {
 			if retryFailed && job.Name == "claims" {
 				return fmt.Errorf("--retry-failed: the claims job sends no email (use deliveries or invoices)")
 			}
-			now := a.now()
+			now := a.clock().Now()
 			if at != "" {
-				t, err := parseAt(at, a.cfg.Location)
+				t, err := parseAt(at, a.clock())
 				if err != nil {
 					return err
 				}
@@ -123,7 +124,7 @@ func (a *app) jobsRunCommand() *cobra.Command {
 				fmt.Fprintf(a.out, "envois abandonnés remis en file : %d bon(s) de livraison, %d facture(s)\n", notes, invoices)
 			}
 			report, err := job.Run(cmd.Context(), jobs.EnvOf(a.cfg, db, a.logger()), now)
-			fmt.Fprintf(a.out, "%s (%s) : %s\n", job.Name, now.In(a.cfg.Location).Format("2006-01-02 15:04 MST"), report)
+			fmt.Fprintf(a.out, "%s (%s) : %s\n", job.Name, a.clock().Stamp(now), report)
 			return err
 		},
 	}
@@ -133,15 +134,11 @@ func (a *app) jobsRunCommand() *cobra.Command {
 	return cmd
 }
 
-// parseAt reads --at: RFC 3339, or a local date and time.
-func parseAt(s string, loc *time.Location) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
+// parseAt reads --at: RFC 3339, or a local date and time (calendar.Clock.Parse).
+func parseAt(s string, c calendar.Clock) (time.Time, error) {
+	t, err := c.Parse(s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--at %q: %w", s, err)
 	}
-	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04"} {
-		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("--at %q: expected a time like 2026-12-01T06:00:00+01:00", s)
+	return t, nil
 }

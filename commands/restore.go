@@ -54,7 +54,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			if _, err := os.Lstat(target); err == nil && !force {
 				return fmt.Errorf("%s existe déjà ; ajoutez --force pour la remplacer (elle sera conservée à côté)", target)
 			}
-			aside, err := store.Install(cmd.Context(), file, target, a.nowLocal())
+			aside, err := store.Install(cmd.Context(), file, target, a.clock().Now())
 			if errors.Is(err, store.ErrInUse) {
 				return fmt.Errorf("la base %s est ouverte par un démon ou une commande Primeur : arrêtez-les avant de restaurer", target)
 			}

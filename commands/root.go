@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"primeur/core/calendar"
 	"primeur/core/config"
 	"primeur/core/schema"
 	"primeur/core/store"
@@ -100,9 +101,9 @@ func (a *app) rootCommand() *cobra.Command {
 	return root
 }
 
-// nowLocal is the current time in the business time zone, where months and
-// delivery days are counted.
-func (a *app) nowLocal() time.Time { return a.now().In(a.cfg.Location) }
+// clock is the process's one clock: a.now read in the business time zone,
+// where months and delivery days are counted.
+func (a *app) clock() calendar.Clock { return calendar.NewClock(a.now, a.cfg.Location) }
 
 // logger writes text logs to stderr at the configured level.
 func (a *app) logger() *slog.Logger {

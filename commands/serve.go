@@ -36,7 +36,7 @@ func (a *app) serveCommand() *cobra.Command {
 					return err
 				}
 				a.now = clock
-				log.Warn("the daemon's clock is shifted (--now): dates, locks and jobs follow it", "now", a.now())
+				log.Warn("the daemon's clock is shifted (--now): dates, locks and jobs follow it", "now", a.clock().Now())
 			}
 			db, err := a.createDB(ctx)
 			if err != nil {
@@ -44,7 +44,7 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			defer db.Close()
 			if withDemo {
-				res, err := demo.SeedIfEmpty(ctx, db, a.nowLocal())
+				res, err := demo.SeedIfEmpty(ctx, db, a.clock().Now())
 				if err != nil {
 					return err
 				}

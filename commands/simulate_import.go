@@ -3,12 +3,12 @@ package commands
 import (
 	"fmt"
 	"text/tabwriter"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/spf13/cobra"
 
 	"primeur/core"
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/planning"
 )
@@ -31,12 +31,13 @@ func (a *app) simulateImportCommand() *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			now := a.nowLocal()
+			now := a.clock().Now()
 			months, err := monthRange(from, to)
 			if err != nil {
 				return err
 			}
-			if months, err = planning.CheckStandard(turnover, months, now); err != nil {
+			checked, err := planning.CheckStandard(turnover, months, now)
+			if err != nil {
 				return err
 			}
 			db, err := a.openDB(ctx)
@@ -48,7 +49,7 @@ func (a *app) simulateImportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			lines, err := planning.StandardLines(ctx, db, turnover, months)
+			lines, err := planning.StandardLines(ctx, db, turnover, checked)
 			if err != nil {
 				return err
 			}
@@ -68,7 +69,7 @@ func (a *app) simulateImportCommand() *cobra.Command {
 			if jsonOut {
 				err = a.printStandardJSON(turnover, months, lines, res)
 			} else {
-				err = a.printStandardTable(months, lines, res)
+				err = a.printStandardTable(checked, lines, res)
 			}
 			if err != nil {
 				return err
@@ -105,18 +106,17 @@ func monthRange(from, to string) ([]string, error) {
 		return nil, core.Invalid("to", "La date de fin doit etre posterieure a la date de debut")
 	}
 	var months []string
-	for m := first; m <= last && len(months) <= planning.MaxStandardMonths; m = planning.AddMonths(m, 1) {
+	for m := first; m <= last && len(months) <= planning.MaxStandardMonths; m = calendar.AddMonthsTo(m, 1) {
 		months = append(months, m)
 	}
 	return months, nil
 }
 
-func (a *app) printStandardTable(months []string, lines []planning.StandardLine, res *planning.StandardResult) error {
+func (a *app) printStandardTable(months []calendar.Month, lines []planning.StandardLine, res *planning.StandardResult) error {
 	w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(w, "PRODUCT\tUNIT\t")
 	for _, m := range months {
-		t, _ := time.Parse("2006-01-02", m)
-		fmt.Fprintf(w, "%s\t", t.Format("01/2006"))
+		fmt.Fprintf(w, "%s\t", m.Numeric())
 	}
 	fmt.Fprintln(w)
 	for _, l := range lines {

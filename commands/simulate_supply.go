@@ -11,6 +11,7 @@ import (
 	"primeur/commands/supplyui"
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/supply"
 )
 
@@ -35,9 +36,9 @@ func (a *app) simulateSupplyCommand() *cobra.Command {
 		Example: "  primeur simulate supply --distributor epicerie-du-lac@demo.primeur.fr --days 8",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			now := supply.DateOf(a.nowLocal())
+			now := calendar.DateOf(a.clock().Now())
 			if today != "" {
-				d, ok := supply.ParseDate(strings.TrimSpace(today))
+				d, ok := calendar.ParseDate(strings.TrimSpace(today))
 				if !ok {
 					return fmt.Errorf("--today: %s", supply.MsgBadStart)
 				}

@@ -48,7 +48,7 @@ func (a *app) userCreateCommand() *cobra.Command {
 			defer db.Close()
 			u, err := accounts.Register(cmd.Context(), db, accounts.Registration{
 				Email: email, Password: password, Name: name, Distributor: kind == accounts.Distributor,
-			}, a.now())
+			}, a.clock().Now())
 			if err != nil {
 				return err
 			}
@@ -111,7 +111,7 @@ func (a *app) userListCommand() *cobra.Command {
 			fmt.Fprintln(w, "TYPE\tEMAIL\tNAME\tCREATED")
 			for _, u := range users {
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", u.Type, u.Email, u.Name,
-					time.UnixMilli(u.CreatedAt).In(a.cfg.Location).Format("2006-01-02 15:04"))
+					a.clock().Stamp(time.UnixMilli(u.CreatedAt)))
 			}
 			return w.Flush()
 		},
@@ -135,7 +135,7 @@ func (a *app) userSetPasswordCommand() *cobra.Command {
 				return err
 			}
 			defer db.Close()
-			if err := accounts.SetPassword(cmd.Context(), db, args[0], password, a.now()); err != nil {
+			if err := accounts.SetPassword(cmd.Context(), db, args[0], password, a.clock().Now()); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.out, "password updated for %s\n", args[0])

@@ -21,6 +21,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 	"golang.org/x/sync/semaphore"
 
+	"primeur/core/calendar"
 	"primeur/core/config"
 	"primeur/core/decimal"
 	"primeur/core/jobs"
@@ -52,7 +53,7 @@ type Daemon struct {
 	db      *store.DB
 	log     *slog.Logger
 	ui      fs.FS
-	now     func() time.Time
+	clock   calendar.Clock // the one clock (Options.Now in the business time zone)
 	api     huma.API
 	handler http.Handler
 	boards  boards // the rewards board shared for a minute (rewards.go)
@@ -66,14 +67,11 @@ type Daemon struct {
 
 // New builds the daemon and registers every route.
 func New(o Options) *Daemon {
-	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, now: o.Now, held: semaphore.NewWeighted(heldAtOnce)}
+	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, clock: calendar.NewClock(o.Now, o.Config.Location), held: semaphore.NewWeighted(heldAtOnce)}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	d.log = slog.New(withRequestID{o.Log.Handler()})
-	if d.now == nil {
-		d.now = time.Now
-	}
 	d.metrics = newMetrics(d.db, d.log)
 	d.observe = d.metrics.observer()
 	mux := http.NewServeMux()
@@ -119,9 +117,9 @@ func init() {
 	huma.DefaultArrayNullable = false
 }
 
-// nowLocal is the current time in the business time zone, where months and
-// delivery days are counted.
-func (d *Daemon) nowLocal() time.Time { return d.now().In(d.cfg.Location) }
+// now is the current instant in the business time zone, where months and
+// delivery days are counted: every handler reads the time here.
+func (d *Daemon) now() time.Time { return d.clock.Now() }
 
 // schemaName names a type's schema after its package and type ("PlanningView",
 // "ActivityView"), since each core package has its own View; the daemon's

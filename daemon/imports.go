@@ -153,7 +153,7 @@ func (d *Daemon) importNeedsFile(ctx context.Context, in *ImportFileInput) (*Imp
 	progress := func(done, total int, month string) {
 		d.log.DebugContext(ctx, "import progress", "done", done, "total", total, "month", month)
 	}
-	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.nowLocal(), planning.ImportOptions{Progress: progress})
+	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.now(), planning.ImportOptions{Progress: progress})
 	if err != nil {
 		return nil, d.refusal(ctx, err)
 	}
@@ -164,7 +164,7 @@ func (d *Daemon) simulateStandard(ctx context.Context, in *StandardImportInput) 
 	if _, err := asDistributor(ctx); err != nil {
 		return nil, err
 	}
-	preview, err := planning.SimulateStandard(ctx, d.db, in.Body.Turnover, in.Body.Months, d.nowLocal())
+	preview, err := planning.SimulateStandard(ctx, d.db, in.Body.Turnover, in.Body.Months, d.now())
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
@@ -178,7 +178,7 @@ func (d *Daemon) commitStandard(ctx context.Context, in *StandardImportInput) (*
 	}
 	out := &StandardCommitOutput{}
 	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		out.Body, err = planning.ImportStandard(ctx, tx, u.ID, in.Body.Turnover, in.Body.Months, d.nowLocal(), nil)
+		out.Body, err = planning.ImportStandard(ctx, tx, u.ID, in.Body.Turnover, in.Body.Months, d.now(), nil)
 		return err
 	})
 	if err != nil {
@@ -193,7 +193,7 @@ func (d *Daemon) exampleXLSX(w http.ResponseWriter, r *http.Request) {
 	ps, err := catalog.All(r.Context(), d.db)
 	var data []byte
 	if err == nil {
-		data, err = planning.ExampleXLSX(ps, d.nowLocal())
+		data, err = planning.ExampleXLSX(ps, d.now())
 	}
 	if err != nil {
 		d.log.ErrorContext(r.Context(), "example import file", "err", err)

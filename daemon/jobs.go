@@ -18,7 +18,7 @@ import (
 // Every replica runs them: each job is safe to run on several processes at
 // once (core/jobs).
 func (d *Daemon) startJobs(ctx context.Context) (func(), error) {
-	s, err := gocron.NewScheduler(gocron.WithLocation(d.cfg.Location), gocron.WithStopTimeout(DrainTimeout))
+	s, err := gocron.NewScheduler(gocron.WithLocation(d.clock.Zone()), gocron.WithStopTimeout(DrainTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("daemon: scheduler: %w", err)
 	}

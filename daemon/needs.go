@@ -153,7 +153,7 @@ func (d *Daemon) createNeed(ctx context.Context, in *CreateNeedInput) (*NeedOutp
 	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
 		return planning.Create(ctx, tx, u.ID, planning.NeedInput{
 			ProductID: in.Body.Product, Date: in.Body.Date, Quantity: in.Body.Quantity,
-		}, d.nowLocal())
+		}, d.now())
 	})
 }
 
@@ -176,7 +176,7 @@ func (d *Daemon) updateNeed(ctx context.Context, in *UpdateNeedInput) (*NeedOutp
 		if err := checkImmutable(ctx, tx, u.ID, in); err != nil {
 			return planning.View{}, err
 		}
-		return planning.Update(ctx, tx, u.ID, in.ID, in.Body.Quantity, d.nowLocal())
+		return planning.Update(ctx, tx, u.ID, in.ID, in.Body.Quantity, d.now())
 	})
 }
 
@@ -206,7 +206,7 @@ func (d *Daemon) deleteNeed(ctx context.Context, in *NeedIDInput) (*NeedOutput, 
 		return nil, err
 	}
 	return d.needTx(ctx, func(tx *sqlx.Tx) (planning.View, error) {
-		return planning.Delete(ctx, tx, u.ID, in.ID, d.nowLocal())
+		return planning.Delete(ctx, tx, u.ID, in.ID, d.now())
 	})
 }
 
@@ -217,7 +217,7 @@ func (d *Daemon) bulkNeeds(ctx context.Context, in *BulkNeedsInput) (*NeedsEvent
 	}
 	out := &NeedsEventOutput{}
 	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
-		out.Body.Needs, out.Body.Event, err = planning.Bulk(ctx, tx, u.ID, in.Body.Product, in.Body.Quantities, in.Body.Dates, d.nowLocal())
+		out.Body.Needs, out.Body.Event, err = planning.Bulk(ctx, tx, u.ID, in.Body.Product, in.Body.Quantities, in.Body.Dates, d.now())
 		return err
 	})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core"
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -115,11 +116,11 @@ func seedPlanner(b *testing.B, db *store.DB, shopID, farmID string, now time.Tim
 	if len(products) != 60+benchExtraProducts {
 		b.Fatalf("%d products, want %d", len(products), 60+benchExtraProducts)
 	}
-	first := planning.AddMonths(planning.MonthOf(now), -12)
+	first := calendar.MonthOf(now).AddMonths(-12).String()
 	cells := make([]planning.Cell, 0, len(products)*benchMonths)
 	for _, p := range products {
 		for m := range benchMonths {
-			cells = append(cells, planning.Cell{ProductID: p, Month: planning.AddMonths(first, m), Quantity: decimal.Dec(100_00 + 25*m)})
+			cells = append(cells, planning.Cell{ProductID: p, Month: calendar.AddMonthsTo(first, m), Quantity: decimal.Dec(100_00 + 25*m)})
 		}
 	}
 	var res planning.Result

@@ -103,7 +103,7 @@ func (b *boards) get() *rewards.Board {
 // previous board of the same window for up to ten minutes (never a board
 // of another month, whose purchases would be wrong).
 func (d *Daemon) board(ctx context.Context) (*rewards.Board, error) {
-	now := d.nowLocal()
+	now := d.now()
 	b := d.boards.get()
 	if b.Fresh(now, boardMaxAge) {
 		return b, nil

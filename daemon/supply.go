@@ -8,6 +8,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"primeur/core"
+	"primeur/core/calendar"
 	"primeur/core/supply"
 )
 
@@ -40,7 +41,7 @@ func (d *Daemon) getSupply(ctx context.Context, in *SupplyInput) (*SupplyOutput,
 	if err != nil {
 		return nil, err
 	}
-	today := supply.DateOf(d.nowLocal())
+	today := calendar.DateOf(d.now())
 	w, err := supply.ParseWindow(in.Start, in.Days, today)
 	if err != nil {
 		return nil, queryError(ctx, d, err)

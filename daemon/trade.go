@@ -113,18 +113,18 @@ func (d *Daemon) tradeTx(ctx context.Context, op func(tx *sqlx.Tx) (trade.Outcom
 func (d *Daemon) putProposal(ctx context.Context, in *ProposalInput) (*TradeOutput, error) {
 	return d.tradeTx(ctx, func(tx *sqlx.Tx) (trade.Outcome, error) {
 		return trade.Propose(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID,
-			trade.Offer{Quantity: in.Body.Quantity, Price: in.Body.Price}, d.nowLocal())
+			trade.Offer{Quantity: in.Body.Quantity, Price: in.Body.Price}, d.now())
 	})
 }
 
 func (d *Daemon) reviewProposal(ctx context.Context, in *ReviewInput) (*TradeOutput, error) {
 	return d.tradeTx(ctx, func(tx *sqlx.Tx) (trade.Outcome, error) {
-		return trade.Review(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID, in.Body.Accepted, d.nowLocal())
+		return trade.Review(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID, in.Body.Accepted, d.now())
 	})
 }
 
 func (d *Daemon) deleteProposal(ctx context.Context, in *ProposalPath) (*TradeOutput, error) {
 	return d.tradeTx(ctx, func(tx *sqlx.Tx) (trade.Outcome, error) {
-		return trade.Withdraw(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID, d.nowLocal())
+		return trade.Withdraw(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID, d.now())
 	})
 }

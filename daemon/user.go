@@ -9,6 +9,7 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/activity"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/orders"
 	"primeur/core/planning"
@@ -121,7 +122,7 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 		User: u.Profile(),
 	}
 	var err error
-	if load.Prices, err = trade.Prices(ctx, d.db, d.nowLocal()); err != nil {
+	if load.Prices, err = trade.Prices(ctx, d.db, d.now()); err != nil {
 		return load, err
 	}
 	if load.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
@@ -130,7 +131,7 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	if load.Products, err = catalog.All(ctx, d.db); err != nil {
 		return load, err
 	}
-	from := planning.AddMonths(planning.MonthOf(d.nowLocal()), -12)
+	from := calendar.MonthOf(d.now()).AddMonths(-12).String()
 	f := planning.Filter{TradedBy: u.ID, OnlyProposalsOf: u.ID, From: from}
 	if u.IsDistributor() {
 		f = planning.Filter{DistributorID: u.ID, From: from}
@@ -218,7 +219,7 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 	var u accounts.User
 	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		u, err = trade.UpdateProfile(ctx, tx, currentUser(ctx).ID, p, d.nowLocal())
+		u, err = trade.UpdateProfile(ctx, tx, currentUser(ctx).ID, p, d.now())
 		return err
 	})
 	if err != nil {
@@ -234,7 +235,7 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 
 // ordersOf returns the user's orders from 12 months back, seen from its side.
 func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User) ([]orders.View, error) {
-	f := orders.Filter{ProducerID: u.ID, From: planning.AddMonths(planning.MonthOf(d.nowLocal()), -12)}
+	f := orders.Filter{ProducerID: u.ID, From: calendar.AddMonthsTo(calendar.MonthOf(d.now()).String(), -12)}
 	if u.IsDistributor() {
 		f = orders.Filter{DistributorID: u.ID, From: f.From}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/printable"
 	"primeur/core/supply"
@@ -76,7 +77,7 @@ var (
 // LongDate is "mercredi 18 novembre 2026"; an unreadable date is returned
 // as is.
 func LongDate(s string) string {
-	d, ok := supply.ParseDate(s)
+	d, ok := calendar.ParseDate(s)
 	if !ok {
 		return s
 	}
@@ -85,7 +86,7 @@ func LongDate(s string) string {
 
 // ShortDate is "mer 18/11".
 func ShortDate(s string) string {
-	d, ok := supply.ParseDate(s)
+	d, ok := calendar.ParseDate(s)
 	if !ok {
 		return s
 	}
@@ -94,7 +95,7 @@ func ShortDate(s string) string {
 
 // NumericDate is "18/11/2026".
 func NumericDate(s string) string {
-	if _, ok := supply.ParseDate(s); !ok {
+	if _, ok := calendar.ParseDate(s); !ok {
 		return s
 	}
 	return s[8:10] + "/" + s[5:7] + "/" + s[:4]

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/printable"
 	"primeur/core/supply"
@@ -139,9 +140,9 @@ func (m *Model) load(start string, days int) tea.Cmd {
 
 // shift moves the window by n days.
 func (m *Model) shift(n int) tea.Cmd {
-	d, ok := supply.ParseDate(m.start)
+	d, ok := calendar.ParseDate(m.start)
 	if !ok {
-		d, _ = supply.ParseDate(m.data.Start)
+		d, _ = calendar.ParseDate(m.data.Start)
 	}
 	return m.load(d.AddDays(n).String(), m.days)
 }

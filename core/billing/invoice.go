@@ -14,6 +14,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
 	"primeur/core/orders"
@@ -181,17 +182,17 @@ func VAT(ht decimal.Dec, rate int64) decimal.Dec {
 // month M is billed from the 1st of M+1 at InvoiceHour.
 func BillableBefore(now time.Time, loc *time.Location) string {
 	t := now.In(loc)
-	first := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, loc)
-	if t.Before(first.Add(InvoiceHour * time.Hour)) {
-		first = first.AddDate(0, -1, 0)
+	m := calendar.MonthOf(t)
+	if t.Before(m.First().At(InvoiceHour*time.Hour, loc)) {
+		m = m.AddMonths(-1)
 	}
-	return first.Format("2006-01-02")
+	return m.String()
 }
 
 // DueDate is PaymentDays after the end of the month of the last delivery.
 func DueDate(lastDelivery string) string {
-	next, _ := delivery.ParseDay(delivery.NextMonth(lastDelivery))
-	return next.AddDate(0, 0, PaymentDays-1).Format("2006-01-02")
+	d, _ := calendar.ParseDate(lastDelivery)
+	return d.Month().Last().AddDays(PaymentDays).String()
 }
 
 type row struct {
@@ -362,7 +363,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	local := now.In(loc)
 	inv := Invoice{
 		ID: core.NewID(), OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
-		Year: local.Year(), IssuedAt: now, IssueDate: local.Format("2006-01-02"),
+		Year: local.Year(), IssuedAt: now, IssueDate: calendar.DateOf(local).String(),
 	}
 	producer, err := accounts.ByID(ctx, q, o.ProducerID)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/activity"
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/orders"
 	"primeur/core/store"
@@ -292,14 +293,14 @@ func (r Rules) validateChange(t target, c Change, now time.Time) (string, map[st
 // order or of the delivery's current date (an order is billed once its
 // month is over, so a delivery cannot wander to later months).
 func (r Rules) validDate(t target, date string, now time.Time) bool {
-	if _, ok := ParseDay(date); !ok {
+	if _, ok := calendar.ParseDate(date); !ok {
 		return false
 	}
 	if date <= r.Today(now) {
 		return false
 	}
-	m := MonthOf(date)
-	return m == t.order.Month || m == MonthOf(t.delivery.Date)
+	m := calendar.MonthKey(date)
+	return m == t.order.Month || m == calendar.MonthKey(t.delivery.Date)
 }
 
 // Cancel cancels a planned delivery before its lock (shop). A cancelled
@@ -380,7 +381,7 @@ func (r Rules) checkClaimable(t target, now time.Time) error {
 		return core.Refuse(core.ErrConflict, MsgNotDone)
 	case t.invoiced:
 		return core.Refuse(core.ErrConflict, MsgInvoiced)
-	case r.Today(now) >= NextMonth(t.delivery.Date):
+	case r.Today(now) >= calendar.AddMonthsTo(t.delivery.Date, 1):
 		return core.Refuse(core.ErrConflict, MsgClaimMonth)
 	case t.delivery.ClaimStatus != orders.ClaimVoid && t.delivery.ClaimStatus != orders.ClaimSent:
 		return core.Refuse(core.ErrConflict, MsgClaimReviewed)

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"time"
 
+	"primeur/core/calendar"
 	"primeur/core/config"
 )
 
@@ -40,51 +41,13 @@ func RulesOf(cfg *config.Config) Rules {
 // DefaultRules are the rules of the default configuration.
 func DefaultRules() Rules { return RulesOf(config.Defaults()) }
 
-const dayLayout = "2006-01-02"
-
-// ParseDay reads a strict "YYYY-MM-DD" date; ok is false for anything else.
-func ParseDay(s string) (time.Time, bool) {
-	t, err := time.Parse(dayLayout, s)
-	if err != nil || t.Format(dayLayout) != s {
-		return time.Time{}, false
-	}
-	return t, true
-}
-
 // Today is the calendar date of t in the business time zone.
-func (r Rules) Today(t time.Time) string { return t.In(r.Location).Format(dayLayout) }
-
-// AddDays shifts a "YYYY-MM-DD" date by n calendar days.
-func AddDays(day string, n int) string {
-	t, ok := ParseDay(day)
-	if !ok {
-		return day
-	}
-	return t.AddDate(0, 0, n).Format(dayLayout)
-}
-
-// MonthOf is the first day of the month of a "YYYY-MM-DD" date.
-func MonthOf(day string) string {
-	if len(day) < 7 {
-		return day
-	}
-	return day[:7] + "-01"
-}
-
-// NextMonth is the first day of the month after the month of day.
-func NextMonth(day string) string {
-	t, ok := ParseDay(MonthOf(day))
-	if !ok {
-		return day
-	}
-	return t.AddDate(0, 1, 0).Format(dayLayout)
-}
+func (r Rules) Today(t time.Time) string { return calendar.DateOf(t.In(r.Location)).String() }
 
 // LockTime is the moment a delivery dated day locks.
 func (r Rules) LockTime(day string) time.Time {
-	t, _ := ParseDay(day)
-	h, m := int(r.LockAt/time.Hour), int(r.LockAt%time.Hour/time.Minute)
-	return time.Date(t.Year(), t.Month(), t.Day(), h, m, 0, 0, r.Location)
+	d, _ := calendar.ParseDate(day)
+	return d.At(r.LockAt, r.Location)
 }
 
 // Locked reports whether a delivery dated day is past its lock at now.
@@ -99,7 +62,7 @@ func (r Rules) LockedThrough(now time.Time) string {
 	if r.Locked(today, now) {
 		return today
 	}
-	return AddDays(today, -1)
+	return calendar.AddDaysTo(today, -1)
 }
 
 // LockLabel is the lock time as French users read it: "12h", "7h30".

@@ -51,21 +51,6 @@ func TestLockTimes(t *testing.T) {
 	}
 }
 
-func TestDays(t *testing.T) {
-	for _, s := range []string{"2026-11-31", "2026-1-05", "26-11-05", "2026-11-05T00:00", "", "05/11/2026"} {
-		if _, ok := delivery.ParseDay(s); ok {
-			t.Errorf("ParseDay(%q) accepted", s)
-		}
-	}
-	if _, ok := delivery.ParseDay("2028-02-29"); !ok {
-		t.Error("leap day refused")
-	}
-	if delivery.AddDays("2026-12-31", 1) != "2027-01-01" || delivery.MonthOf("2026-12-31") != "2026-12-01" ||
-		delivery.NextMonth("2026-12-15") != "2027-01-01" || delivery.NextMonth("2026-01-31") != "2026-02-01" {
-		t.Error("date arithmetic")
-	}
-}
-
 func TestInvoicedQuantity(t *testing.T) {
 	sent := decimal.Dec(1000)
 	l := orders.Line{QuantityExpected: 1200, QuantitySent: &sent, QuantityClaimed: -300}

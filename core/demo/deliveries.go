@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/billing"
+	"primeur/core/calendar"
 	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/store"
@@ -27,8 +28,8 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 	rules := delivery.DefaultRules()
 	rules.Location = w.Now.Location()
 	today := rules.Today(w.Now)
-	month := delivery.MonthOf(today)
-	lastMonth := delivery.MonthOf(delivery.AddDays(month, -1))
+	month := calendar.MonthKey(today)
+	lastMonth := calendar.MonthKey(calendar.AddDaysTo(month, -1))
 
 	// The first shop's done deliveries of a month, latest first, with their
 	// producer and first line.
@@ -39,7 +40,7 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 			FROM deliveries d JOIN orders o ON o.id = d.order_id
 			WHERE o.distributor_id = ? AND d.status = ? AND d.date >= ? AND d.date < ? AND d.date < ?
 			ORDER BY d.date DESC, d.chrono DESC`,
-			w.Shops[0].ID, orders.Done, m, delivery.NextMonth(m), today)
+			w.Shops[0].ID, orders.Done, m, calendar.AddMonthsTo(m, 1), today)
 		return ds, err
 	}
 
@@ -81,15 +82,15 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 		return err
 	}
 	for _, id := range ids {
-		var m string
-		if err := store.Get(ctx, tx, &m, `SELECT month FROM orders WHERE id = ?`, id); err != nil {
+		var key string
+		if err := store.Get(ctx, tx, &key, `SELECT month FROM orders WHERE id = ?`, id); err != nil {
 			return fmt.Errorf("demo: order %s: %w", id, err)
 		}
-		first, err := time.ParseInLocation("2006-01-02", delivery.NextMonth(m), rules.Location)
-		if err != nil {
-			return err
+		m, ok := calendar.ParseMonth(key)
+		if !ok {
+			return fmt.Errorf("demo: order %s: month %q", id, key)
 		}
-		at := first.Add(billing.InvoiceHour * time.Hour)
+		at := m.AddMonths(1).First().At(billing.InvoiceHour*time.Hour, rules.Location)
 		inv, err := billing.Issue(ctx, tx, id, at, rules.Location)
 		if err != nil {
 			return fmt.Errorf("demo: invoice of %s: %w", id, err)

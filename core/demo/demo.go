@@ -100,8 +100,3 @@ func logins() []Login {
 	}
 	return out
 }
-
-// timeOfMonth is the first instant of month ("2026-08-01") in now's location.
-func timeOfMonth(month string, now time.Time) (time.Time, error) {
-	return time.ParseInLocation("2006-01-02", month, now.Location())
-}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -22,21 +23,18 @@ func seedNeeds(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 	if err != nil {
 		return err
 	}
-	start := planning.AddMonths(planning.MonthOf(w.Now), -3)
-	months := make([]string, 16)
+	start := calendar.MonthOf(w.Now).AddMonths(-3)
+	months := make([]calendar.Month, 16)
 	for i := range months {
-		months[i] = planning.AddMonths(start, i)
+		months[i] = start.AddMonths(i)
 	}
 	// Write refuses past months: seed as of the first month.
-	asOf, err := timeOfMonth(start, w.Now)
-	if err != nil {
-		return err
-	}
+	asOf := start.Start(w.Now.Location())
 	for i, shop := range w.Shops {
 		var cells []planning.Cell
 		for _, line := range planning.Standard(products, turnovers[i%len(turnovers)], months) {
 			for m, q := range line.Quantities {
-				cells = append(cells, planning.Cell{ProductID: line.Product.ID, Month: months[m], Quantity: q})
+				cells = append(cells, planning.Cell{ProductID: line.Product.ID, Month: months[m].String(), Quantity: q})
 			}
 		}
 		if _, err := planning.WriteAll(ctx, tx, shop.ID, cells, asOf); err != nil {

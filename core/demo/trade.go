@@ -8,11 +8,11 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
 	"primeur/core/orders"
-	"primeur/core/planning"
 	"primeur/core/store"
 	"primeur/core/trade"
 )
@@ -42,16 +42,13 @@ func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 		products[p.ID] = p
 	}
 	s := &trader{ctx: ctx, tx: tx, w: w, products: products}
-	current := planning.MonthOf(w.Now)
-	first := planning.AddMonths(current, -3)
+	current := calendar.MonthOf(w.Now)
+	first := current.AddMonths(-3)
 	// Monthly commitments, from the first demo month to the current one:
 	// each producer supplies its first two crops to two shops, agreed on the
 	// first morning of the month.
-	for m := first; m <= current; m = planning.AddMonths(m, 1) {
-		start, err := timeOfMonth(m, w.Now)
-		if err != nil {
-			return err
-		}
+	for m := first; m <= current; m++ {
+		start := m.Start(w.Now.Location())
 		at := s.before(start.Add(8 * time.Hour))
 		for i, shop := range w.Shops {
 			// Each shop buys from two producers, each producer sells to two shops.
@@ -59,7 +56,7 @@ func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 				farm := w.Producers[j]
 				for k, crop := range crops[j%len(crops)][:2] {
 					share := 0.25 + 0.05*float64((i+j+k)%3)
-					if err := s.deal(shop, farm, crop, m, share, at); err != nil {
+					if err := s.deal(shop, farm, crop, m.String(), share, at); err != nil {
 						return err
 					}
 				}
@@ -71,7 +68,7 @@ func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 	}
 
 	// Next month: every state of a negotiation, seen from the main shops.
-	next := planning.AddMonths(current, 1)
+	next := current.AddMonths(1).String()
 	for i, shop := range w.Shops[:min(2, len(w.Shops))] {
 		p := w.Producers
 		ago := func(h int) time.Time { return w.Now.Add(-time.Duration(h+i) * time.Hour) }
@@ -111,7 +108,7 @@ func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 			return err
 		}
 		// A commitment two months ahead.
-		if err := s.deal(shop, p[2], crops[2][3], planning.AddMonths(current, 2), 0.3, ago(60)); err != nil {
+		if err := s.deal(shop, p[2], crops[2][3], current.AddMonths(2).String(), 0.3, ago(60)); err != nil {
 			return err
 		}
 	}

@@ -1,47 +1,41 @@
 package documents
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 )
-
-var months = [...]string{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-	"septembre", "octobre", "novembre", "décembre"}
 
 // Day renders a "YYYY-MM-DD" date the French way: "20 novembre 2026",
 // "1er décembre 2026". Anything else is returned as is.
 func Day(day string) string {
-	t, err := time.Parse("2006-01-02", day)
-	if err != nil {
+	d, ok := calendar.ParseDate(day)
+	if !ok {
 		return day
 	}
-	d := strconv.Itoa(t.Day())
-	if t.Day() == 1 {
-		d = "1er"
-	}
-	return fmt.Sprintf("%s %s %d", d, months[t.Month()-1], t.Year())
+	return d.French()
 }
 
 // ShortDay renders a "YYYY-MM-DD" date as "20/11". Anything else is
 // returned as is.
 func ShortDay(day string) string {
-	if _, err := time.Parse("2006-01-02", day); err != nil {
+	d, ok := calendar.ParseDate(day)
+	if !ok {
 		return day
 	}
-	return day[8:10] + "/" + day[5:7]
+	return d.Short()
 }
 
-// Month renders a month ("YYYY-MM-01"): "novembre 2026".
+// Month renders a month ("YYYY-MM-01"): "novembre 2026". Anything else is
+// returned as is.
 func Month(month string) string {
-	t, err := time.Parse("2006-01-02", month)
-	if err != nil {
+	m, ok := calendar.ParseMonth(month)
+	if !ok {
 		return month
 	}
-	return fmt.Sprintf("%s %d", months[t.Month()-1], t.Year())
+	return m.French()
 }
 
 // Euros renders an amount in cents: "1 234,50 €", thousands separated by a

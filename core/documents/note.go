@@ -6,6 +6,7 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/billing"
+	"primeur/core/calendar"
 	"primeur/core/delivery"
 	"primeur/core/orders"
 )
@@ -56,7 +57,7 @@ func stampDay(ms *int64, loc *time.Location) string {
 	if ms == nil {
 		return ""
 	}
-	return Day(time.UnixMilli(*ms).In(loc).Format("2006-01-02"))
+	return calendar.DateOf(time.UnixMilli(*ms).In(loc)).French()
 }
 
 // claimStatusText describes the claim of a delivery.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 )
 
@@ -36,9 +37,9 @@ func ExampleXLSX(products []catalog.Product, now time.Time) ([]byte, error) {
 			chosen = append(chosen, p)
 		}
 	}
-	months := make([]string, ExampleMonths)
+	months := make([]calendar.Month, ExampleMonths)
 	for i := range months {
-		months[i] = AddMonths(MonthOf(now), i+1)
+		months[i] = calendar.MonthOf(now).AddMonths(i + 1)
 	}
 	f := excelize.NewFile()
 	defer f.Close()
@@ -57,8 +58,7 @@ func ExampleXLSX(products []catalog.Product, now time.Time) ([]byte, error) {
 	}
 	header := []any{"Produit"}
 	for _, m := range months {
-		t, _ := time.Parse("2006-01-02", m)
-		header = append(header, t)
+		header = append(header, m.Start(time.UTC))
 	}
 	if err := f.SetSheetRow(sheet, "A1", &header); err != nil {
 		return nil, err

@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 
 	"primeur/core"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 )
@@ -342,17 +344,17 @@ func (p *parser) monthOf(raw string) (string, bool) {
 		if err != nil {
 			return "", false
 		}
-		return MonthOf(t), true
+		return calendar.MonthOf(t).String(), true
 	}
 	if y, m, ok := strings.Cut(raw, "/"); ok { // "12/2026"
 		mm, err1 := strconv.Atoi(y)
 		yy, err2 := strconv.Atoi(m)
-		if err1 != nil || err2 != nil || len(m) != 4 || mm < 1 || mm > 12 || yy < 2000 || yy > 2100 {
+		if err1 != nil || err2 != nil || len(m) != 4 || mm < 1 || mm > 12 || yy < calendar.MinYear || yy > calendar.MaxYear {
 			return "", false
 		}
-		return fmt.Sprintf("%04d-%02d-01", yy, mm), true
+		return calendar.MonthOfParts(yy, time.Month(mm)).String(), true
 	}
-	if len(raw) > len("2006-01-02") && (raw[10] == 'T' || raw[10] == ' ') { // a date-typed cell
+	if len(raw) > 10 && (raw[10] == 'T' || raw[10] == ' ') { // a date-typed cell, "2026-12-01T00:00:00"
 		raw = raw[:10]
 	}
 	month, err := ParseMonth("", raw)

@@ -12,6 +12,7 @@ import (
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/activity"
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -121,7 +122,7 @@ func TestParseMonth(t *testing.T) {
 			t.Errorf("ParseMonth(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if planning.AddMonths("2026-12-01", 1) != "2027-01-01" || planning.AddMonths("2026-01-01", -2) != "2025-11-01" {
+	if calendar.AddMonthsTo("2026-12-01", 1) != "2027-01-01" || calendar.AddMonthsTo("2026-01-01", -2) != "2025-11-01" {
 		t.Error("AddMonths")
 	}
 }
@@ -324,7 +325,7 @@ func TestLargeWrite(t *testing.T) {
 		for m := 0; m < 24; m++ {
 			for _, p := range []string{"tomate", "carotte", "pomme", "poire", "melon", "laitue", "courgette", "oignon", "ail", "kiwi"} {
 				for rep := 0; rep < 1; rep++ {
-					cells = append(cells, planning.Cell{ProductID: p, Month: planning.AddMonths("2026-12-01", m), Quantity: decimal.Dec(100 * (m + 1))})
+					cells = append(cells, planning.Cell{ProductID: p, Month: calendar.AddMonthsTo("2026-12-01", m), Quantity: decimal.Dec(100 * (m + 1))})
 				}
 			}
 		}

@@ -6,12 +6,12 @@
 package planning
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"primeur/core"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 )
@@ -85,39 +85,15 @@ func parseQuantity(field, unit string, f float64, convert func(float64) (decimal
 // ParseMonth reads a month as "2026-12", "2026-12-01" or any date of the
 // month, and returns its first day, "2026-12-01".
 func ParseMonth(field, s string) (string, error) {
-	s = strings.TrimSpace(s)
-	var t time.Time
-	var err error
-	switch len(s) {
-	case len("2006-01"):
-		t, err = time.Parse("2006-01", s)
-	case len("2006-01-02"):
-		t, err = time.Parse("2006-01-02", s)
-	default:
-		err = fmt.Errorf("bad length")
-	}
-	if err != nil || t.Year() < 2000 || t.Year() > 2100 {
+	m, ok := calendar.ParseMonth(strings.TrimSpace(s))
+	if !ok {
 		return "", core.Invalid(field, MsgBadMonth)
 	}
-	return MonthOf(t), nil
+	return m.String(), nil
 }
 
-// MonthOf returns the first day of t's month, "2026-12-01".
-func MonthOf(t time.Time) string {
-	return t.Format("2006-01") + "-01"
-}
-
-// AddMonths returns the month n months after month ("2026-12-01" + 1 =
-// "2027-01-01").
-func AddMonths(month string, n int) string {
-	t, err := time.Parse("2006-01-02", month)
-	if err != nil {
-		return month
-	}
-	return MonthOf(t.AddDate(0, n, 0))
-}
-
-// isPast reports whether month is before now's month (in now's location).
+// isPast reports whether month is before the month of now (in the business
+// time zone now carries, see calendar.Clock).
 func isPast(month string, now time.Time) bool {
-	return month < MonthOf(now)
+	return month < calendar.MonthOf(now).String()
 }

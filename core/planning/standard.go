@@ -2,8 +2,8 @@ package planning
 
 import (
 	"math"
-	"strconv"
 
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 )
@@ -25,14 +25,13 @@ type StandardLine struct {
 // value = turnover / 12 × share(p) × coef(p, m) and quantity = value /
 // (refPrice(p) × 1.3), rounded to 2 decimals for kg and to whole pieces.
 // Products whose every month rounds to zero are left out.
-func Standard(products []catalog.Product, turnover float64, months []string) []StandardLine {
+func Standard(products []catalog.Product, turnover float64, months []calendar.Month) []StandardLine {
 	var out []StandardLine
 	for _, p := range products {
 		line := StandardLine{Product: p, Quantities: make([]decimal.Dec, len(months))}
 		any := false
 		for i, m := range months {
-			month, _ := strconv.Atoi(m[5:7])
-			value := turnover / 12 * p.ShareFraction() * p.Coefs[month-1]
+			value := turnover / 12 * p.ShareFraction() * p.Coefs[m.Number()-1]
 			q := value / (p.RefPrice.Float() * ShopMarkup)
 			if p.Unit == catalog.Piece {
 				line.Quantities[i] = decimal.FromInt(int64(math.Round(q)))

@@ -2,7 +2,9 @@ package planning
 
 import (
 	"testing"
+	"time"
 
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 )
@@ -15,7 +17,7 @@ func TestStandard(t *testing.T) {
 		{ID: "melon", Unit: catalog.Piece, Share: 330, RefPrice: 144, Coefs: summer},
 		{ID: "rare", Unit: catalog.Piece, Share: 1, RefPrice: 1000, Coefs: flat},
 	}
-	lines := Standard(ps, 120000, []string{"2026-07-01", "2026-12-01"})
+	lines := Standard(ps, 120000, []calendar.Month{calendar.MonthOfParts(2026, time.July), calendar.MonthOfParts(2026, time.December)})
 	if len(lines) != 2 {
 		t.Fatalf("%d lines, want 2 (a product rounding to zero everywhere is dropped)", len(lines))
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"primeur/core"
 	"primeur/core/activity"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/store"
@@ -32,8 +34,8 @@ const (
 
 // CheckStandard validates a standard import's turnover and months: a finite
 // turnover above zero and at most MaxTurnover; 1 to 36 distinct months, none
-// past. It returns the months as "2026-12-01".
-func CheckStandard(turnover float64, months []string, now time.Time) ([]string, error) {
+// past. It returns the months read.
+func CheckStandard(turnover float64, months []string, now time.Time) ([]calendar.Month, error) {
 	v := &core.ValidationError{}
 	switch {
 	case math.IsNaN(turnover) || math.IsInf(turnover, 0) || turnover <= 0:
@@ -45,15 +47,15 @@ func CheckStandard(turnover float64, months []string, now time.Time) ([]string, 
 		v.Add("months", MsgStandardMonths)
 		return nil, v
 	}
-	out := make([]string, len(months))
-	seen := map[string]bool{}
+	out := make([]calendar.Month, len(months))
+	seen := map[calendar.Month]bool{}
 	for i, m := range months {
 		field := fmt.Sprintf("months[%d]", i)
-		month, err := ParseMonth(field, m)
+		month, ok := calendar.ParseMonth(strings.TrimSpace(m))
 		switch {
-		case err != nil:
+		case !ok:
 			v.Add(field, MsgBadMonth)
-		case isPast(month, now):
+		case month < calendar.MonthOf(now):
 			v.Add(field, MsgPastMonth)
 		case seen[month]:
 			v.Add(field, MsgStandardMonths)
@@ -67,7 +69,7 @@ func CheckStandard(turnover float64, months []string, now time.Time) ([]string, 
 // StandardLines simulates the shop's needs over months (already checked)
 // for every catalogue product (see Standard). A turnover that would give a
 // product more than MaxQuantity in a month is refused as too large.
-func StandardLines(ctx context.Context, q store.Q, turnover float64, months []string) ([]StandardLine, error) {
+func StandardLines(ctx context.Context, q store.Q, turnover float64, months []calendar.Month) ([]StandardLine, error) {
 	products, err := catalog.All(ctx, q)
 	if err != nil {
 		return nil, err
@@ -101,20 +103,20 @@ type StandardPreview struct {
 // SimulateStandard checks a standard import and returns, per product, the
 // quantities of its first PreviewMonths months. It writes nothing.
 func SimulateStandard(ctx context.Context, q store.Q, turnover float64, months []string, now time.Time) ([]StandardPreview, error) {
-	months, err := CheckStandard(turnover, months, now)
+	checked, err := CheckStandard(turnover, months, now)
 	if err != nil {
 		return nil, err
 	}
-	months = months[:min(PreviewMonths, len(months))]
-	lines, err := StandardLines(ctx, q, turnover, months)
+	preview := checked[:min(PreviewMonths, len(checked))]
+	lines, err := StandardLines(ctx, q, turnover, preview)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]StandardPreview, len(lines))
 	for i, l := range lines {
-		out[i] = StandardPreview{ID: l.Product.ID, Name: l.Product.Name, Unit: l.Product.Unit, Values: make([]MonthQuantity, len(months))}
+		out[i] = StandardPreview{ID: l.Product.ID, Name: l.Product.Name, Unit: l.Product.Unit, Values: make([]MonthQuantity, len(preview))}
 		for m, qty := range l.Quantities {
-			out[i].Values[m] = MonthQuantity{Date: months[m], Quantity: qty}
+			out[i].Values[m] = MonthQuantity{Date: preview[m].String(), Quantity: qty}
 		}
 	}
 	return out, nil
@@ -135,13 +137,17 @@ type StandardResult struct {
 // keeps its quantity and is reported in DBErrors; the rest is written. One
 // need:import event is recorded.
 func ImportStandard(ctx context.Context, q store.Q, distributorID string, turnover float64, months []string, now time.Time, progress ProgressFunc) (StandardResult, error) {
-	months, err := CheckStandard(turnover, months, now)
+	checked, err := CheckStandard(turnover, months, now)
 	if err != nil {
 		return StandardResult{}, err
 	}
-	lines, err := StandardLines(ctx, q, turnover, months)
+	lines, err := StandardLines(ctx, q, turnover, checked)
 	if err != nil {
 		return StandardResult{}, err
+	}
+	months = make([]string, len(checked))
+	for i, m := range checked {
+		months[i] = m.String()
 	}
 	cells := make([][]sourcedCell, len(months))
 	for _, l := range lines {

@@ -36,8 +36,8 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/decimal"
-	"primeur/core/planning"
 	"primeur/core/store"
 )
 
@@ -117,8 +117,8 @@ func ScoreOf(purchases decimal.Dec, months int) int64 {
 // Window is the purchase window at a time: the last full month and the
 // current month ("2026-10-01", "2026-11-01"), in now's location.
 func Window(now time.Time) (lastMonth, currentMonth string) {
-	currentMonth = planning.MonthOf(now)
-	return planning.AddMonths(currentMonth, -1), currentMonth
+	currentMonth = calendar.MonthOf(now).String()
+	return calendar.AddMonthsTo(currentMonth, -1), currentMonth
 }
 
 // MonthValue is an amount for one month.
@@ -312,7 +312,7 @@ func purchasesByShop(ctx context.Context, q store.Q, last, current, shopID strin
 		Month       string      `db:"month"`
 		Value       decimal.Dec `db:"value"`
 	}
-	end := planning.AddMonths(current, 1)
+	end := calendar.AddMonthsTo(current, 1)
 	value := `CAST(SUM(CASE WHEN ` + invoicedQuantity + ` > 0
 		THEN (l.price * ` + invoicedQuantity + ` + 50) / 100 ELSE 0 END) AS BIGINT) AS value`
 	var err error
@@ -335,7 +335,7 @@ func purchasesByShop(ctx context.Context, q store.Q, last, current, shopID strin
 			JOIN deliveries d ON d.order_id = o.id
 			JOIN delivery_lines l ON l.delivery_id = d.id
 			WHERE o.distributor_id = ? AND o.month >= ? AND o.month < ?
-			GROUP BY o.distributor_id, SUBSTR(d.date, 1, 7)`, last, end, shopID, planning.AddMonths(last, -1), end)
+			GROUP BY o.distributor_id, SUBSTR(d.date, 1, 7)`, last, end, shopID, calendar.AddMonthsTo(last, -1), end)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("rewards: purchases: %w", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/supply"
@@ -58,8 +59,8 @@ func BenchmarkLoad(b *testing.B) {
 		b.Run(engine.name, func(b *testing.B) {
 			db := engine.open(b)
 			shop := busyShop(b, db)
-			start, _ := supply.ParseDate("2026-11-16")
-			today, _ := supply.ParseDate("2026-11-20")
+			start, _ := calendar.ParseDate("2026-11-16")
+			today, _ := calendar.ParseDate("2026-11-20")
 			for b.Loop() {
 				p, err := supply.Load(context.Background(), db, shop, supply.Window{Start: start, Days: 8}, today)
 				if err != nil || len(p.Products) != 150 {
@@ -73,8 +74,8 @@ func BenchmarkLoad(b *testing.B) {
 // BenchmarkProject measures the pure projection of 150 products over 8 days
 // fed with a year of delivery lines.
 func BenchmarkProject(b *testing.B) {
-	start, _ := supply.ParseDate("2026-11-16")
-	today, _ := supply.ParseDate("2026-11-20")
+	start, _ := calendar.ParseDate("2026-11-16")
+	today, _ := calendar.ParseDate("2026-11-20")
 	in := supply.Input{Window: supply.Window{Start: start, Days: 8}, Today: today}
 	for i := 0; i < 150; i++ {
 		id := fmt.Sprintf("bench-%03d", i)

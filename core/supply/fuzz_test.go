@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"primeur/core"
+	"primeur/core/calendar"
 )
 
 // FuzzParseWindow: any query is refused with the French messages, or gives
@@ -14,7 +15,7 @@ func FuzzParseWindow(f *testing.F) {
 		{"16/11/2026", "5"}, {"2026-11-16", "-1"}, {"2026-11-16", "1e3"}, {"２０２６-11-16", "５"}, {"2100-12-31", "31"}} {
 		f.Add(s[0], s[1])
 	}
-	today, _ := ParseDate("2026-11-20")
+	today, _ := calendar.ParseDate("2026-11-20")
 	f.Fuzz(func(t *testing.T, start, days string) {
 		w, err := ParseWindow(start, days, today)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"primeur/core"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/store"
@@ -23,11 +24,11 @@ const (
 // Monday of today's week when empty (SPEC §2: the window starts at the
 // beginning of the current week); days is a whole number from 1 to
 // MaxDays, DefaultDays when empty.
-func ParseWindow(start, days string, today Date) (Window, error) {
+func ParseWindow(start, days string, today calendar.Date) (Window, error) {
 	w := Window{Start: today.Monday(), Days: DefaultDays}
 	var errs core.ValidationError
 	if s := strings.TrimSpace(start); s != "" {
-		d, ok := ParseDate(s)
+		d, ok := calendar.ParseDate(s)
 		if !ok {
 			errs.Add("start", MsgBadStart)
 		}
@@ -72,7 +73,7 @@ type lineRow struct {
 // lines from the look-back to the day after the window and over the 7 days
 // before today. The caller has checked that shopID is a shop the user may
 // see.
-func Load(ctx context.Context, q store.Q, shopID string, w Window, today Date) (Projection, error) {
+func Load(ctx context.Context, q store.Q, shopID string, w Window, today calendar.Date) (Projection, error) {
 	if err := w.valid(); err != nil {
 		return Projection{}, err
 	}
@@ -107,7 +108,7 @@ func Load(ctx context.Context, q store.Q, shopID string, w Window, today Date) (
 	}
 	producers := map[string]string{}
 	for _, l := range lines {
-		day, ok := ParseDate(l.Date)
+		day, ok := calendar.ParseDate(l.Date)
 		if !ok {
 			return Projection{}, fmt.Errorf("supply: delivery date %q", l.Date)
 		}

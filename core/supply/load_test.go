@@ -13,6 +13,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/supply"
@@ -40,9 +41,9 @@ func (c *countingQ) QueryRowxContext(ctx context.Context, q string, args ...any)
 	return c.Q.QueryRowxContext(ctx, q, args...)
 }
 
-func day(t *testing.T, s string) supply.Date {
+func day(t *testing.T, s string) calendar.Date {
 	t.Helper()
-	d, ok := supply.ParseDate(s)
+	d, ok := calendar.ParseDate(s)
 	if !ok {
 		t.Fatalf("bad date %s", s)
 	}

@@ -28,6 +28,7 @@ import (
 	"sort"
 	"time"
 
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 )
@@ -79,7 +80,7 @@ type Need struct {
 type Delivery struct {
 	ProductID  string
 	ProducerID string
-	Date       Date
+	Date       calendar.Date
 	Status     string
 	Expected   decimal.Dec
 	// Sent is the sent quantity once known; it counts only for done
@@ -97,18 +98,18 @@ func (d Delivery) quantity() decimal.Dec {
 
 // Window is the days shown: Days days from Start.
 type Window struct {
-	Start Date
+	Start calendar.Date
 	Days  int
 }
 
 // End is the window's last day.
-func (w Window) End() Date { return w.Start.AddDays(w.Days - 1) }
+func (w Window) End() calendar.Date { return w.Start.AddDays(w.Days - 1) }
 
 // Input is everything the projection reads.
 type Input struct {
 	Window Window
 	// Today is the current day in the business time zone.
-	Today Date
+	Today calendar.Date
 	// Products gives names and units; rows come by name (a product missing
 	// from it is named by its id).
 	Products []Product
@@ -246,7 +247,7 @@ func Project(in Input) (Projection, error) {
 	touched := map[string]bool{}
 	months := make([]string, span) // the month of each simulated day
 	for i := range months {
-		months[i] = first.AddDays(i).Month()
+		months[i] = first.AddDays(i).Month().String()
 		touched[months[i]] = true
 	}
 	rows := map[string]*series{}
@@ -263,11 +264,11 @@ func Project(in Input) (Projection, error) {
 		if _, dup := daily[k]; dup {
 			return Projection{}, fmt.Errorf("supply: two needs for %s in %s", n.ProductID, n.Month)
 		}
-		md, ok := ParseDate(n.Month)
-		if !ok || md.Month() != n.Month {
+		m, ok := calendar.ParseMonth(n.Month)
+		if !ok || m.String() != n.Month {
 			return Projection{}, fmt.Errorf("supply: need month %q", n.Month)
 		}
-		daily[k] = amountOf(n.Quantity) / amount(md.workingDays())
+		daily[k] = amountOf(n.Quantity) / amount(m.WorkingDays())
 		if touched[n.Month] {
 			row(n.ProductID)
 		}
@@ -356,7 +357,7 @@ func products(known []Product, rows map[string]*series) []Product {
 }
 
 // project runs the simulation of one product.
-func (s *series) project(p Product, w Window, first Date) ProductProjection {
+func (s *series) project(p Product, w Window, first calendar.Date) ProductProjection {
 	out := ProductProjection{Product: p.ID, Name: p.Name, Unit: p.Unit, Days: make([]DayProjection, 0, w.Days)}
 	var morning, baseline, needSum amount
 	working := 0
@@ -395,7 +396,7 @@ func step(morning, delivered, need amount) amount {
 }
 
 // day is the cell of simulated day i.
-func (s *series) day(i int, d Date, morning, baseline amount) DayProjection {
+func (s *series) day(i int, d calendar.Date, morning, baseline amount) DayProjection {
 	need, del := s.need[i], s.delivered[i]
 	nextNeed, nextDel := s.need[i+1], s.delivered[i+1]
 	risk := RiskNone

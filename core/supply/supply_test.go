@@ -1,19 +1,19 @@
 package supply
 
 import (
-	"encoding/json"
 	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 )
 
-func date(t testing.TB, s string) Date {
+func date(t testing.TB, s string) calendar.Date {
 	t.Helper()
-	d, ok := ParseDate(s)
+	d, ok := calendar.ParseDate(s)
 	if !ok {
 		t.Fatalf("bad date %q", s)
 	}
@@ -25,51 +25,6 @@ func dec(f float64) decimal.Dec { return decimal.Round(f) }
 func sent(f float64) *decimal.Dec { d := dec(f); return &d }
 
 var tomato = Product{ID: "tomate", Name: "Tomate", Unit: "kg"}
-
-func TestDates(t *testing.T) {
-	tests := []struct {
-		day     string
-		weekday time.Weekday
-		monday  string
-		month   string
-		working int
-	}{
-		{"2026-11-20", time.Friday, "2026-11-16", "2026-11-01", 25},   // 30 days, 5 Sundays (1, 8, 15, 22, 29)
-		{"2026-11-22", time.Sunday, "2026-11-16", "2026-11-01", 25},   // a Sunday belongs to the week before it
-		{"2026-11-16", time.Monday, "2026-11-16", "2026-11-01", 25},   // a Monday is its own week's start
-		{"2026-12-01", time.Tuesday, "2026-11-30", "2026-12-01", 27},  // 31 days, 4 Sundays; the week starts in November
-		{"2026-02-10", time.Tuesday, "2026-02-09", "2026-02-01", 24},  // 28 days, 4 Sundays
-		{"2028-02-29", time.Tuesday, "2028-02-28", "2028-02-01", 25},  // leap February, 4 Sundays
-		{"2032-02-29", time.Sunday, "2032-02-23", "2032-02-01", 24},   // leap February, 5 Sundays
-		{"2027-01-01", time.Friday, "2026-12-28", "2027-01-01", 26},   // 31 days, 5 Sundays; the week starts the year before
-		{"2026-03-29", time.Sunday, "2026-03-23", "2026-03-01", 26},   // the day clocks change in Paris: plain calendar days here
-		{"2000-01-01", time.Saturday, "1999-12-27", "2000-01-01", 26}, // the first accepted year
-	}
-	for _, tt := range tests {
-		d := date(t, tt.day)
-		if d.String() != tt.day || d.Weekday() != tt.weekday || d.Monday().String() != tt.monday ||
-			d.Month() != tt.month || d.workingDays() != tt.working {
-			t.Errorf("%s: %s %s %s %s %d", tt.day, d, d.Weekday(), d.Monday(), d.Month(), d.workingDays())
-		}
-	}
-	for _, bad := range []string{"", "2026-11", "2026-13-01", "2026-02-30", "20-11-2026", "1999-12-31", "2101-01-01", "2026-11-20T00:00:00Z", "2026-1-05"} {
-		if _, ok := ParseDate(bad); ok {
-			t.Errorf("ParseDate(%q) accepted", bad)
-		}
-	}
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// 23:30 UTC on the 19th is already the 20th in Paris.
-	if got := DateOf(time.Date(2026, 11, 19, 23, 30, 0, 0, time.UTC).In(paris)); got.String() != "2026-11-20" {
-		t.Fatalf("DateOf = %s", got)
-	}
-	text, _ := json.Marshal(date(t, "2026-11-20"))
-	if string(text) != `"2026-11-20"` {
-		t.Fatalf("json %s", text)
-	}
-}
 
 // dayWant is the hand-computed expectation of one cell.
 type dayWant struct {
@@ -396,7 +351,7 @@ func TestAtRiskBoundary(t *testing.T) {
 // randomInput builds a shop with a few products, needs over four months and
 // deliveries of every status around a random window.
 func randomInput(r *rand.Rand) Input {
-	start := Date(20_400 + r.Intn(400)) // 2025-11 to 2026-12
+	start := calendar.Date(20_400 + r.Intn(400)) // 2025-11 to 2026-12
 	in := Input{
 		Window: Window{Start: start, Days: 1 + r.Intn(MaxDays)},
 		Today:  start.AddDays(r.Intn(30) - 15),
@@ -404,14 +359,11 @@ func randomInput(r *rand.Rand) Input {
 	ids := []string{"a", "b", "c"}
 	for _, id := range ids {
 		in.Products = append(in.Products, Product{ID: id, Name: strings.ToUpper(id), Unit: "kg"})
-		m := start.AddDays(-40)
-		for k := 0; k < 4; k++ {
-			month := m.Month()
+		first := start.AddDays(-40).Month()
+		for m := first; m < first+4; m++ {
 			if r.Intn(4) > 0 {
-				in.Needs = append(in.Needs, Need{ProductID: id, Month: month, Quantity: decimal.Dec(r.Int63n(500_00))})
+				in.Needs = append(in.Needs, Need{ProductID: id, Month: m.String(), Quantity: decimal.Dec(r.Int63n(500_00))})
 			}
-			md, _ := ParseDate(month)
-			m = md.AddDays(32)
 		}
 	}
 	statuses := []string{Planned, Done, Cancelled}
@@ -440,7 +392,7 @@ func TestProperties(t *testing.T) {
 		}
 		for _, row := range p.Products {
 			for _, d := range row.Days {
-				day, _ := ParseDate(d.Date)
+				day, _ := calendar.ParseDate(d.Date)
 				if d.MorningStock < 0 || d.Baseline < 0 || d.ProposedOrder < 0 || d.Need < 0 || !d.MorningStock.IsWhole() || !d.Baseline.IsWhole() {
 					t.Fatalf("case %d %s %s: negative or fractional figures %+v", n, row.Product, d.Date, d)
 				}

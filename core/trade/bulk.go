@@ -11,6 +11,7 @@ import (
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/activity"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
@@ -334,7 +335,7 @@ func (w *bulk) need(shopID, productID, month string, now time.Time) (*bulkNeed, 
 	if n == nil {
 		return nil, p, fmt.Errorf("need of %s for %s in %s: %w", shopID, productID, month, core.ErrNotFound)
 	}
-	if month < planning.MonthOf(now) {
+	if month < calendar.MonthOf(now).String() {
 		return nil, p, core.Refuse(core.ErrConflict, planning.MsgPastMonth)
 	}
 	return n, p, nil
@@ -387,7 +388,7 @@ func (w *bulk) agree(a Agreement) (orders.Full, error) {
 	if proposed.After(at) || len(a.Commitments) == 0 {
 		return fail(fmt.Errorf("accepted at %s, proposed at %s, %d commitments", at, proposed, len(a.Commitments)))
 	}
-	if first, ok := delivery.ParseDay(a.Month); !ok || first.Day() != 1 {
+	if m, ok := calendar.ParseMonth(a.Month); !ok || m.String() != a.Month {
 		return fail(fmt.Errorf("month %q", a.Month))
 	}
 	producer, err := w.parties(a.ProducerID, a.ShopID)
@@ -406,10 +407,10 @@ func (w *bulk) agree(a Agreement) (orders.Full, error) {
 		}
 		dates = Schedule(a.Month, producer.Days(), at)
 	default:
-		next := planning.AddMonths(a.Month, 1)
+		next := calendar.AddMonthsTo(a.Month, 1)
 		for i, d := range dates {
-			if _, ok := delivery.ParseDay(d); !ok || !Replannable(d, at) || (i > 0 && d <= dates[i-1]) ||
-				(delivery.MonthOf(d) != a.Month && delivery.MonthOf(d) != next) {
+			if _, ok := calendar.ParseDate(d); !ok || !Replannable(d, at) || (i > 0 && d <= dates[i-1]) ||
+				(calendar.MonthKey(d) != a.Month && calendar.MonthKey(d) != next) {
 				return fail(fmt.Errorf("delivery date %q", d))
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -50,7 +51,7 @@ func prices(ctx context.Context, q store.Q, now time.Time, product string) ([]Pr
 		Quantity int64  `db:"quantity"`
 	}
 	var w store.Where
-	w.And(true, "month >= ?", planning.AddMonths(planning.MonthOf(now), -(PriceMonths-1))).
+	w.And(true, "month >= ?", calendar.MonthOf(now).AddMonths(-(PriceMonths-1)).String()).
 		And(product != "", "product_id = ?", product)
 	if err := store.Select(ctx, q, &rows, `SELECT product_id AS product,
 			CAST(SUM(amount) AS BIGINT) AS amount, CAST(SUM(quantity) AS BIGINT) AS quantity
@@ -102,10 +103,10 @@ func (s priceSums) count(product string, old *planning.Proposal, quantity, price
 		d.quantity += qty
 	}
 	if old != nil && old.Quantity > 0 {
-		add(planning.MonthOf(time.UnixMilli(old.UpdatedAt).In(now.Location())), -int64(old.Quantity)*int64(old.Price), -int64(old.Quantity))
+		add(calendar.MonthOf(time.UnixMilli(old.UpdatedAt).In(now.Location())).String(), -int64(old.Quantity)*int64(old.Price), -int64(old.Quantity))
 	}
 	if quantity > 0 {
-		add(planning.MonthOf(now), int64(quantity)*int64(price), int64(quantity))
+		add(calendar.MonthOf(now).String(), int64(quantity)*int64(price), int64(quantity))
 	}
 }
 
@@ -164,7 +165,7 @@ func RebuildPrices(ctx context.Context, q Execer, d store.Dialect, loc *time.Loc
 		if err := rows.Scan(&product, &quantity, &price, &stamp); err != nil {
 			return fmt.Errorf("trade: rebuild prices: %w", err)
 		}
-		k := key{product, planning.MonthOf(time.UnixMilli(stamp).In(loc))}
+		k := key{product, calendar.MonthOf(time.UnixMilli(stamp).In(loc)).String()}
 		s := sums[k]
 		if s == nil {
 			s = &priceDelta{month: k.month}

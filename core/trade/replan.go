@@ -7,6 +7,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/orders"
 	"primeur/core/store"
 )
@@ -47,10 +48,10 @@ func ReplanOrder(ctx context.Context, q store.Q, orderID string, now time.Time) 
 // orders looked at.
 func ReplanProducer(ctx context.Context, q store.Q, producerID string, now time.Time) ([]string, error) {
 	var ids []string
-	month := now.Format("2006-01") + "-01"
+	month := calendar.MonthOf(now).String()
 	if err := store.Select(ctx, q, &ids, `SELECT id FROM orders WHERE producer_id = ? AND (month >= ? OR id IN
 			(SELECT order_id FROM deliveries WHERE producer_id = ? AND status = ? AND date > ?))
-		ORDER BY id`+store.ForUpdate(q), producerID, month, producerID, orders.Planned, now.Format(day)); err != nil {
+		ORDER BY id`+store.ForUpdate(q), producerID, month, producerID, orders.Planned, calendar.DateOf(now).String()); err != nil {
 		return nil, fmt.Errorf("trade: open orders of %s: %w", producerID, err)
 	}
 	for _, id := range ids {

@@ -11,6 +11,7 @@ import (
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/activity"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/orders"
@@ -125,7 +126,7 @@ func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producer
 			return nil, err
 		}
 	}
-	if n.Month < planning.MonthOf(now) {
+	if n.Month < calendar.MonthOf(now).String() {
 		return nil, core.Refuse(core.ErrConflict, planning.MsgPastMonth)
 	}
 	d.need, d.proposals = n, ps

@@ -24,6 +24,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/config"
 	"primeur/core/planning"
 	"primeur/core/schema"
@@ -48,8 +49,8 @@ func main() {
 	producerEmail := flag.String("producer", "", "the producer's email")
 	month := flag.String("month", "", "the month, YYYY-MM-01")
 	flag.Parse()
-	first, err := time.Parse("2006-01-02", *month)
-	if *shopEmail == "" || *producerEmail == "" || err != nil || first.Day() != 1 || (*dataDir == "" && *databaseURL == "") {
+	m, ok := calendar.ParseMonth(*month)
+	if *shopEmail == "" || *producerEmail == "" || !ok || m.String() != *month || (*dataDir == "" && *databaseURL == "") {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -70,27 +71,19 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	now := time.Now().In(config.Defaults().Location)
+	now := calendar.NewClock(time.Now, config.Defaults().Location).Now()
 	// Every day of the month from the later of the 1st and tomorrow.
-	start := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
-	if start.Before(first) {
-		start = first
-	}
-	days := first.AddDate(0, 1, 0).Sub(start).Hours() / 24
+	start := max(calendar.DateOf(now).AddDays(1), m.First())
+	days := float64(m.Last() - start + 1)
 	if days < 1 {
 		log.Fatalf("no day left in %s", *month)
 	}
 	var orderID string
 	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		every := []bool{true, true, true, true, true, true, true}
-		farm, changed, err := accounts.UpdateProfile(ctx, tx, farm, accounts.ProfileUpdate{DefaultDeliveryDays: every}, now)
+		farm, err := trade.UpdateProfile(ctx, tx, farm.ID, accounts.ProfileUpdate{DefaultDeliveryDays: every}, now)
 		if err != nil {
 			return err
-		}
-		if changed {
-			if _, err := trade.ReplanProducer(ctx, tx, farm.ID, now); err != nil {
-				return err
-			}
 		}
 		for _, l := range lines {
 			qty := l.perDay * days

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/core/supply"
@@ -73,17 +74,15 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	monday := supply.DateOf(time.Now().In(paris)).Monday()
+	monday := calendar.DateOf(time.Now().In(paris)).Monday()
 	w := tradetest.On(fatal{}, db)
-	thisMonth, _ := supply.ParseDate(monday.Month())
-	for _, d := range []supply.Date{thisMonth, thisMonth.AddDays(32)} {
-		w.Need(shop, "tomate", d.Month(), 26000)
+	for _, m := range []calendar.Month{monday.Month(), monday.Month() + 1} {
+		w.Need(shop, "tomate", m.String(), 26000)
 	}
 	w.Deliver(first, shop, monday.AddDays(1).String(), supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 3000})
 	w.Deliver(second, shop, monday.AddDays(1).String(), supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 	leeks := monday.AddDays(-3)
-	month, _ := supply.ParseDate(leeks.Month())
-	w.Delivery(w.OrderOf(first, shop, month.AddDays(-1).Month()), leeks.String(), supply.Done,
+	w.Delivery(w.OrderOf(first, shop, leeks.Month().AddMonths(-1).String()), leeks.String(), supply.Done,
 		tradetest.L{Product: "poireau", Price: 250, Expected: 1200, Sent: tradetest.Dec(1200)})
 	fmt.Println(monday)
 }

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/delivery"
 	"primeur/core/schema"
 	"primeur/core/store"
-	"primeur/core/supply"
 )
 
 // platform is a seeded database and what the measurements need from it.
@@ -141,7 +141,7 @@ func seedPlatform(ctx context.Context, engine string, regions int, dataDir, pgUR
 	if err := p.count(ctx, db); err != nil {
 		return nil, err
 	}
-	p.Monday = supply.DateOf(now).Monday().String()
+	p.Monday = calendar.DateOf(now).Monday().String()
 	p.SeedSeconds = time.Since(start).Seconds()
 	return p, nil
 }

@@ -11,6 +11,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/billing"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
@@ -76,7 +77,7 @@ type world struct {
 	hash     string
 	products []catalog.Product // biggest shares first, then the synthetic ones
 	index    map[string]int
-	months   []string // monthsBack before the current month to monthsAhead after
+	months   []calendar.Month // monthsBack before the current month to monthsAhead after
 	current  string
 	locked   string // the latest delivery date locked at now
 	billable string // orders of months before this one are invoiced
@@ -98,9 +99,9 @@ func newWorld(now time.Time, rules delivery.Rules, hash string, products []catal
 	for i, p := range ps {
 		w.index[p.ID] = i
 	}
-	w.current = planning.MonthOf(now)
+	w.current = calendar.MonthOf(now).String()
 	for i := -monthsBack; i <= monthsAhead; i++ {
-		w.months = append(w.months, planning.AddMonths(w.current, i))
+		w.months = append(w.months, calendar.MonthOf(now).AddMonths(i))
 	}
 	w.locked = rules.LockedThrough(now)
 	w.billable = billing.BillableBefore(now, rules.Location)
@@ -209,12 +210,12 @@ type commitment struct {
 
 type orderKey struct{ shop, farm, month int }
 
-func (w *world) monthStart(m string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02", m, w.rules.Location)
-	if err != nil {
-		panic(err)
+func (w *world) monthStart(key string) time.Time {
+	m, ok := calendar.ParseMonth(key)
+	if !ok {
+		panic("loadbench: month " + key)
 	}
-	return t
+	return m.Start(w.rules.Location)
 }
 
 // region builds region r.
@@ -242,7 +243,7 @@ func (w *world) region(r int) *region {
 				if qty <= 0 {
 					continue
 				}
-				month := w.months[mi]
+				month := w.months[mi].String()
 				need := planning.Need{
 					ID: core.NewID(), DistributorID: shop.ID, ProductID: line.Product.ID, Month: month,
 					Quantity: qty, CreatedAt: needsAt.UnixMilli(), UpdatedAt: needsAt.UnixMilli(),
@@ -376,7 +377,7 @@ func (w *world) plan(g *region, byOrder map[orderKey][]commitment) {
 				proposed = c.proposed
 			}
 		}
-		month := w.months[key.month]
+		month := w.months[key.month].String()
 		a := trade.Agreement{
 			ProducerID: g.producers[key.farm].ID, ShopID: g.shops[key.shop].ID, Month: month, ProposedAt: proposed, At: first,
 		}
@@ -473,10 +474,10 @@ func short(q decimal.Dec, unit string) decimal.Dec {
 // 1st of the next month at 06:00; ok is false without a done delivery.
 func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoice, bool) {
 	o := f.Order
-	at := w.monthStart(planning.AddMonths(o.Month, 1)).Add(billing.InvoiceHour * time.Hour)
+	at := w.monthStart(calendar.AddMonthsTo(o.Month, 1)).Add(billing.InvoiceHour * time.Hour)
 	inv := billing.Invoice{
 		ID: core.NewID(), OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
-		Year: at.Year(), IssuedAt: at, IssueDate: at.Format("2006-01-02"),
+		Year: at.Year(), IssuedAt: at, IssueDate: calendar.DateOf(at).String(),
 		Seller: billing.PartyOf(farm), Buyer: billing.PartyOf(shop), SentAt: &at,
 	}
 	inv.VATExempt = farm.TVAIntracom == ""

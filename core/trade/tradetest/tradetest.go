@@ -22,6 +22,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
 	"primeur/core/orders"
@@ -186,8 +187,8 @@ func (w *World) Product(id, unit string) {
 
 // monthStart is the first moment of a month ("2026-11-01") in Paris.
 func monthStart(month string) time.Time {
-	t, _ := time.ParseInLocation("2006-01-02", month, Paris)
-	return t
+	m, _ := calendar.ParseMonth(month)
+	return m.Start(Paris)
 }
 
 // Need sets a shop's need of a product for a month ("2026-11-01"), in
@@ -319,7 +320,7 @@ func (w *World) Emailed(orderID, date string, lines ...L) string {
 // month.
 func (w *World) Deliver(producerID, shopID, date, status string, lines ...L) string {
 	w.t.Helper()
-	return w.Delivery(w.OrderOf(producerID, shopID, delivery.MonthOf(date)), date, status, lines...)
+	return w.Delivery(w.OrderOf(producerID, shopID, calendar.MonthKey(date)), date, status, lines...)
 }
 
 // Accepted is when the world's commitments for an order of month
@@ -482,7 +483,7 @@ func (w *World) Busy(shopID string, producers, products []string, from, to, toda
 			if n++; n%25 == 0 {
 				st = orders.Cancelled
 			}
-			ref := orderRef{producer, shopID, delivery.MonthOf(day)}
+			ref := orderRef{producer, shopID, calendar.MonthKey(day)}
 			dates[ref] = append(dates[ref], day)
 			status[producer+"|"+day] = st
 		}
