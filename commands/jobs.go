@@ -11,7 +11,7 @@ import (
 	"primeur/core/jobs"
 )
 
-const jobsLong = `The scheduled jobs of DESIGN §8. The daemon runs them by itself (every
+const jobsLong = `The scheduled jobs of PRODUCT §17. The daemon runs them by itself (every
 replica, safely); these commands run the same code once, for an operator or a
 test. Each job does what is due at its time and nothing else, so running it
 again, or on several processes at once, changes nothing more.`

@@ -23,7 +23,7 @@ func (a *app) simulateImportCommand() *cobra.Command {
 		Use:   "import",
 		Short: "Simulate a shop's standard import; write it with --commit",
 		Long: "Print, per product and month, the needs the standard import gives a shop from its annual\n" +
-			"fruit-and-vegetable turnover (already corrected, as the planner's form sends it; DESIGN §5).\n" +
+			"fruit-and-vegetable turnover (already corrected, as the planner's form sends it; PRODUCT §14).\n" +
 			"Nothing is written unless --commit is given: then every month is written as the planner's\n" +
 			"commit does, in one transaction; needs whose commitments exceed the simulation keep their\n" +
 			"quantity and are listed (exit status 2).",

@@ -15,7 +15,7 @@ import (
 	"primeur/core/supply"
 )
 
-const simulateSupplyLong = `Print a shop's stock projection and supply advice (DESIGN §9), computed by the
+const simulateSupplyLong = `Print a shop's stock projection and supply advice (PRODUCT §18), computed by the
 same function as the web screen Réasso. and GET /api/supply: per product and day
 the morning stock, the day's deliveries and the risk (! partial, !! empty), the
 platform order proposed for the next day, and the products at risk.

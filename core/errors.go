@@ -38,7 +38,7 @@ type FieldError struct {
 }
 
 // ValidationError lists the invalid fields of an input. Its messages are the
-// French texts of SPEC §5; the first one doubles as the error's summary.
+// French texts of PRODUCT §5; the first one doubles as the error's summary.
 type ValidationError struct {
 	Fields []FieldError
 }
@@ -71,7 +71,7 @@ func Invalid(field, message string) error {
 }
 
 // Refusal is a business-rule refusal with a message for the user, such as
-// the SPEC §5 text for a need quantity under its commitments. Kind is the
+// the PRODUCT §5 text for a need quantity under its commitments. Kind is the
 // sentinel that decides the HTTP status (ErrConflict, ErrForbidden, …).
 type Refusal struct {
 	Kind    error

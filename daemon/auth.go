@@ -13,7 +13,7 @@ import (
 // RegisterInput is a visitor's registration.
 type RegisterInput struct {
 	Body struct {
-		Email       string  `json:"email" required:"false" doc:"Email address, the login. Needed: a registration without it is refused (422, SPEC §5's message)" example:"ferme@example.fr"`
+		Email       string  `json:"email" required:"false" doc:"Email address, the login. Needed: a registration without it is refused (422, PRODUCT §5's message)" example:"ferme@example.fr"`
 		Email2      *string `json:"email2,omitempty" doc:"Confirmation of the email, checked when sent"`
 		Password    string  `json:"password" required:"false" doc:"At least 8 characters with letters and digits. Needed: refused (422) without it"`
 		Password2   *string `json:"password2,omitempty" doc:"Confirmation of the password, checked when sent"`
@@ -25,7 +25,7 @@ type RegisterInput struct {
 // LoginInput is a login attempt.
 type LoginInput struct {
 	Body struct {
-		Email    string `json:"email" required:"false" doc:"The account's email, in any case. Needed: without it the login fails (401, SPEC §8's message)" example:"ferme@example.fr"`
+		Email    string `json:"email" required:"false" doc:"The account's email, in any case. Needed: without it the login fails (401, PRODUCT §8's message)" example:"ferme@example.fr"`
 		Password string `json:"password" required:"false" doc:"Needed: without it the login fails (401)"`
 	}
 }
@@ -163,7 +163,7 @@ func (l *logoutRequest) Resolve(ctx huma.Context) []error {
 }
 
 func (d *Daemon) logout(ctx context.Context, in *logoutRequest) (*LogoutOutput, error) {
-	// GET is SPEC's method; a link on another site must not log users out.
+	// GET is PRODUCT's method; a link on another site must not log users out.
 	if in.crossSite {
 		return nil, problem(http.StatusForbidden, statusDetails[http.StatusForbidden])
 	}

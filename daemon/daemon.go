@@ -28,7 +28,7 @@ import (
 	"primeur/core/store"
 )
 
-// Version is the product version of SPEC §1.
+// Version is the product version of PRODUCT §1.
 const Version = "v1.0.4"
 
 // Options are what a Daemon is built from.
@@ -88,7 +88,7 @@ func New(o Options) *Daemon {
 //
 // Fields are required unless their JSON tag says omitempty: an answer always
 // carries every other field, so a generated client can rely on them. Request
-// fields that core checks, with the French message SPEC gives, say
+// fields that core checks, with the French message PRODUCT gives, say
 // required:"false", so that a missing one reaches core rather than huma's
 // own English message (TestRequestFieldsRequiredOnlyWhenTagged).
 func apiConfig() huma.Config {

@@ -14,7 +14,7 @@ import (
 	"primeur/core"
 )
 
-// MsgNoToken is the exact text SPEC §8 expects when a request has no valid
+// MsgNoToken is the exact text PRODUCT §8 expects when a request has no valid
 // session.
 const MsgNoToken = "User did not provide any token"
 

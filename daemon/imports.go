@@ -31,7 +31,7 @@ const (
 // xlsxType is the media type of .xlsx files.
 const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-// ImportFileInput is the upload of a needs file (SPEC §3 "File import").
+// ImportFileInput is the upload of a needs file (PRODUCT §3 "File import").
 type ImportFileInput struct {
 	RawBody huma.MultipartFormFiles[struct {
 		ImportFile huma.FormFile `form:"importfile" required:"false" contentType:"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" doc:"The .xlsx file (first sheet: Produit, then one column per month). Needed: refused (422, French message) without it"`
@@ -46,7 +46,7 @@ type ImportFileOutput struct {
 // StandardImportInput asks for a standard-import simulation or commit.
 type StandardImportInput struct {
 	Body struct {
-		Turnover float64  `json:"turnover" required:"false" doc:"Annual fruit-and-vegetable turnover in euros, already corrected (SPEC §9). Needed: refused (422) without it" example:"135000"`
+		Turnover float64  `json:"turnover" required:"false" doc:"Annual fruit-and-vegetable turnover in euros, already corrected (PRODUCT §9). Needed: refused (422) without it" example:"135000"`
 		Months   []string `json:"months" required:"false" doc:"Months to plan (YYYY-MM or YYYY-MM-01), 36 at most, none past. Needed: refused (422) without them" example:"[\"2026-12-01\", \"2027-01-01\", \"2027-02-01\"]"`
 	}
 }
@@ -82,7 +82,7 @@ func (d *Daemon) registerImports(api huma.API) {
 		OperationID: "simulate-standard-import", Method: http.MethodPost, Path: "/needs/importstd/sim", Tags: tags,
 		Summary: "Simulate a standard import (shops)",
 		Description: "Per product, the needs the standard formula gives for the first three months asked " +
-			"(DESIGN §5). Writes nothing.",
+			"(PRODUCT §14). Writes nothing.",
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, d.simulateStandard)
 	huma.Register(api, huma.Operation{

@@ -11,7 +11,7 @@ import (
 )
 
 // startJobs schedules every job with gocron in the business time zone, on
-// the cron line of its Schedule (DESIGN §8), and returns the function
+// the cron line of its Schedule (PRODUCT §17), and returns the function
 // stopping the scheduler: it waits for the running jobs, which see ctx
 // cancelled, for up to DrainTimeout. Each job also runs once at start, to
 // catch up with what fell due while the daemon was stopped.

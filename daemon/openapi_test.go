@@ -11,7 +11,7 @@ import (
 	"primeur/daemon"
 )
 
-// TestRequestFieldsRequiredOnlyWhenTagged keeps SPEC's French messages: a
+// TestRequestFieldsRequiredOnlyWhenTagged keeps PRODUCT's French messages: a
 // field of a request body is required in the document (and so refused by
 // huma, with its English message, when missing) only when its Go field says
 // required:"true". Every other field reaches core, which answers a missing
@@ -71,7 +71,7 @@ func checkRequired(t *testing.T, r huma.Registry, where, ref string, seen map[st
 		}
 		if f.Tag.Get("required") != "true" {
 			t.Errorf("%s: %s (field %s of %s) is required without saying so: tag it required:\"false\" when core "+
-				"checks it (with SPEC's French message), required:\"true\" when huma may refuse it", where, name, f.Name, ref)
+				"checks it (with PRODUCT's French message), required:\"true\" when huma may refuse it", where, name, f.Name, ref)
 		}
 	}
 	n := 1

@@ -31,7 +31,7 @@ func (d *Daemon) registerSupply(api huma.API) {
 			"(0 covered, 1 partly, 2 empty; 0 on Saturdays), the platform order proposed for the next day and the " +
 			"chart series (current, and baseline without the window's deliveries); per product the average daily " +
 			"sales and the at-risk flag. The stock is simulated from 14 days before the window, starting empty; " +
-			"cancelled deliveries count for nothing (DESIGN §9).",
+			"cancelled deliveries count for nothing (PRODUCT §18).",
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, d.getSupply)
 }

@@ -34,7 +34,7 @@ var freeText = map[string]bool{
 	"claimComment": true,
 }
 
-// fieldMessages are SPEC §5's messages for the fields whose own rule a
+// fieldMessages are PRODUCT §5's messages for the fields whose own rule a
 // control character also breaks (an email with a NUL does not look like
 // an email); every other field reads text.MsgInvalid.
 var fieldMessages = map[string]string{
@@ -84,7 +84,7 @@ func cleanQuery(raw string) bool {
 // of huma's own parsing: a body must say it is JSON (an absent
 // Content-Type is refused: 415), stay within the operation's size (413), be
 // valid UTF-8 (400), and every string in it — names and values — follow
-// the text rule (422 naming each field, with SPEC's message where the
+// the text rule (422 naming each field, with PRODUCT's message where the
 // field has its own). Malformed JSON is left to huma,
 // which answers it. Nothing is read past the size bound.
 func (d *Daemon) checkJSONBody(ctx huma.Context, next func(huma.Context)) {

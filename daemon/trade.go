@@ -36,7 +36,7 @@ type ReviewInput struct {
 	}
 }
 
-// TradeAnswer answers every trade operation. SPEC §7 says these routes
+// TradeAnswer answers every trade operation. PRODUCT §7 says these routes
 // answer the need: its fields stay at the top level, where they always
 // were, and what else the operation changed comes beside them, each shaped
 // as in the user load (GET /api/user) and seen from the caller's side, so
@@ -58,7 +58,7 @@ type TradeOutput struct {
 
 // tradeAnswerDoc is what every trade operation's description says of its
 // answer.
-const tradeAnswerDoc = " Answers the need as the caller sees it (its fields as SPEC §7 gives them) and, beside its " +
+const tradeAnswerDoc = " Answers the need as the caller sees it (its fields as PRODUCT §7 gives them) and, beside its " +
 	"fields, `events`: the events recorded, as the caller's user load shows them."
 
 func (d *Daemon) registerTrade(api huma.API) {
@@ -90,7 +90,7 @@ func (d *Daemon) registerTrade(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "delete-proposal", Method: http.MethodDelete, Path: "/proposals/{needId}/{producerId}", Tags: tags,
 		Summary: "Withdraw the open proposal",
-		Description: "Only the side that made it. The commitment, if any, stays. Records no event (SPEC has none for it)." +
+		Description: "Only the side that made it. The commitment, if any, stays. Records no event (PRODUCT has none for it)." +
 			tradeAnswerDoc + " `events` is empty; orders and prices do not change: `order`, `removedOrder`, `price` and " +
 			"`removedPrice` are absent.",
 		Errors: errs,

@@ -17,7 +17,7 @@ import (
 	"primeur/core/trade"
 )
 
-// MapShop is a shop on the map (SPEC §3).
+// MapShop is a shop on the map (PRODUCT §3).
 type MapShop struct {
 	ID        string `json:"_id"`
 	Name      string `json:"name"`
@@ -32,7 +32,7 @@ type MapProducer struct {
 	Name string `json:"name"`
 }
 
-// UserLoad is everything the UI needs after login (SPEC §3 "user load").
+// UserLoad is everything the UI needs after login (PRODUCT §3 "user load").
 type UserLoad struct {
 	User         accounts.Profile  `json:"user"`
 	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; the needs a producer trades on, from 12 months back"`
@@ -91,7 +91,7 @@ func (d *Daemon) registerUser(api huma.API) {
 		Summary:     "Load the user and everything its screens show",
 		Description: "The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, " +
 			"the shops of the map, the producers named on the screens, the latest events and the average prices. " +
-			"Without a session, 401 with `User did not provide any token` (SPEC §8).",
+			"Without a session, 401 with `User did not provide any token` (PRODUCT §8).",
 		Tags:   []string{"User"},
 		Errors: []int{http.StatusUnauthorized},
 	}, d.getUser)
@@ -101,7 +101,7 @@ func (d *Daemon) registerUser(api huma.API) {
 		Method:      http.MethodPut,
 		Path:        "/user",
 		Summary:     "Update the profile",
-		Description: "Every SPEC §5 profile rule is checked. A change of a producer's delivery days re-plans its upcoming deliveries.",
+		Description: "Every PRODUCT §5 profile rule is checked. A change of a producer's delivery days re-plans its upcoming deliveries.",
 		Tags:        []string{"User"},
 		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
 	}, d.updateUser)
@@ -151,7 +151,7 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	return load, nil
 }
 
-// shops lists every shop for the map (SPEC §3) as u sees them: what the
+// shops lists every shop for the map (PRODUCT §3) as u sees them: what the
 // user load holds of the platform itself, measured in docs/BENCHMARKS.md.
 // The producers' screens also read their partners' names from it
 // (deliveries, a shop's needs). A shop's email is given only to the shop

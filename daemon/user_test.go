@@ -11,7 +11,7 @@ import (
 	"primeur/daemon/daemontest"
 )
 
-// TestUserLoad: the user load has every part SPEC names. Distributors are
+// TestUserLoad: the user load has every part PRODUCT names. Distributors are
 // every shop (the map); producers are those the shop deals with — an open
 // proposal on its needs, a commitment — and, for a producer, itself: the
 // platform's other producers never appear.

@@ -172,7 +172,7 @@ const (
 	msgSales   = "Ventes/j"
 )
 
-// NoDeliveries is the message of a window without deliveries (SPEC §2),
+// NoDeliveries is the message of a window without deliveries (PRODUCT §2),
 // with how to move the window in this interface.
 func NoDeliveries(p supply.Projection, how string) string {
 	return "Aucune livraison n'est prévue entre le " + NumericDate(p.Start) + " et le " + NumericDate(p.End) + " : " + how

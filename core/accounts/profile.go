@@ -2,7 +2,7 @@ package accounts
 
 import "time"
 
-// Profile is a user as the UI receives it (SPEC §3). Role-specific fields are
+// Profile is a user as the UI receives it (PRODUCT §3). Role-specific fields are
 // present only for their role.
 type Profile struct {
 	ID            string `json:"_id"`

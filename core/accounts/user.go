@@ -229,7 +229,7 @@ func List(ctx context.Context, q store.Q) ([]User, error) {
 	return us, nil
 }
 
-// Shop is a shop as every user's map lists it (SPEC §3 "Distributor (shop)
+// Shop is a shop as every user's map lists it (PRODUCT §3 "Distributor (shop)
 // on the map").
 type Shop struct {
 	ID        string `db:"id"`
@@ -292,7 +292,7 @@ func Names(ctx context.Context, q store.Q, ids []string) ([]Name, error) {
 }
 
 // SetPassword replaces the password of the user with that email, checking
-// the SPEC §5 password rule. Existing sessions are ended. The password is
+// the PRODUCT §5 password rule. Existing sessions are ended. The password is
 // hashed before the transaction that stores it.
 func SetPassword(ctx context.Context, db *store.DB, email, password string, now time.Time) error {
 	if !ValidPassword(password) {

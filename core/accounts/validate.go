@@ -11,7 +11,7 @@ import (
 	"primeur/core"
 )
 
-// French messages of SPEC §5, exactly as the user reads them.
+// French messages of PRODUCT §5, exactly as the user reads them.
 const (
 	MsgEmailRequired     = "Saisissez votre adresse email"
 	MsgEmailInvalid      = "Adresse email invalide"
@@ -48,7 +48,7 @@ const (
 )
 
 var (
-	// emailRe is SPEC §5's "looks like an email": something, @, something,
+	// emailRe is PRODUCT §5's "looks like an email": something, @, something,
 	// a dot, something, none of which holds an @, a control or format
 	// character (NUL, line breaks, zero-width and bidi marks) or a space of
 	// any kind. ui/src/validation/common.ts has the same pattern.
@@ -69,7 +69,7 @@ func ValidEmail(s string) bool {
 	return len(s) <= maxEmailLength && utf8.ValidString(s) && emailRe.MatchString(s)
 }
 
-// ValidPassword applies the SPEC §5 rule: at least 8 characters among which
+// ValidPassword applies the PRODUCT §5 rule: at least 8 characters among which
 // letters and digits.
 func ValidPassword(s string) bool {
 	if utf8.RuneCountInString(s) < minPasswordLength || len(s) > maxPasswordLength {
@@ -98,7 +98,7 @@ type Registration struct {
 	Distributor bool
 }
 
-// Validate checks a registration with the SPEC §5 rules and messages.
+// Validate checks a registration with the PRODUCT §5 rules and messages.
 func (r Registration) Validate() error {
 	var v core.ValidationError
 	email := strings.TrimSpace(r.Email)
@@ -160,7 +160,7 @@ type ProfileUpdate struct {
 	BillingAddressLine3 *string
 }
 
-// Normalize validates the update for a user of the given type with the SPEC
+// Normalize validates the update for a user of the given type with the PRODUCT
 // §5 profile rules and returns it with values in their stored form (trimmed,
 // spaces removed from codes, codes upper-cased).
 func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
@@ -255,7 +255,7 @@ func coordinate(limit float64) func(string) bool {
 	}
 }
 
-// ValidIBAN checks the SPEC §5 shape (spaces already removed) and the ISO
+// ValidIBAN checks the PRODUCT §5 shape (spaces already removed) and the ISO
 // 13616 mod-97 checksum.
 func ValidIBAN(s string) bool {
 	if !ibanRe.MatchString(s) {

@@ -1,4 +1,4 @@
-// Package activity records the events of SPEC §3 (need changes, proposals,
+// Package activity records the events of PRODUCT §3 (need changes, proposals,
 // claims…) and reads each user's feed: the events it emitted or is the
 // target of, newest first.
 package activity
@@ -15,7 +15,7 @@ import (
 	"primeur/core/store"
 )
 
-// Event types of SPEC §4. Record refuses any other.
+// Event types of PRODUCT §4. Record refuses any other.
 const (
 	NeedUpdate        = "need:update"
 	NeedDelete        = "need:delete"
@@ -31,7 +31,7 @@ const (
 	ClaimAutovalidate = "claim:autovalidate"
 )
 
-// Types lists every event type, in SPEC order.
+// Types lists every event type, in PRODUCT order.
 var Types = []string{
 	NeedUpdate, NeedDelete, NeedCreate, NeedCreateBulk, NeedImport,
 	ProposalRequest, ProposalReview, FixRequest, FixReview,
@@ -54,7 +54,7 @@ type Product struct {
 	Unit string `json:"unit"`
 }
 
-// Data is the payload of an event (SPEC §3); each type fills what it needs.
+// Data is the payload of an event (PRODUCT §3); each type fills what it needs.
 type Data struct {
 	Product  *Product     `json:"product,omitempty"`
 	Date     string       `json:"date,omitempty" doc:"Month (YYYY-MM-01) or day (YYYY-MM-DD) concerned"`
@@ -142,7 +142,7 @@ type Party struct {
 	Name  string `json:"name"`
 }
 
-// View is an event as SPEC §3 gives it to the UI.
+// View is an event as PRODUCT §3 gives it to the UI.
 type View struct {
 	ID        string `json:"_id"`
 	CreatedAt string `json:"createdAt" doc:"RFC 3339"`

@@ -1,4 +1,4 @@
-// Package billing issues the monthly invoices (DESIGN §7): one per order
+// Package billing issues the monthly invoices (PRODUCT §16): one per order
 // whose month is over, in the producer's name under its billing mandate,
 // numbered in the producer's own gap-free yearly sequence (FA-2026-000001).
 // Everything an invoice shows is stored when it is issued, so an issued

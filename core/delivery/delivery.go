@@ -17,7 +17,7 @@ import (
 	"primeur/core/store"
 )
 
-// SPEC §5 messages of the delivery form (shop) and the claim form (producer).
+// PRODUCT §5 messages of the delivery form (shop) and the claim form (producer).
 const (
 	MsgDate       = "Veuillez saisir une date valide"
 	MsgNegative   = "Veuillez saisir une quantite positive"
@@ -28,7 +28,7 @@ const (
 	MsgNoChange   = "Pas de changement a envoyer"
 )
 
-// Messages where SPEC is silent, in the same style.
+// Messages where PRODUCT is silent, in the same style.
 const (
 	MsgClaimType    = "Veuillez choisir le type de reclamation (Qualite ou Quantite)"
 	MsgClaimExceeds = "La quantite reclamee ne peut exceder la quantite livree"
@@ -196,7 +196,7 @@ func ClaimCeiling(l orders.Line) decimal.Dec {
 }
 
 // CheckClaim is the rule of a claimed quantity on a line of a done
-// delivery (DESIGN §7), the one the API applies and the claim form
+// delivery (PRODUCT §16), the one the API applies and the claim form
 // mirrors: f is the signed adjustment to the sent quantity, with at most
 // two decimals by core/decimal's exact rule (whole for pieces), and the
 // line then bills between zero and what was ordered: 0 ≤ sent + claimed ≤

@@ -102,7 +102,7 @@ func FuzzLockTime(f *testing.F) {
 }
 
 // FuzzDeliveryChange: the shop's change of a planned delivery (date, sent
-// quantity per line) is refused with SPEC's messages, or accepted with a
+// quantity per line) is refused with PRODUCT's messages, or accepted with a
 // date that is real, after today and in the delivery's month, and sent
 // quantities exactly as asked (two decimals for kg, whole pieces, never
 // negative). A change that follows every rule is accepted.

@@ -1,5 +1,5 @@
 // Package delivery holds what happens to a delivery once it is planned
-// (DESIGN §7): the shop's changes (date, sent quantities) and cancellation
+// (PRODUCT §16): the shop's changes (date, sent quantities) and cancellation
 // before the lock, the lock itself at delivery.lock on the delivery date,
 // the producer's claim (demande d'avoir) on a done delivery during its
 // month, the shop's review and the system's auto-validation.

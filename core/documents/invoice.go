@@ -77,7 +77,7 @@ func sameLines(a, b []string) bool {
 }
 
 // Invoice renders an issued invoice from what was stored when it was
-// issued: every mandatory mention of DESIGN §7.
+// issued: every mandatory mention of PRODUCT §16.
 func Invoice(inv billing.Invoice) ([]byte, error) {
 	d := newDoc("Facture "+inv.Number, "Primeur — facture "+inv.Number+" émise au nom de "+inv.Seller.Name, inv.IssuedAt)
 	d.title("Facture", inv.Number)

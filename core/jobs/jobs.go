@@ -1,4 +1,4 @@
-// Package jobs holds Primeur's scheduled jobs (DESIGN §8), each a function
+// Package jobs holds Primeur's scheduled jobs (PRODUCT §17), each a function
 // of a time with its Schedule: the daemon's scheduler and `primeur jobs
 // run` call the same code. Every job does what is due at that time and nothing else, so a late
 // run catches up and a second run finds nothing left:

@@ -1,5 +1,5 @@
-// Package orders reads orders, their deliveries and delivery lines (DESIGN
-// §6, §7) and shapes them as the UI receives them (SPEC §3), from either
+// Package orders reads orders, their deliveries and delivery lines (PRODUCT
+// §6, §7) and shapes them as the UI receives them (PRODUCT §3), from either
 // side. Writing them belongs to core/trade (planning deliveries from
 // commitments) and core/delivery (the shop's changes, the lock, claims).
 package orders
@@ -17,7 +17,7 @@ import (
 	"primeur/core/store"
 )
 
-// Delivery statuses and claim statuses (SPEC §4).
+// Delivery statuses and claim statuses (PRODUCT §4).
 const (
 	Planned   = "planned"
 	Done      = "done"

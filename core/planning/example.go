@@ -23,7 +23,7 @@ const exampleTurnover = 90000
 const ExampleMonths = 12
 
 // ExampleXLSX makes the example import file (/public/other/exemple_import.xlsx,
-// DESIGN §5): the header row, then a few catalogue products with the
+// PRODUCT §14): the header row, then a few catalogue products with the
 // quantities the standard import would give a small shop, over the twelve
 // months starting the month after now. It is importable as is.
 func ExampleXLSX(products []catalog.Product, now time.Time) ([]byte, error) {

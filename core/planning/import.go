@@ -29,7 +29,7 @@ type ImportError struct {
 	Message   string      `json:"message" doc:"Why the cell was not written, in French"`
 }
 
-// ImportResult is what a file import did (SPEC §3 "Import result").
+// ImportResult is what a file import did (PRODUCT §3 "Import result").
 type ImportResult struct {
 	Needs           []View        `json:"needs" doc:"Needs created or changed by the import"`
 	ProductsFound   []string      `json:"productsFound" doc:"Products of the file found in the catalogue (catalogue spelling), in file order"`

@@ -20,7 +20,7 @@ import (
 	"primeur/core/decimal"
 )
 
-// Limits of an Excel import (DESIGN §4). Each one is checked before the work
+// Limits of an Excel import (PRODUCT §13). Each one is checked before the work
 // it bounds: the size before anything is read, the zip directory before
 // excelize inflates a byte, the rows and columns while the sheet streams.
 const (
@@ -41,7 +41,7 @@ const (
 	MaxImportMonths = 36
 )
 
-// ImportField is the multipart field carrying the file (SPEC §3), and the
+// ImportField is the multipart field carrying the file (PRODUCT §3), and the
 // field import errors are reported on.
 const ImportField = "importfile"
 
@@ -123,7 +123,7 @@ func CheckImportFile(name string, size int64) error {
 	return nil
 }
 
-// ParseXLSX reads an import file (DESIGN §5): the first sheet, row 1 =
+// ParseXLSX reads an import file (PRODUCT §14): the first sheet, row 1 =
 // "Produit" then one column per month (a date cell, "2026-12" or "12/2026"),
 // then one row per product with its quantities; empty cells are skipped.
 // Products are matched with ix by name, whatever the case and accents.

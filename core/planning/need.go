@@ -10,7 +10,7 @@ import (
 	"primeur/core/store"
 )
 
-// Proposal statuses and origins (SPEC §3).
+// Proposal statuses and origins (PRODUCT §3).
 const (
 	StatusProposed    = "proposed"
 	StatusAccepted    = "accepted"
@@ -45,7 +45,7 @@ type Proposal struct {
 	UpdatedAt int64       `db:"updated_at" json:"-"`
 }
 
-// View is a need as the UI receives it (SPEC §3).
+// View is a need as the UI receives it (PRODUCT §3).
 type View struct {
 	ID                string      `json:"_id"`
 	Product           string      `json:"product" doc:"Product id"`

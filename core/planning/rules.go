@@ -16,8 +16,8 @@ import (
 	"primeur/core/decimal"
 )
 
-// French messages of SPEC §5 (need cell, proposal form) and of the rules
-// SPEC leaves to the server.
+// French messages of PRODUCT §5 (need cell, proposal form) and of the rules
+// PRODUCT leaves to the server.
 const (
 	MsgNegative      = "La valeur saisie doit etre superieure a zero."
 	MsgBelowReserved = "La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees."

@@ -10,7 +10,7 @@ import (
 
 // ShopMarkup is the factor between the producer price and the shop price
 // assumed by the standard import and the planner's price hint (a 30 %
-// margin, SPEC §2).
+// margin, PRODUCT §2).
 const ShopMarkup = 1.3
 
 // StandardLine is one product's simulated monthly quantities.
@@ -21,7 +21,7 @@ type StandardLine struct {
 }
 
 // Standard simulates a shop's needs from its annual fruit-and-vegetable
-// turnover in euros, already corrected (SPEC §9): for product p and month m,
+// turnover in euros, already corrected (PRODUCT §9): for product p and month m,
 // value = turnover / 12 × share(p) × coef(p, m) and quantity = value /
 // (refPrice(p) × 1.3), rounded to 2 decimals for kg and to whole pieces.
 // Products whose every month rounds to zero are left out.

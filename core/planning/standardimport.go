@@ -15,7 +15,7 @@ import (
 	"primeur/core/store"
 )
 
-// Bounds of the standard import (SPEC §7 "importstd").
+// Bounds of the standard import (PRODUCT §7 "importstd").
 const (
 	// MaxTurnover bounds the annual turnover, in euros.
 	MaxTurnover = 1e9

@@ -1,12 +1,12 @@
 // Package rewards computes a shop's standing in the ambassador programme
-// (SPEC §1 "Rewards", §2 "Rewards panel", §9 participation levels) from what
+// (PRODUCT §1 "Rewards", §2 "Rewards panel", §9 participation levels) from what
 // it really did on the platform, and stores its pledged monthly
 // contribution.
 //
 // The figures, all for one shop:
 //
 //   - Purchases of a month: the value of its done deliveries dated in that
-//     month (Europe/Paris), each line counted as it is invoiced (DESIGN §7):
+//     month (Europe/Paris), each line counted as it is invoiced (PRODUCT §16):
 //     (quantitySent + quantityClaimed when the claim was accepted) × price,
 //     rounded to the cent per line. Planned and cancelled deliveries count
 //     for nothing.
@@ -24,7 +24,7 @@
 //     to producers as much as size: a year of commitments weighs as much as
 //     1 200 € of purchases in a month. The contribution does not enter the
 //     score; it only decides the certified levels.
-//   - Level (LevelOf): the highest of the four SPEC §9 levels whose
+//   - Level (LevelOf): the highest of the four PRODUCT §9 levels whose
 //     conditions the shop meets.
 package rewards
 
@@ -41,7 +41,7 @@ import (
 	"primeur/core/store"
 )
 
-// Participation levels (SPEC §9), lowest first.
+// Participation levels (PRODUCT §9), lowest first.
 const (
 	Sympathisant     = "sympathisant"
 	Militant         = "militant"
@@ -54,13 +54,13 @@ var Levels = []string{Sympathisant, Militant, Ambassadeur, SuperAmbassadeur}
 
 // Thresholds of the levels, in cents. A threshold is reached at its exact
 // value: 500 € of monthly purchases make a Militant, a 100 € contribution
-// counts as the Super Ambassadeur's "over 100 € per month" (SPEC §9 says
+// counts as the Super Ambassadeur's "over 100 € per month" (PRODUCT §9 says
 // "under 500" for Sympathisant, so 500 itself belongs to the next level).
 const (
 	MilitantPurchases         = decimal.Dec(500_00)
 	AmbassadeurPurchases      = decimal.Dec(1000_00)
 	SuperAmbassadeurPurchases = decimal.Dec(2000_00)
-	// MinContribution is the smallest pledge (SPEC §9: it covers bank fees);
+	// MinContribution is the smallest pledge (PRODUCT §9: it covers bank fees);
 	// any pledge makes a shop with enough purchases an Ambassadeur certifié.
 	MinContribution = decimal.Dec(10_00)
 	// SuperContribution is the pledge of a Super Ambassadeur certifié.
@@ -295,7 +295,7 @@ func Scores(ctx context.Context, q store.Q, now time.Time) ([]ShopScore, error) 
 	return b.Scores(shops), nil
 }
 
-// invoicedQuantity is a delivery line's quantity as invoiced (DESIGN §7),
+// invoicedQuantity is a delivery line's quantity as invoiced (PRODUCT §16),
 // floored at zero.
 const invoicedQuantity = `(COALESCE(l.quantity_sent, l.quantity_expected) +
 	CASE WHEN d.claim_status = 'accepted' THEN l.quantity_claimed ELSE 0 END)`
@@ -451,7 +451,7 @@ func EndContribution(ctx context.Context, q store.Q, shopID string) error {
 }
 
 // mustBeShop refuses anyone but an existing shop: the programme is for
-// distributors (SPEC §6).
+// distributors (PRODUCT §6).
 func mustBeShop(ctx context.Context, q store.Q, id string) error {
 	var typ string
 	err := store.Get(ctx, q, &typ, `SELECT type FROM users WHERE id = ?`, id)

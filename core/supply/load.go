@@ -21,7 +21,7 @@ const (
 )
 
 // ParseWindow reads the window of a request: start is "YYYY-MM-DD", the
-// Monday of today's week when empty (SPEC §2: the window starts at the
+// Monday of today's week when empty (PRODUCT §2: the window starts at the
 // beginning of the current week); days is a whole number from 1 to
 // MaxDays, DefaultDays when empty.
 func ParseWindow(start, days string, today calendar.Date) (Window, error) {

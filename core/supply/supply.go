@@ -1,5 +1,5 @@
-// Package supply projects a shop's stock and advises its orders (SPEC §2
-// supply screen, §4 supply risk, §9; DESIGN §9). Project is the one pure
+// Package supply projects a shop's stock and advises its orders (PRODUCT §2
+// supply screen, §4 supply risk, §9; PRODUCT §18). Project is the one pure
 // function behind the API (GET /api/supply), the CLI (primeur simulate
 // supply) and the terminal viewer (primeur supply); Load reads its inputs
 // from the database in a fixed number of queries.
@@ -33,7 +33,7 @@ import (
 	"primeur/core/decimal"
 )
 
-// Constants of SPEC §9 and DESIGN §9.
+// Constants of PRODUCT §9 and PRODUCT §18.
 const (
 	// LookBack is the number of days simulated before the window, starting
 	// from an empty stock.
@@ -43,18 +43,18 @@ const (
 	RiskLookBack = 7
 	// MaxDays is the longest window served.
 	MaxDays = 31
-	// DefaultDays is the window of a normal-density screen (SPEC §9).
+	// DefaultDays is the window of a normal-density screen (PRODUCT §9).
 	DefaultDays = 5
 )
 
-// Delivery statuses (SPEC §3); cancelled deliveries count nowhere.
+// Delivery statuses (PRODUCT §3); cancelled deliveries count nowhere.
 const (
 	Planned   = "planned"
 	Done      = "done"
 	Cancelled = "cancelled"
 )
 
-// Risk levels (SPEC §4).
+// Risk levels (PRODUCT §4).
 const (
 	RiskNone    = 0 // the stock and the day's deliveries cover the need
 	RiskPartial = 1 // they cover part of it
@@ -230,7 +230,7 @@ type series struct {
 	last7           amount
 }
 
-// Project computes the stock grid and the advice of DESIGN §9.
+// Project computes the stock grid and the advice of PRODUCT §18.
 func Project(in Input) (Projection, error) {
 	w := in.Window
 	if err := w.valid(); err != nil {

@@ -1,5 +1,5 @@
 // Package trade is the negotiation between a producer and a shop on one
-// need (DESIGN §6, SPEC §4): proposals, counter-proposals, corrections,
+// need (PRODUCT §15, PRODUCT §4): proposals, counter-proposals, corrections,
 // reviews and withdrawals, the commitments they produce, and the orders and
 // deliveries that follow a commitment.
 //
@@ -21,10 +21,10 @@ import (
 // planning.FromDistributor.
 type Side = string
 
-// Action is a verb of a proposal or commitment card (SPEC §4).
+// Action is a verb of a proposal or commitment card (PRODUCT §4).
 type Action string
 
-// The card actions of SPEC §4.
+// The card actions of PRODUCT §4.
 const (
 	Accepter  Action = "accepter"
 	Modifier  Action = "modifier"
@@ -55,7 +55,7 @@ type Actions struct {
 	Open []Action `json:"open"`
 }
 
-// Allowed is the one table of SPEC §4 permissions:
+// Allowed is the one table of PRODUCT §4 permissions:
 //
 //   - nothing yet: the producer may propose; the shop has nothing to do;
 //   - an open proposal (proposed or rejected): the side that made it may

@@ -10,7 +10,7 @@ import (
 	"primeur/core/trade"
 )
 
-// tableRow is one line of testdata/actions.json, the table of SPEC §4
+// tableRow is one line of testdata/actions.json, the table of PRODUCT §4
 // permissions shared with the UI's test (ui/src/trade/actions.test.ts).
 type tableRow struct {
 	Why     string        `json:"why"`

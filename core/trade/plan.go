@@ -75,7 +75,7 @@ type PlannedLine struct {
 }
 
 // PlanOrder works out how an order's deliveries follow its commitments
-// (DESIGN §6); it does no I/O.
+// (PRODUCT §15); it does no I/O.
 //
 // Per committed product, done + cancelled + planned equals the
 // commitment. What a delivery that is done (its sent quantity, or the

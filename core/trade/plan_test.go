@@ -321,7 +321,7 @@ func TestPlanOrder(t *testing.T) {
 		},
 		{
 			name: "no delivery day at all: nothing can be planned, the deliveries to come go",
-			// The profile rules (SPEC §5) keep a producer from it.
+			// The profile rules (PRODUCT §5) keep a producer from it.
 			month: "2026-12-01", days: "0000000", now: nov20, newDays: true,
 			commitments: []string{"tomate=20 kg"},
 			deliveries: []dl{

@@ -17,7 +17,7 @@ import (
 // current month and the 11 before it.
 const PriceMonths = 12
 
-// Price is the average price of a product (SPEC §3 "Price record").
+// Price is the average price of a product (PRODUCT §3 "Price record").
 type Price struct {
 	Product string      `json:"product" doc:"Product id"`
 	Value   decimal.Dec `json:"value" doc:"Quantity-weighted average unit price HT in EUR of the commitments accepted this month and the 11 before, platform-wide"`
@@ -25,7 +25,7 @@ type Price struct {
 
 // Prices returns, per product, the quantity-weighted average price of the
 // commitments in force that were accepted during the current month or the
-// 11 before it, platform-wide (DESIGN §6). It reads the monthly sums of
+// 11 before it, platform-wide (PRODUCT §15). It reads the monthly sums of
 // table price_months — at most PriceMonths rows per product — so its cost
 // does not grow with the platform's trade.
 func Prices(ctx context.Context, q store.Q, now time.Time) ([]Price, error) {

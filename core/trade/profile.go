@@ -12,7 +12,7 @@ import (
 
 // UpdateProfile stores a user's profile form (accounts.UpdateProfile) and,
 // when a producer's delivery days changed, re-plans its open orders onto
-// the new days (ReplanProducer, DESIGN §6), in the caller's transaction.
+// the new days (ReplanProducer, PRODUCT §15), in the caller's transaction.
 // The user's row is locked and read again first: whether the days changed
 // is decided against the stored ones, and the change serialises with an
 // acceptance of a commitment, which locks the producer's row too and

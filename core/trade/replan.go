@@ -33,7 +33,7 @@ func EnsureOrder(ctx context.Context, q store.Q, producerID, shopID, month strin
 // producer's commitments after a commitment changed (an acceptance, a
 // correction, a commitment ended): see PlanOrder. The re-plannable
 // deliveries keep their dates. A change of a delivery by the shop
-// (delivery.Update, delivery.Cancel) re-plans nothing: DESIGN §6 re-plans
+// (delivery.Update, delivery.Cancel) re-plans nothing: PRODUCT §15 re-plans
 // on a change of a commitment or of the producer's delivery days, and a
 // cancelled delivery counts as delivered. The caller holds the
 // transaction; the order is locked here.

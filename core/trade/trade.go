@@ -19,8 +19,8 @@ import (
 	"primeur/core/store"
 )
 
-// Messages: SPEC §5 (proposal form) and §8 (the delivery-days detail the UI
-// recognises), and the refusals SPEC leaves to the server.
+// Messages: PRODUCT §5 (proposal form) and §8 (the delivery-days detail the UI
+// recognises), and the refusals PRODUCT leaves to the server.
 const (
 	MsgNoDeliveryDays   = "Producer should first provide delivery days"
 	MsgExceeds          = "La quantite saisie excede le besoin restant (%s%s)"
@@ -144,7 +144,7 @@ func (d *deal) other() string {
 }
 
 // remaining is the most producer may hold on the need: its quantity less
-// what the other producers have committed or proposed (SPEC §5, DESIGN §6;
+// what the other producers have committed or proposed (PRODUCT §5, PRODUCT §15;
 // a correction may reuse its own commitment, which is not subtracted).
 func (d *deal) remaining() decimal.Dec {
 	var others []planning.Proposal
@@ -403,7 +403,7 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 }
 
 // Withdraw deletes the open proposal of producerID on a need, by the side
-// that made it. SPEC has no event type for it: none is recorded. It returns
+// that made it. PRODUCT has no event type for it: none is recorded. It returns
 // the need as the actor sees it.
 func Withdraw(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, now time.Time) (Outcome, error) {
 	d, err := begin(ctx, q, actor, needID, producerID, now)
@@ -419,14 +419,14 @@ func Withdraw(ctx context.Context, q store.Q, actor accounts.User, needID, produ
 	return d.outcome(ctx, q, now)
 }
 
-// ExceedsMessage is SPEC §5's message for a quantity over the remaining
+// ExceedsMessage is PRODUCT §5's message for a quantity over the remaining
 // need, the maximum written the French way ("12,5kg", "3un").
 func ExceedsMessage(limit decimal.Dec, unit string) string {
 	return fmt.Sprintf(MsgExceeds, strings.ReplaceAll(limit.String(), ".", ","), unit)
 }
 
 // parseQuantity checks a proposal's quantity for the product's unit; zero
-// is allowed only in a correction. It returns the SPEC §5 message when
+// is allowed only in a correction. It returns the PRODUCT §5 message when
 // the quantity is refused.
 func parseQuantity(unit string, f float64, correction bool) (decimal.Dec, string) {
 	low := MsgQuantityPositive

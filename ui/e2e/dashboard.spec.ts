@@ -1,4 +1,4 @@
-// The dashboard in a real browser against the real daemon (SPEC §2
+// The dashboard in a real browser against the real daemon (PRODUCT §2
 // "Dashboard", "Map", "Rewards panel", "Activity feed"; §4 map zoom).
 import { type APIRequestContext, type Browser, type Page, request } from '@playwright/test'
 import { type ChildProcess, spawn } from 'node:child_process'

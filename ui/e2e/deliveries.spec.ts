@@ -1,4 +1,4 @@
-// Deliveries in real browsers against the real daemon (SPEC §2 "Deliveries
+// Deliveries in real browsers against the real daemon (PRODUCT §2 "Deliveries
 // page"): the shop edits and cancels planned deliveries, the producer claims
 // on a done one, the shop answers, and both download the delivery note and
 // the invoice. The order is made by tools/e2eorders (built here with the

@@ -120,7 +120,7 @@ const toasts = (page: Page) => page.locator('.mantine-Notification-root')
 const toast = (page: Page, title: string) => toasts(page).getByText(title, { exact: true }).first()
 
 /**
- * Waits until every toast has closed by itself (SPEC: after 4 seconds). This
+ * Waits until every toast has closed by itself (PRODUCT: after 4 seconds). This
  * also proves that the installed browser clock runs Mantine's timers.
  */
 async function toastsClosed(page: Page) {
@@ -268,7 +268,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await form.getByLabel('Code postal et ville de facturation').fill('74000 Annecy')
     await form.getByLabel('Forme juridique').fill('SARL')
     await form.getByLabel('Capital social (€)').fill('15000')
-    // A wrong SIRET is refused with the SPEC message, then corrected.
+    // A wrong SIRET is refused with the PRODUCT message, then corrected.
     const siret = form.getByLabel('SIRET')
     await siret.fill('7328293200007')
     await siret.blur()
@@ -441,7 +441,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(form.getByText('Vous devez choisir au moins un jour de livraison')).toBeHidden()
     await shot(farmPage, 'farm-delivery-days')
     await form.getByRole('button', { name: 'Enregistrer' }).click()
-    // SPEC §4: the notice says upcoming deliveries follow the new days.
+    // PRODUCT §4: the notice says upcoming deliveries follow the new days.
     const notice = toasts(farmPage).filter({ hasText: 'Modification effectuée' })
     await expect(notice).toContainText('Vos livraisons à venir ont été mises à jour selon vos choix.')
     const load: Load = await (await farmPage.request.get('/api/user')).json()

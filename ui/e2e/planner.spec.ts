@@ -139,7 +139,7 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   // Prices are platform-wide: other browser tests may have committed tomatoes already.
   await expect(pane.getByText(PRICE_BLOCK).first()).toBeVisible()
 
-  // A negative value is refused with the SPEC message and changes nothing.
+  // A negative value is refused with the PRODUCT message and changes nothing.
   await page.keyboard.type('-5')
   await page.keyboard.press('Tab')
   await expect(

@@ -30,7 +30,7 @@ const DistributorDeliveries = lazy(() =>
   import('./pages/DistributorDeliveries').then((m) => ({ default: m.DistributorDeliveries })),
 )
 
-/** Every route of SPEC §2, in one Switch ending with the 404. */
+/** Every route of PRODUCT §2, in one Switch ending with the 404. */
 export function AppRoutes() {
   return (
     <Switch>

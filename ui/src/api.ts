@@ -1,5 +1,5 @@
 // The one HTTP client of the UI. Same origin, session cookie, JSON in and out.
-// Failures become `ApiError`, parsed from RFC 9457 problem+json (DESIGN §3).
+// Failures become `ApiError`, parsed from RFC 9457 problem+json (PRODUCT §12).
 
 /** One field error of a problem+json body, e.g. {location: "body.email", message: "…"}. */
 export interface FieldError {

@@ -220,7 +220,7 @@ describe('describeEvent', () => {
     expect(describeEvent(ev(type, data, from, to), viewer.email)).toBe(theirs)
   })
 
-  it('words every SPEC §4 type, and only those', () => {
+  it('words every PRODUCT §4 type, and only those', () => {
     expect(new Set(cases.map((c) => c[0]))).toEqual(new Set(EVENT_TYPES))
     expect(EVENT_TYPES).toHaveLength(12)
   })
@@ -251,7 +251,7 @@ describe('describeEvent', () => {
     )
   })
 
-  it('throws on an unknown type (SPEC §4)', () => {
+  it('throws on an unknown type (PRODUCT §4)', () => {
     const bad = { ...ev('need:create', {}), type: 'need:explode' as EventType }
     expect(() => describeEvent(bad, SHOP.email)).toThrow(UnknownEventTypeError)
     expect(() => describeEvent(bad, SHOP.email)).toThrow("Type d'évènement inconnu : need:explode")

@@ -1,4 +1,4 @@
-// Activity feed (SPEC §2 "Activity feed", §4 event types): events grouped
+// Activity feed (PRODUCT §2 "Activity feed", §4 event types): events grouped
 // by calendar day in Europe/Paris, newest day first, newest event first, and
 // one French sentence per event type, worded for the viewer ("vous" for its
 // own actions, the emitter's name otherwise). Pure.
@@ -44,13 +44,13 @@ export function groupEventsByDay<E extends Dated>(events: readonly E[]): FeedDay
   return days
 }
 
-/** Who did it: "vous" for the viewer's own actions (SPEC §2), else the emitter's name. */
+/** Who did it: "vous" for the viewer's own actions (PRODUCT §2), else the emitter's name. */
 export function emitterLabel(event: Pick<ActivityEvent, 'origin'>, viewerEmail: string | null | undefined): string {
   if (isViewer(event.origin.email, viewerEmail)) return 'vous'
   return event.origin.name || event.origin.email || 'Quelqu\u2019un'
 }
 
-/** The event types of SPEC §4, the only ones the feed can word. */
+/** The event types of PRODUCT §4, the only ones the feed can word. */
 export const EVENT_TYPES: readonly EventType[] = [
   'need:update',
   'need:delete',
@@ -66,7 +66,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'claim:autovalidate',
 ]
 
-/** SPEC §4: an unknown event type raises an error. */
+/** PRODUCT §4: an unknown event type raises an error. */
 export class UnknownEventTypeError extends Error {
   readonly type: string
   constructor(type: string) {
@@ -127,7 +127,7 @@ function isViewer(email: string | undefined, viewerEmail: string | null | undefi
  * the viewer's feed, one targeting the viewer (the daemon's feed holds only
  * events the viewer emitted or is the target of), so it names the emitter
  * and says "vous"/"votre". Throws UnknownEventTypeError for a type outside
- * SPEC §4. Missing data fields are left out of the sentence.
+ * PRODUCT §4. Missing data fields are left out of the sentence.
  */
 export function describeEvent(event: ActivityEvent, viewerEmail: string | null | undefined): string {
   const type = event.type as string

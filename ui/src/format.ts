@@ -1,4 +1,4 @@
-// French formatting helpers (SPEC §1: French locale, EUR, Europe/Paris).
+// French formatting helpers (PRODUCT §1: French locale, EUR, Europe/Paris).
 // Date-only strings ("2026-12-01") are formatted as calendar dates, never
 // shifted by a time zone; timestamps (RFC 3339) are shown in Europe/Paris.
 
@@ -32,7 +32,7 @@ export function formatQuantity(value: number, unit: string): string {
   return `${formatNumber(value, unit === 'un' ? 0 : 2)} ${unit}`
 }
 
-/** "2026-12-01" → "décembre 2026" (needs are shown by month, SPEC §2). */
+/** "2026-12-01" → "décembre 2026" (needs are shown by month, PRODUCT §2). */
 export function formatMonthYear(value: string): string {
   return formatDayWith(value, { month: 'long', year: 'numeric' })
 }

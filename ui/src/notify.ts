@@ -1,8 +1,8 @@
-// Toasts (SPEC §2: close after 4000 ms; SPEC §8: progress, success and failure texts).
+// Toasts (PRODUCT §2: close after 4000 ms; PRODUCT §8: progress, success and failure texts).
 // A progress toast is replaced in place by its outcome, so one action shows one toast.
 import { notifications } from '@mantine/notifications'
 
-/** Toast lifetime (SPEC §9). */
+/** Toast lifetime (PRODUCT §9). */
 export const TOAST_DURATION = 4000
 
 let counter = 0

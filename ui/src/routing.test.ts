@@ -72,7 +72,7 @@ describe('navigation highlight', () => {
     expect(active(type, path)).toEqual(labels)
   })
 
-  it('lists the SPEC §6 entries per role', () => {
+  it('lists the PRODUCT §6 entries per role', () => {
     expect(navItems('producer').map((i) => [i.label, i.href])).toEqual([
       ['Accueil', '/'],
       ['Vendre', '/'],

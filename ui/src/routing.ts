@@ -1,4 +1,4 @@
-// Routes of SPEC §2 and the pure rules around them: redirects of
+// Routes of PRODUCT §2 and the pure rules around them: redirects of
 // unauthenticated visitors, the login notice and the navigation highlight.
 import type { UserType } from './types'
 
@@ -20,7 +20,7 @@ export const paths = {
   prodNeeds: (distributorId: string) => `/prod/needs/${encodeURIComponent(distributorId)}`,
 }
 
-/** Modes of the landing page (SPEC §2). */
+/** Modes of the landing page (PRODUCT §2). */
 export type LandingMode = 'login' | 'register' | 'producer' | 'distributor'
 
 /** Reads the landing `:mode?` parameter; anything unknown means login. */
@@ -30,8 +30,8 @@ export function parseLandingMode(mode: string | undefined): LandingMode {
 
 /**
  * Where to send a visitor of a protected route, or null to let them in.
- * Logged out: `/` goes to `/landing`, every other path to `/landing/login` (SPEC §2).
- * When the server has just rejected the stored session, always `/landing/login` (SPEC §8).
+ * Logged out: `/` goes to `/landing`, every other path to `/landing/login` (PRODUCT §2).
+ * When the server has just rejected the stored session, always `/landing/login` (PRODUCT §8).
  */
 export function redirectTarget(path: string, loggedIn: boolean, rejected = false): string | null {
   if (loggedIn) return null
@@ -44,7 +44,7 @@ export function loginNotice(origin: string | null): string | null {
   return `Vous devez vous connecter pour consulter la page ${origin}`
 }
 
-/** The navigation sections matched in a route (SPEC §2, §6). */
+/** The navigation sections matched in a route (PRODUCT §2, §6). */
 export type Section = 'home' | 'needs' | 'deliveries' | 'supply'
 
 /** The section of `path`: the first of needs, deliveries, supply it contains, else home. */
@@ -62,7 +62,7 @@ export interface NavItem {
   section: Section
 }
 
-/** The bottom navigation per role (SPEC §6), without Activités. */
+/** The bottom navigation per role (PRODUCT §6), without Activités. */
 export function navItems(type: UserType): NavItem[] {
   if (type === 'producer') {
     return [

@@ -8,5 +8,5 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
 })
 
-/** Dates settings: French locale, weeks start on Monday (SPEC §1). */
+/** Dates settings: French locale, weeks start on Monday (PRODUCT §1). */
 export const datesSettings = { locale: 'fr', firstDayOfWeek: 1 } as const

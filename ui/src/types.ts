@@ -1,9 +1,9 @@
-// Entity types exchanged with the daemon (SPEC §3, DESIGN §3).
+// Entity types exchanged with the daemon (PRODUCT §3, PRODUCT §12).
 // Field names follow the JSON exactly, including `_id`. Dates:
 // a need's `date` is the first day of its month ("2026-12-01"), a delivery
 // `date` is "YYYY-MM-DD", timestamps (`updatedAt`, `createdAt`) are RFC 3339.
 
-/** The two account kinds (SPEC §1). */
+/** The two account kinds (PRODUCT §1). */
 export type UserType = 'producer' | 'distributor'
 
 /** Fields shared by both account kinds. Strings are "" when unset. */
@@ -32,7 +32,7 @@ export interface UserBase {
 /** A producer account. */
 export interface Producer extends UserBase {
   type: 'producer'
-  /** 7 booleans, index 0 = Monday … 6 = Sunday (SPEC §9). */
+  /** 7 booleans, index 0 = Monday … 6 = Sunday (PRODUCT §9). */
   defaultDeliveryDays: boolean[]
 }
 
@@ -115,7 +115,7 @@ export interface Need {
   proposals: Proposal[]
 }
 
-/** Average observed purchase price of a product (SPEC §3 "Price record"). */
+/** Average observed purchase price of a product (PRODUCT §3 "Price record"). */
 export interface PriceRecord {
   /** Product id. */
   product: string
@@ -152,7 +152,7 @@ export interface Delivery {
   deliveryLines: DeliveryLine[]
 }
 
-/** The invoice of an order, once issued (SPEC §2: its link shows when it exists). */
+/** The invoice of an order, once issued (PRODUCT §2: its link shows when it exists). */
 export interface InvoiceRef {
   _id: string
   /** "FA-2026-000001": the producer's yearly sequence. */
@@ -161,7 +161,7 @@ export interface InvoiceRef {
   issuedAt: string
 }
 
-/** One order = (producer, distributor, month) (DESIGN §6). */
+/** One order = (producer, distributor, month) (PRODUCT §15). */
 export interface Order {
   _id: string
   /** The month, "2026-12-01". */
@@ -174,7 +174,7 @@ export interface Order {
   invoice?: InvoiceRef | null
 }
 
-/** Activity event types (SPEC §4). */
+/** Activity event types (PRODUCT §4). */
 export type EventType =
   | 'need:update'
   | 'need:delete'
@@ -189,7 +189,7 @@ export type EventType =
   | 'claim:review'
   | 'claim:autovalidate'
 
-/** Payload of an activity event (SPEC §3); every field is optional. */
+/** Payload of an activity event (PRODUCT §3); every field is optional. */
 export interface EventData {
   product?: { name: string; unit: Unit }
   date?: string
@@ -219,7 +219,7 @@ export interface ActivityEvent {
 
 /**
  * Answer of the trade calls (`PUT`/`DELETE /api/proposals/…`, `PUT
- * /api/proposalreview/…`): the need (SPEC §7), its fields as ever, and beside
+ * /api/proposalreview/…`): the need (PRODUCT §7), its fields as ever, and beside
  * them what else the call changed, each shaped as in the user load.
  */
 export interface TradeAnswer extends Need {

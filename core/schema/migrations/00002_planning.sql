@@ -27,7 +27,7 @@ CREATE INDEX needs_distributor_month ON needs (distributor_id, month);
 CREATE INDEX needs_product_month ON needs (product_id, month);
 
 -- Per need and producer: at most one commitment (status accepted) and at
--- most one open proposal (proposed or rejected); origin is SPEC's `from`.
+-- most one open proposal (proposed or rejected); origin is PRODUCT's `from`.
 CREATE TABLE proposals (
     id          TEXT PRIMARY KEY,
     need_id     TEXT NOT NULL REFERENCES needs (id) ON DELETE CASCADE,

@@ -1,4 +1,4 @@
--- Orders and their deliveries (DESIGN §6, §7). An order is one producer
+-- Orders and their deliveries (PRODUCT §15, §16). An order is one producer
 -- supplying one shop for one month; its deliveries fall on the producer's
 -- delivery days and carry one line per committed product. Written by
 -- core/trade (planning deliveries from commitments) and core/delivery

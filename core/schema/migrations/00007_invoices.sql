@@ -1,4 +1,4 @@
--- Invoices (DESIGN §7) and the bookkeeping of the documents the jobs email.
+-- Invoices (PRODUCT §16) and the bookkeeping of the documents the jobs email.
 -- An invoice is issued once per order, in the producer's name under its
 -- billing mandate, numbered in the producer's own yearly sequence
 -- (FA-2026-000001, from counters key "invoice:<producer>:<year>"). Everything

@@ -1,4 +1,4 @@
--- The ambassador programme (SPEC §1 "Rewards", §9): a shop's pledged
+-- The ambassador programme (PRODUCT §1 "Rewards", §9): a shop's pledged
 -- monthly contribution, pay-what-you-want with a 10 € minimum. One row per
 -- shop while the pledge stands; ending it deletes the row. No payment is
 -- taken yet: the row records the commitment the levels of core/rewards read.

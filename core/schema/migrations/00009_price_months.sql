@@ -1,4 +1,4 @@
--- The price hint of the user load (DESIGN §6: per product, the
+-- The price hint of the user load (PRODUCT §15: per product, the
 -- quantity-weighted average price of the commitments of the last 12
 -- months, platform-wide) summed per product and month of acceptance, so
 -- that reading it costs the same on a platform of 20 shops or 2,000: at

@@ -24,7 +24,7 @@ const contract = new Contract(doc)
 // The daemon's clock: a Friday in November 2026, so that December is the
 // next month whatever the day the test runs.
 const now = '2026-11-20T10:00:00+01:00'
-// SPEC's French messages (core/planning, core/accounts, daemon/errors.go).
+// PRODUCT's French messages (core/planning, core/accounts, daemon/errors.go).
 const msgBadWeight = 'Veuillez saisir un poids correct'
 const msgUnknownProduct = 'Produit inconnu.'
 const msgNeedExists = 'Un besoin existe déjà pour ce produit et ce mois.'

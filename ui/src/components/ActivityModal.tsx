@@ -9,7 +9,7 @@ import type { ActivityEvent } from '../types'
 
 /**
  * The sentence of one event. An event the feed cannot word (an unknown type,
- * SPEC §4) throws in `describeEvent`; it is caught here so one bad event
+ * PRODUCT §4) throws in `describeEvent`; it is caught here so one bad event
  * shows a neutral line and the rest of the feed stays.
  */
 function sentence(event: ActivityEvent, email: string | null): { text: string; readable: boolean } {
@@ -21,7 +21,7 @@ function sentence(event: ActivityEvent, email: string | null): { text: string; r
   }
 }
 
-/** Recent activity grouped by day, newest first (SPEC §2 "Activity feed"), with paging back. */
+/** Recent activity grouped by day, newest first (PRODUCT §2 "Activity feed"), with paging back. */
 export function ActivityModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const events = useEvents() as readonly ActivityEvent[]
   const email = useEmail()

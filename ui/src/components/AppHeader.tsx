@@ -2,7 +2,7 @@ import { Anchor, Group, Text } from '@mantine/core'
 import { Link } from 'wouter'
 import { useEmail } from '../store/hooks'
 
-/** Top bar: the brand and who is logged in, or "non connecté" (SPEC §2). */
+/** Top bar: the brand and who is logged in, or "non connecté" (PRODUCT §2). */
 export function AppHeader() {
   const email = useEmail()
   return (

@@ -7,7 +7,7 @@ export interface Claim {
   soon?: boolean
 }
 
-/** An explanatory panel of the landing page, one per user type (SPEC §1, §2). */
+/** An explanatory panel of the landing page, one per user type (PRODUCT §1, §2). */
 export function AudiencePanel(props: { title: string; intro: string; claims: Claim[]; cta: string; href: string }) {
   return (
     <Card withBorder padding="lg" component="section" aria-label={props.title}>

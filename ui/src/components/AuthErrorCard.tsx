@@ -1,7 +1,7 @@
 import { Button, Card, Stack, Text, Title } from '@mantine/core'
 import { Link } from 'wouter'
 
-/** Shown when the user load failed: no user is recognised (SPEC §2 "Dashboard"). */
+/** Shown when the user load failed: no user is recognised (PRODUCT §2 "Dashboard"). */
 export function AuthErrorCard({ detail }: { detail?: string | null }) {
   return (
     <Card withBorder shadow="sm" maw={480} mx="auto" my="xl" padding="lg">

@@ -5,7 +5,7 @@ import { isNavItemActive, navItems } from '../routing'
 import { useUserType } from '../store/hooks'
 import { ActivityModal } from './ActivityModal'
 
-/** Bottom navigation per role, current section highlighted, plus Activités (SPEC §2, §6). */
+/** Bottom navigation per role, current section highlighted, plus Activités (PRODUCT §2, §6). */
 export function BottomNav() {
   const type = useUserType()
   const [location] = useLocation()

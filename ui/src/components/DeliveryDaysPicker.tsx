@@ -1,6 +1,6 @@
 import { MultiSelect } from '@mantine/core'
 
-/** Day names, index 0 = Monday (SPEC §9). */
+/** Day names, index 0 = Monday (PRODUCT §9). */
 export const WEEK_DAYS = ['Lundi', 'Mardi', 'Mercredi', 'Jeudi', 'Vendredi', 'Samedi', 'Dimanche'] as const
 
 const DATA = WEEK_DAYS.map((label, index) => ({ value: String(index), label }))
@@ -15,7 +15,7 @@ export function valuesToDays(values: readonly string[]): boolean[] {
   return WEEK_DAYS.map((_, index) => values.includes(String(index)))
 }
 
-/** The producer's default delivery days (SPEC §2 "Profile form"). */
+/** The producer's default delivery days (PRODUCT §2 "Profile form"). */
 export function DeliveryDaysPicker(props: {
   value: readonly boolean[] | undefined
   onChange: (days: boolean[]) => void

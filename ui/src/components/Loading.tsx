@@ -1,6 +1,6 @@
 import { Center, Loader, Stack, Text } from '@mantine/core'
 
-/** Spinner shown while the user type is unknown (SPEC §2). */
+/** Spinner shown while the user type is unknown (PRODUCT §2). */
 export function Loading() {
   return (
     <Center py="xl" role="status" aria-live="polite">

@@ -10,7 +10,7 @@ import { type LoginField, type LoginValues, validateLogin } from '../validation/
 
 const EMPTY: LoginValues = { email: '', password: '' }
 
-/** Login form (SPEC §2, §5, §8); returns to the remembered origin on success. */
+/** Login form (PRODUCT §2, §5, §8); returns to the remembered origin on success. */
 export function LoginForm() {
   const [, navigate] = useLocation()
   const origin = useOrigin()

@@ -1,6 +1,6 @@
 // A thin wrapper over plotly.js (the basic bundle: scatter, bar, pie),
 // loaded on first use so that only screens with a chart download it
-// (DESIGN §11). Plotly.react draws and redraws in place; the figure is
+// (PRODUCT §20). Plotly.react draws and redraws in place; the figure is
 // purged when the component goes away.
 import type { Config, Data, Layout } from 'plotly.js'
 import { type CSSProperties, useEffect, useRef } from 'react'

@@ -69,7 +69,7 @@ export function profileChanges(type: UserType, initial: ProfileValues, values: P
 }
 
 /**
- * "Informations de profil" (SPEC §2, §3, §5): per-role fields, save enabled
+ * "Informations de profil" (PRODUCT §2, §3, §5): per-role fields, save enabled
  * once a field was touched and no field has an error. Remount it (key) to
  * reload it from a new user.
  */

@@ -9,7 +9,7 @@ import { Loading } from './Loading'
 const ProtectedShell = lazy(() => import('./ProtectedShell').then((m) => ({ default: m.ProtectedShell })))
 
 /**
- * Guards a protected route (SPEC §2): a logged-out visitor is sent to
+ * Guards a protected route (PRODUCT §2): a logged-out visitor is sent to
  * /landing or /landing/login and the path is remembered; a logged-in one
  * gets the page inside the protected shell.
  */

@@ -8,11 +8,11 @@ import { consumeOrigin, register, SESSION_MESSAGES } from '../store/session'
 import { type RegistrationField, type RegistrationValues, validateRegistration } from '../validation/registration'
 import { RoleToggle } from './RoleToggle'
 
-/** The billing mandate a producer accepts by registering (DESIGN §4). */
+/** The billing mandate a producer accepts by registering (PRODUCT §13). */
 export const MANDATE_CLAUSE =
   'En créant un compte producteur, vous confiez à Primeur un mandat de facturation : les factures de vos livraisons sont émises en votre nom et pour votre compte.'
 
-/** Registration form with the role toggle (SPEC §2, §5, §6). */
+/** Registration form with the role toggle (PRODUCT §2, §5, §6). */
 export function RegisterForm({ distributor = true }: { distributor?: boolean }) {
   const [, navigate] = useLocation()
   const form = useFormState<RegistrationValues, RegistrationField>(

@@ -1,6 +1,6 @@
 import { Input, SegmentedControl } from '@mantine/core'
 
-/** The role chosen at registration: Distributeur or Producteur (SPEC §6). */
+/** The role chosen at registration: Distributeur or Producteur (PRODUCT §6). */
 export function RoleToggle({
   distributor,
   onChange,

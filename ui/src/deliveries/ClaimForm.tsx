@@ -7,7 +7,7 @@ import { type ClaimField, type ClaimLine, type ClaimValues, claimPayload, valida
 import type { DeliveryRow } from './model'
 import { productOf, typed } from './products'
 
-/** SPEC §5: what an accepted claim changes on the invoice. */
+/** PRODUCT §5: what an accepted claim changes on the invoice. */
 export const CLAIM_NOTE =
   'Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée, au lieu de la quantité livrée.'
 
@@ -17,7 +17,7 @@ export const CLAIM_TYPES: { value: ClaimType; label: string }[] = [
 ]
 
 /**
- * The producer's claim (demande d'avoir) on a done delivery (SPEC §4, §5):
+ * The producer's claim (demande d'avoir) on a done delivery (PRODUCT §4, §5):
  * per line a signed quantity, a type and an optional comment. A pending
  * claim may be modified. Remount it (key) when the delivery changes.
  */

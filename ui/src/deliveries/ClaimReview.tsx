@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { reviewClaim } from '../store/deliveries'
 import type { DeliveryRow } from './model'
 
-/** The shop's answer to a pending claim (SPEC §4): accept or refuse. */
+/** The shop's answer to a pending claim (PRODUCT §4): accept or refuse. */
 export function ClaimReview({ row }: { row: DeliveryRow }) {
   const [busy, setBusy] = useState<boolean | null>(null)
   const answer = async (accepted: boolean) => {

@@ -154,7 +154,7 @@ describe('DeliveriesPage', () => {
     expect(within(table()).getAllByRole('columnheader')[0]).toHaveTextContent('Magasin')
   })
 
-  it('lets the shop change the sent quantities, with the SPEC messages', async () => {
+  it('lets the shop change the sent quantities, with the PRODUCT messages', async () => {
     const user = userEvent.setup()
     const d = delivery('a', '2026-11-24', 'planned', 7)
     setUp('distributor', [order([d])])

@@ -19,11 +19,11 @@ import {
 } from './model'
 import { useNow } from './useNow'
 
-/** SPEC §2 title of the deliveries page. */
+/** PRODUCT §2 title of the deliveries page. */
 export const DELIVERIES_TITLE = 'Livraisons passees et futures'
 
 /**
- * The deliveries page of both roles (SPEC §2): Livrer for producers
+ * The deliveries page of both roles (PRODUCT §2): Livrer for producers
  * (/prod/deliveries), Récep. for shops (/dis/deliveries).
  */
 export function DeliveriesPage() {

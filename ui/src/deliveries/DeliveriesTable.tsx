@@ -4,7 +4,7 @@ import { formatDay } from '../format'
 import type { UserType } from '../types'
 import { type DeliveryRow, PAGE_SIZES, STATUS_LABELS, type SortDirection, type SortKey } from './model'
 
-/** SPEC §2 empty-list text. */
+/** PRODUCT §2 empty-list text. */
 export const EMPTY_TEXT = 'Aucune livraison ne correspond aux criteres selectionnes'
 
 export interface TableProps {
@@ -38,7 +38,7 @@ function SortHeader(props: {
   )
 }
 
-/** The sortable, paginated table of deliveries (SPEC §2). */
+/** The sortable, paginated table of deliveries (PRODUCT §2). */
 export function DeliveriesTable(props: TableProps) {
   return (
     <>

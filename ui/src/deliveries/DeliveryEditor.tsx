@@ -25,7 +25,7 @@ function signed(value: number, unit: string): string {
 }
 
 /**
- * "Bon de livraison" (SPEC §2): the selected delivery, its lines and claim,
+ * "Bon de livraison" (PRODUCT §2): the selected delivery, its lines and claim,
  * the documents, and what the viewer may do with it.
  */
 export function DeliveryEditor({

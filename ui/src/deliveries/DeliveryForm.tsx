@@ -10,7 +10,7 @@ import { type DeliveryRow, dateBounds } from './model'
 import { productOf, typed } from './products'
 
 /**
- * The shop's form on a planned delivery before its lock (SPEC §4, §5): the
+ * The shop's form on a planned delivery before its lock (PRODUCT §4, §5): the
  * date (from tomorrow) and the sent quantities, and cancellation. Remount it
  * (key) when the delivery changes.
  */

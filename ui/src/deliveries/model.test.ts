@@ -86,7 +86,7 @@ describe('filters', () => {
   ] as const)('%s', (filter, expected) => {
     expect(ids(filterRows(rows, filter, today))).toEqual(expected)
   })
-  it('offers the four tabs in SPEC order', () => {
+  it('offers the four tabs in PRODUCT order', () => {
     expect(FILTERS.map((f) => f.key)).toEqual(['upcoming14', 'upcoming', 'done14', 'done'])
   })
 })

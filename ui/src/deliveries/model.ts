@@ -1,4 +1,4 @@
-// The deliveries screen's pure rules (SPEC §2 "Deliveries page", §4): rows
+// The deliveries screen's pure rules (PRODUCT §2 "Deliveries page", §4): rows
 // from the orders, filters, sorting, pagination, and what each side may do
 // with a delivery. The daemon decides for real; these rules only choose
 // what the screen offers.
@@ -28,7 +28,7 @@ export function deliveryRows(
   return rows
 }
 
-/** The filter tabs (SPEC §2): upcoming within 14 days, upcoming, done in the last 14 days, done. */
+/** The filter tabs (PRODUCT §2): upcoming within 14 days, upcoming, done in the last 14 days, done. */
 export type FilterKey = 'upcoming14' | 'upcoming' | 'done14' | 'done'
 
 export const FILTERS: readonly { key: FilterKey; label: string }[] = [
@@ -80,7 +80,7 @@ export function filterRows(rows: readonly DeliveryRow[], filter: FilterKey, toda
 export type SortKey = 'partner' | 'chrono' | 'status' | 'date'
 export type SortDirection = 'asc' | 'desc'
 
-/** Status sort order (SPEC §2): planned, done, cancelled. */
+/** Status sort order (PRODUCT §2): planned, done, cancelled. */
 export const STATUS_ORDER: Record<DeliveryStatus, number> = { planned: 0, done: 1, cancelled: 2 }
 
 const collator = new Intl.Collator('fr', { sensitivity: 'base', numeric: true })
@@ -109,7 +109,7 @@ export function defaultDirection(filter: FilterKey): SortDirection {
   return filter === 'upcoming14' || filter === 'upcoming' ? 'asc' : 'desc'
 }
 
-/** Page sizes (SPEC §2, §9): 5 rows, or 20. */
+/** Page sizes (PRODUCT §2, §9): 5 rows, or 20. */
 export const PAGE_SIZES = [5, 20] as const
 
 /** One page of rows (pages count from 1) and the number of pages (at least 1). */
@@ -130,7 +130,7 @@ export const STATUS_LABELS: Record<DeliveryStatus, string> = {
   cancelled: 'Annulée',
 }
 
-/** The claim as each side reads it: sent by the producer, received by the shop (SPEC §6). */
+/** The claim as each side reads it: sent by the producer, received by the shop (PRODUCT §6). */
 export function claimLabel(status: ClaimStatus, role: UserType): string {
   const base = role === 'producer' ? "Demande d'avoir envoyée" : "Demande d'avoir reçue"
   switch (status) {
@@ -150,7 +150,7 @@ export function noteNumber(chrono: number): string {
   return `BL-${String(chrono).padStart(6, '0')}`
 }
 
-/** Document links (SPEC §2). */
+/** Document links (PRODUCT §2). */
 export const notePath = (orderId: string, deliveryId: string) =>
   `/print/delivery/${encodeURIComponent(orderId)}/${encodeURIComponent(deliveryId)}`
 export const invoicePath = (orderId: string) => `/print/invoice/${encodeURIComponent(orderId)}`
@@ -158,7 +158,7 @@ export const invoicePath = (orderId: string) => `/print/invoice/${encodeURICompo
 /** Whether the delivery note can be downloaded (planned or done). */
 export const hasNote = (d: Delivery) => d.status === 'planned' || d.status === 'done'
 
-/** Default lock time of the delivery note on the delivery date, in minutes after midnight, Europe/Paris (SPEC §4, §9: 12h). */
+/** Default lock time of the delivery note on the delivery date, in minutes after midnight, Europe/Paris (PRODUCT §4, §9: 12h). */
 export const DEFAULT_LOCK_MINUTES = 12 * 60
 
 /** The time of day in Paris, in minutes after midnight. */

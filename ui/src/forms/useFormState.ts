@@ -1,4 +1,4 @@
-// A small form-state hook shared by the forms of the app (SPEC §4 "Submit
+// A small form-state hook shared by the forms of the app (PRODUCT §4 "Submit
 // button", §5 "Errors show once a field is touched").
 //
 // - `touched`: the field lost focus (or was marked so); its error then shows.

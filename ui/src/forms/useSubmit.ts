@@ -1,11 +1,11 @@
-// The submission state every form shares (SPEC §4 "Submit button", §8): the
+// The submission state every form shares (PRODUCT §4 "Submit button", §8): the
 // button is disabled and reads "en cours..." while the request runs, a second
 // submission meanwhile is ignored, and a failure message the action returns
 // shows above the button until the next submission. The toasts stay with
-// the store's actions (progress(…) and the SPEC §8 texts).
+// the store's actions (progress(…) and the PRODUCT §8 texts).
 import { useCallback, useRef, useState } from 'react'
 
-/** The submit button's text while the request runs (SPEC §4). */
+/** The submit button's text while the request runs (PRODUCT §4). */
 export const SUBMITTING_LABEL = 'en cours...'
 
 /**

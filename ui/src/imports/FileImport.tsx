@@ -4,11 +4,11 @@ import { clearFileImport, importFile, useFileImport } from '../store/imports'
 import { ImportLinks } from './ImportLinks'
 import { ImportResultView } from './ImportResultView'
 
-/** Accepted files: .xlsx only (SPEC §5 "File import"). */
+/** Accepted files: .xlsx only (PRODUCT §5 "File import"). */
 export const XLSX_ACCEPT = '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 /**
- * The Excel file import (SPEC §2): choose an .xlsx file, send it, then read
+ * The Excel file import (PRODUCT §2): choose an .xlsx file, send it, then read
  * what was imported, or the "Erreur" tag with the server's message.
  */
 export function FileImport() {

@@ -1,6 +1,6 @@
 import { Anchor, Group } from '@mantine/core'
 
-/** The example file and the product list (SPEC §2 "Downloads"). */
+/** The example file and the product list (PRODUCT §2 "Downloads"). */
 export const EXAMPLE_URL = '/public/other/exemple_import.xlsx'
 export const PRODUCTS_URL = '/public/other/products.csv'
 

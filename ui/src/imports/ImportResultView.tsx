@@ -4,7 +4,7 @@ import type { ImportError } from '../store/imports'
 import { failuresHeading, failureText, missingText, successText } from './summary'
 
 /**
- * What an import did (SPEC §2 "Import result messages"): how many needs it
+ * What an import did (PRODUCT §2 "Import result messages"): how many needs it
  * imported, the needs left as they were because producers committed more,
  * and the products missing from the product list (first three, then "...").
  */

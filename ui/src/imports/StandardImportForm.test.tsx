@@ -41,7 +41,7 @@ beforeEach(() => {
 })
 
 describe('StandardImportForm', () => {
-  it('starts with the SPEC §9 defaults and a disabled "Simuler"', () => {
+  it('starts with the PRODUCT §9 defaults and a disabled "Simuler"', () => {
     renderWithProviders(<StandardImportForm now={now} />)
     expect(screen.getByLabelText('Premier mois', { selector: 'input' })).toHaveValue('décembre 2026')
     expect(screen.getByLabelText('Dernier mois', { selector: 'input' })).toHaveValue('novembre 2027')
@@ -53,7 +53,7 @@ describe('StandardImportForm', () => {
     expect(currentMonth(now)).toBe('2026-11-01')
   })
 
-  it('shows the SPEC §5 messages once a field is left, and switches the turnover asked', async () => {
+  it('shows the PRODUCT §5 messages once a field is left, and switches the turnover asked', async () => {
     const user = userEvent.setup()
     renderWithProviders(<StandardImportForm now={now} />)
     const vegetable = screen.getByLabelText('CA fruits et légumes annuel')

@@ -24,10 +24,10 @@ function filterAmount(value: string): string {
 }
 
 /**
- * The standard import (SPEC §2, §5, §9; DESIGN §5): the period and the
+ * The standard import (PRODUCT §2, §5, §9; PRODUCT §14): the period and the
  * turnover give, through the platform's formula, a year of needs for every
  * product. "Simuler" previews the first three months; "Importer" writes
- * every month. A failed simulation returns silently to the form (SPEC §7).
+ * every month. A failed simulation returns silently to the form (PRODUCT §7).
  */
 export function StandardImportForm({ now }: { now?: Date }) {
   const [current] = useState(() => currentMonth(now))

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { failuresHeading, failureText, missingText, successText } from './summary'
 
 describe('import result texts', () => {
-  it('says how many needs were imported (SPEC §2)', () => {
+  it('says how many needs were imported (PRODUCT §2)', () => {
     expect(successText(32)).toBe('Import reussi de 32 besoins')
     expect(successText(0)).toBe('Import reussi de 0 besoins')
   })

@@ -1,9 +1,9 @@
-// Pure texts of the import results (SPEC §2 "Import result messages").
+// Pure texts of the import results (PRODUCT §2 "Import result messages").
 import { formatMonthYear, formatQuantity } from '../format'
 import type { Unit } from '../types'
 import type { ImportError } from '../store/imports'
 
-/** "Import reussi de n besoins" (SPEC §2, byte for byte). */
+/** "Import reussi de n besoins" (PRODUCT §2, byte for byte). */
 export function successText(count: number): string {
   return `Import reussi de ${count} besoins`
 }
@@ -11,7 +11,7 @@ export function successText(count: number): string {
 /** How many missing product names are listed before "...". */
 export const MISSING_LISTED = 3
 
-/** The missing products: the first three names, then "..." when there are more (SPEC §2). */
+/** The missing products: the first three names, then "..." when there are more (PRODUCT §2). */
 export function missingText(names: readonly string[]): string {
   const listed = names.slice(0, MISSING_LISTED).join(', ')
   return names.length > MISSING_LISTED ? `${listed}, ...` : listed

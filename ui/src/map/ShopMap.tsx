@@ -1,4 +1,4 @@
-// The map of shops (SPEC §2 "Map"): department shapes, the most populous
+// The map of shops (PRODUCT §2 "Map"): department shapes, the most populous
 // cities, shop pins with their score, drag to move, buttons to zoom and to
 // re-centre on the browser's position. It makes no network call: shops and
 // scores come from the caller.
@@ -41,7 +41,7 @@ const CITIES = topCities(cityReference as City[]).sort(
   (a, b) => (POPULATION.get(b.id) ?? 0) - (POPULATION.get(a.id) ?? 0),
 )
 
-/** Where a shop's name may go: above the pin at the SPEC offset first, then below, right, left. */
+/** Where a shop's name may go: above the pin at the PRODUCT offset first, then below, right, left. */
 const SHOP_SPOTS: readonly Spot[] = [
   { dx: 0, dy: MAP.shopLabelOffset, anchor: 'middle' },
   { dx: 0, dy: 17, anchor: 'middle' },
@@ -69,7 +69,7 @@ const DRAG_THRESHOLD = 4
 /** Fallback view size before the container is measured (and in tests). */
 const FALLBACK_WIDTH = 800
 
-/** "Score de {shop} : {score}pts" (SPEC §2), with the real score. */
+/** "Score de {shop} : {score}pts" (PRODUCT §2), with the real score. */
 export function scoreTooltip(name: string, score: number): string {
   return `Score de ${name} : ${score}pts`
 }
@@ -145,7 +145,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
   const drag = useRef<Drag | null>(null)
   const dragged = useRef(false)
 
-  // Centre on the browser's position once it is known (SPEC §2).
+  // Centre on the browser's position once it is known (PRODUCT §2).
   useEffect(() => {
     if (browser.position) setCenter(browser.position)
   }, [browser.position])

@@ -17,7 +17,7 @@ import {
   zoomOut,
 } from './geo'
 
-describe('map constants (SPEC §9)', () => {
+describe('map constants (PRODUCT §9)', () => {
   it('has the specified values', () => {
     expect(MAP).toEqual({
       scale: 20000,
@@ -32,7 +32,7 @@ describe('map constants (SPEC §9)', () => {
   })
 })
 
-describe('zoom (SPEC §4)', () => {
+describe('zoom (PRODUCT §4)', () => {
   it.each([
     [0.5, 1],
     [1, 2],

@@ -1,4 +1,4 @@
-// Pure rules of the map (SPEC §2 "Map", §4 "Map zoom", §9 map constants):
+// Pure rules of the map (PRODUCT §2 "Map", §4 "Map zoom", §9 map constants):
 // zoom steps, coordinates of shops and cities, the cities shown per
 // department, and the projection. No React, no network.
 import { type GeoProjection, geoAzimuthalEqualArea } from 'd3-geo'
@@ -6,7 +6,7 @@ import { type GeoProjection, geoAzimuthalEqualArea } from 'd3-geo'
 /** [longitude, latitude] in degrees: the order d3-geo expects. */
 export type LonLat = [number, number]
 
-/** SPEC §9 map constants. */
+/** PRODUCT §9 map constants. */
 export const MAP = {
   /** Projection scale at zoom 1. */
   scale: 20000,
@@ -21,14 +21,14 @@ export const MAP = {
   shopLabelOffset: -35,
 } as const
 
-/** Zoom in: doubles, capped at the maximum; no change at the maximum or above (SPEC §4). */
+/** Zoom in: doubles, capped at the maximum; no change at the maximum or above (PRODUCT §4). */
 export function zoomIn(zoom: number): number {
   if (!Number.isFinite(zoom)) return MAP.zoom
   if (zoom >= MAP.maxZoom) return zoom
   return Math.min(MAP.maxZoom, zoom * MAP.zoomFactor)
 }
 
-/** Zoom out: halves, never under the minimum (SPEC §4). */
+/** Zoom out: halves, never under the minimum (PRODUCT §4). */
 export function zoomOut(zoom: number): number {
   if (!Number.isFinite(zoom)) return MAP.zoom
   return Math.max(MAP.minZoom, zoom / MAP.zoomFactor)
@@ -62,7 +62,7 @@ function valid(lon: number | null, lat: number | null): LonLat | null {
 }
 
 /**
- * A shop's position. Shops carry latitude then longitude (SPEC §2: the
+ * A shop's position. Shops carry latitude then longitude (PRODUCT §2: the
  * reverse of cities); the result is [lon, lat]. Null when either is missing
  * or unusable: such shops are not shown.
  */
@@ -77,7 +77,7 @@ const inFrance = ([lon, lat]: LonLat) =>
   lon >= FRANCE.minLon && lon <= FRANCE.maxLon && lat >= FRANCE.minLat && lat <= FRANCE.maxLat
 
 /**
- * A city's position from the SPEC §3 reference (longitudedeg, latitudedeg):
+ * A city's position from the PRODUCT §3 reference (longitudedeg, latitudedeg):
  * [lon, lat]. The legacy reference has a few 0/0 and swapped entries: a
  * pair that only makes sense swapped is swapped back; 0/0 or a pair outside
  * France either way gives null.
@@ -93,7 +93,7 @@ export function cityLonLat(city: {
   return inFrance(swapped) ? swapped : null
 }
 
-/** A city of the SPEC §3 reference. */
+/** A city of the PRODUCT §3 reference. */
 export interface City {
   id: string
   departement: number | string
@@ -133,7 +133,7 @@ export function postalCode(codepostal: number | string | null | undefined): stri
 
 /**
  * The cities to draw: per department, the `perDepartment` most populous
- * with usable coordinates (SPEC §3, §9), most populous first, departments
+ * with usable coordinates (PRODUCT §3, §9), most populous first, departments
  * in code order. Ties keep the reference's order.
  */
 export function topCities(cities: readonly City[], perDepartment: number = MAP.citiesPerDepartment): PlacedCity[] {

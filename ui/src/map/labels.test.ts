@@ -37,7 +37,7 @@ describe('labelBox', () => {
 })
 
 describe('placeLabels', () => {
-  it('keeps the preferred spot (the SPEC offset) when nothing collides', () => {
+  it('keeps the preferred spot (the PRODUCT offset) when nothing collides', () => {
     const out = placeLabels([shop('a', 100, 100), shop('b', 400, 100)])
     expect(out.get('a')).toEqual({ dx: 0, dy: -35, anchor: 'middle' })
     expect(out.get('b')).toEqual({ dx: 0, dy: -35, anchor: 'middle' })

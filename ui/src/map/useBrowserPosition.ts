@@ -1,4 +1,4 @@
-// The browser's position for the map (SPEC §2 "Map", §7: the map uses the
+// The browser's position for the map (PRODUCT §2 "Map", §7: the map uses the
 // browser geolocation facility and makes no network call itself).
 import { useEffect, useState } from 'react'
 import type { LonLat } from './geo'

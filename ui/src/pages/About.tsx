@@ -1,6 +1,6 @@
 import { Container, Title } from '@mantine/core'
 
-/** Public page with only a heading (SPEC §2). */
+/** Public page with only a heading (PRODUCT §2). */
 export function About() {
   return (
     <Container py="lg">

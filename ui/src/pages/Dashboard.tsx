@@ -15,7 +15,7 @@ import { logout } from '../store/session'
 import type { DistributorEntry } from '../types'
 
 /**
- * Home of both roles (SPEC §2 "Dashboard"): the map of shops, the shop's
+ * Home of both roles (PRODUCT §2 "Dashboard"): the map of shops, the shop's
  * ambassador panel or the producer's heading, the statistics, then a footer
  * with the profile toggle and the quit button.
  */

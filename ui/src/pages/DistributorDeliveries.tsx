@@ -1,6 +1,6 @@
 import { DeliveriesPage } from '../deliveries/DeliveriesPage'
 
-/** Distributor receptions, "Récep." (SPEC §2 "Deliveries page"), route /dis/deliveries. */
+/** Distributor receptions, "Récep." (PRODUCT §2 "Deliveries page"), route /dis/deliveries. */
 export function DistributorDeliveries() {
   return <DeliveriesPage />
 }

@@ -5,7 +5,7 @@ import { type CommitOutcome, Planner } from '../planner/Planner'
 import { useNeeds, useProducts, useUser } from '../store/hooks'
 import { commitCell, loadOwnNeedsFrom } from '../store/needs'
 
-/** The shop's planner (SPEC §2 "Planifier", route /dis/needs): its own needs, editable, with the add bar. */
+/** The shop's planner (PRODUCT §2 "Planifier", route /dis/needs): its own needs, editable, with the add bar. */
 export function DistributorNeeds() {
   const user = useUser()
   const needs = useNeeds()

@@ -1,6 +1,6 @@
 import { SupplyScreen } from '../supply/SupplyScreen'
 
-/** Stock evolution and supply advice (SPEC §2 "Supply screen"), route /dis/supply. */
+/** Stock evolution and supply advice (PRODUCT §2 "Supply screen"), route /dis/supply. */
 export function DistributorSupply() {
   return <SupplyScreen />
 }

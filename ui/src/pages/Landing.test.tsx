@@ -200,7 +200,7 @@ describe('registration form', () => {
 })
 
 describe('landing panels', () => {
-  it('carries the SPEC §1 claims', () => {
+  it('carries the PRODUCT §1 claims', () => {
     renderLanding('/landing')
     expect(screen.getByRole('region', { name: 'Vous êtes un magasin' })).toBeInTheDocument()
     expect(screen.getByRole('region', { name: 'Vous êtes un producteur' })).toBeInTheDocument()

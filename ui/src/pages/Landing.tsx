@@ -5,8 +5,8 @@ import { LoginForm } from '../components/LoginForm'
 import { RegisterForm } from '../components/RegisterForm'
 import { parseLandingMode } from '../routing'
 
-// Marketing claims of SPEC §1. The 7h figure is the landing page's; the app
-// itself shows the lock time of the delivery note (SPEC §4).
+// Marketing claims of PRODUCT §1. The 7h figure is the landing page's; the app
+// itself shows the lock time of the delivery note (PRODUCT §4).
 const COMMON: Claim[] = [
   {
     text: "Le bon de livraison reste modifiable jusqu'à 7h le jour de la livraison, puis il est envoyé par email aux deux parties à 7h30.",
@@ -44,7 +44,7 @@ const PRODUCER_CLAIMS: Claim[] = [
   ...SOON,
 ]
 
-/** Public landing page: login or registration form plus two explanatory panels (SPEC §2). */
+/** Public landing page: login or registration form plus two explanatory panels (PRODUCT §2). */
 export function Landing() {
   const mode = parseLandingMode(useParams<{ mode?: string }>().mode)
   return (

@@ -1,7 +1,7 @@
 import { Anchor, Container, Stack, Text, Title } from '@mantine/core'
 import { Link } from 'wouter'
 
-/** Any path outside SPEC §2. */
+/** Any path outside PRODUCT §2. */
 export function NotFound() {
   return (
     <Container py="lg">

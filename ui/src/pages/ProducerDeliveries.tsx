@@ -1,6 +1,6 @@
 import { DeliveriesPage } from '../deliveries/DeliveriesPage'
 
-/** Producer deliveries, "Livrer" (SPEC §2 "Deliveries page"), route /prod/deliveries. */
+/** Producer deliveries, "Livrer" (PRODUCT §2 "Deliveries page"), route /prod/deliveries. */
 export function ProducerDeliveries() {
   return <DeliveriesPage />
 }

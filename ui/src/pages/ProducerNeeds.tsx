@@ -6,7 +6,7 @@ import { useDistributors, useLoading, useShopNeeds, useUser } from '../store/hoo
 import { NEED_MESSAGES, loadShopNeeds } from '../store/needs'
 
 /**
- * A producer's view of one shop's needs (SPEC §2, route
+ * A producer's view of one shop's needs (PRODUCT §2, route
  * /prod/needs/:distributorId): the same planner, read-only, without add bar,
  * on the shop's needs loaded apart from the producer's own.
  */

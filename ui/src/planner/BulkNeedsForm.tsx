@@ -12,7 +12,7 @@ import { currentMonth } from './period'
 
 /**
  * Adds one product's needs for several months at once, a quantity for each
- * (SPEC §2 "Bulk add", `POST /api/needs/bulk`). Needs already set for those
+ * (PRODUCT §2 "Bulk add", `POST /api/needs/bulk`). Needs already set for those
  * months take the new quantities.
  */
 export function BulkNeedsForm({ onDone }: { onDone: () => void }) {

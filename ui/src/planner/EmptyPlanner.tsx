@@ -1,7 +1,7 @@
 import { EmptyState } from '@mantine/core'
 import type { EmptyReason } from './rows'
 
-/** SPEC §2 texts of an empty planner list. */
+/** PRODUCT §2 texts of an empty planner list. */
 export const EMPTY_TEXTS = {
   noMatch: 'Aucun resultat',
   macache: 'Macache',

@@ -28,7 +28,7 @@ export interface NeedCellProps {
 }
 
 /**
- * One cell of the planner grid (SPEC §4 "Need cell editing"): shows the
+ * One cell of the planner grid (PRODUCT §4 "Need cell editing"): shows the
  * need's quantity, takes digits (and one comma for kg), commits on blur — a
  * move to another cell blurs it — and Escape puts the stored value back.
  * While a commit runs the typed text stays and the cell is read-only.

@@ -2,7 +2,7 @@ import { DataList } from '@mantine/core'
 import { formatQuantity } from '../format'
 import type { NeedRO, ProductRO } from './model'
 
-/** A need's quantities (SPEC §3): asked, committed, proposed and still available. */
+/** A need's quantities (PRODUCT §3): asked, committed, proposed and still available. */
 export function NeedFigures({ need, product }: { need: NeedRO; product: ProductRO }) {
   const figures = [
     ['Besoin', need.quantity],

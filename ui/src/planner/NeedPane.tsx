@@ -6,14 +6,14 @@ import type { CellKey, NeedRO, ProductRO, Viewer } from './model'
 import { NeedFigures } from './NeedFigures'
 import { PriceInfo } from './PriceInfo'
 
-/** SPEC §2 texts of the right pane. */
+/** PRODUCT §2 texts of the right pane. */
 export const PANE_TEXTS = {
   noSelection: 'Veuillez selectionner une cellule',
   noNeed: 'Pas de besoins a cette date pour le produit selectionne',
 } as const
 
 /**
- * The planner's right pane (SPEC §2): what the selected cell holds. With
+ * The planner's right pane (PRODUCT §2): what the selected cell holds. With
  * nothing selected or an empty cell it says so; for a need it shows its
  * quantities, then one block per concern, stacked: price information, then
  * the trade blocks (commitment cards and the proposal form, trade/TradePanel).

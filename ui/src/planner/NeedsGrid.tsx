@@ -10,7 +10,7 @@ import { isPastMonth, type Month } from './period'
 import type { EmptyReason, PlannerRow } from './rows'
 
 /**
- * The planner grid (SPEC §2): products in rows, the period's months in
+ * The planner grid (PRODUCT §2): products in rows, the period's months in
  * columns, moves between cells like a spreadsheet (arrows, Tab, Enter; see
  * navigation.ts). With `editable`, the cells of the current and later months
  * take input; past months never do. Without rows, the month headers stay and

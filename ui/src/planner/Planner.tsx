@@ -29,7 +29,7 @@ export interface PlannerProps {
 }
 
 /**
- * The needs planner shared by the shop (SPEC §2 "Planifier") and the
+ * The needs planner shared by the shop (PRODUCT §2 "Planifier") and the
  * producer (one shop's needs): header with search, period and tabs, the
  * grid, and the right pane of the selected cell.
  */

@@ -5,7 +5,7 @@ import type { Month } from './period'
 import type { Tab, TabCounts } from './rows'
 import { StatusTabs } from './StatusTabs'
 
-/** The planner's header (SPEC §2): title, fuzzy product search, period buttons and status tabs. */
+/** The planner's header (PRODUCT §2): title, fuzzy product search, period buttons and status tabs. */
 export function PlannerHeader({
   title,
   subtitle,

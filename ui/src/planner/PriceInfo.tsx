@@ -22,7 +22,7 @@ function perUnit(value: number, unit: ProductRO['unit']): string {
 }
 
 /**
- * Price information of the right pane (SPEC §2): the average purchase price
+ * Price information of the right pane (PRODUCT §2): the average purchase price
  * observed on the platform and, × 1.3, the shop price for a 30 % margin; the
  * catalogue's reference producer price, labelled so, when nothing was observed.
  */

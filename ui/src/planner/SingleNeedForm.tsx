@@ -9,7 +9,7 @@ import { filterCellInput } from './cellInput'
 import { monthOptions } from './monthOptions'
 import { currentMonth } from './period'
 
-/** Adds one need: a product (searchable), a month and a quantity (SPEC §2 "Add bar"). */
+/** Adds one need: a product (searchable), a month and a quantity (PRODUCT §2 "Add bar"). */
 export function SingleNeedForm({ onDone }: { onDone: () => void }) {
   const products = useProducts()
   const needs = useNeeds()

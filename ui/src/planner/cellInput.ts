@@ -1,8 +1,8 @@
-// Need cell input (SPEC §4 "Need cell editing", §5 "Need cell"), pure:
+// Need cell input (PRODUCT §4 "Need cell editing", §5 "Need cell"), pure:
 //
 // - Keyboard filter: digits, plus one decimal separator for kg (comma or
 //   dot, shown as a comma). A minus sign is kept only in first position, so
-//   that a negative value gets its SPEC message instead of silently losing
+//   that a negative value gets its PRODUCT message instead of silently losing
 //   its sign; anything else is dropped.
 // - Parsing: empty means zero; kg take at most 2 decimals, pieces none
 //   (the decimal rule of ../validation/decimal: more is refused, never
@@ -18,7 +18,7 @@ import { readDecimal } from '../validation/decimal'
 import type { NeedRO } from './model'
 import { isPastMonth, type Month } from './period'
 
-/** Messages of SPEC §5 and the daemon's (core/planning/rules.go), byte for byte. */
+/** Messages of PRODUCT §5 and the daemon's (core/planning/rules.go), byte for byte. */
 export const CELL_MESSAGES = {
   negative: 'La valeur saisie doit etre superieure a zero.',
   belowReserved:

@@ -1,4 +1,4 @@
-// The planner's period (SPEC §2 "Needs planner", §9): a run of months
+// The planner's period (PRODUCT §2 "Needs planner", §9): a run of months
 // starting at `start`, 8 long when the window is landscape (width ≥ height)
 // and 3 otherwise. The previous/next buttons move it by half the span and
 // "Aujourd'hui" puts the current month first again. Months are the strings

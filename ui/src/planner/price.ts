@@ -1,4 +1,4 @@
-// Price information of the planner's right pane (SPEC §2 "Price hint for a
+// Price information of the planner's right pane (PRODUCT §2 "Price hint for a
 // store"), pure: the average purchase price observed on the platform for the
 // product (the user load's `prices`), times 1.3, is the shop price for a 30 %
 // margin. Without an observed price, the catalogue's reference producer price

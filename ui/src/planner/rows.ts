@@ -1,4 +1,4 @@
-// What the planner grid shows (SPEC §2 "Needs planner"): one row per product
+// What the planner grid shows (PRODUCT §2 "Needs planner"): one row per product
 // having a need in the period, filtered by the fuzzy search and the status
 // tab. The rules, decided here once:
 //
@@ -27,12 +27,12 @@ import type { NeedRO, ProductRO, Viewer } from './model'
 import type { ReadOnly } from './model'
 import type { Proposal } from '../types'
 
-/** Fuzzy search threshold (SPEC §9). */
+/** Fuzzy search threshold (PRODUCT §9). */
 export const SEARCH_THRESHOLD = 0.3
 
 export type Tab = 'pending' | 'engaged' | 'all'
 
-/** Tab order and labels (SPEC §2). */
+/** Tab order and labels (PRODUCT §2). */
 export const TABS: readonly { value: Tab; label: string }[] = [
   { value: 'pending', label: 'A VALIDER' },
   { value: 'engaged', label: 'ENGAGES' },

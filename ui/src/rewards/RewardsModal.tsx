@@ -1,4 +1,4 @@
-// The ambassador modal (SPEC §2 "Rewards panel"): two views, the
+// The ambassador modal (PRODUCT §2 "Rewards panel"): two views, the
 // explanation (with the contribution form) and the table of the four
 // participation levels with a back link.
 import { Alert, Anchor, Button, Group, List, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'

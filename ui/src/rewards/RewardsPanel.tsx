@@ -1,4 +1,4 @@
-// The shop-only panel of the dashboard (SPEC §2 "Rewards panel"): the
+// The shop-only panel of the dashboard (PRODUCT §2 "Rewards panel"): the
 // "Soutien financier" card (level, progress toward the next one, "Devenir
 // ambassadeur") and the "Score équitable" card (score, rank, monthly
 // purchases, months of commitment), from GET /api/rewards.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LEVELS, levelByKey, levelOf, progressToNext } from './levels'
 
-describe('levels (SPEC §9)', () => {
+describe('levels (PRODUCT §9)', () => {
   it('lists the four levels with their names and thresholds', () => {
     expect(LEVELS.map((l) => [l.key, l.name, l.purchases, l.contribution])).toEqual([
       ['sympathisant', 'Sympathisant', 0, 0],

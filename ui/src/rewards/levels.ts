@@ -1,4 +1,4 @@
-// Ambassador levels (SPEC §9) and the progress toward the next one. The
+// Ambassador levels (PRODUCT §9) and the progress toward the next one. The
 // daemon decides a shop's level (core/rewards); these pure functions mirror
 // its thresholds to explain it and to draw the progress bar. Amounts in EUR.
 
@@ -16,11 +16,11 @@ export interface Level {
   contributionText: string
 }
 
-/** Smallest pledge (SPEC §9: it covers bank fees), largest accepted. */
+/** Smallest pledge (PRODUCT §9: it covers bank fees), largest accepted. */
 export const MIN_CONTRIBUTION = 10
 export const MAX_CONTRIBUTION = 10000
 
-/** The four levels, lowest first (SPEC §9). */
+/** The four levels, lowest first (PRODUCT §9). */
 export const LEVELS: readonly Level[] = [
   {
     key: 'sympathisant',

@@ -1,4 +1,4 @@
-// The statistics card of the dashboard (SPEC §2): an area chart of the
+// The statistics card of the dashboard (PRODUCT §2): an area chart of the
 // month's commitments ("achats prevus") and done deliveries ("achats
 // realises") over 17 months from 4 months back, from the user load.
 import { Card, Group, Stack, Text, Title } from '@mantine/core'

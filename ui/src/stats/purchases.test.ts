@@ -74,7 +74,7 @@ describe('chartMonths', () => {
 })
 
 describe('purchaseSeries', () => {
-  it('names the series as SPEC does', () => {
+  it('names the series as PRODUCT does', () => {
     expect(SERIES).toEqual({ planned: 'achats prevus', done: 'achats realises' })
   })
 

@@ -1,14 +1,14 @@
-// The dashboard's statistics (SPEC §2 "Dashboard", §9 "Chart: 17 months from
+// The dashboard's statistics (PRODUCT §2 "Dashboard", §9 "Chart: 17 months from
 // 4 months back"): per month, the value of commitments ("achats prevus") and
 // of done deliveries ("achats realises"), from the user's own data (the user
 // load). Pure.
 import type { Need, Order } from '../types'
 
-/** SPEC §9: 17 months, starting 4 months before the current one. */
+/** PRODUCT §9: 17 months, starting 4 months before the current one. */
 export const CHART_MONTHS = 17
 export const CHART_MONTHS_BACK = 4
 
-/** Series names (SPEC §2). */
+/** Series names (PRODUCT §2). */
 export const SERIES = { planned: 'achats prevus', done: 'achats realises' } as const
 
 export interface PurchaseSeries {
@@ -37,7 +37,7 @@ export function chartMonths(today: string): string[] {
 /** Hundredths of a decimal amount (quantities and prices have at most 2 decimals). */
 const hundredths = (x: number) => (Number.isFinite(x) ? Math.round(x * 100) : 0)
 
-/** quantity × price in cents, rounded half up like an invoice line (DESIGN §7). */
+/** quantity × price in cents, rounded half up like an invoice line (PRODUCT §16). */
 function lineCents(quantity: number, price: number): number {
   const q = hundredths(quantity)
   const p = hundredths(price)

@@ -1,4 +1,4 @@
-// Delivery actions (SPEC §7 delivery calls, §8 toasts): the shop's update
+// Delivery actions (PRODUCT §7 delivery calls, §8 toasts): the shop's update
 // and cancellation, the producer's claim, the shop's review. Each call
 // answers the order, which replaces the stored one.
 import { proxy, useSnapshot } from 'valtio'
@@ -7,7 +7,7 @@ import { progress } from '../notify'
 import type { ClaimType, Order } from '../types'
 import { upsertOrder } from './merge'
 
-/** The delivery rules in force (`GET /api/deliveries/settings`); SPEC's 12h until loaded. */
+/** The delivery rules in force (`GET /api/deliveries/settings`); PRODUCT's 12h until loaded. */
 export interface DeliverySettings {
   /** "HH:MM", Europe/Paris. */
   lock: string
@@ -51,7 +51,7 @@ export const DELIVERY_TOASTS = {
   claimFailed: 'Echec de la demande',
   reviewProgress: 'Traitement en cours',
   reviewed: 'Votre réponse a été correctement enregistrée',
-  // SPEC §8: a failed review reads as a failed cancellation.
+  // PRODUCT §8: a failed review reads as a failed cancellation.
   reviewFailed: "Echec de l'annulation",
 } as const
 

@@ -1,4 +1,4 @@
-// Activity feed paging (SPEC §2 "Activity feed"): the user load carries the
+// Activity feed paging (PRODUCT §2 "Activity feed"): the user load carries the
 // newest 50 events; older ones come from `GET /api/events?before=ID`.
 import { api } from '../api'
 import { reportError } from './session'

@@ -142,7 +142,7 @@ describe('standard import', () => {
     expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.success])
   })
 
-  it('returns silently to idle when the simulation fails (SPEC §7)', async () => {
+  it('returns silently to idle when the simulation fails (PRODUCT §7)', async () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(
       json({ status: 422, detail: 'Le chiffre d’affaires saisi est trop grand.' }, 422),
     )

@@ -1,7 +1,7 @@
-// Import actions (SPEC §2 "Add bar and imports", §7, §8): the Excel file
+// Import actions (PRODUCT §2 "Add bar and imports", §7, §8): the Excel file
 // upload (`POST /api/needs-loader`) and the standard import (simulation,
 // then commit). They keep `state.needs` and `state.events` in sync with what
-// the daemon wrote, show the SPEC §8 toasts, and keep their own progress
+// the daemon wrote, show the PRODUCT §8 toasts, and keep their own progress
 // and outcome in `importState`, read through the hooks at the end.
 import { proxy, useSnapshot } from 'valtio'
 import { ApiError, api, errorMessage } from '../api'
@@ -12,7 +12,7 @@ import { prependEvents } from './merge'
 import type { LoadStatus } from './state'
 import { state } from './state'
 
-/** Toast texts of SPEC §8. */
+/** Toast texts of PRODUCT §8. */
 export const IMPORT_MESSAGES = {
   progress: 'Importation en cours',
   success: 'Importation effectuée',
@@ -22,7 +22,7 @@ export const IMPORT_MESSAGES = {
 /** The daemon's message for a file that is not .xlsx (core/planning), checked here first. */
 export const MSG_XLSX_ONLY = 'Seuls les fichiers Excel au format .xlsx sont acceptés.'
 
-/** Multipart field of the upload (SPEC §3). */
+/** Multipart field of the upload (PRODUCT §3). */
 export const IMPORT_FIELD = 'importfile'
 
 /** A cell or need an import did not write, with why (an entry of `dbErrors`). */
@@ -41,7 +41,7 @@ export interface ImportError {
   message: string
 }
 
-/** Answer of `POST /api/needs-loader` (SPEC §3 "Import result"). */
+/** Answer of `POST /api/needs-loader` (PRODUCT §3 "Import result"). */
 export interface ImportResult {
   needs: Need[]
   productsFound: string[]
@@ -68,7 +68,7 @@ export interface StandardResult {
   dbSuccesses: number
 }
 
-/** What the server said when it refused a file (SPEC §8: the rejection's data is kept). */
+/** What the server said when it refused a file (PRODUCT §8: the rejection's data is kept). */
 export interface ImportRejection {
   status: number
   detail: string
@@ -181,7 +181,7 @@ export function clearFileImport(): void {
 
 /**
  * Simulates a standard import (`POST /api/needs/importstd/sim`) with the
- * corrected turnover and the first three months (SPEC §7). On failure it
+ * corrected turnover and the first three months (PRODUCT §7). On failure it
  * returns silently to idle: no toast, no preview. Returns whether a preview
  * came back.
  */

@@ -250,7 +250,7 @@ describe('commitCell', () => {
     expect(fetchMock).not.toHaveBeenCalled()
   })
 
-  it('creates, updates and deletes by the SPEC rule', async () => {
+  it('creates, updates and deletes by the PRODUCT rule', async () => {
     const created = need('pomme', '2026-12-01', 7.5)
     fetchMock.mockResolvedValueOnce(json(201, created))
     expect(await commitCell('pomme', 'kg', '2026-12-01', '7,5', current)).toEqual({ kind: 'saved' })

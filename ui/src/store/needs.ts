@@ -1,4 +1,4 @@
-// Needs actions (SPEC §4 "Need cell editing", §7 calls, §8 toasts): create,
+// Needs actions (PRODUCT §4 "Need cell editing", §7 calls, §8 toasts): create,
 // update, delete and bulk-add the shop's own needs, keeping `state.needs` in
 // sync with what the daemon answered, and load one shop's needs for a
 // producer into `state.shopNeeds`. Each action shows its progress toast, then
@@ -12,7 +12,7 @@ import type { ActivityEvent, Need, Unit } from '../types'
 import { prependEvents } from './merge'
 import { state } from './state'
 
-/** Toast texts of SPEC §8. */
+/** Toast texts of PRODUCT §8. */
 export const NEED_MESSAGES = {
   createProgress: 'Création en cours',
   created: 'Création effectuée',
@@ -198,7 +198,7 @@ export async function loadOwnNeedsFrom(from: Month): Promise<boolean> {
 export type CellOutcome = { kind: 'unchanged' } | { kind: 'saved' } | { kind: 'refused'; message: string }
 
 /**
- * Commits the text typed into the shop's cell (product, month) by the SPEC §4
+ * Commits the text typed into the shop's cell (product, month) by the PRODUCT §4
  * rule: deletes, updates, creates or changes nothing. A mistake is refused
  * with its message before any call; a refusal of the daemon carries its detail.
  */

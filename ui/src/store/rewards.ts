@@ -1,4 +1,4 @@
-// Ambassador programme actions (SPEC §2 "Rewards panel", §9): the shop's
+// Ambassador programme actions (PRODUCT §2 "Rewards panel", §9): the shop's
 // standing, every shop's score for the map, and the contribution pledge.
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'

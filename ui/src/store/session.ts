@@ -1,4 +1,4 @@
-// Session actions (SPEC §4 "Session", §8): login, registration, logout,
+// Session actions (PRODUCT §4 "Session", §8): login, registration, logout,
 // user load and profile update. They call the daemon, then write the store.
 // Routing stays in components: actions return what happened, and the
 // protected-route guard redirects as soon as the stored email is gone.
@@ -7,7 +7,7 @@ import { notifyError, progress } from '../notify'
 import type { Order, ProfileUpdate, RegistrationRequest, User, UserLoad } from '../types'
 import { EMAIL_KEY, resetState, state } from './state'
 
-/** The server's detail when no valid session came with the request (DESIGN §3). */
+/** The server's detail when no valid session came with the request (PRODUCT §12). */
 export const NO_TOKEN_DETAIL = 'User did not provide any token'
 
 export const SESSION_MESSAGES = {
@@ -52,7 +52,7 @@ export function consumeOrigin(): string {
   return origin
 }
 
-/** The message shown for a failed login (SPEC §8; 429 carries the server's French detail). */
+/** The message shown for a failed login (PRODUCT §8; 429 carries the server's French detail). */
 export function loginErrorMessage(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.status === 401) return SESSION_MESSAGES.loginRejected
@@ -80,7 +80,7 @@ export async function register(request: RegistrationRequest): Promise<User> {
   }
 }
 
-/** Logs out. Server errors are only logged (SPEC §8); the local session always ends. */
+/** Logs out. Server errors are only logged (PRODUCT §8); the local session always ends. */
 export async function logout(): Promise<void> {
   try {
     await api.get<void>('/auth/logout')

@@ -1,10 +1,10 @@
-// The one valtio store of the app (DESIGN §11): a mirror of the user load
+// The one valtio store of the app (PRODUCT §20): a mirror of the user load
 // (`GET /api/user`) plus a few UI flags. Components read it through the
 // hooks of `hooks.ts`; only the action modules (`session.ts`, …) write it.
 import { proxy } from 'valtio'
 import type { ActivityEvent, DistributorEntry, Need, Order, PriceRecord, ProducerEntry, Product, User } from '../types'
 
-/** Loading state of a list (SPEC §4). */
+/** Loading state of a list (PRODUCT §4). */
 export type LoadStatus = 'idle' | 'busy' | 'error'
 
 /** Lists with their own loading state. `user` covers the whole user load. */
@@ -18,7 +18,7 @@ export interface ShopNeeds {
   needs: Need[]
 }
 
-/** localStorage key of the logged-in email (SPEC §3). */
+/** localStorage key of the logged-in email (PRODUCT §3). */
 export const EMAIL_KEY = 'primeur.email'
 
 export interface State {
@@ -41,7 +41,7 @@ export interface State {
   loading: Record<ListName, LoadStatus>
   /** The message of the last failed user load (shown on the error card). */
   loadError: string | null
-  /** The protected path a logged-out visitor was sent away from (SPEC §2). */
+  /** The protected path a logged-out visitor was sent away from (PRODUCT §2). */
   origin: string | null
   /** The server rejected the stored session: send the visitor to the login form. */
   rejected: boolean

@@ -1,4 +1,4 @@
-// State and actions of the supply screen (SPEC §2 "Supply screen"): the
+// State and actions of the supply screen (PRODUCT §2 "Supply screen"): the
 // window asked for, the projection GET /api/supply answered, and the
 // selected cell. The projection is not part of the user load, so it lives in
 // its own valtio proxy; components read it through useSupply() only.

@@ -1,4 +1,4 @@
-// Trade actions (SPEC §4 proposals, §7 proposal calls, §8 toasts): propose
+// Trade actions (PRODUCT §4 proposals, §7 proposal calls, §8 toasts): propose
 // (or counter-propose, or correct), answer the open proposal, withdraw it.
 // Each answers the need and what else it changed (TradeAnswer): the need
 // replaces the stored one, the order is upserted (or removed), the price
@@ -11,10 +11,10 @@ import type { Need, TradeAnswer } from '../types'
 import { prependEvents, removeOrder, removePrice, upsertOrder, upsertPrice } from './merge'
 import { state } from './state'
 
-/** The daemon's detail when a producer has no delivery day (SPEC §8). */
+/** The daemon's detail when a producer has no delivery day (PRODUCT §8). */
 export const NO_DELIVERY_DAYS_DETAIL = 'Producer should first provide delivery days'
 
-/** Toast texts of SPEC §8. */
+/** Toast texts of PRODUCT §8. */
 export const TRADE_MESSAGES = {
   noDeliveryDays: "Veuillez renseigner vos jours de livraison sur la page d'accueil avant de soumettre une proposition",
   proposeProgress: 'Modification en cours',

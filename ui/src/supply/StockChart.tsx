@@ -23,7 +23,7 @@ const layout: Partial<Layout> = {
 const config: Partial<Config> = { staticPlot: true, displayModeBar: false }
 
 /**
- * The small stock chart of a product line (SPEC §2): the morning stock with
+ * The small stock chart of a product line (PRODUCT §2): the morning stock with
  * the planned deliveries (green) and without the window's deliveries (grey,
  * dotted). Drawn once the line scrolls into view.
  */

@@ -11,7 +11,7 @@ export interface SupplyDetailProps {
 }
 
 /**
- * The side detail of a cell (SPEC §2): the date, the platform order proposed
+ * The side detail of a cell (PRODUCT §2): the date, the platform order proposed
  * for the next day in the product's unit, and the table of assumptions.
  */
 export function SupplyDetail({ projection, product, day }: SupplyDetailProps) {

@@ -12,7 +12,7 @@ export interface SupplyGridProps {
 }
 
 /**
- * Products by day (SPEC §2): per line the average daily sales, the stock
+ * Products by day (PRODUCT §2): per line the average daily sales, the stock
  * chart, and per day the incoming quantity on the colour of its risk.
  */
 export function SupplyGrid({ projection, selected, onSelect }: SupplyGridProps) {

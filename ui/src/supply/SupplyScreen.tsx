@@ -22,7 +22,7 @@ import { SupplyGrid } from './SupplyGrid'
 import { currentWeekStart, screenIsHighDensity, shiftStart, stepSize, windowLength } from './window'
 
 /**
- * Stock evolution and supply advice (SPEC §2, route /dis/supply): the grid
+ * Stock evolution and supply advice (PRODUCT §2, route /dis/supply): the grid
  * of products by day from the Monday of the current week, arrows to move
  * the window, a reset to the current week, and the side detail of the
  * selected cell.

@@ -70,7 +70,7 @@ const projection: SupplyProjection = {
 }
 
 describe('supply texts', () => {
-  it('has the SPEC title', () => {
+  it('has the PRODUCT title', () => {
     expect(SUPPLY_TITLE).toBe("Evolution des stocks et conseils d'approvisionnement")
   })
 
@@ -102,7 +102,7 @@ describe('supply texts', () => {
     expect(incomingLabel(0, 0)).toBe('')
   })
 
-  it('says when no delivery is planned and suggests the arrows (SPEC §2)', () => {
+  it('says when no delivery is planned and suggests the arrows (PRODUCT §2)', () => {
     expect(noDeliveriesMessage('2026-11-16', '2026-11-20')).toBe(
       "Aucune livraison n'est prévue entre le 16/11/2026 et le 20/11/2026. Utilisez les flèches pour consulter d'autres dates.",
     )

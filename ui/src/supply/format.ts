@@ -3,7 +3,7 @@ import { formatDay, formatNumber, LOCALE } from '../format'
 import type { ProducerEntry } from '../types'
 import type { RiskLevel, SupplyProduct, SupplyProjection } from './types'
 
-/** Title of the screen (SPEC §2). */
+/** Title of the screen (PRODUCT §2). */
 export const SUPPLY_TITLE = "Evolution des stocks et conseils d'approvisionnement"
 
 /** Labels of the detail, shared with the terminal viewer (commands/supplyui). */
@@ -26,7 +26,7 @@ export const LABELS = {
 
 /**
  * A supply quantity with its unit, up to 2 decimals whatever the unit: the
- * proposed order is exact to the hundredth (SPEC §9), even for pieces.
+ * proposed order is exact to the hundredth (PRODUCT §9), even for pieces.
  */
 export function formatSupplyQuantity(value: number, unit: string): string {
   return `${formatNumber(value, 2)} ${unit}`
@@ -63,12 +63,12 @@ export function incomingLabel(delivered: number, deliveries: number): string {
   return deliveries > 0 ? `+${formatNumber(delivered, 2)}` : ''
 }
 
-/** The message of a window without deliveries (SPEC §2). */
+/** The message of a window without deliveries (PRODUCT §2). */
 export function noDeliveriesMessage(start: string, end: string): string {
   return `Aucune livraison n'est prévue entre le ${formatDay(start)} et le ${formatDay(end)}. Utilisez les flèches pour consulter d'autres dates.`
 }
 
-/** Why a product is flagged (SPEC §4). */
+/** Why a product is flagged (PRODUCT §4). */
 export function atRiskText(product: SupplyProduct): string {
   return (
     `Livraisons des 7 derniers jours : ${formatSupplyQuantity(product.deliveredLast7Days, product.unit)}, ` +

@@ -1,8 +1,8 @@
-// The stock projection served by GET /api/supply (core/supply, DESIGN §9).
+// The stock projection served by GET /api/supply (core/supply, PRODUCT §18).
 // Quantities are in the product's unit; dates are "YYYY-MM-DD".
 import type { Unit } from '../types'
 
-/** Risk of a cell (SPEC §4): 0 covered, 1 partly covered, 2 nothing available. */
+/** Risk of a cell (PRODUCT §4): 0 covered, 1 partly covered, 2 nothing available. */
 export type RiskLevel = 0 | 1 | 2
 
 /** What one producer brings on a day. */

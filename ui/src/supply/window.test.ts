@@ -23,7 +23,7 @@ describe('supply window', () => {
     expect(isHighDensity(ratio)).toBe(high)
   })
 
-  it('shows 5 days stepping by 1, or 8 stepping by 3 on high-density screens (SPEC §9)', () => {
+  it('shows 5 days stepping by 1, or 8 stepping by 3 on high-density screens (PRODUCT §9)', () => {
     expect([windowLength(false), stepSize(false)]).toEqual([5, 1])
     expect([windowLength(true), stepSize(true)]).toEqual([8, 3])
   })

@@ -1,4 +1,4 @@
-// The window of the supply screen (SPEC §2, §9): it starts on the Monday of
+// The window of the supply screen (PRODUCT §2, §9): it starts on the Monday of
 // the current week and shows 5 days, 8 on high-density screens; the arrows
 // move it by 1 day, 3 on high-density screens.
 //
@@ -7,7 +7,7 @@
 // changes the ratio afterwards does not resize the grid under the user.
 import { dayOf } from '../format'
 
-/** SPEC §9 supply constants. */
+/** PRODUCT §9 supply constants. */
 export const SUPPLY_DAYS = 5
 export const SUPPLY_DAYS_HIGH_DENSITY = 8
 export const SUPPLY_STEP = 1
@@ -50,7 +50,7 @@ export function addDays(day: string, n: number): string {
   return format(date)
 }
 
-/** The Monday of `day`'s week (weeks start on Monday, SPEC §1). */
+/** The Monday of `day`'s week (weeks start on Monday, PRODUCT §1). */
 export function mondayOf(day: string): string {
   const date = parse(day)
   const fromMonday = (date.getUTCDay() + 6) % 7

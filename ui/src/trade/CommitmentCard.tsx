@@ -3,7 +3,7 @@ import { formatEUR, formatQuantity } from '../format'
 import type { ProposalStatus, Unit } from '../types'
 import { type CardAction, type ProposalLike, type Side, actionLabel, sideOf } from './actions'
 
-/** How a card looks (SPEC §4: accepted, rejected, proposed, selected, own, waiting). */
+/** How a card looks (PRODUCT §4: accepted, rejected, proposed, selected, own, waiting). */
 export interface CardStyle {
   status: ProposalStatus
   /** The card the form is working on. */
@@ -59,7 +59,7 @@ export interface CommitmentCardProps {
   proposal: ProposalLike
   unit: Unit
   viewer: Side
-  /** Exactly the actions of the SPEC §4 table; an unknown one throws. */
+  /** Exactly the actions of the PRODUCT §4 table; an unknown one throws. */
   actions: readonly string[]
   selected?: boolean
   waiting?: boolean

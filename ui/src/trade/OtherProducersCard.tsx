@@ -16,7 +16,7 @@ export function othersOf(need: OtherProducersNeed, producerId: string): { others
   return { others: Math.max(0, others), uncovered: Math.max(0, need.quantityAvailable) }
 }
 
-/** SPEC §2: the producer's "autres producteurs" card, with the remaining need not covered. */
+/** PRODUCT §2: the producer's "autres producteurs" card, with the remaining need not covered. */
 export function OtherProducersCard({
   need,
   producerId,

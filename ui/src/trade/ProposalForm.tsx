@@ -35,7 +35,7 @@ export interface ProposalFormProps {
 }
 
 /**
- * The proposal form (SPEC §5): quantity and unit price in French decimals
+ * The proposal form (PRODUCT §5): quantity and unit price in French decimals
  * (digits and one comma; a dot becomes a comma), at most two decimals
  * (whole pieces: more is refused, never rounded), with the exact messages; the submit button is disabled while untouched or invalid
  * and reads "en cours..." while the request runs. Remount it (key) to start

@@ -112,7 +112,7 @@ describe('TradePanel, producer', () => {
     expect(others).toHaveTextContent('Besoin restant non couvert : 57,5 kg')
   })
 
-  it('says to set delivery days first (SPEC §8)', async () => {
+  it('says to set delivery days first (PRODUCT §8)', async () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(problem(409, 'Producer should first provide delivery days'))
     const user = userEvent.setup()
     show('producer', need([]))

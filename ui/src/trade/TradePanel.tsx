@@ -37,8 +37,8 @@ export interface TradePanelProps {
 }
 
 /**
- * The trade blocks of the planner's right pane (SPEC §2, §4, §5): the
- * commitment and proposal cards with exactly the actions of the SPEC §4
+ * The trade blocks of the planner's right pane (PRODUCT §2, §4, §5): the
+ * commitment and proposal cards with exactly the actions of the PRODUCT §4
  * table, the proposal form, and for a producer the "autres producteurs"
  * card. A producer sees its own negotiation; a shop sees one per producer.
  */

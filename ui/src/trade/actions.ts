@@ -1,4 +1,4 @@
-// The permissions of SPEC §4 on proposals and commitments, as one pure
+// The permissions of PRODUCT §4 on proposals and commitments, as one pure
 // table: (state of a producer's negotiation on a need, viewer's side) →
 // actions. It mirrors core/trade.Allowed in the daemon; both are tested
 // against the same table, core/trade/testdata/actions.json.
@@ -7,7 +7,7 @@ import type { ProposalStatus, UserType } from '../types'
 /** One party of a negotiation. */
 export type Side = UserType
 
-/** The verbs of the cards (SPEC §4). */
+/** The verbs of the cards (PRODUCT §4). */
 export const CARD_ACTIONS = ['accepter', 'modifier', 'refuser', 'supprimer', 'corriger'] as const
 export type CardAction = (typeof CARD_ACTIONS)[number]
 
@@ -29,7 +29,7 @@ export interface Actions {
 }
 
 /**
- * SPEC §4: an open proposal (proposed or rejected) gives its maker
+ * PRODUCT §4: an open proposal (proposed or rejected) gives its maker
  * modifier and supprimer, the other side accepter, modifier (a
  * counter-proposal) and refuser. A commitment offers corriger, except while
  * a correction is proposed, and after a correction was rejected to the side
@@ -48,7 +48,7 @@ export function allowedActions(state: TradeState, viewer: Side): Actions {
   return actions
 }
 
-/** The side that made a proposal: `from`, absent meaning producer (SPEC §3). */
+/** The side that made a proposal: `from`, absent meaning producer (PRODUCT §3). */
 export function sideOf(proposal: { readonly from?: Side }): Side {
   return proposal.from ?? 'producer'
 }
@@ -95,7 +95,7 @@ const LABELS: Record<CardAction, string> = {
   corriger: 'Corriger',
 }
 
-/** The label of a card action; an unknown action is an error (SPEC §4). */
+/** The label of a card action; an unknown action is an error (PRODUCT §4). */
 export function actionLabel(action: string): string {
   if (!(CARD_ACTIONS as readonly string[]).includes(action)) throw new Error(`Unknown commitment action: ${action}`)
   return LABELS[action as CardAction]

@@ -1,4 +1,4 @@
-// The proposal form's rules (SPEC §5 "Proposal form"): French decimal
+// The proposal form's rules (PRODUCT §5 "Proposal form"): French decimal
 // input and the exact messages. The daemon checks the same rules with the
 // same texts (core/trade, core/planning). Quantities and prices follow the
 // decimal rule of ../validation/decimal: at most two decimals (whole
@@ -38,7 +38,7 @@ export function toInput(value: number): string {
 }
 
 /**
- * Keyboard input (SPEC §5): digits and one comma; a dot becomes a comma;
+ * Keyboard input (PRODUCT §5): digits and one comma; a dot becomes a comma;
  * any other character, and any separator after the first, is dropped.
  */
 export function sanitize(raw: string): string {
@@ -114,7 +114,7 @@ function quantityError(text: string, ctx: ProposalContext): string | undefined {
   return undefined
 }
 
-/** Validates the form: every SPEC §5 rule, one message per field. */
+/** Validates the form: every PRODUCT §5 rule, one message per field. */
 export function validateProposal(values: ProposalValues, ctx: ProposalContext): Errors<ProposalField> {
   const errors: Errors<ProposalField> = {}
   const price = priceError(values.price.trim())

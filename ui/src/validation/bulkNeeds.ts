@@ -1,4 +1,4 @@
-// Rules of the add bar's bulk form (SPEC §2 "Add bar", §3 bulk payload): one
+// Rules of the add bar's bulk form (PRODUCT §2 "Add bar", §3 bulk payload): one
 // product, several months, a quantity over zero for each. Existing needs of
 // those months are overwritten (the daemon refuses, for all months, a
 // quantity under what producers hold).

@@ -1,4 +1,4 @@
-// Claim form rules (SPEC §5 "Delivery claim (producer)"), the same as the
+// Claim form rules (PRODUCT §5 "Delivery claim (producer)"), the same as the
 // daemon's (core/delivery CheckClaim): per line a signed quantity with at
 // most two decimals (whole pieces) and a type, an optional comment; the line
 // then bills between nothing and what was ordered (0 ≤ sent + claimed ≤

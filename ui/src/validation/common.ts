@@ -1,12 +1,12 @@
 // Shared pieces of the form validators. Every validator is a pure function
-// returning the exact French messages of SPEC §5; the daemon checks the same
+// returning the exact French messages of PRODUCT §5; the daemon checks the same
 // rules with the same messages.
 
 /** A map from field name to its error message; absent means valid. */
 export type Errors<F extends string> = Partial<Record<F, string>>
 
 /**
- * The email shape used everywhere (SPEC §5, "must look like an email"):
+ * The email shape used everywhere (PRODUCT §5, "must look like an email"):
  * something, @, something, a dot, something, none of which holds an @, a
  * control or format character (NUL, line breaks, zero-width and bidi
  * marks) or a space of any kind. The daemon's pattern is the same

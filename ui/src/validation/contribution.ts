@@ -1,4 +1,4 @@
-// The ambassador contribution form (SPEC §9: pay-what-you-want, 10 € a
+// The ambassador contribution form (PRODUCT §9: pay-what-you-want, 10 € a
 // month at least). Same rules, messages and order as core/rewards
 // ParseAmount; the amount follows the decimal rule of ./decimal (at most two
 // decimals, refused, never rounded).

@@ -1,4 +1,4 @@
-// Delivery form rules (SPEC §5 "Delivery (distributor)"), the same as the
+// Delivery form rules (PRODUCT §5 "Delivery (distributor)"), the same as the
 // daemon's (core/delivery): a date from tomorrow, sent quantities positive,
 // with at most two decimals for kg and whole pieces (the decimal rule of
 // ./decimal: refused, never rounded).

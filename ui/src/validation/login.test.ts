@@ -32,7 +32,7 @@ describe('validateLogin', () => {
     expect(validateLogin({ ...valid, ...values })).toEqual(expected)
   })
 
-  it('uses the SPEC texts', () => {
+  it('uses the PRODUCT texts', () => {
     expect(LOGIN_MESSAGES).toEqual({
       emailRequired: 'Saisissez votre adresse email',
       emailInvalid: 'Adresse email invalide',

@@ -1,4 +1,4 @@
-// Login form rules (SPEC §5 "Login").
+// Login form rules (PRODUCT §5 "Login").
 import { type Errors, isEmail } from './common'
 
 export interface LoginValues {

@@ -270,7 +270,7 @@ describe('validateProfile', () => {
     })
   })
 
-  it('uses the SPEC texts', () => {
+  it('uses the PRODUCT texts', () => {
     expect(M).toEqual({
       name: 'Le nom de votre entreprise est requis.',
       defaultDeliveryDays:

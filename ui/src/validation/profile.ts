@@ -1,4 +1,4 @@
-// Profile form rules (SPEC §5 "Profile form"), the same as the daemon's
+// Profile form rules (PRODUCT §5 "Profile form"), the same as the daemon's
 // (core/accounts/validate.go). Every field may be left empty except the company
 // name; values are trimmed, and codes lose their spaces (the phone number also
 // its dots) before they are checked.
@@ -38,7 +38,7 @@ export const PROFILE_MESSAGES = {
   iban: 'Veuillez saisir un code IBAN valide.',
   siret: 'Veuillez saisir un code SIRET valide.',
   tel: 'Veuillez saisir un n° de téléphone valide (10 chiffres).',
-  // Sic: SPEC §5 gives this text without "saisir".
+  // Sic: PRODUCT §5 gives this text without "saisir".
   latitude: 'Veuillez une latitude valide',
   longitude: 'Veuillez saisir une longitude valide',
   tvaintracom:
@@ -69,7 +69,7 @@ export function ibanChecksumOk(iban: string): boolean {
   return remainder === 1
 }
 
-/** IBAN: spaces removed, shape of SPEC §5, then the mod-97 check. */
+/** IBAN: spaces removed, shape of PRODUCT §5, then the mod-97 check. */
 export function isIbanValid(value: string): boolean {
   const compact = value.replace(/ /g, '')
   return IBAN.test(compact) && ibanChecksumOk(compact)
@@ -142,7 +142,7 @@ export function validateDeliveryDays(days: readonly boolean[] | undefined): stri
   return days && days.length === 7 && days.some(Boolean) ? undefined : PROFILE_MESSAGES.defaultDeliveryDays
 }
 
-/** Editable text fields per role (SPEC §3), in form order. */
+/** Editable text fields per role (PRODUCT §3), in form order. */
 export const PROFILE_FIELDS: Record<UserType, ProfileField[]> = {
   producer: [
     'name',

@@ -118,7 +118,7 @@ describe('validateRegistration', () => {
     })
   })
 
-  it('uses the SPEC texts', () => {
+  it('uses the PRODUCT texts', () => {
     expect(M).toEqual({
       emailRequired: 'Saisissez votre adresse email',
       emailInvalid: 'Adresse email invalide',

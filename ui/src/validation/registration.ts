@@ -1,4 +1,4 @@
-// Registration form rules (SPEC §5 "Registration").
+// Registration form rules (PRODUCT §5 "Registration").
 import { type Errors, MAX_TEXT_LENGTH, TOO_LONG_MESSAGE, charLength, isEmail, utf8Length } from './common'
 
 export interface RegistrationValues {
@@ -24,7 +24,7 @@ export const REGISTRATION_MESSAGES = {
   nameTooLong: TOO_LONG_MESSAGE,
 } as const
 
-/** Minimum password length, in characters (SPEC §9). */
+/** Minimum password length, in characters (PRODUCT §9). */
 export const PASSWORD_MIN_LENGTH = 8
 
 /** Maximum password length, in UTF-8 bytes (the daemon's limit). */

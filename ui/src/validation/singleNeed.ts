@@ -1,6 +1,6 @@
-// Rules of the add bar's single need form (SPEC §2 "Add bar": one product,
-// one month, one quantity). The quantity follows the need cell (SPEC §5
-// "Need cell") and must be over zero, as a new need (SPEC §4).
+// Rules of the add bar's single need form (PRODUCT §2 "Add bar": one product,
+// one month, one quantity). The quantity follows the need cell (PRODUCT §5
+// "Need cell") and must be over zero, as a new need (PRODUCT §4).
 import { parseCellInput } from '../planner/cellInput'
 import type { Month } from '../planner/period'
 import type { Unit } from '../types'

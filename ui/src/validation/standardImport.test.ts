@@ -107,7 +107,7 @@ describe('validateStandardImport', () => {
     expect(validateStandardImport({ ...storeMode, ...values }, current)).toEqual(expected)
   })
 
-  it('uses the SPEC texts', () => {
+  it('uses the PRODUCT texts', () => {
     expect(M.startRequired).toBe('La date de debut est requise')
     expect(M.endRequired).toBe('La date de fin est requise')
     expect(M.endBeforeStart).toBe('La date de fin doit etre posterieure a la date de debut')
@@ -121,7 +121,7 @@ describe('validateStandardImport', () => {
 })
 
 describe('defaults and turnover', () => {
-  it('starts next month and ends in 12 months, with a 20 % share and a 90 % correction (SPEC §9)', () => {
+  it('starts next month and ends in 12 months, with a 20 % share and a 90 % correction (PRODUCT §9)', () => {
     expect(defaultStandardImport('2026-11-01')).toEqual({
       start: '2026-12-01',
       end: '2027-11-01',

@@ -1,8 +1,8 @@
-// Standard import form (SPEC §5 "Standard import form", §9 defaults): the
+// Standard import form (PRODUCT §5 "Standard import form", §9 defaults): the
 // period, the turnover (fruit-and-vegetable turnover when known, otherwise
 // the store's turnover and the fruit-and-vegetable share) and the
 // correction factor. The daemon receives the corrected annual turnover and
-// the list of months (DESIGN §5); it checks them again (core/planning
+// the list of months (PRODUCT §14); it checks them again (core/planning
 // CheckStandard).
 import { addMonths, type Month } from '../planner/period'
 import type { Errors } from './common'
@@ -37,17 +37,17 @@ export const STANDARD_IMPORT_MESSAGES = {
   positive: 'La valeur saisie doit etre superieure a zero.',
   share: 'La valeur saisie doit etre comprise entre 10% et 100%',
   correction: 'La valeur saisie doit etre comprise entre 10% et 200%',
-  // Rules the daemon enforces that SPEC leaves unworded (same texts as core/planning).
+  // Rules the daemon enforces that PRODUCT leaves unworded (same texts as core/planning).
   pastMonth: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.',
   tooManyMonths: 'Indiquez de 1 à 36 mois, chacun une seule fois.',
 } as const
 
-/** SPEC §9 defaults. */
+/** PRODUCT §9 defaults. */
 export const DEFAULT_SHARE = '20'
 export const DEFAULT_CORRECTION = '90'
 /** The daemon takes at most this many months in one standard import. */
 export const MAX_STANDARD_MONTHS = 36
-/** How many months the simulation previews (SPEC §7). */
+/** How many months the simulation previews (PRODUCT §7). */
 export const PREVIEW_MONTHS = 3
 
 export { addMonths }
@@ -59,7 +59,7 @@ export function monthsBetween(start: Month, end: Month): Month[] {
   return months
 }
 
-/** SPEC §9 defaults: start next month, end in 12 months, share 20 %, correction 90 %. */
+/** PRODUCT §9 defaults: start next month, end in 12 months, share 20 %, correction 90 %. */
 export function defaultStandardImport(current: Month): StandardImportValues {
   return {
     start: addMonths(current, 1),
@@ -124,7 +124,7 @@ export function validateStandardImport(values: StandardImportValues, current: Mo
 }
 
 /**
- * The corrected annual turnover the daemon receives (SPEC §9): vegetable
+ * The corrected annual turnover the daemon receives (PRODUCT §9): vegetable
  * turnover × correction, or store turnover × share × correction, in euros
  * rounded to the cent. NaN while the values are invalid.
  */
