@@ -2,7 +2,9 @@
 // pieces), and the figures the standard import needs — each product's share
 // of a shop's fruit-and-vegetable turnover, its 12 seasonal coefficients and
 // its reference producer price. The list lives in catalogue.csv
-// (Catalogue) and reaches the database through migration 3 (core/schema).
+// (Catalogue) and reaches the database through migrations: 00003_catalogue.sql
+// wrote its rows out; an edit of the CSV needs a new migration carrying it to
+// existing databases (core/schema's TestCatalogueMigrated fails until then).
 package catalog
 
 import (

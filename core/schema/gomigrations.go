@@ -8,7 +8,6 @@ import (
 
 	"github.com/pressly/goose/v3"
 
-	"primeur/core/catalog"
 	"primeur/core/store"
 )
 
@@ -16,38 +15,14 @@ import (
 // interleave with the SQL files'. Like those, they are frozen: each is
 // written here against the schema of its version and calls no code of the
 // domain packages, so that a later change of that code never changes what
-// an old migration does. core/catalog is read as data (the catalogue's
-// rows), not as code that writes the database.
+// an old migration does (migration 3, the catalogue, was one of them: it is
+// now 00003_catalogue.sql, its rows written out).
 func goMigrations(d store.Dialect) []*goose.Migration {
 	return []*goose.Migration{
-		goose.NewGoMigration(3, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
-			return seedCatalogue(ctx, tx, d)
-		}}, nil),
 		goose.NewGoMigration(10, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
 			return sumPrices(ctx, tx, d)
 		}}, nil),
 	}
-}
-
-// seedCatalogue is migration 3: the embedded catalogue (catalog.Catalogue)
-// into the products table of version 2, new products inserted and known
-// ones (by id) updated.
-func seedCatalogue(ctx context.Context, tx *sql.Tx, d store.Dialect) error {
-	products, err := catalog.Catalogue()
-	if err != nil {
-		return fmt.Errorf("schema: migration 3: %w", err)
-	}
-	q := store.Rebind(d, `INSERT INTO products (id, name, name_key, unit, share, ref_price, coefs)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key,
-			unit = excluded.unit, share = excluded.share, ref_price = excluded.ref_price,
-			coefs = excluded.coefs`)
-	for _, p := range products {
-		if _, err := tx.ExecContext(ctx, q, p.ID, p.Name, p.NameKey, p.Unit, p.Share, int64(p.RefPrice), p.CoefsRaw); err != nil {
-			return fmt.Errorf("schema: migration 3: product %s: %w", p.ID, err)
-		}
-	}
-	return nil
 }
 
 // sumPrices is migration 10: the price sums of 00009 (price_months) from

@@ -1,0 +1,76 @@
+-- The catalogue of products (PRODUCT §3 "Product"), as core/catalog's
+-- catalogue.csv gave it when this migration was written: frozen here as
+-- data, so that a later edit of the CSV or of its parser never changes what
+-- an old migration does (it was a Go migration calling catalog.Catalogue;
+-- its rows are the same). name_key is the product name matched by
+-- catalog.NameKey, ref_price in cents, share in hundredths of a percent,
+-- coefs the twelve monthly coefficients.
+
+-- +goose Up
+INSERT INTO products (id, name, name_key, unit, share, ref_price, coefs) VALUES
+    ('pomme-de-terre', 'Pomme de terre', 'pomme de terre', 'kg', 1100, 66, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('tomate', 'Tomate', 'tomate', 'kg', 840, 144, '0.75,0.8,0.95,1.1,1.3,1.45,1.55,1.45,1.1,0.7,0.45,0.4'),
+    ('pomme', 'Pomme', 'pomme', 'kg', 690, 156, '1.1,1.1,1.1,1.05,0.95,0.75,0.7,0.8,1.05,1.15,1.1,1.15'),
+    ('carotte', 'Carotte', 'carotte', 'kg', 530, 66, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('clementine', 'Clémentine', 'clementine', 'kg', 400, 180, '1.6,1.5,1.3,1.0,0.7,0.5,0.4,0.4,0.5,0.8,1.4,1.9'),
+    ('courgette', 'Courgette', 'courgette', 'kg', 350, 156, '0.75,0.8,0.95,1.1,1.3,1.45,1.55,1.45,1.1,0.7,0.45,0.4'),
+    ('melon', 'Melon', 'melon', 'un', 330, 144, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('peche', 'Pêche', 'peche', 'kg', 160, 216, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('nectarine', 'Nectarine', 'nectarine', 'kg', 150, 216, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('oignon', 'Oignon', 'oignon', 'kg', 260, 48, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('laitue', 'Laitue', 'laitue', 'un', 260, 70, '0.85,0.85,0.95,1.05,1.15,1.2,1.15,1.05,1.0,0.95,0.9,0.9'),
+    ('poire', 'Poire', 'poire', 'kg', 220, 192, '1.1,1.1,1.1,1.05,0.95,0.75,0.7,0.8,1.05,1.15,1.1,1.15'),
+    ('poireau', 'Poireau', 'poireau', 'kg', 220, 144, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('endive', 'Endive', 'endive', 'kg', 220, 204, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('chou-fleur', 'Chou-fleur', 'chou fleur', 'un', 220, 120, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('concombre', 'Concombre', 'concombre', 'un', 180, 84, '0.75,0.8,0.95,1.1,1.3,1.45,1.55,1.45,1.1,0.7,0.45,0.4'),
+    ('fraise', 'Fraise', 'fraise', 'kg', 180, 540, '0.1,0.2,0.6,1.8,3.0,2.8,1.4,0.8,0.6,0.4,0.2,0.1'),
+    ('kiwi', 'Kiwi', 'kiwi', 'kg', 180, 240, '1.6,1.5,1.3,1.0,0.7,0.5,0.4,0.4,0.5,0.8,1.4,1.9'),
+    ('raisin', 'Raisin', 'raisin', 'kg', 180, 240, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('abricot', 'Abricot', 'abricot', 'kg', 100, 250, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('cerise', 'Cerise', 'cerise', 'kg', 70, 500, '0.1,0.2,0.6,1.8,3.0,2.8,1.4,0.8,0.6,0.4,0.2,0.1'),
+    ('prune', 'Prune', 'prune', 'kg', 50, 200, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('mirabelle', 'Mirabelle', 'mirabelle', 'kg', 20, 300, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('framboise', 'Framboise', 'framboise', 'kg', 30, 1000, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('myrtille', 'Myrtille', 'myrtille', 'kg', 20, 900, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('groseille', 'Groseille', 'groseille', 'kg', 10, 900, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('figue', 'Figue', 'figue', 'kg', 20, 400, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('pasteque', 'Pastèque', 'pasteque', 'un', 60, 250, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('coing', 'Coing', 'coing', 'kg', 10, 200, '1.1,1.1,1.1,1.05,0.95,0.75,0.7,0.8,1.05,1.15,1.1,1.15'),
+    ('noix', 'Noix', 'noix', 'kg', 40, 450, '1.1,1.1,1.1,1.05,0.95,0.75,0.7,0.8,1.05,1.15,1.1,1.15'),
+    ('chataigne', 'Châtaigne', 'chataigne', 'kg', 20, 400, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('rhubarbe', 'Rhubarbe', 'rhubarbe', 'kg', 10, 250, '0.1,0.2,0.6,1.8,3.0,2.8,1.4,0.8,0.6,0.4,0.2,0.1'),
+    ('haricot-vert', 'Haricot vert', 'haricot vert', 'kg', 90, 350, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('poivron', 'Poivron', 'poivron', 'kg', 90, 220, '0.75,0.8,0.95,1.1,1.3,1.45,1.55,1.45,1.1,0.7,0.45,0.4'),
+    ('aubergine', 'Aubergine', 'aubergine', 'kg', 70, 190, '0.75,0.8,0.95,1.1,1.3,1.45,1.55,1.45,1.1,0.7,0.45,0.4'),
+    ('brocoli', 'Brocoli', 'brocoli', 'kg', 60, 200, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('chou-vert', 'Chou vert', 'chou vert', 'un', 50, 120, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('chou-rouge', 'Chou rouge', 'chou rouge', 'un', 20, 130, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('chou-de-bruxelles', 'Chou de Bruxelles', 'chou de bruxelles', 'kg', 30, 220, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('chou-kale', 'Chou kale', 'chou kale', 'kg', 10, 400, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('radis', 'Radis (botte)', 'radis botte', 'un', 50, 80, '0.85,0.85,0.95,1.05,1.15,1.2,1.15,1.05,1.0,0.95,0.9,0.9'),
+    ('betterave', 'Betterave', 'betterave', 'kg', 50, 120, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('celeri-rave', 'Céleri-rave', 'celeri rave', 'kg', 40, 130, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('navet', 'Navet', 'navet', 'kg', 30, 110, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('panais', 'Panais', 'panais', 'kg', 20, 180, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('topinambour', 'Topinambour', 'topinambour', 'kg', 10, 200, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('potiron', 'Potiron', 'potiron', 'kg', 50, 90, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('butternut', 'Courge butternut', 'courge butternut', 'kg', 40, 110, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('epinard', 'Épinard', 'epinard', 'kg', 40, 300, '0.85,0.85,0.95,1.05,1.15,1.2,1.15,1.05,1.0,0.95,0.9,0.9'),
+    ('blette', 'Blette', 'blette', 'kg', 20, 180, '0.85,0.85,0.95,1.05,1.15,1.2,1.15,1.05,1.0,0.95,0.9,0.9'),
+    ('mache', 'Mâche', 'mache', 'kg', 30, 800, '1.5,1.4,1.2,0.8,0.5,0.4,0.3,0.4,0.8,1.3,1.6,1.8'),
+    ('fenouil', 'Fenouil', 'fenouil', 'kg', 30, 180, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('artichaut', 'Artichaut', 'artichaut', 'un', 30, 90, '0.1,0.1,0.2,0.4,1.0,2.0,2.8,2.7,1.6,0.6,0.3,0.2'),
+    ('asperge', 'Asperge', 'asperge', 'kg', 40, 600, '0.1,0.2,0.6,1.8,3.0,2.8,1.4,0.8,0.6,0.4,0.2,0.1'),
+    ('petit-pois', 'Petit pois', 'petit pois', 'kg', 20, 350, '0.1,0.2,0.6,1.8,3.0,2.8,1.4,0.8,0.6,0.4,0.2,0.1'),
+    ('ail', 'Ail', 'ail', 'kg', 50, 400, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('echalote', 'Échalote', 'echalote', 'kg', 40, 250, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('champignon', 'Champignon de Paris', 'champignon de paris', 'kg', 90, 280, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('persil', 'Persil (botte)', 'persil botte', 'un', 30, 60, '1,1,1,1,1,1,1,1,1,1,1,1'),
+    ('basilic', 'Basilic (botte)', 'basilic botte', 'un', 20, 100, '0.75,0.8,0.95,1.1,1.3,1.45,1.55,1.45,1.1,0.7,0.45,0.4')
+ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key,
+    unit = excluded.unit, share = excluded.share, ref_price = excluded.ref_price,
+    coefs = excluded.coefs;
+
+-- +goose Down
+DELETE FROM products;
