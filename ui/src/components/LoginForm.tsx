@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } f
 import type { FormEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useFormState } from '../forms/useFormState'
+import { SubmitFailure } from '../forms/SubmitFailure'
 import { useSubmit } from '../forms/useSubmit'
 import { loginNotice } from '../routing'
 import { useOrigin } from '../store/hooks'
@@ -60,11 +61,7 @@ export function LoginForm() {
           onBlur={() => form.touch('password')}
           error={form.errorOf('password')}
         />
-        {submission.failure ? (
-          <Alert color="red" role="alert">
-            {submission.failure}
-          </Alert>
-        ) : null}
+        <SubmitFailure message={submission.failure} />
         <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
           {submission.label('Se connecter')}
         </Button>

@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
 import type { ChangeEvent, FormEvent } from 'react'
 import { Link, useLocation } from 'wouter'
 import { ApiError } from '../api'
 import { useFormState } from '../forms/useFormState'
+import { SubmitFailure } from '../forms/SubmitFailure'
 import { useSubmit } from '../forms/useSubmit'
 import { consumeOrigin, register, SESSION_MESSAGES } from '../store/session'
 import { type RegistrationField, type RegistrationValues, validateRegistration } from '../validation/registration'
@@ -72,11 +73,7 @@ export function RegisterForm({ distributor = true }: { distributor?: boolean }) 
           {...field('password')}
         />
         <PasswordInput label="Confirmation du mot de passe" autoComplete="new-password" {...field('password2')} />
-        {submission.failure ? (
-          <Alert color="red" role="alert">
-            {submission.failure}
-          </Alert>
-        ) : null}
+        <SubmitFailure message={submission.failure} />
         <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
           {submission.label('Créer mon compte')}
         </Button>

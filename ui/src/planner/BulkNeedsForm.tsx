@@ -1,14 +1,16 @@
-import { Alert, Button, Group, MultiSelect, Select, SimpleGrid, Stack, TextInput } from '@mantine/core'
+import { Button, Group, MultiSelect, SimpleGrid, Stack } from '@mantine/core'
 import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { formatMonthYear } from '../format'
 import { useFormState } from '../forms/useFormState'
+import { SubmitFailure } from '../forms/SubmitFailure'
 import { useSubmit } from '../forms/useSubmit'
 import { useProducts } from '../store/hooks'
 import { bulkNeeds } from '../store/needs'
 import { type BulkNeedsField, type BulkNeedsValues, quantityField, validateBulkNeeds } from '../validation/bulkNeeds'
-import { filterCellInput } from './cellInput'
 import { monthOptions } from './monthOptions'
 import { currentMonth } from './period'
+import { ProductSelect } from './ProductSelect'
+import { QuantityInput } from './QuantityInput'
 
 /**
  * Adds one product's needs for several months at once, a quantity for each
@@ -19,7 +21,6 @@ export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
   const products = useProducts()
   const [current] = useState(() => currentMonth())
   const months = useMemo(() => monthOptions(current), [current])
-  const productOptions = useMemo(() => products.map((p) => ({ value: p._id, label: p.name })), [products])
   const validate = useCallback(
     (values: BulkNeedsValues) =>
       validateBulkNeeds(values, { unitOf: (id) => products.find((p) => p._id === id)?.unit, current }),
@@ -48,14 +49,9 @@ export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Ajout groupé de besoins">
       <Stack gap="sm">
-        <Select
-          label="Produit"
-          placeholder="Rechercher un produit"
-          searchable
-          data={productOptions}
-          value={form.values.product || null}
-          onChange={(v) => form.setValue('product', v ?? '', { touch: true })}
-          nothingFoundMessage="Aucun produit"
+        <ProductSelect
+          value={form.values.product}
+          onChange={(id) => form.setValue('product', id, { touch: true })}
           error={form.errorOf('product')}
         />
         <MultiSelect
@@ -71,28 +67,18 @@ export function BulkNeedsForm({ onDone }: { onDone: () => void }) {
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
           {chosen.map((m) => (
-            <TextInput
+            <QuantityInput
               key={m}
               label={`Quantité pour ${formatMonthYear(m)}`}
-              inputMode={unit === 'kg' ? 'decimal' : 'numeric'}
-              rightSection={unit}
+              unit={unit}
               value={form.values.quantities[m] ?? ''}
-              onChange={(e) =>
-                form.setValue('quantities', {
-                  ...form.values.quantities,
-                  [m]: filterCellInput(e.currentTarget.value, unit),
-                })
-              }
+              onChange={(text) => form.setValue('quantities', { ...form.values.quantities, [m]: text })}
               onBlur={() => form.touch(quantityField(m))}
               error={form.errorOf(quantityField(m))}
             />
           ))}
         </SimpleGrid>
-        {submission.failure ? (
-          <Alert color="red" role="alert">
-            {submission.failure}
-          </Alert>
-        ) : null}
+        <SubmitFailure message={submission.failure} />
         <Group justify="flex-end">
           <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
             {submission.label('Ajouter')}

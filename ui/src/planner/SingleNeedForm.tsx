@@ -1,13 +1,15 @@
-import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core'
+import { Button, Group, Select, Stack } from '@mantine/core'
 import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
+import { SubmitFailure } from '../forms/SubmitFailure'
 import { useSubmit } from '../forms/useSubmit'
 import { useNeeds, useProducts } from '../store/hooks'
 import { createNeed } from '../store/needs'
 import { type SingleNeedField, type SingleNeedValues, validateSingleNeed } from '../validation/singleNeed'
-import { filterCellInput } from './cellInput'
 import { monthOptions } from './monthOptions'
 import { currentMonth } from './period'
+import { ProductSelect } from './ProductSelect'
+import { QuantityInput } from './QuantityInput'
 
 /** Adds one need: a product (searchable), a month and a quantity (PRODUCT §2 "Add bar"). */
 export function SingleNeedForm({ onDone }: { onDone: () => void }) {
@@ -15,7 +17,6 @@ export function SingleNeedForm({ onDone }: { onDone: () => void }) {
   const needs = useNeeds()
   const [current] = useState(() => currentMonth())
   const months = useMemo(() => monthOptions(current), [current])
-  const productOptions = useMemo(() => products.map((p) => ({ value: p._id, label: p.name })), [products])
   const validate = useCallback(
     (values: SingleNeedValues) =>
       validateSingleNeed(values, {
@@ -44,18 +45,13 @@ export function SingleNeedForm({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Ajouter un besoin">
       <Stack gap="sm">
-        <Select
-          label="Produit"
-          placeholder="Rechercher un produit"
-          searchable
-          data={productOptions}
-          value={form.values.product || null}
-          onChange={(v) => {
-            form.setValue('product', v ?? '', { touch: true })
+        <ProductSelect
+          value={form.values.product}
+          onChange={(id) => {
+            form.setValue('product', id, { touch: true })
             // A need may already exist for the month shown: say so at once.
             form.touch('month')
           }}
-          nothingFoundMessage="Aucun produit"
           error={form.errorOf('product')}
         />
         <Select
@@ -66,20 +62,15 @@ export function SingleNeedForm({ onDone }: { onDone: () => void }) {
           onChange={(v) => form.setValue('month', v ?? '', { touch: true })}
           error={form.errorOf('month')}
         />
-        <TextInput
+        <QuantityInput
           label="Quantité"
-          inputMode={unit === 'kg' ? 'decimal' : 'numeric'}
-          rightSection={unit}
+          unit={unit}
           value={form.values.quantity}
-          onChange={(e) => form.setValue('quantity', filterCellInput(e.currentTarget.value, unit))}
+          onChange={(text) => form.setValue('quantity', text)}
           onBlur={() => form.touch('quantity')}
           error={form.errorOf('quantity')}
         />
-        {submission.failure ? (
-          <Alert color="red" role="alert">
-            {submission.failure}
-          </Alert>
-        ) : null}
+        <SubmitFailure message={submission.failure} />
         <Group justify="flex-end">
           <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
             {submission.label('Ajouter')}
