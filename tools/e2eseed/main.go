@@ -1,17 +1,13 @@
-// Command e2eseed gives a shop of the browser tests (ui/e2e/supply.spec.ts)
-// needs and deliveries around the current week, written into the daemon's
-// database by core/trade/tradetest (trade.Bulk: commitments, orders,
-// deliveries as trade and the deliveries' rules leave them). It is used by
-// tests only.
+// Command e2eseed writes the scenes of the browser tests (ui/e2e) into the
+// daemon's database, through core's own operations. It is used by tests
+// only; ui/e2e/fixtures.ts builds it once per run.
 //
-//	e2eseed --data-dir DIR --shop EMAIL --producer EMAIL --producer EMAIL
+//	e2eseed orders --data-dir DIR --shop EMAIL --producer EMAIL --month 2026-12-01
+//	e2eseed supply --data-dir DIR --shop EMAIL --producer EMAIL --producer EMAIL
 //
-// With M the Monday of the current week in Europe/Paris: Tomate gets a need
-// of 260 kg this month and next; on M+1 the first producer brings 30 kg of
-// tomatoes and the second 10 kg; on M−3 the first producer delivered 12 kg
-// of leeks (done), a product without need in the weeks shown: the leeks
-// are those of the month before M−3's, delivered past its end (the shop
-// moved the delivery), so their need is in that month.
+// (--database-url URL instead of --data-dir for PostgreSQL.) Each scene is
+// described in its own file: orders.go for ui/e2e/deliveries.spec.ts,
+// supply.go for ui/e2e/supply.spec.ts.
 package main
 
 import (
@@ -26,16 +22,34 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/calendar"
+	"primeur/core/config"
 	"primeur/core/schema"
 	"primeur/core/store"
-	"primeur/core/supply"
-	"primeur/core/trade/tradetest"
 )
 
-type fatal struct{}
+// scenes by name: each declares its flags on fs and returns what writes it
+// once they are read (it may end the command with its usage).
+var scenes = map[string]func(fs *flag.FlagSet) func(*env) error{
+	"orders": ordersScene,
+	"supply": supplyScene,
+}
 
-func (fatal) Helper()                        {}
-func (fatal) Fatalf(format string, a ...any) { log.Fatalf(format, a...) }
+// env is what a scene works with: the migrated database, the clock of the
+// business time zone, and the accounts by email.
+type env struct {
+	ctx   context.Context
+	db    *store.DB
+	clock calendar.Clock
+}
+
+// user is the account of email; a missing one ends the command.
+func (e *env) user(email string) accounts.User {
+	u, err := accounts.ByEmail(e.ctx, e.db, email)
+	if err != nil {
+		log.Fatalf("%s: %v", email, err)
+	}
+	return u
+}
 
 type list []string
 
@@ -43,14 +57,18 @@ func (l *list) String() string     { return strings.Join(*l, ",") }
 func (l *list) Set(s string) error { *l = append(*l, s); return nil }
 
 func main() {
-	dataDir := flag.String("data-dir", "", "the daemon's data directory (SQLite)")
-	databaseURL := flag.String("database-url", "", "PostgreSQL URL, instead of --data-dir")
-	shopEmail := flag.String("shop", "", "the shop's email")
-	var producers list
-	flag.Var(&producers, "producer", "a producer's email (twice)")
-	flag.Parse()
-	if *shopEmail == "" || len(producers) != 2 || (*dataDir == "" && *databaseURL == "") {
-		flag.Usage()
+	log.SetFlags(0)
+	if len(os.Args) < 2 || scenes[os.Args[1]] == nil {
+		fmt.Fprintln(os.Stderr, "usage: e2eseed orders|supply --data-dir DIR …")
+		os.Exit(2)
+	}
+	fs := flag.NewFlagSet("e2eseed "+os.Args[1], flag.ExitOnError)
+	dataDir := fs.String("data-dir", "", "the daemon's data directory (SQLite)")
+	databaseURL := fs.String("database-url", "", "PostgreSQL URL, instead of --data-dir")
+	run := scenes[os.Args[1]](fs)
+	_ = fs.Parse(os.Args[2:])
+	if *dataDir == "" && *databaseURL == "" {
+		fs.Usage()
 		os.Exit(2)
 	}
 	ctx := context.Background()
@@ -62,27 +80,8 @@ func main() {
 	if _, err := schema.Migrate(ctx, db); err != nil {
 		log.Fatal(err)
 	}
-	id := func(email string) string {
-		u, err := accounts.ByEmail(ctx, db, email)
-		if err != nil {
-			log.Fatalf("%s: %v", email, err)
-		}
-		return u.ID
-	}
-	shop, first, second := id(*shopEmail), id(producers[0]), id(producers[1])
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
+	e := &env{ctx: ctx, db: db, clock: calendar.NewClock(time.Now, config.Defaults().Location)}
+	if err := run(e); err != nil {
 		log.Fatal(err)
 	}
-	monday := calendar.DateOf(time.Now().In(paris)).Monday()
-	w := tradetest.On(fatal{}, db)
-	for _, m := range []calendar.Month{monday.Month(), monday.Month() + 1} {
-		w.Need(shop, "tomate", m.String(), 26000)
-	}
-	w.Deliver(first, shop, monday.AddDays(1).String(), supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 3000})
-	w.Deliver(second, shop, monday.AddDays(1).String(), supply.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-	leeks := monday.AddDays(-3)
-	w.Delivery(w.OrderOf(first, shop, leeks.Month().AddMonths(-1).String()), leeks.String(), supply.Done,
-		tradetest.L{Product: "poireau", Price: 250, Expected: 1200, Sent: tradetest.Dec(1200)})
-	fmt.Println(monday)
 }

@@ -1,33 +1,16 @@
 // Deliveries in real browsers against the real daemon (PRODUCT §2 "Deliveries
 // page"): the shop edits and cancels planned deliveries, the producer claims
 // on a done one, the shop answers, and both download the delivery note and
-// the invoice. The order is made by tools/e2eorders (built here with the
-// Go toolchain) on the daemon's database through core/trade's operations
-// (the producer delivers every day, proposes, the shop accepts);
+// the invoice. The order is made by tools/e2eseed's orders scene (fixtures'
+// seed) on the daemon's database through core/trade's operations (the producer delivers every day, proposes, the shop accepts);
 // time moves forward with the same jobs the daemon schedules, run as
 // `primeur jobs run … --at` on the daemon's database.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page } from '@playwright/test'
-import { expect, test, uniqueAccount } from './fixtures'
-
-const repo = fileURLToPath(new URL('../..', import.meta.url))
-let seederDir = ''
-let seeder = ''
-
-test.beforeAll(() => {
-  test.setTimeout(240_000)
-  seederDir = mkdtempSync(join(tmpdir(), 'primeur-e2eorders-'))
-  seeder = join(seederDir, 'e2eorders')
-  execFileSync('go', ['build', '-o', seeder, './tools/e2eorders'], { cwd: repo, stdio: 'inherit' })
-})
-
-test.afterAll(() => {
-  if (seederDir) rmSync(seederDir, { recursive: true, force: true })
-})
+import { dataDir, expect, seed, test, uniqueAccount } from './fixtures'
 
 /** The first day of the month `offset` months from now in Paris, "2026-12-01". */
 function monthStart(offset: number): string {
@@ -43,12 +26,6 @@ const shown = (day: string) => day.split('-').reverse().join('/')
 
 const here = dirname(fileURLToPath(import.meta.url))
 const bin = resolve(process.env.PRIMEUR_BIN ?? join(here, '..', '..', 'bin', 'primeur'))
-
-function dataDir(): string {
-  const dir = process.env.PRIMEUR_E2E_DATA_DIR
-  if (!dir) throw new Error('PRIMEUR_E2E_DATA_DIR is not set: this test needs the daemon started by the global setup')
-  return dir
-}
 
 /** Runs a job on the daemon's database as if it were `at` (Paris time). */
 function runJob(name: string, at: string) {
@@ -110,7 +87,7 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   const farmContext = await browser.newContext({ baseURL })
   const shop = await register(shopContext, 'epicerie', true)
   const farm = await register(farmContext, 'ferme', false)
-  execFileSync(seeder, ['--data-dir', dataDir(), '--shop', shop.email, '--producer', farm.email, '--month', month])
+  seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
   const load: Load = await (await shopContext.request.get('/api/user')).json()
   const deliveries = [...load.orders[0].deliveries].sort((a, b) => a.date.localeCompare(b.date))
   expect(deliveries.length).toBeGreaterThanOrEqual(28)

@@ -1,6 +1,8 @@
 // Shared test fixtures: the base URL comes from the global setup, which runs
 // after the configuration was read, so it is injected here.
 import { type Page, expect, test as base } from '@playwright/test'
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
 
 export const test = base.extend<{ pageProblems: string[] }>({
   baseURL: async ({}, use) => {
@@ -61,4 +63,22 @@ export async function loginThroughForm(page: Page, account: { email: string; pas
   await page.getByLabel('Adresse email', { exact: true }).fill(account.email)
   await page.getByLabel('Mot de passe', { exact: true }).fill(account.password)
   await page.getByRole('button', { name: 'Se connecter' }).click()
+}
+
+/** The daemon's data directory, which the global setup exports (tests that need it fail without it). */
+export function dataDir(): string {
+  const dir = process.env.PRIMEUR_E2E_DATA_DIR
+  if (!dir) throw new Error('PRIMEUR_E2E_DATA_DIR is not set: this test needs the daemon started by the global setup')
+  return dir
+}
+
+/**
+ * Writes a scene of tools/e2eseed (`orders`, `supply`) into the daemon's
+ * database and returns what it prints. The global setup built the seeder
+ * into the data directory.
+ */
+export function seed(scene: 'orders' | 'supply', args: string[]): string {
+  return execFileSync(join(dataDir(), 'e2eseed'), [scene, '--data-dir', dataDir(), ...args], {
+    encoding: 'utf8',
+  }).trim()
 }

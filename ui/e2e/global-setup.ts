@@ -4,11 +4,12 @@
 //   embeds the current ui/dist), or $PRIMEUR_BIN.
 // - A fresh data directory (SQLite database, outbox) per run, exported as
 //   PRIMEUR_E2E_DATA_DIR so tests can run CLI jobs on it; removed at the end
-//   unless PRIMEUR_E2E_KEEP_DATA is set.
+//   unless PRIMEUR_E2E_KEEP_DATA is set; the seeder of tools/e2eseed is built
+//   into it (see fixtures' seed).
 // - The base URL is exported as PRIMEUR_E2E_BASE_URL. When that variable is
 //   already set, the daemon it points to is used and nothing is started.
 import type { FullConfig } from '@playwright/test'
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -66,6 +67,11 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
 
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'primeur-e2e-'))
+  // The scenes' seeder (fixtures' seed), built once with the Go toolchain.
+  execFileSync('go', ['build', '-o', join(dataDir, 'e2eseed'), './tools/e2eseed'], {
+    cwd: join(uiDir, '..'),
+    stdio: 'inherit',
+  })
   const baseUrl = `http://127.0.0.1:${port}`
   // Every test registers its accounts from 127.0.0.1: the suite needs more
   // registrations from that address than a visitor gets (10 an hour).

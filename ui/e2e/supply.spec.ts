@@ -1,29 +1,9 @@
 // The supply screen (Réasso.) against the real daemon. Deliveries are
-// written by tools/e2eseed (built here with the Go toolchain) into the
+// written by tools/e2eseed's supply scene (fixtures' seed) into the
 // daemon's database through trade.Bulk, as trade and the deliveries' rules
 // leave them.
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
-
-const repo = fileURLToPath(new URL('../..', import.meta.url))
-let seederDir = ''
-let seeder = ''
-
-test.beforeAll(() => {
-  test.setTimeout(240_000)
-  seederDir = mkdtempSync(join(tmpdir(), 'primeur-e2eseed-'))
-  seeder = join(seederDir, 'e2eseed')
-  execFileSync('go', ['build', '-o', seeder, './tools/e2eseed'], { cwd: repo, stdio: 'inherit' })
-})
-
-test.afterAll(() => {
-  if (seederDir) rmSync(seederDir, { recursive: true, force: true })
-})
+import { expect, registerThroughForm, seed, test, uniqueAccount } from './fixtures'
 
 /** Registers a producer through the API (no browser needed). */
 async function registerProducer(baseURL: string, prefix: string) {
@@ -39,24 +19,17 @@ async function registerProducer(baseURL: string, prefix: string) {
 
 /** A shop registered through the form, with tomatoes and leeks seeded around the current week. */
 async function seededShop(page: Page, baseURL: string) {
-  const dataDir = process.env.PRIMEUR_E2E_DATA_DIR
-  test.skip(!dataDir, 'PRIMEUR_E2E_DATA_DIR is not set: the daemon was not started by the global setup')
+  test.skip(
+    !process.env.PRIMEUR_E2E_DATA_DIR,
+    'PRIMEUR_E2E_DATA_DIR is not set: the daemon was not started by the global setup',
+  )
   const shop = uniqueAccount('reasso')
   const saules = await registerProducer(baseURL, 'saules')
   const verger = await registerProducer(baseURL, 'verger')
   await page.goto('/landing/register')
   await registerThroughForm(page, shop, 'Distributeur')
   await expect(page.getByRole('button', { name: shop.email })).toBeVisible()
-  execFileSync(seeder, [
-    '--data-dir',
-    dataDir!,
-    '--shop',
-    shop.email,
-    '--producer',
-    saules.email,
-    '--producer',
-    verger.email,
-  ])
+  seed('supply', ['--shop', shop.email, '--producer', saules.email, '--producer', verger.email])
   return { shop, saules, verger }
 }
 
