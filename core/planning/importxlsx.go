@@ -93,7 +93,27 @@ type ImportRow struct {
 	Name string
 	// Product is the catalogue product it matched; nil when none did.
 	Product *catalog.Product
-	Cells   []ImportCell
+	// Suggestion is, when no product matched, the catalogue name closest
+	// to Name, or "" when none is close.
+	Suggestion string
+	Cells      []ImportCell
+}
+
+// ImportRounding is a kilogram quantity of the file with more than two
+// decimals (typically a formula's result), rounded to the hundredth as
+// the forms round it (PRODUCT §5); the answer lists each one.
+type ImportRounding struct {
+	Cell     string      `json:"cell" doc:"Cell of the file" example:"C4"`
+	Product  string      `json:"product" doc:"Product name, as the catalogue spells it" example:"Tomate"`
+	Read     string      `json:"read" doc:"The value as the file holds it" example:"38.583333"`
+	Quantity decimal.Dec `json:"quantity" doc:"The quantity imported" example:"38.58"`
+}
+
+// ImportSuggestion is a product name of the file that is not in the
+// catalogue, with the catalogue's closest name.
+type ImportSuggestion struct {
+	Name    string `json:"name" doc:"Product name as written in the file" example:"Tomates cerises"`
+	Product string `json:"product" doc:"The closest catalogue name" example:"Tomate cerise"`
 }
 
 // Import is a parsed file, checked and ready to apply.
@@ -101,6 +121,20 @@ type Import struct {
 	// Months are the month columns, "2026-12-01", in file order.
 	Months []string
 	Rows   []ImportRow
+	// Rounded are the kilogram quantities rounded to the hundredth.
+	Rounded []ImportRounding
+}
+
+// Suggestions returns, for the file's products that are not in the
+// catalogue, the closest catalogue name when one is close, in file order.
+func (imp *Import) Suggestions() []ImportSuggestion {
+	out := []ImportSuggestion{}
+	for _, r := range imp.Rows {
+		if r.Product == nil && r.Suggestion != "" {
+			out = append(out, ImportSuggestion{Name: r.Name, Product: r.Suggestion})
+		}
+	}
+	return out
 }
 
 // importError is a file error: a validation error on the import field.
