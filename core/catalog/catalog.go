@@ -175,6 +175,9 @@ func (p *Product) decodeCoefs() error {
 type Index struct {
 	byID   map[string]Product
 	byName map[string]Product
+	// byLoose and loose serve Match and Closest (match.go).
+	byLoose map[string]Product
+	loose   []looseProduct
 }
 
 // NewIndex indexes products.
@@ -184,6 +187,7 @@ func NewIndex(ps []Product) *Index {
 		ix.byID[p.ID] = p
 		ix.byName[p.NameKey] = p
 	}
+	ix.indexLoose(ps)
 	return ix
 }
 
