@@ -117,7 +117,7 @@ func TestNeedsLoader(t *testing.T) {
 			})
 		}
 		p := shop.Upload("/api/needs-loader", "importfile", "t.xlsx", xlsxFixture(t, "text-quantity.xlsx")).Expect(t, 422).Problem(t)
-		if p.Detail != "Quantité illisible en B4 (« douze ») : saisissez un nombre." {
+		if p.Detail != "Quantité illisible en B4 (« douze ») : saisissez un nombre, par exemple 12,5, ou laissez la case vide." {
 			t.Fatalf("detail %q", p.Detail)
 		}
 

@@ -78,13 +78,19 @@ func (ix *Index) Closest(name string) (Product, bool) {
 	if key == "" {
 		return Product{}, false
 	}
-	best, bestDist := Product{}, max(1, len([]rune(key))/5)+1
+	n := len([]rune(key))
+	best, bestDist := Product{}, max(1, n/5)+1
 	for _, c := range ix.loose {
+		// The distance is at least the difference of the lengths: most
+		// names are too long or too short to be compared at all.
+		if abs(len([]rune(c.key))-n) >= bestDist {
+			continue
+		}
 		if d := edlib.DamerauLevenshteinDistance(key, c.key); d < bestDist {
 			best, bestDist = c.product, d
 		}
 	}
-	if bestDist <= max(1, len([]rune(key))/5) {
+	if bestDist <= max(1, n/5) {
 		return best, true
 	}
 	words := map[string]bool{}
@@ -102,4 +108,11 @@ func (ix *Index) Closest(name string) (Product, bool) {
 		}
 	}
 	return found, longest > 0
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

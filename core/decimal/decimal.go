@@ -108,6 +108,31 @@ func FromSpreadsheet(f float64) (d Dec, ok bool) {
 	return Dec(r), true
 }
 
+// RoundShortest converts f rounded half away from zero to two decimals,
+// the decimals being those of f's shortest text (2.675 → 2.68, where
+// Round, multiplying the binary value, gives 2.67): a spreadsheet's value
+// rounded as the person who sees it would round it. ok is false when f is
+// not finite or beyond ±1e12.
+func RoundShortest(f float64) (d Dec, ok bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > maxAbs {
+		return 0, false
+	}
+	s := strconv.FormatFloat(math.Abs(f), 'f', -1, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	frac += "000"
+	h, err := strconv.ParseInt(whole+frac[:2], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if frac[2] >= '5' {
+		h++
+	}
+	if f < 0 {
+		h = -h
+	}
+	return Dec(h), true
+}
+
 // Round converts f rounded half away from zero to two decimals.
 func Round(f float64) Dec {
 	return Dec(math.Round(f * 100))

@@ -189,3 +189,29 @@ func TestMulDiv(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+func TestRoundShortest(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want Dec
+		ok   bool
+	}{
+		{38.583333333333336, 3858, true},
+		{2.675, 268, true}, // binary 2.67499…: its text is 2.675
+		{2.665, 267, true},
+		{0.004, 0, true},
+		{0.005, 1, true},
+		{12, 1200, true},
+		{-1.005, -101, true},
+		{1e12, 100 * 1e12, true},
+		{1e13, 0, false},
+		{math.NaN(), 0, false},
+		{math.Inf(1), 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := RoundShortest(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("RoundShortest(%v) = %v %v, want %v %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

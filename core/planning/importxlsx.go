@@ -3,19 +3,14 @@ package planning
 import (
 	"archive/zip"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
 	"primeur/core"
-	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 )
@@ -48,28 +43,35 @@ const ImportField = "importfile"
 // French messages of the file import. Those with verbs take the cell
 // reference ("B4") and what it holds.
 const (
-	MsgImportExtension  = "Seuls les fichiers Excel au format .xlsx sont acceptés."
-	MsgImportTooBig     = "Le fichier dépasse la taille maximale de 5 Mo."
-	MsgImportNoFile     = "Aucun fichier reçu : choisissez un fichier .xlsx."
-	MsgImportNotXLSX    = "Ce fichier n'est pas un classeur Excel .xlsx lisible."
-	MsgImportEncrypted  = "Ce fichier est protégé par un mot de passe ou enregistré au format Excel 97-2003 : enregistrez-le sans mot de passe au format .xlsx, puis réessayez."
-	MsgImportEntries    = "Ce classeur contient trop d'éléments (100 au plus) : enregistrez une copie ne contenant que le tableau des besoins."
-	MsgImportInflated   = "Ce classeur est trop volumineux une fois décompressé (20 Mo au plus)."
-	MsgImportEmpty      = "La première feuille du classeur est vide."
-	MsgImportNoHeader   = "La cellule A1 de la première feuille doit contenir « Produit », suivie d'une colonne par mois."
-	MsgImportNoMonths   = "La ligne 1 ne contient aucun mois après « Produit »."
-	MsgImportNoRows     = "Le fichier ne contient aucune ligne de produit."
-	MsgImportManyMonths = "Le fichier contient trop de colonnes de mois (36 au plus)."
-	MsgImportManyRows   = "Le fichier contient trop de lignes de produits (10 000 au plus)."
-	msgImportNoMonth    = "En-tête de mois manquant en %s."
-	msgImportBadMonth   = "En-tête de mois illisible en %s (« %s ») : indiquez une date, 2026-12 ou 12/2026."
-	msgImportDupMonth   = "Le mois de %s (%s) figure déjà dans une autre colonne."
-	msgImportNoName     = "Nom de produit manquant en %s."
-	msgImportDupProduct = "Le produit « %s » figure deux fois (lignes %d et %d)."
-	msgImportText       = "Quantité illisible en %s (« %s ») : saisissez un nombre."
-	msgImportNegative   = "Quantité négative en %s : saisissez un nombre positif."
-	msgImportCell       = "Quantité incorrecte en %s (%s) : %s"
-	msgImportOutside    = "Valeur en %s hors des colonnes de mois."
+	MsgImportExtension    = "Seuls les fichiers Excel au format .xlsx sont acceptés."
+	MsgImportTooBig       = "Le fichier dépasse la taille maximale de 5 Mo."
+	MsgImportNoFile       = "Aucun fichier reçu : choisissez un fichier .xlsx."
+	MsgImportNotXLSX      = "Ce fichier n'est pas un classeur Excel .xlsx lisible."
+	MsgImportEncrypted    = "Ce fichier est protégé par un mot de passe ou enregistré au format Excel 97-2003 : enregistrez-le sans mot de passe au format .xlsx, puis réessayez."
+	MsgImportEntries      = "Ce classeur contient trop d'éléments (100 au plus) : enregistrez une copie ne contenant que le tableau des besoins."
+	MsgImportInflated     = "Ce classeur est trop volumineux une fois décompressé (20 Mo au plus)."
+	MsgImportEmpty        = "Le classeur ne contient aucune feuille remplie."
+	MsgImportNoHeader     = "Aucune feuille du classeur ne contient le tableau des besoins : une ligne d'en-tête avec une colonne « Produit » suivie d'une colonne par mois (par exemple « janv. 2027 », 01/2027 ou une date)."
+	MsgImportNoMonths     = "La ligne d'en-tête (ligne %d, « Produit ») ne contient aucun mois : ajoutez une colonne par mois, par exemple « janv. 2027 », 01/2027 ou une date."
+	MsgImportNoRows       = "Le fichier ne contient aucune ligne de produit sous la ligne d'en-tête."
+	MsgImportManyMonths   = "Le fichier contient trop de colonnes de mois (36 au plus)."
+	MsgImportManyRows     = "Le fichier contient trop de lignes de produits (10 000 au plus)."
+	msgImportBadMonth     = "En-tête de mois illisible en %s (« %s ») : indiquez un mois et son année, par exemple « janv. 2027 », 01/2027 ou une date."
+	msgImportNoYear       = "En-tête de mois sans année en %s (« %s ») : indiquez aussi l'année, par exemple « %s 2027 »."
+	msgImportDupMonth     = "Le mois de %s (%s) figure déjà en %s : gardez une seule colonne par mois."
+	msgImportNoName       = "Nom de produit manquant en %s : indiquez le produit de cette ligne, ou videz la ligne."
+	msgImportDupProduct   = "Le produit « %s » figure deux fois (lignes %d et %d) : gardez une seule ligne par produit."
+	msgImportText         = "Quantité illisible en %s (« %s ») : saisissez un nombre, par exemple 12,5, ou laissez la case vide."
+	msgImportNegative     = "Quantité négative en %s (« %s ») : saisissez un nombre positif, ou laissez la case vide."
+	msgImportPieces       = "Quantité incorrecte en %s (« %s ») : %s se compte en pièces ; saisissez un nombre entier."
+	msgImportCell         = "Quantité incorrecte en %s (%s) : %s"
+	msgImportOutside      = "Valeur en %s (« %s ») dans une colonne sans mois : indiquez le mois en tête de colonne, ou videz la colonne."
+	msgImportTwice        = "Deux quantités pour le même mois (%s et %s, sous un en-tête fusionné) : gardez-en une seule."
+	msgImportFormula      = "Formule impossible à calculer en %s (« %s ») : remplacez-la par sa valeur."
+	msgImportFormulaError = "Formule en erreur en %s (%s) : corrigez-la, ou remplacez-la par une quantité."
+	msgImportUnknownUnit  = "Unité inconnue en %s (« %s ») : indiquez kg ou pièce."
+	msgImportUnit         = "Unité en %s (« %s ») : %s se compte en %s dans le catalogue ; indiquez la quantité en %s."
+	msgImportMore         = "… et %d autres problèmes."
 )
 
 // oleHeader starts every OLE compound file: an encrypted (password
@@ -178,7 +180,8 @@ func ParseXLSX(name string, data []byte, ix *catalog.Index) (imp *Import, err er
 	if bytes.HasPrefix(data, oleHeader) {
 		return nil, importError(MsgImportEncrypted)
 	}
-	if err := checkZip(data); err != nil {
+	formulas, err := checkZip(data)
+	if err != nil {
 		return nil, err
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
@@ -195,118 +198,84 @@ func ParseXLSX(name string, data []byte, ix *catalog.Index) (imp *Import, err er
 		return nil, importError(MsgImportNotXLSX)
 	}
 	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, importError(MsgImportEmpty)
-	}
 	props, err := f.GetWorkbookProps()
 	if err != nil {
 		return nil, importError(MsgImportNotXLSX)
 	}
 	date1904 := props.Date1904 != nil && *props.Date1904
-	rows, err := f.Rows(sheets[0])
+	filled, monthless := false, 0
+	for n, sheet := range f.GetSheetList() {
+		if n == maxSheets {
+			break
+		}
+		t := &table{f: f, sheet: sheet, ix: ix, date1904: date1904, formulas: formulas, seen: map[string]int{}}
+		found, any, err := t.read()
+		if err != nil || found {
+			return t.result(err)
+		}
+		filled = filled || any
+		if monthless == 0 {
+			monthless = t.monthless
+		}
+	}
+	switch {
+	case !filled:
+		return nil, importError(MsgImportEmpty)
+	case monthless > 0:
+		return nil, importError(MsgImportNoMonths, monthless)
+	}
+	return nil, importError(MsgImportNoHeader)
+}
+
+// read reads the sheet: found is whether it holds the needs table (then
+// read whole), any whether it holds anything at all.
+func (t *table) read() (found, any bool, err error) {
+	rows, err := t.f.Rows(t.sheet)
 	if err != nil {
-		return nil, importError(MsgImportNotXLSX)
+		return false, false, importError(MsgImportNotXLSX)
 	}
-	p := parser{ix: ix, date1904: date1904, seen: map[string]int{}}
-	imp, err = p.read(rows)
-	if cerr := rows.Close(); err == nil && cerr != nil {
-		err = importError(MsgImportNotXLSX)
-	}
-	return imp, err
-}
-
-// checkZip reads the zip directory and refuses, before anything is
-// inflated, too many entries or too much declared content. Then it inflates
-// each entry once, without keeping it, to check that it holds exactly its
-// declared size and checksum: excelize ignores read errors and would take a
-// damaged or lying entry (a zip bomb declaring a small size) as a truncated
-// part, which could import half a sheet.
-func checkZip(data []byte) error {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return importError(MsgImportNotXLSX)
-	}
-	if len(zr.File) > MaxZipEntries {
-		return importError(MsgImportEntries)
-	}
-	var total uint64
-	for _, e := range zr.File {
-		if e.UncompressedSize64 > UnzipSizeLimit {
-			return importError(MsgImportInflated)
-		}
-		total += e.UncompressedSize64
-	}
-	if total > UnzipSizeLimit {
-		return importError(MsgImportInflated)
-	}
-	for _, e := range zr.File {
-		rc, err := e.Open()
-		if err != nil {
-			return importError(MsgImportNotXLSX)
-		}
-		// Go's zip reader fails past the declared size and on a checksum
-		// mismatch, so this reads at most the declared sizes checked above.
-		_, err = io.Copy(io.Discard, rc)
-		rc.Close()
-		if err != nil {
-			return importError(MsgImportNotXLSX)
-		}
-	}
-	return nil
-}
-
-type parser struct {
-	ix       *catalog.Index
-	date1904 bool
-	imp      Import
-	header   bool
-	// seen maps a product's name key to the line it appeared on.
-	seen map[string]int
-}
-
-var rawCells = excelize.Options{RawCellValue: true}
-
-func (p *parser) read(rows *excelize.Rows) (*Import, error) {
-	line, blankHeader := 0, false
+	defer rows.Close()
 	for rows.Next() {
-		line++
+		t.line++
 		cols, err := rows.Columns(rawCells)
 		if err != nil {
-			return nil, importError(MsgImportNotXLSX)
+			return false, any, importError(MsgImportNotXLSX)
 		}
-		if isBlank(cols) {
-			if line == 1 {
-				blankHeader = true
+		blank := isBlank(cols)
+		any = any || !blank
+		switch {
+		case t.header == 0 && t.line > headerSearchRows:
+			return false, any, nil
+		case t.header == 0 && !blank:
+			if _, err := t.readHeader(cols); err != nil {
+				return false, any, err
 			}
-			continue
-		}
-		if line == 1 {
-			if err := p.readHeader(cols); err != nil {
-				return nil, err
+		case t.header == 0:
+		case blank && !t.formulas:
+		default:
+			if err := t.readRow(cols); err != nil {
+				return true, any, err
 			}
-			continue
-		}
-		if blankHeader {
-			return nil, importError(MsgImportNoHeader)
-		}
-		if len(p.imp.Rows) == MaxImportRows {
-			return nil, importError(MsgImportManyRows)
-		}
-		if err := p.readRow(line, cols); err != nil {
-			return nil, err
 		}
 	}
 	if rows.Error() != nil {
-		return nil, importError(MsgImportNotXLSX)
+		return false, any, importError(MsgImportNotXLSX)
 	}
-	switch {
-	case !p.header:
-		return nil, importError(MsgImportEmpty)
-	case len(p.imp.Rows) == 0:
+	return t.header > 0, any, nil
+}
+
+// result is the import read from the table, or its refusal.
+func (t *table) result(err error) (*Import, error) {
+	if err != nil {
+		return nil, err
+	}
+	if err := t.err(); err != nil {
+		return nil, err
+	}
+	if len(t.imp.Rows) == 0 {
 		return nil, importError(MsgImportNoRows)
 	}
-	return &p.imp, nil
+	return &t.imp, nil
 }
 
 func isBlank(cols []string) bool {
@@ -318,159 +287,80 @@ func isBlank(cols []string) bool {
 	return true
 }
 
-func (p *parser) readHeader(cols []string) error {
-	if key := catalog.NameKey(cols[0]); key != "produit" && key != "produits" {
-		return importError(MsgImportNoHeader)
-	}
-	cols = trimTrailing(cols)
-	if len(cols) == 1 {
-		return importError(MsgImportNoMonths)
-	}
-	if len(cols)-1 > MaxImportMonths {
-		return importError(MsgImportManyMonths)
-	}
-	seen := map[string]bool{}
-	for i, raw := range cols[1:] {
-		ref := cellRef(i+2, 1)
-		raw = strings.TrimSpace(raw)
-		if raw == "" {
-			return importError(msgImportNoMonth, ref)
-		}
-		month, ok := p.monthOf(raw)
-		if !ok {
-			return importError(msgImportBadMonth, ref, clip(raw))
-		}
-		if seen[month] {
-			return importError(msgImportDupMonth, ref, month[:7])
-		}
-		seen[month] = true
-		p.imp.Months = append(p.imp.Months, month)
-	}
-	p.header = true
-	return nil
-}
+var rawCells = excelize.Options{RawCellValue: true}
 
-func trimTrailing(cols []string) []string {
-	for len(cols) > 0 && strings.TrimSpace(cols[len(cols)-1]) == "" {
-		cols = cols[:len(cols)-1]
+// checkZip reads the zip directory and refuses, before anything is
+// inflated, too many entries or too much declared content. Then it inflates
+// each entry once, without keeping it, to check that it holds exactly its
+// declared size and checksum: excelize ignores read errors and would take a
+// damaged or lying entry (a zip bomb declaring a small size) as a truncated
+// part, which could import half a sheet.
+func checkZip(data []byte) (formulas bool, err error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return false, importError(MsgImportNotXLSX)
 	}
-	return cols
-}
-
-// Excel serial numbers of 2000-01-01 and 2101-01-01 (1900 date system): a
-// number in a month header must be a date of this century.
-const (
-	serial2000 = 36526
-	serial2101 = 73416
-)
-
-// monthOf reads a month header: a date cell (an Excel serial number, or an
-// ISO date from a date-typed cell), "2026-12", "2026-12-01" or "12/2026".
-func (p *parser) monthOf(raw string) (string, bool) {
-	if f, err := strconv.ParseFloat(raw, 64); err == nil {
-		if p.date1904 {
-			f += 1462
+	if len(zr.File) > MaxZipEntries {
+		return false, importError(MsgImportEntries)
+	}
+	var total uint64
+	for _, e := range zr.File {
+		if e.UncompressedSize64 > UnzipSizeLimit {
+			return false, importError(MsgImportInflated)
 		}
-		if math.IsNaN(f) || f < serial2000 || f >= serial2101 {
-			return "", false
-		}
-		t, err := excelize.ExcelDateToTime(f, false)
+		total += e.UncompressedSize64
+	}
+	if total > UnzipSizeLimit {
+		return false, importError(MsgImportInflated)
+	}
+	for _, e := range zr.File {
+		rc, err := e.Open()
 		if err != nil {
-			return "", false
+			return false, importError(MsgImportNotXLSX)
 		}
-		return calendar.MonthOf(t).String(), true
-	}
-	if y, m, ok := strings.Cut(raw, "/"); ok { // "12/2026"
-		mm, err1 := strconv.Atoi(y)
-		yy, err2 := strconv.Atoi(m)
-		if err1 != nil || err2 != nil || len(m) != 4 || mm < 1 || mm > 12 || yy < calendar.MinYear || yy > calendar.MaxYear {
-			return "", false
+		// Go's zip reader fails past the declared size and on a checksum
+		// mismatch, so this reads at most the declared sizes checked above.
+		var w io.Writer = io.Discard
+		var scan *formulaScan
+		if strings.Contains(e.Name, "worksheets/") && !formulas {
+			scan = &formulaScan{}
+			w = scan
 		}
-		return calendar.MonthOfParts(yy, time.Month(mm)).String(), true
-	}
-	if len(raw) > 10 && (raw[10] == 'T' || raw[10] == ' ') { // a date-typed cell, "2026-12-01T00:00:00"
-		raw = raw[:10]
-	}
-	month, err := ParseMonth("", raw)
-	return month, err == nil
-}
-
-func (p *parser) readRow(line int, cols []string) error {
-	name := strings.TrimSpace(cols[0])
-	if name == "" {
-		return importError(msgImportNoName, cellRef(1, line))
-	}
-	key := catalog.NameKey(name)
-	if key == "" {
-		key = name
-	}
-	if first, dup := p.seen[key]; dup {
-		return importError(msgImportDupProduct, clip(name), first, line)
-	}
-	p.seen[key] = line
-	row := ImportRow{Line: line, Name: name}
-	if prod, ok := p.ix.ByName(name); ok {
-		row.Product = &prod
-	}
-	for i, raw := range cols[1:] {
-		raw = strings.TrimSpace(raw)
-		if raw == "" {
-			continue
-		}
-		ref := cellRef(i+2, line)
-		if i >= len(p.imp.Months) {
-			return importError(msgImportOutside, ref)
-		}
-		f, ok := parseNumber(raw)
-		if !ok {
-			return importError(msgImportText, ref, clip(raw))
-		}
-		if f < 0 {
-			return importError(msgImportNegative, ref)
-		}
-		if row.Product == nil {
-			continue // reported as missing; its unit is unknown
-		}
-		q, err := ParseCellQuantity(ref, row.Product.Unit, f)
+		_, err = io.Copy(w, rc)
+		rc.Close()
 		if err != nil {
-			var v *core.ValidationError
-			if errors.As(err, &v) {
-				return importError(msgImportCell, ref, row.Product.Name, v.Fields[0].Message)
-			}
-			return err
+			return false, importError(MsgImportNotXLSX)
 		}
-		row.Cells = append(row.Cells, ImportCell{Month: i, Quantity: q, Ref: ref})
+		formulas = formulas || scan != nil && scan.found
 	}
-	p.imp.Rows = append(p.imp.Rows, row)
-	return nil
+	return formulas, nil
 }
 
-// parseNumber reads a decimal number as a cell holds it: "12", "12.5",
-// "1.25E+2" for a number cell, and also "12,5" for a number typed as text
-// the French way. Anything else (words, hexadecimal, NaN, Inf) is refused.
-func parseNumber(s string) (float64, bool) {
-	digits, dot, exp := 0, false, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case (c == '.' || c == ',') && !dot && !exp:
-			dot = true
-		case (c == '-' || c == '+') && (i == 0 || s[i-1] == 'e' || s[i-1] == 'E'):
-		case (c == 'e' || c == 'E') && !exp && digits > 0:
-			exp = true
-		default:
-			return 0, false
+// formulaScan looks through a worksheet's XML for a formula element,
+// <f> or <x:f …>, across the chunks it is written in.
+type formulaScan struct {
+	tail  []byte
+	found bool
+}
+
+// formulaTags are the openings of a formula element: <f>, <f t="shared"…>,
+// and the same with a namespace prefix (<x:f>).
+var formulaTags = [][]byte{[]byte("<f>"), []byte("<f "), []byte(":f>"), []byte(":f ")}
+
+func (s *formulaScan) Write(p []byte) (int, error) {
+	if s.found {
+		return len(p), nil
+	}
+	buf := append(s.tail, p...)
+	for _, tag := range formulaTags {
+		if bytes.Contains(buf, tag) {
+			s.found = true
+			return len(p), nil
 		}
 	}
-	if digits == 0 {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
-	if err != nil || math.IsInf(f, 0) {
-		return 0, false
-	}
-	return f, true
+	keep := min(len(buf), 16)
+	s.tail = append(s.tail[:0], buf[len(buf)-keep:]...)
+	return len(p), nil
 }
 
 func cellRef(col, row int) string {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"primeur/core"
@@ -103,17 +104,16 @@ var badFiles = []struct{ file, msg string }{
 	{"password.xlsx", planning.MsgImportEncrypted},
 	{"empty-sheet.xlsx", planning.MsgImportEmpty},
 	{"no-header.xlsx", planning.MsgImportNoHeader},
-	{"no-months.xlsx", planning.MsgImportNoMonths},
-	{"bad-month.xlsx", "En-tête de mois illisible en C1 (« décembre ») : indiquez une date, 2026-12 ou 12/2026."},
-	{"month-13.xlsx", "En-tête de mois illisible en B1 (« 13/2027 ») : indiquez une date, 2026-12 ou 12/2026."},
-	{"duplicate-month.xlsx", "Le mois de C1 (2027-01) figure déjà dans une autre colonne."},
-	{"text-quantity.xlsx", "Quantité illisible en B4 (« douze ») : saisissez un nombre."},
-	{"negative-quantity.xlsx", "Quantité négative en C3 : saisissez un nombre positif."},
-	{"three-decimals.xlsx", "Quantité incorrecte en B2 (Tomate) : " + planning.MsgBadWeight},
-	{"half-melon.xlsx", "Quantité incorrecte en C2 (Melon) : " + planning.MsgBadPieces},
-	{"duplicate-product.xlsx", "Le produit « TOMATE » figure deux fois (lignes 2 et 4)."},
-	{"no-name.xlsx", "Nom de produit manquant en A3."},
-	{"outside-columns.xlsx", "Valeur en D2 hors des colonnes de mois."},
+	{"no-months.xlsx", fmt.Sprintf(planning.MsgImportNoMonths, 1)},
+	{"bad-month.xlsx", "En-tête de mois sans année en C1 (« décembre ») : indiquez aussi l'année, par exemple « décembre 2027 »."},
+	{"month-13.xlsx", "En-tête de mois illisible en B1 (« 13/2027 ») : indiquez un mois et son année, par exemple « janv. 2027 », 01/2027 ou une date."},
+	{"duplicate-month.xlsx", "Le mois de C1 (01/2027) figure déjà en B1 : gardez une seule colonne par mois."},
+	{"text-quantity.xlsx", "Quantité illisible en B4 (« douze ») : saisissez un nombre, par exemple 12,5, ou laissez la case vide."},
+	{"negative-quantity.xlsx", "Quantité négative en C3 (« -5 ») : saisissez un nombre positif, ou laissez la case vide."},
+	{"half-melon.xlsx", "Quantité incorrecte en C2 (« 2.5 ») : Melon se compte en pièces ; saisissez un nombre entier."},
+	{"duplicate-product.xlsx", "Le produit « TOMATE » figure deux fois (lignes 2 et 4) : gardez une seule ligne par produit."},
+	{"no-name.xlsx", "Nom de produit manquant en A3 : indiquez le produit de cette ligne, ou videz la ligne."},
+	{"outside-columns.xlsx", "Valeur en D2 (« 3 ») dans une colonne sans mois : indiquez le mois en tête de colonne, ou videz la colonne."},
 	{"too-many-months.xlsx", planning.MsgImportManyMonths},
 	{"too-many-rows.xlsx", planning.MsgImportManyRows},
 	{"too-many-entries.xlsx", planning.MsgImportEntries},
@@ -181,6 +181,20 @@ func TestParseGoodFile(t *testing.T) {
 	}
 	if carrot := imp.Rows[4]; carrot.Line != 7 || carrot.Product.ID != "carotte" || len(carrot.Cells) != 3 {
 		t.Errorf("carrot after the blank row %+v", carrot)
+	}
+}
+
+// TestParseRoundsKilograms: a kilogram quantity of more than two decimals
+// (a formula's result, typically) is rounded to the hundredth, half away
+// from zero on the value as the sheet shows it, and listed.
+func TestParseRoundsKilograms(t *testing.T) {
+	imp, err := planning.ParseXLSX("r.xlsx", xlsxFile(t, "three-decimals.xlsx"), catalogueIndex(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []planning.ImportRounding{{Cell: "B2", Product: "Tomate", Read: "1.125", Quantity: 113}}
+	if !slices.Equal(imp.Rounded, want) || imp.Rows[0].Cells[0].Quantity != 113 {
+		t.Fatalf("rounded %+v, cells %+v", imp.Rounded, imp.Rows[0].Cells)
 	}
 }
 
@@ -341,5 +355,89 @@ func TestParseLargestSheet(t *testing.T) {
 	}
 	if last := imp.Rows[len(imp.Rows)-1]; last.Name != planningtest.Synthetic(planning.MaxImportRows) || last.Line != planning.MaxImportRows+1 {
 		t.Fatalf("last row %+v", last.Name)
+	}
+}
+
+// TestParseShopLayouts: the table a shop makes — title rows above the
+// header, a unit column, an empty column, a total column and a total row,
+// names in the plural, French numbers, "-" and "NC" — reads as meant.
+func TestParseShopLayouts(t *testing.T) {
+	data, err := planningtest.Workbook([][]any{
+		{"Besoins 2027 — Épicerie du Lac"},
+		{},
+		{"Désignation", "Unité", "janv. 2027", nil, "févr. 2027", "03/2027", "Total", "Remarques"},
+		{"Tomates", "kg", "1 200", nil, "12,5", "-", 1212.5, "bio"},
+		{"Poireaux", "kg", 30, nil, "NC", "néant", 30, ""},
+		{"melons", "pièce", 4, nil, 6, nil, 10},
+		{"Courgete", "kg", 5},
+		{"Total", nil, 1234, nil, 18.5, 0, 1252.5},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp, err := planning.ParseXLSX("a.xlsx", data, catalogueIndex(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(imp.Months, []string{"2027-01-01", "2027-02-01", "2027-03-01"}) {
+		t.Fatalf("months %v", imp.Months)
+	}
+	if got := imp.Found(); !slices.Equal(got, []string{"Tomate", "Poireau", "Melon"}) {
+		t.Errorf("found %v", got)
+	}
+	if got := imp.Suggestions(); !slices.Equal(got, []planning.ImportSuggestion{{Name: "Courgete", Product: "Courgette"}}) {
+		t.Errorf("suggestions %v", got)
+	}
+	want := map[string][]planning.ImportCell{
+		"Tomates":  {{Month: 0, Quantity: 120000, Ref: "C4"}, {Month: 1, Quantity: 1250, Ref: "E4"}, {Month: 2, Quantity: 0, Ref: "F4"}},
+		"Poireaux": {{Month: 0, Quantity: 3000, Ref: "C5"}, {Month: 1, Quantity: 0, Ref: "E5"}, {Month: 2, Quantity: 0, Ref: "F5"}},
+		"melons":   {{Month: 0, Quantity: 400, Ref: "C6"}, {Month: 1, Quantity: 600, Ref: "E6"}},
+	}
+	for _, r := range imp.Rows {
+		if w, ok := want[r.Name]; ok && !slices.Equal(r.Cells, w) {
+			t.Errorf("%s: %+v, want %+v", r.Name, r.Cells, w)
+		}
+	}
+	if len(imp.Rows) != 4 {
+		t.Errorf("%d rows (the total row is not a product)", len(imp.Rows))
+	}
+}
+
+// TestParseNamesEveryProblem: a file with several problems is refused with
+// each of them named, on the import field.
+func TestParseNamesEveryProblem(t *testing.T) {
+	data, err := planningtest.Workbook([][]any{
+		{"Produit", "janv. 2027", "févr. 2027", "mars"},
+		{"Tomate", "douze", 3, 1},
+		{"Melon", 2.5, "-4", 1},
+		{"Laitue", "kg", 3, 1},
+		{nil, 4},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = planning.ParseXLSX("a.xlsx", data, catalogueIndex(t))
+	var v *core.ValidationError
+	if !errors.As(err, &v) {
+		t.Fatalf("err %v", err)
+	}
+	var refs []string
+	for _, f := range v.Fields {
+		if f.Field != planning.ImportField {
+			t.Errorf("field %q", f.Field)
+		}
+		refs = append(refs, f.Message)
+	}
+	for _, ref := range []string{"D1", "B2", "B3", "C3", "B4", "A5"} {
+		found := false
+		for _, m := range refs {
+			found = found || strings.Contains(m, " "+ref+" ")
+		}
+		if !found {
+			t.Errorf("%s not named in %q", ref, refs)
+		}
+	}
+	if len(v.Fields) != 6 {
+		t.Errorf("%d problems: %q", len(v.Fields), refs)
 	}
 }

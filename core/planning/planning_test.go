@@ -88,29 +88,6 @@ func TestParseQuantity(t *testing.T) {
 	}
 }
 
-// TestParseCellQuantity: a spreadsheet cell keeps its own reading (the
-// import's behaviour before the API's exact rule): formula noise is
-// absorbed and a value within a relative 1e-6 of hundredths is rounded.
-func TestParseCellQuantity(t *testing.T) {
-	tenth, fifth := 0.1, 0.2
-	tests := []struct {
-		unit string
-		in   float64
-		want decimal.Dec
-		msg  string
-	}{
-		{"kg", 12.5, 1250, ""}, {"kg", tenth + fifth, 30, ""}, {"kg", 12345.675, 1234568, ""},
-		{"kg", 1.234, 0, planning.MsgBadWeight}, {"un", 2.5, 0, planning.MsgBadPieces},
-		{"kg", -1, 0, planning.MsgNegative}, {"kg", 2e6, 0, planning.MsgTooLarge},
-	}
-	for _, tt := range tests {
-		got, err := planning.ParseCellQuantity("B2", tt.unit, tt.in)
-		if refusalMessage(err) != tt.msg || (tt.msg == "" && got != tt.want) {
-			t.Errorf("ParseCellQuantity(%s, %v) = %v, %v; want %v, %q", tt.unit, tt.in, got, err, tt.want, tt.msg)
-		}
-	}
-}
-
 func TestParseMonth(t *testing.T) {
 	tests := map[string]string{
 		"2026-12": "2026-12-01", "2026-12-01": "2026-12-01", "2026-12-17": "2026-12-01", " 2027-01 ": "2027-01-01",

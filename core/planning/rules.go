@@ -44,18 +44,6 @@ const MaxBulkMonths = 36
 // pieces, by core/decimal's exact rule (12345.675 is refused, never
 // rounded). The field name is the one errors report.
 func ParseQuantity(field, unit string, f float64) (decimal.Dec, error) {
-	return parseQuantity(field, unit, f, decimal.FromFloat)
-}
-
-// ParseCellQuantity is ParseQuantity for a number read from a spreadsheet
-// cell (the Excel import): the same messages, but the cell's number is
-// read with decimal.FromSpreadsheet, which absorbs the binary noise of
-// cells computed by formulas.
-func ParseCellQuantity(ref, unit string, f float64) (decimal.Dec, error) {
-	return parseQuantity(ref, unit, f, decimal.FromSpreadsheet)
-}
-
-func parseQuantity(field, unit string, f float64, convert func(float64) (decimal.Dec, bool)) (decimal.Dec, error) {
 	bad := MsgBadWeight
 	if unit == catalog.Piece {
 		bad = MsgBadPieces
@@ -69,7 +57,7 @@ func parseQuantity(field, unit string, f float64, convert func(float64) (decimal
 	if f > MaxQuantity.Float() {
 		return 0, core.Invalid(field, MsgTooLarge)
 	}
-	d, ok := convert(f)
+	d, ok := decimal.FromFloat(f)
 	if !ok {
 		return 0, core.Invalid(field, bad)
 	}

@@ -75,7 +75,7 @@ func Fixtures() []Fixture {
 		{"empty-sheet.xlsx", func() ([]byte, error) { return Workbook(nil) }},
 		{"no-header.xlsx", func() ([]byte, error) {
 			months, _ := Months(GoodFirst, 2)
-			return Workbook([][]any{append([]any{"Article"}, months...), {"Tomate", 1, 2}})
+			return Workbook([][]any{append([]any{"Liste"}, months...), {"Tomate", 1, 2}})
 		}},
 		{"no-months.xlsx", func() ([]byte, error) { return Workbook([][]any{{"Produit"}, {"Tomate"}}) }},
 		{"bad-month.xlsx", func() ([]byte, error) {

@@ -1,0 +1,131 @@
+package planning
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"primeur/core/catalog"
+)
+
+// unitOf reads a unit as a shop writes it: kilograms ("kg", "kilos",
+// "kilogrammes") or pieces ("un", "u", "unité", "pièce", "pce", "pc",
+// "botte"); ok is false for anything else.
+func unitOf(s string) (string, bool) {
+	switch catalog.NameKey(s) {
+	case "kg", "kgs", "kilo", "kilos", "kilogramme", "kilogrammes":
+		return catalog.Kg, true
+	case "un", "u", "unite", "unites", "piece", "pieces", "pce", "pces", "pc", "pcs", "botte", "bottes":
+		return catalog.Piece, true
+	}
+	return "", false
+}
+
+// unitName names a unit in a sentence.
+func unitName(unit string) string {
+	if unit == catalog.Piece {
+		return "pièces (un)"
+	}
+	return "kilogrammes (kg)"
+}
+
+// cellValue is what a quantity cell says.
+type cellValue int
+
+const (
+	valueNone   cellValue = iota // empty: nothing to write
+	valueNumber                  // a number (maybe with its unit)
+	valueZero                    // "-", "NC", "néant": no need this month, as 0
+	valueText                    // anything else: a problem
+	valueError                   // a formula's error (#DIV/0!, #REF!…)
+)
+
+// formulaErrors are the error values a formula cell may hold.
+var formulaErrors = map[string]bool{
+	"#DIV/0!": true, "#N/A": true, "#NAME?": true, "#NULL!": true, "#NUM!": true, "#REF!": true,
+	"#VALUE!": true, "#CALC!": true, "#SPILL!": true, "#GETTING_DATA": true, "#FIELD!": true, "#BLOCKED!": true,
+}
+
+// readValue reads a quantity cell as a shop fills it: a number cell, or
+// text in French habits — a decimal comma ("12,5"), thousands separated by
+// spaces (ordinary, no-break or narrow no-break: "1 200"), spaces around,
+// a unit after the number ("12 kg"); "-", "NC", "n/c" and "néant" mean no
+// need (as 0). It returns the number and the unit written after it, if
+// any.
+func readValue(raw string) (f float64, unit string, v cellValue) {
+	s := strings.TrimFunc(raw, isSpace)
+	switch {
+	case s == "":
+		return 0, "", valueNone
+	case formulaErrors[strings.ToUpper(s)]:
+		return 0, "", valueError
+	case strings.Trim(s, "-–—") == "":
+		return 0, "", valueZero
+	}
+	switch catalog.NameKey(s) {
+	case "nc", "n c", "neant", "aucun", "rien":
+		return 0, "", valueZero
+	}
+	compact := strings.Map(func(r rune) rune {
+		if isSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+	// A unit after the number: "12kg", "3 pièces".
+	end := len(compact)
+	for end > 0 && unicode.IsLetter(rune(compact[end-1])) || end > 0 && compact[end-1] >= 0x80 {
+		end--
+	}
+	if end < len(compact) {
+		if u, ok := unitOf(compact[end:]); ok && end > 0 {
+			unit, compact = u, compact[:end]
+		} else if end > 0 {
+			return 0, "", valueText
+		}
+	}
+	// "1.200,50": dots before the decimal comma separate thousands.
+	if c := strings.LastIndexByte(compact, ','); c >= 0 && strings.IndexByte(compact, '.') >= 0 && strings.IndexByte(compact, '.') < c {
+		compact = strings.ReplaceAll(compact[:c], ".", "") + compact[c:]
+	}
+	f, ok := parseNumber(compact)
+	if !ok {
+		return 0, "", valueText
+	}
+	return f, unit, valueNumber
+}
+
+// isSpace reports spaces of any kind, the no-break ones of French number
+// formats included.
+func isSpace(r rune) bool {
+	return unicode.IsSpace(r) || r == '\u00a0' || r == '\u202f' || r == '\u2007' || r == '\u2009'
+}
+
+// parseNumber reads a decimal number as a cell holds it: "12", "12.5",
+// "1.25E+2" for a number cell, and also "12,5" for a number typed as text
+// the French way. Anything else (words, hexadecimal, NaN, Inf) is refused.
+func parseNumber(s string) (float64, bool) {
+	digits, dot, exp := 0, false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case (c == '.' || c == ',') && !dot && !exp:
+			dot = true
+		case (c == '-' || c == '+') && (i == 0 || s[i-1] == 'e' || s[i-1] == 'E'):
+		case (c == 'e' || c == 'E') && !exp && digits > 0:
+			exp = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
