@@ -320,7 +320,7 @@ func checkZip(data []byte) (formulas bool, err error) {
 		}
 		// Go's zip reader fails past the declared size and on a checksum
 		// mismatch, so this reads at most the declared sizes checked above.
-		var w io.Writer = io.Discard
+		w := io.Discard
 		var scan *formulaScan
 		if strings.Contains(e.Name, "worksheets/") && !formulas {
 			scan = &formulaScan{}
