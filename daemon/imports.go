@@ -205,3 +205,23 @@ func (d *Daemon) exampleXLSX(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	http.ServeContent(w, r, "exemple_import.xlsx", time.Time{}, bytes.NewReader(data))
 }
+
+// productsXLSX serves /public/other/produits.xlsx: the catalogue with each
+// product's unit, as a workbook (the CSV's twin for shops that start their
+// file from it).
+func (d *Daemon) productsXLSX(w http.ResponseWriter, r *http.Request) {
+	ps, err := catalog.All(r.Context(), d.db)
+	var data []byte
+	if err == nil {
+		data, err = planning.ProductsXLSX(ps, d.now())
+	}
+	if err != nil {
+		d.log.ErrorContext(r.Context(), "products workbook", "err", err)
+		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+		return
+	}
+	w.Header().Set("Content-Type", xlsxType)
+	w.Header().Set("Content-Disposition", `attachment; filename="produits.xlsx"`)
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeContent(w, r, "produits.xlsx", time.Time{}, bytes.NewReader(data))
+}

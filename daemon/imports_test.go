@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,12 +152,21 @@ func TestExampleFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := f.GetRows(f.GetSheetList()[0])
+		rows, err := f.GetRows(f.GetSheetList()[0], excelize.Options{RawCellValue: true})
+		props, perr := f.GetDocProps()
+		sheets := f.GetSheetList()
 		f.Close()
-		// The clock is on 2026-11-20: twelve months from December 2026.
-		if err != nil || len(rows) < 6 || rows[0][0] != "Produit" || rows[0][1] != "12/2026" || rows[0][12] != "11/2027" {
+		// The clock is on 2026-11-20: twelve months from December 2026
+		// (Excel serials 46357 and 46692), below the instructions.
+		if err != nil || len(rows) < 8 || rows[0][0] != planning.ExampleInstructions || rows[2][0] != "Produit" ||
+			rows[2][1] != "46357" || rows[2][12] != "46692" {
 			t.Fatalf("example rows %v, %v", rows, err)
 		}
+		if perr != nil || props.Creator != "Primeur" || !strings.HasPrefix(props.Created, "2026-11-20") ||
+			!slices.Equal(sheets, []string{"Besoins", "Produits"}) {
+			t.Fatalf("properties %+v %v, sheets %v", props, perr, sheets)
+		}
+		rows = rows[2:]
 		var imp importJSON
 		shop.Upload("/api/needs-loader", "importfile", "exemple_import.xlsx", res.Body).Expect(t, 200).JSON(t, &imp)
 		if len(imp.ProductsMissing) != 0 || len(imp.DBErrors) != 0 || len(imp.ProductsFound) != len(rows)-1 || imp.DBSuccesses < 100 {

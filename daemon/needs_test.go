@@ -1,9 +1,12 @@
 package daemon_test
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 
 	"primeur/core/activity"
 	"primeur/core/planning"
@@ -134,8 +137,26 @@ func TestProductsCSV(t *testing.T) {
 	s := daemontest.New(t, storetest.SQLite(t))
 	res := s.Client().Do("GET", "/public/other/products.csv", nil).Expect(t, http.StatusOK)
 	body := string(res.Body)
-	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/csv") || !strings.Contains(body, "produit,unite") ||
-		!strings.Contains(body, "Chou-fleur,un") || !strings.Contains(body, "Tomate,kg") {
+	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(body, "\uFEFFproduit;unite\r\n") ||
+		!strings.Contains(body, "\r\nChou-fleur;un\r\n") || !strings.Contains(body, "\r\nTomate;kg\r\n") {
 		t.Fatalf("products.csv: %s", body[:200])
+	}
+	res = s.Client().Do("GET", "/public/other/produits.xlsx", nil).Expect(t, http.StatusOK)
+	f, err := excelize.OpenReader(bytes.NewReader(res.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("Produits")
+	if err != nil || len(rows) != 61 || rows[0][0] != "Produit" || rows[0][1] != "Unité" ||
+		!strings.Contains(res.Header.Get("Content-Disposition"), "produits.xlsx") {
+		t.Fatalf("produits.xlsx: %d rows %v, %v", len(rows), rows[:min(3, len(rows))], err)
+	}
+	found := false
+	for _, r := range rows {
+		found = found || len(r) == 2 && r[0] == "Chou-fleur" && r[1] == "pièce"
+	}
+	if !found {
+		t.Error("Chou-fleur is not listed in pieces")
 	}
 }

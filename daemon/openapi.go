@@ -228,17 +228,28 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 				"read the accents right): the list shops write their import files from.",
 			Security: publicSecurity,
 			Responses: map[string]*huma.Response{
-				"200": fileResponse("text/csv", "products.csv: a header `produit,unite`, then one product a line"),
+				"200": fileResponse("text/csv", "products.csv as French spreadsheet programs read it: UTF-8 with a BOM, `;` between the columns, CRLF; a header `produit;unite`, then one product a line"),
 				"400": badQuery,
 			},
 		}},
 		{handler: d.exampleXLSX, op: &huma.Operation{
 			OperationID: "get-example-import", Method: http.MethodGet, Path: "/public/other/exemple_import.xlsx",
 			Tags: []string{"Public files"}, Summary: "An example needs file for POST /api/needs-loader (.xlsx)",
-			Description: "Made at each request, so that its twelve months start next month: importable as is.",
-			Security:    publicSecurity,
+			Description: "Made at each request, so that its twelve months start next month: importable as is. A first " +
+				"row says how to fill it; a second sheet lists the catalogue with its units.",
+			Security: publicSecurity,
 			Responses: map[string]*huma.Response{
 				"200": fileResponse(xlsxType, "exemple_import.xlsx"),
+				"400": badQuery,
+			},
+		}},
+		{handler: d.productsXLSX, op: &huma.Operation{
+			OperationID: "get-products-xlsx", Method: http.MethodGet, Path: "/public/other/produits.xlsx",
+			Tags: []string{"Public files"}, Summary: "The product catalogue (.xlsx)",
+			Description: "Every product with its unit (kg or pièce), one sheet: the list shops may start their import file from.",
+			Security:    publicSecurity,
+			Responses: map[string]*huma.Response{
+				"200": fileResponse(xlsxType, "produits.xlsx"),
 				"400": badQuery,
 			},
 		}},

@@ -17,7 +17,6 @@ func (d *Daemon) productsCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	buf.WriteString("\uFEFF") // BOM: spreadsheet programs then read UTF-8 accents right
 	if err := catalog.CSV(&buf, ps); err != nil {
 		d.log.ErrorContext(r.Context(), "product list", "err", err)
 		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])

@@ -204,10 +204,18 @@ func (ix *Index) ByName(name string) (Product, bool) {
 }
 
 // CSV writes the public product list (name and unit) as CSV, the list shops
-// use to write their import files. Each cell is one printable line
-// (core/printable): no control character, one record per product.
+// use to write their import files, the way French spreadsheet programs
+// read a CSV file by a double click: UTF-8 with a byte order mark (or the
+// accents come out wrong), ";" between the columns (a "," file opens in
+// one column, "," being the decimal separator), CRLF line ends. Each cell is
+// one printable line (core/printable): no control character, one record
+// per product.
 func CSV(w io.Writer, ps []Product) error {
+	if _, err := io.WriteString(w, "\uFEFF"); err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
+	cw.Comma, cw.UseCRLF = ';', true
 	if err := cw.Write([]string{"produit", "unite"}); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"primeur/core/catalog"
@@ -86,8 +87,8 @@ func TestSeededCatalogue(t *testing.T) {
 		if err := catalog.CSV(&buf, ps); err != nil {
 			t.Fatal(err)
 		}
-		rows, err := csv.NewReader(&buf).ReadAll()
-		if err != nil || len(rows) != len(ps)+1 || rows[0][0] != "produit" {
+		rows, err := frenchCSV(&buf)
+		if err != nil || len(rows) != len(ps)+1 || rows[0][0] != "produit" || rows[0][1] != "unite" {
 			t.Fatalf("csv: %v %d rows", err, len(rows))
 		}
 	})
@@ -105,7 +106,10 @@ func TestCSVOfAnyText(t *testing.T) {
 	if err := catalog.CSV(&buf, ps); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := csv.NewReader(&buf).ReadAll()
+	if !strings.Contains(buf.String(), "\r\n\"Tomate \"\"cœur\"\", 🥕\";kg\r\n") {
+		t.Errorf("a name with quotes is not quoted: %q", buf.String())
+	}
+	rows, err := frenchCSV(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,4 +117,21 @@ func TestCSVOfAnyText(t *testing.T) {
 	if fmt.Sprintf("%q", rows) != fmt.Sprintf("%q", want) {
 		t.Fatalf("rows %q, want %q", rows, want)
 	}
+}
+
+// frenchCSV reads the product list as French Excel does: the byte order
+// mark says UTF-8, ";" separates the columns, CRLF ends the lines.
+func frenchCSV(buf *bytes.Buffer) ([][]string, error) {
+	data := buf.Bytes()
+	if !bytes.HasPrefix(data, []byte("\uFEFF")) {
+		return nil, fmt.Errorf("no byte order mark")
+	}
+	data = data[3:]
+	if bytes.Contains(bytes.ReplaceAll(data, []byte("\r\n"), nil), []byte("\n")) {
+		return nil, fmt.Errorf("a line ends without CR")
+	}
+	r := csv.NewReader(bytes.NewReader(data))
+	r.Comma = ';'
+	r.FieldsPerRecord = 2
+	return r.ReadAll()
 }

@@ -49,7 +49,7 @@ func TestContractCheck(t *testing.T) {
 		{"unknown health", "GET", "/healthz", 200, appJSON, `{"status":"maybe"}`, "status"},
 		{"a note", "GET", "/print/delivery/o/d", 200, "application/pdf", "%PDF-1.3", ""},
 		{"a note as HTML", "GET", "/print/delivery/o/d", 200, "text/html", "<p>", "text/html"},
-		{"the catalogue", "GET", "/public/other/products.csv", 200, "text/csv; charset=utf-8", "produit,unite\n", ""},
+		{"the catalogue", "GET", "/public/other/products.csv", 200, "text/csv; charset=utf-8", "\uFEFFproduit;unite\r\n", ""},
 		{"metrics", "GET", "/metrics", 200, "text/plain; version=0.0.4; charset=utf-8", "# HELP", ""},
 		{"the interface", "GET", "/livraisons", 200, "text/html", "<!doctype html>", ""},
 		{"a method the document lacks", "PATCH", "/api/needs/x", 405, "text/plain", "no", ""},

@@ -192,7 +192,7 @@ test('a producer sees the shop needs and the routes outside the API answer as do
 
   const csv = await farm.GET('/public/other/products.csv', { parseAs: 'text' })
   assert.equal(csv.response.status, 200)
-  assert.match(csv.data ?? '', /produit,unite/)
+  assert.match(csv.data ?? '', /^\uFEFF?produit;unite\r\n/)
 
   const note = await farm.GET('/print/invoice/{orderId}', { params: { path: { orderId: 'inconnue' } } })
   assert.equal(note.response.status, 404)

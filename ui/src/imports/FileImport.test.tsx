@@ -37,6 +37,10 @@ describe('FileImport', () => {
       'href',
       '/public/other/products.csv',
     )
+    expect(screen.getByRole('link', { name: 'Liste des produits au format Excel' })).toHaveAttribute(
+      'href',
+      '/public/other/produits.xlsx',
+    )
   })
 
   it('sends the file and shows what was imported, refused and missing', async () => {

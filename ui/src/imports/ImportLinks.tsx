@@ -3,8 +3,9 @@ import { Anchor, Group } from '@mantine/core'
 /** The example file and the product list (PRODUCT §2 "Downloads"). */
 export const EXAMPLE_URL = '/public/other/exemple_import.xlsx'
 export const PRODUCTS_URL = '/public/other/products.csv'
+export const PRODUCTS_XLSX_URL = '/public/other/produits.xlsx'
 
-/** Links to the example import file and the product list. */
+/** Links to the example import file and the product list (CSV and Excel). */
 export function ImportLinks() {
   return (
     <Group gap="md">
@@ -13,6 +14,9 @@ export function ImportLinks() {
       </Anchor>
       <Anchor href={PRODUCTS_URL} download="products.csv" size="sm">
         Télécharger la liste des produits
+      </Anchor>
+      <Anchor href={PRODUCTS_XLSX_URL} download="produits.xlsx" size="sm">
+        Liste des produits au format Excel
       </Anchor>
     </Group>
   )

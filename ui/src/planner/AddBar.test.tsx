@@ -129,5 +129,9 @@ describe('AddBar', () => {
       'href',
       '/public/other/products.csv',
     )
+    expect(within(excel).getByRole('link', { name: 'Liste des produits au format Excel' })).toHaveAttribute(
+      'href',
+      '/public/other/produits.xlsx',
+    )
   })
 })
