@@ -38,8 +38,9 @@ const exampleHeaderRow = 3
 // few catalogue products with the quantities the standard import would give
 // a small shop, over the twelve months starting the month after now; a
 // second sheet lists the catalogue with its units. It is importable as is.
-// excelize writes each sheet's <dimension> from its cells on saving, which
-// openpyxl's read-only mode relies on (TestExampleFilesReadEverywhere).
+// excelize leaves each sheet's <dimension> at "A1" unless told: it is set
+// to the cells written, which openpyxl's read-only mode relies on
+// (TestExampleFilesReadEverywhere).
 func ExampleXLSX(products []catalog.Product, now time.Time) ([]byte, error) {
 	byID := map[string]catalog.Product{}
 	for _, p := range products {
@@ -117,6 +118,10 @@ func ExampleXLSX(products []catalog.Product, now time.Time) ([]byte, error) {
 	if err := f.SetColWidth(sheet, "B", "M", 11); err != nil {
 		return nil, err
 	}
+	end, _ := excelize.CoordinatesToCellName(ExampleMonths+1, exampleHeaderRow+len(lines))
+	if err := f.SetSheetDimension(sheet, "A1:"+end); err != nil {
+		return nil, err
+	}
 	if _, err := f.NewSheet(productsSheet); err != nil {
 		return nil, err
 	}
@@ -190,7 +195,10 @@ func writeProducts(f *excelize.File, products []catalog.Product) error {
 	if err := f.SetColWidth(productsSheet, "A", "A", 26); err != nil {
 		return err
 	}
-	return f.SetPanes(productsSheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+	if err := f.SetPanes(productsSheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return err
+	}
+	return f.SetSheetDimension(productsSheet, fmt.Sprintf("A1:B%d", len(products)+1))
 }
 
 func save(f *excelize.File) ([]byte, error) {

@@ -17,14 +17,21 @@ import (
 // rows it actually iterates. The test is skipped without python3-openpyxl.
 func openpyxlRows(t *testing.T, data []byte) string {
 	t.Helper()
-	if err := exec.Command("python3", "-c", "import openpyxl").Run(); err != nil {
+	python := ""
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(p, "-c", "import openpyxl").Run() == nil {
+			python = p
+			break
+		}
+	}
+	if python == "" {
 		t.Skip("python3-openpyxl is not installed")
 	}
 	path := filepath.Join(t.TempDir(), "f.xlsx")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("python3", "-c", `
+	out, err := exec.Command(python, "-c", `
 import sys, openpyxl
 wb = openpyxl.load_workbook(sys.argv[1], read_only=True)
 for ws in wb.worksheets:

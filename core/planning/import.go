@@ -31,12 +31,25 @@ type ImportError struct {
 
 // ImportResult is what a file import did (PRODUCT §3 "Import result").
 type ImportResult struct {
-	Needs           []View        `json:"needs" doc:"Needs created or changed by the import"`
-	ProductsFound   []string      `json:"productsFound" doc:"Products of the file found in the catalogue (catalogue spelling), in file order"`
-	ProductsMissing []string      `json:"productsMissing" doc:"Product names of the file that are not in the catalogue, as written"`
-	DBErrors        []ImportError `json:"dbErrors" doc:"Cells not written, with the reason"`
-	DBSuccesses     int           `json:"dbSuccesses" doc:"Cells applied: needs created, changed, or already at that quantity"`
-	Event           activity.View `json:"event" doc:"The need:import event recorded"`
+	Needs           []View             `json:"needs" doc:"Needs created or changed by the import"`
+	ProductsFound   []string           `json:"productsFound" doc:"Products of the file found in the catalogue (catalogue spelling), in file order"`
+	ProductsMissing []string           `json:"productsMissing" doc:"Product names of the file that are not in the catalogue, as written"`
+	DBErrors        []ImportError      `json:"dbErrors" doc:"Cells not written, with the reason"`
+	DBSuccesses     int                `json:"dbSuccesses" doc:"Cells applied: needs created, changed, or already at that quantity"`
+	Event           activity.View      `json:"event" doc:"The need:import event recorded"`
+	Changes         []ImportChange     `json:"changes" doc:"Cells that created or changed a need, with the quantity before"`
+	Rounded         []ImportRounding   `json:"rounded" doc:"Kilogram quantities of more than two decimals, rounded to the hundredth"`
+	Suggestions     []ImportSuggestion `json:"suggestions" doc:"Products of the file missing from the catalogue, with the closest catalogue name"`
+}
+
+// ImportChange is a cell of the file that creates or changes a need.
+type ImportChange struct {
+	Product   string       `json:"product" doc:"Product name, as the catalogue spells it" example:"Tomate"`
+	ProductID string       `json:"productId" doc:"Product id" example:"tomate"`
+	Date      string       `json:"date" doc:"Month of the need" example:"2027-01-01"`
+	Cell      string       `json:"cell" doc:"Cell of the file" example:"C4"`
+	From      *decimal.Dec `json:"from" doc:"The quantity before; null when the need is new" example:"80"`
+	To        decimal.Dec  `json:"to" doc:"The quantity imported" example:"120"`
 }
 
 // ProgressFunc hears of an import's progress: done of total months written,
@@ -107,14 +120,72 @@ func ImportXLSX(ctx context.Context, db *store.DB, distributorID, name string, d
 // one write path (Write, month by month), inside q, which must be a
 // transaction, and records one need:import event.
 func (imp *Import) Apply(ctx context.Context, q store.Q, distributorID string, now time.Time, progress ProgressFunc) (ImportResult, error) {
-	res := ImportResult{ProductsFound: imp.Found(), ProductsMissing: imp.Missing()}
-	var err error
-	res.Needs, res.DBErrors, res.DBSuccesses, err = applyMonths(ctx, q, distributorID, imp.Months, imp.byMonth(), now, progress)
+	res := ImportResult{ProductsFound: imp.Found(), ProductsMissing: imp.Missing(), Rounded: imp.Rounded, Suggestions: imp.Suggestions()}
+	if res.Rounded == nil {
+		res.Rounded = []ImportRounding{}
+	}
+	cells := imp.byMonth()
+	before, err := storedQuantities(ctx, q, distributorID, imp.Months)
 	if err != nil {
 		return ImportResult{}, err
 	}
+	res.Needs, res.DBErrors, res.DBSuccesses, err = applyMonths(ctx, q, distributorID, imp.Months, cells, now, progress)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	res.Changes = changesOf(cells, before, res.DBErrors)
 	res.Event, err = recordImport(ctx, q, distributorID, imp.Months, res.DBSuccesses, now)
 	return res, err
+}
+
+type needKey struct{ product, month string }
+
+// storedQuantities reads the distributor's needs of months, the quantities
+// an import's changes start from.
+func storedQuantities(ctx context.Context, q store.Q, distributorID string, months []string) (map[needKey]decimal.Dec, error) {
+	out := map[needKey]decimal.Dec{}
+	if len(months) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		Product  string      `db:"product_id"`
+		Month    string      `db:"month"`
+		Quantity decimal.Dec `db:"quantity"`
+	}
+	if err := store.SelectIn(ctx, q, &rows, `SELECT product_id, month, quantity FROM needs WHERE distributor_id = ? AND month IN (?)`,
+		distributorID, months); err != nil {
+		return nil, fmt.Errorf("planning: needs before the import: %w", err)
+	}
+	for _, r := range rows {
+		out[needKey{r.Product, r.Month}] = r.Quantity
+	}
+	return out, nil
+}
+
+// changesOf lists the cells written that create or change a need, in file
+// order by month, leaving out the refused ones and those already at their
+// quantity (or zero where there is no need).
+func changesOf(cells [][]sourcedCell, before map[needKey]decimal.Dec, refused []ImportError) []ImportChange {
+	skip := map[needKey]bool{}
+	for _, r := range refused {
+		skip[needKey{r.ProductID, r.Date}] = true
+	}
+	out := []ImportChange{}
+	for _, month := range cells {
+		for _, c := range month {
+			k := needKey{c.ProductID, c.Month}
+			old, found := before[k]
+			if skip[k] || found && old == c.Quantity || !found && c.Quantity == 0 {
+				continue
+			}
+			ch := ImportChange{Product: c.name, ProductID: c.ProductID, Date: c.Month, Cell: c.ref, To: c.Quantity}
+			if found {
+				ch.From = &old
+			}
+			out = append(out, ch)
+		}
+	}
+	return out
 }
 
 // sourcedCell is a cell to write with what names it in errors.
