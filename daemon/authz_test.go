@@ -186,6 +186,11 @@ var matrix = map[string]row{
 		multipart: &upload{field: "importfile", filename: "besoins.xlsx", fixture: "good.xlsx"},
 		expect:    map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
 	},
+	"POST /api/needs-loader/preview": {
+		path:      fixed("/api/needs-loader/preview"),
+		multipart: &upload{field: "importfile", filename: "besoins.xlsx", fixture: "good.xlsx"},
+		expect:    map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
 	"POST /api/needs/importstd/sim": {
 		path:   fixed("/api/needs/importstd/sim"),
 		body:   body(map[string]any{"turnover": 90000, "months": []string{"2026-12", "2027-01"}}),
@@ -198,6 +203,10 @@ var matrix = map[string]row{
 	},
 	"GET /public/other/exemple_import.xlsx": {
 		path:   fixed("/public/other/exemple_import.xlsx"),
+		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
+	},
+	"GET /public/other/produits.xlsx": {
+		path:   fixed("/public/other/produits.xlsx"),
 		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
 	},
 	// Operations: the test's clients are on the daemon's machine.

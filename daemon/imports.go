@@ -66,18 +66,33 @@ func (d *Daemon) registerImports(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "import-needs-file", Method: http.MethodPost, Path: "/needs-loader", Tags: tags,
 		Summary: "Import needs from an Excel file (shops)",
-		Description: "Multipart field `importfile`, an .xlsx file of 5 MB at most: first sheet, row 1 = `Produit` " +
-			"then one column per month (a date, `2026-12` or `12/2026`), one row per product. Products match the " +
-			"catalogue whatever the case and accents; unknown ones are listed in `productsMissing`. Cells that would " +
+		Description: "Multipart field `importfile`, an .xlsx file of 5 MB at most: the first sheet whose header row " +
+			"has a product column (`Produit`, `Désignation`, `Article`…) followed by months (dates, or text such as " +
+			"`janv. 2027` or `01/2027`), below any title rows; one row per product (PRODUCT §14 \"Excel format\"). " +
+			"Products match the catalogue whatever the case, accents and plural; unknown ones are listed in " +
+			"`productsMissing` (with `suggestions`). Cells that would " +
 			"go under existing commitments and pending proposals, or in a past month, are listed in `dbErrors` and " +
 			"change nothing; the rest is written in one transaction with one need:import event. A file that cannot " +
-			"be read answers 422 with the French reason (naming the cell) in `detail`, and changes nothing. Files are " +
+			"be read answers 422 with every problem (each naming its cell) in `errors`, the first in `detail`, and changes nothing. Files are " +
 			"parsed a few at a time: one that waited 30 s for its turn answers 503 with Retry-After.",
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
 		Errors: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
 			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, d.importNeedsFile)
+	huma.Register(api, huma.Operation{
+		OperationID: "preview-needs-file", Method: http.MethodPost, Path: "/needs-loader/preview", Tags: tags,
+		Summary: "Preview an Excel import: what it would write (shops)",
+		Description: "The same upload as POST /api/needs-loader, applied in a transaction that is rolled back: the " +
+			"answer says what the import would do — `changes` (each need created or changed, with the quantity " +
+			"before), `dbErrors`, `productsMissing` and `suggestions`, `rounded` — and nothing is written (no need, " +
+			"no event). The interface shows it before the shop confirms. A refused file answers 422 with every " +
+			"problem in `errors`, as the import does.",
+		MaxBodyBytes: maxUploadBody,
+		Middlewares:  huma.Middlewares{d.acceptUpload},
+		Errors: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
+			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
+	}, d.previewNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "simulate-standard-import", Method: http.MethodPost, Path: "/needs/importstd/sim", Tags: tags,
 		Summary: "Simulate a standard import (shops)",
@@ -132,6 +147,16 @@ func (d *Daemon) acceptUpload(ctx huma.Context, next func(huma.Context)) {
 }
 
 func (d *Daemon) importNeedsFile(ctx context.Context, in *ImportFileInput) (*ImportFileOutput, error) {
+	return d.importFile(ctx, in, false)
+}
+
+func (d *Daemon) previewNeedsFile(ctx context.Context, in *ImportFileInput) (*ImportFileOutput, error) {
+	return d.importFile(ctx, in, true)
+}
+
+// importFile imports the uploaded file, or previews it (dryRun): the same
+// code, rolled back.
+func (d *Daemon) importFile(ctx context.Context, in *ImportFileInput, dryRun bool) (*ImportFileOutput, error) {
 	u, err := asDistributor(ctx)
 	if err != nil {
 		return nil, err
@@ -153,7 +178,7 @@ func (d *Daemon) importNeedsFile(ctx context.Context, in *ImportFileInput) (*Imp
 	progress := func(done, total int, month string) {
 		d.log.DebugContext(ctx, "import progress", "done", done, "total", total, "month", month)
 	}
-	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.now(), planning.ImportOptions{Progress: progress})
+	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.now(), planning.ImportOptions{Progress: progress, DryRun: dryRun})
 	if err != nil {
 		return nil, d.refusal(ctx, err)
 	}

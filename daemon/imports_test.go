@@ -247,3 +247,61 @@ func TestStandardImportAPI(t *testing.T) {
 		}
 	})
 }
+
+// TestPreviewThenImport: the preview of a file says what the import would
+// write and writes nothing; the import then writes exactly that; a file
+// with several problems answers every one of them.
+func TestPreviewThenImport(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
+		farm, _ := s.Producer("ferme@example.fr", "Ferme")
+		file := xlsxFixture(t, filepath.Join("real", "libreoffice-french-months.xlsx"))
+		type change struct {
+			ProductID string
+			Date      string
+			Cell      string
+			From      *float64
+			To        float64
+		}
+		var preview struct {
+			Changes     []change
+			DBSuccesses int
+			Rounded     []struct{ Cell string }
+			Suggestions []struct{ Name, Product string }
+		}
+		before := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...)
+		shop.Upload("/api/needs-loader/preview", "importfile", "besoins.xlsx", file).Expect(t, 200).JSON(t, &preview)
+		if len(preview.Changes) != 6 || preview.DBSuccesses != 6 || preview.Changes[0].From != nil ||
+			preview.Changes[0].ProductID != "tomate" || preview.Changes[0].Date != "2027-01-01" || preview.Changes[0].Cell != "B3" ||
+			preview.Changes[0].To != 120 || preview.Rounded == nil || preview.Suggestions == nil {
+			t.Fatalf("preview %+v", preview)
+		}
+		if after := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...); after != before {
+			t.Fatalf("the preview wrote:\n%s", storetest.Changes(before, after))
+		}
+		farm.Upload("/api/needs-loader/preview", "importfile", "besoins.xlsx", file).Expect(t, 403)
+
+		var imp importJSON
+		shop.Upload("/api/needs-loader", "importfile", "besoins.xlsx", file).Expect(t, 200).JSON(t, &imp)
+		if imp.DBSuccesses != 6 || len(imp.Needs) != 6 {
+			t.Fatalf("import %+v", imp)
+		}
+		// Again: nothing would change.
+		shop.Upload("/api/needs-loader/preview", "importfile", "besoins.xlsx", file).Expect(t, 200).JSON(t, &preview)
+		if len(preview.Changes) != 0 || preview.DBSuccesses != 6 {
+			t.Fatalf("second preview %+v", preview)
+		}
+
+		p := shop.Upload("/api/needs-loader/preview", "importfile", "p.xlsx",
+			xlsxFixture(t, filepath.Join("real", "openpyxl-problems.xlsx"))).Expect(t, 422).Problem(t)
+		if len(p.Errors) != 4 || p.Detail != p.Errors[0].Message {
+			t.Fatalf("problems %+v", p)
+		}
+		for i, ref := range []string{"B2", "B3", "B4", "B5"} {
+			if p.Errors[i].Location != "body.importfile" || !strings.Contains(p.Errors[i].Message, " "+ref+" ") {
+				t.Errorf("problem %d: %+v", i, p.Errors[i])
+			}
+		}
+	})
+}

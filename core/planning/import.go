@@ -48,7 +48,7 @@ type ImportChange struct {
 	ProductID string       `json:"productId" doc:"Product id" example:"tomate"`
 	Date      string       `json:"date" doc:"Month of the need" example:"2027-01-01"`
 	Cell      string       `json:"cell" doc:"Cell of the file" example:"C4"`
-	From      *decimal.Dec `json:"from" doc:"The quantity before; null when the need is new" example:"80"`
+	From      *decimal.Dec `json:"from" nullable:"true" doc:"The quantity before; null when the need is new" example:"80"`
 	To        decimal.Dec  `json:"to" doc:"The quantity imported" example:"120"`
 }
 
