@@ -41,13 +41,14 @@ func (a *app) importNeedsCommand() *cobra.Command {
 		Use:   "needs FILE.xlsx",
 		Short: "Import a shop's needs from an Excel file, as the planner's upload does",
 		Long: "Import a shop's monthly needs from an .xlsx file, with the rules of the planner's upload\n" +
-			"(POST /api/needs-loader): first sheet, row 1 = Produit then one column per month (a date,\n" +
-			"2026-12 or 12/2026), one row per product. The whole file is applied in one transaction;\n" +
+			"(POST /api/needs-loader): the first sheet whose header row has a product column (Produit,\n" +
+			"Désignation…) followed by months (dates, janv. 2027, 01/2027…), one row per product. The whole file is applied in one transaction;\n" +
 			"needs that would go under producers' commitments, or in a past month, are left as they are\n" +
 			"and listed. Progress shows on standard error; the summary goes to standard output.\n\n" +
 			"With --json, the summary is the JSON that POST /api/needs-loader answers (the schema\n" +
 			"PlanningImportResult of the OpenAPI document: needs, productsFound, productsMissing,\n" +
-			"dbErrors, dbSuccesses, event); with --dry-run, what would have been written.\n\n" +
+			"dbErrors, dbSuccesses, event, changes, rounded, suggestions); with --dry-run, what would have\n" +
+			"been written (the preview of POST /api/needs-loader/preview).\n\n" +
 			"Exit status: 0 when every row and cell was applied; 2 when the file was applied except the\n" +
 			"products missing from the catalogue or the refused cells it lists; 1 when nothing was written\n" +
 			"(unreadable file, unknown shop, database error), and then nothing is printed on standard output.",
@@ -139,7 +140,20 @@ func (a *app) printImport(name string, shop accounts.User, res planning.ImportRe
 	if len(res.ProductsMissing) > 0 {
 		fmt.Fprintf(a.out, "  products missing:   %d (%s)\n", len(res.ProductsMissing), strings.Join(res.ProductsMissing, ", "))
 	}
+	for _, sg := range res.Suggestions {
+		fmt.Fprintf(a.out, "    %s → %s ?\n", sg.Name, sg.Product)
+	}
 	fmt.Fprintf(a.out, "  needs applied:      %d (%d created or changed)\n", res.DBSuccesses, len(res.Needs))
+	for _, c := range res.Changes {
+		from := "new"
+		if c.From != nil {
+			from = c.From.String()
+		}
+		fmt.Fprintf(a.out, "    %s %s %s: %s → %s\n", c.Cell, c.Product, c.Date[:7], from, c.To)
+	}
+	for _, r := range res.Rounded {
+		fmt.Fprintf(a.out, "    %s %s: %s rounded to %s\n", r.Cell, r.Product, r.Read, r.Quantity)
+	}
 	a.printRefused(res.DBErrors)
 	if dryRun {
 		fmt.Fprintln(a.out, "dry run: nothing was written")

@@ -146,7 +146,7 @@ func TestImportNeedsCommand(t *testing.T) {
 			// --dry-run reports what would happen and writes nothing.
 			code, out, errOut := run(t, "", "import", "needs", clean, "--distributor", w.shop.Email, "--dry-run")
 			if code != 0 || !strings.Contains(out, "needs applied:      5 (5 created or changed)") || !strings.Contains(out, "dry run: nothing was written") ||
-				!strings.Contains(errOut, "month 3/3 written") {
+				!strings.Contains(errOut, "month 3/3 written") || strings.Count(out, ": new → ") != 5 {
 				t.Fatalf("dry run: exit %d\n%s\n%s", code, out, errOut)
 			}
 			if w.needs(t) != "" || w.events(t) != 0 {
