@@ -2,6 +2,7 @@
 // example file downloaded from its link and uploaded as is, a bad file, and
 // the standard import from simulation to commit.
 import type { Page } from '@playwright/test'
+import { fileURLToPath } from 'node:url'
 import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 /** The month `offset` months from now in Paris, as the grid labels it ("décembre 2026"). */
@@ -55,6 +56,10 @@ test('a shop imports the example file as is, and a bad file is refused', async (
 
   await form.locator('input[type="file"]').setInputFiles(path)
   await form.getByRole('button', { name: 'Importer' }).click()
+  // First what it would write; nothing is written until the shop confirms.
+  const preview = dialog.getByLabel("Aperçu de l'import")
+  await expect(preview.getByText(/^\d+ besoins à créer$/)).toBeVisible()
+  await preview.getByRole('button', { name: "Confirmer l'import" }).click()
   await expect(dialog.getByText(/^Import reussi de \d+ besoins$/)).toBeVisible()
   await expect(page.getByText('Importation effectuée').first()).toBeVisible()
   await expect(dialog.getByText('Produits absents de la liste des produits')).toBeHidden()
@@ -79,6 +84,26 @@ test('a shop imports the example file as is, and a bad file is refused', async (
   await expect(cell(page, 'Pomme de terre', 1)).toHaveValue('962')
   await expect(cell(page, 'Carotte', 1)).toHaveValue('463')
   await expect(cell(page, 'Carotte', 0)).toHaveValue('')
+})
+
+test('a shop imports a file made by LibreOffice with French text months, seeing it first', async ({ page }) => {
+  await newShopOnPlanner(page, 'import-libreoffice')
+  await page.getByRole('button', { name: 'Import Excel' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Importer un fichier Excel' })
+  const form = dialog.getByRole('form', { name: "Import d'un fichier Excel" })
+  // Made by LibreOffice (testdata/xlsx/real/make.py): a title row, then
+  // Produit, « janv. 2027 », « févr. 2027 », « mars 2027 ».
+  await form
+    .locator('input[type="file"]')
+    .setInputFiles(fileURLToPath(new URL('../../testdata/xlsx/real/libreoffice-french-months.xlsx', import.meta.url)))
+  await form.getByRole('button', { name: 'Importer' }).click()
+  const preview = dialog.getByLabel("Aperçu de l'import")
+  await expect(preview.getByText('6 besoins à créer')).toBeVisible()
+  await expect(preview.getByRole('row', { name: /Tomate février 2027 C3 nouveau 95,5/ })).toBeVisible()
+  await preview.getByRole('button', { name: "Confirmer l'import" }).click()
+  await expect(dialog.getByText('Import reussi de 6 besoins')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
 })
 
 test('a shop previews a standard import, then imports it', async ({ page }) => {

@@ -366,6 +366,8 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
 
     await form.locator('input[type="file"]').setInputFiles(path)
     await form.getByRole('button', { name: 'Importer' }).click()
+    // What it would write first; the shop confirms.
+    await dialog.getByLabel("Aperçu de l'import").getByRole('button', { name: "Confirmer l'import" }).click()
     const result = dialog.getByText(/^Import reussi de \d+ besoins$/)
     await expect(result).toBeVisible({ timeout: 30_000 })
     const imported = Number((await result.textContent())!.match(/\d+/)![0])

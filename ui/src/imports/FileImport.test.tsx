@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications'
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetImports } from '../store/imports'
@@ -44,42 +44,62 @@ describe('FileImport', () => {
   })
 
   it('sends the file and shows what was imported, refused and missing', async () => {
-    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      json({
-        needs: [],
-        productsFound: ['Tomate', 'Melon'],
-        productsMissing: ['Kumquat', 'Yuzu', 'Physalis', 'Fruit du dragon'],
-        dbErrors: [
-          {
-            product: 'Tomate',
-            productId: 'tomate',
-            date: '2027-01-01',
-            quantity: 50,
-            reserved: 100,
-            cell: 'B2',
-            message: 'x',
-          },
-          {
-            product: 'Melon',
-            productId: 'melon',
-            date: '2027-02-01',
-            quantity: 3,
-            reserved: 8,
-            cell: 'C3',
-            message: 'x',
-          },
-        ],
-        dbSuccesses: 30,
-      }),
-    )
+    const imported = {
+      needs: [],
+      productsFound: ['Tomate', 'Melon'],
+      productsMissing: ['Kumquat', 'Yuzu', 'Physalis', 'Fruit du dragon'],
+      dbErrors: [
+        {
+          product: 'Tomate',
+          productId: 'tomate',
+          date: '2027-01-01',
+          quantity: 50,
+          reserved: 100,
+          cell: 'B2',
+          message: 'x',
+        },
+        {
+          product: 'Melon',
+          productId: 'melon',
+          date: '2027-02-01',
+          quantity: 3,
+          reserved: 8,
+          cell: 'C3',
+          message: 'x',
+        },
+      ],
+      dbSuccesses: 30,
+    }
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        json({
+          ...imported,
+          changes: [{ product: 'Tomate', productId: 'tomate', date: '2027-03-01', cell: 'D2', from: null, to: 12.5 }],
+          suggestions: [{ name: 'Courgete', product: 'Courgette' }],
+          productsMissing: ['Courgete'],
+          rounded: [{ cell: 'D2', product: 'Tomate', read: '12.4999', quantity: 12.5 }],
+        }),
+      )
+      .mockResolvedValueOnce(json(imported))
     const update = vi.spyOn(notifications, 'update')
     const user = userEvent.setup()
     const { container } = renderWithProviders(<FileImport />)
     await user.upload(fileInput(container), new File(['PK'], 'besoins.xlsx'))
     await user.click(screen.getByRole('button', { name: 'Importer' }))
 
+    // First what the import would write, nothing written yet.
+    const preview = await screen.findByLabelText("Aperçu de l'import")
+    expect(fetch.mock.calls[0][0]).toBe('/api/needs-loader/preview')
+    expect(within(preview).getByText('1 besoin à créer')).toBeInTheDocument()
+    expect(within(preview).getByRole('row', { name: /Tomate mars 2027 D2 nouveau 12,5/ })).toBeInTheDocument()
+    expect(within(preview).getByText('Courgete : vouliez-vous dire Courgette ?')).toBeInTheDocument()
+    expect(within(preview).getByText('12.4999 lu en D2 (Tomate), importé 12,5 kg')).toBeInTheDocument()
+    expect(screen.queryByText(/Import reussi/)).not.toBeInTheDocument()
+    await user.click(within(preview).getByRole('button', { name: "Confirmer l'import" }))
+
     expect(await screen.findByText('Import reussi de 30 besoins')).toBeInTheDocument()
-    expect(fetch.mock.calls[0][0]).toBe('/api/needs-loader')
+    expect(fetch.mock.calls[1][0]).toBe('/api/needs-loader')
     expect(screen.getByText(/2 besoins non importés/)).toBeInTheDocument()
     expect(
       screen.getByText('Tomate, janvier 2027 (B2) : 50 kg demandés, 100 kg engagés ou proposés'),
@@ -118,7 +138,32 @@ describe('FileImport', () => {
     await user.upload(fileInput(container), new File(['PK'], 'besoins.xlsx'))
     await user.click(screen.getByRole('button', { name: 'Importer' }))
     expect(await screen.findByRole('button', { name: 'en cours...' })).toBeDisabled()
-    resolve(json({ needs: [], productsFound: [], productsMissing: [], dbErrors: [], dbSuccesses: 0 }))
-    expect(await screen.findByText('Import reussi de 0 besoins')).toBeInTheDocument()
+    resolve(json({ needs: [], productsFound: [], productsMissing: [], dbErrors: [], dbSuccesses: 0, changes: [] }))
+    expect(await screen.findByText('Ce fichier ne changerait aucun besoin')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: "Confirmer l'import" })).toBeDisabled()
+    await user.click(screen.getByRole('button', { name: 'Annuler' }))
+    expect(screen.queryByLabelText("Aperçu de l'import")).not.toBeInTheDocument()
+  })
+
+  it('lists every problem of a refused file', async () => {
+    const errors = [
+      'Quantité illisible en B2 (« douze »)',
+      'Quantité négative en B4 (« -3 »)',
+      'Formule en erreur en B5',
+    ].map((message) => ({ location: 'body.importfile', message }))
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      json({ status: 422, title: 'Unprocessable Entity', detail: errors[0].message, errors }, 422),
+    )
+    const user = userEvent.setup()
+    const { container } = renderWithProviders(<FileImport />)
+    await user.upload(fileInput(container), new File(['x'], 'besoins.xlsx'))
+    await user.click(screen.getByRole('button', { name: 'Importer' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent("Le fichier n'a pas été importé : 3 problèmes à corriger.")
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(errors.map((e) => e.message))
   })
 })

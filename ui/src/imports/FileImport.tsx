@@ -1,6 +1,7 @@
-import { Badge, Button, FileInput, Group, Stack, Text } from '@mantine/core'
+import { Badge, Button, FileInput, Group, List, Stack, Text } from '@mantine/core'
 import { type FormEvent, useEffect, useState } from 'react'
-import { clearFileImport, importFile, useFileImport } from '../store/imports'
+import { cancelPreview, clearFileImport, importFile, previewFile, useFileImport } from '../store/imports'
+import { ImportPreview } from './ImportPreview'
 import { ImportLinks } from './ImportLinks'
 import { ImportResultView } from './ImportResultView'
 
@@ -8,19 +9,23 @@ import { ImportResultView } from './ImportResultView'
 export const XLSX_ACCEPT = '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 /**
- * The Excel file import (PRODUCT §2): choose an .xlsx file, send it, then read
- * what was imported, or the "Erreur" tag with the server's message.
+ * The Excel file import (PRODUCT §2): choose an .xlsx file and send it for a
+ * preview of what it would write; confirm, then read what was imported — or
+ * the "Erreur" tag with every problem the server named.
  */
 export function FileImport() {
   const [file, setFile] = useState<File | null>(null)
-  const { status, result, rejection } = useFileImport()
+  const { status, preview, result, rejection } = useFileImport()
   const busy = status === 'busy'
   useEffect(() => clearFileImport, [])
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     if (!file || busy) return
-    await importFile(file)
+    await previewFile(file)
+  }
+  const confirm = async () => {
+    if (file && !busy) await importFile(file)
   }
 
   return (
@@ -28,8 +33,9 @@ export function FileImport() {
       <form onSubmit={onSubmit} noValidate aria-label="Import d'un fichier Excel">
         <Stack gap="sm">
           <Text size="sm">
-            Première feuille : « Produit » en A1, puis un mois par colonne (une date, 2026-12 ou 12/2026), puis une
-            ligne par produit avec ses quantités. Les cellules vides sont ignorées.
+            Un tableau avec une colonne « Produit » suivie d'un mois par colonne (une date, « janv. 2027 » ou 01/2027),
+            puis une ligne par produit avec ses quantités. Les cellules vides sont ignorées. Vous verrez ce qui sera
+            enregistré avant de confirmer.
           </Text>
           <FileInput
             label="Fichier Excel (.xlsx)"
@@ -44,8 +50,8 @@ export function FileImport() {
           />
           <Group justify="space-between">
             <ImportLinks />
-            <Button type="submit" disabled={!file || busy}>
-              {busy ? 'en cours...' : 'Importer'}
+            <Button type="submit" disabled={!file || busy || preview !== null}>
+              {busy && !preview ? 'en cours...' : 'Importer'}
             </Button>
           </Group>
         </Stack>
@@ -55,9 +61,21 @@ export function FileImport() {
           <Badge color="red" variant="filled">
             Erreur
           </Badge>
-          <Text size="sm">{rejection.detail}</Text>
+          {rejection.problems.length > 1 ? (
+            <Stack gap={4}>
+              <Text size="sm">{`Le fichier n'a pas été importé : ${rejection.problems.length} problèmes à corriger.`}</Text>
+              <List size="sm" spacing={2}>
+                {rejection.problems.map((p) => (
+                  <List.Item key={p}>{p}</List.Item>
+                ))}
+              </List>
+            </Stack>
+          ) : (
+            <Text size="sm">{rejection.detail}</Text>
+          )}
         </Group>
       ) : null}
+      {preview ? <ImportPreview preview={preview} busy={busy} onConfirm={confirm} onCancel={cancelPreview} /> : null}
       {result ? (
         <ImportResultView count={result.dbSuccesses} failures={result.dbErrors} missing={result.productsMissing} />
       ) : null}

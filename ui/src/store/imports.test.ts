@@ -10,6 +10,8 @@ import {
   importState,
   isXLSXName,
   MSG_XLSX_ONLY,
+  previewFile,
+  cancelPreview,
   resetImports,
   simulateStandard,
 } from './imports'
@@ -83,7 +85,7 @@ describe('importFile', () => {
       ['n3', 4],
     ])
     expect(state.events[0]).toEqual(event)
-    expect(importState.file).toEqual({ status: 'idle', result, rejection: null })
+    expect(importState.file).toEqual({ status: 'idle', preview: null, result, rejection: null })
     expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.success])
   })
 
@@ -93,9 +95,9 @@ describe('importFile', () => {
     const titles = toastTitles()
     state.needs = [need('n1', 'tomate', '2027-01-01', 10)]
     const outcome = await importFile(new File(['x'], 'b.xlsx'))
-    expect(outcome).toEqual({ ok: false, rejection: { status: 422, detail } })
+    expect(outcome).toEqual({ ok: false, rejection: { status: 422, detail, problems: [detail] } })
     expect(importState.file.status).toBe('error')
-    expect(importState.file.rejection).toEqual({ status: 422, detail })
+    expect(importState.file.rejection).toEqual({ status: 422, detail, problems: [detail] })
     expect(state.needs).toHaveLength(1)
     expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.failure])
   })
@@ -104,7 +106,7 @@ describe('importFile', () => {
     const fetch = vi.spyOn(globalThis, 'fetch')
     const outcome = await importFile(new File(['x'], 'besoins.xls'))
     expect(fetch).not.toHaveBeenCalled()
-    expect(outcome).toEqual({ ok: false, rejection: { status: 0, detail: MSG_XLSX_ONLY } })
+    expect(outcome).toEqual({ ok: false, rejection: { status: 0, detail: MSG_XLSX_ONLY, problems: [MSG_XLSX_ONLY] } })
     expect(isXLSXName(' a.xlsx ')).toBe(true)
     expect(isXLSXName('a.xlsx.csv')).toBe(false)
   })
@@ -114,6 +116,43 @@ describe('importFile', () => {
     const outcome = await importFile(new File(['x'], 'b.xlsx'))
     expect(outcome.ok).toBe(false)
     expect(importState.file.rejection?.detail).toBe('Failed to fetch')
+  })
+})
+
+describe('previewFile', () => {
+  it('asks the preview route, keeps what the import would write and writes nothing', async () => {
+    state.needs = [need('n1', 'tomate', '2027-01-01', 10)]
+    const preview: ImportResult = {
+      needs: [need('n1', 'tomate', '2027-01-01', 120)],
+      productsFound: ['Tomate'],
+      productsMissing: [],
+      dbErrors: [],
+      dbSuccesses: 1,
+      changes: [{ product: 'Tomate', productId: 'tomate', date: '2027-01-01', cell: 'B3', from: 10, to: 120 }],
+    }
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(preview))
+    const titles = toastTitles()
+    const outcome = await previewFile(new File(['PK'], 'b.xlsx'))
+    expect(outcome).toEqual({ ok: true, result: preview })
+    expect(fetch.mock.calls[0][0]).toBe('/api/needs-loader/preview')
+    expect(importState.file.preview).toEqual(preview)
+    expect(state.needs[0].quantity).toBe(10)
+    expect(titles()).toEqual([])
+    cancelPreview()
+    expect(importState.file.preview).toBeNull()
+  })
+
+  it('keeps every problem of a refused file', async () => {
+    const errors = [
+      { location: 'body.importfile', message: 'Quantité illisible en B2 (« douze ») : …' },
+      { location: 'body.importfile', message: 'Quantité négative en B4 (« -3 ») : …' },
+    ]
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      json({ status: 422, title: 'Unprocessable Entity', detail: errors[0].message, errors }, 422),
+    )
+    const outcome = await previewFile(new File(['x'], 'b.xlsx'))
+    expect(outcome.ok).toBe(false)
+    expect(importState.file.rejection?.problems).toEqual(errors.map((e) => e.message))
   })
 })
 

@@ -41,7 +41,19 @@ export interface ImportError {
   message: string
 }
 
-/** Answer of `POST /api/needs-loader` (PRODUCT §3 "Import result"). */
+/** A cell that creates or changes a need (`changes` of the import's answer). */
+export interface ImportChange {
+  product: string
+  productId: string
+  /** The month, "2027-01-01". */
+  date: string
+  cell: string
+  /** The quantity before; null for a new need. */
+  from: number | null
+  to: number
+}
+
+/** Answer of `POST /api/needs-loader` and of its preview (PRODUCT §3 "Import result"). */
 export interface ImportResult {
   needs: Need[]
   productsFound: string[]
@@ -50,6 +62,11 @@ export interface ImportResult {
   /** Cells applied (created, changed, or already at that quantity). */
   dbSuccesses: number
   event?: ActivityEvent
+  changes?: ImportChange[]
+  /** Kilogram values of more than two decimals, rounded to the hundredth. */
+  rounded?: { cell: string; product: string; read: string; quantity: number }[]
+  /** Missing products with the closest catalogue name. */
+  suggestions?: { name: string; product: string }[]
 }
 
 /** One product of a standard-import simulation. */
@@ -72,11 +89,15 @@ export interface StandardResult {
 export interface ImportRejection {
   status: number
   detail: string
+  /** Every problem the daemon named (a refused file lists them all), at least the detail. */
+  problems: string[]
 }
 
 export interface ImportState {
   file: {
     status: LoadStatus
+    /** What the import would write, shown before the shop confirms. */
+    preview: ImportResult | null
     result: ImportResult | null
     rejection: ImportRejection | null
   }
@@ -92,7 +113,7 @@ export interface ImportState {
 
 function initialImportState(): ImportState {
   return {
-    file: { status: 'idle', result: null, rejection: null },
+    file: { status: 'idle', preview: null, result: null, rejection: null },
     standard: { status: 'idle', preview: null, request: null, result: null },
   }
 }
@@ -128,6 +149,17 @@ function recordEvent(event: ActivityEvent | undefined): void {
   if (event) prependEvents([event])
 }
 
+/** The rejection of a failed call: its status, detail and every problem it names. */
+function rejectionOf(err: unknown): ImportRejection {
+  const detail = errorMessage(err)
+  const listed = err instanceof ApiError ? err.errors.map((e) => e.message).filter(Boolean) : []
+  return {
+    status: err instanceof ApiError ? err.status : 0,
+    detail,
+    problems: listed.length > 0 ? listed : [detail],
+  }
+}
+
 /** Whether a file name has the .xlsx extension (any case). */
 export function isXLSXName(name: string): boolean {
   return /\.xlsx$/i.test(name.trim())
@@ -137,41 +169,64 @@ export function isXLSXName(name: string): boolean {
 export type FileImportOutcome = { ok: true; result: ImportResult } | { ok: false; rejection: ImportRejection }
 
 /**
+ * Previews an Excel file (`POST /api/needs-loader/preview`): what the import
+ * would write, kept in `importState.file.preview` for the shop to confirm.
+ * Nothing is written. A refused file keeps every problem the daemon named.
+ */
+export async function previewFile(file: File): Promise<FileImportOutcome> {
+  return sendFile(file, true)
+}
+
+/**
  * Uploads an Excel file (`POST /api/needs-loader`, field `importfile`). A
  * name without .xlsx is refused here with the daemon's own message. On
  * success the written needs and the event join the store; on failure the
- * server's status and French detail are kept in `importState.file.rejection`.
+ * server's status and French problems are kept in `importState.file.rejection`.
  */
 export async function importFile(file: File): Promise<FileImportOutcome> {
+  return sendFile(file, false)
+}
+
+async function sendFile(file: File, preview: boolean): Promise<FileImportOutcome> {
   const slot = importState.file
   slot.result = null
+  slot.preview = null
   slot.rejection = null
-  const toast = progress(IMPORT_MESSAGES.progress)
   if (!isXLSXName(file.name)) {
-    const rejection = { status: 0, detail: MSG_XLSX_ONLY }
+    const rejection = { status: 0, detail: MSG_XLSX_ONLY, problems: [MSG_XLSX_ONLY] }
     slot.rejection = rejection
     slot.status = 'error'
-    toast.failure(IMPORT_MESSAGES.failure, MSG_XLSX_ONLY)
+    progress(IMPORT_MESSAGES.progress).failure(IMPORT_MESSAGES.failure, MSG_XLSX_ONLY)
     return { ok: false, rejection }
   }
+  const toast = preview ? null : progress(IMPORT_MESSAGES.progress)
   slot.status = 'busy'
   const form = new FormData()
   form.append(IMPORT_FIELD, file, file.name)
   try {
-    const result = await api.post<ImportResult>('/api/needs-loader', form)
+    const result = await api.post<ImportResult>(preview ? '/api/needs-loader/preview' : '/api/needs-loader', form)
+    slot.status = 'idle'
+    if (preview) {
+      slot.preview = result
+      return { ok: true, result }
+    }
     mergeNeeds(result.needs ?? [])
     recordEvent(result.event)
     slot.result = result
-    slot.status = 'idle'
-    toast.success(IMPORT_MESSAGES.success)
+    toast?.success(IMPORT_MESSAGES.success)
     return { ok: true, result }
   } catch (err) {
-    const rejection = { status: err instanceof ApiError ? err.status : 0, detail: errorMessage(err) }
+    const rejection = rejectionOf(err)
     slot.rejection = rejection
     slot.status = 'error'
-    toast.failure(IMPORT_MESSAGES.failure, rejection.detail)
+    ;(toast ?? progress(IMPORT_MESSAGES.progress)).failure(IMPORT_MESSAGES.failure, rejection.detail)
     return { ok: false, rejection }
   }
+}
+
+/** Drops the preview: the shop did not confirm. */
+export function cancelPreview(): void {
+  importState.file.preview = null
 }
 
 /** Clears the last upload's outcome. */
