@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -364,12 +365,25 @@ func (s *formulaScan) Write(p []byte) (int, error) {
 }
 
 func cellRef(col, row int) string {
+	if col >= 1 && col <= len(columnNames) && row >= 1 {
+		return columnNames[col-1] + strconv.Itoa(row)
+	}
 	ref, err := excelize.CoordinatesToCellName(col, row)
 	if err != nil {
 		return fmt.Sprintf("L%dC%d", row, col)
 	}
 	return ref
 }
+
+// columnNames are the letters of the first columns, "A" to "CZ", which
+// cellRef names without recomputing them for every cell.
+var columnNames = func() []string {
+	out := make([]string, 104)
+	for i := range out {
+		out[i], _ = excelize.ColumnNumberToName(i + 1)
+	}
+	return out
+}()
 
 // clip shortens what a cell holds for an error message.
 func clip(s string) string {

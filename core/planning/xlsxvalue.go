@@ -54,6 +54,10 @@ var formulaErrors = map[string]bool{
 // need (as 0). It returns the number and the unit written after it, if
 // any.
 func readValue(raw string) (f float64, unit string, v cellValue) {
+	// Most cells are number cells: their raw value reads as is.
+	if f, ok := parseNumber(raw); ok {
+		return f, "", valueNumber
+	}
 	s := strings.TrimFunc(raw, isSpace)
 	switch {
 	case s == "":
