@@ -215,38 +215,32 @@ func (d *Daemon) commitStandard(ctx context.Context, in *StandardImportInput) (*
 // exampleXLSX serves /public/other/exemple_import.xlsx, made now so that
 // its twelve months start next month: a file always importable as is.
 func (d *Daemon) exampleXLSX(w http.ResponseWriter, r *http.Request) {
-	ps, err := catalog.All(r.Context(), d.db)
-	var data []byte
-	if err == nil {
-		data, err = planning.ExampleXLSX(ps, d.now())
-	}
-	if err != nil {
-		d.log.ErrorContext(r.Context(), "example import file", "err", err)
-		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
-		return
-	}
-	w.Header().Set("Content-Type", xlsxType)
-	w.Header().Set("Content-Disposition", `attachment; filename="exemple_import.xlsx"`)
-	w.Header().Set("Cache-Control", "no-cache")
-	http.ServeContent(w, r, "exemple_import.xlsx", time.Time{}, bytes.NewReader(data))
+	d.serveWorkbook(w, r, "exemple_import.xlsx", planning.ExampleXLSX)
 }
 
 // productsXLSX serves /public/other/produits.xlsx: the catalogue with each
 // product's unit, as a workbook (the CSV's twin for shops that start their
 // file from it).
 func (d *Daemon) productsXLSX(w http.ResponseWriter, r *http.Request) {
+	d.serveWorkbook(w, r, "produits.xlsx", planning.ProductsXLSX)
+}
+
+// serveWorkbook serves a workbook made now from the catalogue, as an
+// attachment named name.
+func (d *Daemon) serveWorkbook(w http.ResponseWriter, r *http.Request, name string,
+	build func([]catalog.Product, time.Time) ([]byte, error)) {
 	ps, err := catalog.All(r.Context(), d.db)
 	var data []byte
 	if err == nil {
-		data, err = planning.ProductsXLSX(ps, d.now())
+		data, err = build(ps, d.now())
 	}
 	if err != nil {
-		d.log.ErrorContext(r.Context(), "products workbook", "err", err)
+		d.log.ErrorContext(r.Context(), "workbook", "name", name, "err", err)
 		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
 		return
 	}
 	w.Header().Set("Content-Type", xlsxType)
-	w.Header().Set("Content-Disposition", `attachment; filename="produits.xlsx"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	w.Header().Set("Cache-Control", "no-cache")
-	http.ServeContent(w, r, "produits.xlsx", time.Time{}, bytes.NewReader(data))
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
 }
