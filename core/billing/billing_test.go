@@ -158,7 +158,7 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 			t.Fatalf("totals %v %v %v rate %d exempt %v", inv.TotalHT, inv.TotalVAT, inv.TotalTTC, inv.VATRate, inv.VATExempt)
 		}
 		// Issued on the 2nd; the due date follows the deliveries, not the issue.
-		if inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-12-02" || inv.DueDate != "2026-12-30" || inv.Month != "2026-11-01" {
+		if inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-12-02" || inv.DueDate != "2026-12-10" || inv.Month != "2026-11-01" {
 			t.Fatalf("invoice %s issued %s due %s month %s", inv.Number, inv.IssueDate, inv.DueDate, inv.Month)
 		}
 		var notes []int64
@@ -371,9 +371,16 @@ func TestWhatIsDue(t *testing.T) {
 	if got := billing.BillableBefore(time.Date(2027, 1, 1, 5, 30, 0, 0, time.UTC), paris); got != "2027-01-01" {
 		t.Errorf("05:30 UTC is 06:30 in Paris: %s", got)
 	}
-	for last, want := range map[string]string{"2026-11-30": "2026-12-30", "2026-02-10": "2026-03-30", "2026-12-31": "2027-01-30"} {
-		if got := billing.DueDate(last); got != want {
-			t.Errorf("due date after %s: %s, want %s", last, got, want)
+	// Art. L441-11 II 1°: 30 days after the end of the décade of delivery.
+	for first, want := range map[string]string{
+		"2026-11-01": "2026-12-10", "2026-11-10": "2026-12-10", // first décade: ends on the 10th
+		"2026-11-11": "2026-12-20", "2026-11-20": "2026-12-20", // second: the 20th
+		"2026-11-21": "2026-12-30", "2026-11-30": "2026-12-30", // third: the month's last day
+		"2026-12-31": "2027-01-30", "2026-02-21": "2026-03-30", "2028-02-29": "2028-03-30",
+		"2026-03-29": "2026-04-30", "2026-10-25": "2026-11-30", // the days clocks change in Paris
+	} {
+		if got := billing.DueDate(first); got != want {
+			t.Errorf("due date of a first delivery on %s: %s, want %s", first, got, want)
 		}
 	}
 	if billing.Number(2026, 1) != "FA-2026-000001" || billing.NoteNumber(12) != "BL-000012" {
@@ -408,7 +415,7 @@ func TestWhatIsDue(t *testing.T) {
 			}
 		}
 		inv, err := billing.ForOrder(ctx, db, o)
-		if err != nil || len(inv.Notes) != 2 || inv.DueDate != "2027-01-30" {
+		if err != nil || len(inv.Notes) != 2 || inv.DueDate != "2026-12-10" {
 			t.Fatalf("invoice %+v, %v", inv, err)
 		}
 		if w.Get(spill).Status != orders.Done {
@@ -525,7 +532,7 @@ func TestConcurrentRunsGiveOneInvoicePerOrderAndContinuousNumbers(t *testing.T) 
 		continuous(t, numbers(t, db, 2027), dec)
 		continuous(t, numbers(t, db, 2026), nov)
 		inv, _ := billing.ForOrder(ctx, db, dec[w.Farm.ID][0])
-		if inv.Number != "FA-2027-000001" || inv.Month != "2026-12-01" || inv.IssueDate != "2027-01-01" || inv.DueDate != "2027-01-30" {
+		if inv.Number != "FA-2027-000001" || inv.Month != "2026-12-01" || inv.IssueDate != "2027-01-01" || inv.DueDate != "2027-01-09" {
 			t.Fatalf("first invoice of 2027: %s %s %s %s", inv.Number, inv.Month, inv.IssueDate, inv.DueDate)
 		}
 	})

@@ -25,7 +25,9 @@ import (
 // hundredths of a percent: 550 is 5.5 %.
 const VATRate = 550
 
-// PaymentDays is the payment term after the end of the month of delivery.
+// PaymentDays is the longest payment term art. L441-11 II 1° of the Code
+// de commerce allows for perishable food under a periodic invoice: 30 days
+// after the end of the décade (ten-day period) of delivery.
 const PaymentDays = 30
 
 // InvoiceHour is when, on the first day of a month, the previous month's
@@ -39,7 +41,7 @@ const (
 	// Operation is the category of the operation (decree 2022-1299).
 	Operation = "Catégorie de l'opération : livraison de biens."
 	// PaymentTerms says how and when to pay, and that there is no discount.
-	PaymentTerms = "Paiement par virement à 30 jours fin de mois de livraison. Pas d'escompte pour paiement anticipé."
+	PaymentTerms = "Paiement par virement au plus tard à la date d'échéance : 30 jours après la fin de la décade de la première livraison facturée (art. L441-11 du Code de commerce, denrées périssables). Pas d'escompte pour paiement anticipé."
 	// LatePenalty is the late-payment rate of art. L441-10 (the legal
 	// default: the ECB's refinancing rate plus 10 points) and the 40 €
 	// indemnity of art. D441-5, with its amount as the law requires.
@@ -189,10 +191,15 @@ func BillableBefore(now time.Time, loc *time.Location) string {
 	return m.String()
 }
 
-// DueDate is PaymentDays after the end of the month of the last delivery.
-func DueDate(lastDelivery string) string {
-	d, _ := calendar.ParseDate(lastDelivery)
-	return d.Month().Last().AddDays(PaymentDays).String()
+// DueDate is the invoice's one due date: PaymentDays after the end of the
+// décade of its first delivery (the 10th, the 20th or the month's last
+// day). By law each delivery falls due 30 days after the end of its own
+// décade; the earliest of these dates, for the whole invoice, keeps every
+// delivery within the law and gives the shop one date to pay (PRODUCT §16
+// "Invoices"). A producer's shorter terms, when they come, shorten it here.
+func DueDate(firstDelivery string) string {
+	d, _ := calendar.ParseDate(firstDelivery)
+	return d.DecadeEnd().AddDays(PaymentDays).String()
 }
 
 type row struct {
@@ -401,7 +408,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		WHERE d.order_id = ? ORDER BY d.date, d.chrono, p.name`, o.ID); err != nil {
 		return inv, fmt.Errorf("billing: lines of %s: %w", o.ID, err)
 	}
-	last := ""
+	first := "" // the first delivery billed, whose décade sets the due date
 	for _, l := range ls {
 		if l.Status != orders.Done {
 			continue // cancelled deliveries count nowhere
@@ -409,8 +416,8 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		if len(inv.Notes) == 0 || inv.Notes[len(inv.Notes)-1].Chrono != l.Chrono {
 			inv.Notes = append(inv.Notes, Note{Chrono: l.Chrono, Date: l.Date})
 		}
-		if l.Date > last {
-			last = l.Date
+		if first == "" || l.Date < first {
+			first = l.Date
 		}
 		qty := delivery.InvoicedQuantity(orders.Line{
 			QuantityExpected: l.Expected, QuantitySent: l.Sent, QuantityClaimed: l.Claimed,
@@ -427,7 +434,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	}
 	inv.TotalVAT = VAT(inv.TotalHT, inv.VATRate)
 	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
-	inv.DueDate = DueDate(last)
+	inv.DueDate = DueDate(first)
 	inv.Terms = []string{Mandate(producer.Name), Operation}
 	if inv.VATExempt {
 		inv.Terms = append(inv.Terms, VATExemptMention)

@@ -243,7 +243,7 @@ func TestInvoiceMentions(t *testing.T) {
 	mustContain(t, text,
 		// Number, dates, period, order.
 		"Facture", "FA-2026-000001", "Date d'émission : 1er décembre 2026", "Période facturée : novembre 2026",
-		"Date d'échéance : 30 décembre 2026",
+		"Date d'échéance : 20 décembre 2026",
 		// Seller: identity, legal form and capital, address, SIRET, VAT number, APE.
 		"Vendeur", "Ferme des Aravis", "EARL au capital de 15 000 €", "12 route des Aravis", "74220 La Clusaz",
 		"SIRET : 12345678900012", "N° TVA intracommunautaire : FR32123456789", "Code APE : 0113Z",

@@ -160,7 +160,7 @@ func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 		m := msgs[0]
 		if !slices.Equal(m.To, []string{"compta@lac.fr", "ferme@aravis.fr"}) ||
 			!strings.Contains(m.Body, "facture FA-2026-000001 du 1er décembre 2026, émise par Primeur au nom et pour le compte de Ferme des Aravis") ||
-			!strings.Contains(m.Body, "Montant TTC : 26,38\u00a0€") || !strings.Contains(m.Body, "Échéance : 30 décembre 2026") {
+			!strings.Contains(m.Body, "Montant TTC : 26,38\u00a0€") || !strings.Contains(m.Body, "Échéance : 10 décembre 2026") {
 			t.Fatalf("message to %v: %s", m.To, m.Body)
 		}
 		pdfAttachment(t, m, "FA-2026-000001.pdf")

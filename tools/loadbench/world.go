@@ -489,13 +489,15 @@ func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoic
 		x, y := ds[a], ds[b]
 		return x.Date < y.Date || x.Date == y.Date && x.Chrono < y.Chrono
 	})
-	last := ""
+	first := ""
 	for _, d := range ds {
 		if d.Status != orders.Done {
 			continue
 		}
 		inv.Notes = append(inv.Notes, billing.Note{Chrono: d.Chrono, Date: d.Date})
-		last = d.Date
+		if first == "" {
+			first = d.Date
+		}
 		ls := append([]orders.Line(nil), d.Lines...)
 		sort.SliceStable(ls, func(a, b int) bool {
 			return w.products[w.index[ls[a].ProductID]].Name < w.products[w.index[ls[b].ProductID]].Name
@@ -514,12 +516,12 @@ func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoic
 			inv.TotalHT += line.Amount
 		}
 	}
-	if last == "" {
+	if first == "" {
 		return inv, false
 	}
 	inv.TotalVAT = billing.VAT(inv.TotalHT, inv.VATRate)
 	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
-	inv.DueDate = billing.DueDate(last)
+	inv.DueDate = billing.DueDate(first)
 	inv.Terms = []string{billing.Mandate(farm.Name), billing.Operation}
 	if inv.VATExempt {
 		inv.Terms = append(inv.Terms, billing.VATExemptMention)
