@@ -61,6 +61,10 @@ type StandardCommitOutput struct {
 	Body planning.StandardResult
 }
 
+// uploadErrors are the statuses of the file upload and of its preview.
+var uploadErrors = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
+	http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusServiceUnavailable}
+
 func (d *Daemon) registerImports(api huma.API) {
 	tags := []string{"Needs"}
 	huma.Register(api, huma.Operation{
@@ -77,8 +81,7 @@ func (d *Daemon) registerImports(api huma.API) {
 			"parsed a few at a time: one that waited 30 s for its turn answers 503 with Retry-After.",
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
-		Errors: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
-			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
+		Errors:       uploadErrors,
 	}, d.importNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "preview-needs-file", Method: http.MethodPost, Path: "/needs-loader/preview", Tags: tags,
@@ -90,8 +93,7 @@ func (d *Daemon) registerImports(api huma.API) {
 			"problem in `errors`, as the import does.",
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
-		Errors: []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
-			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
+		Errors:       uploadErrors,
 	}, d.previewNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "simulate-standard-import", Method: http.MethodPost, Path: "/needs/importstd/sim", Tags: tags,
