@@ -17,6 +17,7 @@ import (
 	"primeur/core/billing"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
+	"primeur/core/facturx"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
@@ -44,10 +45,20 @@ func claim(t *testing.T, db *store.DB, w *tradetest.World, order, id, product st
 	}
 }
 
+// review answers a claim as the daemon does: the shop's answer, and in
+// the same transaction the documents settling it once the order is
+// invoiced.
 func review(t *testing.T, db *store.DB, w *tradetest.World, order, id string, ok bool, when time.Time) {
 	t.Helper()
 	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		_, err := rules.Review(ctx, tx, w.Shop.ID, order, id, ok, when)
+		var shop string
+		if err := store.Get(ctx, tx, &shop, `SELECT distributor_id FROM orders WHERE id = ?`, order); err != nil {
+			return err
+		}
+		if _, err := rules.Review(ctx, tx, shop, order, id, ok, when); err != nil {
+			return err
+		}
+		_, err := billing.SettleOrder(ctx, tx, order, when, paris)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -94,6 +105,21 @@ func lockAndAccept(t *testing.T, db *store.DB, now time.Time) int {
 	return n
 }
 
+// credits lists the credit notes and complementary invoices of an order.
+func credits(t *testing.T, db *store.DB, order string) []billing.Invoice {
+	t.Helper()
+	cs, err := billing.Credits(ctx, db, order, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cs {
+		if cs[i], err = billing.GetCredit(ctx, db, c.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cs
+}
+
 func TestInvoiceAmountsAndClaims(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
@@ -116,20 +142,15 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		claim(t, db, w, o, pending, "laitue", 2, at(2026, 11, 29, 9, 0)) // not reviewed, not yet 48 h old
 
 		// On the 1st the claim is 45 h old: the shop still has 3 h to
-		// answer, so the order waits (the last delivery is locked anyway).
+		// answer. The invoice is issued all the same, on what was sent,
+		// with the credit note of the claim accepted before.
 		autovalidated := lockAndAccept(t, db, at(2026, 12, 1, 6, 0))
 		issued, err := issueDue(db, at(2026, 12, 1, 6, 0))
-		if err != nil || len(issued) != 0 || autovalidated != 0 {
+		if err != nil || len(issued) != 1 || autovalidated != 0 {
 			t.Fatalf("the 1st: %d invoices, %d claims accepted, %v", len(issued), autovalidated, err)
 		}
 		if w.Get(pending).ClaimStatus != orders.ClaimSent || w.Get(lastDay).Status != orders.Done {
 			t.Fatal("the 1st: a claim younger than the delay accepted, or the last delivery not locked")
-		}
-		// The next day it is accepted (48 h have passed), then billed.
-		autovalidated = lockAndAccept(t, db, at(2026, 12, 2, 6, 0))
-		issued, err = issueDue(db, at(2026, 12, 2, 6, 0))
-		if err != nil || len(issued) != 1 || autovalidated != 1 {
-			t.Fatalf("the 2nd: %d invoices, %d claims accepted, %v", len(issued), autovalidated, err)
 		}
 		inv, err := billing.ForOrder(ctx, db, o)
 		if err != nil {
@@ -140,25 +161,28 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 			qty    decimal.Dec
 			amount decimal.Dec
 		}
-		var got []line
-		for _, l := range inv.Lines {
-			got = append(got, line{l.Chrono, l.Quantity, l.Amount})
+		lines := func(inv billing.Invoice) []line {
+			var got []line
+			for _, l := range inv.Lines {
+				got = append(got, line{l.Chrono, l.Quantity, l.Amount})
+			}
+			return got
 		}
 		want := []line{
-			{1, 700, 1750},  // 10 kg sent, −3 accepted: 7 kg × 2,50 €
+			{1, 1000, 2500}, // 10 kg sent: the accepted claim is settled by a credit note
 			{2, 1000, 2500}, // claim refused: the sent 10 kg
-			{3, 2000, 1800}, // 18 sent, +2 auto-validated after 48 h: 20 × 0,90 €
+			{3, 1800, 1620}, // 18 sent; its claim waits for the shop
 			{5, 500, 1250},  // no sent quantity: the expected 5 kg
 			{6, 1000, 900},  // locked before the invoices
 		}
-		if !slices.Equal(got, want) {
+		if got := lines(inv); !slices.Equal(got, want) {
 			t.Fatalf("lines %+v, want %+v", got, want)
 		}
-		if inv.TotalHT != 8200 || inv.TotalVAT != 451 || inv.TotalTTC != 8651 || inv.VATRate != 550 || inv.VATExempt {
+		if inv.TotalHT != 8770 || inv.TotalVAT != 482 || inv.TotalTTC != 9252 || inv.VATRate != 550 || inv.VATExempt {
 			t.Fatalf("totals %v %v %v rate %d exempt %v", inv.TotalHT, inv.TotalVAT, inv.TotalTTC, inv.VATRate, inv.VATExempt)
 		}
-		// Issued on the 2nd; the due date follows the deliveries, not the issue.
-		if inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-12-02" || inv.DueDate != "2026-12-10" || inv.Month != "2026-11-01" {
+		// Issued on the 1st; the due date follows the deliveries, not the issue.
+		if inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-12-01" || inv.DueDate != "2026-12-10" || inv.Month != "2026-11-01" {
 			t.Fatalf("invoice %s issued %s due %s month %s", inv.Number, inv.IssueDate, inv.DueDate, inv.Month)
 		}
 		var notes []int64
@@ -168,145 +192,138 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		if !slices.Equal(notes, []int64{1, 2, 3, 5, 6}) {
 			t.Fatalf("notes %v (the cancelled delivery counts nowhere)", notes)
 		}
-		if w.Get(pending).ClaimStatus != orders.ClaimAccepted {
-			t.Fatal("the claim past its delay was not accepted")
+		cs := credits(t, db, o)
+		if len(cs) != 1 || cs[0].Kind != billing.KindCredit || cs[0].Number != "AV-2026-000001" || cs[0].DeliveryID != accepted ||
+			cs[0].Refers.Number != inv.Number || cs[0].Refers.Date != inv.IssueDate || cs[0].IssueDate != "2026-12-01" ||
+			!slices.Equal(lines(cs[0]), []line{{1, 300, 750}}) || cs[0].TotalVAT != 41 || cs[0].TotalTTC != 791 || cs[0].DueDate != "" {
+			t.Fatalf("credit notes with the invoice: %+v", cs)
+		}
+		if !slices.Contains(inv.Terms, billing.Term{Subject: facturx.NotePenalty, Text: billing.LatePenalty}) ||
+			slices.ContainsFunc(inv.Terms, func(t billing.Term) bool { return t.Text == billing.VATExemptMention }) ||
+			inv.Seller.Name != "Ferme des Aravis" || inv.Buyer.EmailAccounting != "compta@lac.fr" || inv.Seller.IBAN == "" {
+			t.Fatalf("parties or terms %+v %+v %v", inv.Seller, inv.Buyer, inv.Terms)
+		}
+
+		// The next day the pending claim is 48 h old: accepted by the
+		// system, it is settled by a complementary invoice of 2 lettuces,
+		// numbered in the invoice sequence, due like its delivery (but not
+		// before it is issued).
+		if n := lockAndAccept(t, db, at(2026, 12, 2, 6, 0)); n != 1 {
+			t.Fatalf("the 2nd: %d claims accepted", n)
+		}
+		if again, err := issueDue(db, at(2026, 12, 2, 6, 5)); err != nil || len(again) != 0 {
+			t.Fatalf("second run: %d, %v", len(again), err)
+		}
+		settled, err := billing.SettleDue(ctx, db, at(2026, 12, 2, 6, 0), paris)
+		if err != nil || len(settled) != 1 {
+			t.Fatalf("settled %+v, %v", settled, err)
+		}
+		cs = credits(t, db, o)
+		if len(cs) != 2 || cs[1].Kind != billing.KindComplement || cs[1].Number != "FA-2026-000002" || cs[1].DeliveryID != pending ||
+			!slices.Equal(lines(cs[1]), []line{{3, 200, 180}}) || cs[1].DueDate != "2026-12-20" || cs[1].Refers.Number != inv.Number {
+			t.Fatalf("complementary invoice: %+v", cs)
+		}
+		// Settling again issues nothing; the invoice is unchanged.
+		if again, err := billing.SettleDue(ctx, db, at(2026, 12, 3, 6, 0), paris); err != nil || len(again) != 0 {
+			t.Fatalf("settled again %+v, %v", again, err)
+		}
+		if after, _ := billing.ForOrder(ctx, db, o); after.TotalHT != inv.TotalHT || len(after.Lines) != len(inv.Lines) {
+			t.Fatal("settling a claim changed the invoice")
 		}
 		feed, _ := activity.Feed(ctx, db, w.Shop.ID, "", 1)
 		if feed[0].Type != activity.ClaimAutovalidate {
 			t.Fatalf("last event %s", feed[0].Type)
 		}
-		if inv.Seller.Name != "Ferme des Aravis" || inv.Buyer.EmailAccounting != "compta@lac.fr" || inv.Seller.IBAN == "" ||
-			!slices.Contains(inv.Terms, billing.LatePenalty) || slices.Contains(inv.Terms, billing.VATExemptMention) {
-			t.Fatalf("parties or terms %+v %+v %v", inv.Seller, inv.Buyer, inv.Terms)
-		}
-
 		// The view of the order carries the invoice for both parties.
 		full, _ := orders.Get(ctx, db, o)
 		if full.ViewFor(w.Shop.ID).Invoice == nil || full.ViewFor(w.Farm.ID).Invoice.Number != inv.Number {
 			t.Fatal("order view without invoice")
 		}
-		// Running again issues nothing.
-		if again, err := issueDue(db, at(2026, 12, 2, 6, 5)); err != nil || len(again) != 0 {
-			t.Fatalf("second run: %d, %v", len(again), err)
-		}
 	})
 }
 
-// TestAPendingClaimDefersTheInvoice: a claim sent on the last evening of
-// the month is neither accepted nor billed on the 1st at 06:00 (the other
-// orders are invoiced); its order is listed as deferred, and no number is
-// taken for it. Once the shop answers, the next day's issue invoices it
-// with the claim's outcome; unanswered, the system accepts it only
-// claims.autovalidate-after after it was sent. (core/jobs'
-// TestInvoicesJobDefersAnOrderWithAPendingClaim goes through the jobs.)
-func TestAPendingClaimDefersTheInvoice(t *testing.T) {
+// TestAClaimAnsweredAfterTheInvoiceIsSettledByACreditNote: a claim sent
+// on the last evening of the month is neither accepted nor billed by the
+// run of the 1st at 06:00, which invoices every order on what was sent.
+// When the shop accepts it, a credit note is issued at once, in the
+// producer's credit series, referring to the invoice; when the shop does
+// not answer, the system accepts it only claims.autovalidate-after after
+// it was sent, and the credit note follows. A rejected claim settles
+// nothing. (core/jobs goes through the jobs and the emails.)
+func TestAClaimAnsweredAfterTheInvoiceIsSettledByACreditNote(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
 		shop3 := w.User(accounts.User{Type: accounts.Distributor, Email: "trois@magasin.fr", Name: "Troisième magasin"})
-		answered, unanswered, plain := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01"), w.Order(w.Farm, shop3, "2026-11-01")
+		answered, unanswered, refused := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01"), w.Order(w.Farm, shop3, "2026-11-01")
 		tomato := tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)}
 		d1 := w.Delivery(answered, "2026-11-30", orders.Done, tomato)
 		d2 := w.Delivery(unanswered, "2026-11-30", orders.Done, tomato)
-		w.Delivery(plain, "2026-11-30", orders.Done, tomato)
+		d3 := w.Delivery(refused, "2026-11-30", orders.Done, tomato)
 		lastEvening := at(2026, 11, 30, 21, 30)
 		claim(t, db, w, answered, d1, "tomate", -3, lastEvening)
 		kind := "quantity"
-		q := -4.0
-		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-			_, err := rules.SendClaim(ctx, tx, w.Farm.ID, unanswered, d2, delivery.Claim{Lines: []delivery.LineClaim{
-				{ID: w.Line(d2, "tomate"), QuantityClaimed: &q, ClaimType: &kind}}}, lastEvening)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		events := func() int {
-			var n int
-			if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM events WHERE type = ?`, activity.ClaimAutovalidate); err != nil {
+		for _, c := range []struct {
+			order, id string
+			qty       float64
+		}{{unanswered, d2, -4}, {refused, d3, -1}} {
+			q := c.qty
+			if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+				_, err := rules.SendClaim(ctx, tx, w.Farm.ID, c.order, c.id, delivery.Claim{Lines: []delivery.LineClaim{
+					{ID: w.Line(c.id, "tomate"), QuantityClaimed: &q, ClaimType: &kind}}}, lastEvening)
+				return err
+			}); err != nil {
 				t.Fatal(err)
 			}
-			return n
-		}
-		deferred := func(when time.Time) []string {
-			ds, err := billing.Deferred(ctx, db, when, paris)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, d := range ds {
-				if d.ClaimSentAt != lastEvening.UnixMilli() || d.Month != "2026-11-01" || d.ProducerID != w.Farm.ID {
-					t.Fatalf("deferral %+v", d)
-				}
-				ids = append(ids, d.OrderID)
-			}
-			return ids
-		}
-		total := func(order string) decimal.Dec {
-			inv, err := billing.ForOrder(ctx, db, order)
-			if err != nil {
-				t.Fatalf("invoice of %s: %v", order, err)
-			}
-			return inv.TotalHT
-		}
-		invoiced := func(order string) bool {
-			_, err := billing.ForOrder(ctx, db, order)
-			return err == nil
 		}
 
-		// The 1st, 06:00: only the order without a claim is invoiced.
-		accepted := lockAndAccept(t, db, at(2026, 12, 1, 6, 0))
+		// The 1st, 06:00: every order invoiced on the 10 kg sent, no claim
+		// accepted, no credit note.
+		if n := lockAndAccept(t, db, at(2026, 12, 1, 6, 0)); n != 0 {
+			t.Fatalf("the 1st accepted %d claims sent the evening before", n)
+		}
 		issued, err := issueDue(db, at(2026, 12, 1, 6, 0))
-		if err != nil || len(issued) != 1 || issued[0].OrderID != plain || issued[0].Number != "FA-2026-000001" {
+		if err != nil || len(issued) != 3 {
 			t.Fatalf("the 1st: %+v, %v", issued, err)
 		}
-		if accepted != 0 || w.Get(d1).ClaimStatus != orders.ClaimSent || w.Get(d2).ClaimStatus != orders.ClaimSent || events() != 0 {
-			t.Fatal("the 1st: a claim sent the evening before was accepted")
-		}
-		if invoiced(answered) || invoiced(unanswered) {
-			t.Fatal("an order with a pending claim was invoiced")
-		}
-		if got := deferred(at(2026, 12, 1, 6, 0)); !slices.Equal(got, []string{answered, unanswered}) {
-			t.Fatalf("deferred %v", got)
-		}
-		// Issue itself never bills a pending claim, and takes no number.
-		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-			inv, err := billing.Issue(ctx, tx, answered, at(2026, 12, 1, 7, 0), paris)
-			if inv != nil {
-				t.Fatalf("Issue billed a pending claim: %+v", inv)
+		for _, inv := range issued {
+			if inv.TotalHT != 2500 {
+				t.Fatalf("invoice %s: %v HT", inv.Number, inv.TotalHT)
 			}
-			return err
-		}); err != nil {
-			t.Fatal(err)
+		}
+		if w.Get(d1).ClaimStatus != orders.ClaimSent || len(credits(t, db, answered)) != 0 {
+			t.Fatal("the 1st: a claim sent the evening before was accepted or settled")
 		}
 
-		// The shop accepts the first claim; the next run bills 7 kg.
+		// The shop accepts the first claim: the credit note comes with
+		// its answer (the daemon settles in the answer's transaction, as
+		// review does here).
 		review(t, db, w, answered, d1, true, at(2026, 12, 1, 10, 0))
-		accepted = lockAndAccept(t, db, at(2026, 12, 2, 6, 0))
-		issued, err = issueDue(db, at(2026, 12, 2, 6, 0))
-		if err != nil || len(issued) != 1 || issued[0].OrderID != answered || issued[0].Number != "FA-2026-000002" {
-			t.Fatalf("the 2nd: %+v, %v", issued, err)
+		inv1, _ := billing.ForOrder(ctx, db, answered)
+		cs := credits(t, db, answered)
+		if len(cs) != 1 || cs[0].Number != "AV-2026-000001" || cs[0].TotalHT != 750 || cs[0].Refers.Number != inv1.Number ||
+			cs[0].IssueDate != "2026-12-01" || cs[0].Kind != billing.KindCredit {
+			t.Fatalf("credit note of the answered claim: %+v", cs)
 		}
-		if total(answered) != 1750 || accepted != 0 || events() != 0 || w.Get(d2).ClaimStatus != orders.ClaimSent {
-			t.Fatalf("answered order: %v HT, %d auto-validations", total(answered), events())
-		}
-		if got := deferred(at(2026, 12, 2, 6, 0)); !slices.Equal(got, []string{unanswered}) {
-			t.Fatalf("deferred on the 2nd %v", got)
+		// The third shop refuses its claim: nothing to settle.
+		review(t, db, w, refused, d3, false, at(2026, 12, 1, 11, 0))
+		if len(credits(t, db, refused)) != 0 {
+			t.Fatal("a refused claim was settled")
 		}
 
-		// Unanswered: one minute before the delay nothing is accepted;
-		// at the delay the system accepts it and the 3rd's issue bills 6 kg.
+		// Unanswered: one minute before the delay nothing is accepted; at
+		// the delay the system accepts it, and the next settlement issues
+		// AV-2026-000002.
 		if n, err := rules.Autovalidate(ctx, db, lastEvening.Add(rules.AutovalidateAfter-time.Minute)); err != nil || n != 0 {
 			t.Fatalf("before the delay: %d, %v", n, err)
 		}
 		if n, err := rules.Autovalidate(ctx, db, lastEvening.Add(rules.AutovalidateAfter)); err != nil || n != 1 {
 			t.Fatalf("at the delay: %d, %v", n, err)
 		}
-		issued, err = issueDue(db, at(2026, 12, 3, 6, 0))
-		if err != nil || len(issued) != 1 || issued[0].OrderID != unanswered || issued[0].Number != "FA-2026-000003" || issued[0].IssueDate != "2026-12-03" {
-			t.Fatalf("the 3rd: %+v, %v", issued, err)
-		}
-		if total(unanswered) != 1500 || events() != 1 || len(deferred(at(2026, 12, 3, 6, 0))) != 0 {
-			t.Fatalf("unanswered order: %v HT, %d auto-validations", total(unanswered), events())
+		settled, err := billing.SettleDue(ctx, db, lastEvening.Add(rules.AutovalidateAfter), paris)
+		if err != nil || len(settled) != 1 || settled[0].Number != "AV-2026-000002" || settled[0].TotalHT != 1000 ||
+			settled[0].IssueDate != "2026-12-02" || settled[0].OrderID != unanswered {
+			t.Fatalf("settled %+v, %v", settled, err)
 		}
 	})
 }
@@ -355,7 +372,7 @@ func TestExemptProducer(t *testing.T) {
 		}
 		// 3,33 kg × 3,33 € = 11,0889 € → 11,09 €.
 		if !inv.VATExempt || inv.VATRate != 0 || inv.TotalHT != 1109 || inv.TotalVAT != 0 || inv.TotalTTC != 1109 ||
-			!slices.Contains(inv.Terms, billing.VATExemptMention) {
+			!slices.ContainsFunc(inv.Terms, func(t billing.Term) bool { return t.Text == billing.VATExemptMention }) {
 			t.Fatalf("exempt invoice %+v", inv)
 		}
 	})
@@ -557,4 +574,27 @@ func TestARolledBackIssueGivesItsNumberBack(t *testing.T) {
 		}
 		continuous(t, numbers(t, db, 2026), map[string][]string{w.Farm.ID: os})
 	})
+}
+
+// TestLegalMention: the legal form with its capital, once, and only for a
+// form that has one.
+func TestLegalMention(t *testing.T) {
+	for _, c := range []struct{ legal, capital, want string }{
+		{"EARL", "15000", "EARL au capital de 15\u202f000\u00a0€"},
+		{"SARL", "8000", "SARL au capital de 8\u202f000\u00a0€"},
+		{"EARL au capital de 7 500 €, RCS Annecy", "7500", "EARL au capital de 7 500 €, RCS Annecy"},
+		{"EI", "1000", "EI"},
+		{"Micro-entreprise", "500", "Micro-entreprise"},
+		{"EIRL Dupont", "2000", "EIRL Dupont"},
+		{"GAEC", "", "GAEC"},
+		{"GAEC", "0", "GAEC"},
+		{"GAEC des Alpes", "30000", "GAEC des Alpes au capital de 30\u202f000\u00a0€"},
+		{"SAS", "1 000 000", "SAS au capital de 1 000 000"},
+		{"", "5000", "au capital de 5\u202f000\u00a0€"},
+		{"", "", ""},
+	} {
+		if got := billing.LegalMention(billing.Party{Legal: c.legal, Capital: c.capital}); got != c.want {
+			t.Errorf("%q + %q: %q, want %q", c.legal, c.capital, got, c.want)
+		}
+	}
 }

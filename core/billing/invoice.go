@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/calendar"
 	"primeur/core/decimal"
-	"primeur/core/delivery"
+	"primeur/core/facturx"
 	"primeur/core/orders"
 	"primeur/core/store"
 )
@@ -40,21 +41,123 @@ const (
 	VATExemptMention = "TVA non applicable, art. 293 B du CGI"
 	// Operation is the category of the operation (decree 2022-1299).
 	Operation = "Catégorie de l'opération : livraison de biens."
-	// PaymentTerms says how and when to pay, and that there is no discount.
-	PaymentTerms = "Paiement par virement au plus tard à la date d'échéance : 30 jours après la fin de la décade de la première livraison facturée (art. L441-11 du Code de commerce, denrées périssables). Pas d'escompte pour paiement anticipé."
+	// PaymentTerms says how and when to pay.
+	PaymentTerms = "Paiement par virement au plus tard à la date d'échéance : 30 jours après la fin de la décade de la première livraison facturée (art. L441-11 du Code de commerce, denrées périssables)."
+	// NoDiscount says there is no discount for early payment.
+	NoDiscount = "Pas d'escompte pour paiement anticipé."
 	// LatePenalty is the late-payment rate of art. L441-10 (the legal
-	// default: the ECB's refinancing rate plus 10 points) and the 40 €
-	// indemnity of art. D441-5, with its amount as the law requires.
+	// default: the ECB's refinancing rate plus 10 points).
 	LatePenalty = "En cas de retard de paiement, des pénalités sont exigibles dès le lendemain de l'échéance, " +
 		"au taux de refinancement le plus récent de la Banque centrale européenne majoré de 10 points " +
-		"(art. L441-10 du Code de commerce), ainsi qu'une indemnité forfaitaire pour frais de recouvrement " +
-		"de 40 € (art. D441-5 du Code de commerce)."
+		"(art. L441-10 du Code de commerce)."
+	// RecoveryIndemnity is the 40 € indemnity of art. D441-5, with its
+	// amount as the law requires.
+	RecoveryIndemnity = "En cas de retard de paiement, une indemnité forfaitaire pour frais de recouvrement " +
+		"de 40 € (art. D441-5 du Code de commerce) est due au créancier."
 )
 
-// Mandate is the billing-mandate mention naming the producer.
-func Mandate(producer string) string {
-	return "Facture émise par Primeur au nom et pour le compte de " + producer +
+// Mandate is the billing-mandate mention naming the producer, for an
+// invoice or, with credit, a credit note. Primeur is a third party issuing
+// in the seller's name (art. 289 I-2 CGI), not the buyer: this is not
+// self-billing, so the documents are of type 380 and 381 and do not say
+// "Autofacturation" (PRODUCT §16).
+func Mandate(producer string, credit bool) string {
+	what := "Facture émise"
+	if credit {
+		what = "Avoir émis"
+	}
+	return what + " par Primeur au nom et pour le compte de " + producer +
 		", en vertu d'un mandat de facturation (art. 289 I-2 du CGI)."
+}
+
+// CreditTerms says how a credit note settles: against the payment of the
+// invoice it corrects.
+func CreditTerms(invoiceNumber string) string {
+	return "Montant à déduire du règlement de la facture " + invoiceNumber +
+		" ; une fois celle-ci réglée, il est remboursé par virement."
+}
+
+// Subjects of the terms, as the Factur-X XML carries them: the UNTDID 4451
+// note codes, and SubjectPayment for the payment terms (BT-20).
+const (
+	SubjectPayment = "payment"
+)
+
+// Term is a legal mention printed at the bottom of a document, with its
+// subject: where the Factur-X XML carries it.
+type Term struct {
+	Subject string `json:"subject"`
+	Text    string `json:"text"`
+}
+
+// UnmarshalJSON reads a term, or a plain string as invoices issued before
+// terms had subjects stored them.
+func (t *Term) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*t = Term{Subject: facturx.NoteGeneral, Text: s}
+		return nil
+	}
+	type plain Term
+	return json.Unmarshal(b, (*plain)(t))
+}
+
+// Terms are the legal mentions of a producer's document: the mandate, the
+// operation, the VAT exemption when exempt, the payment terms (payment:
+// PaymentTerms, or CreditTerms for a credit note), no discount, the
+// penalties and the indemnity (BR-FR-05: AAB, PMD and PMT once each).
+func Terms(producer string, exempt, credit bool, payment string) []Term {
+	ts := []Term{{facturx.NoteRegulatory, Mandate(producer, credit)}, {facturx.NoteGeneral, Operation}}
+	if exempt {
+		ts = append(ts, Term{facturx.NoteTax, VATExemptMention})
+	}
+	return append(ts, Term{SubjectPayment, payment}, Term{facturx.NoteDiscount, NoDiscount},
+		Term{facturx.NotePenalty, LatePenalty}, Term{facturx.NoteRecovery, RecoveryIndemnity})
+}
+
+// withoutCapital are the legal forms that have no share capital: the sole
+// trader in its variants. Any other form prints the capital it was given.
+var withoutCapital = map[string]bool{
+	"ei": true, "eirl": true, "entreprise individuelle": true, "micro-entreprise": true, "micro entreprise": true,
+	"microentreprise": true, "micro": true, "auto-entrepreneur": true, "auto entrepreneur": true, "ae": true,
+	"entrepreneur individuel": true, "exploitant agricole": true, "exploitation individuelle": true,
+}
+
+// LegalMention is a party's legal form with its capital, as printed once:
+// "EARL au capital de 15 000 €". The capital is left out for a form that
+// has none (EI, micro-entreprise…), when it is zero, and when the form
+// as entered already states it.
+func LegalMention(p Party) string {
+	form := strings.TrimSpace(p.Legal)
+	capital := strings.TrimSpace(p.Capital)
+	key := strings.ToLower(strings.Trim(strings.Fields(form + " x")[0], ".,"))
+	switch {
+	case capital == "" || strings.Trim(capital, "0 ") == "":
+		return form
+	case withoutCapital[strings.ToLower(form)] || withoutCapital[key]:
+		return form
+	case strings.Contains(strings.ToLower(form), "capital"):
+		return form
+	}
+	return strings.TrimSpace(form + " au capital de " + formatCapital(capital))
+}
+
+// formatCapital renders a share capital given in euros ("15000" →
+// "15 000 €"); anything but digits is printed as entered.
+func formatCapital(s string) string {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > 1e12 {
+		return s
+	}
+	digits := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteRune('\u202f')
+		}
+		b.WriteRune(c)
+	}
+	return b.String() + "\u00a0€"
 }
 
 // Party is a seller's or buyer's identity as printed on the invoice, copied
@@ -129,9 +232,18 @@ type Line struct {
 	Amount    decimal.Dec `db:"amount"`
 }
 
-// Invoice is an issued invoice.
+// Invoice is an issued invoice, or a document settling a claim on one of
+// its deliveries (Kind, Refers, DeliveryID).
 type Invoice struct {
-	ID            string
+	ID string
+	// Kind is KindInvoice (""), KindCredit or KindComplement.
+	Kind string
+	// Refers is the invoice a credit note or complementary invoice
+	// corrects; nil for a monthly invoice.
+	Refers *Reference
+	// DeliveryID is the delivery whose claim a credit note or
+	// complementary invoice settles.
+	DeliveryID    string
 	OrderID       string
 	ProducerID    string
 	DistributorID string
@@ -154,7 +266,7 @@ type Invoice struct {
 	TotalVAT  decimal.Dec
 	TotalTTC  decimal.Dec
 	// Terms are the legal mentions printed at the bottom.
-	Terms  []string
+	Terms  []Term
 	SentAt *time.Time
 	Lines  []Line
 }
@@ -304,13 +416,15 @@ func List(ctx context.Context, q store.Q, producerID, month string) ([]Invoice, 
 // Issue issues the invoice of an order when it is due, in the caller's
 // transaction, and returns it; nil when there is nothing to issue: the
 // order is already invoiced, its month is not over at now, a delivery is
-// still planned, none is done, or a claim on one of its deliveries still
-// waits for the shop's answer. Issue never accepts a claim: a pending one
-// defers the invoice until the shop answers or the system accepts it once
-// claims.autovalidate-after has passed (the invoices job, core/jobs, does
-// that before it issues, as the claims job would), so that the invoice
-// bills what the claim's outcome says and the shop has had its full delay
-// (Deferred lists such orders).
+// still planned, or none is done.
+//
+// The invoice bills what the delivery notes say was sent. A claim never
+// changes it: a claim accepted by the shop (or by the system after
+// claims.autovalidate-after) is settled by a document of its own, a credit
+// note or a complementary invoice (Settle), which Issue issues at once for
+// the claims already accepted; a claim still waiting for the shop's answer
+// is settled when it is answered. So the invoice run never accepts a claim
+// the shop has not seen, and an issued document never changes.
 //
 // The order row is locked first (FOR UPDATE on PostgreSQL; SQLite
 // transactions are serialised), so two runs issuing the same order queue
@@ -338,16 +452,14 @@ func Issue(ctx context.Context, q store.Q, orderID string, now time.Time, loc *t
 	var counts struct {
 		Planned int `db:"planned"`
 		Done    int `db:"done"`
-		Pending int `db:"pending"`
 	}
 	if err := store.Get(ctx, q, &counts, `SELECT
 			COALESCE(SUM(CASE WHEN status = 'planned' THEN 1 ELSE 0 END), 0) AS planned,
-			COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done,
-			COALESCE(SUM(CASE WHEN claim_status = 'sent' THEN 1 ELSE 0 END), 0) AS pending
+			COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done
 		FROM deliveries WHERE order_id = ?`, orderID); err != nil {
 		return nil, fmt.Errorf("billing: deliveries of %s: %w", orderID, err)
 	}
-	if counts.Planned > 0 || counts.Done == 0 || counts.Pending > 0 {
+	if counts.Planned > 0 || counts.Done == 0 {
 		return nil, nil
 	}
 	inv, err := compose(ctx, q, o, now, loc)
@@ -359,6 +471,9 @@ func Issue(ctx context.Context, q store.Q, orderID string, now time.Time, loc *t
 	}
 	inv.Number = Number(inv.Year, inv.Seq)
 	if err := insert(ctx, q, inv); err != nil {
+		return nil, err
+	}
+	if _, err := SettleOrder(ctx, q, o.ID, now, loc); err != nil {
 		return nil, err
 	}
 	return &inv, nil
@@ -419,9 +534,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		if first == "" || l.Date < first {
 			first = l.Date
 		}
-		qty := delivery.InvoicedQuantity(orders.Line{
-			QuantityExpected: l.Expected, QuantitySent: l.Sent, QuantityClaimed: l.Claimed,
-		}, l.ClaimStatus)
+		qty := orders.Line{QuantityExpected: l.Expected, QuantitySent: l.Sent}.Sent()
 		if qty == 0 {
 			continue
 		}
@@ -435,11 +548,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	inv.TotalVAT = VAT(inv.TotalHT, inv.VATRate)
 	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
 	inv.DueDate = DueDate(first)
-	inv.Terms = []string{Mandate(producer.Name), Operation}
-	if inv.VATExempt {
-		inv.Terms = append(inv.Terms, VATExemptMention)
-	}
-	inv.Terms = append(inv.Terms, PaymentTerms, LatePenalty)
+	inv.Terms = Terms(producer.Name, inv.VATExempt, false, PaymentTerms)
 	return inv, nil
 }
 

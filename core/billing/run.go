@@ -26,44 +26,11 @@ func Due(ctx context.Context, q store.Q, now time.Time, loc *time.Location) ([]s
 	return ids, nil
 }
 
-// Deferral is an order whose invoice is due but waits for the answer to a
-// claim on one of its deliveries.
-type Deferral struct {
-	OrderID       string `db:"id"`
-	ProducerID    string `db:"producer_id"`
-	DistributorID string `db:"distributor_id"`
-	// Month is the billed month, "YYYY-MM-01".
-	Month string `db:"month"`
-	// ClaimSentAt is when its latest pending claim was sent (Unix ms);
-	// the system accepts it claims.autovalidate-after later.
-	ClaimSentAt int64 `db:"claim_sent_at"`
-}
-
-// Deferred lists the orders whose invoice is due at now (as Due) but that
-// Issue defers because a claim on one of their deliveries still waits for
-// the shop's answer, in Due's order.
-func Deferred(ctx context.Context, q store.Q, now time.Time, loc *time.Location) ([]Deferral, error) {
-	var out []Deferral
-	if err := store.Select(ctx, q, &out, `SELECT o.id, o.producer_id, o.distributor_id, o.month,
-			(SELECT MAX(c.claim_sent_at) FROM deliveries c WHERE c.order_id = o.id AND c.claim_status = 'sent') AS claim_sent_at
-		FROM orders o
-		WHERE o.month < ?
-		AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id)
-		AND EXISTS (SELECT 1 FROM deliveries d WHERE d.order_id = o.id AND d.status = ?)
-		AND EXISTS (SELECT 1 FROM deliveries p WHERE p.order_id = o.id AND p.claim_status = 'sent')
-		ORDER BY o.month, o.created_at, o.id`, BillableBefore(now, loc), orders.Done); err != nil {
-		return nil, fmt.Errorf("billing: deferred orders: %w", err)
-	}
-	return out, nil
-}
-
 // IssueDue issues the invoice of one order Due listed, in a transaction
-// of its own (Issue), and returns it; nil when it issued nothing: a claim
-// on one of the order's deliveries still waits for the shop's answer (the
-// order is deferred, see Deferred), or another process issued the invoice
-// meanwhile. The invoices job (core/jobs) calls it for each due order once
-// it has locked the deliveries due and accepted the claims past their
-// delay.
+// of its own (Issue, with the documents settling the claims already
+// accepted), and returns it; nil when another process issued it meanwhile.
+// The invoices job (core/jobs) calls it for each due order once it has
+// locked the deliveries due and accepted the claims past their delay.
 func IssueDue(ctx context.Context, db *store.DB, orderID string, now time.Time, loc *time.Location) (*Invoice, error) {
 	var inv *Invoice
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {

@@ -513,23 +513,13 @@ func (r Rules) Review(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 	return orders.Get(ctx, q, orderID)
 }
 
-// checkReviewable refuses an answer unless a claim waits for it and the
-// order is not invoiced.
+// checkReviewable refuses an answer unless a claim waits for it. An
+// invoiced order's claim is answered all the same: the invoice billed what
+// was sent, and the answer is settled by a credit note (core/billing
+// SettleOrder, which the caller runs in the same transaction).
 func checkReviewable(t target) error {
 	if t.delivery.ClaimStatus != orders.ClaimSent {
 		return core.Refuse(core.ErrConflict, MsgNoClaim)
 	}
-	if t.invoiced {
-		return core.Refuse(core.ErrConflict, MsgInvoiced)
-	}
 	return nil
-}
-
-// InvoicedQuantity is what a line of a done delivery bills: the sent
-// quantity, plus the claimed adjustment when the claim was accepted.
-func InvoicedQuantity(l orders.Line, claimStatus string) decimal.Dec {
-	if claimStatus == orders.ClaimAccepted {
-		return l.Sent() + l.QuantityClaimed
-	}
-	return l.Sent()
 }

@@ -4,9 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"primeur/core/decimal"
 	"primeur/core/delivery"
-	"primeur/core/orders"
 	"primeur/core/trade/tradetest"
 )
 
@@ -48,21 +46,5 @@ func TestLockTimes(t *testing.T) {
 	r.LockAt = 7*time.Hour + 30*time.Minute
 	if r.LockLabel() != "7h30" || r.Locked("2026-11-20", at(2026, 11, 20, 7, 29)) || !r.Locked("2026-11-20", at(2026, 11, 20, 7, 30)) {
 		t.Errorf("7h30 lock: %s", r.LockLabel())
-	}
-}
-
-func TestInvoicedQuantity(t *testing.T) {
-	sent := decimal.Dec(1000)
-	l := orders.Line{QuantityExpected: 1200, QuantitySent: &sent, QuantityClaimed: -300}
-	for status, want := range map[string]decimal.Dec{
-		orders.ClaimAccepted: 700, orders.ClaimRejected: 1000, orders.ClaimSent: 1000, orders.ClaimVoid: 1000,
-	} {
-		if got := delivery.InvoicedQuantity(l, status); got != want {
-			t.Errorf("%s: %v, want %v", status, got, want)
-		}
-	}
-	l.QuantitySent = nil
-	if got := delivery.InvoicedQuantity(l, orders.ClaimAccepted); got != 900 {
-		t.Errorf("without sent quantity: %v", got)
 	}
 }

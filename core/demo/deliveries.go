@@ -101,6 +101,10 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 		if _, err := store.Exec(ctx, tx, `UPDATE invoices SET sent_at = ? WHERE id = ?`, at.UnixMilli(), inv.ID); err != nil {
 			return fmt.Errorf("demo: invoice sent: %w", err)
 		}
+		// The credit notes of its accepted claims, issued with it.
+		if _, err := store.Exec(ctx, tx, `UPDATE credit_notes SET sent_at = ? WHERE invoice_id = ?`, at.UnixMilli(), inv.ID); err != nil {
+			return fmt.Errorf("demo: credit notes sent: %w", err)
+		}
 	}
 	return nil
 }

@@ -44,8 +44,14 @@ func TestSeedDeliveries(t *testing.T) {
 			t.Fatalf("this month's claim: %+v %+v", got.Delivery, got.Lines)
 		}
 		inv, err := billing.ForOrder(ctx, db, october)
-		if err != nil || inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-11-01" || inv.SentAt == nil || inv.TotalHT != 3*3000-250 {
+		if err != nil || inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-11-01" || inv.SentAt == nil || inv.TotalHT != 3*3000 {
 			t.Fatalf("October's invoice: %+v, %v", inv, err)
+		}
+		// Its accepted claim is settled by a credit note of 1 kg.
+		credits, err := billing.Credits(ctx, db, october, "", "")
+		if err != nil || len(credits) != 1 || credits[0].Number != "AV-2026-000001" || credits[0].TotalHT != 250 ||
+			credits[0].Refers.Number != inv.Number || credits[0].SentAt == nil {
+			t.Fatalf("October's credit notes: %+v, %v", credits, err)
 		}
 		if _, err := billing.ForOrder(ctx, db, november); err == nil {
 			t.Fatal("November is invoiced before its end")

@@ -246,7 +246,7 @@ func TestInvoiceMentions(t *testing.T) {
 		"Date d'échéance : 20 décembre 2026",
 		// Seller: identity, legal form and capital, address, SIRET, VAT number, APE.
 		"Vendeur", "Ferme des Aravis", "EARL au capital de 15 000 €", "12 route des Aravis", "74220 La Clusaz",
-		"SIRET : 12345678900012", "N° TVA intracommunautaire : FR32123456789", "Code APE : 0113Z",
+		"SIREN : 123456789 — SIRET : 12345678900012", "N° TVA intracommunautaire : FR32123456789", "Code APE : 0113Z",
 		// Buyer: billing address, SIREN and SIRET, VAT number; delivery address apart.
 		"Acheteur", "Épicerie du Lac", "SARL au capital de 8 000 €", "BP 42", "74001 Annecy Cedex",
 		"SIREN : 987654321 — SIRET : 98765432100021", "N° TVA intracommunautaire : FR45987654321", "Code APE : 4721Z",
@@ -254,7 +254,7 @@ func TestInvoiceMentions(t *testing.T) {
 		// The delivery notes covered (not the cancelled one).
 		"Bons de livraison : BL-000001 du 19 novembre 2026, BL-000003 du 26 novembre 2026",
 		// Lines and totals.
-		"Quantité", "Unité", "Prix unitaire HT", "Montant HT",
+		"Quantité", "Unité", "Prix unitaire HT", "TVA", "Montant HT", "5,5 %",
 		"Laitue", "pièce", "0,90 €", "36,00 €", "Tomate", "115,50", "288,75 €", "1 234,56", "3 086,40 €", "Courgette", "45,00 €",
 		"Total HT", "3 456,15 €", "TVA 5,5 %", "190,09 €", "Total TTC — net à payer", "3 646,24 €",
 		// Payment: IBAN/BIC, terms, penalties and the 40 € indemnity, mandate.

@@ -1,119 +1,125 @@
 package documents
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
-	"primeur/core/decimal"
-
 	"primeur/core/billing"
+	"primeur/core/calendar"
+	"primeur/core/facturx"
+	"primeur/core/printable"
 )
 
-// InvoiceFileName is the file name of an invoice: FA-2026-000001.pdf.
+// InvoiceFileName is the file name of an invoice or credit note:
+// FA-2026-000001.pdf.
 func InvoiceFileName(number string) string { return number + ".pdf" }
 
-// sellerLines are the seller's mentions: identity, legal form and capital,
-// address, SIRET, VAT number, APE code.
-func sellerLines(p billing.Party) []string {
+// XMLFileName is the file name of its Factur-X XML: FA-2026-000001.xml.
+func XMLFileName(number string) string { return number + ".xml" }
+
+// invoiceParty are a party's mentions: identity, legal form with its capital
+// once (billing.LegalMention), the address, SIREN and SIRET, VAT number,
+// APE code.
+func invoiceParty(p billing.Party, address []string) []string {
 	ls := []string{p.Name}
-	form := p.Legal
-	if p.Capital != "" {
-		if form != "" {
-			form += " "
-		}
-		form += "au capital de " + capital(p.Capital)
-	}
-	if form != "" {
+	if form := billing.LegalMention(p); form != "" {
 		ls = append(ls, form)
 	}
-	ls = append(ls, p.Address...)
-	ls = append(ls,
-		"SIRET : "+orUnset(p.SIRET),
-		"N° TVA intracommunautaire : "+orUnset(p.TVA),
-		"Code APE : "+orUnset(p.APE),
-	)
+	ls = append(ls, address...)
+	siret := "SIRET : " + orUnset(p.SIRET)
+	if s := p.SIREN(); s != "" {
+		siret = "SIREN : " + s + " — " + siret
+	}
+	ls = append(ls, siret, "N° TVA intracommunautaire : "+orUnset(p.TVA), "Code APE : "+orUnset(p.APE))
 	if p.Email != "" {
 		ls = append(ls, p.Email)
 	}
 	return ls
 }
 
-// buyerLines are the buyer's mentions: identity, billing address, SIREN and
-// SIRET, VAT number, APE code, legal form and capital when known.
-func buyerLines(p billing.Party) []string {
-	ls := []string{p.Name}
-	if p.Legal != "" || p.Capital != "" {
-		form := p.Legal
-		if p.Capital != "" {
-			form = strings.TrimSpace(form + " au capital de " + capital(p.Capital))
-		}
-		ls = append(ls, form)
+// buyerAddress is where the buyer is billed: its billing address, else its
+// address.
+func buyerAddress(p billing.Party) []string {
+	if len(p.BillingAddress) > 0 {
+		return p.BillingAddress
 	}
-	addr := p.BillingAddress
-	if len(addr) == 0 {
-		addr = p.Address
-	}
-	ls = append(ls, addr...)
-	siret := "SIRET : " + orUnset(p.SIRET)
-	if s := p.SIREN(); s != "" {
-		siret = "SIREN : " + s + " — " + siret
-	}
-	ls = append(ls, siret, "N° TVA intracommunautaire : "+orUnset(p.TVA), "Code APE : "+orUnset(p.APE))
-	return ls
+	return p.Address
 }
 
-// capital renders a share capital given in euros ("15000" → "15 000 €");
-// anything but digits is printed as entered.
-func capital(s string) string {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 || n > 1e12 {
-		return s
+// shipTo is the delivery address when it differs from the billing address.
+func shipTo(p billing.Party) []string {
+	if len(p.BillingAddress) > 0 && len(p.Address) > 0 && strings.Join(p.BillingAddress, "\n") != strings.Join(p.Address, "\n") {
+		return p.Address
 	}
-	return Quantity(decimal.FromInt(n), "un") + "\u00a0€"
+	return nil
 }
 
-func sameLines(a, b []string) bool {
-	return strings.Join(a, "\n") == strings.Join(b, "\n")
+// title is how a document calls itself.
+func title(inv billing.Invoice) string {
+	switch inv.Kind {
+	case billing.KindCredit:
+		return "Avoir"
+	case billing.KindComplement:
+		return "Facture complémentaire"
+	}
+	return "Facture"
 }
 
-// Invoice renders an issued invoice from what was stored when it was
-// issued: every mandatory mention of PRODUCT §16.
+// Invoice renders an issued invoice, credit note or complementary invoice
+// from what was stored when it was issued — every mandatory mention of
+// PRODUCT §16 — as a Factur-X EN 16931 document: a PDF/A-3b with its CII
+// XML attached (InvoiceXML), the same facts on the page and in the XML.
+// A seller without a SIRET cannot be named in the XML (its SIREN is
+// mandatory): its document is a PDF/A-3b without XML, and says so.
 func Invoice(inv billing.Invoice) ([]byte, error) {
-	d := newDoc("Facture "+inv.Number, "Primeur — facture "+inv.Number+" émise au nom de "+inv.Seller.Name, inv.IssuedAt)
-	d.title("Facture", inv.Number)
+	name := title(inv)
+	d := newDoc(name+" "+inv.Number, "Primeur — "+strings.ToLower(name)+" "+inv.Number+" émise au nom de "+inv.Seller.Name, inv.IssuedAt)
+	d.title(name, inv.Number)
 
 	d.field("Date d'émission", Day(inv.IssueDate))
+	if inv.Refers != nil {
+		d.field("Facture corrigée", inv.Refers.Number+" du "+Day(inv.Refers.Date))
+	}
 	d.field("Période facturée", Month(inv.Month))
 	d.field("Commande", "référence "+inv.OrderID)
-	d.field("Date d'échéance", Day(inv.DueDate))
+	if inv.DueDate != "" {
+		d.field("Date d'échéance", Day(inv.DueDate))
+	}
 	d.ln(3)
 	d.boxes(
-		box{title: "Vendeur", lines: sellerLines(inv.Seller)},
-		box{title: "Acheteur", lines: buyerLines(inv.Buyer)},
+		box{title: "Vendeur", lines: invoiceParty(inv.Seller, inv.Seller.Address)},
+		box{title: "Acheteur", lines: invoiceParty(inv.Buyer, buyerAddress(inv.Buyer))},
 	)
-	if len(inv.Buyer.BillingAddress) > 0 && len(inv.Buyer.Address) > 0 && !sameLines(inv.Buyer.BillingAddress, inv.Buyer.Address) {
-		d.field("Adresse de livraison", strings.Join(inv.Buyer.Address, ", "))
+	if to := shipTo(inv.Buyer); to != nil {
+		d.field("Adresse de livraison", strings.Join(to, ", "))
 	}
-
 	notes := make([]string, len(inv.Notes))
 	for i, n := range inv.Notes {
 		notes[i] = billing.NoteNumber(n.Chrono) + " du " + Day(n.Date)
 	}
-	d.field("Bons de livraison", strings.Join(notes, ", "))
+	label := "Bons de livraison"
+	if inv.Kind == billing.KindCredit || inv.Kind == billing.KindComplement {
+		label = "Réclamation acceptée sur le bon de livraison"
+	}
+	d.field(label, strings.Join(notes, ", "))
 
 	d.heading("Détail")
 	cols := []column{
-		{"Bon", 22, "L"}, {"Date", 18, "C"}, {"Produit", 46, "L"}, {"Quantité", 22, "R"},
-		{"Unité", 14, "C"}, {"Prix unitaire HT", 28, "R"}, {"Montant HT", 30, "R"},
+		{"Bon", 20, "L"}, {"Date", 16, "C"}, {"Produit", 40, "L"}, {"Quantité", 22, "R"},
+		{"Unité", 14, "C"}, {"Prix unitaire HT", 26, "R"}, {"TVA", 14, "R"}, {"Montant HT", 28, "R"},
+	}
+	rate := Percent(inv.VATRate)
+	if inv.VATExempt {
+		rate = "—"
 	}
 	rows := make([][]string, len(inv.Lines))
 	for i, l := range inv.Lines {
 		rows[i] = []string{billing.NoteNumber(l.Chrono), ShortDay(l.Date), l.Product,
-			Quantity(l.Quantity, l.Unit), UnitLabel(l.Unit), Euros(l.Price), Euros(l.Amount)}
+			Quantity(l.Quantity, l.Unit), UnitLabel(l.Unit), Euros(l.Price), rate, Euros(l.Amount)}
 	}
 	d.table(cols, rows)
 
-	// Totals, right-aligned.
 	d.ln(2)
 	d.total("Total HT", Euros(inv.TotalHT), false)
 	if inv.VATExempt {
@@ -121,16 +127,127 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 	} else {
 		d.total("TVA "+Percent(inv.VATRate), Euros(inv.TotalVAT), false)
 	}
-	d.total("Total TTC — net à payer", Euros(inv.TotalTTC), true)
+	if inv.Kind == billing.KindCredit {
+		d.total("Total TTC — montant de l'avoir", Euros(inv.TotalTTC), true)
+	} else {
+		d.total("Total TTC — net à payer", Euros(inv.TotalTTC), true)
+	}
 	d.ln(3)
 
 	d.heading("Règlement")
-	d.field("Échéance", Day(inv.DueDate))
-	d.field("Virement", "IBAN "+orUnset(IBAN(inv.Seller.IBAN))+" — BIC "+orUnset(inv.Seller.BIC)+" — titulaire "+inv.Seller.Name)
+	if inv.Kind == billing.KindCredit {
+		d.field("Imputation", "à déduire du règlement de la facture "+inv.Refers.Number)
+	} else {
+		d.field("Échéance", Day(inv.DueDate))
+		d.field("Virement", "IBAN "+orUnset(IBAN(inv.Seller.IBAN))+" — BIC "+orUnset(inv.Seller.BIC)+" — titulaire "+inv.Seller.Name)
+	}
 	d.ln(2)
 	for _, t := range inv.Terms {
-		d.paragraph(t, 8)
+		d.paragraph(t.Text, 8)
 		d.ln(0.8)
 	}
-	return d.bytes()
+	x, err := InvoiceXML(inv)
+	if err != nil {
+		x = nil
+		d.ln(1)
+		d.paragraph("Document sans données Factur-X : le SIRET du vendeur n'est pas renseigné.", 8)
+	}
+	return d.pdfA(pdfaMeta{title: name + " " + inv.Number, author: inv.Seller.Name, docType: "INVOICE"}, x)
+}
+
+// InvoiceXML is the Factur-X CII XML of an issued invoice, credit note or
+// complementary invoice: what its PDF says.
+func InvoiceXML(inv billing.Invoice) ([]byte, error) {
+	return facturx.XML(facturXDocument(inv))
+}
+
+// facturXDocument maps an issued document to the Factur-X model.
+func facturXDocument(inv billing.Invoice) facturx.Document {
+	category, rate := facturx.Standard, inv.VATRate
+	tax := facturx.Tax{Category: category, Rate: rate, Basis: facturx.Cents(inv.TotalHT), Amount: facturx.Cents(inv.TotalVAT)}
+	if inv.VATExempt {
+		category, rate = facturx.Exempt, 0
+		tax = facturx.Tax{Category: category, Basis: facturx.Cents(inv.TotalHT), ExemptionCode: facturx.FranchiseCode,
+			ExemptionReason: billing.VATExemptMention}
+	}
+	doc := facturx.Document{
+		Type: facturx.TypeInvoice, Number: inv.Number, IssueDate: inv.IssueDate,
+		Seller: xmlParty(inv.Seller, inv.Seller.Address), Buyer: xmlParty(inv.Buyer, buyerAddress(inv.Buyer)),
+		OrderRef: inv.OrderID, Taxes: []facturx.Tax{tax}, DueDate: inv.DueDate,
+		TotalHT: facturx.Cents(inv.TotalHT), TotalVAT: facturx.Cents(inv.TotalVAT), TotalTTC: facturx.Cents(inv.TotalTTC),
+		IBAN: strings.ReplaceAll(inv.Seller.IBAN, " ", ""), BIC: inv.Seller.BIC,
+	}
+	doc.Seller.Legal = billing.LegalMention(inv.Seller)
+	if inv.Kind == billing.KindCredit {
+		doc.Type, doc.IBAN, doc.BIC = facturx.TypeCreditNote, "", ""
+	}
+	if inv.Refers != nil {
+		doc.Preceding = &facturx.Reference{Number: inv.Refers.Number, Date: inv.Refers.Date}
+	}
+	if m, ok := calendar.ParseMonth(inv.Month); ok {
+		doc.PeriodStart, doc.PeriodEnd = m.First().String(), m.Last().String()
+	}
+	if to := shipTo(inv.Buyer); to != nil {
+		a := xmlAddress(to)
+		doc.ShipTo = &a
+	}
+	if len(inv.Notes) == 1 {
+		doc.Despatch = billing.NoteNumber(inv.Notes[0].Chrono)
+	}
+	for _, n := range inv.Notes {
+		doc.DeliveryDate = max(doc.DeliveryDate, n.Date)
+	}
+	for _, t := range inv.Terms {
+		if t.Subject == billing.SubjectPayment {
+			doc.PaymentTerms = printable.Line(t.Text)
+			continue
+		}
+		doc.Notes = append(doc.Notes, facturx.Note{Subject: t.Subject, Content: printable.Line(t.Text)})
+	}
+	for _, l := range inv.Lines {
+		unit := facturx.UnitPiece
+		if l.Unit == "kg" {
+			unit = facturx.UnitKilogram
+		}
+		doc.Lines = append(doc.Lines, facturx.Line{
+			ID: strconv.Itoa(l.Position), Note: billing.NoteNumber(l.Chrono) + " du " + l.Date, Name: printable.Line(l.Product),
+			Quantity: facturx.Hundredths(l.Quantity), Unit: unit, Price: facturx.Cents(l.Price), Amount: facturx.Cents(l.Amount),
+			Category: category, Rate: rate, Date: l.Date,
+		})
+	}
+	return doc
+}
+
+// xmlParty is a party as the XML names it.
+func xmlParty(p billing.Party, address []string) facturx.Party {
+	return facturx.Party{
+		Name: printable.Line(p.Name), SIREN: p.SIREN(), SIRET: strings.TrimSpace(p.SIRET), VAT: strings.TrimSpace(p.TVA),
+		Email: strings.TrimSpace(p.Email), Address: xmlAddress(address),
+	}
+}
+
+var postcodeRe = regexp.MustCompile(`^([0-9]{5})\s+(.+)$`)
+
+// xmlAddress splits address lines into street lines and the postcode and
+// city of the last line that starts with a French postcode.
+func xmlAddress(lines []string) facturx.Address {
+	var a facturx.Address
+	city := -1
+	for i, l := range lines {
+		if postcodeRe.MatchString(strings.TrimSpace(l)) {
+			city = i
+		}
+	}
+	for i, l := range lines {
+		l = printable.Line(l)
+		if i == city {
+			m := postcodeRe.FindStringSubmatch(strings.TrimSpace(l))
+			a.Postcode, a.City = m[1], m[2]
+			continue
+		}
+		if len(a.Lines) < 3 {
+			a.Lines = append(a.Lines, l)
+		}
+	}
+	return a
 }

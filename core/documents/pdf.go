@@ -76,7 +76,8 @@ const (
 // documents write text, and each passes it through drawable first: the
 // fpdf document is not reachable from note.go and invoice.go.
 type doc struct {
-	pdf *fpdf.Fpdf
+	pdf     *fpdf.Fpdf
+	created time.Time
 }
 
 // newDoc starts an A4 document with the embedded font, a footer reading
@@ -95,7 +96,7 @@ func newDoc(title, footer string, created time.Time) *doc {
 	f.SetModificationDate(created)
 	f.SetCatalogSort(true)
 	f.AliasNbPages("{nb}")
-	d := &doc{pdf: f}
+	d := &doc{pdf: f, created: created}
 	f.SetFooterFunc(func() {
 		f.SetY(-13)
 		d.font("", 7)
@@ -117,6 +118,18 @@ func (d *doc) bytes() ([]byte, error) {
 		return nil, fmt.Errorf("documents: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// pdfA finishes the document as a PDF/A-3b (see pdfA) with x attached as
+// its Factur-X XML (none when nil).
+func (d *doc) pdfA(m pdfaMeta, x []byte) ([]byte, error) {
+	raw, err := d.bytes()
+	if err != nil {
+		return nil, err
+	}
+	m.title, m.author = drawable(m.title, maxBoxLine), drawable(m.author, maxBoxLine)
+	m.creator, m.producer, m.created = "Primeur", "Primeur (go-pdf/fpdf)", d.created
+	return pdfA(raw, m, x)
 }
 
 // ln moves down by h, to the left margin.

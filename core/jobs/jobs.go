@@ -143,11 +143,15 @@ const (
 	InvoicesIssued = "factures émises"
 	// Abandoned appears only when documents wait for an administrator.
 	Abandoned = "envois abandonnés (à relancer par primeur jobs run deliveries --retry-failed)"
-	// InvoicesDeferred counts the invoices due but waiting for the shop's
-	// answer to a claim (billing.Deferred).
-	InvoicesDeferred = "factures en attente de la réponse du magasin à une réclamation"
-	SessionsPurged   = "sessions expirées supprimées"
-	CountsPurged     = "compteurs de limitation échus supprimés"
+	// CreditsIssued counts the credit notes and complementary invoices
+	// issued to settle accepted claims on invoiced orders (besides those
+	// issued with their invoice).
+	CreditsIssued = "avoirs et factures complémentaires émis"
+	// CreditsSent counts the credit notes and complementary invoices
+	// emailed.
+	CreditsSent    = "avoirs et factures complémentaires envoyés"
+	SessionsPurged = "sessions expirées supprimées"
+	CountsPurged   = "compteurs de limitation échus supprimés"
 )
 
 // Job is a named job.
@@ -228,11 +232,23 @@ func Purge(ctx context.Context, env Env, now time.Time) (Report, error) {
 	return r, err
 }
 
-// Claims accepts the claims left unreviewed too long.
+// Claims accepts the claims left unreviewed too long, settles those of
+// invoiced orders (billing.SettleDue: credit notes, complementary
+// invoices) and emails the documents.
 func Claims(ctx context.Context, env Env, now time.Time) (Report, error) {
 	var r Report
 	n, err := env.Rules.Autovalidate(ctx, env.DB, now)
 	r.add(ClaimsAccepted, n)
+	if err != nil {
+		return r, err
+	}
+	settled, err := billing.SettleDue(ctx, env.DB, now, env.Rules.Location)
+	r.add(CreditsIssued, len(settled))
+	if err != nil {
+		return r, err
+	}
+	sent, err := sendCredits(ctx, env, now)
+	r.add(CreditsSent, sent)
 	return r, err
 }
 
@@ -243,22 +259,23 @@ func Claims(ctx context.Context, env Env, now time.Time) (Report, error) {
 //  2. accept the claims the shops left unanswered for
 //     claims.autovalidate-after (delivery.Rules.Autovalidate, what the
 //     claims job does: a run after a stop catches up); a younger claim
-//     waits;
+//     stays with the shop, whatever the run;
 //  3. list the orders due (billing.Due): month over, a delivery done, no
 //     invoice yet, in numbering order;
-//  4. issue each in a transaction of its own (billing.IssueDue), logging
-//     "invoice issued" once it is committed; an order whose claim still
-//     waits for the shop is deferred, with no number taken. A failing
+//  4. issue each in a transaction of its own (billing.IssueDue), billing
+//     what the delivery notes say was sent, with the credit notes and
+//     complementary invoices of the claims already accepted; a failing
 //     order does not stop the others;
-//  5. email the invoices not emailed yet (sendInvoices: the claim-then-send
-//     protocol of sendOnce);
-//  6. log and count the orders deferred by a pending claim
-//     (billing.Deferred), each with when the system will accept the claim:
-//     the first daily run after the shop answers, or after that time,
-//     invoices them.
+//  5. settle the accepted claims of orders invoiced before
+//     (billing.SettleDue);
+//  6. email the invoices and credit notes not emailed yet (the
+//     claim-then-send protocol of sendOnce).
 //
-// A failure of steps 1 to 3 stops the run (the next one catches up; the
-// deliveries job emails any invoice left unsent meanwhile).
+// A claim still waiting for the shop defers nothing: when the shop
+// answers (or the claims job accepts it after the delay), its credit note
+// is issued then. A failure of steps 1 to 3 stops the run (the next one
+// catches up; the deliveries job emails any document left unsent
+// meanwhile).
 func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
 	var r Report
 	loc := env.Rules.Location
@@ -289,17 +306,14 @@ func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
 		}
 	}
 	r.add(InvoicesIssued, issued)
+	settled, err := billing.SettleDue(ctx, env.DB, now, loc)
+	errs = append(errs, err)
 	sent, err := sendInvoices(ctx, env, now)
 	r.add(InvoicesSent, sent)
 	errs = append(errs, err)
-	deferred, err := billing.Deferred(ctx, env.DB, now, loc)
-	for _, d := range deferred {
-		claimed := time.UnixMilli(d.ClaimSentAt).In(loc)
-		env.Log.Info("invoice deferred: a claim awaits the shop's answer", "order", d.OrderID, "month", d.Month,
-			"producer", d.ProducerID, "shop", d.DistributorID, "claimSentAt", claimed,
-			"autovalidateAt", claimed.Add(env.Rules.AutovalidateAfter))
-	}
-	r.add(InvoicesDeferred, len(deferred))
+	credits, err := sendCredits(ctx, env, now)
+	r.add(CreditsIssued, len(settled))
+	r.add(CreditsSent, credits)
 	errs = append(errs, err)
 	return r, errors.Join(errs...)
 }

@@ -17,7 +17,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/accounts"
+	"primeur/core/billing"
 	"primeur/core/delivery"
+	"primeur/core/facturx/facturxtest"
 	"primeur/core/jobs"
 	"primeur/core/mail"
 	"primeur/core/mail/mailtest"
@@ -299,7 +301,7 @@ func TestClaimsJob(t *testing.T) {
 		if r := run(t, jobs.Claims, e, sent.Add(47*time.Hour)); r.Get(jobs.ClaimsAccepted) != 0 {
 			t.Fatalf("after 47 h: %s", r)
 		}
-		if r := run(t, jobs.Claims, e, sent.Add(48*time.Hour)); r.Get(jobs.ClaimsAccepted) != 1 || r.String() != "réclamations validées automatiquement : 1" {
+		if r := run(t, jobs.Claims, e, sent.Add(48*time.Hour)); r.Get(jobs.ClaimsAccepted) != 1 || r.String() != "réclamations validées automatiquement : 1, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 0" {
 			t.Fatalf("after 48 h: %s", r)
 		}
 		if w.Get(d).ClaimStatus != orders.ClaimAccepted {
@@ -308,16 +310,19 @@ func TestClaimsJob(t *testing.T) {
 	})
 }
 
-// TestInvoicesJobDefersAnOrderWithAPendingClaim: the invoices job of the
-// 1st at 06:00 neither accepts a claim sent the evening before nor bills
-// its order; it logs and counts it, and invoices the others. The shop
-// answers one such claim: the next daily run invoices it. Nobody answers
-// the other: the claims job accepts it once the delay has passed, and the
-// next run invoices it with the claim.
-func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
+// TestInvoicesJobSettlesClaimsWithCreditNotes: the invoices job of the
+// 1st at 06:00 neither accepts a claim sent the evening before nor waits
+// for it: it invoices every order on what was sent. The shop accepts one
+// such claim (the daemon settles it in the answer's transaction): the
+// credit note is emailed by the next run. Nobody answers the other, which
+// claims more than was sent: the claims job accepts it once the delay has
+// passed, issues its complementary invoice and emails it. Both documents
+// are Factur-X, to the shop's accounting and the producer.
+func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
-		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
+		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin",
+			SIRET: "55566677700011"})
 		shop3 := w.User(accounts.User{Type: accounts.Distributor, Email: "trois@magasin.fr", Name: "Troisième magasin"})
 		answered, unanswered, plain := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01"), w.Order(w.Farm, shop3, "2026-11-01")
 		line := tradetest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: tradetest.Dec(1000)}
@@ -338,9 +343,7 @@ func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
 		}
 		send(answered, d1, -1)
 		send(unanswered, d2, 2)
-		var logs bytes.Buffer
-		e := env(db, mail.Outbox{Dir: t.TempDir(), From: "no-reply@primeur.local"})
-		e.Log = slog.New(slog.NewTextHandler(&logs, nil))
+		e, srv := smtpEnv(t, db)
 		job, _ := jobs.Find("invoices")
 		total := func(order string) int64 {
 			var n int64
@@ -349,66 +352,81 @@ func TestInvoicesJobDefersAnOrderWithAPendingClaim(t *testing.T) {
 			}
 			return n
 		}
-		count := func(q string, args ...any) int {
-			var n int
-			if err := store.Get(ctx, db, &n, q, args...); err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
 
 		r := run(t, job.Run, e, at(2026, 12, 1, 6, 0))
-		if r.String() != "factures émises : 1, factures envoyées : 1, factures en attente de la réponse du magasin à une réclamation : 2" {
+		if r.String() != "factures émises : 3, factures envoyées : 3, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 0" {
 			t.Fatalf("the 1st: %s", r)
 		}
-		if count(`SELECT COUNT(*) FROM invoices WHERE order_id IN (?, ?)`, answered, unanswered) != 0 || total(plain) != 2500 ||
-			count(`SELECT COUNT(*) FROM deliveries WHERE claim_status = 'sent'`) != 2 ||
-			count(`SELECT COUNT(*) FROM events WHERE type = 'claim:autovalidate'`) != 0 {
+		if total(answered) != 2500 || total(unanswered) != 2500 || total(plain) != 2500 ||
+			w.Get(d1).ClaimStatus != orders.ClaimSent || w.Get(d2).ClaimStatus != orders.ClaimSent {
 			t.Fatal("the run of the 1st accepted or billed a claim sent the evening before")
 		}
-		for _, order := range []string{answered, unanswered} {
-			if !strings.Contains(logs.String(), `msg="invoice deferred: a claim awaits the shop's answer" order=`+order) {
-				t.Fatalf("no log of the deferral of %s:\n%s", order, logs.String())
-			}
-		}
-		if !strings.Contains(logs.String(), "autovalidateAt=2026-12-02T22:00:00.000+01:00") {
-			t.Fatalf("the log does not say when the claim is accepted:\n%s", logs.String())
-		}
 
-		// The shop accepts the first claim on the 1st; the 2nd's run bills 9 kg.
+		// The shop accepts the first claim on the 1st, as the daemon does.
 		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-			_, err := rules.Review(ctx, tx, w.Shop.ID, answered, d1, true, at(2026, 12, 1, 9, 0))
+			if _, err := rules.Review(ctx, tx, w.Shop.ID, answered, d1, true, at(2026, 12, 1, 9, 0)); err != nil {
+				return err
+			}
+			_, err := billing.SettleOrder(ctx, tx, answered, at(2026, 12, 1, 9, 0), rules.Location)
 			return err
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if r := run(t, job.Run, e, at(2026, 12, 2, 6, 0)); r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesDeferred) != 1 || total(answered) != 2250 {
+		if r := run(t, job.Run, e, at(2026, 12, 2, 6, 0)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.CreditsSent) != 1 {
 			t.Fatalf("the 2nd: %s", r)
 		}
 
 		// Nobody answers the other: the claims job accepts it at 22:00 on
-		// the 2nd, not an hour before; the 3rd's run bills 12 kg.
-		if r := run(t, jobs.Claims, e, at(2026, 12, 2, 21, 0)); r.Get(jobs.ClaimsAccepted) != 0 {
+		// the 2nd, not an hour before, and settles it at once.
+		if r := run(t, jobs.Claims, e, at(2026, 12, 2, 21, 0)); r.Get(jobs.ClaimsAccepted) != 0 || r.Get(jobs.CreditsIssued) != 0 {
 			t.Fatalf("claims at 21:00: %s", r)
 		}
-		if r := run(t, jobs.Claims, e, at(2026, 12, 2, 22, 0)); r.Get(jobs.ClaimsAccepted) != 1 {
+		r = run(t, jobs.Claims, e, at(2026, 12, 2, 22, 0))
+		if r.String() != "réclamations validées automatiquement : 1, avoirs et factures complémentaires émis : 1, avoirs et factures complémentaires envoyés : 1" {
 			t.Fatalf("claims at 22:00: %s", r)
 		}
-		if r := run(t, job.Run, e, at(2026, 12, 3, 6, 0)); r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesDeferred) != 0 || total(unanswered) != 3000 {
+		if r := run(t, job.Run, e, at(2026, 12, 3, 6, 0)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.CreditsIssued) != 0 || r.Get(jobs.CreditsSent) != 0 {
 			t.Fatalf("the 3rd: %s", r)
 		}
-		if r := run(t, job.Run, e, at(2026, 12, 4, 6, 0)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.InvoicesDeferred) != 0 {
-			t.Fatalf("the 4th: %s", r)
+
+		msgs := srv.Messages(t)
+		var credit, complement *mailtest.Message
+		for i, m := range msgs {
+			switch {
+			case strings.HasPrefix(m.Subject, "Avoir AV-2026-000001"):
+				credit = &msgs[i]
+			case strings.HasPrefix(m.Subject, "Facture complémentaire FA-2026-000004"):
+				complement = &msgs[i]
+			}
 		}
+		if len(msgs) != 5 || credit == nil || complement == nil {
+			t.Fatalf("%d messages: %v", len(msgs), msgs)
+		}
+		if !slices.Equal(credit.To, []string{"compta@lac.fr", "ferme@aravis.fr"}) ||
+			!strings.Contains(credit.Body, "corrige la facture FA-2026-000001 du 1er décembre 2026") ||
+			!strings.Contains(credit.Body, "Montant TTC : 2,64\u00a0€") {
+			t.Fatalf("credit note message to %v: %s", credit.To, credit.Body)
+		}
+		pdfAttachment(t, *credit, "AV-2026-000001.pdf")
+		pdfAttachment(t, *complement, "FA-2026-000004.pdf")
+		if !strings.Contains(complement.Body, "Échéance : 30 décembre 2026") {
+			t.Fatalf("complementary invoice message: %s", complement.Body)
+		}
+		docs := map[string][]byte{}
+		for _, m := range msgs {
+			facturxtest.Keep(t, m.Attachments[0].Name, m.Attachments[0].Data)
+			docs[m.Attachments[0].Name] = m.Attachments[0].Data
+		}
+		facturxtest.ValidateBytes(t, docs)
 	})
 }
 
 // TestInvoicesJobLocksAndAcceptsBeforeIssuing: the invoices job alone —
 // no deliveries or claims job ran since November (a daemon stopped) —
 // locks the delivery left planned on the 30th, accepts the claim the shop
-// left unanswered past its 48 h, and invoices the order with both; the
-// claim sent the evening before, younger than its delay, is not accepted
-// and defers its order.
+// left unanswered past its 48 h, and invoices the order on what was sent,
+// with the credit note of the accepted claim; the claim sent the evening
+// before, younger than its delay, is not accepted and defers nothing.
 func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
@@ -437,15 +455,18 @@ func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
 		}
 		e := env(db, mail.Outbox{Dir: t.TempDir(), From: "no-reply@primeur.local"})
 		r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0))
-		if r.String() != "factures émises : 1, factures envoyées : 1, factures en attente de la réponse du magasin à une réclamation : 1" {
+		if r.String() != "factures émises : 2, factures envoyées : 2, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 1" {
 			t.Fatalf("report %s", r)
 		}
 		if w.Get(left).Status != orders.Done || w.Get(old).ClaimStatus != orders.ClaimAccepted || w.Get(evening).ClaimStatus != orders.ClaimSent {
 			t.Fatal("the run did not lock the planned delivery or accept the old claim, or accepted the young one")
 		}
 		var total int64
-		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM invoices WHERE order_id = ?`, o); err != nil || total != 2900 {
-			t.Fatalf("invoice of %s: %d HT, %v; want 8 kg × 2,50 € + 10 × 0,90 €", o, total, err)
+		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM invoices WHERE order_id = ?`, o); err != nil || total != 3400 {
+			t.Fatalf("invoice of %s: %d HT, %v; want 10 kg × 2,50 € + 10 × 0,90 €", o, total, err)
+		}
+		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM credit_notes WHERE order_id = ? AND kind = 'credit'`, o); err != nil || total != 500 {
+			t.Fatalf("credit note of %s: %d HT, %v; want 2 kg × 2,50 €", o, total, err)
 		}
 	})
 }

@@ -37,6 +37,7 @@ type slot struct{ table, claim, claimedAt, sentAt, attempts, kind string }
 var (
 	noteSlot    = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note"}
 	invoiceSlot = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice"}
+	creditSlot  = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note"}
 )
 
 // ownFailure marks the failure of a piece of work for a reason of its own
@@ -168,7 +169,7 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 		err = store.Get(ctx, e.DB, &chrono, `SELECT chrono FROM deliveries WHERE id = ?`, id)
 		name = billing.NoteNumber(chrono)
 	} else {
-		err = store.Get(ctx, e.DB, &name, `SELECT number FROM invoices WHERE id = ?`, id)
+		err = store.Get(ctx, e.DB, &name, `SELECT number FROM `+s.table+` WHERE id = ?`, id)
 	}
 	if err != nil {
 		return s.kind + " " + id
@@ -178,24 +179,25 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 
 // RetryFailed gives the documents left for an administrator (unsent after
 // MaxAttempts failed attempts) their attempts back, so that the next run
-// tries them again, and returns how many notes and invoices it gave back.
+// tries them again, and returns how many notes and invoices (credit notes
+// included) it gave back.
 func RetryFailed(ctx context.Context, db *store.DB) (notes, invoices int, err error) {
-	counts := make([]int, 2)
-	for i, s := range []slot{noteSlot, invoiceSlot} {
+	counts := make([]int, 3)
+	for i, s := range []slot{noteSlot, invoiceSlot, creditSlot} {
 		n, err := store.Exec(ctx, db, `UPDATE `+s.table+` SET `+s.attempts+` = 0 WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts)
 		if err != nil {
 			return counts[0], counts[1], fmt.Errorf("jobs: retry failed %s: %w", s.table, err)
 		}
 		counts[i] = int(n)
 	}
-	return counts[0], counts[1], nil
+	return counts[0], counts[1] + counts[2], nil
 }
 
 // CountAbandoned counts the documents left for an administrator: unsent
 // after MaxAttempts failed attempts.
 func CountAbandoned(ctx context.Context, db *store.DB) (int, error) {
 	total := 0
-	for _, s := range []slot{noteSlot, invoiceSlot} {
+	for _, s := range []slot{noteSlot, invoiceSlot, creditSlot} {
 		var n int
 		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM `+s.table+` WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts); err != nil {
 			return total, fmt.Errorf("jobs: abandoned %s: %w", s.table, err)
@@ -206,11 +208,13 @@ func CountAbandoned(ctx context.Context, db *store.DB) (int, error) {
 }
 
 // SendDue emails every delivery note due at now and every issued invoice
-// not emailed yet. It returns how many of each this call sent.
+// and credit note not emailed yet. It returns how many notes and invoices
+// (credit notes included) this call sent.
 func SendDue(ctx context.Context, env Env, now time.Time) (notes, invoices int, err error) {
 	notes, nerr := sendNotes(ctx, env, now)
 	invoices, ierr := sendInvoices(ctx, env, now)
-	return notes, invoices, errors.Join(nerr, ierr)
+	credits, cerr := sendCredits(ctx, env, now)
+	return notes, invoices + credits, errors.Join(nerr, ierr, cerr)
 }
 
 // sendWorkers is how many documents are rendered and sent at once: PDF
@@ -280,6 +284,15 @@ func sendInvoices(ctx context.Context, env Env, now time.Time) (int, error) {
 		return 0, fmt.Errorf("jobs: unsent invoices: %w", err)
 	}
 	return sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
+}
+
+func sendCredits(ctx context.Context, env Env, now time.Time) (int, error) {
+	var ids []string
+	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM credit_notes WHERE sent_at IS NULL
+		ORDER BY producer_id, issued_at, number`); err != nil {
+		return 0, fmt.Errorf("jobs: unsent credit notes: %w", err)
+	}
+	return sendEach(ctx, env, creditSlot, ids, func(id string) error { return sendCredit(ctx, env, id, now) })
 }
 
 func signature(env Env) string {
@@ -363,6 +376,49 @@ func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) 
 		Date:    now,
 		Attachments: []mail.Attachment{{
 			Name: documents.InvoiceFileName(inv.Number), ContentType: "application/pdf", Data: pdf,
+		}},
+	})
+}
+
+// sendCredit emails a credit note or complementary invoice to the shop's
+// accounting and the producer.
+func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
+	doc, err := billing.GetCredit(ctx, env.DB, id)
+	if err != nil {
+		return err
+	}
+	pdf, err := env.Render.invoice(doc)
+	if err != nil {
+		return ownFailure{fmt.Errorf("jobs: credit note %s: %w", id, err)}
+	}
+	seller := printable.Line(doc.Seller.Name)
+	what, subject := "l'avoir", "Avoir"
+	if doc.Kind == billing.KindComplement {
+		what, subject = "la facture complémentaire", "Facture complémentaire"
+	}
+	day := ""
+	if len(doc.Notes) > 0 {
+		day = documents.Day(doc.Notes[0].Date)
+	}
+	body := "Bonjour,\n\n" +
+		fmt.Sprintf("Veuillez trouver ci-joint %s %s du %s, émis par Primeur au nom et pour le compte de %s "+
+			"(mandat de facturation) : il règle la réclamation acceptée sur la livraison du %s, et corrige la facture %s du %s.\n\n",
+			what, doc.Number, documents.Day(doc.IssueDate), seller, day, doc.Refers.Number, documents.Day(doc.Refers.Date)) +
+		fmt.Sprintf("Montant TTC : %s\n", documents.Euros(doc.TotalTTC))
+	if doc.Kind == billing.KindCredit {
+		body += "Ce montant est à déduire du règlement de la facture " + doc.Refers.Number + ".\n"
+	} else {
+		body += "Échéance : " + documents.Day(doc.DueDate) + "\n"
+	}
+	body += signature(env)
+	return env.Mail.Send(ctx, mail.Message{
+		Key:     "credit-" + doc.ID,
+		To:      InvoiceRecipients(doc),
+		Subject: fmt.Sprintf("%s %s — %s — facture %s", subject, doc.Number, seller, doc.Refers.Number),
+		Body:    body,
+		Date:    now,
+		Attachments: []mail.Attachment{{
+			Name: documents.InvoiceFileName(doc.Number), ContentType: "application/pdf", Data: pdf,
 		}},
 	})
 }

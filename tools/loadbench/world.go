@@ -503,7 +503,7 @@ func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoic
 			return w.products[w.index[ls[a].ProductID]].Name < w.products[w.index[ls[b].ProductID]].Name
 		})
 		for _, l := range ls {
-			qty := delivery.InvoicedQuantity(l, d.ClaimStatus)
+			qty := l.Sent() // claims are settled by credit notes, not on the invoice
 			if qty == 0 {
 				continue
 			}
@@ -522,11 +522,7 @@ func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoic
 	inv.TotalVAT = billing.VAT(inv.TotalHT, inv.VATRate)
 	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
 	inv.DueDate = billing.DueDate(first)
-	inv.Terms = []string{billing.Mandate(farm.Name), billing.Operation}
-	if inv.VATExempt {
-		inv.Terms = append(inv.Terms, billing.VATExemptMention)
-	}
-	inv.Terms = append(inv.Terms, billing.PaymentTerms, billing.LatePenalty)
+	inv.Terms = billing.Terms(farm.Name, inv.VATExempt, false, billing.PaymentTerms)
 	return inv, true
 }
 

@@ -1,0 +1,283 @@
+package billing
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core"
+	"primeur/core/calendar"
+	"primeur/core/decimal"
+	"primeur/core/orders"
+	"primeur/core/store"
+)
+
+// Kinds of document: the monthly invoice, and the two that settle a claim
+// accepted on one of its deliveries.
+const (
+	KindInvoice = "invoice"
+	// KindCredit is a credit note (avoir): quantities claimed down.
+	KindCredit = "credit"
+	// KindComplement is a complementary invoice: quantities claimed up.
+	KindComplement = "complement"
+)
+
+// Reference is the invoice a credit note or a complementary invoice
+// corrects: its number and issue date ("YYYY-MM-DD").
+type Reference struct {
+	InvoiceID string
+	Number    string
+	Date      string
+}
+
+// CreditNumber formats a credit note number: AV-2026-000001.
+func CreditNumber(year int, seq int64) string { return fmt.Sprintf("AV-%d-%06d", year, seq) }
+
+func creditKey(producerID string, year int) string {
+	return fmt.Sprintf("credit:%s:%d", producerID, year)
+}
+
+type creditRow struct {
+	row
+	Kind       string `db:"kind"`
+	InvoiceID  string `db:"invoice_id"`
+	DeliveryID string `db:"delivery_id"`
+	RefNumber  string `db:"ref_number"`
+	RefDate    string `db:"ref_date"`
+}
+
+const creditColumns = `c.id, c.order_id, c.producer_id, c.distributor_id, c.month, c.year, c.seq, c.number, c.issued_at,
+	c.issue_date, c.due_date, c.seller, c.buyer, c.notes, c.vat_rate, c.vat_exempt, c.total_ht, c.total_vat, c.total_ttc,
+	c.terms, c.sent_at, c.kind, c.invoice_id, c.delivery_id, i.number AS ref_number, i.issue_date AS ref_date`
+
+func (r creditRow) credit() (Invoice, error) {
+	inv, err := r.invoice()
+	if err != nil {
+		return inv, err
+	}
+	inv.Kind, inv.DeliveryID = r.Kind, r.DeliveryID
+	inv.Refers = &Reference{InvoiceID: r.InvoiceID, Number: r.RefNumber, Date: r.RefDate}
+	return inv, nil
+}
+
+// GetCredit returns a credit note or complementary invoice with its lines,
+// or core.ErrNotFound.
+func GetCredit(ctx context.Context, q store.Q, id string) (Invoice, error) {
+	var r creditRow
+	err := store.Get(ctx, q, &r, `SELECT `+creditColumns+` FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
+		WHERE c.id = ?`, id)
+	if store.IsNotFound(err) {
+		return Invoice{}, fmt.Errorf("billing: credit note %s: %w", id, core.ErrNotFound)
+	}
+	if err != nil {
+		return Invoice{}, fmt.Errorf("billing: credit note %s: %w", id, err)
+	}
+	inv, err := r.credit()
+	if err != nil {
+		return Invoice{}, err
+	}
+	if err := store.Select(ctx, q, &inv.Lines, `SELECT position, chrono, date, product_id, product, unit, quantity, price, amount
+		FROM credit_note_lines WHERE credit_note_id = ? ORDER BY position`, id); err != nil {
+		return Invoice{}, fmt.Errorf("billing: credit note lines %s: %w", id, err)
+	}
+	return inv, nil
+}
+
+// Credits lists credit notes and complementary invoices without their
+// lines: those of an order (orderID), or of a producer (empty: every
+// producer) for a billed month (empty: every month), by producer and
+// number.
+func Credits(ctx context.Context, q store.Q, orderID, producerID, month string) ([]Invoice, error) {
+	var rs []creditRow
+	if err := store.Select(ctx, q, &rs, `SELECT `+creditColumns+` FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
+		WHERE (? = '' OR c.order_id = ?) AND (? = '' OR c.producer_id = ?) AND (? = '' OR c.month = ?)
+		ORDER BY c.producer_id, c.issued_at, c.number`, orderID, orderID, producerID, producerID, month, month); err != nil {
+		return nil, fmt.Errorf("billing: list credit notes: %w", err)
+	}
+	out := make([]Invoice, len(rs))
+	for i, r := range rs {
+		inv, err := r.credit()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = inv
+	}
+	return out, nil
+}
+
+// SettleDue settles, each order in a transaction of its own
+// (SettleOrder), every accepted claim on an invoiced order that no
+// document settles yet, and returns the documents issued. The claims and
+// invoices jobs call it after accepting the claims past their delay.
+func SettleDue(ctx context.Context, db *store.DB, now time.Time, loc *time.Location) ([]Invoice, error) {
+	var ids []string
+	if err := store.Select(ctx, db, &ids, `SELECT DISTINCT d.order_id FROM deliveries d
+		JOIN invoices i ON i.order_id = d.order_id
+		WHERE d.claim_status = ? AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.delivery_id = d.id)
+		ORDER BY d.order_id`, orders.ClaimAccepted); err != nil {
+		return nil, fmt.Errorf("billing: claims to settle: %w", err)
+	}
+	var out []Invoice
+	for _, id := range ids {
+		var docs []Invoice
+		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			var err error
+			docs, err = SettleOrder(ctx, tx, id, now, loc)
+			return err
+		})
+		if err != nil && !store.IsUniqueViolation(err) {
+			return out, fmt.Errorf("billing: settle order %s: %w", id, err)
+		}
+		out = append(out, docs...)
+	}
+	return out, nil
+}
+
+// SettleOrder issues, in the caller's transaction, the documents that
+// settle the accepted claims of an invoiced order not settled yet: for
+// each such delivery, a credit note of the lines claimed down and a
+// complementary invoice of the lines claimed up, at the invoice's prices
+// and VAT, between the invoice's parties, referring to it. It returns
+// them; none while the order has no invoice. The order row is locked
+// first, as Issue does, so that two processes do not settle the same
+// claim; UNIQUE(delivery_id, kind) backs it up.
+func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, loc *time.Location) ([]Invoice, error) {
+	var locked string
+	if err := store.Get(ctx, q, &locked, `SELECT id FROM orders WHERE id = ?`+store.ForUpdate(q), orderID); err != nil {
+		return nil, fmt.Errorf("billing: lock order %s: %w", orderID, err)
+	}
+	inv, err := ForOrder(ctx, q, orderID)
+	if errors.Is(err, core.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ls []struct {
+		DeliveryID string       `db:"id"`
+		Chrono     int64        `db:"chrono"`
+		Date       string       `db:"date"`
+		ProductID  string       `db:"product_id"`
+		Product    string       `db:"name"`
+		Unit       string       `db:"unit"`
+		Price      decimal.Dec  `db:"price"`
+		Claimed    decimal.Dec  `db:"quantity_claimed"`
+		Sent       *decimal.Dec `db:"quantity_sent"`
+	}
+	if err := store.Select(ctx, q, &ls, `SELECT d.id, d.chrono, d.date, l.product_id, p.name, p.unit, l.price,
+			l.quantity_claimed, l.quantity_sent
+		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
+		WHERE d.order_id = ? AND d.status = ? AND d.claim_status = ? AND l.quantity_claimed <> 0
+		AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.delivery_id = d.id)
+		ORDER BY d.date, d.chrono, p.name`, orderID, orders.Done, orders.ClaimAccepted); err != nil {
+		return nil, fmt.Errorf("billing: claims of %s: %w", orderID, err)
+	}
+	var out []Invoice
+	var doc *Invoice
+	flush := func() error {
+		if doc == nil || len(doc.Lines) == 0 {
+			return nil
+		}
+		if err := issueCredit(ctx, q, doc); err != nil {
+			return err
+		}
+		out = append(out, *doc)
+		return nil
+	}
+	local := now.In(loc)
+	var credit, complement *Invoice
+	last := ""
+	for _, l := range ls {
+		if l.DeliveryID != last {
+			for _, d := range []*Invoice{credit, complement} {
+				doc = d
+				if err := flush(); err != nil {
+					return out, err
+				}
+			}
+			credit = settlement(inv, KindCredit, l.DeliveryID, l.Chrono, l.Date, now, local)
+			complement = settlement(inv, KindComplement, l.DeliveryID, l.Chrono, l.Date, now, local)
+			last = l.DeliveryID
+		}
+		d, qty := complement, l.Claimed
+		if l.Claimed < 0 {
+			d, qty = credit, -l.Claimed
+		}
+		line := Line{Position: len(d.Lines) + 1, Chrono: l.Chrono, Date: l.Date, ProductID: l.ProductID, Product: l.Product,
+			Unit: l.Unit, Quantity: qty, Price: l.Price, Amount: Amount(qty, l.Price)}
+		d.Lines = append(d.Lines, line)
+		d.TotalHT += line.Amount
+	}
+	for _, d := range []*Invoice{credit, complement} {
+		doc = d
+		if err := flush(); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// settlement starts the document of a kind settling the claim on one
+// delivery of inv.
+func settlement(inv Invoice, kind, deliveryID string, chrono int64, date string, now, local time.Time) *Invoice {
+	d := &Invoice{
+		ID: core.NewID(), Kind: kind, DeliveryID: deliveryID, OrderID: inv.OrderID, ProducerID: inv.ProducerID,
+		DistributorID: inv.DistributorID, Month: inv.Month, Year: local.Year(), IssuedAt: now,
+		IssueDate: calendar.DateOf(local).String(), Seller: inv.Seller, Buyer: inv.Buyer,
+		Notes: []Note{{Chrono: chrono, Date: date}}, VATRate: inv.VATRate, VATExempt: inv.VATExempt,
+		Refers: &Reference{InvoiceID: inv.ID, Number: inv.Number, Date: inv.IssueDate},
+	}
+	if kind == KindCredit {
+		d.Terms = Terms(inv.Seller.Name, inv.VATExempt, true, CreditTerms(inv.Number))
+	} else {
+		// Due like the delivery it bills, and no earlier than its issue.
+		d.DueDate = max(DueDate(date), d.IssueDate)
+		d.Terms = Terms(inv.Seller.Name, inv.VATExempt, false, PaymentTerms)
+	}
+	return d
+}
+
+// issueCredit numbers a settling document and stores it: a credit note in
+// the producer's credit series, a complementary invoice in its invoice
+// sequence.
+func issueCredit(ctx context.Context, q store.Q, d *Invoice) error {
+	d.TotalVAT = VAT(d.TotalHT, d.VATRate)
+	d.TotalTTC = d.TotalHT + d.TotalVAT
+	var err error
+	if d.Kind == KindCredit {
+		d.Seq, err = store.Next(ctx, q, creditKey(d.ProducerID, d.Year))
+		d.Number = CreditNumber(d.Year, d.Seq)
+	} else {
+		d.Seq, err = store.Next(ctx, q, counterKey(d.ProducerID, d.Year))
+		d.Number = Number(d.Year, d.Seq)
+	}
+	if err != nil {
+		return fmt.Errorf("billing: credit number: %w", err)
+	}
+	enc := func(v any) string {
+		b, _ := json.Marshal(v) // plain structs and slices: cannot fail
+		return string(b)
+	}
+	cols := strings.TrimSuffix(columns, ", sent_at")
+	if _, err := store.Exec(ctx, q, `INSERT INTO credit_notes (kind, invoice_id, delivery_id, `+cols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.Kind, d.Refers.InvoiceID, d.DeliveryID,
+		d.ID, d.OrderID, d.ProducerID, d.DistributorID, d.Month, d.Year, d.Seq, d.Number,
+		d.IssuedAt.UnixMilli(), d.IssueDate, d.DueDate, enc(d.Seller), enc(d.Buyer), enc(d.Notes),
+		d.VATRate, d.VATExempt, int64(d.TotalHT), int64(d.TotalVAT), int64(d.TotalTTC), enc(d.Terms)); err != nil {
+		return fmt.Errorf("billing: insert credit note %s: %w", d.Number, err)
+	}
+	for _, l := range d.Lines {
+		if _, err := store.Exec(ctx, q, `INSERT INTO credit_note_lines (credit_note_id, position, chrono, date, product_id,
+			product, unit, quantity, price, amount) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			d.ID, l.Position, l.Chrono, l.Date, l.ProductID, l.Product, l.Unit, l.Quantity, l.Price, l.Amount); err != nil {
+			return fmt.Errorf("billing: insert credit note line: %w", err)
+		}
+	}
+	return nil
+}
