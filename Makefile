@@ -41,9 +41,16 @@ run: build
 ## in Chromium
 test: lint test-go test-fuzz test-ui test-contract test-e2e
 
-## test-go: the Go tests (go vet runs in make lint)
+## test-go: the Go tests (go vet runs in make lint), then every invoice and
+## credit note they made (core/facturx/facturxtest.Keep: the demo world, each
+## VAT regime, credit notes, complementary and multi-décade invoices)
+## validated in one call against the official Factur-X EN 16931 XSD and
+## schematrons and the French CTC schematron (testdata/facturx)
+FACTURX_OUT := $(CURDIR)/build/facturx
 test-go:
-	$(GO) test -race -count=1 ./...
+	rm -rf $(FACTURX_OUT)
+	PRIMEUR_FACTURX_OUT=$(FACTURX_OUT) $(GO) test -race -count=1 ./...
+	bash testdata/facturx/validate-all.sh $(FACTURX_OUT)
 
 ## test-fuzz: every fuzz target of the module, FUZZTIME each (tools/fuzz.sh)
 test-fuzz:

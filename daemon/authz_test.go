@@ -181,6 +181,10 @@ var matrix = map[string]row{
 		path:   withIDs("/print/invoice/{invoicedOrder}"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	"GET /print/creditnote/{id}": {
+		path:   withIDs("/print/creditnote/{creditNote}"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
+	},
 	"POST /api/needs-loader": {
 		path:      fixed("/api/needs-loader"),
 		multipart: &upload{field: "importfile", filename: "besoins.xlsx", fixture: "good.xlsx"},
@@ -296,12 +300,23 @@ func buildWorld(t *testing.T) *world {
 	w.ids["doneDelivery"] = tw.Delivery(w.ids["invoicedOrder"], "2026-10-29", orders.Done,
 		tradetest.L{Product: "tomate", Price: 150, Expected: 4000, Sent: tradetest.Dec(4000)})
 	w.ids["doneLine"] = tw.Line(w.ids["doneDelivery"], "tomate")
+	// …with an accepted claim on another delivery, settled by a credit
+	// note issued with the invoice.
+	claimed := tw.Delivery(w.ids["invoicedOrder"], "2026-10-22", orders.Done,
+		tradetest.L{Product: "tomate", Price: 150, Expected: 4000, Sent: tradetest.Dec(4000)})
+	tw.Exec(`UPDATE delivery_lines SET quantity_claimed = -100, claim_type = 'quality' WHERE delivery_id = ?`, claimed)
+	tw.Exec(`UPDATE deliveries SET claim_status = 'accepted' WHERE id = ?`, claimed)
 	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		_, err := billing.Issue(ctx, tx, w.ids["invoicedOrder"], daemontest.Start, daemontest.Start.Location())
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
+	credits, err := billing.Credits(ctx, db, w.ids["invoicedOrder"], "", "")
+	if err != nil || len(credits) != 1 {
+		t.Fatalf("credit notes %+v, %v", credits, err)
+	}
+	w.ids["creditNote"] = credits[0].ID
 
 	if err := db.Close(); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core/billing"
 	"primeur/core/delivery"
 	"primeur/core/orders"
 )
@@ -174,6 +175,16 @@ func (d *Daemon) reviewDelivery(ctx context.Context, in *ReviewDeliveryInput) (*
 		return nil, err
 	}
 	return d.deliveryTx(ctx, u.ID, func(tx *sqlx.Tx) (orders.Full, error) {
-		return d.rules().Review(ctx, tx, u.ID, in.OrderID, in.DeliveryID, *in.Body.Accepted, d.now())
+		now := d.now()
+		if _, err := d.rules().Review(ctx, tx, u.ID, in.OrderID, in.DeliveryID, *in.Body.Accepted, now); err != nil {
+			return orders.Full{}, err
+		}
+		// An invoiced order's accepted claim is settled at once by a
+		// credit note (or a complementary invoice), emailed by the next
+		// run of the deliveries job.
+		if _, err := billing.SettleOrder(ctx, tx, in.OrderID, now, d.rules().Location); err != nil {
+			return orders.Full{}, err
+		}
+		return orders.Get(ctx, tx, in.OrderID)
 	})
 }

@@ -221,6 +221,17 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 				"200": fileResponse("application/pdf", "The invoice, <number>.pdf"),
 			}, documentErrors),
 		}},
+		{handler: d.printCreditNote, op: &huma.Operation{
+			OperationID: "print-credit-note", Method: http.MethodGet, Path: "/print/creditnote/{id}",
+			Tags: []string{"Documents"}, Summary: "A credit note or complementary invoice (Factur-X PDF)",
+			Description: "A document settling an accepted claim on a delivery of an invoiced order (ids in the order's " +
+				"invoice.credits), rendered from what was stored when it was issued; for the two parties of the order.",
+			Security:   sessionSecurity,
+			Parameters: []*huma.Param{pathParam("id", "Credit note id")},
+			Responses: withErrors(map[string]*huma.Response{
+				"200": fileResponse("application/pdf", "The credit note, <number>.pdf: a PDF/A-3b with its factur-x.xml"),
+			}, documentErrors),
+		}},
 		{handler: d.productsCSV, op: &huma.Operation{
 			OperationID: "get-products-csv", Method: http.MethodGet, Path: "/public/other/products.csv",
 			Tags: []string{"Public files"}, Summary: "The product catalogue (CSV)",

@@ -97,3 +97,28 @@ func (d *Daemon) printInvoice(w http.ResponseWriter, r *http.Request) {
 	}
 	writePDF(w, documents.InvoiceFileName(inv.Number), pdf)
 }
+
+// printCreditNote serves GET /print/creditnote/{id}: a credit note or
+// complementary invoice, rendered from what was stored when it was
+// issued, to the two parties of its order only.
+func (d *Daemon) printCreditNote(w http.ResponseWriter, r *http.Request) {
+	u, err := d.requestUser(r)
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	doc, err := billing.GetCredit(r.Context(), d.db, r.PathValue("id"))
+	if err == nil && u.ID != doc.ProducerID && u.ID != doc.DistributorID {
+		err = core.ErrNotFound
+	}
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	pdf, err := documents.Invoice(doc)
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	writePDF(w, documents.InvoiceFileName(doc.Number), pdf)
+}

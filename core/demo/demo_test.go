@@ -6,9 +6,26 @@ import (
 	"time"
 
 	"primeur/core/accounts"
+	"primeur/core/billing"
+	"primeur/core/documents"
+	"primeur/core/facturx/facturxtest"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 )
+
+// keepDocument renders an issued document and keeps its Factur-X PDF for
+// the validation of make test.
+func keepDocument(t *testing.T, inv billing.Invoice) {
+	t.Helper()
+	pdf, err := documents.Invoice(inv)
+	if err != nil {
+		t.Fatalf("%s: %v", inv.Number, err)
+	}
+	if _, err := documents.InvoiceXML(inv); err != nil {
+		t.Fatalf("%s has no Factur-X XML: %v", inv.Number, err)
+	}
+	facturxtest.Keep(t, documents.InvoiceFileName(inv.Number), pdf)
+}
 
 func TestSeedIfEmpty(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -26,6 +43,30 @@ func TestSeedIfEmpty(t *testing.T) {
 			if n < 12*30 {
 				t.Fatalf("a demo shop has only %d needs", n)
 			}
+		}
+		// Every document of the demo world is Factur-X (make test validates
+		// what Keep collects).
+		invoices, err := billing.List(ctx, db, "", "")
+		if err != nil || len(invoices) == 0 {
+			t.Fatalf("demo invoices: %d, %v", len(invoices), err)
+		}
+		credits, err := billing.Credits(ctx, db, "", "", "")
+		if err != nil || len(credits) == 0 {
+			t.Fatalf("demo credit notes: %d, %v", len(credits), err)
+		}
+		for _, inv := range invoices {
+			full, err := billing.Get(ctx, db, inv.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keepDocument(t, full)
+		}
+		for _, c := range credits {
+			full, err := billing.GetCredit(ctx, db, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keepDocument(t, full)
 		}
 		again, err := SeedIfEmpty(ctx, db, now)
 		if err != nil || again.Created || len(again.Logins) != len(res.Logins) {

@@ -19,6 +19,7 @@ import (
 	"primeur/core/billing"
 	"primeur/core/delivery"
 	"primeur/core/documents"
+	"primeur/core/facturx/facturxtest"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
@@ -228,6 +229,8 @@ func render(t *testing.T, inv billing.Invoice) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pdfA(t, pdf, inv.Number)
+	facturxtest.Keep(t, documents.InvoiceFileName(inv.Number), pdf)
 	again, _ := documents.Invoice(inv)
 	if !bytes.Equal(pdf, again) {
 		t.Fatal("rendering the same invoice twice gave different bytes")

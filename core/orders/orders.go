@@ -106,11 +106,26 @@ type DeliveryView struct {
 	DeliveryLines   []LineView `json:"deliveryLines"`
 }
 
-// InvoiceRef is the invoice of an order, once issued.
+// InvoiceRef is the invoice of an order, once issued, with the credit
+// notes and complementary invoices that settle claims on its deliveries.
 type InvoiceRef struct {
-	ID       string `json:"_id"`
-	Number   string `json:"number" example:"FA-2026-000001"`
-	IssuedAt string `json:"issuedAt" doc:"RFC 3339"`
+	ID       string      `json:"_id"`
+	Number   string      `json:"number" example:"FA-2026-000001"`
+	IssuedAt string      `json:"issuedAt" doc:"RFC 3339"`
+	Credits  []CreditRef `json:"credits,omitempty" doc:"Credit notes and complementary invoices, by issue"`
+}
+
+// CreditRef is a credit note (kind credit) or a complementary invoice
+// (kind complement) settling the claim on one delivery of an invoiced
+// order.
+type CreditRef struct {
+	ID         string `json:"_id" db:"id"`
+	Number     string `json:"number" example:"AV-2026-000001" db:"number"`
+	Kind       string `json:"kind" enum:"credit,complement" db:"kind"`
+	DeliveryID string `json:"deliveryId" db:"delivery_id"`
+	IssuedAt   string `json:"issuedAt" doc:"RFC 3339" db:"-"`
+	OrderID    string `json:"-" db:"order_id"`
+	Issued     int64  `json:"-" db:"issued_at"`
 }
 
 // View is an order as one side sees it: Distributor is set for the
@@ -227,6 +242,19 @@ func load(ctx context.Context, q store.Q, f Filter, cols columns) ([]Full, error
 	for _, i := range is {
 		at := i.IssuedAt
 		invoices[i.OrderID] = &InvoiceRef{ID: i.ID, Number: i.Number, IssuedAt: stamp(&at)}
+	}
+	if len(is) > 0 {
+		var cs []CreditRef
+		if err := store.SelectIn(ctx, q, &cs, `SELECT c.id, c.order_id, c.number, c.kind, c.delivery_id, c.issued_at
+			FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args...); err != nil {
+			return nil, fmt.Errorf("orders: load credit notes: %w", err)
+		}
+		for _, c := range cs {
+			if inv := invoices[c.OrderID]; inv != nil {
+				c.IssuedAt = stamp(&c.Issued)
+				inv.Credits = append(inv.Credits, c)
+			}
+		}
 	}
 	lines := make(map[string][]Line, len(ds))
 	for _, l := range ls {

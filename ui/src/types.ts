@@ -159,6 +159,18 @@ export interface InvoiceRef {
   number: string
   /** RFC 3339. */
   issuedAt: string
+  /** The credit notes and complementary invoices settling accepted claims (PRODUCT §16). */
+  credits?: CreditRef[]
+}
+
+/** A credit note ("AV-2026-000001") or complementary invoice settling the claim on one delivery. */
+export interface CreditRef {
+  _id: string
+  number: string
+  kind: 'credit' | 'complement'
+  deliveryId: string
+  /** RFC 3339. */
+  issuedAt: string
 }
 
 /** One order = (producer, distributor, month) (PRODUCT §15). */

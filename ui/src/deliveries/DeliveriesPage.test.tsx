@@ -313,7 +313,21 @@ describe('DeliveriesPage', () => {
       order([delivery('b', '2026-10-10', 'done', 1)], {
         _id: 'o0',
         date: '2026-10-01',
-        invoice: { _id: 'i', number: 'FA-2026-000003', issuedAt: '2026-11-01T05:00:00Z' },
+        invoice: {
+          _id: 'i',
+          number: 'FA-2026-000003',
+          issuedAt: '2026-11-01T05:00:00Z',
+          credits: [
+            { _id: 'c1', number: 'AV-2026-000002', kind: 'credit', deliveryId: 'x', issuedAt: '2026-11-02T09:00:00Z' },
+            {
+              _id: 'c2',
+              number: 'FA-2026-000004',
+              kind: 'complement',
+              deliveryId: 'y',
+              issuedAt: '2026-11-03T21:00:00Z',
+            },
+          ],
+        },
       }),
     ])
     const calls = stubFetch(
@@ -341,6 +355,14 @@ describe('DeliveriesPage', () => {
       'href',
       '/print/invoice/o0',
     )
+    // The credit notes and complementary invoices beside it (PRODUCT §16).
+    expect(within(editor).getByRole('link', { name: "Télécharger l'avoir AV-2026-000002" })).toHaveAttribute(
+      'href',
+      '/print/creditnote/c1',
+    )
+    expect(
+      within(editor).getByRole('link', { name: 'Télécharger la facture complémentaire FA-2026-000004' }),
+    ).toHaveAttribute('href', '/print/creditnote/c2')
   })
 })
 

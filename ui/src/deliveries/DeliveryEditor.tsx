@@ -12,6 +12,8 @@ import {
   canReview,
   claimLabel,
   hasNote,
+  creditLabel,
+  creditNotePath,
   invoicePath,
   noteNumber,
   notePath,
@@ -115,6 +117,11 @@ export function DeliveryEditor({
               Télécharger la facture {row.order.invoice.number}
             </Anchor>
           ) : null}
+          {(row.order.invoice?.credits ?? []).map((c) => (
+            <Anchor key={c._id} href={creditNotePath(c._id)} download>
+              {creditLabel(c)}
+            </Anchor>
+          ))}
         </Group>
 
         {canEdit(d, role, now, lock) ? (

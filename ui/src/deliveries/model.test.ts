@@ -186,6 +186,13 @@ describe('what each side may do', () => {
   it('lets the shop answer a pending claim', () => {
     expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'distributor')).toBe(true)
     expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'producer')).toBe(false)
+    // Invoiced meanwhile: the answer is settled by a credit note.
+    const invoiced = row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' }))
+    invoiced.order = {
+      ...invoiced.order,
+      invoice: { _id: 'i', number: 'FA-2026-000001', issuedAt: '2026-12-01T05:00:00Z' },
+    }
+    expect(canReview(invoiced, 'distributor')).toBe(true)
     expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'rejected' })), 'distributor')).toBe(
       false,
     )

@@ -3,7 +3,7 @@
 // with a delivery. The daemon decides for real; these rules only choose
 // what the screen offers.
 import { dayOf } from '../format'
-import type { ClaimStatus, Delivery, DeliveryStatus, Order, UserType } from '../types'
+import type { ClaimStatus, CreditRef, Delivery, DeliveryStatus, Order, UserType } from '../types'
 
 /** One delivery of the table, with its order and the other party's name. */
 export interface DeliveryRow {
@@ -154,6 +154,11 @@ export function noteNumber(chrono: number): string {
 export const notePath = (orderId: string, deliveryId: string) =>
   `/print/delivery/${encodeURIComponent(orderId)}/${encodeURIComponent(deliveryId)}`
 export const invoicePath = (orderId: string) => `/print/invoice/${encodeURIComponent(orderId)}`
+export const creditNotePath = (id: string) => `/print/creditnote/${encodeURIComponent(id)}`
+
+/** The link text of a credit note or complementary invoice. */
+export const creditLabel = (c: CreditRef) =>
+  c.kind === 'credit' ? `Télécharger l'avoir ${c.number}` : `Télécharger la facture complémentaire ${c.number}`
 
 /** Whether the delivery note can be downloaded (planned or done). */
 export const hasNote = (d: Delivery) => d.status === 'planned' || d.status === 'done'
@@ -215,7 +220,8 @@ export function canClaim(row: DeliveryRow, role: UserType, now: Date): boolean {
 
 /** The shop may answer a pending claim. */
 export function canReview(row: DeliveryRow, role: UserType): boolean {
-  return role === 'distributor' && row.delivery.claimStatus === 'sent' && !row.order.invoice
+  // Once the order is invoiced, the answer is settled by a credit note.
+  return role === 'distributor' && row.delivery.claimStatus === 'sent'
 }
 
 /** The dates the shop may choose: from tomorrow to the end of the order's (or the delivery's) month. */
