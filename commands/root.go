@@ -92,6 +92,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.demoCommand(),
 		a.userCommand(),
 		a.jobsCommand(),
+		a.invoicesCommand(),
 		a.importCommand(),
 		a.simulateCommand(),
 		a.supplyCommand(),

@@ -185,6 +185,11 @@ var matrix = map[string]row{
 		path:   withIDs("/print/creditnote/{creditNote}"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	"GET /print/invoices/{month}": {
+		path: fixed("/print/invoices/2026-10"),
+		// The other producer has no October document: 404.
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 404},
+	},
 	"POST /api/needs-loader": {
 		path:      fixed("/api/needs-loader"),
 		multipart: &upload{field: "importfile", filename: "besoins.xlsx", fixture: "good.xlsx"},

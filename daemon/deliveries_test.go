@@ -1,9 +1,11 @@
 package daemon_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -287,6 +289,27 @@ func TestPrintRoutes(t *testing.T) {
 		if res := dw.s.Client().Do("GET", invoice, nil); res.Status != http.StatusUnauthorized {
 			t.Fatalf("anonymous invoice: %d", res.Status)
 		}
+		// The producer's export of the month: its PDF and the sales
+		// journal, zipped (this producer registered without a SIRET: its
+		// invoice cannot carry the Factur-X XML, which needs the SIREN;
+		// commands' TestInvoicesExport exports XML too).
+		res := dw.farm.Do("GET", "/print/invoices/2026-11", nil).Expect(t, 200)
+		zr, err := zip.NewReader(bytes.NewReader(res.Body), int64(len(res.Body)))
+		if err != nil || res.Header.Get("Content-Disposition") != `attachment; filename="factures-2026-11.zip"` {
+			t.Fatalf("export: %v %v", res.Header, err)
+		}
+		var names []string
+		for _, f := range zr.File {
+			names = append(names, f.Name)
+		}
+		if !slices.Equal(names, []string{"FA-2026-000001.pdf", "journal-ventes-2026-11.csv"}) {
+			t.Fatalf("export holds %v", names)
+		}
+		if p := dw.farm.Do("GET", "/print/invoices/novembre", nil).Expect(t, 400).Problem(t); p.Detail != daemon.MsgExportMonth {
+			t.Fatalf("bad month: %q", p.Detail)
+		}
+		dw.farm.Do("GET", "/print/invoices/2026-09", nil).Expect(t, 404)
+		dw.shop.Do("GET", "/print/invoices/2026-11", nil).Expect(t, 403)
 		// An expired session is anonymous.
 		dw.s.Clock.Advance(30 * 24 * time.Hour)
 		if res := dw.shop.Do("GET", invoice, nil); res.Status != http.StatusUnauthorized {

@@ -232,6 +232,21 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 				"200": fileResponse("application/pdf", "The credit note, <number>.pdf: a PDF/A-3b with its factur-x.xml"),
 			}, documentErrors),
 		}},
+		{handler: d.printExport, op: &huma.Operation{
+			OperationID: "export-invoices", Method: http.MethodGet, Path: "/print/invoices/{month}",
+			Tags: []string{"Documents"}, Summary: "A month's invoices and credit notes for the producer's platform and accountant (zip)",
+			Description: "The producer's documents of a billed month (its deliveries' month, YYYY-MM): each invoice, " +
+				"credit note and complementary invoice as its Factur-X PDF and CII XML, and the sales journal " +
+				"journal-ventes-YYYY-MM.csv. Producers only; 404 when the month has no document.",
+			Security:   sessionSecurity,
+			Parameters: []*huma.Param{pathParam("month", "The month of the deliveries billed, YYYY-MM")},
+			Responses: withErrors(withErrors(map[string]*huma.Response{
+				"200": fileResponse("application/zip", "factures-YYYY-MM.zip"),
+			}, documentErrors), map[string]*huma.Response{
+				"400": problem("The month is not YYYY-MM: `detail` says so in French"),
+				"403": problem("The user is not a producer"),
+			}),
+		}},
 		{handler: d.productsCSV, op: &huma.Operation{
 			OperationID: "get-products-csv", Method: http.MethodGet, Path: "/public/other/products.csv",
 			Tags: []string{"Public files"}, Summary: "The product catalogue (CSV)",

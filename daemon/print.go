@@ -1,14 +1,19 @@
 package daemon
 
 import (
+	"archive/zip"
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"primeur/core"
+	"primeur/core/accounting"
 	"primeur/core/accounts"
 	"primeur/core/billing"
+	"primeur/core/calendar"
 	"primeur/core/delivery"
 	"primeur/core/documents"
 	"primeur/core/orders"
@@ -121,4 +126,55 @@ func (d *Daemon) printCreditNote(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writePDF(w, documents.InvoiceFileName(doc.Number), pdf)
+}
+
+// MsgExportMonth refuses an export whose month is not a month.
+const MsgExportMonth = "Mois invalide : attendu AAAA-MM, par exemple 2026-11."
+
+// printExport serves GET /print/invoices/{month}: a zip of the producer's
+// documents of a billed month — each invoice, credit note and
+// complementary invoice as its Factur-X PDF and its XML, and the sales
+// journal — for its approved platform and its accountant
+// (core/accounting). Producers only, their own documents only.
+func (d *Daemon) printExport(w http.ResponseWriter, r *http.Request) {
+	u, err := d.requestUser(r)
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	if !u.IsProducer() {
+		writeJSONProblem(w, http.StatusForbidden, MsgProducersOnly)
+		return
+	}
+	m, ok := calendar.ParseMonth(r.PathValue("month"))
+	if !ok {
+		writeJSONProblem(w, http.StatusBadRequest, MsgExportMonth)
+		return
+	}
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	s, err := accounting.Export(r.Context(), d.db, u.ID, m.First().String(), func(name string, data []byte) error {
+		f, err := z.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: d.now()})
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		return err
+	})
+	if err == nil {
+		err = z.Close()
+	}
+	if err == nil && s.Files == 0 {
+		err = core.ErrNotFound
+	}
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/zip")
+	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "factures-"+strings.TrimSuffix(m.String(), "-01")+".zip"))
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Cache-Control", "private, no-store")
+	_, _ = w.Write(buf.Bytes())
 }

@@ -2,6 +2,7 @@ package reliability
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,6 +41,26 @@ func holdWrites(t *testing.T, db *store.DB, table string) (release func()) {
 	}
 	t.Cleanup(release)
 	return release
+}
+
+// mailedDoc is an emailed document — an invoice or a credit note — as the
+// checks of the kills read it: its message key ("invoice-<id>",
+// "credit-<id>"), its claim and its sent time.
+type mailedDoc struct {
+	Key    string         `db:"mkey"`
+	Number string         `db:"number"`
+	Claim  sql.NullString `db:"mail_claim"`
+	SentAt sql.NullInt64  `db:"sent_at"`
+}
+
+func mailedDocs(t *testing.T, db *store.DB) []mailedDoc {
+	t.Helper()
+	var out []mailedDoc
+	if err := store.Select(context.Background(), db, &out, `SELECT 'invoice-' || id AS mkey, number, mail_claim, sent_at FROM invoices
+		UNION ALL SELECT 'credit-' || id AS mkey, number, mail_claim, sent_at FROM credit_notes ORDER BY mkey`); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // waitingOn is how many PostgreSQL sessions wait for a lock on table while
@@ -127,14 +148,14 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			// of four deliveries take some 200 ms to issue, a hundred times
 			// what the kill takes to arrive (the test then finds one
 			// invoice issued).
-			s := shape{producers: 4, shops: 25, done: []string{"2026-11-05", "2026-11-19"}}
+			s := shape{producers: 4, shops: 25, done: []string{"2026-11-05", "2026-11-19"}, claims: 10}
 			if b.url == "" {
 				s.shops, s.done = 60, []string{"2026-11-05", "2026-11-12", "2026-11-19", "2026-11-26"}
 			}
 			w := seed(t, db, s)
 			n := len(w.orders)
 
-			// emailed lists the invoices the killed processes emailed without
+			// emailed lists the documents (message keys) the killed processes emailed without
 			// recording it: the only ones that may go twice.
 			var emailed []string
 			afterKill := func(d *proc) {
@@ -146,12 +167,12 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 					until(t, "the mail server done with the dead process", func() bool { return tr.smtp.Sessions() == 0 })
 				}
 				sent := tr.sent(t, b)
-				for _, inv := range invoices(t, db) {
-					if !inv.SentAt.Valid && sent["invoice-"+inv.ID] > 0 {
-						if !inv.Claim.Valid {
-							t.Fatalf("invoice %s was emailed without a claim", inv.Number)
+				for _, doc := range mailedDocs(t, db) {
+					if !doc.SentAt.Valid && sent[doc.Key] > 0 {
+						if !doc.Claim.Valid {
+							t.Fatalf("document %s was emailed without a claim", doc.Number)
 						}
-						emailed = append(emailed, inv.ID)
+						emailed = append(emailed, doc.Key)
 					}
 				}
 			}
@@ -203,11 +224,11 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			afterKill(d2)
 			var held []string // claimed by a dead process, not recorded as sent
 			unsent := 0
-			for _, inv := range invoices(t, db) {
-				if !inv.SentAt.Valid {
+			for _, doc := range mailedDocs(t, db) {
+				if !doc.SentAt.Valid {
 					unsent++
-					if inv.Claim.Valid {
-						held = append(held, inv.ID)
+					if doc.Claim.Valid {
+						held = append(held, doc.Key)
 					}
 				}
 			}
@@ -226,9 +247,9 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			d3, _ := serve(t, "daemon 3", b, december, tr.args()...)
 			d3.jobsDone("deliveries", "claims", "invoices")
 			var still []string
-			for _, inv := range invoices(t, db) {
-				if !inv.SentAt.Valid {
-					still = append(still, inv.ID)
+			for _, doc := range mailedDocs(t, db) {
+				if !doc.SentAt.Valid {
+					still = append(still, doc.Key)
 				}
 			}
 			slices.Sort(still)
@@ -245,9 +266,11 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			// waiting would (TestAClaimHoldsUntilItsLeaseEnds in core/jobs
 			// proves the lease itself), and runs the deliveries job — what
 			// the daemon does every 5 minutes — as a command.
-			if _, err := store.Exec(context.Background(), db, `UPDATE invoices SET mail_claimed_at = mail_claimed_at - ?
-				WHERE sent_at IS NULL`, jobs.Lease.Milliseconds()); err != nil {
-				t.Fatal(err)
+			for _, table := range []string{"invoices", "credit_notes"} {
+				if _, err := store.Exec(context.Background(), db, `UPDATE `+table+` SET mail_claimed_at = mail_claimed_at - ?
+					WHERE sent_at IS NULL`, jobs.Lease.Milliseconds()); err != nil {
+					t.Fatal(err)
+				}
 			}
 			cmd := start(t, "jobs run deliveries", append(append([]string{"jobs", "run", "deliveries", "--at", december,
 				"--log-level", "debug"}, b.args()...), tr.args()...)...)
@@ -268,7 +291,7 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 				delete(sent, key)
 				switch {
 				case times == 1:
-				case times == 2 && slices.Contains(emailed, inv.ID):
+				case times == 2 && slices.Contains(emailed, key):
 					// Sent by the dead process, then again after the lease.
 				default:
 					t.Fatalf("invoice %s emailed %d times", inv.Number, times)
@@ -283,6 +306,15 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 						t.Fatalf("outbox message of %s: %q %v", inv.Number, m.Subject, len(m.Attachments))
 					}
 				}
+			}
+			// The claims accepted by the run are settled by credit notes,
+			// numbered without gap under the kills, each emailed once.
+			for _, c := range checkCredits(t, db, w) {
+				key := "credit-" + c.ID
+				if times := sent[key]; times != 1 && (times != 2 || !slices.Contains(emailed, key)) {
+					t.Fatalf("credit note %s emailed %d times", c.Number, times)
+				}
+				delete(sent, key)
 			}
 			if len(sent) != 0 {
 				t.Fatalf("messages for no invoice: %v", sent)

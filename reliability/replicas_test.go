@@ -93,6 +93,12 @@ func TestTwoReplicasDoEachPieceOfWorkOnce(t *testing.T) {
 				}
 				delete(sent, "invoice-"+inv.ID)
 			}
+			for _, c := range checkCredits(t, db, w) {
+				if n := sent["credit-"+c.ID]; n != 1 {
+					t.Fatalf("credit note %s emailed %d times", c.Number, n)
+				}
+				delete(sent, "credit-"+c.ID)
+			}
 			if len(sent) != 0 {
 				t.Fatalf("messages for no document: %v", sent)
 			}

@@ -56,6 +56,10 @@ type world struct {
 	planned   []string       // planned deliveries, whose notes are due
 	claimed   []string       // deliveries with a pending claim
 	totalHT   map[string]int // expected total HT per order, in cents
+	// credited is the expected credit note (total HT, in cents) of each
+	// order with a claim: the jobs accept it, the invoice bills what was
+	// sent and a credit note settles the claim.
+	credited map[string]int
 }
 
 var products = []struct {
@@ -74,13 +78,13 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 	ctx := context.Background()
 	rules := delivery.DefaultRules()
 	rules.Location = paris
-	w := world{totalHT: map[string]int{}}
+	w := world{totalHT: map[string]int{}, credited: map[string]int{}}
 	created := time.Date(2026, 10, 1, 9, 0, 0, 0, paris)
 	accepted := time.Date(2026, 10, 31, 9, 0, 0, 0, paris)
 	claimAt := time.Date(2026, 11, 25, 9, 0, 0, 0, paris)
 	const claimDate = "2026-11-24"
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		w = world{totalHT: map[string]int{}}
+		w = world{totalHT: map[string]int{}, credited: map[string]int{}}
 		var shops []string
 		for i := range s.shops {
 			id := fmt.Sprintf("shop-%03d", i)
@@ -140,7 +144,8 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 							billed = expected - 50
 						}
 						if date == claimDate && i == 0 {
-							billed -= 200 // the jobs accept the claim before billing
+							// The jobs accept the claim; a credit note settles it.
+							w.credited[order] += int(billing.Amount(200, p.price))
 						}
 						w.totalHT[order] += int(billing.Amount(billed, p.price))
 					}
@@ -257,6 +262,58 @@ func checkInvoices(t *testing.T, db *store.DB, w world) []invoiceRow {
 	}
 	checkNumbering(t, db, invs)
 	return invs
+}
+
+// creditRow is a credit note as the checks read it.
+type creditRow struct {
+	ID       string        `db:"id"`
+	Order    string        `db:"order_id"`
+	Producer string        `db:"producer_id"`
+	Kind     string        `db:"kind"`
+	Seq      int64         `db:"seq"`
+	Number   string        `db:"number"`
+	TotalHT  int           `db:"total_ht"`
+	SentAt   sql.NullInt64 `db:"sent_at"`
+}
+
+// checkCredits checks the end state of a world's claims: one credit note
+// per claimed order with its expected total, numbered AV-2026-1…n per
+// producer without gap or duplicate (the counter agreeing), every one
+// emailed.
+func checkCredits(t *testing.T, db *store.DB, w world) []creditRow {
+	t.Helper()
+	var cs []creditRow
+	if err := store.Select(context.Background(), db, &cs, `SELECT id, order_id, producer_id, kind, seq, number, total_ht, sent_at
+		FROM credit_notes ORDER BY producer_id, seq`); err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != len(w.credited) {
+		t.Fatalf("%d credit notes for %d claimed orders", len(cs), len(w.credited))
+	}
+	seqs := map[string][]int64{}
+	for _, c := range cs {
+		if want, ok := w.credited[c.Order]; !ok || c.TotalHT != want || c.Kind != billing.KindCredit ||
+			c.Number != billing.CreditNumber(2026, c.Seq) {
+			t.Fatalf("credit note %s of %s: %s, total HT %d, want %d", c.Number, c.Order, c.Kind, c.TotalHT, want)
+		}
+		if !c.SentAt.Valid {
+			t.Fatalf("credit note %s was never emailed", c.Number)
+		}
+		seqs[c.Producer] = append(seqs[c.Producer], c.Seq)
+	}
+	for producer, list := range seqs {
+		for i, seq := range list {
+			if seq != int64(i+1) {
+				t.Fatalf("%s: credit numbers %v: a gap or a duplicate", producer, list)
+			}
+		}
+		var counter int64
+		if err := store.Get(context.Background(), db, &counter, `SELECT value FROM counters WHERE key = ?`,
+			"credit:"+producer+":2026"); err != nil || counter != int64(len(list)) {
+			t.Fatalf("%s: credit counter %d for %d credit notes (%v)", producer, counter, len(list), err)
+		}
+	}
+	return cs
 }
 
 // messageCounts counts the messages received per Message-ID key

@@ -6,6 +6,7 @@ import { useDistributors, useOrders, useProducers, useProducts, useUser } from '
 import type { Order, Product } from '../types'
 import { DeliveriesTable } from './DeliveriesTable'
 import { DeliveryEditor } from './DeliveryEditor'
+import { InvoiceExport } from './InvoiceExport'
 import {
   FILTERS,
   type FilterKey,
@@ -113,6 +114,11 @@ export function DeliveriesPage() {
               <Text c="dimmed">Sélectionnez une livraison pour afficher son bon de livraison.</Text>
             </Paper>
           )}
+          {role === 'producer' ? (
+            <Stack mt="md">
+              <InvoiceExport orders={orders} />
+            </Stack>
+          ) : null}
         </Grid.Col>
       </Grid>
     </Stack>
