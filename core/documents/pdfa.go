@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf16"
 )
@@ -134,7 +135,7 @@ func pdfA(raw []byte, m pdfaMeta, attached []byte) ([]byte, error) {
 		pdfDate(m.created), pdfDate(m.created)), nil)
 	x := xmp(m)
 	object(metaN, fmt.Sprintf("<< /Type /Metadata /Subtype /XML /Length %d >>", len(x)), x)
-	icc := deflate(sRGB)
+	icc := sRGBDeflated()
 	object(iccN, fmt.Sprintf("<< /N 3 /Alternate /DeviceRGB /Length %d /Filter /FlateDecode >>", len(icc)), icc)
 	object(intentN, fmt.Sprintf("<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (sRGB) "+
 		"/RegistryName (http://www.color.org) /Info (sRGB IEC61966-2.1) /DestOutputProfile %d 0 R >>", iccN), nil)
@@ -161,6 +162,10 @@ func pdfA(raw []byte, m pdfaMeta, attached []byte) ([]byte, error) {
 		total, catalogN, infoN, id, id, xref)
 	return out.Bytes(), nil
 }
+
+// sRGBDeflated is the output intent's profile compressed once for every
+// document.
+var sRGBDeflated = sync.OnceValue(func() []byte { return deflate(sRGB) })
 
 func deflate(b []byte) []byte {
 	var buf bytes.Buffer
