@@ -17,6 +17,7 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/billing"
+	"primeur/core/decimal"
 	"primeur/core/delivery"
 	"primeur/core/documents"
 	"primeur/core/facturx/facturxtest"
@@ -381,6 +382,8 @@ func TestHostileNamesRenderEverywhere(t *testing.T) {
 				t.Fatal(err)
 			}
 			validPDF(t, pdf)
+			pdfA(t, pdf, i.Number)
+			facturxtest.Keep(t, documents.InvoiceFileName(i.Number), pdf)
 			text = extractedMarks.Replace(pdfText(t, pdf))
 			hasLine(t, text, tt.want)
 			mustContain(t, text, "titulaire "+tt.want)
@@ -430,3 +433,68 @@ func TestTenThousandCharacterNames(t *testing.T) {
 	}
 	mustContain(t, pdfText(t, pdf), "Ferme � du Lac Ferme", "…", "Total TTC — net à payer")
 }
+
+// TestCreditNoteMentions: a claim accepted on a delivery of the order is
+// settled, with the invoice, by a credit note: its own number, the
+// invoice it corrects, the credited line with its VAT, every mention of
+// an invoice; the page and the Factur-X XML say the same.
+func TestCreditNoteMentions(t *testing.T) {
+	s := newScene(t)
+	s.lockPlanned(t)
+	s.w.Exec(`UPDATE delivery_lines SET quantity_claimed = -250, claim_type = 'quality' WHERE delivery_id = ? AND product_id = 'tomate'`, s.done)
+	s.w.Exec(`UPDATE deliveries SET claim_status = 'accepted' WHERE id = ?`, s.done)
+	inv := issue(t, s.db, s.order)
+	credits, err := billing.Credits(ctx, s.db, s.order, "", "")
+	if err != nil || len(credits) != 1 {
+		t.Fatalf("credit notes %+v, %v", credits, err)
+	}
+	credit, err := billing.GetCredit(ctx, s.db, credits[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := render(t, credit)
+	mustContain(t, text,
+		"Avoir", "AV-2026-000001", "Date d'émission : 1er décembre 2026", "Facture corrigée : "+inv.Number+" du 1er décembre 2026",
+		"Réclamation acceptée sur le bon de livraison : BL-000001 du 19 novembre 2026",
+		"Vendeur", "EARL au capital de 15 000 €", "SIREN : 123456789 — SIRET : 12345678900012",
+		"Acheteur", "SIREN : 987654321 — SIRET : 98765432100021",
+		"Tomate", "2,50", "5,5 %", "6,25 €", "Total HT", "TVA 5,5 %", "0,34 €", "Total TTC — montant de l'avoir", "6,59 €",
+		"Imputation : à déduire du règlement de la facture "+inv.Number,
+		"Avoir émis par Primeur au nom et pour le compte de Ferme des Aravis",
+		"indemnité forfaitaire pour frais de recouvrement de 40 €")
+	if strings.Contains(text, "Date d'échéance") || strings.Contains(text, "IBAN") {
+		t.Error("a credit note asks for a payment")
+	}
+	golden(t, "credit-note", text, s.order)
+
+	// The XML says what the page says.
+	x, err := documents.InvoiceXML(credit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<ram:TypeCode>381</ram:TypeCode>", "<ram:ID>AV-2026-000001</ram:ID>",
+		"<ram:IssuerAssignedID>" + inv.Number + "</ram:IssuerAssignedID>", `<udt:DateTimeString format="102">20261201</udt:DateTimeString>`,
+		`<ram:BilledQuantity unitCode="KGM">2.50</ram:BilledQuantity>`, "<ram:LineTotalAmount>6.25</ram:LineTotalAmount>",
+		`<ram:TaxTotalAmount currencyID="EUR">0.34</ram:TaxTotalAmount>`, "<ram:GrandTotalAmount>6.59</ram:GrandTotalAmount>",
+		`<ram:ID schemeID="0002">123456789</ram:ID>`, `<ram:ID schemeID="0002">987654321</ram:ID>`} {
+		if !strings.Contains(string(x), want) {
+			t.Errorf("credit note XML without %s", want)
+		}
+	}
+	// And the invoice's XML its page: totals, due date, delivery address.
+	x, err = documents.InvoiceXML(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<ram:TypeCode>380</ram:TypeCode>", "<ram:GrandTotalAmount>" + amount(inv.TotalTTC) + "</ram:GrandTotalAmount>",
+		`<udt:DateTimeString format="102">` + strings.ReplaceAll(inv.DueDate, "-", "") + `</udt:DateTimeString>`,
+		"<ram:LineOne>3 quai de la Tournette</ram:LineOne>", "<ram:CityName>Annecy</ram:CityName>",
+		"<ram:SubjectCode>PMT</ram:SubjectCode>", "<ram:SubjectCode>PMD</ram:SubjectCode>", "<ram:SubjectCode>AAB</ram:SubjectCode>"} {
+		if !strings.Contains(string(x), want) {
+			t.Errorf("invoice XML without %s", want)
+		}
+	}
+}
+
+// amount writes cents as the XML does: "3646.24".
+func amount(d decimal.Dec) string { return fmt.Sprintf("%d.%02d", int64(d)/100, int64(d)%100) }

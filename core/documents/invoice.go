@@ -74,7 +74,11 @@ func title(inv billing.Invoice) string {
 // mandatory): its document is a PDF/A-3b without XML, and says so.
 func Invoice(inv billing.Invoice) ([]byte, error) {
 	name := title(inv)
-	d := newDoc(name+" "+inv.Number, "Primeur — "+strings.ToLower(name)+" "+inv.Number+" émise au nom de "+inv.Seller.Name, inv.IssuedAt)
+	issued := " émise au nom de "
+	if inv.Kind == billing.KindCredit {
+		issued = " émis au nom de "
+	}
+	d := newDoc(name+" "+inv.Number, "Primeur — "+strings.ToLower(name)+" "+inv.Number+issued+inv.Seller.Name, inv.IssuedAt)
 	d.title(name, inv.Number)
 
 	d.field("Date d'émission", Day(inv.IssueDate))
@@ -149,8 +153,12 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 	x, err := InvoiceXML(inv)
 	if err != nil {
 		x = nil
+		why := "Document sans données Factur-X."
+		if inv.Seller.SIREN() == "" {
+			why = "Document sans données Factur-X : le SIRET du vendeur n'est pas renseigné."
+		}
 		d.ln(1)
-		d.paragraph("Document sans données Factur-X : le SIRET du vendeur n'est pas renseigné.", 8)
+		d.paragraph(why, 8)
 	}
 	return d.pdfA(pdfaMeta{title: name + " " + inv.Number, author: inv.Seller.Name, docType: "INVOICE"}, x)
 }
