@@ -2,6 +2,7 @@ package billing_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -596,5 +597,21 @@ func TestLegalMention(t *testing.T) {
 		if got := billing.LegalMention(billing.Party{Legal: c.legal, Capital: c.capital}); got != c.want {
 			t.Errorf("%q + %q: %q, want %q", c.legal, c.capital, got, c.want)
 		}
+	}
+}
+
+// TestTermsOfOlderInvoices: invoices issued before terms had subjects
+// stored plain strings; they read back as general notes.
+func TestTermsOfOlderInvoices(t *testing.T) {
+	var ts []billing.Term
+	if err := json.Unmarshal([]byte(`["Catégorie de l'opération : livraison de biens.",{"subject":"PMT","text":"40 €"}]`), &ts); err != nil {
+		t.Fatal(err)
+	}
+	want := []billing.Term{{Subject: facturx.NoteGeneral, Text: "Catégorie de l'opération : livraison de biens."}, {Subject: "PMT", Text: "40 €"}}
+	if !slices.Equal(ts, want) {
+		t.Fatalf("%+v", ts)
+	}
+	if err := json.Unmarshal([]byte(`[42]`), &ts); err == nil {
+		t.Fatal("a number read as a term")
 	}
 }
