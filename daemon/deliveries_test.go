@@ -41,8 +41,14 @@ type ordersDeliveryJSON struct {
 		} `json:"deliveryLines"`
 	} `json:"deliveries"`
 	Invoice *struct {
-		ID     string `json:"_id"`
-		Number string `json:"number"`
+		ID      string `json:"_id"`
+		Number  string `json:"number"`
+		Credits []struct {
+			ID         string `json:"_id"`
+			Number     string `json:"number"`
+			Kind       string `json:"kind"`
+			DeliveryID string `json:"deliveryId"`
+		} `json:"credits"`
 	} `json:"invoice"`
 }
 
@@ -193,6 +199,12 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 				t.Fatalf("cancelled delivery %+v", d)
 			}
 		}
+		// A claim on the other delivery, sent on the last day of the
+		// month, waits for the shop past the invoice.
+		dw.s.Clock.Set(tradetest.At(2026, 11, 30, 21, 0))
+		dw.farm.Do("PUT", dw.path("claim", dw.done), map[string]any{"deliveryLines": []map[string]any{
+			{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -2, "claimType": "quantity"},
+		}}).Expect(t, 200)
 		// The activity feeds tell both sides.
 		var load struct {
 			Events []struct {
@@ -201,7 +213,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 			Orders []ordersDeliveryJSON `json:"orders"`
 		}
 		dw.farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
-		if len(load.Events) < 2 || load.Events[0].Type != "claim:review" || load.Events[1].Type != "claim:request" {
+		if len(load.Events) < 3 || load.Events[0].Type != "claim:request" || load.Events[1].Type != "claim:review" || load.Events[2].Type != "claim:request" {
 			t.Fatalf("producer's feed %+v", load.Events)
 		}
 		if len(load.Orders) != 1 || load.Orders[0].Invoice != nil {
@@ -213,6 +225,31 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 		if len(load.Orders) != 1 || load.Orders[0].Invoice == nil || load.Orders[0].Invoice.Number != "FA-2026-000001" {
 			t.Fatalf("orders after the invoice %+v", load.Orders)
 		}
+		// The claim accepted before it came with the invoice, as a credit
+		// note; the shop answers the other one now: its credit note comes
+		// with the answer.
+		inv := load.Orders[0].Invoice
+		if len(inv.Credits) != 1 || inv.Credits[0].Number != "AV-2026-000001" || inv.Credits[0].DeliveryID != dw.planned {
+			t.Fatalf("credit notes with the invoice %+v", inv.Credits)
+		}
+		dw.s.Clock.Set(tradetest.At(2026, 12, 1, 9, 0))
+		o = ordersDeliveryJSON{}
+		dw.shop.Do("PUT", dw.path("review", dw.done), map[string]any{"accepted": true}).Expect(t, 200).JSON(t, &o)
+		if o.Invoice == nil || len(o.Invoice.Credits) != 2 || o.Invoice.Credits[1].Number != "AV-2026-000002" ||
+			o.Invoice.Credits[1].Kind != "credit" || o.Invoice.Credits[1].DeliveryID != dw.done {
+			t.Fatalf("credit notes after the answer %+v", o.Invoice)
+		}
+		credit := "/print/creditnote/" + o.Invoice.Credits[1].ID
+		for _, c := range []*daemontest.Client{dw.shop, dw.farm} {
+			res := c.Do("GET", credit, nil).Expect(t, 200)
+			if res.Header.Get("Content-Disposition") != `attachment; filename="AV-2026-000002.pdf"` || !bytes.Contains(res.Body, []byte("factur-x.xml")) {
+				t.Fatalf("credit note: %v", res.Header)
+			}
+		}
+		dw.otherShop.Do("GET", credit, nil).Expect(t, 404)
+		dw.otherFrm.Do("GET", credit, nil).Expect(t, 404)
+		// An answered claim stays answered.
+		dw.shop.Do("PUT", dw.path("review", dw.done), map[string]any{"accepted": false}).Expect(t, 409)
 	})
 }
 
