@@ -14,6 +14,7 @@ import (
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
+	"primeur/core/terms"
 	"primeur/core/trade"
 )
 
@@ -52,26 +53,27 @@ type UserLoadOutput struct {
 // ProfileInput is the profile form; absent fields are left unchanged.
 type ProfileInput struct {
 	Body struct {
-		Name                *string `json:"name,omitempty"`
-		Capital             *string `json:"capital,omitempty" doc:"Digits only"`
-		BIC                 *string `json:"bic,omitempty" example:"AGRIFRPP882"`
-		APE                 *string `json:"ape,omitempty" example:"0113Z"`
-		IBAN                *string `json:"iban,omitempty" example:"FR7630006000011234567890189"`
-		SIRET               *string `json:"siret,omitempty" example:"12345678900012"`
-		Tel                 *string `json:"tel,omitempty" example:"0612345678"`
-		TVAIntracom         *string `json:"tvaintracom,omitempty" example:"FR32123456789"`
-		AddressLine1        *string `json:"addressLine1,omitempty"`
-		AddressLine2        *string `json:"addressLine2,omitempty"`
-		AddressLine3        *string `json:"addressLine3,omitempty"`
-		Latitude            *string `json:"latitude,omitempty" example:"45.9016"`
-		Longitude           *string `json:"longitude,omitempty" example:"6.1213"`
-		Certification       *string `json:"certification,omitempty"`
-		Legal               *string `json:"legal,omitempty"`
-		DefaultDeliveryDays []bool  `json:"defaultDeliveryDays,omitempty" doc:"Producers: 7 booleans, Monday first" minItems:"7" maxItems:"7"`
-		EmailAccounting     *string `json:"emailAccounting,omitempty" doc:"Shops only"`
-		BillingAddressLine1 *string `json:"billingAddressLine1,omitempty" doc:"Shops only"`
-		BillingAddressLine2 *string `json:"billingAddressLine2,omitempty" doc:"Shops only"`
-		BillingAddressLine3 *string `json:"billingAddressLine3,omitempty" doc:"Shops only"`
+		Name                *string      `json:"name,omitempty"`
+		Capital             *string      `json:"capital,omitempty" doc:"Digits only"`
+		BIC                 *string      `json:"bic,omitempty" example:"AGRIFRPP882"`
+		APE                 *string      `json:"ape,omitempty" example:"0113Z"`
+		IBAN                *string      `json:"iban,omitempty" example:"FR7630006000011234567890189"`
+		SIRET               *string      `json:"siret,omitempty" example:"12345678900012"`
+		Tel                 *string      `json:"tel,omitempty" example:"0612345678"`
+		TVAIntracom         *string      `json:"tvaintracom,omitempty" example:"FR32123456789"`
+		AddressLine1        *string      `json:"addressLine1,omitempty"`
+		AddressLine2        *string      `json:"addressLine2,omitempty"`
+		AddressLine3        *string      `json:"addressLine3,omitempty"`
+		Latitude            *string      `json:"latitude,omitempty" example:"45.9016"`
+		Longitude           *string      `json:"longitude,omitempty" example:"6.1213"`
+		Certification       *string      `json:"certification,omitempty"`
+		Legal               *string      `json:"legal,omitempty"`
+		DefaultDeliveryDays []bool       `json:"defaultDeliveryDays,omitempty" doc:"Producers: 7 booleans, Monday first" minItems:"7" maxItems:"7"`
+		PaymentTerms        *terms.Terms `json:"paymentTerms,omitempty" doc:"Producers: the payment terms of their invoices"`
+		EmailAccounting     *string      `json:"emailAccounting,omitempty" doc:"Shops only"`
+		BillingAddressLine1 *string      `json:"billingAddressLine1,omitempty" doc:"Shops only"`
+		BillingAddressLine2 *string      `json:"billingAddressLine2,omitempty" doc:"Shops only"`
+		BillingAddressLine3 *string      `json:"billingAddressLine3,omitempty" doc:"Shops only"`
 	}
 }
 
@@ -214,7 +216,7 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 		Longitude: b.Longitude, Certification: b.Certification, Legal: b.Legal,
 		DefaultDeliveryDays: b.DefaultDeliveryDays, EmailAccounting: b.EmailAccounting,
 		BillingAddressLine1: b.BillingAddressLine1, BillingAddressLine2: b.BillingAddressLine2,
-		BillingAddressLine3: b.BillingAddressLine3,
+		BillingAddressLine3: b.BillingAddressLine3, PaymentTerms: b.PaymentTerms,
 	}
 	var u accounts.User
 	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {

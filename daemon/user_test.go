@@ -8,6 +8,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/terms"
 	"primeur/daemon/daemontest"
 )
 
@@ -118,6 +119,11 @@ func TestUpdateProfile(t *testing.T) {
 			{"bad latitude", shop, map[string]any{"latitude": "nord"}, 422, "body.latitude", accounts.MsgLatitude},
 			{"bad longitude", shop, map[string]any{"longitude": "6,1"}, 422, "body.longitude", accounts.MsgLongitude},
 			{"bad vat", shop, map[string]any{"tvaintracom": "123"}, 422, "body.tvaintracom", accounts.MsgTVA},
+			{"payment terms", farm, map[string]any{"paymentTerms": map[string]any{"basis": "month", "days": 5, "discount": 200, "discountDays": 10}}, 200, "", ""},
+			{"terms past the law", farm, map[string]any{"paymentTerms": map[string]any{"basis": "decade", "days": 45}}, 422, "body.paymentTerms.days", terms.MsgDays},
+			{"terms on a week", farm, map[string]any{"paymentTerms": map[string]any{"basis": "semaine", "days": 5}}, 422, "body.paymentTerms.basis", terms.MsgBasis},
+			{"discount without its days", farm, map[string]any{"paymentTerms": map[string]any{"basis": "decade", "days": 30, "discount": 200}}, 422, "body.paymentTerms.discount", terms.MsgDiscount},
+			{"terms for a shop", shop, map[string]any{"paymentTerms": map[string]any{"basis": "decade", "days": 30}}, 422, "body.paymentTerms", accounts.MsgNotForRole},
 			{"type cannot change", shop, map[string]any{"type": "producer"}, 422, "body.type", ""},
 			{"email cannot change", shop, map[string]any{"email": "new@shop.fr"}, 422, "body.email", ""},
 		}
@@ -150,6 +156,10 @@ func TestUpdateProfile(t *testing.T) {
 		if u.SIRET != "12345678900012" || u.IBAN != "FR7630006000011234567890189" || u.Tel != "0450000000" ||
 			u.Longitude != "-1.5" || *u.EmailAccounting != "compta@shop.fr" || u.Type != accounts.Distributor {
 			t.Fatalf("stored profile = %+v (refused updates must change nothing)", u)
+		}
+		farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &out)
+		if pt := out.User.PaymentTerms; pt == nil || *pt != (terms.Terms{Basis: terms.Month, Days: 5, Discount: 200, DiscountDays: 10}) {
+			t.Fatalf("stored payment terms %+v (refused updates must change nothing)", pt)
 		}
 	})
 }

@@ -1,6 +1,10 @@
 package accounts
 
-import "time"
+import (
+	"time"
+
+	"primeur/core/terms"
+)
 
 // Profile is a user as the UI receives it (PRODUCT §3). Role-specific fields are
 // present only for their role.
@@ -25,7 +29,8 @@ type Profile struct {
 	Certification string `json:"certification"`
 	Legal         string `json:"legal"`
 
-	DefaultDeliveryDays *[7]bool `json:"defaultDeliveryDays,omitempty" doc:"Producers: delivery days, Monday first"`
+	DefaultDeliveryDays *[7]bool     `json:"defaultDeliveryDays,omitempty" doc:"Producers: delivery days, Monday first"`
+	PaymentTerms        *terms.Terms `json:"paymentTerms,omitempty" doc:"Producers: payment terms of their invoices"`
 
 	EmailAccounting     *string `json:"emailAccounting,omitempty" doc:"Shops: where invoices are sent"`
 	BillingAddressLine1 *string `json:"billingAddressLine1,omitempty"`
@@ -59,6 +64,8 @@ func (u User) Profile() Profile {
 	if u.IsProducer() {
 		days := u.Days()
 		p.DefaultDeliveryDays = &days
+		t := u.Terms()
+		p.PaymentTerms = &t
 	} else {
 		p.EmailAccounting = &u.EmailAccounting
 		p.BillingAddressLine1 = &u.BillingAddressLine1

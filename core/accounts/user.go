@@ -13,6 +13,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/store"
+	"primeur/core/terms"
 )
 
 // User types.
@@ -49,6 +50,11 @@ type User struct {
 	BillingAddressLine2 string `db:"billing_address_line2"`
 	BillingAddressLine3 string `db:"billing_address_line3"`
 	BillingMandateAt    *int64 `db:"billing_mandate_at"`
+	// A producer's payment terms (core/terms), as stored.
+	PaymentBasis        string `db:"payment_basis"`
+	PaymentDays         int    `db:"payment_days"`
+	PaymentDiscount     int64  `db:"payment_discount"`
+	PaymentDiscountDays int    `db:"payment_discount_days"`
 	CreatedAt           int64  `db:"created_at"`
 	UpdatedAt           int64  `db:"updated_at"`
 }
@@ -66,6 +72,18 @@ func (u User) Days() [7]bool {
 		d[i] = u.DeliveryDays[i] == '1'
 	}
 	return d
+}
+
+// Terms returns the producer's payment terms.
+func (u User) Terms() terms.Terms {
+	if u.PaymentBasis == "" {
+		return terms.Default()
+	}
+	return terms.Terms{Basis: u.PaymentBasis, Days: u.PaymentDays, Discount: u.PaymentDiscount, DiscountDays: u.PaymentDiscountDays}
+}
+
+func (u *User) setTerms(t terms.Terms) {
+	u.PaymentBasis, u.PaymentDays, u.PaymentDiscount, u.PaymentDiscountDays = t.Basis, t.Days, t.Discount, t.DiscountDays
 }
 
 // HasDeliveryDays reports whether the producer chose at least one day.
@@ -94,7 +112,8 @@ const userColumns = `id, type, email, email_key, name, password_hash, capital, b
 	siret, tel, tvaintracom, address_line1, address_line2, address_line3, latitude,
 	longitude, certification, legal, delivery_days, email_accounting,
 	billing_address_line1, billing_address_line2, billing_address_line3,
-	billing_mandate_at, created_at, updated_at`
+	billing_mandate_at, payment_basis, payment_days, payment_discount, payment_discount_days,
+	created_at, updated_at`
 
 // Register validates r and creates the account, for the admin command and
 // tests; visitors go through SignUp. A producer's registration records its
@@ -179,12 +198,16 @@ func (r Registration) user(ctx context.Context, now time.Time) (User, error) {
 // Insert stores a complete user row. Register is the way in for visitors;
 // Insert serves it, the demo data and the admin command.
 func Insert(ctx context.Context, q store.Q, u User) error {
+	if u.PaymentBasis == "" {
+		u.setTerms(terms.Default())
+	}
 	query := `INSERT INTO users (` + userColumns + `) VALUES
 		(:id, :type, :email, :email_key, :name, :password_hash, :capital, :bic, :ape, :iban,
 		 :siret, :tel, :tvaintracom, :address_line1, :address_line2, :address_line3, :latitude,
 		 :longitude, :certification, :legal, :delivery_days, :email_accounting,
 		 :billing_address_line1, :billing_address_line2, :billing_address_line3,
-		 :billing_mandate_at, :created_at, :updated_at)`
+		 :billing_mandate_at, :payment_basis, :payment_days, :payment_discount, :payment_discount_days,
+		 :created_at, :updated_at)`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		if store.IsUniqueViolation(err) {
 			return core.Refuse(core.ErrConflict, MsgEmailTaken)
@@ -350,6 +373,9 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 	set(&u.BillingAddressLine1, p.BillingAddressLine1)
 	set(&u.BillingAddressLine2, p.BillingAddressLine2)
 	set(&u.BillingAddressLine3, p.BillingAddressLine3)
+	if p.PaymentTerms != nil {
+		u.setTerms(*p.PaymentTerms)
+	}
 	daysChanged := false
 	if p.DefaultDeliveryDays != nil {
 		days := encodeDays(p.DefaultDeliveryDays)
@@ -364,7 +390,9 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 		certification = :certification, legal = :legal, delivery_days = :delivery_days,
 		email_accounting = :email_accounting, billing_address_line1 = :billing_address_line1,
 		billing_address_line2 = :billing_address_line2,
-		billing_address_line3 = :billing_address_line3, updated_at = :updated_at
+		billing_address_line3 = :billing_address_line3, payment_basis = :payment_basis,
+		payment_days = :payment_days, payment_discount = :payment_discount,
+		payment_discount_days = :payment_discount_days, updated_at = :updated_at
 		WHERE id = :id`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		return User{}, false, fmt.Errorf("accounts: update profile: %w", err)

@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"errors"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"primeur/core"
+	"primeur/core/terms"
 )
 
 // French messages of PRODUCT §5, exactly as the user reads them.
@@ -158,6 +160,8 @@ type ProfileUpdate struct {
 	BillingAddressLine1 *string
 	BillingAddressLine2 *string
 	BillingAddressLine3 *string
+	// PaymentTerms are a producer's payment terms; nil leaves them.
+	PaymentTerms *terms.Terms
 }
 
 // Normalize validates the update for a user of the given type with the PRODUCT
@@ -235,6 +239,15 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 		}
 		out.DefaultDeliveryDays = append([]bool(nil), p.DefaultDeliveryDays...)
 	}
+	if p.PaymentTerms != nil {
+		var tv *core.ValidationError
+		if err := p.PaymentTerms.Validate(); errors.As(err, &tv) {
+			v.Fields = append(v.Fields, tv.Fields...)
+		}
+		t := *p.PaymentTerms
+		out.PaymentTerms = &t
+	}
+	onlyFor("paymentTerms", p.PaymentTerms != nil, Producer)
 	onlyFor("defaultDeliveryDays", p.DefaultDeliveryDays != nil, Producer)
 	onlyFor("emailAccounting", p.EmailAccounting != nil, Distributor)
 	onlyFor("billingAddressLine1", p.BillingAddressLine1 != nil, Distributor)

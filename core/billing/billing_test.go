@@ -22,6 +22,7 @@ import (
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/terms"
 	"primeur/core/trade/tradetest"
 )
 
@@ -389,18 +390,7 @@ func TestWhatIsDue(t *testing.T) {
 	if got := billing.BillableBefore(time.Date(2027, 1, 1, 5, 30, 0, 0, time.UTC), paris); got != "2027-01-01" {
 		t.Errorf("05:30 UTC is 06:30 in Paris: %s", got)
 	}
-	// Art. L441-11 II 1°: 30 days after the end of the décade of delivery.
-	for first, want := range map[string]string{
-		"2026-11-01": "2026-12-10", "2026-11-10": "2026-12-10", // first décade: ends on the 10th
-		"2026-11-11": "2026-12-20", "2026-11-20": "2026-12-20", // second: the 20th
-		"2026-11-21": "2026-12-30", "2026-11-30": "2026-12-30", // third: the month's last day
-		"2026-12-31": "2027-01-30", "2026-02-21": "2026-03-30", "2028-02-29": "2028-03-30",
-		"2026-03-29": "2026-04-30", "2026-10-25": "2026-11-30", // the days clocks change in Paris
-	} {
-		if got := billing.DueDate(first); got != want {
-			t.Errorf("due date of a first delivery on %s: %s, want %s", first, got, want)
-		}
-	}
+	// The due dates themselves: core/terms' TestDue.
 	if billing.Number(2026, 1) != "FA-2026-000001" || billing.NoteNumber(12) != "BL-000012" {
 		t.Error("numbers")
 	}
@@ -614,4 +604,35 @@ func TestTermsOfOlderInvoices(t *testing.T) {
 	if err := json.Unmarshal([]byte(`[42]`), &ts); err == nil {
 		t.Fatal("a number read as a term")
 	}
+}
+
+// TestProducerPaymentTerms: the producer's terms set the due date (within
+// the law) and the mentions of its invoice, and its complementary
+// invoices.
+func TestProducerPaymentTerms(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := tradetest.New(t, db)
+		w.Exec(`UPDATE users SET payment_basis = 'month', payment_days = 5, payment_discount = 200, payment_discount_days = 10 WHERE id = ?`, w.Farm.ID)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		d := w.Delivery(o, "2026-11-23", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(800)})
+		claim(t, db, w, o, d, "tomate", 1, at(2026, 11, 24, 9, 0))
+		if _, err := issueDue(db, at(2026, 12, 1, 6, 0)); err != nil {
+			t.Fatal(err)
+		}
+		inv, err := billing.ForOrder(ctx, db, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt := terms.Terms{Basis: terms.Month, Days: 5, Discount: 200, DiscountDays: 10}
+		if inv.DueDate != "2026-12-05" ||
+			!slices.Contains(inv.Terms, billing.Term{Subject: billing.SubjectPayment, Text: pt.Mention()}) ||
+			!slices.Contains(inv.Terms, billing.Term{Subject: facturx.NoteDiscount, Text: "Escompte de 2 % pour un paiement dans les 10 jours suivant la date d'émission."}) {
+			t.Fatalf("invoice due %s, terms %+v", inv.DueDate, inv.Terms)
+		}
+		review(t, db, w, o, d, true, at(2026, 12, 2, 9, 0))
+		cs := credits(t, db, o)
+		if len(cs) != 1 || cs[0].Kind != billing.KindComplement || cs[0].DueDate != "2026-12-05" {
+			t.Fatalf("complementary invoice %+v", cs)
+		}
+	})
 }

@@ -11,10 +11,12 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core"
+	"primeur/core/accounts"
 	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/orders"
 	"primeur/core/store"
+	"primeur/core/terms"
 )
 
 // Kinds of document: the monthly invoice, and the two that settle a claim
@@ -177,6 +179,11 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 		ORDER BY d.date, d.chrono, p.name`, orderID, orders.Done, orders.ClaimAccepted); err != nil {
 		return nil, fmt.Errorf("billing: claims of %s: %w", orderID, err)
 	}
+	producer, err := accounts.ByID(ctx, q, inv.ProducerID)
+	if err != nil {
+		return nil, err
+	}
+	pt := producer.Terms()
 	var out []Invoice
 	var doc *Invoice
 	flush := func() error {
@@ -200,8 +207,8 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 					return out, err
 				}
 			}
-			credit = settlement(inv, KindCredit, l.DeliveryID, l.Chrono, l.Date, now, local)
-			complement = settlement(inv, KindComplement, l.DeliveryID, l.Chrono, l.Date, now, local)
+			credit = settlement(inv, pt, KindCredit, l.DeliveryID, l.Chrono, l.Date, now, local)
+			complement = settlement(inv, pt, KindComplement, l.DeliveryID, l.Chrono, l.Date, now, local)
 			last = l.DeliveryID
 		}
 		d, qty := complement, l.Claimed
@@ -223,8 +230,8 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 }
 
 // settlement starts the document of a kind settling the claim on one
-// delivery of inv.
-func settlement(inv Invoice, kind, deliveryID string, chrono int64, date string, now, local time.Time) *Invoice {
+// delivery of inv, under the producer's payment terms pt.
+func settlement(inv Invoice, pt terms.Terms, kind, deliveryID string, chrono int64, date string, now, local time.Time) *Invoice {
 	d := &Invoice{
 		ID: core.NewID(), Kind: kind, DeliveryID: deliveryID, OrderID: inv.OrderID, ProducerID: inv.ProducerID,
 		DistributorID: inv.DistributorID, Month: inv.Month, Year: local.Year(), IssuedAt: now,
@@ -233,11 +240,11 @@ func settlement(inv Invoice, kind, deliveryID string, chrono int64, date string,
 		Refers: &Reference{InvoiceID: inv.ID, Number: inv.Number, Date: inv.IssueDate},
 	}
 	if kind == KindCredit {
-		d.Terms = Terms(inv.Seller.Name, inv.VATExempt, true, CreditTerms(inv.Number))
+		d.Terms = Terms(inv.Seller.Name, inv.VATExempt, pt, inv.Number)
 	} else {
 		// Due like the delivery it bills, and no earlier than its issue.
-		d.DueDate = max(DueDate(date), d.IssueDate)
-		d.Terms = Terms(inv.Seller.Name, inv.VATExempt, false, PaymentTerms)
+		d.DueDate = max(pt.Due(date), d.IssueDate)
+		d.Terms = Terms(inv.Seller.Name, inv.VATExempt, pt, "")
 	}
 	return d
 }

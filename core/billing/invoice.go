@@ -20,6 +20,7 @@ import (
 	"primeur/core/facturx"
 	"primeur/core/orders"
 	"primeur/core/store"
+	"primeur/core/terms"
 )
 
 // VATRate is the rate of food produce (art. 278-0 bis A CGI), in
@@ -41,10 +42,6 @@ const (
 	VATExemptMention = "TVA non applicable, art. 293 B du CGI"
 	// Operation is the category of the operation (decree 2022-1299).
 	Operation = "Catégorie de l'opération : livraison de biens."
-	// PaymentTerms says how and when to pay.
-	PaymentTerms = "Paiement par virement au plus tard à la date d'échéance : 30 jours après la fin de la décade de la première livraison facturée (art. L441-11 du Code de commerce, denrées périssables)."
-	// NoDiscount says there is no discount for early payment.
-	NoDiscount = "Pas d'escompte pour paiement anticipé."
 	// LatePenalty is the late-payment rate of art. L441-10 (the legal
 	// default: the ECB's refinancing rate plus 10 points).
 	LatePenalty = "En cas de retard de paiement, des pénalités sont exigibles dès le lendemain de l'échéance, " +
@@ -102,16 +99,22 @@ func (t *Term) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, (*plain)(t))
 }
 
-// Terms are the legal mentions of a producer's document: the mandate, the
-// operation, the VAT exemption when exempt, the payment terms (payment:
-// PaymentTerms, or CreditTerms for a credit note), no discount, the
-// penalties and the indemnity (BR-FR-05: AAB, PMD and PMT once each).
-func Terms(producer string, exempt, credit bool, payment string) []Term {
+// Terms are the legal mentions of a producer's document under its payment
+// terms pt: the mandate, the operation, the VAT exemption when exempt, the
+// payment terms (pt's, or CreditTerms of the corrected invoice for a credit
+// note), the early-payment discount or its absence, the penalties and the
+// indemnity (BR-FR-05: AAB, PMD and PMT once each).
+func Terms(producer string, exempt bool, pt terms.Terms, credited string) []Term {
+	credit := credited != ""
 	ts := []Term{{facturx.NoteRegulatory, Mandate(producer, credit)}, {facturx.NoteGeneral, Operation}}
 	if exempt {
 		ts = append(ts, Term{facturx.NoteTax, VATExemptMention})
 	}
-	return append(ts, Term{SubjectPayment, payment}, Term{facturx.NoteDiscount, NoDiscount},
+	payment := pt.Mention()
+	if credit {
+		payment = CreditTerms(credited)
+	}
+	return append(ts, Term{SubjectPayment, payment}, Term{facturx.NoteDiscount, pt.DiscountMention()},
 		Term{facturx.NotePenalty, LatePenalty}, Term{facturx.NoteRecovery, RecoveryIndemnity})
 }
 
@@ -301,17 +304,6 @@ func BillableBefore(now time.Time, loc *time.Location) string {
 		m = m.AddMonths(-1)
 	}
 	return m.String()
-}
-
-// DueDate is the invoice's one due date: PaymentDays after the end of the
-// décade of its first delivery (the 10th, the 20th or the month's last
-// day). By law each delivery falls due 30 days after the end of its own
-// décade; the earliest of these dates, for the whole invoice, keeps every
-// delivery within the law and gives the shop one date to pay (PRODUCT §16
-// "Invoices"). A producer's shorter terms, when they come, shorten it here.
-func DueDate(firstDelivery string) string {
-	d, _ := calendar.ParseDate(firstDelivery)
-	return d.DecadeEnd().AddDays(PaymentDays).String()
 }
 
 type row struct {
@@ -547,8 +539,9 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	}
 	inv.TotalVAT = VAT(inv.TotalHT, inv.VATRate)
 	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
-	inv.DueDate = DueDate(first)
-	inv.Terms = Terms(producer.Name, inv.VATExempt, false, PaymentTerms)
+	pt := producer.Terms()
+	inv.DueDate = pt.Due(first)
+	inv.Terms = Terms(producer.Name, inv.VATExempt, pt, "")
 	return inv, nil
 }
 

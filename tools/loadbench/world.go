@@ -521,8 +521,8 @@ func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoic
 	}
 	inv.TotalVAT = billing.VAT(inv.TotalHT, inv.VATRate)
 	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
-	inv.DueDate = billing.DueDate(first)
-	inv.Terms = billing.Terms(farm.Name, inv.VATExempt, false, billing.PaymentTerms)
+	inv.DueDate = farm.Terms().Due(first)
+	inv.Terms = billing.Terms(farm.Name, inv.VATExempt, farm.Terms(), "")
 	return inv, true
 }
 

@@ -29,11 +29,23 @@ export interface UserBase {
   legal: string
 }
 
+/** A producer's payment terms (PRODUCT §16 "Payment terms"). */
+export interface PaymentTerms {
+  /** Days counted after the end of the décade of the first delivery billed, or after the end of its month. */
+  basis: 'decade' | 'month'
+  days: number
+  /** Early-payment discount in hundredths of a percent (200 = 2 %); 0: none. */
+  discount: number
+  /** The discount's window, in days after the issue. */
+  discountDays: number
+}
+
 /** A producer account. */
 export interface Producer extends UserBase {
   type: 'producer'
   /** 7 booleans, index 0 = Monday … 6 = Sunday (PRODUCT §9). */
   defaultDeliveryDays: boolean[]
+  paymentTerms?: PaymentTerms
 }
 
 /** A distributor (shop) account. */
@@ -73,6 +85,7 @@ export type ProfileField =
 /** Body of `PUT /api/user`: only editable fields, all optional. */
 export type ProfileUpdate = Partial<Record<ProfileField, string>> & {
   defaultDeliveryDays?: boolean[]
+  paymentTerms?: PaymentTerms
 }
 
 /** Unit of a product: kilograms or pieces ("un"). */

@@ -3,9 +3,10 @@ import { type FormEvent, useCallback, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
 import { updateProfile } from '../store/session'
-import type { ProfileField, ProfileUpdate, UserType } from '../types'
+import type { PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
 import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
 import { DeliveryDaysPicker } from './DeliveryDaysPicker'
+import { PaymentTermsForm } from './PaymentTermsForm'
 
 /** Labels of the profile fields (every input is labelled; tests find fields by label). */
 export const PROFILE_LABELS: Record<ProfileField, string> = {
@@ -42,9 +43,11 @@ const PLACEHOLDERS: Partial<Record<ProfileField, string>> = {
 }
 
 /** The user fields the form reads: strings per field, plus delivery days for producers. */
-export type ProfileSource = { type: UserType; defaultDeliveryDays?: readonly boolean[] } & Partial<
-  Record<ProfileField, string>
->
+export type ProfileSource = {
+  type: UserType
+  defaultDeliveryDays?: readonly boolean[]
+  paymentTerms?: PaymentTerms
+} & Partial<Record<ProfileField, string>>
 
 function initialValues(user: ProfileSource): ProfileValues {
   const values: ProfileValues = {}
@@ -103,39 +106,42 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
   )
 
   return (
-    <Paper
-      component="form"
-      withBorder
-      shadow="sm"
-      p="md"
-      onSubmit={onSubmit}
-      noValidate
-      aria-labelledby="profile-title"
-    >
-      <Stack gap="md">
-        <Group justify="space-between">
-          <Title order={2} id="profile-title">
-            Informations de profil
-          </Title>
-          <CloseButton aria-label="Fermer" onClick={onClose} />
-        </Group>
-        {type === 'producer' ? (
-          <DeliveryDaysPicker
-            value={form.values.defaultDeliveryDays}
-            onChange={(days) => form.setValue('defaultDeliveryDays', days, { touch: true })}
-            error={form.errorOf('defaultDeliveryDays')}
-          />
-        ) : null}
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>{PROFILE_FIELDS[type].map(input)}</SimpleGrid>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Fermer
-          </Button>
-          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
-            {submission.label('Enregistrer')}
-          </Button>
-        </Group>
-      </Stack>
-    </Paper>
+    <Stack gap="md">
+      <Paper
+        component="form"
+        withBorder
+        shadow="sm"
+        p="md"
+        onSubmit={onSubmit}
+        noValidate
+        aria-labelledby="profile-title"
+      >
+        <Stack gap="md">
+          <Group justify="space-between">
+            <Title order={2} id="profile-title">
+              Informations de profil
+            </Title>
+            <CloseButton aria-label="Fermer" onClick={onClose} />
+          </Group>
+          {type === 'producer' ? (
+            <DeliveryDaysPicker
+              value={form.values.defaultDeliveryDays}
+              onChange={(days) => form.setValue('defaultDeliveryDays', days, { touch: true })}
+              error={form.errorOf('defaultDeliveryDays')}
+            />
+          ) : null}
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>{PROFILE_FIELDS[type].map(input)}</SimpleGrid>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Fermer
+            </Button>
+            <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+              {submission.label('Enregistrer')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
+    </Stack>
   )
 }
