@@ -29,6 +29,12 @@ const (
 	ClaimRequest      = "claim:request"
 	ClaimReview       = "claim:review"
 	ClaimAutovalidate = "claim:autovalidate"
+	// Payments (PRODUCT §16 "Payments"): recorded by the producer, declared
+	// by the shop, confirmed or refused by the producer, undone.
+	PaymentRecord  = "payment:record"
+	PaymentDeclare = "payment:declare"
+	PaymentConfirm = "payment:confirm"
+	PaymentUndo    = "payment:undo"
 )
 
 // Types lists every event type, in PRODUCT order.
@@ -36,6 +42,7 @@ var Types = []string{
 	NeedUpdate, NeedDelete, NeedCreate, NeedCreateBulk, NeedImport,
 	ProposalRequest, ProposalReview, FixRequest, FixReview,
 	ClaimRequest, ClaimReview, ClaimAutovalidate,
+	PaymentRecord, PaymentDeclare, PaymentConfirm, PaymentUndo,
 }
 
 // ValidType reports whether t is one of Types.
@@ -65,6 +72,7 @@ type Data struct {
 	Vector   *bool        `json:"vector,omitempty" doc:"true when the change is an increase"`
 	Outcome  *bool        `json:"outcome,omitempty" doc:"true when accepted"`
 	Count    *int         `json:"count,omitempty" doc:"Number of needs written by an import or bulk add"`
+	Amount   *decimal.Dec `json:"amount,omitempty" doc:"Amount TTC in EUR (payments)"`
 }
 
 // Event is one recorded action. OriginID made it; TargetID, when set, is the
@@ -146,7 +154,7 @@ type Party struct {
 type View struct {
 	ID        string `json:"_id"`
 	CreatedAt string `json:"createdAt" doc:"RFC 3339"`
-	Type      string `json:"type" enum:"need:update,need:delete,need:create,need:create:bulk,need:import,proposal:request,proposal:review,fix:request,fix:review,claim:request,claim:review,claim:autovalidate"`
+	Type      string `json:"type" enum:"need:update,need:delete,need:create,need:create:bulk,need:import,proposal:request,proposal:review,fix:request,fix:review,claim:request,claim:review,claim:autovalidate,payment:record,payment:declare,payment:confirm,payment:undo"`
 	Data      Data   `json:"data"`
 	Origin    Party  `json:"origin"`
 	Target    *Party `json:"target,omitempty"`

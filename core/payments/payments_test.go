@@ -1,0 +1,286 @@
+package payments_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/activity"
+	"primeur/core/billing"
+	"primeur/core/decimal"
+	"primeur/core/orders"
+	"primeur/core/payments"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
+)
+
+var (
+	ctx   = context.Background()
+	at    = tradetest.At
+	paris = tradetest.Paris
+)
+
+// world: October and November invoices of Ferme des Aravis to Épicerie du
+// Lac, the November one with a credit note; the October one due on 9
+// November, the November one on 10 December.
+type world struct {
+	db       *store.DB
+	w        *tradetest.World
+	oct, nov billing.Invoice
+	credit   billing.Invoice
+}
+
+func newWorld(t *testing.T, db *store.DB) world {
+	w := tradetest.New(t, db)
+	tomato := func(sent decimal.Dec) tradetest.L {
+		return tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(sent)}
+	}
+	oct := w.Order(w.Farm, w.Shop, "2026-10-01")
+	w.Delivery(oct, "2026-10-08", orders.Done, tomato(1000)) // 25,00 € HT, 26,38 € TTC
+	nov := w.Order(w.Farm, w.Shop, "2026-11-01")
+	claimed := w.Delivery(nov, "2026-11-05", orders.Done, tomato(2000)) // 50,00 € HT, 52,75 € TTC
+	w.Exec(`UPDATE delivery_lines SET quantity_claimed = -400, claim_type = 'quality' WHERE delivery_id = ?`, claimed)
+	w.Exec(`UPDATE deliveries SET claim_status = 'accepted' WHERE id = ?`, claimed)
+	out := world{db: db, w: w}
+	for _, c := range []struct {
+		order string
+		when  time.Time
+		inv   *billing.Invoice
+	}{{oct, at(2026, 11, 1, 6, 0), &out.oct}, {nov, at(2026, 12, 1, 6, 0), &out.nov}} {
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			inv, err := billing.Issue(ctx, tx, c.order, c.when, paris)
+			if inv != nil {
+				*c.inv = *inv
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, err := billing.Credits(ctx, db, nov, "", "")
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("credit notes %v, %v", cs, err)
+	}
+	out.credit = cs[0] // 4 kg: 10,00 € HT, 10,55 € TTC
+	if out.oct.TotalTTC != 2638 || out.nov.TotalTTC != 5275 || out.credit.TotalTTC != 1055 ||
+		out.oct.DueDate != "2026-11-09" || out.nov.DueDate != "2026-12-10" {
+		t.Fatalf("world: %v %v %v %s %s", out.oct.TotalTTC, out.nov.TotalTTC, out.credit.TotalTTC, out.oct.DueDate, out.nov.DueDate)
+	}
+	return out
+}
+
+func (w world) account(t *testing.T, producer bool, today string) payments.Account {
+	t.Helper()
+	p, d := w.w.Farm.ID, ""
+	if !producer {
+		p, d = "", w.w.Shop.ID
+	}
+	accs, err := payments.Accounts(ctx, w.db, p, d, today)
+	if err != nil || len(accs) != 1 {
+		t.Fatalf("accounts %+v, %v", accs, err)
+	}
+	return accs[0]
+}
+
+func (w world) tx(t *testing.T, fn func(tx *sqlx.Tx) error) error {
+	t.Helper()
+	return w.db.Tx(ctx, fn)
+}
+
+type docState struct {
+	number  string
+	balance decimal.Dec
+	status  string
+}
+
+func states(a payments.Account) []docState {
+	var out []docState
+	for _, d := range a.Documents {
+		out = append(out, docState{d.Number, d.Balance, d.Status})
+	}
+	return out
+}
+
+func equal(a, b []docState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestBalancesWithPartialPaymentsCreditNotesAndUndo(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db)
+		today := "2026-12-02"
+		// Issued: October overdue, November open less its credit note.
+		a := w.account(t, true, today)
+		want := []docState{{"FA-2026-000001", 2638, payments.Overdue}, {"AV-2026-000001", 0, payments.Imputed},
+			{"FA-2026-000002", 4220, payments.Open}}
+		if !equal(states(a), want) || a.Owed != 6858 || a.Overdue != 2638 || a.NextDue != "2026-11-09" {
+			t.Fatalf("issued: %+v owed %v overdue %v next %s", states(a), a.Owed, a.Overdue, a.NextDue)
+		}
+
+		// The producer records 30,00 € by transfer: the oldest due first.
+		var p1 payments.Payment
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			var err error
+			p1, err = payments.Record(ctx, tx, w.w.Farm, payments.Input{PartnerID: w.w.Shop.ID, Amount: 3000, PaidOn: "2026-12-01",
+				Method: payments.Transfer, Reference: "VIR 123"}, at(2026, 12, 2, 9, 0), today)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(p1.Allocations) != 2 || p1.Allocations[0].Amount != 2638 || p1.Allocations[1].Amount != 362 {
+			t.Fatalf("allocations %+v", p1.Allocations)
+		}
+		a = w.account(t, false, today) // the shop's view agrees
+		want = []docState{{"FA-2026-000001", 0, payments.Paid}, {"AV-2026-000001", 0, payments.Imputed},
+			{"FA-2026-000002", 3858, payments.Partly}}
+		if !equal(states(a), want) || a.Owed != 3858 || a.Overdue != 0 || a.NextDue != "2026-12-10" {
+			t.Fatalf("after 30 €: %+v owed %v overdue %v", states(a), a.Owed, a.Overdue)
+		}
+
+		// The shop declares 50,00 € for November: nothing counts until the
+		// producer confirms; then November is paid and 11,42 € are left on
+		// account.
+		var p2 payments.Payment
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			var err error
+			p2, err = payments.Declare(ctx, tx, w.w.Shop, payments.Input{PartnerID: w.w.Farm.ID, Amount: 5000, PaidOn: "2026-12-02",
+				Method: payments.Cheque, Documents: []string{w.nov.ID}}, at(2026, 12, 2, 10, 0), today)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if a = w.account(t, true, today); a.Owed != 3858 || a.Declared != 5000 {
+			t.Fatalf("declared: owed %v declared %v", a.Owed, a.Declared)
+		}
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			_, err := payments.Confirm(ctx, tx, w.w.Farm, p2.ID, true, at(2026, 12, 3, 8, 0))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		a = w.account(t, true, today)
+		if a.Owed != -1142 || a.Declared != 0 || a.Documents[2].Status != payments.Paid || a.Documents[2].Balance != 0 {
+			t.Fatalf("confirmed: owed %v %+v", a.Owed, states(a))
+		}
+
+		// The first payment was a mistake: undone, October is overdue
+		// again and November owes what the cheque did not cover; the
+		// cheque's 11,42 € left over stay a credit of the shop.
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			_, err := payments.Undo(ctx, tx, w.w.Farm, p1.ID, at(2026, 12, 3, 9, 0))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		a = w.account(t, true, today)
+		want = []docState{{"FA-2026-000001", 2638, payments.Overdue}, {"AV-2026-000001", 0, payments.Imputed},
+			{"FA-2026-000002", 362, payments.Partly}}
+		if !equal(states(a), want) || a.Owed != 2638+362-1142 || len(a.Payments) != 2 {
+			t.Fatalf("undone: %+v owed %v", states(a), a.Owed)
+		}
+
+		// The feed tells each side.
+		feed, err := activity.Feed(ctx, db, w.w.Shop.ID, "", 10)
+		if err != nil || feed[0].Type != activity.PaymentUndo || feed[1].Type != activity.PaymentConfirm ||
+			feed[2].Type != activity.PaymentDeclare || feed[3].Type != activity.PaymentRecord ||
+			*feed[3].Data.Amount != 3000 || feed[3].Data.Date != "2026-12-01" {
+			t.Fatalf("shop's feed %+v, %v", feed, err)
+		}
+	})
+}
+
+func TestRefusals(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db)
+		today := "2026-12-02"
+		stranger := w.w.User(accounts.User{Type: accounts.Distributor, Email: "autre@magasin.fr", Name: "Autre magasin"})
+		ok := payments.Input{PartnerID: w.w.Shop.ID, Amount: 1000, PaidOn: "2026-12-01", Method: payments.Cash}
+		for name, c := range map[string]struct {
+			in    func(payments.Input) payments.Input
+			field string
+		}{
+			"zero":         {func(i payments.Input) payments.Input { i.Amount = 0; return i }, "amount"},
+			"too much":     {func(i payments.Input) payments.Input { i.Amount = 1_000_000_001; return i }, "amount"},
+			"no date":      {func(i payments.Input) payments.Input { i.PaidOn = "hier"; return i }, "paidOn"},
+			"tomorrow":     {func(i payments.Input) payments.Input { i.PaidOn = "2026-12-03"; return i }, "paidOn"},
+			"method":       {func(i payments.Input) payments.Input { i.Method = "bitcoin"; return i }, "method"},
+			"reference":    {func(i payments.Input) payments.Input { i.Reference = string(make([]byte, 141)); return i }, "reference"},
+			"stranger":     {func(i payments.Input) payments.Input { i.PartnerID = stranger.ID; return i }, "partnerId"},
+			"not its bill": {func(i payments.Input) payments.Input { i.Documents = []string{"nope"}; return i }, "documents"},
+			"a credit":     {func(i payments.Input) payments.Input { i.Documents = []string{w.credit.ID}; return i }, "documents"},
+		} {
+			err := w.tx(t, func(tx *sqlx.Tx) error {
+				_, err := payments.Record(ctx, tx, w.w.Farm, c.in(ok), at(2026, 12, 2, 9, 0), today)
+				return err
+			})
+			var v *core.ValidationError
+			if !errors.As(err, &v) || v.Fields[0].Field != c.field {
+				t.Errorf("%s: %v, want a refusal of %s", name, err, c.field)
+			}
+		}
+		var n int
+		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM payments`); err != nil || n != 0 {
+			t.Fatalf("%d payments after refusals (%v)", n, err)
+		}
+		// Only the producer confirms a declaration, once; only the author
+		// undoes; nobody else sees the payment.
+		var p payments.Payment
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			var err error
+			p, err = payments.Declare(ctx, tx, w.w.Shop, payments.Input{PartnerID: w.w.Farm.ID, Amount: 500, PaidOn: "2026-12-01",
+				Method: payments.Transfer}, at(2026, 12, 2, 9, 0), today)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for name, fn := range map[string]func(tx *sqlx.Tx) error{
+			"shop confirms": func(tx *sqlx.Tx) error {
+				_, err := payments.Confirm(ctx, tx, w.w.Shop, p.ID, true, at(2026, 12, 2, 10, 0))
+				return err
+			},
+			"producer undoes a declaration": func(tx *sqlx.Tx) error {
+				_, err := payments.Undo(ctx, tx, w.w.Farm, p.ID, at(2026, 12, 2, 10, 0))
+				return err
+			},
+		} {
+			if err := w.tx(t, fn); !errors.Is(err, core.ErrConflict) {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			_, err := payments.Confirm(ctx, tx, stranger, p.ID, true, at(2026, 12, 2, 10, 0))
+			return err
+		}); !errors.Is(err, core.ErrNotFound) {
+			t.Errorf("a stranger confirms: %v", err)
+		}
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			_, err := payments.Confirm(ctx, tx, w.w.Farm, p.ID, false, at(2026, 12, 2, 10, 0))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			_, err := payments.Confirm(ctx, tx, w.w.Farm, p.ID, true, at(2026, 12, 2, 11, 0))
+			return err
+		}); !errors.Is(err, core.ErrConflict) {
+			t.Errorf("confirmed after its refusal: %v", err)
+		}
+		if a := w.account(t, true, today); a.Owed != 6858 || a.Declared != 0 {
+			t.Fatalf("a refused declaration counts: owed %v declared %v", a.Owed, a.Declared)
+		}
+	})
+}
