@@ -5,7 +5,7 @@
 // proposes; the shop counter-proposes, the producer accepts (the answer
 // brings the order, its deliveries and the event: the producer's page loads
 // the user no more until it reloads); the deliveries come, the producer claims, the shop accepts the claim; the month ends and
-// the invoice is issued; both download the documents; the shop reads its
+// the invoice is issued with the claim's credit note; both download the documents; the shop reads its
 // stock grid, and both their activity feeds.
 //
 // Real parts only: its own `primeur serve` on its own SQLite data directory
@@ -644,7 +644,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       /^deliveries \(2027-07-01 05:00 CEST\) : livraisons verrouillées : 3, bons de livraison envoyés : 3, factures envoyées : 0\n$/,
     )
     expect(runJob('invoices', `${NEXT_MONTH_FIRST}T06:00`)).toMatch(
-      /^invoices \(2027-07-01 06:00 CEST\) : factures émises : 1, factures envoyées : 1, factures en attente de la réponse du magasin à une réclamation : 0\n$/,
+      /^invoices \(2027-07-01 06:00 CEST\) : factures émises : 1, factures envoyées : 1, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 1\n$/,
     )
     const load: Load = await (await shopPage.request.get('/api/user')).json()
     expect(load.orders[0].invoice?.number).toBe('FA-2027-000001')
@@ -682,8 +682,17 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
         info,
         `${who}-FA-2027-000001.pdf`,
       )
+      // The accepted claim is settled by a credit note beside the invoice.
+      const credit = await downloadPDF(
+        page,
+        region.getByRole('link', { name: "Télécharger l'avoir AV-2027-000001" }),
+        /^AV-2027-000001\.pdf$/,
+        info,
+        `${who}-AV-2027-000001.pdf`,
+      )
       expect(note.length).toBeGreaterThan(1000)
       expect(invoice.length).toBeGreaterThan(1000)
+      expect(credit.length).toBeGreaterThan(1000)
     }
 
     const text = pdfText(info.outputPath('shop-FA-2027-000001.pdf'))
@@ -698,9 +707,15 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       expect(text).toContain('Code APE : 4721Z')
       expect(text).toContain('3 avenue de Genève')
       expect(text).toContain('Période facturée : juin 2027')
-      // 60 kg delivered, 2 kg credited on the first delivery: 13 + 3 × 15 kg at 2,20 € = 127,60 € HT.
-      expect(text).toMatch(/BL-000001\s+17\/06\s+Courgette\s+13,00\s+kg\s+2,20\s€\s+28,60\s€/)
-      expect(text).toMatch(/Total HT\s+127,60\s€/)
+      // 60 kg delivered, billed as sent: 4 × 15 kg at 2,20 € = 132,00 € HT; the 2 kg claimed on the
+      // first delivery are credited by the credit note.
+      expect(text).toMatch(/BL-000001\s+17\/06\s+Courgette\s+15,00\s+kg\s+2,20\s€\s+(5,5\s%|—)\s+33,00\s€/)
+      expect(text).toMatch(/Total HT\s+132,00\s€/)
+    }
+    const creditText = pdfText(info.outputPath('shop-AV-2027-000001.pdf'))
+    if (creditText !== null) {
+      expect(creditText).toContain('Facture corrigée : FA-2027-000001')
+      expect(creditText).toMatch(/BL-000001\s+17\/06\s+Courgette\s+2,00\s+kg\s+2,20\s€\s+(5,5\s%|—)\s+4,40\s€/)
     }
     const noteText = pdfText(info.outputPath('farm-BL-000001.pdf'))
     if (noteText !== null) {
