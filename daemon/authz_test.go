@@ -16,6 +16,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/billing"
 	"primeur/core/orders"
+	"primeur/core/payments"
 	"primeur/core/schema"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
@@ -181,6 +182,34 @@ var matrix = map[string]row{
 		path:   withIDs("/print/invoice/{invoicedOrder}"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	// Payments (issue 17): the producer records and confirms, the shop
+	// declares; the other side of another pair is refused.
+	"GET /api/payments": {path: fixed("/api/payments"), expect: everyone(200)},
+	"POST /api/payments": {
+		path: fixed("/api/payments"),
+		body: func(w *world, _ actor) any {
+			return map[string]any{"partnerId": w.ids["shop"], "amount": 10.5, "paidOn": "2026-11-19", "method": "virement"}
+		},
+		// The other producer has no invoice with that shop: 422.
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 422},
+	},
+	"POST /api/payments/declare": {
+		path: fixed("/api/payments/declare"),
+		body: func(w *world, _ actor) any {
+			return map[string]any{"partnerId": w.ids["producer"], "amount": 10.5, "paidOn": "2026-11-19", "method": "cheque"}
+		},
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 422, producer: 403, otherProducer: 403},
+	},
+	"PUT /api/payments/{paymentId}/confirm": {
+		path:   withIDs("/api/payments/{declaredPayment}/confirm"),
+		body:   body(map[string]any{"accepted": true}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 404},
+	},
+	"PUT /api/payments/{paymentId}/undo": {
+		path: withIDs("/api/payments/{recordedPayment}/undo"),
+		// The shop is a party but only the producer undoes what it recorded.
+		expect: map[actor]int{anon: 401, shop: 409, otherShop: 404, producer: 200, otherProducer: 404},
+	},
 	"GET /print/creditnote/{id}": {
 		path:   withIDs("/print/creditnote/{creditNote}"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
@@ -322,6 +351,20 @@ func buildWorld(t *testing.T) *world {
 		t.Fatalf("credit notes %+v, %v", credits, err)
 	}
 	w.ids["creditNote"] = credits[0].ID
+	// A payment the producer recorded, one the shop declared.
+	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		rec, err := payments.Record(ctx, tx, tw.Farm, payments.Input{PartnerID: tw.Shop.ID, Amount: 1000, PaidOn: "2026-11-19",
+			Method: payments.Transfer}, daemontest.Start, "2026-11-20")
+		if err != nil {
+			return err
+		}
+		dec, err := payments.Declare(ctx, tx, tw.Shop, payments.Input{PartnerID: tw.Farm.ID, Amount: 500, PaidOn: "2026-11-19",
+			Method: payments.Cheque}, daemontest.Start, "2026-11-20")
+		w.ids["recordedPayment"], w.ids["declaredPayment"] = rec.ID, dec.ID
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 
 	if err := db.Close(); err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ var tags = []*huma.Tag{
 	{Name: "Needs", Description: "A shop's monthly needs per product: one by one, in bulk, from an Excel file or the standard import."},
 	{Name: "Proposals", Description: "The negotiation on a need: proposals, counter-proposals, corrections and their answers."},
 	{Name: "Deliveries", Description: "Planned and done deliveries: the shop's changes and cancellations, the producer's claims and the shop's answers."},
+	{Name: "Payments", Description: "What each shop owes each producer: balances of invoices, complementary invoices and credit notes, and the payments recorded, declared, confirmed or undone."},
 	{Name: "Rewards", Description: "The ambassador programme: a shop's standing, its pledged contribution, every shop's score."},
 	{Name: "Supply", Description: "A shop's stock projection and supply advice."},
 	{Name: "Documents", Description: "Delivery notes and invoices as PDF files, for the two parties of an order."},

@@ -20,6 +20,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerNeeds(api)
 	d.registerTrade(api)
 	d.registerDeliveries(api)
+	d.registerPayments(api)
 	d.registerImports(api)
 	d.registerRewards(api)
 	d.registerSupply(api)

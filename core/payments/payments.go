@@ -115,7 +115,9 @@ type Allocation struct {
 // Document is an invoice, complementary invoice or credit note with its
 // balance.
 type Document struct {
-	ID        string
+	ID string
+	// OrderID is the order the document bills.
+	OrderID   string
 	Kind      string
 	Number    string
 	IssueDate string
@@ -155,6 +157,7 @@ type Account struct {
 
 type docRow struct {
 	ID            string      `db:"id"`
+	OrderID       string      `db:"order_id"`
 	Kind          string      `db:"kind"`
 	ProducerID    string      `db:"producer_id"`
 	DistributorID string      `db:"distributor_id"`
@@ -175,9 +178,9 @@ func Accounts(ctx context.Context, q store.Q, producerID, distributorID, today s
 		cond, arg = "distributor_id = ?", distributorID
 	}
 	var docs []docRow
-	if err := store.Select(ctx, q, &docs, `SELECT id, 'invoice' AS kind, producer_id, distributor_id, number, issue_date,
+	if err := store.Select(ctx, q, &docs, `SELECT id, order_id, 'invoice' AS kind, producer_id, distributor_id, number, issue_date,
 			due_date, total_ttc, '' AS invoice_id, '' AS refers FROM invoices WHERE `+cond+`
-		UNION ALL SELECT c.id, c.kind, c.producer_id, c.distributor_id, c.number, c.issue_date, c.due_date, c.total_ttc,
+		UNION ALL SELECT c.id, c.order_id, c.kind, c.producer_id, c.distributor_id, c.number, c.issue_date, c.due_date, c.total_ttc,
 			c.invoice_id, i.number AS refers FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id WHERE c.`+cond,
 		arg, arg); err != nil {
 		return nil, fmt.Errorf("payments: documents: %w", err)
@@ -240,7 +243,7 @@ func build(docs []docRow, pays []Payment, allocs []Allocation, today string) []A
 	}
 	for _, d := range docs {
 		acc := get(d.ProducerID, d.DistributorID)
-		doc := Document{ID: d.ID, Kind: d.Kind, Number: d.Number, IssueDate: d.IssueDate, DueDate: d.DueDate,
+		doc := Document{ID: d.ID, OrderID: d.OrderID, Kind: d.Kind, Number: d.Number, IssueDate: d.IssueDate, DueDate: d.DueDate,
 			Total: d.Total, Refers: d.Refers}
 		if d.Kind == billing.KindCredit {
 			doc.Status, doc.DueDate = Imputed, ""

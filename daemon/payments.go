@@ -1,0 +1,279 @@
+package daemon
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/calendar"
+	"primeur/core/decimal"
+	"primeur/core/payments"
+	"primeur/core/store"
+)
+
+// DocumentView is an invoice, complementary invoice or credit note with its
+// balance, as the payment screens show it.
+type DocumentView struct {
+	ID        string      `json:"_id"`
+	Kind      string      `json:"kind" enum:"invoice,complement,credit"`
+	Number    string      `json:"number" example:"FA-2026-000001"`
+	IssueDate string      `json:"issueDate" doc:"YYYY-MM-DD"`
+	DueDate   string      `json:"dueDate,omitempty" doc:"YYYY-MM-DD; absent for a credit note"`
+	Total     decimal.Dec `json:"total" doc:"Amount TTC, EUR"`
+	Credited  decimal.Dec `json:"credited" doc:"Taken off by the invoice's credit notes, EUR"`
+	Paid      decimal.Dec `json:"paid" doc:"Paid by recorded payments, EUR"`
+	Balance   decimal.Dec `json:"balance" doc:"Left to pay, EUR (negative: more came back than was due)"`
+	Status    string      `json:"status" enum:"issued,partly-paid,paid,overdue,imputed"`
+	Refers    string      `json:"refers,omitempty" doc:"The invoice a credit note or complementary invoice corrects"`
+	Path      string      `json:"path" doc:"Where its Factur-X PDF is downloaded"`
+}
+
+// PaymentView is a payment between the two.
+type PaymentView struct {
+	ID          string                  `json:"_id"`
+	Amount      decimal.Dec             `json:"amount" doc:"EUR"`
+	PaidOn      string                  `json:"paidOn" doc:"YYYY-MM-DD"`
+	Method      string                  `json:"method" enum:"virement,cheque,especes,prelevement"`
+	Reference   string                  `json:"reference"`
+	Status      string                  `json:"status" enum:"declared,recorded,refused,undone"`
+	ByShop      bool                    `json:"byShop" doc:"true when the shop declared it"`
+	CreatedAt   string                  `json:"createdAt" doc:"RFC 3339"`
+	Allocations []PaymentAllocationView `json:"allocations"`
+}
+
+// PaymentAllocationView is the part of a payment paying one document.
+type PaymentAllocationView struct {
+	DocumentID string      `json:"documentId"`
+	Amount     decimal.Dec `json:"amount" doc:"EUR"`
+}
+
+// AccountView is what a shop owes one producer, as either sees it.
+type AccountView struct {
+	PartnerID   string         `json:"partnerId" doc:"The shop (for a producer) or the producer (for a shop)"`
+	PartnerName string         `json:"partnerName"`
+	Owed        decimal.Dec    `json:"owed" doc:"Left to pay in all, EUR, less what payments left on account"`
+	Overdue     decimal.Dec    `json:"overdue" doc:"Left to pay on overdue documents, EUR"`
+	Declared    decimal.Dec    `json:"declared" doc:"Declared by the shop, not confirmed yet, EUR"`
+	NextDue     string         `json:"nextDue,omitempty" doc:"Earliest due date of an open document"`
+	Documents   []DocumentView `json:"documents"`
+	Payments    []PaymentView  `json:"payments"`
+}
+
+// PaymentsOutput answers the payment operations: the user's accounts,
+// overdue first.
+type PaymentsOutput struct {
+	Body struct {
+		Accounts []AccountView `json:"accounts"`
+		Today    string        `json:"today" doc:"The day balances are computed for, YYYY-MM-DD (Europe/Paris)"`
+	}
+}
+
+// PaymentBody is a payment as its author enters it.
+type PaymentBody struct {
+	PartnerID string   `json:"partnerId" required:"false" maxLength:"100" doc:"The shop (producers recording) or the producer (shops declaring)"`
+	Amount    float64  `json:"amount" required:"false" doc:"EUR, two decimals at most" example:"125.40"`
+	PaidOn    string   `json:"paidOn" required:"false" maxLength:"40" doc:"YYYY-MM-DD, today at the latest"`
+	Method    string   `json:"method" required:"false" maxLength:"20" doc:"virement, cheque, especes or prelevement"`
+	Reference string   `json:"reference,omitempty" maxLength:"1000" doc:"Optional: the transfer's or cheque's reference (140 characters at most)"`
+	Documents []string `json:"documents,omitempty" maxItems:"500" doc:"Invoices it pays, in that order; absent: the oldest due first"`
+}
+
+// PaymentInput records or declares a payment.
+type PaymentInput struct {
+	Body PaymentBody
+}
+
+// PaymentPath names a payment.
+type PaymentPath struct {
+	ID string `path:"paymentId" maxLength:"100" doc:"Payment id"`
+}
+
+// ConfirmPaymentInput is the producer's answer to a declared payment.
+type ConfirmPaymentInput struct {
+	PaymentPath
+	Body struct {
+		Accepted *bool `json:"accepted" required:"true" nullable:"false" doc:"true: the payment arrived and counts; false: refused"`
+	}
+}
+
+func (d *Daemon) registerPayments(api huma.API) {
+	tags := []string{"Payments"}
+	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity}
+	huma.Register(api, huma.Operation{
+		OperationID: "get-payments", Method: http.MethodGet, Path: "/payments", Tags: tags,
+		Summary: "What is owed and paid, per partner (À payer, À encaisser)",
+		Description: "For a shop, per producer; for a producer, per shop: every invoice, complementary invoice and " +
+			"credit note with its balance and status (overdue first), and the payments between the two (PRODUCT §16 \"Payments\").",
+		Errors: []int{http.StatusUnauthorized},
+	}, d.getPayments)
+	huma.Register(api, huma.Operation{
+		OperationID: "record-payment", Method: http.MethodPost, Path: "/payments", Tags: tags,
+		Summary:     "Record a payment received (producers)",
+		Description: "Allocated to the invoices named, else to the shop's oldest due first; what is left is a credit on account. Records payment:record. Answers the accounts.",
+		Errors:      errs,
+	}, d.recordPayment)
+	huma.Register(api, huma.Operation{
+		OperationID: "declare-payment", Method: http.MethodPost, Path: "/payments/declare", Tags: tags,
+		Summary:     "Declare a payment sent (shops)",
+		Description: "It counts once the producer confirms it. Records payment:declare. Answers the accounts.",
+		Errors:      errs,
+	}, d.declarePayment)
+	huma.Register(api, huma.Operation{
+		OperationID: "confirm-payment", Method: http.MethodPut, Path: "/payments/{paymentId}/confirm", Tags: tags,
+		Summary:     "Confirm or refuse a declared payment (producers)",
+		Description: "Records payment:confirm. Answers the accounts.",
+		Errors:      errs,
+	}, d.confirmPayment)
+	huma.Register(api, huma.Operation{
+		OperationID: "undo-payment", Method: http.MethodPut, Path: "/payments/{paymentId}/undo", Tags: tags,
+		Summary:     "Undo a payment entered by mistake",
+		Description: "The producer undoes a recorded payment; the shop withdraws a declaration not confirmed yet. It stays listed as undone. Records payment:undo. Answers the accounts.",
+		Errors:      errs,
+	}, d.undoPayment)
+}
+
+func (d *Daemon) today() string { return calendar.DateOf(d.now()).String() }
+
+// accountsOf answers the accounts of u, read with q.
+func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*PaymentsOutput, error) {
+	producer, shop := u.ID, ""
+	if !u.IsProducer() {
+		producer, shop = "", u.ID
+	}
+	today := d.today()
+	accs, err := payments.Accounts(ctx, q, producer, shop, today)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(accs))
+	for i, a := range accs {
+		ids[i] = a.DistributorID
+		if !u.IsProducer() {
+			ids[i] = a.ProducerID
+		}
+	}
+	names := map[string]string{}
+	if len(ids) > 0 {
+		var rows []struct {
+			ID   string `db:"id"`
+			Name string `db:"name"`
+		}
+		if err := store.SelectIn(ctx, q, &rows, `SELECT id, name FROM users WHERE id IN (?)`, ids); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			names[r.ID] = r.Name
+		}
+	}
+	out := &PaymentsOutput{}
+	out.Body.Today = today
+	out.Body.Accounts = make([]AccountView, len(accs))
+	for i, a := range accs {
+		v := AccountView{PartnerID: ids[i], PartnerName: names[ids[i]], Owed: a.Owed, Overdue: a.Overdue, Declared: a.Declared,
+			NextDue: a.NextDue, Documents: make([]DocumentView, len(a.Documents)), Payments: make([]PaymentView, len(a.Payments))}
+		for j, doc := range a.Documents {
+			path := "/print/creditnote/" + doc.ID
+			if doc.Kind == "invoice" {
+				path = "/print/invoice/" + doc.OrderID
+			}
+			v.Documents[j] = DocumentView{ID: doc.ID, Kind: doc.Kind, Number: doc.Number, IssueDate: doc.IssueDate, DueDate: doc.DueDate,
+				Total: doc.Total, Credited: doc.Credited, Paid: doc.Paid, Balance: doc.Balance, Status: doc.Status, Refers: doc.Refers, Path: path}
+		}
+		for j, p := range a.Payments {
+			pv := PaymentView{ID: p.ID, Amount: p.Amount, PaidOn: p.PaidOn, Method: p.Method, Reference: p.Reference, Status: p.Status,
+				ByShop: p.CreatedBy == p.DistributorID, CreatedAt: time.UnixMilli(p.CreatedAt).UTC().Format(time.RFC3339),
+				Allocations: make([]PaymentAllocationView, len(p.Allocations))}
+			for k, al := range p.Allocations {
+				pv.Allocations[k] = PaymentAllocationView{DocumentID: al.DocumentID, Amount: al.Amount}
+			}
+			v.Payments[j] = pv
+		}
+		out.Body.Accounts[i] = v
+	}
+	return out, nil
+}
+
+func (d *Daemon) getPayments(ctx context.Context, _ *struct{}) (*PaymentsOutput, error) {
+	out, err := d.accountsOf(ctx, d.db, currentUser(ctx))
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return out, nil
+}
+
+// paymentInput converts a body, refusing an amount that is not euros and
+// cents.
+func paymentInput(b PaymentBody) (payments.Input, error) {
+	amount, ok := decimal.FromFloat(b.Amount)
+	if !ok || math.IsNaN(b.Amount) {
+		return payments.Input{}, core.Invalid("amount", payments.MsgAmount)
+	}
+	return payments.Input{PartnerID: b.PartnerID, Amount: amount, PaidOn: b.PaidOn, Method: b.Method, Reference: b.Reference,
+		Documents: b.Documents}, nil
+}
+
+// paymentTx runs a payment operation and answers the accounts, in the same
+// transaction.
+func (d *Daemon) paymentTx(ctx context.Context, u accounts.User, op func(tx *sqlx.Tx, now time.Time) error) (*PaymentsOutput, error) {
+	return inTx(ctx, d, func(tx *sqlx.Tx) (*PaymentsOutput, error) {
+		if err := op(tx, d.now()); err != nil {
+			return nil, err
+		}
+		return d.accountsOf(ctx, tx, u)
+	})
+}
+
+func (d *Daemon) recordPayment(ctx context.Context, in *PaymentInput) (*PaymentsOutput, error) {
+	u, err := asProducer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := paymentInput(in.Body)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, now time.Time) error {
+		_, err := payments.Record(ctx, tx, u, p, now, d.today())
+		return err
+	})
+}
+
+func (d *Daemon) declarePayment(ctx context.Context, in *PaymentInput) (*PaymentsOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, err := paymentInput(in.Body)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, now time.Time) error {
+		_, err := payments.Declare(ctx, tx, u, p, now, d.today())
+		return err
+	})
+}
+
+func (d *Daemon) confirmPayment(ctx context.Context, in *ConfirmPaymentInput) (*PaymentsOutput, error) {
+	u, err := asProducer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, now time.Time) error {
+		_, err := payments.Confirm(ctx, tx, u, in.ID, *in.Body.Accepted, now)
+		return err
+	})
+}
+
+func (d *Daemon) undoPayment(ctx context.Context, in *PaymentPath) (*PaymentsOutput, error) {
+	u := currentUser(ctx)
+	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, now time.Time) error {
+		_, err := payments.Undo(ctx, tx, u, in.ID, now)
+		return err
+	})
+}
