@@ -111,7 +111,7 @@ describe('logged in', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Accueil', 'Planifier', 'Réasso.', 'Récep.'])
+    ).toEqual(['Accueil', 'Planifier', 'Réasso.', 'Récep.', 'Payer'])
     expect(within(nav).getByRole('link', { name: 'Accueil' })).toHaveAttribute('aria-current', 'page')
     expect(within(nav).getByRole('button', { name: 'Activités' })).toBeInTheDocument()
     expect(await screen.findByText('Utilisateur chargé')).toBeInTheDocument()
@@ -135,7 +135,7 @@ describe('logged in', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Accueil', 'Vendre', 'Livrer'])
+    ).toEqual(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
     expect(within(nav).getByRole('link', { name: 'Vendre' })).toHaveAttribute('aria-current', 'page')
     expect(within(nav).getByRole('link', { name: 'Accueil' })).not.toHaveAttribute('aria-current')
     expect(await screen.findByRole('heading', { name: 'Épicerie du coin' })).toBeInTheDocument()

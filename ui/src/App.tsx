@@ -29,6 +29,7 @@ const DistributorSupply = lazy(() =>
 const DistributorDeliveries = lazy(() =>
   import('./pages/DistributorDeliveries').then((m) => ({ default: m.DistributorDeliveries })),
 )
+const PaymentsPage = lazy(() => import('./pages/Payments').then((m) => ({ default: m.Payments })))
 
 /** Every route of PRODUCT §2, in one Switch ending with the 404. */
 export function AppRoutes() {
@@ -53,6 +54,12 @@ export function AppRoutes() {
       </Route>
       <Route path={ROUTES.disDeliveries}>
         <Protected page={DistributorDeliveries} />
+      </Route>
+      <Route path={ROUTES.prodPayments}>
+        <Protected page={PaymentsPage} />
+      </Route>
+      <Route path={ROUTES.disPayments}>
+        <Protected page={PaymentsPage} />
       </Route>
       <Route component={NotFound} />
     </Switch>

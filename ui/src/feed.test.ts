@@ -209,6 +209,38 @@ describe('describeEvent', () => {
       "Votre demande d'avoir à Épicerie du Lac pour la livraison du 12 décembre 2026 a été validée automatiquement, faute de réponse dans le délai prévu.",
       "La demande d'avoir de Ferme des Glières pour la livraison du 12 décembre 2026 a été validée automatiquement, faute de réponse de votre part dans le délai prévu.",
     ],
+    [
+      'payment:record',
+      { date: '2026-12-02', amount: 125.4 },
+      FARM,
+      SHOP,
+      "Vous avez enregistré un paiement de 125,40\u00a0€ d'Épicerie du Lac du 2 décembre 2026.",
+      'Ferme des Glières a enregistré votre paiement de 125,40\u00a0€ du 2 décembre 2026.',
+    ],
+    [
+      'payment:declare',
+      { date: '2026-12-03', amount: 50 },
+      SHOP,
+      FARM,
+      'Vous avez déclaré un paiement de 50,00\u00a0€ à Ferme des Glières du 3 décembre 2026.',
+      'Épicerie du Lac a déclaré vous avoir payé 50,00\u00a0€ le 3 décembre 2026 : confirmez-le à sa réception.',
+    ],
+    [
+      'payment:confirm',
+      { date: '2026-12-03', amount: 50, outcome: false },
+      FARM,
+      SHOP,
+      "Vous avez refusé le paiement de 50,00\u00a0€ d'Épicerie du Lac du 3 décembre 2026.",
+      'Ferme des Glières a refusé votre paiement de 50,00\u00a0€ du 3 décembre 2026.',
+    ],
+    [
+      'payment:undo',
+      { date: '2026-12-02', amount: 125.4 },
+      FARM,
+      SHOP,
+      'Vous avez annulé le paiement de 125,40\u00a0€ du 2 décembre 2026.',
+      'Ferme des Glières a annulé le paiement de 125,40\u00a0€ du 2 décembre 2026.',
+    ],
   ]
 
   it.each(cases)('%s as the emitter', (type, data, from, to, mine) => {
@@ -222,7 +254,7 @@ describe('describeEvent', () => {
 
   it('words every PRODUCT §4 type, and only those', () => {
     expect(new Set(cases.map((c) => c[0]))).toEqual(new Set(EVENT_TYPES))
-    expect(EVENT_TYPES).toHaveLength(12)
+    expect(EVENT_TYPES).toHaveLength(16)
   })
 
   it('matches the viewer case-insensitively', () => {

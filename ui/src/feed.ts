@@ -2,7 +2,7 @@
 // by calendar day in Europe/Paris, newest day first, newest event first, and
 // one French sentence per event type, worded for the viewer ("vous" for its
 // own actions, the emitter's name otherwise). Pure.
-import { dayOf, formatLongDay, formatMonthYear, formatNumber, formatTime } from './format'
+import { dayOf, formatEUR, formatLongDay, formatMonthYear, formatNumber, formatTime } from './format'
 import type { ActivityEvent, EventType } from './types'
 
 /** One day of the feed. */
@@ -64,6 +64,10 @@ export const EVENT_TYPES: readonly EventType[] = [
   'claim:request',
   'claim:review',
   'claim:autovalidate',
+  'payment:record',
+  'payment:declare',
+  'payment:confirm',
+  'payment:undo',
 ]
 
 /** PRODUCT §4: an unknown event type raises an error. */
@@ -157,6 +161,8 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
         ? ` pour ${formatMonthYear(months[0])}`
         : forMonth
   const poss = own ? 'votre' : 'son'
+  const amount = typeof data.amount === 'number' ? ` de ${formatEUR(data.amount)}` : ''
+  const paidOn = data.date && data.date.length === 10 ? ` du ${formatDayInWords(data.date)}` : ''
 
   switch (event.type) {
     case 'need:create':
@@ -218,6 +224,22 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
       return `La demande d'avoir ${de(origin)}${onDelivery} a été validée automatiquement, faute de réponse${
         target ? ' de votre part' : ''
       } dans le délai prévu.`
+    case 'payment:record':
+      // The producer records a payment received from the shop.
+      if (own) return `Vous avez enregistré un paiement${amount}${target ? ` ${de(target)}` : ''}${paidOn}.`
+      return `${origin} a enregistré votre paiement${amount}${paidOn}.`
+    case 'payment:declare':
+      // The shop declares a payment sent to the producer.
+      if (own) return `Vous avez déclaré un paiement${amount}${target ? ` ${to(target)}` : ''}${paidOn}.`
+      return `${origin} a déclaré vous avoir payé${amount.replace(/^ de /, ' ')}${paidOn.replace(/^ du /, ' le ')} : confirmez-le à sa réception.`
+    case 'payment:confirm': {
+      const confirmed = data.outcome === false ? 'refusé' : 'confirmé'
+      if (own) return `Vous avez ${confirmed} le paiement${amount}${target ? ` ${de(target)}` : ''}${paidOn}.`
+      return `${origin} a ${confirmed} votre paiement${amount}${paidOn}.`
+    }
+    case 'payment:undo':
+      if (own) return `Vous avez annulé le paiement${amount}${paidOn}.`
+      return `${origin} a annulé le paiement${amount}${paidOn}.`
   }
   throw new UnknownEventTypeError(type)
 }

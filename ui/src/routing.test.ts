@@ -77,12 +77,14 @@ describe('navigation highlight', () => {
       ['Accueil', '/'],
       ['Vendre', '/'],
       ['Livrer', '/prod/deliveries'],
+      ['Encaisser', '/prod/payments'],
     ])
     expect(navItems('distributor').map((i) => [i.label, i.href])).toEqual([
       ['Accueil', '/'],
       ['Planifier', '/dis/needs'],
       ['Réasso.', '/dis/supply'],
       ['Récep.', '/dis/deliveries'],
+      ['Payer', '/dis/payments'],
     ])
   })
 })

@@ -12,6 +12,8 @@ export const ROUTES = {
   disNeeds: '/dis/needs',
   disSupply: '/dis/supply',
   disDeliveries: '/dis/deliveries',
+  prodPayments: '/prod/payments',
+  disPayments: '/dis/payments',
 } as const
 
 /** Builds concrete paths. */
@@ -45,11 +47,11 @@ export function loginNotice(origin: string | null): string | null {
 }
 
 /** The navigation sections matched in a route (PRODUCT §2, §6). */
-export type Section = 'home' | 'needs' | 'deliveries' | 'supply'
+export type Section = 'home' | 'needs' | 'deliveries' | 'supply' | 'payments'
 
-/** The section of `path`: the first of needs, deliveries, supply it contains, else home. */
+/** The section of `path`: the first of needs, deliveries, supply, payments it contains, else home. */
 export function sectionOf(path: string): Section {
-  for (const section of ['needs', 'deliveries', 'supply'] as const) {
+  for (const section of ['needs', 'deliveries', 'supply', 'payments'] as const) {
     if (path.includes(section)) return section
   }
   return 'home'
@@ -71,6 +73,7 @@ export function navItems(type: UserType): NavItem[] {
       // lights up on /prod/needs/:distributorId.
       { label: 'Vendre', href: '/', section: 'needs' },
       { label: 'Livrer', href: '/prod/deliveries', section: 'deliveries' },
+      { label: 'Encaisser', href: '/prod/payments', section: 'payments' },
     ]
   }
   return [
@@ -78,6 +81,7 @@ export function navItems(type: UserType): NavItem[] {
     { label: 'Planifier', href: '/dis/needs', section: 'needs' },
     { label: 'Réasso.', href: '/dis/supply', section: 'supply' },
     { label: 'Récep.', href: '/dis/deliveries', section: 'deliveries' },
+    { label: 'Payer', href: '/dis/payments', section: 'payments' },
   ]
 }
 

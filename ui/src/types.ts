@@ -213,6 +213,10 @@ export type EventType =
   | 'claim:request'
   | 'claim:review'
   | 'claim:autovalidate'
+  | 'payment:record'
+  | 'payment:declare'
+  | 'payment:confirm'
+  | 'payment:undo'
 
 /** Payload of an activity event (PRODUCT §3); every field is optional. */
 export interface EventData {
@@ -229,6 +233,8 @@ export interface EventData {
   outcome?: boolean
   /** Number of needs written by a bulk add or an import. */
   count?: number
+  /** Amount TTC in EUR (payments). */
+  amount?: number
 }
 
 export interface ActivityEvent {

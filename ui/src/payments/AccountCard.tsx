@@ -1,0 +1,149 @@
+import type { Snapshot } from 'valtio'
+import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
+import { useState } from 'react'
+import { formatDay, formatEUR } from '../format'
+import { confirmPayment, undoPayment } from '../store/payments'
+import type { UserType } from '../types'
+import { DOCUMENT_KIND_LABELS, DOCUMENT_STATUS_LABELS, METHOD_LABELS, PAYMENT_STATUS_LABELS } from './labels'
+import { PaymentForm } from './PaymentForm'
+import type { DocumentStatus, PaymentAccount } from './types'
+
+const STATUS_COLORS: Record<DocumentStatus, string> = {
+  issued: 'blue',
+  'partly-paid': 'yellow',
+  paid: 'green',
+  overdue: 'red',
+  imputed: 'gray',
+}
+
+/**
+ * One partner's account (PRODUCT §16 "Payments"): what is owed and
+ * overdue, each document with its balance and PDF, the payments, and the
+ * actions of each side.
+ */
+export function AccountCard({
+  account,
+  role,
+  today,
+}: {
+  account: Snapshot<PaymentAccount>
+  role: UserType
+  today: string
+}) {
+  const [entering, setEntering] = useState(false)
+  const titleId = `account-${account.partnerId}`
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start">
+          <Title order={2} size="h4" id={titleId}>
+            {account.partnerName}
+          </Title>
+          <Stack gap={0} align="flex-end">
+            <Text fw={700} aria-label="Reste à payer">
+              {formatEUR(account.owed)}
+            </Text>
+            {account.overdue > 0 ? (
+              <Text c="red" size="sm">
+                dont {formatEUR(account.overdue)} en retard
+              </Text>
+            ) : account.nextDue ? (
+              <Text size="sm" c="dimmed">
+                prochaine échéance le {formatDay(account.nextDue)}
+              </Text>
+            ) : null}
+            {account.declared > 0 ? (
+              <Text size="sm" c="dimmed">
+                {formatEUR(account.declared)} déclarés, à confirmer
+              </Text>
+            ) : null}
+          </Stack>
+        </Group>
+
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped aria-label={`Documents — ${account.partnerName}`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Document</Table.Th>
+                <Table.Th>Échéance</Table.Th>
+                <Table.Th ta="right">Montant TTC</Table.Th>
+                <Table.Th ta="right">Reste</Table.Th>
+                <Table.Th>Statut</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {account.documents.map((d) => (
+                <Table.Tr key={d._id}>
+                  <Table.Td>
+                    <Anchor href={d.path} download>
+                      {DOCUMENT_KIND_LABELS[d.kind]} {d.number}
+                    </Anchor>
+                    {d.refers ? (
+                      <Text size="xs" c="dimmed">
+                        sur la facture {d.refers}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td>{d.dueDate ? formatDay(d.dueDate) : '—'}</Table.Td>
+                  <Table.Td ta="right">{d.kind === 'credit' ? `−${formatEUR(d.total)}` : formatEUR(d.total)}</Table.Td>
+                  <Table.Td ta="right">{d.kind === 'credit' ? '—' : formatEUR(d.balance)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={STATUS_COLORS[d.status]} variant="light">
+                      {DOCUMENT_STATUS_LABELS[d.status]}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+
+        {account.payments.length > 0 ? (
+          <Stack
+            gap={4}
+            aria-label={`Paiements — ${account.partnerName}`}
+            component="ul"
+            style={{ listStyle: 'none', padding: 0 }}
+          >
+            {account.payments.map((p) => (
+              <Group key={p._id} component="li" justify="space-between" gap="xs" wrap="wrap">
+                <Text size="sm" td={p.status === 'undone' || p.status === 'refused' ? 'line-through' : undefined}>
+                  {formatDay(p.paidOn)} — {METHOD_LABELS[p.method]} de {formatEUR(p.amount)}
+                  {p.reference ? ` (${p.reference})` : ''} — {PAYMENT_STATUS_LABELS[p.status]}
+                </Text>
+                <Group gap="xs">
+                  {role === 'producer' && p.status === 'declared' ? (
+                    <>
+                      <Button size="xs" onClick={() => void confirmPayment(p._id, true)}>
+                        Confirmer la réception
+                      </Button>
+                      <Button size="xs" variant="default" onClick={() => void confirmPayment(p._id, false)}>
+                        Refuser
+                      </Button>
+                    </>
+                  ) : null}
+                  {(role === 'producer' && p.status === 'recorded') ||
+                  (role === 'distributor' && p.status === 'declared' && p.byShop) ? (
+                    <Button size="xs" variant="subtle" color="red" onClick={() => void undoPayment(p._id)}>
+                      Annuler ce paiement
+                    </Button>
+                  ) : null}
+                </Group>
+              </Group>
+            ))}
+          </Stack>
+        ) : null}
+
+        {entering ? (
+          <PaymentForm account={account} role={role} today={today} onDone={() => setEntering(false)} />
+        ) : (
+          <Group justify="flex-end">
+            <Button variant="light" onClick={() => setEntering(true)}>
+              {role === 'producer' ? 'Enregistrer un paiement reçu' : 'Déclarer un paiement'}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  )
+}

@@ -1,0 +1,178 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { resetState, state } from '../store/state'
+import { distributor, producer } from '../test/fixtures'
+import { renderWithProviders } from '../test/render'
+import { PAYMENT_MESSAGES } from '../validation/payment'
+import { PaymentsScreen } from './PaymentsScreen'
+import type { PaymentsView } from './types'
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+const view = (over: Partial<PaymentsView['accounts'][number]> = {}): PaymentsView => ({
+  today: '2026-12-12',
+  accounts: [
+    {
+      partnerId: 'd1',
+      partnerName: 'Épicerie du Lac',
+      owed: 68.58,
+      overdue: 26.38,
+      declared: 0,
+      nextDue: '2026-11-09',
+      documents: [
+        {
+          _id: 'i1',
+          kind: 'invoice',
+          number: 'FA-2026-000001',
+          issueDate: '2026-11-01',
+          dueDate: '2026-11-09',
+          total: 26.38,
+          credited: 0,
+          paid: 0,
+          balance: 26.38,
+          status: 'overdue',
+          path: '/print/invoice/o1',
+        },
+        {
+          _id: 'c1',
+          kind: 'credit',
+          number: 'AV-2026-000001',
+          issueDate: '2026-12-01',
+          total: 10.55,
+          credited: 0,
+          paid: 0,
+          balance: 0,
+          status: 'imputed',
+          refers: 'FA-2026-000002',
+          path: '/print/creditnote/c1',
+        },
+        {
+          _id: 'i2',
+          kind: 'invoice',
+          number: 'FA-2026-000002',
+          issueDate: '2026-12-01',
+          dueDate: '2026-12-10',
+          total: 52.75,
+          credited: 10.55,
+          paid: 0,
+          balance: 42.2,
+          status: 'issued',
+          path: '/print/invoice/o2',
+        },
+      ],
+      payments: [],
+      ...over,
+    },
+  ],
+})
+
+describe('PaymentsScreen', () => {
+  beforeEach(() => resetState('x@exemple.fr'))
+
+  it('shows the producer what each shop owes, overdue first, and records a payment', async () => {
+    state.user = producer
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(json(200, view()))
+      .mockResolvedValueOnce(
+        json(
+          200,
+          view({
+            owed: 38.58,
+            overdue: 0,
+            payments: [
+              {
+                _id: 'p1',
+                amount: 30,
+                paidOn: '2026-12-12',
+                method: 'cheque',
+                reference: 'CHQ 42',
+                status: 'recorded',
+                byShop: false,
+                createdAt: '2026-12-12T09:00:00Z',
+                allocations: [],
+              },
+            ],
+          }),
+        ),
+      )
+    const user = userEvent.setup()
+    renderWithProviders(<PaymentsScreen />)
+    expect(screen.getByRole('heading', { name: 'À encaisser' })).toBeInTheDocument()
+    const card = await screen.findByRole('region', { name: 'Épicerie du Lac' })
+    expect(within(card).getByText('dont 26,38 € en retard')).toBeInTheDocument()
+    const rows = within(card).getAllByRole('row')
+    expect(rows[1]).toHaveTextContent('Facture FA-2026-000001')
+    expect(rows[1]).toHaveTextContent('En retard')
+    expect(rows[2]).toHaveTextContent('Avoir AV-2026-000001')
+    expect(rows[2]).toHaveTextContent('sur la facture FA-2026-000002')
+    expect(within(card).getByRole('link', { name: 'Facture FA-2026-000001' })).toHaveAttribute(
+      'href',
+      '/print/invoice/o1',
+    )
+
+    await user.click(within(card).getByRole('button', { name: 'Enregistrer un paiement reçu' }))
+    const form = within(card).getByRole('form', { name: 'Paiement' })
+    const amount = within(form).getByLabelText('Montant (€)')
+    await user.clear(amount)
+    await user.type(amount, '0')
+    await user.tab()
+    expect(within(form).getByText(PAYMENT_MESSAGES.amount)).toBeInTheDocument()
+    await user.clear(amount)
+    await user.type(amount, '30')
+    await user.click(within(form).getByLabelText('Moyen de paiement', { selector: 'input' }))
+    await user.click(screen.getByRole('option', { name: 'Chèque' }))
+    await user.type(within(form).getByLabelText('Référence (facultatif)'), 'CHQ 42')
+    await user.click(within(form).getByRole('button', { name: 'Enregistrer le paiement' }))
+
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2))
+    const [url, init] = fetch.mock.calls[1]
+    expect(url).toBe('/api/payments')
+    expect(init?.method).toBe('POST')
+    expect(JSON.parse(String(init?.body))).toEqual({
+      partnerId: 'd1',
+      amount: 30,
+      paidOn: '2026-12-12',
+      method: 'cheque',
+      reference: 'CHQ 42',
+      documents: [],
+    })
+    expect(await within(card).findByText(/Chèque de 30,00\s€ \(CHQ 42\) — Enregistré/)).toBeInTheDocument()
+    expect(within(card).getByRole('button', { name: 'Annuler ce paiement' })).toBeInTheDocument()
+  })
+
+  it('lets the shop withdraw a declaration, and the producer confirm one', async () => {
+    const declared = {
+      _id: 'p2',
+      amount: 42.2,
+      paidOn: '2026-12-11',
+      method: 'virement' as const,
+      reference: '',
+      status: 'declared' as const,
+      byShop: true,
+      createdAt: '2026-12-11T09:00:00Z',
+      allocations: [],
+    }
+    state.user = distributor
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      json(200, view({ partnerName: 'Ferme des Aravis', declared: 42.2, payments: [declared] })),
+    )
+    const { unmount } = renderWithProviders(<PaymentsScreen />)
+    expect(screen.getByRole('heading', { name: 'À payer' })).toBeInTheDocument()
+    const card = await screen.findByRole('region', { name: 'Ferme des Aravis' })
+    expect(within(card).getByText('42,20 € déclarés, à confirmer')).toBeInTheDocument()
+    expect(within(card).getByRole('button', { name: 'Annuler ce paiement' })).toBeInTheDocument()
+    expect(within(card).queryByRole('button', { name: 'Confirmer la réception' })).not.toBeInTheDocument()
+    expect(within(card).getByRole('button', { name: 'Déclarer un paiement' })).toBeInTheDocument()
+    unmount()
+
+    resetState('x@exemple.fr')
+    state.user = producer
+    renderWithProviders(<PaymentsScreen />)
+    const farmCard = await screen.findByRole('region', { name: 'Ferme des Aravis' })
+    expect(within(farmCard).getByRole('button', { name: 'Confirmer la réception' })).toBeInTheDocument()
+    expect(within(farmCard).getByRole('button', { name: 'Refuser' })).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,48 @@
+// French labels of the payment screens (PRODUCT §16 "Payments").
+import type { DocumentKind, DocumentStatus, PaymentMethod, PaymentStatus } from './types'
+
+export const PAYMENTS_TITLES = { producer: 'À encaisser', distributor: 'À payer' } as const
+
+export const DOCUMENT_STATUS_LABELS: Record<DocumentStatus, string> = {
+  issued: 'À payer',
+  'partly-paid': 'Payée en partie',
+  paid: 'Payée',
+  overdue: 'En retard',
+  imputed: 'Déduit de la facture',
+}
+
+export const DOCUMENT_KIND_LABELS: Record<DocumentKind, string> = {
+  invoice: 'Facture',
+  complement: 'Facture complémentaire',
+  credit: 'Avoir',
+}
+
+export const METHOD_LABELS: Record<PaymentMethod, string> = {
+  virement: 'Virement',
+  cheque: 'Chèque',
+  especes: 'Espèces',
+  prelevement: 'Prélèvement',
+}
+
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  declared: 'Déclaré par le magasin, à confirmer',
+  recorded: 'Enregistré',
+  refused: 'Refusé',
+  undone: 'Annulé',
+}
+
+export const PAYMENT_TOASTS = {
+  recordProgress: 'Enregistrement en cours',
+  recorded: 'Paiement enregistré',
+  recordFailed: "Echec de l'enregistrement",
+  declareProgress: 'Déclaration en cours',
+  declared: 'Paiement déclaré : le producteur le confirmera à sa réception',
+  declareFailed: 'Echec de la déclaration',
+  confirmProgress: 'Traitement en cours',
+  confirmed: 'Votre réponse a été correctement enregistrée',
+  confirmFailed: 'Echec du traitement',
+  undoProgress: 'Annulation en cours',
+  undone: 'Paiement annulé',
+  undoFailed: "Echec de l'annulation",
+  loadFailed: 'Impossible de charger les paiements',
+} as const

@@ -1,0 +1,63 @@
+// What `GET /api/payments` answers (PRODUCT §16 "Payments"): per partner,
+// the documents with their balance and the payments between the two.
+// Amounts are EUR with two decimals.
+
+export type DocumentKind = 'invoice' | 'complement' | 'credit'
+export type DocumentStatus = 'issued' | 'partly-paid' | 'paid' | 'overdue' | 'imputed'
+export type PaymentMethod = 'virement' | 'cheque' | 'especes' | 'prelevement'
+export type PaymentStatus = 'declared' | 'recorded' | 'refused' | 'undone'
+
+export interface PaymentDocument {
+  _id: string
+  kind: DocumentKind
+  number: string
+  issueDate: string
+  dueDate?: string
+  total: number
+  credited: number
+  paid: number
+  balance: number
+  status: DocumentStatus
+  refers?: string
+  /** Where its PDF is downloaded. */
+  path: string
+}
+
+export interface Payment {
+  _id: string
+  amount: number
+  paidOn: string
+  method: PaymentMethod
+  reference: string
+  status: PaymentStatus
+  /** Declared by the shop (else recorded by the producer). */
+  byShop: boolean
+  createdAt: string
+  allocations: { documentId: string; amount: number }[]
+}
+
+export interface PaymentAccount {
+  partnerId: string
+  partnerName: string
+  owed: number
+  overdue: number
+  declared: number
+  nextDue?: string
+  documents: PaymentDocument[]
+  payments: Payment[]
+}
+
+export interface PaymentsView {
+  accounts: PaymentAccount[]
+  today: string
+}
+
+/** A payment as its author enters it. */
+export interface PaymentEntry {
+  partnerId: string
+  amount: number
+  paidOn: string
+  method: PaymentMethod
+  reference: string
+  documents: string[]
+}
