@@ -202,7 +202,7 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 	out := ProfileUpdate{
 		Name:          text("name", p.Name),
 		Capital:       code("capital", p.Capital, " ", digitRe.MatchString, MsgCapital),
-		BIC:           code("bic", p.BIC, " ", bicRe.MatchString, MsgBIC),
+		BIC:           code("bic", p.BIC, " ", ValidBIC, MsgBIC),
 		APE:           code("ape", p.APE, " ", apeRe.MatchString, MsgAPE),
 		IBAN:          code("iban", p.IBAN, " ", ValidIBAN, MsgIBAN),
 		SIRET:         code("siret", p.SIRET, " ", siretRe.MatchString, MsgSIRET),
@@ -286,6 +286,10 @@ func ValidIBAN(s string) bool {
 	n, ok := new(big.Int).SetString(digits.String(), 10)
 	return ok && new(big.Int).Mod(n, big.NewInt(97)).Int64() == 1
 }
+
+// ValidBIC checks a BIC's shape (spaces removed): 4 letters of the bank, 2
+// of the country, 2 of the location, an optional branch of 3.
+func ValidBIC(s string) bool { return bicRe.MatchString(s) }
 
 // ValidTVA checks an intra-community VAT number (spaces removed): 2 to 4
 // letters, then digits, dashes or underscores with at most 2 further letters,

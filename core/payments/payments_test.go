@@ -3,6 +3,11 @@ package payments_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -283,4 +288,104 @@ func TestRefusals(t *testing.T) {
 			t.Fatalf("a refused declaration counts: owed %v declared %v", a.Owed, a.Declared)
 		}
 	})
+}
+
+// TestTransferFile: the shop's file pays what is left of the invoices it
+// names, one transfer per producer, and passes the EPC schema; a producer
+// or a shop without a valid IBAN, or a document with nothing to pay, is
+// refused in French.
+func TestTransferFile(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db)
+		other := w.w.User(accounts.User{Type: accounts.Producer, Email: "autre@ferme.fr", Name: "Ferme de l’Œuf", SIRET: "11122233300044",
+			IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX"})
+		o := w.w.Order(other, w.w.Shop, "2026-11-01")
+		w.w.Delivery(o, "2026-11-12", orders.Done, tradetest.L{Product: "tomate", Price: 333, Expected: 300})
+		var third *billing.Invoice
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			var err error
+			third, err = billing.Issue(ctx, tx, o, at(2026, 12, 1, 6, 0), paris)
+			return err
+		}); err != nil || third == nil {
+			t.Fatal(err)
+		}
+		w.w.Exec(`UPDATE users SET iban = 'FR7630006000011234567890189', bic = 'AGRIFRPP882' WHERE id = ?`, w.w.Shop.ID)
+		shop, _ := accounts.ByID(ctx, db, w.w.Shop.ID)
+		x, err := payments.TransferFile(ctx, db, shop, []string{w.oct.ID, w.nov.ID, third.ID, w.oct.ID}, at(2026, 12, 3, 9, 0), "2026-12-03")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(x)
+		for _, want := range []string{"<NbOfTxs>2</NbOfTxs>", "<CtrlSum>" + cents(2638+4220+third.TotalTTC) + "</CtrlSum>",
+			`<InstdAmt Ccy="EUR">68.58</InstdAmt>`, "<Ustrd>Factures FA-2026-000001 FA-2026-000002</Ustrd>",
+			"<Nm>Ferme de l&#39;OEuf</Nm>", "<IBAN>DE89370400440532013000</IBAN>", "<Dt>2026-12-04</Dt>"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("no %s in\n%s", want, s)
+			}
+		}
+		validateSEPA(t, x)
+
+		for _, c := range []struct {
+			name string
+			docs []string
+			prep func()
+			msg  string
+		}{
+			{"nothing", nil, func() {}, payments.MsgTransferNone},
+			{"a credit", []string{w.credit.ID}, func() {}, payments.MsgDocumentPay},
+			{"not theirs", []string{"nope"}, func() {}, payments.MsgDocumentPay},
+			{"no IBAN for the producer", []string{w.oct.ID}, func() {
+				w.w.Exec(`UPDATE users SET iban = '' WHERE id = ?`, w.w.Farm.ID)
+			}, "Ferme des Aravis n'a pas renseigné d'IBAN valide : son virement ne peut pas être préparé."},
+			{"no IBAN for the shop", []string{third.ID}, func() {
+				w.w.Exec(`UPDATE users SET iban = '' WHERE id = ?`, w.w.Shop.ID)
+			}, payments.MsgShopIBAN},
+		} {
+			c.prep()
+			shop, _ := accounts.ByID(ctx, db, w.w.Shop.ID)
+			_, err := payments.TransferFile(ctx, db, shop, c.docs, at(2026, 12, 3, 9, 0), "2026-12-03")
+			var v *core.ValidationError
+			if !errors.As(err, &v) || v.Fields[0].Message != c.msg {
+				t.Errorf("%s: %v, want %q", c.name, err, c.msg)
+			}
+		}
+	})
+}
+
+func cents(d decimal.Dec) string { return fmt.Sprintf("%d.%02d", int64(d)/100, int64(d)%100) }
+
+func validateSEPA(t *testing.T, x []byte) {
+	t.Helper()
+	if _, err := exec.LookPath("xmllint"); err != nil {
+		t.Skip("xmllint is not installed (apt-get install libxml2-utils; .ci/run does)")
+	}
+	path := filepath.Join(t.TempDir(), "transfer.xml")
+	if err := os.WriteFile(path, x, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("xmllint", "--noout", "--nonet", "--schema",
+		filepath.Join("..", "..", "testdata", "sepa", "pain.001.001.09.xsd"), path).CombinedOutput(); err != nil {
+		t.Fatalf("the EPC schema refuses the file: %v\n%s", err, out)
+	}
+}
+
+func TestRemittance(t *testing.T) {
+	if got := payments.Remittance([]string{"FA-2026-000001"}); got != "Facture FA-2026-000001" {
+		t.Error(got)
+	}
+	var many []string
+	for i := range 30 {
+		many = append(many, fmt.Sprintf("FA-2026-%06d", i+1))
+	}
+	got := payments.Remittance(many)
+	if len(got) > 140 || !strings.HasSuffix(got, " et 23 autres") || !strings.HasPrefix(got, "Factures FA-2026-000001 FA-2026-000002") {
+		t.Fatalf("%d characters: %q", len(got), got)
+	}
+	// Eight numbers fit in 140 characters, nine do not.
+	if got := payments.Remittance(many[:8]); len(got) > 140 || strings.Contains(got, "autre") {
+		t.Fatalf("eight fit: %d %q", len(got), got)
+	}
+	if got := payments.Remittance(many[:9]); len(got) > 140 || !strings.HasSuffix(got, " et 1 autre") {
+		t.Fatalf("nine: %d %q", len(got), got)
+	}
 }
