@@ -86,7 +86,9 @@ func (e CreditorError) Error() string { return ErrCreditor.Error() + ": " + e.Na
 func (e CreditorError) Unwrap() error { return ErrCreditor }
 
 // account normalises an IBAN or BIC: no spaces, upper case.
-func account(s string) string { return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), " ", "")) }
+func account(s string) string {
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(s), " ", ""))
+}
 
 func validParty(p Party) bool {
 	bic := account(p.BIC)
