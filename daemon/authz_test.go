@@ -210,6 +210,11 @@ var matrix = map[string]row{
 		// The shop is a party but only the producer undoes what it recorded.
 		expect: map[actor]int{anon: 401, shop: 409, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	"GET /print/transfer": {
+		path: func(w *world, _ actor) string { return "/print/transfer?documents=" + w.ids["invoice"] },
+		// The other shop's file names an invoice that is not its own: 422.
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 422, producer: 403, otherProducer: 403},
+	},
 	"GET /print/creditnote/{id}": {
 		path:   withIDs("/print/creditnote/{creditNote}"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
@@ -351,6 +356,12 @@ func buildWorld(t *testing.T) *world {
 		t.Fatalf("credit notes %+v, %v", credits, err)
 	}
 	w.ids["creditNote"] = credits[0].ID
+	inv, err := billing.ForOrder(ctx, db, w.ids["invoicedOrder"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ids["invoice"] = inv.ID
+	tw.Exec(`UPDATE users SET iban = 'FR7630006000011234567890189', bic = 'AGRIFRPP882' WHERE id IN (?, ?)`, tw.Shop.ID, tw.Farm.ID)
 	// A payment the producer recorded, one the shop declared.
 	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		rec, err := payments.Record(ctx, tx, tw.Farm, payments.Input{PartnerID: tw.Shop.ID, Amount: 1000, PaidOn: "2026-11-19",

@@ -248,6 +248,23 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 				"403": problem("The user is not a producer"),
 			}),
 		}},
+		{handler: d.printTransfer, op: &huma.Operation{
+			OperationID: "get-transfer-file", Method: http.MethodGet, Path: "/print/transfer",
+			Tags: []string{"Payments"}, Summary: "A SEPA credit transfer file paying invoices (shops)",
+			Description: "ISO 20022 pain.001.001.09 (EPC132-08): what is left to pay of the invoices named, one transfer " +
+				"per producer, from the shop's IBAN to each producer's, the invoice numbers in the remittance information, " +
+				"executed on the next day. 422 with a French message when an invoice has nothing left to pay or is not the " +
+				"shop's, or when the shop or a producer has no valid IBAN.",
+			Security: sessionSecurity,
+			Parameters: []*huma.Param{{Name: "documents", In: "query", Required: true,
+				Description: "Invoice and complementary invoice ids, comma-separated (500 at most)", Schema: &huma.Schema{Type: "string"}}},
+			Responses: withErrors(withErrors(map[string]*huma.Response{
+				"200": fileResponse("application/xml", "virements-YYYY-MM-DD.xml, for the shop's bank"),
+			}, documentErrors), map[string]*huma.Response{
+				"403": problem("The user is not a shop"),
+				"422": problem("The file cannot be made: `detail` says why in French"),
+			}),
+		}},
 		{handler: d.productsCSV, op: &huma.Operation{
 			OperationID: "get-products-csv", Method: http.MethodGet, Path: "/public/other/products.csv",
 			Tags: []string{"Public files"}, Summary: "The product catalogue (CSV)",

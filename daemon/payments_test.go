@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"strings"
 	"testing"
 
 	"primeur/core/payments"
@@ -54,6 +55,24 @@ func TestPaymentsAPI(t *testing.T) {
 		if doc.Number != "FA-2026-000001" || doc.Status != payments.Open || doc.Path != "/print/invoice/"+dw.order || total <= 10.5 {
 			t.Fatalf("document %+v, owed %v", doc, total)
 		}
+		// The shop's transfer file: refused while the producer has no IBAN,
+		// then for its bank.
+		transfer := "/print/transfer?documents=" + doc.ID
+		if got := dw.shop.Do("GET", transfer, nil).Expect(t, 422).Problem(t); got.Detail != "Ferme des Aravis n'a pas renseigné d'IBAN valide : son virement ne peut pas être préparé." &&
+			got.Detail != payments.MsgShopIBAN {
+			t.Fatalf("transfer without IBAN: %q", got.Detail)
+		}
+		dw.farm.Do("PUT", "/api/user", map[string]any{"iban": "FR7630006000011234567890189", "bic": "AGRIFRPP882"}).Expect(t, 200)
+		dw.shop.Do("PUT", "/api/user", map[string]any{"iban": "FR7610107001011234567890129"}).Expect(t, 200)
+		res := dw.shop.Do("GET", transfer, nil).Expect(t, 200)
+		if res.Header.Get("Content-Type") != "application/xml" ||
+			res.Header.Get("Content-Disposition") != `attachment; filename="virements-2026-12-03.xml"` ||
+			!strings.Contains(string(res.Body), "<Ustrd>Facture FA-2026-000001</Ustrd>") ||
+			!strings.Contains(string(res.Body), "<IBAN>FR7630006000011234567890189</IBAN>") {
+			t.Fatalf("transfer file: %v\n%s", res.Header, res.Body)
+		}
+		dw.farm.Do("GET", transfer, nil).Expect(t, 403)
+		dw.otherShop.Do("GET", transfer, nil).Expect(t, 422)
 		for _, c := range []struct {
 			client *daemontest.Client
 			path   string

@@ -17,6 +17,7 @@ import (
 	"primeur/core/delivery"
 	"primeur/core/documents"
 	"primeur/core/orders"
+	"primeur/core/payments"
 )
 
 // The documents are plain handlers (not API operations): a browser follows
@@ -178,3 +179,44 @@ func (d *Daemon) printExport(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "private, no-store")
 	_, _ = w.Write(buf.Bytes())
 }
+
+// printTransfer serves GET /print/transfer?documents=ID,ID…: the shop's
+// SEPA credit transfer file (pain.001.001.09) paying what is left of the
+// invoices named, one transfer per producer (payments.TransferFile), for
+// its bank to import. Shops only; a refusal is a French 422.
+func (d *Daemon) printTransfer(w http.ResponseWriter, r *http.Request) {
+	u, err := d.requestUser(r)
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	if !u.IsDistributor() {
+		writeJSONProblem(w, http.StatusForbidden, MsgShopsOnly)
+		return
+	}
+	var ids []string
+	for _, id := range strings.Split(r.URL.Query().Get("documents"), ",") {
+		if id = strings.TrimSpace(id); id != "" && len(ids) < maxTransferDocuments {
+			ids = append(ids, id)
+		}
+	}
+	x, err := payments.TransferFile(r.Context(), d.db, u, ids, d.now(), d.today())
+	var invalid *core.ValidationError
+	if errors.As(err, &invalid) {
+		writeJSONProblem(w, http.StatusUnprocessableEntity, invalid.Fields[0].Message)
+		return
+	}
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/xml")
+	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "virements-"+d.today()+".xml"))
+	h.Set("Content-Length", strconv.Itoa(len(x)))
+	h.Set("Cache-Control", "private, no-store")
+	_, _ = w.Write(x)
+}
+
+// maxTransferDocuments bounds the invoices of one transfer file.
+const maxTransferDocuments = 500

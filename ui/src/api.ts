@@ -44,7 +44,7 @@ function asString(value: unknown): string {
 }
 
 /** Builds an ApiError from a failed response, reading problem+json when present. */
-async function toApiError(response: Response): Promise<ApiError> {
+export async function toApiError(response: Response): Promise<ApiError> {
   let body: unknown = null
   try {
     const text = await response.text()

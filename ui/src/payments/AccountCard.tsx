@@ -1,5 +1,5 @@
 import type { Snapshot } from 'valtio'
-import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { formatDay, formatEUR } from '../format'
 import { confirmPayment, undoPayment } from '../store/payments'
@@ -25,10 +25,15 @@ export function AccountCard({
   account,
   role,
   today,
+  chosen,
+  onChoose,
 }: {
   account: Snapshot<PaymentAccount>
   role: UserType
   today: string
+  /** The shop's invoices chosen for a transfer, and how it changes them. */
+  chosen?: ReadonlySet<string>
+  onChoose?: (id: string, on: boolean) => void
 }) {
   const [entering, setEntering] = useState(false)
   const titleId = `account-${account.partnerId}`
@@ -64,6 +69,7 @@ export function AccountCard({
           <Table striped aria-label={`Documents — ${account.partnerName}`}>
             <Table.Thead>
               <Table.Tr>
+                {onChoose ? <Table.Th>Virement</Table.Th> : null}
                 <Table.Th>Document</Table.Th>
                 <Table.Th>Échéance</Table.Th>
                 <Table.Th ta="right">Montant TTC</Table.Th>
@@ -74,6 +80,17 @@ export function AccountCard({
             <Table.Tbody>
               {account.documents.map((d) => (
                 <Table.Tr key={d._id}>
+                  {onChoose ? (
+                    <Table.Td>
+                      {d.kind !== 'credit' && d.balance > 0 ? (
+                        <Checkbox
+                          aria-label={`Payer ${d.number} par virement`}
+                          checked={chosen?.has(d._id) ?? false}
+                          onChange={(e) => onChoose(d._id, e.currentTarget.checked)}
+                        />
+                      ) : null}
+                    </Table.Td>
+                  ) : null}
                   <Table.Td>
                     <Anchor href={d.path} download>
                       {DOCUMENT_KIND_LABELS[d.kind]} {d.number}

@@ -175,4 +175,47 @@ describe('PaymentsScreen', () => {
     expect(within(farmCard).getByRole('button', { name: 'Confirmer la réception' })).toBeInTheDocument()
     expect(within(farmCard).getByRole('button', { name: 'Refuser' })).toBeInTheDocument()
   })
+
+  it('prepares the SEPA transfer of the invoices the shop chooses, and says why when it cannot', async () => {
+    state.user = distributor
+    const create = vi.fn(() => 'blob:transfer')
+    Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() })
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(json(200, view({ partnerName: 'Ferme des Aravis' })))
+      .mockResolvedValueOnce(
+        json(422, {
+          status: 422,
+          title: 'Unprocessable Entity',
+          detail: "Ferme des Aravis n'a pas renseigné d'IBAN valide : son virement ne peut pas être préparé.",
+        }),
+      )
+      .mockResolvedValueOnce(
+        new Response('<Document/>', {
+          status: 200,
+          headers: {
+            'Content-Type': 'application/xml',
+            'Content-Disposition': 'attachment; filename="virements-2026-12-12.xml"',
+          },
+        }),
+      )
+    const user = userEvent.setup()
+    renderWithProviders(<PaymentsScreen />)
+    const card = await screen.findByRole('region', { name: 'Ferme des Aravis' })
+    const prepare = screen.getByRole('button', { name: 'Préparer le virement' })
+    expect(prepare).toBeDisabled()
+    expect(within(card).queryByRole('checkbox', { name: 'Payer AV-2026-000001 par virement' })).not.toBeInTheDocument()
+    await user.click(within(card).getByRole('checkbox', { name: 'Payer FA-2026-000001 par virement' }))
+    await user.click(within(card).getByRole('checkbox', { name: 'Payer FA-2026-000002 par virement' }))
+    await user.click(screen.getByRole('button', { name: 'Préparer le virement (2 factures)' }))
+    expect(
+      await screen.findByText(
+        "Ferme des Aravis n'a pas renseigné d'IBAN valide : son virement ne peut pas être préparé.",
+      ),
+    ).toBeInTheDocument()
+    expect(fetch.mock.calls[1][0]).toBe('/print/transfer?documents=i1,i2')
+    await user.click(screen.getByRole('button', { name: 'Préparer le virement (2 factures)' }))
+    expect(await screen.findByText('Fichier de virement prêt : importez-le dans votre banque')).toBeInTheDocument()
+    expect(create).toHaveBeenCalledTimes(1)
+  })
 })

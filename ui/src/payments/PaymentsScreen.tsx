@@ -1,8 +1,8 @@
-import { Alert, Group, Loader, Stack, Text, Title } from '@mantine/core'
-import { useEffect } from 'react'
+import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core'
+import { useEffect, useState } from 'react'
 import { formatEUR } from '../format'
 import { useUser } from '../store/hooks'
-import { claimPayments, loadPayments, usePayments } from '../store/payments'
+import { claimPayments, downloadTransfer, loadPayments, usePayments } from '../store/payments'
 import { AccountCard } from './AccountCard'
 import { PAYMENTS_TITLES } from './labels'
 
@@ -20,6 +20,15 @@ export function PaymentsScreen() {
   const data = mine ? snapshot.data : null
   const status = mine ? snapshot.status : 'busy'
   const error = mine ? snapshot.error : null
+  // The shop's invoices chosen for a transfer file.
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set())
+  const choose = (id: string, on: boolean) =>
+    setChosen((prev) => {
+      const next = new Set(prev)
+      if (on) next.add(id)
+      else next.delete(id)
+      return next
+    })
   useEffect(() => {
     if (!owner) return
     claimPayments(owner)
@@ -51,8 +60,25 @@ export function PaymentsScreen() {
       {data && data.accounts.length === 0 ? (
         <Text c="dimmed">Aucune facture pour le moment : elles apparaîtront ici dès leur émission.</Text>
       ) : null}
+      {role === 'distributor' && data && data.accounts.length > 0 ? (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            Cochez les factures à payer pour préparer un fichier de virement SEPA à importer dans votre banque.
+          </Text>
+          <Button disabled={chosen.size === 0} onClick={() => void downloadTransfer([...chosen])}>
+            {chosen.size > 1 ? `Préparer le virement (${chosen.size} factures)` : 'Préparer le virement'}
+          </Button>
+        </Group>
+      ) : null}
       {data?.accounts.map((a) => (
-        <AccountCard key={a.partnerId} account={a} role={role} today={data.today} />
+        <AccountCard
+          key={a.partnerId}
+          account={a}
+          role={role}
+          today={data.today}
+          chosen={role === 'distributor' ? chosen : undefined}
+          onChoose={role === 'distributor' ? choose : undefined}
+        />
       ))}
     </Stack>
   )

@@ -45,4 +45,7 @@ export const PAYMENT_TOASTS = {
   undone: 'Paiement annulé',
   undoFailed: "Echec de l'annulation",
   loadFailed: 'Impossible de charger les paiements',
+  transferProgress: 'Préparation du virement',
+  transferReady: 'Fichier de virement prêt : importez-le dans votre banque',
+  transferFailed: 'Virement impossible',
 } as const

@@ -3,7 +3,7 @@
 // actions, each answering the accounts afresh. Not part of the user load:
 // its own valtio proxy, read through usePayments().
 import { proxy, useSnapshot } from 'valtio'
-import { ApiError, api, errorMessage } from '../api'
+import { ApiError, api, errorMessage, toApiError } from '../api'
 import { progress } from '../notify'
 import { PAYMENT_TOASTS } from '../payments/labels'
 import type { PaymentEntry, PaymentsView } from '../payments/types'
@@ -97,3 +97,33 @@ export const undoPayment = (id: string) =>
 
 /** The payment screens' state, for components. */
 export const usePayments = () => useSnapshot(paymentsState)
+
+/** The path of the shop's SEPA transfer file paying the documents named. */
+export const transferPath = (ids: readonly string[]) =>
+  `/print/transfer?documents=${ids.map(encodeURIComponent).join(',')}`
+
+/**
+ * Downloads the shop's SEPA credit transfer file for the invoices chosen
+ * (PRODUCT §16 "Paying by bank transfer"); a refusal (an IBAN missing)
+ * shows as a toast with the daemon's French message.
+ */
+export async function downloadTransfer(ids: readonly string[]): Promise<boolean> {
+  const toast = progress(PAYMENT_TOASTS.transferProgress)
+  try {
+    const response = await fetch(transferPath(ids), { credentials: 'same-origin' })
+    if (!response.ok) throw await toApiError(response)
+    const blob = await response.blob()
+    const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'virements.xml'
+    const url = URL.createObjectURL(blob)
+    const link = document.createElement('a')
+    link.href = url
+    link.download = name
+    link.click()
+    URL.revokeObjectURL(url)
+    toast.success(PAYMENT_TOASTS.transferReady)
+    return true
+  } catch (err) {
+    toast.failure(PAYMENT_TOASTS.transferFailed, errorMessage(err))
+    return false
+  }
+}
