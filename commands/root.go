@@ -93,6 +93,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.userCommand(),
 		a.jobsCommand(),
 		a.invoicesCommand(),
+		a.paymentsCommand(),
 		a.importCommand(),
 		a.simulateCommand(),
 		a.supplyCommand(),

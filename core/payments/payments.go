@@ -170,11 +170,15 @@ type docRow struct {
 }
 
 // Accounts returns the accounts of a producer (producerID) or of a shop
-// (distributorID) with each partner they have a document with, as of
-// today ("YYYY-MM-DD"), in four queries whatever their number.
+// (distributorID) with each partner they have a document with — every
+// account of the platform when both are empty —, as of today
+// ("YYYY-MM-DD"), in three queries whatever their number.
 func Accounts(ctx context.Context, q store.Q, producerID, distributorID, today string) ([]Account, error) {
 	cond, arg := "producer_id = ?", producerID
-	if producerID == "" {
+	switch {
+	case producerID == "" && distributorID == "":
+		cond, arg = "producer_id <> ?", ""
+	case producerID == "":
 		cond, arg = "distributor_id = ?", distributorID
 	}
 	var docs []docRow
