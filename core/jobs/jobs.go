@@ -41,6 +41,7 @@ import (
 	"primeur/core/delivery"
 	"primeur/core/documents"
 	"primeur/core/mail"
+	"primeur/core/payments"
 	"primeur/core/store"
 )
 
@@ -149,9 +150,13 @@ const (
 	CreditsIssued = "avoirs et factures complémentaires émis"
 	// CreditsSent counts the credit notes and complementary invoices
 	// emailed.
-	CreditsSent    = "avoirs et factures complémentaires envoyés"
-	SessionsPurged = "sessions expirées supprimées"
-	CountsPurged   = "compteurs de limitation échus supprimés"
+	CreditsSent = "avoirs et factures complémentaires envoyés"
+	// RemindersCreated and RemindersSent count the reminders of overdue
+	// invoices.
+	RemindersCreated = "relances préparées"
+	RemindersSent    = "relances envoyées"
+	SessionsPurged   = "sessions expirées supprimées"
+	CountsPurged     = "compteurs de limitation échus supprimés"
 )
 
 // Job is a named job.
@@ -182,8 +187,14 @@ var All = []Job{
 	{
 		Name:     "invoices",
 		Summary:  "émet et envoie la facture de chaque commande du mois écoulé ayant des livraisons effectuées",
-		Schedule: Daily(billing.InvoiceHour, 0).Noting("le 1er : le mois écoulé ; ensuite, les factures retardées par une réclamation en attente"),
+		Schedule: Daily(billing.InvoiceHour, 0).Noting("le 1er : le mois écoulé ; ensuite, les avoirs des réclamations acceptées depuis"),
 		Run:      Invoices,
+	},
+	{
+		Name:     "reminders",
+		Summary:  "relance les magasins pour les factures échues : le lendemain de l'échéance, puis 15 jours après",
+		Schedule: Daily(9, 0),
+		Run:      Reminders,
 	},
 	{
 		Name:     "purge",
@@ -229,6 +240,21 @@ func Purge(ctx context.Context, env Env, now time.Time) (Report, error) {
 	sessions, counts, err := accounts.PurgeSessions(ctx, env.DB, now)
 	r.add(SessionsPurged, int(sessions))
 	r.add(CountsPurged, int(counts))
+	return r, err
+}
+
+// Reminders creates the reminders due today (payments.CreateReminders:
+// the day after a due date, then 15 days after; once per document and
+// step across replicas) and emails them with the claim-then-send protocol.
+func Reminders(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	created, err := payments.CreateReminders(ctx, env.DB, now, env.Rules.Today(now))
+	r.add(RemindersCreated, len(created))
+	if err != nil {
+		return r, err
+	}
+	sent, err := sendReminders(ctx, env, now)
+	r.add(RemindersSent, sent)
 	return r, err
 }
 

@@ -47,14 +47,15 @@ func TestSchedule(t *testing.T) {
 // TestJobsSchedules: every job's schedule has a cron line, and `primeur
 // jobs list` gives the texts it always gave; the invoices job runs every
 // day at billing.InvoiceHour — the 1st's run bills the month just ended,
-// the others the invoices a pending claim deferred.
+// the others settle the claims accepted since; the reminders at 09:00.
 func TestJobsSchedules(t *testing.T) {
 	want := map[string]struct{ cron, text string }{
 		"deliveries": {"*/5 * * * *", "toutes les 5 minutes"},
 		"claims":     {"0 * * * *", "toutes les heures"},
 		"purge":      {"30 * * * *", "toutes les heures, à la demie"},
 		"invoices": {fmt.Sprintf("0 %d * * *", billing.InvoiceHour), fmt.Sprintf("tous les jours à %02d:00 "+
-			"(le 1er : le mois écoulé ; ensuite, les factures retardées par une réclamation en attente)", billing.InvoiceHour)},
+			"(le 1er : le mois écoulé ; ensuite, les avoirs des réclamations acceptées depuis)", billing.InvoiceHour)},
+		"reminders": {"0 9 * * *", "tous les jours à 09:00"},
 	}
 	if len(jobs.All) != len(want) {
 		t.Fatalf("%d jobs, %d expected", len(jobs.All), len(want))

@@ -11,9 +11,11 @@ import (
 
 	"primeur/core"
 	"primeur/core/billing"
+	"primeur/core/decimal"
 	"primeur/core/delivery"
 	"primeur/core/documents"
 	"primeur/core/mail"
+	"primeur/core/payments"
 	"primeur/core/printable"
 	"primeur/core/store"
 )
@@ -35,9 +37,10 @@ const MaxAttempts = 3
 type slot struct{ table, claim, claimedAt, sentAt, attempts, kind string }
 
 var (
-	noteSlot    = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note"}
-	invoiceSlot = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice"}
-	creditSlot  = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note"}
+	noteSlot     = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note"}
+	invoiceSlot  = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice"}
+	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note"}
+	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder"}
 )
 
 // ownFailure marks the failure of a piece of work for a reason of its own
@@ -168,6 +171,8 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 		var chrono int64
 		err = store.Get(ctx, e.DB, &chrono, `SELECT chrono FROM deliveries WHERE id = ?`, id)
 		name = billing.NoteNumber(chrono)
+	} else if s == reminderSlot {
+		name = "reminder " + id
 	} else {
 		err = store.Get(ctx, e.DB, &name, `SELECT number FROM `+s.table+` WHERE id = ?`, id)
 	}
@@ -182,22 +187,22 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 // tries them again, and returns how many notes and invoices (credit notes
 // included) it gave back.
 func RetryFailed(ctx context.Context, db *store.DB) (notes, invoices int, err error) {
-	counts := make([]int, 3)
-	for i, s := range []slot{noteSlot, invoiceSlot, creditSlot} {
+	counts := make([]int, 4)
+	for i, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot} {
 		n, err := store.Exec(ctx, db, `UPDATE `+s.table+` SET `+s.attempts+` = 0 WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts)
 		if err != nil {
 			return counts[0], counts[1], fmt.Errorf("jobs: retry failed %s: %w", s.table, err)
 		}
 		counts[i] = int(n)
 	}
-	return counts[0], counts[1] + counts[2], nil
+	return counts[0], counts[1] + counts[2] + counts[3], nil
 }
 
 // CountAbandoned counts the documents left for an administrator: unsent
 // after MaxAttempts failed attempts.
 func CountAbandoned(ctx context.Context, db *store.DB) (int, error) {
 	total := 0
-	for _, s := range []slot{noteSlot, invoiceSlot, creditSlot} {
+	for _, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot} {
 		var n int
 		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM `+s.table+` WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts); err != nil {
 			return total, fmt.Errorf("jobs: abandoned %s: %w", s.table, err)
@@ -420,5 +425,83 @@ func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 		Attachments: []mail.Attachment{{
 			Name: documents.InvoiceFileName(doc.Number), ContentType: "application/pdf", Data: pdf,
 		}},
+	})
+}
+
+func sendReminders(ctx context.Context, env Env, now time.Time) (int, error) {
+	var ids []string
+	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM reminders WHERE sent_at IS NULL ORDER BY created_at, id`); err != nil {
+		return 0, fmt.Errorf("jobs: unsent reminders: %w", err)
+	}
+	return sendEach(ctx, env, reminderSlot, ids, func(id string) error { return sendReminder(ctx, env, id, now) })
+}
+
+// sendReminder emails a reminder of overdue documents to the shop (its
+// accounting address when set) and the producer, with their PDFs.
+func sendReminder(ctx context.Context, env Env, id string, now time.Time) error {
+	r, err := payments.GetReminder(ctx, env.DB, id)
+	if err != nil {
+		return err
+	}
+	var docs []billing.Invoice
+	for _, docID := range r.Documents {
+		doc, err := billing.Get(ctx, env.DB, docID)
+		if errors.Is(err, core.ErrNotFound) {
+			doc, err = billing.GetCredit(ctx, env.DB, docID)
+		}
+		if err != nil {
+			return err
+		}
+		docs = append(docs, doc)
+	}
+	accs, err := payments.Accounts(ctx, env.DB, r.ProducerID, "", env.Rules.Today(now))
+	if err != nil {
+		return err
+	}
+	balance := map[string]decimal.Dec{}
+	for _, a := range accs {
+		for _, d := range a.Documents {
+			balance[d.ID] = d.Balance
+		}
+	}
+	if len(docs) == 0 {
+		return ownFailure{fmt.Errorf("jobs: reminder %s without documents", id)}
+	}
+	seller := printable.Line(docs[0].Seller.Name)
+	subject, opening := "Relance", "Sauf erreur de notre part, "
+	if r.Step == payments.SecondReminder {
+		subject, opening = "Deuxième relance", "Malgré une première relance, et sauf erreur de notre part, "
+	}
+	body := "Bonjour,\n\n" + opening +
+		fmt.Sprintf("les factures suivantes de %s restent à payer après leur échéance :\n\n", seller)
+	var total decimal.Dec
+	var attachments []mail.Attachment
+	for _, d := range docs {
+		left := balance[d.ID]
+		total += left
+		body += fmt.Sprintf("- %s du %s, échéance le %s : reste à payer %s\n", d.Number, documents.Day(d.IssueDate),
+			documents.Day(d.DueDate), documents.Euros(left))
+		pdf, err := env.Render.invoice(d)
+		if err != nil {
+			return ownFailure{fmt.Errorf("jobs: reminder %s: %s: %w", id, d.Number, err)}
+		}
+		attachments = append(attachments, mail.Attachment{Name: documents.InvoiceFileName(d.Number), ContentType: "application/pdf", Data: pdf})
+	}
+	body += fmt.Sprintf("\nTotal : %s\n\n", documents.Euros(total))
+	if docs[0].Seller.IBAN != "" {
+		body += fmt.Sprintf("Règlement par virement : IBAN %s, BIC %s.\n", printable.Line(documents.IBAN(docs[0].Seller.IBAN)),
+			printable.Line(docs[0].Seller.BIC))
+	}
+	body += "Si vous avez déjà envoyé ce paiement, déclarez-le depuis l'écran « À payer » de Primeur et ne tenez pas compte de ce message.\n\n" +
+		"Conformément aux conditions figurant sur les factures, un retard de paiement rend exigibles des pénalités de retard " +
+		"et une indemnité forfaitaire pour frais de recouvrement de 40 €.\n" + signature(env)
+	shop := docs[0]
+	return env.Mail.Send(ctx, mail.Message{
+		Key:         fmt.Sprintf("reminder-%s", r.ID),
+		To:          InvoiceRecipients(shop),
+		Subject:     fmt.Sprintf("%s : factures échues de %s", subject, seller),
+		Body:        body,
+		Date:        now,
+		Attachments: attachments,
 	})
 }
