@@ -167,13 +167,14 @@ func (e Env) failed(ctx context.Context, s slot, id, token string, err error) {
 func (e Env) describe(ctx context.Context, s slot, id string) string {
 	var name string
 	var err error
-	if s == noteSlot {
+	switch s {
+	case noteSlot:
 		var chrono int64
 		err = store.Get(ctx, e.DB, &chrono, `SELECT chrono FROM deliveries WHERE id = ?`, id)
 		name = billing.NoteNumber(chrono)
-	} else if s == reminderSlot {
+	case reminderSlot:
 		name = "reminder " + id
-	} else {
+	default:
 		err = store.Get(ctx, e.DB, &name, `SELECT number FROM `+s.table+` WHERE id = ?`, id)
 	}
 	if err != nil {
