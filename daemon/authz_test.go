@@ -210,6 +210,11 @@ var matrix = map[string]row{
 		// The shop is a party but only the producer undoes what it recorded.
 		expect: map[actor]int{anon: 401, shop: 409, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	"PUT /api/reminders/{shopId}": {
+		path:   withIDs("/api/reminders/{shop}"),
+		body:   body(map[string]any{"enabled": false}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 404},
+	},
 	"GET /print/transfer": {
 		path: func(w *world, _ actor) string { return "/print/transfer?documents=" + w.ids["invoice"] },
 		// The other shop's file names an invoice that is not its own: 422.

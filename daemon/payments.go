@@ -61,6 +61,7 @@ type AccountView struct {
 	Overdue     decimal.Dec    `json:"overdue" doc:"Left to pay on overdue documents, EUR"`
 	Declared    decimal.Dec    `json:"declared" doc:"Declared by the shop, not confirmed yet, EUR"`
 	NextDue     string         `json:"nextDue,omitempty" doc:"Earliest due date of an open document"`
+	Reminders   bool           `json:"reminders" doc:"Whether the reminders job reminds this shop of its overdue invoices to this producer"`
 	Documents   []DocumentView `json:"documents"`
 	Payments    []PaymentView  `json:"payments"`
 }
@@ -102,6 +103,14 @@ type ConfirmPaymentInput struct {
 	}
 }
 
+// RemindersInput turns a shop's reminders on or off.
+type RemindersInput struct {
+	ShopID string `path:"shopId" maxLength:"100" doc:"The shop"`
+	Body   struct {
+		Enabled *bool `json:"enabled" required:"true" nullable:"false" doc:"true: the reminders job reminds the shop of its overdue invoices"`
+	}
+}
+
 func (d *Daemon) registerPayments(api huma.API) {
 	tags := []string{"Payments"}
 	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity}
@@ -136,6 +145,29 @@ func (d *Daemon) registerPayments(api huma.API) {
 		Description: "The producer undoes a recorded payment; the shop withdraws a declaration not confirmed yet. It stays listed as undone. Records payment:undo. Answers the accounts.",
 		Errors:      errs,
 	}, d.undoPayment)
+	huma.Register(api, huma.Operation{
+		OperationID: "set-reminders", Method: http.MethodPut, Path: "/reminders/{shopId}", Tags: tags,
+		Summary:     "Turn the reminders of a shop on or off (producers)",
+		Description: "For a shop the producer has invoiced. Answers the accounts.",
+		Errors:      errs,
+	}, d.setReminders)
+}
+
+func (d *Daemon) setReminders(ctx context.Context, in *RemindersInput) (*PaymentsOutput, error) {
+	u, err := asProducer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, _ time.Time) error {
+		var n int
+		if err := store.Get(ctx, tx, &n, `SELECT COUNT(*) FROM invoices WHERE producer_id = ? AND distributor_id = ?`, u.ID, in.ShopID); err != nil {
+			return err
+		}
+		if n == 0 {
+			return core.ErrNotFound
+		}
+		return payments.SetReminders(ctx, tx, u.ID, in.ShopID, *in.Body.Enabled)
+	})
 }
 
 func (d *Daemon) today() string { return calendar.DateOf(d.now()).String() }
@@ -171,11 +203,21 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 			names[r.ID] = r.Name
 		}
 	}
+	off := map[string]bool{}
+	if u.IsProducer() {
+		shops, err := payments.RemindersOff(ctx, q, u.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range shops {
+			off[id] = true
+		}
+	}
 	out := &PaymentsOutput{}
 	out.Body.Today = today
 	out.Body.Accounts = make([]AccountView, len(accs))
 	for i, a := range accs {
-		v := AccountView{PartnerID: ids[i], PartnerName: names[ids[i]], Owed: a.Owed, Overdue: a.Overdue, Declared: a.Declared,
+		v := AccountView{PartnerID: ids[i], PartnerName: names[ids[i]], Reminders: !off[ids[i]], Owed: a.Owed, Overdue: a.Overdue, Declared: a.Declared,
 			NextDue: a.NextDue, Documents: make([]DocumentView, len(a.Documents)), Payments: make([]PaymentView, len(a.Payments))}
 		for j, doc := range a.Documents {
 			path := "/print/creditnote/" + doc.ID

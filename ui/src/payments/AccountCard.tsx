@@ -1,8 +1,8 @@
 import type { Snapshot } from 'valtio'
-import { Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { formatDay, formatEUR } from '../format'
-import { confirmPayment, undoPayment } from '../store/payments'
+import { confirmPayment, setReminders, undoPayment } from '../store/payments'
 import type { UserType } from '../types'
 import { DOCUMENT_KIND_LABELS, DOCUMENT_STATUS_LABELS, METHOD_LABELS, PAYMENT_STATUS_LABELS } from './labels'
 import { PaymentForm } from './PaymentForm'
@@ -151,6 +151,14 @@ export function AccountCard({
           </Stack>
         ) : null}
 
+        {role === 'producer' ? (
+          <Switch
+            label="Relances automatiques des factures échues"
+            description="Le lendemain de l'échéance, puis 15 jours après, le magasin reçoit un rappel par email."
+            checked={account.reminders}
+            onChange={(e) => void setReminders(account.partnerId, e.currentTarget.checked)}
+          />
+        ) : null}
         {entering ? (
           <PaymentForm account={account} role={role} today={today} onDone={() => setEntering(false)} />
         ) : (

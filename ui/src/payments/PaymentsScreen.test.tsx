@@ -63,6 +63,7 @@ const view = (over: Partial<PaymentsView['accounts'][number]> = {}): PaymentsVie
         },
       ],
       payments: [],
+      reminders: true,
       ...over,
     },
   ],
@@ -141,6 +142,16 @@ describe('PaymentsScreen', () => {
     })
     expect(await within(card).findByText(/Chèque de 30,00\s€ \(CHQ 42\) — Enregistré/)).toBeInTheDocument()
     expect(within(card).getByRole('button', { name: 'Annuler ce paiement' })).toBeInTheDocument()
+
+    // Reminders of this shop turned off.
+    fetch.mockResolvedValueOnce(json(200, view({ reminders: false })))
+    const reminders = within(card).getByRole('switch', { name: /^Relances automatiques des factures échues/ })
+    expect(reminders).toBeChecked()
+    await user.click(reminders)
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(3))
+    expect(fetch.mock.calls[2][0]).toBe('/api/reminders/d1')
+    expect(JSON.parse(String(fetch.mock.calls[2][1]?.body))).toEqual({ enabled: false })
+    await waitFor(() => expect(reminders).not.toBeChecked())
   })
 
   it('lets the shop withdraw a declaration, and the producer confirm one', async () => {

@@ -43,6 +43,8 @@ export interface PaymentAccount {
   overdue: number
   declared: number
   nextDue?: string
+  /** Whether the reminders job reminds this shop (a producer's switch). */
+  reminders: boolean
   documents: PaymentDocument[]
   payments: Payment[]
 }

@@ -127,3 +127,16 @@ export async function downloadTransfer(ids: readonly string[]): Promise<boolean>
     return false
   }
 }
+
+/** The producer turns the reminders of a shop on or off. */
+export const setReminders = (shopId: string, enabled: boolean) =>
+  act(
+    'put',
+    `/api/reminders/${encodeURIComponent(shopId)}`,
+    { enabled },
+    {
+      progress: PAYMENT_TOASTS.remindersProgress,
+      success: enabled ? PAYMENT_TOASTS.remindersOn : PAYMENT_TOASTS.remindersOff,
+      failure: PAYMENT_TOASTS.remindersFailed,
+    },
+  )
