@@ -62,6 +62,8 @@ type AccountView struct {
 	Declared    decimal.Dec    `json:"declared" doc:"Declared by the shop, not confirmed yet, EUR"`
 	NextDue     string         `json:"nextDue,omitempty" doc:"Earliest due date of an open document"`
 	Reminders   bool           `json:"reminders" doc:"Whether the reminders job reminds this shop of its overdue invoices to this producer"`
+	Penalties   decimal.Dec    `json:"penalties" doc:"Producers: the late-payment penalties it may claim as of today, EUR (information; never added to what is owed)"`
+	Indemnities decimal.Dec    `json:"indemnities" doc:"Producers: the 40 € recovery indemnities it may claim, one per overdue invoice, EUR (information)"`
 	Documents   []DocumentView `json:"documents"`
 	Payments    []PaymentView  `json:"payments"`
 }
@@ -219,6 +221,9 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 	for i, a := range accs {
 		v := AccountView{PartnerID: ids[i], PartnerName: names[ids[i]], Reminders: !off[ids[i]], Owed: a.Owed, Overdue: a.Overdue, Declared: a.Declared,
 			NextDue: a.NextDue, Documents: make([]DocumentView, len(a.Documents)), Payments: make([]PaymentView, len(a.Payments))}
+		if u.IsProducer() {
+			v.Penalties, v.Indemnities = payments.Claimable(a, today, d.cfg.Payments.ECBRateBP)
+		}
 		for j, doc := range a.Documents {
 			path := "/print/creditnote/" + doc.ID
 			if doc.Kind == "invoice" {

@@ -11,8 +11,11 @@ import (
 	"net/mail"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+
+	"primeur/core/decimal"
 )
 
 // Setting describes one configuration key.
@@ -47,6 +50,7 @@ const (
 	KeyDeliveryLock            = "delivery.lock"
 	KeyClaimsAutovalidateAfter = "claims.autovalidate-after"
 	KeyMetricsToken            = "metrics.token"
+	KeyPaymentsECBRate         = "payments.ecb-rate"
 )
 
 // Settings is the schema: every key Primeur reads, with its default.
@@ -67,6 +71,7 @@ var Settings = []Setting{
 	{KeySMTPTLS, "starttls", "SMTP encryption: starttls (required), tls (implicit, usually port 465) or none"},
 	{KeyDeliveryLock, "12:00", "time (HH:MM, business time zone) on the delivery day when the delivery note locks"},
 	{KeyClaimsAutovalidateAfter, "48h", "delay after which a claim the shop has not reviewed is accepted"},
+	{KeyPaymentsECBRate, "2.15", "the ECB's main refinancing rate in percent, to which the late-payment penalties add 10 points (art. L441-10); shown to producers as information"},
 	{KeyMetricsToken, "", "bearer token that lets a client other than this machine read /metrics (at least 16 characters); empty: loopback clients only"},
 }
 
@@ -95,6 +100,8 @@ type Config struct {
 	Delivery Delivery `mapstructure:"delivery"`
 	// Claims holds the claim settings.
 	Claims Claims `mapstructure:"claims"`
+	// Payments holds the payment settings.
+	Payments Payments `mapstructure:"payments"`
 	// Metrics holds who may read /metrics.
 	Metrics Metrics `mapstructure:"metrics"`
 
@@ -141,6 +148,15 @@ type Claims struct {
 	AutovalidateAfter string `mapstructure:"autovalidate-after"`
 	// AutovalidateDelay is AutovalidateAfter parsed by Validate.
 	AutovalidateDelay time.Duration `mapstructure:"-"`
+}
+
+// Payments is the payment settings (keys payments.*).
+type Payments struct {
+	// ECBRate is the ECB's main refinancing rate in percent ("2.15").
+	ECBRate string `mapstructure:"ecb-rate"`
+	// ECBRateBP is ECBRate in hundredths of a percent (215), filled by
+	// Validate.
+	ECBRateBP int64 `mapstructure:"-"`
 }
 
 // Metrics is the settings of the daemon's /metrics (keys metrics.*).
@@ -202,6 +218,8 @@ func (c *Config) set(key string, v any) {
 		c.Claims.AutovalidateAfter = v.(string)
 	case KeyMetricsToken:
 		c.Metrics.Token = v.(string)
+	case KeyPaymentsECBRate:
+		c.Payments.ECBRate = v.(string)
 	}
 }
 
@@ -269,6 +287,12 @@ func (c *Config) validateMail() error {
 		return fmt.Errorf("config: %s %q must be a positive duration (48h, 90m…)", KeyClaimsAutovalidateAfter, c.Claims.AutovalidateAfter)
 	}
 	c.Claims.AutovalidateDelay = d
+	f, err := strconv.ParseFloat(strings.TrimSpace(c.Payments.ECBRate), 64)
+	rate, ok := decimal.FromFloat(f)
+	if err != nil || !ok || rate < 0 || rate > 2000 {
+		return fmt.Errorf("config: %s %q must be a percentage from 0 to 20 with two decimals at most (2.15)", KeyPaymentsECBRate, c.Payments.ECBRate)
+	}
+	c.Payments.ECBRateBP = int64(rate)
 	return c.validateMetrics()
 }
 

@@ -65,6 +65,14 @@ export function AccountCard({
           </Stack>
         </Group>
 
+        {role === 'producer' && account.indemnities > 0 ? (
+          <Text size="sm" c="dimmed">
+            À titre d'information, selon les conditions de vos factures, vous pouvez réclamer des pénalités de retard de{' '}
+            {formatEUR(account.penalties)} et des indemnités forfaitaires de recouvrement de{' '}
+            {formatEUR(account.indemnities)} (40 € par facture payée en retard). Elles ne sont pas ajoutées au reste à
+            payer.
+          </Text>
+        ) : null}
         <Table.ScrollContainer minWidth={520}>
           <Table striped aria-label={`Documents — ${account.partnerName}`}>
             <Table.Thead>

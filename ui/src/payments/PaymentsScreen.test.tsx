@@ -64,6 +64,8 @@ const view = (over: Partial<PaymentsView['accounts'][number]> = {}): PaymentsVie
       ],
       payments: [],
       reminders: true,
+      penalties: 0.2,
+      indemnities: 40,
       ...over,
     },
   ],
@@ -104,6 +106,11 @@ describe('PaymentsScreen', () => {
     expect(screen.getByRole('heading', { name: 'À encaisser' })).toBeInTheDocument()
     const card = await screen.findByRole('region', { name: 'Épicerie du Lac' })
     expect(within(card).getByText('dont 26,38 € en retard')).toBeInTheDocument()
+    expect(
+      within(card).getByText(
+        /vous pouvez réclamer des pénalités de retard de 0,20 € et des indemnités forfaitaires de recouvrement de 40,00 €/,
+      ),
+    ).toBeInTheDocument()
     const rows = within(card).getAllByRole('row')
     expect(rows[1]).toHaveTextContent('Facture FA-2026-000001')
     expect(rows[1]).toHaveTextContent('En retard')
@@ -174,6 +181,7 @@ describe('PaymentsScreen', () => {
     expect(screen.getByRole('heading', { name: 'À payer' })).toBeInTheDocument()
     const card = await screen.findByRole('region', { name: 'Ferme des Aravis' })
     expect(within(card).getByText('42,20 € déclarés, à confirmer')).toBeInTheDocument()
+    expect(within(card).queryByText(/vous pouvez réclamer/)).not.toBeInTheDocument()
     expect(within(card).getByRole('button', { name: 'Annuler ce paiement' })).toBeInTheDocument()
     expect(within(card).queryByRole('button', { name: 'Confirmer la réception' })).not.toBeInTheDocument()
     expect(within(card).getByRole('button', { name: 'Déclarer un paiement' })).toBeInTheDocument()

@@ -45,6 +45,9 @@ export interface PaymentAccount {
   nextDue?: string
   /** Whether the reminders job reminds this shop (a producer's switch). */
   reminders: boolean
+  /** Producers: the late-payment penalties and 40 € indemnities they may claim (information). */
+  penalties: number
+  indemnities: number
   documents: PaymentDocument[]
   payments: Payment[]
 }
