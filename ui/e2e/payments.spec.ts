@@ -1,0 +1,111 @@
+// Getting paid in real browsers against the real daemon (PRODUCT §16
+// "Payments"): a month of deliveries is invoiced; the shop ticks the invoice
+// in "À payer" and downloads its SEPA transfer file; the producer records
+// the payment in "À encaisser"; both see the invoice paid. The order comes
+// from tools/e2eseed's orders scene; time moves with the daemon's own jobs,
+// run as `primeur jobs run … --at`.
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { BrowserContext } from '@playwright/test'
+import { dataDir, expect, seed, test, uniqueAccount } from './fixtures'
+
+/** The first day of the month `offset` months from now in Paris, "2026-12-01". */
+function monthStart(offset: number): string {
+  const [year, m] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .split('-')
+    .map(Number)
+  return new Date(Date.UTC(year, m - 1 + offset, 1)).toISOString().slice(0, 10)
+}
+
+const here = dirname(fileURLToPath(import.meta.url))
+const bin = resolve(process.env.PRIMEUR_BIN ?? join(here, '..', '..', 'bin', 'primeur'))
+
+function runJob(name: string, at: string) {
+  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn'], {
+    encoding: 'utf8',
+  })
+}
+
+/** Registers through the API with a complete profile, and signs the context in. */
+async function register(
+  context: BrowserContext,
+  prefix: string,
+  distributor: boolean,
+  profile: Record<string, string>,
+) {
+  const account = uniqueAccount(prefix)
+  expect((await context.request.post('/auth/register', { data: { ...account, distributor } })).status()).toBe(201)
+  expect((await context.request.put('/api/user', { data: profile })).status()).toBe(200)
+  await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), account.email)
+  return account
+}
+
+test.use({ viewport: { width: 1400, height: 1000 } })
+
+test('the shop pays its invoice by SEPA transfer, the producer records it, both see it paid', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const month = monthStart(1)
+  const billing = monthStart(2)
+  const shopContext = await browser.newContext({ baseURL })
+  const farmContext = await browser.newContext({ baseURL })
+  const shop = await register(shopContext, 'epicerie', true, {
+    siret: '73282932000074',
+    iban: 'FR7610107001011234567890129',
+  })
+  const farm = await register(farmContext, 'ferme', false, {
+    siret: '41234567800019',
+    iban: 'FR7630006000011234567890189',
+    bic: 'AGRIFRPP882',
+  })
+  seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
+  // The month ends: its deliveries lock and the invoice is issued.
+  expect(runJob('invoices', `${billing}T06:00`)).toContain('factures émises : 1')
+
+  // The shop: "À payer", the invoice to pay, its transfer file.
+  const shopPage = await shopContext.newPage()
+  await shopPage.goto('/dis/payments')
+  await expect(shopPage.getByRole('heading', { name: 'À payer' })).toBeVisible()
+  const card = shopPage.getByRole('region', { name: farm.name })
+  await expect(card.getByRole('row').nth(1)).toContainText('À payer')
+  const owed = (await card.getByLabel('Reste à payer').textContent())!.trim()
+  await card.getByRole('checkbox', { name: /^Payer FA-\d{4}-000001 par virement$/ }).check()
+  const [download] = await Promise.all([
+    shopPage.waitForEvent('download'),
+    shopPage.getByRole('button', { name: 'Préparer le virement' }).click(),
+  ])
+  expect(download.suggestedFilename()).toMatch(/^virements-\d{4}-\d{2}-\d{2}\.xml$/)
+  const xml = readFileSync((await download.path())!, 'utf8')
+  expect(xml).toContain('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09')
+  expect(xml).toContain('<IBAN>FR7610107001011234567890129</IBAN>') // the shop's, as debtor
+  expect(xml).toContain('<IBAN>FR7630006000011234567890189</IBAN>') // the producer's
+  expect(xml).toMatch(/<Ustrd>Facture FA-\d{4}-000001<\/Ustrd>/)
+  const amount = owed.replace(/[^\d,]/g, '').replace(',', '.')
+  expect(xml).toContain(`<InstdAmt Ccy="EUR">${amount}</InstdAmt>`)
+
+  // The producer: "À encaisser", records the transfer received.
+  const farmPage = await farmContext.newPage()
+  await farmPage.goto('/prod/payments')
+  await expect(farmPage.getByRole('heading', { name: 'À encaisser' })).toBeVisible()
+  const farmCard = farmPage.getByRole('region', { name: shop.name })
+  await expect(farmCard.getByLabel('Reste à payer')).toHaveText(owed)
+  await farmCard.getByRole('button', { name: 'Enregistrer un paiement reçu' }).click()
+  const form = farmCard.getByRole('form', { name: 'Paiement' })
+  await form.getByLabel('Référence (facultatif)').fill('VIR SEPA')
+  await form.getByRole('button', { name: 'Enregistrer le paiement' }).click()
+  await expect(farmPage.getByText('Paiement enregistré').first()).toBeVisible()
+  await expect(farmCard.getByRole('row').nth(1)).toContainText('Payée')
+  await expect(farmCard.getByLabel('Reste à payer')).toHaveText(/^0,00\s€$/)
+
+  // The shop sees it paid, and the producer's event in its feed.
+  await shopPage.reload()
+  await expect(card.getByRole('row').nth(1)).toContainText('Payée')
+  await expect(card.getByText(/Virement de .* \(VIR SEPA\) — Enregistré/)).toBeVisible()
+  await shopContext.close()
+  await farmContext.close()
+})
