@@ -215,6 +215,15 @@ var matrix = map[string]row{
 		body:   body(map[string]any{"enabled": false}),
 		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 404},
 	},
+	"GET /print/statement/{partnerId}": {
+		path: func(w *world, a actor) string {
+			if a == producer || a == otherProducer {
+				return "/print/statement/" + w.ids["shop"]
+			}
+			return "/print/statement/" + w.ids["producer"]
+		},
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
+	},
 	"GET /print/transfer": {
 		path: func(w *world, _ actor) string { return "/print/transfer?documents=" + w.ids["invoice"] },
 		// The other shop's file names an invoice that is not its own: 422.

@@ -248,6 +248,18 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 				"403": problem("The user is not a producer"),
 			}),
 		}},
+		{handler: d.printStatement, op: &huma.Operation{
+			OperationID: "print-statement", Method: http.MethodGet, Path: "/print/statement/{partnerId}",
+			Tags: []string{"Payments"}, Summary: "A statement of account with a partner (PDF)",
+			Description: "Between the user and a partner it has documents with (a shop for a producer, a producer for a " +
+				"shop): every invoice, complementary invoice and credit note with what is left to pay, the payments, " +
+				"and what is owed and overdue, as of today. 404 for a partner without documents.",
+			Security:   sessionSecurity,
+			Parameters: []*huma.Param{pathParam("partnerId", "The partner's id")},
+			Responses: withErrors(map[string]*huma.Response{
+				"200": fileResponse("application/pdf", "releve-YYYY-MM-DD.pdf"),
+			}, documentErrors),
+		}},
 		{handler: d.printTransfer, op: &huma.Operation{
 			OperationID: "get-transfer-file", Method: http.MethodGet, Path: "/print/transfer",
 			Tags: []string{"Payments"}, Summary: "A SEPA credit transfer file paying invoices (shops)",

@@ -116,6 +116,17 @@ func TestPaymentsAPI(t *testing.T) {
 		// Confirmed once only; the stranger sees nothing.
 		dw.farm.Do("PUT", "/api/payments/"+declared.ID+"/confirm", map[string]any{"accepted": true}).Expect(t, 409)
 		dw.otherFrm.Do("PUT", "/api/payments/"+declared.ID+"/undo", nil).Expect(t, 404)
+		// The statement of account, for both.
+		for _, c := range []struct {
+			client  *daemontest.Client
+			partner string
+		}{{dw.farm, dw.shopID}, {dw.shop, dw.farmID}} {
+			res := c.client.Do("GET", "/print/statement/"+c.partner, nil).Expect(t, 200)
+			if res.Header.Get("Content-Type") != "application/pdf" || res.Header.Get("Content-Disposition") != `attachment; filename="releve-2026-12-03.pdf"` {
+				t.Fatalf("statement: %v", res.Header)
+			}
+		}
+		dw.otherFrm.Do("GET", "/print/statement/"+dw.shopID, nil).Expect(t, 404)
 		dw.otherShop.Do("GET", "/api/payments", nil).Expect(t, 200).JSON(t, &p)
 		if len(p.Accounts) != 0 {
 			t.Fatalf("a stranger's accounts %+v", p.Accounts)

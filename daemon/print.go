@@ -220,3 +220,46 @@ func (d *Daemon) printTransfer(w http.ResponseWriter, r *http.Request) {
 
 // maxTransferDocuments bounds the invoices of one transfer file.
 const maxTransferDocuments = 500
+
+// printStatement serves GET /print/statement/{partnerId}: the statement of
+// account between the user and a partner it has documents with (the shop
+// for a producer, the producer for a shop), as of today.
+func (d *Daemon) printStatement(w http.ResponseWriter, r *http.Request) {
+	u, err := d.requestUser(r)
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	partner := r.PathValue("partnerId")
+	producerID, shopID := u.ID, partner
+	if !u.IsProducer() {
+		producerID, shopID = partner, u.ID
+	}
+	accs, err := payments.Accounts(r.Context(), d.db, producerID, "", d.today())
+	var acc *payments.Account
+	for i := range accs {
+		if accs[i].DistributorID == shopID {
+			acc = &accs[i]
+		}
+	}
+	if err == nil && acc == nil {
+		err = core.ErrNotFound
+	}
+	var producer, shop accounts.User
+	if err == nil {
+		producer, err = accounts.ByID(r.Context(), d.db, producerID)
+	}
+	if err == nil {
+		shop, err = accounts.ByID(r.Context(), d.db, shopID)
+	}
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	pdf, err := documents.Statement(producer, shop, *acc, d.today(), d.now())
+	if err != nil {
+		d.documentError(w, r, err)
+		return
+	}
+	writePDF(w, documents.StatementFileName(d.today()), pdf)
+}

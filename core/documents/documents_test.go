@@ -22,6 +22,7 @@ import (
 	"primeur/core/documents"
 	"primeur/core/facturx/facturxtest"
 	"primeur/core/orders"
+	"primeur/core/payments"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/trade/tradetest"
@@ -498,3 +499,26 @@ func TestCreditNoteMentions(t *testing.T) {
 
 // amount writes cents as the XML does: "3646.24".
 func amount(d decimal.Dec) string { return fmt.Sprintf("%d.%02d", int64(d)/100, int64(d)%100) }
+
+// TestStatement: the statement lists each document with what is left,
+// the payments, and what is owed and overdue.
+func TestStatement(t *testing.T) {
+	s := newScene(t)
+	a := payments.Account{
+		Owed: 3858, Overdue: 2638,
+		Documents: []payments.Document{
+			{Number: "FA-2026-000001", Kind: billing.KindInvoice, IssueDate: "2026-11-01", DueDate: "2026-11-09", Total: 2638, Balance: 2638, Status: payments.Overdue},
+			{Number: "AV-2026-000001", Kind: billing.KindCredit, IssueDate: "2026-12-01", Total: 1055, Status: payments.Imputed, Refers: "FA-2026-000002"},
+			{Number: "FA-2026-000002", Kind: billing.KindInvoice, IssueDate: "2026-12-01", DueDate: "2026-12-10", Total: 5275, Credited: 1055, Paid: 362, Balance: 3858, Status: payments.Partly},
+		},
+		Payments: []payments.Payment{{Amount: 362, PaidOn: "2026-12-02", Method: payments.Cheque, Reference: "CHQ 42", Status: payments.Recorded}},
+	}
+	pdf, err := documents.Statement(s.w.Farm, s.w.Shop, a, "2026-12-03", at(2026, 12, 3, 9, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validPDF(t, pdf)
+	mustContain(t, pdfText(t, pdf), "Relevé de compte", "au 3 décembre 2026", "Ferme des Aravis", "Épicerie du Lac",
+		"Facture FA-2026-000001", "En retard", "Avoir AV-2026-000001", "FA-2026-000002)", "−10,55 €", "Payée en partie",
+		"Chèque", "CHQ 42", "Reste à payer", "38,58 €", "dont en retard", "26,38 €")
+}

@@ -167,6 +167,9 @@ export function AccountCard({
             onChange={(e) => void setReminders(account.partnerId, e.currentTarget.checked)}
           />
         ) : null}
+        <Anchor href={`/print/statement/${encodeURIComponent(account.partnerId)}`} download size="sm">
+          Télécharger le relevé de compte (PDF)
+        </Anchor>
         {entering ? (
           <PaymentForm account={account} role={role} today={today} onDone={() => setEntering(false)} />
         ) : (
