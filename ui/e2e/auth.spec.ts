@@ -16,7 +16,7 @@ test('a shop registers, sees its dashboard, logs out and logs back in', async ({
   await expect(page.getByRole('button', { name: shop.email })).toBeVisible()
   expect(new URL(page.url()).pathname).toBe('/')
   const nav = page.getByRole('navigation', { name: 'Navigation principale' })
-  await expect(nav.getByRole('link')).toHaveText(['Accueil', 'Planifier', 'Réasso.', 'Récep.'])
+  await expect(nav.getByRole('link')).toHaveText(['Accueil', 'Planifier', 'Réasso.', 'Récep.', 'Payer'])
   await expect(page.evaluate(() => localStorage.getItem('primeur.email'))).resolves.toBe(shop.email)
 
   await page.getByRole('button', { name: 'Quitter' }).click()

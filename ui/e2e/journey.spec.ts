@@ -250,7 +250,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(shopPage.getByRole('radio', { name: 'Distributeur' })).toBeChecked()
     await registerThroughForm(shopPage, shop, 'Distributeur')
     await expect(shopPage.getByRole('button', { name: shop.email })).toBeVisible()
-    await expect(nav(shopPage).getByRole('link')).toHaveText(['Accueil', 'Planifier', 'Réasso.', 'Récep.'])
+    await expect(nav(shopPage).getByRole('link')).toHaveText(['Accueil', 'Planifier', 'Réasso.', 'Récep.', 'Payer'])
     await shot(shopPage, 'shop-registered')
 
     await shopPage.getByRole('button', { name: shop.email }).click()
@@ -429,7 +429,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await farmPage.goto('/landing/producer')
     await expect(farmPage.getByRole('radio', { name: 'Producteur' })).toBeChecked()
     await registerThroughForm(farmPage, farm, 'Producteur')
-    await expect(nav(farmPage).getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer'])
+    await expect(nav(farmPage).getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
 
     await farmPage.getByRole('button', { name: farm.email }).click()
     const form = farmPage.getByRole('form', { name: 'Informations de profil' })

@@ -65,7 +65,8 @@ test('the shop pays its invoice by SEPA transfer, the producer records it, both 
   })
   seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
   // The month ends: its deliveries lock and the invoice is issued.
-  expect(runJob('invoices', `${billing}T06:00`)).toContain('factures émises : 1')
+  // (other tests' orders of the same month may be invoiced in the same run)
+  expect(runJob('invoices', `${billing}T06:00`)).toMatch(/factures émises : [1-9]/)
 
   // The shop: "À payer", the invoice to pay, its transfer file.
   const shopPage = await shopContext.newPage()

@@ -8,7 +8,7 @@ test('a producer registers and sets its delivery days in the profile form', asyn
   await registerThroughForm(page, farm, 'Producteur')
 
   const nav = page.getByRole('navigation', { name: 'Navigation principale' })
-  await expect(nav.getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer'])
+  await expect(nav.getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
 
   await page.getByRole('button', { name: farm.email }).click()
   const form = page.getByRole('form', { name: 'Informations de profil' })
@@ -36,4 +36,17 @@ test('a producer registers and sets its delivery days in the profile form', asyn
   await expect(form.getByText('Mardi')).toBeVisible()
   await expect(form.getByText('Vendredi')).toBeVisible()
   await expect(form.getByText('Vous devez choisir au moins un jour de livraison')).toBeHidden()
+
+  // Its payment terms: 5 days after the end of the month, a 2 % discount within 10 days.
+  const terms = page.getByRole('form', { name: 'Conditions de paiement' })
+  await terms.getByText('Après la fin du mois').click()
+  await terms.getByLabel('Délai (jours)').fill('5')
+  await terms.getByLabel('Escompte pour paiement anticipé (%)').fill('2')
+  await terms.getByLabel('Escompte si payé sous (jours)').fill('10')
+  await terms.getByRole('button', { name: 'Enregistrer les conditions' }).click()
+  await expect(page.getByText('Modification effectuée').first()).toBeVisible()
+  await page.reload()
+  await page.getByRole('button', { name: farm.email }).click()
+  await expect(terms.getByLabel('Délai (jours)')).toHaveValue('5')
+  await expect(terms.getByLabel('Escompte pour paiement anticipé (%)')).toHaveValue('2')
 })
