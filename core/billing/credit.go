@@ -2,10 +2,8 @@ package billing
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -266,25 +264,6 @@ func issueCredit(ctx context.Context, q store.Q, d *Invoice) error {
 	if err != nil {
 		return fmt.Errorf("billing: credit number: %w", err)
 	}
-	enc := func(v any) string {
-		b, _ := json.Marshal(v) // plain structs and slices: cannot fail
-		return string(b)
-	}
-	cols := strings.TrimSuffix(columns, ", sent_at")
-	if _, err := store.Exec(ctx, q, `INSERT INTO credit_notes (kind, invoice_id, delivery_id, `+cols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		d.Kind, d.Refers.InvoiceID, d.DeliveryID,
-		d.ID, d.OrderID, d.ProducerID, d.DistributorID, d.Month, d.Year, d.Seq, d.Number,
-		d.IssuedAt.UnixMilli(), d.IssueDate, d.DueDate, enc(d.Seller), enc(d.Buyer), enc(d.Notes),
-		d.VATRate, d.VATExempt, int64(d.TotalHT), int64(d.TotalVAT), int64(d.TotalTTC), enc(d.Terms)); err != nil {
-		return fmt.Errorf("billing: insert credit note %s: %w", d.Number, err)
-	}
-	for _, l := range d.Lines {
-		if _, err := store.Exec(ctx, q, `INSERT INTO credit_note_lines (credit_note_id, position, chrono, date, product_id,
-			product, unit, quantity, price, amount) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			d.ID, l.Position, l.Chrono, l.Date, l.ProductID, l.Product, l.Unit, l.Quantity, l.Price, l.Amount); err != nil {
-			return fmt.Errorf("billing: insert credit note line: %w", err)
-		}
-	}
-	return nil
+	return insertDocument(ctx, q, "credit_notes", "credit_note_lines", "credit_note_id", *d,
+		[]string{"kind", "invoice_id", "delivery_id"}, d.Kind, d.Refers.InvoiceID, d.DeliveryID)
 }

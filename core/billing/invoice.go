@@ -546,23 +546,31 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 }
 
 func insert(ctx context.Context, q store.Q, inv Invoice) error {
+	return insertDocument(ctx, q, "invoices", "invoice_lines", "invoice_id", inv, nil)
+}
+
+// insertDocument stores an issued document whole — its row in table, the
+// extra columns first with their values, and its lines in linesTable under
+// fk — the one write of invoices and credit notes.
+func insertDocument(ctx context.Context, q store.Q, table, linesTable, fk string, inv Invoice, extra []string, values ...any) error {
 	enc := func(v any) string {
 		b, _ := json.Marshal(v) // plain structs and slices: cannot fail
 		return string(b)
 	}
-	_, err := store.Exec(ctx, q, `INSERT INTO invoices (`+strings.TrimSuffix(columns, ", sent_at")+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		inv.ID, inv.OrderID, inv.ProducerID, inv.DistributorID, inv.Month, inv.Year, inv.Seq, inv.Number,
+	names := append(append([]string(nil), extra...), strings.TrimSuffix(columns, ", sent_at"))
+	args := append([]any(nil), values...)
+	args = append(args, inv.ID, inv.OrderID, inv.ProducerID, inv.DistributorID, inv.Month, inv.Year, inv.Seq, inv.Number,
 		inv.IssuedAt.UnixMilli(), inv.IssueDate, inv.DueDate, enc(inv.Seller), enc(inv.Buyer), enc(inv.Notes),
 		inv.VATRate, inv.VATExempt, int64(inv.TotalHT), int64(inv.TotalVAT), int64(inv.TotalTTC), enc(inv.Terms))
-	if err != nil {
-		return fmt.Errorf("billing: insert invoice %s: %w", inv.Number, err)
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
+	if _, err := store.Exec(ctx, q, `INSERT INTO `+table+` (`+strings.Join(names, ", ")+`) VALUES (`+marks+`)`, args...); err != nil {
+		return fmt.Errorf("billing: insert %s %s: %w", table, inv.Number, err)
 	}
 	for _, l := range inv.Lines {
-		if _, err := store.Exec(ctx, q, `INSERT INTO invoice_lines (invoice_id, position, chrono, date, product_id,
+		if _, err := store.Exec(ctx, q, `INSERT INTO `+linesTable+` (`+fk+`, position, chrono, date, product_id,
 			product, unit, quantity, price, amount) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			inv.ID, l.Position, l.Chrono, l.Date, l.ProductID, l.Product, l.Unit, l.Quantity, l.Price, l.Amount); err != nil {
-			return fmt.Errorf("billing: insert invoice line: %w", err)
+			return fmt.Errorf("billing: insert %s: %w", linesTable, err)
 		}
 	}
 	return nil

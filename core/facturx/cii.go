@@ -102,20 +102,23 @@ type ciiPeriod struct {
 	End   udtDate `xml:"ram:EndDateTime"`
 }
 
+// schemedID is an element holding one identifier with its scheme.
+type schemedID struct {
+	ID schemed `xml:"ram:ID"`
+}
+
 type ciiParty struct {
-	GlobalID []schemed `xml:"ram:GlobalID"`
-	Name     string    `xml:"ram:Name"`
-	Desc     string    `xml:"ram:Description,omitempty"`
-	Legal    *struct {
-		ID schemed `xml:"ram:ID"`
-	} `xml:"ram:SpecifiedLegalOrganization"`
-	Address *ciiAddress `xml:"ram:PostalTradeAddress"`
-	URI     *struct {
-		ID schemed `xml:"ram:URIID"`
-	} `xml:"ram:URIUniversalCommunication"`
-	TaxRegistrations []struct {
-		ID schemed `xml:"ram:ID"`
-	} `xml:"ram:SpecifiedTaxRegistration"`
+	GlobalID         []schemed   `xml:"ram:GlobalID"`
+	Name             string      `xml:"ram:Name"`
+	Desc             string      `xml:"ram:Description,omitempty"`
+	Legal            *schemedID  `xml:"ram:SpecifiedLegalOrganization"`
+	Address          *ciiAddress `xml:"ram:PostalTradeAddress"`
+	URI              *ciiURI     `xml:"ram:URIUniversalCommunication"`
+	TaxRegistrations []schemedID `xml:"ram:SpecifiedTaxRegistration"`
+}
+
+type ciiURI struct {
+	ID schemed `xml:"ram:URIID"`
 }
 
 type ciiAddress struct {
@@ -138,35 +141,43 @@ type ciiAgreement struct {
 	BuyerOrder *issuerID `xml:"ram:BuyerOrderReferencedDocument"`
 }
 
+type ciiShipTo struct {
+	Address ciiAddress `xml:"ram:PostalTradeAddress"`
+}
+
 type ciiDelivery struct {
-	ShipTo *struct {
-		Address ciiAddress `xml:"ram:PostalTradeAddress"`
-	} `xml:"ram:ShipToTradeParty"`
-	Event struct {
+	ShipTo *ciiShipTo `xml:"ram:ShipToTradeParty"`
+	Event  struct {
 		Date udtDate `xml:"ram:OccurrenceDateTime"`
 	} `xml:"ram:ActualDeliverySupplyChainEvent"`
 	Despatch *issuerID `xml:"ram:DespatchAdviceReferencedDocument"`
 }
 
+type ciiMeans struct {
+	TypeCode string `xml:"ram:TypeCode"`
+	Info     string `xml:"ram:Information,omitempty"`
+	Account  struct {
+		IBAN string `xml:"ram:IBANID"`
+		Name string `xml:"ram:AccountName,omitempty"`
+	} `xml:"ram:PayeePartyCreditorFinancialAccount"`
+	Institution *ciiBank `xml:"ram:PayeeSpecifiedCreditorFinancialInstitution"`
+}
+
+type ciiBank struct {
+	BIC string `xml:"ram:BICID"`
+}
+
+type ciiTerms struct {
+	Description string   `xml:"ram:Description,omitempty"`
+	Due         *udtDate `xml:"ram:DueDateDateTime"`
+}
+
 type ciiSettlement struct {
-	Currency string `xml:"ram:InvoiceCurrencyCode"`
-	Means    *struct {
-		TypeCode string `xml:"ram:TypeCode"`
-		Info     string `xml:"ram:Information,omitempty"`
-		Account  struct {
-			IBAN string `xml:"ram:IBANID"`
-			Name string `xml:"ram:AccountName,omitempty"`
-		} `xml:"ram:PayeePartyCreditorFinancialAccount"`
-		Institution *struct {
-			BIC string `xml:"ram:BICID"`
-		} `xml:"ram:PayeeSpecifiedCreditorFinancialInstitution"`
-	} `xml:"ram:SpecifiedTradeSettlementPaymentMeans"`
-	Taxes  []ciiTax   `xml:"ram:ApplicableTradeTax"`
-	Period *ciiPeriod `xml:"ram:BillingSpecifiedPeriod"`
-	Terms  *struct {
-		Description string   `xml:"ram:Description,omitempty"`
-		Due         *udtDate `xml:"ram:DueDateDateTime"`
-	} `xml:"ram:SpecifiedTradePaymentTerms"`
+	Currency  string     `xml:"ram:InvoiceCurrencyCode"`
+	Means     *ciiMeans  `xml:"ram:SpecifiedTradeSettlementPaymentMeans"`
+	Taxes     []ciiTax   `xml:"ram:ApplicableTradeTax"`
+	Period    *ciiPeriod `xml:"ram:BillingSpecifiedPeriod"`
+	Terms     *ciiTerms  `xml:"ram:SpecifiedTradePaymentTerms"`
 	Summation struct {
 		LineTotal string `xml:"ram:LineTotalAmount"`
 		TaxBasis  string `xml:"ram:TaxBasisTotalAmount"`
@@ -224,9 +235,7 @@ func cii(d Document) ciiRoot {
 		t.Agreement.BuyerOrder = &issuerID{ID: clean(d.OrderRef)}
 	}
 	if d.ShipTo != nil {
-		t.Delivery.ShipTo = &struct {
-			Address ciiAddress `xml:"ram:PostalTradeAddress"`
-		}{address(*d.ShipTo)}
+		t.Delivery.ShipTo = &ciiShipTo{address(*d.ShipTo)}
 	}
 	t.Delivery.Event.Date = day(d.DeliveryDate)
 	if d.Despatch != "" {
@@ -236,23 +245,11 @@ func cii(d Document) ciiRoot {
 	s := &t.Settlement
 	s.Currency = "EUR"
 	if d.IBAN != "" {
-		s.Means = &struct {
-			TypeCode string `xml:"ram:TypeCode"`
-			Info     string `xml:"ram:Information,omitempty"`
-			Account  struct {
-				IBAN string `xml:"ram:IBANID"`
-				Name string `xml:"ram:AccountName,omitempty"`
-			} `xml:"ram:PayeePartyCreditorFinancialAccount"`
-			Institution *struct {
-				BIC string `xml:"ram:BICID"`
-			} `xml:"ram:PayeeSpecifiedCreditorFinancialInstitution"`
-		}{TypeCode: "58", Info: "Virement SEPA"}
+		s.Means = &ciiMeans{TypeCode: "58", Info: "Virement SEPA"}
 		s.Means.Account.IBAN = clean(d.IBAN)
 		s.Means.Account.Name = clean(d.Seller.Name)
 		if d.BIC != "" {
-			s.Means.Institution = &struct {
-				BIC string `xml:"ram:BICID"`
-			}{clean(d.BIC)}
+			s.Means.Institution = &ciiBank{clean(d.BIC)}
 		}
 	}
 	for _, x := range d.Taxes {
@@ -265,10 +262,7 @@ func cii(d Document) ciiRoot {
 		s.Period = &ciiPeriod{Start: day(d.PeriodStart), End: day(d.PeriodEnd)}
 	}
 	if d.PaymentTerms != "" || d.DueDate != "" {
-		s.Terms = &struct {
-			Description string   `xml:"ram:Description,omitempty"`
-			Due         *udtDate `xml:"ram:DueDateDateTime"`
-		}{Description: clean(d.PaymentTerms)}
+		s.Terms = &ciiTerms{Description: clean(d.PaymentTerms)}
 		if d.DueDate != "" {
 			due := day(d.DueDate)
 			s.Terms.Due = &due
@@ -298,26 +292,18 @@ func party(p Party, seller bool) ciiParty {
 		x.Desc = clean(p.Legal)
 	}
 	if p.SIREN != "" {
-		x.Legal = &struct {
-			ID schemed `xml:"ram:ID"`
-		}{schemed{"0002", p.SIREN}}
+		x.Legal = &schemedID{schemed{"0002", p.SIREN}}
 	}
 	a := address(p.Address)
 	x.Address = &a
 	switch {
 	case p.SIREN != "":
-		x.URI = &struct {
-			ID schemed `xml:"ram:URIID"`
-		}{schemed{"0225", p.SIREN}}
+		x.URI = &ciiURI{schemed{"0225", p.SIREN}}
 	case p.Email != "":
-		x.URI = &struct {
-			ID schemed `xml:"ram:URIID"`
-		}{schemed{"EM", clean(p.Email)}}
+		x.URI = &ciiURI{schemed{"EM", clean(p.Email)}}
 	}
 	reg := func(scheme, id string) {
-		x.TaxRegistrations = append(x.TaxRegistrations, struct {
-			ID schemed `xml:"ram:ID"`
-		}{schemed{scheme, clean(id)}})
+		x.TaxRegistrations = append(x.TaxRegistrations, schemedID{schemed{scheme, clean(id)}})
 	}
 	switch {
 	case p.VAT != "":
