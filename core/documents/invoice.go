@@ -1,7 +1,7 @@
 package documents
 
 import (
-	"regexp"
+	"primeur/core/address"
 	"strconv"
 	"strings"
 
@@ -234,27 +234,17 @@ func xmlParty(p billing.Party, address []string) facturx.Party {
 	}
 }
 
-var postcodeRe = regexp.MustCompile(`^([0-9]{5})\s+(.+)$`)
-
 // xmlAddress splits address lines into street lines and the postcode and
 // city of the last line that starts with a French postcode.
 func xmlAddress(lines []string) facturx.Address {
 	var a facturx.Address
-	city := -1
-	for i, l := range lines {
-		if postcodeRe.MatchString(strings.TrimSpace(l)) {
-			city = i
-		}
+	city, postcode, name := address.City(lines)
+	if city >= 0 {
+		a.Postcode, a.City = postcode, printable.Line(name)
 	}
 	for i, l := range lines {
-		l = printable.Line(l)
-		if i == city {
-			m := postcodeRe.FindStringSubmatch(strings.TrimSpace(l))
-			a.Postcode, a.City = m[1], m[2]
-			continue
-		}
-		if len(a.Lines) < 3 {
-			a.Lines = append(a.Lines, l)
+		if i != city && len(a.Lines) < 3 {
+			a.Lines = append(a.Lines, printable.Line(l))
 		}
 	}
 	return a

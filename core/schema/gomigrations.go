@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -21,6 +23,9 @@ func goMigrations(d store.Dialect) []*goose.Migration {
 	return []*goose.Migration{
 		goose.NewGoMigration(10, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
 			return sumPrices(ctx, tx, d)
+		}}, nil),
+		goose.NewGoMigration(19, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+			return sumComparison(ctx, tx, d)
 		}}, nil),
 	}
 }
@@ -83,4 +88,149 @@ func sumPrices(ctx context.Context, tx *sql.Tx, d store.Dialect) error {
 		}
 	}
 	return nil
+}
+
+// sumComparison is migration 19: the price comparison's sums of 00018
+// (price_pairs, price_members, price_areas) from the commitments already
+// accepted, as trade's rebuildComparison computed them when this migration
+// was written — copied, not called. A commitment in force is an accepted
+// proposal of more than zero; it counts in its need's product and month,
+// for its shop and producer (a pair), in area 'FR' and in the département
+// of the shop's address: the last of its three lines that starts with a
+// French postcode (2A/2B in Corsica, three digits from 97 on). An area
+// sums amount, quantity and purchases (commitments) and counts its
+// distinct shops (buyers) and producers (sellers).
+func sumComparison(ctx context.Context, tx *sql.Tx, d store.Dialect) error {
+	fail := func(err error) error { return fmt.Errorf("schema: migration 19: %w", err) }
+	rows, err := tx.QueryContext(ctx, `SELECT n.product_id, n.month, n.distributor_id, p.producer_id, p.quantity, p.price,
+			u.address_line1, u.address_line2, u.address_line3
+		FROM proposals p JOIN needs n ON n.id = p.need_id JOIN users u ON u.id = n.distributor_id
+		WHERE p.status = 'accepted' AND p.quantity > 0`)
+	if err != nil {
+		return fail(err)
+	}
+	defer rows.Close()
+	type pairKey struct{ product, month, shop, producer string }
+	type pair struct {
+		area                        string
+		amount, quantity, purchases int64
+	}
+	pairs := map[pairKey]*pair{}
+	var order []pairKey
+	for rows.Next() {
+		var (
+			k               pairKey
+			quantity, price int64
+			lines           [3]string
+		)
+		if err := rows.Scan(&k.product, &k.month, &k.shop, &k.producer, &quantity, &price, &lines[0], &lines[1], &lines[2]); err != nil {
+			return fail(err)
+		}
+		p := pairs[k]
+		if p == nil {
+			p = &pair{area: frozenDepartment(lines)}
+			pairs[k] = p
+			order = append(order, k)
+		}
+		p.amount, p.quantity, p.purchases = p.amount+quantity*price, p.quantity+quantity, p.purchases+1
+	}
+	if err := rows.Close(); err != nil {
+		return fail(err)
+	}
+	if err := rows.Err(); err != nil {
+		return fail(err)
+	}
+	type areaKey struct{ product, month, area string }
+	type memberKey struct{ product, month, area, side, member string }
+	type area struct{ amount, quantity, purchases, buyers, sellers int64 }
+	areas := map[areaKey]*area{}
+	members := map[memberKey]int64{}
+	var areaOrder []areaKey
+	var memberOrder []memberKey
+	for _, k := range order {
+		p := pairs[k]
+		in := []string{"FR"}
+		if p.area != "" {
+			in = append(in, p.area)
+		}
+		for _, a := range in {
+			ak := areaKey{k.product, k.month, a}
+			s := areas[ak]
+			if s == nil {
+				s = &area{}
+				areas[ak] = s
+				areaOrder = append(areaOrder, ak)
+			}
+			s.amount, s.quantity, s.purchases = s.amount+p.amount, s.quantity+p.quantity, s.purchases+p.purchases
+			for _, m := range []memberKey{{k.product, k.month, a, "buyer", k.shop}, {k.product, k.month, a, "seller", k.producer}} {
+				if _, ok := members[m]; !ok {
+					memberOrder = append(memberOrder, m)
+					if m.side == "buyer" {
+						s.buyers++
+					} else {
+						s.sellers++
+					}
+				}
+				members[m] += p.purchases
+			}
+		}
+	}
+	for _, t := range []string{"price_pairs", "price_members", "price_areas"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+t); err != nil {
+			return fail(err)
+		}
+	}
+	insert := func(query string, args ...any) error {
+		if _, err := tx.ExecContext(ctx, store.Rebind(d, query), args...); err != nil {
+			return fail(err)
+		}
+		return nil
+	}
+	for _, k := range order {
+		p := pairs[k]
+		if err := insert(`INSERT INTO price_pairs (product_id, month, shop_id, producer_id, area, purchases) VALUES (?, ?, ?, ?, ?, ?)`,
+			k.product, k.month, k.shop, k.producer, p.area, p.purchases); err != nil {
+			return err
+		}
+	}
+	for _, m := range memberOrder {
+		if err := insert(`INSERT INTO price_members (product_id, month, area, side, member_id, purchases) VALUES (?, ?, ?, ?, ?, ?)`,
+			m.product, m.month, m.area, m.side, m.member, members[m]); err != nil {
+			return err
+		}
+	}
+	for _, k := range areaOrder {
+		s := areas[k]
+		if err := insert(`INSERT INTO price_areas (product_id, month, area, amount, quantity, purchases, buyers, sellers) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			k.product, k.month, k.area, s.amount, s.quantity, s.purchases, s.buyers, s.sellers); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// frozenPostcode is migration 19's copy of a line that starts with a
+// French postcode.
+var frozenPostcode = regexp.MustCompile(`^([0-9]{5})\s+(.+)$`)
+
+// frozenDepartment is migration 19's copy of the département of an
+// address: that of the last line that starts with a French postcode.
+func frozenDepartment(lines [3]string) string {
+	postcode := ""
+	for _, l := range lines {
+		if m := frozenPostcode.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			postcode = m[1]
+		}
+	}
+	switch {
+	case postcode == "", postcode < "01000":
+		return ""
+	case strings.HasPrefix(postcode, "20") && postcode < "20200":
+		return "2A"
+	case strings.HasPrefix(postcode, "20"):
+		return "2B"
+	case strings.HasPrefix(postcode, "97"), strings.HasPrefix(postcode, "98"):
+		return postcode[:3]
+	}
+	return postcode[:2]
 }

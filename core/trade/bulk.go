@@ -202,7 +202,7 @@ type bulk struct {
 func readBulk(ctx context.Context, q store.Q, rules delivery.Rules, b Batch) (*bulk, error) {
 	w := &bulk{
 		rules: rules, users: map[string]accounts.User{}, products: map[string]catalog.Product{},
-		needs: map[needKey]*bulkNeed{}, orders: map[orderKey]*bulkOrder{}, touched: map[string]int64{}, prices: priceSums{},
+		needs: map[needKey]*bulkNeed{}, orders: map[orderKey]*bulkOrder{}, touched: map[string]int64{}, prices: newPriceSums(),
 	}
 	w.newNeeds = slices.Clone(b.Needs)
 	for i := range w.newNeeds {
@@ -246,7 +246,8 @@ func readBulk(ctx context.Context, q store.Q, rules delivery.Rules, b Batch) (*b
 	}
 	for _, part := range chunks(ids) {
 		var us []accounts.User
-		if err := store.SelectIn(ctx, q, &us, `SELECT id, type, delivery_days FROM users WHERE id IN (?) ORDER BY id`+store.ForUpdate(q), part); err != nil {
+		if err := store.SelectIn(ctx, q, &us, `SELECT id, type, delivery_days, address_line1, address_line2, address_line3
+			FROM users WHERE id IN (?) ORDER BY id`+store.ForUpdate(q), part); err != nil {
 			return nil, fmt.Errorf("trade: bulk: users: %w", err)
 		}
 		for _, u := range us {
@@ -395,6 +396,7 @@ func (w *bulk) agree(a Agreement) (orders.Full, error) {
 	if err != nil {
 		return fail(err)
 	}
+	shop := w.users[a.ShopID]
 	key := orderKey{a.ProducerID, a.ShopID, a.Month}
 	o := w.orders[key]
 	dates := a.Dates
@@ -455,7 +457,8 @@ func (w *bulk) agree(a Agreement) (orders.Full, error) {
 			From: planning.FromProducer, Quantity: total, Price: c.Price, UpdatedAt: ms,
 		}, createdAt: proposed.UnixMilli()}
 		w.replace(n, oldID, row)
-		w.prices.count(c.ProductID, old, total, c.Price, at)
+		w.prices.count(change{product: c.ProductID, month: a.Month, shop: a.ShopID, producer: a.ProducerID,
+			area: AreaOf(shop.AddressLine1, shop.AddressLine2, shop.AddressLine3), old: old, quantity: total, price: c.Price, now: at})
 		yes := true
 		w.events = append(w.events,
 			activity.Event{CreatedAt: proposed, Type: request, OriginID: a.ProducerID, TargetID: a.ShopID,

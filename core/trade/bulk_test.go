@@ -26,8 +26,8 @@ import (
 // bulkParties are the accounts of the bulk tests, with fixed ids so that
 // two databases can be compared row for row.
 var bulkParties = []accounts.User{
-	{ID: "shop-a", Type: accounts.Distributor, DeliveryDays: "0000000"},
-	{ID: "shop-b", Type: accounts.Distributor, DeliveryDays: "0000000"},
+	{ID: "shop-a", Type: accounts.Distributor, DeliveryDays: "0000000", AddressLine1: "1 place du marché", AddressLine2: "74230 Thônes"},
+	{ID: "shop-b", Type: accounts.Distributor, DeliveryDays: "0000000", AddressLine1: "20200 Bastia"},
 	{ID: "farm-f", Type: accounts.Producer, DeliveryDays: "1001000"}, // Monday, Thursday
 	{ID: "farm-g", Type: accounts.Producer, DeliveryDays: "0100000"}, // Tuesday
 	{ID: "farm-idle", Type: accounts.Producer, DeliveryDays: "0000000"},
@@ -342,9 +342,13 @@ func rowsOf(t *testing.T, db *store.DB) map[string][]string {
 		"lines": `SELECT d.producer_id, d.chrono, l.product_id, ` + fmt.Sprintf(need, "l.need_id") + `, l.price, l.quantity_expected,
 			COALESCE(l.quantity_sent, -1), l.quantity_claimed, l.claim_type, l.claim_comment
 			FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id`,
-		"counters":     `SELECT key, value FROM counters`,
-		"price_months": `SELECT product_id, month, amount, quantity FROM price_months WHERE amount <> 0 OR quantity <> 0`,
-		"events":       `SELECT type, created_at, origin_id, COALESCE(target_id, ''), data FROM events`,
+		"counters":      `SELECT key, value FROM counters`,
+		"price_months":  `SELECT product_id, month, amount, quantity FROM price_months WHERE amount <> 0 OR quantity <> 0`,
+		"price_pairs":   `SELECT product_id, month, shop_id, producer_id, area, purchases FROM price_pairs WHERE purchases <> 0`,
+		"price_members": `SELECT product_id, month, area, side, member_id, purchases FROM price_members WHERE purchases <> 0`,
+		"price_areas": `SELECT product_id, month, area, amount, quantity, purchases, buyers, sellers FROM price_areas
+			WHERE amount <> 0 OR quantity <> 0 OR purchases <> 0 OR buyers <> 0 OR sellers <> 0`,
+		"events": `SELECT type, created_at, origin_id, COALESCE(target_id, ''), data FROM events`,
 	}
 	out := map[string][]string{}
 	for table, q := range queries {
@@ -400,8 +404,8 @@ func TestBulkAgreesWithTrade(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, got := rowsOf(t, played), rowsOf(t, written)
-		if len(want["deliveries"]) != 15 || len(want["events"]) < 20 {
-			t.Fatalf("the scenario played %d deliveries, %d events", len(want["deliveries"]), len(want["events"]))
+		if len(want["deliveries"]) != 15 || len(want["events"]) < 20 || len(want["price_areas"]) < 4 {
+			t.Fatalf("the scenario played %d deliveries, %d events, %d price areas", len(want["deliveries"]), len(want["events"]), len(want["price_areas"]))
 		}
 		sameRows(t, got, want)
 

@@ -73,48 +73,73 @@ type priceDelta struct {
 	amount, quantity int64
 }
 
-// countCommitment keeps price_months in step when accept replaces the
-// commitment old (nil when there was none) by one of quantity × price at
-// now (quantity 0 ends it).
-func countCommitment(ctx context.Context, q store.Q, product string, old *planning.Proposal, quantity, price decimal.Dec, now time.Time) error {
-	s := priceSums{}
-	s.count(product, old, quantity, price, now)
+// change is a change of commitment: on the need of shop for product in
+// month (the need's), the commitment old of producer (nil when there was
+// none) replaced at now by one of quantity × price (quantity 0 ends it).
+// area is the shop's département.
+type change struct {
+	product, month, shop, producer, area string
+	old                                  *planning.Proposal
+	quantity, price                      decimal.Dec
+	now                                  time.Time
+}
+
+// countCommitment keeps the price sums (price_months and the comparison's
+// tables) in step when accept makes the change c.
+func countCommitment(ctx context.Context, q store.Q, c change) error {
+	s := newPriceSums()
+	s.count(c)
 	return s.write(ctx, q)
 }
 
 // priceKey is a row of price_months.
 type priceKey struct{ product, month string }
 
-// priceSums are changes of price_months being gathered.
-type priceSums map[priceKey]*priceDelta
+// priceSums are changes of the price sums being gathered: those of
+// price_months and those of the comparison (compare.go).
+type priceSums struct {
+	months map[priceKey]*priceDelta
+	pairs  map[pairKey]*pairDelta
+}
 
-// count adds what replacing the commitment old (nil when there was none)
-// by one of quantity × price at now changes: the old commitment leaves the
-// month it was accepted in, the new one counts in now's month.
-func (s priceSums) count(product string, old *planning.Proposal, quantity, price decimal.Dec, now time.Time) {
+func newPriceSums() priceSums {
+	return priceSums{months: map[priceKey]*priceDelta{}, pairs: map[pairKey]*pairDelta{}}
+}
+
+// count adds what the change c changes: in price_months, the old
+// commitment leaves the month it was accepted in and the new one counts in
+// now's month; in the comparison, the pair's sums of the need's month
+// change by the difference.
+func (s priceSums) count(c change) {
 	add := func(month string, amount, qty int64) {
-		k := priceKey{product, month}
-		d := s[k]
+		k := priceKey{c.product, month}
+		d := s.months[k]
 		if d == nil {
 			d = &priceDelta{month: month}
-			s[k] = d
+			s.months[k] = d
 		}
 		d.amount += amount
 		d.quantity += qty
 	}
-	if old != nil && old.Quantity > 0 {
-		add(calendar.MonthOf(time.UnixMilli(old.UpdatedAt).In(now.Location())).String(), -int64(old.Quantity)*int64(old.Price), -int64(old.Quantity))
+	pair := s.pair(c)
+	if c.old != nil && c.old.Quantity > 0 {
+		amount, qty := int64(c.old.Quantity)*int64(c.old.Price), int64(c.old.Quantity)
+		add(calendar.MonthOf(time.UnixMilli(c.old.UpdatedAt).In(c.now.Location())).String(), -amount, -qty)
+		pair.amount, pair.quantity, pair.purchases = pair.amount-amount, pair.quantity-qty, pair.purchases-1
 	}
-	if quantity > 0 {
-		add(calendar.MonthOf(now).String(), int64(quantity)*int64(price), int64(quantity))
+	if c.quantity > 0 {
+		amount, qty := int64(c.quantity)*int64(c.price), int64(c.quantity)
+		add(calendar.MonthOf(c.now).String(), amount, qty)
+		pair.amount, pair.quantity, pair.purchases = pair.amount+amount, pair.quantity+qty, pair.purchases+1
 	}
 }
 
-// write adds the changes to price_months, rows in ascending (product,
-// month) order, so concurrent acceptances lock them in the same order.
+// write adds the changes to the price sums: price_months' rows in
+// ascending (product, month) order, so concurrent acceptances lock them in
+// the same order, then the comparison's.
 func (s priceSums) write(ctx context.Context, q store.Q) error {
-	keys := make([]priceKey, 0, len(s))
-	for k, d := range s {
+	keys := make([]priceKey, 0, len(s.months))
+	for k, d := range s.months {
 		if d.amount != 0 || d.quantity != 0 {
 			keys = append(keys, k)
 		}
@@ -126,14 +151,14 @@ func (s priceSums) write(ctx context.Context, q store.Q) error {
 		return keys[a].month < keys[b].month
 	})
 	for _, k := range keys {
-		d := s[k]
+		d := s.months[k]
 		if _, err := store.Exec(ctx, q, `INSERT INTO price_months (product_id, month, amount, quantity) VALUES (?, ?, ?, ?)
 			ON CONFLICT (product_id, month) DO UPDATE SET amount = price_months.amount + excluded.amount,
 				quantity = price_months.quantity + excluded.quantity`, k.product, k.month, d.amount, d.quantity); err != nil {
 			return fmt.Errorf("trade: price sums: %w", err)
 		}
 	}
-	return nil
+	return s.writeComparison(ctx, q)
 }
 
 // Execer is what RebuildPrices runs on: a *sql.Tx, a *sqlx.Tx or a
@@ -143,11 +168,13 @@ type Execer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// RebuildPrices recomputes price_months from the commitments in force,
-// each in the month (in loc) it was accepted, for tools and tests that
-// write commitments without core/trade. Migration 10 (core/schema), which
-// filled the table once, holds its own frozen copy of this computation
-// (TestFrozenPriceMigrationMatchesRebuildPrices keeps the two equal).
+// RebuildPrices recomputes the price sums from the commitments in force —
+// price_months, each commitment in the month (in loc) it was accepted, and
+// the comparison's tables (rebuildComparison) — for tools and tests that
+// write commitments without core/trade. Migrations 10 and 19 (core/schema),
+// which filled the tables once, hold their own frozen copies of these
+// computations (TestFrozenPriceMigrationMatchesRebuildPrices and
+// TestFrozenComparisonMigrationMatchesRebuild keep them equal).
 func RebuildPrices(ctx context.Context, q Execer, d store.Dialect, loc *time.Location) error {
 	rows, err := q.QueryContext(ctx, `SELECT n.product_id, p.quantity, p.price, p.updated_at
 		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE p.status = 'accepted' AND p.quantity > 0`)
@@ -189,5 +216,5 @@ func RebuildPrices(ctx context.Context, q Execer, d store.Dialect, loc *time.Loc
 			return fmt.Errorf("trade: rebuild prices: %w", err)
 		}
 	}
-	return nil
+	return rebuildComparison(ctx, q, d)
 }

@@ -399,7 +399,12 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	d.orderID, d.priced = orderID, true
 	// Last, so that the month's row of the price sums, which every
 	// acceptance of the product writes, stays locked the shortest.
-	return countCommitment(ctx, q, d.need.ProductID, d.commitment, open.Quantity, open.Price, now)
+	area, err := shopArea(ctx, q, d.need.DistributorID)
+	if err != nil {
+		return err
+	}
+	return countCommitment(ctx, q, change{product: d.need.ProductID, month: d.need.Month, shop: d.need.DistributorID,
+		producer: d.producer.ID, area: area, old: d.commitment, quantity: open.Quantity, price: open.Price, now: now})
 }
 
 // Withdraw deletes the open proposal of producerID on a need, by the side
