@@ -122,6 +122,10 @@ var matrix = map[string]row{
 		path:   withID("/api/needs/{freeNeed}", "freeNeed"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 403, otherProducer: 403},
 	},
+	"GET /api/needs/{id}/prices": {
+		path:   withID("/api/needs/{need}/prices", "need"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 200},
+	},
 	"POST /api/needs/bulk": {
 		path:   fixed("/api/needs/bulk"),
 		body:   body(map[string]any{"product": "poire", "quantities": []float64{1, 2}, "dates": []string{"2027-01", "2027-02"}}),

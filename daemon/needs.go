@@ -11,6 +11,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/planning"
+	"primeur/core/trade"
 )
 
 // ListNeedsInput filters the needs listed.
@@ -101,6 +102,15 @@ func (d *Daemon) registerNeeds(api huma.API) {
 		Description: "Refused (409) while the need holds commitments or pending proposals.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict},
 	}, d.deleteNeed)
+	huma.Register(api, huma.Operation{
+		OperationID: "need-prices", Method: http.MethodGet, Path: "/needs/{id}/prices", Tags: tags,
+		Summary: "Compare a need's prices",
+		Description: "The average unit price HT paid on the platform for the need's product and month — commitments in force — " +
+			"on the whole platform and in the shop's département, with the number of purchases behind each. A figure is null " +
+			"unless at least 3 distinct shops and 3 distinct producers back it. The shop reads its own needs; a producer any shop's. " +
+			"Reads two rows of sums, whatever the platform's size.",
+		Errors: []int{http.StatusUnauthorized, http.StatusNotFound},
+	}, d.needPrices)
 	huma.Register(api, huma.Operation{
 		OperationID: "bulk-needs", Method: http.MethodPost, Path: "/needs/bulk", Tags: tags,
 		Summary:     "Set one product's need for several months (shops)",
@@ -224,4 +234,34 @@ func (d *Daemon) bulkNeeds(ctx context.Context, in *BulkNeedsInput) (*NeedsEvent
 		return nil, apiError(ctx, d.log, err)
 	}
 	return out, nil
+}
+
+// NeedPricesInput names the need whose prices are compared.
+type NeedPricesInput struct {
+	ID string `path:"id" doc:"Need id"`
+}
+
+// ComparisonOutput is a need's price comparison.
+type ComparisonOutput struct {
+	Body trade.Comparison
+}
+
+func (d *Daemon) needPrices(ctx context.Context, in *NeedPricesInput) (*ComparisonOutput, error) {
+	u := currentUser(ctx)
+	n, _, err := planning.Get(ctx, d.db, in.ID)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	if u.IsDistributor() && n.DistributorID != u.ID {
+		return nil, problem(http.StatusNotFound, statusDetails[http.StatusNotFound])
+	}
+	shop, err := accounts.ByID(ctx, d.db, n.DistributorID)
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	c, err := trade.Compare(ctx, d.db, n.ProductID, n.Month, trade.AreaOf(shop.AddressLine1, shop.AddressLine2, shop.AddressLine3))
+	if err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
+	return &ComparisonOutput{Body: c}, nil
 }

@@ -4,10 +4,11 @@
 //
 //	e2eseed orders --data-dir DIR --shop EMAIL --producer EMAIL --month 2026-12-01
 //	e2eseed supply --data-dir DIR --shop EMAIL --producer EMAIL --producer EMAIL
+//	e2eseed prices --data-dir DIR --password P --product ID --month 2026-12-01 --shop EMAIL ×3 --producer EMAIL ×3
 //
 // (--database-url URL instead of --data-dir for PostgreSQL.) Each scene is
 // described in its own file: orders.go for ui/e2e/deliveries.spec.ts,
-// supply.go for ui/e2e/supply.spec.ts.
+// supply.go for ui/e2e/supply.spec.ts, prices.go for ui/e2e/prices.spec.ts.
 package main
 
 import (
@@ -32,6 +33,7 @@ import (
 var scenes = map[string]func(fs *flag.FlagSet) func(*env) error{
 	"orders": ordersScene,
 	"supply": supplyScene,
+	"prices": pricesScene,
 }
 
 // env is what a scene works with: the migrated database, the clock of the
@@ -59,7 +61,7 @@ func (l *list) Set(s string) error { *l = append(*l, s); return nil }
 func main() {
 	log.SetFlags(0)
 	if len(os.Args) < 2 || scenes[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: e2eseed orders|supply --data-dir DIR …")
+		fmt.Fprintln(os.Stderr, "usage: e2eseed orders|supply|prices --data-dir DIR …")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet("e2eseed "+os.Args[1], flag.ExitOnError)

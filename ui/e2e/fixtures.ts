@@ -73,11 +73,11 @@ export function dataDir(): string {
 }
 
 /**
- * Writes a scene of tools/e2eseed (`orders`, `supply`) into the daemon's
+ * Writes a scene of tools/e2eseed (`orders`, `supply`, `prices`) into the daemon's
  * database and returns what it prints. The global setup built the seeder
  * into the data directory.
  */
-export function seed(scene: 'orders' | 'supply', args: string[]): string {
+export function seed(scene: 'orders' | 'supply' | 'prices', args: string[]): string {
   return execFileSync(join(dataDir(), 'e2eseed'), [scene, '--data-dir', dataDir(), ...args], {
     encoding: 'utf8',
   }).trim()

@@ -325,3 +325,27 @@ export interface ShopScore {
   distributor: string
   score: number
 }
+
+/** One figure of a price comparison (`GET /api/needs/{id}/prices`). */
+export interface PriceFigure {
+  /** "FR" for the whole platform, else the département ("74", "2A", "971"). */
+  area: string
+  /** Quantity-weighted average unit price HT, EUR. */
+  average: number
+  /** How many commitments are behind it. */
+  purchases: number
+}
+
+/**
+ * The price comparison of a need: the average price paid on the platform for
+ * its product and month, nationally and in the shop's département. A figure
+ * is null when fewer than 3 distinct shops and 3 distinct producers back it.
+ */
+export interface PriceComparison {
+  product: string
+  month: string
+  /** The shop's département; "" when its address has no French postcode. */
+  area: string
+  national: PriceFigure | null
+  local: PriceFigure | null
+}

@@ -14,12 +14,12 @@ const COMMON: Claim[] = [
   { text: 'La facture est générée et envoyée par email le 1er de chaque mois.' },
   { text: 'Une réclamation (demande d’avoir) est possible après chaque livraison.' },
   { text: 'Aucune commission : Primeur ne prélève rien sur vos échanges.' },
+  { text: 'Délais de paiement' },
+  { text: 'Comparaison des prix avec les moyennes nationales ou locales' },
 ]
 
 const SOON: Claim[] = [
   { text: 'Prépaiement', soon: true },
-  { text: 'Délais de paiement', soon: true },
-  { text: 'Comparaison des prix avec les moyennes nationales ou locales', soon: true },
   { text: 'Recherche par code postal', soon: true },
   { text: 'Statistiques de progression', soon: true },
 ]

@@ -4,6 +4,7 @@ import { useProducers } from '../store/hooks'
 import { TradePanel } from '../trade/TradePanel'
 import type { CellKey, NeedRO, ProductRO, Viewer } from './model'
 import { NeedFigures } from './NeedFigures'
+import { PriceComparison } from './PriceComparison'
 import { PriceInfo } from './PriceInfo'
 
 /** PRODUCT §2 texts of the right pane. */
@@ -49,6 +50,7 @@ export function NeedPane({
             <>
               <NeedFigures need={need} product={product} />
               <PriceInfo product={product} />
+              <PriceComparison needId={need._id} unit={product.unit} />
               <TradePanel need={need} unit={product.unit} viewer={viewer} producers={producers} />
             </>
           )}

@@ -9,6 +9,13 @@ import { need, products, proposal } from '../test/needs'
 import { renderWithProviders } from '../test/render'
 import { Route } from 'wouter'
 
+// The price comparison's own request (store/comparison.ts, tested in
+// planner/PriceComparison.test.tsx) stays out of these tests' fetch sequences.
+vi.mock('../store/comparison', async (original) => ({
+  ...(await original<typeof import('../store/comparison')>()),
+  loadComparison: vi.fn(async () => {}),
+}))
+
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), {
     status,

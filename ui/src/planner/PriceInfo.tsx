@@ -1,9 +1,8 @@
 import { Stack, Text, Title } from '@mantine/core'
 import { useMemo } from 'react'
-import { formatEUR } from '../format'
 import { usePrices, useProducts } from '../store/hooks'
 import type { ProductRO } from './model'
-import { priceHint } from './price'
+import { perUnit, priceHint } from './price'
 
 export const PRICE_TEXTS = {
   title: 'Information prix',
@@ -15,11 +14,6 @@ export const PRICE_TEXTS = {
     "Aucun prix d'achat n'a encore été observé pour ce produit : ces prix sont des références indicatives.",
   none: 'Aucune information de prix pour ce produit.',
 } as const
-
-/** "2,10 € / kg", "1,50 € / pièce". */
-function perUnit(value: number, unit: ProductRO['unit']): string {
-  return `${formatEUR(value)} / ${unit === 'un' ? 'pièce' : 'kg'}`
-}
 
 /**
  * Price information of the right pane (PRODUCT §2): the average purchase price

@@ -3,6 +3,8 @@
 // product (the user load's `prices`), times 1.3, is the shop price for a 30 %
 // margin. Without an observed price, the catalogue's reference producer price
 // stands in, labelled as a reference.
+import { formatEUR } from '../format'
+import type { Unit } from '../types'
 import type { PriceRO, ProductRO } from './model'
 
 /** Shop price = purchase price × 1.3 (a 30 % margin on the purchase price). */
@@ -29,4 +31,9 @@ export function priceHint(productId: string, prices: readonly PriceRO[], product
     return { kind: 'reference', refPrice, shopPrice: round2(refPrice * SHOP_PRICE_FACTOR) }
   }
   return { kind: 'none' }
+}
+
+/** "2,10 € / kg", "1,50 € / pièce". */
+export function perUnit(value: number, unit: Unit): string {
+  return `${formatEUR(value)} / ${unit === 'un' ? 'pièce' : 'kg'}`
 }

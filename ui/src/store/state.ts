@@ -2,6 +2,7 @@
 // (`GET /api/user`) plus a few UI flags. Components read it through the
 // hooks of `hooks.ts`; only the action modules (`session.ts`, …) write it.
 import { proxy } from 'valtio'
+import { forgetComparisons } from './comparison'
 import type { ActivityEvent, DistributorEntry, Need, Order, PriceRecord, ProducerEntry, Product, User } from '../types'
 
 /** Loading state of a list (PRODUCT §4). */
@@ -96,4 +97,5 @@ export const state = proxy<State>(initialState())
 export function resetState(email: string | null = null): void {
   const origin = state.origin
   Object.assign(state, initialState(email), { origin })
+  forgetComparisons()
 }

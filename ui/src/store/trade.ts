@@ -8,6 +8,7 @@
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
 import type { Need, TradeAnswer } from '../types'
+import { forgetComparisons } from './comparison'
 import { prependEvents, removeOrder, removePrice, upsertOrder, upsertPrice } from './merge'
 import { state } from './state'
 
@@ -67,6 +68,7 @@ export function applyTradeAnswer(answer: TradeAnswer): Need {
   if (removedOrder) removeOrder(removedOrder)
   if (price) upsertPrice(price)
   if (removedPrice) removePrice(removedPrice)
+  if (price || removedPrice) forgetComparisons()
   prependEvents(events ?? [])
   return need
 }

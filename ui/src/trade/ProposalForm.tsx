@@ -1,5 +1,5 @@
 import { Button, Group, Paper, Stack, TextInput, Title } from '@mantine/core'
-import { type FormEvent, type KeyboardEvent, useCallback, useState } from 'react'
+import { type FormEvent, type KeyboardEvent, type ReactNode, useCallback, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
 import type { Unit } from '../types'
@@ -30,6 +30,8 @@ export interface ProposalFormProps {
   /** Values to start from (a proposal being modified, a commitment being corrected). */
   initial?: { quantity: number; price: number }
   submitLabel?: string
+  /** Shown under the fields: the need's price comparison. */
+  hint?: ReactNode
   onSubmit: (offer: { quantity: number; price: number }) => Promise<SubmitOutcome>
   onCancel?: () => void
 }
@@ -48,6 +50,7 @@ export function ProposalForm({
   zeroAllowed,
   initial,
   submitLabel = 'Envoyer',
+  hint,
   onSubmit,
   onCancel,
 }: ProposalFormProps) {
@@ -94,6 +97,7 @@ export function ProposalForm({
           {field('quantity', `Quantité (${unit})`)}
           {field('price', `Prix unitaire HT (€/${unit})`)}
         </Group>
+        {hint}
         <Group justify="flex-end">
           {onCancel ? (
             <Button variant="default" onClick={onCancel} disabled={submission.submitting}>

@@ -11,6 +11,13 @@ import type { Need, Proposal } from '../types'
 import type { Actions, Side, TradeState } from './actions'
 import { TradePanel, isClosedMonth } from './TradePanel'
 
+// The price comparison's own request (store/comparison.ts, tested in
+// planner/PriceComparison.test.tsx) stays out of these tests' fetch sequences.
+vi.mock('../store/comparison', async (original) => ({
+  ...(await original<typeof import('../store/comparison')>()),
+  loadComparison: vi.fn(async () => {}),
+}))
+
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 const problem = (status: number, detail: string, errors: { location: string; message: string }[] = []) =>

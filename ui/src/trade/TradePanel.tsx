@@ -1,6 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { dayOf } from '../format'
+import { PriceComparison } from '../planner/PriceComparison'
 import { propose, review, withdraw } from '../store/trade'
 import type { Unit } from '../types'
 import { type CardAction, type ProposalLike, type Side, allowedActions, negotiationOf } from './actions'
@@ -137,6 +138,7 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
             zeroAllowed={n.state.committed}
             initial={base ? { quantity: base.quantity, price: base.price } : undefined}
             submitLabel={edit.card === 'new' ? 'Proposer' : 'Envoyer'}
+            hint={<PriceComparison needId={need._id} unit={unit} compact />}
             onCancel={edit.card === 'new' ? undefined : () => setEditing(null)}
             onSubmit={async (offer) => {
               const result = await propose(need._id, producer, offer)

@@ -10,6 +10,13 @@ import { distributor, producer } from '../test/fixtures'
 import { need, products, proposal } from '../test/needs'
 import { renderWithProviders } from '../test/render'
 
+// The price comparison's own request (store/comparison.ts, tested in
+// planner/PriceComparison.test.tsx) stays out of these tests' fetch sequences.
+vi.mock('../store/comparison', async (original) => ({
+  ...(await original<typeof import('../store/comparison')>()),
+  loadComparison: vi.fn(async () => {}),
+}))
+
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
 
