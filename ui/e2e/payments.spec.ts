@@ -1,15 +1,20 @@
 // Getting paid in real browsers against the real daemon (PRODUCT §16
 // "Payments"): a month of deliveries is invoiced; the shop ticks the invoice
 // in "À payer" and downloads its SEPA transfer file; the producer records
-// the payment in "À encaisser"; both see the invoice paid. The order comes
-// from tools/e2eseed's orders scene; time moves with the daemon's own jobs,
-// run as `primeur jobs run … --at`.
-import { execFileSync } from 'node:child_process'
+// the payment in "À encaisser"; both see the invoice paid. An invoice left
+// unpaid is reminded once, by a real SMTP exchange with the test's own
+// server (smtp.ts), however often the job runs, and not again once the
+// producer turned reminders off. The orders come from tools/e2eseed's
+// orders scene; time moves with the daemon's own jobs, run as
+// `primeur jobs run … --at`.
+import { execFile, execFileSync } from 'node:child_process'
+import { promisify } from 'node:util'
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext } from '@playwright/test'
 import { dataDir, expect, seed, test, uniqueAccount } from './fixtures'
+import { startSmtp } from './smtp'
 
 /** The first day of the month `offset` months from now in Paris, "2026-12-01". */
 function monthStart(offset: number): string {
@@ -23,10 +28,30 @@ function monthStart(offset: number): string {
 const here = dirname(fileURLToPath(import.meta.url))
 const bin = resolve(process.env.PRIMEUR_BIN ?? join(here, '..', '..', 'bin', 'primeur'))
 
-function runJob(name: string, at: string) {
-  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn'], {
-    encoding: 'utf8',
-  })
+function runJob(name: string, at: string, extra: string[] = []) {
+  return execFileSync(
+    bin,
+    ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn', ...extra],
+    {
+      encoding: 'utf8',
+    },
+  )
+}
+
+/**
+ * runJob without blocking the test's event loop, for runs that talk to the
+ * test's own SMTP server.
+ */
+async function runJobAsync(name: string, at: string, extra: string[]) {
+  const args = ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn', ...extra]
+  return (await promisify(execFile)(bin, args, { encoding: 'utf8' })).stdout
+}
+
+/** The day after a date, "2027-01-11" for "2027-01-10". */
+function dayAfter(date: string, days = 1): string {
+  const d = new Date(`${date}T12:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + days)
+  return d.toISOString().slice(0, 10)
 }
 
 /** Registers through the API with a complete profile, and signs the context in. */
@@ -109,4 +134,62 @@ test('the shop pays its invoice by SEPA transfer, the producer records it, both 
   await expect(card.getByText(/Virement de .* \(VIR SEPA\) — Enregistré/)).toBeVisible()
   await shopContext.close()
   await farmContext.close()
+})
+
+test('an overdue invoice is reminded once by email, and not again once the producer turns reminders off', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const month = monthStart(1)
+  const billing = monthStart(2)
+  const shopContext = await browser.newContext({ baseURL })
+  const farmContext = await browser.newContext({ baseURL })
+  const accounting = uniqueAccount('compta').email
+  const shop = await register(shopContext, 'cooperative', true, { emailAccounting: accounting })
+  const farm = await register(farmContext, 'verger', false, { siret: '41234567800019' })
+  seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
+  expect(runJob('invoices', `${billing}T06:00`)).toMatch(/factures émises : [1-9]/)
+
+  // The invoice's due date, as the shop's "À payer" reads it.
+  const view = (await (await shopContext.request.get('/api/payments')).json()) as {
+    accounts: { partnerName: string; documents: { number: string; dueDate?: string }[] }[]
+  }
+  const invoice = view.accounts.find((a) => a.partnerName === farm.name)!.documents[0]
+  expect(invoice.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+
+  // The day after it, the reminders job runs — twice, as two replicas or a
+  // retry would: the shop's accounting gets one reminder through SMTP.
+  const smtp = await startSmtp()
+  try {
+    const viaSmtp = ['--smtp.host', '127.0.0.1', '--smtp.port', String(smtp.port), '--smtp.tls', 'none']
+    const first = dayAfter(invoice.dueDate!)
+    expect(await runJobAsync('reminders', `${invoice.dueDate}T10:00`, viaSmtp)).toMatch(/relances préparées : 0/)
+    await runJobAsync('reminders', `${first}T09:00`, viaSmtp)
+    await runJobAsync('reminders', `${first}T15:00`, viaSmtp)
+    const ours = () => smtp.messages.filter((m) => m.to.includes(accounting))
+    expect(ours()).toHaveLength(1)
+    const reminder = ours()[0]
+    expect(reminder.subject).toBe(`Relance : factures échues de ${farm.name}`)
+    expect(reminder.data).toMatch(/filename="?FA-\d{4}-\d{6}\.pdf/) // the invoice attached
+
+    // The producer turns reminders off for this shop in "À encaisser".
+    const farmPage = await farmContext.newPage()
+    await farmPage.goto('/prod/payments')
+    const card = farmPage.getByRole('region', { name: shop.name })
+    const reminders = card.getByRole('switch', { name: /^Relances automatiques des factures échues/ })
+    await expect(reminders).toBeChecked()
+    await reminders.click()
+    await expect(reminders).not.toBeChecked()
+    await farmPage.reload()
+    await expect(card.getByRole('switch', { name: /^Relances automatiques des factures échues/ })).not.toBeChecked()
+
+    // Fifteen days after the due date, no second reminder.
+    await runJobAsync('reminders', `${dayAfter(invoice.dueDate!, 15)}T09:00`, viaSmtp)
+    expect(ours()).toHaveLength(1)
+  } finally {
+    await smtp.close()
+    await shopContext.close()
+    await farmContext.close()
+  }
 })
