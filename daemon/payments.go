@@ -27,7 +27,7 @@ type DocumentView struct {
 	DueDate   string      `json:"dueDate,omitempty" doc:"YYYY-MM-DD; absent for a credit note"`
 	Total     decimal.Dec `json:"total" doc:"Amount TTC, EUR"`
 	Credited  decimal.Dec `json:"credited" doc:"Taken off by the invoice's credit notes, EUR"`
-	Paid      decimal.Dec `json:"paid" doc:"Paid by recorded payments, EUR"`
+	Paid      decimal.Dec `json:"paid" doc:"Paid by recorded payments, EUR: their allocations, and what they left on account applied to the oldest due first"`
 	Balance   decimal.Dec `json:"balance" doc:"Left to pay, EUR (negative: more came back than was due)"`
 	Status    string      `json:"status" enum:"issued,partly-paid,paid,overdue,imputed"`
 	Refers    string      `json:"refers,omitempty" doc:"The invoice a credit note or complementary invoice corrects"`
@@ -58,6 +58,7 @@ type AccountView struct {
 	PartnerID   string         `json:"partnerId" doc:"The shop (for a producer) or the producer (for a shop)"`
 	PartnerName string         `json:"partnerName"`
 	Owed        decimal.Dec    `json:"owed" doc:"Left to pay in all, EUR, less what payments left on account"`
+	OnAccount   decimal.Dec    `json:"onAccount" doc:"What recorded payments left over once every document is paid: the shop's credit, applied to the next documents, EUR"`
 	Overdue     decimal.Dec    `json:"overdue" doc:"Left to pay on overdue documents, EUR"`
 	Declared    decimal.Dec    `json:"declared" doc:"Declared by the shop, not confirmed yet, EUR"`
 	NextDue     string         `json:"nextDue,omitempty" doc:"Earliest due date of an open document"`
@@ -219,7 +220,7 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 	out.Body.Today = today
 	out.Body.Accounts = make([]AccountView, len(accs))
 	for i, a := range accs {
-		v := AccountView{PartnerID: ids[i], PartnerName: names[ids[i]], Reminders: !off[ids[i]], Owed: a.Owed, Overdue: a.Overdue, Declared: a.Declared,
+		v := AccountView{PartnerID: ids[i], PartnerName: names[ids[i]], Reminders: !off[ids[i]], Owed: a.Owed, OnAccount: a.OnAccount, Overdue: a.Overdue, Declared: a.Declared,
 			NextDue: a.NextDue, Documents: make([]DocumentView, len(a.Documents)), Payments: make([]PaymentView, len(a.Payments))}
 		if u.IsProducer() {
 			v.Penalties, v.Indemnities = payments.Claimable(a, today, d.cfg.Payments.ECBRateBP)

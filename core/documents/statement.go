@@ -66,12 +66,16 @@ func Statement(producer, shop accounts.User, a payments.Account, today string, c
 	if a.Overdue > 0 {
 		d.total("dont en retard", Euros(a.Overdue), false)
 	}
+	if a.OnAccount > 0 {
+		d.total("Avance en compte", Euros(a.OnAccount), false)
+	}
 	if a.Declared > 0 {
 		d.total("Déclaré, à confirmer", Euros(a.Declared), false)
 	}
 	d.ln(3)
-	d.paragraph("Les avoirs sont déduits de la facture qu'ils corrigent. Un paiement déclaré par le magasin compte "+
-		"une fois confirmé par le producteur. Relevé établi par Primeur à la date indiquée.", 8)
+	d.paragraph("Les avoirs sont déduits de la facture qu'ils corrigent. Ce qu'un paiement laisse au-delà des factures "+
+		"qu'il règle reste en compte et règle les suivantes, la plus ancienne échéance d'abord. Un paiement déclaré par le "+
+		"magasin compte une fois confirmé par le producteur. Relevé établi par Primeur à la date indiquée.", 8)
 	return d.bytes()
 }
 

@@ -126,12 +126,15 @@ type Document struct {
 	// Total is the amount TTC.
 	Total decimal.Dec
 	// Credited is what the credit notes of an invoice take off it; Paid,
-	// what recorded payments pay of it; Balance what remains to pay
-	// (Total − Credited − Paid; negative when more came back than due).
-	Credited decimal.Dec
-	Paid     decimal.Dec
-	Balance  decimal.Dec
-	Status   string
+	// what recorded payments pay of it — their allocations, and what they
+	// left on account, applied to the oldest due first (OnAccount of it);
+	// Balance what remains to pay (Total − Credited − Paid; negative when
+	// more came back than due).
+	Credited  decimal.Dec
+	Paid      decimal.Dec
+	OnAccount decimal.Dec
+	Balance   decimal.Dec
+	Status    string
 	// Refers is the number of the invoice a credit note or complementary
 	// invoice corrects.
 	Refers string
@@ -146,11 +149,13 @@ type Account struct {
 	Documents []Document
 	// Payments newest first, every status.
 	Payments []Payment
-	// Owed is the sum of the documents' balances less the unallocated
-	// part of recorded payments; Overdue the balance of the overdue ones;
-	// Declared the payments the shop declared and the producer has not
-	// confirmed yet.
+	// Owed is the sum of the documents' balances less OnAccount; Overdue
+	// the balance of the overdue ones; Declared the payments the shop
+	// declared and the producer has not confirmed yet.
 	Owed, Overdue, Declared decimal.Dec
+	// OnAccount is what recorded payments left over once every document
+	// is paid: a credit of the shop, applied to the next documents.
+	OnAccount decimal.Dec
 	// NextDue is the earliest due date of an open document.
 	NextDue string
 }
@@ -256,26 +261,39 @@ func build(docs []docRow, pays []Payment, allocs []Allocation, today string) []A
 		}
 		doc.Credited, doc.Paid = credited[d.ID], paid[d.ID]
 		doc.Balance = doc.Total - doc.Credited - doc.Paid
-		doc.Status = status(doc, today)
 		acc.Documents = append(acc.Documents, doc)
-		acc.Owed += doc.Balance
-		if doc.Status == Overdue {
-			acc.Overdue += doc.Balance
-		}
-		if doc.Balance > 0 && (acc.NextDue == "" || doc.DueDate < acc.NextDue) {
-			acc.NextDue = doc.DueDate
-		}
 	}
 	out := make([]Account, 0, len(order))
 	for _, k := range order {
 		acc := accs[k]
-		acc.Owed -= unallocated[k]
 		slices.SortFunc(acc.Documents, func(a, b Document) int {
 			if c := strings.Compare(sortDate(a), sortDate(b)); c != 0 {
 				return c
 			}
 			return strings.Compare(a.Number, b.Number)
 		})
+		// What payments left on account pays the oldest due first.
+		left := unallocated[k]
+		for i := range acc.Documents {
+			doc := &acc.Documents[i]
+			if doc.Kind == billing.KindCredit {
+				continue
+			}
+			if take := min(left, doc.Balance); take > 0 {
+				doc.OnAccount, doc.Paid, doc.Balance = take, doc.Paid+take, doc.Balance-take
+				left -= take
+			}
+			doc.Status = status(*doc, today)
+			acc.Owed += doc.Balance
+			if doc.Status == Overdue {
+				acc.Overdue += doc.Balance
+			}
+			if doc.Balance > 0 && (acc.NextDue == "" || doc.DueDate < acc.NextDue) {
+				acc.NextDue = doc.DueDate
+			}
+		}
+		acc.OnAccount = max(left, 0)
+		acc.Owed -= left
 		out = append(out, *acc)
 	}
 	// Overdue first, then the most owed.
@@ -368,14 +386,22 @@ func create(ctx context.Context, q store.Q, producerID, shopID, author, status s
 	p := Payment{ID: core.NewID(), ProducerID: producerID, DistributorID: shopID, Amount: in.Amount, PaidOn: in.PaidOn,
 		Method: in.Method, Reference: in.Reference, Status: status, CreatedBy: author, CreatedAt: now.UnixMilli(),
 		UpdatedAt: now.UnixMilli()}
+	// Allocated against the balances before it: once written, a recorded
+	// payment's rest is on account and already pays the oldest due.
+	if p.Allocations, err = allocate(ctx, q, p, in.Documents, today); err != nil {
+		return Payment{}, err
+	}
 	if _, err := store.Exec(ctx, q, `INSERT INTO payments (id, producer_id, distributor_id, amount, paid_on, method,
 		reference, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, p.ProducerID, p.DistributorID, p.Amount, p.PaidOn, p.Method, p.Reference, p.Status, p.CreatedBy,
 		p.CreatedAt, p.UpdatedAt); err != nil {
 		return Payment{}, fmt.Errorf("payments: insert: %w", err)
 	}
-	if p.Allocations, err = allocate(ctx, q, p, in.Documents, today); err != nil {
-		return Payment{}, err
+	for _, a := range p.Allocations {
+		if _, err := store.Exec(ctx, q, `INSERT INTO payment_allocations (payment_id, document_id, amount) VALUES (?, ?, ?)`,
+			a.PaymentID, a.DocumentID, a.Amount); err != nil {
+			return Payment{}, fmt.Errorf("payments: allocate: %w", err)
+		}
 	}
 	kind, origin, target := activity.PaymentRecord, producerID, shopID
 	if status == Declared {
@@ -435,10 +461,6 @@ func allocate(ctx context.Context, q store.Q, p Payment, named []string, today s
 			continue
 		}
 		a := Allocation{PaymentID: p.ID, DocumentID: d.ID, Amount: min(rest, d.Balance)}
-		if _, err := store.Exec(ctx, q, `INSERT INTO payment_allocations (payment_id, document_id, amount) VALUES (?, ?, ?)`,
-			a.PaymentID, a.DocumentID, a.Amount); err != nil {
-			return nil, fmt.Errorf("payments: allocate: %w", err)
-		}
 		out = append(out, a)
 		rest -= a.Amount
 	}

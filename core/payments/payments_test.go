@@ -178,13 +178,13 @@ func TestBalancesWithPartialPaymentsCreditNotesAndUndo(t *testing.T) {
 			t.Fatal(err)
 		}
 		a = w.account(t, true, today)
-		if a.Owed != -1142 || a.Declared != 0 || a.Documents[2].Status != payments.Paid || a.Documents[2].Balance != 0 {
-			t.Fatalf("confirmed: owed %v %+v", a.Owed, states(a))
+		if a.Owed != -1142 || a.OnAccount != 1142 || a.Declared != 0 || a.Documents[2].Status != payments.Paid || a.Documents[2].Balance != 0 {
+			t.Fatalf("confirmed: owed %v on account %v %+v", a.Owed, a.OnAccount, states(a))
 		}
 
 		// The first payment was a mistake: undone, October is overdue
 		// again and November owes what the cheque did not cover; the
-		// cheque's 11,42 € left over stay a credit of the shop.
+		// cheque's 11,42 € left over pay the oldest due, October, in part.
 		if err := w.tx(t, func(tx *sqlx.Tx) error {
 			_, err := payments.Undo(ctx, tx, w.w.Farm, p1.ID, at(2026, 12, 3, 9, 0))
 			return err
@@ -192,17 +192,39 @@ func TestBalancesWithPartialPaymentsCreditNotesAndUndo(t *testing.T) {
 			t.Fatal(err)
 		}
 		a = w.account(t, true, today)
-		want = []docState{{"FA-2026-000001", 2638, payments.Overdue}, {"AV-2026-000001", 0, payments.Imputed},
+		want = []docState{{"FA-2026-000001", 2638 - 1142, payments.Overdue}, {"AV-2026-000001", 0, payments.Imputed},
 			{"FA-2026-000002", 362, payments.Partly}}
-		if !equal(states(a), want) || a.Owed != 2638+362-1142 || len(a.Payments) != 2 {
-			t.Fatalf("undone: %+v owed %v", states(a), a.Owed)
+		if !equal(states(a), want) || a.Owed != 2638+362-1142 || a.OnAccount != 0 || a.Overdue != 2638-1142 ||
+			a.Documents[0].OnAccount != 1142 || len(a.Payments) != 2 {
+			t.Fatalf("undone: %+v owed %v on account %v overdue %v", states(a), a.Owed, a.OnAccount, a.Overdue)
+		}
+
+		// A payment recorded now pays what is left, not what the credit
+		// on account already paid: 14,96 € settle October, 3,62 € November.
+		var p3 payments.Payment
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			var err error
+			p3, err = payments.Record(ctx, tx, w.w.Farm, payments.Input{PartnerID: w.w.Shop.ID, Amount: 1496 + 362, PaidOn: "2026-12-02",
+				Method: payments.Transfer}, at(2026, 12, 3, 10, 0), today)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(p3.Allocations) != 2 || p3.Allocations[0].Amount != 1496 || p3.Allocations[1].Amount != 362 {
+			t.Fatalf("allocations over the credit on account: %+v", p3.Allocations)
+		}
+		a = w.account(t, false, today)
+		want = []docState{{"FA-2026-000001", 0, payments.Paid}, {"AV-2026-000001", 0, payments.Imputed},
+			{"FA-2026-000002", 0, payments.Paid}}
+		if !equal(states(a), want) || a.Owed != 0 || a.OnAccount != 0 {
+			t.Fatalf("settled: %+v owed %v on account %v", states(a), a.Owed, a.OnAccount)
 		}
 
 		// The feed tells each side.
 		feed, err := activity.Feed(ctx, db, w.w.Shop.ID, "", 10)
-		if err != nil || feed[0].Type != activity.PaymentUndo || feed[1].Type != activity.PaymentConfirm ||
-			feed[2].Type != activity.PaymentDeclare || feed[3].Type != activity.PaymentRecord ||
-			*feed[3].Data.Amount != 3000 || feed[3].Data.Date != "2026-12-01" {
+		if err != nil || feed[0].Type != activity.PaymentRecord || feed[1].Type != activity.PaymentUndo ||
+			feed[2].Type != activity.PaymentConfirm || feed[3].Type != activity.PaymentDeclare || feed[4].Type != activity.PaymentRecord ||
+			*feed[4].Data.Amount != 3000 || feed[4].Data.Date != "2026-12-01" {
 			t.Fatalf("shop's feed %+v, %v", feed, err)
 		}
 	})

@@ -57,6 +57,11 @@ export function AccountCard({
                 prochaine échéance le {formatDay(account.nextDue)}
               </Text>
             ) : null}
+            {account.onAccount > 0 ? (
+              <Text size="sm" c="dimmed">
+                {formatEUR(account.onAccount)} d'avance en compte, imputés sur les prochaines factures
+              </Text>
+            ) : null}
             {account.declared > 0 ? (
               <Text size="sm" c="dimmed">
                 {formatEUR(account.declared)} déclarés, à confirmer

@@ -18,6 +18,7 @@ const view = (over: Partial<PaymentsView['accounts'][number]> = {}): PaymentsVie
       partnerId: 'd1',
       partnerName: 'Épicerie du Lac',
       owed: 68.58,
+      onAccount: 0,
       overdue: 26.38,
       declared: 0,
       nextDue: '2026-11-09',
@@ -193,6 +194,19 @@ describe('PaymentsScreen', () => {
     const farmCard = await screen.findByRole('region', { name: 'Ferme des Aravis' })
     expect(within(farmCard).getByRole('button', { name: 'Confirmer la réception' })).toBeInTheDocument()
     expect(within(farmCard).getByRole('button', { name: 'Refuser' })).toBeInTheDocument()
+  })
+
+  it('tells the shop what its payments left on account', async () => {
+    state.user = distributor
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      json(200, view({ partnerName: 'Ferme des Aravis', owed: -11.42, onAccount: 11.42, overdue: 0 })),
+    )
+    renderWithProviders(<PaymentsScreen />)
+    const card = await screen.findByRole('region', { name: 'Ferme des Aravis' })
+    expect(within(card).getByLabelText('Reste à payer')).toHaveTextContent(/^-11,42\s€$/)
+    expect(
+      within(card).getByText(/^11,42\s€ d'avance en compte, imputés sur les prochaines factures$/),
+    ).toBeInTheDocument()
   })
 
   it('prepares the SEPA transfer of the invoices the shop chooses, and says why when it cannot', async () => {

@@ -40,6 +40,8 @@ export interface PaymentAccount {
   partnerId: string
   partnerName: string
   owed: number
+  /** What recorded payments left over once every document is paid (a credit of the shop). */
+  onAccount: number
   overdue: number
   declared: number
   nextDue?: string
