@@ -235,7 +235,7 @@ func (d *Daemon) printStatement(w http.ResponseWriter, r *http.Request) {
 	if !u.IsProducer() {
 		producerID, shopID = partner, u.ID
 	}
-	accs, err := payments.Accounts(r.Context(), d.db, producerID, "", d.today())
+	accs, err := payments.Accounts(r.Context(), d.db, producerID, shopID, d.today())
 	var acc *payments.Account
 	for i := range accs {
 		if accs[i].DistributorID == shopID {

@@ -102,3 +102,46 @@ func TestPaidInvoicesAreNotReminded(t *testing.T) {
 		}
 	})
 }
+
+// TestRemindersCreditAndWindow: an invoice paid by what an earlier payment
+// left on account is not reminded; an invoice due more than
+// payments.RemindWithin days ago, never reminded (the job did not run), is
+// not reminded any more, while a recent one of the same pair is.
+func TestRemindersCreditAndWindow(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := tradetest.New(t, db)
+		for _, month := range []string{"2026-06-01", "2026-11-01"} {
+			o := w.Order(w.Farm, w.Shop, month)
+			w.Delivery(o, month[:8]+"05", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+		}
+		e := env(db, mail.Outbox{Dir: t.TempDir(), From: "no-reply@primeur.local"})
+		run(t, jobs.Invoices, e, at(2026, 7, 1, 6, 0))
+		// June's invoice (due 10 July) is paid twice over: 26,38 € stay
+		// on account.
+		if _, err := payments.Record(ctx, db, w.Farm, payments.Input{PartnerID: w.Shop.ID, Amount: 2 * 2638, PaidOn: "2026-07-05",
+			Method: payments.Transfer}, at(2026, 7, 5, 9, 0), "2026-07-05"); err != nil {
+			t.Fatal(err)
+		}
+		run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0))
+		if r := run(t, jobs.Reminders, e, at(2026, 12, 11, 9, 0)); r.Get(jobs.RemindersCreated) != 0 {
+			t.Fatalf("an invoice paid by the credit on account reminded: %s", r)
+		}
+		// The payment is undone: November is overdue again and reminded;
+		// June, due in July, is past the window and is not.
+		var p payments.Payment
+		if err := db.Get(&p, `SELECT id FROM payments`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := payments.Undo(ctx, db, w.Farm, p.ID, at(2026, 12, 11, 10, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if r := run(t, jobs.Reminders, e, at(2026, 12, 12, 9, 0)); r.Get(jobs.RemindersCreated) != 1 {
+			t.Fatalf("after the undo: %s", r)
+		}
+		var docs []string
+		if err := store.Select(ctx, db, &docs, `SELECT i.number FROM reminder_documents r JOIN invoices i ON i.id = r.document_id`); err != nil ||
+			len(docs) != 1 || docs[0] != "FA-2026-000002" {
+			t.Fatalf("reminded %v (%v), want November's invoice only", docs, err)
+		}
+	})
+}

@@ -455,7 +455,7 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 		}
 		docs = append(docs, doc)
 	}
-	accs, err := payments.Accounts(ctx, env.DB, r.ProducerID, "", env.Rules.Today(now))
+	accs, err := payments.Accounts(ctx, env.DB, r.ProducerID, r.DistributorID, env.Rules.Today(now))
 	if err != nil {
 		return err
 	}

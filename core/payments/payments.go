@@ -175,33 +175,62 @@ type docRow struct {
 }
 
 // Accounts returns the accounts of a producer (producerID) or of a shop
-// (distributorID) with each partner they have a document with — every
-// account of the platform when both are empty —, as of today
-// ("YYYY-MM-DD"), in three queries whatever their number.
+// (distributorID) with each partner they have a document with — the one
+// account of the pair when both are set, every account of the platform
+// when both are empty —, as of today ("YYYY-MM-DD"), in three queries
+// whatever their number.
 func Accounts(ctx context.Context, q store.Q, producerID, distributorID, today string) ([]Account, error) {
-	cond, arg := "producer_id = ?", producerID
-	switch {
-	case producerID == "" && distributorID == "":
-		cond, arg = "producer_id <> ?", ""
-	case producerID == "":
-		cond, arg = "distributor_id = ?", distributorID
-	}
+	return accountsWhere(ctx, q, func(alias string) (string, []any) {
+		switch {
+		case producerID != "" && distributorID != "":
+			return alias + "producer_id = ? AND " + alias + "distributor_id = ?", []any{producerID, distributorID}
+		case producerID != "":
+			return alias + "producer_id = ?", []any{producerID}
+		case distributorID != "":
+			return alias + "distributor_id = ?", []any{distributorID}
+		}
+		return alias + "producer_id <> ?", []any{""}
+	}, today)
+}
+
+// dueSince is the condition of the pairs with an invoice or a
+// complementary invoice due on a day from `from` to before `to`
+// (indexes invoices_due and credit_notes_due).
+const dueSince = `(ALIAS producer_id, ALIAS distributor_id) IN (
+	SELECT producer_id, distributor_id FROM invoices WHERE due_date >= ? AND due_date < ?
+	UNION SELECT producer_id, distributor_id FROM credit_notes WHERE due_date >= ? AND due_date < ?)`
+
+// DueAccounts returns, as Accounts does, the accounts of the pairs with a
+// document due on a day from `from` to before today: those the reminders
+// job looks at, read without the platform's older accounts.
+func DueAccounts(ctx context.Context, q store.Q, from, today string) ([]Account, error) {
+	return accountsWhere(ctx, q, func(alias string) (string, []any) {
+		return strings.ReplaceAll(dueSince, "ALIAS ", alias), []any{from, today, from, today}
+	}, today)
+}
+
+// accountsWhere reads the accounts of the documents and payments where
+// (with a table alias, "" or "c.") selects, as of today.
+func accountsWhere(ctx context.Context, q store.Q, where func(alias string) (string, []any), today string) ([]Account, error) {
+	cond, args := where("")
+	credits, creditArgs := where("c.")
 	var docs []docRow
 	if err := store.Select(ctx, q, &docs, `SELECT id, order_id, 'invoice' AS kind, producer_id, distributor_id, number, issue_date,
 			due_date, total_ttc, '' AS invoice_id, '' AS refers FROM invoices WHERE `+cond+`
 		UNION ALL SELECT c.id, c.order_id, c.kind, c.producer_id, c.distributor_id, c.number, c.issue_date, c.due_date, c.total_ttc,
-			c.invoice_id, i.number AS refers FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id WHERE c.`+cond,
-		arg, arg); err != nil {
+			c.invoice_id, i.number AS refers FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id WHERE `+credits,
+		append(args, creditArgs...)...); err != nil {
 		return nil, fmt.Errorf("payments: documents: %w", err)
 	}
 	var pays []Payment
 	if err := store.Select(ctx, q, &pays, `SELECT id, producer_id, distributor_id, amount, paid_on, method, reference, status,
-		created_by, created_at, updated_at FROM payments WHERE `+cond+` ORDER BY paid_on DESC, created_at DESC`, arg); err != nil {
+		created_by, created_at, updated_at FROM payments WHERE `+cond+` ORDER BY paid_on DESC, created_at DESC`, args...); err != nil {
 		return nil, fmt.Errorf("payments: payments: %w", err)
 	}
 	var allocs []Allocation
+	paid, paidArgs := where("p.")
 	if err := store.Select(ctx, q, &allocs, `SELECT a.payment_id, a.document_id, a.amount FROM payment_allocations a
-		JOIN payments p ON p.id = a.payment_id WHERE p.`+cond, arg); err != nil {
+		JOIN payments p ON p.id = a.payment_id WHERE `+paid, paidArgs...); err != nil {
 		return nil, fmt.Errorf("payments: allocations: %w", err)
 	}
 	return build(docs, pays, allocs, today), nil
@@ -415,15 +444,12 @@ func create(ctx context.Context, q store.Q, producerID, shopID, author, status s
 // stores the allocations. A declared payment is allocated too: its
 // allocations count once the producer confirms it.
 func allocate(ctx context.Context, q store.Q, p Payment, named []string, today string) ([]Allocation, error) {
-	accs, err := Accounts(ctx, q, p.ProducerID, "", today)
+	accs, err := Accounts(ctx, q, p.ProducerID, p.DistributorID, today)
 	if err != nil {
 		return nil, err
 	}
 	var open []Document
 	for _, a := range accs {
-		if a.DistributorID != p.DistributorID {
-			continue
-		}
 		for _, d := range a.Documents {
 			if d.Kind != billing.KindCredit {
 				open = append(open, d)

@@ -19,6 +19,11 @@ const (
 	// SecondAfter is how many days after the due date the second reminder
 	// goes.
 	SecondAfter = 15
+	// RemindWithin bounds the reminders job: a document due more than
+	// this many days ago is no longer reminded (the producer follows it up
+	// with the statement of account), so that the job reads the accounts
+	// of the pairs with recent documents only, not the platform's history.
+	RemindWithin = 90
 )
 
 // Reminder is a reminder of overdue documents to a shop, for one producer
@@ -48,7 +53,8 @@ func due(dueDate string, step int, today calendar.Date) bool {
 
 // CreateReminders creates, each pair and step in a transaction of its own,
 // the reminders due on today: for every pair not opted out, the documents
-// overdue with a balance left and not reminded yet at that step. A
+// overdue with a balance left, due within the last RemindWithin days, and
+// not reminded yet at that step. A
 // document is reminded once per step, whatever the replicas: the primary
 // key of reminder_documents refuses the second, whose transaction rolls
 // back. It returns the reminders it created.
@@ -57,7 +63,8 @@ func CreateReminders(ctx context.Context, db *store.DB, now time.Time, today str
 	if !ok {
 		return nil, fmt.Errorf("payments: reminders: today %q", today)
 	}
-	accs, err := Accounts(ctx, db, "", "", today)
+	from := day.AddDays(-RemindWithin).String()
+	accs, err := DueAccounts(ctx, db, from, today)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +72,9 @@ func CreateReminders(ctx context.Context, db *store.DB, now time.Time, today str
 		DocumentID string `db:"document_id"`
 		Step       int    `db:"step"`
 	}
-	if err := store.Select(ctx, db, &done, `SELECT document_id, step FROM reminder_documents`); err != nil {
+	if err := store.Select(ctx, db, &done, `SELECT document_id, step FROM reminder_documents WHERE document_id IN (
+			SELECT id FROM invoices WHERE due_date >= ? AND due_date < ?
+			UNION SELECT id FROM credit_notes WHERE due_date >= ? AND due_date < ?)`, from, today, from, today); err != nil {
 		return nil, fmt.Errorf("payments: reminded documents: %w", err)
 	}
 	reminded := map[string]bool{}
@@ -91,7 +100,8 @@ func CreateReminders(ctx context.Context, db *store.DB, now time.Time, today str
 		for _, step := range []int{SecondReminder, FirstReminder} {
 			r := Reminder{ID: core.NewID(), ProducerID: a.ProducerID, DistributorID: a.DistributorID, Step: step, CreatedAt: now.UnixMilli()}
 			for _, d := range a.Documents {
-				if d.Kind == "credit" || d.Balance <= 0 || !due(d.DueDate, step, day) || reminded[fmt.Sprintf("%s/%d", d.ID, step)] {
+				if d.Kind == "credit" || d.Balance <= 0 || d.DueDate < from || !due(d.DueDate, step, day) ||
+					reminded[fmt.Sprintf("%s/%d", d.ID, step)] {
 					continue
 				}
 				// A document past its second step and never reminded goes
