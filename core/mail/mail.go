@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	netmail "net/mail"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,8 +56,24 @@ type Sender interface {
 	Send(ctx context.Context, m Message) error
 }
 
-// domain is the right-hand side of generated Message-IDs.
-const domain = "primeur.local"
+// fallbackDomain is the right-hand side of generated Message-IDs when
+// the sender's address has none.
+const fallbackDomain = "primeur.local"
+
+// domainOf is the right-hand side of the Message-IDs of mail sent as from
+// ("Name <address>" or an address): the sender's own domain, so that the
+// receiving servers see identifiers of the domain that sends.
+func domainOf(from string) string {
+	a, err := netmail.ParseAddress(from)
+	if err != nil {
+		return fallbackDomain
+	}
+	at := strings.LastIndexByte(a.Address, '@')
+	if at < 0 || at == len(a.Address)-1 {
+		return fallbackDomain
+	}
+	return strings.ToLower(a.Address[at+1:])
+}
 
 var keyPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,200}$`)
 
@@ -89,7 +106,7 @@ func build(from string, m Message) (*gomail.Msg, error) {
 		return nil, fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
 	}
 	msg.Subject(printable.Line(m.Subject))
-	msg.SetMessageIDWithValue(m.Key + "@" + domain)
+	msg.SetMessageIDWithValue(m.Key + "@" + domainOf(from))
 	if m.Date.IsZero() {
 		msg.SetDate()
 	} else {

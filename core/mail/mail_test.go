@@ -157,3 +157,26 @@ func TestNewChoosesOutboxWithoutHost(t *testing.T) {
 		t.Fatalf("with host: %#v", mail.New(cfg))
 	}
 }
+
+// TestMessageIDOnTheSendersDomain: a Message-ID is on the domain of
+// smtp.from, whatever its form; primeur.local only when it has none.
+func TestMessageIDOnTheSendersDomain(t *testing.T) {
+	for _, c := range []struct{ from, want string }{
+		{"Primeur <factures@Exemple.FR>", "<note-abc@exemple.fr>"},
+		{"no-reply@marche-local.fr", "<note-abc@marche-local.fr>"},
+		{`"Primeur, Savoie" <no-reply@primeur.coop>`, "<note-abc@primeur.coop>"},
+	} {
+		dir := t.TempDir()
+		o := mail.Outbox{Dir: dir, From: c.from}
+		if err := o.Send(context.Background(), message()); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(o.Path("note-abc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(raw), "Message-ID: "+c.want+"\r\n") {
+			t.Errorf("from %q: no Message-ID %s in\n%s", c.from, c.want, raw[:min(len(raw), 600)])
+		}
+	}
+}
