@@ -525,3 +525,41 @@ func TestFind(t *testing.T) {
 		t.Error("unknown job found")
 	}
 }
+
+// TestEmailsContractNames: names with an article read as French in the
+// emails' sentences (core/grammar): "des Jardins d'Alby au Panier des
+// Aravis", "factures échues des Jardins d'Alby".
+func TestEmailsContractNames(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := tradetest.New(t, db)
+		w.Exec(`UPDATE users SET name = 'Les Jardins d''Alby' WHERE id = ?`, w.Farm.ID)
+		w.Exec(`UPDATE users SET name = 'Le Panier des Aravis' WHERE id = ?`, w.Shop.ID)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		w.Delivery(o, "2026-11-05", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+		e, srv := smtpEnv(t, db)
+		run(t, jobs.Deliveries, e, at(2026, 11, 5, 12, 0))
+		run(t, jobs.Deliveries, e, at(2026, 11, 5, 12, 30))
+		run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0))
+		run(t, jobs.Reminders, e, at(2026, 12, 11, 9, 0))
+		msgs := srv.Messages(t)
+		if len(msgs) != 3 {
+			var subjects []string
+			for _, m := range msgs {
+				subjects = append(subjects, m.Subject)
+			}
+			t.Fatalf("%d messages: %q", len(msgs), subjects)
+		}
+		for i, want := range []string{
+			"La livraison du 5 novembre 2026 des Jardins d'Alby au Panier des Aravis est validée",
+			"au nom et pour le compte des Jardins d'Alby (mandat de facturation), pour les livraisons de novembre 2026 au Panier des Aravis.",
+			"les factures suivantes des Jardins d'Alby restent à payer",
+		} {
+			if !strings.Contains(msgs[i].Body, want) {
+				t.Errorf("message %d %q lacks %q:\n%s", i, msgs[i].Subject, want, msgs[i].Body)
+			}
+		}
+		if s := msgs[2].Subject; s != "Relance : factures échues des Jardins d'Alby" {
+			t.Errorf("reminder subject %q", s)
+		}
+	})
+}

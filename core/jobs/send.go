@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"primeur/core/grammar"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -326,8 +327,8 @@ func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) er
 	number := billing.NoteNumber(n.Delivery.Chrono)
 	day := documents.Day(n.Delivery.Date)
 	body := "Bonjour,\n\n" +
-		fmt.Sprintf("La livraison du %s de %s à %s est validée. Vous trouverez ci-joint son bon de livraison %s.\n\n",
-			day, printable.Line(n.Producer.Name), printable.Line(n.Shop.Name), number) +
+		fmt.Sprintf("La livraison du %s %s %s est validée. Vous trouverez ci-joint son bon de livraison %s.\n\n",
+			day, grammar.De(printable.Line(n.Producer.Name)), grammar.A(printable.Line(n.Shop.Name)), number) +
 		"Le producteur peut déclarer une réclamation (demande d'avoir) sur cette livraison jusqu'à la fin du mois, " +
 		"depuis l'écran Livraisons de Primeur ; le magasin y répond depuis son écran Réceptions.\n" + signature(env)
 	return env.Mail.Send(ctx, mail.Message{
@@ -365,9 +366,9 @@ func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) 
 	}
 	seller := printable.Line(inv.Seller.Name)
 	body := "Bonjour,\n\n" +
-		fmt.Sprintf("Veuillez trouver ci-joint la facture %s du %s, émise par Primeur au nom et pour le compte de %s "+
-			"(mandat de facturation), pour les livraisons de %s à %s.\n\n",
-			inv.Number, documents.Day(inv.IssueDate), seller, documents.Month(inv.Month), printable.Line(inv.Buyer.Name)) +
+		fmt.Sprintf("Veuillez trouver ci-joint la facture %s du %s, émise par Primeur au nom et pour le compte %s "+
+			"(mandat de facturation), pour les livraisons de %s %s.\n\n",
+			inv.Number, documents.Day(inv.IssueDate), grammar.De(seller), documents.Month(inv.Month), grammar.A(printable.Line(inv.Buyer.Name))) +
 		fmt.Sprintf("Montant TTC : %s\nÉchéance : %s\n", documents.Euros(inv.TotalTTC), documents.Day(inv.DueDate))
 	if inv.Seller.IBAN != "" {
 		body += fmt.Sprintf("Règlement par virement : IBAN %s, BIC %s\n",
@@ -407,9 +408,9 @@ func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 		day = documents.Day(doc.Notes[0].Date)
 	}
 	body := "Bonjour,\n\n" +
-		fmt.Sprintf("Veuillez trouver ci-joint %s %s du %s, émis par Primeur au nom et pour le compte de %s "+
+		fmt.Sprintf("Veuillez trouver ci-joint %s %s du %s, émis par Primeur au nom et pour le compte %s "+
 			"(mandat de facturation) : il règle la réclamation acceptée sur la livraison du %s, et corrige la facture %s du %s.\n\n",
-			what, doc.Number, documents.Day(doc.IssueDate), seller, day, doc.Refers.Number, documents.Day(doc.Refers.Date)) +
+			what, doc.Number, documents.Day(doc.IssueDate), grammar.De(seller), day, doc.Refers.Number, documents.Day(doc.Refers.Date)) +
 		fmt.Sprintf("Montant TTC : %s\n", documents.Euros(doc.TotalTTC))
 	if doc.Kind == billing.KindCredit {
 		body += "Ce montant est à déduire du règlement de la facture " + doc.Refers.Number + ".\n"
@@ -474,7 +475,7 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 		subject, opening = "Deuxième relance", "Malgré une première relance, et sauf erreur de notre part, "
 	}
 	body := "Bonjour,\n\n" + opening +
-		fmt.Sprintf("les factures suivantes de %s restent à payer après leur échéance :\n\n", seller)
+		fmt.Sprintf("les factures suivantes %s restent à payer après leur échéance :\n\n", grammar.De(seller))
 	var total decimal.Dec
 	var attachments []mail.Attachment
 	for _, d := range docs {
@@ -500,7 +501,7 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 	return env.Mail.Send(ctx, mail.Message{
 		Key:         fmt.Sprintf("reminder-%s", r.ID),
 		To:          InvoiceRecipients(shop),
-		Subject:     fmt.Sprintf("%s : factures échues de %s", subject, seller),
+		Subject:     fmt.Sprintf("%s : factures échues %s", subject, grammar.De(seller)),
 		Body:        body,
 		Date:        now,
 		Attachments: attachments,

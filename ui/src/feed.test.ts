@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import contractions from '../../core/grammar/testdata/contractions.json'
 import {
   EVENT_TYPES,
   UnknownEventTypeError,
@@ -313,15 +314,8 @@ describe('wording helpers', () => {
 })
 
 describe('French contractions of names', () => {
-  it.each([
-    ['Tomate', 'de Tomate', 'à Tomate'],
-    ['Abricot', "d'Abricot", 'à Abricot'],
-    ['Épicerie du Lac', "d'Épicerie du Lac", 'à Épicerie du Lac'],
-    ['Haricot vert', "d'Haricot vert", 'à Haricot vert'],
-    ['Le Panier des Aravis', 'du Panier des Aravis', 'au Panier des Aravis'],
-    ['Les Jardins d’Alby', 'des Jardins d’Alby', 'aux Jardins d’Alby'],
-    ['La Halle de Rumilly', 'de La Halle de Rumilly', 'à La Halle de Rumilly'],
-  ])('%s', (name, withDe, withTo) => {
+  // The cases the daemon's rule (core/grammar) is tested with too.
+  it.each(contractions)('$name', ({ name, de: withDe, a: withTo }) => {
     expect(de(name)).toBe(withDe)
     expect(to(name)).toBe(withTo)
   })
