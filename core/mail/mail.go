@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	netmail "net/mail"
 	"os"
 	"path/filepath"
@@ -114,6 +115,7 @@ func build(from string, m Message) (*gomail.Msg, error) {
 	}
 	msg.SetGenHeader(gomail.HeaderContentLang, "fr")
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
+	msg.AddAlternativeString(gomail.TypeTextHTML, HTML(m.Body))
 	for _, a := range m.Attachments {
 		opts := []gomail.FileOption{}
 		if a.ContentType != "" {
@@ -204,4 +206,39 @@ func (o Outbox) Send(_ context.Context, m Message) error {
 // Path is the file a message key is written to.
 func (o Outbox) Path(key string) string {
 	return filepath.Join(o.Dir, strings.TrimSpace(key)+".eml")
+}
+
+// urlRe finds the web addresses of a plain-text body.
+var urlRe = regexp.MustCompile(`https?://[^\s<>"]+[^\s<>".,;:!?)]`)
+
+// HTML is the HTML alternative of a plain-text body, for mail clients that
+// show HTML only or better: the same words, escaped, a paragraph per block
+// of lines, a line break per line, web addresses as links. It is derived
+// from the text, so that the two parts always say the same.
+func HTML(body string) string {
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"fr\"><head><meta charset=\"utf-8\"></head>\n" +
+		"<body style=\"font-family: sans-serif; line-height: 1.4\">\n")
+	for _, para := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n\n") {
+		if strings.TrimSpace(para) == "" {
+			continue
+		}
+		b.WriteString("<p>")
+		for i, line := range strings.Split(strings.Trim(para, "\n"), "\n") {
+			if i > 0 {
+				b.WriteString("<br>\n")
+			}
+			last := 0
+			for _, loc := range urlRe.FindAllStringIndex(line, -1) {
+				b.WriteString(html.EscapeString(line[last:loc[0]]))
+				u := html.EscapeString(line[loc[0]:loc[1]])
+				b.WriteString(`<a href="` + u + `">` + u + `</a>`)
+				last = loc[1]
+			}
+			b.WriteString(html.EscapeString(line[last:]))
+		}
+		b.WriteString("</p>\n")
+	}
+	b.WriteString("</body></html>\n")
+	return b.String()
 }

@@ -180,3 +180,23 @@ func TestMessageIDOnTheSendersDomain(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLAlternative: the HTML part says what the text says, escaped,
+// with its paragraphs, lines and links.
+func TestHTMLAlternative(t *testing.T) {
+	got := mail.HTML("Bonjour,\n\nLa livraison de <Ferme & Fils> est validée.\nVoir https://primeur.example/dis/deliveries?x=1&y=2.\n\n\n-- \nPrimeur")
+	for _, want := range []string{
+		`<html lang="fr">`,
+		"<p>Bonjour,</p>",
+		"<p>La livraison de &lt;Ferme &amp; Fils&gt; est validée.<br>\nVoir " +
+			`<a href="https://primeur.example/dis/deliveries?x=1&amp;y=2">https://primeur.example/dis/deliveries?x=1&amp;y=2</a>.</p>`,
+		"<p>-- <br>\nPrimeur</p>",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("HTML lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "<Ferme") {
+		t.Errorf("unescaped text in\n%s", got)
+	}
+}
