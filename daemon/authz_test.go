@@ -97,6 +97,16 @@ var matrix = map[string]row{
 		body:   body(map[string]any{"email": "shop@example.fr", "password": daemontest.Password}),
 		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
 	},
+	"POST /auth/password/forgot": {
+		path:   fixed("/auth/password/forgot"),
+		body:   body(map[string]any{"email": "personne@example.fr"}),
+		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
+	},
+	"POST /auth/password/reset": {
+		path:   fixed("/auth/password/reset"),
+		body:   body(map[string]any{"token": "pas-un-jeton", "password": "motdepasse1"}),
+		expect: map[actor]int{anon: 422, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
+	},
 	"GET /auth/logout": {
 		path:   fixed("/auth/logout"),
 		expect: map[actor]int{anon: 204, shop: 204, otherShop: 204, producer: 204, otherProducer: 204},

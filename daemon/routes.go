@@ -11,6 +11,7 @@ import (
 func (d *Daemon) routes(mux *http.ServeMux) {
 	d.api.UseMiddleware(retryLater)
 	d.registerAuth(d.api)
+	d.registerReset(d.api)
 
 	api := huma.NewGroup(d.api, "/api")
 	api.UseMiddleware(d.requireSession)

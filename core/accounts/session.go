@@ -97,13 +97,17 @@ func EndSession(ctx context.Context, q store.Q, token string) error {
 	return nil
 }
 
-// PurgeSessions deletes expired sessions and the throttling counts whose
-// window is over, and returns how many of each it deleted. The purge job
-// runs it hourly; what it deletes no longer counts for anything.
+// PurgeSessions deletes expired sessions, password reset links expired
+// (used or not) and the throttling counts whose window is over, and returns
+// how many sessions and counts it deleted. The purge job runs it hourly;
+// what it deletes no longer counts for anything.
 func PurgeSessions(ctx context.Context, q store.Q, now time.Time) (sessions, counts int64, err error) {
 	sessions, err = store.Exec(ctx, q, `DELETE FROM sessions WHERE expires_at <= ?`, now.UnixMilli())
 	if err != nil {
 		return 0, 0, fmt.Errorf("accounts: purge sessions: %w", err)
+	}
+	if _, err := store.Exec(ctx, q, `DELETE FROM password_resets WHERE expires_at <= ?`, now.UnixMilli()); err != nil {
+		return sessions, 0, fmt.Errorf("accounts: purge reset links: %w", err)
 	}
 	counts, err = store.Exec(ctx, q, `DELETE FROM throttle WHERE window_end <= ?`, now.UnixMilli())
 	if err != nil {

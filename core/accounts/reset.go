@@ -1,0 +1,161 @@
+package accounts
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core"
+	"primeur/core/store"
+)
+
+// Password reset (PRODUCT §13 "Password reset"): whoever gives an email
+// reads the same answer, whether an account has it or not; an account that
+// has it gets a link valid ResetValid, used once, that sets a new password
+// and ends every session of the account.
+const (
+	// ResetValid is how long a reset link works.
+	ResetValid = time.Hour
+	// MaxResetsPerEmail bounds the links asked for one email in
+	// ResetWindow, whoever asks; MaxResetsPerAddress those asked from one
+	// client address.
+	MaxResetsPerEmail   = 3
+	MaxResetsPerAddress = 10
+	ResetWindow         = time.Hour
+)
+
+// The reset's French texts.
+const (
+	// MsgResetSent is the one answer to a request, whatever the email.
+	MsgResetSent = "Si un compte existe avec cette adresse, un email vient de lui être envoyé avec un lien pour choisir un nouveau mot de passe. Ce lien est valable une heure."
+	// MsgResetThrottled refuses a request past a limit.
+	MsgResetThrottled = "Trop de demandes de réinitialisation. Veuillez réessayer dans une heure."
+	// MsgResetInvalid refuses a link unknown, used or expired.
+	MsgResetInvalid = "Ce lien n'est plus valable : il a déjà servi ou a expiré. Demandez-en un nouveau."
+)
+
+var (
+	resetPerEmail  = rule{prefix: "reset:account:", limit: MaxResetsPerEmail, window: ResetWindow}
+	resetPerClient = rule{prefix: "reset:address:", limit: MaxResetsPerAddress, window: ResetWindow}
+)
+
+// Reset is a reset link to send: the account and the token of its link,
+// which only the email carries.
+type Reset struct {
+	User  User
+	Token string
+}
+
+// RequestReset counts a request for email from client and, when an account
+// has that email, records a reset valid ResetValid and returns it to be
+// emailed; ok is false otherwise. The caller answers MsgResetSent either
+// way, and sends the email after answering, so that neither the answer nor
+// its time tells whether the account exists. Past MaxResetsPerEmail for
+// the email or MaxResetsPerAddress for the client, it refuses with
+// core.ErrThrottled (a *limit.Later) — counted for any email, so that the
+// refusal tells nothing either.
+func RequestReset(ctx context.Context, db *store.DB, email, client string, now time.Time) (r Reset, ok bool, err error) {
+	if EmailKey(email) == "" {
+		return Reset{}, false, core.Invalid("email", MsgEmailRequired)
+	}
+	a := &attempt{
+		checks: []check{
+			{resetPerClient, resetPerClient.prefix + clientKey(client)},
+			{resetPerEmail, resetPerEmail.prefix + accountKey(email)},
+		},
+		refused: MsgResetThrottled,
+	}
+	if err := a.begin(ctx, db, now); err != nil {
+		return Reset{}, false, err
+	}
+	raw := make([]byte, sessionTokenBytes)
+	if _, err := rand.Read(raw); err != nil {
+		return Reset{}, false, fmt.Errorf("accounts: reset token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	u, err := ByEmail(ctx, db, email)
+	if errors.Is(err, core.ErrNotFound) {
+		return Reset{}, false, nil
+	}
+	if err != nil {
+		return Reset{}, false, err
+	}
+	ms := now.UnixMilli()
+	if _, err := store.Exec(ctx, db, `INSERT INTO password_resets (token_hash, user_id, created_at, expires_at)
+		VALUES (?, ?, ?, ?)`, hashToken(token), u.ID, ms, now.Add(ResetValid).UnixMilli()); err != nil {
+		return Reset{}, false, fmt.Errorf("accounts: reset: %w", err)
+	}
+	return Reset{User: u, Token: token}, true, nil
+}
+
+// ResetPassword sets the password of the account of a reset link's token,
+// once: the link must be unused and unexpired, the password follow PRODUCT
+// §5's rule (and equal password2 when given). Every session of the account
+// ends, other links of the account with them.
+func ResetPassword(ctx context.Context, db *store.DB, token, password string, password2 *string, now time.Time) (User, error) {
+	v := &core.ValidationError{}
+	if !ValidPassword(password) {
+		v.Add("password", MsgPasswordInvalid)
+	}
+	if password2 != nil && *password2 != password {
+		v.Add("password2", MsgPasswordsDiffer)
+	}
+	if err := v.Err(); err != nil {
+		return User{}, err
+	}
+	// Checked before hashing, so that a dead link costs no hash.
+	if _, err := liveReset(ctx, db, token, now); err != nil {
+		return User{}, err
+	}
+	hash, err := HashPassword(ctx, password)
+	if err != nil {
+		return User{}, err
+	}
+	var u User
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+		userID, err := liveReset(ctx, tx, token, now)
+		if err != nil {
+			return err
+		}
+		ms := now.UnixMilli()
+		if n, err := store.Exec(ctx, tx, `UPDATE password_resets SET used_at = ? WHERE token_hash = ? AND used_at IS NULL`,
+			ms, hashToken(token)); err != nil {
+			return fmt.Errorf("accounts: reset: %w", err)
+		} else if n != 1 {
+			return core.Invalid("token", MsgResetInvalid)
+		}
+		if _, err := store.Exec(ctx, tx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+			ms, userID); err != nil {
+			return fmt.Errorf("accounts: reset: %w", err)
+		}
+		if _, err := store.Exec(ctx, tx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, ms, userID); err != nil {
+			return fmt.Errorf("accounts: reset: %w", err)
+		}
+		if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE user_id = ?`, userID); err != nil {
+			return fmt.Errorf("accounts: end sessions: %w", err)
+		}
+		u, err = ByID(ctx, tx, userID)
+		return err
+	})
+	return u, err
+}
+
+// liveReset is the account of an unused, unexpired reset token, else the
+// refusal MsgResetInvalid.
+func liveReset(ctx context.Context, q store.Q, token string, now time.Time) (string, error) {
+	var userID string
+	err := store.Get(ctx, q, &userID, `SELECT user_id FROM password_resets
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`+store.ForUpdate(q), hashToken(token), now.UnixMilli())
+	if store.IsNotFound(err) || token == "" {
+		return "", core.Invalid("token", MsgResetInvalid)
+	}
+	if err != nil {
+		return "", fmt.Errorf("accounts: reset: %w", err)
+	}
+	return userID, nil
+}

@@ -1,0 +1,131 @@
+package daemon
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/mail"
+)
+
+// ForgotInput asks for a password reset link.
+type ForgotInput struct {
+	Body struct {
+		Email string `json:"email" required:"false" maxLength:"320" doc:"The account's email. Needed: refused (422) without it" example:"ferme@example.fr"`
+	}
+}
+
+// ResetInput sets a new password with a reset link's token.
+type ResetInput struct {
+	Body struct {
+		Token     string  `json:"token" required:"false" maxLength:"128" doc:"The token of the emailed link (after its #)"`
+		Password  string  `json:"password" required:"false" doc:"The new password: at least 8 characters with letters and digits"`
+		Password2 *string `json:"password2,omitempty" doc:"Its confirmation, checked when sent"`
+	}
+}
+
+// MessageOutput answers with a sentence to show.
+type MessageOutput struct {
+	Body struct {
+		Message string `json:"message"`
+	}
+}
+
+// MsgPasswordReset answers a password set with a reset link.
+const MsgPasswordReset = "Votre mot de passe a été modifié. Connectez-vous avec le nouveau."
+
+func (d *Daemon) registerReset(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "forgot-password", Method: http.MethodPost, Path: "/auth/password/forgot",
+		Summary: "Ask for a password reset link",
+		Description: "Always the same answer, whether an account has the email or not; when one has, it is emailed a link " +
+			"valid one hour, used once, sent after the answer. At most 3 requests an hour for one email and 10 from one " +
+			"client address (429 with Retry-After past them, for any email).",
+		Tags: []string{"Authentication"}, Security: publicSecurity,
+		Errors: []int{http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
+	}, d.forgotPassword)
+	huma.Register(api, huma.Operation{
+		OperationID: "reset-password", Method: http.MethodPost, Path: "/auth/password/reset",
+		Summary:     "Set a new password with a reset link",
+		Description: "The link's token, unused and less than an hour old; the password follows PRODUCT §5's rule. Every session of the account ends, and every other link of it.",
+		Tags:        []string{"Authentication"}, Security: publicSecurity,
+		Errors: []int{http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
+	}, d.resetPassword)
+}
+
+// forgotRequest resolves the client address from the request, for
+// throttling.
+type forgotRequest struct {
+	ForgotInput
+	client string
+}
+
+// Resolve implements huma.Resolver to capture the peer address.
+func (f *forgotRequest) Resolve(ctx huma.Context) []error {
+	r, _ := humago.Unwrap(ctx)
+	f.client = clientAddr(r)
+	return nil
+}
+
+func (d *Daemon) forgotPassword(ctx context.Context, in *forgotRequest) (*MessageOutput, error) {
+	r, ok, err := accounts.RequestReset(ctx, d.db, in.Body.Email, in.client, d.now())
+	if err != nil {
+		return nil, d.refusal(ctx, err)
+	}
+	if ok {
+		msg := d.resetMail(r)
+		d.goSafe("mail reset", func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := mail.New(d.cfg).Send(ctx, msg); err != nil {
+				d.log.Error("password reset email not sent", "user", r.User.ID, "err", err)
+				return
+			}
+			d.log.Info("email sent", "key", msg.Key, "user", r.User.ID)
+		})
+	}
+	out := &MessageOutput{}
+	out.Body.Message = accounts.MsgResetSent
+	return out, nil
+}
+
+// siteURL is the site's public URL: base-url, else the listen address.
+func (d *Daemon) siteURL() string {
+	if d.cfg.BaseURL != "" {
+		return d.cfg.BaseURL
+	}
+	return "http://" + d.cfg.Addr
+}
+
+// resetMail is the email carrying a reset link. The token is in the
+// link's fragment, which browsers never send to a server.
+func (d *Daemon) resetMail(r accounts.Reset) mail.Message {
+	link := d.siteURL() + "/landing/reset#" + r.Token
+	return mail.Message{
+		Key:     "reset-" + core.NewID(),
+		To:      []string{r.User.Email},
+		Subject: "Primeur : choisir un nouveau mot de passe",
+		Body: "Bonjour,\n\n" +
+			"Quelqu'un (vous, sans doute) a demandé à choisir un nouveau mot de passe pour le compte Primeur " + r.User.Email + ".\n\n" +
+			"Pour le faire, ouvrez ce lien dans l'heure :\n" + link + "\n\n" +
+			"Le lien ne sert qu'une fois. Si vous n'avez rien demandé, ignorez cet email : votre mot de passe ne change pas.\n" +
+			"\n-- \nPrimeur, la plateforme des producteurs locaux et des magasins\n" + d.siteURL() + "\n",
+		Date: d.now(),
+	}
+}
+
+func (d *Daemon) resetPassword(ctx context.Context, in *ResetInput) (*MessageOutput, error) {
+	u, err := accounts.ResetPassword(ctx, d.db, in.Body.Token, in.Body.Password, in.Body.Password2, d.now())
+	if err != nil {
+		return nil, d.refusal(ctx, err)
+	}
+	d.log.InfoContext(ctx, "password reset", "user", u.ID)
+	out := &MessageOutput{}
+	out.Body.Message = MsgPasswordReset
+	return out, nil
+}

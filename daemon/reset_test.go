@@ -1,0 +1,86 @@
+package daemon_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"primeur/core/accounts"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/daemon/daemontest"
+)
+
+// resetLink finds the reset link emailed to the outbox of dir: the token
+// after /landing/reset#, quoted-printable line breaks undone. It waits for
+// the email, sent after the answer.
+func resetLink(t *testing.T, dir, email string) (link, token string) {
+	t.Helper()
+	re := regexp.MustCompile(`(http://[^\s]+/landing/reset)#([A-Za-z0-9_-]{40,})`)
+	for range 500 {
+		files, _ := filepath.Glob(filepath.Join(dir, "outbox", "reset-*.eml"))
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			text := strings.ReplaceAll(string(raw), "=\r\n", "")
+			if !strings.Contains(text, "To: <"+email+">") {
+				continue
+			}
+			if m := re.FindStringSubmatch(text); m != nil {
+				return m[1], m[2]
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no reset email to %s", email)
+	return "", ""
+}
+
+// TestPasswordResetThroughTheAPI: asking for a known and an unknown email
+// answers the same; the known one gets its link by email; the link sets the
+// password, once, and logs every session out; the new password logs in.
+func TestPasswordResetThroughTheAPI(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		s.Config.Addr = "primeur.test:8080"
+		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
+		shop.Do("GET", "/api/user", nil).Expect(t, http.StatusOK)
+
+		anon := s.Client()
+		known := anon.Do("POST", "/auth/password/forgot", map[string]any{"email": "Epicerie@lac.fr"}).Expect(t, http.StatusOK)
+		unknown := anon.Do("POST", "/auth/password/forgot", map[string]any{"email": "personne@lac.fr"}).Expect(t, http.StatusOK)
+		if string(known.Body) != string(unknown.Body) || !strings.Contains(string(known.Body), accounts.MsgResetSent) {
+			t.Fatalf("answers differ:\n%s\n%s", known.Body, unknown.Body)
+		}
+		if p := anon.Do("POST", "/auth/password/forgot", map[string]any{}).Expect(t, http.StatusUnprocessableEntity).Problem(t); p.Detail != accounts.MsgEmailRequired {
+			t.Fatalf("no email: %+v", p)
+		}
+
+		link, token := resetLink(t, s.Config.DataDir, "epicerie@lac.fr")
+		if link != "http://primeur.test:8080/landing/reset" {
+			t.Fatalf("link %s", link)
+		}
+		anon.Do("POST", "/auth/password/reset", map[string]any{"token": token, "password": "court"}).Expect(t, http.StatusUnprocessableEntity)
+		done := anon.Do("POST", "/auth/password/reset", map[string]any{"token": token, "password": "nouveau123", "password2": "nouveau123"}).
+			Expect(t, http.StatusOK)
+		if !strings.Contains(string(done.Body), "Votre mot de passe a été modifié") {
+			t.Fatalf("answer %s", done.Body)
+		}
+		again := anon.Do("POST", "/auth/password/reset", map[string]any{"token": token, "password": "encore789"}).
+			Expect(t, http.StatusUnprocessableEntity)
+		if !strings.Contains(string(again.Body), accounts.MsgResetInvalid) {
+			t.Fatalf("the link twice: %s", again.Body)
+		}
+		shop.Do("GET", "/api/user", nil).Expect(t, http.StatusUnauthorized)
+		s.Client().Do("POST", "/auth/login", map[string]any{"email": "epicerie@lac.fr", "password": daemontest.Password}).
+			Expect(t, http.StatusUnauthorized)
+		s.Client().Do("POST", "/auth/login", map[string]any{"email": "epicerie@lac.fr", "password": "nouveau123"}).
+			Expect(t, http.StatusOK)
+	})
+}
