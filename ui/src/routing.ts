@@ -23,11 +23,13 @@ export const paths = {
 }
 
 /** Modes of the landing page (PRODUCT §2). */
-export type LandingMode = 'login' | 'register' | 'producer' | 'distributor'
+export type LandingMode = 'login' | 'register' | 'producer' | 'distributor' | 'forgot' | 'reset'
 
 /** Reads the landing `:mode?` parameter; anything unknown means login. */
 export function parseLandingMode(mode: string | undefined): LandingMode {
-  return mode === 'register' || mode === 'producer' || mode === 'distributor' ? mode : 'login'
+  return mode === 'register' || mode === 'producer' || mode === 'distributor' || mode === 'forgot' || mode === 'reset'
+    ? mode
+    : 'login'
 }
 
 /**

@@ -8,6 +8,7 @@ import { loginNotice } from '../routing'
 import { useOrigin } from '../store/hooks'
 import { consumeOrigin, login, loginErrorMessage } from '../store/session'
 import { type LoginField, type LoginValues, validateLogin } from '../validation/login'
+import { RESET_TEXTS } from '../validation/passwordReset'
 
 const EMPTY: LoginValues = { email: '', password: '' }
 
@@ -65,6 +66,11 @@ export function LoginForm() {
         <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
           {submission.label('Se connecter')}
         </Button>
+        <Text size="sm">
+          <Anchor component={Link} href="/landing/forgot">
+            {RESET_TEXTS.forgotLink}
+          </Anchor>
+        </Text>
         <Text size="sm">
           <Anchor component={Link} href="/landing/register">
             Pas encore de compte ?

@@ -1,8 +1,10 @@
 import { Container, Grid, Paper, Stack, Text, Title } from '@mantine/core'
 import { useParams } from 'wouter'
 import { AudiencePanel, type Claim } from '../components/AudiencePanel'
+import { ForgotPasswordForm } from '../components/ForgotPasswordForm'
 import { LoginForm } from '../components/LoginForm'
 import { RegisterForm } from '../components/RegisterForm'
+import { ResetPasswordForm, resetToken } from '../components/ResetPasswordForm'
 import { parseLandingMode } from '../routing'
 
 // Marketing claims of PRODUCT §1. The 7h figure is the landing page's; the app
@@ -60,7 +62,15 @@ export function Landing() {
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Paper withBorder shadow="sm" p="lg">
-              {mode === 'login' ? <LoginForm /> : <RegisterForm key={mode} distributor={mode !== 'producer'} />}
+              {mode === 'login' ? (
+                <LoginForm />
+              ) : mode === 'forgot' ? (
+                <ForgotPasswordForm />
+              ) : mode === 'reset' ? (
+                <ResetPasswordForm token={resetToken(window.location.hash)} />
+              ) : (
+                <RegisterForm key={mode} distributor={mode !== 'producer'} />
+              )}
             </Paper>
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, md: 4 }}>

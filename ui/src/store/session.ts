@@ -68,6 +68,21 @@ export async function login(email: string, password: string): Promise<User> {
   return user
 }
 
+/**
+ * Asks for a password reset link (PRODUCT §13): the daemon answers the same
+ * sentence for any email, returned to be shown. Throws ApiError.
+ */
+export async function requestPasswordReset(email: string): Promise<string> {
+  const { message } = await api.post<{ message: string }>('/auth/password/forgot', { email })
+  return message
+}
+
+/** Sets a new password with a reset link's token; returns the daemon's sentence. Throws ApiError (422). */
+export async function resetPassword(token: string, password: string, password2: string): Promise<string> {
+  const { message } = await api.post<{ message: string }>('/auth/password/reset', { token, password, password2 })
+  return message
+}
+
 /** Creates an account and logs it in. Throws ApiError (422 field errors, 409 duplicate). */
 export async function register(request: RegistrationRequest): Promise<User> {
   try {
