@@ -114,6 +114,12 @@ var matrix = map[string]row{
 	"GET /api/user":   {path: fixed("/api/user"), expect: everyone(200)},
 	"PUT /api/user":   {path: fixed("/api/user"), body: body(map[string]any{"tel": "0612345678"}), expect: everyone(200)},
 	"GET /api/events": {path: fixed("/api/events"), expect: everyone(200)},
+	"PUT /api/user/password": {
+		path: fixed("/api/user/password"),
+		body: body(map[string]any{"current": "pas-le-bon1", "password": "nouveau123"}),
+		// A wrong current password: refused, nothing changes.
+		expect: map[actor]int{anon: 401, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
+	},
 	"GET /api/needs": {
 		path:   func(w *world, a actor) string { return "/api/needs?distributor=" + w.ids["shop"] },
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 403, producer: 200, otherProducer: 200},

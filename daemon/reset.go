@@ -129,3 +129,51 @@ func (d *Daemon) resetPassword(ctx context.Context, in *ResetInput) (*MessageOut
 	out.Body.Message = MsgPasswordReset
 	return out, nil
 }
+
+// ChangePasswordInput changes the password from the profile.
+type ChangePasswordInput struct {
+	Body struct {
+		Current   string  `json:"current" required:"false" doc:"The current password. Needed: refused (422) without it"`
+		Password  string  `json:"password" required:"false" doc:"The new password: at least 8 characters with letters and digits"`
+		Password2 *string `json:"password2,omitempty" doc:"Its confirmation, checked when sent"`
+	}
+}
+
+// changePasswordRequest resolves the client address, for throttling.
+type changePasswordRequest struct {
+	ChangePasswordInput
+	client string
+}
+
+// Resolve implements huma.Resolver to capture the peer address.
+func (c *changePasswordRequest) Resolve(ctx huma.Context) []error {
+	r, _ := humago.Unwrap(ctx)
+	c.client = clientAddr(r)
+	return nil
+}
+
+// MsgPasswordChanged answers a password changed from the profile.
+const MsgPasswordChanged = "Votre mot de passe a été modifié. Vos autres sessions sont fermées."
+
+func (d *Daemon) registerPasswordChange(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "change-password", Method: http.MethodPut, Path: "/user/password",
+		Summary: "Change the password",
+		Description: "The current password, checked and throttled as a login attempt (429 with Retry-After past the limits); " +
+			"the new one by PRODUCT §5's rule. Every other session of the account ends; this one stays.",
+		Tags:   []string{"User"},
+		Errors: []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
+	}, d.changePassword)
+}
+
+func (d *Daemon) changePassword(ctx context.Context, in *changePasswordRequest) (*MessageOutput, error) {
+	u := currentUser(ctx)
+	if err := accounts.ChangePassword(ctx, d.db, u, in.Body.Current, in.Body.Password, in.Body.Password2, in.client,
+		sessionToken(ctx), d.now()); err != nil {
+		return nil, d.refusal(ctx, err)
+	}
+	d.log.InfoContext(ctx, "password changed", "user", u.ID)
+	out := &MessageOutput{}
+	out.Body.Message = MsgPasswordChanged
+	return out, nil
+}

@@ -84,3 +84,35 @@ func TestPasswordResetThroughTheAPI(t *testing.T) {
 			Expect(t, http.StatusOK)
 	})
 }
+
+// TestChangePassword: from the profile, with the current password; a wrong
+// one is refused and changes nothing; the other sessions end, this one
+// stays; the new password logs in.
+func TestChangePassword(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		here, _ := s.Register("ferme@aravis.fr", "Ferme des Aravis", false)
+		there := s.Client()
+		there.Do("POST", "/auth/login", map[string]any{"email": "ferme@aravis.fr", "password": daemontest.Password}).Expect(t, http.StatusOK)
+
+		wrong := here.Do("PUT", "/api/user/password", map[string]any{"current": "pas-le-bon1", "password": "nouveau123"}).
+			Expect(t, http.StatusUnprocessableEntity)
+		if !strings.Contains(string(wrong.Body), accounts.MsgCurrentWrong) {
+			t.Fatalf("wrong current password: %s", wrong.Body)
+		}
+		here.Do("PUT", "/api/user/password", map[string]any{"current": daemontest.Password, "password": "court"}).
+			Expect(t, http.StatusUnprocessableEntity)
+		there.Do("GET", "/api/user", nil).Expect(t, http.StatusOK) // nothing changed yet
+
+		done := here.Do("PUT", "/api/user/password", map[string]any{"current": daemontest.Password, "password": "nouveau123", "password2": "nouveau123"}).
+			Expect(t, http.StatusOK)
+		if !strings.Contains(string(done.Body), "Votre mot de passe a été modifié") {
+			t.Fatalf("answer %s", done.Body)
+		}
+		here.Do("GET", "/api/user", nil).Expect(t, http.StatusOK)
+		there.Do("GET", "/api/user", nil).Expect(t, http.StatusUnauthorized)
+		s.Client().Do("POST", "/auth/login", map[string]any{"email": "ferme@aravis.fr", "password": "nouveau123"}).Expect(t, http.StatusOK)
+		s.Client().Do("POST", "/auth/login", map[string]any{"email": "ferme@aravis.fr", "password": daemontest.Password}).
+			Expect(t, http.StatusUnauthorized)
+	})
+}

@@ -17,6 +17,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	api.UseMiddleware(d.requireSession)
 	api.UseSimpleModifier(func(op *huma.Operation) { op.Security = sessionSecurity })
 	d.registerUser(api)
+	d.registerPasswordChange(api)
 	d.registerEvents(api)
 	d.registerNeeds(api)
 	d.registerTrade(api)

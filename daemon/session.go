@@ -18,7 +18,12 @@ import (
 
 type ctxKey int
 
-const userKey ctxKey = 0
+const (
+	userKey ctxKey = iota
+	// tokenKey holds the session's token, for the operations that keep
+	// this session while ending the others.
+	tokenKey
+)
 
 // cookieName is the session cookie: with Secure cookies it carries the
 // __Host- prefix, which browsers only accept from https, on path /, without
@@ -72,7 +77,13 @@ func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(d.api, ctx, status, "")
 		return
 	}
-	next(huma.WithValue(ctx, userKey, u))
+	next(huma.WithValue(huma.WithValue(ctx, userKey, u), tokenKey, token))
+}
+
+// sessionToken is the token of the request's session.
+func sessionToken(ctx context.Context) string {
+	t, _ := ctx.Value(tokenKey).(string)
+	return t
 }
 
 // currentUser is the user of the request's session; requireSession

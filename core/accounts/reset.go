@@ -159,3 +159,67 @@ func liveReset(ctx context.Context, q store.Q, token string, now time.Time) (str
 	}
 	return userID, nil
 }
+
+// The password change's French texts.
+const (
+	// MsgCurrentRequired asks for the current password.
+	MsgCurrentRequired = "Saisissez votre mot de passe actuel"
+	// MsgCurrentWrong refuses a wrong current password.
+	MsgCurrentWrong = "Le mot de passe actuel est incorrect."
+)
+
+// ChangePassword sets u's password from the profile: the current password
+// must be right — checked as a login attempt from client, throttled alike
+// (throttle.go) —, the new one follow PRODUCT §5's rule (and equal
+// password2 when given). Every other session of the account ends, and its
+// reset links; the session of keepToken stays.
+func ChangePassword(ctx context.Context, db *store.DB, u User, current, password string, password2 *string, client, keepToken string, now time.Time) error {
+	v := &core.ValidationError{}
+	if current == "" {
+		v.Add("current", MsgCurrentRequired)
+	}
+	if !ValidPassword(password) {
+		v.Add("password", MsgPasswordInvalid)
+	}
+	if password2 != nil && *password2 != password {
+		v.Add("password2", MsgPasswordsDiffer)
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	a := loginAttempt(u.Email, client)
+	if err := a.begin(ctx, db, now); err != nil {
+		return err
+	}
+	fresh, err := ByID(ctx, db, u.ID)
+	if err != nil {
+		return errors.Join(err, a.giveBack(ctx, db))
+	}
+	ok, err := CheckPassword(ctx, fresh.PasswordHash, current)
+	if err != nil {
+		return errors.Join(err, a.giveBack(ctx, db))
+	}
+	if !ok {
+		return core.Invalid("current", MsgCurrentWrong)
+	}
+	hash, err := HashPassword(ctx, password)
+	if err != nil {
+		return errors.Join(err, a.giveBack(ctx, db))
+	}
+	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		if err := a.succeeded(ctx, tx, now); err != nil {
+			return err
+		}
+		ms := now.UnixMilli()
+		if _, err := store.Exec(ctx, tx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, ms, u.ID); err != nil {
+			return fmt.Errorf("accounts: change password: %w", err)
+		}
+		if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?`, u.ID, hashToken(keepToken)); err != nil {
+			return fmt.Errorf("accounts: end sessions: %w", err)
+		}
+		if _, err := store.Exec(ctx, tx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, ms, u.ID); err != nil {
+			return fmt.Errorf("accounts: change password: %w", err)
+		}
+		return nil
+	})
+}

@@ -5,6 +5,7 @@ import { useSubmit } from '../forms/useSubmit'
 import { updateProfile } from '../store/session'
 import type { PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
 import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
+import { ChangePasswordForm } from './ChangePasswordForm'
 import { DeliveryDaysPicker } from './DeliveryDaysPicker'
 import { PaymentTermsForm } from './PaymentTermsForm'
 
@@ -142,6 +143,7 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
         </Stack>
       </Paper>
       {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
+      <ChangePasswordForm />
     </Stack>
   )
 }

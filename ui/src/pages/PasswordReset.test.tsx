@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Route } from 'wouter'
+import { ChangePasswordForm } from '../components/ChangePasswordForm'
 import { resetToken } from '../components/ResetPasswordForm'
 import { resetState } from '../store/state'
 import { renderWithProviders } from '../test/render'
@@ -115,5 +116,47 @@ describe('new password', () => {
     renderLanding('/landing/reset')
     expect(screen.getByText(RESET_TEXTS.missingToken)).toBeInTheDocument()
     expect(screen.queryByLabelText('Nouveau mot de passe')).not.toBeInTheDocument()
+  })
+})
+
+describe('password change in the profile', () => {
+  it('asks the current password, shows the daemon’s refusal under it, then its answer', async () => {
+    const user = userEvent.setup()
+    const wrong = 'Le mot de passe actuel est incorrect.'
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        json(422, { status: 422, detail: wrong, errors: [{ location: 'body.current', message: wrong }] }),
+      )
+      .mockResolvedValueOnce(
+        json(200, { message: 'Votre mot de passe a été modifié. Vos autres sessions sont fermées.' }),
+      )
+    renderWithProviders(<ChangePasswordForm />)
+    const submit = screen.getByRole('button', { name: 'Changer le mot de passe' })
+    await user.type(screen.getByLabelText('Nouveau mot de passe'), 'nouveau123')
+    await user.type(screen.getByLabelText('Confirmation du nouveau mot de passe'), 'nouveau123')
+    expect(submit).toBeDisabled()
+    await user.click(screen.getByLabelText('Mot de passe actuel'))
+    await user.tab()
+    expect(screen.getByText('Saisissez votre mot de passe actuel')).toBeInTheDocument()
+    expect(fetch).not.toHaveBeenCalled()
+
+    await user.type(screen.getByLabelText('Mot de passe actuel'), 'pas-le-bon1')
+    await user.click(submit)
+    expect((await screen.findAllByText(wrong)).length).toBeGreaterThan(0)
+    expect(fetch.mock.calls[0][0]).toBe('/api/user/password')
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({
+      current: 'pas-le-bon1',
+      password: 'nouveau123',
+      password2: 'nouveau123',
+    })
+
+    await user.clear(screen.getByLabelText('Mot de passe actuel'))
+    await user.type(screen.getByLabelText('Mot de passe actuel'), 'ancien123')
+    await user.click(screen.getByRole('button', { name: 'Changer le mot de passe' }))
+    expect(
+      await screen.findByText('Votre mot de passe a été modifié. Vos autres sessions sont fermées.'),
+    ).toBeInTheDocument()
+    expect(screen.getByLabelText('Mot de passe actuel')).toHaveValue('')
   })
 })

@@ -83,6 +83,12 @@ export async function resetPassword(token: string, password: string, password2: 
   return message
 }
 
+/** Changes the password from the profile; returns the daemon's sentence. Throws ApiError (422, 429). */
+export async function changePassword(current: string, password: string, password2: string): Promise<string> {
+  const { message } = await api.put<{ message: string }>('/api/user/password', { current, password, password2 })
+  return message
+}
+
 /** Creates an account and logs it in. Throws ApiError (422 field errors, 409 duplicate). */
 export async function register(request: RegistrationRequest): Promise<User> {
   try {

@@ -46,3 +46,25 @@ export function validateReset(values: ResetValues): Errors<ResetField> {
   if (values.password2 !== values.password) errors.password2 = REGISTRATION_MESSAGES.passwordMismatch
   return errors
 }
+
+export interface ChangeValues {
+  current: string
+  password: string
+  password2: string
+}
+
+export type ChangeField = keyof ChangeValues
+
+export const CHANGE_TEXTS = {
+  title: 'Mot de passe',
+  current: 'Mot de passe actuel',
+  currentRequired: 'Saisissez votre mot de passe actuel',
+  submit: 'Changer le mot de passe',
+} as const
+
+/** Validates the profile's password change: the current one, then the new one twice. */
+export function validateChange(values: ChangeValues): Errors<ChangeField> {
+  const errors: Errors<ChangeField> = validateReset(values)
+  if (values.current === '') errors.current = CHANGE_TEXTS.currentRequired
+  return errors
+}
