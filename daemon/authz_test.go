@@ -114,6 +114,7 @@ var matrix = map[string]row{
 	"GET /api/user":   {path: fixed("/api/user"), expect: everyone(200)},
 	"PUT /api/user":   {path: fixed("/api/user"), body: body(map[string]any{"tel": "0612345678"}), expect: everyone(200)},
 	"GET /api/events": {path: fixed("/api/events"), expect: everyone(200)},
+	"GET /print/mydata": {path: fixed("/print/mydata"), expect: everyone(200)},
 	"PUT /api/user/password": {
 		path: fixed("/api/user/password"),
 		body: body(map[string]any{"current": "pas-le-bon1", "password": "nouveau123"}),

@@ -248,6 +248,20 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 				"403": problem("The user is not a producer"),
 			}),
 		}},
+		{handler: d.printMyData, op: &huma.Operation{
+			OperationID: "export-my-data", Method: http.MethodGet, Path: "/print/mydata",
+			Tags: []string{"User"}, Summary: "The user's personal data (zip)",
+			Description: "RGPD art. 15 and 20: LISEZMOI.txt, compte.json (the profile), besoins.json (needs with the " +
+				"user's proposals), commandes.json (orders with their deliveries), activite.json (the whole feed), " +
+				"paiements.json (accounts), and documents/ (every invoice, credit note and complementary invoice the " +
+				"user is a party to, Factur-X PDF). Written as it is made; one export at a time (503 with Retry-After).",
+			Security: sessionSecurity,
+			Responses: map[string]*huma.Response{
+				"200": fileResponse("application/zip", "primeur-mes-donnees-YYYY-MM-DD.zip"),
+				"401": problem("No valid session: `detail` is `User did not provide any token`"),
+				"503": problem("Another export is running: `detail` says so in French; Retry-After"),
+			},
+		}},
 		{handler: d.printStatement, op: &huma.Operation{
 			OperationID: "print-statement", Method: http.MethodGet, Path: "/print/statement/{partnerId}",
 			Tags: []string{"Payments"}, Summary: "A statement of account with a partner (PDF)",

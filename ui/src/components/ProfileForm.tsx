@@ -7,6 +7,7 @@ import type { PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../typ
 import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
 import { ChangePasswordForm } from './ChangePasswordForm'
 import { DeliveryDaysPicker } from './DeliveryDaysPicker'
+import { MyDataPanel } from './MyDataPanel'
 import { PaymentTermsForm } from './PaymentTermsForm'
 
 /** Labels of the profile fields (every input is labelled; tests find fields by label). */
@@ -144,6 +145,7 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
       </Paper>
       {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
       <ChangePasswordForm />
+      <MyDataPanel />
     </Stack>
   )
 }

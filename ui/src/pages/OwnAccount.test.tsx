@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Route } from 'wouter'
 import { ChangePasswordForm } from '../components/ChangePasswordForm'
+import { MyDataPanel } from '../components/MyDataPanel'
 import { resetToken } from '../components/ResetPasswordForm'
 import { resetState } from '../store/state'
 import { renderWithProviders } from '../test/render'
@@ -158,5 +159,14 @@ describe('password change in the profile', () => {
       await screen.findByText('Votre mot de passe a été modifié. Vos autres sessions sont fermées.'),
     ).toBeInTheDocument()
     expect(screen.getByLabelText('Mot de passe actuel')).toHaveValue('')
+  })
+})
+
+describe('my data', () => {
+  it('downloads the personal data export from the profile', () => {
+    renderWithProviders(<MyDataPanel />)
+    const link = screen.getByRole('link', { name: 'Télécharger mes données' })
+    expect(link).toHaveAttribute('href', '/print/mydata')
+    expect(link).toHaveAttribute('download')
   })
 })
