@@ -111,9 +111,9 @@ var matrix = map[string]row{
 		path:   fixed("/auth/logout"),
 		expect: map[actor]int{anon: 204, shop: 204, otherShop: 204, producer: 204, otherProducer: 204},
 	},
-	"GET /api/user":   {path: fixed("/api/user"), expect: everyone(200)},
-	"PUT /api/user":   {path: fixed("/api/user"), body: body(map[string]any{"tel": "0612345678"}), expect: everyone(200)},
-	"GET /api/events": {path: fixed("/api/events"), expect: everyone(200)},
+	"GET /api/user":     {path: fixed("/api/user"), expect: everyone(200)},
+	"PUT /api/user":     {path: fixed("/api/user"), body: body(map[string]any{"tel": "0612345678"}), expect: everyone(200)},
+	"GET /api/events":   {path: fixed("/api/events"), expect: everyone(200)},
 	"GET /print/mydata": {path: fixed("/print/mydata"), expect: everyone(200)},
 	"PUT /api/user/password": {
 		path: fixed("/api/user/password"),
