@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -136,5 +137,41 @@ func TestDemoCommand(t *testing.T) {
 	code, out, _ = run(t, "", "demo")
 	if code != 0 || !strings.Contains(out, "epicerie-du-lac@demo.primeur.fr") {
 		t.Fatalf("demo again: %d %q", code, out)
+	}
+}
+
+// TestUserExportAndClose: an administrator writes an account's data as a
+// zip, then closes it: it can no longer be found by its email.
+func TestUserExportAndClose(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	if code, _, errOut := run(t, "", "migrate"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := run(t, "motdepasse1\n", "user", "create", "--email", "ferme@example.fr", "--name", "Ferme du Lac", "--type", "producer"); code != 0 {
+		t.Fatalf("create: %d %s", code, errOut)
+	}
+	zipPath := filepath.Join(dir, "ferme.zip")
+	code, out, errOut := run(t, "", "user", "export", "ferme@example.fr", "--out", zipPath)
+	if code != 0 || !strings.Contains(out, "written to "+zipPath) {
+		t.Fatalf("export: %d %q %s", code, out, errOut)
+	}
+	z, err := zip.OpenReader(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range z.File {
+		names = append(names, f.Name)
+	}
+	z.Close()
+	if strings.Join(names, ",") != "LISEZMOI.txt,compte.json,besoins.json,commandes.json,activite.json,paiements.json" {
+		t.Fatalf("files %v", names)
+	}
+	if code, out, errOut := run(t, "", "user", "close", "ferme@example.fr"); code != 0 || !strings.Contains(out, "closed") {
+		t.Fatalf("close: %d %q %s", code, out, errOut)
+	}
+	if code, _, _ := run(t, "", "user", "export", "ferme@example.fr"); code == 0 {
+		t.Fatal("a closed account is still found by its email")
 	}
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"archive/zip"
 	"bufio"
 	"errors"
 	"fmt"
@@ -13,16 +14,18 @@ import (
 	"golang.org/x/term"
 
 	"primeur/core/accounts"
+	"primeur/core/closure"
+	"primeur/core/mydata"
 )
 
 func (a *app) userCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "user",
-		Short: "Manage accounts (create, list, set a password)",
+		Short: "Manage accounts (create, list, set a password, export, close)",
 		Long: "Manage accounts. Passwords are never taken from flags: they are asked at a prompt\n" +
 			"on a terminal, or read from the first line of standard input otherwise.",
 	}
-	cmd.AddCommand(a.userCreateCommand(), a.userListCommand(), a.userSetPasswordCommand())
+	cmd.AddCommand(a.userCreateCommand(), a.userListCommand(), a.userSetPasswordCommand(), a.userExportCommand(), a.userCloseCommand())
 	return cmd
 }
 
@@ -172,4 +175,73 @@ func (a *app) readPassword(confirm bool) (string, error) {
 		return "", errors.New("no password on standard input")
 	}
 	return strings.TrimRight(line, "\r\n"), nil
+}
+
+func (a *app) userExportCommand() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:     "export EMAIL",
+		Short:   "Write what Primeur holds of an account as a zip (RGPD; as its \"Télécharger mes données\")",
+		Example: "  primeur user export ferme@example.fr --out ferme.zip",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			u, err := accounts.ByEmail(cmd.Context(), db, args[0])
+			if err != nil {
+				return err
+			}
+			now := a.clock().Now()
+			today := a.clock().Today().String()
+			if out == "" {
+				out = mydata.FileName(today)
+			}
+			f, err := os.Create(out)
+			if err != nil {
+				return err
+			}
+			z := zip.NewWriter(f)
+			err = mydata.Write(cmd.Context(), db, z, u, now, today)
+			if err == nil {
+				err = z.Close()
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return errors.Join(err, os.Remove(out))
+			}
+			fmt.Fprintf(a.out, "data of %s written to %s\n", args[0], out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "the zip to write (default primeur-mes-donnees-YYYY-MM-DD.zip)")
+	return cmd
+}
+
+func (a *app) userCloseCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "close EMAIL",
+		Short: "Close an account: anonymised, no more login; refused, saying why, while it still trades or owes",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := a.openDB(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			u, err := accounts.ByEmail(cmd.Context(), db, args[0])
+			if err != nil {
+				return err
+			}
+			if err := closure.Close(cmd.Context(), db, u, a.clock().Now(), a.cfg.Location); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.out, "account %s closed (%s)\n", args[0], u.ID)
+			return nil
+		},
+	}
 }

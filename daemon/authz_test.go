@@ -115,6 +115,12 @@ var matrix = map[string]row{
 	"PUT /api/user":     {path: fixed("/api/user"), body: body(map[string]any{"tel": "0612345678"}), expect: everyone(200)},
 	"GET /api/events":   {path: fixed("/api/events"), expect: everyone(200)},
 	"GET /print/mydata": {path: fixed("/print/mydata"), expect: everyone(200)},
+	"POST /api/user/close": {
+		path: fixed("/api/user/close"),
+		body: body(map[string]any{"current": "pas-le-bon1"}),
+		// A wrong password: refused, nothing changes.
+		expect: map[actor]int{anon: 401, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
+	},
 	"PUT /api/user/password": {
 		path: fixed("/api/user/password"),
 		body: body(map[string]any{"current": "pas-le-bon1", "password": "nouveau123"}),

@@ -10,6 +10,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/closure"
 	"primeur/core/mail"
 )
 
@@ -175,5 +176,62 @@ func (d *Daemon) changePassword(ctx context.Context, in *changePasswordRequest) 
 	d.log.InfoContext(ctx, "password changed", "user", u.ID)
 	out := &MessageOutput{}
 	out.Body.Message = MsgPasswordChanged
+	return out, nil
+}
+
+// CloseAccountInput closes the account, with its password.
+type CloseAccountInput struct {
+	Body struct {
+		Current string `json:"current" required:"false" doc:"The account's password. Needed: refused (422) without it"`
+	}
+}
+
+// closeAccountRequest resolves the client address, for throttling.
+type closeAccountRequest struct {
+	CloseAccountInput
+	client string
+}
+
+// Resolve implements huma.Resolver to capture the peer address.
+func (c *closeAccountRequest) Resolve(ctx huma.Context) []error {
+	r, _ := humago.Unwrap(ctx)
+	c.client = clientAddr(r)
+	return nil
+}
+
+// CloseAccountOutput answers a closed account: the session cookie cleared.
+type CloseAccountOutput struct {
+	SetCookie http.Cookie `header:"Set-Cookie"`
+	Body      struct {
+		Message string `json:"message"`
+	}
+}
+
+// MsgAccountClosed answers a closed account.
+const MsgAccountClosed = "Votre compte est supprimé. Vos factures et avoirs restent conservés 10 ans, comme la loi l'exige."
+
+func (d *Daemon) registerClose(api huma.API) {
+	huma.Register(api, huma.Operation{
+		OperationID: "close-account", Method: http.MethodPost, Path: "/user/close",
+		Summary: "Close the account",
+		Description: "With the account's password (checked and throttled as a login attempt). Refused (409, saying what " +
+			"blocks it) while deliveries are planned, commitments run this month or later, claims wait or invoices are " +
+			"unpaid. The account is anonymised and can no longer log in; its invoices and credit notes stay.",
+		Tags:   []string{"User"},
+		Errors: []int{http.StatusUnauthorized, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
+	}, d.closeAccount)
+}
+
+func (d *Daemon) closeAccount(ctx context.Context, in *closeAccountRequest) (*CloseAccountOutput, error) {
+	u := currentUser(ctx)
+	if err := accounts.VerifyPassword(ctx, d.db, u, in.Body.Current, in.client, d.now()); err != nil {
+		return nil, d.refusal(ctx, err)
+	}
+	if err := closure.Close(ctx, d.db, u, d.now(), d.cfg.Location); err != nil {
+		return nil, d.refusal(ctx, err)
+	}
+	d.log.InfoContext(ctx, "account closed", "user", u.ID)
+	out := &CloseAccountOutput{SetCookie: d.clearCookie()}
+	out.Body.Message = MsgAccountClosed
 	return out, nil
 }

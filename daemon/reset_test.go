@@ -116,3 +116,28 @@ func TestChangePassword(t *testing.T) {
 			Expect(t, http.StatusUnauthorized)
 	})
 }
+
+// TestCloseAccountThroughTheAPI: with a wrong password nothing happens;
+// while a commitment runs the closure is refused with what blocks it;
+// then the account closes, its session ends and it cannot log in again.
+func TestCloseAccountThroughTheAPI(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		dw := newDeliveriesWorld(t, db)
+		dw.shop.Do("POST", "/api/user/close", map[string]any{"current": "pas-le-bon1"}).Expect(t, http.StatusUnprocessableEntity)
+		blocked := dw.shop.Do("POST", "/api/user/close", map[string]any{"current": daemontest.Password}).Expect(t, http.StatusConflict).Problem(t)
+		if !strings.HasPrefix(blocked.Detail, "Votre compte ne peut pas encore être supprimé :") || !strings.Contains(blocked.Detail, "prévue") {
+			t.Fatalf("blocked: %q", blocked.Detail)
+		}
+		dw.shop.Do("GET", "/api/user", nil).Expect(t, http.StatusOK)
+
+		// A shop that never traded closes at once.
+		fresh, _ := dw.s.Register("nouveau@magasin.fr", "Nouveau magasin", true)
+		res := fresh.Do("POST", "/api/user/close", map[string]any{"current": daemontest.Password}).Expect(t, http.StatusOK)
+		if !strings.Contains(string(res.Body), "Votre compte est supprimé") || !strings.Contains(res.Header.Get("Set-Cookie"), "Max-Age=0") {
+			t.Fatalf("closed: %v %s", res.Header, res.Body)
+		}
+		fresh.Do("GET", "/api/user", nil).Expect(t, http.StatusUnauthorized)
+		dw.s.Client().Do("POST", "/auth/login", map[string]any{"email": "nouveau@magasin.fr", "password": daemontest.Password}).
+			Expect(t, http.StatusUnauthorized)
+	})
+}

@@ -18,6 +18,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	api.UseSimpleModifier(func(op *huma.Operation) { op.Security = sessionSecurity })
 	d.registerUser(api)
 	d.registerPasswordChange(api)
+	d.registerClose(api)
 	d.registerEvents(api)
 	d.registerNeeds(api)
 	d.registerTrade(api)

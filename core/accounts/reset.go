@@ -187,20 +187,9 @@ func ChangePassword(ctx context.Context, db *store.DB, u User, current, password
 	if err := v.Err(); err != nil {
 		return err
 	}
-	a := loginAttempt(u.Email, client)
-	if err := a.begin(ctx, db, now); err != nil {
+	a, err := checkCurrent(ctx, db, u, current, client, now)
+	if err != nil {
 		return err
-	}
-	fresh, err := ByID(ctx, db, u.ID)
-	if err != nil {
-		return errors.Join(err, a.giveBack(ctx, db))
-	}
-	ok, err := CheckPassword(ctx, fresh.PasswordHash, current)
-	if err != nil {
-		return errors.Join(err, a.giveBack(ctx, db))
-	}
-	if !ok {
-		return core.Invalid("current", MsgCurrentWrong)
 	}
 	hash, err := HashPassword(ctx, password)
 	if err != nil {
@@ -222,4 +211,39 @@ func ChangePassword(ctx context.Context, db *store.DB, u User, current, password
 		}
 		return nil
 	})
+}
+
+// checkCurrent checks u's current password as a login attempt from
+// client, throttled alike; a wrong one is MsgCurrentWrong on field
+// "current". It returns the attempt, for the caller to record its success.
+func checkCurrent(ctx context.Context, db *store.DB, u User, current, client string, now time.Time) (*attempt, error) {
+	a := loginAttempt(u.Email, client)
+	if err := a.begin(ctx, db, now); err != nil {
+		return nil, err
+	}
+	fresh, err := ByID(ctx, db, u.ID)
+	if err != nil {
+		return nil, errors.Join(err, a.giveBack(ctx, db))
+	}
+	ok, err := CheckPassword(ctx, fresh.PasswordHash, current)
+	if err != nil {
+		return nil, errors.Join(err, a.giveBack(ctx, db))
+	}
+	if !ok {
+		return nil, core.Invalid("current", MsgCurrentWrong)
+	}
+	return a, nil
+}
+
+// VerifyPassword checks u's current password before an operation that
+// needs it (closing the account), as ChangePassword does.
+func VerifyPassword(ctx context.Context, db *store.DB, u User, current, client string, now time.Time) error {
+	if current == "" {
+		return core.Invalid("current", MsgCurrentRequired)
+	}
+	a, err := checkCurrent(ctx, db, u, current, client, now)
+	if err != nil {
+		return err
+	}
+	return db.Tx(ctx, func(tx *sqlx.Tx) error { return a.succeeded(ctx, tx, now) })
 }

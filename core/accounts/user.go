@@ -262,7 +262,7 @@ type Shop struct {
 	Longitude string `db:"longitude"`
 }
 
-// Shops returns every shop, ordered by name, as viewer sees them: the one
+// Shops returns every shop not closed, ordered by name, as viewer sees them: the one
 // part of the user load that grows with the platform (docs/BENCHMARKS.md),
 // so only the five columns the map shows are read.
 //
@@ -280,17 +280,17 @@ func Shops(ctx context.Context, q store.Q, viewer User) ([]Shop, error) {
 				WHERE p.producer_id = ? AND p.status = 'accepted'
 			UNION SELECT o.distributor_id FROM orders o WHERE o.producer_id = ?
 		) THEN u.email ELSE '' END AS email
-		FROM users u WHERE u.type = ? ORDER BY u.name, u.id`,
+		FROM users u WHERE u.type = ? AND u.closed_at IS NULL ORDER BY u.name, u.id`,
 		viewer.ID, viewer.ID, viewer.ID, Distributor); err != nil {
 		return nil, fmt.Errorf("accounts: list shops: %w", err)
 	}
 	return ss, nil
 }
 
-// ShopIDs returns the id of every shop, sorted.
+// ShopIDs returns the id of every shop not closed, sorted.
 func ShopIDs(ctx context.Context, q store.Q) ([]string, error) {
 	var ids []string
-	if err := store.Select(ctx, q, &ids, `SELECT id FROM users WHERE type = ? ORDER BY id`, Distributor); err != nil {
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM users WHERE type = ? AND closed_at IS NULL ORDER BY id`, Distributor); err != nil {
 		return nil, fmt.Errorf("accounts: list shop ids: %w", err)
 	}
 	return ids, nil

@@ -6,6 +6,7 @@ import { updateProfile } from '../store/session'
 import type { PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
 import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
 import { ChangePasswordForm } from './ChangePasswordForm'
+import { CloseAccountForm } from './CloseAccountForm'
 import { DeliveryDaysPicker } from './DeliveryDaysPicker'
 import { MyDataPanel } from './MyDataPanel'
 import { PaymentTermsForm } from './PaymentTermsForm'
@@ -146,6 +147,7 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
       {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
       <ChangePasswordForm />
       <MyDataPanel />
+      <CloseAccountForm />
     </Stack>
   )
 }

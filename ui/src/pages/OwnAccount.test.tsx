@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Route } from 'wouter'
 import { ChangePasswordForm } from '../components/ChangePasswordForm'
+import { CloseAccountForm } from '../components/CloseAccountForm'
 import { MyDataPanel } from '../components/MyDataPanel'
 import { resetToken } from '../components/ResetPasswordForm'
 import { resetState } from '../store/state'
@@ -168,5 +169,32 @@ describe('my data', () => {
     const link = screen.getByRole('link', { name: 'Télécharger mes données' })
     expect(link).toHaveAttribute('href', '/print/mydata')
     expect(link).toHaveAttribute('download')
+  })
+})
+
+describe('closing the account', () => {
+  it('asks the password, shows what blocks the closure, then logs out', async () => {
+    const user = userEvent.setup()
+    const blocked =
+      'Votre compte ne peut pas encore être supprimé : une livraison est prévue : faites-la ou annulez-la.'
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(json(409, { status: 409, detail: blocked }))
+      .mockResolvedValueOnce(json(200, { message: 'Votre compte est supprimé.' }))
+    renderWithProviders(<CloseAccountForm />)
+    expect(screen.queryByLabelText('Mot de passe actuel')).not.toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Supprimer mon compte…' }))
+    await user.click(screen.getByRole('button', { name: 'Supprimer définitivement' }))
+    expect(screen.getByText('Saisissez votre mot de passe actuel')).toBeInTheDocument()
+    expect(fetch).not.toHaveBeenCalled()
+    await user.type(screen.getByLabelText('Mot de passe actuel'), 'ancien123')
+    await user.click(screen.getByRole('button', { name: 'Supprimer définitivement' }))
+    expect(await screen.findByText(blocked)).toBeInTheDocument()
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ current: 'ancien123' })
+
+    window.localStorage.setItem('primeur.email', 'x@exemple.fr')
+    await user.click(screen.getByRole('button', { name: 'Supprimer définitivement' }))
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2))
+    await vi.waitFor(() => expect(window.localStorage.getItem('primeur.email')).toBeNull())
   })
 })

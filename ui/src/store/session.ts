@@ -113,6 +113,19 @@ export async function logout(): Promise<void> {
   state.origin = null
 }
 
+/**
+ * Closes the account with its password (PRODUCT §13 "Closing an account");
+ * on success the local session ends as at logout and the daemon's sentence
+ * is returned. Throws ApiError (422 wrong password, 409 what blocks it).
+ */
+export async function closeAccount(current: string): Promise<string> {
+  const { message } = await api.post<{ message: string }>('/api/user/close', { current })
+  storeEmail(null)
+  resetState(null)
+  state.origin = null
+  return message
+}
+
 /** Outcome of a user load: loaded, rejected (logged out, go to login), failed, or skipped. */
 export type LoadOutcome = 'loaded' | 'rejected' | 'failed' | 'skipped'
 

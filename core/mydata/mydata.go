@@ -1,0 +1,134 @@
+// Package mydata writes what Primeur holds of an account as a zip (RGPD
+// art. 15 and 20): its profile, needs, orders with deliveries, activity and
+// payments as JSON, and the invoices and credit notes it is a party to as
+// Factur-X PDF. The daemon serves it (GET /print/mydata), the CLI writes it
+// for an administrator (primeur user export).
+package mydata
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/activity"
+	"primeur/core/billing"
+	"primeur/core/documents"
+	"primeur/core/orders"
+	"primeur/core/payments"
+	"primeur/core/planning"
+	"primeur/core/store"
+)
+
+// Readme is the first file of an export.
+const Readme = `Vos données sur Primeur
+
+compte.json       votre compte : identité, adresses, coordonnées bancaires, jours de livraison, conditions de paiement
+besoins.json      les besoins (magasin : les vôtres ; producteur : ceux sur lesquels vous avez proposé), avec vos propositions et engagements
+commandes.json    vos commandes et leurs livraisons (quantités, prix, réclamations)
+activite.json     le fil d'activité : ce que vous avez fait, et ce qu'on vous a adressé
+paiements.json    par partenaire, les factures et avoirs avec ce qu'il reste à payer, et les paiements
+documents/        les factures, avoirs et factures complémentaires (PDF Factur-X) où vous êtes partie
+
+Montants en euros, dates au format AAAA-MM-JJ ou RFC 3339.
+`
+
+// FileName is the export's name on day today ("YYYY-MM-DD").
+func FileName(today string) string { return "primeur-mes-donnees-" + today + ".zip" }
+
+// Write writes u's export into z, as of now (today, "YYYY-MM-DD", in the
+// business time zone), reading q. It does not close z.
+func Write(ctx context.Context, q store.Q, z *zip.Writer, u accounts.User, now time.Time, today string) error {
+	file := func(name string, data []byte) error {
+		f, err := z.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: now})
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		return err
+	}
+	jsonFile := func(name string, v any) error {
+		data, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return err
+		}
+		return file(name, data)
+	}
+	if err := file("LISEZMOI.txt", []byte(Readme)); err != nil {
+		return err
+	}
+	if err := jsonFile("compte.json", u.Profile()); err != nil {
+		return err
+	}
+	needs := planning.Filter{DistributorID: u.ID}
+	of := orders.Filter{DistributorID: u.ID}
+	producer, shop := "", u.ID
+	if u.IsProducer() {
+		needs = planning.Filter{TradedBy: u.ID, OnlyProposalsOf: u.ID}
+		of = orders.Filter{ProducerID: u.ID}
+		producer, shop = u.ID, ""
+	}
+	ns, err := planning.List(ctx, q, needs)
+	if err != nil {
+		return err
+	}
+	if err := jsonFile("besoins.json", ns); err != nil {
+		return err
+	}
+	ords, err := orders.LoadViews(ctx, q, of, u.ID)
+	if err != nil {
+		return err
+	}
+	if err := jsonFile("commandes.json", ords); err != nil {
+		return err
+	}
+	var feed []activity.View
+	for before := ""; ; {
+		page, err := activity.Feed(ctx, q, u.ID, before, 200)
+		if err != nil {
+			return err
+		}
+		feed = append(feed, page...)
+		if len(page) < 200 {
+			break
+		}
+		before = page[len(page)-1].ID
+	}
+	if err := jsonFile("activite.json", feed); err != nil {
+		return err
+	}
+	accs, err := payments.Accounts(ctx, q, producer, shop, today)
+	if err != nil {
+		return err
+	}
+	if err := jsonFile("paiements.json", accs); err != nil {
+		return err
+	}
+	for _, o := range ords {
+		docs, err := billing.Credits(ctx, q, o.ID, "", "")
+		if err != nil {
+			return err
+		}
+		inv, err := billing.ForOrder(ctx, q, o.ID)
+		switch {
+		case errors.Is(err, core.ErrNotFound):
+		case err != nil:
+			return err
+		default:
+			docs = append([]billing.Invoice{inv}, docs...)
+		}
+		for _, doc := range docs {
+			pdf, err := documents.Invoice(doc)
+			if err != nil {
+				return err
+			}
+			if err := file("documents/"+documents.InvoiceFileName(doc.Number), pdf); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
