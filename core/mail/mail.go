@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	gomail "github.com/wneessen/go-mail"
 
@@ -106,7 +107,7 @@ func build(from string, m Message) (*gomail.Msg, error) {
 	if err := msg.To(m.To...); err != nil {
 		return nil, fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
 	}
-	msg.Subject(printable.Line(m.Subject))
+	msg.Subject(subject(m.Subject))
 	msg.SetMessageIDWithValue(m.Key + "@" + domainOf(from))
 	if m.Date.IsZero() {
 		msg.SetDate()
@@ -241,4 +242,19 @@ func HTML(body string) string {
 	}
 	b.WriteString("</body></html>\n")
 	return b.String()
+}
+
+// MaxSubject bounds a subject, in characters: names people type go into
+// subjects, and mail clients cut long ones anyway.
+const MaxSubject = 200
+
+// subject is m's subject on one printable line, cut at MaxSubject
+// characters with an ellipsis.
+func subject(s string) string {
+	s = printable.Line(s)
+	if utf8.RuneCountInString(s) <= MaxSubject {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:MaxSubject-1])) + "…"
 }

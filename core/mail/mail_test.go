@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"primeur/core/config"
 	"primeur/core/mail"
@@ -198,5 +199,20 @@ func TestHTMLAlternative(t *testing.T) {
 	}
 	if strings.Contains(got, "<Ferme") {
 		t.Errorf("unescaped text in\n%s", got)
+	}
+}
+
+// TestLongSubjectsAreCut: a subject made of a very long name stays within
+// mail.MaxSubject characters, cut with an ellipsis.
+func TestLongSubjectsAreCut(t *testing.T) {
+	m := message()
+	m.Subject = "Facture FA-2026-000001 — " + strings.Repeat("Épicerie ", 60)
+	srv := mailtest.Start(t, "", "")
+	if err := (mail.SMTP{Config: srv.Config()}).Send(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Messages(t)[0].Subject
+	if n := utf8.RuneCountInString(got); n != mail.MaxSubject || !strings.HasSuffix(got, "…") || !strings.HasPrefix(got, "Facture FA-2026-000001 — Épicerie") {
+		t.Fatalf("subject of %d characters: %q", n, got)
 	}
 }
