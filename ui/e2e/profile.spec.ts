@@ -1,4 +1,5 @@
-import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
+import { readFileSync } from 'node:fs'
+import { expect, loginThroughForm, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 test('a producer registers and sets its delivery days in the profile form', async ({ page }) => {
   const farm = uniqueAccount('ferme')
@@ -49,4 +50,43 @@ test('a producer registers and sets its delivery days in the profile form', asyn
   await page.getByRole('button', { name: farm.email }).click()
   await expect(terms.getByLabel('Délai (jours)')).toHaveValue('5')
   await expect(terms.getByLabel('Escompte pour paiement anticipé (%)')).toHaveValue('2')
+})
+
+test('a shop changes its password, downloads its data and closes its account from the profile', async ({ page }) => {
+  const shop = uniqueAccount('magasin')
+  await page.goto('/landing/register')
+  await registerThroughForm(page, shop, 'Distributeur')
+  await page.getByRole('button', { name: shop.email }).click()
+
+  // The password, with the current one.
+  const change = page.getByRole('form', { name: 'Mot de passe' })
+  const password = `${shop.password}Z7`
+  await change.getByLabel('Mot de passe actuel').fill(shop.password)
+  await change.getByLabel('Nouveau mot de passe', { exact: true }).fill(password)
+  await change.getByLabel('Confirmation du nouveau mot de passe').fill(password)
+  await change.getByRole('button', { name: 'Changer le mot de passe' }).click()
+  await expect(change.getByText('Votre mot de passe a été modifié. Vos autres sessions sont fermées.')).toBeVisible()
+
+  // Its data, as a zip.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Télécharger mes données' }).click(),
+  ])
+  expect(download.suggestedFilename()).toMatch(/^primeur-mes-donnees-\d{4}-\d{2}-\d{2}\.zip$/)
+  const zip = readFileSync((await download.path())!)
+  expect(zip.subarray(0, 2).toString()).toBe('PK')
+  expect(zip.toString('latin1')).toContain('compte.json')
+
+  // Closing: the old password is refused, the new one closes it.
+  const close = page.getByRole('form', { name: 'Supprimer mon compte' })
+  await close.getByRole('button', { name: 'Supprimer mon compte…' }).click()
+  await close.getByLabel('Mot de passe actuel').fill(shop.password)
+  await close.getByRole('button', { name: 'Supprimer définitivement' }).click()
+  await expect(close.getByText('Le mot de passe actuel est incorrect.')).toBeVisible()
+  await close.getByLabel('Mot de passe actuel').fill(password)
+  await close.getByRole('button', { name: 'Supprimer définitivement' }).click()
+  await expect(page).toHaveURL(/\/landing$/)
+  await page.goto('/landing/login')
+  await loginThroughForm(page, { email: shop.email, password })
+  await expect(page.getByText("L'adresse email ou le mot de passe saisis sont incorrects.")).toBeVisible()
 })
