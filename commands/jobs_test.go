@@ -100,8 +100,9 @@ func TestJobsRunAt(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "factures émises : 1, factures envoyées : 1") {
 		t.Fatalf("%d %q", code, out)
 	}
+	// The note and the invoice, a copy for each party.
 	entries, _ := os.ReadDir(filepath.Join(dir, "outbox"))
-	if len(entries) != 2 {
+	if len(entries) != 4 {
 		t.Fatalf("outbox %v", entries)
 	}
 }
@@ -189,8 +190,9 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 					t.Fatalf("%s: numbers %v", f.Name, seqs[f.ID])
 				}
 			}
+			// A copy of each invoice for the shop and one for its producer.
 			entries, _ := os.ReadDir(filepath.Join(dir, "outbox"))
-			if len(entries) != orderCount {
+			if len(entries) != 2*orderCount {
 				t.Fatalf("%d files in the outbox for %d invoices", len(entries), orderCount)
 			}
 			var unsent int

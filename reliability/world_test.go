@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -316,15 +317,22 @@ func checkCredits(t *testing.T, db *store.DB, w world) []creditRow {
 	return cs
 }
 
-// messageCounts counts the messages received per Message-ID key
-// ("invoice-<id>", "note-<id>").
+// messageCounts counts, per Message-ID key ("invoice-<id>", "note-<id>"),
+// how many times the message was sent: the most copies any of its
+// recipients received (a message goes as one copy per recipient).
 func messageCounts(srv *mailtest.Server) map[string]int {
 	out := map[string]int{}
-	for _, id := range srv.MessageIDs() {
-		out[strings.TrimSuffix(strings.TrimPrefix(id, "<"), "@primeur.local>")]++
+	for id, byRecipient := range srv.Copies() {
+		key := strings.TrimSuffix(strings.TrimPrefix(id, "<"), "@primeur.local>")
+		for _, n := range byRecipient {
+			out[key] = max(out[key], n)
+		}
 	}
 	return out
 }
+
+// copyFile is the outbox file of a message's second or later copy.
+var copyFile = regexp.MustCompile(`\.[0-9]+\.eml$`)
 
 // outboxKeys lists the messages of an outbox (file names without .eml),
 // ignoring the temporary files of a write a kill interrupted.
@@ -336,7 +344,8 @@ func outboxKeys(t *testing.T, dir string) []string {
 	}
 	var keys []string
 	for _, e := range entries {
-		if name := e.Name(); !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".eml") {
+		// One file per recipient's copy: key.eml, then key.2.eml…
+		if name := e.Name(); !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".eml") && !copyFile.MatchString(name) {
 			keys = append(keys, strings.TrimSuffix(name, ".eml"))
 		}
 	}

@@ -83,7 +83,7 @@ func TestDeliveriesJobLocksAndEmailsNotes(t *testing.T) {
 				t.Fatalf("at %v: %s", step.now, r)
 			}
 		}
-		msgs := srv.Messages(t)
+		msgs := srv.Merged(t)
 		if len(msgs) != 1 {
 			t.Fatalf("%d messages", len(msgs))
 		}
@@ -124,7 +124,8 @@ func TestWithoutSMTPTheOutboxKeepsEveryMessage(t *testing.T) {
 		for _, e := range entries {
 			names = append(names, e.Name())
 		}
-		if want := []string{"invoice-" + invoiceID + ".eml", "note-" + d + ".eml"}; !slices.Equal(names, want) {
+		// A copy per recipient: the first as key.eml, the second as key.2.eml.
+		if want := []string{"invoice-" + invoiceID + ".2.eml", "invoice-" + invoiceID + ".eml", "note-" + d + ".2.eml", "note-" + d + ".eml"}; !slices.Equal(names, want) {
 			t.Fatalf("outbox %v, want %v", names, want)
 		}
 		raw, err := os.ReadFile(outbox.Path("invoice-" + invoiceID))
@@ -132,9 +133,15 @@ func TestWithoutSMTPTheOutboxKeepsEveryMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := mailtest.Parse(t, raw)
-		// Without an accounting address, the shop's own email.
-		if !slices.Equal(m.To, []string{"epicerie@lac.fr", "ferme@aravis.fr"}) || m.Subject != "Facture FA-2026-000001 — Ferme des Aravis — novembre 2026" {
-			t.Fatalf("invoice message %q to %v", m.Subject, m.To)
+		// Without an accounting address, the shop's own email; the
+		// producer's copy beside it.
+		raw2, err := os.ReadFile(outbox.Path("invoice-" + invoiceID + ".2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m2 := mailtest.Parse(t, raw2); !slices.Equal(m.To, []string{"epicerie@lac.fr"}) || !slices.Equal(m2.To, []string{"ferme@aravis.fr"}) ||
+			m.Subject != "Facture FA-2026-000001 — Ferme des Aravis — novembre 2026" || m2.Subject != m.Subject {
+			t.Fatalf("invoice message %q to %v and %v", m.Subject, m.To, m2.To)
 		}
 		pdfAttachment(t, m, "FA-2026-000001.pdf")
 	})
@@ -155,7 +162,7 @@ func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 1)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.InvoicesSent) != 0 {
 			t.Fatalf("again: %s", r)
 		}
-		msgs := srv.Messages(t)
+		msgs := srv.Merged(t)
 		if len(msgs) != 1 {
 			t.Fatalf("%d messages", len(msgs))
 		}
@@ -189,7 +196,7 @@ func TestAFailedSendIsRetried(t *testing.T) {
 		if r := run(t, jobs.Deliveries, e, at(2026, 12, 1, 6, 5)); r.Get(jobs.InvoicesSent) != 1 {
 			t.Fatalf("retry: %s", r)
 		}
-		if n := len(srv.Messages(t)); n != 1 {
+		if n := len(srv.Merged(t)); n != 1 {
 			t.Fatalf("%d messages", n)
 		}
 	})
@@ -216,7 +223,7 @@ func TestAClaimHoldsUntilItsLeaseEnds(t *testing.T) {
 		if r := run(t, jobs.Deliveries, e, at(2026, 11, 10, 13, 0)); r.Get(jobs.NotesSent) != 1 {
 			t.Fatalf("after the lease: %s", r)
 		}
-		if n := len(srv.Messages(t)); n != 1 {
+		if n := len(srv.Merged(t)); n != 1 {
 			t.Fatalf("%d messages", n)
 		}
 	})
@@ -256,8 +263,10 @@ func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {
 		}
 		wg.Wait()
 		keys := map[string]int{}
-		for _, m := range srv.Messages(t) {
-			keys[m.Header.Get("Message-Id")]++
+		for id, byRecipient := range srv.Copies() {
+			for _, n := range byRecipient {
+				keys[id] = max(keys[id], n)
+			}
 		}
 		notes, invoices := 0, 0
 		for k, n := range keys {
@@ -389,7 +398,7 @@ func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 			t.Fatalf("the 3rd: %s", r)
 		}
 
-		msgs := srv.Messages(t)
+		msgs := srv.Merged(t)
 		var credit, complement *mailtest.Message
 		for i, m := range msgs {
 			switch {
@@ -541,7 +550,7 @@ func TestEmailsContractNames(t *testing.T) {
 		run(t, jobs.Deliveries, e, at(2026, 11, 5, 12, 30))
 		run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0))
 		run(t, jobs.Reminders, e, at(2026, 12, 11, 9, 0))
-		msgs := srv.Messages(t)
+		msgs := srv.Merged(t)
 		if len(msgs) != 3 {
 			var subjects []string
 			for _, m := range msgs {

@@ -110,7 +110,7 @@ func TestHostileNamesAreEmailed(t *testing.T) {
 		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesSent) != 1 {
 			t.Fatalf("invoices: %s", r)
 		}
-		msgs := srv.Messages(t)
+		msgs := srv.Merged(t)
 		if len(msgs) != 2 {
 			t.Fatalf("%d messages", len(msgs))
 		}
@@ -228,7 +228,7 @@ func TestARenderingPanicIsRecoveredRetriedThenLeftForAnAdministrator(t *testing.
 		if out := log.take(); strings.Contains(out, "level=ERROR") || attempts(t, db, bad) != jobs.MaxAttempts {
 			t.Fatalf("after the last attempt: log\n%s", out)
 		}
-		if n := len(srv.Messages(t)); n != 2 {
+		if n := len(srv.Merged(t)); n != 2 {
 			t.Fatalf("%d messages", n)
 		}
 
@@ -245,7 +245,7 @@ func TestARenderingPanicIsRecoveredRetriedThenLeftForAnAdministrator(t *testing.
 		if got := w.Get(bad); got.NoteSentAt == nil {
 			t.Fatal("not sent after --retry-failed")
 		}
-		if n := len(srv.Messages(t)); n != 3 {
+		if n := len(srv.Merged(t)); n != 3 {
 			t.Fatalf("%d messages", n)
 		}
 	})
@@ -286,7 +286,7 @@ func TestWhatCountsAsAnAttempt(t *testing.T) {
 		if _, err := jobs.Invoices(ctx, e, at(2026, 12, 1, 6, 10)); err == nil || mailAttempts() != 2 {
 			t.Fatalf("invalid recipient: %v, %d attempts", err, mailAttempts())
 		}
-		if h.get("failed invoice") != 3 || h.get("sent invoice") != 0 || len(srv.Messages(t)) != 0 {
+		if h.get("failed invoice") != 3 || h.get("sent invoice") != 0 || len(srv.Merged(t)) != 0 {
 			t.Fatalf("observed %v", h.counts)
 		}
 	})

@@ -35,7 +35,7 @@ func TestRemindersOnceEachStep(t *testing.T) {
 		srv := mailtest.Start(t, "", "")
 		e := env(db, mail.SMTP{Config: srv.Config()})
 		run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0))
-		before := len(srv.Messages(t))
+		before := len(srv.Merged(t))
 
 		if r := run(t, jobs.Reminders, e, at(2026, 12, 10, 9, 0)); r.String() != "relances préparées : 0, relances envoyées : 0" {
 			t.Fatalf("on the due date: %s", r)
@@ -56,7 +56,7 @@ func TestRemindersOnceEachStep(t *testing.T) {
 		if r := run(t, jobs.Reminders, e, at(2026, 12, 11, 10, 0)); r.Get(jobs.RemindersCreated) != 0 || r.Get(jobs.RemindersSent) != 0 {
 			t.Fatalf("again on the 11th: %s", r)
 		}
-		msgs := srv.Messages(t)[before:]
+		msgs := srv.Merged(t)[before:]
 		if len(msgs) != 1 {
 			t.Fatalf("%d reminders on the 11th", len(msgs))
 		}
@@ -73,7 +73,7 @@ func TestRemindersOnceEachStep(t *testing.T) {
 		if r := run(t, jobs.Reminders, e, at(2026, 12, 25, 9, 0)); r.Get(jobs.RemindersCreated) != 1 || r.Get(jobs.RemindersSent) != 1 {
 			t.Fatalf("on the 25th: %s", r)
 		}
-		last := srv.Messages(t)
+		last := srv.Merged(t)
 		if got := last[len(last)-1]; !strings.HasPrefix(got.Subject, "Deuxième relance") {
 			t.Fatalf("second reminder %q", got.Subject)
 		}

@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -134,11 +135,39 @@ type SMTP struct {
 	Config config.SMTP
 }
 
-// Send delivers m over one SMTP session.
+// copies splits m into one message per recipient, each addressed to that
+// recipient alone — a producer and a shop, or a shop's accounting, do not
+// receive each other's address with a document —, recipients repeated in
+// any case once. The copies share m's key, so its Message-ID: they are one
+// message sent to several people.
+func copies(m Message) []Message {
+	seen := map[string]bool{}
+	var out []Message
+	for _, to := range m.To {
+		k := strings.ToLower(strings.TrimSpace(to))
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		c := m
+		c.To = []string{to}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return []Message{m} // refused by build: no recipient
+	}
+	return out
+}
+
+// Send delivers m over one SMTP session, one copy per recipient.
 func (s SMTP) Send(ctx context.Context, m Message) error {
-	msg, err := build(s.Config.From, m)
-	if err != nil {
-		return err
+	var msgs []*gomail.Msg
+	for _, c := range copies(m) {
+		msg, err := build(s.Config.From, c)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, msg)
 	}
 	opts := []gomail.Option{gomail.WithPort(s.Config.Port), gomail.WithTimeout(30 * time.Second)}
 	switch s.Config.TLS {
@@ -163,29 +192,48 @@ func (s SMTP) Send(ctx context.Context, m Message) error {
 	if err != nil {
 		return fmt.Errorf("mail: smtp client: %w", err)
 	}
-	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
+	if err := c.DialAndSendWithContext(ctx, msgs...); err != nil {
 		return fmt.Errorf("mail: send %s via %s: %w", m.Key, s.Config.Host, err)
 	}
 	return nil
 }
 
-// Outbox writes each message as <Dir>/<key>.eml.
+// Outbox writes each message as <Dir>/<key>.eml, one file per recipient's
+// copy: <key>.eml for the first, <key>.2.eml, <key>.3.eml… for the others.
 type Outbox struct {
 	Dir  string
 	From string
 }
 
-// Send writes m to the outbox: into a temporary file renamed into place,
-// so a reader never sees half a message and a second send of the same key
-// replaces the first.
+// Send writes m's copies to the outbox: each into a temporary file renamed
+// into place, so a reader never sees half a message and a second send of
+// the same key replaces the first.
 func (o Outbox) Send(_ context.Context, m Message) error {
-	msg, err := build(o.From, m)
-	if err != nil {
-		return err
+	cs := copies(m)
+	msgs := make([]*gomail.Msg, len(cs))
+	for i, c := range cs {
+		msg, err := build(o.From, c)
+		if err != nil {
+			return err
+		}
+		msgs[i] = msg
 	}
 	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
+	for i, msg := range msgs {
+		name := m.Key
+		if i > 0 {
+			name += "." + strconv.Itoa(i+1)
+		}
+		if err := o.write(name, msg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (o Outbox) write(name string, msg *gomail.Msg) error {
 	tmp, err := os.CreateTemp(o.Dir, ".tmp-*.eml")
 	if err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
@@ -193,12 +241,12 @@ func (o Outbox) Send(_ context.Context, m Message) error {
 	defer os.Remove(tmp.Name()) // no-op once renamed
 	if _, err := msg.WriteTo(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("mail: outbox: write %s: %w", m.Key, err)
+		return fmt.Errorf("mail: outbox: write %s: %w", name, err)
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), o.Path(m.Key)); err != nil {
+	if err := os.Rename(tmp.Name(), o.Path(name)); err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
 	return nil

@@ -30,14 +30,16 @@ func message() mail.Message {
 	}
 }
 
-func check(t *testing.T, m mailtest.Message) {
+// check checks a copy of message() as to received it: addressed to it
+// alone.
+func check(t *testing.T, m mailtest.Message, to string) {
 	t.Helper()
 	want := message()
 	if m.Subject != want.Subject {
 		t.Errorf("subject %q", m.Subject)
 	}
-	if strings.Join(m.To, ",") != "ferme@aravis.fr,epicerie@lac.fr" {
-		t.Errorf("to %v", m.To)
+	if strings.Join(m.To, ",") != to {
+		t.Errorf("to %v, want %s alone", m.To, to)
 	}
 	if m.Header.Get("Message-Id") != "<note-abc@primeur.local>" {
 		t.Errorf("message id %q", m.Header.Get("Message-Id"))
@@ -57,13 +59,16 @@ func TestSMTP(t *testing.T) {
 	if err := s.Send(context.Background(), message()); err != nil {
 		t.Fatal(err)
 	}
+	// One copy per recipient, each addressed to it alone, one Message-ID.
 	got := srv.Messages(t)
-	if len(got) != 1 {
+	if len(got) != 2 {
 		t.Fatalf("%d messages", len(got))
 	}
-	check(t, got[0])
-	if strings.Join(got[0].Envelope, ",") != "ferme@aravis.fr,epicerie@lac.fr" {
-		t.Errorf("envelope %v", got[0].Envelope)
+	for i, to := range []string{"ferme@aravis.fr", "epicerie@lac.fr"} {
+		check(t, got[i], to)
+		if strings.Join(got[i].Envelope, ",") != to {
+			t.Errorf("envelope %v, want %s", got[i].Envelope, to)
+		}
 	}
 
 	bad := srv.Config()
@@ -75,7 +80,7 @@ func TestSMTP(t *testing.T) {
 	if err := s.Send(context.Background(), message()); err == nil || !strings.Contains(err.Error(), "mailbox full") {
 		t.Fatalf("refused message: %v", err)
 	}
-	if n := len(srv.Messages(t)); n != 1 {
+	if n := len(srv.Messages(t)); n != 2 {
 		t.Fatalf("%d messages after failures", n)
 	}
 	// STARTTLS is required by default: this server offers none.
@@ -96,14 +101,16 @@ func TestOutbox(t *testing.T) {
 		}
 	}
 	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != 1 || entries[0].Name() != "note-abc.eml" {
+	if err != nil || len(entries) != 2 || entries[0].Name() != "note-abc.2.eml" || entries[1].Name() != "note-abc.eml" {
 		t.Fatalf("outbox = %v, %v", entries, err)
 	}
-	raw, err := os.ReadFile(o.Path("note-abc"))
-	if err != nil {
-		t.Fatal(err)
+	for key, to := range map[string]string{"note-abc": "ferme@aravis.fr", "note-abc.2": "epicerie@lac.fr"} {
+		raw, err := os.ReadFile(o.Path(key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, mailtest.Parse(t, raw), to)
 	}
-	check(t, mailtest.Parse(t, raw))
 }
 
 func TestRefusedMessages(t *testing.T) {
@@ -136,12 +143,13 @@ func TestHostileSubjects(t *testing.T) {
 		m := message()
 		m.Key = fmt.Sprintf("subject-%d", i)
 		m.Subject = tt.subject
+		m.To = m.To[:1]
 		if err := s.Send(context.Background(), m); err != nil {
 			t.Fatalf("%q: %v", tt.subject, err)
 		}
 		got := srv.Messages(t)[i]
 		if got.Subject != tt.want || got.Header.Get("Bcc") != "" || got.Header.Get("X-Injected") != "" ||
-			strings.Join(got.Envelope, ",") != "ferme@aravis.fr,epicerie@lac.fr" {
+			strings.Join(got.Envelope, ",") != "ferme@aravis.fr" {
 			t.Errorf("subject %q arrived as %q, headers %v, envelope %v", tt.subject, got.Subject, got.Header, got.Envelope)
 		}
 	}
@@ -214,5 +222,20 @@ func TestLongSubjectsAreCut(t *testing.T) {
 	got := srv.Messages(t)[0].Subject
 	if n := utf8.RuneCountInString(got); n != mail.MaxSubject || !strings.HasSuffix(got, "…") || !strings.HasPrefix(got, "Facture FA-2026-000001 — Épicerie") {
 		t.Fatalf("subject of %d characters: %q", n, got)
+	}
+}
+
+// TestOneCopyPerRecipient: recipients repeated in another case get one
+// copy; a message without recipient is refused.
+func TestOneCopyPerRecipient(t *testing.T) {
+	srv := mailtest.Start(t, "", "")
+	m := message()
+	m.To = []string{"ferme@aravis.fr", "FERME@Aravis.fr ", "epicerie@lac.fr"}
+	if err := (mail.SMTP{Config: srv.Config()}).Send(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	copies := srv.Copies()["<note-abc@primeur.local>"]
+	if len(copies) != 2 || copies["ferme@aravis.fr"] != 1 || copies["epicerie@lac.fr"] != 1 {
+		t.Fatalf("copies %v", copies)
 	}
 }

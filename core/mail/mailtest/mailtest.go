@@ -158,6 +158,50 @@ func (s *Server) MessageIDs() []string {
 	return out
 }
 
+// Merged is Messages with the copies of one message (one Message-ID, one
+// per recipient) merged into one, in arrival order, its To and Envelope
+// listing every copy's: the message as its sender addressed it. A message
+// sent twice shows its recipients twice.
+func (s *Server) Merged(t testing.TB) []Message {
+	t.Helper()
+	var out []Message
+	at := map[string]int{}
+	for _, m := range s.Messages(t) {
+		id := m.Header.Get("Message-Id")
+		if i, ok := at[id]; ok && id != "" {
+			out[i].To = append(out[i].To, m.To...)
+			out[i].Envelope = append(out[i].Envelope, m.Envelope...)
+			continue
+		}
+		at[id] = len(out)
+		out = append(out, m)
+	}
+	return out
+}
+
+// Copies counts, per Message-ID, the copies each recipient (RCPT TO)
+// received: a message sent to two people shows 1 for each; a message sent
+// twice, 2.
+func (s *Server) Copies() map[string]map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]map[string]int{}
+	for _, r := range s.received {
+		msg, err := mail.ReadMessage(bytes.NewReader(r.Data))
+		if err != nil {
+			continue
+		}
+		id := msg.Header.Get("Message-Id")
+		if out[id] == nil {
+			out[id] = map[string]int{}
+		}
+		for _, to := range r.To {
+			out[id][strings.ToLower(to)]++
+		}
+	}
+	return out
+}
+
 type session struct {
 	s      *Server
 	authed bool
