@@ -141,3 +141,31 @@ func TestCloseAccountThroughTheAPI(t *testing.T) {
 			Expect(t, http.StatusUnauthorized)
 	})
 }
+
+// TestCutoffReminderSetting: a producer turns its reminder of the 25th off
+// and on in its profile; a shop has none.
+func TestCutoffReminderSetting(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		farm, _ := s.Producer("ferme@aravis.fr", "Ferme des Aravis")
+		var out struct {
+			User struct {
+				CutoffReminder *bool `json:"cutoffReminder"`
+			} `json:"user"`
+		}
+		farm.Do("GET", "/api/user", nil).Expect(t, http.StatusOK).JSON(t, &out)
+		if out.User.CutoffReminder == nil || !*out.User.CutoffReminder {
+			t.Fatalf("a new producer's reminder: %v", out.User.CutoffReminder)
+		}
+		farm.Do("PUT", "/api/user", map[string]any{"cutoffReminder": false}).Expect(t, http.StatusOK).JSON(t, &out)
+		if out.User.CutoffReminder == nil || *out.User.CutoffReminder {
+			t.Fatalf("turned off: %v", out.User.CutoffReminder)
+		}
+		var optout bool
+		if err := db.Get(&optout, db.Rebind(`SELECT cutoff_optout FROM users WHERE email_key = 'ferme@aravis.fr'`)); err != nil || !optout {
+			t.Fatalf("stored %v (%v)", optout, err)
+		}
+		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
+		shop.Do("PUT", "/api/user", map[string]any{"cutoffReminder": false}).Expect(t, http.StatusUnprocessableEntity)
+	})
+}

@@ -31,6 +31,7 @@ type Profile struct {
 
 	DefaultDeliveryDays *[7]bool     `json:"defaultDeliveryDays,omitempty" doc:"Producers: delivery days, Monday first"`
 	PaymentTerms        *terms.Terms `json:"paymentTerms,omitempty" doc:"Producers: payment terms of their invoices"`
+	CutoffReminder      *bool        `json:"cutoffReminder,omitempty" doc:"Producers: whether the reminder of the 25th (shops' needs still open for next month) is emailed"`
 
 	EmailAccounting     *string `json:"emailAccounting,omitempty" doc:"Shops: where invoices are sent"`
 	BillingAddressLine1 *string `json:"billingAddressLine1,omitempty"`
@@ -66,6 +67,8 @@ func (u User) Profile() Profile {
 		p.DefaultDeliveryDays = &days
 		t := u.Terms()
 		p.PaymentTerms = &t
+		on := !u.CutoffOptOut
+		p.CutoffReminder = &on
 	} else {
 		p.EmailAccounting = &u.EmailAccounting
 		p.BillingAddressLine1 = &u.BillingAddressLine1

@@ -55,8 +55,11 @@ type User struct {
 	PaymentDays         int    `db:"payment_days"`
 	PaymentDiscount     int64  `db:"payment_discount"`
 	PaymentDiscountDays int    `db:"payment_discount_days"`
-	CreatedAt           int64  `db:"created_at"`
-	UpdatedAt           int64  `db:"updated_at"`
+	// CutoffOptOut is set when a producer turned off the reminder of the
+	// 25th (open needs of next month).
+	CutoffOptOut bool  `db:"cutoff_optout"`
+	CreatedAt    int64 `db:"created_at"`
+	UpdatedAt    int64 `db:"updated_at"`
 }
 
 // IsProducer reports whether u is a producer.
@@ -113,7 +116,7 @@ const userColumns = `id, type, email, email_key, name, password_hash, capital, b
 	longitude, certification, legal, delivery_days, email_accounting,
 	billing_address_line1, billing_address_line2, billing_address_line3,
 	billing_mandate_at, payment_basis, payment_days, payment_discount, payment_discount_days,
-	created_at, updated_at`
+	cutoff_optout, created_at, updated_at`
 
 // Register validates r and creates the account, for the admin command and
 // tests; visitors go through SignUp. A producer's registration records its
@@ -207,7 +210,7 @@ func Insert(ctx context.Context, q store.Q, u User) error {
 		 :longitude, :certification, :legal, :delivery_days, :email_accounting,
 		 :billing_address_line1, :billing_address_line2, :billing_address_line3,
 		 :billing_mandate_at, :payment_basis, :payment_days, :payment_discount, :payment_discount_days,
-		 :created_at, :updated_at)`
+		 :cutoff_optout, :created_at, :updated_at)`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		if store.IsUniqueViolation(err) {
 			return core.Refuse(core.ErrConflict, MsgEmailTaken)
@@ -376,6 +379,9 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 	if p.PaymentTerms != nil {
 		u.setTerms(*p.PaymentTerms)
 	}
+	if p.CutoffReminder != nil {
+		u.CutoffOptOut = !*p.CutoffReminder
+	}
 	daysChanged := false
 	if p.DefaultDeliveryDays != nil {
 		days := encodeDays(p.DefaultDeliveryDays)
@@ -392,7 +398,7 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 		billing_address_line2 = :billing_address_line2,
 		billing_address_line3 = :billing_address_line3, payment_basis = :payment_basis,
 		payment_days = :payment_days, payment_discount = :payment_discount,
-		payment_discount_days = :payment_discount_days, updated_at = :updated_at
+		payment_discount_days = :payment_discount_days, cutoff_optout = :cutoff_optout, updated_at = :updated_at
 		WHERE id = :id`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		return User{}, false, fmt.Errorf("accounts: update profile: %w", err)

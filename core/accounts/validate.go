@@ -162,6 +162,9 @@ type ProfileUpdate struct {
 	BillingAddressLine3 *string
 	// PaymentTerms are a producer's payment terms; nil leaves them.
 	PaymentTerms *terms.Terms
+	// CutoffReminder turns a producer's reminder of the 25th on or off;
+	// nil leaves it.
+	CutoffReminder *bool
 }
 
 // Normalize validates the update for a user of the given type with the PRODUCT
@@ -247,7 +250,12 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 		t := *p.PaymentTerms
 		out.PaymentTerms = &t
 	}
+	if p.CutoffReminder != nil {
+		on := *p.CutoffReminder
+		out.CutoffReminder = &on
+	}
 	onlyFor("paymentTerms", p.PaymentTerms != nil, Producer)
+	onlyFor("cutoffReminder", p.CutoffReminder != nil, Producer)
 	onlyFor("defaultDeliveryDays", p.DefaultDeliveryDays != nil, Producer)
 	onlyFor("emailAccounting", p.EmailAccounting != nil, Distributor)
 	onlyFor("billingAddressLine1", p.BillingAddressLine1 != nil, Distributor)

@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"primeur/core/cutoff"
 	"strings"
 	"time"
 
@@ -155,8 +156,11 @@ const (
 	// invoices.
 	RemindersCreated = "relances préparées"
 	RemindersSent    = "relances envoyées"
-	SessionsPurged   = "sessions expirées supprimées"
-	CountsPurged     = "compteurs de limitation échus supprimés"
+	// CutoffsCreated and CutoffsSent count the reminders of the 25th.
+	CutoffsCreated = "rappels du 25 préparés"
+	CutoffsSent    = "rappels du 25 envoyés"
+	SessionsPurged = "sessions expirées supprimées"
+	CountsPurged   = "compteurs de limitation échus supprimés"
 )
 
 // Job is a named job.
@@ -195,6 +199,12 @@ var All = []Job{
 		Summary:  "relance les magasins pour les factures échues : le lendemain de l'échéance, puis 15 jours après",
 		Schedule: Daily(9, 0),
 		Run:      Reminders,
+	},
+	{
+		Name:     "cutoff",
+		Summary:  "rappelle aux producteurs les besoins des magasins encore ouverts pour le mois suivant",
+		Schedule: Daily(8, 0).Noting("à partir du 25 : une fois par producteur et par mois"),
+		Run:      Cutoff,
 	},
 	{
 		Name:     "purge",
@@ -255,6 +265,20 @@ func Reminders(ctx context.Context, env Env, now time.Time) (Report, error) {
 	}
 	sent, err := sendReminders(ctx, env, now)
 	r.add(RemindersSent, sent)
+	return r, err
+}
+
+// Cutoff makes, from the 25th, the producers' reminders of next month's
+// open needs (cutoff.Create) and emails them.
+func Cutoff(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	created, err := cutoff.Create(ctx, env.DB, now, env.Rules.Today(now))
+	r.add(CutoffsCreated, len(created))
+	if err != nil {
+		return r, err
+	}
+	sent, err := sendCutoffs(ctx, env, now)
+	r.add(CutoffsSent, sent)
 	return r, err
 }
 

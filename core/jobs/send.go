@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"primeur/core/accounts"
+	"primeur/core/cutoff"
 	"primeur/core/grammar"
 	"runtime/debug"
 	"strings"
@@ -42,6 +44,7 @@ var (
 	invoiceSlot  = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice"}
 	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note"}
 	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder"}
+	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice"}
 )
 
 // ownFailure marks the failure of a piece of work for a reason of its own
@@ -189,22 +192,22 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 // tries them again, and returns how many notes and invoices (credit notes
 // included) it gave back.
 func RetryFailed(ctx context.Context, db *store.DB) (notes, invoices int, err error) {
-	counts := make([]int, 4)
-	for i, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot} {
+	counts := make([]int, 5)
+	for i, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot} {
 		n, err := store.Exec(ctx, db, `UPDATE `+s.table+` SET `+s.attempts+` = 0 WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts)
 		if err != nil {
 			return counts[0], counts[1], fmt.Errorf("jobs: retry failed %s: %w", s.table, err)
 		}
 		counts[i] = int(n)
 	}
-	return counts[0], counts[1] + counts[2] + counts[3], nil
+	return counts[0], counts[1] + counts[2] + counts[3] + counts[4], nil
 }
 
 // CountAbandoned counts the documents left for an administrator: unsent
 // after MaxAttempts failed attempts.
 func CountAbandoned(ctx context.Context, db *store.DB) (int, error) {
 	total := 0
-	for _, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot} {
+	for _, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot} {
 		var n int
 		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM `+s.table+` WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts); err != nil {
 			return total, fmt.Errorf("jobs: abandoned %s: %w", s.table, err)
@@ -506,4 +509,62 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 		Date:        now,
 		Attachments: attachments,
 	})
+}
+
+func sendCutoffs(ctx context.Context, env Env, now time.Time) (int, error) {
+	var ids []string
+	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM cutoff_notices WHERE sent_at IS NULL ORDER BY created_at, id`); err != nil {
+		return 0, fmt.Errorf("jobs: unsent cutoff notices: %w", err)
+	}
+	return sendEach(ctx, env, cutoffSlot, ids, func(id string) error { return sendCutoff(ctx, env, id, now) })
+}
+
+// sendCutoff emails a producer the shops' needs still open for next month
+// (cutoff.Create), a link to each shop's needs, and how to turn it off.
+func sendCutoff(ctx context.Context, env Env, id string, now time.Time) error {
+	n, err := cutoff.Get(ctx, env.DB, id)
+	if err != nil {
+		return err
+	}
+	producer, err := accounts.ByID(ctx, env.DB, n.ProducerID)
+	if err != nil {
+		return err
+	}
+	month := documents.Month(n.Month)
+	body := "Bonjour,\n\n" +
+		fmt.Sprintf("Les magasins ont encore des besoins ouverts pour %s parmi les produits que vous vendez :\n\n", month)
+	for i := 0; i < len(n.Needs); {
+		shop := n.Needs[i].ShopID
+		var goods []string
+		for ; i < len(n.Needs) && n.Needs[i].ShopID == shop; i++ {
+			goods = append(goods, printable.Line(n.Needs[i].ProductName)+" "+quantityWords(n.Needs[i].Available, n.Needs[i].Unit))
+		}
+		line := "- " + printable.Line(n.Needs[i-1].ShopName) + " : " + strings.Join(goods, ", ") + "\n"
+		if env.BaseURL != "" {
+			line += "  " + env.BaseURL + "/prod/needs/" + shop + "\n"
+		}
+		body += line
+	}
+	body += "\nProposez vos quantités et vos prix avant le début du mois : les magasins répondent à vos propositions.\n" +
+		"Pour ne plus recevoir ce rappel, décochez « Rappel du 25 » dans votre profil.\n" + signature(env)
+	return env.Mail.Send(ctx, mail.Message{
+		Key:     "cutoff-" + id,
+		To:      []string{producer.Email},
+		Subject: "Besoins ouverts pour " + month,
+		Body:    body,
+		Date:    now,
+	})
+}
+
+// quantityWords is a quantity in a sentence: "200 kg", "12,50 kg",
+// "1 pièce", "3 pièces".
+func quantityWords(d decimal.Dec, unit string) string {
+	q := strings.TrimSuffix(documents.Quantity(d, unit), ",00")
+	switch {
+	case unit != "un":
+		return q + " kg"
+	case d == decimal.Dec(100):
+		return q + " pièce"
+	}
+	return q + " pièces"
 }

@@ -46,6 +46,8 @@ export interface Producer extends UserBase {
   /** 7 booleans, index 0 = Monday … 6 = Sunday (PRODUCT §9). */
   defaultDeliveryDays: boolean[]
   paymentTerms?: PaymentTerms
+  /** Whether the reminder of the 25th (shops' needs still open for next month) is emailed. */
+  cutoffReminder?: boolean
 }
 
 /** A distributor (shop) account. */
@@ -86,6 +88,7 @@ export type ProfileField =
 export type ProfileUpdate = Partial<Record<ProfileField, string>> & {
   defaultDeliveryDays?: boolean[]
   paymentTerms?: PaymentTerms
+  cutoffReminder?: boolean
 }
 
 /** Unit of a product: kilograms or pieces ("un"). */

@@ -6,6 +6,7 @@ import { updateProfile } from '../store/session'
 import type { PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
 import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
 import { ChangePasswordForm } from './ChangePasswordForm'
+import { CutoffReminderSwitch } from './CutoffReminderSwitch'
 import { CloseAccountForm } from './CloseAccountForm'
 import { DeliveryDaysPicker } from './DeliveryDaysPicker'
 import { MyDataPanel } from './MyDataPanel'
@@ -50,6 +51,7 @@ export type ProfileSource = {
   type: UserType
   defaultDeliveryDays?: readonly boolean[]
   paymentTerms?: PaymentTerms
+  cutoffReminder?: boolean
 } & Partial<Record<ProfileField, string>>
 
 function initialValues(user: ProfileSource): ProfileValues {
@@ -145,6 +147,7 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
         </Stack>
       </Paper>
       {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
+      {user.type === 'producer' ? <CutoffReminderSwitch on={user.cutoffReminder ?? true} /> : null}
       <ChangePasswordForm />
       <MyDataPanel />
       <CloseAccountForm />

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Route } from 'wouter'
 import { ChangePasswordForm } from '../components/ChangePasswordForm'
 import { CloseAccountForm } from '../components/CloseAccountForm'
+import { CutoffReminderSwitch } from '../components/CutoffReminderSwitch'
 import { MyDataPanel } from '../components/MyDataPanel'
 import { resetToken } from '../components/ResetPasswordForm'
 import { resetState } from '../store/state'
@@ -196,5 +197,21 @@ describe('closing the account', () => {
     await user.click(screen.getByRole('button', { name: 'Supprimer définitivement' }))
     await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2))
     await vi.waitFor(() => expect(window.localStorage.getItem('primeur.email')).toBeNull())
+  })
+})
+
+describe('the reminder of the 25th', () => {
+  it('is turned off at once with PUT /api/user', async () => {
+    const user = userEvent.setup()
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(json(200, { user: { _id: 'p1', type: 'producer', cutoffReminder: false }, orders: [] }))
+    renderWithProviders(<CutoffReminderSwitch on />)
+    const toggle = screen.getByRole('switch', { name: 'Recevoir le rappel du 25' })
+    expect(toggle).toBeChecked()
+    await user.click(toggle)
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1))
+    expect(fetch.mock.calls[0][0]).toBe('/api/user')
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ cutoffReminder: false })
   })
 })
