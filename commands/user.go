@@ -3,6 +3,7 @@ package commands
 import (
 	"archive/zip"
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/closure"
 	"primeur/core/mydata"
+	"primeur/core/store"
 )
 
 func (a *app) userCommand() *cobra.Command {
@@ -185,15 +187,11 @@ func (a *app) userExportCommand() *cobra.Command {
 		Example: "  primeur user export ferme@example.fr --out ferme.zip",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := a.openDB(cmd.Context())
+			db, u, err := a.account(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			u, err := accounts.ByEmail(cmd.Context(), db, args[0])
-			if err != nil {
-				return err
-			}
 			now := a.clock().Now()
 			today := a.clock().Today().String()
 			if out == "" {
@@ -228,15 +226,11 @@ func (a *app) userCloseCommand() *cobra.Command {
 		Short: "Close an account: anonymised, no more login; refused, saying why, while it still trades or owes",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := a.openDB(cmd.Context())
+			db, u, err := a.account(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			u, err := accounts.ByEmail(cmd.Context(), db, args[0])
-			if err != nil {
-				return err
-			}
 			if err := closure.Close(cmd.Context(), db, u, a.clock().Now(), a.cfg.Location); err != nil {
 				return err
 			}
@@ -244,4 +238,19 @@ func (a *app) userCloseCommand() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// account opens the database and reads the account of email; the caller
+// closes the database.
+func (a *app) account(ctx context.Context, email string) (*store.DB, accounts.User, error) {
+	db, err := a.openDB(ctx)
+	if err != nil {
+		return nil, accounts.User{}, err
+	}
+	u, err := accounts.ByEmail(ctx, db, email)
+	if err != nil {
+		db.Close()
+		return nil, accounts.User{}, err
+	}
+	return db, u, nil
 }

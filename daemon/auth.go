@@ -87,18 +87,24 @@ func (d *Daemon) registerAuth(api huma.API) {
 	}, d.logout)
 }
 
-// registerRequest resolves the client address from the request, for
-// throttling.
-type registerRequest struct {
-	RegisterInput
+// clientRequest captures the client's address of a request, for
+// throttling: inputs that need it embed it.
+type clientRequest struct {
 	client string
 }
 
 // Resolve implements huma.Resolver to capture the peer address.
-func (r *registerRequest) Resolve(ctx huma.Context) []error {
-	req, _ := humago.Unwrap(ctx)
-	r.client = clientAddr(req)
+func (c *clientRequest) Resolve(ctx huma.Context) []error {
+	r, _ := humago.Unwrap(ctx)
+	c.client = clientAddr(r)
 	return nil
+}
+
+// registerRequest resolves the client address from the request, for
+// throttling.
+type registerRequest struct {
+	RegisterInput
+	clientRequest
 }
 
 func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOutput, error) {
@@ -122,14 +128,7 @@ func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOut
 // loginRequest resolves the client address from the request, for throttling.
 type loginRequest struct {
 	LoginInput
-	client string
-}
-
-// Resolve implements huma.Resolver to capture the peer address.
-func (l *loginRequest) Resolve(ctx huma.Context) []error {
-	r, _ := humago.Unwrap(ctx)
-	l.client = clientAddr(r)
-	return nil
+	clientRequest
 }
 
 func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, error) {

@@ -41,7 +41,7 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 		return z.Close()
 	})
 	if errors.Is(err, core.ErrBusy) {
-		w.Header().Set("Retry-After", retryAfterSeconds(10*time.Second))
+		w.Header().Set("Retry-After", retryAfterSeconds(exporting.Wait()))
 		writeJSONProblem(w, http.StatusServiceUnavailable, limit.MsgBusy)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"primeur/core"
 	"primeur/core/accounts"
@@ -63,14 +62,7 @@ func (d *Daemon) registerReset(api huma.API) {
 // throttling.
 type forgotRequest struct {
 	ForgotInput
-	client string
-}
-
-// Resolve implements huma.Resolver to capture the peer address.
-func (f *forgotRequest) Resolve(ctx huma.Context) []error {
-	r, _ := humago.Unwrap(ctx)
-	f.client = clientAddr(r)
-	return nil
+	clientRequest
 }
 
 func (d *Daemon) forgotPassword(ctx context.Context, in *forgotRequest) (*MessageOutput, error) {
@@ -115,7 +107,7 @@ func (d *Daemon) resetMail(r accounts.Reset) mail.Message {
 			"Quelqu'un (vous, sans doute) a demandé à choisir un nouveau mot de passe pour le compte Primeur " + r.User.Email + ".\n\n" +
 			"Pour le faire, ouvrez ce lien dans l'heure :\n" + link + "\n\n" +
 			"Le lien ne sert qu'une fois. Si vous n'avez rien demandé, ignorez cet email : votre mot de passe ne change pas.\n" +
-			"\n-- \nPrimeur, la plateforme des producteurs locaux et des magasins\n" + d.siteURL() + "\n",
+			mail.Signature(d.siteURL()),
 		Date: d.now(),
 	}
 }
@@ -143,14 +135,7 @@ type ChangePasswordInput struct {
 // changePasswordRequest resolves the client address, for throttling.
 type changePasswordRequest struct {
 	ChangePasswordInput
-	client string
-}
-
-// Resolve implements huma.Resolver to capture the peer address.
-func (c *changePasswordRequest) Resolve(ctx huma.Context) []error {
-	r, _ := humago.Unwrap(ctx)
-	c.client = clientAddr(r)
-	return nil
+	clientRequest
 }
 
 // MsgPasswordChanged answers a password changed from the profile.
@@ -189,14 +174,7 @@ type CloseAccountInput struct {
 // closeAccountRequest resolves the client address, for throttling.
 type closeAccountRequest struct {
 	CloseAccountInput
-	client string
-}
-
-// Resolve implements huma.Resolver to capture the peer address.
-func (c *closeAccountRequest) Resolve(ctx huma.Context) []error {
-	r, _ := humago.Unwrap(ctx)
-	c.client = clientAddr(r)
-	return nil
+	clientRequest
 }
 
 // CloseAccountOutput answers a closed account: the session cookie cleared.

@@ -305,13 +305,7 @@ func sendCredits(ctx context.Context, env Env, now time.Time) (int, error) {
 	return sendEach(ctx, env, creditSlot, ids, func(id string) error { return sendCredit(ctx, env, id, now) })
 }
 
-func signature(env Env) string {
-	s := "\n-- \nPrimeur, la plateforme des producteurs locaux et des magasins"
-	if env.BaseURL != "" {
-		s += "\n" + env.BaseURL
-	}
-	return s + "\n"
-}
+func signature(env Env) string { return mail.Signature(env.BaseURL) }
 
 // sendNote emails a delivery note to both parties.
 func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) error {

@@ -306,3 +306,13 @@ func subject(s string) string {
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:MaxSubject-1])) + "…"
 }
+
+// Signature closes every email Primeur sends: its name, and the site's
+// address when baseURL is set.
+func Signature(baseURL string) string {
+	s := "\n-- \nPrimeur, la plateforme des producteurs locaux et des magasins"
+	if baseURL != "" {
+		s += "\n" + baseURL
+	}
+	return s + "\n"
+}

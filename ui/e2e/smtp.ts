@@ -90,7 +90,10 @@ function session(socket: Socket, messages: Received[]) {
       else if (verb === 'QUIT') {
         reply('221 bye')
         socket.end()
-      } else reply('502 5.5.2 not implemented')
+      } else {
+        // Any other verb (VRFY, AUTH…) gets SMTP's standard refusal: the daemon never sends one.
+        reply('502 5.5.2 not implemented')
+      }
     }
   })
   socket.on('error', () => socket.destroy())
