@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { isNavItemActive, loginNotice, navItems, parseLandingMode, redirectTarget, sectionOf } from './routing'
+import {
+  isNavItemActive,
+  linkToken,
+  loginNotice,
+  navItems,
+  parseLandingMode,
+  redirectTarget,
+  sectionOf,
+} from './routing'
 
 describe('redirectTarget', () => {
   it.each([
@@ -37,9 +45,25 @@ describe('parseLandingMode', () => {
     ['register', 'register'],
     ['producer', 'producer'],
     ['distributor', 'distributor'],
+    ['forgot', 'forgot'],
+    ['reset', 'reset'],
+    ['confirm', 'confirm'],
+    ['unsubscribe', 'unsubscribe'],
     ['anything', 'login'],
+    ['Confirm', 'login'],
   ])('%s → %s', (mode, expected) => {
     expect(parseLandingMode(mode)).toBe(expected)
+  })
+})
+
+describe('linkToken', () => {
+  it.each([
+    ['#abc_DEF-123', 'abc_DEF-123'],
+    ['#  jeton ', 'jeton'],
+    ['', ''],
+    ['#', ''],
+  ])('%j → %j', (hash, token) => {
+    expect(linkToken(hash)).toBe(token)
   })
 })
 

@@ -22,14 +22,32 @@ export const paths = {
   prodNeeds: (distributorId: string) => `/prod/needs/${encodeURIComponent(distributorId)}`,
 }
 
-/** Modes of the landing page (PRODUCT §2). */
-export type LandingMode = 'login' | 'register' | 'producer' | 'distributor' | 'forgot' | 'reset'
+/**
+ * Modes of the landing page (PRODUCT §2): the forms, and the pages of the
+ * emailed links (PRODUCT §13): a password reset, an email confirmation, an
+ * unsubscription.
+ */
+export type LandingMode =
+  'login' | 'register' | 'producer' | 'distributor' | 'forgot' | 'reset' | 'confirm' | 'unsubscribe'
+
+const LANDING_MODES: readonly LandingMode[] = [
+  'register',
+  'producer',
+  'distributor',
+  'forgot',
+  'reset',
+  'confirm',
+  'unsubscribe',
+]
 
 /** Reads the landing `:mode?` parameter; anything unknown means login. */
 export function parseLandingMode(mode: string | undefined): LandingMode {
-  return mode === 'register' || mode === 'producer' || mode === 'distributor' || mode === 'forgot' || mode === 'reset'
-    ? mode
-    : 'login'
+  return LANDING_MODES.find((m) => m === mode) ?? 'login'
+}
+
+/** The token of an emailed link (/landing/reset#…, /landing/confirm#…): what follows its "#". */
+export function linkToken(hash: string): string {
+  return hash.replace(/^#/, '').trim()
 }
 
 /**

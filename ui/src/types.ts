@@ -27,7 +27,28 @@ export interface UserBase {
   longitude: string
   certification: string
   legal: string
+  /** Whether the login email is confirmed (its link opened); documents and notifications wait for it. */
+  emailConfirmed: boolean
+  /** A new login email asked for, waiting for its confirmation link; absent when none. */
+  emailPending?: string
+  /** The email notification preferences, in the server's order with its French labels. */
+  notifications: NotificationPref[]
 }
+
+/** How often a kind of notification is emailed: at most hourly, in the 7h digest, or never. */
+export type NotificationMode = 'immediate' | 'daily' | 'none'
+
+/** One email notification preference (`user.notifications`). */
+export interface NotificationPref {
+  /** The server's name of the kind, sent back in `PUT /api/user/notifications`. */
+  kind: string
+  /** Its French label, shown as given. */
+  label: string
+  mode: NotificationMode
+}
+
+/** Which address a confirmation link is for: the login email or the shop's accounting email. */
+export type ConfirmWhich = 'account' | 'accounting'
 
 /** A producer's payment terms (PRODUCT §16 "Payment terms"). */
 export interface PaymentTerms {
@@ -54,6 +75,8 @@ export interface Producer extends UserBase {
 export interface Distributor extends UserBase {
   type: 'distributor'
   emailAccounting: string
+  /** Whether `emailAccounting` is confirmed (true when empty or equal to the login email). */
+  emailAccountingConfirmed?: boolean
   billingAddressLine1: string
   billingAddressLine2: string
   billingAddressLine3: string

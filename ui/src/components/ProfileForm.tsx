@@ -1,16 +1,19 @@
-import { Button, CloseButton, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core'
+import { Button, CloseButton, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
 import { type FormEvent, useCallback, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
 import { updateProfile } from '../store/session'
-import type { PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
+import type { NotificationPref, PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
 import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
+import { ChangeEmailForm } from './ChangeEmailForm'
 import { ChangePasswordForm } from './ChangePasswordForm'
 import { CutoffReminderSwitch } from './CutoffReminderSwitch'
 import { CloseAccountForm } from './CloseAccountForm'
 import { DeliveryDaysPicker } from './DeliveryDaysPicker'
 import { MyDataPanel } from './MyDataPanel'
+import { NotificationSettings } from './NotificationSettings'
 import { PaymentTermsForm } from './PaymentTermsForm'
+import { ResendConfirmationButton } from './ResendConfirmationButton'
 
 /** Labels of the profile fields (every input is labelled; tests find fields by label). */
 export const PROFILE_LABELS: Record<ProfileField, string> = {
@@ -46,9 +49,21 @@ const PLACEHOLDERS: Partial<Record<ProfileField, string>> = {
   bic: 'BNPAFRPPXXX',
 }
 
-/** The user fields the form reads: strings per field, plus delivery days for producers. */
+/** Under the accounting email while it waits for its link (PRODUCT §13 "Confirming an email"). */
+export const ACCOUNTING_UNCONFIRMED =
+  'Adresse non confirmée : en attendant, les factures partent vers votre adresse de connexion.'
+
+/**
+ * The user fields the form reads: strings per field, plus delivery days for
+ * producers, and what the panels under the form show (login email and the
+ * one pending, confirmation of the accounting email, notifications).
+ */
 export type ProfileSource = {
   type: UserType
+  email?: string
+  emailPending?: string
+  emailAccountingConfirmed?: boolean
+  notifications?: readonly Readonly<NotificationPref>[]
   defaultDeliveryDays?: readonly boolean[]
   paymentTerms?: PaymentTerms
   cutoffReminder?: boolean
@@ -98,17 +113,32 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
     })
   }
 
-  const input = (field: ProfileField) => (
-    <TextInput
-      key={field}
-      label={PROFILE_LABELS[field]}
-      placeholder={PLACEHOLDERS[field]}
-      value={form.values[field] ?? ''}
-      onChange={(e) => form.setValue(field, e.currentTarget.value)}
-      onBlur={() => form.touch(field)}
-      error={form.errorOf(field)}
-    />
-  )
+  // The saved accounting email waits for its link: invoices go to the login email meanwhile.
+  const accountingUnconfirmed = !!user.emailAccounting && user.emailAccountingConfirmed === false
+
+  const input = (field: ProfileField) => {
+    const text = (
+      <TextInput
+        key={field}
+        label={PROFILE_LABELS[field]}
+        placeholder={PLACEHOLDERS[field]}
+        value={form.values[field] ?? ''}
+        onChange={(e) => form.setValue(field, e.currentTarget.value)}
+        onBlur={() => form.touch(field)}
+        error={form.errorOf(field)}
+      />
+    )
+    if (field !== 'emailAccounting' || !accountingUnconfirmed) return text
+    return (
+      <Stack key={field} gap={4}>
+        {text}
+        <Text size="xs" c="orange.8">
+          {ACCOUNTING_UNCONFIRMED}
+        </Text>
+        <ResendConfirmationButton which="accounting" />
+      </Stack>
+    )
+  }
 
   return (
     <Stack gap="md">
@@ -148,6 +178,8 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
       </Paper>
       {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
       {user.type === 'producer' ? <CutoffReminderSwitch on={user.cutoffReminder ?? true} /> : null}
+      <NotificationSettings prefs={user.notifications ?? []} />
+      <ChangeEmailForm email={user.email ?? ''} pending={user.emailPending} />
       <ChangePasswordForm />
       <MyDataPanel />
       <CloseAccountForm />

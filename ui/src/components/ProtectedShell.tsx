@@ -1,21 +1,24 @@
 import { Box } from '@mantine/core'
 import { type ReactNode, Suspense, useEffect } from 'react'
-import { useIsLoaded, useLoadError, useLoading, useUserType } from '../store/hooks'
+import { useIsLoaded, useLoadError, useLoading, useUnconfirmedEmail, useUserType } from '../store/hooks'
 import { loadUser } from '../store/session'
 import { AuthErrorCard } from './AuthErrorCard'
 import { BottomNav } from './BottomNav'
+import { EmailConfirmBanner } from './EmailConfirmBanner'
 import { Loading } from './Loading'
 
 /**
  * Frame of every protected screen: loads the user once per session, shows
  * the spinner while the user type is unknown, the error card when the load
- * failed, then the page above the bottom navigation.
+ * failed, then the page above the bottom navigation, under the banner
+ * asking to confirm the login email while it is not.
  */
 export function ProtectedShell({ children }: { children: ReactNode }) {
   const type = useUserType()
   const loaded = useIsLoaded()
   const status = useLoading('user')
   const loadError = useLoadError()
+  const unconfirmed = useUnconfirmedEmail()
 
   useEffect(() => {
     if (!loaded && status === 'idle') void loadUser()
@@ -24,6 +27,7 @@ export function ProtectedShell({ children }: { children: ReactNode }) {
   if (!type) return status === 'error' ? <AuthErrorCard detail={loadError} /> : <Loading />
   return (
     <>
+      {unconfirmed ? <EmailConfirmBanner email={unconfirmed} /> : null}
       <Box component="main" pb={72}>
         <Suspense fallback={<Loading />}>{children}</Suspense>
       </Box>

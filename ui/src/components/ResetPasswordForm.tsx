@@ -8,11 +8,6 @@ import { useSubmit } from '../forms/useSubmit'
 import { resetPassword } from '../store/session'
 import { RESET_TEXTS, type ResetField, type ResetValues, validateReset } from '../validation/passwordReset'
 
-/** The token of a reset link: what follows its "#". */
-export function resetToken(hash: string): string {
-  return hash.replace(/^#/, '').trim()
-}
-
 /**
  * The new password of a reset link (PRODUCT §13), read from the link's
  * fragment: the password twice, then the daemon's answer and a way to log in.

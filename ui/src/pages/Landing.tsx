@@ -1,11 +1,13 @@
 import { Container, Grid, Paper, Stack, Text, Title } from '@mantine/core'
 import { useParams } from 'wouter'
 import { AudiencePanel, type Claim } from '../components/AudiencePanel'
+import { ConfirmEmail } from '../components/ConfirmEmail'
 import { ForgotPasswordForm } from '../components/ForgotPasswordForm'
 import { LoginForm } from '../components/LoginForm'
 import { RegisterForm } from '../components/RegisterForm'
-import { ResetPasswordForm, resetToken } from '../components/ResetPasswordForm'
-import { parseLandingMode } from '../routing'
+import { ResetPasswordForm } from '../components/ResetPasswordForm'
+import { UnsubscribeForm } from '../components/UnsubscribeForm'
+import { linkToken, parseLandingMode } from '../routing'
 
 // Marketing claims of PRODUCT §1. The 7h figure is the landing page's; the app
 // itself shows the lock time of the delivery note (PRODUCT §4).
@@ -46,7 +48,11 @@ const PRODUCER_CLAIMS: Claim[] = [
   ...SOON,
 ]
 
-/** Public landing page: login or registration form plus two explanatory panels (PRODUCT §2). */
+/**
+ * Public landing page: login or registration form — or the page of an
+ * emailed link: password reset, email confirmation, unsubscription — plus
+ * two explanatory panels (PRODUCT §2).
+ */
 export function Landing() {
   const mode = parseLandingMode(useParams<{ mode?: string }>().mode)
   return (
@@ -67,7 +73,11 @@ export function Landing() {
               ) : mode === 'forgot' ? (
                 <ForgotPasswordForm />
               ) : mode === 'reset' ? (
-                <ResetPasswordForm token={resetToken(window.location.hash)} />
+                <ResetPasswordForm token={linkToken(window.location.hash)} />
+              ) : mode === 'confirm' ? (
+                <ConfirmEmail token={linkToken(window.location.hash)} />
+              ) : mode === 'unsubscribe' ? (
+                <UnsubscribeForm token={linkToken(window.location.hash)} />
               ) : (
                 <RegisterForm key={mode} distributor={mode !== 'producer'} />
               )}

@@ -6,7 +6,7 @@ import { ChangePasswordForm } from '../components/ChangePasswordForm'
 import { CloseAccountForm } from '../components/CloseAccountForm'
 import { CutoffReminderSwitch } from '../components/CutoffReminderSwitch'
 import { MyDataPanel } from '../components/MyDataPanel'
-import { resetToken } from '../components/ResetPasswordForm'
+import { linkToken } from '../routing'
 import { resetState } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import { RESET_TEXTS, validateForgot, validateReset } from '../validation/passwordReset'
@@ -40,8 +40,8 @@ describe('password reset rules', () => {
       password2: 'Les deux mots de passe ne correspondent pas',
     })
     expect(validateReset({ password: 'nouveau123', password2: 'nouveau123' })).toEqual({})
-    expect(resetToken('#abc_DEF-123')).toBe('abc_DEF-123')
-    expect(resetToken('')).toBe('')
+    expect(linkToken('#abc_DEF-123')).toBe('abc_DEF-123')
+    expect(linkToken('')).toBe('')
   })
 })
 

@@ -224,3 +224,62 @@ describe("the producer's view of a shop", () => {
     expect(within(pane).getByText(/Prix de vente magasin pour une marge de 30 % : 2,60/)).toBeInTheDocument()
   })
 })
+
+describe('a link to a need', () => {
+  const pane = () => screen.getByRole('complementary', { name: 'Détail du besoin' })
+
+  beforeEach(() => {
+    state.user = distributor
+  })
+
+  it('opens the shop’s planner on the need: its cell selected, its month shown, the pane on it', async () => {
+    const far = need('pomme', '2027-09-01', 50, { quantityProposed: 10, proposals: [proposal('f1', 'proposed', 10)] })
+    state.needs = [need('tomate', '2026-12-01', 100), far]
+    const scroll = vi.spyOn(Element.prototype, 'scrollIntoView')
+    renderWithProviders(<DistributorNeeds />, { path: `/dis/needs?need=${far._id}` })
+    expect(monthHeaders()[0]).toBe('septembre 2027')
+    expect(cell('Pomme, septembre 2027')).toHaveAttribute('data-selected', 'true')
+    expect(within(pane()).getByRole('heading', { name: 'Pomme' })).toBeInTheDocument()
+    expect(within(pane()).getByText('septembre 2027')).toBeInTheDocument()
+    expect(within(pane()).getByText('50 kg')).toBeInTheDocument()
+    await waitFor(() => expect(scroll).toHaveBeenCalled())
+  })
+
+  it('keeps the period when the need’s month is already shown', () => {
+    const near = need('tomate', '2027-01-01', 30)
+    state.needs = [near]
+    renderWithProviders(<DistributorNeeds />, { path: `/dis/needs?need=${near._id}` })
+    expect(monthHeaders()[0]).toBe('novembre 2026')
+    expect(cell('Tomate, janvier 2027')).toHaveAttribute('data-selected', 'true')
+    expect(within(pane()).getByRole('heading', { name: 'Tomate' })).toBeInTheDocument()
+  })
+
+  it('changes nothing for an unknown need', () => {
+    state.needs = [need('tomate', '2026-12-01', 100)]
+    renderWithProviders(<DistributorNeeds />, { path: '/dis/needs?need=inconnu' })
+    expect(monthHeaders()[0]).toBe('novembre 2026')
+    expect(within(pane()).getByText('Veuillez selectionner une cellule')).toBeInTheDocument()
+  })
+
+  it('opens a producer on the shop’s need once the shop’s needs are loaded', async () => {
+    resetState(producer.email)
+    state.user = producer
+    state.products = products
+    state.distributors = [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }]
+    const linked = need('tomate', '2027-08-01', 40, {
+      proposals: [proposal('p1', 'proposed', 5, 'distributor')],
+      quantityProposed: 5,
+    })
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, [need('pomme', '2026-12-01', 3), linked]))
+    renderWithProviders(
+      <Route path="/prod/needs/:distributorId">
+        <ProducerNeeds />
+      </Route>,
+      { path: `/prod/needs/d1?need=${linked._id}` },
+    )
+    expect(await screen.findByRole('textbox', { name: 'Tomate, août 2027' })).toHaveAttribute('data-selected', 'true')
+    expect(monthHeaders()[0]).toBe('août 2027')
+    expect(within(pane()).getByRole('heading', { name: 'Tomate' })).toBeInTheDocument()
+    expect(within(pane()).getByText('40 kg')).toBeInTheDocument()
+  })
+})

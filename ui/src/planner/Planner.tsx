@@ -1,7 +1,9 @@
-import { Alert, Grid, Stack } from '@mantine/core'
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react'
+import { Alert, Box, Grid, Stack } from '@mantine/core'
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useSearch } from 'wouter'
 import { formatMonthYear } from '../format'
 import { useProducts } from '../store/hooks'
+import { linkedCell, linkedNeedId } from './deepLink'
 import type { CellKey, NeedRO, Viewer } from './model'
 import { NeedPane } from './NeedPane'
 import { NeedsGrid } from './NeedsGrid'
@@ -31,7 +33,8 @@ export interface PlannerProps {
 /**
  * The needs planner shared by the shop (PRODUCT §2 "Planifier") and the
  * producer (one shop's needs): header with search, period and tabs, the
- * grid, and the right pane of the selected cell.
+ * grid, and the right pane of the selected cell. A link naming a need
+ * (`?need=ID`, see deepLink.ts) selects it once the needs hold it.
  */
 export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPeriod }: PlannerProps) {
   const products = useProducts()
@@ -42,6 +45,24 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
   const [tab, setTab] = useState<Tab>('all')
   const [selection, setSelection] = useState<CellKey | null>(null)
   const [refusal, setRefusal] = useState<string | null>(null)
+
+  // The need of the link, applied once when the needs hold it (state set
+  // while rendering, React's pattern for state following its inputs).
+  const linked = linkedNeedId(useSearch())
+  const [applied, setApplied] = useState<string | null>(null)
+  if (linked && linked !== applied) {
+    const target = linkedCell(needs, linked, start, span)
+    if (target) {
+      setApplied(linked)
+      setStart(target.start)
+      setSelection(target.selection)
+    }
+  }
+  // Then the pane comes into view (below the grid on a phone).
+  const pane = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (applied) pane.current?.scrollIntoView({ block: 'nearest' })
+  }, [applied])
 
   const months = useMemo(() => periodMonths(start, span), [start, span])
   useEffect(() => {
@@ -110,7 +131,9 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
           {view.rows.length > 0 ? <ToneLegend /> : null}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 3 }}>
-          <NeedPane selection={selection} need={selectedNeed} product={selectedProduct} viewer={viewer} />
+          <Box ref={pane}>
+            <NeedPane selection={selection} need={selectedNeed} product={selectedProduct} viewer={viewer} />
+          </Box>
         </Grid.Col>
       </Grid>
     </Stack>

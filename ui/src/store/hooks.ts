@@ -11,6 +11,12 @@ export const useUser = () => useSnapshot(state).user
 /** "producer", "distributor", or undefined while unknown. */
 export const useUserType = () => useSnapshot(state).user?.type
 
+/** The login email while it waits for its confirmation (PRODUCT §13), else null. */
+export const useUnconfirmedEmail = () => {
+  const user = useSnapshot(state).user
+  return user && user.emailConfirmed === false ? user.email : null
+}
+
 /** The stored email; null when logged out. */
 export const useEmail = () => useSnapshot(state).email
 

@@ -138,6 +138,8 @@ export async function loadUser(): Promise<LoadOutcome> {
   try {
     const load = await api.get<UserLoad>('/api/user')
     state.user = load.user
+    // A confirmed new login email replaces the old one (PRODUCT §13).
+    if (load.user.email && load.user.email !== state.email) storeEmail(load.user.email)
     state.needs = load.needs ?? []
     state.products = load.products ?? []
     state.distributors = load.distributors ?? []

@@ -17,6 +17,8 @@ const blank = {
   longitude: '',
   certification: '',
   legal: '',
+  emailConfirmed: true,
+  notifications: [],
 }
 
 export const producer: Producer = {
