@@ -108,7 +108,7 @@ type registerRequest struct {
 }
 
 func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOutput, error) {
-	u, token, err := accounts.SignUp(ctx, d.db, accounts.Registration{
+	u, token, confirm, err := accounts.SignUp(ctx, d.db, accounts.Registration{
 		Email:       in.Body.Email,
 		Email2:      in.Body.Email2,
 		Password:    in.Body.Password,
@@ -120,8 +120,11 @@ func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOut
 		return nil, d.refusal(ctx, err)
 	}
 	d.log.InfoContext(ctx, "account created", "user", u.ID, "type", u.Type)
+	d.mailAfter("confirmation", d.confirmMail(confirm), u.ID)
 	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionMax)}
-	out.Body.User = u.Profile()
+	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
 	return out, nil
 }
 
@@ -137,7 +140,9 @@ func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, e
 		return nil, d.refusal(ctx, err)
 	}
 	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionMax)}
-	out.Body.User = u.Profile()
+	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
 	return out, nil
 }
 

@@ -127,6 +127,39 @@ var matrix = map[string]row{
 		// A wrong current password: refused, nothing changes.
 		expect: map[actor]int{anon: 401, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
 	},
+	// Email confirmation and notifications (issue 18): a dead link is
+	// refused to anyone; a user acts on its own account only.
+	"POST /auth/email/confirm": {
+		path:   fixed("/auth/email/confirm"),
+		body:   body(map[string]any{"token": "pas-un-jeton"}),
+		expect: map[actor]int{anon: 422, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
+	},
+	"POST /auth/unsubscribe": {
+		path:   fixed("/auth/unsubscribe"),
+		body:   body(map[string]any{"token": "cGFzLXVuLWpldG9u.c2lnbmF0dXJl"}),
+		expect: map[actor]int{anon: 422, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
+	},
+	"POST /auth/unsubscribe/one-click": {
+		path:   fixed("/auth/unsubscribe/one-click?t=cGFzLXVuLWpldG9u.c2lnbmF0dXJl"),
+		expect: map[actor]int{anon: 422, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
+	},
+	"POST /api/user/email/resend": {
+		path: fixed("/api/user/email/resend"),
+		body: body(map[string]any{"which": "account"}),
+		// The test accounts registered as visitors do: unconfirmed.
+		expect: everyone(200),
+	},
+	"PUT /api/user/email": {
+		path: fixed("/api/user/email"),
+		body: body(map[string]any{"current": "pas-le-bon1", "email": "nouvelle@example.fr"}),
+		// A wrong current password: refused, nothing changes.
+		expect: map[actor]int{anon: 401, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
+	},
+	"PUT /api/user/notifications": {
+		path:   fixed("/api/user/notifications"),
+		body:   body(map[string]any{"kind": "proposal", "mode": "daily"}),
+		expect: everyone(200),
+	},
 	"GET /api/needs": {
 		path:   func(w *world, a actor) string { return "/api/needs?distributor=" + w.ids["shop"] },
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 403, producer: 200, otherProducer: 200},

@@ -33,7 +33,9 @@ func TestRunSchedulesTheJobs(t *testing.T) {
 	go func() { done <- d.Run(ctx, nil) }()
 
 	// Wait (without timing anything) for the startup runs to finish their
-	// work: the invoice and both emails, a copy of each for each party.
+	// work: the invoice and both emails, a copy of each for each party (and
+	// the shop's digest telling its delivery note is available, when the
+	// notifications job ran after the deliveries job locked it).
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var n int
@@ -41,7 +43,7 @@ func TestRunSchedulesTheJobs(t *testing.T) {
 			t.Fatal(err)
 		}
 		entries, _ := os.ReadDir(filepath.Join(cfg.DataDir, "outbox"))
-		if n == 1 && len(entries) == 4 {
+		if n == 1 && len(entries) >= 4 {
 			break
 		}
 		if time.Now().After(deadline) {

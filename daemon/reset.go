@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -71,16 +70,7 @@ func (d *Daemon) forgotPassword(ctx context.Context, in *forgotRequest) (*Messag
 		return nil, d.refusal(ctx, err)
 	}
 	if ok {
-		msg := d.resetMail(r)
-		d.goSafe("mail reset", func() {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := mail.New(d.cfg).Send(ctx, msg); err != nil {
-				d.log.Error("password reset email not sent", "user", r.User.ID, "err", err)
-				return
-			}
-			d.log.Info("email sent", "key", msg.Key, "user", r.User.ID)
-		})
+		d.mailAfter("password reset", d.resetMail(r), r.User.ID)
 	}
 	out := &MessageOutput{}
 	out.Body.Message = accounts.MsgResetSent
@@ -88,12 +78,7 @@ func (d *Daemon) forgotPassword(ctx context.Context, in *forgotRequest) (*Messag
 }
 
 // siteURL is the site's public URL: base-url, else the listen address.
-func (d *Daemon) siteURL() string {
-	if d.cfg.BaseURL != "" {
-		return d.cfg.BaseURL
-	}
-	return "http://" + d.cfg.Addr
-}
+func (d *Daemon) siteURL() string { return d.cfg.SiteURL() }
 
 // resetMail is the email carrying a reset link. The token is in the
 // link's fragment, which browsers never send to a server.

@@ -121,10 +121,11 @@ func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, err
 
 // userLoad gathers the user load. Each concern contributes its part.
 func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error) {
-	load := UserLoad{
-		User: u.Profile(),
-	}
+	var load UserLoad
 	var err error
+	if load.User, err = d.profile(ctx, d.db, u); err != nil {
+		return load, err
+	}
 	if load.Prices, err = trade.Prices(ctx, d.db, d.now()); err != nil {
 		return load, err
 	}
@@ -220,16 +221,32 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 		BillingAddressLine3: b.BillingAddressLine3, PaymentTerms: b.PaymentTerms, CutoffReminder: b.CutoffReminder,
 	}
 	var u accounts.User
+	var confirm accounts.Confirmation
+	sendConfirm := false
+	before := currentUser(ctx)
 	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		u, err = trade.UpdateProfile(ctx, tx, currentUser(ctx).ID, p, d.now())
+		if u, err = trade.UpdateProfile(ctx, tx, before.ID, p, d.now()); err != nil {
+			return err
+		}
+		// A new accounting email gets its link; the invoices go to the
+		// login email until it is opened.
+		if accounts.EmailKey(u.EmailAccounting) == accounts.EmailKey(before.EmailAccounting) {
+			return nil
+		}
+		confirm, sendConfirm, err = accounts.AccountingConfirmation(ctx, tx, u, d.now())
 		return err
 	})
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
+	if sendConfirm {
+		d.mailAfter("accounting confirmation", d.confirmMail(confirm), u.ID)
+	}
 	out := &ProfileOutput{}
-	out.Body.User = u.Profile()
+	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
+		return nil, apiError(ctx, d.log, err)
+	}
 	if out.Body.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}

@@ -1,6 +1,8 @@
 package accounts
 
 import (
+	"primeur/core/notify"
+
 	"time"
 
 	"primeur/core/terms"
@@ -29,14 +31,21 @@ type Profile struct {
 	Certification string `json:"certification"`
 	Legal         string `json:"legal"`
 
+	EmailConfirmed bool   `json:"emailConfirmed" doc:"Whether the login email is confirmed: documents and notifications go only to confirmed addresses"`
+	EmailPending   string `json:"emailPending,omitempty" doc:"A new login email waiting for its confirmation link"`
+	// Notifications are the user's choices of email notifications, filled
+	// by the caller (core/notify).
+	Notifications []notify.Pref `json:"notifications" doc:"Per kind of notification: immediate (at most one email an hour), daily (7h) or none"`
+
 	DefaultDeliveryDays *[7]bool     `json:"defaultDeliveryDays,omitempty" doc:"Producers: delivery days, Monday first"`
 	PaymentTerms        *terms.Terms `json:"paymentTerms,omitempty" doc:"Producers: payment terms of their invoices"`
 	CutoffReminder      *bool        `json:"cutoffReminder,omitempty" doc:"Producers: whether the reminder of the 25th (shops' needs still open for next month) is emailed"`
 
-	EmailAccounting     *string `json:"emailAccounting,omitempty" doc:"Shops: where invoices are sent"`
-	BillingAddressLine1 *string `json:"billingAddressLine1,omitempty"`
-	BillingAddressLine2 *string `json:"billingAddressLine2,omitempty"`
-	BillingAddressLine3 *string `json:"billingAddressLine3,omitempty"`
+	EmailAccounting          *string `json:"emailAccounting,omitempty" doc:"Shops: where invoices are sent"`
+	EmailAccountingConfirmed *bool   `json:"emailAccountingConfirmed,omitempty" doc:"Shops: whether emailAccounting is confirmed; until it is, invoices go to the login email"`
+	BillingAddressLine1      *string `json:"billingAddressLine1,omitempty"`
+	BillingAddressLine2      *string `json:"billingAddressLine2,omitempty"`
+	BillingAddressLine3      *string `json:"billingAddressLine3,omitempty"`
 }
 
 // Profile returns the UI view of u.
@@ -61,6 +70,9 @@ func (u User) Profile() Profile {
 		Longitude:     u.Longitude,
 		Certification: u.Certification,
 		Legal:         u.Legal,
+
+		EmailConfirmed: u.EmailConfirmed(),
+		Notifications:  []notify.Pref{},
 	}
 	if u.IsProducer() {
 		days := u.Days()
@@ -71,6 +83,8 @@ func (u User) Profile() Profile {
 		p.CutoffReminder = &on
 	} else {
 		p.EmailAccounting = &u.EmailAccounting
+		confirmed := u.AccountingConfirmed()
+		p.EmailAccountingConfirmed = &confirmed
 		p.BillingAddressLine1 = &u.BillingAddressLine1
 		p.BillingAddressLine2 = &u.BillingAddressLine2
 		p.BillingAddressLine3 = &u.BillingAddressLine3

@@ -26,7 +26,7 @@ func TestPasswordReset(t *testing.T) {
 	ctx := context.Background()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
-		u, _, err := accounts.SignUp(ctx, db, accounts.Registration{Email: "Ferme@Aravis.fr", Password: "ancien123", Name: "Ferme"}, "10.0.0.1", 0, now)
+		u, _, _, err := accounts.SignUp(ctx, db, accounts.Registration{Email: "Ferme@Aravis.fr", Password: "ancien123", Name: "Ferme"}, "10.0.0.1", 0, now)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -162,7 +162,7 @@ func TestRegistrationThrottling(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		signUp := func(i int, client string, at time.Duration) error {
-			_, token, err := accounts.SignUp(ctx, db, accounts.Registration{
+			_, token, _, err := accounts.SignUp(ctx, db, accounts.Registration{
 				Email: fmt.Sprintf("u%d@example.fr", i), Password: "motdepasse1", Name: "U", Distributor: i%2 == 0,
 			}, client, 0, t0.Add(at))
 			if err == nil && token == "" {
@@ -183,7 +183,7 @@ func TestRegistrationThrottling(t *testing.T) {
 			}
 		}
 		// An invalid registration is refused before it is counted.
-		if _, _, err := accounts.SignUp(ctx, db, accounts.Registration{Email: "x\x00@y.fr", Password: "motdepasse1", Name: "U"}, "10.7.0.1", 0, t0); err == nil || errors.Is(err, core.ErrThrottled) {
+		if _, _, _, err := accounts.SignUp(ctx, db, accounts.Registration{Email: "x\x00@y.fr", Password: "motdepasse1", Name: "U"}, "10.7.0.1", 0, t0); err == nil || errors.Is(err, core.ErrThrottled) {
 			t.Fatalf("invalid registration: %v", err)
 		}
 		err := signUp(100, "10.7.0.1", time.Minute)

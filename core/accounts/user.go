@@ -57,9 +57,15 @@ type User struct {
 	PaymentDiscountDays int    `db:"payment_discount_days"`
 	// CutoffOptOut is set when a producer turned off the reminder of the
 	// 25th (open needs of next month).
-	CutoffOptOut bool  `db:"cutoff_optout"`
-	CreatedAt    int64 `db:"created_at"`
-	UpdatedAt    int64 `db:"updated_at"`
+	CutoffOptOut bool `db:"cutoff_optout"`
+	// EmailConfirmedKey is the login email as confirmed (its EmailKey), and
+	// AccountingConfirmedKey the accounting email as confirmed: an address
+	// is confirmed while it equals them (confirm.go). Insert counts a new
+	// account's addresses as confirmed when they are empty.
+	EmailConfirmedKey      string `db:"email_confirmed"`
+	AccountingConfirmedKey string `db:"accounting_confirmed"`
+	CreatedAt              int64  `db:"created_at"`
+	UpdatedAt              int64  `db:"updated_at"`
 }
 
 // IsProducer reports whether u is a producer.
@@ -116,7 +122,7 @@ const userColumns = `id, type, email, email_key, name, password_hash, capital, b
 	longitude, certification, legal, delivery_days, email_accounting,
 	billing_address_line1, billing_address_line2, billing_address_line3,
 	billing_mandate_at, payment_basis, payment_days, payment_discount, payment_discount_days,
-	cutoff_optout, created_at, updated_at`
+	cutoff_optout, email_confirmed, accounting_confirmed, created_at, updated_at`
 
 // Register validates r and creates the account, for the admin command and
 // tests; visitors go through SignUp. A producer's registration records its
@@ -142,34 +148,45 @@ func Register(ctx context.Context, db *store.DB, r Registration, now time.Time) 
 // positive; past it a core.ErrThrottled refusal inside a *limit.Later),
 // the password hashed through Hashing with no transaction open, then the
 // account created and its first session opened in one short transaction.
-// It returns the user and the session token.
-func SignUp(ctx context.Context, db *store.DB, r Registration, client string, perAddress int, now time.Time) (User, string, error) {
+// It returns the user, the session token and the link confirming the
+// email, for the caller to send.
+func SignUp(ctx context.Context, db *store.DB, r Registration, client string, perAddress int, now time.Time) (User, string, Confirmation, error) {
 	if err := r.Validate(); err != nil {
-		return User{}, "", err
+		return User{}, "", Confirmation{}, err
 	}
 	a := registrationAttempt(client, perAddress)
 	if err := a.begin(ctx, db, now); err != nil {
-		return User{}, "", err
+		return User{}, "", Confirmation{}, err
 	}
 	u, err := r.user(ctx, now)
 	if err != nil {
-		return User{}, "", errors.Join(err, a.giveBack(ctx, db))
+		return User{}, "", Confirmation{}, errors.Join(err, a.giveBack(ctx, db))
 	}
 	var token string
+	var confirm Confirmation
 	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if err := Insert(ctx, tx, u); err != nil {
+			return err
+		}
+		// A visitor's address is confirmed by the link SignUp's caller
+		// emails (confirm.go), not by being typed.
+		if _, err := store.Exec(ctx, tx, `UPDATE users SET email_confirmed = '' WHERE id = ?`, u.ID); err != nil {
+			return fmt.Errorf("accounts: sign up: %w", err)
+		}
+		u.EmailConfirmedKey = ""
+		if confirm, err = newConfirmation(ctx, tx, u, ConfirmAccount, u.Email, now); err != nil {
 			return err
 		}
 		token, err = NewSession(ctx, tx, u.ID, now)
 		return err
 	})
 	if errors.Is(err, core.ErrBusy) {
-		return User{}, "", errors.Join(err, a.giveBack(ctx, db))
+		return User{}, "", Confirmation{}, errors.Join(err, a.giveBack(ctx, db))
 	}
 	if err != nil {
-		return User{}, "", err
+		return User{}, "", Confirmation{}, err
 	}
-	return u, token, nil
+	return u, token, confirm, nil
 }
 
 // user builds the account of a valid registration, its password hashed.
@@ -199,10 +216,18 @@ func (r Registration) user(ctx context.Context, now time.Time) (User, error) {
 }
 
 // Insert stores a complete user row. Register is the way in for visitors;
-// Insert serves it, the demo data and the admin command.
+// Insert serves it, the demo data and the admin command. Addresses made
+// by them count as confirmed: EmailConfirmedKey and AccountingConfirmedKey
+// default to the row's addresses (SignUp unconfirms a visitor's).
 func Insert(ctx context.Context, q store.Q, u User) error {
 	if u.PaymentBasis == "" {
 		u.setTerms(terms.Default())
+	}
+	if u.EmailConfirmedKey == "" {
+		u.EmailConfirmedKey = EmailKey(u.Email)
+	}
+	if u.AccountingConfirmedKey == "" {
+		u.AccountingConfirmedKey = EmailKey(u.EmailAccounting)
 	}
 	query := `INSERT INTO users (` + userColumns + `) VALUES
 		(:id, :type, :email, :email_key, :name, :password_hash, :capital, :bic, :ape, :iban,
@@ -210,7 +235,7 @@ func Insert(ctx context.Context, q store.Q, u User) error {
 		 :longitude, :certification, :legal, :delivery_days, :email_accounting,
 		 :billing_address_line1, :billing_address_line2, :billing_address_line3,
 		 :billing_mandate_at, :payment_basis, :payment_days, :payment_discount, :payment_discount_days,
-		 :cutoff_optout, :created_at, :updated_at)`
+		 :cutoff_optout, :email_confirmed, :accounting_confirmed, :created_at, :updated_at)`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		if store.IsUniqueViolation(err) {
 			return core.Refuse(core.ErrConflict, MsgEmailTaken)

@@ -64,6 +64,7 @@ type Product struct {
 // Data is the payload of an event (PRODUCT §3); each type fills what it needs.
 type Data struct {
 	Product  *Product     `json:"product,omitempty"`
+	Need     string       `json:"need,omitempty" doc:"The need concerned (trade events)"`
 	Date     string       `json:"date,omitempty" doc:"Month (YYYY-MM-01) or day (YYYY-MM-DD) concerned"`
 	Dates    []string     `json:"dates,omitempty"`
 	Quantity *decimal.Dec `json:"quantity,omitempty"`

@@ -143,7 +143,7 @@ func Close(ctx context.Context, db *store.DB, u accounts.User, now time.Time, lo
 		if _, err := store.Exec(ctx, tx, `UPDATE users SET name = ?, email = ?, email_key = ?, password_hash = ?,
 			capital = '', bic = '', ape = '', iban = '', siret = '', tel = '', tvaintracom = '',
 			address_line1 = '', address_line2 = '', address_line3 = '', latitude = '', longitude = '',
-			certification = '', legal = '', email_accounting = '',
+			certification = '', legal = '', email_accounting = '', email_confirmed = '', accounting_confirmed = '',
 			billing_address_line1 = '', billing_address_line2 = '', billing_address_line3 = '',
 			closed_at = ?, updated_at = ? WHERE id = ?`,
 			ClosedName, email, email, hash, ms, ms, u.ID); err != nil {
@@ -152,6 +152,8 @@ func Close(ctx context.Context, db *store.DB, u accounts.User, now time.Time, lo
 		for _, q := range []string{
 			`DELETE FROM sessions WHERE user_id = ?`,
 			`DELETE FROM password_resets WHERE user_id = ?`,
+			`DELETE FROM email_confirmations WHERE user_id = ?`,
+			`DELETE FROM notifications WHERE user_id = ? AND digest_id IS NULL`,
 			`DELETE FROM proposals WHERE status <> 'accepted' AND need_id IN (SELECT id FROM needs WHERE distributor_id = ? AND month >= ?)`,
 			// Needs a delivery or an ended commitment refers to stay.
 			`DELETE FROM needs WHERE distributor_id = ? AND month >= ?

@@ -309,6 +309,15 @@ func (c *Config) validateMetrics() error {
 	return nil
 }
 
+// SiteURL is the site's public URL for links in emails: base-url, else
+// the daemon's listen address.
+func (c *Config) SiteURL() string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	return "http://" + c.Addr
+}
+
 // OutboxDir is where messages are written when no SMTP host is set.
 func (c *Config) OutboxDir() string {
 	return filepath.Join(c.DataDir, "outbox")

@@ -13,6 +13,7 @@ import (
 	"primeur/core/activity"
 	"primeur/core/calendar"
 	"primeur/core/decimal"
+	"primeur/core/notify"
 	"primeur/core/orders"
 	"primeur/core/store"
 )
@@ -247,6 +248,11 @@ func (r Rules) Update(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 		date, now.UnixMilli(), deliveryID); err != nil {
 		return orders.Full{}, fmt.Errorf("delivery: update %s: %w", deliveryID, err)
 	}
+	if err := tell(ctx, q, t, func(shop, _ string) error {
+		return notify.DeliveryChanged(ctx, q, t.order.ProducerID, shop, t.delivery.Date, false, now)
+	}); err != nil {
+		return orders.Full{}, err
+	}
 	return orders.Get(ctx, q, orderID)
 }
 
@@ -317,6 +323,11 @@ func (r Rules) Cancel(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 		orders.Cancelled, now.UnixMilli(), deliveryID); err != nil {
 		return orders.Full{}, fmt.Errorf("delivery: cancel %s: %w", deliveryID, err)
 	}
+	if err := tell(ctx, q, t, func(shop, _ string) error {
+		return notify.DeliveryChanged(ctx, q, t.order.ProducerID, shop, t.delivery.Date, true, now)
+	}); err != nil {
+		return orders.Full{}, err
+	}
 	return orders.Get(ctx, q, orderID)
 }
 
@@ -368,6 +379,11 @@ func (r Rules) SendClaim(ctx context.Context, q store.Q, producerID, orderID, de
 		return orders.Full{}, fmt.Errorf("delivery: claim %s: %w", deliveryID, err)
 	}
 	if err := activity.Record(ctx, q, claimRequest(t, claims, now)); err != nil {
+		return orders.Full{}, err
+	}
+	if err := tell(ctx, q, t, func(_, producer string) error {
+		return notify.ClaimRequest(ctx, q, t.order.DistributorID, producer, t.delivery.Date, now)
+	}); err != nil {
 		return orders.Full{}, err
 	}
 	return orders.Get(ctx, q, orderID)
@@ -510,7 +526,26 @@ func (r Rules) Review(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 	if err := activity.Record(ctx, q, claimReview(t, accepted, now)); err != nil {
 		return orders.Full{}, err
 	}
+	if err := tell(ctx, q, t, func(shop, _ string) error {
+		return notify.ClaimReview(ctx, q, t.order.ProducerID, shop, t.delivery.Date, accepted, now)
+	}); err != nil {
+		return orders.Full{}, err
+	}
 	return orders.Get(ctx, q, orderID)
+}
+
+// tell queues a notification about t's delivery (core/notify), given the
+// names of its shop and producer.
+func tell(ctx context.Context, q store.Q, t target, queue func(shop, producer string) error) error {
+	var names struct {
+		Shop     string `db:"shop"`
+		Producer string `db:"producer"`
+	}
+	if err := store.Get(ctx, q, &names, `SELECT s.name AS shop, p.name AS producer FROM users s, users p
+		WHERE s.id = ? AND p.id = ?`, t.order.DistributorID, t.order.ProducerID); err != nil {
+		return fmt.Errorf("delivery: names of %s: %w", t.order.ID, err)
+	}
+	return queue(names.Shop, names.Producer)
 }
 
 // checkReviewable refuses an answer unless a claim waits for it. An

@@ -1,6 +1,8 @@
 package delivery
 
 import (
+	"primeur/core/notify"
+
 	"context"
 	"fmt"
 	"time"
@@ -28,8 +30,10 @@ func (r Rules) LockDue(ctx context.Context, db *store.DB, now time.Time) ([]stri
 	var ids []string
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		ids, err = r.LockDueIn(ctx, tx, now)
-		return err
+		if ids, err = r.LockDueIn(ctx, tx, now); err != nil {
+			return err
+		}
+		return notesAvailable(ctx, tx, ids, now)
 	})
 	if err != nil {
 		return nil, err
@@ -52,6 +56,29 @@ func (r Rules) LockDueIn(ctx context.Context, q store.Q, now time.Time) ([]strin
 		}
 	}
 	return ids, nil
+}
+
+// notesAvailable tells each shop of deliveries just locked that their
+// note is available (core/notify).
+func notesAvailable(ctx context.Context, q store.Q, ids []string, now time.Time) error {
+	for start := 0; start < len(ids); start += chunk {
+		var rows []struct {
+			ShopID   string `db:"distributor_id"`
+			Producer string `db:"name"`
+			Date     string `db:"date"`
+		}
+		if err := store.SelectIn(ctx, q, &rows, `SELECT o.distributor_id, u.name, d.date FROM deliveries d
+			JOIN orders o ON o.id = d.order_id JOIN users u ON u.id = o.producer_id
+			WHERE d.id IN (?) ORDER BY d.date, d.id`, ids[start:min(start+chunk, len(ids))]); err != nil {
+			return fmt.Errorf("delivery: notes available: %w", err)
+		}
+		for _, r := range rows {
+			if err := notify.NoteAvailable(ctx, q, r.ShopID, r.Producer, r.Date, now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // lockOne locks one planned delivery whose row the caller holds.

@@ -6,6 +6,8 @@
 package grammar
 
 import (
+	"primeur/core/decimal"
+
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -39,4 +41,17 @@ func A(name string) string {
 		return "aux " + name[len("Les "):]
 	}
 	return "à " + name
+}
+
+// Quantity is a quantity of a unit ("kg" or "un") in a sentence: "200 kg",
+// "12,50 kg", "1 pièce", "3 pièces".
+func Quantity(d decimal.Dec, unit string) string {
+	q := strings.TrimSuffix(d.French(), ",00")
+	switch {
+	case unit != "un":
+		return q + " kg"
+	case d == decimal.Dec(100):
+		return q + " pièce"
+	}
+	return q + " pièces"
 }

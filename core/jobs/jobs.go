@@ -28,6 +28,8 @@
 package jobs
 
 import (
+	"primeur/core/notify"
+
 	"context"
 	"errors"
 	"fmt"
@@ -52,7 +54,8 @@ type Env struct {
 	Mail  mail.Sender
 	Rules delivery.Rules
 	Log   *slog.Logger
-	// BaseURL is the public address of the site, quoted in emails.
+	// BaseURL is the public address of the site, quoted in emails (base-url,
+	// else the listen address: config.SiteURL).
 	BaseURL string
 	// Clock is the wall clock, for the leases and records of emails (see
 	// sendOnce): a run's own time may be a past or future one (--at), and
@@ -101,7 +104,7 @@ func EnvOf(cfg *config.Config, db *store.DB, log *slog.Logger) Env {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return Env{DB: db, Mail: mail.New(cfg), Rules: delivery.RulesOf(cfg), Log: log, BaseURL: cfg.BaseURL, Clock: time.Now}
+	return Env{DB: db, Mail: mail.New(cfg), Rules: delivery.RulesOf(cfg), Log: log, BaseURL: cfg.SiteURL(), Clock: time.Now}
 }
 
 // Count is one figure of a report.
@@ -159,6 +162,9 @@ const (
 	// CutoffsCreated and CutoffsSent count the reminders of the 25th.
 	CutoffsCreated = "rappels du 25 préparés"
 	CutoffsSent    = "rappels du 25 envoyés"
+	// DigestsMade and DigestsSent count the digests of notifications.
+	DigestsMade    = "résumés de notifications préparés"
+	DigestsSent    = "résumés de notifications envoyés"
 	SessionsPurged = "sessions expirées supprimées"
 	CountsPurged   = "compteurs de limitation échus supprimés"
 )
@@ -205,6 +211,12 @@ var All = []Job{
 		Summary:  "rappelle aux producteurs les besoins des magasins encore ouverts pour le mois suivant",
 		Schedule: Daily(8, 0).Noting("à partir du 25 : une fois par producteur et par mois"),
 		Run:      Cutoff,
+	},
+	{
+		Name:     "notifications",
+		Summary:  "envoie à chacun le résumé de ce qui attend sa réponse : au plus un email par heure, ou un par jour à 7h, selon ses choix",
+		Schedule: EveryMinutes(5),
+		Run:      Notifications,
 	},
 	{
 		Name:     "purge",
@@ -279,6 +291,21 @@ func Cutoff(ctx context.Context, env Env, now time.Time) (Report, error) {
 	}
 	sent, err := sendCutoffs(ctx, env, now)
 	r.add(CutoffsSent, sent)
+	return r, err
+}
+
+// Notifications gathers the pending notifications into digests
+// (notify.Gather: at most one per user an hour, the daily ones from 7h)
+// and emails them with the claim-then-send protocol.
+func Notifications(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	made, err := notify.Gather(ctx, env.DB, now, env.Rules.Location, env.Rules.Today(now))
+	r.add(DigestsMade, len(made))
+	if err != nil {
+		return r, err
+	}
+	sent, err := sendDigests(ctx, env, now)
+	r.add(DigestsSent, sent)
 	return r, err
 }
 

@@ -1,6 +1,8 @@
 package jobs
 
 import (
+	"primeur/core/notify"
+
 	"context"
 	"errors"
 	"fmt"
@@ -45,6 +47,7 @@ var (
 	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note"}
 	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder"}
 	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice"}
+	digestSlot   = slot{"digests", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "digest"}
 )
 
 // ownFailure marks the failure of a piece of work for a reason of its own
@@ -123,7 +126,11 @@ func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error
 	if n == 0 {
 		return false, nil // sent, being sent by another process, or left for an administrator
 	}
-	if err := env.safely("send "+s.kind, send); err != nil {
+	if err := env.safely("send "+s.kind, send); errors.Is(err, errWaiting) {
+		env.failed(ctx, s, id, token, err) // released, no attempt counted
+		env.Log.Debug("email waits for a confirmed address", "table", s.table, "id", id)
+		return false, nil
+	} else if err != nil {
 		env.Observe.emailFailed(s.kind)
 		env.failed(ctx, s, id, token, err)
 		return false, err
@@ -176,8 +183,8 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 		var chrono int64
 		err = store.Get(ctx, e.DB, &chrono, `SELECT chrono FROM deliveries WHERE id = ?`, id)
 		name = billing.NoteNumber(chrono)
-	case reminderSlot:
-		name = "reminder " + id
+	case reminderSlot, digestSlot:
+		name = s.kind + " " + id
 	default:
 		err = store.Get(ctx, e.DB, &name, `SELECT number FROM `+s.table+` WHERE id = ?`, id)
 	}
@@ -192,8 +199,8 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 // tries them again, and returns how many notes and invoices (credit notes
 // included) it gave back.
 func RetryFailed(ctx context.Context, db *store.DB) (notes, invoices int, err error) {
-	counts := make([]int, 5)
-	for i, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot} {
+	counts := make([]int, 6)
+	for i, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot, digestSlot} {
 		n, err := store.Exec(ctx, db, `UPDATE `+s.table+` SET `+s.attempts+` = 0 WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts)
 		if err != nil {
 			return counts[0], counts[1], fmt.Errorf("jobs: retry failed %s: %w", s.table, err)
@@ -317,6 +324,10 @@ func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) er
 	if err != nil {
 		return err
 	}
+	to, err := env.reachable(ctx, n.Producer.Email, n.Shop.Email)
+	if err != nil {
+		return err
+	}
 	pdf, err := env.Render.note(n, env.Rules)
 	if err != nil {
 		return ownFailure{fmt.Errorf("jobs: note %s: %w", deliveryID, err)}
@@ -330,7 +341,7 @@ func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) er
 		"depuis l'écran Livraisons de Primeur ; le magasin y répond depuis son écran Réceptions.\n" + signature(env)
 	return env.Mail.Send(ctx, mail.Message{
 		Key:     "note-" + deliveryID,
-		To:      []string{n.Producer.Email, n.Shop.Email},
+		To:      to,
 		Subject: fmt.Sprintf("Bon de livraison %s — livraison du %s", number, day),
 		Body:    body,
 		Date:    now,
@@ -340,20 +351,59 @@ func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) er
 	})
 }
 
-// InvoiceRecipients are the addresses an invoice goes to: the shop's
-// accounting address (its login email when it has none) and the producer.
-func InvoiceRecipients(inv billing.Invoice) []string {
+// errWaiting is the send of a document none of whose recipients has
+// confirmed its address yet: it waits, and goes out once one has.
+var errWaiting = errors.New("jobs: no recipient has confirmed its address")
+
+// reachable returns, of addrs, the addresses confirmed (PRODUCT §13
+// "Confirming an email"), without repeats; errWaiting when none is.
+func (e Env) reachable(ctx context.Context, addrs ...string) ([]string, error) {
+	ok, err := accounts.ConfirmedAddresses(ctx, e.DB, addrs)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range ok {
+		if k := accounts.EmailKey(a); !seen[k] {
+			seen[k] = true
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errWaiting
+	}
+	return out, nil
+}
+
+// invoiceRecipients are the addresses an invoice (or credit note, or a
+// reminder of one) goes to: the shop's accounting address once confirmed,
+// else its login email, and the producer — each only when confirmed.
+func (e Env) invoiceRecipients(ctx context.Context, inv billing.Invoice) ([]string, error) {
 	shop := strings.TrimSpace(inv.Buyer.EmailAccounting)
+	if shop != "" {
+		ok, err := accounts.ConfirmedAddresses(ctx, e.DB, []string{shop})
+		if err != nil {
+			return nil, err
+		}
+		if len(ok) == 0 {
+			shop = ""
+		}
+	}
 	if shop == "" {
 		shop = inv.Buyer.Email
 	}
-	return []string{shop, inv.Seller.Email}
+	return e.reachable(ctx, shop, inv.Seller.Email)
 }
 
 // sendInvoice emails an issued invoice to the shop's accounting and the
 // producer.
 func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) error {
 	inv, err := billing.Get(ctx, env.DB, invoiceID)
+	if err != nil {
+		return err
+	}
+	to, err := env.invoiceRecipients(ctx, inv)
 	if err != nil {
 		return err
 	}
@@ -374,7 +424,7 @@ func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) 
 	body += signature(env)
 	return env.Mail.Send(ctx, mail.Message{
 		Key:     "invoice-" + inv.ID,
-		To:      InvoiceRecipients(inv),
+		To:      to,
 		Subject: fmt.Sprintf("Facture %s — %s — %s", inv.Number, seller, documents.Month(inv.Month)),
 		Body:    body,
 		Date:    now,
@@ -388,6 +438,10 @@ func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) 
 // accounting and the producer.
 func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 	doc, err := billing.GetCredit(ctx, env.DB, id)
+	if err != nil {
+		return err
+	}
+	to, err := env.invoiceRecipients(ctx, doc)
 	if err != nil {
 		return err
 	}
@@ -417,7 +471,7 @@ func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 	body += signature(env)
 	return env.Mail.Send(ctx, mail.Message{
 		Key:     "credit-" + doc.ID,
-		To:      InvoiceRecipients(doc),
+		To:      to,
 		Subject: fmt.Sprintf("%s %s — %s — facture %s", subject, doc.Number, seller, doc.Refers.Number),
 		Body:    body,
 		Date:    now,
@@ -466,6 +520,10 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 	if len(docs) == 0 {
 		return ownFailure{fmt.Errorf("jobs: reminder %s without documents", id)}
 	}
+	to, err := env.invoiceRecipients(ctx, docs[0])
+	if err != nil {
+		return err
+	}
 	seller := printable.Line(docs[0].Seller.Name)
 	subject, opening := "Relance", "Sauf erreur de notre part, "
 	if r.Step == payments.SecondReminder {
@@ -494,10 +552,9 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 	body += "Si vous avez déjà envoyé ce paiement, déclarez-le depuis l'écran « À payer » de Primeur et ne tenez pas compte de ce message.\n\n" +
 		"Conformément aux conditions figurant sur les factures, un retard de paiement rend exigibles des pénalités de retard " +
 		"et une indemnité forfaitaire pour frais de recouvrement de 40 €.\n" + signature(env)
-	shop := docs[0]
 	return env.Mail.Send(ctx, mail.Message{
 		Key:         fmt.Sprintf("reminder-%s", r.ID),
-		To:          InvoiceRecipients(shop),
+		To:          to,
 		Subject:     fmt.Sprintf("%s : factures échues %s", subject, grammar.De(seller)),
 		Body:        body,
 		Date:        now,
@@ -524,6 +581,10 @@ func sendCutoff(ctx context.Context, env Env, id string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	to, err := env.reachable(ctx, producer.Email)
+	if err != nil {
+		return err
+	}
 	month := documents.Month(n.Month)
 	body := "Bonjour,\n\n" +
 		fmt.Sprintf("Les magasins ont encore des besoins ouverts pour %s parmi les produits que vous vendez :\n\n", month)
@@ -531,7 +592,7 @@ func sendCutoff(ctx context.Context, env Env, id string, now time.Time) error {
 		shop := n.Needs[i].ShopID
 		var goods []string
 		for ; i < len(n.Needs) && n.Needs[i].ShopID == shop; i++ {
-			goods = append(goods, printable.Line(n.Needs[i].ProductName)+" "+quantityWords(n.Needs[i].Available, n.Needs[i].Unit))
+			goods = append(goods, printable.Line(n.Needs[i].ProductName)+" "+grammar.Quantity(n.Needs[i].Available, n.Needs[i].Unit))
 		}
 		line := "- " + printable.Line(n.Needs[i-1].ShopName) + " : " + strings.Join(goods, ", ") + "\n"
 		if env.BaseURL != "" {
@@ -543,22 +604,69 @@ func sendCutoff(ctx context.Context, env Env, id string, now time.Time) error {
 		"Pour ne plus recevoir ce rappel, décochez « Rappel du 25 » dans votre profil.\n" + signature(env)
 	return env.Mail.Send(ctx, mail.Message{
 		Key:     "cutoff-" + id,
-		To:      []string{producer.Email},
+		To:      to,
 		Subject: "Besoins ouverts pour " + month,
 		Body:    body,
 		Date:    now,
 	})
 }
 
-// quantityWords is a quantity in a sentence: "200 kg", "12,50 kg",
-// "1 pièce", "3 pièces".
-func quantityWords(d decimal.Dec, unit string) string {
-	q := strings.TrimSuffix(documents.Quantity(d, unit), ",00")
-	switch {
-	case unit != "un":
-		return q + " kg"
-	case d == decimal.Dec(100):
-		return q + " pièce"
+func sendDigests(ctx context.Context, env Env, now time.Time) (int, error) {
+	var ids []string
+	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM digests WHERE sent_at IS NULL ORDER BY created_at, id`); err != nil {
+		return 0, fmt.Errorf("jobs: unsent digests: %w", err)
 	}
-	return q + " pièces"
+	return sendEach(ctx, env, digestSlot, ids, func(id string) error { return sendDigest(ctx, env, id, now) })
+}
+
+// sendDigest emails a digest of notifications: its lines under the
+// heading of their kind, each with its link into the app, and how to stop
+// each kind — a link that needs no login, also given to mail clients as
+// List-Unsubscribe (RFC 8058).
+func sendDigest(ctx context.Context, env Env, id string, now time.Time) error {
+	d, err := notify.Get(ctx, env.DB, id)
+	if err != nil {
+		return err
+	}
+	if d.Closed || len(d.Lines) == 0 {
+		return nil // the account closed, or every line dropped since: nothing to say
+	}
+	to, err := env.reachable(ctx, d.Email)
+	if err != nil {
+		return err
+	}
+	kinds := d.Kinds()
+	token, err := notify.UnsubscribeToken(ctx, env.DB, d.UserID, kinds, env.wallClock())
+	if err != nil {
+		return err
+	}
+	site := strings.TrimSuffix(env.BaseURL, "/")
+	body := "Bonjour,\n\nVoici ce qui attend votre attention sur Primeur"
+	if d.Daily {
+		body += " depuis hier"
+	}
+	body += " :\n"
+	for _, kind := range kinds {
+		body += "\n" + notify.Label(kind) + "\n"
+		for _, l := range d.Lines {
+			if l.Kind == kind {
+				body += "- " + l.Line + "\n  " + site + l.Link + "\n"
+			}
+		}
+	}
+	body += "\nVous choisissez dans votre profil, pour chaque type de notification, de la recevoir au plus une fois par heure, " +
+		"dans un résumé quotidien à 7h, ou jamais.\n" +
+		"Pour ne plus recevoir ces emails, sans vous connecter : " + site + "/landing/unsubscribe#" + token + "\n" + signature(env)
+	subject := fmt.Sprintf("Primeur : %d nouveautés attendent votre réponse", len(d.Lines))
+	if len(d.Lines) == 1 {
+		subject = "Primeur : " + d.Lines[0].Line
+	}
+	return env.Mail.Send(ctx, mail.Message{
+		Key:         "digest-" + id,
+		To:          to,
+		Subject:     subject,
+		Body:        body,
+		Date:        now,
+		Unsubscribe: site + "/auth/unsubscribe/one-click?t=" + token,
+	})
 }

@@ -52,6 +52,10 @@ type Message struct {
 	Attachments []Attachment
 	// Date is the message's date.
 	Date time.Time
+	// Unsubscribe, when set, is the https URL that unsubscribes the
+	// recipient with one POST (RFC 8058): the message carries it as
+	// List-Unsubscribe, with List-Unsubscribe-Post.
+	Unsubscribe string
 }
 
 // Sender delivers messages.
@@ -116,6 +120,13 @@ func build(from string, m Message) (*gomail.Msg, error) {
 		msg.SetDateWithValue(m.Date)
 	}
 	msg.SetGenHeader(gomail.HeaderContentLang, "fr")
+	if m.Unsubscribe != "" {
+		if strings.ContainsAny(m.Unsubscribe, "<>\r\n ") {
+			return nil, fmt.Errorf("mail: %s: unsubscribe URL: %w", m.Key, ErrMessage)
+		}
+		msg.SetGenHeader(gomail.HeaderListUnsubscribe, "<"+m.Unsubscribe+">")
+		msg.SetGenHeader(gomail.HeaderListUnsubscribePost, "List-Unsubscribe=One-Click")
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
 	msg.AddAlternativeString(gomail.TypeTextHTML, HTML(m.Body))
 	for _, a := range m.Attachments {

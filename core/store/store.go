@@ -383,6 +383,16 @@ func Rebind(d Dialect, query string) string {
 	return query
 }
 
+// ExecIn runs a statement whose slice arguments fill IN (?) clauses and
+// returns the number of affected rows.
+func ExecIn(ctx context.Context, q Q, query string, args ...any) (int64, error) {
+	query, args, err := sqlx.In(query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return Exec(ctx, q, query, args...)
+}
+
 // SelectIn runs a query whose slice arguments fill IN (?) clauses.
 func SelectIn(ctx context.Context, q Q, dest any, query string, args ...any) error {
 	query, args, err := In(q, query, args...)

@@ -462,9 +462,9 @@ func (w *bulk) agree(a Agreement) (orders.Full, error) {
 		yes := true
 		w.events = append(w.events,
 			activity.Event{CreatedAt: proposed, Type: request, OriginID: a.ProducerID, TargetID: a.ShopID,
-				Data: eventData(p, a.Month, old, total, c.Price, nil)},
+				Data: eventData(p, n.need.ID, a.Month, old, total, c.Price, nil)},
 			activity.Event{CreatedAt: at, Type: review, OriginID: a.ShopID, TargetID: a.ProducerID,
-				Data: eventData(p, a.Month, old, total, c.Price, &yes)})
+				Data: eventData(p, n.need.ID, a.Month, old, total, c.Price, &yes)})
 		units[i], needs[i] = p.Unit, n
 	}
 
@@ -566,7 +566,7 @@ func (w *bulk) offer(p Pending) error {
 		typ = activity.FixRequest
 	}
 	w.events = append(w.events, activity.Event{CreatedAt: at, Type: typ, OriginID: p.ProducerID, TargetID: p.ShopID,
-		Data: eventData(product, p.Month, commitment, p.Quantity, p.Price, nil)})
+		Data: eventData(product, n.need.ID, p.Month, commitment, p.Quantity, p.Price, nil)})
 	return nil
 }
 

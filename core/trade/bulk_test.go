@@ -350,6 +350,14 @@ func rowsOf(t *testing.T, db *store.DB) map[string][]string {
 			WHERE amount <> 0 OR quantity <> 0 OR purchases <> 0 OR buyers <> 0 OR sellers <> 0`,
 		"events": `SELECT type, created_at, origin_id, COALESCE(target_id, ''), data FROM events`,
 	}
+	// Events name their need by id: replaced by the need's key.
+	var keys []struct {
+		ID  string `db:"id"`
+		Key string `db:"k"`
+	}
+	if err := store.Select(ctx, db, &keys, `SELECT id, distributor_id || '/' || product_id || '/' || month AS k FROM needs`); err != nil {
+		t.Fatal(err)
+	}
 	out := map[string][]string{}
 	for table, q := range queries {
 		rows, err := db.QueryContext(ctx, q)
@@ -371,7 +379,13 @@ func rowsOf(t *testing.T, db *store.DB) map[string][]string {
 					vals[i] = string(b)
 				}
 			}
-			out[table] = append(out[table], fmt.Sprint(vals...))
+			row := fmt.Sprint(vals...)
+			if table == "events" {
+				for _, k := range keys {
+					row = strings.ReplaceAll(row, `"need":"`+k.ID+`"`, `"need":"`+k.Key+`"`)
+				}
+			}
+			out[table] = append(out[table], row)
 		}
 		rows.Close()
 		slices.Sort(out[table])

@@ -14,6 +14,7 @@ import (
 	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
+	"primeur/core/notify"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -223,22 +224,27 @@ func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, pr
 	if err != nil {
 		return err
 	}
-	data := eventData(p, d.need.Month, d.commitment, qty, price, outcome)
-	v, err := activity.RecordView(ctx, q, activity.Event{Type: typ, OriginID: d.actor.ID, TargetID: target, CreatedAt: now, Data: data})
+	data := eventData(p, d.need.ID, d.need.Month, d.commitment, qty, price, outcome)
+	e := activity.Event{Type: typ, OriginID: d.actor.ID, TargetID: target, CreatedAt: now, Data: data}
+	v, err := activity.RecordView(ctx, q, e)
 	if err != nil {
+		return fmt.Errorf("trade: %w", err)
+	}
+	if err := notify.Trade(ctx, q, e, d.actor.Name, d.need.DistributorID); err != nil {
 		return fmt.Errorf("trade: %w", err)
 	}
 	d.events = append(d.events, v)
 	return nil
 }
 
-// eventData is the data of a trade event on a need of product p for month:
+// eventData is the data of a trade event on need needID of product p for
+// month:
 // the proposal's quantity and price, the outcome of a review, and for a
 // correction (commitment set) its size (delta) and direction (vector)
 // against the commitment.
-func eventData(p catalog.Product, month string, commitment *planning.Proposal, qty, price decimal.Dec, outcome *bool) activity.Data {
+func eventData(p catalog.Product, needID, month string, commitment *planning.Proposal, qty, price decimal.Dec, outcome *bool) activity.Data {
 	data := activity.Data{
-		Product: &activity.Product{Name: p.Name, Unit: p.Unit}, Date: month,
+		Product: &activity.Product{Name: p.Name, Unit: p.Unit}, Need: needID, Date: month,
 		Quantity: &qty, Price: &price, Outcome: outcome,
 	}
 	if commitment != nil {

@@ -1,0 +1,196 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core"
+	"primeur/core/store"
+)
+
+// MaxLines bounds the lines of one digest; more wait for the next.
+const MaxLines = 200
+
+// MaxUsersPerRun bounds the users one Gather looks at; the next run takes
+// the others.
+const MaxUsersPerRun = 500
+
+// Gather makes the digests due at now (local time in loc, day today) and
+// returns their ids. For each user with pending notifications, in a
+// transaction of its own:
+//
+//   - lines of kinds the user turned off are dropped, and so are those of
+//     a closed account;
+//   - the lines of Immediate kinds are due; at DailyHour or later, those of
+//     Daily kinds too, once a day;
+//   - a user whose login email is not confirmed gets nothing yet: its lines
+//     wait for the confirmation;
+//   - the digest is made only if the user's last one is at least Every
+//     old: one conditional update of the user's row decides it, so that of
+//     two replicas running at once one makes it, and the other finds
+//     nothing due. The lines join the digest in the same transaction.
+func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location, today string) ([]string, error) {
+	var users []string
+	if err := store.Select(ctx, db, &users, `SELECT DISTINCT user_id FROM notifications WHERE digest_id IS NULL
+		ORDER BY user_id LIMIT ?`, MaxUsersPerRun); err != nil {
+		return nil, fmt.Errorf("notify: pending: %w", err)
+	}
+	dailyDue := now.In(loc).Hour() >= DailyHour
+	var made []string
+	for _, userID := range users {
+		if err := ctx.Err(); err != nil {
+			return made, err
+		}
+		id, err := gatherOne(ctx, db, userID, now, today, dailyDue)
+		if err != nil {
+			return made, err
+		}
+		if id != "" {
+			made = append(made, id)
+		}
+	}
+	return made, nil
+}
+
+func gatherOne(ctx context.Context, db *store.DB, userID string, now time.Time, today string, dailyDue bool) (string, error) {
+	var made string
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		var u struct {
+			Confirmed bool   `db:"confirmed"`
+			Closed    bool   `db:"closed"`
+			DailyOn   string `db:"daily_digest_on"`
+		}
+		if err := store.Get(ctx, tx, &u, `SELECT email_confirmed = email_key AS confirmed, closed_at IS NOT NULL AS closed,
+			daily_digest_on FROM users WHERE id = ?`, userID); err != nil {
+			return fmt.Errorf("notify: user %s: %w", userID, err)
+		}
+		if u.Closed {
+			_, err := store.Exec(ctx, tx, `DELETE FROM notifications WHERE user_id = ? AND digest_id IS NULL`, userID)
+			return err
+		}
+		modes, err := modesOf(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		var pending []struct {
+			ID   string `db:"id"`
+			Kind string `db:"kind"`
+		}
+		if err := store.Select(ctx, tx, &pending, `SELECT id, kind FROM notifications WHERE user_id = ? AND digest_id IS NULL
+			ORDER BY created_at, id LIMIT ?`, userID, MaxLines); err != nil {
+			return fmt.Errorf("notify: pending of %s: %w", userID, err)
+		}
+		daily := dailyDue && u.DailyOn != today
+		var due, off []string
+		hasDaily := false
+		for _, p := range pending {
+			switch modes[p.Kind] {
+			case None:
+				off = append(off, p.ID)
+			case Daily:
+				if daily {
+					due, hasDaily = append(due, p.ID), true
+				}
+			default:
+				due = append(due, p.ID)
+			}
+		}
+		if len(off) > 0 {
+			if _, err := store.ExecIn(ctx, tx, `DELETE FROM notifications WHERE id IN (?)`, off); err != nil {
+				return fmt.Errorf("notify: drop lines turned off: %w", err)
+			}
+		}
+		if len(due) == 0 || !u.Confirmed {
+			return nil
+		}
+		dailyOn := u.DailyOn
+		if hasDaily {
+			dailyOn = today
+		}
+		n, err := store.Exec(ctx, tx, `UPDATE users SET digest_at = ?, daily_digest_on = ?
+			WHERE id = ? AND (digest_at IS NULL OR digest_at <= ?)`,
+			now.UnixMilli(), dailyOn, userID, now.Add(-Every).UnixMilli())
+		if err != nil {
+			return fmt.Errorf("notify: claim digest of %s: %w", userID, err)
+		}
+		if n == 0 {
+			return nil // a digest less than an hour old: the lines wait
+		}
+		id := core.NewID()
+		if _, err := store.Exec(ctx, tx, `INSERT INTO digests (id, user_id, daily, created_at) VALUES (?, ?, ?, ?)`,
+			id, userID, hasDaily, now.UnixMilli()); err != nil {
+			return fmt.Errorf("notify: digest: %w", err)
+		}
+		if _, err := store.ExecIn(ctx, tx, `UPDATE notifications SET digest_id = ? WHERE id IN (?) AND digest_id IS NULL`, id, due); err != nil {
+			return fmt.Errorf("notify: digest lines: %w", err)
+		}
+		made = id
+		return nil
+	})
+	return made, err
+}
+
+// Line is one line of a digest.
+type Line struct {
+	Kind string `db:"kind"`
+	Line string `db:"line"`
+	Link string `db:"link"`
+}
+
+// Digest is a digest to email.
+type Digest struct {
+	ID     string
+	UserID string
+	Email  string
+	Daily  bool
+	// Closed is set when the account was closed since: nothing to send.
+	Closed bool
+	// Lines, grouped by kind in Kinds' order, oldest first in a kind.
+	Lines []Line
+}
+
+// Kinds returns the kinds of its lines, in order.
+func (d Digest) Kinds() []string {
+	var out []string
+	for _, l := range d.Lines {
+		if len(out) == 0 || out[len(out)-1] != l.Kind {
+			out = append(out, l.Kind)
+		}
+	}
+	return out
+}
+
+// Get reads a digest with its lines and its recipient's email.
+func Get(ctx context.Context, q store.Q, id string) (Digest, error) {
+	var row struct {
+		UserID string `db:"user_id"`
+		Daily  bool   `db:"daily"`
+		Email  string `db:"email"`
+		Closed bool   `db:"closed"`
+	}
+	if err := store.Get(ctx, q, &row, `SELECT d.user_id, d.daily, u.email, u.closed_at IS NOT NULL AS closed FROM digests d JOIN users u ON u.id = d.user_id
+		WHERE d.id = ?`, id); err != nil {
+		return Digest{}, fmt.Errorf("notify: digest %s: %w", id, err)
+	}
+	var lines []struct {
+		Line
+		CreatedAt int64  `db:"created_at"`
+		ID        string `db:"id"`
+	}
+	if err := store.Select(ctx, q, &lines, `SELECT kind, line, link, created_at, id FROM notifications WHERE digest_id = ?
+		ORDER BY created_at, id`, id); err != nil {
+		return Digest{}, fmt.Errorf("notify: digest %s lines: %w", id, err)
+	}
+	d := Digest{ID: id, UserID: row.UserID, Email: row.Email, Daily: row.Daily, Closed: row.Closed}
+	for _, k := range Kinds {
+		for _, l := range lines {
+			if l.Kind == k.Kind {
+				d.Lines = append(d.Lines, l.Line)
+			}
+		}
+	}
+	return d, nil
+}
