@@ -2,12 +2,9 @@ package daemon_test
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"primeur/core/accounts"
 	"primeur/core/store"
@@ -15,31 +12,16 @@ import (
 	"primeur/daemon/daemontest"
 )
 
-// resetLink finds the reset link emailed to the outbox of dir: the token
-// after /landing/reset#, quoted-printable line breaks undone. It waits for
-// the email, sent after the answer.
+// resetLink finds the reset link emailed to email: the token after
+// /landing/reset#. It waits for the email, sent after the answer.
 func resetLink(t *testing.T, dir, email string) (link, token string) {
 	t.Helper()
 	re := regexp.MustCompile(`(http://[^\s]+/landing/reset)#([A-Za-z0-9_-]{40,})`)
-	for range 500 {
-		files, _ := filepath.Glob(filepath.Join(dir, "outbox", "reset-*.eml"))
-		for _, f := range files {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			text := strings.ReplaceAll(string(raw), "=\r\n", "")
-			if !strings.Contains(text, "To: <"+email+">") {
-				continue
-			}
-			if m := re.FindStringSubmatch(text); m != nil {
-				return m[1], m[2]
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
+	m := re.FindStringSubmatch(emailed(t, dir, "reset-*.eml", email))
+	if m == nil {
+		t.Fatalf("no reset link to %s", email)
 	}
-	t.Fatalf("no reset email to %s", email)
-	return "", ""
+	return m[1], m[2]
 }
 
 // TestPasswordResetThroughTheAPI: asking for a known and an unknown email

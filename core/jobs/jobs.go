@@ -299,7 +299,7 @@ func Cutoff(ctx context.Context, env Env, now time.Time) (Report, error) {
 // and emails them with the claim-then-send protocol.
 func Notifications(ctx context.Context, env Env, now time.Time) (Report, error) {
 	var r Report
-	made, err := notify.Gather(ctx, env.DB, now, env.Rules.Location, env.Rules.Today(now))
+	made, err := notify.Gather(ctx, env.DB, now, env.Rules.Location)
 	r.add(DigestsMade, len(made))
 	if err != nil {
 		return r, err

@@ -18,33 +18,39 @@ const MaxLines = 200
 // the others.
 const MaxUsersPerRun = 500
 
-// Gather makes the digests due at now (local time in loc, day today) and
-// returns their ids. For each user with pending notifications, in a
-// transaction of its own:
+// Gather makes the digests due at now (local time in loc) and returns
+// their ids. For each user with pending notifications, in a transaction of
+// its own:
 //
 //   - lines of kinds the user turned off are dropped, and so are those of
 //     a closed account;
-//   - the lines of Immediate kinds are due; at DailyHour or later, those of
-//     Daily kinds too, once a day;
+//   - the lines of Immediate kinds are due; those of Daily kinds are due
+//     once the DailyHour that follows them has come (a line of 6h goes at
+//     7h, one of 8h the next day at 7h);
 //   - a user whose login email is not confirmed gets nothing yet: its lines
 //     wait for the confirmation;
 //   - the digest is made only if the user's last one is at least Every
 //     old: one conditional update of the user's row decides it, so that of
 //     two replicas running at once one makes it, and the other finds
 //     nothing due. The lines join the digest in the same transaction.
-func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location, today string) ([]string, error) {
+func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location) ([]string, error) {
 	var users []string
 	if err := store.Select(ctx, db, &users, `SELECT DISTINCT user_id FROM notifications WHERE digest_id IS NULL
 		ORDER BY user_id LIMIT ?`, MaxUsersPerRun); err != nil {
 		return nil, fmt.Errorf("notify: pending: %w", err)
 	}
-	dailyDue := now.In(loc).Hour() >= DailyHour
+	// The last DailyHour at or before now: daily lines older are due.
+	local := now.In(loc)
+	daily := time.Date(local.Year(), local.Month(), local.Day(), DailyHour, 0, 0, 0, loc)
+	if daily.After(now) {
+		daily = daily.AddDate(0, 0, -1)
+	}
 	var made []string
 	for _, userID := range users {
 		if err := ctx.Err(); err != nil {
 			return made, err
 		}
-		id, err := gatherOne(ctx, db, userID, now, today, dailyDue)
+		id, err := gatherOne(ctx, db, userID, now, daily)
 		if err != nil {
 			return made, err
 		}
@@ -55,16 +61,15 @@ func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location
 	return made, nil
 }
 
-func gatherOne(ctx context.Context, db *store.DB, userID string, now time.Time, today string, dailyDue bool) (string, error) {
+func gatherOne(ctx context.Context, db *store.DB, userID string, now, daily time.Time) (string, error) {
 	var made string
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var u struct {
-			Confirmed bool   `db:"confirmed"`
-			Closed    bool   `db:"closed"`
-			DailyOn   string `db:"daily_digest_on"`
+			Confirmed bool `db:"confirmed"`
+			Closed    bool `db:"closed"`
 		}
-		if err := store.Get(ctx, tx, &u, `SELECT email_confirmed = email_key AS confirmed, closed_at IS NOT NULL AS closed,
-			daily_digest_on FROM users WHERE id = ?`, userID); err != nil {
+		if err := store.Get(ctx, tx, &u, `SELECT email_confirmed = email_key AS confirmed, closed_at IS NOT NULL AS closed
+			FROM users WHERE id = ?`, userID); err != nil {
 			return fmt.Errorf("notify: user %s: %w", userID, err)
 		}
 		if u.Closed {
@@ -76,14 +81,14 @@ func gatherOne(ctx context.Context, db *store.DB, userID string, now time.Time, 
 			return err
 		}
 		var pending []struct {
-			ID   string `db:"id"`
-			Kind string `db:"kind"`
+			ID        string `db:"id"`
+			Kind      string `db:"kind"`
+			CreatedAt int64  `db:"created_at"`
 		}
-		if err := store.Select(ctx, tx, &pending, `SELECT id, kind FROM notifications WHERE user_id = ? AND digest_id IS NULL
+		if err := store.Select(ctx, tx, &pending, `SELECT id, kind, created_at FROM notifications WHERE user_id = ? AND digest_id IS NULL
 			ORDER BY created_at, id LIMIT ?`, userID, MaxLines); err != nil {
 			return fmt.Errorf("notify: pending of %s: %w", userID, err)
 		}
-		daily := dailyDue && u.DailyOn != today
 		var due, off []string
 		hasDaily := false
 		for _, p := range pending {
@@ -91,7 +96,7 @@ func gatherOne(ctx context.Context, db *store.DB, userID string, now time.Time, 
 			case None:
 				off = append(off, p.ID)
 			case Daily:
-				if daily {
+				if p.CreatedAt < daily.UnixMilli() {
 					due, hasDaily = append(due, p.ID), true
 				}
 			default:
@@ -106,13 +111,8 @@ func gatherOne(ctx context.Context, db *store.DB, userID string, now time.Time, 
 		if len(due) == 0 || !u.Confirmed {
 			return nil
 		}
-		dailyOn := u.DailyOn
-		if hasDaily {
-			dailyOn = today
-		}
-		n, err := store.Exec(ctx, tx, `UPDATE users SET digest_at = ?, daily_digest_on = ?
-			WHERE id = ? AND (digest_at IS NULL OR digest_at <= ?)`,
-			now.UnixMilli(), dailyOn, userID, now.Add(-Every).UnixMilli())
+		n, err := store.Exec(ctx, tx, `UPDATE users SET digest_at = ? WHERE id = ? AND (digest_at IS NULL OR digest_at <= ?)`,
+			now.UnixMilli(), userID, now.Add(-Every).UnixMilli())
 		if err != nil {
 			return fmt.Errorf("notify: claim digest of %s: %w", userID, err)
 		}

@@ -3,15 +3,14 @@
 -- delivery the shop changed, a delivery note — is queued for its
 -- recipient (notifications) and gathered into digests: at most one per
 -- user an hour (users.digest_at, the last one made, claimed by a
--- conditional update so that replicas make it once), the daily ones at 7h
--- (users.daily_digest_on, the day of the last). Each user chooses per kind
+-- conditional update so that replicas make it once), the daily kinds at
+-- 7h. Each user chooses per kind
 -- (notification_prefs; none stored means "immediate"). Digests are emailed
 -- by the claim-then-send protocol of the other documents. secrets holds
 -- the key that signs the unsubscribe links, made once for every replica.
 
 -- +goose Up
 ALTER TABLE users ADD COLUMN digest_at BIGINT;
-ALTER TABLE users ADD COLUMN daily_digest_on TEXT NOT NULL DEFAULT '';
 
 CREATE TABLE notification_prefs (
     user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -55,5 +54,4 @@ DROP TABLE secrets;
 DROP TABLE notifications;
 DROP TABLE digests;
 DROP TABLE notification_prefs;
-ALTER TABLE users DROP COLUMN daily_digest_on;
 ALTER TABLE users DROP COLUMN digest_at;
