@@ -1,7 +1,8 @@
 // Shared test fixtures: the base URL comes from the global setup, which runs
 // after the configuration was read, so it is injected here.
-import { type Page, expect, test as base } from '@playwright/test'
+import { type APIRequestContext, type Page, expect, test as base } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
 export const test = base.extend<{ pageProblems: string[] }>({
@@ -81,4 +82,58 @@ export function seed(scene: 'orders' | 'supply' | 'prices', args: string[]): str
   return execFileSync(join(dataDir(), 'e2eseed'), [scene, '--data-dir', dataDir(), ...args], {
     encoding: 'utf8',
   }).trim()
+}
+
+/**
+ * The text of an email of a daemon's outbox (no SMTP server in these
+ * tests: each email is `<data-dir>/outbox/{key}.eml`) whose key starts with
+ * `prefix`, sent to `to` and, when given, accepted by `pick` (the first of
+ * several, in file name order). Quoted-printable is undone (soft line
+ * breaks, "=3D"). It waits for the email, which may be sent after the
+ * answer, up to 10 s. `dir` is the daemon's data directory (by default the
+ * global setup's).
+ */
+export async function outboxEmail(
+  prefix: string,
+  to: string,
+  { pick, dir = dataDir() }: { pick?: (text: string) => boolean; dir?: string } = {},
+): Promise<string> {
+  const outbox = join(dir, 'outbox')
+  for (let i = 0; i < 100; i++) {
+    let files: string[] = []
+    try {
+      files = readdirSync(outbox)
+        .filter((f) => f.startsWith(prefix) && f.endsWith('.eml'))
+        .sort()
+    } catch {
+      // No email yet.
+    }
+    for (const f of files) {
+      const text = readFileSync(join(outbox, f), 'latin1')
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      if (text.includes(`To: <${to}>`) && (!pick || pick(text))) return text
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no ${prefix}… email to ${to} in the outbox`)
+}
+
+/** The path and fragment of the confirmation link emailed to `to` ("/landing/confirm#…"). */
+export async function confirmationLink(to: string, dir?: string): Promise<string> {
+  const text = await outboxEmail('confirm-', to, { dir })
+  const link = /\/landing\/confirm#[A-Za-z0-9_-]{20,}/.exec(text)?.[0]
+  if (!link) throw new Error(`no confirmation link in the email to ${to}`)
+  return link
+}
+
+/**
+ * Confirms the login email of an account just registered, as opening the
+ * link it was sent does: documents and notifications are emailed only to
+ * confirmed addresses.
+ */
+export async function confirmEmail(request: APIRequestContext, email: string, dir?: string): Promise<void> {
+  const token = (await confirmationLink(email, dir)).split('#')[1]
+  const response = await request.post('/auth/email/confirm', { data: { token } })
+  expect(response.status(), `confirmation of ${email}`).toBe(200)
 }
