@@ -28,22 +28,21 @@
 package jobs
 
 import (
-	"primeur/core/notify"
-
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"primeur/core/cutoff"
 	"strings"
 	"time"
 
 	"primeur/core/accounts"
 	"primeur/core/billing"
 	"primeur/core/config"
+	"primeur/core/cutoff"
 	"primeur/core/delivery"
 	"primeur/core/documents"
 	"primeur/core/mail"
+	"primeur/core/notify"
 	"primeur/core/payments"
 	"primeur/core/store"
 )

@@ -1,25 +1,24 @@
 package jobs
 
 import (
-	"primeur/core/notify"
-
 	"context"
 	"errors"
 	"fmt"
-	"primeur/core/accounts"
-	"primeur/core/cutoff"
-	"primeur/core/grammar"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
 	"primeur/core"
+	"primeur/core/accounts"
 	"primeur/core/billing"
+	"primeur/core/cutoff"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
 	"primeur/core/documents"
+	"primeur/core/grammar"
 	"primeur/core/mail"
+	"primeur/core/notify"
 	"primeur/core/payments"
 	"primeur/core/printable"
 	"primeur/core/store"
@@ -48,6 +47,8 @@ var (
 	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder"}
 	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice"}
 	digestSlot   = slot{"digests", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "digest"}
+	// slots are every slot, notes first.
+	slots = []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot, digestSlot}
 )
 
 // ownFailure marks the failure of a piece of work for a reason of its own
@@ -196,25 +197,28 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 
 // RetryFailed gives the documents left for an administrator (unsent after
 // MaxAttempts failed attempts) their attempts back, so that the next run
-// tries them again, and returns how many notes and invoices (credit notes
-// included) it gave back.
+// tries them again, and returns how many delivery notes and how many other
+// documents (invoices, credit notes, reminders, digests) it gave back.
 func RetryFailed(ctx context.Context, db *store.DB) (notes, invoices int, err error) {
-	counts := make([]int, 6)
-	for i, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot, digestSlot} {
+	counts := make([]int, len(slots))
+	for i, s := range slots {
 		n, err := store.Exec(ctx, db, `UPDATE `+s.table+` SET `+s.attempts+` = 0 WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts)
 		if err != nil {
 			return counts[0], counts[1], fmt.Errorf("jobs: retry failed %s: %w", s.table, err)
 		}
 		counts[i] = int(n)
 	}
-	return counts[0], counts[1] + counts[2] + counts[3] + counts[4], nil
+	for _, n := range counts[1:] {
+		invoices += n
+	}
+	return counts[0], invoices, nil
 }
 
 // CountAbandoned counts the documents left for an administrator: unsent
 // after MaxAttempts failed attempts.
 func CountAbandoned(ctx context.Context, db *store.DB) (int, error) {
 	total := 0
-	for _, s := range []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot} {
+	for _, s := range slots {
 		var n int
 		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM `+s.table+` WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts); err != nil {
 			return total, fmt.Errorf("jobs: abandoned %s: %w", s.table, err)

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -124,14 +125,22 @@ func gatherOne(ctx context.Context, db *store.DB, userID string, now, daily time
 			id, userID, hasDaily, now.UnixMilli()); err != nil {
 			return fmt.Errorf("notify: digest: %w", err)
 		}
-		if _, err := store.ExecIn(ctx, tx, `UPDATE notifications SET digest_id = ? WHERE id IN (?) AND digest_id IS NULL`, id, due); err != nil {
+		if n, err := store.ExecIn(ctx, tx, `UPDATE notifications SET digest_id = ? WHERE id IN (?) AND digest_id IS NULL`, id, due); err != nil {
 			return fmt.Errorf("notify: digest lines: %w", err)
+		} else if n == 0 {
+			return errTaken // another gathering took them: no empty digest
 		}
 		made = id
 		return nil
 	})
+	if errors.Is(err, errTaken) {
+		return "", nil
+	}
 	return made, err
 }
+
+// errTaken rolls back a digest whose lines another gathering took.
+var errTaken = errors.New("notify: lines taken")
 
 // Line is one line of a digest.
 type Line struct {
