@@ -5,8 +5,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"primeur/core/accounts"
+	"primeur/core/mail/mailtest"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/daemon/daemontest"
@@ -150,4 +152,42 @@ func TestCutoffReminderSetting(t *testing.T) {
 		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
 		shop.Do("PUT", "/api/user", map[string]any{"cutoffReminder": false}).Expect(t, http.StatusUnprocessableEntity)
 	})
+}
+
+// TestForgotAnswersBeforeTheEmail: the timing class of "Mot de passe
+// oublié" is the same whether the account exists or not, because the
+// answer never waits for the email: with the mail server holding every
+// message unanswered, the request for a known email is answered while its
+// email is still held, with the very bytes an unknown email gets.
+func TestForgotAnswersBeforeTheEmail(t *testing.T) {
+	db := storetest.SQLite(t)
+	s := daemontest.New(t, db)
+	s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
+	srv := mailtest.Start(t, "", "")
+	s.Config.SMTP = srv.Config()
+	release := srv.Hold()
+	defer release()
+
+	anon := s.Client()
+	known := anon.Do("POST", "/auth/password/forgot", map[string]any{"email": "epicerie@lac.fr"}).Expect(t, http.StatusOK)
+	for i := 0; srv.Held() == 0; i++ {
+		if i == 1000 {
+			t.Fatal("the reset email never reached the mail server")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	unknown := anon.Do("POST", "/auth/password/forgot", map[string]any{"email": "personne@lac.fr"}).Expect(t, http.StatusOK)
+	if string(known.Body) != string(unknown.Body) || srv.Held() != 1 {
+		t.Fatalf("answers %s / %s, %d held", known.Body, unknown.Body, srv.Held())
+	}
+	release()
+	for i := 0; len(srv.Messages(t)) == 0; i++ {
+		if i == 1000 {
+			t.Fatal("the reset email was not delivered once released")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if msgs := srv.Messages(t); len(msgs) != 1 || msgs[0].To[0] != "epicerie@lac.fr" {
+		t.Fatalf("messages %+v", msgs)
+	}
 }
