@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page } from '@playwright/test'
-import { dataDir, expect, seed, test, uniqueAccount } from './fixtures'
+import { confirmEmail, dataDir, expect, seed, test, uniqueAccount } from './fixtures'
 
 /** The first day of the month `offset` months from now in Paris, "2026-12-01". */
 function monthStart(offset: number): string {
@@ -44,12 +44,14 @@ interface Load {
 }
 
 /**
- * Registers through the API in a browser context and keeps the email the
- * app stores at login, so its pages open signed in.
+ * Registers through the API in a browser context, confirms the login email
+ * (documents are emailed to confirmed addresses only) and keeps the email
+ * the app stores at login, so its pages open signed in.
  */
 async function register(context: BrowserContext, prefix: string, distributor: boolean) {
   const account = uniqueAccount(prefix)
   expect((await context.request.post('/auth/register', { data: { ...account, distributor } })).status()).toBe(201)
+  await confirmEmail(context.request, account.email)
   await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), account.email)
   const load: Load = await (await context.request.get('/api/user')).json()
   return { ...account, id: load.user._id }

@@ -26,7 +26,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, registerThroughForm, uniqueAccount, watchProblems } from './fixtures'
+import { confirmationLink, expect, registerThroughForm, uniqueAccount, watchProblems } from './fixtures'
 import { freePort, stop, waitHealthy } from './global-setup'
 
 // The pinned instant: Tuesday 15 June 2027, 09:00 in Paris.
@@ -250,6 +250,14 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(shopPage.getByRole('radio', { name: 'Distributeur' })).toBeChecked()
     await registerThroughForm(shopPage, shop, 'Distributeur')
     await expect(shopPage.getByRole('button', { name: shop.email })).toBeVisible()
+    // Its address is confirmed with the link it was emailed (documents go to confirmed addresses only).
+    const banner = shopPage.getByRole('region', { name: 'Confirmez votre adresse email' })
+    await expect(banner).toBeVisible()
+    await shopPage.goto(await confirmationLink(shop.email, dataDir))
+    await expect(shopPage.getByText('Votre adresse email est confirmée. Merci !')).toBeVisible()
+    await shopPage.getByRole('link', { name: "Aller à l'accueil" }).click()
+    await expect(shopPage.getByRole('button', { name: shop.email })).toBeVisible()
+    await expect(banner).toHaveCount(0)
     await expect(nav(shopPage).getByRole('link')).toHaveText(['Accueil', 'Planifier', 'Réasso.', 'Récep.', 'Payer'])
     await shot(shopPage, 'shop-registered')
 
@@ -296,6 +304,10 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(form.getByLabel('Latitude')).toHaveValue('45.8992')
     await expect(form.getByLabel('BIC')).toHaveValue('AGRIFRPP881')
     await expect(form.getByLabel('Code postal et ville de facturation')).toHaveValue('74000 Annecy')
+    // The accounting email waits for its own link; invoices go to the login email meanwhile.
+    await expect(
+      form.getByText('Adresse non confirmée : en attendant, les factures partent vers votre adresse de connexion.'),
+    ).toBeVisible()
     await form.getByRole('button', { name: 'Fermer' }).first().click()
     await expect(form).toBeHidden()
   })
@@ -429,6 +441,10 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await farmPage.goto('/landing/producer')
     await expect(farmPage.getByRole('radio', { name: 'Producteur' })).toBeChecked()
     await registerThroughForm(farmPage, farm, 'Producteur')
+    await expect(nav(farmPage).getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
+    await farmPage.goto(await confirmationLink(farm.email, dataDir))
+    await expect(farmPage.getByText('Votre adresse email est confirmée. Merci !')).toBeVisible()
+    await farmPage.getByRole('link', { name: "Aller à l'accueil" }).click()
     await expect(nav(farmPage).getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
 
     await farmPage.getByRole('button', { name: farm.email }).click()

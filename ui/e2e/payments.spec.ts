@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext } from '@playwright/test'
-import { dataDir, expect, seed, test, uniqueAccount } from './fixtures'
+import { confirmEmail, dataDir, expect, seed, test, uniqueAccount } from './fixtures'
 import { startSmtp } from './smtp'
 
 /** The first day of the month `offset` months from now in Paris, "2026-12-01". */
@@ -54,7 +54,11 @@ function dayAfter(date: string, days = 1): string {
   return d.toISOString().slice(0, 10)
 }
 
-/** Registers through the API with a complete profile, and signs the context in. */
+/**
+ * Registers through the API with a complete profile, and signs the context
+ * in. The login email, and an accounting email given, are confirmed with
+ * the links they were sent: documents go to confirmed addresses only.
+ */
 async function register(
   context: BrowserContext,
   prefix: string,
@@ -63,7 +67,9 @@ async function register(
 ) {
   const account = uniqueAccount(prefix)
   expect((await context.request.post('/auth/register', { data: { ...account, distributor } })).status()).toBe(201)
+  await confirmEmail(context.request, account.email)
   expect((await context.request.put('/api/user', { data: profile })).status()).toBe(200)
+  if (profile.emailAccounting) await confirmEmail(context.request, profile.emailAccounting)
   await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), account.email)
   return account
 }
