@@ -46,6 +46,7 @@ const (
 	MsgConfirmThrottled    = "Trop de liens de confirmation demandés. Veuillez réessayer dans une heure."
 	MsgAlreadyConfirmed    = "Cette adresse est déjà confirmée."
 	MsgNoAccountingEmail   = "Aucune adresse de comptabilité à confirmer."
+	MsgAccountingIsLogin   = "L'adresse de la comptabilité est votre adresse de connexion : c'est elle qu'il faut confirmer."
 	MsgEmailUnchanged      = "C'est déjà votre adresse email."
 	MsgConfirmedAccount    = "Votre adresse email est confirmée. Merci !"
 	MsgConfirmedAccounting = "L'adresse de la comptabilité est confirmée : les factures y seront envoyées."
@@ -83,9 +84,11 @@ func (u User) AccountingConfirmed() bool {
 }
 
 // NeedsAccountingConfirmation reports whether a shop's accounting email
-// waits for its link: set, another address than the login, not confirmed.
+// waits for its own link: set, another address than the login (whose own
+// link confirms it), not confirmed.
 func (u User) NeedsAccountingConfirmation() bool {
-	return u.IsDistributor() && !u.AccountingConfirmed()
+	key := EmailKey(u.EmailAccounting)
+	return u.IsDistributor() && key != "" && key != u.EmailKey && key != u.AccountingConfirmedKey
 }
 
 // newConfirmation records a link for u of purpose to email, valid
@@ -134,6 +137,8 @@ func ResendConfirmation(ctx context.Context, db *store.DB, u User, which string,
 		switch {
 		case !u.IsDistributor() || EmailKey(u.EmailAccounting) == "":
 			v.Add("which", MsgNoAccountingEmail)
+		case EmailKey(u.EmailAccounting) == u.EmailKey:
+			v.Add("which", MsgAccountingIsLogin)
 		case u.AccountingConfirmed():
 			v.Add("which", MsgAlreadyConfirmed)
 		}

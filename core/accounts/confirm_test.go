@@ -529,6 +529,22 @@ func TestAccountingConfirmation(t *testing.T) {
 		if _, ok, err := accounts.AccountingConfirmation(ctx, db, p, tc); ok || err != nil {
 			t.Fatalf("a producer's accounting link: %v %v", ok, err)
 		}
+
+		// A shop whose accounting email is its own login email, still
+		// unconfirmed: the login's link confirms both, no other is sent.
+		fresh, _ := signUp(t, db, "boutique@aravis.fr", true, "10.0.0.9")
+		same := setAccounting(reload(t, db, fresh.ID), "Boutique@Aravis.fr", tc)
+		if same.NeedsAccountingConfirmation() || same.AccountingConfirmed() {
+			t.Fatalf("accounting = login: needs %v, confirmed %v", same.NeedsAccountingConfirmation(), same.AccountingConfirmed())
+		}
+		if _, ok, err := accounts.AccountingConfirmation(ctx, db, same, tc); ok || err != nil {
+			t.Fatalf("a link for the login as accounting email: %v %v", ok, err)
+		}
+		_, err = accounts.ResendConfirmation(ctx, db, same, accounts.ConfirmAccounting, tc)
+		wantInvalid(t, "resend accounting = login", err, "which", accounts.MsgAccountingIsLogin)
+		if prof := same.Profile(); prof.EmailAccountingConfirmed == nil || !*prof.EmailAccountingConfirmed {
+			t.Fatal("the profile asks to confirm the accounting email besides the login's banner")
+		}
 	})
 }
 

@@ -83,7 +83,9 @@ func (u User) Profile() Profile {
 		p.CutoffReminder = &on
 	} else {
 		p.EmailAccounting = &u.EmailAccounting
-		confirmed := u.AccountingConfirmed()
+		// The login email, when it is also the accounting one, has its
+		// own banner.
+		confirmed := !u.NeedsAccountingConfirmation()
 		p.EmailAccountingConfirmed = &confirmed
 		p.BillingAddressLine1 = &u.BillingAddressLine1
 		p.BillingAddressLine2 = &u.BillingAddressLine2

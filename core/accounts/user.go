@@ -139,7 +139,7 @@ func Register(ctx context.Context, db *store.DB, r Registration, now time.Time) 
 	if err := Insert(ctx, db, u); err != nil {
 		return User{}, err
 	}
-	return u, nil
+	return ByID(ctx, db, u.ID) // as stored: defaults filled
 }
 
 // SignUp is a visitor's registration from a client (its network address):
