@@ -1,6 +1,9 @@
 package closure_test
 
 import (
+	"primeur/core/documents"
+	"primeur/core/documents/pdftest"
+
 	"context"
 	"errors"
 	"strings"
@@ -110,6 +113,14 @@ func TestCloseAccount(t *testing.T) {
 		inv, err := billing.ForOrder(ctx, db, nov)
 		if err != nil || inv.Buyer.Name != "Épicerie du Lac" || inv.Buyer.SIRET != "98765432100021" {
 			t.Fatalf("the invoice's buyer %+v (%v)", inv.Buyer, err)
+		}
+		pdf, err := documents.Invoice(inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := pdftest.Text(t, pdf); !strings.Contains(text, "Épicerie du Lac") || !strings.Contains(text, "98765432100021") ||
+			!strings.Contains(text, "3 quai de la Tournette") || strings.Contains(text, closure.ClosedName) {
+			t.Fatalf("the invoice of the closed shop reads:\n%s", text)
 		}
 		// Closed once.
 		if err := closure.Close(ctx, db, closed, now, tradetest.Paris); err != nil {

@@ -1,14 +1,14 @@
 package documents_test
 
 import (
+	"primeur/core/documents/pdftest"
+
 	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -60,38 +60,6 @@ func TestFrench(t *testing.T) {
 			t.Errorf("got %q, want %q", got, want)
 		}
 	}
-}
-
-// pdfText extracts a PDF's text with pdftotext (poppler-utils; .ci/run
-// installs it) and normalises its spacing: one space between words, no
-// empty line.
-func pdfText(t *testing.T, pdf []byte) string {
-	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		t.Skip("pdftotext is not installed (apt-get install poppler-utils; .ci/run does)")
-	}
-	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
-		t.Fatalf("not a PDF: %q", pdf[:min(20, len(pdf))])
-	}
-	cmd := exec.Command(bin, "-enc", "UTF-8", "-", "-")
-	cmd.Stdin = bytes.NewReader(pdf)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("pdftotext: %v: %s", err, errOut.String())
-	}
-	if errOut.Len() > 0 {
-		t.Fatalf("pdftotext complains: %s", errOut.String())
-	}
-	space := regexp.MustCompile(`[\s\x{00a0}\x{202f}]+`)
-	var lines []string
-	for _, l := range strings.Split(out.String(), "\n") {
-		if l = strings.TrimSpace(space.ReplaceAllString(l, " ")); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	return strings.Join(lines, "\n") + "\n"
 }
 
 // golden compares text with testdata/name.golden (rewritten with -update),
@@ -175,7 +143,7 @@ func (s scene) note(t *testing.T, id string) []byte {
 
 func TestDeliveryNotes(t *testing.T) {
 	s := newScene(t)
-	text := pdfText(t, s.note(t, s.planned))
+	text := pdftest.Lines(t, s.note(t, s.planned))
 	mustContain(t, text,
 		"Bon de livraison", "BL-000003", "Date de livraison : 26 novembre 2026",
 		"Livraison prévue — bon modifiable par le magasin jusqu'à 12h le jour de la livraison",
@@ -200,7 +168,7 @@ func TestDeliveryNotes(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	text = pdfText(t, s.note(t, s.done))
+	text = pdftest.Lines(t, s.note(t, s.done))
 	mustContain(t, text,
 		"BL-000001", "Date de livraison : 19 novembre 2026", "Livraison effectuée",
 		"120,00", "115,50", "−4,50", // ordered, delivered, gap
@@ -237,7 +205,7 @@ func render(t *testing.T, inv billing.Invoice) string {
 	if !bytes.Equal(pdf, again) {
 		t.Fatal("rendering the same invoice twice gave different bytes")
 	}
-	return pdfText(t, pdf)
+	return pdftest.Lines(t, pdf)
 }
 
 func TestInvoiceMentions(t *testing.T) {
@@ -372,7 +340,7 @@ func TestHostileNamesRenderEverywhere(t *testing.T) {
 				t.Fatal(err)
 			}
 			validPDF(t, pdf)
-			text := extractedMarks.Replace(pdfText(t, pdf))
+			text := extractedMarks.Replace(pdftest.Lines(t, pdf))
 			hasLine(t, text, tt.want)
 			mustContain(t, text, "Épicerie du Lac")
 
@@ -385,7 +353,7 @@ func TestHostileNamesRenderEverywhere(t *testing.T) {
 			validPDF(t, pdf)
 			pdfA(t, pdf, i.Number)
 			facturxtest.Keep(t, documents.InvoiceFileName(i.Number), pdf)
-			text = extractedMarks.Replace(pdfText(t, pdf))
+			text = extractedMarks.Replace(pdftest.Lines(t, pdf))
 			hasLine(t, text, tt.want)
 			mustContain(t, text, "titulaire "+tt.want)
 			// pdftotext gives the dash after a right-to-left name to the
@@ -422,7 +390,7 @@ func TestTenThousandCharacterNames(t *testing.T) {
 	if pages := validPDF(t, pdf); pages > 2 {
 		t.Errorf("a note of %d pages", pages)
 	}
-	mustContain(t, pdfText(t, pdf), "Ferme � du Lac Ferme", "…", "Réserves à la réception")
+	mustContain(t, pdftest.Lines(t, pdf), "Ferme � du Lac Ferme", "…", "Réserves à la réception")
 
 	inv := issue(t, s.db, s.order)
 	pdf, err = documents.Invoice(inv)
@@ -432,7 +400,7 @@ func TestTenThousandCharacterNames(t *testing.T) {
 	if pages := validPDF(t, pdf); pages > 3 {
 		t.Errorf("an invoice of %d pages", pages)
 	}
-	mustContain(t, pdfText(t, pdf), "Ferme � du Lac Ferme", "…", "Total TTC — net à payer")
+	mustContain(t, pdftest.Lines(t, pdf), "Ferme � du Lac Ferme", "…", "Total TTC — net à payer")
 }
 
 // TestCreditNoteMentions: a claim accepted on a delivery of the order is
@@ -518,7 +486,7 @@ func TestStatement(t *testing.T) {
 		t.Fatal(err)
 	}
 	validPDF(t, pdf)
-	mustContain(t, pdfText(t, pdf), "Relevé de compte", "au 3 décembre 2026", "Ferme des Aravis", "Épicerie du Lac",
+	mustContain(t, pdftest.Lines(t, pdf), "Relevé de compte", "au 3 décembre 2026", "Ferme des Aravis", "Épicerie du Lac",
 		"Facture FA-2026-000001", "En retard", "Avoir AV-2026-000001", "FA-2026-000002)", "−10,55 €", "Payée en partie",
 		"Chèque", "CHQ 42", "Reste à payer", "38,58 €", "dont en retard", "26,38 €")
 }

@@ -1,10 +1,11 @@
 package jobs_test
 
 import (
+	"primeur/core/documents/pdftest"
+
 	"bytes"
 	"errors"
 	"log/slog"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -71,22 +72,6 @@ func (l *logs) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// pdfText extracts a PDF's text with pdftotext, spaces normalised.
-func pdfText(t *testing.T, pdf []byte) string {
-	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		t.Skip("pdftotext is not installed (apt-get install poppler-utils; .ci/run does)")
-	}
-	cmd := exec.Command(bin, "-enc", "UTF-8", "-", "-")
-	cmd.Stdin = bytes.NewReader(pdf)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	return regexp.MustCompile(`[\s\x{00a0}\x{202f}]+`).ReplaceAllString(string(out), " ")
-}
-
 // TestHostileNamesAreEmailed: a producer named with an emoji and a shop
 // whose name carries control characters and a line break get their
 // delivery note and invoice by email, as before any name: the PDFs read the
@@ -133,7 +118,7 @@ func TestHostileNamesAreEmailed(t *testing.T) {
 		pdfAttachment(t, note, "BL-000001.pdf")
 		pdfAttachment(t, invoice, "FA-2026-000001.pdf")
 		for _, m := range msgs {
-			text := pdfText(t, m.Attachments[0].Data)
+			text := pdftest.Text(t, m.Attachments[0].Data)
 			if !strings.Contains(text, "Ferme du Lac �") || !strings.Contains(text, "Épicerie[31m du Lac Bcc: intrus@example.fr") {
 				t.Errorf("%s reads: %s", m.Attachments[0].Name, text)
 			}
