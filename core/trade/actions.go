@@ -62,10 +62,13 @@ type Actions struct {
 //     modify or withdraw it; the other side may accept it, modify it (a
 //     counter-proposal) or refuse it;
 //   - a commitment: corriger, except while a correction is proposed (no
-//     action on the commitment card) or after a correction was rejected,
-//     where the side that made the rejected correction gets nothing on the
-//     commitment card (it keeps modifier and supprimer on the correction's
-//     card) and the side that rejected it may corriger.
+//     action on the commitment card) or after a correction was rejected
+//     (SPEC §4: "after a rejection, the rejecting side gets nothing if it
+//     is the originator, otherwise corriger"): the side that made the
+//     rejected correction gets nothing on the commitment card (it keeps
+//     modifier and supprimer on its refused correction) and the side that
+//     rejected it gets only corriger — nothing on the card it refused, so
+//     its refusal reads as done.
 //
 // A viewer that is neither side (another producer, another shop) is not
 // asked: the operations refuse it before looking at the state.
@@ -73,9 +76,12 @@ func Allowed(s State, viewer Side) Actions {
 	a := Actions{Commitment: []Action{}, Open: []Action{}}
 	switch s.Open {
 	case planning.StatusProposed, planning.StatusRejected:
-		if viewer == s.From {
+		switch {
+		case viewer == s.From:
 			a.Open = []Action{Modifier, Supprimer}
-		} else {
+		case s.Committed && s.Open == planning.StatusRejected:
+			// The side that refused a correction: only corriger, below.
+		default:
 			a.Open = []Action{Accepter, Modifier, Refuser}
 		}
 	}

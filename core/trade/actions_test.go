@@ -64,9 +64,10 @@ func TestActionsPredicates(t *testing.T) {
 	for _, s := range trade.States() {
 		for _, side := range []string{planning.FromProducer, planning.FromDistributor} {
 			a := trade.Allowed(s, side)
-			// Only the side that did not make the open proposal reviews it,
+			// Only the side that did not make the open proposal reviews it
+			// (not again a correction it refused: it may only corriger),
 			// only its maker withdraws it.
-			other := s.Open != "" && side != s.From
+			other := s.Open != "" && side != s.From && !(s.Committed && s.Open == planning.StatusRejected)
 			if a.CanReview(true) != other || a.CanReview(false) != other {
 				t.Errorf("%+v by %s: review %v", s, side, a.CanReview(true))
 			}

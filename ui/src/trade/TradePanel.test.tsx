@@ -306,6 +306,57 @@ describe('TradePanel, shop', () => {
     expect(screen.queryByRole('form')).not.toBeInTheDocument()
   })
 
+  it('refuses a producer’s correction: the refused card offers the shop nothing more, the commitment only Corriger', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch')
+    const user = userEvent.setup()
+    const commitment: Proposal = {
+      _id: 'a',
+      producer: 'p1',
+      status: 'accepted',
+      from: 'producer',
+      quantity: 40,
+      price: 2,
+    }
+    show(
+      'distributor',
+      need([commitment, { _id: 'b', producer: 'p1', status: 'proposed', from: 'producer', quantity: 30, price: 2 }], {
+        quantityAccepted: 40,
+        quantityAvailable: 60,
+      }),
+    )
+    const names = (name: string) =>
+      within(screen.getByRole('article', { name }))
+        .queryAllByRole('button')
+        .map((b) => b.textContent)
+    expect(names('Correction de Ferme des Saules')).toEqual(['Accepter', 'Modifier', 'Refuser'])
+    expect(names('Engagement de Ferme des Saules')).toEqual([])
+    fetch.mockResolvedValueOnce(
+      json(
+        need([commitment, { _id: 'b', producer: 'p1', status: 'rejected', from: 'producer', quantity: 30, price: 2 }], {
+          quantityAccepted: 40,
+          quantityAvailable: 60,
+        }),
+      ),
+    )
+    await user.click(
+      within(screen.getByRole('article', { name: 'Correction de Ferme des Saules' })).getByRole('button', {
+        name: 'Refuser',
+      }),
+    )
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/proposalreview/n1/p1',
+      expect.objectContaining({ method: 'PUT', body: '{"accepted":false}' }),
+    )
+    await waitFor(() =>
+      expect(screen.getByRole('article', { name: 'Correction de Ferme des Saules' })).toHaveAttribute(
+        'data-status',
+        'rejected',
+      ),
+    )
+    expect(names('Correction de Ferme des Saules')).toEqual([])
+    expect(names('Engagement de Ferme des Saules')).toEqual(['Corriger'])
+  })
+
   it('says when no producer has proposed', () => {
     show('distributor', need([]))
     expect(screen.getByText('Aucune proposition de producteur pour ce besoin')).toBeInTheDocument()

@@ -33,13 +33,16 @@ export interface Actions {
  * modifier and supprimer, the other side accepter, modifier (a
  * counter-proposal) and refuser. A commitment offers corriger, except while
  * a correction is proposed, and after a correction was rejected to the side
- * that made it (the side that rejected it may corriger). With nothing yet,
- * only the producer may propose.
+ * that made it. The side that rejected a correction gets only corriger
+ * (SPEC §4), nothing on the card it refused. With nothing yet, only the
+ * producer may propose.
  */
 export function allowedActions(state: TradeState, viewer: Side): Actions {
   const actions: Actions = { propose: false, commitment: [], open: [] }
+  const refusedCorrection = state.committed && state.open === 'rejected'
   if (state.open === 'proposed' || state.open === 'rejected') {
-    actions.open = viewer === state.from ? ['modifier', 'supprimer'] : ['accepter', 'modifier', 'refuser']
+    if (viewer === state.from) actions.open = ['modifier', 'supprimer']
+    else if (!refusedCorrection) actions.open = ['accepter', 'modifier', 'refuser']
   }
   if (state.committed && (state.open === '' || (state.open === 'rejected' && viewer !== state.from))) {
     actions.commitment = ['corriger']
