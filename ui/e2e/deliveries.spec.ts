@@ -144,13 +144,16 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
     .click() // sort by date: it is now last
   await expect(table.getByRole('row').nth(1)).not.toContainText(`${second.chrono} Prévue`)
 
-  // The third one is cancelled.
+  // The third one is cancelled, once the dialog confirms it.
   await shopPage.getByRole('tab', { name: 'A venir', exact: true }).click()
   await table.getByRole('row', { name: new RegExp(`${third.chrono} Prévue`) }).click()
   await shopPage
     .getByRole('region', { name: 'Bon de livraison' })
     .getByRole('button', { name: 'Annuler la livraison' })
     .click()
+  const confirm = shopPage.getByRole('dialog', { name: 'Annuler cette livraison ?' })
+  await expect(confirm.getByRole('button', { name: 'Garder la livraison' })).toBeFocused()
+  await confirm.getByRole('button', { name: "Confirmer l'annulation" }).click()
   await expect(shopPage.getByText('Annulation effectuée').first()).toBeVisible()
   await expect(table.getByRole('row', { name: new RegExp(`${third.chrono} Annulée`) })).toBeVisible()
   await expect(

@@ -8,6 +8,7 @@ import { renderWithProviders } from '../test/render'
 import type { Delivery, Order } from '../types'
 import { CLAIM_MESSAGES } from '../validation/claim'
 import { DELIVERY_MESSAGES } from '../validation/delivery'
+import { CANCEL_DIALOG } from './CancelDeliveryButton'
 import { DeliveriesPage } from './DeliveriesPage'
 import { EMPTY_TEXT } from './DeliveriesTable'
 
@@ -203,13 +204,40 @@ describe('DeliveriesPage', () => {
     expect(state.orders[0].deliveries[0].deliveryLines[0].quantitySent).toBe(9.5)
   })
 
-  it('lets the shop cancel, and reports a failure', async () => {
+  it('lets the shop cancel after confirming, and reports a failure', async () => {
     const user = userEvent.setup()
     setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
     const calls = stubFetch(json(409, { status: 409, detail: 'Cette livraison n’est plus modifiable' }))
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('cell', { name: '7' }))
-    await user.click(screen.getByRole('button', { name: 'Annuler la livraison' }))
+    const trigger = screen.getByRole('button', { name: 'Annuler la livraison' })
+    await user.click(trigger)
+    // Nothing is cancelled yet: a dialog says what cancelling does, the focus on the safe choice.
+    expect(calls).toHaveLength(0)
+    const dialog = await screen.findByRole('dialog', { name: CANCEL_DIALOG.title })
+    expect(dialog).toHaveTextContent(
+      'La livraison n° 7 de Ferme des Aravis, prévue le mardi 24 novembre 2026, sera annulée.',
+    )
+    expect(dialog).toHaveTextContent(CANCEL_DIALOG.final)
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: CANCEL_DIALOG.keep })).toHaveFocus())
+    // Keeping it closes the dialog, cancels nothing, and gives the focus back.
+    await user.click(within(dialog).getByRole('button', { name: CANCEL_DIALOG.keep }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    await waitFor(() => expect(trigger).toHaveFocus())
+    expect(calls).toHaveLength(0)
+    // Escape closes it too.
+    await user.click(trigger)
+    await screen.findByRole('dialog', { name: CANCEL_DIALOG.title })
+    await user.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(calls).toHaveLength(0)
+    // Confirming cancels.
+    await user.click(trigger)
+    await user.click(
+      within(await screen.findByRole('dialog', { name: CANCEL_DIALOG.title })).getByRole('button', {
+        name: CANCEL_DIALOG.confirm,
+      }),
+    )
     expect(calls[0][0]).toBe('/api/deliveries/cancel/o1/a')
     expect(await screen.findByText(DELIVERY_TOASTS.cancelFailed)).toBeInTheDocument()
   })

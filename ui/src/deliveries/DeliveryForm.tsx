@@ -6,13 +6,14 @@ import { useFormState } from '../forms/useFormState'
 import { cancelDelivery, updateDelivery } from '../store/deliveries'
 import type { Product } from '../types'
 import { type DeliveryField, type DeliveryValues, parseQuantity, validateDelivery } from '../validation/delivery'
+import { CancelDeliveryButton } from './CancelDeliveryButton'
 import { type DeliveryRow, dateBounds } from './model'
 import { productOf, typed } from './products'
 
 /**
  * The shop's form on a planned delivery before its lock (PRODUCT §4, §5): the
- * date (from tomorrow) and the sent quantities, and cancellation. Remount it
- * (key) when the delivery changes.
+ * date (from tomorrow) and the sent quantities, and cancellation (after a
+ * confirmation dialog). Remount it (key) when the delivery changes.
  */
 export function DeliveryForm({
   row,
@@ -105,9 +106,12 @@ export function DeliveryForm({
           <Button type="submit" disabled={!form.canSubmit || busy !== null}>
             {busy === 'save' ? 'en cours...' : 'Enregistrer'}
           </Button>
-          <Button variant="light" color="red" onClick={cancel} disabled={busy !== null}>
-            {busy === 'cancel' ? 'en cours...' : 'Annuler la livraison'}
-          </Button>
+          <CancelDeliveryButton
+            row={row}
+            busy={busy === 'cancel'}
+            disabled={busy !== null}
+            onConfirm={() => void cancel()}
+          />
         </Group>
       </Stack>
     </form>
