@@ -172,6 +172,10 @@ describe('DeliveriesPage', () => {
       '/print/delivery/o1/a',
     )
     expect(within(editor).queryByRole('link', { name: /facture/ })).not.toBeInTheDocument()
+    // The date picker says why it stops at the month's end.
+    expect(within(editor).getByRole('button', { name: 'Date de livraison' })).toHaveAccessibleDescription(
+      'Au plus tôt demain, au plus tard le lundi 30 novembre 2026 : une livraison reste dans le mois de sa commande, facturée une fois le mois terminé.',
+    )
 
     const save = within(editor).getByRole('button', { name: 'Enregistrer' })
     expect(save).toBeDisabled()

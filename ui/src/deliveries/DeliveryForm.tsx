@@ -7,7 +7,7 @@ import { cancelDelivery, updateDelivery } from '../store/deliveries'
 import type { Product } from '../types'
 import { type DeliveryField, type DeliveryValues, parseQuantity, validateDelivery } from '../validation/delivery'
 import { CancelDeliveryButton } from './CancelDeliveryButton'
-import { type DeliveryRow, dateBounds } from './model'
+import { type DeliveryRow, dateBounds, dateBoundsHint } from './model'
 import { productOf, typed } from './products'
 
 /**
@@ -81,6 +81,7 @@ export function DeliveryForm({
           onChange={(v) => form.setValue('date', v, { touch: true })}
           minDate={bounds.min}
           maxDate={bounds.max}
+          description={dateBoundsHint(bounds)}
           valueFormat="D MMMM YYYY"
           error={form.errorOf('date')}
           popoverProps={{ withinPortal: true }}

@@ -8,6 +8,7 @@ import {
   canReview,
   claimLabel,
   dateBounds,
+  dateBoundsHint,
   deliveryRows,
   filterRows,
   isLocked,
@@ -206,6 +207,14 @@ describe('what each side may do', () => {
       min: '2026-12-01',
       max: '2026-12-31',
     })
+  })
+  it('says why the date stops at the end of the month', () => {
+    expect(dateBoundsHint({ min: '2026-11-21', max: '2026-11-30' })).toBe(
+      'Au plus tôt demain, au plus tard le lundi 30 novembre 2026 : une livraison reste dans le mois de sa commande, facturée une fois le mois terminé.',
+    )
+    expect(dateBoundsHint({ min: '2026-12-01', max: '2026-11-30' })).toBe(
+      'Plus aucune autre date possible : une livraison reste dans le mois de sa commande, facturée une fois le mois terminé.',
+    )
   })
   it('words claims as sent for the producer and received for the shop', () => {
     expect(claimLabel('sent', 'producer')).toBe("Demande d'avoir envoyée, en attente de réponse")

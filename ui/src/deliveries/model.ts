@@ -2,7 +2,7 @@
 // from the orders, filters, sorting, pagination, and what each side may do
 // with a delivery. The daemon decides for real; these rules only choose
 // what the screen offers.
-import { dayOf } from '../format'
+import { dayOf, formatLongDay } from '../format'
 import type { ClaimStatus, CreditRef, Delivery, DeliveryStatus, Order, UserType } from '../types'
 
 /** One delivery of the table, with its order and the other party's name. */
@@ -238,4 +238,14 @@ export function dateBounds(row: DeliveryRow, now: Date): { min: string; max: str
   const month = row.order.date.slice(0, 10)
   const last = [endOfMonth(month), endOfMonth(row.delivery.date)].sort()[1]
   return { min: addDays(dayOf(now), 1), max: last }
+}
+
+/**
+ * Why the date picker stops where it does (PRODUCT §16 "Shop's changes"): a
+ * delivery stays in its order's month, billed once the month is over.
+ */
+export function dateBoundsHint({ min, max }: { min: string; max: string }): string {
+  const why = 'une livraison reste dans le mois de sa commande, facturée une fois le mois terminé'
+  if (min > max) return `Plus aucune autre date possible : ${why}.`
+  return `Au plus tôt demain, au plus tard le ${formatLongDay(max)} : ${why}.`
 }
