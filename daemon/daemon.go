@@ -79,7 +79,7 @@ func New(o Options) *Daemon {
 	d.api.UseMiddleware(d.checkJSONBody)
 	d.routes(mux)
 	d.finishDocument()
-	d.handler = d.identify(d.instrument(mux, d.logRequests(d.recoverPanics(d.secure(mux)))))
+	d.handler = d.identify(d.instrument(mux, d.logRequests(d.compress(d.recoverPanics(d.secure(mux))))))
 	return d
 }
 

@@ -1,0 +1,158 @@
+package daemon
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/gzip"
+)
+
+// decoder reads a body in its coding.
+func decoder(t *testing.T, enc string, r io.Reader) io.Reader {
+	t.Helper()
+	if enc == "br" {
+		return brotli.NewReader(r)
+	}
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return zr
+}
+
+func TestPreferences(t *testing.T) {
+	tests := []struct {
+		header string
+		want   []encoding
+	}{
+		{"", nil},
+		{"   ", nil},
+		{"gzip, deflate, br, zstd", []encoding{encBrotli, encGzip}}, // Chromium's
+		{"gzip, deflate", []encoding{encGzip}},
+		{"br", []encoding{encBrotli}},
+		{"x-gzip", []encoding{encGzip}},
+		{"GZIP, BR", []encoding{encBrotli, encGzip}},
+		{"br;q=0.5, gzip", []encoding{encGzip, encBrotli}},
+		{"br;q=0.8, gzip;q=0.8", []encoding{encBrotli, encGzip}},
+		{"br ; q=0.9 , gzip;q=1.0", []encoding{encGzip, encBrotli}},
+		{"br;q=0, gzip", []encoding{encGzip}},
+		{"gzip;q=0, br;q=0", nil},
+		{"*", []encoding{encBrotli, encGzip}},
+		{"*;q=0.5, br;q=0", []encoding{encGzip}},
+		{"*;q=0", nil},
+		{"identity", nil},
+		{"deflate, zstd", nil},
+		{"br;q=0.3, identity;q=0.5", nil},
+		{"br;q=0.5, gzip;q=0.2, identity;q=0.4", []encoding{encBrotli}},
+		{"br;q=abc, gzip", []encoding{encGzip}},
+		{"br;q=2", nil},
+		{"gzip;q=0.2, gzip;q=0.9, br;q=0.5", []encoding{encGzip, encBrotli}},
+	}
+	for _, tt := range tests {
+		if got := preferences(tt.header); !slices.Equal(got, tt.want) {
+			t.Errorf("preferences(%q) = %v, want %v", tt.header, got, tt.want)
+		}
+	}
+}
+
+func TestCompressible(t *testing.T) {
+	for ct, want := range map[string]bool{
+		"application/json":                true,
+		"application/problem+json":        true,
+		"application/json; charset=utf-8": true,
+		"text/html; charset=utf-8":        true,
+		"text/csv; charset=utf-8":         true,
+		"text/javascript; charset=utf-8":  true,
+		"image/svg+xml":                   true,
+		"application/yaml":                true,
+		"text/event-stream":               false,
+		"application/pdf":                 false,
+		"application/zip":                 false,
+		"application/octet-stream":        false,
+		"image/png":                       false,
+		"font/woff2":                      false,
+		"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": false,
+		"": false,
+	} {
+		if got := compressible(ct); got != want {
+			t.Errorf("compressible(%q) = %v, want %v", ct, got, want)
+		}
+	}
+}
+
+// TestCompressStreams: a streamed answer flushes its first bytes to the
+// client while the handler still works, compressed or not (an event
+// stream, a zip as the personal data export writes it, JSON lines).
+func TestCompressStreams(t *testing.T) {
+	d := &Daemon{}
+	for _, tt := range []struct{ contentType, encoding string }{
+		{"text/event-stream", ""},
+		{"application/zip", ""},
+		{"application/x-ndjson", ""}, // not in the list: plain
+		{"text/plain; charset=utf-8", "br"},
+	} {
+		t.Run(tt.contentType, func(t *testing.T) {
+			release := make(chan struct{})
+			srv := httptest.NewServer(d.compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", tt.contentType)
+				_, _ = io.WriteString(w, "premier\n")
+				http.NewResponseController(w).Flush()
+				<-release
+				_, _ = io.WriteString(w, "second\n")
+			})))
+			defer srv.Close()
+			defer close(release)
+			req, _ := http.NewRequest("GET", srv.URL, nil)
+			req.Header.Set("Accept-Encoding", "br, gzip")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			if got := res.Header.Get("Content-Encoding"); got != tt.encoding {
+				t.Fatalf("Content-Encoding %q, want %q", got, tt.encoding)
+			}
+			body := io.Reader(res.Body)
+			if tt.encoding == "br" {
+				body = decoder(t, "br", res.Body)
+			}
+			first := make(chan string, 1)
+			go func() {
+				line, _ := bufio.NewReader(body).ReadString('\n')
+				first <- line
+			}()
+			select {
+			case line := <-first:
+				if line != "premier\n" {
+					t.Fatalf("first line %q", line)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the first bytes did not arrive before the handler ended")
+			}
+		})
+	}
+}
+
+func TestCompressWriterHoldsSmallBodies(t *testing.T) {
+	h := (&Daemon{}).compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusCreated)
+		for range 4 { // written in pieces, below the threshold in total
+			_, _ = io.WriteString(w, strings.Repeat("a", compressMinSize/5))
+		}
+	}))
+	req := httptest.NewRequest("GET", "/", nil)
+	req.Header.Set("Accept-Encoding", "br")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusCreated || rec.Header().Get("Content-Encoding") != "" ||
+		rec.Body.Len() != 4*(compressMinSize/5) || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain") {
+		t.Fatalf("%d %v %d bytes", rec.Code, rec.Header(), rec.Body.Len())
+	}
+}
