@@ -1,9 +1,23 @@
 // Shared test fixtures: the base URL comes from the global setup, which runs
 // after the configuration was read, so it is injected here.
-import { type APIRequestContext, type Page, expect, test as base } from '@playwright/test'
+import { type APIRequestContext, type Locator, type Page, expect, test as base } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+
+/**
+ * A read-only planner cell (the producer's view of a shop, a shop's past
+ * months): a grid cell named "{product}, {month} : {what it holds}".
+ */
+export function readOnlyCell(page: Page, product: string, month: string): Locator {
+  const label = `${product}, ${month} : `.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return page.getByRole('gridcell', { name: new RegExp(`^${label}`) })
+}
+
+/** A planner cell, editable (the shop's text field "{product}, {month}") or read-only. */
+export function needCell(page: Page, product: string, month: string): Locator {
+  return page.getByRole('textbox', { name: `${product}, ${month}`, exact: true }).or(readOnlyCell(page, product, month))
+}
 
 export const test = base.extend<{ pageProblems: string[] }>({
   baseURL: async ({}, use) => {

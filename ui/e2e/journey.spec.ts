@@ -26,7 +26,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { confirmationLink, expect, registerThroughForm, uniqueAccount, watchProblems } from './fixtures'
+import {
+  confirmationLink,
+  expect,
+  needCell,
+  readOnlyCell,
+  registerThroughForm,
+  uniqueAccount,
+  watchProblems,
+} from './fixtures'
 import { freePort, stop, waitHealthy } from './global-setup'
 
 // The pinned instant: Tuesday 15 June 2027, 09:00 in Paris.
@@ -161,7 +169,7 @@ async function choose(page: Page, scope: Locator, label: string, option: string,
 
 /** Selects a cell of the planner and waits for the right pane to show its product. */
 async function openCell(page: Page, product: string, month: string) {
-  await cell(page, product, month).click()
+  await needCell(page, product, month).click()
   await expect(pane(page).getByRole('heading', { name: product })).toBeVisible()
   return pane(page)
 }
@@ -317,7 +325,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(shopPage).toHaveURL(/\/dis\/needs$/)
     await expect(shopPage.getByText('Macache')).toBeVisible()
     const monthHeaders = shopPage
-      .getByRole('table', { name: 'Besoins par produit et par mois' })
+      .getByRole('grid', { name: 'Besoins par produit et par mois' })
       .getByRole('columnheader')
       .filter({ hasNotText: 'Produit' })
 
@@ -479,12 +487,12 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await pin.click()
     await expect(farmPage).toHaveURL(new RegExp(`/prod/needs/${shopId}$`))
     await expect(farmPage.getByRole('heading', { name: shop.name })).toBeVisible()
-    await expect(cell(farmPage, 'Courgette', JUNE)).toHaveValue('80')
-    await expect(cell(farmPage, 'Courgette', JUNE)).not.toBeEditable()
+    await expect(readOnlyCell(farmPage, 'Courgette', JUNE)).toHaveText('80')
+    await expect(readOnlyCell(farmPage, 'Courgette', JUNE)).toHaveAttribute('aria-readonly', 'true')
     // Sixty products: the producer looks for its courgettes.
     await farmPage.getByRole('searchbox', { name: 'Rechercher un produit' }).fill('courgette')
-    await expect(cell(farmPage, 'Tomate', JUNE)).toHaveCount(0)
-    await expect(cell(farmPage, 'Courgette', JUNE)).toBeVisible()
+    await expect(readOnlyCell(farmPage, 'Tomate', JUNE)).toHaveCount(0)
+    await expect(readOnlyCell(farmPage, 'Courgette', JUNE)).toBeVisible()
   })
 
   await test.step('the producer proposes on June courgettes', async () => {
@@ -554,7 +562,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(farmPage.getByRole('tab', { name: /^A VALIDER/ })).toHaveText('A VALIDER (0)')
     await farmPage.getByRole('tab', { name: /^ENGAGES/ }).click()
     await expect(farmPage.getByRole('tab', { name: /^ENGAGES/ })).toHaveText('ENGAGES (1)')
-    await expect(cell(farmPage, 'Courgette', JUNE)).toHaveValue('80')
+    await expect(readOnlyCell(farmPage, 'Courgette', JUNE)).toHaveText('80')
     await shot(farmPage, 'farm-commitment')
 
     await shopPage.reload()

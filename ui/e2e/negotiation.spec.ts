@@ -3,7 +3,7 @@
 // accepts; both see the commitment, and the planned deliveries follow (read
 // from the user load until the deliveries screen exists).
 import type { Page } from '@playwright/test'
-import { expect, loginThroughForm, registerThroughForm, test, uniqueAccount } from './fixtures'
+import { expect, loginThroughForm, needCell, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 /** The month `offset` months from now in Paris: ["décembre 2026", "2026-12-01"]. */
 function month(offset: number): [label: string, value: string] {
@@ -25,7 +25,7 @@ const [nextLabel, nextValue] = month(1)
  * prices are platform-wide, and other browser tests read tomato prices.)
  */
 async function openCourgette(page: Page) {
-  await page.getByRole('textbox', { name: `Courgette, ${nextLabel}`, exact: true }).click()
+  await needCell(page, 'Courgette', nextLabel).click()
   const pane = page.getByRole('complementary', { name: 'Détail du besoin' })
   await expect(pane.getByRole('heading', { name: 'Courgette' })).toBeVisible()
   return pane

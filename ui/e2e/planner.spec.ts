@@ -1,7 +1,7 @@
 // The needs planner in a real browser against the real daemon: a shop fills
 // its grid with the keyboard, a producer reads a shop's grid.
 import type { Page } from '@playwright/test'
-import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
+import { expect, readOnlyCell, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 /** The month `offset` months from now in Paris, as the grid labels it ("décembre 2026"). */
 function monthLabel(offset: number): string {
@@ -33,10 +33,11 @@ function monthValue(offset: number): string {
 
 const cell = (page: Page, product: string, offset: number) =>
   page.getByRole('textbox', { name: `${product}, ${monthLabel(offset)}`, exact: true })
+const fixed = (page: Page, product: string, offset: number) => readOnlyCell(page, product, monthLabel(offset))
 
 const monthHeaders = (page: Page) =>
   page
-    .getByRole('table', { name: 'Besoins par produit et par mois' })
+    .getByRole('grid', { name: 'Besoins par produit et par mois' })
     .getByRole('columnheader')
     .filter({ hasNotText: 'Produit' })
 
@@ -201,13 +202,15 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await page.getByRole('button', { name: 'Période précédente' }).click()
   await page.getByRole('button', { name: 'Période précédente' }).click()
   await expect(monthHeaders(page).first()).toHaveText(monthLabel(-4))
-  await expect(cell(page, 'Tomate', -1)).not.toBeEditable()
-  await cell(page, 'Tomate', -1).click()
+  // A closed month is no text field: a read-only cell, that says why when typed into.
+  await expect(cell(page, 'Tomate', -1)).toHaveCount(0)
+  await expect(fixed(page, 'Tomate', -1)).toHaveAttribute('aria-readonly', 'true')
+  await fixed(page, 'Tomate', -1).click()
   await page.keyboard.type('3')
   await expect(
     page.getByRole('alert').filter({ hasText: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.' }),
   ).toBeVisible()
-  await expect(cell(page, 'Tomate', -1)).toHaveValue('')
+  await expect(fixed(page, 'Tomate', -1)).toHaveText('')
   await page.getByRole('button', { name: "Aujourd'hui" }).click()
   await expect(monthHeaders(page).first()).toHaveText(monthLabel(0))
 
@@ -246,24 +249,29 @@ test("a producer reads a shop's needs without changing them", async ({ page, bro
   await expect(page.getByText('Besoins chargés avec succès').first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'Ajouter un besoin' })).toHaveCount(0)
   await expect(tab(page, /^TOUS/)).toHaveText('TOUS (2)')
-  await expect(cell(page, 'Tomate', 0)).toHaveValue('50')
-  await expect(cell(page, 'Tomate', 1)).toHaveValue('60')
-  await expect(cell(page, 'Fraise', 2)).toHaveValue('12,5')
+  await expect(fixed(page, 'Tomate', 0)).toHaveText('50')
+  await expect(fixed(page, 'Tomate', 1)).toHaveText('60')
+  await expect(fixed(page, 'Fraise', 2)).toHaveText('12,5')
 
-  // Cells can be selected and moved through, never changed.
-  await expect(cell(page, 'Tomate', 0)).not.toBeEditable()
-  await cell(page, 'Tomate', 0).click()
+  // Cells can be selected and moved through, never changed: no text field,
+  // read-only cells of a read-only grid.
+  const grid = page.getByRole('grid', { name: 'Besoins par produit et par mois' })
+  await expect(grid).toHaveAttribute('aria-readonly', 'true')
+  await expect(grid.getByRole('textbox')).toHaveCount(0)
+  await expect(fixed(page, 'Tomate', 0)).toHaveAttribute('aria-readonly', 'true')
+  await expect(fixed(page, 'Tomate', 0)).toHaveCSS('cursor', 'default')
+  await fixed(page, 'Tomate', 0).click()
   await page.keyboard.type('999')
-  await expect(cell(page, 'Tomate', 0)).toHaveValue('50')
+  await expect(fixed(page, 'Tomate', 0)).toHaveText('50')
   await page.keyboard.press('ArrowRight')
-  await expect(cell(page, 'Tomate', 1)).toBeFocused()
+  await expect(fixed(page, 'Tomate', 1)).toBeFocused()
   const pane = page.getByRole('complementary', { name: 'Détail du besoin' })
   await expect(pane.getByRole('heading', { name: 'Tomate' })).toBeVisible()
   await expect(pane.getByText('60 kg').first()).toBeVisible()
   // Prices are platform-wide: other browser tests may have committed tomatoes already.
   await expect(pane.getByText(PRICE_BLOCK).first()).toBeVisible()
   await page.keyboard.press('ArrowUp')
-  await expect(cell(page, 'Fraise', 1)).toBeFocused()
+  await expect(fixed(page, 'Fraise', 1)).toBeFocused()
   await expect(pane.getByText('Pas de besoins a cette date pour le produit selectionne')).toBeVisible()
 
   // Portrait here too.

@@ -5,7 +5,7 @@
 // hint of its need; a new producer sees them under its proposal form; a
 // need of a product nobody bought says there are too few purchases.
 import type { Page } from '@playwright/test'
-import { expect, loginThroughForm, seed, test, uniqueAccount } from './fixtures'
+import { expect, loginThroughForm, needCell, seed, test, uniqueAccount } from './fixtures'
 
 /** Next month in Paris: ["décembre 2026", "2026-12-01"]. */
 function nextMonth(): [label: string, value: string] {
@@ -23,7 +23,7 @@ function nextMonth(): [label: string, value: string] {
 const [nextLabel, nextValue] = nextMonth()
 
 async function openCell(page: Page, product: string) {
-  await page.getByRole('textbox', { name: `${product}, ${nextLabel}`, exact: true }).click()
+  await needCell(page, product, nextLabel).click()
   const pane = page.getByRole('complementary', { name: 'Détail du besoin' })
   await expect(pane.getByRole('heading', { name: product })).toBeVisible()
   return pane

@@ -13,8 +13,10 @@ import type { EmptyReason, PlannerRow } from './rows'
  * The planner grid (PRODUCT §2): products in rows, the period's months in
  * columns, moves between cells like a spreadsheet (arrows, Tab, Enter; see
  * navigation.ts). With `editable`, the cells of the current and later months
- * take input; past months never do. Without rows, the month headers stay and
- * the body says why it is empty.
+ * are text fields; past months, and every cell of a read-only grid (the
+ * producer's view), are read-only grid cells (`aria-readonly`, plain text,
+ * one tab stop: see NeedCell). Without rows, the month headers stay and the
+ * body says why it is empty.
  */
 export function NeedsGrid({
   rows,
@@ -37,7 +39,7 @@ export function NeedsGrid({
   onCommit: (product: string, month: Month, text: string) => Promise<void>
   onRefuse: (product: string, month: Month, message: string) => void
 }) {
-  const inputs = useRef(new Map<string, HTMLInputElement>())
+  const inputs = useRef(new Map<string, HTMLElement>())
   // Where the keyboard focus was, to put it back if its row goes away
   // (its last need of the period was deleted).
   const lastFocus = useRef<{ key: string; row: number; col: number } | null>(null)
@@ -57,7 +59,7 @@ export function NeedsGrid({
     [rows, months],
   )
 
-  const inputRef = useCallback((product: string, month: Month, el: HTMLInputElement | null) => {
+  const cellRef = useCallback((product: string, month: Month, el: HTMLElement | null) => {
     if (el) inputs.current.set(cellId(product, month), el)
     else inputs.current.delete(cellId(product, month))
   }, [])
@@ -75,7 +77,7 @@ export function NeedsGrid({
   )
 
   const onMoveKey = useCallback(
-    (event: KeyboardEvent<HTMLInputElement>, product: string, month: Month) => {
+    (event: KeyboardEvent<HTMLElement>, product: string, month: Month) => {
       const row = position.rowOf.get(product)
       const col = position.colOf.get(month)
       if (row === undefined || col === undefined) return
@@ -87,6 +89,14 @@ export function NeedsGrid({
     },
     [position, rows.length, months.length, focusAt],
   )
+
+  // The read-only cells' one tab stop: the selected cell when shown, else
+  // the first cell.
+  const tabStop = useMemo(() => {
+    if (selection && position.rowOf.has(selection.product) && position.colOf.has(selection.month))
+      return cellId(selection.product, selection.month)
+    return rows[0] && months[0] ? cellId(rows[0].product._id, months[0]) : null
+  }, [selection, position, rows, months])
 
   useEffect(() => {
     const last = lastFocus.current
@@ -105,7 +115,9 @@ export function NeedsGrid({
         withColumnBorders
         verticalSpacing={4}
         horizontalSpacing={6}
+        role="grid"
         aria-label="Besoins par produit et par mois"
+        aria-readonly={editable ? undefined : true}
       >
         <Table.Thead>
           <Table.Tr>
@@ -120,7 +132,7 @@ export function NeedsGrid({
         <Table.Tbody>
           {empty ? (
             <Table.Tr>
-              <Table.Td colSpan={months.length + 1}>
+              <Table.Td role="gridcell" colSpan={months.length + 1}>
                 <EmptyPlanner reason={empty} />
               </Table.Td>
             </Table.Tr>
@@ -138,23 +150,23 @@ export function NeedsGrid({
               {months.map((m) => {
                 const past = isPastMonth(m, current)
                 return (
-                  <Table.Td key={m} p={2}>
-                    <NeedCell
-                      product={row.product}
-                      month={m}
-                      need={row.needs.get(m)}
-                      tone={row.tones.get(m) ?? 'none'}
-                      editable={editable && !past}
-                      lockedMessage={editable && past ? CELL_MESSAGES.pastMonth : undefined}
-                      selected={selection?.product === row.product._id && selection.month === m}
-                      label={`${row.product.name}, ${formatMonthYear(m)}`}
-                      inputRef={inputRef}
-                      onFocusCell={onFocusCell}
-                      onMoveKey={onMoveKey}
-                      onCommit={onCommit}
-                      onRefuse={onRefuse}
-                    />
-                  </Table.Td>
+                  <NeedCell
+                    key={m}
+                    product={row.product}
+                    month={m}
+                    need={row.needs.get(m)}
+                    tone={row.tones.get(m) ?? 'none'}
+                    editable={editable && !past}
+                    tabbable={tabStop === cellId(row.product._id, m)}
+                    lockedMessage={editable && past ? CELL_MESSAGES.pastMonth : undefined}
+                    selected={selection?.product === row.product._id && selection.month === m}
+                    label={`${row.product.name}, ${formatMonthYear(m)}`}
+                    cellRef={cellRef}
+                    onFocusCell={onFocusCell}
+                    onMoveKey={onMoveKey}
+                    onCommit={onCommit}
+                    onRefuse={onRefuse}
+                  />
                 )
               })}
             </Table.Tr>

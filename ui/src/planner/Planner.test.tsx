@@ -23,8 +23,11 @@ const json = (status: number, body: unknown) =>
   })
 
 const cell = (name: string) => screen.getByRole('textbox', { name })
+/** A read-only cell, named "{product}, {month} : {what it holds}". */
+const readOnlyCell = (label: string) => screen.getByRole('gridcell', { name: (n) => n.startsWith(`${label} : `) })
+const grid = () => screen.getByRole('grid', { name: 'Besoins par produit et par mois' })
 const monthHeaders = () =>
-  within(screen.getByRole('table', { name: 'Besoins par produit et par mois' }))
+  within(grid())
     .getAllByRole('columnheader')
     .slice(1)
     .map((th) => th.textContent)
@@ -91,7 +94,7 @@ describe('the shop planner', () => {
     await user.click(screen.getByRole('button', { name: 'Période précédente' }))
     expect(monthHeaders()[0]).toBe('septembre 2026')
     // The melon of October is in a closed month.
-    expect(cell('Melon, octobre 2026')).toHaveAttribute('readonly')
+    expect(readOnlyCell('Melon, octobre 2026')).toHaveAttribute('aria-readonly', 'true')
     await user.click(screen.getByRole('button', { name: "Aujourd'hui" }))
     expect(monthHeaders()[0]).toBe('novembre 2026')
     setWindow(1280, 800)
@@ -175,12 +178,22 @@ describe('the shop planner', () => {
     const user = userEvent.setup()
     renderWithProviders(<DistributorNeeds />)
     await user.click(screen.getByRole('button', { name: 'Période précédente' }))
-    await user.click(cell('Melon, octobre 2026'))
+    // A past month is a read-only cell, not a text field.
+    expect(screen.queryByRole('textbox', { name: 'Melon, octobre 2026' })).not.toBeInTheDocument()
+    const melon = readOnlyCell('Melon, octobre 2026')
+    expect(melon).toHaveAccessibleName('Melon, octobre 2026 : 4 un')
+    expect(melon).toHaveAttribute('aria-readonly', 'true')
+    await user.click(melon)
+    expect(melon).toHaveFocus()
     await user.keyboard('3')
     expect(
       screen.getByText('Melon, octobre 2026 : Ce mois est passé : ses besoins ne peuvent plus être modifiés.'),
     ).toBeInTheDocument()
-    expect(cell('Melon, octobre 2026')).toHaveValue('4')
+    expect(melon).toHaveTextContent(/^4$/)
+    // The arrows still move to the editable cells, which stay text fields.
+    await user.keyboard('{ArrowRight}')
+    expect(cell('Melon, novembre 2026')).toHaveFocus()
+    expect(grid()).not.toHaveAttribute('aria-readonly')
   })
 })
 
@@ -208,20 +221,43 @@ describe("the producer's view of a shop", () => {
       { path: '/prod/needs/d1' },
     )
     expect(screen.getByRole('heading', { name: 'Épicerie du coin' })).toBeInTheDocument()
-    expect(await screen.findByRole('textbox', { name: 'Tomate, décembre 2026' })).toHaveValue('40')
+    const tomato = await screen.findByRole('gridcell', { name: 'Tomate, décembre 2026 : 40 kg' })
     expect(fetch.mock.calls[0][0]).toBe('/api/needs?distributor=d1')
     expect(screen.queryByRole('rowheader', { name: /Pomme/ })).not.toBeInTheDocument()
     expect(screen.getByRole('tab', { name: 'A VALIDER (1)' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Ajouter un besoin' })).not.toBeInTheDocument()
-    expect(cell('Tomate, décembre 2026')).toHaveAttribute('readonly')
 
-    await user.click(cell('Tomate, décembre 2026'))
+    // Read-only, and it shows: no text field anywhere in the grid, plain
+    // text in aria-readonly cells of an aria-readonly grid, one tab stop.
+    expect(grid()).toHaveAttribute('aria-readonly', 'true')
+    expect(within(grid()).queryAllByRole('textbox')).toHaveLength(0)
+    expect(tomato).toHaveAttribute('aria-readonly', 'true')
+    expect(tomato).toHaveTextContent(/^40$/)
+    expect(readOnlyCell('Tomate, novembre 2026')).toHaveAccessibleName('Tomate, novembre 2026 : pas de besoin')
+    const stops = within(grid())
+      .getAllByRole('gridcell')
+      .filter((c) => c.tabIndex === 0)
+    expect(stops).toEqual([readOnlyCell('Tomate, novembre 2026')])
+
+    await user.click(tomato)
+    expect(tomato).toHaveFocus()
+    expect(tomato).toHaveAttribute('aria-selected', 'true')
+    expect(tomato.tabIndex).toBe(0)
     await user.keyboard('9')
-    expect(cell('Tomate, décembre 2026')).toHaveValue('40')
+    expect(tomato).toHaveTextContent(/^40$/)
     expect(screen.queryByText(/Ce mois est passé/)).not.toBeInTheDocument()
     const pane = screen.getByRole('complementary', { name: 'Détail du besoin' })
     expect(within(pane).getByText(/Prix d'achat moyen observé : 2,00/)).toBeInTheDocument()
     expect(within(pane).getByText(/Prix de vente magasin pour une marge de 30 % : 2,60/)).toBeInTheDocument()
+
+    // The arrows move the selection; Tab leaves the grid.
+    await user.keyboard('{ArrowLeft}')
+    const november = readOnlyCell('Tomate, novembre 2026')
+    expect(november).toHaveFocus()
+    expect(november).toHaveAttribute('aria-selected', 'true')
+    expect(within(pane).getByText('Pas de besoins a cette date pour le produit selectionne')).toBeInTheDocument()
+    await user.tab()
+    expect(grid()).not.toContainElement(document.activeElement as HTMLElement)
   })
 })
 
@@ -277,7 +313,10 @@ describe('a link to a need', () => {
       </Route>,
       { path: `/prod/needs/d1?need=${linked._id}` },
     )
-    expect(await screen.findByRole('textbox', { name: 'Tomate, août 2027' })).toHaveAttribute('data-selected', 'true')
+    expect(await screen.findByRole('gridcell', { name: 'Tomate, août 2027 : 40 kg' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    )
     expect(monthHeaders()[0]).toBe('août 2027')
     expect(within(pane()).getByRole('heading', { name: 'Tomate' })).toBeInTheDocument()
     expect(within(pane()).getByText('40 kg')).toBeInTheDocument()

@@ -46,7 +46,7 @@ describe('the trade blocks in the planner', () => {
       </Route>,
       { path: '/prod/needs/d1' },
     )
-    await user.click(await screen.findByRole('textbox', { name: 'Tomate, décembre 2026' }))
+    await user.click(await screen.findByRole('gridcell', { name: 'Tomate, décembre 2026 : 40 kg' }))
     const pane = screen.getByRole('complementary', { name: 'Détail du besoin' })
     const card = within(pane).getByRole('article', { name: 'Proposition' })
     expect(card).toHaveTextContent('par le magasin')
