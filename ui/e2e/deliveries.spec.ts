@@ -107,6 +107,11 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   // The first delivery: 1 kg of tomatoes less.
   await table.getByRole('row', { name: new RegExp(`${first.chrono} Prévue ${shown(first.date)}`) }).click()
   let editor = shopPage.getByRole('region', { name: 'Bon de livraison' })
+  // The real lock, from the daemon's setting (the landing page's 7h is marketing text).
+  await expect(editor).toContainText("Bon de livraison modifiable jusqu'à 12h le jour de la livraison")
+  await expect(editor.getByRole('button', { name: 'Date de livraison' })).toHaveAccessibleDescription(
+    /une livraison reste dans le mois de sa commande/,
+  )
   const tomatoes = editor.getByLabel('Quantité livrée — Tomate (kg)')
   await tomatoes.fill('-1')
   await tomatoes.blur()

@@ -167,6 +167,12 @@ describe('DeliveriesPage', () => {
     await user.click(screen.getByRole('cell', { name: '7' }))
     const editor = screen.getByRole('region', { name: 'Bon de livraison' })
     expect(within(editor).getByText('Date de livraison : mardi 24 novembre 2026')).toBeInTheDocument()
+    // The real lock (PRODUCT §4: 12h; the landing page's 7h is marketing text).
+    expect(
+      within(editor).getByText(
+        "Bon de livraison modifiable jusqu'à 12h le jour de la livraison, puis envoyé par email aux deux parties.",
+      ),
+    ).toBeInTheDocument()
     expect(within(editor).getByRole('link', { name: 'Télécharger le bon de livraison' })).toHaveAttribute(
       'href',
       '/print/delivery/o1/a',
@@ -410,5 +416,6 @@ describe('the lock time in force', () => {
     await user.click(screen.getByRole('cell', { name: '7' }))
     // Before the settings arrive the default 12h applies; then 7h30 locks it.
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Annuler la livraison' })).not.toBeInTheDocument())
+    expect(screen.getByText('Bon de livraison verrouillé à 7h30 le jour de la livraison.')).toBeInTheDocument()
   })
 })

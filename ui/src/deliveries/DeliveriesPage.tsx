@@ -1,7 +1,7 @@
 import { Grid, Paper, Stack, Tabs, Text, Title } from '@mantine/core'
 import { useEffect, useMemo, useState } from 'react'
 import { dayOf } from '../format'
-import { loadDeliverySettings, useDeliveryLock } from '../store/deliveries'
+import { loadDeliverySettings, useDeliveryLock, useDeliveryLockLabel } from '../store/deliveries'
 import { useDistributors, useOrders, useProducers, useProducts, useUser } from '../store/hooks'
 import type { Order, Product } from '../types'
 import { DeliveriesTable } from './DeliveriesTable'
@@ -37,6 +37,7 @@ export function DeliveriesPage() {
   const today = dayOf(now)
   const role = user?.type ?? 'producer'
   const lock = lockMinutes(useDeliveryLock())
+  const lockLabel = useDeliveryLockLabel()
   useEffect(() => {
     void loadDeliverySettings()
   }, [])
@@ -108,7 +109,14 @@ export function DeliveriesPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           {current ? (
-            <DeliveryEditor row={current} role={role} products={productMap} now={now} lock={lock} />
+            <DeliveryEditor
+              row={current}
+              role={role}
+              products={productMap}
+              now={now}
+              lock={lock}
+              lockLabel={lockLabel}
+            />
           ) : (
             <Paper withBorder p="md">
               <Text c="dimmed">Sélectionnez une livraison pour afficher son bon de livraison.</Text>

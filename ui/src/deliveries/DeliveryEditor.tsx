@@ -15,6 +15,7 @@ import {
   creditLabel,
   creditNotePath,
   invoicePath,
+  lockNotice,
   noteNumber,
   notePath,
 } from './model'
@@ -36,6 +37,7 @@ export function DeliveryEditor({
   products,
   now,
   lock,
+  lockLabel,
 }: {
   row: DeliveryRow
   role: UserType
@@ -43,8 +45,11 @@ export function DeliveryEditor({
   now: Date
   /** Lock time in minutes after midnight, Paris. */
   lock: number
+  /** The same, as said: "12h". */
+  lockLabel: string
 }) {
   const d = row.delivery
+  const notice = lockNotice(d, now, lock, lockLabel)
   const claimed = d.deliveryLines.filter((l) => l.quantityClaimed !== 0)
   // Forms restart from the stored delivery whenever the daemon changes it.
   const version = `${d._id}:${d.status}:${d.date}:${d.claimStatus}:${d.claimSentAt ?? ''}:${d.deliveryLines
@@ -63,6 +68,7 @@ export function DeliveryEditor({
           {noteNumber(d.chrono)} — {role === 'producer' ? 'Magasin' : 'Producteur'} : {row.partner}
         </Text>
         <Text>Date de livraison : {formatLongDay(d.date)}</Text>
+        {notice ? <Text size="sm">{notice}</Text> : null}
         <Table aria-label="Lignes du bon de livraison">
           <Table.Thead>
             <Table.Tr>

@@ -12,6 +12,7 @@ import {
   deliveryRows,
   filterRows,
   isLocked,
+  lockNotice,
   lockMinutes,
   noteNumber,
   paginate,
@@ -207,6 +208,19 @@ describe('what each side may do', () => {
       min: '2026-12-01',
       max: '2026-12-31',
     })
+  })
+  it('says the real lock of the note, from the setting', () => {
+    const now = paris('2026-11-24', '10:00')
+    expect(lockNotice(delivery('a', '2026-11-24', 'planned', 1), now, 12 * 60, '12h')).toBe(
+      "Bon de livraison modifiable jusqu'à 12h le jour de la livraison, puis envoyé par email aux deux parties.",
+    )
+    expect(lockNotice(delivery('a', '2026-11-24', 'planned', 1), now, 7 * 60 + 30, '7h30')).toBe(
+      'Bon de livraison verrouillé à 7h30 le jour de la livraison.',
+    )
+    expect(lockNotice(delivery('a', '2026-11-20', 'done', 1), now, 12 * 60, '12h')).toBe(
+      'Bon de livraison verrouillé à 12h le jour de la livraison.',
+    )
+    expect(lockNotice(delivery('a', '2026-11-25', 'cancelled', 1), now, 12 * 60, '12h')).toBe('')
   })
   it('says why the date stops at the end of the month', () => {
     expect(dateBoundsHint({ min: '2026-11-21', max: '2026-11-30' })).toBe(

@@ -199,6 +199,19 @@ export function canEdit(d: Delivery, role: UserType, now: Date, lock = DEFAULT_L
   return role === 'distributor' && d.status === 'planned' && !isLocked(d.date, now, lock)
 }
 
+/**
+ * The real lock of a delivery note, said in its editor (PRODUCT §4: the note
+ * is editable until 12h on the delivery date; the landing page's 7h is
+ * marketing text, and both figures are given). `lockLabel` is the setting's
+ * ("12h"); nothing for a cancelled delivery.
+ */
+export function lockNotice(d: Delivery, now: Date, lock: number, lockLabel: string): string {
+  if (d.status === 'cancelled') return ''
+  if (d.status === 'planned' && !isLocked(d.date, now, lock))
+    return `Bon de livraison modifiable jusqu'à ${lockLabel} le jour de la livraison, puis envoyé par email aux deux parties.`
+  return `Bon de livraison verrouillé à ${lockLabel} le jour de la livraison.`
+}
+
 /** Reads a lock time "HH:MM" into minutes after midnight; the default when malformed. */
 export function lockMinutes(lock: string): number {
   const m = /^(\d{2}):(\d{2})$/.exec(lock)

@@ -36,6 +36,9 @@ export async function loadDeliverySettings(): Promise<void> {
 /** The lock time "HH:MM" in force. */
 export const useDeliveryLock = () => useSnapshot(deliverySettings).lock
 
+/** The lock time in force as the interface says it ("12h"). */
+export const useDeliveryLockLabel = () => useSnapshot(deliverySettings).lockLabel
+
 /** The hours after which an unanswered claim is accepted. */
 export const useAutovalidateHours = () => useSnapshot(deliverySettings).autovalidateHours
 
