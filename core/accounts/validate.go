@@ -34,6 +34,8 @@ const (
 	MsgLatitude          = "Veuillez une latitude valide"
 	MsgLongitude         = "Veuillez saisir une longitude valide"
 	MsgTVA               = "Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA."
+	MsgPostcode          = "Veuillez saisir un code postal valide (5 chiffres)."
+	MsgTown              = "Veuillez saisir la ville."
 	MsgEmailTaken        = "Un compte existe déjà avec cette adresse email."
 	MsgTooLong           = "Ce champ est trop long (500 caractères au plus)."
 	MsgNotForRole        = "Ce champ ne concerne pas votre type de compte."
@@ -63,6 +65,8 @@ var (
 	telRe   = regexp.MustCompile(`^\d{10}$`)
 	coordRe = regexp.MustCompile(`^-?[0-9.]+$`)
 	tvaRe   = regexp.MustCompile(`^([A-Za-z]{2,4})([0-9A-Za-z_-]*)$`)
+	// postalRe splits a line starting with digits into them and the rest.
+	postalRe = regexp.MustCompile(`^([0-9]+)(.*)$`)
 )
 
 // ValidEmail reports whether s looks like an email address: valid UTF-8 of
@@ -227,6 +231,11 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 	if out.Name != nil && *out.Name == "" {
 		v.Add("name", MsgNameRequired)
 	}
+	if out.AddressLine3 != nil {
+		if msg := PostalLineMessage(*out.AddressLine3); msg != "" {
+			v.Add("addressLine3", msg)
+		}
+	}
 	if out.EmailAccounting != nil && *out.EmailAccounting != "" && !ValidEmail(*out.EmailAccounting) {
 		v.Add("emailAccounting", MsgEmailAccounting)
 	}
@@ -262,6 +271,28 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 	onlyFor("billingAddressLine2", p.BillingAddressLine2 != nil, Distributor)
 	onlyFor("billingAddressLine3", p.BillingAddressLine3 != nil, Distributor)
 	return out, v.Err()
+}
+
+// PostalLineMessage checks the line of the postal code and town
+// (addressLine3, "74230 Thônes", PRODUCT §5 "Profile form"): a line that
+// starts with a digit starts with a 5-digit postal code (01000 at least)
+// followed by a space and the town. It returns the message of the fault, ""
+// when the line is fine; a line without leading digit is free text (older
+// profiles hold a town alone). ui/src/validation/address.ts has the same
+// rule.
+func PostalLineMessage(line string) string {
+	m := postalRe.FindStringSubmatch(strings.TrimSpace(line))
+	if m == nil {
+		return ""
+	}
+	code, rest := m[1], m[2]
+	if len(code) != 5 || code < "01000" || (rest != "" && !unicode.IsSpace([]rune(rest)[0])) {
+		return MsgPostcode
+	}
+	if strings.TrimSpace(rest) == "" {
+		return MsgTown
+	}
+	return ""
 }
 
 // coordinate accepts digits and dots with an optional leading minus (western

@@ -138,6 +138,14 @@ func TestProfileRules(t *testing.T) {
 		{"tva ok", Producer, ProfileUpdate{TVAIntracom: ptr("FR 32 123 456 789")}, "", ""},
 		{"tva ok with key letters", Producer, ProfileUpdate{TVAIntracom: ptr("FRXA123456789")}, "", ""},
 		{"name emptied", Producer, ProfileUpdate{Name: ptr(" ")}, "name", MsgNameRequired},
+		{"postal line ok", Distributor, ProfileUpdate{AddressLine3: ptr(" 74230 Thônes ")}, "", ""},
+		{"postal line town alone", Distributor, ProfileUpdate{AddressLine3: ptr("Annecy")}, "", ""},
+		{"postal line emptied", Distributor, ProfileUpdate{AddressLine3: ptr("")}, "", ""},
+		{"postal line 4 digits", Producer, ProfileUpdate{AddressLine3: ptr("7400 Annecy")}, "addressLine3", MsgPostcode},
+		{"postal line glued", Producer, ProfileUpdate{AddressLine3: ptr("74000Annecy")}, "addressLine3", MsgPostcode},
+		{"postal line under 01000", Producer, ProfileUpdate{AddressLine3: ptr("00999 Nulle part")}, "addressLine3", MsgPostcode},
+		{"postal line without town", Distributor, ProfileUpdate{AddressLine3: ptr("74000 ")}, "addressLine3", MsgTown},
+		{"other lines free", Distributor, ProfileUpdate{AddressLine2: ptr("7400"), BillingAddressLine3: ptr("7400 Annecy")}, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,6 +17,8 @@ export function valuesToDays(values: readonly string[]): boolean[] {
 
 /** The producer's default delivery days (PRODUCT §2 "Profile form"). */
 export function DeliveryDaysPicker(props: {
+  /** The input's id (the dashboard's first steps focus it). */
+  id?: string
   value: readonly boolean[] | undefined
   onChange: (days: boolean[]) => void
   onBlur?: () => void
@@ -25,6 +27,7 @@ export function DeliveryDaysPicker(props: {
   const selected = daysToValues(props.value)
   return (
     <MultiSelect
+      id={props.id}
       label="Jours de livraison"
       placeholder={selected.length === 0 ? 'Choisir au moins un jour...' : undefined}
       data={DATA}

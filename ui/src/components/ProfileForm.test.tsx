@@ -4,6 +4,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetState, state } from '../store/state'
 import { distributor, producer } from '../test/fixtures'
 import { renderWithProviders } from '../test/render'
+import { SHOP_INVISIBLE } from '../onboarding/checklist'
+import { ADDRESS_MESSAGES } from '../validation/address'
 import { PROFILE_MESSAGES } from '../validation/profile'
 import { ProfileForm, profileChanges } from './ProfileForm'
 
@@ -111,6 +113,102 @@ describe('ProfileForm', () => {
   })
 })
 
+describe('ProfileForm address and position', () => {
+  it('asks the address in order: street, complement, postal code, town, then the position', () => {
+    renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
+    const address = screen.getByRole('group', { name: 'Adresse du magasin' })
+    const labels = [...address.querySelectorAll('label')].map((l) => l.textContent)
+    expect(labels).toEqual(['Adresse', "Complément d'adresse", 'Code postal', 'Ville', 'Latitude', 'Longitude'])
+    expect(screen.getByRole('img', { name: /Carte de la position : aucun repère/ })).toBeInTheDocument()
+  })
+
+  it('tells a shop without position that producers cannot see it, until the town places it', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
+    expect(screen.getByText(new RegExp(SHOP_INVISIBLE))).toBeInTheDocument()
+
+    await user.type(screen.getByLabelText('Code postal'), '74000')
+    await user.type(screen.getByRole('combobox', { name: 'Ville' }), 'annecy')
+    await user.tab()
+    expect(screen.getByLabelText('Latitude')).toHaveValue('45.90878')
+    expect(screen.getByLabelText('Longitude')).toHaveValue('6.12565')
+    expect(screen.getByRole('status')).toHaveTextContent('Position placée au centre de Annecy')
+    expect(screen.queryByText(new RegExp(SHOP_INVISIBLE))).not.toBeInTheDocument()
+    expect(screen.getByRole('img', { name: /repère à 45,90878° N, 6,12565° E/ })).toBeInTheDocument()
+  })
+
+  it('places a town outside the reference near the main town of its department, and says so', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
+    await user.type(screen.getByLabelText('Code postal'), '74230')
+    await user.type(screen.getByRole('combobox', { name: 'Ville' }), 'Thônes')
+    await user.tab()
+    expect(screen.getByRole('status')).toHaveTextContent(
+      "74230 Thônes n'est pas dans notre liste de villes : position approchée sur Annecy (74).",
+    )
+    expect(screen.getByLabelText('Latitude')).toHaveValue('45.90878')
+  })
+
+  it('keeps a position moved by hand when the same town is typed again', async () => {
+    const user = userEvent.setup()
+    const shop = { ...distributor, addressLine3: '74000 Annecy', latitude: '45.9009', longitude: '6.1265' }
+    renderWithProviders(<ProfileForm user={shop} onClose={() => {}} />)
+    expect(screen.getByLabelText('Code postal')).toHaveValue('74000')
+    expect(screen.getByRole('combobox', { name: 'Ville' })).toHaveValue('Annecy')
+    const town = screen.getByRole('combobox', { name: 'Ville' })
+    await user.clear(town)
+    await user.type(town, 'Annecy')
+    await user.tab()
+    expect(screen.getByLabelText('Latitude')).toHaveValue('45.9009')
+    // Another town moves it.
+    await user.clear(screen.getByLabelText('Code postal'))
+    await user.type(screen.getByLabelText('Code postal'), '74100')
+    await user.clear(town)
+    await user.type(town, 'Annemasse')
+    await user.tab()
+    expect(screen.getByLabelText('Latitude')).toHaveValue('46.19439')
+  })
+
+  it('checks the postal code and asks the town with it', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
+    await user.type(screen.getByLabelText('Code postal'), '7400')
+    await user.tab()
+    expect(screen.getByText(ADDRESS_MESSAGES.postcode)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Enregistrer' })).toBeDisabled()
+    await user.type(screen.getByLabelText('Code postal'), '0')
+    expect(screen.queryByText(ADDRESS_MESSAGES.postcode)).not.toBeInTheDocument()
+    await user.click(screen.getByRole('combobox', { name: 'Ville' }))
+    await user.tab()
+    expect(screen.getByText(ADDRESS_MESSAGES.town)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Enregistrer' })).toBeDisabled()
+  })
+
+  it('sends the three address lines, the postal code and town in the third', async () => {
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(new Response(JSON.stringify({ user: distributor, orders: [] })))
+    const user = userEvent.setup()
+    // The demo keeps "74000 Annecy" in the second line: the form reads it as the postal line.
+    const shop = { ...distributor, addressLine1: '12 rue Sommeiller', addressLine2: '74000 Annecy' }
+    renderWithProviders(<ProfileForm user={shop} onClose={() => {}} />)
+    expect(screen.getByLabelText("Complément d'adresse")).toHaveValue('')
+    await user.type(screen.getByLabelText("Complément d'adresse"), 'Bâtiment B')
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
+    await waitFor(() => expect(fetch).toHaveBeenCalled())
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({
+      addressLine1: '12 rue Sommeiller',
+      addressLine2: 'Bâtiment B',
+      addressLine3: '74000 Annecy',
+    })
+  })
+
+  it('scrolls to and focuses the field it is asked to', async () => {
+    renderWithProviders(<ProfileForm user={producer} onClose={() => {}} focus={{ field: 'siret', at: 1 }} />)
+    await waitFor(() => expect(screen.getByLabelText('SIRET')).toHaveFocus())
+  })
+})
+
 describe('profileChanges', () => {
   it('sends only changed, trimmed fields and the days when they changed', () => {
     const initial = { name: 'A', tel: '', defaultDeliveryDays: [true, false, false, false, false, false, false] }
@@ -124,5 +222,15 @@ describe('profileChanges', () => {
       }),
     ).toEqual({ defaultDeliveryDays: [false, true, false, false, false, false, false] })
     expect(profileChanges('producer', initial, initial)).toEqual({})
+  })
+
+  it('sends the address lines together when a part of the address changed', () => {
+    const initial = { addressLine1: '1 rue', addressLine2: '', postcode: '74000', town: 'Annecy' }
+    expect(profileChanges('distributor', initial, { ...initial, postcode: '74 000', town: ' Annecy ' })).toEqual({})
+    expect(profileChanges('distributor', initial, { ...initial, town: 'Annecy Cedex' })).toEqual({
+      addressLine1: '1 rue',
+      addressLine2: '',
+      addressLine3: '74000 Annecy Cedex',
+    })
   })
 })

@@ -1,10 +1,29 @@
-import { Button, CloseButton, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
-import { type FormEvent, useCallback, useState } from 'react'
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  CloseButton,
+  Fieldset,
+  Grid,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core'
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
+import { type AddressPlace, normalizeText, placeOfAddress, townSuggestions } from '../map/cities'
+import { type LonLat, shopLonLat } from '../map/geo'
+import { PositionPicker, coordinateText } from '../map/PositionPicker'
+import { SHOP_INVISIBLE, isOnMap, profileFieldId } from '../onboarding/checklist'
 import { updateProfile } from '../store/session'
 import type { NotificationPref, PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
-import { PROFILE_FIELDS, type ProfileValues, validateProfile } from '../validation/profile'
+import { type AddressParts, addressErrors, joinAddress, splitAddress } from '../validation/address'
+import { PROFILE_FIELDS, type ProfileFormField, type ProfileValues, validateProfile } from '../validation/profile'
 import { ChangeEmailForm } from './ChangeEmailForm'
 import { ChangePasswordForm } from './ChangePasswordForm'
 import { CutoffReminderSwitch } from './CutoffReminderSwitch'
@@ -38,8 +57,12 @@ export const PROFILE_LABELS: Record<ProfileField, string> = {
   bic: 'BIC',
 }
 
+/** Labels of the postal code and town, asked apart and stored together in `addressLine3`. */
+export const ADDRESS_LABELS = { postcode: 'Code postal', town: 'Ville' } as const
+
 const PLACEHOLDERS: Partial<Record<ProfileField, string>> = {
   tel: '06 12 34 56 78',
+  addressLine1: '12 rue Sommeiller',
   latitude: '45.9016',
   longitude: '6.1213',
   siret: '732 829 320 00074',
@@ -69,19 +92,51 @@ export type ProfileSource = {
   cutoffReminder?: boolean
 } & Partial<Record<ProfileField, string>>
 
+/** The address lines a form stores: street, complement and the postal line. */
+const ADDRESS_LINES: readonly ProfileField[] = ['addressLine1', 'addressLine2', 'addressLine3']
+
 function initialValues(user: ProfileSource): ProfileValues {
   const values: ProfileValues = {}
-  for (const field of PROFILE_FIELDS[user.type]) values[field] = user[field] ?? ''
+  for (const field of PROFILE_FIELDS[user.type]) {
+    if (!ADDRESS_LINES.includes(field)) values[field] = user[field] ?? ''
+  }
+  const address = splitAddress([user.addressLine1 ?? '', user.addressLine2 ?? '', user.addressLine3 ?? ''])
+  values.addressLine1 = address.street
+  values.addressLine2 = address.complement
+  values.postcode = address.postcode
+  values.town = address.town
   if (user.type === 'producer') values.defaultDeliveryDays = [...(user.defaultDeliveryDays ?? [])]
   return values
 }
 
-/** The changed fields, trimmed, as the body of `PUT /api/user`. */
+/** The address of form values. */
+function addressPartsOf(values: ProfileValues): AddressParts {
+  return {
+    street: values.addressLine1 ?? '',
+    complement: values.addressLine2 ?? '',
+    postcode: values.postcode ?? '',
+    town: values.town ?? '',
+  }
+}
+
+/**
+ * The changed fields, trimmed, as the body of `PUT /api/user`. A change of
+ * the address (street, complement, postal code or town) sends its three
+ * lines, the postal code and town together in `addressLine3`.
+ */
 export function profileChanges(type: UserType, initial: ProfileValues, values: ProfileValues): ProfileUpdate {
   const update: ProfileUpdate = {}
   for (const field of PROFILE_FIELDS[type]) {
+    if (ADDRESS_LINES.includes(field)) continue
     const value = (values[field] ?? '').trim()
     if (value !== (initial[field] ?? '').trim()) update[field] = value
+  }
+  const before = joinAddress(addressPartsOf(initial))
+  const after = joinAddress(addressPartsOf(values))
+  if (after.some((line, i) => line !== before[i])) {
+    update.addressLine1 = after[0]
+    update.addressLine2 = after[1]
+    update.addressLine3 = after[2]
   }
   if (type === 'producer') {
     const days = values.defaultDeliveryDays ?? []
@@ -91,19 +146,77 @@ export function profileChanges(type: UserType, initial: ProfileValues, values: P
   return update
 }
 
+/** What the form says after placing the position from the address (`postcode`, `town` as typed). */
+export function placeNote(place: AddressPlace, postcode: string, town: string): string {
+  const refine = 'Cliquez sur la carte ou déplacez le repère pour'
+  const { name, department } = place.city
+  const code = postcode.replace(/\s/g, '')
+  switch (place.how) {
+    case 'town':
+      return `Position placée au centre de ${name} : ${refine} indiquer l'emplacement exact.`
+    case 'postcode':
+      return town.trim() === '' || normalizeText(town) === place.city.key
+        ? `Position placée au centre de ${name} (${code}) : ${refine} indiquer l'emplacement exact.`
+        : `${town.trim()} n'est pas dans notre liste de villes : position placée sur ${name}, de même code postal. ${refine} la préciser.`
+    default:
+      return `${[code, town.trim()].filter(Boolean).join(' ')} n'est pas dans notre liste de villes : position approchée sur ${name} (${department}). ${refine} la préciser.`
+  }
+}
+
+/** Fields of each part of the form, in order (PRODUCT §2 "Profile form"). */
+const SECTIONS: { legend: string; fields: readonly ProfileField[]; roles?: readonly UserType[] }[] = [
+  { legend: 'Entreprise', fields: ['name', 'tel'] },
+  {
+    legend: 'Facturation',
+    fields: ['emailAccounting', 'billingAddressLine1', 'billingAddressLine2', 'billingAddressLine3'],
+    roles: ['distributor'],
+  },
+  { legend: 'Informations légales', fields: ['legal', 'capital', 'siret', 'ape', 'tvaintracom', 'certification'] },
+  { legend: 'Coordonnées bancaires', fields: ['iban', 'bic'] },
+]
+
+/** Moves to a field of the form: scrolled into the middle of the screen, then focused. */
+function focusField(field: ProfileFormField) {
+  const element = document.getElementById(profileFieldId(field))
+  if (!element) return
+  element.scrollIntoView?.({ block: 'center', behavior: 'smooth' })
+  element.focus({ preventScroll: true })
+}
+
 /**
- * "Informations de profil" (PRODUCT §2, §3, §5): per-role fields, save enabled
- * once a field was touched and no field has an error. Remount it (key) to
- * reload it from a new user.
+ * "Informations de profil" (PRODUCT §2, §3, §5): per-role fields in parts —
+ * the producer's delivery days, the company, the address with its postal
+ * code and town placing the position on a small map, the shop's billing,
+ * the legal details and the bank —; save enabled once a field was touched
+ * and no field has an error. Remount it (key) to reload it from a new user.
+ * `focus` names a field to scroll to and focus (the dashboard's first
+ * steps); a new `focus.at` moves there again.
  */
-export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: () => void }) {
+export function ProfileForm({
+  user,
+  onClose,
+  focus,
+}: {
+  user: ProfileSource
+  onClose: () => void
+  focus?: { field: ProfileFormField; at: number } | null
+}) {
   const type = user.type
   const [initial] = useState(() => initialValues(user))
   const validate = useCallback((values: ProfileValues) => validateProfile(values, type), [type])
-  const form = useFormState<ProfileValues, ProfileField | 'defaultDeliveryDays'>(initial, validate, {
+  const form = useFormState<ProfileValues, ProfileFormField>(initial, validate, {
     showInitialErrors: true,
   })
   const submission = useSubmit()
+  const [note, setNote] = useState<string | null>(null)
+  // The town the position was last placed on: retyping the same town keeps a pin moved by hand.
+  const placedOn = useRef<string | null>(placeOfAddress(initial.postcode ?? '', initial.town ?? '')?.city.id ?? null)
+
+  useEffect(() => {
+    if (!focus) return
+    const frame = requestAnimationFrame(() => focusField(focus.field))
+    return () => cancelAnimationFrame(frame)
+  }, [focus])
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -113,6 +226,44 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
     })
   }
 
+  const values = form.values
+  const position = useMemo(
+    () => shopLonLat({ latitude: values.latitude, longitude: values.longitude }),
+    [values.latitude, values.longitude],
+  )
+  const { setValue } = form
+  const setPosition = useCallback(
+    ([lon, lat]: LonLat) => {
+      setValue('latitude', coordinateText(lat), { touch: true })
+      setValue('longitude', coordinateText(lon), { touch: true })
+    },
+    [setValue],
+  )
+
+  /** Places the position on the town of the address when the town changed, or when there is none yet. */
+  const placeFromAddress = (postcode: string, town: string) => {
+    if (addressErrors(postcode, town).postcode) return
+    const place = placeOfAddress(postcode, town)
+    if (!place) return
+    if (position && place.city.id === placedOn.current) {
+      // Same town: a pin moved by hand stays; a note of this session follows what was typed.
+      if (note) setNote(placeNote(place, postcode, town))
+      return
+    }
+    placedOn.current = place.city.id
+    setPosition(place.city.lonLat)
+    setNote(placeNote(place, postcode, town))
+  }
+
+  const suggestions = useMemo(
+    () => townSuggestions(values.postcode ?? '', values.town ?? ''),
+    [values.postcode, values.town],
+  )
+  const townCenter = useMemo(
+    () => placeOfAddress(values.postcode ?? '', values.town ?? '')?.city.lonLat ?? null,
+    [values.postcode, values.town],
+  )
+
   // The saved accounting email waits for its link: invoices go to the login email meanwhile.
   const accountingUnconfirmed = !!user.emailAccounting && user.emailAccountingConfirmed === false
 
@@ -120,9 +271,10 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
     const text = (
       <TextInput
         key={field}
+        id={profileFieldId(field)}
         label={PROFILE_LABELS[field]}
         placeholder={PLACEHOLDERS[field]}
-        value={form.values[field] ?? ''}
+        value={values[field] ?? ''}
         onChange={(e) => form.setValue(field, e.currentTarget.value)}
         onBlur={() => form.touch(field)}
         error={form.errorOf(field)}
@@ -139,6 +291,9 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
       </Stack>
     )
   }
+
+  const shop = type === 'distributor'
+  const invisible = shop && !isOnMap({ latitude: values.latitude, longitude: values.longitude })
 
   return (
     <Stack gap="md">
@@ -160,12 +315,89 @@ export function ProfileForm({ user, onClose }: { user: ProfileSource; onClose: (
           </Group>
           {type === 'producer' ? (
             <DeliveryDaysPicker
-              value={form.values.defaultDeliveryDays}
+              id={profileFieldId('defaultDeliveryDays')}
+              value={values.defaultDeliveryDays}
               onChange={(days) => form.setValue('defaultDeliveryDays', days, { touch: true })}
               error={form.errorOf('defaultDeliveryDays')}
             />
           ) : null}
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>{PROFILE_FIELDS[type].map(input)}</SimpleGrid>
+          <Fieldset legend={SECTIONS[0].legend}>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>{SECTIONS[0].fields.map(input)}</SimpleGrid>
+          </Fieldset>
+          <Fieldset legend={shop ? 'Adresse du magasin' : 'Adresse'}>
+            <Stack gap="sm">
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                {input('addressLine1')}
+                {input('addressLine2')}
+              </SimpleGrid>
+              <Grid>
+                <Grid.Col span={{ base: 12, sm: 4 }}>
+                  <TextInput
+                    id={profileFieldId('postcode')}
+                    label={ADDRESS_LABELS.postcode}
+                    placeholder="74000"
+                    inputMode="numeric"
+                    autoComplete="postal-code"
+                    value={values.postcode ?? ''}
+                    onChange={(e) => form.setValue('postcode', e.currentTarget.value)}
+                    onBlur={() => {
+                      form.touch('postcode')
+                      placeFromAddress(values.postcode ?? '', values.town ?? '')
+                    }}
+                    error={form.errorOf('postcode')}
+                  />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 8 }}>
+                  <Autocomplete
+                    id={profileFieldId('town')}
+                    label={ADDRESS_LABELS.town}
+                    placeholder="Annecy"
+                    autoComplete="address-level2"
+                    data={suggestions}
+                    filter={({ options }) => options}
+                    value={values.town ?? ''}
+                    onChange={(town) => form.setValue('town', town)}
+                    onOptionSubmit={(town) => placeFromAddress(values.postcode ?? '', town)}
+                    onBlur={() => {
+                      form.touch('town')
+                      placeFromAddress(values.postcode ?? '', values.town ?? '')
+                    }}
+                    error={form.errorOf('town')}
+                    comboboxProps={{ withinPortal: true }}
+                  />
+                </Grid.Col>
+              </Grid>
+              <Text fw={500} size="sm">
+                Position sur la carte
+              </Text>
+              {invisible ? (
+                <Alert color="orange" variant="light" title="Votre magasin n'apparaît pas sur la carte">
+                  {SHOP_INVISIBLE} Saisissez le code postal et la ville, ou cliquez sur la carte.
+                </Alert>
+              ) : null}
+              <Grid>
+                <Grid.Col span={{ base: 12, md: 8 }}>
+                  <PositionPicker value={position} onChange={setPosition} fallbackCenter={townCenter} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, md: 4 }}>
+                  <Stack gap="sm">
+                    {input('latitude')}
+                    {input('longitude')}
+                    <Text size="sm" c="dimmed" role="status">
+                      {note ?? 'Le code postal et la ville placent la position ; la carte permet de la préciser.'}
+                    </Text>
+                  </Stack>
+                </Grid.Col>
+              </Grid>
+            </Stack>
+          </Fieldset>
+          {SECTIONS.slice(1)
+            .filter((section) => !section.roles || section.roles.includes(type))
+            .map((section) => (
+              <Fieldset key={section.legend} legend={section.legend}>
+                <SimpleGrid cols={{ base: 1, sm: 2 }}>{section.fields.map(input)}</SimpleGrid>
+              </Fieldset>
+            ))}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Fermer

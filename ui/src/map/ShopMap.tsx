@@ -5,15 +5,10 @@
 import { ActionIcon, Box, Paper, Stack, Text, Tooltip } from '@mantine/core'
 import { useElementSize } from '@mantine/hooks'
 import { geoPath } from 'd3-geo'
-import type { Feature, FeatureCollection, Geometry } from 'geojson'
+import type { Feature, Geometry } from 'geojson'
 import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react'
-import { feature } from 'topojson-client'
-import type { GeometryCollection, Topology } from 'topojson-specification'
 import type { DistributorEntry } from '../types'
-import cityReference from './data/cities.json'
-import topology from './data/departments.topo.json'
 import {
-  type City,
   type LonLat,
   MAP,
   canZoomIn,
@@ -21,25 +16,14 @@ import {
   draggedCenter,
   makeProjection,
   shopLonLat,
-  topCities,
   zoomIn,
   zoomOut,
 } from './geo'
+import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
 import { type Box as LabelBox, type LabelRequest, type Placement, type Spot, placeLabels } from './labels'
 import { useBrowserPosition } from './useBrowserPosition'
 
-interface DepartmentProps {
-  NAME_2: string
-  CC_2: string
-}
-
-const topo = topology as unknown as Topology<{ fra: GeometryCollection<DepartmentProps> }>
-const DEPARTMENTS = (feature(topo, topo.objects.fra) as FeatureCollection<Geometry, DepartmentProps>).features
-const POPULATION = new Map((cityReference as City[]).map((c) => [c.id, c.population2012]))
-/** The cities drawn, most populous first (their names win the free space). */
-const CITIES = topCities(cityReference as City[]).sort(
-  (a, b) => (POPULATION.get(b.id) ?? 0) - (POPULATION.get(a.id) ?? 0),
-)
+const CITIES = DRAWN_CITIES
 
 /** Where a shop's name may go: above the pin at the PRODUCT offset first, then below, right, left. */
 const SHOP_SPOTS: readonly Spot[] = [

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { SHOP_INVISIBLE } from '../onboarding/checklist'
 import { dashboard, resetDashboard } from '../store/dashboard'
 import { resetState, state } from '../store/state'
 import { distributor, producer } from '../test/fixtures'
@@ -120,5 +121,68 @@ describe('Dashboard', () => {
     )
     await user.click(screen.getByRole('button', { name: 'Réessayer' }))
     expect(await screen.findByTestId('rewards-score')).toHaveTextContent('1150 pts')
+  })
+})
+
+describe('first steps', () => {
+  const checklist = () => screen.getByRole('region', { name: 'Premiers pas' })
+  const NO_DAYS = [false, false, false, false, false, false, false]
+  const complete = {
+    addressLine1: '12 rue Sommeiller',
+    addressLine3: '74000 Annecy',
+    legal: 'EARL',
+    siret: '84261530900017',
+  }
+
+  it('guides a new producer to its delivery days, address and legal details, each field one click away', async () => {
+    as({ ...producer, defaultDeliveryDays: NO_DAYS })
+    daemon()
+    const user = userEvent.setup()
+    renderWithProviders(<Dashboard />)
+    expect(within(checklist()).getByText('Encore 3 étapes pour que votre compte soit prêt.')).toBeInTheDocument()
+    expect(
+      within(checklist())
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual([
+      'Choisir vos jours de livraison',
+      "Renseigner l'adresse de votre ferme",
+      'Renseigner vos informations légales',
+    ])
+    await user.click(within(checklist()).getByRole('button', { name: 'Choisir vos jours de livraison' }))
+    expect(screen.getByRole('form', { name: 'Informations de profil' })).toBeInTheDocument()
+    await waitFor(() => expect(screen.getByLabelText('Jours de livraison', { selector: 'input' })).toHaveFocus())
+    await user.click(within(checklist()).getByRole('button', { name: 'Renseigner vos informations légales' }))
+    await waitFor(() => expect(screen.getByLabelText('Forme juridique')).toHaveFocus())
+  })
+
+  it('tells a new shop it is invisible to producers, and links its first needs to the planner', async () => {
+    as({ ...distributor, ...complete })
+    daemon()
+    const user = userEvent.setup()
+    const { currentPath } = renderWithProviders(<Dashboard />)
+    expect(within(checklist()).getByText('Encore 2 étapes pour que votre compte soit prêt.')).toBeInTheDocument()
+    expect(within(checklist()).getByText(SHOP_INVISIBLE)).toBeInTheDocument()
+    // Its address has a postal code: the step goes to the coordinates.
+    await user.click(within(checklist()).getByRole('button', { name: 'Placer le magasin sur la carte' }))
+    await waitFor(() => expect(screen.getByLabelText('Latitude')).toHaveFocus())
+    await user.click(within(checklist()).getByRole('link', { name: 'Saisir vos premiers besoins' }))
+    expect(currentPath()).toBe('/dis/needs')
+  })
+
+  it('goes once every step is done', () => {
+    as({ ...producer, ...complete })
+    daemon()
+    renderWithProviders(<Dashboard />)
+    expect(screen.queryByRole('region', { name: 'Premiers pas' })).not.toBeInTheDocument()
+  })
+
+  it('opens the profile form on the field a link names', async () => {
+    as({ ...producer, defaultDeliveryDays: NO_DAYS })
+    daemon()
+    const { currentPath } = renderWithProviders(<Dashboard />, { path: '/?profil=defaultDeliveryDays' })
+    expect(await screen.findByRole('form', { name: 'Informations de profil' })).toBeInTheDocument()
+    await waitFor(() => expect(screen.getByLabelText('Jours de livraison', { selector: 'input' })).toHaveFocus())
+    expect(currentPath()).toBe('/')
   })
 })

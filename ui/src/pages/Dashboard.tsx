@@ -1,23 +1,27 @@
 import { Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import { useEffect, useMemo } from 'react'
-import { useLocation } from 'wouter'
+import { useEffect, useMemo, useState } from 'react'
+import { useLocation, useSearch } from 'wouter'
 import { ProfileForm } from '../components/ProfileForm'
 import { shopLonLat } from '../map/geo'
 import { ShopMap } from '../map/ShopMap'
+import { PROFILE_PARAM, parseProfileParam } from '../onboarding/checklist'
+import { SetupChecklist } from '../onboarding/SetupChecklist'
 import { RewardsPanel } from '../rewards/RewardsPanel'
 import { paths } from '../routing'
 import { PurchasesChart } from '../stats/PurchasesChart'
 import { useScores } from '../store/dashboard'
-import { useDistributors, useUser } from '../store/hooks'
+import { useDistributors, useNeeds, useUser } from '../store/hooks'
 import { loadRewards, loadScores } from '../store/rewards'
 import { logout } from '../store/session'
 import type { DistributorEntry } from '../types'
+import type { ProfileFormField } from '../validation/profile'
 
 /**
- * Home of both roles (PRODUCT §2 "Dashboard"): the map of shops, the shop's
- * ambassador panel or the producer's heading, the statistics, then a footer
- * with the profile toggle and the quit button.
+ * Home of both roles (PRODUCT §2 "Dashboard"): the first steps of a new
+ * account, the map of shops, the shop's ambassador panel or the producer's
+ * heading, the statistics, then a footer with the profile toggle and the
+ * quit button. `/?profil={field}` opens the profile form on that field.
  */
 export function Dashboard() {
   const user = useUser()
@@ -25,7 +29,28 @@ export function Dashboard() {
   const scores = useScores()
   const [, navigate] = useLocation()
   const [profileOpen, profile] = useDisclosure(false)
+  const needs = useNeeds()
+  const search = useSearch()
+  // The field to bring into view, for the version of the user the form was opened on
+  // (the form is remounted when the user is saved: it must not jump there again).
+  const [focus, setFocus] = useState<{ field: ProfileFormField; at: number; version?: string } | null>(null)
   const type = user?.type
+  const version = user?.updatedAt
+
+  const openProfileAt = (field: ProfileFormField) => {
+    profile.open()
+    setFocus({ field, at: Date.now(), version })
+  }
+
+  // A link elsewhere (the proposal form) names a field: open the form there, once.
+  const asked = parseProfileParam(new URLSearchParams(search).get(PROFILE_PARAM))
+  const openProfile = profile.open
+  useEffect(() => {
+    if (!asked || !version) return
+    openProfile()
+    setFocus({ field: asked, at: Date.now(), version })
+    navigate('/', { replace: true })
+  }, [asked, version, openProfile, navigate])
 
   // The map's scores and the shop's standing are read apart from the user
   // load (their cost follows the platform's trade, not the user).
@@ -80,6 +105,7 @@ export function Dashboard() {
             <Text c="dimmed">Espace magasin</Text>
           </Group>
         )}
+        <SetupChecklist user={user} needCount={producer ? 0 : needs.length} onOpenField={openProfileAt} />
         {producer ? (
           map
         ) : (
@@ -91,7 +117,14 @@ export function Dashboard() {
           </Grid>
         )}
         <PurchasesChart />
-        {profileOpen ? <ProfileForm key={user.updatedAt} user={user} onClose={profile.close} /> : null}
+        {profileOpen ? (
+          <ProfileForm
+            key={user.updatedAt}
+            user={user}
+            onClose={profile.close}
+            focus={focus?.version === user.updatedAt ? focus : null}
+          />
+        ) : null}
         <Group component="footer" justify="space-between" aria-label="Compte">
           <Button variant="light" onClick={profile.toggle} aria-expanded={profileOpen}>
             {user.email}

@@ -2,6 +2,7 @@ import { Button, Group, Paper, Stack, TextInput, Title } from '@mantine/core'
 import { type FormEvent, type KeyboardEvent, type ReactNode, useCallback, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
+import { ProposalPrerequisites, useProposalBlocked } from '../onboarding/ProposalPrerequisites'
 import type { Unit } from '../types'
 import {
   type ProposalField,
@@ -64,6 +65,8 @@ export function ProposalForm({
   )
   const form = useFormState<ProposalValues, ProposalField>(start, validate)
   const submission = useSubmit()
+  // A producer without delivery days is told before it types (the daemon would refuse).
+  const blocked = useProposalBlocked()
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -80,6 +83,7 @@ export function ProposalForm({
       inputMode="decimal"
       autoComplete="off"
       value={form.values[name]}
+      disabled={blocked}
       onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
         if (!e.ctrlKey && !e.metaKey && !e.altKey && !acceptsKey(e.key, e.currentTarget.value)) e.preventDefault()
       }}
@@ -93,6 +97,7 @@ export function ProposalForm({
     <Paper component="form" withBorder p="sm" onSubmit={submit} noValidate aria-label={title}>
       <Stack gap="xs">
         <Title order={4}>{title}</Title>
+        <ProposalPrerequisites />
         <Group grow align="flex-start">
           {field('quantity', `Quantité (${unit})`)}
           {field('price', `Prix unitaire HT (€/${unit})`)}
@@ -104,7 +109,7 @@ export function ProposalForm({
               Annuler
             </Button>
           ) : null}
-          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+          <Button type="submit" disabled={blocked || !form.canSubmit || submission.submitting}>
             {submission.label(submitLabel)}
           </Button>
         </Group>

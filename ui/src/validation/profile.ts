@@ -3,13 +3,23 @@
 // name; values are trimmed, and codes lose their spaces (the phone number also
 // its dots) before they are checked.
 import type { ProfileField, UserType } from '../types'
+import { addressErrors, postalLineError } from './address'
 import { type Errors, MAX_TEXT_LENGTH, TOO_LONG_MESSAGE, charLength, isEmail } from './common'
 import { REGISTRATION_MESSAGES } from './registration'
 
-/** Form values: every text field as a string, plus the producer's delivery days. */
+/**
+ * Form values: every text field as a string, plus the producer's delivery
+ * days. The form asks the postal code and the town apart (`postcode`,
+ * `town`); they are stored together in `addressLine3` (validation/address.ts).
+ */
 export type ProfileValues = Partial<Record<ProfileField, string>> & {
   defaultDeliveryDays?: boolean[]
+  postcode?: string
+  town?: string
 }
+
+/** The fields of the form that may carry an error. */
+export type ProfileFormField = ProfileField | 'defaultDeliveryDays' | 'postcode' | 'town'
 
 /** Fields that carry a rule. `defaultDeliveryDays` is checked for producers only. */
 export type ProfileRuleField =
@@ -133,6 +143,7 @@ export function validateProfileField(field: ProfileField, value: string | undefi
   }
   if (field === 'name' && trimmed === '') return PROFILE_MESSAGES.name
   if (charLength(trimmed) > MAX_TEXT_LENGTH) return TOO_LONG_MESSAGE
+  if (field === 'addressLine3') return postalLineError(trimmed)?.message
   if (field === 'emailAccounting' && trimmed !== '' && !isEmail(trimmed)) return PROFILE_MESSAGES.emailAccounting
   return undefined
 }
@@ -185,11 +196,15 @@ export const PROFILE_FIELDS: Record<UserType, ProfileField[]> = {
 }
 
 /** Validates the whole profile form of a user of type `type`. */
-export function validateProfile(values: ProfileValues, type: UserType): Errors<ProfileField | 'defaultDeliveryDays'> {
-  const errors: Errors<ProfileField | 'defaultDeliveryDays'> = {}
+export function validateProfile(values: ProfileValues, type: UserType): Errors<ProfileFormField> {
+  const errors: Errors<ProfileFormField> = {}
   for (const field of PROFILE_FIELDS[type]) {
     const message = validateProfileField(field, values[field])
     if (message) errors[field] = message
+  }
+  if (values.postcode !== undefined || values.town !== undefined) {
+    Object.assign(errors, addressErrors(values.postcode ?? '', values.town ?? ''))
+    if (!errors.town && charLength((values.town ?? '').trim()) > MAX_TEXT_LENGTH) errors.town = TOO_LONG_MESSAGE
   }
   if (type === 'producer') {
     const message = validateDeliveryDays(values.defaultDeliveryDays)
