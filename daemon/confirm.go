@@ -160,7 +160,7 @@ type UnsubscribeInput struct {
 // OneClickInput is RFC 8058's one-click unsubscription, posted by mail
 // clients to the List-Unsubscribe address.
 type OneClickInput struct {
-	Token string `query:"t" maxLength:"1024"`
+	Token string `query:"t" maxLength:"1024" doc:"The token of the digest the address came with"`
 }
 
 // The answers of the confirmation endpoints.
