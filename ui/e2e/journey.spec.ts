@@ -504,7 +504,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await form.getByLabel('Prix unitaire HT (€/kg)').pressSequentially('2.40')
     await expect(form.getByLabel('Prix unitaire HT (€/kg)')).toHaveValue('2,40')
     await form.getByRole('button', { name: 'Proposer' }).click()
-    await expect(toast(farmPage, 'Modification effectuée')).toBeVisible()
+    await expect(toast(farmPage, 'Création effectuée')).toBeVisible()
     const card = p.getByRole('article', { name: 'Proposition' })
     await expect(card).toHaveAttribute('data-status', 'proposed')
     await expect(card).toContainText('60 kg à 2,40 €/kg')

@@ -101,7 +101,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await quantity.pressSequentially('40.5')
   await form.getByLabel('Prix unitaire HT (€/kg)').pressSequentially('2.30')
   await form.getByRole('button', { name: 'Proposer' }).click()
-  await expect(page.getByText('Modification effectuée').first()).toBeVisible()
+  await expect(page.getByText('Création effectuée').first()).toBeVisible()
   let card = pane.getByRole('article', { name: 'Proposition' })
   await expect(card).toHaveAttribute('data-status', 'proposed')
   await expect(card).toContainText('40,5 kg à 2,30 €/kg')

@@ -243,11 +243,35 @@ describe('trade answers merged into the store', () => {
     }
     const requested = event('e5', 'proposal:request')
     fetchMock.mockResolvedValueOnce(json(200, answer(proposed, { events: [requested] })))
-    expect((await propose(open._id, 'p1', { quantity: 40, price: 2 })).ok).toBe(true)
+    expect((await propose(open._id, 'p1', { quantity: 40, price: 2 }, 'create')).ok).toBe(true)
     expect(state.events).toEqual([requested, older])
     fetchMock.mockResolvedValueOnce(json(200, answer(proposed, { events: [requested] })))
-    expect((await propose(open._id, 'p1', { quantity: 40, price: 2 })).ok).toBe(true)
+    expect((await propose(open._id, 'p1', { quantity: 40, price: 2 }, 'create')).ok).toBe(true)
     expect(state.events).toEqual([requested, older])
+  })
+
+  it('words a first proposal as a creation, the others as a modification (PRODUCT §8)', async () => {
+    const open = need('tomate', '2026-12-01', 100)
+    state.needs = [open]
+    const titles = () => ({
+      progress: vi.mocked(notifications.show).mock.calls.map(([n]) => String(n.title)),
+      outcome: vi.mocked(notifications.update).mock.calls.map(([n]) => String(n.title)),
+    })
+    const proposed = { ...open, proposals: [proposal('p1', 'proposed', 40)] }
+    fetchMock.mockResolvedValueOnce(json(200, answer(proposed)))
+    await propose(open._id, 'p1', { quantity: 40, price: 2 }, 'create')
+    expect(titles()).toEqual({ progress: ['Création en cours'], outcome: ['Création effectuée'] })
+    vi.mocked(notifications.show).mockClear()
+    vi.mocked(notifications.update).mockClear()
+    fetchMock.mockResolvedValueOnce(json(200, answer(proposed)))
+    await propose(open._id, 'p1', { quantity: 30, price: 2 }, 'modify')
+    expect(titles()).toEqual({ progress: ['Modification en cours'], outcome: ['Modification effectuée'] })
+    vi.mocked(notifications.show).mockClear()
+    vi.mocked(notifications.update).mockClear()
+    fetchMock.mockResolvedValueOnce(json(500, { status: 500, title: 'x', detail: 'panne' }))
+    await propose(open._id, 'p1', { quantity: 30, price: 2 }, 'create')
+    // Every proposal failure is PRODUCT §8's "Echec de la modification".
+    expect(titles()).toEqual({ progress: ['Création en cours'], outcome: ['Echec de la modification'] })
   })
 
   it('a refused call changes nothing', async () => {

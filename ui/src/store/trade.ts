@@ -18,6 +18,8 @@ export const NO_DELIVERY_DAYS_DETAIL = 'Producer should first provide delivery d
 /** Toast texts of PRODUCT §8. */
 export const TRADE_MESSAGES = {
   noDeliveryDays: "Veuillez renseigner vos jours de livraison sur la page d'accueil avant de soumettre une proposition",
+  createProgress: 'Création en cours',
+  created: 'Création effectuée',
   proposeProgress: 'Modification en cours',
   proposed: 'Modification effectuée',
   proposeFailed: 'Echec de la modification',
@@ -93,14 +95,32 @@ async function run(
   }
 }
 
-/** Creates or replaces the open proposal of a producer on a need (`PUT /api/proposals/{needId}/{producerId}`). */
-export function propose(needId: string, producerId: string, offer: Offer): Promise<TradeResult> {
+/**
+ * What a submission of the proposal form does: `create` a first proposal
+ * (nothing on the need yet), or `modify` — modify, counter-propose, correct.
+ */
+export type ProposeKind = 'create' | 'modify'
+
+/**
+ * Creates or replaces the open proposal of a producer on a need (`PUT
+ * /api/proposals/{needId}/{producerId}`). A first proposal is a creation
+ * ("Création en cours", "Création effectuée"); the others modify
+ * ("Modification …"). Every proposal failure reads "Echec de la
+ * modification" (PRODUCT §8: "Other proposal failures").
+ */
+export function propose(needId: string, producerId: string, offer: Offer, kind: ProposeKind): Promise<TradeResult> {
   return run(
-    {
-      progress: TRADE_MESSAGES.proposeProgress,
-      success: TRADE_MESSAGES.proposed,
-      failure: TRADE_MESSAGES.proposeFailed,
-    },
+    kind === 'create'
+      ? {
+          progress: TRADE_MESSAGES.createProgress,
+          success: TRADE_MESSAGES.created,
+          failure: TRADE_MESSAGES.proposeFailed,
+        }
+      : {
+          progress: TRADE_MESSAGES.proposeProgress,
+          success: TRADE_MESSAGES.proposed,
+          failure: TRADE_MESSAGES.proposeFailed,
+        },
     () => api.put<TradeAnswer>(path('proposals', needId, producerId), offer),
   )
 }

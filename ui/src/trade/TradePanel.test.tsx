@@ -104,7 +104,9 @@ describe('TradePanel, producer', () => {
         }),
       ),
     )
-    expect(await screen.findByText('Modification effectuée')).toBeInTheDocument()
+    // A first proposal is a creation (PRODUCT §8).
+    expect(await screen.findByText('Création effectuée')).toBeInTheDocument()
+    expect(screen.queryByText('Modification effectuée')).not.toBeInTheDocument()
     const card = await screen.findByRole('article', { name: 'Proposition' })
     expect(card).toHaveAttribute('data-status', 'proposed')
     expect(card).toHaveAttribute('data-own', 'true')

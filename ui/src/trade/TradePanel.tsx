@@ -141,7 +141,7 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
             hint={<PriceComparison needId={need._id} unit={unit} compact />}
             onCancel={edit.card === 'new' ? undefined : () => setEditing(null)}
             onSubmit={async (offer) => {
-              const result = await propose(need._id, producer, offer)
+              const result = await propose(need._id, producer, offer, edit.card === 'new' ? 'create' : 'modify')
               if (result.ok) {
                 setEditing(null)
                 return { ok: true }
