@@ -160,3 +160,82 @@ describe('ShopMap', () => {
     expect(screen.getByTestId('home-marker')).toHaveAttribute('aria-label', 'Ferme des Glières (vous)')
   })
 })
+
+describe('ShopMap search by postal code', () => {
+  const withThones: DistributorEntry[] = [
+    ...shops,
+    { _id: 'd5', name: 'Le Panier des Aravis', email: '', latitude: '45.8817', longitude: '6.3250' },
+  ]
+  const search = () => screen.getByRole('combobox', { name: 'Recherche par code postal' })
+  const nearby = () => screen.getByRole('region', { name: /Magasins à moins de 30 km de/ })
+
+  it('finds a town from a postal code, centres on it and lists the shops within 30 km by distance', async () => {
+    geolocation(undefined)
+    const user = userEvent.setup()
+    renderWithProviders(
+      <ShopMap shops={withThones} scores={{}} onShopClick={() => {}} shopLink={(id) => `/prod/needs/${id}`} />,
+    )
+    await user.type(search(), '74000')
+    const listbox = await screen.findByRole('listbox', { name: 'Villes trouvées' })
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Annecy (74000)'])
+    await user.keyboard('{Enter}')
+    expect(search()).toHaveValue('Annecy (74000)')
+    expect(map()).toHaveAttribute('data-center', '6.1257,45.9088')
+    expect(map()).toHaveAttribute('data-zoom', '2')
+    expect(screen.getByTestId('search-area')).toBeInTheDocument()
+    expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)')
+    // Nearest first; Annemasse's shop (33 km) and the shop without position are not listed.
+    const items = within(screen.getByTestId('nearby-shops')).getAllByRole('listitem')
+    expect(items.map((li) => li.textContent)).toEqual([
+      'Épicerie du Lac0,9 kmVoir ses besoins',
+      'Le Panier des Aravis15,7 kmVoir ses besoins',
+    ])
+    expect(within(items[1]).getByRole('link', { name: 'Voir les besoins de Le Panier des Aravis' })).toHaveAttribute(
+      'href',
+      '/prod/needs/d5',
+    )
+  })
+
+  it('forgives accents, case and a typo in a town, with the keyboard alone', async () => {
+    geolocation(undefined)
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap shops={withThones} scores={{}} ownShopId="d1" />)
+    await user.type(search(), 'ANECY')
+    await screen.findByRole('option', { name: 'Annecy (74000)' })
+    await user.keyboard('{ArrowDown}{Enter}')
+    expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)')
+    // A shop sees names only, its own marked.
+    expect(within(nearby()).queryAllByRole('link')).toHaveLength(0)
+    expect(within(nearby()).getByText('Épicerie du Lac (vous)')).toBeInTheDocument()
+    await user.click(within(nearby()).getByRole('button', { name: 'Effacer la recherche' }))
+    expect(screen.queryByRole('region', { name: /Magasins à moins de 30 km/ })).not.toBeInTheDocument()
+    expect(screen.queryByTestId('search-area')).not.toBeInTheDocument()
+  })
+
+  it('says when no town matches, and when no shop is near', async () => {
+    geolocation(undefined)
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap shops={shops} scores={{}} />)
+    await user.type(search(), 'zzzzzz')
+    expect(await screen.findByText('Aucune ville ne correspond')).toBeInTheDocument()
+    await user.clear(search())
+    await user.type(search(), '13001')
+    await user.click(await screen.findByRole('option', { name: 'Marseille (13001)' }))
+    expect(within(nearby()).getByRole('status')).toHaveTextContent(
+      'Aucun magasin à moins de 30 km de Marseille (13001)',
+    )
+  })
+
+  it('searches around the main town of the department for a postal code outside the reference', async () => {
+    geolocation(undefined)
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap shops={shops} scores={{}} />)
+    await user.type(search(), '74230')
+    await user.click(await screen.findByRole('option', { name: /Annecy \(74000\)/ }))
+    expect(within(nearby()).getByText(/Ce code postal n'est pas dans notre liste de villes/)).toBeInTheDocument()
+  })
+})

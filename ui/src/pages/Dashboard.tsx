@@ -82,6 +82,7 @@ export function Dashboard() {
       ownShopId={producer ? undefined : user._id}
       home={home}
       onShopClick={producer ? (id) => navigate(paths.prodNeeds(id)) : undefined}
+      shopLink={producer ? paths.prodNeeds : undefined}
     />
   )
 

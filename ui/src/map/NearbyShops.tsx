@@ -1,0 +1,90 @@
+// The answer of the map's search (PRODUCT §2 "Map"): the shops within 30 km
+// of the town found, nearest first, with their distance and, for a
+// producer, a link to their needs.
+import { Anchor, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core'
+import { Link } from 'wouter'
+import { formatNumber } from '../format'
+import type { DistributorEntry } from '../types'
+import { type CityMatch, SEARCH_RADIUS_KM, cityLabel, withinRadius } from './cities'
+import { shopLonLat } from './geo'
+
+/** "12,3 km". */
+export function formatKm(km: number): string {
+  return `${formatNumber(km, 1)} km`
+}
+
+/** "Aucun magasin", "1 magasin", "3 magasins" à moins de 30 km de {town}. */
+export function nearbyCount(count: number, place: string): string {
+  const shops = count === 0 ? 'Aucun magasin' : count === 1 ? '1 magasin' : `${count} magasins`
+  return `${shops} à moins de ${SEARCH_RADIUS_KM} km de ${place}`
+}
+
+export function NearbyShops({
+  match,
+  shops,
+  ownShopId,
+  shopLink,
+  onClear,
+}: {
+  match: CityMatch
+  shops: readonly DistributorEntry[]
+  ownShopId?: string
+  /** For a producer: the address of a shop's needs. Without it the names are plain text. */
+  shopLink?: (shopId: string) => string
+  onClear: () => void
+}) {
+  const place = cityLabel(match)
+  const near = withinRadius(shops, shopLonLat, match.city.lonLat)
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="nearby-title">
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start">
+          <Title order={3} size="h4" id="nearby-title">
+            Magasins à moins de {SEARCH_RADIUS_KM} km de {place}
+          </Title>
+          <Button variant="subtle" size="compact-sm" onClick={onClear}>
+            Effacer la recherche
+          </Button>
+        </Group>
+        {match.approximate ? (
+          <Text size="sm" c="dimmed">
+            Ce code postal n'est pas dans notre liste de villes : la recherche part de {match.city.name}, ville
+            principale du département.
+          </Text>
+        ) : null}
+        <Text size="sm" role="status">
+          {nearbyCount(near.length, place)}
+        </Text>
+        {near.length > 0 ? (
+          <List listStyleType="none" spacing={6} data-testid="nearby-shops">
+            {near.map(({ item: shop, km }) => (
+              <List.Item key={shop._id}>
+                <Group gap="sm" wrap="nowrap" justify="space-between">
+                  <Text fw={600}>
+                    {shop.name}
+                    {shop._id === ownShopId ? ' (vous)' : ''}
+                  </Text>
+                  <Group gap="sm" wrap="nowrap">
+                    <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                      {formatKm(km)}
+                    </Text>
+                    {shopLink ? (
+                      <Anchor
+                        component={Link}
+                        href={shopLink(shop._id)}
+                        size="sm"
+                        aria-label={`Voir les besoins de ${shop.name}`}
+                      >
+                        Voir ses besoins
+                      </Anchor>
+                    ) : null}
+                  </Group>
+                </Group>
+              </List.Item>
+            ))}
+          </List>
+        ) : null}
+      </Stack>
+    </Paper>
+  )
+}
