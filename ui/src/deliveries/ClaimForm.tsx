@@ -3,7 +3,14 @@ import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { sendClaim, useAutovalidateHours } from '../store/deliveries'
 import type { ClaimType, Product } from '../types'
-import { type ClaimField, type ClaimLine, type ClaimValues, claimPayload, validateClaim } from '../validation/claim'
+import {
+  CLAIM_MESSAGES,
+  type ClaimField,
+  type ClaimLine,
+  type ClaimValues,
+  claimPayload,
+  validateClaim,
+} from '../validation/claim'
 import type { DeliveryRow } from './model'
 import { productOf, typed } from './products'
 
@@ -76,8 +83,12 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
     }
   }
 
-  // The claim-wide message shows once something was typed (or on submit).
-  const formError = form.errorOf('form') ?? (form.isDirty ? form.errors.form : undefined)
+  // The claim-wide message shows once something was typed (or on submit);
+  // "Pas de changement a envoyer" (PRODUCT §5) shows from the start, since a
+  // pending claim opens unchanged: it says why the button is disabled.
+  const noChange = form.errors.form === CLAIM_MESSAGES.noChange
+  const formError = form.errorOf('form') ?? (form.isDirty || noChange ? form.errors.form : undefined)
+  const formErrorId = `claim-form-message-${d._id}`
   return (
     <form onSubmit={submit} aria-label="Demande d'avoir" noValidate>
       <Stack gap="sm">
@@ -124,11 +135,11 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
           Sans réponse du magasin sous {hours} h, la demande est acceptée automatiquement.
         </Text>
         {formError ? (
-          <Text size="sm" c="red" role="alert">
+          <Text id={formErrorId} size="sm" c={noChange ? undefined : 'red'} role={noChange ? 'status' : 'alert'}>
             {formError}
           </Text>
         ) : null}
-        <Button type="submit" disabled={!form.canSubmit || busy}>
+        <Button type="submit" disabled={!form.canSubmit || busy} aria-describedby={formError ? formErrorId : undefined}>
           {busy ? 'en cours...' : pending ? "Modifier la demande d'avoir" : "Envoyer la demande d'avoir"}
         </Button>
       </Stack>

@@ -321,8 +321,12 @@ describe('DeliveriesPage', () => {
     })
     expect(await screen.findByText(DELIVERY_TOASTS.claimed)).toBeInTheDocument()
     expect(await within(editor).findByText("Demande d'avoir envoyée, en attente de réponse")).toBeInTheDocument()
-    // The pending claim can be modified, but not resent as it is.
+    // The pending claim can be modified, but not resent as it is: PRODUCT §5's
+    // "Pas de changement a envoyer" says so from the start, beside the disabled button.
     const modify = within(editor).getByRole('button', { name: "Modifier la demande d'avoir" })
+    expect(modify).toBeDisabled()
+    expect(within(editor).getByRole('status')).toHaveTextContent(CLAIM_MESSAGES.noChange)
+    expect(modify).toHaveAccessibleDescription(CLAIM_MESSAGES.noChange)
     const comment = within(editor).getByLabelText('Commentaire — Tomate')
     await user.type(comment, '!')
     await user.type(comment, '{Backspace}')
