@@ -125,7 +125,9 @@ test('a shop previews a standard import, then imports it', async ({ page }) => {
   await form.getByLabel('CA annuel magasin').fill('750 000')
   await expect(form.getByLabel('Part des fruits et légumes')).toHaveValue('20')
   // 750 000 € × 20 % × 90 % = 135 000 €.
-  await expect(form.getByText(/CA fruits et légumes retenu : 135\s000,00\s€ sur 12 mois/)).toBeVisible()
+  await expect(
+    form.getByText(/CA fruits et légumes annuel retenu : 135\s000,00\s€, soit 11\s250,00\s€ par mois en moyenne/),
+  ).toBeVisible()
   await simulate.click()
 
   const preview = page.getByRole('table', { name: "Aperçu de l'import standard" })

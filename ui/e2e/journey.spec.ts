@@ -423,7 +423,9 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await form.getByLabel('CA fruits et légumes annuel').fill('120 000')
     await expect(form.getByLabel('Coefficient de correction')).toHaveValue('90')
     // 120 000 € × 90 % = 108 000 €.
-    await expect(form.getByText(/CA fruits et légumes retenu : 108\s000,00\s€ sur 12 mois/)).toBeVisible()
+    await expect(
+      form.getByText(/CA fruits et légumes annuel retenu : 108\s000,00\s€, soit 9\s000,00\s€ par mois en moyenne/),
+    ).toBeVisible()
     await form.getByRole('button', { name: 'Simuler' }).click()
     const preview = dialog.getByRole('table', { name: "Aperçu de l'import standard" })
     await expect(preview.getByRole('columnheader')).toHaveText(['Produit', JULY, AUGUST, SEPTEMBER])

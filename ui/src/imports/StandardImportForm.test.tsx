@@ -88,7 +88,11 @@ describe('StandardImportForm', () => {
     await user.clear(correction)
     await user.type(correction, '90')
     // 1 000 000 € × 20 % × 90 %.
-    expect(screen.getByText(/CA fruits et légumes retenu : 180\s000,00\s€ sur 12 mois/)).toBeInTheDocument()
+    expect(
+      screen.getByText(
+        /CA fruits et légumes annuel retenu : 180\s000,00\s€, soit 15\s000,00\s€ par mois en moyenne, réparti selon la saison sur les 12 mois importés\./,
+      ),
+    ).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Simuler' })).toBeEnabled()
   })
 

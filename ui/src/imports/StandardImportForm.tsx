@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput } from '@mantine/core'
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react'
-import { formatEUR, formatMonthYear, formatQuantity } from '../format'
+import { formatMonthYear, formatQuantity } from '../format'
 import { useFormState } from '../forms/useFormState'
 import { currentMonth } from '../planner/period'
 import { clearStandardImport, commitStandard, simulateStandard, useStandardImport } from '../store/imports'
@@ -15,6 +15,7 @@ import {
   validateStandardImport,
 } from '../validation/standardImport'
 import { ImportResultView } from './ImportResultView'
+import { retainedTurnoverText } from './turnover'
 
 /** Keeps digits, spaces and one decimal separator as the user types an amount. */
 function filterAmount(value: string): string {
@@ -130,9 +131,7 @@ export function StandardImportForm({ now }: { now?: Date }) {
           </SimpleGrid>
           <Group justify="space-between">
             <Text size="sm" c="dimmed">
-              {Number.isFinite(turnover) && turnover > 0
-                ? `CA fruits et légumes retenu : ${formatEUR(turnover)} sur ${months.length} mois`
-                : 'Renseignez votre chiffre d’affaires pour simuler vos besoins.'}
+              {retainedTurnoverText(turnover, months.length)}
             </Text>
             <Button type="submit" disabled={!form.canSubmit || busy}>
               {simulating ? 'en cours...' : 'Simuler'}
