@@ -16,8 +16,6 @@ export const SESSION_MESSAGES = {
   tokenRejected:
     'Vos informations de connexion ont été rejetées par le serveur. Nous vous invitons donc à vous reconnecter',
   loadFailed: "Echec du chargement de l'utilisateur",
-  loadProgress: 'Chargement en cours',
-  loaded: 'Utilisateur chargé',
   updateProgress: 'Modification en cours',
   updated: 'Modification effectuée',
   updateFailed: 'Echec de la modification',
@@ -129,12 +127,17 @@ export async function closeAccount(current: string): Promise<string> {
 /** Outcome of a user load: loaded, rejected (logged out, go to login), failed, or skipped. */
 export type LoadOutcome = 'loaded' | 'rejected' | 'failed' | 'skipped'
 
-/** Loads the user and every list (`GET /api/user`). Does nothing while a load runs. */
+/**
+ * Loads the user and every list (`GET /api/user`). Does nothing while a load
+ * runs. A load that works says nothing: the spinner "Chargement en cours"
+ * shows while it runs, and a toast on every page load ("Chargement en
+ * cours", "Utilisateur chargé") only covered the page (issue 19). Its
+ * failures keep their toasts (PRODUCT §8).
+ */
 export async function loadUser(): Promise<LoadOutcome> {
   if (state.loading.user === 'busy') return 'skipped'
   state.loading.user = 'busy'
   state.loadError = null
-  const toast = progress(SESSION_MESSAGES.loadProgress)
   try {
     const load = await api.get<UserLoad>('/api/user')
     state.user = load.user
@@ -149,11 +152,10 @@ export async function loadUser(): Promise<LoadOutcome> {
     state.prices = load.prices ?? []
     state.loaded = true
     state.loading.user = 'idle'
-    toast.success(SESSION_MESSAGES.loaded)
     return 'loaded'
   } catch (err) {
     if (err instanceof ApiError && err.status === 401 && err.detail === NO_TOKEN_DETAIL) {
-      toast.failure(SESSION_MESSAGES.tokenRejected)
+      notifyError(SESSION_MESSAGES.tokenRejected)
       storeEmail(null)
       resetState(null)
       // The protected route now redirects to /landing/login (see `redirectTarget`).
@@ -162,7 +164,7 @@ export async function loadUser(): Promise<LoadOutcome> {
     }
     state.loading.user = 'error'
     state.loadError = errorMessage(err)
-    toast.failure(SESSION_MESSAGES.loadFailed, errorMessage(err))
+    notifyError(SESSION_MESSAGES.loadFailed, errorMessage(err))
     return 'failed'
   }
 }
