@@ -2,7 +2,7 @@
 // buyer and a farmer see first, with a screenshot of each screen kept as
 // an artifact (test-results/…/phone-*.png).
 import type { Page, TestInfo } from '@playwright/test'
-import { expect, registerThroughForm, test, uniqueAccount } from './fixtures'
+import { expect, needCell, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
 
@@ -37,4 +37,68 @@ test('the farmer’s bottom navigation shows every label on a phone', async ({ p
   await page.goto('/landing/register')
   await registerThroughForm(page, uniqueAccount('tel-ferme'), 'Producteur')
   await navigationFits(page, ['Accueil', 'Vendre', 'Livrer', 'Encaisser', 'Activités'], info, 'farm-dashboard')
+})
+
+/** The month after this one in Paris: ["décembre 2026", "2026-12-01"]. */
+function nextMonth(): [label: string, value: string] {
+  const [year, m] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .split('-')
+    .map(Number)
+  const date = new Date(Date.UTC(year, m, 1))
+  return [
+    new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(date),
+    date.toISOString().slice(0, 10),
+  ]
+}
+
+/** The element is inside the screen (not below the grid, as the pane was). */
+async function inView(page: Page, name: string, el: import('@playwright/test').Locator) {
+  await expect(el).toBeVisible()
+  const box = await el.boundingBox()
+  const height = page.viewportSize()?.height ?? 0
+  expect(
+    box && box.y >= 0 && box.y + box.height <= height,
+    `${name} is out of the screen: ${JSON.stringify(box)}`,
+  ).toBe(true)
+}
+
+test('on a phone, a farmer taps a shop’s need and proposes in the sheet that rises', async ({
+  page,
+  browser,
+  baseURL,
+}, info) => {
+  const [label, value] = nextMonth()
+  const shop = uniqueAccount('tel-epicerie')
+  const shopContext = await browser.newContext({ baseURL })
+  expect((await shopContext.request.post('/auth/register', { data: { ...shop, distributor: true } })).status()).toBe(
+    201,
+  )
+  expect(
+    (
+      await shopContext.request.post('/api/needs', { data: { product: 'courgette', date: value, quantity: 100 } })
+    ).status(),
+  ).toBe(201)
+  const shopId: string = (await (await shopContext.request.get('/api/user')).json()).user._id
+
+  await page.goto('/landing/register')
+  await registerThroughForm(page, uniqueAccount('tel-ferme'), 'Producteur')
+  await expect(page.getByRole('navigation', { name: 'Navigation principale' })).toBeVisible()
+  await page.goto(`/prod/needs/${shopId}`)
+  await needCell(page, 'Courgette', label).tap()
+  const sheet = page.getByRole('dialog', { name: 'Détail du besoin' })
+  await inView(page, 'the need’s heading', sheet.getByRole('heading', { name: 'Courgette' }))
+  // The proposal form is in the sheet, a scroll of the sheet away.
+  const quantity = sheet.getByRole('form', { name: 'Proposer' }).getByLabel('Quantité (kg)')
+  await quantity.scrollIntoViewIfNeeded()
+  await inView(page, 'the quantity field', quantity)
+  await page.screenshot({ path: info.outputPath('phone-farm-need-sheet.png') })
+
+  // A way back: the grid again, the cell still selected.
+  await sheet.getByRole('button', { name: 'Fermer le détail' }).tap()
+  await expect(sheet).toBeHidden()
+  await inView(page, 'the cell', needCell(page, 'Courgette', label))
+  // The same cell tapped again opens it again.
+  await needCell(page, 'Courgette', label).tap()
+  await expect(sheet).toBeVisible()
 })

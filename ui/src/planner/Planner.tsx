@@ -1,7 +1,9 @@
 import { Alert, Box, Grid, Stack } from '@mantine/core'
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useSearch } from 'wouter'
 import { formatMonthYear } from '../format'
+import { DetailSheet } from '../components/DetailSheet'
+import { usePhone } from '../components/usePhone'
 import { useProducts } from '../store/hooks'
 import { linkedCell, linkedNeedId } from './deepLink'
 import type { CellKey, NeedRO, Viewer } from './model'
@@ -45,6 +47,14 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
   const [tab, setTab] = useState<Tab>('all')
   const [selection, setSelection] = useState<CellKey | null>(null)
   const [refusal, setRefusal] = useState<string | null>(null)
+  // On a phone the pane is a sheet over the grid, opened by a tap on a
+  // cell — not by focus alone, which arrows move and which returns to the
+  // cell when the sheet closes.
+  const phone = usePhone()
+  const [sheet, setSheet] = useState(false)
+  const openOnTap = useCallback((event: MouseEvent<HTMLElement>) => {
+    if ((event.target as HTMLElement).closest('[role="gridcell"], input')) setSheet(true)
+  }, [])
 
   // The need of the link, applied once when the needs hold it (state set
   // while rendering, React's pattern for state following its inputs).
@@ -56,13 +66,14 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
       setApplied(linked)
       setStart(target.start)
       setSelection(target.selection)
+      setSheet(true)
     }
   }
   // Then the pane comes into view (below the grid on a phone).
   const pane = useRef<HTMLDivElement>(null)
   useEffect(() => {
-    if (applied) pane.current?.scrollIntoView({ block: 'nearest' })
-  }, [applied])
+    if (applied && !phone) pane.current?.scrollIntoView({ block: 'nearest' })
+  }, [applied, phone])
 
   const months = useMemo(() => periodMonths(start, span), [start, span])
   useEffect(() => {
@@ -94,6 +105,8 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
     : undefined
   const selectedProduct = selection ? products.find((p) => p._id === selection.product) : undefined
 
+  const detail = <NeedPane selection={selection} need={selectedNeed} product={selectedProduct} viewer={viewer} />
+
   return (
     <Stack p="md" gap="md">
       <PlannerHeader
@@ -116,7 +129,7 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
         </Alert>
       ) : null}
       <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 9 }}>
+        <Grid.Col span={{ base: 12, md: phone ? 12 : 9 }} onClick={phone ? openOnTap : undefined}>
           <NeedsGrid
             rows={view.rows}
             empty={view.empty}
@@ -130,12 +143,17 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
           />
           {view.rows.length > 0 ? <ToneLegend /> : null}
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 3 }}>
-          <Box ref={pane}>
-            <NeedPane selection={selection} need={selectedNeed} product={selectedProduct} viewer={viewer} />
-          </Box>
-        </Grid.Col>
+        {phone ? null : (
+          <Grid.Col span={{ base: 12, md: 3 }}>
+            <Box ref={pane}>{detail}</Box>
+          </Grid.Col>
+        )}
       </Grid>
+      {phone ? (
+        <DetailSheet opened={sheet && selection !== null} onClose={() => setSheet(false)} title="Détail du besoin">
+          {detail}
+        </DetailSheet>
+      ) : null}
     </Stack>
   )
 }
