@@ -221,15 +221,50 @@ describe('logged in', () => {
     expect(state.email).toBeNull()
   })
 
-  it('shows the error card when the user load fails otherwise', async () => {
+  it('shows the credentials card when the user load gets another 401', async () => {
     logIn(distributor.email)
     vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
-      json(500, { status: 500, title: 'Internal Server Error', detail: 'base indisponible' }),
+      json(401, { status: 401, title: 'Unauthorized', detail: 'session expirée' }),
     )
     renderApp('/')
     expect(await screen.findByRole('heading', { name: 'Erreur' })).toBeInTheDocument()
     expect(screen.getByRole('heading', { name: 'Identifiants de connexion non reconnus' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Accueil' })).toHaveAttribute('href', '/landing/login')
+    expect(screen.queryByRole('button', { name: 'Réessayer' })).not.toBeInTheDocument()
     expect(await screen.findByText("Echec du chargement de l'utilisateur")).toBeInTheDocument()
+  })
+
+  it('shows a server-error card with a retry when the user load fails with a 500, never the credentials card', async () => {
+    logIn(distributor.email)
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementationOnce(async () =>
+        json(500, { status: 500, title: 'Internal Server Error', detail: 'base indisponible' }),
+      )
+    const user = userEvent.setup()
+    renderApp('/')
+    expect(await screen.findByText("Echec du chargement de l'utilisateur")).toBeInTheDocument()
+    const card = screen.getByText('Erreur du serveur').closest('[role="alert"]') as HTMLElement
+    expect(within(card).getByRole('heading', { name: 'Erreur' })).toHaveFocus()
+    expect(within(card).getByRole('heading', { name: 'Erreur du serveur' })).toBeInTheDocument()
+    expect(card).toHaveTextContent(
+      "Le serveur n'a pas pu charger vos informations. Vos identifiants ne sont pas en cause : réessayez dans un instant.",
+    )
+    expect(card).toHaveTextContent('base indisponible')
+    expect(screen.queryByText('Identifiants de connexion non reconnus')).not.toBeInTheDocument()
+    // "Réessayer" loads again; this time it works.
+    fetch.mockImplementation(serve(load(distributor)))
+    await user.click(within(card).getByRole('button', { name: 'Réessayer' }))
+    expect(await screen.findByRole('button', { name: distributor.email })).toBeInTheDocument()
+    expect(fetch.mock.calls.filter(([url]) => String(url) === '/api/user')).toHaveLength(2)
+  })
+
+  it('says the server cannot be reached when the user load gets no answer', async () => {
+    logIn(distributor.email)
+    vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'))
+    renderApp('/')
+    expect(await screen.findByRole('heading', { name: 'Serveur injoignable' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Réessayer' })).toBeInTheDocument()
+    expect(screen.queryByText('Identifiants de connexion non reconnus')).not.toBeInTheDocument()
   })
 })

@@ -6,12 +6,15 @@ import { AuthErrorCard } from './AuthErrorCard'
 import { BottomNav } from './BottomNav'
 import { EmailConfirmBanner } from './EmailConfirmBanner'
 import { Loading } from './Loading'
+import { ServerErrorCard } from './ServerErrorCard'
 
 /**
  * Frame of every protected screen: loads the user once per session, shows
- * the spinner while the user type is unknown, the error card when the load
- * failed, then the page above the bottom navigation, under the banner
- * asking to confirm the login email while it is not.
+ * the spinner while the user type is unknown, an error card when the load
+ * failed — the credentials card for a 401 (PRODUCT §2), the server-error
+ * card with "Réessayer" for anything else —, then the page above the bottom
+ * navigation, under the banner asking to confirm the login email while it
+ * is not.
  */
 export function ProtectedShell({ children }: { children: ReactNode }) {
   const type = useUserType()
@@ -24,11 +27,15 @@ export function ProtectedShell({ children }: { children: ReactNode }) {
     if (!loaded && status === 'idle') void loadUser()
   }, [loaded, status])
 
-  if (!type) return status === 'error' ? <AuthErrorCard detail={loadError} /> : <Loading />
+  if (!type) {
+    if (status !== 'error' || !loadError) return <Loading />
+    if (loadError.status === 401) return <AuthErrorCard detail={loadError.message} />
+    return <ServerErrorCard status={loadError.status} detail={loadError.message} onRetry={() => void loadUser()} />
+  }
   return (
     <>
       {unconfirmed ? <EmailConfirmBanner email={unconfirmed} /> : null}
-      <Box component="main" pb={72}>
+      <Box component="main" id="contenu" pb={72}>
         <Suspense fallback={<Loading />}>{children}</Suspense>
       </Box>
       <BottomNav />

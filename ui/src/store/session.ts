@@ -163,7 +163,8 @@ export async function loadUser(): Promise<LoadOutcome> {
       return 'rejected'
     }
     state.loading.user = 'error'
-    state.loadError = errorMessage(err)
+    // Not an HTTP failure (an unreadable answer): a server error, not "unreachable" (0).
+    state.loadError = { status: err instanceof ApiError ? err.status : 500, message: errorMessage(err) }
     notifyError(SESSION_MESSAGES.loadFailed, errorMessage(err))
     return 'failed'
   }

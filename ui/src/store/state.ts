@@ -40,8 +40,12 @@ export interface State {
   loaded: boolean
   /** Loading state per list. */
   loading: Record<ListName, LoadStatus>
-  /** The message of the last failed user load (shown on the error card). */
-  loadError: string | null
+  /**
+   * The last failed user load: its HTTP status (0 when the server could not
+   * be reached) and message. A 401 shows the credentials card, anything else
+   * the server-error card.
+   */
+  loadError: { status: number; message: string } | null
   /** The protected path a logged-out visitor was sent away from (PRODUCT §2). */
   origin: string | null
   /** The server rejected the stored session: send the visitor to the login form. */
