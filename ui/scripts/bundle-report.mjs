@@ -1,13 +1,15 @@
-// Reports the size of every chunk of the built UI (dist/), raw and gzipped,
-// and what the first page (the landing page) loads: the entry script of
-// index.html and the chunks it preloads. With --check, exits 1 when the
-// landing page's JavaScript exceeds the budget (250 KB gzipped).
+// Reports the size of every chunk of the built UI (dist/), raw, gzipped and
+// as served (the build's brotli copy, name.br, which the daemon sends to
+// browsers), and what the first page (the landing page) loads: the entry
+// script of index.html and the chunks it preloads. With --check, exits 1
+// when the landing page's JavaScript exceeds the budget of issue 19 (150 KB
+// as served; e2e/budget.spec.ts measures it in a browser too).
 // Usage: node scripts/bundle-report.mjs [--check] [--markdown]
-import { readFileSync, readdirSync } from 'node:fs'
-import { gzipSync } from 'node:zlib'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 
-const BUDGET = 250 * 1024
+const BUDGET = 150 * 1024
 const dist = new URL('../dist/', import.meta.url).pathname
 const args = new Set(process.argv.slice(2))
 
@@ -21,32 +23,46 @@ if (landing.size === 0) {
 const chunks = readdirSync(join(dist, 'assets'))
   .filter((f) => f.endsWith('.js') || f.endsWith('.css'))
   .map((f) => {
-    const bytes = readFileSync(join(dist, 'assets', f))
-    return { file: `assets/${f}`, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length }
+    const path = join(dist, 'assets', f)
+    const bytes = readFileSync(path)
+    // Files under 1 KB have no brotli copy: they are sent as they are.
+    const br = existsSync(`${path}.br`)
+      ? readFileSync(`${path}.br`).length
+      : bytes.length < 1024
+        ? bytes.length
+        : brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
+    return { file: `assets/${f}`, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, br }
   })
-  .sort((a, b) => b.gzip - a.gzip)
+  .sort((a, b) => b.br - a.br)
 
 const kb = (n) => (n / 1024).toFixed(1)
-const landingJS = chunks.filter((c) => landing.has(c.file)).reduce((s, c) => s + c.gzip, 0)
+const firstPage = chunks.filter((c) => landing.has(c.file) && c.file.endsWith('.js'))
+const landingJS = firstPage.reduce((s, c) => s + c.br, 0)
+const landingGzip = firstPage.reduce((s, c) => s + c.gzip, 0)
 
 if (args.has('--markdown')) {
-  console.log('| chunk | raw KB | gzip KB | first page |')
-  console.log('|---|---:|---:|---|')
+  console.log('| chunk | raw KB | gzip KB | brotli KB (served) | first page |')
+  console.log('|---|---:|---:|---:|---|')
   for (const c of chunks)
-    console.log(`| \`${c.file}\` | ${kb(c.raw)} | ${kb(c.gzip)} | ${landing.has(c.file) ? 'yes' : ''} |`)
-  console.log(`\nFirst page JavaScript: **${kb(landingJS)} KB gzipped** (budget ${kb(BUDGET)} KB).`)
+    console.log(`| \`${c.file}\` | ${kb(c.raw)} | ${kb(c.gzip)} | ${kb(c.br)} | ${landing.has(c.file) ? 'yes' : ''} |`)
+  console.log(
+    `\nFirst page JavaScript: **${kb(landingJS)} KB as served (brotli)**, ${kb(landingGzip)} KB gzipped ` +
+      `(budget ${kb(BUDGET)} KB).`,
+  )
 } else {
   for (const c of chunks)
     console.log(
-      `${landing.has(c.file) ? '*' : ' '} ${kb(c.gzip).padStart(8)} KB gz ${kb(c.raw).padStart(9)} KB  ${c.file}`,
+      `${landing.has(c.file) ? '*' : ' '} ${kb(c.br).padStart(8)} KB br ${kb(c.gzip).padStart(8)} KB gz ` +
+        `${kb(c.raw).padStart(9)} KB  ${c.file}`,
     )
   console.log(
-    `first page JavaScript: ${kb(landingJS)} KB gzipped (budget ${kb(BUDGET)} KB; * = loaded by the landing page)`,
+    `first page JavaScript: ${kb(landingJS)} KB as served, brotli (${kb(landingGzip)} KB gzipped; ` +
+      `budget ${kb(BUDGET)} KB; * = loaded by the landing page)`,
   )
 }
 if (args.has('--check') && landingJS > BUDGET) {
   console.error(
-    `bundle-report: the landing page loads ${kb(landingJS)} KB of gzipped JavaScript, over the ${kb(BUDGET)} KB budget`,
+    `bundle-report: the landing page loads ${kb(landingJS)} KB of JavaScript as served, over the ${kb(BUDGET)} KB budget`,
   )
   process.exit(1)
 }

@@ -1,0 +1,142 @@
+// The weight budget of issue 19, measured for real: each screen of both
+// roles loaded on a cold cache (a fresh browser context) from a daemon on
+// the demo world, every byte the network received summed (DevTools
+// protocol, encoded sizes: headers and bodies as sent, compressed when they
+// were). The first page may load 150 KB of JavaScript; a screen may
+// transfer 400 KB in all, 700 KB when it draws charts (the chart library
+// alone is about 300 KB). The figures are printed, and attached to the
+// report as budget.json.
+import type { Page } from '@playwright/test'
+import {
+  type DemoDaemon,
+  DEMO_PRODUCER,
+  DEMO_SHOP,
+  coldContext,
+  isScript,
+  kb,
+  recordTransfers,
+  startDemo,
+} from './demo'
+import { expect, test, watchProblems } from './fixtures'
+
+const KB = 1024
+/** JavaScript of the first page (landing, login). */
+const FIRST_PAGE_JS = 150 * KB
+/** Everything a screen transfers. */
+const SCREEN_TOTAL = 400 * KB
+/** Everything a screen with charts transfers. */
+const CHART_SCREEN_TOTAL = 700 * KB
+
+interface Screen {
+  name: string
+  path: (d: DemoDaemon) => string
+  email?: string
+  /** Its figures are drawn with the chart library. */
+  charts?: boolean
+  /** The first page a visitor opens: its JavaScript has a budget of its own. */
+  first?: boolean
+}
+
+const screens: Screen[] = [
+  { name: 'landing', path: () => '/landing', first: true },
+  { name: 'login', path: () => '/landing/login', first: true },
+  { name: 'shop: dashboard', path: () => '/', email: DEMO_SHOP.email, charts: true },
+  { name: 'shop: needs', path: () => '/dis/needs', email: DEMO_SHOP.email },
+  { name: 'shop: supply', path: () => '/dis/supply', email: DEMO_SHOP.email, charts: true },
+  { name: 'shop: deliveries', path: () => '/dis/deliveries', email: DEMO_SHOP.email },
+  { name: 'shop: payments', path: () => '/dis/payments', email: DEMO_SHOP.email },
+  { name: 'producer: dashboard', path: () => '/', email: DEMO_PRODUCER.email, charts: true },
+  { name: 'producer: needs of a shop', path: (d) => `/prod/needs/${d.shopId}`, email: DEMO_PRODUCER.email },
+  { name: 'producer: deliveries', path: () => '/prod/deliveries', email: DEMO_PRODUCER.email },
+  { name: 'producer: payments', path: () => '/prod/payments', email: DEMO_PRODUCER.email },
+]
+
+/** Waits until the screen is there and nothing more comes: every lazy part scrolled into view and loaded. */
+async function settle(page: Page, screen: Screen) {
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+  if (screen.email) await expect(page.getByRole('navigation', { name: 'Navigation principale' })).toBeVisible()
+  // Down to the bottom, so that what loads on the way (charts) counts.
+  for (let i = 0; i < 4; i++) {
+    await page.mouse.wheel(0, 900)
+    await page.waitForTimeout(150)
+  }
+  await page.waitForLoadState('networkidle')
+  if (screen.charts) {
+    await expect(page.locator('svg.main-svg').first()).toBeVisible() // plotly has drawn
+    await page.waitForLoadState('networkidle')
+  }
+}
+
+interface Figures {
+  screen: string
+  path: string
+  requests: number
+  totalKB: number
+  scriptKB: number
+  budgetKB: number
+  largest: string[]
+}
+
+test.describe('weight budget', () => {
+  test.describe.configure({ timeout: 180_000 })
+  let demo: DemoDaemon
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000)
+    demo = await startDemo()
+  })
+  test.afterAll(async () => {
+    await demo?.stop()
+  })
+
+  test('each screen of both roles, on a cold cache, stays within its budget', async ({ browser }, info) => {
+    const figures: Figures[] = []
+    const over: string[] = []
+    for (const screen of screens) {
+      const context = await coldContext(browser, demo.baseURL, screen.email)
+      const page = await context.newPage()
+      const problems: string[] = []
+      watchProblems(page, problems)
+      const { transfers } = await recordTransfers(page)
+      const path = screen.path(demo)
+      await page.goto(path)
+      await settle(page, screen)
+      const all = transfers()
+      await context.close()
+      expect(problems, `errors in ${screen.name}`).toEqual([])
+
+      const total = all.reduce((s, t) => s + t.bytes, 0)
+      const scripts = all.filter(isScript)
+      const script = scripts.reduce((s, t) => s + t.bytes, 0)
+      const budget = screen.charts ? CHART_SCREEN_TOTAL : SCREEN_TOTAL
+      figures.push({
+        screen: screen.name,
+        path,
+        requests: all.length,
+        totalKB: Number(kb(total)),
+        scriptKB: Number(kb(script)),
+        budgetKB: budget / KB,
+        largest: all
+          .sort((a, b) => b.bytes - a.bytes)
+          .slice(0, 4)
+          .map((t) => `${kb(t.bytes)} KB ${new URL(t.url).pathname}${t.encoding ? ` (${t.encoding})` : ''}`),
+      })
+      if (total > budget) over.push(`${screen.name}: ${kb(total)} KB transferred, budget ${kb(budget)} KB`)
+      if (screen.first && script > FIRST_PAGE_JS)
+        over.push(`${screen.name}: ${kb(script)} KB of JavaScript, budget ${kb(FIRST_PAGE_JS)} KB`)
+      // The daemon compresses the UI: no script of 1 KB or more goes over the wire as it is.
+      for (const t of scripts)
+        if ((t.length < 0 || t.length >= KB) && !t.encoding)
+          over.push(`${screen.name}: ${new URL(t.url).pathname} sent uncompressed`)
+    }
+
+    const rows = figures.map(
+      (f) =>
+        `${f.screen.padEnd(27)} ${String(f.totalKB).padStart(7)} KB ${String(f.scriptKB).padStart(7)} KB JS ` +
+        `${String(f.requests).padStart(3)} req  (budget ${f.budgetKB} KB)  ${f.largest.join(', ')}`,
+    )
+    console.log(['weight on a cold cache, compressed as sent:', ...rows].join('\n'))
+    await info.attach('budget.json', { body: JSON.stringify(figures, null, 2), contentType: 'application/json' })
+    expect(over, 'over budget').toEqual([])
+  })
+})
