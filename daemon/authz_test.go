@@ -115,6 +115,10 @@ var matrix = map[string]row{
 	"PUT /api/user":     {path: fixed("/api/user"), body: body(map[string]any{"tel": "0612345678"}), expect: everyone(200)},
 	"GET /api/events":   {path: fixed("/api/events"), expect: everyone(200)},
 	"GET /print/mydata": {path: fixed("/print/mydata"), expect: everyone(200)},
+
+	// Each signed-in user reads its own figures.
+	"GET /api/stats/progression": {path: fixed("/api/stats/progression"), expect: everyone(200)},
+
 	"POST /api/user/close": {
 		path: fixed("/api/user/close"),
 		body: body(map[string]any{"current": "pas-le-bon1"}),

@@ -42,6 +42,7 @@ var tags = []*huma.Tag{
 	{Name: "Payments", Description: "What each shop owes each producer: balances of invoices, complementary invoices and credit notes, and the payments recorded, declared, confirmed or undone."},
 	{Name: "Rewards", Description: "The ambassador programme: a shop's standing, its pledged contribution, every shop's score."},
 	{Name: "Supply", Description: "A shop's stock projection and supply advice."},
+	{Name: "Statistics", Description: "A user's purchases or sales per product and month, for the progression statistics."},
 	{Name: "Documents", Description: "Delivery notes and invoices as PDF files, for the two parties of an order."},
 	{Name: "Public files", Description: "Files for everyone: the product catalogue and an example import file."},
 	{Name: "Operations", Description: "For the people running the daemon: health and metrics."},

@@ -29,6 +29,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerImports(api)
 	d.registerRewards(api)
 	d.registerSupply(api)
+	d.registerStats(api)
 
 	d.servePlainRoutes(mux) // documents, public files, health, metrics (openapi.go)
 	mux.HandleFunc("GET /docs", d.docsPage)

@@ -5,10 +5,12 @@
 //	e2eseed orders --data-dir DIR --shop EMAIL --producer EMAIL --month 2026-12-01
 //	e2eseed supply --data-dir DIR --shop EMAIL --producer EMAIL --producer EMAIL
 //	e2eseed prices --data-dir DIR --password P --product ID --month 2026-12-01 --shop EMAIL ×3 --producer EMAIL ×3
+//	e2eseed progression --data-dir DIR --shop EMAIL --producer EMAIL
 //
 // (--database-url URL instead of --data-dir for PostgreSQL.) Each scene is
 // described in its own file: orders.go for ui/e2e/deliveries.spec.ts,
-// supply.go for ui/e2e/supply.spec.ts, prices.go for ui/e2e/prices.spec.ts.
+// supply.go for ui/e2e/supply.spec.ts, prices.go for ui/e2e/prices.spec.ts,
+// progression.go for ui/e2e/onboarding.spec.ts.
 package main
 
 import (
@@ -31,9 +33,10 @@ import (
 // scenes by name: each declares its flags on fs and returns what writes it
 // once they are read (it may end the command with its usage).
 var scenes = map[string]func(fs *flag.FlagSet) func(*env) error{
-	"orders": ordersScene,
-	"supply": supplyScene,
-	"prices": pricesScene,
+	"orders":      ordersScene,
+	"supply":      supplyScene,
+	"prices":      pricesScene,
+	"progression": progressionScene,
 }
 
 // env is what a scene works with: the migrated database, the clock of the
@@ -61,7 +64,7 @@ func (l *list) Set(s string) error { *l = append(*l, s); return nil }
 func main() {
 	log.SetFlags(0)
 	if len(os.Args) < 2 || scenes[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: e2eseed orders|supply|prices --data-dir DIR …")
+		fmt.Fprintln(os.Stderr, "usage: e2eseed orders|supply|prices|progression --data-dir DIR …")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet("e2eseed "+os.Args[1], flag.ExitOnError)

@@ -92,7 +92,7 @@ export function dataDir(): string {
  * database and returns what it prints. The global setup built the seeder
  * into the data directory.
  */
-export function seed(scene: 'orders' | 'supply' | 'prices', args: string[]): string {
+export function seed(scene: 'orders' | 'supply' | 'prices' | 'progression', args: string[]): string {
   return execFileSync(join(dataDir(), 'e2eseed'), [scene, '--data-dir', dataDir(), ...args], {
     encoding: 'utf8',
   }).trim()

@@ -186,6 +186,11 @@ test('a producer sees the shop needs and the routes outside the API answer as do
   assert.equal(needs.response.status, 200)
   assert.ok(needs.data?.some((n) => n.product === 'tomate'))
 
+  // The progression statistics of a farm without deliveries: the 25 months, no product.
+  const progression = await farm.GET('/api/stats/progression')
+  assert.equal(progression.data?.months.length, 25)
+  assert.deepEqual(progression.data?.products, [])
+
   const health = await farm.GET('/healthz')
   const status: 'ok' | 'unavailable' | undefined = health.data?.status
   assert.equal(status, 'ok')
@@ -197,5 +202,5 @@ test('a producer sees the shop needs and the routes outside the API answer as do
   const note = await farm.GET('/print/invoice/{orderId}', { params: { path: { orderId: 'inconnue' } } })
   assert.equal(note.response.status, 404)
 
-  assert.equal(checked - before, 6)
+  assert.equal(checked - before, 7)
 })

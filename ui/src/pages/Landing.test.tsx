@@ -209,6 +209,14 @@ describe('landing panels', () => {
     expect(screen.getAllByText(/Aucune commission/).length).toBe(2)
     expect(screen.getAllByText('Délais de paiement').length).toBe(2)
     expect(screen.getAllByText('Comparaison des prix avec les moyennes nationales ou locales').length).toBe(2)
-    expect(screen.getAllByText('bientôt').length).toBe(6)
+    // Built since the original landing page: no badge any more.
+    expect(screen.getAllByText('Recherche par code postal').length).toBe(2)
+    expect(screen.getAllByText('Statistiques de progression').length).toBe(2)
+    for (const item of screen.getAllByText(/^(Recherche par code postal|Statistiques de progression)$/)) {
+      expect(item.closest('li')).not.toHaveTextContent('bientôt')
+    }
+    // Prépaiement is still announced, in both panels.
+    expect(screen.getAllByText('bientôt').length).toBe(2)
+    expect(screen.getAllByText('Prépaiement')[0].closest('li')).toHaveTextContent('bientôt')
   })
 })

@@ -20,13 +20,11 @@ const COMMON: Claim[] = [
   { text: 'Aucune commission : Primeur ne prélève rien sur vos échanges.' },
   { text: 'Délais de paiement' },
   { text: 'Comparaison des prix avec les moyennes nationales ou locales' },
+  { text: 'Recherche par code postal' },
+  { text: 'Statistiques de progression' },
 ]
 
-const SOON: Claim[] = [
-  { text: 'Prépaiement', soon: true },
-  { text: 'Recherche par code postal', soon: true },
-  { text: 'Statistiques de progression', soon: true },
-]
+const SOON: Claim[] = [{ text: 'Prépaiement', soon: true }]
 
 const SHOP_CLAIMS: Claim[] = [
   {
@@ -56,7 +54,7 @@ const PRODUCER_CLAIMS: Claim[] = [
 export function Landing() {
   const mode = parseLandingMode(useParams<{ mode?: string }>().mode)
   return (
-    <Container size="lg" py="lg">
+    <Container component="main" id="contenu" size="lg" py="lg">
       <Stack gap="lg">
         <Stack gap={4}>
           <Title order={1}>Primeur</Title>

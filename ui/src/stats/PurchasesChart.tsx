@@ -1,13 +1,15 @@
 // The statistics card of the dashboard (PRODUCT §2): an area chart of the
 // month's commitments ("achats prevus") and done deliveries ("achats
-// realises") over 17 months from 4 months back, from the user load.
-import { Card, Group, Stack, Text, Title } from '@mantine/core'
+// realises") over 17 months from 4 months back, from the user load; then the
+// progression statistics (ProgressionSection).
+import { Card, Divider, Group, Stack, Text, Title } from '@mantine/core'
 import type { Config, Data, Layout } from 'plotly.js'
 import { useMemo } from 'react'
 import { Plot } from '../components/Plot'
 import { dayOf, formatEUR } from '../format'
 import { useNeeds, useOrders, useUser } from '../store/hooks'
 import type { Need, Order } from '../types'
+import { ProgressionSection } from './ProgressionSection'
 import { SERIES, purchaseSeries } from './purchases'
 
 const CHART_HEIGHT = 300
@@ -172,6 +174,8 @@ export function PurchasesChart() {
         >
           <Plot data={data} layout={layout} config={CHART_CONFIG} style={{ width: '100%', height: CHART_HEIGHT }} />
         </div>
+        <Divider my="xs" />
+        <ProgressionSection />
       </Stack>
     </Card>
   )

@@ -1,0 +1,213 @@
+// "Statistiques de progression" in the statistics card (PRODUCT §2
+// "Statistics"): a month to compare, a chart of the 12 months ending with it
+// beside the same months a year earlier, and under it the table of the
+// month's purchases (shop) or sales (producer), in total and per product,
+// against the month before and the same month a year earlier.
+import { Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core'
+import type { Data, Layout } from 'plotly.js'
+import { useEffect, useMemo, useState } from 'react'
+import { Plot } from '../components/Plot'
+import { formatEUR, formatMonthYear } from '../format'
+import { useProducts, useUser } from '../store/hooks'
+import { loadProgression, useProgression } from '../store/progression'
+import {
+  type ChangeRow,
+  defaultMonth,
+  formatChange,
+  monthLabel,
+  progressionTable,
+  selectableMonths,
+  yearOnYearSeries,
+} from './progression'
+
+const CHART_HEIGHT = 240
+
+/** "oct. 2026". */
+function shortMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number)
+  return new Intl.DateTimeFormat('fr-FR', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(y, m - 1, 1)),
+  )
+}
+
+function Change({ value }: { value: number | null }) {
+  const color = value === null || value === 0 ? undefined : value > 0 ? 'green.9' : 'red.9'
+  return (
+    <Text span c={color} fw={value === null ? undefined : 600} style={{ whiteSpace: 'nowrap' }}>
+      {formatChange(value)}
+    </Text>
+  )
+}
+
+function Row({ row, total }: { row: ChangeRow; total?: boolean }) {
+  const money = (v: number | null) => (v === null ? '—' : formatEUR(v))
+  return (
+    <Table.Tr data-row={row.key} fw={total ? 700 : undefined}>
+      <Table.Th scope="row" fw={total ? 700 : 500}>
+        {row.label}
+      </Table.Th>
+      <Table.Td ta="right">{money(row.value)}</Table.Td>
+      <Table.Td ta="right">{money(row.previous)}</Table.Td>
+      <Table.Td ta="right">
+        <Change value={row.monthOverMonth} />
+      </Table.Td>
+      <Table.Td ta="right">{money(row.lastYear)}</Table.Td>
+      <Table.Td ta="right">
+        <Change value={row.yearOverYear} />
+      </Table.Td>
+    </Table.Tr>
+  )
+}
+
+export function ProgressionSection() {
+  const user = useUser()
+  const products = useProducts()
+  const { data, status } = useProgression()
+  const [picked, setPicked] = useState<string | null>(null)
+  const userId = user?._id
+  const shop = user?.type === 'distributor'
+
+  useEffect(() => {
+    if (userId) void loadProgression()
+  }, [userId])
+
+  const names = useMemo(() => new Map(products.map((p) => [p._id, p.name])), [products])
+  const month = data && picked && data.months.includes(picked) ? picked : data ? defaultMonth(data) : null
+  const table = useMemo(
+    () => (data && month ? progressionTable(data, month, (id) => names.get(id) ?? id) : null),
+    [data, month, names],
+  )
+  const what = shop ? 'achats' : 'ventes'
+
+  const chart = useMemo(() => {
+    if (!data || !month) return null
+    const s = yearOnYearSeries(data, month)
+    const x = s.months.map(shortMonth)
+    const traces: Data[] = [
+      {
+        type: 'bar',
+        name: `${what} un an plus tôt`,
+        x,
+        y: s.yearBefore.map((v) => v ?? 0),
+        marker: { color: '#adb5bd' },
+        hovertemplate: '%{x} : %{y:,.2f} €<extra>un an plus tôt</extra>',
+      },
+      {
+        type: 'bar',
+        name: `${what} réalisés`,
+        x,
+        y: s.current,
+        marker: { color: '#2f9e44' },
+        hovertemplate: `%{x} : %{y:,.2f} €<extra>${what}</extra>`,
+      },
+    ]
+    const layout: Partial<Layout> = {
+      height: CHART_HEIGHT,
+      autosize: true,
+      separators: ', ',
+      barmode: 'group',
+      margin: { l: 72, r: 24, t: 12, b: 24 },
+      paper_bgcolor: 'rgba(0,0,0,0)',
+      plot_bgcolor: 'rgba(0,0,0,0)',
+      font: { family: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', size: 12, color: '#495057' },
+      legend: { orientation: 'h', x: 0.5, xanchor: 'center', y: -0.2, yanchor: 'top' },
+      hovermode: 'x unified',
+      xaxis: { type: 'category', fixedrange: true, showgrid: false },
+      yaxis: { ticksuffix: ' €', tickformat: ',.0f', rangemode: 'tozero', fixedrange: true, gridcolor: '#e9ecef' },
+    }
+    return { traces, layout, from: s.months[0], to: s.months.at(-1) }
+  }, [data, month, what])
+
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="progression-title">
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={2}>
+          <Title order={3} size="h4" id="progression-title">
+            Progression de vos {what}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {shop
+              ? 'Vos livraisons reçues, au prix facturé : évolution sur un mois et sur un an, au total et par produit.'
+              : 'Vos livraisons effectuées, au prix facturé : évolution sur un mois et sur un an, au total et par produit.'}
+          </Text>
+        </Stack>
+        {data && month ? (
+          <Select
+            label="Mois comparé"
+            data={selectableMonths(data).map((m) => ({ value: m, label: monthLabel(data, m) }))}
+            value={month}
+            onChange={(value) => value && setPicked(value)}
+            allowDeselect={false}
+            w={220}
+            comboboxProps={{ withinPortal: true }}
+          />
+        ) : null}
+      </Group>
+      {status === 'error' && !data ? (
+        <Group gap="sm">
+          <Text size="sm" c="red.9">
+            La progression n'a pas pu être chargée.
+          </Text>
+          <Button size="compact-sm" variant="light" onClick={() => void loadProgression()}>
+            Réessayer
+          </Button>
+        </Group>
+      ) : null}
+      {!data && status !== 'error' ? (
+        <Text size="sm" c="dimmed">
+          Chargement de la progression
+        </Text>
+      ) : null}
+      {chart ? (
+        <div
+          role="img"
+          aria-label={`${what === 'achats' ? 'Achats' : 'Ventes'} réalisés par mois de ${formatMonthYear(chart.from ?? '')} à ${formatMonthYear(chart.to ?? '')}, à côté des mêmes mois un an plus tôt`}
+          data-testid="progression-chart"
+        >
+          <Plot data={chart.traces} layout={chart.layout} style={{ width: '100%', height: CHART_HEIGHT }} />
+        </div>
+      ) : null}
+      {table ? (
+        table.products.length === 0 && table.total.value === 0 && !table.total.previous && !table.total.lastYear ? (
+          <Text size="sm" c="dimmed">
+            Aucune livraison sur ces mois : la progression s'affichera après vos premières livraisons.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={640}>
+            <Table striped highlightOnHover captionSide="top" data-testid="progression-table">
+              <Table.Caption>
+                {`${what === 'achats' ? 'Achats' : 'Ventes'} de ${monthLabel(data!, table.month)} comparés au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)`}
+              </Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Produit</Table.Th>
+                  <Table.Th scope="col" ta="right">
+                    {formatMonthYear(table.month)}
+                  </Table.Th>
+                  <Table.Th scope="col" ta="right">
+                    {table.previousMonth ? formatMonthYear(table.previousMonth) : 'Mois précédent'}
+                  </Table.Th>
+                  <Table.Th scope="col" ta="right">
+                    Sur un mois
+                  </Table.Th>
+                  <Table.Th scope="col" ta="right">
+                    {table.lastYearMonth ? formatMonthYear(table.lastYearMonth) : 'Un an plus tôt'}
+                  </Table.Th>
+                  <Table.Th scope="col" ta="right">
+                    Sur un an
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                <Row row={table.total} total />
+                {table.products.map((row) => (
+                  <Row key={row.key} row={row} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )
+      ) : null}
+    </Stack>
+  )
+}
