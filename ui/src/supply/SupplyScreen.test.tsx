@@ -67,7 +67,8 @@ function projection(start: string, days: number, withDeliveries = true): SupplyP
   }
 }
 
-let ratio = 1
+// The screen's width, which decides its density (window.ts).
+let width = 1024
 let asked: URL[] = []
 
 beforeEach(() => {
@@ -78,8 +79,8 @@ beforeEach(() => {
   state.user = distributor
   state.producers = [{ _id: 'p1', name: 'Ferme des Saules' }]
   asked = []
-  ratio = 1
-  vi.spyOn(window, 'devicePixelRatio', 'get').mockImplementation(() => ratio)
+  width = 1024
+  vi.spyOn(window, 'innerWidth', 'get').mockImplementation(() => width)
   // Charts draw when they scroll into view; jsdom has no layout, so they
   // never do here (plotly is exercised by the browser test).
   vi.stubGlobal(
@@ -157,7 +158,7 @@ describe('SupplyScreen', () => {
   })
 
   it('shows 8 days stepping by 3 on a high-density screen', async () => {
-    ratio = 2
+    width = 1440
     renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
     const grid = await screen.findByRole('table', { name: 'Grille des stocks' })
     expect(asked[0].searchParams.get('days')).toBe('8')

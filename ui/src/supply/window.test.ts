@@ -13,14 +13,14 @@ import {
 
 describe('supply window', () => {
   it.each([
-    [1, false],
-    [1.5, false],
-    [1.99, false],
-    [2, true],
-    [3, true],
+    [390, false], // a phone, whatever its pixel ratio
+    [820, false], // a tablet
+    [1279, false],
+    [1280, true],
+    [1440, true],
     [Number.NaN, false],
-  ])('a device pixel ratio of %s is high density: %s', (ratio, high) => {
-    expect(isHighDensity(ratio)).toBe(high)
+  ])('a screen %s px wide is high density: %s', (width, high) => {
+    expect(isHighDensity(width)).toBe(high)
   })
 
   it('shows 5 days stepping by 1, or 8 stepping by 3 on high-density screens (PRODUCT §9)', () => {

@@ -2,9 +2,11 @@
 // the current week and shows 5 days, 8 on high-density screens; the arrows
 // move it by 1 day, 3 on high-density screens.
 //
-// High density means window.devicePixelRatio ≥ 2 (retina laptops, most
-// phones and tablets), read once when the screen opens: a browser zoom that
-// changes the ratio afterwards does not resize the grid under the user.
+// A high-density screen is one with room for 8 day columns beside the
+// product, sales and stock columns: at least HIGH_DENSITY_WIDTH CSS pixels
+// wide. Its width decides, never its pixel ratio — a phone has a ratio of 2
+// or 3 and the narrowest screen of all (issue 19). Read once when the screen
+// opens: turning a tablet does not resize the grid under the user.
 import { dayOf } from '../format'
 
 /** PRODUCT §9 supply constants. */
@@ -13,9 +15,12 @@ export const SUPPLY_DAYS_HIGH_DENSITY = 8
 export const SUPPLY_STEP = 1
 export const SUPPLY_STEP_HIGH_DENSITY = 3
 
-/** Whether a device pixel ratio counts as a high-density screen. */
-export function isHighDensity(devicePixelRatio: number): boolean {
-  return Number.isFinite(devicePixelRatio) && devicePixelRatio >= 2
+/** The narrowest screen, in CSS pixels, that shows 8 days. */
+export const HIGH_DENSITY_WIDTH = 1280
+
+/** Whether a screen `width` CSS pixels wide counts as high density. */
+export function isHighDensity(width: number): boolean {
+  return Number.isFinite(width) && width >= HIGH_DENSITY_WIDTH
 }
 
 /** Days shown at once. */
@@ -30,7 +35,7 @@ export function stepSize(highDensity: boolean): number {
 
 /** The density of this browser's screen. */
 export function screenIsHighDensity(): boolean {
-  return typeof window !== 'undefined' && isHighDensity(window.devicePixelRatio)
+  return typeof window !== 'undefined' && isHighDensity(window.innerWidth)
 }
 
 function parse(day: string): Date {
