@@ -1,8 +1,10 @@
 // Package grammar puts names into French sentences: the preposition "de"
 // or "à" before a shop's, a farm's or a product's name contracts with its
 // article ("du Panier des Aravis", "aux Jardins d'Alby") or elides before a
-// vowel ("d'Épicerie du Lac"). The interface applies the same rule
-// (ui/src/feed.ts); testdata/contractions.json holds the cases both test.
+// vowel ("d'Épicerie du Lac"), and a verb after a plural name agrees with
+// it ("Les Jardins d'Alby vous ont proposé"). The interface applies the same
+// rules (ui/src/feed.ts); testdata/contractions.json holds the cases both
+// test.
 package grammar
 
 import (
@@ -41,6 +43,27 @@ func A(name string) string {
 		return "aux " + name[len("Les "):]
 	}
 	return "à " + name
+}
+
+// Plural reports whether a name takes a plural verb: one starting with the
+// article "Les " or "Des " ("Les Jardins d'Alby ont proposé").
+func Plural(name string) bool {
+	return strings.HasPrefix(name, "Les ") || strings.HasPrefix(name, "Des ")
+}
+
+// Avoir is the auxiliary "avoir" after name: "a", or "ont" after a plural
+// name ("Épicerie du Lac a accepté", "Les Jardins d'Alby ont accepté").
+func Avoir(name string) string {
+	return Agree(name, "a", "ont")
+}
+
+// Agree is the singular or the plural form of a verb, as name takes it:
+// Agree("Les Jardins d'Alby", "propose", "proposent") is "proposent".
+func Agree(name, singular, plural string) string {
+	if Plural(name) {
+		return plural
+	}
+	return singular
 }
 
 // Quantity is a quantity of a unit ("kg" or "un") in a sentence: "200 kg",

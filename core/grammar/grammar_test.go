@@ -7,13 +7,14 @@ import (
 )
 
 // TestContractions: the cases of testdata/contractions.json, which the
-// interface's test of the same rule reads too (ui/src/feed.test.ts).
+// interface's test of the same rules reads too (ui/src/feed.test.ts): "de"
+// and "à" before the name, and the auxiliary "avoir" after it.
 func TestContractions(t *testing.T) {
 	raw, err := os.ReadFile("testdata/contractions.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []struct{ Name, De, A string }
+	var cases []struct{ Name, De, A, Avoir string }
 	if err := json.Unmarshal(raw, &cases); err != nil || len(cases) < 10 {
 		t.Fatalf("%d cases, %v", len(cases), err)
 	}
@@ -23,6 +24,12 @@ func TestContractions(t *testing.T) {
 		}
 		if got := A(c.Name); got != c.A {
 			t.Errorf("A(%q) = %q, want %q", c.Name, got, c.A)
+		}
+		if got := Avoir(c.Name); got != c.Avoir {
+			t.Errorf("Avoir(%q) = %q, want %q", c.Name, got, c.Avoir)
+		}
+		if got, want := Agree(c.Name, "propose", "proposent"), map[string]string{"a": "propose", "ont": "proposent"}[c.Avoir]; got != want {
+			t.Errorf("Agree(%q) = %q, want %q", c.Name, got, want)
 		}
 	}
 }

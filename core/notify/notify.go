@@ -218,13 +218,13 @@ func Trade(ctx context.Context, q store.Q, e activity.Event, originName, shopID 
 	case activity.ProposalRequest:
 		kind = Proposal
 		if toProducer {
-			line = fmt.Sprintf("%s vous fait une contre-proposition : %s%s%s.", who, what, price, month)
+			line = fmt.Sprintf("%s vous %s une contre-proposition : %s%s%s.", who, grammar.Agree(who, "fait", "font"), what, price, month)
 		} else {
-			line = fmt.Sprintf("%s vous propose %s%s%s.", who, what, price, month)
+			line = fmt.Sprintf("%s vous %s %s%s%s.", who, grammar.Agree(who, "propose", "proposent"), what, price, month)
 		}
 	case activity.FixRequest:
 		kind = Correction
-		line = fmt.Sprintf("%s demande une correction de l'engagement : %s%s%s.", who, what, price, month)
+		line = fmt.Sprintf("%s %s une correction de l'engagement : %s%s%s.", who, grammar.Agree(who, "demande", "demandent"), what, price, month)
 	case activity.ProposalReview, activity.FixReview:
 		kind = Answer
 		verb, object := "refusé", "votre proposition"
@@ -234,7 +234,7 @@ func Trade(ctx context.Context, q store.Q, e activity.Event, originName, shopID 
 		if e.Type == activity.FixReview {
 			object = "votre correction"
 		}
-		line = fmt.Sprintf("%s a %s %s : %s%s%s.", who, verb, object, what, price, month)
+		line = fmt.Sprintf("%s %s %s %s : %s%s%s.", who, grammar.Avoir(who), verb, object, what, price, month)
 	default:
 		return nil
 	}
@@ -271,7 +271,7 @@ func unitWord(unit string) string {
 // day from producerName.
 func ClaimRequest(ctx context.Context, q store.Q, shopID, producerName, day string, at time.Time) error {
 	return Queue(ctx, q, Item{UserID: shopID, Kind: Claim, At: at, Link: DeliveriesLink(false),
-		Line: fmt.Sprintf("%s a déclaré une réclamation sur la livraison du %s.", printable.Line(producerName), dayWords(day))})
+		Line: fmt.Sprintf("%s %s déclaré une réclamation sur la livraison du %s.", printable.Line(producerName), grammar.Avoir(printable.Line(producerName)), dayWords(day))})
 }
 
 // ClaimReview queues, for the producer, the shop's answer to its claim.
@@ -281,7 +281,7 @@ func ClaimReview(ctx context.Context, q store.Q, producerID, shopName, day strin
 		verb = "accepté"
 	}
 	return Queue(ctx, q, Item{UserID: producerID, Kind: Answer, At: at, Link: DeliveriesLink(true),
-		Line: fmt.Sprintf("%s a %s votre réclamation sur la livraison du %s.", printable.Line(shopName), verb, dayWords(day))})
+		Line: fmt.Sprintf("%s %s %s votre réclamation sur la livraison du %s.", printable.Line(shopName), grammar.Avoir(printable.Line(shopName)), verb, dayWords(day))})
 }
 
 // DeliveryChanged queues, for the producer, a delivery the shop changed
@@ -292,7 +292,7 @@ func DeliveryChanged(ctx context.Context, q store.Q, producerID, shopName, day s
 		verb = "annulé"
 	}
 	return Queue(ctx, q, Item{UserID: producerID, Kind: Delivery, At: at, Link: DeliveriesLink(true),
-		Line: fmt.Sprintf("%s a %s la livraison du %s.", printable.Line(shopName), verb, dayWords(day))})
+		Line: fmt.Sprintf("%s %s %s la livraison du %s.", printable.Line(shopName), grammar.Avoir(printable.Line(shopName)), verb, dayWords(day))})
 }
 
 // NoteAvailable queues, for the shop, the delivery note of a delivery

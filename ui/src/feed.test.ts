@@ -3,6 +3,7 @@ import contractions from '../../core/grammar/testdata/contractions.json'
 import {
   EVENT_TYPES,
   UnknownEventTypeError,
+  avoir,
   de,
   deltaText,
   describeEvent,
@@ -315,9 +316,10 @@ describe('wording helpers', () => {
 
 describe('French contractions of names', () => {
   // The cases the daemon's rule (core/grammar) is tested with too.
-  it.each(contractions)('$name', ({ name, de: withDe, a: withTo }) => {
+  it.each(contractions)('$name', ({ name, de: withDe, a: withTo, avoir: has }) => {
     expect(de(name)).toBe(withDe)
     expect(to(name)).toBe(withTo)
+    expect(avoir(name)).toBe(has)
   })
 
   it('contracts in sentences', () => {
@@ -339,5 +341,32 @@ describe('French contractions of names', () => {
       target: farm,
     }
     expect(describeEvent(review, shop.email)).toBe("Vous avez accepté la proposition des Jardins d'Alby.")
+  })
+
+  it('puts the verb in the plural after a plural name (Les …, Des …), for every event another emits', () => {
+    const farm = { email: 'jardins@exemple.fr', name: "Les Jardins d'Alby" }
+    const shop = { email: 'panier@exemple.fr', name: 'Le Panier des Aravis' }
+    const at = '2026-11-20T09:15:00Z'
+    const seen = (type: ActivityEvent['type'], data: ActivityEvent['data'] = {}, origin = farm) =>
+      describeEvent({ createdAt: at, type, data, origin, target: origin === farm ? shop : farm }, 'autre@exemple.fr')
+    const viewed = (type: ActivityEvent['type'], data: ActivityEvent['data'] = {}, origin = farm) =>
+      describeEvent({ createdAt: at, type, data, origin, target: origin === farm ? shop : farm }, shop.email)
+    expect(viewed('proposal:request', { quantity: 5 })).toBe("Les Jardins d'Alby vous ont proposé 5 kg.")
+    expect(viewed('fix:request', { quantity: 5 })).toBe(
+      "Les Jardins d'Alby vous ont demandé de corriger l'engagement : 5 kg.",
+    )
+    expect(viewed('claim:request')).toBe("Les Jardins d'Alby vous ont envoyé une demande d'avoir.")
+    expect(viewed('proposal:review', { outcome: true })).toBe("Les Jardins d'Alby ont accepté votre proposition.")
+    expect(seen('need:create', { quantity: 5 })).toBe("Les Jardins d'Alby ont créé un besoin de 5 kg.")
+    expect(viewed('payment:declare', { amount: 12 })).toBe(
+      "Les Jardins d'Alby ont déclaré vous avoir payé 12,00\u00a0€ : confirmez-le à sa réception.",
+    )
+    const des = { email: 'racines@exemple.fr', name: 'Des Racines et des Fruits' }
+    expect(viewed('proposal:request', { quantity: 5 }, des)).toBe('Des Racines et des Fruits vous ont proposé 5 kg.')
+    // Singular names keep "a"; "Lesage" is no article.
+    expect(viewed('proposal:request', { quantity: 5 }, { email: 'l@x.fr', name: 'Lesage Primeurs' })).toBe(
+      'Lesage Primeurs vous a proposé 5 kg.',
+    )
+    expect(seen('proposal:request', { quantity: 5 }, shop)).toBe('Le Panier des Aravis vous a proposé 5 kg.')
   })
 })

@@ -97,6 +97,19 @@ export function to(name: string): string {
   return `à ${name}`
 }
 
+/**
+ * Whether a name takes a plural verb: one starting with the article "Les "
+ * or "Des " ("Les Jardins d'Alby vous ont proposé").
+ */
+export function isPlural(name: string): boolean {
+  return /^(Les|Des) /.test(name)
+}
+
+/** The auxiliary "avoir" after a name: "a", or "ont" after a plural one. */
+export function avoir(name: string): 'a' | 'ont' {
+  return isPlural(name) ? 'ont' : 'a'
+}
+
 /** A quantity in words: "12,5 kg", "1 pièce", "3 pièces". */
 export function quantityText(value: number, unit: string | undefined): string {
   if (unit === 'un') {
@@ -140,8 +153,10 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
   const own = isViewer(event.origin?.email, viewerEmail)
   const origin = event.origin?.name || event.origin?.email || 'Quelqu\u2019un'
   const target = event.target?.name || ''
+  // "Épicerie du Lac a proposé", "Les Jardins d'Alby ont proposé".
+  const has = avoir(origin)
   // "Vous avez créé", "Épicerie a créé".
-  const did = (participle: string) => (own ? `Vous avez ${participle}` : `${origin} a ${participle}`)
+  const did = (participle: string) => (own ? `Vous avez ${participle}` : `${origin} ${has} ${participle}`)
   const unit = data.product?.unit
   const product = data.product?.name
   const qty = typeof data.quantity === 'number' ? quantityText(data.quantity, unit) : ''
@@ -187,35 +202,35 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
     case 'proposal:request': {
       const offer = `${goods || 'une offre'}${forMonth}`
       if (own) return `Vous avez proposé ${offer}${target ? ` ${to(target)}` : ''}.`
-      if (target) return `${origin} vous a proposé ${offer}.`
-      return `${origin} a proposé ${offer}.`
+      if (target) return `${origin} vous ${has} proposé ${offer}.`
+      return `${origin} ${has} proposé ${offer}.`
     }
     case 'proposal:review':
       if (own)
         return `Vous avez ${verdict} la proposition${target ? ` ${de(target)}` : ''}${goods ? ` : ${goods}` : ''}${forMonth}.`
-      if (target) return `${origin} a ${verdict} votre proposition${goods ? ` : ${goods}` : ''}${forMonth}.`
-      return `${origin} a ${verdict} une proposition${goods ? ` : ${goods}` : ''}${forMonth}.`
+      if (target) return `${origin} ${has} ${verdict} votre proposition${goods ? ` : ${goods}` : ''}${forMonth}.`
+      return `${origin} ${has} ${verdict} une proposition${goods ? ` : ${goods}` : ''}${forMonth}.`
     case 'fix:request': {
       const what = `de corriger l'engagement${product ? ` ${de(product)}` : ''}${forMonth}${qty ? ` : ${qty}${delta ? ` (${delta})` : ''}` : ''}`
       if (own) return `Vous avez demandé${target ? ` ${to(target)}` : ''} ${what}.`
-      if (target) return `${origin} vous a demandé ${what}.`
-      return `${origin} a demandé ${what}.`
+      if (target) return `${origin} vous ${has} demandé ${what}.`
+      return `${origin} ${has} demandé ${what}.`
     }
     case 'fix:review': {
       const what = `l'engagement${product ? ` ${de(product)}` : ''}${forMonth}${qty ? ` : ${qty}` : ''}`
       if (own) return `Vous avez ${verdict} la correction${target ? ` ${de(target)}` : ''} sur ${what}.`
-      if (target) return `${origin} a ${verdict} votre correction sur ${what}.`
-      return `${origin} a ${verdict} une correction sur ${what}.`
+      if (target) return `${origin} ${has} ${verdict} votre correction sur ${what}.`
+      return `${origin} ${has} ${verdict} une correction sur ${what}.`
     }
     case 'claim:request':
       if (own)
         return `Vous avez envoyé une demande d'avoir${target ? ` ${to(target)}` : ''}${onDelivery}${claimDetail}.`
-      if (target) return `${origin} vous a envoyé une demande d'avoir${onDelivery}${claimDetail}.`
-      return `${origin} a envoyé une demande d'avoir${onDelivery}${claimDetail}.`
+      if (target) return `${origin} vous ${has} envoyé une demande d'avoir${onDelivery}${claimDetail}.`
+      return `${origin} ${has} envoyé une demande d'avoir${onDelivery}${claimDetail}.`
     case 'claim:review':
       if (own) return `Vous avez ${verdict} la demande d'avoir${target ? ` ${de(target)}` : ''}${onDelivery}.`
-      if (target) return `${origin} a ${verdict} votre demande d'avoir${onDelivery}.`
-      return `${origin} a ${verdict} une demande d'avoir${onDelivery}.`
+      if (target) return `${origin} ${has} ${verdict} votre demande d'avoir${onDelivery}.`
+      return `${origin} ${has} ${verdict} une demande d'avoir${onDelivery}.`
     case 'claim:autovalidate':
       // Emitted on behalf of the claim's author (the producer), toward the
       // shop that did not answer in time.
@@ -227,19 +242,19 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
     case 'payment:record':
       // The producer records a payment received from the shop.
       if (own) return `Vous avez enregistré un paiement${amount}${target ? ` ${de(target)}` : ''}${paidOn}.`
-      return `${origin} a enregistré votre paiement${amount}${paidOn}.`
+      return `${origin} ${has} enregistré votre paiement${amount}${paidOn}.`
     case 'payment:declare':
       // The shop declares a payment sent to the producer.
       if (own) return `Vous avez déclaré un paiement${amount}${target ? ` ${to(target)}` : ''}${paidOn}.`
-      return `${origin} a déclaré vous avoir payé${amount.replace(/^ de /, ' ')}${paidOn.replace(/^ du /, ' le ')} : confirmez-le à sa réception.`
+      return `${origin} ${has} déclaré vous avoir payé${amount.replace(/^ de /, ' ')}${paidOn.replace(/^ du /, ' le ')} : confirmez-le à sa réception.`
     case 'payment:confirm': {
       const confirmed = data.outcome === false ? 'refusé' : 'confirmé'
       if (own) return `Vous avez ${confirmed} le paiement${amount}${target ? ` ${de(target)}` : ''}${paidOn}.`
-      return `${origin} a ${confirmed} votre paiement${amount}${paidOn}.`
+      return `${origin} ${has} ${confirmed} votre paiement${amount}${paidOn}.`
     }
     case 'payment:undo':
       if (own) return `Vous avez annulé le paiement${amount}${paidOn}.`
-      return `${origin} a annulé le paiement${amount}${paidOn}.`
+      return `${origin} ${has} annulé le paiement${amount}${paidOn}.`
   }
   throw new UnknownEventTypeError(type)
 }
