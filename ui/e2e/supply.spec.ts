@@ -103,6 +103,24 @@ test('the shop reads its stock grid, steps the window and reads the advice of a 
   await expect(page.getByTestId('supply-period')).toHaveText(/^Du lundi .* au vendredi /)
   await expect(page.getByTestId('no-deliveries')).toBeHidden()
   await expect(grid.getByRole('button', { name: /^Tomate, mardi / })).toHaveText('+40')
+
+  // The products at risk come first; "À risque seulement" keeps only them.
+  const rows = grid.locator('tbody tr')
+  const total = await rows.count()
+  const flagged = await rows.filter({ hasText: 'à risque' }).count()
+  await expect(
+    page.getByText(new RegExp(`^(${flagged} produits? |Aucun produit )à risque sur ${total}$`)),
+  ).toBeVisible()
+  for (let i = 0; i < total; i++) {
+    if (i < flagged) await expect(rows.nth(i)).toContainText('à risque')
+    else await expect(rows.nth(i)).not.toContainText('à risque')
+  }
+  const only = page.getByRole('switch', { name: 'À risque seulement' })
+  await only.check()
+  if (flagged > 0) await expect(rows).toHaveCount(flagged)
+  else await expect(page.getByText('Aucun produit à risque sur cette période.')).toBeVisible()
+  await only.uncheck()
+  await expect(rows).toHaveCount(total)
 })
 
 test.describe('on a high-density screen', () => {

@@ -3,10 +3,12 @@ import { formatLongDay, formatNumber } from '../format'
 import type { SupplySelection } from '../store/supply'
 import { LABELS, atRiskText, dayHeader, incomingLabel, riskColor, riskLabel } from './format'
 import { StockChart } from './StockChart'
-import type { SupplyProjection } from './types'
+import type { SupplyProduct, SupplyProjection } from './types'
 
 export interface SupplyGridProps {
   projection: SupplyProjection
+  /** The rows, in the order shown (see order.ts). */
+  products: readonly SupplyProduct[]
   selected: SupplySelection | null
   onSelect: (product: string, date: string) => void
 }
@@ -15,7 +17,7 @@ export interface SupplyGridProps {
  * Products by day (PRODUCT §2): per line the average daily sales, the stock
  * chart, and per day the incoming quantity on the colour of its risk.
  */
-export function SupplyGrid({ projection, selected, onSelect }: SupplyGridProps) {
+export function SupplyGrid({ projection, products, selected, onSelect }: SupplyGridProps) {
   return (
     <Table.ScrollContainer minWidth={420 + projection.dates.length * 84}>
       <Table
@@ -43,7 +45,7 @@ export function SupplyGrid({ projection, selected, onSelect }: SupplyGridProps) 
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {projection.products.map((product) => (
+          {products.map((product) => (
             <Table.Tr key={product.product} data-product={product.product}>
               <Table.Td>
                 <Stack gap={2}>

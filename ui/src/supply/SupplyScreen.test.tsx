@@ -167,6 +167,65 @@ describe('SupplyScreen', () => {
     await waitFor(() => expect(asked.at(-1)!.searchParams.get('start')).toBe('2026-11-19'))
   })
 
+  it('puts the products at risk first, by need, and filters them with "À risque seulement"', async () => {
+    vi.mocked(globalThis.fetch).mockImplementation(async (input) => {
+      const url = new URL(String(input), 'http://localhost')
+      const base = projection(url.searchParams.get('start')!, Number(url.searchParams.get('days')))
+      const tomato = base.products[0]
+      const like = (product: string, name: string, atRisk: boolean, need: number) => ({
+        ...tomato,
+        product,
+        name,
+        atRisk,
+        days: tomato.days.map((d) => ({ ...d, need })),
+      })
+      // By name, as the daemon answers.
+      return json(200, {
+        ...base,
+        products: [
+          like('abricot', 'Abricot', false, 50),
+          like('carotte', 'Carotte', true, 2),
+          like('courgette', 'Courgette', true, 30),
+          like('poireau', 'Poireau', false, 1),
+        ],
+      })
+    })
+    const user = userEvent.setup()
+    renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
+    const grid = await screen.findByRole('table', { name: 'Grille des stocks' })
+    const rows = () =>
+      within(grid)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.getAttribute('data-product'))
+    expect(rows()).toEqual(['courgette', 'carotte', 'abricot', 'poireau'])
+    expect(screen.getByText('2 produits à risque sur 4')).toBeInTheDocument()
+
+    const only = screen.getByRole('switch', { name: 'À risque seulement' })
+    expect(only).not.toBeChecked()
+    expect(only).toHaveAccessibleDescription('2 produits à risque sur 4')
+    await user.click(only)
+    expect(only).toBeChecked()
+    expect(rows()).toEqual(['courgette', 'carotte'])
+    await user.click(only)
+    expect(rows()).toHaveLength(4)
+  })
+
+  it('says when no product is at risk under the filter', async () => {
+    vi.mocked(globalThis.fetch).mockImplementation(async (input) => {
+      const url = new URL(String(input), 'http://localhost')
+      const base = projection(url.searchParams.get('start')!, Number(url.searchParams.get('days')))
+      return json(200, { ...base, products: base.products.map((p) => ({ ...p, atRisk: false })) })
+    })
+    const user = userEvent.setup()
+    renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
+    await screen.findByRole('table', { name: 'Grille des stocks' })
+    expect(screen.getByText('Aucun produit à risque sur 1')).toBeInTheDocument()
+    await user.click(screen.getByRole('switch', { name: 'À risque seulement' }))
+    expect(screen.queryByRole('table', { name: 'Grille des stocks' })).not.toBeInTheDocument()
+    expect(screen.getByText('Aucun produit à risque sur cette période.')).toBeInTheDocument()
+  })
+
   it('shows the server message when the load fails', async () => {
     vi.mocked(globalThis.fetch).mockImplementation(async () =>
       json(403, { status: 403, title: 'Forbidden', detail: 'Cette opération est réservée aux magasins.' }),

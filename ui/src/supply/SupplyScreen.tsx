@@ -9,23 +9,26 @@ import {
   Loader,
   Paper,
   Stack,
+  Switch,
   Text,
   Title,
 } from '@mantine/core'
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { formatLongDay } from '../format'
 import { useUser } from '../store/hooks'
 import { claimSupply, loadSupply, selectCell, useSupply } from '../store/supply'
 import { LABELS, SUPPLY_TITLE, noDeliveriesMessage, riskColor, riskLabel } from './format'
 import { SupplyDetail } from './SupplyDetail'
 import { SupplyGrid } from './SupplyGrid'
+import { AT_RISK_NONE, AT_RISK_ONLY, atRiskCount, visibleProducts } from './order'
 import { currentWeekStart, screenIsHighDensity, shiftStart, stepSize, windowLength } from './window'
 
 /**
  * Stock evolution and supply advice (PRODUCT §2, route /dis/supply): the grid
  * of products by day from the Monday of the current week, arrows to move
  * the window, a reset to the current week, and the side detail of the
- * selected cell.
+ * selected cell. The products at risk come first, by need (order.ts), and
+ * "À risque seulement" keeps only them.
  */
 export function SupplyScreen() {
   const user = useUser()
@@ -50,6 +53,8 @@ export function SupplyScreen() {
     ? data?.products.find((p) => p.product === supply.selected?.product)
     : undefined
   const selectedDay = selectedProduct?.days.find((d) => d.date === supply.selected?.date)
+  const [atRiskOnly, setAtRiskOnly] = useState(false)
+  const rows = useMemo(() => (data ? visibleProducts(data.products, atRiskOnly) : []), [data, atRiskOnly])
 
   return (
     <Container size="xl" py="md">
@@ -112,7 +117,24 @@ export function SupplyScreen() {
                 {data.products.length === 0 ? (
                   <Text c="dimmed">{LABELS.empty}</Text>
                 ) : (
-                  <SupplyGrid projection={data} selected={supply.selected} onSelect={selectCell} />
+                  <>
+                    <Group gap="md" wrap="wrap">
+                      <Switch
+                        label={AT_RISK_ONLY}
+                        checked={atRiskOnly}
+                        onChange={(e) => setAtRiskOnly(e.currentTarget.checked)}
+                        aria-describedby="supply-risk-count"
+                      />
+                      <Text size="sm" id="supply-risk-count" aria-live="polite">
+                        {atRiskCount(data.products)}
+                      </Text>
+                    </Group>
+                    {rows.length === 0 ? (
+                      <Text>{AT_RISK_NONE}</Text>
+                    ) : (
+                      <SupplyGrid projection={data} products={rows} selected={supply.selected} onSelect={selectCell} />
+                    )}
+                  </>
                 )}
                 <Group gap="xs" aria-label="Légende">
                   {([0, 1, 2] as const).map((r) => (
