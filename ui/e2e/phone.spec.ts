@@ -101,4 +101,27 @@ test('on a phone, a farmer taps a shop’s need and proposes in the sheet that r
   // The same cell tapped again opens it again.
   await needCell(page, 'Courgette', label).tap()
   await expect(sheet).toBeVisible()
+  await sheet.getByRole('button', { name: 'Fermer le détail' }).tap()
+
+  // Turned to landscape (a small phone) the planner shows 8 months, wider than the
+  // screen: scrolled sideways, the grid keeps its products' column in place.
+  await page.setViewportSize({ width: 667, height: 375 })
+  const grid = page.getByRole('grid', { name: 'Besoins par produit et par mois' })
+  const product = grid.getByRole('rowheader', { name: /Courgette/ })
+  await expect(grid.getByRole('columnheader')).toHaveCount(9) // Produit and 8 months
+  const before = await product.boundingBox()
+  const scrolled = await grid.evaluate((el) => {
+    let box = el.parentElement
+    while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowX)) box = box.parentElement
+    if (!box) return 0
+    box.scrollLeft = 400
+    return box.scrollLeft
+  })
+  expect(scrolled, 'the grid does not scroll sideways on a phone').toBeGreaterThan(40)
+  await expect
+    .poll(async () => Math.abs(((await product.boundingBox())?.x ?? 1e9) - (before?.x ?? 0)), {
+      message: 'the products’ column moved with the months',
+    })
+    .toBeLessThanOrEqual(1)
+  await page.screenshot({ path: info.outputPath('phone-farm-grid-scrolled.png') })
 })

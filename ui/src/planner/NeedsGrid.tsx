@@ -9,6 +9,15 @@ import { NeedCell } from './NeedCell'
 import { isPastMonth, type Month } from './period'
 import type { EmptyReason, PlannerRow } from './rows'
 
+/** The products' column, kept in place when the grid scrolls sideways. */
+const STICKY_COLUMN = {
+  position: 'sticky',
+  left: 0,
+  zIndex: 2,
+  background: 'var(--mantine-color-body)',
+  boxShadow: 'inset -1px 0 0 var(--table-border-color)',
+} as const
+
 /**
  * The planner grid (PRODUCT §2): products in rows, the period's months in
  * columns, moves between cells like a spreadsheet (arrows, Tab, Enter; see
@@ -108,7 +117,9 @@ export function NeedsGrid({
   }, [rows, months, focusAt])
 
   return (
-    <Table.ScrollContainer minWidth={months.length * 76 + 120}>
+    // Scrolled in its own box both ways, so that the months' header and the
+    // products' column stay in place (sticky) whichever way the user moves.
+    <Table.ScrollContainer minWidth={months.length * 76 + 120} maxHeight="75vh" type="native">
       <Table
         stickyHeader
         withTableBorder
@@ -121,7 +132,9 @@ export function NeedsGrid({
       >
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Produit</Table.Th>
+            <Table.Th scope="col" style={{ ...STICKY_COLUMN, zIndex: 3 }}>
+              Produit
+            </Table.Th>
             {months.map((m) => (
               <Table.Th key={m} scope="col" ta="center" data-past={isPastMonth(m, current) || undefined}>
                 {formatMonthYear(m)}
@@ -139,7 +152,7 @@ export function NeedsGrid({
           ) : null}
           {rows.map((row) => (
             <Table.Tr key={row.product._id}>
-              <Table.Th scope="row">
+              <Table.Th scope="row" style={STICKY_COLUMN}>
                 <Text size="sm" fw={600} span>
                   {row.product.name}
                 </Text>{' '}
