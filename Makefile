@@ -89,7 +89,10 @@ bin/hey: go.mod go.sum
 ## seeded in bulk, the real daemon loaded over loopback by 16 clients) on
 ## SQLite and, with BENCH_DATABASE_URL (default PRIMEUR_TEST_DATABASE_URL),
 ## PostgreSQL; the figures are written into docs/BENCHMARKS.md between its
-## loadbench markers, the raw outputs into docs/bench/.
+## loadbench markers, the raw outputs into docs/bench/. Last, the slow-line
+## times of issue 19 (ui/e2e/slowline.bench.ts: Chromium's network
+## emulation, 1.6 Mbit/s, 150 ms, cold cache, the demo world), written
+## between the slowline markers.
 BENCH_DATABASE_URL ?= $(PRIMEUR_TEST_DATABASE_URL)
 bench: build bin/hey
 	@mkdir -p docs/bench
@@ -101,6 +104,8 @@ bench: build bin/hey
 	$(GO) run ./tools/loadbench run --bin $(BIN) --hey bin/hey --database-url '$(BENCH_DATABASE_URL)' --out docs/bench/load.json || exit 1; \
 	$(GO) run ./tools/loadbench report --total $$(( $$(date +%s) - start ))s --load docs/bench/load.json \
 		--go docs/bench/go.txt --bundle docs/bench/bundle.md --doc docs/BENCHMARKS.md || exit 1; \
+	(cd ui && PRIMEUR_BIN=$(CURDIR)/$(BIN) PRIMEUR_SLOWLINE_OUT=$(CURDIR)/docs/bench/slowline.json \
+		PRIMEUR_SLOWLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md npx playwright test --config playwright.bench.config.ts) || exit 1; \
 	echo "make bench: $$(( $$(date +%s) - start )) s; figures in docs/BENCHMARKS.md"
 
 ## bin/golangci-lint: the Go linters of `make lint` (golangci-lint v2, a

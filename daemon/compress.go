@@ -17,7 +17,7 @@ import (
 // for the text the daemon writes (JSON, HTML, CSS, JavaScript, CSV, SVG,
 // YAML) from compressMinSize bytes. The codecs are libraries:
 // andybalholm/brotli (pure Go, no cgo) and klauspost/compress's gzip (the
-// standard library's format, two to three times its speed at level 1); the
+// standard library's format, about twice its speed at level 1); the
 // writer around them is this file's, since klauspost's own middleware
 // (gzhttp) negotiates gzip and zstd but not brotli. The UI's hashed
 // assets are compressed once, by the build (ui/vite.config.ts), and served
@@ -40,7 +40,7 @@ const compressMinSize = 1024
 // The levels of compression on the fly: fast ones, the answers being made
 // per request. Brotli 4 is the last of brotli's fast levels: about 17 %
 // fewer bytes than gzip 1 on the demo shop's user load, which is what a
-// browser gets; level 5 halves the speed for 8 % fewer
+// browser gets; level 5 costs nearly twice as much for 8 % fewer
 // (BenchmarkCompressLevels, docs/BENCHMARKS.md).
 const (
 	brotliLevel = 4

@@ -66,7 +66,7 @@ func BenchmarkCompressUserLoad(b *testing.B) {
 
 // BenchmarkCompressLevels compresses the demo shop's user load alone at
 // the levels worth weighing, for the choice of the daemon's (brotliLevel,
-// gzipLevel in compress.go): time per body and bytes out.
+// gzipLevel in compress.go): time and CPU per body, bytes out.
 func BenchmarkCompressLevels(b *testing.B) {
 	db := storetest.SQLite(b)
 	s := daemontest.New(b, db)
@@ -83,6 +83,7 @@ func BenchmarkCompressLevels(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(body)))
 			var out bytes.Buffer
+			cpu := cpuTime(b)
 			for b.Loop() {
 				out.Reset()
 				reset(&out)
@@ -93,6 +94,7 @@ func BenchmarkCompressLevels(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(out.Len()), "resp-bytes")
 		})
 	}

@@ -2,12 +2,14 @@ package daemon
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/andybalholm/brotli"
@@ -154,5 +156,34 @@ func TestCompressWriterHoldsSmallBodies(t *testing.T) {
 	if rec.Code != http.StatusCreated || rec.Header().Get("Content-Encoding") != "" ||
 		rec.Body.Len() != 4*(compressMinSize/5) || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain") {
 		t.Fatalf("%d %v %d bytes", rec.Code, rec.Header(), rec.Body.Len())
+	}
+}
+
+// TestStaticFilesKeepOnlyFiles: the UI's files are kept once read, the
+// paths that are no file (client-side routes, made-up paths) never are.
+func TestStaticFilesKeepOnlyFiles(t *testing.T) {
+	s := &staticFiles{fsys: fstest.MapFS{
+		"index.html":          {Data: []byte("<html></html>")},
+		"assets/app.js":       {Data: []byte("let a")},
+		"assets/app.js.br":    {Data: []byte("br")},
+		"assets/app.js.gz":    {Data: []byte("gz")},
+		"assets/images/x.png": {Data: []byte("png")},
+	}}
+	for i := range 1000 {
+		if s.get(fmt.Sprintf("prod/needs/%d", i)) != nil {
+			t.Fatal("a route taken for a file")
+		}
+	}
+	if s.get("assets/images") != nil {
+		t.Fatal("a directory taken for a file")
+	}
+	f := s.get("assets/app.js")
+	if f == nil || s.get("assets/app.js") != f || len(f.variants) != 2 || f.variants[encBrotli].name != "assets/app.js" {
+		t.Fatalf("file %+v", f)
+	}
+	kept := 0
+	s.files.Range(func(any, any) bool { kept++; return true })
+	if kept != 1 {
+		t.Fatalf("%d names kept, want 1", kept)
 	}
 }

@@ -160,10 +160,13 @@ func (d *Daemon) spa() http.Handler {
 }
 
 // staticFiles are the UI's files, read from the embedded tree on first
-// use and kept with their ETags and precompressed variants.
+// use and kept with their ETags and precompressed variants. Only files are
+// kept: the paths of the client-side routes, and any a visitor makes up,
+// are looked up each time (a stat of the embedded tree), so the map stays
+// the size of ui/dist.
 type staticFiles struct {
 	fsys  fs.FS
-	files sync.Map // name → *staticFile, or nil for a name that is no file
+	files sync.Map // name → *staticFile
 }
 
 // staticFile is one file of the UI and the codings the build made of it.
@@ -183,19 +186,20 @@ func (s *staticFiles) get(name string) *staticFile {
 		return f.(*staticFile)
 	}
 	f := s.read(name)
-	if f != nil {
-		for enc, ext := range precompressed {
-			if v := s.read(name + ext); v != nil {
-				if f.variants == nil {
-					f.variants = map[encoding]*staticFile{}
-				}
-				v.name = name // its type is the file's
-				f.variants[enc] = v
+	if f == nil {
+		return nil
+	}
+	for enc, ext := range precompressed {
+		if v := s.read(name + ext); v != nil {
+			if f.variants == nil {
+				f.variants = map[encoding]*staticFile{}
 			}
+			v.name = name // its type is the file's
+			f.variants[enc] = v
 		}
 	}
-	s.files.Store(name, f)
-	return f
+	kept, _ := s.files.LoadOrStore(name, f)
+	return kept.(*staticFile)
 }
 
 func (s *staticFiles) read(name string) *staticFile {
