@@ -156,6 +156,8 @@ async function pageWithPosition(
 
 /** Drags the map by (dx, dy) pixels from its middle. */
 async function drag(page: Page, dx: number, dy: number) {
+  // The first steps and the search sit above the map: bring it into view first.
+  await map(page).scrollIntoViewIfNeeded()
   const box = (await map(page).boundingBox())!
   // Start away from the pins and the buttons: the left third, lower half.
   const x = box.x + box.width / 3

@@ -67,6 +67,14 @@ export function Dashboard() {
     return lonLat ? { name: user.name, lonLat } : null
   }, [user])
 
+  // A shop's own pin follows its saved profile at once (the map's list comes from the user load).
+  const mapShops = useMemo(() => {
+    if (user?.type !== 'distributor') return shops
+    return shops.map((s) =>
+      s._id === user._id ? { ...s, name: user.name, latitude: user.latitude, longitude: user.longitude } : s,
+    )
+  }, [shops, user])
+
   if (!user) return null
   const producer = user.type === 'producer'
 
@@ -77,7 +85,7 @@ export function Dashboard() {
 
   const map = (
     <ShopMap
-      shops={shops}
+      shops={mapShops}
       scores={scores}
       ownShopId={producer ? undefined : user._id}
       home={home}

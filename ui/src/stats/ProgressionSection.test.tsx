@@ -94,7 +94,7 @@ describe('ProgressionSection', () => {
     renderWithProviders(<ProgressionSection />)
     expect(await screen.findByText("La progression n'a pas pu être chargée.")).toBeInTheDocument()
     fetch.mockResolvedValue(json(200, { months: MONTHS, products: [] }))
-    await user.click(screen.getByRole('button', { name: 'Réessayer' }))
+    await user.click(screen.getByRole('button', { name: 'Réessayer de charger la progression' }))
     expect(
       await screen.findByText(
         "Aucune livraison sur ces mois : la progression s'affichera après vos premières livraisons.",

@@ -148,7 +148,12 @@ export function ProgressionSection() {
           <Text size="sm" c="red.9">
             La progression n'a pas pu être chargée.
           </Text>
-          <Button size="compact-sm" variant="light" onClick={() => void loadProgression()}>
+          <Button
+            size="compact-sm"
+            variant="light"
+            aria-label="Réessayer de charger la progression"
+            onClick={() => void loadProgression()}
+          >
             Réessayer
           </Button>
         </Group>
