@@ -1,20 +1,25 @@
 import '@mantine/core/styles.css'
 import '@mantine/notifications/styles.css'
 import 'dayjs/locale/fr'
+import './a11y/a11y.css'
 
 import { MantineProvider } from '@mantine/core'
 import { DatesProvider } from '@mantine/dates'
 import { Notifications } from '@mantine/notifications'
 import { lazy } from 'react'
 import { Route, Router, Switch } from 'wouter'
+import { LiveRegion } from './a11y/LiveRegion'
 import { AppHeader } from './components/AppHeader'
 import { Protected } from './components/Protected'
 import { TOAST_DURATION } from './notify'
+import { SiteFooter } from './components/SiteFooter'
+import { SkipLink } from './components/SkipLink'
 import { About } from './pages/About'
+import { Accessibility } from './pages/Accessibility'
 import { Landing } from './pages/Landing'
 import { NotFound } from './pages/NotFound'
 import { ROUTES } from './routing'
-import { datesSettings, theme } from './theme'
+import { cssVariablesResolver, datesSettings, theme } from './theme'
 
 // Protected screens are split out so the landing page stays small.
 const Dashboard = lazy(() => import('./pages/Dashboard').then((m) => ({ default: m.Dashboard })))
@@ -37,6 +42,7 @@ export function AppRoutes() {
     <Switch>
       <Route path={ROUTES.landing} component={Landing} />
       <Route path={ROUTES.about} component={About} />
+      <Route path={ROUTES.accessibility} component={Accessibility} />
       <Route path={ROUTES.dashboard}>
         <Protected page={Dashboard} />
       </Route>
@@ -69,12 +75,15 @@ export function AppRoutes() {
 /** Providers (Mantine, dates, toasts), the header and the routes. */
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <DatesProvider settings={datesSettings}>
         <Notifications position="top-right" autoClose={TOAST_DURATION} />
+        <LiveRegion />
         <Router>
+          <SkipLink />
           <AppHeader />
           <AppRoutes />
+          <SiteFooter />
         </Router>
       </DatesProvider>
     </MantineProvider>

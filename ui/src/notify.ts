@@ -1,6 +1,7 @@
 // Toasts (PRODUCT §2: close after 4000 ms; PRODUCT §8: progress, success and failure texts).
 // A progress toast is replaced in place by its outcome, so one action shows one toast.
 import { notifications } from '@mantine/notifications'
+import { announce } from './a11y/announce'
 
 /** Toast lifetime (PRODUCT §9). */
 export const TOAST_DURATION = 4000
@@ -16,24 +17,39 @@ export interface Progress {
 /** Shows a progress toast ("Chargement en cours", "Modification en cours", …). */
 export function progress(title: string): Progress {
   const id = `primeur-${++counter}`
-  notifications.show({ id, title, message: '', loading: true, autoClose: false, withCloseButton: false })
-  const finish = (color: string, title: string, message = '') =>
+  // Progress and success are statuses, said politely by the live region
+  // (a11y/announce.ts); a failure is an alert, read at once.
+  notifications.show({
+    id,
+    title,
+    message: '',
+    loading: true,
+    autoClose: false,
+    withCloseButton: false,
+    role: 'status',
+  })
+  announce(title)
+  const finish = (color: string, role: 'status' | 'alert', title: string, message = '') =>
     notifications.update({
       id,
       title,
       message,
       color,
+      role,
       loading: false,
       autoClose: TOAST_DURATION,
       withCloseButton: true,
     })
   return {
-    success: (title, message) => finish('green', title, message),
-    failure: (title, message) => finish('red', title, message),
+    success: (title, message) => {
+      finish('green', 'status', title, message)
+      announce(message ? `${title}. ${message}` : title)
+    },
+    failure: (title, message) => finish('red', 'alert', title, message),
   }
 }
 
 /** A one-off failure toast. */
 export function notifyError(title: string, message = ''): void {
-  notifications.show({ title, message, color: 'red', autoClose: TOAST_DURATION })
+  notifications.show({ title, message, color: 'red', autoClose: TOAST_DURATION, role: 'alert' })
 }

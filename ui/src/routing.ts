@@ -6,6 +6,7 @@ import type { UserType } from './types'
 export const ROUTES = {
   landing: '/landing/:mode?',
   about: '/about',
+  accessibility: '/accessibilite',
   dashboard: '/',
   prodNeeds: '/prod/needs/:distributorId',
   prodDeliveries: '/prod/deliveries',

@@ -6,7 +6,7 @@ import { useEmail } from '../store/hooks'
 export function AppHeader() {
   const email = useEmail()
   return (
-    <Group component="header" justify="space-between" px="md" h={56} bg="green.7" c="white">
+    <Group component="header" data-brand-bar justify="space-between" px="md" h={56} bg="green.7" c="white">
       <Anchor component={Link} href="/" c="white" fw={700} fz="xl" underline="never">
         Primeur
       </Anchor>

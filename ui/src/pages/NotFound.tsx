@@ -4,7 +4,7 @@ import { Link } from 'wouter'
 /** Any path outside PRODUCT §2. */
 export function NotFound() {
   return (
-    <Container py="lg">
+    <Container component="main" id="contenu" py="lg">
       <Stack>
         <Title order={1}>Page introuvable</Title>
         <Text>Cette page n'existe pas.</Text>
