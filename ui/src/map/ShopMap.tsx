@@ -23,6 +23,7 @@ import {
 import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
 import { MapSearch } from './MapSearch'
 import { NearbyShops } from './NearbyShops'
+import { ShopList } from './ShopList'
 import { type Box as LabelBox, type LabelRequest, type Placement, type Spot, placeLabels } from './labels'
 import { useBrowserPosition } from './useBrowserPosition'
 
@@ -328,11 +329,17 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
               style={{ pointerEvents: 'none' }}
             />
           ) : null}
-          <g aria-label="Villes">
+          <g role="group" aria-label="Villes">
             {cities.map(({ city, xy: [x, y] }) => {
               const label = labels.get(`city:${city.id}`)
               return (
-                <g key={city.id} transform={`translate(${x},${y})`} data-testid="city-marker" aria-label={city.name}>
+                <g
+                  key={city.id}
+                  transform={`translate(${x},${y})`}
+                  data-testid="city-marker"
+                  role="img"
+                  aria-label={city.name}
+                >
                   <circle r={3.5} fill="#6b6452" stroke="#fff" strokeWidth={1.2} />
                   {label ? (
                     <Label placement={label} fontSize={CITY_FONT} fill="#4a4538" halo="#f6f3ea" text={city.name} />
@@ -345,6 +352,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
             <g
               transform={`translate(${homeXY[0]},${homeXY[1]})`}
               data-testid="home-marker"
+              role="img"
               aria-label={`${home.name} (vous)`}
             >
               <title>{`${home.name} (vous)`}</title>
@@ -367,7 +375,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
               ) : null}
             </g>
           ) : null}
-          <g aria-label="Magasins">
+          <g role="group" aria-label="Magasins">
             {pins.map(({ shop, xy }) => {
               const own = shop._id === ownShopId
               const clickable = !!onShopClick
@@ -383,7 +391,8 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
                       }
                     },
                   }
-                : {}
+                : // Inert for a shop: a picture named after the shop.
+                  { role: 'img' }
               return (
                 <g
                   key={shop._id}
@@ -517,6 +526,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
           onClear={() => setSearched(null)}
         />
       ) : null}
+      <ShopList shops={shops} ownShopId={ownShopId} shopLink={shopLink} />
     </Stack>
   )
 }
