@@ -1,6 +1,6 @@
 import { Button, Modal, type ModalProps } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import type { ReactNode } from 'react'
+import { type ReactNode, useRef } from 'react'
 
 interface ModalEntryProps {
   /** The button's text. */
@@ -12,12 +12,22 @@ interface ModalEntryProps {
   children: (close: () => void) => ReactNode
 }
 
-/** A button that opens its form in a dialog (the add bar's entries). */
+/**
+ * A button that opens its form in a dialog (the add bar's entries). However
+ * the dialog closes — sent, Escape, "Fermer" — the focus comes back to the
+ * button (WCAG 2.4.3): a form sent disables its button, and the focus would
+ * otherwise be left on the page's body.
+ */
 export function ModalEntry({ label, title, size, children }: ModalEntryProps) {
-  const [opened, { open, close }] = useDisclosure(false)
+  const [opened, { open, close: hide }] = useDisclosure(false)
+  const button = useRef<HTMLButtonElement>(null)
+  const close = () => {
+    hide()
+    window.setTimeout(() => button.current?.focus(), 0)
+  }
   return (
     <>
-      <Button variant="light" onClick={open}>
+      <Button ref={button} variant="light" onClick={open}>
         {label}
       </Button>
       <Modal opened={opened} onClose={close} title={title} size={size} closeButtonProps={{ 'aria-label': 'Fermer' }}>

@@ -1,5 +1,5 @@
 import { Stack, Text, Title } from '@mantine/core'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { dayOf } from '../format'
 import { PriceComparison } from '../planner/PriceComparison'
 import { propose, review, withdraw } from '../store/trade'
@@ -51,6 +51,15 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
 
   const producerIds = side === 'producer' ? [viewer.id] : [...new Set(need.proposals.map((p) => p.producer))]
   const nameOf = (id: string) => producers.find((p) => p._id === id)?.name ?? 'Producteur'
+  // After a proposal is sent or a card's action done, the form or the button
+  // that had the focus is gone: the focus goes to the negotiation, which now
+  // shows the outcome (WCAG 2.4.3), instead of the page's body.
+  const groups = useRef(new Map<string, HTMLDivElement>())
+  const focusNegotiation = (producer: string) =>
+    window.setTimeout(() => {
+      const group = groups.current.get(producer)
+      if (group && !group.contains(document.activeElement)) group.focus()
+    }, 0)
 
   const act = async (producer: string, action: CardAction) => {
     switch (action) {
@@ -69,7 +78,10 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
             ? await withdraw(need._id, producer)
             : await review(need._id, producer, action === 'accepter')
         setBusy(false)
-        if (result.ok) setEditing(null)
+        if (result.ok) {
+          setEditing(null)
+          focusNegotiation(producer)
+        }
         return
       }
       default:
@@ -100,6 +112,11 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
         gap="xs"
         aria-label={mine ? 'Ma négociation' : `Négociation avec ${nameOf(producer)}`}
         role="group"
+        tabIndex={-1}
+        ref={(el: HTMLDivElement | null) => {
+          if (el) groups.current.set(producer, el)
+          else groups.current.delete(producer)
+        }}
       >
         {!mine ? <Title order={5}>{nameOf(producer)}</Title> : null}
         {n.commitment ? (
@@ -144,6 +161,7 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
               const result = await propose(need._id, producer, offer, edit.card === 'new' ? 'create' : 'modify')
               if (result.ok) {
                 setEditing(null)
+                focusNegotiation(producer)
                 return { ok: true }
               }
               return { ok: false, fieldErrors: result.fieldErrors }
