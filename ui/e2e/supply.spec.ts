@@ -33,6 +33,10 @@ async function seededShop(page: Page, baseURL: string) {
   return { shop, saules, verger }
 }
 
+// A screen under 1280 CSS px is of normal density (5 days), whatever its
+// pixel ratio (supply/window.ts).
+test.use({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 2 })
+
 test('the shop reads its stock grid, steps the window and reads the advice of a cell', async ({ page, baseURL }) => {
   const requested: string[] = []
   const fromLanding: string[] = []
@@ -124,7 +128,7 @@ test('the shop reads its stock grid, steps the window and reads the advice of a 
 })
 
 test.describe('on a high-density screen', () => {
-  test.use({ deviceScaleFactor: 2 })
+  test.use({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 })
 
   test('the window shows 8 days and the arrows move it by 3', async ({ page, baseURL }) => {
     await seededShop(page, baseURL!)
