@@ -68,7 +68,7 @@ export function SetupChecklist({
           </Text>
         </Stack>
         <Progress
-          value={(done / steps.length) * 100}
+          value={Math.round((done / steps.length) * 100)}
           color="green.8"
           aria-label={`${done} étape${done > 1 ? 's' : ''} faite${done > 1 ? 's' : ''} sur ${steps.length}`}
         />
