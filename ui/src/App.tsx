@@ -8,7 +8,6 @@ import { DatesProvider } from '@mantine/dates'
 import { Notifications } from '@mantine/notifications'
 import { lazy } from 'react'
 import { Route, Router, Switch } from 'wouter'
-import { LiveRegion } from './a11y/LiveRegion'
 import { AppHeader } from './components/AppHeader'
 import { Protected } from './components/Protected'
 import { TOAST_DURATION } from './notify'
@@ -77,8 +76,9 @@ export function App() {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <DatesProvider settings={datesSettings}>
-        <Notifications position="top-right" autoClose={TOAST_DURATION} />
-        <LiveRegion />
+        {/* The toasts' containers are always in the page: a polite live region, so that each
+            toast and its progress turning into an outcome are said (WCAG 4.1.3). */}
+        <Notifications position="top-right" autoClose={TOAST_DURATION} aria-live="polite" />
         <Router>
           <SkipLink />
           <AppHeader />

@@ -1,7 +1,6 @@
 // Toasts (PRODUCT §2: close after 4000 ms; PRODUCT §8: progress, success and failure texts).
 // A progress toast is replaced in place by its outcome, so one action shows one toast.
 import { notifications } from '@mantine/notifications'
-import { announce } from './a11y/announce'
 
 /** Toast lifetime (PRODUCT §9). */
 export const TOAST_DURATION = 4000
@@ -17,8 +16,8 @@ export interface Progress {
 /** Shows a progress toast ("Chargement en cours", "Modification en cours", …). */
 export function progress(title: string): Progress {
   const id = `primeur-${++counter}`
-  // Progress and success are statuses, said politely by the live region
-  // (a11y/announce.ts); a failure is an alert, read at once.
+  // The toasts' container is a polite live region (App.tsx): progress and
+  // success are statuses, said in turn; a failure is an alert, read at once.
   notifications.show({
     id,
     title,
@@ -28,7 +27,6 @@ export function progress(title: string): Progress {
     withCloseButton: false,
     role: 'status',
   })
-  announce(title)
   const finish = (color: string, role: 'status' | 'alert', title: string, message = '') =>
     notifications.update({
       id,
@@ -41,10 +39,7 @@ export function progress(title: string): Progress {
       withCloseButton: true,
     })
   return {
-    success: (title, message) => {
-      finish('green', 'status', title, message)
-      announce(message ? `${title}. ${message}` : title)
-    },
+    success: (title, message) => finish('green', 'status', title, message),
     failure: (title, message) => finish('red', 'alert', title, message),
   }
 }
