@@ -2,9 +2,11 @@
 // zoom steps, coordinates of shops and cities, the cities shown per
 // department, and the projection. No React, no network.
 import { type GeoProjection, geoAzimuthalEqualArea } from 'd3-geo'
+import { type LonLat, parseCoordinate, validLonLat as valid } from './coordinates'
 
-/** [longitude, latitude] in degrees: the order d3-geo expects. */
-export type LonLat = [number, number]
+// The coordinates of shops live apart (no d3-geo there: the proposal form's
+// first-steps notice reads them too).
+export { type LonLat, parseCoordinate, shopLonLat } from './coordinates'
 
 /** PRODUCT §9 map constants. */
 export const MAP = {
@@ -39,36 +41,6 @@ export const canZoomIn = (zoom: number) => zoomIn(zoom) !== zoom
 
 /** Whether zooming out would change anything. */
 export const canZoomOut = (zoom: number) => zoomOut(zoom) !== zoom
-
-/**
- * A coordinate from the data: a decimal string ("45.9016", " -1.5 ") or a
- * number. Empty, malformed or non-finite values give null. A decimal comma
- * is accepted, as a French user may type one.
- */
-export function parseCoordinate(value: string | number | null | undefined): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null
-  if (typeof value !== 'string') return null
-  const text = value.trim().replace(',', '.')
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return null
-  const n = Number(text)
-  return Number.isFinite(n) ? n : null
-}
-
-function valid(lon: number | null, lat: number | null): LonLat | null {
-  if (lon === null || lat === null) return null
-  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null
-  if (lon === 0 && lat === 0) return null // unset coordinates stored as 0/0
-  return [lon, lat]
-}
-
-/**
- * A shop's position. Shops carry latitude then longitude (PRODUCT §2: the
- * reverse of cities); the result is [lon, lat]. Null when either is missing
- * or unusable: such shops are not shown.
- */
-export function shopLonLat(shop: { latitude?: string | null; longitude?: string | null }): LonLat | null {
-  return valid(parseCoordinate(shop.longitude), parseCoordinate(shop.latitude))
-}
 
 /** Metropolitan France with Corsica, generously: the check for swapped city coordinates. */
 const FRANCE = { minLon: -5.5, maxLon: 10, minLat: 41, maxLat: 51.5 }

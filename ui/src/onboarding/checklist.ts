@@ -4,7 +4,7 @@
 // (validation/address.ts) and the map's rule for a shop it can draw
 // (map/geo.ts); the dashboard's checklist, the profile form's notice and the
 // proposal form's notice read them here. Pure.
-import { shopLonLat } from '../map/geo'
+import { shopLonLat } from '../map/coordinates'
 import type { UserType } from '../types'
 import { isAddressComplete, isPostcodeValid, splitAddress } from '../validation/address'
 import { type ProfileFormField, validateDeliveryDays, validateProfileField } from '../validation/profile'
