@@ -221,7 +221,7 @@ test('a shop reads its standing and pledges a contribution', async ({ page, base
   await amount.fill('25,50')
   await dialog.getByRole('button', { name: 'Enregistrer mon engagement' }).click()
   await expect(
-    page.getByText('Engagement enregistré : le prélèvement sera mis en place prochainement', { exact: false }),
+    page.getByText('Engagement enregistré : le prélèvement sera mis en place prochainement', { exact: false }).first(),
   ).toBeVisible()
   await expect(dialog.getByText(/Votre engagement actuel : 25,50\s€ par mois/)).toBeVisible()
 

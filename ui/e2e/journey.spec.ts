@@ -760,7 +760,8 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(
       shopPage.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" }),
     ).toBeVisible()
-    await expect(shopPage.getByTestId('supply-period')).toHaveText(/^Du lundi 14 juin 2027 au vendredi 18 juin 2027/)
+    // 1400 px wide: a high-density screen, 8 days (supply/window.ts).
+    await expect(shopPage.getByTestId('supply-period')).toHaveText(/^Du lundi 14 juin 2027 au lundi 21 juin 2027/)
     const grid = shopPage.getByRole('table', { name: 'Grille des stocks' })
     // June's only need is the courgettes': one product line.
     await expect(grid.getByRole('row')).toHaveCount(2)

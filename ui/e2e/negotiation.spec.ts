@@ -70,14 +70,10 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await page.goto(`/prod/needs/${shopLoad.user._id}`)
   let pane = await openCourgette(page)
   let form = pane.getByRole('form', { name: 'Proposer' })
-  await form.getByLabel('Quantité (kg)').fill('40')
-  await form.getByLabel('Prix unitaire HT (€/kg)').fill('2')
-  await form.getByRole('button', { name: 'Proposer' }).click()
-  await expect(
-    page.getByText(
-      "Veuillez renseigner vos jours de livraison sur la page d'accueil avant de soumettre une proposition",
-    ),
-  ).toBeVisible()
+  // Told before typing: the form waits for delivery days.
+  await expect(form.getByText('Jours de livraison à choisir')).toBeVisible()
+  await expect(form.getByLabel('Quantité (kg)')).toBeDisabled()
+  await expect(form.getByRole('button', { name: 'Proposer' })).toBeDisabled()
   await expect(pane.getByRole('article', { name: 'Proposition' })).toHaveCount(0)
 
   // Monday and Thursday, then the proposal: a dot becomes a comma, letters are not taken.
