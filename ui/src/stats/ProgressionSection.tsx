@@ -15,6 +15,7 @@ import {
   defaultMonth,
   formatChange,
   monthLabel,
+  ofMonth,
   progressionTable,
   selectableMonths,
   yearOnYearSeries,
@@ -22,10 +23,10 @@ import {
 
 const CHART_HEIGHT = 240
 
-/** "oct. 2026". */
+/** "oct. 26": short enough for 12 months on a phone. */
 function shortMonth(month: string): string {
   const [y, m] = month.split('-').map(Number)
-  return new Intl.DateTimeFormat('fr-FR', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+  return new Intl.DateTimeFormat('fr-FR', { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(
     new Date(Date.UTC(y, m - 1, 1)),
   )
 }
@@ -94,7 +95,7 @@ export function ProgressionSection() {
       },
       {
         type: 'bar',
-        name: `${what} réalisés`,
+        name: shop ? 'achats réalisés' : 'ventes réalisées',
         x,
         y: s.current,
         marker: { color: '#2f9e44' },
@@ -106,17 +107,18 @@ export function ProgressionSection() {
       autosize: true,
       separators: ', ',
       barmode: 'group',
-      margin: { l: 72, r: 24, t: 12, b: 24 },
+      margin: { l: 64, r: 16, t: 36, b: 24 },
       paper_bgcolor: 'rgba(0,0,0,0)',
       plot_bgcolor: 'rgba(0,0,0,0)',
       font: { family: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', size: 12, color: '#495057' },
-      legend: { orientation: 'h', x: 0.5, xanchor: 'center', y: -0.2, yanchor: 'top' },
+      // Above the bars: the months' labels below may turn on a narrow screen.
+      legend: { orientation: 'h', x: 0, xanchor: 'left', y: 1.02, yanchor: 'bottom' },
       hovermode: 'x unified',
-      xaxis: { type: 'category', fixedrange: true, showgrid: false },
+      xaxis: { type: 'category', fixedrange: true, showgrid: false, automargin: true },
       yaxis: { ticksuffix: ' €', tickformat: ',.0f', rangemode: 'tozero', fixedrange: true, gridcolor: '#e9ecef' },
     }
     return { traces, layout, from: s.months[0], to: s.months.at(-1) }
-  }, [data, month, what])
+  }, [data, month, what, shop])
 
   return (
     <Stack gap="xs" component="section" aria-labelledby="progression-title">
@@ -166,7 +168,7 @@ export function ProgressionSection() {
       {chart ? (
         <div
           role="img"
-          aria-label={`${what === 'achats' ? 'Achats' : 'Ventes'} réalisés par mois de ${formatMonthYear(chart.from ?? '')} à ${formatMonthYear(chart.to ?? '')}, à côté des mêmes mois un an plus tôt`}
+          aria-label={`${shop ? 'Achats réalisés' : 'Ventes réalisées'} par mois ${ofMonth(formatMonthYear(chart.from ?? ''))} à ${formatMonthYear(chart.to ?? '')}, à côté des mêmes mois un an plus tôt`}
           data-testid="progression-chart"
         >
           <Plot data={chart.traces} layout={chart.layout} style={{ width: '100%', height: CHART_HEIGHT }} />
@@ -180,8 +182,8 @@ export function ProgressionSection() {
         ) : (
           <Table.ScrollContainer minWidth={640}>
             <Table striped highlightOnHover captionSide="top" data-testid="progression-table">
-              <Table.Caption>
-                {`${what === 'achats' ? 'Achats' : 'Ventes'} de ${monthLabel(data!, table.month)} comparés au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)`}
+              <Table.Caption ta="left">
+                {`${shop ? 'Achats' : 'Ventes'} ${ofMonth(monthLabel(data!, table.month))} comparé${shop ? 's' : 'es'} au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)`}
               </Table.Caption>
               <Table.Thead>
                 <Table.Tr>

@@ -119,6 +119,11 @@ export function progressionTable(
   }
 }
 
+/** "de mars 2026", "d’octobre 2026": the preposition elided before a vowel, as French writes it. */
+export function ofMonth(label: string): string {
+  return /^[aeiouyàâéèêîïôûh]/i.test(label) ? `d’${label}` : `de ${label}`
+}
+
 /** "octobre 2026", with " (en cours)" for the current month. */
 export function monthLabel(data: ProgressionData, month: string): string {
   const label = formatMonthYear(month)
