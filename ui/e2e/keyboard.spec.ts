@@ -182,7 +182,14 @@ test('plan, propose, accept and review a claim with the keyboard only, the focus
 
   // 2. The producer proposes 40 kg at 2,50 €: the grid is one tab stop, arrows select.
   const f = await openAs(browser, farm.email, farmState)
-  await f.page.goto(`/prod/needs/${shop.id}`)
+  // It finds the shop on the map: its pin is a link, reached with Tab, opened with Enter.
+  await f.page.goto('/')
+  await expect(f.page.getByRole('heading', { name: 'Planifier mes ventes' })).toBeVisible()
+  const pin = f.page.getByTestId('shop-map').getByRole('link', { name: shop.name })
+  await tabTo(f.page, pin)
+  // A new page: the focus starts from its top, as after any page load.
+  await f.page.keyboard.press('Enter')
+  await expect(f.page).toHaveURL(`/prod/needs/${shop.id}`)
   const grid = f.page.getByRole('grid')
   await expect(grid).toBeVisible()
   await tabTo(f.page, grid.getByRole('gridcell').and(f.page.locator('[tabindex="0"]')).first())
