@@ -55,9 +55,10 @@ export function Accessibility() {
         <List spacing="xs">
           <List.Item>
             Un contrôle automatique bloquant : chaque page listée plus bas, pour chaque rôle, en affichage bureau et
-            téléphone, passe les règles WCAG 2.1 A et AA d'axe-core ; une seule violation jugée « grave » ou
-            « critique » empêche la version de sortir. Résultat : aucune violation grave ou critique, et aucune
-            violation de moindre importance lors de l'établissement de cette déclaration (26 écrans, deux tailles).
+            téléphone, passe les règles WCAG 2.1 A et AA d'axe-core ; une seule violation jugée «&nbsp;grave&nbsp;» ou
+            «&nbsp;critique&nbsp;» empêche la version de sortir. Résultat : aucune violation grave ou critique, et
+            aucune violation de moindre importance lors de l'établissement de cette déclaration (26 écrans, deux
+            tailles).
           </List.Item>
           <List.Item>
             Un parcours au clavier seul (Tab, Maj+Tab, Entrée, Espace, flèches) : un magasin planifie un besoin, un
