@@ -486,11 +486,7 @@ func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 }
 
 func sendReminders(ctx context.Context, env Env, now time.Time) (int, error) {
-	var ids []string
-	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM reminders WHERE sent_at IS NULL ORDER BY created_at, id`); err != nil {
-		return 0, fmt.Errorf("jobs: unsent reminders: %w", err)
-	}
-	return sendEach(ctx, env, reminderSlot, ids, func(id string) error { return sendReminder(ctx, env, id, now) })
+	return sendUnsent(ctx, env, reminderSlot, now, sendReminder)
 }
 
 // sendReminder emails a reminder of overdue documents to the shop (its
@@ -567,11 +563,7 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 }
 
 func sendCutoffs(ctx context.Context, env Env, now time.Time) (int, error) {
-	var ids []string
-	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM cutoff_notices WHERE sent_at IS NULL ORDER BY created_at, id`); err != nil {
-		return 0, fmt.Errorf("jobs: unsent cutoff notices: %w", err)
-	}
-	return sendEach(ctx, env, cutoffSlot, ids, func(id string) error { return sendCutoff(ctx, env, id, now) })
+	return sendUnsent(ctx, env, cutoffSlot, now, sendCutoff)
 }
 
 // sendCutoff emails a producer the shops' needs still open for next month
@@ -616,11 +608,7 @@ func sendCutoff(ctx context.Context, env Env, id string, now time.Time) error {
 }
 
 func sendDigests(ctx context.Context, env Env, now time.Time) (int, error) {
-	var ids []string
-	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM digests WHERE sent_at IS NULL ORDER BY created_at, id`); err != nil {
-		return 0, fmt.Errorf("jobs: unsent digests: %w", err)
-	}
-	return sendEach(ctx, env, digestSlot, ids, func(id string) error { return sendDigest(ctx, env, id, now) })
+	return sendUnsent(ctx, env, digestSlot, now, sendDigest)
 }
 
 // sendDigest emails a digest of notifications: its lines under the
@@ -673,4 +661,14 @@ func sendDigest(ctx context.Context, env Env, id string, now time.Time) error {
 		Date:        now,
 		Unsubscribe: site + "/auth/unsubscribe/one-click?t=" + token,
 	})
+}
+
+// sendUnsent emails, oldest first, every row of s's table not sent yet
+// (reminders, cutoff notices, digests: each has created_at) with send.
+func sendUnsent(ctx context.Context, env Env, s slot, now time.Time, send func(context.Context, Env, string, time.Time) error) (int, error) {
+	var ids []string
+	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM `+s.table+` WHERE `+s.sentAt+` IS NULL ORDER BY created_at, id`); err != nil {
+		return 0, fmt.Errorf("jobs: unsent %s: %w", s.table, err)
+	}
+	return sendEach(ctx, env, s, ids, func(id string) error { return send(ctx, env, id, now) })
 }
