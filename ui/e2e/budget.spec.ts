@@ -139,4 +139,31 @@ test.describe('weight budget', () => {
     await info.attach('budget.json', { body: JSON.stringify(figures, null, 2), contentType: 'application/json' })
     expect(over, 'over budget').toEqual([])
   })
+
+  // The entry starts the user load and the screen's code together
+  // (src/screens.ts). Proven by holding back the shell's and the screen's
+  // code until the user load has been asked for: were the load still
+  // started by the shell once its code had run, it would never be asked
+  // for, and each held chunk would be let go only by the guard below, which
+  // fails the test.
+  test('a protected screen asks for the user load without waiting for its code', async ({ browser }) => {
+    const context = await coldContext(browser, demo.baseURL, DEMO_SHOP.email)
+    const page = await context.newPage()
+    let userAsked!: () => void
+    const asked = new Promise<void>((resolve) => (userAsked = resolve))
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/user') userAsked()
+    })
+    const servedFirst: string[] = []
+    await page.route(/\/assets\/(ProtectedShell|DistributorNeeds)-[^/]+\.js$/, async (route) => {
+      const guard = new Promise<'guard'>((resolve) => setTimeout(() => resolve('guard'), 20_000))
+      if ((await Promise.race([asked.then(() => 'asked' as const), guard])) === 'guard')
+        servedFirst.push(new URL(route.request().url()).pathname)
+      await route.continue()
+    })
+    await page.goto('/dis/needs')
+    await expect(page.getByRole('grid').first()).toBeVisible({ timeout: 60_000 })
+    await context.close()
+    expect(servedFirst, 'code served before the user load was asked for').toEqual([])
+  })
 })

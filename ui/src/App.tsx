@@ -18,22 +18,17 @@ import { Accessibility } from './pages/Accessibility'
 import { Landing } from './pages/Landing'
 import { NotFound } from './pages/NotFound'
 import { ROUTES } from './routing'
+import { SCREENS } from './screens'
 import { cssVariablesResolver, datesSettings, theme } from './theme'
 
-// Protected screens are split out so the landing page stays small.
-const Dashboard = lazy(() => import('./pages/Dashboard').then((m) => ({ default: m.Dashboard })))
-const ProducerNeeds = lazy(() => import('./pages/ProducerNeeds').then((m) => ({ default: m.ProducerNeeds })))
-const ProducerDeliveries = lazy(() =>
-  import('./pages/ProducerDeliveries').then((m) => ({ default: m.ProducerDeliveries })),
-)
-const DistributorNeeds = lazy(() => import('./pages/DistributorNeeds').then((m) => ({ default: m.DistributorNeeds })))
-const DistributorSupply = lazy(() =>
-  import('./pages/DistributorSupply').then((m) => ({ default: m.DistributorSupply })),
-)
-const DistributorDeliveries = lazy(() =>
-  import('./pages/DistributorDeliveries').then((m) => ({ default: m.DistributorDeliveries })),
-)
-const PaymentsPage = lazy(() => import('./pages/Payments').then((m) => ({ default: m.Payments })))
+// Protected screens are split out so the landing page stays small (see screens.ts).
+const Dashboard = lazy(SCREENS.dashboard)
+const ProducerNeeds = lazy(SCREENS.prodNeeds)
+const ProducerDeliveries = lazy(SCREENS.prodDeliveries)
+const DistributorNeeds = lazy(SCREENS.disNeeds)
+const DistributorSupply = lazy(SCREENS.disSupply)
+const DistributorDeliveries = lazy(SCREENS.disDeliveries)
+const PaymentsPage = lazy(SCREENS.prodPayments)
 
 /** Every route of PRODUCT §2, in one Switch ending with the 404. */
 export function AppRoutes() {

@@ -1,12 +1,13 @@
 import { type ComponentType, Suspense, lazy, useEffect } from 'react'
 import { useLocation } from 'wouter'
 import { redirectTarget } from '../routing'
+import { loadShell } from '../screens'
 import { rememberOrigin } from '../store/session'
 import { useIsLoggedIn, useSessionRejected } from '../store/hooks'
 import { Loading } from './Loading'
 
 // The shell (user load, bottom navigation) is not needed by the landing page.
-const ProtectedShell = lazy(() => import('./ProtectedShell').then((m) => ({ default: m.ProtectedShell })))
+const ProtectedShell = lazy(loadShell)
 
 /**
  * Guards a protected route (PRODUCT §2): a logged-out visitor is sent to
