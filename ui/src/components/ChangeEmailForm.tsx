@@ -1,9 +1,5 @@
-import { Alert, Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
-import { type FormEvent, useState } from 'react'
-import { ApiError, errorMessage } from '../api'
-import { SubmitFailure } from '../forms/SubmitFailure'
-import { useFormState } from '../forms/useFormState'
-import { useSubmit } from '../forms/useSubmit'
+import { PasswordInput, SimpleGrid, Text, TextInput } from '@mantine/core'
+import { fieldProps, useDoneAndReset, useSendForm } from '../forms/useSendForm'
 import { changeEmail } from '../store/email'
 import {
   EMAIL_CHANGE_TEXTS,
@@ -11,6 +7,7 @@ import {
   type EmailChangeValues,
   validateEmailChange,
 } from '../validation/emailChange'
+import { SettingsFormCard } from './SettingsFormCard'
 
 const EMPTY: EmailChangeValues = { email: '', current: '' }
 
@@ -21,20 +18,8 @@ const EMPTY: EmailChangeValues = { email: '', current: '' }
  * address waiting for its link shows under the form.
  */
 export function ChangeEmailForm({ email, pending }: { email: string; pending?: string }) {
-  const [key, setKey] = useState(0)
-  const [done, setDone] = useState<string | null>(null)
-  return (
-    <ChangeEmailFields
-      key={key}
-      email={email}
-      pending={pending}
-      done={done}
-      onDone={(message) => {
-        setDone(message)
-        setKey((k) => k + 1)
-      }}
-    />
-  )
+  const { key, done, onDone } = useDoneAndReset()
+  return <ChangeEmailFields key={key} email={email} pending={pending} done={done} onDone={onDone} />
 }
 
 function ChangeEmailFields({
@@ -48,69 +33,42 @@ function ChangeEmailFields({
   done: string | null
   onDone: (message: string) => void
 }) {
-  const form = useFormState<EmailChangeValues, EmailChangeField>(EMPTY, validateEmailChange)
-  const submission = useSubmit()
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    form.touchAll()
-    if (!form.canSubmit) return
-    await submission.run(async () => {
-      try {
-        onDone(await changeEmail(form.values.current, form.values.email.trim()))
-      } catch (err) {
-        if (err instanceof ApiError) form.setServerErrors(err.fieldErrors())
-        return errorMessage(err)
-      }
-    })
-  }
-
+  const { form, submission, onSubmit } = useSendForm<EmailChangeValues, EmailChangeField>(
+    EMPTY,
+    validateEmailChange,
+    async (v) => onDone(await changeEmail(v.current, v.email.trim())),
+  )
   return (
-    <Paper component="form" withBorder p="md" onSubmit={onSubmit} noValidate aria-labelledby="email-change-title">
-      <Stack gap="sm">
-        <Title order={3} size="h4" id="email-change-title">
-          {EMAIL_CHANGE_TEXTS.title}
-        </Title>
-        <Text size="sm">{EMAIL_CHANGE_TEXTS.current(email)}</Text>
-        <Text size="sm" c="dimmed">
-          {EMAIL_CHANGE_TEXTS.intro}
-        </Text>
-        {done ? (
-          <Alert color="green" role="status">
-            {done}
-          </Alert>
-        ) : null}
-        {pending ? (
-          <Text size="sm" fw={600}>
-            {EMAIL_CHANGE_TEXTS.pending(pending)}
+    <SettingsFormCard
+      id="email-change-title"
+      title={EMAIL_CHANGE_TEXTS.title}
+      intro={
+        <>
+          <Text size="sm">{EMAIL_CHANGE_TEXTS.current(email)}</Text>
+          <Text size="sm" c="dimmed">
+            {EMAIL_CHANGE_TEXTS.intro}
           </Text>
-        ) : null}
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label={EMAIL_CHANGE_TEXTS.email}
-            type="email"
-            autoComplete="email"
-            value={form.values.email}
-            onChange={(e) => form.setValue('email', e.currentTarget.value)}
-            onBlur={() => form.touch('email')}
-            error={form.errorOf('email')}
-          />
-          <PasswordInput
-            label={EMAIL_CHANGE_TEXTS.password}
-            autoComplete="current-password"
-            value={form.values.current}
-            onChange={(e) => form.setValue('current', e.currentTarget.value)}
-            onBlur={() => form.touch('current')}
-            error={form.errorOf('current')}
-          />
-        </SimpleGrid>
-        <SubmitFailure message={submission.failure} />
-        <Group justify="flex-end">
-          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
-            {submission.label(EMAIL_CHANGE_TEXTS.submit)}
-          </Button>
-        </Group>
-      </Stack>
-    </Paper>
+        </>
+      }
+      done={done}
+      submission={submission}
+      canSubmit={form.canSubmit}
+      submitLabel={EMAIL_CHANGE_TEXTS.submit}
+      onSubmit={onSubmit}
+    >
+      {pending ? (
+        <Text size="sm" fw={600}>
+          {EMAIL_CHANGE_TEXTS.pending(pending)}
+        </Text>
+      ) : null}
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput label={EMAIL_CHANGE_TEXTS.email} type="email" autoComplete="email" {...fieldProps(form, 'email')} />
+        <PasswordInput
+          label={EMAIL_CHANGE_TEXTS.password}
+          autoComplete="current-password"
+          {...fieldProps(form, 'current')}
+        />
+      </SimpleGrid>
+    </SettingsFormCard>
   )
 }

@@ -1,9 +1,6 @@
-import { Alert, Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import { type FormEvent, useState } from 'react'
-import { ApiError, errorMessage } from '../api'
-import { SubmitFailure } from '../forms/SubmitFailure'
-import { useFormState } from '../forms/useFormState'
-import { useSubmit } from '../forms/useSubmit'
+import { PasswordInput, SimpleGrid, Text } from '@mantine/core'
+import { SettingsFormCard } from './SettingsFormCard'
+import { fieldProps, useDoneAndReset, useSendForm } from '../forms/useSendForm'
 import { changePassword } from '../store/session'
 import {
   CHANGE_TEXTS,
@@ -20,75 +17,38 @@ const EMPTY: ChangeValues = { current: '', password: '', password2: '' }
  * current password, then the new one twice; the other sessions end.
  */
 export function ChangePasswordForm() {
-  const [key, setKey] = useState(0)
-  const [done, setDone] = useState<string | null>(null)
-  return (
-    <ChangePasswordFields
-      key={key}
-      done={done}
-      onDone={(message) => {
-        setDone(message)
-        setKey((k) => k + 1)
-      }}
-    />
-  )
+  const { key, done, onDone } = useDoneAndReset()
+  return <ChangePasswordFields key={key} done={done} onDone={onDone} />
 }
 
 function ChangePasswordFields({ done, onDone }: { done: string | null; onDone: (message: string) => void }) {
-  const form = useFormState<ChangeValues, ChangeField>(EMPTY, validateChange)
-  const submission = useSubmit()
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    form.touchAll()
-    if (!form.canSubmit) return
-    await submission.run(async () => {
-      try {
-        onDone(await changePassword(form.values.current, form.values.password, form.values.password2))
-      } catch (err) {
-        if (err instanceof ApiError) form.setServerErrors(err.fieldErrors())
-        return errorMessage(err)
-      }
-    })
-  }
-
-  const field = (name: ChangeField, label: string, autoComplete: string) => (
-    <PasswordInput
-      label={label}
-      autoComplete={autoComplete}
-      value={form.values[name]}
-      onChange={(e) => form.setValue(name, e.currentTarget.value)}
-      onBlur={() => form.touch(name)}
-      error={form.errorOf(name)}
-    />
+  const { form, submission, onSubmit } = useSendForm<ChangeValues, ChangeField>(EMPTY, validateChange, async (v) =>
+    onDone(await changePassword(v.current, v.password, v.password2)),
   )
-
   return (
-    <Paper component="form" withBorder p="md" onSubmit={onSubmit} noValidate aria-labelledby="password-title">
-      <Stack gap="sm">
-        <Title order={3} size="h4" id="password-title">
-          {CHANGE_TEXTS.title}
-        </Title>
+    <SettingsFormCard
+      id="password-title"
+      title={CHANGE_TEXTS.title}
+      intro={
         <Text size="sm" c="dimmed">
           Vos autres sessions (autres navigateurs, autres appareils) seront fermées.
         </Text>
-        {done ? (
-          <Alert color="green" role="status">
-            {done}
-          </Alert>
-        ) : null}
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          {field('current', CHANGE_TEXTS.current, 'current-password')}
-          {field('password', RESET_TEXTS.newPassword, 'new-password')}
-          {field('password2', RESET_TEXTS.newPassword2, 'new-password')}
-        </SimpleGrid>
-        <SubmitFailure message={submission.failure} />
-        <Group justify="flex-end">
-          <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
-            {submission.label(CHANGE_TEXTS.submit)}
-          </Button>
-        </Group>
-      </Stack>
-    </Paper>
+      }
+      done={done}
+      submission={submission}
+      canSubmit={form.canSubmit}
+      submitLabel={CHANGE_TEXTS.submit}
+      onSubmit={onSubmit}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <PasswordInput label={CHANGE_TEXTS.current} autoComplete="current-password" {...fieldProps(form, 'current')} />
+        <PasswordInput label={RESET_TEXTS.newPassword} autoComplete="new-password" {...fieldProps(form, 'password')} />
+        <PasswordInput
+          label={RESET_TEXTS.newPassword2}
+          autoComplete="new-password"
+          {...fieldProps(form, 'password2')}
+        />
+      </SimpleGrid>
+    </SettingsFormCard>
   )
 }

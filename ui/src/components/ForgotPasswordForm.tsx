@@ -1,10 +1,8 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'wouter'
-import { ApiError, errorMessage } from '../api'
 import { SubmitFailure } from '../forms/SubmitFailure'
-import { useFormState } from '../forms/useFormState'
-import { useSubmit } from '../forms/useSubmit'
+import { fieldProps, useSendForm } from '../forms/useSendForm'
 import { requestPasswordReset } from '../store/session'
 import { type ForgotField, type ForgotValues, RESET_TEXTS, validateForgot } from '../validation/passwordReset'
 
@@ -13,23 +11,12 @@ import { type ForgotField, type ForgotValues, RESET_TEXTS, validateForgot } from
  * daemon's one answer, whatever the email, replaces the form.
  */
 export function ForgotPasswordForm() {
-  const form = useFormState<ForgotValues, ForgotField>({ email: '' }, validateForgot)
-  const submission = useSubmit()
   const [sent, setSent] = useState<string | null>(null)
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    form.touchAll()
-    if (!form.canSubmit) return
-    await submission.run(async () => {
-      try {
-        setSent(await requestPasswordReset(form.values.email.trim()))
-      } catch (err) {
-        if (err instanceof ApiError) form.setServerErrors(err.fieldErrors())
-        return errorMessage(err)
-      }
-    })
-  }
+  const { form, submission, onSubmit } = useSendForm<ForgotValues, ForgotField>(
+    { email: '' },
+    validateForgot,
+    async (v) => setSent(await requestPasswordReset(v.email.trim())),
+  )
 
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="forgot-title">
@@ -44,15 +31,7 @@ export function ForgotPasswordForm() {
         ) : (
           <>
             <Text size="sm">{RESET_TEXTS.forgotIntro}</Text>
-            <TextInput
-              label="Adresse email"
-              type="email"
-              autoComplete="email"
-              value={form.values.email}
-              onChange={(e) => form.setValue('email', e.currentTarget.value)}
-              onBlur={() => form.touch('email')}
-              error={form.errorOf('email')}
-            />
+            <TextInput label="Adresse email" type="email" autoComplete="email" {...fieldProps(form, 'email')} />
             <SubmitFailure message={submission.failure} />
             <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
               {submission.label(RESET_TEXTS.forgotSubmit)}

@@ -1,10 +1,8 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, Title } from '@mantine/core'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'wouter'
-import { ApiError, errorMessage } from '../api'
 import { SubmitFailure } from '../forms/SubmitFailure'
-import { useFormState } from '../forms/useFormState'
-import { useSubmit } from '../forms/useSubmit'
+import { fieldProps, useSendForm } from '../forms/useSendForm'
 import { resetPassword } from '../store/session'
 import { RESET_TEXTS, type ResetField, type ResetValues, validateReset } from '../validation/passwordReset'
 
@@ -13,23 +11,12 @@ import { RESET_TEXTS, type ResetField, type ResetValues, validateReset } from '.
  * fragment: the password twice, then the daemon's answer and a way to log in.
  */
 export function ResetPasswordForm({ token }: { token: string }) {
-  const form = useFormState<ResetValues, ResetField>({ password: '', password2: '' }, validateReset)
-  const submission = useSubmit()
   const [done, setDone] = useState<string | null>(null)
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    form.touchAll()
-    if (!form.canSubmit) return
-    await submission.run(async () => {
-      try {
-        setDone(await resetPassword(token, form.values.password, form.values.password2))
-      } catch (err) {
-        if (err instanceof ApiError) form.setServerErrors(err.fieldErrors())
-        return errorMessage(err)
-      }
-    })
-  }
+  const { form, submission, onSubmit } = useSendForm<ResetValues, ResetField>(
+    { password: '', password2: '' },
+    validateReset,
+    async (v) => setDone(await resetPassword(token, v.password, v.password2)),
+  )
 
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="reset-title">
@@ -55,18 +42,12 @@ export function ResetPasswordForm({ token }: { token: string }) {
             <PasswordInput
               label={RESET_TEXTS.newPassword}
               autoComplete="new-password"
-              value={form.values.password}
-              onChange={(e) => form.setValue('password', e.currentTarget.value)}
-              onBlur={() => form.touch('password')}
-              error={form.errorOf('password')}
+              {...fieldProps(form, 'password')}
             />
             <PasswordInput
               label={RESET_TEXTS.newPassword2}
               autoComplete="new-password"
-              value={form.values.password2}
-              onChange={(e) => form.setValue('password2', e.currentTarget.value)}
-              onBlur={() => form.touch('password2')}
-              error={form.errorOf('password2')}
+              {...fieldProps(form, 'password2')}
             />
             <SubmitFailure message={submission.failure} />
             <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
