@@ -86,10 +86,6 @@ type digestRow struct {
 // protocol of core/jobs is what keeps each digest to one email.
 func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 	ctx := context.Background()
-	var names []string
-	for _, j := range jobs.All {
-		names = append(names, j.Name)
-	}
 	now, err := time.Parse(time.RFC3339, digesting)
 	if err != nil {
 		t.Fatal(err)
@@ -115,40 +111,14 @@ func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 			}
 
 			// 2. Two replicas gather and send at once.
-			release := holdWrites(t, db, "users")
-			replicas := make([]*proc, 2)
-			for i := range replicas {
-				rb := b
-				if b.url != "" {
-					rb.dir = t.TempDir() // its own data directory, the same database
-				}
-				replicas[i], _ = serve(t, fmt.Sprintf("replica %d", i+1), rb, digesting, tr.args()...)
-			}
-			if b.url != "" {
-				until(t, "both notifications jobs waiting on the claim of a digest", func() bool {
-					return waitingOn(t, db, "users", "UPDATE users SET digest_at") == 2
-				})
-			} else {
-				for _, r := range replicas {
-					for _, job := range names {
-						r.waitLine("the start of job "+job, 0, func(l string) bool {
-							return hasMsg(l, "job started") && field(l, "job") == job
-						})
-					}
-				}
-			}
-			release()
+			replicas, reports := race{table: "users", statement: "UPDATE users SET digest_at", job: "notifications"}.
+				run(t, b, db, digesting, tr)
 			made, mailed := 0, 0
-			for _, r := range replicas {
-				r.jobsDone(names...)
-				line, _ := r.waitLine("the end of job notifications", 0, func(l string) bool {
-					return hasMsg(l, "job done") && field(l, "job") == "notifications"
-				})
-				report := field(line, "report")
-				m, s := reportCount(t, report, jobs.DigestsMade), reportCount(t, report, jobs.DigestsSent)
+			for i, r := range replicas {
+				m, s := reportCount(t, reports[i], jobs.DigestsMade), reportCount(t, reports[i], jobs.DigestsSent)
 				made += m
 				mailed += s
-				t.Logf("%s: %d digests made, %d sent (%s)", r.name, m, s, report)
+				t.Logf("%s: %d digests made, %d sent (%s)", r.name, m, s, reports[i])
 			}
 			if made != len(due) || mailed != len(due) {
 				t.Fatalf("the replicas made %d digests and sent %d, for %d users to digest", made, mailed, len(due))

@@ -81,10 +81,6 @@ type reminderRow struct {
 // milliseconds) without proving it; the checks are the same.
 func TestTwoReplicasRemindOnce(t *testing.T) {
 	ctx := context.Background()
-	var names []string
-	for _, j := range jobs.All {
-		names = append(names, j.Name)
-	}
 	for _, engine := range engines(t) {
 		t.Run(engine, func(t *testing.T) {
 			b, db := newBase(t, engine)
@@ -152,40 +148,14 @@ func TestTwoReplicasRemindOnce(t *testing.T) {
 			}
 
 			// 3. Two replicas remind at once.
-			release := holdWrites(t, db, "reminders")
-			replicas := make([]*proc, 2)
-			for i := range replicas {
-				rb := b
-				if b.url != "" {
-					rb.dir = t.TempDir() // its own data directory, the same database
-				}
-				replicas[i], _ = serve(t, fmt.Sprintf("replica %d", i+1), rb, reminding, tr.args()...)
-			}
-			if b.url != "" {
-				until(t, "both reminders jobs waiting on the reminders table", func() bool {
-					return waitingOn(t, db, "reminders", "INSERT INTO reminders") == 2
-				})
-			} else {
-				for _, r := range replicas {
-					for _, job := range names {
-						r.waitLine("the start of job "+job, 0, func(l string) bool {
-							return hasMsg(l, "job started") && field(l, "job") == job
-						})
-					}
-				}
-			}
-			release()
+			replicas, reports := race{table: "reminders", statement: "INSERT INTO reminders", job: "reminders"}.
+				run(t, b, db, reminding, tr)
 			created, mailed := 0, 0
-			for _, r := range replicas {
-				r.jobsDone(names...)
-				line, _ := r.waitLine("the end of job reminders", 0, func(l string) bool {
-					return hasMsg(l, "job done") && field(l, "job") == "reminders"
-				})
-				report := field(line, "report")
-				c, s := reportCount(t, report, jobs.RemindersCreated), reportCount(t, report, jobs.RemindersSent)
+			for i, r := range replicas {
+				c, s := reportCount(t, reports[i], jobs.RemindersCreated), reportCount(t, reports[i], jobs.RemindersSent)
 				created += c
 				mailed += s
-				t.Logf("%s: %d reminders created, %d sent (%s)", r.name, c, s, report)
+				t.Logf("%s: %d reminders created, %d sent (%s)", r.name, c, s, reports[i])
 			}
 			if created != len(overdue) || mailed != len(overdue) {
 				t.Fatalf("the replicas created %d reminders and sent %d, for %d overdue pairs", created, mailed, len(overdue))
