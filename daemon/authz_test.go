@@ -118,6 +118,7 @@ var matrix = map[string]row{
 
 	// Each signed-in user reads its own figures.
 	"GET /api/stats/progression": {path: fixed("/api/stats/progression"), expect: everyone(200)},
+	"GET /api/places":            {path: fixed("/api/places?q=74230"), expect: everyone(200)},
 
 	"POST /api/user/close": {
 		path: fixed("/api/user/close"),

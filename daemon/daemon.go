@@ -25,6 +25,7 @@ import (
 	"primeur/core/config"
 	"primeur/core/decimal"
 	"primeur/core/jobs"
+	"primeur/core/places"
 	"primeur/core/store"
 )
 
@@ -157,6 +158,10 @@ const DrainTimeout = 15 * time.Second
 // see core/jobs). ready, if not nil, receives the bound address once the
 // listener is open.
 func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
+	// The place reference is parsed once, before the first search needs it.
+	if _, err := places.Default(); err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
 	ln, err := net.Listen("tcp", d.cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("daemon: listen: %w", err)

@@ -43,6 +43,7 @@ var tags = []*huma.Tag{
 	{Name: "Rewards", Description: "The ambassador programme: a shop's standing, its pledged contribution, every shop's score."},
 	{Name: "Supply", Description: "A shop's stock projection and supply advice."},
 	{Name: "Statistics", Description: "A user's purchases or sales per product and month, for the progression statistics."},
+	{Name: "Places", Description: "The reference of French communes and postal codes, for the map's search and the profile's address."},
 	{Name: "Documents", Description: "Delivery notes and invoices as PDF files, for the two parties of an order."},
 	{Name: "Public files", Description: "Files for everyone: the product catalogue and an example import file."},
 	{Name: "Operations", Description: "For the people running the daemon: health and metrics."},

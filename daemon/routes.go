@@ -30,6 +30,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerRewards(api)
 	d.registerSupply(api)
 	d.registerStats(api)
+	d.registerPlaces(api)
 
 	d.servePlainRoutes(mux) // documents, public files, health, metrics (openapi.go)
 	mux.HandleFunc("GET /docs", d.docsPage)

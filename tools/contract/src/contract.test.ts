@@ -191,6 +191,15 @@ test('a producer sees the shop needs and the routes outside the API answer as do
   assert.equal(progression.data?.months.length, 25)
   assert.deepEqual(progression.data?.products, [])
 
+  // The place reference: a village by postal code and name, with its position.
+  const places = await farm.GET('/api/places', { params: { query: { q: '74230 serraval', limit: 3 } } })
+  const village = places.data?.places[0]
+  assert.equal(village?.name, 'Serraval')
+  assert.equal(village?.postalCode, '74230')
+  const position: 'own' | 'postcode' | 'area' | undefined = village?.position
+  assert.ok(position)
+  assert.ok((village?.latitude ?? 0) > 45 && (village?.longitude ?? 0) > 6)
+
   const health = await farm.GET('/healthz')
   const status: 'ok' | 'unavailable' | undefined = health.data?.status
   assert.equal(status, 'ok')
@@ -202,5 +211,5 @@ test('a producer sees the shop needs and the routes outside the API answer as do
   const note = await farm.GET('/print/invoice/{orderId}', { params: { path: { orderId: 'inconnue' } } })
   assert.equal(note.response.status, 404)
 
-  assert.equal(checked - before, 7)
+  assert.equal(checked - before, 8)
 })
