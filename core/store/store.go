@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -48,6 +49,14 @@ type DB struct {
 	// unlock releases the SQLite data directory's shared lock (lock.go);
 	// nil on PostgreSQL.
 	unlock func()
+	// writer is the SQLite database's one write lock as this process
+	// queues for it (a channel of one token; nil on PostgreSQL): Tx takes
+	// it before BEGIN IMMEDIATE, so that the process's writers wait in
+	// line, each woken the moment the one before commits, instead of
+	// polling in SQLite's busy handler, which sleeps up to 100 ms between
+	// tries. Other processes on the same file (a command run beside the
+	// daemon) still meet the busy timeout.
+	writer chan struct{}
 }
 
 // Q is what queries run on: a *DB or a *sqlx.Tx.
@@ -160,6 +169,11 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 // create is set. The data directory's shared lock is held until Close, so
 // that a restore can tell the database is in use.
 func openSQLite(ctx context.Context, path string, create bool) (*DB, error) {
+	return openSQLiteWith(ctx, path, create, 10000)
+}
+
+// openSQLiteWith is openSQLite with SQLite's busy timeout in milliseconds.
+func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (*DB, error) {
 	bindOnce.Do(func() { sqlx.BindDriver("sqlite", sqlx.QUESTION) })
 	unlock, err := shareDir(filepath.Dir(path))
 	if err != nil {
@@ -179,7 +193,7 @@ func openSQLite(ctx context.Context, path string, create bool) (*DB, error) {
 		mode, journal = "rw", ""
 	}
 	dsn := "file:" + path + "?mode=" + mode +
-		"&_pragma=busy_timeout(10000)" + journal +
+		"&_pragma=busy_timeout(" + strconv.Itoa(busyMS) + ")" + journal +
 		"&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)" +
 		"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-16000)&_txlock=immediate"
 	db, err := sqlx.Open("sqlite", dsn)
@@ -194,7 +208,7 @@ func openSQLite(ctx context.Context, path string, create bool) (*DB, error) {
 		unlock()
 		return nil, fmt.Errorf("store: ping %s: %w", SQLite, err)
 	}
-	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock}, nil
+	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock, writer: make(chan struct{}, 1)}, nil
 }
 
 // postgresName is a PostgreSQL URL without its credentials nor options,
@@ -278,7 +292,44 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	})
 }
 
+// writerWait is how long a transaction waits in the process's line for
+// SQLite's write lock: as long as SQLite's own busy timeout, after which it
+// is busy like a transaction that met another process's lock.
+const writerWait = 10 * time.Second
+
+// errWriterBusy is the wait in line ending without the lock, busy as
+// SQLITE_BUSY is (IsBusy).
+var errWriterBusy = errors.New("store: no turn to write within the busy timeout")
+
+// takeWriter waits for the process's turn to write on SQLite (see
+// DB.writer) and returns its release; on PostgreSQL it returns at once.
+func (db *DB) takeWriter(ctx context.Context) (func(), error) {
+	if db.writer == nil {
+		return func() {}, nil
+	}
+	select {
+	case db.writer <- struct{}{}:
+		return func() { <-db.writer }, nil
+	default:
+	}
+	t := time.NewTimer(writerWait)
+	defer t.Stop()
+	select {
+	case db.writer <- struct{}{}:
+		return func() { <-db.writer }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("store: wait to write: %w", ctx.Err())
+	case <-t.C:
+		return nil, errWriterBusy
+	}
+}
+
 func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	release, err := db.takeWriter(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
@@ -298,6 +349,9 @@ func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 // and LOCKED (any extended code), PostgreSQL's serialization failure and
 // deadlock.
 func IsBusy(err error) bool {
+	if errors.Is(err, errWriterBusy) {
+		return true
+	}
 	var se *sqlite.Error
 	if errors.As(err, &se) {
 		code := se.Code() & 0xff
