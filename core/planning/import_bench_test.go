@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/xuri/excelize/v2"
 
 	"primeur/core"
@@ -36,7 +37,11 @@ func benchFile(b *testing.B) []byte {
 //     first sheet;
 //   - parse: planning.ParseXLSX (checks, excelize streaming, validation);
 //   - import/<db>: planning.ImportXLSX end to end for a new shop each time
-//     (catalogue, parse, 7 200 needs written in one transaction, the event).
+//     (catalogue, parse, 7 200 needs written in one transaction, the event);
+//   - limit/<db>: the physical limit of the same work (issue 20): the
+//     parse, then a bare insert of the same 7 200 rows in one transaction
+//     (planning.Insert: COPY on PostgreSQL, multi-row INSERT on SQLite),
+//     without reading what is stored, the rules, the views nor the event.
 //
 // Besides ns/op, each reports cpu-ms/op: the process's CPU time (user +
 // system, from getrusage) per operation, which a loaded machine disturbs
@@ -75,35 +80,74 @@ func BenchmarkExcelImport(b *testing.B) {
 		}
 	})
 	for _, engine := range []string{"sqlite", "postgres"} {
-		b.Run("import-"+engine, func(b *testing.B) {
-			var db *store.DB
-			if engine == "sqlite" {
-				db = storetest.SQLite(b)
-			} else {
-				db = storetest.Postgres(b)
+		for _, limit := range []bool{false, true} {
+			name := "import-" + engine
+			if limit {
+				name = "limit-" + engine
 			}
-			ctx := context.Background()
-			if err := planningtest.AddSynthetic(ctx, db, benchProducts); err != nil {
-				b.Fatal(err)
-			}
-			defer cpuPerOp(b)()
-			b.SetBytes(int64(len(data)))
-			i := 0
-			for b.Loop() {
-				b.StopTimer()
-				i++
-				shop := core.NewID()
-				if _, err := store.Exec(ctx, db, `INSERT INTO users (id, type, email, email_key, name, password_hash, created_at, updated_at)
-					VALUES (?, 'distributor', ?, ?, 'Bench', 'x', 0, 0)`, shop, fmt.Sprintf("b%d@x.fr", i), fmt.Sprintf("b%d@x.fr", i)); err != nil {
+			b.Run(name, func(b *testing.B) {
+				var db *store.DB
+				if engine == "sqlite" {
+					db = storetest.SQLite(b)
+				} else {
+					db = storetest.Postgres(b)
+				}
+				ctx := context.Background()
+				if err := planningtest.AddSynthetic(ctx, db, benchProducts); err != nil {
 					b.Fatal(err)
 				}
-				b.StartTimer()
-				res, err := planning.ImportXLSX(ctx, db, shop, "bench.xlsx", data, now, planning.ImportOptions{})
-				if err != nil || res.DBSuccesses != benchProducts*benchMonths {
-					b.Fatalf("%d applied, %v", res.DBSuccesses, err)
+				ps, err := catalog.Catalogue()
+				if err != nil {
+					b.Fatal(err)
 				}
-			}
-		})
+				defer cpuPerOp(b)()
+				b.SetBytes(int64(len(data)))
+				i := 0
+				for b.Loop() {
+					b.StopTimer()
+					i++
+					shop := core.NewID()
+					if _, err := store.Exec(ctx, db, `INSERT INTO users (id, type, email, email_key, name, password_hash, created_at, updated_at)
+						VALUES (?, 'distributor', ?, ?, 'Bench', 'x', 0, 0)`, shop, fmt.Sprintf("b%d@x.fr", i), fmt.Sprintf("b%d@x.fr", i)); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					if limit {
+						bareImport(b, db, shop, data, ps)
+						continue
+					}
+					res, err := planning.ImportXLSX(ctx, db, shop, "bench.xlsx", data, now, planning.ImportOptions{})
+					if err != nil || res.DBSuccesses != benchProducts*benchMonths {
+						b.Fatalf("%d applied, %v", res.DBSuccesses, err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// bareImport is the limit of an import: the file parsed with the
+// catalogue read, then its cells inserted as new needs in one transaction,
+// nothing read back.
+func bareImport(b *testing.B, db *store.DB, shop string, data []byte, ps []catalog.Product) {
+	ctx := context.Background()
+	imp, err := planning.ParseXLSX("bench.xlsx", data, catalog.NewIndex(ps))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var needs []planning.Need
+	ms := now.UnixMilli()
+	for _, r := range imp.Rows {
+		for _, c := range r.Cells {
+			needs = append(needs, planning.Need{ID: core.NewID(), DistributorID: shop, ProductID: r.Product.ID, Month: imp.Months[c.Month],
+				Quantity: c.Quantity, CreatedAt: ms, UpdatedAt: ms})
+		}
+	}
+	if len(needs) != benchProducts*benchMonths {
+		b.Fatalf("%d cells", len(needs))
+	}
+	if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return planning.Insert(ctx, tx, needs) }); err != nil {
+		b.Fatal(err)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"primeur/core"
@@ -182,24 +181,21 @@ func Insert(ctx context.Context, q store.Q, needs []Need) error {
 	return nil
 }
 
+// needWrites are the columns a write of needs sets, with their types.
+var needWrites = []store.Column{{Name: "id", Type: "text"}, {Name: "distributor_id", Type: "text"},
+	{Name: "product_id", Type: "text"}, {Name: "month", Type: "text"}, {Name: "quantity", Type: "bigint"},
+	{Name: "created_at", Type: "bigint"}, {Name: "updated_at", Type: "bigint"}}
+
+// upsert writes needs, new or changed, in one statement on PostgreSQL
+// (store.Upsert): an existing need of the same shop, product and month
+// takes the new quantity and update time.
 func upsert(ctx context.Context, q store.Q, needs []Need) error {
-	for start := 0; start < len(needs); start += batchRows {
-		batch := needs[start:min(start+batchRows, len(needs))]
-		var b strings.Builder
-		b.WriteString(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES `)
-		args := make([]any, 0, len(batch)*7)
-		for i, n := range batch {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?, ?, ?, ?, ?, ?, ?)")
-			args = append(args, n.ID, n.DistributorID, n.ProductID, n.Month, n.Quantity, n.CreatedAt, n.UpdatedAt)
-		}
-		b.WriteString(` ON CONFLICT (distributor_id, product_id, month)
-			DO UPDATE SET quantity = excluded.quantity, updated_at = excluded.updated_at`)
-		if _, err := store.Exec(ctx, q, b.String(), args...); err != nil {
-			return fmt.Errorf("planning: write needs: %w", err)
-		}
+	if err := store.Upsert(ctx, q, "needs", needWrites, []string{"distributor_id", "product_id", "month"},
+		[]string{"quantity", "updated_at"}, len(needs), func(i int, v []any) {
+			n := needs[i]
+			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = n.ID, n.DistributorID, n.ProductID, n.Month, int64(n.Quantity), n.CreatedAt, n.UpdatedAt
+		}); err != nil {
+		return fmt.Errorf("planning: write needs: %w", err)
 	}
 	return nil
 }

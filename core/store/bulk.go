@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"strings"
 
@@ -92,4 +93,109 @@ func copyFrom(table string, cols []string) string {
 		quoted[i] = pq.QuoteIdentifier(c)
 	}
 	return "COPY " + pq.QuoteIdentifier(table) + " (" + strings.Join(quoted, ", ") + ") FROM STDIN"
+}
+
+// Column is a column of a bulk write: its name and its PostgreSQL type
+// ("text" or "bigint"), which names the array its values travel in.
+type Column struct {
+	Name, Type string
+}
+
+// Upsert writes n rows into table inside the caller's work, inserting each
+// one or, when a row with the same conflict columns exists, setting its
+// update columns to the new values. On PostgreSQL it is one statement
+// whatever n: each column's values go as one array parameter, and
+// unnest turns the arrays back into rows; on SQLite, multi-row INSERT …
+// ON CONFLICT statements of up to 500 rows. row fills the values of row i,
+// in the order of cols, into dst (strings for text columns, integers of any
+// kind or driver.Valuers of them for bigint ones); it must not keep dst. The
+// names are the caller's constants, never user input.
+func Upsert(ctx context.Context, q Q, table string, cols []Column, conflict, update []string, n int, row func(i int, dst []any)) error {
+	if n == 0 {
+		return nil
+	}
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	sets := make([]string, len(update))
+	for i, c := range update {
+		sets[i] = c + " = excluded." + c
+	}
+	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") "
+	tail := " ON CONFLICT (" + strings.Join(conflict, ", ") + ") DO UPDATE SET " + strings.Join(sets, ", ")
+	vals := make([]any, len(cols))
+	if q.DriverName() == "postgres" {
+		arrays := make([]any, len(cols))
+		casts := make([]string, len(cols))
+		for j, c := range cols {
+			casts[j] = "?::" + c.Type + "[]"
+			switch c.Type {
+			case "text":
+				arrays[j] = make([]string, 0, n)
+			case "bigint":
+				arrays[j] = make([]int64, 0, n)
+			default:
+				return fmt.Errorf("store: upsert %s: column %s of type %s", table, c.Name, c.Type)
+			}
+		}
+		for i := range n {
+			row(i, vals)
+			for j, v := range vals {
+				if err := appendValue(arrays, j, v); err != nil {
+					return fmt.Errorf("store: upsert %s, column %s: %w", table, cols[j].Name, err)
+				}
+			}
+		}
+		args := make([]any, len(cols))
+		for j, a := range arrays {
+			args[j] = pq.Array(a)
+		}
+		query := q.Rebind(head + "SELECT * FROM unnest(" + strings.Join(casts, ", ") + ")" + tail)
+		if _, err := q.ExecContext(ctx, query, args...); err != nil {
+			return fmt.Errorf("store: upsert %s: %w", table, err)
+		}
+		return nil
+	}
+	per := min(500, sqliteParams/len(cols))
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	args := make([]any, 0, min(per, n)*len(cols))
+	for start := 0; start < n; start += per {
+		rows := min(per, n-start)
+		args = args[:0]
+		for i := start; i < start+rows; i++ {
+			row(i, vals)
+			args = append(args, vals...)
+		}
+		query := head + "VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", rows), ", ") + tail
+		if _, err := q.ExecContext(ctx, q.Rebind(query), args...); err != nil {
+			return fmt.Errorf("store: upsert %s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+// appendValue appends v to the array of column j, converted as
+// database/sql converts a parameter (a Valuer's value, any integer kind to
+// int64): a string to a text array, an integer to a bigint array.
+func appendValue(arrays []any, j int, v any) error {
+	v, err := driver.DefaultParameterConverter.ConvertValue(v)
+	if err != nil {
+		return err
+	}
+	switch a := arrays[j].(type) {
+	case []string:
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("%T for a text column", v)
+		}
+		arrays[j] = append(a, s)
+	case []int64:
+		x, ok := v.(int64)
+		if !ok {
+			return fmt.Errorf("%T for a bigint column", v)
+		}
+		arrays[j] = append(a, x)
+	}
+	return nil
 }
