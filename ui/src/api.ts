@@ -70,10 +70,11 @@ export async function toApiError(response: Response): Promise<ApiError> {
 }
 
 /**
- * Sends one request. `body`, when given, is sent as JSON (FormData is sent as is).
+ * Sends one request. `body`, when given, is sent as JSON (FormData is sent as is);
+ * `signal` cancels it (the promise then rejects with the AbortError).
  * Resolves with the parsed JSON, or `undefined` for an empty body (204).
  */
-export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' }
   let payload: BodyInit | undefined
   if (body instanceof FormData) {
@@ -84,8 +85,9 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
   }
   let response: Response
   try {
-    response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' })
+    response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal })
   } catch (err) {
+    if (signal?.aborted) throw err
     throw new ApiError(0, 'Network error', err instanceof Error ? err.message : String(err))
   }
   if (!response.ok) throw await toApiError(response)
@@ -95,7 +97,7 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
 
 /** Shorthands over `request`. */
 export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
+  get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, signal),
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
   del: <T>(path: string) => request<T>('DELETE', path),

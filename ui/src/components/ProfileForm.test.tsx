@@ -1,15 +1,20 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { resetPlaces } from '../store/places'
 import { resetState, state } from '../store/state'
 import { distributor, producer } from '../test/fixtures'
+import { ALLEVES, ANNECY, ANNEMASSE, MANIGOD, SERRAVAL, THONES, near, stubPlaces } from '../test/places'
 import { renderWithProviders } from '../test/render'
 import { SHOP_INVISIBLE } from '../onboarding/checklist'
 import { ADDRESS_MESSAGES } from '../validation/address'
 import { PROFILE_MESSAGES } from '../validation/profile'
 import { ProfileForm, profileChanges } from './ProfileForm'
 
-beforeEach(() => resetState('x@exemple.fr'))
+beforeEach(() => {
+  resetState('x@exemple.fr')
+  resetPlaces()
+})
 
 describe('ProfileForm', () => {
   it('enables save only once a field was touched and the form is valid', async () => {
@@ -123,6 +128,7 @@ describe('ProfileForm address and position', () => {
   })
 
   it('tells a shop without position that producers cannot see it, until the town places it', async () => {
+    stubPlaces({ '74000 annecy': [ANNECY] })
     const user = userEvent.setup()
     renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
     expect(screen.getByText(new RegExp(SHOP_INVISIBLE))).toBeInTheDocument()
@@ -130,26 +136,71 @@ describe('ProfileForm address and position', () => {
     await user.type(screen.getByLabelText('Code postal'), '74000')
     await user.type(screen.getByRole('combobox', { name: 'Ville' }), 'annecy')
     await user.tab()
-    expect(screen.getByLabelText('Latitude')).toHaveValue('45.90878')
+    await waitFor(() => expect(screen.getByLabelText('Latitude')).toHaveValue('45.90878'))
     expect(screen.getByLabelText('Longitude')).toHaveValue('6.12565')
     expect(screen.getByRole('status')).toHaveTextContent('Position placée au centre de Annecy')
     expect(screen.queryByText(new RegExp(SHOP_INVISIBLE))).not.toBeInTheDocument()
     expect(screen.getByRole('img', { name: /repère à 45,90878° N, 6,12565° E/ })).toBeInTheDocument()
   })
 
-  it('places a town outside the reference near the main town of its department, and says so', async () => {
+  it('suggests the communes of the postal code and places a village picked among them', async () => {
+    stubPlaces({ '74230': [THONES, MANIGOD, SERRAVAL], '74230 serraval': [SERRAVAL] })
     const user = userEvent.setup()
     renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
     await user.type(screen.getByLabelText('Code postal'), '74230')
-    await user.type(screen.getByRole('combobox', { name: 'Ville' }), 'Thônes')
+    await user.click(screen.getByRole('combobox', { name: 'Ville' }))
+    expect(await screen.findByRole('option', { name: 'Serraval' })).toBeInTheDocument()
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Thônes', 'Manigod', 'Serraval'])
+    await user.click(screen.getByRole('option', { name: 'Serraval' }))
+    await waitFor(() => expect(screen.getByLabelText('Latitude')).toHaveValue('45.80098'))
+    expect(screen.getByRole('status')).toHaveTextContent('Position placée au centre de Serraval')
+  })
+
+  it('says when the town is not a commune of the postal code, placing on the code, and refuses nothing', async () => {
+    stubPlaces({ '74230 annecy': [THONES, MANIGOD, SERRAVAL] })
+    const user = userEvent.setup()
+    renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
+    await user.type(screen.getByLabelText('Code postal'), '74230')
+    await user.type(screen.getByRole('combobox', { name: 'Ville' }), 'Annecy')
     await user.tab()
-    expect(screen.getByRole('status')).toHaveTextContent(
-      "74230 Thônes n'est pas dans notre liste de villes : position approchée sur Annecy (74).",
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        "Annecy n'est pas une commune du 74230 : position placée sur Thônes, de même code postal. Vérifiez la ville",
+      ),
+    )
+    expect(screen.getByLabelText('Latitude')).toHaveValue('45.88123')
+    expect(screen.queryByText(ADDRESS_MESSAGES.town)).not.toBeInTheDocument()
+  })
+
+  it('places a CEDEX code near the commune of the nearest code, and a commune without a point from its neighbours', async () => {
+    stubPlaces({ '74011 annecy cedex': [near(ANNECY)], '74540 allèves': [ALLEVES] })
+    const user = userEvent.setup()
+    renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
+    await user.type(screen.getByLabelText('Code postal'), '74011')
+    await user.type(screen.getByRole('combobox', { name: 'Ville' }), 'Annecy Cedex')
+    await user.tab()
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        "Aucune commune n'a le code postal 74011 (code CEDEX ?) : position approchée sur Annecy (74000).",
+      ),
     )
     expect(screen.getByLabelText('Latitude')).toHaveValue('45.90878')
+
+    await user.clear(screen.getByLabelText('Code postal'))
+    await user.type(screen.getByLabelText('Code postal'), '74540')
+    await user.clear(screen.getByRole('combobox', { name: 'Ville' }))
+    await user.type(screen.getByRole('combobox', { name: 'Ville' }), 'Allèves')
+    await user.tab()
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        "Position approchée de Allèves, d'après les communes voisines",
+      ),
+    )
+    expect(screen.getByLabelText('Latitude')).toHaveValue('45.80500')
   })
 
   it('keeps a position moved by hand when the same town is typed again', async () => {
+    stubPlaces({ '74000 annecy': [ANNECY], '74100 annemasse': [ANNEMASSE] })
     const user = userEvent.setup()
     const shop = { ...distributor, addressLine3: '74000 Annecy', latitude: '45.9009', longitude: '6.1265' }
     renderWithProviders(<ProfileForm user={shop} onClose={() => {}} />)
@@ -166,10 +217,11 @@ describe('ProfileForm address and position', () => {
     await user.clear(town)
     await user.type(town, 'Annemasse')
     await user.tab()
-    expect(screen.getByLabelText('Latitude')).toHaveValue('46.19439')
+    await waitFor(() => expect(screen.getByLabelText('Latitude')).toHaveValue('46.19439'))
   })
 
   it('checks the postal code and asks the town with it', async () => {
+    stubPlaces({})
     const user = userEvent.setup()
     renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
     await user.type(screen.getByLabelText('Code postal'), '7400')
@@ -187,7 +239,11 @@ describe('ProfileForm address and position', () => {
   it('sends the three address lines, the postal code and town in the third', async () => {
     const fetch = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(new Response(JSON.stringify({ user: distributor, orders: [] })))
+      .mockImplementation(async (input) =>
+        String(input).startsWith('/api/places')
+          ? new Response(JSON.stringify({ places: [ANNECY] }))
+          : new Response(JSON.stringify({ user: distributor, orders: [] })),
+      )
     const user = userEvent.setup()
     // The demo keeps "74000 Annecy" in the second line: the form reads it as the postal line.
     const shop = { ...distributor, addressLine1: '12 rue Sommeiller', addressLine2: '74000 Annecy' }
@@ -195,8 +251,9 @@ describe('ProfileForm address and position', () => {
     expect(screen.getByLabelText("Complément d'adresse")).toHaveValue('')
     await user.type(screen.getByLabelText("Complément d'adresse"), 'Bâtiment B')
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
-    await waitFor(() => expect(fetch).toHaveBeenCalled())
-    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({
+    await waitFor(() => expect(fetch.mock.calls.some((c) => c[1]?.method === 'PUT')).toBe(true))
+    const put = fetch.mock.calls.find((c) => c[1]?.method === 'PUT')!
+    expect(JSON.parse(String(put[1]?.body))).toEqual({
       addressLine1: '12 rue Sommeiller',
       addressLine2: 'Bâtiment B',
       addressLine3: '74000 Annecy',

@@ -16,10 +16,13 @@ import {
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
-import { type AddressPlace, normalizeText, placeOfAddress, townSuggestions } from '../map/cities'
-import { type LonLat, shopLonLat } from '../map/geo'
+import { type LonLat, shopLonLat } from '../map/coordinates'
+import { type AddressPlace, addressPlace, townOf } from '../map/places'
+import { normalizeText } from '../map/text'
+import { usePlaceSearch } from '../map/usePlaceSearch'
 import { PositionPicker, coordinateText } from '../map/PositionPicker'
 import { SHOP_INVISIBLE, isOnMap, profileFieldId } from '../onboarding/checklist'
+import { searchPlaces } from '../store/places'
 import { updateProfile } from '../store/session'
 import type { NotificationPref, PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
 import { type AddressParts, addressErrors, joinAddress, splitAddress } from '../validation/address'
@@ -147,21 +150,40 @@ export function profileChanges(type: UserType, initial: ProfileValues, values: P
 }
 
 /** What the form says after placing the position from the address (`postcode`, `town` as typed). */
-export function placeNote(place: AddressPlace, postcode: string, town: string): string {
+export function placeNote({ place, how }: AddressPlace, postcode: string, town: string): string {
   const refine = 'Cliquez sur la carte ou déplacez le repère pour'
-  const { name, department } = place.city
+  const name = place.city.name
   const code = postcode.replace(/\s/g, '')
-  switch (place.how) {
+  const typed = town.trim()
+  // A commune without a point of its own is placed from its neighbours (PRODUCT §3).
+  const approached = place.position !== 'own'
+  switch (how) {
     case 'town':
-      return `Position placée au centre de ${name} : ${refine} indiquer l'emplacement exact.`
+      return approached
+        ? `Position approchée de ${name}, d'après les communes voisines : ${refine} indiquer l'emplacement exact.`
+        : `Position placée au centre de ${name} : ${refine} indiquer l'emplacement exact.`
     case 'postcode':
-      return town.trim() === '' || normalizeText(town) === place.city.key
-        ? `Position placée au centre de ${name} (${code}) : ${refine} indiquer l'emplacement exact.`
-        : `${town.trim()} n'est pas dans notre liste de villes : position placée sur ${name}, de même code postal. ${refine} la préciser.`
+      return typed === '' || normalizeText(typed) === place.city.key
+        ? `Position placée ${approached ? 'près' : 'au centre'} de ${name} (${code}) : ${refine} indiquer l'emplacement exact.`
+        : `${typed} n'est pas une commune du ${code} : position placée sur ${name}, de même code postal. Vérifiez la ville ; ${refine} préciser la position.`
     default:
-      return `${[code, town.trim()].filter(Boolean).join(' ')} n'est pas dans notre liste de villes : position approchée sur ${name} (${department}). ${refine} la préciser.`
+      return `Aucune commune n'a le code postal ${code} (code CEDEX ?) : position approchée sur ${name} (${place.postalCode}). ${refine} la préciser.`
   }
 }
+
+/** The query of the place search for an address: the postal code when complete, then the town. */
+function addressQuery(postcode: string, town: string): string {
+  const code = postcode.replace(/\s/g, '')
+  return [/^\d{5}$/.test(code) ? code : '', town.trim()].filter(Boolean).join(' ')
+}
+
+/** The address a position was placed for, as compared: "74230|thones". */
+function addressKey(postcode: string, town: string): string {
+  return `${postcode.replace(/\s/g, '')}|${normalizeText(town)}`
+}
+
+/** How many places the address asks of the reference: every commune of most postal codes. */
+const ADDRESS_LIMIT = 30
 
 /** Fields of each part of the form, in order (PRODUCT §2 "Profile form"). */
 const SECTIONS: { legend: string; fields: readonly ProfileField[]; roles?: readonly UserType[] }[] = [
@@ -209,8 +231,10 @@ export function ProfileForm({
   })
   const submission = useSubmit()
   const [note, setNote] = useState<string | null>(null)
-  // The town the position was last placed on: retyping the same town keeps a pin moved by hand.
-  const placedOn = useRef<string | null>(placeOfAddress(initial.postcode ?? '', initial.town ?? '')?.city.id ?? null)
+  // The address the position was last placed for: retyping it keeps a pin moved by hand.
+  const placedFor = useRef<string | null>(addressKey(initial.postcode ?? '', initial.town ?? ''))
+  // The address typed last, so that a late answer for an older one is left aside.
+  const latestAddress = useRef('')
 
   useEffect(() => {
     if (!focus) return
@@ -240,29 +264,36 @@ export function ProfileForm({
     [setValue],
   )
 
-  /** Places the position on the town of the address when the town changed, or when there is none yet. */
-  const placeFromAddress = (postcode: string, town: string) => {
+  /** Places the position on the town of the address when the address changed, or when there is none yet. */
+  const placeFromAddress = async (postcode: string, town: string) => {
     if (addressErrors(postcode, town).postcode) return
-    const place = placeOfAddress(postcode, town)
-    if (!place) return
-    if (position && place.city.id === placedOn.current) {
-      // Same town: a pin moved by hand stays; a note of this session follows what was typed.
-      if (note) setNote(placeNote(place, postcode, town))
+    const query = addressQuery(postcode, town)
+    const key = addressKey(postcode, town)
+    latestAddress.current = key
+    if (!query || (position && key === placedFor.current && !note)) return
+    let matches
+    try {
+      matches = await searchPlaces(query, { limit: ADDRESS_LIMIT })
+    } catch (err) {
+      console.error('places:', err)
       return
     }
-    placedOn.current = place.city.id
-    setPosition(place.city.lonLat)
+    if (latestAddress.current !== key) return
+    const place = addressPlace(matches, postcode, town)
+    if (!place) return
+    if (!(position && key === placedFor.current)) {
+      placedFor.current = key
+      setPosition(place.place.city.lonLat)
+    }
     setNote(placeNote(place, postcode, town))
   }
 
-  const suggestions = useMemo(
-    () => townSuggestions(values.postcode ?? '', values.town ?? ''),
-    [values.postcode, values.town],
-  )
-  const townCenter = useMemo(
-    () => placeOfAddress(values.postcode ?? '', values.town ?? '')?.city.lonLat ?? null,
-    [values.postcode, values.town],
-  )
+  // The towns of the postal code, narrowed by what is typed; the first places the empty map.
+  const { matches: found } = usePlaceSearch(addressQuery(values.postcode ?? '', values.town ?? ''), {
+    limit: ADDRESS_LIMIT,
+  })
+  const suggestions = useMemo(() => [...new Set(found.filter((m) => !m.approximate).map(townOf))], [found])
+  const townCenter = found[0]?.city.lonLat ?? null
 
   // The saved accounting email waits for its link: invoices go to the login email meanwhile.
   const accountingUnconfirmed = !!user.emailAccounting && user.emailAccountingConfirmed === false
@@ -342,7 +373,7 @@ export function ProfileForm({
                     onChange={(e) => form.setValue('postcode', e.currentTarget.value)}
                     onBlur={() => {
                       form.touch('postcode')
-                      placeFromAddress(values.postcode ?? '', values.town ?? '')
+                      void placeFromAddress(values.postcode ?? '', values.town ?? '')
                     }}
                     error={form.errorOf('postcode')}
                   />
@@ -357,10 +388,10 @@ export function ProfileForm({
                     filter={({ options }) => options}
                     value={values.town ?? ''}
                     onChange={(town) => form.setValue('town', town)}
-                    onOptionSubmit={(town) => placeFromAddress(values.postcode ?? '', town)}
+                    onOptionSubmit={(town) => void placeFromAddress(values.postcode ?? '', town)}
                     onBlur={() => {
                       form.touch('town')
-                      placeFromAddress(values.postcode ?? '', values.town ?? '')
+                      void placeFromAddress(values.postcode ?? '', values.town ?? '')
                     }}
                     error={form.errorOf('town')}
                     comboboxProps={{ withinPortal: true }}

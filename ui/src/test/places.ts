@@ -1,0 +1,95 @@
+// A stand-in for the server's place reference in unit tests: `GET
+// /api/places` answers what each test gives per query (the search itself is
+// tested in Go, core/places), a request honours its AbortSignal, and every
+// other request fails. The places are as the reference has them.
+import { vi } from 'vitest'
+
+/** A place of an answer of `GET /api/places`. */
+export interface PlaceJSON {
+  code: string
+  kind: 'commune' | 'arrondissement' | 'former'
+  name: string
+  commune: string
+  department: string
+  postalCode: string
+  postalCodes: string[]
+  population: number
+  latitude: number
+  longitude: number
+  position: 'own' | 'postcode' | 'area'
+  approximate: boolean
+}
+
+function commune(code: string, name: string, postalCodes: string[], population: number, lat: number, lon: number) {
+  return {
+    code,
+    kind: 'commune',
+    name,
+    commune: '',
+    department: code.slice(0, 2),
+    postalCode: postalCodes[0],
+    postalCodes,
+    population,
+    latitude: lat,
+    longitude: lon,
+    position: 'own',
+    approximate: false,
+  } satisfies PlaceJSON
+}
+
+export const ANNECY = commune(
+  '74010',
+  'Annecy',
+  ['74000', '74370', '74600', '74940', '74960'],
+  132117,
+  45.90878,
+  6.12565,
+)
+export const ANNEMASSE = commune('74012', 'Annemasse', ['74100'], 37628, 46.19439, 6.23775)
+export const THONES = commune('74280', 'Thônes', ['74230'], 6654, 45.88123, 6.32572)
+export const MANIGOD = commune('74160', 'Manigod', ['74230'], 1000, 45.86208, 6.37594)
+export const SERRAVAL = commune('74265', 'Serraval', ['74230'], 758, 45.80098, 6.34021)
+/** Allèves has no point of its own: the mean of its postal code's communes. */
+export const ALLEVES = {
+  ...commune('74004', 'Allèves', ['74540'], 397, 45.805, 6.02429),
+  position: 'postcode' as const,
+}
+export const ANNECY_LE_VIEUX: PlaceJSON = {
+  ...commune('74011', 'Annecy-le-Vieux', ANNECY.postalCodes, 0, 45.91971, 6.14393),
+  kind: 'former',
+  commune: 'Annecy',
+}
+export const PARIS_15: PlaceJSON = {
+  ...commune('75115', 'Paris 15e Arrondissement', ['75015'], 227746, 48.85341, 2.3488),
+  kind: 'arrondissement',
+  commune: 'Paris',
+  position: 'area',
+}
+
+/** The place marked as found on a neighbouring postal code (a CEDEX code typed). */
+export const near = (p: PlaceJSON): PlaceJSON => ({ ...p, approximate: true })
+
+/**
+ * Stubs fetch: `GET /api/places?q=…` answers `answers[q]` (q lower-cased,
+ * spaces collapsed; none for an unknown query), after `delay` ms when given.
+ * Returns the spy, whose calls are the requests.
+ */
+export function stubPlaces(answers: Record<string, PlaceJSON[]>, { delay = 0 }: { delay?: number } = {}) {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+    const url = new URL(String(input), 'http://localhost')
+    if (url.pathname !== '/api/places') return Promise.reject(new Error(`unexpected request ${url.pathname}`))
+    const q = (url.searchParams.get('q') ?? '').trim().replace(/\s+/g, ' ').toLowerCase()
+    const limit = Number(url.searchParams.get('limit') ?? 10)
+    const body = JSON.stringify({ places: (answers[q] ?? []).slice(0, limit) })
+    return new Promise<Response>((resolve, reject) => {
+      const signal = init?.signal
+      const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'))
+      if (signal?.aborted) return abort()
+      const timer = setTimeout(() => resolve(new Response(body)), delay)
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer)
+        abort()
+      })
+    })
+  })
+}
