@@ -134,13 +134,16 @@ test('a new shop is told it is invisible to producers, places itself from its to
     'Longitude',
   ])
 
-  // Thônes is not in the reference: near Annecy, said so.
+  // Thônes, a small town of the place reference: the postal code lists its communes, the town places the shop.
   await form.getByLabel('Adresse', { exact: true }).fill('3 place de l’Église')
   await postcode.fill('74230')
-  await form.getByRole('combobox', { name: 'Ville' }).fill('Thônes')
+  const town = form.getByRole('combobox', { name: 'Ville' })
+  await town.click()
+  await expect(page.getByRole('option', { name: 'Serraval' })).toBeVisible()
+  await town.fill('Thônes')
   await form.getByLabel('Adresse', { exact: true }).focus()
-  await expect(form.getByText("74230 Thônes n'est pas dans notre liste de villes")).toBeVisible()
-  await expect(form.getByLabel('Latitude')).toHaveValue('45.90878')
+  await expect(form.getByText('Position placée au centre de Thônes')).toBeVisible()
+  await expect(form.getByLabel('Latitude')).toHaveValue('45.88123')
   await expect(form.getByText(INVISIBLE)).toHaveCount(0)
 
   // A click on the small map moves the pin there.
@@ -148,9 +151,9 @@ test('a new shop is told it is invisible to producers, places itself from its to
   await picker.scrollIntoViewIfNeeded()
   const box = (await picker.boundingBox())!
   await page.mouse.click(box.x + box.width / 2 + 60, box.y + box.height / 2 - 20)
-  await expect(form.getByLabel('Longitude')).not.toHaveValue('6.12565')
+  await expect(form.getByLabel('Longitude')).not.toHaveValue('6.32572')
   const longitude = Number(await form.getByLabel('Longitude').inputValue())
-  expect(longitude).toBeGreaterThan(6.13)
+  expect(longitude).toBeGreaterThan(6.33)
   await page.screenshot({ path: test.info().outputPath('shop-position.png'), fullPage: false })
 
   await form.getByLabel('Forme juridique').fill('SAS')
@@ -195,9 +198,22 @@ test('a producer searches a town by postal code or name and opens a shop within 
   expect(names[iThones]).toMatch(/15,7 km/)
   await page.screenshot({ path: test.info().outputPath('map-search.png'), fullPage: true })
 
-  // A postal code, then the shop's needs.
+  // A village of 750 people, not one of the 286 towns the map labels, with a typo: Thônes's shop is the nearest.
+  await search.fill('seraval')
+  await expect(page.getByRole('option', { name: 'Serraval (74230)' })).toBeVisible()
+  await search.press('Enter')
+  await expect(search).toHaveValue('Serraval (74230)')
+  await expect(page.getByTestId('shop-map')).toHaveAttribute('data-center', '6.3402,45.8010')
+  const village = page.getByRole('region', { name: 'Magasins à moins de 30 km de Serraval (74230)' })
+  const around = await village.getByRole('listitem').allTextContents()
+  const thonesFirst = around.findIndex((n) => n.startsWith(thones.name))
+  expect(thonesFirst).toBeGreaterThanOrEqual(0)
+  expect(around.findIndex((n) => n.startsWith(near.name))).toBeGreaterThan(thonesFirst)
+
+  // A postal code, Enter at once (the first commune once the answer comes), then the shop's needs.
   await search.fill('74000')
   await search.press('Enter')
+  await expect(search).toHaveValue('Annecy (74000)')
   await results.getByRole('link', { name: `Voir les besoins de ${thones.name}` }).click()
   await expect(page).toHaveURL(new RegExp(`/prod/needs/${thones.id}$`))
 })

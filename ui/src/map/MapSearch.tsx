@@ -75,7 +75,7 @@ export function MapSearch({ onPick }: { onPick: (match: PlaceMatch) => void }) {
           }}
           onFocus={() => query.trim() && combobox.openDropdown()}
           onBlur={() => combobox.closeDropdown()}
-          rightSection={status === 'loading' ? <Loader size="xs" aria-label="Recherche en cours" /> : null}
+          rightSection={status === 'loading' ? <Loader size="xs" /> : null}
           autoComplete="off"
           type="search"
         />
