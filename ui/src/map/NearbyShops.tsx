@@ -48,8 +48,8 @@ export function NearbyShops({
         </Group>
         {match.approximate ? (
           <Text size="sm" c="dimmed">
-            Ce code postal n'est pas dans notre liste de villes : la recherche part de {match.city.name}, ville
-            principale du département.
+            Aucune commune n'a ce code postal (code CEDEX ?) : la recherche part de {match.city.name}, de code postal
+            voisin.
           </Text>
         ) : null}
         <Text size="sm" role="status">

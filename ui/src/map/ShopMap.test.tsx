@@ -1,6 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { resetPlaces } from '../store/places'
+import { ANNECY, MARSEILLE_1, near, stubPlaces } from '../test/places'
 import { renderWithProviders } from '../test/render'
 import type { DistributorEntry } from '../types'
 import { ShopMap, scoreTooltip } from './ShopMap'
@@ -162,6 +164,7 @@ describe('ShopMap', () => {
 })
 
 describe('ShopMap search by postal code', () => {
+  beforeEach(() => resetPlaces())
   const withThones: DistributorEntry[] = [
     ...shops,
     { _id: 'd5', name: 'Le Panier des Aravis', email: '', latitude: '45.8817', longitude: '6.3250' },
@@ -175,8 +178,10 @@ describe('ShopMap search by postal code', () => {
     renderWithProviders(
       <ShopMap shops={withThones} scores={{}} onShopClick={() => {}} shopLink={(id) => `/prod/needs/${id}`} />,
     )
+    stubPlaces({ '74000': [ANNECY] })
     await user.type(search(), '74000')
-    const listbox = await screen.findByRole('listbox', { name: 'Villes trouvées' })
+    const listbox = await screen.findByRole('listbox', { name: 'Communes trouvées' })
+    await within(listbox).findByRole('option')
     expect(
       within(listbox)
         .getAllByRole('option')
@@ -203,6 +208,7 @@ describe('ShopMap search by postal code', () => {
   it('forgives accents, case and a typo in a town, with the keyboard alone', async () => {
     geolocation(undefined)
     const user = userEvent.setup()
+    stubPlaces({ anecy: [ANNECY] })
     renderWithProviders(<ShopMap shops={withThones} scores={{}} ownShopId="d1" />)
     await user.type(search(), 'ANECY')
     await screen.findByRole('option', { name: 'Annecy (74000)' })
@@ -216,26 +222,28 @@ describe('ShopMap search by postal code', () => {
     expect(screen.queryByTestId('search-area')).not.toBeInTheDocument()
   })
 
-  it('says when no town matches, and when no shop is near', async () => {
+  it('says when no commune matches, and when no shop is near', async () => {
     geolocation(undefined)
+    stubPlaces({ '13001': [MARSEILLE_1] })
     const user = userEvent.setup()
     renderWithProviders(<ShopMap shops={shops} scores={{}} />)
     await user.type(search(), 'zzzzzz')
-    expect(await screen.findByText('Aucune ville ne correspond')).toBeInTheDocument()
+    expect(await screen.findByText('Aucune commune ne correspond')).toBeInTheDocument()
     await user.clear(search())
     await user.type(search(), '13001')
-    await user.click(await screen.findByRole('option', { name: 'Marseille (13001)' }))
+    await user.click(await screen.findByRole('option', { name: 'Marseille 1er Arrondissement (13001)' }))
     expect(within(nearby()).getByRole('status')).toHaveTextContent(
-      'Aucun magasin à moins de 30 km de Marseille (13001)',
+      'Aucun magasin à moins de 30 km de Marseille 1er Arrondissement (13001)',
     )
   })
 
-  it('searches around the main town of the department for a postal code outside the reference', async () => {
+  it('searches around a commune of the nearest postal code for a code of no commune (CEDEX)', async () => {
     geolocation(undefined)
+    stubPlaces({ '74011': [near(ANNECY)] })
     const user = userEvent.setup()
     renderWithProviders(<ShopMap shops={shops} scores={{}} />)
-    await user.type(search(), '74230')
-    await user.click(await screen.findByRole('option', { name: /Annecy \(74000\)/ }))
-    expect(within(nearby()).getByText(/Ce code postal n'est pas dans notre liste de villes/)).toBeInTheDocument()
+    await user.type(search(), '74011')
+    await user.click(await screen.findByRole('option', { name: /Annecy \(74000\)\s*code postal voisin/ }))
+    expect(within(nearby()).getByText(/Aucune commune n'a ce code postal \(code CEDEX \?\)/)).toBeInTheDocument()
   })
 })

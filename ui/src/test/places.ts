@@ -66,6 +66,12 @@ export const PARIS_15: PlaceJSON = {
   position: 'area',
 }
 
+export const MARSEILLE_1: PlaceJSON = {
+  ...commune('13201', 'Marseille 1er Arrondissement', ['13001'], 37599, 43.29814, 5.38407),
+  kind: 'arrondissement',
+  commune: 'Marseille',
+}
+
 /** The place marked as found on a neighbouring postal code (a CEDEX code typed). */
 export const near = (p: PlaceJSON): PlaceJSON => ({ ...p, approximate: true })
 
