@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 )
@@ -369,17 +370,30 @@ func BenchmarkSearch(b *testing.B) {
 	for _, q := range []string{"74230", "74", "thones", "saint", "st etienne", "seraval", "les villards sur thones", "74230 manigot", "xqzwv"} {
 		b.Run(strings.ReplaceAll(q, " ", "_"), func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := cpuTime(b)
 			for b.Loop() {
 				r.Search(q, DefaultLimit)
 			}
+			// The process's CPU per search: on a shared machine wall times vary, this less.
+			b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
+}
+
+// cpuTime is the process's CPU time so far (user and system), in ns.
+func cpuTime(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkLoad measures parsing the embedded file and reports the heap the
 // loaded reference keeps.
 func BenchmarkLoad(b *testing.B) {
 	var kept uint64
+	cpu := cpuTime(b)
 	for b.Loop() {
 		var before, after runtime.MemStats
 		runtime.GC()
@@ -394,4 +408,5 @@ func BenchmarkLoad(b *testing.B) {
 		runtime.KeepAlive(r)
 	}
 	b.ReportMetric(float64(kept)/(1<<20), "MiB-kept")
+	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op") // two forced GCs included
 }
