@@ -22,6 +22,8 @@ import (
 	"primeur/core/payments"
 	"primeur/core/printable"
 	"primeur/core/store"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // Lease is how long a claim on a document's email holds. A process that
@@ -162,8 +164,11 @@ func (e Env) failed(ctx context.Context, s slot, id, token string, err error) {
 		return
 	}
 	var attempts []int
-	if rerr := store.Select(ctx, e.DB, &attempts, `UPDATE `+s.table+` SET `+s.claim+` = NULL, `+s.claimedAt+` = NULL,
-		`+s.attempts+` = `+s.attempts+` + 1 WHERE id = ? AND `+s.claim+` = ? RETURNING `+s.attempts, id, token); rerr != nil {
+	if rerr := e.DB.Tx(ctx, func(tx *sqlx.Tx) error {
+		attempts = attempts[:0]
+		return store.Select(ctx, tx, &attempts, `UPDATE `+s.table+` SET `+s.claim+` = NULL, `+s.claimedAt+` = NULL,
+		`+s.attempts+` = `+s.attempts+` + 1 WHERE id = ? AND `+s.claim+` = ? RETURNING `+s.attempts, id, token)
+	}); rerr != nil {
 		e.Log.Error("jobs: record a failed attempt", "table", s.table, "id", id, "err", rerr)
 		return
 	}

@@ -324,6 +324,22 @@ func (db *DB) takeWriter(ctx context.Context) (func(), error) {
 	}
 }
 
+// ExecContext runs one statement outside a transaction. On SQLite it
+// first takes the process's turn to write, as Tx does (see DB.writer):
+// a writer that polled in SQLite's busy handler instead would meet each
+// transaction of the line handing the lock straight to the next, and could
+// wait out the busy timeout. A write outside a transaction is therefore an
+// Exec (or store.Exec on the DB); a statement that writes and returns
+// rows runs in Tx.
+func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	release, err := db.takeWriter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return db.DB.ExecContext(ctx, query, args...)
+}
+
 func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	release, err := db.takeWriter(ctx)
 	if err != nil {

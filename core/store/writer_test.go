@@ -11,7 +11,8 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// TestWritersQueueInTheProcess runs concurrent writers on a SQLite file
+// TestWritersQueueInTheProcess runs concurrent writers (transactions, and
+// statements outside one) on a SQLite file
 // whose busy timeout is zero: a writer that met another's lock in SQLite
 // would fail at once (and after Tx's retries, for good). With the
 // process's line (DB.writer) every transaction gets its turn and no
@@ -34,11 +35,19 @@ func TestWritersQueueInTheProcess(t *testing.T) {
 		}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		for range writers {
+		for w := range writers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				for range each {
+					if w%4 == 0 { // a statement outside a transaction waits in the same line
+						if _, err := db.ExecContext(ctx, `UPDATE n SET v = v + 1`); err != nil {
+							mu.Lock()
+							failed++
+							mu.Unlock()
+						}
+						continue
+					}
 					err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 						if _, err := tx.ExecContext(ctx, `UPDATE n SET v = v + 1`); err != nil {
 							return err
