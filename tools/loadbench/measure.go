@@ -282,14 +282,34 @@ func load1() float64 {
 	return f
 }
 
-// login opens a session and returns its cookie header.
+// login opens a session and returns its cookie header. A login the daemon
+// turns away for now (503: its password checks are bounded, and a machine
+// still busy with the last measure may keep one waiting too long) is tried
+// again, a few times, after a pause.
 func login(base, email string) (string, error) {
+	for attempt := 1; ; attempt++ {
+		cookie, err := loginOnce(base, email)
+		if !errors.Is(err, errLater) || attempt == 5 {
+			return cookie, err
+		}
+		log.Printf("login %s: %v; again in %d s", email, err, attempt)
+		time.Sleep(time.Duration(attempt) * time.Second)
+	}
+}
+
+// errLater is a login the daemon turned away for now.
+var errLater = errors.New("503")
+
+func loginOnce(base, email string) (string, error) {
 	body, _ := json.Marshal(map[string]string{"email": email, "password": Password})
 	resp, err := http.Post(base+"/auth/login", "application/json", bytes.NewReader(body))
 	if err != nil {
 		return "", err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		return "", fmt.Errorf("login %s: %w", email, errLater)
+	}
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
 		return "", fmt.Errorf("login %s: %s %s", email, resp.Status, b)
