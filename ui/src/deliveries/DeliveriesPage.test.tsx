@@ -4,12 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DELIVERY_TOASTS, deliverySettings } from '../store/deliveries'
 import { resetState, state } from '../store/state'
 import { distributor, producer } from '../test/fixtures'
+import { asPhone } from '../test/phone'
 import { renderWithProviders } from '../test/render'
 import type { Delivery, Order } from '../types'
 import { CLAIM_MESSAGES } from '../validation/claim'
 import { DELIVERY_MESSAGES } from '../validation/delivery'
 import { CANCEL_DIALOG } from './CancelDeliveryButton'
-import { DeliveriesPage } from './DeliveriesPage'
+import { DELIVERY_SHEET_TITLE, DeliveriesPage } from './DeliveriesPage'
 import { EMPTY_TEXT } from './DeliveriesTable'
 
 const json = (status: number, body: unknown) =>
@@ -405,6 +406,61 @@ describe('DeliveriesPage', () => {
     expect(
       within(editor).getByRole('link', { name: 'Télécharger la facture complémentaire FA-2026-000004' }),
     ).toHaveAttribute('href', '/print/creditnote/c2')
+  })
+})
+
+describe('DeliveriesPage on a phone', () => {
+  it('opens the shop’s note in a sheet on a tap of its row, where the claim is answered, and closes', async () => {
+    asPhone()
+    const user = userEvent.setup()
+    const d = delivery('a', '2026-11-18', 'done', 5, {
+      claimStatus: 'sent',
+      deliveryLines: [
+        { _id: 'a-t', product: 'tomate', price: 2.5, quantityExpected: 10, quantitySent: 10, quantityClaimed: -2 },
+      ],
+    })
+    setUp('distributor', [order([d])])
+    stubFetch(json(200, order([{ ...d, claimStatus: 'accepted' }], { producer: 'p1' })))
+    renderWithProviders(<DeliveriesPage />)
+    // No side pane, so no prompt to select a delivery.
+    expect(screen.queryByText(/Sélectionnez une livraison/)).not.toBeInTheDocument()
+    await user.click(screen.getByRole('tab', { name: 'Passées' }))
+    const row = within(table()).getByRole('row', { name: /Livrée/ })
+    await user.click(within(row).getByRole('cell', { name: '5' }))
+    const sheet = await screen.findByRole('dialog', { name: DELIVERY_SHEET_TITLE })
+    const editor = within(sheet).getByRole('region', { name: 'Bon de livraison' })
+    await user.click(within(editor).getByRole('button', { name: "Accepter l'avoir" }))
+    await waitFor(() => expect(within(editor).getByText("Demande d'avoir reçue, acceptée")).toBeInTheDocument())
+    // The way back: the table, the focus on the row, still selected.
+    await user.click(within(sheet).getByRole('button', { name: 'Fermer le détail' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(row).toHaveAttribute('aria-selected', 'true')
+    // Enter on the row opens it again.
+    row.focus()
+    await user.keyboard('{Enter}')
+    expect(await screen.findByRole('dialog', { name: DELIVERY_SHEET_TITLE })).toBeInTheDocument()
+  })
+
+  it('opens the producer’s claim form in the sheet and keeps the export under the table', async () => {
+    asPhone()
+    const user = userEvent.setup()
+    setUp('producer', [
+      order([delivery('a', '2026-11-18', 'done', 5)], { invoice: undefined }),
+      order([delivery('b', '2026-10-10', 'done', 1)], {
+        _id: 'o0',
+        date: '2026-10-01',
+        invoice: { _id: 'i', number: 'FA-2026-000003', issuedAt: '2026-11-01T05:00:00Z', credits: [] },
+      }),
+    ])
+    stubFetch()
+    renderWithProviders(<DeliveriesPage />)
+    expect(screen.getByRole('heading', { name: 'Export comptable' })).toBeInTheDocument()
+    await user.click(screen.getByRole('tab', { name: 'Passées' }))
+    expect(screen.queryByRole('region', { name: 'Bon de livraison' })).not.toBeInTheDocument()
+    await user.click(screen.getByRole('cell', { name: '5' }))
+    const sheet = await screen.findByRole('dialog', { name: DELIVERY_SHEET_TITLE })
+    expect(within(sheet).getByLabelText('Quantité réclamée — Tomate (kg)')).toBeInTheDocument()
+    expect(within(sheet).getByRole('button', { name: "Envoyer la demande d'avoir" })).toBeDisabled()
   })
 })
 

@@ -1,5 +1,7 @@
 import { Grid, Paper, Stack, Tabs, Text, Title } from '@mantine/core'
 import { useEffect, useMemo, useState } from 'react'
+import { DetailSheet } from '../components/DetailSheet'
+import { usePhone } from '../components/usePhone'
 import { dayOf } from '../format'
 import { loadDeliverySettings, useDeliveryLock, useDeliveryLockLabel } from '../store/deliveries'
 import { useDistributors, useOrders, useProducers, useProducts, useUser } from '../store/hooks'
@@ -23,9 +25,13 @@ import { useNow } from './useNow'
 /** PRODUCT §2 title of the deliveries page. */
 export const DELIVERIES_TITLE = 'Livraisons passees et futures'
 
+/** The title of the delivery's sheet on a phone. */
+export const DELIVERY_SHEET_TITLE = 'Détail de la livraison'
+
 /**
  * The deliveries page of both roles (PRODUCT §2): Livrer for producers
- * (/prod/deliveries), Récep. for shops (/dis/deliveries).
+ * (/prod/deliveries), Récep. for shops (/dis/deliveries). The selected
+ * delivery's note shows beside the table, or on a phone in a sheet over it.
  */
 export function DeliveriesPage() {
   const user = useUser()
@@ -47,6 +53,14 @@ export function DeliveriesPage() {
   const [page, setPage] = useState(1)
   const [size, setSize] = useState(5)
   const [selected, setSelected] = useState<string | null>(null)
+  // On a phone the note is a sheet, opened by a tap (or Enter) on a row and
+  // closed by its button, Escape or a tap outside (the focus back on the row).
+  const phone = usePhone()
+  const [sheet, setSheet] = useState(false)
+  const select = (id: string) => {
+    setSelected(id)
+    if (phone) setSheet(true)
+  }
 
   const names = useMemo(() => {
     const m = new Map<string, string>()
@@ -76,11 +90,18 @@ export function DeliveriesPage() {
   }
 
   if (!user) return null
+  const editor = current ? (
+    <DeliveryEditor row={current} role={role} products={productMap} now={now} lock={lock} lockLabel={lockLabel} />
+  ) : (
+    <Paper withBorder p="md">
+      <Text c="dimmed">Sélectionnez une livraison pour afficher son bon de livraison.</Text>
+    </Paper>
+  )
   return (
     <Stack p="md" gap="md">
       <Title order={1}>{DELIVERIES_TITLE}</Title>
       <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 7 }}>
+        <Grid.Col span={{ base: 12, md: phone ? 12 : 7 }}>
           <Tabs value={filter} onChange={changeFilter}>
             <Tabs.List mb="sm">
               {FILTERS.map((f) => (
@@ -96,7 +117,7 @@ export function DeliveriesPage() {
             sort={sort}
             onSort={changeSort}
             selected={selected}
-            onSelect={setSelected}
+            onSelect={select}
             page={paged.page}
             pages={paged.pages}
             onPage={setPage}
@@ -107,28 +128,28 @@ export function DeliveriesPage() {
             }}
           />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          {current ? (
-            <DeliveryEditor
-              row={current}
-              role={role}
-              products={productMap}
-              now={now}
-              lock={lock}
-              lockLabel={lockLabel}
-            />
-          ) : (
-            <Paper withBorder p="md">
-              <Text c="dimmed">Sélectionnez une livraison pour afficher son bon de livraison.</Text>
-            </Paper>
-          )}
-          {role === 'producer' ? (
-            <Stack mt="md">
+        {phone ? (
+          role === 'producer' ? (
+            <Grid.Col span={12}>
               <InvoiceExport orders={orders} />
-            </Stack>
-          ) : null}
-        </Grid.Col>
+            </Grid.Col>
+          ) : null
+        ) : (
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            {editor}
+            {role === 'producer' ? (
+              <Stack mt="md">
+                <InvoiceExport orders={orders} />
+              </Stack>
+            ) : null}
+          </Grid.Col>
+        )}
       </Grid>
+      {phone ? (
+        <DetailSheet opened={sheet && !!current} onClose={() => setSheet(false)} title={DELIVERY_SHEET_TITLE}>
+          {editor}
+        </DetailSheet>
+      ) : null}
     </Stack>
   )
 }

@@ -1,5 +1,6 @@
 import { Table, Text } from '@mantine/core'
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef } from 'react'
+import { stickyColumn } from '../components/sticky'
 import { formatMonthYear } from '../format'
 import { CELL_MESSAGES } from './cellInput'
 import { EmptyPlanner } from './EmptyPlanner'
@@ -10,13 +11,8 @@ import { isPastMonth, type Month } from './period'
 import type { EmptyReason, PlannerRow } from './rows'
 
 /** The products' column, kept in place when the grid scrolls sideways. */
-const STICKY_COLUMN = {
-  position: 'sticky',
-  left: 0,
-  zIndex: 2,
-  background: 'var(--mantine-color-body)',
-  boxShadow: 'inset -1px 0 0 var(--table-border-color)',
-} as const
+const STICKY_COLUMN = stickyColumn()
+const STICKY_CORNER = stickyColumn({ header: true })
 
 /**
  * The planner grid (PRODUCT §2): products in rows, the period's months in
@@ -132,7 +128,7 @@ export function NeedsGrid({
       >
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col" style={{ ...STICKY_COLUMN, zIndex: 3 }}>
+            <Table.Th scope="col" style={STICKY_CORNER}>
               Produit
             </Table.Th>
             {months.map((m) => (

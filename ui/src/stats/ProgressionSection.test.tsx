@@ -60,6 +60,12 @@ describe('ProgressionSection', () => {
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
     ).toEqual(['Produit', 'octobre 2026', 'septembre 2026', 'Sur un mois', 'octobre 2025', 'Sur un an'])
+    // Its caption, above the box it scrolls in on a phone, names it.
+    expect(
+      screen.getByRole('table', {
+        name: 'Achats d’octobre 2026 comparés au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)',
+      }),
+    ).toBe(screen.getByTestId('progression-table'))
     expect(rows()).toEqual([
       ['Total', '250,00 €', '160,00 €', '+56,3 %', '100,00 €', '+150,0 %'],
       ['Tomate', '200,00 €', '160,00 €', '+25,0 %', '100,00 €', '+100,0 %'],

@@ -5,8 +5,9 @@
 // against the month before and the same month a year earlier.
 import { Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core'
 import type { Data, Layout } from 'plotly.js'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useId, useMemo, useState } from 'react'
 import { Plot } from '../components/Plot'
+import { stickyColumn } from '../components/sticky'
 import { formatEUR, formatMonthYear } from '../format'
 import { useProducts, useUser } from '../store/hooks'
 import { loadProgression, useProgression } from '../store/progression'
@@ -22,6 +23,13 @@ import {
 } from './progression'
 
 const CHART_HEIGHT = 240
+
+// The products' column stays in place when the table scrolls sideways (a
+// phone); on the striped rows (the odd ones, the total first) it keeps the
+// stripe.
+const STICKY_COLUMN = stickyColumn()
+const STICKY_STRIPED = stickyColumn({ tint: 'var(--table-striped-color)' })
+const STICKY_CORNER = stickyColumn({ header: true })
 
 /** "oct. 26": short enough for 12 months on a phone. */
 function shortMonth(month: string): string {
@@ -40,11 +48,11 @@ function Change({ value }: { value: number | null }) {
   )
 }
 
-function Row({ row, total }: { row: ChangeRow; total?: boolean }) {
+function Row({ row, total, striped }: { row: ChangeRow; total?: boolean; striped: boolean }) {
   const money = (v: number | null) => (v === null ? '—' : formatEUR(v))
   return (
     <Table.Tr data-row={row.key} fw={total ? 700 : undefined}>
-      <Table.Th scope="row" fw={total ? 700 : 500}>
+      <Table.Th scope="row" fw={total ? 700 : 500} style={striped ? STICKY_STRIPED : STICKY_COLUMN}>
         {row.label}
       </Table.Th>
       <Table.Td ta="right">{money(row.value)}</Table.Td>
@@ -65,6 +73,7 @@ export function ProgressionSection() {
   const products = useProducts()
   const { data, status } = useProgression()
   const [picked, setPicked] = useState<string | null>(null)
+  const captionId = useId()
   const userId = user?._id
   const shop = user?.type === 'distributor'
 
@@ -180,39 +189,44 @@ export function ProgressionSection() {
             Aucune livraison sur ces mois : la progression s'affichera après vos premières livraisons.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped highlightOnHover captionSide="top" data-testid="progression-table">
-              <Table.Caption ta="left">
-                {`${shop ? 'Achats' : 'Ventes'} ${ofMonth(monthLabel(data!, table.month))} comparé${shop ? 's' : 'es'} au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)`}
-              </Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Produit</Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {formatMonthYear(table.month)}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {table.previousMonth ? formatMonthYear(table.previousMonth) : 'Mois précédent'}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    Sur un mois
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {table.lastYearMonth ? formatMonthYear(table.lastYearMonth) : 'Un an plus tôt'}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    Sur un an
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                <Row row={table.total} total />
-                {table.products.map((row) => (
-                  <Row key={row.key} row={row} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <>
+            {/* The caption above the box the table scrolls in, so it never scrolls out of view on a phone. */}
+            <Text size="sm" c="dimmed" id={captionId}>
+              {`${shop ? 'Achats' : 'Ventes'} ${ofMonth(monthLabel(data!, table.month))} comparé${shop ? 's' : 'es'} au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)`}
+            </Text>
+            <Table.ScrollContainer minWidth={640} maxHeight="70vh" type="native">
+              <Table striped highlightOnHover stickyHeader aria-labelledby={captionId} data-testid="progression-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col" style={STICKY_CORNER}>
+                      Produit
+                    </Table.Th>
+                    <Table.Th scope="col" ta="right">
+                      {formatMonthYear(table.month)}
+                    </Table.Th>
+                    <Table.Th scope="col" ta="right">
+                      {table.previousMonth ? formatMonthYear(table.previousMonth) : 'Mois précédent'}
+                    </Table.Th>
+                    <Table.Th scope="col" ta="right">
+                      Sur un mois
+                    </Table.Th>
+                    <Table.Th scope="col" ta="right">
+                      {table.lastYearMonth ? formatMonthYear(table.lastYearMonth) : 'Un an plus tôt'}
+                    </Table.Th>
+                    <Table.Th scope="col" ta="right">
+                      Sur un an
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  <Row row={table.total} total striped />
+                  {table.products.map((row, i) => (
+                    <Row key={row.key} row={row} striped={i % 2 === 1} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </>
         )
       ) : null}
     </Stack>

@@ -1,4 +1,5 @@
 import { Badge, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core'
+import { stickyColumn } from '../components/sticky'
 import { formatLongDay, formatNumber } from '../format'
 import type { SupplySelection } from '../store/supply'
 import { LABELS, atRiskText, dayHeader, incomingLabel, riskColor, riskLabel } from './format'
@@ -11,16 +12,27 @@ export interface SupplyGridProps {
   products: readonly SupplyProduct[]
   selected: SupplySelection | null
   onSelect: (product: string, date: string) => void
+  /**
+   * Opens a product's detail from its name (on a phone, where the detail is
+   * a sheet); absent, the name is plain text.
+   */
+  onOpenProduct?: (product: string) => void
 }
+
+const STICKY_COLUMN = stickyColumn()
+const STICKY_CORNER = stickyColumn({ header: true })
 
 /**
  * Products by day (PRODUCT §2): per line the average daily sales, the stock
- * chart, and per day the incoming quantity on the colour of its risk.
+ * chart, and per day the incoming quantity on the colour of its risk. The
+ * grid scrolls in its own box, its header and products' column in place
+ * (sticky) whichever way it moves.
  */
-export function SupplyGrid({ projection, products, selected, onSelect }: SupplyGridProps) {
+export function SupplyGrid({ projection, products, selected, onSelect, onOpenProduct }: SupplyGridProps) {
   return (
-    <Table.ScrollContainer minWidth={420 + projection.dates.length * 84}>
+    <Table.ScrollContainer minWidth={420 + projection.dates.length * 84} maxHeight="70vh" type="native">
       <Table
+        stickyHeader
         withTableBorder
         withColumnBorders
         verticalSpacing={4}
@@ -29,7 +41,7 @@ export function SupplyGrid({ projection, products, selected, onSelect }: SupplyG
       >
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{LABELS.product}</Table.Th>
+            <Table.Th style={STICKY_CORNER}>{LABELS.product}</Table.Th>
             <Table.Th ta="right">{LABELS.sales}</Table.Th>
             <Table.Th>{LABELS.stock}</Table.Th>
             {projection.dates.map((date) => (
@@ -45,73 +57,88 @@ export function SupplyGrid({ projection, products, selected, onSelect }: SupplyG
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {products.map((product) => (
-            <Table.Tr key={product.product} data-product={product.product}>
-              <Table.Td>
-                <Stack gap={2}>
-                  <Text size="sm" fw={600}>
-                    {product.name}{' '}
-                    <Text span c="dimmed" size="xs">
-                      ({product.unit})
-                    </Text>
-                  </Text>
-                  {product.atRisk ? (
-                    <Tooltip label={atRiskText(product)} multiline w={260}>
-                      <Badge
-                        color="red"
-                        variant="light"
-                        size="xs"
-                        w="fit-content"
-                        aria-label={`${LABELS.atRisk} : ${atRiskText(product)}`}
-                      >
-                        {LABELS.atRisk}
-                      </Badge>
-                    </Tooltip>
-                  ) : null}
-                </Stack>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Text size="sm">
-                  {formatNumber(product.averageDailySales, 2)} {product.unit}
+          {products.map((product) => {
+            const name = (
+              <Text size="sm" fw={600}>
+                {product.name}{' '}
+                <Text span c="dimmed" size="xs">
+                  ({product.unit})
                 </Text>
-              </Table.Td>
-              <Table.Td p={0}>
-                <StockChart product={product} />
-              </Table.Td>
-              {product.days.map((day) => {
-                const isSelected = selected?.product === product.product && selected.date === day.date
-                const incoming = incomingLabel(day.delivered, day.deliveries.length)
-                const color = riskColor(day.risk)
-                return (
-                  <Table.Td key={day.date} p={2}>
-                    <UnstyledButton
-                      onClick={() => onSelect(product.product, day.date)}
-                      aria-pressed={isSelected}
-                      aria-label={
-                        `${product.name}, ${formatLongDay(day.date)} : ${riskLabel(day.risk)}, ` +
-                        `stock du matin ${formatNumber(day.morningStock, 2)} ${product.unit}` +
-                        (incoming ? `, livraisons ${incoming} ${product.unit}` : '')
-                      }
-                      data-risk={day.risk}
-                      w="100%"
-                      h={40}
-                      ta="center"
-                      bg={`var(--mantine-color-${color}-light)`}
-                      style={{
-                        borderRadius: 'var(--mantine-radius-sm)',
-                        outline: isSelected ? `2px solid var(--mantine-color-${color}-filled)` : undefined,
-                        outlineOffset: -2,
-                      }}
-                    >
-                      <Text size="sm" fw={600} c={`${color}.9`}>
-                        {incoming}
-                      </Text>
-                    </UnstyledButton>
-                  </Table.Td>
-                )
-              })}
-            </Table.Tr>
-          ))}
+              </Text>
+            )
+            return (
+              <Table.Tr key={product.product} data-product={product.product}>
+                <Table.Td style={STICKY_COLUMN}>
+                  <Stack gap={2}>
+                    {onOpenProduct ? (
+                      <UnstyledButton
+                        onClick={() => onOpenProduct(product.product)}
+                        aria-haspopup="dialog"
+                        td="underline"
+                      >
+                        {name}
+                      </UnstyledButton>
+                    ) : (
+                      name
+                    )}
+                    {product.atRisk ? (
+                      <Tooltip label={atRiskText(product)} multiline w={260}>
+                        <Badge
+                          color="red"
+                          variant="light"
+                          size="xs"
+                          w="fit-content"
+                          aria-label={`${LABELS.atRisk} : ${atRiskText(product)}`}
+                        >
+                          {LABELS.atRisk}
+                        </Badge>
+                      </Tooltip>
+                    ) : null}
+                  </Stack>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Text size="sm">
+                    {formatNumber(product.averageDailySales, 2)} {product.unit}
+                  </Text>
+                </Table.Td>
+                <Table.Td p={0}>
+                  <StockChart product={product} />
+                </Table.Td>
+                {product.days.map((day) => {
+                  const isSelected = selected?.product === product.product && selected.date === day.date
+                  const incoming = incomingLabel(day.delivered, day.deliveries.length)
+                  const color = riskColor(day.risk)
+                  return (
+                    <Table.Td key={day.date} p={2}>
+                      <UnstyledButton
+                        onClick={() => onSelect(product.product, day.date)}
+                        aria-pressed={isSelected}
+                        aria-label={
+                          `${product.name}, ${formatLongDay(day.date)} : ${riskLabel(day.risk)}, ` +
+                          `stock du matin ${formatNumber(day.morningStock, 2)} ${product.unit}` +
+                          (incoming ? `, livraisons ${incoming} ${product.unit}` : '')
+                        }
+                        data-risk={day.risk}
+                        w="100%"
+                        h={40}
+                        ta="center"
+                        bg={`var(--mantine-color-${color}-light)`}
+                        style={{
+                          borderRadius: 'var(--mantine-radius-sm)',
+                          outline: isSelected ? `2px solid var(--mantine-color-${color}-filled)` : undefined,
+                          outlineOffset: -2,
+                        }}
+                      >
+                        <Text size="sm" fw={600} c={`${color}.9`}>
+                          {incoming}
+                        </Text>
+                      </UnstyledButton>
+                    </Table.Td>
+                  )
+                })}
+              </Table.Tr>
+            )
+          })}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetState, state } from '../store/state'
 import { loadSupply, supplyState } from '../store/supply'
 import { distributor } from '../test/fixtures'
+import { asPhone } from '../test/phone'
 import { renderWithProviders } from '../test/render'
 import { SupplyScreen } from './SupplyScreen'
 import type { SupplyProjection } from './types'
@@ -233,6 +234,59 @@ describe('SupplyScreen', () => {
     renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
     expect(await screen.findByText('Cette opération est réservée aux magasins.')).toBeInTheDocument()
     expect(screen.getByText('Echec du chargement')).toBeInTheDocument()
+  })
+})
+
+describe('SupplyScreen on a phone', () => {
+  it('opens the detail in a sheet from a day or a product, steps through the days, and closes', async () => {
+    width = 390
+    asPhone()
+    const user = userEvent.setup()
+    renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
+    const grid = await screen.findByRole('table', { name: 'Grille des stocks' })
+    expect(asked[0].searchParams.get('days')).toBe('5')
+    // No side pane, so no prompt to click a cell.
+    expect(screen.queryByTestId('supply-prompt')).not.toBeInTheDocument()
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+
+    const monday = within(grid).getAllByRole('button', { name: /^Tomate, / })[0]
+    await user.click(monday)
+    const sheet = await screen.findByRole('dialog', { name: 'Détail du produit' })
+    const detail = within(sheet).getByRole('region', { name: 'Détail de la case sélectionnée' })
+    expect(within(detail).getByRole('heading', { name: 'lundi 16 novembre 2026' })).toBeInTheDocument()
+    expect(nb(within(detail).getByTestId('proposed-order').textContent)).toBe('4,5 kg')
+    expect(within(sheet).getByRole('img', { name: /^Stock du matin de Tomate : / })).toBeInTheDocument()
+    expect(monday).toHaveAttribute('aria-pressed', 'true')
+
+    // The days of the window, one after the other, the grid's selection following.
+    expect(within(sheet).getByRole('button', { name: 'Jour précédent' })).toBeDisabled()
+    await user.click(within(sheet).getByRole('button', { name: 'Jour suivant' }))
+    expect(within(sheet).getByRole('heading', { name: 'mardi 17 novembre 2026' })).toBeInTheDocument()
+    expect(supplyState.selected).toEqual({ product: 'tomate', date: '2026-11-17' })
+    for (let i = 0; i < 3; i++) await user.click(within(sheet).getByRole('button', { name: 'Jour suivant' }))
+    expect(within(sheet).getByRole('heading', { name: 'vendredi 20 novembre 2026' })).toBeInTheDocument()
+    expect(within(sheet).getByRole('button', { name: 'Jour suivant' })).toBeDisabled()
+    await user.click(within(sheet).getByRole('button', { name: 'Jour précédent' }))
+    expect(within(sheet).getByRole('heading', { name: 'jeudi 19 novembre 2026' })).toBeInTheDocument()
+
+    await user.click(within(sheet).getByRole('button', { name: 'Fermer le détail' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+
+    // The product's name opens it too, on the day selected for it.
+    await user.click(within(grid).getByRole('button', { name: 'Tomate (kg)' }))
+    const again = await screen.findByRole('dialog', { name: 'Détail du produit' })
+    expect(within(again).getByRole('heading', { name: 'jeudi 19 novembre 2026' })).toBeInTheDocument()
+    await user.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+  })
+
+  it('keeps the side pane and plain product names on a wider screen', async () => {
+    renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
+    const grid = await screen.findByRole('table', { name: 'Grille des stocks' })
+    expect(within(grid).queryByRole('button', { name: 'Tomate (kg)' })).not.toBeInTheDocument()
+    await userEvent.click(within(grid).getAllByRole('button', { name: /^Tomate, / })[0])
+    expect(screen.getByRole('region', { name: 'Détail de la case sélectionnée' })).toBeInTheDocument()
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
   })
 })
 

@@ -14,11 +14,14 @@ import {
   Title,
 } from '@mantine/core'
 import { useEffect, useMemo, useState } from 'react'
+import { usePhone } from '../components/usePhone'
 import { formatLongDay } from '../format'
 import { useUser } from '../store/hooks'
 import { claimSupply, loadSupply, selectCell, useSupply } from '../store/supply'
 import { LABELS, SUPPLY_TITLE, noDeliveriesMessage, riskColor, riskLabel } from './format'
+import { productDay } from './detailDay'
 import { SupplyDetail } from './SupplyDetail'
+import { SupplyDetailSheet } from './SupplyDetailSheet'
 import { SupplyGrid } from './SupplyGrid'
 import { AT_RISK_NONE, AT_RISK_ONLY, atRiskCount, visibleProducts } from './order'
 import { currentWeekStart, screenIsHighDensity, shiftStart, stepSize, windowLength } from './window'
@@ -28,7 +31,8 @@ import { currentWeekStart, screenIsHighDensity, shiftStart, stepSize, windowLeng
  * of products by day from the Monday of the current week, arrows to move
  * the window, a reset to the current week, and the side detail of the
  * selected cell. The products at risk come first, by need (order.ts), and
- * "À risque seulement" keeps only them.
+ * "À risque seulement" keeps only them. On a phone the detail is a sheet
+ * over the grid, opened by a tap on a day or on a product's name.
  */
 export function SupplyScreen() {
   const user = useUser()
@@ -55,6 +59,19 @@ export function SupplyScreen() {
   const selectedDay = selectedProduct?.days.find((d) => d.date === supply.selected?.date)
   const [atRiskOnly, setAtRiskOnly] = useState(false)
   const rows = useMemo(() => (data ? visibleProducts(data.products, atRiskOnly) : []), [data, atRiskOnly])
+
+  // On a phone the detail is a sheet, opened by a tap (or Enter) on a day
+  // or a product's name, closed by its button, Escape or a tap outside.
+  const phone = usePhone()
+  const [sheet, setSheet] = useState(false)
+  const select = (product: string, date: string) => {
+    selectCell(product, date)
+    if (phone) setSheet(true)
+  }
+  const openProduct = (product: string) => {
+    const date = data ? productDay(data, product, supply.selected) : null
+    if (date) select(product, date)
+  }
 
   return (
     <Container size="xl" py="md">
@@ -107,7 +124,7 @@ export function SupplyScreen() {
           ) : null
         ) : (
           <Grid gap="md">
-            <Grid.Col span={{ base: 12, lg: 8 }}>
+            <Grid.Col span={{ base: 12, md: phone ? 12 : 8 }}>
               <Stack gap="sm">
                 {!data.hasDeliveries ? (
                   <Alert color="blue" data-testid="no-deliveries">
@@ -132,7 +149,13 @@ export function SupplyScreen() {
                     {rows.length === 0 ? (
                       <Text>{AT_RISK_NONE}</Text>
                     ) : (
-                      <SupplyGrid projection={data} products={rows} selected={supply.selected} onSelect={selectCell} />
+                      <SupplyGrid
+                        projection={data}
+                        products={rows}
+                        selected={supply.selected}
+                        onSelect={select}
+                        onOpenProduct={phone ? openProduct : undefined}
+                      />
                     )}
                   </>
                 )}
@@ -148,19 +171,31 @@ export function SupplyScreen() {
                 </Group>
               </Stack>
             </Grid.Col>
-            <Grid.Col span={{ base: 12, lg: 4 }}>
-              <Paper withBorder p="md" pos="sticky" top={8}>
-                {selectedProduct && selectedDay ? (
-                  <SupplyDetail projection={data} product={selectedProduct} day={selectedDay} />
-                ) : (
-                  <Text c="dimmed" data-testid="supply-prompt">
-                    {LABELS.prompt}
-                  </Text>
-                )}
-              </Paper>
-            </Grid.Col>
+            {phone ? null : (
+              <Grid.Col span={{ base: 12, md: 4 }}>
+                <Paper withBorder p="md" pos="sticky" top={8}>
+                  {selectedProduct && selectedDay ? (
+                    <SupplyDetail projection={data} product={selectedProduct} day={selectedDay} />
+                  ) : (
+                    <Text c="dimmed" data-testid="supply-prompt">
+                      {LABELS.prompt}
+                    </Text>
+                  )}
+                </Paper>
+              </Grid.Col>
+            )}
           </Grid>
         )}
+        {phone && data && selectedProduct && selectedDay ? (
+          <SupplyDetailSheet
+            opened={sheet}
+            onClose={() => setSheet(false)}
+            projection={data}
+            product={selectedProduct}
+            day={selectedDay}
+            onDay={(date) => selectCell(selectedProduct.product, date)}
+          />
+        ) : null}
       </Stack>
     </Container>
   )
