@@ -366,7 +366,10 @@ change the script and run it again.
   (real name), \`codepostal\` (a number when the commune has one postal code, leading zero
   dropped; all codes dash-separated in a string when it has several), \`population2012\` (field
   name kept for compatibility; the figure is the etalab legal population), \`longitudedeg\` and
-  \`latitudedeg\` (decimal strings).
+  \`latitudedeg\` (decimal strings). The map labels them and the shop list names a shop's
+  nearest town after them; the search by postal code or name is the server's place reference of
+  every commune (\`core/places/data\`, built by \`tools/geodata/places.mjs\`, with its own
+  ATTRIBUTION.md).
 
 ## Sources
 
