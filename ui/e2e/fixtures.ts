@@ -6,17 +6,21 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
- * A read-only planner cell (the producer's view of a shop, a shop's past
- * months): a grid cell named "{product}, {month} : {what it holds}".
+ * A planner cell, editable or read-only: a grid cell named "{product},
+ * {month} : {what it holds}", its text the quantity ("12,5", empty without
+ * need).
  */
-export function readOnlyCell(page: Page, product: string, month: string): Locator {
+export function needCell(page: Page, product: string, month: string): Locator {
   const label = `${product}, ${month} : `.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   return page.getByRole('gridcell', { name: new RegExp(`^${label}`) })
 }
 
-/** A planner cell, editable (the shop's text field "{product}, {month}") or read-only. */
-export function needCell(page: Page, product: string, month: string): Locator {
-  return page.getByRole('textbox', { name: `${product}, ${month}`, exact: true }).or(readOnlyCell(page, product, month))
+/** A read-only planner cell (the producer's view of a shop, a shop's past months): a cell of needCell's. */
+export const readOnlyCell = needCell
+
+/** The text field of a shop's cell being edited (Enter, F2 or a digit typed on the cell): "{product}, {month}". */
+export function cellField(page: Page, product: string, month: string): Locator {
+  return page.getByRole('textbox', { name: `${product}, ${month}`, exact: true })
 }
 
 export const test = base.extend<{ pageProblems: string[] }>({

@@ -7,15 +7,14 @@
 //
 // Its own daemon (a11y.ts): a delivery is made done with the daemon's job.
 import { type Browser, type BrowserContext, type Locator, type Page, test } from '@playwright/test'
-import { expect, needCell, readOnlyCell, watchProblems } from './fixtures'
+import { cellField, expect, needCell, readOnlyCell, watchProblems } from './fixtures'
 import { OwnDaemon, monthLabel, monthStart, registerAccount } from './a11y'
 
 const daemon = new OwnDaemon()
-// The need is planned in the last month the grid shows (8 months at this
-// width, the current one first): the shop's grid moves like a spreadsheet —
-// Tab goes to the next cell, selecting it — so the keyboard reaches the
-// detail pane, the selection kept, by leaving the grid from its last cell.
-const MONTH = monthStart(7)
+// The need is planned next month. The grid is one tab stop (the WAI-ARIA
+// "Data Grid" pattern): Tab enters it on its selected cell, the arrows move
+// and select, Tab leaves it for the detail pane with the selection kept.
+const MONTH = monthStart(1)
 
 test.beforeAll(async () => {
   await daemon.start()
@@ -178,7 +177,22 @@ test('plan, propose, accept and review a claim with the keyboard only, the focus
   })
   // The focus came back to the button that opened the form.
   await expect(s.page.getByRole('button', { name: 'Ajouter un besoin' })).toBeFocused()
-  await expect(needCell(s.page, 'Tomate', monthLabel(MONTH))).toHaveValue('40')
+  const shopCell = needCell(s.page, 'Tomate', monthLabel(MONTH))
+  await expect(shopCell).toHaveText('40')
+  // Then corrected in the grid, one tab stop: Tab enters it, an arrow moves
+  // to the need, a typed digit edits it, Enter saves and gives the focus back.
+  const shopGrid = s.page.getByRole('grid')
+  await tabTo(s.page, shopGrid.locator('[tabindex="0"]'), { max: 6 })
+  await press(s.page, 'ArrowRight', 'to the need')
+  await expect(shopCell).toBeFocused()
+  await s.page.keyboard.type('45')
+  await expectVisibleFocus(s.page, 'typing in the cell')
+  await expect(cellField(s.page, 'Tomate', monthLabel(MONTH))).toHaveValue('45')
+  await send(s.page, 'Enter', 'save the cell', () =>
+    expect(s.page.getByText('Modification effectuée').first()).toBeVisible(),
+  )
+  await expect(shopCell).toBeFocused()
+  await expect(shopCell).toHaveText('45')
 
   // 2. The producer proposes 40 kg at 2,50 €: the grid is one tab stop, arrows select.
   const f = await openAs(browser, farm.email, farmState)
@@ -197,11 +211,12 @@ test('plan, propose, accept and review a claim with the keyboard only, the focus
   for (let i = 0; i < 10 && !(await target.evaluate((el) => el === document.activeElement)); i++)
     await press(f.page, 'ArrowRight', 'to the need')
   await expect(target).toBeFocused()
-  await press(f.page, 'Enter', 'select the need')
+  await expect(target).toHaveAttribute('aria-selected', 'true')
   const pane = f.page.getByRole('complementary', { name: 'Détail du besoin' })
   const proposal = pane.getByRole('form', { name: 'Proposer' })
   await expect(proposal).toBeVisible()
-  await tabTo(f.page, proposal.getByLabel('Quantité (kg)'))
+  // Tab leaves the grid (one tab stop) for the detail pane.
+  await tabTo(f.page, proposal.getByLabel('Quantité (kg)'), { max: 10 })
   await f.page.keyboard.type('40')
   await press(f.page, 'Tab', 'to the price')
   await f.page.keyboard.type('2,5')
@@ -214,12 +229,11 @@ test('plan, propose, accept and review a claim with the keyboard only, the focus
 
   // 3. The shop accepts: the grid, the need, then the proposal's "Accepter".
   await s.page.reload()
-  const shopCell = needCell(s.page, 'Tomate', monthLabel(MONTH))
-  await tabTo(s.page, s.page.getByRole('grid').locator('input, [tabindex="0"]').first())
+  await tabTo(s.page, s.page.getByRole('grid').locator('[tabindex="0"]'))
   for (let i = 0; i < 10 && !(await shopCell.evaluate((el) => el === document.activeElement)); i++)
     await press(s.page, 'ArrowRight', 'to the need')
   await expect(shopCell).toBeFocused()
-  // Tab from the grid's last cell leaves the grid, the need still selected.
+  // Tab leaves the grid, the need still selected.
   const shopPane = s.page.getByRole('complementary', { name: 'Détail du besoin' })
   const offer = shopPane.getByRole('article', { name: `Proposition de ${farm.name}` })
   await expect(offer).toBeVisible()

@@ -15,6 +15,7 @@ import {
   confirmationLink,
   dataDir,
   expect,
+  needCell,
   outboxEmail,
   readOnlyCell,
   registerThroughForm,
@@ -136,8 +137,8 @@ test('a digest’s link opens the need in the planner, for the shop and then the
   // The link: the planner on that need — its month shown, its cell selected, the pane on it.
   const shopPage = await shopContext.newPage()
   await shopPage.goto(shopPath!)
-  const shopCell = shopPage.getByRole('textbox', { name: `Navet, ${farLabel}`, exact: true })
-  await expect(shopCell).toHaveAttribute('data-selected', 'true')
+  const shopCell = needCell(shopPage, 'Navet', farLabel)
+  await expect(shopCell).toHaveAttribute('aria-selected', 'true')
   const shopPane = shopPage.getByRole('complementary', { name: 'Détail du besoin' })
   await expect(shopPane.getByRole('heading', { name: 'Navet' })).toBeVisible()
   await expect(shopPane.getByText(farLabel, { exact: true })).toBeVisible()

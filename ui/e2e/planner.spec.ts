@@ -1,7 +1,8 @@
 // The needs planner in a real browser against the real daemon: a shop fills
-// its grid with the keyboard, a producer reads a shop's grid.
+// its grid with the keyboard, the grid is one tab stop (the WAI-ARIA
+// "Data Grid" pattern), a producer reads a shop's grid.
 import type { Page } from '@playwright/test'
-import { expect, readOnlyCell, registerThroughForm, test, uniqueAccount } from './fixtures'
+import { cellField, expect, needCell, readOnlyCell, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 /** The month `offset` months from now in Paris, as the grid labels it ("décembre 2026"). */
 function monthLabel(offset: number): string {
@@ -31,8 +32,8 @@ function monthValue(offset: number): string {
   return date.toISOString().slice(0, 10)
 }
 
-const cell = (page: Page, product: string, offset: number) =>
-  page.getByRole('textbox', { name: `${product}, ${monthLabel(offset)}`, exact: true })
+const cell = (page: Page, product: string, offset: number) => needCell(page, product, monthLabel(offset))
+const field = (page: Page, product: string, offset: number) => cellField(page, product, monthLabel(offset))
 const fixed = (page: Page, product: string, offset: number) => readOnlyCell(page, product, monthLabel(offset))
 
 const monthHeaders = (page: Page) =>
@@ -83,7 +84,7 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await expect(page.getByText('Création effectuée').first()).toBeVisible()
   await expect(single).toBeHidden()
   await expect(tab(page, /^TOUS/)).toHaveText('TOUS (1)')
-  await expect(cell(page, 'Tomate', 0)).toHaveValue('120,5')
+  await expect(cell(page, 'Tomate', 0)).toHaveText('120,5')
 
   // Several months of one product at once: Melon (pieces), next two months.
   await page.getByRole('button', { name: 'Ajout groupé' }).click()
@@ -96,18 +97,18 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await bulk.getByRole('button', { name: 'Ajouter' }).click()
   await expect(bulk).toBeHidden()
   await expect(tab(page, /^TOUS/)).toHaveText('TOUS (2)')
-  await expect(cell(page, 'Melon', 1)).toHaveValue('30')
-  await expect(cell(page, 'Melon', 2)).toHaveValue('40')
+  await expect(cell(page, 'Melon', 1)).toHaveText('30')
+  await expect(cell(page, 'Melon', 2)).toHaveText('40')
 
   // Landscape: 8 months, the current one first.
   await expect(monthHeaders(page)).toHaveCount(8)
   await expect(monthHeaders(page).first()).toHaveText(monthLabel(0))
 
-  // Type like in a spreadsheet: Tab moves right, arrows and Enter move, each move commits.
+  // Type like in a spreadsheet: a digit edits over the value, an arrow commits and moves.
   await cell(page, 'Melon', 0).click()
   await expect(page.getByText('Pas de besoins a cette date pour le produit selectionne')).toBeVisible()
   await page.keyboard.type('12')
-  await page.keyboard.press('Tab')
+  await page.keyboard.press('ArrowRight')
   await expect(cell(page, 'Melon', 1)).toBeFocused()
   await page.keyboard.type('35')
   await page.keyboard.press('ArrowDown')
@@ -120,17 +121,19 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await expect(cell(page, 'Melon', 2)).toBeFocused()
   // Letters are not taken, and pieces take no decimal separator.
   await page.keyboard.type('4a,5')
-  await expect(cell(page, 'Melon', 2)).toHaveValue('45')
-  // Escape puts the stored value back.
+  await expect(field(page, 'Melon', 2)).toHaveValue('45')
+  // Escape puts the stored value back, the focus on the cell.
   await page.keyboard.press('Escape')
-  await expect(cell(page, 'Melon', 2)).toHaveValue('40')
-  await page.keyboard.press('Enter')
+  await expect(cell(page, 'Melon', 2)).toBeFocused()
+  await expect(field(page, 'Melon', 2)).toHaveCount(0)
+  await expect(cell(page, 'Melon', 2)).toHaveText('40')
+  await page.keyboard.press('ArrowDown')
   await expect(cell(page, 'Tomate', 2)).toBeFocused()
 
-  await expect(cell(page, 'Melon', 0)).toHaveValue('12')
-  await expect(cell(page, 'Melon', 1)).toHaveValue('35')
-  await expect(cell(page, 'Tomate', 1)).toHaveValue('80,25')
-  await expect(cell(page, 'Tomate', 2)).toHaveValue('60')
+  await expect(cell(page, 'Melon', 0)).toHaveText('12')
+  await expect(cell(page, 'Melon', 1)).toHaveText('35')
+  await expect(cell(page, 'Tomate', 1)).toHaveText('80,25')
+  await expect(cell(page, 'Tomate', 2)).toHaveText('60')
 
   // The right pane shows the selected need and the catalogue's reference price.
   await cell(page, 'Tomate', 1).click()
@@ -146,23 +149,23 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await expect(
     page.getByRole('alert').filter({ hasText: 'La valeur saisie doit etre superieure a zero.' }),
   ).toBeVisible()
-  await expect(cell(page, 'Tomate', 1)).toHaveValue('80,25')
+  await expect(cell(page, 'Tomate', 1)).toHaveText('80,25')
 
   // Everything was saved: a reload shows the same grid.
   await page.reload()
-  await expect(cell(page, 'Tomate', 0)).toHaveValue('120,5')
-  await expect(cell(page, 'Tomate', 1)).toHaveValue('80,25')
-  await expect(cell(page, 'Tomate', 2)).toHaveValue('60')
-  await expect(cell(page, 'Melon', 0)).toHaveValue('12')
-  await expect(cell(page, 'Melon', 1)).toHaveValue('35')
-  await expect(cell(page, 'Melon', 2)).toHaveValue('40')
+  await expect(cell(page, 'Tomate', 0)).toHaveText('120,5')
+  await expect(cell(page, 'Tomate', 1)).toHaveText('80,25')
+  await expect(cell(page, 'Tomate', 2)).toHaveText('60')
+  await expect(cell(page, 'Melon', 0)).toHaveText('12')
+  await expect(cell(page, 'Melon', 1)).toHaveText('35')
+  await expect(cell(page, 'Melon', 2)).toHaveText('40')
 
   // 0 deletes a need; emptying the last need of a product in the period drops its row.
   await cell(page, 'Melon', 0).click()
   await page.keyboard.type('0')
   await page.keyboard.press('Tab')
   await expect(page.getByText('Suppression effectuée').first()).toBeVisible()
-  await expect(cell(page, 'Melon', 0)).toHaveValue('')
+  await expect(cell(page, 'Melon', 0)).toHaveText('')
   await expect(tab(page, /^TOUS/)).toHaveText('TOUS (2)')
   for (const offset of [1, 2]) {
     await cell(page, 'Melon', offset).click()
@@ -202,11 +205,11 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await page.getByRole('button', { name: 'Période précédente' }).click()
   await page.getByRole('button', { name: 'Période précédente' }).click()
   await expect(monthHeaders(page).first()).toHaveText(monthLabel(-4))
-  // A closed month is no text field: a read-only cell, that says why when typed into.
-  await expect(cell(page, 'Tomate', -1)).toHaveCount(0)
+  // A closed month has no text field: a read-only cell, that says why when typed into.
   await expect(fixed(page, 'Tomate', -1)).toHaveAttribute('aria-readonly', 'true')
   await fixed(page, 'Tomate', -1).click()
   await page.keyboard.type('3')
+  await expect(field(page, 'Tomate', -1)).toHaveCount(0)
   await expect(
     page.getByRole('alert').filter({ hasText: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.' }),
   ).toBeVisible()
@@ -221,6 +224,83 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await expect(monthHeaders(page).first()).toHaveText(monthLabel(2))
   await page.setViewportSize({ width: 1280, height: 800 })
   await expect(monthHeaders(page)).toHaveCount(8)
+})
+
+test('the grid is one tab stop: Tab enters it, the arrows move, typing edits, Enter saves, Tab leaves', async ({
+  page,
+}) => {
+  // The shop and its needs, through the API (the page shares its session cookie; the UI reads the email it stored).
+  const shop = uniqueAccount('tableur')
+  expect((await page.request.post('/auth/register', { data: { ...shop, distributor: true } })).status()).toBe(201)
+  await page.addInitScript((email) => window.localStorage.setItem('primeur.email', email), shop.email)
+  for (const [product, offset, quantity] of [
+    ['tomate', 0, 50],
+    ['tomate', 1, 60],
+    ['fraise', 2, 12.5],
+  ] as const) {
+    const created = await page.request.post('/api/needs', { data: { product, date: monthValue(offset), quantity } })
+    expect(created.status()).toBe(201)
+  }
+  await page.goto('/dis/needs')
+  const grid = page.getByRole('grid', { name: 'Besoins par produit et par mois' })
+  await expect(cell(page, 'Tomate', 1)).toHaveText('60')
+  const pane = page.getByRole('complementary', { name: 'Détail du besoin' })
+
+  // One cell of the 16 is in the tab order; no text field until a cell edits.
+  await expect(grid.getByRole('gridcell')).toHaveCount(16)
+  await expect(grid.locator('[tabindex="0"]')).toHaveCount(1)
+  await expect(grid.getByRole('textbox')).toHaveCount(0)
+
+  // One Tab from the control before the grid enters it, on its first cell, selected.
+  await page.getByRole('button', { name: 'Import Excel' }).focus()
+  await page.keyboard.press('Tab')
+  await expect(cell(page, 'Fraise', 0)).toBeFocused()
+  await expect(cell(page, 'Fraise', 0)).toHaveAttribute('aria-selected', 'true')
+  await expect(pane.getByRole('heading', { name: 'Fraise' })).toBeVisible()
+
+  // The arrows, Home and End move from cell to cell, the pane following.
+  await page.keyboard.press('ArrowDown')
+  await expect(cell(page, 'Tomate', 0)).toBeFocused()
+  await page.keyboard.press('End')
+  await expect(cell(page, 'Tomate', 7)).toBeFocused()
+  await page.keyboard.press('Home')
+  await expect(cell(page, 'Tomate', 0)).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await expect(cell(page, 'Tomate', 1)).toBeFocused()
+  await expect(pane.getByRole('heading', { name: 'Tomate' })).toBeVisible()
+  await expect(pane.getByText('60 kg').first()).toBeVisible()
+  await expect(grid.locator('[tabindex="0"]')).toHaveCount(1)
+
+  // A digit edits the cell over its value; Enter saves and gives the focus back to the cell.
+  await page.keyboard.type('75')
+  await expect(field(page, 'Tomate', 1)).toBeFocused()
+  await expect(field(page, 'Tomate', 1)).toHaveValue('75')
+  await page.keyboard.press('Enter')
+  await expect(cell(page, 'Tomate', 1)).toBeFocused()
+  await expect(page.getByText('Modification effectuée').first()).toBeVisible()
+  await expect(cell(page, 'Tomate', 1)).toHaveText('75')
+  await expect(pane.getByText('75 kg').first()).toBeVisible()
+  // Enter edits the value kept; Escape leaves it as it was.
+  await page.keyboard.press('Enter')
+  await expect(field(page, 'Tomate', 1)).toHaveValue('75')
+  await page.keyboard.type('0')
+  await page.keyboard.press('Escape')
+  await expect(cell(page, 'Tomate', 1)).toBeFocused()
+  await expect(cell(page, 'Tomate', 1)).toHaveText('75')
+
+  // Tab leaves the grid for the next control, the cell still selected; Shift+Tab comes back to it.
+  await page.keyboard.press('Tab')
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="grid"]') === null)).toBe(true)
+  await expect(page.locator('body')).not.toBeFocused()
+  await expect(cell(page, 'Tomate', 1)).toHaveAttribute('aria-selected', 'true')
+  await expect(pane.getByRole('heading', { name: 'Tomate' })).toBeVisible()
+  await page.keyboard.press('Shift+Tab')
+  await expect(cell(page, 'Tomate', 1)).toBeFocused()
+
+  // Saved: a reload shows the value typed.
+  await page.reload()
+  await expect(cell(page, 'Tomate', 1)).toHaveText('75')
+  await expect(cell(page, 'Tomate', 0)).toHaveText('50')
 })
 
 test("a producer reads a shop's needs without changing them", async ({ page, browser, baseURL }) => {

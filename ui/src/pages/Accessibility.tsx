@@ -66,6 +66,16 @@ export function Accessibility() {
             focus est visible et entouré d'un indicateur de focus. Résultat : parcours réalisable.
           </List.Item>
           <List.Item>
+            La grille de planification des besoins, selon le motif «&nbsp;Data Grid&nbsp;» de WAI-ARIA : elle ne compte
+            qu'un arrêt de tabulation ; Tab y entre sur la cellule choisie et en sort vers le volet de détail, la
+            sélection gardée ; les flèches, Origine, Fin et Page précédente ou suivante vont d'une cellule à l'autre,
+            chacune annoncée par son produit, son mois et sa quantité ; Entrée, F2 ou un chiffre tapé modifient la
+            quantité comme dans un tableur, Entrée l'enregistre et Échap l'annule en rendant le focus à la cellule ; la
+            vue d'un producteur, en lecture seule, se parcourt de même. Vérifié dans Chromium : un Tab entre dans la
+            grille, les flèches s'y déplacent, une quantité tapée puis validée par Entrée est relue après rechargement,
+            un Tab en sort. Résultat : conforme (critère 12.13).
+          </List.Item>
+          <List.Item>
             Les contrastes des couleurs du thème : texte d'au moins 4,5:1 (texte courant, liens, messages d'erreur,
             indications en gris, texte blanc sur le vert), indicateur de focus de 3 pixels à 7,9:1 sur le blanc.
           </List.Item>
@@ -91,11 +101,6 @@ export function Accessibility() {
             Les règles d'axe-core d'importance « modérée » ou « mineure » ne bloquent pas encore une version ; les pages
             n'ont pas été testées avec un lecteur d'écran (NVDA, VoiceOver, TalkBack) ni avec un agrandissement du texte
             à 200 %.
-          </List.Item>
-          <List.Item>
-            Dans la grille de planification du magasin, la touche Tab passe d'une cellule à la suivante comme dans un
-            tableur et sélectionne chacune : au clavier, le volet de détail (propositions, engagements) d'un besoin
-            n'est atteint sans changer de sélection qu'en sortant de la grille par sa dernière cellule (critère 12.13).
           </List.Item>
           <List.Item>
             Sur la carte, le déplacement par glisser se fait à la souris ; au clavier, les boutons de zoom et la liste

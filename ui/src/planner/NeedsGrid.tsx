@@ -15,13 +15,19 @@ const STICKY_COLUMN = stickyColumn()
 const STICKY_CORNER = stickyColumn({ header: true })
 
 /**
- * The planner grid (PRODUCT §2): products in rows, the period's months in
- * columns, moves between cells like a spreadsheet (arrows, Tab, Enter; see
- * navigation.ts). With `editable`, the cells of the current and later months
- * are text fields; past months, and every cell of a read-only grid (the
- * producer's view), are read-only grid cells (`aria-readonly`, plain text,
- * one tab stop: see NeedCell). Without rows, the month headers stay and the
- * body says why it is empty.
+ * The planner grid (PRODUCT §2 "Keyboard"; the WAI-ARIA APG "Data Grid"
+ * pattern): products in rows, the period's months in columns. It is one
+ * tab stop (roving tabindex: the selected cell when shown, else the first,
+ * has tabindex 0, every other -1), so Tab enters and leaves it; inside, the
+ * arrows, Home, End, Ctrl+Home, Ctrl+End, Page Up and Page Down move from
+ * cell to cell (navigation.ts), focusing a cell selects it. Rows and cells
+ * carry aria-rowindex and aria-colindex, each cell is named by its product
+ * and month (NeedCell). With `editable`, the cells of the current and later
+ * months edit like a spreadsheet's (Enter, F2 or a digit; see NeedCell);
+ * past months, and every cell of a read-only grid (the producer's view),
+ * are read-only (`aria-readonly`), Enter there asks for the detail
+ * (`onOpen`). Without rows, the month headers stay and the body says why it
+ * is empty.
  */
 export function NeedsGrid({
   rows,
@@ -33,6 +39,7 @@ export function NeedsGrid({
   onSelect,
   onCommit,
   onRefuse,
+  onOpen,
 }: {
   rows: readonly PlannerRow[]
   empty: EmptyReason | null
@@ -43,6 +50,8 @@ export function NeedsGrid({
   onSelect: (cell: CellKey) => void
   onCommit: (product: string, month: Month, text: string) => Promise<void>
   onRefuse: (product: string, month: Month, message: string) => void
+  /** Enter on a cell that does not edit (the planner opens the detail sheet on a phone). */
+  onOpen: () => void
 }) {
   const inputs = useRef(new Map<string, HTMLElement>())
   // Where the keyboard focus was, to put it back if its row goes away
@@ -86,7 +95,7 @@ export function NeedsGrid({
       const row = position.rowOf.get(product)
       const col = position.colOf.get(month)
       if (row === undefined || col === undefined) return
-      const target = nextCell({ row, col }, event.key, event.shiftKey, rows.length, months.length)
+      const target = nextCell({ row, col }, event.key, event.ctrlKey || event.metaKey, rows.length, months.length)
       if (!target) return
       event.preventDefault()
       if (target.row === row && target.col === col) return
@@ -95,8 +104,8 @@ export function NeedsGrid({
     [position, rows.length, months.length, focusAt],
   )
 
-  // The read-only cells' one tab stop: the selected cell when shown, else
-  // the first cell.
+  // The grid's one tab stop: the selected cell when shown, else the first
+  // cell.
   const tabStop = useMemo(() => {
     if (selection && position.rowOf.has(selection.product) && position.colOf.has(selection.month))
       return cellId(selection.product, selection.month)
@@ -124,15 +133,23 @@ export function NeedsGrid({
         horizontalSpacing={6}
         role="grid"
         aria-label="Besoins par produit et par mois"
+        aria-rowcount={rows.length + 1 + (empty ? 1 : 0)}
+        aria-colcount={months.length + 1}
         aria-readonly={editable ? undefined : true}
       >
         <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col" style={STICKY_CORNER}>
+          <Table.Tr aria-rowindex={1}>
+            <Table.Th scope="col" aria-colindex={1} style={STICKY_CORNER}>
               Produit
             </Table.Th>
-            {months.map((m) => (
-              <Table.Th key={m} scope="col" ta="center" data-past={isPastMonth(m, current) || undefined}>
+            {months.map((m, j) => (
+              <Table.Th
+                key={m}
+                scope="col"
+                aria-colindex={j + 2}
+                ta="center"
+                data-past={isPastMonth(m, current) || undefined}
+              >
                 {formatMonthYear(m)}
               </Table.Th>
             ))}
@@ -140,15 +157,15 @@ export function NeedsGrid({
         </Table.Thead>
         <Table.Tbody>
           {empty ? (
-            <Table.Tr>
-              <Table.Td role="gridcell" colSpan={months.length + 1}>
+            <Table.Tr aria-rowindex={2}>
+              <Table.Td role="gridcell" aria-colindex={1} colSpan={months.length + 1}>
                 <EmptyPlanner reason={empty} />
               </Table.Td>
             </Table.Tr>
           ) : null}
-          {rows.map((row) => (
-            <Table.Tr key={row.product._id}>
-              <Table.Th scope="row" style={STICKY_COLUMN}>
+          {rows.map((row, i) => (
+            <Table.Tr key={row.product._id} aria-rowindex={i + 2 + (empty ? 1 : 0)}>
+              <Table.Th scope="row" aria-colindex={1} style={STICKY_COLUMN}>
                 <Text size="sm" fw={600} span>
                   {row.product.name}
                 </Text>{' '}
@@ -156,7 +173,7 @@ export function NeedsGrid({
                   ({row.product.unit})
                 </Text>
               </Table.Th>
-              {months.map((m) => {
+              {months.map((m, j) => {
                 const past = isPastMonth(m, current)
                 return (
                   <NeedCell
@@ -170,11 +187,13 @@ export function NeedsGrid({
                     lockedMessage={editable && past ? CELL_MESSAGES.pastMonth : undefined}
                     selected={selection?.product === row.product._id && selection.month === m}
                     label={`${row.product.name}, ${formatMonthYear(m)}`}
+                    colIndex={j + 2}
                     cellRef={cellRef}
                     onFocusCell={onFocusCell}
                     onMoveKey={onMoveKey}
                     onCommit={onCommit}
                     onRefuse={onRefuse}
+                    onOpen={onOpen}
                   />
                 )
               })}

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DistributorNeeds } from '../pages/DistributorNeeds'
@@ -22,9 +22,11 @@ const json = (status: number, body: unknown) =>
     headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
   })
 
-const cell = (name: string) => screen.getByRole('textbox', { name })
-/** A read-only cell, named "{product}, {month} : {what it holds}". */
-const readOnlyCell = (label: string) => screen.getByRole('gridcell', { name: (n) => n.startsWith(`${label} : `) })
+/** A cell of the grid, named "{product}, {month} : {what it holds}". */
+const cell = (label: string) => screen.getByRole('gridcell', { name: (n) => n.startsWith(`${label} : `) })
+const readOnlyCell = cell
+/** The text field of a cell being edited, named "{product}, {month}". */
+const field = (label: string) => screen.getByRole('textbox', { name: label })
 const grid = () => screen.getByRole('grid', { name: 'Besoins par produit et par mois' })
 const monthHeaders = () =>
   within(grid())
@@ -79,7 +81,9 @@ describe('the shop planner', () => {
     expect(screen.getByRole('tab', { name: 'ENGAGES (1)' })).toBeInTheDocument()
     expect(screen.getByRole('tab', { name: 'TOUS (2)' })).toHaveAttribute('aria-selected', 'true')
     expect(screen.getByText('Veuillez selectionner une cellule')).toBeInTheDocument()
-    expect(cell('Tomate, décembre 2026')).toHaveValue('100')
+    expect(cell('Tomate, décembre 2026')).toHaveAccessibleName('Tomate, décembre 2026 : 100 kg')
+    expect(cell('Tomate, décembre 2026')).toHaveTextContent(/^100$/)
+    expect(within(grid()).queryAllByRole('textbox')).toHaveLength(0)
     expect(screen.getByRole('button', { name: 'Ajouter un besoin' })).toBeInTheDocument()
   })
 
@@ -125,25 +129,111 @@ describe('the shop planner', () => {
     renderWithProviders(<DistributorNeeds />)
 
     await user.click(cell('Tomate, décembre 2026'))
+    expect(cell('Tomate, décembre 2026')).toHaveFocus()
     const pane = screen.getByRole('complementary', { name: 'Détail du besoin' })
     expect(within(pane).getByText('Besoin')).toBeInTheDocument()
     expect(within(pane).getByText('100 kg')).toBeInTheDocument()
     expect(within(pane).getByText('80 kg')).toBeInTheDocument() // available
     expect(within(pane).getByText(/Prix de référence producteur \(catalogue\)/)).toBeInTheDocument()
 
-    await user.keyboard('{Tab}')
+    await user.keyboard('{ArrowRight}')
     expect(cell('Tomate, janvier 2027')).toHaveFocus()
     expect(within(pane).getByText('Pas de besoins a cette date pour le produit selectionne')).toBeInTheDocument()
+    // A digit starts editing, over the value, as in a spreadsheet.
     await user.keyboard('7.5')
-    expect(cell('Tomate, janvier 2027')).toHaveValue('7,5')
+    expect(field('Tomate, janvier 2027')).toHaveFocus()
+    expect(field('Tomate, janvier 2027')).toHaveValue('7,5')
+    // An arrow commits and moves.
     await user.keyboard('{ArrowUp}')
     expect(cell('Pomme, janvier 2027')).toHaveFocus()
+    expect(screen.queryByRole('textbox', { name: 'Tomate, janvier 2027' })).not.toBeInTheDocument()
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1))
     const [url, init] = fetch.mock.calls[0] as [string, RequestInit]
     expect(url).toBe('/api/needs')
     expect(JSON.parse(String(init.body))).toEqual({ product: 'tomate', date: '2027-01-01', quantity: 7.5 })
-    await waitFor(() => expect(cell('Tomate, janvier 2027')).toHaveValue('7,5'))
+    await waitFor(() => expect(cell('Tomate, janvier 2027')).toHaveTextContent(/^7,5$/))
     expect(state.needs).toContainEqual(created)
+  })
+
+  it('is one tab stop that the arrows, Home and End move through', async () => {
+    const user = userEvent.setup()
+    renderWithProviders(<DistributorNeeds />)
+    const stops = () =>
+      within(grid())
+        .getAllByRole('gridcell')
+        .filter((c) => c.tabIndex === 0)
+    // Nothing selected: the first cell is the stop.
+    expect(stops()).toEqual([cell('Pomme, novembre 2026')])
+    expect(grid()).toHaveAttribute('aria-rowcount', '3')
+    expect(grid()).toHaveAttribute('aria-colcount', '9')
+    expect(cell('Tomate, décembre 2026')).toHaveAttribute('aria-colindex', '3')
+    expect(cell('Tomate, décembre 2026').closest('tr')).toHaveAttribute('aria-rowindex', '3')
+    expect(within(grid()).getByRole('columnheader', { name: 'décembre 2026' })).toHaveAttribute('aria-colindex', '3')
+    expect(within(grid()).getByRole('rowheader', { name: /Tomate/ })).toHaveAttribute('aria-colindex', '1')
+
+    // Tab enters the grid on its stop, from the control before it.
+    await user.click(screen.getByRole('tab', { name: 'TOUS (2)' }))
+    for (let i = 0; i < 10 && !grid().contains(document.activeElement); i++) await user.tab()
+    expect(cell('Pomme, novembre 2026')).toHaveFocus()
+    expect(cell('Pomme, novembre 2026')).toHaveAttribute('aria-selected', 'true')
+    await user.keyboard('{End}')
+    expect(cell('Pomme, juin 2027')).toHaveFocus()
+    await user.keyboard('{ArrowDown}')
+    expect(cell('Tomate, juin 2027')).toHaveFocus()
+    await user.keyboard('{Home}')
+    expect(cell('Tomate, novembre 2026')).toHaveFocus()
+    await user.keyboard('{Control>}{End}{/Control}')
+    expect(cell('Tomate, juin 2027')).toHaveFocus()
+    await user.keyboard('{Control>}{Home}{/Control}')
+    expect(cell('Pomme, novembre 2026')).toHaveFocus()
+    await user.keyboard('{ArrowDown}{ArrowRight}')
+    expect(stops()).toEqual([cell('Tomate, décembre 2026')])
+    // Tab leaves the grid, Shift+Tab comes back to the same cell.
+    await user.tab()
+    expect(grid()).not.toContainElement(document.activeElement as HTMLElement)
+    await user.tab({ shift: true })
+    expect(cell('Tomate, décembre 2026')).toHaveFocus()
+  })
+
+  it('edits on Enter, F2 or a double click, commits on Enter and stays on the cell', async () => {
+    const user = userEvent.setup()
+    const tomato = state.needs.find((n) => n.product === 'tomate')!
+    const updated = { ...tomato, quantity: 1505, quantityAvailable: 1485 }
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, updated))
+    renderWithProviders(<DistributorNeeds />)
+    await user.click(cell('Tomate, décembre 2026'))
+    // Enter edits the stored value, the caret at its end.
+    await user.keyboard('{Enter}')
+    expect(field('Tomate, décembre 2026')).toHaveFocus()
+    expect(field('Tomate, décembre 2026')).toHaveValue('100')
+    // Left and Right move the caret, they do not leave the field.
+    await user.keyboard('{ArrowLeft}{ArrowLeft}5{ArrowRight}{ArrowRight}')
+    expect(field('Tomate, décembre 2026')).toHaveFocus()
+    expect(field('Tomate, décembre 2026')).toHaveValue('1500')
+    await user.keyboard('{Backspace}{Backspace}05{Enter}')
+    expect(cell('Tomate, décembre 2026')).toHaveFocus()
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1))
+    expect(JSON.parse(String((fetch.mock.calls[0] as [string, RequestInit])[1].body))).toMatchObject({
+      quantity: 1505,
+    })
+    await waitFor(() => expect(state.needs).toContainEqual(updated))
+    expect(cell('Tomate, décembre 2026')).toHaveTextContent(/^1505$/)
+
+    // F2 and a double click edit too; Escape leaves without a change.
+    await user.keyboard('{F2}')
+    expect(field('Tomate, décembre 2026')).toHaveFocus()
+    await user.keyboard('{Escape}')
+    expect(cell('Tomate, décembre 2026')).toHaveFocus()
+    await user.dblClick(cell('Pomme, janvier 2027'))
+    expect(field('Pomme, janvier 2027')).toHaveFocus()
+    expect(field('Pomme, janvier 2027')).toHaveValue('50')
+    await user.keyboard('{Enter}')
+    expect(cell('Pomme, janvier 2027')).toHaveFocus()
+    // Letters neither edit nor move.
+    await user.keyboard('a')
+    expect(cell('Pomme, janvier 2027')).toHaveFocus()
+    expect(screen.queryByRole('textbox', { name: 'Pomme, janvier 2027' })).not.toBeInTheDocument()
+    expect(fetch).toHaveBeenCalledTimes(1)
   })
 
   it('refuses a quantity under what producers hold, without calling the daemon', async () => {
@@ -157,20 +247,25 @@ describe('the shop planner', () => {
         'Pomme, janvier 2027 : La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
       ),
     ).toBeInTheDocument()
-    expect(cell('Pomme, janvier 2027')).toHaveValue('50')
+    expect(cell('Pomme, janvier 2027')).toHaveTextContent(/^50$/)
+    expect(cell('Pomme, janvier 2027')).toHaveFocus()
     expect(fetch).not.toHaveBeenCalled()
   })
 
-  it('puts the stored value back on Escape', async () => {
+  it('puts the stored value back on Escape, the focus back on the cell', async () => {
     const user = userEvent.setup()
     const fetch = vi.spyOn(globalThis, 'fetch')
     renderWithProviders(<DistributorNeeds />)
     await user.click(cell('Tomate, décembre 2026'))
     await user.keyboard('999')
-    expect(cell('Tomate, décembre 2026')).toHaveValue('999')
+    expect(field('Tomate, décembre 2026')).toHaveValue('999')
     await user.keyboard('{Escape}')
-    expect(cell('Tomate, décembre 2026')).toHaveValue('100')
-    fireEvent.blur(cell('Tomate, décembre 2026'))
+    expect(screen.queryByRole('textbox', { name: 'Tomate, décembre 2026' })).not.toBeInTheDocument()
+    expect(cell('Tomate, décembre 2026')).toHaveTextContent(/^100$/)
+    expect(cell('Tomate, décembre 2026')).toHaveFocus()
+    // The arrows move again.
+    await user.keyboard('{ArrowUp}')
+    expect(cell('Pomme, décembre 2026')).toHaveFocus()
     expect(fetch).not.toHaveBeenCalled()
   })
 
@@ -190,9 +285,10 @@ describe('the shop planner', () => {
       screen.getByText('Melon, octobre 2026 : Ce mois est passé : ses besoins ne peuvent plus être modifiés.'),
     ).toBeInTheDocument()
     expect(melon).toHaveTextContent(/^4$/)
-    // The arrows still move to the editable cells, which stay text fields.
+    // The arrows still move to the editable cells.
     await user.keyboard('{ArrowRight}')
     expect(cell('Melon, novembre 2026')).toHaveFocus()
+    expect(cell('Melon, novembre 2026')).not.toHaveAttribute('aria-readonly')
     expect(grid()).not.toHaveAttribute('aria-readonly')
   })
 })
@@ -261,6 +357,57 @@ describe("the producer's view of a shop", () => {
   })
 })
 
+describe('the planner on a phone', () => {
+  // A phone's width: every media query bounding the width from above matches (usePhone).
+  beforeEach(() => {
+    const original = window.matchMedia
+    window.matchMedia = (query: string) =>
+      ({
+        matches: /max-width/.test(query),
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as MediaQueryList
+    return () => {
+      window.matchMedia = original
+    }
+  })
+
+  it('opens the detail sheet on a tap of a cell, and on Enter on a read-only cell', async () => {
+    resetState(producer.email)
+    state.user = producer
+    state.products = products
+    state.distributors = [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }]
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, [need('tomate', '2026-12-01', 40)]))
+    const user = userEvent.setup()
+    renderWithProviders(
+      <Route path="/prod/needs/:distributorId">
+        <ProducerNeeds />
+      </Route>,
+      { path: '/prod/needs/d1' },
+    )
+    const tomato = await screen.findByRole('gridcell', { name: 'Tomate, décembre 2026 : 40 kg' })
+    await user.click(tomato)
+    const sheet = await screen.findByRole('dialog', { name: 'Détail du besoin' })
+    expect(within(sheet).getByRole('heading', { name: 'Tomate' })).toBeInTheDocument()
+    await user.click(within(sheet).getByRole('button', { name: 'Fermer le détail' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    // The arrows move without opening it; Enter opens the cell reached.
+    tomato.focus()
+    await user.keyboard('{ArrowLeft}')
+    const november = readOnlyCell('Tomate, novembre 2026')
+    expect(november).toHaveFocus()
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    await user.keyboard('{Enter}')
+    const again = await screen.findByRole('dialog', { name: 'Détail du besoin' })
+    expect(within(again).getByText('Pas de besoins a cette date pour le produit selectionne')).toBeInTheDocument()
+  })
+})
+
 describe('a link to a need', () => {
   const pane = () => screen.getByRole('complementary', { name: 'Détail du besoin' })
 
@@ -274,7 +421,7 @@ describe('a link to a need', () => {
     const scroll = vi.spyOn(Element.prototype, 'scrollIntoView')
     renderWithProviders(<DistributorNeeds />, { path: `/dis/needs?need=${far._id}` })
     expect(monthHeaders()[0]).toBe('septembre 2027')
-    expect(cell('Pomme, septembre 2027')).toHaveAttribute('data-selected', 'true')
+    expect(cell('Pomme, septembre 2027')).toHaveAttribute('aria-selected', 'true')
     expect(within(pane()).getByRole('heading', { name: 'Pomme' })).toBeInTheDocument()
     expect(within(pane()).getByText('septembre 2027')).toBeInTheDocument()
     expect(within(pane()).getByText('50 kg')).toBeInTheDocument()
@@ -286,7 +433,7 @@ describe('a link to a need', () => {
     state.needs = [near]
     renderWithProviders(<DistributorNeeds />, { path: `/dis/needs?need=${near._id}` })
     expect(monthHeaders()[0]).toBe('novembre 2026')
-    expect(cell('Tomate, janvier 2027')).toHaveAttribute('data-selected', 'true')
+    expect(cell('Tomate, janvier 2027')).toHaveAttribute('aria-selected', 'true')
     expect(within(pane()).getByRole('heading', { name: 'Tomate' })).toBeInTheDocument()
   })
 

@@ -55,6 +55,10 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
   const openOnTap = useCallback((event: MouseEvent<HTMLElement>) => {
     if ((event.target as HTMLElement).closest('[role="gridcell"], input')) setSheet(true)
   }, [])
+  // Enter on a cell that does not edit opens it too (the keyboard's tap).
+  const openOnEnter = useCallback(() => {
+    if (phone) setSheet(true)
+  }, [phone])
 
   // The need of the link, applied once when the needs hold it (state set
   // while rendering, React's pattern for state following its inputs).
@@ -140,6 +144,7 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
             onSelect={setSelection}
             onCommit={commit}
             onRefuse={refuse}
+            onOpen={openOnEnter}
           />
           {view.rows.length > 0 ? <ToneLegend /> : null}
         </Grid.Col>

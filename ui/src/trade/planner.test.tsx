@@ -81,7 +81,7 @@ describe('the trade blocks in the planner', () => {
     ]
     const user = userEvent.setup()
     renderWithProviders(<DistributorNeeds />)
-    await user.click(screen.getByRole('textbox', { name: 'Tomate, décembre 2026' }))
+    await user.click(screen.getByRole('gridcell', { name: 'Tomate, décembre 2026 : 100 kg' }))
     const pane = screen.getByRole('complementary', { name: 'Détail du besoin' })
     const card = within(pane).getByRole('article', { name: 'Proposition de Ferme des Saules' })
     expect(
