@@ -41,7 +41,8 @@ run: build
 ## in Chromium
 test: lint test-go test-fuzz test-ui test-contract test-e2e
 
-## test-go: the Go tests (go vet runs in make lint), then every invoice and
+## test-go: the Go tests (go vet runs in make lint) and those of the
+## vendored fpdf (third_party/fpdf, its own module), then every invoice and
 ## credit note they made (core/facturx/facturxtest.Keep: the demo world, each
 ## VAT regime, credit notes, complementary and multi-décade invoices)
 ## validated in one call against the official Factur-X EN 16931 XSD and
@@ -50,6 +51,7 @@ FACTURX_OUT := $(CURDIR)/build/facturx
 test-go:
 	rm -rf $(FACTURX_OUT)
 	PRIMEUR_FACTURX_OUT=$(FACTURX_OUT) $(GO) test -race -count=1 ./...
+	cd third_party/fpdf && $(GO) test -race -count=1 ./...
 	bash testdata/facturx/validate-all.sh $(FACTURX_OUT)
 
 ## test-fuzz: every fuzz target of the module, FUZZTIME each (tools/fuzz.sh)
@@ -121,6 +123,7 @@ lint: bin/golangci-lint ui/node_modules/.package-lock.json
 	@unformatted=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	cd third_party/fpdf && $(GO) vet ./...
 	bin/golangci-lint run ./...
 	cd ui && $(NPM) run typecheck && $(NPM) run lint && $(NPM) run format:check
 

@@ -98,3 +98,7 @@ require (
 replace golang.org/x/exp => golang.org/x/exp v0.0.0-20231006140011-7918f672742d
 
 tool github.com/rakyll/hey
+
+// go-pdf/fpdf v0.9.0 with a patch sharing a parsed UTF-8 font and its
+// subsets between documents (third_party/fpdf/README.md).
+replace github.com/go-pdf/fpdf => ./third_party/fpdf

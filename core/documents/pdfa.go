@@ -167,10 +167,19 @@ func pdfA(raw []byte, m pdfaMeta, attached []byte) ([]byte, error) {
 // document.
 var sRGBDeflated = sync.OnceValue(func() []byte { return deflate(sRGB) })
 
+// deflaters are deflate's zlib writers: a new one allocates its
+// compressor's tables (about 1 MB), a reset one gives the same output.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed) // a valid level: no error
+	return w
+}}
+
 func deflate(b []byte) []byte {
 	var buf bytes.Buffer
-	w, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed) // a valid level: no error
-	_, _ = w.Write(b)                                 // writes to a bytes.Buffer do not fail
+	w := deflaters.Get().(*zlib.Writer)
+	defer deflaters.Put(w)
+	w.Reset(&buf)
+	_, _ = w.Write(b) // writes to a bytes.Buffer do not fail
 	_ = w.Close()
 	return buf.Bytes()
 }

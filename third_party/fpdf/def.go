@@ -807,6 +807,7 @@ type fontDefType struct {
 	DiffN        int           // Position of diff in app array, set by font loader
 	i            string        // 1-based position in font list, set by font loader, not this program
 	utf8File     *utf8FontFile // UTF-8 font
+	utf8Font     *UTF8Font     // UTF-8 font shared with other documents (AddUTF8FontParsed)
 	usedRunes    map[int]int   // Array of used runes
 }
 

@@ -3975,6 +3975,15 @@ func (f *Fpdf) putstream(b []byte) {
 	f.out("endstream")
 }
 
+// putSharedStream is putstream for bytes other documents may be writing
+// too: they are encrypted, when the document is, in a copy.
+func (f *Fpdf) putSharedStream(b []byte) {
+	if f.protect.encrypted {
+		b = append([]byte(nil), b...)
+	}
+	f.putstream(b)
+}
+
 // out; Add a line to the document
 func (f *Fpdf) out(s string) {
 	if f.state == 2 {
@@ -4358,10 +4367,12 @@ func (f *Fpdf) putfonts() {
 				fontName := "utf8" + font.Name
 				usedRunes := font.usedRunes
 				delete(usedRunes, 0)
-				utf8FontStream := font.utf8File.GenerateCutFont(usedRunes)
-				utf8FontSize := len(utf8FontStream)
-				CodeSignDictionary := font.utf8File.CodeSymbolDictionary
-				delete(CodeSignDictionary, 0)
+				var subset *utf8Subset
+				if font.utf8Font != nil {
+					subset = font.utf8Font.subset(usedRunes)
+				} else {
+					subset = font.utf8File.subset(usedRunes)
+				}
 
 				f.newobj()
 				f.out(fmt.Sprintf("<</Type /Font\n/Subtype /Type0\n/BaseFont /%s\n/Encoding /Identity-H\n/DescendantFonts [%d 0 R]\n/ToUnicode %d 0 R>>\n"+"endobj", fontName, f.n+1, f.n+2))
@@ -4372,7 +4383,11 @@ func (f *Fpdf) putfonts() {
 				if font.Desc.MissingWidth != 0 {
 					f.out("/DW " + strconv.Itoa(font.Desc.MissingWidth))
 				}
-				f.generateCIDFontMap(&font, font.utf8File.LastRune)
+				if subset.widths != "" {
+					f.out(subset.widths)
+				} else {
+					f.generateCIDFontMap(&font, subset.lastRune)
+				}
 				f.out("/CIDToGIDMap " + strconv.Itoa(f.n+4) + " 0 R>>")
 				f.out("endobj")
 
@@ -4407,32 +4422,19 @@ func (f *Fpdf) putfonts() {
 				f.out("endobj")
 
 				// Embed CIDToGIDMap
-				cidToGidMap := make([]byte, 256*256*2)
-
-				for cc, glyph := range CodeSignDictionary {
-					cidToGidMap[cc*2] = byte(glyph >> 8)
-					cidToGidMap[cc*2+1] = byte(glyph & 0xFF)
-				}
-
-				mem := xmem.compress(cidToGidMap)
-				cidToGidMap = mem.bytes()
 				f.newobj()
-				f.out("<</Length " + strconv.Itoa(len(cidToGidMap)) + "/Filter /FlateDecode>>")
-				f.putstream(cidToGidMap)
+				f.out("<</Length " + strconv.Itoa(len(subset.cidToGid)) + "/Filter /FlateDecode>>")
+				f.putSharedStream(subset.cidToGid)
 				f.out("endobj")
-				mem.release()
 
 				//Font file
-				mem = xmem.compress(utf8FontStream)
-				compressedFontStream := mem.bytes()
 				f.newobj()
-				f.out("<</Length " + strconv.Itoa(len(compressedFontStream)))
+				f.out("<</Length " + strconv.Itoa(len(subset.fontFile)))
 				f.out("/Filter /FlateDecode")
-				f.out("/Length1 " + strconv.Itoa(utf8FontSize))
+				f.out("/Length1 " + strconv.Itoa(subset.length1))
 				f.out(">>")
-				f.putstream(compressedFontStream)
+				f.putSharedStream(subset.fontFile)
 				f.out("endobj")
-				mem.release()
 			default:
 				f.err = fmt.Errorf("unsupported font type: %s", tp)
 				return
@@ -4442,6 +4444,12 @@ func (f *Fpdf) putfonts() {
 }
 
 func (f *Fpdf) generateCIDFontMap(font *fontDefType, LastRune int) {
+	f.out(cidFontWidths(font.Cw, font.usedRunes, LastRune))
+}
+
+// cidFontWidths returns the /W array of a CID font, the widths cw of the
+// runes up to 255 and of the other runes of usedRunes up to LastRune.
+func cidFontWidths(cw []int, usedRunes map[int]int, LastRune int) string {
 	rangeID := 0
 	cidArray := make(map[int]*untypedKeyMap)
 	cidArrayKeys := make([]int, 0)
@@ -4453,14 +4461,14 @@ func (f *Fpdf) generateCIDFontMap(font *fontDefType, LastRune int) {
 
 	// for each character
 	for cid := startCid; cid < cwLen; cid++ {
-		if font.Cw[cid] == 0x00 {
+		if cw[cid] == 0x00 {
 			continue
 		}
-		width := font.Cw[cid]
+		width := cw[cid]
 		if width == 65535 {
 			width = 0
 		}
-		if numb, OK := font.usedRunes[cid]; cid > 255 && (!OK || numb == 0) {
+		if numb, OK := usedRunes[cid]; cid > 255 && (!OK || numb == 0) {
 			continue
 		}
 
@@ -4555,7 +4563,7 @@ func (f *Fpdf) generateCIDFontMap(font *fontDefType, LastRune int) {
 			w.printf(" %d [ %s ]\n", k, implode(" ", ws.valueSet))
 		}
 	}
-	f.out("/W [" + w.String() + " ]")
+	return "/W [" + w.String() + " ]"
 }
 
 func implode(sep string, arr []int) string {

@@ -59,6 +59,7 @@ type utf8FontFile struct {
 	DefaultWidth         float64
 	symbolData           map[int]map[string][]int
 	CodeSymbolDictionary map[int]int
+	cutMetricsCount      int // numberOfHMetrics of the font, read by prepareCut
 }
 
 type tableDescription struct {
@@ -637,6 +638,16 @@ func (utf *utf8FontFile) generateCMAPTable(cidSymbolPairCollection map[int]int, 
 
 // GenerateCutFont fill utf8FontFile from .utf file, only with runes from usedRunes
 func (utf *utf8FontFile) GenerateCutFont(usedRunes map[int]int) []byte {
+	if !utf.prepareCut() {
+		return nil
+	}
+	return utf.cut(usedRunes)
+}
+
+// prepareCut reads the tables of the font that every subset of it needs:
+// the table directory, the rune to glyph map and the glyph positions. It
+// returns false when the font has no Unicode cmap.
+func (utf *utf8FontFile) prepareCut() bool {
 	utf.fileReader.readerPosition = 0
 	utf.symbolPosition = make([]int, 0)
 	utf.charSymbolDictionary = make(map[int]int)
@@ -655,7 +666,7 @@ func (utf *utf8FontFile) GenerateCutFont(usedRunes map[int]int) []byte {
 	utf.SeekTable("hhea")
 	utf.skip(34)
 	metricsCount := utf.readUint16()
-	oldMetrics := metricsCount
+	utf.cutMetricsCount = metricsCount
 
 	utf.SeekTable("maxp")
 	utf.skip(4)
@@ -663,17 +674,26 @@ func (utf *utf8FontFile) GenerateCutFont(usedRunes map[int]int) []byte {
 
 	symbolCharDictionary := utf.generateCMAP()
 	if symbolCharDictionary == nil {
-		return nil
+		return false
 	}
 
 	utf.parseHMTXTable(metricsCount, numSymbols, symbolCharDictionary, 1.0)
 
 	utf.parseLOCATable(LocaFormat, numSymbols)
+	return true
+}
 
+// cut returns the subset of the font with the runes of usedRunes (its
+// values), after prepareCut. It only reads the tables prepareCut made, so
+// that copies of a prepared font (see cutCopy) may cut concurrently.
+func (utf *utf8FontFile) cut(usedRunes map[int]int) []byte {
+	utf.LastRune = 0
+	utf.outTablesData = make(map[string][]byte)
+	oldMetrics := utf.cutMetricsCount
 	cidSymbolPairCollection, symbolArray, symbolCollection, symbolCollectionKeys := utf.parseSymbols(usedRunes)
 
-	metricsCount = len(symbolCollection)
-	numSymbols = metricsCount
+	metricsCount := len(symbolCollection)
+	numSymbols := metricsCount
 
 	utf.setOutTable("name", utf.getTableData("name"))
 	utf.setOutTable("cvt ", utf.getTableData("cvt "))
@@ -759,6 +779,7 @@ func (utf *utf8FontFile) GenerateCutFont(usedRunes map[int]int) []byte {
 	utf.setOutTable("hmtx", hmtxData)
 
 	locaData := make([]byte, 0)
+	var LocaFormat int
 	if ((pos + 1) >> 1) > 0xFFFF {
 		LocaFormat = 1
 		for _, offset := range offsets {
@@ -788,6 +809,18 @@ func (utf *utf8FontFile) GenerateCutFont(usedRunes map[int]int) []byte {
 	utf.setOutTable("OS/2", os2Data)
 
 	return utf.assembleTables()
+}
+
+// cutCopy returns a copy of a font prepared by prepareCut that cut may use
+// while other copies cut: the copy has a reader of its own over the same
+// bytes and shares the prepared tables, which cut only reads.
+func (utf *utf8FontFile) cutCopy() *utf8FontFile {
+	c := *utf
+	c.fileReader = &fileReader{array: utf.fileReader.array}
+	c.outTablesData = nil
+	c.symbolData = nil
+	c.CodeSymbolDictionary = nil
+	return &c
 }
 
 func (utf *utf8FontFile) getSymbols(originalSymbolIdx int, start *int, symbolSet map[int]int, SymbolsCollection map[int]int, SymbolsCollectionKeys []int) (*int, map[int]int, map[int]int, []int) {
@@ -893,7 +926,8 @@ func (utf *utf8FontFile) getMetrics(metricCount, gid int) []byte {
 		metrics = utf.fileReader.Read(4)
 	} else {
 		utf.seek(start + ((metricCount - 1) * 4))
-		metrics = utf.fileReader.Read(2)
+		metrics = make([]byte, 0, 4)
+		metrics = append(metrics, utf.fileReader.Read(2)...)
 		utf.seek(start + (metricCount * 2) + (gid * 2))
 		metrics = append(metrics, utf.fileReader.Read(2)...)
 	}

@@ -314,14 +314,19 @@ func (pa *untypedKeyMap) getIndex(key interface{}) int {
 // Put key=>value in PHP Array
 func (pa *untypedKeyMap) put(key interface{}, value int) {
 	if key == nil {
-		var i int
-		for n := 0; ; n++ {
-			i = pa.getIndex(n)
-			if i < 0 {
-				key = n
-				break
+		// The smallest non-negative int that is not a key, found in one
+		// pass: there are len(pa.keySet) keys, so one of 0…len is free.
+		taken := make([]bool, len(pa.keySet)+1)
+		for _, k := range pa.keySet {
+			if n, ok := k.(int); ok && n >= 0 && n < len(taken) {
+				taken[n] = true
 			}
 		}
+		n := 0
+		for taken[n] {
+			n++
+		}
+		key = n
 		pa.keySet = append(pa.keySet, key)
 		pa.valueSet = append(pa.valueSet, value)
 	} else {

@@ -22,16 +22,27 @@ var xmem = xmempool{
 
 type xmempool struct{ sync.Pool }
 
+// zwriters are the zlib writers of compress: making one allocates its
+// compressor's tables anew, a reset one gives the same output.
+var zwriters = sync.Pool{
+	New: func() interface{} {
+		zw, err := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+		if err != nil {
+			panic(fmt.Errorf("could not create zlib writer: %w", err))
+		}
+		return zw
+	},
+}
+
 func (pool *xmempool) compress(data []byte) *membuffer {
 	mem := pool.Get().(*membuffer)
 	buf := &mem.buf
 	buf.Grow(len(data))
 
-	zw, err := zlib.NewWriterLevel(buf, zlib.BestSpeed)
-	if err != nil {
-		panic(fmt.Errorf("could not create zlib writer: %w", err))
-	}
-	_, err = zw.Write(data)
+	zw := zwriters.Get().(*zlib.Writer)
+	defer zwriters.Put(zw)
+	zw.Reset(buf)
+	_, err := zw.Write(data)
 	if err != nil {
 		panic(fmt.Errorf("could not zlib-compress slice: %w", err))
 	}
