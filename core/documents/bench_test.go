@@ -91,3 +91,21 @@ func BenchmarkInvoiceRawFPDF(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInvoiceNewRunes is BenchmarkInvoice with, in each invoice, a
+// letter the previous fpdf.UTF8FontSubsets invoices did not use (Latin
+// Extended-A and B, cycling over 400): the font subsets are cut anew for
+// every document, the shared fonts' cache never hits — the worst case of
+// a run whose every shop and producer write different letters.
+func BenchmarkInvoiceNewRunes(b *testing.B) {
+	inv := benchInvoice()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		inv.Seller.Name = "Ferme " + string(rune(0x100+i%400))
+		i++
+		if _, err := Invoice(inv); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
