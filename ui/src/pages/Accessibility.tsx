@@ -76,6 +76,13 @@ export function Accessibility() {
             un Tab en sort. Résultat : conforme (critère 12.13).
           </List.Item>
           <List.Item>
+            Les graphiques (statistiques des achats, progression, stock de chaque produit au réassort) : chacun est
+            résumé par une phrase (période, totaux, mois le plus haut) et ses valeurs sont données dans un tableau, en
+            euros ou dans l'unité du produit, derrière «&nbsp;Voir les valeurs&nbsp;» (un bouton à côté de chaque petit
+            graphique du réassort). Vérifié par des tests unitaires du contenu des tableaux. Résultat : conforme
+            (critères 1.3 et 1.4).
+          </List.Item>
+          <List.Item>
             Les contrastes des couleurs du thème : texte d'au moins 4,5:1 (texte courant, liens, messages d'erreur,
             indications en gris, texte blanc sur le vert), indicateur de focus de 3 pixels à 7,9:1 sur le blanc.
           </List.Item>
@@ -84,10 +91,6 @@ export function Accessibility() {
         <Title order={2}>Contenus non accessibles</Title>
         <Title order={3}>Non-conformités</Title>
         <List spacing="xs">
-          <List.Item>
-            Le graphique des achats (statistiques) est une image interactive : ses valeurs mois par mois ne sont pas
-            toutes disponibles sous forme de texte (critère 1.3 du RGAA).
-          </List.Item>
           <List.Item>
             Les notifications temporaires se ferment après 4 secondes (critère 13.1) ; les messages d'enregistrement et
             de refus des formulaires restent affichés et sont annoncés, mais certaines confirmations ne sont données que

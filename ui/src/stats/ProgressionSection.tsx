@@ -6,6 +6,8 @@
 import { Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core'
 import type { Data, Layout } from 'plotly.js'
 import { useEffect, useId, useMemo, useState } from 'react'
+import { ChartValues } from '../charts/ChartValues'
+import { progressionText } from '../charts/values'
 import { Plot } from '../components/Plot'
 import { stickyColumn } from '../components/sticky'
 import { formatEUR, formatMonthYear } from '../format'
@@ -126,7 +128,7 @@ export function ProgressionSection() {
       xaxis: { type: 'category', fixedrange: true, showgrid: false, automargin: true },
       yaxis: { ticksuffix: ' €', tickformat: ',.0f', rangemode: 'tozero', fixedrange: true, gridcolor: '#e9ecef' },
     }
-    return { traces, layout, from: s.months[0], to: s.months.at(-1) }
+    return { traces, layout, from: s.months[0], to: s.months.at(-1), text: progressionText(s, shop) }
   }, [data, month, what, shop])
 
   return (
@@ -175,13 +177,16 @@ export function ProgressionSection() {
         </Text>
       ) : null}
       {chart ? (
-        <div
-          role="img"
-          aria-label={`${shop ? 'Achats réalisés' : 'Ventes réalisées'} par mois ${ofMonth(formatMonthYear(chart.from ?? ''))} à ${formatMonthYear(chart.to ?? '')}, à côté des mêmes mois un an plus tôt`}
-          data-testid="progression-chart"
-        >
-          <Plot data={chart.traces} layout={chart.layout} style={{ width: '100%', height: CHART_HEIGHT }} />
-        </div>
+        <>
+          <div
+            role="img"
+            aria-label={`${shop ? 'Achats réalisés' : 'Ventes réalisées'} par mois ${ofMonth(formatMonthYear(chart.from ?? ''))} à ${formatMonthYear(chart.to ?? '')}, à côté des mêmes mois un an plus tôt`}
+            data-testid="progression-chart"
+          >
+            <Plot data={chart.traces} layout={chart.layout} style={{ width: '100%', height: CHART_HEIGHT }} />
+          </div>
+          <ChartValues text={chart.text} name={`${shop ? 'achats réalisés' : 'ventes réalisées'} par mois`} />
+        </>
       ) : null}
       {table ? (
         table.products.length === 0 && table.total.value === 0 && !table.total.previous && !table.total.lastYear ? (

@@ -1,10 +1,13 @@
 // The statistics card of the dashboard (PRODUCT §2): an area chart of the
 // month's commitments ("achats prevus") and done deliveries ("achats
-// realises") over 17 months from 4 months back, from the user load; then the
-// progression statistics (ProgressionSection).
+// realises") over 17 months from 4 months back, from the user load, its
+// values as text under it (ChartValues); then the progression statistics
+// (ProgressionSection).
 import { Card, Divider, Group, Stack, Text, Title } from '@mantine/core'
 import type { Config, Data, Layout } from 'plotly.js'
 import { useMemo } from 'react'
+import { ChartValues } from '../charts/ChartValues'
+import { purchasesText } from '../charts/values'
 import { Plot } from '../components/Plot'
 import { dayOf, formatEUR } from '../format'
 import { useNeeds, useOrders, useUser } from '../store/hooks'
@@ -130,6 +133,7 @@ export function PurchasesChart() {
     }
   }, [series, today])
 
+  const text = useMemo(() => purchasesText(series), [series])
   const totalPlanned = series.planned.reduce((a, b) => a + b, 0)
   const totalDone = series.done.reduce((a, b) => a + b, 0)
   const shop = user?.type === 'distributor'
@@ -174,6 +178,7 @@ export function PurchasesChart() {
         >
           <Plot data={data} layout={layout} config={CHART_CONFIG} style={{ width: '100%', height: CHART_HEIGHT }} />
         </div>
+        <ChartValues text={text} name="achats prévus et réalisés par mois" />
         <Divider my="xs" />
         <ProgressionSection />
       </Stack>
