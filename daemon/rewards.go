@@ -9,7 +9,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
 
-	"primeur/core/accounts"
 	"primeur/core/rewards"
 )
 
@@ -22,13 +21,6 @@ type RewardsOutput struct {
 type ContributionInput struct {
 	Body struct {
 		Amount *float64 `json:"amount,omitempty" doc:"EUR per month, 10 at least, two decimals at most" example:"25"`
-	}
-}
-
-// ScoresOutput lists every shop's score, for the map's tooltips.
-type ScoresOutput struct {
-	Body struct {
-		Scores []rewards.ShopScore `json:"scores"`
 	}
 }
 
@@ -64,17 +56,6 @@ func (d *Daemon) registerRewards(api huma.API) {
 		Tags:        []string{"Rewards"},
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
 	}, d.endContribution)
-
-	huma.Register(api, huma.Operation{
-		OperationID: "list-scores",
-		Method:      http.MethodGet,
-		Path:        "/rewards/scores",
-		Summary:     "Every shop's score, for the map",
-		Description: "Kept out of the user load, whose cost must not grow with the platform's trade. " +
-			"The scores are those of the platform at most a minute ago. Both roles.",
-		Tags:   []string{"Rewards"},
-		Errors: []int{http.StatusUnauthorized},
-	}, d.listScores)
 }
 
 // boardMaxAge is how long the daemon shares one rewards board. Loading a
@@ -177,20 +158,4 @@ func (d *Daemon) endContribution(ctx context.Context, _ *struct{}) (*RewardsOutp
 		return nil, apiError(ctx, d.log, err)
 	}
 	return d.standing(ctx, u.ID)
-}
-
-func (d *Daemon) listScores(ctx context.Context, _ *struct{}) (*ScoresOutput, error) {
-	b, err := d.board(ctx)
-	if err != nil {
-		return nil, apiError(ctx, d.log, err)
-	}
-	// The shops of the map now, with the board's scores: a shop registered
-	// since the board was loaded is on the map too (one indexed read).
-	shops, err := accounts.ShopIDs(ctx, d.db)
-	if err != nil {
-		return nil, apiError(ctx, d.log, err)
-	}
-	out := &ScoresOutput{}
-	out.Body.Scores = b.Scores(shops)
-	return out, nil
 }

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -72,7 +73,6 @@ func TestRewardsAPI(t *testing.T) {
 			{Name: "producer pledges", Client: farm, Method: "PUT", Path: "/api/rewards/contribution", Body: map[string]any{"amount": 50}, Status: 403, Detail: daemon.MsgShopsOnly},
 			{Name: "producer withdraws", Client: farm, Method: "DELETE", Path: "/api/rewards/contribution", Status: 403, Detail: daemon.MsgShopsOnly},
 			{Name: "anonymous reads", Client: s.Client(), Method: "GET", Path: "/api/rewards", Status: 401, Detail: daemon.MsgNoToken},
-			{Name: "anonymous scores", Client: s.Client(), Method: "GET", Path: "/api/rewards/scores", Status: 401, Detail: daemon.MsgNoToken},
 			{Name: "anonymous pledges", Client: s.Client(), Method: "PUT", Path: "/api/rewards/contribution", Body: map[string]any{"amount": 50}, Status: 401, Detail: daemon.MsgNoToken},
 			{Name: "no amount", Client: shop, Method: "PUT", Path: "/api/rewards/contribution", Body: map[string]any{}, Status: 422, Detail: rewards.MsgAmountRequired, Location: "body.amount"},
 			{Name: "zero", Client: shop, Method: "PUT", Path: "/api/rewards/contribution", Body: map[string]any{"amount": 0}, Status: 422, Detail: rewards.MsgAmountMin, Location: "body.amount"},
@@ -109,32 +109,49 @@ func TestRewardsAPI(t *testing.T) {
 		}
 		shop.Do("DELETE", "/api/rewards/contribution", nil).Expect(t, 200) // nothing to withdraw: still fine
 
-		// Both roles read every shop's score.
+		// Both roles read every shop's score on the map.
+		place(t, shop, other)
 		for _, c := range []*daemontest.Client{farm, shop} {
-			var out struct {
-				Scores []rewards.ShopScore `json:"scores"`
-			}
-			c.Do("GET", "/api/rewards/scores", nil).Expect(t, 200).JSON(t, &out)
-			got := map[string]int64{}
-			for _, sc := range out.Scores {
-				got[sc.Distributor] = sc.Score
-			}
-			if len(got) != 2 || got[shopID] != 1400 || got[otherID] != 2600 {
+			if got := mapScores(t, c); len(got) != 2 || got[shopID] != 1400 || got[otherID] != 2600 {
 				t.Fatalf("scores = %v", got)
 			}
 		}
 	})
 }
 
+// place puts each shop in Haute-Savoie, where mapScores looks.
+func place(t *testing.T, shops ...*daemontest.Client) {
+	t.Helper()
+	for i, c := range shops {
+		c.Do("PUT", "/api/user", map[string]any{"latitude": "45.9", "longitude": fmt.Sprintf("6.%02d", 10+i)}).Expect(t, 200)
+	}
+}
+
+// mapScores reads the scores of the shops on the map of Haute-Savoie.
+func mapScores(t *testing.T, c *daemontest.Client) map[string]int64 {
+	t.Helper()
+	var out struct {
+		Shops []struct {
+			ID    string `json:"_id"`
+			Score int64  `json:"score"`
+		} `json:"shops"`
+	}
+	c.Do("GET", "/api/map?"+hauteSavoie, nil).Expect(t, 200).JSON(t, &out)
+	got := map[string]int64{}
+	for _, sc := range out.Shops {
+		got[sc.ID] = sc.Score
+	}
+	return got
+}
+
 // The rewards rows of the authorization matrix (authz_test.go): the
 // standing and the pledge are the session's own shop's, producers are
-// refused; every signed-in user reads the map's scores.
+// refused (every signed-in user reads the scores on the map, GET /api/map).
 func init() {
 	shopsOnly := map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403}
 	matrix["GET /api/rewards"] = row{path: fixed("/api/rewards"), expect: shopsOnly}
 	matrix["PUT /api/rewards/contribution"] = row{path: fixed("/api/rewards/contribution"), body: body(map[string]any{"amount": 25}), expect: shopsOnly}
 	matrix["DELETE /api/rewards/contribution"] = row{path: fixed("/api/rewards/contribution"), expect: shopsOnly}
-	matrix["GET /api/rewards/scores"] = row{path: fixed("/api/rewards/scores"), expect: everyone(200)}
 }
 
 // TestRewardsBoardShared: ranks and map scores come from a board of the
@@ -145,21 +162,11 @@ func TestRewardsBoardShared(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db) // 2026-11-20 in Paris
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
-		_, otherID := s.Register("other@example.fr", "Autre magasin", true)
+		other, otherID := s.Register("other@example.fr", "Autre magasin", true)
 		_, farmID := s.Producer("ferme@example.fr", "Ferme")
+		place(t, shop, other)
 		tradeFixture(t, db, shopID, farmID, "2026-11-01", "2026-11-05", orders.Done, 10000, 300) // 300 €
-		scores := func() map[string]int64 {
-			t.Helper()
-			var out struct {
-				Scores []rewards.ShopScore `json:"scores"`
-			}
-			shop.Do("GET", "/api/rewards/scores", nil).Expect(t, 200).JSON(t, &out)
-			got := map[string]int64{}
-			for _, sc := range out.Scores {
-				got[sc.Distributor] = sc.Score
-			}
-			return got
-		}
+		scores := func() map[string]int64 { t.Helper(); return mapScores(t, shop) }
 		if got := scores(); got[shopID] != 400 || got[otherID] != 0 {
 			t.Fatalf("scores = %v", got)
 		}
@@ -175,7 +182,8 @@ func TestRewardsBoardShared(t *testing.T) {
 			t.Fatalf("scores within the minute = %v", got)
 		}
 		// A shop registered within the minute is on the map at once, at 0.
-		_, newID := s.Register("nouveau@example.fr", "Nouveau magasin", true)
+		fresh, newID := s.Register("nouveau@example.fr", "Nouveau magasin", true)
+		place(t, fresh)
 		if got := scores(); got[shopID] != 400 || got[newID] != 0 || len(got) != 3 {
 			t.Fatalf("scores with a shop registered within the minute = %v", got)
 		}

@@ -31,6 +31,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerSupply(api)
 	d.registerStats(api)
 	d.registerPlaces(api)
+	d.registerMap(api)
 
 	d.servePlainRoutes(mux) // documents, public files, health, metrics (openapi.go)
 	mux.HandleFunc("GET /docs", d.docsPage)

@@ -18,7 +18,8 @@ import (
 	"primeur/core/trade"
 )
 
-// MapShop is a shop on the map (PRODUCT §3).
+// MapShop is a shop the user load names (PRODUCT §3 "Distributor (shop)
+// on the map").
 type MapShop struct {
 	ID        string `json:"_id"`
 	Name      string `json:"name"`
@@ -38,7 +39,7 @@ type UserLoad struct {
 	User         accounts.Profile  `json:"user"`
 	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; the needs a producer trades on, from 12 months back"`
 	Products     []catalog.Product `json:"products"`
-	Distributors []MapShop         `json:"distributors" doc:"Every shop, for the map; a shop's email only for itself and the producers trading with it (a commitment or an order), empty otherwise"`
+	Distributors []MapShop         `json:"distributors" doc:"The shops the user's own data names: for a shop, itself; for a producer, the shops of its proposals, commitments and orders (the map's shops are GET /api/map's). A shop's email only for itself and the producers trading with it (a commitment or an order), empty otherwise"`
 	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself"`
 	Events       []activity.View   `json:"events"`
 	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
@@ -93,7 +94,7 @@ func (d *Daemon) registerUser(api huma.API) {
 		Path:        "/user",
 		Summary:     "Load the user and everything its screens show",
 		Description: "The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, " +
-			"the shops of the map, the producers named on the screens, the latest events and the average prices. " +
+			"the shops the user trades with, the producers named on the screens, the latest events and the average prices. " +
 			"Without a session, 401 with `User did not provide any token` (PRODUCT §8).",
 		Tags:   []string{"User"},
 		Errors: []int{http.StatusUnauthorized},
@@ -155,14 +156,14 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	return load, nil
 }
 
-// shops lists every shop for the map (PRODUCT §3) as u sees them: what the
-// user load holds of the platform itself, measured in docs/BENCHMARKS.md.
-// The producers' screens also read their partners' names from it
-// (deliveries, a shop's needs). A shop's email is given only to the shop
-// itself and to the producers trading with it (accounts.Shops), "" to
-// everyone else.
+// shops lists the shops the user's own data names (accounts.ShopsOf): a
+// shop itself; a producer's partners — the shops of its proposals,
+// commitments and orders —, whose names its deliveries and needs show.
+// Every other shop is the map's (GET /api/map), so the user load follows
+// the user's own data, not the platform (issue 20). A shop's email is
+// given only to the shop itself and to the producers trading with it.
 func (d *Daemon) shops(ctx context.Context, u accounts.User) ([]MapShop, error) {
-	shops, err := accounts.Shops(ctx, d.db, u)
+	shops, err := accounts.ShopsOf(ctx, d.db, u)
 	if err != nil {
 		return nil, err
 	}

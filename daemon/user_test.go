@@ -13,9 +13,11 @@ import (
 )
 
 // TestUserLoad: the user load has every part PRODUCT names. Distributors are
-// every shop (the map); producers are those the shop deals with — an open
-// proposal on its needs, a commitment — and, for a producer, itself: the
-// platform's other producers never appear.
+// the shops the user's own data names — a shop itself, a producer's
+// partners (a proposal, a commitment, an order) —, never the platform's
+// others (they are the map's, GET /api/map); producers are those the shop
+// deals with — an open proposal on its needs, a commitment — and, for a
+// producer, itself: the platform's other producers never appear.
 func TestUserLoad(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
@@ -62,8 +64,11 @@ func TestUserLoad(t *testing.T) {
 		}
 
 		shops, producers := load(shop)
-		if names(shops) != "Autre magasin, Épicerie" || shops[1].Latitude != "45.9" || shops[1].Email != "shop@example.fr" {
+		if names(shops) != "Épicerie" || shops[0].Latitude != "45.9" || shops[0].Email != "shop@example.fr" {
 			t.Fatalf("distributors = %+v", shops)
+		}
+		if shops, _ = load(farm); len(shops) != 0 {
+			t.Fatalf("a producer without trade has shops %+v", shops)
 		}
 		if len(producers) != 0 {
 			t.Fatalf("a shop without trade has producers %+v", producers)
@@ -81,10 +86,14 @@ func TestUserLoad(t *testing.T) {
 			t.Fatalf("shop's producers = %+v", producers)
 		}
 
-		// A producer's list is itself; the map still shows every shop.
+		// A producer's list is itself; its shops are those it trades with,
+		// an open proposal included; the other shop is the map's only.
 		shops, producers = load(farm)
-		if len(producers) != 1 || producers[0].ID != farmID || producers[0].Name != "Ferme" || len(shops) != 2 {
+		if len(producers) != 1 || producers[0].ID != farmID || producers[0].Name != "Ferme" || names(shops) != "Épicerie" {
 			t.Fatalf("farm's producers = %+v, shops %+v", producers, shops)
+		}
+		if shops, _ = load(rival); names(shops) != "Épicerie" || shops[0].Email != "" {
+			t.Fatalf("the rival's shops (an open proposal): %+v", shops)
 		}
 	})
 }
@@ -167,26 +176,29 @@ func TestUpdateProfile(t *testing.T) {
 	})
 }
 
-// TestShopEmailOnlyForItsPartners: the map gives a shop's login email to
-// the shop itself and to the producers it trades with — once it accepted a
-// proposal — and "" to everyone else, the field always present.
+// TestShopEmailOnlyForItsPartners: the map and the user load give a shop's
+// login email to the shop itself and to the producers it trades with —
+// once it accepted a proposal — and "" to everyone else, the field always
+// present.
 func TestShopEmailOnlyForItsPartners(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
-		_, otherID := s.Register("other@example.fr", "Autre magasin", true)
+		other, otherID := s.Register("other@example.fr", "Autre magasin", true)
+		shop.Do("PUT", "/api/user", map[string]any{"latitude": "45.9", "longitude": "6.12"}).Expect(t, 200)
+		other.Do("PUT", "/api/user", map[string]any{"latitude": "45.88", "longitude": "6.32"}).Expect(t, 200)
 		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
 		stranger, _ := s.Producer("stranger@example.fr", "Inconnue")
 		fresh, _ := s.Register("nouveau@example.fr", "Nouveau", false)
 
 		emails := func(c *daemontest.Client) map[string]string {
 			t.Helper()
-			var load struct {
-				Distributors []map[string]any `json:"distributors"`
+			var view struct {
+				Shops []map[string]any `json:"shops"`
 			}
-			c.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+			c.Do("GET", "/api/map?"+hauteSavoie, nil).Expect(t, 200).JSON(t, &view)
 			out := map[string]string{}
-			for _, d := range load.Distributors {
+			for _, d := range view.Shops {
 				email, ok := d["email"].(string)
 				if !ok {
 					t.Fatalf("a shop without its email field: %v", d)
@@ -195,6 +207,16 @@ func TestShopEmailOnlyForItsPartners(t *testing.T) {
 			}
 			if len(out) != 2 {
 				t.Fatalf("the map lists %d shops, want 2", len(out))
+			}
+			// The user load's shops (the user's partners) read the same.
+			var load struct {
+				Distributors []map[string]any `json:"distributors"`
+			}
+			c.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+			for _, d := range load.Distributors {
+				if email, ok := d["email"].(string); !ok || email != out[d["_id"].(string)] {
+					t.Fatalf("the user load gives %v, the map %q", d, out[d["_id"].(string)])
+				}
 			}
 			return out
 		}

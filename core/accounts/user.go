@@ -58,6 +58,12 @@ type User struct {
 	// CutoffOptOut is set when a producer turned off the reminder of the
 	// 25th (open needs of next month).
 	CutoffOptOut bool `db:"cutoff_optout"`
+	// LatE6 and LonE6 are Latitude and Longitude in millionths of a
+	// degree, nil when the account is not placed (Position): what the
+	// map's box query reads. Insert, InsertAll and the profile update
+	// compute them from the texts; a caller never sets them.
+	LatE6 *int64 `db:"lat_e6"`
+	LonE6 *int64 `db:"lon_e6"`
 	// EmailConfirmedKey is the login email as confirmed (its EmailKey), and
 	// AccountingConfirmedKey the accounting email as confirmed: an address
 	// is confirmed while it equals them (confirm.go). Insert counts a new
@@ -119,10 +125,13 @@ func EmailKey(email string) string {
 
 const userColumns = `id, type, email, email_key, name, password_hash, capital, bic, ape, iban,
 	siret, tel, tvaintracom, address_line1, address_line2, address_line3, latitude,
-	longitude, certification, legal, delivery_days, email_accounting,
+	longitude, lat_e6, lon_e6, certification, legal, delivery_days, email_accounting,
 	billing_address_line1, billing_address_line2, billing_address_line3,
 	billing_mandate_at, payment_basis, payment_days, payment_discount, payment_discount_days,
 	cutoff_optout, email_confirmed, accounting_confirmed, created_at, updated_at`
+
+// userColumnList is userColumns as a list, in the same order.
+var userColumnList = strings.Fields(strings.ReplaceAll(userColumns, ",", " "))
 
 // Register validates r and creates the account, for the admin command and
 // tests; visitors go through SignUp. A producer's registration records its
@@ -218,21 +227,14 @@ func (r Registration) user(ctx context.Context, now time.Time) (User, error) {
 // Insert stores a complete user row. Register is the way in for visitors;
 // Insert serves it, the demo data and the admin command. Addresses made
 // by them count as confirmed: EmailConfirmedKey and AccountingConfirmedKey
-// default to the row's addresses (SignUp unconfirms a visitor's).
+// default to the row's addresses (SignUp unconfirms a visitor's). The
+// position columns follow Latitude and Longitude (Position).
 func Insert(ctx context.Context, q store.Q, u User) error {
-	if u.PaymentBasis == "" {
-		u.setTerms(terms.Default())
-	}
-	if u.EmailConfirmedKey == "" {
-		u.EmailConfirmedKey = EmailKey(u.Email)
-	}
-	if u.AccountingConfirmedKey == "" {
-		u.AccountingConfirmedKey = EmailKey(u.EmailAccounting)
-	}
+	u.completeRow()
 	query := `INSERT INTO users (` + userColumns + `) VALUES
 		(:id, :type, :email, :email_key, :name, :password_hash, :capital, :bic, :ape, :iban,
 		 :siret, :tel, :tvaintracom, :address_line1, :address_line2, :address_line3, :latitude,
-		 :longitude, :certification, :legal, :delivery_days, :email_accounting,
+		 :longitude, :lat_e6, :lon_e6, :certification, :legal, :delivery_days, :email_accounting,
 		 :billing_address_line1, :billing_address_line2, :billing_address_line3,
 		 :billing_mandate_at, :payment_basis, :payment_days, :payment_discount, :payment_discount_days,
 		 :cutoff_optout, :email_confirmed, :accounting_confirmed, :created_at, :updated_at)`
@@ -243,6 +245,54 @@ func Insert(ctx context.Context, q store.Q, u User) error {
 		return fmt.Errorf("accounts: insert user: %w", err)
 	}
 	return nil
+}
+
+// completeRow fills what Insert and InsertAll derive: the default payment
+// terms, the addresses counted as confirmed, the position columns.
+func (u *User) completeRow() {
+	if u.PaymentBasis == "" {
+		u.setTerms(terms.Default())
+	}
+	if u.EmailConfirmedKey == "" {
+		u.EmailConfirmedKey = EmailKey(u.Email)
+	}
+	if u.AccountingConfirmedKey == "" {
+		u.AccountingConfirmedKey = EmailKey(u.EmailAccounting)
+	}
+	u.LatE6, u.LonE6 = Position(u.Latitude, u.Longitude)
+}
+
+// InsertAll stores complete user rows in bulk inside the caller's
+// transaction (store.Insert: COPY on PostgreSQL, multi-row statements on
+// SQLite), as Insert would one by one: for the seeding of large platforms
+// (tools/loadbench, tools/e2eseed). It does not check that emails are
+// free: a taken one fails the statement.
+func InsertAll(ctx context.Context, q store.Q, us []User) error {
+	err := store.Insert(ctx, q, "users", userColumnList, len(us), func(i int, v []any) {
+		u := us[i]
+		u.completeRow()
+		var mandate any
+		if u.BillingMandateAt != nil {
+			mandate = *u.BillingMandateAt
+		}
+		copy(v, []any{u.ID, u.Type, u.Email, u.EmailKey, u.Name, u.PasswordHash, u.Capital, u.BIC, u.APE, u.IBAN,
+			u.SIRET, u.Tel, u.TVAIntracom, u.AddressLine1, u.AddressLine2, u.AddressLine3, u.Latitude,
+			u.Longitude, nullable(u.LatE6), nullable(u.LonE6), u.Certification, u.Legal, u.DeliveryDays, u.EmailAccounting,
+			u.BillingAddressLine1, u.BillingAddressLine2, u.BillingAddressLine3,
+			mandate, u.PaymentBasis, u.PaymentDays, u.PaymentDiscount, u.PaymentDiscountDays,
+			u.CutoffOptOut, u.EmailConfirmedKey, u.AccountingConfirmedKey, u.CreatedAt, u.UpdatedAt})
+	})
+	if err != nil {
+		return fmt.Errorf("accounts: insert users: %w", err)
+	}
+	return nil
+}
+
+func nullable(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // ByID returns the user with that id, or core.ErrNotFound.
@@ -280,8 +330,8 @@ func List(ctx context.Context, q store.Q) ([]User, error) {
 	return us, nil
 }
 
-// Shop is a shop as every user's map lists it (PRODUCT §3 "Distributor (shop)
-// on the map").
+// Shop is a shop as the user load names it (PRODUCT §3 "Distributor
+// (shop) on the map").
 type Shop struct {
 	ID        string `db:"id"`
 	Name      string `db:"name"`
@@ -290,29 +340,58 @@ type Shop struct {
 	Longitude string `db:"longitude"`
 }
 
-// Shops returns every shop not closed, ordered by name, as viewer sees them: the one
-// part of the user load that grows with the platform (docs/BENCHMARKS.md),
-// so only the five columns the map shows are read.
-//
-// A shop's email is its login, so it is contact data given only to those
-// who trade with the shop (docs/SECURITY.md "Contact data"): the shop
-// itself, and a producer with a commitment (an accepted proposal) on one of
-// its needs or an order with it — both exist only once the shop has
-// accepted to trade. For everyone else Email is empty. A pending or
-// rejected proposal, which the producer alone decides, reveals nothing.
-func Shops(ctx context.Context, q store.Q, viewer User) ([]Shop, error) {
-	var ss []Shop
-	if err := store.Select(ctx, q, &ss, `SELECT u.id, u.name, u.latitude, u.longitude,
-		CASE WHEN u.id = ? OR u.id IN (
+// ShopEmail is the SQL of a shop's email as a viewer sees it, the shop
+// being users row u; its arguments are ShopEmailArgs(viewer). A shop's
+// email is its login, so it is contact data given only to those who trade
+// with the shop (docs/SECURITY.md "Contact data"): the shop itself, and a
+// producer with a commitment (an accepted proposal) on one of its needs or
+// an order with it — both exist only once the shop has accepted to trade.
+// For everyone else it is empty. A pending or rejected proposal, which the
+// producer alone decides, reveals nothing. The user load, the map
+// (core/shopmap) and a shop's card (ShopFor) read it.
+const ShopEmail = `CASE WHEN u.id = ? OR u.id IN (
 			SELECT n.distributor_id FROM proposals p JOIN needs n ON n.id = p.need_id
 				WHERE p.producer_id = ? AND p.status = 'accepted'
 			UNION SELECT o.distributor_id FROM orders o WHERE o.producer_id = ?
-		) THEN u.email ELSE '' END AS email
-		FROM users u WHERE u.type = ? AND u.closed_at IS NULL ORDER BY u.name, u.id`,
-		viewer.ID, viewer.ID, viewer.ID, Distributor); err != nil {
-		return nil, fmt.Errorf("accounts: list shops: %w", err)
+		) THEN u.email ELSE '' END`
+
+// ShopEmailArgs are the arguments of ShopEmail for viewer.
+func ShopEmailArgs(viewerID string) []any { return []any{viewerID, viewerID, viewerID} }
+
+// ShopsOf returns the shops the viewer's own data names, not closed,
+// ordered by name: for a shop, itself; for a producer, the shops of its
+// proposals (whatever their status), commitments and orders. Their names
+// label the viewer's deliveries and needs; every other shop is the map's
+// (core/shopmap), so that this part of the user load follows the user's
+// own data, not the platform (issue 20). Emails follow ShopEmail.
+func ShopsOf(ctx context.Context, q store.Q, viewer User) ([]Shop, error) {
+	ss := []Shop{}
+	args := append(ShopEmailArgs(viewer.ID), Distributor, viewer.ID, viewer.ID, viewer.ID)
+	if err := store.Select(ctx, q, &ss, `SELECT u.id, u.name, u.latitude, u.longitude, `+ShopEmail+` AS email
+		FROM users u WHERE u.type = ? AND u.closed_at IS NULL AND (u.id = ? OR u.id IN (
+			SELECT n.distributor_id FROM proposals p JOIN needs n ON n.id = p.need_id WHERE p.producer_id = ?
+			UNION SELECT o.distributor_id FROM orders o WHERE o.producer_id = ?))
+		ORDER BY u.name, u.id`, args...); err != nil {
+		return nil, fmt.Errorf("accounts: shops of %s: %w", viewer.ID, err)
 	}
 	return ss, nil
+}
+
+// ShopFor returns the shop with that id as viewer sees it (ShopEmail), or
+// core.ErrNotFound when there is no such shop or it is closed: the page of
+// a shop's needs names it, opened from the map before any trade.
+func ShopFor(ctx context.Context, q store.Q, viewer User, id string) (Shop, error) {
+	var s Shop
+	args := append(ShopEmailArgs(viewer.ID), id, Distributor)
+	err := store.Get(ctx, q, &s, `SELECT u.id, u.name, u.latitude, u.longitude, `+ShopEmail+` AS email
+		FROM users u WHERE u.id = ? AND u.type = ? AND u.closed_at IS NULL`, args...)
+	if store.IsNotFound(err) {
+		return Shop{}, fmt.Errorf("accounts: shop %s: %w", id, core.ErrNotFound)
+	}
+	if err != nil {
+		return Shop{}, fmt.Errorf("accounts: shop %s: %w", id, err)
+	}
+	return s, nil
 }
 
 // ShopIDs returns the id of every shop not closed, sorted.
@@ -414,11 +493,12 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 		u.DeliveryDays = days
 	}
 	u.UpdatedAt = now.UnixMilli()
+	u.LatE6, u.LonE6 = Position(u.Latitude, u.Longitude)
 	query := `UPDATE users SET name = :name, capital = :capital, bic = :bic, ape = :ape,
 		iban = :iban, siret = :siret, tel = :tel, tvaintracom = :tvaintracom,
 		address_line1 = :address_line1, address_line2 = :address_line2,
 		address_line3 = :address_line3, latitude = :latitude, longitude = :longitude,
-		certification = :certification, legal = :legal, delivery_days = :delivery_days,
+		lat_e6 = :lat_e6, lon_e6 = :lon_e6, certification = :certification, legal = :legal, delivery_days = :delivery_days,
 		email_accounting = :email_accounting, billing_address_line1 = :billing_address_line1,
 		billing_address_line2 = :billing_address_line2,
 		billing_address_line3 = :billing_address_line3, payment_basis = :payment_basis,

@@ -142,7 +142,7 @@ func Close(ctx context.Context, db *store.DB, u accounts.User, now time.Time, lo
 		email := "supprime-" + u.ID + "@primeur.invalid"
 		if _, err := store.Exec(ctx, tx, `UPDATE users SET name = ?, email = ?, email_key = ?, password_hash = ?,
 			capital = '', bic = '', ape = '', iban = '', siret = '', tel = '', tvaintracom = '',
-			address_line1 = '', address_line2 = '', address_line3 = '', latitude = '', longitude = '',
+			address_line1 = '', address_line2 = '', address_line3 = '', latitude = '', longitude = '', lat_e6 = NULL, lon_e6 = NULL,
 			certification = '', legal = '', email_accounting = '', email_confirmed = '', accounting_confirmed = '',
 			billing_address_line1 = '', billing_address_line2 = '', billing_address_line3 = '',
 			closed_at = ?, updated_at = ? WHERE id = ?`,

@@ -32,6 +32,7 @@ var ctx = context.Background()
 func TestCloseAccount(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
+		w.Exec(`UPDATE users SET latitude = '45.9', longitude = '6.12', lat_e6 = 45900000, lon_e6 = 6120000 WHERE id = ?`, w.Shop.ID)
 		nov := w.Order(w.Farm, w.Shop, "2026-11-01")
 		done := w.Delivery(nov, "2026-11-05", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)})
 		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -103,9 +104,12 @@ func TestCloseAccount(t *testing.T) {
 		if _, _, err := accounts.Login(ctx, db, "epicerie@lac.fr", "n'importe quoi 1", "10.0.0.1", now); err == nil {
 			t.Fatal("a closed account logs in")
 		}
-		shops, err := accounts.Shops(ctx, db, w.Farm)
+		shops, err := accounts.ShopsOf(ctx, db, w.Farm)
 		if err != nil || len(shops) != 0 {
-			t.Fatalf("shops on the map %+v (%v)", shops, err)
+			t.Fatalf("the farm's partners %+v (%v)", shops, err)
+		}
+		if lat, lon := closed.LatE6, closed.LonE6; lat != nil || lon != nil {
+			t.Fatalf("the closed shop keeps a position on the map: %v, %v", lat, lon)
 		}
 		if _, err := accounts.Register(ctx, db, accounts.Registration{Email: "epicerie@lac.fr", Password: "nouveau123", Name: "Épicerie", Distributor: true}, now); err != nil {
 			t.Fatalf("the email is not free again: %v", err)

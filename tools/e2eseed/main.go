@@ -6,11 +6,13 @@
 //	e2eseed supply --data-dir DIR --shop EMAIL --producer EMAIL --producer EMAIL
 //	e2eseed prices --data-dir DIR --password P --product ID --month 2026-12-01 --shop EMAIL ×3 --producer EMAIL ×3
 //	e2eseed progression --data-dir DIR --shop EMAIL --producer EMAIL
+//	e2eseed shops --data-dir DIR --count 400 --password P [--prefix Magasin --slug magasin --lat 45.9 --lon 6.12 --radius 0.3]
 //
 // (--database-url URL instead of --data-dir for PostgreSQL.) Each scene is
 // described in its own file: orders.go for ui/e2e/deliveries.spec.ts,
 // supply.go for ui/e2e/supply.spec.ts, prices.go for ui/e2e/prices.spec.ts,
-// progression.go for ui/e2e/onboarding.spec.ts.
+// progression.go for ui/e2e/onboarding.spec.ts, shops.go for
+// ui/e2e/map.spec.ts.
 package main
 
 import (
@@ -37,6 +39,7 @@ var scenes = map[string]func(fs *flag.FlagSet) func(*env) error{
 	"supply":      supplyScene,
 	"prices":      pricesScene,
 	"progression": progressionScene,
+	"shops":       shopsScene,
 }
 
 // env is what a scene works with: the migrated database, the clock of the
@@ -64,7 +67,7 @@ func (l *list) Set(s string) error { *l = append(*l, s); return nil }
 func main() {
 	log.SetFlags(0)
 	if len(os.Args) < 2 || scenes[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: e2eseed orders|supply|prices|progression --data-dir DIR …")
+		fmt.Fprintln(os.Stderr, "usage: e2eseed orders|supply|prices|progression|shops --data-dir DIR …")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet("e2eseed "+os.Args[1], flag.ExitOnError)

@@ -6,19 +6,13 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/billing"
 	"primeur/core/catalog"
 	"primeur/core/store"
 	"primeur/core/trade"
 )
-
-func nullable(p *int64) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
 
 func encode(v any) string {
 	b, err := json.Marshal(v)
@@ -44,18 +38,10 @@ func insertProducts(ctx context.Context, db *store.DB, ps []catalog.Product) err
 // what trade wrote, the needs' events and the invoice counters.
 func insertRegion(ctx context.Context, db *store.DB, w *world, g *region) error {
 	return db.Tx(ctx, func(tx *sqlx.Tx) error {
+		// Accounts through the core bulk writer, which fills their map
+		// positions (lat_e6, lon_e6) as every write of a profile does.
 		users := append(g.shops[:len(g.shops):len(g.shops)], g.producers...)
-		if err := store.Insert(ctx, tx, "users", []string{"id", "type", "email", "email_key", "name", "password_hash", "capital", "bic",
-			"ape", "iban", "siret", "tel", "tvaintracom", "address_line1", "address_line2", "address_line3", "latitude",
-			"longitude", "certification", "legal", "delivery_days", "email_accounting", "billing_address_line1",
-			"billing_address_line2", "billing_address_line3", "billing_mandate_at", "created_at", "updated_at"}, len(users),
-			func(i int, v []any) {
-				u := users[i]
-				copy(v, []any{u.ID, u.Type, u.Email, u.EmailKey, u.Name, u.PasswordHash, u.Capital, u.BIC, u.APE, u.IBAN,
-					u.SIRET, u.Tel, u.TVAIntracom, u.AddressLine1, u.AddressLine2, u.AddressLine3, u.Latitude, u.Longitude,
-					u.Certification, u.Legal, u.DeliveryDays, u.EmailAccounting, u.BillingAddressLine1,
-					u.BillingAddressLine2, u.BillingAddressLine3, nullable(u.BillingMandateAt), u.CreatedAt, u.UpdatedAt})
-			}); err != nil {
+		if err := accounts.InsertAll(ctx, tx, users); err != nil {
 			return err
 		}
 		g.batch.Needs = g.needs

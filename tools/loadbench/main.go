@@ -3,8 +3,9 @@
 // years of needs, a year of commitments, orders, deliveries, invoices and
 // events — in bulk on SQLite and on PostgreSQL, starts the real daemon
 // (bin/primeur serve) on it, and loads it over loopback with 16 concurrent
-// clients: the user load of a shop and of a producer, the supply screen,
-// the dashboard's scores, and a proposal round-trip. It then measures the
+// clients: the user load of a shop and of a producer, the map of a
+// département and of a wider area (GET /api/map), the supply screen, the
+// shop's standing, and a proposal round-trip. It then measures the
 // same users on a platform a tenth of the size, whose region 0 is the
 // same: the ratio is how their load grows with the platform.
 //

@@ -322,6 +322,14 @@ func loginOnce(base, email string) (string, error) {
 	return "", fmt.Errorf("login %s: no cookie", email)
 }
 
+// The map's areas: Haute-Savoie's bounding box at the zoom the map shows
+// it (zoom 1: 2.3° × 1.3° on a 800 × 440 map), and what the map shows
+// around Lyon and the Alps at its smallest zoom on a large screen.
+const (
+	hauteSavoie = "south=45.68&west=5.8&north=46.41&east=7.05&zoom=1"
+	alpsRhone   = "south=44.2&west=3.6&north=46.8&east=8.2&zoom=0.5"
+)
+
 // platform measures one seeded platform: the user loads on every size,
 // the other requests on the largest only (full).
 func (m *measurer) platform(ctx context.Context, p *platform, dir string, full bool) (platformRun, error) {
@@ -347,11 +355,15 @@ func (m *measurer) platform(ctx context.Context, p *platform, dir string, full b
 		{"GET /api/user — shop", "shop", "/api/user"},
 		{"GET /api/user — largest shop", "largest shop", "/api/user"},
 		{"GET /api/user — producer", "producer", "/api/user"},
+		// The map by viewport (issue 20), on every size: the producer's
+		// dashboard on one département, and on the wider area of the
+		// smallest zoom.
+		{"GET /api/map — Haute-Savoie, zoom 1", "producer", "/api/map?" + hauteSavoie},
+		{"GET /api/map — Alps and Rhône, zoom 0.5", "producer", "/api/map?" + alpsRhone},
 	}
 	if full {
 		reqs = append(reqs,
 			req{"GET /api/supply — shop, 8 days", "shop", "/api/supply?start=" + p.Monday + "&days=8"},
-			req{"GET /api/rewards/scores — map scores", "shop", "/api/rewards/scores"},
 			req{"GET /api/rewards — shop standing", "shop", "/api/rewards"},
 		)
 	}

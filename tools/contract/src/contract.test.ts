@@ -126,6 +126,13 @@ test('register, log in, load the user, create a need, have needs refused', async
   assert.ok(productIDs.includes('tomate'))
   assert.equal(load.data.user.name, shop.name)
 
+  // The shop puts itself on the map (Thônes); its card gives it its email.
+  const placed = await client.PUT('/api/user', { body: { latitude: '45.8814', longitude: '6.3256' } })
+  assert.equal(placed.data?.user.latitude, '45.8814')
+  const card = await client.GET('/api/shops/{id}', { params: { path: { id: user._id } } })
+  assert.equal(card.data?.name, shop.name)
+  assert.equal(card.data?.email, shop.email)
+
   const created = await client.POST('/api/needs', { body: { product: 'tomate', date: '2026-12', quantity: 120.5 } })
   assert.equal(created.response.status, 201)
   assert.ok(created.data)
@@ -166,9 +173,9 @@ test('register, log in, load the user, create a need, have needs refused', async
   assert.equal(gone.response.status, 401)
 
   // Registration, the wrong login, the anonymous load, the login, the load,
-  // the need, three refusals, the list, two rewards answers, the logout and
-  // the load after it: each answer was checked.
-  assert.equal(checked - before, 14)
+  // the profile, the card, the need, three refusals, the list, two rewards
+  // answers, the logout and the load after it: each answer was checked.
+  assert.equal(checked - before, 16)
 })
 
 test('a producer sees the shop needs and the routes outside the API answer as documented', async () => {
@@ -179,9 +186,15 @@ test('a producer sees the shop needs and the routes outside the API answer as do
   })
   assert.equal(registered.data?.user.type, 'producer')
 
-  const load = await farm.GET('/api/user')
-  const shopID = load.data?.distributors.find((d) => d.name === shop.name)?._id
+  // The farm trades with no shop yet (its user load names none): it finds
+  // the shop on the map of Haute-Savoie, with its score.
+  const map = await farm.GET('/api/map', { params: { query: { south: 45.68, west: 5.8, north: 46.41, east: 7.05, zoom: 1 } } })
+  const pin = map.data?.shops.find((d) => d.name === shop.name)
+  const shopID = pin?._id
   assert.ok(shopID, 'the shop is on the map')
+  assert.equal(pin?.score, 0)
+  assert.equal(pin?.email, '')
+  assert.deepEqual(map.data?.clusters, [])
   const needs = await farm.GET('/api/needs', { params: { query: { distributor: shopID } } })
   assert.equal(needs.response.status, 200)
   assert.ok(needs.data?.some((n) => n.product === 'tomate'))
