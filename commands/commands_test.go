@@ -36,6 +36,8 @@ func TestInvalidConfigurationFailsFastOnOneLine(t *testing.T) {
 		{"bad timezone flag", nil, []string{"user", "list", "--timezone", "Nowhere/City"}, "timezone"},
 		{"bad log level env", map[string]string{"PRIMEUR_LOG_LEVEL": "chatty"}, []string{"migrate"}, "log-level"},
 		{"bad addr env", map[string]string{"PRIMEUR_ADDR": "nope"}, []string{"serve"}, "addr"},
+		{"bad accessibility contact env", map[string]string{"PRIMEUR_ACCESSIBILITY_CONTACT": "accessibilité"}, []string{"serve"}, "accessibility.contact"},
+		{"bad accessibility contact flag", nil, []string{"serve", "--accessibility.contact", "pas une adresse"}, "accessibility.contact"},
 		{"bad database url", nil, []string{"migrate", "--database-url", "mysql://x"}, "database-url"},
 		{"missing config file", nil, []string{"migrate", "--config", "/nonexistent/primeur.yaml"}, "config"},
 	}

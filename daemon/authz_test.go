@@ -331,6 +331,11 @@ var matrix = map[string]row{
 		path:   fixed("/public/other/produits.xlsx"),
 		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
 	},
+	// The site's public settings: the accessibility statement's contact.
+	"GET /public/site": {
+		path:   fixed("/public/site"),
+		expect: map[actor]int{anon: 200, shop: 200, otherShop: 200, producer: 200, otherProducer: 200},
+	},
 	// Operations: the test's clients are on the daemon's machine.
 	"GET /healthz": {
 		path:   fixed("/healthz"),

@@ -47,6 +47,7 @@ var tags = []*huma.Tag{
 	{Name: "Places", Description: "The reference of French communes and postal codes, for the map's search and the profile's address."},
 	{Name: "Documents", Description: "Delivery notes and invoices as PDF files, for the two parties of an order."},
 	{Name: "Public files", Description: "Files for everyone: the product catalogue and an example import file."},
+	{Name: "Site", Description: "What every visitor may know of the platform from its operator's settings: the accessibility contact."},
 	{Name: "Operations", Description: "For the people running the daemon: health and metrics."},
 }
 

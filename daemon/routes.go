@@ -13,6 +13,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerAuth(d.api)
 	d.registerReset(d.api)
 	d.registerConfirm(d.api)
+	d.registerSite(d.api)
 
 	api := huma.NewGroup(d.api, "/api")
 	api.UseMiddleware(d.requireSession)

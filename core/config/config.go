@@ -51,6 +51,7 @@ const (
 	KeyClaimsAutovalidateAfter = "claims.autovalidate-after"
 	KeyMetricsToken            = "metrics.token"
 	KeyPaymentsECBRate         = "payments.ecb-rate"
+	KeyAccessibilityContact    = "accessibility.contact"
 )
 
 // Settings is the schema: every key Primeur reads, with its default.
@@ -73,6 +74,7 @@ var Settings = []Setting{
 	{KeyClaimsAutovalidateAfter, "48h", "delay after which a claim the shop has not reviewed is accepted"},
 	{KeyPaymentsECBRate, "2.15", "the ECB's main refinancing rate in percent, to which the late-payment penalties add 10 points (art. L441-10); shown to producers as information"},
 	{KeyMetricsToken, "", "bearer token that lets a client other than this machine read /metrics (at least 16 characters); empty: loopback clients only"},
+	{KeyAccessibilityContact, "", "email address the accessibility statement gives for reporting a problem (address, or \"Name <address>\"); empty: the address of smtp.from, unless it is a no-reply one"},
 }
 
 // Config is the validated configuration handed to the daemon and commands.
@@ -104,6 +106,8 @@ type Config struct {
 	Payments Payments `mapstructure:"payments"`
 	// Metrics holds who may read /metrics.
 	Metrics Metrics `mapstructure:"metrics"`
+	// Accessibility holds the accessibility statement's settings.
+	Accessibility Accessibility `mapstructure:"accessibility"`
 
 	// Location is Timezone loaded by Validate.
 	Location *time.Location `mapstructure:"-"`
@@ -167,6 +171,56 @@ type Metrics struct {
 	Token string `mapstructure:"token"`
 }
 
+// Accessibility is the accessibility statement's settings (keys
+// accessibility.*).
+type Accessibility struct {
+	// Contact is where users report an accessibility problem (RGAA's
+	// "Retour d'information et contact"): "address" or "Name <address>";
+	// empty falls back on the mail sender (see AccessibilityContact).
+	Contact string `mapstructure:"contact"`
+}
+
+// ContactSource says where the accessibility contact comes from.
+type ContactSource string
+
+// Sources of the accessibility contact.
+const (
+	// ContactFromSetting is accessibility.contact.
+	ContactFromSetting ContactSource = "setting"
+	// ContactFromMailSender is the address of smtp.from, accessibility.contact
+	// being empty.
+	ContactFromMailSender ContactSource = "mail-sender"
+	// ContactNone is no address: accessibility.contact is empty and smtp.from
+	// is a no-reply address.
+	ContactNone ContactSource = "none"
+)
+
+// noReplyLocalParts are the local parts of sender addresses that nobody
+// reads, lower-cased without dots, dashes and underscores.
+var noReplyLocalParts = map[string]bool{"noreply": true, "donotreply": true, "nepasrepondre": true}
+
+// AccessibilityContact is the email address (bare, without a name) that
+// the accessibility statement gives, and where it comes from:
+// accessibility.contact when set; else the address of smtp.from unless it
+// is a no-reply one (the default no-reply@primeur.local, or a local part
+// such as no-reply, noreply, donotreply or ne-pas-repondre); else none
+// ("", ContactNone). Call it on a validated Config.
+func (c *Config) AccessibilityContact() (string, ContactSource) {
+	if a, err := mail.ParseAddress(c.Accessibility.Contact); err == nil {
+		return a.Address, ContactFromSetting
+	}
+	a, err := mail.ParseAddress(c.SMTP.From)
+	if err != nil {
+		return "", ContactNone
+	}
+	local, _, _ := strings.Cut(a.Address, "@")
+	local = strings.NewReplacer(".", "", "-", "", "_", "").Replace(strings.ToLower(local))
+	if noReplyLocalParts[local] {
+		return "", ContactNone
+	}
+	return a.Address, ContactFromMailSender
+}
+
 // MinMetricsToken is the shortest metrics.token accepted.
 const MinMetricsToken = 16
 
@@ -220,6 +274,8 @@ func (c *Config) set(key string, v any) {
 		c.Metrics.Token = v.(string)
 	case KeyPaymentsECBRate:
 		c.Payments.ECBRate = v.(string)
+	case KeyAccessibilityContact:
+		c.Accessibility.Contact = v.(string)
 	}
 }
 
@@ -259,6 +315,12 @@ func (c *Config) Validate() error {
 	}
 	if c.RegistrationsPerHour < 1 {
 		return fmt.Errorf("config: %s %d must be at least 1", KeyRegistrationsPerHour, c.RegistrationsPerHour)
+	}
+	c.Accessibility.Contact = strings.TrimSpace(c.Accessibility.Contact)
+	if c.Accessibility.Contact != "" {
+		if _, err := mail.ParseAddress(c.Accessibility.Contact); err != nil {
+			return fmt.Errorf("config: %s %q is not an email address", KeyAccessibilityContact, c.Accessibility.Contact)
+		}
 	}
 	return c.validateMail()
 }

@@ -43,6 +43,11 @@ func TestValidate(t *testing.T) {
 		{"metrics token with a space", func(c *Config) { c.Metrics.Token = "un jeton de métriques" }, "metrics.token"},
 		{"metrics token non-ASCII", func(c *Config) { c.Metrics.Token = "jetondemétriques1234" }, "metrics.token"},
 		{"metrics token", func(c *Config) { c.Metrics.Token = "Zq4-_fT8pL0m.Kx9wR2s" }, ""},
+		{"accessibility contact not an address", func(c *Config) { c.Accessibility.Contact = "accessibilité" }, "accessibility.contact"},
+		{"accessibility contact a URL", func(c *Config) { c.Accessibility.Contact = "https://primeur.example/contact" }, "accessibility.contact"},
+		{"accessibility contact", func(c *Config) { c.Accessibility.Contact = "accessibilite@primeur.example" }, ""},
+		{"accessibility contact with name", func(c *Config) { c.Accessibility.Contact = "Primeur <aide@primeur.example>" }, ""},
+		{"accessibility contact blank", func(c *Config) { c.Accessibility.Contact = "  " }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,6 +65,42 @@ func TestValidate(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error must be one line: %q", err)
+			}
+		})
+	}
+}
+
+func TestAccessibilityContact(t *testing.T) {
+	tests := []struct {
+		name        string
+		contact     string
+		from        string
+		wantAddress string
+		wantSource  ContactSource
+	}{
+		{"the setting", "accessibilite@primeur.example", "Primeur <factures@primeur.example>", "accessibilite@primeur.example", ContactFromSetting},
+		{"the setting's address without its name", " Équipe Primeur <aide@primeur.example> ", "", "aide@primeur.example", ContactFromSetting},
+		{"the mail sender when unset", "", "Primeur <contact@primeur.example>", "contact@primeur.example", ContactFromMailSender},
+		{"the bare mail sender", "", "factures@primeur.example", "factures@primeur.example", ContactFromMailSender},
+		{"none for the default sender", "", "", "", ContactNone},
+		{"none for a no-reply sender", "", "Primeur <noreply@primeur.example>", "", ContactNone},
+		{"none for a do-not-reply sender", "", "do_not_reply@primeur.example", "", ContactNone},
+		{"none for a French no-reply sender", "", "Primeur <ne-pas-repondre@primeur.example>", "", ContactNone},
+		{"a reply address that only starts like one", "", "noreplyto-me@primeur.example", "noreplyto-me@primeur.example", ContactFromMailSender},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Defaults()
+			c.Accessibility.Contact = tt.contact
+			if tt.from != "" {
+				c.SMTP.From = tt.from
+			}
+			if err := c.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			address, source := c.AccessibilityContact()
+			if address != tt.wantAddress || source != tt.wantSource {
+				t.Fatalf("got %q from %q, want %q from %q", address, source, tt.wantAddress, tt.wantSource)
 			}
 		})
 	}

@@ -213,6 +213,13 @@ test('a producer sees the shop needs and the routes outside the API answer as do
   assert.ok(position)
   assert.ok((village?.latitude ?? 0) > 45 && (village?.longitude ?? 0) > 6)
 
+  // The site's public settings: the daemon of the contract test sets no
+  // accessibility contact and keeps the default no-reply sender.
+  const site = await farm.GET('/public/site')
+  const source: 'setting' | 'mail-sender' | 'none' | undefined = site.data?.accessibilityContactSource
+  assert.equal(source, 'none')
+  assert.equal(site.data?.accessibilityContact, '')
+
   const health = await farm.GET('/healthz')
   const status: 'ok' | 'unavailable' | undefined = health.data?.status
   assert.equal(status, 'ok')
@@ -224,5 +231,5 @@ test('a producer sees the shop needs and the routes outside the API answer as do
   const note = await farm.GET('/print/invoice/{orderId}', { params: { path: { orderId: 'inconnue' } } })
   assert.equal(note.response.status, 404)
 
-  assert.equal(checked - before, 8)
+  assert.equal(checked - before, 9)
 })

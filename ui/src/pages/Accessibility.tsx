@@ -1,5 +1,6 @@
 import { Anchor, Container, List, Stack, Table, Text, Title } from '@mantine/core'
 import { Link } from 'wouter'
+import { AccessibilityContact } from './AccessibilityContact'
 
 /**
  * What the statement says about its own tests (PRODUCT §2 "Accessibility
@@ -27,7 +28,8 @@ export const STATEMENT = {
 /**
  * Déclaration d'accessibilité (RGAA 4.1 model): conformity status, test
  * results, what is not accessible, exemptions, how the statement was made,
- * feedback and remedies. Public, linked from every page's footer.
+ * feedback and contact (the operator's address, AccessibilityContact) and
+ * remedies. Public, linked from every page's footer.
  */
 export function Accessibility() {
   return (
@@ -151,6 +153,7 @@ export function Accessibility() {
           Primeur pour être orienté vers une alternative accessible ou obtenir le contenu sous une autre forme. Indiquez
           la page concernée, ce que vous cherchiez à faire et votre équipement (navigateur, technologie d'assistance).
         </Text>
+        <AccessibilityContact />
 
         <Title order={2}>Voies de recours</Title>
         <Text>
