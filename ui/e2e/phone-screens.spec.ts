@@ -110,8 +110,16 @@ test('on a phone, the shop taps a need of its planner and reads it in the sheet'
   const sheet = page.getByRole('dialog', { name: 'Détail du besoin' })
   await expect(sheet.getByRole('heading', { name: 'Courgette' })).toBeInViewport({ ratio: 1 })
   await keep(page, info, 'shop-need-sheet')
+  // A phone has no key to start typing in the grid: the quantity is changed in the sheet.
+  const quantity = sheet.getByLabel('Quantité (kg)')
+  await expect(quantity).toHaveValue('100')
+  await quantity.fill('120,5')
+  await sheet.getByRole('button', { name: 'Enregistrer' }).tap()
+  await expect(sheet.getByRole('status')).toHaveText('Quantité enregistrée.')
   await sheet.getByRole('button', { name: 'Fermer le détail' }).tap()
   await expect(sheet).toBeHidden()
+  await page.reload()
+  await expect(needCell(page, 'Courgette', label)).toContainText('120,5')
 })
 
 test('on a phone, the shop taps a day or a product of its supply grid and reads the advice in the sheet', async ({

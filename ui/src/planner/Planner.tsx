@@ -3,6 +3,7 @@ import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRe
 import { useSearch } from 'wouter'
 import { formatMonthYear } from '../format'
 import { DetailSheet } from '../components/DetailSheet'
+import { SheetQuantityForm } from './SheetQuantityForm'
 import { usePhone } from '../components/usePhone'
 import { useProducts } from '../store/hooks'
 import { linkedCell, linkedNeedId } from './deepLink'
@@ -156,6 +157,17 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
       </Grid>
       {phone ? (
         <DetailSheet opened={sheet && selection !== null} onClose={() => setSheet(false)} title="Détail du besoin">
+          {onCommit && selection && selectedProduct ? (
+            <SheetQuantityForm
+              key={`${selection.product}|${selection.month}`}
+              productId={selection.product}
+              unit={selectedProduct.unit}
+              month={selection.month}
+              current={current}
+              need={selectedNeed}
+              onCommit={onCommit}
+            />
+          ) : null}
           {detail}
         </DetailSheet>
       ) : null}
