@@ -54,6 +54,8 @@ func main() {
 		err = seedCommand(ctx, os.Args[2:])
 	case "report":
 		err = reportCommand(os.Args[2:])
+	case "limit-server":
+		err = limitServerCommand(ctx, os.Args[2:])
 	default:
 		usage()
 	}

@@ -70,6 +70,8 @@ type measurement struct {
 	CPU   float64 `json:"cpuMsPerOp"`
 	DBCPU float64 `json:"postgresCpuMsPerOp,omitempty"`
 	Load1 float64 `json:"load1"`
+	// LimitOf names the measurement this one is the limit of (limits.go).
+	LimitOf string `json:"limitOf,omitempty"`
 }
 
 // round is one measured round: latencies in ms, operations per second,
@@ -382,6 +384,12 @@ func (m *measurer) platform(ctx context.Context, p *platform, dir string, full b
 			return run, err
 		}
 		run.Measurements = append(run.Measurements, ms)
+		log.Printf("%s %d: the round-trip's limit", p.Engine, p.Regions)
+		lim, err := m.roundTripLimit(ctx, d, dir, p.Trips, ms)
+		if err != nil {
+			return run, err
+		}
+		run.Measurements = append(run.Measurements, lim)
 	}
 	run.PeakRSS = peakRSS(d.pid())
 	run.Errors = d.errorLines()

@@ -252,6 +252,9 @@ func render(res results, goLines []goBench, chunks string, total time.Duration) 
 		rss = append(rss, fmt.Sprintf("%s %d shops %.0f MB", engineName(pr.Platform.Engine), pr.Platform.Shops, float64(pr.PeakRSS)/1024))
 	}
 	p("%s.\n\n", strings.Join(rss, ", "))
+	if lim := limitsSection(res); lim != "" {
+		p("%s\n", strings.TrimPrefix(lim, "\n"))
+	}
 
 	p("### Growth with the platform\n\n")
 	p("The same users (same own data) on the platform of 10 regions and on the one of 1 region: ratio large ÷ small of the CPU\n")
