@@ -196,11 +196,13 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 		"&_pragma=busy_timeout(" + strconv.Itoa(busyMS) + ")" + journal +
 		"&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)" +
 		"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-16000)&_txlock=immediate"
-	db, err := sqlx.Open("sqlite", dsn)
+	// Each connection keeps its prepared statements (stmtcache.go).
+	connector, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		unlock()
 		return nil, fmt.Errorf("store: open sqlite: %w", err)
 	}
+	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector}), "sqlite")
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	if err := db.PingContext(ctx); err != nil {
