@@ -81,6 +81,11 @@ export class OwnDaemon {
     ).trim()
   }
 
+  /** A scene of tools/e2eseed on this daemon's data directory; returns what it prints. */
+  seed(scene: string, args: string[]): string {
+    return execFileSync(this.seeder, [scene, '--data-dir', this.dataDir, ...args], { encoding: 'utf8' }).trim()
+  }
+
   /** The path and fragment of the confirmation link emailed to `to`. */
   confirmToken(to: string): Promise<string> {
     return import('./fixtures').then(

@@ -50,7 +50,7 @@ export async function startDemo(bin = process.env.PRIMEUR_BIN ?? join(here, '..'
   }
 }
 
-/** The demo shop's id, from the producer's user load (its map of shops). */
+/** The demo shop's id, from the producer's user load (the shops it trades with). */
 async function findShop(baseURL: string): Promise<string> {
   const login = await fetch(`${baseURL}/auth/login`, {
     method: 'POST',

@@ -49,11 +49,11 @@ const standing: RewardsStanding = {
   contribution: null,
 }
 
-/** A fake daemon answering by path: the user load, the dashboard's rewards calls, logout. */
+/** A fake daemon answering by path: the user load, the dashboard's rewards and map calls, logout. */
 const serve = (userLoad: UserLoad) => async (input: RequestInfo | URL) => {
   const path = String(input)
   if (path === '/auth/logout') return json(204, undefined)
-  if (path === '/api/rewards/scores') return json(200, { scores: [{ distributor: 'd1', score: 940 }] })
+  if (path.startsWith('/api/map?')) return json(200, { total: 0, shops: [], clusters: [] })
   if (path === '/api/rewards') return json(200, standing)
   return json(200, userLoad)
 }

@@ -292,7 +292,10 @@ export interface TradeAnswer extends Need {
   events: ActivityEvent[]
 }
 
-/** A shop on the map. Coordinates are strings, "" when unknown. */
+/**
+ * A shop the user load names (the user's own shops: a shop itself, a
+ * producer's partners). Coordinates are strings, "" when unknown.
+ */
 export interface DistributorEntry {
   _id: string
   name: string
@@ -346,10 +349,29 @@ export interface RewardsStanding {
   contribution: { amount: number; since: string; updatedAt: string } | null
 }
 
-/** A shop's score for the map (`GET /api/rewards/scores`). */
-export interface ShopScore {
-  distributor: string
+/** A shop on the map (`GET /api/map`): its position in degrees and its score. */
+export interface MapShop {
+  _id: string
+  name: string
+  /** Its login email, for itself and the producers trading with it; "" otherwise. */
+  email: string
+  latitude: number
+  longitude: number
+  /** Its score in the ambassador programme (the pin's tooltip). */
   score: number
+}
+
+/** The shops of one cell of the map's grid (`GET /api/map` past 300 shops). */
+export interface MapCluster {
+  count: number
+  /** The mean position of its shops, where it is drawn. */
+  latitude: number
+  longitude: number
+  /** The box that holds its shops, which a click zooms to. */
+  south: number
+  west: number
+  north: number
+  east: number
 }
 
 /** One figure of a price comparison (`GET /api/needs/{id}/prices`). */

@@ -1,12 +1,15 @@
 // The answer of the map's search (PRODUCT §2 "Map"): the shops within 30 km
 // of the town found, nearest first, with their distance and, for a
-// producer, a link to their needs.
+// producer, a link to their needs. It asks the server for the area around
+// the town (`GET /api/map`, store/shopmap.ts) and keeps those within 30 km.
 import { Anchor, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core'
+import { useEffect } from 'react'
 import { Link } from 'wouter'
 import { formatNumber } from '../format'
-import type { DistributorEntry } from '../types'
+import { loadNearby, useNearby, useNearbyStatus } from '../store/shopmap'
+import type { MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM, cityLabel, withinRadius } from './cities'
-import { shopLonLat } from './geo'
+import type { LonLat } from './geo'
 
 /** "12,3 km". */
 export function formatKm(km: number): string {
@@ -19,22 +22,31 @@ export function nearbyCount(count: number, place: string): string {
   return `${shops} à moins de ${SEARCH_RADIUS_KM} km de ${place}`
 }
 
+const position = (shop: MapShop): LonLat => [shop.longitude, shop.latitude]
+
 export function NearbyShops({
   match,
-  shops,
   ownShopId,
   shopLink,
   onClear,
 }: {
   match: CityMatch
-  shops: readonly DistributorEntry[]
   ownShopId?: string
   /** For a producer: the address of a shop's needs. Without it the names are plain text. */
   shopLink?: (shopId: string) => string
   onClear: () => void
 }) {
   const place = cityLabel(match)
-  const near = withinRadius(shops, shopLonLat, match.city.lonLat)
+  const center = match.city.lonLat
+  const answer = useNearby(center, SEARCH_RADIUS_KM)
+  const status = useNearbyStatus()
+
+  useEffect(() => {
+    void loadNearby(center, SEARCH_RADIUS_KM)
+  }, [center])
+
+  const near = answer ? withinRadius(answer.shops, position, center) : []
+  const crowded = !!answer && answer.clusters.length > 0
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="nearby-title">
       <Stack gap="xs">
@@ -53,8 +65,21 @@ export function NearbyShops({
           </Text>
         ) : null}
         <Text size="sm" role="status">
-          {nearbyCount(near.length, place)}
+          {!answer
+            ? status === 'error'
+              ? 'Les magasins proches n’ont pas pu être chargés.'
+              : 'Recherche des magasins proches…'
+            : crowded
+              ? `Plus de 300 magasins autour de ${place} : la carte les montre par groupes, zoomez pour les voir.`
+              : nearbyCount(near.length, place)}
         </Text>
+        {!answer && status === 'error' ? (
+          <Group>
+            <Button variant="light" size="compact-sm" onClick={() => void loadNearby(center, SEARCH_RADIUS_KM)}>
+              Réessayer
+            </Button>
+          </Group>
+        ) : null}
         {near.length > 0 ? (
           <List listStyleType="none" spacing={6} data-testid="nearby-shops">
             {near.map(({ item: shop, km }) => (

@@ -1,14 +1,24 @@
-// The map without a pointer (WCAG 2.1.1, RGAA 7.3): every shop the map
-// draws, as a list under it — its name, the town it is in and, for a
-// producer, the link to its needs that a click on its pin follows. Closed
-// by default; its button says how many shops it holds.
+// The map without a pointer (WCAG 2.1.1, RGAA 7.3): what the map shows, as
+// a list under it — each shop in view with the town it is in and, for a
+// producer, the link to its needs that a click on its pin follows; where
+// the map shows clusters, a button per cluster that zooms in on it, as a
+// click on its circle does. Closed by default; its button says how many
+// shops are in view.
 import { Anchor, Button, Group, List, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useId, useMemo } from 'react'
 import { Link } from 'wouter'
-import type { DistributorEntry } from '../types'
+import type { MapCluster } from '../types'
 import { CITIES, type CityEntry, distanceKm } from './cities'
-import { type LonLat, shopLonLat } from './geo'
+import { shopCount } from './ClusterMarker'
+import type { LonLat } from './geo'
+
+/** A shop the list names: as the map draws it. */
+export interface ListedShop {
+  _id: string
+  name: string
+  lonLat: LonLat
+}
 
 /** The commune nearest to a point (the city reference of the map). */
 export function nearestCity(lonLat: LonLat, cities: readonly CityEntry[] = CITIES): CityEntry | null {
@@ -24,68 +34,105 @@ export function nearestCity(lonLat: LonLat, cities: readonly CityEntry[] = CITIE
   return best
 }
 
-/** The shops the map draws (those with a position), by name, each with its town. */
+/** The shops by name, each with its town. */
 export function listedShops(
-  shops: readonly DistributorEntry[],
+  shops: readonly ListedShop[],
   cities: readonly CityEntry[] = CITIES,
-): { shop: DistributorEntry; town: string | null }[] {
+): { shop: ListedShop; town: string | null }[] {
   return shops
-    .flatMap((shop) => {
-      const lonLat = shopLonLat(shop)
-      return lonLat ? [{ shop, town: nearestCity(lonLat, cities)?.name ?? null }] : []
-    })
+    .map((shop) => ({ shop, town: nearestCity(shop.lonLat, cities)?.name ?? null }))
     .sort((a, b) => a.shop.name.localeCompare(b.shop.name, 'fr'))
+}
+
+/** "Zoomer sur les 12 magasins autour d'Annecy" (the town nearest to the cluster). */
+export function clusterButton(cluster: MapCluster, cities: readonly CityEntry[] = CITIES): string {
+  const town = nearestCity([cluster.longitude, cluster.latitude], cities)?.name
+  const what = cluster.count === 1 ? 'Zoomer sur le magasin' : `Zoomer sur les ${shopCount(cluster.count)}`
+  if (!town) return what
+  return `${what} ${/^[AEIOUYÉÈÊÎÔÂ]/i.test(town) ? "autour d'" : 'autour de '}${town}`
 }
 
 function Shops({
   shops,
+  clusters,
   ownShopId,
   shopLink,
+  onCluster,
 }: {
-  shops: readonly DistributorEntry[]
+  shops: readonly ListedShop[]
+  clusters: readonly MapCluster[]
   ownShopId?: string
   shopLink?: (shopId: string) => string
+  onCluster: (cluster: MapCluster) => void
 }) {
   const rows = useMemo(() => listedShops(shops), [shops])
-  if (rows.length === 0) return <Text size="sm">Aucun magasin n'est placé sur la carte.</Text>
+  const groups = useMemo(
+    () => [...clusters].sort((a, b) => b.count - a.count).map((c) => ({ cluster: c, label: clusterButton(c) })),
+    [clusters],
+  )
+  if (rows.length === 0 && groups.length === 0) return <Text size="sm">Aucun magasin dans cette zone de la carte.</Text>
   return (
-    <List listStyleType="none" spacing={6} data-testid="shop-list">
-      {rows.map(({ shop, town }) => (
-        <List.Item key={shop._id}>
-          <Group gap="sm" wrap="nowrap" justify="space-between">
-            <Text>
-              <Text span fw={600}>
-                {shop.name}
-                {shop._id === ownShopId ? ' (vous)' : ''}
-              </Text>
-              {town ? ` — ${town}` : ''}
-            </Text>
-            {shopLink ? (
-              <Anchor
-                component={Link}
-                href={shopLink(shop._id)}
-                size="sm"
-                aria-label={`Voir les besoins de ${shop.name}`}
-              >
-                Voir ses besoins
-              </Anchor>
-            ) : null}
-          </Group>
-        </List.Item>
-      ))}
-    </List>
+    <Stack gap="xs">
+      {groups.length > 0 ? (
+        <>
+          <Text size="sm">Trop de magasins pour les nommer ici : zoomez sur un groupe.</Text>
+          <List listStyleType="none" spacing={6} data-testid="cluster-list">
+            {groups.map(({ cluster, label }) => (
+              <List.Item key={`${cluster.latitude},${cluster.longitude}`}>
+                <Button variant="subtle" size="compact-sm" onClick={() => onCluster(cluster)}>
+                  {label}
+                </Button>
+              </List.Item>
+            ))}
+          </List>
+        </>
+      ) : null}
+      {rows.length > 0 ? (
+        <List listStyleType="none" spacing={6} data-testid="shop-list">
+          {rows.map(({ shop, town }) => (
+            <List.Item key={shop._id}>
+              <Group gap="sm" wrap="nowrap" justify="space-between">
+                <Text>
+                  <Text span fw={600}>
+                    {shop.name}
+                    {shop._id === ownShopId ? ' (vous)' : ''}
+                  </Text>
+                  {town ? ` — ${town}` : ''}
+                </Text>
+                {shopLink ? (
+                  <Anchor
+                    component={Link}
+                    href={shopLink(shop._id)}
+                    size="sm"
+                    aria-label={`Voir les besoins de ${shop.name}`}
+                  >
+                    Voir ses besoins
+                  </Anchor>
+                ) : null}
+              </Group>
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
+    </Stack>
   )
 }
 
-/** "Liste des magasins (n)": the map's shops as a list, shown on demand. */
+/** "Liste des magasins de la carte (n)": what the map shows, as a list, shown on demand. */
 export function ShopList(props: {
-  shops: readonly DistributorEntry[]
+  /** The shops drawn in view. */
+  shops: readonly ListedShop[]
+  /** The clusters drawn in view. */
+  clusters: readonly MapCluster[]
   ownShopId?: string
   shopLink?: (shopId: string) => string
+  /** Zooms the map in on a cluster. */
+  onCluster: (cluster: MapCluster) => void
 }) {
   const [opened, { toggle }] = useDisclosure(false)
   const id = useId()
-  const count = props.shops.filter((shop) => shopLonLat(shop)).length
+  // Where clusters are drawn they count every shop (the viewer's own pin among them).
+  const count = props.clusters.length > 0 ? props.clusters.reduce((n, c) => n + c.count, 0) : props.shops.length
   return (
     <Stack gap="xs">
       <Group>

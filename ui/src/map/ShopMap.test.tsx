@@ -1,17 +1,18 @@
-import { act, fireEvent, screen, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetPlaces } from '../store/places'
-import { ANNECY, MARSEILLE_1, near, stubPlaces } from '../test/places'
+import { resetShopMap } from '../store/shopmap'
+import { ANNECY, MARSEILLE_1, near } from '../test/places'
 import { renderWithProviders } from '../test/render'
-import type { DistributorEntry } from '../types'
-import { ShopMap, scoreTooltip } from './ShopMap'
+import { type StubShop, mapRequests, stubMap } from '../test/shopmap'
+import { ShopMap, type ShopMapProps, scoreTooltip } from './ShopMap'
 
-const shops: DistributorEntry[] = [
-  { _id: 'd1', name: 'Épicerie du Lac', email: 'lac@x.fr', latitude: '45.9009', longitude: '6.1265' },
-  { _id: 'd2', name: 'Primeurs du Genevois', email: 'gen@x.fr', latitude: '46.1934', longitude: '6.2342' },
-  { _id: 'd3', name: 'Sans position', email: 'nulle@x.fr', latitude: '', longitude: '6.2' },
-  { _id: 'd4', name: 'Halles de Brest', email: 'brest@x.fr', latitude: '48.39', longitude: '-4.48' },
+const shops: StubShop[] = [
+  { _id: 'd1', name: 'Épicerie du Lac', email: 'lac@x.fr', latitude: 45.9009, longitude: 6.1265, score: 1200 },
+  { _id: 'd2', name: 'Primeurs du Genevois', latitude: 46.1934, longitude: 6.2342, score: 0 },
+  { _id: 'd4', name: 'Halles de Brest', latitude: 48.39, longitude: -4.48 },
 ]
 
 type Success = (p: { coords: { latitude: number; longitude: number } }) => void
@@ -24,25 +25,54 @@ function geolocation(answer: ((ok: Success, fail: Failure) => void) | undefined)
   return value
 }
 
+beforeEach(() => {
+  resetShopMap()
+  resetPlaces()
+  geolocation(undefined)
+})
+
 afterEach(() => {
   Object.defineProperty(navigator, 'geolocation', { value: undefined, configurable: true })
 })
 
 const map = () => screen.getByTestId('shop-map')
 const marker = (id: string) => map().querySelector(`[data-shop-id="${id}"]`) as SVGGElement | null
+const pin = async (id: string) => {
+  await waitFor(() => expect(marker(id)).not.toBeNull())
+  return marker(id)!
+}
+
+/** 60 shops on a disc of about 55 km around Annecy, named "Magasin 01"… */
+const crowd: StubShop[] = Array.from({ length: 60 }, (_, i) => {
+  const a = i * 2.399963
+  const r = 0.5 * Math.sqrt((i + 1) / 60)
+  return {
+    _id: `m${i + 1}`,
+    name: `Magasin ${String(i + 1).padStart(2, '0')}`,
+    latitude: 45.9 + r * Math.sin(a),
+    longitude: 6.12 + 1.4 * r * Math.cos(a),
+  }
+})
 
 describe('ShopMap', () => {
-  it('draws shops with coordinates, with their names, and cities of the reference', () => {
-    geolocation(undefined)
-    renderWithProviders(<ShopMap shops={shops} scores={{ d1: 1200 }} />)
-    expect(marker('d1')).not.toBeNull()
+  it('asks the server for the shops of what it shows, and draws them with their names among the cities', async () => {
+    const fetch = stubMap(shops)
+    renderWithProviders(<ShopMap />)
+    await pin('d1')
     expect(marker('d2')).not.toBeNull()
-    expect(marker('d3')).toBeNull()
     expect(within(map()).getByText('Épicerie du Lac')).toBeInTheDocument()
-    // A shop far from the view (Brest) is not drawn until the map gets there.
+    // The area asked holds the default centre at zoom 1; Brest is out of it.
+    const [asked] = mapRequests(fetch)
+    expect(asked.zoom).toBe(1)
+    expect(asked.south).toBeLessThan(45.9016)
+    expect(asked.north).toBeGreaterThan(45.9016)
+    expect(asked.west).toBeLessThan(6.1213)
+    expect(asked.east).toBeGreaterThan(6.1213)
+    expect(asked.west).toBeGreaterThan(3)
     expect(marker('d4')).toBeNull()
+    // One request once the map rests, whatever it measured meanwhile.
+    expect(mapRequests(fetch)).toHaveLength(1)
     expect(within(map()).getByText('Chambéry')).toBeInTheDocument()
-    // Far from the default centre: not drawn.
     expect(within(map()).queryByText('Brest')).not.toBeInTheDocument()
     // At most three cities of a department, here Haute-Savoie.
     expect(
@@ -53,48 +83,80 @@ describe('ShopMap', () => {
   })
 
   it('lets a producer open a shop by click or keyboard', async () => {
-    geolocation(undefined)
+    stubMap(shops)
     const open = vi.fn()
     const user = userEvent.setup()
-    renderWithProviders(<ShopMap shops={shops} scores={{}} onShopClick={open} />)
-    const pin = screen.getByRole('link', { name: 'Épicerie du Lac' })
-    expect(pin).toHaveStyle({ cursor: 'pointer' })
-    await user.click(pin)
+    renderWithProviders(<ShopMap onShopClick={open} />)
+    const link = await screen.findByRole('link', { name: 'Épicerie du Lac' })
+    expect(link).toHaveStyle({ cursor: 'pointer' })
+    await user.click(link)
     expect(open).toHaveBeenCalledWith('d1')
     screen.getByRole('link', { name: 'Primeurs du Genevois' }).focus()
     await user.keyboard('{Enter}')
     expect(open).toHaveBeenLastCalledWith('d2')
   })
 
-  it('gives a shop inert markers', async () => {
-    geolocation(undefined)
+  it('gives a shop inert markers, its own drawn apart where its profile places it', async () => {
+    stubMap(shops)
     const user = userEvent.setup()
-    renderWithProviders(<ShopMap shops={shops} scores={{}} ownShopId="d1" />)
+    // The shop's profile, saved twice: moved and renamed, then without a position.
+    const profiles: ShopMapProps['ownShop'][] = [
+      { name: 'Épicerie du Lac', lonLat: [6.1265, 45.9009] },
+      { name: 'Épicerie du Port', lonLat: [6.2, 45.95] },
+      { name: 'Épicerie du Port', lonLat: null },
+    ]
+    function Saved() {
+      const [i, setI] = useState(0)
+      return (
+        <>
+          <button type="button" onClick={() => setI(i + 1)}>
+            Enregistrer
+          </button>
+          <ShopMap ownShopId="d1" ownShop={profiles[i]} />
+        </>
+      )
+    }
+    renderWithProviders(<Saved />)
+    await pin('d2')
     expect(screen.queryAllByRole('link')).toHaveLength(0)
     expect(marker('d1')).toHaveStyle({ cursor: 'default' })
     expect(marker('d1')).not.toHaveAttribute('tabindex')
     await user.click(marker('d1')!)
-    // Its own pin is drawn apart.
     expect(marker('d1')!.querySelector('path')).toHaveAttribute('fill', '#e8590c')
     expect(marker('d2')!.querySelector('path')).toHaveAttribute('fill', '#2f9e44')
+    const at = marker('d1')!.getAttribute('transform')
+    // A saved profile moves and renames it at once; without a position it leaves the map.
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
+    expect(marker('d1')).toHaveAttribute('aria-label', 'Épicerie du Port')
+    expect(marker('d1')!.getAttribute('transform')).not.toBe(at)
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
+    expect(marker('d1')).toBeNull()
   })
 
-  it('shows the real score in the tooltip, or the name alone without one', () => {
-    geolocation(undefined)
-    renderWithProviders(<ShopMap shops={shops} scores={{ d1: 1200 }} />)
-    fireEvent.pointerEnter(marker('d1')!)
+  it('shows the real score from the server in the tooltip', async () => {
+    stubMap(shops)
+    renderWithProviders(<ShopMap />)
+    fireEvent.pointerEnter(await pin('d1'))
     expect(screen.getByRole('tooltip')).toHaveTextContent('Score de Épicerie du Lac : 1200pts')
     fireEvent.pointerLeave(marker('d1')!)
     expect(screen.queryByRole('tooltip')).not.toBeInTheDocument()
     fireEvent.pointerEnter(marker('d2')!)
-    expect(screen.getByRole('tooltip')).toHaveTextContent(/^Primeurs du Genevois$/)
+    expect(screen.getByRole('tooltip')).toHaveTextContent('Score de Primeurs du Genevois : 0pts')
     expect(scoreTooltip('A', 5)).toBe('Score de A : 5pts')
   })
 
-  it('zooms in and out within the bounds', async () => {
-    geolocation(undefined)
+  it('gives the viewer’s own shop its name alone until the server knows its score', async () => {
+    stubMap([])
+    renderWithProviders(<ShopMap ownShopId="d9" ownShop={{ name: 'Nouveau magasin', lonLat: [6.13, 45.9] }} />)
+    fireEvent.pointerEnter(await pin('d9'))
+    expect(screen.getByRole('tooltip')).toHaveTextContent(/^Nouveau magasin$/)
+  })
+
+  it('zooms in and out within the bounds, asking for each new view', async () => {
+    const fetch = stubMap(shops)
     const user = userEvent.setup()
-    renderWithProviders(<ShopMap shops={shops} />)
+    renderWithProviders(<ShopMap />)
+    await pin('d1')
     const zoomIn = screen.getByRole('button', { name: 'Zoom avant' })
     const zoomOut = screen.getByRole('button', { name: 'Zoom arrière' })
     expect(map()).toHaveAttribute('data-zoom', '1')
@@ -102,32 +164,101 @@ describe('ShopMap', () => {
     await user.click(zoomIn)
     expect(map()).toHaveAttribute('data-zoom', '4')
     expect(zoomIn).toBeDisabled()
+    await waitFor(() => expect(mapRequests(fetch).at(-1)?.zoom).toBe(4))
+    // The view at zoom 4 is smaller than at zoom 1.
+    const [first] = mapRequests(fetch)
+    const last = mapRequests(fetch).at(-1)!
+    expect(last.north - last.south).toBeLessThan((first.north - first.south) / 3)
     await user.click(zoomOut)
     await user.click(zoomOut)
     await user.click(zoomOut)
     expect(map()).toHaveAttribute('data-zoom', '0.5')
     expect(zoomOut).toBeDisabled()
+    await waitFor(() => expect(mapRequests(fetch).at(-1)?.zoom).toBe(0.5))
+  })
+
+  it('draws clusters where the area holds too many shops, and a click zooms in on one to its shops', async () => {
+    const fetch = stubMap(crowd, { limit: 40 })
+    const open = vi.fn()
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap onShopClick={open} />)
+    const clusters = await screen.findAllByRole('button', { name: /magasins? : zoomer sur ce groupe/ })
+    const counts = clusters.map((c) => Number(c.getAttribute('data-count')))
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(60)
+    expect(screen.queryAllByRole('link')).toHaveLength(0)
+    // The largest cluster, zoomed in on: its shops.
+    const largest = clusters[counts.indexOf(Math.max(...counts))]
+    await user.click(largest)
+    expect(Number(map().getAttribute('data-zoom'))).toBeGreaterThan(1)
+    await waitFor(() => expect(mapRequests(fetch).at(-1)?.zoom).toBe(Number(map().getAttribute('data-zoom'))))
+    const links = await screen.findAllByRole('link')
+    expect(links.length).toBeGreaterThan(0)
+    expect(links.length).toBeLessThanOrEqual(40)
+    await user.click(links[0])
+    expect(open).toHaveBeenCalledWith(expect.stringMatching(/^m\d+$/))
+  })
+
+  it('zooms in on a cluster with the keyboard', async () => {
+    stubMap(crowd, { limit: 20 })
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap />)
+    const [cluster] = await screen.findAllByRole('button', { name: /zoomer sur ce groupe/ })
+    cluster.focus()
+    await user.keyboard('{Enter}')
+    expect(Number(map().getAttribute('data-zoom'))).toBeGreaterThan(1)
+  })
+
+  it('lists what is in view under the map, clusters as buttons that zoom in', async () => {
+    stubMap(crowd, { limit: 40 })
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap shopLink={(id) => `/prod/needs/${id}`} />)
+    await screen.findAllByRole('button', { name: /zoomer sur ce groupe/ })
+    await user.click(screen.getByRole('button', { name: 'Liste des magasins de la carte (60)' }))
+    const groups = within(screen.getByTestId('cluster-list')).getAllByRole('button')
+    expect(groups[0]).toHaveAccessibleName(/^Zoomer sur (les \d+ magasins|le magasin) autour d/)
+    await user.click(groups[0])
+    expect(Number(map().getAttribute('data-zoom'))).toBeGreaterThan(1)
+    const list = await screen.findByTestId('shop-list')
+    const named = within(list).getAllByRole('listitem')
+    expect(named.length).toBeGreaterThan(0)
+    expect(within(named[0]).getByRole('link')).toHaveAttribute('href', expect.stringMatching(/^\/prod\/needs\/m\d+$/))
+    // Only what is in view: the shops drawn inside the map's frame.
+    const drawn = map().querySelectorAll('[data-testid="shop-marker"]').length
+    expect(named.length).toBeLessThanOrEqual(drawn)
+  })
+
+  it('says when the area could not be loaded, and loads it again on demand', async () => {
+    let failing = true
+    stubMap(shops, { fail: () => failing })
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap />)
+    expect(await screen.findByRole('alert')).toHaveTextContent("Les magasins de cette zone n'ont pas pu être chargés.")
+    failing = false
+    await user.click(screen.getByRole('button', { name: 'Réessayer' }))
+    await pin('d1')
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
   })
 
   it('stays at the default centre with re-centre disabled when geolocation is missing or denied', () => {
-    geolocation(undefined)
-    const { unmount } = renderWithProviders(<ShopMap shops={shops} />)
+    stubMap(shops)
+    const { unmount } = renderWithProviders(<ShopMap />)
     expect(map()).toHaveAttribute('data-center', '6.1213,45.9016')
     expect(screen.getByRole('button', { name: 'Centrer sur ma position' })).toBeDisabled()
     unmount()
     const geo = geolocation((_ok, fail) => fail({ code: 1, message: 'User denied Geolocation' }))
-    renderWithProviders(<ShopMap shops={shops} />)
+    renderWithProviders(<ShopMap />)
     expect(geo!.getCurrentPosition).toHaveBeenCalledTimes(1)
     expect(map()).toHaveAttribute('data-center', '6.1213,45.9016')
     expect(screen.getByRole('button', { name: 'Centrer sur ma position' })).toBeDisabled()
   })
 
-  it('keeps re-centre disabled until the position is known, then centres on it', async () => {
+  it('keeps re-centre disabled until the position is known, then centres on it', () => {
+    stubMap(shops)
     let answer: Success | null = null
     geolocation((ok) => {
       answer = ok
     })
-    renderWithProviders(<ShopMap shops={shops} />)
+    renderWithProviders(<ShopMap />)
     const recenter = screen.getByRole('button', { name: 'Centrer sur ma position' })
     expect(recenter).toBeDisabled()
     act(() => answer!({ coords: { latitude: 46.0, longitude: 6.25 } }))
@@ -135,11 +266,14 @@ describe('ShopMap', () => {
     expect(recenter).toBeEnabled()
   })
 
-  it('moves the centre by dragging, and re-centres on the position', async () => {
+  it('moves the centre by dragging, asks for the new view, and re-centres on the position', async () => {
+    const fetch = stubMap(shops)
     geolocation((ok) => ok({ coords: { latitude: 46.0, longitude: 6.25 } }))
     const open = vi.fn()
-    renderWithProviders(<ShopMap shops={shops} onShopClick={open} />)
+    renderWithProviders(<ShopMap onShopClick={open} />)
+    await pin('d1')
     expect(map()).toHaveAttribute('data-center', '6.2500,46.0000')
+    const before = mapRequests(fetch).length
     fireEvent.pointerDown(map(), { button: 0, clientX: 300, clientY: 200, pointerId: 1 })
     fireEvent.pointerMove(map(), { clientX: 302, clientY: 201, pointerId: 1 }) // under the drag threshold
     expect(map()).toHaveAttribute('data-center', '6.2500,46.0000')
@@ -149,6 +283,8 @@ describe('ShopMap', () => {
     // The map follows the pointer (right and down): the view shows what lies west and north.
     expect(lon).toBeLessThan(6.25)
     expect(lat).toBeGreaterThan(46.0)
+    await waitFor(() => expect(mapRequests(fetch).length).toBe(before + 1))
+    expect(mapRequests(fetch).at(-1)!.west).toBeLessThan(mapRequests(fetch)[before - 1].west)
     // The click that ends a drag does not open a shop.
     fireEvent.click(marker('d1')!)
     expect(open).not.toHaveBeenCalled()
@@ -157,28 +293,24 @@ describe('ShopMap', () => {
   })
 
   it('draws a producer’s farm from its profile', () => {
-    geolocation(undefined)
-    renderWithProviders(<ShopMap shops={[]} home={{ name: 'Ferme des Glières', lonLat: [6.25, 46.0] }} />)
+    stubMap([])
+    renderWithProviders(<ShopMap home={{ name: 'Ferme des Glières', lonLat: [6.25, 46.0] }} />)
     expect(screen.getByTestId('home-marker')).toHaveAttribute('aria-label', 'Ferme des Glières (vous)')
   })
 })
 
 describe('ShopMap search by postal code', () => {
-  beforeEach(() => resetPlaces())
-  const withThones: DistributorEntry[] = [
+  const withThones: StubShop[] = [
     ...shops,
-    { _id: 'd5', name: 'Le Panier des Aravis', email: '', latitude: '45.8817', longitude: '6.3250' },
+    { _id: 'd5', name: 'Le Panier des Aravis', latitude: 45.8817, longitude: 6.325 },
   ]
   const search = () => screen.getByRole('combobox', { name: 'Recherche par code postal' })
   const nearby = () => screen.getByRole('region', { name: /Magasins à moins de 30 km de/ })
 
   it('finds a town from a postal code, centres on it and lists the shops within 30 km by distance', async () => {
-    geolocation(undefined)
+    const fetch = stubMap(withThones, { places: { '74000': [ANNECY] } })
     const user = userEvent.setup()
-    renderWithProviders(
-      <ShopMap shops={withThones} scores={{}} onShopClick={() => {}} shopLink={(id) => `/prod/needs/${id}`} />,
-    )
-    stubPlaces({ '74000': [ANNECY] })
+    renderWithProviders(<ShopMap onShopClick={() => {}} shopLink={(id) => `/prod/needs/${id}`} />)
     await user.type(search(), '74000')
     const listbox = await screen.findByRole('listbox', { name: 'Communes trouvées' })
     await within(listbox).findByRole('option')
@@ -192,8 +324,12 @@ describe('ShopMap search by postal code', () => {
     expect(map()).toHaveAttribute('data-center', '6.1257,45.9088')
     expect(map()).toHaveAttribute('data-zoom', '2')
     expect(screen.getByTestId('search-area')).toBeInTheDocument()
-    expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)')
-    // Nearest first; Annemasse's shop (33 km) and the shop without position are not listed.
+    await waitFor(() =>
+      expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)'),
+    )
+    // The area around the town was asked at the largest zoom.
+    expect(mapRequests(fetch).some((b) => b.zoom === 4 && b.south < 45.64 && b.north > 46.17)).toBe(true)
+    // Nearest first; Annemasse's shop (33 km) is not listed.
     const items = within(screen.getByTestId('nearby-shops')).getAllByRole('listitem')
     expect(items.map((li) => li.textContent)).toEqual([
       'Épicerie du Lac0,9 kmVoir ses besoins',
@@ -206,14 +342,15 @@ describe('ShopMap search by postal code', () => {
   })
 
   it('forgives accents, case and a typo in a town, with the keyboard alone', async () => {
-    geolocation(undefined)
+    stubMap(withThones, { places: { anecy: [ANNECY] } })
     const user = userEvent.setup()
-    stubPlaces({ anecy: [ANNECY] })
-    renderWithProviders(<ShopMap shops={withThones} scores={{}} ownShopId="d1" />)
+    renderWithProviders(<ShopMap ownShopId="d1" ownShop={{ name: 'Épicerie du Lac', lonLat: [6.1265, 45.9009] }} />)
     await user.type(search(), 'ANECY')
     await screen.findByRole('option', { name: 'Annecy (74000)' })
     await user.keyboard('{ArrowDown}{Enter}')
-    expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)')
+    await waitFor(() =>
+      expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)'),
+    )
     // A shop sees names only, its own marked.
     expect(within(nearby()).queryAllByRole('link')).toHaveLength(0)
     expect(within(nearby()).getByText('Épicerie du Lac (vous)')).toBeInTheDocument()
@@ -222,26 +359,34 @@ describe('ShopMap search by postal code', () => {
     expect(screen.queryByTestId('search-area')).not.toBeInTheDocument()
   })
 
-  it('says when no commune matches, and when no shop is near', async () => {
-    geolocation(undefined)
-    stubPlaces({ '13001': [MARSEILLE_1] })
+  it('says when no commune matches, when no shop is near, and when they are too many to list', async () => {
+    stubMap(shops, { places: { '13001': [MARSEILLE_1], '74000': [ANNECY] }, limit: 0 })
     const user = userEvent.setup()
-    renderWithProviders(<ShopMap shops={shops} scores={{}} />)
+    renderWithProviders(<ShopMap />)
     await user.type(search(), 'zzzzzz')
     expect(await screen.findByText('Aucune commune ne correspond')).toBeInTheDocument()
     await user.clear(search())
     await user.type(search(), '13001')
     await user.click(await screen.findByRole('option', { name: 'Marseille 1er Arrondissement (13001)' }))
-    expect(within(nearby()).getByRole('status')).toHaveTextContent(
-      'Aucun magasin à moins de 30 km de Marseille 1er Arrondissement (13001)',
+    await waitFor(() =>
+      expect(within(nearby()).getByRole('status')).toHaveTextContent(
+        'Aucun magasin à moins de 30 km de Marseille 1er Arrondissement (13001)',
+      ),
+    )
+    await user.clear(search())
+    await user.type(search(), '74000')
+    await user.click(await screen.findByRole('option', { name: 'Annecy (74000)' }))
+    await waitFor(() =>
+      expect(within(nearby()).getByRole('status')).toHaveTextContent(
+        'Plus de 300 magasins autour de Annecy (74000) : la carte les montre par groupes, zoomez pour les voir.',
+      ),
     )
   })
 
   it('searches around a commune of the nearest postal code for a code of no commune (CEDEX)', async () => {
-    geolocation(undefined)
-    stubPlaces({ '74011': [near(ANNECY)] })
+    stubMap(shops, { places: { '74011': [near(ANNECY)] } })
     const user = userEvent.setup()
-    renderWithProviders(<ShopMap shops={shops} scores={{}} />)
+    renderWithProviders(<ShopMap />)
     await user.type(search(), '74011')
     await user.click(await screen.findByRole('option', { name: /Annecy \(74000\)\s*code postal voisin/ }))
     expect(within(nearby()).getByText(/Aucune commune n'a ce code postal \(code CEDEX \?\)/)).toBeInTheDocument()

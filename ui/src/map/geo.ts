@@ -151,3 +151,73 @@ export function draggedCenter(projection: GeoProjection, dx: number, dy: number)
   if (!p || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return null
   return [p[0], p[1]]
 }
+
+/** The degrees a view shows, to ask the server for its shops (store/shopmap.ts). */
+export interface ViewBox {
+  south: number
+  west: number
+  north: number
+  east: number
+}
+
+/**
+ * The area a width × height view of this projection shows, with `margin`
+ * pixels around it (pins just outside still show their head): the extremes
+ * of the points along its edges, as the projection bends parallels and
+ * meridians. Null when a corner is off the globe.
+ */
+export function visibleBox(projection: GeoProjection, width: number, height: number, margin = 0): ViewBox | null {
+  const x0 = -margin
+  const y0 = -margin
+  const x1 = width + margin
+  const y1 = height + margin
+  const steps = 8
+  let south = Infinity
+  let west = Infinity
+  let north = -Infinity
+  let east = -Infinity
+  for (let i = 0; i <= steps; i++) {
+    const x = x0 + ((x1 - x0) * i) / steps
+    const y = y0 + ((y1 - y0) * i) / steps
+    for (const point of [
+      [x, y0],
+      [x, y1],
+      [x0, y],
+      [x1, y],
+    ] as [number, number][]) {
+      const p = projection.invert?.(point)
+      if (!p || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return null
+      west = Math.min(west, p[0])
+      east = Math.max(east, p[0])
+      south = Math.min(south, p[1])
+      north = Math.max(north, p[1])
+    }
+  }
+  return { south, west, north, east }
+}
+
+/**
+ * The zoom at which a box of degrees fits in `fill` of a width × height
+ * view, as a step of the map's zooms (PRODUCT §4: from `from` doubled at
+ * each step, at most the maximum); at least one step above `from`.
+ */
+export function zoomToFit(
+  box: ViewBox,
+  from: number,
+  width: number,
+  height: number,
+  fill = 0.7,
+): { zoom: number; center: LonLat } {
+  const center: LonLat = [(box.west + box.east) / 2, (box.south + box.north) / 2]
+  let zoom = zoomIn(from)
+  for (;;) {
+    const next = zoomIn(zoom)
+    if (next === zoom) break
+    const p = makeProjection(center, next, width, height)
+    const a = p([box.west, box.north])
+    const b = p([box.east, box.south])
+    if (!a || !b || Math.abs(b[0] - a[0]) > width * fill || Math.abs(b[1] - a[1]) > height * fill) break
+    zoom = next
+  }
+  return { zoom, center }
+}

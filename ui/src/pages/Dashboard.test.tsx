@@ -3,10 +3,12 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { SHOP_INVISIBLE } from '../onboarding/checklist'
 import { dashboard, resetDashboard } from '../store/dashboard'
+import { resetShopMap } from '../store/shopmap'
 import { resetState, state } from '../store/state'
 import { distributor, producer } from '../test/fixtures'
 import { renderWithProviders } from '../test/render'
-import type { DistributorEntry, RewardsStanding } from '../types'
+import { type StubShop, askedBox, mapAnswer } from '../test/shopmap'
+import type { RewardsStanding } from '../types'
 import { Dashboard } from './Dashboard'
 
 const json = (status: number, body: unknown) =>
@@ -15,9 +17,23 @@ const json = (status: number, body: unknown) =>
     headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
   })
 
-const shops: DistributorEntry[] = [
-  { _id: 'd1', name: 'Épicerie du coin', email: 'epicerie@exemple.fr', latitude: '45.9009', longitude: '6.1265' },
-  { _id: 'd2', name: 'Le Panier des Aravis', email: 'panier@exemple.fr', latitude: '45.8817', longitude: '6.3250' },
+const shops: StubShop[] = [
+  {
+    _id: 'd1',
+    name: 'Épicerie du coin',
+    email: 'epicerie@exemple.fr',
+    latitude: 45.9009,
+    longitude: 6.1265,
+    score: 1150,
+  },
+  {
+    _id: 'd2',
+    name: 'Le Panier des Aravis',
+    email: 'panier@exemple.fr',
+    latitude: 45.8817,
+    longitude: 6.325,
+    score: 300,
+  },
 ]
 
 const standing: RewardsStanding = {
@@ -37,13 +53,7 @@ const standing: RewardsStanding = {
 function daemon() {
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     const path = String(input)
-    if (path === '/api/rewards/scores')
-      return json(200, {
-        scores: [
-          { distributor: 'd1', score: 1150 },
-          { distributor: 'd2', score: 300 },
-        ],
-      })
+    if (path.startsWith('/api/map?')) return json(200, mapAnswer(shops, askedBox(path)))
     if (path === '/api/rewards') return json(200, standing)
     return json(404, { status: 404, title: 'Not Found', detail: 'Ressource introuvable.' })
   })
@@ -52,12 +62,12 @@ function daemon() {
 function as(user: typeof producer | typeof distributor) {
   resetState(user.email)
   state.user = user
-  state.distributors = shops
   state.loaded = true
 }
 
 beforeEach(() => {
   resetDashboard()
+  resetShopMap()
   Object.defineProperty(navigator, 'geolocation', { value: undefined, configurable: true })
 })
 
@@ -72,10 +82,10 @@ describe('Dashboard', () => {
       screen.getByText('Je choisis un magasin sur la carte, je visualise ses besoins et je propose mes produits.'),
     ).toBeInTheDocument()
     expect(screen.queryByRole('heading', { name: 'Soutien financier' })).not.toBeInTheDocument()
-    // Scores for the tooltips; the standing is for shops only.
-    await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/rewards/scores', expect.anything()))
+    // The map asks for its shops (their scores for the tooltips); the standing is for shops only.
+    await user.click(await screen.findByRole('link', { name: 'Le Panier des Aravis' }))
+    expect(fetch).toHaveBeenCalledWith(expect.stringMatching(/^\/api\/map\?south=/), expect.anything())
     expect(fetch).not.toHaveBeenCalledWith('/api/rewards', expect.anything())
-    await user.click(screen.getByRole('link', { name: 'Le Panier des Aravis' }))
     expect(currentPath()).toBe('/prod/needs/d2')
   })
 
@@ -88,6 +98,9 @@ describe('Dashboard', () => {
     expect(await screen.findByRole('heading', { name: 'Soutien financier' })).toBeInTheDocument()
     expect(screen.getByTestId('rewards-level')).toHaveTextContent('Militant')
     expect(screen.getByTestId('rewards-score')).toHaveTextContent('1150 pts')
+    // Its profile has no position yet: the server's old pin of it is not drawn.
+    await waitFor(() => expect(screen.getByTestId('shop-map').querySelector('[data-shop-id="d2"]')).not.toBeNull())
+    expect(screen.getByTestId('shop-map').querySelector('[data-shop-id="d1"]')).toBeNull()
     expect(screen.queryAllByRole('link', { name: /Épicerie du coin|Panier/ })).toHaveLength(0)
     expect(currentPath()).toBe('/')
     const stats = screen.getByRole('heading', { name: 'Statistiques' }).closest('.mantine-Card-root') as HTMLElement
@@ -117,7 +130,7 @@ describe('Dashboard', () => {
     renderWithProviders(<Dashboard />)
     expect(await screen.findByText("Votre programme ambassadeur n'a pas pu être chargé.")).toBeInTheDocument()
     fetch.mockImplementation(async (input) =>
-      String(input) === '/api/rewards' ? json(200, standing) : json(200, { scores: [] }),
+      String(input) === '/api/rewards' ? json(200, standing) : json(200, { total: 0, shops: [], clusters: [] }),
     )
     await user.click(screen.getByRole('button', { name: 'Réessayer' }))
     expect(await screen.findByTestId('rewards-score')).toHaveTextContent('1150 pts')

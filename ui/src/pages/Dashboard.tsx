@@ -10,11 +10,9 @@ import { SetupChecklist } from '../onboarding/SetupChecklist'
 import { RewardsPanel } from '../rewards/RewardsPanel'
 import { paths } from '../routing'
 import { PurchasesChart } from '../stats/PurchasesChart'
-import { useScores } from '../store/dashboard'
-import { useDistributors, useNeeds, useUser } from '../store/hooks'
-import { loadRewards, loadScores } from '../store/rewards'
+import { useNeeds, useUser } from '../store/hooks'
+import { loadRewards } from '../store/rewards'
 import { logout } from '../store/session'
-import type { DistributorEntry } from '../types'
 import type { ProfileFormField } from '../validation/profile'
 
 /**
@@ -25,8 +23,6 @@ import type { ProfileFormField } from '../validation/profile'
  */
 export function Dashboard() {
   const user = useUser()
-  const shops = useDistributors() as readonly DistributorEntry[]
-  const scores = useScores()
   const [, navigate] = useLocation()
   const [profileOpen, profile] = useDisclosure(false)
   const needs = useNeeds()
@@ -52,11 +48,9 @@ export function Dashboard() {
     navigate('/', { replace: true })
   }, [asked, version, openProfile, navigate])
 
-  // The map's scores and the shop's standing are read apart from the user
-  // load (their cost follows the platform's trade, not the user).
+  // The shop's standing is read apart from the user load (its cost follows
+  // the platform's trade, not the user); the map asks for its own shops.
   useEffect(() => {
-    if (!type) return
-    void loadScores()
     if (type === 'distributor') void loadRewards()
   }, [type])
 
@@ -67,13 +61,11 @@ export function Dashboard() {
     return lonLat ? { name: user.name, lonLat } : null
   }, [user])
 
-  // A shop's own pin follows its saved profile at once (the map's list comes from the user load).
-  const mapShops = useMemo(() => {
-    if (user?.type !== 'distributor') return shops
-    return shops.map((s) =>
-      s._id === user._id ? { ...s, name: user.name, latitude: user.latitude, longitude: user.longitude } : s,
-    )
-  }, [shops, user])
+  // A shop's own pin follows its saved profile at once, before the map's next answer.
+  const ownShop = useMemo(() => {
+    if (user?.type !== 'distributor') return undefined
+    return { name: user.name, lonLat: shopLonLat(user) }
+  }, [user])
 
   if (!user) return null
   const producer = user.type === 'producer'
@@ -85,9 +77,8 @@ export function Dashboard() {
 
   const map = (
     <ShopMap
-      shops={mapShops}
-      scores={scores}
       ownShopId={producer ? undefined : user._id}
+      ownShop={ownShop}
       home={home}
       onShopClick={producer ? (id) => navigate(paths.prodNeeds(id)) : undefined}
       shopLink={producer ? paths.prodNeeds : undefined}

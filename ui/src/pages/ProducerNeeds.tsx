@@ -4,16 +4,21 @@ import { useParams } from 'wouter'
 import { Planner } from '../planner/Planner'
 import { useDistributors, useLoading, useShopNeeds, useUser } from '../store/hooks'
 import { NEED_MESSAGES, loadShopNeeds } from '../store/needs'
+import { loadShopCard, useShopCard } from '../store/shopmap'
 
 /**
  * A producer's view of one shop's needs (PRODUCT §2, route
  * /prod/needs/:distributorId): the same planner, read-only, without add bar,
- * on the shop's needs loaded apart from the producer's own.
+ * on the shop's needs loaded apart from the producer's own. The shop's name
+ * comes from the user load when the producer trades with it, else from
+ * `GET /api/shops/{id}` (a shop opened from the map).
  */
 export function ProducerNeeds() {
   const { distributorId } = useParams<{ distributorId: string }>()
   const user = useUser()
-  const shop = useDistributors().find((d) => d._id === distributorId)
+  const partner = useDistributors().find((d) => d._id === distributorId)
+  const card = useShopCard(distributorId)
+  const name = partner?.name ?? card?.name
   const shopNeeds = useShopNeeds()
   const status = useLoading('shopNeeds')
   const viewer = useMemo(() => ({ type: 'producer' as const, id: user?._id ?? '' }), [user?._id])
@@ -21,6 +26,11 @@ export function ProducerNeeds() {
   useEffect(() => {
     void loadShopNeeds(distributorId)
   }, [distributorId])
+
+  const known = !!partner
+  useEffect(() => {
+    if (!known) void loadShopCard(distributorId)
+  }, [distributorId, known])
 
   const needs = shopNeeds.distributor === distributorId ? shopNeeds.needs : []
   return (
@@ -32,7 +42,7 @@ export function ProducerNeeds() {
           </Button>
         </Alert>
       ) : null}
-      <Planner title={shop ? shop.name : 'Magasin'} subtitle="Besoins du magasin" needs={needs} viewer={viewer} />
+      <Planner title={name ?? 'Magasin'} subtitle="Besoins du magasin" needs={needs} viewer={viewer} />
     </Stack>
   )
 }

@@ -94,11 +94,7 @@ describe('RewardsPanel', () => {
       level: 'militant',
       contribution: { amount: 25.5, since: '2026-11-20T09:00:00Z', updatedAt: '2026-11-20T09:00:00Z' },
     }
-    const fetch = vi
-      .spyOn(globalThis, 'fetch')
-      .mockImplementation(async (input) =>
-        String(input) === '/api/rewards/scores' ? json(200, { scores: [] }) : json(200, pledged),
-      )
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, pledged))
     const user = userEvent.setup()
     renderWithProviders(<RewardsPanel />)
     await user.click(screen.getByRole('button', { name: 'Devenir ambassadeur' }))

@@ -1,7 +1,7 @@
 // The dashboard's own slice of state, apart from the user-load mirror of
 // state.ts so the landing page's bundle does not carry it: the shop's
-// ambassador standing, every shop's score for the map, and where paging
-// back through the activity feed ran dry. Readers get nothing from another
+// ambassador standing and where paging back through the activity feed ran
+// dry (the map's shops and scores are store/shopmap.ts's). Readers get nothing from another
 // session: each value remembers the user it was loaded for.
 import { proxy, useSnapshot } from 'valtio'
 import type { RewardsStanding } from '../types'
@@ -13,9 +13,7 @@ export interface DashboardState {
   owner: string | null
   /** `GET /api/rewards`; null until loaded (shops only). */
   rewards: RewardsStanding | null
-  /** Score per shop id, `GET /api/rewards/scores`; null until loaded. */
-  scores: Record<string, number> | null
-  loading: { rewards: LoadStatus; scores: LoadStatus }
+  loading: { rewards: LoadStatus }
   /** Id of the oldest event when paging back found nothing older. */
   eventsExhaustedAt: string | null
 }
@@ -23,8 +21,7 @@ export interface DashboardState {
 export const dashboard = proxy<DashboardState>({
   owner: null,
   rewards: null,
-  scores: null,
-  loading: { rewards: 'idle', scores: 'idle' },
+  loading: { rewards: 'idle' },
   eventsExhaustedAt: null,
 })
 
@@ -33,8 +30,7 @@ export function resetDashboard(owner: string | null = null): void {
   Object.assign(dashboard, {
     owner,
     rewards: null,
-    scores: null,
-    loading: { rewards: 'idle', scores: 'idle' },
+    loading: { rewards: 'idle' },
     eventsExhaustedAt: null,
   })
 }
@@ -52,6 +48,5 @@ function useOwned() {
 }
 
 export const useRewards = () => useOwned()?.rewards ?? null
-export const useScores = () => useOwned()?.scores ?? null
 export const useRewardsLoading = () => useOwned()?.loading.rewards ?? 'idle'
 export const useEventsExhaustedAt = () => useSnapshot(dashboard).eventsExhaustedAt

@@ -1,8 +1,9 @@
 // Ambassador programme actions (PRODUCT §2 "Rewards panel", §9): the shop's
-// standing, every shop's score for the map, and the contribution pledge.
+// standing and the contribution pledge (every shop's score is on the map,
+// store/shopmap.ts).
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
-import type { RewardsStanding, ShopScore } from '../types'
+import type { RewardsStanding } from '../types'
 import { claimDashboard, dashboard } from './dashboard'
 
 export const REWARDS_MESSAGES = {
@@ -46,27 +47,6 @@ export async function loadRewards(): Promise<boolean> {
   }
 }
 
-/** Loads every shop's score for the map (`GET /api/rewards/scores`). */
-export async function loadScores(): Promise<boolean> {
-  claimDashboard()
-  dashboard.loading.scores = 'busy'
-  try {
-    const answer = await api.get<{ scores?: ShopScore[] }>('/api/rewards/scores')
-    const scores = Array.isArray(answer?.scores) ? answer.scores : []
-    dashboard.scores = Object.fromEntries(
-      scores
-        .filter((s) => typeof s?.distributor === 'string' && typeof s.score === 'number')
-        .map((s) => [s.distributor, s.score]),
-    )
-    dashboard.loading.scores = 'idle'
-    return true
-  } catch (err) {
-    console.error('scores:', err)
-    dashboard.loading.scores = 'error'
-    return false
-  }
-}
-
 /** Outcome of a pledge: saved, or the server's field message to show under the input. */
 export type PledgeOutcome = { ok: true } | { ok: false; fieldError?: string }
 
@@ -76,7 +56,6 @@ export async function pledgeContribution(amount: number): Promise<PledgeOutcome>
   try {
     dashboard.rewards = await api.put<RewardsStanding>('/api/rewards/contribution', { amount })
     toast.success(REWARDS_MESSAGES.done, REWARDS_MESSAGES.pledged)
-    void loadScores()
     return { ok: true }
   } catch (err) {
     toast.failure(REWARDS_MESSAGES.failed, errorMessage(err))

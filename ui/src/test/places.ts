@@ -84,18 +84,31 @@ export function stubPlaces(answers: Record<string, PlaceJSON[]>, { delay = 0 }: 
   return vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
     const url = new URL(String(input), 'http://localhost')
     if (url.pathname !== '/api/places') return Promise.reject(new Error(`unexpected request ${url.pathname}`))
-    const q = (url.searchParams.get('q') ?? '').trim().replace(/\s+/g, ' ').toLowerCase()
-    const limit = Number(url.searchParams.get('limit') ?? 10)
-    const body = JSON.stringify({ places: (answers[q] ?? []).slice(0, limit) })
-    return new Promise<Response>((resolve, reject) => {
-      const signal = init?.signal
-      const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'))
-      if (signal?.aborted) return abort()
-      const timer = setTimeout(() => resolve(new Response(body)), delay)
-      signal?.addEventListener('abort', () => {
-        clearTimeout(timer)
-        abort()
-      })
+    return answerLater(placesBody(url, answers), init?.signal, delay)
+  })
+}
+
+/** The body `GET /api/places` answers for this URL: `answers[q]` (q lower-cased, spaces collapsed). */
+export function placesBody(url: URL, answers: Record<string, PlaceJSON[]>): string {
+  const q = (url.searchParams.get('q') ?? '').trim().replace(/\s+/g, ' ').toLowerCase()
+  const limit = Number(url.searchParams.get('limit') ?? 10)
+  return JSON.stringify({ places: (answers[q] ?? []).slice(0, limit) })
+}
+
+/** A response of `body` after `delay` ms that honours the request's AbortSignal. */
+export function answerLater(
+  body: string,
+  signal: AbortSignal | null | undefined,
+  delay: number,
+  status = 200,
+): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'))
+    if (signal?.aborted) return abort()
+    const timer = setTimeout(() => resolve(new Response(body, { status })), delay)
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer)
+      abort()
     })
   })
 }
