@@ -361,14 +361,10 @@ func Review(ctx context.Context, q store.Q, actor accounts.User, needID, produce
 // order of (producer, shop, month).
 func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, now time.Time) error {
 	// Serialise with a change of the producer's delivery days, which
-	// re-plans the same orders.
-	var locked string
-	if err := store.Get(ctx, q, &locked, `SELECT id FROM users WHERE id = ?`+store.ForUpdate(q), d.producer.ID); err != nil {
+	// re-plans the same orders, and read the days under that lock.
+	var producer accounts.User
+	if err := store.Get(ctx, q, &producer.DeliveryDays, `SELECT delivery_days FROM users WHERE id = ?`+store.ForUpdate(q), d.producer.ID); err != nil {
 		return fmt.Errorf("trade: lock producer: %w", err)
-	}
-	producer, err := accounts.ByID(ctx, q, d.producer.ID)
-	if err != nil {
-		return err
 	}
 	if open.Quantity > 0 && !producer.HasDeliveryDays() {
 		return core.Refuse(core.ErrConflict, MsgNoDeliveryDays)
@@ -382,6 +378,7 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 		return core.Refuse(core.ErrConflict, ExceedsMessage(limit, p.Unit))
 	}
 	ms := now.UnixMilli()
+	var err error
 	if d.commitment != nil {
 		if _, err := store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, d.commitment.ID); err != nil {
 			return fmt.Errorf("trade: replace commitment: %w", err)
@@ -399,7 +396,8 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	if err != nil {
 		return err
 	}
-	if err := ReplanOrder(ctx, q, orderID, now); err != nil {
+	days := producer.Days()
+	if err := replanOrder(ctx, q, orderID, now, false, &days); err != nil {
 		return err
 	}
 	d.orderID, d.priced = orderID, true
