@@ -41,7 +41,8 @@ func EnsureOrder(ctx context.Context, q store.Q, producerID, shopID, month strin
 // cancelled delivery counts as delivered. The caller holds the
 // transaction; the order is locked here.
 func ReplanOrder(ctx context.Context, q store.Q, orderID string, now time.Time) error {
-	return replanOrder(ctx, q, orderID, now, false, nil)
+	_, err := replanOrder(ctx, q, orderID, now, false, nil)
+	return err
 }
 
 // ReplanProducer re-plans every open order of a producer after a change of
@@ -58,7 +59,7 @@ func ReplanProducer(ctx context.Context, q store.Q, producerID string, now time.
 		return nil, fmt.Errorf("trade: open orders of %s: %w", producerID, err)
 	}
 	for _, id := range ids {
-		if err := replanOrder(ctx, q, id, now, true, nil); err != nil {
+		if _, err := replanOrder(ctx, q, id, now, true, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -67,11 +68,15 @@ func ReplanProducer(ctx context.Context, q store.Q, producerID string, now time.
 
 // replanOrder locks the order, reads what PlanOrder looks at, and writes
 // the plan. days are the producer's delivery days when the caller read
-// them under the producer's lock (an acceptance); nil: read here.
+// them under the producer's lock (an acceptance); nil: read here. It
+// returns the order as the plan left it, with its deliveries and lines as
+// orders.Load reads them but for the columns the views do not show
+// (without its invoice: an order still traded on has none, see
+// answerOrder); nil when the plan deleted the order.
 //
-// It reads only what the plan needs — the order's deliveries (id, status,
-// date, chrono) and their lines, the producer's days, the commitments —
-// in a few statements, and writes only what the plan changes, each kind of
+// It reads only what the plan and the answer need — the order's
+// deliveries and their lines, the producer's days, the commitments — in a
+// few statements, and writes only what the plan changes, each kind of
 // change in one statement (writePlan): a correction of one commitment
 // rewrites the lines of its product on the re-plannable deliveries, and
 // touches those deliveries and the order. Every line of the order is read,
@@ -79,22 +84,22 @@ func ReplanProducer(ctx context.Context, q store.Q, producerID string, now time.
 // from their share too (a delivery no longer re-plannable since the last
 // plan changes how what remains is split), and the plan brings them back,
 // as it always did (TestReplanMatchesTheFullReplan).
-func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, newDays bool, days *[7]bool) error {
+func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, newDays bool, days *[7]bool) (*orders.Full, error) {
 	var o orders.Order
 	if err := store.Get(ctx, q, &o, `SELECT id, producer_id, distributor_id, month FROM orders WHERE id = ?`+store.ForUpdate(q), orderID); err != nil {
 		if store.IsNotFound(err) {
-			return fmt.Errorf("trade: order %s: %w", orderID, core.ErrNotFound)
+			return nil, fmt.Errorf("trade: order %s: %w", orderID, core.ErrNotFound)
 		}
-		return fmt.Errorf("trade: lock order %s: %w", orderID, err)
+		return nil, fmt.Errorf("trade: lock order %s: %w", orderID, err)
 	}
-	deliveries, err := plannedDeliveries(ctx, q, orderID)
+	deliveries, err := orderDeliveries(ctx, q, orderID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if days == nil {
 		var dd string
 		if err := store.Get(ctx, q, &dd, `SELECT delivery_days FROM users WHERE id = ?`, o.ProducerID); err != nil {
-			return fmt.Errorf("trade: days of producer %s: %w", o.ProducerID, err)
+			return nil, fmt.Errorf("trade: days of producer %s: %w", o.ProducerID, err)
 		}
 		d := accounts.User{DeliveryDays: dd}.Days()
 		days = &d
@@ -109,7 +114,7 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 		FROM needs n CROSS JOIN proposals p JOIN products pr ON pr.id = n.product_id
 		WHERE n.distributor_id = ? AND n.month = ? AND p.need_id = n.id AND p.producer_id = ?
 		AND p.status = 'accepted' AND p.quantity > 0`, o.DistributorID, o.Month, o.ProducerID); err != nil {
-		return fmt.Errorf("trade: commitments of order %s: %w", orderID, err)
+		return nil, fmt.Errorf("trade: commitments of order %s: %w", orderID, err)
 	}
 	p := PlanOrder(PlanInput{
 		Month: o.Month, Days: *days, Commitments: cs, Deliveries: deliveries, Now: now, NewDays: newDays,
@@ -117,31 +122,53 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 	return writePlan(ctx, q, o, deliveries, p, now)
 }
 
-// plannedDeliveries reads an order's deliveries as PlanOrder and writePlan
-// look at them: id, status, date and chrono, and their lines' product,
-// need, price and quantities.
-func plannedDeliveries(ctx context.Context, q store.Q, orderID string) ([]orders.FullDelivery, error) {
-	var ds []orders.Delivery
-	if err := store.Select(ctx, q, &ds, `SELECT id, status, date, chrono FROM deliveries WHERE order_id = ?`, orderID); err != nil {
+// orderDeliveries reads an order's deliveries and their lines: what
+// PlanOrder and writePlan look at, and what the order's view shows.
+// Scanned by hand: the round-trip reads them on every acceptance.
+func orderDeliveries(ctx context.Context, q store.Q, orderID string) ([]orders.FullDelivery, error) {
+	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT id, status, date, chrono, claim_status, claim_sent_at, claim_reviewed_at
+		FROM deliveries WHERE order_id = ?`), orderID)
+	if err != nil {
 		return nil, fmt.Errorf("trade: deliveries of order %s: %w", orderID, err)
 	}
-	if len(ds) == 0 {
+	defer rows.Close()
+	var out []orders.FullDelivery
+	for rows.Next() {
+		d := orders.FullDelivery{Delivery: orders.Delivery{OrderID: orderID}}
+		if err := rows.Scan(&d.ID, &d.Status, &d.Date, &d.Chrono, &d.ClaimStatus, &d.ClaimSentAt, &d.ClaimReviewedAt); err != nil {
+			return nil, fmt.Errorf("trade: deliveries of order %s: %w", orderID, err)
+		}
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("trade: deliveries of order %s: %w", orderID, err)
+	}
+	if len(out) == 0 {
 		return nil, nil
 	}
-	var ls []orders.Line
-	if err := store.Select(ctx, q, &ls, `SELECT l.id, l.delivery_id, l.need_id, l.product_id, l.price, l.quantity_expected, l.quantity_sent
-		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id WHERE d.order_id = ?`, orderID); err != nil {
-		return nil, fmt.Errorf("trade: lines of order %s: %w", orderID, err)
-	}
-	out := make([]orders.FullDelivery, len(ds))
-	at := make(map[string]int, len(ds))
-	for i, d := range ds {
-		out[i].Delivery = d
+	at := make(map[string]int, len(out))
+	for i, d := range out {
 		at[d.ID] = i
 	}
-	for _, l := range ls {
-		fd := &out[at[l.DeliveryID]]
-		fd.Lines = append(fd.Lines, l)
+	lines, err := q.QueryContext(ctx, q.Rebind(`SELECT l.id, l.delivery_id, l.need_id, l.product_id, l.price, l.quantity_expected,
+		l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment
+		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id WHERE d.order_id = ?`), orderID)
+	if err != nil {
+		return nil, fmt.Errorf("trade: lines of order %s: %w", orderID, err)
+	}
+	defer lines.Close()
+	for lines.Next() {
+		var l orders.Line
+		if err := lines.Scan(&l.ID, &l.DeliveryID, &l.NeedID, &l.ProductID, &l.Price, &l.QuantityExpected, &l.QuantitySent,
+			&l.QuantityClaimed, &l.ClaimType, &l.ClaimComment); err != nil {
+			return nil, fmt.Errorf("trade: lines of order %s: %w", orderID, err)
+		}
+		if i, ok := at[l.DeliveryID]; ok {
+			out[i].Lines = append(out[i].Lines, l)
+		}
+	}
+	if err := lines.Err(); err != nil {
+		return nil, fmt.Errorf("trade: lines of order %s: %w", orderID, err)
 	}
 	return out, nil
 }
@@ -158,13 +185,8 @@ type lineChange struct {
 type planWrites struct {
 	updates map[lineChange][]string // line ids by new value
 	deleted []string                // line ids
-	added   []lineAdded
+	added   []orders.Line
 	touched []string // delivery ids changed
-}
-
-type lineAdded struct {
-	delivery string
-	line     PlannedLine
 }
 
 // writePlan applies a plan of the order o, whose deliveries are as read
@@ -174,87 +196,125 @@ type lineAdded struct {
 // differs; the order is deleted when the plan says so, and its updated_at
 // set when anything changed. The changes to existing deliveries are
 // written kind by kind, each in one statement: the lines deleted, the
-// lines given each new value, the lines added, the deliveries touched.
-func writePlan(ctx context.Context, q store.Q, o orders.Order, deliveries []orders.FullDelivery, p Plan, now time.Time) error {
+// lines given each new value, the lines added, the deliveries touched. It
+// returns the order as it leaves it, nil when deleted.
+func writePlan(ctx context.Context, q store.Q, o orders.Order, deliveries []orders.FullDelivery, p Plan, now time.Time) (*orders.Full, error) {
 	ms := now.UnixMilli()
 	changed := false
 	if len(p.Delete) > 0 {
 		if _, err := store.ExecIn(ctx, q, `DELETE FROM deliveries WHERE id IN (?)`, p.Delete); err != nil {
-			return fmt.Errorf("trade: delete deliveries of %s: %w", o.ID, err)
+			return nil, fmt.Errorf("trade: delete deliveries of %s: %w", o.ID, err)
 		}
 		changed = true
 	}
-	existing := make(map[string]orders.FullDelivery, len(deliveries))
-	for _, d := range deliveries {
-		existing[d.ID] = d
+	at := make(map[string]int, len(deliveries))
+	for i, d := range deliveries {
+		at[d.ID] = i
 	}
+	after := orders.Full{Order: o, Deliveries: make([]orders.FullDelivery, 0, len(p.Deliveries)+len(deliveries))}
+	kept := make(map[string]bool, len(p.Deliveries))
 	w := planWrites{updates: map[lineChange][]string{}}
 	for _, d := range p.Deliveries {
 		if d.ID == "" {
-			if err := createDelivery(ctx, q, o, d, ms); err != nil {
-				return err
+			nd, err := createDelivery(ctx, q, o, d, ms)
+			if err != nil {
+				return nil, err
 			}
+			after.Deliveries = append(after.Deliveries, nd)
 			changed = true
 			continue
 		}
-		old, ok := existing[d.ID]
+		i, ok := at[d.ID]
 		if !ok {
-			return fmt.Errorf("trade: delivery %s is not one of order %s", d.ID, o.ID)
+			return nil, fmt.Errorf("trade: delivery %s is not one of order %s", d.ID, o.ID)
 		}
+		old := deliveries[i]
 		if old.Date != d.Date {
 			if _, err := store.Exec(ctx, q, `UPDATE deliveries SET date = ?, updated_at = ? WHERE id = ?`, d.Date, ms, old.ID); err != nil {
-				return fmt.Errorf("trade: move delivery %s: %w", old.ID, err)
+				return nil, fmt.Errorf("trade: move delivery %s: %w", old.ID, err)
 			}
 			changed = true
 		}
-		if w.lines(old, d) { // a move stamped it already
+		nd, touched := w.lines(old, d)
+		if touched { // a move stamped it already
 			w.touched = append(w.touched, old.ID)
 		}
+		after.Deliveries = append(after.Deliveries, nd)
+		kept[d.ID] = true
 	}
 	if err := w.write(ctx, q, ms); err != nil {
-		return err
+		return nil, err
 	}
 	changed = changed || len(w.touched) > 0
 	if p.DeleteOrder {
 		if _, err := store.Exec(ctx, q, `DELETE FROM orders WHERE id = ?`, o.ID); err != nil {
-			return fmt.Errorf("trade: delete order %s: %w", o.ID, err)
+			return nil, fmt.Errorf("trade: delete order %s: %w", o.ID, err)
 		}
-		return nil
+		return nil, nil
 	}
 	if changed {
 		if _, err := store.Exec(ctx, q, `UPDATE orders SET updated_at = ? WHERE id = ?`, ms, o.ID); err != nil {
-			return fmt.Errorf("trade: touch order %s: %w", o.ID, err)
+			return nil, fmt.Errorf("trade: touch order %s: %w", o.ID, err)
 		}
 	}
-	return nil
+	// The deliveries the plan does not name (not re-plannable) stay as
+	// they are; those it dropped are gone.
+	dropped := make(map[string]bool, len(p.Delete))
+	for _, id := range p.Delete {
+		dropped[id] = true
+	}
+	for _, d := range deliveries {
+		if !kept[d.ID] && !dropped[d.ID] {
+			after.Deliveries = append(after.Deliveries, d)
+		}
+	}
+	// As orders.Load orders them: deliveries by date and chrono, lines by
+	// product.
+	for _, d := range after.Deliveries {
+		slices.SortFunc(d.Lines, func(a, b orders.Line) int { return cmp.Compare(a.ProductID, b.ProductID) })
+	}
+	slices.SortFunc(after.Deliveries, func(a, b orders.FullDelivery) int {
+		return cmp.Or(cmp.Compare(a.Date, b.Date), cmp.Compare(a.Chrono, b.Chrono))
+	})
+	return &after, nil
 }
 
 // lines notes what brings an existing delivery, old as read, to its
-// planned lines, and reports whether anything differs.
-func (w *planWrites) lines(old orders.FullDelivery, d PlannedDelivery) bool {
+// planned lines (date included), and returns the delivery as the writes
+// leave it and whether its lines change.
+func (w *planWrites) lines(old orders.FullDelivery, d PlannedDelivery) (orders.FullDelivery, bool) {
 	changed := false
 	current := make(map[string]orders.Line, len(old.Lines))
 	for _, l := range old.Lines {
 		current[l.ProductID] = l
 	}
+	after := old
+	after.Date = d.Date
+	after.Lines = make([]orders.Line, 0, len(d.Lines))
 	for _, pl := range d.Lines {
 		l, ok := current[pl.ProductID]
 		delete(current, pl.ProductID)
 		switch {
 		case !ok:
-			w.added = append(w.added, lineAdded{delivery: old.ID, line: pl})
+			l = newLine(old.ID, pl)
+			w.added = append(w.added, l)
 			changed = true
 		case l.QuantityExpected != pl.Quantity || l.Price != pl.Price || l.NeedID != pl.NeedID:
 			c := lineChange{need: pl.NeedID, price: pl.Price, amount: pl.Quantity}
 			w.updates[c] = append(w.updates[c], l.ID)
+			if l.QuantityExpected != pl.Quantity { // see write
+				l.QuantitySent = nil
+			}
+			l.NeedID, l.Price, l.QuantityExpected = pl.NeedID, pl.Price, pl.Quantity
 			changed = true
 		}
+		after.Lines = append(after.Lines, l)
 	}
 	for _, l := range current {
 		w.deleted = append(w.deleted, l.ID)
 		changed = true
 	}
-	return changed
+	return after, changed
 }
 
 // write runs the statements of the changes noted.
@@ -281,8 +341,8 @@ func (w *planWrites) write(ctx context.Context, q store.Q, ms int64) error {
 			return fmt.Errorf("trade: update lines: %w", err)
 		}
 	}
-	for _, a := range w.added {
-		if err := insertLine(ctx, q, a.delivery, a.line); err != nil {
+	for _, l := range w.added {
+		if err := insertLine(ctx, q, l); err != nil {
 			return err
 		}
 	}
@@ -295,30 +355,39 @@ func (w *planWrites) write(ctx context.Context, q store.Q, ms int64) error {
 }
 
 // createDelivery writes a new planned delivery with the producer's next
-// delivery-note number, and its lines.
-func createDelivery(ctx context.Context, q store.Q, o orders.Order, d PlannedDelivery, ms int64) error {
+// delivery-note number, and its lines, and returns it.
+func createDelivery(ctx context.Context, q store.Q, o orders.Order, d PlannedDelivery, ms int64) (orders.FullDelivery, error) {
 	chrono, err := store.Next(ctx, q, "chrono:"+o.ProducerID)
 	if err != nil {
-		return fmt.Errorf("trade: %w", err)
+		return orders.FullDelivery{}, fmt.Errorf("trade: %w", err)
 	}
-	id := core.NewID()
+	nd := orders.FullDelivery{Delivery: orders.Delivery{ID: core.NewID(), OrderID: o.ID, Status: orders.Planned, Date: d.Date,
+		Chrono: chrono, ClaimStatus: orders.ClaimVoid}}
 	if _, err := store.Exec(ctx, q, `INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, o.ID, o.ProducerID, orders.Planned, d.Date, chrono, ms, ms); err != nil {
-		return fmt.Errorf("trade: create delivery: %w", err)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, nd.ID, o.ID, o.ProducerID, nd.Status, nd.Date, chrono, ms, ms); err != nil {
+		return orders.FullDelivery{}, fmt.Errorf("trade: create delivery: %w", err)
 	}
-	for _, l := range d.Lines {
-		if err := insertLine(ctx, q, id, l); err != nil {
-			return err
+	for _, pl := range d.Lines {
+		l := newLine(nd.ID, pl)
+		if err := insertLine(ctx, q, l); err != nil {
+			return orders.FullDelivery{}, err
 		}
+		nd.Lines = append(nd.Lines, l)
 	}
-	return nil
+	return nd, nil
 }
 
-// insertLine adds a planned line to a delivery.
-func insertLine(ctx context.Context, q store.Q, deliveryID string, l PlannedLine) error {
+// newLine is a planned line as a new row of delivery.
+func newLine(deliveryID string, pl PlannedLine) orders.Line {
+	return orders.Line{ID: core.NewID(), DeliveryID: deliveryID, NeedID: pl.NeedID, ProductID: pl.ProductID, Price: pl.Price,
+		QuantityExpected: pl.Quantity}
+}
+
+// insertLine adds a planned line to its delivery.
+func insertLine(ctx context.Context, q store.Q, l orders.Line) error {
 	if _, err := store.Exec(ctx, q, `INSERT INTO delivery_lines (id, delivery_id, need_id, product_id, price, quantity_expected)
-		VALUES (?, ?, ?, ?, ?, ?)`, core.NewID(), deliveryID, l.NeedID, l.ProductID, l.Price, l.Quantity); err != nil {
-		return fmt.Errorf("trade: add line to %s: %w", deliveryID, err)
+		VALUES (?, ?, ?, ?, ?, ?)`, l.ID, l.DeliveryID, l.NeedID, l.ProductID, l.Price, l.QuantityExpected); err != nil {
+		return fmt.Errorf("trade: add line to %s: %w", l.DeliveryID, err)
 	}
 	return nil
 }

@@ -88,6 +88,8 @@ type deal struct {
 	events []activity.View
 	// orderID is the order an acceptance re-planned; "" when none.
 	orderID string
+	// order is that order as the re-plan left it; nil when deleted.
+	order *orders.Full
 	// priced is set when an acceptance changed the product's commitments.
 	priced bool
 }
@@ -191,12 +193,12 @@ func (d *deal) outcome(ctx context.Context, q store.Q, now time.Time) (Outcome, 
 		out.Events[len(d.events)-1-i] = e
 	}
 	if d.orderID != "" {
-		vs, err := orders.LoadViews(ctx, q, orders.Filter{IDs: []string{d.orderID}}, d.actor.ID)
+		v, err := answerOrder(ctx, q, d.orderID, d.order, d.actor.ID)
 		if err != nil {
 			return Outcome{}, err
 		}
-		if len(vs) == 1 {
-			out.Order = &vs[0]
+		if v != nil {
+			out.Order = v
 		} else {
 			out.RemovedOrder = d.orderID
 		}
@@ -213,6 +215,32 @@ func (d *deal) outcome(ctx context.Context, q store.Q, now time.Time) (Outcome, 
 		}
 	}
 	return out, nil
+}
+
+// answerOrder is the order an acceptance re-planned as the viewer's user
+// load shows it (orders.LoadViews), from the order as the re-plan left it
+// (read and written in the same transaction): no need to read it again.
+// Its invoice is the one thing the re-plan does not read: an order traded
+// on (of this month or later) has none, as invoices are issued for the
+// months over; should one exist, the order is read as the user load reads
+// it. nil when the re-plan deleted the order.
+func answerOrder(ctx context.Context, q store.Q, orderID string, after *orders.Full, viewerID string) (*orders.View, error) {
+	if after == nil {
+		return nil, nil
+	}
+	var invoiced int
+	if err := store.Get(ctx, q, &invoiced, `SELECT COUNT(*) FROM invoices WHERE order_id = ?`, orderID); err != nil {
+		return nil, fmt.Errorf("trade: invoice of order %s: %w", orderID, err)
+	}
+	if invoiced > 0 {
+		vs, err := orders.LoadViews(ctx, q, orders.Filter{IDs: []string{orderID}}, viewerID)
+		if err != nil || len(vs) == 0 {
+			return nil, err
+		}
+		return &vs[0], nil
+	}
+	v := after.ViewFor(viewerID)
+	return &v, nil
 }
 
 // event records a trade event: product and month of the need, the
@@ -397,7 +425,7 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 		return err
 	}
 	days := producer.Days()
-	if err := replanOrder(ctx, q, orderID, now, false, &days); err != nil {
+	if d.order, err = replanOrder(ctx, q, orderID, now, false, &days); err != nil {
 		return err
 	}
 	d.orderID, d.priced = orderID, true
