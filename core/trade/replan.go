@@ -18,18 +18,24 @@ import (
 // EnsureOrder returns the id of the order of (producer, shop, month),
 // creating it when missing, and locks it until the transaction ends.
 func EnsureOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time) (string, error) {
+	o, err := ensureOrder(ctx, q, producerID, shopID, month, now)
+	return o.ID, err
+}
+
+// ensureOrder is EnsureOrder returning the order's row.
+func ensureOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time) (orders.Order, error) {
 	ms := now.UnixMilli()
 	if _, err := store.Exec(ctx, q, `INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (producer_id, distributor_id, month) DO NOTHING`,
 		core.NewID(), producerID, shopID, month, ms, ms); err != nil {
-		return "", fmt.Errorf("trade: create order: %w", err)
+		return orders.Order{}, fmt.Errorf("trade: create order: %w", err)
 	}
-	var id string
-	if err := store.Get(ctx, q, &id, `SELECT id FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`+store.ForUpdate(q),
+	o := orders.Order{ProducerID: producerID, DistributorID: shopID, Month: month}
+	if err := store.Get(ctx, q, &o.ID, `SELECT id FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`+store.ForUpdate(q),
 		producerID, shopID, month); err != nil {
-		return "", fmt.Errorf("trade: lock order: %w", err)
+		return orders.Order{}, fmt.Errorf("trade: lock order: %w", err)
 	}
-	return id, nil
+	return o, nil
 }
 
 // ReplanOrder brings the order's planned deliveries in line with the
@@ -92,10 +98,6 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 		}
 		return nil, fmt.Errorf("trade: lock order %s: %w", orderID, err)
 	}
-	deliveries, err := orderDeliveries(ctx, q, orderID)
-	if err != nil {
-		return nil, err
-	}
 	if days == nil {
 		var dd string
 		if err := store.Get(ctx, q, &dd, `SELECT delivery_days FROM users WHERE id = ?`, o.ProducerID); err != nil {
@@ -103,6 +105,17 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 		}
 		d := accounts.User{DeliveryDays: dd}.Days()
 		days = &d
+	}
+	return replanLocked(ctx, q, o, now, newDays, *days)
+}
+
+// replanLocked is replanOrder of an order the caller locked and read (id,
+// producer, shop, month), with the producer's days.
+func replanLocked(ctx context.Context, q store.Q, o orders.Order, now time.Time, newDays bool, days [7]bool) (*orders.Full, error) {
+	orderID := o.ID
+	deliveries, err := orderDeliveries(ctx, q, orderID)
+	if err != nil {
+		return nil, err
 	}
 	// The shop's needs of the month first (needs_distributor_month), then
 	// the producer's commitment on each: SQLite, which plans without
@@ -117,7 +130,7 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 		return nil, fmt.Errorf("trade: commitments of order %s: %w", orderID, err)
 	}
 	p := PlanOrder(PlanInput{
-		Month: o.Month, Days: *days, Commitments: cs, Deliveries: deliveries, Now: now, NewDays: newDays,
+		Month: o.Month, Days: days, Commitments: cs, Deliveries: deliveries, Now: now, NewDays: newDays,
 	})
 	return writePlan(ctx, q, o, deliveries, p, now)
 }

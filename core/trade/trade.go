@@ -2,7 +2,6 @@ package trade
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -92,6 +91,20 @@ type deal struct {
 	order *orders.Full
 	// priced is set when an acceptance changed the product's commitments.
 	priced bool
+	// product is the need's product once read (product).
+	product *catalog.Product
+}
+
+// productOf reads the need's product, once per operation.
+func (d *deal) productOf(ctx context.Context, q store.Q) (catalog.Product, error) {
+	if d.product == nil {
+		p, err := catalog.ByID(ctx, q, d.need.ProductID)
+		if err != nil {
+			return catalog.Product{}, err
+		}
+		d.product = &p
+	}
+	return *d.product, nil
 }
 
 // begin checks who acts, locks the need (so that concurrent trade on it
@@ -121,12 +134,13 @@ func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producer
 	if d.side == planning.FromProducer {
 		d.producer = actor
 	} else {
-		d.producer, err = accounts.ByID(ctx, q, producerID)
-		if errors.Is(err, core.ErrNotFound) || (err == nil && !d.producer.IsProducer()) {
+		// What trade looks at of the producer: who it is, its days.
+		err = store.Get(ctx, q, &d.producer, `SELECT id, type, delivery_days FROM users WHERE id = ?`, producerID)
+		if store.IsNotFound(err) || (err == nil && !d.producer.IsProducer()) {
 			return nil, fmt.Errorf("trade: producer %s: %w", producerID, core.ErrNotFound)
 		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("trade: producer %s: %w", producerID, err)
 		}
 	}
 	if n.Month < calendar.MonthOf(now).String() {
@@ -248,7 +262,7 @@ func answerOrder(ctx context.Context, q store.Q, orderID string, after *orders.F
 // direction (vector) against the commitment. The actor emits it; it joins
 // the operation's outcome.
 func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, price decimal.Dec, outcome *bool, now time.Time) error {
-	p, err := catalog.ByID(ctx, q, d.need.ProductID)
+	p, err := d.productOf(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -301,7 +315,7 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 	if !d.producer.HasDeliveryDays() {
 		return Outcome{}, core.Refuse(core.ErrConflict, MsgNoDeliveryDays)
 	}
-	product, err := catalog.ByID(ctx, q, d.need.ProductID)
+	product, err := d.productOf(ctx, q)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -399,7 +413,7 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	}
 	// A rejected proposal reserved nothing: it must still fit.
 	if limit := d.remaining(); open.Quantity > limit {
-		p, err := catalog.ByID(ctx, q, d.need.ProductID)
+		p, err := d.productOf(ctx, q)
 		if err != nil {
 			return err
 		}
@@ -420,15 +434,15 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	if err != nil {
 		return fmt.Errorf("trade: accept proposal: %w", err)
 	}
-	orderID, err := EnsureOrder(ctx, q, d.producer.ID, d.need.DistributorID, d.need.Month, now)
+	o, err := ensureOrder(ctx, q, d.producer.ID, d.need.DistributorID, d.need.Month, now)
 	if err != nil {
 		return err
 	}
 	days := producer.Days()
-	if d.order, err = replanOrder(ctx, q, orderID, now, false, &days); err != nil {
+	if d.order, err = replanLocked(ctx, q, o, now, false, days); err != nil {
 		return err
 	}
-	d.orderID, d.priced = orderID, true
+	d.orderID, d.priced = o.ID, true
 	// Last, so that the month's row of the price sums, which every
 	// acceptance of the product writes, stays locked the shortest.
 	area, err := shopArea(ctx, q, d.need.DistributorID)
