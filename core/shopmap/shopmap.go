@@ -153,12 +153,13 @@ type View struct {
 const inBox = `FROM users u WHERE u.type = ? AND u.closed_at IS NULL
 	AND u.lat_e6 BETWEEN ? AND ? AND u.lon_e6 BETWEEN ? AND ?`
 
-// Find answers box b for viewer (whose id decides the emails). It reads at
-// most MaxShops + 1 shops of the box; when there are more, it counts them
-// per cell in a second query, which reads the index alone. Longitudes and
-// latitudes are offset to be positive before the integer division that
-// gives a shop's cell, so that cells are the same on both engines and on
-// both sides of the Greenwich meridian.
+// Find answers box b for viewer (whose id decides the emails). It first
+// counts the shops of the box up to MaxShops + 1, on the index alone; when
+// they are MaxShops or fewer it reads them, else it counts them per cell,
+// on the index alone again (docs/BENCHMARKS.md "The map by viewport").
+// Longitudes and latitudes are offset to be positive before the integer
+// division that gives a shop's cell, so that cells are the same on both
+// engines and on both sides of the Greenwich meridian.
 func Find(ctx context.Context, q store.Q, viewerID string, b Box) (View, error) {
 	if err := b.Check(); err != nil {
 		return View{}, err
@@ -167,13 +168,17 @@ func Find(ctx context.Context, q store.Q, viewerID string, b Box) (View, error) 
 	west, east := int64(math.Floor(b.West*1e6)), int64(math.Ceil(b.East*1e6))
 	bounds := []any{accounts.Distributor, south, north, west, east}
 	v := View{Shops: []Shop{}, Clusters: []Cluster{}}
-	args := append(accounts.ShopEmailArgs(viewerID), bounds...)
-	args = append(args, MaxShops+1)
-	if err := store.Select(ctx, q, &v.Shops, `SELECT u.id, u.name, u.lat_e6, u.lon_e6, `+accounts.ShopEmail+` AS email
-		`+inBox+` LIMIT ?`, args...); err != nil {
-		return View{}, fmt.Errorf("shopmap: shops: %w", err)
+	var n int
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM (SELECT 1 `+inBox+` LIMIT ?) c`,
+		append(bounds, MaxShops+1)...); err != nil {
+		return View{}, fmt.Errorf("shopmap: count: %w", err)
 	}
-	if len(v.Shops) <= MaxShops {
+	if n <= MaxShops {
+		args := append(accounts.ShopEmailArgs(viewerID), bounds...)
+		if err := store.Select(ctx, q, &v.Shops, `SELECT u.id, u.name, u.lat_e6, u.lon_e6, `+accounts.ShopEmail+` AS email
+			`+inBox, args...); err != nil {
+			return View{}, fmt.Errorf("shopmap: shops: %w", err)
+		}
 		sort.Slice(v.Shops, func(i, j int) bool {
 			a, c := v.Shops[i], v.Shops[j]
 			return a.Name < c.Name || (a.Name == c.Name && a.ID < c.ID)
@@ -181,20 +186,19 @@ func Find(ctx context.Context, q store.Q, viewerID string, b Box) (View, error) 
 		v.Total = len(v.Shops)
 		return v, nil
 	}
-	v.Shops = []Shop{}
 	cellLat, cellLon := Cell(b.Zoom)
 	var rows []struct {
-		Count    int   `db:"n"`
-		SumLat   int64 `db:"sum_lat"`
-		SumLon   int64 `db:"sum_lon"`
-		MinLat   int64 `db:"min_lat"`
-		MaxLat   int64 `db:"max_lat"`
-		MinLon   int64 `db:"min_lon"`
-		MaxLon   int64 `db:"max_lon"`
-		RowCell  int64 `db:"gy"`
-		LineCell int64 `db:"gx"`
+		Count  int   `db:"n"`
+		SumLat int64 `db:"sum_lat"`
+		SumLon int64 `db:"sum_lon"`
+		MinLat int64 `db:"min_lat"`
+		MaxLat int64 `db:"max_lat"`
+		MinLon int64 `db:"min_lon"`
+		MaxLon int64 `db:"max_lon"`
+		Row    int64 `db:"gy"`
+		Column int64 `db:"gx"`
 	}
-	args = append([]any{cellLat, cellLon}, bounds...)
+	args := append([]any{cellLat, cellLon}, bounds...)
 	if err := store.Select(ctx, q, &rows, `SELECT c.gy, c.gx, COUNT(*) AS n, SUM(c.lat) AS sum_lat, SUM(c.lon) AS sum_lon,
 		MIN(c.lat) AS min_lat, MAX(c.lat) AS max_lat, MIN(c.lon) AS min_lon, MAX(c.lon) AS max_lon
 		FROM (SELECT (u.lat_e6 + 90000000) / ? AS gy, (u.lon_e6 + 180000000) / ? AS gx, u.lat_e6 AS lat, u.lon_e6 AS lon

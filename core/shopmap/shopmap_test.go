@@ -101,9 +101,10 @@ func seed(t *testing.T, db *store.DB, places []place) map[string]string {
 	ids := map[string]string{}
 	us := make([]accounts.User, len(places))
 	for i, p := range places {
-		email := fmt.Sprintf("shop-%04d@carte.fr", i)
+		id := core.NewID()
+		email := "shop-" + id + "@carte.fr"
 		us[i] = accounts.User{
-			ID: core.NewID(), Type: accounts.Distributor, Email: email, EmailKey: email, Name: p.name, PasswordHash: "x",
+			ID: id, Type: accounts.Distributor, Email: email, EmailKey: email, Name: p.name, PasswordHash: "x",
 			Latitude: p.lat, Longitude: p.lon, DeliveryDays: "0000000", CreatedAt: 1, UpdatedAt: 1,
 		}
 		if p.producer {
@@ -296,6 +297,31 @@ func TestFindEmails(t *testing.T) {
 			if err != nil || len(v.Shops) != 1 || v.Shops[0].Email != c.email {
 				t.Fatalf("%s: %+v (%v), want email %q", c.who, v.Shops, err, c.email)
 			}
+		}
+	})
+}
+
+// TestFindBound: MaxShops shops are listed; one more, and the box is
+// answered with clusters.
+func TestFindBound(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var places []place
+		for i := range shopmap.MaxShops {
+			places = append(places, place{name: fmt.Sprintf("M%03d", i), lat: fmt.Sprintf("45.%04d", 8000+i), lon: fmt.Sprintf("6.%04d", 1000+i)})
+		}
+		seed(t, db, places)
+		v, err := shopmap.Find(ctx, db, "", hauteSavoie)
+		if err != nil || v.Total != shopmap.MaxShops || len(v.Shops) != shopmap.MaxShops || len(v.Clusters) != 0 {
+			t.Fatalf("%d shops: total %d, %d listed, %d clusters (%v)", shopmap.MaxShops, v.Total, len(v.Shops), len(v.Clusters), err)
+		}
+		if v.Shops[0].Name != "M000" || v.Shops[shopmap.MaxShops-1].Name != "M299" {
+			t.Fatalf("not by name: %s … %s", v.Shops[0].Name, v.Shops[shopmap.MaxShops-1].Name)
+		}
+		seed(t, db, []place{{name: "Un de plus", lat: "46.2", lon: "6.5"}})
+		v, err = shopmap.Find(ctx, db, "", hauteSavoie)
+		if err != nil || v.Total != shopmap.MaxShops+1 || len(v.Shops) != 0 || len(v.Clusters) < 2 {
+			t.Fatalf("%d shops: total %d, %d listed, %d clusters (%v)", shopmap.MaxShops+1, v.Total, len(v.Shops), len(v.Clusters), err)
 		}
 	})
 }
