@@ -220,6 +220,32 @@ describe('ProfileForm address and position', () => {
     await waitFor(() => expect(screen.getByLabelText('Latitude')).toHaveValue('46.19439'))
   })
 
+  it('keeps a position typed by hand while the town was being looked up', async () => {
+    // The reference answers only once the position has been typed.
+    const pending: (() => void)[] = []
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      (input) =>
+        new Promise((resolve) => {
+          const answer = String(input).startsWith('/api/places') ? { places: [ANNECY] } : {}
+          pending.push(() => resolve(new Response(JSON.stringify(answer))))
+        }),
+    )
+    const user = userEvent.setup()
+    renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
+    await user.type(screen.getByLabelText('Code postal'), '74000')
+    await user.type(screen.getByRole('combobox', { name: 'Ville' }), 'Annecy')
+    await user.tab()
+    await user.clear(screen.getByLabelText('Latitude'))
+    await user.type(screen.getByLabelText('Latitude'), '45.8992')
+    await user.clear(screen.getByLabelText('Longitude'))
+    await user.type(screen.getByLabelText('Longitude'), '6.1294')
+    await waitFor(() => expect(pending.length).toBeGreaterThan(0))
+    for (const answer of pending.splice(0)) answer()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(screen.getByLabelText('Latitude')).toHaveValue('45.8992')
+    expect(screen.getByLabelText('Longitude')).toHaveValue('6.1294')
+  })
+
   it('checks the postal code and asks the town with it', async () => {
     stubPlaces({})
     const user = userEvent.setup()

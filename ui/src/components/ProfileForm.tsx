@@ -235,6 +235,9 @@ export function ProfileForm({
   const placedFor = useRef<string | null>(addressKey(initial.postcode ?? '', initial.town ?? ''))
   // The address typed last, so that a late answer for an older one is left aside.
   const latestAddress = useRef('')
+  // Changes of the position by hand (its fields, the map): a place found for
+  // the address after the user set the position must not move it back.
+  const handPlaced = useRef(0)
 
   useEffect(() => {
     if (!focus) return
@@ -271,6 +274,7 @@ export function ProfileForm({
     const key = addressKey(postcode, town)
     latestAddress.current = key
     if (!query || (position && key === placedFor.current && !note)) return
+    const edits = handPlaced.current
     let matches
     try {
       matches = await searchPlaces(query, { limit: ADDRESS_LIMIT })
@@ -279,6 +283,11 @@ export function ProfileForm({
       return
     }
     if (latestAddress.current !== key) return
+    if (handPlaced.current !== edits) {
+      // Placed by hand while the reference answered: the address keeps that position.
+      placedFor.current = key
+      return
+    }
     const place = addressPlace(matches, postcode, town)
     if (!place) return
     if (!(position && key === placedFor.current)) {
@@ -306,7 +315,10 @@ export function ProfileForm({
         label={PROFILE_LABELS[field]}
         placeholder={PLACEHOLDERS[field]}
         value={values[field] ?? ''}
-        onChange={(e) => form.setValue(field, e.currentTarget.value)}
+        onChange={(e) => {
+          if (field === 'latitude' || field === 'longitude') handPlaced.current++
+          form.setValue(field, e.currentTarget.value)
+        }}
         onBlur={() => form.touch(field)}
         error={form.errorOf(field)}
       />
@@ -408,7 +420,14 @@ export function ProfileForm({
               ) : null}
               <Grid>
                 <Grid.Col span={{ base: 12, md: 8 }}>
-                  <PositionPicker value={position} onChange={setPosition} fallbackCenter={townCenter} />
+                  <PositionPicker
+                    value={position}
+                    onChange={(lonLat) => {
+                      handPlaced.current++
+                      setPosition(lonLat)
+                    }}
+                    fallbackCenter={townCenter}
+                  />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, md: 4 }}>
                   <Stack gap="sm">
