@@ -11,31 +11,46 @@ import (
 	"modernc.org/sqlite"
 )
 
-// SQLite prepares (parses and compiles) each statement anew whenever it is
-// run through database/sql: modernc.org/sqlite's connection prepares the
-// text, runs it and finalizes it, and offers no statement cache (as of
-// v1.60). On the hot paths — a proposal round-trip runs about sixty
-// statements, the same texts every time — the parsing was a fifth of the
-// CPU (issue 20). So each SQLite connection keeps its prepared statements
-// by SQL text (stmtCacheSize of them, the least recently used closed
-// first): a statement run again on the same connection is only bound,
-// stepped and reset. Queries keep their one SQL text for both databases;
-// nothing changes for the callers.
+// Each connection keeps its prepared statements by SQL text
+// (stmtCacheSize of them, the least recently used closed first): a
+// statement run again on the same connection is only bound and run. On
+// SQLite, modernc.org/sqlite prepares (parses and compiles) every statement
+// anew when run through database/sql, and offers no statement cache (as of
+// v1.60): on the hot paths — a proposal round-trip runs about fifty
+// statements, the same texts every time — parsing was a fifth of the CPU
+// (issue 20). On PostgreSQL, lib/pq runs a statement with arguments in two
+// round trips (an unnamed statement parsed, then bound and run) and the
+// server parses and plans it each time; a statement kept is bound and run
+// in one. Queries keep their one SQL text for both databases; nothing
+// changes for the callers.
 //
 // Left to the driver's own one-shot path: a text with a semicolon (a
-// script, such as a migration's, which the driver runs statement by
+// script, such as a migration's, which the drivers run statement by
 // statement), a text longer than stmtCacheMaxSQL (bulk inserts of
-// thousands of parameters, run once in a while), and a statement whose
-// cached copy is still reading rows on the same connection (a query run
-// again while iterating its own results).
+// thousands of parameters, run once in a while), a statement whose cached
+// copy is still reading rows on the same connection (a query run again
+// while iterating its own results) and, on PostgreSQL, a SELECT * (whose
+// columns a migration may change under a kept statement, which PostgreSQL
+// refuses: "cached plan must not change result type"; SQLite prepares a
+// kept statement again by itself).
 const (
 	stmtCacheSize   = 128
 	stmtCacheMaxSQL = 8 << 10
 )
 
-// cachingConnector opens SQLite connections that keep their statements.
+// cacheable reports whether query may be kept on a connection of the
+// dialect.
+func cacheable(d Dialect, query string) bool {
+	if len(query) > stmtCacheMaxSQL || strings.IndexByte(query, ';') >= 0 {
+		return false
+	}
+	return d != Postgres || !strings.Contains(query, "SELECT *")
+}
+
+// cachingConnector opens connections that keep their statements.
 type cachingConnector struct {
 	driver.Connector
+	dialect Dialect
 }
 
 // Connect opens a connection of the driver and wraps it.
@@ -44,16 +59,17 @@ func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	inner, ok := conn.(sqliteConn)
+	inner, ok := conn.(driverConn)
 	if !ok {
 		_ = conn.Close()
-		return nil, errors.New("store: the SQLite driver's connection lacks an interface of database/sql")
+		return nil, errors.New("store: the " + string(c.dialect) + " driver's connection lacks an interface of database/sql")
 	}
-	return &cachedConn{inner: inner, stmts: map[string]*cachedStmt{}}, nil
+	return &cachedConn{inner: inner, dialect: c.dialect, stmts: map[string]*cachedStmt{}}, nil
 }
 
-// sqliteConn is what database/sql uses of modernc.org/sqlite's connection.
-type sqliteConn interface {
+// driverConn is what database/sql uses of the drivers' connections
+// (modernc.org/sqlite's, lib/pq's).
+type driverConn interface {
 	driver.Conn
 	driver.ConnBeginTx
 	driver.ConnPrepareContext
@@ -81,21 +97,22 @@ type preparedStmt interface {
 	driver.StmtQueryContext
 }
 
-// cachedConn is a SQLite connection with its statement cache. database/sql
-// uses a connection from one goroutine at a time; the mutex covers rows
-// closed from elsewhere (a context's end).
+// cachedConn is a connection with its statement cache. database/sql uses
+// a connection from one goroutine at a time; the mutex covers rows closed
+// from elsewhere (a context's end).
 type cachedConn struct {
-	inner sqliteConn
-	mu    sync.Mutex
-	stmts map[string]*cachedStmt
-	tick  uint64
+	inner   driverConn
+	dialect Dialect
+	mu      sync.Mutex
+	stmts   map[string]*cachedStmt
+	tick    uint64
 }
 
 // take returns the connection's statement for query, prepared now if it
 // was not, and marks it busy; nil (and no error) when the query is left to
 // the driver's one-shot path.
 func (c *cachedConn) take(ctx context.Context, query string) (*cachedStmt, error) {
-	if len(query) > stmtCacheMaxSQL || strings.IndexByte(query, ';') >= 0 {
+	if !cacheable(c.dialect, query) {
 		return nil, nil
 	}
 	c.mu.Lock()
@@ -217,18 +234,26 @@ func (c *cachedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver
 func (c *cachedConn) Ping(ctx context.Context) error         { return c.inner.Ping(ctx) }
 func (c *cachedConn) ResetSession(ctx context.Context) error { return c.inner.ResetSession(ctx) }
 func (c *cachedConn) IsValid() bool                          { return c.inner.IsValid() }
-func (c *cachedConn) NewBackup(dstURI string) (*sqlite.Backup, error) {
-	return c.backup().NewBackup(dstURI)
+
+// CheckNamedValue converts arguments as the driver does (lib/pq's own
+// rules), or by database/sql's default (modernc.org/sqlite has none).
+func (c *cachedConn) CheckNamedValue(nv *driver.NamedValue) error {
+	if ch, ok := c.inner.(driver.NamedValueChecker); ok {
+		return ch.CheckNamedValue(nv)
+	}
+	return driver.ErrSkip
 }
 
-// backup is the driver connection's online backup API (store.copySQLite
+// NewBackup is the SQLite connection's online backup API (store.copySQLite
 // reaches it through database/sql's Conn.Raw).
-func (c *cachedConn) backup() interface {
-	NewBackup(dstURI string) (*sqlite.Backup, error)
-} {
-	return c.inner.(interface {
+func (c *cachedConn) NewBackup(dstURI string) (*sqlite.Backup, error) {
+	b, ok := c.inner.(interface {
 		NewBackup(dstURI string) (*sqlite.Backup, error)
 	})
+	if !ok {
+		return nil, errors.New("store: no backup API on " + string(c.dialect))
+	}
+	return b.NewBackup(dstURI)
 }
 
 // cachedRows are a cached statement's rows: closing them frees the

@@ -151,10 +151,12 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 }
 
 func openPostgres(ctx context.Context, dsn string) (*DB, error) {
-	db, err := sqlx.Open("postgres", dsn)
+	// Each connection keeps its prepared statements (stmtcache.go).
+	connector, err := pq.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: open postgres: %w", err)
 	}
+	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector, Postgres}), "postgres")
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(10)
 	db.SetConnMaxIdleTime(5 * time.Minute)
@@ -202,7 +204,7 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 		unlock()
 		return nil, fmt.Errorf("store: open sqlite: %w", err)
 	}
-	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector}), "sqlite")
+	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector, SQLite}), "sqlite")
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	if err := db.PingContext(ctx); err != nil {
