@@ -6,6 +6,7 @@ import { ProducerNeeds } from '../pages/ProducerNeeds'
 import { resetState, state } from '../store/state'
 import { distributor, producer } from '../test/fixtures'
 import { need, products, proposal } from '../test/needs'
+import { asPhone } from '../test/phone'
 import { renderWithProviders } from '../test/render'
 import { Route } from 'wouter'
 
@@ -359,23 +360,7 @@ describe("the producer's view of a shop", () => {
 
 describe('the planner on a phone', () => {
   // A phone's width: every media query bounding the width from above matches (usePhone).
-  beforeEach(() => {
-    const original = window.matchMedia
-    window.matchMedia = (query: string) =>
-      ({
-        matches: /max-width/.test(query),
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as MediaQueryList
-    return () => {
-      window.matchMedia = original
-    }
-  })
+  beforeEach(() => asPhone())
 
   it('opens the detail sheet on a tap of a cell, and on Enter on a read-only cell', async () => {
     resetState(producer.email)
