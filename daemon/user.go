@@ -113,27 +113,29 @@ func (d *Daemon) registerUser(api huma.API) {
 
 func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, error) {
 	u := currentUser(ctx)
-	load, err := d.userLoad(ctx, u)
+	load, err := d.userLoad(ctx, d.db, u)
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
 	return &UserLoadOutput{Body: load}, nil
 }
 
-// userLoad gathers the user load. Each concern contributes its part.
-func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error) {
+// userLoad gathers the user load, every read on q (the daemon's database;
+// the benchmark's recorder of the reads, export_userload_test.go). Each
+// concern contributes its part.
+func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User) (UserLoad, error) {
 	var load UserLoad
 	var err error
-	if load.User, err = d.profile(ctx, d.db, u); err != nil {
+	if load.User, err = d.profile(ctx, q, u); err != nil {
 		return load, err
 	}
-	if load.Prices, err = trade.Prices(ctx, d.db, d.now()); err != nil {
+	if load.Prices, err = trade.Prices(ctx, q, d.now()); err != nil {
 		return load, err
 	}
-	if load.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
+	if load.Orders, err = d.ordersOf(ctx, q, u); err != nil {
 		return load, err
 	}
-	if load.Products, err = catalog.All(ctx, d.db); err != nil {
+	if load.Products, err = catalog.All(ctx, q); err != nil {
 		return load, err
 	}
 	from := calendar.MonthOf(d.now()).AddMonths(-12).String()
@@ -141,16 +143,16 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 	if u.IsDistributor() {
 		f = planning.Filter{DistributorID: u.ID, From: from}
 	}
-	if load.Needs, err = planning.List(ctx, d.db, f); err != nil {
+	if load.Needs, err = planning.List(ctx, q, f); err != nil {
 		return load, err
 	}
-	if load.Distributors, err = d.shops(ctx, u); err != nil {
+	if load.Distributors, err = shops(ctx, q, u); err != nil {
 		return load, err
 	}
-	if load.Producers, err = d.producersOf(ctx, u, load.Needs, load.Orders); err != nil {
+	if load.Producers, err = producersOf(ctx, q, u, load.Needs, load.Orders); err != nil {
 		return load, err
 	}
-	if load.Events, err = activity.Feed(ctx, d.db, u.ID, "", activity.DefaultPage); err != nil {
+	if load.Events, err = activity.Feed(ctx, q, u.ID, "", activity.DefaultPage); err != nil {
 		return load, err
 	}
 	return load, nil
@@ -162,8 +164,8 @@ func (d *Daemon) userLoad(ctx context.Context, u accounts.User) (UserLoad, error
 // Every other shop is the map's (GET /api/map), so the user load follows
 // the user's own data, not the platform (issue 20). A shop's email is
 // given only to the shop itself and to the producers trading with it.
-func (d *Daemon) shops(ctx context.Context, u accounts.User) ([]MapShop, error) {
-	shops, err := accounts.ShopsOf(ctx, d.db, u)
+func shops(ctx context.Context, q store.Q, u accounts.User) ([]MapShop, error) {
+	shops, err := accounts.ShopsOf(ctx, q, u)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +181,7 @@ func (d *Daemon) shops(ctx context.Context, u accounts.User) ([]MapShop, error) 
 // all in its load (the commitment cards, deliveries and supply details
 // name them); for a producer, itself (it sees only its own proposals; its
 // partners are shops). Their names are one query by id.
-func (d *Daemon) producersOf(ctx context.Context, u accounts.User, needs []planning.View, os []orders.View) ([]MapProducer, error) {
+func producersOf(ctx context.Context, q store.Q, u accounts.User, needs []planning.View, os []orders.View) ([]MapProducer, error) {
 	if !u.IsDistributor() {
 		return []MapProducer{{ID: u.ID, Name: u.Name}}, nil
 	}
@@ -199,7 +201,7 @@ func (d *Daemon) producersOf(ctx context.Context, u accounts.User, needs []plann
 	for _, o := range os {
 		add(o.Producer)
 	}
-	names, err := accounts.Names(ctx, d.db, ids)
+	names, err := accounts.Names(ctx, q, ids)
 	if err != nil {
 		return nil, err
 	}

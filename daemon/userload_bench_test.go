@@ -1,0 +1,238 @@
+//go:build unix
+
+package daemon_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/delivery"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/daemon/daemontest"
+)
+
+// BenchmarkUserLoadLimits measures GET /api/user of issue 20 against its
+// two physical limits, side by side in one run, on a shop's year of trade
+// seeded in process as tools/loadbench seeds its region 0
+// (seedUserLoads): the typical shop (60 products, about 1.5 MB) and the
+// largest (150 products, about 3.6 MB). For each shop, three
+// sub-benchmarks, limits first:
+//
+//   - raw-reads: the SQL reads the user load runs — the same texts with
+//     the same arguments, recorded while the daemon built the load (a
+//     store.Q wrapping the database) — each scanned with rows.Scan into
+//     preallocated `any` values: what reading the data costs through
+//     database/sql at the least;
+//   - encoding-json: json.Marshal of the exact value the handler returns,
+//     built once: what encoding it costs with the standard library;
+//   - project: the request through the daemon's whole handler, in process
+//     (session, huma, the reads, the views, JSON, compression not asked).
+//
+// Each reports cpu-ns/op (the process's CPU time per operation, user +
+// system, steadier than wall time on a shared machine; PostgreSQL's
+// server CPU is not in it), B/op and allocs/op; project also reports its
+// ratios to the limits measured just before it: x-json (CPU ÷
+// encoding-json's), x-raw (CPU ÷ raw-reads'), allocs-x-raw and
+// bytes-x-raw. Issue 20's goals: x-json ≤ 3, x-raw ≤ 1.3, allocs-x-raw
+// ≤ 3. SQLite always, PostgreSQL when PRIMEUR_TEST_DATABASE_URL is set.
+//
+//	go test ./daemon -run '^$' -bench UserLoadLimits -count 3
+func BenchmarkUserLoadLimits(b *testing.B) {
+	engines := []struct {
+		name string
+		open func(testing.TB) *store.DB
+	}{{"sqlite", storetest.SQLite}}
+	if os.Getenv(storetest.EnvURL) != "" {
+		engines = append(engines, struct {
+			name string
+			open func(testing.TB) *store.DB
+		}{"postgres", storetest.Postgres})
+	}
+	ctx := context.Background()
+	for _, engine := range engines {
+		b.Run(engine.name, func(b *testing.B) {
+			db := engine.open(b)
+			s := daemontest.New(b, db)
+			seedUserLoads(b, db, s.Clock.Now(), delivery.RulesOf(s.Config), typicalShop, largestShop)
+			h := s.Daemon.Handler()
+			for _, shop := range []struct {
+				name string
+				loadShop
+			}{{"shop", typicalShop}, {"largest-shop", largestShop}} {
+				cookie := loadLogin(b, h, shop.email)
+				rec := &readRecorder{Q: db}
+				load, err := s.Daemon.UserLoadOn(ctx, rec, shop.email)
+				if err != nil {
+					b.Fatal(err)
+				}
+				reads := rec.prepare(b, db)
+				var raw, enc, project opCost
+				b.Run(shop.name+"/raw-reads", func(b *testing.B) {
+					raw = measure(b, func() {
+						for i := range reads {
+							reads[i].run(b, db)
+						}
+					})
+					b.ReportMetric(float64(len(reads)), "reads")
+					rows := 0
+					for _, r := range reads {
+						rows += r.rows
+					}
+					b.ReportMetric(float64(rows), "rows")
+				})
+				b.Run(shop.name+"/encoding-json", func(b *testing.B) {
+					var size int
+					enc = measure(b, func() {
+						out, err := json.Marshal(load)
+						if err != nil {
+							b.Fatal(err)
+						}
+						size = len(out)
+					})
+					b.ReportMetric(float64(size), "resp-bytes")
+				})
+				b.Run(shop.name+"/project", func(b *testing.B) {
+					var size int
+					project = measure(b, func() { size = len(serve(b, h, "/api/user", cookie)) })
+					b.ReportMetric(float64(size), "resp-bytes")
+					if raw.n == 0 || enc.n == 0 {
+						return // run alone (-bench …/project): no limits to compare with
+					}
+					b.ReportMetric(project.cpu/enc.cpu, "x-json")
+					b.ReportMetric(project.cpu/raw.cpu, "x-raw")
+					b.ReportMetric(project.allocs/raw.allocs, "allocs-x-raw")
+					b.ReportMetric(project.bytes/raw.bytes, "bytes-x-raw")
+				})
+			}
+		})
+	}
+}
+
+// opCost is what one operation of a benchmark cost: process CPU time in
+// ns, heap allocations and bytes allocated; n is the number of operations
+// measured.
+type opCost struct {
+	cpu, allocs, bytes float64
+	n                  int
+}
+
+// measure runs op in b's loop and reports its CPU time per operation
+// (cpu-ns/op) besides the usual figures, which it returns.
+func measure(b *testing.B, op func()) opCost {
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cpu := cpuTime(b)
+	n := 0
+	for b.Loop() {
+		op()
+		n++
+	}
+	used := cpuTime(b) - cpu
+	runtime.ReadMemStats(&after)
+	c := opCost{
+		cpu:    float64(used) / float64(n),
+		allocs: float64(after.Mallocs-before.Mallocs) / float64(n),
+		bytes:  float64(after.TotalAlloc-before.TotalAlloc) / float64(n),
+		n:      n,
+	}
+	b.ReportMetric(c.cpu, "cpu-ns/op")
+	return c
+}
+
+// readRecorder is a store.Q that records the SQL texts and arguments of
+// the queries run on it, for the raw reads: the user load's own texts,
+// not copies of them.
+type readRecorder struct {
+	store.Q
+	reads []rawRead
+}
+
+func (r *readRecorder) record(query string, args []any) {
+	r.reads = append(r.reads, rawRead{query: query, args: args})
+}
+
+func (r *readRecorder) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	r.record(query, args)
+	return r.Q.QueryContext(ctx, query, args...)
+}
+
+func (r *readRecorder) QueryxContext(ctx context.Context, query string, args ...any) (*sqlx.Rows, error) {
+	r.record(query, args)
+	return r.Q.QueryxContext(ctx, query, args...)
+}
+
+func (r *readRecorder) QueryRowxContext(ctx context.Context, query string, args ...any) *sqlx.Row {
+	r.record(query, args)
+	return r.Q.QueryRowxContext(ctx, query, args...)
+}
+
+// rawRead is one recorded query with its destinations: `any` values
+// allocated once, scanned into row after row.
+type rawRead struct {
+	query string
+	args  []any
+	dest  []any
+	ptrs  []any
+	rows  int
+}
+
+// prepare gives each recorded read its destinations (one per column) and
+// counts its rows.
+func (r *readRecorder) prepare(b *testing.B, db *store.DB) []rawRead {
+	b.Helper()
+	if len(r.reads) == 0 {
+		b.Fatal("the user load ran no query on the recorder")
+	}
+	for i := range r.reads {
+		rd := &r.reads[i]
+		cols, err := columnsOf(db, rd.query, rd.args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rd.dest = make([]any, len(cols))
+		rd.ptrs = make([]any, len(cols))
+		for j := range rd.dest {
+			rd.ptrs[j] = &rd.dest[j]
+		}
+		rd.run(b, db)
+	}
+	return r.reads
+}
+
+// run runs the read and scans every row.
+func (rd *rawRead) run(b *testing.B, db *store.DB) {
+	rows, err := db.QueryContext(context.Background(), rd.query, rd.args...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(rd.ptrs...); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	rd.rows = n
+}
+
+// columnsOf names the columns of a query's rows.
+func columnsOf(db *store.DB, query string, args []any) ([]string, error) {
+	rows, err := db.QueryContext(context.Background(), query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return rows.Columns()
+}

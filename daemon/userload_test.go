@@ -1,0 +1,98 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"primeur/core/accounts"
+	"primeur/core/calendar"
+	"primeur/core/delivery"
+	"primeur/core/orders"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/daemon/daemontest"
+)
+
+// TestUserLoadJSON pins the bytes of GET /api/user on a shop's year of
+// trade (the user load benchmark's world: needs, commitments, pending
+// proposals, done, short, cancelled and claimed deliveries, invoices and
+// credit notes): for the shop and for one of its producers, the answer
+// is exactly encoding/json's encoding of the load the daemon builds, as
+// huma's default JSON format writes it (no HTML escaping, a newline), and
+// the orders in it are those orders.Load reads with sqlx and
+// orders.Views shapes. Whatever writes the answer faster (issue 20) must
+// keep these bytes.
+func TestUserLoadJSON(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		s := daemontest.New(t, db)
+		seedUserLoads(t, db, s.Clock.Now(), delivery.RulesOf(s.Config), typicalShop)
+		h := s.Daemon.Handler()
+		for _, email := range []string{typicalShop.email, "ferme-00@bench.primeur.fr", "ferme-03@bench.primeur.fr"} {
+			req := httptest.NewRequest(http.MethodGet, "/api/user", nil)
+			req.AddCookie(loadLogin(t, h, email))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("%s: %d %s", email, rec.Code, rec.Body)
+			}
+			load, err := s.Daemon.UserLoadOn(ctx, db, email)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(load); err != nil {
+				t.Fatal(err)
+			}
+			if got := rec.Body.Bytes(); !bytes.Equal(got, want.Bytes()) {
+				t.Fatalf("%s: the answer (%d bytes) is not encoding/json's (%d bytes), first difference at byte %d:\n got …%s…\nwant …%s…",
+					email, len(got), want.Len(), firstDiff(got, want.Bytes()), around(got, firstDiff(got, want.Bytes())),
+					around(want.Bytes(), firstDiff(got, want.Bytes())))
+			}
+			if len(load.Orders) == 0 || len(load.Needs) == 0 {
+				t.Fatalf("%s: %d orders, %d needs", email, len(load.Orders), len(load.Needs))
+			}
+
+			u, err := accounts.ByEmail(ctx, db, email)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := orders.Filter{ProducerID: u.ID, From: calendar.MonthOf(s.Clock.Now()).AddMonths(-12).String()}
+			if u.IsDistributor() {
+				f = orders.Filter{DistributorID: u.ID, From: f.From}
+			}
+			fs, err := orders.Load(ctx, db, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantOrders, _ := json.Marshal(orders.Views(fs, u.ID))
+			gotOrders, _ := json.Marshal(load.Orders)
+			if !bytes.Equal(gotOrders, wantOrders) {
+				at := firstDiff(gotOrders, wantOrders)
+				t.Fatalf("%s: the load's orders differ from orders.Load's at byte %d:\n got …%s…\nwant …%s…",
+					email, at, around(gotOrders, at), around(wantOrders, at))
+			}
+		}
+	})
+}
+
+// firstDiff is the index of the first byte where a and b differ.
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// around is b's text within 120 bytes of i.
+func around(b []byte, i int) string {
+	return string(b[max(0, i-120):min(len(b), i+120)])
+}
