@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -138,6 +139,20 @@ func SettleDue(ctx context.Context, db *store.DB, now time.Time, loc *time.Locat
 	return out, nil
 }
 
+// claimedLine is a line of an accepted claim that SettleOrder settles.
+type claimedLine struct {
+	DeliveryID string       `db:"id"`
+	Status     string       `db:"status"`
+	Chrono     int64        `db:"chrono"`
+	Date       string       `db:"date"`
+	ProductID  string       `db:"product_id"`
+	Product    string       `db:"name"`
+	Unit       string       `db:"unit"`
+	Price      decimal.Dec  `db:"price"`
+	Claimed    decimal.Dec  `db:"quantity_claimed"`
+	Sent       *decimal.Dec `db:"quantity_sent"`
+}
+
 // SettleOrder issues, in the caller's transaction, the documents that
 // settle the accepted claims of an invoiced order not settled yet: for
 // each such delivery, a credit note of the lines claimed down and a
@@ -158,25 +173,21 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 	if err != nil {
 		return nil, err
 	}
-	var ls []struct {
-		DeliveryID string       `db:"id"`
-		Chrono     int64        `db:"chrono"`
-		Date       string       `db:"date"`
-		ProductID  string       `db:"product_id"`
-		Product    string       `db:"name"`
-		Unit       string       `db:"unit"`
-		Price      decimal.Dec  `db:"price"`
-		Claimed    decimal.Dec  `db:"quantity_claimed"`
-		Sent       *decimal.Dec `db:"quantity_sent"`
-	}
-	if err := store.Select(ctx, q, &ls, `SELECT d.id, d.chrono, d.date, l.product_id, p.name, p.unit, l.price,
+	var ls []claimedLine
+	// The deliveries are found by their order; their status is checked
+	// below, not in the WHERE: given d.status = ?, SQLite (which plans
+	// without statistics) walked the index deliveries (status, date) over
+	// every done delivery of the platform to spare the sort by date — a
+	// settlement then cost a scan of the platform's history (issue 20).
+	if err := store.Select(ctx, q, &ls, `SELECT d.id, d.status, d.chrono, d.date, l.product_id, p.name, p.unit, l.price,
 			l.quantity_claimed, l.quantity_sent
 		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
-		WHERE d.order_id = ? AND d.status = ? AND d.claim_status = ? AND l.quantity_claimed <> 0
+		WHERE d.order_id = ? AND d.claim_status = ? AND l.quantity_claimed <> 0
 		AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.delivery_id = d.id)
-		ORDER BY d.date, d.chrono, p.name`, orderID, orders.Done, orders.ClaimAccepted); err != nil {
+		ORDER BY d.date, d.chrono, p.name`, orderID, orders.ClaimAccepted); err != nil {
 		return nil, fmt.Errorf("billing: claims of %s: %w", orderID, err)
 	}
+	ls = slices.DeleteFunc(ls, func(l claimedLine) bool { return l.Status != orders.Done })
 	producer, err := accounts.ByID(ctx, q, inv.ProducerID)
 	if err != nil {
 		return nil, err
