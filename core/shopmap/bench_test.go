@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -15,50 +14,20 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/demo"
 	"primeur/core/shopmap"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 )
 
 // A platform of France's scale (issue 20): 20,000 shops and 100,000
-// producers, placed as people live — around 30 cities by their urban
-// area's population, a fifth of them in the countryside —, written by
-// accounts.InsertAll. The placing is deterministic.
+// producers, placed as people live (demo.FrancePlace: around 30 cities by
+// their urban area's population, a fifth of them in the countryside),
+// written by accounts.InsertAll. The placing is deterministic.
 const (
 	nationalShops     = 20_000
 	nationalProducers = 100_000
 )
-
-// cities are urban areas, [lat, lon, population in thousands].
-var cities = [][3]float64{
-	{48.857, 2.352, 13000}, {45.764, 4.836, 2300}, {43.297, 5.381, 1900}, {43.605, 1.444, 1500},
-	{50.629, 3.057, 1500}, {44.838, -0.579, 1400}, {47.218, -1.554, 1000}, {43.710, 7.262, 1000},
-	{48.573, 7.752, 850}, {43.611, 3.877, 800}, {48.117, -1.678, 750}, {45.188, 5.724, 700},
-	{49.443, 1.099, 650}, {43.125, 5.930, 600}, {47.394, 0.685, 500}, {45.778, 3.087, 500},
-	{45.440, 4.387, 520}, {49.258, 4.032, 350}, {47.322, 5.041, 400}, {43.296, -0.370, 250},
-	{47.478, -0.563, 420}, {46.580, 0.340, 250}, {48.692, 6.184, 430}, {49.119, 6.176, 390},
-	{45.899, 6.129, 250}, {45.565, 5.918, 230}, {46.196, 6.236, 200}, {50.951, 1.858, 160},
-	{43.949, 4.806, 320}, {42.698, 2.895, 330},
-}
-
-// nationalPlace is the i-th position of the platform.
-func nationalPlace(r *rand.Rand) (lat, lon float64) {
-	if r.Float64() < 0.2 { // the countryside: anywhere in metropolitan France's box
-		return 42.5 + r.Float64()*8.5, -4.5 + r.Float64()*12.5
-	}
-	total := 0.0
-	for _, c := range cities {
-		total += c[2]
-	}
-	pick := r.Float64() * total
-	for _, c := range cities {
-		if pick -= c[2]; pick <= 0 {
-			spread := 0.04 + 0.12*math.Sqrt(c[2]/13000) // larger cities spread wider
-			return c[0] + r.NormFloat64()*spread, c[1] + r.NormFloat64()*spread*1.4
-		}
-	}
-	return cities[0][0], cities[0][1]
-}
 
 // seedNational writes the platform in one transaction.
 func seedNational(b *testing.B, db *store.DB) {
@@ -70,7 +39,7 @@ func seedNational(b *testing.B, db *store.DB) {
 		if i >= nationalShops {
 			kind, email = accounts.Producer, fmt.Sprintf("ferme-%06d@france.test", i)
 		}
-		lat, lon := nationalPlace(r)
+		lat, lon := demo.FrancePlace(r)
 		us = append(us, accounts.User{
 			ID: core.NewID(), Type: kind, Email: email, EmailKey: email, Name: fmt.Sprintf("Compte %06d", i), PasswordHash: "x",
 			Latitude: strconv.FormatFloat(lat, 'f', 5, 64), Longitude: strconv.FormatFloat(lon, 'f', 5, 64),
