@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
@@ -57,34 +56,31 @@ func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (U
 	if token == "" {
 		return User{}, core.ErrUnauthenticated
 	}
-	var s struct {
-		UserID     string `db:"user_id"`
-		CreatedAt  int64  `db:"created_at"`
-		LastSeenAt int64  `db:"last_seen_at"`
-		ExpiresAt  int64  `db:"expires_at"`
-	}
+	var created, lastSeen, expires int64
 	h := hashToken(token)
-	err := store.Get(ctx, q, &s, `SELECT user_id, created_at, last_seen_at, expires_at FROM sessions WHERE token_hash = ?`, h)
-	if store.IsNotFound(err) || (err == nil && s.ExpiresAt <= now.UnixMilli()) {
+	// One statement for the session and its user: every request runs it.
+	u, err := getUser(ctx, q, sessionUserQuery, h, &created, &lastSeen, &expires)
+	if store.IsNotFound(err) || (err == nil && expires <= now.UnixMilli()) {
 		return User{}, core.ErrUnauthenticated
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("accounts: session: %w", err)
 	}
-	if now.UnixMilli()-s.LastSeenAt >= sessionTouchEvery.Milliseconds() {
+	if now.UnixMilli()-lastSeen >= sessionTouchEvery.Milliseconds() {
 		// A database too busy to take this write does not fail the request:
 		// the session is valid, and a later request extends it.
 		if _, err := store.Exec(ctx, q, `UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?`,
-			now.UnixMilli(), sessionExpiry(s.CreatedAt, now), h); err != nil && !store.IsBusy(err) {
+			now.UnixMilli(), sessionExpiry(created, now), h); err != nil && !store.IsBusy(err) {
 			return User{}, fmt.Errorf("accounts: touch session: %w", err)
 		}
 	}
-	u, err := ByID(ctx, q, s.UserID)
-	if errors.Is(err, core.ErrNotFound) {
-		return User{}, core.ErrUnauthenticated
-	}
-	return u, err
+	return u, nil
 }
+
+// sessionUserQuery reads a session's user and the session's times by the
+// token's hash.
+var sessionUserQuery = `SELECT ` + userColumnsOf("u") + `, s.created_at, s.last_seen_at, s.expires_at
+	FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`
 
 // EndSession deletes the session of that token, if any.
 func EndSession(ctx context.Context, q store.Q, token string) error {

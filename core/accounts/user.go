@@ -133,6 +133,32 @@ const userColumns = `id, type, email, email_key, name, password_hash, capital, b
 // userColumnList is userColumns as a list, in the same order.
 var userColumnList = strings.Fields(strings.ReplaceAll(userColumns, ",", " "))
 
+// fields are u's fields in userColumns' order, scanned by hand rather than
+// by sqlx's reflection: the session check reads a user on every request.
+// TestUserFieldsFollowTheColumns holds the two lists together.
+func (u *User) fields() []any {
+	return []any{&u.ID, &u.Type, &u.Email, &u.EmailKey, &u.Name, &u.PasswordHash, &u.Capital, &u.BIC, &u.APE, &u.IBAN,
+		&u.SIRET, &u.Tel, &u.TVAIntracom, &u.AddressLine1, &u.AddressLine2, &u.AddressLine3, &u.Latitude,
+		&u.Longitude, &u.LatE6, &u.LonE6, &u.Certification, &u.Legal, &u.DeliveryDays, &u.EmailAccounting,
+		&u.BillingAddressLine1, &u.BillingAddressLine2, &u.BillingAddressLine3,
+		&u.BillingMandateAt, &u.PaymentBasis, &u.PaymentDays, &u.PaymentDiscount, &u.PaymentDiscountDays,
+		&u.CutoffOptOut, &u.EmailConfirmedKey, &u.AccountingConfirmedKey, &u.CreatedAt, &u.UpdatedAt}
+}
+
+// userColumnsOf is userColumns, each column prefixed with the table's
+// alias and a dot.
+func userColumnsOf(alias string) string {
+	return alias + "." + strings.Join(userColumnList, ", "+alias+".")
+}
+
+// getUser reads the one user query selects (userColumns first, then
+// extra's columns), or sql.ErrNoRows.
+func getUser(ctx context.Context, q store.Q, query string, arg any, extra ...any) (User, error) {
+	var u User
+	err := q.QueryRowxContext(ctx, q.Rebind(query), arg).Scan(append(u.fields(), extra...)...)
+	return u, err
+}
+
 // Register validates r and creates the account, for the admin command and
 // tests; visitors go through SignUp. A producer's registration records its
 // billing mandate (the platform issues invoices in its name). The password
@@ -297,8 +323,7 @@ func nullable(p *int64) any {
 
 // ByID returns the user with that id, or core.ErrNotFound.
 func ByID(ctx context.Context, q store.Q, id string) (User, error) {
-	var u User
-	err := store.Get(ctx, q, &u, `SELECT `+userColumns+` FROM users WHERE id = ?`, id)
+	u, err := getUser(ctx, q, `SELECT `+userColumns+` FROM users WHERE id = ?`, id)
 	if store.IsNotFound(err) {
 		return User{}, fmt.Errorf("accounts: user %s: %w", id, core.ErrNotFound)
 	}
@@ -310,8 +335,7 @@ func ByID(ctx context.Context, q store.Q, id string) (User, error) {
 
 // ByEmail returns the user with that email (any case), or core.ErrNotFound.
 func ByEmail(ctx context.Context, q store.Q, email string) (User, error) {
-	var u User
-	err := store.Get(ctx, q, &u, `SELECT `+userColumns+` FROM users WHERE email_key = ?`, EmailKey(email))
+	u, err := getUser(ctx, q, `SELECT `+userColumns+` FROM users WHERE email_key = ?`, EmailKey(email))
 	if store.IsNotFound(err) {
 		return User{}, fmt.Errorf("accounts: user %q: %w", email, core.ErrNotFound)
 	}
