@@ -94,10 +94,15 @@ func Record(ctx context.Context, q store.Q, e Event) error {
 	if err != nil {
 		return err
 	}
-	_, err = store.Exec(ctx, q, `INSERT INTO events (id, created_at, type, data, origin_id, target_id)
+	return insert(ctx, q, e.Type, row)
+}
+
+// insert writes an event's row (Event.row).
+func insert(ctx context.Context, q store.Q, typ string, row []any) error {
+	_, err := store.Exec(ctx, q, `INSERT INTO events (id, created_at, type, data, origin_id, target_id)
 		VALUES (?, ?, ?, ?, ?, ?)`, row...)
 	if err != nil {
-		return fmt.Errorf("activity: record %s: %w", e.Type, err)
+		return fmt.Errorf("activity: record %s: %w", typ, err)
 	}
 	return nil
 }
@@ -260,6 +265,30 @@ func RecordView(ctx context.Context, q store.Q, e Event) (View, error) {
 		WHERE e.id = ?`, e.ID)
 	if err != nil {
 		return View{}, fmt.Errorf("activity: read event %s: %w", e.ID, err)
+	}
+	return r.view()
+}
+
+// RecordAs is RecordView for a caller that knows the names the feed shows:
+// origin is the origin's email and name, targetName the target's name
+// (unused when e has no target). It reads nothing back: the round-trip of
+// a proposal records an event on each request. The data is shown as the
+// feed reads it (decoded from what was stored).
+func RecordAs(ctx context.Context, q store.Q, e Event, origin Party, targetName string) (View, error) {
+	if e.ID == "" {
+		e.ID = core.NewID()
+	}
+	row, err := e.row()
+	if err != nil {
+		return View{}, err
+	}
+	if err := insert(ctx, q, e.Type, row); err != nil {
+		return View{}, err
+	}
+	r := viewRow{ID: e.ID, CreatedAt: row[1].(int64), Type: e.Type, Data: row[3].(string),
+		OriginEmail: origin.Email, OriginName: origin.Name}
+	if e.TargetID != "" {
+		r.TargetName = &targetName
 	}
 	return r.view()
 }

@@ -2,6 +2,7 @@ package activity_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -76,6 +77,49 @@ func TestFeed(t *testing.T) {
 		page2, _ := activity.Feed(ctx, db, shop.ID, page1[1].ID, 2)
 		if len(page1) != 2 || len(page2) != 1 || page2[0].ID != feed[2].ID {
 			t.Fatalf("paging: %d then %d", len(page1), len(page2))
+		}
+	})
+}
+
+// TestRecordAsIsRecordView: an event recorded with the names its caller
+// knows is shown as the one read back after its insert, with and without
+// a target, data of every kind included.
+func TestRecordAsIsRecordView(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 11, 20, 9, 0, 30, 0, time.UTC)
+		shop, err := accounts.Register(ctx, db, accounts.Registration{Email: "Epicerie@x.fr", Password: "motdepasse1", Name: "Épicerie « Chez Léa »", Distributor: true}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		farm, err := accounts.Register(ctx, db, accounts.Registration{Email: "ferme@x.fr", Password: "motdepasse1", Name: "Ferme des Prés"}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, price, delta, yes, up := decimal.Dec(1250), decimal.Dec(235), decimal.Dec(-40), true, false
+		full := activity.Data{Product: &activity.Product{Name: "Pomme de terre", Unit: "kg"}, Need: "n1", Date: "2026-12",
+			Quantity: &q, Price: &price, Outcome: &yes, Delta: &delta, Vector: &up}
+		for name, e := range map[string]activity.Event{
+			"with a target":    {Type: activity.FixReview, OriginID: shop.ID, TargetID: farm.ID, CreatedAt: t0, Data: full},
+			"without a target": {Type: activity.NeedCreate, OriginID: shop.ID, CreatedAt: t0.Add(time.Millisecond), Data: activity.Data{Date: "2026-12"}},
+		} {
+			t.Run(name, func(t *testing.T) {
+				read, err := activity.RecordView(ctx, db, e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				known, err := activity.RecordAs(ctx, db, e, activity.Party{Email: shop.Email, Name: shop.Name}, farm.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if known.ID == read.ID {
+					t.Fatal("both events have the same id")
+				}
+				known.ID = read.ID
+				if !reflect.DeepEqual(known, read) {
+					t.Fatalf("RecordAs:\n %+v\nRecordView:\n %+v", known, read)
+				}
+			})
 		}
 	})
 }

@@ -134,8 +134,9 @@ func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producer
 	if d.side == planning.FromProducer {
 		d.producer = actor
 	} else {
-		// What trade looks at of the producer: who it is, its days.
-		err = store.Get(ctx, q, &d.producer, `SELECT id, type, delivery_days FROM users WHERE id = ?`, producerID)
+		// What trade looks at of the producer: who it is, its days, the
+		// name its events show.
+		err = store.Get(ctx, q, &d.producer, `SELECT id, type, name, delivery_days FROM users WHERE id = ?`, producerID)
 		if store.IsNotFound(err) || (err == nil && !d.producer.IsProducer()) {
 			return nil, fmt.Errorf("trade: producer %s: %w", producerID, core.ErrNotFound)
 		}
@@ -268,7 +269,12 @@ func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, pr
 	}
 	data := eventData(p, d.need.ID, d.need.Month, d.commitment, qty, price, outcome)
 	e := activity.Event{Type: typ, OriginID: d.actor.ID, TargetID: target, CreatedAt: now, Data: data}
-	v, err := activity.RecordView(ctx, q, e)
+	var v activity.View
+	if name, known := d.nameOf(target); known {
+		v, err = activity.RecordAs(ctx, q, e, activity.Party{Email: d.actor.Email, Name: d.actor.Name}, name)
+	} else {
+		v, err = activity.RecordView(ctx, q, e)
+	}
 	if err != nil {
 		return fmt.Errorf("trade: %w", err)
 	}
@@ -277,6 +283,19 @@ func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, pr
 	}
 	d.events = append(d.events, v)
 	return nil
+}
+
+// nameOf is the name of a party of the deal as its events show it, when
+// the deal has it: the actor's, the producer's; not a shop's read by a
+// producer.
+func (d *deal) nameOf(id string) (string, bool) {
+	switch id {
+	case d.actor.ID:
+		return d.actor.Name, true
+	case d.producer.ID:
+		return d.producer.Name, d.producer.Name != ""
+	}
+	return "", false
 }
 
 // eventData is the data of a trade event on need needID of product p for
