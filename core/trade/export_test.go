@@ -14,3 +14,6 @@ import (
 func ReplanOrderAfter(ctx context.Context, q store.Q, orderID string, now time.Time, newDays bool, days *[7]bool) (*orders.Full, error) {
 	return replanOrder(ctx, q, orderID, now, newDays, days)
 }
+
+// CommitmentsQuery is the re-plan's read of an order's commitments.
+const CommitmentsQuery = commitmentsQuery

@@ -123,10 +123,7 @@ func replanLocked(ctx context.Context, q store.Q, o orders.Order, now time.Time,
 	// order to spare a sort (CROSS JOIN fixes its join order; PostgreSQL
 	// plans it as any join). PlanOrder sorts the commitments itself.
 	var cs []Commitment
-	if err := store.Select(ctx, q, &cs, `SELECT n.id AS need_id, n.product_id, pr.unit, p.quantity, p.price
-		FROM needs n CROSS JOIN proposals p JOIN products pr ON pr.id = n.product_id
-		WHERE n.distributor_id = ? AND n.month = ? AND p.need_id = n.id AND p.producer_id = ?
-		AND p.status = 'accepted' AND p.quantity > 0`, o.DistributorID, o.Month, o.ProducerID); err != nil {
+	if err := store.Select(ctx, q, &cs, commitmentsQuery, o.DistributorID, o.Month, o.ProducerID); err != nil {
 		return nil, fmt.Errorf("trade: commitments of order %s: %w", orderID, err)
 	}
 	p := PlanOrder(PlanInput{
@@ -134,6 +131,15 @@ func replanLocked(ctx context.Context, q store.Q, o orders.Order, now time.Time,
 	})
 	return writePlan(ctx, q, o, deliveries, p, now)
 }
+
+// commitmentsQuery reads the commitments of an order's producer on the
+// needs of its shop and month. The needs come from the index
+// needs_distributor_month alone, which holds their product and id
+// (migration 00028; TestCommitmentsAreReadFromTheIndex).
+const commitmentsQuery = `SELECT n.id AS need_id, n.product_id, pr.unit, p.quantity, p.price
+	FROM needs n CROSS JOIN proposals p JOIN products pr ON pr.id = n.product_id
+	WHERE n.distributor_id = ? AND n.month = ? AND p.need_id = n.id AND p.producer_id = ?
+	AND p.status = 'accepted' AND p.quantity > 0`
 
 // orderDeliveries reads an order's deliveries and their lines: what
 // PlanOrder and writePlan look at, and what the order's view shows.
