@@ -390,11 +390,15 @@ func ShopEmailArgs(viewerID string) []any { return []any{viewerID, viewerID, vie
 // own data, not the platform (issue 20). Emails follow ShopEmail.
 func ShopsOf(ctx context.Context, q store.Q, viewer User) ([]Shop, error) {
 	ss := []Shop{}
-	args := append(ShopEmailArgs(viewer.ID), Distributor, viewer.ID, viewer.ID, viewer.ID)
+	// The ids first, then each account by its key (CROSS JOIN fixes that
+	// order for SQLite): given u.type = ? with an OR, SQLite walked every
+	// shop of the platform and tested each against the lists (issue 20).
+	args := append(ShopEmailArgs(viewer.ID), viewer.ID, viewer.ID, viewer.ID, Distributor)
 	if err := store.Select(ctx, q, &ss, `SELECT u.id, u.name, u.latitude, u.longitude, `+ShopEmail+` AS email
-		FROM users u WHERE u.type = ? AND u.closed_at IS NULL AND (u.id = ? OR u.id IN (
-			SELECT n.distributor_id FROM proposals p JOIN needs n ON n.id = p.need_id WHERE p.producer_id = ?
-			UNION SELECT o.distributor_id FROM orders o WHERE o.producer_id = ?))
+		FROM (SELECT CAST(? AS TEXT) AS id
+			UNION SELECT n.distributor_id FROM proposals p JOIN needs n ON n.id = p.need_id WHERE p.producer_id = ?
+			UNION SELECT o.distributor_id FROM orders o WHERE o.producer_id = ?) s
+		CROSS JOIN users u WHERE u.id = s.id AND u.type = ? AND u.closed_at IS NULL
 		ORDER BY u.name, u.id`, args...); err != nil {
 		return nil, fmt.Errorf("accounts: shops of %s: %w", viewer.ID, err)
 	}
