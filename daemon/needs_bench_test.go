@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -95,6 +97,114 @@ func BenchmarkNeedsLoad(b *testing.B) {
 		})
 	}
 }
+
+// needsClients is how many clients ask for the needs at once in
+// BenchmarkNeedsLimit, as in issue 20's measurement; needsPhase is how
+// many requests they make in each phase.
+const (
+	needsClients = 16
+	needsPhase   = 64
+)
+
+// BenchmarkNeedsLimit measures GET /api/needs against its limit (issue
+// 20: at least half the limit's requests per second): the shop's needs of
+// BenchmarkNeedsLoad's world (3,600 needs, 1.2 MB of JSON) asked by 16
+// clients at once through the daemon's whole handler, in process, and the
+// same requests answered by the limit, a huma handler returning the same
+// Go value built once (daemon.ConstantNeeds: the daemon's API config and
+// the middlewares every answer goes through, compression included; not
+// the session's lookup nor the reads). Each operation is one phase of 64
+// requests on each, one after the other, so that both see the same
+// machine; each answer's Accept-Encoding is the sub-benchmark's (identity;
+// gzip, what Go's and most HTTP clients send; br, what a browser gets).
+//
+// Reported: needs-req/s and limit-req/s (requests per second of wall
+// time, which on PostgreSQL includes the server's work), ratio (the first
+// over the second: the goal is ≥ 0.5), needs-cpu-ms and limit-cpu-ms (the
+// process's CPU time per request, without the PostgreSQL server's) and
+// cpu-ratio (the limit's CPU per request over the handler's). ns/op is the
+// time of both phases and means nothing by itself.
+//
+//	go test ./daemon -run '^$' -bench BenchmarkNeedsLimit -benchtime 20x -count 3
+func BenchmarkNeedsLimit(b *testing.B) {
+	for _, engine := range benchEngines() {
+		b.Run(engine.name, func(b *testing.B) {
+			db := engine.open(b)
+			s := daemontest.New(b, db)
+			_, shopID := s.Register("shop@example.fr", "Épicerie", true)
+			_, farmID := s.Producer("ferme@example.fr", "Ferme")
+			seedPlanner(b, db, shopID, farmID, s.Clock.Now())
+			h := s.Daemon.Handler()
+			shop := sessionCookie(b, h, "shop@example.fr")
+			value, err := planning.List(context.Background(), db, planning.Filter{DistributorID: shopID})
+			if err != nil {
+				b.Fatal(err)
+			}
+			limit := s.Daemon.ConstantNeeds(value)
+			real, constant := serve(b, h, "/api/needs", shop), serve(b, limit, "/api/needs", shop)
+			if !bytes.Equal(real, constant) {
+				b.Fatalf("the limit answers %d bytes unlike the handler's %d", len(constant), len(real))
+			}
+			for _, accept := range []string{"identity", "gzip", "br"} {
+				b.Run(accept, func(b *testing.B) {
+					var needs, lim phases
+					for b.Loop() {
+						needs.run(b, h, shop, accept)
+						lim.run(b, limit, shop, accept)
+					}
+					b.ReportMetric(needs.perSecond(), "needs-req/s")
+					b.ReportMetric(lim.perSecond(), "limit-req/s")
+					b.ReportMetric(needs.perSecond()/lim.perSecond(), "ratio")
+					b.ReportMetric(needs.cpuPerRequest(), "needs-cpu-ms")
+					b.ReportMetric(lim.cpuPerRequest(), "limit-cpu-ms")
+					b.ReportMetric(lim.cpuPerRequest()/needs.cpuPerRequest(), "cpu-ratio")
+					b.ReportMetric(float64(len(real)), "resp-bytes")
+				})
+			}
+		})
+	}
+}
+
+// phases adds up the phases of requests run on one handler.
+type phases struct {
+	requests int
+	wall     time.Duration
+	cpu      int64 // ns
+}
+
+// run makes needsPhase requests of GET /api/needs on h from needsClients
+// goroutines, each taking the next request until they are all made.
+func (p *phases) run(b *testing.B, h http.Handler, cookie *http.Cookie, accept string) {
+	var next atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	start, cpu := time.Now(), cpuTime(b)
+	for range needsClients {
+		wg.Go(func() {
+			for next.Add(1) <= needsPhase {
+				req := httptest.NewRequest(http.MethodGet, "/api/needs", nil)
+				req.AddCookie(cookie)
+				req.Header.Set("Accept-Encoding", accept)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK || (accept != "identity" && rec.Header().Get("Content-Encoding") != accept) {
+					failed.Store(fmt.Sprintf("GET /api/needs: %d, Content-Encoding %q", rec.Code, rec.Header().Get("Content-Encoding")))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	p.cpu += cpuTime(b) - cpu
+	p.wall += time.Since(start)
+	p.requests += needsPhase
+	if msg := failed.Load(); msg != nil {
+		b.Fatal(msg)
+	}
+}
+
+func (p *phases) perSecond() float64 { return float64(p.requests) / p.wall.Seconds() }
+
+func (p *phases) cpuPerRequest() float64 { return float64(p.cpu) / 1e6 / float64(p.requests) }
 
 // seedPlanner adds the synthetic products and the shop's needs, with
 // commitments and pending proposals of one producer, and returns the number
