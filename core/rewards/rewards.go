@@ -168,8 +168,8 @@ type ShopScore struct {
 
 // Board is the platform-wide part of the programme at a time: the monthly
 // purchases and months of commitment of every shop that has some, which
-// ranks and the map's scores compare (the list of shops is read at the
-// request, never kept on the board). Loading it reads every shop's done deliveries of
+// ranks and the map's scores compare, and the number of shops ranked (the
+// shops a map shows are read at its request, never kept on the board). Loading it reads every shop's done deliveries of
 // the window and every commitment of the platform — a cost that grows with
 // the platform — so the daemon loads one at most once a minute and shares
 // it (daemon/rewards.go); a shop's own figures are always read afresh.
@@ -179,6 +179,10 @@ type Board struct {
 	Last, Current string
 	Purchases     map[string][2]decimal.Dec
 	Months        map[string]int
+	// Shops is how many shops were open at At: a standing's rank is out of
+	// them. Counted with the board, not at each standing, whose cost
+	// would then grow with the platform's shops (issue 20).
+	Shops int
 }
 
 // LoadBoard reads the board at now (Europe/Paris).
@@ -191,6 +195,10 @@ func LoadBoard(ctx context.Context, q store.Q, now time.Time) (*Board, error) {
 	}
 	if b.Months, err = commitmentMonths(ctx, q, ""); err != nil {
 		return nil, err
+	}
+	if err := store.Get(ctx, q, &b.Shops, `SELECT COUNT(*) FROM users WHERE type = ? AND closed_at IS NULL`,
+		accounts.Distributor); err != nil {
+		return nil, fmt.Errorf("rewards: count shops: %w", err)
 	}
 	return b, nil
 }
@@ -248,10 +256,6 @@ func standingOn(ctx context.Context, q store.Q, b *Board, shopID string) (Standi
 		CurrentMonth: MonthValue{Month: b.Current, Value: mine[1]},
 		Monthly:      monthly(mine[0], mine[1]),
 	}
-	shops, err := accounts.ShopIDs(ctx, q)
-	if err != nil {
-		return Standing{}, err
-	}
 	rank := 1
 	for id, v := range b.Purchases {
 		if id != shopID && monthly(v[0], v[1]) > p.Monthly {
@@ -275,7 +279,7 @@ func standingOn(ctx context.Context, q store.Q, b *Board, shopID string) (Standi
 		Purchases:          p,
 		MonthsOfCommitment: months[shopID],
 		Rank:               rank,
-		Shops:              len(shops),
+		Shops:              b.Shops,
 		Score:              ScoreOf(p.Monthly, months[shopID]),
 		Contribution:       c,
 	}, nil
