@@ -358,3 +358,76 @@ test("a producer reads a shop's needs without changing them", async ({ page, bro
   await page.setViewportSize({ width: 390, height: 844 })
   await expect(monthHeaders(page)).toHaveCount(3)
 })
+
+test('a long planner renders the rows in view; Ctrl+End and Page Down reach its last row, which edits', async ({
+  page,
+}) => {
+  test.slow()
+  // A shop planning every product of the catalogue this month, through the API.
+  const shop = uniqueAccount('grand')
+  expect((await page.request.post('/auth/register', { data: { ...shop, distributor: true } })).status()).toBe(201)
+  await page.addInitScript((email) => window.localStorage.setItem('primeur.email', email), shop.email)
+  const { products } = (await (await page.request.get('/api/user')).json()) as {
+    products: { _id: string; name: string }[]
+  }
+  for (const [i, p] of products.entries()) {
+    const created = await page.request.post('/api/needs', {
+      data: { product: p._id, date: monthValue(0), quantity: i + 1 },
+    })
+    expect(created.status()).toBe(201)
+  }
+  // The grid's order: by name, French collation.
+  const names = products.map((p) => p.name).sort(new Intl.Collator('fr', { sensitivity: 'base' }).compare)
+  const [first, last] = [names[0], names[names.length - 1]]
+
+  await page.goto('/dis/needs')
+  const grid = page.getByRole('grid', { name: 'Besoins par produit et par mois' })
+  await expect(cell(page, first, 0)).toBeVisible()
+  // The grid says its whole size; the DOM holds the rows in view and a few more.
+  await expect(grid).toHaveAttribute('aria-rowcount', String(names.length + 1))
+  const domRows = await grid.locator('tbody tr[aria-rowindex]').count()
+  expect(domRows).toBeLessThan(names.length)
+  await expect(grid.getByRole('rowheader', { name: new RegExp(`^${last}`) })).toHaveCount(0)
+
+  // Ctrl+End: the last row's last cell, scrolled into view and focused.
+  await cell(page, first, 0).click()
+  await page.keyboard.press('Control+End')
+  await expect(cell(page, last, 7)).toBeFocused()
+  await expect(cell(page, last, 7)).toBeInViewport()
+  await expect(page.locator('tr:has(:focus)')).toHaveAttribute('aria-rowindex', String(names.length + 1))
+  // Home, then a digit edits it; Enter saves.
+  await page.keyboard.press('Home')
+  await expect(cell(page, last, 0)).toBeFocused()
+  await page.keyboard.type('975')
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Modification effectuée').first()).toBeVisible()
+  await expect(cell(page, last, 0)).toHaveText('975')
+  await expect(cell(page, last, 0)).toBeFocused()
+
+  // Ctrl+Home goes back up; Page Down, ten rows at a time, down to the last row.
+  await page.keyboard.press('Control+Home')
+  await expect(cell(page, first, 0)).toBeFocused()
+  await expect(cell(page, first, 0)).toBeInViewport()
+  await expect(grid.getByRole('rowheader', { name: new RegExp(`^${last}`) })).toHaveCount(0)
+  for (let row = 0; row < names.length - 1; row += 10) {
+    await page.keyboard.press('PageDown')
+    const target = names[Math.min(row + 10, names.length - 1)]
+    await expect(cell(page, target, 0)).toBeFocused()
+    await expect(cell(page, target, 0)).toBeInViewport()
+  }
+  await expect(cell(page, last, 0)).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(field(page, last, 0)).toHaveValue('975')
+  await page.keyboard.press('Backspace')
+  await page.keyboard.type('12')
+  await page.keyboard.press('Enter')
+  await expect(cell(page, last, 0)).toHaveText('9712')
+
+  // Saved: after a reload, Ctrl+End finds the value.
+  await page.reload()
+  await cell(page, first, 0).click()
+  await page.keyboard.press('Control+End')
+  await page.keyboard.press('Home')
+  await expect(cell(page, last, 0)).toBeFocused()
+  await expect(cell(page, last, 0)).toHaveText('9712')
+})

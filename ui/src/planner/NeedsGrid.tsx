@@ -1,5 +1,6 @@
 import { Table, Text } from '@mantine/core'
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef } from 'react'
+import { useElementSize } from '@mantine/hooks'
+import { type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { stickyColumn } from '../components/sticky'
 import { formatMonthYear } from '../format'
 import { CELL_MESSAGES } from './cellInput'
@@ -9,6 +10,7 @@ import { nextCell } from './navigation'
 import { NeedCell } from './NeedCell'
 import { isPastMonth, type Month } from './period'
 import type { EmptyReason, PlannerRow } from './rows'
+import { useRowWindow } from './useRowWindow'
 
 /** The products' column, kept in place when the grid scrolls sideways. */
 const STICKY_COLUMN = stickyColumn()
@@ -28,6 +30,11 @@ const STICKY_CORNER = stickyColumn({ header: true })
  * are read-only (`aria-readonly`), Enter there asks for the detail
  * (`onOpen`). Without rows, the month headers stay and the body says why it
  * is empty.
+ *
+ * Only the rows in view (and a few around them) are in the DOM, with the
+ * tab stop's row wherever it is (useRowWindow): aria-rowcount gives the
+ * whole grid's size and each row its aria-rowindex. A move to a row out of
+ * view scrolls it into view first, then focuses its cell once rendered.
  */
 export function NeedsGrid({
   rows,
@@ -56,7 +63,11 @@ export function NeedsGrid({
   const inputs = useRef(new Map<string, HTMLElement>())
   // Where the keyboard focus was, to put it back if its row goes away
   // (its last need of the period was deleted).
-  const lastFocus = useRef<{ key: string; row: number; col: number } | null>(null)
+  const lastFocus = useRef<{ product: string; row: number; col: number } | null>(null)
+  // A cell to focus as soon as its row renders (a move to a row out of view).
+  const pendingFocus = useRef<string | null>(null)
+  const box = useRef<HTMLDivElement>(null)
+  const head = useElementSize<HTMLTableSectionElement>()
 
   const position = useMemo(() => {
     const rowOf = new Map(rows.map((r, i) => [r.product._id, i]))
@@ -64,14 +75,45 @@ export function NeedsGrid({
     return { rowOf, colOf }
   }, [rows, months])
 
+  // The grid's one tab stop: the selected cell when shown, else the first
+  // cell.
+  const tabStop = useMemo(() => {
+    if (selection && position.rowOf.has(selection.product) && position.colOf.has(selection.month))
+      return { row: position.rowOf.get(selection.product) ?? 0, id: cellId(selection.product, selection.month) }
+    return rows[0] && months[0] ? { row: 0, id: cellId(rows[0].product._id, months[0]) } : null
+  }, [selection, position, rows, months])
+
+  const view = useRowWindow({
+    count: rows.length,
+    scrollElement: useCallback(() => box.current, []),
+    headerHeight: head.height,
+    keep: tabStop?.row ?? null,
+    rowKey: useCallback((i: number) => rows[i]?.product._id ?? String(i), [rows]),
+  })
+  const { scrollTo } = view
+
   const focusAt = useCallback(
     (row: number, col: number) => {
       const r = rows[row]
       const m = months[col]
-      if (r && m) inputs.current.get(cellId(r.product._id, m))?.focus()
+      if (!r || !m) return
+      const id = cellId(r.product._id, m)
+      scrollTo(row)
+      const el = inputs.current.get(id)
+      if (el) el.focus()
+      else pendingFocus.current = id
     },
-    [rows, months],
+    [rows, months, scrollTo],
   )
+
+  // After each render: the cell a move went to, once its row is there.
+  useLayoutEffect(() => {
+    const id = pendingFocus.current
+    const el = id ? inputs.current.get(id) : undefined
+    if (!el) return
+    pendingFocus.current = null
+    el.focus()
+  })
 
   const cellRef = useCallback((product: string, month: Month, el: HTMLElement | null) => {
     if (el) inputs.current.set(cellId(product, month), el)
@@ -81,7 +123,7 @@ export function NeedsGrid({
   const onFocusCell = useCallback(
     (product: string, month: Month) => {
       lastFocus.current = {
-        key: cellId(product, month),
+        product,
         row: position.rowOf.get(product) ?? 0,
         col: position.colOf.get(month) ?? 0,
       }
@@ -104,27 +146,19 @@ export function NeedsGrid({
     [position, rows.length, months.length, focusAt],
   )
 
-  // The grid's one tab stop: the selected cell when shown, else the first
-  // cell.
-  const tabStop = useMemo(() => {
-    if (selection && position.rowOf.has(selection.product) && position.colOf.has(selection.month))
-      return cellId(selection.product, selection.month)
-    return rows[0] && months[0] ? cellId(rows[0].product._id, months[0]) : null
-  }, [selection, position, rows, months])
-
   useEffect(() => {
     const last = lastFocus.current
-    if (!last || inputs.current.has(last.key)) return
+    if (!last || position.rowOf.has(last.product)) return
     // The focused cell's row is gone: keep the keyboard in the grid.
     if (document.activeElement && document.activeElement !== document.body) return
     if (rows.length === 0) return
     focusAt(Math.min(last.row, rows.length - 1), Math.min(last.col, months.length - 1))
-  }, [rows, months, focusAt])
+  }, [rows, months, position, focusAt])
 
   return (
     // Scrolled in its own box both ways, so that the months' header and the
     // products' column stay in place (sticky) whichever way the user moves.
-    <Table.ScrollContainer minWidth={months.length * 76 + 120} maxHeight="75vh" type="native">
+    <Table.ScrollContainer ref={box} minWidth={months.length * 76 + 120} maxHeight="75vh" type="native">
       <Table
         stickyHeader
         withTableBorder
@@ -137,7 +171,7 @@ export function NeedsGrid({
         aria-colcount={months.length + 1}
         aria-readonly={editable ? undefined : true}
       >
-        <Table.Thead>
+        <Table.Thead ref={head.ref}>
           <Table.Tr aria-rowindex={1}>
             <Table.Th scope="col" aria-colindex={1} style={STICKY_CORNER}>
               Produit
@@ -163,42 +197,53 @@ export function NeedsGrid({
               </Table.Td>
             </Table.Tr>
           ) : null}
-          {rows.map((row, i) => (
-            <Table.Tr key={row.product._id} aria-rowindex={i + 2 + (empty ? 1 : 0)}>
-              <Table.Th scope="row" aria-colindex={1} style={STICKY_COLUMN}>
-                <Text size="sm" fw={600} span>
-                  {row.product.name}
-                </Text>{' '}
-                <Text size="xs" c="dimmed" span>
-                  ({row.product.unit})
-                </Text>
-              </Table.Th>
-              {months.map((m, j) => {
-                const past = isPastMonth(m, current)
-                return (
-                  <NeedCell
-                    key={m}
-                    product={row.product}
-                    month={m}
-                    need={row.needs.get(m)}
-                    tone={row.tones.get(m) ?? 'none'}
-                    editable={editable && !past}
-                    tabbable={tabStop === cellId(row.product._id, m)}
-                    lockedMessage={editable && past ? CELL_MESSAGES.pastMonth : undefined}
-                    selected={selection?.product === row.product._id && selection.month === m}
-                    label={`${row.product.name}, ${formatMonthYear(m)}`}
-                    colIndex={j + 2}
-                    cellRef={cellRef}
-                    onFocusCell={onFocusCell}
-                    onMoveKey={onMoveKey}
-                    onCommit={onCommit}
-                    onRefuse={onRefuse}
-                    onOpen={onOpen}
-                  />
-                )
-              })}
-            </Table.Tr>
-          ))}
+          {view.slots.map((slot) => {
+            if (slot.kind === 'gap')
+              return (
+                // The height of the rows not rendered, so the box scrolls as if they were.
+                <tr key={slot.key} aria-hidden="true" style={{ height: slot.height }}>
+                  <td colSpan={months.length + 1} style={{ padding: 0, border: 0 }} />
+                </tr>
+              )
+            const i = slot.index
+            const row = rows[i]
+            return (
+              <Table.Tr key={row.product._id} ref={view.measure} data-index={i} aria-rowindex={i + 2 + (empty ? 1 : 0)}>
+                <Table.Th scope="row" aria-colindex={1} style={STICKY_COLUMN}>
+                  <Text size="sm" fw={600} span>
+                    {row.product.name}
+                  </Text>{' '}
+                  <Text size="xs" c="dimmed" span>
+                    ({row.product.unit})
+                  </Text>
+                </Table.Th>
+                {months.map((m, j) => {
+                  const past = isPastMonth(m, current)
+                  return (
+                    <NeedCell
+                      key={m}
+                      product={row.product}
+                      month={m}
+                      need={row.needs.get(m)}
+                      tone={row.tones.get(m) ?? 'none'}
+                      editable={editable && !past}
+                      tabbable={tabStop?.id === cellId(row.product._id, m)}
+                      lockedMessage={editable && past ? CELL_MESSAGES.pastMonth : undefined}
+                      selected={selection?.product === row.product._id && selection.month === m}
+                      label={`${row.product.name}, ${formatMonthYear(m)}`}
+                      colIndex={j + 2}
+                      cellRef={cellRef}
+                      onFocusCell={onFocusCell}
+                      onMoveKey={onMoveKey}
+                      onCommit={onCommit}
+                      onRefuse={onRefuse}
+                      onOpen={onOpen}
+                    />
+                  )
+                })}
+              </Table.Tr>
+            )
+          })}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
