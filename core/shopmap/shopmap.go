@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"primeur/core"
 	"primeur/core/accounts"
@@ -148,13 +150,48 @@ type View struct {
 	Clusters []Cluster
 }
 
-// the shops of the box: not closed, placed, within the bounds (the index
-// users_map: type, closed_at, then the position).
-const inBox = `FROM users u WHERE u.type = ? AND u.closed_at IS NULL
-	AND u.lat_e6 BETWEEN ? AND ? AND u.lon_e6 BETWEEN ? AND ?`
+// BandE6 is the height of the latitude bands of the index users_map, in
+// millionths of a degree (a quarter of a degree, 28 km): the index is
+// (type, closed_at, lat_e6 / BandE6, lon_e6, lat_e6), migration 00029.
+// A box is searched band by band on its longitudes, so that it reads the
+// shops of its bands' part of the box, not every shop of its latitudes
+// across the country (issue 20: a département of the national platform
+// walked the 1,500 shops between Lyon, Clermont-Ferrand and Geneva to
+// find its 19). The SQL writes the division as the index does, a literal.
+const BandE6 = 250_000
+
+// maxBands is the most bands a box's query lists; a taller box (at the
+// smallest zooms) ranges over its bands and filters the longitudes on the
+// index.
+const maxBands = 16
+
+// inBox is the condition of the shops of the box — not closed, placed,
+// within the bounds (inclusive) — and its arguments. Its text depends only
+// on whether the box spans more than maxBands bands (the list is padded
+// with its last band), so that the statement caches keep two texts.
+func inBox(south, north, west, east int64) (string, []any) {
+	args := []any{accounts.Distributor}
+	from, to := south/BandE6, north/BandE6 // truncated toward zero, as SQL's division
+	var bands string
+	if to-from < maxBands {
+		bands = `u.lat_e6 / ` + band + ` IN (?` + strings.Repeat(`, ?`, maxBands-1) + `)`
+		for i := range int64(maxBands) {
+			args = append(args, min(from+i, to))
+		}
+	} else {
+		bands = `u.lat_e6 / ` + band + ` BETWEEN ? AND ?`
+		args = append(args, from, to)
+	}
+	return `FROM users u WHERE u.type = ? AND u.closed_at IS NULL AND ` + bands + `
+	AND u.lon_e6 BETWEEN ? AND ? AND u.lat_e6 BETWEEN ? AND ?`, append(args, west, east, south, north)
+}
+
+// band is BandE6 as the SQL writes it.
+var band = strconv.Itoa(BandE6)
 
 // Find answers box b for viewer (whose id decides the emails). It first
-// counts the shops of the box up to MaxShops + 1, on the index alone; when
+// counts the shops of the box up to MaxShops + 1, on the index alone (band
+// by band: BandE6); when
 // they are MaxShops or fewer it reads them, else it counts them per cell,
 // on the index alone again (docs/BENCHMARKS.md "The map by viewport").
 // Longitudes and latitudes are offset to be positive before the integer
@@ -166,17 +203,17 @@ func Find(ctx context.Context, q store.Q, viewerID string, b Box) (View, error) 
 	}
 	south, north := int64(math.Floor(b.South*1e6)), int64(math.Ceil(b.North*1e6))
 	west, east := int64(math.Floor(b.West*1e6)), int64(math.Ceil(b.East*1e6))
-	bounds := []any{accounts.Distributor, south, north, west, east}
+	where, bounds := inBox(south, north, west, east)
 	v := View{Shops: []Shop{}, Clusters: []Cluster{}}
 	var n int
-	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM (SELECT 1 `+inBox+` LIMIT ?) c`,
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM (SELECT 1 `+where+` LIMIT ?) c`,
 		append(bounds, MaxShops+1)...); err != nil {
 		return View{}, fmt.Errorf("shopmap: count: %w", err)
 	}
 	if n <= MaxShops {
 		args := append(accounts.ShopEmailArgs(viewerID), bounds...)
 		if err := store.Select(ctx, q, &v.Shops, `SELECT u.id, u.name, u.lat_e6, u.lon_e6, `+accounts.ShopEmail+` AS email
-			`+inBox, args...); err != nil {
+			`+where, args...); err != nil {
 			return View{}, fmt.Errorf("shopmap: shops: %w", err)
 		}
 		sort.Slice(v.Shops, func(i, j int) bool {
@@ -202,7 +239,7 @@ func Find(ctx context.Context, q store.Q, viewerID string, b Box) (View, error) 
 	if err := store.Select(ctx, q, &rows, `SELECT c.gy, c.gx, COUNT(*) AS n, SUM(c.lat) AS sum_lat, SUM(c.lon) AS sum_lon,
 		MIN(c.lat) AS min_lat, MAX(c.lat) AS max_lat, MIN(c.lon) AS min_lon, MAX(c.lon) AS max_lon
 		FROM (SELECT (u.lat_e6 + 90000000) / ? AS gy, (u.lon_e6 + 180000000) / ? AS gx, u.lat_e6 AS lat, u.lon_e6 AS lon
-			`+inBox+`) c
+			`+where+`) c
 		GROUP BY c.gy, c.gx ORDER BY c.gy, c.gx`, args...); err != nil {
 		return View{}, fmt.Errorf("shopmap: clusters: %w", err)
 	}
