@@ -2,6 +2,7 @@
 // its grid with the keyboard, the grid is one tab stop (the WAI-ARIA
 // "Data Grid" pattern), a producer reads a shop's grid.
 import type { Page } from '@playwright/test'
+import { BLOCKING, axeScan, report } from './a11y'
 import { cellField, expect, needCell, readOnlyCell, registerThroughForm, test, uniqueAccount } from './fixtures'
 
 /** The month `offset` months from now in Paris, as the grid labels it ("décembre 2026"). */
@@ -388,6 +389,9 @@ test('a long planner renders the rows in view; Ctrl+End and Page Down reach its 
   const domRows = await grid.locator('tbody tr[aria-rowindex]').count()
   expect(domRows).toBeLessThan(names.length)
   await expect(grid.getByRole('rowheader', { name: new RegExp(`^${last}`) })).toHaveCount(0)
+  // The space of the rows left out is no row for assistive technologies: the accessibility gate passes.
+  let blocking = (await axeScan(page, 'planificateur long')).filter((f) => BLOCKING.has(f.impact))
+  expect(blocking, `serious or critical violations:\n${report(blocking)}`).toEqual([])
 
   // Ctrl+End: the last row's last cell, scrolled into view and focused.
   await cell(page, first, 0).click()
@@ -402,6 +406,9 @@ test('a long planner renders the rows in view; Ctrl+End and Page Down reach its 
   await page.keyboard.press('Enter')
   await expect(page.getByText('Modification effectuée').first()).toBeVisible()
   await expect(cell(page, last, 0)).toHaveText('975')
+  await expect(cell(page, last, 0)).toBeFocused()
+  blocking = (await axeScan(page, 'planificateur long, dernière ligne')).filter((f) => BLOCKING.has(f.impact))
+  expect(blocking, `serious or critical violations:\n${report(blocking)}`).toEqual([])
   await expect(cell(page, last, 0)).toBeFocused()
 
   // Ctrl+Home goes back up; Page Down, ten rows at a time, down to the last row.
