@@ -10,7 +10,7 @@ UI_SRC    := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html ui
 GO_SRC    := $(shell find . -name '*.go' -not -path './ui/*' -not -path './tools/*') go.mod go.sum
 FUZZTIME  ?= 5s
 
-.PHONY: all build ui run test test-go test-ui test-contract test-e2e test-fuzz bench lint clean
+.PHONY: all build ui run test test-go test-ui test-contract test-e2e test-fuzz bench bench-national lint clean
 
 all: build
 
@@ -109,6 +109,23 @@ bench: build bin/hey
 	(cd ui && PRIMEUR_BIN=$(CURDIR)/$(BIN) PRIMEUR_SLOWLINE_OUT=$(CURDIR)/docs/bench/slowline.json \
 		PRIMEUR_SLOWLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md npx playwright test --config playwright.bench.config.ts) || exit 1; \
 	echo "make bench: $$(( $$(date +%s) - start )) s; figures in docs/BENCHMARKS.md"
+
+## bench-national: the same users on a platform of all of France (issue
+## 20): the 200-shop platform of make bench (10 regions, traded) and the
+## same 10 regions surrounded by accounts-only France up to 20,000 shops
+## and 100,000 producers placed as people live (loadbench seed --national,
+## accounts.InsertAll), measured side by side round by round — every
+## request of make bench's table plus the map of a dense département — on
+## SQLite and, with BENCH_DATABASE_URL, PostgreSQL. The CPU per request of
+## national ÷ 200 shops (goal ≤ 1.2×) is written into docs/BENCHMARKS.md
+## between its loadbench-national markers, the raw figures into
+## docs/bench/load-national.json. About 30 minutes on 2 cores with both
+## engines; not part of make bench.
+bench-national: build bin/hey
+	@mkdir -p docs/bench
+	$(GO) run ./tools/loadbench run --bin $(BIN) --hey bin/hey --database-url '$(BENCH_DATABASE_URL)' \
+		--regions 10 --national --out docs/bench/load-national.json
+	$(GO) run ./tools/loadbench report --national --load docs/bench/load-national.json --doc docs/BENCHMARKS.md
 
 ## bin/golangci-lint: the Go linters of `make lint` (golangci-lint v2, a
 ## tool of its own module tools/lint/go.mod, so that its dependencies never

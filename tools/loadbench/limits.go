@@ -34,10 +34,10 @@ import (
 const roundTripLimitName = "limit: the same two PUTs answered with constants of the same size (huma)"
 
 // roundTripLimit measures the round-trip's limit after the round-trip was
-// measured on d (trip is the measurement, limited the same way): it takes
+// measured on d (rt is the measurement, limited the same way): it takes
 // the daemon's answers to one more pair of the first trip, serves them as
 // constants from a limit server, and runs roundTrips against it.
-func (m *measurer) roundTripLimit(ctx context.Context, d *daemon, dir string, trips []trip, trip measurement) (measurement, error) {
+func (m *measurer) roundTripLimit(ctx context.Context, d *daemon, dir string, trips []trip, rt measurement) (measurement, error) {
 	answers, err := realAnswers(d.base, trips[0])
 	if err != nil {
 		return measurement{}, fmt.Errorf("round-trip limit: %w", err)
@@ -47,11 +47,12 @@ func (m *measurer) roundTripLimit(ctx context.Context, d *daemon, dir string, tr
 		return measurement{}, fmt.Errorf("round-trip limit: %w", err)
 	}
 	defer ld.stop()
-	ms, err := m.roundTrips(ctx, ld, trips)
+	mss, err := m.roundTrips(ctx, []*daemon{ld}, [][]trip{trips})
 	if err != nil {
-		return ms, fmt.Errorf("round-trip limit: %w", err)
+		return measurement{}, fmt.Errorf("round-trip limit: %w", err)
 	}
-	ms.Name, ms.LimitOf = roundTripLimitName, trip.Name
+	ms := mss[0]
+	ms.Name, ms.LimitOf = roundTripLimitName, rt.Name
 	ms.RespBytes = len(answers[0]) + len(answers[1])
 	return ms, nil
 }

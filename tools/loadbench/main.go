@@ -12,8 +12,16 @@
 //	loadbench run --bin bin/primeur --out docs/bench/load.json [--database-url postgres://…]
 //	loadbench report --load docs/bench/load.json --go docs/bench/go.txt --bundle docs/bench/bundle.md --doc docs/BENCHMARKS.md
 //	loadbench seed --regions 1 --data-dir /tmp/x   (a platform to explore)
+//	loadbench seed --regions 10 --national --data-dir /tmp/x   (and all of France around it)
 //
-// `make bench` runs it; see docs/BENCHMARKS.md.
+// The seed leaves the daemon's jobs nothing to do at its start: it writes,
+// through the core, the credit notes of the settled claims and the
+// payment reminders due, and counts every document of the past emailed.
+// With --national, `run` measures the largest size and the same regions
+// surrounded by accounts-only France (20,000 shops, 100,000 producers)
+// side by side, round by round.
+//
+// `make bench` and `make bench-national` run it; see docs/BENCHMARKS.md.
 package main
 
 import (
@@ -81,6 +89,7 @@ func rulesAt(now string) (time.Time, delivery.Rules, error) {
 func seedCommand(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("seed", flag.ExitOnError)
 	regions := fs.Int("regions", 1, "regions of 20 shops and 100 producers")
+	national := fs.Bool("national", false, "add accounts-only France around the regions, up to 20,000 shops and 100,000 producers")
 	dataDir := fs.String("data-dir", "", "SQLite data directory (emptied first)")
 	dbURL := fs.String("database-url", "", "PostgreSQL server URL: seeds database primeur_loadbench_<regions> on it instead")
 	now := fs.String("now", defaultNow, "the platform's present (RFC 3339)")
@@ -95,7 +104,7 @@ func seedCommand(ctx context.Context, args []string) error {
 	} else if *dataDir == "" {
 		return errors.New("seed: --data-dir or --database-url")
 	}
-	p, err := seedPlatform(ctx, engine, *regions, *dataDir, *dbURL, t, rules)
+	p, err := seedPlatform(ctx, engine, size{*regions, *national}, *dataDir, *dbURL, t, rules)
 	if err != nil {
 		return err
 	}
@@ -137,6 +146,7 @@ func runCommand(ctx context.Context, args []string) error {
 	work := fs.String("work", filepath.Join(os.TempDir(), "primeur-loadbench"), "directory for the SQLite platforms and logs")
 	out := fs.String("out", "docs/bench/load.json", "results file")
 	sizes := fs.String("regions", "10,1", "platform sizes in regions (20 shops, 100 producers each), largest first")
+	national := fs.Bool("national", false, "then the largest size with accounts-only France around it (20,000 shops, 100,000 producers); every request on every size")
 	clients := fs.Int("clients", 16, "concurrent clients")
 	rounds := fs.Int("rounds", 3, "measurement rounds per request")
 	duration := fs.Duration("duration", 5*time.Second, "length of a round")
@@ -148,13 +158,16 @@ func runCommand(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var regions []int
+	var platforms []size
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
 			return fmt.Errorf("--regions %q", *sizes)
 		}
-		regions = append(regions, n)
+		platforms = append(platforms, size{regions: n})
+	}
+	if *national {
+		platforms = append(platforms, size{regions: platforms[0].regions, national: true})
 	}
 	res := results{
 		Started: time.Now(), Machine: describeMachine(), Clients: *clients, Rounds: *rounds, Duration: duration.String(),
@@ -163,29 +176,52 @@ func runCommand(ctx context.Context, args []string) error {
 	if strings.Contains(res.Command, "postgres://") {
 		res.Command = "loadbench run " + redactArgs(args)
 	}
-	m := &measurer{bin: *bin, hey: *hey, clients: *clients, rounds: *rounds, duration: *duration, warmup: *warmup, now: *now}
+	m := &measurer{bin: *bin, hey: *hey, clients: *clients, rounds: *rounds, duration: *duration, warmup: *warmup, now: *now, national: *national}
 	for _, engine := range strings.Split(*engines, ",") {
 		if engine == "postgres" && *dbURL == "" {
 			log.Printf("PostgreSQL skipped: set --database-url or PRIMEUR_TEST_DATABASE_URL")
 			continue
 		}
-		for i, n := range regions {
-			dir := filepath.Join(*work, fmt.Sprintf("%s-%d", engine, n))
-			log.Printf("%s, %d regions: seeding", engine, n)
-			p, err := seedPlatform(ctx, engine, n, filepath.Join(dir, "data"), *dbURL, t, rules)
-			if err != nil {
-				return fmt.Errorf("%s %d: %w", engine, n, err)
+		// Each size is seeded and measured alone; with --national, all are
+		// seeded first, then measured side by side.
+		groups := [][]size{}
+		if *national {
+			groups = append(groups, platforms)
+		} else {
+			for _, n := range platforms {
+				groups = append(groups, []size{n})
 			}
-			log.Printf("%s, %d regions: seeded in %.0f s (%d needs, %d deliveries, %d lines, %.0f MB)", engine, n,
-				p.SeedSeconds, p.Rows["needs"], p.Rows["deliveries"], p.Rows["delivery_lines"], float64(p.Bytes)/1e6)
-			run, err := m.platform(ctx, p, dir, i == 0)
-			if err != nil {
-				return fmt.Errorf("%s %d: %w", engine, n, err)
+		}
+		for gi, group := range groups {
+			var (
+				ps   []*platform
+				dirs []string
+			)
+			for _, n := range group {
+				name := fmt.Sprintf("%s-%d", engine, n.regions)
+				if n.national {
+					name = fmt.Sprintf("%s-national-%d", engine, n.regions)
+				}
+				dir := filepath.Join(*work, name)
+				log.Printf("%s, %s: seeding", engine, n)
+				p, err := seedPlatform(ctx, engine, n, filepath.Join(dir, "data"), *dbURL, t, rules)
+				if err != nil {
+					return fmt.Errorf("%s %s: %w", engine, n, err)
+				}
+				log.Printf("%s, %s: seeded in %.0f s (%d users, %d needs, %d deliveries, %d lines, %.0f MB)", engine, n,
+					p.SeedSeconds, p.Rows["users"], p.Rows["needs"], p.Rows["deliveries"], p.Rows["delivery_lines"], float64(p.Bytes)/1e6)
+				ps, dirs = append(ps, p), append(dirs, dir)
 			}
-			res.Platforms = append(res.Platforms, run)
+			runs, err := m.platforms(ctx, ps, dirs, gi == 0 || *national)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", engine, group, err)
+			}
+			res.Platforms = append(res.Platforms, runs...)
 			if engine == "postgres" {
-				if err := dropDatabase(ctx, *dbURL, p.DatabaseURL); err != nil {
-					log.Printf("drop %s: %v", redact(p.DatabaseURL), err)
+				for _, p := range ps {
+					if err := dropDatabase(ctx, *dbURL, p.DatabaseURL); err != nil {
+						log.Printf("drop %s: %v", redact(p.DatabaseURL), err)
+					}
 				}
 			}
 			res.Seconds = time.Since(res.Started).Seconds()

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -38,15 +39,18 @@ type measurer struct {
 	duration time.Duration
 	warmup   time.Duration
 	now      string
-	database string // the PostgreSQL database of the platform measured, if any
+	// national: a run with the national platform, whose sizes all measure
+	// the dense département too (rhône), side by side (platforms).
+	national bool
 }
 
-// dbSampler starts sampling the PostgreSQL backends' CPU, or returns nil.
-func (m *measurer) dbSampler() *backendCPU {
-	if m.database == "" {
+// dbSampler starts sampling the CPU of the PostgreSQL backends of d's
+// database, or returns nil (SQLite, the limit server).
+func dbSampler(d *daemon) *backendCPU {
+	if d.database == "" {
 		return nil
 	}
-	return sampleBackends(m.database)
+	return sampleBackends(d.database)
 }
 
 // dbCPU is the sampled backends' CPU per operation, in ms.
@@ -105,6 +109,9 @@ type daemon struct {
 	base string
 	log  string
 	done chan error
+	// database is the PostgreSQL database it serves, whose backends'
+	// CPU is sampled; empty on SQLite.
+	database string
 }
 
 func freePort() (int, error) {
@@ -148,14 +155,16 @@ func (m *measurer) start(ctx context.Context, p *platform, dir string) (*daemon,
 		return nil, nil, err
 	}
 	d := &daemon{cmd: cmd, base: "http://" + addr, log: logPath, done: make(chan error, 1)}
+	if p.DatabaseURL != "" {
+		d.database = size{p.Regions, p.National}.database()
+	}
 	go func() { d.done <- cmd.Wait(); lf.Close() }()
-	// The jobs at start catch up with what the seed left due (credit notes
-	// of settled claims, invoices to send, payment reminders): the
-	// measurements wait for them, or they would share the cores and the
-	// write lock with them — up to jobsWait: on 1 region they take about
-	// 40 s on SQLite, on 10 regions over an hour (the claims' credit notes
-	// issued at 2 a second, 23 on 1 region). Past it the measurements
-	// start beside the jobs still running, which the jobs' table names.
+	// The jobs at start would catch up with anything the seed left due
+	// (it leaves nothing: the credit notes, sends and reminders are
+	// written by the seed): the measurements wait for them, or they would
+	// share the cores and the write lock with them — up to jobsWait. Past
+	// it the measurements start beside the jobs still running, which the
+	// jobs' table names; a job that did something is logged.
 	deadline := time.Now().Add(5 * time.Minute)
 	jobsDeadline := time.Now().Add(jobsWait)
 	var jobs []jobRun
@@ -184,11 +193,19 @@ func (m *measurer) start(ctx context.Context, p *platform, dir string) (*daemon,
 					log.Printf("%s %d: job %s still running at the measurements", p.Engine, p.Regions, name)
 					jobs = append(jobs, jobRun{Name: name, Report: "still running when the measurements started"})
 				}
+				for _, j := range jobs {
+					if workDone.MatchString(j.Report) {
+						log.Printf("%s %d: the job %s found work left by the seed: %s", p.Engine, p.Regions, j.Name, j.Report)
+					}
+				}
 				return d, jobs, nil
 			}
 		}
 	}
 }
+
+// workDone matches a job's report that counts something done.
+var workDone = regexp.MustCompile(` : [1-9]`)
 
 // jobsWait bounds the wait for the jobs at start.
 const jobsWait = 4 * time.Minute
@@ -363,26 +380,38 @@ func loginOnce(base, email string) (string, error) {
 const (
 	hauteSavoie = "south=45.68&west=5.8&north=46.41&east=7.05&zoom=1"
 	alpsRhone   = "south=44.2&west=3.6&north=46.8&east=8.2&zoom=0.5"
+	// Rhône's bounding box (Lyon and its département) at zoom 1.
+	rhone = "south=45.45&west=4.24&north=46.31&east=5.16&zoom=1"
 )
 
-// platform measures one seeded platform: the user loads on every size,
-// the other requests on the largest only (full).
-func (m *measurer) platform(ctx context.Context, p *platform, dir string, full bool) (platformRun, error) {
-	run := platformRun{Platform: p}
-	m.database = ""
-	if p.DatabaseURL != "" {
-		m.database = fmt.Sprintf("primeur_loadbench_%d", p.Regions)
-	}
-	d, jobs, err := m.start(ctx, p, dir)
-	if err != nil {
-		return run, err
-	}
-	defer d.stop()
-	run.Jobs = jobs
-	cookies := map[string]string{}
-	for _, u := range p.Users {
-		if cookies[u.Role], err = login(d.base, u.Email); err != nil {
-			return run, err
+// platforms measures seeded platforms side by side: a daemon on each,
+// then every request on each in turn, round by round, so that they share
+// the machine's load alike (the national comparison); one platform is
+// the plain case. The user loads and the maps are measured on every
+// size, the other requests with full.
+func (m *measurer) platforms(ctx context.Context, ps []*platform, dirs []string, full bool) ([]platformRun, error) {
+	runs := make([]platformRun, len(ps))
+	ds := make([]*daemon, len(ps))
+	cookies := make([]map[string]string, len(ps))
+	defer func() {
+		for _, d := range ds {
+			if d != nil {
+				d.stop()
+			}
+		}
+	}()
+	for i, p := range ps {
+		runs[i].Platform = p
+		d, jobs, err := m.start(ctx, p, dirs[i])
+		if err != nil {
+			return runs, err
+		}
+		ds[i], runs[i].Jobs = d, jobs
+		cookies[i] = map[string]string{}
+		for _, u := range p.Users {
+			if cookies[i][u.Role], err = login(d.base, u.Email); err != nil {
+				return runs, err
+			}
 		}
 	}
 	type req struct{ name, role, path string }
@@ -396,37 +425,67 @@ func (m *measurer) platform(ctx context.Context, p *platform, dir string, full b
 		{"GET /api/map — Haute-Savoie, zoom 1", "producer", "/api/map?" + hauteSavoie},
 		{"GET /api/map — Alps and Rhône, zoom 0.5", "producer", "/api/map?" + alpsRhone},
 	}
+	if m.national {
+		// A département as dense as France's accounts make it: Lyon's.
+		reqs = append(reqs, req{"GET /api/map — Rhône, zoom 1", "producer", "/api/map?" + rhone})
+	}
 	if full {
 		reqs = append(reqs,
-			req{"GET /api/supply — shop, 8 days", "shop", "/api/supply?start=" + p.Monday + "&days=8"},
+			req{"GET /api/supply — shop, 8 days", "shop", "/api/supply?start=" + ps[0].Monday + "&days=8"},
 			req{"GET /api/rewards — shop standing", "shop", "/api/rewards"},
 		)
 	}
+	what := func(i int) string { return fmt.Sprintf("%s %s", ps[i].Engine, size{ps[i].Regions, ps[i].National}) }
 	for _, r := range reqs {
-		log.Printf("%s %d: %s", p.Engine, p.Regions, r.name)
-		ms, err := m.load(ctx, d, r.name, d.base+r.path, cookies[r.role])
-		if err != nil {
-			return run, err
+		targets := make([]target, len(ps))
+		for i, d := range ds {
+			log.Printf("%s: %s", what(i), r.name)
+			targets[i] = target{d: d, url: d.base + r.path, cookie: cookies[i][r.role]}
 		}
-		run.Measurements = append(run.Measurements, ms)
+		mss, err := m.load(ctx, r.name, targets)
+		if err != nil {
+			return runs, err
+		}
+		for i := range runs {
+			runs[i].Measurements = append(runs[i].Measurements, mss[i])
+		}
 	}
-	if full && len(p.Trips) > 0 {
-		log.Printf("%s %d: proposal round-trips", p.Engine, p.Regions)
-		ms, err := m.roundTrips(ctx, d, p.Trips)
-		if err != nil {
-			return run, err
+	if full && len(ps[0].Trips) > 0 {
+		log.Printf("%s: proposal round-trips", what(0))
+		trips := make([][]trip, len(ps))
+		for i, p := range ps {
+			trips[i] = p.Trips
 		}
-		run.Measurements = append(run.Measurements, ms)
-		log.Printf("%s %d: the round-trip's limit", p.Engine, p.Regions)
-		lim, err := m.roundTripLimit(ctx, d, dir, p.Trips, ms)
+		mss, err := m.roundTrips(ctx, ds, trips)
 		if err != nil {
-			return run, err
+			return runs, err
 		}
-		run.Measurements = append(run.Measurements, lim)
+		for i := range runs {
+			runs[i].Measurements = append(runs[i].Measurements, mss[i])
+		}
+		if !m.national {
+			for i, d := range ds {
+				log.Printf("%s: the round-trip's limit", what(i))
+				lim, err := m.roundTripLimit(ctx, d, dirs[i], ps[i].Trips, mss[i])
+				if err != nil {
+					return runs, err
+				}
+				runs[i].Measurements = append(runs[i].Measurements, lim)
+			}
+		}
 	}
-	run.PeakRSS = peakRSS(d.pid())
-	run.Errors = d.errorLines()
-	return run, nil
+	for i, d := range ds {
+		runs[i].PeakRSS = peakRSS(d.pid())
+		runs[i].Errors = d.errorLines()
+	}
+	return runs, nil
+}
+
+// target is a request to load on one daemon, with its session.
+type target struct {
+	d      *daemon
+	url    string
+	cookie string
 }
 
 // heyCommand is the load generator's command line.
@@ -437,53 +496,62 @@ func (m *measurer) heyCommand(args ...string) *exec.Cmd {
 	return exec.Command("go", append([]string{"tool", "hey"}, args...)...)
 }
 
-// load loads url with m.clients clients: a warm-up, then m.rounds rounds.
-func (m *measurer) load(ctx context.Context, d *daemon, name, url, cookie string) (measurement, error) {
-	ms := measurement{Name: name, Request: strings.TrimPrefix(url, d.base)}
-	size, err := fetchSize(url, cookie)
-	if err != nil {
-		return ms, err
+// load loads each target with m.clients clients: a warm-up on each, then
+// m.rounds rounds, each round on every target in turn. It returns a
+// measurement per target.
+func (m *measurer) load(ctx context.Context, name string, ts []target) ([]measurement, error) {
+	mss := make([]measurement, len(ts))
+	args := func(t target, dur time.Duration) []string {
+		return []string{"-c", strconv.Itoa(m.clients), "-z", dur.String(), "-H", "Cookie: " + t.cookie, "-o", "csv", t.url}
 	}
-	ms.RespBytes = size
-	args := func(dur time.Duration) []string {
-		return []string{"-c", strconv.Itoa(m.clients), "-z", dur.String(), "-H", "Cookie: " + cookie, "-o", "csv", url}
-	}
-	if m.warmup > 0 {
-		if out, err := m.heyCommand(args(m.warmup)...).CombinedOutput(); err != nil {
-			return ms, fmt.Errorf("hey: %v: %s", err, out)
+	for i, t := range ts {
+		mss[i] = measurement{Name: name, Request: strings.TrimPrefix(t.url, t.d.base)}
+		size, err := fetchSize(t.url, t.cookie)
+		if err != nil {
+			return mss, err
+		}
+		mss[i].RespBytes = size
+		if m.warmup > 0 {
+			if out, err := m.heyCommand(args(t, m.warmup)...).CombinedOutput(); err != nil {
+				return mss, fmt.Errorf("hey: %v: %s", err, out)
+			}
 		}
 	}
 	for range m.rounds {
-		if err := ctx.Err(); err != nil {
-			return ms, err
-		}
-		cmd := m.heyCommand(args(m.duration)...)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		cmd.Stderr = os.Stderr
-		cpu := cpuTime(d.pid())
-		sampler := m.dbSampler()
-		if err := cmd.Run(); err != nil {
-			return ms, fmt.Errorf("hey: %w", err)
-		}
-		used := cpuTime(d.pid()) - cpu
-		r, err := parseHey(out.Bytes())
-		if err != nil {
-			return ms, err
-		}
-		r.DBCPU = dbCPU(sampler, r.N)
-		if r.N > 0 {
-			r.CPU = float64(used.Microseconds()) / 1000 / float64(r.N)
-			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-				gen := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-				r.GenCPU = float64(gen.Microseconds()) / 1000 / float64(r.N)
+		for i, t := range ts {
+			if err := ctx.Err(); err != nil {
+				return mss, err
 			}
+			cmd := m.heyCommand(args(t, m.duration)...)
+			var out bytes.Buffer
+			cmd.Stdout = &out
+			cmd.Stderr = os.Stderr
+			cpu := cpuTime(t.d.pid())
+			sampler := dbSampler(t.d)
+			if err := cmd.Run(); err != nil {
+				return mss, fmt.Errorf("hey: %w", err)
+			}
+			used := cpuTime(t.d.pid()) - cpu
+			r, err := parseHey(out.Bytes())
+			if err != nil {
+				return mss, err
+			}
+			r.DBCPU = dbCPU(sampler, r.N)
+			if r.N > 0 {
+				r.CPU = float64(used.Microseconds()) / 1000 / float64(r.N)
+				if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+					gen := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+					r.GenCPU = float64(gen.Microseconds()) / 1000 / float64(r.N)
+				}
+			}
+			r.Load1 = load1()
+			mss[i].Rounds = append(mss[i].Rounds, r)
 		}
-		r.Load1 = load1()
-		ms.Rounds = append(ms.Rounds, r)
 	}
-	ms.summarise()
-	return ms, nil
+	for i := range mss {
+		mss[i].summarise()
+	}
+	return mss, nil
 }
 
 func fetchSize(url, cookie string) (int, error) {
@@ -577,12 +645,41 @@ func (ms *measurement) summarise() {
 	ms.Load1 = pick(func(r round) float64 { return r.Load1 })
 }
 
-// roundTrips measures the proposal round-trip: a producer proposes a
-// correction of its commitment on a need of next month, the shop accepts
-// it (the commitment changes, the order's deliveries are re-planned); the
-// pair is one operation. Each client works on its own need and producer.
-func (m *measurer) roundTrips(ctx context.Context, d *daemon, trips []trip) (measurement, error) {
-	ms := measurement{Name: "proposal round-trip — producer proposes, shop accepts", Request: "PUT /api/proposals/{need}/{producer} + PUT /api/proposalreview/{need}/{producer}"}
+// roundTrips measures the proposal round-trip on each daemon (with its
+// platform's trips): a producer proposes a correction of its commitment
+// on a need of next month, the shop accepts it (the commitment changes,
+// the order's deliveries are re-planned); the pair is one operation. Each
+// client works on its own need and producer. A warm-up on each daemon,
+// then each round on every daemon in turn.
+func (m *measurer) roundTrips(ctx context.Context, ds []*daemon, trips [][]trip) ([]measurement, error) {
+	mss := make([]measurement, len(ds))
+	phases := make([]func(time.Duration) round, len(ds))
+	for i, d := range ds {
+		mss[i] = measurement{Name: "proposal round-trip — producer proposes, shop accepts",
+			Request: "PUT /api/proposals/{need}/{producer} + PUT /api/proposalreview/{need}/{producer}"}
+		var err error
+		if phases[i], err = m.roundTripPhase(ctx, d, trips[i]); err != nil {
+			return mss, err
+		}
+		if m.warmup > 0 {
+			phases[i](m.warmup)
+		}
+	}
+	for range m.rounds {
+		for i := range ds {
+			mss[i].Rounds = append(mss[i].Rounds, phases[i](m.duration))
+		}
+	}
+	for i := range mss {
+		mss[i].summarise()
+	}
+	return mss, nil
+}
+
+// roundTripPhase logs the round-trips' clients in on d and brings each
+// need to its first quantity; it returns the phase that runs the pairs
+// for a duration and measures them.
+func (m *measurer) roundTripPhase(ctx context.Context, d *daemon, trips []trip) (func(time.Duration) round, error) {
 	type worker struct {
 		t          trip
 		farm, shop string
@@ -593,11 +690,11 @@ func (m *measurer) roundTrips(ctx context.Context, d *daemon, trips []trip) (mea
 		t := trips[i]
 		farm, err := login(d.base, t.ProducerEmail)
 		if err != nil {
-			return ms, err
+			return nil, err
 		}
 		shop, err := login(d.base, t.ShopEmail)
 		if err != nil {
-			return ms, err
+			return nil, err
 		}
 		workers = append(workers, &worker{t: t, farm: farm, shop: shop})
 	}
@@ -634,10 +731,10 @@ func (m *measurer) roundTrips(ctx context.Context, d *daemon, trips []trip) (mea
 	// each brings its need to the first one.
 	for _, w := range workers {
 		if err := pair(w); err != nil {
-			return ms, err
+			return nil, err
 		}
 	}
-	phase := func(dur time.Duration) (round, error) {
+	return func(dur time.Duration) round {
 		var (
 			mu    sync.Mutex
 			lats  []float64
@@ -648,7 +745,7 @@ func (m *measurer) roundTrips(ctx context.Context, d *daemon, trips []trip) (mea
 		start := time.Now()
 		stop := start.Add(dur)
 		cpu := cpuTime(d.pid())
-		sampler := m.dbSampler()
+		sampler := dbSampler(d)
 		for _, w := range workers {
 			wg.Add(1)
 			go func() {
@@ -680,22 +777,8 @@ func (m *measurer) roundTrips(ctx context.Context, d *daemon, trips []trip) (mea
 		if first != nil {
 			log.Printf("round-trips: %d errors, first: %v", errs, first)
 		}
-		return r, nil
-	}
-	if m.warmup > 0 {
-		if _, err := phase(m.warmup); err != nil {
-			return ms, err
-		}
-	}
-	for range m.rounds {
-		r, err := phase(m.duration)
-		if err != nil {
-			return ms, err
-		}
-		ms.Rounds = append(ms.Rounds, r)
-	}
-	ms.summarise()
-	return ms, nil
+		return r
+	}, nil
 }
 
 // machine describes where the figures were measured.

@@ -27,6 +27,7 @@ func reportCommand(args []string) error {
 	bundle := fs.String("bundle", "docs/bench/bundle.md", "chunk report (ui/scripts/bundle-report.mjs --markdown)")
 	doc := fs.String("doc", "docs/BENCHMARKS.md", "page to update")
 	total := fs.Duration("total", 0, "wall time of the whole make bench, when known")
+	national := fs.Bool("national", false, "write the national section (make bench-national) from --load instead; --go and --bundle unused")
 	_ = fs.Parse(args)
 	b, err := os.ReadFile(*load)
 	if err != nil {
@@ -35,6 +36,17 @@ func reportCommand(args []string) error {
 	var res results
 	if err := json.Unmarshal(b, &res); err != nil {
 		return fmt.Errorf("%s: %w", *load, err)
+	}
+	if *national {
+		page, err := os.ReadFile(*doc)
+		if err != nil {
+			return err
+		}
+		out, err := spliceNational(string(page), renderNational(res))
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(*doc, []byte(out), 0o644)
 	}
 	goLines, err := readGoBench(*goBench)
 	if err != nil {

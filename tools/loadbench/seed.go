@@ -14,14 +14,18 @@ import (
 	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/delivery"
+	"primeur/core/payments"
 	"primeur/core/schema"
 	"primeur/core/store"
 )
 
 // platform is a seeded database and what the measurements need from it.
 type platform struct {
-	Engine      string           `json:"engine"`
-	Regions     int              `json:"regions"`
+	Engine  string `json:"engine"`
+	Regions int    `json:"regions"`
+	// National: besides its regions, accounts-only France up to
+	// nationalShops and nationalProducers (seedFrance).
+	National    bool             `json:"national,omitempty"`
 	Shops       int              `json:"shops"`
 	Producers   int              `json:"producers"`
 	Products    int              `json:"products"`
@@ -50,18 +54,43 @@ type measuredUser struct {
 	Events     int64  `json:"events"`
 }
 
-// seedPlatform builds a platform of `regions` regions on SQLite (in
+// size is a platform's size: its regions, and whether accounts-only
+// France surrounds them.
+type size struct {
+	regions  int
+	national bool
+}
+
+func (s size) String() string {
+	if s.national {
+		return fmt.Sprintf("national (%d regions traded)", s.regions)
+	}
+	return fmt.Sprintf("%d regions", s.regions)
+}
+
+// database is the PostgreSQL database of a platform of that size.
+func (s size) database() string {
+	if s.national {
+		return fmt.Sprintf("primeur_loadbench_national_%d", s.regions)
+	}
+	return fmt.Sprintf("primeur_loadbench_%d", s.regions)
+}
+
+// seedPlatform builds a platform of sz.regions regions — and, for a
+// national size, accounts-only France around them — on SQLite (in
 // dataDir) or, with pgURL, in a new PostgreSQL database named after the
 // size, created on that server.
-func seedPlatform(ctx context.Context, engine string, regions int, dataDir, pgURL string, now time.Time, rules delivery.Rules) (*platform, error) {
+func seedPlatform(ctx context.Context, engine string, sz size, dataDir, pgURL string, now time.Time, rules delivery.Rules) (*platform, error) {
 	start := time.Now()
-	p := &platform{Engine: engine, Regions: regions, Now: now, Shops: regions * shopsPerRegion, Producers: regions * producersPerRegion}
+	regions := sz.regions
+	p := &platform{Engine: engine, Regions: regions, National: sz.national, Now: now, Shops: regions * shopsPerRegion,
+		Producers: regions * producersPerRegion}
 	var (
 		db  *store.DB
 		err error
 	)
 	if engine == "postgres" {
-		if p.DatabaseURL, err = freshDatabase(ctx, pgURL, fmt.Sprintf("primeur_loadbench_%d", regions)); err != nil {
+		if p.DatabaseURL, err = freshDatabase(ctx, pgURL, sz.database()); err != nil {
 			return nil, err
 		}
 		db, err = store.Open(ctx, p.DatabaseURL, "")
@@ -98,6 +127,7 @@ func seedPlatform(ctx context.Context, engine string, regions int, dataDir, pgUR
 		return nil, err
 	}
 	w := newWorld(now, rules, hash, products)
+	credits := 0
 	for r := range regions {
 		g := w.region(r)
 		if err := insertRegion(ctx, db, w, g); err != nil {
@@ -111,8 +141,30 @@ func seedPlatform(ctx context.Context, engine string, regions int, dataDir, pgUR
 			}
 		}
 		p.Trips = g.trips // the last region's
+		credits += g.credits
 		log.Printf("%s: region %d/%d written (%d needs, %d deliveries, %d lines) at %.0f s", engine, r+1, regions,
 			len(g.needs), g.deliveries, g.lines, time.Since(start).Seconds())
+	}
+	// The payment reminders due today, made by the core as the reminders
+	// job makes them, and emailed: the job at the daemon's start finds
+	// none left. (The seeded shops pay nothing: every invoice of the last
+	// 90 days past its due date is reminded.)
+	reminders, err := payments.CreateReminders(ctx, db, now, rules.Today(now))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := store.Exec(ctx, db, `UPDATE reminders SET sent_at = created_at WHERE sent_at IS NULL`); err != nil {
+		return nil, err
+	}
+	log.Printf("%s: %d credit notes, %d reminders issued at %.0f s", engine, credits, len(reminders), time.Since(start).Seconds())
+	if sz.national {
+		shops, producers, err := seedFrance(ctx, db, w, p.Shops, p.Producers)
+		if err != nil {
+			return nil, err
+		}
+		p.Shops += shops
+		p.Producers += producers
+		log.Printf("%s: France's accounts written (%d shops, %d producers) at %.0f s", engine, shops, producers, time.Since(start).Seconds())
 	}
 	// The accounts' addresses stay unconfirmed, as the platform was seeded
 	// before accounts.InsertAll counted them confirmed (issue 18): documents

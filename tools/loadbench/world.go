@@ -186,6 +186,16 @@ type region struct {
 	lines      int
 	invoices   []billing.Invoice
 	counters   map[string]int64
+	settles    []settle
+	credits    int // credit notes issued by settles
+}
+
+// settle is an invoiced order with accepted claims and when their credit
+// notes were issued: with the invoice (billing.Issue settles the order),
+// or when the shop accepted the last of them, if after it.
+type settle struct {
+	order string
+	at    time.Time
 }
 
 // trip is a commitment of next month a producer corrects and its shop
@@ -454,7 +464,29 @@ func (w *world) bill(g *region) {
 		inv.Seq = g.counters[key]
 		inv.Number = billing.Number(inv.Year, inv.Seq)
 		g.invoices = append(g.invoices, inv)
+		claimed, at := false, inv.IssuedAt
+		for _, d := range f.Deliveries {
+			if d.Status == orders.Done && d.ClaimStatus == orders.ClaimAccepted {
+				claimed = true
+				if d.ClaimReviewedAt != nil {
+					at = latest(at, time.UnixMilli(*d.ClaimReviewedAt))
+				}
+			}
+		}
+		if claimed {
+			g.settles = append(g.settles, settle{order: f.ID, at: at})
+		}
 	}
+	// In time order, so that each producer's credit notes are numbered as
+	// they were issued.
+	sort.SliceStable(g.settles, func(a, b int) bool { return g.settles[a].at.Before(g.settles[b].at) })
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func (w *world) unitOf(product string) string { return w.products[w.index[product]].Unit }
