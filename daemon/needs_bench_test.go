@@ -118,12 +118,17 @@ const (
 // machine; each answer's Accept-Encoding is the sub-benchmark's (identity;
 // gzip, what Go's and most HTTP clients send; br, what a browser gets).
 //
+// A third phase runs the handler's reads alone (rawReads), from the same 16
+// goroutines.
+//
 // Reported: needs-req/s and limit-req/s (requests per second of wall
 // time, which on PostgreSQL includes the server's work), ratio (the first
 // over the second: the goal is ≥ 0.5), needs-cpu-ms and limit-cpu-ms (the
-// process's CPU time per request, without the PostgreSQL server's) and
-// cpu-ratio (the limit's CPU per request over the handler's). ns/op is the
-// time of both phases and means nothing by itself.
+// process's CPU time per request, without the PostgreSQL server's),
+// cpu-ratio (the limit's CPU per request over the handler's), reads-cpu-ms
+// (the reads alone) and floor-cpu-ratio (the limit's CPU over the limit's
+// plus the reads': the best cpu-ratio these reads allow). ns/op is the
+// time of the three phases and means nothing by itself.
 //
 //	go test ./daemon -run '^$' -bench BenchmarkNeedsLimit -benchtime 20x -count 3
 func BenchmarkNeedsLimit(b *testing.B) {
@@ -145,12 +150,14 @@ func BenchmarkNeedsLimit(b *testing.B) {
 			if !bytes.Equal(real, constant) {
 				b.Fatalf("the limit answers %d bytes unlike the handler's %d", len(constant), len(real))
 			}
+			reads := rawReads(db, shopID)
 			for _, accept := range []string{"identity", "gzip", "br"} {
 				b.Run(accept, func(b *testing.B) {
-					var needs, lim phases
+					var needs, lim, raw phases
 					for b.Loop() {
-						needs.run(b, h, shop, accept)
-						lim.run(b, limit, shop, accept)
+						needs.run(b, get(h, shop, accept))
+						lim.run(b, get(limit, shop, accept))
+						raw.run(b, reads)
 					}
 					b.ReportMetric(needs.perSecond(), "needs-req/s")
 					b.ReportMetric(lim.perSecond(), "limit-req/s")
@@ -158,10 +165,72 @@ func BenchmarkNeedsLimit(b *testing.B) {
 					b.ReportMetric(needs.cpuPerRequest(), "needs-cpu-ms")
 					b.ReportMetric(lim.cpuPerRequest(), "limit-cpu-ms")
 					b.ReportMetric(lim.cpuPerRequest()/needs.cpuPerRequest(), "cpu-ratio")
+					b.ReportMetric(raw.cpuPerRequest(), "reads-cpu-ms")
+					b.ReportMetric(lim.cpuPerRequest()/(lim.cpuPerRequest()+raw.cpuPerRequest()), "floor-cpu-ratio")
 					b.ReportMetric(float64(len(real)), "resp-bytes")
 				})
 			}
 		})
+	}
+}
+
+// get is one GET /api/needs on h with the session cookie and the
+// Accept-Encoding.
+func get(h http.Handler, cookie *http.Cookie, accept string) func() error {
+	return func() error {
+		req := httptest.NewRequest(http.MethodGet, "/api/needs", nil)
+		req.AddCookie(cookie)
+		req.Header.Set("Accept-Encoding", accept)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || (accept != "identity" && rec.Header().Get("Content-Encoding") != accept) {
+			return fmt.Errorf("GET /api/needs: %d, Content-Encoding %q", rec.Code, rec.Header().Get("Content-Encoding"))
+		}
+		return nil
+	}
+}
+
+// rawReads are the reads GET /api/needs makes for a shop (planning.List's
+// two queries: keep them in step), each row scanned into any and dropped:
+// what reading the answer costs the engine and the driver alone, without
+// the views, the session, huma or JSON. The limit's CPU plus theirs is
+// the least the handler can cost with these reads (floor-cpu-ratio).
+func rawReads(db *store.DB, shopID string) func() error {
+	queries := []string{
+		`SELECT n.id, n.product_id, n.month, n.quantity, n.updated_at FROM needs n
+			WHERE n.distributor_id = ? ORDER BY n.month, n.product_id, n.id`,
+		`SELECT p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at
+			FROM proposals p JOIN needs n ON n.id = p.need_id WHERE n.distributor_id = ?`,
+	}
+	read := func(q string) error {
+		rows, err := db.QueryContext(context.Background(), db.Rebind(q), shopID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		cols, err := rows.Columns()
+		if err != nil {
+			return err
+		}
+		vals := make([]any, len(cols))
+		dest := make([]any, len(cols))
+		for i := range vals {
+			dest[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	return func() error {
+		for _, q := range queries {
+			if err := read(q); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
@@ -172,9 +241,9 @@ type phases struct {
 	cpu      int64 // ns
 }
 
-// run makes needsPhase requests of GET /api/needs on h from needsClients
+// run makes needsPhase requests (calls of request) from needsClients
 // goroutines, each taking the next request until they are all made.
-func (p *phases) run(b *testing.B, h http.Handler, cookie *http.Cookie, accept string) {
+func (p *phases) run(b *testing.B, request func() error) {
 	var next atomic.Int64
 	var failed atomic.Value
 	var wg sync.WaitGroup
@@ -182,13 +251,8 @@ func (p *phases) run(b *testing.B, h http.Handler, cookie *http.Cookie, accept s
 	for range needsClients {
 		wg.Go(func() {
 			for next.Add(1) <= needsPhase {
-				req := httptest.NewRequest(http.MethodGet, "/api/needs", nil)
-				req.AddCookie(cookie)
-				req.Header.Set("Accept-Encoding", accept)
-				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK || (accept != "identity" && rec.Header().Get("Content-Encoding") != accept) {
-					failed.Store(fmt.Sprintf("GET /api/needs: %d, Content-Encoding %q", rec.Code, rec.Header().Get("Content-Encoding")))
+				if err := request(); err != nil {
+					failed.Store(err)
 				}
 			}
 		})
@@ -197,8 +261,8 @@ func (p *phases) run(b *testing.B, h http.Handler, cookie *http.Cookie, accept s
 	p.cpu += cpuTime(b) - cpu
 	p.wall += time.Since(start)
 	p.requests += needsPhase
-	if msg := failed.Load(); msg != nil {
-		b.Fatal(msg)
+	if err := failed.Load(); err != nil {
+		b.Fatal(err)
 	}
 }
 

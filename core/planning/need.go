@@ -141,8 +141,18 @@ type Filter struct {
 	OnlyProposalsOf string
 }
 
-// List returns the needs matching f with their proposals, by month then
-// product.
+// List returns the needs matching f with their proposals, by month, then
+// product, then id (the order of a producer's needs of several shops), each
+// need's proposals by creation, then id.
+//
+// It is the read behind GET /api/needs and the user load's needs, the
+// largest answers of the API (a shop planning 150 products over 24 months
+// has 3,600 needs), so it is written for speed (issue 20,
+// docs/BENCHMARKS.md): two queries scanned by hand into the views (no
+// reflection), only the columns the views show, the proposals sorted and
+// grouped in Go (SQLite would sort them in a temporary b-tree) into one
+// array shared by the views, each need's date of change formatted once per
+// distinct instant.
 func List(ctx context.Context, q store.Q, f Filter) ([]View, error) {
 	var w store.Where
 	w.And(f.DistributorID != "", "n.distributor_id = ?", f.DistributorID).
@@ -150,35 +160,158 @@ func List(ctx context.Context, q store.Q, f Filter) ([]View, error) {
 		And(f.To != "", "n.month <= ?", f.To).
 		And(f.TradedBy != "", "n.id IN (SELECT need_id FROM proposals WHERE producer_id = ?)", f.TradedBy)
 	where, args := w.SQL(), w.Args()
-	var needs []Need
-	if err := store.Select(ctx, q, &needs, `SELECT `+needColumns+` FROM needs n WHERE `+where+
-		` ORDER BY n.month, n.product_id`, args...); err != nil {
+	out, err := listNeeds(ctx, q, where, args, f.DistributorID)
+	if err != nil || len(out) == 0 {
+		return out, err
+	}
+	ps, err := listProposals(ctx, q, where, args, len(out))
+	if err != nil {
+		return nil, err
+	}
+	attach(out, ps, f.OnlyProposalsOf)
+	return out, nil
+}
+
+// listNeeds reads the needs of where, without their proposals; shop, when
+// the filter names it, is every need's shop (not read again per row).
+func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop string) ([]View, error) {
+	cols := `n.id, n.product_id, n.month, n.quantity, n.updated_at`
+	if shop == "" {
+		cols += `, n.distributor_id`
+	}
+	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT `+cols+` FROM needs n WHERE `+where+
+		` ORDER BY n.month, n.product_id, n.id`), args...)
+	if err != nil {
 		return nil, fmt.Errorf("planning: list needs: %w", err)
 	}
-	var ps []Proposal
-	if err := store.Select(ctx, q, &ps, `SELECT `+proposalColumns+` FROM proposals p
-		JOIN needs n ON n.id = p.need_id WHERE `+where+` ORDER BY p.created_at, p.id`, args...); err != nil {
-		return nil, fmt.Errorf("planning: list proposals: %w", err)
+	defer rows.Close()
+	out := make([]View, 0, 64)
+	stamps := map[int64]string{} // a plan's needs share a few instants
+	var (
+		id, product, month string
+		quantity, updated  int64
+		distributor        = shop
+	)
+	dest := []any{&id, &product, &month, &quantity, &updated, &distributor}
+	if shop != "" {
+		dest = dest[:5]
 	}
-	byNeed := make(map[string][]Proposal, len(needs))
-	for _, p := range ps {
-		byNeed[p.NeedID] = append(byNeed[p.NeedID], p)
-	}
-	out := make([]View, len(needs))
-	for i, n := range needs {
-		v := n.view(byNeed[n.ID])
-		if f.OnlyProposalsOf != "" && len(v.Proposals) > 0 {
-			own := []Proposal{}
-			for _, p := range v.Proposals {
-				if p.Producer == f.OnlyProposalsOf {
-					own = append(own, p)
-				}
-			}
-			v.Proposals = own
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("planning: list needs: %w", err)
 		}
-		out[i] = v
+		stamp, ok := stamps[updated]
+		if !ok {
+			stamp = time.UnixMilli(updated).UTC().Format(time.RFC3339)
+			stamps[updated] = stamp
+		}
+		out = append(out, View{ID: id, Product: product, Distributor: distributor, Date: month,
+			Quantity: decimal.Dec(quantity), UpdatedAt: stamp})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("planning: list needs: %w", err)
 	}
 	return out, nil
+}
+
+// listedProposal is a proposal read by List, with what orders it.
+type listedProposal struct {
+	Proposal
+	createdAt int64
+}
+
+// listProposals reads the proposals on the needs of where, in no order.
+func listProposals(ctx context.Context, q store.Q, where string, args []any, needs int) ([]listedProposal, error) {
+	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at
+		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE `+where), args...)
+	if err != nil {
+		return nil, fmt.Errorf("planning: list proposals: %w", err)
+	}
+	defer rows.Close()
+	ps := make([]listedProposal, 0, needs/2)
+	var p listedProposal
+	dest := []any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From,
+		(*int64)(&p.Quantity), (*int64)(&p.Price), &p.createdAt, &p.UpdatedAt}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("planning: list proposals: %w", err)
+		}
+		ps = append(ps, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("planning: list proposals: %w", err)
+	}
+	return ps, nil
+}
+
+// attach gives each view its proposals, by creation then id, and its
+// totals, then keeps only the proposals of onlyOf when it is set. The
+// proposals of all the views share one array, each view its own part.
+func attach(views []View, ps []listedProposal, onlyOf string) {
+	at := make(map[string]int32, len(views))
+	for i := range views {
+		at[views[i].ID] = int32(i)
+	}
+	// A counting sort by view: view i's part is all[ends[i]:ends[i+1]].
+	ends := make([]int32, len(views)+1)
+	of := make([]int32, len(ps))
+	for k := range ps {
+		i := at[ps[k].NeedID]
+		of[k] = i
+		ends[i+1]++
+	}
+	for i := 1; i <= len(views); i++ {
+		ends[i] += ends[i-1]
+	}
+	next := append([]int32(nil), ends[:len(views)]...)
+	order := make([]int32, len(ps)) // indexes into ps, by view
+	for k := range ps {
+		order[next[of[k]]] = int32(k)
+		next[of[k]]++
+	}
+	all := make([]Proposal, len(ps))
+	none := []Proposal{}
+	for i := range views {
+		v := &views[i]
+		start, end := ends[i], ends[i+1]
+		if start == end {
+			v.Proposals = none
+			v.QuantityAvailable = v.Quantity
+			continue
+		}
+		part := order[start:end]
+		// Few proposals per need: an insertion sort.
+		for a := 1; a < len(part); a++ {
+			for b := a; b > 0 && ps[part[b]].before(&ps[part[b-1]]); b-- {
+				part[b], part[b-1] = part[b-1], part[b]
+			}
+		}
+		own := all[start:end:end]
+		for k, j := range part {
+			own[k] = ps[j].Proposal
+		}
+		accepted, proposed := Totals(own)
+		v.QuantityAccepted, v.QuantityProposed = accepted, proposed
+		v.QuantityAvailable = v.Quantity - accepted - proposed
+		if onlyOf != "" {
+			kept := own[:0]
+			for _, p := range own {
+				if p.Producer == onlyOf {
+					kept = append(kept, p)
+				}
+			}
+			own = kept[:len(kept):len(kept)]
+		}
+		v.Proposals = own
+	}
+}
+
+// before orders the proposals of a need: by creation, then id.
+func (p *listedProposal) before(q *listedProposal) bool {
+	if p.createdAt != q.createdAt {
+		return p.createdAt < q.createdAt
+	}
+	return p.ID < q.ID
 }
 
 // Get returns one need with its proposals, or core.ErrNotFound.
