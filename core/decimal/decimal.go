@@ -23,6 +23,7 @@
 package decimal
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -196,6 +197,45 @@ func (d Dec) French() string {
 // MarshalJSON writes d as a JSON number.
 func (d Dec) MarshalJSON() ([]byte, error) {
 	return d.appendPlain(make([]byte, 0, 24)), nil
+}
+
+// AppendJSON appends d as MarshalJSON writes it, for the encoders that
+// write JSON by hand (encoding/json calls MarshalJSON for each value, then
+// checks and copies what it returns; a response of thousands of quantities
+// and prices, the user load, does without).
+func (d Dec) AppendJSON(b []byte) []byte { return d.appendPlain(b) }
+
+// Scan reads a stored Dec, as database/sql would into an int64 but
+// without reflection (the user load and every other read of quantities
+// and prices scan thousands): an integer, or its decimal text (PostgreSQL's
+// numeric results). NULL is refused; a nullable column is read into a
+// *Dec, left nil.
+func (d *Dec) Scan(src any) error {
+	switch v := src.(type) {
+	case int64:
+		*d = Dec(v)
+		return nil
+	case []byte:
+		return d.scanText(string(v))
+	case string:
+		return d.scanText(v)
+	case float64:
+		// What database/sql does with a float64 into an int64: its
+		// shortest text, read as an integer.
+		return d.scanText(strconv.FormatFloat(v, 'g', -1, 64))
+	case nil:
+		return errors.New("decimal: scan: NULL is not a number")
+	}
+	return fmt.Errorf("decimal: scan: unsupported %T", src)
+}
+
+func (d *Dec) scanText(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("decimal: scan %q: %w", s, err)
+	}
+	*d = Dec(n)
+	return nil
 }
 
 // UnmarshalJSON reads a JSON number with at most two decimals, by the

@@ -133,6 +133,9 @@ func TestPlainMatchesShortestFloat(t *testing.T) {
 		if b, _ := d.MarshalJSON(); string(b) != want {
 			t.Fatalf("%d: JSON %s, want %s", int64(d), b, want)
 		}
+		if b := d.AppendJSON([]byte(`[1,`)); string(b) != `[1,`+want {
+			t.Fatalf("%d: AppendJSON %s, want [1,%s", int64(d), b, want)
+		}
 	}
 	for d := Dec(-100_000); d <= 100_000; d++ {
 		check(d)
@@ -178,6 +181,29 @@ func TestJSON(t *testing.T) {
 	b, _ := json.Marshal(struct{ Q Dec }{1250})
 	if string(b) != `{"Q":12.5}` {
 		t.Fatal(string(b))
+	}
+}
+
+// TestScan: what database/sql gives an int64 destination — an integer,
+// the decimal text of one (PostgreSQL's numeric, as bytes), a float64
+// whose shortest text is an integer — and nothing else.
+func TestScan(t *testing.T) {
+	tests := []struct {
+		src  any
+		want Dec
+		ok   bool
+	}{
+		{int64(1250), 1250, true}, {int64(-7), -7, true}, {int64(math.MaxInt64), math.MaxInt64, true},
+		{[]byte("123456"), 123456, true}, {"-42", -42, true}, {float64(300), 300, true}, {float64(-5), -5, true},
+		{[]byte("12.5"), 0, false}, {"1e3", 0, false}, {"", 0, false}, {float64(1.5), 0, false},
+		{float64(1e21), 0, false}, {nil, 0, false}, {true, 0, false}, {[]byte("99999999999999999999"), 0, false},
+	}
+	for _, tt := range tests {
+		d := Dec(99)
+		err := d.Scan(tt.src)
+		if (err == nil) != tt.ok || (tt.ok && d != tt.want) {
+			t.Errorf("Scan(%#v) = %d, %v; want %d, ok %v", tt.src, int64(d), err, int64(tt.want), tt.ok)
+		}
 	}
 }
 

@@ -340,14 +340,3 @@ func stamp(ms *int64) string {
 	}
 	return time.UnixMilli(*ms).UTC().Format(time.RFC3339)
 }
-
-// LoadViews returns the orders matching f as viewerID sees them, what
-// Views(Load(f), viewerID) gives, reading only the columns the views show:
-// it serves the user load.
-func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]View, error) {
-	fs, err := load(ctx, q, f, viewColumns)
-	if err != nil {
-		return nil, err
-	}
-	return Views(fs, viewerID), nil
-}

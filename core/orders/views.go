@@ -1,0 +1,266 @@
+package orders
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"primeur/core/decimal"
+	"primeur/core/store"
+)
+
+// LoadViews returns the orders matching f as viewerID sees them, what
+// Views(Load(f), viewerID) gives, reading only the columns the views show:
+// it serves the user load, whose largest part a shop's year of deliveries
+// is (issue 20). The rows are scanned by hand straight into the views —
+// no reflection, no intermediate Full —, and each order's deliveries and
+// each delivery's lines are windows of one slice (their rows usually
+// arrive grouped, SQLite reading them through the orders' index; else
+// they are regrouped in one pass), sorted as Load sorts them.
+func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]View, error) {
+	if f.IDs != nil && len(f.IDs) == 0 {
+		return []View{}, nil
+	}
+	where, args := f.where()
+	vs := make([]View, 0, 64)
+	orderAt := make(map[string]int32, 64)
+	// Each query scans into one row's destinations, given once.
+	var v View
+	var producer, distributor string
+	err := each(ctx, q, `SELECT `+viewColumns.orders+`
+		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args, []any{&v.ID, &producer, &distributor, &v.Date}, func() {
+		v.Distributor, v.Producer = "", ""
+		if viewerID == producer {
+			v.Distributor = distributor
+		} else {
+			v.Producer = producer
+		}
+		orderAt[v.ID] = int32(len(vs))
+		vs = append(vs, v)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("orders: load: %w", err)
+	}
+
+	ds := make([]DeliveryView, 0, 4*len(vs)+8)
+	dOrder := make([]int32, 0, cap(ds))
+	var d DeliveryView
+	var sent, reviewed nullMillis
+	err = each(ctx, q, `SELECT `+viewColumns.deliveries+`
+		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where, args,
+		[]any{&d.ID, &d.OrderID, &d.Status, &d.Date, (*int64Scan)(&d.Chrono), &d.ClaimStatus, &sent, &reviewed}, func() {
+			at, ok := orderAt[d.OrderID]
+			if !ok {
+				return // not one of the orders read (written in between)
+			}
+			d.ClaimSentAt, d.ClaimReviewedAt = sent.stamp(), reviewed.stamp()
+			ds = append(ds, d)
+			dOrder = append(dOrder, at)
+		})
+	if err != nil {
+		return nil, fmt.Errorf("orders: load deliveries: %w", err)
+	}
+	ds, dStart, dEnd := group(ds, dOrder, len(vs))
+	deliveryAt := make(map[string]int32, len(ds))
+	for i := range vs {
+		win := ds[dStart[i]:dEnd[i]:dEnd[i]]
+		// Chronos are unique per producer, and an order has one producer.
+		slices.SortFunc(win, func(a, b DeliveryView) int {
+			if c := strings.Compare(a.Date, b.Date); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Chrono, b.Chrono)
+		})
+		vs[i].Deliveries = win
+		for j := range win {
+			deliveryAt[win[j].ID] = dStart[i] + int32(j)
+		}
+	}
+
+	ls := make([]LineView, 0, 3*len(ds)+8)
+	lDelivery := make([]int32, 0, cap(ls))
+	var l LineView
+	var deliveryID string
+	var lineSent nullDec
+	err = each(ctx, q, `SELECT `+viewColumns.lines+`
+		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
+		WHERE `+where, args, []any{&l.ID, &deliveryID, &l.Product, &l.Price, &l.QuantityExpected, &lineSent, &l.QuantityClaimed,
+		&l.ClaimType, &l.ClaimComment}, func() {
+		at, ok := deliveryAt[deliveryID]
+		if !ok {
+			return
+		}
+		l.QuantitySent = l.QuantityExpected
+		if lineSent.ok {
+			l.QuantitySent = lineSent.d
+		}
+		ls = append(ls, l)
+		lDelivery = append(lDelivery, at)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("orders: load lines: %w", err)
+	}
+	ls, lStart, lEnd := group(ls, lDelivery, len(ds))
+	for i := range ds {
+		win := ls[lStart[i]:lEnd[i]:lEnd[i]]
+		// One line per product and delivery: the product orders them.
+		slices.SortFunc(win, func(a, b LineView) int { return strings.Compare(a.Product, b.Product) })
+		ds[i].DeliveryLines = win
+	}
+
+	invoiced := 0
+	var inv InvoiceRef
+	var orderID string
+	var issued int64Scan
+	err = each(ctx, q, `SELECT i.id, i.order_id, i.number, i.issued_at
+		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
+		invoiced++
+		if at, ok := orderAt[orderID]; ok {
+			ref := InvoiceRef{ID: inv.ID, Number: inv.Number, IssuedAt: stamp((*int64)(&issued))}
+			vs[at].Invoice = &ref
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("orders: load invoices: %w", err)
+	}
+	if invoiced == 0 {
+		return vs, nil
+	}
+	var c CreditRef
+	err = each(ctx, q, `SELECT c.id, c.order_id, c.number, c.kind, c.delivery_id, c.issued_at
+		FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args,
+		[]any{&c.ID, &c.OrderID, &c.Number, &c.Kind, &c.DeliveryID, (*int64Scan)(&c.Issued)}, func() {
+			if at, ok := orderAt[c.OrderID]; ok && vs[at].Invoice != nil {
+				c.IssuedAt = stamp(&c.Issued)
+				vs[at].Invoice.Credits = append(vs[at].Invoice.Credits, c)
+			}
+		})
+	if err != nil {
+		return nil, fmt.Errorf("orders: load credit notes: %w", err)
+	}
+	return vs, nil
+}
+
+// each runs query (its IN (?) arguments expanded), scans every row into
+// dest and calls row.
+func each(ctx context.Context, q store.Q, query string, args []any, dest []any, row func()) error {
+	query, args, err := store.In(q, query, args...)
+	if err != nil {
+		return err
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		row()
+	}
+	return rows.Err()
+}
+
+// group arranges items so that those of each of the n groups (keys[i] is
+// item i's) are contiguous, and returns them with each group's window
+// [start, end). Items already grouped — each group's in one run, the
+// runs in any order — stay where they are; otherwise they are copied in
+// group order, keeping their order within a group.
+func group[T any](items []T, keys []int32, n int) (out []T, start, end []int32) {
+	start, end = make([]int32, n), make([]int32, n)
+	grouped := true
+	for i := 0; i < len(keys); {
+		k, j := keys[i], i+1
+		for j < len(keys) && keys[j] == k {
+			j++
+		}
+		if end[k] != 0 { // a second run of the group
+			grouped = false
+			break
+		}
+		start[k], end[k] = int32(i), int32(j)
+		i = j
+	}
+	if grouped {
+		return items, start, end
+	}
+	clear(end)
+	for _, k := range keys {
+		end[k]++
+	}
+	next := int32(0)
+	for k := range end {
+		start[k] = next
+		next += end[k]
+		end[k] = start[k]
+	}
+	out = make([]T, len(items))
+	for i, k := range keys {
+		out[end[k]] = items[i]
+		end[k]++
+	}
+	return out, start, end
+}
+
+// int64Scan scans an integer column without database/sql's reflection.
+type int64Scan int64
+
+// Scan reads an integer (or its decimal text).
+func (v *int64Scan) Scan(src any) error {
+	switch s := src.(type) {
+	case int64:
+		*v = int64Scan(s)
+		return nil
+	case []byte:
+		return v.parse(string(s))
+	case string:
+		return v.parse(s)
+	}
+	return fmt.Errorf("orders: scan %T into an integer", src)
+}
+
+func (v *int64Scan) parse(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	*v = int64Scan(n)
+	return err
+}
+
+// nullMillis scans a nullable instant in Unix milliseconds.
+type nullMillis struct {
+	ms int64Scan
+	ok bool
+}
+
+// Scan reads NULL or an integer.
+func (n *nullMillis) Scan(src any) error {
+	if n.ok = src != nil; !n.ok {
+		return nil
+	}
+	return n.ms.Scan(src)
+}
+
+// stamp is the instant in RFC 3339, "" when NULL.
+func (n nullMillis) stamp() string {
+	if !n.ok {
+		return ""
+	}
+	return stamp((*int64)(&n.ms))
+}
+
+// nullDec scans a nullable quantity.
+type nullDec struct {
+	d  decimal.Dec
+	ok bool
+}
+
+// Scan reads NULL or a Dec.
+func (n *nullDec) Scan(src any) error {
+	if n.ok = src != nil; !n.ok {
+		return nil
+	}
+	return n.d.Scan(src)
+}
