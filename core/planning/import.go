@@ -52,8 +52,9 @@ type ImportChange struct {
 	To        decimal.Dec  `json:"to" doc:"The quantity imported" example:"120"`
 }
 
-// ProgressFunc hears of an import's progress: done of total months written,
-// the last one being month. It is called inside the import's transaction.
+// ProgressFunc hears of an import's progress: done of total months sent to
+// the database, the last one being month. It is called inside the import's
+// transaction, once per month, in the file's order.
 type ProgressFunc func(done, total int, month string)
 
 // ImportOptions tune ImportXLSX.
@@ -61,7 +62,8 @@ type ImportOptions struct {
 	// DryRun applies the import and rolls it back: the result says what
 	// would happen, the database is left as it was.
 	DryRun bool
-	// Progress, when set, is called after each month written.
+	// Progress, when set, is called as each month's changes and new needs
+	// have gone to the database (applyMonths).
 	Progress ProgressFunc
 }
 
@@ -124,12 +126,10 @@ func (imp *Import) Apply(ctx context.Context, q store.Q, distributorID string, n
 	if res.Rounded == nil {
 		res.Rounded = []ImportRounding{}
 	}
+	var err error
 	cells := imp.byMonth()
-	before, err := storedQuantities(ctx, q, distributorID, imp.Months)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	res.Needs, res.DBErrors, res.DBSuccesses, err = applyMonths(ctx, q, distributorID, imp.Months, cells, now, progress)
+	var before map[needKey]Need
+	res.Needs, res.DBErrors, res.DBSuccesses, before, err = applyMonths(ctx, q, distributorID, imp.Months, cells, now, progress)
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -140,32 +140,10 @@ func (imp *Import) Apply(ctx context.Context, q store.Q, distributorID string, n
 
 type needKey struct{ product, month string }
 
-// storedQuantities reads the distributor's needs of months, the quantities
-// an import's changes start from.
-func storedQuantities(ctx context.Context, q store.Q, distributorID string, months []string) (map[needKey]decimal.Dec, error) {
-	out := map[needKey]decimal.Dec{}
-	if len(months) == 0 {
-		return out, nil
-	}
-	var rows []struct {
-		Product  string      `db:"product_id"`
-		Month    string      `db:"month"`
-		Quantity decimal.Dec `db:"quantity"`
-	}
-	if err := store.SelectIn(ctx, q, &rows, `SELECT product_id, month, quantity FROM needs WHERE distributor_id = ? AND month IN (?)`,
-		distributorID, months); err != nil {
-		return nil, fmt.Errorf("planning: needs before the import: %w", err)
-	}
-	for _, r := range rows {
-		out[needKey{r.Product, r.Month}] = r.Quantity
-	}
-	return out, nil
-}
-
 // changesOf lists the cells written that create or change a need, in file
 // order by month, leaving out the refused ones and those already at their
 // quantity (or zero where there is no need).
-func changesOf(cells [][]sourcedCell, before map[needKey]decimal.Dec, refused []ImportError) []ImportChange {
+func changesOf(cells [][]sourcedCell, before map[needKey]Need, refused []ImportError) []ImportChange {
 	skip := map[needKey]bool{}
 	for _, r := range refused {
 		skip[needKey{r.ProductID, r.Date}] = true
@@ -174,7 +152,8 @@ func changesOf(cells [][]sourcedCell, before map[needKey]decimal.Dec, refused []
 	for _, month := range cells {
 		for _, c := range month {
 			k := needKey{c.ProductID, c.Month}
-			old, found := before[k]
+			n, found := before[k]
+			old := n.Quantity
 			if skip[k] || found && old == c.Quantity || !found && c.Quantity == 0 {
 				continue
 			}
@@ -195,40 +174,61 @@ type sourcedCell struct {
 	ref  string
 }
 
-// applyMonths writes cells month by month (cells[i] are those of
-// months[i]), so that each Write locks and reads only one month's needs.
-func applyMonths(ctx context.Context, q store.Q, distributorID string, months []string, cells [][]sourcedCell, now time.Time, progress ProgressFunc) ([]View, []ImportError, int, error) {
-	needs, refused, applied := []View{}, []ImportError{}, 0
+// applyMonths writes cells (cells[i] are those of months[i]) in one Write
+// for all the months, and returns, besides what it wrote, the needs of
+// those months as they were before. progress hears of each month once its
+// changes and new needs have gone to the database (the new needs stream
+// in, month after month, inside Write): the first month's report comes
+// with the others still to send. The context is checked after each.
+func applyMonths(ctx context.Context, q store.Q, distributorID string, months []string, cells [][]sourcedCell, now time.Time, progress ProgressFunc) ([]View, []ImportError, int, map[needKey]Need, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, 0, nil, err
+	}
+	var all []Cell
+	source := map[needKey]sourcedCell{}
+	index := make(map[string]int, len(months))
 	for i, list := range cells {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, 0, err
-		}
-		if len(list) > 0 {
-			plain := make([]Cell, len(list))
-			source := make(map[string]sourcedCell, len(list))
-			for j, c := range list {
-				plain[j] = c.Cell
-				source[c.ProductID] = c
-			}
-			res, err := Write(ctx, q, distributorID, plain, now)
-			if err != nil {
-				return nil, nil, 0, err
-			}
-			needs = append(needs, res.Needs...)
-			applied += res.Created + res.Updated + res.Unchanged
-			for _, r := range res.Refused {
-				s := source[r.ProductID]
-				refused = append(refused, ImportError{
-					Product: s.name, ProductID: r.ProductID, Date: r.Month, Quantity: r.Quantity,
-					Reserved: r.Reserved, Cell: s.ref, Message: r.Message,
-				})
-			}
-		}
-		if progress != nil {
-			progress(i+1, len(months), months[i])
+		index[months[i]] = i
+		for _, c := range list {
+			all = append(all, c.Cell)
+			source[needKey{c.ProductID, c.Month}] = c
 		}
 	}
-	return needs, refused, applied, nil
+	reported := 0 // months reported so far
+	report := func(upTo int) {
+		for ; reported < upTo; reported++ {
+			if progress != nil {
+				progress(reported+1, len(months), months[reported])
+			}
+		}
+	}
+	res, before, err := write(ctx, q, distributorID, all, now, false, func(month string) {
+		// The rows of the months before this one are sent: a cancelled
+		// context fails the next row's write.
+		report(index[month])
+	})
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	report(len(months))
+	if err := ctx.Err(); err != nil {
+		return nil, nil, 0, nil, err
+	}
+	needs, refused := res.Needs, []ImportError{}
+	if needs == nil {
+		needs = []View{}
+	}
+	for _, r := range res.Refused {
+		s := source[needKey{r.ProductID, r.Month}]
+		refused = append(refused, ImportError{
+			Product: s.name, ProductID: r.ProductID, Date: r.Month, Quantity: r.Quantity,
+			Reserved: r.Reserved, Cell: s.ref, Message: r.Message,
+		})
+	}
+	if before == nil {
+		before = map[needKey]Need{}
+	}
+	return needs, refused, res.Created + res.Updated + res.Unchanged, before, nil
 }
 
 // recordImport records the one need:import event of an import: how many

@@ -108,6 +108,11 @@ func Reserved(ps []Proposal) decimal.Dec {
 }
 
 func (n Need) view(ps []Proposal) View {
+	return n.viewStamped(ps, time.UnixMilli(n.UpdatedAt).UTC().Format(time.RFC3339))
+}
+
+// viewStamped is view with the need's date of change already formatted.
+func (n Need) viewStamped(ps []Proposal, updatedAt string) View {
 	if ps == nil {
 		ps = []Proposal{}
 	}
@@ -121,7 +126,7 @@ func (n Need) view(ps []Proposal) View {
 		QuantityAccepted:  accepted,
 		QuantityProposed:  proposed,
 		QuantityAvailable: n.Quantity - accepted - proposed,
-		UpdatedAt:         time.UnixMilli(n.UpdatedAt).UTC().Format(time.RFC3339),
+		UpdatedAt:         updatedAt,
 		Proposals:         ps,
 	}
 }

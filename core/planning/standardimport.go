@@ -160,7 +160,7 @@ func ImportStandard(ctx context.Context, q store.Q, distributorID string, turnov
 		}
 	}
 	var res StandardResult
-	res.Needs, res.DBErrors, res.DBSuccesses, err = applyMonths(ctx, q, distributorID, months, cells, now, progress)
+	res.Needs, res.DBErrors, res.DBSuccesses, _, err = applyMonths(ctx, q, distributorID, months, cells, now, progress)
 	if err != nil {
 		return StandardResult{}, err
 	}

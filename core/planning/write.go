@@ -8,6 +8,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/activity"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/store"
@@ -51,28 +52,39 @@ const batchRows = 500
 // past: those cells are refused and change nothing. Zero quantities create
 // nothing. Cells must name distinct (product, month) pairs. Write reads the
 // distributor's needs for the cells' months and their proposals in two
-// queries, locking them, and writes in batches, so that an import of
-// thousands of cells stays fast.
+// queries, locking them, then writes the changed needs in one statement
+// (batches on SQLite) and inserts the new ones in bulk (COPY on
+// PostgreSQL, batches on SQLite), so that an import of thousands of cells
+// stays fast. On PostgreSQL the writers of one shop's needs take turns (a
+// transaction-scoped advisory lock on the shop): a need another writer
+// creates meanwhile is read as existing, never inserted twice.
 func Write(ctx context.Context, q store.Q, distributorID string, cells []Cell, now time.Time) (Result, error) {
-	return write(ctx, q, distributorID, cells, now, false)
+	res, _, err := write(ctx, q, distributorID, cells, now, false, nil)
+	return res, err
 }
 
 // WriteAll is Write, all or nothing: if any cell would be refused, nothing
 // is written and the first refusal is returned as a core.Refusal.
 func WriteAll(ctx context.Context, q store.Q, distributorID string, cells []Cell, now time.Time) (Result, error) {
-	return write(ctx, q, distributorID, cells, now, true)
+	res, _, err := write(ctx, q, distributorID, cells, now, true, nil)
+	return res, err
 }
 
-func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, now time.Time, strict bool) (Result, error) {
+// write is Write, all or nothing when strict. It also returns the needs of
+// the cells' months as they were before. sending, when
+// set, hears of the new needs as they go to the database, in cell order:
+// it is called with the month of each new need whose month differs from the
+// previous one's (the updates are written before).
+func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, now time.Time, strict bool, sending func(month string)) (Result, map[needKey]Need, error) {
 	var res Result
 	if len(cells) == 0 {
-		return res, nil
+		return res, nil, nil
 	}
-	months, seen := map[string]bool{}, make(map[string]bool, len(cells))
+	months, seen := map[string]bool{}, make(map[needKey]bool, len(cells))
 	for _, c := range cells {
-		key := c.ProductID + "|" + c.Month
+		key := needKey{c.ProductID, c.Month}
 		if seen[key] {
-			return res, fmt.Errorf("planning: %s appears twice in one write", key)
+			return res, nil, fmt.Errorf("planning: %s|%s appears twice in one write", c.ProductID, c.Month)
 		}
 		seen[key] = true
 		months[c.Month] = true
@@ -81,22 +93,26 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 	for m := range months {
 		monthList = append(monthList, m)
 	}
+	thisMonth := calendar.MonthOf(now).String() // a month before it is past (isPast)
+	if err := takeTurn(ctx, q, distributorID); err != nil {
+		return res, nil, err
+	}
 	existing, err := lockNeeds(ctx, q, distributorID, monthList)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	reserved, err := reservedOf(ctx, q, distributorID, monthList)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 
 	ms := now.UnixMilli()
-	var writes []Need
+	writes := make([]Need, 0, len(cells))
+	var created, updated []Need
 	for _, c := range cells {
-		key := c.ProductID + "|" + c.Month
-		n, found := existing[key]
+		n, found := existing[needKey{c.ProductID, c.Month}]
 		switch {
-		case isPast(c.Month, now):
+		case c.Month < thisMonth:
 			res.Refused = append(res.Refused, Refused{Cell: c, Reserved: reserved[n.ID], Message: MsgPastMonth})
 			continue
 		case found && c.Quantity < reserved[n.ID]:
@@ -113,32 +129,72 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 		}
 		n.Quantity, n.UpdatedAt = c.Quantity, ms
 		writes = append(writes, n)
+		if found {
+			updated = append(updated, n)
+		} else {
+			created = append(created, n)
+		}
 	}
 	if strict && len(res.Refused) > 0 {
-		return Result{}, core.Refuse(core.ErrConflict, res.Refused[0].Message)
+		return Result{}, nil, core.Refuse(core.ErrConflict, res.Refused[0].Message)
 	}
-	if err := upsert(ctx, q, writes); err != nil {
-		return Result{}, err
+	if err := upsert(ctx, q, updated); err != nil {
+		return Result{}, nil, err
+	}
+	if err := insertNew(ctx, q, created, sending); err != nil {
+		return Result{}, nil, err
 	}
 	if len(writes) > 0 {
 		views, err := viewsOf(ctx, q, writes, existing)
 		if err != nil {
-			return Result{}, err
+			return Result{}, nil, err
 		}
 		res.Needs = views
 	}
-	return res, nil
+	return res, existing, nil
 }
 
-func lockNeeds(ctx context.Context, q store.Q, distributorID string, months []string) (map[string]Need, error) {
+// takeTurn makes the writers of a shop's needs take turns on PostgreSQL,
+// for the rest of the transaction: Write inserts the needs it did not
+// find, and two writers inserting the same new need would otherwise clash
+// on the unique (shop, product, month). SQLite's writers already take
+// turns (one write transaction at a time).
+func takeTurn(ctx context.Context, q store.Q, distributorID string) error {
+	if q.DriverName() != "postgres" {
+		return nil
+	}
+	if _, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('planning.needs ' || $1, 0))`, distributorID); err != nil {
+		return fmt.Errorf("planning: wait for the shop's other writes: %w", err)
+	}
+	return nil
+}
+
+// insertNew inserts needs Write found missing (store.Insert: COPY on
+// PostgreSQL inside a transaction), telling sending of each change of
+// month as the rows go.
+func insertNew(ctx context.Context, q store.Q, needs []Need, sending func(month string)) error {
+	if err := store.Insert(ctx, q, "needs", []string{"id", "distributor_id", "product_id", "month", "quantity", "created_at", "updated_at"},
+		len(needs), func(i int, v []any) {
+			n := needs[i]
+			if sending != nil && (i == 0 || n.Month != needs[i-1].Month) {
+				sending(n.Month)
+			}
+			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = n.ID, n.DistributorID, n.ProductID, n.Month, int64(n.Quantity), n.CreatedAt, n.UpdatedAt
+		}); err != nil {
+		return fmt.Errorf("planning: insert needs: %w", err)
+	}
+	return nil
+}
+
+func lockNeeds(ctx context.Context, q store.Q, distributorID string, months []string) (map[needKey]Need, error) {
 	var needs []Need
 	if err := store.SelectIn(ctx, q, &needs, `SELECT `+needColumnsSimple+` FROM needs
 		WHERE distributor_id = ? AND month IN (?)`+store.ForUpdate(q), distributorID, months); err != nil {
 		return nil, fmt.Errorf("planning: read needs: %w", err)
 	}
-	out := make(map[string]Need, len(needs))
+	out := make(map[needKey]Need, len(needs))
 	for _, n := range needs {
-		out[n.ProductID+"|"+n.Month] = n
+		out[needKey{n.ProductID, n.Month}] = n
 	}
 	return out, nil
 }
@@ -188,7 +244,8 @@ var needWrites = []store.Column{{Name: "id", Type: "text"}, {Name: "distributor_
 
 // upsert writes needs, new or changed, in one statement on PostgreSQL
 // (store.Upsert): an existing need of the same shop, product and month
-// takes the new quantity and update time.
+// takes the new quantity and update time. Write gives it the needs it
+// changes.
 func upsert(ctx context.Context, q store.Q, needs []Need) error {
 	if err := store.Upsert(ctx, q, "needs", needWrites, []string{"distributor_id", "product_id", "month"},
 		[]string{"quantity", "updated_at"}, len(needs), func(i int, v []any) {
@@ -203,10 +260,10 @@ func upsert(ctx context.Context, q store.Q, needs []Need) error {
 // viewsOf returns the views of needs just written, with their proposals.
 // Only needs that existed before the write can have proposals: those just
 // created are not looked up.
-func viewsOf(ctx context.Context, q store.Q, needs []Need, existing map[string]Need) ([]View, error) {
+func viewsOf(ctx context.Context, q store.Q, needs []Need, existing map[needKey]Need) ([]View, error) {
 	ids := make([]string, 0, len(existing))
 	for _, n := range needs {
-		if _, found := existing[n.ProductID+"|"+n.Month]; found {
+		if _, found := existing[needKey{n.ProductID, n.Month}]; found {
 			ids = append(ids, n.ID)
 		}
 	}
@@ -222,8 +279,12 @@ func viewsOf(ctx context.Context, q store.Q, needs []Need, existing map[string]N
 		}
 	}
 	out := make([]View, len(needs))
+	var stamp string // the needs of a write share their instant
 	for i, n := range needs {
-		out[i] = n.view(byNeed[n.ID])
+		if i == 0 || n.UpdatedAt != needs[i-1].UpdatedAt {
+			stamp = time.UnixMilli(n.UpdatedAt).UTC().Format(time.RFC3339)
+		}
+		out[i] = n.viewStamped(byNeed[n.ID], stamp)
 	}
 	return out, nil
 }
