@@ -342,6 +342,14 @@ func (s *jsonStream) deliveries(ds []orders.DeliveryView) {
 
 const hexDigits = "0123456789abcdef"
 
+// special8 reports whether one of the eight bytes of x is a control
+// character, '"', '\\' or not ASCII.
+func special8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	return (x&highs | zero(x^(ones*'"')) | zero(x^(ones*'\\')) | (x-ones*0x20)&^x&highs) != 0
+}
+
 // appendString appends s as a JSON string exactly as encoding/json does
 // without HTML escaping: '"' and '\\' escaped, control characters as \b,
 // \f, \n, \r, \t or \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029 as
@@ -350,6 +358,15 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while none needs a look (most of the
+		// load's strings are ids and dates).
+		for i+8 <= len(s) && !special8(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

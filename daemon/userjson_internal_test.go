@@ -54,7 +54,8 @@ func TestUserLoadAppendJSON(t *testing.T) {
 // FuzzAppendString: appendString writes every string as encoding/json
 // does without HTML escaping.
 func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "abc", "é\u2028\u2029<>&", "\x00\x1f\"\\\b\f\n\r\t", "\xff\xfe", "a\xc3", "\U0001F600"} {
+	for _, s := range []string{"", "abc", "é\u2028\u2029<>&", "\x00\x1f\"\\\b\f\n\r\t", "\xff\xfe", "a\xc3", "\U0001F600",
+		"01a21998-e41e-7023-bd5a-d44cd3544a55", "01234567\"9abcdef", "abcdefgh\x1f", "abcdefghijklmno\\", "abcdefgé", "~~~~~~~~ \x7f\x7f"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -17,9 +17,8 @@ import (
 // it serves the user load, whose largest part a shop's year of deliveries
 // is (issue 20). The rows are scanned by hand straight into the views —
 // no reflection, no intermediate Full —, and each order's deliveries and
-// each delivery's lines are windows of one slice (their rows usually
-// arrive grouped, SQLite reading them through the orders' index; else
-// they are regrouped in one pass), sorted as Load sorts them.
+// each delivery's lines are windows of a few large slabs (windows),
+// sorted as Load sorts them.
 func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]View, error) {
 	if f.IDs != nil && len(f.IDs) == 0 {
 		return []View{}, nil
@@ -45,8 +44,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 		return nil, fmt.Errorf("orders: load: %w", err)
 	}
 
-	ds := make([]DeliveryView, 0, 4*len(vs)+8)
-	dOrder := make([]int32, 0, cap(ds))
+	dw := newWindows[DeliveryView](len(vs), 256)
 	var d DeliveryView
 	var sent, reviewed nullMillis
 	err = each(ctx, q, `SELECT `+viewColumns.deliveries+`
@@ -57,16 +55,15 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 				return // not one of the orders read (written in between)
 			}
 			d.ClaimSentAt, d.ClaimReviewedAt = sent.stamp(), reviewed.stamp()
-			ds = append(ds, d)
-			dOrder = append(dOrder, at)
+			dw.add(at, d)
 		})
 	if err != nil {
 		return nil, fmt.Errorf("orders: load deliveries: %w", err)
 	}
-	ds, dStart, dEnd := group(ds, dOrder, len(vs))
-	deliveryAt := make(map[string]int32, len(ds))
-	for i := range vs {
-		win := ds[dStart[i]:dEnd[i]:dEnd[i]]
+	// Every delivery by its number, orders and dates in order.
+	ds := make([]*DeliveryView, 0, dw.rows)
+	deliveryAt := make(map[string]int32, dw.rows)
+	for i, win := range dw.finish() {
 		// Chronos are unique per producer, and an order has one producer.
 		slices.SortFunc(win, func(a, b DeliveryView) int {
 			if c := strings.Compare(a.Date, b.Date); c != 0 {
@@ -76,12 +73,12 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 		})
 		vs[i].Deliveries = win
 		for j := range win {
-			deliveryAt[win[j].ID] = dStart[i] + int32(j)
+			deliveryAt[win[j].ID] = int32(len(ds))
+			ds = append(ds, &win[j])
 		}
 	}
 
-	ls := make([]LineView, 0, 3*len(ds)+8)
-	lDelivery := make([]int32, 0, cap(ls))
+	lw := newWindows[LineView](len(ds), 1024)
 	var l LineView
 	var deliveryID string
 	var lineSent nullDec
@@ -97,15 +94,12 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 		if lineSent.ok {
 			l.QuantitySent = lineSent.d
 		}
-		ls = append(ls, l)
-		lDelivery = append(lDelivery, at)
+		lw.add(at, l)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("orders: load lines: %w", err)
 	}
-	ls, lStart, lEnd := group(ls, lDelivery, len(ds))
-	for i := range ds {
-		win := ls[lStart[i]:lEnd[i]:lEnd[i]]
+	for i, win := range lw.finish() {
 		// One line per product and delivery: the product orders them.
 		slices.SortFunc(win, func(a, b LineView) int { return strings.Compare(a.Product, b.Product) })
 		ds[i].DeliveryLines = win
@@ -165,45 +159,66 @@ func each(ctx context.Context, q store.Q, query string, args []any, dest []any, 
 	return rows.Err()
 }
 
-// group arranges items so that those of each of the n groups (keys[i] is
-// item i's) are contiguous, and returns them with each group's window
-// [start, end). Items already grouped — each group's in one run, the
-// runs in any order — stay where they are; otherwise they are copied in
-// group order, keeping their order within a group.
-func group[T any](items []T, keys []int32, n int) (out []T, start, end []int32) {
-	start, end = make([]int32, n), make([]int32, n)
-	grouped := true
-	for i := 0; i < len(keys); {
-		k, j := keys[i], i+1
-		for j < len(keys) && keys[j] == k {
-			j++
+// windows gathers rows by key (an order's deliveries, a delivery's
+// lines), each key's into one window of a few large slabs: a key's rows
+// usually come in one run — SQLite reads them through the orders' index,
+// order by order, delivery by delivery —, copied into the slab when the
+// run ends, so that a shop's year of lines costs about its own size,
+// without the copies of a growing slice nor an allocation per key. The
+// rows of a key that come in several runs (PostgreSQL's hash joins) are
+// put together in a window of their own.
+type windows[T any] struct {
+	win  [][]T
+	slab []T
+	size int // of a slab
+	run  []T // the rows of the run being read, of key
+	key  int32
+	rows int
+}
+
+func newWindows[T any](keys, slab int) *windows[T] {
+	return &windows[T]{win: make([][]T, keys), size: slab, key: -1}
+}
+
+// add adds v, of key.
+func (w *windows[T]) add(key int32, v T) {
+	if key != w.key {
+		w.end()
+		w.key = key
+	}
+	w.run = append(w.run, v)
+	w.rows++
+}
+
+// end puts the run's rows in its key's window.
+func (w *windows[T]) end() {
+	if len(w.run) == 0 {
+		return
+	}
+	if old := w.win[w.key]; old != nil { // a run more of the key
+		w.win[w.key] = append(old[:len(old):len(old)], w.run...)
+	} else {
+		if cap(w.slab)-len(w.slab) < len(w.run) {
+			w.slab = make([]T, 0, max(w.size, len(w.run)))
 		}
-		if end[k] != 0 { // a second run of the group
-			grouped = false
-			break
+		n := len(w.slab)
+		w.slab = append(w.slab, w.run...)
+		w.win[w.key] = w.slab[n:len(w.slab):len(w.slab)]
+	}
+	clear(w.run) // no pointer kept in the run's array
+	w.run = w.run[:0]
+}
+
+// finish returns each key's window, an empty one for a key without rows.
+func (w *windows[T]) finish() [][]T {
+	w.end()
+	none := make([]T, 0)
+	for k, win := range w.win {
+		if win == nil {
+			w.win[k] = none
 		}
-		start[k], end[k] = int32(i), int32(j)
-		i = j
 	}
-	if grouped {
-		return items, start, end
-	}
-	clear(end)
-	for _, k := range keys {
-		end[k]++
-	}
-	next := int32(0)
-	for k := range end {
-		start[k] = next
-		next += end[k]
-		end[k] = start[k]
-	}
-	out = make([]T, len(items))
-	for i, k := range keys {
-		out[end[k]] = items[i]
-		end[k]++
-	}
-	return out, start, end
+	return w.win
 }
 
 // int64Scan scans an integer column without database/sql's reflection.
