@@ -65,9 +65,12 @@ export function NeedsGrid({
   // (its last need of the period was deleted).
   const lastFocus = useRef<{ product: string; row: number; col: number } | null>(null)
   // A cell to focus as soon as its row renders (a move to a row out of view).
-  const pendingFocus = useRef<string | null>(null)
+  const pendingFocus = useRef<{ id: string; row: number; col: number } | null>(null)
   const box = useRef<HTMLDivElement>(null)
   const head = useElementSize<HTMLTableSectionElement>()
+
+  // Each month's name, once for the grid's cells (an Intl formatter each time costs).
+  const monthNames = useMemo(() => months.map(formatMonthYear), [months])
 
   const position = useMemo(() => {
     const rowOf = new Map(rows.map((r, i) => [r.product._id, i]))
@@ -100,16 +103,17 @@ export function NeedsGrid({
       const id = cellId(r.product._id, m)
       scrollTo(row)
       const el = inputs.current.get(id)
+      pendingFocus.current = null
       if (el) el.focus()
-      else pendingFocus.current = id
+      else pendingFocus.current = { id, row, col }
     },
     [rows, months, scrollTo],
   )
 
   // After each render: the cell a move went to, once its row is there.
   useLayoutEffect(() => {
-    const id = pendingFocus.current
-    const el = id ? inputs.current.get(id) : undefined
+    const pending = pendingFocus.current
+    const el = pending ? inputs.current.get(pending.id) : undefined
     if (!el) return
     pendingFocus.current = null
     el.focus()
@@ -122,6 +126,8 @@ export function NeedsGrid({
 
   const onFocusCell = useCallback(
     (product: string, month: Month) => {
+      // Focused some other way (a click) before the move's row came: the move is dropped.
+      if (pendingFocus.current?.id !== cellId(product, month)) pendingFocus.current = null
       lastFocus.current = {
         product,
         row: position.rowOf.get(product) ?? 0,
@@ -134,8 +140,10 @@ export function NeedsGrid({
 
   const onMoveKey = useCallback(
     (event: KeyboardEvent<HTMLElement>, product: string, month: Month) => {
-      const row = position.rowOf.get(product)
-      const col = position.colOf.get(month)
+      // A key pressed before the last move's row has rendered moves on from there.
+      const pending = pendingFocus.current
+      const row = pending ? pending.row : position.rowOf.get(product)
+      const col = pending ? pending.col : position.colOf.get(month)
       if (row === undefined || col === undefined) return
       const target = nextCell({ row, col }, event.key, event.ctrlKey || event.metaKey, rows.length, months.length)
       if (!target) return
@@ -184,7 +192,7 @@ export function NeedsGrid({
                 ta="center"
                 data-past={isPastMonth(m, current) || undefined}
               >
-                {formatMonthYear(m)}
+                {monthNames[j]}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -230,7 +238,7 @@ export function NeedsGrid({
                       tabbable={tabStop?.id === cellId(row.product._id, m)}
                       lockedMessage={editable && past ? CELL_MESSAGES.pastMonth : undefined}
                       selected={selection?.product === row.product._id && selection.month === m}
-                      label={`${row.product.name}, ${formatMonthYear(m)}`}
+                      label={`${row.product.name}, ${monthNames[j]}`}
                       colIndex={j + 2}
                       cellRef={cellRef}
                       onFocusCell={onFocusCell}

@@ -93,6 +93,8 @@ export function useRowWindow({
     rangeExtractor,
     observeElementRect: observeBox,
     measureElement: measureRow,
+    // The first render already has the rows of a window's height, before the box is measured.
+    initialRect: { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight },
     // React 19 refuses a flushSync from a layout effect (the first measure);
     // a scroll's new rows come with the next render all the same.
     useFlushSync: false,
