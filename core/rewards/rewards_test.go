@@ -279,6 +279,20 @@ func TestStanding(t *testing.T) {
 		if sb.Rank != 1 || sb.Level != rewards.Militant || sb.Score != 1600 {
 			t.Fatalf("B = %+v", sb)
 		}
+		// A shop's months of commitment, read for its standing alone, are
+		// the board's, read for every shop at once.
+		board, err := rewards.LoadBoard(ctx, db, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []accounts.User{w.a, w.b, w.c, w.d} {
+			if s, _ := rewards.StandingOf(ctx, db, u.ID, now); s.MonthsOfCommitment != board.Months[u.ID] {
+				t.Fatalf("%s: %d months alone, %d on the board", u.Name, s.MonthsOfCommitment, board.Months[u.ID])
+			}
+		}
+		if board.Shops != 4 {
+			t.Fatalf("the board counts %d shops", board.Shops)
+		}
 
 		// A pledge certifies B (over 1 000 €), not A (600 €).
 		later := now.Add(time.Hour)
