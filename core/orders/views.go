@@ -80,13 +80,21 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 
 	lw := newWindows[LineView](len(ds), 1024)
 	var l LineView
-	var deliveryID string
+	var deliveryID, lastDelivery string
+	var lastAt int32
+	var lastOK bool
 	var lineSent nullDec
 	err = each(ctx, q, `SELECT `+viewColumns.lines+`
 		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
 		WHERE `+where, args, []any{&l.ID, &deliveryID, &l.Product, &l.Price, &l.QuantityExpected, &lineSent, &l.QuantityClaimed,
 		&l.ClaimType, &l.ClaimComment}, func() {
-		at, ok := deliveryAt[deliveryID]
+		// A delivery's lines usually come one after another: its number is
+		// looked up once.
+		if deliveryID != lastDelivery {
+			lastDelivery = deliveryID
+			lastAt, lastOK = deliveryAt[deliveryID]
+		}
+		at, ok := lastAt, lastOK
 		if !ok {
 			return
 		}
