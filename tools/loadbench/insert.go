@@ -94,19 +94,14 @@ func insertRegion(ctx context.Context, db *store.DB, w *world, g *region) error 
 		}
 		// The credit notes of the accepted claims, issued by the core as
 		// the invoice run or the shop's answer issued them, and emailed
-		// then: the claims job at the daemon's start finds nothing to
-		// settle or send.
+		// then (seedPlatform): the claims job at the daemon's start finds
+		// nothing to settle or send.
 		for _, s := range g.settles {
 			docs, err := billing.SettleOrder(ctx, tx, s.order, s.at, w.rules.Location)
 			if err != nil {
 				return err
 			}
 			g.credits += len(docs)
-			for _, d := range docs {
-				if _, err := store.Exec(ctx, tx, `UPDATE credit_notes SET sent_at = ? WHERE id = ?`, s.at.UnixMilli(), d.ID); err != nil {
-					return err
-				}
-			}
 		}
 		return nil
 	})

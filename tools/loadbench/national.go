@@ -100,7 +100,7 @@ func renderNational(res results) string {
 			if cy > 0 {
 				r := cx / cy
 				switch {
-				case x.RespBytes != y.RespBytes && !(x.RespBytes == 0 && y.RespBytes == 0):
+				case anotherAnswer(x.RespBytes, y.RespBytes):
 					ratio = fmt.Sprintf("%.2f (another answer)", r)
 				case r <= nationalGoal:
 					ratio = fmt.Sprintf("**%.2f** ✓", r)
@@ -133,6 +133,13 @@ func renderNational(res results) string {
 	}
 	p("%s.\n", strings.Join(errs, "; "))
 	return b.String()
+}
+
+// anotherAnswer is whether two responses differ in size by more than 5 %:
+// a map of more shops is another answer, a standing whose count of shops
+// has three more digits is not.
+func anotherAnswer(a, b int) bool {
+	return math.Abs(float64(a-b)) > 0.05*float64(max(a, b))
 }
 
 // nationalPairs pairs each national platform with the platform of its

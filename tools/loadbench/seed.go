@@ -153,6 +153,10 @@ func seedPlatform(ctx context.Context, engine string, sz size, dataDir, pgURL st
 	if err != nil {
 		return nil, err
 	}
+	// The credit notes and reminders went out as they were issued.
+	if _, err := store.Exec(ctx, db, `UPDATE credit_notes SET sent_at = issued_at WHERE sent_at IS NULL`); err != nil {
+		return nil, err
+	}
 	if _, err := store.Exec(ctx, db, `UPDATE reminders SET sent_at = created_at WHERE sent_at IS NULL`); err != nil {
 		return nil, err
 	}
