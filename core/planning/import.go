@@ -148,7 +148,11 @@ func changesOf(cells [][]sourcedCell, before map[needKey]Need, refused []ImportE
 	for _, r := range refused {
 		skip[needKey{r.ProductID, r.Date}] = true
 	}
-	out := []ImportChange{}
+	size := 0
+	for _, month := range cells {
+		size += len(month)
+	}
+	out := make([]ImportChange, 0, size)
 	for _, month := range cells {
 		for _, c := range month {
 			k := needKey{c.ProductID, c.Month}
@@ -184,14 +188,16 @@ func applyMonths(ctx context.Context, q store.Q, distributorID string, months []
 	if err := ctx.Err(); err != nil {
 		return nil, nil, 0, nil, err
 	}
-	var all []Cell
-	source := map[needKey]sourcedCell{}
+	total := 0
+	for _, list := range cells {
+		total += len(list)
+	}
+	all := make([]Cell, 0, total)
 	index := make(map[string]int, len(months))
 	for i, list := range cells {
 		index[months[i]] = i
 		for _, c := range list {
 			all = append(all, c.Cell)
-			source[needKey{c.ProductID, c.Month}] = c
 		}
 	}
 	reported := 0 // months reported so far
@@ -217,6 +223,14 @@ func applyMonths(ctx context.Context, q store.Q, distributorID string, months []
 	needs, refused := res.Needs, []ImportError{}
 	if needs == nil {
 		needs = []View{}
+	}
+	source := map[needKey]sourcedCell{} // what names the refused cells
+	if len(res.Refused) > 0 {
+		for _, list := range cells {
+			for _, c := range list {
+				source[needKey{c.ProductID, c.Month}] = c
+			}
+		}
 	}
 	for _, r := range res.Refused {
 		s := source[needKey{r.ProductID, r.Month}]

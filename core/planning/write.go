@@ -108,7 +108,8 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 
 	ms := now.UnixMilli()
 	writes := make([]Need, 0, len(cells))
-	var created, updated []Need
+	var created []int32 // indexes in writes
+	var updated []Need
 	for _, c := range cells {
 		n, found := existing[needKey{c.ProductID, c.Month}]
 		switch {
@@ -128,12 +129,12 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 			res.Created++
 		}
 		n.Quantity, n.UpdatedAt = c.Quantity, ms
-		writes = append(writes, n)
 		if found {
 			updated = append(updated, n)
 		} else {
-			created = append(created, n)
+			created = append(created, int32(len(writes)))
 		}
+		writes = append(writes, n)
 	}
 	if strict && len(res.Refused) > 0 {
 		return Result{}, nil, core.Refuse(core.ErrConflict, res.Refused[0].Message)
@@ -141,7 +142,7 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 	if err := upsert(ctx, q, updated); err != nil {
 		return Result{}, nil, err
 	}
-	if err := insertNew(ctx, q, created, sending); err != nil {
+	if err := insertNew(ctx, q, writes, created, sending); err != nil {
 		return Result{}, nil, err
 	}
 	if len(writes) > 0 {
@@ -169,14 +170,14 @@ func takeTurn(ctx context.Context, q store.Q, distributorID string) error {
 	return nil
 }
 
-// insertNew inserts needs Write found missing (store.Insert: COPY on
-// PostgreSQL inside a transaction), telling sending of each change of
-// month as the rows go.
-func insertNew(ctx context.Context, q store.Q, needs []Need, sending func(month string)) error {
+// insertNew inserts the needs Write found missing, needs[i] for each i of
+// created (store.Insert: COPY on PostgreSQL inside a transaction), telling
+// sending of each change of month as the rows go.
+func insertNew(ctx context.Context, q store.Q, needs []Need, created []int32, sending func(month string)) error {
 	if err := store.Insert(ctx, q, "needs", []string{"id", "distributor_id", "product_id", "month", "quantity", "created_at", "updated_at"},
-		len(needs), func(i int, v []any) {
-			n := needs[i]
-			if sending != nil && (i == 0 || n.Month != needs[i-1].Month) {
+		len(created), func(i int, v []any) {
+			n := &needs[created[i]]
+			if sending != nil && (i == 0 || n.Month != needs[created[i-1]].Month) {
 				sending(n.Month)
 			}
 			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = n.ID, n.DistributorID, n.ProductID, n.Month, int64(n.Quantity), n.CreatedAt, n.UpdatedAt
