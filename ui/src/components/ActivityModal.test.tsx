@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetDashboard } from '../store/dashboard'
 import { EVENTS_PAGE, hasOlderEvents } from '../store/events'
@@ -49,6 +50,27 @@ describe('ActivityModal', () => {
     const heading = screen.getByRole('heading', { name: 'Vendredi 20 novembre 2026' })
     // Not CSS capitalize, which would show "Vendredi 20 Novembre 2026".
     expect(heading).not.toHaveStyle({ textTransform: 'capitalize' })
+  })
+
+  it("words nothing while closed: the modal sits on every page (the planner's first paint)", async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
+    // An event the feed cannot word logs when worded: a closed modal must not.
+    state.events = [{ ...ev(1), type: 'need:explode' as EventType }]
+    function Page() {
+      const [opened, setOpened] = useState(false)
+      return (
+        <>
+          <button onClick={() => setOpened(true)}>Activités</button>
+          <ActivityModal opened={opened} onClose={() => setOpened(false)} />
+        </>
+      )
+    }
+    renderWithProviders(<Page />)
+    expect(log).not.toHaveBeenCalled()
+    await userEvent.click(screen.getByRole('button', { name: 'Activités' }))
+    expect(await screen.findByText('Activité non reconnue')).toBeInTheDocument()
+    expect(log).toHaveBeenCalledWith('activity feed:', expect.objectContaining({ name: 'UnknownEventTypeError' }))
+    log.mockRestore()
   })
 
   it('shows a neutral line for an unknown event type and keeps the others', () => {
