@@ -94,7 +94,10 @@ bin/hey: go.mod go.sum
 ## loadbench markers, the raw outputs into docs/bench/. Last, the slow-line
 ## times of issue 19 (ui/e2e/slowline.bench.ts: Chromium's network
 ## emulation, 1.6 Mbit/s, 150 ms, cold cache, the demo world), written
-## between the slowline markers.
+## between the slowline markers, and the planner's table against the shell's
+## first paint (ui/e2e/plannerpaint.bench.ts, issue 20: cold loads over
+## loopback, the demo planners and a seeded 150-product shop), between the
+## plannerpaint markers.
 BENCH_DATABASE_URL ?= $(PRIMEUR_TEST_DATABASE_URL)
 bench: build bin/hey
 	@mkdir -p docs/bench
@@ -107,7 +110,8 @@ bench: build bin/hey
 	$(GO) run ./tools/loadbench report --total $$(( $$(date +%s) - start ))s --load docs/bench/load.json \
 		--go docs/bench/go.txt --bundle docs/bench/bundle.md --doc docs/BENCHMARKS.md || exit 1; \
 	(cd ui && PRIMEUR_BIN=$(CURDIR)/$(BIN) PRIMEUR_SLOWLINE_OUT=$(CURDIR)/docs/bench/slowline.json \
-		PRIMEUR_SLOWLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md npx playwright test --config playwright.bench.config.ts) || exit 1; \
+		PRIMEUR_SLOWLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md PRIMEUR_PLANNERPAINT_OUT=$(CURDIR)/docs/bench/plannerpaint.json \
+		PRIMEUR_PLANNERPAINT_DOC=$(CURDIR)/docs/BENCHMARKS.md npx playwright test --config playwright.bench.config.ts) || exit 1; \
 	echo "make bench: $$(( $$(date +%s) - start )) s; figures in docs/BENCHMARKS.md"
 
 ## bench-national: the same users on a platform of all of France (issue
