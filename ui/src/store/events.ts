@@ -3,7 +3,7 @@
 import { api } from '../api'
 import { reportError } from './session'
 import { dashboard } from './dashboard'
-import { state } from './state'
+import { held, state } from './state'
 import type { ActivityEvent } from '../types'
 
 /** Size of a feed page (the daemon's default, and the user load's). */
@@ -24,7 +24,7 @@ export async function loadOlderEvents(): Promise<number> {
     const page = await api.get<ActivityEvent[]>(`/api/events?before=${encodeURIComponent(oldest)}&limit=${EVENTS_PAGE}`)
     const known = new Set(state.events.map((e) => e._id))
     const fresh = (page ?? []).filter((e) => !known.has(e._id))
-    state.events.push(...fresh)
+    state.events.push(...fresh.map((e) => held(e)))
     if ((page ?? []).length < EVENTS_PAGE) dashboard.eventsExhaustedAt = state.events.at(-1)?._id ?? null
     state.loading.events = 'idle'
     return fresh.length

@@ -10,7 +10,7 @@ import type { ActivityEvent, Need, Unit } from '../types'
 import { PREVIEW_MONTHS } from '../validation/standardImport'
 import { prependEvents } from './merge'
 import type { LoadStatus } from './state'
-import { state } from './state'
+import { held, state } from './state'
 
 /** Toast texts of PRODUCT §8. */
 export const IMPORT_MESSAGES = {
@@ -138,9 +138,9 @@ function mergeNeeds(needs: Need[]): void {
     if (at === undefined) {
       index.set(need._id, state.needs.length)
       index.set(`${need.product}|${need.date}`, state.needs.length)
-      state.needs.push(need)
+      state.needs.push(held(need))
     } else {
-      state.needs[at] = need
+      state.needs[at] = held(need)
     }
   }
 }

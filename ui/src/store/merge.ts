@@ -3,13 +3,13 @@
 // shared by the actions (trade answers, a delivery's order, the event of a
 // bulk add or an import). Each item is shaped as in the user load.
 import type { ActivityEvent, Order, PriceRecord } from '../types'
-import { state } from './state'
+import { held, state } from './state'
 
 /** Replaces the order with the same `_id`, or adds it. */
 export function upsertOrder(order: Order): void {
   const i = state.orders.findIndex((o) => o._id === order._id)
-  if (i >= 0) state.orders[i] = order
-  else state.orders.push(order)
+  if (i >= 0) state.orders[i] = held(order)
+  else state.orders.push(held(order))
 }
 
 /** Takes out an order the daemon deleted. */
@@ -21,8 +21,8 @@ export function removeOrder(id: string): void {
 /** Replaces the price of the same product, or adds it. */
 export function upsertPrice(price: PriceRecord): void {
   const i = state.prices.findIndex((p) => p.product === price.product)
-  if (i >= 0) state.prices[i] = price
-  else state.prices.push(price)
+  if (i >= 0) state.prices[i] = held(price)
+  else state.prices.push(held(price))
 }
 
 /** Takes out the price of a product no commitment prices any more. */
@@ -36,7 +36,7 @@ export function removePrice(product: string): void {
  * order). An event already held (same `_id`) is not added twice.
  */
 export function prependEvents(events: readonly ActivityEvent[]): void {
-  const held = new Set(state.events.map((e) => e._id).filter((id) => id !== undefined))
-  const fresh = events.filter((e) => e._id === undefined || !held.has(e._id))
-  if (fresh.length > 0) state.events.unshift(...fresh)
+  const known = new Set(state.events.map((e) => e._id).filter((id) => id !== undefined))
+  const fresh = events.filter((e) => e._id === undefined || !known.has(e._id))
+  if (fresh.length > 0) state.events.unshift(...fresh.map((e) => held(e)))
 }

@@ -10,7 +10,7 @@ import { decideCellWrite } from '../planner/cellInput'
 import { addMonths, currentMonth, type Month } from '../planner/period'
 import type { ActivityEvent, Need, Unit } from '../types'
 import { prependEvents } from './merge'
-import { state } from './state'
+import { held, heldAll, state } from './state'
 
 /** Toast texts of PRODUCT §8. */
 export const NEED_MESSAGES = {
@@ -78,8 +78,8 @@ function upsertNeeds(needs: Need[]): void {
     const index = state.needs.findIndex(
       (n) => n._id === need._id || (n.product === need.product && n.date === need.date),
     )
-    if (index >= 0) state.needs[index] = need
-    else state.needs.push(need)
+    if (index >= 0) state.needs[index] = held(need)
+    else state.needs.push(held(need))
   }
 }
 
@@ -148,7 +148,7 @@ export async function loadShopNeeds(distributorId: string): Promise<boolean> {
   try {
     const needs = await api.get<Need[]>(`/api/needs?distributor=${encodeURIComponent(distributorId)}`)
     if (state.shopNeeds.distributor !== distributorId) return false
-    state.shopNeeds.needs = needs ?? []
+    state.shopNeeds.needs = heldAll(needs)
     state.loading.shopNeeds = 'idle'
     toast.success(NEED_MESSAGES.loaded)
     return true

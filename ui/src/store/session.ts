@@ -5,7 +5,7 @@
 import { ApiError, api, errorMessage } from '../api'
 import { notifyError, progress } from '../notify'
 import type { Order, ProfileUpdate, RegistrationRequest, User, UserLoad } from '../types'
-import { EMAIL_KEY, resetState, state } from './state'
+import { EMAIL_KEY, heldAll, resetState, state } from './state'
 
 /** The server's detail when no valid session came with the request (PRODUCT §12). */
 export const NO_TOKEN_DETAIL = 'User did not provide any token'
@@ -143,13 +143,13 @@ export async function loadUser(): Promise<LoadOutcome> {
     state.user = load.user
     // A confirmed new login email replaces the old one (PRODUCT §13).
     if (load.user.email && load.user.email !== state.email) storeEmail(load.user.email)
-    state.needs = load.needs ?? []
+    state.needs = heldAll(load.needs)
     state.products = load.products ?? []
     state.distributors = load.distributors ?? []
     state.producers = load.producers ?? []
-    state.events = load.events ?? []
-    state.orders = load.orders ?? []
-    state.prices = load.prices ?? []
+    state.events = heldAll(load.events)
+    state.orders = heldAll(load.orders)
+    state.prices = heldAll(load.prices)
     state.loaded = true
     state.loading.user = 'idle'
     return 'loaded'
@@ -176,7 +176,7 @@ export async function updateProfile(update: ProfileUpdate): Promise<boolean> {
   try {
     const { user, orders } = await api.put<{ user: User; orders: Order[] }>('/api/user', update)
     state.user = user
-    state.orders = orders ?? []
+    state.orders = heldAll(orders)
     toast.success(SESSION_MESSAGES.updated, SESSION_MESSAGES.deliveriesUpdated)
     return true
   } catch (err) {

@@ -1,7 +1,7 @@
 // The one valtio store of the app (PRODUCT §20): a mirror of the user load
 // (`GET /api/user`) plus a few UI flags. Components read it through the
 // hooks of `hooks.ts`; only the action modules (`session.ts`, …) write it.
-import { proxy } from 'valtio'
+import { proxy, ref } from 'valtio'
 import { forgetComparisons } from './comparison'
 import type { ActivityEvent, DistributorEntry, Need, Order, PriceRecord, ProducerEntry, Product, User } from '../types'
 
@@ -50,6 +50,27 @@ export interface State {
   origin: string | null
   /** The server rejected the stored session: send the visitor to the login form. */
   rejected: boolean
+}
+
+/**
+ * An item of the user load's large lists (needs, orders, events, prices, a
+ * shop's needs as a producer views them), held as it came rather than as a
+ * deep proxy. Valtio would wrap every need's proposals and every order's
+ * deliveries and lines in proxies of their own, then snapshot them whole:
+ * on a shop's year of trade (1.5 MB) that was about 0.35 s of the
+ * planner's first paint, and a share of the collector's (docs/BENCHMARKS.md,
+ * "The planner's first paint"). The lists stay proxies: an item is never
+ * changed in place, only replaced, added or taken out, which the list's
+ * proxy sees. Every write of an item into these lists goes through `held`
+ * or `heldAll` (store/held.test.ts).
+ */
+export function held<T extends object>(item: T): T {
+  return ref(item)
+}
+
+/** `held` for each item of a list from the daemon (none: an empty list). */
+export function heldAll<T extends object>(items: readonly T[] | null | undefined): T[] {
+  return (items ?? []).map((item) => ref(item))
 }
 
 /** Reads the stored email; null when absent or when storage is unavailable. */

@@ -10,7 +10,7 @@ import { progress } from '../notify'
 import type { Need, TradeAnswer } from '../types'
 import { forgetComparisons } from './comparison'
 import { prependEvents, removeOrder, removePrice, upsertOrder, upsertPrice } from './merge'
-import { state } from './state'
+import { held, state } from './state'
 
 /** The daemon's detail when a producer has no delivery day (PRODUCT §8). */
 export const NO_DELIVERY_DAYS_DETAIL = 'Producer should first provide delivery days'
@@ -47,14 +47,14 @@ const path = (base: string, needId: string, producerId: string) =>
 export function storeNeed(need: Need): void {
   const replace = (list: Need[]) => {
     const i = list.findIndex((n) => n._id === need._id)
-    if (i >= 0) list[i] = need
+    if (i >= 0) list[i] = held(need)
     return i >= 0
   }
-  const held = replace(state.needs)
+  const known = replace(state.needs)
   // The shop's needs a producer is viewing in the planner.
   if (state.shopNeeds.distributor === need.distributor) replace(state.shopNeeds.needs)
   // A producer's own list holds the needs it trades on: add a new one.
-  if (!held && state.user?.type === 'producer' && need.proposals.length > 0) state.needs.push(need)
+  if (!known && state.user?.type === 'producer' && need.proposals.length > 0) state.needs.push(held(need))
 }
 
 /**

@@ -1,0 +1,68 @@
+import { getVersion } from 'valtio'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ActivityEvent, Need, Order, PriceRecord } from '../types'
+import { prependEvents, upsertOrder, upsertPrice } from './merge'
+import { loadUser } from './session'
+import { resetState, state } from './state'
+import { storeNeed } from './trade'
+
+// The user load's large lists hold their items as they came, not as deep
+// proxies (state.ts, `held`): a proxy's version is a number, a plain
+// object's undefined. The lists themselves stay proxies, so that a
+// replaced, added or removed item is seen.
+const isProxy = (x: object) => getVersion(x) !== undefined
+
+const need = (id: string): Need =>
+  ({
+    _id: id,
+    distributor: 'd1',
+    product: 'tomate',
+    date: '2026-12-01',
+    quantity: 10,
+    proposals: [],
+  }) as unknown as Need
+const order = (id: string) =>
+  ({ _id: id, date: '2026-12-01', deliveries: [{ _id: 'l1', lines: [{ _id: 'x' }] }] }) as unknown as Order
+const event = (id: string) =>
+  ({ _id: id, type: 'need:create', data: {}, origin: { name: 'a' } }) as unknown as ActivityEvent
+const price = (product: string) => ({ product, price: 2.35 }) as unknown as PriceRecord
+
+beforeEach(() => resetState('epicerie@exemple.fr'))
+afterEach(() => vi.restoreAllMocks())
+
+describe('the user load lists hold plain items', () => {
+  it('from the user load', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(
+      new Response(
+        JSON.stringify({
+          user: { _id: 'd1', type: 'distributor', email: 'epicerie@exemple.fr' },
+          needs: [need('n1')],
+          orders: [order('o1')],
+          events: [event('e1')],
+          prices: [price('tomate')],
+        }),
+        { status: 200, headers: { 'Content-Type': 'application/json' } },
+      ),
+    )
+    expect(await loadUser()).toBe('loaded')
+    for (const list of [state.needs, state.orders, state.events, state.prices]) {
+      expect(list).toHaveLength(1)
+      expect(isProxy(list)).toBe(true)
+      expect(isProxy(list[0])).toBe(false)
+    }
+  })
+
+  it('from the answers merged into the store', () => {
+    storeNeed({ ...need('n2'), proposals: [{ producer: 'p1' }] } as unknown as Need)
+    state.user = { _id: 'p1', type: 'producer' } as unknown as typeof state.user
+    storeNeed({ ...need('n3'), proposals: [{ producer: 'p1' }] } as unknown as Need)
+    upsertOrder(order('o1'))
+    upsertOrder(order('o1'))
+    prependEvents([event('e1')])
+    upsertPrice(price('tomate'))
+    for (const list of [state.needs, state.orders, state.events, state.prices]) {
+      expect(list).toHaveLength(1)
+      expect(isProxy(list[0])).toBe(false)
+    }
+  })
+})
