@@ -234,7 +234,7 @@ describe('ShopMap', () => {
     renderWithProviders(<ShopMap />)
     expect(await screen.findByRole('alert')).toHaveTextContent("Les magasins de cette zone n'ont pas pu être chargés.")
     failing = false
-    await user.click(screen.getByRole('button', { name: 'Réessayer' }))
+    await user.click(screen.getByRole('button', { name: 'Réessayer de charger les magasins de la zone' }))
     await pin('d1')
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
   })

@@ -609,7 +609,12 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
           <Text size="sm" c="red.8">
             Les magasins de cette zone n'ont pas pu être chargés.
           </Text>
-          <Button variant="subtle" size="compact-sm" onClick={retryMapView}>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            aria-label="Réessayer de charger les magasins de la zone"
+            onClick={retryMapView}
+          >
             Réessayer
           </Button>
         </Group>

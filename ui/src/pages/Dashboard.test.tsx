@@ -132,7 +132,7 @@ describe('Dashboard', () => {
     fetch.mockImplementation(async (input) =>
       String(input) === '/api/rewards' ? json(200, standing) : json(200, { total: 0, shops: [], clusters: [] }),
     )
-    await user.click(screen.getByRole('button', { name: 'Réessayer' }))
+    await user.click(screen.getByRole('button', { name: 'Réessayer de charger le programme ambassadeur' }))
     expect(await screen.findByTestId('rewards-score')).toHaveTextContent('1150 pts')
   })
 })

@@ -169,7 +169,12 @@ export function RewardsPanel() {
         {status === 'error' ? (
           <Stack gap="xs" align="flex-start">
             <Text size="sm">Votre programme ambassadeur n'a pas pu être chargé.</Text>
-            <Button variant="light" size="xs" onClick={() => void loadRewards()}>
+            <Button
+              variant="light"
+              size="xs"
+              aria-label="Réessayer de charger le programme ambassadeur"
+              onClick={() => void loadRewards()}
+            >
               Réessayer
             </Button>
           </Stack>
