@@ -35,25 +35,6 @@ const (
 	probeIdle    = 4 * time.Second
 )
 
-// benchEngines are SQLite, and PostgreSQL when PRIMEUR_TEST_DATABASE_URL
-// is set.
-func benchEngines() []struct {
-	name string
-	open func(testing.TB) *store.DB
-} {
-	engines := []struct {
-		name string
-		open func(testing.TB) *store.DB
-	}{{"sqlite", storetest.SQLite}}
-	if os.Getenv(storetest.EnvURL) != "" {
-		engines = append(engines, struct {
-			name string
-			open func(testing.TB) *store.DB
-		}{"postgres", storetest.Postgres})
-	}
-	return engines
-}
-
 // BenchmarkRegistrationFlood measures what a registration flood does to
 // the other users: the real daemon over loopback (daemontest), a shop with
 // 20 products planned over 12 months alternating GET /api/user and
@@ -66,14 +47,14 @@ func benchEngines() []struct {
 //
 //	go test ./daemon -run '^$' -bench BenchmarkRegistrationFlood -benchtime 1x
 func BenchmarkRegistrationFlood(b *testing.B) {
-	for _, engine := range benchEngines() {
+	for _, engine := range storetest.Engines() {
 		for _, sc := range []struct {
 			name      string
 			addresses int
 		}{{"one-address", 1}, {"32-addresses", floodClients}} {
-			b.Run(engine.name+"/"+sc.name, func(b *testing.B) {
+			b.Run(engine.Name+"/"+sc.name, func(b *testing.B) {
 				for range b.N {
-					floodRound(b, engine.open(b), sc.addresses)
+					floodRound(b, engine.Open(b), sc.addresses)
 				}
 			})
 		}

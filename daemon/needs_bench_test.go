@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -50,19 +49,10 @@ const (
 //
 //	go test ./daemon -run '^$' -bench BenchmarkNeedsLoad -benchmem
 func BenchmarkNeedsLoad(b *testing.B) {
-	engines := []struct {
-		name string
-		open func(testing.TB) *store.DB
-	}{{"sqlite", storetest.SQLite}}
-	if os.Getenv(storetest.EnvURL) != "" {
-		engines = append(engines, struct {
-			name string
-			open func(testing.TB) *store.DB
-		}{"postgres", storetest.Postgres})
-	}
+	engines := storetest.Engines()
 	for _, engine := range engines {
-		b.Run(engine.name, func(b *testing.B) {
-			db := engine.open(b)
+		b.Run(engine.Name, func(b *testing.B) {
+			db := engine.Open(b)
 			s := daemontest.New(b, db)
 			_, shopID := s.Register("shop@example.fr", "Épicerie", true)
 			_, farmID := s.Producer("ferme@example.fr", "Ferme")
@@ -132,9 +122,9 @@ const (
 //
 //	go test ./daemon -run '^$' -bench BenchmarkNeedsLimit -benchtime 20x -count 3
 func BenchmarkNeedsLimit(b *testing.B) {
-	for _, engine := range benchEngines() {
-		b.Run(engine.name, func(b *testing.B) {
-			db := engine.open(b)
+	for _, engine := range storetest.Engines() {
+		b.Run(engine.Name, func(b *testing.B) {
+			db := engine.Open(b)
 			s := daemontest.New(b, db)
 			_, shopID := s.Register("shop@example.fr", "Épicerie", true)
 			_, farmID := s.Producer("ferme@example.fr", "Ferme")

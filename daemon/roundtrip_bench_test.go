@@ -79,19 +79,10 @@ func BenchmarkProposalRoundTrip(b *testing.B) {
 		})
 		return
 	}
-	engines := []struct {
-		name string
-		open func(testing.TB) *store.DB
-	}{{"sqlite", storetest.SQLite}}
-	if os.Getenv(storetest.EnvURL) != "" {
-		engines = append(engines, struct {
-			name string
-			open func(testing.TB) *store.DB
-		}{"postgres", storetest.Postgres})
-	}
+	engines := storetest.Engines()
 	for _, engine := range engines {
-		b.Run(engine.name, func(b *testing.B) {
-			h, trips := seedRoundTrips(b, engine.open(b))
+		b.Run(engine.Name, func(b *testing.B) {
+			h, trips := seedRoundTrips(b, engine.Open(b))
 			benchRoundTrips(b, h, trips)
 		})
 	}

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
 	"slices"
 	"syscall"
@@ -54,20 +53,11 @@ import (
 //
 //	go test ./daemon -run '^$' -bench UserLoadLimits -count 3
 func BenchmarkUserLoadLimits(b *testing.B) {
-	engines := []struct {
-		name string
-		open func(testing.TB) *store.DB
-	}{{"sqlite", storetest.SQLite}}
-	if os.Getenv(storetest.EnvURL) != "" {
-		engines = append(engines, struct {
-			name string
-			open func(testing.TB) *store.DB
-		}{"postgres", storetest.Postgres})
-	}
+	engines := storetest.Engines()
 	ctx := context.Background()
 	for _, engine := range engines {
-		b.Run(engine.name, func(b *testing.B) {
-			db := engine.open(b)
+		b.Run(engine.Name, func(b *testing.B) {
+			db := engine.Open(b)
 			s := daemontest.New(b, db)
 			seedUserLoads(b, db, s.Clock.Now(), delivery.RulesOf(s.Config), typicalShop, largestShop)
 			h := s.Daemon.Handler()

@@ -141,3 +141,20 @@ func randomHex(n int) string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// Engine is an engine the benchmarks run on: its name and how to open a
+// fresh database of it.
+type Engine struct {
+	Name string
+	Open func(testing.TB) *store.DB
+}
+
+// Engines are SQLite, and PostgreSQL when EnvURL is set: what a benchmark
+// measures on each engine.
+func Engines() []Engine {
+	engines := []Engine{{"sqlite", SQLite}}
+	if os.Getenv(EnvURL) != "" {
+		engines = append(engines, Engine{"postgres", Postgres})
+	}
+	return engines
+}
