@@ -323,14 +323,14 @@ func seedPlanner(b *testing.B, db *store.DB, shopID, farmID string, now time.Tim
 }
 
 // sessionCookie logs in through the handler and returns the session cookie.
-func sessionCookie(b *testing.B, h http.Handler, email string) *http.Cookie {
+func sessionCookie(b testing.TB, h http.Handler, email string) *http.Cookie {
 	b.Helper()
 	return loginAs(b, h, email, daemontest.Password)
 }
 
 // loginAs logs in with a password through the handler and returns the
 // session cookie.
-func loginAs(b *testing.B, h http.Handler, email, password string) *http.Cookie {
+func loginAs(b testing.TB, h http.Handler, email, password string) *http.Cookie {
 	b.Helper()
 	body, _ := json.Marshal(map[string]string{"email": email, "password": password})
 	req := httptest.NewRequest(http.MethodPost, "/auth/login", bytes.NewReader(body))

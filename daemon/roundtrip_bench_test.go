@@ -178,7 +178,7 @@ func put(h http.Handler, path string, cookie *http.Cookie, body any) error {
 
 // seedRoundTrips writes the benchmark's world on db and returns the
 // daemon's handler and the trips, logged in.
-func seedRoundTrips(b *testing.B, db *store.DB) (http.Handler, []*roundTrip) {
+func seedRoundTrips(b testing.TB, db *store.DB) (http.Handler, []*roundTrip) {
 	b.Helper()
 	ctx := context.Background()
 	s := daemontest.New(b, db)

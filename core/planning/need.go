@@ -1,8 +1,10 @@
 package planning
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"primeur/core"
@@ -17,7 +19,7 @@ const (
 	StatusRejected    = "rejected"
 	FromProducer      = "producer"
 	FromDistributor   = "distributor"
-	proposalColumns   = `p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.updated_at`
+	proposalColumns   = `p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at`
 	needColumns       = `n.id, n.distributor_id, n.product_id, n.month, n.quantity, n.created_at, n.updated_at`
 	needColumnsSimple = `id, distributor_id, product_id, month, quantity, created_at, updated_at`
 )
@@ -35,14 +37,25 @@ type Need struct {
 
 // Proposal is a proposal or commitment on a need, as the UI shows it.
 type Proposal struct {
-	ID        string      `db:"id" json:"_id"`
-	NeedID    string      `db:"need_id" json:"-"`
-	Producer  string      `db:"producer_id" json:"producer" doc:"Producer id"`
-	Status    string      `db:"status" json:"status" enum:"proposed,accepted,rejected"`
-	From      string      `db:"origin" json:"from" enum:"producer,distributor" doc:"Side that made it"`
-	Quantity  decimal.Dec `db:"quantity" json:"quantity"`
-	Price     decimal.Dec `db:"price" json:"price" doc:"Unit price HT in EUR"`
-	UpdatedAt int64       `db:"updated_at" json:"-"`
+	ID       string      `db:"id" json:"_id"`
+	NeedID   string      `db:"need_id" json:"-"`
+	Producer string      `db:"producer_id" json:"producer" doc:"Producer id"`
+	Status   string      `db:"status" json:"status" enum:"proposed,accepted,rejected"`
+	From     string      `db:"origin" json:"from" enum:"producer,distributor" doc:"Side that made it"`
+	Quantity decimal.Dec `db:"quantity" json:"quantity"`
+	Price    decimal.Dec `db:"price" json:"price" doc:"Unit price HT in EUR"`
+	// CreatedAt and ID order a need's proposals (CompareProposals).
+	CreatedAt int64 `db:"created_at" json:"-"`
+	UpdatedAt int64 `db:"updated_at" json:"-"`
+}
+
+// CompareProposals orders the proposals of a need as every read gives
+// them: by creation, then id.
+func CompareProposals(a, b *Proposal) int {
+	if a.CreatedAt != b.CreatedAt {
+		return cmp.Compare(a.CreatedAt, b.CreatedAt)
+	}
+	return strings.Compare(a.ID, b.ID)
 }
 
 // View is a need as the UI receives it (PRODUCT §3).
@@ -219,24 +232,18 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 	return out, nil
 }
 
-// listedProposal is a proposal read by List, with what orders it.
-type listedProposal struct {
-	Proposal
-	createdAt int64
-}
-
 // listProposals reads the proposals on the needs of where, in no order.
-func listProposals(ctx context.Context, q store.Q, where string, args []any, needs int) ([]listedProposal, error) {
+func listProposals(ctx context.Context, q store.Q, where string, args []any, needs int) ([]Proposal, error) {
 	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at
 		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE `+where), args...)
 	if err != nil {
 		return nil, fmt.Errorf("planning: list proposals: %w", err)
 	}
 	defer rows.Close()
-	ps := make([]listedProposal, 0, needs/2)
-	var p listedProposal
+	ps := make([]Proposal, 0, needs/2)
+	var p Proposal
 	dest := []any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From,
-		(*int64)(&p.Quantity), (*int64)(&p.Price), &p.createdAt, &p.UpdatedAt}
+		(*int64)(&p.Quantity), (*int64)(&p.Price), &p.CreatedAt, &p.UpdatedAt}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("planning: list proposals: %w", err)
@@ -252,7 +259,7 @@ func listProposals(ctx context.Context, q store.Q, where string, args []any, nee
 // attach gives each view its proposals, by creation then id, and its
 // totals, then keeps only the proposals of onlyOf when it is set. The
 // proposals of all the views share one array, each view its own part.
-func attach(views []View, ps []listedProposal, onlyOf string) {
+func attach(views []View, ps []Proposal, onlyOf string) {
 	at := make(map[string]int32, len(views))
 	for i := range views {
 		at[views[i].ID] = int32(i)
@@ -287,13 +294,13 @@ func attach(views []View, ps []listedProposal, onlyOf string) {
 		part := order[start:end]
 		// Few proposals per need: an insertion sort.
 		for a := 1; a < len(part); a++ {
-			for b := a; b > 0 && ps[part[b]].before(&ps[part[b-1]]); b-- {
+			for b := a; b > 0 && CompareProposals(&ps[part[b]], &ps[part[b-1]]) < 0; b-- {
 				part[b], part[b-1] = part[b-1], part[b]
 			}
 		}
 		own := all[start:end:end]
 		for k, j := range part {
-			own[k] = ps[j].Proposal
+			own[k] = ps[j]
 		}
 		accepted, proposed := Totals(own)
 		v.QuantityAccepted, v.QuantityProposed = accepted, proposed
@@ -311,14 +318,6 @@ func attach(views []View, ps []listedProposal, onlyOf string) {
 	}
 }
 
-// before orders the proposals of a need: by creation, then id.
-func (p *listedProposal) before(q *listedProposal) bool {
-	if p.createdAt != q.createdAt {
-		return p.createdAt < q.createdAt
-	}
-	return p.ID < q.ID
-}
-
 // Get returns one need with its proposals, or core.ErrNotFound.
 func Get(ctx context.Context, q store.Q, id string) (Need, []Proposal, error) {
 	var n Need
@@ -329,14 +328,18 @@ func Get(ctx context.Context, q store.Q, id string) (Need, []Proposal, error) {
 	if err != nil {
 		return Need{}, nil, fmt.Errorf("planning: need %s: %w", id, err)
 	}
-	ps, err := proposalsOf(ctx, q, id)
+	ps, err := ProposalsOf(ctx, q, id)
 	return n, ps, err
 }
 
-// Lock reads a need for update inside a transaction: the row lock on
-// PostgreSQL, the database write lock (held since BEGIN) on SQLite. Trade
-// operations call it first so that concurrent proposals serialise.
-func Lock(ctx context.Context, q store.Q, id string) (Need, []Proposal, error) {
+// ViewOf returns the UI view of a need and its proposals.
+func ViewOf(n Need, ps []Proposal) View { return n.view(ps) }
+
+// lock reads a need for update inside a transaction: the row lock on
+// PostgreSQL, the database write lock (held since BEGIN) on SQLite, so
+// that concurrent changes of it serialise. (core/trade locks the needs it
+// trades on with what it reads beside them.)
+func lock(ctx context.Context, q store.Q, id string) (Need, []Proposal, error) {
 	var n Need
 	err := store.Get(ctx, q, &n, `SELECT `+needColumnsSimple+` FROM needs WHERE id = ?`+store.ForUpdate(q), id)
 	if store.IsNotFound(err) {
@@ -345,14 +348,13 @@ func Lock(ctx context.Context, q store.Q, id string) (Need, []Proposal, error) {
 	if err != nil {
 		return Need{}, nil, fmt.Errorf("planning: lock need %s: %w", id, err)
 	}
-	ps, err := proposalsOf(ctx, q, id)
+	ps, err := ProposalsOf(ctx, q, id)
 	return n, ps, err
 }
 
-// ViewOf returns the UI view of a need and its proposals.
-func ViewOf(n Need, ps []Proposal) View { return n.view(ps) }
-
-func proposalsOf(ctx context.Context, q store.Q, needID string) ([]Proposal, error) {
+// ProposalsOf reads the proposals of a need, in their order
+// (CompareProposals).
+func ProposalsOf(ctx context.Context, q store.Q, needID string) ([]Proposal, error) {
 	var ps []Proposal
 	if err := store.Select(ctx, q, &ps, `SELECT `+proposalColumns+` FROM proposals p
 		WHERE p.need_id = ? ORDER BY p.created_at, p.id`, needID); err != nil {

@@ -473,7 +473,7 @@ func writeOne(ctx context.Context, q store.Q, distributorID string, c Cell, now 
 // own locks a need and checks that it belongs to the distributor; another
 // shop's need reads as missing.
 func own(ctx context.Context, q store.Q, distributorID, needID string) (Need, []Proposal, error) {
-	n, ps, err := Lock(ctx, q, needID)
+	n, ps, err := lock(ctx, q, needID)
 	if err != nil {
 		return Need{}, nil, err
 	}

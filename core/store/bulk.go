@@ -106,11 +106,39 @@ type Column struct {
 // update columns to the new values. On PostgreSQL it is one statement
 // whatever n: each column's values go as one array parameter, and
 // unnest turns the arrays back into rows; on SQLite, multi-row INSERT …
-// ON CONFLICT statements of up to 500 rows. row fills the values of row i,
+// ON CONFLICT statements of up to 500 rows (and on PostgreSQL for a few
+// rows, fewRows). row fills the values of row i,
 // in the order of cols, into dst (strings for text columns, integers of any
 // kind or driver.Valuers of them for bigint ones); it must not keep dst. The
 // names are the caller's constants, never user input.
 func Upsert(ctx context.Context, q Q, table string, cols []Column, conflict, update []string, n int, row func(i int, dst []any)) error {
+	sets := make([]string, len(update))
+	for i, c := range update {
+		sets[i] = c + " = excluded." + c
+	}
+	return upsert(ctx, q, table, cols, conflict, sets, n, row)
+}
+
+// UpsertAdding is Upsert for sums and counts: when a row with the same
+// conflict columns exists, the new values of the add columns are added to
+// its own. The rows go in the order row gives them, so that concurrent
+// writers who sort their rows alike lock them in the same order (one row
+// may appear once only).
+func UpsertAdding(ctx context.Context, q Q, table string, cols []Column, conflict, add []string, n int, row func(i int, dst []any)) error {
+	sets := make([]string, len(add))
+	for i, c := range add {
+		sets[i] = c + " = " + table + "." + c + " + excluded." + c
+	}
+	return upsert(ctx, q, table, cols, conflict, sets, n, row)
+}
+
+// fewRows is the most rows an upsert writes with VALUES on PostgreSQL
+// rather than arrays: its statement is kept per connection (stmtcache.go),
+// as hot paths of one or two rows (an acceptance's price sums) want.
+const fewRows = 4
+
+// upsert is Upsert and UpsertAdding with the SET clause's assignments.
+func upsert(ctx context.Context, q Q, table string, cols []Column, conflict, sets []string, n int, row func(i int, dst []any)) error {
 	if n == 0 {
 		return nil
 	}
@@ -118,14 +146,10 @@ func Upsert(ctx context.Context, q Q, table string, cols []Column, conflict, upd
 	for i, c := range cols {
 		names[i] = c.Name
 	}
-	sets := make([]string, len(update))
-	for i, c := range update {
-		sets[i] = c + " = excluded." + c
-	}
 	head := "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") "
 	tail := " ON CONFLICT (" + strings.Join(conflict, ", ") + ") DO UPDATE SET " + strings.Join(sets, ", ")
 	vals := make([]any, len(cols))
-	if q.DriverName() == "postgres" {
+	if q.DriverName() == "postgres" && n > fewRows {
 		arrays := make([]any, len(cols))
 		casts := make([]string, len(cols))
 		for j, c := range cols {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 )
@@ -51,6 +52,24 @@ func cacheable(d Dialect, query string) bool {
 type cachingConnector struct {
 	driver.Connector
 	dialect Dialect
+	// watch is the DB's statement watcher (DB.Watch), shared by its
+	// connections.
+	watch *watcher
+}
+
+// watcher holds the function DB.Watch set, if any.
+type watcher struct {
+	fn atomic.Pointer[func(query string)]
+}
+
+// saw tells the watcher, if one is set, that query runs.
+func (w *watcher) saw(query string) {
+	if w == nil {
+		return
+	}
+	if fn := w.fn.Load(); fn != nil {
+		(*fn)(query)
+	}
 }
 
 // Connect opens a connection of the driver and wraps it.
@@ -64,7 +83,7 @@ func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		_ = conn.Close()
 		return nil, errors.New("store: the " + string(c.dialect) + " driver's connection lacks an interface of database/sql")
 	}
-	return &cachedConn{inner: inner, dialect: c.dialect, stmts: map[string]*cachedStmt{}}, nil
+	return &cachedConn{inner: inner, dialect: c.dialect, watch: c.watch, stmts: map[string]*cachedStmt{}}, nil
 }
 
 // driverConn is what database/sql uses of the drivers' connections
@@ -103,6 +122,7 @@ type preparedStmt interface {
 type cachedConn struct {
 	inner   driverConn
 	dialect Dialect
+	watch   *watcher
 	mu      sync.Mutex
 	stmts   map[string]*cachedStmt
 	tick    uint64
@@ -175,6 +195,7 @@ func (c *cachedConn) release(e *cachedStmt) {
 
 // ExecContext runs query on its cached statement.
 func (c *cachedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	c.watch.saw(query)
 	e, err := c.take(ctx, query)
 	if err != nil {
 		return nil, err
@@ -189,6 +210,7 @@ func (c *cachedConn) ExecContext(ctx context.Context, query string, args []drive
 // QueryContext runs query on its cached statement, which stays busy until
 // its rows are closed.
 func (c *cachedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	c.watch.saw(query)
 	e, err := c.take(ctx, query)
 	if err != nil {
 		return nil, err

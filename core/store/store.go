@@ -57,6 +57,22 @@ type DB struct {
 	// tries. Other processes on the same file (a command run beside the
 	// daemon) still meet the busy timeout.
 	writer chan struct{}
+	// watch is told every statement the connections run (Watch).
+	watch *watcher
+}
+
+// Watch calls fn with the SQL text of every statement the database's
+// connections run from now on (BEGIN and COMMIT are not statements run
+// through them), from whichever goroutine runs it, until the returned stop
+// is called: what tests count to hold a hot path to its statements. One
+// watcher at a time; Watch replaces the previous one. A database opened
+// read-only (OpenReadOnly) keeps no statements and tells no watcher.
+func (db *DB) Watch(fn func(query string)) (stop func()) {
+	if db.watch == nil {
+		return func() {}
+	}
+	db.watch.fn.Store(&fn)
+	return func() { db.watch.fn.Store(nil) }
 }
 
 // Q is what queries run on: a *DB or a *sqlx.Tx.
@@ -156,7 +172,8 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open postgres: %w", err)
 	}
-	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector, Postgres}), "postgres")
+	watch := &watcher{}
+	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector, Postgres, watch}), "postgres")
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(10)
 	db.SetConnMaxIdleTime(5 * time.Minute)
@@ -164,7 +181,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: ping %s: %w", Postgres, err)
 	}
-	return &DB{DB: db, Dialect: Postgres, Name: postgresName(dsn)}, nil
+	return &DB{DB: db, Dialect: Postgres, Name: postgresName(dsn), watch: watch}, nil
 }
 
 // openSQLite opens the file at path, creating it when missing only if
@@ -204,7 +221,8 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 		unlock()
 		return nil, fmt.Errorf("store: open sqlite: %w", err)
 	}
-	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector, SQLite}), "sqlite")
+	watch := &watcher{}
+	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector, SQLite, watch}), "sqlite")
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	if err := db.PingContext(ctx); err != nil {
@@ -212,7 +230,7 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 		unlock()
 		return nil, fmt.Errorf("store: ping %s: %w", SQLite, err)
 	}
-	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock, writer: make(chan struct{}, 1)}, nil
+	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock, writer: make(chan struct{}, 1), watch: watch}, nil
 }
 
 // postgresName is a PostgreSQL URL without its credentials nor options,
@@ -390,6 +408,15 @@ func IsBusy(err error) bool {
 func ForUpdate(q Q) string {
 	if q.DriverName() == "postgres" {
 		return " FOR UPDATE"
+	}
+	return ""
+}
+
+// ForUpdateOf is ForUpdate locking only the rows of table (its name or
+// alias in the query) on PostgreSQL, not those of the tables it joins.
+func ForUpdateOf(q Q, table string) string {
+	if q.DriverName() == "postgres" {
+		return " FOR UPDATE OF " + table
 	}
 	return ""
 }

@@ -84,3 +84,50 @@ func TestUpsert(t *testing.T) {
 		}
 	})
 }
+
+// TestUpsertAdding: the values of the add columns are added to a row that
+// exists, inserted otherwise, whether the rows are few (VALUES on both
+// engines) or many (arrays on PostgreSQL, chunks on SQLite).
+func TestUpsertAdding(t *testing.T) {
+	cols := []store.Column{{Name: "key", Type: "text"}, {Name: "value", Type: "bigint"}}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		add := func(n int, value int64) {
+			t.Helper()
+			if err := store.UpsertAdding(ctx, db, "counters", cols, []string{"key"}, []string{"value"}, n, func(i int, v []any) {
+				v[0], v[1] = fmt.Sprintf("a-%04d", i), value
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, n := range []int{1, 2, 4, 5, 700} {
+			add(n, 3)
+		}
+		add(2, -1)
+		var rows []struct {
+			Key   string `db:"key"`
+			Value int64  `db:"value"`
+		}
+		if err := store.Select(ctx, db, &rows, `SELECT key, value FROM counters WHERE key LIKE 'a-%' ORDER BY key`); err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 700 {
+			t.Fatalf("%d rows, want 700", len(rows))
+		}
+		for i, r := range rows {
+			// Row i is in every write of more than i rows.
+			want := int64(0)
+			for _, n := range []int{1, 2, 4, 5, 700} {
+				if i < n {
+					want += 3
+				}
+			}
+			if i < 2 {
+				want--
+			}
+			if r.Value != want {
+				t.Fatalf("%s = %d, want %d", r.Key, r.Value, want)
+			}
+		}
+	})
+}

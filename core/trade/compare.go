@@ -46,19 +46,6 @@ func AreaOf(lines ...string) string {
 	return address.DepartmentOf(lines...)
 }
 
-// shopArea is the comparison area of a shop, read from its address.
-func shopArea(ctx context.Context, q store.Q, shopID string) (string, error) {
-	var a struct {
-		Line1 string `db:"address_line1"`
-		Line2 string `db:"address_line2"`
-		Line3 string `db:"address_line3"`
-	}
-	if err := store.Get(ctx, q, &a, `SELECT address_line1, address_line2, address_line3 FROM users WHERE id = ?`, shopID); err != nil {
-		return "", fmt.Errorf("trade: area of shop %s: %w", shopID, err)
-	}
-	return AreaOf(a.Line1, a.Line2, a.Line3), nil
-}
-
 // Compare reads the price comparison of product in month for a shop of
 // area (its département, "" when unknown): two rows of price_areas, so its
 // cost does not grow with the platform's trade.
@@ -134,6 +121,11 @@ func areasOf(area string) []string {
 	}
 	return []string{National, area}
 }
+
+// priceAreaColumns are the columns of price_areas (writeComparison).
+var priceAreaColumns = []store.Column{{Name: "product_id", Type: "text"}, {Name: "month", Type: "text"}, {Name: "area", Type: "text"},
+	{Name: "amount", Type: "bigint"}, {Name: "quantity", Type: "bigint"}, {Name: "purchases", Type: "bigint"},
+	{Name: "buyers", Type: "bigint"}, {Name: "sellers", Type: "bigint"}}
 
 // writeComparison adds the pairs' changes to the comparison's tables, each
 // table's rows in ascending key order so that concurrent acceptances lock
@@ -224,17 +216,13 @@ func (s priceSums) writeComparison(ctx context.Context, q store.Q) error {
 	slices.SortFunc(akeys, func(x, y areaKey) int {
 		return cmp.Or(cmp.Compare(x.product, y.product), cmp.Compare(x.month, y.month), cmp.Compare(x.area, y.area))
 	})
-	for _, k := range akeys {
-		d := areas[k]
-		if _, err := store.Exec(ctx, q, `INSERT INTO price_areas (product_id, month, area, amount, quantity, purchases, buyers, sellers)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (product_id, month, area) DO UPDATE SET
-				amount = price_areas.amount + excluded.amount, quantity = price_areas.quantity + excluded.quantity,
-				purchases = price_areas.purchases + excluded.purchases,
-				buyers = price_areas.buyers + excluded.buyers, sellers = price_areas.sellers + excluded.sellers`,
-			k.product, k.month, k.area, d.amount, d.quantity, d.purchases, d.buyers, d.sellers); err != nil {
-			return fmt.Errorf("trade: price comparison: %w", err)
-		}
+	if err := store.UpsertAdding(ctx, q, "price_areas", priceAreaColumns, []string{"product_id", "month", "area"},
+		[]string{"amount", "quantity", "purchases", "buyers", "sellers"}, len(akeys), func(i int, dst []any) {
+			k := akeys[i]
+			d := areas[k]
+			dst[0], dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7] = k.product, k.month, k.area, d.amount, d.quantity, d.purchases, d.buyers, d.sellers
+		}); err != nil {
+		return fmt.Errorf("trade: price comparison: %w", err)
 	}
 	return nil
 }

@@ -3,7 +3,10 @@ package trade_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"primeur/core"
 	"primeur/core/accounts"
@@ -22,7 +25,7 @@ func TestStateMachine(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		needID := f.need(t, "tomate", "2026-12", 100)
-		const committedQty, openQty = 4000, 5000 // hundredths of a kg
+		const committedQty, openQty, rivalQty = 4000, 5000, 1000 // hundredths of a kg
 
 		// reset puts the farm's negotiation on the need in state s.
 		reset := func(t *testing.T, s trade.State) {
@@ -35,6 +38,13 @@ func TestStateMachine(t *testing.T) {
 			if s.Open != "" {
 				f.row(t, needID, f.farm.ID, s.Open, s.From, openQty, 250)
 			}
+			// Another producer's proposal beside them, stamped a minute
+			// after the operations' clock (another replica's): the answer
+			// orders the need's proposals as a read does (by creation,
+			// then id), a new one before it, and hides it from the farm.
+			exec(t, db, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, core.NewID(), needID, f.rival.ID, planning.StatusProposed, planning.FromProducer,
+				rivalQty, 210, now.Add(time.Minute).UnixMilli(), now.Add(time.Minute).UnixMilli())
 		}
 
 		type op struct {
@@ -98,6 +108,20 @@ func TestStateMachine(t *testing.T) {
 						}
 						if v.ID != needID {
 							t.Fatalf("answer is not the need: %+v", v)
+						}
+						// The answer is the need as stored after the
+						// operation, as the actor sees it (the operation
+						// does not read it again: trade keeps it).
+						n, ps, err := planning.Get(ctx, db, needID)
+						if err != nil {
+							t.Fatal(err)
+						}
+						stored := planning.ViewOf(n, ps)
+						if a.side == planning.FromProducer {
+							stored.Proposals = slices.DeleteFunc(slices.Clone(ps), func(p planning.Proposal) bool { return p.Producer != a.user.ID })
+						}
+						if !reflect.DeepEqual(v, stored) {
+							t.Fatalf("answer %+v\nstored %+v", v, stored)
 						}
 						got, c, open := stateOf(t, db, needID, f.farm.ID)
 						events := count(t, db, `SELECT COUNT(*) FROM events`)

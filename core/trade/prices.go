@@ -134,6 +134,10 @@ func (s priceSums) count(c change) {
 	}
 }
 
+// priceMonthColumns are the columns of price_months (write).
+var priceMonthColumns = []store.Column{{Name: "product_id", Type: "text"}, {Name: "month", Type: "text"},
+	{Name: "amount", Type: "bigint"}, {Name: "quantity", Type: "bigint"}}
+
 // write adds the changes to the price sums: price_months' rows in
 // ascending (product, month) order, so concurrent acceptances lock them in
 // the same order, then the comparison's.
@@ -150,13 +154,13 @@ func (s priceSums) write(ctx context.Context, q store.Q) error {
 		}
 		return keys[a].month < keys[b].month
 	})
-	for _, k := range keys {
-		d := s.months[k]
-		if _, err := store.Exec(ctx, q, `INSERT INTO price_months (product_id, month, amount, quantity) VALUES (?, ?, ?, ?)
-			ON CONFLICT (product_id, month) DO UPDATE SET amount = price_months.amount + excluded.amount,
-				quantity = price_months.quantity + excluded.quantity`, k.product, k.month, d.amount, d.quantity); err != nil {
-			return fmt.Errorf("trade: price sums: %w", err)
-		}
+	if err := store.UpsertAdding(ctx, q, "price_months", priceMonthColumns, []string{"product_id", "month"}, []string{"amount", "quantity"},
+		len(keys), func(i int, dst []any) {
+			k := keys[i]
+			d := s.months[k]
+			dst[0], dst[1], dst[2], dst[3] = k.product, k.month, d.amount, d.quantity
+		}); err != nil {
+		return fmt.Errorf("trade: price sums: %w", err)
 	}
 	return s.writeComparison(ctx, q)
 }

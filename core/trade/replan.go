@@ -18,24 +18,25 @@ import (
 // EnsureOrder returns the id of the order of (producer, shop, month),
 // creating it when missing, and locks it until the transaction ends.
 func EnsureOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time) (string, error) {
-	o, err := ensureOrder(ctx, q, producerID, shopID, month, now)
+	o, _, err := ensureOrder(ctx, q, producerID, shopID, month, now)
 	return o.ID, err
 }
 
-// ensureOrder is EnsureOrder returning the order's row.
-func ensureOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time) (orders.Order, error) {
+// ensureOrder is EnsureOrder returning the order's row and whether it has
+// an invoice, in one statement: the insert, or on conflict an update that
+// changes nothing but takes the row's lock (PostgreSQL; on SQLite the
+// transaction holds the write lock), returns the order either way.
+func ensureOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time) (orders.Order, bool, error) {
 	ms := now.UnixMilli()
-	if _, err := store.Exec(ctx, q, `INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (producer_id, distributor_id, month) DO NOTHING`,
-		core.NewID(), producerID, shopID, month, ms, ms); err != nil {
-		return orders.Order{}, fmt.Errorf("trade: create order: %w", err)
-	}
 	o := orders.Order{ProducerID: producerID, DistributorID: shopID, Month: month}
-	if err := store.Get(ctx, q, &o.ID, `SELECT id FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`+store.ForUpdate(q),
-		producerID, shopID, month); err != nil {
-		return orders.Order{}, fmt.Errorf("trade: lock order: %w", err)
+	var invoices int
+	if err := q.QueryRowxContext(ctx, q.Rebind(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (producer_id, distributor_id, month) DO UPDATE SET updated_at = orders.updated_at
+		RETURNING id, (SELECT COUNT(*) FROM invoices WHERE invoices.order_id = orders.id)`),
+		core.NewID(), producerID, shopID, month, ms, ms).Scan(&o.ID, &invoices); err != nil {
+		return orders.Order{}, false, fmt.Errorf("trade: lock order: %w", err)
 	}
-	return o, nil
+	return o, invoices > 0, nil
 }
 
 // ReplanOrder brings the order's planned deliveries in line with the

@@ -2,8 +2,11 @@ package trade
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,7 +76,11 @@ type Outcome struct {
 // deal is a negotiation being acted on: the locked need, its proposals, the
 // producer, where the actor stands, and what the operation changed so far.
 type deal struct {
-	need       planning.Need
+	need planning.Need
+	// proposals are the need's proposals as the operation leaves them, in
+	// their order (planning.CompareProposals): each write of the operation
+	// changes them as it changes the table, so that the answer shows the
+	// need without reading it again.
 	proposals  []planning.Proposal
 	producer   accounts.User
 	actor      accounts.User
@@ -82,6 +89,15 @@ type deal struct {
 	commitment *planning.Proposal
 	open       *planning.Proposal
 	allowed    Actions
+	// product is the need's product: its id, name and unit (what trade
+	// checks and shows of it), read with the need.
+	product catalog.Product
+	// shopName is the need's shop's name, as its events show it; area its
+	// comparison area (AreaOf its address). Read with the need.
+	shopName, area string
+	// producerLocked says that begin read the producer under its lock
+	// (FOR UPDATE), its delivery days included: an acceptance by the shop.
+	producerLocked bool
 
 	// events are the events recorded, oldest first.
 	events []activity.View
@@ -89,29 +105,52 @@ type deal struct {
 	orderID string
 	// order is that order as the re-plan left it; nil when deleted.
 	order *orders.Full
+	// invoiced says that order has an invoice (ensureOrder).
+	invoiced bool
 	// priced is set when an acceptance changed the product's commitments.
 	priced bool
-	// product is the need's product once read (product).
-	product *catalog.Product
 }
 
-// productOf reads the need's product, once per operation.
-func (d *deal) productOf(ctx context.Context, q store.Q) (catalog.Product, error) {
-	if d.product == nil {
-		p, err := catalog.ByID(ctx, q, d.need.ProductID)
-		if err != nil {
-			return catalog.Product{}, err
-		}
-		d.product = &p
+// lockQuery locks a need for a trade operation — its row on PostgreSQL
+// (FOR UPDATE OF n, not the product's nor the shop's), the write lock
+// that SQLite's BEGIN IMMEDIATE took — so that concurrent trade on it
+// serialises, and reads in the same statement what the operation checks
+// and shows beside it: the need's product (name, unit) and its shop (name,
+// address: the price comparison's area). The proposals are read by the
+// next statement: on PostgreSQL, a statement that waited for the lock
+// still reads the other tables as they were when it began.
+const lockQuery = `SELECT n.id, n.distributor_id, n.product_id, n.month, n.quantity, n.created_at, n.updated_at,
+	pr.name, pr.unit, s.name, s.address_line1, s.address_line2, s.address_line3
+	FROM needs n JOIN products pr ON pr.id = n.product_id JOIN users s ON s.id = n.distributor_id
+	WHERE n.id = ?`
+
+// lock runs lockQuery for needID into d, then reads the need's proposals.
+// A need that does not exist is core.ErrNotFound.
+func (d *deal) lock(ctx context.Context, q store.Q, needID string) error {
+	n := &d.need
+	var line1, line2, line3 sql.NullString
+	err := q.QueryRowxContext(ctx, q.Rebind(lockQuery+store.ForUpdateOf(q, "n")), needID).Scan(
+		&n.ID, &n.DistributorID, &n.ProductID, &n.Month, (*int64)(&n.Quantity), &n.CreatedAt, &n.UpdatedAt,
+		&d.product.Name, &d.product.Unit, &d.shopName, &line1, &line2, &line3)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("trade: need %s: %w", needID, core.ErrNotFound)
 	}
-	return *d.product, nil
+	if err != nil {
+		return fmt.Errorf("trade: lock need %s: %w", needID, err)
+	}
+	d.product.ID = n.ProductID
+	d.area = AreaOf(line1.String, line2.String, line3.String)
+	d.proposals, err = planning.ProposalsOf(ctx, q, needID)
+	return err
 }
 
 // begin checks who acts, locks the need (so that concurrent trade on it
 // serialises) and reads the negotiation's state. A producer acts only for
 // itself (403 otherwise); a shop only on its own needs (404 otherwise, as
-// for a need that does not exist or a producer that is not one).
-func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, now time.Time) (*deal, error) {
+// for a need that does not exist or a producer that is not one). When
+// lockProducer is set (an acceptance), a shop's operation reads the
+// producer under its lock, as accept needs it.
+func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, lockProducer bool, now time.Time) (*deal, error) {
 	d := &deal{actor: actor}
 	switch {
 	case actor.IsProducer():
@@ -124,10 +163,10 @@ func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producer
 	default:
 		return nil, fmt.Errorf("trade: %w", core.ErrForbidden)
 	}
-	n, ps, err := planning.Lock(ctx, q, needID)
-	if err != nil {
+	if err := d.lock(ctx, q, needID); err != nil {
 		return nil, err
 	}
+	n := d.need
 	if d.side == planning.FromDistributor && n.DistributorID != actor.ID {
 		return nil, fmt.Errorf("trade: need %s: %w", needID, core.ErrNotFound)
 	}
@@ -135,22 +174,59 @@ func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producer
 		d.producer = actor
 	} else {
 		// What trade looks at of the producer: who it is, its days, the
-		// name its events show.
-		err = store.Get(ctx, q, &d.producer, `SELECT id, type, name, delivery_days FROM users WHERE id = ?`, producerID)
+		// name its events show; under its lock for an acceptance (accept),
+		// after the need's, as every operation takes them.
+		query := `SELECT id, type, name, delivery_days FROM users WHERE id = ?`
+		if lockProducer {
+			query += store.ForUpdate(q)
+		}
+		err := store.Get(ctx, q, &d.producer, query, producerID)
 		if store.IsNotFound(err) || (err == nil && !d.producer.IsProducer()) {
 			return nil, fmt.Errorf("trade: producer %s: %w", producerID, core.ErrNotFound)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("trade: producer %s: %w", producerID, err)
 		}
+		d.producerLocked = lockProducer
 	}
 	if n.Month < calendar.MonthOf(now).String() {
 		return nil, core.Refuse(core.ErrConflict, planning.MsgPastMonth)
 	}
-	d.need, d.proposals = n, ps
-	d.state, d.commitment, d.open = StateOf(ps, producerID)
+	// Copies: the operation's writes change d.proposals under them.
+	var commitment, open *planning.Proposal
+	d.state, commitment, open = StateOf(d.proposals, producerID)
+	if commitment != nil {
+		c := *commitment
+		d.commitment = &c
+	}
+	if open != nil {
+		o := *open
+		d.open = &o
+	}
 	d.allowed = Allowed(d.state, d.side)
 	return d, nil
+}
+
+// changed applies to the deal's proposals what the operation wrote to the
+// proposal id: set changes it in place, nil deletes it.
+func (d *deal) changed(id string, set func(p *planning.Proposal)) {
+	for i := range d.proposals {
+		if d.proposals[i].ID == id {
+			if set == nil {
+				d.proposals = slices.Delete(d.proposals, i, i+1)
+			} else {
+				set(&d.proposals[i])
+			}
+			return
+		}
+	}
+}
+
+// added adds to the deal's proposals the proposal the operation inserted,
+// in its place.
+func (d *deal) added(p planning.Proposal) {
+	i, _ := slices.BinarySearchFunc(d.proposals, p, func(a, b planning.Proposal) int { return planning.CompareProposals(&a, &b) })
+	d.proposals = slices.Insert(d.proposals, i, p)
 }
 
 // other is the id of the party facing the actor.
@@ -174,13 +250,12 @@ func (d *deal) remaining() decimal.Dec {
 	return max(0, d.need.Quantity-planning.Reserved(others))
 }
 
-// view is the need as the actor sees it (a producer sees only its own
-// proposals).
-func (d *deal) view(ctx context.Context, q store.Q) (planning.View, error) {
-	n, ps, err := planning.Get(ctx, q, d.need.ID)
-	if err != nil {
-		return planning.View{}, err
-	}
+// view is the need as the operation left it, as the actor sees it (a
+// producer sees only its own proposals): from the deal, whose proposals
+// followed the operation's writes (TestStateMachine, TestOutcome).
+func (d *deal) view() planning.View {
+	ps := slices.Clone(d.proposals)
+	v := planning.ViewOf(d.need, ps)
 	if d.side == planning.FromProducer {
 		own := []planning.Proposal{}
 		for _, p := range ps {
@@ -188,27 +263,21 @@ func (d *deal) view(ctx context.Context, q store.Q) (planning.View, error) {
 				own = append(own, p)
 			}
 		}
-		v := planning.ViewOf(n, ps)
 		v.Proposals = own
-		return v, nil
 	}
-	return planning.ViewOf(n, ps), nil
+	return v
 }
 
 // outcome reads what the operation changed, for its answer: the need, and
 // only the order, the product's price and the events it touched, each as
 // the actor's user load shows it.
 func (d *deal) outcome(ctx context.Context, q store.Q, now time.Time) (Outcome, error) {
-	need, err := d.view(ctx, q)
-	if err != nil {
-		return Outcome{}, err
-	}
-	out := Outcome{Need: need, Events: make([]activity.View, len(d.events))}
+	out := Outcome{Need: d.view(), Events: make([]activity.View, len(d.events))}
 	for i, e := range d.events {
 		out.Events[len(d.events)-1-i] = e
 	}
 	if d.orderID != "" {
-		v, err := answerOrder(ctx, q, d.orderID, d.order, d.actor.ID)
+		v, err := answerOrder(ctx, q, d.orderID, d.order, d.invoiced, d.actor.ID)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -235,19 +304,16 @@ func (d *deal) outcome(ctx context.Context, q store.Q, now time.Time) (Outcome, 
 // answerOrder is the order an acceptance re-planned as the viewer's user
 // load shows it (orders.LoadViews), from the order as the re-plan left it
 // (read and written in the same transaction): no need to read it again.
-// Its invoice is the one thing the re-plan does not read: an order traded
-// on (of this month or later) has none, as invoices are issued for the
-// months over; should one exist, the order is read as the user load reads
-// it. nil when the re-plan deleted the order.
-func answerOrder(ctx context.Context, q store.Q, orderID string, after *orders.Full, viewerID string) (*orders.View, error) {
+// Its invoice is the one thing the re-plan does not read (ensureOrder
+// counted them, invoiced): an order traded on (of this month or later) has
+// none, as invoices are issued for the months over; should one exist, the
+// order is read as the user load reads it. nil when the re-plan deleted the
+// order.
+func answerOrder(ctx context.Context, q store.Q, orderID string, after *orders.Full, invoiced bool, viewerID string) (*orders.View, error) {
 	if after == nil {
 		return nil, nil
 	}
-	var invoiced int
-	if err := store.Get(ctx, q, &invoiced, `SELECT COUNT(*) FROM invoices WHERE order_id = ?`, orderID); err != nil {
-		return nil, fmt.Errorf("trade: invoice of order %s: %w", orderID, err)
-	}
-	if invoiced > 0 {
+	if invoiced {
 		vs, err := orders.LoadViews(ctx, q, orders.Filter{IDs: []string{orderID}}, viewerID)
 		if err != nil || len(vs) == 0 {
 			return nil, err
@@ -263,13 +329,12 @@ func answerOrder(ctx context.Context, q store.Q, orderID string, after *orders.F
 // direction (vector) against the commitment. The actor emits it; it joins
 // the operation's outcome.
 func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, price decimal.Dec, outcome *bool, now time.Time) error {
-	p, err := d.productOf(ctx, q)
-	if err != nil {
-		return err
-	}
-	data := eventData(p, d.need.ID, d.need.Month, d.commitment, qty, price, outcome)
+	data := eventData(d.product, d.need.ID, d.need.Month, d.commitment, qty, price, outcome)
 	e := activity.Event{Type: typ, OriginID: d.actor.ID, TargetID: target, CreatedAt: now, Data: data}
-	var v activity.View
+	var (
+		v   activity.View
+		err error
+	)
 	if name, known := d.nameOf(target); known {
 		v, err = activity.RecordAs(ctx, q, e, activity.Party{Email: d.actor.Email, Name: d.actor.Name}, name)
 	} else {
@@ -286,14 +351,15 @@ func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, pr
 }
 
 // nameOf is the name of a party of the deal as its events show it, when
-// the deal has it: the actor's, the producer's; not a shop's read by a
-// producer.
+// the deal has it: the actor's, the producer's, the shop's.
 func (d *deal) nameOf(id string) (string, bool) {
 	switch id {
 	case d.actor.ID:
 		return d.actor.Name, true
 	case d.producer.ID:
 		return d.producer.Name, d.producer.Name != ""
+	case d.need.DistributorID:
+		return d.shopName, true
 	}
 	return "", false
 }
@@ -324,7 +390,7 @@ func eventData(p catalog.Product, needID, month string, commitment *planning.Pro
 // 0 to end the commitment; otherwise a proposal (proposal:request). It
 // returns the need as the actor sees it and the event recorded.
 func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, offer Offer, now time.Time) (Outcome, error) {
-	d, err := begin(ctx, q, actor, needID, producerID, now)
+	d, err := begin(ctx, q, actor, needID, producerID, false, now)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -334,16 +400,13 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 	if !d.producer.HasDeliveryDays() {
 		return Outcome{}, core.Refuse(core.ErrConflict, MsgNoDeliveryDays)
 	}
-	product, err := d.productOf(ctx, q)
-	if err != nil {
-		return Outcome{}, err
-	}
+	unit := d.product.Unit
 	invalid := &core.ValidationError{}
-	qty, qtyErr := parseQuantity(product.Unit, offer.Quantity, d.state.Committed)
+	qty, qtyErr := parseQuantity(unit, offer.Quantity, d.state.Committed)
 	if qtyErr != "" {
 		invalid.Add("quantity", qtyErr)
 	} else if limit := d.remaining(); qty > limit {
-		invalid.Add("quantity", ExceedsMessage(limit, product.Unit))
+		invalid.Add("quantity", ExceedsMessage(limit, unit))
 	}
 	price, priceErr := parsePrice(offer.Price)
 	if priceErr != "" {
@@ -357,9 +420,15 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 	if d.open != nil {
 		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, origin = ?, quantity = ?, price = ?, updated_at = ? WHERE id = ?`,
 			planning.StatusProposed, d.side, qty, price, ms, d.open.ID)
+		d.changed(d.open.ID, func(p *planning.Proposal) {
+			p.Status, p.From, p.Quantity, p.Price, p.UpdatedAt = planning.StatusProposed, d.side, qty, price, ms
+		})
 	} else {
+		p := planning.Proposal{ID: core.NewID(), NeedID: d.need.ID, Producer: d.producer.ID, Status: planning.StatusProposed,
+			From: d.side, Quantity: qty, Price: price, CreatedAt: ms, UpdatedAt: ms}
 		_, err = store.Exec(ctx, q, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, core.NewID(), d.need.ID, d.producer.ID, planning.StatusProposed, d.side, qty, price, ms, ms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.ID, p.NeedID, p.Producer, p.Status, p.From, p.Quantity, p.Price, p.CreatedAt, p.UpdatedAt)
+		d.added(p)
 	}
 	if err != nil {
 		return Outcome{}, fmt.Errorf("trade: write proposal: %w", err)
@@ -382,7 +451,7 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 // correction. It returns the need as the actor sees it, the event recorded
 // and, after an acceptance, the order and the product's price.
 func Review(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, accepted bool, now time.Time) (Outcome, error) {
-	d, err := begin(ctx, q, actor, needID, producerID, now)
+	d, err := begin(ctx, q, actor, needID, producerID, accepted, now)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -399,6 +468,7 @@ func Review(ctx context.Context, q store.Q, actor accounts.User, needID, produce
 			planning.StatusRejected, ms, open.ID); err != nil {
 			return Outcome{}, fmt.Errorf("trade: reject proposal: %w", err)
 		}
+		d.changed(open.ID, func(p *planning.Proposal) { p.Status, p.UpdatedAt = planning.StatusRejected, ms })
 	} else {
 		if err := d.accept(ctx, q, open, now); err != nil {
 			return Outcome{}, err
@@ -422,21 +492,20 @@ func Review(ctx context.Context, q store.Q, actor accounts.User, needID, produce
 // order of (producer, shop, month).
 func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, now time.Time) error {
 	// Serialise with a change of the producer's delivery days, which
-	// re-plans the same orders, and read the days under that lock.
-	var producer accounts.User
-	if err := store.Get(ctx, q, &producer.DeliveryDays, `SELECT delivery_days FROM users WHERE id = ?`+store.ForUpdate(q), d.producer.ID); err != nil {
-		return fmt.Errorf("trade: lock producer: %w", err)
+	// re-plans the same orders, and read the days under that lock (begin
+	// did when the shop accepts).
+	producer := d.producer
+	if !d.producerLocked {
+		if err := store.Get(ctx, q, &producer.DeliveryDays, `SELECT delivery_days FROM users WHERE id = ?`+store.ForUpdate(q), d.producer.ID); err != nil {
+			return fmt.Errorf("trade: lock producer: %w", err)
+		}
 	}
 	if open.Quantity > 0 && !producer.HasDeliveryDays() {
 		return core.Refuse(core.ErrConflict, MsgNoDeliveryDays)
 	}
 	// A rejected proposal reserved nothing: it must still fit.
 	if limit := d.remaining(); open.Quantity > limit {
-		p, err := d.productOf(ctx, q)
-		if err != nil {
-			return err
-		}
-		return core.Refuse(core.ErrConflict, ExceedsMessage(limit, p.Unit))
+		return core.Refuse(core.ErrConflict, ExceedsMessage(limit, d.product.Unit))
 	}
 	ms := now.UnixMilli()
 	var err error
@@ -444,19 +513,23 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 		if _, err := store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, d.commitment.ID); err != nil {
 			return fmt.Errorf("trade: replace commitment: %w", err)
 		}
+		d.changed(d.commitment.ID, nil)
 	}
 	if open.Quantity > 0 {
 		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, updated_at = ? WHERE id = ?`, planning.StatusAccepted, ms, open.ID)
+		d.changed(open.ID, func(p *planning.Proposal) { p.Status, p.UpdatedAt = planning.StatusAccepted, ms })
 	} else {
 		_, err = store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, open.ID)
+		d.changed(open.ID, nil)
 	}
 	if err != nil {
 		return fmt.Errorf("trade: accept proposal: %w", err)
 	}
-	o, err := ensureOrder(ctx, q, d.producer.ID, d.need.DistributorID, d.need.Month, now)
+	o, invoiced, err := ensureOrder(ctx, q, d.producer.ID, d.need.DistributorID, d.need.Month, now)
 	if err != nil {
 		return err
 	}
+	d.invoiced = invoiced
 	days := producer.Days()
 	if d.order, err = replanLocked(ctx, q, o, now, false, days); err != nil {
 		return err
@@ -464,19 +537,15 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	d.orderID, d.priced = o.ID, true
 	// Last, so that the month's row of the price sums, which every
 	// acceptance of the product writes, stays locked the shortest.
-	area, err := shopArea(ctx, q, d.need.DistributorID)
-	if err != nil {
-		return err
-	}
 	return countCommitment(ctx, q, change{product: d.need.ProductID, month: d.need.Month, shop: d.need.DistributorID,
-		producer: d.producer.ID, area: area, old: d.commitment, quantity: open.Quantity, price: open.Price, now: now})
+		producer: d.producer.ID, area: d.area, old: d.commitment, quantity: open.Quantity, price: open.Price, now: now})
 }
 
 // Withdraw deletes the open proposal of producerID on a need, by the side
 // that made it. PRODUCT has no event type for it: none is recorded. It returns
 // the need as the actor sees it.
 func Withdraw(ctx context.Context, q store.Q, actor accounts.User, needID, producerID string, now time.Time) (Outcome, error) {
-	d, err := begin(ctx, q, actor, needID, producerID, now)
+	d, err := begin(ctx, q, actor, needID, producerID, false, now)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -486,6 +555,7 @@ func Withdraw(ctx context.Context, q store.Q, actor accounts.User, needID, produ
 	if _, err := store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, d.open.ID); err != nil {
 		return Outcome{}, fmt.Errorf("trade: withdraw proposal: %w", err)
 	}
+	d.changed(d.open.ID, nil)
 	return d.outcome(ctx, q, now)
 }
 
