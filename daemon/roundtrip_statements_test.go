@@ -85,5 +85,5 @@ func TestRoundTripStatements(t *testing.T) {
 // The round-trip's statements (TestRoundTripStatements).
 const (
 	propose = 6
-	review  = 20
+	review  = 18
 )

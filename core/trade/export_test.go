@@ -17,3 +17,6 @@ func ReplanOrderAfter(ctx context.Context, q store.Q, orderID string, now time.T
 
 // CommitmentsQuery is the re-plan's read of an order's commitments.
 const CommitmentsQuery = commitmentsQuery
+
+// UpdateLines is the re-plan's statement giving n lines new values.
+var UpdateLines = updateLines

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"primeur/core"
@@ -142,68 +143,62 @@ const commitmentsQuery = `SELECT n.id AS need_id, n.product_id, pr.unit, p.quant
 	WHERE n.distributor_id = ? AND n.month = ? AND p.need_id = n.id AND p.producer_id = ?
 	AND p.status = 'accepted' AND p.quantity > 0`
 
-// orderDeliveries reads an order's deliveries and their lines: what
-// PlanOrder and writePlan look at, and what the order's view shows.
-// Scanned by hand: the round-trip reads them on every acceptance.
+// orderDeliveries reads an order's deliveries and their lines, in one
+// statement: what PlanOrder and writePlan look at, and what the order's
+// view shows. Scanned by hand: the round-trip reads them on every
+// acceptance. A delivery without lines comes as one row of empty line
+// columns.
 func orderDeliveries(ctx context.Context, q store.Q, orderID string) ([]orders.FullDelivery, error) {
-	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT id, status, date, chrono, claim_status, claim_sent_at, claim_reviewed_at
-		FROM deliveries WHERE order_id = ?`), orderID)
+	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT d.id, d.status, d.date, d.chrono, d.claim_status, d.claim_sent_at, d.claim_reviewed_at,
+		COALESCE(l.id, ''), COALESCE(l.need_id, ''), COALESCE(l.product_id, ''), COALESCE(l.price, 0), COALESCE(l.quantity_expected, 0),
+		l.quantity_sent, COALESCE(l.quantity_claimed, 0), COALESCE(l.claim_type, ''), COALESCE(l.claim_comment, '')
+		FROM deliveries d LEFT JOIN delivery_lines l ON l.delivery_id = d.id WHERE d.order_id = ?`), orderID)
 	if err != nil {
 		return nil, fmt.Errorf("trade: deliveries of order %s: %w", orderID, err)
 	}
 	defer rows.Close()
-	var out []orders.FullDelivery
+	var (
+		out []orders.FullDelivery
+		at  = map[string]int{}
+		d   orders.FullDelivery
+		l   orders.Line
+	)
 	for rows.Next() {
-		d := orders.FullDelivery{Delivery: orders.Delivery{OrderID: orderID}}
-		if err := rows.Scan(&d.ID, &d.Status, &d.Date, &d.Chrono, &d.ClaimStatus, &d.ClaimSentAt, &d.ClaimReviewedAt); err != nil {
+		l = orders.Line{}
+		if err := rows.Scan(&d.ID, &d.Status, &d.Date, &d.Chrono, &d.ClaimStatus, &d.ClaimSentAt, &d.ClaimReviewedAt,
+			&l.ID, &l.NeedID, &l.ProductID, &l.Price, &l.QuantityExpected, &l.QuantitySent,
+			&l.QuantityClaimed, &l.ClaimType, &l.ClaimComment); err != nil {
 			return nil, fmt.Errorf("trade: deliveries of order %s: %w", orderID, err)
 		}
-		out = append(out, d)
+		i, ok := at[d.ID]
+		if !ok {
+			i = len(out)
+			at[d.ID] = i
+			out = append(out, orders.FullDelivery{Delivery: orders.Delivery{ID: d.ID, OrderID: orderID, Status: d.Status,
+				Date: d.Date, Chrono: d.Chrono, ClaimStatus: d.ClaimStatus, ClaimSentAt: d.ClaimSentAt, ClaimReviewedAt: d.ClaimReviewedAt}})
+		}
+		if l.ID != "" {
+			l.DeliveryID = d.ID
+			out[i].Lines = append(out[i].Lines, l)
+		}
+		d.ClaimSentAt, d.ClaimReviewedAt = nil, nil
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("trade: deliveries of order %s: %w", orderID, err)
 	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	at := make(map[string]int, len(out))
-	for i, d := range out {
-		at[d.ID] = i
-	}
-	lines, err := q.QueryContext(ctx, q.Rebind(`SELECT l.id, l.delivery_id, l.need_id, l.product_id, l.price, l.quantity_expected,
-		l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment
-		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id WHERE d.order_id = ?`), orderID)
-	if err != nil {
-		return nil, fmt.Errorf("trade: lines of order %s: %w", orderID, err)
-	}
-	defer lines.Close()
-	for lines.Next() {
-		var l orders.Line
-		if err := lines.Scan(&l.ID, &l.DeliveryID, &l.NeedID, &l.ProductID, &l.Price, &l.QuantityExpected, &l.QuantitySent,
-			&l.QuantityClaimed, &l.ClaimType, &l.ClaimComment); err != nil {
-			return nil, fmt.Errorf("trade: lines of order %s: %w", orderID, err)
-		}
-		if i, ok := at[l.DeliveryID]; ok {
-			out[i].Lines = append(out[i].Lines, l)
-		}
-	}
-	if err := lines.Err(); err != nil {
-		return nil, fmt.Errorf("trade: lines of order %s: %w", orderID, err)
-	}
 	return out, nil
 }
 
-// lineChange is a new value of delivery lines: the lines given it are
-// written by one statement.
-type lineChange struct {
-	need          string
+// lineUpdate is a line's new values.
+type lineUpdate struct {
+	id, need      string
 	price, amount decimal.Dec
 }
 
 // planWrites gathers what a plan changes in existing deliveries, to write
 // each kind of change in one statement.
 type planWrites struct {
-	updates map[lineChange][]string // line ids by new value
+	updates []lineUpdate
 	deleted []string                // line ids
 	added   []orders.Line
 	touched []string // delivery ids changed
@@ -233,7 +228,7 @@ func writePlan(ctx context.Context, q store.Q, o orders.Order, deliveries []orde
 	}
 	after := orders.Full{Order: o, Deliveries: make([]orders.FullDelivery, 0, len(p.Deliveries)+len(deliveries))}
 	kept := make(map[string]bool, len(p.Deliveries))
-	w := planWrites{updates: map[lineChange][]string{}}
+	var w planWrites
 	for _, d := range p.Deliveries {
 		if d.ID == "" {
 			nd, err := createDelivery(ctx, q, o, d, ms)
@@ -320,8 +315,7 @@ func (w *planWrites) lines(old orders.FullDelivery, d PlannedDelivery) (orders.F
 			w.added = append(w.added, l)
 			changed = true
 		case l.QuantityExpected != pl.Quantity || l.Price != pl.Price || l.NeedID != pl.NeedID:
-			c := lineChange{need: pl.NeedID, price: pl.Price, amount: pl.Quantity}
-			w.updates[c] = append(w.updates[c], l.ID)
+			w.updates = append(w.updates, lineUpdate{id: l.ID, need: pl.NeedID, price: pl.Price, amount: pl.Quantity})
 			if l.QuantityExpected != pl.Quantity { // see write
 				l.QuantitySent = nil
 			}
@@ -344,22 +338,8 @@ func (w *planWrites) write(ctx context.Context, q store.Q, ms int64) error {
 			return fmt.Errorf("trade: delete lines: %w", err)
 		}
 	}
-	// In a fixed order, so that two runs write alike.
-	changes := make([]lineChange, 0, len(w.updates))
-	for c := range w.updates {
-		changes = append(changes, c)
-	}
-	slices.SortFunc(changes, func(a, b lineChange) int {
-		return cmp.Or(cmp.Compare(a.need, b.need), cmp.Compare(a.price, b.price), cmp.Compare(a.amount, b.amount))
-	})
-	for _, c := range changes {
-		// A quantity the shop set against the old expectation no longer
-		// applies once the expectation changes.
-		if _, err := store.ExecIn(ctx, q, `UPDATE delivery_lines SET need_id = ?, price = ?, quantity_expected = ?,
-			quantity_sent = CASE WHEN quantity_expected = ? THEN quantity_sent ELSE NULL END WHERE id IN (?)`,
-			c.need, c.price, c.amount, c.amount, w.updates[c]); err != nil {
-			return fmt.Errorf("trade: update lines: %w", err)
-		}
+	if err := w.update(ctx, q); err != nil {
+		return err
 	}
 	for _, l := range w.added {
 		if err := insertLine(ctx, q, l); err != nil {
@@ -372,6 +352,43 @@ func (w *planWrites) write(ctx context.Context, q store.Q, ms int64) error {
 		}
 	}
 	return nil
+}
+
+// update gives the lines noted their new values, all in one statement
+// (updateLines), in a fixed order so that two runs write alike.
+func (w *planWrites) update(ctx context.Context, q store.Q) error {
+	if len(w.updates) == 0 {
+		return nil
+	}
+	slices.SortFunc(w.updates, func(a, b lineUpdate) int { return cmp.Compare(a.id, b.id) })
+	args := make([]any, 0, 4*len(w.updates))
+	for _, u := range w.updates {
+		args = append(args, u.id, u.need, u.price, u.amount)
+	}
+	if _, err := store.Exec(ctx, q, updateLines(len(w.updates)), args...); err != nil {
+		return fmt.Errorf("trade: update lines: %w", err)
+	}
+	return nil
+}
+
+// updateLines is the statement that gives n lines new values: each row of
+// its VALUES a line's id, need, price and expected quantity. A quantity
+// the shop set against the old expectation no longer applies once the
+// expectation changes. Each line is found by its key
+// (TestLinesAreUpdatedByTheirKey).
+func updateLines(n int) string {
+	var b strings.Builder
+	b.WriteString(`UPDATE delivery_lines SET need_id = v.column2, price = v.column3, quantity_expected = v.column4,
+		quantity_sent = CASE WHEN delivery_lines.quantity_expected = v.column4 THEN delivery_lines.quantity_sent ELSE NULL END
+		FROM (VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT))")
+	}
+	b.WriteString(`) AS v WHERE delivery_lines.id = v.column1`)
+	return b.String()
 }
 
 // createDelivery writes a new planned delivery with the producer's next

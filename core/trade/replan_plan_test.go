@@ -27,3 +27,25 @@ func TestCommitmentsAreReadFromTheIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesAreUpdatedByTheirKey checks on SQLite's query planner that the
+// re-plan's update of lines (one statement for all, UPDATE … FROM VALUES)
+// finds each line by its primary key rather than scanning every line of
+// the platform for each value.
+func TestLinesAreUpdatedByTheirKey(t *testing.T) {
+	db := storetest.SQLite(t)
+	for _, n := range []int{1, 9} {
+		args := make([]any, 0, 4*n)
+		for range n {
+			args = append(args, "line", "need", 250, 600)
+		}
+		plan := storetest.QueryPlan(t, db, trade.UpdateLines(n), args...)
+		joined := strings.Join(plan, "; ")
+		if !strings.Contains(joined, "SEARCH delivery_lines USING INDEX") {
+			t.Errorf("%d lines: not found by their key: %s", n, joined)
+		}
+		if strings.Contains(joined, "SCAN delivery_lines") {
+			t.Errorf("%d lines: every line is scanned: %s", n, joined)
+		}
+	}
+}
