@@ -199,7 +199,7 @@ type lineUpdate struct {
 // each kind of change in one statement.
 type planWrites struct {
 	updates []lineUpdate
-	deleted []string                // line ids
+	deleted []string // line ids
 	added   []orders.Line
 	touched []string // delivery ids changed
 }
