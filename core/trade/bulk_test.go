@@ -437,7 +437,7 @@ func TestBulkAgreesWithTrade(t *testing.T) {
 			}
 		}
 
-		if err := trade.RebuildPrices(ctx, written, written.Dialect, paris); err != nil {
+		if err := trade.RebuildPrices(ctx, written, paris); err != nil {
 			t.Fatal(err)
 		}
 		sameRows(t, rowsOf(t, written), got)

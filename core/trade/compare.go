@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"primeur/core/address"
@@ -230,7 +231,7 @@ func (s priceSums) writeComparison(ctx context.Context, q store.Q) error {
 // rebuildComparison recomputes the comparison's tables from the
 // commitments in force, each pair in its shop's département now; part of
 // RebuildPrices. Migration 19 (core/schema) holds its frozen copy.
-func rebuildComparison(ctx context.Context, q Execer, d store.Dialect) error {
+func rebuildComparison(ctx context.Context, q store.Q) error {
 	rows, err := q.QueryContext(ctx, `SELECT n.product_id, n.month, n.distributor_id, p.producer_id, p.quantity, p.price,
 			u.address_line1, u.address_line2, u.address_line3
 		FROM proposals p JOIN needs n ON n.id = p.need_id JOIN users u ON u.id = n.distributor_id
@@ -290,29 +291,29 @@ func rebuildComparison(ctx context.Context, q Execer, d store.Dialect) error {
 			return fmt.Errorf("trade: rebuild price comparison: %w", err)
 		}
 	}
-	insert := func(query string, args ...any) error {
-		if _, err := q.ExecContext(ctx, store.Rebind(d, query), args...); err != nil {
-			return fmt.Errorf("trade: rebuild price comparison: %w", err)
-		}
-		return nil
+	pks := slices.Collect(maps.Keys(pairs))
+	if err := store.Insert(ctx, q, "price_pairs", []string{"product_id", "month", "shop_id", "producer_id", "area", "purchases"}, len(pks),
+		func(i int, v []any) {
+			k, p := pks[i], pairs[pks[i]]
+			v[0], v[1], v[2], v[3], v[4], v[5] = k.product, k.month, k.shop, k.producer, p.area, p.purchases
+		}); err != nil {
+		return fmt.Errorf("trade: rebuild price comparison: %w", err)
 	}
-	for k, p := range pairs {
-		if err := insert(`INSERT INTO price_pairs (product_id, month, shop_id, producer_id, area, purchases) VALUES (?, ?, ?, ?, ?, ?)`,
-			k.product, k.month, k.shop, k.producer, p.area, p.purchases); err != nil {
-			return err
-		}
+	mks := slices.Collect(maps.Keys(members))
+	if err := store.Insert(ctx, q, "price_members", []string{"product_id", "month", "area", "side", "member_id", "purchases"}, len(mks),
+		func(i int, v []any) {
+			k := mks[i]
+			v[0], v[1], v[2], v[3], v[4], v[5] = k.product, k.month, k.area, k.side, k.member, members[k]
+		}); err != nil {
+		return fmt.Errorf("trade: rebuild price comparison: %w", err)
 	}
-	for k, n := range members {
-		if err := insert(`INSERT INTO price_members (product_id, month, area, side, member_id, purchases) VALUES (?, ?, ?, ?, ?, ?)`,
-			k.product, k.month, k.area, k.side, k.member, n); err != nil {
-			return err
-		}
-	}
-	for k, a := range areas {
-		if err := insert(`INSERT INTO price_areas (product_id, month, area, amount, quantity, purchases, buyers, sellers) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			k.product, k.month, k.area, a.amount, a.quantity, a.purchases, a.buyers, a.sellers); err != nil {
-			return err
-		}
+	aks := slices.Collect(maps.Keys(areas))
+	if err := store.Insert(ctx, q, "price_areas", []string{"product_id", "month", "area", "amount", "quantity", "purchases", "buyers", "sellers"}, len(aks),
+		func(i int, v []any) {
+			k, a := aks[i], areas[aks[i]]
+			v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7] = k.product, k.month, k.area, a.amount, a.quantity, a.purchases, a.buyers, a.sellers
+		}); err != nil {
+		return fmt.Errorf("trade: rebuild price comparison: %w", err)
 	}
 	return nil
 }

@@ -60,7 +60,7 @@ func comparisonRows(t testing.TB, db *store.DB) string {
 func keptEqualsRebuilt(t testing.TB, db *store.DB, step string) {
 	t.Helper()
 	kept := comparisonRows(t, db)
-	if err := trade.RebuildPrices(ctx, db, db.Dialect, now.Location()); err != nil {
+	if err := trade.RebuildPrices(ctx, db, now.Location()); err != nil {
 		t.Fatal(err)
 	}
 	if rebuilt := comparisonRows(t, db); rebuilt != kept {

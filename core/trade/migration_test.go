@@ -103,7 +103,7 @@ func TestFrozenPriceMigrationMatchesRebuildPrices(t *testing.T) {
 			t.Fatal(err)
 		}
 		migrated := sums()
-		if err := trade.RebuildPrices(ctx, db, db.Dialect, paris); err != nil {
+		if err := trade.RebuildPrices(ctx, db, paris); err != nil {
 			t.Fatal(err)
 		}
 		if rebuilt := sums(); rebuilt != migrated {
@@ -191,7 +191,7 @@ func TestFrozenComparisonMigrationMatchesRebuild(t *testing.T) {
 				t.Fatalf("no sums of area %s: the data misses what it should cover\n%s", area, migrated)
 			}
 		}
-		if err := trade.RebuildPrices(ctx, db, db.Dialect, paris); err != nil {
+		if err := trade.RebuildPrices(ctx, db, paris); err != nil {
 			t.Fatal(err)
 		}
 		if rebuilt := comparisonRows(t, db); rebuilt != migrated {

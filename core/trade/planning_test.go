@@ -216,7 +216,7 @@ func TestPrices(t *testing.T) {
 		exec(t, db, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
 			VALUES ('old', ?, ?, 'accepted', 'producer', 10000, 10000, 0, ?)`, m, f.idle.ID, now.AddDate(-1, 0, -1).UnixMilli())
 		// Rows written behind core/trade's back: the sums are rebuilt.
-		if err := trade.RebuildPrices(ctx, db, db.Dialect, now.Location()); err != nil {
+		if err := trade.RebuildPrices(ctx, db, now.Location()); err != nil {
 			t.Fatal(err)
 		}
 		ps, err := trade.Prices(ctx, db, now)
@@ -255,7 +255,7 @@ func TestPriceSums(t *testing.T) {
 		check := func(step string, at time.Time, want []trade.Price) {
 			t.Helper()
 			kept := sums()
-			if err := trade.RebuildPrices(ctx, db, db.Dialect, now.Location()); err != nil {
+			if err := trade.RebuildPrices(ctx, db, now.Location()); err != nil {
 				t.Fatal(err)
 			}
 			if rebuilt := sums(); rebuilt != kept {

@@ -2,8 +2,9 @@ package trade
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -165,21 +166,16 @@ func (s priceSums) write(ctx context.Context, q store.Q) error {
 	return s.writeComparison(ctx, q)
 }
 
-// Execer is what RebuildPrices runs on: a *sql.Tx, a *sqlx.Tx or a
-// *store.DB.
-type Execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
 // RebuildPrices recomputes the price sums from the commitments in force —
 // price_months, each commitment in the month (in loc) it was accepted, and
 // the comparison's tables (rebuildComparison) — for tools and tests that
 // write commitments without core/trade. Migrations 10 and 19 (core/schema),
 // which filled the tables once, hold their own frozen copies of these
 // computations (TestFrozenPriceMigrationMatchesRebuildPrices and
-// TestFrozenComparisonMigrationMatchesRebuild keep them equal).
-func RebuildPrices(ctx context.Context, q Execer, d store.Dialect, loc *time.Location) error {
+// TestFrozenComparisonMigrationMatchesRebuild keep them equal). The rows
+// are written in bulk (store.Insert: COPY on PostgreSQL in a transaction);
+// run it in a transaction, or every statement commits on its own.
+func RebuildPrices(ctx context.Context, q store.Q, loc *time.Location) error {
 	rows, err := q.QueryContext(ctx, `SELECT n.product_id, p.quantity, p.price, p.updated_at
 		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE p.status = 'accepted' AND p.quantity > 0`)
 	if err != nil {
@@ -214,11 +210,12 @@ func RebuildPrices(ctx context.Context, q Execer, d store.Dialect, loc *time.Loc
 	if _, err := q.ExecContext(ctx, `DELETE FROM price_months`); err != nil {
 		return fmt.Errorf("trade: rebuild prices: %w", err)
 	}
-	insert := store.Rebind(d, `INSERT INTO price_months (product_id, month, amount, quantity) VALUES (?, ?, ?, ?)`)
-	for k, s := range sums {
-		if _, err := q.ExecContext(ctx, insert, k.product, k.month, s.amount, s.quantity); err != nil {
-			return fmt.Errorf("trade: rebuild prices: %w", err)
-		}
+	keys := slices.Collect(maps.Keys(sums))
+	if err := store.Insert(ctx, q, "price_months", []string{"product_id", "month", "amount", "quantity"}, len(keys), func(i int, v []any) {
+		k := keys[i]
+		v[0], v[1], v[2], v[3] = k.product, k.month, sums[k].amount, sums[k].quantity
+	}); err != nil {
+		return fmt.Errorf("trade: rebuild prices: %w", err)
 	}
-	return rebuildComparison(ctx, q, d)
+	return rebuildComparison(ctx, q)
 }
