@@ -279,3 +279,54 @@ test('on a phone, the progression table keeps its products in place when it scro
   await farmPhone.context.close()
   expect(problems, 'errors in the farmer’s page').toEqual([])
 })
+
+/** Whether two boxes of the page overlap. */
+function overlap(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+}
+
+test('on a phone, a toast leaves the open dialog’s title and close button in view', async ({ page }, info) => {
+  await register(page.context(), 'tel-toast', true)
+  await page.goto('/dis/needs')
+  await page.getByRole('button', { name: 'Import Excel' }).tap()
+  const dialog = page.getByRole('dialog', { name: 'Importer un fichier Excel' })
+  const form = dialog.getByRole('form', { name: "Import d'un fichier Excel" })
+  // A file that is no workbook: the daemon refuses it, and a toast says so while the dialog stays open.
+  await form.locator('input[type="file"]').setInputFiles({
+    name: 'besoins.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: Buffer.from('Produit;2027-01\nTomate;12\n'),
+  })
+  await form.getByRole('button', { name: 'Importer' }).tap()
+  const toast = page.locator('.mantine-Notification-root').filter({ hasText: "Echec de l'importation" })
+  await expect(toast).toBeVisible()
+  // Hovered, the toast holds (Mantine pauses its closing) and has finished coming in.
+  await toast.hover()
+  await expect(toast).toBeInViewport({ ratio: 1 })
+  await expect(dialog).toHaveCSS('opacity', '1')
+  await keep(page, info, 'toast-over-dialog')
+
+  const title = dialog.getByRole('heading', { name: 'Importer un fichier Excel' })
+  const close = dialog.getByRole('button', { name: 'Fermer', exact: true })
+  const toastBox = (await toast.boundingBox())!
+  // Nor the bottom navigation, under the dialog now, over which the toasts of a screen stand.
+  const nav = page.locator('nav[aria-label="Navigation principale"]')
+  for (const [name, part] of [
+    ['title', title],
+    ['close button', close],
+    ['bottom navigation', nav],
+  ] as const) {
+    await expect(part).toBeInViewport({ ratio: 1 })
+    const box = (await part.boundingBox())!
+    expect(
+      overlap(toastBox, box),
+      `the toast (${JSON.stringify(toastBox)}) covers the ${name} (${JSON.stringify(box)})`,
+    ).toBe(false)
+  }
+  // Still said at once (an alert, in the toasts' polite live region).
+  await expect(page.getByRole('alert').filter({ hasText: "Echec de l'importation" })).toHaveCount(1)
+  // The close button takes the tap, the toast still shown.
+  await close.tap()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByRole('button', { name: 'Import Excel' })).toBeFocused()
+})

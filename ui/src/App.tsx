@@ -5,14 +5,13 @@ import './a11y/a11y.css'
 
 import { MantineProvider } from '@mantine/core'
 import { DatesProvider } from '@mantine/dates'
-import { Notifications } from '@mantine/notifications'
 import { lazy } from 'react'
 import { Route, Router, Switch } from 'wouter'
 import { AppHeader } from './components/AppHeader'
 import { Protected } from './components/Protected'
-import { TOAST_DURATION } from './notify'
 import { SiteFooter } from './components/SiteFooter'
 import { SkipLink } from './components/SkipLink'
+import { Toasts } from './components/Toasts'
 import { About } from './pages/About'
 import { Accessibility } from './pages/Accessibility'
 import { Landing } from './pages/Landing'
@@ -71,9 +70,8 @@ export function App() {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <DatesProvider settings={datesSettings}>
-        {/* The toasts' containers are always in the page: a polite live region, so that each
-            toast and its progress turning into an outcome are said (WCAG 4.1.3). */}
-        <Notifications position="top-right" autoClose={TOAST_DURATION} aria-live="polite" />
+        {/* The toasts' containers, always in the page (a polite live region), never over a dialog's header on a phone. */}
+        <Toasts />
         <Router>
           <SkipLink />
           <AppHeader />

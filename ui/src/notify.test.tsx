@@ -2,6 +2,7 @@ import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { App } from './App'
 import { notifyError, progress } from './notify'
+import { asPhone } from './test/phone'
 
 describe('toasts are said (WCAG 4.1.3)', () => {
   it('shows them in a polite live region there from the start, statuses as status and failures as alerts', async () => {
@@ -39,5 +40,26 @@ describe('toasts are said (WCAG 4.1.3)', () => {
       '/accessibilite',
     )
     expect(document.getElementById('contenu')?.tagName).toBe('MAIN')
+  })
+
+  it('draws them at the top right of a large screen, and at the bottom of a phone, clear of a dialog’s header', async () => {
+    // Where a toast goes: the position of the container it is drawn in.
+    const shown = async (title: string) => {
+      act(() => notifyError(title))
+      const toast = (await screen.findByText(title)).closest('[role="alert"]')
+      return toast?.closest('.mantine-Notifications-root')?.getAttribute('data-position')
+    }
+    window.history.pushState(null, '', '/about')
+    const large = render(<App />)
+    await screen.findByRole('heading', { name: 'About' })
+    expect(await shown('Echec sur un grand écran')).toBe('top-right')
+    large.unmount()
+
+    asPhone()
+    render(<App />)
+    await screen.findByRole('heading', { name: 'About' })
+    expect(await shown('Echec sur un téléphone')).toBe('bottom-center')
+    // Still in a polite live region, as on a large screen.
+    expect(screen.getByText('Echec sur un téléphone').closest('[aria-live="polite"]')).not.toBeNull()
   })
 })
