@@ -27,10 +27,8 @@ import {
 const CHART_HEIGHT = 240
 
 // The products' column stays in place when the table scrolls sideways (a
-// phone); on the striped rows (the odd ones, the total first) it keeps the
-// stripe.
+// phone); it keeps its row's stripe and highlight (sticky.css).
 const STICKY_COLUMN = stickyColumn()
-const STICKY_STRIPED = stickyColumn({ tint: 'var(--table-striped-color)' })
 const STICKY_CORNER = stickyColumn({ header: true })
 
 /** "oct. 26": short enough for 12 months on a phone. */
@@ -50,11 +48,11 @@ function Change({ value }: { value: number | null }) {
   )
 }
 
-function Row({ row, total, striped }: { row: ChangeRow; total?: boolean; striped: boolean }) {
+function Row({ row, total }: { row: ChangeRow; total?: boolean }) {
   const money = (v: number | null) => (v === null ? '—' : formatEUR(v))
   return (
     <Table.Tr data-row={row.key} fw={total ? 700 : undefined}>
-      <Table.Th scope="row" fw={total ? 700 : 500} style={striped ? STICKY_STRIPED : STICKY_COLUMN}>
+      <Table.Th scope="row" fw={total ? 700 : 500} style={STICKY_COLUMN}>
         {row.label}
       </Table.Th>
       <Table.Td ta="right">{money(row.value)}</Table.Td>
@@ -224,9 +222,9 @@ export function ProgressionSection() {
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  <Row row={table.total} total striped />
-                  {table.products.map((row, i) => (
-                    <Row key={row.key} row={row} striped={i % 2 === 1} />
+                  <Row row={table.total} total />
+                  {table.products.map((row) => (
+                    <Row key={row.key} row={row} />
                   ))}
                 </Table.Tbody>
               </Table>
