@@ -1,9 +1,14 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
+import { geoBounds, geoContains } from 'd3-geo'
+import { OVERSEAS } from '../test/places'
 import { renderWithProviders } from '../test/render'
 import type { MapCluster } from '../types'
-import { type ListedShop, ShopList, clusterButton, listedShops, nearestCity } from './ShopList'
+import { CITIES, distanceKm } from './cities'
+import type { LonLat } from './geo'
+import { DEPARTMENTS } from './shapes'
+import { type ListedShop, NEAREST_CITY_MAX_KM, ShopList, clusterButton, listedShops, nearestCity } from './ShopList'
 
 const shops: ListedShop[] = [
   { _id: 'd2', name: 'Primeurs du Genevois', lonLat: [6.2342, 46.1934] },
@@ -27,6 +32,43 @@ describe('the shops of the map as a list', () => {
       ['Épicerie du Lac', 'Annecy'],
       ['Primeurs du Genevois', expect.any(String)],
     ])
+  })
+
+  it('names no town for an overseas shop: the towns of the map are metropolitan France’s', async () => {
+    const islands = OVERSEAS.map((p) => ({
+      _id: p.code,
+      name: `Épicerie de ${p.name}`,
+      lonLat: [p.longitude, p.latitude] as LonLat,
+    }))
+    for (const { shop, town } of listedShops(islands)) expect(town, shop.name).toBeNull()
+    expect(clusterButton(cluster(12, OVERSEAS[0].latitude, OVERSEAS[0].longitude))).toBe('Zoomer sur les 12 magasins')
+    const user = userEvent.setup()
+    renderWithProviders(<ShopList shops={islands.slice(0, 1)} clusters={[]} onCluster={() => {}} />)
+    await user.click(screen.getByRole('button', { name: 'Liste des magasins de la carte (1)' }))
+    expect(within(screen.getByTestId('shop-list')).getByRole('listitem')).toHaveTextContent(
+      /^Épicerie de Pointe-à-Pitre$/,
+    )
+  })
+
+  it('has a town within reach of every point of metropolitan France', () => {
+    // A grid of a tenth of a degree (8 to 11 km) over the departments: the farthest from the towns of the map.
+    const departments = DEPARTMENTS.map((d) => ({ d, bounds: geoBounds(d) }))
+    let farthest = 0
+    let points = 0
+    for (let lat = 41.3; lat <= 51.1; lat += 0.1) {
+      for (let lon = -5.2; lon <= 9.6; lon += 0.1) {
+        const p: LonLat = [lon, lat]
+        const inside = departments.some(
+          ({ d, bounds: [[w, s], [e, n]] }) => lon >= w && lon <= e && lat >= s && lat <= n && geoContains(d, p),
+        )
+        if (!inside) continue
+        points++
+        farthest = Math.max(farthest, distanceKm(p, nearestCity(p, CITIES)?.lonLat ?? [0, 0]))
+      }
+    }
+    expect(points).toBeGreaterThan(5000)
+    expect(farthest).toBeGreaterThan(20)
+    expect(farthest).toBeLessThan(NEAREST_CITY_MAX_KM * 0.75)
   })
 
   it('opens from its button (aria-expanded) and gives a producer the link a pin click follows', async () => {

@@ -20,10 +20,19 @@ export interface ListedShop {
   lonLat: LonLat
 }
 
-/** The commune nearest to a point (the city reference of the map). */
+/**
+ * How far a shop may be from the nearest town of the map's reference to be
+ * said to be in it. The reference holds metropolitan France's towns only
+ * (the three largest of each department): every metropolitan shop has one
+ * well within this, an overseas shop none (the nearest would be thousands
+ * of kilometres away, across an ocean).
+ */
+export const NEAREST_CITY_MAX_KM = 150
+
+/** The commune nearest to a point (the city reference of the map); null when none is within NEAREST_CITY_MAX_KM. */
 export function nearestCity(lonLat: LonLat, cities: readonly CityEntry[] = CITIES): CityEntry | null {
   let best: CityEntry | null = null
-  let bestKm = Infinity
+  let bestKm = NEAREST_CITY_MAX_KM
   for (const city of cities) {
     const km = distanceKm(lonLat, city.lonLat)
     if (km < bestKm) {

@@ -72,6 +72,25 @@ export const MARSEILLE_1: PlaceJSON = {
   commune: 'Marseille',
 }
 
+/**
+ * A commune of each overseas department, as core/places/data/places.tsv has
+ * it (its chef-lieu): Guadeloupe, Martinique, Guyane, La Réunion (south of
+ * the equator) and Mayotte (south too, east of Greenwich).
+ */
+const overseas = (p: PlaceJSON, department: string): PlaceJSON => ({ ...p, department })
+export const POINTE_A_PITRE = overseas(commune('97120', 'Pointe-à-Pitre', ['97110'], 15040, 16.24125, -61.53614), '971')
+export const FORT_DE_FRANCE = overseas(
+  commune('97209', 'Fort-de-France', ['97200', '97234'], 75506, 14.60365, -61.07418),
+  '972',
+)
+export const CAYENNE = overseas(commune('97302', 'Cayenne', ['97300'], 62675, 4.93333, -52.33333), '973')
+export const SAINT_DENIS_REUNION = overseas(
+  commune('97411', 'Saint-Denis', ['97400', '97417', '97490'], 155634, -20.88231, 55.4504),
+  '974',
+)
+export const MAMOUDZOU = overseas(commune('97611', 'Mamoudzou', ['97600', '97605'], 71437, -12.78234, 45.22878), '976')
+export const OVERSEAS = [POINTE_A_PITRE, FORT_DE_FRANCE, CAYENNE, SAINT_DENIS_REUNION, MAMOUDZOU] as const
+
 /** The place marked as found on a neighbouring postal code (a CEDEX code typed). */
 export const near = (p: PlaceJSON): PlaceJSON => ({ ...p, approximate: true })
 
