@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { expect, loginThroughForm, test, uniqueAccount } from './fixtures'
+import { expect, loginThroughForm, test, uniqueAccount, watchProblems } from './fixtures'
 import { freePort, stop, waitHealthy } from './global-setup'
 
 interface Account {
@@ -134,6 +134,73 @@ test.describe('map', () => {
     expect(problems, 'errors in the page').toEqual([])
     await page.context().close()
   })
+})
+
+test('a shop overseas opens its map on its own commune, on a phone the browser places in Paris', async ({
+  browser,
+  baseURL,
+}, info) => {
+  const shop = await account(baseURL!, 'carte-outremer', true)
+  // Its commune as the daemon's place reference has it: Pointe-à-Pitre, Guadeloupe.
+  const found = await shop.api.get('/api/places', { params: { q: '97110', limit: 1 } })
+  expect(found.status(), await found.text()).toBe(200)
+  const [place] = (await found.json()).places as {
+    name: string
+    department: string
+    latitude: number
+    longitude: number
+  }[]
+  expect([place.name, place.department]).toEqual(['Pointe-à-Pitre', '971'])
+  const saved = await shop.api.put('/api/user', {
+    data: {
+      addressLine3: '97110 Pointe-à-Pitre',
+      latitude: place.latitude.toFixed(5),
+      longitude: place.longitude.toFixed(5),
+    },
+  })
+  expect(saved.status(), await saved.text()).toBe(200)
+
+  // A phone whose position is Paris's (an overseas line is often placed there).
+  const context = await browser.newContext({
+    baseURL,
+    locale: 'fr-FR',
+    timezoneId: 'America/Guadeloupe',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    geolocation: { latitude: 48.8566, longitude: 2.3522 },
+    permissions: ['geolocation'],
+  })
+  const page = await context.newPage()
+  const problems: string[] = []
+  watchProblems(page, problems)
+  const login = await context.request.post('/auth/login', { data: { email: shop.email, password: shop.password } })
+  expect(login.status(), await login.text()).toBe(200)
+  await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), shop.email)
+  await page.goto('/')
+
+  await expect(map(page)).toHaveAttribute(
+    'data-center',
+    `${Number(place.longitude.toFixed(5)).toFixed(4)},${Number(place.latitude.toFixed(5)).toFixed(4)}`,
+  )
+  await expect(page.getByRole('button', { name: 'Centrer sur ma position' })).toBeEnabled()
+  const own = pin(page, shop.id)
+  await own.scrollIntoViewIfNeeded()
+  await expect(own).toBeInViewport({ ratio: 1 })
+  const frame = (await map(page).boundingBox())!
+  const at = (await own.locator('path').boundingBox())!
+  // The pin's point (the bottom of its shape, its white outline's tip a few pixels below) in the middle of the map.
+  expect(Math.abs(at.x + at.width / 2 - (frame.x + frame.width / 2))).toBeLessThan(2)
+  expect(Math.abs(at.y + at.height - (frame.y + frame.height / 2))).toBeLessThan(5)
+  await page.screenshot({ path: info.outputPath('map-overseas-phone.png') })
+  // Its list names it without a metropolitan town.
+  await page.getByRole('button', { name: /^Liste des magasins de la carte \(\d+\)$/ }).tap()
+  await expect(page.getByTestId('shop-list').getByRole('listitem').filter({ hasText: shop.name })).toHaveText(
+    `${shop.name} (vous)`,
+  )
+  await context.close()
+  expect(problems, 'errors in the page').toEqual([])
 })
 
 async function pageWithPosition(

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetPlaces } from '../store/places'
 import { resetShopMap } from '../store/shopmap'
-import { ANNECY, MARSEILLE_1, near } from '../test/places'
+import { ANNECY, CAYENNE, MARSEILLE_1, OVERSEAS, SAINT_DENIS_REUNION, near } from '../test/places'
 import { renderWithProviders } from '../test/render'
 import { type StubShop, mapRequests, stubMap } from '../test/shopmap'
 import { ShopMap, type ShopMapProps, scoreTooltip } from './ShopMap'
@@ -290,6 +290,71 @@ describe('ShopMap', () => {
     expect(open).not.toHaveBeenCalled()
     fireEvent.click(screen.getByRole('button', { name: 'Centrer sur ma position' }))
     expect(map()).toHaveAttribute('data-center', '6.2500,46.0000')
+  })
+
+  // Each overseas department's chef-lieu, as the place reference has it.
+  it.each(OVERSEAS.map((p) => [`${p.name} (${p.department})`, [p.longitude, p.latitude] as [number, number]]))(
+    'opens on a shop of %s, its own pin in the middle of the view, wherever the browser says it is',
+    async (_, place) => {
+      // The browser placed in Paris, as an overseas provider's line often is.
+      geolocation((ok) => ok({ coords: { latitude: 48.8566, longitude: 2.3522 } }))
+      const fetch = stubMap([{ _id: 'd7', name: 'Voisin des îles', latitude: place[1] + 0.02, longitude: place[0] }])
+      renderWithProviders(<ShopMap ownShopId="d9" ownShop={{ name: 'Épicerie des îles', lonLat: place }} />)
+      const own = await pin('d9')
+      expect(map()).toHaveAttribute('data-center', `${place[0].toFixed(4)},${place[1].toFixed(4)}`)
+      const [x, y] = own
+        .getAttribute('transform')!
+        .match(/-?[\d.]+/g)!
+        .map(Number)
+      expect(x).toBeCloseTo(400, 3) // the middle of the 800 × 440 view of tests
+      expect(y).toBeCloseTo(220, 3)
+      // Its neighbour comes with the answer for the area around it, which holds it.
+      await pin('d7')
+      const asked = mapRequests(fetch).at(-1)!
+      expect(asked.south).toBeLessThan(place[1])
+      expect(asked.north).toBeGreaterThan(place[1])
+      expect(asked.west).toBeLessThan(place[0])
+      expect(asked.east).toBeGreaterThan(place[0])
+      // The browser's position is one button away.
+      fireEvent.click(screen.getByRole('button', { name: 'Centrer sur ma position' }))
+      expect(map()).toHaveAttribute('data-center', '2.3522,48.8566')
+    },
+  )
+
+  it('opens on a producer’s farm overseas, and follows a shop whose profile moves it out of view', async () => {
+    stubMap([])
+    const farm = renderWithProviders(
+      <ShopMap home={{ name: 'Ferme de Cayenne', lonLat: [CAYENNE.longitude, CAYENNE.latitude] }} />,
+    )
+    expect(map()).toHaveAttribute('data-center', '-52.3333,4.9333')
+    const [x, y] = screen
+      .getByTestId('home-marker')
+      .getAttribute('transform')!
+      .match(/-?[\d.]+/g)!
+      .map(Number)
+    expect(x).toBeCloseTo(400, 3)
+    expect(y).toBeCloseTo(220, 3)
+    farm.unmount()
+
+    // A shop near Annecy saves an address in La Réunion: the map goes there.
+    const user = userEvent.setup()
+    const reunion: [number, number] = [SAINT_DENIS_REUNION.longitude, SAINT_DENIS_REUNION.latitude]
+    function Saved() {
+      const [place, setPlace] = useState<[number, number]>([6.1265, 45.9009])
+      return (
+        <>
+          <button type="button" onClick={() => setPlace(reunion)}>
+            Enregistrer
+          </button>
+          <ShopMap ownShopId="d1" ownShop={{ name: 'Épicerie du Lac', lonLat: place }} />
+        </>
+      )
+    }
+    renderWithProviders(<Saved />)
+    expect(map()).toHaveAttribute('data-center', '6.1265,45.9009')
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
+    expect(map()).toHaveAttribute('data-center', '55.4504,-20.8823')
+    expect(marker('d1')).not.toBeNull()
   })
 
   it('draws a producer’s farm from its profile', () => {

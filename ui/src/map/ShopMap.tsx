@@ -20,6 +20,7 @@ import {
   canZoomOut,
   draggedCenter,
   makeProjection,
+  startCenter,
   visibleBox,
   zoomIn,
   zoomOut,
@@ -156,7 +157,9 @@ const drawn = (shop: MapShop): DrawnShop => ({
 export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, height = 440 }: ShopMapProps) {
   const { ref: boxRef, width: measured } = useElementSize()
   const width = measured > 0 ? measured : FALLBACK_WIDTH
-  const [center, setCenter] = useState<LonLat>(MAP.center)
+  // The viewer's own place: its shop's position, or its farm.
+  const own = ownShop?.lonLat ?? home?.lonLat ?? null
+  const [center, setCenter] = useState<LonLat>(() => startCenter(own))
   const [zoom, setZoom] = useState<number>(MAP.zoom)
   const [hover, setHover] = useState<Hover | null>(null)
   const [dragging, setDragging] = useState(false)
@@ -165,12 +168,29 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   const dragged = useRef(false)
   const [searched, setSearched] = useState<CityMatch | null>(null)
 
-  // Centre on the browser's position once it is known (PRODUCT §2).
+  // Centred on the viewer's own place from the start (geo.startCenter);
+  // without one, on the browser's position once it is known (PRODUCT §2).
+  // The browser's position does not move a viewer who has a place: a
+  // computer's position is often its provider's, far from the shop (an
+  // overseas line is often placed in Paris); "Centrer sur ma position"
+  // still goes there.
+  const hasOwn = own !== null
   useEffect(() => {
-    if (browser.position) setCenter(browser.position)
-  }, [browser.position])
+    if (browser.position && !hasOwn) setCenter(browser.position)
+  }, [browser.position, hasOwn])
 
   const projection = useMemo(() => makeProjection(center, zoom, width, height), [center, zoom, width, height])
+
+  // A place its profile moves out of view (a new address) brings the view
+  // there; a pin still in view just moves.
+  const ownKey = own ? `${own[0]},${own[1]}` : ''
+  useEffect(() => {
+    if (!own) return
+    const xy = projection(own)
+    if (!xy || xy[0] < 0 || xy[0] > width || xy[1] < 0 || xy[1] > height) setCenter(own)
+    // Only a new place moves the view: panning away from it must not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ownKey])
   const path = useMemo(() => geoPath(projection), [projection])
   const view = useMapView()
   const viewStatus = useMapViewStatus()

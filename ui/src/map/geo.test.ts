@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { OVERSEAS } from '../test/places'
 import cities from './data/cities.json'
 import {
   type City,
@@ -12,7 +13,9 @@ import {
   parseCoordinate,
   postalCode,
   shopLonLat,
+  startCenter,
   topCities,
+  visibleBox,
   zoomIn,
   zoomOut,
 } from './geo'
@@ -236,4 +239,35 @@ describe('projection', () => {
     expect(x).toBeCloseTo(300, 6)
     expect(y).toBeCloseTo(350, 6)
   })
+})
+
+describe('where the map of shops looks first', () => {
+  it('is the default centre for a viewer without a place of its own', () => {
+    expect(startCenter(null)).toEqual(MAP.center)
+    expect(startCenter([6.1265, 45.9009])).toEqual([6.1265, 45.9009])
+  })
+
+  // Each overseas department's chef-lieu, as the place reference has it.
+  it.each(OVERSEAS.map((p) => [`${p.name} (${p.department})`, [p.longitude, p.latitude] as [number, number]]))(
+    'puts %s in the middle of a phone’s view and of the area asked for',
+    (_, place) => {
+      for (const zoom of [MAP.minZoom, MAP.zoom, MAP.maxZoom]) {
+        const p = makeProjection(startCenter(place), zoom, 390, 440)
+        const [x, y] = p(place)!
+        expect(x).toBeCloseTo(195, 6)
+        expect(y).toBeCloseTo(220, 6)
+        // North is up and east is right there too, south of the equator as well.
+        expect(p([place[0], place[1] + 0.1])![1]).toBeLessThan(220)
+        expect(p([place[0] + 0.1, place[1]])![0]).toBeGreaterThan(195)
+        // The area the map asks the server for (with its 80 px around) holds the place, and not much more.
+        const box = visibleBox(p, 390, 440, 80)!
+        expect(box.south).toBeLessThan(place[1])
+        expect(box.north).toBeGreaterThan(place[1])
+        expect(box.west).toBeLessThan(place[0])
+        expect(box.east).toBeGreaterThan(place[0])
+        expect(box.north - box.south).toBeLessThan(4 / zoom)
+        expect(box.east - box.west).toBeLessThan(4 / zoom)
+      }
+    },
+  )
 })

@@ -130,6 +130,18 @@ export function topCities(cities: readonly City[], perDepartment: number = MAP.c
 }
 
 /**
+ * Where the map of shops looks first (PRODUCT §2 "Map"): the viewer's own
+ * place — a shop's position, a producer's farm — wherever it is, Guadeloupe,
+ * Martinique, Guyane, La Réunion or Mayotte as well as metropolitan France;
+ * without one, the default centre (Annecy), until the browser's position is
+ * known. The projection is centred on it (makeProjection), so the viewer's
+ * own pin is in the middle of the view.
+ */
+export function startCenter(own: LonLat | null): LonLat {
+  return own ?? MAP.center
+}
+
+/**
  * The map's projection: azimuthal equal-area centred on `center`, at
  * scale 20000 × zoom, with the centre in the middle of a width × height view.
  */
