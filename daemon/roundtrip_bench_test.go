@@ -165,7 +165,11 @@ func (t *roundTrip) pair(h http.Handler) error {
 
 func put(h http.Handler, path string, cookie *http.Cookie, body any) error {
 	data, _ := json.Marshal(body)
-	req := httptest.NewRequest(http.MethodPut, path, bytes.NewReader(data))
+	// A context that ends, as net/http gives every request (the drivers
+	// watch such a context for each statement; httptest's never ends).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, http.MethodPut, path, bytes.NewReader(data))
 	req.Header.Set("Content-Type", "application/json")
 	req.AddCookie(cookie)
 	rec := httptest.NewRecorder()

@@ -123,9 +123,11 @@ type cachedConn struct {
 	inner   driverConn
 	dialect Dialect
 	watch   *watcher
-	mu      sync.Mutex
-	stmts   map[string]*cachedStmt
-	tick    uint64
+	// inTx says that a transaction is open on the connection.
+	inTx  bool
+	mu    sync.Mutex
+	stmts map[string]*cachedStmt
+	tick  uint64
 }
 
 // take returns the connection's statement for query, prepared now if it
@@ -196,6 +198,7 @@ func (c *cachedConn) release(e *cachedStmt) {
 // ExecContext runs query on its cached statement.
 func (c *cachedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	c.watch.saw(query)
+	ctx = c.statementContext(ctx)
 	e, err := c.take(ctx, query)
 	if err != nil {
 		return nil, err
@@ -211,6 +214,7 @@ func (c *cachedConn) ExecContext(ctx context.Context, query string, args []drive
 // its rows are closed.
 func (c *cachedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	c.watch.saw(query)
+	ctx = c.statementContext(ctx)
 	e, err := c.take(ctx, query)
 	if err != nil {
 		return nil, err
@@ -248,10 +252,53 @@ func (c *cachedConn) PrepareContext(ctx context.Context, query string) (driver.S
 	return c.inner.PrepareContext(ctx, query)
 }
 func (c *cachedConn) Begin() (driver.Tx, error) {
-	return c.inner.BeginTx(context.Background(), driver.TxOptions{})
+	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
+
+// BeginTx begins a transaction. On SQLite, its statements run to their
+// end whatever becomes of their context (statementContext).
 func (c *cachedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	return c.inner.BeginTx(ctx, opts)
+	if c.dialect == SQLite {
+		ctx = context.WithoutCancel(ctx)
+	}
+	tx, err := c.inner.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	c.inTx = true
+	return endingTx{tx, c}, nil
+}
+
+// endingTx is a transaction that tells its connection when it ends.
+type endingTx struct {
+	driver.Tx
+	c *cachedConn
+}
+
+func (t endingTx) Commit() error {
+	t.c.inTx = false
+	return t.Tx.Commit()
+}
+
+func (t endingTx) Rollback() error {
+	t.c.inTx = false
+	return t.Tx.Rollback()
+}
+
+// statementContext is the context a statement runs with. In a SQLite
+// transaction it never ends: a SQLite transaction holds the database's one
+// write lock and is short by design, and modernc.org/sqlite watches a
+// context that can end with a goroutine of its own for each statement (a
+// round-trip's two dozen statements, each a goroutine started and
+// stopped). A transaction whose context ends is still rolled back by
+// database/sql, once its running statement is over. Elsewhere, and on
+// PostgreSQL (where a statement may wait for a row lock), the caller's
+// context interrupts the statement itself.
+func (c *cachedConn) statementContext(ctx context.Context) context.Context {
+	if c.inTx && c.dialect == SQLite {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 func (c *cachedConn) Ping(ctx context.Context) error         { return c.inner.Ping(ctx) }
 func (c *cachedConn) ResetSession(ctx context.Context) error { return c.inner.ResetSession(ctx) }

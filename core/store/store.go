@@ -7,6 +7,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -57,6 +58,14 @@ type DB struct {
 	// tries. Other processes on the same file (a command run beside the
 	// daemon) still meet the busy timeout.
 	writer chan struct{}
+	// writeConn is, on SQLite, the one connection every write runs on,
+	// held by whoever holds writer. SQLite drops a connection's whole page
+	// cache when another connection wrote since its last transaction: with
+	// the writes spread over the pool, each write transaction began with a
+	// cold cache and read its pages again (issue 20, the proposal
+	// round-trip). One connection for all writes keeps its cache; the
+	// others read. nil on PostgreSQL and on a read-only database.
+	writeConn *sqlx.Conn
 	// watch is told every statement the connections run (Watch).
 	watch *watcher
 }
@@ -230,7 +239,13 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 		unlock()
 		return nil, fmt.Errorf("store: ping %s: %w", SQLite, err)
 	}
-	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock, writer: make(chan struct{}, 1), watch: watch}, nil
+	wc, err := db.Connx(ctx)
+	if err != nil {
+		db.Close()
+		unlock()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock, writer: make(chan struct{}, 1), writeConn: wc, watch: watch}, nil
 }
 
 // postgresName is a PostgreSQL URL without its credentials nor options,
@@ -249,6 +264,10 @@ func postgresName(raw string) string {
 
 // Close closes the database and releases the data directory's lock.
 func (db *DB) Close() error {
+	if db.writeConn != nil {
+		_ = db.writeConn.Close()
+		db.writeConn = nil
+	}
 	err := db.DB.Close()
 	if db.unlock != nil {
 		db.unlock()
@@ -359,7 +378,30 @@ func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 		return nil, err
 	}
 	defer release()
+	if db.writeConn != nil {
+		res, err := db.writeConn.ExecContext(ctx, query, args...)
+		if db.lostWriteConn(ctx, err) {
+			res, err = db.writeConn.ExecContext(ctx, query, args...)
+		}
+		return res, err
+	}
 	return db.DB.ExecContext(ctx, query, args...)
+}
+
+// lostWriteConn reports whether err says that the write connection is
+// gone (a driver that gave it up), and if so takes another from the pool
+// for the next writes. The caller holds the writer.
+func (db *DB) lostWriteConn(ctx context.Context, err error) bool {
+	if !errors.Is(err, driver.ErrBadConn) && !errors.Is(err, sql.ErrConnDone) {
+		return false
+	}
+	_ = db.writeConn.Close()
+	wc, cerr := db.DB.Connx(ctx)
+	if cerr != nil {
+		return false
+	}
+	db.writeConn = wc
+	return true
 }
 
 func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
@@ -368,7 +410,15 @@ func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 		return err
 	}
 	defer release()
-	tx, err := db.BeginTxx(ctx, nil)
+	var tx *sqlx.Tx
+	if db.writeConn != nil {
+		tx, err = db.writeConn.BeginTxx(ctx, nil)
+		if db.lostWriteConn(ctx, err) {
+			tx, err = db.writeConn.BeginTxx(ctx, nil)
+		}
+	} else {
+		tx, err = db.BeginTxx(ctx, nil)
+	}
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}

@@ -28,7 +28,9 @@ func TestWritersQueueInTheProcess(t *testing.T) {
 		}
 		defer db.Close()
 		if !line {
-			db.writer = nil
+			wc := db.writeConn
+			db.writer, db.writeConn = nil, nil
+			defer wc.Close()
 		}
 		if _, err := db.ExecContext(ctx, `CREATE TABLE n (v INTEGER NOT NULL); INSERT INTO n VALUES (0)`); err != nil {
 			t.Fatal(err)
@@ -104,4 +106,39 @@ func TestWriterWaitEnds(t *testing.T) {
 		t.Fatalf("the lock released, no turn: %v", err)
 	}
 	again()
+}
+
+// TestWritesShareOneConnection: on SQLite every write — transactions and
+// statements outside one — runs on the same connection (DB.writeConn),
+// whose page cache SQLite then keeps from one write to the next: a TEMP
+// table, which only its connection sees, made by one write is there for
+// the next ones, even while a reader holds the pool's most recently used
+// connection (which database/sql would otherwise hand to the next write).
+func TestWritesShareOneConnection(t *testing.T) {
+	ctx := context.Background()
+	db, err := openSQLite(ctx, filepath.Join(t.TempDir(), "c.db"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `CREATE TEMP TABLE mine (v INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		reader, err := db.Connx(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO mine VALUES (?)`, i)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("write %d: %v", i, err)
+		}
+		if _, err := db.ExecContext(ctx, `UPDATE mine SET v = v + 1`); err != nil {
+			t.Fatalf("write %d outside a transaction: %v", i, err)
+		}
+		_ = reader.Close()
+	}
 }
