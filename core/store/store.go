@@ -396,7 +396,7 @@ func (db *DB) lostWriteConn(ctx context.Context, err error) bool {
 		return false
 	}
 	_ = db.writeConn.Close()
-	wc, cerr := db.DB.Connx(ctx)
+	wc, cerr := db.Connx(ctx)
 	if cerr != nil {
 		return false
 	}
