@@ -199,6 +199,48 @@ func upsert(ctx context.Context, q Q, table string, cols []Column, conflict, set
 	return nil
 }
 
+// InsertReturning runs head, a multi-row "INSERT INTO t (c1, …, cn)", over
+// n rows given by row (cols values each, in their order) followed by tail
+// (its ON CONFLICT clause and a RETURNING clause), in statements of up to
+// 500 rows on both engines, and hands each row RETURNING gives to scan, in
+// no particular order (return the rows' keys to match them). The rows go in
+// the order row gives them, so that concurrent writers who sort their rows
+// alike lock them in the same order (one row may appear once only). head
+// and tail are the caller's constants, never user input.
+func InsertReturning(ctx context.Context, q Q, head string, cols int, tail string, n int,
+	row func(i int, dst []any), scan func(rows *sqlx.Rows) error) error {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	vals := make([]any, cols)
+	for start := 0; start < n; start += 500 {
+		count := min(500, n-start)
+		args := make([]any, 0, count*cols)
+		for i := start; i < start+count; i++ {
+			row(i, vals)
+			args = append(args, vals...)
+		}
+		query := head + " VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", count), ", ") + " " + tail
+		if err := insertReturning(ctx, q, q.Rebind(query), args, scan); err != nil {
+			return fmt.Errorf("store: insert: %w", err)
+		}
+	}
+	return nil
+}
+
+// insertReturning runs one statement of InsertReturning.
+func insertReturning(ctx context.Context, q Q, query string, args []any, scan func(rows *sqlx.Rows) error) error {
+	rows, err := q.QueryxContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // appendValue appends v to the array of column j, converted as
 // database/sql converts a parameter (a Valuer's value, any integer kind to
 // int64): a string to a text array, an integer to a bigint array.

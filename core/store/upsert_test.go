@@ -131,3 +131,41 @@ func TestUpsertAdding(t *testing.T) {
 		}
 	})
 }
+
+// TestInsertReturning: rows upserted in statements of up to 500, every row
+// handed back by RETURNING, on both engines.
+func TestInsertReturning(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		write := func(n int, add int64) map[string]int64 {
+			t.Helper()
+			got := map[string]int64{}
+			err := store.InsertReturning(ctx, db, `INSERT INTO counters (key, value)`, 2,
+				`ON CONFLICT (key) DO UPDATE SET value = counters.value + excluded.value RETURNING key, value`, n,
+				func(i int, v []any) { v[0], v[1] = fmt.Sprintf("r-%04d", i), add },
+				func(rows *sqlx.Rows) error {
+					var k string
+					var v int64
+					if err := rows.Scan(&k, &v); err != nil {
+						return err
+					}
+					got[k] = v
+					return nil
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+		if got := write(3, 5); len(got) != 3 || got["r-0002"] != 5 {
+			t.Fatalf("3 rows: %v", got)
+		}
+		got := write(1200, 1) // three statements; the first three rows exist
+		if len(got) != 1200 || got["r-0000"] != 6 || got["r-0002"] != 6 || got["r-0003"] != 1 || got["r-1199"] != 1 {
+			t.Fatalf("1,200 rows: %d returned, r-0000=%d r-0003=%d r-1199=%d", len(got), got["r-0000"], got["r-0003"], got["r-1199"])
+		}
+		if got := write(0, 1); len(got) != 0 {
+			t.Fatalf("no rows: %v", got)
+		}
+	})
+}

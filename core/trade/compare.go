@@ -10,6 +10,8 @@ import (
 	"primeur/core/address"
 	"primeur/core/decimal"
 	"primeur/core/store"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // MinPartners is how many distinct buyers and how many distinct sellers a
@@ -155,18 +157,28 @@ func (s priceSums) writeComparison(ctx context.Context, q store.Q) error {
 		}
 		return d
 	}
+	stored := make(map[pairKey]string, len(pairs)) // the area each pair counts in
+	if err := store.InsertReturning(ctx, q, `INSERT INTO price_pairs (product_id, month, shop_id, producer_id, area, purchases)`, 6,
+		`ON CONFLICT (product_id, month, shop_id, producer_id) DO UPDATE SET
+			area = CASE WHEN price_pairs.purchases = 0 THEN excluded.area ELSE price_pairs.area END,
+			purchases = price_pairs.purchases + excluded.purchases
+		RETURNING product_id, month, shop_id, producer_id, area`, len(pairs), func(i int, v []any) {
+			k := pairs[i]
+			v[0], v[1], v[2], v[3], v[4], v[5] = k.product, k.month, k.shop, k.producer, s.pairs[k].area, s.pairs[k].purchases
+		}, func(rows *sqlx.Rows) error {
+			var k pairKey
+			var area string
+			if err := rows.Scan(&k.product, &k.month, &k.shop, &k.producer, &area); err != nil {
+				return err
+			}
+			stored[k] = area
+			return nil
+		}); err != nil {
+		return fmt.Errorf("trade: price comparison: %w", err)
+	}
 	for _, k := range pairs {
 		d := s.pairs[k]
-		var area string
-		if err := store.Get(ctx, q, &area, `INSERT INTO price_pairs (product_id, month, shop_id, producer_id, area, purchases)
-			VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (product_id, month, shop_id, producer_id) DO UPDATE SET
-				area = CASE WHEN price_pairs.purchases = 0 THEN excluded.area ELSE price_pairs.area END,
-				purchases = price_pairs.purchases + excluded.purchases
-			RETURNING area`, k.product, k.month, k.shop, k.producer, d.area, d.purchases); err != nil {
-			return fmt.Errorf("trade: price comparison: %w", err)
-		}
-		for _, a := range areasOf(area) {
+		for _, a := range areasOf(stored[k]) {
 			ad := areaOf(areaKey{k.product, k.month, a})
 			ad.amount, ad.quantity, ad.purchases = ad.amount+d.amount, ad.quantity+d.quantity, ad.purchases+d.purchases
 			members[memberKey{k.product, k.month, a, "buyer", k.shop}] += d.purchases
@@ -183,30 +195,39 @@ func (s priceSums) writeComparison(ctx context.Context, q store.Q) error {
 		return cmp.Or(cmp.Compare(x.product, y.product), cmp.Compare(x.month, y.month), cmp.Compare(x.area, y.area),
 			cmp.Compare(x.side, y.side), cmp.Compare(x.member, y.member))
 	})
-	for _, k := range mkeys {
-		delta := members[k]
-		var after int64
-		if err := store.Get(ctx, q, &after, `INSERT INTO price_members (product_id, month, area, side, member_id, purchases)
-			VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (product_id, month, area, side, member_id) DO UPDATE SET
-				purchases = price_members.purchases + excluded.purchases
-			RETURNING purchases`, k.product, k.month, k.area, k.side, k.member, delta); err != nil {
-			return fmt.Errorf("trade: price comparison: %w", err)
-		}
-		joined := int64(0)
-		if before := after - delta; before <= 0 && after > 0 {
-			joined = 1
-		} else if before > 0 && after <= 0 {
-			joined = -1
-		}
-		if joined != 0 {
-			ad := areaOf(areaKey{k.product, k.month, k.area})
-			if k.side == "buyer" {
-				ad.buyers += joined
-			} else {
-				ad.sellers += joined
+	if err := store.InsertReturning(ctx, q, `INSERT INTO price_members (product_id, month, area, side, member_id, purchases)`, 6,
+		`ON CONFLICT (product_id, month, area, side, member_id) DO UPDATE SET
+			purchases = price_members.purchases + excluded.purchases
+		RETURNING product_id, month, area, side, member_id, purchases`, len(mkeys), func(i int, v []any) {
+			k := mkeys[i]
+			v[0], v[1], v[2], v[3], v[4], v[5] = k.product, k.month, k.area, k.side, k.member, members[k]
+		}, func(rows *sqlx.Rows) error {
+			var (
+				k     memberKey
+				after int64
+			)
+			if err := rows.Scan(&k.product, &k.month, &k.area, &k.side, &k.member, &after); err != nil {
+				return err
 			}
-		}
+			// The member joins the area's count when its purchases there
+			// leave zero, leaves it when they come back to zero.
+			joined, delta := int64(0), members[k]
+			if before := after - delta; before <= 0 && after > 0 {
+				joined = 1
+			} else if before > 0 && after <= 0 {
+				joined = -1
+			}
+			if joined != 0 {
+				ad := areaOf(areaKey{k.product, k.month, k.area})
+				if k.side == "buyer" {
+					ad.buyers += joined
+				} else {
+					ad.sellers += joined
+				}
+			}
+			return nil
+		}); err != nil {
+		return fmt.Errorf("trade: price comparison: %w", err)
 	}
 	akeys := make([]areaKey, 0, len(areas))
 	for k, d := range areas {
