@@ -29,15 +29,19 @@ const MaxUsersPerRun = 500
 //     once the DailyHour that follows them has come (a line of 6h goes at
 //     7h, one of 8h the next day at 7h);
 //   - a user whose login email is not confirmed gets nothing yet: its lines
-//     wait for the confirmation;
+//     wait for the confirmation, and the user is not even looked at until
+//     then — the query leaves it out, so that users who never confirm do
+//     not take the MaxUsersPerRun places of every run, leaving the others'
+//     lines waiting for ever;
 //   - the digest is made only if the user's last one is at least Every
 //     old: one conditional update of the user's row decides it, so that of
 //     two replicas running at once one makes it, and the other finds
 //     nothing due. The lines join the digest in the same transaction.
 func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location) ([]string, error) {
 	var users []string
-	if err := store.Select(ctx, db, &users, `SELECT DISTINCT user_id FROM notifications WHERE digest_id IS NULL
-		ORDER BY user_id LIMIT ?`, MaxUsersPerRun); err != nil {
+	if err := store.Select(ctx, db, &users, `SELECT DISTINCT n.user_id FROM notifications n JOIN users u ON u.id = n.user_id
+		WHERE n.digest_id IS NULL AND (u.email_confirmed = u.email_key OR u.closed_at IS NOT NULL)
+		ORDER BY n.user_id LIMIT ?`, MaxUsersPerRun); err != nil {
 		return nil, fmt.Errorf("notify: pending: %w", err)
 	}
 	// The last DailyHour at or before now: daily lines older are due.

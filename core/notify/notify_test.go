@@ -2,10 +2,14 @@ package notify_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
+	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/notify"
 	"primeur/core/store"
@@ -84,5 +88,54 @@ func TestLinesAgreeWithPluralNames(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// TestUnconfirmedUsersDoNotHoldTheOthersBack: users who never confirm
+// their email keep their lines pending, and there may be more of them than
+// one gathering takes (MaxUsersPerRun): they are not taken at all, so the
+// user who confirmed gets its digest on the first run, whatever its place
+// in the order; one who confirms is taken by the next.
+func TestUnconfirmedUsersDoNotHoldTheOthersBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+		var users []accounts.User
+		for i := range notify.MaxUsersPerRun + 2 {
+			id := fmt.Sprintf("u%04d", i) // the confirmed one, last, sorts after the others
+			users = append(users, accounts.User{ID: id, Type: accounts.Distributor, Email: id + "@magasin.fr", EmailKey: id + "@magasin.fr",
+				Name: "Magasin " + id, PasswordHash: "x", DeliveryDays: "0000000"})
+		}
+		confirmed := users[len(users)-1].ID
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return accounts.InsertAll(ctx, tx, users) }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Exec(ctx, db, `UPDATE users SET email_confirmed = '' WHERE id <> ?`, confirmed); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range users {
+			if err := notify.Queue(ctx, db, notify.Item{UserID: u.ID, Kind: notify.Claim, Line: "Une réclamation.", Link: "/x", At: at}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		digestsOf := func(step string, now time.Time, want ...string) {
+			t.Helper()
+			made, err := notify.Gather(ctx, db, now, time.UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if err := store.SelectIn(ctx, db, &got, `SELECT user_id FROM digests WHERE id IN (?) ORDER BY user_id`, append(made, "")); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: digests of %v, want %v", step, got, want)
+			}
+		}
+		digestsOf("the first run", at.Add(time.Minute), confirmed)
+		if _, err := store.Exec(ctx, db, `UPDATE users SET email_confirmed = email_key WHERE id = ?`, users[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		digestsOf("once one more confirmed", at.Add(6*time.Minute), users[0].ID)
 	})
 }
