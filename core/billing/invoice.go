@@ -549,6 +549,12 @@ func insert(ctx context.Context, q store.Q, inv Invoice) error {
 	return insertDocument(ctx, q, "invoices", "invoice_lines", "invoice_id", inv, nil)
 }
 
+// mailKeyColumns hold the keys (accounts.EmailKey) of the addresses a
+// document is emailed to, as issued: the seller's email, the buyer's, the
+// buyer's accounting email (migration 30). core/jobs selects on them the
+// documents one of whose addresses is confirmed, those it can send.
+const mailKeyColumns = "mail_seller_key, mail_buyer_key, mail_accounting_key"
+
 // insertDocument stores an issued document whole — its row in table, the
 // extra columns first with their values, and its lines in linesTable under
 // fk — the one write of invoices and credit notes.
@@ -557,11 +563,12 @@ func insertDocument(ctx context.Context, q store.Q, table, linesTable, fk string
 		b, _ := json.Marshal(v) // plain structs and slices: cannot fail
 		return string(b)
 	}
-	names := append(append([]string(nil), extra...), strings.TrimSuffix(columns, ", sent_at"))
+	names := append(append([]string(nil), extra...), strings.TrimSuffix(columns, ", sent_at"), mailKeyColumns)
 	args := append([]any(nil), values...)
 	args = append(args, inv.ID, inv.OrderID, inv.ProducerID, inv.DistributorID, inv.Month, inv.Year, inv.Seq, inv.Number,
 		inv.IssuedAt.UnixMilli(), inv.IssueDate, inv.DueDate, enc(inv.Seller), enc(inv.Buyer), enc(inv.Notes),
-		inv.VATRate, inv.VATExempt, int64(inv.TotalHT), int64(inv.TotalVAT), int64(inv.TotalTTC), enc(inv.Terms))
+		inv.VATRate, inv.VATExempt, int64(inv.TotalHT), int64(inv.TotalVAT), int64(inv.TotalTTC), enc(inv.Terms),
+		accounts.EmailKey(inv.Seller.Email), accounts.EmailKey(inv.Buyer.Email), accounts.EmailKey(inv.Buyer.EmailAccounting))
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
 	if _, err := store.Exec(ctx, q, `INSERT INTO `+table+` (`+strings.Join(names, ", ")+`) VALUES (`+marks+`)`, args...); err != nil {
 		return fmt.Errorf("billing: insert %s %s: %w", table, inv.Number, err)

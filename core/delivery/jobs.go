@@ -9,6 +9,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/orders"
 	"primeur/core/store"
@@ -107,13 +108,22 @@ func lockMany(ctx context.Context, q store.Q, ids []string, now time.Time) error
 }
 
 // NotesDue lists the done deliveries whose note is due for email at now
-// (NoteDelay after their lock) and not yet sent, oldest first.
+// (NoteDelay after their lock), not yet sent, and that can go now: the
+// producer or the shop of the order has a confirmed address (PRODUCT §13
+// "Confirming an email"; accounts.ConfirmedSQL). A note whose parties have
+// none waits, unlisted, and is listed by the first call after one
+// confirms. Oldest first.
 func (r Rules) NotesDue(ctx context.Context, q store.Q, now time.Time) ([]string, error) {
 	var ids []string
 	// The statuses are written out, not bound: the planner then knows the
 	// partial index deliveries_notes_due (00011) holds every row asked for.
-	if err := store.Select(ctx, q, &ids, `SELECT id FROM deliveries
-		WHERE status = 'done' AND note_sent_at IS NULL AND date <= ? ORDER BY date, id`,
+	if err := store.Select(ctx, q, &ids, `SELECT d.id FROM deliveries d
+		JOIN orders o ON o.id = d.order_id
+		JOIN users p ON p.id = o.producer_id
+		JOIN users s ON s.id = o.distributor_id
+		WHERE d.status = 'done' AND d.note_sent_at IS NULL AND d.date <= ?
+		AND `+accounts.ConfirmedSQL("p.email_key", "s.email_key")+`
+		ORDER BY d.date, d.id`,
 		r.LockedThrough(now.Add(-NoteDelay))); err != nil {
 		return nil, fmt.Errorf("delivery: notes due: %w", err)
 	}

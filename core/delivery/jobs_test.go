@@ -117,6 +117,27 @@ func TestNotesDue(t *testing.T) {
 				t.Fatalf("at %v: %v, %v; want %v", tt.now, ids, err, tt.want)
 			}
 		}
+
+		// Neither party confirmed: the notes wait, unlisted; listed again
+		// once an address of theirs is confirmed, as a login or as another
+		// account's accounting email (accounts.ConfirmedAddresses).
+		for _, tt := range []struct {
+			step, confirm string
+			args          []any
+			want          []string
+		}{
+			{"nobody confirmed", `UPDATE users SET email_confirmed = '', accounting_confirmed = ''`, nil, nil},
+			{"the farm's address confirmed as the shop's accounting email", `UPDATE users SET accounting_confirmed = ? WHERE id = ?`,
+				[]any{w.Farm.EmailKey, w.Shop.ID}, []string{old, today}},
+			{"no more", `UPDATE users SET accounting_confirmed = ''`, nil, nil},
+			{"the shop confirmed", `UPDATE users SET email_confirmed = email_key WHERE id = ?`, []any{w.Shop.ID}, []string{old, today}},
+		} {
+			w.Exec(tt.confirm, tt.args...)
+			ids, err := rules.NotesDue(ctx, db, at(2026, 11, 20, 12, 30))
+			if err != nil || !slices.Equal(ids, tt.want) {
+				t.Fatalf("%s: %v, %v; want %v", tt.step, ids, err, tt.want)
+			}
+		}
 	})
 }
 

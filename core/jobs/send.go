@@ -303,10 +303,44 @@ func sendNotes(ctx context.Context, env Env, now time.Time) (int, error) {
 	return sendEach(ctx, env, noteSlot, ids, func(id string) error { return sendNote(ctx, env, id, now) })
 }
 
+// documentReady is the SQL condition that the invoice or credit note t (a
+// table's alias) can be emailed now: an address it goes to
+// (invoiceRecipients) is confirmed — the buyer's accounting email, the
+// buyer's, the seller's, as issued (their keys, migration 30).
+func documentReady(t string) string {
+	return accounts.ConfirmedSQL(t+".mail_accounting_key", t+".mail_buyer_key", t+".mail_seller_key")
+}
+
+// The selections of the documents to email list only those that can go
+// now — a recipient's address is confirmed (accounts.ConfirmedSQL), or
+// there is nothing to send — so that a document waiting for a confirmation
+// costs a run a look-up of its addresses in the query (an index seek on
+// SQLite, a probe of the addresses PostgreSQL hashes once per query), not
+// a claim, a load and a release: the deliveries job runs every 5 minutes.
+// A document is listed by the first run after its recipient confirms.
+// errWaiting still covers an address unconfirmed between the selection and
+// the send.
+var (
+	// reminderReady: the reminder's first document (sendReminder writes
+	// to its recipients) is ready. A reminder whose document is missing
+	// is listed, and fails as before.
+	reminderReady = `NOT EXISTS (SELECT 1 FROM invoices i WHERE i.id = (SELECT MIN(rd.document_id) FROM reminder_documents rd
+			WHERE rd.reminder_id = t.id) AND NOT ` + documentReady("i") + `)
+		AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.id = (SELECT MIN(rd.document_id) FROM reminder_documents rd
+			WHERE rd.reminder_id = t.id) AND NOT ` + documentReady("c") + `)`
+	// cutoffReady: the producer's login email is confirmed.
+	cutoffReady = `EXISTS (SELECT 1 FROM users p WHERE p.id = t.producer_id AND ` + accounts.ConfirmedSQL("p.email_key") + `)`
+	// digestReady: the user's login email is confirmed; or there is
+	// nothing to send (a closed account, no line left), which sendDigest
+	// settles at once.
+	digestReady = `(NOT EXISTS (SELECT 1 FROM notifications n WHERE n.digest_id = t.id)
+		OR EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND (u.closed_at IS NOT NULL OR ` + accounts.ConfirmedSQL("u.email_key") + `)))`
+)
+
 func sendInvoices(ctx context.Context, env Env, now time.Time) (int, error) {
 	var ids []string
-	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM invoices WHERE sent_at IS NULL
-		ORDER BY producer_id, year, seq`); err != nil {
+	if err := store.Select(ctx, env.DB, &ids, `SELECT t.id FROM invoices t WHERE t.sent_at IS NULL AND `+documentReady("t")+`
+		ORDER BY t.producer_id, t.year, t.seq`); err != nil {
 		return 0, fmt.Errorf("jobs: unsent invoices: %w", err)
 	}
 	return sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
@@ -314,8 +348,8 @@ func sendInvoices(ctx context.Context, env Env, now time.Time) (int, error) {
 
 func sendCredits(ctx context.Context, env Env, now time.Time) (int, error) {
 	var ids []string
-	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM credit_notes WHERE sent_at IS NULL
-		ORDER BY producer_id, issued_at, number`); err != nil {
+	if err := store.Select(ctx, env.DB, &ids, `SELECT t.id FROM credit_notes t WHERE t.sent_at IS NULL AND `+documentReady("t")+`
+		ORDER BY t.producer_id, t.issued_at, t.number`); err != nil {
 		return 0, fmt.Errorf("jobs: unsent credit notes: %w", err)
 	}
 	return sendEach(ctx, env, creditSlot, ids, func(id string) error { return sendCredit(ctx, env, id, now) })
@@ -361,7 +395,9 @@ func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) er
 }
 
 // errWaiting is the send of a document none of whose recipients has
-// confirmed its address yet: it waits, and goes out once one has.
+// confirmed its address yet: it waits, and goes out once one has. The
+// selections list only the documents that can go (documentReady): this is
+// for an address unconfirmed since.
 var errWaiting = errors.New("jobs: no recipient has confirmed its address")
 
 // reachable returns, of addrs, the addresses confirmed (PRODUCT §13
@@ -491,7 +527,7 @@ func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 }
 
 func sendReminders(ctx context.Context, env Env, now time.Time) (int, error) {
-	return sendUnsent(ctx, env, reminderSlot, now, sendReminder)
+	return sendUnsent(ctx, env, reminderSlot, reminderReady, now, sendReminder)
 }
 
 // sendReminder emails a reminder of overdue documents to the shop (its
@@ -568,7 +604,7 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 }
 
 func sendCutoffs(ctx context.Context, env Env, now time.Time) (int, error) {
-	return sendUnsent(ctx, env, cutoffSlot, now, sendCutoff)
+	return sendUnsent(ctx, env, cutoffSlot, cutoffReady, now, sendCutoff)
 }
 
 // sendCutoff emails a producer the shops' needs still open for next month
@@ -613,7 +649,7 @@ func sendCutoff(ctx context.Context, env Env, id string, now time.Time) error {
 }
 
 func sendDigests(ctx context.Context, env Env, now time.Time) (int, error) {
-	return sendUnsent(ctx, env, digestSlot, now, sendDigest)
+	return sendUnsent(ctx, env, digestSlot, digestReady, now, sendDigest)
 }
 
 // sendDigest emails a digest of notifications: its lines under the
@@ -669,10 +705,12 @@ func sendDigest(ctx context.Context, env Env, id string, now time.Time) error {
 }
 
 // sendUnsent emails, oldest first, every row of s's table not sent yet
-// (reminders, cutoff notices, digests: each has created_at) with send.
-func sendUnsent(ctx context.Context, env Env, s slot, now time.Time, send func(context.Context, Env, string, time.Time) error) (int, error) {
+// (reminders, cutoff notices, digests: each has created_at) that is ready
+// — an SQL condition on the row, aliased t — with send.
+func sendUnsent(ctx context.Context, env Env, s slot, ready string, now time.Time, send func(context.Context, Env, string, time.Time) error) (int, error) {
 	var ids []string
-	if err := store.Select(ctx, env.DB, &ids, `SELECT id FROM `+s.table+` WHERE `+s.sentAt+` IS NULL ORDER BY created_at, id`); err != nil {
+	if err := store.Select(ctx, env.DB, &ids, `SELECT t.id FROM `+s.table+` t WHERE t.`+s.sentAt+` IS NULL AND `+ready+`
+		ORDER BY t.created_at, t.id`); err != nil {
 		return 0, fmt.Errorf("jobs: unsent %s: %w", s.table, err)
 	}
 	return sendEach(ctx, env, s, ids, func(id string) error { return send(ctx, env, id, now) })

@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -26,6 +27,9 @@ func goMigrations(d store.Dialect) []*goose.Migration {
 		}}, nil),
 		goose.NewGoMigration(19, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
 			return sumComparison(ctx, tx, d)
+		}}, nil),
+		goose.NewGoMigration(30, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+			return mailKeys(ctx, tx, d)
 		}}, nil),
 	}
 }
@@ -233,4 +237,74 @@ func frozenDepartment(lines [3]string) string {
 		return postcode[:3]
 	}
 	return postcode[:2]
+}
+
+// mailKeys is migration 30: invoices and credit notes get the keys of the
+// addresses they are emailed to, as issued — mail_seller_key (the seller's
+// email), mail_buyer_key (the buyer's), mail_accounting_key (the buyer's
+// accounting email), lower case and trimmed as accounts.EmailKey makes
+// them, empty for none — so that the jobs select only the documents one of
+// whose addresses is confirmed (core/jobs) instead of claiming, loading and
+// releasing every one that waits on every run. billing writes them when it
+// issues a document; this fills those of the documents not emailed yet,
+// from the parties stored as JSON (a document emailed is never emailed
+// again: its keys stay empty).
+func mailKeys(ctx context.Context, tx *sql.Tx, d store.Dialect) error {
+	fail := func(err error) error { return fmt.Errorf("schema: migration 30: %w", err) }
+	for _, table := range []string{"invoices", "credit_notes"} {
+		for _, column := range []string{"mail_seller_key", "mail_buyer_key", "mail_accounting_key"} {
+			if _, err := tx.ExecContext(ctx, `ALTER TABLE `+table+` ADD COLUMN `+column+` TEXT NOT NULL DEFAULT ''`); err != nil {
+				return fail(err)
+			}
+		}
+		unsent, err := unsentMailKeys(ctx, tx, table)
+		if err != nil {
+			return fail(err)
+		}
+		update := store.Rebind(d, `UPDATE `+table+` SET mail_seller_key = ?, mail_buyer_key = ?, mail_accounting_key = ? WHERE id = ?`)
+		for _, k := range unsent {
+			if _, err := tx.ExecContext(ctx, update, k[1], k[2], k[3], k[0]); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	return nil
+}
+
+// unsentMailKeys reads, for migration 30, the documents of table not
+// emailed yet: their id, and the keys of their seller's email, buyer's
+// email and buyer's accounting email.
+func unsentMailKeys(ctx context.Context, tx *sql.Tx, table string) ([][4]string, error) {
+	key := func(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+	var party struct {
+		Email           string `json:"email"`
+		EmailAccounting string `json:"emailAccounting"`
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, seller, buyer FROM `+table+` WHERE sent_at IS NULL ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][4]string
+	for rows.Next() {
+		var id, seller, buyer string
+		if err := rows.Scan(&id, &seller, &buyer); err != nil {
+			return nil, err
+		}
+		k := [4]string{id}
+		if err := json.Unmarshal([]byte(seller), &party); err != nil {
+			return nil, fmt.Errorf("%s %s: seller: %w", table, id, err)
+		}
+		k[1] = key(party.Email)
+		party.Email, party.EmailAccounting = "", ""
+		if err := json.Unmarshal([]byte(buyer), &party); err != nil {
+			return nil, fmt.Errorf("%s %s: buyer: %w", table, id, err)
+		}
+		k[2], k[3] = key(party.Email), key(party.EmailAccounting)
+		out = append(out, k)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	return out, rows.Err()
 }
