@@ -24,15 +24,16 @@ import (
 // label takes its values from a bounded set: a route is the pattern the mux
 // matched, never the raw path.
 type metrics struct {
-	registry     *prometheus.Registry
-	handler      http.Handler             // the registry in Prometheus' text format
-	requests     *prometheus.CounterVec   // route, code
-	latency      *prometheus.HistogramVec // route
-	jobRuns      *prometheus.CounterVec   // job
-	jobFailures  *prometheus.CounterVec   // job
-	emailsSent   *prometheus.CounterVec   // kind
-	emailsFailed *prometheus.CounterVec   // kind
-	panics       *prometheus.CounterVec   // where
+	registry      *prometheus.Registry
+	handler       http.Handler             // the registry in Prometheus' text format
+	requests      *prometheus.CounterVec   // route, code
+	latency       *prometheus.HistogramVec // route
+	jobRuns       *prometheus.CounterVec   // job
+	jobFailures   *prometheus.CounterVec   // job
+	emailsSent    *prometheus.CounterVec   // kind
+	emailsFailed  *prometheus.CounterVec   // kind
+	emailsDropped *prometheus.CounterVec   // kind
+	panics        *prometheus.CounterVec   // where
 
 	mu     sync.Mutex
 	wheres map[string]bool // the where labels seen, at most maxWheres
@@ -60,7 +61,9 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 		jobFailures:  counter("job_failures_total", "Scheduled job runs that failed or panicked, by job.", "job"),
 		emailsSent:   counter("emails_sent_total", "Emails sent, by kind of document (note, invoice).", "kind"),
 		emailsFailed: counter("emails_failed_total", "Emails that could not be sent, by kind of document.", "kind"),
-		panics:       counter("panics_recovered_total", "Panics recovered, by place (route, job or job step).", "where"),
+		emailsDropped: counter("emails_dropped_total",
+			"Emails dropped unsent, with nothing left to say (a digest of an account closed since it was made), by kind of document.", "kind"),
+		panics: counter("panics_recovered_total", "Panics recovered, by place (route, job or job step).", "where"),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "primeur", Name: "http_request_duration_seconds",
 			Help:    "Time to answer an HTTP request, by route (the mux pattern).",
@@ -68,7 +71,7 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 		}, []string{"route"}),
 		wheres: map[string]bool{},
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.panics,
+	m.registry.MustRegister(m.requests, m.latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.emailsDropped, m.panics,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.registry.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "primeur"))
@@ -89,6 +92,7 @@ func (m *metrics) observer() jobs.Observer {
 	return jobs.Observer{
 		EmailSent:      func(kind string) { m.emailsSent.WithLabelValues(kind).Inc() },
 		EmailFailed:    func(kind string) { m.emailsFailed.WithLabelValues(kind).Inc() },
+		EmailDropped:   func(kind string) { m.emailsDropped.WithLabelValues(kind).Inc() },
 		PanicRecovered: m.panicRecovered,
 	}
 }

@@ -83,6 +83,7 @@ func TestMetricsCountRequestsJobsEmailsAndPanics(t *testing.T) {
 		s.Daemon.Observe().EmailSent("note")
 		s.Daemon.Observe().EmailSent("note")
 		s.Daemon.Observe().EmailFailed("invoice")
+		s.Daemon.Observe().EmailDropped("digest")
 
 		m := scrape(t, s)
 		counters := []struct {
@@ -104,6 +105,7 @@ func TestMetricsCountRequestsJobsEmailsAndPanics(t *testing.T) {
 			{"primeur_panics_recovered_total", map[string]string{"where": "job deliveries"}, 1},
 			{"primeur_emails_sent_total", map[string]string{"kind": "note"}, 2},
 			{"primeur_emails_failed_total", map[string]string{"kind": "invoice"}, 1},
+			{"primeur_emails_dropped_total", map[string]string{"kind": "digest"}, 1},
 		}
 		for _, c := range counters {
 			got := sample(m, c.name, c.labels)

@@ -2,12 +2,16 @@ package jobs_test
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/closure"
 	"primeur/core/jobs"
 	"primeur/core/mail"
 	"primeur/core/mail/mailtest"
@@ -251,4 +255,76 @@ func firstKey(m map[string]map[string]int) string {
 		return k
 	}
 	return ""
+}
+
+// TestDigestsWithNothingToSayAreDropped: a digest made before its account
+// was closed, or whose lines all went since, is not emailed, and nothing
+// says it was: it is recorded as dropped (dropped_at, sent_at empty),
+// counted in the report and told to the Observer as dropped, logged as
+// dropped, never as sent, and never tried again. The digest of a live
+// account beside them is sent and counted as before.
+func TestDigestsWithNothingToSayAreDropped(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := tradetest.New(t, db)
+		other := w.User(accounts.User{Type: accounts.Distributor, Email: "autre@magasin.fr", Name: "Autre magasin"})
+		ten := at(2026, 11, 26, 10, 0)
+		digest := func(id, userID string, lines int) {
+			t.Helper()
+			w.Exec(`INSERT INTO digests (id, user_id, daily, created_at) VALUES (?, ?, FALSE, ?)`, id, userID, ten.UnixMilli())
+			for i := range lines {
+				w.Exec(`INSERT INTO notifications (id, user_id, kind, line, link, created_at, digest_id) VALUES (?, ?, 'claim', 'Une réclamation.', '/x', ?, ?)`,
+					fmt.Sprintf("%s-%d", id, i), userID, ten.UnixMilli(), id)
+			}
+		}
+		digest("closed", w.Shop.ID, 1)
+		digest("empty", w.Farm.ID, 0)
+		digest("live", other.ID, 2)
+		if err := closure.Close(ctx, db, w.Shop, ten.Add(time.Minute), time.UTC); err != nil {
+			t.Fatal(err)
+		}
+		var l logs
+		var h heard
+		e, srv := smtpEnv(t, db)
+		e.Log, e.Observe = l.logger(), h.observer()
+
+		r := run(t, jobs.Notifications, e, ten.Add(5*time.Minute))
+		if r.Get(jobs.DigestsSent) != 1 || r.Get(jobs.DigestsDropped) != 2 {
+			t.Fatalf("report %s, want 1 sent and 2 dropped", r)
+		}
+		if h.get("sent digest") != 1 || h.get("dropped digest") != 2 || h.get("failed digest") != 0 {
+			t.Fatalf("heard %v, want 1 sent and 2 dropped", h.counts)
+		}
+		lines := l.take()
+		if strings.Count(lines, `msg="email sent"`) != 1 || strings.Count(lines, `msg="email dropped: nothing to send"`) != 2 ||
+			!strings.Contains(lines, "the account is closed") || !strings.Contains(lines, "no line left") {
+			t.Fatalf("logs:\n%s", lines)
+		}
+		if msgs := srv.Merged(t); len(msgs) != 1 || msgs[0].To[0] != "autre@magasin.fr" {
+			t.Fatalf("emails %+v, want the live account's digest only", msgs)
+		}
+		var rows []struct {
+			ID      string `db:"id"`
+			Sent    bool   `db:"sent"`
+			Dropped bool   `db:"dropped"`
+		}
+		if err := store.Select(ctx, db, &rows, `SELECT id, sent_at IS NOT NULL AS sent, dropped_at IS NOT NULL AS dropped
+			FROM digests ORDER BY id`); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"closed sent=false dropped=true", "empty sent=false dropped=true", "live sent=true dropped=false"}
+		for i, row := range rows {
+			if got := fmt.Sprintf("%s sent=%v dropped=%v", row.ID, row.Sent, row.Dropped); i >= len(want) || got != want[i] {
+				t.Fatalf("digests %+v, want %v", rows, want)
+			}
+		}
+
+		// Never again: nothing to send, drop or count.
+		if r := run(t, jobs.Notifications, e, ten.Add(10*time.Minute)); r.Get(jobs.DigestsSent) != 0 || r.Get(jobs.DigestsDropped) != 0 ||
+			strings.Contains(r.String(), jobs.DigestsDropped) {
+			t.Fatalf("the run after: %s", r)
+		}
+		if h.get("dropped digest") != 2 || len(srv.Merged(t)) != 1 {
+			t.Fatalf("the run after: heard %v, %d emails", h.counts, len(srv.Merged(t)))
+		}
+	})
 }

@@ -162,8 +162,12 @@ const (
 	CutoffsCreated = "rappels du 25 préparés"
 	CutoffsSent    = "rappels du 25 envoyés"
 	// DigestsMade and DigestsSent count the digests of notifications.
-	DigestsMade    = "résumés de notifications préparés"
-	DigestsSent    = "résumés de notifications envoyés"
+	DigestsMade = "résumés de notifications préparés"
+	DigestsSent = "résumés de notifications envoyés"
+	// DigestsDropped counts the digests dropped unsent, with nothing left
+	// to say (an account closed since they were made); it appears only
+	// when some were.
+	DigestsDropped = "résumés de notifications abandonnés (compte supprimé ou plus rien à signaler)"
 	SessionsPurged = "sessions expirées supprimées"
 	CountsPurged   = "compteurs de limitation échus supprimés"
 )
@@ -295,7 +299,9 @@ func Cutoff(ctx context.Context, env Env, now time.Time) (Report, error) {
 
 // Notifications gathers the pending notifications into digests
 // (notify.Gather: at most one per user an hour, the daily ones from 7h)
-// and emails them with the claim-then-send protocol.
+// and emails them with the claim-then-send protocol; a digest whose
+// account was closed since it was made is dropped, not emailed, and
+// counted apart (DigestsDropped).
 func Notifications(ctx context.Context, env Env, now time.Time) (Report, error) {
 	var r Report
 	made, err := notify.Gather(ctx, env.DB, now, env.Rules.Location)
@@ -303,8 +309,11 @@ func Notifications(ctx context.Context, env Env, now time.Time) (Report, error) 
 	if err != nil {
 		return r, err
 	}
-	sent, err := sendDigests(ctx, env, now)
-	r.add(DigestsSent, sent)
+	n, err := sendDigests(ctx, env, now)
+	r.add(DigestsSent, n.sent)
+	if n.dropped > 0 {
+		r.add(DigestsDropped, n.dropped)
+	}
 	return r, err
 }
 

@@ -10,6 +10,10 @@ type Observer struct {
 	// EmailFailed is called once per email that failed to be sent
 	// (including one whose rendering panicked).
 	EmailFailed func(kind string)
+	// EmailDropped is called once per email dropped unsent because it had
+	// nothing left to say: a digest whose account was closed, or whose
+	// lines all went, since it was made.
+	EmailDropped func(kind string)
 	// PanicRecovered is called when a job's piece of work panicked and the
 	// panic was recovered; where names the piece ("send note", …).
 	PanicRecovered func(where string)
@@ -24,6 +28,12 @@ func (o Observer) emailSent(kind string) {
 func (o Observer) emailFailed(kind string) {
 	if o.EmailFailed != nil {
 		o.EmailFailed(kind)
+	}
+}
+
+func (o Observer) emailDropped(kind string) {
+	if o.EmailDropped != nil {
+		o.EmailDropped(kind)
 	}
 }
 

@@ -38,7 +38,7 @@ func (h *heard) observer() jobs.Observer {
 			h.counts[prefix+" "+s]++
 		}
 	}
-	return jobs.Observer{EmailSent: count("sent"), EmailFailed: count("failed"), PanicRecovered: count("panic")}
+	return jobs.Observer{EmailSent: count("sent"), EmailFailed: count("failed"), EmailDropped: count("dropped"), PanicRecovered: count("panic")}
 }
 
 func (h *heard) get(key string) int {

@@ -38,17 +38,19 @@ const Lease = 10 * time.Minute
 const MaxAttempts = 3
 
 // slot names where a document records its email: a claim token, the time
-// of the claim, the time it was sent, the failed attempts; and the kind of
-// document, as the Observer and the logs name it.
-type slot struct{ table, claim, claimedAt, sentAt, attempts, kind string }
+// of the claim, the time it was sent, the failed attempts; the kind of
+// document, as the Observer and the logs name it; and, for the documents
+// that may turn out to have nothing to send (digests), the time one was
+// dropped unsent (errDropped), else "".
+type slot struct{ table, claim, claimedAt, sentAt, attempts, kind, dropped string }
 
 var (
-	noteSlot     = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note"}
-	invoiceSlot  = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice"}
-	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note"}
-	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder"}
-	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice"}
-	digestSlot   = slot{"digests", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "digest"}
+	noteSlot     = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note", ""}
+	invoiceSlot  = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice", ""}
+	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note", ""}
+	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder", ""}
+	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice", ""}
+	digestSlot   = slot{"digests", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "digest", "dropped_at"}
 	// slots are every slot, notes first.
 	slots = []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot, digestSlot}
 )
@@ -110,45 +112,90 @@ func (e Env) safely(where string, fn func() error) (err error) {
 //     a message refused as invalid) also counts one attempt, and the one
 //     that reaches MaxAttempts leaves the document for an administrator,
 //     with one log line at Error level. A failure of the mail server or the
-//     database counts nothing: it is retried until it passes.
+//     database counts nothing: it is retried until it passes. A send that
+//     finds nothing to say (errDropped: a digest of an account closed
+//     since) records the time it was dropped instead of a send: it is never
+//     tried again, and is told and counted as dropped, not as sent.
 //
 // A crash between 2 and 3 is the one case that can send twice (after the
 // lease); the message then has the same Message-ID, and the outbox the same
 // file, as the first. Recording the send in the same transaction as the
 // claim would hold a lock across the network instead, and a crash after
 // sending would roll the record back just the same.
-func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error) (bool, error) {
+func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error) (outcome, error) {
 	token := core.NewID()
 	now := env.wallClock()
+	undropped := ""
+	if s.dropped != "" {
+		undropped = ` AND ` + s.dropped + ` IS NULL`
+	}
 	n, err := store.Exec(ctx, env.DB, `UPDATE `+s.table+` SET `+s.claim+` = ?, `+s.claimedAt+` = ?
-		WHERE id = ? AND `+s.sentAt+` IS NULL AND `+s.attempts+` < ? AND (`+s.claimedAt+` IS NULL OR `+s.claimedAt+` <= ?)`,
+		WHERE id = ? AND `+s.sentAt+` IS NULL`+undropped+` AND `+s.attempts+` < ? AND (`+s.claimedAt+` IS NULL OR `+s.claimedAt+` <= ?)`,
 		token, now.UnixMilli(), id, MaxAttempts, now.Add(-Lease).UnixMilli())
 	if err != nil {
-		return false, fmt.Errorf("jobs: claim %s %s: %w", s.table, id, err)
+		return skipped, fmt.Errorf("jobs: claim %s %s: %w", s.table, id, err)
 	}
 	if n == 0 {
-		return false, nil // sent, being sent by another process, or left for an administrator
+		return skipped, nil // sent, dropped, being sent by another process, or left for an administrator
 	}
-	if err := env.safely("send "+s.kind, send); errors.Is(err, errWaiting) {
+	err = env.safely("send "+s.kind, send)
+	switch {
+	case errors.Is(err, errWaiting):
 		env.failed(ctx, s, id, token, err) // released, no attempt counted
 		env.Log.Debug("email waits for a confirmed address", "table", s.table, "id", id)
-		return false, nil
-	} else if err != nil {
+		return skipped, nil
+	case errors.Is(err, errDropped) && s.dropped != "":
+		return dropped, env.drop(ctx, s, id, token, err)
+	case err != nil:
 		env.Observe.emailFailed(s.kind)
 		env.failed(ctx, s, id, token, err)
-		return false, err
+		return skipped, err
 	}
 	n, err = store.Exec(context.WithoutCancel(ctx), env.DB, `UPDATE `+s.table+` SET `+s.sentAt+` = ?
 		WHERE id = ? AND `+s.claim+` = ?`, env.wallClock().UnixMilli(), id, token)
 	env.Observe.emailSent(s.kind)
 	if err != nil {
-		return true, fmt.Errorf("jobs: record sent %s %s: %w", s.table, id, err)
+		return sent, fmt.Errorf("jobs: record sent %s %s: %w", s.table, id, err)
 	}
 	if n == 0 {
 		env.Log.Warn("jobs: claim expired while sending; the document may be sent twice", "table", s.table, "id", id)
 	}
 	env.Log.Debug("email sent", "table", s.table, "id", id)
-	return true, nil
+	return sent, nil
+}
+
+// outcome is what sendOnce did with a document.
+type outcome int
+
+const (
+	// skipped: nothing — another process has it, it waits, or it failed.
+	skipped outcome = iota
+	// sent: emailed, and recorded as sent.
+	sent
+	// dropped: nothing to send (errDropped), recorded as dropped.
+	dropped
+)
+
+// errDropped is the send of a document that has nothing left to say — a
+// digest whose account was closed, or whose lines all went, since it was
+// made: it is not emailed, but recorded as dropped (slot.dropped), and
+// told and counted apart from the emails sent.
+var errDropped = errors.New("jobs: nothing to send")
+
+// drop records that the document claimed with token was dropped unsent
+// for reason (errDropped), and says so.
+func (e Env) drop(ctx context.Context, s slot, id, token string, reason error) error {
+	n, err := store.Exec(context.WithoutCancel(ctx), e.DB, `UPDATE `+s.table+` SET `+s.dropped+` = ?
+		WHERE id = ? AND `+s.claim+` = ?`, e.wallClock().UnixMilli(), id, token)
+	e.Observe.emailDropped(s.kind)
+	if err != nil {
+		return fmt.Errorf("jobs: record dropped %s %s: %w", s.table, id, err)
+	}
+	if n == 0 {
+		e.Log.Warn("jobs: claim expired while dropping", "table", s.table, "id", id)
+	}
+	e.Log.Info("email dropped: nothing to send", "kind", s.kind, "id", id, "reason", reason)
+	return nil
 }
 
 // failed releases the claim of a send that failed with err, counting an
@@ -247,13 +294,17 @@ func SendDue(ctx context.Context, env Env, now time.Time) (notes, invoices int, 
 // rendering is CPU-bound and an SMTP exchange mostly waits on the network.
 const sendWorkers = 4
 
+// tally counts what sendEach did: the documents emailed, and those
+// dropped with nothing to send.
+type tally struct{ sent, dropped int }
+
 // sendEach sends the documents of ids through sendOnce, sendWorkers at a
-// time, and counts those this process sent; a failure, or a panic, does
-// not stop the others: each worker recovers its own.
-func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id string) error) (int, error) {
+// time, and counts those this process sent or dropped; a failure, or a
+// panic, does not stop the others: each worker recovers its own.
+func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id string) error) (tally, error) {
 	var (
 		mu   sync.Mutex
-		n    int
+		n    tally
 		errs []error
 		wg   sync.WaitGroup
 		sem  = make(chan struct{}, sendWorkers)
@@ -277,14 +328,17 @@ func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id s
 					mu.Unlock()
 				}
 			}()
-			sent, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
+			did, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
 				errs = append(errs, err)
 			}
-			if sent {
-				n++
+			switch did {
+			case sent:
+				n.sent++
+			case dropped:
+				n.dropped++
 			}
 		}()
 	}
@@ -300,7 +354,8 @@ func sendNotes(ctx context.Context, env Env, now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return sendEach(ctx, env, noteSlot, ids, func(id string) error { return sendNote(ctx, env, id, now) })
+	n, err := sendEach(ctx, env, noteSlot, ids, func(id string) error { return sendNote(ctx, env, id, now) })
+	return n.sent, err
 }
 
 // documentReady is the SQL condition that the invoice or credit note t (a
@@ -330,10 +385,10 @@ var (
 			WHERE rd.reminder_id = t.id) AND NOT ` + documentReady("c") + `)`
 	// cutoffReady: the producer's login email is confirmed.
 	cutoffReady = `EXISTS (SELECT 1 FROM users p WHERE p.id = t.producer_id AND ` + accounts.ConfirmedSQL("p.email_key") + `)`
-	// digestReady: the user's login email is confirmed; or there is
-	// nothing to send (a closed account, no line left), which sendDigest
-	// settles at once.
-	digestReady = `(NOT EXISTS (SELECT 1 FROM notifications n WHERE n.digest_id = t.id)
+	// digestReady: not dropped, and the user's login email is confirmed;
+	// or there is nothing to send (a closed account, no line left), which
+	// sendDigest drops at once.
+	digestReady = `t.dropped_at IS NULL AND (NOT EXISTS (SELECT 1 FROM notifications n WHERE n.digest_id = t.id)
 		OR EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND (u.closed_at IS NOT NULL OR ` + accounts.ConfirmedSQL("u.email_key") + `)))`
 )
 
@@ -343,7 +398,8 @@ func sendInvoices(ctx context.Context, env Env, now time.Time) (int, error) {
 		ORDER BY t.producer_id, t.year, t.seq`); err != nil {
 		return 0, fmt.Errorf("jobs: unsent invoices: %w", err)
 	}
-	return sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
+	n, err := sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
+	return n.sent, err
 }
 
 func sendCredits(ctx context.Context, env Env, now time.Time) (int, error) {
@@ -352,7 +408,8 @@ func sendCredits(ctx context.Context, env Env, now time.Time) (int, error) {
 		ORDER BY t.producer_id, t.issued_at, t.number`); err != nil {
 		return 0, fmt.Errorf("jobs: unsent credit notes: %w", err)
 	}
-	return sendEach(ctx, env, creditSlot, ids, func(id string) error { return sendCredit(ctx, env, id, now) })
+	n, err := sendEach(ctx, env, creditSlot, ids, func(id string) error { return sendCredit(ctx, env, id, now) })
+	return n.sent, err
 }
 
 func signature(env Env) string { return mail.Signature(env.BaseURL) }
@@ -527,7 +584,8 @@ func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 }
 
 func sendReminders(ctx context.Context, env Env, now time.Time) (int, error) {
-	return sendUnsent(ctx, env, reminderSlot, reminderReady, now, sendReminder)
+	n, err := sendUnsent(ctx, env, reminderSlot, reminderReady, now, sendReminder)
+	return n.sent, err
 }
 
 // sendReminder emails a reminder of overdue documents to the shop (its
@@ -604,7 +662,8 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 }
 
 func sendCutoffs(ctx context.Context, env Env, now time.Time) (int, error) {
-	return sendUnsent(ctx, env, cutoffSlot, cutoffReady, now, sendCutoff)
+	n, err := sendUnsent(ctx, env, cutoffSlot, cutoffReady, now, sendCutoff)
+	return n.sent, err
 }
 
 // sendCutoff emails a producer the shops' needs still open for next month
@@ -648,7 +707,9 @@ func sendCutoff(ctx context.Context, env Env, id string, now time.Time) error {
 	})
 }
 
-func sendDigests(ctx context.Context, env Env, now time.Time) (int, error) {
+// sendDigests emails the digests due, and drops those with nothing left
+// to say (sendDigest).
+func sendDigests(ctx context.Context, env Env, now time.Time) (tally, error) {
 	return sendUnsent(ctx, env, digestSlot, digestReady, now, sendDigest)
 }
 
@@ -661,8 +722,11 @@ func sendDigest(ctx context.Context, env Env, id string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	if d.Closed || len(d.Lines) == 0 {
-		return nil // the account closed, or every line dropped since: nothing to say
+	if d.Closed {
+		return fmt.Errorf("jobs: digest %s: the account is closed: %w", id, errDropped)
+	}
+	if len(d.Lines) == 0 {
+		return fmt.Errorf("jobs: digest %s: no line left: %w", id, errDropped)
 	}
 	to, err := env.reachable(ctx, d.Email)
 	if err != nil {
@@ -707,11 +771,11 @@ func sendDigest(ctx context.Context, env Env, id string, now time.Time) error {
 // sendUnsent emails, oldest first, every row of s's table not sent yet
 // (reminders, cutoff notices, digests: each has created_at) that is ready
 // — an SQL condition on the row, aliased t — with send.
-func sendUnsent(ctx context.Context, env Env, s slot, ready string, now time.Time, send func(context.Context, Env, string, time.Time) error) (int, error) {
+func sendUnsent(ctx context.Context, env Env, s slot, ready string, now time.Time, send func(context.Context, Env, string, time.Time) error) (tally, error) {
 	var ids []string
 	if err := store.Select(ctx, env.DB, &ids, `SELECT t.id FROM `+s.table+` t WHERE t.`+s.sentAt+` IS NULL AND `+ready+`
 		ORDER BY t.created_at, t.id`); err != nil {
-		return 0, fmt.Errorf("jobs: unsent %s: %w", s.table, err)
+		return tally{}, fmt.Errorf("jobs: unsent %s: %w", s.table, err)
 	}
 	return sendEach(ctx, env, s, ids, func(id string) error { return send(ctx, env, id, now) })
 }
