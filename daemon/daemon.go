@@ -25,6 +25,7 @@ import (
 	"primeur/core/config"
 	"primeur/core/decimal"
 	"primeur/core/jobs"
+	"primeur/core/limit"
 	"primeur/core/places"
 	"primeur/core/store"
 )
@@ -64,11 +65,16 @@ type Daemon struct {
 	metrics *metrics // served at /metrics (metrics.go)
 	// held bounds the throttled answers held at once (limits.go).
 	held *semaphore.Weighted
+	// exporting bounds the personal data exports running at once
+	// (mydata.go): each daemon has its own, as two in one process (tests)
+	// must not share theirs.
+	exporting *limit.Gate
 }
 
 // New builds the daemon and registers every route.
 func New(o Options) *Daemon {
-	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, clock: calendar.NewClock(o.Now, o.Config.Location), held: semaphore.NewWeighted(heldAtOnce)}
+	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, clock: calendar.NewClock(o.Now, o.Config.Location), held: semaphore.NewWeighted(heldAtOnce),
+		exporting: newExportGate()}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"primeur/core/jobs"
+	"primeur/core/limit"
 )
 
 // RunJob runs job once as the scheduler does (runJob), with the daemon's
@@ -16,3 +17,6 @@ func (d *Daemon) RunJob(ctx context.Context, job jobs.Job) {
 
 // Observe is the observer the daemon hands its jobs.
 func (d *Daemon) Observe() jobs.Observer { return d.observe }
+
+// Exporting is the daemon's gate of the personal data exports.
+func (d *Daemon) Exporting() *limit.Gate { return d.exporting }

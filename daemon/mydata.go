@@ -12,9 +12,12 @@ import (
 	"primeur/core/mydata"
 )
 
-// exporting bounds the personal data exports running at once: each reads a
-// user's whole history and renders its documents.
-var exporting = limit.NewGate("personal data export", 1, 10*time.Second, limit.MsgBusy)
+// newExportGate is the gate of the personal data exports (Daemon.exporting):
+// one at a time, each reads a user's whole history and renders its
+// documents; another waits up to 10 seconds, then is answered 503.
+func newExportGate() *limit.Gate {
+	return limit.NewGate("personal data export", 1, 10*time.Second, limit.MsgBusy)
+}
 
 // printMyData serves GET /print/mydata: the user's personal data as a zip
 // (RGPD art. 15 and 20): its account, needs with proposals, orders with
@@ -27,7 +30,7 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 		d.documentError(w, r, err)
 		return
 	}
-	err = exporting.Do(r.Context(), func() error {
+	err = d.exporting.Do(r.Context(), func() error {
 		h := w.Header()
 		h.Set("Content-Type", "application/zip")
 		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", mydata.FileName(d.today())))
@@ -41,7 +44,7 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 		return z.Close()
 	})
 	if errors.Is(err, core.ErrBusy) {
-		w.Header().Set("Retry-After", retryAfterSeconds(exporting.Wait()))
+		w.Header().Set("Retry-After", retryAfterSeconds(d.exporting.Wait()))
 		writeJSONProblem(w, http.StatusServiceUnavailable, limit.MsgBusy)
 	}
 }

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/trade/tradetest"
+	"primeur/daemon/daemontest"
 )
 
 // TestMyData: each party downloads its personal data — its account, needs,
@@ -86,5 +88,41 @@ func TestMyData(t *testing.T) {
 			t.Fatalf("a stranger's export: %d files, orders %s", len(other), other["commandes.json"])
 		}
 		dw.s.Client().Do("GET", "/print/mydata", nil).Expect(t, 401)
+	})
+}
+
+// TestExportGateIsEachDaemons: two daemons in one process (replicas in a
+// test) each bound their own personal data exports: while one's gate is
+// full, the other's export goes at once, through its own gate, and leaves
+// the first's untouched. A gate shared by the process would make the
+// second wait the gate's 10 seconds and answer 503.
+func TestExportGateIsEachDaemons(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		busy, free := daemontest.New(t, db), daemontest.New(t, db)
+		if busy.Daemon.Exporting() == free.Daemon.Exporting() {
+			t.Fatal("the two daemons share one export gate")
+		}
+		started, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+		go func() {
+			done <- busy.Daemon.Exporting().Do(context.Background(), func() error {
+				close(started)
+				<-release
+				return nil
+			})
+		}()
+		<-started
+		c, _ := free.Register("ferme@example.fr", "Ferme des Aravis", false)
+		res := c.Do("GET", "/print/mydata", nil)
+		close(release)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		res.Expect(t, 200)
+		if s := free.Daemon.Exporting().Stats(); s.Done != 1 || s.Refused != 0 {
+			t.Fatalf("the free daemon's gate: %+v, want one export done", s)
+		}
+		if s := busy.Daemon.Exporting().Stats(); s.Done != 1 || s.MostRunning != 1 || s.Refused != 0 {
+			t.Fatalf("the busy daemon's gate: %+v, want its own export only", s)
+		}
 	})
 }
