@@ -19,6 +19,27 @@ const MaxLines = 200
 // the others.
 const MaxUsersPerRun = 500
 
+// The rule of what is due, written once in SQL for the choice of the users
+// (Gather) and of their lines (gatherOne), so that a run takes only the
+// users it has something to do for. In these fragments n is a pending line
+// of pendingLines, p the user's choice for its kind (none stored means
+// Immediate), and the unqualified columns are the user's (users).
+const (
+	// pendingLines are the lines with their kinds' choices.
+	pendingLines = `notifications n LEFT JOIN notification_prefs p ON p.user_id = n.user_id AND p.kind = n.kind`
+	// lineOff: a line of a kind turned off, to drop.
+	lineOff = `p.mode = 'none'`
+	// lineDue (one argument: the last DailyHour at or before now, in
+	// milliseconds): a line of a kind gathered at most every hour, or of a
+	// daily kind and older than that DailyHour.
+	lineDue = `(COALESCE(p.mode, 'immediate') NOT IN ('none', 'daily') OR (p.mode = 'daily' AND n.created_at < ?))`
+	// userFree (one argument: now less Every, in milliseconds): the user's
+	// last digest, if any, is at least Every old.
+	userFree = `(digest_at IS NULL OR digest_at <= ?)`
+	// userConfirmed: the user's login email is confirmed.
+	userConfirmed = `email_confirmed = email_key`
+)
+
 // Gather makes the digests due at now (local time in loc) and returns
 // their ids. For each user with pending notifications, in a transaction of
 // its own:
@@ -29,33 +50,40 @@ const MaxUsersPerRun = 500
 //     once the DailyHour that follows them has come (a line of 6h goes at
 //     7h, one of 8h the next day at 7h);
 //   - a user whose login email is not confirmed gets nothing yet: its lines
-//     wait for the confirmation, and the user is not even looked at until
-//     then — the query leaves it out, so that users who never confirm do
-//     not take the MaxUsersPerRun places of every run, leaving the others'
-//     lines waiting for ever;
+//     wait for the confirmation;
 //   - the digest is made only if the user's last one is at least Every
 //     old: one conditional update of the user's row decides it, so that of
 //     two replicas running at once one makes it, and the other finds
 //     nothing due. The lines join the digest in the same transaction.
+//
+// The users looked at, MaxUsersPerRun at most in id order, are only those
+// with something to do now, by the same rule (lineOff, lineDue, userFree,
+// userConfirmed): a closed account, a line turned off, or a confirmed user
+// free of the hourly limit with a due line. Users whose lines wait — for
+// the confirmation, the hour or the DailyHour — are left out until then,
+// so that however many they are they never take the places of a run,
+// leaving the others' due lines waiting.
 func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location) ([]string, error) {
-	var users []string
-	if err := store.Select(ctx, db, &users, `SELECT DISTINCT n.user_id FROM notifications n JOIN users u ON u.id = n.user_id
-		WHERE n.digest_id IS NULL AND (u.email_confirmed = u.email_key OR u.closed_at IS NOT NULL)
-		ORDER BY n.user_id LIMIT ?`, MaxUsersPerRun); err != nil {
-		return nil, fmt.Errorf("notify: pending: %w", err)
-	}
 	// The last DailyHour at or before now: daily lines older are due.
 	local := now.In(loc)
 	daily := time.Date(local.Year(), local.Month(), local.Day(), DailyHour, 0, 0, 0, loc)
 	if daily.After(now) {
 		daily = daily.AddDate(0, 0, -1)
 	}
+	free := now.Add(-Every)
+	var users []string
+	if err := store.Select(ctx, db, &users, `SELECT DISTINCT n.user_id FROM `+pendingLines+` JOIN users u ON u.id = n.user_id
+		WHERE n.digest_id IS NULL AND (u.closed_at IS NOT NULL OR `+lineOff+`
+			OR (`+userConfirmed+` AND `+userFree+` AND `+lineDue+`))
+		ORDER BY n.user_id LIMIT ?`, free.UnixMilli(), daily.UnixMilli(), MaxUsersPerRun); err != nil {
+		return nil, fmt.Errorf("notify: pending: %w", err)
+	}
 	var made []string
 	for _, userID := range users {
 		if err := ctx.Err(); err != nil {
 			return made, err
 		}
-		id, err := gatherOne(ctx, db, userID, now, daily)
+		id, err := gatherOne(ctx, db, userID, now, free, daily)
 		if err != nil {
 			return made, err
 		}
@@ -66,14 +94,14 @@ func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location
 	return made, nil
 }
 
-func gatherOne(ctx context.Context, db *store.DB, userID string, now, daily time.Time) (string, error) {
+func gatherOne(ctx context.Context, db *store.DB, userID string, now, free, daily time.Time) (string, error) {
 	var made string
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var u struct {
 			Confirmed bool `db:"confirmed"`
 			Closed    bool `db:"closed"`
 		}
-		if err := store.Get(ctx, tx, &u, `SELECT email_confirmed = email_key AS confirmed, closed_at IS NOT NULL AS closed
+		if err := store.Get(ctx, tx, &u, `SELECT `+userConfirmed+` AS confirmed, closed_at IS NOT NULL AS closed
 			FROM users WHERE id = ?`, userID); err != nil {
 			return fmt.Errorf("notify: user %s: %w", userID, err)
 		}
@@ -81,43 +109,33 @@ func gatherOne(ctx context.Context, db *store.DB, userID string, now, daily time
 			_, err := store.Exec(ctx, tx, `DELETE FROM notifications WHERE user_id = ? AND digest_id IS NULL`, userID)
 			return err
 		}
-		modes, err := modesOf(ctx, tx, userID)
-		if err != nil {
-			return err
+		if _, err := store.Exec(ctx, tx, `DELETE FROM notifications WHERE id IN (SELECT n.id FROM `+pendingLines+`
+			WHERE n.user_id = ? AND n.digest_id IS NULL AND `+lineOff+`)`, userID); err != nil {
+			return fmt.Errorf("notify: drop lines turned off: %w", err)
 		}
-		var pending []struct {
-			ID        string `db:"id"`
-			Kind      string `db:"kind"`
-			CreatedAt int64  `db:"created_at"`
-		}
-		if err := store.Select(ctx, tx, &pending, `SELECT id, kind, created_at FROM notifications WHERE user_id = ? AND digest_id IS NULL
-			ORDER BY created_at, id LIMIT ?`, userID, MaxLines); err != nil {
-			return fmt.Errorf("notify: pending of %s: %w", userID, err)
-		}
-		var due, off []string
-		hasDaily := false
-		for _, p := range pending {
-			switch modes[p.Kind] {
-			case None:
-				off = append(off, p.ID)
-			case Daily:
-				if p.CreatedAt < daily.UnixMilli() {
-					due, hasDaily = append(due, p.ID), true
-				}
-			default:
-				due = append(due, p.ID)
-			}
-		}
-		if len(off) > 0 {
-			if _, err := store.ExecIn(ctx, tx, `DELETE FROM notifications WHERE id IN (?)`, off); err != nil {
-				return fmt.Errorf("notify: drop lines turned off: %w", err)
-			}
-		}
-		if len(due) == 0 || !u.Confirmed {
+		if !u.Confirmed {
 			return nil
 		}
-		n, err := store.Exec(ctx, tx, `UPDATE users SET digest_at = ? WHERE id = ? AND (digest_at IS NULL OR digest_at <= ?)`,
-			now.UnixMilli(), userID, now.Add(-Every).UnixMilli())
+		var due []struct {
+			ID   string `db:"id"`
+			Mode string `db:"mode"`
+		}
+		if err := store.Select(ctx, tx, &due, `SELECT n.id, COALESCE(p.mode, 'immediate') AS mode FROM `+pendingLines+`
+			WHERE n.user_id = ? AND n.digest_id IS NULL AND `+lineDue+`
+			ORDER BY n.created_at, n.id LIMIT ?`, userID, daily.UnixMilli(), MaxLines); err != nil {
+			return fmt.Errorf("notify: due lines of %s: %w", userID, err)
+		}
+		if len(due) == 0 {
+			return nil
+		}
+		ids := make([]string, len(due))
+		hasDaily := false
+		for i, l := range due {
+			ids[i] = l.ID
+			hasDaily = hasDaily || l.Mode == Daily
+		}
+		n, err := store.Exec(ctx, tx, `UPDATE users SET digest_at = ? WHERE id = ? AND `+userFree,
+			now.UnixMilli(), userID, free.UnixMilli())
 		if err != nil {
 			return fmt.Errorf("notify: claim digest of %s: %w", userID, err)
 		}
@@ -129,7 +147,7 @@ func gatherOne(ctx context.Context, db *store.DB, userID string, now, daily time
 			id, userID, hasDaily, now.UnixMilli()); err != nil {
 			return fmt.Errorf("notify: digest: %w", err)
 		}
-		if n, err := store.ExecIn(ctx, tx, `UPDATE notifications SET digest_id = ? WHERE id IN (?) AND digest_id IS NULL`, id, due); err != nil {
+		if n, err := store.ExecIn(ctx, tx, `UPDATE notifications SET digest_id = ? WHERE id IN (?) AND digest_id IS NULL`, id, ids); err != nil {
 			return fmt.Errorf("notify: digest lines: %w", err)
 		} else if n == 0 {
 			return errTaken // another gathering took them: no empty digest

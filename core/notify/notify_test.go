@@ -139,3 +139,91 @@ func TestUnconfirmedUsersDoNotHoldTheOthersBack(t *testing.T) {
 		digestsOf("once one more confirmed", at.Add(6*time.Minute), users[0].ID)
 	})
 }
+
+// TestWaitingUsersDoNotHoldTheOthersBack: users whose lines are not due
+// yet — a digest sent less than Every ago, or a daily kind before the
+// DailyHour (local time, here Paris) — may be more than one gathering takes
+// (MaxUsersPerRun) before a user whose lines are due: they are not taken
+// while they wait, so that user gets its digest on the first run; once
+// their time has come they are taken, in id order, MaxUsersPerRun a run.
+func TestWaitingUsersDoNotHoldTheOthersBack(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		// wait makes every user but due wait, at queued, until later.
+		wait          func(ctx context.Context, db *store.DB, due string) error
+		queued, first time.Time
+		later         time.Time
+	}{
+		{
+			name: "a digest sent less than an hour ago",
+			wait: func(ctx context.Context, db *store.DB, due string) error {
+				_, err := store.Exec(ctx, db, `UPDATE users SET digest_at = ? WHERE id <> ?`,
+					time.Date(2026, 11, 26, 9, 30, 0, 0, paris).UnixMilli(), due)
+				return err
+			},
+			queued: time.Date(2026, 11, 26, 9, 45, 0, 0, paris),
+			first:  time.Date(2026, 11, 26, 10, 0, 0, 0, paris),
+			later:  time.Date(2026, 11, 26, 10, 31, 0, 0, paris),
+		},
+		{
+			name: "a daily kind before 7h",
+			wait: func(ctx context.Context, db *store.DB, due string) error {
+				_, err := store.Exec(ctx, db, `INSERT INTO notification_prefs (user_id, kind, mode)
+					SELECT id, ?, ? FROM users WHERE id <> ?`, notify.Claim, notify.Daily, due)
+				return err
+			},
+			queued: time.Date(2026, 11, 26, 9, 0, 0, 0, paris),
+			first:  time.Date(2026, 11, 27, 6, 55, 0, 0, paris), // 5h55 UTC
+			later:  time.Date(2026, 11, 27, 7, 0, 0, 0, paris),  // 6h UTC
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			storetest.Each(t, func(t *testing.T, db *store.DB) {
+				ctx := context.Background()
+				var users []accounts.User
+				var waiting []string
+				for i := range notify.MaxUsersPerRun + 2 {
+					id := fmt.Sprintf("u%04d", i) // the due one, last, sorts after the others
+					users = append(users, accounts.User{ID: id, Type: accounts.Distributor, Email: id + "@magasin.fr", EmailKey: id + "@magasin.fr",
+						Name: "Magasin " + id, PasswordHash: "x", DeliveryDays: "0000000"})
+					waiting = append(waiting, id)
+				}
+				due := waiting[len(waiting)-1]
+				waiting = waiting[:len(waiting)-1]
+				if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return accounts.InsertAll(ctx, tx, users) }); err != nil {
+					t.Fatal(err)
+				}
+				if err := c.wait(ctx, db, due); err != nil {
+					t.Fatal(err)
+				}
+				for _, u := range users {
+					if err := notify.Queue(ctx, db, notify.Item{UserID: u.ID, Kind: notify.Claim, Line: "Une réclamation.", Link: "/x", At: c.queued}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				digestsOf := func(step string, now time.Time, want ...string) {
+					t.Helper()
+					made, err := notify.Gather(ctx, db, now, paris)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []string
+					if err := store.SelectIn(ctx, db, &got, `SELECT user_id FROM digests WHERE id IN (?) ORDER BY user_id`, append(made, "")); err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s: %d digests %v, want %d %v", step, len(got), got, len(want), want)
+					}
+				}
+				digestsOf("while the others wait", c.first, due)
+				digestsOf("still waiting", c.first.Add(time.Minute))
+				digestsOf("once due", c.later, waiting[:notify.MaxUsersPerRun]...)
+				digestsOf("the run after", c.later.Add(5*time.Minute), waiting[notify.MaxUsersPerRun:]...)
+			})
+		})
+	}
+}
