@@ -120,15 +120,7 @@ func TestUnconfirmedUsersDoNotHoldTheOthersBack(t *testing.T) {
 		}
 		digestsOf := func(step string, now time.Time, want ...string) {
 			t.Helper()
-			made, err := notify.Gather(ctx, db, now, time.UTC)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			if err := store.SelectIn(ctx, db, &got, `SELECT user_id FROM digests WHERE id IN (?) ORDER BY user_id`, append(made, "")); err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(got, want) {
+			if got := gatheredFor(t, db, now, time.UTC); !slices.Equal(got, want) {
 				t.Fatalf("%s: digests of %v, want %v", step, got, want)
 			}
 		}
@@ -207,15 +199,7 @@ func TestWaitingUsersDoNotHoldTheOthersBack(t *testing.T) {
 				}
 				digestsOf := func(step string, now time.Time, want ...string) {
 					t.Helper()
-					made, err := notify.Gather(ctx, db, now, paris)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var got []string
-					if err := store.SelectIn(ctx, db, &got, `SELECT user_id FROM digests WHERE id IN (?) ORDER BY user_id`, append(made, "")); err != nil {
-						t.Fatal(err)
-					}
-					if !slices.Equal(got, want) {
+					if got := gatheredFor(t, db, now, paris); !slices.Equal(got, want) {
 						t.Fatalf("%s: %d digests %v, want %d %v", step, len(got), got, len(want), want)
 					}
 				}
@@ -226,4 +210,20 @@ func TestWaitingUsersDoNotHoldTheOthersBack(t *testing.T) {
 			})
 		})
 	}
+}
+
+// gatheredFor runs notify.Gather at now and returns the users of the
+// digests it made, sorted.
+func gatheredFor(t *testing.T, db *store.DB, now time.Time, loc *time.Location) []string {
+	t.Helper()
+	ctx := context.Background()
+	made, err := notify.Gather(ctx, db, now, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := store.SelectIn(ctx, db, &got, `SELECT user_id FROM digests WHERE id IN (?) ORDER BY user_id`, append(made, "")); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
