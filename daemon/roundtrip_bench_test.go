@@ -68,7 +68,9 @@ type roundTrip struct {
 // products over 24 months. With PRIMEUR_BENCH_PLATFORM set (a SQLite data
 // directory or a PostgreSQL URL seeded by `loadbench seed`), it runs on
 // that platform instead, on 16 commitments of next month of 16 producers,
-// at the load bench's clock.
+// at the load bench's clock; PRIMEUR_BENCH_SQL, with it, holds statements
+// (separated by semicolons) run on the platform first: a schema
+// experiment, such as dropping indexes.
 //
 //	go test ./daemon -run '^$' -bench ProposalRoundTrip -benchtime 2000x -cpuprofile cpu.out
 func BenchmarkProposalRoundTrip(b *testing.B) {
@@ -294,6 +296,19 @@ func platformTrips(b *testing.B, where string) (http.Handler, []*roundTrip) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
+	// A schema experiment (docs/BENCHMARKS.md): statements run on the
+	// platform first, each run of the benchmark (so idempotent, e.g.
+	// DROP INDEX IF EXISTS …).
+	if x := os.Getenv("PRIMEUR_BENCH_SQL"); x != "" {
+		for _, q := range strings.Split(x, ";") {
+			if strings.TrimSpace(q) == "" {
+				continue
+			}
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				b.Fatal(q, err)
+			}
+		}
+	}
 	s := daemontest.New(b, db)
 	s.Clock.Set(time.Date(2026, 11, 18, 9, 0, 0, 0, s.Config.Location))
 	next := calendar.MonthOf(s.Clock.Now()).AddMonths(1).String()

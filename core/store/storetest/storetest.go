@@ -55,7 +55,10 @@ func Postgres(t testing.TB) *store.DB {
 	if base == "" {
 		t.Skip(EnvURL + " is not set")
 	}
-	return open(t, WithSearchPath(t, base, newSchema(t)), "")
+	schema := newSchema(t)
+	// The connections' application is named after the schema, for
+	// ServerCPU to find their backends.
+	return open(t, withParam(t, WithSearchPath(t, base, schema), "application_name", schema), "")
 }
 
 // newSchema creates a schema on the server of PRIMEUR_TEST_DATABASE_URL,
@@ -106,12 +109,18 @@ func EmptyURL(t testing.TB) string {
 // WithSearchPath adds search_path=schema to a PostgreSQL URL.
 func WithSearchPath(t testing.TB, base, schema string) string {
 	t.Helper()
+	return withParam(t, base, "search_path", schema)
+}
+
+// withParam sets a connection parameter of a PostgreSQL URL.
+func withParam(t testing.TB, base, key, value string) string {
+	t.Helper()
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("storetest: %s: %v", EnvURL, err)
 	}
 	q := u.Query()
-	q.Set("search_path", schema)
+	q.Set(key, value)
 	u.RawQuery = q.Encode()
 	return u.String()
 }
