@@ -2,7 +2,9 @@ package activity_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -120,6 +122,74 @@ func TestRecordAsIsRecordView(t *testing.T) {
 					t.Fatalf("RecordAs:\n %+v\nRecordView:\n %+v", known, read)
 				}
 			})
+		}
+	})
+}
+
+// TestFeedPagesThroughTies: paging back gives every event once, newest
+// first, events of the same instant by id, whatever the page size — the
+// cursor's two halves (older instant, or same instant and smaller id).
+func TestFeedPagesThroughTies(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+		shop, err := accounts.Register(ctx, db, accounts.Registration{Email: "shop@x.fr", Password: "motdepasse1", Name: "Shop", Distributor: true}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		farm, err := accounts.Register(ctx, db, accounts.Registration{Email: "farm@x.fr", Password: "motdepasse1", Name: "Farm"}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 11 events over 4 instants, 3 to 4 at each, emitted and received.
+		var want []string
+		for i := range 11 {
+			e := activity.Event{ID: fmt.Sprintf("ev-%02d", (i*7)%11), Type: activity.ProposalRequest,
+				OriginID: farm.ID, TargetID: shop.ID, CreatedAt: t0.Add(time.Duration(i/3) * time.Minute)}
+			if i%2 == 1 {
+				e.Type, e.OriginID, e.TargetID = activity.NeedCreate, shop.ID, ""
+			}
+			if err := activity.Record(ctx, db, e); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, e.ID)
+		}
+		all, err := activity.Feed(ctx, db, shop.ID, "", 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != len(want) {
+			t.Fatalf("feed has %d events, want %d", len(all), len(want))
+		}
+		for i := 1; i < len(all); i++ {
+			a, b := all[i-1], all[i]
+			if a.CreatedAt < b.CreatedAt || (a.CreatedAt == b.CreatedAt && a.ID <= b.ID) {
+				t.Fatalf("feed out of order at %d: %s %s then %s %s", i, a.CreatedAt, a.ID, b.CreatedAt, b.ID)
+			}
+		}
+		for _, size := range []int{1, 2, 3, 4} {
+			var got []string
+			before := ""
+			for range len(want) + 1 {
+				page, err := activity.Feed(ctx, db, shop.ID, before, size)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(page) == 0 {
+					break
+				}
+				for _, e := range page {
+					got = append(got, e.ID)
+				}
+				before = page[len(page)-1].ID
+			}
+			var wantOrder []string
+			for _, e := range all {
+				wantOrder = append(wantOrder, e.ID)
+			}
+			if !slices.Equal(got, wantOrder) {
+				t.Fatalf("pages of %d: %v, want %v", size, got, wantOrder)
+			}
 		}
 	})
 }
