@@ -14,6 +14,7 @@
 package mail
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -250,7 +251,15 @@ func (o Outbox) write(name string, msg *gomail.Msg) error {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // no-op once renamed
-	if _, err := msg.WriteTo(tmp); err != nil {
+	// go-mail writes a message in small pieces (a line of base64 at a
+	// time): buffered, a message with its PDF is a few writes instead of
+	// hundreds of system calls.
+	w := bufio.NewWriterSize(tmp, 64<<10)
+	if _, err := msg.WriteTo(w); err != nil {
+		tmp.Close()
+		return fmt.Errorf("mail: outbox: write %s: %w", name, err)
+	}
+	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return fmt.Errorf("mail: outbox: write %s: %w", name, err)
 	}
