@@ -80,7 +80,7 @@ func BenchmarkUserLoadLimits(b *testing.B) {
 					b.Fatal(err)
 				}
 				reads := rec.prepare(b, db)
-				cpu := cpuClocks(b, db)
+				server := serverClockOf(b, db)
 				rawReads := func() {
 					for i := range reads {
 						reads[i].run(b, db)
@@ -94,7 +94,7 @@ func BenchmarkUserLoadLimits(b *testing.B) {
 				var size int
 				project := func() { size = serveDiscarded(b, h, "/api/user", cookie) }
 				b.Run(shop.name+"/raw-reads", func(b *testing.B) {
-					measure(b, cpu, rawReads)
+					measure(b, server, rawReads)
 					b.ReportMetric(float64(len(reads)), "reads")
 					rows := 0
 					for _, r := range reads {
@@ -103,17 +103,17 @@ func BenchmarkUserLoadLimits(b *testing.B) {
 					b.ReportMetric(float64(rows), "rows")
 				})
 				b.Run(shop.name+"/encoding-json", func(b *testing.B) {
-					measure(b, cpu, encode)
+					measure(b, server, encode)
 				})
 				b.Run(shop.name+"/project", func(b *testing.B) {
-					measure(b, cpu, project)
+					measure(b, server, project)
 					b.ReportMetric(float64(size), "resp-bytes")
 				})
 				b.Run(shop.name+"/ratios", func(b *testing.B) {
-					r := alternate(b, cpu, ratioRounds, rawReads, encode, project)
+					r := alternate(b, server, ratioRounds, rawReads, encode, project)
 					b.ReportMetric(r.xJSON, "x-json")
 					b.ReportMetric(r.xRaw, "x-raw")
-					if cpu.server != nil {
+					if server != nil {
 						b.ReportMetric(r.xJSONProcess, "x-json-process")
 						b.ReportMetric(r.xRawProcess, "x-raw-process")
 					}
@@ -160,12 +160,12 @@ type ratios struct {
 // order rotated every round, and returns the median of each round's
 // ratios: on a shared machine, what the others run weighs alike on the
 // three, which separate sub-benchmarks a few seconds apart do not get.
-func alternate(b *testing.B, cpu clocks, rounds int, raw, enc, project func()) ratios {
+func alternate(b *testing.B, server *serverClock, rounds int, raw, enc, project func()) ratios {
 	b.ReportAllocs()
 	ops := []func(){raw, enc, project}
 	batch := make([]int, len(ops))
 	for i, op := range ops { // one to warm up and size the batches
-		c := cost(cpu, op, 1)
+		c := cost(b, server, op, 1)
 		batch[i] = max(1, int(120e6/c.whole()))
 	}
 	var xJSON, xRaw, xAllocs, xBytes, xJSONProcess, xRawProcess []float64
@@ -173,7 +173,7 @@ func alternate(b *testing.B, cpu clocks, rounds int, raw, enc, project func()) r
 		cs := make([]opCost, len(ops))
 		for k := range ops {
 			i := (k + r) % len(ops)
-			cs[i] = cost(cpu, ops[i], batch[i])
+			cs[i] = cost(b, server, ops[i], batch[i])
 		}
 		xJSON = append(xJSON, cs[2].whole()/cs[1].whole())
 		xRaw = append(xRaw, cs[2].whole()/cs[0].whole())
@@ -187,14 +187,14 @@ func alternate(b *testing.B, cpu clocks, rounds int, raw, enc, project func()) r
 }
 
 // cost runs op n times and returns what one cost.
-func cost(cpu clocks, op func(), n int) opCost {
+func cost(b *testing.B, server *serverClock, op func(), n int) opCost {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	process, server := processCPU(), cpu.serverCPU()
+	process, backends := processCPU(), server.read(b)
 	for range n {
 		op()
 	}
-	used, served := processCPU()-process, cpu.serverCPU()-server
+	used, served := processCPU()-process, server.read(b)-backends
 	runtime.ReadMemStats(&after)
 	return opCost{
 		cpu:    float64(used) / float64(n),
@@ -265,51 +265,50 @@ type opCost struct {
 // whole is the operation's CPU time, the process's and its backends'.
 func (c opCost) whole() float64 { return c.cpu + c.server }
 
-// clocks reads the CPU time a benchmark counts besides its process's:
-// server, when set, is the CPU time of the PostgreSQL backends of its
-// database (storetest.ServerCPU), nil on SQLite or when the server is on
-// another machine.
-type clocks struct {
-	server func() int64
+// serverClock reads the CPU time of the PostgreSQL backends of a
+// benchmark's database (storetest.ServerCPU), what the benchmark counts
+// besides its process's; nil on SQLite or when the server is on another
+// machine, and a nil clock reads 0.
+type serverClock struct{ db *store.DB }
+
+// serverClockOf returns db's server clock, nil when there is none to read.
+func serverClockOf(b *testing.B, db *store.DB) *serverClock {
+	_, ok, err := storetest.ServerCPU(context.Background(), db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !ok {
+		return nil
+	}
+	return &serverClock{db}
 }
 
-// cpuClocks returns the clocks of a benchmark on db.
-func cpuClocks(b *testing.B, db *store.DB) clocks {
-	read := func() (int64, bool) {
-		ns, ok, err := storetest.ServerCPU(context.Background(), db)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return ns, ok
-	}
-	if _, ok := read(); !ok {
-		return clocks{}
-	}
-	return clocks{server: func() int64 { ns, _ := read(); return ns }}
-}
-
-// serverCPU is the backends' CPU time so far, 0 without a server to read.
-func (c clocks) serverCPU() int64 {
-	if c.server == nil {
+// read is the backends' CPU time so far, in ns.
+func (c *serverClock) read(b *testing.B) int64 {
+	if c == nil {
 		return 0
 	}
-	return c.server()
+	ns, _, err := storetest.ServerCPU(context.Background(), c.db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ns
 }
 
 // measure runs op in b's loop and reports its CPU time per operation
 // (cpu-ns/op, the process's) besides the usual figures, and on PostgreSQL
 // its backends' (server-cpu-ns/op).
-func measure(b *testing.B, cpu clocks, op func()) {
+func measure(b *testing.B, server *serverClock, op func()) {
 	b.ReportAllocs()
-	process, server := processCPU(), cpu.serverCPU()
+	process, backends := processCPU(), server.read(b)
 	n := 0
 	for b.Loop() {
 		op()
 		n++
 	}
 	b.ReportMetric(float64(processCPU()-process)/float64(n), "cpu-ns/op")
-	if cpu.server != nil {
-		b.ReportMetric(float64(cpu.serverCPU()-server)/float64(n), "server-cpu-ns/op")
+	if server != nil {
+		b.ReportMetric(float64(server.read(b)-backends)/float64(n), "server-cpu-ns/op")
 	}
 }
 

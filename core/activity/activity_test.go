@@ -20,14 +20,8 @@ func TestFeed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-		mk := func(email string, shop bool) accounts.User {
-			u, err := accounts.Register(ctx, db, accounts.Registration{Email: email, Password: "motdepasse1", Name: email, Distributor: shop}, t0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return u
-		}
-		shop, farm, other := mk("shop@x.fr", true), mk("farm@x.fr", false), mk("other@x.fr", true)
+		shop, farm, other := register(t, db, "shop@x.fr", "shop@x.fr", true, t0),
+			register(t, db, "farm@x.fr", "farm@x.fr", false, t0), register(t, db, "other@x.fr", "other@x.fr", true, t0)
 
 		q := decimal.Dec(1250)
 		yes := true
@@ -90,14 +84,8 @@ func TestRecordAsIsRecordView(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 11, 20, 9, 0, 30, 0, time.UTC)
-		shop, err := accounts.Register(ctx, db, accounts.Registration{Email: "Epicerie@x.fr", Password: "motdepasse1", Name: "Épicerie « Chez Léa »", Distributor: true}, t0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		farm, err := accounts.Register(ctx, db, accounts.Registration{Email: "ferme@x.fr", Password: "motdepasse1", Name: "Ferme des Prés"}, t0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		shop := register(t, db, "Epicerie@x.fr", "Épicerie « Chez Léa »", true, t0)
+		farm := register(t, db, "ferme@x.fr", "Ferme des Prés", false, t0)
 		q, price, delta, yes, up := decimal.Dec(1250), decimal.Dec(235), decimal.Dec(-40), true, false
 		full := activity.Data{Product: &activity.Product{Name: "Pomme de terre", Unit: "kg"}, Need: "n1", Date: "2026-12",
 			Quantity: &q, Price: &price, Outcome: &yes, Delta: &delta, Vector: &up}
@@ -133,17 +121,11 @@ func TestFeedPagesThroughTies(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-		shop, err := accounts.Register(ctx, db, accounts.Registration{Email: "shop@x.fr", Password: "motdepasse1", Name: "Shop", Distributor: true}, t0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		farm, err := accounts.Register(ctx, db, accounts.Registration{Email: "farm@x.fr", Password: "motdepasse1", Name: "Farm"}, t0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		shop := register(t, db, "shop@x.fr", "Shop", true, t0)
+		farm := register(t, db, "farm@x.fr", "Farm", false, t0)
 		// 11 events over 4 instants, 3 to 4 at each, emitted and received.
-		var want []string
-		for i := range 11 {
+		const events = 11
+		for i := range events {
 			e := activity.Event{ID: fmt.Sprintf("ev-%02d", (i*7)%11), Type: activity.ProposalRequest,
 				OriginID: farm.ID, TargetID: shop.ID, CreatedAt: t0.Add(time.Duration(i/3) * time.Minute)}
 			if i%2 == 1 {
@@ -152,25 +134,28 @@ func TestFeedPagesThroughTies(t *testing.T) {
 			if err := activity.Record(ctx, db, e); err != nil {
 				t.Fatal(err)
 			}
-			want = append(want, e.ID)
 		}
 		all, err := activity.Feed(ctx, db, shop.ID, "", 50)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(all) != len(want) {
-			t.Fatalf("feed has %d events, want %d", len(all), len(want))
+		if len(all) != events {
+			t.Fatalf("feed has %d events, want %d", len(all), events)
 		}
-		for i := 1; i < len(all); i++ {
-			a, b := all[i-1], all[i]
-			if a.CreatedAt < b.CreatedAt || (a.CreatedAt == b.CreatedAt && a.ID <= b.ID) {
-				t.Fatalf("feed out of order at %d: %s %s then %s %s", i, a.CreatedAt, a.ID, b.CreatedAt, b.ID)
+		var wantOrder []string
+		for i, e := range all {
+			if i > 0 {
+				a := all[i-1]
+				if a.CreatedAt < e.CreatedAt || (a.CreatedAt == e.CreatedAt && a.ID <= e.ID) {
+					t.Fatalf("feed out of order at %d: %s %s then %s %s", i, a.CreatedAt, a.ID, e.CreatedAt, e.ID)
+				}
 			}
+			wantOrder = append(wantOrder, e.ID)
 		}
 		for _, size := range []int{1, 2, 3, 4} {
 			var got []string
 			before := ""
-			for range len(want) + 1 {
+			for range events + 1 {
 				page, err := activity.Feed(ctx, db, shop.ID, before, size)
 				if err != nil {
 					t.Fatal(err)
@@ -183,13 +168,20 @@ func TestFeedPagesThroughTies(t *testing.T) {
 				}
 				before = page[len(page)-1].ID
 			}
-			var wantOrder []string
-			for _, e := range all {
-				wantOrder = append(wantOrder, e.ID)
-			}
 			if !slices.Equal(got, wantOrder) {
 				t.Fatalf("pages of %d: %v, want %v", size, got, wantOrder)
 			}
 		}
 	})
+}
+
+// register opens an account (a shop when shop is set) named name.
+func register(t *testing.T, db *store.DB, email, name string, shop bool, at time.Time) accounts.User {
+	t.Helper()
+	u, err := accounts.Register(context.Background(), db,
+		accounts.Registration{Email: email, Password: "motdepasse1", Name: name, Distributor: shop}, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

@@ -255,11 +255,11 @@ func (o Outbox) write(name string, msg *gomail.Msg) error {
 	// time): buffered, a message with its PDF is a few writes instead of
 	// hundreds of system calls.
 	w := bufio.NewWriterSize(tmp, 64<<10)
-	if _, err := msg.WriteTo(w); err != nil {
-		tmp.Close()
-		return fmt.Errorf("mail: outbox: write %s: %w", name, err)
+	_, err = msg.WriteTo(w)
+	if err == nil {
+		err = w.Flush()
 	}
-	if err := w.Flush(); err != nil {
+	if err != nil {
 		tmp.Close()
 		return fmt.Errorf("mail: outbox: write %s: %w", name, err)
 	}
