@@ -2,26 +2,39 @@ package documents
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
 	"golang.org/x/text/unicode/bidi"
 )
 
-// piece is a grapheme cluster of a text and its width in the current font.
+// piece is a grapheme cluster of a text, at its byte offset, and its
+// width in the current font.
 type piece struct {
-	s string
-	w float64
+	at int
+	s  string
+	w  float64
 }
 
-// pieces splits a drawable text into grapheme clusters with their widths.
+// pieces splits a drawable text into grapheme clusters with their widths,
+// into the document's scratch slice (valid until the next call).
 func (d *doc) pieces(text string) []piece {
-	var ps []piece
+	ps := d.scratch[:0]
 	state := -1
-	for text != "" {
+	for i := 0; i < len(text); {
 		var cluster string
-		cluster, text, _, state = uniseg.FirstGraphemeClusterInString(text, state)
-		ps = append(ps, piece{cluster, d.pdf.GetStringWidth(cluster)})
+		if c := text[i]; c < utf8.RuneSelf && c != '\r' && (i+1 == len(text) || text[i+1] < utf8.RuneSelf) {
+			// An ASCII character followed by another (or by nothing) is a
+			// cluster of its own, CR LF aside: uniseg's rules need not be
+			// run, and start afresh after it.
+			cluster, state = text[i:i+1], -1
+		} else {
+			cluster, _, _, state = uniseg.FirstGraphemeClusterInString(text[i:], state)
+		}
+		ps = append(ps, piece{i, cluster, d.pdf.GetStringWidth(cluster)})
+		i += len(cluster)
 	}
+	d.scratch = ps
 	return ps
 }
 
@@ -37,14 +50,12 @@ func (d *doc) pieces(text string) []piece {
 func (d *doc) wrap(text string, w float64) []string {
 	w -= 2 * d.pdf.GetCellMargin()
 	ps := d.pieces(text)
-	join := func(ps []piece) string {
-		var b strings.Builder
-		for _, p := range ps {
-			b.WriteString(p.s)
-		}
-		return strings.TrimRight(b.String(), " ")
+	// join is the text of ps[i:j] (a part of text) without its trailing
+	// spaces.
+	join := func(i, j int) string {
+		return strings.TrimRight(text[ps[i].at:ps[j-1].at+len(ps[j-1].s)], " ")
 	}
-	lines := []string{}
+	var lines []string
 	for i := 0; i < len(ps); {
 		j, width, space := i, 0.0, -1
 		for ; j < len(ps); j++ {
@@ -57,16 +68,16 @@ func (d *doc) wrap(text string, w float64) []string {
 		}
 		switch {
 		case j == len(ps):
-			lines = append(lines, join(ps[i:]))
+			lines = append(lines, join(i, j))
 			i = j
 		case space > i:
-			lines = append(lines, join(ps[i:space]))
+			lines = append(lines, join(i, space))
 			i = space + 1
 		case j == i: // one cluster wider than the line
 			lines = append(lines, ps[i].s)
 			i++
 		default:
-			lines = append(lines, join(ps[i:j]))
+			lines = append(lines, join(i, j))
 			i = j
 		}
 		for i < len(ps) && ps[i].s == " " {

@@ -109,6 +109,8 @@ const (
 type doc struct {
 	pdf     *fpdf.Fpdf
 	created time.Time
+	// scratch is pieces' slice, reused from one text to the next.
+	scratch []piece
 }
 
 // newDoc starts an A4 document with the embedded font, a footer reading
@@ -211,14 +213,14 @@ func (d *doc) fit(text string, w float64) string {
 // with an ellipsis after it, and the ellipsis.
 func (d *doc) ellipsize(text string, w float64) string {
 	room := w - d.pdf.GetStringWidth(printable.Ellipsis)
-	var b strings.Builder
+	end := 0
 	for _, p := range d.pieces(text) {
 		if room -= p.w; room < 0 {
 			break
 		}
-		b.WriteString(p.s)
+		end = p.at + len(p.s)
 	}
-	return strings.TrimRight(b.String(), " ") + printable.Ellipsis
+	return strings.TrimRight(text[:end], " ") + printable.Ellipsis
 }
 
 // title writes the document's heading and its reference on the right.

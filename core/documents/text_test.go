@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
 func TestDrawable(t *testing.T) {
@@ -146,5 +148,38 @@ func TestWrap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPiecesAreGraphemeClusters: pieces' shortcut for ASCII gives the
+// clusters uniseg gives, at their offsets, around combining marks, joiners,
+// flags and CR LF.
+func TestPiecesAreGraphemeClusters(t *testing.T) {
+	d := newDoc("test", "test", time.Unix(0, 0))
+	d.font("", 10)
+	for _, text := range []string{
+		"Ferme du Lac", "e\u0301te\u0301", "a\u200db", "Fe\u0301\u0301e", "🇫🇷a🇫🇷", "ab\r\ncd\r", "a\u0308", "x", "",
+		"👨\u200d👩\u200d👧 Ferme", "Épicerie « Le Marché »", "a\u0915\u094d\u0937b",
+	} {
+		var want []string
+		state := -1
+		for rest := text; rest != ""; {
+			var c string
+			c, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
+			want = append(want, c)
+		}
+		ps := d.pieces(text)
+		var got []string
+		at := 0
+		for _, p := range ps {
+			if p.at != at || text[p.at:p.at+len(p.s)] != p.s {
+				t.Errorf("%q: piece %q at %d, want at %d", text, p.s, p.at, at)
+			}
+			at += len(p.s)
+			got = append(got, p.s)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: pieces %q, clusters %q", text, got, want)
+		}
 	}
 }

@@ -39,6 +39,18 @@ func Line(s string) string {
 	if isPlain(s) {
 		return s
 	}
+	if !strings.ContainsFunc(s, func(r rune) bool { return IsBreak(r) || removed(r) }) && utf8.ValidString(s) {
+		// Nothing to replace or remove: only the normalization is left
+		// (which returns s itself when it is already NFC, as names and
+		// addresses typed on keyboards are).
+		return norm.NFC.String(s)
+	}
+	return byCluster(s)
+}
+
+// byCluster is Line's rules applied to every grapheme cluster of s, which
+// Line's fast paths give the same result as.
+func byCluster(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(s))
@@ -100,6 +112,9 @@ func removed(r rune) bool {
 // Ellipsis when s was longer. n below 1 counts as 1.
 func Cut(s string, n int) string {
 	n = max(n, 1)
+	if len(s) <= n {
+		return s // no more clusters than bytes
+	}
 	rest, state := s, -1
 	end := 0 // byte length of the first n-1 clusters
 	for i := 0; rest != ""; i++ {

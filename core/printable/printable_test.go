@@ -39,6 +39,9 @@ func TestLine(t *testing.T) {
 			if got := printable.Line(tt.in); got != tt.want {
 				t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.want)
 			}
+			if got := printable.ByCluster(tt.in); got != tt.want {
+				t.Errorf("by cluster, %q gives %q, want %q", tt.in, got, tt.want)
+			}
 		})
 	}
 }
@@ -66,13 +69,17 @@ func TestCut(t *testing.T) {
 }
 
 // FuzzLine: whatever the input, one line of valid UTF-8 without any control
-// or bidirectional formatting character, stable when cleaned again.
+// or bidirectional formatting character, stable when cleaned again, and
+// Line's fast paths give what the rules applied cluster by cluster give.
 func FuzzLine(f *testing.F) {
-	for _, s := range []string{"Ferme du Lac 🥕", "a\r\nb", "\x1b[2J", "\u202eabc", "\xff", "e\u0301"} {
+	for _, s := range []string{"Ferme du Lac 🥕", "a\r\nb", "\x1b[2J", "\u202eabc", "\xff", "e\u0301", "Épicerie « Le Marché »", "Fe\u0301e"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := printable.Line(s)
+		if slow := printable.ByCluster(s); got != slow {
+			t.Fatalf("Line(%q) = %q, by cluster %q", s, got, slow)
+		}
 		if !utf8.ValidString(got) {
 			t.Fatalf("Line(%q) = %q: invalid UTF-8", s, got)
 		}
