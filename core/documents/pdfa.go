@@ -167,20 +167,29 @@ func pdfA(raw []byte, m pdfaMeta, attached []byte) ([]byte, error) {
 // document.
 var sRGBDeflated = sync.OnceValue(func() []byte { return deflate(sRGB) })
 
-// deflaters are deflate's zlib writers: a new one allocates its
-// compressor's tables (about 1 MB), a reset one gives the same output.
-var deflaters = sync.Pool{New: func() any {
-	w, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed) // a valid level: no error
-	return w
-}}
+// deflaters keeps deflate's zlib writers between documents: making one
+// allocates its compressor's tables (about 460 KB at BestSpeed), a reset
+// one gives the same output. A sync.Pool would drop them at every garbage
+// collection, which rendering triggers often; this list keeps up to its
+// capacity of them for the life of the process.
+var deflaters = make(chan *zlib.Writer, 4)
 
 func deflate(b []byte) []byte {
+	var w *zlib.Writer
+	select {
+	case w = <-deflaters:
+	default:
+		w, _ = zlib.NewWriterLevel(nil, zlib.BestSpeed) // a valid level: no error
+	}
 	var buf bytes.Buffer
-	w := deflaters.Get().(*zlib.Writer)
-	defer deflaters.Put(w)
+	buf.Grow(len(b)/2 + 64)
 	w.Reset(&buf)
 	_, _ = w.Write(b) // writes to a bytes.Buffer do not fail
 	_ = w.Close()
+	select {
+	case deflaters <- w:
+	default: // enough kept
+	}
 	return buf.Bytes()
 }
 

@@ -135,9 +135,9 @@ func build(from string, m Message) (*gomail.Msg, error) {
 		if a.ContentType != "" {
 			opts = append(opts, gomail.WithFileContentType(gomail.ContentType(a.ContentType)))
 		}
-		if err := msg.AttachReader(a.Name, bytes.NewReader(a.Data), opts...); err != nil {
-			return nil, fmt.Errorf("mail: %s: attach %s: %w: %w", m.Key, a.Name, ErrMessage, err)
-		}
+		// Read in place, each time the message is written: AttachReader
+		// would copy the file first.
+		msg.AttachReadSeeker(a.Name, bytes.NewReader(a.Data), opts...)
 	}
 	return msg, nil
 }
@@ -219,57 +219,64 @@ type Outbox struct {
 
 // Send writes m's copies to the outbox: each into a temporary file renamed
 // into place, so a reader never sees half a message and a second send of
-// the same key replaces the first.
+// the same key replaces the first. The copies are one message built once,
+// readdressed for each.
 func (o Outbox) Send(_ context.Context, m Message) error {
 	cs := copies(m)
-	msgs := make([]*gomail.Msg, len(cs))
-	for i, c := range cs {
-		msg, err := build(o.From, c)
-		if err != nil {
-			return err
+	msg, err := build(o.From, cs[0])
+	if err != nil {
+		return err
+	}
+	for _, c := range cs[1:] { // every address checked before anything is written
+		if err := msg.To(c.To...); err != nil {
+			return fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
 		}
-		msgs[i] = msg
 	}
 	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
-	for i, msg := range msgs {
+	// go-mail writes a message in small pieces (a line of base64 at a
+	// time): buffered, a message with its PDF is a few writes instead of
+	// hundreds of system calls.
+	w := bufio.NewWriterSize(nil, 64<<10)
+	for i, c := range cs {
 		name := m.Key
 		if i > 0 {
 			name += "." + strconv.Itoa(i+1)
 		}
-		if err := o.write(name, msg); err != nil {
+		if err := msg.To(c.To...); err != nil {
+			return fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
+		}
+		if err := o.write(name, msg, w); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (o Outbox) write(name string, msg *gomail.Msg) error {
+// write writes msg to the outbox as name, through w.
+func (o Outbox) write(name string, msg *gomail.Msg, w *bufio.Writer) error {
 	tmp, err := os.CreateTemp(o.Dir, ".tmp-*.eml")
 	if err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	// go-mail writes a message in small pieces (a line of base64 at a
-	// time): buffered, a message with its PDF is a few writes instead of
-	// hundreds of system calls.
-	w := bufio.NewWriterSize(tmp, 64<<10)
+	w.Reset(tmp)
 	_, err = msg.WriteTo(w)
 	if err == nil {
 		err = w.Flush()
 	}
 	if err != nil {
-		tmp.Close()
-		return fmt.Errorf("mail: outbox: write %s: %w", name, err)
+		err = fmt.Errorf("mail: outbox: write %s: %w", name, err)
+	} else if err = tmp.Close(); err != nil {
+		err = fmt.Errorf("mail: outbox: %w", err)
+	} else if err = os.Rename(tmp.Name(), o.Path(name)); err != nil {
+		err = fmt.Errorf("mail: outbox: %w", err)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("mail: outbox: %w", err)
+	if err != nil {
+		tmp.Close() // a second close only fails
+		os.Remove(tmp.Name())
 	}
-	if err := os.Rename(tmp.Name(), o.Path(name)); err != nil {
-		return fmt.Errorf("mail: outbox: %w", err)
-	}
-	return nil
+	return err
 }
 
 // Path is the file a message key is written to.

@@ -120,10 +120,14 @@ func TestRefusedMessages(t *testing.T) {
 		{Key: "", To: []string{"a@b.fr"}},
 		{Key: "ok"},
 		{Key: "ok", To: []string{"not an address"}},
+		{Key: "ok", To: []string{"a@b.fr", "not an address"}},
 	} {
 		if err := o.Send(context.Background(), m); err == nil || !errors.Is(err, mail.ErrMessage) {
 			t.Errorf("%+v: %v, want an ErrMessage", m, err)
 		}
+	}
+	if entries, err := os.ReadDir(o.Dir); err != nil || len(entries) != 0 {
+		t.Errorf("a refused message wrote %v (%v)", entries, err)
 	}
 }
 
@@ -237,5 +241,23 @@ func TestOneCopyPerRecipient(t *testing.T) {
 	copies := srv.Copies()["<note-abc@primeur.local>"]
 	if len(copies) != 2 || copies["ferme@aravis.fr"] != 1 || copies["epicerie@lac.fr"] != 1 {
 		t.Fatalf("copies %v", copies)
+	}
+}
+
+// BenchmarkOutboxSend writes an invoice's email — a 55 KB PDF attached, to
+// two recipients — into the outbox: one operation is both copies.
+func BenchmarkOutboxSend(b *testing.B) {
+	o := mail.Outbox{Dir: filepath.Join(b.TempDir(), "outbox"), From: "no-reply@primeur.local"}
+	m := message()
+	pdf := make([]byte, 55<<10)
+	for i := range pdf {
+		pdf[i] = byte(i * 7919 >> 3)
+	}
+	m.Attachments[0].Data = pdf
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := o.Send(context.Background(), m); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
