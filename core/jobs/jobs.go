@@ -350,11 +350,14 @@ func Claims(ctx context.Context, env Env, now time.Time) (Report, error) {
 //  4. issue each in a transaction of its own (billing.IssueDue), billing
 //     what the delivery notes say was sent, with the credit notes and
 //     complementary invoices of the claims already accepted; a failing
-//     order does not stop the others;
+//     order does not stop the others. Each invoice issued is emailed at
+//     once, by the send workers, while the next ones are issued: rendering
+//     and sending use the other cores meanwhile;
 //  5. settle the accepted claims of orders invoiced before
 //     (billing.SettleDue);
-//  6. email the invoices and credit notes not emailed yet (the
-//     claim-then-send protocol of sendOnce).
+//  6. email the invoices (those step 4 did not send: waiting, failed,
+//     from an earlier run) and credit notes not emailed yet (the
+//     claim-then-send protocol of sendOnce, for step 4 too).
 //
 // A claim still waiting for the shop defers nothing: when the shop
 // answers (or the claims job accepts it after the delay), its credit note
@@ -376,25 +379,39 @@ func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
 	}
 	var errs []error
 	issued := 0
-	for _, id := range due {
-		if err := ctx.Err(); err != nil {
-			errs = append(errs, err)
-			break
+	// The invoices issued go to the send workers as they are issued; the
+	// queue holds them all, so issuing never waits for a send.
+	queue := make(chan string, len(due))
+	streamed := sendStreamed(ctx, env, invoiceSlot, queue,
+		func(id string) (bool, error) { return invoiceReady(ctx, env, id) },
+		func(id string) error { return sendInvoice(ctx, env, id, now) })
+	tried := map[string]bool{} // step 6 does not try them again
+	func() {
+		defer close(queue)
+		for _, id := range due {
+			if err := ctx.Err(); err != nil {
+				errs = append(errs, err)
+				break
+			}
+			inv, err := billing.IssueDue(ctx, env.DB, id, now, loc)
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+			case inv != nil:
+				issued++
+				env.Log.Debug("invoice issued", "number", inv.Number, "order", inv.OrderID)
+				queue <- inv.ID
+				tried[inv.ID] = true
+			}
 		}
-		inv, err := billing.IssueDue(ctx, env.DB, id, now, loc)
-		switch {
-		case err != nil:
-			errs = append(errs, err)
-		case inv != nil:
-			issued++
-			env.Log.Debug("invoice issued", "number", inv.Number, "order", inv.OrderID)
-		}
-	}
+	}()
 	r.add(InvoicesIssued, issued)
+	n, err := streamed()
+	errs = append(errs, err)
 	settled, err := billing.SettleDue(ctx, env.DB, now, loc)
 	errs = append(errs, err)
-	sent, err := sendInvoices(ctx, env, now)
-	r.add(InvoicesSent, sent)
+	sent, err := sendInvoices(ctx, env, now, tried)
+	r.add(InvoicesSent, n.sent+sent)
 	errs = append(errs, err)
 	credits, err := sendCredits(ctx, env, now)
 	r.add(CreditsIssued, len(settled))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -285,7 +286,7 @@ func CountAbandoned(ctx context.Context, db *store.DB) (int, error) {
 // (credit notes included) this call sent.
 func SendDue(ctx context.Context, env Env, now time.Time) (notes, invoices int, err error) {
 	notes, nerr := sendNotes(ctx, env, now)
-	invoices, ierr := sendInvoices(ctx, env, now)
+	invoices, ierr := sendInvoices(ctx, env, now, nil)
 	credits, cerr := sendCredits(ctx, env, now)
 	return notes, invoices + credits, errors.Join(nerr, ierr, cerr)
 }
@@ -302,6 +303,52 @@ type tally struct{ sent, dropped int }
 // time, and counts those this process sent or dropped; a failure, or a
 // panic, does not stop the others: each worker recovers its own.
 func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id string) error) (tally, error) {
+	queue := make(chan string, len(ids))
+	for _, id := range ids {
+		queue <- id
+	}
+	close(queue)
+	return sendQueued(ctx, env, s, queue, nil, send)
+}
+
+// sendStreamed starts sending, as sendEach does, the documents put into
+// queue until it is closed, and returns the function that waits for the
+// last send and tells what they did. send is called only for a document
+// ready says can go now (as the selections of the documents to send
+// choose them). The goroutine that hands the documents to the workers
+// recovers from a panic of its own, and then drains queue, so that its
+// writer never blocks.
+func sendStreamed(ctx context.Context, env Env, s slot, queue <-chan string,
+	ready func(id string) (bool, error), send func(id string) error) func() (tally, error) {
+	type result struct {
+		n   tally
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if v := recover(); v != nil {
+				env.recovered("send queue "+s.kind, v)
+				r.err = fmt.Errorf("jobs: %s queue: panic: %v", s.kind, v)
+				for range queue {
+				}
+			}
+			done <- r
+		}()
+		r.n, r.err = sendQueued(ctx, env, s, queue, ready, send)
+	}()
+	return func() (tally, error) {
+		r := <-done
+		return r.n, r.err
+	}
+}
+
+// sendQueued is sendEach of the documents read from queue until it is
+// closed, those ready says can go (all when nil); once ctx is done, it
+// reads the rest without sending them.
+func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string,
+	ready func(id string) (bool, error), send func(id string) error) (tally, error) {
 	var (
 		mu   sync.Mutex
 		n    tally
@@ -309,9 +356,9 @@ func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id s
 		wg   sync.WaitGroup
 		sem  = make(chan struct{}, sendWorkers)
 	)
-	for _, id := range ids {
+	for id := range queue {
 		if ctx.Err() != nil {
-			break
+			continue // drained: a writer never waits
 		}
 		sem <- struct{}{}
 		wg.Add(1)
@@ -328,7 +375,14 @@ func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id s
 					mu.Unlock()
 				}
 			}()
-			did, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
+			did, err := skipped, error(nil)
+			ok := ready == nil
+			if !ok {
+				ok, err = ready(id)
+			}
+			if ok {
+				did, err = sendOnce(ctx, env, s, id, func() error { return send(id) })
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -392,14 +446,27 @@ var (
 		OR EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND (u.closed_at IS NOT NULL OR ` + accounts.ConfirmedSQL("u.email_key") + `)))`
 )
 
-func sendInvoices(ctx context.Context, env Env, now time.Time) (int, error) {
+// sendInvoices sends the invoices not emailed yet that can go, except
+// those of tried (sent or tried by the same run already).
+func sendInvoices(ctx context.Context, env Env, now time.Time, tried map[string]bool) (int, error) {
 	var ids []string
 	if err := store.Select(ctx, env.DB, &ids, `SELECT t.id FROM invoices t WHERE t.sent_at IS NULL AND `+documentReady("t")+`
 		ORDER BY t.producer_id, t.year, t.seq`); err != nil {
 		return 0, fmt.Errorf("jobs: unsent invoices: %w", err)
 	}
+	ids = slices.DeleteFunc(ids, func(id string) bool { return tried[id] })
 	n, err := sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
 	return n.sent, err
+}
+
+// invoiceReady tells whether the invoice id can be emailed now (see
+// documentReady).
+func invoiceReady(ctx context.Context, env Env, id string) (bool, error) {
+	var n int
+	if err := store.Get(ctx, env.DB, &n, `SELECT COUNT(*) FROM invoices t WHERE t.id = ? AND `+documentReady("t"), id); err != nil {
+		return false, fmt.Errorf("jobs: invoice %s ready: %w", id, err)
+	}
+	return n > 0, nil
 }
 
 func sendCredits(ctx context.Context, env Env, now time.Time) (int, error) {
