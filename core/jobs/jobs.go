@@ -382,9 +382,7 @@ func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
 	// The invoices issued go to the send workers as they are issued; the
 	// queue holds them all, so issuing never waits for a send.
 	queue := make(chan string, len(due))
-	streamed := sendStreamed(ctx, env, invoiceSlot, queue,
-		func(id string) (bool, error) { return invoiceReady(ctx, env, id) },
-		func(id string) error { return sendInvoice(ctx, env, id, now) })
+	streamed := sendStreamed(ctx, env, invoiceSlot, queue, func(id string) error { return sendInvoice(ctx, env, id, now) })
 	tried := map[string]bool{} // step 6 does not try them again
 	func() {
 		defer close(queue)

@@ -43,15 +43,20 @@ const MaxAttempts = 3
 // document, as the Observer and the logs name it; and, for the documents
 // that may turn out to have nothing to send (digests), the time one was
 // dropped unsent (errDropped), else "".
-type slot struct{ table, claim, claimedAt, sentAt, attempts, kind, dropped string }
+type slot struct {
+	table, claim, claimedAt, sentAt, attempts, kind, dropped string
+	// ready is the SQL condition, on the table by its name, that a
+	// document must meet to be claimed (none when empty).
+	ready string
+}
 
 var (
-	noteSlot     = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note", ""}
-	invoiceSlot  = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice", ""}
-	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note", ""}
-	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder", ""}
-	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice", ""}
-	digestSlot   = slot{"digests", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "digest", "dropped_at"}
+	noteSlot     = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note", "", ""}
+	invoiceSlot  = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice", "", documentReady("invoices")}
+	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note", "", documentReady("credit_notes")}
+	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder", "", ""}
+	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice", "", ""}
+	digestSlot   = slot{"digests", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "digest", "dropped_at", ""}
 	// slots are every slot, notes first.
 	slots = []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot, digestSlot}
 )
@@ -98,7 +103,8 @@ func (e Env) safely(where string, fn func() error) (err error) {
 //
 //  1. claim: one conditional UPDATE writes a fresh token and the time into
 //     the document's row, only if it is unsent, unclaimed (or its claim is
-//     older than Lease) and has attempts left. The database applies it for
+//     older than Lease), has attempts left and meets the slot's ready
+//     condition (an invoice's recipient confirmed). The database applies it for
 //     one process only; the others see 0 rows and skip the document. Claims
 //     are timed by the wall clock (Env.Clock), not by the run's time, which
 //     may be another (--at): a run "in the future" must not take over a
@@ -129,6 +135,9 @@ func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error
 	undropped := ""
 	if s.dropped != "" {
 		undropped = ` AND ` + s.dropped + ` IS NULL`
+	}
+	if s.ready != "" {
+		undropped += ` AND ` + s.ready
 	}
 	n, err := store.Exec(ctx, env.DB, `UPDATE `+s.table+` SET `+s.claim+` = ?, `+s.claimedAt+` = ?
 		WHERE id = ? AND `+s.sentAt+` IS NULL`+undropped+` AND `+s.attempts+` < ? AND (`+s.claimedAt+` IS NULL OR `+s.claimedAt+` <= ?)`,
@@ -308,18 +317,15 @@ func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id s
 		queue <- id
 	}
 	close(queue)
-	return sendQueued(ctx, env, s, queue, nil, send)
+	return sendQueued(ctx, env, s, queue, send)
 }
 
 // sendStreamed starts sending, as sendEach does, the documents put into
 // queue until it is closed, and returns the function that waits for the
-// last send and tells what they did. send is called only for a document
-// ready says can go now (as the selections of the documents to send
-// choose them). The goroutine that hands the documents to the workers
-// recovers from a panic of its own, and then drains queue, so that its
-// writer never blocks.
-func sendStreamed(ctx context.Context, env Env, s slot, queue <-chan string,
-	ready func(id string) (bool, error), send func(id string) error) func() (tally, error) {
+// last send and tells what they did. The goroutine that hands the
+// documents to the workers recovers from a panic of its own, and then
+// drains queue, so that its writer never blocks.
+func sendStreamed(ctx context.Context, env Env, s slot, queue <-chan string, send func(id string) error) func() (tally, error) {
 	type result struct {
 		n   tally
 		err error
@@ -336,7 +342,7 @@ func sendStreamed(ctx context.Context, env Env, s slot, queue <-chan string,
 			}
 			done <- r
 		}()
-		r.n, r.err = sendQueued(ctx, env, s, queue, ready, send)
+		r.n, r.err = sendQueued(ctx, env, s, queue, send)
 	}()
 	return func() (tally, error) {
 		r := <-done
@@ -345,10 +351,8 @@ func sendStreamed(ctx context.Context, env Env, s slot, queue <-chan string,
 }
 
 // sendQueued is sendEach of the documents read from queue until it is
-// closed, those ready says can go (all when nil); once ctx is done, it
-// reads the rest without sending them.
-func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string,
-	ready func(id string) (bool, error), send func(id string) error) (tally, error) {
+// closed; once ctx is done, it reads the rest without sending them.
+func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string, send func(id string) error) (tally, error) {
 	var (
 		mu   sync.Mutex
 		n    tally
@@ -375,14 +379,7 @@ func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string,
 					mu.Unlock()
 				}
 			}()
-			did, err := skipped, error(nil)
-			ok := ready == nil
-			if !ok {
-				ok, err = ready(id)
-			}
-			if ok {
-				did, err = sendOnce(ctx, env, s, id, func() error { return send(id) })
-			}
+			did, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -426,9 +423,11 @@ func documentReady(t string) string {
 // costs a run a look-up of its addresses in the query (an index seek on
 // SQLite, a probe of the addresses PostgreSQL hashes once per query), not
 // a claim, a load and a release: the deliveries job runs every 5 minutes.
-// A document is listed by the first run after its recipient confirms.
-// errWaiting still covers an address unconfirmed between the selection and
-// the send.
+// A document is listed by the first run after its recipient confirms. The
+// claim of an invoice or a credit note checks the same condition
+// (slot.ready): the invoices job hands each invoice to the send workers as
+// it issues it, unselected. errWaiting still covers an address unconfirmed
+// between the claim and the send.
 var (
 	// reminderReady: the reminder's first document (sendReminder writes
 	// to its recipients) is ready. A reminder whose document is missing
@@ -457,16 +456,6 @@ func sendInvoices(ctx context.Context, env Env, now time.Time, tried map[string]
 	ids = slices.DeleteFunc(ids, func(id string) bool { return tried[id] })
 	n, err := sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
 	return n.sent, err
-}
-
-// invoiceReady tells whether the invoice id can be emailed now (see
-// documentReady).
-func invoiceReady(ctx context.Context, env Env, id string) (bool, error) {
-	var n int
-	if err := store.Get(ctx, env.DB, &n, `SELECT COUNT(*) FROM invoices t WHERE t.id = ? AND `+documentReady("t"), id); err != nil {
-		return false, fmt.Errorf("jobs: invoice %s ready: %w", id, err)
-	}
-	return n > 0, nil
 }
 
 func sendCredits(ctx context.Context, env Env, now time.Time) (int, error) {
