@@ -56,7 +56,7 @@ type fmtBuffer struct {
 }
 
 func (b *fmtBuffer) printf(fmtStr string, args ...interface{}) {
-	b.Buffer.WriteString(fmt.Sprintf(fmtStr, args...))
+	fmt.Fprintf(&b.Buffer, fmtStr, args...) // no string made and copied
 }
 
 func fpdfNew(orientationStr, unitStr, sizeStr, fontDirStr string, size SizeType) (f *Fpdf) {
