@@ -358,38 +358,43 @@ func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string, send 
 		n    tally
 		errs []error
 		wg   sync.WaitGroup
-		sem  = make(chan struct{}, sendWorkers)
 	)
-	for id := range queue {
-		if ctx.Err() != nil {
-			continue // drained: a writer never waits
+	one := func(id string) {
+		defer func() {
+			// sendOnce recovers a panic of the send; this is one of its
+			// own (claiming, recording): the claim, if taken, waits for
+			// its lease.
+			if v := recover(); v != nil {
+				env.recovered("send worker "+s.kind, v)
+				mu.Lock()
+				errs = append(errs, fmt.Errorf("jobs: %s %s: panic: %v", s.kind, id, v))
+				mu.Unlock()
+			}
+		}()
+		did, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			errs = append(errs, err)
 		}
-		sem <- struct{}{}
+		switch did {
+		case sent:
+			n.sent++
+		case dropped:
+			n.dropped++
+		}
+	}
+	// Workers that live for the whole queue: a goroutine per document
+	// would grow its stack anew for each (SQLite and the PDF go deep).
+	for range sendWorkers {
 		wg.Add(1)
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			defer func() {
-				// sendOnce recovers a panic of the send; this is one of its
-				// own (claiming, recording): the claim, if taken, waits for
-				// its lease.
-				if v := recover(); v != nil {
-					env.recovered("send worker "+s.kind, v)
-					mu.Lock()
-					errs = append(errs, fmt.Errorf("jobs: %s %s: panic: %v", s.kind, id, v))
-					mu.Unlock()
+			defer wg.Done()
+			for id := range queue {
+				if ctx.Err() != nil {
+					continue // drained: a writer never waits
 				}
-			}()
-			did, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err)
-			}
-			switch did {
-			case sent:
-				n.sent++
-			case dropped:
-				n.dropped++
+				one(id)
 			}
 		}()
 	}
