@@ -4,6 +4,7 @@
 package activity
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -175,7 +176,6 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 	if limit <= 0 || limit > 200 {
 		limit = DefaultPage
 	}
-	var rows []viewRow
 	// The cursor: events strictly older than `before` in (created_at, id) order.
 	curAt, curID := int64(math.MaxInt64), ""
 	if before != "" {
@@ -213,16 +213,23 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 		)
 		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`
 	args := []any{userID, userID, curAt, curAt, curID, limit, userID, curAt, curAt, curID, limit, limit}
-	if err := store.Select(ctx, q, &rows, query, args...); err != nil {
+	out := make([]View, 0, limit)
+	var r viewRow
+	var bad error
+	err := store.Each(ctx, q, query, args,
+		[]any{&r.ID, &r.CreatedAt, &r.Type, &r.Data, &r.OriginEmail, &r.OriginName, &r.TargetName}, func() {
+			v, err := r.view()
+			if err != nil {
+				bad = cmp.Or(bad, err)
+				return
+			}
+			out = append(out, v)
+		})
+	if err != nil {
 		return nil, fmt.Errorf("activity: feed: %w", err)
 	}
-	out := make([]View, 0, len(rows))
-	for _, r := range rows {
-		v, err := r.view()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
+	if bad != nil {
+		return nil, bad
 	}
 	return out, nil
 }

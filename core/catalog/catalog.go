@@ -132,7 +132,10 @@ const productColumns = `id, name, name_key, unit, share, ref_price, coefs`
 // All returns every product, by name.
 func All(ctx context.Context, q store.Q) ([]Product, error) {
 	var ps []Product
-	if err := store.Select(ctx, q, &ps, `SELECT `+productColumns+` FROM products ORDER BY name_key`); err != nil {
+	var p Product
+	err := store.Each(ctx, q, `SELECT `+productColumns+` FROM products ORDER BY name_key`, nil,
+		[]any{&p.ID, &p.Name, &p.NameKey, &p.Unit, &p.Share, &p.RefPrice, &p.CoefsRaw}, func() { ps = append(ps, p) })
+	if err != nil {
 		return nil, fmt.Errorf("catalog: list: %w", err)
 	}
 	for i := range ps {

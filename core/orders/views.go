@@ -29,7 +29,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	// Each query scans into one row's destinations, given once.
 	var v View
 	var producer, distributor string
-	err := each(ctx, q, `SELECT `+viewColumns.orders+`
+	err := store.Each(ctx, q, `SELECT `+viewColumns.orders+`
 		FROM orders o WHERE `+where+` ORDER BY o.month, o.id`, args, []any{&v.ID, &producer, &distributor, &v.Date}, func() {
 		v.Distributor, v.Producer = "", ""
 		if viewerID == producer {
@@ -47,7 +47,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	dw := newWindows[DeliveryView](len(vs), 256)
 	var d DeliveryView
 	var sent, reviewed nullMillis
-	err = each(ctx, q, `SELECT `+viewColumns.deliveries+`
+	err = store.Each(ctx, q, `SELECT `+viewColumns.deliveries+`
 		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where, args,
 		[]any{&d.ID, &d.OrderID, &d.Status, &d.Date, (*int64Scan)(&d.Chrono), &d.ClaimStatus, &sent, &reviewed}, func() {
 			at, ok := orderAt[d.OrderID]
@@ -84,7 +84,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	var lastAt int32
 	var lastOK bool
 	var lineSent nullDec
-	err = each(ctx, q, `SELECT `+viewColumns.lines+`
+	err = store.Each(ctx, q, `SELECT `+viewColumns.lines+`
 		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
 		WHERE `+where, args, []any{&l.ID, &deliveryID, &l.Product, &l.Price, &l.QuantityExpected, &lineSent, &l.QuantityClaimed,
 		&l.ClaimType, &l.ClaimComment}, func() {
@@ -117,7 +117,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	var inv InvoiceRef
 	var orderID string
 	var issued int64Scan
-	err = each(ctx, q, `SELECT i.id, i.order_id, i.number, i.issued_at
+	err = store.Each(ctx, q, `SELECT i.id, i.order_id, i.number, i.issued_at
 		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
 		invoiced++
 		if at, ok := orderAt[orderID]; ok {
@@ -132,7 +132,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 		return vs, nil
 	}
 	var c CreditRef
-	err = each(ctx, q, `SELECT c.id, c.order_id, c.number, c.kind, c.delivery_id, c.issued_at
+	err = store.Each(ctx, q, `SELECT c.id, c.order_id, c.number, c.kind, c.delivery_id, c.issued_at
 		FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args,
 		[]any{&c.ID, &c.OrderID, &c.Number, &c.Kind, &c.DeliveryID, (*int64Scan)(&c.Issued)}, func() {
 			if at, ok := orderAt[c.OrderID]; ok && vs[at].Invoice != nil {
@@ -144,27 +144,6 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 		return nil, fmt.Errorf("orders: load credit notes: %w", err)
 	}
 	return vs, nil
-}
-
-// each runs query (its IN (?) arguments expanded), scans every row into
-// dest and calls row.
-func each(ctx context.Context, q store.Q, query string, args []any, dest []any, row func()) error {
-	query, args, err := store.In(q, query, args...)
-	if err != nil {
-		return err
-	}
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return err
-		}
-		row()
-	}
-	return rows.Err()
 }
 
 // windows gathers rows by key (an order's deliveries, a delivery's

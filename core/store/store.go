@@ -481,6 +481,28 @@ func Select(ctx context.Context, q Q, dest any, query string, args ...any) error
 	return sqlx.SelectContext(ctx, q, dest, q.Rebind(query), args...)
 }
 
+// Each runs query (its IN (?) arguments expanded, see In), scans every
+// row into dest and calls row after each: the reads on hot paths scan
+// into destinations given once, without sqlx's reflection per row.
+func Each(ctx context.Context, q Q, query string, args []any, dest []any, row func()) error {
+	query, args, err := In(q, query, args...)
+	if err != nil {
+		return err
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		row()
+	}
+	return rows.Err()
+}
+
 // Exec runs a statement and returns the number of affected rows.
 func Exec(ctx context.Context, q Q, query string, args ...any) (int64, error) {
 	res, err := q.ExecContext(ctx, q.Rebind(query), args...)

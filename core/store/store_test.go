@@ -3,8 +3,10 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,6 +66,36 @@ func TestHasTable(t *testing.T) {
 			if got, err := store.HasTable(ctx, db, name); err != nil || got != want {
 				t.Errorf("HasTable(%s) = %v, %v", name, got, err)
 			}
+		}
+	})
+}
+
+// TestEach: every row scanned into the same destinations, in order, the
+// IN (?) list expanded, on both engines; no row, no call; a scan that
+// does not fit fails.
+func TestEach(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		for _, id := range []string{"t-pomme", "t-poire", "t-prune"} {
+			if _, err := store.Exec(ctx, db, `INSERT INTO products (id, name, name_key, unit, share, ref_price, coefs)
+				VALUES (?, ?, ?, 'kg', 100, 250, '1,1,1,1,1,1,1,1,1,1,1,1')`, id, id, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var id string
+		var share int64
+		var got []string
+		err := store.Each(ctx, db, `SELECT id, share FROM products WHERE id IN (?) AND share = ? ORDER BY id DESC`,
+			[]any{[]string{"t-pomme", "t-prune", "nope"}, 100}, []any{&id, &share}, func() { got = append(got, fmt.Sprintf("%s %d", id, share)) })
+		if err != nil || strings.Join(got, ",") != "t-prune 100,t-pomme 100" {
+			t.Fatalf("rows %q, %v", got, err)
+		}
+		calls := 0
+		if err := store.Each(ctx, db, `SELECT id FROM products WHERE id = ?`, []any{"nope"}, []any{&id}, func() { calls++ }); err != nil || calls != 0 {
+			t.Fatalf("no row: %d calls, %v", calls, err)
+		}
+		if err := store.Each(ctx, db, `SELECT id FROM products`, nil, []any{&share}, func() {}); err == nil {
+			t.Fatal("a text scanned into an integer")
 		}
 	})
 }

@@ -46,24 +46,23 @@ func PriceOf(ctx context.Context, q store.Q, product string, now time.Time) (p P
 
 // prices computes Prices, for one product when product is set.
 func prices(ctx context.Context, q store.Q, now time.Time, product string) ([]Price, error) {
-	var rows []struct {
-		Product  string `db:"product"`
-		Amount   int64  `db:"amount"`
-		Quantity int64  `db:"quantity"`
-	}
 	var w store.Where
 	w.And(true, "month >= ?", calendar.MonthOf(now).AddMonths(-(PriceMonths-1)).String()).
 		And(product != "", "product_id = ?", product)
-	if err := store.Select(ctx, q, &rows, `SELECT product_id AS product,
+	var out []Price
+	var id string
+	var amount, quantity int64
+	if err := store.Each(ctx, q, `SELECT product_id AS product,
 			CAST(SUM(amount) AS BIGINT) AS amount, CAST(SUM(quantity) AS BIGINT) AS quantity
 		FROM price_months WHERE `+w.SQL()+`
-		GROUP BY product_id HAVING SUM(quantity) > 0 ORDER BY product_id`, w.Args()...); err != nil {
+		GROUP BY product_id HAVING SUM(quantity) > 0 ORDER BY product_id`, w.Args(), []any{&id, &amount, &quantity}, func() {
+		// Round half up: both sums are positive.
+		out = append(out, Price{Product: id, Value: decimal.Dec((2*amount + quantity) / (2 * quantity))})
+	}); err != nil {
 		return nil, fmt.Errorf("trade: prices: %w", err)
 	}
-	out := make([]Price, len(rows))
-	for i, r := range rows {
-		// Round half up: both sums are positive.
-		out[i] = Price{Product: r.Product, Value: decimal.Dec((2*r.Amount + r.Quantity) / (2 * r.Quantity))}
+	if out == nil {
+		out = []Price{}
 	}
 	return out, nil
 }
