@@ -98,14 +98,19 @@ bin/hey: go.mod go.sum
 ## first paint (ui/e2e/plannerpaint.bench.ts, issue 20: cold loads over
 ## loopback, the demo planners and a seeded 150-product shop), between the
 ## plannerpaint markers. The load bench measures each request in 2 rounds
-## (its default is 3) to keep make bench under 20 minutes on 2 cores.
+## (its default is 3) to keep make bench under 20 minutes on 2 cores. The
+## Go benchmarks run one package at a time (-p 1): with two at once, each
+## package's ratios to its limits were measured beside another package's
+## benchmarks on the other core (GET /api/needs with brotli 0.38 of its
+## limit instead of 0.55-0.59 alone); it costs no time (5 min 17 s against
+## about 5 min, the builds cached).
 BENCH_DATABASE_URL ?= $(PRIMEUR_TEST_DATABASE_URL)
 bench: build bin/hey
 	@mkdir -p docs/bench
 	@start=$$(date +%s); \
 	node ui/scripts/bundle-report.mjs --markdown > docs/bench/bundle.md || exit 1; \
 	cat docs/bench/bundle.md; \
-	PRIMEUR_TEST_DATABASE_URL='$(BENCH_DATABASE_URL)' $(GO) test -run '^$$' -bench . -benchmem -count=1 ./... > docs/bench/go.txt; \
+	PRIMEUR_TEST_DATABASE_URL='$(BENCH_DATABASE_URL)' $(GO) test -p 1 -run '^$$' -bench . -benchmem -count=1 ./... > docs/bench/go.txt; \
 	status=$$?; cat docs/bench/go.txt; [ $$status -eq 0 ] || exit $$status; \
 	$(GO) run ./tools/loadbench run --bin $(BIN) --hey bin/hey --rounds 2 --database-url '$(BENCH_DATABASE_URL)' --out docs/bench/load.json || exit 1; \
 	$(GO) run ./tools/loadbench report --total $$(( $$(date +%s) - start ))s --load docs/bench/load.json \
