@@ -217,7 +217,7 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 	var r viewRow
 	var bad error
 	err := store.Each(ctx, q, query, args,
-		[]any{&r.ID, &r.CreatedAt, &r.Type, &r.Data, &r.OriginEmail, &r.OriginName, &r.TargetName}, func() {
+		[]any{&r.ID, (*store.Int64)(&r.CreatedAt), &r.Type, &r.Data, &r.OriginEmail, &r.OriginName, &r.TargetName}, func() {
 			v, err := r.view()
 			if err != nil {
 				bad = cmp.Or(bad, err)

@@ -134,7 +134,7 @@ func All(ctx context.Context, q store.Q) ([]Product, error) {
 	var ps []Product
 	var p Product
 	err := store.Each(ctx, q, `SELECT `+productColumns+` FROM products ORDER BY name_key`, nil,
-		[]any{&p.ID, &p.Name, &p.NameKey, &p.Unit, &p.Share, &p.RefPrice, &p.CoefsRaw}, func() { ps = append(ps, p) })
+		[]any{&p.ID, &p.Name, &p.NameKey, &p.Unit, (*store.Int64)(&p.Share), &p.RefPrice, &p.CoefsRaw}, func() { ps = append(ps, p) })
 	if err != nil {
 		return nil, fmt.Errorf("catalog: list: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"primeur/core/decimal"
@@ -49,7 +48,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	var sent, reviewed nullMillis
 	err = store.Each(ctx, q, `SELECT `+viewColumns.deliveries+`
 		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where, args,
-		[]any{&d.ID, &d.OrderID, &d.Status, &d.Date, (*int64Scan)(&d.Chrono), &d.ClaimStatus, &sent, &reviewed}, func() {
+		[]any{&d.ID, &d.OrderID, &d.Status, &d.Date, (*store.Int64)(&d.Chrono), &d.ClaimStatus, &sent, &reviewed}, func() {
 			at, ok := orderAt[d.OrderID]
 			if !ok {
 				return // not one of the orders read (written in between)
@@ -116,7 +115,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	invoiced := 0
 	var inv InvoiceRef
 	var orderID string
-	var issued int64Scan
+	var issued store.Int64
 	err = store.Each(ctx, q, `SELECT i.id, i.order_id, i.number, i.issued_at
 		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
 		invoiced++
@@ -134,7 +133,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	var c CreditRef
 	err = store.Each(ctx, q, `SELECT c.id, c.order_id, c.number, c.kind, c.delivery_id, c.issued_at
 		FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args,
-		[]any{&c.ID, &c.OrderID, &c.Number, &c.Kind, &c.DeliveryID, (*int64Scan)(&c.Issued)}, func() {
+		[]any{&c.ID, &c.OrderID, &c.Number, &c.Kind, &c.DeliveryID, (*store.Int64)(&c.Issued)}, func() {
 			if at, ok := orderAt[c.OrderID]; ok && vs[at].Invoice != nil {
 				c.IssuedAt = stamp(&c.Issued)
 				vs[at].Invoice.Credits = append(vs[at].Invoice.Credits, c)
@@ -208,32 +207,9 @@ func (w *windows[T]) finish() [][]T {
 	return w.win
 }
 
-// int64Scan scans an integer column without database/sql's reflection.
-type int64Scan int64
-
-// Scan reads an integer (or its decimal text).
-func (v *int64Scan) Scan(src any) error {
-	switch s := src.(type) {
-	case int64:
-		*v = int64Scan(s)
-		return nil
-	case []byte:
-		return v.parse(string(s))
-	case string:
-		return v.parse(s)
-	}
-	return fmt.Errorf("orders: scan %T into an integer", src)
-}
-
-func (v *int64Scan) parse(s string) error {
-	n, err := strconv.ParseInt(s, 10, 64)
-	*v = int64Scan(n)
-	return err
-}
-
 // nullMillis scans a nullable instant in Unix milliseconds.
 type nullMillis struct {
-	ms int64Scan
+	ms store.Int64
 	ok bool
 }
 

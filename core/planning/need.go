@@ -207,7 +207,8 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 	stamps := map[int64]string{} // a plan's needs share a few instants
 	var (
 		id, product, month string
-		quantity, updated  int64
+		quantity           decimal.Dec
+		updated            store.Int64
 		distributor        = shop
 	)
 	dest := []any{&id, &product, &month, &quantity, &updated, &distributor}
@@ -218,13 +219,13 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("planning: list needs: %w", err)
 		}
-		stamp, ok := stamps[updated]
+		stamp, ok := stamps[int64(updated)]
 		if !ok {
-			stamp = time.UnixMilli(updated).UTC().Format(time.RFC3339)
-			stamps[updated] = stamp
+			stamp = time.UnixMilli(int64(updated)).UTC().Format(time.RFC3339)
+			stamps[int64(updated)] = stamp
 		}
 		out = append(out, View{ID: id, Product: product, Distributor: distributor, Date: month,
-			Quantity: decimal.Dec(quantity), UpdatedAt: stamp})
+			Quantity: quantity, UpdatedAt: stamp})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("planning: list needs: %w", err)
@@ -243,7 +244,7 @@ func listProposals(ctx context.Context, q store.Q, where string, args []any, nee
 	ps := make([]Proposal, 0, needs/2)
 	var p Proposal
 	dest := []any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From,
-		(*int64)(&p.Quantity), (*int64)(&p.Price), &p.CreatedAt, &p.UpdatedAt}
+		&p.Quantity, &p.Price, (*store.Int64)(&p.CreatedAt), (*store.Int64)(&p.UpdatedAt)}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("planning: list proposals: %w", err)

@@ -503,6 +503,37 @@ func Each(ctx context.Context, q Q, query string, args []any, dest []any, row fu
 	return rows.Err()
 }
 
+// Int64 is an integer column's destination that database/sql fills
+// without reflection: it reflects for a plain *int64 (as for any type but
+// the few it knows and Scanners), on every row. Pass a *Int64, or an
+// *int64 converted: (*store.Int64)(&n).
+type Int64 int64
+
+// Scan reads an integer, or its decimal text.
+func (v *Int64) Scan(src any) error {
+	var err error
+	switch s := src.(type) {
+	case int64:
+		*v = Int64(s)
+		return nil
+	case []byte:
+		*v, err = parseInt64(string(s))
+	case string:
+		*v, err = parseInt64(s)
+	default:
+		err = fmt.Errorf("store: scan %T into an integer", src)
+	}
+	return err
+}
+
+func parseInt64(s string) (Int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("store: scan %q into an integer: %w", s, err)
+	}
+	return Int64(n), nil
+}
+
 // Exec runs a statement and returns the number of affected rows.
 func Exec(ctx context.Context, q Q, query string, args ...any) (int64, error) {
 	res, err := q.ExecContext(ctx, q.Rebind(query), args...)

@@ -100,6 +100,26 @@ func TestEach(t *testing.T) {
 	})
 }
 
+func TestInt64Scan(t *testing.T) {
+	for _, tt := range []struct {
+		src  any
+		want store.Int64
+		ok   bool
+	}{
+		{int64(-42), -42, true},
+		{[]byte("1700000000000"), 1700000000000, true},
+		{"7", 7, true},
+		{"7.5", 0, false},
+		{nil, 0, false},
+		{3.0, 0, false},
+	} {
+		var v store.Int64
+		if err := v.Scan(tt.src); (err == nil) != tt.ok || v != tt.want {
+			t.Errorf("Scan(%#v) = %d, %v", tt.src, v, err)
+		}
+	}
+}
+
 // TestBackupIsASnapshot backs up while a transaction has written a row and
 // not committed it: the backup does not wait for it, holds every committed
 // row and not the pending one, and is a checked, self-contained file.

@@ -51,7 +51,7 @@ func prices(ctx context.Context, q store.Q, now time.Time, product string) ([]Pr
 		And(product != "", "product_id = ?", product)
 	var out []Price
 	var id string
-	var amount, quantity int64
+	var amount, quantity store.Int64
 	if err := store.Each(ctx, q, `SELECT product_id AS product,
 			CAST(SUM(amount) AS BIGINT) AS amount, CAST(SUM(quantity) AS BIGINT) AS quantity
 		FROM price_months WHERE `+w.SQL()+`
