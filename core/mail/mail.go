@@ -227,9 +227,15 @@ func (o Outbox) Send(_ context.Context, m Message) error {
 	if err != nil {
 		return err
 	}
-	for _, c := range cs[1:] { // every address checked before anything is written
+	readdress := func(c Message) error {
 		if err := msg.To(c.To...); err != nil {
 			return fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
+		}
+		return nil
+	}
+	for _, c := range cs[1:] { // every address checked before anything is written
+		if err := readdress(c); err != nil {
+			return err
 		}
 	}
 	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
@@ -244,8 +250,8 @@ func (o Outbox) Send(_ context.Context, m Message) error {
 		if i > 0 {
 			name += "." + strconv.Itoa(i+1)
 		}
-		if err := msg.To(c.To...); err != nil {
-			return fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
+		if err := readdress(c); err != nil {
+			return err
 		}
 		if err := o.write(name, msg, w); err != nil {
 			return err

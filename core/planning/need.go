@@ -197,12 +197,6 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 	if shop == "" {
 		cols += `, n.distributor_id`
 	}
-	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT `+cols+` FROM needs n WHERE `+where+
-		` ORDER BY n.month, n.product_id, n.id`), args...)
-	if err != nil {
-		return nil, fmt.Errorf("planning: list needs: %w", err)
-	}
-	defer rows.Close()
 	out := make([]View, 0, 64)
 	stamps := map[int64]string{} // a plan's needs share a few instants
 	var (
@@ -215,10 +209,7 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 	if shop != "" {
 		dest = dest[:5]
 	}
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("planning: list needs: %w", err)
-		}
+	err := store.Each(ctx, q, `SELECT `+cols+` FROM needs n WHERE `+where+` ORDER BY n.month, n.product_id, n.id`, args, dest, func() {
 		stamp, ok := stamps[int64(updated)]
 		if !ok {
 			stamp = time.UnixMilli(int64(updated)).UTC().Format(time.RFC3339)
@@ -226,8 +217,8 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 		}
 		out = append(out, View{ID: id, Product: product, Distributor: distributor, Date: month,
 			Quantity: quantity, UpdatedAt: stamp})
-	}
-	if err := rows.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("planning: list needs: %w", err)
 	}
 	return out, nil
@@ -235,23 +226,13 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 
 // listProposals reads the proposals on the needs of where, in no order.
 func listProposals(ctx context.Context, q store.Q, where string, args []any, needs int) ([]Proposal, error) {
-	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at
-		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE `+where), args...)
-	if err != nil {
-		return nil, fmt.Errorf("planning: list proposals: %w", err)
-	}
-	defer rows.Close()
 	ps := make([]Proposal, 0, needs/2)
 	var p Proposal
-	dest := []any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From,
-		&p.Quantity, &p.Price, (*store.Int64)(&p.CreatedAt), (*store.Int64)(&p.UpdatedAt)}
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("planning: list proposals: %w", err)
-		}
-		ps = append(ps, p)
-	}
-	if err := rows.Err(); err != nil {
+	err := store.Each(ctx, q, `SELECT p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at
+		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE `+where, args,
+		[]any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From, &p.Quantity, &p.Price, (*store.Int64)(&p.CreatedAt), (*store.Int64)(&p.UpdatedAt)},
+		func() { ps = append(ps, p) })
+	if err != nil {
 		return nil, fmt.Errorf("planning: list proposals: %w", err)
 	}
 	return ps, nil
