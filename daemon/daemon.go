@@ -27,6 +27,7 @@ import (
 	"primeur/core/jobs"
 	"primeur/core/limit"
 	"primeur/core/places"
+	"primeur/core/scratch"
 	"primeur/core/store"
 )
 
@@ -69,6 +70,9 @@ type Daemon struct {
 	// (mydata.go): each daemon has its own, as two in one process (tests)
 	// must not share theirs.
 	exporting *limit.Gate
+	// arenas keep the arrays the largest answers are built in, between
+	// requests (scratch.go).
+	arenas scratch.Pool
 }
 
 // New builds the daemon and registers every route.

@@ -13,6 +13,7 @@ import (
 	"primeur/core/catalog"
 	"primeur/core/orders"
 	"primeur/core/planning"
+	"primeur/core/scratch"
 	"primeur/core/store"
 	"primeur/core/terms"
 	"primeur/core/trade"
@@ -96,8 +97,9 @@ func (d *Daemon) registerUser(api huma.API) {
 		Description: "The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, " +
 			"the shops the user trades with, the producers named on the screens, the latest events and the average prices. " +
 			"Without a session, 401 with `User did not provide any token` (PRODUCT §8).",
-		Tags:   []string{"User"},
-		Errors: []int{http.StatusUnauthorized},
+		Tags:        []string{"User"},
+		Errors:      []int{http.StatusUnauthorized},
+		Middlewares: huma.Middlewares{d.withScratch},
 	}, d.getUser)
 
 	huma.Register(api, huma.Operation{
@@ -113,7 +115,7 @@ func (d *Daemon) registerUser(api huma.API) {
 
 func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, error) {
 	u := currentUser(ctx)
-	load, err := d.userLoad(ctx, d.db, u)
+	load, err := d.userLoad(ctx, d.db, u, scratchOf(ctx))
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
@@ -121,9 +123,10 @@ func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, err
 }
 
 // userLoad gathers the user load, every read on q (the daemon's database;
-// the benchmark's recorder of the reads, export_userload_test.go). Each
-// concern contributes its part.
-func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User) (UserLoad, error) {
+// the benchmark's recorder of the reads, export_userload_test.go), its
+// largest parts built in sc's arrays (nil: allocated). Each concern
+// contributes its part.
+func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User, sc *scratch.Arena) (UserLoad, error) {
 	var load UserLoad
 	var err error
 	if load.User, err = d.profile(ctx, q, u); err != nil {
@@ -132,7 +135,7 @@ func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User) (User
 	if load.Prices, err = trade.Prices(ctx, q, d.now()); err != nil {
 		return load, err
 	}
-	if load.Orders, err = d.ordersOf(ctx, q, u); err != nil {
+	if load.Orders, err = d.ordersOf(ctx, q, u, sc); err != nil {
 		return load, err
 	}
 	if load.Products, err = catalog.All(ctx, q); err != nil {
@@ -143,7 +146,7 @@ func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User) (User
 	if u.IsDistributor() {
 		f = planning.Filter{DistributorID: u.ID, From: from}
 	}
-	if load.Needs, err = planning.List(ctx, q, f); err != nil {
+	if load.Needs, err = planning.ListIn(ctx, q, f, sc); err != nil {
 		return load, err
 	}
 	if load.Distributors, err = shops(ctx, q, u); err != nil {
@@ -250,17 +253,18 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
-	if out.Body.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
+	if out.Body.Orders, err = d.ordersOf(ctx, d.db, u, nil); err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
 	return out, nil
 }
 
-// ordersOf returns the user's orders from 12 months back, seen from its side.
-func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User) ([]orders.View, error) {
+// ordersOf returns the user's orders from 12 months back, seen from its
+// side, built in sc's arrays (nil: allocated).
+func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User, sc *scratch.Arena) ([]orders.View, error) {
 	f := orders.Filter{ProducerID: u.ID, From: calendar.AddMonthsTo(calendar.MonthOf(d.now()).String(), -12)}
 	if u.IsDistributor() {
 		f = orders.Filter{DistributorID: u.ID, From: f.From}
 	}
-	return orders.LoadViews(ctx, q, f, u.ID)
+	return orders.LoadViewsIn(ctx, q, f, u.ID, sc)
 }

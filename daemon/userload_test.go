@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"primeur/core/accounts"
@@ -32,7 +34,9 @@ func TestUserLoadJSON(t *testing.T) {
 		s := daemontest.New(t, db)
 		seedUserLoads(t, db, s.Clock.Now(), delivery.RulesOf(s.Config), typicalShop)
 		h := s.Daemon.Handler()
-		for _, email := range []string{typicalShop.email, "ferme-00@bench.primeur.fr", "ferme-03@bench.primeur.fr"} {
+		emails := []string{typicalShop.email, "ferme-00@bench.primeur.fr", "ferme-03@bench.primeur.fr"}
+		answers := map[string][]byte{} // by email, then by email and "/needs"
+		for _, email := range emails {
 			req := httptest.NewRequest(http.MethodGet, "/api/user", nil)
 			req.AddCookie(loadLogin(t, h, email))
 			rec := httptest.NewRecorder()
@@ -55,6 +59,7 @@ func TestUserLoadJSON(t *testing.T) {
 					email, len(got), want.Len(), firstDiff(got, want.Bytes()), around(got, firstDiff(got, want.Bytes())),
 					around(want.Bytes(), firstDiff(got, want.Bytes())))
 			}
+			answers[email] = want.Bytes()
 			if len(load.Orders) == 0 || len(load.Needs) == 0 {
 				t.Fatalf("%s: %d orders, %d needs", email, len(load.Orders), len(load.Needs))
 			}
@@ -79,7 +84,64 @@ func TestUserLoadJSON(t *testing.T) {
 					email, at, around(gotOrders, at), around(wantOrders, at))
 			}
 		}
+		concurrentAnswers(t, h, emails, answers)
 	})
+}
+
+// concurrentAnswers checks that GET /api/user and GET /api/needs, built in
+// the arrays the daemon lends each request and takes back once it is
+// answered (daemon/scratch.go), answer each user its own bytes when many
+// are served at once: 8 clients, 6 requests each, users and routes in
+// turn. answers holds each user's load; the needs are those a request
+// alone gets.
+func concurrentAnswers(t *testing.T, h http.Handler, emails []string, answers map[string][]byte) {
+	t.Helper()
+	get := func(path string, cookie *http.Cookie) (int, []byte) {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.AddCookie(cookie)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.Bytes()
+	}
+	type call struct {
+		email, path string
+		cookie      *http.Cookie
+	}
+	var calls []call
+	for _, email := range emails {
+		c := loadLogin(t, h, email)
+		calls = append(calls, call{email, "/api/user", c}, call{email, "/api/needs", c})
+		code, body := get("/api/needs", c)
+		if code != http.StatusOK || len(body) < 100 {
+			t.Fatalf("%s: GET /api/needs: %d %.200s", email, code, body)
+		}
+		answers[email+"/needs"] = body
+	}
+	want := func(c call) []byte {
+		if c.path == "/api/needs" {
+			return answers[c.email+"/needs"]
+		}
+		return answers[c.email]
+	}
+	errs := make(chan string, 8*6)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 6 {
+				c := calls[(g+i)%len(calls)]
+				if code, body := get(c.path, c.cookie); code != http.StatusOK || !bytes.Equal(body, want(c)) {
+					errs <- fmt.Sprintf("%s %s: %d, %d bytes, want %d", c.email, c.path, code, len(body), len(want(c)))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
 
 // firstDiff is the index of the first byte where a and b differ.

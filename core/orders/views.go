@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"primeur/core/decimal"
+	"primeur/core/scratch"
 	"primeur/core/store"
 )
 
@@ -19,11 +20,17 @@ import (
 // each delivery's lines are windows of a few large slabs (windows),
 // sorted as Load sorts them.
 func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]View, error) {
+	return LoadViewsIn(ctx, q, f, viewerID, nil)
+}
+
+// LoadViewsIn is LoadViews building the views in a's arrays (a nil a
+// allocates them): the views are valid until a's Reset.
+func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *scratch.Arena) ([]View, error) {
 	if f.IDs != nil && len(f.IDs) == 0 {
 		return []View{}, nil
 	}
 	where, args := f.where()
-	vs := make([]View, 0, 64)
+	vs := scratch.Make[View](a, 64)
 	orderAt := make(map[string]int32, 64)
 	// Each query scans into one row's destinations, given once.
 	var v View
@@ -37,13 +44,13 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 			v.Producer = producer
 		}
 		orderAt[v.ID] = int32(len(vs))
-		vs = append(vs, v)
+		vs = append(scratch.Grow(a, vs, 1), v)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("orders: load: %w", err)
 	}
 
-	dw := newWindows[DeliveryView](len(vs), 256)
+	dw := newWindows[DeliveryView](a, len(vs), 256)
 	var d DeliveryView
 	var sent, reviewed nullMillis
 	err = store.Each(ctx, q, `SELECT `+viewColumns.deliveries+`
@@ -60,7 +67,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 		return nil, fmt.Errorf("orders: load deliveries: %w", err)
 	}
 	// Every delivery by its number, orders and dates in order.
-	ds := make([]*DeliveryView, 0, dw.rows)
+	ds := scratch.Make[*DeliveryView](a, dw.rows)
 	deliveryAt := make(map[string]int32, dw.rows)
 	for i, win := range dw.finish() {
 		// Chronos are unique per producer, and an order has one producer.
@@ -77,7 +84,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 		}
 	}
 
-	lw := newWindows[LineView](len(ds), 1024)
+	lw := newWindows[LineView](a, len(ds), 1024)
 	var l LineView
 	var deliveryID, lastDelivery string
 	var lastAt int32
@@ -154,6 +161,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 // rows of a key that come in several runs (PostgreSQL's hash joins) are
 // put together in a window of their own.
 type windows[T any] struct {
+	a    *scratch.Arena // where the slabs come from
 	win  [][]T
 	slab []T
 	size int // of a slab
@@ -162,8 +170,8 @@ type windows[T any] struct {
 	rows int
 }
 
-func newWindows[T any](keys, slab int) *windows[T] {
-	return &windows[T]{win: make([][]T, keys), size: slab, key: -1}
+func newWindows[T any](a *scratch.Arena, keys, slab int) *windows[T] {
+	return &windows[T]{a: a, win: scratch.Make[[]T](a, keys)[:keys], size: slab, key: -1}
 }
 
 // add adds v, of key.
@@ -185,7 +193,7 @@ func (w *windows[T]) end() {
 		w.win[w.key] = append(old[:len(old):len(old)], w.run...)
 	} else {
 		if cap(w.slab)-len(w.slab) < len(w.run) {
-			w.slab = make([]T, 0, max(w.size, len(w.run)))
+			w.slab = scratch.Make[T](w.a, max(w.size, len(w.run)))
 		}
 		n := len(w.slab)
 		w.slab = append(w.slab, w.run...)

@@ -1,0 +1,167 @@
+// Package scratch lends the large arrays a response's views are built in
+// and takes them back once the response is written: a busy daemon then
+// builds its largest answers (a shop's user load, its needs) in memory it
+// already holds, instead of asking the collector for megabytes per request
+// and zeroing them afresh (issue 20, docs/BENCHMARKS.md).
+//
+// An Arena belongs to one request at a time. The slices it lends are valid
+// until its Reset; whoever resets it must know that nothing reads them any
+// more — the daemon resets it once the response is written. A nil *Arena
+// lends nothing: Make and Grow then allocate as make and append do, so
+// that code built on an Arena also serves callers without one.
+package scratch
+
+import (
+	"reflect"
+	"sync"
+)
+
+// Bounds of what an Arena keeps between requests: an array over maxBytes
+// is left to the collector, and at most maxArrays of one element type are
+// kept (the smallest are dropped first).
+const (
+	maxBytes  = 16 << 20
+	maxArrays = 64
+)
+
+// Arena holds arrays by element type: those ready to lend and those lent
+// since the last Reset. The zero Arena is ready to use.
+type Arena struct {
+	kinds map[reflect.Type]*kind
+}
+
+// kind is one element type's arrays, each kept as a slice of length 0.
+type kind struct {
+	free  []any
+	lent  []any
+	clear func(any)     // clears an array of this type over its capacity
+	cap   func(any) int // an array's capacity
+	size  uintptr       // bytes per element
+}
+
+func kindOf[T any](a *Arena) *kind {
+	t := reflect.TypeFor[T]()
+	k := a.kinds[t]
+	if k == nil {
+		if a.kinds == nil {
+			a.kinds = map[reflect.Type]*kind{}
+		}
+		k = &kind{
+			size: t.Size(),
+			clear: func(s any) {
+				arr := s.([]T)
+				clear(arr[:cap(arr)])
+			},
+			cap: func(s any) int { return cap(s.([]T)) },
+		}
+		a.kinds[t] = k
+	}
+	return k
+}
+
+// Make returns an empty slice of capacity n at least: the smallest free
+// array of a of that type large enough, zeroed, or a new one. The array is
+// a's until its Reset. A read that makes the same arrays at every request
+// so finds them all again.
+func Make[T any](a *Arena, n int) []T {
+	return take[T](a, n, false)
+}
+
+// Grow returns s with room for n more elements: s itself when it has it,
+// else a copy of s in a's largest free array of that type when it is large
+// enough, in a new one of twice the capacity otherwise: a slice grown row
+// by row finds at once the array it ended in at the previous request.
+func Grow[T any](a *Arena, s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return append(take[T](a, max(2*cap(s), len(s)+n), true), s...)
+}
+
+// take lends the smallest (or the largest) free array of capacity n at
+// least, or a new one.
+func take[T any](a *Arena, n int, largest bool) []T {
+	if a == nil {
+		return make([]T, 0, n)
+	}
+	k := kindOf[T](a)
+	best := -1
+	for i, f := range k.free {
+		c := cap(f.([]T))
+		if c < n {
+			continue
+		}
+		if b := k.cap(k.free[max(best, 0)]); best < 0 || (largest && c > b) || (!largest && c < b) {
+			best = i
+		}
+	}
+	var s []T
+	if best >= 0 {
+		s = k.free[best].([]T)
+		last := len(k.free) - 1
+		k.free[best] = k.free[last]
+		k.free[last] = nil
+		k.free = k.free[:last]
+	} else {
+		s = make([]T, 0, n)
+	}
+	k.lent = append(k.lent, s)
+	return s
+}
+
+// Reset takes back every array lent since the last Reset, cleared so that
+// none keeps what it held alive: the slices Make and Grow gave must not be
+// used any more.
+func (a *Arena) Reset() {
+	for _, k := range a.kinds {
+		for i, s := range k.lent {
+			k.lent[i] = nil
+			if uintptr(k.cap(s))*k.size > maxBytes {
+				continue
+			}
+			k.clear(s)
+			k.free = append(k.free, s)
+		}
+		k.lent = k.lent[:0]
+		if len(k.free) > maxArrays {
+			k.dropSmallest()
+		}
+	}
+}
+
+// dropSmallest keeps the maxArrays largest free arrays.
+func (k *kind) dropSmallest() {
+	for len(k.free) > maxArrays {
+		small := 0
+		for i := range k.free {
+			if k.cap(k.free[i]) < k.cap(k.free[small]) {
+				small = i
+			}
+		}
+		last := len(k.free) - 1
+		k.free[small] = k.free[last]
+		k.free[last] = nil
+		k.free = k.free[:last]
+	}
+}
+
+// Pool keeps Arenas between requests; the collector may drop them, as
+// sync.Pool does, so that an idle daemon holds no scratch memory for long.
+// The zero Pool is ready to use.
+type Pool struct {
+	p sync.Pool
+}
+
+// Get returns an Arena from the pool, or a new one.
+func (p *Pool) Get() *Arena {
+	if a, ok := p.p.Get().(*Arena); ok {
+		return a
+	}
+	return new(Arena)
+}
+
+// Put resets a and keeps it for a later Get.
+func (p *Pool) Put(a *Arena) {
+	a.Reset()
+	p.p.Put(a)
+}
