@@ -71,14 +71,15 @@ type Daemon struct {
 	// must not share theirs.
 	exporting *limit.Gate
 	// arenas keep the arrays the largest answers are built in, between
-	// requests (scratch.go).
-	arenas scratch.Pool
+	// requests (scratch.go): as many as the answers built at once on two
+	// cores, 8 MB each at most.
+	arenas *scratch.Pool
 }
 
 // New builds the daemon and registers every route.
 func New(o Options) *Daemon {
 	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, clock: calendar.NewClock(o.Now, o.Config.Location), held: semaphore.NewWeighted(heldAtOnce),
-		exporting: newExportGate()}
+		exporting: newExportGate(), arenas: scratch.NewPool(arenasKept)}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}

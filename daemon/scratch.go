@@ -8,6 +8,9 @@ import (
 	"primeur/core/scratch"
 )
 
+// arenasKept is how many scratch arenas the daemon keeps between requests.
+const arenasKept = 4
+
 // scratchKey carries an operation's scratch arena (withScratch).
 type scratchKey struct{}
 

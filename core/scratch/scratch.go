@@ -13,14 +13,14 @@ package scratch
 
 import (
 	"reflect"
-	"sync"
 )
 
-// Bounds of what an Arena keeps between requests: an array over maxBytes
-// is left to the collector, and at most maxArrays of one element type are
-// kept (the smallest are dropped first).
+// What an Arena keeps between requests: its free arrays hold maxHeld
+// bytes at most (an array that would go over is left to the collector),
+// and at most maxArrays of one element type (the smallest dropped first),
+// which bounds the search of Make.
 const (
-	maxBytes  = 16 << 20
+	maxHeld   = 8 << 20
 	maxArrays = 64
 )
 
@@ -28,6 +28,7 @@ const (
 // since the last Reset. The zero Arena is ready to use.
 type Arena struct {
 	kinds map[reflect.Type]*kind
+	held  int // bytes of the free arrays
 }
 
 // kind is one element type's arrays, each kept as a slice of length 0.
@@ -98,6 +99,7 @@ func take[T any](a *Arena, n int, largest bool) []T {
 	var s []T
 	if best >= 0 {
 		s = k.free[best].([]T)
+		a.held -= cap(s) * int(k.size)
 		last := len(k.free) - 1
 		k.free[best] = k.free[last]
 		k.free[last] = nil
@@ -111,57 +113,70 @@ func take[T any](a *Arena, n int, largest bool) []T {
 
 // Reset takes back every array lent since the last Reset, cleared so that
 // none keeps what it held alive: the slices Make and Grow gave must not be
-// used any more.
+// used any more. What would hold more than the arena's bound is left to
+// the collector.
 func (a *Arena) Reset() {
 	for _, k := range a.kinds {
 		for i, s := range k.lent {
 			k.lent[i] = nil
-			if uintptr(k.cap(s))*k.size > maxBytes {
-				continue
+			if n := k.cap(s) * int(k.size); a.held+n <= maxHeld {
+				k.clear(s)
+				k.free = append(k.free, s)
+				a.held += n
 			}
-			k.clear(s)
-			k.free = append(k.free, s)
 		}
 		k.lent = k.lent[:0]
-		if len(k.free) > maxArrays {
-			k.dropSmallest()
+		for len(k.free) > maxArrays {
+			a.held -= k.dropSmallest()
 		}
 	}
 }
 
-// dropSmallest keeps the maxArrays largest free arrays.
-func (k *kind) dropSmallest() {
-	for len(k.free) > maxArrays {
-		small := 0
-		for i := range k.free {
-			if k.cap(k.free[i]) < k.cap(k.free[small]) {
-				small = i
-			}
+// dropSmallest drops the smallest free array and returns its size in
+// bytes.
+func (k *kind) dropSmallest() int {
+	small := 0
+	for i := range k.free {
+		if k.cap(k.free[i]) < k.cap(k.free[small]) {
+			small = i
 		}
-		last := len(k.free) - 1
-		k.free[small] = k.free[last]
-		k.free[last] = nil
-		k.free = k.free[:last]
 	}
+	n := k.cap(k.free[small]) * int(k.size)
+	last := len(k.free) - 1
+	k.free[small] = k.free[last]
+	k.free[last] = nil
+	k.free = k.free[:last]
+	return n
 }
 
-// Pool keeps Arenas between requests; the collector may drop them, as
-// sync.Pool does, so that an idle daemon holds no scratch memory for long.
-// The zero Pool is ready to use.
+// Pool keeps a few Arenas between requests, so that the arrays of one
+// answer serve the next ones: at most its size, each holding maxHeld bytes
+// at most. (A sync.Pool would drop them at every second collection, and
+// with them most of the reuse.)
 type Pool struct {
-	p sync.Pool
+	free chan *Arena
 }
 
-// Get returns an Arena from the pool, or a new one.
+// NewPool returns a pool that keeps n arenas at most.
+func NewPool(n int) *Pool {
+	return &Pool{free: make(chan *Arena, n)}
+}
+
+// Get returns a kept Arena, or a new one.
 func (p *Pool) Get() *Arena {
-	if a, ok := p.p.Get().(*Arena); ok {
+	select {
+	case a := <-p.free:
 		return a
+	default:
+		return new(Arena)
 	}
-	return new(Arena)
 }
 
-// Put resets a and keeps it for a later Get.
+// Put resets a and keeps it for a later Get when the pool has room.
 func (p *Pool) Put(a *Arena) {
 	a.Reset()
-	p.p.Put(a)
+	select {
+	case p.free <- a:
+	default:
+	}
 }

@@ -72,22 +72,35 @@ func TestReset(t *testing.T) {
 	}
 }
 
-// TestBounds checks what an arena keeps: no array over 16 MB, at most 64
-// arrays of one type, the largest.
+// TestBounds checks what an arena keeps: 8 MB of arrays at most, at most
+// 64 arrays of one type, the largest.
 func TestBounds(t *testing.T) {
 	a := new(scratch.Arena)
-	huge := scratch.Make[byte](a, 16<<20+1)
+	huge := scratch.Make[byte](a, 8<<20+1)
 	a.Reset()
 	if got := scratch.Make[byte](a, 1); array(got) == array(huge) {
-		t.Error("an array over 16 MB was kept")
+		t.Error("an array over 8 MB was kept")
 	}
 	a.Reset()
 
+	c := new(scratch.Arena)
+	first, second := scratch.Make[byte](c, 5<<20), scratch.Make[byte](c, 5<<20)
+	c.Reset()
+	kept := 0
+	for range 2 {
+		if s := scratch.Make[byte](c, 1); array(s) == array(first) || array(s) == array(second) {
+			kept++
+		}
+	}
+	if kept != 1 {
+		t.Errorf("%d arrays of 5 MB kept, want 1", kept)
+	}
+
 	b := new(scratch.Arena)
-	kept := map[uintptr]int{}
+	made := map[uintptr]int{}
 	for n := 1; n <= 70; n++ {
 		s := scratch.Make[int](b, n)
-		kept[array(s)] = n
+		made[array(s)] = n
 	}
 	b.Reset()
 	lent := map[uintptr]bool{}
@@ -96,7 +109,7 @@ func TestBounds(t *testing.T) {
 		lent[array(s)] = true
 	}
 	again := 0
-	for p, n := range kept {
+	for p, n := range made {
 		if lent[p] {
 			again++
 			if n <= 6 {
@@ -110,14 +123,21 @@ func TestBounds(t *testing.T) {
 }
 
 func TestPool(t *testing.T) {
-	var p scratch.Pool
-	a := p.Get()
+	p := scratch.NewPool(1)
+	a, b := p.Get(), p.Get()
+	if a == b {
+		t.Fatal("one arena given twice")
+	}
 	s := append(scratch.Make[int](a, 4), 7)
 	p.Put(a)
 	if s[0] != 0 {
 		t.Error("Put did not reset the arena")
 	}
-	if p.Get() == nil {
-		t.Error("Get returned nil")
+	p.Put(b) // the pool is full: b is dropped
+	if p.Get() != a {
+		t.Error("the arena put back was not given again")
+	}
+	if got := p.Get(); got == a || got == b {
+		t.Error("the pool kept more arenas than its size")
 	}
 }
