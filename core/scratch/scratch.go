@@ -37,7 +37,7 @@ type kind struct {
 	lent  []any
 	clear func(any)     // clears an array of this type over its capacity
 	cap   func(any) int // an array's capacity
-	size  uintptr       // bytes per element
+	size  int           // bytes per element
 }
 
 func kindOf[T any](a *Arena) *kind {
@@ -48,7 +48,7 @@ func kindOf[T any](a *Arena) *kind {
 			a.kinds = map[reflect.Type]*kind{}
 		}
 		k = &kind{
-			size: t.Size(),
+			size: int(t.Size()),
 			clear: func(s any) {
 				arr := s.([]T)
 				clear(arr[:cap(arr)])
@@ -86,28 +86,31 @@ func take[T any](a *Arena, n int, largest bool) []T {
 		return make([]T, 0, n)
 	}
 	k := kindOf[T](a)
-	best := -1
+	best, bestCap := -1, 0
 	for i, f := range k.free {
 		c := cap(f.([]T))
-		if c < n {
-			continue
-		}
-		if b := k.cap(k.free[max(best, 0)]); best < 0 || (largest && c > b) || (!largest && c < b) {
-			best = i
+		if c >= n && (best < 0 || (largest && c > bestCap) || (!largest && c < bestCap)) {
+			best, bestCap = i, c
 		}
 	}
 	var s []T
 	if best >= 0 {
-		s = k.free[best].([]T)
-		a.held -= cap(s) * int(k.size)
-		last := len(k.free) - 1
-		k.free[best] = k.free[last]
-		k.free[last] = nil
-		k.free = k.free[:last]
+		s = k.remove(best).([]T)
+		a.held -= bestCap * k.size
 	} else {
 		s = make([]T, 0, n)
 	}
 	k.lent = append(k.lent, s)
+	return s
+}
+
+// remove takes the free array at i out of k's free ones and returns it.
+func (k *kind) remove(i int) any {
+	s := k.free[i]
+	last := len(k.free) - 1
+	k.free[i] = k.free[last]
+	k.free[last] = nil
+	k.free = k.free[:last]
 	return s
 }
 
@@ -119,7 +122,7 @@ func (a *Arena) Reset() {
 	for _, k := range a.kinds {
 		for i, s := range k.lent {
 			k.lent[i] = nil
-			if n := k.cap(s) * int(k.size); a.held+n <= maxHeld {
+			if n := k.cap(s) * k.size; a.held+n <= maxHeld {
 				k.clear(s)
 				k.free = append(k.free, s)
 				a.held += n
@@ -141,12 +144,7 @@ func (k *kind) dropSmallest() int {
 			small = i
 		}
 	}
-	n := k.cap(k.free[small]) * int(k.size)
-	last := len(k.free) - 1
-	k.free[small] = k.free[last]
-	k.free[last] = nil
-	k.free = k.free[:last]
-	return n
+	return k.cap(k.remove(small)) * k.size
 }
 
 // Pool keeps a few Arenas between requests, so that the arrays of one
