@@ -26,6 +26,10 @@ const (
 	KindCredit = "credit"
 	// KindComplement is a complementary invoice: quantities claimed up.
 	KindComplement = "complement"
+	// KindDiscount is a credit note of the early-payment discount
+	// (escompte) a shop took by paying within its window: it refers to
+	// the invoice, not to a delivery, and brings its VAT down with it.
+	KindDiscount = "discount"
 )
 
 // Reference is the invoice a credit note or a complementary invoice
