@@ -217,6 +217,11 @@ func ChangePassword(ctx context.Context, db *store.DB, u User, current, password
 // client, throttled alike; a wrong one is MsgCurrentWrong on field
 // "current". It returns the attempt, for the caller to record its success.
 func checkCurrent(ctx context.Context, db *store.DB, u User, current, client string, now time.Time) (*attempt, error) {
+	return checkCurrentOn(ctx, db, u, "current", current, client, now)
+}
+
+// checkCurrentOn is checkCurrent with the refusal on field.
+func checkCurrentOn(ctx context.Context, db *store.DB, u User, field, current, client string, now time.Time) (*attempt, error) {
 	a := loginAttempt(u.Email, client)
 	if err := a.begin(ctx, db, now); err != nil {
 		return nil, err
@@ -230,7 +235,7 @@ func checkCurrent(ctx context.Context, db *store.DB, u User, current, client str
 		return nil, errors.Join(err, a.giveBack(ctx, db))
 	}
 	if !ok {
-		return nil, core.Invalid("current", MsgCurrentWrong)
+		return nil, core.Invalid(field, MsgCurrentWrong)
 	}
 	return a, nil
 }
@@ -241,7 +246,13 @@ func VerifyPassword(ctx context.Context, db *store.DB, u User, current, client s
 	if current == "" {
 		return core.Invalid("current", MsgCurrentRequired)
 	}
-	a, err := checkCurrent(ctx, db, u, current, client, now)
+	return verifyPassword(ctx, db, u, "current", current, client, now)
+}
+
+// verifyPassword is VerifyPassword for a password given (not empty), its
+// refusal on field.
+func verifyPassword(ctx context.Context, db *store.DB, u User, field, current, client string, now time.Time) error {
+	a, err := checkCurrentOn(ctx, db, u, field, current, client, now)
 	if err != nil {
 		return err
 	}

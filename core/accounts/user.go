@@ -478,12 +478,19 @@ func SetPassword(ctx context.Context, db *store.DB, email, password string, now 
 // UpdateProfile validates p for u and stores it. It returns the updated user
 // and whether the delivery days changed. It re-plans nothing: the profile
 // form goes through trade.UpdateProfile, which re-plans a producer's
-// deliveries when its days changed.
+// deliveries when its days changed. The SIRET and VAT number are checked
+// against what u holds (ProfileUpdate.prepare); a change of IBAN or BIC
+// needs p to come from CheckBankChange with the password (MsgBankPassword
+// otherwise), and a change of IBAN is timed (bank.go).
 func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now time.Time) (User, bool, error) {
-	p, err := p.Normalize(u.Type)
+	p, err := p.prepare(u)
 	if err != nil {
 		return User{}, false, err
 	}
+	if p.changesBank(u) && !p.bankVerified {
+		return User{}, false, core.Invalid(FieldCurrentPassword, MsgBankPassword)
+	}
+	ibanChanged := p.IBAN != nil && *p.IBAN != u.IBAN
 	set := func(dst *string, src *string) {
 		if src != nil {
 			*dst = *src
@@ -535,6 +542,11 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 		WHERE id = :id`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		return User{}, false, fmt.Errorf("accounts: update profile: %w", err)
+	}
+	if ibanChanged {
+		if err := recordIBANChange(ctx, q, u.ID, now); err != nil {
+			return User{}, false, err
+		}
 	}
 	return u, daysChanged, nil
 }

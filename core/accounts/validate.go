@@ -61,7 +61,6 @@ var (
 	bicRe   = regexp.MustCompile(`^[A-Za-z]{4}[A-Za-z]{2}[A-Za-z0-9]{2}[A-Za-z0-9]{3}$`)
 	apeRe   = regexp.MustCompile(`^\d{4}[A-Za-z]$`)
 	ibanRe  = regexp.MustCompile(`^[A-Za-z]{2}\d{2}[A-Za-z0-9]{4}\d{7}[A-Za-z0-9]{0,16}$`)
-	siretRe = regexp.MustCompile(`^\d{14}$`)
 	telRe   = regexp.MustCompile(`^\d{10}$`)
 	coordRe = regexp.MustCompile(`^-?[0-9.]+$`)
 	tvaRe   = regexp.MustCompile(`^([A-Za-z]{2,4})([0-9A-Za-z_-]*)$`)
@@ -169,6 +168,10 @@ type ProfileUpdate struct {
 	// CutoffReminder turns a producer's reminder of the 25th on or off;
 	// nil leaves it.
 	CutoffReminder *bool
+
+	// bankVerified is set by CheckBankChange once the current password
+	// came with a change of IBAN or BIC (bank.go).
+	bankVerified bool
 }
 
 // Normalize validates the update for a user of the given type with the PRODUCT
@@ -212,9 +215,9 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 		BIC:           code("bic", p.BIC, " ", ValidBIC, MsgBIC),
 		APE:           code("ape", p.APE, " ", apeRe.MatchString, MsgAPE),
 		IBAN:          code("iban", p.IBAN, " ", ValidIBAN, MsgIBAN),
-		SIRET:         code("siret", p.SIRET, " ", siretRe.MatchString, MsgSIRET),
+		SIRET:         code("siret", p.SIRET, " ", ValidSIRET, MsgSIRET),
 		Tel:           code("tel", p.Tel, " .", telRe.MatchString, MsgTel),
-		TVAIntracom:   code("tvaintracom", p.TVAIntracom, " ", ValidTVA, MsgTVA),
+		TVAIntracom:   code("tvaintracom", p.TVAIntracom, " ", validVATAlone, MsgTVA),
 		AddressLine1:  text("addressLine1", p.AddressLine1),
 		AddressLine2:  text("addressLine2", p.AddressLine2),
 		AddressLine3:  text("addressLine3", p.AddressLine3),
@@ -330,9 +333,11 @@ func ValidIBAN(s string) bool {
 // of the country, 2 of the location, an optional branch of 3.
 func ValidBIC(s string) bool { return bicRe.MatchString(s) }
 
-// ValidTVA checks an intra-community VAT number (spaces removed): 2 to 4
-// letters, then digits, dashes or underscores with at most 2 further letters,
-// at least one digit, 4 to 20 characters in all.
+// ValidTVA checks the format of an intra-community VAT number (spaces
+// removed): 2 to 4 letters, then digits, dashes or underscores with at most
+// 2 further letters, at least one digit, 4 to 20 characters in all. It is
+// the whole rule for another country's number; a French one (FR) must also
+// carry its SIREN and key (ValidVAT, identifiers.go).
 func ValidTVA(s string) bool {
 	if len(s) < minTVALength || len(s) > maxTVALength {
 		return false
