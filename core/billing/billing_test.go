@@ -137,13 +137,15 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		// The last one is still planned: the lock before the invoices makes it done.
 		lastDay := w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "laitue", Price: 90, Expected: 1000})
 
-		claim(t, db, w, o, accepted, "tomate", -3, at(2026, 11, 25, 9, 0))
-		review(t, db, w, o, accepted, true, at(2026, 11, 25, 10, 0))
-		claim(t, db, w, o, rejected, "tomate", -2, at(2026, 11, 25, 9, 0))
-		review(t, db, w, o, rejected, false, at(2026, 11, 25, 10, 0))
-		claim(t, db, w, o, pending, "laitue", 2, at(2026, 11, 29, 9, 0)) // not reviewed, not yet 48 h old
+		// Each claim within two working days of its delivery.
+		claim(t, db, w, o, accepted, "tomate", -3, at(2026, 11, 6, 9, 0))
+		review(t, db, w, o, accepted, true, at(2026, 11, 6, 10, 0))
+		claim(t, db, w, o, rejected, "tomate", -2, at(2026, 11, 13, 9, 0))
+		review(t, db, w, o, rejected, false, at(2026, 11, 13, 10, 0))
+		claim(t, db, w, o, pending, "laitue", 2, at(2026, 11, 20, 9, 0)) // not reviewed; it raises the amount
 
-		// On the 1st the claim is 45 h old: the shop still has 3 h to
+		// On the 1st the claim is 11 days old, but it asks the shop to pay
+		// more: silence does not accept it, it waits for the shop's
 		// answer. The invoice is issued all the same, on what was sent,
 		// with the credit note of the claim accepted before.
 		autovalidated := lockAndAccept(t, db, at(2026, 12, 1, 6, 0))
@@ -152,7 +154,7 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 			t.Fatalf("the 1st: %d invoices, %d claims accepted, %v", len(issued), autovalidated, err)
 		}
 		if w.Get(pending).ClaimStatus != orders.ClaimSent || w.Get(lastDay).Status != orders.Done {
-			t.Fatal("the 1st: a claim younger than the delay accepted, or the last delivery not locked")
+			t.Fatal("the 1st: a claim raising the amount accepted, or the last delivery not locked")
 		}
 		inv, err := billing.ForOrder(ctx, db, o)
 		if err != nil {
@@ -206,20 +208,20 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 			t.Fatalf("parties or terms %+v %+v %v", inv.Seller, inv.Buyer, inv.Terms)
 		}
 
-		// The next day the pending claim is 48 h old: accepted by the
-		// system, it is settled by a complementary invoice of 2 lettuces,
-		// numbered in the invoice sequence, due like its delivery (but not
-		// before it is issued).
-		if n := lockAndAccept(t, db, at(2026, 12, 2, 6, 0)); n != 1 {
+		// The next day the system still accepts nothing and nothing is
+		// settled; the shop accepts the claim at 06:00: it is settled, in
+		// its answer's transaction, by a complementary invoice of 2
+		// lettuces, numbered in the invoice sequence.
+		if n := lockAndAccept(t, db, at(2026, 12, 2, 6, 0)); n != 0 {
 			t.Fatalf("the 2nd: %d claims accepted", n)
 		}
 		if again, err := issueDue(db, at(2026, 12, 2, 6, 5)); err != nil || len(again) != 0 {
 			t.Fatalf("second run: %d, %v", len(again), err)
 		}
-		settled, err := billing.SettleDue(ctx, db, at(2026, 12, 2, 6, 0), paris)
-		if err != nil || len(settled) != 1 {
+		if settled, err := billing.SettleDue(ctx, db, at(2026, 12, 2, 6, 0), paris); err != nil || len(settled) != 0 {
 			t.Fatalf("settled %+v, %v", settled, err)
 		}
+		review(t, db, w, o, pending, true, at(2026, 12, 2, 6, 0))
 		cs = credits(t, db, o)
 		if len(cs) != 2 || cs[1].Kind != billing.KindComplement || cs[1].Number != "FA-2026-000002" || cs[1].DeliveryID != pending ||
 			!slices.Equal(lines(cs[1]), []line{{3, 200, 180}}) || cs[1].DueDate != "2026-12-20" || cs[1].Refers.Number != inv.Number {
@@ -232,8 +234,8 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		if after, _ := billing.ForOrder(ctx, db, o); after.TotalHT != inv.TotalHT || len(after.Lines) != len(inv.Lines) {
 			t.Fatal("settling a claim changed the invoice")
 		}
-		feed, _ := activity.Feed(ctx, db, w.Shop.ID, "", 1)
-		if feed[0].Type != activity.ClaimAutovalidate {
+		feed, _ := activity.Feed(ctx, db, w.Farm.ID, "", 1)
+		if feed[0].Type != activity.ClaimReview {
 			t.Fatalf("last event %s", feed[0].Type)
 		}
 		// The view of the order carries the invoice for both parties.

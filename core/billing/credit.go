@@ -70,6 +70,37 @@ func (r creditRow) credit() (Invoice, error) {
 	return inv, nil
 }
 
+// Reason is why a line of a credit note or complementary invoice corrects
+// the invoice: the type of the claim it settles (orders.ClaimQuality or
+// ClaimQuantity) and the producer's comment, copied from the delivery line
+// when the document is issued and stored with it (migration 36), so that
+// the document states its reason as it was when issued. Empty on an
+// invoice's lines, and on the documents issued before reasons were stored.
+type Reason struct {
+	ClaimType    string `db:"claim_type"`
+	ClaimComment string `db:"claim_comment"`
+}
+
+// Text is the reason as a document of kind (KindCredit or KindComplement)
+// states it, without the comment. Fresh produce is sold without rebates
+// (art. L443-2 of the Code de commerce): what a credit note takes off is a
+// réfaction for a product that does not conform to the order in quality,
+// or a correction of the quantity delivered, never a price rebate; the
+// words say which. Empty for a line without reason.
+func (r Reason) Text(kind string) string {
+	switch {
+	case r.ClaimType == orders.ClaimQuality && kind == KindCredit:
+		return "réfaction pour défaut de qualité"
+	case r.ClaimType == orders.ClaimQuality:
+		return "correction de qualité"
+	case r.ClaimType == orders.ClaimQuantity && kind == KindCredit:
+		return "correction de quantité : quantité livrée inférieure au bon de livraison"
+	case r.ClaimType == orders.ClaimQuantity:
+		return "correction de quantité : quantité livrée supérieure au bon de livraison"
+	}
+	return ""
+}
+
 // GetCredit returns a credit note or complementary invoice with its lines,
 // or core.ErrNotFound.
 func GetCredit(ctx context.Context, q store.Q, id string) (Invoice, error) {
@@ -86,7 +117,8 @@ func GetCredit(ctx context.Context, q store.Q, id string) (Invoice, error) {
 	if err != nil {
 		return Invoice{}, err
 	}
-	if err := store.Select(ctx, q, &inv.Lines, `SELECT position, chrono, date, product_id, product, unit, quantity, price, amount
+	if err := store.Select(ctx, q, &inv.Lines, `SELECT position, chrono, date, product_id, product, unit, quantity, price, amount,
+			claim_type, claim_comment
 		FROM credit_note_lines WHERE credit_note_id = ? ORDER BY position`, id); err != nil {
 		return Invoice{}, fmt.Errorf("billing: credit note lines %s: %w", id, err)
 	}
@@ -155,6 +187,7 @@ type claimedLine struct {
 	Price      decimal.Dec  `db:"price"`
 	Claimed    decimal.Dec  `db:"quantity_claimed"`
 	Sent       *decimal.Dec `db:"quantity_sent"`
+	Reason
 }
 
 // SettleOrder issues, in the caller's transaction, the documents that
@@ -184,7 +217,7 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 	// every done delivery of the platform to spare the sort by date — a
 	// settlement then cost a scan of the platform's history (issue 20).
 	if err := store.Select(ctx, q, &ls, `SELECT d.id, d.status, d.chrono, d.date, l.product_id, p.name, p.unit, l.price,
-			l.quantity_claimed, l.quantity_sent
+			l.quantity_claimed, l.quantity_sent, l.claim_type, l.claim_comment
 		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
 		WHERE d.order_id = ? AND d.claim_status = ? AND l.quantity_claimed <> 0
 		AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.delivery_id = d.id)
@@ -229,7 +262,7 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 			d, qty = credit, -l.Claimed
 		}
 		line := Line{Position: len(d.Lines) + 1, Chrono: l.Chrono, Date: l.Date, ProductID: l.ProductID, Product: l.Product,
-			Unit: l.Unit, Quantity: qty, Price: l.Price, Amount: Amount(qty, l.Price)}
+			Unit: l.Unit, Quantity: qty, Price: l.Price, Amount: Amount(qty, l.Price), Reason: l.Reason}
 		d.Lines = append(d.Lines, line)
 		d.TotalHT += line.Amount
 	}
@@ -279,6 +312,24 @@ func issueCredit(ctx context.Context, q store.Q, d *Invoice) error {
 	if err != nil {
 		return fmt.Errorf("billing: credit number: %w", err)
 	}
-	return insertDocument(ctx, q, "credit_notes", "credit_note_lines", "credit_note_id", *d,
-		[]string{"kind", "invoice_id", "delivery_id"}, d.Kind, d.Refers.InvoiceID, d.DeliveryID)
+	if err := insertDocument(ctx, q, "credit_notes", "credit_note_lines", "credit_note_id", *d,
+		[]string{"kind", "invoice_id", "delivery_id"}, d.Kind, d.Refers.InvoiceID, d.DeliveryID); err != nil {
+		return err
+	}
+	return storeReasons(ctx, q, *d)
+}
+
+// storeReasons stores, with the lines of a settling document just
+// inserted, the reason of each (Reason): part of the document as issued.
+func storeReasons(ctx context.Context, q store.Q, d Invoice) error {
+	for _, l := range d.Lines {
+		if l.Reason == (Reason{}) {
+			continue
+		}
+		if _, err := store.Exec(ctx, q, `UPDATE credit_note_lines SET claim_type = ?, claim_comment = ?
+			WHERE credit_note_id = ? AND position = ?`, l.ClaimType, l.ClaimComment, d.ID, l.Position); err != nil {
+			return fmt.Errorf("billing: reason of %s line %d: %w", d.Number, l.Position, err)
+		}
+	}
+	return nil
 }

@@ -233,6 +233,9 @@ type Line struct {
 	Quantity  decimal.Dec `db:"quantity"`
 	Price     decimal.Dec `db:"price"`
 	Amount    decimal.Dec `db:"amount"`
+	// Reason is, on a credit note or complementary invoice, why the line
+	// corrects the invoice (credit.go); empty on an invoice.
+	Reason
 }
 
 // Invoice is an issued invoice, or a document settling a claim on one of

@@ -40,11 +40,12 @@ const (
 	MsgDuplicate         = "Cette ligne est saisie deux fois"
 	MsgTooLong           = accounts.MsgTooLong
 
-	MsgNotPlanned    = "Cette livraison n'est plus modifiable : seule une livraison prévue peut l'être."
-	MsgNotDone       = "Une demande d'avoir n'est possible que sur une livraison effectuée."
-	MsgClaimMonth    = "Les demandes d'avoir ne sont possibles que pendant le mois de la livraison."
+	MsgNotPlanned = "Cette livraison n'est plus modifiable : seule une livraison prévue peut l'être."
+	MsgNotDone    = "Une demande d'avoir n'est possible que sur une livraison effectuée."
+	// MsgClaimClosed is the refusal of a claim after its window;
+	// ClaimClosedMessage fills in the last day (window.go).
+	MsgClaimClosed   = "Le délai de demande d'avoir est dépassé : elle était possible jusqu'au %s, deux jours ouvrés après la livraison."
 	MsgClaimReviewed = "Cette demande d'avoir a déjà été traitée."
-	MsgInvoiced      = "La facture de cette commande est déjà émise."
 	MsgNoClaim       = "Aucune demande d'avoir en attente sur cette livraison."
 )
 
@@ -99,7 +100,6 @@ type target struct {
 	order    orders.Order
 	delivery orders.Delivery
 	lines    []line
-	invoiced bool
 }
 
 // lockTarget reads the delivery (locking its row) and its order, and checks
@@ -131,11 +131,6 @@ func lockTarget(ctx context.Context, q store.Q, orderID, deliveryID, partyID str
 		WHERE l.delivery_id = ? ORDER BY p.name, l.id`, deliveryID); err != nil {
 		return t, fmt.Errorf("delivery: lines of %s: %w", deliveryID, err)
 	}
-	var n int
-	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM invoices WHERE order_id = ?`, orderID); err != nil {
-		return t, fmt.Errorf("delivery: invoice of %s: %w", orderID, err)
-	}
-	t.invoiced = n > 0
 	return t, nil
 }
 
@@ -339,8 +334,10 @@ type claimLine struct {
 }
 
 // SendClaim records or modifies the producer's claim on a done delivery,
-// until the end of the delivery's month and while the shop has not
-// reviewed it. A planned delivery already past its lock is locked first,
+// until the end of the second working day after its date (ClaimDeadline)
+// and while the shop has not reviewed it, before or after the order's
+// invoice: a claim accepted once the order is invoiced is settled by a
+// credit note or a complementary invoice (core/billing SettleOrder). A planned delivery already past its lock is locked first,
 // as the deliveries job would. The claim (re)starts the review delay and
 // records a claim:request event for the shop.
 func (r Rules) SendClaim(ctx context.Context, q store.Q, producerID, orderID, deliveryID string, c Claim, now time.Time) (orders.Full, error) {
@@ -389,18 +386,23 @@ func (r Rules) SendClaim(ctx context.Context, q store.Q, producerID, orderID, de
 	return orders.Get(ctx, q, orderID)
 }
 
-// checkClaimable refuses a claim at now unless the delivery is done, not
-// invoiced, still in its month, and its claim not yet reviewed.
+// checkClaimable refuses a claim at now unless the delivery is done, its
+// claim not yet reviewed, and its window open: today, in the business time
+// zone, is at the latest its ClaimDeadline. Whether the order is invoiced
+// does not matter.
 func (r Rules) checkClaimable(t target, now time.Time) error {
 	switch {
 	case t.delivery.Status != orders.Done:
 		return core.Refuse(core.ErrConflict, MsgNotDone)
-	case t.invoiced:
-		return core.Refuse(core.ErrConflict, MsgInvoiced)
-	case r.Today(now) >= calendar.AddMonthsTo(t.delivery.Date, 1):
-		return core.Refuse(core.ErrConflict, MsgClaimMonth)
 	case t.delivery.ClaimStatus != orders.ClaimVoid && t.delivery.ClaimStatus != orders.ClaimSent:
 		return core.Refuse(core.ErrConflict, MsgClaimReviewed)
+	}
+	deadline, ok := ClaimDeadlineOf(t.delivery.Date)
+	if !ok {
+		return fmt.Errorf("delivery: %s: date %q", t.delivery.ID, t.delivery.Date)
+	}
+	if calendar.DateOf(now.In(r.Location)) > deadline {
+		return core.Refuse(core.ErrConflict, ClaimClosedMessage(deadline))
 	}
 	return nil
 }
@@ -551,7 +553,9 @@ func tell(ctx context.Context, q store.Q, t target, queue func(shop, producer st
 // checkReviewable refuses an answer unless a claim waits for it. An
 // invoiced order's claim is answered all the same: the invoice billed what
 // was sent, and the answer is settled by a credit note (core/billing
-// SettleOrder, which the caller runs in the same transaction).
+// SettleOrder, which the caller runs in the same transaction). So is a
+// claim past its window: it was sent in time, and a claim that raises the
+// amount waits for this answer alone (AcceptedBySilence).
 func checkReviewable(t target) error {
 	if t.delivery.ClaimStatus != orders.ClaimSent {
 		return core.Refuse(core.ErrConflict, MsgNoClaim)

@@ -331,7 +331,7 @@ func TestClaim(t *testing.T) {
 				SentAt: at(2026, 11, 17, 15, 0), Status: orders.ClaimAccepted, ReviewedAt: at(2026, 11, 18, 9, 0)}},
 			tradetest.L{Product: "tomate", Price: 250, Expected: 1200}, tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 		invoicedOrder := w.Order(w.Farm, w.Shop, "2026-10-01")
-		invoiced := w.Delivery(invoicedOrder, "2026-11-16", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+		invoiced := w.Delivery(invoicedOrder, "2026-11-19", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		w.Exec(`INSERT INTO invoices (id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at, issue_date,
 			due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms)
 			VALUES ('inv', ?, ?, ?, '2026-10-01', 2026, 1, 'FA-2026-000001', 0, '2026-11-01', '2026-11-30', '{}', '{}', '[]', 550, FALSE, 0, 0, 0, '[]')`,
@@ -392,9 +392,18 @@ func TestClaim(t *testing.T) {
 			{"cancelled", func() string {
 				return w.Delivery(fx.order, "2026-11-19", orders.Cancelled, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 			}, "", tomato(-1, "quality"), "", now, delivery.MsgNotDone},
-			{"the next month", func() string { return fx.done("2026-11-30") }, "", tomato(-1, "quality"), "", at(2026, 12, 1, 0, 0), delivery.MsgClaimMonth},
+			// Tuesday 17: Wednesday 18 and Thursday 19 are its two working days.
+			{"past its window", func() string { return fx.done("2026-11-17") }, "", tomato(-1, "quality"), "", now,
+				"Le délai de demande d'avoir est dépassé : elle était possible jusqu'au jeudi 19 novembre 2026, deux jours ouvrés après la livraison."},
+			{"at midnight after its last day", func() string { return fx.done("2026-11-18") }, "", tomato(-1, "quality"), "", at(2026, 11, 21, 0, 0),
+				delivery.ClaimClosedMessage(date(t, "2026-11-20"))},
+			// Tuesday 10: Wednesday 11 November is a holiday.
+			{"past its window, a holiday in it", func() string { return fx.done("2026-11-10") }, "", tomato(-1, "quality"), "", at(2026, 11, 14, 8, 0),
+				delivery.ClaimClosedMessage(date(t, "2026-11-13"))},
+			// Friday 27: Monday 30 November and Tuesday 1 December.
+			{"over a weekend and into the next month", func() string { return fx.done("2026-11-27") }, "", tomato(-1, "quality"), "", at(2026, 12, 2, 9, 0),
+				delivery.ClaimClosedMessage(date(t, "2026-12-01"))},
 			{"reviewed", func() string { return reviewed }, "", tomato(-1, "quality"), "", now, delivery.MsgClaimReviewed},
-			{"invoiced", func() string { return invoiced }, invoicedOrder, tomato(-1, "quality"), "", now, delivery.MsgInvoiced},
 			{"the shop", func() string { return fx.done("2026-11-18") }, "", tomato(-1, "quality"), w.Shop.ID, now, core.ErrNotFound},
 			{"another producer", func() string { return fx.done("2026-11-18") }, "", tomato(-1, "quality"), fx.farm2.ID, now, core.ErrNotFound},
 		}
@@ -425,11 +434,30 @@ func TestClaim(t *testing.T) {
 		if got := w.Get(late); got.Status != orders.Done || got.ClaimStatus != orders.ClaimSent || *got.Lines[1].QuantitySent != 1000 {
 			t.Fatalf("late delivery %+v %+v", got.Delivery, got.Lines)
 		}
-		// The last moment of the month is still in it.
-		last := fx.done("2026-11-30")
+		// The last moment of the window is still in it, past a holiday;
+		// and over a weekend, in the next month.
+		last := fx.done("2026-11-10")
 		if _, err := send(w.Farm.ID, last, claimOf(w, last, delivery.LineClaim{ID: "tomate", QuantityClaimed: f(1), ClaimType: s("quantity")}),
-			at(2026, 11, 30, 23, 59)); err != nil {
+			at(2026, 11, 13, 23, 59)); err != nil {
 			t.Fatal(err)
+		}
+		friday := fx.done("2026-11-27")
+		if _, err := send(w.Farm.ID, friday, claimOf(w, friday, delivery.LineClaim{ID: "tomate", QuantityClaimed: f(-1), ClaimType: s("quality")}),
+			at(2026, 12, 1, 23, 59)); err != nil {
+			t.Fatal(err)
+		}
+		// An invoiced order's delivery is claimed within its window like
+		// any other: the claim, once accepted, is settled by a credit note.
+		if _, err := send(w.Farm.ID, invoiced, tomato(-1, "quality")(invoiced), now); err == nil {
+			t.Fatal("claimed under the wrong order")
+		}
+		if _, err := tx(db, func(q store.Q) (orders.Full, error) {
+			return rules.SendClaim(ctx, q, w.Farm.ID, invoicedOrder, invoiced, tomato(-1, "quality")(invoiced), now)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Get(invoiced); got.ClaimStatus != orders.ClaimSent {
+			t.Fatalf("claim on an invoiced order: %+v", got.Delivery)
 		}
 		// Up to the quantity ordered exactly, and down to nothing.
 		bounded := fx.done("2026-11-18")

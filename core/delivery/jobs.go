@@ -131,20 +131,28 @@ func (r Rules) NotesDue(ctx context.Context, q store.Q, now time.Time) ([]string
 }
 
 // Autovalidate accepts every claim sent at least AutovalidateAfter before
-// now and still unreviewed, recording a claim:autovalidate event for each.
-// It returns how many it accepted. Concurrent runs accept each claim once.
-// It is the system's only way to accept a claim (the claims job and the
-// invoice run call it): a claim younger than the delay is never accepted
-// by the system, whatever the time of month.
+// now, still unreviewed, that lowers the amount (AcceptedBySilence: some
+// line claimed down, none up), recording a claim:autovalidate event for
+// each. It returns how many it accepted. Concurrent runs accept each claim
+// once. It is the system's only way to accept a claim (the claims job and
+// the invoice run call it): a claim younger than the delay is never
+// accepted by the system, whatever the time of month, and a claim with a
+// line claimed up never is — it waits for the shop's answer.
 func (r Rules) Autovalidate(ctx context.Context, db *store.DB, now time.Time) (int, error) {
 	var n int
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		n, err = autovalidate(ctx, tx, `claim_sent_at <= ?`, now, now.Add(-r.AutovalidateAfter).UnixMilli())
+		n, err = autovalidate(ctx, tx, `claim_sent_at <= ? AND `+silenceAccepts, now, now.Add(-r.AutovalidateAfter).UnixMilli())
 		return err
 	})
 	return n, err
 }
+
+// silenceAccepts is AcceptedBySilence in SQL, on a sent claim of the
+// deliveries row: no line claimed up. A sent claim always has a line
+// claimed (SendClaim refuses one without), so with none up some line is
+// claimed down.
+const silenceAccepts = `NOT EXISTS (SELECT 1 FROM delivery_lines l WHERE l.delivery_id = deliveries.id AND l.quantity_claimed > 0)`
 
 // autovalidate accepts the sent claims of the deliveries matching cond.
 // The rows are selected FOR UPDATE in id order and re-checked by the

@@ -146,16 +146,23 @@ func TestAutovalidate(t *testing.T) {
 		fx := newFixture(t, db)
 		w := fx.w
 		var claims []string
-		for _, day := range []string{"2026-11-16", "2026-11-17", "2026-11-18"} {
+		send := func(day string, lines ...delivery.LineClaim) string {
 			id := fx.done(day)
-			claims = append(claims, id)
 			if _, err := tx(db, func(q store.Q) (orders.Full, error) {
-				return rules.SendClaim(ctx, q, w.Farm.ID, fx.order, id,
-					claimOf(w, id, delivery.LineClaim{ID: "tomate", QuantityClaimed: f(-1), ClaimType: s("quantity")}), now)
+				return rules.SendClaim(ctx, q, w.Farm.ID, fx.order, id, claimOf(w, id, lines...), now)
 			}); err != nil {
 				t.Fatal(err)
 			}
+			return id
 		}
+		for _, day := range []string{"2026-11-18", "2026-11-19", "2026-11-20"} {
+			claims = append(claims, send(day, delivery.LineClaim{ID: "tomate", QuantityClaimed: f(-1), ClaimType: s("quantity")}))
+		}
+		// Two claims raise the amount — one line up, or one up and one
+		// down: silence never accepts them (AcceptedBySilence).
+		up := send("2026-11-19", delivery.LineClaim{ID: "tomate", QuantityClaimed: f(2), ClaimType: s("quantity")})
+		mixed := send("2026-11-19", delivery.LineClaim{ID: "tomate", QuantityClaimed: f(0.5), ClaimType: s("quantity")},
+			delivery.LineClaim{ID: "laitue", QuantityClaimed: f(-10), ClaimType: s("quality")})
 		// One is refused by the shop in time: it stays refused.
 		if _, err := tx(db, func(q store.Q) (orders.Full, error) {
 			return rules.Review(ctx, q, w.Shop.ID, fx.order, claims[2], false, now.Add(time.Hour))
@@ -192,6 +199,25 @@ func TestAutovalidate(t *testing.T) {
 			if got := w.Get(claims[i]); got.ClaimStatus != want {
 				t.Errorf("claim %d: %s, want %s", i, got.ClaimStatus, want)
 			}
+		}
+		// A month later, the claims that raise the amount still wait for
+		// the shop, untouched; its answer alone accepts them.
+		before := storetest.Snapshot(t, db)
+		if n, err := rules.Autovalidate(ctx, db, now.Add(30*24*time.Hour)); err != nil || n != 0 {
+			t.Fatalf("a month later: %d, %v", n, err)
+		}
+		if after := storetest.Snapshot(t, db); after != before {
+			t.Fatalf("the claims that raise the amount changed:\n%s", storetest.Changes(before, after))
+		}
+		for _, id := range []string{up, mixed} {
+			if got := w.Get(id); got.ClaimStatus != orders.ClaimSent || got.ClaimReviewedAt != nil {
+				t.Errorf("a claim raising the amount: %+v", got.Delivery)
+			}
+		}
+		if _, err := tx(db, func(q store.Q) (orders.Full, error) {
+			return rules.Review(ctx, q, w.Shop.ID, fx.order, up, true, now.Add(30*24*time.Hour))
+		}); err != nil || w.Get(up).ClaimStatus != orders.ClaimAccepted {
+			t.Fatalf("the shop's answer after the window: %v", err)
 		}
 		feed, err := activity.Feed(ctx, db, w.Shop.ID, "", 50)
 		if err != nil {

@@ -1,8 +1,9 @@
 // Package delivery holds what happens to a delivery once it is planned
 // (PRODUCT §16): the shop's changes (date, sent quantities) and cancellation
 // before the lock, the lock itself at delivery.lock on the delivery date,
-// the producer's claim (demande d'avoir) on a done delivery during its
-// month, the shop's review and the system's auto-validation.
+// the producer's claim (demande d'avoir) on a done delivery within two
+// working days of it (window.go), the shop's review and the system's
+// auto-validation of the claims that lower the amount.
 //
 // Every operation takes the caller's id and checks that it is the right
 // party of the order (anyone else gets core.ErrNotFound), runs inside the
@@ -25,8 +26,9 @@ type Rules struct {
 	// LockAt is the time of day, after midnight, when a planned delivery
 	// locks on its date (12:00).
 	LockAt time.Duration
-	// AutovalidateAfter is how long a claim may wait for the shop's review
-	// before the system accepts it (48 h).
+	// AutovalidateAfter is how long a claim that lowers the amount may
+	// wait for the shop's review before the system accepts it (48 h); a
+	// claim that raises it waits for the shop (AcceptedBySilence).
 	AutovalidateAfter time.Duration
 }
 

@@ -67,8 +67,9 @@ type ClaimedLine struct {
 // (sent defaults to expected), the claim and its answer as SendClaim and
 // Review (checkClaimable, validateClaim, checkReviewable) — and applied as
 // it applies it. products gives each line's product. It returns the events
-// those operations record; the caller writes d and the events. A claim is
-// assumed to come before the order's invoice, which Settle cannot see.
+// those operations record; the caller writes d and the events. A claim
+// is checked against its window (ClaimDeadline) as SendClaim checks it;
+// whether the order is invoiced does not matter to a claim.
 func (r Rules) Settle(o orders.Order, d *orders.FullDelivery, products map[string]Product, out Outcome, planned time.Time) ([]activity.Event, error) {
 	if (out.Status == "" || out.Status == orders.Planned) && len(out.Sent) == 0 && out.NoteSentAt.IsZero() && out.Claim == nil {
 		return nil, nil // still planned, as trade planned it

@@ -513,9 +513,9 @@ func TestBulkRefusals(t *testing.T) {
 		{"a claim on a planned delivery", one(outcome(delivery.Outcome{
 			Claim: &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{"tomate": {Quantity: -1, Type: orders.ClaimQuality}}, SentAt: at(2026, 12, 3, 15)},
 		})), delivery.MsgNotDone},
-		{"a claim the month after", one(outcome(delivery.Outcome{Status: orders.Done,
+		{"a claim past its window", one(outcome(delivery.Outcome{Status: orders.Done,
 			Claim: &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{"tomate": {Quantity: -1, Type: orders.ClaimQuality}}, SentAt: at(2027, 1, 1, 9)},
-		})), delivery.MsgClaimMonth},
+		})), "Le délai de demande d'avoir est dépassé"},
 		{"a claim above the order", one(outcome(delivery.Outcome{Status: orders.Done,
 			Claim: &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{"tomate": {Quantity: 1, Type: orders.ClaimQuality}}, SentAt: at(2026, 12, 3, 15)},
 		})), "La quantite livree plus la quantite reclamee"},
