@@ -17,13 +17,14 @@ var globalKeys = []string{config.KeyDataDir, config.KeyDatabaseURL, config.KeyTi
 
 // serveKeys are the settings only the daemon uses.
 var serveKeys = []string{config.KeyAddr, config.KeyBaseURL, config.KeySecureCookies, config.KeyMetricsToken,
-	config.KeyRegistrationsPerHour, config.KeyPaymentsECBRate, config.KeyAccessibilityContact}
+	config.KeyRegistrationsPerHour, config.KeyAccessibilityContact}
 
 // jobKeys are the settings of the scheduled jobs and their emails, read by
 // serve (which schedules the jobs) and jobs (which runs one).
 var jobKeys = []string{
 	config.KeySMTPHost, config.KeySMTPPort, config.KeySMTPUsername, config.KeySMTPPassword,
 	config.KeySMTPFrom, config.KeySMTPTLS, config.KeyDeliveryLock, config.KeyClaimsAutovalidateAfter,
+	config.KeyPaymentsECBRates, config.KeyPaymentsECBRate,
 }
 
 func (a *app) addGlobalFlags(root *cobra.Command) {

@@ -64,9 +64,36 @@ type AccountView struct {
 	NextDue     string         `json:"nextDue,omitempty" doc:"Earliest due date of an open document"`
 	Reminders   bool           `json:"reminders" doc:"Whether the reminders job reminds this shop of its overdue invoices to this producer"`
 	Penalties   decimal.Dec    `json:"penalties" doc:"Producers: the late-payment penalties it may claim as of today, EUR (information; never added to what is owed)"`
-	Indemnities decimal.Dec    `json:"indemnities" doc:"Producers: the 40 € recovery indemnities it may claim, one per overdue invoice, EUR (information)"`
+	Indemnities decimal.Dec    `json:"indemnities" doc:"Producers: the 40 € recovery indemnities it may claim, one per invoice paid late or still overdue, EUR (information)"`
+	Late        []PenaltyView  `json:"late" doc:"Producers: the invoices paid late or still overdue, with the penalties of each period and the indemnity (Penalties and Indemnities are their sums); empty for a shop"`
 	Documents   []DocumentView `json:"documents"`
 	Payments    []PaymentView  `json:"payments"`
+}
+
+// PenaltyView is what a producer may claim of one invoice paid late or
+// still overdue (payments.Penalties).
+type PenaltyView struct {
+	DocumentID string              `json:"documentId"`
+	Number     string              `json:"number" example:"FA-2026-000001"`
+	DueDate    string              `json:"dueDate" doc:"YYYY-MM-DD"`
+	PaidOff    string              `json:"paidOff,omitempty" doc:"The day what was left of it was paid, late, YYYY-MM-DD; absent while something is left to pay"`
+	Days       int                 `json:"days" doc:"Days late, up to the day it was paid off or today"`
+	Penalty    decimal.Dec         `json:"penalty" doc:"The sum of its periods' penalties, EUR"`
+	Indemnity  decimal.Dec         `json:"indemnity" doc:"The recovery indemnity of art. D441-5, EUR"`
+	Periods    []PenaltyPeriodView `json:"periods"`
+}
+
+// PenaltyPeriodView is a stretch of days an invoice was late at one
+// balance and one rate.
+type PenaltyPeriodView struct {
+	From       string      `json:"from" doc:"First day late of the period, YYYY-MM-DD"`
+	To         string      `json:"to" doc:"Last day of the period, YYYY-MM-DD"`
+	Days       int         `json:"days"`
+	Balance    decimal.Dec `json:"balance" doc:"Left to pay during the period, EUR"`
+	ECBRate    decimal.Dec `json:"ecbRate" doc:"The ECB's main refinancing rate of the period's semester, percent"`
+	Rate       decimal.Dec `json:"rate" doc:"The penalty rate, ecbRate plus 10 points, percent"`
+	RateListed bool        `json:"rateListed" doc:"false when the semester's ECB rate is not set (payments.ecb-rates) and an earlier one's is carried"`
+	Penalty    decimal.Dec `json:"penalty" doc:"balance × rate × days / 365, EUR"`
 }
 
 // PaymentsOutput answers the payment operations: the user's accounts,
@@ -221,9 +248,10 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 	out.Body.Accounts = make([]AccountView, len(accs))
 	for i, a := range accs {
 		v := AccountView{PartnerID: ids[i], PartnerName: names[ids[i]], Reminders: !off[ids[i]], Owed: a.Owed, OnAccount: a.OnAccount, Overdue: a.Overdue, Declared: a.Declared,
-			NextDue: a.NextDue, Documents: make([]DocumentView, len(a.Documents)), Payments: make([]PaymentView, len(a.Payments))}
+			NextDue: a.NextDue, Documents: make([]DocumentView, len(a.Documents)), Payments: make([]PaymentView, len(a.Payments)),
+			Late: []PenaltyView{}}
 		if u.IsProducer() {
-			v.Penalties, v.Indemnities = payments.Claimable(a, today, d.cfg.Payments.ECBRateBP)
+			v.Late, v.Penalties, v.Indemnities = penaltyViews(payments.Penalties(a, today, d.cfg.Payments.Rates))
 		}
 		for j, doc := range a.Documents {
 			path := "/print/creditnote/" + doc.ID
@@ -245,6 +273,24 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 		out.Body.Accounts[i] = v
 	}
 	return out, nil
+}
+
+// penaltyViews shows the penalties of an account's invoices, with their
+// sums.
+func penaltyViews(ps []payments.Penalty) (views []PenaltyView, penalties, indemnities decimal.Dec) {
+	views = make([]PenaltyView, len(ps))
+	for i, p := range ps {
+		v := PenaltyView{DocumentID: p.DocumentID, Number: p.Number, DueDate: p.DueDate, PaidOff: p.PaidOff, Days: p.Days,
+			Penalty: p.Penalty, Indemnity: p.Indemnity, Periods: make([]PenaltyPeriodView, len(p.Periods))}
+		for j, q := range p.Periods {
+			v.Periods[j] = PenaltyPeriodView{From: q.From, To: q.To, Days: q.Days, Balance: q.Balance, ECBRate: decimal.Dec(q.ECBRate),
+				Rate: decimal.Dec(q.Rate), RateListed: q.Listed, Penalty: q.Penalty}
+		}
+		views[i] = v
+		penalties += p.Penalty
+		indemnities += p.Indemnity
+	}
+	return views, penalties, indemnities
 }
 
 func (d *Daemon) getPayments(ctx context.Context, _ *struct{}) (*PaymentsOutput, error) {

@@ -11,11 +11,8 @@ import (
 	"net/mail"
 	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
-
-	"primeur/core/decimal"
 )
 
 // Setting describes one configuration key.
@@ -51,6 +48,7 @@ const (
 	KeyClaimsAutovalidateAfter = "claims.autovalidate-after"
 	KeyMetricsToken            = "metrics.token"
 	KeyPaymentsECBRate         = "payments.ecb-rate"
+	KeyPaymentsECBRates        = "payments.ecb-rates"
 	KeyAccessibilityContact    = "accessibility.contact"
 )
 
@@ -72,7 +70,8 @@ var Settings = []Setting{
 	{KeySMTPTLS, "starttls", "SMTP encryption: starttls (required), tls (implicit, usually port 465) or none"},
 	{KeyDeliveryLock, "12:00", "time (HH:MM, business time zone) on the delivery day when the delivery note locks"},
 	{KeyClaimsAutovalidateAfter, "48h", "delay after which a claim the shop has not reviewed is accepted"},
-	{KeyPaymentsECBRate, "2.15", "the ECB's main refinancing rate in percent, to which the late-payment penalties add 10 points (art. L441-10); shown to producers as information"},
+	{KeyPaymentsECBRates, "", "the ECB's main refinancing rate in force on 1 January or 1 July, per semester, in percent (2026-S2=2.15,2027-S1=2.40): added to or replacing the rates known to Primeur (up to 2026-S1); the late-payment penalties add 10 points (art. L441-10)"},
+	{KeyPaymentsECBRate, "", "deprecated: the ECB rate in percent of the semesters after the last one known or listed in payments.ecb-rates (empty: the last one's)"},
 	{KeyMetricsToken, "", "bearer token that lets a client other than this machine read /metrics (at least 16 characters); empty: loopback clients only"},
 	{KeyAccessibilityContact, "", "email address the accessibility statement gives for reporting a problem (address, or \"Name <address>\"); empty: the address of smtp.from, unless it is a no-reply one"},
 }
@@ -156,11 +155,14 @@ type Claims struct {
 
 // Payments is the payment settings (keys payments.*).
 type Payments struct {
-	// ECBRate is the ECB's main refinancing rate in percent ("2.15").
+	// ECBRates lists the ECB's main refinancing rate per semester, in
+	// percent ("2026-S2=2.15,2027-S1=2.40"), over KnownECBRates.
+	ECBRates string `mapstructure:"ecb-rates"`
+	// ECBRate, deprecated, is the rate in percent ("2.15") of the
+	// semesters after the last one listed; "" leaves them the last one's.
 	ECBRate string `mapstructure:"ecb-rate"`
-	// ECBRateBP is ECBRate in hundredths of a percent (215), filled by
-	// Validate.
-	ECBRateBP int64 `mapstructure:"-"`
+	// Rates are the rates per semester, filled by Validate.
+	Rates ECBRates `mapstructure:"-"`
 }
 
 // Metrics is the settings of the daemon's /metrics (keys metrics.*).
@@ -274,6 +276,8 @@ func (c *Config) set(key string, v any) {
 		c.Metrics.Token = v.(string)
 	case KeyPaymentsECBRate:
 		c.Payments.ECBRate = v.(string)
+	case KeyPaymentsECBRates:
+		c.Payments.ECBRates = v.(string)
 	case KeyAccessibilityContact:
 		c.Accessibility.Contact = v.(string)
 	}
@@ -349,12 +353,9 @@ func (c *Config) validateMail() error {
 		return fmt.Errorf("config: %s %q must be a positive duration (48h, 90m…)", KeyClaimsAutovalidateAfter, c.Claims.AutovalidateAfter)
 	}
 	c.Claims.AutovalidateDelay = d
-	f, err := strconv.ParseFloat(strings.TrimSpace(c.Payments.ECBRate), 64)
-	rate, ok := decimal.FromFloat(f)
-	if err != nil || !ok || rate < 0 || rate > 2000 {
-		return fmt.Errorf("config: %s %q must be a percentage from 0 to 20 with two decimals at most (2.15)", KeyPaymentsECBRate, c.Payments.ECBRate)
+	if err := c.validateECBRates(); err != nil {
+		return err
 	}
-	c.Payments.ECBRateBP = int64(rate)
 	return c.validateMetrics()
 }
 

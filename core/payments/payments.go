@@ -570,36 +570,3 @@ func event(ctx context.Context, q store.Q, kind string, p Payment, origin, targe
 	}
 	return activity.Record(ctx, q, activity.Event{CreatedAt: now, Type: kind, Data: data, OriginID: origin, TargetID: target})
 }
-
-// Indemnity is the fixed recovery indemnity of art. D441-5 of the Code de
-// commerce, owed per invoice paid late: 40 €, in cents.
-const Indemnity = 4000
-
-// PenaltyPoints is what art. L441-10 adds to the ECB's refinancing rate:
-// 10 points, in hundredths of a percent.
-const PenaltyPoints = 1000
-
-// Claimable is what a producer may claim of an account as of today, as the
-// invoices state it (never added to what is owed): the late-payment
-// penalties on each overdue balance — at the ECB's refinancing rate
-// (ecbRate, hundredths of a percent) plus 10 points, per day late over 365
-// days — and the 40 € indemnity per overdue invoice.
-func Claimable(a Account, today string, ecbRate int64) (penalties, indemnities decimal.Dec) {
-	day, ok := calendar.ParseDate(today)
-	if !ok {
-		return 0, 0
-	}
-	for _, d := range a.Documents {
-		if d.Status != Overdue {
-			continue
-		}
-		due, ok := calendar.ParseDate(d.DueDate)
-		if !ok {
-			continue
-		}
-		late := int64(day - due)
-		penalties += decimal.MulDiv(d.Balance, (ecbRate+PenaltyPoints)*late, 10000*365)
-		indemnities += Indemnity
-	}
-	return penalties, indemnities
-}

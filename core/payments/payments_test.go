@@ -411,20 +411,3 @@ func TestRemittance(t *testing.T) {
 		t.Fatalf("nine: %d %q", len(got), got)
 	}
 }
-
-// TestClaimable: 26,38 € due on 9 November, 23 days late on 2 December at
-// 2,15 % + 10 points: 26,38 × 12,15 % × 23 / 365 = 0,20 €, and 40 € of
-// indemnity; nothing for an invoice not yet due.
-func TestClaimable(t *testing.T) {
-	a := payments.Account{Documents: []payments.Document{
-		{Number: "FA-2026-000001", DueDate: "2026-11-09", Balance: 2638, Status: payments.Overdue},
-		{Number: "FA-2026-000002", DueDate: "2026-12-10", Balance: 4220, Status: payments.Open},
-		{Number: "AV-2026-000001", Status: payments.Imputed},
-	}}
-	if p, i := payments.Claimable(a, "2026-12-02", 215); p != 20 || i != 4000 {
-		t.Fatalf("penalties %v, indemnities %v", p, i)
-	}
-	if p, i := payments.Claimable(payments.Account{}, "2026-12-02", 215); p != 0 || i != 0 {
-		t.Fatal("an empty account")
-	}
-}
