@@ -31,6 +31,10 @@ type Profile struct {
 	Certification string `json:"certification"`
 	Legal         string `json:"legal"`
 
+	// IdentifierIssues are what is wrong with the SIRET and VAT number
+	// stored (User.IdentifierIssues): the owner's notice.
+	IdentifierIssues []IdentifierIssue `json:"identifierIssues" doc:"What is wrong with the SIRET or VAT number stored (accepted before they were checked), for the notice asking the owner to correct them; empty when nothing is. Trade goes on meanwhile"`
+
 	EmailConfirmed bool   `json:"emailConfirmed" doc:"Whether the login email is confirmed: documents and notifications go only to confirmed addresses"`
 	EmailPending   string `json:"emailPending,omitempty" doc:"A new login email waiting for its confirmation link"`
 	// Notifications are the user's choices of email notifications, filled
@@ -70,6 +74,8 @@ func (u User) Profile() Profile {
 		Longitude:     u.Longitude,
 		Certification: u.Certification,
 		Legal:         u.Legal,
+
+		IdentifierIssues: u.IdentifierIssues(),
 
 		EmailConfirmed: u.EmailConfirmed(),
 		Notifications:  []notify.Pref{},

@@ -92,6 +92,12 @@ func TestSeedIfEmpty(t *testing.T) {
 			if _, err := p.Normalize(u.Type); err != nil {
 				t.Errorf("%s: demo profile invalid: %v", u.Email, err)
 			}
+			// Its SIRET passes the Luhn key, its VAT number carries that
+			// SIREN and its key (issue 32).
+			if issues := u.IdentifierIssues(); len(issues) != 0 || !accounts.ValidSIRET(u.SIRET) ||
+				u.TVAIntracom != "" && !accounts.ValidVAT(u.TVAIntracom, u.SIRET) {
+				t.Errorf("%s: demo identifiers %q %q: %+v", u.Email, u.SIRET, u.TVAIntracom, issues)
+			}
 		}
 	})
 }
