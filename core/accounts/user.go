@@ -14,6 +14,7 @@ import (
 	"primeur/core"
 	"primeur/core/store"
 	"primeur/core/terms"
+	"primeur/core/vat"
 )
 
 // User types.
@@ -55,6 +56,9 @@ type User struct {
 	PaymentDays         int    `db:"payment_days"`
 	PaymentDiscount     int64  `db:"payment_discount"`
 	PaymentDiscountDays int    `db:"payment_discount_days"`
+	// VATRegime is a producer's VAT regime (core/vat): vat.Normal,
+	// vat.Franchise or vat.Flat; unused for a shop.
+	VATRegime string `db:"vat_regime"`
 	// CutoffOptOut is set when a producer turned off the reminder of the
 	// 25th (open needs of next month).
 	CutoffOptOut bool `db:"cutoff_optout"`
@@ -128,7 +132,7 @@ const userColumns = `id, type, email, email_key, name, password_hash, capital, b
 	longitude, lat_e6, lon_e6, certification, legal, delivery_days, email_accounting,
 	billing_address_line1, billing_address_line2, billing_address_line3,
 	billing_mandate_at, payment_basis, payment_days, payment_discount, payment_discount_days,
-	cutoff_optout, email_confirmed, accounting_confirmed, created_at, updated_at`
+	vat_regime, cutoff_optout, email_confirmed, accounting_confirmed, created_at, updated_at`
 
 // userColumnList is userColumns as a list, in the same order.
 var userColumnList = strings.Fields(strings.ReplaceAll(userColumns, ",", " "))
@@ -142,7 +146,7 @@ func (u *User) fields() []any {
 		&u.Longitude, &u.LatE6, &u.LonE6, &u.Certification, &u.Legal, &u.DeliveryDays, &u.EmailAccounting,
 		&u.BillingAddressLine1, &u.BillingAddressLine2, &u.BillingAddressLine3,
 		&u.BillingMandateAt, &u.PaymentBasis, &u.PaymentDays, &u.PaymentDiscount, &u.PaymentDiscountDays,
-		&u.CutoffOptOut, &u.EmailConfirmedKey, &u.AccountingConfirmedKey, &u.CreatedAt, &u.UpdatedAt}
+		&u.VATRegime, &u.CutoffOptOut, &u.EmailConfirmedKey, &u.AccountingConfirmedKey, &u.CreatedAt, &u.UpdatedAt}
 }
 
 // userColumnsOf is userColumns, each column prefixed with the table's
@@ -263,7 +267,7 @@ func Insert(ctx context.Context, q store.Q, u User) error {
 		 :longitude, :lat_e6, :lon_e6, :certification, :legal, :delivery_days, :email_accounting,
 		 :billing_address_line1, :billing_address_line2, :billing_address_line3,
 		 :billing_mandate_at, :payment_basis, :payment_days, :payment_discount, :payment_discount_days,
-		 :cutoff_optout, :email_confirmed, :accounting_confirmed, :created_at, :updated_at)`
+		 :vat_regime, :cutoff_optout, :email_confirmed, :accounting_confirmed, :created_at, :updated_at)`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		if store.IsUniqueViolation(err) {
 			return core.Refuse(core.ErrConflict, MsgEmailTaken)
@@ -278,6 +282,9 @@ func Insert(ctx context.Context, q store.Q, u User) error {
 func (u *User) completeRow() {
 	if u.PaymentBasis == "" {
 		u.setTerms(terms.Default())
+	}
+	if u.VATRegime == "" {
+		u.VATRegime = vat.Of(u.TVAIntracom)
 	}
 	if u.EmailConfirmedKey == "" {
 		u.EmailConfirmedKey = EmailKey(u.Email)
@@ -306,7 +313,7 @@ func InsertAll(ctx context.Context, q store.Q, us []User) error {
 			u.Longitude, nullable(u.LatE6), nullable(u.LonE6), u.Certification, u.Legal, u.DeliveryDays, u.EmailAccounting,
 			u.BillingAddressLine1, u.BillingAddressLine2, u.BillingAddressLine3,
 			mandate, u.PaymentBasis, u.PaymentDays, u.PaymentDiscount, u.PaymentDiscountDays,
-			u.CutoffOptOut, u.EmailConfirmedKey, u.AccountingConfirmedKey, u.CreatedAt, u.UpdatedAt})
+			u.VATRegime, u.CutoffOptOut, u.EmailConfirmedKey, u.AccountingConfirmedKey, u.CreatedAt, u.UpdatedAt})
 	})
 	if err != nil {
 		return fmt.Errorf("accounts: insert users: %w", err)

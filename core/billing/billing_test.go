@@ -224,7 +224,7 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 		review(t, db, w, o, pending, true, at(2026, 12, 2, 6, 0))
 		cs = credits(t, db, o)
 		if len(cs) != 2 || cs[1].Kind != billing.KindComplement || cs[1].Number != "FA-2026-000002" || cs[1].DeliveryID != pending ||
-			!slices.Equal(lines(cs[1]), []line{{3, 200, 180}}) || cs[1].DueDate != "2026-12-20" || cs[1].Refers.Number != inv.Number {
+			!slices.Equal(lines(cs[1]), []line{{3, 200, 180}}) || cs[1].DueDate != "2027-01-09" || cs[1].Refers.Number != inv.Number {
 			t.Fatalf("complementary invoice: %+v", cs)
 		}
 		// Settling again issues nothing; the invoice is unchanged.
@@ -364,7 +364,7 @@ func TestIssuedInvoiceNeverChanges(t *testing.T) {
 func TestExemptProducer(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
-		w.Exec(`UPDATE users SET tvaintracom = '' WHERE id = ?`, w.Farm.ID)
+		w.Exec(`UPDATE users SET tvaintracom = '', vat_regime = 'franchise' WHERE id = ?`, w.Farm.ID)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
 		w.Delivery(o, "2026-11-05", orders.Done, tradetest.L{Product: "tomate", Price: 333, Expected: 333})
 		if _, err := issueDue(db, at(2026, 12, 1, 6, 0)); err != nil {
@@ -383,14 +383,24 @@ func TestExemptProducer(t *testing.T) {
 }
 
 func TestWhatIsDue(t *testing.T) {
-	if got := billing.BillableBefore(at(2026, 12, 1, 5, 59), paris); got != "2026-11-01" {
-		t.Errorf("before 06:00: %s", got)
-	}
-	if got := billing.BillableBefore(at(2026, 12, 1, 6, 0), paris); got != "2026-12-01" {
-		t.Errorf("at 06:00: %s", got)
-	}
-	if got := billing.BillableBefore(time.Date(2027, 1, 1, 5, 30, 0, 0, time.UTC), paris); got != "2027-01-01" {
-		t.Errorf("05:30 UTC is 06:30 in Paris: %s", got)
+	// A month is billed on its last day from 21:00, Paris time.
+	for _, c := range []struct {
+		now  time.Time
+		want string
+	}{
+		{at(2026, 11, 30, 20, 59), "2026-11-01"},
+		{at(2026, 11, 30, 21, 0), "2026-12-01"},
+		{at(2026, 12, 1, 6, 0), "2026-12-01"},
+		{at(2026, 11, 15, 23, 0), "2026-11-01"},
+		{at(2027, 2, 28, 21, 0), "2027-03-01"},
+		{at(2028, 2, 28, 22, 0), "2028-02-01"}, // a leap year: the 29th is the last day
+		// 20:30 UTC on 31 December is 21:30 in Paris.
+		{time.Date(2026, 12, 31, 20, 30, 0, 0, time.UTC), "2027-01-01"},
+		{time.Date(2026, 12, 31, 19, 30, 0, 0, time.UTC), "2026-12-01"},
+	} {
+		if got := billing.BillableBefore(c.now, paris); got != c.want {
+			t.Errorf("%s: %s, want %s", c.now.In(paris), got, c.want)
+		}
 	}
 	// The due dates themselves: core/terms' TestDue.
 	if billing.Number(2026, 1) != "FA-2026-000001" || billing.NoteNumber(12) != "BL-000012" {
@@ -583,7 +593,17 @@ func TestLegalMention(t *testing.T) {
 		{"GAEC", "0", "GAEC"},
 		{"GAEC des Alpes", "30000", "GAEC des Alpes au capital de 30\u202f000\u00a0€"},
 		{"SAS", "1 000 000", "SAS au capital de 1 000 000"},
-		{"", "5000", "au capital de 5\u202f000\u00a0€"},
+		{"", "5000", ""}, // no form, no capital claimed
+		{"Entreprise individuelle", "1000", "Entreprise individuelle"},
+		{"EI - Jean Dupont", "1000", "EI - Jean Dupont"},
+		{"Exploitant agricole", "1000", "Exploitant agricole"},
+		{"Auto-entrepreneur", "1000", "Auto-entrepreneur"},
+		{"Entrepreneur individuel (micro)", "1000", "Entrepreneur individuel (micro)"},
+		{"Association loi 1901", "1000", "Association loi 1901"},
+		{"S.A.R.L.", "7500", "S.A.R.L. au capital de 7\u202f500\u00a0€"},
+		{"SCEA du Mont", "20000", "SCEA du Mont au capital de 20\u202f000\u00a0€"},
+		{"Société par actions simplifiée", "1000", "Société par actions simplifiée au capital de 1\u202f000\u00a0€"},
+		{"Exploitation agricole à responsabilité limitée", "7500", "Exploitation agricole à responsabilité limitée au capital de 7\u202f500\u00a0€"},
 		{"", "", ""},
 	} {
 		if got := billing.LegalMention(billing.Party{Legal: c.legal, Capital: c.capital}); got != c.want {
@@ -628,12 +648,14 @@ func TestProducerPaymentTerms(t *testing.T) {
 		pt := terms.Terms{Basis: terms.Month, Days: 5, Discount: 200, DiscountDays: 10}
 		if inv.DueDate != "2026-12-05" ||
 			!slices.Contains(inv.Terms, billing.Term{Subject: billing.SubjectPayment, Text: pt.Mention()}) ||
-			!slices.Contains(inv.Terms, billing.Term{Subject: facturx.NoteDiscount, Text: "Escompte de 2 % pour un paiement dans les 10 jours suivant la date d'émission."}) {
+			!slices.Contains(inv.Terms, billing.Term{Subject: facturx.NoteDiscount, Text: terms.DiscountMention(200, "2026-12-05")}) ||
+			inv.Discount != 200 || inv.DiscountUntil != "2026-12-05" {
 			t.Fatalf("invoice due %s, terms %+v", inv.DueDate, inv.Terms)
 		}
 		review(t, db, w, o, d, true, at(2026, 12, 2, 9, 0))
 		cs := credits(t, db, o)
-		if len(cs) != 1 || cs[0].Kind != billing.KindComplement || cs[0].DueDate != "2026-12-05" {
+		// Due as a delivery of its issue (2 December) would be: 5 January.
+		if len(cs) != 1 || cs[0].Kind != billing.KindComplement || cs[0].DueDate != "2027-01-05" || cs[0].Discount != 0 {
 			t.Fatalf("complementary invoice %+v", cs)
 		}
 	})

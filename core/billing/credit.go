@@ -52,20 +52,23 @@ type creditRow struct {
 	Kind       string `db:"kind"`
 	InvoiceID  string `db:"invoice_id"`
 	DeliveryID string `db:"delivery_id"`
+	PaymentID  string `db:"payment_id"`
 	RefNumber  string `db:"ref_number"`
 	RefDate    string `db:"ref_date"`
 }
 
 const creditColumns = `c.id, c.order_id, c.producer_id, c.distributor_id, c.month, c.year, c.seq, c.number, c.issued_at,
 	c.issue_date, c.due_date, c.seller, c.buyer, c.notes, c.vat_rate, c.vat_exempt, c.total_ht, c.total_vat, c.total_ttc,
-	c.terms, c.sent_at, c.kind, c.invoice_id, c.delivery_id, i.number AS ref_number, i.issue_date AS ref_date`
+	c.terms, c.vat_regime, c.discount, c.discount_until, c.sent_at, c.kind, c.invoice_id,
+	COALESCE(c.delivery_id, '') AS delivery_id, COALESCE(c.payment_id, '') AS payment_id,
+	i.number AS ref_number, i.issue_date AS ref_date`
 
 func (r creditRow) credit() (Invoice, error) {
 	inv, err := r.invoice()
 	if err != nil {
 		return inv, err
 	}
-	inv.Kind, inv.DeliveryID = r.Kind, r.DeliveryID
+	inv.Kind, inv.DeliveryID, inv.PaymentID = r.Kind, r.DeliveryID, r.PaymentID
 	inv.Refers = &Reference{InvoiceID: r.InvoiceID, Number: r.RefNumber, Date: r.RefDate}
 	return inv, nil
 }
@@ -283,15 +286,16 @@ func settlement(inv Invoice, pt terms.Terms, kind, deliveryID string, chrono int
 		DistributorID: inv.DistributorID, Month: inv.Month, Year: local.Year(), IssuedAt: now,
 		IssueDate: calendar.DateOf(local).String(), Seller: inv.Seller, Buyer: inv.Buyer,
 		Notes: []Note{{Chrono: chrono, Date: date}}, VATRate: inv.VATRate, VATExempt: inv.VATExempt,
-		Refers: &Reference{InvoiceID: inv.ID, Number: inv.Number, Date: inv.IssueDate},
+		VATRegime: inv.Regime(), Refers: &Reference{InvoiceID: inv.ID, Number: inv.Number, Date: inv.IssueDate},
 	}
-	if kind == KindCredit {
-		d.Terms = Terms(inv.Seller.Name, inv.VATExempt, pt, inv.Number)
-	} else {
-		// Due like the delivery it bills, and no earlier than its issue.
-		d.DueDate = max(pt.Due(date), d.IssueDate)
-		d.Terms = Terms(inv.Seller.Name, inv.VATExempt, pt, "")
+	if kind != KindCredit {
+		// A complementary invoice bills quantities agreed only when the
+		// claim was accepted, at its issue: it falls due as a delivery of
+		// its issue date would, never before it.
+		// No escompte: its credit note refers to a monthly invoice.
+		d.DueDate = pt.Due(d.IssueDate, d.IssueDate)
 	}
+	d.Terms = Terms(*d, pt)
 	return d
 }
 

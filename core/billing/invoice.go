@@ -9,37 +9,39 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/calendar"
+	"primeur/core/config"
 	"primeur/core/decimal"
 	"primeur/core/facturx"
+	"primeur/core/grammar"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/terms"
+	"primeur/core/vat"
 )
 
 // VATRate is the rate of food produce (art. 278-0 bis A CGI), in
 // hundredths of a percent: 550 is 5.5 %.
-const VATRate = 550
+const VATRate = vat.FoodRate
 
-// PaymentDays is the longest payment term art. L441-11 II 1° of the Code
-// de commerce allows for perishable food under a periodic invoice: 30 days
-// after the end of the décade (ten-day period) of delivery.
-const PaymentDays = 30
-
-// InvoiceHour is when, on the first day of a month, the previous month's
-// invoices are issued.
-const InvoiceHour = 6
+// InvoiceHour is when, on the last day of a month, that month's invoices
+// are issued: after its last deliveries are locked (delivery.lock is no
+// later, config.InvoiceHour), and dated within the month, as art. 289 I-3
+// CGI wants of a periodic invoice.
+const InvoiceHour = config.InvoiceHour
 
 // Legal texts printed on every invoice.
 const (
 	// VATExemptMention is the exact mention of the franchise en base.
-	VATExemptMention = "TVA non applicable, art. 293 B du CGI"
+	VATExemptMention = vat.FranchiseMention
 	// Operation is the category of the operation (decree 2022-1299).
 	Operation = "Catégorie de l'opération : livraison de biens."
 	// LatePenalty is the late-payment rate of art. L441-10 (the legal
@@ -63,7 +65,7 @@ func Mandate(producer string, credit bool) string {
 	if credit {
 		what = "Avoir émis"
 	}
-	return what + " par Primeur au nom et pour le compte de " + producer +
+	return what + " par Primeur au nom et pour le compte " + grammar.De(producer) +
 		", en vertu d'un mandat de facturation (art. 289 I-2 du CGI)."
 }
 
@@ -99,45 +101,94 @@ func (t *Term) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, (*plain)(t))
 }
 
-// Terms are the legal mentions of a producer's document under its payment
-// terms pt: the mandate, the operation, the VAT exemption when exempt, the
-// payment terms (pt's, or CreditTerms of the corrected invoice for a credit
-// note), the early-payment discount or its absence, the penalties and the
-// indemnity (BR-FR-05: AAB, PMD and PMT once each).
-func Terms(producer string, exempt bool, pt terms.Terms, credited string) []Term {
-	credit := credited != ""
-	ts := []Term{{facturx.NoteRegulatory, Mandate(producer, credit)}, {facturx.NoteGeneral, Operation}}
-	if exempt {
-		ts = append(ts, Term{facturx.NoteTax, VATExemptMention})
+// Terms are the legal mentions of a document d — an invoice, a
+// complementary invoice or a credit note, its Kind, Regime, Refers and
+// discount set — under its producer's payment terms pt: the mandate, the
+// operation, the VAT mention of a regime without VAT (vat.Mention), the
+// payment terms (pt's, or CreditTerms of the corrected invoice for a
+// credit note), the early-payment discount or its absence, the penalties
+// and the indemnity (BR-FR-05: AAB, PMD and PMT once each).
+func Terms(d Invoice, pt terms.Terms) []Term {
+	credit := IsCredit(d.Kind)
+	ts := []Term{{facturx.NoteRegulatory, Mandate(d.Seller.Name, credit)}, {facturx.NoteGeneral, Operation}}
+	if m := vat.Mention(d.Regime()); m != "" {
+		ts = append(ts, Term{facturx.NoteTax, m})
 	}
 	payment := pt.Mention()
-	if credit {
-		payment = CreditTerms(credited)
+	switch {
+	case d.Kind == KindDiscount && d.Refers != nil:
+		payment = DiscountTerms(d.Refers.Number)
+	case credit && d.Refers != nil:
+		payment = CreditTerms(d.Refers.Number)
 	}
-	return append(ts, Term{SubjectPayment, payment}, Term{facturx.NoteDiscount, pt.DiscountMention()},
+	discount, until := d.Discount, d.DiscountUntil
+	if credit {
+		discount, until = 0, "" // a credit note is not paid: no escompte
+	}
+	return append(ts, Term{SubjectPayment, payment}, Term{facturx.NoteDiscount, terms.DiscountMention(discount, until)},
 		Term{facturx.NotePenalty, LatePenalty}, Term{facturx.NoteRecovery, RecoveryIndemnity})
 }
 
-// withoutCapital are the legal forms that have no share capital: the sole
-// trader in its variants. Any other form prints the capital it was given.
-var withoutCapital = map[string]bool{
-	"ei": true, "eirl": true, "entreprise individuelle": true, "micro-entreprise": true, "micro entreprise": true,
-	"microentreprise": true, "micro": true, "auto-entrepreneur": true, "auto entrepreneur": true, "ae": true,
-	"entrepreneur individuel": true, "exploitant agricole": true, "exploitation individuelle": true,
+// capitalForms are the legal forms that have a share capital, as words of
+// the form entered ("SARL", "S.A.S.", "Société par actions simplifiée"…,
+// compared without dots, accents or case): companies and farming
+// companies. Any other form — a sole trader (EI, EIRL, micro-entreprise,
+// exploitant agricole…), an association, a form not recognised — is
+// printed without a capital, so that no capital is ever claimed for a
+// business that has none.
+var capitalForms = map[string]bool{
+	"sarl": true, "eurl": true, "sas": true, "sasu": true, "sa": true, "sca": true, "scs": true, "snc": true,
+	"selarl": true, "selas": true, "selafa": true, "selca": true, "sci": true, "scop": true, "scic": true,
+	"earl": true, "gaec": true, "scea": true, "sica": true, "gfa": true, "sarlu": true, "sel": true,
+	"société à responsabilité limitée": true, "société par actions simplifiée": true, "société anonyme": true,
+	"exploitation agricole à responsabilité limitée": true, "groupement agricole d'exploitation en commun": true,
+	"société civile d'exploitation agricole": true, "société en nom collectif": true, "société coopérative": true,
+	"entreprise unipersonnelle à responsabilité limitée": true, "société coopérative agricole": true,
+	"société par actions simplifiée unipersonnelle": true,
+}
+
+// soleTrader are words that make a form a sole trader's whatever else it
+// says ("EI — SARL en cours", "Micro-entreprise (SAS à venir)").
+var soleTrader = []string{"ei", "eirl", "micro", "entreprise individuelle", "entrepreneur individuel",
+	"auto-entrepreneur", "auto entrepreneur", "autoentrepreneur", "micro-entreprise", "microentreprise",
+	"exploitant individuel", "exploitation individuelle", "exploitant agricole"}
+
+// hasCapital reports whether a legal form as entered has a share capital.
+func hasCapital(form string) bool {
+	f := strings.ToLower(strings.ReplaceAll(form, ".", ""))
+	words := strings.FieldsFunc(f, func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '-' && r != '\''
+	})
+	phrase := strings.Join(words, " ")
+	for _, w := range soleTrader {
+		if slices.Contains(words, w) || (strings.Contains(w, " ") && strings.Contains(phrase, w)) {
+			return false
+		}
+	}
+	for _, w := range words {
+		if capitalForms[w] {
+			return true
+		}
+	}
+	for k := range capitalForms {
+		if strings.Contains(k, " ") && strings.Contains(phrase, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // LegalMention is a party's legal form with its capital, as printed once:
-// "EARL au capital de 15 000 €". The capital is left out for a form that
-// has none (EI, micro-entreprise…), when it is zero, and when the form
-// as entered already states it.
+// "EARL au capital de 15 000 €". The capital is printed only for a form
+// that has one (hasCapital), when it is not zero and the form as entered
+// does not already state it.
 func LegalMention(p Party) string {
 	form := strings.TrimSpace(p.Legal)
 	capital := strings.TrimSpace(p.Capital)
-	key := strings.ToLower(strings.Trim(strings.Fields(form + " x")[0], ".,"))
 	switch {
 	case capital == "" || strings.Trim(capital, "0 ") == "":
 		return form
-	case withoutCapital[strings.ToLower(form)] || withoutCapital[key]:
+	case !hasCapital(form):
 		return form
 	case strings.Contains(strings.ToLower(form), "capital"):
 		return form
@@ -265,9 +316,19 @@ type Invoice struct {
 	Seller    Party
 	Buyer     Party
 	Notes     []Note
-	// VATRate is in hundredths of a percent; 0 with VATExempt.
+	// VATRate is in hundredths of a percent; 0 with VATExempt, which is
+	// set for every regime without VAT (VATRegime).
 	VATRate   int64
 	VATExempt bool
+	// VATRegime is the seller's VAT regime when it was issued (core/vat).
+	VATRegime string
+	// Discount is the escompte's rate in hundredths of a percent for a
+	// payment received by DiscountUntil ("YYYY-MM-DD"); 0 and "" for none.
+	// A KindDiscount credit note carries the rate it granted.
+	Discount      int64
+	DiscountUntil string
+	// PaymentID is the payment that earned a KindDiscount credit note.
+	PaymentID string
 	TotalHT   decimal.Dec
 	TotalVAT  decimal.Dec
 	TotalTTC  decimal.Dec
@@ -276,6 +337,22 @@ type Invoice struct {
 	SentAt *time.Time
 	Lines  []Line
 }
+
+// Regime is the document's VAT regime: as stored, or, for a document
+// built without one, the franchise when it is exempt.
+func (inv Invoice) Regime() string {
+	switch {
+	case inv.VATRegime != "":
+		return inv.VATRegime
+	case inv.VATExempt:
+		return vat.Franchise
+	}
+	return vat.Normal
+}
+
+// IsCredit reports whether a kind of document is a credit note — of a
+// claim or of an escompte —, which reduces the invoice it refers to.
+func IsCredit(kind string) bool { return kind == KindCredit || kind == KindDiscount }
 
 // Number formats an invoice number: FA-2026-000001.
 func Number(year int, seq int64) string { return fmt.Sprintf("FA-%d-%06d", year, seq) }
@@ -299,14 +376,20 @@ func VAT(ht decimal.Dec, rate int64) decimal.Dec {
 }
 
 // BillableBefore is the first month whose invoices are not yet due at now:
-// month M is billed from the 1st of M+1 at InvoiceHour.
+// month M is billed from its last day at InvoiceHour.
 func BillableBefore(now time.Time, loc *time.Location) string {
 	t := now.In(loc)
 	m := calendar.MonthOf(t)
-	if t.Before(m.First().At(InvoiceHour*time.Hour, loc)) {
-		m = m.AddMonths(-1)
+	if !t.Before(IssueTime(m, loc)) {
+		m = m.AddMonths(1)
 	}
 	return m.String()
+}
+
+// IssueTime is when the invoices of month m are issued: its last day at
+// InvoiceHour, in the business time zone loc.
+func IssueTime(m calendar.Month, loc *time.Location) time.Time {
+	return m.Last().At(InvoiceHour*time.Hour, loc)
 }
 
 type row struct {
@@ -330,18 +413,23 @@ type row struct {
 	TotalVAT      int64  `db:"total_vat"`
 	TotalTTC      int64  `db:"total_ttc"`
 	Terms         string `db:"terms"`
+	VATRegime     string `db:"vat_regime"`
+	Discount      int64  `db:"discount"`
+	DiscountUntil string `db:"discount_until"`
 	SentAt        *int64 `db:"sent_at"`
 }
 
 const columns = `id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at, issue_date,
-	due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms, sent_at`
+	due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms, vat_regime, discount,
+	discount_until, sent_at`
 
 func (r row) invoice() (Invoice, error) {
 	inv := Invoice{
 		ID: r.ID, OrderID: r.OrderID, ProducerID: r.ProducerID, DistributorID: r.DistributorID, Month: r.Month,
 		Year: r.Year, Seq: r.Seq, Number: r.Number, IssuedAt: time.UnixMilli(r.IssuedAt), IssueDate: r.IssueDate,
 		DueDate: r.DueDate, VATRate: r.VATRate, VATExempt: r.VATExempt, TotalHT: decimal.Dec(r.TotalHT),
-		TotalVAT: decimal.Dec(r.TotalVAT), TotalTTC: decimal.Dec(r.TotalTTC),
+		TotalVAT: decimal.Dec(r.TotalVAT), TotalTTC: decimal.Dec(r.TotalTTC), VATRegime: r.VATRegime,
+		Discount: r.Discount, DiscountUntil: r.DiscountUntil,
 	}
 	if r.SentAt != nil {
 		t := time.UnixMilli(*r.SentAt)
@@ -491,7 +579,11 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		return inv, err
 	}
 	inv.Seller, inv.Buyer = PartyOf(producer), PartyOf(shop)
-	inv.VATExempt = strings.TrimSpace(producer.TVAIntracom) == ""
+	inv.VATRegime = producer.VATRegime
+	if !vat.Valid(inv.VATRegime) {
+		inv.VATRegime = vat.Of(strings.TrimSpace(producer.TVAIntracom))
+	}
+	inv.VATExempt = vat.Exempt(inv.VATRegime)
 	if !inv.VATExempt {
 		inv.VATRate = VATRate
 	}
@@ -543,8 +635,12 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	inv.TotalVAT = VAT(inv.TotalHT, inv.VATRate)
 	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
 	pt := producer.Terms()
-	inv.DueDate = pt.Due(first)
-	inv.Terms = Terms(producer.Name, inv.VATExempt, pt, "")
+	inv.DueDate = pt.Due(first, inv.IssueDate)
+	inv.Discount, inv.DiscountUntil = pt.Discount, pt.DiscountUntil(inv.IssueDate, inv.DueDate)
+	if inv.DiscountUntil == "" {
+		inv.Discount = 0
+	}
+	inv.Terms = Terms(inv, pt)
 	return inv, nil
 }
 
@@ -571,7 +667,7 @@ func insertDocument(ctx context.Context, q store.Q, table, linesTable, fk string
 	args = append(args, inv.ID, inv.OrderID, inv.ProducerID, inv.DistributorID, inv.Month, inv.Year, inv.Seq, inv.Number,
 		inv.IssuedAt.UnixMilli(), inv.IssueDate, inv.DueDate, enc(inv.Seller), enc(inv.Buyer), enc(inv.Notes),
 		inv.VATRate, inv.VATExempt, int64(inv.TotalHT), int64(inv.TotalVAT), int64(inv.TotalTTC), enc(inv.Terms),
-		accounts.EmailKey(inv.Seller.Email), accounts.EmailKey(inv.Buyer.Email), accounts.EmailKey(inv.Buyer.EmailAccounting))
+		inv.Regime(), inv.Discount, inv.DiscountUntil, accounts.EmailKey(inv.Seller.Email), accounts.EmailKey(inv.Buyer.Email), accounts.EmailKey(inv.Buyer.EmailAccounting))
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
 	if _, err := store.Exec(ctx, q, `INSERT INTO `+table+` (`+strings.Join(names, ", ")+`) VALUES (`+marks+`)`, args...); err != nil {
 		return fmt.Errorf("billing: insert %s %s: %w", table, inv.Number, err)

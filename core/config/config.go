@@ -348,6 +348,10 @@ func (c *Config) validateMail() error {
 		return fmt.Errorf("config: %s %q must be a time of day HH:MM", KeyDeliveryLock, c.Delivery.Lock)
 	}
 	c.Delivery.LockAt = time.Duration(lock.Hour())*time.Hour + time.Duration(lock.Minute())*time.Minute
+	if c.Delivery.LockAt > InvoiceHour*time.Hour {
+		return fmt.Errorf("config: %s %q must be no later than %d:00: the month's invoices are issued then on its last day, once its deliveries are locked",
+			KeyDeliveryLock, c.Delivery.Lock, InvoiceHour)
+	}
 	d, err := time.ParseDuration(c.Claims.AutovalidateAfter)
 	if err != nil || d <= 0 {
 		return fmt.Errorf("config: %s %q must be a positive duration (48h, 90m…)", KeyClaimsAutovalidateAfter, c.Claims.AutovalidateAfter)
@@ -390,3 +394,8 @@ func (c *Config) OutboxDir() string {
 func (c *Config) SQLitePath() string {
 	return filepath.Join(c.DataDir, "primeur.db")
 }
+
+// InvoiceHour is when, on the last day of a month, the invoices job issues
+// that month's invoices (billing.InvoiceHour): delivery.lock may be no
+// later, so that the month's last deliveries are locked by then.
+const InvoiceHour = 21

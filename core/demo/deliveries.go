@@ -75,8 +75,9 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 		return fmt.Errorf("demo: notes sent: %w", err)
 	}
 
-	// The invoices of the months over, each issued and emailed on the 1st
-	// of the next month at 06:00, oldest first so that numbers follow time.
+	// The invoices of the months over, each issued and emailed on the
+	// month's last day at billing.InvoiceHour, oldest first so that numbers
+	// follow time.
 	ids, err := billing.Due(ctx, tx, w.Now, rules.Location)
 	if err != nil {
 		return err
@@ -90,7 +91,7 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 		if !ok {
 			return fmt.Errorf("demo: order %s: month %q", id, key)
 		}
-		at := m.AddMonths(1).First().At(billing.InvoiceHour*time.Hour, rules.Location)
+		at := billing.IssueTime(m, rules.Location)
 		inv, err := billing.Issue(ctx, tx, id, at, rules.Location)
 		if err != nil {
 			return fmt.Errorf("demo: invoice of %s: %w", id, err)

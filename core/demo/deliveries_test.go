@@ -44,7 +44,7 @@ func TestSeedDeliveries(t *testing.T) {
 			t.Fatalf("this month's claim: %+v %+v", got.Delivery, got.Lines)
 		}
 		inv, err := billing.ForOrder(ctx, db, october)
-		if err != nil || inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-11-01" || inv.SentAt == nil || inv.TotalHT != 3*3000 {
+		if err != nil || inv.Number != "FA-2026-000001" || inv.IssueDate != "2026-10-31" || inv.SentAt == nil || inv.TotalHT != 3*3000 {
 			t.Fatalf("October's invoice: %+v, %v", inv, err)
 		}
 		// Its accepted claim is settled by a credit note of 1 kg.

@@ -23,8 +23,8 @@ func benchInvoice() billing.Invoice {
 	}
 	inv := billing.Invoice{ID: "i", OrderID: "order-1", Month: "2026-11-01", Year: 2026, Seq: 1, Number: "FA-2026-000001",
 		IssuedAt: time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC), IssueDate: "2026-12-01", DueDate: "2026-12-10",
-		Seller: party("Ferme 1", "12345678900012"), Buyer: party("Magasin 1", "98765432100021"), VATRate: billing.VATRate,
-		Terms: billing.Terms("Ferme 1", false, terms.Default(), "")}
+		Seller: party("Ferme 1", "12345678900012"), Buyer: party("Magasin 1", "98765432100021"), VATRate: billing.VATRate}
+	inv.Terms = billing.Terms(inv, terms.Default())
 	for d := range 4 {
 		date := fmt.Sprintf("2026-11-%02d", 3+7*d)
 		inv.Notes = append(inv.Notes, billing.Note{Chrono: int64(d + 1), Date: date})

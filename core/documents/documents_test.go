@@ -26,6 +26,7 @@ import (
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/trade/tradetest"
+	"primeur/core/vat"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -257,7 +258,7 @@ func TestInvoiceWithoutVATOverSeveralPages(t *testing.T) {
 	db := storetest.SQLite(t)
 	w := tradetest.New(t, db)
 	farm := w.User(accounts.User{Type: accounts.Producer, Email: "micro@ferme.fr", Name: "Micro-ferme Le Potager", Legal: "EI",
-		AddressLine1: "Chemin du Lac", AddressLine2: "74290 Talloires", SIRET: "11122233300044",
+		VATRegime: vat.Franchise, AddressLine1: "Chemin du Lac", AddressLine2: "74290 Talloires", SIRET: "11122233300044",
 		IBAN: "FR7610000000000000000000001", BIC: "CCBPFRPPXXX"})
 	shop := w.User(accounts.User{Type: accounts.Distributor, Email: "primeur@ville.fr", Name: "Le Primeur de la Ville",
 		AddressLine1: "1 rue Royale", AddressLine2: "74000 Annecy"})
@@ -424,7 +425,7 @@ func TestCreditNoteMentions(t *testing.T) {
 	text := render(t, credit)
 	mustContain(t, text,
 		"Avoir", "AV-2026-000001", "Date d'émission : 1er décembre 2026", "Facture corrigée : "+inv.Number+" du 1er décembre 2026",
-		"Réclamation acceptée sur le bon de livraison : BL-000001 du 19 novembre 2026",
+		"Bon de livraison corrigé : BL-000001 du 19 novembre 2026", "Motif : réfaction pour défaut de qualité",
 		"Vendeur", "EARL au capital de 15 000 €", "SIREN : 123456789 — SIRET : 12345678900012",
 		"Acheteur", "SIREN : 987654321 — SIRET : 98765432100021",
 		"Tomate", "2,50", "5,5 %", "6,25 €", "Total HT", "TVA 5,5 %", "0,34 €", "Total TTC — montant de l'avoir", "6,59 €",

@@ -8,7 +8,9 @@ import (
 	"primeur/core/billing"
 	"primeur/core/calendar"
 	"primeur/core/facturx"
+	"primeur/core/grammar"
 	"primeur/core/printable"
+	"primeur/core/vat"
 )
 
 // InvoiceFileName is the file name of an invoice or credit note:
@@ -58,7 +60,7 @@ func shipTo(p billing.Party) []string {
 // title is how a document calls itself.
 func title(inv billing.Invoice) string {
 	switch inv.Kind {
-	case billing.KindCredit:
+	case billing.KindCredit, billing.KindDiscount:
 		return "Avoir"
 	case billing.KindComplement:
 		return "Facture complémentaire"
@@ -74,11 +76,12 @@ func title(inv billing.Invoice) string {
 // mandatory): its document is a PDF/A-3b without XML, and says so.
 func Invoice(inv billing.Invoice) ([]byte, error) {
 	name := title(inv)
-	issued := " émise au nom de "
-	if inv.Kind == billing.KindCredit {
-		issued = " émis au nom de "
+	credit := billing.IsCredit(inv.Kind)
+	issued := " émise au nom "
+	if credit {
+		issued = " émis au nom "
 	}
-	d := newDoc(name+" "+inv.Number, "Primeur — "+strings.ToLower(name)+" "+inv.Number+issued+inv.Seller.Name, inv.IssuedAt)
+	d := newDoc(name+" "+inv.Number, "Primeur — "+strings.ToLower(name)+" "+inv.Number+issued+grammar.De(printable.Line(inv.Seller.Name)), inv.IssuedAt)
 	d.title(name, inv.Number)
 
 	d.field("Date d'émission", Day(inv.IssueDate))
@@ -103,8 +106,11 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 		notes[i] = billing.NoteNumber(n.Chrono) + " du " + Day(n.Date)
 	}
 	label := "Bons de livraison"
-	if inv.Kind == billing.KindCredit || inv.Kind == billing.KindComplement {
-		label = "Réclamation acceptée sur le bon de livraison"
+	switch inv.Kind {
+	case billing.KindCredit, billing.KindComplement:
+		label = "Bon de livraison corrigé"
+	case billing.KindDiscount:
+		label = "Bons de livraison de la facture"
 	}
 	d.field(label, strings.Join(notes, ", "))
 
@@ -119,19 +125,23 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 	}
 	rows := make([][]string, len(inv.Lines))
 	for i, l := range inv.Lines {
-		rows[i] = []string{billing.NoteNumber(l.Chrono), ShortDay(l.Date), l.Product,
+		rows[i] = []string{lineNote(l), ShortDay(l.Date), l.Product,
 			Quantity(l.Quantity, l.Unit), UnitLabel(l.Unit), Euros(l.Price), rate, Euros(l.Amount)}
 	}
 	d.table(cols, rows)
+	drawMotives(d, inv)
 
 	d.ln(2)
 	d.total("Total HT", Euros(inv.TotalHT), false)
-	if inv.VATExempt {
+	switch {
+	case inv.Regime() == vat.Flat:
+		d.total("TVA", "non applicable (remboursement forfaitaire agricole)", false)
+	case inv.VATExempt:
 		d.total("TVA", "non applicable", false)
-	} else {
+	default:
 		d.total("TVA "+Percent(inv.VATRate), Euros(inv.TotalVAT), false)
 	}
-	if inv.Kind == billing.KindCredit {
+	if credit {
 		d.total("Total TTC — montant de l'avoir", Euros(inv.TotalTTC), true)
 	} else {
 		d.total("Total TTC — net à payer", Euros(inv.TotalTTC), true)
@@ -139,9 +149,12 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 	d.ln(3)
 
 	d.heading("Règlement")
-	if inv.Kind == billing.KindCredit {
+	switch {
+	case inv.Kind == billing.KindDiscount:
+		d.field("Imputation", "déduit du règlement de la facture "+inv.Refers.Number+", payée dans le délai de l'escompte")
+	case credit:
 		d.field("Imputation", "à déduire du règlement de la facture "+inv.Refers.Number)
-	} else {
+	default:
 		d.field("Échéance", Day(inv.DueDate))
 		d.field("Virement", "IBAN "+orUnset(IBAN(inv.Seller.IBAN))+" — BIC "+orUnset(inv.Seller.BIC)+" — titulaire "+inv.Seller.Name)
 	}
@@ -173,7 +186,13 @@ func InvoiceXML(inv billing.Invoice) ([]byte, error) {
 func facturXDocument(inv billing.Invoice) facturx.Document {
 	category, rate := facturx.Standard, inv.VATRate
 	tax := facturx.Tax{Category: category, Rate: rate, Basis: facturx.Cents(inv.TotalHT), Amount: facturx.Cents(inv.TotalVAT)}
-	if inv.VATExempt {
+	switch inv.Regime() {
+	case vat.Flat:
+		// Not subject to VAT (category O): no rate, and neither party's
+		// VAT number (BR-O-02).
+		category, rate = facturx.NotSubject, 0
+		tax = facturx.Tax{Category: category, Basis: facturx.Cents(inv.TotalHT), ExemptionReason: vat.FlatReason}
+	case vat.Franchise:
 		category, rate = facturx.Exempt, 0
 		tax = facturx.Tax{Category: category, Basis: facturx.Cents(inv.TotalHT), ExemptionCode: facturx.FranchiseCode,
 			ExemptionReason: billing.VATExemptMention}
@@ -186,7 +205,10 @@ func facturXDocument(inv billing.Invoice) facturx.Document {
 		IBAN: strings.ReplaceAll(inv.Seller.IBAN, " ", ""), BIC: inv.Seller.BIC,
 	}
 	doc.Seller.Legal = billing.LegalMention(inv.Seller)
-	if inv.Kind == billing.KindCredit {
+	if category == facturx.NotSubject {
+		doc.Seller.VAT, doc.Buyer.VAT = "", ""
+	}
+	if billing.IsCredit(inv.Kind) {
 		doc.Type, doc.IBAN, doc.BIC = facturx.TypeCreditNote, "", ""
 	}
 	if inv.Refers != nil {
@@ -217,13 +239,27 @@ func facturXDocument(inv billing.Invoice) facturx.Document {
 		if l.Unit == "kg" {
 			unit = facturx.UnitKilogram
 		}
+		note := ""
+		if l.Chrono != 0 {
+			note = billing.NoteNumber(l.Chrono) + " du " + l.Date
+		}
 		doc.Lines = append(doc.Lines, facturx.Line{
-			ID: strconv.Itoa(l.Position), Note: billing.NoteNumber(l.Chrono) + " du " + l.Date, Name: printable.Line(l.Product),
+			ID: strconv.Itoa(l.Position), Note: note, Name: printable.Line(l.Product),
 			Quantity: facturx.Hundredths(l.Quantity), Unit: unit, Price: facturx.Cents(l.Price), Amount: facturx.Cents(l.Amount),
 			Category: category, Rate: rate, Date: l.Date,
 		})
 	}
+	xmlMotives(&doc, inv)
 	return doc
+}
+
+// lineNote is the delivery note a line bills, "—" for a line of none (an
+// escompte's credit note).
+func lineNote(l billing.Line) string {
+	if l.Chrono == 0 {
+		return "—"
+	}
+	return billing.NoteNumber(l.Chrono)
 }
 
 // xmlParty is a party as the XML names it.

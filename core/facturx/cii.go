@@ -94,7 +94,7 @@ type ciiTax struct {
 	Basis       string `xml:"ram:BasisAmount,omitempty"`
 	Category    string `xml:"ram:CategoryCode"`
 	ReasonCode  string `xml:"ram:ExemptionReasonCode,omitempty"`
-	RatePercent string `xml:"ram:RateApplicablePercent"`
+	RatePercent string `xml:"ram:RateApplicablePercent,omitempty"`
 }
 
 type ciiPeriod struct {
@@ -221,7 +221,7 @@ func cii(d Document) ciiRoot {
 		x.Agreement.NetPrice.Amount = amount(l.Price)
 		x.Delivery.Quantity.Unit = l.Unit
 		x.Delivery.Quantity.Value = quantity(l.Quantity)
-		x.Settlement.Tax = ciiTax{TypeCode: "VAT", Category: l.Category, RatePercent: rate(l.Rate)}
+		x.Settlement.Tax = ciiTax{TypeCode: "VAT", Category: l.Category, RatePercent: categoryRate(l.Category, l.Rate)}
 		if l.Date != "" {
 			x.Settlement.Period = &ciiPeriod{Start: day(l.Date), End: day(l.Date)}
 		}
@@ -255,7 +255,7 @@ func cii(d Document) ciiRoot {
 	for _, x := range d.Taxes {
 		s.Taxes = append(s.Taxes, ciiTax{
 			Calculated: amount(x.Amount), TypeCode: "VAT", Reason: clean(x.ExemptionReason), Basis: amount(x.Basis),
-			Category: x.Category, ReasonCode: x.ExemptionCode, RatePercent: rate(x.Rate),
+			Category: x.Category, ReasonCode: x.ExemptionCode, RatePercent: categoryRate(x.Category, x.Rate),
 		})
 	}
 	if d.PeriodStart != "" && d.PeriodEnd != "" {

@@ -48,6 +48,11 @@ const (
 	Standard = "S"
 	// Exempt is a supply exempt from VAT: the franchise en base.
 	Exempt = "E"
+	// NotSubject is a supply not subject to VAT ("O"): a farmer under the
+	// agricultural flat-rate refund, not liable to VAT. It states no rate
+	// (BR-O-05, BR-O-09) and the document names neither party's VAT number
+	// (BR-O-02).
+	NotSubject = "O"
 )
 
 // FranchiseCode is the exemption reason code of the franchise en base
@@ -242,6 +247,10 @@ func Check(d Document) error {
 		if t.Category == Exempt && (t.Amount != 0 || t.ExemptionCode == "") {
 			bad("exempt VAT with an amount or no reason")
 		}
+		if t.Category == NotSubject && (t.Amount != 0 || t.Rate != 0 || t.ExemptionReason == "" ||
+			d.Seller.VAT != "" || d.Buyer.VAT != "") {
+			bad("VAT not subject with an amount, a rate, no reason or a VAT number")
+		}
 		vat += t.Amount
 	}
 	if len(basis) > 0 {
@@ -288,6 +297,15 @@ func quantity(q Hundredths) string { return amount(Cents(q)) }
 
 // rate writes a rate in hundredths of a percent: 550 is "5.50".
 func rate(r int64) string { return amount(Cents(r)) }
+
+// categoryRate is the rate a category states: none when not subject to
+// VAT.
+func categoryRate(category string, r int64) string {
+	if category == NotSubject {
+		return ""
+	}
+	return rate(r)
+}
 
 // date102 writes a date in format 102: "20261201".
 func date102(s string) string { return strings.ReplaceAll(s, "-", "") }

@@ -37,6 +37,7 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/billing"
+	"primeur/core/calendar"
 	"primeur/core/config"
 	"primeur/core/cutoff"
 	"primeur/core/delivery"
@@ -67,6 +68,10 @@ type Env struct {
 	// Render renders the documents emailed; its zero value renders with
 	// core/documents.
 	Render Renderers
+	// Rates are the ECB's rates per semester the reminders state the
+	// late-payment rate of (payments.ecb-rates); the zero value knows the
+	// rates known to Primeur.
+	Rates config.ECBRates
 }
 
 // Renderers render the documents the jobs email. A nil field renders with
@@ -103,7 +108,8 @@ func EnvOf(cfg *config.Config, db *store.DB, log *slog.Logger) Env {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return Env{DB: db, Mail: mail.New(cfg), Rules: delivery.RulesOf(cfg), Log: log, BaseURL: cfg.SiteURL(), Clock: time.Now}
+	return Env{DB: db, Mail: mail.New(cfg), Rules: delivery.RulesOf(cfg), Log: log, BaseURL: cfg.SiteURL(), Clock: time.Now,
+		Rates: cfg.Payments.Rates}
 }
 
 // Count is one figure of a report.
@@ -199,8 +205,8 @@ var All = []Job{
 	},
 	{
 		Name:     "invoices",
-		Summary:  "émet et envoie la facture de chaque commande du mois écoulé ayant des livraisons effectuées",
-		Schedule: Daily(billing.InvoiceHour, 0).Noting("le 1er : le mois écoulé ; ensuite, les avoirs des réclamations acceptées depuis"),
+		Summary:  "émet et envoie la facture de chaque commande du mois ayant des livraisons effectuées, le dernier jour du mois une fois ses livraisons verrouillées",
+		Schedule: Daily(billing.InvoiceHour, 0).Noting("le dernier jour du mois : les factures du mois ; les autres jours, les avoirs des réclamations acceptées depuis et les commandes en retard"),
 		Run:      Invoices,
 	},
 	{
@@ -270,9 +276,16 @@ func Purge(ctx context.Context, env Env, now time.Time) (Report, error) {
 
 // Reminders creates the reminders due today (payments.CreateReminders:
 // the day after a due date, then 15 days after; once per document and
-// step across replicas) and emails them with the claim-then-send protocol.
+// step across replicas) and emails them with the claim-then-send protocol
+// — on French working days only (payments.RemindOn): on another day it
+// does nothing, and the next working day's run catches up.
 func Reminders(ctx context.Context, env Env, now time.Time) (Report, error) {
 	var r Report
+	if day, ok := calendar.ParseDate(env.Rules.Today(now)); !ok || !payments.RemindOn(day) {
+		r.add(RemindersCreated, 0)
+		r.add(RemindersSent, 0)
+		return r, nil
+	}
 	created, err := payments.CreateReminders(ctx, env.DB, now, env.Rules.Today(now))
 	r.add(RemindersCreated, len(created))
 	if err != nil {

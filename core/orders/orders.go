@@ -121,8 +121,8 @@ type InvoiceRef struct {
 type CreditRef struct {
 	ID         string `json:"_id" db:"id"`
 	Number     string `json:"number" example:"AV-2026-000001" db:"number"`
-	Kind       string `json:"kind" enum:"credit,complement" db:"kind"`
-	DeliveryID string `json:"deliveryId" db:"delivery_id"`
+	Kind       string `json:"kind" enum:"credit,complement,discount" doc:"credit: a claim's credit note; complement: a complementary invoice; discount: an escompte's credit note (no delivery)" db:"kind"`
+	DeliveryID string `json:"deliveryId" doc:"the delivery whose claim it settles; empty for an escompte's credit note" db:"delivery_id"`
 	IssuedAt   string `json:"issuedAt" doc:"RFC 3339" db:"-"`
 	OrderID    string `json:"-" db:"order_id"`
 	Issued     int64  `json:"-" db:"issued_at"`
@@ -245,7 +245,7 @@ func load(ctx context.Context, q store.Q, f Filter, cols columns) ([]Full, error
 	}
 	if len(is) > 0 {
 		var cs []CreditRef
-		if err := store.SelectIn(ctx, q, &cs, `SELECT c.id, c.order_id, c.number, c.kind, c.delivery_id, c.issued_at
+		if err := store.SelectIn(ctx, q, &cs, `SELECT c.id, c.order_id, c.number, c.kind, COALESCE(c.delivery_id, '') AS delivery_id, c.issued_at
 			FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args...); err != nil {
 			return nil, fmt.Errorf("orders: load credit notes: %w", err)
 		}

@@ -138,7 +138,7 @@ func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *s
 		return vs, nil
 	}
 	var c CreditRef
-	err = store.Each(ctx, q, `SELECT c.id, c.order_id, c.number, c.kind, c.delivery_id, c.issued_at
+	err = store.Each(ctx, q, `SELECT c.id, c.order_id, c.number, c.kind, COALESCE(c.delivery_id, '') AS delivery_id, c.issued_at
 		FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args,
 		[]any{&c.ID, &c.OrderID, &c.Number, &c.Kind, &c.DeliveryID, (*store.Int64)(&c.Issued)}, func() {
 			if at, ok := orderAt[c.OrderID]; ok && vs[at].Invoice != nil {

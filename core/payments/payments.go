@@ -76,6 +76,8 @@ const (
 	MsgDocumentPay = "Seules des factures restant à payer peuvent être réglées."
 	MsgNotDeclared = "Ce paiement n'attend pas de confirmation."
 	MsgNotRecorded = "Seul un paiement enregistré peut être annulé."
+	// MsgDiscountUndo names the escompte's credit note the payment earned.
+	MsgDiscountUndo = "Ce paiement a donné droit à l'escompte pour paiement anticipé (avoir %s) : il ne peut plus être annulé."
 )
 
 // Input is a payment as its author enters it. Documents, when given, are
@@ -138,6 +140,12 @@ type Document struct {
 	// Refers is the number of the invoice a credit note or complementary
 	// invoice corrects.
 	Refers string
+	// Discount is the escompte the shop may deduct (TTC) from a payment
+	// received by DiscountUntil ("YYYY-MM-DD"): billing.DiscountOn of the
+	// invoice less its claims' credit notes; 0 and "" when it has none,
+	// or once its escompte's credit note is issued.
+	Discount      decimal.Dec
+	DiscountUntil string
 }
 
 // Account is what a shop owes one producer.
@@ -170,6 +178,10 @@ type docRow struct {
 	IssueDate     string      `db:"issue_date"`
 	DueDate       string      `db:"due_date"`
 	Total         decimal.Dec `db:"total_ttc"`
+	TotalHT       decimal.Dec `db:"total_ht"`
+	VATRate       int64       `db:"vat_rate"`
+	Discount      int64       `db:"discount"`
+	DiscountUntil string      `db:"discount_until"`
 	InvoiceID     string      `db:"invoice_id"`
 	Refers        string      `db:"refers"`
 }
@@ -216,9 +228,10 @@ func accountsWhere(ctx context.Context, q store.Q, where func(alias string) (str
 	credits, creditArgs := where("c.")
 	var docs []docRow
 	if err := store.Select(ctx, q, &docs, `SELECT id, order_id, 'invoice' AS kind, producer_id, distributor_id, number, issue_date,
-			due_date, total_ttc, '' AS invoice_id, '' AS refers FROM invoices WHERE `+cond+`
+			due_date, total_ttc, total_ht, vat_rate, discount, discount_until, '' AS invoice_id, '' AS refers FROM invoices WHERE `+cond+`
 		UNION ALL SELECT c.id, c.order_id, c.kind, c.producer_id, c.distributor_id, c.number, c.issue_date, c.due_date, c.total_ttc,
-			c.invoice_id, i.number AS refers FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id WHERE `+credits,
+			c.total_ht, c.vat_rate, c.discount, c.discount_until, c.invoice_id, i.number AS refers
+		FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id WHERE `+credits,
 		append(args, creditArgs...)...); err != nil {
 		return nil, fmt.Errorf("payments: documents: %w", err)
 	}
@@ -273,9 +286,18 @@ func build(docs []docRow, pays []Payment, allocs []Allocation, today string) []A
 			acc.Declared += p.Amount
 		}
 	}
-	credited := map[string]decimal.Dec{}
+	// What credit notes take off each invoice (TTC), what its claims'
+	// take off its amount HT (the escompte's base), and whether its
+	// escompte was granted.
+	credited, creditedHT, discounted := map[string]decimal.Dec{}, map[string]decimal.Dec{}, map[string]bool{}
 	for _, d := range docs {
-		if d.Kind == billing.KindCredit {
+		switch d.Kind {
+		case billing.KindCredit:
+			creditedHT[d.InvoiceID] += d.TotalHT
+		case billing.KindDiscount:
+			discounted[d.InvoiceID] = true
+		}
+		if billing.IsCredit(d.Kind) {
 			credited[d.InvoiceID] += d.Total
 		}
 	}
@@ -283,13 +305,24 @@ func build(docs []docRow, pays []Payment, allocs []Allocation, today string) []A
 		acc := get(d.ProducerID, d.DistributorID)
 		doc := Document{ID: d.ID, OrderID: d.OrderID, Kind: d.Kind, Number: d.Number, IssueDate: d.IssueDate, DueDate: d.DueDate,
 			Total: d.Total, Refers: d.Refers}
-		if d.Kind == billing.KindCredit {
+		if billing.IsCredit(d.Kind) {
 			doc.Status, doc.DueDate = Imputed, ""
 			acc.Documents = append(acc.Documents, doc)
 			continue
 		}
 		doc.Credited, doc.Paid = credited[d.ID], paid[d.ID]
+		// Allocations never pay more than is due: a surplus (two
+		// declarations of the same invoice confirmed, a payment allocated
+		// before a credit note) goes on account like any overpayment.
+		if due := max(doc.Total-doc.Credited, 0); doc.Paid > due {
+			unallocated[pair{d.ProducerID, d.DistributorID}] += doc.Paid - due
+			doc.Paid = due
+		}
 		doc.Balance = doc.Total - doc.Credited - doc.Paid
+		if d.DiscountUntil != "" && !discounted[d.ID] {
+			ht, tax := billing.DiscountOn(d.TotalHT-creditedHT[d.ID], d.Discount, d.VATRate)
+			doc.Discount, doc.DiscountUntil = ht+tax, d.DiscountUntil
+		}
 		acc.Documents = append(acc.Documents, doc)
 	}
 	out := make([]Account, 0, len(order))
@@ -305,7 +338,7 @@ func build(docs []docRow, pays []Payment, allocs []Allocation, today string) []A
 		left := unallocated[k]
 		for i := range acc.Documents {
 			doc := &acc.Documents[i]
-			if doc.Kind == billing.KindCredit {
+			if billing.IsCredit(doc.Kind) {
 				continue
 			}
 			if take := min(left, doc.Balance); take > 0 {
@@ -436,7 +469,45 @@ func create(ctx context.Context, q store.Q, producerID, shopID, author, status s
 	if status == Declared {
 		kind, origin, target = activity.PaymentDeclare, shopID, producerID
 	}
-	return p, event(ctx, q, kind, p, origin, target, now)
+	if err := event(ctx, q, kind, p, origin, target, now); err != nil {
+		return p, err
+	}
+	if status == Recorded {
+		return p, grantDiscounts(ctx, q, p, now, today)
+	}
+	return p, nil
+}
+
+// grantDiscounts issues the escompte's credit note (billing.IssueDiscount)
+// of each invoice a payment that counts pays within its discount window —
+// paid on or before its last day — leaving no more than the escompte to
+// pay: the shop deducted it, as the invoice offered. A payment that leaves
+// more unpaid earns none; one that pays the whole amount was not deducted,
+// and the invoice is paid. Called in the payment's transaction once it
+// counts: recorded by the producer, or confirmed.
+func grantDiscounts(ctx context.Context, q store.Q, p Payment, now time.Time, today string) error {
+	if len(p.Allocations) == 0 {
+		return nil
+	}
+	accs, err := Accounts(ctx, q, p.ProducerID, p.DistributorID, today)
+	if err != nil {
+		return err
+	}
+	allocated := map[string]bool{}
+	for _, a := range p.Allocations {
+		allocated[a.DocumentID] = true
+	}
+	for _, a := range accs {
+		for _, d := range a.Documents {
+			if !allocated[d.ID] || d.Discount <= 0 || p.PaidOn > d.DiscountUntil || d.Balance <= 0 || d.Balance > d.Discount {
+				continue
+			}
+			if _, err := billing.IssueDiscount(ctx, q, d.ID, p.ID, now, today); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // allocate splits a payment over the pair's open receivables — those
@@ -451,7 +522,7 @@ func allocate(ctx context.Context, q store.Q, p Payment, named []string, today s
 	var open []Document
 	for _, a := range accs {
 		for _, d := range a.Documents {
-			if d.Kind != billing.KindCredit {
+			if !billing.IsCredit(d.Kind) {
 				open = append(open, d)
 			}
 		}
@@ -518,9 +589,10 @@ func setStatus(ctx context.Context, q store.Q, p *Payment, status string, now ti
 }
 
 // Confirm is the producer's answer to a payment the shop declared: it
-// counts from now on (accepted), or not (refused); a payment:confirm
-// event tells the shop.
-func Confirm(ctx context.Context, q store.Q, producer accounts.User, id string, accepted bool, now time.Time) (Payment, error) {
+// counts from now on (accepted: with the escompte it earned, if any), or
+// not (refused); a payment:confirm event tells the shop. today is the
+// business calendar's date of now.
+func Confirm(ctx context.Context, q store.Q, producer accounts.User, id string, accepted bool, now time.Time, today string) (Payment, error) {
 	p, err := lock(ctx, q, producer.ID, id)
 	if err != nil {
 		return p, err
@@ -535,7 +607,17 @@ func Confirm(ctx context.Context, q store.Q, producer accounts.User, id string, 
 	if err := setStatus(ctx, q, &p, status, now); err != nil {
 		return p, err
 	}
-	return p, event(ctx, q, activity.PaymentConfirm, p, producer.ID, p.DistributorID, now, accepted)
+	if err := event(ctx, q, activity.PaymentConfirm, p, producer.ID, p.DistributorID, now, accepted); err != nil {
+		return p, err
+	}
+	if !accepted {
+		return p, nil
+	}
+	if err := store.Select(ctx, q, &p.Allocations, `SELECT payment_id, document_id, amount FROM payment_allocations
+		WHERE payment_id = ?`, p.ID); err != nil {
+		return p, fmt.Errorf("payments: %s: %w", p.ID, err)
+	}
+	return p, grantDiscounts(ctx, q, p, now, today)
 }
 
 // Undo cancels a recorded payment entered by mistake (the producer), or a
@@ -549,6 +631,15 @@ func Undo(ctx context.Context, q store.Q, user accounts.User, id string, now tim
 	mine := (user.ID == p.ProducerID && p.Status == Recorded) || (user.ID == p.DistributorID && p.Status == Declared && p.CreatedBy == user.ID)
 	if !mine {
 		return p, core.Refuse(core.ErrConflict, MsgNotRecorded)
+	}
+	var earned []string
+	if err := store.Select(ctx, q, &earned, `SELECT number FROM credit_notes WHERE payment_id = ? ORDER BY number`, p.ID); err != nil {
+		return p, fmt.Errorf("payments: %s: %w", p.ID, err)
+	}
+	if len(earned) > 0 {
+		// The escompte's credit note is issued, and an issued document
+		// never changes: the payment that earned it stays.
+		return p, core.Refuse(core.ErrConflict, fmt.Sprintf(MsgDiscountUndo, strings.Join(earned, ", ")))
 	}
 	if err := setStatus(ctx, q, &p, Undone, now); err != nil {
 		return p, err

@@ -172,7 +172,7 @@ func TestBalancesWithPartialPaymentsCreditNotesAndUndo(t *testing.T) {
 			t.Fatalf("declared: owed %v declared %v", a.Owed, a.Declared)
 		}
 		if err := w.tx(t, func(tx *sqlx.Tx) error {
-			_, err := payments.Confirm(ctx, tx, w.w.Farm, p2.ID, true, at(2026, 12, 3, 8, 0))
+			_, err := payments.Confirm(ctx, tx, w.w.Farm, p2.ID, true, at(2026, 12, 3, 8, 0), "2026-12-03")
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -276,7 +276,7 @@ func TestRefusals(t *testing.T) {
 		}
 		for name, fn := range map[string]func(tx *sqlx.Tx) error{
 			"shop confirms": func(tx *sqlx.Tx) error {
-				_, err := payments.Confirm(ctx, tx, w.w.Shop, p.ID, true, at(2026, 12, 2, 10, 0))
+				_, err := payments.Confirm(ctx, tx, w.w.Shop, p.ID, true, at(2026, 12, 2, 10, 0), "2026-12-02")
 				return err
 			},
 			"producer undoes a declaration": func(tx *sqlx.Tx) error {
@@ -289,19 +289,19 @@ func TestRefusals(t *testing.T) {
 			}
 		}
 		if err := w.tx(t, func(tx *sqlx.Tx) error {
-			_, err := payments.Confirm(ctx, tx, stranger, p.ID, true, at(2026, 12, 2, 10, 0))
+			_, err := payments.Confirm(ctx, tx, stranger, p.ID, true, at(2026, 12, 2, 10, 0), "2026-12-02")
 			return err
 		}); !errors.Is(err, core.ErrNotFound) {
 			t.Errorf("a stranger confirms: %v", err)
 		}
 		if err := w.tx(t, func(tx *sqlx.Tx) error {
-			_, err := payments.Confirm(ctx, tx, w.w.Farm, p.ID, false, at(2026, 12, 2, 10, 0))
+			_, err := payments.Confirm(ctx, tx, w.w.Farm, p.ID, false, at(2026, 12, 2, 10, 0), "2026-12-02")
 			return err
 		}); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.tx(t, func(tx *sqlx.Tx) error {
-			_, err := payments.Confirm(ctx, tx, w.w.Farm, p.ID, true, at(2026, 12, 2, 11, 0))
+			_, err := payments.Confirm(ctx, tx, w.w.Farm, p.ID, true, at(2026, 12, 2, 11, 0), "2026-12-02")
 			return err
 		}); !errors.Is(err, core.ErrConflict) {
 			t.Errorf("confirmed after its refusal: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/billing"
 	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/sepa"
@@ -41,7 +42,7 @@ func TransferFile(ctx context.Context, q store.Q, shop accounts.User, documentID
 	producerOf := map[string]string{}
 	for _, a := range accs {
 		for _, d := range a.Documents {
-			if d.Kind != "credit" && d.Balance > 0 {
+			if !billing.IsCredit(d.Kind) && d.Balance > 0 {
 				open[d.ID] = d
 				producerOf[d.ID] = a.ProducerID
 			}

@@ -31,6 +31,9 @@ func goMigrations(d store.Dialect) []*goose.Migration {
 		goose.NewGoMigration(30, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
 			return mailKeys(ctx, tx, d)
 		}}, nil),
+		goose.NewGoMigration(32, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+			return regimesAndDiscounts(ctx, tx, d)
+		}}, nil),
 	}
 }
 

@@ -53,12 +53,12 @@ func insertRegion(ctx context.Context, db *store.DB, w *world, g *region) error 
 		w.bill(g)
 		if err := store.Insert(ctx, tx, "invoices", []string{"id", "order_id", "producer_id", "distributor_id", "month", "year", "seq",
 			"number", "issued_at", "issue_date", "due_date", "seller", "buyer", "notes", "vat_rate", "vat_exempt", "total_ht",
-			"total_vat", "total_ttc", "terms", "sent_at"}, len(g.invoices), func(i int, v []any) {
+			"total_vat", "total_ttc", "terms", "vat_regime", "discount", "discount_until", "sent_at"}, len(g.invoices), func(i int, v []any) {
 			inv := g.invoices[i]
 			copy(v, []any{inv.ID, inv.OrderID, inv.ProducerID, inv.DistributorID, inv.Month, inv.Year, inv.Seq, inv.Number,
 				inv.IssuedAt.UnixMilli(), inv.IssueDate, inv.DueDate, encode(inv.Seller), encode(inv.Buyer), encode(inv.Notes),
 				inv.VATRate, inv.VATExempt, int64(inv.TotalHT), int64(inv.TotalVAT), int64(inv.TotalTTC), encode(inv.Terms),
-				inv.SentAt.UnixMilli()})
+				inv.Regime(), inv.Discount, inv.DiscountUntil, inv.SentAt.UnixMilli()})
 		}); err != nil {
 			return err
 		}

@@ -19,6 +19,7 @@ import (
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/trade"
+	"primeur/core/vat"
 )
 
 // The platform is made of regions of the same shape, each around a town:
@@ -503,16 +504,25 @@ func short(q decimal.Dec, unit string) decimal.Dec {
 }
 
 // invoice is the invoice of an order as billing.Issue composes it on the
-// 1st of the next month at 06:00; ok is false without a done delivery.
+// last day of its month at billing.InvoiceHour; ok is false without a done
+// delivery.
 func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoice, bool) {
 	o := f.Order
-	at := w.monthStart(calendar.AddMonthsTo(o.Month, 1)).Add(billing.InvoiceHour * time.Hour)
+	m, ok := calendar.ParseMonth(o.Month)
+	if !ok {
+		panic("loadbench: month " + o.Month)
+	}
+	at := billing.IssueTime(m, w.rules.Location)
 	inv := billing.Invoice{
 		ID: core.NewID(), OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
 		Year: at.Year(), IssuedAt: at, IssueDate: calendar.DateOf(at).String(),
 		Seller: billing.PartyOf(farm), Buyer: billing.PartyOf(shop), SentAt: &at,
 	}
-	inv.VATExempt = farm.TVAIntracom == ""
+	inv.VATRegime = farm.VATRegime
+	if inv.VATRegime == "" {
+		inv.VATRegime = vat.Of(farm.TVAIntracom)
+	}
+	inv.VATExempt = vat.Exempt(inv.VATRegime)
 	if !inv.VATExempt {
 		inv.VATRate = billing.VATRate
 	}
@@ -553,8 +563,12 @@ func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoic
 	}
 	inv.TotalVAT = billing.VAT(inv.TotalHT, inv.VATRate)
 	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
-	inv.DueDate = farm.Terms().Due(first)
-	inv.Terms = billing.Terms(farm.Name, inv.VATExempt, farm.Terms(), "")
+	pt := farm.Terms()
+	inv.DueDate = pt.Due(first, inv.IssueDate)
+	if inv.DiscountUntil = pt.DiscountUntil(inv.IssueDate, inv.DueDate); inv.DiscountUntil != "" {
+		inv.Discount = pt.Discount
+	}
+	inv.Terms = billing.Terms(inv, pt)
 	return inv, true
 }
 

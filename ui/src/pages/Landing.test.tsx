@@ -205,7 +205,7 @@ describe('landing panels', () => {
     expect(screen.getByRole('region', { name: 'Vous êtes un magasin' })).toBeInTheDocument()
     expect(screen.getByRole('region', { name: 'Vous êtes un producteur' })).toBeInTheDocument()
     expect(screen.getAllByText(/jusqu'à 7h le jour de la livraison.*7h30/).length).toBe(2)
-    expect(screen.getAllByText(/le 1er de chaque mois/).length).toBe(2)
+    expect(screen.getAllByText(/le dernier jour de chaque mois/).length).toBe(2)
     expect(screen.getAllByText(/Aucune commission/).length).toBe(2)
     expect(screen.getAllByText('Délais de paiement').length).toBe(2)
     expect(screen.getAllByText('Comparaison des prix avec les moyennes nationales ou locales').length).toBe(2)

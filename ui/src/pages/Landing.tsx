@@ -15,7 +15,7 @@ const COMMON: Claim[] = [
   {
     text: "Le bon de livraison reste modifiable jusqu'à 7h le jour de la livraison, puis il est envoyé par email aux deux parties à 7h30.",
   },
-  { text: 'La facture est générée et envoyée par email le 1er de chaque mois.' },
+  { text: 'La facture est générée et envoyée par email le dernier jour de chaque mois.' },
   { text: 'Une réclamation (demande d’avoir) est possible après chaque livraison.' },
   { text: 'Aucune commission : Primeur ne prélève rien sur vos échanges.' },
   { text: 'Délais de paiement' },

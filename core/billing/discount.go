@@ -1,0 +1,115 @@
+package billing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"primeur/core"
+	"primeur/core/accounts"
+	"primeur/core/calendar"
+	"primeur/core/decimal"
+	"primeur/core/store"
+	"primeur/core/terms"
+)
+
+// DiscountOn is the escompte of a rate (hundredths of a percent) on an
+// invoice's amount HT less what its claims' credit notes took off it
+// (baseHT), at its VAT rate: its amount HT and the VAT it brings down with
+// it (art. 267 II-1° CGI: an escompte is not part of the taxable amount).
+// The one computation of both the discount a shop may deduct (core/payments)
+// and the credit note that grants it (IssueDiscount).
+func DiscountOn(baseHT decimal.Dec, rate, vatRate int64) (ht, tax decimal.Dec) {
+	if baseHT <= 0 || rate <= 0 {
+		return 0, 0
+	}
+	ht = terms.Discount(baseHT, rate)
+	return ht, VAT(ht, vatRate)
+}
+
+// DiscountLine names the escompte on its credit note's line.
+func DiscountLine(rate int64, invoiceNumber string) string {
+	return "Escompte de " + terms.Percent(rate) + " % pour paiement anticipé de la facture " + invoiceNumber
+}
+
+// DiscountTerms says how an escompte's credit note settles: it was
+// deducted from the payment of the invoice within the discount window.
+func DiscountTerms(invoiceNumber string) string {
+	return "Montant déduit du règlement de la facture " + invoiceNumber +
+		", payée dans le délai de l'escompte pour paiement anticipé."
+}
+
+// IssueDiscount issues, in the caller's transaction, the escompte's credit
+// note of an invoice that payment paid within its discount window, and
+// returns it, issued on today ("YYYY-MM-DD", the business calendar's); nil
+// when the invoice has no escompte or already has its credit note. The caller (core/payments) decides that the payment earned
+// it; the credit note refers to the invoice and to the payment, carries
+// the invoice's parties and VAT, one line of the discount's amount HT
+// (DiscountOn of the invoice less its claims' credit notes) and is
+// numbered in the producer's credit series. The order row is locked
+// first, as Issue and SettleOrder do; the unique index
+// credit_notes_discount backs it up.
+func IssueDiscount(ctx context.Context, q store.Q, invoiceID, paymentID string, now time.Time, today string) (*Invoice, error) {
+	day, ok := calendar.ParseDate(today)
+	if !ok {
+		return nil, fmt.Errorf("billing: discount of %s: today %q", invoiceID, today)
+	}
+	var orderID string
+	if err := store.Get(ctx, q, &orderID, `SELECT order_id FROM invoices WHERE id = ?`, invoiceID); err != nil {
+		if store.IsNotFound(err) {
+			return nil, fmt.Errorf("billing: invoice %s: %w", invoiceID, core.ErrNotFound)
+		}
+		return nil, fmt.Errorf("billing: invoice %s: %w", invoiceID, err)
+	}
+	var locked string
+	if err := store.Get(ctx, q, &locked, `SELECT id FROM orders WHERE id = ?`+store.ForUpdate(q), orderID); err != nil {
+		return nil, fmt.Errorf("billing: lock order %s: %w", orderID, err)
+	}
+	inv, err := Get(ctx, q, invoiceID)
+	if err != nil {
+		return nil, err
+	}
+	var sums struct {
+		Discounts int         `db:"discounts"`
+		Credited  decimal.Dec `db:"credited"`
+	}
+	if err := store.Get(ctx, q, &sums, `SELECT
+			COALESCE(SUM(CASE WHEN kind = 'discount' THEN 1 ELSE 0 END), 0) AS discounts,
+			COALESCE(SUM(CASE WHEN kind = 'credit' THEN total_ht ELSE 0 END), 0) AS credited
+		FROM credit_notes WHERE invoice_id = ?`, invoiceID); err != nil {
+		return nil, fmt.Errorf("billing: credit notes of %s: %w", invoiceID, err)
+	}
+	ht, _ := DiscountOn(inv.TotalHT-sums.Credited, inv.Discount, inv.VATRate)
+	if sums.Discounts > 0 || inv.DiscountUntil == "" || ht <= 0 {
+		return nil, nil
+	}
+	producer, err := accounts.ByID(ctx, q, inv.ProducerID)
+	if err != nil {
+		return nil, err
+	}
+	year, _, _ := day.Parts()
+	d := &Invoice{
+		ID: core.NewID(), Kind: KindDiscount, OrderID: inv.OrderID, ProducerID: inv.ProducerID,
+		DistributorID: inv.DistributorID, Month: inv.Month, Year: year, IssuedAt: now,
+		IssueDate: day.String(), Seller: inv.Seller, Buyer: inv.Buyer, Notes: inv.Notes,
+		VATRate: inv.VATRate, VATExempt: inv.VATExempt, VATRegime: inv.Regime(), Discount: inv.Discount,
+		PaymentID: paymentID, Refers: &Reference{InvoiceID: inv.ID, Number: inv.Number, Date: inv.IssueDate},
+		Lines: []Line{{Position: 1, Date: inv.IssueDate, Product: DiscountLine(inv.Discount, inv.Number), Unit: "un",
+			Quantity: 100, Price: ht, Amount: ht}},
+		TotalHT: ht,
+	}
+	d.Terms = Terms(*d, producer.Terms())
+	d.TotalVAT = VAT(d.TotalHT, d.VATRate)
+	d.TotalTTC = d.TotalHT + d.TotalVAT
+	if d.Seq, err = store.Next(ctx, q, creditKey(d.ProducerID, d.Year)); err != nil {
+		return nil, fmt.Errorf("billing: discount number: %w", err)
+	}
+	d.Number = CreditNumber(d.Year, d.Seq)
+	err = insertDocument(ctx, q, "credit_notes", "credit_note_lines", "credit_note_id", *d,
+		[]string{"kind", "invoice_id", "payment_id"}, d.Kind, inv.ID, paymentID)
+	if err != nil && store.IsUniqueViolation(err) {
+		return nil, errors.Join(core.ErrConflict, err)
+	}
+	return d, err
+}
