@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	netmail "net/mail"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -13,6 +14,8 @@ import (
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/billing"
+	"primeur/core/calendar"
+	"primeur/core/config"
 	"primeur/core/cutoff"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
@@ -650,14 +653,29 @@ func sendReminders(ctx context.Context, env Env, now time.Time) (int, error) {
 }
 
 // sendReminder emails a reminder of overdue documents to the shop (its
-// accounting address when set) and the producer, with their PDFs.
+// accounting address when set) and the producer: every document of the
+// pair left to pay after its due date (payments.ReminderLines), each with
+// its balance, due date and reminder step, and its PDF; the late-payment
+// rate in force and the 40 € indemnity; answers go to the producer
+// (Reply-To, its login email once confirmed).
 func sendReminder(ctx context.Context, env Env, id string, now time.Time) error {
 	r, err := payments.GetReminder(ctx, env.DB, id)
 	if err != nil {
 		return err
 	}
-	var docs []billing.Invoice
-	for _, docID := range r.Documents {
+	if len(r.Documents) == 0 {
+		return ownFailure{fmt.Errorf("jobs: reminder %s without documents", id)}
+	}
+	today := env.Rules.Today(now)
+	lines, err := payments.ReminderLines(ctx, env.DB, r, today)
+	if err != nil {
+		return err
+	}
+	docs := map[string]billing.Invoice{}
+	for _, docID := range append(slices.Clone(r.Documents), lineIDs(lines)...) {
+		if _, ok := docs[docID]; ok {
+			continue
+		}
 		doc, err := billing.Get(ctx, env.DB, docID)
 		if errors.Is(err, core.ErrNotFound) {
 			doc, err = billing.GetCredit(ctx, env.DB, docID)
@@ -665,26 +683,20 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 		if err != nil {
 			return err
 		}
-		docs = append(docs, doc)
+		docs[docID] = doc
 	}
-	accs, err := payments.Accounts(ctx, env.DB, r.ProducerID, r.DistributorID, env.Rules.Today(now))
+	// The recipients of the reminder's first document, as reminderReady
+	// selects it.
+	first := docs[r.Documents[0]]
+	to, err := env.invoiceRecipients(ctx, first)
 	if err != nil {
 		return err
 	}
-	balance := map[string]decimal.Dec{}
-	for _, a := range accs {
-		for _, d := range a.Documents {
-			balance[d.ID] = d.Balance
-		}
-	}
-	if len(docs) == 0 {
-		return ownFailure{fmt.Errorf("jobs: reminder %s without documents", id)}
-	}
-	to, err := env.invoiceRecipients(ctx, docs[0])
+	replyTo, err := env.producerReplyTo(ctx, r.ProducerID)
 	if err != nil {
 		return err
 	}
-	seller := printable.Line(docs[0].Seller.Name)
+	seller := printable.Line(first.Seller.Name)
 	subject, opening := "Relance", "Sauf erreur de notre part, "
 	if r.Step == payments.SecondReminder {
 		subject, opening = "Deuxième relance", "Malgré une première relance, et sauf erreur de notre part, "
@@ -693,11 +705,11 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 		fmt.Sprintf("les factures suivantes %s restent à payer après leur échéance :\n\n", grammar.De(seller))
 	var total decimal.Dec
 	var attachments []mail.Attachment
-	for _, d := range docs {
-		left := balance[d.ID]
-		total += left
-		body += fmt.Sprintf("- %s du %s, échéance le %s : reste à payer %s\n", d.Number, documents.Day(d.IssueDate),
-			documents.Day(d.DueDate), documents.Euros(left))
+	for _, l := range lines {
+		d := docs[l.ID]
+		total += l.Balance
+		body += fmt.Sprintf("- %s du %s, échéance le %s : reste à payer %s (%s)\n", d.Number, documents.Day(d.IssueDate),
+			documents.Day(d.DueDate), documents.Euros(l.Balance), reminderStep(l))
 		pdf, err := env.Render.invoice(d)
 		if err != nil {
 			return ownFailure{fmt.Errorf("jobs: reminder %s: %s: %w", id, d.Number, err)}
@@ -705,21 +717,76 @@ func sendReminder(ctx context.Context, env Env, id string, now time.Time) error 
 		attachments = append(attachments, mail.Attachment{Name: documents.InvoiceFileName(d.Number), ContentType: "application/pdf", Data: pdf})
 	}
 	body += fmt.Sprintf("\nTotal : %s\n\n", documents.Euros(total))
-	if docs[0].Seller.IBAN != "" {
-		body += fmt.Sprintf("Règlement par virement : IBAN %s, BIC %s.\n", printable.Line(documents.IBAN(docs[0].Seller.IBAN)),
-			printable.Line(docs[0].Seller.BIC))
+	if first.Seller.IBAN != "" {
+		body += fmt.Sprintf("Règlement par virement : IBAN %s, BIC %s.\n", printable.Line(documents.IBAN(first.Seller.IBAN)),
+			printable.Line(first.Seller.BIC))
 	}
 	body += "Si vous avez déjà envoyé ce paiement, déclarez-le depuis l'écran « À payer » de Primeur et ne tenez pas compte de ce message.\n\n" +
-		"Conformément aux conditions figurant sur les factures, un retard de paiement rend exigibles des pénalités de retard " +
-		"et une indemnité forfaitaire pour frais de recouvrement de 40 €.\n" + signature(env)
+		latePaymentTerms(env.Rates, today) + "\n"
+	if replyTo != "" {
+		body += fmt.Sprintf("\nPour toute question sur ces factures, répondez à ce message : votre réponse parviendra %s.\n", grammar.A(seller))
+	}
+	body += signature(env)
 	return env.Mail.Send(ctx, mail.Message{
 		Key:         fmt.Sprintf("reminder-%s", r.ID),
 		To:          to,
+		ReplyTo:     replyTo,
 		Subject:     fmt.Sprintf("%s : factures échues %s", subject, grammar.De(seller)),
 		Body:        body,
 		Date:        now,
 		Attachments: attachments,
 	})
+}
+
+func lineIDs(lines []payments.ReminderLine) []string {
+	ids := make([]string, len(lines))
+	for i, l := range lines {
+		ids[i] = l.ID
+	}
+	return ids
+}
+
+// reminderStep says where a document stands in its reminders.
+func reminderStep(l payments.ReminderLine) string {
+	switch {
+	case l.Now && l.Step == payments.SecondReminder:
+		return "deuxième relance"
+	case l.Now:
+		return "première relance"
+	case l.Step == payments.SecondReminder:
+		return "déjà relancée deux fois"
+	case l.Step == payments.FirstReminder:
+		return "déjà relancée une fois"
+	}
+	return "échue"
+}
+
+// latePaymentTerms states the late-payment rate in force today — the
+// ECB's rate of the semester plus 10 points (payments.PenaltyRate) — and
+// the 40 € indemnity, with their articles.
+func latePaymentTerms(rates config.ECBRates, today string) string {
+	day, _ := calendar.ParseDate(today)
+	ecb, rate, _ := payments.PenaltyRate(rates, day)
+	return fmt.Sprintf("Conformément aux conditions figurant sur les factures, tout retard de paiement rend exigibles, dès le lendemain "+
+		"de l'échéance, des pénalités de retard au taux annuel de %s (taux de refinancement de la Banque centrale européenne "+
+		"en vigueur au %s, %s, majoré de 10 points ; art. L441-10 du Code de commerce) et une indemnité forfaitaire pour frais "+
+		"de recouvrement de %s par facture (art. D441-5 du Code de commerce).",
+		documents.Percent(rate), calendar.SemesterOf(day).First().French(), documents.Percent(ecb), documents.Euros(payments.Indemnity))
+}
+
+// producerReplyTo is where a shop's answer to what Primeur sends on a
+// producer's behalf goes: the producer's login email once confirmed, with
+// its name; "" else.
+func (e Env) producerReplyTo(ctx context.Context, producerID string) (string, error) {
+	p, err := accounts.ByID(ctx, e.DB, producerID)
+	if err != nil {
+		return "", err
+	}
+	ok, err := accounts.ConfirmedAddresses(ctx, e.DB, []string{p.Email})
+	if err != nil || len(ok) == 0 {
+		return "", err
+	}
+	return (&netmail.Address{Name: printable.Line(p.Name), Address: ok[0]}).String(), nil
 }
 
 func sendCutoffs(ctx context.Context, env Env, now time.Time) (int, error) {

@@ -53,6 +53,10 @@ type Message struct {
 	Attachments []Attachment
 	// Date is the message's date.
 	Date time.Time
+	// ReplyTo, when set, is where the recipients' answers go instead of
+	// the sender ("address" or "Name <address>"): the producer, for what
+	// Primeur sends on its behalf.
+	ReplyTo string
 	// Unsubscribe, when set, is the https URL that unsubscribes the
 	// recipient with one POST (RFC 8058): the message carries it as
 	// List-Unsubscribe, with List-Unsubscribe-Post.
@@ -112,6 +116,13 @@ func build(from string, m Message) (*gomail.Msg, error) {
 	}
 	if err := msg.To(m.To...); err != nil {
 		return nil, fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
+	}
+	if m.ReplyTo != "" {
+		a, err := netmail.ParseAddress(m.ReplyTo)
+		if err != nil {
+			return nil, fmt.Errorf("mail: %s: reply-to: %w: %w", m.Key, ErrMessage, err)
+		}
+		msg.ReplyToMailAddress(a)
 	}
 	msg.Subject(subject(m.Subject))
 	msg.SetMessageIDWithValue(m.Key + "@" + domainOf(from))

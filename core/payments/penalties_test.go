@@ -214,7 +214,7 @@ func TestPenaltiesOfAccounts(t *testing.T) {
 		}
 		wantPeriods := [][]period{
 			{{"2026-11-10", "2026-11-20", 2638, 1215, 10}, {"2026-11-21", "2026-12-01", 1638, 1215, 6}}, // 9,7 and 6,0
-			{{"2026-12-11", "2026-12-20", 4220, 1215, 14}},                                               // 14,0
+			{{"2026-12-11", "2026-12-20", 4220, 1215, 14}},                                              // 14,0
 		}
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotPeriods, wantPeriods) {
 			t.Fatalf("got %+v\n    %+v\nwant %+v\n     %+v", got, gotPeriods, want, wantPeriods)
