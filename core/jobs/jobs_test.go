@@ -324,9 +324,12 @@ func TestClaimsJob(t *testing.T) {
 // for it: it invoices every order on what was sent. The shop accepts one
 // such claim (the daemon settles it in the answer's transaction): the
 // credit note is emailed by the next run. Nobody answers the other, which
-// claims more than was sent: the claims job accepts it once the delay has
-// passed, issues its complementary invoice and emails it. Both documents
-// are Factur-X, to the shop's accounting and the producer.
+// claims more than was sent: silence never accepts a claim that raises the
+// amount (art. 1120 C. civ.), so no run of the claims or invoices job
+// accepts it, however long it waits; the shop accepts it a week later, and
+// its complementary invoice, issued with the answer, is emailed by the
+// next claims run. Both documents are Factur-X, to the shop's accounting
+// and the producer.
 func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
@@ -385,17 +388,34 @@ func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 			t.Fatalf("the 2nd: %s", r)
 		}
 
-		// Nobody answers the other: the claims job accepts it at 22:00 on
-		// the 2nd, not an hour before, and settles it at once.
-		if r := run(t, jobs.Claims, e, at(2026, 12, 2, 21, 0)); r.Get(jobs.ClaimsAccepted) != 0 || r.Get(jobs.CreditsIssued) != 0 {
-			t.Fatalf("claims at 21:00: %s", r)
+		// Nobody answers the other, which raises the amount: neither the
+		// claims job past its 48 h nor the invoices job a week later
+		// accepts it.
+		for _, when := range []time.Time{at(2026, 12, 2, 22, 0), at(2026, 12, 8, 22, 0)} {
+			if r := run(t, jobs.Claims, e, when); r.Get(jobs.ClaimsAccepted) != 0 || r.Get(jobs.CreditsIssued) != 0 {
+				t.Fatalf("claims at %s: %s", when, r)
+			}
 		}
-		r = run(t, jobs.Claims, e, at(2026, 12, 2, 22, 0))
-		if r.String() != "réclamations validées automatiquement : 1, avoirs et factures complémentaires émis : 1, avoirs et factures complémentaires envoyés : 1" {
-			t.Fatalf("claims at 22:00: %s", r)
+		if r := run(t, job.Run, e, at(2026, 12, 9, 6, 0)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.CreditsIssued) != 0 || r.Get(jobs.CreditsSent) != 0 {
+			t.Fatalf("the 9th: %s", r)
 		}
-		if r := run(t, job.Run, e, at(2026, 12, 3, 6, 0)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.CreditsIssued) != 0 || r.Get(jobs.CreditsSent) != 0 {
-			t.Fatalf("the 3rd: %s", r)
+		if w.Get(d2).ClaimStatus != orders.ClaimSent {
+			t.Fatal("a claim raising the amount was accepted by silence")
+		}
+		// The shop accepts it on the 9th: the complementary invoice comes
+		// with its answer and the next claims run emails it.
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			if _, err := rules.Review(ctx, tx, shop2.ID, unanswered, d2, true, at(2026, 12, 9, 9, 0)); err != nil {
+				return err
+			}
+			_, err := billing.SettleOrder(ctx, tx, unanswered, at(2026, 12, 9, 9, 0), rules.Location)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		r = run(t, jobs.Claims, e, at(2026, 12, 9, 10, 0))
+		if r.String() != "réclamations validées automatiquement : 0, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 1" {
+			t.Fatalf("claims at 10:00 on the 9th: %s", r)
 		}
 
 		msgs := srv.Merged(t)
@@ -418,7 +438,9 @@ func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 		}
 		pdfAttachment(t, *credit, "AV-2026-000001.pdf")
 		pdfAttachment(t, *complement, "FA-2026-000004.pdf")
-		if !strings.Contains(complement.Body, "Échéance : 30 décembre 2026") {
+		// Issued on 9 December, due as a delivery of that day: 30 days after
+		// the end of its décade.
+		if !strings.Contains(complement.Body, "Échéance : 9 janvier 2027") {
 			t.Fatalf("complementary invoice message: %s", complement.Body)
 		}
 		docs := map[string][]byte{}
@@ -435,25 +457,31 @@ func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 // locks the delivery left planned on the 30th, accepts the claim the shop
 // left unanswered past its 48 h, and invoices the order on what was sent,
 // with the credit note of the accepted claim; the claim sent the evening
-// before, younger than its delay, is not accepted and defers nothing.
+// before, younger than its delay, is not accepted and defers nothing, nor
+// is the older one that raises the amount (it waits for the shop).
 func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
 		o, young := w.Order(w.Farm, w.Shop, "2026-11-01"), w.Order(w.Farm, shop2, "2026-11-01")
 		tomato := tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)}
-		old := w.Delivery(o, "2026-11-05", orders.Done, tomato)
+		old := w.Delivery(o, "2026-11-26", orders.Done, tomato)
+		// A claim that raises the amount, older still: never accepted by
+		// silence.
+		raised := w.Delivery(o, "2026-11-25", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1200, Sent: tradetest.Dec(1000)})
 		left := w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "laitue", Price: 90, Expected: 1000})
 		evening := w.Delivery(young, "2026-11-30", orders.Done, tomato)
 		rules := delivery.DefaultRules()
 		for _, c := range []struct {
 			order, delivery string
 			sent            time.Time
+			q               float64
 		}{
-			{o, old, at(2026, 11, 27, 9, 0)},          // 93 h before the run
-			{young, evening, at(2026, 11, 30, 20, 0)}, // 10 h before the run
+			{o, old, at(2026, 11, 27, 9, 0), -2},          // 93 h before the run
+			{o, raised, at(2026, 11, 26, 9, 0), 2},        // 117 h before the run, raising
+			{young, evening, at(2026, 11, 30, 20, 0), -2}, // 10 h before the run
 		} {
-			q, kind := -2.0, "quantity"
+			q, kind := c.q, "quantity"
 			if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 				_, err := rules.SendClaim(ctx, tx, w.Farm.ID, c.order, c.delivery, delivery.Claim{Lines: []delivery.LineClaim{
 					{ID: w.Line(c.delivery, "tomate"), QuantityClaimed: &q, ClaimType: &kind}}}, c.sent)
@@ -467,12 +495,13 @@ func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
 		if r.String() != "factures émises : 2, factures envoyées : 2, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 1" {
 			t.Fatalf("report %s", r)
 		}
-		if w.Get(left).Status != orders.Done || w.Get(old).ClaimStatus != orders.ClaimAccepted || w.Get(evening).ClaimStatus != orders.ClaimSent {
-			t.Fatal("the run did not lock the planned delivery or accept the old claim, or accepted the young one")
+		if w.Get(left).Status != orders.Done || w.Get(old).ClaimStatus != orders.ClaimAccepted || w.Get(evening).ClaimStatus != orders.ClaimSent ||
+			w.Get(raised).ClaimStatus != orders.ClaimSent {
+			t.Fatal("the run did not lock the planned delivery or accept the old claim, or accepted the young one or the raising one")
 		}
 		var total int64
-		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM invoices WHERE order_id = ?`, o); err != nil || total != 3400 {
-			t.Fatalf("invoice of %s: %d HT, %v; want 10 kg × 2,50 € + 10 × 0,90 €", o, total, err)
+		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM invoices WHERE order_id = ?`, o); err != nil || total != 5900 {
+			t.Fatalf("invoice of %s: %d HT, %v; want 2 × 10 kg × 2,50 € + 10 × 0,90 €", o, total, err)
 		}
 		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM credit_notes WHERE order_id = ? AND kind = 'credit'`, o); err != nil || total != 500 {
 			t.Fatalf("credit note of %s: %d HT, %v; want 2 kg × 2,50 €", o, total, err)
