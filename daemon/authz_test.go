@@ -299,9 +299,23 @@ var matrix = map[string]row{
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
 	},
 	"GET /print/invoices/{month}": {
-		path: fixed("/print/invoices/2026-10"),
-		// The other producer has no October document: 404.
+		path: fixed("/print/invoices/2026-11"),
+		// The other producer has no November document nor payment: 404.
 		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 404},
+	},
+	"GET /print/purchases/{month}": {
+		path: fixed("/print/purchases/2026-11"),
+		// The other shop has no November document nor payment: 404.
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 403, otherProducer: 403},
+	},
+	"GET /api/accounting": {
+		path:   fixed("/api/accounting"),
+		expect: everyone(200),
+	},
+	"PUT /api/accounting/accounts": {
+		path:   fixed("/api/accounting/accounts"),
+		body:   body(map[string]any{"bank": "5121"}),
+		expect: everyone(200),
 	},
 	"POST /api/needs-loader": {
 		path:      fixed("/api/needs-loader"),

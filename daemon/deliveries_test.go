@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"primeur/core/accounting"
+	"primeur/core/calendar"
 	"primeur/core/delivery"
 	"primeur/core/jobs"
 	"primeur/core/orders"
@@ -326,22 +328,52 @@ func TestPrintRoutes(t *testing.T) {
 		if res := dw.s.Client().Do("GET", invoice, nil); res.Status != http.StatusUnauthorized {
 			t.Fatalf("anonymous invoice: %d", res.Status)
 		}
-		// The producer's export of the month: its PDF and the sales
-		// journal, zipped (this producer registered without a SIRET: its
-		// invoice cannot carry the Factur-X XML, which needs the SIREN;
-		// commands' TestInvoicesExport exports XML too).
-		res := dw.farm.Do("GET", "/print/invoices/2026-11", nil).Expect(t, 200)
+		// The producer's export of the month of its invoice's date: the
+		// FEC, its PDF and the sales register, zipped (this producer
+		// registered without a SIRET: its FEC is named without a SIREN and
+		// its invoice cannot carry the Factur-X XML, which needs the
+		// SIREN; commands' TestInvoicesExport exports XML too).
+		var acc struct {
+			Months []string `json:"months"`
+		}
+		dw.farm.Do("GET", "/api/accounting", nil).Expect(t, 200).JSON(t, &acc)
+		if len(acc.Months) != 1 {
+			t.Fatalf("months to export: %v", acc.Months)
+		}
+		month := acc.Months[0]
+		res := dw.farm.Do("GET", "/print/invoices/"+month, nil).Expect(t, 200)
 		zr, err := zip.NewReader(bytes.NewReader(res.Body), int64(len(res.Body)))
-		if err != nil || res.Header.Get("Content-Disposition") != `attachment; filename="factures-2026-11.zip"` {
+		if err != nil || res.Header.Get("Content-Disposition") != `attachment; filename="factures-`+month+`.zip"` {
 			t.Fatalf("export: %v %v", res.Header, err)
 		}
 		var names []string
 		for _, f := range zr.File {
 			names = append(names, f.Name)
 		}
-		if !slices.Equal(names, []string{"FA-2026-000001.pdf", "journal-ventes-2026-11.csv"}) {
+		m, _ := calendar.ParseMonth(month)
+		if !slices.Equal(names, []string{accounting.FECName("", m), "journal-ventes-" + month + ".csv", "FA-2026-000001.pdf"}) {
 			t.Fatalf("export holds %v", names)
 		}
+		// The shop's: the FEC of its purchases, the register, the
+		// producer's invoice in the producer's folder.
+		var shopAcc struct {
+			Months []string `json:"months"`
+		}
+		dw.shop.Do("GET", "/api/accounting", nil).Expect(t, 200).JSON(t, &shopAcc)
+		res = dw.shop.Do("GET", "/print/purchases/"+month, nil).Expect(t, 200)
+		if zr, err = zip.NewReader(bytes.NewReader(res.Body), int64(len(res.Body))); err != nil ||
+			res.Header.Get("Content-Disposition") != `attachment; filename="achats-`+month+`.zip"` || !slices.Equal(shopAcc.Months, acc.Months) {
+			t.Fatalf("shop's export: %v %v %v", res.Header, err, shopAcc.Months)
+		}
+		names = nil
+		for _, f := range zr.File {
+			names = append(names, f.Name)
+		}
+		if len(names) != 3 || names[1] != "journal-achats-"+month+".csv" || !strings.HasSuffix(names[2], "/FA-2026-000001.pdf") {
+			t.Fatalf("shop's export holds %v", names)
+		}
+		dw.shop.Do("GET", "/print/purchases/novembre", nil).Expect(t, 400)
+		dw.farm.Do("GET", "/print/purchases/"+month, nil).Expect(t, 403)
 		if p := dw.farm.Do("GET", "/print/invoices/novembre", nil).Expect(t, 400).Problem(t); p.Detail != daemon.MsgExportMonth {
 			t.Fatalf("bad month: %q", p.Detail)
 		}

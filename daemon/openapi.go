@@ -46,6 +46,7 @@ var tags = []*huma.Tag{
 	{Name: "Statistics", Description: "A user's purchases or sales per product and month, for the progression statistics."},
 	{Name: "Places", Description: "The reference of French communes and postal codes, for the map's search and the profile's address."},
 	{Name: "Documents", Description: "Delivery notes and invoices as PDF files, for the two parties of an order."},
+	{Name: "Accounting", Description: "The accounts of a producer's or a shop's FEC, and the months it can export."},
 	{Name: "Public files", Description: "Files for everyone: the product catalogue and an example import file."},
 	{Name: "Site", Description: "What every visitor may know of the platform from its operator's settings: the accessibility contact."},
 	{Name: "Operations", Description: "For the people running the daemon: health and metrics."},
@@ -239,17 +240,35 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 		}},
 		{handler: d.printExport, op: &huma.Operation{
 			OperationID: "export-invoices", Method: http.MethodGet, Path: "/print/invoices/{month}",
-			Tags: []string{"Documents"}, Summary: "A month's invoices and credit notes for the producer's platform and accountant (zip)",
-			Description: "The producer's documents of a billed month (its deliveries' month, YYYY-MM): each invoice, " +
-				"credit note and complementary invoice as its Factur-X PDF and CII XML, and the sales journal " +
-				"journal-ventes-YYYY-MM.csv. Producers only; 404 when the month has no document.",
+			Tags: []string{"Documents"}, Summary: "A calendar month of the producer's books for its platform and accountant (zip)",
+			Description: "The FEC of the month (art. A47 A-1 LPF: its sales journal and the payments it received, on the " +
+				"accounts it set, SIRENFECAAAAMMJJ.txt), each invoice, credit note and complementary invoice dated in the " +
+				"month as its Factur-X PDF and CII XML, and the sales register journal-ventes-YYYY-MM.csv. A document is " +
+				"in the month of its own date of issue, a payment in the month it was paid. Producers only; 404 when the " +
+				"month has no document nor payment.",
 			Security:   sessionSecurity,
-			Parameters: []*huma.Param{pathParam("month", "The month of the deliveries billed, YYYY-MM")},
+			Parameters: []*huma.Param{pathParam("month", "The calendar month, YYYY-MM")},
 			Responses: withErrors(withErrors(map[string]*huma.Response{
 				"200": fileResponse("application/zip", "factures-YYYY-MM.zip"),
 			}, documentErrors), map[string]*huma.Response{
 				"400": problem("The month is not YYYY-MM: `detail` says so in French"),
 				"403": problem("The user is not a producer"),
+			}),
+		}},
+		{handler: d.printPurchases, op: &huma.Operation{
+			OperationID: "export-purchases", Method: http.MethodGet, Path: "/print/purchases/{month}",
+			Tags: []string{"Documents"}, Summary: "A calendar month of the shop's books for its accountant (zip)",
+			Description: "The FEC of the month (art. A47 A-1 LPF: its purchases journal and the payments it made, on the " +
+				"accounts it set, SIRENFECAAAAMMJJ.txt), each document it received dated in the month as its Factur-X PDF " +
+				"and CII XML in a folder per producer, and the purchases register journal-achats-YYYY-MM.csv. Shops only; " +
+				"404 when the month has no document nor payment.",
+			Security:   sessionSecurity,
+			Parameters: []*huma.Param{pathParam("month", "The calendar month, YYYY-MM")},
+			Responses: withErrors(withErrors(map[string]*huma.Response{
+				"200": fileResponse("application/zip", "achats-YYYY-MM.zip"),
+			}, documentErrors), map[string]*huma.Response{
+				"400": problem("The month is not YYYY-MM: `detail` says so in French"),
+				"403": problem("The user is not a shop"),
 			}),
 		}},
 		{handler: d.printMyData, op: &huma.Operation{

@@ -132,19 +132,38 @@ func (d *Daemon) printCreditNote(w http.ResponseWriter, r *http.Request) {
 // MsgExportMonth refuses an export whose month is not a month.
 const MsgExportMonth = "Mois invalide : attendu AAAA-MM, par exemple 2026-11."
 
-// printExport serves GET /print/invoices/{month}: a zip of the producer's
-// documents of a billed month — each invoice, credit note and
-// complementary invoice as its Factur-X PDF and its XML, and the sales
-// journal — for its approved platform and its accountant
-// (core/accounting). Producers only, their own documents only.
+// printExport serves GET /print/invoices/{month}: the zip of a calendar
+// month of the producer's books for its approved platform and its
+// accountant (core/accounting): the FEC of its sales and the payments it
+// received, each document dated in the month as its Factur-X PDF and its
+// XML, and the sales register. Producers only, their own books only.
 func (d *Daemon) printExport(w http.ResponseWriter, r *http.Request) {
+	d.exportBooks(w, r, accounting.Seller, "factures-")
+}
+
+// printPurchases serves GET /print/purchases/{month}: the same for a
+// shop's books — the FEC of its purchases and the payments it made, the
+// documents it received dated in the month, the purchases register.
+// Shops only.
+func (d *Daemon) printPurchases(w http.ResponseWriter, r *http.Request) {
+	d.exportBooks(w, r, accounting.Buyer, "achats-")
+}
+
+// exportBooks answers an export of side's books as a zip named
+// prefix-YYYY-MM.zip: 403 for the other role, 400 for a month that is not
+// YYYY-MM, 404 for a month without document nor payment.
+func (d *Daemon) exportBooks(w http.ResponseWriter, r *http.Request, side accounting.Side, prefix string) {
 	u, err := d.requestUser(r)
 	if err != nil {
 		d.documentError(w, r, err)
 		return
 	}
-	if !u.IsProducer() {
+	if side == accounting.Seller && !u.IsProducer() {
 		writeJSONProblem(w, http.StatusForbidden, MsgProducersOnly)
+		return
+	}
+	if side == accounting.Buyer && !u.IsDistributor() {
+		writeJSONProblem(w, http.StatusForbidden, MsgShopsOnly)
 		return
 	}
 	m, ok := calendar.ParseMonth(r.PathValue("month"))
@@ -154,7 +173,7 @@ func (d *Daemon) printExport(w http.ResponseWriter, r *http.Request) {
 	}
 	var buf bytes.Buffer
 	z := zip.NewWriter(&buf)
-	s, err := accounting.Export(r.Context(), d.db, u.ID, m.First().String(), func(name string, data []byte) error {
+	s, err := accounting.Export(r.Context(), d.db, side, u.ID, m, d.clock.Zone(), func(name string, data []byte) error {
 		f, err := z.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: d.now()})
 		if err != nil {
 			return err
@@ -174,7 +193,7 @@ func (d *Daemon) printExport(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/zip")
-	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "factures-"+strings.TrimSuffix(m.String(), "-01")+".zip"))
+	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", prefix+strings.TrimSuffix(m.String(), "-01")+".zip"))
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	h.Set("Cache-Control", "private, no-store")
 	_, _ = w.Write(buf.Bytes())

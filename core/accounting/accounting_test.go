@@ -37,7 +37,7 @@ func TestFolder(t *testing.T) {
 	}{
 		{billing.Party{Name: "Ferme des Glières", SIRET: "48723155600017"}, "ferme-des-glieres-487231556"},
 		{billing.Party{Name: "../../etc/passwd"}, "etc-passwd"},
-		{billing.Party{Name: "🥕"}, "producteur"},
+		{billing.Party{Name: "🥕"}, "partenaire"},
 		{billing.Party{Name: strings.Repeat("a", 80)}, strings.Repeat("a", 40)},
 	} {
 		if got := accounting.Folder(c.p); got != c.want {

@@ -12,8 +12,8 @@
 -- +goose Up
 CREATE TABLE ledger_accounts (
     user_id TEXT NOT NULL REFERENCES users (id),
-    purpose TEXT NOT NULL CHECK (purpose IN ('customers', 'sales', 'vat-collected', 'discounts-given',
-        'suppliers', 'purchases', 'vat-deductible', 'discounts-received', 'bank', 'cash')),
+    purpose TEXT NOT NULL CHECK (purpose IN ('customers', 'sales', 'vatCollected', 'discountsGiven',
+        'suppliers', 'purchases', 'vatDeductible', 'discountsReceived', 'bank', 'cash')),
     number  TEXT NOT NULL,
     PRIMARY KEY (user_id, purpose)
 );
