@@ -59,12 +59,16 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 		}
 	}
 	// This month: a quantity missing on the latest delivery before today,
-	// claimed two hours ago; the shop has not answered.
+	// claimed two hours ago when its claim window was still open
+	// (delivery.ClaimDeadline); the shop has not answered.
+	claimed := w.Now.Add(-2 * time.Hour)
 	if ds, err := done(month); err != nil {
 		return fmt.Errorf("demo: deliveries of %s: %w", month, err)
 	} else if len(ds) > 0 {
-		if err := ds[0].claim(ctx, tx, rules, "quantity", "Une caisse manquait à la livraison", w.Now.Add(-2*time.Hour)); err != nil {
-			return err
+		if deadline, ok := delivery.ClaimDeadlineOf(ds[0].Date); ok && calendar.DateOf(claimed.In(rules.Location)) <= deadline {
+			if err := ds[0].claim(ctx, tx, rules, "quantity", "Une caisse manquait à la livraison", claimed); err != nil {
+				return err
+			}
 		}
 	}
 
