@@ -339,7 +339,7 @@ func TestTransferFile(t *testing.T) {
 		}
 		s := string(x)
 		for _, want := range []string{"<NbOfTxs>2</NbOfTxs>", "<CtrlSum>" + cents(2638+4220+third.TotalTTC) + "</CtrlSum>",
-			`<InstdAmt Ccy="EUR">68.58</InstdAmt>`, "<Ustrd>Factures FA-2026-000001 FA-2026-000002</Ustrd>",
+			`<InstdAmt Ccy="EUR">68.58</InstdAmt>`, "<Ustrd>Factures FA-2026-000001 FA-2026-000002 (moins AV-2026-000001)</Ustrd>",
 			"<Nm>Ferme de l&#39;OEuf</Nm>", "<IBAN>DE89370400440532013000</IBAN>", "<Dt>2026-12-04</Dt>"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("no %s in\n%s", want, s)
@@ -392,22 +392,110 @@ func validateSEPA(t *testing.T, x []byte) {
 }
 
 func TestRemittance(t *testing.T) {
-	if got := payments.Remittance([]string{"FA-2026-000001"}); got != "Facture FA-2026-000001" {
+	plain := func(numbers ...string) []payments.RemittanceItem {
+		out := make([]payments.RemittanceItem, len(numbers))
+		for i, n := range numbers {
+			out[i] = payments.RemittanceItem{Number: n}
+		}
+		return out
+	}
+	if got := payments.Remittance(plain("FA-2026-000001")); got != "Facture FA-2026-000001" {
 		t.Error(got)
 	}
 	var many []string
 	for i := range 30 {
 		many = append(many, fmt.Sprintf("FA-2026-%06d", i+1))
 	}
-	got := payments.Remittance(many)
+	got := payments.Remittance(plain(many...))
 	if len(got) > 140 || !strings.HasSuffix(got, " et 23 autres") || !strings.HasPrefix(got, "Factures FA-2026-000001 FA-2026-000002") {
 		t.Fatalf("%d characters: %q", len(got), got)
 	}
 	// Eight numbers fit in 140 characters, nine do not.
-	if got := payments.Remittance(many[:8]); len(got) > 140 || strings.Contains(got, "autre") {
+	if got := payments.Remittance(plain(many[:8]...)); len(got) > 140 || strings.Contains(got, "autre") {
 		t.Fatalf("eight fit: %d %q", len(got), got)
 	}
-	if got := payments.Remittance(many[:9]); len(got) > 140 || !strings.HasSuffix(got, " et 1 autre") {
+	if got := payments.Remittance(plain(many[:9]...)); len(got) > 140 || !strings.HasSuffix(got, " et 1 autre") {
 		t.Fatalf("nine: %d %q", len(got), got)
 	}
+	// The credit notes netted and what is paid of an invoice paid in
+	// part; counted when named they do not fit; numbers alone when even
+	// counted they do not.
+	credited := func(n int, credits ...string) payments.RemittanceItem {
+		return payments.RemittanceItem{Number: many[n], Credits: credits}
+	}
+	for _, c := range []struct {
+		items []payments.RemittanceItem
+		want  string
+	}{
+		{[]payments.RemittanceItem{{Number: many[0], Rest: 123456}, credited(1, "AV-2026-000001"),
+			credited(2, "AV-2026-000002", "AV-2026-000003")},
+			"Factures FA-2026-000001 (solde 1234,56) FA-2026-000002 (moins AV-2026-000001) " +
+				"FA-2026-000003 (moins AV-2026-000002 AV-2026-000003)"},
+		{[]payments.RemittanceItem{{Number: many[0], Credits: []string{"AV-2026-000001"}, Rest: 5}},
+			"Facture FA-2026-000001 (moins AV-2026-000001, solde 0,05)"},
+		{[]payments.RemittanceItem{credited(0, "AV-2026-000001", "AV-2026-000002"), credited(1, "AV-2026-000003", "AV-2026-000004"),
+			credited(2, "AV-2026-000005", "AV-2026-000006"), credited(3, "AV-2026-000007")},
+			"Factures FA-2026-000001 (moins 2 avoirs) FA-2026-000002 (moins 2 avoirs) FA-2026-000003 (moins 2 avoirs) " +
+				"FA-2026-000004 (moins 1 avoir)"},
+		{[]payments.RemittanceItem{credited(0, "AV-2026-000001", "AV-2026-000002"), credited(1, "AV-2026-000003", "AV-2026-000004"),
+			credited(2, "AV-2026-000005", "AV-2026-000006"), credited(3, "AV-2026-000007"), credited(4, "AV-2026-000008")},
+			"Factures FA-2026-000001 FA-2026-000002 FA-2026-000003 FA-2026-000004 FA-2026-000005"},
+	} {
+		if got := payments.Remittance(c.items); got != c.want || len(got) > 140 {
+			t.Errorf("%d characters: %q, want %q", len(got), got, c.want)
+		}
+	}
+}
+
+// TestExecutionDate: a transfer file asks for the next TARGET2 business
+// day.
+func TestExecutionDate(t *testing.T) {
+	for today, want := range map[string]string{
+		"2026-12-03": "2026-12-04", // Thursday: Friday
+		"2026-12-04": "2026-12-07", // Friday: Monday
+		"2026-11-28": "2026-11-30", // Saturday: Monday
+		"2026-12-24": "2026-12-28", // Christmas on Friday, the weekend
+		"2025-12-24": "2025-12-29", // 25 and 26 December, the weekend
+		"2027-03-25": "2027-03-30", // Good Friday, Easter Monday
+		"2026-04-30": "2026-05-04", // 1 May on Friday
+		"2026-05-07": "2026-05-08", // 8 May: a French holiday, TARGET2 open
+	} {
+		if got := payments.ExecutionDate(today); got != want {
+			t.Errorf("prepared on %s: executed on %s, want %s", today, got, want)
+		}
+	}
+}
+
+// TestTransferRemittance: the file names the credit note netted from an
+// invoice and what it pays of one paid in part, and, prepared on Christmas
+// Eve, asks for Monday 28 December; it passes the EPC schema.
+func TestTransferRemittance(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db)
+		w.w.Exec(`UPDATE users SET iban = 'FR7630006000011234567890189' WHERE id = ?`, w.w.Shop.ID)
+		if err := w.tx(t, func(tx *sqlx.Tx) error {
+			_, err := payments.Record(ctx, tx, w.w.Farm, payments.Input{PartnerID: w.w.Shop.ID, Amount: 1000, PaidOn: "2026-12-20",
+				Method: payments.Cheque}, at(2026, 12, 20, 9, 0), "2026-12-20")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		shop, _ := accounts.ByID(ctx, db, w.w.Shop.ID)
+		x, err := payments.TransferFile(ctx, db, shop, []string{w.oct.ID, w.nov.ID}, at(2026, 12, 24, 9, 0), "2026-12-24")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"<Dt>2026-12-28</Dt>", `<InstdAmt Ccy="EUR">58.58</InstdAmt>`,
+			"<Ustrd>Factures FA-2026-000001 (solde 16,38) FA-2026-000002 (moins AV-2026-000001)</Ustrd>"} {
+			if !strings.Contains(string(x), want) {
+				t.Errorf("no %s in\n%s", want, x)
+			}
+		}
+		validateSEPA(t, x)
+		f, err := payments.PlanTransfer(ctx, db, shop, []string{w.nov.ID}, at(2026, 12, 24, 9, 0), "2026-12-24")
+		if err != nil || f.Execution != "2026-12-28" || len(f.Transfers) != 1 || f.Transfers[0].Amount != 4220 ||
+			f.Transfers[0].Remittance != "Facture FA-2026-000002 (moins AV-2026-000001)" {
+			t.Fatalf("plan %+v, %v", f, err)
+		}
+	})
 }

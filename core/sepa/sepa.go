@@ -55,7 +55,10 @@ type Transfer struct {
 	// EndToEnd identifies the transfer for both parties (35 characters).
 	EndToEnd string
 	// Remittance is the unstructured information the creditor reads:
-	// the invoices paid (140 characters; cut beyond).
+	// the invoices paid (140 characters; cut beyond). Unstructured
+	// (Ustrd) only: EPC132-08 keeps of the structured form (Strd) one
+	// creditor reference of 35 characters, and a transaction carries one
+	// form or the other.
 	Remittance string
 }
 
