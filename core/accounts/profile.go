@@ -43,6 +43,7 @@ type Profile struct {
 
 	DefaultDeliveryDays *[7]bool     `json:"defaultDeliveryDays,omitempty" doc:"Producers: delivery days, Monday first"`
 	PaymentTerms        *terms.Terms `json:"paymentTerms,omitempty" doc:"Producers: payment terms of their invoices"`
+	VATRegime           *string      `json:"vatRegime,omitempty" enum:"normal,franchise,flat" doc:"Producers: VAT regime — normal (VAT charged, a VAT number), franchise (art. 293 B CGI) or flat (a farmer under the agricultural flat-rate refund, not liable to VAT)"`
 	CutoffReminder      *bool        `json:"cutoffReminder,omitempty" doc:"Producers: whether the reminder of the 25th (shops' needs still open for next month) is emailed"`
 
 	EmailAccounting          *string `json:"emailAccounting,omitempty" doc:"Shops: where invoices are sent"`
@@ -85,6 +86,8 @@ func (u User) Profile() Profile {
 		p.DefaultDeliveryDays = &days
 		t := u.Terms()
 		p.PaymentTerms = &t
+		r := u.VATRegime
+		p.VATRegime = &r
 		on := !u.CutoffOptOut
 		p.CutoffReminder = &on
 	} else {

@@ -528,6 +528,23 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 	if p.CutoffReminder != nil {
 		u.CutoffOptOut = !*p.CutoffReminder
 	}
+	if u.IsProducer() {
+		switch {
+		case p.VATRegime != nil:
+			u.VATRegime = *p.VATRegime
+		case p.TVAIntracom != nil:
+			// A client that does not know the regimes: the regime of a
+			// producer who set or cleared its VAT number.
+			u.VATRegime = vat.Of(u.TVAIntracom)
+		}
+		if u.VATRegime == vat.Normal && u.TVAIntracom == "" {
+			field := "vatRegime"
+			if p.TVAIntracom != nil {
+				field = "tvaintracom"
+			}
+			return User{}, false, core.Invalid(field, MsgVATRegimeNumber)
+		}
+	}
 	daysChanged := false
 	if p.DefaultDeliveryDays != nil {
 		days := encodeDays(p.DefaultDeliveryDays)
@@ -545,8 +562,8 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 		billing_address_line2 = :billing_address_line2,
 		billing_address_line3 = :billing_address_line3, payment_basis = :payment_basis,
 		payment_days = :payment_days, payment_discount = :payment_discount,
-		payment_discount_days = :payment_discount_days, cutoff_optout = :cutoff_optout, updated_at = :updated_at
-		WHERE id = :id`
+		payment_discount_days = :payment_discount_days, vat_regime = :vat_regime, cutoff_optout = :cutoff_optout,
+		updated_at = :updated_at WHERE id = :id`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		return User{}, false, fmt.Errorf("accounts: update profile: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/terms"
+	"primeur/core/vat"
 )
 
 // French messages of PRODUCT §5, exactly as the user reads them.
@@ -39,6 +40,11 @@ const (
 	MsgEmailTaken        = "Un compte existe déjà avec cette adresse email."
 	MsgTooLong           = "Ce champ est trop long (500 caractères au plus)."
 	MsgNotForRole        = "Ce champ ne concerne pas votre type de compte."
+	// MsgVATRegime refuses a VAT regime that is none of core/vat's.
+	MsgVATRegime = "Choisissez votre régime de TVA : régime normal, franchise en base (art. 293 B du CGI) ou remboursement forfaitaire agricole."
+	// MsgVATRegimeNumber asks a producer under the normal regime for the
+	// VAT number its invoices must carry.
+	MsgVATRegimeNumber = "Au régime normal de TVA, vos factures portent votre n° de TVA intracommunautaire : renseignez-le, ou choisissez un régime sans TVA."
 	MsgBadCredentials    = "L'adresse email ou le mot de passe saisis sont incorrects."
 	MsgThrottled         = "Trop de tentatives de connexion échouées. Veuillez réessayer dans quelques minutes."
 	maxEmailLength       = 254
@@ -165,6 +171,10 @@ type ProfileUpdate struct {
 	BillingAddressLine3 *string
 	// PaymentTerms are a producer's payment terms; nil leaves them.
 	PaymentTerms *terms.Terms
+	// VATRegime is a producer's VAT regime (core/vat); nil leaves it, or,
+	// when the VAT number changes, sets vat.Of of the new one
+	// (UpdateProfile).
+	VATRegime *string
 	// CutoffReminder turns a producer's reminder of the 25th on or off;
 	// nil leaves it.
 	CutoffReminder *bool
@@ -266,6 +276,14 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 		on := *p.CutoffReminder
 		out.CutoffReminder = &on
 	}
+	if p.VATRegime != nil {
+		r := strings.TrimSpace(*p.VATRegime)
+		if !vat.Valid(r) {
+			v.Add("vatRegime", MsgVATRegime)
+		}
+		out.VATRegime = &r
+	}
+	onlyFor("vatRegime", p.VATRegime != nil, Producer)
 	onlyFor("paymentTerms", p.PaymentTerms != nil, Producer)
 	onlyFor("cutoffReminder", p.CutoffReminder != nil, Producer)
 	onlyFor("defaultDeliveryDays", p.DefaultDeliveryDays != nil, Producer)

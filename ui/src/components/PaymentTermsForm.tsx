@@ -4,7 +4,14 @@ import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
 import { updateProfile } from '../store/session'
 import type { PaymentTerms } from '../types'
-import { DEFAULT_TERMS, LEGAL_DAYS, MAX_MONTH_DAYS, TERMS_MESSAGES, validateTerms } from '../validation/paymentTerms'
+import {
+  DEFAULT_TERMS,
+  LEGAL_DAYS,
+  MAX_MONTH_DAYS,
+  MIN_DECADE_DAYS,
+  TERMS_MESSAGES,
+  validateTerms,
+} from '../validation/paymentTerms'
 
 const BASES = [
   { value: 'decade', label: 'Après la fin de la décade' },
@@ -31,6 +38,7 @@ export function PaymentTermsForm({ terms }: { terms?: PaymentTerms }) {
   const [discountInput, setDiscountInput] = useState<string | number>(() => toPercent(initial.discount))
   const t = form.values
   const maxDays = t.basis === 'month' ? MAX_MONTH_DAYS : LEGAL_DAYS
+  const minDays = t.basis === 'month' ? 0 : MIN_DECADE_DAYS
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -48,8 +56,10 @@ export function PaymentTermsForm({ terms }: { terms?: PaymentTerms }) {
           Conditions de paiement
         </Title>
         <Text size="sm" c="dimmed">
-          Imprimées sur vos prochaines factures. La loi plafonne le délai des denrées périssables à 30 jours après la
-          fin de la décade de livraison : une échéance plus lointaine est ramenée à cette date.
+          Imprimées sur vos prochaines factures, émises le dernier jour du mois de vos livraisons. La loi plafonne le
+          délai des denrées périssables à 30 jours après la fin de la décade de livraison : une échéance plus lointaine
+          est ramenée à cette date, et aucune échéance ne tombe avant l'émission de la facture. L'escompte vaut pour un
+          paiement reçu au plus tard à l'échéance.
         </Text>
         <SegmentedControl
           aria-label="Base du délai de paiement"
@@ -60,7 +70,7 @@ export function PaymentTermsForm({ terms }: { terms?: PaymentTerms }) {
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <NumberInput
             label="Délai (jours)"
-            min={0}
+            min={minDays}
             max={maxDays}
             allowDecimal={false}
             value={t.days}

@@ -14,6 +14,11 @@ describe('payment terms', () => {
       days: TERMS_MESSAGES.days,
     })
     expect(validateTerms({ basis: 'decade', days: 1.5, discount: 0, discountDays: 0 }).days).toBe(TERMS_MESSAGES.days)
+    // Before the monthly invoice, issued on the month's last day.
+    expect(validateTerms({ basis: 'decade', days: 20, discount: 0, discountDays: 0 }).days).toBe(TERMS_MESSAGES.days)
+    expect(validateTerms({ basis: 'decade', days: 0, discount: 0, discountDays: 0 }).days).toBe(TERMS_MESSAGES.days)
+    expect(validateTerms({ basis: 'decade', days: 21, discount: 0, discountDays: 0 })).toEqual({})
+    expect(validateTerms({ basis: 'month', days: 0, discount: 0, discountDays: 0 })).toEqual({})
     expect(validateTerms({ basis: 'decade', days: Number.NaN, discount: 0, discountDays: 0 }).days).toBe(
       TERMS_MESSAGES.days,
     )
