@@ -28,9 +28,10 @@ func DiscountOn(baseHT decimal.Dec, rate, vatRate int64) (ht, tax decimal.Dec) {
 	return ht, VAT(ht, vatRate)
 }
 
-// DiscountLine names the escompte on its credit note's line.
-func DiscountLine(rate int64, invoiceNumber string) string {
-	return "Escompte de " + terms.Percent(rate) + " % pour paiement anticipé de la facture " + invoiceNumber
+// DiscountLine names the escompte on its credit note's line: "Escompte
+// 2 % — paiement anticipé".
+func DiscountLine(rate int64) string {
+	return "Escompte " + terms.Percent(rate) + " % — paiement anticipé"
 }
 
 // DiscountTerms says how an escompte's credit note settles: it was
@@ -95,7 +96,7 @@ func IssueDiscount(ctx context.Context, q store.Q, invoiceID, paymentID string, 
 		IssueDate: day.String(), Seller: inv.Seller, Buyer: inv.Buyer, Notes: inv.Notes,
 		VATRate: inv.VATRate, VATExempt: inv.VATExempt, VATRegime: inv.Regime(), Discount: inv.Discount,
 		PaymentID: paymentID, Refers: &Reference{InvoiceID: inv.ID, Number: inv.Number, Date: inv.IssueDate},
-		Lines: []Line{{Position: 1, Date: inv.IssueDate, Product: DiscountLine(inv.Discount, inv.Number), Unit: "un",
+		Lines: []Line{{Position: 1, Date: inv.IssueDate, Product: DiscountLine(inv.Discount), Unit: "un",
 			Quantity: 100, Price: ht, Amount: ht}},
 		TotalHT: ht,
 	}

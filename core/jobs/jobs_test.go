@@ -153,13 +153,14 @@ func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
 		w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		e, srv := smtpEnv(t, db)
-		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 5, 59)); r.Get(jobs.InvoicesIssued) != 0 {
-			t.Fatalf("before 06:00: %s", r)
+		// November is billed on its last day at 21:00, not before.
+		if r := run(t, jobs.Invoices, e, at(2026, 11, 30, 20, 59)); r.Get(jobs.InvoicesIssued) != 0 {
+			t.Fatalf("before 21:00 on the 30th: %s", r)
 		}
-		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesSent) != 1 {
-			t.Fatalf("at 06:00: %s", r)
+		if r := run(t, jobs.Invoices, e, at(2026, 11, 30, 21, 0)); r.Get(jobs.InvoicesIssued) != 1 || r.Get(jobs.InvoicesSent) != 1 {
+			t.Fatalf("at 21:00 on the 30th: %s", r)
 		}
-		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 1)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.InvoicesSent) != 0 {
+		if r := run(t, jobs.Invoices, e, at(2026, 12, 1, 21, 0)); r.Get(jobs.InvoicesIssued) != 0 || r.Get(jobs.InvoicesSent) != 0 {
 			t.Fatalf("again: %s", r)
 		}
 		msgs := srv.Merged(t)
@@ -168,7 +169,7 @@ func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 		}
 		m := msgs[0]
 		if !slices.Equal(m.To, []string{"compta@lac.fr", "ferme@aravis.fr"}) ||
-			!strings.Contains(m.Body, "facture FA-2026-000001 du 1er décembre 2026, émise par Primeur au nom et pour le compte de Ferme des Aravis") ||
+			!strings.Contains(m.Body, "facture FA-2026-000001 du 30 novembre 2026, émise par Primeur au nom et pour le compte de Ferme des Aravis") ||
 			!strings.Contains(m.Body, "Montant TTC : 26,38\u00a0€") || !strings.Contains(m.Body, "Échéance : 10 décembre 2026") {
 			t.Fatalf("message to %v: %s", m.To, m.Body)
 		}

@@ -54,7 +54,8 @@ func TestJobsSchedules(t *testing.T) {
 		"claims":     {"0 * * * *", "toutes les heures"},
 		"purge":      {"30 * * * *", "toutes les heures, à la demie"},
 		"invoices": {fmt.Sprintf("0 %d * * *", billing.InvoiceHour), fmt.Sprintf("tous les jours à %02d:00 "+
-			"(le 1er : le mois écoulé ; ensuite, les avoirs des réclamations acceptées depuis)", billing.InvoiceHour)},
+			"(le dernier jour du mois : les factures du mois ; les autres jours, les avoirs des réclamations acceptées "+
+			"depuis et les commandes en retard)", billing.InvoiceHour)},
 		"reminders":     {"0 9 * * *", "tous les jours à 09:00"},
 		"cutoff":        {"0 8 * * *", "tous les jours à 08:00 (à partir du 25 : une fois par producteur et par mois)"},
 		"notifications": {"*/5 * * * *", "toutes les 5 minutes"},
