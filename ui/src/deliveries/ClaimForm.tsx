@@ -8,15 +8,30 @@ import {
   type ClaimField,
   type ClaimLine,
   type ClaimValues,
+  checkClaim,
   claimPayload,
   validateClaim,
 } from '../validation/claim'
-import type { DeliveryRow } from './model'
+import { type DeliveryRow, acceptedBySilence } from './model'
 import { productOf, typed } from './products'
 
 /** PRODUCT §5: what an accepted claim changes on the invoice. */
 export const CLAIM_NOTE =
   'Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée, au lieu de la quantité livrée.'
+
+/** PRODUCT §16 "Auto-validation": a claim that raises the amount waits for the shop's answer. */
+export const RAISING_NOTE =
+  'Une quantité positive augmente le montant facturé : la demande attendra la réponse du magasin, sans acceptation automatique.'
+
+/** What the form says of the shop's silence, for the quantities typed. */
+export function silenceNote(values: ClaimValues, lines: readonly ClaimLine[], hours: number): string {
+  const claimed = lines.map((l) => {
+    const r = checkClaim(values[l._id]?.quantity ?? '', l)
+    return 'hundredths' in r ? r.hundredths : 0
+  })
+  if (!acceptedBySilence(claimed) && claimed.some((q) => q !== 0)) return RAISING_NOTE
+  return `Sans réponse du magasin sous ${hours} h, une demande qui réduit le montant est acceptée automatiquement.`
+}
 
 export const CLAIM_TYPES: { value: ClaimType; label: string }[] = [
   { value: 'quality', label: 'Qualite' },
@@ -132,7 +147,7 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
           {CLAIM_NOTE}
         </Text>
         <Text size="sm" c="dimmed">
-          Sans réponse du magasin sous {hours} h, la demande est acceptée automatiquement.
+          {silenceNote(form.values, lines, hours)}
         </Text>
         {formError ? (
           <Text id={formErrorId} size="sm" c={noChange ? undefined : 'red'} role={noChange ? 'status' : 'alert'}>

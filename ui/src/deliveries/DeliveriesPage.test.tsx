@@ -10,6 +10,7 @@ import type { Delivery, Order } from '../types'
 import { CLAIM_MESSAGES } from '../validation/claim'
 import { DELIVERY_MESSAGES } from '../validation/delivery'
 import { CANCEL_DIALOG } from './CancelDeliveryButton'
+import { RAISING_NOTE } from './ClaimForm'
 import { DELIVERY_SHEET_TITLE, DeliveriesPage } from './DeliveriesPage'
 import { EMPTY_TEXT } from './DeliveriesTable'
 
@@ -41,7 +42,14 @@ function delivery(
   }
 }
 
-const SETTINGS = { lock: '12:00', lockLabel: '12h', timeZone: 'Europe/Paris', autovalidateHours: 48 }
+const SETTINGS = {
+  lock: '12:00',
+  lockLabel: '12h',
+  timeZone: 'Europe/Paris',
+  autovalidateHours: 48,
+  claimWorkingDays: 2,
+  holidays: ['2026-11-11', '2026-12-25'],
+}
 
 /**
  * Stubs fetch: the delivery settings the page reads at mount, then the
@@ -285,7 +293,14 @@ describe('DeliveriesPage', () => {
       within(editor).getByText(/Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée/),
     ).toBeInTheDocument()
     expect(
-      within(editor).getByText('Sans réponse du magasin sous 48 h, la demande est acceptée automatiquement.'),
+      within(editor).getByText(
+        "Demande d'avoir possible jusqu'au vendredi 20 novembre 2026 inclus (deux jours ouvrés après la livraison).",
+      ),
+    ).toBeInTheDocument()
+    expect(
+      within(editor).getByText(
+        'Sans réponse du magasin sous 48 h, une demande qui réduit le montant est acceptée automatiquement.',
+      ),
     ).toBeInTheDocument()
     const send = within(editor).getByRole('button', { name: "Envoyer la demande d'avoir" })
     expect(send).toBeDisabled()
@@ -322,6 +337,11 @@ describe('DeliveriesPage', () => {
     })
     expect(await screen.findByText(DELIVERY_TOASTS.claimed)).toBeInTheDocument()
     expect(await within(editor).findByText("Demande d'avoir envoyée, en attente de réponse")).toBeInTheDocument()
+    expect(
+      within(editor).getByText(
+        'Sans réponse du magasin 48 h après son envoi, la demande sera acceptée automatiquement.',
+      ),
+    ).toBeInTheDocument()
     // The pending claim can be modified, but not resent as it is: PRODUCT §5's
     // "Pas de changement a envoyer" says so from the start, beside the disabled button.
     const modify = within(editor).getByRole('button', { name: "Modifier la demande d'avoir" })
@@ -406,6 +426,83 @@ describe('DeliveriesPage', () => {
     expect(
       within(editor).getByRole('link', { name: 'Télécharger la facture complémentaire FA-2026-000004' }),
     ).toHaveAttribute('href', '/print/creditnote/c2')
+  })
+})
+
+describe('claims within their window, and the answer they need', () => {
+  it('offers a claim until the second working day after the delivery, a holiday skipped, and says a raising one waits', async () => {
+    const user = userEvent.setup()
+    // Friday 13 November: the delivery of Tuesday 10 is claimable until
+    // today, Wednesday 11 being a holiday; that of Monday 9 no more.
+    vi.setSystemTime(new Date('2026-11-13T10:00:00+01:00'))
+    const open = delivery('a', '2026-11-10', 'done', 5, {
+      deliveryLines: [
+        { _id: 'a-t', product: 'tomate', price: 2.5, quantityExpected: 12, quantitySent: 10, quantityClaimed: 0 },
+      ],
+    })
+    // Invoiced meanwhile: the claim stays possible within its window.
+    setUp('producer', [
+      order([open, delivery('b', '2026-11-09', 'done', 4)], {
+        invoice: { _id: 'i', number: 'FA-2026-000001', issuedAt: '2026-11-12T20:00:00Z', credits: [] },
+      }),
+    ])
+    stubFetch()
+    renderWithProviders(<DeliveriesPage />)
+    await user.click(screen.getByRole('tab', { name: 'Passées' }))
+    await user.click(screen.getByRole('cell', { name: '5' }))
+    let editor = screen.getByRole('region', { name: 'Bon de livraison' })
+    expect(
+      within(editor).getByText(
+        "Demande d'avoir possible jusqu'au vendredi 13 novembre 2026 inclus (deux jours ouvrés après la livraison).",
+      ),
+    ).toBeInTheDocument()
+    // Two kilos more than noted (12 ordered, 10 sent): the shop must answer.
+    await user.type(within(editor).getByLabelText('Quantité réclamée — Tomate (kg)'), '2')
+    expect(within(editor).getByText(RAISING_NOTE)).toBeInTheDocument()
+    await user.clear(within(editor).getByLabelText('Quantité réclamée — Tomate (kg)'))
+    await user.type(within(editor).getByLabelText('Quantité réclamée — Tomate (kg)'), '-2')
+    expect(within(editor).queryByText(RAISING_NOTE)).not.toBeInTheDocument()
+
+    await user.click(screen.getByRole('cell', { name: '4' }))
+    editor = screen.getByRole('region', { name: 'Bon de livraison' })
+    expect(
+      within(editor).getByText(
+        "Délai de demande d'avoir dépassé : elle était possible jusqu'au jeudi 12 novembre 2026.",
+      ),
+    ).toBeInTheDocument()
+    expect(within(editor).queryByRole('button', { name: "Envoyer la demande d'avoir" })).not.toBeInTheDocument()
+  })
+
+  it('asks the shop to answer a claim that raises the amount, and tells the producer it waits', async () => {
+    const user = userEvent.setup()
+    const d = delivery('a', '2026-11-18', 'done', 5, {
+      claimStatus: 'sent',
+      claimSentAt: '2026-11-18T14:00:00Z',
+      deliveryLines: [
+        { _id: 'a-t', product: 'tomate', price: 2.5, quantityExpected: 12, quantitySent: 10, quantityClaimed: 2 },
+      ],
+    })
+    for (const [role, text] of [
+      [
+        'distributor',
+        "Cette demande augmente le montant facturé : elle n'est acceptée que par votre réponse. Merci d'y répondre.",
+      ],
+      [
+        'producer',
+        "Cette demande augmente le montant facturé : elle attend la réponse du magasin et n'est jamais acceptée sans elle.",
+      ],
+    ] as const) {
+      setUp(role, [order([d])])
+      stubFetch()
+      const { unmount } = renderWithProviders(<DeliveriesPage />)
+      await user.click(screen.getByRole('tab', { name: 'Passées' }))
+      await user.click(screen.getByRole('cell', { name: '5' }))
+      const editor = screen.getByRole('region', { name: 'Bon de livraison' })
+      expect(within(editor).getByText(text)).toBeInTheDocument()
+      if (role === 'distributor') expect(within(editor).getByRole('button', { name: "Accepter l'avoir" })).toBeEnabled()
+      unmount()
+      vi.restoreAllMocks()
+    }
   })
 })
 

@@ -3,12 +3,12 @@ import { useEffect, useMemo, useState } from 'react'
 import { DetailSheet } from '../components/DetailSheet'
 import { usePhone } from '../components/usePhone'
 import { dayOf } from '../format'
-import { loadDeliverySettings, useDeliveryLock, useDeliveryLockLabel } from '../store/deliveries'
+import { loadDeliverySettings, useClaimWindow, useDeliveryLock, useDeliveryLockLabel } from '../store/deliveries'
 import { useDistributors, useOrders, useProducers, useProducts, useUser } from '../store/hooks'
 import type { Order, Product } from '../types'
 import { DeliveriesTable } from './DeliveriesTable'
 import { DeliveryEditor } from './DeliveryEditor'
-import { InvoiceExport } from './InvoiceExport'
+import { AccountingExport } from './AccountingExport'
 import {
   FILTERS,
   type FilterKey,
@@ -44,6 +44,7 @@ export function DeliveriesPage() {
   const role = user?.type ?? 'producer'
   const lock = lockMinutes(useDeliveryLock())
   const lockLabel = useDeliveryLockLabel()
+  const claimWindow = useClaimWindow()
   useEffect(() => {
     void loadDeliverySettings()
   }, [])
@@ -91,7 +92,15 @@ export function DeliveriesPage() {
 
   if (!user) return null
   const editor = current ? (
-    <DeliveryEditor row={current} role={role} products={productMap} now={now} lock={lock} lockLabel={lockLabel} />
+    <DeliveryEditor
+      row={current}
+      role={role}
+      products={productMap}
+      now={now}
+      lock={lock}
+      lockLabel={lockLabel}
+      claimWindow={claimWindow}
+    />
   ) : (
     <Paper withBorder p="md">
       <Text c="dimmed">Sélectionnez une livraison pour afficher son bon de livraison.</Text>
@@ -129,19 +138,15 @@ export function DeliveriesPage() {
           />
         </Grid.Col>
         {phone ? (
-          role === 'producer' ? (
-            <Grid.Col span={12}>
-              <InvoiceExport orders={orders} />
-            </Grid.Col>
-          ) : null
+          <Grid.Col span={12}>
+            <AccountingExport />
+          </Grid.Col>
         ) : (
           <Grid.Col span={{ base: 12, md: 5 }}>
             {editor}
-            {role === 'producer' ? (
-              <Stack mt="md">
-                <InvoiceExport orders={orders} />
-              </Stack>
-            ) : null}
+            <Stack mt="md">
+              <AccountingExport />
+            </Stack>
           </Grid.Col>
         )}
       </Grid>

@@ -1,16 +1,21 @@
 import { Anchor, Badge, Divider, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { formatLongDay, formatNumber } from '../format'
+import { useAutovalidateHours } from '../store/deliveries'
 import type { Product, UserType } from '../types'
 import { ClaimForm } from './ClaimForm'
 import { ClaimReview } from './ClaimReview'
 import { DeliveryForm } from './DeliveryForm'
 import {
+  type ClaimWindow,
+  DEFAULT_CLAIM_WINDOW,
   type DeliveryRow,
   STATUS_LABELS,
   canClaim,
   canEdit,
   canReview,
+  claimAnswerNotice,
   claimLabel,
+  claimWindowNotice,
   hasNote,
   creditLabel,
   creditNotePath,
@@ -38,6 +43,7 @@ export function DeliveryEditor({
   now,
   lock,
   lockLabel,
+  claimWindow = DEFAULT_CLAIM_WINDOW,
 }: {
   row: DeliveryRow
   role: UserType
@@ -47,9 +53,14 @@ export function DeliveryEditor({
   lock: number
   /** The same, as said: "12h". */
   lockLabel: string
+  /** The claim window in force (PRODUCT §16 "Claims"). */
+  claimWindow?: ClaimWindow
 }) {
   const d = row.delivery
   const notice = lockNotice(d, now, lock, lockLabel)
+  const hours = useAutovalidateHours()
+  const windowNotice = claimWindowNotice(row, role, now, claimWindow)
+  const answerNotice = claimAnswerNotice(d, role, hours)
   const claimed = d.deliveryLines.filter((l) => l.quantityClaimed !== 0)
   // Forms restart from the stored delivery whenever the daemon changes it.
   const version = `${d._id}:${d.status}:${d.date}:${d.claimStatus}:${d.claimSentAt ?? ''}:${d.deliveryLines
@@ -99,6 +110,11 @@ export function DeliveryEditor({
         {d.claimStatus !== 'void' ? (
           <Stack gap={4} aria-label="Demande d'avoir">
             <Text fw={600}>{claimLabel(d.claimStatus, role)}</Text>
+            {answerNotice ? (
+              <Text size="sm" fw={role === 'distributor' && d.claimStatus === 'sent' ? 600 : undefined}>
+                {answerNotice}
+              </Text>
+            ) : null}
             {claimed.map((l) => {
               const p = productOf(products, l.product)
               return (
@@ -136,7 +152,8 @@ export function DeliveryEditor({
             <DeliveryForm key={version} row={row} products={products} now={now} />
           </>
         ) : null}
-        {canClaim(row, role, now) ? (
+        {windowNotice ? <Text size="sm">{windowNotice}</Text> : null}
+        {canClaim(row, role, now, claimWindow) ? (
           <>
             <Divider
               label={d.claimStatus === 'sent' ? "Modifier la demande d'avoir" : "Demande d'avoir"}

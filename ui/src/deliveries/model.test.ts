@@ -2,16 +2,22 @@ import { describe, expect, it } from 'vitest'
 import type { Delivery, Order } from '../types'
 import {
   type DeliveryRow,
+  type ClaimWindow,
   FILTERS,
+  acceptedBySilence,
   canClaim,
   canEdit,
   canReview,
+  claimAnswerNotice,
+  claimDeadline,
   claimLabel,
+  claimWindowNotice,
   dateBounds,
   dateBoundsHint,
   deliveryRows,
   filterRows,
   isLocked,
+  isWorkingDay,
   lockNotice,
   lockMinutes,
   noteNumber,
@@ -164,26 +170,23 @@ describe('what each side may do', () => {
     expect(canEdit(delivery('a', '2026-11-21', 'done', 1), 'distributor', now)).toBe(false)
     expect(canEdit(delivery('a', '2026-11-20', 'planned', 1), 'distributor', paris('2026-11-20', '12:00'))).toBe(false)
   })
-  it('lets the producer claim on done deliveries of the month, until the review', () => {
-    const now = paris('2026-11-20', '10:00')
-    const done = row(delivery('a', '2026-11-18', 'done', 1))
+  it('lets the producer claim until the end of the second working day after the delivery, invoiced or not', () => {
+    const now = paris('2026-11-20', '10:00') // a Friday
+    const done = row(delivery('a', '2026-11-18', 'done', 1)) // Wednesday: Thursday and Friday
     expect(canClaim(done, 'producer', now)).toBe(true)
+    expect(canClaim(done, 'producer', paris('2026-11-20', '23:59'))).toBe(true)
+    expect(canClaim(done, 'producer', paris('2026-11-21', '00:00'))).toBe(false)
     expect(canClaim(done, 'distributor', now)).toBe(false)
-    expect(canClaim(done, 'producer', paris('2026-12-01', '00:00'))).toBe(false)
     expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'producer', now)).toBe(true)
     expect(canClaim(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'accepted' })), 'producer', now)).toBe(
       false,
     )
     expect(canClaim(row(delivery('a', '2026-11-18', 'planned', 1)), 'producer', now)).toBe(false)
-    expect(
-      canClaim(
-        row(delivery('a', '2026-11-18', 'done', 1), 'F', {
-          invoice: { _id: 'i', number: 'FA-2026-000001', issuedAt: '' },
-        }),
-        'producer',
-        now,
-      ),
-    ).toBe(false)
+    // Invoiced meanwhile: still claimable within its window.
+    const invoiced = row(delivery('a', '2026-11-18', 'done', 1), 'F', {
+      invoice: { _id: 'i', number: 'FA-2026-000001', issuedAt: '' },
+    })
+    expect(canClaim(invoiced, 'producer', now)).toBe(true)
   })
   it('lets the shop answer a pending claim', () => {
     expect(canReview(row(delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent' })), 'distributor')).toBe(true)
@@ -238,5 +241,111 @@ describe('what each side may do', () => {
   })
   it('numbers notes as the PDF does', () => {
     expect(noteNumber(12)).toBe('BL-000012')
+  })
+})
+
+describe('claim window and silence', () => {
+  const paris = (day: string, time: string) => new Date(`${day}T${time}:00+01:00`)
+  // The weekday holidays GET /api/deliveries/settings gives for 2026–2027.
+  const window: ClaimWindow = {
+    workingDays: 2,
+    holidays: [
+      '2026-01-01',
+      '2026-04-06',
+      '2026-05-01',
+      '2026-05-08',
+      '2026-05-14',
+      '2026-05-25',
+      '2026-07-14',
+      '2026-11-11',
+      '2026-12-25',
+      '2027-01-01',
+      '2027-03-29',
+      '2027-05-06',
+      '2027-05-17',
+      '2027-07-14',
+      '2027-11-01',
+      '2027-11-11',
+    ],
+  }
+  it('counts two working days after the delivery, as core/delivery ClaimDeadline does', () => {
+    // The same table as core/delivery's TestClaimDeadline.
+    const cases: [string, string][] = [
+      ['2026-11-16', '2026-11-18'],
+      ['2026-11-17', '2026-11-19'],
+      ['2026-11-18', '2026-11-20'],
+      ['2026-11-19', '2026-11-23'],
+      ['2026-11-20', '2026-11-24'],
+      ['2026-11-21', '2026-11-24'],
+      ['2026-11-22', '2026-11-24'],
+      ['2026-11-10', '2026-11-13'],
+      ['2026-11-27', '2026-12-01'],
+      ['2026-12-24', '2026-12-29'],
+      ['2026-12-31', '2027-01-05'],
+      ['2027-05-05', '2027-05-10'],
+      ['2027-05-14', '2027-05-19'],
+    ]
+    for (const [date, deadline] of cases) expect([date, claimDeadline(date, window)]).toEqual([date, deadline])
+    expect(isWorkingDay('2026-11-11', window.holidays)).toBe(false)
+    expect(isWorkingDay('2026-11-21', window.holidays)).toBe(false)
+    expect(isWorkingDay('2026-11-20', window.holidays)).toBe(true)
+  })
+  it('tells the producer until when it may claim, then that the window is over', () => {
+    const d = row(delivery('a', '2026-11-10', 'done', 1))
+    expect(claimWindowNotice(d, 'producer', paris('2026-11-12', '09:00'), window)).toBe(
+      "Demande d'avoir possible jusqu'au vendredi 13 novembre 2026 inclus (deux jours ouvrés après la livraison).",
+    )
+    expect(claimWindowNotice(d, 'producer', paris('2026-11-14', '09:00'), window)).toBe(
+      "Délai de demande d'avoir dépassé : elle était possible jusqu'au vendredi 13 novembre 2026.",
+    )
+    expect(claimWindowNotice(d, 'distributor', paris('2026-11-12', '09:00'), window)).toBe('')
+    expect(
+      claimWindowNotice(
+        row(delivery('a', '2026-11-10', 'done', 1, { claimStatus: 'accepted' })),
+        'producer',
+        paris('2026-11-12', '09:00'),
+        window,
+      ),
+    ).toBe('')
+  })
+  it('lets silence accept only a claim that lowers the amount, as core/delivery AcceptedBySilence', () => {
+    const cases: [number[], boolean][] = [
+      [[-3], true],
+      [[-3, 0, -0.01], true],
+      [[2], false],
+      [[-10, 0.01], false],
+      [[-0.01, 10], false],
+      [[0, 0], false],
+      [[], false],
+    ]
+    for (const [claimed, want] of cases) expect([claimed, acceptedBySilence(claimed)]).toEqual([claimed, want])
+  })
+  it('tells the shop it must answer a claim that raises the amount, and the producer that it waits', () => {
+    const line = (id: string, quantityClaimed: number) => ({
+      _id: id,
+      product: 'tomate',
+      price: 2.5,
+      quantityExpected: 12,
+      quantitySent: 10,
+      quantityClaimed,
+    })
+    const raising = delivery('a', '2026-11-18', 'done', 1, {
+      claimStatus: 'sent',
+      deliveryLines: [line('t', 2), line('l', -1)],
+    })
+    const lowering = delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent', deliveryLines: [line('t', -2)] })
+    expect(claimAnswerNotice(raising, 'distributor', 48)).toBe(
+      "Cette demande augmente le montant facturé : elle n'est acceptée que par votre réponse. Merci d'y répondre.",
+    )
+    expect(claimAnswerNotice(raising, 'producer', 48)).toBe(
+      "Cette demande augmente le montant facturé : elle attend la réponse du magasin et n'est jamais acceptée sans elle.",
+    )
+    expect(claimAnswerNotice(lowering, 'distributor', 48)).toBe(
+      'Sans réponse de votre part 48 h après son envoi, la demande sera acceptée automatiquement.',
+    )
+    expect(claimAnswerNotice(lowering, 'producer', 24)).toBe(
+      'Sans réponse du magasin 24 h après son envoi, la demande sera acceptée automatiquement.',
+    )
+    expect(claimAnswerNotice({ ...lowering, claimStatus: 'accepted' }, 'distributor', 48)).toBe('')
   })
 })

@@ -219,25 +219,94 @@ export function lockMinutes(lock: string): number {
   return Number(m[1]) * 60 + Number(m[2])
 }
 
-/** The first day of the month after the month of `day`. */
-export function nextMonth(day: string): string {
-  return addDays(endOfMonth(day), 1)
+/**
+ * The claim window in force (`GET /api/deliveries/settings`, PRODUCT §16
+ * "Claims"): a claim may be sent until the end of the `workingDays`-th
+ * working day after the delivery date — Monday to Friday, `holidays` (the
+ * French public holidays falling on a weekday, "YYYY-MM-DD") excepted.
+ */
+export interface ClaimWindow {
+  workingDays: number
+  holidays: readonly string[]
+}
+
+/** PRODUCT's window until the settings are read: two working days (holidays then unknown). */
+export const DEFAULT_CLAIM_WINDOW: ClaimWindow = { workingDays: 2, holidays: [] }
+
+/** Whether a "YYYY-MM-DD" day is a working day: Monday to Friday, not a holiday (core/delivery WorkingDay). */
+export function isWorkingDay(day: string, holidays: readonly string[]): boolean {
+  const [y, m, d] = day.split('-').map(Number)
+  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay()
+  return weekday !== 0 && weekday !== 6 && !holidays.includes(day)
 }
 
 /**
- * The producer may send or modify a claim on a done delivery, during the
- * delivery's month, while the shop has not answered and the order is not
- * invoiced.
+ * The last day a claim may be sent on a delivery dated `date`: its
+ * `workingDays`-th working day after it (core/delivery ClaimDeadline).
  */
-export function canClaim(row: DeliveryRow, role: UserType, now: Date): boolean {
+export function claimDeadline(date: string, window: ClaimWindow = DEFAULT_CLAIM_WINDOW): string {
+  let day = date
+  for (let n = 0; n < window.workingDays;) {
+    day = addDays(day, 1)
+    if (isWorkingDay(day, window.holidays)) n++
+  }
+  return day
+}
+
+/**
+ * The producer may send or modify a claim on a done delivery until the end
+ * of its claim window (Paris day), while the shop has not answered, before
+ * or after the order's invoice (an accepted claim is then settled by a
+ * credit note).
+ */
+export function canClaim(row: DeliveryRow, role: UserType, now: Date, window = DEFAULT_CLAIM_WINDOW): boolean {
   const d = row.delivery
   return (
     role === 'producer' &&
     d.status === 'done' &&
-    dayOf(now) < nextMonth(d.date) &&
-    (d.claimStatus === 'void' || d.claimStatus === 'sent') &&
-    !row.order.invoice
+    dayOf(now) <= claimDeadline(d.date, window) &&
+    (d.claimStatus === 'void' || d.claimStatus === 'sent')
   )
+}
+
+/**
+ * What the producer reads of the claim window of a done delivery it has not
+ * had answered: until when a claim is possible, or since when it is not.
+ */
+export function claimWindowNotice(row: DeliveryRow, role: UserType, now: Date, window = DEFAULT_CLAIM_WINDOW): string {
+  const d = row.delivery
+  if (role !== 'producer' || d.status !== 'done' || (d.claimStatus !== 'void' && d.claimStatus !== 'sent')) return ''
+  const deadline = formatLongDay(claimDeadline(d.date, window))
+  if (canClaim(row, role, now, window))
+    return `Demande d'avoir possible jusqu'au ${deadline} inclus (deux jours ouvrés après la livraison).`
+  return `Délai de demande d'avoir dépassé : elle était possible jusqu'au ${deadline}.`
+}
+
+/**
+ * Whether the system may accept a claim the shop leaves unanswered
+ * (core/delivery AcceptedBySilence): it lowers the amount — some line
+ * claimed down — and no line raises it. Silence is not acceptance (art.
+ * 1120 C. civ.): a claim asking the shop to pay more waits for its answer.
+ */
+export function acceptedBySilence(claimed: readonly number[]): boolean {
+  return claimed.some((q) => q < 0) && !claimed.some((q) => q > 0)
+}
+
+/**
+ * What each side reads of a pending claim's answer: the shop left silent
+ * accepts a claim that lowers the amount after `hours`; one that raises it
+ * needs the shop's answer, which the shop is asked for.
+ */
+export function claimAnswerNotice(d: Delivery, role: UserType, hours: number): string {
+  if (d.claimStatus !== 'sent') return ''
+  if (acceptedBySilence(d.deliveryLines.map((l) => l.quantityClaimed))) {
+    return role === 'producer'
+      ? `Sans réponse du magasin ${hours} h après son envoi, la demande sera acceptée automatiquement.`
+      : `Sans réponse de votre part ${hours} h après son envoi, la demande sera acceptée automatiquement.`
+  }
+  return role === 'producer'
+    ? "Cette demande augmente le montant facturé : elle attend la réponse du magasin et n'est jamais acceptée sans elle."
+    : "Cette demande augmente le montant facturé : elle n'est acceptée que par votre réponse. Merci d'y répondre."
 }
 
 /** The shop may answer a pending claim. */

@@ -1,6 +1,7 @@
 // Delivery actions (PRODUCT §7 delivery calls, §8 toasts): the shop's update
 // and cancellation, the producer's claim, the shop's review. Each call
 // answers the order, which replaces the stored one.
+import { useMemo } from 'react'
 import { proxy, useSnapshot } from 'valtio'
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
@@ -15,6 +16,10 @@ export interface DeliverySettings {
   lockLabel: string
   timeZone: string
   autovalidateHours: number
+  /** A claim may be sent until the end of this many working days after the delivery date. */
+  claimWorkingDays: number
+  /** The French public holidays falling on a weekday ("YYYY-MM-DD"), which a claim window does not count. */
+  holidays: string[]
 }
 
 export const deliverySettings = proxy<DeliverySettings>({
@@ -22,6 +27,8 @@ export const deliverySettings = proxy<DeliverySettings>({
   lockLabel: '12h',
   timeZone: 'Europe/Paris',
   autovalidateHours: 48,
+  claimWorkingDays: 2,
+  holidays: [],
 })
 
 /** Reads the delivery rules once per page load; on failure the defaults stay. */
@@ -39,8 +46,14 @@ export const useDeliveryLock = () => useSnapshot(deliverySettings).lock
 /** The lock time in force as the interface says it ("12h"). */
 export const useDeliveryLockLabel = () => useSnapshot(deliverySettings).lockLabel
 
-/** The hours after which an unanswered claim is accepted. */
+/** The hours after which an unanswered claim that lowers the amount is accepted. */
 export const useAutovalidateHours = () => useSnapshot(deliverySettings).autovalidateHours
+
+/** The claim window in force: working days after the delivery, and the weekday holidays. */
+export function useClaimWindow(): { workingDays: number; holidays: readonly string[] } {
+  const s = useSnapshot(deliverySettings)
+  return useMemo(() => ({ workingDays: s.claimWorkingDays, holidays: s.holidays }), [s.claimWorkingDays, s.holidays])
+}
 
 export const DELIVERY_TOASTS = {
   updateProgress: 'Modification en cours',
