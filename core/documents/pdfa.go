@@ -211,7 +211,7 @@ func pdfDate(t time.Time) string { return "D:" + t.UTC().Format("20060102150405"
 // xmp is the document's XMP metadata packet: the same title, author,
 // creator tool, producer and dates as the information dictionary, the
 // PDF/A identification (part 3, conformance B), and the Factur-X
-// properties with their PDF/A extension schema description.
+// properties with their PDF/A extension schema description (facturXMP).
 func xmp(m pdfaMeta) []byte {
 	esc := func(s string) string {
 		var b bytes.Buffer
@@ -240,8 +240,21 @@ func xmp(m pdfaMeta) []byte {
 <rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">
 <pdf:Producer>` + esc(m.producer) + `</pdf:Producer>
 </rdf:Description>
-<rdf:Description rdf:about="" xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#">
-<fx:DocumentType>` + esc(m.docType) + `</fx:DocumentType>
+` + facturXMP(m.docType, esc) + `</rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>`)
+}
+
+// facturXMP is the XMP description of a Factur-X document of type docType
+// (INVOICE) with its PDF/A extension schema; none for a document without
+// Factur-X data (docType empty: the buyer's documents of the flat-rate
+// refund, flatrate.go).
+func facturXMP(docType string, esc func(string) string) string {
+	if docType == "" {
+		return ""
+	}
+	return `<rdf:Description rdf:about="" xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#">
+<fx:DocumentType>` + esc(docType) + `</fx:DocumentType>
 <fx:DocumentFileName>` + FacturXName + `</fx:DocumentFileName>
 <fx:Version>1.0</fx:Version>
 <fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>
@@ -259,7 +272,5 @@ func xmp(m pdfaMeta) []byte {
 </rdf:Seq></pdfaSchema:property>
 </rdf:li></rdf:Bag></pdfaExtension:schemas>
 </rdf:Description>
-</rdf:RDF>
-</x:xmpmeta>
-<?xpacket end="w"?>`)
+`
 }
