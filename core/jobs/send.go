@@ -26,6 +26,7 @@ import (
 	"primeur/core/payments"
 	"primeur/core/printable"
 	"primeur/core/store"
+	"primeur/core/terms"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -501,7 +502,8 @@ func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) er
 	body := "Bonjour,\n\n" +
 		fmt.Sprintf("La livraison du %s %s %s est validée. Vous trouverez ci-joint son bon de livraison %s.\n\n",
 			day, grammar.De(printable.Line(n.Producer.Name)), grammar.A(printable.Line(n.Shop.Name)), number) +
-		"Le producteur peut déclarer une réclamation (demande d'avoir) sur cette livraison jusqu'à la fin du mois, " +
+		fmt.Sprintf("Le producteur peut déclarer une réclamation (demande d'avoir) sur cette livraison jusqu'au %s inclus "+
+			"(deux jours ouvrés après la livraison), ", claimUntil(n.Delivery.Date)) +
 		"depuis l'écran Livraisons de Primeur ; le magasin y répond depuis son écran Réceptions.\n" + signature(env)
 	return env.Mail.Send(ctx, mail.Message{
 		Key:     "note-" + deliveryID,
@@ -616,23 +618,29 @@ func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 		return ownFailure{fmt.Errorf("jobs: credit note %s: %w", id, err)}
 	}
 	seller := printable.Line(doc.Seller.Name)
-	what, subject := "l'avoir", "Avoir"
-	if doc.Kind == billing.KindComplement {
-		what, subject = "la facture complémentaire", "Facture complémentaire"
-	}
 	day := ""
 	if len(doc.Notes) > 0 {
 		day = documents.Day(doc.Notes[0].Date)
 	}
-	body := "Bonjour,\n\n" +
-		fmt.Sprintf("Veuillez trouver ci-joint %s %s du %s, émis par Primeur au nom et pour le compte %s "+
-			"(mandat de facturation) : il règle la réclamation acceptée sur la livraison du %s, et corrige la facture %s du %s.\n\n",
-			what, doc.Number, documents.Day(doc.IssueDate), grammar.De(seller), day, doc.Refers.Number, documents.Day(doc.Refers.Date)) +
-		fmt.Sprintf("Montant TTC : %s\n", documents.Euros(doc.TotalTTC))
-	if doc.Kind == billing.KindCredit {
-		body += "Ce montant est à déduire du règlement de la facture " + doc.Refers.Number + ".\n"
-	} else {
-		body += "Échéance : " + documents.Day(doc.DueDate) + "\n"
+	issued := fmt.Sprintf("%s du %s, émis par Primeur au nom et pour le compte %s (mandat de facturation)",
+		doc.Number, documents.Day(doc.IssueDate), grammar.De(seller))
+	refers := fmt.Sprintf("la facture %s du %s", doc.Refers.Number, documents.Day(doc.Refers.Date))
+	subject, body := "Avoir", "Bonjour,\n\n"
+	switch doc.Kind {
+	case billing.KindDiscount:
+		subject = "Avoir d'escompte"
+		body += fmt.Sprintf("Veuillez trouver ci-joint l'avoir d'escompte %s : il accorde l'escompte de %s %% pour le "+
+			"paiement de %s reçu dans le délai, et en réduit d'autant le montant HT et la TVA.\n\n", issued, terms.Percent(doc.Discount), refers) +
+			fmt.Sprintf("Montant TTC : %s\nCe montant a été déduit du règlement de la facture %s.\n", documents.Euros(doc.TotalTTC), doc.Refers.Number)
+	case billing.KindComplement:
+		subject = "Facture complémentaire"
+		body += fmt.Sprintf("Veuillez trouver ci-joint la facture complémentaire %s : elle règle la réclamation acceptée sur "+
+			"la livraison du %s, et corrige %s.\n\n", strings.Replace(issued, ", émis par", ", émise par", 1), day, refers) +
+			fmt.Sprintf("Montant TTC : %s\nÉchéance : %s\n", documents.Euros(doc.TotalTTC), documents.Day(doc.DueDate))
+	default:
+		body += fmt.Sprintf("Veuillez trouver ci-joint l'avoir %s : il règle la réclamation acceptée sur la livraison du %s, "+
+			"et corrige %s.\n\n", issued, day, refers) +
+			fmt.Sprintf("Montant TTC : %s\nCe montant est à déduire du règlement de la facture %s.\n", documents.Euros(doc.TotalTTC), doc.Refers.Number)
 	}
 	body += signature(env)
 	return env.Mail.Send(ctx, mail.Message{
