@@ -95,3 +95,17 @@ func AcceptedBySilence(claimed []decimal.Dec) bool {
 	}
 	return lowers
 }
+
+// WeekdayHolidays are the days from from to to (both included) that a
+// claim window skips although they fall from Monday to Friday: the French
+// public holidays of those days. The screens count working days with them
+// (GET /api/deliveries/settings), as ClaimDeadline does.
+func WeekdayHolidays(from, to calendar.Date) []calendar.Date {
+	var out []calendar.Date
+	for d := from; d <= to; d++ {
+		if d.DayIndex() < 5 && !WorkingDay(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package delivery_test
 
 import (
+	"strings"
 	"testing"
 
 	"primeur/core/calendar"
@@ -51,6 +52,14 @@ func TestClaimDeadline(t *testing.T) {
 	if got := delivery.ClaimClosedMessage(date(t, "2026-12-01")); got !=
 		"Le délai de demande d'avoir est dépassé : elle était possible jusqu'au mardi 1er décembre 2026, deux jours ouvrés après la livraison." {
 		t.Errorf("message %q", got)
+	}
+	var holidays []string
+	for _, d := range delivery.WeekdayHolidays(date(t, "2026-01-01"), date(t, "2026-12-31")) {
+		holidays = append(holidays, d.String())
+	}
+	// 2026: 15 August falls on a Saturday, 1 November on a Sunday.
+	if got := strings.Join(holidays, " "); got != "2026-01-01 2026-04-06 2026-05-01 2026-05-08 2026-05-14 2026-05-25 2026-07-14 2026-11-11 2026-12-25" {
+		t.Errorf("weekday holidays of 2026: %s", got)
 	}
 	for day, want := range map[string]bool{"2026-11-20": true, "2026-11-21": false, "2026-11-22": false, "2026-11-11": false,
 		"2026-05-25": false, "2026-05-26": true, "2026-12-25": false} {

@@ -91,6 +91,8 @@ func TestDeliveriesJobLocksAndEmailsNotes(t *testing.T) {
 		if m.Subject != "Bon de livraison BL-000001 — livraison du 20 novembre 2026" ||
 			!slices.Equal(m.To, []string{"ferme@aravis.fr", "epicerie@lac.fr"}) ||
 			!strings.Contains(m.Body, "La livraison du 20 novembre 2026 de Ferme des Aravis à Épicerie du Lac est validée") ||
+			// Friday 20: Monday 23 and Tuesday 24 are its two working days.
+			!strings.Contains(m.Body, "sur cette livraison jusqu'au mardi 24 novembre 2026 inclus (deux jours ouvrés après la livraison)") ||
 			!strings.Contains(m.Body, "https://primeur.example") ||
 			m.Header.Get("Message-Id") != "<note-"+d+"@primeur.local>" {
 			t.Fatalf("message %q to %v: %s", m.Subject, m.To, m.Body)
