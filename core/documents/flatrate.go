@@ -63,12 +63,21 @@ func documentName(kind, number string) string {
 	return "Facture " + number
 }
 
+// numericDay renders a "YYYY-MM-DD" date as "15/12/2026"; anything else
+// as is.
+func numericDay(day string) string {
+	if len(day) != len("2026-12-15") || ShortDay(day) == day {
+		return day
+	}
+	return ShortDay(day) + "/" + day[:4]
+}
+
 // flatParties are the two boxes of the buyer's documents: the shop
 // issuing them first.
 func (d *doc) flatParties(producer, shop billing.Party) {
 	d.boxes(
 		box{title: "Acheteur (redevable de la TVA)", lines: invoiceParty(shop, buyerAddress(shop))},
-		box{title: "Vendeur (exploitant agricole au remboursement forfaitaire)", lines: invoiceParty(producer, producer.Address)},
+		box{title: "Vendeur (exploitant agricole)", lines: invoiceParty(producer, producer.Address)},
 	)
 }
 
@@ -123,12 +132,12 @@ func PurchaseSlip(s payments.Slip) ([]byte, error) {
 	if s.OnAccount > 0 {
 		rows = append(rows, []string{"Avance en compte, imputée sur les prochaines factures", "—", "—", Euros(s.OnAccount)})
 	}
-	d.table([]column{{"Document", 74, "L"}, {"Émis le", 36, "C"}, {"Montant TTC", 35, "R"}, {"Réglé par ce paiement", 35, "R"}}, rows)
+	d.table([]column{{"Document", 72, "L"}, {"Émis le", 32, "C"}, {"Montant TTC", 30, "R"}, {"Réglé par ce paiement", 46, "R"}}, rows)
 
 	d.ln(3)
 	d.total("Valeur de l'achat payé", Euros(s.Payment.Amount), true)
 	if s.Base != s.Payment.Amount {
-		d.total("dont remboursement forfaitaire", Euros(s.Base), false)
+		d.total("dont assiette du remboursement", Euros(s.Base), false)
 	}
 	for _, r := range s.Rates {
 		d.total("au taux de "+Percent(r.Rate), Euros(r.Base), false)
@@ -177,8 +186,8 @@ func Certificate(c payments.Certificate, today string, created time.Time) ([]byt
 		refund += r.Refund
 	}
 	rows = append(rows, []string{"Total", Euros(c.Base), Euros(refund)})
-	d.table([]column{{"Taux du remboursement forfaitaire", 92, "L"}, {"Paiements de l'année", 40, "R"},
-		{"Remboursement (pour information)", 48, "R"}}, rows)
+	d.table([]column{{"Taux du remboursement forfaitaire", 90, "L"}, {"Paiements", 34, "R"},
+		{"Remboursement (pour information)", 56, "R"}}, rows)
 
 	d.heading("Paiements de l'année")
 	rows = rows[:0]
@@ -192,12 +201,13 @@ func Certificate(c payments.Certificate, today string, created time.Time) ([]byt
 		if s.OnAccount > 0 {
 			docs = append(docs, "avance en compte")
 		}
-		rows = append(rows, []string{Day(s.Payment.PaidOn), s.Number, strings.Join(docs, ", "), methodLabel[s.Payment.Method], Euros(s.Base)})
+		rows = append(rows, []string{numericDay(s.Payment.PaidOn), s.Number, strings.Join(docs, ", "), methodLabel[s.Payment.Method],
+			Euros(s.Base)})
 	}
-	d.table([]column{{"Date", 30, "L"}, {"Bulletin d'achat", 46, "L"}, {"Factures réglées", 50, "L"}, {"Moyen", 24, "L"},
-		{"Montant", 30, "R"}}, rows)
+	d.table([]column{{"Date", 22, "L"}, {"Bulletin d'achat", 50, "L"}, {"Factures réglées", 58, "L"}, {"Moyen", 22, "L"},
+		{"Montant", 28, "R"}}, rows)
 	d.ln(3)
-	d.total("Total des paiements de l'année", Euros(c.Base), true)
+	d.total("Total de l'année", Euros(c.Base), true)
 	d.ln(3)
 	d.paragraph(CertificateMention, 8)
 	d.ln(1)

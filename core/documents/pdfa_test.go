@@ -2,6 +2,7 @@ package documents_test
 
 import (
 	"bytes"
+	"encoding/xml"
 	"regexp"
 	"strings"
 	"testing"
@@ -30,6 +31,10 @@ var idRe = regexp.MustCompile(`/ID \[<[0-9a-f]{32}> <[0-9a-f]{32}>\]`)
 //     invoice's number;
 //   - every font embedded (a font file in each descriptor, no font
 //     without one).
+//
+// With number empty, a document without Factur-X data (the buyer's
+// documents of the flat-rate refund): the same, but no Factur-X
+// properties, no /AF and no embedded file.
 func pdfA(t testing.TB, pdf []byte, number string) {
 	t.Helper()
 	if !bytes.HasPrefix(pdf, []byte("%PDF-1.7\n%")) {
@@ -84,19 +89,27 @@ func pdfA(t testing.TB, pdf []byte, number string) {
 		t.Fatal("the XMP stream is filtered")
 	}
 	xmp := string(meta.Content)
-	for _, want := range []string{"<pdfaid:part>3</pdfaid:part>", "<pdfaid:conformance>B</pdfaid:conformance>",
-		"<fx:DocumentType>INVOICE</fx:DocumentType>", "<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>",
+	facturX := []string{"<fx:DocumentType>INVOICE</fx:DocumentType>", "<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>",
 		"<fx:Version>1.0</fx:Version>", "<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>",
-		"<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>",
-		"<pdf:Producer>", "<xmp:CreateDate>"} {
+		"<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>"}
+	wants := []string{"<pdfaid:part>3</pdfaid:part>", "<pdfaid:conformance>B</pdfaid:conformance>", "<pdf:Producer>", "<xmp:CreateDate>"}
+	if number != "" {
+		wants = append(wants, facturX...)
+	} else if strings.Contains(xmp, "factur-x") || cat["AF"] != nil || cat["Names"] != nil {
+		t.Fatalf("Factur-X data in a document without any:\n%s", xmp)
+	}
+	for _, want := range wants {
 		if !strings.Contains(xmp, want) {
 			t.Fatalf("XMP without %s:\n%s", want, xmp)
 		}
 	}
 	info := dict(*x.Info, "info")
 	title, err := types.StringOrHexLiteral(info["Title"])
-	if err != nil || title == nil || !strings.Contains(xmp, `<rdf:li xml:lang="x-default">`+*title+`</rdf:li>`) &&
-		!strings.Contains(*title, "&") && !strings.Contains(*title, "<") {
+	var escaped bytes.Buffer
+	if err == nil && title != nil {
+		err = xml.EscapeText(&escaped, []byte(*title))
+	}
+	if err != nil || title == nil || !strings.Contains(xmp, `<rdf:li xml:lang="x-default">`+escaped.String()+`</rdf:li>`) {
 		t.Fatalf("info title %v not the XMP's: %v", title, err)
 	}
 
@@ -115,6 +128,10 @@ func pdfA(t testing.TB, pdf []byte, number string) {
 	}
 
 	// The attached XML.
+	if number == "" {
+		pdfAFonts(t, x)
+		return
+	}
 	af := cat.ArrayEntry("AF")
 	if len(af) != 1 {
 		t.Fatalf("/AF %v", af)
@@ -140,8 +157,12 @@ func pdfA(t testing.TB, pdf []byte, number string) {
 	if len(names) != 2 || names[0].String() != "(factur-x.xml)" && !strings.Contains(names[0].String(), "factur-x.xml") {
 		t.Fatalf("EmbeddedFiles %v", names)
 	}
+	pdfAFonts(t, x)
+}
 
-	// Fonts.
+// pdfAFonts checks that every font is embedded.
+func pdfAFonts(t testing.TB, x *model.XRefTable) {
+	t.Helper()
 	fonts := 0
 	for _, e := range x.Table {
 		d, ok := e.Object.(types.Dict)
