@@ -51,6 +51,21 @@ const SETTINGS = {
   holidays: ['2026-11-11', '2026-12-25'],
 }
 
+/** What GET /api/accounting answers: the export panel reads it at mount. */
+const ACCOUNTING_DEFAULTS = {
+  customers: '411',
+  sales: '701',
+  vatCollected: '44571',
+  discountsGiven: '665',
+  suppliers: '401',
+  purchases: '607',
+  vatDeductible: '44566',
+  discountsReceived: '765',
+  bank: '512',
+  cash: '530',
+}
+const ACCOUNTING = { accounts: ACCOUNTING_DEFAULTS, defaults: ACCOUNTING_DEFAULTS, months: ['2026-11'] }
+
 /**
  * Stubs fetch: the delivery settings the page reads at mount, then the
  * answers given, one per action call, in order. Returns the action calls.
@@ -60,6 +75,7 @@ function stubFetch(...answers: Response[]) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = String(input)
     if (url === '/api/deliveries/settings') return json(200, SETTINGS)
+    if (url === '/api/accounting') return json(200, ACCOUNTING)
     calls.push([url, init])
     const answer = answers.shift()
     if (!answer) throw new Error(`unexpected call ${url}`)
@@ -565,8 +581,10 @@ describe('the lock time in force', () => {
   it("follows the daemon's delivery.lock", async () => {
     const user = userEvent.setup()
     vi.setSystemTime(new Date('2026-11-24T08:00:00+01:00'))
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
-      json(200, { ...SETTINGS, lock: '07:30', lockLabel: '7h30' }),
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
+      String(input) === '/api/accounting'
+        ? json(200, ACCOUNTING)
+        : json(200, { ...SETTINGS, lock: '07:30', lockLabel: '7h30' }),
     )
     setUp('distributor', [order([delivery('a', '2026-11-24', 'planned', 7)])])
     renderWithProviders(<DeliveriesPage />)

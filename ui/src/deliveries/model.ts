@@ -155,16 +155,6 @@ export const notePath = (orderId: string, deliveryId: string) =>
   `/print/delivery/${encodeURIComponent(orderId)}/${encodeURIComponent(deliveryId)}`
 export const invoicePath = (orderId: string) => `/print/invoice/${encodeURIComponent(orderId)}`
 export const creditNotePath = (id: string) => `/print/creditnote/${encodeURIComponent(id)}`
-/** The producer's export of a billed month ("2026-11-01"): /print/invoices/2026-11. */
-export const exportPath = (month: string) => `/print/invoices/${month.slice(0, 7)}`
-
-/** The months whose orders are invoiced, latest first ("2026-11-01"). */
-export function invoicedMonths(orders: readonly Order[]): string[] {
-  const months = new Set<string>()
-  for (const o of orders) if (o.invoice) months.add(o.date.slice(0, 10))
-  return [...months].sort().reverse()
-}
-
 /** The link text of a credit note or complementary invoice. */
 export const creditLabel = (c: CreditRef) =>
   c.kind === 'credit' ? `Télécharger l'avoir ${c.number}` : `Télécharger la facture complémentaire ${c.number}`
