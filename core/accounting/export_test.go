@@ -440,3 +440,78 @@ func TestLedger(t *testing.T) {
 		}
 	})
 }
+
+// TestExportEscompte: a payment within the escompte's window that deducts
+// it earns a discount credit note (payments.Record, billing.IssueDiscount):
+// in the producer's books of its month it debits discounts given 665 and
+// the VAT collected and credits the shop, in the shop's it credits
+// discounts received 765 and the VAT deductible; with the payment it
+// settles November's invoice, lettered across the two months.
+func TestExportEscompte(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w := tradetest.New(t, db)
+		// 2 % for a payment within 10 days of the issue.
+		w.Exec(`UPDATE users SET payment_discount = 200, payment_discount_days = 10 WHERE id = ?`, w.Farm.ID)
+		o := w.Order(w.Farm, w.Shop, "2026-11-01")
+		w.Settled(o, "2026-11-05", delivery.Outcome{Status: orders.Done}, tradetest.L{Product: "tomate", Price: 250, Expected: 4000})
+		var inv billing.Invoice
+		var pay payments.Payment
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			i, err := billing.Issue(ctx, tx, o, at(2026, 11, 30, 21, 0), paris)
+			if i != nil {
+				inv = *i
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if inv.TotalTTC != 10550 || inv.IssueDate != "2026-11-30" {
+			t.Fatalf("invoice %+v", inv)
+		}
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			var err error
+			pay, err = payments.Record(ctx, tx, w.Farm, payments.Input{PartnerID: w.Shop.ID, Amount: 10550 - 211, PaidOn: "2026-12-05",
+				Method: payments.Transfer, Documents: []string{inv.ID}}, at(2026, 12, 5, 9, 0), "2026-12-05")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := billing.Credits(ctx, db, o, "", "")
+		if err != nil || len(cs) != 1 || cs[0].Kind != billing.KindDiscount || cs[0].TotalTTC != 211 {
+			t.Fatalf("the escompte's credit note: %+v, %v", cs, err)
+		}
+		disc := cs[0]
+
+		nov, _ := export(t, db, accounting.Seller, w.Farm.ID, "2026-11")
+		dec, _ := export(t, db, accounting.Seller, w.Farm.ID, "2026-12")
+		novLines, decLines := nov.fec(t, "", "2026-11"), dec.fec(t, "", "2026-12")
+		shopSIREN, farmSIREN := w.Shop.SIRET[:9], w.Farm.SIRET[:9]
+		for _, tt := range []struct {
+			lines       []fectest.Line
+			piece, want string
+		}{
+			{novLines, inv.Number, "411 " + shopSIREN + " D 105,50; 701  C 100,00; 44571  C 5,50"},
+			{decLines, disc.Number, "411 " + shopSIREN + " C 2,11; 665  D 2,00; 44571  D 0,11"},
+			{decLines, pay.ID, "512  D 103,39; 411 " + shopSIREN + " C 103,39"},
+		} {
+			got, line := entry(tt.lines, tt.piece)
+			if got != tt.want || line["EcritureLet"] != strings.ReplaceAll(inv.Number, "-", "") || line["DateLet"] != "20261205" {
+				t.Errorf("%s: %s %v\nwant %s", tt.piece, got, line, tt.want)
+			}
+		}
+		if _, line := entry(decLines, disc.Number); !strings.HasPrefix(line["EcritureLib"], "Avoir d'escompte "+disc.Number+" (facture "+inv.Number+")") {
+			t.Errorf("label %q", line["EcritureLib"])
+		}
+		if fectest.Lettered(t, append(novLines, decLines...)) != 1 {
+			t.Fatal("the invoice, its escompte and its payment not lettered together")
+		}
+		if !strings.Contains(string(dec["journal-ventes-2026-12.csv"]), ";"+disc.Number+";avoir d'escompte;"+inv.Number+";") {
+			t.Fatalf("register:\n%s", dec["journal-ventes-2026-12.csv"])
+		}
+
+		shop, _ := export(t, db, accounting.Buyer, w.Shop.ID, "2026-12")
+		if got, _ := entry(shop.fec(t, "", "2026-12"), disc.Number); got != "401 "+farmSIREN+" D 2,11; 765  C 2,00; 44566  C 0,11" {
+			t.Errorf("the shop's escompte: %s", got)
+		}
+	})
+}
