@@ -84,12 +84,18 @@ func Export(ctx context.Context, q store.Q, side Side, userID string, month cale
 		return Summary{}, err
 	}
 	var s Summary
+	used := map[string]int{}
 	for _, id := range owners {
 		party, err := latestParty(ctx, q, side, id, "")
 		if err != nil {
 			return s, err
 		}
-		one, err := exportBooks(ctx, q, side, id, month, loc, Folder(party)+"/", put)
+		// Two users of one name without SIREN get a folder each.
+		dir := Folder(party)
+		if used[dir]++; used[dir] > 1 {
+			dir = fmt.Sprintf("%s-%d", dir, used[dir])
+		}
+		one, err := exportBooks(ctx, q, side, id, month, loc, dir+"/", put)
 		s.add(one)
 		if err != nil {
 			return s, err
@@ -286,10 +292,20 @@ func exportBooks(ctx context.Context, q store.Q, side Side, ownerID string, mont
 	if err := write(JournalName(side, first[:7]), Register(side, docs)); err != nil {
 		return s, err
 	}
+	// A shop's documents in a folder per producer, two producers of one
+	// name without SIREN apart.
+	folders, used := map[string]string{}, map[string]int{}
 	for _, d := range docs {
 		sub := ""
 		if side == Buyer {
-			sub = Folder(d.Seller) + "/"
+			if sub = folders[d.ProducerID]; sub == "" {
+				dir := Folder(d.Seller)
+				if used[dir]++; used[dir] > 1 {
+					dir = fmt.Sprintf("%s-%d", dir, used[dir])
+				}
+				sub = dir + "/"
+				folders[d.ProducerID] = sub
+			}
 		}
 		pdf, err := documents.Invoice(d)
 		if err != nil {
