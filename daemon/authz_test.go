@@ -289,6 +289,11 @@ var matrix = map[string]row{
 		},
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	"GET /api/payments/transfer": {
+		path: func(w *world, _ actor) string { return "/api/payments/transfer?documents=" + w.ids["invoice"] },
+		// The other shop names an invoice that is not its own: 422.
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 422, producer: 403, otherProducer: 403},
+	},
 	"GET /print/transfer": {
 		path: func(w *world, _ actor) string { return "/print/transfer?documents=" + w.ids["invoice"] },
 		// The other shop's file names an invoice that is not its own: 422.

@@ -27,6 +27,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerTrade(api)
 	d.registerDeliveries(api)
 	d.registerPayments(api)
+	d.registerTransfer(api)
 	d.registerAccounting(api)
 	d.registerImports(api)
 	d.registerRewards(api)

@@ -493,7 +493,7 @@ func TestTransferRemittance(t *testing.T) {
 		}
 		validateSEPA(t, x)
 		f, err := payments.PlanTransfer(ctx, db, shop, []string{w.nov.ID}, at(2026, 12, 24, 9, 0), "2026-12-24")
-		if err != nil || f.Execution != "2026-12-28" || len(f.Transfers) != 1 || f.Transfers[0].Amount != 4220 ||
+		if err != nil || f.Execution != "2026-12-28" || len(f.Transfers) != 1 || f.Transfers[0].Amount != 4220 || f.Producers[0] != w.w.Farm.ID ||
 			f.Transfers[0].Remittance != "Facture FA-2026-000002 (moins AV-2026-000001)" {
 			t.Fatalf("plan %+v, %v", f, err)
 		}

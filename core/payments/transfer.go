@@ -41,9 +41,16 @@ func TransferFile(ctx context.Context, q store.Q, shop accounts.User, documentID
 // the next TARGET2 business day (ExecutionDate). Documents that are not
 // the shop's or have nothing left to pay, and accounts a SEPA file cannot
 // name, are refused in French.
-func PlanTransfer(ctx context.Context, q store.Q, shop accounts.User, documentIDs []string, now time.Time, today string) (sepa.File, error) {
+func PlanTransfer(ctx context.Context, q store.Q, shop accounts.User, documentIDs []string, now time.Time, today string) (Plan, error) {
 	f, _, err := transfer(ctx, q, shop, documentIDs, now, today)
 	return f, err
+}
+
+// Plan is a transfer file as planned: the file, and the producer each of
+// its transfers pays.
+type Plan struct {
+	sepa.File
+	Producers []string
 }
 
 // ExecutionDate is the execution date a transfer file prepared today
@@ -58,10 +65,10 @@ func ExecutionDate(today string) string {
 	return d.NextTargetDay().String()
 }
 
-func transfer(ctx context.Context, q store.Q, shop accounts.User, documentIDs []string, now time.Time, today string) (sepa.File, []byte, error) {
+func transfer(ctx context.Context, q store.Q, shop accounts.User, documentIDs []string, now time.Time, today string) (Plan, []byte, error) {
 	accs, err := Accounts(ctx, q, "", shop.ID, today)
 	if err != nil {
-		return sepa.File{}, nil, err
+		return Plan{}, nil, err
 	}
 	open := map[string]Document{}
 	producerOf := map[string]string{}
@@ -88,7 +95,7 @@ func transfer(ctx context.Context, q store.Q, shop accounts.User, documentIDs []
 	for _, id := range documentIDs {
 		d, ok := open[id]
 		if !ok {
-			return sepa.File{}, nil, core.Invalid("documents", MsgDocumentPay)
+			return Plan{}, nil, core.Invalid("documents", MsgDocumentPay)
 		}
 		if seen[id] {
 			continue
@@ -108,18 +115,19 @@ func transfer(ctx context.Context, q store.Q, shop accounts.User, documentIDs []
 		g.total += d.Balance
 	}
 	if len(groups) == 0 {
-		return sepa.File{}, nil, core.Invalid("documents", MsgTransferNone)
+		return Plan{}, nil, core.Invalid("documents", MsgTransferNone)
 	}
-	f := sepa.File{
+	f := Plan{File: sepa.File{
 		MsgID:   "PRIMEUR-" + now.UTC().Format("20060102150405") + "-" + strings.ReplaceAll(core.NewID(), "-", "")[:8],
 		Created: now, Execution: ExecutionDate(today),
 		Debtor: sepa.Party{Name: shop.Name, IBAN: shop.IBAN, BIC: shop.BIC},
-	}
+	}}
 	for _, g := range groups {
 		p, err := accounts.ByID(ctx, q, g.producer)
 		if err != nil {
-			return sepa.File{}, nil, err
+			return Plan{}, nil, err
 		}
+		f.Producers = append(f.Producers, g.producer)
 		f.Transfers = append(f.Transfers, sepa.Transfer{
 			Creditor:   sepa.Party{Name: p.Name, IBAN: p.IBAN, BIC: p.BIC},
 			Amount:     g.total,

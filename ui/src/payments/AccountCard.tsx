@@ -5,6 +5,7 @@ import { formatDay, formatEUR } from '../format'
 import { confirmPayment, setReminders, undoPayment } from '../store/payments'
 import type { UserType } from '../types'
 import { DOCUMENT_KIND_LABELS, DOCUMENT_STATUS_LABELS, METHOD_LABELS, PAYMENT_STATUS_LABELS } from './labels'
+import { LatePenalties } from './LatePenalties'
 import { PaymentForm } from './PaymentForm'
 import type { DocumentStatus, PaymentAccount } from './types'
 
@@ -70,14 +71,7 @@ export function AccountCard({
           </Stack>
         </Group>
 
-        {role === 'producer' && account.indemnities > 0 ? (
-          <Text size="sm" c="dimmed">
-            À titre d'information, selon les conditions de vos factures, vous pouvez réclamer des pénalités de retard de{' '}
-            {formatEUR(account.penalties)} et des indemnités forfaitaires de recouvrement de{' '}
-            {formatEUR(account.indemnities)} (40 € par facture payée en retard). Elles ne sont pas ajoutées au reste à
-            payer.
-          </Text>
-        ) : null}
+        {role === 'producer' && account.late.length > 0 ? <LatePenalties account={account} /> : null}
         <Table.ScrollContainer minWidth={520}>
           <Table striped aria-label={`Documents — ${account.partnerName}`}>
             <Table.Thead>

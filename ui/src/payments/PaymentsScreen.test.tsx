@@ -67,6 +67,39 @@ const view = (over: Partial<PaymentsView['accounts'][number]> = {}): PaymentsVie
       reminders: true,
       penalties: 0.2,
       indemnities: 40,
+      late: [
+        {
+          documentId: 'i1',
+          number: 'FA-2026-000001',
+          dueDate: '2026-11-09',
+          paidOff: '2026-12-01',
+          days: 22,
+          penalty: 0.2,
+          indemnity: 40,
+          periods: [
+            {
+              from: '2026-11-10',
+              to: '2026-11-20',
+              days: 11,
+              balance: 26.38,
+              ecbRate: 2.15,
+              rate: 12.15,
+              rateListed: true,
+              penalty: 0.1,
+            },
+            {
+              from: '2026-11-21',
+              to: '2026-12-01',
+              days: 11,
+              balance: 16.38,
+              ecbRate: 2.15,
+              rate: 12.15,
+              rateListed: false,
+              penalty: 0.1,
+            },
+          ],
+        },
+      ],
       ...over,
     },
   ],
@@ -112,7 +145,19 @@ describe('PaymentsScreen', () => {
         /vous pouvez réclamer des pénalités de retard de 0,20 € et des indemnités forfaitaires de recouvrement de 40,00 €/,
       ),
     ).toBeInTheDocument()
-    const rows = within(card).getAllByRole('row')
+    // The penalties per invoice and period, behind their disclosure.
+    await user.click(within(card).getByRole('button', { name: 'Détail par facture : Épicerie du Lac' }))
+    const late = await within(card).findByRole('table', { name: 'Pénalités de retard — Épicerie du Lac' })
+    const periods = within(late).getAllByRole('row')
+    expect(periods).toHaveLength(3)
+    expect(periods[1]).toHaveTextContent(
+      /FA-2026-000001échéance le 09\/11\/2026, payée le 01\/12\/2026du 10\/11\/2026 au 20\/11\/20261126,38\s€12,15 %0,10\s€40,00\s€/,
+    )
+    expect(periods[2]).toHaveTextContent(/du 21\/11\/2026 au 01\/12\/20261116,38\s€12,15 % \*0,10\s€/)
+    expect(within(card).getByText(/celui du semestre précédent est repris/)).toBeInTheDocument()
+    const rows = within(card)
+      .getAllByRole('table', { name: 'Documents — Épicerie du Lac' })
+      .flatMap((t) => within(t).getAllByRole('row'))
     expect(rows[1]).toHaveTextContent('Facture FA-2026-000001')
     expect(rows[1]).toHaveTextContent('En retard')
     expect(rows[2]).toHaveTextContent('Avoir AV-2026-000001')
@@ -209,46 +254,83 @@ describe('PaymentsScreen', () => {
     ).toBeInTheDocument()
   })
 
-  it('prepares the SEPA transfer of the invoices the shop chooses, and says why when it cannot', async () => {
+  it('prepares the SEPA transfer of the invoices the shop chooses, shows what it will carry, and says why when it cannot', async () => {
     state.user = distributor
     const create = vi.fn(() => 'blob:transfer')
     Object.assign(URL, { createObjectURL: create, revokeObjectURL: vi.fn() })
-    const fetch = vi
-      .spyOn(globalThis, 'fetch')
-      .mockResolvedValueOnce(json(200, view({ partnerName: 'Ferme des Aravis' })))
-      .mockResolvedValueOnce(
-        json(422, {
-          status: 422,
-          title: 'Unprocessable Entity',
-          detail: "Ferme des Aravis n'a pas renseigné d'IBAN valide : son virement ne peut pas être préparé.",
-        }),
-      )
-      .mockResolvedValueOnce(
-        new Response('<Document/>', {
-          status: 200,
-          headers: {
-            'Content-Type': 'application/xml',
-            'Content-Disposition': 'attachment; filename="virements-2026-12-12.xml"',
-          },
-        }),
-      )
+    const refusal = json(422, {
+      status: 422,
+      title: 'Unprocessable Entity',
+      detail: "Ferme des Aravis n'a pas renseigné d'IBAN valide : son virement ne peut pas être préparé.",
+    })
+    let files = 0
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input)
+      if (url === '/api/payments') return json(200, view({ partnerName: 'Ferme des Aravis' }))
+      if (url.startsWith('/api/payments/transfer?'))
+        return json(200, {
+          executionDate: '2026-12-28',
+          total: 68.58,
+          transfers: [
+            {
+              partnerId: 'p1',
+              name: 'Ferme des Aravis',
+              iban: 'FR7630006000011234567890189',
+              amount: 68.58,
+              remittance: 'Factures FA-2026-000001 FA-2026-000002 (moins AV-2026-000001)',
+            },
+          ],
+        })
+      files++
+      if (files === 1) return refusal
+      return new Response('<Document/>', {
+        status: 200,
+        headers: {
+          'Content-Type': 'application/xml',
+          'Content-Disposition': 'attachment; filename="virements-2026-12-12.xml"',
+        },
+      })
+    })
     const user = userEvent.setup()
     renderWithProviders(<PaymentsScreen />)
     const card = await screen.findByRole('region', { name: 'Ferme des Aravis' })
     const prepare = screen.getByRole('button', { name: 'Préparer le virement' })
     expect(prepare).toBeDisabled()
+    expect(screen.queryByRole('region', { name: 'Aperçu du virement' })).not.toBeInTheDocument()
     expect(within(card).queryByRole('checkbox', { name: 'Payer AV-2026-000001 par virement' })).not.toBeInTheDocument()
     await user.click(within(card).getByRole('checkbox', { name: 'Payer FA-2026-000001 par virement' }))
     await user.click(within(card).getByRole('checkbox', { name: 'Payer FA-2026-000002 par virement' }))
+    const preview = await screen.findByRole('region', { name: 'Aperçu du virement' })
+    expect(preview).toHaveTextContent(
+      /le lundi 28 décembre 2026 \(prochain jour ouvré du système de paiement européen TARGET2\)/,
+    )
+    expect(preview).toHaveTextContent(/Ferme des Aravis : 68,58\s€ sur l'IBAN FR76 3000 6000 0112 3456 7890 189/)
+    expect(preview).toHaveTextContent('Libellé : Factures FA-2026-000001 FA-2026-000002 (moins AV-2026-000001)')
+    expect(fetch.mock.calls.map((c) => String(c[0]))).toContain('/api/payments/transfer?documents=i1,i2')
     await user.click(screen.getByRole('button', { name: 'Préparer le virement (2 factures)' }))
     expect(
       await screen.findByText(
         "Ferme des Aravis n'a pas renseigné d'IBAN valide : son virement ne peut pas être préparé.",
       ),
     ).toBeInTheDocument()
-    expect(fetch.mock.calls[1][0]).toBe('/print/transfer?documents=i1,i2')
+    expect(fetch.mock.calls.map((c) => String(c[0]))).toContain('/print/transfer?documents=i1,i2')
     await user.click(screen.getByRole('button', { name: 'Préparer le virement (2 factures)' }))
     expect(await screen.findByText('Fichier de virement prêt : importez-le dans votre banque')).toBeInTheDocument()
     expect(create).toHaveBeenCalledTimes(1)
+  })
+
+  it('says why the transfer of the invoices chosen cannot be prepared', async () => {
+    state.user = distributor
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
+      String(input) === '/api/payments'
+        ? json(200, view({ partnerName: 'Ferme des Aravis' }))
+        : json(422, { status: 422, title: 'Unprocessable Entity', detail: 'Renseignez un IBAN valide.' }),
+    )
+    const user = userEvent.setup()
+    renderWithProviders(<PaymentsScreen />)
+    const card = await screen.findByRole('region', { name: 'Ferme des Aravis' })
+    await user.click(within(card).getByRole('checkbox', { name: 'Payer FA-2026-000001 par virement' }))
+    expect(await screen.findByText('Renseignez un IBAN valide.')).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Aperçu du virement' })).not.toBeInTheDocument()
   })
 })

@@ -4,6 +4,7 @@ import { formatEUR } from '../format'
 import { useUser } from '../store/hooks'
 import { claimPayments, downloadTransfer, loadPayments, usePayments } from '../store/payments'
 import { AccountCard } from './AccountCard'
+import { TransferPreviewPanel } from './TransferPreview'
 import { PAYMENTS_TITLES } from './labels'
 
 /**
@@ -70,6 +71,7 @@ export function PaymentsScreen() {
           </Button>
         </Group>
       ) : null}
+      {role === 'distributor' && chosen.size > 0 ? <TransferPreviewPanel ids={[...chosen]} /> : null}
       {data?.accounts.map((a) => (
         <AccountCard
           key={a.partnerId}

@@ -50,8 +50,43 @@ export interface PaymentAccount {
   /** Producers: the late-payment penalties and 40 € indemnities they may claim (information). */
   penalties: number
   indemnities: number
+  /** Producers: the invoices paid late or still overdue, with their penalties per period (empty for a shop). */
+  late: LateInvoice[]
   documents: PaymentDocument[]
   payments: Payment[]
+}
+
+/** A stretch of days an invoice was late at one balance and one rate (rates in percent). */
+export interface PenaltyPeriod {
+  from: string
+  to: string
+  days: number
+  balance: number
+  ecbRate: number
+  rate: number
+  /** false when the semester's ECB rate is not set and an earlier one's is carried. */
+  rateListed: boolean
+  penalty: number
+}
+
+/** What a producer may claim of one invoice paid late or still overdue. */
+export interface LateInvoice {
+  documentId: string
+  number: string
+  dueDate: string
+  /** The day it was paid off, late; absent while something is left to pay. */
+  paidOff?: string
+  days: number
+  penalty: number
+  indemnity: number
+  periods: PenaltyPeriod[]
+}
+
+/** What the transfer file of the invoices chosen will carry (`GET /api/payments/transfer`). */
+export interface TransferPreview {
+  executionDate: string
+  total: number
+  transfers: { partnerId: string; name: string; iban: string; amount: number; remittance: string }[]
 }
 
 export interface PaymentsView {

@@ -6,7 +6,7 @@ import { proxy, useSnapshot } from 'valtio'
 import { ApiError, api, errorMessage, toApiError } from '../api'
 import { progress } from '../notify'
 import { PAYMENT_TOASTS } from '../payments/labels'
-import type { PaymentEntry, PaymentsView } from '../payments/types'
+import type { PaymentEntry, PaymentsView, TransferPreview } from '../payments/types'
 import type { LoadStatus } from './state'
 
 export interface PaymentsState {
@@ -101,6 +101,14 @@ export const usePayments = () => useSnapshot(paymentsState)
 /** The path of the shop's SEPA transfer file paying the documents named. */
 export const transferPath = (ids: readonly string[]) =>
   `/print/transfer?documents=${ids.map(encodeURIComponent).join(',')}`
+
+/**
+ * What the shop's transfer file of the invoices named will carry (PRODUCT
+ * §16 "Paying by bank transfer"): its execution date, and per producer the
+ * account, the amount and the remittance information.
+ */
+export const previewTransfer = (ids: readonly string[], signal?: AbortSignal) =>
+  api.get<TransferPreview>(`/api/payments/transfer?documents=${ids.map(encodeURIComponent).join(',')}`, signal)
 
 /**
  * Downloads the shop's SEPA credit transfer file for the invoices chosen
