@@ -289,6 +289,21 @@ var matrix = map[string]row{
 		},
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	// The buyer's documents of the flat-rate refund (the producer is under
+	// it, the shop has a VAT number): for the two parties of the payment.
+	"GET /print/purchase-slip/{paymentId}": {
+		path:   withIDs("/print/purchase-slip/{recordedPayment}"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
+	},
+	"GET /print/flat-rate-certificate/{partnerId}/{year}": {
+		path: func(w *world, a actor) string {
+			if a == producer || a == otherProducer {
+				return "/print/flat-rate-certificate/" + w.ids["shop"] + "/2026"
+			}
+			return "/print/flat-rate-certificate/" + w.ids["producer"] + "/2026"
+		},
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
+	},
 	"GET /api/payments/transfer": {
 		path: func(w *world, _ actor) string { return "/api/payments/transfer?documents=" + w.ids["invoice"] },
 		// The other shop names an invoice that is not its own: 422.
@@ -465,6 +480,7 @@ func buildWorld(t *testing.T) *world {
 	}
 	w.ids["invoice"] = inv.ID
 	tw.Exec(`UPDATE users SET iban = 'FR7630006000011234567890189', bic = 'AGRIFRPP882' WHERE id IN (?, ?)`, tw.Shop.ID, tw.Farm.ID)
+	tw.Exec(`UPDATE users SET siret = '98765432400019', tvaintracom = 'FR14987654324' WHERE id = ?`, tw.Shop.ID)
 	// A payment the producer recorded, one the shop declared.
 	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		rec, err := payments.Record(ctx, tx, tw.Farm, payments.Input{PartnerID: tw.Shop.ID, Amount: 1000, PaidOn: "2026-11-19",

@@ -297,6 +297,8 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 				"200": fileResponse("application/pdf", "releve-YYYY-MM-DD.pdf"),
 			}, documentErrors),
 		}},
+		d.purchaseSlipRoute(documentErrors),
+		d.flatCertificateRoute(problem, documentErrors),
 		{handler: d.printTransfer, op: &huma.Operation{
 			OperationID: "get-transfer-file", Method: http.MethodGet, Path: "/print/transfer",
 			Tags: []string{"Payments"}, Summary: "A SEPA credit transfer file paying invoices (shops)",

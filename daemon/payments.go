@@ -68,6 +68,10 @@ type AccountView struct {
 	Late        []PenaltyView  `json:"late" doc:"Producers: the invoices paid late or still overdue, with the penalties of each period and the indemnity (Penalties and Indemnities are their sums); empty for a shop"`
 	Documents   []DocumentView `json:"documents"`
 	Payments    []PaymentView  `json:"payments"`
+
+	// FlatRate lists the buyer's documents of the flat-rate refund
+	// (flatrate.go).
+	FlatRate *FlatRateView `json:"flatRate,omitempty" doc:"When the producer sells (or sold) under the agricultural flat-rate refund: the shop's purchase slips and yearly certificates (PRODUCT §16 \"Buyer's documents under the flat-rate refund\"); absent otherwise"`
 }
 
 // PenaltyView is what a producer may claim of one invoice paid late or
@@ -243,6 +247,10 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 			off[id] = true
 		}
 	}
+	flat, err := d.flatRateViews(ctx, q, u, producer, shop, accs)
+	if err != nil {
+		return nil, err
+	}
 	out := &PaymentsOutput{}
 	out.Body.Today = today
 	out.Body.Accounts = make([]AccountView, len(accs))
@@ -270,6 +278,7 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 			}
 			v.Payments[j] = pv
 		}
+		v.FlatRate = flat[ids[i]]
 		out.Body.Accounts[i] = v
 	}
 	return out, nil
