@@ -211,7 +211,7 @@ var All = []Job{
 	},
 	{
 		Name:     "reminders",
-		Summary:  "relance les magasins pour les factures échues : le lendemain de l'échéance, puis 15 jours après",
+		Summary:  "relance les magasins pour les factures échues, les jours ouvrés : le lendemain de l'échéance, puis 15 jours après (ou le jour ouvré suivant)",
 		Schedule: Daily(9, 0),
 		Run:      Reminders,
 	},
