@@ -202,9 +202,6 @@ func exportBooks(ctx context.Context, q store.Q, side Side, ownerID string, mont
 		if err != nil {
 			return s, err
 		}
-		if d.Kind == "" {
-			d.Kind = billing.KindInvoice
-		}
 		docs = append(docs, d)
 		if r.Credit {
 			s.Credits++
