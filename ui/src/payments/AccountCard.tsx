@@ -5,6 +5,7 @@ import { formatDay, formatEUR } from '../format'
 import { confirmPayment, setReminders, undoPayment } from '../store/payments'
 import type { UserType } from '../types'
 import { DOCUMENT_KIND_LABELS, DOCUMENT_STATUS_LABELS, METHOD_LABELS, PAYMENT_STATUS_LABELS } from './labels'
+import { FlatRateSection, SlipLink } from './FlatRate'
 import { LatePenalties } from './LatePenalties'
 import { PaymentForm } from './PaymentForm'
 import type { DocumentStatus, PaymentAccount } from './types'
@@ -136,6 +137,7 @@ export function AccountCard({
                   {p.reference ? ` (${p.reference})` : ''} — {PAYMENT_STATUS_LABELS[p.status]}
                 </Text>
                 <Group gap="xs">
+                  {p.status === 'recorded' ? <SlipLink flatRate={account.flatRate} paymentId={p._id} /> : null}
                   {role === 'producer' && p.status === 'declared' ? (
                     <>
                       <Button size="xs" onClick={() => void confirmPayment(p._id, true)}>
@@ -169,6 +171,9 @@ export function AccountCard({
         <Anchor href={`/print/statement/${encodeURIComponent(account.partnerId)}`} download size="sm">
           Télécharger le relevé de compte (PDF)
         </Anchor>
+        {account.flatRate ? (
+          <FlatRateSection flatRate={account.flatRate} role={role} partnerId={account.partnerId} />
+        ) : null}
         {entering ? (
           <PaymentForm account={account} role={role} today={today} onDone={() => setEntering(false)} />
         ) : (

@@ -2,6 +2,8 @@
 // the documents with their balance and the payments between the two.
 // Amounts are EUR with two decimals.
 
+import type { FlatRateDocuments } from './FlatRate'
+
 export type DocumentKind = 'invoice' | 'complement' | 'credit'
 export type DocumentStatus = 'issued' | 'partly-paid' | 'paid' | 'overdue' | 'imputed'
 export type PaymentMethod = 'virement' | 'cheque' | 'especes' | 'prelevement'
@@ -54,6 +56,8 @@ export interface PaymentAccount {
   late: LateInvoice[]
   documents: PaymentDocument[]
   payments: Payment[]
+  /** The buyer's documents of the flat-rate refund, when the producer sells under it (FlatRate.tsx). */
+  flatRate?: FlatRateDocuments
 }
 
 /** A stretch of days an invoice was late at one balance and one rate (rates in percent). */
