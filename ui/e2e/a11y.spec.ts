@@ -42,7 +42,7 @@ test.beforeAll(async ({ browser }) => {
   const farm = await registerAccount(daemon, farmContext, 'ferme-a11y', false, {
     latitude: '45.95',
     longitude: '6.2',
-    siret: '41234567800019',
+    siret: '41234567000019',
     iban: 'FR7630006000011234567890189',
     bic: 'AGRIFRPP882',
   })

@@ -109,8 +109,10 @@ export async function registerAccount(
     const token = await daemon.confirmToken(account.email)
     expect((await context.request.post('/auth/email/confirm', { data: { token } })).status()).toBe(200)
   }
+  // Bank details need the current password (PRODUCT §13 "Changing the bank details").
+  const bank = 'iban' in profile || 'bic' in profile ? { currentPassword: account.password } : {}
   if (Object.keys(profile).length)
-    expect((await context.request.put('/api/user', { data: profile })).status()).toBe(200)
+    expect((await context.request.put('/api/user', { data: { ...profile, ...bank } })).status()).toBe(200)
   await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), account.email)
   const load = (await (await context.request.get('/api/user')).json()) as { user: { _id: string } }
   return { ...account, id: load.user._id }

@@ -295,6 +295,12 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await form.getByLabel('Code APE').fill('4721Z')
     await form.getByLabel('IBAN').fill('FR76 3000 6000 0112 3456 7890 189')
     await form.getByLabel('BIC').fill('AGRIFRPP881')
+    // Bank details need the current password (PRODUCT §13 "Changing the bank details").
+    await expect(save).toBeDisabled()
+    await form
+      .getByRole('group', { name: 'Coordonnées bancaires' })
+      .getByLabel('Mot de passe actuel')
+      .fill(shop.password)
     await expect(save).toBeEnabled()
     await shot(shopPage, 'shop-profile-filled')
     await save.click()
@@ -466,7 +472,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await farmPage.keyboard.press('Escape')
     await form.getByLabel('Code postal', { exact: true }).fill('74370')
     await form.getByRole('combobox', { name: 'Ville' }).fill('Argonay')
-    await form.getByLabel('SIRET').fill('41234567800019')
+    await form.getByLabel('SIRET').fill('41234567000019')
     await expect(form.getByText('Vous devez choisir au moins un jour de livraison')).toBeHidden()
     await shot(farmPage, 'farm-delivery-days')
     await form.getByRole('button', { name: 'Enregistrer' }).click()
@@ -731,7 +737,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       expect(text).toContain(farm.name)
       // Both parties with their legal details from the profiles.
       expect(text).toContain('SIRET : 73282932000074')
-      expect(text).toContain('SIRET : 41234567800019')
+      expect(text).toContain('SIRET : 41234567000019')
       expect(text).toContain('Code APE : 4721Z')
       expect(text).toContain('3 avenue de Genève')
       expect(text).toContain('Période facturée : juin 2027')

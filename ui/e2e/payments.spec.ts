@@ -68,7 +68,9 @@ async function register(
   const account = uniqueAccount(prefix)
   expect((await context.request.post('/auth/register', { data: { ...account, distributor } })).status()).toBe(201)
   await confirmEmail(context.request, account.email)
-  expect((await context.request.put('/api/user', { data: profile })).status()).toBe(200)
+  // Bank details need the current password (PRODUCT §13 "Changing the bank details").
+  const bank = 'iban' in profile || 'bic' in profile ? { currentPassword: account.password } : {}
+  expect((await context.request.put('/api/user', { data: { ...profile, ...bank } })).status()).toBe(200)
   if (profile.emailAccounting) await confirmEmail(context.request, profile.emailAccounting)
   await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), account.email)
   return account
@@ -90,7 +92,7 @@ test('the shop pays its invoice by SEPA transfer, the producer records it, both 
     iban: 'FR7610107001011234567890129',
   })
   const farm = await register(farmContext, 'ferme', false, {
-    siret: '41234567800019',
+    siret: '41234567000019',
     iban: 'FR7630006000011234567890189',
     bic: 'AGRIFRPP882',
   })
@@ -157,7 +159,7 @@ test('an overdue invoice is reminded once by email, and not again once the produ
   const farmContext = await browser.newContext({ baseURL })
   const accounting = uniqueAccount('compta').email
   const shop = await register(shopContext, 'cooperative', true, { emailAccounting: accounting })
-  const farm = await register(farmContext, 'verger', false, { siret: '41234567800019' })
+  const farm = await register(farmContext, 'verger', false, { siret: '41234567000019' })
   seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
   expect(runJob('invoices', `${billing}T06:00`)).toMatch(/factures émises : [1-9]/)
 

@@ -42,6 +42,11 @@ export function formatDay(value: string): string {
   return formatDayWith(value, { day: '2-digit', month: '2-digit', year: 'numeric' })
 }
 
+/** "2026-12-03" → "3 décembre 2026", as a sentence writes a day. */
+export function formatDayInWords(value: string): string {
+  return formatDayWith(value, { day: 'numeric', month: 'long', year: 'numeric' })
+}
+
 /** "2026-12-24" → "jeudi 24 décembre 2026". */
 export function formatLongDay(value: string): string {
   return formatDayWith(value, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })

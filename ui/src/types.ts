@@ -33,6 +33,14 @@ export interface UserBase {
   emailPending?: string
   /** The email notification preferences, in the server's order with its French labels. */
   notifications: NotificationPref[]
+  /** What is wrong with the SIRET or VAT number stored (PRODUCT §5 "Identifiers"); empty when nothing is. */
+  identifierIssues: IdentifierIssue[]
+}
+
+/** A stored identifier to correct: the profile field and the daemon's French sentence. */
+export interface IdentifierIssue {
+  field: 'siret' | 'tvaintracom'
+  message: string
 }
 
 /** How often a kind of notification is emailed: at most hourly, in the 7h digest, or never. */
@@ -112,6 +120,8 @@ export type ProfileUpdate = Partial<Record<ProfileField, string>> & {
   defaultDeliveryDays?: boolean[]
   paymentTerms?: PaymentTerms
   cutoffReminder?: boolean
+  /** The current password, needed when `iban` or `bic` change (PRODUCT §13 "Changing the bank details"). */
+  currentPassword?: string
 }
 
 /** Unit of a product: kilograms or pieces ("un"). */

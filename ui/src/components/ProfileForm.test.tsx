@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetPlaces } from '../store/places'
@@ -8,8 +8,9 @@ import { ALLEVES, ANNECY, ANNEMASSE, MANIGOD, SERRAVAL, THONES, near, stubPlaces
 import { renderWithProviders } from '../test/render'
 import { SHOP_INVISIBLE } from '../onboarding/checklist'
 import { ADDRESS_MESSAGES } from '../validation/address'
+import { IDENTIFIER_MESSAGES, IDENTIFIER_NOTICE } from '../validation/identifiers'
 import { PROFILE_MESSAGES } from '../validation/profile'
-import { ProfileForm, profileChanges } from './ProfileForm'
+import { BANK_PASSWORD, ProfileForm, profileChanges } from './ProfileForm'
 
 beforeEach(() => {
   resetState('x@exemple.fr')
@@ -314,6 +315,98 @@ describe('profileChanges', () => {
       addressLine1: '1 rue',
       addressLine2: '',
       addressLine3: '74000 Annecy Cedex',
+    })
+  })
+})
+
+// PRODUCT §5 "Identifiers", §13 "Changing the bank details".
+describe('ProfileForm identifiers and bank details', () => {
+  const bank = () => screen.getByRole('group', { name: 'Coordonnées bancaires' })
+  const problem = (detail: string, location: string) =>
+    new Response(
+      JSON.stringify({ status: 422, title: 'Unprocessable Entity', detail, errors: [{ location, message: detail }] }),
+      { status: 422, headers: { 'Content-Type': 'application/problem+json' } },
+    )
+
+  it('tells identifiers stored invalid and saves another field all the same', async () => {
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(new Response(JSON.stringify({ user: producer, orders: [] })))
+    const user = userEvent.setup()
+    const stored = {
+      ...producer,
+      siret: '11111111111111',
+      identifierIssues: [
+        { field: 'siret' as const, message: 'Le SIRET enregistré dans votre profil n’est pas valide.' },
+      ],
+    }
+    renderWithProviders(<ProfileForm user={stored} onClose={() => {}} />)
+    expect(screen.getByRole('region', { name: IDENTIFIER_NOTICE.title })).toHaveTextContent(
+      'Le SIRET enregistré dans votre profil n’est pas valide.',
+    )
+    // The stored SIRET shows no blocking error.
+    expect(screen.queryByText(PROFILE_MESSAGES.siret)).not.toBeInTheDocument()
+    await user.type(screen.getByLabelText('Téléphone'), '0612345678')
+    await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
+    await waitFor(() => expect(fetch).toHaveBeenCalled())
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ tel: '0612345678' })
+
+    // A new SIRET is checked; one of another company than the VAT number is refused.
+    const siret = screen.getByLabelText('SIRET')
+    await user.clear(siret)
+    await user.type(siret, '11111111111112')
+    await user.tab()
+    expect(screen.getByText(PROFILE_MESSAGES.siret)).toBeInTheDocument()
+    await user.clear(siret)
+    await user.type(siret, '84261530400016')
+    await user.type(screen.getByLabelText('N° de TVA intracommunautaire'), 'FR44732829320')
+    await user.tab()
+    expect(screen.getByText(IDENTIFIER_MESSAGES.vatSiret)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Enregistrer' })).toBeDisabled()
+  })
+
+  it('asks the current password when the IBAN changes, sends it, and shows a wrong one under it', async () => {
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(problem('Le mot de passe actuel est incorrect.', 'body.currentPassword'))
+    const user = userEvent.setup()
+    renderWithProviders(<ProfileForm user={{ ...producer, iban: 'FR7630006000011234567890189' }} onClose={() => {}} />)
+    expect(within(bank()).queryByLabelText(BANK_PASSWORD.label)).not.toBeInTheDocument()
+    const iban = screen.getByLabelText('IBAN')
+    await user.clear(iban)
+    await user.type(iban, 'FR76 1010 7001 0112 3456 7890 129')
+    const password = within(bank()).getByLabelText(BANK_PASSWORD.label)
+    expect(screen.getByText(BANK_PASSWORD.description)).toBeInTheDocument()
+    const save = screen.getByRole('button', { name: 'Enregistrer' })
+    expect(save).toBeDisabled()
+    await user.click(password)
+    await user.tab()
+    expect(screen.getByText(PROFILE_MESSAGES.currentPassword)).toBeInTheDocument()
+
+    await user.type(password, 'mauvais123')
+    expect(save).toBeEnabled()
+    await user.click(save)
+    await waitFor(() => expect(fetch).toHaveBeenCalled())
+    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({
+      iban: 'FR76 1010 7001 0112 3456 7890 129',
+      currentPassword: 'mauvais123',
+    })
+    expect(await screen.findAllByText('Le mot de passe actuel est incorrect.')).not.toHaveLength(0)
+
+    // Typed back as stored, spaces aside: no password asked.
+    await user.clear(iban)
+    await user.type(iban, 'fr76 3000 6000 0112 3456 7890 189')
+    expect(within(bank()).queryByLabelText(BANK_PASSWORD.label)).not.toBeInTheDocument()
+  })
+
+  it('sends the password only with a change of bank details', () => {
+    const initial = { iban: 'FR7630006000011234567890189', bic: '' }
+    expect(profileChanges('producer', initial, { ...initial, bic: 'AGRIFRPP882', currentPassword: 'x1' })).toEqual({
+      bic: 'AGRIFRPP882',
+      currentPassword: 'x1',
+    })
+    expect(profileChanges('producer', initial, { ...initial, tel: '0612345678', currentPassword: 'x1' })).toEqual({
+      tel: '0612345678',
     })
   })
 })

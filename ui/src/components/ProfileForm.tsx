@@ -7,6 +7,7 @@ import {
   Grid,
   Group,
   Paper,
+  PasswordInput,
   SimpleGrid,
   Stack,
   Text,
@@ -24,14 +25,21 @@ import { PositionPicker, coordinateText } from '../map/PositionPicker'
 import { SHOP_INVISIBLE, isOnMap, profileFieldId } from '../onboarding/checklist'
 import { searchPlaces } from '../store/places'
 import { updateProfile } from '../store/session'
-import type { NotificationPref, PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
+import type { IdentifierIssue, NotificationPref, PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
 import { type AddressParts, addressErrors, joinAddress, splitAddress } from '../validation/address'
-import { PROFILE_FIELDS, type ProfileFormField, type ProfileValues, validateProfile } from '../validation/profile'
+import {
+  PROFILE_FIELDS,
+  type ProfileFormField,
+  type ProfileValues,
+  changesBank,
+  validateProfile,
+} from '../validation/profile'
 import { ChangeEmailForm } from './ChangeEmailForm'
 import { ChangePasswordForm } from './ChangePasswordForm'
 import { CutoffReminderSwitch } from './CutoffReminderSwitch'
 import { CloseAccountForm } from './CloseAccountForm'
 import { DeliveryDaysPicker } from './DeliveryDaysPicker'
+import { IdentifierNotice } from './IdentifierNotice'
 import { MyDataPanel } from './MyDataPanel'
 import { NotificationSettings } from './NotificationSettings'
 import { PaymentTermsForm } from './PaymentTermsForm'
@@ -75,6 +83,13 @@ const PLACEHOLDERS: Partial<Record<ProfileField, string>> = {
   bic: 'BNPAFRPPXXX',
 }
 
+/** Under the IBAN and BIC when either changed (PRODUCT §13 "Changing the bank details"). */
+export const BANK_PASSWORD = {
+  label: 'Mot de passe actuel',
+  description:
+    'Pour modifier vos coordonnées bancaires, saisissez votre mot de passe actuel. Un email de confirmation sera envoyé à votre adresse de connexion.',
+} as const
+
 /** Under the accounting email while it waits for its link (PRODUCT §13 "Confirming an email"). */
 export const ACCOUNTING_UNCONFIRMED =
   'Adresse non confirmée : en attendant, les factures partent vers votre adresse de connexion.'
@@ -93,6 +108,8 @@ export type ProfileSource = {
   defaultDeliveryDays?: readonly boolean[]
   paymentTerms?: PaymentTerms
   cutoffReminder?: boolean
+  /** The SIRET or VAT number stored invalid (PRODUCT §5 "Identifiers"). */
+  identifierIssues?: readonly Readonly<IdentifierIssue>[]
 } & Partial<Record<ProfileField, string>>
 
 /** The address lines a form stores: street, complement and the postal line. */
@@ -146,6 +163,7 @@ export function profileChanges(type: UserType, initial: ProfileValues, values: P
     const before = initial.defaultDeliveryDays ?? []
     if (days.length !== before.length || days.some((d, i) => d !== before[i])) update.defaultDeliveryDays = days
   }
+  if (changesBank(values, initial) && values.currentPassword) update.currentPassword = values.currentPassword
   return update
 }
 
@@ -225,7 +243,7 @@ export function ProfileForm({
 }) {
   const type = user.type
   const [initial] = useState(() => initialValues(user))
-  const validate = useCallback((values: ProfileValues) => validateProfile(values, type), [type])
+  const validate = useCallback((values: ProfileValues) => validateProfile(values, type, initial), [type, initial])
   const form = useFormState<ProfileValues, ProfileFormField>(initial, validate, {
     showInitialErrors: true,
   })
@@ -249,7 +267,7 @@ export function ProfileForm({
     event.preventDefault()
     if (!form.canSubmit) return
     await submission.run(async () => {
-      await updateProfile(profileChanges(type, initial, form.values))
+      await updateProfile(profileChanges(type, initial, form.values), form.setServerErrors)
     })
   }
 
@@ -356,6 +374,7 @@ export function ProfileForm({
             </Title>
             <CloseButton aria-label="Fermer" onClick={onClose} />
           </Group>
+          <IdentifierNotice issues={user.identifierIssues} onCorrect={focusField} />
           {type === 'producer' ? (
             <DeliveryDaysPicker
               id={profileFieldId('defaultDeliveryDays')}
@@ -446,6 +465,19 @@ export function ProfileForm({
             .map((section) => (
               <Fieldset key={section.legend} legend={section.legend}>
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>{section.fields.map(input)}</SimpleGrid>
+                {section.fields.includes('iban') && changesBank(values, initial) ? (
+                  <PasswordInput
+                    mt="sm"
+                    id={profileFieldId('currentPassword')}
+                    label={BANK_PASSWORD.label}
+                    description={BANK_PASSWORD.description}
+                    autoComplete="current-password"
+                    value={values.currentPassword ?? ''}
+                    onChange={(e) => form.setValue('currentPassword', e.currentTarget.value)}
+                    onBlur={() => form.touch('currentPassword')}
+                    error={form.errorOf('currentPassword')}
+                  />
+                ) : null}
               </Fieldset>
             ))}
           <Group justify="flex-end">

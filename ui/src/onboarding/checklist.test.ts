@@ -16,7 +16,7 @@ const complete = {
   addressLine2: '',
   addressLine3: '74000 Annecy',
   legal: 'SARL au capital de 20 000 €',
-  siret: '84261530900017',
+  siret: '84261530400016',
 }
 
 const summary = (steps: ReturnType<typeof setupSteps>) =>
@@ -88,7 +88,8 @@ describe('the rules', () => {
   })
 
   it('needs a legal form and a valid SIRET', () => {
-    expect(hasLegalDetails({ legal: 'EARL', siret: '123 456 789 00012' })).toBe(true)
+    expect(hasLegalDetails({ legal: 'EARL', siret: '732 829 320 00074' })).toBe(true)
+    expect(hasLegalDetails({ legal: 'EARL', siret: '123 456 789 00012' })).toBe(false) // the Luhn key
     expect(hasLegalDetails({ legal: 'EARL', siret: '' })).toBe(false)
     expect(hasLegalDetails({ legal: ' ', siret: '12345678900012' })).toBe(false)
     expect(hasLegalDetails({ legal: 'EARL', siret: '1234' })).toBe(false)

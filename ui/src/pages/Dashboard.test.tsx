@@ -9,6 +9,7 @@ import { distributor, producer } from '../test/fixtures'
 import { renderWithProviders } from '../test/render'
 import { type StubShop, askedBox, mapAnswer } from '../test/shopmap'
 import type { RewardsStanding } from '../types'
+import { IDENTIFIER_NOTICE } from '../validation/identifiers'
 import { Dashboard } from './Dashboard'
 
 const json = (status: number, body: unknown) =>
@@ -144,7 +145,7 @@ describe('first steps', () => {
     addressLine1: '12 rue Sommeiller',
     addressLine3: '74000 Annecy',
     legal: 'EARL',
-    siret: '84261530900017',
+    siret: '84261530400016',
   }
 
   it('guides a new producer to its delivery days, address and legal details, each field one click away', async () => {
@@ -197,5 +198,35 @@ describe('first steps', () => {
     expect(await screen.findByRole('form', { name: 'Informations de profil' })).toBeInTheDocument()
     await waitFor(() => expect(screen.getByLabelText('Jours de livraison', { selector: 'input' })).toHaveFocus())
     expect(currentPath()).toBe('/')
+  })
+})
+
+// PRODUCT §2 "Dashboard", §5 "Identifiers".
+describe('identifiers to correct', () => {
+  it('tells the owner what is wrong and opens the profile on the field', async () => {
+    as({
+      ...producer,
+      siret: '73282932000074',
+      tvaintracom: 'FR00732829320',
+      identifierIssues: [
+        { field: 'tvaintracom', message: 'Le n° de TVA intracommunautaire enregistré n’est pas valide.' },
+      ],
+    })
+    daemon()
+    const user = userEvent.setup()
+    renderWithProviders(<Dashboard />)
+    const notice = screen.getByRole('region', { name: IDENTIFIER_NOTICE.title })
+    expect(notice).toHaveTextContent('Le n° de TVA intracommunautaire enregistré n’est pas valide.')
+    expect(notice).toHaveTextContent(IDENTIFIER_NOTICE.why)
+    await user.click(within(notice).getByRole('button', { name: IDENTIFIER_NOTICE.action }))
+    expect(await screen.findByRole('form', { name: 'Informations de profil' })).toBeInTheDocument()
+    await waitFor(() => expect(screen.getByLabelText('N° de TVA intracommunautaire')).toHaveFocus())
+  })
+
+  it('shows nothing when the identifiers are right', () => {
+    as(producer)
+    daemon()
+    renderWithProviders(<Dashboard />)
+    expect(screen.queryByRole('region', { name: IDENTIFIER_NOTICE.title })).not.toBeInTheDocument()
   })
 })

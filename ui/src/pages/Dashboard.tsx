@@ -2,6 +2,7 @@ import { Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/cor
 import { useDisclosure } from '@mantine/hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
+import { IdentifierNotice } from '../components/IdentifierNotice'
 import { ProfileForm } from '../components/ProfileForm'
 import { shopLonLat } from '../map/geo'
 import { ShopMap } from '../map/ShopMap'
@@ -105,6 +106,7 @@ export function Dashboard() {
             <Text c="dimmed">Espace magasin</Text>
           </Group>
         )}
+        <IdentifierNotice issues={user.identifierIssues} onCorrect={openProfileAt} />
         <SetupChecklist user={user} needCount={producer ? 0 : needs.length} onOpenField={openProfileAt} />
         {producer ? (
           map

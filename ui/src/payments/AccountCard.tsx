@@ -4,7 +4,13 @@ import { useState } from 'react'
 import { formatDay, formatEUR } from '../format'
 import { confirmPayment, setReminders, undoPayment } from '../store/payments'
 import type { UserType } from '../types'
-import { DOCUMENT_KIND_LABELS, DOCUMENT_STATUS_LABELS, METHOD_LABELS, PAYMENT_STATUS_LABELS } from './labels'
+import {
+  DOCUMENT_KIND_LABELS,
+  DOCUMENT_STATUS_LABELS,
+  METHOD_LABELS,
+  PAYMENT_STATUS_LABELS,
+  ibanChangedNotice,
+} from './labels'
 import { FlatRateSection, SlipLink } from './FlatRate'
 import { LatePenalties } from './LatePenalties'
 import { PaymentForm } from './PaymentForm'
@@ -72,6 +78,11 @@ export function AccountCard({
           </Stack>
         </Group>
 
+        {role === 'distributor' && account.ibanChangedOn ? (
+          <Text size="sm" c="orange.8" fw={600} role="note">
+            {ibanChangedNotice(account.ibanChangedOn)}
+          </Text>
+        ) : null}
         {role === 'producer' && account.late.length > 0 ? <LatePenalties account={account} /> : null}
         <Table.ScrollContainer minWidth={520}>
           <Table striped aria-label={`Documents — ${account.partnerName}`}>

@@ -5,7 +5,7 @@ import { useUser } from '../store/hooks'
 import { claimPayments, downloadTransfer, loadPayments, usePayments } from '../store/payments'
 import { AccountCard } from './AccountCard'
 import { TransferPreviewPanel } from './TransferPreview'
-import { PAYMENTS_TITLES } from './labels'
+import { PAYMENTS_TITLES, ibanChangedNotice } from './labels'
 
 /**
  * "À payer" for a shop, "À encaisser" for a producer (PRODUCT §16
@@ -37,6 +37,10 @@ export function PaymentsScreen() {
   }, [owner])
   if (!user) return null
   const role = user.type
+  // The producers of the invoices ticked whose IBAN changed lately (PRODUCT §16 "Payments").
+  const changedIbans = (data?.accounts ?? []).filter(
+    (a) => a.ibanChangedOn && a.documents.some((d) => chosen.has(d._id)),
+  )
   const total = (data?.accounts ?? []).reduce((s, a) => s + a.owed, 0)
   const overdue = (data?.accounts ?? []).reduce((s, a) => s + a.overdue, 0)
   return (
@@ -72,6 +76,11 @@ export function PaymentsScreen() {
         </Group>
       ) : null}
       {role === 'distributor' && chosen.size > 0 ? <TransferPreviewPanel ids={[...chosen]} /> : null}
+      {changedIbans.map((a) => (
+        <Text key={a.partnerId} size="sm" c="orange.8" fw={600} role="note">
+          {a.partnerName} — {ibanChangedNotice(a.ibanChangedOn ?? '')}
+        </Text>
+      ))}
       {data?.accounts.map((a) => (
         <AccountCard
           key={a.partnerId}

@@ -1,4 +1,5 @@
 // French labels of the payment screens (PRODUCT §16 "Payments").
+import { formatDayInWords } from '../format'
 import type { DocumentKind, DocumentStatus, PaymentMethod, PaymentStatus } from './types'
 
 export const PAYMENTS_TITLES = { producer: 'À encaisser', distributor: 'À payer' } as const
@@ -53,3 +54,8 @@ export const PAYMENT_TOASTS = {
   transferReady: 'Fichier de virement prêt : importez-le dans votre banque',
   transferFailed: 'Virement impossible',
 } as const
+
+/** Told to a shop about a producer whose IBAN changed within 30 days (PRODUCT §16 "Payments", §13). */
+export function ibanChangedNotice(day: string): string {
+  return `IBAN modifié le ${formatDayInWords(day)} : vérifiez-le auprès du producteur avant de payer.`
+}

@@ -56,6 +56,8 @@ export interface PaymentAccount {
   late: LateInvoice[]
   documents: PaymentDocument[]
   payments: Payment[]
+  /** Shops: the day the producer's IBAN changed, when within the last 30 days (PRODUCT §16 "Payments"). */
+  ibanChangedOn?: string
   /** The buyer's documents of the flat-rate refund, when the producer sells under it (FlatRate.tsx). */
   flatRate?: FlatRateDocuments
 }

@@ -170,8 +170,15 @@ export async function loadUser(): Promise<LoadOutcome> {
   }
 }
 
-/** Saves profile fields (`PUT /api/user`); replaces the user and the orders. Returns success. */
-export async function updateProfile(update: ProfileUpdate): Promise<boolean> {
+/**
+ * Saves profile fields (`PUT /api/user`); replaces the user and the orders.
+ * Returns success. A refusal's field messages (422: a wrong current
+ * password under its field) go to `onFieldErrors` when given.
+ */
+export async function updateProfile(
+  update: ProfileUpdate,
+  onFieldErrors?: (errors: Record<string, string>) => void,
+): Promise<boolean> {
   const toast = progress(SESSION_MESSAGES.updateProgress)
   try {
     const { user, orders } = await api.put<{ user: User; orders: Order[] }>('/api/user', update)
@@ -181,6 +188,7 @@ export async function updateProfile(update: ProfileUpdate): Promise<boolean> {
     return true
   } catch (err) {
     toast.failure(SESSION_MESSAGES.updateFailed, errorMessage(err))
+    if (onFieldErrors && err instanceof ApiError && err.status === 422) onFieldErrors(err.fieldErrors())
     return false
   }
 }

@@ -19,6 +19,7 @@ const blank = {
   legal: '',
   emailConfirmed: true,
   notifications: [],
+  identifierIssues: [],
 }
 
 export const producer: Producer = {

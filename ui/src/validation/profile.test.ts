@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ProfileField } from '../types'
 import { TOO_LONG_MESSAGE } from './common'
+import { IDENTIFIER_MESSAGES } from './identifiers'
 import {
   PROFILE_MESSAGES as M,
+  changesBank,
   ibanChecksumOk,
   isTvaValid,
   validateDeliveryDays,
@@ -73,6 +75,10 @@ const tables: Record<string, Row[]> = {
     ['', true],
     ['73282932000074', true],
     ['732 829 320 00074', true],
+    ['73282932000075', false], // the Luhn key
+    ['11111111111111', false], // issue 32
+    ['12345678900015', false], // Luhn-valid, on an invalid SIREN
+    ['35600000049837', true], // La Poste
     ['7328293200007', false],
     ['732829320000745', false],
     ['7328293200007A', false],
@@ -121,24 +127,32 @@ const tables: Record<string, Row[]> = {
   ],
   tvaintracom: [
     ['', true],
-    ['FR12345678901', true],
-    ['FR 12 345678901', true],
-    ['FRAB345678901', true], // FRAB is a 4-letter prefix
-    ['FR1A345678901', true], // one letter after the prefix
-    ['FR1A34567890B', true], // two letters after the prefix
-    ['FR1A3456789BC', false], // three letters after the prefix
+    // French: FR, the key of the SIREN, the SIREN (PRODUCT §5 "Identifiers").
+    ['FR44732829320', true],
+    ['FR 44 732 829 320', true],
+    ['fr44732829320', true],
+    ['FR00487231556', false], // issue 32: the key wrong
+    ['FR31111111111', false], // issue 32: no SIREN
+    ['FR12345678901', false], // the key wrong
+    ['FRXA732829320', false], // a letter key
+    ['FR12', false],
+    // Another country's: the format rule.
+    ['DEAB345678901', true], // DEAB is a 4-letter prefix
+    ['DE1A345678901', true], // one letter after the prefix
+    ['DE1A34567890B', true], // two letters after the prefix
+    ['DE1A3456789BC', false], // three letters after the prefix
     ['ESX1234567X', true],
     ['ATU12345678', true],
     ['BE0123-456_789', true],
-    ['FR12', true], // 4 characters
-    ['FRAB', false], // no digit after the prefix
-    ['FRAB-_', false], // no digit after the prefix
-    ['FR1', false], // under 4 characters
+    ['DE12', true], // 4 characters
+    ['DEAB', false], // no digit after the prefix
+    ['DEAB-_', false], // no digit after the prefix
+    ['DE1', false], // under 4 characters
     ['F12345678901', false], // a single letter
     ['12345678901', false], // no letter
-    ['FR123456789012345678901', false], // over 20
-    ['FR12345678901234567X', true], // exactly 20
-    ['FR12.345678901', false], // dots are not allowed
+    ['DE123456789012345678901', false], // over 20
+    ['DE12345678901234567X', true], // exactly 20
+    ['DE12.345678901', false], // dots are not allowed
   ],
 }
 
@@ -196,8 +210,8 @@ describe('ibanChecksumOk', () => {
 
 describe('isTvaValid', () => {
   it('ignores spaces before counting the length', () => {
-    expect(isTvaValid('F R 1 2')).toBe(true)
-    expect(isTvaValid('F R 1')).toBe(false)
+    expect(isTvaValid('D E 1 2')).toBe(true)
+    expect(isTvaValid('D E 1')).toBe(false)
   })
 })
 
@@ -286,6 +300,67 @@ describe('validateProfile', () => {
       longitude: 'Veuillez saisir une longitude valide',
       tvaintracom:
         'Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA.',
+      currentPassword: "Pour modifier l'IBAN ou le BIC, saisissez votre mot de passe actuel.",
     })
+    expect(IDENTIFIER_MESSAGES.vatSiret).toBe(
+      'Le n° de TVA intracommunautaire et le SIRET ne désignent pas la même entreprise : le n° de TVA doit se terminer par le SIREN (les 9 premiers chiffres du SIRET).',
+    )
+  })
+})
+
+// The rules on what changes, as the daemon's (core/accounts
+// TestProfileIdentifiersAgainstTheAccount, TestBankChangeNeedsThePassword).
+describe('validateProfile against the stored values', () => {
+  const stored = {
+    name: 'Ferme des Saules',
+    siret: '11111111111111',
+    tvaintracom: 'FR00732829320',
+    iban: 'FR7630006000011234567890189',
+    bic: 'AGRIFRPP882',
+    defaultDeliveryDays: [true, false, false, false, false, false, false],
+  }
+
+  it.each([
+    ['identifiers stored invalid, left as they are: no error', {}, {}],
+    ['the stored SIRET retyped with spaces: no error', { siret: '111 111 111 11111' }, {}],
+    ['a new invalid SIRET', { siret: '11111111111112' }, { siret: M.siret }],
+    ['a new VAT number, its key wrong', { tvaintracom: 'FR01732829320' }, { tvaintracom: M.tvaintracom }],
+    ['a valid SIRET, the stored VAT number invalid: no error', { siret: '84261530400016' }, {}],
+    [
+      'a valid VAT number of another company than the SIRET: on the VAT number',
+      { siret: '84261530400016', tvaintracom: 'FR44732829320' },
+      { tvaintracom: IDENTIFIER_MESSAGES.vatSiret },
+    ],
+    ['both of one company', { siret: '73282932000074', tvaintracom: 'fr 44 732 829 320' }, {}],
+    ['a foreign VAT number: never compared', { siret: '73282932000074', tvaintracom: 'DE123456789' }, {}],
+  ])('%s', (_, change, errors) => {
+    expect(validateProfile({ ...stored, ...change }, 'producer', stored)).toEqual(errors)
+  })
+
+  it('puts the SIREN mismatch on the SIRET when only it changed', () => {
+    const valid = { ...stored, siret: '73282932000074', tvaintracom: 'FR44732829320' }
+    expect(validateProfile({ ...valid, siret: '84261530400016' }, 'producer', valid)).toEqual({
+      siret: IDENTIFIER_MESSAGES.vatSiret,
+    })
+  })
+
+  it('asks the current password when the IBAN or BIC changes, set, replaced or cleared', () => {
+    const need = { currentPassword: M.currentPassword }
+    expect(validateProfile({ ...stored, iban: 'FR7610107001011234567890129' }, 'producer', stored)).toEqual(need)
+    expect(validateProfile({ ...stored, iban: '' }, 'producer', stored)).toEqual(need)
+    expect(validateProfile({ ...stored, bic: 'CCBPFRPPANN' }, 'producer', stored)).toEqual(need)
+    expect(validateProfile({ ...stored, iban: '', bic: '' }, 'producer', { ...stored, iban: '', bic: '' })).toEqual({})
+    expect(
+      validateProfile(
+        { ...stored, iban: 'FR7610107001011234567890129', currentPassword: 'motdepasse1' },
+        'producer',
+        stored,
+      ),
+    ).toEqual({})
+    // The same IBAN typed otherwise is no change.
+    expect(validateProfile({ ...stored, iban: 'fr76 3000 6000 0112 3456 7890 189' }, 'producer', stored)).toEqual({})
+    expect(changesBank({ ...stored, iban: 'fr76 3000 6000 0112 3456 7890 189' }, stored)).toBe(false)
+    expect(changesBank({ ...stored, iban: '' }, { ...stored, iban: '' })).toBe(false)
+    expect(changesBank({ iban: 'FR7610107001011234567890129' }, { iban: '' })).toBe(true)
   })
 })

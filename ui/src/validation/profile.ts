@@ -5,6 +5,7 @@
 import type { ProfileField, UserType } from '../types'
 import { addressErrors, postalLineError } from './address'
 import { type Errors, MAX_TEXT_LENGTH, TOO_LONG_MESSAGE, charLength, isEmail } from './common'
+import { IDENTIFIER_MESSAGES, compactId, isSiretValid, isVatValid, vatMatchesSiret } from './identifiers'
 import { REGISTRATION_MESSAGES } from './registration'
 
 /**
@@ -16,10 +17,12 @@ export type ProfileValues = Partial<Record<ProfileField, string>> & {
   defaultDeliveryDays?: boolean[]
   postcode?: string
   town?: string
+  /** The current password, asked when the IBAN or BIC changes (PRODUCT §13 "Changing the bank details"). */
+  currentPassword?: string
 }
 
 /** The fields of the form that may carry an error. */
-export type ProfileFormField = ProfileField | 'defaultDeliveryDays' | 'postcode' | 'town'
+export type ProfileFormField = ProfileField | 'defaultDeliveryDays' | 'postcode' | 'town' | 'currentPassword'
 
 /** Fields that carry a rule. `defaultDeliveryDays` is checked for producers only. */
 export type ProfileRuleField =
@@ -35,6 +38,7 @@ export type ProfileRuleField =
   | 'latitude'
   | 'longitude'
   | 'tvaintracom'
+  | 'currentPassword'
 
 export const PROFILE_MESSAGES = {
   // The daemon refuses an empty company name.
@@ -53,16 +57,15 @@ export const PROFILE_MESSAGES = {
   longitude: 'Veuillez saisir une longitude valide',
   tvaintracom:
     'Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA.',
+  currentPassword: "Pour modifier l'IBAN ou le BIC, saisissez votre mot de passe actuel.",
 } as const satisfies Record<ProfileRuleField, string>
 
 const CAPITAL = /^\d+$/
 const BIC = /^[A-Za-z]{4}[A-Za-z]{2}[A-Za-z0-9]{2}[A-Za-z0-9]{3}$/
 const APE = /^\d{4}[A-Za-z]$/
 const IBAN = /^[A-Za-z]{2}\d{2}[A-Za-z0-9]{4}\d{7}[A-Za-z0-9]{0,16}$/
-const SIRET = /^\d{14}$/
 const TEL = /^\d{10}$/
 const COORDINATE = /^-?[0-9.]+$/
-const TVA = /^([A-Za-z]{2,4})([0-9A-Za-z_-]*)$/
 
 /** ISO 13616 check: move the first 4 characters to the end, letters → 10..35, mod 97 must be 1. */
 export function ibanChecksumOk(iban: string): boolean {
@@ -94,18 +97,14 @@ export function isCoordinateValid(value: string, limit: number): boolean {
 }
 
 /**
- * Intra-community VAT number, spaces removed: 2 to 4 letters, then digits,
- * dashes or underscores with at most 2 further letters anywhere and at least
- * one digit, 4 to 20 characters in all. The greedy prefix leaves the fewest
- * letters after it.
+ * Intra-community VAT number, spaces removed (validation/identifiers.ts): a
+ * French one is FR, its key and a valid SIREN; another country's has 2 to 4
+ * letters, then digits, dashes or underscores with at most 2 further
+ * letters anywhere and at least one digit, 4 to 20 characters in all (the
+ * greedy prefix leaves the fewest letters after it).
  */
 export function isTvaValid(value: string): boolean {
-  const compact = value.replace(/ /g, '')
-  if (compact.length < 4 || compact.length > 20) return false
-  const match = TVA.exec(compact)
-  if (!match) return false
-  const rest = match[2]
-  return (rest.match(/[A-Za-z]/g) ?? []).length <= 2 && /[0-9]/.test(rest)
+  return isVatValid(value.replace(/ /g, ''))
 }
 
 /** A code rule: characters removed before the check (after trimming), and the check. */
@@ -122,7 +121,7 @@ const CODE_RULES: Partial<Record<ProfileField, CodeRule>> = {
   bic: { strip: SPACES, ok: (v) => BIC.test(v) },
   ape: { strip: SPACES, ok: (v) => APE.test(v) },
   iban: { strip: SPACES, ok: isIbanValid },
-  siret: { strip: SPACES, ok: (v) => SIRET.test(v) },
+  siret: { strip: SPACES, ok: isSiretValid },
   tel: { strip: /[ .]/g, ok: (v) => TEL.test(v) },
   tvaintracom: { strip: SPACES, ok: isTvaValid },
   latitude: { strip: SPACES, ok: (v) => isCoordinateValid(v, 90) },
@@ -195,12 +194,53 @@ export const PROFILE_FIELDS: Record<UserType, ProfileField[]> = {
   ],
 }
 
-/** Validates the whole profile form of a user of type `type`. */
-export function validateProfile(values: ProfileValues, type: UserType): Errors<ProfileFormField> {
+/** The identifiers a stored value of which, left unchanged, is not checked again (PRODUCT §5 "Identifiers"). */
+const IDENTIFIERS: readonly ProfileField[] = ['siret', 'tvaintracom']
+
+/**
+ * Whether a field differs from the stored value, spaces and case aside (as
+ * the daemon compares codes); without the stored values, whether it is
+ * given at all (sent).
+ */
+function changedFrom(values: ProfileValues, initial: ProfileValues | undefined, field: ProfileField): boolean {
+  if (!initial) return values[field] !== undefined
+  return compactId(values[field] ?? '') !== compactId(initial[field] ?? '')
+}
+
+/** Whether the form changes the IBAN or the BIC: the current password is then needed (PRODUCT §13). */
+export function changesBank(values: ProfileValues, initial: ProfileValues | undefined): boolean {
+  return changedFrom(values, initial, 'iban') || changedFrom(values, initial, 'bic')
+}
+
+/**
+ * Validates the whole profile form of a user of type `type`. `initial`, the
+ * stored values, makes the rules of the daemon on what changes: a SIRET or
+ * VAT number left as stored is not checked again (one stored before the
+ * checks is the notice's, not a blocking error), a French VAT number and
+ * the SIRET must carry one SIREN when either changes (the error on the VAT
+ * number when it changed, else on the SIRET), and a change of IBAN or BIC
+ * needs the current password.
+ */
+export function validateProfile(
+  values: ProfileValues,
+  type: UserType,
+  initial?: ProfileValues,
+): Errors<ProfileFormField> {
   const errors: Errors<ProfileFormField> = {}
   for (const field of PROFILE_FIELDS[type]) {
+    if (IDENTIFIERS.includes(field) && !changedFrom(values, initial, field)) continue
     const message = validateProfileField(field, values[field])
     if (message) errors[field] = message
+  }
+  const siretChanged = changedFrom(values, initial, 'siret')
+  const vatChanged = changedFrom(values, initial, 'tvaintracom')
+  if ((siretChanged || vatChanged) && !errors.siret && !errors.tvaintracom) {
+    const siret = siretChanged ? (values.siret ?? '') : (initial?.siret ?? '')
+    const vat = vatChanged ? (values.tvaintracom ?? '') : (initial?.tvaintracom ?? '')
+    if (!vatMatchesSiret(vat, siret)) errors[vatChanged ? 'tvaintracom' : 'siret'] = IDENTIFIER_MESSAGES.vatSiret
+  }
+  if (initial && changesBank(values, initial) && (values.currentPassword ?? '') === '') {
+    errors.currentPassword = PROFILE_MESSAGES.currentPassword
   }
   if (values.postcode !== undefined || values.town !== undefined) {
     Object.assign(errors, addressErrors(values.postcode ?? '', values.town ?? ''))
