@@ -23,7 +23,7 @@ const noteReason = "ACD"
 // and the comment, "réfaction pour défaut de qualité — « tomates
 // abîmées »"; empty for a line without a stored reason.
 func reason(kind string, l billing.Line) string {
-	text := l.Reason.Text(kind)
+	text := l.Text(kind)
 	if text == "" {
 		return ""
 	}
