@@ -25,14 +25,14 @@ const (
 	// SlipMention is the purchase slip's legal basis.
 	SlipMention = "Bulletin d'achat délivré par l'acheteur, redevable de la TVA au titre de la revente des produits " +
 		"achetés, à l'exploitant agricole placé sous le régime du remboursement forfaitaire agricole, lors du paiement " +
-		"du prix ou d'un acompte (art. 265 de l'annexe II au CGI ; BOI-TVA-SECT-80-50-20). Avec l'attestation annuelle " +
+		"du prix ou d'un acompte (art. 265 de l'annexe II au CGI). Avec l'attestation annuelle " +
 		"de l'acheteur (art. 266-I de l'annexe II au CGI), il justifie la demande de remboursement forfaitaire de " +
 		"l'exploitant (art. 298 bis et 298 quater du CGI). Ce document n'est pas une facture."
 	// CertificateMention is the certificate's legal basis.
 	CertificateMention = "Attestation délivrée en application de l'article 266-I de l'annexe II au CGI : elle récapitule " +
 		"les paiements de l'année civile pour des produits agricoles ouvrant droit au remboursement forfaitaire, " +
 		"achetés par un acheteur redevable de la TVA au titre de leur revente, pour la seule partie des versements " +
-		"qui en constitue l'assiette (BOI-TVA-SECT-80-50-20). Le remboursement par taux (art. 298 quater du CGI) est " +
+		"qui en constitue l'assiette (art. 263 de l'annexe II au CGI). Le remboursement par taux (art. 298 quater du CGI) est " +
 		"indiqué pour information : l'exploitant le calcule et le demande sur sa déclaration annuelle, à laquelle il " +
 		"joint cette attestation."
 )

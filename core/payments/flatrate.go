@@ -5,7 +5,8 @@ package payments
 // flat-rate refund (vat.Flat) charges no VAT; the State refunds it a flat
 // rate of what buyers liable to VAT paid it (art. 298 bis and 298 quater
 // CGI), on its yearly claim, justified by two documents each such buyer
-// hands over (CGI ann. II art. 265 and 266; BOI-TVA-SECT-80-50-20):
+// hands over (CGI ann. II art. 265 and 266; BOFiP, "Régime du
+// remboursement forfaitaire - Régime général - Formalités"):
 //
 //   - a purchase slip (bulletin d'achat) at each payment of a purchase,
 //     price or instalment: its date, the nature and the value of what it
@@ -20,9 +21,10 @@ package payments
 // stored: the recorded payments, their allocations, and the documents
 // they pay with the parties and lines stored when they were issued, so
 // that a slip reads the same whenever it is downloaded. The refund is due
-// on what the farmer cashed (BOI-TVA-SECT-80-60-10-10): a payment counts
-// in the year of its date (paid_on), whatever the dates of the invoices
-// it pays.
+// on what the farmer cashed (the BOFiP's "fait générateur" of the refund),
+// its base the net amount cashed (CGI ann. II art. 263;
+// BOI-TVA-SECT-80-60-10-20): a payment counts in the year of its date
+// (paid_on), whatever the dates of the invoices it pays.
 //
 // What of a payment is the refund's base: its allocations to documents
 // issued under the flat-rate refund (a document of another regime, issued
