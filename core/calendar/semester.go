@@ -52,8 +52,8 @@ func (s Semester) First() Date { return Civil(s.Year(), time.Month(1+6*(s.Half()
 // Last is the semester's last day, 30 June or 31 December.
 func (s Semester) Last() Date { return (s + 1).First() - 1 }
 
-// French is the semester as a sentence writes it: "1er semestre 2026",
-// "2e semestre 2026".
+// French is the semester as a French sentence writes it: its ordinal
+// ("1er", "2e"), the French word for a half-year, and its year.
 func (s Semester) French() string {
 	if s.Half() == 1 {
 		return fmt.Sprintf("1er semestre %d", s.Year())
