@@ -1,6 +1,7 @@
 package documents_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -127,4 +128,27 @@ func TestCertificate(t *testing.T) {
 	}
 	mustContain(t, pdftest.Lines(t, pdf), "Attestation provisoire : l'année 2026 n'est pas terminée",
 		"celle établie à partir du 1er janvier 2027")
+}
+
+// TestFlatRateDocumentsWithHostileNames: names of any text and length,
+// and a reference full of controls, render as every document's do.
+func TestFlatRateDocumentsWithHostileNames(t *testing.T) {
+	s := flatSlip()
+	long := strings.Repeat("Ferme 🥕 של הגליל ", 600)
+	s.Shop.Name, s.Producer.Name = "Les \u202eHalles\u0000 d'Annecy\n", long
+	s.Payment.Reference = "VIR\r\n\u200b" + long
+	s.Products[0].Product = long
+	pdf, err := documents.PurchaseSlip(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdfA(t, pdf, "")
+	qpdfCheck(t, pdf)
+	mustContain(t, pdftest.Text(t, pdf), "Les Halles d'Annecy", "Ferme � ")
+	c := payments.Certificate{Year: 2026, Producer: s.Producer, Shop: s.Shop, Slips: []payments.Slip{s}, Base: s.Base, Rates: s.Rates}
+	if pdf, err = documents.Certificate(c, "2027-01-04", s.Issued); err != nil {
+		t.Fatal(err)
+	}
+	pdfA(t, pdf, "")
+	qpdfCheck(t, pdf)
 }
