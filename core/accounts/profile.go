@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"primeur/core/terms"
+	"primeur/core/vat"
 )
 
 // Profile is a user as the UI receives it (PRODUCT §3). Role-specific fields are
@@ -87,6 +88,9 @@ func (u User) Profile() Profile {
 		t := u.Terms()
 		p.PaymentTerms = &t
 		r := u.VATRegime
+		if r == "" {
+			r = vat.Of(u.TVAIntracom) // a user not read back since it was built
+		}
 		p.VATRegime = &r
 		on := !u.CutoffOptOut
 		p.CutoffReminder = &on

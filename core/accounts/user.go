@@ -250,6 +250,7 @@ func (r Registration) user(ctx context.Context, now time.Time) (User, error) {
 	} else {
 		at := now.UnixMilli()
 		u.BillingMandateAt = &at
+		u.VATRegime = vat.Of("") // no VAT number yet: the flat-rate refund
 	}
 	return u, nil
 }
