@@ -27,7 +27,8 @@ func (a *app) userCommand() *cobra.Command {
 		Long: "Manage accounts. Passwords are never taken from flags: they are asked at a prompt\n" +
 			"on a terminal, or read from the first line of standard input otherwise.",
 	}
-	cmd.AddCommand(a.userCreateCommand(), a.userListCommand(), a.userSetPasswordCommand(), a.userExportCommand(), a.userCloseCommand())
+	cmd.AddCommand(a.userCreateCommand(), a.userListCommand(), a.userSetPasswordCommand(), a.userExportCommand(), a.userCloseCommand(),
+		a.userCheckIdentifiersCommand())
 	return cmd
 }
 

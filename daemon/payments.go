@@ -69,6 +69,10 @@ type AccountView struct {
 	Documents   []DocumentView `json:"documents"`
 	Payments    []PaymentView  `json:"payments"`
 
+	// IBANChangedOn tells a shop that the producer's IBAN changed lately
+	// (accounts.IBANNoticeFor).
+	IBANChangedOn string `json:"ibanChangedOn,omitempty" doc:"Shops: the day the producer's IBAN changed, YYYY-MM-DD, when within the last 30 days: to check with the producer before paying by transfer (PRODUCT §16 \"Payments\"); absent otherwise"`
+
 	// FlatRate lists the buyer's documents of the flat-rate refund
 	// (flatrate.go).
 	FlatRate *FlatRateView `json:"flatRate,omitempty" doc:"When the producer sells (or sold) under the agricultural flat-rate refund: the shop's purchase slips and yearly certificates (PRODUCT §16 \"Buyer's documents under the flat-rate refund\"); absent otherwise"`
@@ -247,6 +251,10 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 			off[id] = true
 		}
 	}
+	changed, err := d.ibanChangedOn(ctx, q, u, ids)
+	if err != nil {
+		return nil, err
+	}
 	flat, err := d.flatRateViews(ctx, q, u, producer, shop, accs)
 	if err != nil {
 		return nil, err
@@ -278,6 +286,7 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 			}
 			v.Payments[j] = pv
 		}
+		v.IBANChangedOn = changed[ids[i]]
 		v.FlatRate = flat[ids[i]]
 		out.Body.Accounts[i] = v
 	}

@@ -62,8 +62,8 @@ func TestPaymentsAPI(t *testing.T) {
 			got.Detail != payments.MsgShopIBAN {
 			t.Fatalf("transfer without IBAN: %q", got.Detail)
 		}
-		dw.farm.Do("PUT", "/api/user", map[string]any{"iban": "FR7630006000011234567890189", "bic": "AGRIFRPP882"}).Expect(t, 200)
-		dw.shop.Do("PUT", "/api/user", map[string]any{"iban": "FR7610107001011234567890129"}).Expect(t, 200)
+		dw.farm.Do("PUT", "/api/user", map[string]any{"iban": "FR7630006000011234567890189", "bic": "AGRIFRPP882", "currentPassword": daemontest.Password}).Expect(t, 200)
+		dw.shop.Do("PUT", "/api/user", map[string]any{"iban": "FR7610107001011234567890129", "currentPassword": daemontest.Password}).Expect(t, 200)
 		res := dw.shop.Do("GET", transfer, nil).Expect(t, 200)
 		if res.Header.Get("Content-Type") != "application/xml" ||
 			res.Header.Get("Content-Disposition") != `attachment; filename="virements-2026-12-03.xml"` ||

@@ -77,7 +77,15 @@ type ProfileInput struct {
 		BillingAddressLine1 *string      `json:"billingAddressLine1,omitempty" doc:"Shops only"`
 		BillingAddressLine2 *string      `json:"billingAddressLine2,omitempty" doc:"Shops only"`
 		BillingAddressLine3 *string      `json:"billingAddressLine3,omitempty" doc:"Shops only"`
+		CurrentPassword     *string      `json:"currentPassword,omitempty" doc:"The account's current password: needed when iban or bic change (set, replaced or cleared), checked and throttled as a login attempt; ignored otherwise"`
 	}
+}
+
+// profileRequest resolves the client address, for the throttling of the
+// password a change of bank details needs.
+type profileRequest struct {
+	ProfileInput
+	clientRequest
 }
 
 // ProfileOutput answers PUT /api/user.
@@ -107,9 +115,12 @@ func (d *Daemon) registerUser(api huma.API) {
 		Method:      http.MethodPut,
 		Path:        "/user",
 		Summary:     "Update the profile",
-		Description: "Every PRODUCT §5 profile rule is checked. A change of a producer's delivery days re-plans its upcoming deliveries.",
-		Tags:        []string{"User"},
-		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
+		Description: "Every PRODUCT §5 profile rule is checked; a SIRET or VAT number sent as stored is not checked again. " +
+			"A change of a producer's delivery days re-plans its upcoming deliveries. " +
+			"A change of iban or bic needs currentPassword (422 without it or wrong, nothing changed; 429 past the login " +
+			"attempts' limits) and is emailed to the account's confirmed login address (PRODUCT §13).",
+		Tags:   []string{"User"},
+		Errors: []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, d.updateUser)
 }
 
@@ -215,7 +226,7 @@ func producersOf(ctx context.Context, q store.Q, u accounts.User, needs []planni
 	return mp, nil
 }
 
-func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutput, error) {
+func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOutput, error) {
 	b := in.Body
 	p := accounts.ProfileUpdate{
 		Name: b.Name, Capital: b.Capital, BIC: b.BIC, APE: b.APE, IBAN: b.IBAN, SIRET: b.SIRET,
@@ -230,7 +241,17 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 	var confirm accounts.Confirmation
 	sendConfirm := false
 	before := currentUser(ctx)
-	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+	// A change of bank details needs the password, checked before the
+	// transaction (its hash must not hold one open).
+	current := ""
+	if b.CurrentPassword != nil {
+		current = *b.CurrentPassword
+	}
+	p, err := accounts.CheckBankChange(ctx, d.db, before, p, current, in.client, d.now())
+	if err != nil {
+		return nil, d.refusal(ctx, err)
+	}
+	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		if u, err = trade.UpdateProfile(ctx, tx, before.ID, p, d.now()); err != nil {
 			return err
@@ -248,6 +269,9 @@ func (d *Daemon) updateUser(ctx context.Context, in *ProfileInput) (*ProfileOutp
 	}
 	if sendConfirm {
 		d.mailAfter("accounting confirmation", d.confirmMail(confirm), u.ID)
+	}
+	if accounts.BankChanged(before, u) && u.EmailConfirmed() {
+		d.mailAfter("bank details changed", d.bankChangedMail(u), u.ID)
 	}
 	out := &ProfileOutput{}
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {

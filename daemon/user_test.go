@@ -112,7 +112,7 @@ func TestUpdateProfile(t *testing.T) {
 			field  string
 			msg    string
 		}{
-			{"shop profile", shop, map[string]any{"siret": "123 456 789 00012", "emailAccounting": "compta@shop.fr", "iban": "FR76 3000 6000 0112 3456 7890 189", "bic": "AGRIFRPP882", "ape": "4721Z", "capital": "15000", "tel": "04 50 00 00 00", "tvaintracom": "FR32123456789", "latitude": "45.9", "longitude": "-1.5", "billingAddressLine1": "1 rue X"}, 200, "", ""},
+			{"shop profile", shop, map[string]any{"siret": "732 829 320 00074", "emailAccounting": "compta@shop.fr", "iban": "FR76 3000 6000 0112 3456 7890 189", "bic": "AGRIFRPP882", "currentPassword": daemontest.Password, "ape": "4721Z", "capital": "15000", "tel": "04 50 00 00 00", "tvaintracom": "FR44732829320", "latitude": "45.9", "longitude": "-1.5", "billingAddressLine1": "1 rue X"}, 200, "", ""},
 			{"producer days", farm, map[string]any{"defaultDeliveryDays": []bool{true, false, false, false, true, false, false}}, 200, "", ""},
 			{"no delivery day", farm, map[string]any{"defaultDeliveryDays": []bool{false, false, false, false, false, false, false}}, 422, "body.defaultDeliveryDays", accounts.MsgDeliveryDays},
 			{"six days", farm, map[string]any{"defaultDeliveryDays": []bool{true, false, false, false, false, false}}, 422, "", ""},
@@ -165,7 +165,7 @@ func TestUpdateProfile(t *testing.T) {
 		var out struct{ User accounts.Profile }
 		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &out)
 		u := out.User
-		if u.SIRET != "12345678900012" || u.IBAN != "FR7630006000011234567890189" || u.Tel != "0450000000" ||
+		if u.SIRET != "73282932000074" || u.IBAN != "FR7630006000011234567890189" || u.Tel != "0450000000" ||
 			u.Longitude != "-1.5" || *u.EmailAccounting != "compta@shop.fr" || u.Type != accounts.Distributor {
 			t.Fatalf("stored profile = %+v (refused updates must change nothing)", u)
 		}

@@ -1,0 +1,64 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"primeur/core/accounts"
+	"primeur/core/store"
+)
+
+// TestUserCheckIdentifiers: the demo world's identifiers are valid (exit
+// 0); an account holding issue 32's SIRET and a VAT number of another
+// company is listed with the notice its owner reads (exit 2), in a table
+// and in JSON.
+func TestUserCheckIdentifiers(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	if code, _, errOut := run(t, "", "demo"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := run(t, "", "user", "check-identifiers")
+	if code != 0 || !strings.Contains(out, "every account's identifiers are valid") {
+		t.Fatalf("the demo world: %d %q %q", code, out, errOut)
+	}
+
+	ctx := context.Background()
+	db, err := store.Open(ctx, "", filepath.Join(dir, "primeur.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`UPDATE users SET siret = '11111111111111' WHERE email = 'ferme-des-glieres@demo.primeur.fr'`,
+		`UPDATE users SET tvaintracom = 'FR44732829320' WHERE email = 'epicerie-du-lac@demo.primeur.fr'`,
+	} {
+		if _, err := store.Exec(ctx, db, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	code, out, errOut = run(t, "", "user", "check-identifiers")
+	if code != exitInvalidIdentifiers || !strings.Contains(out, "2 of 8 accounts have identifiers to correct") {
+		t.Fatalf("table: %d %q %q", code, out, errOut)
+	}
+	for _, want := range []string{"ferme-des-glieres@demo.primeur.fr", "11111111111111", accounts.MsgStoredSIRET,
+		"epicerie-du-lac@demo.primeur.fr", "FR44732829320", accounts.MsgStoredMismatch} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, "", "user", "check-identifiers", "--json")
+	var found []identifiersJSON
+	if code != exitInvalidIdentifiers || json.Unmarshal([]byte(out), &found) != nil || len(found) != 2 {
+		t.Fatalf("json: %d %q", code, out)
+	}
+	for _, f := range found {
+		if f.ID == "" || len(f.Issues) != 1 {
+			t.Fatalf("json account %+v", f)
+		}
+	}
+}
