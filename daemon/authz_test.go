@@ -230,8 +230,9 @@ var matrix = map[string]row{
 		body: func(w *world, _ actor) any {
 			return map[string]any{"deliveryLines": []map[string]any{{"_id": w.ids["doneLine"], "quantityClaimed": -1, "claimType": "quality"}}}
 		},
-		// The done delivery's order is invoiced: the claim is refused (409)
-		// to its producer, after the role and ownership checks.
+		// The done delivery (29 October) is past its claim window: the
+		// claim is refused (409) to its producer, after the role and
+		// ownership checks.
 		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 409, otherProducer: 404},
 	},
 	"PUT /api/deliveries/review/{orderId}/{deliveryId}": {

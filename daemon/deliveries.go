@@ -3,11 +3,13 @@ package daemon
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/billing"
+	"primeur/core/calendar"
 	"primeur/core/delivery"
 	"primeur/core/orders"
 )
@@ -60,10 +62,12 @@ type ReviewDeliveryInput struct {
 // DeliverySettingsOutput tells the screens the delivery rules in force.
 type DeliverySettingsOutput struct {
 	Body struct {
-		Lock              string `json:"lock" doc:"Time of day (HH:MM, Europe/Paris) when a planned delivery locks on its date" example:"12:00"`
-		LockLabel         string `json:"lockLabel" doc:"The lock time as users read it" example:"12h"`
-		TimeZone          string `json:"timeZone" example:"Europe/Paris"`
-		AutovalidateHours int    `json:"autovalidateHours" doc:"Hours after which a claim the shop has not answered is accepted" example:"48"`
+		Lock              string   `json:"lock" doc:"Time of day (HH:MM, Europe/Paris) when a planned delivery locks on its date" example:"12:00"`
+		LockLabel         string   `json:"lockLabel" doc:"The lock time as users read it" example:"12h"`
+		TimeZone          string   `json:"timeZone" example:"Europe/Paris"`
+		AutovalidateHours int      `json:"autovalidateHours" doc:"Hours after which a claim the shop has not answered is accepted, when it lowers the amount (no line claimed up); a claim with a line claimed up waits for the shop's answer" example:"48"`
+		ClaimWorkingDays  int      `json:"claimWorkingDays" doc:"A claim may be sent until the end of this many working days after the delivery date (Monday to Friday, French public holidays excepted), in the business time zone" example:"2"`
+		Holidays          []string `json:"holidays" doc:"The French public holidays falling from Monday to Friday, YYYY-MM-DD, from the start of last year to the end of next year: the days a claim window does not count" example:"[\"2026-11-11\",\"2026-12-25\"]"`
 	}
 }
 
@@ -99,8 +103,9 @@ func (d *Daemon) registerDeliveries(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "claim-delivery", Method: http.MethodPut, Path: "/deliveries/claim/{orderId}/{deliveryId}", Tags: tags,
 		Summary: "Send or modify a claim (demande d'avoir) on a done delivery (producers)",
-		Description: "Only during the delivery's month, while the claim is not reviewed. Records claim:request. " +
-			"If accepted, the shop is invoiced the sent plus claimed quantity. Answers the order.",
+		Description: "Until the end of the second working day after the delivery date (claimWorkingDays of the settings), " +
+			"invoiced or not, while the claim is not reviewed. Records claim:request. " +
+			"If accepted, a credit note or complementary invoice settles it. Answers the order.",
 		Errors: errs,
 	}, d.claimDelivery)
 	huma.Register(api, huma.Operation{
@@ -128,6 +133,12 @@ func (d *Daemon) deliverySettings(context.Context, *struct{}) (*DeliverySettings
 	out.Body.LockLabel = r.LockLabel()
 	out.Body.TimeZone = d.cfg.Timezone
 	out.Body.AutovalidateHours = int(r.AutovalidateAfter.Hours())
+	out.Body.ClaimWorkingDays = delivery.ClaimWorkingDays
+	year := d.now().Year()
+	out.Body.Holidays = []string{}
+	for _, h := range delivery.WeekdayHolidays(calendar.Civil(year-1, time.January, 1), calendar.Civil(year+1, time.December, 31)) {
+		out.Body.Holidays = append(out.Body.Holidays, h.String())
+	}
 	return out, nil
 }
 

@@ -103,6 +103,8 @@ func TestDeliveriesAPIRefusals(t *testing.T) {
 		anonymous := dw.s.Client()
 		tomato := w.Line(dw.planned, "tomate")
 		claim := map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1, "claimType": "quality"}}}
+		// Delivered on Tuesday 17: its claim window closed on Thursday 19.
+		closed := w.Delivery(dw.order, "2026-11-17", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)})
 		dw.s.Refuses(t, []daemontest.Refused{
 			{Name: "anonymous update", Client: anonymous, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"date": "2026-11-25"}, Status: 401, Detail: daemon.MsgNoToken},
 			{Name: "anonymous claim", Client: anonymous, Method: "PUT", Path: dw.path("claim", dw.done), Body: claim, Status: 401, Detail: daemon.MsgNoToken},
@@ -123,6 +125,8 @@ func TestDeliveriesAPIRefusals(t *testing.T) {
 			{Name: "done updated", Client: dw.shop, Method: "PUT", Path: dw.path("update", dw.done), Body: map[string]any{"date": "2026-11-25"}, Status: 409, Detail: delivery.MsgNotPlanned},
 			{Name: "done cancelled", Client: dw.shop, Method: "PUT", Path: dw.path("cancel", dw.done), Status: 409, Detail: delivery.MsgNotPlanned},
 			{Name: "review without claim", Client: dw.shop, Method: "PUT", Path: dw.path("review", dw.done), Body: map[string]any{"accepted": true}, Status: 409, Detail: delivery.MsgNoClaim},
+			{Name: "claim past its window", Client: dw.farm, Method: "PUT", Path: dw.path("claim", closed), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(closed, "tomate"), "quantityClaimed": -1, "claimType": "quality"}}}, Status: 409,
+				Detail: "Le délai de demande d'avoir est dépassé : elle était possible jusqu'au jeudi 19 novembre 2026, deux jours ouvrés après la livraison."},
 			{Name: "claim on planned", Client: dw.farm, Method: "PUT", Path: dw.path("claim", dw.planned), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": tomato, "quantityClaimed": -1, "claimType": "quality"}}}, Status: 409, Detail: delivery.MsgNotDone},
 			{Name: "empty claim", Client: dw.farm, Method: "PUT", Path: dw.path("claim", dw.done), Body: map[string]any{"deliveryLines": []any{}}, Status: 422, Detail: delivery.MsgNoQuantity},
 			{Name: "claim without type", Client: dw.farm, Method: "PUT", Path: dw.path("claim", dw.done), Body: map[string]any{"deliveryLines": []map[string]any{{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -1}}}, Status: 422, Detail: delivery.MsgClaimType},
@@ -201,11 +205,12 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 				t.Fatalf("cancelled delivery %+v", d)
 			}
 		}
-		// A claim on the other delivery, sent on the last day of the
-		// month, waits for the shop past the invoice.
-		dw.s.Clock.Set(tradetest.At(2026, 11, 30, 21, 0))
-		dw.farm.Do("PUT", dw.path("claim", dw.done), map[string]any{"deliveryLines": []map[string]any{
-			{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -2, "claimType": "quantity"},
+		// A claim on the delivery of the last day of the month, sent that
+		// evening, waits for the shop past the invoice.
+		last := w.Delivery(dw.order, "2026-11-30", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)})
+		dw.s.Clock.Set(tradetest.At(2026, 11, 30, 20, 0))
+		dw.farm.Do("PUT", dw.path("claim", last), map[string]any{"deliveryLines": []map[string]any{
+			{"_id": w.Line(last, "tomate"), "quantityClaimed": -2, "claimType": "quantity"},
 		}}).Expect(t, 200)
 		// The activity feeds tell both sides.
 		var load struct {
@@ -234,11 +239,24 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 		if len(inv.Credits) != 1 || inv.Credits[0].Number != "AV-2026-000001" || inv.Credits[0].DeliveryID != dw.planned {
 			t.Fatalf("credit notes with the invoice %+v", inv.Credits)
 		}
+		// The order is invoiced, and the claim window of the 30th still
+		// open (Tuesday 1 and Wednesday 2 December): the producer modifies
+		// its claim; the delivery of the 19th is past its window.
+		dw.s.Clock.Set(tradetest.At(2026, 12, 1, 8, 0))
+		res = dw.farm.Do("PUT", dw.path("claim", dw.done), map[string]any{"deliveryLines": []map[string]any{
+			{"_id": w.Line(dw.done, "tomate"), "quantityClaimed": -2, "claimType": "quantity"},
+		}}).Expect(t, 409)
+		if p := res.Problem(t); p.Detail != "Le délai de demande d'avoir est dépassé : elle était possible jusqu'au lundi 23 novembre 2026, deux jours ouvrés après la livraison." {
+			t.Fatalf("detail %q", p.Detail)
+		}
+		dw.farm.Do("PUT", dw.path("claim", last), map[string]any{"deliveryLines": []map[string]any{
+			{"_id": w.Line(last, "tomate"), "quantityClaimed": -2.5, "claimType": "quality", "claimComment": "Tomates éclatées"},
+		}}).Expect(t, 200)
 		dw.s.Clock.Set(tradetest.At(2026, 12, 1, 9, 0))
 		o = ordersDeliveryJSON{}
-		dw.shop.Do("PUT", dw.path("review", dw.done), map[string]any{"accepted": true}).Expect(t, 200).JSON(t, &o)
+		dw.shop.Do("PUT", dw.path("review", last), map[string]any{"accepted": true}).Expect(t, 200).JSON(t, &o)
 		if o.Invoice == nil || len(o.Invoice.Credits) != 2 || o.Invoice.Credits[1].Number != "AV-2026-000002" ||
-			o.Invoice.Credits[1].Kind != "credit" || o.Invoice.Credits[1].DeliveryID != dw.done {
+			o.Invoice.Credits[1].Kind != "credit" || o.Invoice.Credits[1].DeliveryID != last {
 			t.Fatalf("credit notes after the answer %+v", o.Invoice)
 		}
 		credit := "/print/creditnote/" + o.Invoice.Credits[1].ID
@@ -251,7 +269,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 		dw.otherShop.Do("GET", credit, nil).Expect(t, 404)
 		dw.otherFrm.Do("GET", credit, nil).Expect(t, 404)
 		// An answered claim stays answered.
-		dw.shop.Do("PUT", dw.path("review", dw.done), map[string]any{"accepted": false}).Expect(t, 409)
+		dw.shop.Do("PUT", dw.path("review", last), map[string]any{"accepted": false}).Expect(t, 409)
 	})
 }
 
@@ -264,14 +282,22 @@ func TestDeliverySettings(t *testing.T) {
 	}
 	c, _ := s.Register("epicerie@lac.fr", "Épicerie", true)
 	var got struct {
-		Lock              string `json:"lock"`
-		LockLabel         string `json:"lockLabel"`
-		TimeZone          string `json:"timeZone"`
-		AutovalidateHours int    `json:"autovalidateHours"`
+		Lock              string   `json:"lock"`
+		LockLabel         string   `json:"lockLabel"`
+		TimeZone          string   `json:"timeZone"`
+		AutovalidateHours int      `json:"autovalidateHours"`
+		ClaimWorkingDays  int      `json:"claimWorkingDays"`
+		Holidays          []string `json:"holidays"`
 	}
 	c.Do("GET", "/api/deliveries/settings", nil).Expect(t, 200).JSON(t, &got)
-	if got.Lock != "07:30" || got.LockLabel != "7h30" || got.TimeZone != "Europe/Paris" || got.AutovalidateHours != 48 {
+	if got.Lock != "07:30" || got.LockLabel != "7h30" || got.TimeZone != "Europe/Paris" || got.AutovalidateHours != 48 ||
+		got.ClaimWorkingDays != 2 {
 		t.Fatalf("settings %+v", got)
+	}
+	// The weekday holidays of 2025 to 2027 (the clock is in 2026).
+	if len(got.Holidays) == 0 || got.Holidays[0] != "2025-01-01" || got.Holidays[len(got.Holidays)-1] != "2027-11-11" ||
+		!slices.Contains(got.Holidays, "2026-11-11") || slices.Contains(got.Holidays, "2026-11-01") {
+		t.Fatalf("holidays %v", got.Holidays)
 	}
 	s.Client().Do("GET", "/api/deliveries/settings", nil).Expect(t, 401)
 }
