@@ -17,7 +17,7 @@ test. Each job does what is due at its time and nothing else, so running it
 again, or on several processes at once, changes nothing more.`
 
 const jobsRunExample = `  primeur jobs run deliveries
-  primeur jobs run invoices --at 2026-12-01T06:00:00+01:00
+  primeur jobs run invoices --at 2026-11-30T21:00:00+01:00
   primeur jobs run deliveries --retry-failed`
 
 func (a *app) jobsCommand() *cobra.Command {

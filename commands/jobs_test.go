@@ -38,7 +38,7 @@ func TestJobsList(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errOut)
 	}
-	for _, want := range []string{"deliveries", "toutes les 5 minutes", "claims", "toutes les heures", "invoices", "tous les jours à 06:00"} {
+	for _, want := range []string{"deliveries", "toutes les 5 minutes", "claims", "toutes les heures", "invoices", "tous les jours à 21:00 (le dernier jour du mois : les factures du mois"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("jobs list lacks %q:\n%s", want, out)
 		}
@@ -96,7 +96,7 @@ func TestJobsRunAt(t *testing.T) {
 	// The settings come from the environment too: a lock at 07:00 changes
 	// nothing here, the delivery being done already.
 	t.Setenv("PRIMEUR_DELIVERY_LOCK", "07:00")
-	code, out, _ = run(t, "", "jobs", "run", "invoices", "--at", "2026-12-01T06:00:00+01:00")
+	code, out, _ = run(t, "", "jobs", "run", "invoices", "--at", "2026-11-30T21:00:00+01:00")
 	if code != 0 || !strings.Contains(out, "factures émises : 1, factures envoyées : 1") {
 		t.Fatalf("%d %q", code, out)
 	}
@@ -152,7 +152,7 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 			var wg sync.WaitGroup
 			outs := make([]bytes.Buffer, 2)
 			for i := range 2 {
-				cmd := exec.Command(os.Args[0], "jobs", "run", "invoices", "--at", "2026-12-01T06:00:00+01:00",
+				cmd := exec.Command(os.Args[0], "jobs", "run", "invoices", "--at", "2026-11-30T21:00:00+01:00",
 					"--data-dir", dir, "--database-url", url, "--log-level", "warn")
 				cmd.Env = append(os.Environ(), envMain+"=1")
 				cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]

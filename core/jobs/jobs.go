@@ -9,15 +9,13 @@
 //     failed send);
 //   - claims (hourly): accept the claims the shop left unreviewed for
 //     claims.autovalidate-after;
-//   - invoices (every day at 06:00): lock the deliveries due, accept the
+//   - invoices (every day at 21:00): lock the deliveries due, accept the
 //     claims past their delay, issue the invoice of every order whose
-//     month is over (core/billing), then email them (Invoices reads as
-//     that checklist). The 1st's run
-//     bills the month just ended; an order with a claim still waiting for
-//     the shop's answer is deferred, logged and counted, and invoiced by
-//     the first run after the shop answered or the claims job accepted the
-//     claim once claims.autovalidate-after had passed — so the invoice of
-//     a month may be issued on the 2nd or 3rd;
+//     month ends (core/billing), settle the claims accepted since, then
+//     email them (Invoices reads as that checklist). The run of a month's
+//     last day bills that month, dated that day (art. 289 I-3 CGI); a
+//     claim still waiting for the shop defers nothing, its acceptance is
+//     settled by a credit note or complementary invoice;
 //   - purge (hourly, at half past): delete the expired sessions and the
 //     login and registration counts whose window is over.
 //
