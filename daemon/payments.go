@@ -21,7 +21,7 @@ import (
 // balance, as the payment screens show it.
 type DocumentView struct {
 	ID        string      `json:"_id"`
-	Kind      string      `json:"kind" enum:"invoice,complement,credit"`
+	Kind      string      `json:"kind" enum:"invoice,complement,credit,discount" doc:"discount: the credit note of an escompte"`
 	Number    string      `json:"number" example:"FA-2026-000001"`
 	IssueDate string      `json:"issueDate" doc:"YYYY-MM-DD"`
 	DueDate   string      `json:"dueDate,omitempty" doc:"YYYY-MM-DD; absent for a credit note"`
@@ -32,6 +32,9 @@ type DocumentView struct {
 	Status    string      `json:"status" enum:"issued,partly-paid,paid,overdue,imputed"`
 	Refers    string      `json:"refers,omitempty" doc:"The invoice a credit note or complementary invoice corrects"`
 	Path      string      `json:"path" doc:"Where its Factur-X PDF is downloaded"`
+	// Discount is the escompte still open on an invoice.
+	Discount      decimal.Dec `json:"discount,omitempty" doc:"The escompte, EUR, the shop may deduct from a payment received by discountUntil (PRODUCT §16 \"Escompte\"); absent when none is open"`
+	DiscountUntil string      `json:"discountUntil,omitempty" doc:"YYYY-MM-DD: the last day of the escompte's window"`
 }
 
 // PaymentView is a payment between the two.
@@ -276,6 +279,9 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 			}
 			v.Documents[j] = DocumentView{ID: doc.ID, Kind: doc.Kind, Number: doc.Number, IssueDate: doc.IssueDate, DueDate: doc.DueDate,
 				Total: doc.Total, Credited: doc.Credited, Paid: doc.Paid, Balance: doc.Balance, Status: doc.Status, Refers: doc.Refers, Path: path}
+			if doc.Discount > 0 && doc.Balance > 0 && doc.DiscountUntil >= today {
+				v.Documents[j].Discount, v.Documents[j].DiscountUntil = doc.Discount, doc.DiscountUntil
+			}
 		}
 		for j, p := range a.Payments {
 			pv := PaymentView{ID: p.ID, Amount: p.Amount, PaidOn: p.PaidOn, Method: p.Method, Reference: p.Reference, Status: p.Status,
@@ -377,7 +383,7 @@ func (d *Daemon) confirmPayment(ctx context.Context, in *ConfirmPaymentInput) (*
 		return nil, err
 	}
 	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, now time.Time) error {
-		_, err := payments.Confirm(ctx, tx, u, in.ID, *in.Body.Accepted, now)
+		_, err := payments.Confirm(ctx, tx, u, in.ID, *in.Body.Accepted, now, d.today())
 		return err
 	})
 }

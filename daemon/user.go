@@ -72,6 +72,7 @@ type ProfileInput struct {
 		Legal               *string      `json:"legal,omitempty"`
 		DefaultDeliveryDays []bool       `json:"defaultDeliveryDays,omitempty" doc:"Producers: 7 booleans, Monday first" minItems:"7" maxItems:"7"`
 		PaymentTerms        *terms.Terms `json:"paymentTerms,omitempty" doc:"Producers: the payment terms of their invoices"`
+		VATRegime           *string      `json:"vatRegime,omitempty" required:"false" doc:"Producers: VAT regime, normal, franchise or flat (PRODUCT §16 \"VAT regimes\"); absent: unchanged, or, when tvaintracom changes, normal with a VAT number and flat without"`
 		CutoffReminder      *bool        `json:"cutoffReminder,omitempty" doc:"Producers: the reminder of the 25th (shops' needs still open for next month), on or off"`
 		EmailAccounting     *string      `json:"emailAccounting,omitempty" doc:"Shops only"`
 		BillingAddressLine1 *string      `json:"billingAddressLine1,omitempty" doc:"Shops only"`
@@ -235,7 +236,7 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 		Longitude: b.Longitude, Certification: b.Certification, Legal: b.Legal,
 		DefaultDeliveryDays: b.DefaultDeliveryDays, EmailAccounting: b.EmailAccounting,
 		BillingAddressLine1: b.BillingAddressLine1, BillingAddressLine2: b.BillingAddressLine2,
-		BillingAddressLine3: b.BillingAddressLine3, PaymentTerms: b.PaymentTerms, CutoffReminder: b.CutoffReminder,
+		BillingAddressLine3: b.BillingAddressLine3, PaymentTerms: b.PaymentTerms, VATRegime: b.VATRegime, CutoffReminder: b.CutoffReminder,
 	}
 	var u accounts.User
 	var confirm accounts.Confirmation

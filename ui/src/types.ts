@@ -69,12 +69,19 @@ export interface PaymentTerms {
   discountDays: number
 }
 
+/**
+ * A producer's VAT regime (PRODUCT §16 "VAT regimes"): VAT charged (normal), the franchise en base of art. 293 B
+ * CGI, or a farmer not liable to VAT under the agricultural flat-rate refund (flat).
+ */
+export type VatRegime = 'normal' | 'franchise' | 'flat'
+
 /** A producer account. */
 export interface Producer extends UserBase {
   type: 'producer'
   /** 7 booleans, index 0 = Monday … 6 = Sunday (PRODUCT §9). */
   defaultDeliveryDays: boolean[]
   paymentTerms?: PaymentTerms
+  vatRegime?: VatRegime
   /** Whether the reminder of the 25th (shops' needs still open for next month) is emailed. */
   cutoffReminder?: boolean
 }
@@ -119,6 +126,7 @@ export type ProfileField =
 export type ProfileUpdate = Partial<Record<ProfileField, string>> & {
   defaultDeliveryDays?: boolean[]
   paymentTerms?: PaymentTerms
+  vatRegime?: VatRegime
   cutoffReminder?: boolean
   /** The current password, needed when `iban` or `bic` change (PRODUCT §13 "Changing the bank details"). */
   currentPassword?: string
@@ -212,11 +220,15 @@ export interface InvoiceRef {
   credits?: CreditRef[]
 }
 
-/** A credit note ("AV-2026-000001") or complementary invoice settling the claim on one delivery. */
+/**
+ * A credit note ("AV-2026-000001") or complementary invoice settling the claim on one delivery, or the credit note
+ * of an escompte (kind `discount`, no delivery).
+ */
 export interface CreditRef {
   _id: string
   number: string
-  kind: 'credit' | 'complement'
+  kind: 'credit' | 'complement' | 'discount'
+  /** Empty for an escompte's credit note. */
   deliveryId: string
   /** RFC 3339. */
   issuedAt: string

@@ -25,7 +25,15 @@ import { PositionPicker, coordinateText } from '../map/PositionPicker'
 import { SHOP_INVISIBLE, isOnMap, profileFieldId } from '../onboarding/checklist'
 import { searchPlaces } from '../store/places'
 import { updateProfile } from '../store/session'
-import type { IdentifierIssue, NotificationPref, PaymentTerms, ProfileField, ProfileUpdate, UserType } from '../types'
+import type {
+  IdentifierIssue,
+  NotificationPref,
+  PaymentTerms,
+  ProfileField,
+  ProfileUpdate,
+  UserType,
+  VatRegime,
+} from '../types'
 import { type AddressParts, addressErrors, joinAddress, splitAddress } from '../validation/address'
 import {
   PROFILE_FIELDS,
@@ -43,6 +51,7 @@ import { IdentifierNotice } from './IdentifierNotice'
 import { MyDataPanel } from './MyDataPanel'
 import { NotificationSettings } from './NotificationSettings'
 import { PaymentTermsForm } from './PaymentTermsForm'
+import { VatRegimeForm } from './VatRegimeForm'
 import { ResendConfirmationButton } from './ResendConfirmationButton'
 
 /** Labels of the profile fields (every input is labelled; tests find fields by label). */
@@ -107,6 +116,7 @@ export type ProfileSource = {
   notifications?: readonly Readonly<NotificationPref>[]
   defaultDeliveryDays?: readonly boolean[]
   paymentTerms?: PaymentTerms
+  vatRegime?: VatRegime
   cutoffReminder?: boolean
   /** The SIRET or VAT number stored invalid (PRODUCT §5 "Identifiers"). */
   identifierIssues?: readonly Readonly<IdentifierIssue>[]
@@ -491,6 +501,7 @@ export function ProfileForm({
         </Stack>
       </Paper>
       {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
+      {user.type === 'producer' ? <VatRegimeForm regime={user.vatRegime} vatNumber={user.tvaintracom ?? ''} /> : null}
       {user.type === 'producer' ? <CutoffReminderSwitch on={user.cutoffReminder ?? true} /> : null}
       <NotificationSettings prefs={user.notifications ?? []} />
       <ChangeEmailForm email={user.email ?? ''} pending={user.emailPending} />

@@ -12,6 +12,7 @@ import {
   claimDeadline,
   claimLabel,
   claimWindowNotice,
+  creditLabel,
   dateBounds,
   dateBoundsHint,
   deliveryRows,
@@ -347,5 +348,16 @@ describe('claim window and silence', () => {
       'Sans réponse du magasin 24 h après son envoi, la demande sera acceptée automatiquement.',
     )
     expect(claimAnswerNotice({ ...lowering, claimStatus: 'accepted' }, 'distributor', 48)).toBe('')
+  })
+})
+
+describe('creditLabel', () => {
+  it('names each kind of document settling an invoice', () => {
+    const ref = { _id: 'c', number: 'AV-2026-000002', deliveryId: '', issuedAt: '2026-12-04T09:00:00Z' }
+    expect(creditLabel({ ...ref, kind: 'credit' })).toBe("Télécharger l'avoir AV-2026-000002")
+    expect(creditLabel({ ...ref, kind: 'discount' })).toBe("Télécharger l'avoir d'escompte AV-2026-000002")
+    expect(creditLabel({ ...ref, kind: 'complement', number: 'FA-2026-000003' })).toBe(
+      'Télécharger la facture complémentaire FA-2026-000003',
+    )
   })
 })

@@ -155,9 +155,13 @@ export const notePath = (orderId: string, deliveryId: string) =>
   `/print/delivery/${encodeURIComponent(orderId)}/${encodeURIComponent(deliveryId)}`
 export const invoicePath = (orderId: string) => `/print/invoice/${encodeURIComponent(orderId)}`
 export const creditNotePath = (id: string) => `/print/creditnote/${encodeURIComponent(id)}`
-/** The link text of a credit note or complementary invoice. */
+/** The link text of a credit note, an escompte's credit note or a complementary invoice. */
 export const creditLabel = (c: CreditRef) =>
-  c.kind === 'credit' ? `Télécharger l'avoir ${c.number}` : `Télécharger la facture complémentaire ${c.number}`
+  ({
+    credit: `Télécharger l'avoir ${c.number}`,
+    discount: `Télécharger l'avoir d'escompte ${c.number}`,
+    complement: `Télécharger la facture complémentaire ${c.number}`,
+  })[c.kind]
 
 /** Whether the delivery note can be downloaded (planned or done). */
 export const hasNote = (d: Delivery) => d.status === 'planned' || d.status === 'done'

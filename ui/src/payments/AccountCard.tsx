@@ -9,12 +9,13 @@ import {
   DOCUMENT_STATUS_LABELS,
   METHOD_LABELS,
   PAYMENT_STATUS_LABELS,
+  discountOffer,
   ibanChangedNotice,
 } from './labels'
 import { FlatRateSection, SlipLink } from './FlatRate'
 import { LatePenalties } from './LatePenalties'
 import { PaymentForm } from './PaymentForm'
-import type { DocumentStatus, PaymentAccount } from './types'
+import { type DocumentStatus, isCredit, type PaymentAccount } from './types'
 
 const STATUS_COLORS: Record<DocumentStatus, string> = {
   issued: 'blue',
@@ -101,7 +102,7 @@ export function AccountCard({
                 <Table.Tr key={d._id}>
                   {onChoose ? (
                     <Table.Td>
-                      {d.kind !== 'credit' && d.balance > 0 ? (
+                      {!isCredit(d.kind) && d.balance > 0 ? (
                         <Checkbox
                           aria-label={`Payer ${d.number} par virement`}
                           checked={chosen?.has(d._id) ?? false}
@@ -119,10 +120,15 @@ export function AccountCard({
                         sur la facture {d.refers}
                       </Text>
                     ) : null}
+                    {d.discount && d.discountUntil ? (
+                      <Text size="xs" c="green.8">
+                        {discountOffer(formatEUR(d.discount), formatDay(d.discountUntil))}
+                      </Text>
+                    ) : null}
                   </Table.Td>
                   <Table.Td>{d.dueDate ? formatDay(d.dueDate) : '—'}</Table.Td>
-                  <Table.Td ta="right">{d.kind === 'credit' ? `−${formatEUR(d.total)}` : formatEUR(d.total)}</Table.Td>
-                  <Table.Td ta="right">{d.kind === 'credit' ? '—' : formatEUR(d.balance)}</Table.Td>
+                  <Table.Td ta="right">{isCredit(d.kind) ? `−${formatEUR(d.total)}` : formatEUR(d.total)}</Table.Td>
+                  <Table.Td ta="right">{isCredit(d.kind) ? '—' : formatEUR(d.balance)}</Table.Td>
                   <Table.Td>
                     <Badge color={STATUS_COLORS[d.status]} variant="light">
                       {DOCUMENT_STATUS_LABELS[d.status]}

@@ -8,7 +8,7 @@ import { declarePayment, recordPayment } from '../store/payments'
 import type { UserType } from '../types'
 import { type PaymentField, validatePayment } from '../validation/payment'
 import { METHOD_LABELS } from './labels'
-import type { PaymentAccount, PaymentEntry, PaymentMethod } from './types'
+import { isCredit, type PaymentAccount, type PaymentEntry, type PaymentMethod } from './types'
 
 const METHODS = Object.entries(METHOD_LABELS).map(([value, label]) => ({ value, label }))
 
@@ -28,7 +28,7 @@ export function PaymentForm({
   today: string
   onDone: () => void
 }) {
-  const open = account.documents.filter((d) => d.kind !== 'credit' && d.balance > 0)
+  const open = account.documents.filter((d) => !isCredit(d.kind) && d.balance > 0)
   const [initial] = useState<PaymentEntry>(() => ({
     partnerId: account.partnerId,
     amount: Math.max(0, account.owed),

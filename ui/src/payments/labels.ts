@@ -16,7 +16,12 @@ export const DOCUMENT_KIND_LABELS: Record<DocumentKind, string> = {
   invoice: 'Facture',
   complement: 'Facture complémentaire',
   credit: 'Avoir',
+  discount: "Avoir d'escompte",
 }
+
+/** Under an invoice whose escompte is open: what the shop may deduct, and until when. */
+export const discountOffer = (amount: string, until: string) =>
+  `Escompte de ${amount} si payée au plus tard le ${until}`
 
 export const METHOD_LABELS: Record<PaymentMethod, string> = {
   virement: 'Virement',

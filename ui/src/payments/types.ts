@@ -4,7 +4,7 @@
 
 import type { FlatRateDocuments } from './FlatRate'
 
-export type DocumentKind = 'invoice' | 'complement' | 'credit'
+export type DocumentKind = 'invoice' | 'complement' | 'credit' | 'discount'
 export type DocumentStatus = 'issued' | 'partly-paid' | 'paid' | 'overdue' | 'imputed'
 export type PaymentMethod = 'virement' | 'cheque' | 'especes' | 'prelevement'
 export type PaymentStatus = 'declared' | 'recorded' | 'refused' | 'undone'
@@ -23,7 +23,13 @@ export interface PaymentDocument {
   refers?: string
   /** Where its PDF is downloaded. */
   path: string
+  /** The escompte (EUR) the shop may deduct from a payment received by `discountUntil` (PRODUCT §16 "Escompte"). */
+  discount?: number
+  discountUntil?: string
 }
+
+/** Whether a document is a credit note — of a claim or of an escompte —, which reduces its invoice. */
+export const isCredit = (kind: DocumentKind) => kind === 'credit' || kind === 'discount'
 
 export interface Payment {
   _id: string
