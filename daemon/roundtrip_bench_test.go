@@ -204,7 +204,7 @@ func seedRoundTrips(b testing.TB, db *store.DB) (http.Handler, []*roundTrip) {
 	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		user := func(id, kind, name, days string) error {
 			return accounts.Insert(ctx, tx, accounts.User{ID: id, Type: kind, Email: id + "@bench.fr", EmailKey: id + "@bench.fr",
-				Name: name, PasswordHash: hash, SIRET: "12345678900012", TVAIntracom: "FR32123456789",
+				Name: name, PasswordHash: hash, SIRET: "12345678200010", TVAIntracom: "FR11123456782",
 				IBAN: "FR7630006000011234567890189", BIC: "AGRIFRPP882", AddressLine1: "1 rue du Marché",
 				AddressLine2: "74000 Annecy", DeliveryDays: days})
 		}

@@ -186,7 +186,7 @@ func loadParty(n int, created time.Time) accounts.User {
 	siren := fmt.Sprintf("%09d", 700_000_000+n)
 	ms := created.UnixMilli()
 	return accounts.User{
-		SIRET: siren + "00017", TVAIntracom: "FR32123456789", BIC: "AGRIFRPP881", IBAN: "FR7630006000011234567890189",
+		SIRET: siren + "00017", TVAIntracom: "FR11123456782", BIC: "AGRIFRPP881", IBAN: "FR7630006000011234567890189",
 		Tel: fmt.Sprintf("04%08d", 50_000_000+n), AddressLine1: fmt.Sprintf("%d rue du Marché", 1+n%60), AddressLine2: "74000 Annecy",
 		Latitude:  fmt.Sprintf("%.4f", 45.8992+0.3*(loadFrac(h)-0.5)),
 		Longitude: fmt.Sprintf("%.4f", 6.1294+0.4*(loadFrac(loadMix(n, 1))-0.5)),

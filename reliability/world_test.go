@@ -92,7 +92,7 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 			if err := accounts.Insert(ctx, tx, accounts.User{
 				ID: id, Type: accounts.Distributor, Email: id + "@magasins.fr", EmailKey: id + "@magasins.fr",
 				Name: fmt.Sprintf("Magasin %d", i), PasswordHash: "x", Legal: "SARL", Capital: "8000",
-				SIRET: "98765432100021", TVAIntracom: "FR45987654321", APE: "4721Z", DeliveryDays: "0000000",
+				SIRET: "98765432400019", TVAIntracom: "FR14987654324", APE: "4721Z", DeliveryDays: "0000000",
 				AddressLine1: fmt.Sprintf("%d quai de la Tournette", i+1), AddressLine2: "74000 Annecy",
 				EmailAccounting: "compta-" + id + "@magasins.fr", CreatedAt: created.UnixMilli(), UpdatedAt: created.UnixMilli(),
 			}); err != nil {
@@ -114,7 +114,7 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 			if err := accounts.Insert(ctx, tx, accounts.User{
 				ID: farm, Type: accounts.Producer, Email: farm + "@fermes.fr", EmailKey: farm + "@fermes.fr",
 				Name: fmt.Sprintf("Ferme %d", f), PasswordHash: "x", Legal: "EARL", Capital: "15000",
-				SIRET: "12345678900012", TVAIntracom: "FR32123456789", APE: "0113Z",
+				SIRET: "12345678200010", TVAIntracom: "FR11123456782", APE: "0113Z",
 				IBAN: "FR7630006000011234567890189", BIC: "AGRIFRPP882", Tel: "0450000000",
 				AddressLine1: "12 route des Aravis", AddressLine2: "74220 La Clusaz", DeliveryDays: "1111111",
 				BillingMandateAt: &mandate, CreatedAt: mandate, UpdatedAt: mandate,

@@ -11,7 +11,7 @@ import (
 func TestJournal(t *testing.T) {
 	docs := []billing.Invoice{
 		{Number: "FA-2026-000001", IssueDate: "2026-12-01", DueDate: "2026-12-10", VATRate: 550,
-			Buyer:   billing.Party{Name: "Épicerie du Lac", SIRET: "98765432100021"},
+			Buyer:   billing.Party{Name: "Épicerie du Lac", SIRET: "98765432400019"},
 			TotalHT: 337515, TotalVAT: 18563, TotalTTC: 356078},
 		{Number: "AV-2026-000001", Kind: billing.KindCredit, IssueDate: "2026-12-03", VATRate: 550,
 			Refers: &billing.Reference{Number: "FA-2026-000001", Date: "2026-12-01"},
@@ -22,7 +22,7 @@ func TestJournal(t *testing.T) {
 	}
 	got := string(accounting.Journal(docs))
 	want := "\ufeffdate;numero;type;facture_origine;client;siren_client;taux_tva;montant_ht;montant_tva;montant_ttc;echeance\r\n" +
-		"2026-12-01;FA-2026-000001;facture;;Épicerie du Lac;987654321;5,5;3375,15;185,63;3560,78;2026-12-10\r\n" +
+		"2026-12-01;FA-2026-000001;facture;;Épicerie du Lac;987654324;5,5;3375,15;185,63;3560,78;2026-12-10\r\n" +
 		"2026-12-03;AV-2026-000001;avoir;FA-2026-000001;\"'=HYPERLINK(\"\"x\"\") SARL\";;5,5;-7,50;-0,41;-7,91;\r\n" +
 		"2026-12-03;FA-2026-000002;facture complémentaire;FA-2026-000001;Le Primeur;;0;1,80;0,00;1,80;2026-12-30\r\n"
 	if got != want {

@@ -251,11 +251,22 @@ func lines(ls ...string) []string {
 	return out
 }
 
-// PartyOf copies a user's identity.
+// PartyOf copies a user's identity. A SIRET or VAT number stored before
+// identifiers were checked, and invalid (accounts.ValidSIRET,
+// accounts.ValidVAT), is left out: no document states an identifier that
+// is not one — its owner is told to correct it (User.IdentifierIssues),
+// and its invoices are issued meanwhile, a seller's without Factur-X data.
 func PartyOf(u accounts.User) Party {
+	siret, vatNumber := u.SIRET, u.TVAIntracom
+	if !accounts.ValidSIRET(siret) {
+		siret = ""
+	}
+	if vatNumber != "" && !accounts.ValidVAT(vatNumber, siret) {
+		vatNumber = ""
+	}
 	p := Party{
 		Name: u.Name, Legal: u.Legal, Address: lines(u.AddressLine1, u.AddressLine2, u.AddressLine3),
-		SIRET: u.SIRET, TVA: u.TVAIntracom, APE: u.APE, Capital: u.Capital, Email: u.Email, Tel: u.Tel,
+		SIRET: siret, TVA: vatNumber, APE: u.APE, Capital: u.Capital, Email: u.Email, Tel: u.Tel,
 		Certification: u.Certification,
 	}
 	if u.IsProducer() {

@@ -115,14 +115,14 @@ func TestCloseAccount(t *testing.T) {
 			t.Fatalf("the email is not free again: %v", err)
 		}
 		inv, err := billing.ForOrder(ctx, db, nov)
-		if err != nil || inv.Buyer.Name != "Épicerie du Lac" || inv.Buyer.SIRET != "98765432100021" {
+		if err != nil || inv.Buyer.Name != "Épicerie du Lac" || inv.Buyer.SIRET != "98765432400019" {
 			t.Fatalf("the invoice's buyer %+v (%v)", inv.Buyer, err)
 		}
 		pdf, err := documents.Invoice(inv)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := pdftest.Text(t, pdf); !strings.Contains(text, "Épicerie du Lac") || !strings.Contains(text, "98765432100021") ||
+		if text := pdftest.Text(t, pdf); !strings.Contains(text, "Épicerie du Lac") || !strings.Contains(text, "98765432400019") ||
 			!strings.Contains(text, "3 quai de la Tournette") || strings.Contains(text, closure.ClosedName) {
 			t.Fatalf("the invoice of the closed shop reads:\n%s", text)
 		}

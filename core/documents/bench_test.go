@@ -19,11 +19,11 @@ import (
 func benchInvoice() billing.Invoice {
 	party := func(name, siret string) billing.Party {
 		return billing.Party{Name: name, Legal: "EARL", Capital: "15000", Address: []string{"1 rue du Marché", "74000 Annecy"},
-			SIRET: siret, TVA: "FR32123456789", APE: "0113Z", Email: "contact@ferme.fr", IBAN: "FR7630006000011234567890189", BIC: "AGRIFRPP882"}
+			SIRET: siret, TVA: "FR11123456782", APE: "0113Z", Email: "contact@ferme.fr", IBAN: "FR7630006000011234567890189", BIC: "AGRIFRPP882"}
 	}
 	inv := billing.Invoice{ID: "i", OrderID: "order-1", Month: "2026-11-01", Year: 2026, Seq: 1, Number: "FA-2026-000001",
 		IssuedAt: time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC), IssueDate: "2026-12-01", DueDate: "2026-12-10",
-		Seller: party("Ferme 1", "12345678900012"), Buyer: party("Magasin 1", "98765432100021"), VATRate: billing.VATRate}
+		Seller: party("Ferme 1", "12345678200010"), Buyer: party("Magasin 1", "98765432400019"), VATRate: billing.VATRate}
 	inv.Terms = billing.Terms(inv, terms.Default())
 	for d := range 4 {
 		date := fmt.Sprintf("2026-11-%02d", 3+7*d)

@@ -150,8 +150,8 @@ func TestDeliveryNotes(t *testing.T) {
 		"Livraison prévue — bon modifiable par le magasin jusqu'à 12h le jour de la livraison",
 		"Commande : novembre 2026 — référence "+s.order,
 		"Lieu de livraison : Épicerie du Lac, 3 quai de la Tournette, 74000 Annecy",
-		"Expéditeur (producteur)", "Ferme des Aravis", "SIRET : 12345678900012",
-		"Destinataire (magasin)", "Épicerie du Lac", "SIRET : 98765432100021",
+		"Expéditeur (producteur)", "Ferme des Aravis", "SIRET : 12345678200010",
+		"Destinataire (magasin)", "Épicerie du Lac", "SIRET : 98765432400019",
 		"Tomate", "1 234,56", "2,50 €", "Courgette", "25,00",
 		"Réserves à la réception", "Signature du destinataire")
 	if strings.Contains(text, "Demande d'avoir") {
@@ -220,10 +220,10 @@ func TestInvoiceMentions(t *testing.T) {
 		"Date d'échéance : 20 décembre 2026",
 		// Seller: identity, legal form and capital, address, SIRET, VAT number, APE.
 		"Vendeur", "Ferme des Aravis", "EARL au capital de 15 000 €", "12 route des Aravis", "74220 La Clusaz",
-		"SIREN : 123456789 — SIRET : 12345678900012", "N° TVA intracommunautaire : FR32123456789", "Code APE : 0113Z",
+		"SIREN : 123456782 — SIRET : 12345678200010", "N° TVA intracommunautaire : FR11123456782", "Code APE : 0113Z",
 		// Buyer: billing address, SIREN and SIRET, VAT number; delivery address apart.
 		"Acheteur", "Épicerie du Lac", "SARL au capital de 8 000 €", "BP 42", "74001 Annecy Cedex",
-		"SIREN : 987654321 — SIRET : 98765432100021", "N° TVA intracommunautaire : FR45987654321", "Code APE : 4721Z",
+		"SIREN : 987654324 — SIRET : 98765432400019", "N° TVA intracommunautaire : FR14987654324", "Code APE : 4721Z",
 		"Adresse de livraison : 3 quai de la Tournette, 74000 Annecy",
 		// The delivery notes covered (not the cancelled one).
 		"Bons de livraison : BL-000001 du 19 novembre 2026, BL-000003 du 26 novembre 2026",
@@ -258,7 +258,7 @@ func TestInvoiceWithoutVATOverSeveralPages(t *testing.T) {
 	db := storetest.SQLite(t)
 	w := tradetest.New(t, db)
 	farm := w.User(accounts.User{Type: accounts.Producer, Email: "micro@ferme.fr", Name: "Micro-ferme Le Potager", Legal: "EI",
-		VATRegime: vat.Franchise, AddressLine1: "Chemin du Lac", AddressLine2: "74290 Talloires", SIRET: "11122233300044",
+		VATRegime: vat.Franchise, AddressLine1: "Chemin du Lac", AddressLine2: "74290 Talloires", SIRET: "84261530400016",
 		IBAN: "FR7610000000000000000000001", BIC: "CCBPFRPPXXX"})
 	shop := w.User(accounts.User{Type: accounts.Distributor, Email: "primeur@ville.fr", Name: "Le Primeur de la Ville",
 		AddressLine1: "1 rue Royale", AddressLine2: "74000 Annecy"})
@@ -426,8 +426,8 @@ func TestCreditNoteMentions(t *testing.T) {
 	mustContain(t, text,
 		"Avoir", "AV-2026-000001", "Date d'émission : 1er décembre 2026", "Facture corrigée : "+inv.Number+" du 1er décembre 2026",
 		"Bon de livraison corrigé : BL-000001 du 19 novembre 2026", "Motif : réfaction pour défaut de qualité",
-		"Vendeur", "EARL au capital de 15 000 €", "SIREN : 123456789 — SIRET : 12345678900012",
-		"Acheteur", "SIREN : 987654321 — SIRET : 98765432100021",
+		"Vendeur", "EARL au capital de 15 000 €", "SIREN : 123456782 — SIRET : 12345678200010",
+		"Acheteur", "SIREN : 987654324 — SIRET : 98765432400019",
 		"Tomate", "2,50", "5,5 %", "6,25 €", "Total HT", "TVA 5,5 %", "0,34 €", "Total TTC — montant de l'avoir", "6,59 €",
 		"Imputation : à déduire du règlement de la facture "+inv.Number,
 		"Avoir émis par Primeur au nom et pour le compte de Ferme des Aravis",
@@ -446,7 +446,7 @@ func TestCreditNoteMentions(t *testing.T) {
 		"<ram:IssuerAssignedID>" + inv.Number + "</ram:IssuerAssignedID>", `<udt:DateTimeString format="102">20261201</udt:DateTimeString>`,
 		`<ram:BilledQuantity unitCode="KGM">2.50</ram:BilledQuantity>`, "<ram:LineTotalAmount>6.25</ram:LineTotalAmount>",
 		`<ram:TaxTotalAmount currencyID="EUR">0.34</ram:TaxTotalAmount>`, "<ram:GrandTotalAmount>6.59</ram:GrandTotalAmount>",
-		`<ram:ID schemeID="0002">123456789</ram:ID>`, `<ram:ID schemeID="0002">987654321</ram:ID>`} {
+		`<ram:ID schemeID="0002">123456782</ram:ID>`, `<ram:ID schemeID="0002">987654324</ram:ID>`} {
 		if !strings.Contains(string(x), want) {
 			t.Errorf("credit note XML without %s", want)
 		}

@@ -19,7 +19,7 @@ func flatParties() (producer, shop billing.Party) {
 		Address: []string{"Chemin du Coteau", "74150 Rumilly"}, SIRET: "73282932000074", APE: "0113Z"}
 	shop = billing.Party{Name: "Les Halles d'Annecy", Legal: "SARL", Capital: "8000",
 		Address: []string{"3 quai de la Tournette", "74000 Annecy"}, BillingAddress: []string{"BP 42", "74001 Annecy Cedex"},
-		SIRET: "98765432100021", TVA: "FR45987654321", APE: "4721Z"}
+		SIRET: "98765432400019", TVA: "FR14987654324", APE: "4721Z"}
 	return producer, shop
 }
 
@@ -68,7 +68,7 @@ func TestPurchaseSlip(t *testing.T) {
 	// whole, the order aside.
 	mustContain(t, text, "Bulletin d'achat BA-20261215-3F9A1C2B7D4E", "Date du paiement : 15 décembre 2026",
 		"Virement — référence VIR 2026-12", "Montant payé : 60,00 €", "Acheteur (redevable de la TVA)",
-		"N° TVA intracommunautaire : FR45987654321", "SIRET : 73282932000074", "Nature des achats Produit Laitue Tomate",
+		"N° TVA intracommunautaire : FR14987654324", "SIRET : 73282932000074", "Nature des achats Produit Laitue Tomate",
 		"10 pièce 9,00 € 4,43 % kg 45,00 € 4,43 % 18,00", "Facture FA-2026-000001 30 novembre 2026 59,00 € 49,00 €",
 		"Facture complémentaire FA-2026-000002 2 décembre 2026 5,00 € 5,00 €",
 		"Facture FA-2026-000003 (hors", "remboursement forfaitaire)", "Avance en compte, imputée sur les — prochaines factures",
@@ -111,7 +111,7 @@ func TestCertificate(t *testing.T) {
 	text := pdftest.Lines(t, pdf)
 	golden(t, "flat-certificate", text, "ORDER-ID")
 	mustContain(t, text, "Attestation annuelle Année 2026", "Période : du 1er janvier au 31 décembre 2026",
-		"Établie le : 4 janvier 2027", "Les Halles d'Annecy, redevables de la TVA", "(n° TVA intracommunautaire FR45987654321), attestent avoir payé à Ferme du Coteau",
+		"Établie le : 4 janvier 2027", "Les Halles d'Annecy, redevables de la TVA", "(n° TVA intracommunautaire FR14987654324), attestent avoir payé à Ferme du Coteau",
 		"5,59 % (lait, volailles", "10,00 € 0,56 €", "4,43 % (autres produits agricoles", "57,00 € 2,53 €", "Total 67,00 € 3,09 €",
 		"15/12/2026 BA-20261215-3F9A1C2B7D4E FA-2026-000001, FA-2026-000002, Virement 57,00 €",
 		"avance en compte 31/12/2026 BA-20261231-00000000ABCD FA-2026-000001", "Chèque 10,00 €",

@@ -69,9 +69,9 @@ func samples() []sample {
 	credit.TotalVAT = billing.VAT(credit.TotalHT, credit.VATRate)
 	credit.TotalTTC = credit.TotalHT + credit.TotalVAT
 
-	farm := accounts.User{ID: "farm", Type: accounts.Producer, Name: "Ferme des Aravis", Legal: "EARL", SIRET: "12345678900012",
+	farm := accounts.User{ID: "farm", Type: accounts.Producer, Name: "Ferme des Aravis", Legal: "EARL", SIRET: "12345678200010",
 		AddressLine1: "12 route des Aravis", AddressLine2: "74220 La Clusaz", Email: "ferme@aravis.fr"}
-	shop := accounts.User{ID: "shop", Type: accounts.Distributor, Name: "Épicerie du Lac", SIRET: "98765432100021",
+	shop := accounts.User{ID: "shop", Type: accounts.Distributor, Name: "Épicerie du Lac", SIRET: "98765432400019",
 		AddressLine1: "3 quai de la Tournette", AddressLine2: "74000 Annecy"}
 	sent := int64(1795000000000)
 	note := delivery.Note{

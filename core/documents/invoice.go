@@ -168,7 +168,7 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 		x = nil
 		why := "Document sans données Factur-X."
 		if inv.Seller.SIREN() == "" {
-			why = "Document sans données Factur-X : le SIRET du vendeur n'est pas renseigné."
+			why = "Document sans données Factur-X : le SIRET du vendeur n'est pas renseigné, ou n'est pas valide."
 		}
 		d.ln(1)
 		d.paragraph(why, 8)

@@ -192,7 +192,7 @@ func pdfAFonts(t testing.TB, x *model.XRefTable) {
 // note), or an invoice whose /AF was removed.
 func TestPDFAStructureCatchesWhatItChecks(t *testing.T) {
 	inv := fuzzInvoice("FA-2026-000009", "2026-11-01", "o", 0, false)
-	inv.Seller.SIRET, inv.IssueDate, inv.DueDate = "12345678900012", "2026-12-01", "2026-12-10"
+	inv.Seller.SIRET, inv.IssueDate, inv.DueDate = "12345678200010", "2026-12-01", "2026-12-10"
 	inv.TotalHT = 0
 	for i := range inv.Notes {
 		inv.Notes[i].Date = "2026-11-05"

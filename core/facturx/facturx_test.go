@@ -10,13 +10,13 @@ import (
 )
 
 func seller() facturx.Party {
-	return facturx.Party{Name: "Ferme des Aravis", SIREN: "123456789", SIRET: "12345678900012", VAT: "FR32123456789",
+	return facturx.Party{Name: "Ferme des Aravis", SIREN: "123456782", SIRET: "12345678200010", VAT: "FR11123456782",
 		Legal: "EARL au capital de 15 000 €", Email: "ferme@aravis.fr",
 		Address: facturx.Address{Lines: []string{"12 route des Aravis"}, Postcode: "74220", City: "La Clusaz"}}
 }
 
 func buyer() facturx.Party {
-	return facturx.Party{Name: "Épicerie du Lac", SIREN: "987654321", SIRET: "98765432100021", VAT: "FR45987654321",
+	return facturx.Party{Name: "Épicerie du Lac", SIREN: "987654324", SIRET: "98765432400019", VAT: "FR14987654324",
 		Address: facturx.Address{Lines: []string{"BP 42"}, Postcode: "74001", City: "Annecy Cedex"}}
 }
 

@@ -162,7 +162,7 @@ func TestFlatRateDocuments(t *testing.T) {
 			t.Fatalf("products %+v, want %+v", sa.Products, want)
 		}
 		// The parties as the invoice stored them; the same for the producer.
-		if sa.Shop.Name != "Épicerie du Lac" || sa.Shop.TVA != "FR45987654321" || sa.Producer.Name != "Ferme du Coteau" ||
+		if sa.Shop.Name != "Épicerie du Lac" || sa.Shop.TVA != "FR14987654324" || sa.Producer.Name != "Ferme du Coteau" ||
 			sa.Producer.SIRET != "73282932000074" {
 			t.Fatalf("parties %+v / %+v", sa.Shop, sa.Producer)
 		}

@@ -98,13 +98,13 @@ func New(t TB, db *store.DB) *World {
 	w := newWorld(t, db)
 	w.Farm = w.User(accounts.User{
 		Type: accounts.Producer, Email: "ferme@aravis.fr", Name: "Ferme des Aravis", Legal: "EARL",
-		Capital: "15000", SIRET: "12345678900012", TVAIntracom: "FR32123456789", APE: "0113Z",
+		Capital: "15000", SIRET: "12345678200010", TVAIntracom: "FR11123456782", APE: "0113Z",
 		IBAN: "FR7630006000011234567890189", BIC: "AGRIFRPP882", Tel: "0450000000",
 		AddressLine1: "12 route des Aravis", AddressLine2: "74220 La Clusaz", DeliveryDays: "1111111",
 	})
 	w.Shop = w.User(accounts.User{
 		Type: accounts.Distributor, Email: "epicerie@lac.fr", Name: "Épicerie du Lac", Legal: "SARL",
-		Capital: "8000", SIRET: "98765432100021", TVAIntracom: "FR45987654321", APE: "4721Z",
+		Capital: "8000", SIRET: "98765432400019", TVAIntracom: "FR14987654324", APE: "4721Z",
 		AddressLine1: "3 quai de la Tournette", AddressLine2: "74000 Annecy",
 		EmailAccounting: "compta@lac.fr", BillingAddressLine1: "BP 42", BillingAddressLine2: "74001 Annecy Cedex",
 	})
