@@ -183,10 +183,10 @@ func loadProducts(ctx context.Context, q store.Q) ([]catalog.Product, error) {
 // loadParty is the identity of account n, near Annecy.
 func loadParty(n int, created time.Time) accounts.User {
 	h := loadMix(n)
-	siren := fmt.Sprintf("%09d", 700_000_000+n)
+	siren := accounts.LuhnComplete(fmt.Sprintf("%08d", 70_000_000+n))
 	ms := created.UnixMilli()
 	return accounts.User{
-		SIRET: siren + "00017", TVAIntracom: "FR11123456782", BIC: "AGRIFRPP881", IBAN: "FR7630006000011234567890189",
+		SIRET: accounts.LuhnComplete(siren + "0001"), TVAIntracom: accounts.FrenchVAT(siren), BIC: "AGRIFRPP881", IBAN: "FR7630006000011234567890189",
 		Tel: fmt.Sprintf("04%08d", 50_000_000+n), AddressLine1: fmt.Sprintf("%d rue du Marché", 1+n%60), AddressLine2: "74000 Annecy",
 		Latitude:  fmt.Sprintf("%.4f", 45.8992+0.3*(loadFrac(h)-0.5)),
 		Longitude: fmt.Sprintf("%.4f", 6.1294+0.4*(loadFrac(loadMix(n, 1))-0.5)),

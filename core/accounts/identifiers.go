@@ -81,6 +81,18 @@ func luhn(s string) bool {
 	return sum%10 == 0
 }
 
+// LuhnComplete is digits followed by the one digit that makes them pass
+// the Luhn check: a SIREN of its 8 first digits, a SIRET of its 13 — what
+// seeders (the demo, the load benchmarks) number their accounts with.
+func LuhnComplete(digits string) string {
+	for d := byte('0'); d <= '9'; d++ {
+		if s := digits + string(d); luhn(s) {
+			return s
+		}
+	}
+	return digits + "0" // not reached: one digit of ten passes
+}
+
 // ValidSIREN reports whether s is a SIREN: 9 digits passing the Luhn check.
 func ValidSIREN(s string) bool {
 	s = compactID(s)

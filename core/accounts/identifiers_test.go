@@ -143,3 +143,18 @@ func TestMaskIBAN(t *testing.T) {
 		}
 	}
 }
+
+func TestLuhnComplete(t *testing.T) {
+	for _, digits := range []string{"73282932", "00000000", "99999999", "12345678", "8426153040001"} {
+		got := accounts.LuhnComplete(digits)
+		if len(got) != len(digits)+1 || got[:len(digits)] != digits {
+			t.Fatalf("%s: %s", digits, got)
+		}
+		if len(got) == 9 && !accounts.ValidSIREN(got) || len(got) == 14 && !accounts.ValidSIRET(got) {
+			t.Fatalf("%s completed to %s, invalid", digits, got)
+		}
+	}
+	if accounts.LuhnComplete("73282932") != "732829320" || accounts.LuhnComplete("8426153040001") != "84261530400016" {
+		t.Fatal("the check digits of known SIRENs and SIRETs")
+	}
+}

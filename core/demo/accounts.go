@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/jmoiron/sqlx"
 
@@ -72,7 +71,7 @@ func seedAccounts(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error
 			DeliveryDays: "0000000", CreatedAt: ms, UpdatedAt: ms,
 		}
 		if p.vat {
-			u.TVAIntracom = FrenchVAT(p.siren)
+			u.TVAIntracom = accounts.FrenchVAT(p.siren)
 		}
 		if shop {
 			u.Type = accounts.Distributor
@@ -123,8 +122,3 @@ func mod97(digits string) int {
 	return r
 }
 
-// FrenchVAT derives the intra-community VAT number of a SIREN.
-func FrenchVAT(siren string) string {
-	n, _ := strconv.Atoi(siren)
-	return fmt.Sprintf("FR%02d%s", (12+3*(n%97))%97, siren)
-}

@@ -581,7 +581,7 @@ func (w *world) shop(r, k int, created time.Time) accounts.User {
 		name = fmt.Sprintf("%s %s %d-%d", shopKinds[k%len(shopKinds)], t.name, r/len(towns)+1, k+1)
 	}
 	email := fmt.Sprintf("magasin-%02d-%02d@bench.primeur.fr", r, k)
-	siren := fmt.Sprintf("%09d", 700_000_000+r*1000+k)
+	siren := accounts.LuhnComplete(fmt.Sprintf("%08d", (70_000_000+r*1000+k)%100_000_000))
 	ms := created.UnixMilli()
 	u := w.party(r, k, siren, created)
 	u.ID, u.Type, u.Email, u.EmailKey, u.Name = core.NewID(), accounts.Distributor, email, accounts.EmailKey(email), name
@@ -607,7 +607,7 @@ func (w *world) producer(r, j int, created time.Time) accounts.User {
 		name = fmt.Sprintf("%s %d", name, r/len(towns)+1)
 	}
 	email := fmt.Sprintf("ferme-%02d-%03d@bench.primeur.fr", r, j)
-	siren := fmt.Sprintf("%09d", 800_000_000+r*1000+j)
+	siren := accounts.LuhnComplete(fmt.Sprintf("%08d", (80_000_000+r*1000+j)%100_000_000))
 	ms := created.UnixMilli()
 	u := w.party(r, 100+j, siren, created)
 	u.ID, u.Type, u.Email, u.EmailKey, u.Name = core.NewID(), accounts.Producer, email, accounts.EmailKey(email), name
@@ -637,7 +637,7 @@ func (w *world) party(r, n int, siren string, created time.Time) accounts.User {
 	lon := t.lon + 0.4*(frac(mix(r, n, 1))-0.5)
 	bank := []string{"18106", "10807", "30002"}[n%3]
 	return accounts.User{
-		PasswordHash: w.hash, SIRET: siren + "00017", TVAIntracom: demo.FrenchVAT(siren),
+		PasswordHash: w.hash, SIRET: accounts.LuhnComplete(siren + "0001"), TVAIntracom: accounts.FrenchVAT(siren),
 		BIC:          []string{"AGRIFRPP881", "CCBPFRPPANN", "CRLYFRPPXXX"}[n%3],
 		IBAN:         demo.FrenchIBAN(bank, "00010", fmt.Sprintf("%011d", 20_000_000+r*1000+n)),
 		Tel:          fmt.Sprintf("04%08d", 50_000_000+r*1000+n),
