@@ -17,7 +17,7 @@ import (
 // issued all the same; valid ones are copied.
 func TestNoDocumentStatesAnInvalidIdentifier(t *testing.T) {
 	for _, c := range []struct {
-		name, siret, vat string
+		name, siret, vat   string
 		wantSIRET, wantVAT string
 	}{
 		{"valid", "73282932000074", "FR44732829320", "73282932000074", "FR44732829320"},

@@ -121,4 +121,3 @@ func mod97(digits string) int {
 	}
 	return r
 }
-
