@@ -200,3 +200,36 @@ func TestConfirmedDeclarationsGoOnAccount(t *testing.T) {
 		}
 	})
 }
+
+// TestATransferWithinTheWindowDeductsTheEscompte: the shop's transfer
+// executed by the escompte's last day pays the invoice less its escompte,
+// and says so; executed after it, the whole amount.
+func TestATransferWithinTheWindowDeductsTheEscompte(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w, inv := escompteWorld(t, db)
+		w.Exec(`UPDATE users SET iban = 'FR7630006000011234567890189', bic = 'AGRIFRPP882' WHERE id = ?`, w.Shop.ID)
+		shop, err := accounts.ByID(ctx, db, w.Shop.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			today, execution string
+			amount           decimal.Dec
+			remittance       string
+		}{
+			// Friday 4 December: executed Monday 7, within the window.
+			{"2026-12-04", "2026-12-07", 10550 - 211, "Facture FA-2026-000001 (escompte 2,11)"},
+			// Thursday 10 December, the window's last day: executed the 11th.
+			{"2026-12-10", "2026-12-11", 10550, "Facture FA-2026-000001"},
+		} {
+			plan, err := payments.PlanTransfer(ctx, db, shop, []string{inv.ID}, at(2026, 12, 4, 10, 0), c.today)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.Execution != c.execution || len(plan.Transfers) != 1 || plan.Transfers[0].Amount != c.amount ||
+				plan.Transfers[0].Remittance != c.remittance {
+				t.Fatalf("%s: executed %s, %+v", c.today, plan.Execution, plan.Transfers)
+			}
+		}
+	})
+}

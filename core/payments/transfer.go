@@ -92,6 +92,7 @@ func transfer(ctx context.Context, q store.Q, shop accounts.User, documentIDs []
 	var groups []*group
 	byProducer := map[string]*group{}
 	seen := map[string]bool{}
+	execution := ExecutionDate(today)
 	for _, id := range documentIDs {
 		d, ok := open[id]
 		if !ok {
@@ -108,18 +109,25 @@ func transfer(ctx context.Context, q store.Q, shop accounts.User, documentIDs []
 			groups = append(groups, g)
 		}
 		item := RemittanceItem{Number: d.Number, Credits: credits[g.producer+"/"+d.Number]}
+		amount := d.Balance
+		if d.Discount > 0 && d.Discount < d.Balance && execution <= d.DiscountUntil {
+			// Executed within the escompte's window: the escompte deducted,
+			// as the invoice offers (PRODUCT §16 "Escompte").
+			amount -= d.Discount
+			item.Escompte = d.Discount
+		}
 		if d.Paid > 0 {
-			item.Rest = d.Balance
+			item.Rest = amount
 		}
 		g.items = append(g.items, item)
-		g.total += d.Balance
+		g.total += amount
 	}
 	if len(groups) == 0 {
 		return Plan{}, nil, core.Invalid("documents", MsgTransferNone)
 	}
 	f := Plan{File: sepa.File{
 		MsgID:   "PRIMEUR-" + now.UTC().Format("20060102150405") + "-" + strings.ReplaceAll(core.NewID(), "-", "")[:8],
-		Created: now, Execution: ExecutionDate(today),
+		Created: now, Execution: execution,
 		Debtor: sepa.Party{Name: shop.Name, IBAN: shop.IBAN, BIC: shop.BIC},
 	}}
 	for _, g := range groups {
@@ -160,6 +168,9 @@ type RemittanceItem struct {
 	// Rest is what the transfer pays of an invoice already paid in part;
 	// 0 when nothing was paid of it yet.
 	Rest decimal.Dec
+	// Escompte is the escompte the transfer deducts, executed within its
+	// window; 0 for none.
+	Escompte decimal.Dec
 }
 
 // Remittance is the remittance information of a transfer paying
@@ -222,6 +233,9 @@ func (it RemittanceItem) text(named bool) string {
 		details = append(details, "moins 1 avoir")
 	case len(it.Credits) > 1:
 		details = append(details, fmt.Sprintf("moins %d avoirs", len(it.Credits)))
+	}
+	if it.Escompte > 0 {
+		details = append(details, fmt.Sprintf("escompte %d,%02d", int64(it.Escompte)/100, int64(it.Escompte)%100))
 	}
 	if it.Rest > 0 {
 		details = append(details, fmt.Sprintf("solde %d,%02d", int64(it.Rest)/100, int64(it.Rest)%100))
