@@ -81,7 +81,8 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
 }) => {
   test.setTimeout(120_000)
   const month = monthStart(1)
-  const billing = monthStart(2)
+  // The month's last day, when its invoices are issued (at 21:00).
+  const lastDay = new Date(Date.parse(`${monthStart(2)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
 
   // A producer committed to a shop's tomatoes and lettuces for next month,
   // delivered every day.
@@ -209,17 +210,23 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   await expect(shopPage.getByText('Votre réponse a été correctement enregistrée').first()).toBeVisible()
   await expect(editor.getByText("Demande d'avoir reçue, acceptée")).toBeVisible()
 
-  // The month ends; the invoice is issued on the 1st at 06:00.
-  expect(runJob('invoices', `${billing}T06:00`)).toContain('factures émises : 1, factures envoyées : 1')
+  // The month's last day, at 21:00: the invoice is issued, dated that day.
+  expect(runJob('invoices', `${lastDay}T21:00`)).toContain('factures émises : 1, factures envoyées : 1')
 
   // Both download the note and the invoice.
   for (const page of [shopPage, farmPage]) {
     await page.reload()
     await page.getByRole('tab', { name: 'Passées', exact: true }).click()
-    await page
-      .getByRole('table', { name: 'Livraisons' })
-      .getByRole('row', { name: new RegExp(`${first.chrono} Livrée`) })
-      .click()
+    // The past deliveries, five a page, latest first: sorted by chrono, the
+    // first one comes to the top.
+    const past = page.getByRole('table', { name: 'Livraisons' })
+    const row = past.getByRole('row', { name: new RegExp(`(^|\\D)${first.chrono} Livrée`) })
+    await expect(past.getByRole('row').nth(1)).toBeVisible()
+    for (let i = 0; i < 2 && !(await row.isVisible()); i++) {
+      await past.getByRole('button', { name: /^Chrono/ }).click()
+      await expect(past.getByRole('button', { name: /^Chrono/ })).not.toHaveText(/↕/)
+    }
+    await row.click()
     const region = page.getByRole('region', { name: 'Bon de livraison' })
     await expectPDF(page, region.getByRole('link', { name: 'Télécharger le bon de livraison' }), /^BL-\d{6}\.pdf$/)
     await expectPDF(
@@ -227,8 +234,11 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
       region.getByRole('link', { name: /^Télécharger la facture FA-\d{4}-000001$/ }),
       /^FA-\d{4}-000001\.pdf$/,
     )
-    // Invoiced: no more claim form nor review.
+    // Its claim answered: no more claim form nor review (a delivery of the
+    // month's last days may still be claimed after the invoice, within its
+    // two working days: PRODUCT §16 "Claims").
     await expect(region.getByRole('form', { name: "Demande d'avoir" })).toHaveCount(0)
+    await expect(region.getByRole('button', { name: "Accepter l'avoir" })).toHaveCount(0)
   }
   // The cancelled delivery counts nowhere, and another user sees nothing.
   const other = await browser.newContext({ baseURL })

@@ -87,7 +87,7 @@ test('a new producer is told what is missing before proposing, and each first st
   await expect(profileForm(page).getByLabel('Forme juridique')).toBeFocused()
   await expect(profileForm(page).getByLabel('Forme juridique')).toBeInViewport()
   await profileForm(page).getByLabel('Forme juridique').fill('EARL')
-  await profileForm(page).getByLabel('SIRET').fill('412 345 678 00019')
+  await profileForm(page).getByLabel('SIRET').fill('412 345 670 00019')
 
   // Address: postal code and town place the farm.
   await profileForm(page).getByLabel('Adresse', { exact: true }).fill('Route du Semnoz')
@@ -157,7 +157,7 @@ test('a new shop is told it is invisible to producers, places itself from its to
   await page.screenshot({ path: test.info().outputPath('shop-position.png'), fullPage: false })
 
   await form.getByLabel('Forme juridique').fill('SAS')
-  await form.getByLabel('SIRET').fill('753 218 640 00017')
+  await form.getByLabel('SIRET').fill('753 218 643 00017')
   await form.getByRole('button', { name: 'Enregistrer' }).click()
   await expect(page.getByText('Modification effectuée').first()).toBeVisible()
 
