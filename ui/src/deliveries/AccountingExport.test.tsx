@@ -78,7 +78,8 @@ describe('the accounting export', () => {
     const user = userEvent.setup()
     renderWithProviders(<AccountingExport />)
     await user.click(await screen.findByRole('button', { name: EXPORT_TEXTS.accounts }))
-    const form = screen.getByRole('form', { name: EXPORT_TEXTS.accounts })
+    // The accordion's panel opens with a transition: waited for, not assumed.
+    const form = await screen.findByRole('form', { name: EXPORT_TEXTS.accounts })
     // A producer's six accounts, the shop's not.
     for (const label of ['Clients', 'Ventes', 'TVA collectée', 'Escomptes accordés', 'Banque', 'Caisse']) {
       expect(within(form).getByLabelText(label)).toBeInTheDocument()
@@ -135,7 +136,8 @@ describe('the accounting export', () => {
     const user = userEvent.setup()
     renderWithProviders(<AccountingExport />)
     await user.click(await screen.findByRole('button', { name: EXPORT_TEXTS.accounts }))
-    const form = screen.getByRole('form', { name: EXPORT_TEXTS.accounts })
+    // The accordion's panel opens with a transition: waited for, not assumed.
+    const form = await screen.findByRole('form', { name: EXPORT_TEXTS.accounts })
     const purchases = within(form).getByLabelText('Achats')
     await user.clear(purchases)
     await user.type(purchases, '6071')
