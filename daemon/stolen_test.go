@@ -34,7 +34,7 @@ func TestAStolenSessionCannotRedirectPayments(t *testing.T) {
 			{Name: "the IBAN", Client: dw.farm, Method: "PUT", Path: "/api/user", Body: map[string]any{"iban": thief},
 				Status: 422, Detail: accounts.MsgBankPassword, Location: "body.currentPassword"},
 			{Name: "the IBAN and the BIC, a guessed password", Client: dw.farm, Method: "PUT", Path: "/api/user",
-				Body: map[string]any{"iban": thief, "bic": "CCBPFRPPANN", "currentPassword": "devine1234"},
+				Body:   map[string]any{"iban": thief, "bic": "CCBPFRPPANN", "currentPassword": "devine1234"},
 				Status: 422, Detail: accounts.MsgCurrentWrong, Location: "body.currentPassword"},
 			{Name: "the IBAN cleared", Client: dw.farm, Method: "PUT", Path: "/api/user", Body: map[string]any{"iban": ""},
 				Status: 422, Detail: accounts.MsgBankPassword, Location: "body.currentPassword"},
