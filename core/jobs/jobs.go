@@ -119,6 +119,10 @@ type Count struct {
 // Report says what a run did.
 type Report struct {
 	Counts []Count
+	// Issued lists the invoices, credit notes and complementary invoices
+	// the run issued, one French line each (see issued), in the order
+	// issued.
+	Issued []string
 }
 
 func (r *Report) add(label string, n int) { r.Counts = append(r.Counts, Count{label, n}) }
@@ -340,6 +344,7 @@ func Claims(ctx context.Context, env Env, now time.Time) (Report, error) {
 	}
 	settled, err := billing.SettleDue(ctx, env.DB, now, env.Rules.Location)
 	r.add(CreditsIssued, len(settled))
+	r.issued(settled...)
 	if err != nil {
 		return r, err
 	}
@@ -408,6 +413,7 @@ func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
 				errs = append(errs, err)
 			case inv != nil:
 				issued++
+				r.issued(*inv)
 				env.Log.Debug("invoice issued", "number", inv.Number, "order", inv.OrderID)
 				queue <- inv.ID
 				tried[inv.ID] = true
@@ -418,6 +424,7 @@ func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
 	n, err := streamed()
 	errs = append(errs, err)
 	settled, err := billing.SettleDue(ctx, env.DB, now, loc)
+	r.issued(settled...)
 	errs = append(errs, err)
 	sent, err := sendInvoices(ctx, env, now, tried)
 	r.add(InvoicesSent, n.sent+sent)

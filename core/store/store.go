@@ -68,6 +68,9 @@ type DB struct {
 	writeConn *sqlx.Conn
 	// watch is told every statement the connections run (Watch).
 	watch *watcher
+	// connector opens the connections of the pool; Rehearse opens one of
+	// its own with it. nil on a read-only database.
+	connector driver.Connector
 }
 
 // Watch calls fn with the SQL text of every statement the database's
@@ -182,7 +185,8 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		return nil, fmt.Errorf("store: open postgres: %w", err)
 	}
 	watch := &watcher{}
-	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector, Postgres, watch}), "postgres")
+	caching := cachingConnector{connector, Postgres, watch}
+	db := sqlx.NewDb(sql.OpenDB(caching), "postgres")
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(10)
 	db.SetConnMaxIdleTime(5 * time.Minute)
@@ -190,7 +194,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: ping %s: %w", Postgres, err)
 	}
-	return &DB{DB: db, Dialect: Postgres, Name: postgresName(dsn), watch: watch}, nil
+	return &DB{DB: db, Dialect: Postgres, Name: postgresName(dsn), watch: watch, connector: caching}, nil
 }
 
 // openSQLite opens the file at path, creating it when missing only if
@@ -231,7 +235,8 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 		return nil, fmt.Errorf("store: open sqlite: %w", err)
 	}
 	watch := &watcher{}
-	db := sqlx.NewDb(sql.OpenDB(cachingConnector{connector, SQLite, watch}), "sqlite")
+	caching := cachingConnector{connector, SQLite, watch}
+	db := sqlx.NewDb(sql.OpenDB(caching), "sqlite")
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	if err := db.PingContext(ctx); err != nil {
@@ -245,7 +250,8 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 		unlock()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock, writer: make(chan struct{}, 1), writeConn: wc, watch: watch}, nil
+	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock, writer: make(chan struct{}, 1), writeConn: wc, watch: watch,
+		connector: caching}, nil
 }
 
 // postgresName is a PostgreSQL URL without its credentials nor options,
