@@ -2,9 +2,11 @@
 // when a refused caller may come back.
 //
 // A Gate lets a fixed number of callers run an operation together
-// (password hashing, the parsing of an Excel upload); the others queue, in
-// order, for a short while and no longer than their context, then are
-// refused with core.ErrBusy and the gate's French message. Later marks an
+// (password hashing); the others queue, in order, for a short while and no
+// longer than their context, then are refused with core.ErrBusy and the
+// gate's French message. A Fair gate (the parsing of an Excel upload) does
+// the same with one call per account at most, so that accounts are served
+// in turn. Later marks an
 // error with the delay after which trying again makes sense; the daemon
 // turns it into a Retry-After header.
 package limit
@@ -102,6 +104,9 @@ type Stats struct {
 	Done int64
 	// Refused counts the callers turned away after waiting.
 	Refused int64
+	// Declined counts the callers of a Fair gate refused at once because
+	// their account had a call in the gate.
+	Declined int64
 }
 
 // Stats returns the gate's counters.

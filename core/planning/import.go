@@ -72,30 +72,45 @@ var errDryRun = errors.New("planning: dry run")
 // MsgImportBusy refuses an upload that waited ParseWait for its turn.
 const MsgImportBusy = "D'autres fichiers sont en cours d'import. Veuillez réessayer dans quelques instants."
 
+// MsgImportOneAtATime refuses an upload (an import or a preview) sent while
+// another of the same shop is waiting for its turn or being parsed.
+const MsgImportOneAtATime = "Un autre de vos fichiers est déjà en cours d'import. Veuillez réessayer une fois celui-ci terminé."
+
 // ParseWait is how long an import waits for a place in Parsing.
 const ParseWait = 30 * time.Second
 
-// Parsing is the gate every Excel import's parsing goes through: reading
-// the worst file an upload may be (a 2 MB file whose shared strings inflate
-// to 15 MB) allocates about 300 MB and takes a core for over a second, so
-// at most half the cores (one at least) parse at once — bounding the
-// memory uploads take, and leaving cores to the other requests. An import
-// beyond waits its turn, at most ParseWait, then is refused with core.ErrBusy
-// (docs/SECURITY.md "Bounded work").
-var Parsing = limit.NewGate("excel import", max(1, runtime.GOMAXPROCS(0)/2), ParseWait, MsgImportBusy)
+// ParseRetry is the Retry-After of MsgImportOneAtATime when the shop's
+// other file is being parsed (the worst file takes a little over a second);
+// when it still waits, the wait it has left is added.
+const ParseRetry = 2 * time.Second
+
+// Parsing is the gate every Excel import's parsing goes through (the
+// daemon's upload and its preview, the CLI's import): reading the worst
+// file an upload may be (a 2 MB file whose shared strings inflate to 15 MB)
+// allocates about 300 MB and takes a core for over a second, so at most
+// half the cores (one at least) parse at once — bounding the memory
+// uploads take, and leaving cores to the other requests. The places are
+// shared fairly between shops (limit.Fair): a shop has one file at most in
+// the gate, another sent meanwhile being refused at once
+// (MsgImportOneAtATime, core.ErrThrottled), and the shops waiting are
+// served in turn, so that one shop's uploads never make another's wait
+// more than one parse. An import waits its turn at most ParseWait, then is
+// refused with core.ErrBusy (docs/SECURITY.md "Bounded work").
+var Parsing = limit.NewFair("excel import", max(1, runtime.GOMAXPROCS(0)/2), ParseWait, MsgImportBusy,
+	MsgImportOneAtATime, ParseRetry)
 
 // ImportXLSX parses an import file and applies it for the distributor in
 // one transaction of db: either the whole file is applied (except the cells
 // reported in dbErrors, which change nothing) or, on any error or crash,
 // nothing is. Catalogue and parsing come first, outside the transaction;
-// parsing goes through Parsing.
+// parsing goes through Parsing, as the distributor's turn.
 func ImportXLSX(ctx context.Context, db *store.DB, distributorID, name string, data []byte, now time.Time, opts ImportOptions) (ImportResult, error) {
 	products, err := catalog.All(ctx, db)
 	if err != nil {
 		return ImportResult{}, err
 	}
 	var imp *Import
-	err = Parsing.Do(ctx, func() error {
+	err = Parsing.Do(ctx, distributorID, func() error {
 		imp, err = ParseXLSX(name, data, catalog.NewIndex(products))
 		return err
 	})
