@@ -8,9 +8,11 @@
 //
 // Every message carries a Key naming the document and its purpose
 // ("note-<delivery id>"). The key gives the Message-ID and the outbox file
-// name, so a message sent twice (after a crash between sending and
-// recording it, see core/jobs) has the same identity both times: the
-// outbox keeps one file, and mail clients can tell the copies apart.
+// name, so a message sent again has the same identity: the outbox keeps
+// one file, and mail clients can tell the copies apart. Over SMTP, a
+// Journal hears each copy's point of no return (the final "." of DATA):
+// core/jobs records it, so that a copy the server may have is never sent
+// again on its own after a crash.
 package mail
 
 import (
@@ -21,6 +23,7 @@ import (
 	"fmt"
 	"html"
 	netmail "net/mail"
+	"net/textproto"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,6 +33,7 @@ import (
 	"unicode/utf8"
 
 	gomail "github.com/wneessen/go-mail"
+	"github.com/wneessen/go-mail/smtp"
 
 	"primeur/core/config"
 	"primeur/core/printable"
@@ -61,7 +65,38 @@ type Message struct {
 	// recipient with one POST (RFC 8058): the message carries it as
 	// List-Unsubscribe, with List-Unsubscribe-Post.
 	Unsubscribe string
+	// Journal, when set, hears what becomes of each recipient's copy
+	// around its point of no return (SMTP only; see Journal).
+	Journal Journal
 }
+
+// Journal hears, for a message sent over SMTP, what becomes of each
+// recipient's copy around its point of no return, so that a sender that
+// dies there can tell, once back, which copies the server may have
+// (core/jobs keeps it in the database). An SMTP transaction has one such
+// point: the final "." of DATA. Before it, a sender that dies leaves the
+// server an unfinished message, which it discards; once the "." is on the
+// wire, the server may queue the message even if the sender never reads
+// its answer. The outbox has none (a second send of a key replaces the
+// first's files) and calls nothing.
+type Journal interface {
+	// Committing is called just before the copy to `to` (as written in
+	// Message.To) passes its point of no return, with the message's
+	// Message-ID. Nil lets the copy go; an error stops it there: the
+	// connection is closed without the final ".", so the server
+	// discards it, and Send returns the error.
+	Committing(to, messageID string) error
+	// Accepted is called once the server has accepted the copy to `to`.
+	Accepted(to string)
+	// Refused is called when the server answered the copy to `to`'s
+	// final "." with a refusal (4xx, 5xx): it does not have the message.
+	Refused(to string)
+}
+
+// ErrUncertain marks a send whose copy passed its point of no return and
+// whose answer never came (the connection broke, or timed out, after the
+// final "." of DATA): the server may have the message, or not.
+var ErrUncertain = errors.New("the mail server may have the message: no answer to the end of its data")
 
 // Sender delivers messages.
 type Sender interface {
@@ -182,17 +217,23 @@ func copies(m Message) []Message {
 	return out
 }
 
-// Send delivers m over one SMTP session, one copy per recipient.
+// Send delivers m over one SMTP session, one copy per recipient, each in
+// a mail transaction of its own (MAIL, RCPT, DATA), with go-mail's SMTP
+// client: the transaction is written here, rather than by go-mail's Send,
+// so that m.Journal hears each copy's point of no return (the final "."
+// of DATA, see Journal). A copy the server refuses does not stop the
+// others; a broken connection does.
 func (s SMTP) Send(ctx context.Context, m Message) error {
+	cs := copies(m)
 	var msgs []*gomail.Msg
-	for _, c := range copies(m) {
+	for _, c := range cs {
 		msg, err := build(s.Config.From, c)
 		if err != nil {
 			return err
 		}
 		msgs = append(msgs, msg)
 	}
-	opts := []gomail.Option{gomail.WithPort(s.Config.Port), gomail.WithTimeout(30 * time.Second)}
+	opts := []gomail.Option{gomail.WithPort(s.Config.Port), gomail.WithTimeout(smtpTimeout)}
 	switch s.Config.TLS {
 	case config.TLSImplicit:
 		opts = append(opts, gomail.WithSSL())
@@ -215,10 +256,105 @@ func (s SMTP) Send(ctx context.Context, m Message) error {
 	if err != nil {
 		return fmt.Errorf("mail: smtp client: %w", err)
 	}
-	if err := c.DialAndSendWithContext(ctx, msgs...); err != nil {
-		return fmt.Errorf("mail: send %s via %s: %w", m.Key, s.Config.Host, err)
+	// Connected, greeted, secured and authenticated as the configuration
+	// asks; ctx bounds this only: a transaction once begun runs to its
+	// end, as go-mail's own Send does.
+	client, err := c.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		return fmt.Errorf("mail: send %s via %s: dial: %w", m.Key, s.Config.Host, err)
 	}
-	return nil
+	var errs []error
+	broken := false
+	for i, msg := range msgs {
+		ok, err := transact(client, msg, cs[i].To[0], m.Journal)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("mail: send %s via %s: %w", m.Key, s.Config.Host, err))
+		}
+		if !ok {
+			if err == nil && i+1 < len(msgs) {
+				errs = append(errs, fmt.Errorf("mail: send %s via %s: the session ended after the copy to %s", m.Key, s.Config.Host, cs[i].To[0]))
+			}
+			broken = true
+			break
+		}
+	}
+	if broken {
+		_ = client.Close()
+	} else if err := client.Quit(); err != nil && len(errs) == 0 {
+		// Every copy was accepted; a failing QUIT takes nothing back.
+		_ = client.Close()
+	}
+	return errors.Join(errs...)
+}
+
+// smtpTimeout bounds each step of an SMTP exchange: the connection, and
+// each copy's transaction.
+const smtpTimeout = 30 * time.Second
+
+// transact sends msg, the copy to `to`, in one mail transaction on client,
+// telling j (when set) of its point of no return. It returns whether the
+// session can go on — after a refusal by the server it is reset for the
+// next copy; after anything else (an I/O error, a journal stopping the
+// copy) it cannot — and the copy's error.
+func transact(client *smtp.Client, msg *gomail.Msg, to string, j Journal) (bool, error) {
+	if err := client.UpdateDeadline(smtpTimeout); err != nil {
+		return false, err
+	}
+	from, err := msg.GetSender(false)
+	if err != nil {
+		return true, fmt.Errorf("sender: %w", err)
+	}
+	rcpts, err := msg.GetRecipients()
+	if err != nil {
+		return true, fmt.Errorf("recipients: %w", err)
+	}
+	// A refusal before the end of DATA: the server has nothing; the
+	// transaction is reset for the next copy.
+	refused := func(step string, err error) (bool, error) {
+		var reply *textproto.Error
+		if !errors.As(err, &reply) {
+			return false, fmt.Errorf("%s: %w", step, err)
+		}
+		return client.Reset() == nil, fmt.Errorf("%s: %w", step, err)
+	}
+	if err := client.Mail(from); err != nil {
+		return refused("MAIL FROM", err)
+	}
+	for _, r := range rcpts {
+		if err := client.Rcpt(r); err != nil {
+			return refused("RCPT TO "+r, err)
+		}
+	}
+	w, err := client.Data()
+	if err != nil {
+		return refused("DATA", err)
+	}
+	if _, err := msg.WriteTo(w); err != nil {
+		return false, fmt.Errorf("write data: %w", err) // the final "." never sent
+	}
+	if j != nil {
+		if err := j.Committing(to, msg.GetMessageID()); err != nil {
+			return false, fmt.Errorf("copy to %s not sent: %w", to, err) // closed without the final "."
+		}
+	}
+	// The point of no return: Close writes the final "." and reads the
+	// server's answer.
+	err = w.Close()
+	var reply *textproto.Error
+	switch {
+	case err == nil:
+		if j != nil {
+			j.Accepted(to)
+		}
+		return client.Reset() == nil, nil
+	case errors.As(err, &reply):
+		if j != nil {
+			j.Refused(to)
+		}
+		return client.Reset() == nil, fmt.Errorf("end of data: %w", err)
+	default:
+		return false, fmt.Errorf("end of data: %w: %w", ErrUncertain, err)
+	}
 }
 
 // Outbox writes each message as <Dir>/<key>.eml, one file per recipient's

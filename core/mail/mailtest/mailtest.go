@@ -37,9 +37,14 @@ type Server struct {
 	received []Received
 	// Fail, when set, refuses the DATA of every message with this error.
 	fail error
-	// hold, when set, keeps each message's DATA unanswered until closed.
-	hold chan struct{}
-	held int
+	// hold, when set, keeps each message unanswered at holdAt until
+	// closed.
+	hold   chan struct{}
+	holdAt Point
+	held   int
+	// cut, when set, closes each session once it has received a message
+	// whole, without answering it.
+	cut bool
 	// open counts the sessions (connections past EHLO) not closed yet.
 	open int
 }
@@ -56,11 +61,11 @@ type Received struct {
 func Start(t testing.TB, username, password string) *Server {
 	t.Helper()
 	s := &Server{Username: username, Password: password}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		s.mu.Lock()
 		s.open++
 		s.mu.Unlock()
-		return &session{s: s}, nil
+		return &session{s: s, conn: c}, nil
 	}))
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
@@ -91,16 +96,34 @@ func (s *Server) SetFailure(err error) {
 	s.mu.Unlock()
 }
 
+// Point is where Hold stops a message.
+type Point int
+
+const (
+	// AfterData: the message is received whole, its final "." read, and
+	// the answer to it withheld: the sender has passed its point of no
+	// return and does not know it was accepted. The message counts as
+	// received.
+	AfterData Point = iota
+	// BeforeData: the answer to RCPT TO is withheld: the sender has not
+	// begun DATA, and the server has nothing.
+	BeforeData
+)
+
 // Hold makes the server keep every message it receives from now on
 // without answering it (the client waits for the reply to DATA) until the
 // returned function is called; the message counts as received. Crash tests
 // use it to stop a sender between the moment the server has a message and
-// the moment the sender learns it was sent.
-func (s *Server) Hold() (release func()) {
+// the moment the sender learns it was sent. It is HoldAt(AfterData).
+func (s *Server) Hold() (release func()) { return s.HoldAt(AfterData) }
+
+// HoldAt makes the server stop every message from now on at p, without
+// answering, until the returned function is called.
+func (s *Server) HoldAt(p Point) (release func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := make(chan struct{})
-	s.hold = ch
+	s.hold, s.holdAt = ch, p
 	var once sync.Once
 	return func() {
 		once.Do(func() {
@@ -114,7 +137,18 @@ func (s *Server) Hold() (release func()) {
 	}
 }
 
-// Held is how many messages wait for their answer now (see Hold).
+// CutAfterData makes the server, from now on (until called with false),
+// keep each message it receives whole and close the connection without
+// answering it: the sender, past its point of no return, cannot know that
+// the server has the message.
+func (s *Server) CutAfterData(on bool) {
+	s.mu.Lock()
+	s.cut = on
+	s.mu.Unlock()
+}
+
+// Held is how many messages wait for their answer now, at any point (see
+// Hold).
 func (s *Server) Held() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -204,6 +238,7 @@ func (s *Server) Copies() map[string]map[string]int {
 
 type session struct {
 	s      *Server
+	conn   *smtp.Conn
 	authed bool
 	from   string
 	to     []string
@@ -231,7 +266,24 @@ func (x *session) Mail(from string, _ *smtp.MailOptions) error {
 
 func (x *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	x.to = append(x.to, to)
+	x.s.wait(BeforeData)
 	return nil
+}
+
+// wait holds the session while the server holds messages at p.
+func (s *Server) wait(p Point) {
+	s.mu.Lock()
+	hold := s.hold
+	if hold == nil || s.holdAt != p {
+		s.mu.Unlock()
+		return
+	}
+	s.held++
+	s.mu.Unlock()
+	<-hold
+	s.mu.Lock()
+	s.held--
+	s.mu.Unlock()
 }
 
 func (x *session) Data(r io.Reader) error {
@@ -245,17 +297,13 @@ func (x *session) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: x.s.fail.Error()}
 	}
 	x.s.received = append(x.s.received, Received{From: x.from, To: x.to, Data: data})
-	hold := x.s.hold
-	if hold != nil {
-		x.s.held++
-	}
+	cut := x.s.cut
 	x.s.mu.Unlock()
-	if hold != nil {
-		<-hold
-		x.s.mu.Lock()
-		x.s.held--
-		x.s.mu.Unlock()
+	if cut {
+		_ = x.conn.Close()
+		return nil
 	}
+	x.s.wait(AfterData)
 	return nil
 }
 
