@@ -41,12 +41,17 @@ func (d *Daemon) mailAfter(what string, msg mail.Message, userID string) {
 	d.goSafe("mail "+what, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if err := mail.New(d.cfg).Send(ctx, msg); err != nil {
-			d.log.Error(what+" email not sent", "user", userID, "err", err)
-			return
-		}
-		d.log.Info("email sent", "key", msg.Key, "user", userID)
+		d.sendNow(ctx, what, msg, userID)
 	})
+}
+
+// sendNow sends msg now, logging the outcome.
+func (d *Daemon) sendNow(ctx context.Context, what string, msg mail.Message, userID string) {
+	if err := mail.New(d.cfg).Send(ctx, msg); err != nil {
+		d.log.Error(what+" email not sent", "user", userID, "err", err)
+		return
+	}
+	d.log.Info("email sent", "key", msg.Key, "user", userID)
 }
 
 // confirmMail is the email carrying a confirmation link; the token is in
@@ -84,8 +89,11 @@ func accountName(u accounts.User) string {
 	return grammar.De(printable.Line(u.Name))
 }
 
-// changedMail tells the old login email that another replaced it.
-func (d *Daemon) changedMail(old, now string) mail.Message {
+// changedMail tells the old login email that another replaced it, with
+// the way back (accounts.RevertEmail); the token is in the link's
+// fragment, which browsers never send to a server.
+func (d *Daemon) changedMail(c accounts.Confirmed) mail.Message {
+	old, now := c.OldEmail, c.User.Email
 	return mail.Message{
 		Key:     "email-changed-" + core.NewID(),
 		To:      []string{old},
@@ -93,7 +101,29 @@ func (d *Daemon) changedMail(old, now string) mail.Message {
 		Body: "Bonjour,\n\n" +
 			"L'adresse de connexion de votre compte Primeur est désormais " + now + " : elle remplace " + old + ", " +
 			"qui ne reçoit plus rien de Primeur.\n\n" +
-			"Si vous n'êtes pas à l'origine de ce changement, répondez à cet email ou contactez-nous sans attendre.\n" +
+			"Si vous n'êtes pas à l'origine de ce changement, rétablissez votre adresse avec ce lien (valable 7 jours) : " +
+			"il ferme toutes les sessions du compte, désactive son mot de passe et vous envoie ici un lien pour en choisir un nouveau.\n" +
+			d.siteURL() + "/landing/revert#" + c.Revert + "\n\n" +
+			"Si c'est bien vous, ignorez cet email. Pour toute question, répondez-y.\n" +
+			mail.Signature(d.siteURL()),
+		Date: d.now(),
+	}
+}
+
+// takenMail tells an address that a change of login email asked for it
+// while another account has or holds it: instead of the confirmation
+// link, so that the answer to the change tells nothing (PRODUCT §13
+// "Changing the login email").
+func (d *Daemon) takenMail(c accounts.Confirmation) mail.Message {
+	return mail.Message{
+		Key:     "email-taken-" + core.NewID(),
+		To:      []string{c.Email},
+		Subject: "Primeur : cette adresse est déjà utilisée",
+		Body: "Bonjour,\n\n" +
+			"Quelqu'un a demandé à utiliser " + c.Email + " comme adresse de connexion d'un compte Primeur. " +
+			"Cette adresse est déjà liée à un compte Primeur : elle ne peut pas servir à un autre compte, et rien n'a changé.\n\n" +
+			"Si c'est vous, connectez-vous avec cette adresse ; si vous avez oublié votre mot de passe, choisissez " +
+			"« Mot de passe oublié ? » sur la page de connexion. Sinon, ignorez cet email.\n" +
 			mail.Signature(d.siteURL()),
 		Date: d.now(),
 	}
@@ -103,6 +133,13 @@ func (d *Daemon) changedMail(old, now string) mail.Message {
 type ConfirmInput struct {
 	Body struct {
 		Token string `json:"token" required:"false" maxLength:"128" doc:"The token of the emailed link (after its #)"`
+	}
+}
+
+// RevertInput opens the way back of a login email change.
+type RevertInput struct {
+	Body struct {
+		Token string `json:"token" required:"false" maxLength:"128" doc:"The token of the link emailed to the replaced address (after its #)"`
 	}
 }
 
@@ -166,7 +203,7 @@ type OneClickInput struct {
 // The answers of the confirmation endpoints.
 const (
 	MsgConfirmSent     = "Un nouveau lien de confirmation vient d'être envoyé. Il est valable 7 jours."
-	MsgChangeSent      = "Un lien de confirmation a été envoyé à %s. Votre adresse ne change qu'une fois ce lien ouvert ; d'ici là, connectez-vous avec l'actuelle."
+	MsgChangeSent      = "Si %s peut servir d'adresse de connexion, un lien de confirmation vient de lui être envoyé. Votre adresse ne change qu'une fois ce lien ouvert ; d'ici là, connectez-vous avec l'actuelle."
 	MsgUnsubscribed    = "C'est noté : vous ne recevrez plus les emails « %s ». Vous pouvez changer ce choix à tout moment dans votre profil."
 	MsgUnsubscribedAll = "C'est noté : vous ne recevrez plus ces emails (%s). Vous pouvez changer ce choix à tout moment dans votre profil."
 )
@@ -176,10 +213,19 @@ func (d *Daemon) registerConfirm(api huma.API) {
 		OperationID: "confirm-email", Method: http.MethodPost, Path: "/auth/email/confirm",
 		Summary: "Open an email confirmation link",
 		Description: "The link's token, unused and less than 7 days old, whose address is still the one to confirm. " +
-			"A new login email replaces the old one, which is told.",
+			"A new login email replaces the old one, which is emailed a way back (POST /auth/email/revert).",
 		Tags: []string{"Authentication"}, Security: publicSecurity,
 		Errors: []int{http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, d.confirmEmail)
+	huma.Register(api, huma.Operation{
+		OperationID: "revert-email", Method: http.MethodPost, Path: "/auth/email/revert",
+		Summary: "Restore the login email a change replaced",
+		Description: "The token of the link emailed to the replaced address, unused and less than 7 days old. " +
+			"The login email becomes that address again; every session and link of the account ends, its password " +
+			"no longer works, and the address is emailed a password reset link.",
+		Tags: []string{"Authentication"}, Security: publicSecurity,
+		Errors: []int{http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
+	}, d.revertEmail)
 	huma.Register(api, huma.Operation{
 		OperationID: "unsubscribe", Method: http.MethodPost, Path: "/auth/unsubscribe",
 		Summary:     "Turn kinds of notification off from an email's link",
@@ -207,8 +253,10 @@ func (d *Daemon) registerEmail(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "change-email", Method: http.MethodPut, Path: "/user/email",
 		Summary: "Change the login email",
-		Description: "With the current password (checked and throttled as a login attempt). A link goes to the new " +
-			"address, which replaces the old one only once the link is opened; the old address is then told.",
+		Description: "With the current password (checked and throttled as a login attempt), at most 5 an hour per " +
+			"account (429 with Retry-After past it). The same answer whether another account has the address or not: " +
+			"a free address gets a link and replaces the old one only once it is opened (the old address is then " +
+			"emailed a way back); a taken one is told it is already used.",
 		Tags:   []string{"User"},
 		Errors: []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, d.changeEmail)
@@ -228,10 +276,22 @@ func (d *Daemon) confirmEmail(ctx context.Context, in *ConfirmInput) (*MessageOu
 	}
 	d.log.InfoContext(ctx, "email confirmed", "user", c.User.ID, "purpose", c.Purpose)
 	if c.OldEmail != "" {
-		d.mailAfter("email changed", d.changedMail(c.OldEmail, c.User.Email), c.User.ID)
+		d.mailAfter("email changed", d.changedMail(c), c.User.ID)
 	}
 	out := &MessageOutput{}
 	out.Body.Message = c.Message()
+	return out, nil
+}
+
+func (d *Daemon) revertEmail(ctx context.Context, in *RevertInput) (*MessageOutput, error) {
+	r, err := accounts.RevertEmail(ctx, d.db, in.Body.Token, d.now())
+	if err != nil {
+		return nil, d.refusal(ctx, err)
+	}
+	d.log.InfoContext(ctx, "login email restored", "user", r.User.ID)
+	d.mailAfter("password reset", d.resetMail(r.Reset), r.User.ID)
+	out := &MessageOutput{}
+	out.Body.Message = r.Message()
 	return out, nil
 }
 
@@ -252,7 +312,11 @@ func (d *Daemon) changeEmail(ctx context.Context, in *changeEmailRequest) (*User
 	if err != nil {
 		return nil, d.refusal(ctx, err)
 	}
-	d.mailAfter("email change", d.confirmMail(c), u.ID)
+	if c.Taken {
+		d.mailAfter("email taken", d.takenMail(c), u.ID)
+	} else {
+		d.mailAfter("email change", d.confirmMail(c), u.ID)
+	}
 	out := &UserMessageOutput{}
 	out.Body.Message = fmt.Sprintf(MsgChangeSent, c.Email)
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {

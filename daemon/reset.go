@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -42,8 +43,8 @@ func (d *Daemon) registerReset(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "forgot-password", Method: http.MethodPost, Path: "/auth/password/forgot",
 		Summary: "Ask for a password reset link",
-		Description: "Always the same answer, whether an account has the email or not; when one has, it is emailed a link " +
-			"valid one hour, used once, sent after the answer. At most 3 requests an hour for one email and 10 from one " +
+		Description: "Always the same answer in the same time, whether an account has the email or not: the account is looked " +
+			"up after the answer, and when one has the email, it is emailed a link valid one hour, used once. At most 3 requests an hour for one email and 10 from one " +
 			"client address (429 with Retry-After past them, for any email).",
 		Tags: []string{"Authentication"}, Security: publicSecurity,
 		Errors: []int{http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
@@ -51,7 +52,7 @@ func (d *Daemon) registerReset(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "reset-password", Method: http.MethodPost, Path: "/auth/password/reset",
 		Summary:     "Set a new password with a reset link",
-		Description: "The link's token, unused and less than an hour old; the password follows PRODUCT §5's rule. Every session of the account ends, and every other link of it.",
+		Description: "The link's token, unused and less than an hour old; the password follows PRODUCT §5's rule. Every session of the account ends, and every other link of it (a pending change of the login email among them) but the ways back of email changes.",
 		Tags:        []string{"Authentication"}, Security: publicSecurity,
 		Errors: []int{http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, d.resetPassword)
@@ -64,17 +65,38 @@ type forgotRequest struct {
 	clientRequest
 }
 
+// forgotPassword answers after the work that is the same for any email
+// (the checks and the counts: accounts.AskReset); the account's work —
+// finding it, recording its link, emailing it — runs after the answer
+// (issueReset), so that the answer's time tells nothing of the account
+// (docs/SECURITY.md "Password reset", TestForgotPasswordTimingTellsNothing).
 func (d *Daemon) forgotPassword(ctx context.Context, in *forgotRequest) (*MessageOutput, error) {
-	r, ok, err := accounts.RequestReset(ctx, d.db, in.Body.Email, in.client, d.now())
-	if err != nil {
+	now := d.now()
+	if err := accounts.AskReset(ctx, d.db, in.Body.Email, in.client, now); err != nil {
 		return nil, d.refusal(ctx, err)
 	}
-	if ok {
-		d.mailAfter("password reset", d.resetMail(r), r.User.ID)
-	}
+	email := in.Body.Email
+	d.goSafe("password reset", func() { d.issueReset(email, now) })
 	out := &MessageOutput{}
 	out.Body.Message = accounts.MsgResetSent
 	return out, nil
+}
+
+// issueReset records the reset link of a request AskReset let through and
+// emails it, when an account has the email; a failure is logged, and the
+// visitor asks again. The goroutines it runs in are bounded by AskReset's
+// counts (10 an hour per client address, 3 per email).
+func (d *Daemon) issueReset(email string, now time.Time) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, ok, err := accounts.IssueReset(ctx, d.db, email, now)
+	if err != nil {
+		d.log.Error("password reset not recorded", "err", err)
+		return
+	}
+	if ok {
+		d.sendNow(ctx, "password reset", d.resetMail(r), r.User.ID)
+	}
 }
 
 // siteURL is the site's public URL: base-url, else the listen address.
@@ -131,7 +153,8 @@ func (d *Daemon) registerPasswordChange(api huma.API) {
 		OperationID: "change-password", Method: http.MethodPut, Path: "/user/password",
 		Summary: "Change the password",
 		Description: "The current password, checked and throttled as a login attempt (429 with Retry-After past the limits); " +
-			"the new one by PRODUCT §5's rule. Every other session of the account ends; this one stays.",
+			"the new one by PRODUCT §5's rule. Every other session of the account ends, this one stays; every link of the account " +
+			"(reset links, confirmation links, a pending change of the login email) ends but the ways back of email changes.",
 		Tags:   []string{"User"},
 		Errors: []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, d.changePassword)
@@ -194,7 +217,7 @@ func (d *Daemon) closeAccount(ctx context.Context, in *closeAccountRequest) (*Cl
 		return nil, d.refusal(ctx, err)
 	}
 	d.log.InfoContext(ctx, "account closed", "user", u.ID)
-	out := &CloseAccountOutput{SetCookie: d.clearCookie()}
+	out := &CloseAccountOutput{SetCookie: d.clearCookie(ctx)}
 	out.Body.Message = MsgAccountClosed
 	return out, nil
 }

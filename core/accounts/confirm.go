@@ -38,6 +38,10 @@ const (
 	ConfirmChange = "change"
 	// ConfirmAccounting confirms a shop's accounting email.
 	ConfirmAccounting = "accounting"
+	// ConfirmRevert is the way back of a confirmed change, sent to the
+	// login email it replaced (credentials.go): opened with RevertEmail,
+	// never with Confirm.
+	ConfirmRevert = "revert"
 )
 
 // The confirmation's French texts.
@@ -56,12 +60,15 @@ const (
 var confirmPerAccount = rule{prefix: "confirm:account:", limit: MaxConfirmationsPerAccount, window: ConfirmWindow}
 
 // Confirmation is a link to email: whom, what for, to which address, and
-// the token only the email carries.
+// the token only the email carries. Taken marks a change of the login
+// email to an address another account has or holds (RequestEmailChange):
+// its link is recorded but never sent — the address is told instead.
 type Confirmation struct {
 	User    User
 	Purpose string
 	Email   string
 	Token   string
+	Taken   bool
 }
 
 // EmailConfirmed reports whether u's login email is confirmed.
@@ -94,21 +101,27 @@ func (u User) NeedsAccountingConfirmation() bool {
 // newConfirmation records a link for u of purpose to email, valid
 // ConfirmValid; earlier links of the same purpose stop working.
 func newConfirmation(ctx context.Context, q store.Q, u User, purpose, email string, now time.Time) (Confirmation, error) {
+	if _, err := store.Exec(ctx, q, `UPDATE email_confirmations SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
+		now.UnixMilli(), u.ID, purpose); err != nil {
+		return Confirmation{}, fmt.Errorf("accounts: confirmation: %w", err)
+	}
+	return insertLink(ctx, q, u, purpose, email, ConfirmValid, now)
+}
+
+// insertLink records a link for u of purpose to email, valid for valid,
+// leaving the account's other links as they are.
+func insertLink(ctx context.Context, q store.Q, u User, purpose, email string, valid time.Duration, now time.Time) (Confirmation, error) {
 	raw := make([]byte, sessionTokenBytes)
 	if _, err := rand.Read(raw); err != nil {
 		return Confirmation{}, fmt.Errorf("accounts: confirmation token: %w", err)
 	}
 	token := base64.RawURLEncoding.EncodeToString(raw)
-	ms := now.UnixMilli()
-	if _, err := store.Exec(ctx, q, `UPDATE email_confirmations SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
-		ms, u.ID, purpose); err != nil {
+	email = strings.TrimSpace(email)
+	if _, err := store.Exec(ctx, q, `INSERT INTO email_confirmations (token_hash, user_id, purpose, email, email_key, created_at, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, hashToken(token), u.ID, purpose, email, EmailKey(email), now.UnixMilli(), now.Add(valid).UnixMilli()); err != nil {
 		return Confirmation{}, fmt.Errorf("accounts: confirmation: %w", err)
 	}
-	if _, err := store.Exec(ctx, q, `INSERT INTO email_confirmations (token_hash, user_id, purpose, email, created_at, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, hashToken(token), u.ID, purpose, strings.TrimSpace(email), ms, now.Add(ConfirmValid).UnixMilli()); err != nil {
-		return Confirmation{}, fmt.Errorf("accounts: confirmation: %w", err)
-	}
-	return Confirmation{User: u, Purpose: purpose, Email: strings.TrimSpace(email), Token: token}, nil
+	return Confirmation{User: u, Purpose: purpose, Email: email, Token: token}, nil
 }
 
 // AccountingConfirmation records a link confirming u's accounting email,
@@ -167,8 +180,15 @@ func confirmAttempt(u User) *attempt {
 
 // RequestEmailChange records a link confirming email as u's new login
 // email: the current password must be right (checked and throttled as a
-// login attempt from client), the address valid, another than u's and
-// free. The login email changes only when the link is opened (Confirm).
+// login attempt from client), the address valid and another than u's.
+// Each request the password lets through counts against the account's
+// links (MaxConfirmationsPerAccount an hour, whatever the address). An
+// address another account has, or a way back holds (emailTaken), is answered
+// alike — the same link recorded, so the same pending address —, marked
+// Taken: the caller tells that address instead of sending the link, so
+// that neither the answer nor the profile tells whether the address is
+// registered (PRODUCT §13 "Changing the login email"). The login email
+// changes only when the link is opened (Confirm).
 func RequestEmailChange(ctx context.Context, db *store.DB, u User, current, email, client string, now time.Time) (Confirmation, error) {
 	v := &core.ValidationError{}
 	if current == "" {
@@ -193,13 +213,20 @@ func RequestEmailChange(ctx context.Context, db *store.DB, u User, current, emai
 	if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return a.succeeded(ctx, tx, now) }); err != nil {
 		return Confirmation{}, err
 	}
-	if _, err := ByEmail(ctx, db, email); err == nil {
-		return Confirmation{}, core.Invalid("email", MsgEmailTaken)
-	}
 	if err := confirmAttempt(u).begin(ctx, db, now); err != nil {
 		return Confirmation{}, err
 	}
-	return newConfirmation(ctx, db, u, ConfirmChange, email, now)
+	var c Confirmation
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+		taken, err := emailTaken(ctx, tx, email, u.ID, now)
+		if err != nil {
+			return err
+		}
+		c, err = newConfirmation(ctx, tx, u, ConfirmChange, email, now)
+		c.Taken = taken
+		return err
+	})
+	return c, err
 }
 
 // PendingEmail is the new login email u asked for and has not confirmed
@@ -218,11 +245,13 @@ func PendingEmail(ctx context.Context, q store.Q, userID string, now time.Time) 
 }
 
 // Confirmed is what a confirmation link did: the account as it is now,
-// the purpose, and for a ConfirmChange the login email it replaced.
+// the purpose, and for a ConfirmChange the login email it replaced and
+// the token of the way back to it (ConfirmRevert), to email there.
 type Confirmed struct {
 	User     User
 	Purpose  string
 	OldEmail string
+	Revert   string
 }
 
 // Message is the sentence that answers the link.
@@ -240,8 +269,10 @@ func (c Confirmed) Message() string {
 // whose address is still the one to confirm (an account's login email that
 // changed since, or a shop's accounting email replaced since, make the
 // link dead: MsgConfirmInvalid). A ConfirmChange link replaces the login
-// email — refused with MsgEmailTaken when another account took the address
-// meanwhile — and ends the account's other change links and reset links.
+// email — refused with MsgEmailTaken when another account took or holds the
+// address meanwhile — ends the account's other links but its ways back and
+// its accounting link, and its reset links, and records the way back to
+// the old address, valid RevertValid (credentials.go).
 func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Confirmed, error) {
 	var out Confirmed
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -277,7 +308,9 @@ func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Co
 			}
 			update, args = `UPDATE users SET accounting_confirmed = ?, updated_at = ? WHERE id = ?`, []any{key, ms, u.ID}
 		case ConfirmChange:
-			if other, err := ByEmail(ctx, tx, link.Email); err == nil && other.ID != u.ID {
+			if taken, err := emailTaken(ctx, tx, link.Email, u.ID, now); err != nil {
+				return err
+			} else if taken {
 				return core.Invalid("token", MsgEmailTaken)
 			}
 			update = `UPDATE users SET email = ?, email_key = ?, email_confirmed = ?, updated_at = ? WHERE id = ?`
@@ -296,14 +329,21 @@ func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Co
 			return fmt.Errorf("accounts: confirm: %w", err)
 		}
 		if link.Purpose == ConfirmChange {
-			// Links sent to the old address, or to confirm it, die with it.
+			// Links sent to the old address, or to confirm it, die with it;
+			// the ways back of earlier changes stay (a chain of changes is
+			// undone from its start).
 			if _, err := store.Exec(ctx, tx, `UPDATE email_confirmations SET used_at = ?
-				WHERE user_id = ? AND purpose <> ? AND used_at IS NULL`, ms, u.ID, ConfirmAccounting); err != nil {
+				WHERE user_id = ? AND purpose NOT IN (?, ?) AND used_at IS NULL`, ms, u.ID, ConfirmAccounting, ConfirmRevert); err != nil {
 				return fmt.Errorf("accounts: confirm: %w", err)
 			}
 			if _, err := store.Exec(ctx, tx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, ms, u.ID); err != nil {
 				return fmt.Errorf("accounts: confirm: %w", err)
 			}
+			back, err := insertLink(ctx, tx, u, ConfirmRevert, u.Email, RevertValid, now)
+			if err != nil {
+				return err
+			}
+			out.Revert = back.Token
 		}
 		out.Purpose = link.Purpose
 		out.User, err = ByID(ctx, tx, u.ID)

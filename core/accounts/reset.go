@@ -51,17 +51,17 @@ type Reset struct {
 	Token string
 }
 
-// RequestReset counts a request for email from client and, when an account
-// has that email, records a reset valid ResetValid and returns it to be
-// emailed; ok is false otherwise. The caller answers MsgResetSent either
-// way, and sends the email after answering, so that neither the answer nor
-// its time tells whether the account exists. Past MaxResetsPerEmail for
-// the email or MaxResetsPerAddress for the client, it refuses with
-// core.ErrThrottled (a *limit.Later) — counted for any email, so that the
-// refusal tells nothing either.
-func RequestReset(ctx context.Context, db *store.DB, email, client string, now time.Time) (r Reset, ok bool, err error) {
+// AskReset counts a request for email from client: what "Mot de passe
+// oublié" does before it answers. It reads nothing of the account — the
+// counts are keyed by the email's digest, whoever has it — so that the
+// answer, MsgResetSent either way, and its time tell nothing of whether an
+// account has that email (docs/SECURITY.md "Password reset"). The caller
+// then calls IssueReset after answering. Past MaxResetsPerEmail for the
+// email or MaxResetsPerAddress for the client, it refuses with
+// core.ErrThrottled (a *limit.Later), counted for any email too.
+func AskReset(ctx context.Context, db *store.DB, email, client string, now time.Time) error {
 	if EmailKey(email) == "" {
-		return Reset{}, false, core.Invalid("email", MsgEmailRequired)
+		return core.Invalid("email", MsgEmailRequired)
 	}
 	a := &attempt{
 		checks: []check{
@@ -70,14 +70,14 @@ func RequestReset(ctx context.Context, db *store.DB, email, client string, now t
 		},
 		refused: MsgResetThrottled,
 	}
-	if err := a.begin(ctx, db, now); err != nil {
-		return Reset{}, false, err
-	}
-	raw := make([]byte, sessionTokenBytes)
-	if _, err := rand.Read(raw); err != nil {
-		return Reset{}, false, fmt.Errorf("accounts: reset token: %w", err)
-	}
-	token := base64.RawURLEncoding.EncodeToString(raw)
+	return a.begin(ctx, db, now)
+}
+
+// IssueReset is the work of a request AskReset let through that depends on
+// the account, done after the answer: when an account has email, it
+// records a reset link valid ResetValid and returns it to be emailed; ok is
+// false otherwise.
+func IssueReset(ctx context.Context, db *store.DB, email string, now time.Time) (r Reset, ok bool, err error) {
 	u, err := ByEmail(ctx, db, email)
 	if errors.Is(err, core.ErrNotFound) {
 		return Reset{}, false, nil
@@ -85,18 +85,32 @@ func RequestReset(ctx context.Context, db *store.DB, email, client string, now t
 	if err != nil {
 		return Reset{}, false, err
 	}
-	ms := now.UnixMilli()
-	if _, err := store.Exec(ctx, db, `INSERT INTO password_resets (token_hash, user_id, created_at, expires_at)
-		VALUES (?, ?, ?, ?)`, hashToken(token), u.ID, ms, now.Add(ResetValid).UnixMilli()); err != nil {
-		return Reset{}, false, fmt.Errorf("accounts: reset: %w", err)
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+		r, err = newReset(ctx, tx, u, now)
+		return err
+	})
+	return r, err == nil, err
+}
+
+// newReset records a reset link for u, valid ResetValid.
+func newReset(ctx context.Context, q store.Q, u User, now time.Time) (Reset, error) {
+	raw := make([]byte, sessionTokenBytes)
+	if _, err := rand.Read(raw); err != nil {
+		return Reset{}, fmt.Errorf("accounts: reset token: %w", err)
 	}
-	return Reset{User: u, Token: token}, true, nil
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	if _, err := store.Exec(ctx, q, `INSERT INTO password_resets (token_hash, user_id, created_at, expires_at)
+		VALUES (?, ?, ?, ?)`, hashToken(token), u.ID, now.UnixMilli(), now.Add(ResetValid).UnixMilli()); err != nil {
+		return Reset{}, fmt.Errorf("accounts: reset: %w", err)
+	}
+	return Reset{User: u, Token: token}, nil
 }
 
 // ResetPassword sets the password of the account of a reset link's token,
 // once: the link must be unused and unexpired, the password follow PRODUCT
 // §5's rule (and equal password2 when given). Every session of the account
-// ends, other links of the account with them.
+// ends, and every link of it but its ways back (endCredentials): a pending
+// change of the login email with them.
 func ResetPassword(ctx context.Context, db *store.DB, token, password string, password2 *string, now time.Time) (User, error) {
 	v := &core.ValidationError{}
 	if !ValidPassword(password) {
@@ -129,15 +143,11 @@ func ResetPassword(ctx context.Context, db *store.DB, token, password string, pa
 		} else if n != 1 {
 			return core.Invalid("token", MsgResetInvalid)
 		}
-		if _, err := store.Exec(ctx, tx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
-			ms, userID); err != nil {
-			return fmt.Errorf("accounts: reset: %w", err)
-		}
 		if _, err := store.Exec(ctx, tx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, ms, userID); err != nil {
 			return fmt.Errorf("accounts: reset: %w", err)
 		}
-		if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE user_id = ?`, userID); err != nil {
-			return fmt.Errorf("accounts: end sessions: %w", err)
+		if err := endCredentials(ctx, tx, userID, "", now); err != nil {
+			return err
 		}
 		u, err = ByID(ctx, tx, userID)
 		return err
@@ -171,8 +181,9 @@ const (
 // ChangePassword sets u's password from the profile: the current password
 // must be right — checked as a login attempt from client, throttled alike
 // (throttle.go) —, the new one follow PRODUCT §5's rule (and equal
-// password2 when given). Every other session of the account ends, and its
-// reset links; the session of keepToken stays.
+// password2 when given). Every other session of the account ends, and
+// every link of it but its ways back (endCredentials): a pending change of
+// the login email with them; the session of keepToken stays.
 func ChangePassword(ctx context.Context, db *store.DB, u User, current, password string, password2 *string, client, keepToken string, now time.Time) error {
 	v := &core.ValidationError{}
 	if current == "" {
@@ -203,13 +214,7 @@ func ChangePassword(ctx context.Context, db *store.DB, u User, current, password
 		if _, err := store.Exec(ctx, tx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, ms, u.ID); err != nil {
 			return fmt.Errorf("accounts: change password: %w", err)
 		}
-		if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?`, u.ID, hashToken(keepToken)); err != nil {
-			return fmt.Errorf("accounts: end sessions: %w", err)
-		}
-		if _, err := store.Exec(ctx, tx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, ms, u.ID); err != nil {
-			return fmt.Errorf("accounts: change password: %w", err)
-		}
-		return nil
+		return endCredentials(ctx, tx, u.ID, keepToken, now)
 	})
 }
 

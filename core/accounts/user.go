@@ -259,9 +259,16 @@ func (r Registration) user(ctx context.Context, now time.Time) (User, error) {
 // Insert serves it, the demo data and the admin command. Addresses made
 // by them count as confirmed: EmailConfirmedKey and AccountingConfirmedKey
 // default to the row's addresses (SignUp unconfirms a visitor's). The
-// position columns follow Latitude and Longitude (Position).
+// position columns follow Latitude and Longitude (Position). An address a
+// way back holds for another account (credentials.go) is taken, as one
+// another account has.
 func Insert(ctx context.Context, q store.Q, u User) error {
 	u.completeRow()
+	if taken, err := emailTaken(ctx, q, u.Email, u.ID, time.UnixMilli(u.CreatedAt)); err != nil {
+		return err
+	} else if taken {
+		return core.Refuse(core.ErrConflict, MsgEmailTaken)
+	}
 	query := `INSERT INTO users (` + userColumns + `) VALUES
 		(:id, :type, :email, :email_key, :name, :password_hash, :capital, :bic, :ape, :iban,
 		 :siret, :tel, :tvaintracom, :address_line1, :address_line2, :address_line3, :latitude,
@@ -458,8 +465,9 @@ func Names(ctx context.Context, q store.Q, ids []string) ([]Name, error) {
 }
 
 // SetPassword replaces the password of the user with that email, checking
-// the PRODUCT §5 password rule. Existing sessions are ended. The password is
-// hashed before the transaction that stores it.
+// the PRODUCT §5 password rule. Existing sessions are ended, and the
+// account's links (endCredentials). The password is hashed before the
+// transaction that stores it.
 func SetPassword(ctx context.Context, db *store.DB, email, password string, now time.Time) error {
 	if !ValidPassword(password) {
 		return core.Invalid("password", MsgPasswordInvalid)
@@ -476,10 +484,7 @@ func SetPassword(ctx context.Context, db *store.DB, email, password string, now 
 		if _, err := store.Exec(ctx, tx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, now.UnixMilli(), u.ID); err != nil {
 			return fmt.Errorf("accounts: set password: %w", err)
 		}
-		if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE user_id = ?`, u.ID); err != nil {
-			return fmt.Errorf("accounts: end sessions: %w", err)
-		}
-		return nil
+		return endCredentials(ctx, tx, u.ID, "", now)
 	})
 }
 
