@@ -121,7 +121,7 @@ func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOut
 	}
 	d.log.InfoContext(ctx, "account created", "user", u.ID, "type", u.Type)
 	d.mailAfter("confirmation", d.confirmMail(confirm), u.ID)
-	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionMax)}
+	out := &SessionOutput{SetCookie: d.sessionCookie(ctx, token, accounts.SessionMax)}
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
@@ -139,7 +139,7 @@ func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, e
 	if err != nil {
 		return nil, d.refusal(ctx, err)
 	}
-	out := &SessionOutput{SetCookie: d.sessionCookie(token, accounts.SessionMax)}
+	out := &SessionOutput{SetCookie: d.sessionCookie(ctx, token, accounts.SessionMax)}
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
@@ -174,5 +174,5 @@ func (d *Daemon) logout(ctx context.Context, in *logoutRequest) (*LogoutOutput, 
 	if err := accounts.EndSession(ctx, d.db, in.token); err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
-	return &LogoutOutput{SetCookie: d.clearCookie()}, nil
+	return &LogoutOutput{SetCookie: d.clearCookie(ctx)}, nil
 }

@@ -91,7 +91,10 @@ func New(o Options) *Daemon {
 	d.api.UseMiddleware(d.checkJSONBody)
 	d.routes(mux)
 	d.finishDocument()
-	d.handler = d.identify(d.instrument(mux, d.logRequests(d.compress(d.recoverPanics(d.secure(mux))))))
+	// front sets the security headers before anything else may answer
+	// (headers.go); the outer recoverPanics catches what the middlewares
+	// themselves might raise, the inner one the handlers.
+	d.handler = d.front(d.identify(d.recoverPanics(d.instrument(mux, d.logRequests(d.compress(d.recoverPanics(d.secure(mux))))))))
 	return d
 }
 
@@ -189,6 +192,7 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 		// Requests are not cancelled by the stop: they drain.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	ConfigureServer(srv)
 	closed := make(chan struct{})
 	srv.RegisterOnShutdown(func() { close(closed) }) // once the listener is closed
 	errc := make(chan error, 1)

@@ -3,7 +3,6 @@ package daemon
 import (
 	"crypto/subtle"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -149,9 +148,11 @@ func (d *Daemon) serveMetrics(w http.ResponseWriter, r *http.Request) {
 }
 
 // mayReadMetrics is the rule of who reads /metrics: the bearer token when
-// one is configured, else a loopback peer without forwarding headers — a
-// reverse proxy on the same machine connects from loopback too, and marks
-// the requests it forwards with one of them (docs/SECURITY.md).
+// one is configured, else a client on this machine (clientOf): a loopback
+// peer without forwarding headers — a reverse proxy on the same machine
+// connects from loopback too, and marks the requests it forwards with one
+// of them — or a loopback client that a trusted proxy names
+// (docs/SECURITY.md).
 func (d *Daemon) mayReadMetrics(r *http.Request) bool {
 	if want := d.cfg.Metrics.Token; want != "" {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -159,15 +160,10 @@ func (d *Daemon) mayReadMetrics(r *http.Request) bool {
 			return true
 		}
 	}
-	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip"} {
-		if r.Header.Get(h) != "" {
-			return false
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
+	c := clientOf(r)
+	if c.forwarded && !c.believed {
 		return false
 	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.Unmap().IsLoopback()
+	ip, err := netip.ParseAddr(c.addr)
+	return err == nil && ip.IsLoopback()
 }

@@ -27,7 +27,7 @@ import (
 // expired session is core.ErrUnauthenticated.
 func (d *Daemon) requestUser(r *http.Request) (accounts.User, error) {
 	token := ""
-	if c, err := r.Cookie(d.cookieName()); err == nil {
+	if c, err := r.Cookie(d.cookieName(r.Context())); err == nil {
 		token = c.Value
 	}
 	return accounts.SessionUser(r.Context(), d.db, token, d.now())

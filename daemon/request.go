@@ -89,6 +89,7 @@ func (d *Daemon) recoverPanics(next http.Handler) http.Handler {
 			if rec.wrote {
 				panic(http.ErrAbortHandler)
 			}
+			d.resetHeaders(w.Header(), clientOf(r))
 			writeProblem(w, internalProblem(r.Context()))
 		}()
 		next.ServeHTTP(rec, r)

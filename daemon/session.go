@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"time"
 
@@ -25,30 +24,32 @@ const (
 	tokenKey
 )
 
-// cookieName is the session cookie: with Secure cookies it carries the
-// __Host- prefix, which browsers only accept from https, on path /, without
-// a Domain.
-func (d *Daemon) cookieName() string {
-	if d.cfg.SecureCookies {
+// cookieName is the session cookie of the request whose context ctx is:
+// over https (secureScheme: secure-cookies, or the scheme the client used,
+// as a trusted proxy reports it) it carries the __Host- prefix, which
+// browsers only accept from https, on path /, without a Domain; a request
+// reads only the name of its own scheme.
+func (d *Daemon) cookieName(ctx context.Context) string {
+	if d.secureScheme(clientFrom(ctx)) {
 		return "__Host-primeur_session"
 	}
 	return "primeur_session"
 }
 
-func (d *Daemon) sessionCookie(token string, maxAge time.Duration) http.Cookie {
+func (d *Daemon) sessionCookie(ctx context.Context, token string, maxAge time.Duration) http.Cookie {
 	return http.Cookie{
-		Name:     d.cookieName(),
+		Name:     d.cookieName(ctx),
 		Value:    token,
 		Path:     "/",
 		MaxAge:   int(maxAge.Seconds()),
 		HttpOnly: true,
-		Secure:   d.cfg.SecureCookies,
+		Secure:   d.secureScheme(clientFrom(ctx)),
 		SameSite: http.SameSiteLaxMode,
 	}
 }
 
-func (d *Daemon) clearCookie() http.Cookie {
-	c := d.sessionCookie("", 0)
+func (d *Daemon) clearCookie(ctx context.Context) http.Cookie {
+	c := d.sessionCookie(ctx, "", 0)
 	c.MaxAge = -1
 	return c
 }
@@ -57,7 +58,7 @@ func (d *Daemon) clearCookie() http.Cookie {
 // its user in the context for currentUser.
 func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 	token := ""
-	if c, err := huma.ReadCookie(ctx, d.cookieName()); err == nil {
+	if c, err := huma.ReadCookie(ctx, d.cookieName(ctx.Context())); err == nil {
 		token = c.Value
 	}
 	u, err := accounts.SessionUser(ctx.Context(), d.db, token, d.now())
@@ -115,14 +116,4 @@ func asProducer(ctx context.Context) (accounts.User, error) {
 		return u, problem(http.StatusForbidden, MsgProducersOnly)
 	}
 	return u, nil
-}
-
-// clientAddr is the request's peer address without port, the key of
-// per-client login throttling.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

@@ -20,15 +20,10 @@ import (
 	"primeur/core/text"
 )
 
-// contentSecurityPolicy allows only this origin. Styles may be inline: the
-// component library and the charts set style attributes.
-const contentSecurityPolicy = "default-src 'self'; img-src 'self' data: blob:; " +
-	"style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; " +
-	"form-action 'self'; frame-ancestors 'none'"
-
-// secure adds the security headers to every response and refuses
+// secure refuses paths and queries that break the text rule, then
 // state-changing requests from other origins (Sec-Fetch-Site, then Origin
-// against Host, as net/http's CrossOriginProtection does).
+// against Host, as net/http's CrossOriginProtection does). The security
+// headers are already set (front, headers.go).
 func (d *Daemon) secure(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	if d.cfg.BaseURL != "" {
@@ -46,16 +41,6 @@ func (d *Daemon) secure(next http.Handler) http.Handler {
 		if !cleanQuery(r.URL.RawQuery) {
 			writeJSONProblem(w, http.StatusBadRequest, MsgBadQuery)
 			return
-		}
-		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "geolocation=(self), camera=(), microphone=()")
-		if d.cfg.SecureCookies {
-			h.Set("Strict-Transport-Security", "max-age=31536000")
 		}
 		protected.ServeHTTP(w, r)
 	})
@@ -96,7 +81,8 @@ func (d *Daemon) logRequests(next http.Handler) http.Handler {
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
 		level := d.log.Handler()
-		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", time.Since(start)}
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", time.Since(start),
+			"client", clientAddr(r)}
 		switch {
 		case rec.status >= 500:
 			d.log.ErrorContext(r.Context(), "request", attrs...)

@@ -25,12 +25,15 @@ import (
 // A login is counted against its client address, then against the pair
 // (account, address), then against the account: a stranger's failures
 // block the stranger's address and pair, never the owner's pair, and the
-// account-wide ceiling is far above what one address may try, and does not
-// apply from an address the account logged in from lately. A success gives
-// its own attempt back (it was no failure) and clears its pair.
+// account-wide ceiling is far above what one address may try. Neither the
+// pair's limit nor the ceiling applies from an address the account logged
+// in from lately (a known address): there the address's limit alone bounds
+// the failures, so that colleagues mistyping the shop's password at its
+// office do not lock each other out. A success gives its own attempt back
+// (it was no failure) and clears its pair.
 const (
 	// MaxLoginFailuresPerPair bounds the failures for one account from one
-	// client address per LoginWindow.
+	// client address per LoginWindow, except from a known address.
 	MaxLoginFailuresPerPair = 5
 	// MaxLoginFailuresPerAddress bounds the failures from one client
 	// address, whatever the accounts, per LoginWindow.
@@ -51,7 +54,7 @@ const (
 	// RegistrationWindow is the window of the registration count.
 	RegistrationWindow = time.Hour
 	// KnownAddressFor is how long an address the account logged in from
-	// escapes the per-account ceiling.
+	// escapes the per-pair limit and the per-account ceiling.
 	KnownAddressFor = 30 * 24 * time.Hour
 )
 
@@ -63,8 +66,9 @@ type rule struct {
 	prefix string
 	limit  int
 	window time.Duration
-	// exempt names, for the account ceiling, the known-address key that
-	// lifts it.
+	// exempt: the rule does not apply from an address the account logged
+	// in from within KnownAddressFor (the pair's limit and the account's
+	// ceiling).
 	exempt bool
 }
 
@@ -72,7 +76,7 @@ type rule struct {
 // variables only so that a test can lower a ceiling.
 var (
 	loginPerAddress = rule{prefix: "login:address:", limit: MaxLoginFailuresPerAddress, window: LoginWindow}
-	loginPerPair    = rule{prefix: "login:pair:", limit: MaxLoginFailuresPerPair, window: LoginWindow}
+	loginPerPair    = rule{prefix: "login:pair:", limit: MaxLoginFailuresPerPair, window: LoginWindow, exempt: true}
 	loginPerAccount = rule{prefix: "login:account:", limit: MaxLoginFailuresPerAccount, window: AccountWindow, exempt: true}
 	signupPerClient = rule{prefix: "register:address:", limit: MaxRegistrationsPerAddress, window: RegistrationWindow}
 )

@@ -72,7 +72,27 @@ func TestLoginThrottling(t *testing.T) {
 			{times: 4, client: "10.4.0.1", want: "bad"},
 			{client: "10.4.0.1", right: true, want: "ok"},
 			{times: 5, client: "10.4.0.1", want: "bad", comment: "five more"},
-			{client: "10.4.0.1", want: "throttled"},
+			{times: 11, client: "10.4.0.1", want: "bad", comment: "the address is known now: only its limit applies"},
+			{client: "10.4.0.1", right: true, want: "throttled", comment: "the address's twentieth failure was the last"},
+		}},
+		{"colleagues mistyping at a known address do not lock out the one who types it right", []step{
+			{client: "10.6.0.1", right: true, at: -24 * time.Hour, want: "ok", comment: "the shop logged in from its office yesterday"},
+			{times: 5, client: "10.6.0.1", want: "bad", comment: "five colleagues mistype"},
+			{client: "10.6.0.1", right: true, want: "ok", comment: "the sixth gets in"},
+			{times: 12, client: "10.6.0.1", want: "bad"},
+			{client: "10.6.0.1", right: true, want: "ok", comment: "seventeen failures, still under the address's limit"},
+		}},
+		{"at a known address the address's limit bounds the failures", []step{
+			{client: "10.7.0.1", right: true, at: -24 * time.Hour, want: "ok"},
+			{times: 20, client: "10.7.0.1", want: "bad"},
+			{client: "10.7.0.1", right: true, want: "throttled"},
+			{client: "10.7.0.2", right: true, want: "ok", comment: "from elsewhere"},
+			{client: "10.7.0.1", right: true, at: accounts.LoginWindow, want: "ok", comment: "the window is over"},
+		}},
+		{"an address known more than 30 days ago is a stranger's again", []step{
+			{client: "10.10.0.1", right: true, at: -accounts.KnownAddressFor - time.Minute, want: "ok"},
+			{times: 5, client: "10.10.0.1", want: "bad"},
+			{client: "10.10.0.1", right: true, want: "throttled"},
 		}},
 		{"a success does not clear the address", []step{
 			{times: 19, email: "y%d@example.fr", client: "10.5.0.1", want: "bad"},

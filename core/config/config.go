@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,10 @@ const (
 	KeyTimezone      = "timezone"
 	KeyLogLevel      = "log-level"
 
+	// KeyTrustedProxies lists the reverse proxies whose forwarding
+	// headers are believed (TrustedProxies).
+	KeyTrustedProxies = "trusted-proxies"
+
 	KeyRegistrationsPerHour = "registrations-per-hour"
 
 	KeySMTPHost                = "smtp.host"
@@ -59,6 +64,7 @@ var Settings = []Setting{
 	{KeyDatabaseURL, "", "PostgreSQL URL (postgres://…); empty means SQLite in the data directory"},
 	{KeyBaseURL, "", "public URL of the site (https://…), used in emails and to derive secure cookies"},
 	{KeySecureCookies, false, "mark session cookies Secure (implied when base-url is https)"},
+	{KeyTrustedProxies, "", "reverse proxies whose X-Forwarded-For, Forwarded and X-Forwarded-Proto are believed: addresses or CIDRs, comma-separated (127.0.0.1,::1 for a proxy on this machine); empty: none, the client is the TCP peer"},
 	{KeyTimezone, "Europe/Paris", "time zone of delivery days, locks and jobs"},
 	{KeyLogLevel, "info", "log level: debug, info, warn or error"},
 	{KeyRegistrationsPerHour, 10, "registrations accepted from one client address in an hour"},
@@ -88,6 +94,10 @@ type Config struct {
 	BaseURL string `mapstructure:"base-url"`
 	// SecureCookies marks the session cookie Secure.
 	SecureCookies bool `mapstructure:"secure-cookies"`
+	// TrustedProxies lists, comma-separated, the addresses and CIDRs of
+	// the reverse proxies whose forwarding headers are believed
+	// (docs/SECURITY.md "Client address").
+	TrustedProxies string `mapstructure:"trusted-proxies"`
 	// RegistrationsPerHour bounds the registrations from one client
 	// address in an hour (docs/SECURITY.md "Registration throttling").
 	RegistrationsPerHour int `mapstructure:"registrations-per-hour"`
@@ -112,6 +122,9 @@ type Config struct {
 	Location *time.Location `mapstructure:"-"`
 	// Level is LogLevel parsed by Validate.
 	Level slog.Level `mapstructure:"-"`
+	// Proxies is TrustedProxies parsed by Validate: a single address is
+	// a prefix of its full length.
+	Proxies []netip.Prefix `mapstructure:"-"`
 }
 
 // SMTP is the mail server's settings (keys smtp.*).
@@ -250,6 +263,8 @@ func (c *Config) set(key string, v any) {
 		c.BaseURL = v.(string)
 	case KeySecureCookies:
 		c.SecureCookies = v.(bool)
+	case KeyTrustedProxies:
+		c.TrustedProxies = v.(string)
 	case KeyTimezone:
 		c.Timezone = v.(string)
 	case KeyLogLevel:
@@ -309,6 +324,11 @@ func (c *Config) Validate() error {
 			c.SecureCookies = true
 		}
 	}
+	proxies, err := ParseProxies(c.TrustedProxies)
+	if err != nil {
+		return err
+	}
+	c.Proxies = proxies
 	loc, err := time.LoadLocation(c.Timezone)
 	if err != nil || c.Timezone == "" {
 		return fmt.Errorf("config: %s %q is not a known time zone", KeyTimezone, c.Timezone)

@@ -92,7 +92,9 @@ func New(t testing.TB, db *store.DB, opts ...Option) *Server {
 		opt(&o)
 	}
 	d := daemon.New(o)
-	ts := httptest.NewServer(d.Handler())
+	ts := httptest.NewUnstartedServer(d.Handler())
+	daemon.ConfigureServer(ts.Config)
+	ts.Start()
 	t.Cleanup(ts.Close)
 	return &Server{t: t, URL: ts.URL, DB: db, Clock: clock, Config: cfg, Daemon: d}
 }
