@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/catalog"
+	"primeur/core/limit"
 	"primeur/core/planning"
 )
 
@@ -63,7 +65,7 @@ type StandardCommitOutput struct {
 
 // uploadErrors are the statuses of the file upload and of its preview.
 var uploadErrors = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
-	http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusServiceUnavailable}
+	http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}
 
 func (d *Daemon) registerImports(api huma.API) {
 	tags := []string{"Needs"}
@@ -78,7 +80,9 @@ func (d *Daemon) registerImports(api huma.API) {
 			"go under existing commitments and pending proposals, or in a past month, are listed in `dbErrors` and " +
 			"change nothing; the rest is written in one transaction with one need:import event. A file that cannot " +
 			"be read answers 422 with every problem (each naming its cell) in `errors`, the first in `detail`, and changes nothing. Files are " +
-			"parsed a few at a time: one that waited 30 s for its turn answers 503 with Retry-After.",
+			"parsed a few at a time, shared fairly between shops: a shop has one file at most waiting or being read (its " +
+			"import or its preview), another sent meanwhile answering 429 at once with Retry-After; shops waiting are " +
+			"served in turn, and one that waited 30 s for its turn answers 503 with Retry-After.",
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
 		Errors:       uploadErrors,
@@ -90,7 +94,7 @@ func (d *Daemon) registerImports(api huma.API) {
 			"answer says what the import would do — `changes` (each need created or changed, with the quantity " +
 			"before), `dbErrors`, `productsMissing` and `suggestions`, `rounded` — and nothing is written (no need, " +
 			"no event). The interface shows it before the shop confirms. A refused file answers 422 with every " +
-			"problem in `errors`, as the import does.",
+			"problem in `errors`, as the import does; the preview takes the shop's turn as the import does (429, 503).",
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
 		Errors:       uploadErrors,
@@ -181,6 +185,13 @@ func (d *Daemon) importFile(ctx context.Context, in *ImportFileInput, dryRun boo
 		d.log.DebugContext(ctx, "import progress", "done", done, "total", total, "month", month)
 	}
 	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.now(), planning.ImportOptions{Progress: progress, DryRun: dryRun})
+	if errors.Is(err, core.ErrThrottled) {
+		// The shop's other file is in the gate. Answered at once, unlike a
+		// throttled login (refusal's hold): a held upload would keep its
+		// body, up to 5 MB read before the handler, a second longer.
+		after, _ := limit.RetryAfter(err)
+		return nil, huma.ErrorWithHeaders(apiError(ctx, d.log, err), http.Header{"Retry-After": {retryAfterSeconds(after)}})
+	}
 	if err != nil {
 		return nil, d.refusal(ctx, err)
 	}

@@ -6,9 +6,8 @@
 // longer than their context, then are refused with core.ErrBusy and the
 // gate's French message. A Fair gate (the parsing of an Excel upload) does
 // the same with one call per account at most, so that accounts are served
-// in turn. Later marks an
-// error with the delay after which trying again makes sense; the daemon
-// turns it into a Retry-After header.
+// in turn. Later marks an error with the delay after which trying again
+// makes sense; the daemon turns it into a Retry-After header.
 package limit
 
 import (
