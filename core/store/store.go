@@ -47,8 +47,8 @@ type DB struct {
 	// Name says where the database is, for messages: the SQLite file's
 	// path, or the PostgreSQL URL without its credentials.
 	Name string
-	// unlock releases the SQLite data directory's shared lock (lock.go);
-	// nil on PostgreSQL.
+	// unlock releases the SQLite data directory's shared lock (lock.go),
+	// and forgets the database's directory or server (fault.go).
 	unlock func()
 	// writer is the SQLite database's one write lock as this process
 	// queues for it (a channel of one token; nil on PostgreSQL): Tx takes
@@ -190,11 +190,18 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(10)
 	db.SetConnMaxIdleTime(5 * time.Minute)
+	// Its network errors are faults (fault.go) while it is open.
+	forget := servers.add(serverKeys(dsn)...)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: ping %s: %w", Postgres, err)
+		err = fmt.Errorf("store: ping %s: %w", Postgres, err)
+		if FaultOf(err) == DatabaseUnavailable {
+			err = &unreachable{err}
+		}
+		forget()
+		return nil, err
 	}
-	return &DB{DB: db, Dialect: Postgres, Name: postgresName(dsn), watch: watch, connector: caching}, nil
+	return &DB{DB: db, Dialect: Postgres, Name: postgresName(dsn), watch: watch, connector: caching, unlock: forget}, nil
 }
 
 // openSQLite opens the file at path, creating it when missing only if
@@ -250,7 +257,9 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 		unlock()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: unlock, writer: make(chan struct{}, 1), writeConn: wc, watch: watch,
+	closed := sqliteDirs.add(filepath.Dir(path)) // fault.go: its disk's I/O errors
+	release := func() { closed(); unlock() }
+	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: release, writer: make(chan struct{}, 1), writeConn: wc, watch: watch,
 		connector: caching}, nil
 }
 
