@@ -12,14 +12,14 @@ import (
 	"primeur/core/store"
 )
 
-const backupLong = `Write a consistent snapshot of the SQLite database to FILE, while the daemon
-runs: SQLite's online backup API copies the database as of one instant, in
-one read transaction that blocks no writer. The copy is checked (integrity
-check, Primeur schema) before it appears under its name. An existing FILE is
-left alone unless --force is given.
+const backupLong = `Écrire dans FICHIER une copie cohérente de la base SQLite, pendant que le
+démon tourne : l'API de sauvegarde en ligne de SQLite copie la base telle
+qu'elle est à un instant, dans une transaction de lecture qui ne bloque aucune
+écriture. La copie est vérifiée (intégrité, schéma Primeur) avant de prendre
+son nom. Un FICHIER existant est laissé tel quel, sauf avec --force.
 
-On PostgreSQL the command refuses and says how to use pg_dump instead.
-Restore with 'primeur restore FILE'.`
+Sur PostgreSQL, la commande refuse et explique comment utiliser pg_dump.
+La restauration : « primeur restore FICHIER ».`
 
 // pgBackupAdvice is what backup and restore answer on PostgreSQL.
 const pgBackupAdvice = "la base est sur PostgreSQL : sauvegardez-la avec pg_dump " +
@@ -29,22 +29,26 @@ const pgBackupAdvice = "la base est sur PostgreSQL : sauvegardez-la avec pg_dump
 func (a *app) backupCommand() *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
-		Use:     "backup FILE",
-		Short:   "Write a consistent snapshot of the SQLite database to FILE (while the daemon runs)",
+		Use:     "backup FICHIER",
+		Short:   "Écrire une copie cohérente de la base SQLite dans FICHIER (démon en marche)",
 		Long:    backupLong,
 		Example: "  primeur backup /srv/sauvegardes/primeur-$(date +%F).db",
-		Args:    cobra.ExactArgs(1),
+		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if a.cfg.DatabaseURL != "" {
 				return errors.New(pgBackupAdvice)
 			}
 			file := args[0]
+			if _, err := os.Lstat(file); err == nil && !force {
+				return fmt.Errorf("%s existe déjà ; choisissez un autre nom, ou --force pour le remplacer", file)
+			}
 			db, err := schema.Open(ctx, "", a.cfg.SQLitePath())
 			if err != nil {
 				return err
 			}
 			defer db.Close()
+			a.announceDB()
 			err = db.Backup(ctx, file, force)
 			if errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("%s existe déjà ; choisissez un autre nom, ou --force pour le remplacer", file)
@@ -64,7 +68,7 @@ func (a *app) backupCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&force, "force", false, "replace FILE if it exists")
+	cmd.Flags().BoolVar(&force, "force", false, "remplacer FICHIER s'il existe")
 	return cmd
 }
 

@@ -55,7 +55,7 @@ func TestBackupRefusesToOverwriteUnlessForced(t *testing.T) {
 	dataDir, file := backedUp(t)
 	before, _ := os.ReadFile(file)
 	code, _, errOut := run(t, "", "backup", file, "--data-dir", dataDir)
-	if code == 0 || errOut != "primeur: "+file+" existe déjà ; choisissez un autre nom, ou --force pour le remplacer\n" {
+	if code == 0 || errOut != "primeur : "+file+" existe déjà ; choisissez un autre nom, ou --force pour le remplacer\n" {
 		t.Fatalf("%d %q", code, errOut)
 	}
 	if after, _ := os.ReadFile(file); string(after) != string(before) {

@@ -87,7 +87,7 @@ func TestUserCommands(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	code, out, errOut := run(t, "motdepasse1\n", "user", "create", "--email", "ferme@example.fr", "--name", "Ferme du Lac", "--type", "producer")
-	if code != 0 || !strings.Contains(out, "created producer ferme@example.fr") {
+	if code != 0 || !strings.Contains(out, "compte producteur créé : ferme@example.fr") {
 		t.Fatalf("create: %d %q %q", code, out, errOut)
 	}
 	code, _, errOut = run(t, "court\n", "user", "create", "--email", "b@example.fr", "--name", "B")
@@ -99,7 +99,7 @@ func TestUserCommands(t *testing.T) {
 		t.Fatalf("duplicate: %d %q", code, errOut)
 	}
 	code, _, errOut = run(t, "", "user", "create", "--email", "c@example.fr", "--name", "C")
-	if code == 0 || !strings.Contains(errOut, "no password") {
+	if code == 0 || !strings.Contains(errOut, "aucun mot de passe sur l'entrée standard") {
 		t.Fatalf("no password: %d %q", code, errOut)
 	}
 	code, out, _ = run(t, "", "user", "list")
@@ -107,7 +107,7 @@ func TestUserCommands(t *testing.T) {
 		t.Fatalf("list: %q", out)
 	}
 	code, out, errOut = run(t, "nouveau123\n", "user", "set-password", "ferme@example.fr")
-	if code != 0 || !strings.Contains(out, "password updated") {
+	if code != 0 || !strings.Contains(out, "mot de passe changé pour ferme@example.fr") {
 		t.Fatalf("set-password: %d %q %q", code, out, errOut)
 	}
 	code, _, _ = run(t, "nouveau123\n", "user", "set-password", "nobody@example.fr")
@@ -155,7 +155,7 @@ func TestUserExportAndClose(t *testing.T) {
 	}
 	zipPath := filepath.Join(dir, "ferme.zip")
 	code, out, errOut := run(t, "", "user", "export", "ferme@example.fr", "--out", zipPath)
-	if code != 0 || !strings.Contains(out, "written to "+zipPath) {
+	if code != 0 || !strings.Contains(out, "écrites dans "+zipPath) {
 		t.Fatalf("export: %d %q %s", code, out, errOut)
 	}
 	z, err := zip.OpenReader(zipPath)
@@ -170,7 +170,7 @@ func TestUserExportAndClose(t *testing.T) {
 	if strings.Join(names, ",") != "LISEZMOI.txt,compte.json,besoins.json,commandes.json,activite.json,paiements.json" {
 		t.Fatalf("files %v", names)
 	}
-	if code, out, errOut := run(t, "", "user", "close", "ferme@example.fr"); code != 0 || !strings.Contains(out, "closed") {
+	if code, out, errOut := run(t, "", "user", "close", "ferme@example.fr"); code != 0 || !strings.Contains(out, "compte ferme@example.fr clos") {
 		t.Fatalf("close: %d %q %s", code, out, errOut)
 	}
 	if code, _, _ := run(t, "", "user", "export", "ferme@example.fr"); code == 0 {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -54,7 +55,12 @@ func addSettingFlags(fs *pflag.FlagSet, keys []string) {
 
 // loadConfig resolves every setting with the precedence flags > PRIMEUR_*
 // environment > config file > defaults, validates the result and keeps it.
+// An unknown PRIMEUR_* variable or key of the file, or a value of the wrong
+// kind, is refused (configkeys.go); unknown flags are pflag's (flagError).
 func (a *app) loadConfig(cmd *cobra.Command) error {
+	if err := checkEnvironment(os.Environ()); err != nil {
+		return err
+	}
 	v := a.v
 	v.SetEnvPrefix("PRIMEUR")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_", ".", "_"))
@@ -63,23 +69,39 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 		v.SetDefault(s.Key, s.Default)
 		if f := cmd.Flags().Lookup(s.Key); f != nil {
 			if err := v.BindPFlag(s.Key, f); err != nil {
-				return fmt.Errorf("config: %w", err)
+				return fmt.Errorf("config: %s: %w", s.Key, err)
 			}
 		}
 	}
 	if path, _ := cmd.Flags().GetString("config"); path != "" {
+		if err := checkFileKeys(path); err != nil {
+			return err
+		}
 		v.SetConfigFile(path)
 		if err := v.ReadInConfig(); err != nil {
-			return fmt.Errorf("config: read %s: %w", path, err)
+			return configFileError(path, err)
 		}
+	}
+	if err := checkValueKinds(v); err != nil {
+		return err
 	}
 	cfg := &config.Config{}
 	if err := v.Unmarshal(cfg); err != nil {
-		return fmt.Errorf("config: %w", err)
+		return fmt.Errorf("configuration illisible : %s", firstLine(err.Error()))
 	}
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	a.cfg = cfg
 	return nil
+}
+
+// firstLine is the first non-empty line of s.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return s
 }

@@ -11,11 +11,11 @@ import (
 func (a *app) demoCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "demo",
-		Short: "Fill an empty database with the demo world and print its logins",
-		Long: "Create shops around Annecy and producers of the Savoies, with their profiles and their\n" +
-			"activity, so every screen has something to show. A database that already holds accounts\n" +
-			"is left alone.",
-		Args: cobra.NoArgs,
+		Short: "Remplir une base vide avec le monde de démonstration et afficher ses identifiants",
+		Long: "Créer des magasins autour d'Annecy et des producteurs des Savoies, avec leurs profils et leur\n" +
+			"activité, pour que chaque écran ait quelque chose à montrer. Une base qui contient déjà des\n" +
+			"comptes est laissée telle quelle.",
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := a.createDB(cmd.Context())
 			if err != nil {
@@ -27,7 +27,7 @@ func (a *app) demoCommand() *cobra.Command {
 				return err
 			}
 			if !res.Created && len(res.Logins) == 0 {
-				return fmt.Errorf("the database already holds accounts; the demo needs an empty one (--data-dir)")
+				return fmt.Errorf("la base contient déjà des comptes ; la démonstration demande une base vide (--data-dir)")
 			}
 			a.printLogins(res)
 			return nil

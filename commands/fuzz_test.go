@@ -29,7 +29,7 @@ func FuzzParseAt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		at, err := parseAt(s, clock)
 		if err != nil {
-			if !strings.Contains(err.Error(), fmt.Sprintf("--at %q", s)) {
+			if !strings.Contains(err.Error(), fmt.Sprintf("--at « %s » : ", s)) {
 				t.Fatalf("parseAt(%q): %v", s, err)
 			}
 			return

@@ -12,17 +12,17 @@ import (
 // exitInvalidIdentifiers: check-identifiers found accounts to correct.
 const exitInvalidIdentifiers = 2
 
-const checkIdentifiersLong = `List the accounts whose stored SIRET or intra-community VAT number is invalid
-(PRODUCT §5 "Identifiers": the Luhn key of the SIRET, La Poste's exception,
-the key of a French VAT number and its SIREN equal to the SIRET's). They were
-accepted before these checks; their owners read a notice asking them to
-correct them, and trade goes on meanwhile.
+const checkIdentifiersLong = `Lister les comptes dont le SIRET ou le numéro de TVA intracommunautaire
+enregistré est invalide (PRODUCT §5 "Identifiers" : la clé de Luhn du SIRET,
+l'exception de La Poste, la clé d'un numéro de TVA français et son SIREN égal à
+celui du SIRET). Ils ont été acceptés avant ces contrôles ; leurs titulaires
+lisent un avis qui leur demande de les corriger, et le commerce continue.
 
-One line per identifier to correct: type, email, company name, field, the value
-stored and the French notice its owner reads. Exit status 0 when every account
-is valid, 2 when some are to correct, 1 on error.
+Une ligne par identifiant à corriger : type, email, raison sociale, champ, la
+valeur enregistrée et l'avis que lit son titulaire. Code de sortie 0 quand
+chaque compte est valide, 2 quand certains sont à corriger, 1 sur une erreur.
 
-With --json, an array with one object per account to correct:
+Avec --json, un tableau d'un objet par compte à corriger :
   [{"_id": "01…", "type": "producer", "email": "ferme@example.fr",
     "name": "Ferme du Lac", "issues": [{"field": "siret",
     "value": "11111111111111", "message": "Le SIRET enregistré …"}]}, …]`
@@ -47,9 +47,9 @@ func (a *app) userCheckIdentifiersCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check-identifiers",
-		Short: "List the accounts whose stored SIRET or VAT number is invalid (exit 2 when any)",
+		Short: "Lister les comptes dont le SIRET ou le numéro de TVA enregistré est invalide (sortie 2 s'il y en a)",
 		Long:  checkIdentifiersLong,
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := a.openDB(cmd.Context())
 			if err != nil {
@@ -81,19 +81,19 @@ func (a *app) userCheckIdentifiersCommand() *cobra.Command {
 					return err
 				}
 			} else if len(found) == 0 {
-				fmt.Fprintf(a.out, "every account's identifiers are valid (%d accounts)\n", len(users))
+				fmt.Fprintf(a.out, "les identifiants de chaque compte sont valides (%d comptes)\n", len(users))
 			} else {
 				w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(w, "TYPE\tEMAIL\tNAME\tFIELD\tVALUE\tNOTICE")
+				fmt.Fprintln(w, "TYPE\tEMAIL\tRAISON SOCIALE\tCHAMP\tVALEUR\tAVIS")
 				for _, acc := range found {
 					for _, is := range acc.Issues {
-						fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", acc.Type, acc.Email, acc.Name, is.Field, is.Value, is.Message)
+						fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", typeName(acc.Type), acc.Email, acc.Name, is.Field, is.Value, is.Message)
 					}
 				}
 				if err := w.Flush(); err != nil {
 					return err
 				}
-				fmt.Fprintf(a.out, "%d of %d accounts have identifiers to correct\n", len(found), len(users))
+				fmt.Fprintf(a.out, "%d compte(s) sur %d ont des identifiants à corriger\n", len(found), len(users))
 			}
 			if len(found) > 0 {
 				return exitError{code: exitInvalidIdentifiers}
@@ -101,6 +101,6 @@ func (a *app) userCheckIdentifiersCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "écrire du JSON au lieu d'un tableau")
 	return cmd
 }

@@ -22,7 +22,7 @@ func TestUserCheckIdentifiers(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	code, out, errOut := run(t, "", "user", "check-identifiers")
-	if code != 0 || !strings.Contains(out, "every account's identifiers are valid") {
+	if code != 0 || !strings.Contains(out, "les identifiants de chaque compte sont valides") {
 		t.Fatalf("the demo world: %d %q %q", code, out, errOut)
 	}
 
@@ -42,7 +42,7 @@ func TestUserCheckIdentifiers(t *testing.T) {
 	db.Close()
 
 	code, out, errOut = run(t, "", "user", "check-identifiers")
-	if code != exitInvalidIdentifiers || !strings.Contains(out, "2 of 8 accounts have identifiers to correct") {
+	if code != exitInvalidIdentifiers || !strings.Contains(out, "2 compte(s) sur 8 ont des identifiants à corriger") {
 		t.Fatalf("table: %d %q %q", code, out, errOut)
 	}
 	for _, want := range []string{"ferme-des-glieres@demo.primeur.fr", "11111111111111", accounts.MsgStoredSIRET,

@@ -28,7 +28,7 @@ const (
 func (a *app) importCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import",
-		Short: "Import data from files",
+		Short: "Importer des données depuis des fichiers",
 	}
 	cmd.AddCommand(a.importNeedsCommand())
 	return cmd
@@ -39,21 +39,23 @@ func (a *app) importNeedsCommand() *cobra.Command {
 	var dryRun, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "needs FILE.xlsx",
-		Short: "Import a shop's needs from an Excel file, as the planner's upload does",
-		Long: "Import a shop's monthly needs from an .xlsx file, with the rules of the planner's upload\n" +
-			"(POST /api/needs-loader): the first sheet whose header row has a product column (Produit,\n" +
-			"Désignation…) followed by months (dates, janv. 2027, 01/2027…), one row per product. The whole file is applied in one transaction;\n" +
-			"needs that would go under producers' commitments, or in a past month, are left as they are\n" +
-			"and listed. Progress shows on standard error; the summary goes to standard output.\n\n" +
-			"With --json, the summary is the JSON that POST /api/needs-loader answers (the schema\n" +
-			"PlanningImportResult of the OpenAPI document: needs, productsFound, productsMissing,\n" +
-			"dbErrors, dbSuccesses, event, changes, rounded, suggestions); with --dry-run, what would have\n" +
-			"been written (the preview of POST /api/needs-loader/preview).\n\n" +
-			"Exit status: 0 when every row and cell was applied; 2 when the file was applied except the\n" +
-			"products missing from the catalogue or the refused cells it lists; 1 when nothing was written\n" +
-			"(unreadable file, unknown shop, database error), and then nothing is printed on standard output.",
+		Short: "Importer les besoins d'un magasin depuis un fichier Excel, comme le dépôt du planificateur",
+		Long: "Importer les besoins mensuels d'un magasin depuis un fichier .xlsx, avec les règles du dépôt du\n" +
+			"planificateur (POST /api/needs-loader) : la première feuille dont la ligne d'en-tête a une colonne\n" +
+			"de produits (Produit, Désignation…) suivie de mois (dates, janv. 2027, 01/2027…), une ligne par\n" +
+			"produit. Tout le fichier est appliqué en une transaction ; les besoins qui passeraient sous les\n" +
+			"engagements des producteurs, ou dans un mois passé, sont laissés tels quels et listés. La\n" +
+			"progression s'affiche sur la sortie d'erreur ; le résumé va sur la sortie standard.\n\n" +
+			"Avec --json, le résumé est le JSON que répond POST /api/needs-loader (le schéma\n" +
+			"PlanningImportResult du document OpenAPI : needs, productsFound, productsMissing, dbErrors,\n" +
+			"dbSuccesses, event, changes, rounded, suggestions) ; avec --dry-run, ce qui aurait été écrit\n" +
+			"(l'aperçu de POST /api/needs-loader/preview).\n\n" +
+			"Code de sortie : 0 quand chaque ligne et chaque case ont été appliquées ; 2 quand le fichier a été\n" +
+			"appliqué sauf les produits absents du catalogue ou les cases refusées qu'il liste ; 1 quand rien\n" +
+			"n'a été écrit (fichier illisible, magasin inconnu, erreur de la base), et rien n'est alors écrit\n" +
+			"sur la sortie standard.",
 		Example: "  primeur import needs besoins-2027.xlsx --distributor epicerie@example.fr --dry-run",
-		Args:    cobra.ExactArgs(1),
+		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			data, err := readImportFile(args[0])
@@ -69,7 +71,7 @@ func (a *app) importNeedsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			bar := a.progressBar("month")
+			bar := a.progressBar("mois")
 			res, err := planning.ImportXLSX(ctx, db, shop.ID, filepath.Base(args[0]), data, a.clock().Now(),
 				planning.ImportOptions{DryRun: dryRun, Progress: bar.update})
 			bar.done()
@@ -90,9 +92,9 @@ func (a *app) importNeedsCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&email, "distributor", "", "email of the shop whose needs these are (required)")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "apply the file in a transaction that is rolled back: report, write nothing")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as POST /api/needs-loader answers it")
+	cmd.Flags().StringVar(&email, "distributor", "", "email du magasin dont ce sont les besoins (obligatoire)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "appliquer le fichier dans une transaction annulée : tout dire, ne rien écrire")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "écrire le résumé comme le répond POST /api/needs-loader")
 	_ = cmd.MarkFlagRequired("distributor")
 	return cmd
 }
@@ -123,40 +125,40 @@ func readImportFile(path string) ([]byte, error) {
 func (a *app) shop(ctx context.Context, q store.Q, email string) (accounts.User, error) {
 	u, err := accounts.ByEmail(ctx, q, email)
 	if errors.Is(err, core.ErrNotFound) {
-		return u, fmt.Errorf("no account with email %s", email)
+		return u, fmt.Errorf("--distributor « %s » : aucun compte n'a cet email", email)
 	}
 	if err != nil {
 		return u, err
 	}
 	if !u.IsDistributor() {
-		return u, fmt.Errorf("%s is a producer, not a shop (distributor)", email)
+		return u, fmt.Errorf("--distributor « %s » : ce compte est un producteur, pas un magasin", email)
 	}
 	return u, nil
 }
 
 func (a *app) printImport(name string, shop accounts.User, res planning.ImportResult, dryRun bool) {
-	fmt.Fprintf(a.out, "%s for %s (%s)\n", name, shop.Name, shop.Email)
-	fmt.Fprintf(a.out, "  products found:     %d\n", len(res.ProductsFound))
+	fmt.Fprintf(a.out, "%s pour %s (%s)\n", name, shop.Name, shop.Email)
+	fmt.Fprintf(a.out, "  produits trouvés :      %d\n", len(res.ProductsFound))
 	if len(res.ProductsMissing) > 0 {
-		fmt.Fprintf(a.out, "  products missing:   %d (%s)\n", len(res.ProductsMissing), strings.Join(res.ProductsMissing, ", "))
+		fmt.Fprintf(a.out, "  produits absents :      %d (%s)\n", len(res.ProductsMissing), strings.Join(res.ProductsMissing, ", "))
 	}
 	for _, sg := range res.Suggestions {
 		fmt.Fprintf(a.out, "    %s → %s ?\n", sg.Name, sg.Product)
 	}
-	fmt.Fprintf(a.out, "  needs applied:      %d (%d created or changed)\n", res.DBSuccesses, len(res.Needs))
+	fmt.Fprintf(a.out, "  besoins appliqués :     %d (%d créé(s) ou modifié(s))\n", res.DBSuccesses, len(res.Needs))
 	for _, c := range res.Changes {
-		from := "new"
+		from := "nouveau"
 		if c.From != nil {
 			from = c.From.String()
 		}
-		fmt.Fprintf(a.out, "    %s %s %s: %s → %s\n", c.Cell, c.Product, c.Date[:7], from, c.To)
+		fmt.Fprintf(a.out, "    %s %s %s : %s → %s\n", c.Cell, c.Product, c.Date[:7], from, c.To)
 	}
 	for _, r := range res.Rounded {
-		fmt.Fprintf(a.out, "    %s %s: %s rounded to %s\n", r.Cell, r.Product, r.Read, r.Quantity)
+		fmt.Fprintf(a.out, "    %s %s : %s arrondi à %s\n", r.Cell, r.Product, r.Read, r.Quantity)
 	}
 	a.printRefused(res.DBErrors)
 	if dryRun {
-		fmt.Fprintln(a.out, "dry run: nothing was written")
+		fmt.Fprintln(a.out, "à blanc : rien n'a été écrit")
 	}
 }
 
@@ -164,13 +166,13 @@ func (a *app) printRefused(errs []planning.ImportError) {
 	if len(errs) == 0 {
 		return
 	}
-	fmt.Fprintf(a.out, "  needs not applied:  %d\n", len(errs))
+	fmt.Fprintf(a.out, "  besoins non appliqués : %d\n", len(errs))
 	for _, e := range errs {
 		cell := e.Cell
 		if cell != "" {
 			cell += " "
 		}
-		fmt.Fprintf(a.out, "    %s%s %s: %s asked, %s reserved — %s\n", cell, e.Product, e.Date[:7], e.Quantity, e.Reserved, e.Message)
+		fmt.Fprintf(a.out, "    %s%s %s : %s demandé, %s réservé — %s\n", cell, e.Product, e.Date[:7], e.Quantity, e.Reserved, e.Message)
 	}
 }
 
@@ -195,7 +197,7 @@ const barWidth = 30
 
 func (p *progress) update(done, total int, month string) {
 	if !p.tty {
-		fmt.Fprintf(p.w, "%s %d/%d written (%s)\n", p.unit, done, total, month[:7])
+		fmt.Fprintf(p.w, "%s %d/%d écrit (%s)\n", p.unit, done, total, month[:7])
 		return
 	}
 	filled := barWidth * done / max(total, 1)

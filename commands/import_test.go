@@ -128,9 +128,9 @@ func TestImportNeedsCommand(t *testing.T) {
 				{"bad file", []string{"import", "needs", fixturePath("text-quantity.xlsx"), "--distributor", w.shop.Email}, "Quantité illisible en B4 (« douze »)"},
 				{"zip bomb", []string{"import", "needs", fixturePath("zip-bomb.xlsx"), "--distributor", w.shop.Email}, planning.MsgImportInflated},
 				{"wrong extension", []string{"import", "needs", fixturePath("wrong-extension.csv"), "--distributor", w.shop.Email}, planning.MsgImportExtension},
-				{"missing file", []string{"import", "needs", "/nonexistent/b.xlsx", "--distributor", w.shop.Email}, "no such file"},
-				{"unknown shop", []string{"import", "needs", clean, "--distributor", "nobody@example.fr"}, "no account with email nobody@example.fr"},
-				{"producer", []string{"import", "needs", clean, "--distributor", w.farm.Email}, "is a producer"},
+				{"missing file", []string{"import", "needs", "/nonexistent/b.xlsx", "--distributor", w.shop.Email}, "/nonexistent/b.xlsx : fichier ou dossier introuvable"},
+				{"unknown shop", []string{"import", "needs", clean, "--distributor", "nobody@example.fr"}, "--distributor « nobody@example.fr » : aucun compte n'a cet email"},
+				{"producer", []string{"import", "needs", clean, "--distributor", w.farm.Email}, "ce compte est un producteur"},
 				{"no distributor", []string{"import", "needs", clean}, "distributor"},
 			}
 			for _, tt := range refused {
@@ -145,8 +145,8 @@ func TestImportNeedsCommand(t *testing.T) {
 
 			// --dry-run reports what would happen and writes nothing.
 			code, out, errOut := run(t, "", "import", "needs", clean, "--distributor", w.shop.Email, "--dry-run")
-			if code != 0 || !strings.Contains(out, "needs applied:      5 (5 created or changed)") || !strings.Contains(out, "dry run: nothing was written") ||
-				!strings.Contains(errOut, "month 3/3 written") || strings.Count(out, ": new → ") != 5 {
+			if code != 0 || !strings.Contains(out, "besoins appliqués :     5 (5 créé(s) ou modifié(s))") || !strings.Contains(out, "à blanc : rien n'a été écrit") ||
+				!strings.Contains(errOut, "mois 3/3 écrit") || strings.Count(out, " : nouveau → ") != 5 {
 				t.Fatalf("dry run: exit %d\n%s\n%s", code, out, errOut)
 			}
 			if w.needs(t) != "" || w.events(t) != 0 {
@@ -156,7 +156,7 @@ func TestImportNeedsCommand(t *testing.T) {
 			// --json prints what POST /api/needs-loader answers, and only
 			// that on standard output.
 			code, out, errOut = run(t, "", "import", "needs", clean, "--distributor", w.shop.Email, "--dry-run", "--json")
-			if code != 0 || !strings.Contains(errOut, "month 3/3 written") {
+			if code != 0 || !strings.Contains(errOut, "mois 3/3 écrit") {
 				t.Fatalf("dry run --json: exit %d\n%s\n%s", code, out, errOut)
 			}
 			var res planning.ImportResult
@@ -171,7 +171,7 @@ func TestImportNeedsCommand(t *testing.T) {
 			}
 
 			code, out, errOut = run(t, "", "import", "needs", clean, "--distributor", w.shop.Email)
-			if code != 0 || !strings.Contains(out, "products found:     2") || strings.Contains(out, "missing") {
+			if code != 0 || !strings.Contains(out, "produits trouvés :      2") || strings.Contains(out, "absents") {
 				t.Fatalf("import: exit %d\n%s\n%s", code, out, errOut)
 			}
 			m := nextMonth() + "-01"
@@ -199,8 +199,8 @@ func TestImportNeedsCommand(t *testing.T) {
 				t.Fatalf("partial import --json: exit %d\n%s", code, out)
 			}
 			code, out, _ = run(t, "", "import", "needs", partial, "--distributor", w.shop.Email)
-			if code != exitPartial || !strings.Contains(out, "products missing:   1 (Kumquat)") ||
-				!strings.Contains(out, "B2 Tomate "+m[:7]+": 5 asked, 8 reserved — "+planning.MsgBelowReserved) {
+			if code != exitPartial || !strings.Contains(out, "produits absents :      1 (Kumquat)") ||
+				!strings.Contains(out, "B2 Tomate "+m[:7]+" : 5 demandé, 8 réservé — "+planning.MsgBelowReserved) {
 				t.Fatalf("partial import: exit %d\n%s", code, out)
 			}
 			if got := w.needs(t); !strings.Contains(got, "tomate "+m+" 1000") || !strings.Contains(got, "tomate "+m3+" 500") {
@@ -217,8 +217,8 @@ func TestSimulateImportCommand(t *testing.T) {
 	args := []string{"simulate", "import", "--distributor", w.shop.Email, "--turnover", "120000", "--from", from, "--to", to}
 
 	code, out, errOut := run(t, "", args...)
-	if code != 0 || !strings.Contains(out, "PRODUCT") || !strings.Contains(out, "Carotte") || !strings.Contains(out, "617.72") ||
-		!strings.Contains(out, "nothing was written") {
+	if code != 0 || !strings.Contains(out, "PRODUIT") || !strings.Contains(out, "Carotte") || !strings.Contains(out, "617.72") ||
+		!strings.Contains(out, "rien n'a été écrit") {
 		t.Fatalf("simulate: exit %d\n%s\n%s", code, out, errOut)
 	}
 	if w.needs(t) != "" {
@@ -249,7 +249,7 @@ func TestSimulateImportCommand(t *testing.T) {
 		{[]string{"--to", "2020-01"}, "La date de fin doit etre posterieure a la date de debut"},
 		{[]string{"--to", calendar.AddMonthsTo(from+"-01", 36)[:7]}, planning.MsgStandardMonths},
 		{[]string{"--from", "décembre"}, planning.MsgBadMonth},
-		{[]string{"--distributor", w.farm.Email}, "is a producer"},
+		{[]string{"--distributor", w.farm.Email}, "ce compte est un producteur"},
 	} {
 		full := append(append([]string{}, args...), bad.args...)
 		if code, _, errOut := run(t, "", full...); code != 1 || !strings.Contains(errOut, bad.want) {
@@ -265,7 +265,7 @@ func TestSimulateImportCommand(t *testing.T) {
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &committed); code != 0 || err != nil || committed.Commit.Needs < 12*40 ||
-		!strings.Contains(errOut, "month 12/12 written") {
+		!strings.Contains(errOut, "mois 12/12 écrit") {
 		t.Fatalf("commit: exit %d, %v\n%s\n%s", code, err, out, errOut)
 	}
 	if n := strings.Count(w.needs(t), "\n") + 1; n != committed.Commit.Needs || w.events(t) != 1 {
@@ -332,7 +332,7 @@ func TestImportKilledMidway(t *testing.T) {
 			lines := bufio.NewScanner(stderr)
 			first := ""
 			for lines.Scan() {
-				if strings.HasPrefix(lines.Text(), "month 1/") {
+				if strings.HasPrefix(lines.Text(), "mois 1/") {
 					first = lines.Text()
 					break
 				}
@@ -359,7 +359,7 @@ func TestImportKilledMidway(t *testing.T) {
 			}
 
 			code, out, errOut := run(t, "", args...)
-			if code != 0 || !strings.Contains(out, fmt.Sprintf("needs applied:      %d", products*months)) {
+			if code != 0 || !strings.Contains(out, fmt.Sprintf("besoins appliqués :     %d", products*months)) {
 				t.Fatalf("re-run: exit %d\n%s\n%s", code, out, errOut)
 			}
 			if n := strings.Count(w.needs(t), "\n") + 1; n != products*months {

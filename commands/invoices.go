@@ -13,32 +13,33 @@ import (
 	"primeur/core/calendar"
 )
 
-const invoicesExportLong = `Write a calendar month of a producer's or a shop's books for its approved
-e-invoicing platform and its accountant:
+const invoicesExportLong = `Écrire un mois civil des comptes d'un producteur ou d'un magasin, pour sa
+plateforme agréée de facturation électronique et son comptable :
 
-  - the FEC of the month (fichier des écritures comptables, art. A47 A-1 of
-    the Livre des procédures fiscales: the 18 fields, tab-separated, ISO
-    8859-15, dates AAAAMMJJ, decimal comma), named SIRENFECAAAAMMJJ.txt: for
-    a producer, its sales journal (VT: customers 411 with the shop as
-    auxiliary account, sales 701, VAT collected 44571, discounts given 665)
-    and the payments it received (BQ on 512, CA on 530 for cash); for a
-    shop (--distributor), its purchases journal (AC: purchases 607, VAT
-    deductible 44566, suppliers 401) and the payments it made; on the
-    accounts the user set in the application, lettered where payments and
-    credit notes settle an invoice to the cent;
-  - each invoice, credit note and complementary invoice dated in the month
-    as its Factur-X PDF (PDF/A-3b with its factur-x.xml, profile EN 16931)
-    and its CII XML beside it (for a shop, in a folder per producer);
-  - the register of those documents (journal-ventes-YYYY-MM.csv, or
-    journal-achats-YYYY-MM.csv for a shop: one line per document with its
-    date, number, type, corrected invoice, partner and SIREN, HT, TVA, TTC
-    and due date; ";" between columns, decimal comma, UTF-8).
+  - le FEC du mois (fichier des écritures comptables, art. A47 A-1 du Livre des
+    procédures fiscales : les 18 champs, séparés par des tabulations, en ISO
+    8859-15, dates AAAAMMJJ, virgule décimale), nommé SIRENFECAAAAMMJJ.txt :
+    pour un producteur, son journal des ventes (VT : clients 411 avec le
+    magasin en compte auxiliaire, ventes 701, TVA collectée 44571, escomptes
+    accordés 665) et les paiements reçus (BQ sur 512, CA sur 530 pour les
+    espèces) ; pour un magasin (--distributor), son journal des achats (AC :
+    achats 607, TVA déductible 44566, fournisseurs 401) et les paiements faits ;
+    sur les comptes que l'utilisateur a choisis dans l'application, lettrés là
+    où paiements et avoirs soldent une facture au centime ;
+  - chaque facture, avoir et facture complémentaire datés du mois, en PDF
+    Factur-X (PDF/A-3b avec son factur-x.xml, profil EN 16931), et son XML CII
+    à côté (pour un magasin, dans un dossier par producteur) ;
+  - le registre de ces documents (journal-ventes-AAAA-MM.csv, ou
+    journal-achats-AAAA-MM.csv pour un magasin : une ligne par document avec sa
+    date, son numéro, son type, la facture corrigée, le partenaire et son SIREN,
+    HT, TVA, TTC et l'échéance ; « ; » entre les colonnes, virgule décimale,
+    UTF-8).
 
---month is a calendar month: a document is in the month of its own date
-of issue, a payment in the month it was paid, whatever month of deliveries
-they concern. Without --producer or --distributor, every producer's books,
-each producer in a folder of its own. The directory is created; files
-already there with the same names are replaced.`
+--month est un mois civil : un document est dans le mois de sa date d'émission,
+un paiement dans le mois où il a été payé, quel que soit le mois des livraisons
+qu'ils concernent. Sans --producer ni --distributor, les comptes de chaque
+producteur, chacun dans son dossier. Le dossier est créé ; les fichiers déjà
+présents sous les mêmes noms sont remplacés.`
 
 const invoicesExportExample = `  primeur invoices export --month 2026-11 --producer ferme@aravis.fr --out ./compta-2026-11
   primeur invoices export --month 2026-11 --distributor epicerie@lac.fr --out ./achats-2026-11
@@ -47,7 +48,7 @@ const invoicesExportExample = `  primeur invoices export --month 2026-11 --produ
 func (a *app) invoicesCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "invoices",
-		Short: "Export a month's books: FEC, Factur-X documents, register",
+		Short: "Exporter les comptes d'un mois : FEC, documents Factur-X, registre",
 	}
 	cmd.AddCommand(a.invoicesExportCommand())
 	return cmd
@@ -57,20 +58,20 @@ func (a *app) invoicesExportCommand() *cobra.Command {
 	var month, producer, shop, out string
 	cmd := &cobra.Command{
 		Use:     "export",
-		Short:   "Write a month's FEC, Factur-X PDFs, their XML and the register into a directory",
+		Short:   "Écrire le FEC d'un mois, les PDF Factur-X, leur XML et le registre dans un dossier",
 		Long:    invoicesExportLong,
 		Example: invoicesExportExample,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			m, ok := calendar.ParseMonth(month)
 			if !ok {
-				return fmt.Errorf("--month %q: expected YYYY-MM", month)
+				return fmt.Errorf("--month « %s » : un mois AAAA-MM est attendu (par exemple 2026-11)", month)
 			}
 			if out == "" {
-				return fmt.Errorf("--out: the directory to write into is required")
+				return fmt.Errorf("--out : le dossier où écrire est obligatoire")
 			}
 			if producer != "" && shop != "" {
-				return fmt.Errorf("--producer and --distributor: one user's books at a time")
+				return fmt.Errorf("--producer et --distributor : les comptes d'un seul utilisateur à la fois")
 			}
 			db, err := a.openDB(cmd.Context())
 			if err != nil {
@@ -82,18 +83,18 @@ func (a *app) invoicesExportCommand() *cobra.Command {
 			case producer != "":
 				u, err := accounts.ByEmail(cmd.Context(), db, strings.TrimSpace(producer))
 				if err != nil || !u.IsProducer() {
-					return fmt.Errorf("--producer %q: no producer with this email", producer)
+					return fmt.Errorf("--producer « %s » : aucun producteur n'a cet email", producer)
 				}
 				userID = u.ID
 			case shop != "":
 				u, err := accounts.ByEmail(cmd.Context(), db, strings.TrimSpace(shop))
 				if err != nil || !u.IsDistributor() {
-					return fmt.Errorf("--distributor %q: no shop with this email", shop)
+					return fmt.Errorf("--distributor « %s » : aucun magasin n'a cet email", shop)
 				}
 				side, userID = accounting.Buyer, u.ID
 			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
-				return fmt.Errorf("--out: %w", err)
+				return fmt.Errorf("--out « %s » : %s", out, french(err))
 			}
 			s, err := accounting.Export(cmd.Context(), db, side, userID, m, a.clock().Zone(), func(name string, data []byte) error {
 				path := filepath.Join(out, filepath.FromSlash(name))
@@ -110,9 +111,9 @@ func (a *app) invoicesExportCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&month, "month", "", "the calendar month, YYYY-MM (required): documents by their date of issue, payments by their day")
-	cmd.Flags().StringVar(&producer, "producer", "", "only this producer's books, its sales (its login email)")
-	cmd.Flags().StringVar(&shop, "distributor", "", "only this shop's books, its purchases (its login email)")
-	cmd.Flags().StringVar(&out, "out", "", "the directory to write into (required)")
+	cmd.Flags().StringVar(&month, "month", "", "le mois civil, AAAA-MM (obligatoire) : les documents par leur date d'émission, les paiements par leur jour")
+	cmd.Flags().StringVar(&producer, "producer", "", "seulement les comptes de ce producteur, ses ventes (son email de connexion)")
+	cmd.Flags().StringVar(&shop, "distributor", "", "seulement les comptes de ce magasin, ses achats (son email de connexion)")
+	cmd.Flags().StringVar(&out, "out", "", "le dossier où écrire (obligatoire)")
 	return cmd
 }

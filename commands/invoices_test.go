@@ -134,13 +134,13 @@ func TestInvoicesExport(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"invoices", "export", "--month", "novembre", "--out", out}, `--month "novembre"`},
+		{[]string{"invoices", "export", "--month", "novembre", "--out", out}, "--month « novembre » : un mois AAAA-MM est attendu"},
 		{[]string{"invoices", "export", "--month", month}, "--out"},
-		{[]string{"invoices", "export", "--month", month, "--producer", "personne@nulle.part", "--out", out}, "no producer"},
-		{[]string{"invoices", "export", "--month", month, "--producer", "epicerie-du-lac@demo.primeur.fr", "--out", out}, "no producer"},
-		{[]string{"invoices", "export", "--month", month, "--distributor", "ferme-des-glieres@demo.primeur.fr", "--out", out}, "no shop"},
+		{[]string{"invoices", "export", "--month", month, "--producer", "personne@nulle.part", "--out", out}, "aucun producteur n'a cet email"},
+		{[]string{"invoices", "export", "--month", month, "--producer", "epicerie-du-lac@demo.primeur.fr", "--out", out}, "aucun producteur n'a cet email"},
+		{[]string{"invoices", "export", "--month", month, "--distributor", "ferme-des-glieres@demo.primeur.fr", "--out", out}, "aucun magasin n'a cet email"},
 		{[]string{"invoices", "export", "--month", month, "--producer", "ferme-des-glieres@demo.primeur.fr",
-			"--distributor", "epicerie-du-lac@demo.primeur.fr", "--out", out}, "one user's books"},
+			"--distributor", "epicerie-du-lac@demo.primeur.fr", "--out", out}, "les comptes d'un seul utilisateur à la fois"},
 	} {
 		if code, _, errOut := run(t, "", tt.args...); code == 0 || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: code %d, stderr %q", tt.args, code, errOut)

@@ -51,9 +51,9 @@ func TestJobsRunRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"jobs", "run", "cleanup"}, `unknown job "cleanup"`},
-		{[]string{"jobs", "run"}, "accepts 1 arg"},
-		{[]string{"jobs", "run", "invoices", "--at", "demain"}, `--at "demain"`},
+		{[]string{"jobs", "run", "cleanup"}, "tâche inconnue « cleanup » ; vouliez-vous dire « claims » ?"},
+		{[]string{"jobs", "run"}, "il manque un argument : primeur jobs run NOM"},
+		{[]string{"jobs", "run", "invoices", "--at", "demain"}, "--at « demain » : une date et une heure sont attendues"},
 		{[]string{"jobs", "run", "invoices", "--smtp.tls", "ssl"}, "smtp.tls"},
 		{[]string{"jobs", "run", "claims", "--claims.autovalidate-after", "0s"}, "claims.autovalidate-after"},
 	} {
@@ -89,14 +89,14 @@ func TestJobsRunAt(t *testing.T) {
 	o := w.Order(w.Farm, w.Shop, "2026-11-01")
 	w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 
-	code, out, errOut := run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:30")
+	code, out, errOut := run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:30", "--force")
 	if code != 0 || out != "deliveries (2026-11-30 12:30 CET) : livraisons verrouillées : 1, bons de livraison envoyés : 1, factures envoyées : 0\n" {
 		t.Fatalf("%d %q %q", code, out, errOut)
 	}
 	// The settings come from the environment too: a lock at 07:00 changes
 	// nothing here, the delivery being done already.
 	t.Setenv("PRIMEUR_DELIVERY_LOCK", "07:00")
-	code, out, _ = run(t, "", "jobs", "run", "invoices", "--at", "2026-11-30T21:00:00+01:00")
+	code, out, _ = run(t, "", "jobs", "run", "invoices", "--at", "2026-11-30T21:00:00+01:00", "--force")
 	if code != 0 || !strings.Contains(out, "factures émises : 1, factures envoyées : 1") {
 		t.Fatalf("%d %q", code, out)
 	}
@@ -152,7 +152,7 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 			var wg sync.WaitGroup
 			outs := make([]bytes.Buffer, 2)
 			for i := range 2 {
-				cmd := exec.Command(os.Args[0], "jobs", "run", "invoices", "--at", "2026-11-30T21:00:00+01:00",
+				cmd := exec.Command(os.Args[0], "jobs", "run", "invoices", "--at", "2026-11-30T21:00:00+01:00", "--force",
 					"--data-dir", dir, "--database-url", url, "--log-level", "warn")
 				cmd.Env = append(os.Environ(), envMain+"=1")
 				cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
@@ -225,8 +225,8 @@ func TestJobsRunWithHostileNames(t *testing.T) {
 			d := w.Delivery(o, "2026-11-30", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 
 			for _, args := range [][]string{
-				{"jobs", "run", "deliveries", "--at", "2026-11-30T12:30"},
-				{"jobs", "run", "invoices", "--at", "2026-12-01T06:00"},
+				{"jobs", "run", "deliveries", "--at", "2026-11-30T12:30", "--force"},
+				{"jobs", "run", "invoices", "--at", "2026-12-01T06:00", "--force"},
 			} {
 				cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir, "--database-url", url, "--log-level", "warn")...)
 				cmd.Env = append(os.Environ(), envMain+"=1")
@@ -258,12 +258,12 @@ func TestJobsRunRetryFailed(t *testing.T) {
 	d := w.Delivery(o, "2026-11-20", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 	w.Exec(`UPDATE deliveries SET note_attempts = ? WHERE id = ?`, jobs.MaxAttempts, d)
 
-	code, out, errOut := run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:30")
+	code, out, errOut := run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:30", "--force")
 	if code != 0 || out != "deliveries (2026-11-30 12:30 CET) : livraisons verrouillées : 0, bons de livraison envoyés : 0, factures envoyées : 0, "+
 		"envois abandonnés (à relancer par primeur jobs run deliveries --retry-failed) : 1\n" {
 		t.Fatalf("%d %q %q", code, out, errOut)
 	}
-	code, out, errOut = run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:35", "--retry-failed")
+	code, out, errOut = run(t, "", "jobs", "run", "deliveries", "--at", "2026-11-30T12:35", "--retry-failed", "--force")
 	if code != 0 || out != "envois abandonnés remis en file : 1 bon(s) de livraison, 0 facture(s)\n"+
 		"deliveries (2026-11-30 12:35 CET) : livraisons verrouillées : 0, bons de livraison envoyés : 1, factures envoyées : 0\n" {
 		t.Fatalf("%d %q %q", code, out, errOut)

@@ -46,7 +46,7 @@ func TestAScriptedMonth(t *testing.T) {
 			hour, minute int
 		}{{"reminders", 9, 0}, {"deliveries", 12, 30}, {"claims", 13, 0}, {"invoices", 21, 0}} {
 			at := time.Date(day.Year(), day.Month(), day.Day(), j.hour, j.minute, 0, 0, paris).Format(time.RFC3339)
-			if code, _, errOut := run(t, "", "jobs", "run", j.name, "--at", at, "--log-level", "warn"); code != 0 {
+			if code, _, errOut := run(t, "", "jobs", "run", j.name, "--at", at, "--force", "--log-level", "warn"); code != 0 {
 				t.Fatalf("%s at %s: %s", j.name, at, errOut)
 			}
 		}

@@ -65,7 +65,7 @@ func TestCommandsRefuseAPlaceWithoutDatabase(t *testing.T) {
 				prepare(t, dir)
 				before := listDir(t, dir)
 				code, out, errOut := run(t, "motdepasse1\n", append(args, "--data-dir", dir)...)
-				want := "primeur: aucune base Primeur dans " + filepath.Join(dir, "primeur.db") + " ; lancez primeur migrate\n"
+				want := "primeur : aucune base Primeur dans " + filepath.Join(dir, "primeur.db") + " ; lancez primeur migrate\n"
 				if code == 0 || errOut != want || out != "" {
 					t.Fatalf("code %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
 				}
@@ -97,7 +97,7 @@ func TestCommandsRefuseAPostgresSchemaWithoutDatabase(t *testing.T) {
 				}
 				return
 			}
-			if code == 0 || out != "" || !strings.HasPrefix(errOut, "primeur: aucune base Primeur dans postgres://") ||
+			if code == 0 || out != "" || !strings.HasPrefix(errOut, "primeur : aucune base Primeur dans postgres://") ||
 				!strings.HasSuffix(errOut, " ; lancez primeur migrate\n") || strings.Contains(errOut, "postgres:postgres@") {
 				t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
 			}

@@ -13,8 +13,8 @@ func (a *app) openapiCommand() *cobra.Command {
 	var yaml bool
 	cmd := &cobra.Command{
 		Use:   "openapi",
-		Short: "Print the OpenAPI document of the API",
-		Args:  cobra.NoArgs,
+		Short: "Écrire le document OpenAPI de l'API",
+		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			doc := daemon.New(daemon.Options{Config: a.cfg}).OpenAPI()
 			if yaml {
@@ -33,6 +33,6 @@ func (a *app) openapiCommand() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().BoolVar(&yaml, "yaml", false, "print YAML instead of JSON")
+	cmd.Flags().BoolVar(&yaml, "yaml", false, "écrire du YAML au lieu du JSON")
 	return cmd
 }

@@ -12,15 +12,15 @@ import (
 	"primeur/core/store"
 )
 
-const paymentsListLong = `List what each shop owes each producer (PRODUCT §16 "Payments"), as of today
-in the configured time zone: one line per pair, overdue first, with what is left
-to pay, what is overdue, what the shop declared and the producer has not
-confirmed yet, and the next due date.
+const paymentsListLong = `Lister ce que chaque magasin doit à chaque producteur (PRODUCT §16 "Payments"),
+à la date du jour dans le fuseau configuré : une ligne par couple, les retards
+d'abord, avec le reste à payer, ce qui est en retard, ce que le magasin a
+déclaré et que le producteur n'a pas encore confirmé, et la prochaine échéance.
 
-With --overdue, only the pairs with an overdue balance. With --json, an array:
+Avec --overdue, seulement les couples qui ont un retard. Avec --json, un tableau :
   [{"shop": "…", "shopId": "…", "producer": "…", "producerId": "…", "owed": 68.58,
     "overdue": 26.38, "declared": 0, "nextDue": "2026-11-09"}, …]
-(amounts in euros).`
+(montants en euros).`
 
 // accountJSON is an account as 'payments list --json' prints it.
 type accountJSON struct {
@@ -37,7 +37,7 @@ type accountJSON struct {
 func (a *app) paymentsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "payments",
-		Short: "What shops owe producers",
+		Short: "Ce que les magasins doivent aux producteurs",
 	}
 	cmd.AddCommand(a.paymentsListCommand())
 	return cmd
@@ -47,9 +47,9 @@ func (a *app) paymentsListCommand() *cobra.Command {
 	var overdue, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the balances between shops and producers, overdue first",
+		Short: "Lister les soldes entre magasins et producteurs, les retards d'abord",
 		Long:  paymentsListLong,
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := a.openDB(cmd.Context())
 			if err != nil {
@@ -91,7 +91,7 @@ func (a *app) paymentsListCommand() *cobra.Command {
 			return w.Flush()
 		},
 	}
-	cmd.Flags().BoolVar(&overdue, "overdue", false, "only the pairs with an overdue balance")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	cmd.Flags().BoolVar(&overdue, "overdue", false, "seulement les couples qui ont un retard")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "écrire du JSON au lieu d'un tableau")
 	return cmd
 }

@@ -12,26 +12,26 @@ import (
 	"primeur/core/store"
 )
 
-const restoreLong = `Replace the SQLite database of the data directory with a backup written by
-'primeur backup'. FILE must be a Primeur database this binary can run (at a
-schema version it knows; 'serve' brings an older one up to date) and pass
-SQLite's integrity check.
+const restoreLong = `Remplacer la base SQLite du dossier de données par une sauvegarde écrite par
+« primeur backup ». FICHIER doit être une base Primeur que ce programme sait
+faire tourner (à une version de schéma qu'il connaît ; « serve » met à jour une
+plus ancienne) et passer la vérification d'intégrité de SQLite.
 
-Stop every daemon and command using the data directory first: restore
-refuses while any process holds the database open. A database already in
-place is replaced only with --force, and is then kept aside beside it
-(primeur-avant-restauration-DATE.db).
+Arrêtez d'abord chaque démon et chaque commande qui utilisent le dossier de
+données : la restauration refuse tant qu'un processus tient la base ouverte.
+Une base déjà en place n'est remplacée qu'avec --force, et elle est alors
+gardée à côté (primeur-avant-restauration-DATE.db).
 
-On PostgreSQL the command refuses and says how to use pg_restore instead.`
+Sur PostgreSQL, la commande refuse et explique comment utiliser pg_restore.`
 
 func (a *app) restoreCommand() *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
-		Use:     "restore FILE",
-		Short:   "Replace the SQLite database with a backup (daemon stopped)",
+		Use:     "restore FICHIER",
+		Short:   "Remplacer la base SQLite par une sauvegarde (démon arrêté)",
 		Long:    restoreLong,
 		Example: "  primeur restore /srv/sauvegardes/primeur-2026-11-20.db --data-dir /var/lib/primeur",
-		Args:    cobra.ExactArgs(1),
+		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.cfg.DatabaseURL != "" {
 				return errors.New(pgBackupAdvice)
@@ -61,6 +61,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			a.announceDB()
 			fmt.Fprintf(a.out, "base restaurée : %s depuis %s (schéma version %d)\n", target, file, version)
 			if aside != "" {
 				fmt.Fprintf(a.out, "l'ancienne base est conservée sous %s\n", aside)
@@ -68,6 +69,6 @@ func (a *app) restoreCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&force, "force", false, "replace the database in place (kept aside)")
+	cmd.Flags().BoolVar(&force, "force", false, "remplacer la base en place (gardée à côté)")
 	return cmd
 }

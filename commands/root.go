@@ -36,6 +36,9 @@ type app struct {
 	v      *viper.Viper
 	cfg    *config.Config
 	now    func() time.Time
+	// dbLogged: the command logs the database it works on (serve), which
+	// openDB and createDB then do not print (announceDB).
+	dbLogged bool
 }
 
 // Execute runs the command line and exits with its status.
@@ -60,7 +63,7 @@ func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		if errors.As(err, &exit) {
 			return exit.code
 		}
-		fmt.Fprintln(errOut, "primeur:", err)
+		fmt.Fprintln(errOut, "primeur :", french(err))
 		return 1
 	}
 	return 0
@@ -74,13 +77,19 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "primeur",
-		Short: "Primeur links local food producers with retail shops",
-		Long: "Primeur links local food producers with retail shops around monthly purchasing needs.\n" +
-			"`primeur serve` runs the daemon with its web interface; the other commands are admin tools\n" +
-			"working on the same database (same configuration: flags, PRIMEUR_* variables, --config file).",
-		SilenceUsage:      true,
-		SilenceErrors:     true,
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return a.loadConfig(cmd) },
+		Short: "Primeur relie les producteurs locaux aux magasins",
+		Long: "Primeur relie les producteurs locaux aux magasins autour de leurs besoins d'achat mensuels.\n" +
+			"« primeur serve » lance le démon et son interface web ; les autres commandes sont les outils\n" +
+			"de l'administrateur, sur la même base (même configuration : options, variables PRIMEUR_*,\n" +
+			"fichier --config). Celles qui travaillent sur la base l'annoncent d'abord sur la sortie d'erreur.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.HasSubCommands() {
+				return nil // a group prints its help, or refuses an unknown command
+			}
+			return a.loadConfig(cmd)
+		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	a.addGlobalFlags(root)
@@ -100,6 +109,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.openapiCommand(),
 		a.versionCommand(),
 	)
+	frenchCommands(root)
 	return root
 }
 
@@ -120,6 +130,7 @@ func (a *app) openDB(ctx context.Context) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.announceDB()
 	return a.migrated(ctx, db)
 }
 
@@ -131,6 +142,7 @@ func (a *app) createDB(ctx context.Context) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.announceDB()
 	return a.migrated(ctx, db)
 }
 

@@ -11,11 +11,12 @@ import (
 	"primeur/daemon"
 )
 
-const serveLong = `Run the daemon: migrate the database, then serve the web interface and the
-API until SIGINT or SIGTERM, letting requests in flight finish.
+const serveLong = `Lancer le démon : mettre la base à jour, puis servir l'interface web et l'API
+jusqu'à SIGINT ou SIGTERM, en laissant finir les requêtes en cours. Sa première
+ligne de journal donne la version et la base de données utilisée.
 
-With --demo, an empty database first receives the demo world (see
-'primeur demo'), and the demo logins are printed.`
+Avec --demo, une base vide reçoit d'abord le monde de démonstration (voir
+« primeur demo »), et ses identifiants sont affichés.`
 
 func (a *app) serveCommand() *cobra.Command {
 	var (
@@ -24,12 +25,14 @@ func (a *app) serveCommand() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the daemon (web interface and API)",
+		Short: "Lancer le démon (interface web et API)",
 		Long:  serveLong,
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			log := a.logger()
+			log.Info("primeur starting", "version", daemon.Version, "commit", commit, "database", describeDatabase(a.cfg))
+			a.dbLogged = true
 			if startAt != "" {
 				clock, err := shiftedClock(startAt, a.now)
 				if err != nil {
@@ -61,8 +64,8 @@ func (a *app) serveCommand() *cobra.Command {
 	}
 	addSettingFlags(cmd.Flags(), serveKeys)
 	addSettingFlags(cmd.Flags(), jobKeys)
-	cmd.Flags().BoolVar(&withDemo, "demo", false, "fill an empty database with the demo world and print its logins")
-	cmd.Flags().StringVar(&startAt, "now", "", "start the daemon's clock at this RFC 3339 time (browser tests, demos)")
+	cmd.Flags().BoolVar(&withDemo, "demo", false, "remplir une base vide avec le monde de démonstration et afficher ses identifiants")
+	cmd.Flags().StringVar(&startAt, "now", "", "faire partir l'horloge du démon de cette heure RFC 3339 (tests du navigateur, démonstrations)")
 	_ = cmd.Flags().MarkHidden("now")
 	return cmd
 }
@@ -74,7 +77,7 @@ func (a *app) serveCommand() *cobra.Command {
 func shiftedClock(at string, real func() time.Time) (func() time.Time, error) {
 	start, err := time.Parse(time.RFC3339, at)
 	if err != nil {
-		return nil, fmt.Errorf("--now %q is not an RFC 3339 time (2026-11-10T09:00:00+01:00)", at)
+		return nil, fmt.Errorf("--now « %s » : une heure RFC 3339 est attendue (2026-11-10T09:00:00+01:00)", at)
 	}
 	// Elapsed real time added to start, rather than a fixed offset from the
 	// real clock: an offset overflows time.Duration for a start more than

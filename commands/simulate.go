@@ -8,7 +8,7 @@ import "github.com/spf13/cobra"
 func (a *app) simulateCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "simulate",
-		Short: "Run the platform's simulations from the command line (nothing is written without --commit)",
+		Short: "Lancer les simulations de la plateforme en ligne de commande (rien n'est écrit sans --commit)",
 	}
 	cmd.AddCommand(a.simulateSupplyCommand(), a.simulateImportCommand())
 	return cmd

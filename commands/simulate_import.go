@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/jmoiron/sqlx"
@@ -21,24 +22,25 @@ func (a *app) simulateImportCommand() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "import",
-		Short: "Simulate a shop's standard import; write it with --commit",
-		Long: "Print, per product and month, the needs the standard import gives a shop from its annual\n" +
-			"fruit-and-vegetable turnover (already corrected, as the planner's form sends it; PRODUCT §14).\n" +
-			"Nothing is written unless --commit is given: then every month is written as the planner's\n" +
-			"commit does, in one transaction; needs whose commitments exceed the simulation keep their\n" +
-			"quantity and are listed (exit status 2).",
+		Short: "Simuler l'import standard d'un magasin ; l'écrire avec --commit",
+		Long: "Écrire, par produit et par mois, les besoins que l'import standard donne à un magasin d'après\n" +
+			"son chiffre d'affaires annuel en fruits et légumes (déjà corrigé, comme l'envoie le formulaire\n" +
+			"du planificateur ; PRODUCT §14). Rien n'est écrit sans --commit : chaque mois est alors écrit\n" +
+			"comme le fait la validation du planificateur, en une transaction ; les besoins dont les\n" +
+			"engagements dépassent la simulation gardent leur quantité et sont listés (code de sortie 2).",
 		Example: "  primeur simulate import --distributor epicerie@example.fr --turnover 135000 --from 2026-12 --to 2027-11",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			now := a.clock().Now()
+			values := map[string]string{"from": from, "to": to, "turnover": strconv.FormatFloat(turnover, 'f', -1, 64)}
 			months, err := monthRange(from, to)
 			if err != nil {
-				return err
+				return flagsError(err, values)
 			}
 			checked, err := planning.CheckStandard(turnover, months, now)
 			if err != nil {
-				return err
+				return flagsError(err, values)
 			}
 			db, err := a.openDB(ctx)
 			if err != nil {
@@ -55,7 +57,7 @@ func (a *app) simulateImportCommand() *cobra.Command {
 			}
 			var res *planning.StandardResult
 			if commit {
-				bar := a.progressBar("month")
+				bar := a.progressBar("mois")
 				err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 					r, err := planning.ImportStandard(ctx, tx, shop.ID, turnover, months, now, bar.update)
 					res = &r
@@ -80,12 +82,12 @@ func (a *app) simulateImportCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&email, "distributor", "", "email of the shop (required)")
-	cmd.Flags().Float64Var(&turnover, "turnover", 0, "annual fruit-and-vegetable turnover in euros, corrected (required)")
-	cmd.Flags().StringVar(&from, "from", "", "first month, YYYY-MM (required)")
-	cmd.Flags().StringVar(&to, "to", "", "last month, YYYY-MM (required; 36 months at most)")
-	cmd.Flags().BoolVar(&commit, "commit", false, "write the needs (otherwise nothing is written)")
-	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON instead of a table")
+	cmd.Flags().StringVar(&email, "distributor", "", "email du magasin (obligatoire)")
+	cmd.Flags().Float64Var(&turnover, "turnover", 0, "chiffre d'affaires annuel en fruits et légumes, en euros, corrigé (obligatoire)")
+	cmd.Flags().StringVar(&from, "from", "", "premier mois, AAAA-MM (obligatoire)")
+	cmd.Flags().StringVar(&to, "to", "", "dernier mois, AAAA-MM (obligatoire ; 36 mois au plus)")
+	cmd.Flags().BoolVar(&commit, "commit", false, "écrire les besoins (sinon rien n'est écrit)")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "écrire du JSON au lieu d'un tableau")
 	for _, f := range []string{"distributor", "turnover", "from", "to"} {
 		_ = cmd.MarkFlagRequired(f)
 	}
@@ -114,7 +116,7 @@ func monthRange(from, to string) ([]string, error) {
 
 func (a *app) printStandardTable(months []calendar.Month, lines []planning.StandardLine, res *planning.StandardResult) error {
 	w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(w, "PRODUCT\tUNIT\t")
+	fmt.Fprint(w, "PRODUIT\tUNITÉ\t")
 	for _, m := range months {
 		fmt.Fprintf(w, "%s\t", m.Numeric())
 	}
@@ -130,10 +132,10 @@ func (a *app) printStandardTable(months []calendar.Month, lines []planning.Stand
 		return err
 	}
 	if res == nil {
-		fmt.Fprintln(a.out, "simulation only: nothing was written (--commit writes it)")
+		fmt.Fprintln(a.out, "simulation seulement : rien n'a été écrit (--commit l'écrit)")
 		return nil
 	}
-	fmt.Fprintf(a.out, "written: %d needs applied (%d created or changed)\n", res.DBSuccesses, len(res.Needs))
+	fmt.Fprintf(a.out, "écrit : %d besoin(s) appliqué(s) (%d créé(s) ou modifié(s))\n", res.DBSuccesses, len(res.Needs))
 	a.printRefused(res.DBErrors)
 	return nil
 }

@@ -15,15 +15,16 @@ import (
 	"primeur/core/supply"
 )
 
-const simulateSupplyLong = `Print a shop's stock projection and supply advice (PRODUCT §18), computed by the
-same function as the web screen Réasso. and GET /api/supply: per product and day
-the morning stock, the day's deliveries and the risk (! partial, !! empty), the
-platform order proposed for the next day, and the products at risk.
+const simulateSupplyLong = `Écrire la projection de stock et les conseils d'approvisionnement d'un magasin
+(PRODUCT §18), calculés par la même fonction que l'écran Réasso. et
+GET /api/supply : par produit et par jour, le stock du matin, les livraisons du
+jour et le risque (! partiel, !! vide), la commande plateforme proposée pour le
+lendemain, et les produits à risque.
 
-The window starts on --start (default: the Monday of the current week) and
-lasts --days days (1 to 31, default 5). --today sets the day the simulation
-takes as today (default: today in the configured time zone). --json prints
-exactly what GET /api/supply answers.`
+La fenêtre commence le --start (par défaut : le lundi de la semaine en cours) et
+dure --days jours (1 à 31, 5 par défaut). --today fixe le jour que la simulation
+prend pour aujourd'hui (par défaut : aujourd'hui dans le fuseau configuré).
+--json écrit exactement ce que répond GET /api/supply.`
 
 func (a *app) simulateSupplyCommand() *cobra.Command {
 	var email, start, today string
@@ -31,22 +32,22 @@ func (a *app) simulateSupplyCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "supply",
-		Short:   "Print a shop's stock projection and supply advice",
+		Short:   "Écrire la projection de stock et les conseils d'approvisionnement d'un magasin",
 		Long:    simulateSupplyLong,
 		Example: "  primeur simulate supply --distributor epicerie-du-lac@demo.primeur.fr --days 8",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			now := calendar.DateOf(a.clock().Now())
 			if today != "" {
 				d, ok := calendar.ParseDate(strings.TrimSpace(today))
 				if !ok {
-					return fmt.Errorf("--today: %s", supply.MsgBadStart)
+					return fmt.Errorf("--today « %s » : une date AAAA-MM-JJ est attendue (par exemple 2026-11-30)", today)
 				}
 				now = d
 			}
 			w, err := supply.ParseWindow(start, strconv.Itoa(days), now)
 			if err != nil {
-				return err
+				return flagsError(err, map[string]string{"start": start, "days": strconv.Itoa(days)})
 			}
 			ctx := cmd.Context()
 			db, err := a.openDB(ctx)
@@ -56,13 +57,13 @@ func (a *app) simulateSupplyCommand() *cobra.Command {
 			defer db.Close()
 			shop, err := accounts.ByEmail(ctx, db, email)
 			if errors.Is(err, core.ErrNotFound) {
-				return fmt.Errorf("no account with the email %s", email)
+				return fmt.Errorf("--distributor « %s » : aucun compte n'a cet email", email)
 			}
 			if err != nil {
 				return err
 			}
 			if !shop.IsDistributor() {
-				return fmt.Errorf("%s is a producer; the supply projection is a shop's", email)
+				return fmt.Errorf("--distributor « %s » : ce compte est un producteur ; la projection de stock est celle d'un magasin", email)
 			}
 			p, err := supply.Load(ctx, db, shop.ID, w, now)
 			if err != nil {
@@ -74,11 +75,11 @@ func (a *app) simulateSupplyCommand() *cobra.Command {
 			return supplyui.WriteReport(a.out, shop.Name, p)
 		},
 	}
-	cmd.Flags().StringVar(&email, "distributor", "", "email of the shop (required)")
-	cmd.Flags().StringVar(&start, "start", "", "first day, YYYY-MM-DD (default: the Monday of the current week)")
-	cmd.Flags().IntVar(&days, "days", supply.DefaultDays, "number of days, 1 to 31")
-	cmd.Flags().StringVar(&today, "today", "", "the day taken as today, YYYY-MM-DD (default: today)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the projection as GET /api/supply answers it")
+	cmd.Flags().StringVar(&email, "distributor", "", "email du magasin (obligatoire)")
+	cmd.Flags().StringVar(&start, "start", "", "premier jour, AAAA-MM-JJ (par défaut : le lundi de la semaine en cours)")
+	cmd.Flags().IntVar(&days, "days", supply.DefaultDays, "nombre de jours, de 1 à 31")
+	cmd.Flags().StringVar(&today, "today", "", "le jour pris pour aujourd'hui, AAAA-MM-JJ (par défaut : aujourd'hui)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "écrire la projection comme la répond GET /api/supply")
 	_ = cmd.MarkFlagRequired("distributor")
 	return cmd
 }

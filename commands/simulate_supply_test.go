@@ -143,13 +143,13 @@ func TestSimulateSupplyReport(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--distributor", "nobody@example.fr"}, "no account with the email nobody@example.fr"},
-		{[]string{"--distributor", "saules@example.fr"}, "is a producer"},
+		{[]string{"--distributor", "nobody@example.fr"}, "--distributor « nobody@example.fr » : aucun compte n'a cet email"},
+		{[]string{"--distributor", "saules@example.fr"}, "ce compte est un producteur"},
 		{[]string{"--distributor", "epicerie@example.fr", "--days", "0"}, supply.MsgBadDays},
 		{[]string{"--distributor", "epicerie@example.fr", "--days", "32"}, supply.MsgBadDays},
 		{[]string{"--distributor", "epicerie@example.fr", "--start", "30/11/2026"}, supply.MsgBadStart},
-		{[]string{"--distributor", "epicerie@example.fr", "--today", "demain"}, supply.MsgBadStart},
-		{nil, `required flag(s) "distributor" not set`},
+		{[]string{"--distributor", "epicerie@example.fr", "--today", "demain"}, "--today « demain » : une date AAAA-MM-JJ est attendue"},
+		{nil, "option obligatoire manquante : --distributor"},
 	} {
 		code, _, errOut := run(t, "", append(base, tt.args...)...)
 		if code == 0 || !strings.Contains(errOut, tt.want) {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"errors"
+	"fmt"
 	"os"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,25 +17,38 @@ import (
 // ask it.
 const EnvPassword = "PRIMEUR_PASSWORD"
 
-const supplyLong = `Show a shop's stock grid and supply advice in the terminal, from a running
-daemon: the command logs in over HTTP as the browser does (--server, --email,
-the password from a prompt or PRIMEUR_PASSWORD) and reads GET /api/supply.
+const supplyLong = `Afficher la grille de stock et les conseils d'approvisionnement d'un magasin,
+depuis un démon en marche : la commande se connecte en HTTP comme le navigateur
+(--server, --email, le mot de passe demandé dans le terminal, ou pris de
+PRIMEUR_PASSWORD, ou de la première ligne de l'entrée standard) et lit
+GET /api/supply.
 
-Each cell is the morning stock, then "+" what comes in that day, coloured by
-risk (green covered, orange partial, red empty). Arrow keys move the selection
-(at the edges, the window moves by one day), Enter opens the detail of the
-selected cell (the platform order proposed for the next day and its
-assumptions), Esc closes it, t returns to the current week, q quits. A
-terminal 110 columns wide or more shows 8 days, narrower ones up to 5.`
+Dans un terminal, chaque case est le stock du matin, puis « + » ce qui arrive ce
+jour-là, colorée selon le risque (vert couvert, orange partiel, rouge vide). Les
+flèches déplacent la sélection (aux bords, la fenêtre avance ou recule d'un
+jour), Entrée ouvre le détail de la case (la commande plateforme proposée pour
+le lendemain et ses hypothèses), Échap le ferme, t revient à la semaine en
+cours, q quitte. Un terminal de 110 colonnes ou plus montre 8 jours, un plus
+étroit jusqu'à 5.
+
+Sans terminal (sortie redirigée vers un fichier ou un tube, tâche planifiée),
+la commande écrit le rapport en texte de la semaine en cours, celui de
+« primeur simulate supply », et s'arrête.`
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
+}
 
 func (a *app) supplyCommand() *cobra.Command {
 	var server, email string
 	cmd := &cobra.Command{
 		Use:     "supply",
-		Short:   "Terminal viewer of a shop's stock grid and supply advice (needs a running daemon)",
+		Short:   "Grille de stock et conseils d'approvisionnement d'un magasin, dans le terminal (démon en marche)",
 		Long:    supplyLong,
 		Example: "  PRIMEUR_PASSWORD=primeur2026 primeur supply --server http://127.0.0.1:8080 --email epicerie-du-lac@demo.primeur.fr",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			if server == "" {
@@ -44,14 +58,13 @@ func (a *app) supplyCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The viewer needs a terminal to draw in and to read keys from;
+			// anything else gets the plain report.
+			viewer := isTerminal(a.in) && isTerminal(a.out)
 			password := os.Getenv(EnvPassword)
 			if password == "" {
-				f, ok := a.in.(*os.File)
-				if !ok || !term.IsTerminal(int(f.Fd())) {
-					return errors.New("no terminal to ask the password: set " + EnvPassword)
-				}
 				if password, err = a.readPassword(false); err != nil {
-					return err
+					return fmt.Errorf("%w (ou PRIMEUR_PASSWORD)", err)
 				}
 			}
 			account, err := c.Login(ctx, email, password)
@@ -62,6 +75,9 @@ func (a *app) supplyCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if !viewer {
+				return supplyui.WriteReport(a.out, account.Name, first)
+			}
 			p := tea.NewProgram(supplyui.New(account.Name, c.Supply, first),
 				tea.WithContext(ctx), tea.WithInput(a.in), tea.WithOutput(a.out), tea.WithAltScreen())
 			_, err = p.Run()
@@ -71,8 +87,8 @@ func (a *app) supplyCommand() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&server, "server", "", "URL of the running daemon (default: http:// and the addr setting)")
-	cmd.Flags().StringVar(&email, "email", "", "email of the shop's account (required)")
+	cmd.Flags().StringVar(&server, "server", "", "URL du démon en marche (par défaut : http:// et le réglage addr)")
+	cmd.Flags().StringVar(&email, "email", "", "email du compte du magasin (obligatoire)")
 	_ = cmd.MarkFlagRequired("email")
 	return cmd
 }

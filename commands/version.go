@@ -11,8 +11,8 @@ import (
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:               "version",
-		Short:             "Print the version and the source commit",
-		Args:              cobra.NoArgs,
+		Short:             "Écrire la version et le commit des sources",
+		Args:              noArgs,
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(*cobra.Command, []string) error {
 			fmt.Fprintf(a.out, "primeur %s (commit %s)\n", daemon.Version, commit)

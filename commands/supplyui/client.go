@@ -28,7 +28,7 @@ type Client struct {
 func NewClient(server string) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(server), "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("--server must be an http:// or https:// URL, not %q", server)
+		return nil, fmt.Errorf("--server « %s » : une URL http:// ou https:// est attendue (http://127.0.0.1:8080)", server)
 	}
 	jar, err := cookiejar.New(nil)
 	if err != nil {
