@@ -139,6 +139,11 @@ var matrix = map[string]row{
 		body:   body(map[string]any{"token": "pas-un-jeton"}),
 		expect: map[actor]int{anon: 422, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
 	},
+	"POST /auth/email/revert": {
+		path:   fixed("/auth/email/revert"),
+		body:   body(map[string]any{"token": "pas-un-jeton"}),
+		expect: map[actor]int{anon: 422, shop: 422, otherShop: 422, producer: 422, otherProducer: 422},
+	},
 	"POST /auth/unsubscribe": {
 		path:   fixed("/auth/unsubscribe"),
 		body:   body(map[string]any{"token": "cGFzLXVuLWpldG9u.c2lnbmF0dXJl"}),
