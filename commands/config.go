@@ -11,7 +11,7 @@ import (
 	"primeur/core/config"
 )
 
-const flagConfigHelp = "configuration file (YAML, TOML or JSON); its keys are the flag names"
+const flagConfigHelp = "fichier de configuration (YAML, TOML ou JSON) ; ses clés sont les noms des options"
 
 // Keys given as flags to every command; serve adds its own (serveFlags).
 var globalKeys = []string{config.KeyDataDir, config.KeyDatabaseURL, config.KeyTimezone, config.KeyLogLevel}

@@ -59,27 +59,27 @@ const (
 
 // Settings is the schema: every key Primeur reads, with its default.
 var Settings = []Setting{
-	{KeyAddr, "127.0.0.1:8080", "address the daemon listens on (host:port)"},
-	{KeyDataDir, "./data", "directory holding the SQLite database, the outbox and other files"},
-	{KeyDatabaseURL, "", "PostgreSQL URL (postgres://…); empty means SQLite in the data directory"},
-	{KeyBaseURL, "", "public URL of the site (https://…), used in emails and to derive secure cookies"},
-	{KeySecureCookies, false, "mark session cookies Secure (implied when base-url is https)"},
-	{KeyTrustedProxies, "", "reverse proxies whose X-Forwarded-For, Forwarded and X-Forwarded-Proto are believed: addresses or CIDRs, comma-separated (127.0.0.1,::1 for a proxy on this machine); empty: none, the client is the TCP peer"},
-	{KeyTimezone, "Europe/Paris", "time zone of delivery days, locks and jobs"},
-	{KeyLogLevel, "info", "log level: debug, info, warn or error"},
-	{KeyRegistrationsPerHour, 10, "registrations accepted from one client address in an hour"},
-	{KeySMTPHost, "", "SMTP server for emails; empty writes each message as an .eml file under <data-dir>/outbox"},
-	{KeySMTPPort, 587, "SMTP server port"},
-	{KeySMTPUsername, "", "SMTP login; empty sends without authentication"},
-	{KeySMTPPassword, "", "SMTP password"},
-	{KeySMTPFrom, "Primeur <no-reply@primeur.local>", "sender of the emails (address, or \"Name <address>\")"},
-	{KeySMTPTLS, "starttls", "SMTP encryption: starttls (required), tls (implicit, usually port 465) or none"},
-	{KeyDeliveryLock, "12:00", "time (HH:MM, business time zone) on the delivery day when the delivery note locks"},
-	{KeyClaimsAutovalidateAfter, "48h", "delay after which a claim the shop has not reviewed is accepted"},
-	{KeyPaymentsECBRates, "", "the ECB's main refinancing rate in force on 1 January or 1 July, per semester, in percent (2026-S2=2.15,2027-S1=2.40): added to or replacing the rates known to Primeur (up to 2026-S1); the late-payment penalties add 10 points (art. L441-10)"},
-	{KeyPaymentsECBRate, "", "deprecated: the ECB rate in percent of the semesters after the last one known or listed in payments.ecb-rates (empty: the last one's)"},
-	{KeyMetricsToken, "", "bearer token that lets a client other than this machine read /metrics (at least 16 characters); empty: loopback clients only"},
-	{KeyAccessibilityContact, "", "email address the accessibility statement gives for reporting a problem (address, or \"Name <address>\"); empty: the address of smtp.from, unless it is a no-reply one"},
+	{KeyAddr, "127.0.0.1:8080", "adresse où le démon écoute (hôte:port)"},
+	{KeyDataDir, "./data", "dossier de la base SQLite, de la boîte d'envoi et des autres fichiers"},
+	{KeyDatabaseURL, "", "URL PostgreSQL (postgres://…) ; vide : SQLite dans le dossier de données"},
+	{KeyBaseURL, "", "URL publique du site (https://…), citée dans les emails ; en https, les cookies sont sécurisés"},
+	{KeySecureCookies, false, "marquer les cookies de session Secure (implicite quand base-url est en https)"},
+	{KeyTrustedProxies, "", "mandataires inverses dont on croit X-Forwarded-For, Forwarded et X-Forwarded-Proto : adresses ou CIDR séparés par des virgules (127.0.0.1,::1 pour un mandataire sur cette machine) ; vide : aucun, le client est le pair TCP"},
+	{KeyTimezone, "Europe/Paris", "fuseau horaire des jours de livraison, des verrouillages et des tâches"},
+	{KeyLogLevel, "info", "niveau de journal : debug, info, warn ou error"},
+	{KeyRegistrationsPerHour, 10, "inscriptions acceptées d'une même adresse client en une heure"},
+	{KeySMTPHost, "", "serveur SMTP des emails ; vide : chaque message est écrit en fichier .eml dans <data-dir>/outbox"},
+	{KeySMTPPort, 587, "port du serveur SMTP"},
+	{KeySMTPUsername, "", "identifiant SMTP ; vide : envoi sans authentification"},
+	{KeySMTPPassword, "", "mot de passe SMTP"},
+	{KeySMTPFrom, "Primeur <no-reply@primeur.local>", "expéditeur des emails (adresse, ou \"Nom <adresse>\")"},
+	{KeySMTPTLS, "starttls", "chiffrement SMTP : starttls (exigé), tls (implicite, en général port 465) ou none"},
+	{KeyDeliveryLock, "12:00", "heure (HH:MM, fuseau de l'activité) du jour de livraison où le bon de livraison se verrouille"},
+	{KeyClaimsAutovalidateAfter, "48h", "délai après lequel une réclamation à laquelle le magasin n'a pas répondu est acceptée"},
+	{KeyPaymentsECBRates, "", "taux de refinancement principal de la BCE en vigueur au 1er janvier ou au 1er juillet, par semestre, en pourcentage (2026-S2=2.15,2027-S1=2.40) : ajoutés aux taux connus de Primeur (jusqu'à 2026-S1) ou les remplaçant ; les pénalités de retard y ajoutent 10 points (art. L441-10)"},
+	{KeyPaymentsECBRate, "", "obsolète : le taux de la BCE en pourcentage des semestres après le dernier connu ou listé dans payments.ecb-rates (vide : celui du dernier)"},
+	{KeyMetricsToken, "", "jeton (bearer) qui permet à un client d'une autre machine de lire /metrics (au moins 16 caractères) ; vide : cette machine seulement"},
+	{KeyAccessibilityContact, "", "adresse email que la déclaration d'accessibilité donne pour signaler un problème (adresse, ou \"Nom <adresse>\") ; vide : l'adresse de smtp.from, sauf si elle est de type no-reply"},
 }
 
 // Config is the validated configuration handed to the daemon and commands.
@@ -299,25 +299,26 @@ func (c *Config) set(key string, v any) {
 }
 
 // Validate checks every value and fills the derived fields. Its error is one
-// line naming the key, fit to print as is.
+// French line naming the key, the value (but a secret's) and the form
+// expected, fit to print as is.
 func (c *Config) Validate() error {
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
-		return fmt.Errorf("config: %s %q is not host:port", KeyAddr, c.Addr)
+		return fmt.Errorf("%s « %s » : une adresse hôte:port est attendue (127.0.0.1:8080)", KeyAddr, c.Addr)
 	}
 	if strings.TrimSpace(c.DataDir) == "" {
-		return fmt.Errorf("config: %s must not be empty", KeyDataDir)
+		return fmt.Errorf("%s : un dossier est attendu, pas une valeur vide", KeyDataDir)
 	}
 	c.DataDir = filepath.Clean(c.DataDir)
 	if c.DatabaseURL != "" {
 		u, err := url.Parse(c.DatabaseURL)
 		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-			return fmt.Errorf("config: %s must be a postgres:// URL", KeyDatabaseURL)
+			return fmt.Errorf("%s : une URL postgres:// est attendue (postgres://utilisateur@serveur:5432/base)", KeyDatabaseURL)
 		}
 	}
 	if c.BaseURL != "" {
 		u, err := url.Parse(c.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("config: %s %q must be an absolute http(s) URL", KeyBaseURL, c.BaseURL)
+			return fmt.Errorf("%s « %s » : une URL absolue http:// ou https:// est attendue (https://primeur.example.fr)", KeyBaseURL, c.BaseURL)
 		}
 		c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 		if u.Scheme == "https" {
@@ -331,19 +332,19 @@ func (c *Config) Validate() error {
 	c.Proxies = proxies
 	loc, err := time.LoadLocation(c.Timezone)
 	if err != nil || c.Timezone == "" {
-		return fmt.Errorf("config: %s %q is not a known time zone", KeyTimezone, c.Timezone)
+		return fmt.Errorf("%s « %s » : un fuseau horaire connu est attendu (Europe/Paris)", KeyTimezone, c.Timezone)
 	}
 	c.Location = loc
 	if err := c.Level.UnmarshalText([]byte(c.LogLevel)); err != nil {
-		return fmt.Errorf("config: %s %q must be debug, info, warn or error", KeyLogLevel, c.LogLevel)
+		return fmt.Errorf("%s « %s » : debug, info, warn ou error est attendu", KeyLogLevel, c.LogLevel)
 	}
 	if c.RegistrationsPerHour < 1 {
-		return fmt.Errorf("config: %s %d must be at least 1", KeyRegistrationsPerHour, c.RegistrationsPerHour)
+		return fmt.Errorf("%s %d : un nombre d'au moins 1 est attendu", KeyRegistrationsPerHour, c.RegistrationsPerHour)
 	}
 	c.Accessibility.Contact = strings.TrimSpace(c.Accessibility.Contact)
 	if c.Accessibility.Contact != "" {
 		if _, err := mail.ParseAddress(c.Accessibility.Contact); err != nil {
-			return fmt.Errorf("config: %s %q is not an email address", KeyAccessibilityContact, c.Accessibility.Contact)
+			return fmt.Errorf("%s « %s » : une adresse email est attendue (adresse, ou \"Nom <adresse>\")", KeyAccessibilityContact, c.Accessibility.Contact)
 		}
 	}
 	return c.validateMail()
@@ -353,28 +354,28 @@ func (c *Config) Validate() error {
 func (c *Config) validateMail() error {
 	c.SMTP.Host = strings.TrimSpace(c.SMTP.Host)
 	if c.SMTP.Port < 1 || c.SMTP.Port > 65535 {
-		return fmt.Errorf("config: %s %d must be a port number (1-65535)", KeySMTPPort, c.SMTP.Port)
+		return fmt.Errorf("%s %d : un numéro de port est attendu (de 1 à 65535)", KeySMTPPort, c.SMTP.Port)
 	}
 	if _, err := mail.ParseAddress(c.SMTP.From); err != nil {
-		return fmt.Errorf("config: %s %q is not an email address", KeySMTPFrom, c.SMTP.From)
+		return fmt.Errorf("%s « %s » : une adresse email est attendue (adresse, ou \"Nom <adresse>\")", KeySMTPFrom, c.SMTP.From)
 	}
 	switch c.SMTP.TLS {
 	case TLSStartTLS, TLSImplicit, TLSNone:
 	default:
-		return fmt.Errorf("config: %s %q must be starttls, tls or none", KeySMTPTLS, c.SMTP.TLS)
+		return fmt.Errorf("%s « %s » : starttls, tls ou none est attendu", KeySMTPTLS, c.SMTP.TLS)
 	}
 	lock, err := time.Parse("15:04", c.Delivery.Lock)
 	if err != nil || len(c.Delivery.Lock) != 5 {
-		return fmt.Errorf("config: %s %q must be a time of day HH:MM", KeyDeliveryLock, c.Delivery.Lock)
+		return fmt.Errorf("%s « %s » : une heure HH:MM est attendue (12:00)", KeyDeliveryLock, c.Delivery.Lock)
 	}
 	c.Delivery.LockAt = time.Duration(lock.Hour())*time.Hour + time.Duration(lock.Minute())*time.Minute
 	if c.Delivery.LockAt > InvoiceHour*time.Hour {
-		return fmt.Errorf("config: %s %q must be no later than %d:00: the month's invoices are issued then on its last day, once its deliveries are locked",
+		return fmt.Errorf("%s « %s » : %d:00 au plus tard est attendu ; les factures du mois sont émises à cette heure son dernier jour, une fois ses livraisons verrouillées",
 			KeyDeliveryLock, c.Delivery.Lock, InvoiceHour)
 	}
 	d, err := time.ParseDuration(c.Claims.AutovalidateAfter)
 	if err != nil || d <= 0 {
-		return fmt.Errorf("config: %s %q must be a positive duration (48h, 90m…)", KeyClaimsAutovalidateAfter, c.Claims.AutovalidateAfter)
+		return fmt.Errorf("%s « %s » : une durée positive est attendue (48h, 90m…)", KeyClaimsAutovalidateAfter, c.Claims.AutovalidateAfter)
 	}
 	c.Claims.AutovalidateDelay = d
 	if err := c.validateECBRates(); err != nil {
@@ -391,7 +392,7 @@ func (c *Config) validateMetrics() error {
 		return nil
 	}
 	if len(t) < MinMetricsToken || strings.IndexFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
-		return fmt.Errorf("config: %s must be at least %d printable ASCII characters without spaces", KeyMetricsToken, MinMetricsToken)
+		return fmt.Errorf("%s : au moins %d caractères ASCII imprimables, sans espace, sont attendus", KeyMetricsToken, MinMetricsToken)
 	}
 	return nil
 }

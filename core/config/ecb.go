@@ -101,10 +101,10 @@ func parseECBRates(s string) (map[calendar.Semester]int64, error) {
 		semester, okS := calendar.ParseSemester(strings.TrimSpace(sem))
 		bp, okR := parseRate(rate)
 		if !ok || !okS || !okR {
-			return nil, fmt.Errorf("%q is not a semester and a rate (2026-S1=2.15)", strings.TrimSpace(entry))
+			return nil, fmt.Errorf("« %s » n'est pas un semestre et un taux (2026-S1=2.15)", strings.TrimSpace(entry))
 		}
 		if _, dup := out[semester]; dup {
-			return nil, fmt.Errorf("%s is given twice", semester)
+			return nil, fmt.Errorf("%s est donné deux fois", semester)
 		}
 		out[semester] = bp
 	}
@@ -116,7 +116,7 @@ func parseECBRates(s string) (map[calendar.Semester]int64, error) {
 func (c *Config) validateECBRates() error {
 	extra, err := parseECBRates(c.Payments.ECBRates)
 	if err != nil {
-		return fmt.Errorf("config: %s: %v; rates in percent from 0 to 20 with two decimals at most, semesters written 2026-S1 or 2026-S2",
+		return fmt.Errorf("%s : %v ; des taux en pourcentage de 0 à 20, à deux décimales au plus, par semestre écrit 2026-S1 ou 2026-S2, sont attendus",
 			KeyPaymentsECBRates, err)
 	}
 	r := ECBRates{table: map[calendar.Semester]int64{}, after: -1}
@@ -129,7 +129,7 @@ func (c *Config) validateECBRates() error {
 	if strings.TrimSpace(c.Payments.ECBRate) != "" {
 		rate, ok := parseRate(c.Payments.ECBRate)
 		if !ok {
-			return fmt.Errorf("config: %s %q must be a percentage from 0 to 20 with two decimals at most (2.15)", KeyPaymentsECBRate, c.Payments.ECBRate)
+			return fmt.Errorf("%s « %s » : un pourcentage de 0 à 20, à deux décimales au plus, est attendu (2.15)", KeyPaymentsECBRate, c.Payments.ECBRate)
 		}
 		r.after = rate
 	}
