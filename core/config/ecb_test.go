@@ -80,7 +80,7 @@ func TestKnownECBRates(t *testing.T) {
 		}
 	}
 	for _, s := range Settings {
-		if s.Key == KeyPaymentsECBRates && !strings.Contains(s.Usage, "up to "+last.String()) {
+		if s.Key == KeyPaymentsECBRates && !strings.Contains(s.Usage, "jusqu'à "+last.String()) {
 			t.Errorf("the help of %s does not say the known rates go up to %s: %q", s.Key, last, s.Usage)
 		}
 	}
