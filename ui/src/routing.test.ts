@@ -48,6 +48,7 @@ describe('parseLandingMode', () => {
     ['forgot', 'forgot'],
     ['reset', 'reset'],
     ['confirm', 'confirm'],
+    ['revert', 'revert'],
     ['unsubscribe', 'unsubscribe'],
     ['anything', 'login'],
     ['Confirm', 'login'],

@@ -25,11 +25,11 @@ export const paths = {
 
 /**
  * Modes of the landing page (PRODUCT §2): the forms, and the pages of the
- * emailed links (PRODUCT §13): a password reset, an email confirmation, an
- * unsubscription.
+ * emailed links (PRODUCT §13): a password reset, an email confirmation, the
+ * way back of a login email change, an unsubscription.
  */
 export type LandingMode =
-  'login' | 'register' | 'producer' | 'distributor' | 'forgot' | 'reset' | 'confirm' | 'unsubscribe'
+  'login' | 'register' | 'producer' | 'distributor' | 'forgot' | 'reset' | 'confirm' | 'revert' | 'unsubscribe'
 
 const LANDING_MODES: readonly LandingMode[] = [
   'register',
@@ -38,6 +38,7 @@ const LANDING_MODES: readonly LandingMode[] = [
   'forgot',
   'reset',
   'confirm',
+  'revert',
   'unsubscribe',
 ]
 

@@ -173,6 +173,51 @@ describe('the unsubscribe link', () => {
   })
 })
 
+describe('the way back of a login email change', () => {
+  it('asks first — opening the link changes nothing — then shows the answer and logs this browser out', async () => {
+    window.location.hash = '#jeton-retour'
+    resetState(producer.email)
+    state.user = producer
+    const done =
+      "Votre adresse de connexion est de nouveau ferme@exemple.fr. Toutes les sessions du compte sont fermées et, par précaution, son mot de passe ne fonctionne plus : un email vient d'être envoyé à cette adresse avec un lien pour en choisir un nouveau."
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(json(200, { message: done }))
+      .mockResolvedValueOnce(new Response(null, { status: 204 }))
+    const user = userEvent.setup()
+    renderLanding('/landing/revert')
+    expect(screen.getByRole('heading', { name: 'Rétablir votre adresse de connexion' })).toBeInTheDocument()
+    expect(fetch).not.toHaveBeenCalled()
+    await user.click(screen.getByRole('button', { name: 'Rétablir mon adresse' }))
+    expect(await screen.findByText(done)).toBeInTheDocument()
+    expect(fetch.mock.calls[0][0]).toBe('/auth/email/revert')
+    expect(body(fetch)).toEqual({ token: 'jeton-retour' })
+    expect(fetch.mock.calls[1][0]).toBe('/auth/logout')
+    expect(state.email).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Rétablir mon adresse' })).not.toBeInTheDocument()
+  })
+
+  it('shows why a link is refused, and keeps the session', async () => {
+    window.location.hash = '#faux'
+    resetState(producer.email)
+    const refused =
+      "Ce lien n'est plus valable : il a déjà servi, a expiré ou l'adresse a été rétablie depuis. Si votre compte vous échappe, répondez à l'email qui le contenait."
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json(422, { status: 422, detail: refused }))
+    const user = userEvent.setup()
+    renderLanding('/landing/revert')
+    await user.click(screen.getByRole('button', { name: 'Rétablir mon adresse' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent(refused)
+    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(state.email).toBe(producer.email)
+  })
+
+  it('says when the link is incomplete', () => {
+    renderLanding('/landing/revert')
+    expect(screen.getByRole('status')).toHaveTextContent("Ce lien est incomplet : ouvrez celui de l'email tel quel.")
+    expect(screen.queryByRole('button', { name: 'Rétablir mon adresse' })).not.toBeInTheDocument()
+  })
+})
+
 /** The form as the profile shows it: the pending address read from the store. */
 function PendingEmailForm() {
   const user = useUser()
@@ -193,7 +238,8 @@ describe('the change of the login email', () => {
     resetState(distributor.email)
     state.user = distributor
     const wrong = 'Le mot de passe actuel est incorrect.'
-    const sent = 'Un lien de confirmation a été envoyé à nouvelle@exemple.fr.'
+    const sent =
+      "Si nouvelle@exemple.fr peut servir d'adresse de connexion, un lien de confirmation vient de lui être envoyé. Votre adresse ne change qu'une fois ce lien ouvert ; d'ici là, connectez-vous avec l'actuelle."
     const fetch = vi
       .spyOn(globalThis, 'fetch')
       .mockResolvedValueOnce(

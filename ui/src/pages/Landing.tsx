@@ -6,6 +6,7 @@ import { ForgotPasswordForm } from '../components/ForgotPasswordForm'
 import { LoginForm } from '../components/LoginForm'
 import { RegisterForm } from '../components/RegisterForm'
 import { ResetPasswordForm } from '../components/ResetPasswordForm'
+import { RevertEmailForm } from '../components/RevertEmailForm'
 import { UnsubscribeForm } from '../components/UnsubscribeForm'
 import { linkToken, parseLandingMode } from '../routing'
 
@@ -48,7 +49,8 @@ const PRODUCER_CLAIMS: Claim[] = [
 
 /**
  * Public landing page: login or registration form — or the page of an
- * emailed link: password reset, email confirmation, unsubscription — plus
+ * emailed link: password reset, email confirmation, the way back of an
+ * email change, unsubscription — plus
  * two explanatory panels (PRODUCT §2).
  */
 export function Landing() {
@@ -74,6 +76,8 @@ export function Landing() {
                 <ResetPasswordForm token={linkToken(window.location.hash)} />
               ) : mode === 'confirm' ? (
                 <ConfirmEmail token={linkToken(window.location.hash)} />
+              ) : mode === 'revert' ? (
+                <RevertEmailForm token={linkToken(window.location.hash)} />
               ) : mode === 'unsubscribe' ? (
                 <UnsubscribeForm token={linkToken(window.location.hash)} />
               ) : (

@@ -7,12 +7,13 @@
 import { api, errorMessage } from '../api'
 import { progress } from '../notify'
 import type { ConfirmWhich, NotificationMode, User } from '../types'
-import { loadUser } from './session'
+import { loadUser, logout } from './session'
 import { state } from './state'
 
 /** The daemon's paths (the public ones beside /auth/password/forgot, the others under /api/user). */
 export const EMAIL_PATHS = {
   confirm: '/auth/email/confirm',
+  revert: '/auth/email/revert',
   unsubscribe: '/auth/unsubscribe',
   resend: '/api/user/email/resend',
   change: '/api/user/email',
@@ -36,6 +37,18 @@ export const EMAIL_MESSAGES = {
 export async function confirmEmail(token: string): Promise<string> {
   const { message } = await api.post<{ message: string }>(EMAIL_PATHS.confirm, { token })
   if (state.email) void loadUser()
+  return message
+}
+
+/**
+ * Opens the way back of a login email change (public): the daemon restores
+ * the replaced address and ends every session of the account, so a user
+ * logged in on this browser is logged out here too. Returns the daemon's
+ * sentence. Throws ApiError (422: the link is dead).
+ */
+export async function revertEmail(token: string): Promise<string> {
+  const { message } = await api.post<{ message: string }>(EMAIL_PATHS.revert, { token })
+  if (state.email) await logout()
   return message
 }
 

@@ -1,6 +1,7 @@
 // The change of the login email from the profile (PRODUCT §13 "Confirming
-// an email"): the new address and the current password; the daemon checks
-// the same and more (another address than the current one, not taken).
+// an email", "Changing the login email"): the new address and the current
+// password; the daemon checks the same and another address than the
+// current one, and answers alike whether another account has it or not.
 import { type Errors, isEmail } from './common'
 import { CHANGE_TEXTS } from './passwordReset'
 import { REGISTRATION_MESSAGES } from './registration'
@@ -15,7 +16,7 @@ export type EmailChangeField = keyof EmailChangeValues
 export const EMAIL_CHANGE_TEXTS = {
   title: "Changer d'adresse email",
   intro:
-    "Un lien de confirmation est envoyé à la nouvelle adresse : elle remplace l'actuelle une fois le lien ouvert. D'ici là, connectez-vous avec l'actuelle.",
+    "Un lien de confirmation est envoyé à la nouvelle adresse : elle remplace l'actuelle une fois le lien ouvert. D'ici là, connectez-vous avec l'actuelle. Si un compte utilise déjà cette adresse, c'est elle qui en est avertie.",
   current: (email: string) => `Adresse actuelle : ${email}`,
   email: 'Nouvelle adresse email',
   password: CHANGE_TEXTS.current,
