@@ -127,7 +127,7 @@ func TestImportNeedsCommand(t *testing.T) {
 			}{
 				{"bad file", []string{"import", "needs", fixturePath("text-quantity.xlsx"), "--distributor", w.shop.Email}, "Quantité illisible en B4 (« douze »)"},
 				{"zip bomb", []string{"import", "needs", fixturePath("zip-bomb.xlsx"), "--distributor", w.shop.Email}, planning.MsgImportInflated},
-				{"wrong extension", []string{"import", "needs", fixturePath("wrong-extension.csv"), "--distributor", w.shop.Email}, planning.MsgImportExtension},
+				{"wrong extension", []string{"import", "needs", fixturePath("wrong-extension.txt"), "--distributor", w.shop.Email}, planning.MsgImportExtension},
 				{"missing file", []string{"import", "needs", "/nonexistent/b.xlsx", "--distributor", w.shop.Email}, "/nonexistent/b.xlsx : fichier ou dossier introuvable"},
 				{"unknown shop", []string{"import", "needs", clean, "--distributor", "nobody@example.fr"}, "--distributor « nobody@example.fr » : aucun compte n'a cet email"},
 				{"producer", []string{"import", "needs", clean, "--distributor", w.farm.Email}, "ce compte est un producteur"},

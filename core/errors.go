@@ -35,6 +35,9 @@ var (
 type FieldError struct {
 	Field   string
 	Message string
+	// Value, when set, is what the user may choose from (the sheets of a
+	// workbook, for the import's sheet), sent as the error's value.
+	Value any
 }
 
 // ValidationError lists the invalid fields of an input. Its messages are the

@@ -59,8 +59,8 @@ func TestExampleFilesReadEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	imp, err := planning.ParseXLSX("exemple_import.xlsx", example, catalog.NewIndex(ps))
-	if err != nil || len(imp.Rows) != 10 || len(imp.Missing()) != 0 || imp.Months[0] != "2026-12-01" {
+	imp, err := planning.ParseFile("exemple_import.xlsx", example, catalog.NewIndex(ps), planning.ParseOptions{})
+	if err != nil || len(imp.Rows) != 10 || len(imp.Rows[0].Name) == 0 || imp.Found()[0] == "" || imp.Months[0] != "2026-12-01" {
 		t.Fatalf("the example does not import as is: %v", err)
 	}
 	want := "Besoins 13 12 " + planning.ExampleInstructions + "\nProduits 61 61 Produit\nPrimeur 2026"

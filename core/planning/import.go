@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/activity"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/limit"
@@ -33,13 +34,17 @@ type ImportError struct {
 type ImportResult struct {
 	Needs           []View             `json:"needs" doc:"Needs created or changed by the import"`
 	ProductsFound   []string           `json:"productsFound" doc:"Products of the file found in the catalogue (catalogue spelling), in file order"`
-	ProductsMissing []string           `json:"productsMissing" doc:"Product names of the file that are not in the catalogue, as written"`
+	ProductsMissing []string           `json:"productsMissing" doc:"Product names of the file that are not in the catalogue, as written (the first 100, each cut to 80 characters)"`
+	MissingCount    int                `json:"productsMissingCount" doc:"How many product names of the file are not in the catalogue (productsMissing lists the first 100)"`
 	DBErrors        []ImportError      `json:"dbErrors" doc:"Cells not written, with the reason"`
 	DBSuccesses     int                `json:"dbSuccesses" doc:"Cells applied: needs created, changed, or already at that quantity"`
 	Event           activity.View      `json:"event" doc:"The need:import event recorded"`
 	Changes         []ImportChange     `json:"changes" doc:"Cells that created or changed a need, with the quantity before"`
-	Rounded         []ImportRounding   `json:"rounded" doc:"Kilogram quantities of more than two decimals, rounded to the hundredth"`
+	Rounded         []ImportRounding   `json:"rounded" doc:"Kilogram quantities of more than two decimals, rounded to the hundredth (the first 100)"`
+	RoundedCount    int                `json:"roundedCount" doc:"How many quantities were rounded (rounded lists the first 100)"`
 	Suggestions     []ImportSuggestion `json:"suggestions" doc:"Products of the file missing from the catalogue, with the closest catalogue name"`
+	Sheet           string             `json:"sheet" doc:"The sheet read, as the file names it (80 characters at most); the CSV file's name for a .csv" example:"Besoins"`
+	Sheets          []string           `json:"sheets" doc:"Every sheet of the file holding a needs table, in the file's order, the one read among them: the upload's sheet field reads another" example:"[\"2026\", \"2027\"]"`
 }
 
 // ImportChange is a cell of the file that creates or changes a need.
@@ -65,6 +70,8 @@ type ImportOptions struct {
 	// Progress, when set, is called as each month's changes and new needs
 	// have gone to the database (applyMonths).
 	Progress ProgressFunc
+	// Sheet names the sheet to read; "" lets the file say (ParseFile).
+	Sheet string
 }
 
 var errDryRun = errors.New("planning: dry run")
@@ -111,7 +118,7 @@ func ImportXLSX(ctx context.Context, db *store.DB, distributorID, name string, d
 	}
 	var imp *Import
 	err = Parsing.Do(ctx, distributorID, func() error {
-		imp, err = ParseXLSX(name, data, catalog.NewIndex(products))
+		imp, err = ParseFile(name, data, catalog.NewIndex(products), ParseOptions{Sheet: opts.Sheet, Month: calendar.MonthOf(now)})
 		return err
 	})
 	if err != nil {
@@ -137,9 +144,14 @@ func ImportXLSX(ctx context.Context, db *store.DB, distributorID, name string, d
 // one write path (Write, month by month), inside q, which must be a
 // transaction, and records one need:import event.
 func (imp *Import) Apply(ctx context.Context, q store.Q, distributorID string, now time.Time, progress ProgressFunc) (ImportResult, error) {
-	res := ImportResult{ProductsFound: imp.Found(), ProductsMissing: imp.Missing(), Rounded: imp.Rounded, Suggestions: imp.Suggestions()}
+	res := ImportResult{ProductsFound: imp.Found(), Rounded: imp.Rounded[:min(len(imp.Rounded), maxEchoedNames)],
+		RoundedCount: len(imp.Rounded), Suggestions: imp.Suggestions(), Sheet: imp.Sheet, Sheets: imp.Sheets}
+	res.ProductsMissing, res.MissingCount = imp.Missing()
 	if res.Rounded == nil {
 		res.Rounded = []ImportRounding{}
+	}
+	if res.Sheets == nil {
+		res.Sheets = []string{}
 	}
 	var err error
 	cells := imp.byMonth()

@@ -35,7 +35,7 @@ func benchFile(b *testing.B) []byte {
 //
 //   - raw-read: what excelize alone costs, OpenReader then GetRows of the
 //     first sheet;
-//   - parse: planning.ParseXLSX (checks, excelize streaming, validation);
+//   - parse: planning.ParseFile (checks, reading the sheets, validation);
 //   - import/<db>: planning.ImportXLSX end to end for a new shop each time
 //     (catalogue, parse, 7 200 needs written in one transaction, the event);
 //   - limit/<db>: the physical limit of the same work (issue 20): the
@@ -73,7 +73,7 @@ func BenchmarkExcelImport(b *testing.B) {
 		defer cpuPerOp(b)()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			imp, err := planning.ParseXLSX("bench.xlsx", data, ix)
+			imp, err := planning.ParseFile("bench.xlsx", data, ix, planning.ParseOptions{})
 			if err != nil || len(imp.Rows) != benchProducts {
 				b.Fatal(err)
 			}
@@ -131,7 +131,7 @@ func bareImport(b *testing.B, db *store.DB, shop string, data []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	imp, err := planning.ParseXLSX("bench.xlsx", data, catalog.NewIndex(ps))
+	imp, err := planning.ParseFile("bench.xlsx", data, catalog.NewIndex(ps), planning.ParseOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

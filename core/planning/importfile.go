@@ -1,35 +1,30 @@
 package planning
 
 import (
-	"archive/zip"
-	"bytes"
+	"errors"
 	"fmt"
-	"io"
-	"path/filepath"
-	"strconv"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
-
 	"primeur/core"
+	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
+	"primeur/core/printable"
+	"primeur/core/sheets"
 )
 
-// Limits of an Excel import (PRODUCT §13). Each one is checked before the work
-// it bounds: the size before anything is read, the zip directory before
-// excelize inflates a byte, the rows and columns while the sheet streams.
+// Limits of a file import (PRODUCT §13). Each one is checked before the
+// work it bounds: the size before anything is read, a zip's directory
+// before anything is inflated, the rows and columns while a sheet is read
+// (core/sheets).
 const (
-	// MaxImportBytes bounds the .xlsx file itself (the upload).
+	// MaxImportBytes bounds the file itself (the upload).
 	MaxImportBytes = 5 << 20
-	// UnzipSizeLimit bounds the declared uncompressed size of all the
-	// workbook's parts together (excelize's UnzipSizeLimit).
+	// UnzipSizeLimit bounds the declared and real uncompressed size of all
+	// the parts of an .xlsx or .ods together.
 	UnzipSizeLimit = 20 << 20
-	// UnzipXMLSizeLimit is the largest worksheet excelize keeps in memory;
-	// a bigger one is inflated to a temporary file (still within
-	// UnzipSizeLimit) and streamed from there.
-	UnzipXMLSizeLimit = 5 << 20
-	// MaxZipEntries bounds the parts of the workbook; a real one has a dozen.
+	// MaxZipEntries bounds the parts of an .xlsx or .ods; a real one has a
+	// dozen.
 	MaxZipEntries = 100
 	// MaxImportRows bounds the product rows of the sheet.
 	MaxImportRows = 10_000
@@ -41,14 +36,28 @@ const (
 // field import errors are reported on.
 const ImportField = "importfile"
 
+// ImportSheetField is the upload's field naming the sheet to read, and the
+// field of the refusals about the sheet chosen.
+const ImportSheetField = "sheet"
+
+// The menus that save a workbook in a format read, in French (Excel, then
+// LibreOffice Calc).
+const howToSave = "Dans Excel : Fichier > Enregistrer sous (ou Enregistrer une copie), type « Classeur Excel (*.xlsx) ». " +
+	"Dans LibreOffice Calc : Fichier > Enregistrer sous…, type « Excel 2007-365 (.xlsx) » ou « Classeur ODF (.ods) »."
+
 // French messages of the file import. Those with verbs take the cell
 // reference ("B4") and what it holds.
 const (
-	MsgImportExtension    = "Seuls les fichiers Excel au format .xlsx sont acceptés."
+	MsgImportExtension    = "Ce type de fichier n'est pas lu : importez un classeur .xlsx (Excel), .ods (LibreOffice) ou un fichier .csv."
+	MsgImportLegacy       = "Les classeurs Excel 97-2003 (.xls) ne sont pas lus : enregistrez une copie au format .xlsx ou .ods, puis importez-la. " + howToSave
+	MsgImportMacro        = "Les classeurs Excel avec macros (.xlsm, .xlsb) ne sont pas lus : enregistrez une copie au format .xlsx ou .ods, puis importez-la (les macros n'y sont pas gardées). " + howToSave
 	MsgImportTooBig       = "Le fichier dépasse la taille maximale de 5 Mo."
-	MsgImportNoFile       = "Aucun fichier reçu : choisissez un fichier .xlsx."
+	MsgImportNoFile       = "Aucun fichier reçu : choisissez un fichier .xlsx, .ods ou .csv."
 	MsgImportNotXLSX      = "Ce fichier n'est pas un classeur Excel .xlsx lisible."
+	MsgImportNotODS       = "Ce fichier n'est pas un classeur OpenDocument .ods lisible."
+	MsgImportNotCSV       = "Ce fichier n'est pas un texte .csv lisible : enregistrez le tableau au format « CSV (séparateur : point-virgule) » ou « CSV UTF-8 », ou importez le classeur lui-même (.xlsx ou .ods)."
 	MsgImportEncrypted    = "Ce fichier est protégé par un mot de passe ou enregistré au format Excel 97-2003 : enregistrez-le sans mot de passe au format .xlsx, puis réessayez."
+	MsgImportPassword     = "Ce classeur est protégé par un mot de passe : enregistrez-en une copie sans mot de passe, puis réessayez."
 	MsgImportEntries      = "Ce classeur contient trop d'éléments (100 au plus) : enregistrez une copie ne contenant que le tableau des besoins."
 	MsgImportInflated     = "Ce classeur est trop volumineux une fois décompressé (20 Mo au plus)."
 	MsgImportEmpty        = "Le classeur ne contient aucune feuille remplie."
@@ -57,6 +66,9 @@ const (
 	MsgImportNoRows       = "Le fichier ne contient aucune ligne de produit sous la ligne d'en-tête."
 	MsgImportManyMonths   = "Le fichier contient trop de colonnes de mois (36 au plus)."
 	MsgImportManyRows     = "Le fichier contient trop de lignes de produits (10 000 au plus)."
+	msgImportSheets       = "Plusieurs feuilles contiennent un tableau de besoins (%s) et aucune n'est la feuille active : choisissez celle à importer."
+	msgImportNoSheet      = "Le classeur n'a pas de feuille « %s » : ses feuilles sont %s."
+	msgImportSheetEmpty   = "La feuille « %s » ne contient pas le tableau des besoins : une ligne d'en-tête avec une colonne « Produit » suivie d'une colonne par mois (par exemple « janv. 2027 », 01/2027 ou une date)."
 	msgImportBadMonth     = "En-tête de mois illisible en %s (« %s ») : indiquez un mois et son année, par exemple « janv. 2027 », 01/2027 ou une date."
 	msgImportNoYear       = "En-tête de mois sans année en %s (« %s ») : indiquez aussi l'année, par exemple « %s 2027 »."
 	msgImportDupMonth     = "Le mois de %s (%s) figure déjà en %s : gardez une seule colonne par mois."
@@ -68,16 +80,21 @@ const (
 	msgImportCell         = "Quantité incorrecte en %s (%s) : %s"
 	msgImportOutside      = "Valeur en %s (« %s ») dans une colonne sans mois : indiquez le mois en tête de colonne, ou videz la colonne."
 	msgImportTwice        = "Deux quantités pour le même mois (%s et %s, sous un en-tête fusionné) : gardez-en une seule."
-	msgImportFormula      = "Formule impossible à calculer en %s (« %s ») : remplacez-la par sa valeur."
+	msgImportFormula      = "Formule impossible à calculer en %s (« =%s ») : remplacez-la par sa valeur."
 	msgImportFormulaError = "Formule en erreur en %s (%s) : corrigez-la, ou remplacez-la par une quantité."
 	msgImportUnknownUnit  = "Unité inconnue en %s (« %s ») : indiquez kg ou pièce."
 	msgImportUnit         = "Unité en %s (« %s ») : %s se compte en %s dans le catalogue ; indiquez la quantité en %s."
 	msgImportMore         = "… et %d autres problèmes."
 )
 
-// oleHeader starts every OLE compound file: an encrypted (password
-// protected) workbook, or an Excel 97-2003 .xls.
-var oleHeader = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+// Bounds of what an answer echoes of the file (PRODUCT §13 "Uploads"):
+// a name as written, at most maxEcho characters, and at most
+// maxEchoedNames of the names missing from the catalogue and of the
+// roundings.
+const (
+	maxEcho        = 80
+	maxEchoedNames = 100
+)
 
 // ImportCell is one quantity of the file.
 type ImportCell struct {
@@ -90,7 +107,7 @@ type ImportCell struct {
 
 // ImportRow is one product row of the file.
 type ImportRow struct {
-	// Line is the row number in the sheet (1 is the header).
+	// Line is the row number in the sheet (1 is the sheet's first).
 	Line int
 	// Name is the product name as written in the file.
 	Name string
@@ -108,19 +125,23 @@ type ImportRow struct {
 type ImportRounding struct {
 	Cell     string      `json:"cell" doc:"Cell of the file" example:"C4"`
 	Product  string      `json:"product" doc:"Product name, as the catalogue spells it" example:"Tomate"`
-	Read     string      `json:"read" doc:"The value as the file holds it" example:"38.583333"`
+	Read     string      `json:"read" doc:"The value as the file holds it (40 characters at most)" example:"38.583333"`
 	Quantity decimal.Dec `json:"quantity" doc:"The quantity imported" example:"38.58"`
 }
 
 // ImportSuggestion is a product name of the file that is not in the
 // catalogue, with the catalogue's closest name.
 type ImportSuggestion struct {
-	Name    string `json:"name" doc:"Product name as written in the file" example:"Tomates cerises"`
+	Name    string `json:"name" doc:"Product name as written in the file (80 characters at most)" example:"Tomates cerises"`
 	Product string `json:"product" doc:"The closest catalogue name" example:"Tomate cerise"`
 }
 
 // Import is a parsed file, checked and ready to apply.
 type Import struct {
+	// Sheet is the name of the sheet read; Sheets every sheet holding a
+	// needs table, in the file's order (Sheet among them).
+	Sheet  string
+	Sheets []string
 	// Months are the month columns, "2026-12-01", in file order.
 	Months []string
 	Rows   []ImportRow
@@ -134,7 +155,7 @@ func (imp *Import) Suggestions() []ImportSuggestion {
 	out := []ImportSuggestion{}
 	for _, r := range imp.Rows {
 		if r.Product == nil && r.Suggestion != "" {
-			out = append(out, ImportSuggestion{Name: r.Name, Product: r.Suggestion})
+			out = append(out, ImportSuggestion{Name: excerpt(r.Name), Product: r.Suggestion})
 		}
 	}
 	return out
@@ -149,10 +170,10 @@ func importError(msg string, args ...any) error {
 }
 
 // CheckImportFile checks what can be checked of an upload before reading
-// it: its name and its size.
+// it: its name (a format read) and its size.
 func CheckImportFile(name string, size int64) error {
-	if !strings.EqualFold(filepath.Ext(strings.TrimSpace(name)), ".xlsx") {
-		return importError(MsgImportExtension)
+	if _, err := sheets.FormatOf(name); err != nil {
+		return fileError(err, "")
 	}
 	if size > MaxImportBytes {
 		return core.Refuse(core.ErrTooLarge, MsgImportTooBig)
@@ -160,114 +181,90 @@ func CheckImportFile(name string, size int64) error {
 	return nil
 }
 
-// ParseXLSX reads an import file (PRODUCT §14): the first sheet, row 1 =
-// "Produit" then one column per month (a date cell, "2026-12" or "12/2026"),
-// then one row per product with its quantities; empty cells are skipped.
-// Products are matched with ix by name, whatever the case and accents.
-// Every problem is a core.ValidationError on ImportField with a French
-// message naming the cell, or a core.Refusal (ErrTooLarge) for the size.
-// Nothing is written: Apply does that.
-func ParseXLSX(name string, data []byte, ix *catalog.Index) (imp *Import, err error) {
-	// excelize parses untrusted bytes; should it ever panic on them (fuzzing
-	// has not made it), the upload is an unreadable file, not a crash.
-	defer func() {
-		if r := recover(); r != nil {
-			imp, err = nil, importError(MsgImportNotXLSX)
-		}
-	}()
+// fileError is the refusal of a file core/sheets could not read.
+func fileError(err error, format sheets.Format) error {
+	switch {
+	case errors.Is(err, sheets.ErrLegacy):
+		return importError(MsgImportLegacy)
+	case errors.Is(err, sheets.ErrMacro):
+		return importError(MsgImportMacro)
+	case errors.Is(err, sheets.ErrFormat):
+		return importError(MsgImportExtension)
+	case errors.Is(err, sheets.ErrEncrypted) && format == sheets.XLSX:
+		return importError(MsgImportEncrypted)
+	case errors.Is(err, sheets.ErrEncrypted):
+		return importError(MsgImportPassword)
+	case errors.Is(err, sheets.ErrParts):
+		return importError(MsgImportEntries)
+	case errors.Is(err, sheets.ErrInflated):
+		return importError(MsgImportInflated)
+	case format == sheets.ODS:
+		return importError(MsgImportNotODS)
+	case format == sheets.CSV:
+		return importError(MsgImportNotCSV)
+	}
+	return importError(MsgImportNotXLSX)
+}
+
+// importLimits bound the reading of a file (core/sheets).
+var importLimits = sheets.Limits{
+	Parts:    MaxZipEntries,
+	Inflated: UnzipSizeLimit,
+	Sheets:   maxSheets,
+	Rows:     maxSheetRows,
+	Columns:  maxColumns,
+	Formulas: maxFormulas,
+	Cells:    maxFormulaWork,
+	Range:    maxFormulaCells,
+}
+
+// ParseOptions tune ParseFile.
+type ParseOptions struct {
+	// Sheet names the sheet to read; "" lets the file say (ParseFile).
+	Sheet string
+	// Month is the current month: a table whose months are all before it
+	// cannot be imported, and does not hide another's. Zero for none.
+	Month calendar.Month
+}
+
+// ParseFile reads an import file (PRODUCT §14 "File format"): an .xlsx,
+// .ods or .csv, the sheet holding the needs table — opts.Sheet, or the
+// active sheet when it holds one, or the only sheet holding one (a table
+// of past months only giving way to one with months to come) — its header
+// row "Produit" then one column per month, then one row per product with
+// its quantities; empty cells are skipped. Products are matched with ix
+// by name, whatever the case and accents. Every problem is a
+// core.ValidationError on ImportField (ImportSheetField for the sheet's
+// choice) with a French message naming the cell, or a core.Refusal
+// (ErrTooLarge) for the size. Nothing is written: Apply does that.
+func ParseFile(name string, data []byte, ix *catalog.Index, opts ParseOptions) (imp *Import, err error) {
 	if err := CheckImportFile(name, int64(len(data))); err != nil {
 		return nil, err
 	}
-	if bytes.HasPrefix(data, oleHeader) {
-		return nil, importError(MsgImportEncrypted)
+	format, _ := sheets.FormatOf(name)
+	// The readers parse untrusted bytes; should one ever panic on them
+	// (fuzzing has not made it), the upload is an unreadable file, not a
+	// crash.
+	defer func() {
+		if r := recover(); r != nil {
+			imp, err = nil, fileError(sheets.ErrUnreadable, format)
+		}
+	}()
+	wb, err := sheets.Open(name, data, importLimits)
+	if err != nil {
+		return nil, fileError(err, format)
 	}
-	formulas, err := checkZip(data)
+	defer wb.Close()
+	chosen, candidates, err := chooseSheet(wb, opts)
 	if err != nil {
 		return nil, err
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
-		UnzipSizeLimit:    UnzipSizeLimit,
-		UnzipXMLSizeLimit: UnzipXMLSizeLimit,
-	})
+	s, err := wb.Sheet(chosen, maxSheetRows)
 	if err != nil {
-		if f != nil {
-			_ = f.Close()
-		}
-		if strings.Contains(err.Error(), "unzip size exceeds") {
-			return nil, importError(MsgImportInflated)
-		}
-		return nil, importError(MsgImportNotXLSX)
+		return nil, fileError(err, format)
 	}
-	defer f.Close()
-	props, err := f.GetWorkbookProps()
-	if err != nil {
-		return nil, importError(MsgImportNotXLSX)
-	}
-	date1904 := props.Date1904 != nil && *props.Date1904
-	filled, monthless := false, 0
-	for n, sheet := range f.GetSheetList() {
-		if n == maxSheets {
-			break
-		}
-		t := &table{f: f, sheet: sheet, ix: ix, date1904: date1904, formulas: formulas, seen: map[string]int{}}
-		found, any, err := t.read()
-		if err != nil || found {
-			return t.result(err)
-		}
-		filled = filled || any
-		if monthless == 0 {
-			monthless = t.monthless
-		}
-	}
-	switch {
-	case !filled:
-		return nil, importError(MsgImportEmpty)
-	case monthless > 0:
-		return nil, importError(MsgImportNoMonths, monthless)
-	}
-	return nil, importError(MsgImportNoHeader)
-}
-
-// read reads the sheet: found is whether it holds the needs table (then
-// read whole), any whether it holds anything at all.
-func (t *table) read() (found, any bool, err error) {
-	rows, err := t.f.Rows(t.sheet)
-	if err != nil {
-		return false, false, importError(MsgImportNotXLSX)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		t.line++
-		cols, err := rows.Columns(rawCells)
-		if err != nil {
-			return false, any, importError(MsgImportNotXLSX)
-		}
-		blank := isBlank(cols)
-		any = any || !blank
-		switch {
-		case t.header == 0 && t.line > headerSearchRows:
-			return false, any, nil
-		case t.header == 0 && !blank:
-			if _, err := t.readHeader(cols); err != nil {
-				return false, any, err
-			}
-		case t.header == 0:
-		case blank && !t.formulas:
-		default:
-			if err := t.readRow(cols); err != nil {
-				return true, any, err
-			}
-		}
-	}
-	if rows.Error() != nil {
-		return false, any, importError(MsgImportNotXLSX)
-	}
-	return t.header > 0, any, nil
-}
-
-// result is the import read from the table, or its refusal.
-func (t *table) result(err error) (*Import, error) {
-	if err != nil {
+	t := newTable(wb, s, ix)
+	if err := t.read(); err != nil {
 		return nil, err
 	}
 	if err := t.err(); err != nil {
@@ -276,122 +273,129 @@ func (t *table) result(err error) (*Import, error) {
 	if len(t.imp.Rows) == 0 {
 		return nil, importError(MsgImportNoRows)
 	}
+	t.imp.Sheet = excerpt(wb.Names[chosen])
+	for _, i := range candidates {
+		t.imp.Sheets = append(t.imp.Sheets, excerpt(wb.Names[i]))
+	}
 	return &t.imp, nil
 }
 
-func isBlank(cols []string) bool {
-	for _, c := range cols {
-		if strings.TrimSpace(c) != "" {
-			return false
-		}
-	}
-	return true
-}
-
-var rawCells = excelize.Options{RawCellValue: true}
-
-// checkZip reads the zip directory and refuses, before anything is
-// inflated, too many entries or too much declared content. Then it inflates
-// each entry once, without keeping it, to check that it holds exactly its
-// declared size and checksum: excelize ignores read errors and would take a
-// damaged or lying entry (a zip bomb declaring a small size) as a truncated
-// part, which could import half a sheet.
-func checkZip(data []byte) (formulas bool, err error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return false, importError(MsgImportNotXLSX)
-	}
-	if len(zr.File) > MaxZipEntries {
-		return false, importError(MsgImportEntries)
-	}
-	var total uint64
-	for _, e := range zr.File {
-		if e.UncompressedSize64 > UnzipSizeLimit {
-			return false, importError(MsgImportInflated)
-		}
-		total += e.UncompressedSize64
-	}
-	if total > UnzipSizeLimit {
-		return false, importError(MsgImportInflated)
-	}
-	for _, e := range zr.File {
-		rc, err := e.Open()
+// chooseSheet finds the sheet to read, and every sheet holding a needs
+// table (in the workbook's order).
+func chooseSheet(wb *sheets.Workbook, opts ParseOptions) (int, []int, error) {
+	var candidates, open, visible []int
+	filled, monthless := false, 0
+	for i := range wb.Names {
+		s, err := wb.Sheet(i, headerSearchRows)
 		if err != nil {
-			return false, importError(MsgImportNotXLSX)
+			return 0, nil, fileError(err, wb.Format)
 		}
-		// Go's zip reader fails past the declared size and on a checksum
-		// mismatch, so this reads at most the declared sizes checked above.
-		w := io.Discard
-		var scan *formulaScan
-		if strings.Contains(e.Name, "worksheets/") && !formulas {
-			scan = &formulaScan{}
-			w = scan
+		h := findHeader(wb, s)
+		filled = filled || len(s.Rows) > 0
+		if h.monthless > 0 && monthless == 0 && !wb.Hidden[i] {
+			monthless = h.monthless
 		}
-		_, err = io.Copy(w, rc)
-		rc.Close()
-		if err != nil {
-			return false, importError(MsgImportNotXLSX)
+		if h.row == 0 {
+			continue
 		}
-		formulas = formulas || scan != nil && scan.found
-	}
-	return formulas, nil
-}
-
-// formulaScan looks through a worksheet's XML for a formula element,
-// <f> or <x:f …>, across the chunks it is written in.
-type formulaScan struct {
-	tail  []byte
-	found bool
-}
-
-// formulaTags are the openings of a formula element: <f>, <f t="shared"…>,
-// and the same with a namespace prefix (<x:f>).
-var formulaTags = [][]byte{[]byte("<f>"), []byte("<f "), []byte(":f>"), []byte(":f ")}
-
-func (s *formulaScan) Write(p []byte) (int, error) {
-	if s.found {
-		return len(p), nil
-	}
-	buf := append(s.tail, p...)
-	for _, tag := range formulaTags {
-		if bytes.Contains(buf, tag) {
-			s.found = true
-			return len(p), nil
+		candidates = append(candidates, i)
+		if !wb.Hidden[i] {
+			visible = append(visible, i)
+		}
+		if !wb.Hidden[i] && (opts.Month == 0 || h.last >= opts.Month) {
+			open = append(open, i)
 		}
 	}
-	keep := min(len(buf), 16)
-	s.tail = append(s.tail[:0], buf[len(buf)-keep:]...)
-	return len(p), nil
+	if opts.Sheet != "" {
+		i := sheetNamed(wb, opts.Sheet)
+		switch {
+		case i < 0:
+			return 0, nil, core.Invalid(ImportSheetField, fmt.Sprintf(msgImportNoSheet, excerpt(strings.TrimSpace(opts.Sheet)), quoted(wb.Names, len(wb.Names))))
+		case !contains(candidates, i):
+			return 0, nil, core.Invalid(ImportSheetField, fmt.Sprintf(msgImportSheetEmpty, excerpt(wb.Names[i])))
+		}
+		return i, candidates, nil
+	}
+	pool := open
+	if len(pool) == 0 {
+		pool = visible
+	}
+	if len(pool) == 0 {
+		pool = candidates
+	}
+	switch {
+	case len(pool) == 0 && !filled:
+		return 0, nil, importError(MsgImportEmpty)
+	case len(pool) == 0 && monthless > 0:
+		return 0, nil, importError(MsgImportNoMonths, monthless)
+	case len(pool) == 0:
+		return 0, nil, importError(MsgImportNoHeader)
+	case contains(pool, wb.Active):
+		return wb.Active, candidates, nil
+	case len(pool) == 1:
+		return pool[0], candidates, nil
+	}
+	names := make([]string, len(pool))
+	for i, n := range pool {
+		names[i] = excerpt(wb.Names[n])
+	}
+	return 0, nil, &core.ValidationError{Fields: []core.FieldError{{
+		Field: ImportSheetField, Message: fmt.Sprintf(msgImportSheets, quoted(wb.Names, 0, pool...)), Value: names,
+	}}}
 }
 
-func cellRef(col, row int) string {
-	if col >= 1 && col <= len(columnNames) && row >= 1 {
-		return columnNames[col-1] + strconv.Itoa(row)
+// sheetNamed finds the sheet a user named: its exact name, else the one
+// name equal to it whatever the case and spaces around; -1 when none.
+func sheetNamed(wb *sheets.Workbook, name string) int {
+	for i, n := range wb.Names {
+		if n == name {
+			return i
+		}
 	}
-	ref, err := excelize.CoordinatesToCellName(col, row)
-	if err != nil {
-		return fmt.Sprintf("L%dC%d", row, col)
+	found := -1
+	for i, n := range wb.Names {
+		if strings.EqualFold(strings.TrimSpace(n), strings.TrimSpace(name)) {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
 	}
-	return ref
+	return found
 }
 
-// columnNames are the letters of the first columns, "A" to "CZ", which
-// cellRef names without recomputing them for every cell.
-var columnNames = func() []string {
-	out := make([]string, 104)
-	for i := range out {
-		out[i], _ = excelize.ColumnNumberToName(i + 1)
+// quoted lists sheet names in French quotes, "« 2026 », « 2027 »": the
+// first n names, or those of indexes.
+func quoted(names []string, n int, indexes ...int) string {
+	if len(indexes) == 0 {
+		for i := range min(n, len(names)) {
+			indexes = append(indexes, i)
+		}
 	}
-	return out
-}()
+	parts := make([]string, len(indexes))
+	for k, i := range indexes {
+		parts[k] = "« " + excerpt(names[i]) + " »"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func contains(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// excerpt bounds what an answer echoes of a name the file holds.
+func excerpt(s string) string {
+	return printable.Cut(s, maxEcho)
+}
 
 // clip shortens what a cell holds for an error message.
 func clip(s string) string {
-	r := []rune(s)
-	if len(r) > 40 {
-		return string(r[:40]) + "…"
-	}
-	return s
+	return printable.Cut(s, 41)
 }
 
 // Found returns the catalogue names of the products found, in file order.
@@ -406,15 +410,19 @@ func (imp *Import) Found() []string {
 }
 
 // Missing returns the names of the file's products that are not in the
-// catalogue, as written, in file order.
-func (imp *Import) Missing() []string {
-	out := []string{}
+// catalogue, as written (each cut to 80 characters), in file order: the
+// first 100 of them, and how many there are.
+func (imp *Import) Missing() ([]string, int) {
+	out, n := []string{}, 0
 	for _, r := range imp.Rows {
 		if r.Product == nil {
-			out = append(out, r.Name)
+			if n < maxEchoedNames {
+				out = append(out, excerpt(r.Name))
+			}
+			n++
 		}
 	}
-	return out
+	return out, n
 }
 
 // byMonth returns the cells to write, one slice per month of the file.

@@ -110,22 +110,3 @@ func TestReadValue(t *testing.T) {
 		}
 	}
 }
-
-func TestReferencedCells(t *testing.T) {
-	tests := []struct {
-		formula string
-		want    int
-	}{
-		{"B2*2", 0},
-		{"SUM(B2:M2)", 12},
-		{"SUM($B$2:$C$11)+Feuil2!A1:A3", 23},
-		{"SUM(B:B)", maxFormulaCells + 1},
-		{"SUM(2:2)", maxFormulaCells + 1},
-		{"SUM(A1:XFD1048576)", 16384 * 1048576},
-	}
-	for _, tt := range tests {
-		if got := referencedCells(tt.formula); got != tt.want {
-			t.Errorf("referencedCells(%q) = %d, want %d", tt.formula, got, tt.want)
-		}
-	}
-}

@@ -2,15 +2,13 @@ package planning
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-
-	"github.com/xuri/excelize/v2"
 
 	"primeur/core"
 	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
+	"primeur/core/sheets"
 )
 
 // Bounds of the table's search and of what one answer lists.
@@ -20,12 +18,20 @@ const (
 	headerSearchRows = 30
 	// maxSheets is how many sheets are looked at for the needs table.
 	maxSheets = 20
+	// maxSheetRows bounds the rows of the needs sheet read: the products,
+	// and room for titles, a header and totals.
+	maxSheetRows = MaxImportRows + 2*headerSearchRows
+	// maxColumns bounds the columns of a row read; a value further right
+	// is named as a value without a month.
+	maxColumns = 256
 	// maxProblems is how many problems a refusal names one by one.
 	maxProblems = 50
 	// maxFormulas bounds the formulas without a stored result that are
-	// computed, and maxFormulaCells the cells one of them may reference.
+	// computed, maxFormulaCells the cells one reference of them may cover
+	// and maxFormulaWork the cells they reach together.
 	maxFormulas     = 2_000
 	maxFormulaCells = 10_000
+	maxFormulaWork  = 100_000
 	// maxSuggestions bounds the missing names a close catalogue name is
 	// looked for (a file of thousands of unknown names is not a typo).
 	maxSuggestions = 30
@@ -68,34 +74,125 @@ func isTotal(key string) bool {
 		strings.HasPrefix(key, "sous total")
 }
 
-// table reads the needs table of one sheet: the header row, found below
-// any title rows, then the products. Every problem of the table is
-// collected, none stops the reading but the bounds.
+// header is where a sheet's needs table starts, as findHeader sees it.
+type header struct {
+	row        int // the header's row, 0 when the sheet has none
+	productCol int
+	// last is the latest month of the header.
+	last calendar.Month
+	// monthless is the first row of a product header without months.
+	monthless int
+}
+
+// findHeader looks for the needs table's header among the first rows of a
+// sheet: a row with a product column — its header in the row, or in a
+// cell merged down over it — followed by at least one month (or what was
+// meant as one). It records no problem: the sheet may not be the one read.
+func findHeader(wb *sheets.Workbook, s *sheets.Sheet) header {
+	var h header
+	for _, r := range s.Rows {
+		if r.Num > headerSearchRows {
+			break
+		}
+		product := productColumn(s, r)
+		if product == 0 {
+			continue
+		}
+		months := 0
+		for _, c := range r.Cells {
+			if c.Col <= product {
+				continue
+			}
+			if c.Pending {
+				var err error
+				if c, err = wb.Compute(s, c.Col, r.Num); err != nil {
+					months++ // a formula meant as a month: its problem is named
+					continue
+				}
+			}
+			m, kind := readMonth(c.Value, wb.Date1904)
+			if kind != notMonth {
+				months++
+			}
+			if kind == isMonth && m > h.last {
+				h.last = m
+			}
+		}
+		if months > 0 {
+			h.row, h.productCol = r.Num, product
+			return h
+		}
+		if h.monthless == 0 {
+			h.monthless = r.Num
+		}
+	}
+	return h
+}
+
+// productColumn is the column of a row whose cell, or the cell merged down
+// over it from a row above, heads the products; 0 when none.
+func productColumn(s *sheets.Sheet, r sheets.Row) int {
+	for _, c := range r.Cells {
+		if !c.Pending && c.Kind == sheets.Text && productHeaders[catalog.NameKey(c.Value)] {
+			return c.Col
+		}
+	}
+	for _, g := range s.Merged {
+		if g.FromRow < r.Num && g.ToRow >= r.Num {
+			if c := cellAt(s, g.FromCol, g.FromRow); !c.Pending && c.Kind == sheets.Text && productHeaders[catalog.NameKey(c.Value)] {
+				return g.FromCol
+			}
+		}
+	}
+	return 0
+}
+
+// cellAt is a cell of the rows read (an empty one when none).
+func cellAt(s *sheets.Sheet, col, row int) sheets.Cell {
+	lo, hi := 0, len(s.Rows)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		switch n := s.Rows[mid].Num; {
+		case n == row:
+			return s.Rows[mid].At(col)
+		case n < row:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return sheets.Cell{Col: col}
+}
+
+// table reads the needs table of the sheet chosen: the header row, found
+// below any title rows (a second header row under it, of units or any
+// text, or merged with it), then the products. Every problem of the
+// table is collected; none stops the reading but the bounds. A cell is
+// read — a formula without a stored result computed — only when its value
+// is used: the rows and columns skipped are not.
 type table struct {
-	f        *excelize.File
-	sheet    string
-	ix       *catalog.Index
-	date1904 bool
-	formulas bool // the workbook holds formulas (checkZip)
-	computed int  // formulas computed so far
+	wb *sheets.Workbook
+	s  *sheets.Sheet
+	ix *catalog.Index
 	// suggested counts the missing names a suggestion was looked for.
 	suggested int
 
 	imp        Import
-	line       int // the current row
-	header     int // the header's row, 0 until found
+	header     int // the header's row
+	headerEnd  int // its last row (merged cells over two rows)
 	productCol int
-	cols       []column
+	width      int            // the header's last column
+	cols       map[int]column // the columns right of the product column
 	colUnits   map[int]string // the units row under the header, by column
 	unitsSeen  bool           // the first row after the header was read
-	merged     []excelize.MergeCell
 	seen       map[string]int // product id or name key → its row
 
 	problems []string
 	more     int
-	// monthless is the row of a product header without months, for the
-	// message when no sheet has a table.
-	monthless int
+}
+
+func newTable(wb *sheets.Workbook, s *sheets.Sheet, ix *catalog.Index) *table {
+	return &table{wb: wb, s: s, ix: ix, cols: map[int]column{}, seen: map[string]int{}}
 }
 
 func (t *table) problem(format string, args ...any) {
@@ -121,61 +218,95 @@ func (t *table) err() error {
 	return v
 }
 
-// readHeader looks for the header in a row: a product column followed by
-// at least one month. It reports whether the row is the header; the
-// problems of its cells are recorded.
-func (t *table) readHeader(cols []string) (bool, error) {
-	product := -1
-	for i, c := range cols {
-		if productHeaders[catalog.NameKey(c)] {
-			product = i
-			break
-		}
+// read reads the table of the sheet; an error stops it (a bound), the
+// problems are recorded.
+func (t *table) read() error {
+	h := findHeader(t.wb, t.s)
+	if h.row == 0 {
+		return importError(MsgImportNoHeader)
 	}
-	if product < 0 {
-		return false, nil
+	t.header, t.productCol = h.row, h.productCol
+	if err := t.readHeader(); err != nil {
+		return err
 	}
-	cols, err := t.withFormulas(cols, product+1+MaxImportMonths*2)
-	if err != nil {
-		return false, err
-	}
-	months := 0
-	for _, c := range cols[product+1:] {
-		if _, h := readMonth(c, t.date1904); h != notMonth {
-			months++ // a month, or what was meant as one: its problem is named
-		}
-	}
-	if months == 0 {
-		if t.monthless == 0 {
-			t.monthless = t.line
-		}
-		return false, nil
-	}
-	t.header, t.productCol = t.line, product
-	t.cols = make([]column, len(cols))
-	seen := map[calendar.Month]int{}
-	for i := product + 1; i < len(cols); i++ {
-		raw := strings.TrimSpace(cols[i])
-		ref := cellRef(i+1, t.line)
-		key := catalog.NameKey(raw)
-		if raw == "" {
-			t.cols[i] = t.blankHeader(i)
+	for _, r := range t.s.Rows {
+		if r.Num <= t.header {
 			continue
 		}
-		m, h := readMonth(raw, t.date1904)
+		if r.Num <= t.headerEnd {
+			t.readUnitsRow(r, true)
+			continue
+		}
+		if err := t.readRow(r); err != nil {
+			return err
+		}
+	}
+	if t.s.More {
+		return importError(MsgImportManyRows)
+	}
+	return nil
+}
+
+// value is what a cell holds, a formula without a stored result computed;
+// ok is false when it could not be computed (the problem is recorded).
+func (t *table) value(c sheets.Cell, row int) (sheets.Cell, bool) {
+	if !c.Pending {
+		return c, true
+	}
+	// Compute's errors all wrap sheets.ErrUncomputable: the formula cannot
+	// be computed exactly, whatever the reason.
+	v, err := t.wb.Compute(t.s, c.Col, row)
+	if err != nil {
+		t.problem(msgImportFormula, sheets.CellName(c.Col, row), clip(t.s.Formula(c, row)))
+		return c, false
+	}
+	return v, true
+}
+
+// readHeader reads the header row's columns right of the product column,
+// and where the header ends: the last row of a cell merged down from it.
+func (t *table) readHeader() error {
+	r := rowAt(t.s, t.header)
+	t.width, t.headerEnd = t.productCol, t.header
+	for _, g := range t.s.Merged {
+		if g.FromRow <= t.header && g.ToRow >= t.header && g.ToCol >= t.productCol {
+			t.headerEnd = max(t.headerEnd, g.ToRow)
+			t.width = max(t.width, g.ToCol)
+		}
+	}
+	for _, c := range r.Cells {
+		if c.Col > t.productCol {
+			t.width = max(t.width, c.Col)
+		}
+	}
+	t.width = min(t.width, maxColumns)
+	seen := map[calendar.Month]int{}
+	for col := t.productCol + 1; col <= t.width; col++ {
+		ref := sheets.CellName(col, t.header)
+		c, ok := t.value(r.At(col), t.header)
+		if !ok {
+			continue
+		}
+		raw := strings.TrimSpace(c.Value)
+		key := catalog.NameKey(raw)
+		if raw == "" {
+			t.cols[col] = t.blankHeader(col)
+			continue
+		}
+		m, h := readMonth(raw, t.wb.Date1904)
 		switch {
 		case h == isMonth:
 			if first, dup := seen[m]; dup {
-				t.problem(msgImportDupMonth, ref, m.Numeric(), cellRef(first+1, t.line))
+				t.problem(msgImportDupMonth, ref, m.Numeric(), sheets.CellName(first, t.header))
 				continue
 			}
-			seen[m] = i
-			t.cols[i] = column{kind: colMonth, month: len(t.imp.Months)}
+			seen[m] = col
+			t.cols[col] = column{kind: colMonth, month: len(t.imp.Months)}
 			t.imp.Months = append(t.imp.Months, m.String())
 		case h == noYearYet:
 			t.problem(msgImportNoYear, ref, clip(raw), clip(raw))
 		case isUnitHeader(key):
-			t.cols[i] = column{kind: colUnit}
+			t.cols[col] = column{kind: colUnit}
 		case ignoredHeaders[key] || isTotal(key) || h == notMonth:
 			// a column beside the needs: skipped
 		default:
@@ -183,9 +314,27 @@ func (t *table) readHeader(cols []string) (bool, error) {
 		}
 	}
 	if len(t.imp.Months) > MaxImportMonths {
-		return false, importError(MsgImportManyMonths)
+		return importError(MsgImportManyMonths)
 	}
-	return true, nil
+	return nil
+}
+
+// rowAt is a row of the sheet (an empty one when none holds anything).
+func rowAt(s *sheets.Sheet, num int) sheets.Row {
+	for _, r := range s.Rows {
+		if r.Num == num {
+			return r
+		}
+	}
+	return sheets.Row{Num: num}
+}
+
+// column is what a column of the table holds.
+func (t *table) column(col int) column {
+	if col > t.width {
+		return column{kind: colBlank}
+	}
+	return t.cols[col]
 }
 
 func isUnitHeader(key string) bool {
@@ -194,66 +343,47 @@ func isUnitHeader(key string) bool {
 
 // blankHeader is the column of an empty header cell: the month of a header
 // merged over it, or a column that must stay empty.
-func (t *table) blankHeader(i int) column {
-	if i == 0 || t.cols[i-1].kind != colMonth {
-		return column{kind: colBlank}
-	}
-	if t.merged == nil {
-		var err error
-		if t.merged, err = t.f.GetMergeCells(t.sheet, true); err != nil || t.merged == nil {
-			t.merged = []excelize.MergeCell{}
-		}
-	}
-	ref := cellRef(i+1, t.line)
-	for _, m := range t.merged {
-		sc, sr, err1 := excelize.CellNameToCoordinates(m.GetStartAxis())
-		ec, er, err2 := excelize.CellNameToCoordinates(m.GetEndAxis())
-		if err1 != nil || err2 != nil {
-			continue
-		}
-		c, r, _ := excelize.CellNameToCoordinates(ref)
-		if r >= sr && r <= er && c > sc && c <= ec && t.cols[sc-1].kind == colMonth {
-			return t.cols[sc-1]
+func (t *table) blankHeader(col int) column {
+	if g, ok := t.s.MergedAt(col, t.header); ok && g.FromCol < col {
+		if c, ok := t.cols[g.FromCol]; ok && c.kind == colMonth {
+			return c
 		}
 	}
 	return column{kind: colBlank}
 }
 
 // readRow reads a row below the header.
-func (t *table) readRow(cols []string) error {
+func (t *table) readRow(r sheets.Row) error {
 	if len(t.imp.Rows) == MaxImportRows {
 		return importError(MsgImportManyRows)
 	}
-	cols, err := t.withFormulas(cols, len(t.cols))
-	if err != nil {
-		return err
-	}
-	if isBlank(cols) {
-		return nil
-	}
 	first := !t.unitsSeen
 	t.unitsSeen = true
-	name := ""
-	if t.productCol < len(cols) {
-		name = strings.TrimSpace(cols[t.productCol])
-	}
-	key := catalog.NameKey(name)
-	if isTotal(key) {
+	nameCell, ok := t.value(r.At(t.productCol), r.Num)
+	if !ok {
 		return nil
 	}
-	if first && t.readUnitsRow(cols, key) {
+	name := strings.TrimSpace(nameCell.Value)
+	key := catalog.NameKey(name)
+	if isTotal(key) {
+		return nil // a totals row: not read, its formulas not computed
+	}
+	if first && t.readUnitsRow(r, false) {
 		return nil
 	}
 	if name == "" {
-		for i, c := range cols {
-			if i < len(t.cols) && t.cols[i].kind == colMonth && strings.TrimSpace(c) != "" {
-				t.problem(msgImportNoName, cellRef(t.productCol+1, t.line))
+		for _, c := range r.Cells {
+			if t.column(c.Col).kind != colMonth {
+				continue
+			}
+			if v, ok := t.value(c, r.Num); ok && strings.TrimSpace(v.Value) != "" {
+				t.problem(msgImportNoName, sheets.CellName(t.productCol, r.Num))
 				break
 			}
 		}
 		return nil
 	}
-	row := ImportRow{Line: t.line, Name: name}
+	row := ImportRow{Line: r.Num, Name: name}
 	id := key
 	if p, ok := t.ix.Match(name); ok {
 		row.Product, id = &p, p.ID
@@ -264,40 +394,51 @@ func (t *table) readRow(cols []string) error {
 		}
 	}
 	if line, dup := t.seen[id]; dup {
-		t.problem(msgImportDupProduct, clip(name), line, t.line)
+		t.problem(msgImportDupProduct, clip(name), line, r.Num)
 		return nil
 	}
-	t.seen[id] = t.line
+	t.seen[id] = r.Num
 	byMonth := map[int]string{} // month → the cell holding it (merged headers)
-	for i := t.productCol + 1; i < len(cols); i++ {
-		raw := strings.TrimSpace(cols[i])
+	cells := r.Cells
+	if r.Beyond.Col > 0 {
+		cells = append(cells[:len(cells):len(cells)], r.Beyond)
+	}
+	for _, c := range cells {
+		if c.Col <= t.productCol {
+			continue
+		}
+		col := t.column(c.Col)
+		if col.kind == colIgnored {
+			continue // not read: a formula there is not computed
+		}
+		ref := sheets.CellName(c.Col, r.Num)
+		v, ok := t.value(c, r.Num)
+		if !ok {
+			continue
+		}
+		raw := strings.TrimSpace(v.Value)
 		if raw == "" {
 			continue
 		}
-		ref := cellRef(i+1, t.line)
-		var c column
-		if i < len(t.cols) {
-			c = t.cols[i]
-		} else {
-			c = column{kind: colBlank}
-		}
-		switch c.kind {
+		switch col.kind {
 		case colUnit:
 			t.checkUnit(row, ref, raw)
 			continue
 		case colBlank:
 			t.problem(msgImportOutside, ref, clip(raw))
 			continue
-		case colIgnored:
-			continue
 		}
-		if other, dup := byMonth[c.month]; dup {
+		if other, dup := byMonth[col.month]; dup {
 			t.problem(msgImportTwice, other, ref)
 			continue
 		}
-		byMonth[c.month] = ref
-		if cell, ok := t.quantity(&row, ref, raw, t.colUnits[i]); ok {
-			cell.Month = c.month
+		byMonth[col.month] = ref
+		if v.Kind == sheets.Error {
+			t.problem(msgImportFormulaError, ref, clip(raw))
+			continue
+		}
+		if cell, ok := t.quantity(&row, ref, raw, t.colUnits[c.Col]); ok {
+			cell.Month = col.month
 			row.Cells = append(row.Cells, cell)
 		}
 	}
@@ -305,29 +446,51 @@ func (t *table) readRow(cols []string) error {
 	return nil
 }
 
-// readUnitsRow reads the row right under the header when it gives units
-// (a two-line header: "kg" or "un" under the months) and reports whether
-// it did.
-func (t *table) readUnitsRow(cols []string, productKey string) bool {
-	if productKey != "" && !isUnitHeader(productKey) {
-		return false
-	}
-	units := map[int]string{}
-	for i := t.productCol + 1; i < len(cols) && i < len(t.cols); i++ {
-		raw := strings.TrimSpace(cols[i])
-		if raw == "" || t.cols[i].kind != colMonth {
-			continue
-		}
-		u, ok := unitOf(strings.Trim(raw, "()[] "))
-		if !ok {
+// readUnitsRow reads a second header row: one inside the header's merged
+// cells (inHeader), or the row right under the header when its product
+// cell is empty or says "Unité" and its month cells hold words, not
+// quantities — units ("kg", "un", "(pièces)"), which then apply to their
+// columns, or any other text ("kg / pièces", "quantité"), which is a
+// label. It reports whether the row is one.
+func (t *table) readUnitsRow(r sheets.Row, inHeader bool) bool {
+	product := r.At(t.productCol)
+	if !inHeader {
+		if product.Pending || product.Kind != sheets.Empty && !isUnitHeader(catalog.NameKey(product.Value)) {
 			return false
 		}
-		units[i] = u
 	}
-	if len(units) == 0 {
+	units, words := map[int]string{}, 0
+	for _, c := range r.Cells {
+		if c.Col <= t.productCol || t.column(c.Col).kind != colMonth {
+			continue
+		}
+		if c.Pending || c.Kind == sheets.Number || c.Kind == sheets.Error {
+			if inHeader {
+				continue
+			}
+			return false
+		}
+		raw := strings.TrimSpace(c.Value)
+		if raw == "" {
+			continue
+		}
+		if _, _, v := readValue(raw); v == valueNumber || v == valueZero {
+			if inHeader {
+				continue
+			}
+			return false
+		}
+		words++
+		if u, ok := unitOf(strings.Trim(raw, "()[] ")); ok {
+			units[c.Col] = u
+		}
+	}
+	if words == 0 && !inHeader {
 		return false
 	}
-	t.colUnits = units
+	if len(units) > 0 {
+		t.colUnits = units
+	}
 	return true
 }
 
@@ -395,76 +558,3 @@ func (t *table) quantity(row *ImportRow, ref, raw, colUnit string) (ImportCell, 
 	}
 	return ImportCell{Quantity: q, Ref: ref}, true
 }
-
-// withFormulas fills the cells of a row that hold a formula without a
-// stored result (what scripts such as openpyxl write), up to width
-// columns, with the formula's value computed; a formula that cannot be
-// computed becomes its error, which the reading names.
-func (t *table) withFormulas(cols []string, width int) ([]string, error) {
-	if !t.formulas {
-		return cols, nil
-	}
-	for i := 0; i < width; i++ {
-		if i < len(cols) && strings.TrimSpace(cols[i]) != "" {
-			continue
-		}
-		ref := cellRef(i+1, t.line)
-		formula, err := t.f.GetCellFormula(t.sheet, ref)
-		if err != nil || formula == "" {
-			continue
-		}
-		for len(cols) <= i {
-			cols = append(cols, "")
-		}
-		cols[i] = t.compute(ref, formula)
-	}
-	return cols, nil
-}
-
-// compute is the value of a formula without a stored result, or "#REF!"
-// after recording why it could not be computed.
-func (t *table) compute(ref, formula string) string {
-	if t.computed == maxFormulas || referencedCells(formula) > maxFormulaCells {
-		t.problem(msgImportFormula, ref, clip("="+formula))
-		return ""
-	}
-	t.computed++
-	v, err := t.f.CalcCellValue(t.sheet, ref, excelize.Options{RawCellValue: true})
-	if err != nil || v == "" {
-		t.problem(msgImportFormula, ref, clip("="+formula))
-		return ""
-	}
-	return v
-}
-
-// referencedCells counts the cells the ranges of a formula cover; a whole
-// row or column counts as too many.
-func referencedCells(formula string) int {
-	n := 0
-	for _, m := range rangeRef.FindAllStringSubmatch(formula, -1) {
-		c1, r1, err1 := excelize.CellNameToCoordinates(m[1] + m[2])
-		c2, r2, err2 := excelize.CellNameToCoordinates(m[3] + m[4])
-		if err1 != nil || err2 != nil {
-			return maxFormulaCells + 1
-		}
-		n += (abs(c2-c1) + 1) * (abs(r2-r1) + 1)
-	}
-	if wholeRef.MatchString(formula) {
-		return maxFormulaCells + 1
-	}
-	return n
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
-}
-
-// rangeRef is a range of cells in a formula, "B2:M2" or "$B$2:$M$2";
-// wholeRef a whole column or row, "B:B" or "2:2".
-var (
-	rangeRef = regexp.MustCompile(`\$?([A-Z]{1,3})\$?([0-9]+):\$?([A-Z]{1,3})\$?([0-9]+)`)
-	wholeRef = regexp.MustCompile(`\b\$?[A-Z]{1,3}:\$?[A-Z]{1,3}\b|(?:^|[^A-Z0-9$])\$?[0-9]+:\$?[0-9]+`)
-)

@@ -41,10 +41,32 @@ const (
 	valueError                   // a formula's error (#DIV/0!, #REF!…)
 )
 
-// formulaErrors are the error values a formula cell may hold.
+// formulaErrors are the error values a formula cell may hold, as Excel
+// writes them in English and in French (a CSV holds them as text).
 var formulaErrors = map[string]bool{
 	"#DIV/0!": true, "#N/A": true, "#NAME?": true, "#NULL!": true, "#NUM!": true, "#REF!": true,
 	"#VALUE!": true, "#CALC!": true, "#SPILL!": true, "#GETTING_DATA": true, "#FIELD!": true, "#BLOCKED!": true,
+	"#NOM?": true, "#NUL!": true, "#NOMBRE!": true, "#VALEUR!": true, "#CALCUL!": true, "#PROPAGATION!": true,
+	"#CHAMP!": true, "#BLOQUE!": true, "#BLOQUÉ!": true,
+}
+
+// isFormulaError reports an error value: Excel's, or LibreOffice's
+// "Err:502" and "Err502".
+func isFormulaError(s string) bool {
+	u := strings.ToUpper(s)
+	if formulaErrors[u] {
+		return true
+	}
+	digits := strings.TrimPrefix(strings.TrimPrefix(u, "ERR"), ":")
+	if len(u) > 3 && strings.HasPrefix(u, "ERR") && len(digits) == 3 {
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // readValue reads a quantity cell as a shop fills it: a number cell, or
@@ -62,7 +84,7 @@ func readValue(raw string) (f float64, unit string, v cellValue) {
 	switch {
 	case s == "":
 		return 0, "", valueNone
-	case formulaErrors[strings.ToUpper(s)]:
+	case isFormulaError(s):
 		return 0, "", valueError
 	case strings.Trim(s, "-–—") == "":
 		return 0, "", valueZero

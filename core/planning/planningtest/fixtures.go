@@ -69,7 +69,7 @@ func Fixtures() []Fixture {
 			return Workbook(rows)
 		}},
 		{"large-10000.xlsx", func() ([]byte, error) { return Workbook(Large(10_000, GoodFirst, 12)) }},
-		{"wrong-extension.csv", func() ([]byte, error) { return []byte("Produit;2027-01\nTomate;12\n"), nil }},
+		{"wrong-extension.txt", func() ([]byte, error) { return []byte("Produit;2027-01\nTomate;12\n"), nil }},
 		{"not-a-zip.xlsx", func() ([]byte, error) { return []byte("Produit,2027-01\nTomate,12\n"), nil }},
 		{"password.xlsx", password},
 		{"empty-sheet.xlsx", func() ([]byte, error) { return Workbook(nil) }},
