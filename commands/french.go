@@ -199,6 +199,11 @@ var flagExpects = map[string]string{
 // wrong kind (naming the value and the form expected, never the parser's
 // error).
 func flagError(cmd *cobra.Command, err error) error {
+	// A group given a word that names none of its commands, then flags
+	// for the command meant: the word is the mistake.
+	if args := cmd.Flags().Args(); cmd.HasSubCommands() && len(args) > 0 {
+		return unknownCommand(cmd, args[0])
+	}
 	var notExist *pflag.NotExistError
 	var needsValue *pflag.ValueRequiredError
 	var invalid *pflag.InvalidValueError
