@@ -91,11 +91,16 @@ func New(o Options) *Daemon {
 	d.api.UseMiddleware(d.checkJSONBody)
 	d.routes(mux)
 	d.finishDocument()
-	// front sets the security headers before anything else may answer
-	// (headers.go); the outer recoverPanics catches what the middlewares
-	// themselves might raise, the inner one the handlers.
-	d.handler = d.front(d.identify(d.recoverPanics(d.instrument(mux, d.logRequests(d.compress(d.recoverPanics(d.secure(mux))))))))
+	d.handler = d.middlewares(mux)
 	return d
+}
+
+// middlewares are what every answer goes through, around mux. front sets
+// the security headers before anything else may answer (headers.go); the
+// outer recoverPanics catches what the middlewares themselves might raise,
+// the inner one the handlers.
+func (d *Daemon) middlewares(mux *http.ServeMux) http.Handler {
+	return d.front(d.identify(d.recoverPanics(d.instrument(mux, d.logRequests(d.compress(d.recoverPanics(d.secure(mux))))))))
 }
 
 // apiConfig is the configuration of the API and of its OpenAPI document

@@ -29,5 +29,5 @@ func (d *Daemon) ConstantNeeds(needs []planning.View) http.Handler {
 	}, func(context.Context, *ListNeedsInput) (*NeedsOutput, error) {
 		return &NeedsOutput{Body: needs}, nil
 	})
-	return d.identify(d.instrument(mux, d.logRequests(d.compress(d.recoverPanics(d.secure(mux))))))
+	return d.middlewares(mux)
 }
