@@ -272,7 +272,7 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			cmd := start(t, "jobs run deliveries", append(append([]string{"jobs", "run", "deliveries", "--at", december,
+			cmd := start(t, "jobs run deliveries", append(append([]string{"jobs", "run", "deliveries", "--at", december, "--force",
 				"--log-level", "debug"}, b.args()...), tr.args()...)...)
 			if code := cmd.wait(); code != 0 {
 				t.Fatalf("jobs run deliveries: status %d", code)

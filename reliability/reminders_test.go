@@ -89,7 +89,7 @@ func TestTwoReplicasRemindOnce(t *testing.T) {
 			w := seed(t, db, shape{producers: 3, shops: 8, done: []string{"2026-11-05", "2026-11-19"}})
 
 			// 1. November's invoices, issued and emailed once each.
-			cmd := start(t, "jobs run invoices", append(append([]string{"jobs", "run", "invoices", "--at", invoicing},
+			cmd := start(t, "jobs run invoices", append(append([]string{"jobs", "run", "invoices", "--at", invoicing, "--force"},
 				b.args()...), tr.args()...)...)
 			if code := cmd.wait(); code != 0 {
 				t.Fatalf("jobs run invoices: status %d", code)

@@ -67,9 +67,13 @@ export class OwnDaemon {
 
   /** Runs a job of the daemon on its data directory as if it were `at` (Paris time). */
   runJob(name: string, at: string): string {
-    return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', this.dataDir, '--log-level', 'warn'], {
-      encoding: 'utf8',
-    })
+    return execFileSync(
+      bin,
+      ['jobs', 'run', name, '--at', at, '--force', '--data-dir', this.dataDir, '--log-level', 'warn'],
+      {
+        encoding: 'utf8',
+      },
+    )
   }
 
   /** The orders scene of tools/e2eseed: an order of `month` (YYYY-MM-01), delivered every day. */

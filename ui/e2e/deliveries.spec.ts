@@ -29,9 +29,13 @@ const bin = resolve(process.env.PRIMEUR_BIN ?? join(here, '..', '..', 'bin', 'pr
 
 /** Runs a job on the daemon's database as if it were `at` (Paris time). */
 function runJob(name: string, at: string) {
-  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn'], {
-    encoding: 'utf8',
-  })
+  return execFileSync(
+    bin,
+    ['jobs', 'run', name, '--at', at, '--force', '--data-dir', dataDir(), '--log-level', 'warn'],
+    {
+      encoding: 'utf8',
+    },
+  )
 }
 
 interface Load {

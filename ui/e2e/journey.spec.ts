@@ -99,7 +99,7 @@ function daemonNow(): number {
 
 /** Runs a job of the daemon on the journey's data directory as if it were `at` (Paris time). */
 function runJob(name: string, at: string): string {
-  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--data-dir', dataDir, '--log-level', 'warn'], {
+  return execFileSync(bin, ['jobs', 'run', name, '--at', at, '--force', '--data-dir', dataDir, '--log-level', 'warn'], {
     encoding: 'utf8',
   })
 }

@@ -31,7 +31,7 @@ const bin = resolve(process.env.PRIMEUR_BIN ?? join(here, '..', '..', 'bin', 'pr
 function runJob(name: string, at: string, extra: string[] = []) {
   return execFileSync(
     bin,
-    ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn', ...extra],
+    ['jobs', 'run', name, '--at', at, '--force', '--data-dir', dataDir(), '--log-level', 'warn', ...extra],
     {
       encoding: 'utf8',
     },
@@ -43,7 +43,7 @@ function runJob(name: string, at: string, extra: string[] = []) {
  * test's own SMTP server.
  */
 async function runJobAsync(name: string, at: string, extra: string[]) {
-  const args = ['jobs', 'run', name, '--at', at, '--data-dir', dataDir(), '--log-level', 'warn', ...extra]
+  const args = ['jobs', 'run', name, '--at', at, '--force', '--data-dir', dataDir(), '--log-level', 'warn', ...extra]
   return (await promisify(execFile)(bin, args, { encoding: 'utf8' })).stdout
 }
 
