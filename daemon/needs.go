@@ -107,8 +107,10 @@ func (d *Daemon) registerNeeds(api huma.API) {
 		OperationID: "need-prices", Method: http.MethodGet, Path: "/needs/{id}/prices", Tags: tags,
 		Summary: "Compare a need's prices",
 		Description: "The average unit price HT paid on the platform for the need's product and month — commitments in force — " +
-			"on the whole platform and in the shop's département, with the number of purchases behind each. A figure is null " +
-			"unless at least 3 distinct shops and 3 distinct producers back it. The shop reads its own needs; a producer any shop's. " +
+			"on the whole platform and in the shop's département, with the number of purchases behind each, rounded to 10 cents. " +
+			"Only commitments between two companies count: logins confirmed, valid SIRETs of two different SIRENs, 1 kg or piece " +
+			"and 10 € HT at least. A figure is null unless at least 3 distinct SIRENs bought and 3 sold behind it, none holding " +
+			"more than half its quantity (PRODUCT §15 \"Price privacy\"). The shop reads its own needs; a producer any shop's. " +
 			"Reads two rows of sums, whatever the platform's size.",
 		Errors: []int{http.StatusUnauthorized, http.StatusNotFound},
 	}, d.needPrices)

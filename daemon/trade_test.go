@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -133,7 +134,9 @@ func TestTradeAPI(t *testing.T) {
 			d.DeliveryLines[0].QuantityExpected != 3.88 || d.DeliveryLines[0].Price != 2.4 {
 			t.Fatalf("first delivery %+v", d)
 		}
-		if len(load.Prices) != 1 || load.Prices[0].Product != "tomate" || load.Prices[0].Value != 2.4 {
+		// One deal of accounts whose logins are not confirmed, without
+		// SIRET, is no price figure (PRODUCT §15 "Price privacy").
+		if len(load.Prices) != 0 {
 			t.Fatalf("prices %+v", load.Prices)
 		}
 		if load.Events[0].Type != activity.ProposalReview || *load.Events[0].Data.Outcome != true || load.Events[0].Target.Name != "Épicerie" ||
@@ -211,12 +214,28 @@ func TestTradeAPI(t *testing.T) {
 // the events the operation touched: a proposal and a refusal (events
 // only), an acceptance creating an order, a second one adding deliveries to
 // it, a withdrawal (nothing), and the commitments ended (the price, then
-// the order, removed).
+// the order, removed). The shop and the farm are companies (their logins
+// confirmed, their SIRETs given), and two more buy and two more sell each
+// product, so that a product's price shows while the pair trades it
+// (PRODUCT §15 "Price privacy").
 func TestTradeAnswers(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
+		becomeCompany(t, s, shop, "shop@example.fr", siretFor(301))
 		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
+		becomeCompany(t, s, farm, "ferme@example.fr", siretFor(302))
+		for i := range 2 {
+			other, _ := company(t, s, 40+i, fmt.Sprintf("autre-magasin%d@example.fr", i), true, "74000")
+			grower, growerID := company(t, s, 50+i, fmt.Sprintf("autre-ferme%d@example.fr", i), false, "73000")
+			for _, product := range []string{"tomate", "carotte"} {
+				var n struct {
+					ID string `json:"_id"`
+				}
+				other.Do("POST", "/api/needs", map[string]any{"product": product, "date": "2026-12-01", "quantity": 100}).Expect(t, 201).JSON(t, &n)
+				deal(t, other, grower, n.ID, growerID, 40, 2)
+			}
+		}
 		var tomatoes, carrots struct {
 			ID string `json:"_id"`
 		}

@@ -44,7 +44,7 @@ type UserLoad struct {
 	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself"`
 	Events       []activity.View   `json:"events"`
 	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
-	Prices       []trade.Price     `json:"prices" doc:"Per product, the quantity-weighted average price of the last 12 months' commitments"`
+	Prices       []trade.Price     `json:"prices" doc:"Per product, the quantity-weighted average price of the commitments counted for needs of this month, the 11 before and the months ahead, over the months whose figure may be shown (PRODUCT §15 \"Price privacy\"); a product without any has no item"`
 }
 
 // UserLoadOutput answers GET /api/user.

@@ -246,8 +246,8 @@ func readBulk(ctx context.Context, q store.Q, rules delivery.Rules, b Batch) (*b
 	}
 	for _, part := range chunks(ids) {
 		var us []accounts.User
-		if err := store.SelectIn(ctx, q, &us, `SELECT id, type, delivery_days, address_line1, address_line2, address_line3
-			FROM users WHERE id IN (?) ORDER BY id`+store.ForUpdate(q), part); err != nil {
+		if err := store.SelectIn(ctx, q, &us, `SELECT id, type, delivery_days, address_line1, address_line2, address_line3,
+			siret, email_key, email_confirmed FROM users WHERE id IN (?) ORDER BY id`+store.ForUpdate(q), part); err != nil {
 			return nil, fmt.Errorf("trade: bulk: users: %w", err)
 		}
 		for _, u := range us {
@@ -458,7 +458,8 @@ func (w *bulk) agree(a Agreement) (orders.Full, error) {
 		}, createdAt: proposed.UnixMilli()}
 		w.replace(n, oldID, row)
 		w.prices.count(change{product: c.ProductID, month: a.Month, shop: a.ShopID, producer: a.ProducerID,
-			area: AreaOf(shop.AddressLine1, shop.AddressLine2, shop.AddressLine3), old: old, quantity: total, price: c.Price, now: at})
+			area: AreaOf(shop.AddressLine1, shop.AddressLine2, shop.AddressLine3), buyer: EntityOf(shop), seller: EntityOf(producer),
+			quantity: total, price: c.Price})
 		yes := true
 		w.events = append(w.events,
 			activity.Event{CreatedAt: proposed, Type: request, OriginID: a.ProducerID, TargetID: a.ShopID,

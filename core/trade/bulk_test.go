@@ -26,11 +26,11 @@ import (
 // bulkParties are the accounts of the bulk tests, with fixed ids so that
 // two databases can be compared row for row.
 var bulkParties = []accounts.User{
-	{ID: "shop-a", Type: accounts.Distributor, DeliveryDays: "0000000", AddressLine1: "1 place du marché", AddressLine2: "74230 Thônes"},
-	{ID: "shop-b", Type: accounts.Distributor, DeliveryDays: "0000000", AddressLine1: "20200 Bastia"},
-	{ID: "farm-f", Type: accounts.Producer, DeliveryDays: "1001000"}, // Monday, Thursday
-	{ID: "farm-g", Type: accounts.Producer, DeliveryDays: "0100000"}, // Tuesday
-	{ID: "farm-idle", Type: accounts.Producer, DeliveryDays: "0000000"},
+	{ID: "shop-a", Type: accounts.Distributor, DeliveryDays: "0000000", AddressLine1: "1 place du marché", AddressLine2: "74230 Thônes", SIRET: siretOf(801)},
+	{ID: "shop-b", Type: accounts.Distributor, DeliveryDays: "0000000", AddressLine1: "20200 Bastia", SIRET: siretOf(802)},
+	{ID: "farm-f", Type: accounts.Producer, DeliveryDays: "1001000", SIRET: siretOf(803)}, // Monday, Thursday
+	{ID: "farm-g", Type: accounts.Producer, DeliveryDays: "0100000", SIRET: siretOf(804)}, // Tuesday
+	{ID: "farm-idle", Type: accounts.Producer, DeliveryDays: "0000000", SIRET: siretOf(805)},
 }
 
 // bulkNeeds are the shops' needs: shop, product, month, quantity.
@@ -342,11 +342,11 @@ func rowsOf(t *testing.T, db *store.DB) map[string][]string {
 		"lines": `SELECT d.producer_id, d.chrono, l.product_id, ` + fmt.Sprintf(need, "l.need_id") + `, l.price, l.quantity_expected,
 			COALESCE(l.quantity_sent, -1), l.quantity_claimed, l.claim_type, l.claim_comment
 			FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id`,
-		"counters":      `SELECT key, value FROM counters`,
-		"price_months":  `SELECT product_id, month, amount, quantity FROM price_months WHERE amount <> 0 OR quantity <> 0`,
-		"price_pairs":   `SELECT product_id, month, shop_id, producer_id, area, purchases FROM price_pairs WHERE purchases <> 0`,
-		"price_members": `SELECT product_id, month, area, side, member_id, purchases FROM price_members WHERE purchases <> 0`,
-		"price_areas": `SELECT product_id, month, area, amount, quantity, purchases, buyers, sellers FROM price_areas
+		"counters": `SELECT key, value FROM counters`,
+		"price_commitments": `SELECT shop_id, month, product_id, producer_id, area, buyer, seller, amount, quantity FROM price_commitments
+			WHERE quantity <> 0`,
+		"price_entities": `SELECT product_id, month, area, side, entity, purchases, quantity FROM price_entities WHERE purchases <> 0`,
+		"price_cells": `SELECT product_id, month, area, amount, quantity, purchases, buyers, sellers, largest_buyer, largest_seller FROM price_cells
 			WHERE amount <> 0 OR quantity <> 0 OR purchases <> 0 OR buyers <> 0 OR sellers <> 0`,
 		"events": `SELECT type, created_at, origin_id, COALESCE(target_id, ''), data FROM events`,
 	}
@@ -418,8 +418,8 @@ func TestBulkAgreesWithTrade(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, got := rowsOf(t, played), rowsOf(t, written)
-		if len(want["deliveries"]) != 15 || len(want["events"]) < 20 || len(want["price_areas"]) < 4 {
-			t.Fatalf("the scenario played %d deliveries, %d events, %d price areas", len(want["deliveries"]), len(want["events"]), len(want["price_areas"]))
+		if len(want["deliveries"]) != 15 || len(want["events"]) < 20 || len(want["price_cells"]) < 4 {
+			t.Fatalf("the scenario played %d deliveries, %d events, %d price cells", len(want["deliveries"]), len(want["events"]), len(want["price_cells"]))
 		}
 		sameRows(t, got, want)
 
@@ -437,7 +437,7 @@ func TestBulkAgreesWithTrade(t *testing.T) {
 			}
 		}
 
-		if err := trade.RebuildPrices(ctx, written, paris); err != nil {
+		if err := trade.RebuildPrices(ctx, written); err != nil {
 			t.Fatal(err)
 		}
 		sameRows(t, rowsOf(t, written), got)

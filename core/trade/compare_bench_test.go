@@ -56,7 +56,7 @@ func comparisonPlatform(b *testing.B, db *store.DB, shops int) {
 	}
 	// In one transaction: its hundreds of thousands of rows would each be
 	// a commit of their own otherwise (8 minutes of make bench).
-	if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return trade.RebuildPrices(ctx, tx, now.Location()) }); err != nil {
+	if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return trade.RebuildPrices(ctx, tx) }); err != nil {
 		b.Fatal(err)
 	}
 }

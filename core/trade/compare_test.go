@@ -13,17 +13,17 @@ import (
 	"primeur/core/trade"
 )
 
-// comparisonRows is the comparison's sums as text, rows of no purchase
-// left out (a member or pair whose commitments all ended stays at zero).
-func comparisonRows(t testing.TB, db *store.DB) string {
+// priceRows is the price sums as text, rows that count nothing left out
+// (a commitment ended, an entity whose purchases all ended, stay at zero).
+func priceRows(t testing.TB, db *store.DB) string {
 	t.Helper()
 	var b strings.Builder
 	for _, q := range []string{
-		`SELECT product_id, month, shop_id, producer_id, area, purchases FROM price_pairs WHERE purchases <> 0
-			ORDER BY product_id, month, shop_id, producer_id`,
-		`SELECT product_id, month, area, side, member_id, purchases FROM price_members WHERE purchases <> 0
-			ORDER BY product_id, month, area, side, member_id`,
-		`SELECT product_id, month, area, amount, quantity, purchases, buyers, sellers FROM price_areas
+		`SELECT shop_id, month, product_id, producer_id, area, buyer, seller, amount, quantity FROM price_commitments
+			WHERE quantity <> 0 ORDER BY shop_id, month, product_id, producer_id`,
+		`SELECT product_id, month, area, side, entity, purchases, quantity FROM price_entities WHERE purchases <> 0
+			ORDER BY product_id, month, area, side, entity`,
+		`SELECT product_id, month, area, amount, quantity, purchases, buyers, sellers, largest_buyer, largest_seller FROM price_cells
 			WHERE amount <> 0 OR quantity <> 0 OR purchases <> 0 OR buyers <> 0 OR sellers <> 0 ORDER BY product_id, month, area`,
 	} {
 		rows, err := db.QueryContext(ctx, q)
@@ -55,16 +55,16 @@ func comparisonRows(t testing.TB, db *store.DB) string {
 	return b.String()
 }
 
-// keptEqualsRebuilt fails unless the comparison's sums kept by trade equal
-// those RebuildPrices computes from the commitments in force.
+// keptEqualsRebuilt fails unless the price sums kept by trade equal those
+// RebuildPrices computes from the commitments in force.
 func keptEqualsRebuilt(t testing.TB, db *store.DB, step string) {
 	t.Helper()
-	kept := comparisonRows(t, db)
-	if err := trade.RebuildPrices(ctx, db, now.Location()); err != nil {
+	kept := priceRows(t, db)
+	if err := trade.RebuildPrices(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	if rebuilt := comparisonRows(t, db); rebuilt != kept {
-		t.Fatalf("%s: comparison kept\n%s\nrebuilt\n%s", step, kept, rebuilt)
+	if rebuilt := priceRows(t, db); rebuilt != kept {
+		t.Fatalf("%s: price sums kept\n%s\nrebuilt\n%s", step, kept, rebuilt)
 	}
 }
 
@@ -78,9 +78,11 @@ func located(t testing.TB, db *store.DB, email, typ, postcode string) accounts.U
 
 // TestComparison: the price comparison of a need shows the average price of
 // its product and month on the platform and in the shop's département only
-// when 3 distinct shops and 3 distinct producers back it; a producer
-// selling to two shops counts once; a commitment ended leaves where it was
-// counted even after the shop moved; the sums kept equal those rebuilt.
+// when 3 distinct shops and 3 distinct producers back it, none holding more
+// than half its quantity (exactly half is shown), rounded to 10 cents; a
+// producer selling to two shops counts once; a commitment ended leaves the
+// département it was counted in even after the shop moved; the sums kept
+// equal those rebuilt.
 func TestComparison(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		var shops, farms []accounts.User
@@ -136,14 +138,19 @@ func TestComparison(t *testing.T) {
 		commit(2, 1, 50, 2.5)
 		check("three shops, two producers", "74", nil, nil)
 		commit(2, 2, 50, 2.5) // a second commitment for shop 2
-		// (100×2 + 50×3 + 50×2.5 + 50×2.5) / 250 = 2.40
+		// (100×2 + 50×3 + 50×2.5 + 50×2.5) / 250 = 2.40; farm 1 sells to
+		// two shops: 100 of 250.
 		check("three shops, three producers", "74", &fig{240, 4}, &fig{240, 4})
 
+		// Farm 0 now sells 200 of 350: more than half, the national
+		// figure is withheld; Haute-Savoie's is as it was.
 		commit(3, 0, 100, 4)
-		// (600 + 400) / 350 = 2.857…
-		check("a shop of the Rhône", "74", &fig{286, 5}, &fig{240, 4})
-		check("seen from the Rhône", "69", &fig{286, 5}, nil)
-		check("seen from nowhere known", "", &fig{286, 5}, nil)
+		check("a dominant producer", "74", nil, &fig{240, 4})
+		commit(3, 2, 100, 3)
+		// (200 + 150 + 250 + 400 + 300) / 450 = 2.888… → 2.90
+		check("the Rhône shop buys elsewhere too", "74", &fig{290, 6}, &fig{240, 4})
+		check("seen from the Rhône", "69", &fig{290, 6}, nil)
+		check("seen from nowhere known", "", &fig{290, 6}, nil)
 
 		// Shop 2 moves to Lyon, then ends both commitments: they leave
 		// Haute-Savoie, where they were counted.
@@ -152,12 +159,14 @@ func TestComparison(t *testing.T) {
 			ok(t)(propose(db, shops[2], needs[2], farms[farm].ID, 0, 2.5, now))
 			ok(t)(review(db, farms[farm], needs[2], farms[farm].ID, true, now))
 		}
-		// Left: farm 0 with shops 0 and 3, farm 1 with shop 1: 3 shops, 2 producers.
+		// Left: farm 0 with shops 0 and 3 (200 of 350), farm 1 with shop
+		// 1, farm 2 with shop 3.
 		check("commitments ended", "74", nil, nil)
-		// Shop 2 buys again, now from Lyon: counted in the Rhône.
-		commit(2, 2, 10, 1)
-		// (200 + 150 + 400 + 10) / 260 = 2.923…
-		check("back from Lyon", "69", &fig{292, 4}, nil)
+		// Shop 2 buys again, now from Lyon: counted in the Rhône. Farm 2
+		// sells 250 of 500: exactly half, shown.
+		commit(2, 2, 150, 2)
+		// (200 + 150 + 400 + 300 + 300) / 500 = 2.70
+		check("back from Lyon", "69", &fig{270, 5}, nil)
 	})
 }
 
@@ -212,7 +221,7 @@ func TestComparisonConcurrent(t *testing.T) {
 			t.Fatalf("comparison %+v (%v)", c, err)
 		}
 		var buyers, sellers int64
-		if err := db.QueryRowContext(ctx, `SELECT buyers, sellers FROM price_areas WHERE area = 'FR'`).Scan(&buyers, &sellers); err != nil || buyers != n || sellers != n {
+		if err := db.QueryRowContext(ctx, `SELECT buyers, sellers FROM price_cells WHERE area = 'FR'`).Scan(&buyers, &sellers); err != nil || buyers != n || sellers != n {
 			t.Fatalf("%d buyers, %d sellers (%v), want %d each", buyers, sellers, err, n)
 		}
 	})

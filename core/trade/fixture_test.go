@@ -28,10 +28,13 @@ type fixture struct {
 	farm, rival, idle accounts.User // idle has no delivery day
 }
 
+// newUser creates an account with a SIRET of its own and its login
+// confirmed (accounts.Insert): a legal entity of its own in the price
+// figures (trade.EntityOf).
 func newUser(t testing.TB, db store.Q, email, typ, days string) accounts.User {
 	t.Helper()
 	u := accounts.User{ID: core.NewID(), Type: typ, Email: email, EmailKey: email, Name: email, PasswordHash: "-",
-		DeliveryDays: days, CreatedAt: now.UnixMilli(), UpdatedAt: now.UnixMilli()}
+		DeliveryDays: days, SIRET: siretOf(int(sirets.Add(1))), CreatedAt: now.UnixMilli(), UpdatedAt: now.UnixMilli()}
 	if err := accounts.Insert(ctx, db, u); err != nil {
 		t.Fatal(err)
 	}

@@ -54,10 +54,13 @@ func loadOf(t *testing.T, db store.Q, u accounts.User, at time.Time) actorLoad {
 // checks that each outcome carries exactly what the actor's user load
 // changed: the need, the order (created, grown, deleted), the product's
 // price (set, removed) and the events recorded, each equal to the user
-// load's item read afterwards.
+// load's item read afterwards. Two other buyers and sellers of each
+// product make its price show while the fixture's pair trades it
+// (privacy.go).
 func TestOutcome(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
+		background(t, db, "2026-12", 40, "tomate", "carotte")
 		tomatoes := f.need(t, "tomate", "2026-12", 100)
 		carrots := f.need(t, "carotte", "2026-12", 50)
 

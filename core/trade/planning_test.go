@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"primeur/core/decimal"
 	"primeur/core/delivery"
@@ -195,105 +194,6 @@ func TestPlanningLateInTheMonth(t *testing.T) {
 		if _, err := trade.ReplanProducer(ctx, db, f.rival.ID, mon30); err != nil || storetest.Snapshot(t, db) != before {
 			t.Fatalf("a re-plan without change wrote something (%v)", err)
 		}
-	})
-}
-
-func TestPrices(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		f := setup(t, db)
-		a := f.need(t, "tomate", "2026-12", 500)
-		b, err := planningCreate(db, f.otherShop.ID, "tomate", "2027-01", 500)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := f.need(t, "melon", "2026-12", 50)
-		f.row(t, a, f.farm.ID, "accepted", "producer", 10000, 200)  // 100 kg at 2 €
-		f.row(t, b, f.rival.ID, "accepted", "producer", 5000, 300)  // 50 kg at 3 €
-		f.row(t, a, f.rival.ID, "proposed", "producer", 10000, 900) // not a commitment
-		f.row(t, m, f.farm.ID, "accepted", "distributor", 300, 155)
-		f.row(t, m, f.rival.ID, "accepted", "producer", 0, 5000) // no quantity, no weight
-		// A commitment older than 12 months does not count.
-		exec(t, db, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
-			VALUES ('old', ?, ?, 'accepted', 'producer', 10000, 10000, 0, ?)`, m, f.idle.ID, now.AddDate(-1, 0, -1).UnixMilli())
-		// Rows written behind core/trade's back: the sums are rebuilt.
-		if err := trade.RebuildPrices(ctx, db, now.Location()); err != nil {
-			t.Fatal(err)
-		}
-		ps, err := trade.Prices(ctx, db, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []trade.Price{{Product: "melon", Value: 155}, {Product: "tomate", Value: 233}}
-		if !slices.Equal(ps, want) {
-			t.Fatalf("prices %+v, want %+v", ps, want)
-		}
-	})
-}
-
-// TestPriceSums: the monthly price sums that accepting commitments keeps
-// up to date equal those rebuilt from the commitments in force, through
-// new commitments, corrections in a later month (the old quantity leaves
-// its month) and a commitment ended; Prices reads the 12 calendar months
-// up to now's.
-func TestPriceSums(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		f := setup(t, db)
-		sums := func() string {
-			t.Helper()
-			var rows []struct {
-				Product  string `db:"product_id"`
-				Month    string `db:"month"`
-				Amount   int64  `db:"amount"`
-				Quantity int64  `db:"quantity"`
-			}
-			if err := store.Select(ctx, db, &rows, `SELECT product_id, month, amount, quantity FROM price_months
-				WHERE quantity <> 0 OR amount <> 0 ORDER BY product_id, month`); err != nil {
-				t.Fatal(err)
-			}
-			return fmt.Sprint(rows)
-		}
-		check := func(step string, at time.Time, want []trade.Price) {
-			t.Helper()
-			kept := sums()
-			if err := trade.RebuildPrices(ctx, db, now.Location()); err != nil {
-				t.Fatal(err)
-			}
-			if rebuilt := sums(); rebuilt != kept {
-				t.Fatalf("%s: sums kept %s, rebuilt %s", step, kept, rebuilt)
-			}
-			ps, err := trade.Prices(ctx, db, at)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(ps, want) {
-				t.Fatalf("%s: prices %+v, want %+v", step, ps, want)
-			}
-		}
-		tomato := f.need(t, "tomate", "2027-06", 500)
-		melon := f.need(t, "melon", "2027-06", 100)
-		ok(t)(propose(db, f.farm, tomato, f.farm.ID, 100, 2, now))
-		ok(t)(review(db, f.shop, tomato, f.farm.ID, true, now))
-		ok(t)(propose(db, f.rival, tomato, f.rival.ID, 50, 3.5, now))
-		ok(t)(review(db, f.shop, tomato, f.rival.ID, true, now))
-		check("two commitments", now, []trade.Price{{Product: "tomate", Value: 250}})
-
-		// A month later the farm corrects its commitment: 100 kg at 2 €
-		// leave November, 200 kg at 2.20 € count in December.
-		dec := now.AddDate(0, 1, 0)
-		ok(t)(propose(db, f.farm, tomato, f.farm.ID, 200, 2.2, dec))
-		ok(t)(review(db, f.shop, tomato, f.farm.ID, true, dec))
-		ok(t)(propose(db, f.farm, melon, f.farm.ID, 40, 1.5, dec))
-		ok(t)(review(db, f.shop, melon, f.farm.ID, true, dec))
-		check("a correction", dec, []trade.Price{{Product: "melon", Value: 150}, {Product: "tomate", Value: 246}})
-
-		// The shop ends the melon commitment (a correction to 0).
-		ok(t)(propose(db, f.shop, melon, f.farm.ID, 0, 1.5, dec))
-		ok(t)(review(db, f.farm, melon, f.farm.ID, true, dec))
-		check("a commitment ended", dec, []trade.Price{{Product: "tomate", Value: 246}})
-
-		// November's commitment (the rival's) drops out of the window in
-		// November 2027; December's stays.
-		check("a year later", now.AddDate(1, 0, 0), []trade.Price{{Product: "tomate", Value: 220}})
 	})
 }
 

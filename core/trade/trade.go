@@ -93,8 +93,9 @@ type deal struct {
 	// checks and shows of it), read with the need.
 	product catalog.Product
 	// shopName is the need's shop's name, as its events show it; area its
-	// comparison area (AreaOf its address). Read with the need.
-	shopName, area string
+	// comparison area (AreaOf its address); shopEntity the legal entity it
+	// counts as in the price figures (EntityOf). Read with the need.
+	shopName, area, shopEntity string
 	// producerLocked says that begin read the producer under its lock
 	// (FOR UPDATE), its delivery days included: an acceptance by the shop.
 	producerLocked bool
@@ -120,7 +121,7 @@ type deal struct {
 // next statement: on PostgreSQL, a statement that waited for the lock
 // still reads the other tables as they were when it began.
 const lockQuery = `SELECT n.id, n.distributor_id, n.product_id, n.month, n.quantity, n.created_at, n.updated_at,
-	pr.name, pr.unit, s.name, s.address_line1, s.address_line2, s.address_line3
+	pr.name, pr.unit, s.name, s.address_line1, s.address_line2, s.address_line3, s.siret, s.email_key, s.email_confirmed
 	FROM needs n JOIN products pr ON pr.id = n.product_id JOIN users s ON s.id = n.distributor_id
 	WHERE n.id = ?`
 
@@ -129,9 +130,10 @@ const lockQuery = `SELECT n.id, n.distributor_id, n.product_id, n.month, n.quant
 func (d *deal) lock(ctx context.Context, q store.Q, needID string) error {
 	n := &d.need
 	var line1, line2, line3 sql.NullString
+	var shop accounts.User
 	err := q.QueryRowxContext(ctx, q.Rebind(lockQuery+store.ForUpdateOf(q, "n")), needID).Scan(
 		&n.ID, &n.DistributorID, &n.ProductID, &n.Month, (*int64)(&n.Quantity), &n.CreatedAt, &n.UpdatedAt,
-		&d.product.Name, &d.product.Unit, &d.shopName, &line1, &line2, &line3)
+		&d.product.Name, &d.product.Unit, &d.shopName, &line1, &line2, &line3, &shop.SIRET, &shop.EmailKey, &shop.EmailConfirmedKey)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("trade: need %s: %w", needID, core.ErrNotFound)
 	}
@@ -140,6 +142,7 @@ func (d *deal) lock(ctx context.Context, q store.Q, needID string) error {
 	}
 	d.product.ID = n.ProductID
 	d.area = AreaOf(line1.String, line2.String, line3.String)
+	d.shopEntity = EntityOf(shop)
 	d.proposals, err = planning.ProposalsOf(ctx, q, needID)
 	return err
 }
@@ -176,7 +179,7 @@ func begin(ctx context.Context, q store.Q, actor accounts.User, needID, producer
 		// What trade looks at of the producer: who it is, its days, the
 		// name its events show; under its lock for an acceptance (accept),
 		// after the need's, as every operation takes them.
-		query := `SELECT id, type, name, delivery_days FROM users WHERE id = ?`
+		query := `SELECT id, type, name, delivery_days, siret, email_key, email_confirmed FROM users WHERE id = ?`
 		if lockProducer {
 			query += store.ForUpdate(q)
 		}
@@ -494,9 +497,13 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	// Serialise with a change of the producer's delivery days, which
 	// re-plans the same orders, and read the days under that lock (begin
 	// did when the shop accepts).
+	// Its SIRET and email too, for the legal entity its commitment counts
+	// as in the price figures (EntityOf): as stored, not as the session
+	// read them.
 	producer := d.producer
 	if !d.producerLocked {
-		if err := store.Get(ctx, q, &producer.DeliveryDays, `SELECT delivery_days FROM users WHERE id = ?`+store.ForUpdate(q), d.producer.ID); err != nil {
+		if err := store.Get(ctx, q, &producer, `SELECT delivery_days, siret, email_key, email_confirmed FROM users WHERE id = ?`+store.ForUpdate(q),
+			d.producer.ID); err != nil {
 			return fmt.Errorf("trade: lock producer: %w", err)
 		}
 	}
@@ -538,7 +545,7 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	// Last, so that the month's row of the price sums, which every
 	// acceptance of the product writes, stays locked the shortest.
 	return countCommitment(ctx, q, change{product: d.need.ProductID, month: d.need.Month, shop: d.need.DistributorID,
-		producer: d.producer.ID, area: d.area, old: d.commitment, quantity: open.Quantity, price: open.Price, now: now})
+		producer: d.producer.ID, area: d.area, buyer: d.shopEntity, seller: EntityOf(producer), quantity: open.Quantity, price: open.Price})
 }
 
 // Withdraw deletes the open proposal of producerID on a need, by the side

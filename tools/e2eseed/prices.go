@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"time"
 
@@ -18,8 +19,9 @@ import (
 // (password --password), gives each shop a need of 300 kg of --product in
 // --month and two commitments of 50 kg, each producer selling to two
 // shops, at 2.00 € to 3.00 € by steps of 0.20 € — an average of 2.50 € over
-// 6 purchases, by 3 shops and 3 producers: enough for the price
-// comparison of ui/e2e/prices.spec.ts to show. Through core's own
+// 6 purchases, by 3 shops and 3 producers, each a company of its own
+// holding a third: enough for the price comparison of
+// ui/e2e/prices.spec.ts to show (PRODUCT §15 "Price privacy"). Through core's own
 // operations: registration, planning.Create, trade.Propose and Review.
 func pricesScene(fs *flag.FlagSet) func(*env) error {
 	password := fs.String("password", "", "the accounts' password")
@@ -39,8 +41,14 @@ func pricesScene(fs *flag.FlagSet) func(*env) error {
 			if err != nil {
 				return u, fmt.Errorf("register %s: %w", email, err)
 			}
+			// A SIRET of its own, from its email (every run's accounts are
+			// other companies): a legal entity of the price figures
+			// (trade.EntityOf; the account is confirmed, as Register makes it).
+			h := fnv.New32a()
+			h.Write([]byte(email))
+			siren := accounts.LuhnComplete(fmt.Sprintf("%08d", h.Sum32()%100_000_000))
 			if _, err := store.Exec(e.ctx, e.db, `UPDATE users SET address_line1 = 'Route du marché', address_line2 = ?,
-				delivery_days = '1111100' WHERE id = ?`, address, u.ID); err != nil {
+				delivery_days = '1111100', siret = ? WHERE id = ?`, address, accounts.LuhnComplete(siren+"0001"), u.ID); err != nil {
 				return u, err
 			}
 			return accounts.ByID(e.ctx, e.db, u.ID)
