@@ -18,7 +18,7 @@ var globalKeys = []string{config.KeyDataDir, config.KeyDatabaseURL, config.KeyTi
 
 // serveKeys are the settings only the daemon uses.
 var serveKeys = []string{config.KeyAddr, config.KeyBaseURL, config.KeySecureCookies, config.KeyMetricsToken,
-	config.KeyRegistrationsPerHour, config.KeyAccessibilityContact}
+	config.KeyRegistrationsPerHour, config.KeyAccessibilityContact, config.KeyTrustedProxies}
 
 // jobKeys are the settings of the scheduled jobs and their emails, read by
 // serve (which schedules the jobs) and jobs (which runs one).
