@@ -279,8 +279,8 @@ func eachCell(s *Sheet, r reference, fn func(Cell, int) error) error {
 		if row.Num > r.r2 {
 			break
 		}
-		if row.Beyond > 0 && row.Beyond <= r.c2 {
-			return uncomputable("%s!%s is past the columns read", s.Name, CellName(row.Beyond, row.Num))
+		if row.Beyond.Col > 0 && row.Beyond.Col <= r.c2 {
+			return uncomputable("%s!%s is past the columns read", s.Name, CellName(row.Beyond.Col, row.Num))
 		}
 		for _, c := range row.Cells {
 			if c.Col < r.c1 {

@@ -93,18 +93,18 @@ const (
 
 // Cell is one cell of a sheet.
 type Cell struct {
-	Col  int // 1 for column A
-	Kind Kind
 	// Value is the value as stored (a formula's stored result).
 	Value string
 	// Formula is the cell's formula as written, without "=" ("" for a
 	// value; for a formula shared with other cells, see Sheet.Formula).
 	Formula string
+	Col     int // 1 for column A
+	// shared is a shared formula's group, plus one.
+	shared int32
+	Kind   Kind
 	// Pending marks a formula without a stored result: Kind is Empty
 	// until Workbook.Compute gives its value.
 	Pending bool
-	// shared is a shared formula's group, plus one.
-	shared int32
 	// ftype is the formula's type (formulaNormal, formulaShared…).
 	ftype uint8
 }
@@ -122,9 +122,9 @@ type Row struct {
 	Num int // 1 for the first row
 	// Cells are the row's cells that hold something, by column.
 	Cells []Cell
-	// Beyond is the first column right of Limits.Columns holding
-	// something, 0 when none.
-	Beyond int
+	// Beyond is the first cell right of Limits.Columns holding
+	// something (its Col is 0 when none).
+	Beyond Cell
 }
 
 // At returns the cell of a column (an Empty cell when none).
@@ -380,8 +380,8 @@ func (b *rowBuilder) add(c Cell) {
 		return
 	}
 	if c.Col > b.lim {
-		if b.row.Beyond == 0 {
-			b.row.Beyond = c.Col
+		if b.row.Beyond.Col == 0 {
+			b.row.Beyond = c
 		}
 		b.blank = false
 		return

@@ -388,7 +388,7 @@ func (r *xlsxReader) sheet(i, maxRows int) (*Sheet, error) {
 
 // maxCellText bounds what one cell may hold (Excel's own limit is 32 767
 // characters).
-const maxCellText = 1 << 20
+const maxCellText = 8 << 20
 
 // cell makes a cell from what its XML says.
 func (r *xlsxReader) cell(col int, cellType, value string, hasValue bool, formula string, ftype uint8) (Cell, error) {
