@@ -108,6 +108,7 @@ func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
 		{"bad escape in the query", "GET /api/needs?from=%zz", 400},
 		{"unknown API path", "GET /api/nothing", 404},
 		{"the mux's 405", "DELETE /healthz", 405},
+		{"the mux's redirect", "GET /api", 307},
 		{"OPTIONS *", "OPTIONS *", 0},
 		{"no session", "GET /api/user", 401},
 		{"from another site", "POST /auth/login\r\nSec-Fetch-Site: cross-site\r\nContent-Type: application/json|{}", 403},
