@@ -60,6 +60,10 @@ type Env struct {
 	// two processes must agree on how old a claim really is. Nil means
 	// time.Now.
 	Clock func() time.Time
+	// ClaimWait is how long, at most, a run waits for the documents it
+	// found claimed by another process that may be dead (sendQueued):
+	// zero means Lease and a Beat, negative not at all.
+	ClaimWait time.Duration
 	// Observe hears what the jobs do (metrics); its zero value hears
 	// nothing.
 	Observe Observer
@@ -398,7 +402,7 @@ func Invoices(ctx context.Context, env Env, now time.Time) (Report, error) {
 	// The invoices issued go to the send workers as they are issued; the
 	// queue holds them all, so issuing never waits for a send.
 	queue := make(chan string, len(due))
-	streamed := sendStreamed(ctx, env, invoiceSlot, queue, func(id string) error { return sendInvoice(ctx, env, id, now) })
+	streamed := sendStreamed(ctx, env, invoiceSlot, queue, func(env Env, id string) error { return sendInvoice(ctx, env, id, now) })
 	tried := map[string]bool{} // step 6 does not try them again
 	func() {
 		defer close(queue)

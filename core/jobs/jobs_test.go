@@ -205,33 +205,6 @@ func TestAFailedSendIsRetried(t *testing.T) {
 	})
 }
 
-func TestAClaimHoldsUntilItsLeaseEnds(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		w := tradetest.New(t, db)
-		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		d := w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-		e, srv := smtpEnv(t, db)
-		// A process claimed the note at 12:30 (wall clock) and died.
-		claimed := time.Date(2026, 11, 10, 11, 30, 0, 0, time.UTC)
-		w.Exec(`UPDATE deliveries SET note_claim = 'dead', note_claimed_at = ? WHERE id = ?`, claimed.UnixMilli(), d)
-		wall := claimed.Add(jobs.Lease - time.Second)
-		e.Clock = func() time.Time { return wall }
-		// Whatever the run's own time, the claim holds for its lease.
-		for _, runAt := range []time.Time{at(2026, 11, 10, 13, 0), at(2027, 1, 1, 0, 0)} {
-			if r := run(t, jobs.Deliveries, e, runAt); r.Get(jobs.NotesSent) != 0 {
-				t.Fatalf("within the lease, run at %v: %s", runAt, r)
-			}
-		}
-		wall = claimed.Add(jobs.Lease)
-		if r := run(t, jobs.Deliveries, e, at(2026, 11, 10, 13, 0)); r.Get(jobs.NotesSent) != 1 {
-			t.Fatalf("after the lease: %s", r)
-		}
-		if n := len(srv.Merged(t)); n != 1 {
-			t.Fatalf("%d messages", n)
-		}
-	})
-}
-
 // TestConcurrentJobsSendEachDocumentOnce runs the deliveries and invoices
 // jobs on several connection pools at once, as replicas would.
 func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {

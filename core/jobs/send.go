@@ -31,39 +31,48 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Lease is how long a claim on a document's email holds. A process that
-// claimed a document and died before recording the send leaves it to
-// another run once the lease is over. It must exceed the longest send: the
-// SMTP sender gives up after 30 seconds.
-const Lease = 10 * time.Minute
-
 // MaxAttempts is how many failed attempts of its own (see sendOnce) a
 // document's email gets. After the last, the document is left for an
 // administrator: RetryFailed gives it its attempts back.
 const MaxAttempts = 3
 
-// slot names where a document records its email: a claim token, the time
-// of the claim, the time it was sent, the failed attempts; the kind of
-// document, as the Observer and the logs name it; and, for the documents
-// that may turn out to have nothing to send (digests), the time one was
-// dropped unsent (errDropped), else "".
+// slot names where a document records its email: the claim (the run
+// holding it, see claimer), the time of the claim, the time it was sent,
+// the failed attempts; the kind of document, as the Observer and the logs
+// name it; for the documents that may turn out to have nothing to send
+// (digests), the time one was dropped unsent (errDropped), else ""; and
+// the prefix of its message's key ("invoice-" for "invoice-<id>"), which
+// keys its copies in mail_copies.
 type slot struct {
 	table, claim, claimedAt, sentAt, attempts, kind, dropped string
 	// ready is the SQL condition, on the table by its name, that a
 	// document must meet to be claimed (none when empty).
-	ready string
+	ready  string
+	prefix string
 }
 
 var (
-	noteSlot     = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note", "", ""}
-	invoiceSlot  = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice", "", documentReady("invoices")}
-	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note", "", documentReady("credit_notes")}
-	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder", "", ""}
-	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice", "", ""}
-	digestSlot   = slot{"digests", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "digest", "dropped_at", ""}
+	noteSlot     = slot{"deliveries", "note_claim", "note_claimed_at", "note_sent_at", "note_attempts", "note", "", "", "note-"}
+	invoiceSlot  = slot{"invoices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "invoice", "", documentReady("invoices"), "invoice-"}
+	creditSlot   = slot{"credit_notes", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "credit note", "", documentReady("credit_notes"), "credit-"}
+	reminderSlot = slot{"reminders", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "reminder", "", "", "reminder-"}
+	cutoffSlot   = slot{"cutoff_notices", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "cutoff notice", "", "", "cutoff-"}
+	digestSlot   = slot{"digests", "mail_claim", "mail_claimed_at", "sent_at", "mail_attempts", "digest", "dropped_at", "", "digest-"}
 	// slots are every slot, notes first.
 	slots = []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot, digestSlot}
 )
+
+// key is the message key of document id's email.
+func (s slot) key(id string) string { return s.prefix + id }
+
+// undropped is the SQL condition, on the table as alias, that the
+// document was not dropped ("" for a slot that never drops).
+func (s slot) undropped(alias string) string {
+	if s.dropped == "" {
+		return ""
+	}
+	return ` AND ` + alias + `.` + s.dropped + ` IS NULL`
+}
 
 // ownFailure marks the failure of a piece of work for a reason of its own
 // — it panicked, or its document could not be rendered — as opposed to a
@@ -102,77 +111,94 @@ func (e Env) safely(where string, fn func() error) (err error) {
 	return fn()
 }
 
-// sendOnce emails a document at most once across processes, by
-// claim-then-send:
+// sendOnce emails a document at most once across processes and crashes,
+// by claim-then-send with a journal (journal.go):
 //
-//  1. claim: one conditional UPDATE writes a fresh token and the time into
-//     the document's row, only if it is unsent, unclaimed (or its claim is
-//     older than Lease), has attempts left and meets the slot's ready
-//     condition (an invoice's recipient confirmed). The database applies it for
-//     one process only; the others see 0 rows and skip the document. Claims
-//     are timed by the wall clock (Env.Clock), not by the run's time, which
-//     may be another (--at): a run "in the future" must not take over a
-//     claim made a second ago.
+//  1. claim: one conditional UPDATE names the run (c) in the document's
+//     row, with the time, only if it is unsent, unclaimed (or claimed by
+//     a run that stopped renewing its claims for Lease, or whose process
+//     is gone), has attempts left and meets the slot's ready condition
+//     (an invoice's recipient confirmed). The database applies it for one
+//     run only; the others see 0 rows and skip the document, or wait for
+//     it when its claim may be dead (held). Claims are timed by the wall
+//     clock (Env.Clock), not by the run's time, which may be another
+//     (--at): a run "in the future" must not take over a live claim.
 //  2. send the message, outside any transaction (an SMTP exchange must not
-//     hold row locks, nor SQLite's write lock). A panic in it is recovered
-//     (logged with its stack): it ends this document's attempt, not the
-//     process.
-//  3. record: set the sent time where the token is still ours. On a
-//     failure, clear our claim instead, so the next run retries; a failure
-//     of the document's own (a panic, a document that cannot be rendered,
-//     a message refused as invalid) also counts one attempt, and the one
+//     hold row locks, nor SQLite's write lock), through the journal: the
+//     copies accepted before are not sent again, each other copy is
+//     recorded and committed before its point of no return, while the
+//     claim is still the run's. A panic in it is recovered (logged with
+//     its stack): it ends this document's attempt, not the process.
+//  3. record: set the sent time, and forget the copies. On a failure,
+//     clear our claim instead, so the next run retries; a failure of the
+//     document's own (a panic, a document that cannot be rendered, a
+//     message refused as invalid) also counts one attempt, and the one
 //     that reaches MaxAttempts leaves the document for an administrator,
-//     with one log line at Error level. A failure of the mail server or the
-//     database counts nothing: it is retried until it passes. A send that
-//     finds nothing to say (errDropped: a digest of an account closed
-//     since) records the time it was dropped instead of a send: it is never
-//     tried again, and is told and counted as dropped, not as sent.
+//     with one log line at Error level. A failure of the mail server or
+//     the database counts nothing: it is retried until it passes. A send
+//     that finds nothing to say (errDropped: a digest of an account
+//     closed since) records the time it was dropped instead of a send: it
+//     is never tried again, and is told and counted as dropped, not as
+//     sent.
 //
-// A crash between 2 and 3 is the one case that can send twice (after the
-// lease); the message then has the same Message-ID, and the outbox the same
-// file, as the first. Recording the send in the same transaction as the
-// claim would hold a lock across the network instead, and a crash after
-// sending would roll the record back just the same.
-func sendOnce(ctx context.Context, env Env, s slot, id string, send func() error) (outcome, error) {
-	token := core.NewID()
-	now := env.wallClock()
-	undropped := ""
-	if s.dropped != "" {
-		undropped = ` AND ` + s.dropped + ` IS NULL`
+// A copy past its point of no return whose answer never came — the
+// connection lost then (mail.ErrUncertain), or the process killed, which
+// the next claim finds in the journal — may be at the server, or not:
+// it is never sent again on its own. The document is left for an
+// administrator (its attempts spent) with one log line at Error level
+// naming it, its recipients and Message-ID, and RetryFailed gives it
+// back. No copy is therefore sent twice; the price is that a process
+// killed in the instant between recording a copy and its final "."
+// leaves for an administrator a copy that never left.
+func sendOnce(ctx context.Context, env Env, c *claimer, s slot, id string, send func(Env) error) (outcome, error) {
+	claimed, held, err := c.claim(ctx, s, id)
+	switch {
+	case err != nil:
+		return skipped, err
+	case held:
+		return waiting, nil
+	case !claimed:
+		return skipped, nil // sent, dropped, not ready, or left for an administrator
 	}
-	if s.ready != "" {
-		undropped += ` AND ` + s.ready
-	}
-	n, err := store.Exec(ctx, env.DB, `UPDATE `+s.table+` SET `+s.claim+` = ?, `+s.claimedAt+` = ?
-		WHERE id = ? AND `+s.sentAt+` IS NULL`+undropped+` AND `+s.attempts+` < ? AND (`+s.claimedAt+` IS NULL OR `+s.claimedAt+` <= ?)`,
-		token, now.UnixMilli(), id, MaxAttempts, now.Add(-Lease).UnixMilli())
-	if err != nil {
-		return skipped, fmt.Errorf("jobs: claim %s %s: %w", s.table, id, err)
-	}
-	if n == 0 {
-		return skipped, nil // sent, dropped, being sent by another process, or left for an administrator
-	}
-	err = env.safely("send "+s.kind, send)
+	through := env
+	through.Mail = journaled{inner: env.Mail, c: c, s: s, id: id}
+	err = env.safely("send "+s.kind, func() error { return send(through) })
+	var uncertain uncertainCopies
 	switch {
 	case errors.Is(err, errWaiting):
-		env.failed(ctx, s, id, token, err) // released, no attempt counted
+		env.failed(ctx, c, s, id, err) // released, no attempt counted
 		env.Log.Debug("email waits for a confirmed address", "table", s.table, "id", id)
 		return skipped, nil
 	case errors.Is(err, errDropped) && s.dropped != "":
-		return dropped, env.drop(ctx, s, id, token, err)
+		return dropped, env.drop(ctx, c, s, id, err)
+	case errors.Is(err, errCopyInFlight):
+		env.failed(ctx, c, s, id, err) // another run, alive, has it
+		return waiting, nil
+	case errors.Is(err, errClaimLost):
+		env.Log.Warn("jobs: claim taken back while sending (this process stalled); the copies not sent are left to the other", "table", s.table, "id", id)
+		return skipped, nil
+	case errors.Is(err, mail.ErrUncertain):
+		// The answer lost just now: a failure of the mail server.
+		env.Observe.emailFailed(s.kind)
+		c.leaveUncertain(ctx, s, id, err)
+		return skipped, err
+	case errors.As(err, &uncertain):
+		// Found in the journal: a process died at the point of no return.
+		env.Observe.emailFailed(s.kind)
+		c.leaveUncertain(ctx, s, id, err)
+		return skipped, nil
 	case err != nil:
 		env.Observe.emailFailed(s.kind)
-		env.failed(ctx, s, id, token, err)
+		env.failed(ctx, c, s, id, err)
 		return skipped, err
 	}
-	n, err = store.Exec(context.WithoutCancel(ctx), env.DB, `UPDATE `+s.table+` SET `+s.sentAt+` = ?
-		WHERE id = ? AND `+s.claim+` = ?`, env.wallClock().UnixMilli(), id, token)
+	recorded, err := c.recordSent(context.WithoutCancel(ctx), s, id)
 	env.Observe.emailSent(s.kind)
 	if err != nil {
 		return sent, fmt.Errorf("jobs: record sent %s %s: %w", s.table, id, err)
 	}
-	if n == 0 {
-		env.Log.Warn("jobs: claim expired while sending; the document may be sent twice", "table", s.table, "id", id)
+	if !recorded {
+		env.Log.Warn("jobs: email recorded as sent by another process meanwhile", "table", s.table, "id", id)
 	}
 	env.Log.Debug("email sent", "table", s.table, "id", id)
 	return sent, nil
@@ -188,6 +214,9 @@ const (
 	sent
 	// dropped: nothing to send (errDropped), recorded as dropped.
 	dropped
+	// waiting: another run holds it, perhaps dead (its claim not expired
+	// yet): the run tries it again before it ends (sendQueued).
+	waiting
 )
 
 // errDropped is the send of a document that has nothing left to say — a
@@ -196,11 +225,11 @@ const (
 // told and counted apart from the emails sent.
 var errDropped = errors.New("jobs: nothing to send")
 
-// drop records that the document claimed with token was dropped unsent
-// for reason (errDropped), and says so.
-func (e Env) drop(ctx context.Context, s slot, id, token string, reason error) error {
+// drop records that the document claimed by c was dropped unsent for
+// reason (errDropped), and says so.
+func (e Env) drop(ctx context.Context, c *claimer, s slot, id string, reason error) error {
 	n, err := store.Exec(context.WithoutCancel(ctx), e.DB, `UPDATE `+s.table+` SET `+s.dropped+` = ?
-		WHERE id = ? AND `+s.claim+` = ?`, e.wallClock().UnixMilli(), id, token)
+		WHERE id = ? AND `+s.claim+` = ?`, e.wallClock().UnixMilli(), id, c.id)
 	e.Observe.emailDropped(s.kind)
 	if err != nil {
 		return fmt.Errorf("jobs: record dropped %s %s: %w", s.table, id, err)
@@ -215,7 +244,8 @@ func (e Env) drop(ctx context.Context, s slot, id, token string, reason error) e
 // failed releases the claim of a send that failed with err, counting an
 // attempt when the failure is the document's own, and says so when that
 // was the last.
-func (e Env) failed(ctx context.Context, s slot, id, token string, err error) {
+func (e Env) failed(ctx context.Context, c *claimer, s slot, id string, err error) {
+	token := c.id
 	ctx = context.WithoutCancel(ctx)
 	if !counts(err) {
 		if _, rerr := store.Exec(ctx, e.DB, `UPDATE `+s.table+` SET `+s.claim+` = NULL, `+s.claimedAt+` = NULL
@@ -262,17 +292,26 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 }
 
 // RetryFailed gives the documents left for an administrator (unsent after
-// MaxAttempts failed attempts) their attempts back, so that the next run
-// tries them again, and returns how many delivery notes and how many other
+// MaxAttempts failed attempts, or perhaps received: see sendOnce) their
+// attempts back, and forgets their copies that may be at the mail server,
+// so that the next run tries them again — those copies with the same
+// Message-ID —, and returns how many delivery notes and how many other
 // documents (invoices, credit notes, reminders, digests) it gave back.
 func RetryFailed(ctx context.Context, db *store.DB) (notes, invoices int, err error) {
 	counts := make([]int, len(slots))
 	for i, s := range slots {
-		n, err := store.Exec(ctx, db, `UPDATE `+s.table+` SET `+s.attempts+` = 0 WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts)
+		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+			if _, err := store.Exec(ctx, tx, `DELETE FROM mail_copies WHERE accepted_at IS NULL AND message_key IN
+				(SELECT ? || id FROM `+s.table+` WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?)`, s.prefix, MaxAttempts); err != nil {
+				return err
+			}
+			n, err := store.Exec(ctx, tx, `UPDATE `+s.table+` SET `+s.attempts+` = 0 WHERE `+s.sentAt+` IS NULL AND `+s.attempts+` >= ?`, MaxAttempts)
+			counts[i] = int(n)
+			return err
+		})
 		if err != nil {
 			return counts[0], counts[1], fmt.Errorf("jobs: retry failed %s: %w", s.table, err)
 		}
-		counts[i] = int(n)
 	}
 	for _, n := range counts[1:] {
 		invoices += n
@@ -312,10 +351,14 @@ const sendWorkers = 4
 // dropped with nothing to send.
 type tally struct{ sent, dropped int }
 
+// sender is what sends document id's email, through env's mail sender
+// (sendOnce gives it the journaled one).
+type sender func(env Env, id string) error
+
 // sendEach sends the documents of ids through sendOnce, sendWorkers at a
 // time, and counts those this process sent or dropped; a failure, or a
 // panic, does not stop the others: each worker recovers its own.
-func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id string) error) (tally, error) {
+func sendEach(ctx context.Context, env Env, s slot, ids []string, send sender) (tally, error) {
 	queue := make(chan string, len(ids))
 	for _, id := range ids {
 		queue <- id
@@ -329,7 +372,7 @@ func sendEach(ctx context.Context, env Env, s slot, ids []string, send func(id s
 // last send and tells what they did. The goroutine that hands the
 // documents to the workers recovers from a panic of its own, and then
 // drains queue, so that its writer never blocks.
-func sendStreamed(ctx context.Context, env Env, s slot, queue <-chan string, send func(id string) error) func() (tally, error) {
+func sendStreamed(ctx context.Context, env Env, s slot, queue <-chan string, send sender) func() (tally, error) {
 	type result struct {
 		n   tally
 		err error
@@ -355,15 +398,23 @@ func sendStreamed(ctx context.Context, env Env, s slot, queue <-chan string, sen
 }
 
 // sendQueued is sendEach of the documents read from queue until it is
-// closed; once ctx is done, it reads the rest without sending them.
-func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string, send func(id string) error) (tally, error) {
+// closed; once ctx is done, it reads the rest without sending them. The
+// run claims as one claimer (journal.go), renewed while it works. The
+// documents it found claimed by another run that may be dead (waiting),
+// it tries again once the queue is done, for at most Env.ClaimWait: a
+// killed process's claims expire within Lease, and a restart sends what it
+// left.
+func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string, send sender) (tally, error) {
 	var (
-		mu   sync.Mutex
-		n    tally
-		errs []error
-		wg   sync.WaitGroup
+		mu     sync.Mutex
+		n      tally
+		errs   []error
+		wg     sync.WaitGroup
+		others []string // the documents found waiting
 	)
-	one := func(id string) {
+	c := newClaimer(env)
+	defer c.close(ctx)
+	one := func(id string) (did outcome) {
 		defer func() {
 			// sendOnce recovers a panic of the send; this is one of its
 			// own (claiming, recording): the claim, if taken, waits for
@@ -375,7 +426,7 @@ func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string, send 
 				mu.Unlock()
 			}
 		}()
-		did, err := sendOnce(ctx, env, s, id, func() error { return send(id) })
+		did, err := sendOnce(ctx, env, c, s, id, func(e Env) error { return send(e, id) })
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
@@ -387,6 +438,7 @@ func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string, send 
 		case dropped:
 			n.dropped++
 		}
+		return did
 	}
 	// Workers that live for the whole queue: a goroutine per document
 	// would grow its stack anew for each (SQLite and the PDF go deep).
@@ -398,11 +450,37 @@ func sendQueued(ctx context.Context, env Env, s slot, queue <-chan string, send 
 				if ctx.Err() != nil {
 					continue // drained: a writer never waits
 				}
-				one(id)
+				if one(id) == waiting {
+					mu.Lock()
+					others = append(others, id)
+					mu.Unlock()
+				}
 			}
 		}()
 	}
 	wg.Wait()
+	// The documents of others: tried again, soon then every second, until
+	// each is sent (by them or by this run) or ClaimWait is over.
+	end, pause := time.Now().Add(env.claimWait()), 50*time.Millisecond
+	for len(others) > 0 && ctx.Err() == nil {
+		wait := min(pause, time.Until(end))
+		if wait <= 0 {
+			env.Log.Debug("documents left to the live processes that hold them", "kind", s.kind, "count", len(others))
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+		pause = min(2*pause, time.Second)
+		still := others[:0]
+		for _, id := range others {
+			if ctx.Err() == nil && one(id) == waiting {
+				still = append(still, id)
+			}
+		}
+		others = still
+	}
 	if ctx.Err() != nil {
 		errs = append(errs, ctx.Err())
 	}
@@ -414,7 +492,7 @@ func sendNotes(ctx context.Context, env Env, now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := sendEach(ctx, env, noteSlot, ids, func(id string) error { return sendNote(ctx, env, id, now) })
+	n, err := sendEach(ctx, env, noteSlot, ids, func(env Env, id string) error { return sendNote(ctx, env, id, now) })
 	return n.sent, err
 }
 
@@ -463,7 +541,7 @@ func sendInvoices(ctx context.Context, env Env, now time.Time, tried map[string]
 		return 0, fmt.Errorf("jobs: unsent invoices: %w", err)
 	}
 	ids = slices.DeleteFunc(ids, func(id string) bool { return tried[id] })
-	n, err := sendEach(ctx, env, invoiceSlot, ids, func(id string) error { return sendInvoice(ctx, env, id, now) })
+	n, err := sendEach(ctx, env, invoiceSlot, ids, func(env Env, id string) error { return sendInvoice(ctx, env, id, now) })
 	return n.sent, err
 }
 
@@ -473,7 +551,7 @@ func sendCredits(ctx context.Context, env Env, now time.Time) (int, error) {
 		ORDER BY t.producer_id, t.issued_at, t.number`); err != nil {
 		return 0, fmt.Errorf("jobs: unsent credit notes: %w", err)
 	}
-	n, err := sendEach(ctx, env, creditSlot, ids, func(id string) error { return sendCredit(ctx, env, id, now) })
+	n, err := sendEach(ctx, env, creditSlot, ids, func(env Env, id string) error { return sendCredit(ctx, env, id, now) })
 	return n.sent, err
 }
 
@@ -913,5 +991,5 @@ func sendUnsent(ctx context.Context, env Env, s slot, ready string, now time.Tim
 		ORDER BY t.created_at, t.id`); err != nil {
 		return tally{}, fmt.Errorf("jobs: unsent %s: %w", s.table, err)
 	}
-	return sendEach(ctx, env, s, ids, func(id string) error { return send(ctx, env, id, now) })
+	return sendEach(ctx, env, s, ids, func(env Env, id string) error { return send(ctx, env, id, now) })
 }
