@@ -48,7 +48,7 @@ func (a *app) jobsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "jobs",
 		Short: "Lister ou lancer les tâches planifiées (" + jobNames() + ")",
-		Long:  jobsLong,
+		Long:  jobsLong + "\n\nLes tâches : " + jobNames() + " ; « primeur jobs list » dit quand et ce que fait chacune.",
 	}
 	addSettingFlags(cmd.PersistentFlags(), jobKeys)
 	cmd.AddCommand(a.jobsListCommand(), a.jobsRunCommand())
