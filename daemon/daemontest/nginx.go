@@ -82,8 +82,12 @@ func (s *Server) BehindNginx() *Nginx {
 	if err := cmd.Start(); err != nil {
 		s.t.Fatalf("daemontest: start nginx: %v", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	var waited error
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		waited = cmd.Wait()
+	}()
 	s.t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
@@ -101,9 +105,9 @@ func (s *Server) BehindNginx() *Nginx {
 			break
 		}
 		select {
-		case err := <-exited:
+		case <-exited:
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			s.t.Fatalf("daemontest: nginx exited (%v): %s", err, log)
+			s.t.Fatalf("daemontest: nginx exited (%v): %s", waited, log)
 		default:
 		}
 		if time.Now().After(deadline) {
