@@ -52,6 +52,9 @@ func openCSV(wb *Workbook, name string, data []byte) error {
 // says the encoding, valid UTF-8 is taken as such, anything else is
 // Windows-1252. Binary content (NUL bytes outside UTF-16) is refused.
 func decodeText(data []byte) (string, error) {
+	if bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, oleHeader) {
+		return "", ErrUnreadable // a workbook named .csv
+	}
 	switch {
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
 		data = data[3:]
@@ -68,7 +71,7 @@ func decodeText(data []byte) (string, error) {
 		}
 		data = out
 	}
-	if bytes.IndexByte(data, 0) >= 0 || bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, oleHeader) {
+	if bytes.IndexByte(data, 0) >= 0 {
 		return "", ErrUnreadable
 	}
 	return string(data), nil

@@ -327,6 +327,8 @@ func tokenize(f string) ([]formulaToken, string) {
 				case ok:
 					out = append(out, formulaToken{kind: tokRef, text: f[start:end], ref: ref})
 					i = end
+				case j < len(f) && f[j] == ':':
+					return nil, "whole columns"
 				case strings.EqualFold(word, "TRUE") || strings.EqualFold(word, "FALSE"):
 					out = append(out, formulaToken{kind: tokBool, text: strings.ToUpper(word)})
 					i = j
