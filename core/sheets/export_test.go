@@ -1,7 +1,9 @@
 package sheets
 
 // ShiftFormula and Analyse open formula.go's reading to the tests.
-func ShiftFormula(formula string, dCol, dRow int) (string, bool) { return shiftFormula(formula, dCol, dRow) }
+func ShiftFormula(formula string, dCol, dRow int) (string, bool) {
+	return shiftFormula(formula, dCol, dRow)
+}
 
 // Analyse returns a formula's references ("Sheet!B2:C3", "!B2:B2" on its
 // own sheet) and why it cannot be computed ("" when it can).
