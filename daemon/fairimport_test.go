@@ -79,7 +79,7 @@ func uploadAsync(c *daemontest.Client, path string, data []byte) <-chan *daemont
 // held work behind that; one place is freed. When the other shop's
 // answer comes, the gate has parsed exactly the flooding shop's first file
 // and the other shop's — the flood's next file, sent as soon as the first
-// was answered, waits behind the third account's work.
+// left the gate, waits behind the third account's work.
 func TestOneShopCannotHoldUpAnothersImport(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
@@ -149,6 +149,20 @@ func TestOneShopCannotHoldUpAnothersImport(t *testing.T) {
 			}()
 		}
 
+		// Every sender refused once while the first file waits: the flood
+		// is on before a place is freed.
+		for refused := 0; refused < 3; {
+			time.Sleep(100 * time.Microsecond) // poll the answers; nothing is timed
+			mu.Lock()
+			refused = 0
+			for _, r := range answers {
+				if r.Status == http.StatusTooManyRequests {
+					refused++
+				}
+			}
+			mu.Unlock()
+		}
+
 		done := planning.Parsing.Stats().Done
 		fillers[0].end()
 		fillers = fillers[1:]
@@ -179,6 +193,9 @@ func TestOneShopCannotHoldUpAnothersImport(t *testing.T) {
 		if r := <-first; r.Status != http.StatusOK {
 			t.Fatalf("the flood's first file: %d %s", r.Status, r.Body)
 		}
+		// The flood's next file waits behind the third account's work, the
+		// other senders refused meanwhile.
+		untilParsing(t, size, 1)
 
 		third.end()
 		close(stop)
