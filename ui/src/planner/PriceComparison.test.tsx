@@ -30,6 +30,7 @@ describe('PriceComparison', () => {
     const { unmount } = renderWithProviders(<PriceComparison needId="n/1" unit="kg" />)
     expect(await screen.findByText('Prix moyen payé sur Primeur : 2,40 € / kg (12 achats)')).toBeInTheDocument()
     expect(screen.getByText('Prix moyen payé dans le département 74 : 2,38 € / kg (1 achat)')).toBeInTheDocument()
+    expect(screen.queryByText(COMPARISON_TEXTS.rule)).not.toBeInTheDocument()
     expect(fetch).toHaveBeenCalledTimes(1)
     expect(fetch.mock.calls[0][0]).toBe('/api/needs/n%2F1/prices')
     unmount()
@@ -43,20 +44,29 @@ describe('PriceComparison', () => {
     expect(fetch).toHaveBeenCalledTimes(1)
   })
 
-  it('says a figure is hidden when too few partners back it, and when the shop has no postcode', async () => {
+  it('says a figure is withheld, with the rule once, and when the shop has no postcode', async () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json({ ...both, local: null }))
-    renderWithProviders(<PriceComparison needId="n1" unit="un" />)
+    const { unmount } = renderWithProviders(<PriceComparison needId="n1" unit="un" />)
     expect(await screen.findByText('Prix moyen payé sur Primeur : 2,40 € / pièce (12 achats)')).toBeInTheDocument()
-    expect(screen.getByText(`${COMPARISON_TEXTS.local('74')} : ${COMPARISON_TEXTS.hidden}`)).toBeInTheDocument()
+    expect(
+      screen.getByText(
+        "Prix moyen payé dans le département 74 : pas assez d'achats comparables pour afficher une moyenne",
+      ),
+    ).toBeInTheDocument()
+    expect(screen.getAllByText(COMPARISON_TEXTS.rule)).toHaveLength(1)
+    unmount()
 
     vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json({ ...both, area: '', national: null, local: null }))
     renderWithProviders(<PriceComparison needId="n2" unit="kg" />)
     expect(await screen.findByText(`${COMPARISON_TEXTS.national} : ${COMPARISON_TEXTS.hidden}`)).toBeInTheDocument()
     expect(screen.getByText(COMPARISON_TEXTS.noArea)).toBeInTheDocument()
+    expect(screen.getAllByText(COMPARISON_TEXTS.rule)).toHaveLength(1)
 
     vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json({ ...both, national: null, local: null }))
     renderWithProviders(<PriceComparison needId="n3" unit="kg" compact />)
-    expect(await screen.findByText(COMPARISON_TEXTS.compactHidden)).toBeInTheDocument()
+    expect(
+      await screen.findByText("Comparaison des prix : pas assez d'achats comparables pour ce produit et ce mois."),
+    ).toBeInTheDocument()
   })
 
   it('says when the comparison cannot be read, and asks again next time', async () => {

@@ -12,11 +12,12 @@ export const COMPARISON_TEXTS = {
   onPlatform: 'sur Primeur',
   inArea: (area: string) => `dans le département ${area}`,
   purchases: (n: number) => (n === 1 ? '1 achat' : `${n} achats`),
-  hidden: "pas assez d'achats pour l'afficher (3 magasins et 3 producteurs au moins)",
+  hidden: "pas assez d'achats comparables pour afficher une moyenne",
+  rule: "Une moyenne ne compte que les achats entre entreprises (SIRET valide, adresse e-mail confirmée) d'au moins 1 kg ou 1 pièce et 10 € HT ; elle n'est affichée qu'avec au moins 3 magasins et 3 producteurs distincts, dont aucun ne pèse plus de la moitié des volumes, et arrondie à 10 centimes.",
   noArea: "L'adresse du magasin n'a pas de code postal : pas de moyenne départementale.",
   loading: 'Comparaison des prix en cours de chargement…',
   error: 'Comparaison des prix indisponible.',
-  compactHidden: "Comparaison des prix : pas encore assez d'achats pour ce produit et ce mois.",
+  compactHidden: "Comparaison des prix : pas assez d'achats comparables pour ce produit et ce mois.",
 } as const
 
 /** "2,40 € / kg (12 achats)", with where between the price and the count when given. */
@@ -27,9 +28,10 @@ function figureText(f: PriceFigure, unit: Unit, where?: string): string {
 /**
  * The price comparison of a need (PRODUCT §15): the average price paid on
  * the platform for its product and month, nationally and in the shop's
- * département, with the purchases behind each; a figure too few partners
- * back says so instead. `compact` is the one line under the proposal form's
- * fields.
+ * département, with the purchases behind each; a figure the server
+ * withholds (PRODUCT §15 "Price privacy": too few distinct companies, or
+ * one of them dominant) says so instead, and the rule is told once under
+ * them. `compact` is the one line under the proposal form's fields.
  */
 export function PriceComparison({ needId, unit, compact = false }: { needId: string; unit: Unit; compact?: boolean }) {
   const entry = useComparison(needId)
@@ -79,6 +81,11 @@ export function PriceComparison({ needId, unit, compact = false }: { needId: str
           {COMPARISON_TEXTS.noArea}
         </Text>
       )}
+      {!national || (area && !local) ? (
+        <Text size="xs" c="dimmed">
+          {COMPARISON_TEXTS.rule}
+        </Text>
+      ) : null}
     </Stack>
   )
 }

@@ -11,14 +11,16 @@ export const PRICE_TEXTS = {
   reference: 'Prix de référence producteur (catalogue)',
   referenceShopPrice: 'Prix de vente magasin indicatif pour une marge de 30 %',
   referenceNote:
-    "Aucun prix d'achat n'a encore été observé pour ce produit : ces prix sont des références indicatives.",
+    "Pas assez d'achats comparables pour afficher une moyenne : ces prix du catalogue sont des références indicatives.",
   none: 'Aucune information de prix pour ce produit.',
 } as const
 
 /**
  * Price information of the right pane (PRODUCT §2): the average purchase price
  * observed on the platform and, × 1.3, the shop price for a 30 % margin; the
- * catalogue's reference producer price, labelled so, when nothing was observed.
+ * catalogue's reference producer price, labelled so, when the server gives
+ * no average (nothing bought, or too few comparable purchases to show one:
+ * PRODUCT §15 "Price privacy").
  */
 export function PriceInfo({ product }: { product: ProductRO }) {
   const prices = usePrices()
