@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -40,6 +41,9 @@ func (a *app) backupCommand() *cobra.Command {
 				return errors.New(pgBackupAdvice)
 			}
 			file := args[0]
+			if st, err := os.Stat(filepath.Dir(file)); err != nil || !st.IsDir() {
+				return fmt.Errorf("%s : dossier introuvable ; créez-le d'abord", filepath.Dir(file))
+			}
 			if _, err := os.Lstat(file); err == nil && !force {
 				return fmt.Errorf("%s existe déjà ; choisissez un autre nom, ou --force pour le remplacer", file)
 			}

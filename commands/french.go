@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"primeur/core"
+	"primeur/core/schema"
 )
 
 // The command line speaks French, as the product does: its help, its
@@ -239,6 +240,9 @@ func flagError(cmd *cobra.Command, err error) error {
 	return err
 }
 
+// newerVersions reads schema.Check's versions.
+var newerVersions = regexp.MustCompile(`version (\d+), this binary knows up to (\d+)`)
+
 // requiredFlags is cobra's refusal of missing required flags.
 var requiredFlags = regexp.MustCompile(`^required flag\(s\) "(.*)" not set$`)
 
@@ -271,6 +275,13 @@ func french(err error) string {
 		}
 		return fmt.Sprintf("%s : erreur du système de fichiers (%v)", path.Path, path.Err)
 	}
+	if errors.Is(err, schema.ErrNewer) {
+		versions := ""
+		if m := newerVersions.FindStringSubmatch(err.Error()); m != nil {
+			versions = fmt.Sprintf(" (schéma version %s ; celle-ci connaît jusqu'à la %s)", m[1], m[2])
+		}
+		return "la base vient d'une version plus récente de Primeur" + versions + " : lancez cette version-là, ou une plus récente"
+	}
 	var pe *pq.Error
 	if errors.As(err, &pe) {
 		switch pe.Code {
@@ -294,22 +305,31 @@ func addrOf(op *net.OpError) string {
 	return ""
 }
 
+// flagValue is a flag's name and the value given.
+type flagValue struct{ flag, value string }
+
 // flagsError names, in a core.ValidationError about values a command took
-// from its flags (values: the field's flag value by field name, the flag
-// being --field), each flag and its value: "--start « 2026-13-01 » :
+// from its flags (flags: by the error's field name), each flag and its
+// value, a message given for several fields once: "--start « 2026-13-01 » :
 // Veuillez saisir une date de début valide (AAAA-MM-JJ).". Any other
 // error is returned as it is.
-func flagsError(err error, values map[string]string) error {
+func flagsError(err error, flags map[string]flagValue) error {
 	var ve *core.ValidationError
 	if !errors.As(err, &ve) || len(ve.Fields) == 0 {
 		return err
 	}
-	parts := make([]string, len(ve.Fields))
-	for i, f := range ve.Fields {
-		parts[i] = f.Message
-		if v, ok := values[f.Field]; ok {
-			parts[i] = fmt.Sprintf("--%s « %s » : %s", f.Field, v, f.Message)
+	var parts []string
+	said := map[string]bool{}
+	for _, f := range ve.Fields {
+		if said[f.Message] {
+			continue // the same refusal of several values (each month of a range)
 		}
+		said[f.Message] = true
+		part := f.Message
+		if v, ok := flags[f.Field]; ok {
+			part = fmt.Sprintf("--%s « %s » : %s", v.flag, v.value, f.Message)
+		}
+		parts = append(parts, part)
 	}
 	return errors.New(strings.Join(parts, " ; "))
 }

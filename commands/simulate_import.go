@@ -33,7 +33,10 @@ func (a *app) simulateImportCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			now := a.clock().Now()
-			values := map[string]string{"from": from, "to": to, "turnover": strconv.FormatFloat(turnover, 'f', -1, 64)}
+			// The range's first month is --from (planning.CheckStandard
+			// names it months[0]).
+			values := map[string]flagValue{"from": {"from", from}, "to": {"to", to}, "months[0]": {"from", from},
+				"turnover": {"turnover", strconv.FormatFloat(turnover, 'f', -1, 64)}}
 			months, err := monthRange(from, to)
 			if err != nil {
 				return flagsError(err, values)

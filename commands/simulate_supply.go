@@ -47,7 +47,7 @@ func (a *app) simulateSupplyCommand() *cobra.Command {
 			}
 			w, err := supply.ParseWindow(start, strconv.Itoa(days), now)
 			if err != nil {
-				return flagsError(err, map[string]string{"start": start, "days": strconv.Itoa(days)})
+				return flagsError(err, map[string]flagValue{"start": {"start", start}, "days": {"days", strconv.Itoa(days)}})
 			}
 			ctx := cmd.Context()
 			db, err := a.openDB(ctx)

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/closure"
 	"primeur/core/mydata"
@@ -154,7 +155,7 @@ func (a *app) userSetPasswordCommand() *cobra.Command {
 			}
 			defer db.Close()
 			if err := accounts.SetPassword(cmd.Context(), db, args[0], password, a.clock().Now()); err != nil {
-				return err
+				return noAccount(args[0], err)
 			}
 			fmt.Fprintf(a.out, "mot de passe changé pour %s\n", args[0])
 			return nil
@@ -322,7 +323,16 @@ func (a *app) account(ctx context.Context, email string) (*store.DB, accounts.Us
 	u, err := accounts.ByEmail(ctx, db, email)
 	if err != nil {
 		db.Close()
-		return nil, accounts.User{}, err
+		return nil, accounts.User{}, noAccount(email, err)
 	}
 	return db, u, nil
+}
+
+// noAccount says so when err is that no account has the email.
+func noAccount(email string, err error) error {
+	var refusal *core.Refusal
+	if errors.Is(err, core.ErrNotFound) && !errors.As(err, &refusal) {
+		return fmt.Errorf("aucun compte n'a l'email %s (primeur user list les liste)", email)
+	}
+	return err
 }
