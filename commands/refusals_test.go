@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"primeur/core/accounts"
 	"primeur/core/config"
 	"primeur/core/orders"
@@ -377,4 +379,31 @@ func TestDescribeDatabase(t *testing.T) {
 			t.Errorf("%q: %q, want %q", tt.url, got, tt.want)
 		}
 	}
+}
+
+// TestHelpIsFrench: every command's help — cobra's headings, the
+// descriptions, the flags' texts — is French: none holds the English of
+// cobra's templates nor common English words.
+func TestHelpIsFrench(t *testing.T) {
+	english := []string{"Usage:", "Flags:", "Available Commands", "help for", "(default", " the ", " and ", " with ", " from ",
+		" into ", " which ", " when ", " must ", " print ", " write ", " if ", "[flags]"}
+	a := &app{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		args := append(strings.Fields(strings.TrimPrefix(c.CommandPath(), "primeur")), "--help")
+		code, out, errOut := run(t, "", args...)
+		if code != 0 || errOut != "" {
+			t.Errorf("%s --help: %d %q", c.CommandPath(), code, errOut)
+		}
+		text := strings.ReplaceAll(out, "\n", " ")
+		for _, w := range english {
+			if strings.Contains(text, w) {
+				t.Errorf("%s --help holds %q:\n%s", c.CommandPath(), w, out)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(a.rootCommand())
 }
