@@ -12,6 +12,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core"
+	"primeur/core/limit"
+	"primeur/core/store"
 )
 
 // MsgNoToken is the exact text PRODUCT §8 expects when a request has no valid
@@ -66,14 +68,21 @@ func init() {
 	// A handler returning an error that is not a problem (a forgotten
 	// apiError), or huma failing to write an answer, comes here with the
 	// request: the error is logged with the request's id, and the client
-	// reads the generic problem with that id.
+	// reads the generic problem with that id — or, for a fault, the
+	// fault's 503 (faultModel).
 	huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
 		if status < http.StatusInternalServerError {
 			return huma.NewError(status, msg, errs...)
 		}
 		ctx := hctx.Context()
-		if info := requestOf(ctx); info != nil {
-			info.log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", errors.Join(errs...))
+		err := errors.Join(errs...)
+		info := requestOf(ctx)
+		if f := store.FaultOf(err); f != store.NoFault && status == http.StatusInternalServerError && info != nil {
+			hctx.SetHeader("Retry-After", retryAfterSeconds(store.FaultRetryAfter))
+			return faultModel(ctx, info.log, f, err)
+		}
+		if info != nil {
+			info.log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", err)
 		}
 		if status == http.StatusInternalServerError {
 			return internalProblem(ctx)
@@ -92,8 +101,12 @@ func problem(status int, detail string, details ...*huma.ErrorDetail) *huma.Erro
 }
 
 // apiError turns an error from core into the problem the client reads. It is
-// the one place sentinels meet HTTP statuses; anything unexpected is logged
-// and answered 500 without detail.
+// the one place sentinels meet HTTP statuses; a fault (store.FaultOf: the
+// disk full, the database unreachable) is answered 503 with Retry-After
+// (faultProblem), a database still busy 503 too; anything unexpected is
+// logged and answered 500 without detail. Plain handlers answer through
+// it too (writeError), and huma's hook for a forgotten one
+// (NewErrorWithContext) tells faults apart as it does.
 func apiError(ctx context.Context, log *slog.Logger, err error) error {
 	var (
 		invalid *core.ValidationError
@@ -103,7 +116,7 @@ func apiError(ctx context.Context, log *slog.Logger, err error) error {
 	case errors.As(err, &invalid):
 		details := make([]*huma.ErrorDetail, len(invalid.Fields))
 		for i, f := range invalid.Fields {
-			details[i] = &huma.ErrorDetail{Location: "body." + f.Field, Message: f.Message}
+			details[i] = &huma.ErrorDetail{Location: "body." + f.Field, Message: f.Message, Value: f.Value}
 		}
 		return problem(http.StatusUnprocessableEntity, invalid.Fields[0].Message, details...)
 	case errors.As(err, &refusal):
@@ -111,11 +124,56 @@ func apiError(ctx context.Context, log *slog.Logger, err error) error {
 	case errors.Is(err, context.Canceled):
 		return problem(http.StatusServiceUnavailable, "Requête interrompue.")
 	}
+	if f := store.FaultOf(err); f != store.NoFault {
+		return faultProblem(ctx, log, f, err)
+	}
+	if store.IsBusy(err) { // a read or write outside store.DB.Tx's retries
+		return problem(http.StatusServiceUnavailable, limit.MsgBusy)
+	}
 	if status := statusOf(err); status != http.StatusInternalServerError {
 		return problem(status, statusDetails[status])
 	}
 	log.ErrorContext(ctx, "request failed", "err", err)
 	return internalProblem(ctx)
+}
+
+// faultProblem is the answer to a request that met fault f: 503 with the
+// French store.MsgFault and Retry-After store.FaultRetryAfter, the error
+// logged as a warning with the request's id, and the fault counted
+// (primeur_faults_total).
+func faultProblem(ctx context.Context, log *slog.Logger, f store.Fault, err error) error {
+	return huma.ErrorWithHeaders(faultModel(ctx, log, f, err),
+		http.Header{"Retry-After": {retryAfterSeconds(store.FaultRetryAfter)}})
+}
+
+// faultModel is faultProblem's problem, logged and counted, without its
+// header.
+func faultModel(ctx context.Context, log *slog.Logger, f store.Fault, err error) *huma.ErrorModel {
+	if info := requestOf(ctx); info != nil && info.fault != nil {
+		info.fault(f)
+	}
+	log.WarnContext(ctx, "request refused for a fault", "fault", string(f), "err", err)
+	return problem(http.StatusServiceUnavailable, store.MsgFault)
+}
+
+// writeError is apiError for the plain handlers (documents, public files,
+// exports, the session check): the problem written with its headers; a
+// 503 always says when to come back (writeProblem).
+func (d *Daemon) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := apiError(r.Context(), d.log, err)
+	var he huma.HeadersError
+	if errors.As(e, &he) {
+		for k, vs := range he.GetHeaders() {
+			for _, v := range vs {
+				w.Header().Add(k, v)
+			}
+		}
+	}
+	var p *huma.ErrorModel
+	if !errors.As(e, &p) {
+		p = internalProblem(r.Context())
+	}
+	writeProblem(w, p)
 }
 
 // internalProblem is the answer to anything unexpected: a generic French
@@ -130,8 +188,12 @@ func internalProblem(ctx context.Context) *huma.ErrorModel {
 	return p
 }
 
-// writeProblem writes p as the answer, outside huma.
+// writeProblem writes p as the answer, outside huma; a 503 says when to
+// come back (Retry-After), store.BusyRetryAfter unless set already.
 func writeProblem(w http.ResponseWriter, p *huma.ErrorModel) {
+	if p.Status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", retryAfterSeconds(store.BusyRetryAfter))
+	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(p.Status)
 	_ = json.NewEncoder(w).Encode(p)

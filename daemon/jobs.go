@@ -8,6 +8,7 @@ import (
 	"github.com/go-co-op/gocron/v2"
 
 	"primeur/core/jobs"
+	"primeur/core/store"
 )
 
 // startJobs schedules every job with gocron in the business time zone, on
@@ -63,6 +64,16 @@ func (d *Daemon) runJob(ctx context.Context, env jobs.Env, job jobs.Job) {
 	start := time.Now()
 	d.log.Debug("job started", "job", job.Name)
 	report, err := job.Run(ctx, env, d.now())
+	if f, cause := store.FirstFault(err); f != store.NoFault {
+		// The disk full or the database unreachable: what was done is
+		// committed, the rest waits for the next run. One line, with
+		// the first failure, not one per document.
+		d.metrics.jobFailures.WithLabelValues(job.Name).Inc()
+		d.metrics.fault(f)
+		d.log.Error("job stopped by a fault; its next run takes it up", "job", job.Name, "fault", string(f),
+			"report", report.String(), "err", cause, "duration", time.Since(start))
+		return
+	}
 	if err != nil {
 		d.metrics.jobFailures.WithLabelValues(job.Name).Inc()
 		d.log.Error("job failed", "job", job.Name, "report", report.String(), "err", err, "duration", time.Since(start))

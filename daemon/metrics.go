@@ -33,6 +33,7 @@ type metrics struct {
 	emailsFailed  *prometheus.CounterVec   // kind
 	emailsDropped *prometheus.CounterVec   // kind
 	panics        *prometheus.CounterVec   // where
+	faults        *prometheus.CounterVec   // fault (store.Faults)
 
 	mu     sync.Mutex
 	wheres map[string]bool // the where labels seen, at most maxWheres
@@ -63,6 +64,8 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 		emailsDropped: counter("emails_dropped_total",
 			"Emails dropped unsent, with nothing left to say (a digest of an account closed since it was made), by kind of document.", "kind"),
 		panics: counter("panics_recovered_total", "Panics recovered, by place (route, job or job step).", "where"),
+		faults: counter("faults_total",
+			"Requests answered 503 and job runs stopped for a fault, by fault: disk_full, database_unavailable (store.FaultOf).", "fault"),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "primeur", Name: "http_request_duration_seconds",
 			Help:    "Time to answer an HTTP request, by route (the mux pattern).",
@@ -70,7 +73,7 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 		}, []string{"route"}),
 		wheres: map[string]bool{},
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.emailsDropped, m.panics,
+	m.registry.MustRegister(m.requests, m.latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.emailsDropped, m.panics, m.faults,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.registry.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "primeur"))
@@ -78,6 +81,9 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 	m.handler = promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	})
+	for _, f := range store.Faults {
+		m.faults.WithLabelValues(string(f))
+	}
 	for _, j := range jobs.All { // every job shows, at 0 until it runs
 		m.jobRuns.WithLabelValues(j.Name)
 		m.jobFailures.WithLabelValues(j.Name)
@@ -94,6 +100,11 @@ func (m *metrics) observer() jobs.Observer {
 		EmailDropped:   func(kind string) { m.emailsDropped.WithLabelValues(kind).Inc() },
 		PanicRecovered: m.panicRecovered,
 	}
+}
+
+// fault counts a request or a job run that met f.
+func (m *metrics) fault(f store.Fault) {
+	m.faults.WithLabelValues(string(f)).Inc()
 }
 
 // panicRecovered counts a recovered panic at where, or at "other" once

@@ -192,15 +192,18 @@ func TestHealthzQueriesTheDatabase(t *testing.T) {
 		s := daemontest.New(t, db)
 		c := s.Client()
 		res := c.Do("GET", "/healthz", nil).Expect(t, http.StatusOK)
-		if string(res.Body) != `{"status":"ok"}` {
+		if string(res.Body) != `{"status":"ok","reasons":[]}` {
 			t.Fatalf("body %s", res.Body)
 		}
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
 		}
 		res = c.Do("GET", "/healthz", nil).Expect(t, http.StatusServiceUnavailable)
-		if string(res.Body) != `{"status":"unavailable"}` {
+		if string(res.Body) != `{"status":"unavailable","reasons":[{"kind":"database","message":"`+daemon.MsgHealthDatabase+`"}]}` {
 			t.Fatalf("body %s", res.Body)
+		}
+		if res.Header.Get("Retry-After") == "" {
+			t.Fatal("no Retry-After")
 		}
 	})
 	// A database that answers but holds no Primeur schema is not healthy:

@@ -30,21 +30,32 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 		d.documentError(w, r, err)
 		return
 	}
+	out := &headerTracker{ResponseWriter: w}
 	err = d.exporting.Do(r.Context(), func() error {
 		h := w.Header()
 		h.Set("Content-Type", "application/zip")
 		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", mydata.FileName(d.today())))
 		h.Set("Cache-Control", "private, no-store")
-		z := zip.NewWriter(w)
+		z := zip.NewWriter(out)
 		if err := mydata.Write(r.Context(), d.db, z, u, d.now(), d.today()); err != nil {
+			if !out.wrote {
+				// Nothing sent yet (the zip is buffered): the answer is
+				// the error's, a fault's 503 among them.
+				h.Del("Content-Type")
+				h.Del("Content-Disposition")
+				return fmt.Errorf("personal data export: %w", err)
+			}
 			// Headers are gone: the truncated zip tells the client.
 			d.log.ErrorContext(r.Context(), "personal data export failed", "user", u.ID, "err", err)
 			return nil
 		}
 		return z.Close()
 	})
-	if errors.Is(err, core.ErrBusy) {
+	switch {
+	case errors.Is(err, core.ErrBusy):
 		w.Header().Set("Retry-After", retryAfterSeconds(d.exporting.Wait()))
 		writeJSONProblem(w, http.StatusServiceUnavailable, limit.MsgBusy)
+	case err != nil && !out.wrote:
+		d.writeError(w, r, err)
 	}
 }

@@ -82,7 +82,8 @@ func (d *Daemon) finishDocument() {
 		for _, op := range pathOperations(item) {
 			if op.Responses["default"] == nil {
 				op.Responses["default"] = problemResponse(doc, "Any other error, an RFC 9457 problem whose `detail` is a French message "+
-					"(400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated…)")
+					"(400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its "+
+					"disk full or its database unreachable…)")
 			}
 		}
 	}
@@ -163,9 +164,17 @@ func pathParam(name, description string) *huma.Param {
 	}
 }
 
-// Health is the answer of GET /healthz.
+// Health is the answer of GET /healthz (health.go).
 type Health struct {
-	Status string `json:"status" enum:"ok,unavailable" doc:"ok when the database answers a query, unavailable otherwise"`
+	Status string `json:"status" enum:"ok,degraded,unavailable" doc:"ok when the database answers a query and the data directory has room; unavailable when the database does not answer; degraded when it does but the data directory's disk is almost full"`
+	// Reasons say why the status is not ok.
+	Reasons []HealthReason `json:"reasons" doc:"Why the status is not ok (empty when it is)"`
+}
+
+// HealthReason is one reason of a status other than ok.
+type HealthReason struct {
+	Kind    string `json:"kind" enum:"database,disk" doc:"database: the database does not answer; disk: the data directory's file system is almost full (under 1 % of it free, or 100 MB)"`
+	Message string `json:"message" doc:"The reason in French, for whoever runs the platform"`
 }
 
 // plainRoute is a route served by a plain handler on the mux, outside huma,
@@ -351,13 +360,16 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 		{handler: d.health, op: &huma.Operation{
 			OperationID: "health", Method: http.MethodGet, Path: "/healthz",
 			Tags: []string{"Operations"}, Summary: "Whether this replica can serve",
-			Description: "200 when the database answers a real query (the schema version), 503 otherwise, so that " +
-				"a load balancer takes the replica out.",
+			Description: "200 when the database answers a real query (the schema version) and the data directory's " +
+				"disk has room; otherwise 503 with Retry-After and the reasons, so that a load balancer takes the " +
+				"replica out: `unavailable` when the database does not answer, `degraded` when it does but the " +
+				"disk is almost full (under 1 % of it free, or 100 MB: writes are about to be refused).",
 			Security: publicSecurity,
 			Responses: map[string]*huma.Response{
-				"200": healthResponse(doc, "The database answers: `{\"status\":\"ok\"}`"),
+				"200": healthResponse(doc, "The database answers and the disk has room: `{\"status\":\"ok\",\"reasons\":[]}`"),
 				"400": badQuery,
-				"503": healthResponse(doc, "The database does not answer: `{\"status\":\"unavailable\"}`"),
+				"503": withRetryAfter(healthResponse(doc, "The database does not answer (`unavailable`), or the disk is almost full "+
+					"(`degraded`); `reasons` say which, in French")),
 			},
 		}},
 		{handler: d.serveMetrics, op: &huma.Operation{
@@ -365,8 +377,8 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 			Tags: []string{"Operations"}, Summary: "Prometheus metrics",
 			Description: "Prometheus' text exposition format: requests by route, jobs, emails, recovered panics, the " +
 				"Go runtime, the process and the database pool. For a client on the daemon's machine whose request " +
-				"no proxy forwarded (no Forwarded, X-Forwarded-For or X-Real-IP header), or one sending the " +
-				"`metrics.token` setting as a bearer token.",
+				"no proxy forwarded (no Forwarded, X-Forwarded-For or X-Real-IP header) or that a proxy listed in " +
+				"`trusted-proxies` names as such, or one sending the `metrics.token` setting as a bearer token.",
 			Security: []map[string][]string{{}, {schemeMetrics: {}}},
 			Responses: map[string]*huma.Response{
 				"200": {
@@ -379,6 +391,18 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 			},
 		}},
 	}
+}
+
+// withRetryAfter adds the Retry-After header to an answer's description.
+func withRetryAfter(r *huma.Response) *huma.Response {
+	if r.Headers == nil {
+		r.Headers = map[string]*huma.Header{}
+	}
+	r.Headers["Retry-After"] = &huma.Header{
+		Description: "Seconds after which to ask again",
+		Schema:      &huma.Schema{Type: huma.TypeInteger},
+	}
+	return r
 }
 
 func healthResponse(doc *huma.OpenAPI, description string) *huma.Response {

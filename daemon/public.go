@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 
 	"primeur/core/catalog"
@@ -12,14 +13,12 @@ import (
 func (d *Daemon) productsCSV(w http.ResponseWriter, r *http.Request) {
 	ps, err := catalog.All(r.Context(), d.db)
 	if err != nil {
-		d.log.ErrorContext(r.Context(), "product list", "err", err)
-		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+		d.writeError(w, r, fmt.Errorf("product list: %w", err))
 		return
 	}
 	var buf bytes.Buffer
 	if err := catalog.CSV(&buf, ps); err != nil {
-		d.log.ErrorContext(r.Context(), "product list", "err", err)
-		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+		d.writeError(w, r, fmt.Errorf("product list: %w", err))
 		return
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"primeur/core"
+	"primeur/core/store"
 )
 
 // RequestIDHeader carries the id of each request, in every response. A
@@ -22,6 +23,8 @@ type requestKey struct{}
 type requestInfo struct {
 	id  string
 	log *slog.Logger
+	// fault counts a fault the request met (faultProblem).
+	fault func(store.Fault)
 }
 
 // requestOf returns the request's info, or nil outside a request.
@@ -64,7 +67,7 @@ func (d *Daemon) identify(next http.Handler) http.Handler {
 			id = core.NewID()
 		}
 		w.Header().Set(RequestIDHeader, id)
-		ctx := context.WithValue(r.Context(), requestKey{}, &requestInfo{id: id, log: d.log})
+		ctx := context.WithValue(r.Context(), requestKey{}, &requestInfo{id: id, log: d.log, fault: d.metrics.fault})
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

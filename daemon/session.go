@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -11,8 +12,6 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
-	"primeur/core/limit"
-	"primeur/core/store"
 )
 
 type ctxKey int
@@ -62,20 +61,15 @@ func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 		token = c.Value
 	}
 	u, err := accounts.SessionUser(ctx.Context(), d.db, token, d.now())
-	if store.IsBusy(err) {
-		// A database too busy to read the session: come back shortly.
-		_, w := humago.Unwrap(ctx)
-		w.Header().Set("Retry-After", retryAfterSeconds(store.BusyRetryAfter))
-		writeJSONProblem(w, http.StatusServiceUnavailable, limit.MsgBusy)
+	if err != nil && !errors.Is(err, core.ErrUnauthenticated) {
+		// A database too busy to read the session, unreachable, a disk
+		// full: 503, come back shortly (apiError), never a logout.
+		r, w := humago.Unwrap(ctx)
+		d.writeError(w, r, fmt.Errorf("session lookup: %w", err))
 		return
 	}
 	if err != nil {
-		status := http.StatusUnauthorized
-		if !errors.Is(err, core.ErrUnauthenticated) {
-			d.log.ErrorContext(ctx.Context(), "session lookup failed", "err", err)
-			status = http.StatusInternalServerError
-		}
-		_ = huma.WriteErr(d.api, ctx, status, "")
+		_ = huma.WriteErr(d.api, ctx, http.StatusUnauthorized, "")
 		return
 	}
 	next(huma.WithValue(huma.WithValue(ctx, userKey, u), tokenKey, token))

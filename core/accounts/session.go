@@ -67,10 +67,11 @@ func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (U
 		return User{}, fmt.Errorf("accounts: session: %w", err)
 	}
 	if now.UnixMilli()-lastSeen >= sessionTouchEvery.Milliseconds() {
-		// A database too busy to take this write does not fail the request:
-		// the session is valid, and a later request extends it.
+		// A database too busy to take this write, or on a full disk
+		// (store.FaultOf), does not fail the request: the session is
+		// valid, reads go on, and a later request extends it.
 		if _, err := store.Exec(ctx, q, `UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?`,
-			now.UnixMilli(), sessionExpiry(created, now), h); err != nil && !store.IsBusy(err) {
+			now.UnixMilli(), sessionExpiry(created, now), h); err != nil && !store.IsBusy(err) && store.FaultOf(err) == store.NoFault {
 			return User{}, fmt.Errorf("accounts: touch session: %w", err)
 		}
 	}

@@ -71,6 +71,24 @@ func FaultOf(err error) Fault {
 	return NoFault
 }
 
+// FirstFault is FaultOf with the part of err that carries the fault: the
+// first part of a joined error that is one (a job's failures are joined,
+// one per document), else err itself. NoFault and nil when err is none.
+func FirstFault(err error) (Fault, error) {
+	f := FaultOf(err)
+	if f == NoFault {
+		return NoFault, nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if g, cause := FirstFault(e); g != NoFault {
+				return g, cause
+			}
+		}
+	}
+	return f, err
+}
+
 func diskFull(err error) bool {
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
 		return true

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+	"github.com/lib/pq/pqerror"
 
 	"primeur/core"
 	"primeur/core/store"
@@ -185,7 +186,7 @@ func postgresFaults(t *testing.T) []faultCase {
 		{"40001", "ERROR", store.NoFault},             // serialization_failure: busy
 		{"22P02", "ERROR", store.NoFault},             // invalid_text_representation
 	} {
-		cases = append(cases, faultCase{"postgres " + c.code, fmt.Errorf("x: %w", &pq.Error{Code: pq.ErrorCode(c.code), Severity: c.severity}), c.want})
+		cases = append(cases, faultCase{"postgres " + c.code, fmt.Errorf("x: %w", &pq.Error{Code: pqerror.Code(c.code), Severity: c.severity}), c.want})
 	}
 	return cases
 }

@@ -48,9 +48,9 @@ type Refused struct {
 
 // Refuses runs each call as a subtest of t and checks its answer: the
 // status, a problem with the detail and field error of the row and a
-// request id, and the database as it was before the first call — every
-// column of every table but storetest.Bookkeeping (sessions and
-// throttling, which any request may write).
+// request id, Retry-After on a 503, and the database as it was before
+// the first call — every column of every table but storetest.Bookkeeping
+// (sessions and throttling, which any request may write).
 func (s *Server) Refuses(t *testing.T, calls []Refused) {
 	t.Helper()
 	before := storetest.SnapshotExcept(t, s.DB, storetest.Bookkeeping...)
@@ -75,6 +75,9 @@ func (s *Server) Refuses(t *testing.T, calls []Refused) {
 			}
 			if res.Header.Get(daemon.RequestIDHeader) == "" {
 				t.Fatal("no request id")
+			}
+			if res.Status == http.StatusServiceUnavailable && res.Header.Get("Retry-After") == "" {
+				t.Fatal("a 503 without Retry-After")
 			}
 			if after := storetest.SnapshotExcept(t, s.DB, storetest.Bookkeeping...); after != before {
 				t.Fatalf("a refused call changed the database:\n%s", storetest.Changes(before, after))
