@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -36,7 +37,8 @@ const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sh
 // ImportFileInput is the upload of a needs file (PRODUCT §3 "File import").
 type ImportFileInput struct {
 	RawBody huma.MultipartFormFiles[struct {
-		ImportFile huma.FormFile `form:"importfile" required:"false" contentType:"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/octet-stream" doc:"The .xlsx file (first sheet: Produit, then one column per month). Needed: refused (422, French message) without it"`
+		ImportFile huma.FormFile `form:"importfile" required:"false" contentType:"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.oasis.opendocument.spreadsheet,text/csv,application/vnd.ms-excel,application/octet-stream" doc:"The file: .xlsx, .ods or .csv (a table: Produit, then one column per month), read by its name's extension. Needed: refused (422, French message) without it"`
+		Sheet      string        `form:"sheet" required:"false" maxLength:"1000" doc:"The sheet to read, by its name (the answer's sheets list those holding a table); without it, the active sheet when it holds a table, else the only one: when several could be meant, 422 on body.sheet, its value the sheets' names" example:"2027"`
 	}]
 }
 
@@ -71,10 +73,15 @@ func (d *Daemon) registerImports(api huma.API) {
 	tags := []string{"Needs"}
 	huma.Register(api, huma.Operation{
 		OperationID: "import-needs-file", Method: http.MethodPost, Path: "/needs-loader", Tags: tags,
-		Summary: "Import needs from an Excel file (shops)",
-		Description: "Multipart field `importfile`, an .xlsx file of 5 MB at most: the first sheet whose header row " +
-			"has a product column (`Produit`, `Désignation`, `Article`…) followed by months (dates, or text such as " +
-			"`janv. 2027` or `01/2027`), below any title rows; one row per product (PRODUCT §14 \"Excel format\"). " +
+		Summary: "Import needs from a spreadsheet file: .xlsx, .ods or .csv (shops)",
+		Description: "Multipart field `importfile`, an .xlsx, .ods or .csv file of 5 MB at most (.xls and .xlsm refused " +
+			"with how to save them as .xlsx or .ods), and optionally `sheet`, the sheet to read. The sheet read is the one " +
+			"named, else the active sheet when it holds a needs table, else the only sheet holding one (a table whose months " +
+			"are all past gives way to one with months to come); when several could be meant, 422 on `body.sheet` naming " +
+			"them, its `value` their names. The answer names the sheet read (`sheet`) and every sheet holding a table " +
+			"(`sheets`). The table: a header row " +
+			"with a product column (`Produit`, `Désignation`, `Article`…) followed by months (dates, or text such as " +
+			"`janv. 2027` or `01/2027`), below any title rows, maybe over two rows; one row per product (PRODUCT §14 \"File format\"). " +
 			"Products match the catalogue whatever the case, accents and plural; unknown ones are listed in " +
 			"`productsMissing` (with `suggestions`). Cells that would " +
 			"go under existing commitments and pending proposals, or in a past month, are listed in `dbErrors` and " +
@@ -89,10 +96,10 @@ func (d *Daemon) registerImports(api huma.API) {
 	}, d.importNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "preview-needs-file", Method: http.MethodPost, Path: "/needs-loader/preview", Tags: tags,
-		Summary: "Preview an Excel import: what it would write (shops)",
+		Summary: "Preview a file import: what it would write (shops)",
 		Description: "The same upload as POST /api/needs-loader, applied in a transaction that is rolled back: the " +
 			"answer says what the import would do — `changes` (each need created or changed, with the quantity " +
-			"before), `dbErrors`, `productsMissing` and `suggestions`, `rounded` — and nothing is written (no need, " +
+			"before), `dbErrors`, `productsMissing` and `suggestions`, `rounded`, the sheet read — and nothing is written (no need, " +
 			"no event). The interface shows it before the shop confirms. A refused file answers 422 with every " +
 			"problem in `errors`, as the import does; the preview takes the shop's turn as the import does (429, 503).",
 		MaxBodyBytes: maxUploadBody,
@@ -184,7 +191,8 @@ func (d *Daemon) importFile(ctx context.Context, in *ImportFileInput, dryRun boo
 	progress := func(done, total int, month string) {
 		d.log.DebugContext(ctx, "import progress", "done", done, "total", total, "month", month)
 	}
-	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.now(), planning.ImportOptions{Progress: progress, DryRun: dryRun})
+	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.now(),
+		planning.ImportOptions{Progress: progress, DryRun: dryRun, Sheet: in.RawBody.Data().Sheet})
 	if errors.Is(err, core.ErrThrottled) {
 		// The shop's other file is in the gate. Answered at once, unlike a
 		// throttled login (refusal's hold): a held upload would keep its
@@ -248,8 +256,7 @@ func (d *Daemon) serveWorkbook(w http.ResponseWriter, r *http.Request, name stri
 		data, err = build(ps, d.now())
 	}
 	if err != nil {
-		d.log.ErrorContext(r.Context(), "workbook", "name", name, "err", err)
-		writeJSONProblem(w, http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
+		d.writeError(w, r, fmt.Errorf("workbook %s: %w", name, err))
 		return
 	}
 	w.Header().Set("Content-Type", xlsxType)

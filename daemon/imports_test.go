@@ -92,7 +92,7 @@ func TestNeedsLoader(t *testing.T) {
 			}, Status: 422, Detail: planning.MsgImportNoFile},
 			{Name: "xls name", Send: func() *daemontest.Response {
 				return shop.Upload("/api/needs-loader", "importfile", "besoins.xls", xlsxFixture(t, "good.xlsx"))
-			}, Status: 422, Detail: planning.MsgImportExtension},
+			}, Status: 422, Detail: planning.MsgImportLegacy},
 			{Name: "huge body", Send: func() *daemontest.Response {
 				return shop.Upload("/api/needs-loader", "importfile", "b.xlsx", big)
 			}, Status: 413, Detail: planning.MsgImportTooBig},

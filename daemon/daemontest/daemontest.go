@@ -154,6 +154,7 @@ type Problem struct {
 	Errors []struct {
 		Location string `json:"location"`
 		Message  string `json:"message"`
+		Value    any    `json:"value"`
 	} `json:"errors"`
 }
 
@@ -295,9 +296,24 @@ func (c *Client) Send(method, path, contentType string, body io.Reader) *Respons
 // browser's file input sends it.
 func (c *Client) Upload(path, field, filename string, data []byte) *Response {
 	c.t.Helper()
+	return c.UploadForm(path, field, filename, data, nil)
+}
+
+// UploadForm sends a file as Upload does, with text fields beside it.
+func (c *Client) UploadForm(path, field, filename string, data []byte, values map[string]string) *Response {
+	c.t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
-	part, err := w.CreateFormFile(field, filename)
+	var err error
+	for name, v := range values {
+		if err == nil {
+			err = w.WriteField(name, v)
+		}
+	}
+	var part io.Writer
+	if err == nil {
+		part, err = w.CreateFormFile(field, filename)
+	}
 	if err == nil {
 		_, err = part.Write(data)
 	}
