@@ -42,12 +42,22 @@ func PriceOf(ctx context.Context, q store.Q, product string, now time.Time) (p P
 	return ps[0], true, nil
 }
 
+// pricesQuery reads the national cells of the months from a month on
+// (price_cells_area), of one product when one is set.
+func pricesQuery(one bool) string {
+	q := `SELECT product_id, ` + cellColumns + ` FROM price_cells WHERE area = ? AND month >= ?`
+	if one {
+		q += ` AND product_id = ?`
+	}
+	return q + ` ORDER BY product_id`
+}
+
 // prices computes Prices, for one product when product is set.
 func prices(ctx context.Context, q store.Q, now time.Time, product string) ([]Price, error) {
-	var w store.Where
-	w.And(true, "area = ?", National).
-		And(true, "month >= ?", calendar.MonthOf(now).AddMonths(-(PriceMonths-1)).String()).
-		And(product != "", "product_id = ?", product)
+	args := []any{National, calendar.MonthOf(now).AddMonths(-(PriceMonths - 1)).String()}
+	if product != "" {
+		args = append(args, product)
+	}
 	out := []Price{}
 	var (
 		id, last         string
@@ -60,7 +70,7 @@ func prices(ctx context.Context, q store.Q, now time.Time, product string) ([]Pr
 		}
 		amount, quantity = 0, 0
 	}
-	if err := store.Each(ctx, q, `SELECT product_id, `+cellColumns+` FROM price_cells WHERE `+w.SQL()+` ORDER BY product_id`, w.Args(),
+	if err := store.Each(ctx, q, pricesQuery(product != ""), args,
 		[]any{&id, (*store.Int64)(&c.Amount), (*store.Int64)(&c.Quantity), (*store.Int64)(&c.Purchases), (*store.Int64)(&c.Buyers),
 			(*store.Int64)(&c.Sellers), (*store.Int64)(&c.LargestBuyer), (*store.Int64)(&c.LargestSeller)}, func() {
 			if id != last {

@@ -3,6 +3,7 @@ package trade_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -383,6 +384,38 @@ func background(t *testing.T, db *store.DB, month string, qty float64, products 
 			}
 			ok(t)(propose(db, farm, need, farm.ID, qty, 2, now))
 			ok(t)(review(db, shop, need, farm.ID, true, now))
+		}
+	}
+}
+
+// TestPriceReadsUseTheirIndexes checks on SQLite's query planner that the
+// user load's prices read the national cells of their months by
+// price_cells_area, not every cell of every area and month, and that an
+// acceptance finds a cell's largest buyer and seller one step down
+// price_entities_largest, not among every entity of the cell.
+func TestPriceReadsUseTheirIndexes(t *testing.T) {
+	db := storetest.SQLite(t)
+	for _, c := range []struct {
+		query string
+		args  []any
+		uses  []string
+	}{
+		{trade.PricesQuery(false), []any{"FR", "2025-12-01"}, []string{"price_cells_area"}},
+		{trade.PricesQuery(true), []any{"FR", "2025-12-01", "tomate"}, []string{"price_cells"}},
+		{trade.LargestSQL + "(product_id = ? AND month = ? AND area = ?) OR (product_id = ? AND month = ? AND area = ?)",
+			[]any{"tomate", "2026-12-01", "FR", "tomate", "2026-12-01", "74"}, []string{"price_entities_largest"}},
+	} {
+		plan := storetest.QueryPlan(t, db, c.query, c.args...)
+		joined := strings.Join(plan, "; ")
+		for _, u := range c.uses {
+			if !strings.Contains(joined, u) {
+				t.Errorf("%s\ndoes not use %s: %s", c.query, u, joined)
+			}
+		}
+		for _, step := range plan {
+			if strings.HasPrefix(strings.TrimLeft(step, " |-`"), "SCAN") {
+				t.Errorf("%s\nscans a table: %s", c.query, joined)
+			}
 		}
 	}
 }
