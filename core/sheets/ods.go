@@ -54,7 +54,7 @@ func openODS(wb *Workbook, data []byte) error {
 	r := &odsReader{content: content, lim: wb.lim}
 	hiddenStyles := map[string]bool{}
 	d := xml.NewDecoder(bytes.NewReader(content))
-	depth, tableDepth := 0, 0
+	depth := 0
 	var style string
 	for {
 		offset := d.InputOffset()
@@ -75,8 +75,7 @@ func openODS(wb *Workbook, data []byte) error {
 				if nsAttr(t, nsTable, "display") == "false" {
 					hiddenStyles[style] = true
 				}
-			case t.Name.Space == nsTable && t.Name.Local == "table" && tableDepth == 0:
-				tableDepth = depth
+			case t.Name.Space == nsTable && t.Name.Local == "table":
 				r.starts = append(r.starts, offset)
 				wb.Names = append(wb.Names, nsAttr(t, nsTable, "name"))
 				wb.Hidden = append(wb.Hidden, hiddenStyles[nsAttr(t, nsTable, "style-name")])
@@ -84,7 +83,6 @@ func openODS(wb *Workbook, data []byte) error {
 					return ErrUnreadable
 				}
 				depth--
-				tableDepth = 0
 				r.ends = append(r.ends, d.InputOffset())
 			}
 			if depth == 1 {

@@ -74,8 +74,8 @@ func writeTable(t testing.TB, db *store.DB, b *strings.Builder, table string) {
 	var cols []string
 	probe, err := db.QueryContext(context.Background(), `SELECT * FROM `+table+` WHERE 1 = 0`)
 	if err == nil {
+		defer probe.Close()
 		cols, err = probe.Columns()
-		probe.Close()
 	}
 	if err != nil {
 		t.Fatalf("storetest: snapshot %s: %v", table, err)
