@@ -2,6 +2,10 @@ module primeur
 
 go 1.26.8
 
+// The UI's npm packages hold Go files of their own (flatted's): ./... does
+// not walk into them.
+ignore ./ui/node_modules
+
 require (
 	github.com/andybalholm/brotli v1.3.0
 	github.com/charmbracelet/bubbletea v1.3.10
