@@ -35,6 +35,8 @@ func TestInvalidConfigurationFailsFastOnOneLine(t *testing.T) {
 	}{
 		{"bad timezone flag", nil, []string{"user", "list", "--timezone", "Nowhere/City"}, "timezone"},
 		{"bad log level env", map[string]string{"PRIMEUR_LOG_LEVEL": "chatty"}, []string{"migrate"}, "log-level"},
+		{"bad log format env", map[string]string{"PRIMEUR_LOG_FORMAT": "logfmt"}, []string{"serve"}, "log-format « logfmt » : text ou json est attendu"},
+		{"bad log format flag", nil, []string{"jobs", "list", "--log-format", "xml"}, "log-format « xml »"},
 		{"bad addr env", map[string]string{"PRIMEUR_ADDR": "nope"}, []string{"serve"}, "addr"},
 		{"bad accessibility contact env", map[string]string{"PRIMEUR_ACCESSIBILITY_CONTACT": "accessibilité"}, []string{"serve"}, "accessibility.contact"},
 		{"bad accessibility contact flag", nil, []string{"serve", "--accessibility.contact", "pas une adresse"}, "accessibility.contact"},

@@ -14,7 +14,7 @@ import (
 const flagConfigHelp = "fichier de configuration (YAML, TOML ou JSON) ; ses clés sont les noms des options"
 
 // Keys given as flags to every command; serve adds its own (serveFlags).
-var globalKeys = []string{config.KeyDataDir, config.KeyDatabaseURL, config.KeyTimezone, config.KeyLogLevel}
+var globalKeys = []string{config.KeyDataDir, config.KeyDatabaseURL, config.KeyTimezone, config.KeyLogLevel, config.KeyLogFormat}
 
 // serveKeys are the settings only the daemon uses.
 var serveKeys = []string{config.KeyAddr, config.KeyBaseURL, config.KeySecureCookies, config.KeyMetricsToken,

@@ -117,9 +117,14 @@ func (a *app) rootCommand() *cobra.Command {
 // where months and delivery days are counted.
 func (a *app) clock() calendar.Clock { return calendar.NewClock(a.now, a.cfg.Location) }
 
-// logger writes text logs to stderr at the configured level.
+// logger writes logs to stderr at the configured level, in the configured
+// format: text (logfmt) or json (one object a line, for a log collector).
 func (a *app) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(a.errOut, &slog.HandlerOptions{Level: a.cfg.Level}))
+	opts := &slog.HandlerOptions{Level: a.cfg.Level}
+	if a.cfg.LogFormat == config.LogJSON {
+		return slog.New(slog.NewJSONHandler(a.errOut, opts))
+	}
+	return slog.New(slog.NewTextHandler(a.errOut, opts))
 }
 
 // openDB opens the configured database, which must exist and hold

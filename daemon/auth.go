@@ -120,6 +120,7 @@ func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOut
 		return nil, d.refusal(ctx, err)
 	}
 	d.log.InfoContext(ctx, "account created", "user", u.ID, "type", u.Type)
+	noteUser(ctx, u.ID)
 	d.mailAfter("confirmation", d.confirmMail(confirm), u.ID)
 	out := &SessionOutput{SetCookie: d.sessionCookie(ctx, token, accounts.SessionMax)}
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
@@ -139,6 +140,7 @@ func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, e
 	if err != nil {
 		return nil, d.refusal(ctx, err)
 	}
+	noteUser(ctx, u.ID)
 	out := &SessionOutput{SetCookie: d.sessionCookie(ctx, token, accounts.SessionMax)}
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
 		return nil, apiError(ctx, d.log, err)

@@ -133,6 +133,9 @@ func (d *Daemon) instrument(mux *http.ServeMux, next http.Handler) http.Handler 
 		if _, pattern := mux.Handler(r); pattern != "" {
 			route = pattern
 		}
+		if info := requestOf(r.Context()); info != nil {
+			info.route = route // for the access log
+		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
 		d.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()

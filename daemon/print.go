@@ -30,7 +30,11 @@ func (d *Daemon) requestUser(r *http.Request) (accounts.User, error) {
 	if c, err := r.Cookie(d.cookieName(r.Context())); err == nil {
 		token = c.Value
 	}
-	return accounts.SessionUser(r.Context(), d.db, token, d.now())
+	u, err := accounts.SessionUser(r.Context(), d.db, token, d.now())
+	if err == nil {
+		noteUser(r.Context(), u.ID)
+	}
+	return u, err
 }
 
 // documentError answers a failed document request: 401 without session,

@@ -25,6 +25,11 @@ type requestInfo struct {
 	log *slog.Logger
 	// fault counts a fault the request met (faultProblem).
 	fault func(store.Fault)
+	// route is the pattern of the route that answers (instrument), and
+	// user the account the request acts as (noteUser): for the access
+	// log (web.go). Each is written by the request's own goroutine, before
+	// the log reads it.
+	route, user string
 }
 
 // requestOf returns the request's info, or nil outside a request.

@@ -72,6 +72,7 @@ func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(d.api, ctx, http.StatusUnauthorized, "")
 		return
 	}
+	noteUser(ctx.Context(), u.ID)
 	next(huma.WithValue(huma.WithValue(ctx, userKey, u), tokenKey, token))
 }
 

@@ -2,10 +2,12 @@ package daemon
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"html/template"
 	"io/fs"
+	"log/slog"
 	"mime"
 	"net/http"
 	"path"
@@ -14,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -62,10 +65,12 @@ func canonicalPath(p string) bool {
 	return true
 }
 
-// statusRecorder remembers the status a handler wrote, for the request log.
+// statusRecorder remembers the status a handler wrote and the bytes of
+// its body, for the metrics and the access log.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	bytes  int64
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -73,23 +78,94 @@ func (s *statusRecorder) WriteHeader(code int) {
 	s.ResponseWriter.WriteHeader(code)
 }
 
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += int64(n)
+	return n, err
+}
+
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
+// The access log (README "Logs"): one record per request, once it is
+// answered, at Info — at Error for a 5xx —, with
+//
+//	method       the request's method
+//	route        the pattern of the route that answered ("GET /api/needs/{id}",
+//	             "/" for the interface; "unmatched" for a request refused
+//	             before routing), as the metrics' route label
+//	path         the path asked for, without the query (which may carry a
+//	             link's token), cut at maxLoggedPath bytes
+//	status       the status answered
+//	duration_ms  the time to answer, in milliseconds (microsecond precision)
+//	bytes        the body's bytes as sent, compressed when it was
+//	client       the client's address as trusted-proxies resolves it
+//	             (client.go): the TCP peer, or the address a trusted proxy
+//	             forwards
+//	user         the account's id, when the request carried a live session or
+//	             logged in or registered one
+//	request_id   the X-Request-Id answered (withRequestID adds it)
+//
+// in the format of log-format (text: logfmt; json: one object a line).
 func (d *Daemon) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
-		level := d.log.Handler()
-		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", time.Since(start),
-			"client", clientAddr(r)}
-		switch {
-		case rec.status >= 500:
-			d.log.ErrorContext(r.Context(), "request", attrs...)
-		case level.Enabled(r.Context(), -4):
-			d.log.DebugContext(r.Context(), "request", attrs...)
+		level := slog.LevelInfo
+		if rec.status >= 500 {
+			level = slog.LevelError
 		}
+		ctx := r.Context()
+		if !d.log.Enabled(ctx, level) {
+			return
+		}
+		route, user := unmatchedRoute, ""
+		if info := requestOf(ctx); info != nil {
+			if info.route != "" {
+				route = info.route
+			}
+			user = info.user
+		}
+		attrs := make([]slog.Attr, 0, 9)
+		attrs = append(attrs,
+			slog.String("method", r.Method),
+			slog.String("route", route),
+			slog.String("path", loggedPath(r.URL.Path)),
+			slog.Int("status", rec.status),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+			slog.Int64("bytes", rec.bytes),
+			slog.String("client", clientAddr(r)))
+		if user != "" {
+			attrs = append(attrs, slog.String("user", user))
+		}
+		d.log.LogAttrs(ctx, level, "request", attrs...)
 	})
+}
+
+// maxLoggedPath bounds the path an access log record quotes: a client
+// chooses it, up to the server's header limit.
+const maxLoggedPath = 256
+
+// loggedPath is p cut at maxLoggedPath bytes (on a character boundary),
+// marked with "…" when cut.
+func loggedPath(p string) string {
+	if len(p) <= maxLoggedPath {
+		return p
+	}
+	cut := maxLoggedPath
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return p[:cut] + "…"
+}
+
+// noteUser records, for the access log, the account a request acts as:
+// its session's (requireSession, requestUser), or the one it logged in or
+// registered.
+func noteUser(ctx context.Context, id string) {
+	if info := requestOf(ctx); info != nil {
+		info.user = id
+	}
 }
 
 func writeJSONProblem(w http.ResponseWriter, status int, detail string) {

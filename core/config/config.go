@@ -36,6 +36,7 @@ const (
 	KeySecureCookies = "secure-cookies"
 	KeyTimezone      = "timezone"
 	KeyLogLevel      = "log-level"
+	KeyLogFormat     = "log-format"
 
 	// KeyTrustedProxies lists the reverse proxies whose forwarding
 	// headers are believed (TrustedProxies).
@@ -67,6 +68,7 @@ var Settings = []Setting{
 	{KeyTrustedProxies, "", "mandataires inverses dont on croit X-Forwarded-For, Forwarded et X-Forwarded-Proto : adresses ou CIDR séparés par des virgules (127.0.0.1,::1 pour un mandataire sur cette machine) ; vide : aucun, le client est le pair TCP"},
 	{KeyTimezone, "Europe/Paris", "fuseau horaire des jours de livraison, des verrouillages et des tâches"},
 	{KeyLogLevel, "info", "niveau de journal : debug, info, warn ou error"},
+	{KeyLogFormat, "text", "format du journal (sortie d'erreur) : text (clé=valeur, logfmt) ou json (un objet JSON par ligne)"},
 	{KeyRegistrationsPerHour, 10, "inscriptions acceptées d'une même adresse client en une heure"},
 	{KeySMTPHost, "", "serveur SMTP des emails ; vide : chaque message est écrit en fichier .eml dans <data-dir>/outbox"},
 	{KeySMTPPort, 587, "port du serveur SMTP"},
@@ -105,6 +107,8 @@ type Config struct {
 	Timezone string `mapstructure:"timezone"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `mapstructure:"log-level"`
+	// LogFormat is text (logfmt) or json (one object a line).
+	LogFormat string `mapstructure:"log-format"`
 	// SMTP is the mail server; without Host, mail goes to the outbox.
 	SMTP SMTP `mapstructure:"smtp"`
 	// Delivery holds the delivery settings.
@@ -141,6 +145,12 @@ type SMTP struct {
 	// TLS is starttls, tls or none.
 	TLS string `mapstructure:"tls"`
 }
+
+// Log formats (log-format).
+const (
+	LogText = "text"
+	LogJSON = "json"
+)
 
 // SMTP encryption modes.
 const (
@@ -269,6 +279,8 @@ func (c *Config) set(key string, v any) {
 		c.Timezone = v.(string)
 	case KeyLogLevel:
 		c.LogLevel = v.(string)
+	case KeyLogFormat:
+		c.LogFormat = v.(string)
 	case KeyRegistrationsPerHour:
 		c.RegistrationsPerHour = v.(int)
 	case KeySMTPHost:
@@ -337,6 +349,11 @@ func (c *Config) Validate() error {
 	c.Location = loc
 	if err := c.Level.UnmarshalText([]byte(c.LogLevel)); err != nil {
 		return fmt.Errorf("%s « %s » : debug, info, warn ou error est attendu", KeyLogLevel, c.LogLevel)
+	}
+	switch c.LogFormat {
+	case LogText, LogJSON:
+	default:
+		return fmt.Errorf("%s « %s » : text ou json est attendu", KeyLogFormat, c.LogFormat)
 	}
 	if c.RegistrationsPerHour < 1 {
 		return fmt.Errorf("%s %d : un nombre d'au moins 1 est attendu", KeyRegistrationsPerHour, c.RegistrationsPerHour)

@@ -20,6 +20,7 @@ func TestValidate(t *testing.T) {
 		{"relative base url", func(c *Config) { c.BaseURL = "example.org" }, "base-url"},
 		{"bad timezone", func(c *Config) { c.Timezone = "Mars/Olympus" }, "timezone"},
 		{"bad level", func(c *Config) { c.LogLevel = "loud" }, "log-level"},
+		{"bad log format", func(c *Config) { c.LogFormat = "logfmt" }, "log-format"},
 		{"no registration allowed", func(c *Config) { c.RegistrationsPerHour = 0 }, "registrations-per-hour"},
 		{"many registrations", func(c *Config) { c.RegistrationsPerHour = 1000 }, ""},
 		{"smtp port zero", func(c *Config) { c.SMTP.Port = 0 }, "smtp.port"},
