@@ -37,6 +37,10 @@ func (a *app) migrateCommand() *cobra.Command {
 			}
 			defer db.Close()
 			a.announceDB()
+			var none *store.NoDatabaseError
+			if _, err := schema.Check(ctx, db); err != nil && !errors.As(err, &none) {
+				return err // a database of a later version: nothing written (migrated)
+			}
 			n, err := schema.Migrate(ctx, db)
 			if err != nil {
 				return err

@@ -152,7 +152,16 @@ func (a *app) createDB(ctx context.Context) (*store.DB, error) {
 }
 
 // migrated applies the pending migrations to db, closing it on failure.
+// A database of a later version of Primeur (schema.ErrNewer) is refused
+// before anything is written: a binary never runs on a schema it does not
+// know, so going back to an older version means restoring the backup taken
+// before the upgrade (README "Running Primeur for real").
 func (a *app) migrated(ctx context.Context, db *store.DB) (*store.DB, error) {
+	var none *store.NoDatabaseError
+	if _, err := schema.Check(ctx, db); err != nil && !errors.As(err, &none) {
+		db.Close()
+		return nil, err
+	}
 	if _, err := schema.Migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, err
