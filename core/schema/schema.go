@@ -9,9 +9,11 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 
 	"primeur/core/store"
 )
@@ -19,7 +21,7 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-func provider(db *store.DB) (*goose.Provider, error) {
+func provider(db *store.DB, opts ...goose.ProviderOption) (*goose.Provider, error) {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
@@ -28,16 +30,42 @@ func provider(db *store.DB) (*goose.Provider, error) {
 	if db.Dialect == store.Postgres {
 		dialect = goose.DialectPostgres
 	}
-	p, err := goose.NewProvider(dialect, db.DB.DB, fsys, goose.WithGoMigrations(goMigrations(db.Dialect)...))
+	opts = append(opts, goose.WithGoMigrations(goMigrations(db.Dialect)...))
+	p, err := goose.NewProvider(dialect, db.DB.DB, fsys, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
 	return p, nil
 }
 
+// migrating is the provider that applies migrations. On PostgreSQL, where
+// replicas share the database, it holds a session-level advisory lock for
+// the whole run, one per schema: replicas of a new version started
+// together migrate one after the other, each finding nothing pending once
+// the first is done, instead of running the same migration side by side
+// (TestReplicasMigrateOnce). A waiting replica tries again every second,
+// for at most 5 minutes. SQLite's migrations already run one at a time
+// (BEGIN IMMEDIATE), and one machine serves its file.
+func migrating(ctx context.Context, db *store.DB) (*goose.Provider, error) {
+	if db.Dialect != store.Postgres {
+		return provider(db)
+	}
+	var where string
+	if err := store.Get(ctx, db, &where, `SELECT current_database() || '.' || COALESCE(current_schema(), '')`); err != nil {
+		return nil, fmt.Errorf("schema: lock: %w", err)
+	}
+	h := fnv.New64a()
+	h.Write([]byte("primeur migrations " + where))
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(int64(h.Sum64())), lock.WithLockTimeout(1, 300))
+	if err != nil {
+		return nil, fmt.Errorf("schema: lock: %w", err)
+	}
+	return provider(db, goose.WithSessionLocker(locker))
+}
+
 // Migrate applies every pending migration and returns how many ran.
 func Migrate(ctx context.Context, db *store.DB) (int, error) {
-	p, err := provider(db)
+	p, err := migrating(ctx, db)
 	if err != nil {
 		return 0, err
 	}
@@ -52,7 +80,7 @@ func Migrate(ctx context.Context, db *store.DB) (int, error) {
 // returns how many ran: tests of a data migration fill the tables it reads
 // first.
 func MigrateTo(ctx context.Context, db *store.DB, version int64) (int, error) {
-	p, err := provider(db)
+	p, err := migrating(ctx, db)
 	if err != nil {
 		return 0, err
 	}
