@@ -27,7 +27,6 @@ import (
 	"primeur/core/jobs"
 	"primeur/core/limit"
 	"primeur/core/places"
-	"primeur/core/scratch"
 	"primeur/core/store"
 )
 
@@ -70,16 +69,12 @@ type Daemon struct {
 	// (mydata.go): each daemon has its own, as two in one process (tests)
 	// must not share theirs.
 	exporting *limit.Gate
-	// arenas keep the arrays the largest answers are built in, between
-	// requests (scratch.go): as many as the answers built at once on two
-	// cores, 8 MB each at most.
-	arenas *scratch.Pool
 }
 
 // New builds the daemon and registers every route.
 func New(o Options) *Daemon {
 	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, clock: calendar.NewClock(o.Now, o.Config.Location), held: semaphore.NewWeighted(heldAtOnce),
-		exporting: newExportGate(), arenas: scratch.NewPool(arenasKept)}
+		exporting: newExportGate()}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}

@@ -16,5 +16,5 @@ func (d *Daemon) UserLoadOn(ctx context.Context, q store.Q, email string) (UserL
 	if err != nil {
 		return UserLoad{}, err
 	}
-	return d.userLoad(ctx, q, u, nil)
+	return d.userLoad(ctx, q, u)
 }

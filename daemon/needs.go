@@ -81,7 +81,6 @@ func (d *Daemon) registerNeeds(api huma.API) {
 		Summary:     "List needs",
 		Description: "A shop lists its own needs. A producer lists one shop's needs (`distributor`), seeing only its own proposals; without `distributor`, the needs it trades on.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
-		Middlewares: huma.Middlewares{d.withScratch},
 	}, d.listNeeds)
 	huma.Register(api, huma.Operation{
 		OperationID: "create-need", Method: http.MethodPost, Path: "/needs", Tags: tags,
@@ -151,7 +150,7 @@ func (d *Daemon) listNeeds(ctx context.Context, in *ListNeedsInput) (*NeedsOutpu
 	default:
 		f.TradedBy, f.OnlyProposalsOf = u.ID, u.ID
 	}
-	needs, err := planning.ListIn(ctx, d.db, f, scratchOf(ctx))
+	needs, err := planning.List(ctx, d.db, f)
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}

@@ -13,7 +13,6 @@ import (
 	"primeur/core/catalog"
 	"primeur/core/orders"
 	"primeur/core/planning"
-	"primeur/core/scratch"
 	"primeur/core/store"
 	"primeur/core/terms"
 	"primeur/core/trade"
@@ -108,7 +107,6 @@ func (d *Daemon) registerUser(api huma.API) {
 			"Without a session, 401 with `User did not provide any token` (PRODUCT §8).",
 		Tags:        []string{"User"},
 		Errors:      []int{http.StatusUnauthorized},
-		Middlewares: huma.Middlewares{d.withScratch},
 	}, d.getUser)
 
 	huma.Register(api, huma.Operation{
@@ -127,7 +125,7 @@ func (d *Daemon) registerUser(api huma.API) {
 
 func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, error) {
 	u := currentUser(ctx)
-	load, err := d.userLoad(ctx, d.db, u, scratchOf(ctx))
+	load, err := d.userLoad(ctx, d.db, u)
 	if err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
@@ -138,7 +136,7 @@ func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, err
 // the benchmark's recorder of the reads, export_userload_test.go), its
 // largest parts built in sc's arrays (nil: allocated). Each concern
 // contributes its part.
-func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User, sc *scratch.Arena) (UserLoad, error) {
+func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User) (UserLoad, error) {
 	var load UserLoad
 	var err error
 	if load.User, err = d.profile(ctx, q, u); err != nil {
@@ -147,7 +145,7 @@ func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User, sc *s
 	if load.Prices, err = trade.Prices(ctx, q, d.now()); err != nil {
 		return load, err
 	}
-	if load.Orders, err = d.ordersOf(ctx, q, u, sc); err != nil {
+	if load.Orders, err = d.ordersOf(ctx, q, u); err != nil {
 		return load, err
 	}
 	if load.Products, err = catalog.All(ctx, q); err != nil {
@@ -158,7 +156,7 @@ func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User, sc *s
 	if u.IsDistributor() {
 		f = planning.Filter{DistributorID: u.ID, From: from}
 	}
-	if load.Needs, err = planning.ListIn(ctx, q, f, sc); err != nil {
+	if load.Needs, err = planning.List(ctx, q, f); err != nil {
 		return load, err
 	}
 	if load.Distributors, err = shops(ctx, q, u); err != nil {
@@ -278,7 +276,7 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
-	if out.Body.Orders, err = d.ordersOf(ctx, d.db, u, nil); err != nil {
+	if out.Body.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
 		return nil, apiError(ctx, d.log, err)
 	}
 	return out, nil
@@ -286,10 +284,10 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 
 // ordersOf returns the user's orders from 12 months back, seen from its
 // side, built in sc's arrays (nil: allocated).
-func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User, sc *scratch.Arena) ([]orders.View, error) {
+func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User) ([]orders.View, error) {
 	f := orders.Filter{ProducerID: u.ID, From: calendar.AddMonthsTo(calendar.MonthOf(d.now()).String(), -12)}
 	if u.IsDistributor() {
 		f = orders.Filter{DistributorID: u.ID, From: f.From}
 	}
-	return orders.LoadViewsIn(ctx, q, f, u.ID, sc)
+	return orders.LoadViews(ctx, q, f, u.ID)
 }

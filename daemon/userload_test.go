@@ -88,10 +88,8 @@ func TestUserLoadJSON(t *testing.T) {
 	})
 }
 
-// concurrentAnswers checks that GET /api/user and GET /api/needs, built in
-// the arrays the daemon lends each request and takes back once it is
-// answered (daemon/scratch.go), answer each user its own bytes when many
-// are served at once: 8 clients, 6 requests each, users and routes in
+// concurrentAnswers checks that GET /api/user and GET /api/needs answer
+// each user its own bytes when many are served at once: 8 clients, 6 requests each, users and routes in
 // turn. answers holds each user's load; the needs are those a request
 // alone gets.
 func concurrentAnswers(t *testing.T, h http.Handler, emails []string, answers map[string][]byte) {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"primeur/core/decimal"
-	"primeur/core/scratch"
 	"primeur/core/store"
 )
 
@@ -20,17 +19,11 @@ import (
 // each delivery's lines are windows of a few large slabs (windows),
 // sorted as Load sorts them.
 func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]View, error) {
-	return LoadViewsIn(ctx, q, f, viewerID, nil)
-}
-
-// LoadViewsIn is LoadViews building the views in a's arrays (a nil a
-// allocates them): the views are valid until a's Reset.
-func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *scratch.Arena) ([]View, error) {
 	if f.IDs != nil && len(f.IDs) == 0 {
 		return []View{}, nil
 	}
 	where, args := f.where()
-	vs := scratch.Make[View](a, 64)
+	vs := make([]View, 0, 64)
 	orderAt := make(map[string]int32, 64)
 	// Each query scans into one row's destinations, given once.
 	var v View
@@ -44,13 +37,13 @@ func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *s
 			v.Producer = producer
 		}
 		orderAt[v.ID] = int32(len(vs))
-		vs = append(scratch.Grow(a, vs, 1), v)
+		vs = append(vs, v)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("orders: load: %w", err)
 	}
 
-	dw := newWindows[DeliveryView](a, len(vs), 256)
+	dw := newWindows[DeliveryView](len(vs), 256)
 	var d DeliveryView
 	var sent, reviewed nullMillis
 	err = store.Each(ctx, q, `SELECT `+viewColumns.deliveries+`
@@ -67,7 +60,7 @@ func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *s
 		return nil, fmt.Errorf("orders: load deliveries: %w", err)
 	}
 	// Every delivery by its number, orders and dates in order.
-	ds := scratch.Make[*DeliveryView](a, dw.rows)
+	ds := make([]*DeliveryView, 0, dw.rows)
 	deliveryAt := make(map[string]int32, dw.rows)
 	for i, win := range dw.finish() {
 		// Chronos are unique per producer, and an order has one producer.
@@ -84,7 +77,7 @@ func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *s
 		}
 	}
 
-	lw := newWindows[LineView](a, len(ds), 1024)
+	lw := newWindows[LineView](len(ds), 1024)
 	var l LineView
 	var deliveryID, lastDelivery string
 	var lastAt int32
@@ -124,7 +117,7 @@ func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *s
 	var orderID string
 	var issued store.Int64
 	err = store.Each(ctx, q, `SELECT i.id, i.order_id, i.number, i.issued_at
-		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
+		FROM documents i JOIN orders o ON o.id = i.order_id WHERE i.kind = 'invoice' AND (`+where+`)`, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
 		invoiced++
 		if at, ok := orderAt[orderID]; ok {
 			ref := InvoiceRef{ID: inv.ID, Number: inv.Number, IssuedAt: stamp((*int64)(&issued))}
@@ -139,7 +132,8 @@ func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *s
 	}
 	var c CreditRef
 	err = store.Each(ctx, q, `SELECT c.id, c.order_id, c.number, c.kind, COALESCE(c.delivery_id, '') AS delivery_id, c.issued_at
-		FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args,
+		FROM documents c JOIN orders o ON o.id = c.order_id WHERE c.kind <> 'invoice' AND (`+where+`)
+		ORDER BY c.issued_at, c.number`, args,
 		[]any{&c.ID, &c.OrderID, &c.Number, &c.Kind, &c.DeliveryID, (*store.Int64)(&c.Issued)}, func() {
 			if at, ok := orderAt[c.OrderID]; ok && vs[at].Invoice != nil {
 				c.IssuedAt = stamp(&c.Issued)
@@ -161,7 +155,6 @@ func LoadViewsIn(ctx context.Context, q store.Q, f Filter, viewerID string, a *s
 // rows of a key that come in several runs (PostgreSQL's hash joins) are
 // put together in a window of their own.
 type windows[T any] struct {
-	a    *scratch.Arena // where the slabs come from
 	win  [][]T
 	slab []T
 	size int // of a slab
@@ -170,8 +163,8 @@ type windows[T any] struct {
 	rows int
 }
 
-func newWindows[T any](a *scratch.Arena, keys, slab int) *windows[T] {
-	return &windows[T]{a: a, win: scratch.Make[[]T](a, keys)[:keys], size: slab, key: -1}
+func newWindows[T any](keys, slab int) *windows[T] {
+	return &windows[T]{win: make([][]T, keys), size: slab, key: -1}
 }
 
 // add adds v, of key.
@@ -193,7 +186,7 @@ func (w *windows[T]) end() {
 		w.win[w.key] = append(old[:len(old):len(old)], w.run...)
 	} else {
 		if cap(w.slab)-len(w.slab) < len(w.run) {
-			w.slab = scratch.Make[T](w.a, max(w.size, len(w.run)))
+			w.slab = make([]T, 0, max(w.size, len(w.run)))
 		}
 		n := len(w.slab)
 		w.slab = append(w.slab, w.run...)

@@ -31,7 +31,7 @@ func TestWindows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := newWindows[string](nil, tt.keys, tt.slab)
+			w := newWindows[string](tt.keys, tt.slab)
 			for _, r := range tt.rows {
 				w.add(r.key, r.v)
 			}

@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"primeur/core"
 	"primeur/core/decimal"
-	"primeur/core/scratch"
 	"primeur/core/store"
 )
 
@@ -173,38 +173,32 @@ type Filter struct {
 // array shared by the views, each need's date of change formatted once per
 // distinct instant.
 func List(ctx context.Context, q store.Q, f Filter) ([]View, error) {
-	return ListIn(ctx, q, f, nil)
-}
-
-// ListIn is List building the views in sc's arrays (a nil sc allocates
-// them): the views are valid until sc's Reset.
-func ListIn(ctx context.Context, q store.Q, f Filter, sc *scratch.Arena) ([]View, error) {
 	var w store.Where
 	w.And(f.DistributorID != "", "n.distributor_id = ?", f.DistributorID).
 		And(f.From != "", "n.month >= ?", f.From).
 		And(f.To != "", "n.month <= ?", f.To).
 		And(f.TradedBy != "", "n.id IN (SELECT need_id FROM proposals WHERE producer_id = ?)", f.TradedBy)
 	where, args := w.SQL(), w.Args()
-	out, err := listNeeds(ctx, q, where, args, f.DistributorID, sc)
+	out, err := listNeeds(ctx, q, where, args, f.DistributorID)
 	if err != nil || len(out) == 0 {
 		return out, err
 	}
-	ps, err := listProposals(ctx, q, where, args, len(out), sc)
+	ps, err := listProposals(ctx, q, where, args, len(out))
 	if err != nil {
 		return nil, err
 	}
-	attach(out, ps, f.OnlyProposalsOf, sc)
+	attach(out, ps, f.OnlyProposalsOf)
 	return out, nil
 }
 
 // listNeeds reads the needs of where, without their proposals; shop, when
 // the filter names it, is every need's shop (not read again per row).
-func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop string, sc *scratch.Arena) ([]View, error) {
+func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop string) ([]View, error) {
 	cols := `n.id, n.product_id, n.month, n.quantity, n.updated_at`
 	if shop == "" {
 		cols += `, n.distributor_id`
 	}
-	out := scratch.Make[View](sc, 64)
+	out := make([]View, 0, 64)
 	stamps := map[int64]string{} // a plan's needs share a few instants
 	var (
 		id, product, month string
@@ -222,7 +216,7 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 			stamp = time.UnixMilli(int64(updated)).UTC().Format(time.RFC3339)
 			stamps[int64(updated)] = stamp
 		}
-		out = append(scratch.Grow(sc, out, 1), View{ID: id, Product: product, Distributor: distributor, Date: month,
+		out = append(out, View{ID: id, Product: product, Distributor: distributor, Date: month,
 			Quantity: quantity, UpdatedAt: stamp})
 	})
 	if err != nil {
@@ -232,13 +226,13 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 }
 
 // listProposals reads the proposals on the needs of where, in no order.
-func listProposals(ctx context.Context, q store.Q, where string, args []any, needs int, sc *scratch.Arena) ([]Proposal, error) {
-	ps := scratch.Make[Proposal](sc, needs/2)
+func listProposals(ctx context.Context, q store.Q, where string, args []any, needs int) ([]Proposal, error) {
+	ps := make([]Proposal, 0, needs/2)
 	var p Proposal
 	err := store.Each(ctx, q, `SELECT p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at
 		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE `+where, args,
 		[]any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From, &p.Quantity, &p.Price, (*store.Int64)(&p.CreatedAt), (*store.Int64)(&p.UpdatedAt)},
-		func() { ps = append(scratch.Grow(sc, ps, 1), p) })
+		func() { ps = append(ps, p) })
 	if err != nil {
 		return nil, fmt.Errorf("planning: list proposals: %w", err)
 	}
@@ -248,14 +242,14 @@ func listProposals(ctx context.Context, q store.Q, where string, args []any, nee
 // attach gives each view its proposals, by creation then id, and its
 // totals, then keeps only the proposals of onlyOf when it is set. The
 // proposals of all the views share one array, each view its own part.
-func attach(views []View, ps []Proposal, onlyOf string, sc *scratch.Arena) {
+func attach(views []View, ps []Proposal, onlyOf string) {
 	at := make(map[string]int32, len(views))
 	for i := range views {
 		at[views[i].ID] = int32(i)
 	}
 	// A counting sort by view: view i's part is all[ends[i]:ends[i+1]].
-	ends := scratch.Make[int32](sc, len(views)+1)[:len(views)+1]
-	of := scratch.Make[int32](sc, len(ps))[:len(ps)]
+	ends := make([]int32, len(views)+1)
+	of := make([]int32, len(ps))
 	for k := range ps {
 		i := at[ps[k].NeedID]
 		of[k] = i
@@ -264,13 +258,13 @@ func attach(views []View, ps []Proposal, onlyOf string, sc *scratch.Arena) {
 	for i := 1; i <= len(views); i++ {
 		ends[i] += ends[i-1]
 	}
-	next := append(scratch.Make[int32](sc, len(views)), ends[:len(views)]...)
-	order := scratch.Make[int32](sc, len(ps))[:len(ps)] // indexes into ps, by view
+	next := slices.Clone(ends[:len(views)])
+	order := make([]int32, len(ps)) // indexes into ps, by view
 	for k := range ps {
 		order[next[of[k]]] = int32(k)
 		next[of[k]]++
 	}
-	all := scratch.Make[Proposal](sc, len(ps))[:len(ps)]
+	all := make([]Proposal, len(ps))
 	none := []Proposal{}
 	for i := range views {
 		v := &views[i]
