@@ -35,27 +35,32 @@ func (a *app) importCommand() *cobra.Command {
 }
 
 func (a *app) importNeedsCommand() *cobra.Command {
-	var email string
+	var email, sheet string
 	var dryRun, asJSON bool
 	cmd := &cobra.Command{
-		Use:   "needs FILE.xlsx",
-		Short: "Importer les besoins d'un magasin depuis un fichier Excel, comme le dépôt du planificateur",
-		Long: "Importer les besoins mensuels d'un magasin depuis un fichier .xlsx, avec les règles du dépôt du\n" +
-			"planificateur (POST /api/needs-loader) : la première feuille dont la ligne d'en-tête a une colonne\n" +
-			"de produits (Produit, Désignation…) suivie de mois (dates, janv. 2027, 01/2027…), une ligne par\n" +
-			"produit. Tout le fichier est appliqué en une transaction ; les besoins qui passeraient sous les\n" +
-			"engagements des producteurs, ou dans un mois passé, sont laissés tels quels et listés. La\n" +
-			"progression s'affiche sur la sortie d'erreur ; le résumé va sur la sortie standard.\n\n" +
+		Use:   "needs FICHIER",
+		Short: "Importer les besoins d'un magasin depuis un classeur (.xlsx, .ods) ou un .csv, comme le dépôt du planificateur",
+		Long: "Importer les besoins mensuels d'un magasin depuis un classeur .xlsx (Excel), .ods (LibreOffice) ou\n" +
+			"un fichier .csv, avec les règles du dépôt du planificateur (POST /api/needs-loader) : une ligne\n" +
+			"d'en-tête avec une colonne de produits (Produit, Désignation…) suivie de mois (dates, janv. 2027,\n" +
+			"01/2027…), une ligne par produit. La feuille lue est celle de --sheet, sinon la feuille active si\n" +
+			"elle contient un tableau, sinon la seule qui en contient un (un tableau dont tous les mois sont\n" +
+			"passés laisse la place à un autre) ; quand plusieurs peuvent convenir, rien n'est lu et la commande\n" +
+			"les nomme. Le résumé nomme la feuille lue. Les .xls et .xlsm sont refusés avec la façon de les\n" +
+			"enregistrer en .xlsx ou .ods. Tout le fichier est appliqué en une transaction ; les besoins qui\n" +
+			"passeraient sous les engagements des producteurs, ou dans un mois passé, sont laissés tels quels\n" +
+			"et listés. La progression s'affiche sur la sortie d'erreur ; le résumé va sur la sortie standard.\n\n" +
 			"Avec --json, le résumé est le JSON que répond POST /api/needs-loader (le schéma\n" +
 			"PlanningImportResult du document OpenAPI : needs, productsFound, productsMissing, dbErrors,\n" +
-			"dbSuccesses, event, changes, rounded, suggestions) ; avec --dry-run, ce qui aurait été écrit\n" +
-			"(l'aperçu de POST /api/needs-loader/preview).\n\n" +
+			"dbSuccesses, event, changes, rounded, suggestions, sheet, sheets) ; avec --dry-run, ce qui aurait\n" +
+			"été écrit (l'aperçu de POST /api/needs-loader/preview).\n\n" +
 			"Code de sortie : 0 quand chaque ligne et chaque case ont été appliquées ; 2 quand le fichier a été\n" +
 			"appliqué sauf les produits absents du catalogue ou les cases refusées qu'il liste ; 1 quand rien\n" +
 			"n'a été écrit (fichier illisible, magasin inconnu, erreur de la base), et rien n'est alors écrit\n" +
 			"sur la sortie standard.",
-		Example: "  primeur import needs besoins-2027.xlsx --distributor epicerie@example.fr --dry-run",
-		Args:    exactArgs(1),
+		Example: "  primeur import needs besoins-2027.xlsx --distributor epicerie@example.fr --dry-run\n" +
+			"  primeur import needs besoins.ods --distributor epicerie@example.fr --sheet 2027",
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			data, err := readImportFile(args[0])
@@ -73,10 +78,10 @@ func (a *app) importNeedsCommand() *cobra.Command {
 			}
 			bar := a.progressBar("mois")
 			res, err := planning.ImportXLSX(ctx, db, shop.ID, filepath.Base(args[0]), data, a.clock().Now(),
-				planning.ImportOptions{DryRun: dryRun, Progress: bar.update})
+				planning.ImportOptions{DryRun: dryRun, Progress: bar.update, Sheet: sheet})
 			bar.done()
 			if err != nil {
-				return err
+				return sheetError(err, sheet)
 			}
 			if asJSON {
 				err = a.writeJSON(res)
@@ -93,6 +98,7 @@ func (a *app) importNeedsCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&email, "distributor", "", "email du magasin dont ce sont les besoins (obligatoire)")
+	cmd.Flags().StringVar(&sheet, "sheet", "", "la feuille à lire, par son nom (sinon la feuille active qui contient un tableau, ou la seule)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "appliquer le fichier dans une transaction annulée : tout dire, ne rien écrire")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "écrire le résumé comme le répond POST /api/needs-loader")
 	_ = cmd.MarkFlagRequired("distributor")
@@ -121,6 +127,24 @@ func readImportFile(path string) ([]byte, error) {
 	return data, planning.CheckImportFile(path, int64(len(data)))
 }
 
+// sheetError says a refusal about the sheet the way the command is used:
+// naming --sheet and its value when it was given, or how to choose one when
+// several sheets could be meant. Any other error is returned as it is.
+func sheetError(err error, sheet string) error {
+	var ve *core.ValidationError
+	if !errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Field != planning.ImportSheetField {
+		return err
+	}
+	if sheet != "" {
+		return flagsError(err, map[string]flagValue{planning.ImportSheetField: {"sheet", sheet}})
+	}
+	names, _ := ve.Fields[0].Value.([]string)
+	if len(names) == 0 {
+		return err
+	}
+	return fmt.Errorf("%s Indiquez-la avec --sheet, par exemple --sheet « %s ».", ve.Fields[0].Message, names[len(names)-1])
+}
+
 // shop returns the distributor account with that email.
 func (a *app) shop(ctx context.Context, q store.Q, email string) (accounts.User, error) {
 	u, err := accounts.ByEmail(ctx, q, email)
@@ -138,6 +162,13 @@ func (a *app) shop(ctx context.Context, q store.Q, email string) (accounts.User,
 
 func (a *app) printImport(name string, shop accounts.User, res planning.ImportResult, dryRun bool) {
 	fmt.Fprintf(a.out, "%s pour %s (%s)\n", name, shop.Name, shop.Email)
+	if !strings.EqualFold(filepath.Ext(name), ".csv") {
+		fmt.Fprintf(a.out, "  feuille lue :           %s", res.Sheet)
+		if len(res.Sheets) > 1 {
+			fmt.Fprintf(a.out, " (feuilles avec un tableau : %s ; --sheet pour en lire une autre)", strings.Join(res.Sheets, ", "))
+		}
+		fmt.Fprintln(a.out)
+	}
 	fmt.Fprintf(a.out, "  produits trouvés :      %d\n", len(res.ProductsFound))
 	if len(res.ProductsMissing) > 0 {
 		fmt.Fprintf(a.out, "  produits absents :      %d (%s)\n", len(res.ProductsMissing), strings.Join(res.ProductsMissing, ", "))

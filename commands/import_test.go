@@ -19,6 +19,7 @@ import (
 	"primeur/core/calendar"
 	"primeur/core/planning"
 	"primeur/core/planning/planningtest"
+	"primeur/core/sheets/sheetstest"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 )
@@ -364,6 +365,73 @@ func TestImportKilledMidway(t *testing.T) {
 			}
 			if n := strings.Count(w.needs(t), "\n") + 1; n != products*months {
 				t.Fatalf("%d needs after the re-run", n)
+			}
+		})
+	}
+}
+
+// TestImportNeedsSheet: the command names the sheet it read, reads the one
+// --sheet names, and, when several sheets could be meant, writes nothing
+// and says how to choose; a .csv names no sheet. Both engines.
+func TestImportNeedsSheet(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			if engine == "postgres" && os.Getenv(storetest.EnvURL) == "" {
+				t.Skip(storetest.EnvURL + " is not set")
+			}
+			w := newCLIWorld(t, engine == "postgres")
+			m := nextMonth()
+			// An instructions sheet, active, then two tables: "Été" asks for
+			// 10 kg of tomatoes next month, "Hiver" for 20.
+			table := func(q int) map[string]any {
+				return map[string]any{"A1": "Produit", "B1": m[5:] + "/" + m[:4], "A2": "Tomate", "B2": q}
+			}
+			data, err := sheetstest.XLSX(sheetstest.Workbook{Sheets: []sheetstest.Sheet{
+				{Name: "Mode d'emploi", Cells: map[string]any{"A1": "Une ligne par produit."}},
+				{Name: "Été", Cells: table(10)},
+				{Name: "Hiver", Cells: table(20)},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "besoins.xlsx")
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+
+			code, out, errOut := run(t, "", "import", "needs", path, "--distributor", w.shop.Email)
+			want := "Plusieurs feuilles contiennent un tableau de besoins (« Été », « Hiver ») et aucune n'est la feuille active : " +
+				"choisissez celle à importer. Indiquez-la avec --sheet, par exemple --sheet « Hiver »."
+			if code != 1 || out != "" || !strings.Contains(errOut, want) {
+				t.Fatalf("ambiguous: exit %d\n%s\n%s", code, out, errOut)
+			}
+			code, out, errOut = run(t, "", "import", "needs", path, "--distributor", w.shop.Email, "--sheet", "Printemps")
+			if want := "--sheet « Printemps » : Le classeur n'a pas de feuille « Printemps » : ses feuilles sont « Mode d'emploi », « Été », « Hiver »."; code != 1 || !strings.Contains(errOut, want) {
+				t.Fatalf("no such sheet: exit %d\n%s\n%s", code, out, errOut)
+			}
+			if w.needs(t) != "" || w.events(t) != 0 {
+				t.Fatal("a refused import wrote")
+			}
+
+			code, out, errOut = run(t, "", "import", "needs", path, "--distributor", w.shop.Email, "--sheet", "Hiver")
+			if code != 0 || !strings.Contains(out, "  feuille lue :           Hiver (feuilles avec un tableau : Été, Hiver ; --sheet pour en lire une autre)\n") {
+				t.Fatalf("--sheet Hiver: exit %d\n%s\n%s", code, out, errOut)
+			}
+			if got, want := w.needs(t), "tomate "+m+"-01 2000"; got != want {
+				t.Fatalf("needs %q, want %q", got, want)
+			}
+
+			// A .csv is one table: no sheet named.
+			csv := filepath.Join(t.TempDir(), "besoins.csv")
+			if err := os.WriteFile(csv, []byte("Produit;"+m[5:]+"/"+m[:4]+"\r\nTomate;30\r\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut = run(t, "", "import", "needs", csv, "--distributor", w.shop.Email)
+			if code != 0 || strings.Contains(out, "feuille") {
+				t.Fatalf("csv: exit %d\n%s\n%s", code, out, errOut)
+			}
+			if got, want := w.needs(t), "tomate "+m+"-01 3000"; got != want {
+				t.Fatalf("needs %q, want %q", got, want)
 			}
 		})
 	}
