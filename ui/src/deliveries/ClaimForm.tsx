@@ -1,4 +1,4 @@
-import { Button, Select, Stack, Text, TextInput, Textarea } from '@mantine/core'
+import { Button, Group, Radio, Stack, Text, TextInput, Textarea } from '@mantine/core'
 import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { sendClaim, useAutovalidateHours } from '../store/deliveries'
@@ -123,15 +123,20 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
                 onBlur={() => form.touch(`quantity:${l._id}`)}
                 error={form.errorOf(`quantity:${l._id}`)}
               />
-              <Select
+              {/* Two choices shown at once, one tap each: a list that opens (a
+                  Select) was out of reach on a phone's sheet (issue 37). */}
+              <Radio.Group
                 label={`Type — ${p.name}`}
-                placeholder="Qualite ou Quantite"
-                data={CLAIM_TYPES}
                 value={v.type || null}
-                onChange={(value) => setLine(l._id, { type: (value ?? '') as ClaimType | '' })}
+                onChange={(value) => setLine(l._id, { type: value as ClaimType })}
                 error={typeError}
-                allowDeselect={false}
-              />
+              >
+                <Group gap="lg" mt={4}>
+                  {CLAIM_TYPES.map((t) => (
+                    <Radio key={t.value} value={t.value} label={t.label} />
+                  ))}
+                </Group>
+              </Radio.Group>
               <Textarea
                 label={`Commentaire — ${p.name}`}
                 value={v.comment}

@@ -340,8 +340,14 @@ describe('DeliveriesPage', () => {
     await user.clear(quantity)
     expect(within(editor).getByText(CLAIM_MESSAGES.noQuantity)).toBeInTheDocument()
     await user.type(quantity, '-2,5')
-    await user.click(within(editor).getByLabelText('Type — Tomate', { selector: 'input' }))
-    await user.click(screen.getByRole('option', { name: 'Qualite' }))
+    // The two types at once, as radio buttons (a list that opens was out of reach on a phone: issue 37).
+    const types = within(editor).getByRole('radiogroup', { name: 'Type — Tomate' })
+    await user.click(within(types).getByRole('radio', { name: 'Qualite' }))
+    // With the keyboard: the arrows move between the two.
+    await user.keyboard('{ArrowRight}')
+    expect(within(types).getByRole('radio', { name: 'Quantite' })).toBeChecked()
+    await user.keyboard('{ArrowLeft}')
+    expect(within(types).getByRole('radio', { name: 'Qualite' })).toBeChecked()
     await user.type(within(editor).getByLabelText('Commentaire — Tomate'), 'Abîmées')
     expect(send).toBeEnabled()
     await user.click(send)

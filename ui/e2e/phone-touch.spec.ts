@@ -1,0 +1,130 @@
+// Journeys on a phone driven by touch only (issue 37 "Consumer-grade on a
+// phone"): every control is reached with taps as a finger sends them
+// (locator.tap: touch events, no mouse), at 390×844 and at a small 360×640
+// screen, so a control that works only with a mouse or a keyboard fails
+// here. Each test makes its own accounts on the shared daemon and seeds
+// them with tools/e2eseed's scenes (fixtures' seed).
+import { execFileSync } from 'node:child_process'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { BrowserContext, Page, TestInfo } from '@playwright/test'
+import { dataDir, expect, seed, test, uniqueAccount } from './fixtures'
+
+/** The two phones of the issue: a common one and a small one. */
+const SCREENS = [
+  { name: '390x844', viewport: { width: 390, height: 844 } },
+  { name: '360x640', viewport: { width: 360, height: 640 } },
+] as const
+
+const TOUCH = { deviceScaleFactor: 3, isMobile: true, hasTouch: true } as const
+
+const here = dirname(fileURLToPath(import.meta.url))
+const bin = resolve(process.env.PRIMEUR_BIN ?? join(here, '..', '..', 'bin', 'primeur'))
+
+/** Runs a job on the daemon's database as if it were `at` (Paris time). */
+function runJob(name: string, at: string): string {
+  return execFileSync(
+    bin,
+    ['jobs', 'run', name, '--at', at, '--force', '--data-dir', dataDir(), '--log-level', 'warn'],
+    { encoding: 'utf8' },
+  )
+}
+
+/** The first day of the month `offset` months from now in Paris, "2026-12-01". */
+function monthStart(offset: number): string {
+  const [year, m] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .split('-')
+    .map(Number)
+  return new Date(Date.UTC(year, m - 1 + offset, 1)).toISOString().slice(0, 10)
+}
+
+interface Load {
+  user: { _id: string }
+  orders: { deliveries: { _id: string; date: string; chrono: number }[] }[]
+}
+
+/** Registers through the API in `context`; its pages then open signed in. */
+async function register(context: BrowserContext, prefix: string, distributor: boolean) {
+  const account = uniqueAccount(prefix)
+  const res = await context.request.post('/auth/register', { data: { ...account, distributor } })
+  expect(res.status(), await res.text()).toBe(201)
+  await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), account.email)
+  return account
+}
+
+/** Keeps a screenshot of the page as an artifact of the test. */
+async function keep(page: Page, info: TestInfo, name: string) {
+  const path = info.outputPath(`touch-${name}.png`)
+  await page.screenshot({ path })
+  await info.attach(`touch-${name}`, { path, contentType: 'image/png' })
+}
+
+/** The page does not scroll sideways: nothing is wider than the screen. */
+async function noSidewaysScroll(page: Page, what: string) {
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    screen: window.innerWidth,
+  }))
+  expect(
+    widths.page,
+    `${what}: the page is ${widths.page} px wide on a ${widths.screen} px screen`,
+  ).toBeLessThanOrEqual(widths.screen)
+}
+
+for (const screen of SCREENS) {
+  test.describe(`on a ${screen.name} phone`, () => {
+    test.use({ viewport: screen.viewport, ...TOUCH })
+
+    test('a farmer sends a claim on both lines of a delivery with taps only', async ({
+      page,
+      browser,
+      baseURL,
+    }, info) => {
+      test.setTimeout(90_000)
+      const month = monthStart(1)
+      const shopContext = await browser.newContext({ baseURL })
+      const shop = await register(shopContext, 'tactile-magasin', true)
+      const farm = await register(page.context(), 'tactile-ferme', false)
+      seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
+      const load: Load = await (await shopContext.request.get('/api/user')).json()
+      await shopContext.close()
+      const first = [...load.orders[0].deliveries].sort((a, b) => a.date.localeCompare(b.date))[0]
+      // The delivery's day: locked at 12:00, done.
+      expect(runJob('deliveries', `${first.date}T12:30`)).toContain('livraisons verrouillées : 1')
+
+      await page.goto('/prod/deliveries')
+      await page.getByRole('tab', { name: 'Passées', exact: true }).tap()
+      await page
+        .getByRole('table', { name: 'Livraisons' })
+        .getByRole('row', { name: new RegExp(`${first.chrono} Livrée`) })
+        .tap()
+      const sheet = page.getByRole('dialog', { name: 'Détail de la livraison' })
+      const claim = sheet.getByRole('form', { name: "Demande d'avoir" })
+      // Both lines of the delivery (lettuces first, then tomatoes), each type one tap, in view.
+      for (const [product, unit, quantity, type] of [
+        ['Tomate', 'kg', '-0,5', 'Qualite'],
+        ['Laitue', 'un', '-1', 'Quantite'],
+      ] as const) {
+        const field = claim.getByLabel(`Quantité réclamée — ${product} (${unit})`)
+        await field.tap()
+        await field.fill(quantity)
+        const choice = claim.getByRole('radiogroup', { name: `Type — ${product}` }).getByRole('radio', { name: type })
+        await choice.scrollIntoViewIfNeeded()
+        await expect(choice, `« ${type} » of « Type — ${product} » is off the screen`).toBeInViewport({ ratio: 1 })
+        await choice.tap()
+        await expect(choice).toBeChecked()
+        await noSidewaysScroll(page, `the claim of « ${product} »`)
+      }
+      await keep(page, info, `${screen.name}-claim`)
+      const send = claim.getByRole('button', { name: "Envoyer la demande d'avoir" })
+      await expect(send).toBeEnabled()
+      await send.tap()
+      await expect(page.getByText("Demande d'avoir envoyée").first()).toBeVisible()
+      await expect(sheet.getByText("Demande d'avoir envoyée, en attente de réponse")).toBeVisible()
+      await expect(sheet.getByText('Tomate : -0,5 kg (Qualite)')).toBeVisible()
+      await expect(sheet.getByText('Laitue : -1 un (Quantite)')).toBeVisible()
+      await noSidewaysScroll(page, 'the sent claim')
+    })
+  })
+}
