@@ -5,6 +5,8 @@
 export interface FieldError {
   location: string
   message: string
+  /** What the field held, or what the server offers instead (the import's sheets). */
+  value?: unknown
 }
 
 /** An HTTP failure. `status` is 0 when the server could not be reached. */
@@ -57,7 +59,7 @@ export async function toApiError(response: Response): Promise<ApiError> {
     const errors = Array.isArray(problem.errors)
       ? problem.errors
           .filter((e): e is Record<string, unknown> => !!e && typeof e === 'object')
-          .map((e) => ({ location: asString(e.location), message: asString(e.message) }))
+          .map((e) => ({ location: asString(e.location), message: asString(e.message), value: e.value }))
       : []
     return new ApiError(
       typeof problem.status === 'number' ? problem.status : response.status,

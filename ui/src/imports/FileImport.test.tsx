@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { resetImports } from '../store/imports'
+import { MSG_PAST_MONTH, resetImports } from '../store/imports'
 import { resetState, state } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import { FileImport } from './FileImport'
@@ -25,9 +25,10 @@ function fileInput(container: HTMLElement): HTMLInputElement {
 }
 
 describe('FileImport', () => {
-  it('accepts .xlsx only and links the example file and the product list', () => {
+  it('offers .xlsx, .ods and .csv files and links the example file and the product list', () => {
     const { container } = renderWithProviders(<FileImport />)
-    expect(fileInput(container).accept).toContain('.xlsx')
+    expect(fileInput(container).accept.split(',')).toEqual(expect.arrayContaining(['.xlsx', '.ods', '.csv']))
+    expect(screen.getByLabelText('Fichier (.xlsx, .ods ou .csv)')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Importer' })).toBeDisabled()
     expect(screen.getByRole('link', { name: "Télécharger le fichier d'exemple" })).toHaveAttribute(
       'href',
@@ -165,5 +166,135 @@ describe('FileImport', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(errors.map((e) => e.message))
+  })
+
+  const answer = (sheet: string, sheets: string[], changes = 1) => ({
+    needs: [],
+    productsFound: ['Tomate'],
+    productsMissing: [],
+    dbErrors: [],
+    dbSuccesses: changes,
+    changes: Array.from({ length: changes }, (_, i) => ({
+      product: 'Tomate',
+      productId: 'tomate',
+      date: `2027-0${i + 1}-01`,
+      cell: `B${i + 2}`,
+      from: null,
+      to: 10 + i,
+    })),
+    sheet,
+    sheets,
+  })
+  const sentSheet = (fetch: { mock: { calls: unknown[][] } }, call: number) =>
+    ((fetch.mock.calls[call][1] as RequestInit).body as FormData).get('sheet')
+
+  it('names the sheet read, lets the shop read another, and imports the one chosen', async () => {
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(json(answer('2027', ['2026', '2027'])))
+      .mockResolvedValueOnce(json(answer('2026', ['2026', '2027'], 2)))
+      .mockResolvedValueOnce(json(answer('2026', ['2026', '2027'], 2)))
+    const user = userEvent.setup()
+    const { container } = renderWithProviders(<FileImport />)
+    await user.upload(fileInput(container), new File(['PK'], 'besoins.ods'))
+    await user.click(screen.getByRole('button', { name: 'Importer' }))
+
+    const preview = await screen.findByLabelText("Aperçu de l'import")
+    expect(within(preview).getByText('Feuille lue : « 2027 »')).toBeInTheDocument()
+    expect(sentSheet(fetch, 0)).toBeNull()
+    const choice = screen.getByRole('combobox', { name: 'Feuille à importer' })
+    expect(choice).toHaveValue('2027')
+    await user.click(choice)
+    await user.click(await screen.findByRole('option', { name: '2026' }))
+
+    expect(await screen.findByText('Feuille lue : « 2026 »')).toBeInTheDocument()
+    expect(screen.getByText('2 besoins à créer')).toBeInTheDocument()
+    expect(fetch.mock.calls[1][0]).toBe('/api/needs-loader/preview')
+    expect(sentSheet(fetch, 1)).toBe('2026')
+    await user.click(screen.getByRole('button', { name: "Confirmer l'import" }))
+
+    const result = await screen.findByLabelText("Résultat de l'import")
+    expect(within(result).getByText('Import reussi de 2 besoins')).toBeInTheDocument()
+    expect(within(result).getByText('Feuille lue : « 2026 »')).toBeInTheDocument()
+    expect(fetch.mock.calls[2][0]).toBe('/api/needs-loader')
+    expect(sentSheet(fetch, 2)).toBe('2026')
+    expect(screen.queryByRole('combobox', { name: 'Feuille à importer' })).not.toBeInTheDocument()
+  })
+
+  it('offers the sheets of an ambiguous file the server refused, and previews the one chosen', async () => {
+    const detail =
+      "Plusieurs feuilles contiennent un tableau de besoins (« 2027 », « 2028 ») et aucune n'est la feuille active : choisissez celle à importer."
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        json(
+          {
+            status: 422,
+            title: 'Unprocessable Entity',
+            detail,
+            errors: [{ location: 'body.sheet', message: detail, value: ['2027', '2028'] }],
+          },
+          422,
+        ),
+      )
+      .mockResolvedValueOnce(json(answer('2028', ['2027', '2028'])))
+    const user = userEvent.setup()
+    const { container } = renderWithProviders(<FileImport />)
+    await user.upload(fileInput(container), new File(['PK'], 'besoins.xlsx'))
+    await user.click(screen.getByRole('button', { name: 'Importer' }))
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(detail)
+    const choice = screen.getByRole('combobox', { name: 'Feuille à importer' })
+    expect(choice).toHaveValue('')
+    await user.click(choice)
+    await user.click(await screen.findByRole('option', { name: '2028' }))
+
+    const preview = await screen.findByLabelText("Aperçu de l'import")
+    expect(within(preview).getByText('Feuille lue : « 2028 »')).toBeInTheDocument()
+    expect(sentSheet(fetch, 1)).toBe('2028')
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+  })
+
+  it('names no sheet for a .csv, nor offers a choice for a single table', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(json(answer('besoins', ['besoins'])))
+    const user = userEvent.setup()
+    const { container } = renderWithProviders(<FileImport />)
+    await user.upload(fileInput(container), new File(['Produit;2027-01'], 'besoins.csv'))
+    await user.click(screen.getByRole('button', { name: 'Importer' }))
+    await screen.findByLabelText("Aperçu de l'import")
+    expect(screen.queryByText(/Feuille lue/)).not.toBeInTheDocument()
+    expect(screen.queryByRole('combobox', { name: 'Feuille à importer' })).not.toBeInTheDocument()
+  })
+
+  it('puts cells of past months under their own heading, not under producers’ commitments', async () => {
+    const past = (product: string, productId: string, cell: string) => ({
+      product,
+      productId,
+      date: '2026-01-01',
+      quantity: 12,
+      reserved: 0,
+      cell,
+      message: MSG_PAST_MONTH,
+    })
+    vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(
+      json({
+        ...answer('2026', ['2026', '2027'], 0),
+        dbErrors: [past('Tomate', 'tomate', 'B2'), past('Melon', 'melon', 'B3')],
+        dbSuccesses: 0,
+      }),
+    )
+    const user = userEvent.setup()
+    const { container } = renderWithProviders(<FileImport />)
+    await user.upload(fileInput(container), new File(['PK'], 'besoins.xlsx'))
+    await user.click(screen.getByRole('button', { name: 'Importer' }))
+    const preview = await screen.findByLabelText("Aperçu de l'import")
+    expect(within(preview).getByText('Ce fichier ne changerait aucun besoin')).toBeInTheDocument()
+    expect(within(preview).getByText('Tous ses mois sont passés.')).toBeInTheDocument()
+    expect(within(preview).getByText('2 besoins non importés : leurs mois sont passés')).toBeInTheDocument()
+    expect(within(preview).getByText('Tomate, janvier 2026 (B2) : 12 kg')).toBeInTheDocument()
+    expect(within(preview).getByText('Melon, janvier 2026 (B3) : 12 un')).toBeInTheDocument()
+    expect(within(preview).queryByText(/engagements/)).not.toBeInTheDocument()
+    // Another sheet of the file holds months to come.
+    expect(screen.getByRole('combobox', { name: 'Feuille à importer' })).toHaveValue('2026')
   })
 })

@@ -1,23 +1,45 @@
 import { Badge, Button, FileInput, Group, List, Stack, Text } from '@mantine/core'
 import { type FormEvent, useEffect, useState } from 'react'
-import { cancelPreview, clearFileImport, importFile, previewFile, useFileImport } from '../store/imports'
+import {
+  cancelPreview,
+  chooseSheet,
+  clearFileImport,
+  IMPORT_EXTENSIONS,
+  importFile,
+  isCSVName,
+  previewFile,
+  useFileImport,
+} from '../store/imports'
 import { ImportPreview } from './ImportPreview'
 import { ImportLinks } from './ImportLinks'
 import { ImportResultView } from './ImportResultView'
-
-/** Accepted files: .xlsx only (PRODUCT §5 "File import"). */
-export const XLSX_ACCEPT = '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+import { SheetChoice } from './SheetChoice'
 
 /**
- * The Excel file import (PRODUCT §2): choose an .xlsx file and send it for a
- * preview of what it would write; confirm, then read what was imported — or
- * the "Erreur" tag with every problem the server named.
+ * The files the picker offers: every format the import reads, .xlsx, .ods
+ * and .csv (PRODUCT §5 "File import"), by extension and media type.
+ */
+export const IMPORT_ACCEPT = [
+  ...IMPORT_EXTENSIONS,
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'text/csv',
+].join(',')
+
+/**
+ * The spreadsheet file import (PRODUCT §2): choose an .xlsx, .ods or .csv
+ * file and send it for a preview of what it would write, naming the sheet
+ * read; when several sheets hold a table, choose the sheet and preview it
+ * again; confirm, then read what was imported — or the "Erreur" tag with
+ * every problem the server named.
  */
 export function FileImport() {
   const [file, setFile] = useState<File | null>(null)
-  const { status, preview, result, rejection } = useFileImport()
+  const { status, preview, result, rejection, sheet, sheets } = useFileImport()
   const busy = status === 'busy'
   useEffect(() => clearFileImport, [])
+  // A .csv is one table: no sheet to name.
+  const workbook = file !== null && !isCSVName(file.name)
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -27,6 +49,9 @@ export function FileImport() {
   const confirm = async () => {
     if (file && !busy) await importFile(file)
   }
+  const choose = async (name: string) => {
+    if (file && !busy) await chooseSheet(file, name)
+  }
 
   return (
     <Stack gap="sm">
@@ -34,13 +59,14 @@ export function FileImport() {
         <Stack gap="sm">
           <Text size="sm">
             Un tableau avec une colonne « Produit » suivie d'un mois par colonne (une date, « janv. 2027 » ou 01/2027),
-            puis une ligne par produit avec ses quantités. Les cellules vides sont ignorées. Vous verrez ce qui sera
-            enregistré avant de confirmer.
+            puis une ligne par produit avec ses quantités. Les cellules vides sont ignorées. Classeur Excel (.xlsx),
+            LibreOffice (.ods) ou fichier .csv : quand plusieurs feuilles contiennent un tableau, la feuille active est
+            lue et vous pouvez en choisir une autre. Vous verrez ce qui sera enregistré avant de confirmer.
           </Text>
           <FileInput
-            label="Fichier Excel (.xlsx)"
+            label="Fichier (.xlsx, .ods ou .csv)"
             placeholder="Choisir un fichier"
-            accept={XLSX_ACCEPT}
+            accept={IMPORT_ACCEPT}
             value={file}
             onChange={(f) => {
               setFile(f)
@@ -75,9 +101,25 @@ export function FileImport() {
           )}
         </Group>
       ) : null}
-      {preview ? <ImportPreview preview={preview} busy={busy} onConfirm={confirm} onCancel={cancelPreview} /> : null}
+      {workbook && sheets.length > 1 && !result ? (
+        <SheetChoice sheets={sheets} value={sheet ?? preview?.sheet ?? null} disabled={busy} onChoose={choose} />
+      ) : null}
+      {preview ? (
+        <ImportPreview
+          preview={preview}
+          sheet={workbook ? (preview.sheet ?? null) : null}
+          busy={busy}
+          onConfirm={confirm}
+          onCancel={cancelPreview}
+        />
+      ) : null}
       {result ? (
-        <ImportResultView count={result.dbSuccesses} failures={result.dbErrors} missing={result.productsMissing} />
+        <ImportResultView
+          count={result.dbSuccesses}
+          failures={result.dbErrors}
+          missing={result.productsMissing}
+          sheet={workbook ? (result.sheet ?? null) : null}
+        />
       ) : null}
     </Stack>
   )

@@ -3,32 +3,37 @@ import type { Snapshot } from 'valtio'
 import { formatMonthYear, formatNumber } from '../format'
 import { useProducts } from '../store/hooks'
 import type { ImportResult } from '../store/imports'
-import { failuresHeading, failureText } from './summary'
-import { previewCounts, previewHeading } from './previewText'
+import { ImportFailures } from './ImportFailures'
+import { previewCounts, previewHeading, sheetText, unchangedText } from './previewText'
 
 interface ImportPreviewProps {
   preview: Snapshot<ImportResult>
+  /** The sheet read, named to the shop; null for a .csv. */
+  sheet: string | null
   busy: boolean
   onConfirm: () => void
   onCancel: () => void
 }
 
 /**
- * What an Excel import would write, before the shop confirms (PRODUCT §2
- * "Add bar and imports"): each need created or changed (from → to), the
- * cells refused and why, the products missing with the closest catalogue
- * name, the values rounded to the hundredth; then "Confirmer l'import" or
- * "Annuler".
+ * What a file import would write, before the shop confirms (PRODUCT §2
+ * "Add bar and imports"): the sheet read, each need created or changed
+ * (from → to), the cells refused and why, the products missing with the
+ * closest catalogue name, the values rounded to the hundredth; then
+ * "Confirmer l'import" or "Annuler".
  */
-export function ImportPreview({ preview, busy, onConfirm, onCancel }: ImportPreviewProps) {
+export function ImportPreview({ preview, sheet, busy, onConfirm, onCancel }: ImportPreviewProps) {
   const products = useProducts()
   const unitOf = (id: string) => products.find((p) => p._id === id)?.unit
   const changes = preview.changes ?? []
   const { created, changed } = previewCounts(changes)
   const suggestion = new Map((preview.suggestions ?? []).map((s) => [s.name, s.product]))
+  const unchanged = changes.length === 0 ? unchangedText(preview) : null
   return (
     <Stack gap="xs" aria-label="Aperçu de l'import">
       <Alert color="blue" role="status" title={previewHeading(created, changed)}>
+        {sheet ? <Text size="sm">{sheetText(sheet)}</Text> : null}
+        {unchanged ? <Text size="sm">{unchanged}</Text> : null}
         <Text size="sm">Rien n'est encore enregistré : vérifiez, puis confirmez l'import.</Text>
       </Alert>
       {changes.length > 0 ? (
@@ -59,15 +64,7 @@ export function ImportPreview({ preview, busy, onConfirm, onCancel }: ImportPrev
           </Table>
         </Table.ScrollContainer>
       ) : null}
-      {preview.dbErrors.length > 0 ? (
-        <Alert color="orange" title={failuresHeading(preview.dbErrors.length)}>
-          <List size="sm" spacing={2}>
-            {preview.dbErrors.map((e) => (
-              <List.Item key={`${e.productId}|${e.date}`}>{failureText(e, unitOf(e.productId))}</List.Item>
-            ))}
-          </List>
-        </Alert>
-      ) : null}
+      <ImportFailures failures={preview.dbErrors} unitOf={unitOf} />
       {preview.productsMissing.length > 0 ? (
         <Alert color="yellow" title="Produits absents de la liste des produits (non importés)">
           <List size="sm" spacing={2}>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { failuresHeading, failureText, missingText, successText } from './summary'
+import { MSG_PAST_MONTH } from '../store/imports'
+import { failuresHeading, failureText, missingText, pastHeading, pastText, splitFailures, successText } from './summary'
 
 describe('import result texts', () => {
   it('says how many needs were imported (PRODUCT §2)', () => {
@@ -36,5 +37,25 @@ describe('import result texts', () => {
     expect(failureText({ ...e, reserved: 0, message: 'Ce mois est passé' }, 'kg')).toBe(
       'Tomate, janvier 2027 (B2) : Ce mois est passé',
     )
+  })
+
+  it('tells past months from needs under their commitments', () => {
+    const e = (message: string, reserved: number) => ({
+      product: 'Tomate',
+      productId: 'tomate',
+      date: '2026-01-01',
+      quantity: 12.5,
+      reserved,
+      cell: 'B2',
+      message,
+    })
+    const below = e('La valeur saisie ne peut etre inferieure a la somme des engagements.', 20)
+    // A past month whose need producers also hold is past first: no import changes it.
+    const past = e(MSG_PAST_MONTH, 20)
+    expect(splitFailures([below, past, below])).toEqual({ reserved: [below, below], past: [past] })
+    expect(pastHeading(1)).toBe('1 besoin non importé : son mois est passé')
+    expect(pastHeading(70)).toBe('70 besoins non importés : leurs mois sont passés')
+    expect(pastText(past, 'kg')).toBe('Tomate, janvier 2026 (B2) : 12,5 kg')
+    expect(pastText({ ...past, cell: undefined, quantity: 3 }, 'un')).toBe('Tomate, janvier 2026 : 3 un')
   })
 })

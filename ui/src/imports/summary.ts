@@ -1,7 +1,7 @@
 // Pure texts of the import results (PRODUCT §2 "Import result messages").
 import { formatMonthYear, formatQuantity } from '../format'
 import type { Unit } from '../types'
-import type { ImportError } from '../store/imports'
+import { type ImportError, MSG_PAST_MONTH } from '../store/imports'
 
 /** "Import reussi de n besoins" (PRODUCT §2, byte for byte). */
 export function successText(count: number): string {
@@ -17,7 +17,17 @@ export function missingText(names: readonly string[]): string {
   return names.length > MISSING_LISTED ? `${listed}, ...` : listed
 }
 
-/** The heading of the needs left as they were. */
+/**
+ * The needs an import left as they were, by reason: those under what
+ * producers committed or proposed (the only ones whose heading speaks of
+ * commitments), and those of past months.
+ */
+export function splitFailures<T extends ImportError>(failures: readonly T[]): { reserved: T[]; past: T[] } {
+  const past = failures.filter((e) => e.message === MSG_PAST_MONTH)
+  return { reserved: failures.filter((e) => e.message !== MSG_PAST_MONTH), past }
+}
+
+/** The heading of the needs left as they were because producers hold more. */
 export function failuresHeading(count: number): string {
   return count === 1
     ? '1 besoin non importé : la quantité demandée est inférieure aux engagements existants'
@@ -30,4 +40,17 @@ export function failureText(e: ImportError, unit: Unit | undefined): string {
   const q = (v: number) => (unit ? formatQuantity(v, unit) : String(v).replace('.', ','))
   if (e.reserved > e.quantity) return `${where} : ${q(e.quantity)} demandés, ${q(e.reserved)} engagés ou proposés`
   return `${where} : ${e.message}`
+}
+
+/** The heading of the cells of past months, which no import changes. */
+export function pastHeading(count: number): string {
+  return count === 1
+    ? '1 besoin non importé : son mois est passé'
+    : `${count} besoins non importés : leurs mois sont passés`
+}
+
+/** One cell of a past month: "Tomate, janvier 2026 (B2) : 12 kg". */
+export function pastText(e: ImportError, unit: Unit | undefined): string {
+  const where = `${e.product}, ${formatMonthYear(e.date)}${e.cell ? ` (${e.cell})` : ''}`
+  return `${where} : ${unit ? formatQuantity(e.quantity, unit) : String(e.quantity).replace('.', ',')}`
 }

@@ -6,10 +6,13 @@ import {
   commitStandard,
   IMPORT_MESSAGES,
   type ImportResult,
+  chooseSheet,
   importFile,
   importState,
-  isXLSXName,
-  MSG_XLSX_ONLY,
+  isCSVName,
+  isImportName,
+  isWorkbookName,
+  MSG_FILE_TYPE,
   previewFile,
   cancelPreview,
   resetImports,
@@ -85,7 +88,15 @@ describe('importFile', () => {
       ['n3', 4],
     ])
     expect(state.events[0]).toEqual(event)
-    expect(importState.file).toEqual({ status: 'idle', preview: null, result, rejection: null })
+    expect(body.get('sheet')).toBeNull()
+    expect(importState.file).toEqual({
+      status: 'idle',
+      preview: null,
+      result,
+      rejection: null,
+      sheet: null,
+      sheets: [],
+    })
     expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.success])
   })
 
@@ -102,13 +113,28 @@ describe('importFile', () => {
     expect(titles()).toEqual([IMPORT_MESSAGES.progress, IMPORT_MESSAGES.failure])
   })
 
-  it('refuses a file that is not .xlsx without calling the server', async () => {
+  it('refuses a file of a type the daemon does not know without calling the server', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch')
-    const outcome = await importFile(new File(['x'], 'besoins.xls'))
+    const outcome = await importFile(new File(['x'], 'besoins.pdf'))
     expect(fetch).not.toHaveBeenCalled()
-    expect(outcome).toEqual({ ok: false, rejection: { status: 0, detail: MSG_XLSX_ONLY, problems: [MSG_XLSX_ONLY] } })
-    expect(isXLSXName(' a.xlsx ')).toBe(true)
-    expect(isXLSXName('a.xlsx.csv')).toBe(false)
+    expect(outcome).toEqual({ ok: false, rejection: { status: 0, detail: MSG_FILE_TYPE, problems: [MSG_FILE_TYPE] } })
+    for (const name of [' a.xlsx ', 'b.ODS', 'c.csv']) expect(isImportName(name)).toBe(true)
+    for (const name of ['a.xlsx.pdf', 'a.xls', 'a.numbers', 'ods']) expect(isImportName(name)).toBe(false)
+    expect(isCSVName('Besoins.CSV')).toBe(true)
+    expect(isCSVName('besoins.ods')).toBe(false)
+  })
+
+  it("sends Excel's other workbooks to the daemon, which says how to save them", async () => {
+    // The daemon's refusal of an .xls (core/planning MsgImportLegacy, shortened).
+    const detail = 'Les classeurs Excel 97-2003 (.xls) ne sont pas lus : enregistrez une copie au format .xlsx ou .ods…'
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(json({ status: 422, title: 'Unprocessable Entity', detail }, 422))
+    const outcome = await importFile(new File(['x'], 'besoins.xls'))
+    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(outcome).toEqual({ ok: false, rejection: { status: 422, detail, problems: [detail] } })
+    for (const name of ['a.xls', 'a.XLSM', 'a.xlsb', 'a.ods']) expect(isWorkbookName(name)).toBe(true)
+    expect(isWorkbookName('a.pdf')).toBe(false)
   })
 
   it('reports an unreachable server', async () => {
@@ -153,6 +179,82 @@ describe('previewFile', () => {
     const outcome = await previewFile(new File(['x'], 'b.xlsx'))
     expect(outcome.ok).toBe(false)
     expect(importState.file.rejection?.problems).toEqual(errors.map((e) => e.message))
+    expect(importState.file.sheets).toEqual([])
+  })
+
+  it('keeps the sheets a preview names, and previews then imports the sheet chosen', async () => {
+    const answer = (sheet: string): ImportResult => ({
+      needs: [],
+      productsFound: ['Tomate'],
+      productsMissing: [],
+      dbErrors: [],
+      dbSuccesses: 1,
+      changes: [{ product: 'Tomate', productId: 'tomate', date: '2027-01-01', cell: 'B3', from: null, to: 12 }],
+      sheet,
+      sheets: ['2026', '2027'],
+    })
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(json(answer('2027')))
+      .mockResolvedValueOnce(json(answer('2026')))
+      .mockResolvedValueOnce(json(answer('2026')))
+    const file = new File(['PK'], 'besoins.ods')
+    await previewFile(file)
+    const sent = (call: number) => fetch.mock.calls[call][1]?.body as FormData
+    expect(sent(0).get('sheet')).toBeNull()
+    expect(importState.file.sheet).toBeNull()
+    expect(importState.file.sheets).toEqual(['2026', '2027'])
+    expect(importState.file.preview?.sheet).toBe('2027')
+
+    await chooseSheet(file, '2026')
+    expect(fetch.mock.calls[1][0]).toBe('/api/needs-loader/preview')
+    expect(sent(1).get('sheet')).toBe('2026')
+    expect(importState.file.sheet).toBe('2026')
+    expect(importState.file.preview?.sheet).toBe('2026')
+
+    await importFile(file)
+    expect(fetch.mock.calls[2][0]).toBe('/api/needs-loader')
+    expect(sent(2).get('sheet')).toBe('2026')
+    expect(importState.file.result?.sheet).toBe('2026')
+  })
+
+  it('keeps the sheets a refusal of an ambiguous choice offers, and reads the one chosen', async () => {
+    const detail =
+      "Plusieurs feuilles contiennent un tableau de besoins (« 2027 », « 2028 ») et aucune n'est la feuille active : choisissez celle à importer."
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        json(
+          {
+            status: 422,
+            title: 'Unprocessable Entity',
+            detail,
+            errors: [{ location: 'body.sheet', message: detail, value: ['2027', '2028'] }],
+          },
+          422,
+        ),
+      )
+      .mockResolvedValueOnce(
+        json({
+          needs: [],
+          productsFound: [],
+          productsMissing: [],
+          dbErrors: [],
+          dbSuccesses: 0,
+          sheet: '2028',
+          sheets: ['2027', '2028'],
+        }),
+      )
+    const file = new File(['PK'], 'besoins.ods')
+    const outcome = await previewFile(file)
+    expect(outcome).toEqual({ ok: false, rejection: { status: 422, detail, problems: [detail] } })
+    expect(importState.file.sheets).toEqual(['2027', '2028'])
+
+    await chooseSheet(file, '2028')
+    expect((fetch.mock.calls[1][1]?.body as FormData).get('sheet')).toBe('2028')
+    expect(importState.file.rejection).toBeNull()
+    expect(importState.file.preview?.sheet).toBe('2028')
+    expect(importState.file.sheets).toEqual(['2027', '2028'])
   })
 })
 

@@ -1,5 +1,5 @@
-// Import actions (PRODUCT §2 "Add bar and imports", §7, §8): the Excel file
-// upload (`POST /api/needs-loader`) and the standard import (simulation,
+// Import actions (PRODUCT §2 "Add bar and imports", §7, §8): the spreadsheet
+// file upload (`POST /api/needs-loader`) and the standard import (simulation,
 // then commit). They keep `state.needs` and `state.events` in sync with what
 // the daemon wrote, show the PRODUCT §8 toasts, and keep their own progress
 // and outcome in `importState`, read through the hooks at the end.
@@ -19,11 +19,21 @@ export const IMPORT_MESSAGES = {
   failure: "Echec de l'importation",
 } as const
 
-/** The daemon's message for a file that is not .xlsx (core/planning), checked here first. */
-export const MSG_XLSX_ONLY = 'Seuls les fichiers Excel au format .xlsx sont acceptés.'
+/**
+ * The daemon's message for a file of a type it does not read
+ * (core/planning MsgImportExtension), checked here first.
+ */
+export const MSG_FILE_TYPE =
+  "Ce type de fichier n'est pas lu : importez un classeur .xlsx (Excel), .ods (LibreOffice) ou un fichier .csv."
+
+/** The daemon's message of a cell in a past month (core/planning MsgPastMonth). */
+export const MSG_PAST_MONTH = 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.'
 
 /** Multipart field of the upload (PRODUCT §3). */
 export const IMPORT_FIELD = 'importfile'
+
+/** Multipart field naming the sheet to read (PRODUCT §3), and the field of the refusals about it. */
+export const IMPORT_SHEET_FIELD = 'sheet'
 
 /** A cell or need an import did not write, with why (an entry of `dbErrors`). */
 export interface ImportError {
@@ -67,6 +77,10 @@ export interface ImportResult {
   rounded?: { cell: string; product: string; read: string; quantity: number }[]
   /** Missing products with the closest catalogue name. */
   suggestions?: { name: string; product: string }[]
+  /** The sheet read (for a .csv, the file's name). */
+  sheet?: string
+  /** Every sheet of the file holding a needs table, the one read among them. */
+  sheets?: string[]
 }
 
 /** One product of a standard-import simulation. */
@@ -100,6 +114,13 @@ export interface ImportState {
     preview: ImportResult | null
     result: ImportResult | null
     rejection: ImportRejection | null
+    /** The sheet the shop chose, sent with the preview and the import; null lets the file say (its active sheet). */
+    sheet: string | null
+    /**
+     * The sheets holding a needs table the shop may choose among: those of
+     * the last preview, or those a refusal of an ambiguous choice named.
+     */
+    sheets: string[]
   }
   standard: {
     /** busy while a simulation or a commit runs. */
@@ -113,7 +134,7 @@ export interface ImportState {
 
 function initialImportState(): ImportState {
   return {
-    file: { status: 'idle', preview: null, result: null, rejection: null },
+    file: { status: 'idle', preview: null, result: null, rejection: null, sheet: null, sheets: [] },
     standard: { status: 'idle', preview: null, request: null, result: null },
   }
 }
@@ -160,28 +181,68 @@ function rejectionOf(err: unknown): ImportRejection {
   }
 }
 
-/** Whether a file name has the .xlsx extension (any case). */
-export function isXLSXName(name: string): boolean {
-  return /\.xlsx$/i.test(name.trim())
+/**
+ * The sheets a refusal offers to choose among: the value of its error on
+ * the field `sheet` (several sheets hold a table, none is active), or none.
+ */
+function sheetsOffered(err: unknown): string[] {
+  if (!(err instanceof ApiError)) return []
+  const choice = err.errors.find((e) => e.location === `body.${IMPORT_SHEET_FIELD}`)
+  const names = choice?.value
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : []
+}
+
+/** The extensions of the files the import reads (any case). */
+export const IMPORT_EXTENSIONS = ['.xlsx', '.ods', '.csv'] as const
+
+/** Whether the import reads a file of that name: .xlsx, .ods or .csv (any case). */
+export function isImportName(name: string): boolean {
+  return /\.(xlsx|ods|csv)$/i.test(name.trim())
+}
+
+/**
+ * Whether the daemon names what to do with a file of that name: those it
+ * reads, and Excel's other workbooks (.xls, .xlsm…), which it refuses
+ * saying how to save them as .xlsx or .ods. Any other is refused here.
+ */
+export function isWorkbookName(name: string): boolean {
+  return isImportName(name) || /\.(xls|xlt|xlsm|xlsb|xltm|xltx|xlam)$/i.test(name.trim())
+}
+
+/** Whether the file is a .csv: a single table, no sheet to name. */
+export function isCSVName(name: string): boolean {
+  return /\.csv$/i.test(name.trim())
 }
 
 /** The outcome of the file upload. */
 export type FileImportOutcome = { ok: true; result: ImportResult } | { ok: false; rejection: ImportRejection }
 
 /**
- * Previews an Excel file (`POST /api/needs-loader/preview`): what the import
- * would write, kept in `importState.file.preview` for the shop to confirm.
- * Nothing is written. A refused file keeps every problem the daemon named.
+ * Previews a spreadsheet file (`POST /api/needs-loader/preview`): what the
+ * import would write, kept in `importState.file.preview` for the shop to
+ * confirm, with the sheet read and the sheets holding a table. Nothing is
+ * written. A refused file keeps every problem the daemon named; a refusal
+ * of an ambiguous sheet keeps the sheets it names to choose among.
  */
 export async function previewFile(file: File): Promise<FileImportOutcome> {
   return sendFile(file, true)
 }
 
 /**
- * Uploads an Excel file (`POST /api/needs-loader`, field `importfile`). A
- * name without .xlsx is refused here with the daemon's own message. On
- * success the written needs and the event join the store; on failure the
- * server's status and French problems are kept in `importState.file.rejection`.
+ * Reads another sheet of the file: the shop's choice, kept for the import,
+ * then the preview of that sheet.
+ */
+export async function chooseSheet(file: File, sheet: string): Promise<FileImportOutcome> {
+  importState.file.sheet = sheet
+  return sendFile(file, true)
+}
+
+/**
+ * Uploads a spreadsheet file (`POST /api/needs-loader`, field `importfile`,
+ * and `sheet` when the shop chose one). A name of a type the daemon does
+ * not know is refused here with the daemon's own message. On success the
+ * written needs and the event join the store; on failure the server's
+ * status and French problems are kept in `importState.file.rejection`.
  */
 export async function importFile(file: File): Promise<FileImportOutcome> {
   return sendFile(file, false)
@@ -192,22 +253,24 @@ async function sendFile(file: File, preview: boolean): Promise<FileImportOutcome
   slot.result = null
   slot.preview = null
   slot.rejection = null
-  if (!isXLSXName(file.name)) {
-    const rejection = { status: 0, detail: MSG_XLSX_ONLY, problems: [MSG_XLSX_ONLY] }
+  if (!isWorkbookName(file.name)) {
+    const rejection = { status: 0, detail: MSG_FILE_TYPE, problems: [MSG_FILE_TYPE] }
     slot.rejection = rejection
     slot.status = 'error'
-    progress(IMPORT_MESSAGES.progress).failure(IMPORT_MESSAGES.failure, MSG_XLSX_ONLY)
+    progress(IMPORT_MESSAGES.progress).failure(IMPORT_MESSAGES.failure, MSG_FILE_TYPE)
     return { ok: false, rejection }
   }
   const toast = preview ? null : progress(IMPORT_MESSAGES.progress)
   slot.status = 'busy'
   const form = new FormData()
   form.append(IMPORT_FIELD, file, file.name)
+  if (slot.sheet !== null) form.append(IMPORT_SHEET_FIELD, slot.sheet)
   try {
     const result = await api.post<ImportResult>(preview ? '/api/needs-loader/preview' : '/api/needs-loader', form)
     slot.status = 'idle'
     if (preview) {
       slot.preview = result
+      slot.sheets = result.sheets ?? []
       return { ok: true, result }
     }
     mergeNeeds(result.needs ?? [])
@@ -219,6 +282,8 @@ async function sendFile(file: File, preview: boolean): Promise<FileImportOutcome
     const rejection = rejectionOf(err)
     slot.rejection = rejection
     slot.status = 'error'
+    const offered = sheetsOffered(err)
+    if (offered.length > 0) slot.sheets = offered
     ;(toast ?? progress(IMPORT_MESSAGES.progress)).failure(IMPORT_MESSAGES.failure, rejection.detail)
     return { ok: false, rejection }
   }
