@@ -1,6 +1,7 @@
 // The imports of the add bar in a real browser against the real daemon: the
-// example file downloaded from its link and uploaded as is, a bad file, and
-// the standard import from simulation to commit.
+// example file downloaded from its link and uploaded as is, a bad file, files
+// LibreOffice saved (.xlsx, .ods, and an .ods of two tables whose sheet the
+// shop picks), and the standard import from simulation to commit.
 import type { Page } from '@playwright/test'
 import { fileURLToPath } from 'node:url'
 import { expect, needCell, registerThroughForm, test, uniqueAccount } from './fixtures'
@@ -101,6 +102,60 @@ test('a shop imports a file made by LibreOffice with French text months, seeing 
   await expect(preview.getByRole('row', { name: /Tomate février 2027 C3 nouveau 95,5/ })).toBeVisible()
   await preview.getByRole('button', { name: "Confirmer l'import" }).click()
   await expect(dialog.getByText('Import reussi de 6 besoins')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+})
+
+const realFile = (name: string) => fileURLToPath(new URL(`../../testdata/xlsx/real/${name}`, import.meta.url))
+
+test('a shop imports a LibreOffice .ods, then picks the sheet of a file with two tables', async ({ page }) => {
+  test.slow()
+  await newShopOnPlanner(page, 'import-ods')
+  await page.getByRole('button', { name: 'Import Excel' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Importer un fichier Excel' })
+  const form = dialog.getByRole('form', { name: "Import d'un fichier Excel" })
+  const input = form.locator('input[type="file"]')
+  // The picker offers every format the import reads.
+  expect((await input.getAttribute('accept'))?.split(',')).toEqual(expect.arrayContaining(['.xlsx', '.ods', '.csv']))
+
+  // Saved by LibreOffice in its own format (testdata/xlsx/real/make.py):
+  // the twin of the .xlsx above, its sheet « Besoins » named.
+  await input.setInputFiles(realFile('libreoffice-french-months.ods'))
+  await form.getByRole('button', { name: 'Importer' }).click()
+  const preview = dialog.getByLabel("Aperçu de l'import")
+  await expect(preview.getByText('6 besoins à créer')).toBeVisible()
+  await expect(preview.getByText('Feuille lue : « Besoins »')).toBeVisible()
+  await expect(preview.getByRole('row', { name: /Tomate février 2027 C3 nouveau 95,5/ })).toBeVisible()
+  // One table: nothing to choose.
+  await expect(dialog.getByRole('combobox', { name: 'Feuille à importer' })).toBeHidden()
+  await preview.getByRole('button', { name: "Confirmer l'import" }).click()
+  const result = dialog.getByLabel("Résultat de l'import")
+  await expect(result.getByText('Import reussi de 6 besoins')).toBeVisible()
+  await expect(result.getByText('Feuille lue : « Besoins »')).toBeVisible()
+
+  // Two tables, 2027 and 2028, and an instructions sheet open: the server
+  // cannot tell which one is meant and names them; the shop picks 2028.
+  await input.setInputFiles(realFile('libreoffice-two-tables.ods'))
+  await expect(result).toBeHidden()
+  await form.getByRole('button', { name: 'Importer' }).click()
+  const error = dialog.getByRole('alert')
+  await expect(error).toContainText('Erreur')
+  await expect(error).toContainText(
+    "Plusieurs feuilles contiennent un tableau de besoins (« 2027 », « 2028 ») et aucune n'est la feuille active : choisissez celle à importer.",
+  )
+  const choice = dialog.getByRole('combobox', { name: 'Feuille à importer' })
+  await choice.click()
+  await expect(page.getByRole('option')).toHaveText(['2027', '2028'])
+  await page.getByRole('option', { name: '2028' }).click()
+  await expect(error).toBeHidden()
+  await expect(preview.getByText('Feuille lue : « 2028 »')).toBeVisible()
+  await expect(preview.getByText('6 besoins à créer')).toBeVisible()
+  await expect(preview.getByRole('row', { name: /Tomate janvier 2028 B\d+ nouveau 10/ })).toBeVisible()
+  await expect(preview.getByRole('row', { name: /Poireau mars 2028 D\d+ nouveau 22/ })).toBeVisible()
+  await preview.getByRole('button', { name: "Confirmer l'import" }).click()
+  await expect(result.getByText('Import reussi de 6 besoins')).toBeVisible()
+  await expect(result.getByText('Feuille lue : « 2028 »')).toBeVisible()
+  await expect(dialog.getByText(/non importés?/)).toBeHidden()
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
 })
