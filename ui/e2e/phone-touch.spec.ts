@@ -128,3 +128,47 @@ for (const screen of SCREENS) {
     })
   })
 }
+
+for (const screen of SCREENS) {
+  test.describe(`on a ${screen.name} phone`, () => {
+    test.use({ viewport: screen.viewport, ...TOUCH })
+
+    test('a shop moves a delivery to another day with taps only', async ({ page, browser, baseURL }, info) => {
+      const month = monthStart(1)
+      const shop = await register(page.context(), 'tactile-recep', true)
+      const farmContext = await browser.newContext({ baseURL })
+      const farm = await register(farmContext, 'tactile-livreur', false)
+      await farmContext.close()
+      seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
+
+      await page.goto('/dis/deliveries')
+      await page.getByRole('tab', { name: 'A venir', exact: true }).tap()
+      await page.getByRole('table', { name: 'Livraisons' }).getByRole('row').nth(1).tap()
+      const sheet = page.getByRole('dialog', { name: 'Détail de la livraison' })
+      const date = sheet.getByRole('button', { name: 'Date de livraison' })
+      const before = await date.textContent()
+      await date.tap()
+      // The month's days, in view: the 20th of the delivery's month (two months forward at most).
+      const [y, m] = month.split('-').map(Number)
+      const label = new Intl.DateTimeFormat('fr-FR', {
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }).format(new Date(Date.UTC(y, m - 1, 20)))
+      const day = page.getByRole('button', { name: label, exact: true })
+      for (let i = 0; i < 2 && !(await day.isVisible()); i++) {
+        const next = page.locator('[data-direction="next"]').first()
+        await expect(next, 'the calendar’s next month is off the screen').toBeInViewport({ ratio: 1 })
+        await next.tap()
+      }
+      await expect(day, 'the calendar’s days are off the screen').toBeInViewport({ ratio: 1 })
+      await noSidewaysScroll(page, 'the calendar')
+      await keep(page, info, `${screen.name}-delivery-date`)
+      await day.tap()
+      await expect(date).not.toHaveText(before ?? '')
+      await sheet.getByRole('button', { name: 'Enregistrer' }).tap()
+      await expect(page.getByText('Modification effectuée').first()).toBeVisible()
+    })
+  })
+}
