@@ -27,7 +27,7 @@ const ExampleMonths = 12
 // it, in the shop's words.
 const ExampleInstructions = "Saisissez vos besoins par mois : une ligne par produit (son nom comme dans l'onglet Produits), " +
 	"une colonne par mois, les quantités en kg ou en pièces selon le produit. Laissez vide un mois sans besoin. " +
-	"Enregistrez au format .xlsx puis importez le fichier depuis la page Besoins."
+	"Enregistrez-le au format .xlsx (Excel), .ods (LibreOffice) ou .csv, puis importez le fichier depuis la page Besoins."
 
 // exampleHeaderRow is the row of the example's header (below the
 // instructions and a blank row).
