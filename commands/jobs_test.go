@@ -175,7 +175,7 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 				Seq      int64  `db:"seq"`
 				Number   string `db:"number"`
 			}
-			if err := store.Select(context.Background(), db, &rows, `SELECT producer_id, seq, number FROM invoices ORDER BY producer_id, seq`); err != nil {
+			if err := store.Select(context.Background(), db, &rows, `SELECT producer_id, seq, number FROM documents WHERE kind = 'invoice' ORDER BY producer_id, seq`); err != nil {
 				t.Fatal(err)
 			}
 			if len(rows) != orderCount {
@@ -196,7 +196,7 @@ func TestTwoProcessesRunTheInvoicesAtOnce(t *testing.T) {
 				t.Fatalf("%d files in the outbox for %d invoices", len(entries), orderCount)
 			}
 			var unsent int
-			if err := store.Get(context.Background(), db, &unsent, `SELECT COUNT(*) FROM invoices WHERE sent_at IS NULL`); err != nil || unsent != 0 {
+			if err := store.Get(context.Background(), db, &unsent, `SELECT COUNT(*) FROM documents WHERE kind = 'invoice' AND sent_at IS NULL`); err != nil || unsent != 0 {
 				t.Fatalf("%d invoices unsent, %v", unsent, err)
 			}
 		})
@@ -239,7 +239,7 @@ func TestJobsRunWithHostileNames(t *testing.T) {
 				t.Fatalf("outbox: %v", err)
 			}
 			var unsent int
-			if err := store.Get(context.Background(), db, &unsent, `SELECT COUNT(*) FROM invoices WHERE sent_at IS NULL`); err != nil || unsent != 0 {
+			if err := store.Get(context.Background(), db, &unsent, `SELECT COUNT(*) FROM documents WHERE kind = 'invoice' AND sent_at IS NULL`); err != nil || unsent != 0 {
 				t.Fatalf("%d invoices unsent, %v", unsent, err)
 			}
 		})

@@ -201,7 +201,7 @@ func (d *Daemon) setReminders(ctx context.Context, in *RemindersInput) (*Payment
 	}
 	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, _ time.Time) error {
 		var n int
-		if err := store.Get(ctx, tx, &n, `SELECT COUNT(*) FROM invoices WHERE producer_id = ? AND distributor_id = ?`, u.ID, in.ShopID); err != nil {
+		if err := store.Get(ctx, tx, &n, `SELECT COUNT(*) FROM documents WHERE producer_id = ? AND distributor_id = ? AND kind = 'invoice'`, u.ID, in.ShopID); err != nil {
 			return err
 		}
 		if n == 0 {

@@ -316,11 +316,10 @@ func (w *loadWorld) outcome(h uint64, month string, d orders.FullDelivery) deliv
 func (w *loadWorld) bill(ctx context.Context, q store.Q, written []orders.Full) error {
 	billable := billing.BillableBefore(w.now, w.rules.Location)
 	seqs := map[string]int64{}
-	invCols := []string{"id", "order_id", "producer_id", "distributor_id", "month", "year", "seq", "number", "issued_at",
-		"issue_date", "due_date", "seller", "buyer", "notes", "vat_rate", "vat_exempt", "total_ht", "total_vat", "total_ttc", "terms", "sent_at"}
-	creditCols := []string{"id", "kind", "invoice_id", "delivery_id", "order_id", "producer_id", "distributor_id", "month", "year", "seq",
-		"number", "issued_at", "issue_date", "due_date", "seller", "buyer", "notes", "vat_rate", "vat_exempt", "total_ht", "total_vat",
-		"total_ttc", "terms", "sent_at"}
+	cols := []string{"id", "kind", "series", "invoice_id", "delivery_id", "order_id", "producer_id", "distributor_id", "month", "year",
+		"seq", "number", "issued_at", "issue_date", "due_date", "seller", "buyer", "notes", "vat_rate", "vat_exempt", "vat_regime",
+		"discount", "discount_until", "total_ht", "total_vat", "total_ttc", "terms", "mail_seller_key", "mail_buyer_key",
+		"mail_accounting_key", "sent_at"}
 	var invoices, credits [][]any
 	for _, f := range written {
 		if f.Month >= billable {
@@ -346,22 +345,20 @@ func (w *loadWorld) bill(ctx context.Context, q store.Q, written []orders.Full) 
 		key := fmt.Sprintf("%s:%d", f.ProducerID, at.Year())
 		seqs[key]++
 		id, day := core.NewID(), calendar.DateOf(at).String()
-		invoices = append(invoices, []any{id, f.ID, f.ProducerID, f.DistributorID, f.Month, at.Year(), seqs[key],
-			billing.Number(at.Year(), seqs[key]), at.UnixMilli(), day, day, "{}", "{}", "[]", int64(550), false,
-			int64(total), int64(billing.VAT(total, 550)), int64(total + billing.VAT(total, 550)), "[]", at.UnixMilli()})
+		invoices = append(invoices, []any{id, "invoice", "FA", nil, nil, f.ID, f.ProducerID, f.DistributorID, f.Month, at.Year(), seqs[key],
+			billing.Number(at.Year(), seqs[key]), at.UnixMilli(), day, day, "{}", "{}", "[]", int64(550), false, "normal", int64(0), "",
+			int64(total), int64(billing.VAT(total, 550)), int64(total + billing.VAT(total, 550)), "[]", "", "", "", at.UnixMilli()})
 		for _, d := range claimed {
 			ckey := "credit:" + key
 			seqs[ckey]++
 			cat := at.Add(time.Hour)
-			credits = append(credits, []any{core.NewID(), "credit", id, d.ID, f.ID, f.ProducerID, f.DistributorID, f.Month, at.Year(),
+			credits = append(credits, []any{core.NewID(), "credit", "AV", id, d.ID, f.ID, f.ProducerID, f.DistributorID, f.Month, at.Year(),
 				seqs[ckey], fmt.Sprintf("AV-%d-%06d", at.Year(), seqs[ckey]), cat.UnixMilli(), day, day, "{}", "{}", "[]", int64(550),
-				false, int64(-100), int64(-5), int64(-105), "[]", cat.UnixMilli()})
+				false, "normal", int64(0), "", int64(-100), int64(-5), int64(-105), "[]", "", "", "", cat.UnixMilli()})
 		}
 	}
-	if err := store.Insert(ctx, q, "invoices", invCols, len(invoices), func(i int, v []any) { copy(v, invoices[i]) }); err != nil {
-		return err
-	}
-	return store.Insert(ctx, q, "credit_notes", creditCols, len(credits), func(i int, v []any) { copy(v, credits[i]) })
+	docs := append(invoices, credits...) // an invoice before what refers to it
+	return store.Insert(ctx, q, "documents", cols, len(docs), func(i int, v []any) { copy(v, docs[i]) })
 }
 
 func (w *loadWorld) monthStart(key string) time.Time {

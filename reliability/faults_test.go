@@ -245,7 +245,7 @@ func TestDiskFull(t *testing.T) {
 	if code := d2.term(); code != 0 {
 		t.Fatalf("daemon 2 stopped with status %d", code)
 	}
-	if n := count(t, db, `SELECT COUNT(*) FROM invoices`); n != 0 {
+	if n := count(t, db, `SELECT COUNT(*) FROM documents WHERE kind = 'invoice'`); n != 0 {
 		t.Fatalf("%d invoices issued on a full disk", n)
 	}
 

@@ -57,8 +57,8 @@ type mailedDoc struct {
 func mailedDocs(t *testing.T, db *store.DB) []mailedDoc {
 	t.Helper()
 	var out []mailedDoc
-	if err := store.Select(context.Background(), db, &out, `SELECT 'invoice-' || id AS mkey, number, mail_claim, sent_at, mail_attempts FROM invoices
-		UNION ALL SELECT 'credit-' || id AS mkey, number, mail_claim, sent_at, mail_attempts FROM credit_notes ORDER BY mkey`); err != nil {
+	if err := store.Select(context.Background(), db, &out, `SELECT CASE WHEN kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || id AS mkey, number, mail_claim,
+		sent_at, mail_attempts FROM documents ORDER BY mkey`); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -189,9 +189,9 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			d1, _ := serve(t, "daemon 1", b, december, tr.args()...)
 			d1.waitMsg("invoice issued")
 			if b.url != "" {
-				release := holdWrites(t, db, "invoices")
+				release := holdWrites(t, db, "documents")
 				until(t, "an invoice transaction blocked on its insert", func() bool {
-					return waitingOn(t, db, "invoices", "INSERT INTO invoices") > 0
+					return waitingOn(t, db, "documents", "INSERT INTO documents") > 0
 				})
 				d1.kill()
 				release()

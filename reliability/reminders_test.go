@@ -97,7 +97,7 @@ func TestTwoReplicasRemindOnce(t *testing.T) {
 			checkInvoices(t, db, w)
 			var invs []dueInvoice
 			if err := store.Select(ctx, db, &invs, `SELECT id, producer_id, distributor_id, number, due_date, total_ttc
-				FROM invoices ORDER BY producer_id, distributor_id`); err != nil {
+				FROM documents WHERE kind = 'invoice' ORDER BY producer_id, distributor_id`); err != nil {
 				t.Fatal(err)
 			}
 			sent := messageCounts(srv)

@@ -206,7 +206,7 @@ func invoices(t *testing.T, db *store.DB) []invoiceRow {
 	t.Helper()
 	var out []invoiceRow
 	if err := store.Select(context.Background(), db, &out, `SELECT id, order_id, producer_id, seq, number, total_ht,
-		mail_claim, sent_at FROM invoices ORDER BY producer_id, seq`); err != nil {
+		mail_claim, sent_at FROM documents WHERE kind = 'invoice' ORDER BY producer_id, seq`); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -263,7 +263,7 @@ func checkInvoicesLeft(t *testing.T, db *store.DB, w world, left map[string]bool
 			t.Fatalf("invoice %s of %s was never emailed", inv.Number, inv.Order)
 		}
 		var lines int
-		if err := store.Get(context.Background(), db, &lines, `SELECT COUNT(*) FROM invoice_lines WHERE invoice_id = ?`, inv.ID); err != nil ||
+		if err := store.Get(context.Background(), db, &lines, `SELECT COUNT(*) FROM document_lines WHERE document_id = ?`, inv.ID); err != nil ||
 			lines == 0 || lines%len(products) != 0 {
 			t.Fatalf("invoice %s: %d lines (%v)", inv.Number, lines, err)
 		}
@@ -299,7 +299,7 @@ func checkCreditsLeft(t *testing.T, db *store.DB, w world, left map[string]bool)
 	t.Helper()
 	var cs []creditRow
 	if err := store.Select(context.Background(), db, &cs, `SELECT id, order_id, producer_id, kind, seq, number, total_ht, sent_at
-		FROM credit_notes ORDER BY producer_id, seq`); err != nil {
+		FROM documents WHERE kind <> 'invoice' ORDER BY producer_id, seq`); err != nil {
 		t.Fatal(err)
 	}
 	if len(cs) != len(w.credited) {

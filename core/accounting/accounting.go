@@ -118,10 +118,9 @@ func owners(ctx context.Context, q store.Q, side Side, month calendar.Month) ([]
 	col, _ := ownerColumn(side)
 	first, last := month.First().String(), month.Last().String()
 	var ids []string
-	if err := store.Select(ctx, q, &ids, `SELECT `+col+` FROM invoices WHERE issue_date >= ? AND issue_date <= ?
-		UNION SELECT `+col+` FROM credit_notes WHERE issue_date >= ? AND issue_date <= ?
+	if err := store.Select(ctx, q, &ids, `SELECT `+col+` FROM documents WHERE issue_date >= ? AND issue_date <= ?
 		UNION SELECT `+col+` FROM payments WHERE status = ? AND paid_on >= ? AND paid_on <= ?
-		ORDER BY 1`, first, last, first, last, payments.Recorded, first, last); err != nil {
+		ORDER BY 1`, first, last, payments.Recorded, first, last); err != nil {
 		return nil, fmt.Errorf("accounting: owners of %s: %w", month, err)
 	}
 	return ids, nil
@@ -132,10 +131,9 @@ func owners(ctx context.Context, q store.Q, side Side, month calendar.Month) ([]
 func Months(ctx context.Context, q store.Q, side Side, userID string) ([]string, error) {
 	col, _ := ownerColumn(side)
 	months := []string{}
-	if err := store.Select(ctx, q, &months, `SELECT substr(issue_date, 1, 7) FROM invoices WHERE `+col+` = ?
-		UNION SELECT substr(issue_date, 1, 7) FROM credit_notes WHERE `+col+` = ?
+	if err := store.Select(ctx, q, &months, `SELECT substr(issue_date, 1, 7) FROM documents WHERE `+col+` = ?
 		UNION SELECT substr(paid_on, 1, 7) FROM payments WHERE `+col+` = ? AND status = ?
-		ORDER BY 1 DESC`, userID, userID, userID, payments.Recorded); err != nil {
+		ORDER BY 1 DESC`, userID, userID, payments.Recorded); err != nil {
 		return nil, fmt.Errorf("accounting: months of %s: %w", userID, err)
 	}
 	return months, nil
@@ -148,7 +146,7 @@ func Months(ctx context.Context, q store.Q, side Side, userID string) ([]string,
 func latestParty(ctx context.Context, q store.Q, side Side, ownerID, partnerID string) (billing.Party, error) {
 	col, other := ownerColumn(side)
 	var ids []string
-	if err := store.Select(ctx, q, &ids, `SELECT id FROM invoices WHERE `+col+` = ? AND (? = '' OR `+other+` = ?)
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM documents WHERE kind = 'invoice' AND `+col+` = ? AND (? = '' OR `+other+` = ?)
 		ORDER BY issue_date DESC, issued_at DESC, number DESC LIMIT 1`, ownerID, partnerID, partnerID); err != nil {
 		return billing.Party{}, fmt.Errorf("accounting: latest invoice of %s: %w", ownerID, err)
 	}
@@ -183,30 +181,25 @@ func exportBooks(ctx context.Context, q store.Q, side Side, ownerID string, mont
 	}
 
 	// The month's documents, by their own date of issue.
-	var refs []struct {
-		ID     string `db:"id"`
-		Credit bool   `db:"credit"`
-	}
-	if err := store.Select(ctx, q, &refs, `SELECT id, FALSE AS credit FROM invoices WHERE `+col+` = ? AND issue_date >= ? AND issue_date <= ?
-		UNION ALL SELECT id, TRUE AS credit FROM credit_notes WHERE `+col+` = ? AND issue_date >= ? AND issue_date <= ?`,
-		ownerID, first, last, ownerID, first, last); err != nil {
+	// By id, the order of issue, which sortDocuments keeps between two
+	// documents of a day and a number (two producers' FA-2026-000001 in a
+	// shop's books).
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM documents WHERE `+col+` = ? AND issue_date >= ? AND issue_date <= ?
+		ORDER BY id`, ownerID, first, last); err != nil {
 		return s, fmt.Errorf("accounting: documents of %s: %w", month, err)
 	}
-	docs := make([]billing.Invoice, 0, len(refs))
-	for _, r := range refs {
-		get := billing.Get
-		if r.Credit {
-			get = billing.GetCredit
-		}
-		d, err := get(ctx, q, r.ID)
+	docs := make([]billing.Invoice, 0, len(ids))
+	for _, id := range ids {
+		d, err := billing.Document(ctx, q, id)
 		if err != nil {
 			return s, err
 		}
 		docs = append(docs, d)
-		if r.Credit {
-			s.Credits++
-		} else {
+		if d.Kind == billing.KindInvoice {
 			s.Invoices++
+		} else {
+			s.Credits++
 		}
 	}
 	sortDocuments(docs)
@@ -325,10 +318,8 @@ func exportBooks(ctx context.Context, q store.Q, side Side, ownerID string, mont
 // their month.
 func letterBooks(ctx context.Context, q store.Q, col, other, ownerID string, partners map[string]Partner, entries []Entry) error {
 	var docs []Item
-	if err := store.Select(ctx, q, &docs, `SELECT id, 'invoice' AS kind, '' AS refers, number, issue_date AS date,
-			total_ttc AS amount, `+other+` AS partner FROM invoices WHERE `+col+` = ?
-		UNION ALL SELECT id, kind, invoice_id AS refers, number, issue_date AS date, total_ttc AS amount, `+other+` AS partner
-			FROM credit_notes WHERE `+col+` = ?`, ownerID, ownerID); err != nil {
+	if err := store.Select(ctx, q, &docs, `SELECT id, kind, COALESCE(invoice_id, '') AS refers, number, issue_date AS date,
+			total_ttc AS amount, `+other+` AS partner FROM documents WHERE `+col+` = ?`, ownerID); err != nil {
 		return fmt.Errorf("accounting: documents to letter: %w", err)
 	}
 	var pays []Item

@@ -477,7 +477,7 @@ func numbers(t *testing.T, db *store.DB, year int) map[string][]int64 {
 		Seq      int64  `db:"seq"`
 		Number   string `db:"number"`
 	}
-	if err := store.Select(ctx, db, &rows, `SELECT producer_id, seq, number FROM invoices WHERE year = ? ORDER BY producer_id, seq`, year); err != nil {
+	if err := store.Select(ctx, db, &rows, `SELECT producer_id, seq, number FROM documents WHERE kind = 'invoice' AND year = ? ORDER BY producer_id, seq`, year); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string][]int64{}

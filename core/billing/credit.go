@@ -47,32 +47,6 @@ func creditKey(producerID string, year int) string {
 	return fmt.Sprintf("credit:%s:%d", producerID, year)
 }
 
-type creditRow struct {
-	row
-	Kind       string `db:"kind"`
-	InvoiceID  string `db:"invoice_id"`
-	DeliveryID string `db:"delivery_id"`
-	PaymentID  string `db:"payment_id"`
-	RefNumber  string `db:"ref_number"`
-	RefDate    string `db:"ref_date"`
-}
-
-const creditColumns = `c.id, c.order_id, c.producer_id, c.distributor_id, c.month, c.year, c.seq, c.number, c.issued_at,
-	c.issue_date, c.due_date, c.seller, c.buyer, c.notes, c.vat_rate, c.vat_exempt, c.total_ht, c.total_vat, c.total_ttc,
-	c.terms, c.vat_regime, c.discount, c.discount_until, c.sent_at, c.kind, c.invoice_id,
-	COALESCE(c.delivery_id, '') AS delivery_id, COALESCE(c.payment_id, '') AS payment_id,
-	i.number AS ref_number, i.issue_date AS ref_date`
-
-func (r creditRow) credit() (Invoice, error) {
-	inv, err := r.invoice()
-	if err != nil {
-		return inv, err
-	}
-	inv.Kind, inv.DeliveryID, inv.PaymentID = r.Kind, r.DeliveryID, r.PaymentID
-	inv.Refers = &Reference{InvoiceID: r.InvoiceID, Number: r.RefNumber, Date: r.RefDate}
-	return inv, nil
-}
-
 // Reason is why a line of a credit note or complementary invoice corrects
 // the invoice: the type of the claim it settles (orders.ClaimQuality or
 // ClaimQuantity) and the producer's comment, copied from the delivery line
@@ -104,52 +78,6 @@ func (r Reason) Text(kind string) string {
 	return ""
 }
 
-// GetCredit returns a credit note or complementary invoice with its lines,
-// or core.ErrNotFound.
-func GetCredit(ctx context.Context, q store.Q, id string) (Invoice, error) {
-	var r creditRow
-	err := store.Get(ctx, q, &r, `SELECT `+creditColumns+` FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
-		WHERE c.id = ?`, id)
-	if store.IsNotFound(err) {
-		return Invoice{}, fmt.Errorf("billing: credit note %s: %w", id, core.ErrNotFound)
-	}
-	if err != nil {
-		return Invoice{}, fmt.Errorf("billing: credit note %s: %w", id, err)
-	}
-	inv, err := r.credit()
-	if err != nil {
-		return Invoice{}, err
-	}
-	if err := store.Select(ctx, q, &inv.Lines, `SELECT position, chrono, date, product_id, product, unit, quantity, price, amount,
-			claim_type, claim_comment
-		FROM credit_note_lines WHERE credit_note_id = ? ORDER BY position`, id); err != nil {
-		return Invoice{}, fmt.Errorf("billing: credit note lines %s: %w", id, err)
-	}
-	return inv, nil
-}
-
-// Credits lists credit notes and complementary invoices without their
-// lines: those of an order (orderID), or of a producer (empty: every
-// producer) for a billed month (empty: every month), by producer and
-// number.
-func Credits(ctx context.Context, q store.Q, orderID, producerID, month string) ([]Invoice, error) {
-	var rs []creditRow
-	if err := store.Select(ctx, q, &rs, `SELECT `+creditColumns+` FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
-		WHERE (? = '' OR c.order_id = ?) AND (? = '' OR c.producer_id = ?) AND (? = '' OR c.month = ?)
-		ORDER BY c.producer_id, c.issued_at, c.number`, orderID, orderID, producerID, producerID, month, month); err != nil {
-		return nil, fmt.Errorf("billing: list credit notes: %w", err)
-	}
-	out := make([]Invoice, len(rs))
-	for i, r := range rs {
-		inv, err := r.credit()
-		if err != nil {
-			return nil, err
-		}
-		out[i] = inv
-	}
-	return out, nil
-}
-
 // SettleDue settles, each order in a transaction of its own
 // (SettleOrder), every accepted claim on an invoiced order that no
 // document settles yet, and returns the documents issued. The claims and
@@ -157,8 +85,8 @@ func Credits(ctx context.Context, q store.Q, orderID, producerID, month string) 
 func SettleDue(ctx context.Context, db *store.DB, now time.Time, loc *time.Location) ([]Invoice, error) {
 	var ids []string
 	if err := store.Select(ctx, db, &ids, `SELECT DISTINCT d.order_id FROM deliveries d
-		JOIN invoices i ON i.order_id = d.order_id
-		WHERE d.claim_status = ? AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.delivery_id = d.id)
+		JOIN documents i ON i.order_id = d.order_id AND i.kind = 'invoice'
+		WHERE d.claim_status = ? AND NOT EXISTS (SELECT 1 FROM documents c WHERE c.delivery_id = d.id)
 		ORDER BY d.order_id`, orders.ClaimAccepted); err != nil {
 		return nil, fmt.Errorf("billing: claims to settle: %w", err)
 	}
@@ -200,7 +128,7 @@ type claimedLine struct {
 // and VAT, between the invoice's parties, referring to it. It returns
 // them; none while the order has no invoice. The order row is locked
 // first, as Issue does, so that two processes do not settle the same
-// claim; UNIQUE(delivery_id, kind) backs it up.
+// claim; UNIQUE(delivery_id, kind) of documents backs it up.
 func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, loc *time.Location) ([]Invoice, error) {
 	var locked string
 	if err := store.Get(ctx, q, &locked, `SELECT id FROM orders WHERE id = ?`+store.ForUpdate(q), orderID); err != nil {
@@ -223,7 +151,7 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 			l.quantity_claimed, l.quantity_sent, l.claim_type, l.claim_comment
 		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
 		WHERE d.order_id = ? AND d.claim_status = ? AND l.quantity_claimed <> 0
-		AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.delivery_id = d.id)
+		AND NOT EXISTS (SELECT 1 FROM documents c WHERE c.delivery_id = d.id)
 		ORDER BY d.date, d.chrono, p.name`, orderID, orders.ClaimAccepted); err != nil {
 		return nil, fmt.Errorf("billing: claims of %s: %w", orderID, err)
 	}
@@ -316,24 +244,5 @@ func issueCredit(ctx context.Context, q store.Q, d *Invoice) error {
 	if err != nil {
 		return fmt.Errorf("billing: credit number: %w", err)
 	}
-	if err := insertDocument(ctx, q, "credit_notes", "credit_note_lines", "credit_note_id", *d,
-		[]string{"kind", "invoice_id", "delivery_id"}, d.Kind, d.Refers.InvoiceID, d.DeliveryID); err != nil {
-		return err
-	}
-	return storeReasons(ctx, q, *d)
-}
-
-// storeReasons stores, with the lines of a settling document just
-// inserted, the reason of each (Reason): part of the document as issued.
-func storeReasons(ctx context.Context, q store.Q, d Invoice) error {
-	for _, l := range d.Lines {
-		if l.Reason == (Reason{}) {
-			continue
-		}
-		if _, err := store.Exec(ctx, q, `UPDATE credit_note_lines SET claim_type = ?, claim_comment = ?
-			WHERE credit_note_id = ? AND position = ?`, l.ClaimType, l.ClaimComment, d.ID, l.Position); err != nil {
-			return fmt.Errorf("billing: reason of %s line %d: %w", d.Number, l.Position, err)
-		}
-	}
-	return nil
+	return insert(ctx, q, *d)
 }

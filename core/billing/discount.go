@@ -49,15 +49,15 @@ func DiscountTerms(invoiceNumber string) string {
 // the invoice's parties and VAT, one line of the discount's amount HT
 // (DiscountOn of the invoice less its claims' credit notes) and is
 // numbered in the producer's credit series. The order row is locked
-// first, as Issue and SettleOrder do; the unique index
-// credit_notes_discount backs it up.
+// first, as Issue and SettleOrder do; the unique index documents_discount
+// backs it up.
 func IssueDiscount(ctx context.Context, q store.Q, invoiceID, paymentID string, now time.Time, today string) (*Invoice, error) {
 	day, ok := calendar.ParseDate(today)
 	if !ok {
 		return nil, fmt.Errorf("billing: discount of %s: today %q", invoiceID, today)
 	}
 	var orderID string
-	if err := store.Get(ctx, q, &orderID, `SELECT order_id FROM invoices WHERE id = ?`, invoiceID); err != nil {
+	if err := store.Get(ctx, q, &orderID, `SELECT order_id FROM documents WHERE id = ? AND kind = 'invoice'`, invoiceID); err != nil {
 		if store.IsNotFound(err) {
 			return nil, fmt.Errorf("billing: invoice %s: %w", invoiceID, core.ErrNotFound)
 		}
@@ -78,7 +78,7 @@ func IssueDiscount(ctx context.Context, q store.Q, invoiceID, paymentID string, 
 	if err := store.Get(ctx, q, &sums, `SELECT
 			COALESCE(SUM(CASE WHEN kind = 'discount' THEN 1 ELSE 0 END), 0) AS discounts,
 			COALESCE(SUM(CASE WHEN kind = 'credit' THEN total_ht ELSE 0 END), 0) AS credited
-		FROM credit_notes WHERE invoice_id = ?`, invoiceID); err != nil {
+		FROM documents WHERE invoice_id = ?`, invoiceID); err != nil {
 		return nil, fmt.Errorf("billing: credit notes of %s: %w", invoiceID, err)
 	}
 	ht, _ := DiscountOn(inv.TotalHT-sums.Credited, inv.Discount, inv.VATRate)
@@ -107,8 +107,7 @@ func IssueDiscount(ctx context.Context, q store.Q, invoiceID, paymentID string, 
 		return nil, fmt.Errorf("billing: discount number: %w", err)
 	}
 	d.Number = CreditNumber(d.Year, d.Seq)
-	err = insertDocument(ctx, q, "credit_notes", "credit_note_lines", "credit_note_id", *d,
-		[]string{"kind", "invoice_id", "payment_id"}, d.Kind, inv.ID, paymentID)
+	err = insert(ctx, q, *d)
 	if err != nil && store.IsUniqueViolation(err) {
 		return nil, errors.Join(core.ErrConflict, err)
 	}

@@ -304,7 +304,7 @@ type Line struct {
 // its deliveries (Kind, Refers, DeliveryID).
 type Invoice struct {
 	ID string
-	// Kind is KindInvoice (""), KindCredit or KindComplement.
+	// Kind is KindInvoice, KindCredit, KindComplement or KindDiscount.
 	Kind string
 	// Refers is the invoice a credit note or complementary invoice
 	// corrects; nil for a monthly invoice.
@@ -403,9 +403,32 @@ func IssueTime(m calendar.Month, loc *time.Location) time.Time {
 	return m.Last().At(InvoiceHour*time.Hour, loc)
 }
 
+// Series of numbers: a producer's yearly invoice series (FA-2026-000001),
+// of its invoices and complementary invoices, and its credit notes' (AV-,
+// of the claims' and the escompte's credit notes). UNIQUE (producer_id,
+// series, year, seq) of table documents guards each (migration 40).
+const (
+	SeriesInvoice = "FA"
+	SeriesCredit  = "AV"
+)
+
+// SeriesOf is the series a kind of document is numbered in.
+func SeriesOf(kind string) string {
+	if IsCredit(kind) {
+		return SeriesCredit
+	}
+	return SeriesInvoice
+}
+
+// row is a row of documents with the number and date of the invoice it
+// refers to (empty for an invoice).
 type row struct {
 	ID            string `db:"id"`
+	Kind          string `db:"kind"`
 	OrderID       string `db:"order_id"`
+	InvoiceID     string `db:"invoice_id"`
+	DeliveryID    string `db:"delivery_id"`
+	PaymentID     string `db:"payment_id"`
 	ProducerID    string `db:"producer_id"`
 	DistributorID string `db:"distributor_id"`
 	Month         string `db:"month"`
@@ -420,27 +443,37 @@ type row struct {
 	Notes         string `db:"notes"`
 	VATRate       int64  `db:"vat_rate"`
 	VATExempt     bool   `db:"vat_exempt"`
+	VATRegime     string `db:"vat_regime"`
+	Discount      int64  `db:"discount"`
+	DiscountUntil string `db:"discount_until"`
 	TotalHT       int64  `db:"total_ht"`
 	TotalVAT      int64  `db:"total_vat"`
 	TotalTTC      int64  `db:"total_ttc"`
 	Terms         string `db:"terms"`
-	VATRegime     string `db:"vat_regime"`
-	Discount      int64  `db:"discount"`
-	DiscountUntil string `db:"discount_until"`
 	SentAt        *int64 `db:"sent_at"`
+	RefNumber     string `db:"ref_number"`
+	RefDate       string `db:"ref_date"`
 }
 
-const columns = `id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at, issue_date,
-	due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms, vat_regime, discount,
-	discount_until, sent_at`
+// selectDocuments reads documents d, each with the invoice i it refers to.
+const selectDocuments = `SELECT d.id, d.kind, d.order_id, COALESCE(d.invoice_id, '') AS invoice_id,
+	COALESCE(d.delivery_id, '') AS delivery_id, COALESCE(d.payment_id, '') AS payment_id, d.producer_id, d.distributor_id,
+	d.month, d.year, d.seq, d.number, d.issued_at, d.issue_date, d.due_date, d.seller, d.buyer, d.notes, d.vat_rate,
+	d.vat_exempt, d.vat_regime, d.discount, d.discount_until, d.total_ht, d.total_vat, d.total_ttc, d.terms, d.sent_at,
+	COALESCE(i.number, '') AS ref_number, COALESCE(i.issue_date, '') AS ref_date
+	FROM documents d LEFT JOIN documents i ON i.id = d.invoice_id `
 
 func (r row) invoice() (Invoice, error) {
 	inv := Invoice{
-		ID: r.ID, OrderID: r.OrderID, ProducerID: r.ProducerID, DistributorID: r.DistributorID, Month: r.Month,
+		ID: r.ID, Kind: r.Kind, DeliveryID: r.DeliveryID, PaymentID: r.PaymentID, OrderID: r.OrderID,
+		ProducerID: r.ProducerID, DistributorID: r.DistributorID, Month: r.Month,
 		Year: r.Year, Seq: r.Seq, Number: r.Number, IssuedAt: time.UnixMilli(r.IssuedAt), IssueDate: r.IssueDate,
 		DueDate: r.DueDate, VATRate: r.VATRate, VATExempt: r.VATExempt, TotalHT: decimal.Dec(r.TotalHT),
 		TotalVAT: decimal.Dec(r.TotalVAT), TotalTTC: decimal.Dec(r.TotalTTC), VATRegime: r.VATRegime,
 		Discount: r.Discount, DiscountUntil: r.DiscountUntil,
+	}
+	if r.InvoiceID != "" {
+		inv.Refers = &Reference{InvoiceID: r.InvoiceID, Number: r.RefNumber, Date: r.RefDate}
 	}
 	if r.SentAt != nil {
 		t := time.UnixMilli(*r.SentAt)
@@ -451,38 +484,52 @@ func (r row) invoice() (Invoice, error) {
 		dst any
 	}{{r.Seller, &inv.Seller}, {r.Buyer, &inv.Buyer}, {r.Notes, &inv.Notes}, {r.Terms, &inv.Terms}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
-			return Invoice{}, fmt.Errorf("billing: decode invoice %s: %w", r.ID, err)
+			return Invoice{}, fmt.Errorf("billing: decode document %s: %w", r.ID, err)
 		}
 	}
 	return inv, nil
 }
 
-// Get returns an invoice with its lines, or core.ErrNotFound.
+// Document returns an issued document of any kind with its lines, or
+// core.ErrNotFound.
+func Document(ctx context.Context, q store.Q, id string) (Invoice, error) {
+	return get(ctx, q, "document", `d.id = ?`, id)
+}
+
+// Get returns an invoice with its lines, or core.ErrNotFound (for a
+// document of another kind too).
 func Get(ctx context.Context, q store.Q, id string) (Invoice, error) {
-	return get(ctx, q, `id = ?`, id)
+	return get(ctx, q, "invoice", `d.id = ? AND d.kind = 'invoice'`, id)
 }
 
 // ForOrder returns the invoice of an order, or core.ErrNotFound.
 func ForOrder(ctx context.Context, q store.Q, orderID string) (Invoice, error) {
-	return get(ctx, q, `order_id = ?`, orderID)
+	return get(ctx, q, "invoice", `d.order_id = ? AND d.kind = 'invoice'`, orderID)
 }
 
-func get(ctx context.Context, q store.Q, cond string, arg string) (Invoice, error) {
+// GetCredit returns a credit note or complementary invoice with its lines,
+// or core.ErrNotFound (for an invoice too).
+func GetCredit(ctx context.Context, q store.Q, id string) (Invoice, error) {
+	return get(ctx, q, "credit note", `d.id = ? AND d.kind <> 'invoice'`, id)
+}
+
+func get(ctx context.Context, q store.Q, what, cond string, arg string) (Invoice, error) {
 	var r row
-	err := store.Get(ctx, q, &r, `SELECT `+columns+` FROM invoices WHERE `+cond, arg)
+	err := store.Get(ctx, q, &r, selectDocuments+`WHERE `+cond, arg)
 	if store.IsNotFound(err) {
-		return Invoice{}, fmt.Errorf("billing: invoice %s: %w", arg, core.ErrNotFound)
+		return Invoice{}, fmt.Errorf("billing: %s %s: %w", what, arg, core.ErrNotFound)
 	}
 	if err != nil {
-		return Invoice{}, fmt.Errorf("billing: invoice %s: %w", arg, err)
+		return Invoice{}, fmt.Errorf("billing: %s %s: %w", what, arg, err)
 	}
 	inv, err := r.invoice()
 	if err != nil {
 		return Invoice{}, err
 	}
-	if err := store.Select(ctx, q, &inv.Lines, `SELECT position, chrono, date, product_id, product, unit, quantity, price, amount
-		FROM invoice_lines WHERE invoice_id = ? ORDER BY position`, inv.ID); err != nil {
-		return Invoice{}, fmt.Errorf("billing: invoice lines %s: %w", inv.ID, err)
+	if err := store.Select(ctx, q, &inv.Lines, `SELECT position, chrono, date, product_id, product, unit, quantity, price, amount,
+			claim_type, claim_comment
+		FROM document_lines WHERE document_id = ? ORDER BY position`, inv.ID); err != nil {
+		return Invoice{}, fmt.Errorf("billing: lines of %s: %w", inv.Number, err)
 	}
 	return inv, nil
 }
@@ -490,11 +537,24 @@ func get(ctx context.Context, q store.Q, cond string, arg string) (Invoice, erro
 // List returns the invoices of a producer (empty: every producer) for a
 // billed month (empty: every month), by producer and number, without lines.
 func List(ctx context.Context, q store.Q, producerID, month string) ([]Invoice, error) {
+	return list(ctx, q, `d.kind = 'invoice' AND (? = '' OR d.producer_id = ?) AND (? = '' OR d.month = ?)
+		ORDER BY d.producer_id, d.year, d.seq`, producerID, producerID, month, month)
+}
+
+// Credits lists credit notes and complementary invoices without their
+// lines: those of an order (orderID), or of a producer (empty: every
+// producer) for a billed month (empty: every month), by producer and
+// number.
+func Credits(ctx context.Context, q store.Q, orderID, producerID, month string) ([]Invoice, error) {
+	return list(ctx, q, `d.kind <> 'invoice' AND (? = '' OR d.order_id = ?) AND (? = '' OR d.producer_id = ?)
+		AND (? = '' OR d.month = ?) ORDER BY d.producer_id, d.issued_at, d.number`,
+		orderID, orderID, producerID, producerID, month, month)
+}
+
+func list(ctx context.Context, q store.Q, where string, args ...any) ([]Invoice, error) {
 	var rs []row
-	if err := store.Select(ctx, q, &rs, `SELECT `+columns+` FROM invoices
-		WHERE (? = '' OR producer_id = ?) AND (? = '' OR month = ?) ORDER BY producer_id, year, seq`,
-		producerID, producerID, month, month); err != nil {
-		return nil, fmt.Errorf("billing: list invoices: %w", err)
+	if err := store.Select(ctx, q, &rs, selectDocuments+`WHERE `+where, args...); err != nil {
+		return nil, fmt.Errorf("billing: list documents: %w", err)
 	}
 	out := make([]Invoice, len(rs))
 	for i, r := range rs {
@@ -525,7 +585,8 @@ func List(ctx context.Context, q store.Q, producerID, month string) ([]Invoice, 
 // here and the second finds the invoice and stops before taking a number.
 // The number comes from store.Next in this same transaction: a rollback
 // gives it back, so the producer's sequence has no gap and no duplicate,
-// and UNIQUE(producer_id, number) and UNIQUE(order_id) back it up.
+// and the unique keys of documents — its series' numbers, an order's one
+// invoice — back it up.
 func Issue(ctx context.Context, q store.Q, orderID string, now time.Time, loc *time.Location) (*Invoice, error) {
 	var o orders.Order
 	err := store.Get(ctx, q, &o, `SELECT id, producer_id, distributor_id, month, created_at, updated_at
@@ -537,7 +598,7 @@ func Issue(ctx context.Context, q store.Q, orderID string, now time.Time, loc *t
 		return nil, fmt.Errorf("billing: lock order %s: %w", orderID, err)
 	}
 	var n int
-	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM invoices WHERE order_id = ?`, orderID); err != nil {
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM documents WHERE order_id = ? AND kind = 'invoice'`, orderID); err != nil {
 		return nil, fmt.Errorf("billing: invoice of %s: %w", orderID, err)
 	}
 	if n > 0 || o.Month >= BillableBefore(now, loc) {
@@ -578,7 +639,7 @@ func Issue(ctx context.Context, q store.Q, orderID string, now time.Time, loc *t
 func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc *time.Location) (Invoice, error) {
 	local := now.In(loc)
 	inv := Invoice{
-		ID: core.NewID(), OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
+		ID: core.NewID(), Kind: KindInvoice, OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
 		Year: local.Year(), IssuedAt: now, IssueDate: calendar.DateOf(local).String(),
 	}
 	producer, err := accounts.ByID(ctx, q, o.ProducerID)
@@ -655,39 +716,44 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	return inv, nil
 }
 
-func insert(ctx context.Context, q store.Q, inv Invoice) error {
-	return insertDocument(ctx, q, "invoices", "invoice_lines", "invoice_id", inv, nil)
-}
-
-// mailKeyColumns hold the keys (accounts.EmailKey) of the addresses a
-// document is emailed to, as issued: the seller's email, the buyer's, the
-// buyer's accounting email (migration 30). core/jobs selects on them the
-// documents one of whose addresses is confirmed, those it can send.
-const mailKeyColumns = "mail_seller_key, mail_buyer_key, mail_accounting_key"
-
-// insertDocument stores an issued document whole — its row in table, the
-// extra columns first with their values, and its lines in linesTable under
-// fk — the one write of invoices and credit notes.
-func insertDocument(ctx context.Context, q store.Q, table, linesTable, fk string, inv Invoice, extra []string, values ...any) error {
+// insert stores an issued document whole, its row in documents and its
+// lines in document_lines: the one write of documents. Its mail keys are
+// those (accounts.EmailKey) of the addresses it is emailed to, as issued —
+// the seller's email, the buyer's, the buyer's accounting email — on which
+// core/jobs selects the documents one of whose addresses is confirmed.
+func insert(ctx context.Context, q store.Q, d Invoice) error {
 	enc := func(v any) string {
 		b, _ := json.Marshal(v) // plain structs and slices: cannot fail
 		return string(b)
 	}
-	names := append(append([]string(nil), extra...), strings.TrimSuffix(columns, ", sent_at"), mailKeyColumns)
-	args := append([]any(nil), values...)
-	args = append(args, inv.ID, inv.OrderID, inv.ProducerID, inv.DistributorID, inv.Month, inv.Year, inv.Seq, inv.Number,
-		inv.IssuedAt.UnixMilli(), inv.IssueDate, inv.DueDate, enc(inv.Seller), enc(inv.Buyer), enc(inv.Notes),
-		inv.VATRate, inv.VATExempt, int64(inv.TotalHT), int64(inv.TotalVAT), int64(inv.TotalTTC), enc(inv.Terms),
-		inv.Regime(), inv.Discount, inv.DiscountUntil, accounts.EmailKey(inv.Seller.Email), accounts.EmailKey(inv.Buyer.Email), accounts.EmailKey(inv.Buyer.EmailAccounting))
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
-	if _, err := store.Exec(ctx, q, `INSERT INTO `+table+` (`+strings.Join(names, ", ")+`) VALUES (`+marks+`)`, args...); err != nil {
-		return fmt.Errorf("billing: insert %s %s: %w", table, inv.Number, err)
+	null := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
 	}
-	for _, l := range inv.Lines {
-		if _, err := store.Exec(ctx, q, `INSERT INTO `+linesTable+` (`+fk+`, position, chrono, date, product_id,
-			product, unit, quantity, price, amount) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			inv.ID, l.Position, l.Chrono, l.Date, l.ProductID, l.Product, l.Unit, l.Quantity, l.Price, l.Amount); err != nil {
-			return fmt.Errorf("billing: insert %s: %w", linesTable, err)
+	var refers any
+	if d.Refers != nil {
+		refers = d.Refers.InvoiceID
+	}
+	if _, err := store.Exec(ctx, q, `INSERT INTO documents (id, kind, series, order_id, invoice_id, delivery_id, payment_id,
+			producer_id, distributor_id, month, year, seq, number, issued_at, issue_date, due_date, seller, buyer, notes,
+			vat_rate, vat_exempt, vat_regime, discount, discount_until, total_ht, total_vat, total_ttc, terms,
+			mail_seller_key, mail_buyer_key, mail_accounting_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.ID, d.Kind, SeriesOf(d.Kind), d.OrderID, refers, null(d.DeliveryID), null(d.PaymentID),
+		d.ProducerID, d.DistributorID, d.Month, d.Year, d.Seq, d.Number, d.IssuedAt.UnixMilli(), d.IssueDate, d.DueDate,
+		enc(d.Seller), enc(d.Buyer), enc(d.Notes), d.VATRate, d.VATExempt, d.Regime(), d.Discount, d.DiscountUntil,
+		int64(d.TotalHT), int64(d.TotalVAT), int64(d.TotalTTC), enc(d.Terms), accounts.EmailKey(d.Seller.Email),
+		accounts.EmailKey(d.Buyer.Email), accounts.EmailKey(d.Buyer.EmailAccounting)); err != nil {
+		return fmt.Errorf("billing: insert %s: %w", d.Number, err)
+	}
+	for _, l := range d.Lines {
+		if _, err := store.Exec(ctx, q, `INSERT INTO document_lines (document_id, position, chrono, date, product_id,
+			product, unit, quantity, price, amount, claim_type, claim_comment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			d.ID, l.Position, l.Chrono, l.Date, l.ProductID, l.Product, l.Unit, l.Quantity, l.Price, l.Amount,
+			l.ClaimType, l.ClaimComment); err != nil {
+			return fmt.Errorf("billing: insert the lines of %s: %w", d.Number, err)
 		}
 	}
 	return nil

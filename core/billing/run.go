@@ -18,7 +18,7 @@ func Due(ctx context.Context, q store.Q, now time.Time, loc *time.Location) ([]s
 	var ids []string
 	if err := store.Select(ctx, q, &ids, `SELECT o.id FROM orders o
 		WHERE o.month < ?
-		AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id)
+		AND NOT EXISTS (SELECT 1 FROM documents i WHERE i.order_id = o.id AND i.kind = 'invoice')
 		AND EXISTS (SELECT 1 FROM deliveries d WHERE d.order_id = o.id AND d.status = ?)
 		ORDER BY o.month, o.created_at, o.id`, BillableBefore(now, loc), orders.Done); err != nil {
 		return nil, fmt.Errorf("billing: due orders: %w", err)

@@ -103,12 +103,10 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 		if inv == nil {
 			continue // not billable yet (a delivery still planned)
 		}
-		if _, err := store.Exec(ctx, tx, `UPDATE invoices SET sent_at = ? WHERE id = ?`, at.UnixMilli(), inv.ID); err != nil {
+		// It and the credit notes of its accepted claims, issued with it.
+		if _, err := store.Exec(ctx, tx, `UPDATE documents SET sent_at = ? WHERE id = ? OR invoice_id = ?`,
+			at.UnixMilli(), inv.ID, inv.ID); err != nil {
 			return fmt.Errorf("demo: invoice sent: %w", err)
-		}
-		// The credit notes of its accepted claims, issued with it.
-		if _, err := store.Exec(ctx, tx, `UPDATE credit_notes SET sent_at = ? WHERE invoice_id = ?`, at.UnixMilli(), inv.ID); err != nil {
-			return fmt.Errorf("demo: credit notes sent: %w", err)
 		}
 	}
 	return nil

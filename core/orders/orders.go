@@ -235,7 +235,7 @@ func load(ctx context.Context, q store.Q, f Filter, cols columns) ([]Full, error
 	}
 	var is []invoiceRow
 	if err := store.SelectIn(ctx, q, &is, `SELECT i.id, i.order_id, i.number, i.issued_at
-		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args...); err != nil {
+		FROM documents i JOIN orders o ON o.id = i.order_id WHERE i.kind = 'invoice' AND (`+where+`)`, args...); err != nil {
 		return nil, fmt.Errorf("orders: load invoices: %w", err)
 	}
 	invoices := make(map[string]*InvoiceRef, len(is))
@@ -246,7 +246,8 @@ func load(ctx context.Context, q store.Q, f Filter, cols columns) ([]Full, error
 	if len(is) > 0 {
 		var cs []CreditRef
 		if err := store.SelectIn(ctx, q, &cs, `SELECT c.id, c.order_id, c.number, c.kind, COALESCE(c.delivery_id, '') AS delivery_id, c.issued_at
-			FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args...); err != nil {
+			FROM documents c JOIN orders o ON o.id = c.order_id WHERE c.kind <> 'invoice' AND (`+where+`)
+			ORDER BY c.issued_at, c.number`, args...); err != nil {
 			return nil, fmt.Errorf("orders: load credit notes: %w", err)
 		}
 		for _, c := range cs {

@@ -463,22 +463,14 @@ func Regime(u accounts.User) string {
 // intra-community VAT number.
 func Liable(shop accounts.User) bool { return strings.TrimSpace(shop.TVAIntracom) != "" }
 
-// docColumns are what flatDoc reads of invoices and credit notes; parties
-// adds their stored parties.
-const docColumns = `id, %s AS invoice_id, producer_id, distributor_id, %s AS kind, number, issue_date, total_ttc,
-	vat_regime, vat_exempt, %s AS seller, %s AS buyer`
-
-// docsWhere reads the invoices and credit notes where cond (with args,
-// once per table) holds, with their parties when parties is set.
+// docsWhere reads the documents where cond (with args) holds, with their
+// parties when parties is set.
 func docsWhere(ctx context.Context, q store.Q, parties bool, cond string, args ...any) ([]flatDoc, error) {
-	seller, buyer := "''", "''"
-	if parties {
-		seller, buyer = "seller", "buyer"
-	}
 	var docs []flatDoc
-	if err := store.Select(ctx, q, &docs, `SELECT `+fmt.Sprintf(docColumns, "''", "'invoice'", seller, buyer)+` FROM invoices WHERE `+cond+`
-		UNION ALL SELECT `+fmt.Sprintf(docColumns, "invoice_id", "kind", seller, buyer)+` FROM credit_notes WHERE `+cond,
-		append(args, args...)...); err != nil {
+	if err := store.Select(ctx, q, &docs, `SELECT id, COALESCE(invoice_id, '') AS invoice_id, producer_id, distributor_id, kind,
+			number, issue_date, total_ttc, vat_regime, vat_exempt,
+			CASE WHEN ? THEN seller ELSE '' END AS seller, CASE WHEN ? THEN buyer ELSE '' END AS buyer
+		FROM documents WHERE `+cond, append([]any{parties, parties}, args...)...); err != nil {
 		return nil, fmt.Errorf("payments: flat-rate documents: %w", err)
 	}
 	return docs, nil
@@ -496,16 +488,11 @@ func (b book) readLines(ctx context.Context, q store.Q, ids []string) error {
 		return nil
 	}
 	var ls []flatLine
-	if err := store.SelectIn(ctx, q, &ls, `SELECT invoice_id AS document_id, product_id, product, unit, quantity, amount
-		FROM invoice_lines WHERE invoice_id IN (?) ORDER BY invoice_id, position`, ids); err != nil {
+	if err := store.SelectIn(ctx, q, &ls, `SELECT document_id, product_id, product, unit, quantity, amount
+		FROM document_lines WHERE document_id IN (?) ORDER BY document_id, position`, ids); err != nil {
 		return fmt.Errorf("payments: flat-rate lines: %w", err)
 	}
-	var cs []flatLine
-	if err := store.SelectIn(ctx, q, &cs, `SELECT credit_note_id AS document_id, product_id, product, unit, quantity, amount
-		FROM credit_note_lines WHERE credit_note_id IN (?) ORDER BY credit_note_id, position`, ids); err != nil {
-		return fmt.Errorf("payments: flat-rate lines: %w", err)
-	}
-	for _, l := range append(ls, cs...) {
+	for _, l := range ls {
 		b.lines[l.DocumentID] = append(b.lines[l.DocumentID], l)
 	}
 	return nil

@@ -206,33 +206,30 @@ func Accounts(ctx context.Context, q store.Q, producerID, distributorID, today s
 }
 
 // dueSince is the condition of the pairs with an invoice or a
-// complementary invoice due on a day from `from` to before `to`
-// (indexes invoices_due and credit_notes_due).
+// complementary invoice due on a day from `from` to before `to` (index
+// documents_due; a credit note has no due date).
 const dueSince = `(ALIAS producer_id, ALIAS distributor_id) IN (
-	SELECT producer_id, distributor_id FROM invoices WHERE due_date >= ? AND due_date < ?
-	UNION SELECT producer_id, distributor_id FROM credit_notes WHERE due_date >= ? AND due_date < ?)`
+	SELECT producer_id, distributor_id FROM documents WHERE due_date >= ? AND due_date < ?)`
 
 // DueAccounts returns, as Accounts does, the accounts of the pairs with a
 // document due on a day from `from` to before today: those the reminders
 // job looks at, read without the platform's older accounts.
 func DueAccounts(ctx context.Context, q store.Q, from, today string) ([]Account, error) {
 	return accountsWhere(ctx, q, func(alias string) (string, []any) {
-		return strings.ReplaceAll(dueSince, "ALIAS ", alias), []any{from, today, from, today}
+		return strings.ReplaceAll(dueSince, "ALIAS ", alias), []any{from, today}
 	}, today)
 }
 
 // accountsWhere reads the accounts of the documents and payments where
-// (with a table alias, "" or "c.") selects, as of today.
+// (with a table alias, "", "d." or "p.") selects, as of today.
 func accountsWhere(ctx context.Context, q store.Q, where func(alias string) (string, []any), today string) ([]Account, error) {
 	cond, args := where("")
-	credits, creditArgs := where("c.")
+	documents, documentArgs := where("d.")
 	var docs []docRow
-	if err := store.Select(ctx, q, &docs, `SELECT id, order_id, 'invoice' AS kind, producer_id, distributor_id, number, issue_date,
-			due_date, total_ttc, total_ht, vat_rate, discount, discount_until, '' AS invoice_id, '' AS refers FROM invoices WHERE `+cond+`
-		UNION ALL SELECT c.id, c.order_id, c.kind, c.producer_id, c.distributor_id, c.number, c.issue_date, c.due_date, c.total_ttc,
-			c.total_ht, c.vat_rate, c.discount, c.discount_until, c.invoice_id, i.number AS refers
-		FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id WHERE `+credits,
-		append(args, creditArgs...)...); err != nil {
+	if err := store.Select(ctx, q, &docs, `SELECT d.id, d.order_id, d.kind, d.producer_id, d.distributor_id, d.number, d.issue_date,
+			d.due_date, d.total_ttc, d.total_ht, d.vat_rate, d.discount, d.discount_until, COALESCE(d.invoice_id, '') AS invoice_id,
+			COALESCE(i.number, '') AS refers
+		FROM documents d LEFT JOIN documents i ON i.id = d.invoice_id WHERE `+documents+` ORDER BY d.id`, documentArgs...); err != nil {
 		return nil, fmt.Errorf("payments: documents: %w", err)
 	}
 	var pays []Payment
@@ -438,7 +435,7 @@ func create(ctx context.Context, q store.Q, producerID, shopID, author, status s
 		return Payment{}, err
 	}
 	var n int
-	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM invoices WHERE producer_id = ? AND distributor_id = ?`,
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM documents WHERE producer_id = ? AND distributor_id = ? AND kind = 'invoice'`,
 		producerID, shopID); err != nil {
 		return Payment{}, fmt.Errorf("payments: pair: %w", err)
 	}
@@ -633,7 +630,7 @@ func Undo(ctx context.Context, q store.Q, user accounts.User, id string, now tim
 		return p, core.Refuse(core.ErrConflict, MsgNotRecorded)
 	}
 	var earned []string
-	if err := store.Select(ctx, q, &earned, `SELECT number FROM credit_notes WHERE payment_id = ? ORDER BY number`, p.ID); err != nil {
+	if err := store.Select(ctx, q, &earned, `SELECT number FROM documents WHERE payment_id = ? ORDER BY number`, p.ID); err != nil {
 		return p, fmt.Errorf("payments: %s: %w", p.ID, err)
 	}
 	if len(earned) > 0 {

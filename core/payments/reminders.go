@@ -89,8 +89,7 @@ func CreateReminders(ctx context.Context, db *store.DB, now time.Time, today str
 		Step       int    `db:"step"`
 	}
 	if err := store.Select(ctx, db, &done, `SELECT document_id, step FROM reminder_documents WHERE document_id IN (
-			SELECT id FROM invoices WHERE due_date >= ? AND due_date < ?
-			UNION SELECT id FROM credit_notes WHERE due_date >= ? AND due_date < ?)`, from, today, from, today); err != nil {
+			SELECT id FROM documents WHERE due_date >= ? AND due_date < ?)`, from, today); err != nil {
 		return nil, fmt.Errorf("payments: reminded documents: %w", err)
 	}
 	reminded := map[string]bool{}

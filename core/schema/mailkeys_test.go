@@ -46,7 +46,8 @@ func TestMailKeysMigration(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := schema.Migrate(ctx, db); err != nil {
+		// To the version before migration 40 moved the documents.
+		if _, err := schema.MigrateTo(ctx, db, 39); err != nil {
 			t.Fatal(err)
 		}
 		type keys struct {

@@ -33,7 +33,7 @@ func ensureOrder(ctx context.Context, q store.Q, producerID, shopID, month strin
 	var invoices int
 	if err := q.QueryRowxContext(ctx, q.Rebind(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (producer_id, distributor_id, month) DO UPDATE SET updated_at = orders.updated_at
-		RETURNING id, (SELECT COUNT(*) FROM invoices WHERE invoices.order_id = orders.id)`),
+		RETURNING id, (SELECT COUNT(*) FROM documents WHERE documents.order_id = orders.id AND documents.kind = 'invoice')`),
 		core.NewID(), producerID, shopID, month, ms, ms).Scan(&o.ID, &invoices); err != nil {
 		return orders.Order{}, false, fmt.Errorf("trade: lock order: %w", err)
 	}
