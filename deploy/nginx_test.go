@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,42 +38,22 @@ const site = "primeur.example.fr"
 // configures it (its Environment lines; the address and the data
 // directory the test's own) behind Debian's nginx running deploy/nginx.conf
 // with only its ports and certificate paths changed, and runs through it,
-// over TLS, the redirect from http, a login and pages: each security
-// header once (Primeur's, none added by nginx), the answer compressed once
-// (by Primeur), HSTS and the __Host- cookie since nginx says https, nginx's
-// request id answered and logged, and Primeur's access log naming the
-// client nginx forwards.
+// over TLS, the redirect from http, a login and pages (browse): each
+// security header once (Primeur's, none added by nginx), the answer
+// compressed once (by Primeur), HSTS and the __Host- cookie since nginx
+// says https, nginx's request id answered and logged, and Primeur's access
+// log naming the client nginx forwards.
 func TestBehindNginx(t *testing.T) {
 	nginx := nginxBinary()
 	if nginx == "" {
 		t.Skip("nginx is not installed (Debian's package nginx, which .ci/run installs)")
 	}
-	if testing.Short() {
-		t.Skip("real processes (skipped with -short)")
-	}
-	bin := primeurBinary(t)
+	p := startService(t)
 	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
-
-	// The service's settings, but where it listens and keeps its data.
-	env := unitEnvironment(t, "primeur.service")
-	if env["PRIMEUR_TRUSTED_PROXIES"] == "" || !strings.HasPrefix(env["PRIMEUR_BASE_URL"], "https://") {
-		t.Fatalf("primeur.service: trusted proxies and an https base URL expected: %v", env)
-	}
-	upstream := freeAddr(t)
-	env["PRIMEUR_ADDR"] = upstream
-	env["PRIMEUR_DATA_DIR"] = data
-	env["PRIMEUR_LOG_FORMAT"] = "json" // read back below
-
-	const email, password = "epicerie@example.fr", "motdepasse1"
-	command(t, bin, env, "", "migrate")
-	command(t, bin, env, password+"\n", "user", "create", "--email", email, "--name", "Épicerie du Lac", "--type", "distributor")
-	logs := startPrimeur(t, bin, env)
-
 	cert, key := selfSigned(t, dir)
 	httpPort, httpsPort := freePort(t), freePort(t)
-	conf := siteConfig(t, map[string]string{
-		"server 127.0.0.1:8080;":     "server " + upstream + ";",
+	conf := siteConfig(t, "nginx.conf", map[string]string{
+		"server 127.0.0.1:8080;":     "server " + p.addr + ";",
 		"listen 80;":                 "listen " + httpPort + ";",
 		"listen [::]:80;":            "listen [::]:" + httpPort + ";",
 		"listen 443 ssl http2;":      "listen " + httpsPort + " ssl http2;",
@@ -81,21 +62,61 @@ func TestBehindNginx(t *testing.T) {
 		"/etc/letsencrypt/live/" + site + "/privkey.pem":   key,
 	})
 	startNginx(t, nginx, dir, conf)
-
 	// The client, from 127.0.0.9: nginx forwards that address.
 	c := newClient(t, cert, "127.0.0.9", map[string]string{"80": httpPort, "443": httpsPort})
+	browse(t, c, p, "127.0.0.9", nginxRequestID)
+}
 
+// service is the daemon started as deploy/primeur.service configures it,
+// with one shop's account.
+type service struct {
+	addr            string // where it listens
+	logs            primeurLog
+	email, password string
+}
+
+// startService builds (or takes) the binary and starts it with the unit's
+// settings, but the address and the data directory the test's own, its
+// log in JSON (read back); one shop's account created by the command line.
+func startService(t *testing.T) *service {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real processes (skipped with -short)")
+	}
+	bin := primeurBinary(t)
+	env := unitEnvironment(t, "primeur.service")
+	if env["PRIMEUR_TRUSTED_PROXIES"] == "" || !strings.HasPrefix(env["PRIMEUR_BASE_URL"], "https://") {
+		t.Fatalf("primeur.service: trusted proxies and an https base URL expected: %v", env)
+	}
+	p := &service{addr: freeAddr(t), email: "epicerie@example.fr", password: "motdepasse1"}
+	env["PRIMEUR_ADDR"] = p.addr
+	env["PRIMEUR_DATA_DIR"] = filepath.Join(t.TempDir(), "data")
+	env["PRIMEUR_LOG_FORMAT"] = "json"
+	command(t, bin, env, "", "migrate")
+	command(t, bin, env, p.password+"\n", "user", "create", "--email", p.email, "--name", "Épicerie du Lac", "--type", "distributor")
+	p.logs = startPrimeur(t, bin, env)
+	return p
+}
+
+// browse runs a visit through the proxy c reaches: http redirected to
+// https, a login, the API, a page and a compressed answer, each with
+// Primeur's headers once and the proxy's request id (requestID), /metrics
+// not forwarded, and the login in Primeur's access log as coming from
+// client.
+func browse(t *testing.T, c *client, p *service, client string, requestID *regexp.Regexp) {
+	t.Helper()
 	res := c.get(t, "http://"+site+"/dis/needs?x=1")
-	if res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "https://"+site+"/dis/needs?x=1" {
+	loc, err := url.Parse(res.Header.Get("Location"))
+	if res.StatusCode/100 != 3 || err != nil || loc.Scheme != "https" || loc.Hostname() != site || loc.RequestURI() != "/dis/needs?x=1" {
 		t.Fatalf("http: %d, Location %q", res.StatusCode, res.Header.Get("Location"))
 	}
 
-	body := fmt.Sprintf(`{"email":%q,"password":%q}`, email, password)
+	body := fmt.Sprintf(`{"email":%q,"password":%q}`, p.email, p.password)
 	res = c.do(t, "POST", "https://"+site+"/auth/login", body, "identity")
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("login: %d %s", res.StatusCode, res.body)
 	}
-	checkHeaders(t, "login", res)
+	checkHeaders(t, "login", res, requestID)
 	var cookie *http.Cookie
 	for _, ck := range res.Cookies() {
 		cookie = ck
@@ -109,37 +130,37 @@ func TestBehindNginx(t *testing.T) {
 			Email string `json:"email"`
 		} `json:"user"`
 	}
-	if err := json.Unmarshal(res.body, &login); err != nil || login.User.Email != email {
+	if err := json.Unmarshal(res.body, &login); err != nil || login.User.Email != p.email {
 		t.Fatalf("login answer: %v %s", err, res.body)
 	}
 	loginID := res.Header.Get("X-Request-Id")
 
 	res = c.get(t, "https://"+site+"/api/user")
-	if res.StatusCode != http.StatusOK || !strings.Contains(string(res.body), email) {
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(res.body), p.email) {
 		t.Fatalf("GET /api/user: %d %s", res.StatusCode, res.body)
 	}
-	checkHeaders(t, "/api/user", res)
+	checkHeaders(t, "/api/user", res, requestID)
 
 	res = c.get(t, "https://"+site+"/dis/needs")
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("page: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
-	checkHeaders(t, "page", res)
+	checkHeaders(t, "page", res, requestID)
 
-	// Primeur compressed what is worth it, once: nginx's gzip is off.
+	// Primeur compressed what is worth it, once: the proxy does not.
 	res = c.do(t, "GET", "https://"+site+"/openapi.json", "", "br, gzip")
 	if res.StatusCode != http.StatusOK || len(res.Header.Values("Content-Encoding")) != 1 {
 		t.Fatalf("openapi.json: %d, Content-Encoding %q", res.StatusCode, res.Header.Values("Content-Encoding"))
 	}
-	checkHeaders(t, "openapi.json", res)
+	checkHeaders(t, "openapi.json", res, requestID)
 
 	if res = c.get(t, "https://"+site+"/metrics"); res.StatusCode != http.StatusNotFound {
-		t.Fatalf("/metrics through nginx: %d", res.StatusCode)
+		t.Fatalf("/metrics through the proxy: %d", res.StatusCode)
 	}
 
-	// Primeur's access log: the login as nginx forwarded it.
-	rec := logs.request(t, loginID)
-	if rec["client"] != "127.0.0.9" || rec["user"] != login.User.ID || rec["route"] != "POST /auth/login" || rec["status"] != float64(200) {
+	// Primeur's access log: the login as the proxy forwarded it.
+	rec := p.logs.request(t, loginID)
+	if rec["client"] != client || rec["user"] != login.User.ID || rec["route"] != "POST /auth/login" || rec["status"] != float64(200) {
 		t.Fatalf("access log of the login: %v", rec)
 	}
 }
@@ -159,7 +180,7 @@ var securityHeaders = []string{"Content-Security-Policy", "X-Content-Type-Option
 // nginxRequestID is what nginx's $request_id looks like.
 var nginxRequestID = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
-func checkHeaders(t *testing.T, what string, res *answer) {
+func checkHeaders(t *testing.T, what string, res *answer, requestID *regexp.Regexp) {
 	t.Helper()
 	for _, h := range securityHeaders {
 		if n := len(res.Header.Values(h)); n != 1 {
@@ -171,8 +192,8 @@ func checkHeaders(t *testing.T, what string, res *answer) {
 			t.Errorf("%s: %s %d times: %q", what, h, n, res.Header.Values(h))
 		}
 	}
-	if id := res.Header.Get("X-Request-Id"); !nginxRequestID.MatchString(id) {
-		t.Errorf("%s: X-Request-Id %q is not nginx's $request_id", what, id)
+	if id := res.Header.Get("X-Request-Id"); !requestID.MatchString(id) {
+		t.Errorf("%s: X-Request-Id %q is not the proxy's id", what, id)
 	}
 }
 
@@ -238,19 +259,19 @@ func (c *client) do(t *testing.T, method, url, body, encoding string) *answer {
 	return &answer{Response: res, body: data}
 }
 
-// siteConfig is deploy/nginx.conf with each of its texts old replaced by
+// siteConfig is a file of deploy/ with each of its texts old replaced by
 // new: only ports and paths. A text missing from the file fails the test:
 // the file changed, and the test must follow.
-func siteConfig(t *testing.T, replace map[string]string) string {
+func siteConfig(t *testing.T, file string, replace map[string]string) string {
 	t.Helper()
-	data, err := os.ReadFile("nginx.conf")
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	conf := string(data)
 	for old, new := range replace {
 		if !strings.Contains(conf, old) {
-			t.Fatalf("deploy/nginx.conf no longer holds %q: update TestBehindNginx", old)
+			t.Fatalf("deploy/%s no longer holds %q: update its test", file, old)
 		}
 		conf = strings.ReplaceAll(conf, old, new)
 	}
@@ -305,30 +326,36 @@ func startNginx(t *testing.T, bin, dir, site string) {
 func waitListening(t *testing.T, what, dir string, exited <-chan struct{}) {
 	t.Helper()
 	site, _ := os.ReadFile(filepath.Join(dir, "sites-enabled", "primeur"))
-	listens := regexp.MustCompile(`(?m)^\s*listen (\S+?)[ ;]`).FindAllStringSubmatch(string(site), -1)
-	deadline := time.Now().Add(time.Minute)
-	for _, l := range listens {
+	for _, l := range regexp.MustCompile(`(?m)^\s*listen (\S+?)[ ;]`).FindAllStringSubmatch(string(site), -1) {
 		addr := l[1]
 		if !strings.Contains(addr, ":") {
 			addr = "127.0.0.1:" + addr
 		}
-		for {
-			conn, err := net.DialTimeout("tcp", addr, time.Second)
-			if err == nil {
-				conn.Close()
-				break
-			}
-			select {
-			case <-exited:
-				log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-				t.Fatalf("%s exited: %s", what, log)
-			default:
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s does not listen on %s", what, addr)
-			}
-			time.Sleep(50 * time.Millisecond)
+		waitPort(t, what, addr, exited, filepath.Join(dir, "error.log"))
+	}
+}
+
+// waitPort waits until something listens on addr, failing with the log at
+// logPath when the process exits first.
+func waitPort(t *testing.T, what, addr string, exited <-chan struct{}, logPath string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			conn.Close()
+			return
 		}
+		select {
+		case <-exited:
+			log, _ := os.ReadFile(logPath)
+			t.Fatalf("%s exited: %s", what, log)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s does not listen on %s", what, addr)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
