@@ -118,7 +118,6 @@ func apiConfig() huma.Config {
 	c.SchemasPath = ""
 	c.CreateHooks = nil // no $schema links in responses
 	c.FieldsOptionalByDefault = false
-	c.Formats = jsonFormats() // the user load writes its own JSON (userjson.go)
 	c.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	c.Components.Schemas.RegisterTypeAlias(reflect.TypeFor[decimal.Dec](), reflect.TypeFor[float64]())
 	c.Components.SecuritySchemes = securitySchemes()

@@ -199,12 +199,6 @@ func (d Dec) MarshalJSON() ([]byte, error) {
 	return d.appendPlain(make([]byte, 0, 24)), nil
 }
 
-// AppendJSON appends d as MarshalJSON writes it, for the encoders that
-// write JSON by hand (encoding/json calls MarshalJSON for each value, then
-// checks and copies what it returns; a response of thousands of quantities
-// and prices, the user load, does without).
-func (d Dec) AppendJSON(b []byte) []byte { return d.appendPlain(b) }
-
 // Scan reads a stored Dec, as database/sql would into an int64 but
 // without reflection (the user load and every other read of quantities
 // and prices scan thousands): an integer, or its decimal text (PostgreSQL's
