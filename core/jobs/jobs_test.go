@@ -118,7 +118,7 @@ func TestWithoutSMTPTheOutboxKeepsEveryMessage(t *testing.T) {
 			t.Fatalf("invoices: %s", r)
 		}
 		var invoiceID string
-		if err := store.Get(ctx, db, &invoiceID, `SELECT id FROM invoices`); err != nil {
+		if err := store.Get(ctx, db, &invoiceID, `SELECT id FROM documents WHERE kind = 'invoice'`); err != nil {
 			t.Fatal(err)
 		}
 		entries, _ := os.ReadDir(outbox.Dir)
@@ -191,7 +191,7 @@ func TestAFailedSendIsRetried(t *testing.T) {
 			t.Fatalf("failed send: %s, %v", r, err)
 		}
 		var claim *string
-		if err := store.Get(ctx, db, &claim, `SELECT mail_claim FROM invoices`); err != nil || claim != nil {
+		if err := store.Get(ctx, db, &claim, `SELECT mail_claim FROM documents WHERE kind = 'invoice'`); err != nil || claim != nil {
 			t.Fatalf("claim left after a failure: %v, %v", claim, err)
 		}
 		srv.SetFailure(nil)
@@ -259,7 +259,7 @@ func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {
 			t.Fatalf("%d notes and %d invoices emailed, want 10 and 5", notes, invoices)
 		}
 		var seqs []int64
-		if err := store.Select(ctx, db, &seqs, `SELECT seq FROM invoices ORDER BY seq`); err != nil {
+		if err := store.Select(ctx, db, &seqs, `SELECT seq FROM documents WHERE kind = 'invoice' ORDER BY seq`); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(seqs, []int64{1, 2, 3, 4, 5}) {
@@ -335,7 +335,7 @@ func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 		job, _ := jobs.Find("invoices")
 		total := func(order string) int64 {
 			var n int64
-			if err := store.Get(ctx, db, &n, `SELECT total_ht FROM invoices WHERE order_id = ?`, order); err != nil {
+			if err := store.Get(ctx, db, &n, `SELECT total_ht FROM documents WHERE kind = 'invoice' AND order_id = ?`, order); err != nil {
 				t.Fatalf("invoice of %s: %v", order, err)
 			}
 			return n
@@ -476,10 +476,10 @@ func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
 			t.Fatal("the run did not lock the planned delivery or accept the old claim, or accepted the young one or the raising one")
 		}
 		var total int64
-		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM invoices WHERE order_id = ?`, o); err != nil || total != 5900 {
+		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM documents WHERE kind = 'invoice' AND order_id = ?`, o); err != nil || total != 5900 {
 			t.Fatalf("invoice of %s: %d HT, %v; want 2 × 10 kg × 2,50 € + 10 × 0,90 €", o, total, err)
 		}
-		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM credit_notes WHERE order_id = ? AND kind = 'credit'`, o); err != nil || total != 500 {
+		if err := store.Get(ctx, db, &total, `SELECT total_ht FROM documents WHERE kind = 'credit' AND order_id = ?`, o); err != nil || total != 500 {
 			t.Fatalf("credit note of %s: %d HT, %v; want 2 kg × 2,50 €", o, total, err)
 		}
 	})

@@ -239,10 +239,7 @@ func (c *claimer) claim(ctx context.Context, s slot, id string) (claimed, held b
 		return claimed, false, err
 	}
 	var h []holder
-	if err := store.Select(ctx, c.env.DB, &h, `SELECT t.`+s.claim+` AS claim, m.host, m.place, m.pid, m.process_start
-		FROM `+s.table+` t LEFT JOIN mail_senders m ON m.id = t.`+s.claim+`
-		WHERE t.id = ? AND t.`+s.sentAt+` IS NULL`+s.undropped("t")+` AND t.`+s.attempts+` < ? AND t.`+s.claim+` IS NOT NULL AND t.`+s.claim+` <> ?`,
-		id, MaxAttempts, c.id); err != nil || len(h) == 0 {
+	if err := store.Select(ctx, c.env.DB, &h, s.holder, id, MaxAttempts, c.id); err != nil || len(h) == 0 {
 		return false, false, err
 	}
 	p := process{place: h[0].Place.String, pid: int(h[0].PID.Int64), start: h[0].Start.Int64}
@@ -263,16 +260,7 @@ func (c *claimer) claim(ctx context.Context, s slot, id string) (claimed, held b
 // or by dead (a run known gone; "" for none).
 func (c *claimer) claimFrom(ctx context.Context, s slot, id, dead string) (bool, error) {
 	now, stale := c.env.wallClock().UnixMilli(), c.staleBefore()
-	cond := ""
-	if s.ready != "" {
-		cond = ` AND ` + s.ready
-	}
-	n, err := store.Exec(ctx, c.env.DB, `UPDATE `+s.table+` SET `+s.claim+` = ?, `+s.claimedAt+` = ?
-		WHERE id = ? AND `+s.sentAt+` IS NULL`+s.undropped(s.table)+cond+` AND `+s.attempts+` < ?
-		AND (`+s.claim+` IS NULL OR `+s.claim+` = ?
-			OR EXISTS (SELECT 1 FROM mail_senders m WHERE m.id = `+s.table+`.`+s.claim+` AND m.beat_at <= ?)
-			OR (`+s.claimedAt+` <= ? AND NOT EXISTS (SELECT 1 FROM mail_senders m WHERE m.id = `+s.table+`.`+s.claim+`)))`,
-		c.id, now, id, MaxAttempts, dead, stale, stale)
+	n, err := store.Exec(ctx, c.env.DB, s.claim, c.id, now, id, MaxAttempts, dead, stale, stale)
 	if err != nil {
 		return false, fmt.Errorf("jobs: claim %s %s: %w", s.table, id, err)
 	}
@@ -401,9 +389,7 @@ type copyJournal struct {
 // only while the run holds the document's claim and no copy to that
 // recipient is recorded.
 func (j *copyJournal) Committing(to, messageID string) error {
-	n, err := store.Exec(j.ctx, j.c.env.DB, `INSERT INTO mail_copies (message_key, recipient, message_id, owner, committed_at)
-		SELECT ?, ?, ?, ?, CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM `+j.s.table+` WHERE id = ? AND `+j.s.claim+` = ?)
-		ON CONFLICT DO NOTHING`, j.key, recipient(to), messageID, j.c.id, j.c.env.wallClock().UnixMilli(), j.id, j.c.id)
+	n, err := store.Exec(j.ctx, j.c.env.DB, j.s.copy, j.key, recipient(to), messageID, j.c.id, j.c.env.wallClock().UnixMilli(), j.id, j.c.id)
 	if err != nil {
 		return fmt.Errorf("jobs: record the copy of %s: %w", j.key, err)
 	}
@@ -438,8 +424,7 @@ func (c *claimer) recordSent(ctx context.Context, s slot, id string) (bool, erro
 	var n int64
 	err := c.env.DB.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		if n, err = store.Exec(ctx, tx, `UPDATE `+s.table+` SET `+s.sentAt+` = ? WHERE id = ? AND `+s.sentAt+` IS NULL`,
-			c.env.wallClock().UnixMilli(), id); err != nil {
+		if n, err = store.Exec(ctx, tx, s.sent, c.env.wallClock().UnixMilli(), id); err != nil {
 			return err
 		}
 		_, err = store.Exec(ctx, tx, `DELETE FROM mail_copies WHERE message_key = ?`, s.key(id))
@@ -453,8 +438,7 @@ func (c *claimer) recordSent(ctx context.Context, s slot, id string) (bool, erro
 // which, or how), so that no run sends it again on its own.
 func (c *claimer) leaveUncertain(ctx context.Context, s slot, id string, err error) {
 	ctx = context.WithoutCancel(ctx)
-	if _, rerr := store.Exec(ctx, c.env.DB, `UPDATE `+s.table+` SET `+s.claim+` = NULL, `+s.claimedAt+` = NULL, `+s.attempts+` = ?
-		WHERE id = ? AND `+s.claim+` = ?`, MaxAttempts, id, c.id); rerr != nil {
+	if _, rerr := store.Exec(ctx, c.env.DB, s.leave, MaxAttempts, id, c.id); rerr != nil {
 		c.env.Log.Error("jobs: leave an uncertain email for an administrator", "table", s.table, "id", id, "err", rerr)
 		return
 	}

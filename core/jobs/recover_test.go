@@ -249,7 +249,7 @@ func TestWhatCountsAsAnAttempt(t *testing.T) {
 		e.Observe = h.observer()
 		mailAttempts := func() int {
 			var n int
-			if err := store.Get(ctx, db, &n, `SELECT mail_attempts FROM invoices`); err != nil {
+			if err := store.Get(ctx, db, &n, `SELECT mail_attempts FROM documents WHERE kind = 'invoice'`); err != nil {
 				t.Fatal(err)
 			}
 			return n
@@ -269,7 +269,7 @@ func TestWhatCountsAsAnAttempt(t *testing.T) {
 
 		// An address the mail package refuses, yet confirmed (only a broken
 		// row can hold one).
-		w.Exec(`UPDATE invoices SET buyer = REPLACE(buyer, 'compta@lac.fr', 'pas une adresse')`)
+		w.Exec(`UPDATE documents SET buyer = REPLACE(buyer, 'compta@lac.fr', 'pas une adresse') WHERE kind = 'invoice'`)
 		w.Exec(`UPDATE users SET accounting_confirmed = 'pas une adresse' WHERE email_accounting = 'compta@lac.fr'`)
 		if _, err := jobs.Invoices(ctx, e, at(2026, 12, 1, 6, 10)); err == nil || mailAttempts() != 2 {
 			t.Fatalf("invalid recipient: %v, %d attempts", err, mailAttempts())

@@ -144,7 +144,7 @@ func TestRemindersCreditAndWindow(t *testing.T) {
 			t.Fatalf("after the undo: %s", r)
 		}
 		var docs []string
-		if err := store.Select(ctx, db, &docs, `SELECT i.number FROM reminder_documents r JOIN invoices i ON i.id = r.document_id`); err != nil ||
+		if err := store.Select(ctx, db, &docs, `SELECT i.number FROM reminder_documents r JOIN documents i ON i.id = r.document_id AND i.kind = 'invoice'`); err != nil ||
 			len(docs) != 1 || docs[0] != "FA-2026-000002" {
 			t.Fatalf("reminded %v (%v), want November's invoice only", docs, err)
 		}
@@ -218,7 +218,7 @@ func TestRemindersListEveryOverdueDocument(t *testing.T) {
 		// at its second, each once.
 		var steps []string
 		if err := store.Select(ctx, db, &steps, `SELECT i.number || '/' || rd.step FROM reminder_documents rd
-			JOIN invoices i ON i.id = rd.document_id ORDER BY i.number, rd.step`); err != nil {
+			JOIN documents i ON i.id = rd.document_id AND i.kind = 'invoice' ORDER BY i.number, rd.step`); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Join(steps, " ") != "FA-2026-000001/1 FA-2026-000001/2 FA-2026-000002/1" {
@@ -239,7 +239,7 @@ func TestRemindersOnWorkingDaysOnly(t *testing.T) {
 		e, srv := smtpEnv(t, db)
 		run(t, jobs.Invoices, e, at(2026, 10, 1, 6, 0))
 		var due string
-		if err := store.Get(ctx, db, &due, `SELECT due_date FROM invoices`); err != nil || due != "2026-10-30" {
+		if err := store.Get(ctx, db, &due, `SELECT due_date FROM documents WHERE kind = 'invoice'`); err != nil || due != "2026-10-30" {
 			t.Fatalf("due on %s (%v)", due, err)
 		}
 		before := len(srv.Merged(t))
