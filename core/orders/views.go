@@ -117,7 +117,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	var orderID string
 	var issued store.Int64
 	err = store.Each(ctx, q, `SELECT i.id, i.order_id, i.number, i.issued_at
-		FROM invoices i JOIN orders o ON o.id = i.order_id WHERE `+where, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
+		FROM documents i JOIN orders o ON o.id = i.order_id WHERE i.kind = 'invoice' AND (`+where+`)`, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
 		invoiced++
 		if at, ok := orderAt[orderID]; ok {
 			ref := InvoiceRef{ID: inv.ID, Number: inv.Number, IssuedAt: stamp((*int64)(&issued))}
@@ -132,7 +132,8 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	}
 	var c CreditRef
 	err = store.Each(ctx, q, `SELECT c.id, c.order_id, c.number, c.kind, COALESCE(c.delivery_id, '') AS delivery_id, c.issued_at
-		FROM credit_notes c JOIN orders o ON o.id = c.order_id WHERE `+where+` ORDER BY c.issued_at, c.number`, args,
+		FROM documents c JOIN orders o ON o.id = c.order_id WHERE c.kind <> 'invoice' AND (`+where+`)
+		ORDER BY c.issued_at, c.number`, args,
 		[]any{&c.ID, &c.OrderID, &c.Number, &c.Kind, &c.DeliveryID, (*store.Int64)(&c.Issued)}, func() {
 			if at, ok := orderAt[c.OrderID]; ok && vs[at].Invoice != nil {
 				c.IssuedAt = stamp(&c.Issued)
