@@ -172,7 +172,6 @@ const DrainTimeout = 15 * time.Second
 // see core/jobs). ready, if not nil, receives the bound address once the
 // listener is open.
 func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
-	setGCPercent()
 	// The place reference is parsed once, before the first search needs it.
 	if _, err := places.Default(); err != nil {
 		return fmt.Errorf("daemon: %w", err)
