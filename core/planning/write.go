@@ -8,7 +8,6 @@ import (
 
 	"primeur/core"
 	"primeur/core/activity"
-	"primeur/core/calendar"
 	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/store"
@@ -93,7 +92,6 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 	for m := range months {
 		monthList = append(monthList, m)
 	}
-	thisMonth := calendar.MonthOf(now).String() // a month before it is past (isPast)
 	if err := takeTurn(ctx, q, distributorID); err != nil {
 		return res, nil, err
 	}
@@ -113,7 +111,7 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 	for _, c := range cells {
 		n, found := existing[needKey{c.ProductID, c.Month}]
 		switch {
-		case c.Month < thisMonth:
+		case isPast(c.Month, now):
 			res.Refused = append(res.Refused, Refused{Cell: c, Reserved: reserved[n.ID], Message: MsgPastMonth})
 			continue
 		case found && c.Quantity < reserved[n.ID]:
