@@ -9,7 +9,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default defineConfig([
-  globalIgnores(['dist/', 'test-results/', 'playwright-report/', 'blob-report/']),
+  globalIgnores(['dist/', 'test-results/', 'playwright-report/', 'blob-report/', 'src/schema.gen.ts']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
