@@ -71,12 +71,16 @@ func Tables(t testing.TB, db *store.DB) []string {
 // writeTable writes one table's name, columns and rows to b.
 func writeTable(t testing.TB, db *store.DB, b *strings.Builder, table string) {
 	t.Helper()
-	var cols []string
-	probe, err := db.QueryContext(context.Background(), `SELECT * FROM `+table+` WHERE 1 = 0`)
-	if err == nil {
+	// The probe is closed before the rows are read: a statement still open
+	// on the connection would keep its columns from before a change.
+	cols, err := func() ([]string, error) {
+		probe, err := db.QueryContext(context.Background(), `SELECT * FROM `+table+` WHERE 1 = 0`)
+		if err != nil {
+			return nil, err
+		}
 		defer probe.Close()
-		cols, err = probe.Columns()
-	}
+		return probe.Columns()
+	}()
 	if err != nil {
 		t.Fatalf("storetest: snapshot %s: %v", table, err)
 	}
