@@ -38,13 +38,12 @@ const v39 = "testdata/v39"
 
 // fixtureTable is a table of world.json.
 type fixtureTable struct {
-	Name    string             `json:"name"`
-	Columns []string           `json:"columns"`
-	Types   []string           `json:"types"`
-	Rows    [][]any            `json:"rows"`
-	index   map[string]int     // column → position
-	byID    map[string][]any   // rows by their first column
-	lines   map[string][][]any // rows of a lines table by document
+	Name    string           `json:"name"`
+	Columns []string         `json:"columns"`
+	Types   []string         `json:"types"`
+	Rows    [][]any          `json:"rows"`
+	index   map[string]int   // column → position
+	byID    map[string][]any // rows by their first column
 }
 
 func loadFixture(t *testing.T) map[string]*fixtureTable {
@@ -291,17 +290,9 @@ func unchangedTables(t *testing.T, db *store.DB, fixture map[string]*fixtureTabl
 	t.Helper()
 	for _, name := range []string{"counters", "payments", "payment_allocations", "reminders", "reminder_documents", "orders", "deliveries", "delivery_lines"} {
 		tb := fixture[name]
-		rows, err := db.QueryxContext(ctx, `SELECT `+strings.Join(tb.Columns, ", ")+` FROM `+name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for rows.Next() {
-			got, err := rows.SliceScan()
-			if err != nil {
-				t.Fatal(err)
-			}
-			n++
+		all := allRows(t, db, `SELECT `+strings.Join(tb.Columns, ", ")+` FROM `+name)
+		n := len(all)
+		for _, got := range all {
 			var want []any
 			for _, r := range tb.Rows {
 				if reflect.DeepEqual(value(got[0]), r[0]) && (len(r) < 2 || reflect.DeepEqual(value(got[1]), r[1])) {
@@ -318,10 +309,6 @@ func unchangedTables(t *testing.T, db *store.DB, fixture map[string]*fixtureTabl
 				}
 			}
 		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		rows.Close()
 		if n != len(tb.Rows) || (name != "reminders" && name != "reminder_documents" && n == 0) {
 			t.Fatalf("%s: %d rows, was %d", name, n, len(tb.Rows))
 		}
@@ -329,6 +316,36 @@ func unchangedTables(t *testing.T, db *store.DB, fixture map[string]*fixtureTabl
 	if len(fixture["reminder_documents"].Rows) == 0 || len(fixture["payment_allocations"].Rows) == 0 {
 		t.Fatal("the fixture misses reminders or allocations")
 	}
+}
+
+// allRows reads every row of query.
+func allRows(t *testing.T, db *store.DB, query string) [][]any {
+	t.Helper()
+	rows, err := db.QueryContext(ctx, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]any
+	for rows.Next() {
+		r := make([]any, len(cols))
+		dst := make([]any, len(cols))
+		for i := range r {
+			dst[i] = &r[i]
+		}
+		if err := rows.Scan(dst...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // accountsAndBooks: the accounts of every pair, and every month's books on
