@@ -111,7 +111,7 @@ test('on a phone, the shop taps a need of its planner and reads it in the sheet'
   await expect(sheet.getByRole('heading', { name: 'Courgette' })).toBeInViewport({ ratio: 1 })
   await keep(page, info, 'shop-need-sheet')
   // A phone has no key to start typing in the grid: the quantity is changed in the sheet.
-  const quantity = sheet.getByLabel('Quantité (kg)')
+  const quantity = sheet.getByLabel('Besoin (kg)')
   await expect(quantity).toHaveValue('100')
   await quantity.fill('120,5')
   await sheet.getByRole('button', { name: 'Enregistrer' }).tap()

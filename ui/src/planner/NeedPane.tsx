@@ -1,4 +1,5 @@
 import { EmptyState, Paper, Stack, Text, Title } from '@mantine/core'
+import type { ReactNode } from 'react'
 import { formatMonthYear } from '../format'
 import { useProducers } from '../store/hooks'
 import { TradePanel } from '../trade/TradePanel'
@@ -15,21 +16,28 @@ export const PANE_TEXTS = {
 
 /**
  * The planner's right pane (PRODUCT §2): what the selected cell holds. With
- * nothing selected or an empty cell it says so; for a need it shows its
- * quantities, then one block per concern, stacked: price information, then
- * the trade blocks (commitment cards and the proposal form, trade/TradePanel).
+ * nothing selected or an empty cell it says so; for a need it shows first
+ * what the viewer acts on — the trade blocks (commitment cards with their
+ * buttons and the proposal form, trade/TradePanel), then the need's own
+ * quantity editor when there is one (`editor`: the phone's sheet) — and the
+ * information below: the need's quantities, price information and
+ * comparison (issue 37: the action in view without scrolling, on a phone
+ * and at 1440×900).
  */
 export function NeedPane({
   selection,
   need,
   product,
   viewer,
+  editor,
 }: {
   selection: CellKey | null
   need: NeedRO | undefined
   product: ProductRO | undefined
   /** Who looks (the trade blocks differ per side). */
   viewer: Viewer
+  /** The need's quantity editor, after the trade blocks (the phone's sheet). */
+  editor?: ReactNode
 }) {
   const producers = useProducers()
   return (
@@ -45,13 +53,17 @@ export function NeedPane({
             </Text>
           </Stack>
           {!need ? (
-            <Text>{PANE_TEXTS.noNeed}</Text>
+            <>
+              <Text>{PANE_TEXTS.noNeed}</Text>
+              {editor}
+            </>
           ) : (
             <>
+              <TradePanel need={need} unit={product.unit} viewer={viewer} producers={producers} />
+              {editor}
               <NeedFigures need={need} product={product} />
               <PriceInfo product={product} />
               <PriceComparison needId={need._id} unit={product.unit} />
-              <TradePanel need={need} unit={product.unit} viewer={viewer} producers={producers} />
             </>
           )}
         </Stack>

@@ -111,6 +111,29 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
   const selectedProduct = selection ? products.find((p) => p._id === selection.product) : undefined
 
   const detail = <NeedPane selection={selection} need={selectedNeed} product={selectedProduct} viewer={viewer} />
+  // On a phone the need's quantity editor sits in the sheet, after what the
+  // viewer answers (the trade blocks) and before the figures.
+  const sheetDetail = (
+    <NeedPane
+      selection={selection}
+      need={selectedNeed}
+      product={selectedProduct}
+      viewer={viewer}
+      editor={
+        onCommit && selection && selectedProduct ? (
+          <SheetQuantityForm
+            key={`${selection.product}|${selection.month}`}
+            productId={selection.product}
+            unit={selectedProduct.unit}
+            month={selection.month}
+            current={current}
+            need={selectedNeed}
+            onCommit={onCommit}
+          />
+        ) : null
+      }
+    />
+  )
 
   return (
     <Stack p="md" gap="md">
@@ -157,18 +180,7 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
       </Grid>
       {phone ? (
         <DetailSheet opened={sheet && selection !== null} onClose={() => setSheet(false)} title="Détail du besoin">
-          {onCommit && selection && selectedProduct ? (
-            <SheetQuantityForm
-              key={`${selection.product}|${selection.month}`}
-              productId={selection.product}
-              unit={selectedProduct.unit}
-              month={selection.month}
-              current={current}
-              need={selectedNeed}
-              onCommit={onCommit}
-            />
-          ) : null}
-          {detail}
+          {sheetDetail}
         </DetailSheet>
       ) : null}
     </Stack>

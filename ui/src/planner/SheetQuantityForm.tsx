@@ -9,7 +9,8 @@ import type { CommitOutcome } from './Planner'
 
 /** The French texts of the form. */
 export const SHEET_QUANTITY_TEXTS = {
-  label: (unit: Unit) => (unit === 'kg' ? 'Quantité (kg)' : 'Quantité (pièces)'),
+  // Not "Quantité": the proposal form of the same sheet has that field (one label per field, issue 37).
+  label: (unit: Unit) => (unit === 'kg' ? 'Besoin (kg)' : 'Besoin (pièces)'),
   submit: 'Enregistrer',
   saved: 'Quantité enregistrée.',
   unchanged: 'Pas de changement a envoyer',
