@@ -345,23 +345,33 @@ func chooseSheet(wb *sheets.Workbook, opts ParseOptions) (int, []int, error) {
 }
 
 // sheetNamed finds the sheet a user named: its exact name, else the one
-// name equal to it whatever the case and spaces around; -1 when none.
+// name equal to it whatever the case and spaces around, else the one name
+// whose excerpt it is (an answer names a sheet by its first 80
+// characters: the interface sends back what it was given); -1 when none.
 func sheetNamed(wb *sheets.Workbook, name string) int {
 	for i, n := range wb.Names {
 		if n == name {
 			return i
 		}
 	}
-	found := -1
-	for i, n := range wb.Names {
-		if strings.EqualFold(strings.TrimSpace(n), strings.TrimSpace(name)) {
-			if found >= 0 {
-				return -1
+	for _, same := range []func(n string) bool{
+		func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), strings.TrimSpace(name)) },
+		func(n string) bool { return excerpt(n) == name },
+	} {
+		found := -1
+		for i, n := range wb.Names {
+			if same(n) {
+				if found >= 0 {
+					return -1
+				}
+				found = i
 			}
-			found = i
+		}
+		if found >= 0 {
+			return found
 		}
 	}
-	return found
+	return -1
 }
 
 // quoted lists sheet names in French quotes, "« 2026 », « 2027 »": the

@@ -147,6 +147,38 @@ func TestSheetChosen(t *testing.T) {
 			t.Errorf("%q: %v, read %+v", tt.sheet, err, imp)
 		}
 	}
+	// Names longer than an answer echoes: the excerpt the answer gave
+	// reads its sheet back; when two names share their excerpt, neither.
+	long := strings.Repeat("besoins du magasin de la place du marché ", 3)
+	for _, tt := range []struct {
+		names [2]string
+		read  bool
+	}{
+		{[2]string{"2027 " + long, "2028 " + long}, true},
+		{[2]string{long + "2027", long + "2028"}, false},
+	} {
+		data := book(t, sheetstest.Workbook{Sheets: []sheetstest.Sheet{
+			{Name: "Notes", Cells: map[string]any{"A1": "Rien ici"}},
+			{Name: tt.names[0], Cells: table(2027)}, {Name: tt.names[1], Cells: table(2028)},
+		}})
+		_, err := planning.ParseFile("a.xlsx", data, ix, planning.ParseOptions{Month: month})
+		var ve *core.ValidationError
+		if !errors.As(err, &ve) {
+			t.Fatalf("not ambiguous: %v", err)
+		}
+		echoed := ve.Fields[0].Value.([]string)
+		if len([]rune(echoed[1])) != 80 || echoed[1] == tt.names[1] {
+			t.Fatalf("names echoed: %q", echoed)
+		}
+		imp, err := planning.ParseFile("a.xlsx", data, ix, planning.ParseOptions{Sheet: echoed[1], Month: month})
+		switch {
+		case tt.read && (err != nil || imp.Sheet != echoed[1] || imp.Rows[0].Cells[0].Quantity != 2800):
+			t.Errorf("the excerpt %q: %v %+v", echoed[1], err, imp)
+		case !tt.read && err == nil:
+			t.Errorf("two sheets of the excerpt %q: read %q", echoed[1], imp.Sheet)
+		}
+	}
+
 	// The only visible table is read when the active sheet has none.
 	data = book(t, sheetstest.Workbook{Sheets: []sheetstest.Sheet{
 		{Name: "Notes", Cells: map[string]any{"A1": "Rien ici"}}, {Name: "Besoins", Cells: table(2027)},
