@@ -332,9 +332,11 @@ func TestClaim(t *testing.T) {
 			tradetest.L{Product: "tomate", Price: 250, Expected: 1200}, tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 		invoicedOrder := w.Order(w.Farm, w.Shop, "2026-10-01")
 		invoiced := w.Delivery(invoicedOrder, "2026-11-19", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Exec(`INSERT INTO invoices (id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at, issue_date,
-			due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms)
-			VALUES ('inv', ?, ?, ?, '2026-10-01', 2026, 1, 'FA-2026-000001', 0, '2026-11-01', '2026-11-30', '{}', '{}', '[]', 550, FALSE, 0, 0, 0, '[]')`,
+		w.Exec(`INSERT INTO documents (id, kind, series, order_id, producer_id, distributor_id, month, year, seq, number, issued_at,
+			issue_date, due_date, seller, buyer, notes, vat_rate, vat_exempt, vat_regime, discount, discount_until, total_ht, total_vat,
+			total_ttc, terms, mail_seller_key, mail_buyer_key, mail_accounting_key)
+			VALUES ('inv', 'invoice', 'FA', ?, ?, ?, '2026-10-01', 2026, 1, 'FA-2026-000001', 0, '2026-11-01', '2026-11-30', '{}', '{}',
+			'[]', 550, FALSE, 'normal', 0, '', 0, 0, 0, '[]', '', '', '')`,
 			invoicedOrder, w.Farm.ID, w.Shop.ID)
 		tomato := func(q float64, kind string) func(string) delivery.Claim {
 			return func(id string) delivery.Claim {

@@ -75,10 +75,11 @@ func TestLoadAndViews(t *testing.T) {
 		if pv.Invoice != nil {
 			t.Fatalf("invoice before issue: %+v", pv.Invoice)
 		}
-		exec(`INSERT INTO invoices (id, order_id, producer_id, distributor_id, month, year, seq, number, issued_at,
-				issue_date, due_date, seller, buyer, notes, vat_rate, vat_exempt, total_ht, total_vat, total_ttc, terms)
-			VALUES ('i1', ?, ?, ?, '2026-12-01', 2027, 1, 'FA-2027-000001', 1798779600000, '2027-01-01', '2027-01-30',
-				'{}', '{}', '[]', 550, FALSE, 720, 40, 760, '[]')`, o1, farm.ID, shop.ID)
+		exec(`INSERT INTO documents (id, kind, series, order_id, producer_id, distributor_id, month, year, seq, number, issued_at,
+				issue_date, due_date, seller, buyer, notes, vat_rate, vat_exempt, vat_regime, discount, discount_until, total_ht,
+				total_vat, total_ttc, terms, mail_seller_key, mail_buyer_key, mail_accounting_key)
+			VALUES ('i1', 'invoice', 'FA', ?, ?, ?, '2026-12-01', 2027, 1, 'FA-2027-000001', 1798779600000, '2027-01-01', '2027-01-30',
+				'{}', '{}', '[]', 550, FALSE, 'normal', 0, '', 720, 40, 760, '[]', '', '', '')`, o1, farm.ID, shop.ID)
 		full, err = orders.Get(ctx, db, o1)
 		if err != nil {
 			t.Fatal(err)
