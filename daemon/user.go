@@ -105,8 +105,8 @@ func (d *Daemon) registerUser(api huma.API) {
 		Description: "The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, " +
 			"the shops the user trades with, the producers named on the screens, the latest events and the average prices. " +
 			"Without a session, 401 with `User did not provide any token` (PRODUCT §8).",
-		Tags:        []string{"User"},
-		Errors:      []int{http.StatusUnauthorized},
+		Tags:   []string{"User"},
+		Errors: []int{http.StatusUnauthorized},
 	}, d.getUser)
 
 	huma.Register(api, huma.Operation{
