@@ -259,3 +259,29 @@ test.describe('at 1440×900', () => {
     await expect(page.getByText('Votre réponse a été correctement enregistrée').first()).toBeVisible()
   })
 })
+
+for (const screen of SCREENS) {
+  test.describe(`on a ${screen.name} phone`, () => {
+    test.use({ viewport: screen.viewport, ...TOUCH })
+
+    test('a farmer searches a postal code and sees the towns, then the shops, on the screen', async ({
+      page,
+    }, info) => {
+      await register(page.context(), 'tactile-cherche', false)
+      await page.goto('/')
+      const search = page.getByRole('combobox', { name: 'Recherche par code postal' })
+      await search.tap()
+      await search.fill('74230')
+      const town = page.getByRole('option', { name: 'Thônes (74230)', exact: true })
+      await expect(town, 'the towns found are off the screen').toBeInViewport({ ratio: 1 })
+      await expect(search).toBeInViewport({ ratio: 1 })
+      await noSidewaysScroll(page, 'the towns found')
+      await keep(page, info, `${screen.name}-postal-code-towns`)
+      await town.tap()
+      await expect(search).toHaveValue('Thônes (74230)')
+      const results = page.getByRole('region', { name: /^Magasins à moins de 30 km d/ })
+      await expect(results.getByRole('status'), 'the shops found are off the screen').toBeInViewport()
+      await keep(page, info, `${screen.name}-postal-code-shops`)
+    })
+  })
+}

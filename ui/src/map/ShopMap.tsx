@@ -30,6 +30,7 @@ import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
 import { MapSearch } from './MapSearch'
 import { NearbyShops } from './NearbyShops'
 import { ShopList } from './ShopList'
+import { usePhone } from '../components/usePhone'
 import { type Box as LabelBox, type LabelRequest, type Placement, type Spot, placeLabels } from './labels'
 import { useBrowserPosition } from './useBrowserPosition'
 
@@ -167,6 +168,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   const drag = useRef<Drag | null>(null)
   const dragged = useRef(false)
   const [searched, setSearched] = useState<CityMatch | null>(null)
+  const phone = usePhone()
 
   // Centred on the viewer's own place from the start (geo.startCenter);
   // without one, on the browser's position once it is known (PRODUCT §2).
@@ -372,9 +374,24 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     if (browser.position) setCenter(browser.position)
   }
 
+  const nearby = searched ? (
+    <NearbyShops
+      match={searched}
+      ownShopId={ownShopId}
+      shopLink={shopLink}
+      onClear={() => {
+        setSearched(null)
+        clearNearby()
+      }}
+    />
+  ) : null
+
   return (
     <Stack gap="sm">
       <MapSearch onPick={onSearch} />
+      {/* On a phone the shops found come right under the field, where the
+          search was typed; the map below (issue 37: they were off the screen). */}
+      {phone ? nearby : null}
       <Paper withBorder radius="md" pos="relative" style={{ overflow: 'hidden' }} ref={boxRef}>
         <svg
           width={width}
@@ -639,17 +656,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
           </Button>
         </Group>
       ) : null}
-      {searched ? (
-        <NearbyShops
-          match={searched}
-          ownShopId={ownShopId}
-          shopLink={shopLink}
-          onClear={() => {
-            setSearched(null)
-            clearNearby()
-          }}
-        />
-      ) : null}
+      {phone ? null : nearby}
       <ShopList
         shops={listed}
         clusters={listedClusters}
