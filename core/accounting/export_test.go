@@ -15,7 +15,6 @@ import (
 	"primeur/core/billing"
 	"primeur/core/calendar"
 	"primeur/core/decimal"
-	"primeur/core/delivery"
 	"primeur/core/documents"
 	"primeur/core/orders"
 	"primeur/core/payments"
@@ -127,23 +126,23 @@ func TestExportThroughOperations(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		done := delivery.Outcome{Status: orders.Done}
-		claim := func(date string, product string, q decimal.Dec, status string) delivery.Outcome {
+		done := tradetest.Outcome{Status: orders.Done}
+		claim := func(date string, product string, q decimal.Dec, status string) tradetest.Outcome {
 			lock := w.Rules.LockTime(date)
-			c := &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{product: {Quantity: q, Type: orders.ClaimQuantity}},
+			c := &tradetest.ClaimOutcome{Lines: map[string]tradetest.ClaimedLine{product: {Quantity: q, Type: orders.ClaimQuantity}},
 				SentAt: lock.Add(3 * time.Hour), Status: status}
 			if status == orders.ClaimAccepted {
 				c.ReviewedAt = lock.Add(20 * time.Hour)
 			}
-			return delivery.Outcome{Status: orders.Done, Claim: c}
+			return tradetest.Outcome{Status: orders.Done, Claim: c}
 		}
 
 		// October: 10 kg of tomatoes at 2.50 and 20 kg of carrots at 1.00,
 		// 5 kg of which the producer claims down; the shop answers after
 		// the invoice.
 		oct := w.Order(w.Farm, w.Shop, "2026-10-01")
-		w.Settled(oct, "2026-10-08", done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-		claimed := w.Settled(oct, "2026-10-28", claim("2026-10-28", "carotte", -500, orders.ClaimSent),
+		w.Played(oct, "2026-10-08", done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
+		claimed := w.Played(oct, "2026-10-28", claim("2026-10-28", "carotte", -500, orders.ClaimSent),
 			tradetest.L{Product: "carotte", Price: 100, Expected: 2000})
 		var fa1 billing.Invoice
 		tx(func(tx *sqlx.Tx) error {
@@ -191,12 +190,12 @@ func TestExportThroughOperations(t *testing.T) {
 		// complementary invoice); the other farm's 10 kg of apples, without
 		// VAT.
 		nov := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Settled(nov, "2026-11-05", done, tradetest.L{Product: "tomate", Price: 250, Expected: 400})
+		w.Played(nov, "2026-11-05", done, tradetest.L{Product: "tomate", Price: 250, Expected: 400})
 		up := claim("2026-11-18", "carotte", 200, orders.ClaimAccepted)
 		up.Sent = map[string]decimal.Dec{"carotte": 800}
-		w.Settled(nov, "2026-11-18", up, tradetest.L{Product: "carotte", Price: 100, Expected: 1000})
+		w.Played(nov, "2026-11-18", up, tradetest.L{Product: "carotte", Price: 100, Expected: 1000})
 		montNov := w.Order(mont, w.Shop, "2026-11-01")
-		w.Settled(montNov, "2026-11-12", done, tradetest.L{Product: "pomme", Price: 200, Expected: 1000})
+		w.Played(montNov, "2026-11-12", done, tradetest.L{Product: "pomme", Price: 200, Expected: 1000})
 		var fa2, montFA billing.Invoice
 		tx(func(tx *sqlx.Tx) error {
 			for _, o := range []struct {
@@ -453,7 +452,7 @@ func TestExportEscompte(t *testing.T) {
 		// 2 % for a payment within 10 days of the issue.
 		w.Exec(`UPDATE users SET payment_discount = 200, payment_discount_days = 10 WHERE id = ?`, w.Farm.ID)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
-		w.Settled(o, "2026-11-05", delivery.Outcome{Status: orders.Done}, tradetest.L{Product: "tomate", Price: 250, Expected: 4000})
+		w.Played(o, "2026-11-05", tradetest.Outcome{Status: orders.Done}, tradetest.L{Product: "tomate", Price: 250, Expected: 4000})
 		var inv billing.Invoice
 		var pay payments.Payment
 		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {

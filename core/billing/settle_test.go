@@ -8,7 +8,6 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/billing"
 	"primeur/core/decimal"
-	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
@@ -17,14 +16,14 @@ import (
 
 // accepted is the outcome of a done delivery whose claim (product →
 // signed quantity) the shop accepted the next morning.
-func accepted(date string, lines map[string]decimal.Dec) delivery.Outcome {
+func accepted(date string, lines map[string]decimal.Dec) tradetest.Outcome {
 	lock := rules.LockTime(date)
-	c := &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{}, SentAt: lock.Add(3 * time.Hour),
+	c := &tradetest.ClaimOutcome{Lines: map[string]tradetest.ClaimedLine{}, SentAt: lock.Add(3 * time.Hour),
 		Status: orders.ClaimAccepted, ReviewedAt: lock.Add(20 * time.Hour)}
 	for p, q := range lines {
-		c.Lines[p] = delivery.ClaimedLine{Quantity: q, Type: orders.ClaimQuality}
+		c.Lines[p] = tradetest.ClaimedLine{Quantity: q, Type: orders.ClaimQuality}
 	}
-	return delivery.Outcome{Status: orders.Done, Claim: c}
+	return tradetest.Outcome{Status: orders.Done, Claim: c}
 }
 
 // TestSettlementOfAnOrderAmongOthers: the documents settling an order's
@@ -50,22 +49,22 @@ func TestSettlementOfAnOrderAmongOthers(t *testing.T) {
 			others = append(others, o)
 			for day := 2; day <= 27; day += 5 {
 				date := fmt.Sprintf("2026-11-%02d", day)
-				out := delivery.Outcome{Status: orders.Done}
+				out := tradetest.Outcome{Status: orders.Done}
 				if (day+i)%3 == 0 {
 					out = accepted(date, map[string]decimal.Dec{"tomate": -100})
 				}
-				w.Settled(o, date, out, line("tomate"), line("carotte"))
+				w.Played(o, date, out, line("tomate"), line("carotte"))
 			}
 		}
 		ours := w.Order(w.Farm, w.Shop, "2026-11-01")
-		late := w.Settled(ours, "2026-11-24", accepted("2026-11-24", map[string]decimal.Dec{"tomate": -200, "carotte": -50}),
+		late := w.Played(ours, "2026-11-24", accepted("2026-11-24", map[string]decimal.Dec{"tomate": -200, "carotte": -50}),
 			line("tomate"), line("carotte"), line("pomme"))
-		early := w.Settled(ours, "2026-11-05", accepted("2026-11-05", map[string]decimal.Dec{"pomme": -300}), line("pomme"), line("tomate"))
-		w.Settled(ours, "2026-11-12", delivery.Outcome{Status: orders.Done}, line("tomate"))
+		early := w.Played(ours, "2026-11-05", accepted("2026-11-05", map[string]decimal.Dec{"pomme": -300}), line("pomme"), line("tomate"))
+		w.Played(ours, "2026-11-12", tradetest.Outcome{Status: orders.Done}, line("tomate"))
 		// A claim accepted on a delivery that is not done is not settled:
 		// a state no operation writes (a claim is sent on a done delivery),
 		// written here to keep the settlement reading done deliveries only.
-		undone := w.Settled(ours, "2026-11-19", accepted("2026-11-19", map[string]decimal.Dec{"tomate": -400}), line("tomate"))
+		undone := w.Played(ours, "2026-11-19", accepted("2026-11-19", map[string]decimal.Dec{"tomate": -400}), line("tomate"))
 		w.Exec(`UPDATE deliveries SET status = ? WHERE id = ?`, orders.Cancelled, undone)
 
 		// The 1st at 06:00: the invoice run issues every invoice with the
@@ -116,7 +115,7 @@ func TestSettlementOfAnOrderAmongOthers(t *testing.T) {
 
 		// A claim accepted after the invoice: the claims job's settlement
 		// (SettleDue) issues its credit note alone, the next number.
-		next := w.Settled(ours, "2026-11-26", accepted("2026-11-26", map[string]decimal.Dec{"carotte": -20}), line("carotte"))
+		next := w.Played(ours, "2026-11-26", accepted("2026-11-26", map[string]decimal.Dec{"carotte": -20}), line("carotte"))
 		settled, err := billing.SettleDue(ctx, db, at(2026, 12, 2, 10, 0), paris)
 		if err != nil || len(settled) != 1 || settled[0].DeliveryID != next || settled[0].TotalHT != 60 || settled[0].IssueDate != "2026-12-02" {
 			t.Fatalf("settled after the invoice: %+v, %v", settled, err)

@@ -326,8 +326,8 @@ func TestClaim(t *testing.T) {
 		}
 
 		// Refusals, each on a fresh done delivery unless said otherwise.
-		reviewed := w.Settled(fx.order, "2026-11-17", delivery.Outcome{Status: orders.Done,
-			Claim: &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{"tomate": {Quantity: -100, Type: orders.ClaimQuality}},
+		reviewed := w.Played(fx.order, "2026-11-17", tradetest.Outcome{Status: orders.Done,
+			Claim: &tradetest.ClaimOutcome{Lines: map[string]tradetest.ClaimedLine{"tomate": {Quantity: -100, Type: orders.ClaimQuality}},
 				SentAt: at(2026, 11, 17, 15, 0), Status: orders.ClaimAccepted, ReviewedAt: at(2026, 11, 18, 9, 0)}},
 			tradetest.L{Product: "tomate", Price: 250, Expected: 1200}, tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
 		invoicedOrder := w.Order(w.Farm, w.Shop, "2026-10-01")

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"primeur/core/accounts"
-	"primeur/core/delivery"
 	"primeur/core/jobs"
 	"primeur/core/mail"
 	"primeur/core/orders"
@@ -123,9 +122,9 @@ func TestEveryJobsDryRunIsItsRun(t *testing.T) {
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
 		w.Emailed(o, "2026-11-10", tradetest.L{Product: "tomate", Price: 250, Expected: 4000})
 		w.Delivery(o, "2026-11-20", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-		w.Settled(o, "2026-11-13", delivery.Outcome{Status: orders.Done, Claim: &delivery.ClaimOutcome{
+		w.Played(o, "2026-11-13", tradetest.Outcome{Status: orders.Done, Claim: &tradetest.ClaimOutcome{
 			SentAt: at(2026, 11, 13, 15, 0),
-			Lines:  map[string]delivery.ClaimedLine{"tomate": {Quantity: -500, Type: orders.ClaimQuantity}},
+			Lines:  map[string]tradetest.ClaimedLine{"tomate": {Quantity: -500, Type: orders.ClaimQuantity}},
 		}}, tradetest.L{Product: "tomate", Price: 250, Expected: 2000})
 		next := w.Order(w.Farm, w.Shop, "2026-12-01")
 		w.Delivery(next, "2026-12-04", orders.Planned, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})

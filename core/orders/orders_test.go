@@ -10,7 +10,6 @@ import (
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/decimal"
-	"primeur/core/delivery"
 	"primeur/core/demo"
 	"primeur/core/orders"
 	"primeur/core/planning"
@@ -37,8 +36,8 @@ func TestLoadAndViews(t *testing.T) {
 		w := tradetest.On(t, db)
 		o1 := w.OrderOf(farm.ID, shop.ID, "2026-12-01")
 		d2 := w.Delivery(o1, "2026-12-10", orders.Planned, tradetest.L{Product: "tomate", Price: 150, Expected: 5000})
-		d1 := w.Settled(o1, "2026-12-03", delivery.Outcome{Status: orders.Done, Sent: map[string]decimal.Dec{"tomate": 4800},
-			Claim: &delivery.ClaimOutcome{Lines: map[string]delivery.ClaimedLine{"tomate": {Quantity: -300, Type: orders.ClaimQuality}},
+		d1 := w.Played(o1, "2026-12-03", tradetest.Outcome{Status: orders.Done, Sent: map[string]decimal.Dec{"tomate": 4800},
+			Claim: &tradetest.ClaimOutcome{Lines: map[string]tradetest.ClaimedLine{"tomate": {Quantity: -300, Type: orders.ClaimQuality}},
 				SentAt: tradetest.At(2026, 12, 3, 15, 0)}}, tradetest.L{Product: "tomate", Price: 150, Expected: 5000})
 		exec := func(q string, args ...any) {
 			t.Helper()

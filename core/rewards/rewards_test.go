@@ -12,7 +12,6 @@ import (
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/decimal"
-	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/rewards"
 	"primeur/core/store"
@@ -121,8 +120,7 @@ func TestWindow(t *testing.T) {
 }
 
 // world is a platform with shops, a producer delivering every day and the
-// trade the rewards read, written by tradetest (trade.Bulk) and the trade
-// operations.
+// trade the rewards read, written by tradetest and the trade operations.
 type world struct {
 	t          *testing.T
 	db         *store.DB
@@ -155,23 +153,23 @@ type line struct {
 // on its date and, unless claim is sent, answered the next morning.
 func (w *world) delivery(shop accounts.User, date, status, claim string, lines ...line) {
 	w.t.Helper()
-	out := delivery.Outcome{Status: status, Sent: map[string]decimal.Dec{}}
+	out := tradetest.Outcome{Status: status, Sent: map[string]decimal.Dec{}}
 	var ls []tradetest.L
-	claimed := map[string]delivery.ClaimedLine{}
+	claimed := map[string]tradetest.ClaimedLine{}
 	for _, l := range lines {
 		ls = append(ls, tradetest.L{Product: l.product, Price: eur(l.price), Expected: eur(l.expected)})
 		if l.sent != nil {
 			out.Sent[l.product] = eur(*l.sent)
 		}
 		if l.claimed != 0 {
-			claimed[l.product] = delivery.ClaimedLine{Quantity: eur(l.claimed), Type: orders.ClaimQuality}
+			claimed[l.product] = tradetest.ClaimedLine{Quantity: eur(l.claimed), Type: orders.ClaimQuality}
 		}
 	}
 	if claim != orders.ClaimVoid {
 		day, _ := time.ParseInLocation("2006-01-02", date, tradetest.Paris)
-		out.Claim = &delivery.ClaimOutcome{Lines: claimed, SentAt: day.Add(15 * time.Hour), Status: claim, ReviewedAt: day.Add(34 * time.Hour)}
+		out.Claim = &tradetest.ClaimOutcome{Lines: claimed, SentAt: day.Add(15 * time.Hour), Status: claim, ReviewedAt: day.Add(34 * time.Hour)}
 	}
-	w.tw.Settled(w.tw.OrderOf(w.farm.ID, shop.ID, date[:8]+"01"), date, out, ls...)
+	w.tw.Played(w.tw.OrderOf(w.farm.ID, shop.ID, date[:8]+"01"), date, out, ls...)
 }
 
 // trade runs the farm's proposal on shop's need of product for month (a
@@ -231,11 +229,13 @@ func TestStanding(t *testing.T) {
 		w.delivery(w.a, "2026-10-13", "done", "rejected", line{"tomate", 2.50, 90, f(80), 10})
 		// November so far: 600 € (a sent claim is not accepted yet).
 		w.delivery(w.a, "2026-11-03", "done", "sent", line{"tomate", 3, 200, nil, -50})
-		// Not counted: cancelled, planned, September, December.
+		// Not counted: cancelled, planned, September, December (written
+		// before the planned one: its lock, as the deliveries job locks,
+		// takes every delivery due by then).
 		w.delivery(w.a, "2026-10-20", "cancelled", "void", line{"tomate", 100, 100, nil, 0})
-		w.delivery(w.a, "2026-11-24", "planned", "void", line{"tomate", 100, 100, nil, 0})
 		w.delivery(w.a, "2026-09-30", "done", "void", line{"tomate", 100, 100, nil, 0})
 		w.delivery(w.a, "2026-12-01", "done", "void", line{"tomate", 100, 100, nil, 0})
+		w.delivery(w.a, "2026-11-24", "planned", "void", line{"tomate", 100, 100, nil, 0})
 		// Shop B: 1 500 € in October. Shop D: 600 € in October (ties with A). Shop C: nothing.
 		w.delivery(w.b, "2026-10-02", "done", "void", line{"tomate", 15, 100, nil, 0})
 		w.delivery(w.d, "2026-10-02", "done", "void", line{"tomate", 6, 100, nil, 0})

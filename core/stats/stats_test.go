@@ -10,7 +10,6 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/calendar"
 	"primeur/core/decimal"
-	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/stats"
 	"primeur/core/store"
@@ -32,10 +31,10 @@ func TestMonthly(t *testing.T) {
 		// October 2026: 10 × 3 = 30 €, and a claim of −2 accepted on 10 poires at 1,50 → 12 €.
 		w.Deliver(w.Farm.ID, w.Shop.ID, "2026-10-06", orders.Done, line("tomate", 3, 10))
 		day, _ := time.ParseInLocation("2006-01-02", "2026-10-13", tradetest.Paris)
-		w.Settled(w.OrderOf(w.Farm.ID, w.Shop.ID, "2026-10-01"), "2026-10-13", delivery.Outcome{
+		w.Played(w.OrderOf(w.Farm.ID, w.Shop.ID, "2026-10-01"), "2026-10-13", tradetest.Outcome{
 			Status: orders.Done,
-			Claim: &delivery.ClaimOutcome{
-				Lines:  map[string]delivery.ClaimedLine{"poire": {Quantity: eur(-2), Type: orders.ClaimQuantity}},
+			Claim: &tradetest.ClaimOutcome{
+				Lines:  map[string]tradetest.ClaimedLine{"poire": {Quantity: eur(-2), Type: orders.ClaimQuantity}},
 				SentAt: day.Add(15 * time.Hour), Status: orders.ClaimAccepted, ReviewedAt: day.Add(34 * time.Hour),
 			},
 		}, line("poire", 1.5, 10))

@@ -1,12 +1,11 @@
 // Package tradetest builds the trade that tests, benchmarks and the
 // browser tests' seeders start from: parties with full profiles, needs,
-// orders, and deliveries in any state on any date. Every delivery is
-// written by trade.Bulk, the one writer of trade outside core/trade's
-// operations: its lines are commitments of the producer on the shop's
-// needs (accepted on the eve of the order's month), with the price sums, delivery-note numbers and events the
-// operations keep, and its state goes through delivery.Rules.Settle. So a
+// orders, and deliveries in any state on any date. Every one is written by
+// the operations the API and the jobs run — planning's write path,
+// trade.Propose and trade.Review, the deliveries' Update, Cancel, LockDueIn,
+// SendClaim and Review — each at the time it happened (their now), so a
 // test states the deliveries it needs, and what it gets is a world the API
-// and the jobs could have left.
+// and the jobs left.
 package tradetest
 
 import (
@@ -147,6 +146,9 @@ func (w *World) User(u accounts.User) accounts.User {
 	u.EmailKey = accounts.EmailKey(u.Email)
 	if u.DeliveryDays == "" {
 		u.DeliveryDays = "0000000"
+		if u.IsProducer() {
+			u.DeliveryDays = "1111111" // trade refuses a producer without delivery days
+		}
 	}
 	u.PasswordHash = "x"
 	u.CreatedAt, u.UpdatedAt = w.now.UnixMilli(), w.now.UnixMilli()
@@ -204,10 +206,9 @@ func (w *World) writeNeed(shopID, productID, month string, quantity decimal.Dec)
 	w.t.Helper()
 	var id string
 	err := w.inTx(func(q store.Q) error {
-		if _, err := planning.WriteAll(w.ctx, q, shopID, []planning.Cell{{ProductID: productID, Month: month, Quantity: quantity}}, monthStart(month)); err != nil {
-			return err
-		}
-		return store.Get(w.ctx, q, &id, `SELECT id FROM needs WHERE distributor_id = ? AND product_id = ? AND month = ?`, shopID, productID, month)
+		var err error
+		id, err = w.writeNeedIn(q, shopID, productID, month, quantity, monthStart(month))
+		return err
 	})
 	if err != nil {
 		w.t.Fatalf("tradetest: need of %s for %s in %s: %v", shopID, productID, month, err)
@@ -215,30 +216,47 @@ func (w *World) writeNeed(shopID, productID, month string, quantity decimal.Dec)
 	return id
 }
 
-// ensureNeed makes sure the shop's need of a product for a month holds
-// more: the world creates it (OwnNeed, or more) when missing and raises
-// the needs it created; a need the test set is left as it is.
-func (w *World) ensureNeed(shopID, productID, month string, more decimal.Dec) {
-	w.t.Helper()
+// writeNeedIn sets a need through planning's write path on q at now.
+func (w *World) writeNeedIn(q store.Q, shopID, productID, month string, quantity decimal.Dec, now time.Time) (string, error) {
+	if _, err := planning.WriteAll(w.ctx, q, shopID, []planning.Cell{{ProductID: productID, Month: month, Quantity: quantity}}, now); err != nil {
+		return "", err
+	}
+	var id string
+	err := store.Get(w.ctx, q, &id, `SELECT id FROM needs WHERE distributor_id = ? AND product_id = ? AND month = ?`, shopID, productID, month)
+	return id, err
+}
+
+// needFor makes sure that the shop's need of a product for a month may
+// hold a commitment of total by producer, and returns its id: the world
+// creates the need (OwnNeed, or more) when missing and raises the needs it
+// created, at; a need the test set is left as it is.
+func (w *World) needFor(q store.Q, producerID, shopID, productID, month string, total decimal.Dec, at time.Time) (string, error) {
 	ref := needRef{shopID, productID, month}
 	var n planning.Need
-	err := store.Get(w.ctx, w.q, &n, `SELECT id, distributor_id, product_id, month, quantity, created_at, updated_at
+	err := store.Get(w.ctx, q, &n, `SELECT id, distributor_id, product_id, month, quantity, created_at, updated_at
 		FROM needs WHERE distributor_id = ? AND product_id = ? AND month = ?`, shopID, productID, month)
 	switch {
 	case store.IsNotFound(err):
-		w.writeNeed(shopID, productID, month, max(OwnNeed, more))
 		w.own[ref] = true
+		return w.writeNeedIn(q, shopID, productID, month, max(OwnNeed, total), at)
 	case err != nil:
-		w.t.Fatalf("tradetest: need: %v", err)
+		return "", fmt.Errorf("need: %w", err)
 	case w.own[ref]:
-		_, ps, err := planning.Get(w.ctx, w.q, n.ID)
+		_, ps, err := planning.Get(w.ctx, q, n.ID)
 		if err != nil {
-			w.t.Fatalf("tradetest: need: %v", err)
+			return "", fmt.Errorf("need: %w", err)
 		}
-		if want := planning.Reserved(ps) + more; want > n.Quantity {
-			w.writeNeed(shopID, productID, month, want)
+		var others []planning.Proposal
+		for _, p := range ps {
+			if p.Producer != producerID {
+				others = append(others, p)
+			}
+		}
+		if want := planning.Reserved(others) + total; want > n.Quantity {
+			return w.writeNeedIn(q, shopID, productID, month, want, at)
 		}
 	}
+	return n.ID, nil
 }
 
 // Order names the order of farm to shop for a month ("2026-11-01"): its
@@ -248,7 +266,11 @@ func (w *World) Order(farm, shop accounts.User, month string) string {
 }
 
 // OrderOf is Order by ids. The order of the same parties and month has
-// one id.
+// one id: trade.EnsureOrder creates it, on the eve of the month, when
+// missing — after giving the producer every day as its delivery days when
+// it has none, as trade refuses a producer without. An order named stays
+// empty until a delivery is written to it; a re-plan of an empty order
+// deletes it (the producer's change of delivery days does).
 func (w *World) OrderOf(producerID, shopID, month string) string {
 	w.t.Helper()
 	ref := orderRef{producerID, shopID, month}
@@ -258,11 +280,25 @@ func (w *World) OrderOf(producerID, shopID, month string) string {
 		}
 	}
 	var id string
-	err := store.Get(w.ctx, w.q, &id, `SELECT id FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`,
-		producerID, shopID, month)
-	if store.IsNotFound(err) {
-		id = newID("order", month)
-	} else if err != nil {
+	err := w.inTx(func(q store.Q) error {
+		producer, err := accounts.ByID(w.ctx, q, producerID)
+		if err != nil {
+			return err
+		}
+		if !producer.HasDeliveryDays() {
+			// Trade refuses a producer without delivery days: it takes
+			// every day first, in its profile (before the order exists,
+			// which a re-plan would delete while it is empty).
+			every := []bool{true, true, true, true, true, true, true}
+			if _, err = trade.UpdateProfile(w.ctx, q, producerID, accounts.ProfileUpdate{DefaultDeliveryDays: every},
+				Accepted(month).Add(-time.Hour)); err != nil {
+				return err
+			}
+		}
+		id, err = trade.EnsureOrder(w.ctx, q, producerID, shopID, month, Accepted(month))
+		return err
+	})
+	if err != nil {
 		w.t.Fatalf("tradetest: order: %v", err)
 	}
 	w.orders[id] = ref
@@ -288,7 +324,7 @@ func Dec(d decimal.Dec) *decimal.Dec { return &d }
 // quantities are the shop's, noted before the lock.
 func (w *World) Delivery(orderID, date, status string, lines ...L) string {
 	w.t.Helper()
-	out := delivery.Outcome{Status: status}
+	out := Outcome{Status: status}
 	for _, l := range lines {
 		if l.Sent != nil {
 			if out.Sent == nil {
@@ -297,14 +333,14 @@ func (w *World) Delivery(orderID, date, status string, lines ...L) string {
 			out.Sent[l.Product] = *l.Sent
 		}
 	}
-	return w.Settled(orderID, date, out, lines...)
+	return w.Played(orderID, date, out, lines...)
 }
 
 // Emailed is Delivery of a done delivery whose note went out by email
 // NoteDelay after its lock, as the deliveries job sends it.
 func (w *World) Emailed(orderID, date string, lines ...L) string {
 	w.t.Helper()
-	out := delivery.Outcome{Status: orders.Done, NoteSentAt: w.Rules.LockTime(date).Add(delivery.NoteDelay)}
+	out := Outcome{Status: orders.Done, NoteSentAt: w.Rules.LockTime(date).Add(delivery.NoteDelay)}
 	for _, l := range lines {
 		if l.Sent != nil {
 			if out.Sent == nil {
@@ -313,7 +349,7 @@ func (w *World) Emailed(orderID, date string, lines ...L) string {
 			out.Sent[l.Product] = *l.Sent
 		}
 	}
-	return w.Settled(orderID, date, out, lines...)
+	return w.Played(orderID, date, out, lines...)
 }
 
 // Deliver is Delivery on the order of producer and shop for the date's
@@ -323,47 +359,45 @@ func (w *World) Deliver(producerID, shopID, date, status string, lines ...L) str
 	return w.Delivery(w.OrderOf(producerID, shopID, calendar.MonthKey(date)), date, status, lines...)
 }
 
-// Accepted is when the world's commitments for an order of month
-// ("2026-11-01") are accepted: at 9:00 on the eve of the month, before any
-// of its deliveries and before what a test does in the month.
+// Accepted is when the world's first agreement for an order of month
+// ("2026-11-01") is made: at 9:00 on the eve of the month, before any of
+// its deliveries and before what a test does in the month.
 func Accepted(month string) time.Time {
 	return monthStart(month).AddDate(0, 0, -1).Add(9 * time.Hour)
 }
 
-// Settled writes a delivery of the order on date with its lines and what
-// became of it (out.Sent is the lines' own), as trade.Bulk and
-// delivery.Rules.Settle write them, and returns its id. The lines'
-// quantities become commitments of the order's producer accepted at
-// Accepted(month) — added to those already there.
-func (w *World) Settled(orderID, date string, out delivery.Outcome, lines ...L) string {
+// Played writes a delivery of the order on date with its lines and what
+// became of it (out.Sent is the lines' own), and returns its id. The
+// lines' quantities become commitments of the order's producer, accepted
+// by the shop
+// on the eve of the month or on the day of the order's last planned
+// delivery, and out is played by the deliveries' operations (see
+// player.deliver and player.settle).
+func (w *World) Played(orderID, date string, out Outcome, lines ...L) string {
 	w.t.Helper()
 	o, ok := w.orders[orderID]
 	if !ok {
 		w.t.Fatalf("tradetest: order %s was not named by Order", orderID)
 	}
-	at := Accepted(o.month)
-	var cs []trade.Accepted
-	for _, l := range lines {
-		w.ensureNeed(o.shop, l.Product, o.month, l.Expected)
-		cs = append(cs, trade.Accepted{ProductID: l.Product, Quantity: l.Expected, Price: l.Price})
-	}
 	var id string
 	err := w.inTx(func(q store.Q) error {
-		written, err := trade.Bulk(w.ctx, q, w.Rules, trade.Batch{Agreements: []trade.Agreement{{
-			ProducerID: o.producer, ShopID: o.shop, Month: o.month, OrderID: orderID, At: at, Dates: []string{date},
-			Commitments: cs, Outcome: func(int, orders.FullDelivery) delivery.Outcome { return out },
-		}}})
+		p := player{ctx: w.ctx, q: q, rules: w.Rules}
+		producer, err := accounts.ByID(w.ctx, q, o.producer)
 		if err != nil {
 			return err
 		}
-		if len(written[0].Deliveries) != 1 {
-			return fmt.Errorf("%d deliveries written", len(written[0].Deliveries))
+		shop, err := accounts.ByID(w.ctx, q, o.shop)
+		if err != nil {
+			return err
 		}
-		if written[0].ID != orderID {
-			return fmt.Errorf("order %s written as %s", orderID, written[0].ID)
+		var at time.Time
+		id, at, err = p.deliver(orderID, producer, shop, o.month, date, lines, func(product string, total decimal.Dec) (string, error) {
+			return w.needFor(q, o.producer, o.shop, product, o.month, total, Accepted(o.month))
+		})
+		if err != nil {
+			return err
 		}
-		id = written[0].Deliveries[0].ID
-		return nil
+		return p.settle(orderID, id, date, producer, shop, out, at)
 	})
 	if err != nil {
 		w.t.Fatalf("tradetest: delivery of %s on %s: %v", orderID, date, err)
@@ -432,92 +466,135 @@ func (w *World) Snapshot() string {
 // Busy fills a shop's history for benchmarks: a need of 260 for every
 // product and month from the month of from to the month of to, and
 // deliveries from from to to (inclusive, "YYYY-MM-DD"): producer i
-// delivers on weekdays i and i+3 (0 = Monday), each delivery carrying the
+// delivers on weekdays i and i+3 (0 = Monday; its delivery days are set
+// so by trade.UpdateProfile when they differ), each delivery carrying the
 // products whose index is i modulo the number of producers, with a sent
-// quantity. Deliveries before today are done, the others planned; every
-// 25th is cancelled. It writes in one trade.Bulk and returns the number of
-// delivery lines written.
+// quantity. Each month's commitments are accepted on its eve (the first
+// month's on the eve of from) and trade plans the deliveries; the shop
+// notes the sent quantities and cancels every 25th delivery; those before
+// today are locked (LockDueIn). It returns the number of delivery lines
+// written.
 func (w *World) Busy(shopID string, producers, products []string, from, to, today string) int {
 	w.t.Helper()
-	start, err1 := time.Parse(time.DateOnly, from)
-	end, err2 := time.Parse(time.DateOnly, to)
-	if err1 != nil || err2 != nil {
-		w.t.Fatalf("tradetest: busy: bad dates %s %s", from, to)
+	start, ok1 := calendar.ParseDate(from)
+	end, ok2 := calendar.ParseDate(to)
+	day, ok3 := calendar.ParseDate(today)
+	if !ok1 || !ok2 || !ok3 {
+		w.t.Fatalf("tradetest: busy: bad dates %s %s %s", from, to, today)
 	}
-	var months []string
-	for m := time.Date(start.Year(), start.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(end); m = m.AddDate(0, 1, 0) {
-		months = append(months, m.Format(time.DateOnly))
-	}
+	lines := 0
 	err := w.inTx(func(q store.Q) error {
-		for _, m := range months {
-			cells := make([]planning.Cell, len(products))
-			for i, p := range products {
-				cells[i] = planning.Cell{ProductID: p, Month: m, Quantity: 260_00}
-			}
-			if _, err := planning.WriteAll(w.ctx, q, shopID, cells, monthStart(m)); err != nil {
+		p := player{ctx: w.ctx, q: q, rules: w.Rules}
+		shop, err := accounts.ByID(w.ctx, q, shopID)
+		if err != nil {
+			return err
+		}
+		farms := make([]accounts.User, len(producers))
+		for i, id := range producers {
+			var days [7]bool
+			days[i%7], days[(i+3)%7] = true, true
+			if farms[i], err = accounts.ByID(w.ctx, q, id); err != nil {
 				return err
 			}
+			if farms[i].Days() != days {
+				if farms[i], err = trade.UpdateProfile(w.ctx, q, id, accounts.ProfileUpdate{DefaultDeliveryDays: days[:]}, start.AddDays(-1).At(8*time.Hour, w.Rules.Location)); err != nil {
+					return fmt.Errorf("days of %s: %w", id, err)
+				}
+			}
 		}
-		return nil
+		n := 0
+		for m := start.Month(); m <= end.Month(); m++ {
+			month := m.String()
+			at := Accepted(month)
+			if m == start.Month() {
+				at = start.AddDays(-1).At(9*time.Hour, w.Rules.Location)
+			}
+			cells := make([]planning.Cell, len(products))
+			for i, id := range products {
+				cells[i] = planning.Cell{ProductID: id, Month: month, Quantity: 260_00}
+			}
+			if _, err := planning.WriteAll(w.ctx, q, shopID, cells, at.Add(-time.Hour)); err != nil {
+				return fmt.Errorf("needs: %w", err)
+			}
+			needs := map[string]string{}
+			var rows []struct {
+				ID      string `db:"id"`
+				Product string `db:"product_id"`
+			}
+			if err := store.Select(w.ctx, q, &rows, `SELECT id, product_id FROM needs WHERE distributor_id = ? AND month = ?`, shopID, month); err != nil {
+				return err
+			}
+			for _, r := range rows {
+				needs[r.Product] = r.ID
+			}
+			for i, farm := range farms {
+				dates := trade.Schedule(month, farm.Days(), at)
+				for len(dates) > 0 && dates[len(dates)-1] > end.String() {
+					dates = dates[:len(dates)-1]
+				}
+				if len(dates) == 0 || calendar.MonthKey(dates[len(dates)-1]) != month {
+					continue
+				}
+				sent := map[string]decimal.Dec{}
+				for k := i; k < len(products); k += len(producers) {
+					qty := decimal.Dec(300+50*(k%7)) * decimal.Dec(len(dates))
+					if err := p.commit(farm, shop, needs[products[k]], qty, 250, at); err != nil {
+						return fmt.Errorf("%s: %w", products[k], err)
+					}
+					sent[products[k]] = decimal.Dec(300 + 40*(k%5))
+					lines += len(dates)
+				}
+				if len(sent) == 0 {
+					continue
+				}
+				f, err := orders.Get(w.ctx, q, w.orderIn(q, farm.ID, shopID, month))
+				if err != nil {
+					return err
+				}
+				for _, d := range f.Deliveries {
+					var c delivery.Change
+					for _, l := range d.Lines {
+						v := sent[l.ProductID].Float()
+						c.Lines = append(c.Lines, delivery.LineSent{ID: l.ID, QuantitySent: &v})
+					}
+					if _, err := w.Rules.Update(w.ctx, q, shopID, f.ID, d.ID, c, at); err != nil {
+						return fmt.Errorf("sent: %w", err)
+					}
+				}
+			}
+			// Every 25th delivery, in the order of days then producers,
+			// cancelled.
+			var ds []struct {
+				ID    string `db:"id"`
+				Order string `db:"order_id"`
+			}
+			if err := store.Select(w.ctx, q, &ds, `SELECT d.id, d.order_id FROM deliveries d JOIN orders o ON o.id = d.order_id
+				WHERE o.distributor_id = ? AND o.month = ? ORDER BY d.date, d.producer_id`, shopID, month); err != nil {
+				return err
+			}
+			for _, d := range ds {
+				if n++; n%25 == 0 {
+					if _, err := w.Rules.Cancel(w.ctx, q, shopID, d.Order, d.ID, at); err != nil {
+						return fmt.Errorf("cancel: %w", err)
+					}
+				}
+			}
+		}
+		_, err = w.Rules.LockDueIn(w.ctx, q, day.At(0, w.Rules.Location))
+		return err
 	})
 	if err != nil {
-		w.t.Fatalf("tradetest: busy: needs: %v", err)
-	}
-
-	// Each producer's dates of each month, and every delivery's status in
-	// the order of days, then producers.
-	dates := map[orderRef][]string{}
-	status := map[string]string{} // producer|date
-	n := 0
-	for d := start; !d.After(end); d = d.AddDate(0, 0, 1) {
-		weekday := (int(d.Weekday()) + 6) % 7
-		day := d.Format(time.DateOnly)
-		for i, producer := range producers {
-			if weekday != i%7 && weekday != (i+3)%7 {
-				continue
-			}
-			st := orders.Planned
-			if day < today {
-				st = orders.Done
-			}
-			if n++; n%25 == 0 {
-				st = orders.Cancelled
-			}
-			ref := orderRef{producer, shopID, calendar.MonthKey(day)}
-			dates[ref] = append(dates[ref], day)
-			status[producer+"|"+day] = st
-		}
-	}
-	var b trade.Batch
-	lines := 0
-	for _, m := range months {
-		for i, producer := range producers {
-			ds := dates[orderRef{producer, shopID, m}]
-			if len(ds) == 0 {
-				continue
-			}
-			var cs []trade.Accepted
-			sent := map[string]decimal.Dec{}
-			for k := i; k < len(products); k += len(producers) {
-				cs = append(cs, trade.Accepted{ProductID: products[k], Quantity: decimal.Dec(300+50*(k%7)) * decimal.Dec(len(ds)), Price: 250})
-				sent[products[k]] = decimal.Dec(300 + 40*(k%5))
-			}
-			if len(cs) == 0 {
-				continue
-			}
-			lines += len(cs) * len(ds)
-			b.Agreements = append(b.Agreements, trade.Agreement{
-				ProducerID: producer, ShopID: shopID, Month: m, At: Accepted(m), Dates: ds, Commitments: cs,
-				Outcome: func(_ int, d orders.FullDelivery) delivery.Outcome {
-					return delivery.Outcome{Status: status[producer+"|"+d.Date], Sent: sent}
-				},
-			})
-		}
-	}
-	if err := w.inTx(func(q store.Q) error { _, err := trade.Bulk(w.ctx, q, w.Rules, b); return err }); err != nil {
 		w.t.Fatalf("tradetest: busy: %v", err)
 	}
 	return lines
+}
+
+// orderIn is the id of the order of producer to shop for month, "" when
+// none.
+func (w *World) orderIn(q store.Q, producerID, shopID, month string) string {
+	var id string
+	_ = store.Get(w.ctx, q, &id, `SELECT id FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`, producerID, shopID, month)
+	return id
 }
 
 // Handle opens another connection pool on the same database as db (the
