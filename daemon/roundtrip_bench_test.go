@@ -29,7 +29,7 @@ import (
 	"primeur/core/planning"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
-	"primeur/core/trade"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -63,9 +63,9 @@ type roundTrip struct {
 //
 // The world: 4 shops and 16 producers (Monday and Thursday), each
 // producer committed to one shop on two products this month and next, its
-// orders planned by trade.Bulk (about 9 deliveries and 18 lines for next
-// month, as the load bench's round-trip orders), the shops' needs of 60
-// products over 24 months. With PRIMEUR_BENCH_PLATFORM set (a SQLite data
+// orders planned by trade's operations (tradetest.Play; about 9 deliveries
+// and 18 lines for next month, as the load bench's round-trip orders), the
+// shops' needs of 60 products over 24 months. With PRIMEUR_BENCH_PLATFORM set (a SQLite data
 // directory or a PostgreSQL URL seeded by `loadbench seed`), it runs on
 // that platform instead, on 16 commitments of next month of 16 producers,
 // at the load bench's clock; PRIMEUR_BENCH_SQL, with it, holds statements
@@ -212,7 +212,7 @@ func seedRoundTrips(b testing.TB, db *store.DB) (http.Handler, []*roundTrip) {
 		if err != nil {
 			return err
 		}
-		var batch trade.Batch
+		var batch tradetest.Batch
 		for k := range shops {
 			id := fmt.Sprintf("rt-shop%d", k)
 			if err := user(id, accounts.Distributor, fmt.Sprintf("Magasin %d", k), "0000000"); err != nil {
@@ -244,14 +244,14 @@ func seedRoundTrips(b testing.TB, db *store.DB) (http.Handler, []*roundTrip) {
 				if month == this.String() {
 					at = this.Start(rules.Location).Add(9 * time.Hour)
 				}
-				batch.Agreements = append(batch.Agreements, trade.Agreement{
+				batch.Agreements = append(batch.Agreements, tradetest.Agreement{
 					ProducerID: f.id, ShopID: f.shop, Month: month, At: at,
-					Commitments: []trade.Accepted{{ProductID: a.ID, Quantity: qty[1], Price: 2_35}, {ProductID: c.ID, Quantity: 40_00, Price: 1_80}},
+					Commitments: []tradetest.Commitment{{ProductID: a.ID, Quantity: qty[1], Price: 2_35}, {ProductID: c.ID, Quantity: 40_00, Price: 1_80}},
 				})
 			}
 			farms = append(farms, f)
 		}
-		if _, err := trade.Bulk(ctx, tx, rules, batch); err != nil {
+		if _, err := tradetest.Play(ctx, tx, rules, batch); err != nil {
 			return err
 		}
 		for i := range farms {

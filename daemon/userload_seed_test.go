@@ -24,7 +24,7 @@ import (
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
-	"primeur/core/trade"
+	"primeur/core/trade/tradetest"
 	"primeur/daemon/daemontest"
 )
 
@@ -56,8 +56,8 @@ const (
 	loadMonthsAhead = 11
 )
 
-// seedUserLoads writes, in one transaction through the core bulk writers
-// (accounts.InsertAll, trade.Bulk, store.Insert), a year of trade of each
+// seedUserLoads writes, in one transaction through accounts.InsertAll and
+// the operations (tradetest.Play, billing.Issue), a year of trade of each
 // shop with the 20 farms it buys from, shaped as tools/loadbench seeds its
 // region 0 — needs by planning.Standard, producers' proposals and the
 // shops' acceptances, orders planned on the farms' delivery days, done up
@@ -115,12 +115,12 @@ func seedUserLoads(tb testing.TB, db *store.DB, now time.Time, rules delivery.Ru
 		if err := accounts.InsertAll(ctx, tx, users); err != nil {
 			return err
 		}
-		var batch trade.Batch
+		var batch tradetest.Batch
 		var events []activity.Event
 		for k, s := range shops {
 			events = append(events, w.shop(k, s, &batch))
 		}
-		written, err := trade.Bulk(ctx, tx, rules, batch)
+		written, err := tradetest.Play(ctx, tx, rules, batch)
 		if err != nil {
 			return err
 		}
@@ -197,10 +197,10 @@ func loadParty(n int, created time.Time) accounts.User {
 // shop adds shop k's needs, commitments and pending proposals to the
 // batch, as tools/loadbench does, and returns the event of its needs'
 // import.
-func (w *loadWorld) shop(k int, s loadShop, batch *trade.Batch) activity.Event {
+func (w *loadWorld) shop(k int, s loadShop, batch *tradetest.Batch) activity.Event {
 	shop := w.shops[k]
 	type orderKey struct{ farm, month int }
-	byOrder := map[orderKey][]trade.Accepted{}
+	byOrder := map[orderKey][]tradetest.Commitment{}
 	firstAt := map[orderKey]time.Time{}
 	needsAt := w.now.AddDate(0, -loadMonthsBack-1, -7)
 	count := 0
@@ -237,13 +237,13 @@ func (w *loadWorld) shop(k int, s loadShop, batch *trade.Batch) activity.Event {
 				at = latest
 			}
 			if !commit {
-				batch.Pending = append(batch.Pending, trade.Pending{
+				batch.Pending = append(batch.Pending, tradetest.Pending{
 					ProducerID: farm.ID, ShopID: shop.ID, ProductID: line.Product.ID, Month: month, Quantity: quantity, Price: price, At: at,
 				})
 				continue
 			}
 			key := orderKey{j, mi}
-			byOrder[key] = append(byOrder[key], trade.Accepted{ProductID: line.Product.ID, Quantity: quantity, Price: price})
+			byOrder[key] = append(byOrder[key], tradetest.Commitment{ProductID: line.Product.ID, Quantity: quantity, Price: price})
 			if first, ok := firstAt[key]; !ok || at.Before(first) {
 				firstAt[key] = at
 			}
@@ -261,10 +261,10 @@ func (w *loadWorld) shop(k int, s loadShop, batch *trade.Batch) activity.Event {
 	})
 	for _, key := range keys {
 		month := w.months[key.month].String()
-		batch.Agreements = append(batch.Agreements, trade.Agreement{
+		batch.Agreements = append(batch.Agreements, tradetest.Agreement{
 			ProducerID: w.farms[key.farm].ID, ShopID: shop.ID, Month: month, ProposedAt: firstAt[key], At: firstAt[key].Add(2 * time.Hour),
 			Commitments: byOrder[key],
-			Outcome: func(i int, d orders.FullDelivery) delivery.Outcome {
+			Outcome: func(i int, d orders.FullDelivery) tradetest.Outcome {
 				return w.outcome(loadMix(k, key.farm, key.month, i), month, d)
 			},
 		})
@@ -277,15 +277,15 @@ func (w *loadWorld) shop(k int, s loadShop, batch *trade.Batch) activity.Event {
 // their note sent, one in 9 with its first line 5 % short, one in 30 of
 // the months over with a quality claim the shop accepted; later ones
 // planned.
-func (w *loadWorld) outcome(h uint64, month string, d orders.FullDelivery) delivery.Outcome {
+func (w *loadWorld) outcome(h uint64, month string, d orders.FullDelivery) tradetest.Outcome {
 	if d.Date > w.locked {
-		return delivery.Outcome{}
+		return tradetest.Outcome{}
 	}
 	if month < w.current && h%40 == 0 {
-		return delivery.Outcome{Status: orders.Cancelled}
+		return tradetest.Outcome{Status: orders.Cancelled}
 	}
 	lock := w.rules.LockTime(d.Date)
-	out := delivery.Outcome{Status: orders.Done, NoteSentAt: lock.Add(delivery.NoteDelay)}
+	out := tradetest.Outcome{Status: orders.Done, NoteSentAt: lock.Add(delivery.NoteDelay)}
 	first := d.Lines[0]
 	unit := w.products[w.index[first.ProductID]].Unit
 	sent := first.QuantityExpected
@@ -297,8 +297,8 @@ func (w *loadWorld) outcome(h uint64, month string, d orders.FullDelivery) deliv
 	}
 	if month < w.current && h%30 == 2 {
 		if claimed := loadShort(sent, unit) - sent; claimed != 0 {
-			out.Claim = &delivery.ClaimOutcome{
-				Lines: map[string]delivery.ClaimedLine{first.ProductID: {
+			out.Claim = &tradetest.ClaimOutcome{
+				Lines: map[string]tradetest.ClaimedLine{first.ProductID: {
 					Quantity: claimed, Type: orders.ClaimQuality, Comment: "Quelques pièces abîmées au déballage",
 				}},
 				SentAt: lock.Add(3 * time.Hour), Status: orders.ClaimAccepted, ReviewedAt: lock.Add(23 * time.Hour),
@@ -308,57 +308,28 @@ func (w *loadWorld) outcome(h uint64, month string, d orders.FullDelivery) deliv
 	return out
 }
 
-// bill writes, for each order of a month over with a done delivery, its
-// invoice as the monthly run numbers it (per producer and year), and a
-// credit note for each delivery of it with an accepted claim. Only what
-// the user load reads of them is meaningful: their ids, numbers, dates
-// and orders.
+// bill issues, as the monthly run does (billing.Due, billing.Issue at the
+// month's issue time), the invoice of each order of a month over with a
+// done delivery, and with it a credit note for each accepted claim of it.
 func (w *loadWorld) bill(ctx context.Context, q store.Q, written []orders.Full) error {
-	billable := billing.BillableBefore(w.now, w.rules.Location)
-	seqs := map[string]int64{}
-	cols := []string{"id", "kind", "series", "invoice_id", "delivery_id", "order_id", "producer_id", "distributor_id", "month", "year",
-		"seq", "number", "issued_at", "issue_date", "due_date", "seller", "buyer", "notes", "vat_rate", "vat_exempt", "vat_regime",
-		"discount", "discount_until", "total_ht", "total_vat", "total_ttc", "terms", "mail_seller_key", "mail_buyer_key",
-		"mail_accounting_key", "sent_at"}
-	var invoices, credits [][]any
+	months := make(map[string]string, len(written))
 	for _, f := range written {
-		if f.Month >= billable {
-			continue
+		months[f.ID] = f.Month
+	}
+	due, err := billing.Due(ctx, q, w.now, w.rules.Location)
+	if err != nil {
+		return err
+	}
+	for _, id := range due {
+		m, ok := calendar.ParseMonth(months[id])
+		if !ok {
+			continue // not an order of the seed
 		}
-		var total decimal.Dec
-		var claimed []orders.FullDelivery
-		for _, d := range f.Deliveries {
-			if d.Status != orders.Done {
-				continue
-			}
-			for _, l := range d.Lines {
-				total += billing.Amount(l.Sent(), l.Price)
-			}
-			if d.ClaimStatus == orders.ClaimAccepted {
-				claimed = append(claimed, d)
-			}
-		}
-		if total == 0 {
-			continue
-		}
-		at := w.monthStart(calendar.AddMonthsTo(f.Month, 1)).Add(billing.InvoiceHour * time.Hour)
-		key := fmt.Sprintf("%s:%d", f.ProducerID, at.Year())
-		seqs[key]++
-		id, day := core.NewID(), calendar.DateOf(at).String()
-		invoices = append(invoices, []any{id, "invoice", "FA", nil, nil, f.ID, f.ProducerID, f.DistributorID, f.Month, at.Year(), seqs[key],
-			billing.Number(at.Year(), seqs[key]), at.UnixMilli(), day, day, "{}", "{}", "[]", int64(550), false, "normal", int64(0), "",
-			int64(total), int64(billing.VAT(total, 550)), int64(total + billing.VAT(total, 550)), "[]", "", "", "", at.UnixMilli()})
-		for _, d := range claimed {
-			ckey := "credit:" + key
-			seqs[ckey]++
-			cat := at.Add(time.Hour)
-			credits = append(credits, []any{core.NewID(), "credit", "AV", id, d.ID, f.ID, f.ProducerID, f.DistributorID, f.Month, at.Year(),
-				seqs[ckey], fmt.Sprintf("AV-%d-%06d", at.Year(), seqs[ckey]), cat.UnixMilli(), day, day, "{}", "{}", "[]", int64(550),
-				false, "normal", int64(0), "", int64(-100), int64(-5), int64(-105), "[]", "", "", "", cat.UnixMilli()})
+		if _, err := billing.Issue(ctx, q, id, billing.IssueTime(m, w.rules.Location), w.rules.Location); err != nil {
+			return err
 		}
 	}
-	docs := append(invoices, credits...) // an invoice before what refers to it
-	return store.Insert(ctx, q, "documents", cols, len(docs), func(i int, v []any) { copy(v, docs[i]) })
+	return nil
 }
 
 func (w *loadWorld) monthStart(key string) time.Time {

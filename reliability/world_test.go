@@ -22,7 +22,7 @@ import (
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
-	"primeur/core/trade"
+	"primeur/core/trade/tradetest"
 )
 
 var paris = func() *time.Location {
@@ -70,10 +70,11 @@ var products = []struct {
 
 // seed writes a world through the store, in one transaction, before any
 // daemon starts: the accounts, the shops' needs (planning.WriteAll) and
-// the orders, written by trade.Bulk as trade and the deliveries' rules
-// leave them — commitments accepted on the eve of November, deliveries on
-// the shape's dates, done ones locked with 0.5 less of each product sent
-// and their notes emailed, claims sent on 25 November and unanswered.
+// the orders, through trade's and the deliveries' operations
+// (tradetest.Play) — commitments accepted on the eve of November,
+// deliveries on the shape's dates, done ones locked with 0.5 less of each
+// product sent and their notes emailed, claims sent on 25 November and
+// unanswered.
 func seed(t *testing.T, db *store.DB, s shape) world {
 	t.Helper()
 	ctx := context.Background()
@@ -107,7 +108,7 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 			}
 			shops = append(shops, id)
 		}
-		var b trade.Batch
+		var b tradetest.Batch
 		for f := range s.producers {
 			farm := fmt.Sprintf("farm-%02d", f)
 			mandate := created.UnixMilli()
@@ -123,9 +124,8 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 			}
 			w.producers = append(w.producers, farm)
 			for _, shop := range shops {
-				order := farm + "-" + shop
-				n := len(w.orders)
-				w.orders = append(w.orders, order)
+				n := len(b.Agreements)
+				order := fmt.Sprint(n) // its id once written
 				claim := n < s.claims
 				dates := append([]string(nil), s.done...)
 				if claim {
@@ -133,11 +133,11 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 				}
 				dates = append(dates, s.planned...)
 				slices.Sort(dates)
-				var cs []trade.Accepted
+				var cs []tradetest.Commitment
 				sent := map[string]decimal.Dec{}
 				for i, p := range products {
 					expected := decimal.Dec(1000 + 100*i + 10*(n%7))
-					cs = append(cs, trade.Accepted{ProductID: p.id, Quantity: expected * decimal.Dec(len(dates)), Price: p.price})
+					cs = append(cs, tradetest.Commitment{ProductID: p.id, Quantity: expected * decimal.Dec(len(dates)), Price: p.price})
 					sent[p.id] = expected - 50
 					for _, date := range dates {
 						billed := expected // a planned line: sent = expected at the lock
@@ -151,15 +151,15 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 						w.totalHT[order] += int(billing.Amount(billed, p.price))
 					}
 				}
-				b.Agreements = append(b.Agreements, trade.Agreement{
-					ProducerID: farm, ShopID: shop, Month: november, OrderID: order, At: accepted, Dates: dates, Commitments: cs,
-					Outcome: func(_ int, d orders.FullDelivery) delivery.Outcome {
+				b.Agreements = append(b.Agreements, tradetest.Agreement{
+					ProducerID: farm, ShopID: shop, Month: november, At: accepted, Dates: dates, Commitments: cs,
+					Outcome: func(_ int, d orders.FullDelivery) tradetest.Outcome {
 						if slices.Contains(s.planned, d.Date) {
-							return delivery.Outcome{}
+							return tradetest.Outcome{}
 						}
-						out := delivery.Outcome{Status: orders.Done, Sent: sent, NoteSentAt: rules.LockTime(d.Date).Add(delivery.NoteDelay)}
+						out := tradetest.Outcome{Status: orders.Done, Sent: sent, NoteSentAt: rules.LockTime(d.Date).Add(delivery.NoteDelay)}
 						if d.Date == claimDate {
-							out.Claim = &delivery.ClaimOutcome{SentAt: claimAt, Lines: map[string]delivery.ClaimedLine{
+							out.Claim = &tradetest.ClaimOutcome{SentAt: claimAt, Lines: map[string]tradetest.ClaimedLine{
 								products[0].id: {Quantity: -200, Type: orders.ClaimQuality},
 							}}
 						}
@@ -168,11 +168,18 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 				})
 			}
 		}
-		written, err := trade.Bulk(ctx, tx, rules, b)
+		written, err := tradetest.Play(ctx, tx, rules, b)
 		if err != nil {
 			return err
 		}
-		for _, o := range written {
+		totals, credits := w.totalHT, w.credited
+		w.totalHT, w.credited = map[string]int{}, map[string]int{}
+		for n, o := range written {
+			w.orders = append(w.orders, o.ID)
+			w.totalHT[o.ID] = totals[fmt.Sprint(n)]
+			if c, ok := credits[fmt.Sprint(n)]; ok {
+				w.credited[o.ID] = c
+			}
 			for _, d := range o.Deliveries {
 				switch {
 				case d.Status == orders.Planned:

@@ -22,7 +22,7 @@ import (
 	"primeur/core/planning"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
-	"primeur/core/trade"
+	"primeur/core/trade/tradetest"
 )
 
 // Size of the benchmark world: 50 producers × 20 shops = 1,000 orders for
@@ -37,17 +37,23 @@ const (
 var benchProducts = []string{"tomate", "laitue", "carotte"}
 
 // seedBench writes the world in one transaction: the accounts, the shops'
-// needs (planning.WriteAll) and the orders (trade.Bulk).
+// needs and the orders, through the operations (tradetest.Play): trade
+// plans the producers' four Tuesdays of November.
 func seedBench(b *testing.B, db *store.DB, round int) {
 	b.Helper()
 	ctx := context.Background()
 	rules := delivery.DefaultRules()
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		// The producers deliver on Tuesdays: the four of November.
 		user := func(id, kind, name string) error {
+			days := "0000000"
+			if kind == accounts.Producer {
+				days = "0100000"
+			}
 			return accounts.Insert(ctx, tx, accounts.User{ID: id, Type: kind, Email: id + "@bench.fr", EmailKey: id + "@bench.fr",
 				Name: name, PasswordHash: "x", SIRET: "12345678200010", TVAIntracom: "FR11123456782",
 				IBAN: "FR7630006000011234567890189", BIC: "AGRIFRPP882", AddressLine1: "1 rue du Marché",
-				AddressLine2: "74000 Annecy", DeliveryDays: "0000000"})
+				AddressLine2: "74000 Annecy", DeliveryDays: days})
 		}
 		var shops []string
 		for s := range benchShops {
@@ -64,15 +70,11 @@ func seedBench(b *testing.B, db *store.DB, round int) {
 			}
 			shops = append(shops, shop)
 		}
-		var batch trade.Batch
-		dates := make([]string, benchDeliveries)
-		for d := range dates {
-			dates[d] = fmt.Sprintf("2026-11-%02d", 3+7*d)
-		}
+		var batch tradetest.Batch
 		sent := map[string]decimal.Dec{}
-		var cs []trade.Accepted
+		var cs []tradetest.Commitment
 		for i, p := range benchProducts {
-			cs = append(cs, trade.Accepted{ProductID: p, Quantity: benchDeliveries * 1400, Price: decimal.Dec(150 + 10*i)})
+			cs = append(cs, tradetest.Commitment{ProductID: p, Quantity: benchDeliveries * 1400, Price: decimal.Dec(150 + 10*i)})
 			sent[p] = 1300 // 13 kg or pieces: a little short
 		}
 		for f := range benchProducers {
@@ -81,15 +83,15 @@ func seedBench(b *testing.B, db *store.DB, round int) {
 				return err
 			}
 			for _, shop := range shops {
-				batch.Agreements = append(batch.Agreements, trade.Agreement{
-					ProducerID: farm, ShopID: shop, Month: "2026-11-01", At: at(2026, 10, 31, 9, 0), Dates: dates, Commitments: cs,
-					Outcome: func(_ int, d orders.FullDelivery) delivery.Outcome {
-						return delivery.Outcome{Status: orders.Done, Sent: sent, NoteSentAt: rules.LockTime(d.Date).Add(time.Hour)}
+				batch.Agreements = append(batch.Agreements, tradetest.Agreement{
+					ProducerID: farm, ShopID: shop, Month: "2026-11-01", At: at(2026, 10, 31, 9, 0), Commitments: cs,
+					Outcome: func(_ int, d orders.FullDelivery) tradetest.Outcome {
+						return tradetest.Outcome{Status: orders.Done, Sent: sent, NoteSentAt: rules.LockTime(d.Date).Add(time.Hour)}
 					},
 				})
 			}
 		}
-		_, err := trade.Bulk(ctx, tx, rules, batch)
+		_, err := tradetest.Play(ctx, tx, rules, batch)
 		return err
 	})
 	if err != nil {

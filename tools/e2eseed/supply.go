@@ -17,8 +17,8 @@ func (fatal) Helper()                        {}
 func (fatal) Fatalf(format string, a ...any) { log.Fatalf(format, a...) }
 
 // supplyScene gives a shop needs and deliveries around the current week,
-// written by core/trade/tradetest (trade.Bulk: commitments, orders,
-// deliveries as trade and the deliveries' rules leave them). With M the
+// written by core/trade/tradetest (through trade's and the deliveries'
+// operations: commitments, orders, deliveries). With M the
 // Monday of the current week in the business time zone: Tomate gets a need
 // of 260 kg this month and next; on M+1 the first producer brings 30 kg of
 // tomatoes and the second 10 kg; on M−3 the first producer delivered 12 kg

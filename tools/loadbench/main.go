@@ -93,6 +93,7 @@ func seedCommand(ctx context.Context, args []string) error {
 	dataDir := fs.String("data-dir", "", "SQLite data directory (emptied first)")
 	dbURL := fs.String("database-url", "", "PostgreSQL server URL: seeds database primeur_loadbench_<regions> on it instead")
 	now := fs.String("now", defaultNow, "the platform's present (RFC 3339)")
+	cache := fs.String("cache", "", "a directory where the platform seeded by this loadbench is kept, and taken from when there")
 	_ = fs.Parse(args)
 	t, rules, err := rulesAt(*now)
 	if err != nil {
@@ -104,7 +105,12 @@ func seedCommand(ctx context.Context, args []string) error {
 	} else if *dataDir == "" {
 		return errors.New("seed: --data-dir or --database-url")
 	}
-	p, err := seedPlatform(ctx, engine, size{*regions, *national}, *dataDir, *dbURL, t, rules)
+	var p *platform
+	if *cache != "" {
+		p, err = cachedPlatform(ctx, engine, size{*regions, *national}, *dataDir, *dbURL, *cache, t, rules)
+	} else {
+		p, err = seedPlatform(ctx, engine, size{*regions, *national}, *dataDir, *dbURL, t, rules)
+	}
 	if err != nil {
 		return err
 	}
@@ -153,6 +159,7 @@ func runCommand(ctx context.Context, args []string) error {
 	warmup := fs.Duration("warmup", 2*time.Second, "load before the rounds, not measured")
 	engines := fs.String("engines", "sqlite,postgres", "engines to measure")
 	now := fs.String("now", defaultNow, "the platform's present (RFC 3339)")
+	reseed := fs.Bool("reseed", false, "seed every platform again instead of the copy this loadbench seeded before (work/cache)")
 	_ = fs.Parse(args)
 	t, rules, err := rulesAt(*now)
 	if err != nil {
@@ -204,7 +211,13 @@ func runCommand(ctx context.Context, args []string) error {
 				}
 				dir := filepath.Join(*work, name)
 				log.Printf("%s, %s: seeding", engine, n)
-				p, err := seedPlatform(ctx, engine, n, filepath.Join(dir, "data"), *dbURL, t, rules)
+				seed := func() (*platform, error) {
+					if *reseed {
+						return seedPlatform(ctx, engine, n, filepath.Join(dir, "data"), *dbURL, t, rules)
+					}
+					return cachedPlatform(ctx, engine, n, filepath.Join(dir, "data"), *dbURL, filepath.Join(*work, "cache"), t, rules)
+				}
+				p, err := seed()
 				if err != nil {
 					return fmt.Errorf("%s %s: %w", engine, n, err)
 				}

@@ -127,7 +127,6 @@ func seedPlatform(ctx context.Context, engine string, sz size, dataDir, pgURL st
 		return nil, err
 	}
 	w := newWorld(now, rules, hash, products)
-	credits := 0
 	for r := range regions {
 		g := w.region(r)
 		if err := insertRegion(ctx, db, w, g); err != nil {
@@ -141,7 +140,6 @@ func seedPlatform(ctx context.Context, engine string, sz size, dataDir, pgURL st
 			}
 		}
 		p.Trips = g.trips // the last region's
-		credits += g.credits
 		log.Printf("%s: region %d/%d written (%d needs, %d deliveries, %d lines) at %.0f s", engine, r+1, regions,
 			len(g.needs), g.deliveries, g.lines, time.Since(start).Seconds())
 	}
@@ -153,14 +151,15 @@ func seedPlatform(ctx context.Context, engine string, sz size, dataDir, pgURL st
 	if err != nil {
 		return nil, err
 	}
-	// The credit notes and reminders went out as they were issued.
-	if _, err := store.Exec(ctx, db, `UPDATE credit_notes SET sent_at = issued_at WHERE sent_at IS NULL`); err != nil {
+	// The invoices, credit notes and reminders went out as they were
+	// issued: the mark the jobs leave once the emails are handed over.
+	if _, err := store.Exec(ctx, db, `UPDATE documents SET sent_at = issued_at WHERE sent_at IS NULL`); err != nil {
 		return nil, err
 	}
 	if _, err := store.Exec(ctx, db, `UPDATE reminders SET sent_at = created_at WHERE sent_at IS NULL`); err != nil {
 		return nil, err
 	}
-	log.Printf("%s: %d credit notes, %d reminders issued at %.0f s", engine, credits, len(reminders), time.Since(start).Seconds())
+	log.Printf("%s: %d reminders issued at %.0f s", engine, len(reminders), time.Since(start).Seconds())
 	if sz.national {
 		shops, producers, err := seedFrance(ctx, db, w, p.Shops, p.Producers)
 		if err != nil {
@@ -214,7 +213,7 @@ func seedPlatform(ctx context.Context, engine string, sz size, dataDir, pgURL st
 func (p *platform) count(ctx context.Context, db *store.DB) error {
 	p.Rows = map[string]int64{}
 	for _, t := range []string{"users", "products", "needs", "proposals", "orders", "deliveries", "delivery_lines",
-		"invoices", "invoice_lines", "events"} {
+		"documents", "document_lines", "events"} {
 		var n int64
 		if err := db.GetContext(ctx, &n, "SELECT COUNT(*) FROM "+t); err != nil {
 			return err

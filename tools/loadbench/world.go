@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -18,8 +19,8 @@ import (
 	"primeur/core/demo"
 	"primeur/core/orders"
 	"primeur/core/planning"
-	"primeur/core/trade"
-	"primeur/core/vat"
+	"primeur/core/store"
+	"primeur/core/trade/tradetest"
 )
 
 // The platform is made of regions of the same shape, each around a town:
@@ -171,32 +172,22 @@ func turnover(k int) float64 {
 func farmOf(k, s int) int { return s + specialities*((k+s)%farmsPerSpeciality) }
 
 // region is everything one region holds, in core types, ready to write:
-// its trade goes through trade.Bulk (batch), which plans the orders and
-// their deliveries; the invoices are composed from what it wrote.
+// its trade goes through the operations (tradetest.Play: batch), trade
+// planning the orders and their deliveries; the invoices are issued by
+// billing.Issue.
 type region struct {
 	r         int
 	shops     []accounts.User
 	producers []accounts.User
 	needs     []planning.Need
-	batch     trade.Batch
-	events    []activity.Event // the needs' imports; trade's are Bulk's
+	batch     tradetest.Batch
+	events    []activity.Event // the needs' imports; trade's are the operations'
 	trips     []trip
-	// after trade.Bulk:
+	// once written:
 	written    []orders.Full
 	deliveries int
 	lines      int
-	invoices   []billing.Invoice
-	counters   map[string]int64
-	settles    []settle
-	credits    int // credit notes issued by settles
-}
-
-// settle is an invoiced order with accepted claims and when their credit
-// notes were issued: with the invoice (billing.Issue settles the order),
-// or when the shop accepted the last of them, if after it.
-type settle struct {
-	order string
-	at    time.Time
+	invoices   int // issued by bill
 }
 
 // trip is a commitment of next month a producer corrects and its shop
@@ -231,7 +222,7 @@ func (w *world) monthStart(key string) time.Time {
 
 // region builds region r.
 func (w *world) region(r int) *region {
-	g := &region{r: r, counters: map[string]int64{}}
+	g := &region{r: r}
 	created := w.now.AddDate(0, -monthsBack-2, 0)
 	for k := range shopsPerRegion {
 		g.shops = append(g.shops, w.shop(r, k, created))
@@ -278,7 +269,7 @@ func (w *world) region(r int) *region {
 				}
 				at := w.proposalTime(month, k, s)
 				if !commit {
-					g.batch.Pending = append(g.batch.Pending, trade.Pending{
+					g.batch.Pending = append(g.batch.Pending, tradetest.Pending{
 						ProducerID: farm.ID, ShopID: shop.ID, ProductID: line.Product.ID, Month: month,
 						Quantity: p.Quantity, Price: p.Price, At: at,
 					})
@@ -357,7 +348,7 @@ func (w *world) proposalTime(month string, k, s int) time.Time {
 	return t
 }
 
-// plan gives the region's commitments to trade.Bulk, one agreement per
+// plan gives the region's commitments to tradetest.Play, one agreement per
 // order — accepted at the time of its first commitment, planned on the
 // producer's days — with what became of each delivery: done up to the
 // lock, with notes sent, some short, some cancelled, a few claims; planned
@@ -389,13 +380,13 @@ func (w *world) plan(g *region, byOrder map[orderKey][]commitment) {
 			}
 		}
 		month := w.months[key.month].String()
-		a := trade.Agreement{
+		a := tradetest.Agreement{
 			ProducerID: g.producers[key.farm].ID, ShopID: g.shops[key.shop].ID, Month: month, ProposedAt: proposed, At: first,
 		}
 		for _, c := range cs {
-			a.Commitments = append(a.Commitments, trade.Accepted{ProductID: c.product.ID, Quantity: c.quantity, Price: c.price})
+			a.Commitments = append(a.Commitments, tradetest.Commitment{ProductID: c.product.ID, Quantity: c.quantity, Price: c.price})
 		}
-		a.Outcome = func(i int, d orders.FullDelivery) delivery.Outcome {
+		a.Outcome = func(i int, d orders.FullDelivery) tradetest.Outcome {
 			return w.outcome(mix(g.r, key.shop, key.farm, key.month, i), month, d)
 		}
 		g.batch.Agreements = append(g.batch.Agreements, a)
@@ -406,15 +397,15 @@ func (w *world) plan(g *region, byOrder map[orderKey][]commitment) {
 // in 40 of the months over was cancelled, the others done with their note
 // sent, one in 9 with its first line 5 % short, and one in 30 of the
 // months over with a quality claim; later ones are planned.
-func (w *world) outcome(h uint64, month string, d orders.FullDelivery) delivery.Outcome {
+func (w *world) outcome(h uint64, month string, d orders.FullDelivery) tradetest.Outcome {
 	if d.Date > w.locked {
-		return delivery.Outcome{}
+		return tradetest.Outcome{}
 	}
 	if month < w.current && h%40 == 0 {
-		return delivery.Outcome{Status: orders.Cancelled}
+		return tradetest.Outcome{Status: orders.Cancelled}
 	}
 	lock := w.rules.LockTime(d.Date)
-	out := delivery.Outcome{Status: orders.Done, NoteSentAt: lock.Add(delivery.NoteDelay)}
+	out := tradetest.Outcome{Status: orders.Done, NoteSentAt: lock.Add(delivery.NoteDelay)}
 	first := d.Lines[0]
 	sent := first.QuantityExpected
 	if h%9 == 1 {
@@ -425,8 +416,8 @@ func (w *world) outcome(h uint64, month string, d orders.FullDelivery) delivery.
 	}
 	if month < w.current && h%30 == 2 {
 		if claimed := short(sent, w.unitOf(first.ProductID)) - sent; claimed != 0 { // negative: 5 % unfit
-			out.Claim = &delivery.ClaimOutcome{
-				Lines: map[string]delivery.ClaimedLine{first.ProductID: {
+			out.Claim = &tradetest.ClaimOutcome{
+				Lines: map[string]tradetest.ClaimedLine{first.ProductID: {
 					Quantity: claimed, Type: orders.ClaimQuality, Comment: "Quelques pièces abîmées au déballage",
 				}},
 				SentAt: lock.Add(3 * time.Hour), Status: orders.ClaimAccepted, ReviewedAt: lock.Add(23 * time.Hour),
@@ -436,58 +427,34 @@ func (w *world) outcome(h uint64, month string, d orders.FullDelivery) delivery.
 	return out
 }
 
-// bill composes, from the orders trade.Bulk wrote, the invoices of the
-// months over as the monthly run would have issued them, numbered per
-// producer and year in the run's order.
-func (w *world) bill(g *region) {
-	g.counters = map[string]int64{}
-	parties := map[string]accounts.User{}
-	for _, u := range g.shops {
-		parties[u.ID] = u
-	}
-	for _, u := range g.producers {
-		parties[u.ID] = u
-	}
+// bill issues, as the monthly run issues them (billing.Due, billing.Issue
+// at the month's issue time), the invoices of the region's orders of the
+// months over, and with each the credit notes of its accepted claims; and
+// counts what trade wrote.
+func (w *world) bill(ctx context.Context, q store.Q, g *region) error {
+	months := make(map[string]string, len(g.written))
 	for _, f := range g.written {
+		months[f.ID] = f.Month
 		g.deliveries += len(f.Deliveries)
 		for _, d := range f.Deliveries {
 			g.lines += len(d.Lines)
 		}
-		if f.Month >= w.billable {
-			continue
-		}
-		inv, ok := w.invoice(f, parties[f.DistributorID], parties[f.ProducerID])
+	}
+	due, err := billing.Due(ctx, q, w.now, w.rules.Location)
+	if err != nil {
+		return err
+	}
+	for _, id := range due {
+		m, ok := calendar.ParseMonth(months[id])
 		if !ok {
-			continue
+			continue // another region's
 		}
-		key := fmt.Sprintf("invoice:%s:%d", f.ProducerID, inv.Year)
-		g.counters[key]++
-		inv.Seq = g.counters[key]
-		inv.Number = billing.Number(inv.Year, inv.Seq)
-		g.invoices = append(g.invoices, inv)
-		claimed, at := false, inv.IssuedAt
-		for _, d := range f.Deliveries {
-			if d.Status == orders.Done && d.ClaimStatus == orders.ClaimAccepted {
-				claimed = true
-				if d.ClaimReviewedAt != nil {
-					at = latest(at, time.UnixMilli(*d.ClaimReviewedAt))
-				}
-			}
+		if _, err := billing.Issue(ctx, q, id, billing.IssueTime(m, w.rules.Location), w.rules.Location); err != nil {
+			return err
 		}
-		if claimed {
-			g.settles = append(g.settles, settle{order: f.ID, at: at})
-		}
+		g.invoices++
 	}
-	// In time order, so that each producer's credit notes are numbered as
-	// they were issued.
-	sort.SliceStable(g.settles, func(a, b int) bool { return g.settles[a].at.Before(g.settles[b].at) })
-}
-
-func latest(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
+	return nil
 }
 
 func (w *world) unitOf(product string) string { return w.products[w.index[product]].Unit }
@@ -501,75 +468,6 @@ func short(q decimal.Dec, unit string) decimal.Dec {
 		return q
 	}
 	return q - q/20
-}
-
-// invoice is the invoice of an order as billing.Issue composes it on the
-// last day of its month at billing.InvoiceHour; ok is false without a done
-// delivery.
-func (w *world) invoice(f orders.Full, shop, farm accounts.User) (billing.Invoice, bool) {
-	o := f.Order
-	m, ok := calendar.ParseMonth(o.Month)
-	if !ok {
-		panic("loadbench: month " + o.Month)
-	}
-	at := billing.IssueTime(m, w.rules.Location)
-	inv := billing.Invoice{
-		ID: core.NewID(), OrderID: o.ID, ProducerID: o.ProducerID, DistributorID: o.DistributorID, Month: o.Month,
-		Year: at.Year(), IssuedAt: at, IssueDate: calendar.DateOf(at).String(),
-		Seller: billing.PartyOf(farm), Buyer: billing.PartyOf(shop), SentAt: &at,
-	}
-	inv.VATRegime = farm.VATRegime
-	if inv.VATRegime == "" {
-		inv.VATRegime = vat.Of(farm.TVAIntracom)
-	}
-	inv.VATExempt = vat.Exempt(inv.VATRegime)
-	if !inv.VATExempt {
-		inv.VATRate = billing.VATRate
-	}
-	ds := append([]orders.FullDelivery(nil), f.Deliveries...)
-	sort.SliceStable(ds, func(a, b int) bool {
-		x, y := ds[a], ds[b]
-		return x.Date < y.Date || x.Date == y.Date && x.Chrono < y.Chrono
-	})
-	first := ""
-	for _, d := range ds {
-		if d.Status != orders.Done {
-			continue
-		}
-		inv.Notes = append(inv.Notes, billing.Note{Chrono: d.Chrono, Date: d.Date})
-		if first == "" {
-			first = d.Date
-		}
-		ls := append([]orders.Line(nil), d.Lines...)
-		sort.SliceStable(ls, func(a, b int) bool {
-			return w.products[w.index[ls[a].ProductID]].Name < w.products[w.index[ls[b].ProductID]].Name
-		})
-		for _, l := range ls {
-			qty := l.Sent() // claims are settled by credit notes, not on the invoice
-			if qty == 0 {
-				continue
-			}
-			p := w.products[w.index[l.ProductID]]
-			line := billing.Line{
-				Position: len(inv.Lines) + 1, Chrono: d.Chrono, Date: d.Date, ProductID: p.ID, Product: p.Name,
-				Unit: p.Unit, Quantity: qty, Price: l.Price, Amount: billing.Amount(qty, l.Price),
-			}
-			inv.Lines = append(inv.Lines, line)
-			inv.TotalHT += line.Amount
-		}
-	}
-	if first == "" {
-		return inv, false
-	}
-	inv.TotalVAT = billing.VAT(inv.TotalHT, inv.VATRate)
-	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
-	pt := farm.Terms()
-	inv.DueDate = pt.Due(first, inv.IssueDate)
-	if inv.DiscountUntil = pt.DiscountUntil(inv.IssueDate, inv.DueDate); inv.DiscountUntil != "" {
-		inv.Discount = pt.Discount
-	}
-	inv.Terms = billing.Terms(inv, pt)
-	return inv, true
 }
 
 // shop is shop k of region r: a complete shop profile near the region's
