@@ -40,7 +40,7 @@ func benchFile(b *testing.B) []byte {
 //     (catalogue, parse, 7 200 needs written in one transaction, the event);
 //   - limit/<db>: the physical limit of the same work (issue 20): the
 //     parse, then a bare insert of the same 7 200 rows in one transaction
-//     (planning.Insert: COPY on PostgreSQL, multi-row INSERT on SQLite),
+//     (store.Insert: COPY on PostgreSQL, multi-row INSERT on SQLite),
 //     without reading what is stored, the rules, the views nor the event.
 //
 // Besides ns/op, each reports cpu-ms/op: the process's CPU time (user +
@@ -146,7 +146,13 @@ func bareImport(b *testing.B, db *store.DB, shop string, data []byte) {
 	if len(needs) != benchProducts*benchMonths {
 		b.Fatalf("%d cells", len(needs))
 	}
-	if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return planning.Insert(ctx, tx, needs) }); err != nil {
+	if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		return store.Insert(ctx, tx, "needs", []string{"id", "distributor_id", "product_id", "month", "quantity", "created_at", "updated_at"},
+			len(needs), func(i int, v []any) {
+				n := needs[i]
+				v[0], v[1], v[2], v[3], v[4], v[5], v[6] = n.ID, n.DistributorID, n.ProductID, n.Month, int64(n.Quantity), n.CreatedAt, n.UpdatedAt
+			})
+	}); err != nil {
 		b.Fatal(err)
 	}
 }

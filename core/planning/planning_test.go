@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/activity"
@@ -309,50 +307,6 @@ func TestLargeWrite(t *testing.T) {
 		res, err := planning.Write(ctx, db, f.shop.ID, cells, now)
 		if err != nil || res.Created != len(cells) || len(res.Needs) != len(cells) {
 			t.Fatalf("large write: %d created, %v", res.Created, err)
-		}
-	})
-}
-
-// TestInsert: new needs written in bulk read back as given; a need that
-// exists, a negative quantity or a day that is not a month's first write
-// nothing.
-func TestInsert(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db)
-		need := func(product, month string, qty decimal.Dec) planning.Need {
-			return planning.Need{ID: core.NewID(), DistributorID: f.shop.ID, ProductID: product, Month: month, Quantity: qty, CreatedAt: 1, UpdatedAt: 2}
-		}
-		count := func() int {
-			var n int
-			if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM needs`); err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-		good := []planning.Need{need("tomate", "2027-01-01", 1000), need("carotte", "2027-01-01", 0), need("tomate", "2027-02-01", 250)}
-		if err := planning.Insert(ctx, db, good); err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range good {
-			got, ps, err := planning.Get(ctx, db, n.ID)
-			if err != nil || got != n || len(ps) != 0 {
-				t.Fatalf("read %+v %v (%v), wrote %+v", got, ps, err, n)
-			}
-		}
-		for _, tt := range []struct {
-			name  string
-			needs []planning.Need
-		}{
-			{"an existing need", []planning.Need{need("melon", "2027-01-01", 100), need("tomate", "2027-01-01", 5)}},
-			{"a negative quantity", []planning.Need{need("melon", "2027-01-01", -1)}},
-			{"a day", []planning.Need{need("melon", "2027-01-15", 100)}},
-			{"no month", []planning.Need{need("melon", "", 100)}},
-		} {
-			err := db.Tx(ctx, func(tx *sqlx.Tx) error { return planning.Insert(ctx, tx, tt.needs) })
-			if err == nil || count() != len(good) {
-				t.Fatalf("%s: %v, %d needs", tt.name, err, count())
-			}
 		}
 	})
 }

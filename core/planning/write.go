@@ -215,27 +215,6 @@ func reservedOf(ctx context.Context, q store.Q, distributorID string, months []s
 	return out, nil
 }
 
-// Insert creates needs that do not exist yet, many at once (store.Insert:
-// COPY on PostgreSQL), for writers of a whole platform in bulk
-// (trade.Bulk): a need that already exists fails the insert. Nothing
-// holds on a new need, so the commitment rule holds; each quantity must
-// not be negative and each month must be a month's first day.
-func Insert(ctx context.Context, q store.Q, needs []Need) error {
-	for _, n := range needs {
-		if m, err := ParseMonth("date", n.Month); err != nil || m != n.Month || n.Quantity < 0 {
-			return fmt.Errorf("planning: insert need of %s for %s in %q: quantity %v", n.DistributorID, n.ProductID, n.Month, n.Quantity)
-		}
-	}
-	if err := store.Insert(ctx, q, "needs", []string{"id", "distributor_id", "product_id", "month", "quantity", "created_at", "updated_at"},
-		len(needs), func(i int, v []any) {
-			n := needs[i]
-			v[0], v[1], v[2], v[3], v[4], v[5], v[6] = n.ID, n.DistributorID, n.ProductID, n.Month, int64(n.Quantity), n.CreatedAt, n.UpdatedAt
-		}); err != nil {
-		return fmt.Errorf("planning: insert needs: %w", err)
-	}
-	return nil
-}
-
 // needWrites are the columns a write of needs sets, with their types.
 var needWrites = []store.Column{{Name: "id", Type: "text"}, {Name: "distributor_id", Type: "text"},
 	{Name: "product_id", Type: "text"}, {Name: "month", Type: "text"}, {Name: "quantity", Type: "bigint"},

@@ -463,3 +463,14 @@ func RebuildPrices(ctx context.Context, q store.Q) error {
 	}
 	return nil
 }
+
+// chunks cuts ids into parts of at most 500, for IN (…) clauses.
+func chunks(ids []string) [][]string {
+	var out [][]string
+	for len(ids) > 0 {
+		n := min(500, len(ids))
+		out = append(out, ids[:n])
+		ids = ids[n:]
+	}
+	return out
+}
