@@ -62,13 +62,13 @@ func renderNational(res results) string {
 		m.Load, lo, hi, res.Clients, res.Rounds)
 	p("rounds of %s (medians). CPU is the daemon's (user + system from `/proc`), plus PostgreSQL's backends on PostgreSQL.\n\n", res.Duration)
 
-	p("| engine | platform | shops | producers | traded regions | needs | deliveries | invoices | database | seeded in |\n")
+	p("| engine | platform | shops | producers | traded regions | needs | deliveries | documents | database | seeded in |\n")
 	p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, pr := range res.Platforms {
 		pl := pr.Platform
 		p("| %s | %s | %s | %s | %d | %s | %s | %s | %.0f MB | %.0f s |\n", engineName(pl.Engine), platformName(pl),
 			thousands(int64(pl.Shops)), thousands(int64(pl.Producers)), pl.Regions, thousands(pl.Rows["needs"]),
-			thousands(pl.Rows["deliveries"]), thousands(pl.Rows["invoices"]), float64(pl.Bytes)/1e6, pl.SeedSeconds)
+			thousands(pl.Rows["deliveries"]), thousands(pl.Rows["documents"]), float64(pl.Bytes)/1e6, pl.SeedSeconds)
 	}
 	p("\nThe measured users are region 0's, with the same own data on both platforms:\n\n")
 	p("| user | needs (12 months back on) | orders | deliveries | delivery lines | events |\n|---|---:|---:|---:|---:|---:|\n")

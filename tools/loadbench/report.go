@@ -200,15 +200,15 @@ func render(res results, goLines []goBench, chunks string, total time.Duration) 
 	p("then %d rounds of %s; the tables give the median of the rounds. Latencies are per request (per pair for the round-trip).\n\n", res.Rounds, res.Duration)
 
 	p("### Platforms\n\n")
-	p("| engine | regions | shops | producers | products | needs | proposals | orders | deliveries | delivery lines | invoices | invoice lines | events | database | seeded in |\n")
+	p("| engine | regions | shops | producers | products | needs | proposals | orders | deliveries | delivery lines | documents | document lines | events | database | seeded in |\n")
 	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, pr := range res.Platforms {
 		pl := pr.Platform
 		r := pl.Rows
 		p("| %s | %d | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %.0f MB | %.0f s |\n", engineName(pl.Engine), pl.Regions,
 			thousands(r["users"]-int64(pl.Producers)), thousands(int64(pl.Producers)), r["products"], thousands(r["needs"]), thousands(r["proposals"]),
-			thousands(r["orders"]), thousands(r["deliveries"]), thousands(r["delivery_lines"]), thousands(r["invoices"]),
-			thousands(r["invoice_lines"]), thousands(r["events"]), float64(pl.Bytes)/1e6, pl.SeedSeconds)
+			thousands(r["orders"]), thousands(r["deliveries"]), thousands(r["delivery_lines"]), thousands(r["documents"]),
+			thousands(r["document_lines"]), thousands(r["events"]), float64(pl.Bytes)/1e6, pl.SeedSeconds)
 	}
 	p("\nA region is 20 shops and 100 producers around a town; 150 products (the 60 of the catalogue and 90 synthetic); needs from 12 months\n")
 	p("back to 11 ahead; commitments from 12 months back to next month, with their orders, deliveries on the producers' days (done up to\n")

@@ -440,7 +440,7 @@ func (w *World) Snapshot() string {
 		`SELECT id, status, date, claim_status, COALESCE(claim_sent_at, -1), COALESCE(claim_reviewed_at, -1), COALESCE(note_sent_at, -1), updated_at FROM deliveries ORDER BY id`,
 		`SELECT id, COALESCE(quantity_sent, -1), quantity_claimed, claim_type, claim_comment FROM delivery_lines ORDER BY id`,
 		`SELECT COUNT(*) FROM events`,
-		`SELECT COUNT(*) FROM invoices`,
+		`SELECT COUNT(*) FROM documents`,
 	} {
 		rows, err := w.q.QueryContext(w.ctx, q)
 		if err != nil {
