@@ -59,9 +59,9 @@ test: lint test-go test-fuzz test-ui test-contract test-e2e
 ## The race detector instruments Primeur and every dependency but
 ## modernc.org's SQLite and libc (C translated to Go, with their own
 ## locking, whose memory accesses are no code of ours): instrumented, they
-## made the SQLite half of every store test about twice as costly
-## (core/accounts: 85 s of CPU, 41 s without; a fresh migrated SQLite
-## database 2.3 s, 0.8 s without; issue 36).
+## made the SQLite half of every store test costlier (core/accounts' race
+## tests, two runs on a loaded machine: 85 and 56 s of CPU, 41 and 45 s
+## without; a fresh migrated SQLite database 2.3 s, 0.8 s without; issue 36).
 FACTURX_OUT := $(CURDIR)/build/facturx
 RACE := -race -gcflags='modernc.org/...=-race=false'
 test-go:
