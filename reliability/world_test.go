@@ -19,6 +19,7 @@ import (
 	"primeur/core/decimal"
 	"primeur/core/delivery"
 	"primeur/core/mail/mailtest"
+	"primeur/core/notify"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -74,7 +75,9 @@ var products = []struct {
 // (tradetest.Play) — commitments accepted on the eve of November,
 // deliveries on the shape's dates, done ones locked with 0.5 less of each
 // product sent and their notes emailed, claims sent on 25 November and
-// unanswered.
+// unanswered. Every account has turned its notifications off
+// (notify.SetPref): the operations queue them for the world's trade, and
+// these tests count the emails of documents and reminders alone.
 func seed(t *testing.T, db *store.DB, s shape) world {
 	t.Helper()
 	ctx := context.Background()
@@ -99,6 +102,9 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 			}); err != nil {
 				return err
 			}
+			if err := quiet(ctx, tx, id); err != nil {
+				return err
+			}
 			var cells []planning.Cell
 			for _, p := range products {
 				cells = append(cells, planning.Cell{ProductID: p.id, Month: november, Quantity: 1000000})
@@ -120,6 +126,9 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 				AddressLine1: "12 route des Aravis", AddressLine2: "74220 La Clusaz", DeliveryDays: "1111111",
 				BillingMandateAt: &mandate, CreatedAt: mandate, UpdatedAt: mandate,
 			}); err != nil {
+				return err
+			}
+			if err := quiet(ctx, tx, farm); err != nil {
 				return err
 			}
 			w.producers = append(w.producers, farm)
@@ -195,6 +204,16 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 		t.Fatalf("seed: %v", err)
 	}
 	return w
+}
+
+// quiet turns every notification of an account off, as its profile does.
+func quiet(ctx context.Context, q store.Q, userID string) error {
+	for _, k := range notify.Kinds {
+		if err := notify.SetPref(ctx, q, userID, k.Kind, notify.None); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // invoiceRow is an invoice as the checks read it.
