@@ -285,3 +285,68 @@ for (const screen of SCREENS) {
     })
   })
 }
+
+/** Every screen of each role, as its bottom navigation and links reach them. */
+const SCREENS_OF = {
+  shop: ['/', '/dis/needs', '/dis/supply', '/dis/deliveries', '/dis/payments', '/accessibilite'],
+  farm: ['/', '/prod/deliveries', '/prod/payments', '/about'],
+} as const
+
+for (const screen of SCREENS) {
+  test.describe(`on a ${screen.name} phone`, () => {
+    test.use({ viewport: screen.viewport, ...TOUCH })
+
+    for (const role of ['shop', 'farm'] as const) {
+      test(`the ${role}'s settings and « Quitter » are a tap away on every screen`, async ({ page }, info) => {
+        test.setTimeout(120_000)
+        const account = await register(page.context(), `tactile-compte-${role}`, role === 'shop')
+        const menu = page.getByRole('banner').getByRole('button', { name: 'Mon compte', exact: true })
+        for (const path of SCREENS_OF[role]) {
+          await page.goto(path)
+          await expect(menu, `${path}: no account menu`).toBeInViewport({ ratio: 1 })
+          await menu.tap()
+          const settings = page.getByRole('menuitem', { name: 'Mon profil et mes paramètres' })
+          await expect(settings, `${path}: no settings`).toBeInViewport({ ratio: 1 })
+          await expect(page.getByRole('menuitem', { name: 'Quitter' }), `${path}: no « Quitter »`).toBeInViewport({
+            ratio: 1,
+          })
+          await expect(page.getByRole('menu').getByText(account.email)).toBeVisible()
+          await noSidewaysScroll(page, `${path}: the account menu`)
+          if (path === SCREENS_OF[role][1]) await keep(page, info, `${screen.name}-${role}-account-menu`)
+          await page.keyboard.press('Escape')
+        }
+        // The settings from a screen other than the dashboard: the profile form, in view.
+        await page.goto(SCREENS_OF[role][2])
+        await menu.tap()
+        await page.getByRole('menuitem', { name: 'Mon profil et mes paramètres' }).tap()
+        await expect(page).toHaveURL(/\/$/)
+        await expect(page.getByRole('form', { name: 'Informations de profil' })).toBeInViewport()
+        // « Quitter » from another one: the session ends.
+        await page.goto(SCREENS_OF[role][1])
+        await menu.tap()
+        await page.getByRole('menuitem', { name: 'Quitter' }).tap()
+        await expect(page.getByTestId('session-status')).toHaveText('non connecté')
+        expect((await page.request.get('/api/user')).status()).toBe(401)
+      })
+    }
+  })
+}
+
+test.describe('at 1440×900, with the keyboard', () => {
+  test.use({ viewport: { width: 1440, height: 900 } })
+
+  test('the account menu opens, reaches « Quitter » and logs out with keys only', async ({ page }) => {
+    const account = await register(page.context(), 'clavier-compte', true)
+    await page.goto('/dis/deliveries')
+    const menu = page.getByRole('banner').getByRole('button', { name: 'Mon compte', exact: true })
+    await expect(page.getByTestId('session-status')).toHaveText(account.email)
+    await menu.focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('menuitem', { name: 'Mon profil et mes paramètres' })).toBeVisible()
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    await expect(page.getByRole('menuitem', { name: 'Quitter' })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(page.getByTestId('session-status')).toHaveText('non connecté')
+  })
+})

@@ -1,8 +1,15 @@
 import { Anchor, Group, Text } from '@mantine/core'
+import { Suspense, lazy } from 'react'
 import { Link } from 'wouter'
 import { useEmail } from '../store/hooks'
 
-/** Top bar: the brand and who is logged in, or "non connecté" (PRODUCT §2). */
+// Loaded once logged in: the landing page's weight does not carry it (e2e/budget.spec.ts).
+const AccountMenu = lazy(() => import('./AccountMenu').then((m) => ({ default: m.AccountMenu })))
+
+/**
+ * Top bar: the brand and who is logged in, or "non connecté" (PRODUCT §2);
+ * logged in, the account menu (profile, settings, "Quitter") on every screen.
+ */
 export function AppHeader() {
   const email = useEmail()
   return (
@@ -10,9 +17,17 @@ export function AppHeader() {
       <Anchor component={Link} href="/" c="white" fw={700} fz="xl" underline="never">
         Primeur
       </Anchor>
-      <Text size="sm" data-testid="session-status">
-        {email ?? 'non connecté'}
-      </Text>
+      <Group gap="sm" wrap="nowrap">
+        {/* The email where it fits; on a phone, at the top of the account menu. */}
+        <Text size="sm" data-testid="session-status" visibleFrom={email ? 'sm' : undefined}>
+          {email ?? 'non connecté'}
+        </Text>
+        {email ? (
+          <Suspense fallback={null}>
+            <AccountMenu email={email} />
+          </Suspense>
+        ) : null}
+      </Group>
     </Group>
   )
 }

@@ -18,9 +18,9 @@ import type { ProfileFormField } from '../validation/profile'
 
 /**
  * Home of both roles (PRODUCT §2 "Dashboard"): the first steps of a new
- * account, the map of shops, the shop's ambassador panel or the producer's
- * heading, the statistics, then a footer with the profile toggle and the
- * quit button. `/?profil={field}` opens the profile form on that field.
+ * account, the profile form when opened, the map of shops, the shop's
+ * ambassador panel or the producer's heading, the statistics, then a footer
+ * with the profile toggle and the quit button. `/?profil={field}` opens the profile form on that field.
  */
 export function Dashboard() {
   const user = useUser()
@@ -108,6 +108,16 @@ export function Dashboard() {
         )}
         <IdentifierNotice issues={user.identifierIssues} onCorrect={openProfileAt} />
         <SetupChecklist user={user} needCount={producer ? 0 : needs.length} onOpenField={openProfileAt} />
+        {/* Opened (the header's account menu, the footer's button, a link), the
+            profile comes before the map and the charts: in view at once (issue 37). */}
+        {profileOpen ? (
+          <ProfileForm
+            key={user.updatedAt}
+            user={user}
+            onClose={profile.close}
+            focus={focus?.version === user.updatedAt ? focus : null}
+          />
+        ) : null}
         {producer ? (
           map
         ) : (
@@ -119,16 +129,12 @@ export function Dashboard() {
           </Grid>
         )}
         <PurchasesChart />
-        {profileOpen ? (
-          <ProfileForm
-            key={user.updatedAt}
-            user={user}
-            onClose={profile.close}
-            focus={focus?.version === user.updatedAt ? focus : null}
-          />
-        ) : null}
         <Group component="footer" justify="space-between" aria-label="Compte">
-          <Button variant="light" onClick={profile.toggle} aria-expanded={profileOpen}>
+          <Button
+            variant="light"
+            onClick={profileOpen ? profile.close : () => openProfileAt(producer ? 'defaultDeliveryDays' : 'name')}
+            aria-expanded={profileOpen}
+          >
             {user.email}
           </Button>
           <Button variant="subtle" color="red" onClick={quit}>
