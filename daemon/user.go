@@ -54,31 +54,42 @@ type UserLoadOutput struct {
 // ProfileInput is the profile form; absent fields are left unchanged.
 type ProfileInput struct {
 	Body struct {
-		Name                *string      `json:"name,omitempty"`
-		Capital             *string      `json:"capital,omitempty" doc:"Digits only"`
-		BIC                 *string      `json:"bic,omitempty" example:"AGRIFRPP882"`
-		APE                 *string      `json:"ape,omitempty" example:"0113Z"`
-		IBAN                *string      `json:"iban,omitempty" example:"FR7630006000011234567890189"`
-		SIRET               *string      `json:"siret,omitempty" example:"12345678900012"`
-		Tel                 *string      `json:"tel,omitempty" example:"0612345678"`
-		TVAIntracom         *string      `json:"tvaintracom,omitempty" example:"FR32123456789"`
-		AddressLine1        *string      `json:"addressLine1,omitempty"`
-		AddressLine2        *string      `json:"addressLine2,omitempty"`
-		AddressLine3        *string      `json:"addressLine3,omitempty"`
-		Latitude            *string      `json:"latitude,omitempty" example:"45.9016"`
-		Longitude           *string      `json:"longitude,omitempty" example:"6.1213"`
-		Certification       *string      `json:"certification,omitempty"`
-		Legal               *string      `json:"legal,omitempty"`
-		DefaultDeliveryDays []bool       `json:"defaultDeliveryDays,omitempty" doc:"Producers: 7 booleans, Monday first" minItems:"7" maxItems:"7"`
-		PaymentTerms        *terms.Terms `json:"paymentTerms,omitempty" doc:"Producers: the payment terms of their invoices"`
-		VATRegime           *string      `json:"vatRegime,omitempty" required:"false" doc:"Producers: VAT regime, normal, franchise or flat (PRODUCT §16 \"VAT regimes\"); absent: unchanged, or, when tvaintracom changes, normal with a VAT number and flat without"`
-		CutoffReminder      *bool        `json:"cutoffReminder,omitempty" doc:"Producers: the reminder of the 25th (shops' needs still open for next month), on or off"`
-		EmailAccounting     *string      `json:"emailAccounting,omitempty" doc:"Shops only"`
-		BillingAddressLine1 *string      `json:"billingAddressLine1,omitempty" doc:"Shops only"`
-		BillingAddressLine2 *string      `json:"billingAddressLine2,omitempty" doc:"Shops only"`
-		BillingAddressLine3 *string      `json:"billingAddressLine3,omitempty" doc:"Shops only"`
-		CurrentPassword     *string      `json:"currentPassword,omitempty" doc:"The account's current password: needed when iban or bic change (set, replaced or cleared), checked and throttled as a login attempt; ignored otherwise"`
+		Name                *string     `json:"name,omitempty"`
+		Capital             *string     `json:"capital,omitempty" doc:"Digits only"`
+		BIC                 *string     `json:"bic,omitempty" example:"AGRIFRPP882"`
+		APE                 *string     `json:"ape,omitempty" example:"0113Z"`
+		IBAN                *string     `json:"iban,omitempty" example:"FR7630006000011234567890189"`
+		SIRET               *string     `json:"siret,omitempty" example:"12345678900012"`
+		Tel                 *string     `json:"tel,omitempty" example:"0612345678"`
+		TVAIntracom         *string     `json:"tvaintracom,omitempty" example:"FR32123456789"`
+		AddressLine1        *string     `json:"addressLine1,omitempty"`
+		AddressLine2        *string     `json:"addressLine2,omitempty"`
+		AddressLine3        *string     `json:"addressLine3,omitempty"`
+		Latitude            *string     `json:"latitude,omitempty" example:"45.9016"`
+		Longitude           *string     `json:"longitude,omitempty" example:"6.1213"`
+		Certification       *string     `json:"certification,omitempty"`
+		Legal               *string     `json:"legal,omitempty"`
+		DefaultDeliveryDays []bool      `json:"defaultDeliveryDays,omitempty" doc:"Producers: 7 booleans, Monday first" minItems:"7" maxItems:"7"`
+		PaymentTerms        *TermsInput `json:"paymentTerms,omitempty" doc:"Producers: the payment terms of their invoices"`
+		VATRegime           *string     `json:"vatRegime,omitempty" required:"false" doc:"Producers: VAT regime, normal, franchise or flat (PRODUCT §16 \"VAT regimes\"); absent: unchanged, or, when tvaintracom changes, normal with a VAT number and flat without"`
+		CutoffReminder      *bool       `json:"cutoffReminder,omitempty" doc:"Producers: the reminder of the 25th (shops' needs still open for next month), on or off"`
+		EmailAccounting     *string     `json:"emailAccounting,omitempty" doc:"Shops only"`
+		BillingAddressLine1 *string     `json:"billingAddressLine1,omitempty" doc:"Shops only"`
+		BillingAddressLine2 *string     `json:"billingAddressLine2,omitempty" doc:"Shops only"`
+		BillingAddressLine3 *string     `json:"billingAddressLine3,omitempty" doc:"Shops only"`
+		CurrentPassword     *string     `json:"currentPassword,omitempty" doc:"The account's current password: needed when iban or bic change (set, replaced or cleared), checked and throttled as a login attempt; ignored otherwise"`
 	}
+}
+
+// TermsInput are the payment terms as PUT /api/user reads them: a field
+// left out is zero and the basis any text, so that terms.Terms.Validate
+// answers what is wrong with its French message per field instead of the
+// schema's refusal.
+type TermsInput struct {
+	Basis        string `json:"basis" required:"false" doc:"decade or month: days counted after the end of the décade of the first delivery billed, or of its month"`
+	Days         int    `json:"days" required:"false" doc:"21-30 after the décade, 0-9 after the month (the monthly invoice is issued on the month's last day; 30 days after the décade is the legal maximum for perishables)"`
+	Discount     int64  `json:"discount" required:"false" doc:"Early-payment discount in hundredths of a percent (200 = 2 %, at most 1000); 0: none"`
+	DiscountDays int    `json:"discountDays" required:"false" doc:"The discount applies to a payment within this many days of the issue (1-30), and never after the due date"`
 }
 
 // profileRequest resolves the client address, for the throttling of the
@@ -227,6 +238,11 @@ func producersOf(ctx context.Context, q store.Q, u accounts.User, needs []planni
 
 func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOutput, error) {
 	b := in.Body
+	var pt *terms.Terms
+	if b.PaymentTerms != nil {
+		t := terms.Terms(*b.PaymentTerms)
+		pt = &t
+	}
 	p := accounts.ProfileUpdate{
 		Name: b.Name, Capital: b.Capital, BIC: b.BIC, APE: b.APE, IBAN: b.IBAN, SIRET: b.SIRET,
 		Tel: b.Tel, TVAIntracom: b.TVAIntracom, AddressLine1: b.AddressLine1,
@@ -234,7 +250,7 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 		Longitude: b.Longitude, Certification: b.Certification, Legal: b.Legal,
 		DefaultDeliveryDays: b.DefaultDeliveryDays, EmailAccounting: b.EmailAccounting,
 		BillingAddressLine1: b.BillingAddressLine1, BillingAddressLine2: b.BillingAddressLine2,
-		BillingAddressLine3: b.BillingAddressLine3, PaymentTerms: b.PaymentTerms, VATRegime: b.VATRegime, CutoffReminder: b.CutoffReminder,
+		BillingAddressLine3: b.BillingAddressLine3, PaymentTerms: pt, VATRegime: b.VATRegime, CutoffReminder: b.CutoffReminder,
 	}
 	var u accounts.User
 	var confirm accounts.Confirmation

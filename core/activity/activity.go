@@ -59,7 +59,7 @@ func ValidType(t string) bool {
 // Product names a product in event data.
 type Product struct {
 	Name string `json:"name"`
-	Unit string `json:"unit"`
+	Unit string `json:"unit" enum:"kg,un"`
 }
 
 // Data is the payload of an event (PRODUCT §3); each type fills what it needs.

@@ -53,18 +53,20 @@ const (
 	MsgDiscount = "L'escompte pour paiement anticipé va de 0 à 10 %, pour un paiement dans les 1 à 30 jours suivant l'émission de la facture (et au plus tard à son échéance)."
 )
 
-// Terms are a producer's payment terms. Their JSON schema states no bound:
-// Validate refuses what is out of bounds with a French message per field.
+// Terms are a producer's payment terms, as the profile shows them: every
+// field present, the basis one of two. The daemon reads what a client
+// sends without a bound in its schema: Validate refuses what is out of
+// bounds with a French message per field.
 type Terms struct {
 	// Basis is Decade or Month.
-	Basis string `json:"basis" required:"false" doc:"decade or month: days counted after the end of the décade of the first delivery billed, or of its month"`
+	Basis string `json:"basis" enum:"decade,month" doc:"decade or month: days counted after the end of the décade of the first delivery billed, or of its month"`
 	// Days after the end of the décade or month.
-	Days int `json:"days" required:"false" doc:"21-30 after the décade, 0-9 after the month (the monthly invoice is issued on the month's last day; 30 days after the décade is the legal maximum for perishables)"`
+	Days int `json:"days" doc:"21-30 after the décade, 0-9 after the month (the monthly invoice is issued on the month's last day; 30 days after the décade is the legal maximum for perishables)"`
 	// Discount for early payment, in hundredths of a percent (200: 2 %);
 	// 0 is none.
-	Discount int64 `json:"discount" required:"false" doc:"Early-payment discount in hundredths of a percent (200 = 2 %, at most 1000); 0: none"`
+	Discount int64 `json:"discount" doc:"Early-payment discount in hundredths of a percent (200 = 2 %, at most 1000); 0: none"`
 	// DiscountDays is the window of the discount, in days after the issue.
-	DiscountDays int `json:"discountDays" required:"false" doc:"The discount applies to a payment within this many days of the issue (1-30), and never after the due date"`
+	DiscountDays int `json:"discountDays" doc:"The discount applies to a payment within this many days of the issue (1-30), and never after the due date"`
 }
 
 // Default are the terms of a producer who set none: the legal maximum, no

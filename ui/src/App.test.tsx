@@ -151,6 +151,7 @@ describe('logged in', () => {
         load(distributor, {
           events: [
             {
+              _id: 'e1',
               createdAt: '2026-11-20T09:15:00Z',
               type: 'proposal:request',
               data: {},

@@ -16,6 +16,7 @@ import {
 import type { ActivityEvent, EventData, EventType } from './types'
 
 const event = (createdAt: string, name = 'Ferme des Saules'): ActivityEvent => ({
+  _id: 'e1',
   createdAt,
   type: 'need:create',
   data: {},
@@ -93,7 +94,7 @@ const ev = (type: EventType, data: EventData, from = SHOP, to: { name: string } 
   type,
   data,
   origin: from,
-  target: to,
+  target: to ?? undefined,
 })
 
 describe('describeEvent', () => {
@@ -326,6 +327,7 @@ describe('French contractions of names', () => {
     const farm = { email: 'jardins@exemple.fr', name: "Les Jardins d'Alby" }
     const shop = { email: 'panier@exemple.fr', name: 'Le Panier des Aravis' }
     const request: ActivityEvent = {
+      _id: 'e1',
       createdAt: '2026-11-20T09:15:00Z',
       type: 'proposal:request',
       data: { quantity: 5 },
@@ -348,9 +350,12 @@ describe('French contractions of names', () => {
     const shop = { email: 'panier@exemple.fr', name: 'Le Panier des Aravis' }
     const at = '2026-11-20T09:15:00Z'
     const seen = (type: ActivityEvent['type'], data: ActivityEvent['data'] = {}, origin = farm) =>
-      describeEvent({ createdAt: at, type, data, origin, target: origin === farm ? shop : farm }, 'autre@exemple.fr')
+      describeEvent(
+        { _id: 'e1', createdAt: at, type, data, origin, target: origin === farm ? shop : farm },
+        'autre@exemple.fr',
+      )
     const viewed = (type: ActivityEvent['type'], data: ActivityEvent['data'] = {}, origin = farm) =>
-      describeEvent({ createdAt: at, type, data, origin, target: origin === farm ? shop : farm }, shop.email)
+      describeEvent({ _id: 'e1', createdAt: at, type, data, origin, target: origin === farm ? shop : farm }, shop.email)
     expect(viewed('proposal:request', { quantity: 5 })).toBe("Les Jardins d'Alby vous ont proposé 5 kg.")
     expect(viewed('fix:request', { quantity: 5 })).toBe(
       "Les Jardins d'Alby vous ont demandé de corriger l'engagement : 5 kg.",

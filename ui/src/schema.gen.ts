@@ -1431,7 +1431,8 @@ export interface components {
         };
         ActivityProduct: {
             name: string;
-            unit: string;
+            /** @enum {string} */
+            unit: "kg" | "un";
         };
         ActivityView: {
             _id: string;
@@ -2438,7 +2439,7 @@ export interface components {
             longitude?: string;
             name?: string;
             /** @description Producers: the payment terms of their invoices */
-            paymentTerms?: components["schemas"]["TermsTerms"];
+            paymentTerms?: components["schemas"]["TermsInput"];
             /** @example 12345678900012 */
             siret?: string;
             /** @example 0612345678 */
@@ -2769,7 +2770,7 @@ export interface components {
              */
             today: string;
         };
-        TermsTerms: {
+        TermsInput: {
             /** @description decade or month: days counted after the end of the décade of the first delivery billed, or of its month */
             basis?: string;
             /**
@@ -2787,6 +2788,28 @@ export interface components {
              * @description The discount applies to a payment within this many days of the issue (1-30), and never after the due date
              */
             discountDays?: number;
+        };
+        TermsTerms: {
+            /**
+             * @description decade or month: days counted after the end of the décade of the first delivery billed, or of its month
+             * @enum {string}
+             */
+            basis: "decade" | "month";
+            /**
+             * Format: int64
+             * @description 21-30 after the décade, 0-9 after the month (the monthly invoice is issued on the month's last day; 30 days after the décade is the legal maximum for perishables)
+             */
+            days: number;
+            /**
+             * Format: int64
+             * @description Early-payment discount in hundredths of a percent (200 = 2 %, at most 1000); 0: none
+             */
+            discount: number;
+            /**
+             * Format: int64
+             * @description The discount applies to a payment within this many days of the issue (1-30), and never after the due date
+             */
+            discountDays: number;
         };
         TradeAnswer: {
             _id: string;

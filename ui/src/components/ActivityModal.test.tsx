@@ -19,7 +19,7 @@ const ev = (i: number, type: EventType = 'need:create', from = ME): ActivityEven
   type,
   data: { product: { name: 'Tomate', unit: 'kg' }, date: '2026-12-01', quantity: i },
   origin: from,
-  target: from === FARM ? { name: ME.name } : null,
+  target: from === FARM ? { name: ME.name } : undefined,
 })
 
 const json = (body: unknown) =>
@@ -115,8 +115,8 @@ describe('hasOlderEvents', () => {
     [page, null, true],
     [page, 'e49', false],
     [page, 'e12', true],
-    [[...page.slice(0, 49), {}], null, false],
+    [[...page.slice(0, 49), { _id: '' }], null, false],
   ])('%#', (events, exhaustedAt, want) => {
-    expect(hasOlderEvents(events as { _id?: string }[], exhaustedAt as string | null)).toBe(want)
+    expect(hasOlderEvents(events as { _id: string }[], exhaustedAt as string | null)).toBe(want)
   })
 })

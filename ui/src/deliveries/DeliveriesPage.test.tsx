@@ -92,8 +92,8 @@ function setUp(role: 'producer' | 'distributor', orders: Order[]) {
   resetState('x@exemple.fr')
   state.user = role === 'producer' ? producer : distributor
   state.products = [
-    { _id: 'tomate', name: 'Tomate', unit: 'kg' },
-    { _id: 'laitue', name: 'Laitue', unit: 'un' },
+    { _id: 'tomate', name: 'Tomate', unit: 'kg', refPrice: 0 },
+    { _id: 'laitue', name: 'Laitue', unit: 'un', refPrice: 0 },
   ]
   state.producers = [{ _id: 'p1', name: 'Ferme des Aravis' }]
   state.distributors = [{ _id: 'd1', name: 'Épicerie du Lac', email: 'e@x.fr', latitude: '', longitude: '' }]

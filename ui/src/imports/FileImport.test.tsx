@@ -13,8 +13,8 @@ beforeEach(() => {
   resetState('epicerie@exemple.fr')
   resetImports()
   state.products = [
-    { _id: 'tomate', name: 'Tomate', unit: 'kg' },
-    { _id: 'melon', name: 'Melon', unit: 'un' },
+    { _id: 'tomate', name: 'Tomate', unit: 'kg', refPrice: 0 },
+    { _id: 'melon', name: 'Melon', unit: 'un', refPrice: 0 },
   ]
 })
 

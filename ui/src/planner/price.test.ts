@@ -4,7 +4,6 @@ import { SHOP_PRICE_FACTOR, priceHint } from './price'
 const products = [
   { _id: 'tomate', name: 'Tomate', unit: 'kg' as const, refPrice: 2.1 },
   { _id: 'melon', name: 'Melon', unit: 'un' as const, refPrice: 0 },
-  { _id: 'ail', name: 'Ail', unit: 'kg' as const },
 ]
 
 describe('priceHint', () => {
@@ -37,7 +36,6 @@ describe('priceHint', () => {
 
   it('has nothing to say without any price', () => {
     expect(priceHint('melon', [], products)).toEqual({ kind: 'none' })
-    expect(priceHint('ail', [], products)).toEqual({ kind: 'none' })
     expect(priceHint('inconnu', [], products)).toEqual({ kind: 'none' })
   })
 })

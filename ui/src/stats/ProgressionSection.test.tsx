@@ -41,8 +41,8 @@ beforeEach(() => {
   resetState('x@exemple.fr')
   resetProgression()
   state.products = [
-    { _id: 'tomate', name: 'Tomate', unit: 'kg' },
-    { _id: 'poire', name: 'Poire', unit: 'kg' },
+    { _id: 'tomate', name: 'Tomate', unit: 'kg', refPrice: 0 },
+    { _id: 'poire', name: 'Poire', unit: 'kg', refPrice: 0 },
   ]
 })
 

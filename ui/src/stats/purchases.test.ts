@@ -5,6 +5,7 @@ import { SERIES, chartMonths, purchaseSeries } from './purchases'
 const proposal = (producer: string, status: Proposal['status'], quantity: number, price: number): Proposal => ({
   _id: `${producer}-${status}-${quantity}`,
   producer,
+  from: 'producer',
   status,
   quantity,
   price,

@@ -34,6 +34,7 @@ const need = (id: string, product: string, date: string, quantity: number): Need
 })
 
 const event: ActivityEvent = {
+  _id: 'e1',
   createdAt: '2026-11-20T10:00:00Z',
   type: 'need:import',
   data: { dates: ['2027-01-01'] },

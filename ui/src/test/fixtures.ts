@@ -29,6 +29,9 @@ export const producer: Producer = {
   email: 'ferme@exemple.fr',
   name: 'Ferme des Saules',
   defaultDeliveryDays: [true, false, false, true, false, false, false],
+  paymentTerms: { basis: 'decade', days: 30, discount: 0, discountDays: 0 },
+  vatRegime: 'flat',
+  cutoffReminder: true,
 }
 
 export const distributor: Distributor = {
@@ -38,6 +41,7 @@ export const distributor: Distributor = {
   email: 'epicerie@exemple.fr',
   name: 'Épicerie du coin',
   emailAccounting: '',
+  emailAccountingConfirmed: true,
   billingAddressLine1: '',
   billingAddressLine2: '',
   billingAddressLine3: '',

@@ -32,13 +32,13 @@ export function need(product: string, date: string, quantity: number, extra: Par
   }
 }
 
-/** A proposal; `from` absent means the producer made it. */
+/** A proposal, made by the producer unless `from` says otherwise. */
 export function proposal(
   producer: string,
   status: Proposal['status'],
   quantity: number,
-  from?: Proposal['from'],
+  from: Proposal['from'] = 'producer',
 ): Proposal {
   counter += 1
-  return { _id: `p${counter}`, producer, status, quantity, price: 2, ...(from ? { from } : {}) }
+  return { _id: `p${counter}`, producer, status, quantity, price: 2, from }
 }

@@ -399,7 +399,7 @@ describe('TradePanel shows exactly the actions of the shared table', () => {
         _id: 'o',
         producer: 'p1',
         status: row.state.open,
-        from: row.state.from || undefined,
+        from: row.state.from || 'producer',
         quantity: 50,
         price: 2.5,
       })
