@@ -221,7 +221,7 @@ test('a producer sees the shop needs and the routes outside the API answer as do
   assert.equal(site.data?.accessibilityContact, '')
 
   const health = await farm.GET('/healthz')
-  const status: 'ok' | 'unavailable' | undefined = health.data?.status
+  const status: 'ok' | 'degraded' | 'unavailable' | undefined = health.data?.status
   assert.equal(status, 'ok')
 
   const csv = await farm.GET('/public/other/products.csv', { parseAs: 'text' })
