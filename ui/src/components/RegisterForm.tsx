@@ -73,15 +73,16 @@ export function RegisterForm({ distributor = true }: { distributor?: boolean }) 
           {...field('password')}
         />
         <PasswordInput label="Confirmation du mot de passe" autoComplete="new-password" {...field('password2')} />
-        <SubmitFailure message={submission.failure} />
-        <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
-          {submission.label('Créer mon compte')}
-        </Button>
+        {/* Before the button: what the producer accepts is read before "Créer mon compte", not under it. */}
         {!values.distributor ? (
           <Text size="sm" c="dimmed" data-testid="mandate-clause">
             {MANDATE_CLAUSE}
           </Text>
         ) : null}
+        <SubmitFailure message={submission.failure} />
+        <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+          {submission.label('Créer mon compte')}
+        </Button>
         <Text size="sm">
           <Anchor component={Link} href="/landing/login">
             Vous avez déjà un compte ?

@@ -106,6 +106,11 @@ describe('registration form', () => {
     await user.click(screen.getByText('Producteur'))
     expect(screen.getByRole('radio', { name: 'Producteur' })).toBeChecked()
     expect(screen.getByText(MANDATE_CLAUSE)).toBeInTheDocument()
+    // Read before the button that accepts it, not under it.
+    const button = screen.getByRole('button', { name: 'Créer mon compte' })
+    expect(
+      screen.getByText(MANDATE_CLAUSE).compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy()
   })
 
   it.each([
