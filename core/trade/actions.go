@@ -63,8 +63,8 @@ type Actions struct {
 //     counter-proposal) or refuse it;
 //   - a commitment: corriger, except while a correction is proposed (no
 //     action on the commitment card) or after a correction was rejected
-//     (SPEC §4: "after a rejection, the rejecting side gets nothing if it
-//     is the originator, otherwise corriger"): the side that made the
+//     (PRODUCT §4 "Proposals and commitments", the row "commitment +
+//     correction rejected"): the side that made the
 //     rejected correction gets nothing on the commitment card (it keeps
 //     modifier and supprimer on its refused correction) and the side that
 //     rejected it gets only corriger — nothing on the card it refused, so

@@ -44,9 +44,9 @@ function itemStyle(active: boolean): CSSProperties {
 
 /**
  * Bottom navigation per role, current section highlighted, plus Activités
- * (PRODUCT §2, §6): an icon over each of SPEC's labels, the items sharing
- * the width, so that "Planifier", "Réasso." or "Encaisser" are never cut on
- * a 390 px phone.
+ * (PRODUCT §2, §6): an icon over each label of PRODUCT §2 "Bottom
+ * navigation", the items sharing the width, so that "Planifier", "Réasso."
+ * or "Encaisser" are never cut on a 390 px phone.
  */
 export function BottomNav() {
   const type = useUserType()

@@ -34,8 +34,8 @@ export interface Actions {
  * counter-proposal) and refuser. A commitment offers corriger, except while
  * a correction is proposed, and after a correction was rejected to the side
  * that made it. The side that rejected a correction gets only corriger
- * (SPEC §4), nothing on the card it refused. With nothing yet, only the
- * producer may propose.
+ * (PRODUCT §4 "Proposals and commitments"), nothing on the card it
+ * refused. With nothing yet, only the producer may propose.
  */
 export function allowedActions(state: TradeState, viewer: Side): Actions {
   const actions: Actions = { propose: false, commitment: [], open: [] }
