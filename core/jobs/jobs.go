@@ -1,28 +1,37 @@
 // Package jobs holds Primeur's scheduled jobs (PRODUCT §17), each a function
-// of a time with its Schedule: the daemon's scheduler and `primeur jobs
-// run` call the same code. Every job does what is due at that time and nothing else, so a late
-// run catches up and a second run finds nothing left:
+// of a time with its Schedule, listed once in All: the daemon's scheduler
+// and `primeur jobs run` call the same code. Every job does what is due at
+// that time and nothing else, so a late run catches up and a second run
+// finds nothing left:
 //
 //   - deliveries (every 5 minutes): lock the planned deliveries past their
-//     lock time, then email what is due — each delivery note NoteDelay after
-//     its lock, and any issued invoice not emailed yet (a retry after a
-//     failed send);
+//     lock time, then email what is due (SendDue) — each delivery note
+//     NoteDelay after its lock, and any invoice, credit note or
+//     complementary invoice not emailed yet (a retry after a failed send);
 //   - claims (hourly): accept the claims the shop left unreviewed for
-//     claims.autovalidate-after;
+//     claims.autovalidate-after, settle those of invoiced orders
+//     (billing.SettleDue) and email the documents;
 //   - invoices (every day at 21:00): lock the deliveries due, accept the
 //     claims past their delay, issue the invoice of every order whose
-//     month ends (core/billing), settle the claims accepted since, then
-//     email them (Invoices reads as that checklist). The run of a month's
-//     last day bills that month, dated that day (art. 289 I-3 CGI); a
-//     claim still waiting for the shop defers nothing, its acceptance is
-//     settled by a credit note or complementary invoice;
+//     month is over and that has a done delivery (billing.Due), settle the
+//     claims accepted since, then email them (Invoices reads as that
+//     checklist). The run of a month's last day bills that month, dated
+//     that day (art. 289 I-3 CGI); a claim still waiting for the shop
+//     defers nothing, its acceptance is settled later by a credit note or
+//     complementary invoice;
+//   - reminders (daily at 9:00, French working days only): the payment
+//     reminders of overdue documents (payments.CreateReminders);
+//   - cutoff (daily at 8:00, from the 25th): each producer's reminder of
+//     next month's open needs (core/cutoff);
+//   - notifications (every 5 minutes): the digests of core/notify;
 //   - purge (hourly, at half past): delete the expired sessions and the
 //     login and registration counts whose window is over.
 //
 // Jobs are safe on several processes at once: the database decides who
 // does each piece of work (row locks and conditional updates in
 // core/delivery and core/billing), and emails follow the claim-then-send
-// protocol of sendOnce.
+// protocol of sendOnce (send.go), the kinds of email apart
+// (mail_documents.go, mail_reminders.go, mail_notices.go).
 package jobs
 
 import (
