@@ -1,7 +1,7 @@
 // The supply screen (Réasso.) against the real daemon. Deliveries are
 // written by tools/e2eseed's supply scene (fixtures' seed) into the
-// daemon's database through trade.Bulk, as trade and the deliveries' rules
-// leave them.
+// daemon's database by trade's and delivery's own operations (tradetest),
+// as a real negotiation and delivery leave them.
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test'
 import { expect, registerThroughForm, seed, test, uniqueAccount } from './fixtures'
 
