@@ -28,6 +28,7 @@ import (
 	"primeur/core/limit"
 	"primeur/core/places"
 	"primeur/core/store"
+	"primeur/daemon/httpx"
 )
 
 // Version is the product version of PRODUCT §1.
@@ -95,7 +96,7 @@ func New(o Options) *Daemon {
 // outer recoverPanics catches what the middlewares themselves might raise,
 // the inner one the handlers.
 func (d *Daemon) middlewares(mux *http.ServeMux) http.Handler {
-	return d.front(d.identify(d.recoverPanics(d.instrument(mux, d.logRequests(d.compress(d.recoverPanics(d.secure(mux))))))))
+	return d.front(d.identify(d.recoverPanics(d.instrument(mux, d.logRequests(httpx.Compress(d.recoverPanics(d.secure(mux))))))))
 }
 
 // apiConfig is the configuration of the API and of its OpenAPI document

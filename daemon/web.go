@@ -1,26 +1,20 @@
 package daemon
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"html/template"
-	"io/fs"
 	"log/slog"
-	"mime"
 	"net/http"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"primeur/core/text"
+	"primeur/daemon/httpx"
 )
 
 // secure refuses paths and queries that break the text rule, then
@@ -186,9 +180,9 @@ const placeholderPage = `<!doctype html><html lang="fr"><head><meta charset="utf
 // year), any other path the index page (revalidated every time) so that the
 // client-side router can take it. Each file is sent in the coding the
 // client prefers among those the build made next to it (name.br, name.gz:
-// ui/vite.config.ts), as it is, with its own ETag (staticFiles).
+// ui/vite.config.ts), as it is, with its own ETag (httpx.Files).
 func (d *Daemon) spa() http.Handler {
-	files := &staticFiles{fsys: emptyIfNil(d.ui)}
+	files := httpx.NewFiles(d.ui)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -197,13 +191,11 @@ func (d *Daemon) spa() http.Handler {
 		}
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 		if name != "" && name != "index.html" {
-			if f := files.get(name); f != nil {
-				if strings.HasPrefix(name, "assets/") {
-					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-				} else {
-					w.Header().Set("Cache-Control", "no-cache")
-				}
-				f.serve(w, r)
+			cache := "no-cache"
+			if strings.HasPrefix(name, "assets/") {
+				cache = "public, max-age=31536000, immutable"
+			}
+			if files.Serve(w, r, name, cache) {
 				return
 			}
 			if strings.HasPrefix(name, "assets/") {
@@ -211,107 +203,13 @@ func (d *Daemon) spa() http.Handler {
 				return
 			}
 		}
-		w.Header().Set("Cache-Control", "no-cache, must-revalidate")
-		if f := files.get("index.html"); f != nil {
-			f.serve(w, r)
+		if files.Serve(w, r, "index.html", "no-cache, must-revalidate") {
 			return
 		}
+		w.Header().Set("Cache-Control", "no-cache, must-revalidate")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte(placeholderPage))
 	})
-}
-
-// staticFiles are the UI's files, read from the embedded tree on first
-// use and kept with their ETags and precompressed variants. Only files are
-// kept: the paths of the client-side routes, and any a visitor makes up,
-// are looked up each time (a stat of the embedded tree), so the map stays
-// the size of ui/dist.
-type staticFiles struct {
-	fsys  fs.FS
-	files sync.Map // name → *staticFile
-}
-
-// staticFile is one file of the UI and the codings the build made of it.
-type staticFile struct {
-	name     string
-	data     []byte
-	etag     string
-	variants map[encoding]*staticFile // br, gzip
-}
-
-// precompressed are the files the build writes next to a file, by coding.
-var precompressed = map[encoding]string{encBrotli: ".br", encGzip: ".gz"}
-
-// get is the file name, nil when there is none.
-func (s *staticFiles) get(name string) *staticFile {
-	if f, ok := s.files.Load(name); ok {
-		return f.(*staticFile)
-	}
-	f := s.read(name)
-	if f == nil {
-		return nil
-	}
-	for enc, ext := range precompressed {
-		if v := s.read(name + ext); v != nil {
-			if f.variants == nil {
-				f.variants = map[encoding]*staticFile{}
-			}
-			v.name = name // its type is the file's
-			f.variants[enc] = v
-		}
-	}
-	kept, _ := s.files.LoadOrStore(name, f)
-	return kept.(*staticFile)
-}
-
-func (s *staticFiles) read(name string) *staticFile {
-	if st, err := fs.Stat(s.fsys, name); err != nil || st.IsDir() {
-		return nil
-	}
-	data, err := fs.ReadFile(s.fsys, name)
-	if err != nil {
-		return nil
-	}
-	sum := sha256.Sum256(data)
-	return &staticFile{name: name, data: data, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
-}
-
-// serve answers with the file in the client's preferred coding among its
-// variants, through http.ServeContent (ranges, HEAD, If-None-Match).
-func (f *staticFile) serve(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	send := f
-	if len(f.variants) > 0 {
-		addVary(h)
-		for _, enc := range preferences(r.Header.Get("Accept-Encoding")) {
-			if v := f.variants[enc]; v != nil {
-				send = v
-				h.Set("Content-Encoding", string(enc))
-				// ServeContent leaves the length to a writer that
-				// compresses; these bytes are sent as they are.
-				h.Set("Content-Length", strconv.Itoa(len(v.data)))
-				break
-			}
-		}
-	}
-	if ct := mime.TypeByExtension(path.Ext(f.name)); ct != "" {
-		h.Set("Content-Type", ct)
-	} else {
-		h.Set("Content-Type", http.DetectContentType(f.data))
-	}
-	h.Set("ETag", send.etag)
-	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(send.data))
-}
-
-type emptyFS struct{}
-
-func (emptyFS) Open(string) (fs.File, error) { return nil, fs.ErrNotExist }
-
-func emptyIfNil(f fs.FS) fs.FS {
-	if f == nil {
-		return emptyFS{}
-	}
-	return f
 }
 
 var docsTemplate = template.Must(template.New("docs").Parse(`<!doctype html>

@@ -1,4 +1,4 @@
-package daemon
+package httpx
 
 import (
 	"bufio"
@@ -93,7 +93,6 @@ func TestCompressible(t *testing.T) {
 // client while the handler still works, compressed or not (an event
 // stream, a zip as the personal data export writes it, JSON lines).
 func TestCompressStreams(t *testing.T) {
-	d := &Daemon{}
 	for _, tt := range []struct{ contentType, encoding string }{
 		{"text/event-stream", ""},
 		{"application/zip", ""},
@@ -102,7 +101,7 @@ func TestCompressStreams(t *testing.T) {
 	} {
 		t.Run(tt.contentType, func(t *testing.T) {
 			release := make(chan struct{})
-			srv := httptest.NewServer(d.compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := httptest.NewServer(Compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", tt.contentType)
 				_, _ = io.WriteString(w, "premier\n")
 				http.NewResponseController(w).Flush()
@@ -143,7 +142,7 @@ func TestCompressStreams(t *testing.T) {
 }
 
 func TestCompressWriterHoldsSmallBodies(t *testing.T) {
-	h := (&Daemon{}).compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := Compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusCreated)
 		for range 4 { // written in pieces, below the threshold in total
 			_, _ = io.WriteString(w, strings.Repeat("a", compressMinSize/5))
@@ -162,7 +161,7 @@ func TestCompressWriterHoldsSmallBodies(t *testing.T) {
 // TestStaticFilesKeepOnlyFiles: the UI's files are kept once read, the
 // paths that are no file (client-side routes, made-up paths) never are.
 func TestStaticFilesKeepOnlyFiles(t *testing.T) {
-	s := &staticFiles{fsys: fstest.MapFS{
+	s := &Files{fsys: fstest.MapFS{
 		"index.html":          {Data: []byte("<html></html>")},
 		"assets/app.js":       {Data: []byte("let a")},
 		"assets/app.js.br":    {Data: []byte("br")},

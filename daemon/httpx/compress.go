@@ -1,4 +1,4 @@
-package daemon
+package httpx
 
 import (
 	"io"
@@ -21,8 +21,8 @@ import (
 // writer around them is this file's, since klauspost's own middleware
 // (gzhttp) negotiates gzip and zstd but not brotli. The UI's hashed
 // assets are compressed once, by the build (ui/vite.config.ts), and served
-// as they are (web.go); what is compressed here is compressed at a fast
-// level, its cost per request measured by compress_bench_test.go
+// as they are (static.go); what is compressed here is compressed at a fast
+// level, its cost per request measured by daemon's compress_bench_test.go
 // (docs/BENCHMARKS.md).
 //
 // Never compressed: what is already compressed (a Content-Encoding set by
@@ -161,8 +161,9 @@ func addVary(h http.Header) {
 	h.Add("Vary", "Accept-Encoding")
 }
 
-// compress is the middleware of on-the-fly compression.
-func (d *Daemon) compress(next http.Handler) http.Handler {
+// Compress is the middleware of on-the-fly compression: it compresses
+// the answers of next as this file's comment says.
+func Compress(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		addVary(w.Header())
 		enc := negotiate(r.Header.Get("Accept-Encoding"))

@@ -1,0 +1,123 @@
+package httpx
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Files are the files of a tree (the UI's build), read from the embedded tree on first
+// use and kept with their ETags and precompressed variants. Only files are
+// kept: the paths of the client-side routes, and any a visitor makes up,
+// are looked up each time (a stat of the embedded tree), so the map stays
+// the size of ui/dist.
+type Files struct {
+	fsys  fs.FS
+	files sync.Map // name → *staticFile
+}
+
+// staticFile is one file of the UI and the codings the build made of it.
+type staticFile struct {
+	name     string
+	data     []byte
+	etag     string
+	variants map[encoding]*staticFile // br, gzip
+}
+
+// precompressed are the files the build writes next to a file, by coding.
+var precompressed = map[encoding]string{encBrotli: ".br", encGzip: ".gz"}
+
+// get is the file name, nil when there is none.
+func (s *Files) get(name string) *staticFile {
+	if f, ok := s.files.Load(name); ok {
+		return f.(*staticFile)
+	}
+	f := s.read(name)
+	if f == nil {
+		return nil
+	}
+	for enc, ext := range precompressed {
+		if v := s.read(name + ext); v != nil {
+			if f.variants == nil {
+				f.variants = map[encoding]*staticFile{}
+			}
+			v.name = name // its type is the file's
+			f.variants[enc] = v
+		}
+	}
+	kept, _ := s.files.LoadOrStore(name, f)
+	return kept.(*staticFile)
+}
+
+func (s *Files) read(name string) *staticFile {
+	if st, err := fs.Stat(s.fsys, name); err != nil || st.IsDir() {
+		return nil
+	}
+	data, err := fs.ReadFile(s.fsys, name)
+	if err != nil {
+		return nil
+	}
+	sum := sha256.Sum256(data)
+	return &staticFile{name: name, data: data, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+}
+
+// serve answers with the file in the client's preferred coding among its
+// variants, through http.ServeContent (ranges, HEAD, If-None-Match).
+func (f *staticFile) serve(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	send := f
+	if len(f.variants) > 0 {
+		addVary(h)
+		for _, enc := range preferences(r.Header.Get("Accept-Encoding")) {
+			if v := f.variants[enc]; v != nil {
+				send = v
+				h.Set("Content-Encoding", string(enc))
+				// ServeContent leaves the length to a writer that
+				// compresses; these bytes are sent as they are.
+				h.Set("Content-Length", strconv.Itoa(len(v.data)))
+				break
+			}
+		}
+	}
+	if ct := mime.TypeByExtension(path.Ext(f.name)); ct != "" {
+		h.Set("Content-Type", ct)
+	} else {
+		h.Set("Content-Type", http.DetectContentType(f.data))
+	}
+	h.Set("ETag", send.etag)
+	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(send.data))
+}
+
+// NewFiles serves the files of fsys; nil serves none.
+func NewFiles(fsys fs.FS) *Files { return &Files{fsys: emptyIfNil(fsys)} }
+
+// Serve answers r with the file name of the tree, with Cache-Control
+// cache, and says true; when there is no such file it writes nothing and
+// says false.
+func (s *Files) Serve(w http.ResponseWriter, r *http.Request, name, cache string) bool {
+	f := s.get(name)
+	if f == nil {
+		return false
+	}
+	w.Header().Set("Cache-Control", cache)
+	f.serve(w, r)
+	return true
+}
+
+type emptyFS struct{}
+
+func (emptyFS) Open(string) (fs.File, error) { return nil, fs.ErrNotExist }
+
+func emptyIfNil(f fs.FS) fs.FS {
+	if f == nil {
+		return emptyFS{}
+	}
+	return f
+}
