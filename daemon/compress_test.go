@@ -232,13 +232,72 @@ func TestCompressedAPI(t *testing.T) {
 	})
 }
 
+// indexPage is an index.html as the build writes it: under the build's
+// 1 KB threshold, so without .br or .gz beside it.
+const indexPage = `<!doctype html>
+<html lang="fr">
+  <head>
+    <meta charset="UTF-8" />
+    <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
+    <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+    <meta name="description" content="Primeur relie les producteurs locaux et les magasins autour de leurs besoins mensuels." />
+    <title>Primeur</title>
+    <script type="module" crossorigin src="/assets/index-C8T5plMc.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/rolldown-runtime-WkwZ5CU-.js">
+    <link rel="modulepreload" crossorigin href="/assets/state-Cnk1GJtl.js">
+    <link rel="modulepreload" crossorigin href="/assets/hooks-DbHqJt11.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-BsewM25r.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>
+`
+
+// TestIndexCompressed (issue 37, finding 7): the index page, which the
+// build leaves uncompressed (under its 1 KB threshold), is sent in the
+// coding the client prefers, as every other file of the UI, with an ETag
+// per coding; a client accepting none reads it as it is.
+func TestIndexCompressed(t *testing.T) {
+	ui := fstest.MapFS{"index.html": {Data: []byte(indexPage)}, "favicon.svg": {Data: []byte("<svg/>")}}
+	s := daemontest.New(t, storetest.SQLite(t), daemontest.WithUI(ui))
+	etags := map[string]string{}
+	for _, path := range []string{"/", "/index.html", "/prod/needs"} {
+		for _, tt := range []struct{ accept, want string }{
+			{"gzip, deflate, br, zstd", "br"},
+			{"br;q=0.5, gzip", "gzip"},
+			{"", ""},
+		} {
+			res := fetch(t, "GET", s.URL+path, tt.accept)
+			h := res.header
+			if res.status != 200 || h.Get("Content-Encoding") != tt.want || !bytes.Equal(res.body(t), []byte(indexPage)) ||
+				h.Get("Content-Type") != "text/html; charset=utf-8" || !varies(h) {
+				t.Fatalf("%s %q: %d %v", path, tt.accept, res.status, h)
+			}
+			if tt.want != "" && len(res.raw) > len(indexPage)*6/10 {
+				t.Errorf("%s %q: %d bytes for %d", path, tt.accept, len(res.raw), len(indexPage))
+			}
+			if old, ok := etags[tt.want]; ok && old != h.Get("ETag") {
+				t.Errorf("%s %q: ETag %s, %s before", path, tt.accept, h.Get("ETag"), old)
+			}
+			etags[tt.want] = h.Get("ETag")
+			if res := fetch(t, "GET", s.URL+path, tt.accept, "If-None-Match", h.Get("ETag")); res.status != 304 {
+				t.Errorf("%s %q revalidated: %d", path, tt.accept, res.status)
+			}
+		}
+	}
+	if len(etags) != 3 {
+		t.Errorf("one ETag per coding: %v", etags)
+	}
+}
+
 // TestPrecompressedAssets: the UI's files are sent as the build compressed
 // them, in the client's preferred coding, each coding with its own ETag
 // (304 on revalidation), ranges and HEAD as for any file.
 func TestPrecompressedAssets(t *testing.T) {
 	script := []byte(strings.Repeat("export const légume = 'tomate';\n", 400))
 	style := []byte(strings.Repeat(".cellule { color: #2f9e44; }\n", 200))
-	index := []byte("<!doctype html><html lang=\"fr\"><body><div id=\"root\"></div></body></html>")
+	index := []byte(indexPage)
 	ui := fstest.MapFS{
 		"index.html":             {Data: index},
 		"favicon.svg":            {Data: []byte("<svg/>")},
@@ -303,10 +362,12 @@ func TestPrecompressedAssets(t *testing.T) {
 		if res := fetch(t, "GET", url, "br", "If-None-Match", etags[""]); res.status != 200 {
 			t.Errorf("br with the identity's ETag: %d", res.status)
 		}
-		// The page revalidates too.
+		// The page revalidates too, compressed (issue 37: under the
+		// build's 1 KB, it is compressed once by the daemon).
 		page := fetch(t, "GET", s.URL+"/dis/needs", "br")
-		if page.status != 200 || !bytes.Equal(page.raw, index) || page.header.Get("ETag") == "" ||
-			page.header.Get("Cache-Control") != "no-cache, must-revalidate" {
+		if page.status != 200 || page.header.Get("Content-Encoding") != "br" || !bytes.Equal(page.body(t), index) ||
+			len(page.raw) >= len(index) || page.header.Get("ETag") == "" ||
+			page.header.Get("Cache-Control") != "no-cache, must-revalidate" || !varies(page.header) {
 			t.Fatalf("page: %d %v", page.status, page.header)
 		}
 		if res := fetch(t, "GET", s.URL+"/prod/deliveries", "br", "If-None-Match", page.header.Get("ETag")); res.status != 304 {

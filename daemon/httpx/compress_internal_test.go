@@ -186,3 +186,40 @@ func TestStaticFilesKeepOnlyFiles(t *testing.T) {
 		t.Fatalf("%d names kept, want 1", kept)
 	}
 }
+
+// TestSmallFilesCompressed: a text file under compressMinSize, which the
+// build leaves without variants, gets them once, each only when smaller;
+// a tiny file, an image or a file the build compressed keeps what it had.
+func TestSmallFilesCompressed(t *testing.T) {
+	page := []byte(`<!doctype html><html lang="fr"><head><meta charset="UTF-8" /><title>Primeur</title>` +
+		strings.Repeat(`<link rel="modulepreload" crossorigin href="/assets/state-Cnk1GJtl.js">`, 5) +
+		`</head><body><div id="root"></div></body></html>`)
+	s := NewFiles(fstest.MapFS{
+		"index.html":       {Data: page},
+		"favicon.svg":      {Data: []byte("<svg/>")},
+		"x.png":            {Data: append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 500)...)},
+		"assets/app.js":    {Data: []byte(strings.Repeat("let a = 1;\n", 20))},
+		"assets/app.js.gz": {Data: []byte("gz")},
+	})
+	f := s.get("index.html")
+	if f == nil || len(f.variants) != 2 {
+		t.Fatalf("index.html: %+v", f)
+	}
+	for enc, v := range f.variants {
+		got, err := io.ReadAll(decoder(t, string(enc), strings.NewReader(string(v.data))))
+		if err != nil || string(got) != string(page) || len(v.data) >= len(page) || v.etag == f.etag || v.name != "index.html" {
+			t.Errorf("%s: %d bytes for %d, %v", enc, len(v.data), len(page), err)
+		}
+	}
+	if f.variants[encBrotli].etag == f.variants[encGzip].etag {
+		t.Error("one ETag for two codings")
+	}
+	for _, name := range []string{"favicon.svg", "x.png"} {
+		if f := s.get(name); f == nil || f.variants != nil {
+			t.Errorf("%s: %+v", name, f)
+		}
+	}
+	if f := s.get("assets/app.js"); f == nil || len(f.variants) != 1 || string(f.variants[encGzip].data) != "gz" {
+		t.Errorf("app.js: %+v", f)
+	}
+}

@@ -11,10 +11,16 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/gzip"
 )
 
-// Files are the files of a tree (the UI's build), read from the embedded tree on first
-// use and kept with their ETags and precompressed variants. Only files are
+// Files are the files of a tree (the UI's build), read from the embedded
+// tree on first use and kept with their ETags and precompressed variants.
+// The build compresses the files of compressMinSize bytes or more; a
+// smaller text file (index.html, the one page every visit loads) is
+// compressed here, once, when first read (compressSmall). Only files are
 // kept: the paths of the client-side routes, and any a visitor makes up,
 // are looked up each time (a stat of the embedded tree), so the map stays
 // the size of ui/dist.
@@ -23,7 +29,7 @@ type Files struct {
 	files sync.Map // name → *staticFile
 }
 
-// staticFile is one file of the UI and the codings the build made of it.
+// staticFile is one file of the UI and the codings made of it.
 type staticFile struct {
 	name     string
 	data     []byte
@@ -52,6 +58,9 @@ func (s *Files) get(name string) *staticFile {
 			f.variants[enc] = v
 		}
 	}
+	if f.variants == nil && len(f.data) < compressMinSize && compressible(f.contentType()) {
+		f.variants = compressSmall(f)
+	}
 	kept, _ := s.files.LoadOrStore(name, f)
 	return kept.(*staticFile)
 }
@@ -64,8 +73,7 @@ func (s *Files) read(name string) *staticFile {
 	if err != nil {
 		return nil
 	}
-	sum := sha256.Sum256(data)
-	return &staticFile{name: name, data: data, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+	return &staticFile{name: name, data: data, etag: etagOf(data)}
 }
 
 // serve answers with the file in the client's preferred coding among its
@@ -86,11 +94,7 @@ func (f *staticFile) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	if ct := mime.TypeByExtension(path.Ext(f.name)); ct != "" {
-		h.Set("Content-Type", ct)
-	} else {
-		h.Set("Content-Type", http.DetectContentType(f.data))
-	}
+	h.Set("Content-Type", f.contentType())
 	h.Set("ETag", send.etag)
 	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(send.data))
 }
@@ -120,4 +124,44 @@ func emptyIfNil(f fs.FS) fs.FS {
 		return emptyFS{}
 	}
 	return f
+}
+
+// contentType is the file's media type, by its extension or else sniffed.
+func (f *staticFile) contentType() string {
+	if ct := mime.TypeByExtension(path.Ext(f.name)); ct != "" {
+		return ct
+	}
+	return http.DetectContentType(f.data)
+}
+
+// compressSmall makes f's variants at the strongest levels, as the build
+// would have (ui/vite.config.ts): brotli 11 and gzip 9, each kept only when
+// smaller than the file; nil when neither is. It runs once per file, on a
+// file under compressMinSize bytes.
+func compressSmall(f *staticFile) map[encoding]*staticFile {
+	var variants map[encoding]*staticFile
+	for enc, w := range map[encoding]func(*bytes.Buffer) encoder{
+		encBrotli: func(b *bytes.Buffer) encoder { return brotli.NewWriterLevel(b, brotli.BestCompression) },
+		encGzip: func(b *bytes.Buffer) encoder {
+			zw, _ := gzip.NewWriterLevel(b, gzip.BestCompression) // the level is valid
+			return zw
+		},
+	} {
+		var buf bytes.Buffer
+		zw := w(&buf)
+		if _, err := zw.Write(f.data); err != nil || zw.Close() != nil || buf.Len() >= len(f.data) {
+			continue // writing to memory fails not; a larger variant is no use
+		}
+		if variants == nil {
+			variants = map[encoding]*staticFile{}
+		}
+		variants[enc] = &staticFile{name: f.name, data: buf.Bytes(), etag: etagOf(buf.Bytes())}
+	}
+	return variants
+}
+
+// etagOf is the strong ETag of data.
+func etagOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
 }
