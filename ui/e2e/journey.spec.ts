@@ -650,8 +650,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       claim.getByText('Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée'),
     ).toBeVisible()
     await claim.getByLabel('Quantité réclamée — Courgette (kg)').fill('-2')
-    await claim.getByRole('combobox', { name: 'Type — Courgette' }).click()
-    await farmPage.getByRole('option', { name: 'Qualite' }).click()
+    await claim.getByRole('radiogroup', { name: 'Type — Courgette' }).getByRole('radio', { name: 'Qualite' }).check()
     await claim.getByLabel('Commentaire — Courgette').fill('Deux kilos abîmés par la grêle')
     await shot(farmPage, 'farm-claim')
     await claim.getByRole('button', { name: "Envoyer la demande d'avoir" }).click()
@@ -678,7 +677,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       /^deliveries \(2027-07-01 05:00 CEST\) : livraisons verrouillées : 3, bons de livraison envoyés : 3, factures envoyées : 0\n$/,
     )
     expect(runJob('invoices', `${NEXT_MONTH_FIRST}T06:00`)).toMatch(
-      /^invoices \(2027-07-01 06:00 CEST\) : factures émises : 1, factures envoyées : 1, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 1\n$/,
+      /^invoices \(2027-07-01 06:00 CEST\) : factures émises : 1, factures envoyées : 1, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 1\ndocuments émis :\n {2}facture FA-2027-000001 : ferme \S+ → epicerie \S+, 132,00\u00a0€ TTC\n$/,
     )
     const load: Load = await (await shopPage.request.get('/api/user')).json()
     expect(load.orders[0].invoice?.number).toBe('FA-2027-000001')
