@@ -192,6 +192,9 @@ for (const screen of SCREENS) {
         timeZone: 'UTC',
       }).format(new Date(Date.UTC(y, m - 1, 20)))
       const day = page.getByRole('button', { name: label, exact: true })
+      // The calendar drawn before its days are looked at: isVisible does not wait, and a
+      // calendar still opening would send the loop a month too far.
+      await expect(page.locator('[data-direction="next"]').first()).toBeVisible()
       for (let i = 0; i < 2 && !(await day.isVisible()); i++) {
         const next = page.locator('[data-direction="next"]').first()
         await expect(next, 'the calendar’s next month is off the screen').toBeInViewport({ ratio: 1 })
