@@ -13,8 +13,9 @@
 //     (billing.SettleDue) and email the documents;
 //   - invoices (every day at 21:00): lock the deliveries due, accept the
 //     claims past their delay, issue the invoice of every order whose
-//     month is over and that has a done delivery (billing.Due), settle the
-//     claims accepted since, then email them (Invoices reads as that
+//     month is over and that has a done delivery (billing.Due) and none
+//     still planned (billing.Issue waits for those), settle the claims
+//     accepted since, then email them (Invoices reads as that
 //     checklist). The run of a month's last day bills that month, dated
 //     that day (art. 289 I-3 CGI); a claim still waiting for the shop
 //     defers nothing, its acceptance is settled later by a credit note or
