@@ -1,8 +1,10 @@
 // Package planning holds the shops' needs: one quantity per distributor,
-// product and month, and every way to write them (a cell of the planner, a
-// bulk add, a file or standard import) through one write path that applies
-// the commitment rule: a need never goes below what producers have
-// committed and proposed on it.
+// product and month, and every way to write them. New needs and every
+// import (a cell of the planner, a bulk add, a file or standard import) go
+// through one write path, Write/WriteAll; a need's change or deletion
+// (Update, Delete) locks it and applies the same rules, the past month
+// (isPast) and the commitment rule (Reserved): a need never goes below
+// what producers have committed and proposed on it.
 package planning
 
 import (

@@ -1,7 +1,9 @@
 // Package schema owns Primeur's database schema: the SQL migrations in
-// migrations/ (one text for SQLite and PostgreSQL) and the Go migrations
-// that load reference data, such as the product catalogue. Every migration
-// runs in its own transaction.
+// migrations/ (one text for SQLite and PostgreSQL; the product catalogue
+// of version 3 written out as rows) and the Go migrations of
+// gomigrations.go (versions 10, 19, 30 and 32: backfills and a table
+// rebuilt on SQLite, where SQL alone could not do it). Every migration
+// runs in its own transaction and is frozen: it calls no domain package.
 package schema
 
 import (
