@@ -32,13 +32,14 @@ type Figure struct {
 // its product and month on the whole platform and in the shop's
 // département. A figure is nil unless it may be shown (privacy.go: at
 // least MinPartners distinct legal entities on each side, none holding
-// more than half its quantity).
+// more than half its quantity), and the local one is nil whenever the
+// national one is: it is the one average of a need (issue 37).
 type Comparison struct {
 	Product  string  `json:"product" doc:"Product id"`
 	Month    string  `json:"month" doc:"YYYY-MM-01"`
 	Area     string  `json:"area" doc:"The shop's département; empty when its address has no French postcode"`
 	National *Figure `json:"national" doc:"The whole platform; null when withheld (fewer than 3 distinct companies, by SIREN, bought or sold the purchases counted, or one of them holds more than half their quantity)"`
-	Local    *Figure `json:"local" doc:"The shop's département; null when withheld, as national, or unknown"`
+	Local    *Figure `json:"local" doc:"The shop's département; null when withheld, as national, or unknown, and whenever national is null (the need shows an average in full or not at all)"`
 }
 
 // AreaOf is the comparison area of an account's address lines: the
@@ -74,6 +75,12 @@ func Compare(ctx context.Context, q store.Q, product, month, area string) (Compa
 		} else {
 			out.Local = f
 		}
+	}
+	// All or none (issue 37): the département's figure refines the
+	// platform's; withheld nationally (one company dominant there), the
+	// need shows no average at all, not a local one above "pas assez".
+	if out.National == nil {
+		out.Local = nil
 	}
 	return out, nil
 }

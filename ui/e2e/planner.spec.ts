@@ -54,8 +54,8 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: s
   await page.getByRole('option', { name: option, exact: true }).click()
 }
 
-/** The price block: the catalogue's reference price, or the observed average once tomatoes were committed. */
-const PRICE_BLOCK = /Prix de référence producteur \(catalogue\)|Prix d'achat moyen observé/
+/** The price block: the need's average paid on Primeur, or its withholding beside the catalogue's reference price. */
+const PRICE_BLOCK = /Prix moyen payé sur Primeur : /
 
 test.use({ viewport: { width: 1280, height: 800 } })
 

@@ -2,9 +2,11 @@
 // daemon: three shops of Haute-Savoie bought pumpkins for next month from
 // three producers, each a company of its own (tools/e2eseed prices: 6
 // purchases at 2.00 € to 3.00 €, 2.50 € on average). One of the shops
-// sees the averages beside the price hint of its need; a new producer
-// sees them under its proposal form; a need of a product nobody bought
-// says there are too few comparable purchases.
+// sees the averages and the shop price derived from them, once, in the
+// price information of its need (issue 37: one price truth, no second
+// figure); a new producer sees the same figures under its proposal form,
+// and no second section; a need of a product nobody bought shows no figure
+// of anyone's purchases, only the catalogue's reference.
 import type { Page } from '@playwright/test'
 import { expect, loginThroughForm, needCell, seed, test, uniqueAccount } from './fixtures'
 
@@ -61,18 +63,29 @@ test('shops and producers compare a need’s price with the platform’s and the
   const shopId = ((await (await page.request.get('/api/user')).json()) as { user: { _id: string } }).user._id
   await page.goto('/dis/needs')
   let pane = await openCell(page, 'Potiron')
-  let comparison = pane.getByRole('region', { name: 'Comparaison des prix' })
+  let comparison = pane.getByRole('region', { name: 'Information prix' })
   await expect(comparison).toContainText('Prix moyen payé sur Primeur : 2,50 € / kg (6 achats)')
   await expect(comparison).toContainText('Prix moyen payé dans le département 74 : 2,50 € / kg (6 achats)')
+  await expect(comparison).toContainText('Prix de vente magasin pour une marge de 30 % : 3,25 € / kg')
+  // One truth: no other average anywhere in the pane.
+  await expect(pane).not.toContainText('observé')
+  await expect(pane.getByText(/2,50 € \/ kg \(6 achats\)/)).toHaveCount(2) // national and local
+  await expect(pane.getByRole('region', { name: 'Comparaison des prix' })).toHaveCount(0)
 
   // Nobody bought butternut: too few purchases to show anything.
   pane = await openCell(page, 'Courge butternut')
-  comparison = pane.getByRole('region', { name: 'Comparaison des prix' })
+  comparison = pane.getByRole('region', { name: 'Information prix' })
   await expect(comparison).toContainText(
     "Prix moyen payé sur Primeur : pas assez d'achats comparables pour afficher une moyenne",
   )
-  // No average price is shown (the rule's explanation names its 10 € floor).
-  await expect(comparison).not.toContainText('€ / kg')
+  await expect(comparison).not.toContainText('achats)')
+  await expect(comparison).not.toContainText('département 74 :')
+  // No average price is shown (the rule's explanation names its 10 € floor):
+  // the only prices are the catalogue's, labelled so.
+  await expect(comparison.getByText(/€ \/ kg/)).toHaveText([
+    /^Prix de référence producteur \(catalogue\) : /,
+    /^Prix de vente magasin indicatif pour une marge de 30 % : /,
+  ])
 
   // A new producer, in the proposal form of the shop's need.
   const farm = uniqueAccount('ferme')
@@ -90,5 +103,8 @@ test('shops and producers compare a need’s price with the platform’s and the
   await expect(form).toContainText(
     'Prix moyen payé : 2,50 € / kg sur Primeur (6 achats) · 2,50 € / kg dans le département 74 (6 achats)',
   )
+  // Shown once: the form's line, no second section in the pane.
+  await expect(pane.getByRole('region', { name: 'Information prix' })).toHaveCount(0)
+  await expect(pane).not.toContainText('observé')
   await farmContext.close()
 })

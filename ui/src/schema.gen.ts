@@ -2856,7 +2856,7 @@ export interface components {
         TradeComparison: {
             /** @description The shop's département; empty when its address has no French postcode */
             area: string;
-            /** @description The shop's département; null when withheld, as national, or unknown */
+            /** @description The shop's département; null when withheld, as national, or unknown, and whenever national is null (the need shows an average in full or not at all) */
             local: components["schemas"]["TradeFigure"] | null;
             /** @description YYYY-MM-01 */
             month: string;

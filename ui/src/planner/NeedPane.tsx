@@ -1,11 +1,10 @@
 import { EmptyState, Paper, Stack, Text, Title } from '@mantine/core'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import { formatMonthYear } from '../format'
 import { useProducers } from '../store/hooks'
 import { TradePanel } from '../trade/TradePanel'
 import type { CellKey, NeedRO, ProductRO, Viewer } from './model'
 import { NeedFigures } from './NeedFigures'
-import { PriceComparison } from './PriceComparison'
 import { PriceInfo } from './PriceInfo'
 
 /** PRODUCT §2 texts of the right pane. */
@@ -20,9 +19,10 @@ export const PANE_TEXTS = {
  * what the viewer acts on — the trade blocks (commitment cards with their
  * buttons and the proposal form, trade/TradePanel), then the need's own
  * quantity editor when there is one (`editor`: the phone's sheet) — and the
- * information below: the need's quantities, price information and
- * comparison (issue 37: the action in view without scrolling, on a phone
- * and at 1440×900).
+ * information below: the need's quantities and price information
+ * (issue 37: the action in view without scrolling, on a phone and at
+ * 1440×900). The price information is shown once: under the proposal
+ * form's fields while one is open, else as its own section.
  */
 export function NeedPane({
   selection,
@@ -40,6 +40,7 @@ export function NeedPane({
   editor?: ReactNode
 }) {
   const producers = useProducers()
+  const [formShown, setFormShown] = useState(false)
   return (
     <Paper withBorder p="md" component="aside" aria-label="Détail du besoin">
       {!selection || !product ? (
@@ -59,11 +60,17 @@ export function NeedPane({
             </>
           ) : (
             <>
-              <TradePanel need={need} unit={product.unit} viewer={viewer} producers={producers} />
+              <TradePanel
+                need={need}
+                unit={product.unit}
+                viewer={viewer}
+                producers={producers}
+                priceHint={<PriceInfo needId={need._id} product={product} compact />}
+                onFormShown={setFormShown}
+              />
               {editor}
               <NeedFigures need={need} product={product} />
-              <PriceInfo product={product} />
-              <PriceComparison needId={need._id} unit={product.unit} />
+              {formShown ? null : <PriceInfo needId={need._id} product={product} />}
             </>
           )}
         </Stack>

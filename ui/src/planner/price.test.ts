@@ -1,41 +1,36 @@
 import { describe, expect, it } from 'vitest'
-import { SHOP_PRICE_FACTOR, priceHint } from './price'
+import { SHOP_PRICE_FACTOR, priceView } from './price'
 
-const products = [
-  { _id: 'tomate', name: 'Tomate', unit: 'kg' as const, refPrice: 2.1 },
-  { _id: 'melon', name: 'Melon', unit: 'un' as const, refPrice: 0 },
-]
+const comparison = {
+  product: 'tomate',
+  month: '2026-12-01',
+  area: '74',
+  national: { area: 'FR', average: 1.9, purchases: 4 },
+  local: { area: '74', average: 1.8, purchases: 3 },
+}
 
-describe('priceHint', () => {
-  it('uses the observed average times 1.3', () => {
+describe('priceView', () => {
+  it('shows the average in full: national, local, and × 1.3 rounded to cents', () => {
     expect(SHOP_PRICE_FACTOR).toBe(1.3)
-    expect(priceHint('tomate', [{ product: 'tomate', value: 2 }], products)).toEqual({
-      kind: 'observed',
-      average: 2,
-      shopPrice: 2.6,
+    expect(priceView(comparison, 2.1)).toEqual({
+      kind: 'average',
+      national: comparison.national,
+      local: comparison.local,
+      area: '74',
+      shopPrice: 2.47,
     })
+    expect(priceView({ ...comparison, local: null }, 2.1)).toMatchObject({ kind: 'average', local: null })
   })
 
-  it('averages several records of a product and rounds to cents', () => {
-    const prices = [
-      { product: 'tomate', value: 1.5 },
-      { product: 'tomate', value: 2.25 },
-      { product: 'melon', value: 9 },
-    ]
-    expect(priceHint('tomate', prices, products)).toEqual({ kind: 'observed', average: 1.88, shopPrice: 2.44 })
-  })
-
-  it('falls back to the catalogue reference price', () => {
-    expect(priceHint('tomate', [{ product: 'melon', value: 3 }], products)).toEqual({
-      kind: 'reference',
-      refPrice: 2.1,
-      shopPrice: 2.73,
+  it('withheld, keeps nothing of the figures, not even a local one, and falls back on the catalogue', () => {
+    expect(priceView({ ...comparison, national: null }, 2.1)).toEqual({
+      kind: 'withheld',
+      reference: { refPrice: 2.1, shopPrice: 2.73 },
     })
-    expect(priceHint('tomate', [{ product: 'tomate', value: 0 }], products).kind).toBe('reference')
-  })
-
-  it('has nothing to say without any price', () => {
-    expect(priceHint('melon', [], products)).toEqual({ kind: 'none' })
-    expect(priceHint('inconnu', [], products)).toEqual({ kind: 'none' })
+    expect(priceView({ ...comparison, national: null, local: null }, 0)).toEqual({ kind: 'withheld', reference: null })
+    expect(priceView({ ...comparison, national: null, local: null }, undefined)).toEqual({
+      kind: 'withheld',
+      reference: null,
+    })
   })
 })

@@ -1,7 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core'
-import { useRef, useState } from 'react'
+import { type ReactNode, useLayoutEffect, useRef, useState } from 'react'
 import { dayOf } from '../format'
-import { PriceComparison } from '../planner/PriceComparison'
 import { propose, review, withdraw } from '../store/trade'
 import type { Unit } from '../types'
 import { type CardAction, type ProposalLike, type Side, allowedActions, negotiationOf } from './actions'
@@ -35,6 +34,14 @@ export interface TradePanelProps {
   viewer: { type: Side; id: string }
   /** Producers by id, for the shop's cards. */
   producers: readonly { readonly _id: string; readonly name: string }[]
+  /** Under the proposal form's fields: the need's price information (planner/PriceInfo, compact). */
+  priceHint?: ReactNode
+  /**
+   * Told whether a proposal form is shown: the pane then leaves out its own
+   * price section, the form's line carrying the same figures (one price
+   * truth shown once, issue 37).
+   */
+  onFormShown?: (shown: boolean) => void
 }
 
 /**
@@ -43,7 +50,7 @@ export interface TradePanelProps {
  * table, the proposal form, and for a producer the "autres producteurs"
  * card. A producer sees its own negotiation; a shop sees one per producer.
  */
-export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
+export function TradePanel({ need, unit, viewer, producers, priceHint, onFormShown }: TradePanelProps) {
   const [editing, setEditing] = useState<Editing | null>(null)
   const [busy, setBusy] = useState(false)
   const side = viewer.type
@@ -89,11 +96,13 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
     }
   }
 
+  let formShown = false
   const sections = producerIds.map((producer) => {
     const n = negotiationOf(need.proposals, producer)
     const allowed = closed ? { propose: false, commitment: [], open: [] } : allowedActions(n.state, side)
     const mine = side === 'producer'
     const edit = editing?.producer === producer ? editing : allowed.propose ? { producer, card: 'new' as const } : null
+    if (edit) formShown = true
     const base = edit?.card === 'open' ? n.open : edit?.card === 'commitment' ? n.commitment : undefined
     const title =
       edit?.card === 'commitment'
@@ -155,7 +164,7 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
             zeroAllowed={n.state.committed}
             initial={base ? { quantity: base.quantity, price: base.price } : undefined}
             submitLabel={edit.card === 'new' ? 'Proposer' : 'Envoyer'}
-            hint={<PriceComparison needId={need._id} unit={unit} compact />}
+            hint={priceHint}
             onCancel={edit.card === 'new' ? undefined : () => setEditing(null)}
             onSubmit={async (offer) => {
               const result = await propose(need._id, producer, offer, edit.card === 'new' ? 'create' : 'modify')
@@ -171,6 +180,8 @@ export function TradePanel({ need, unit, viewer, producers }: TradePanelProps) {
       </Stack>
     )
   })
+
+  useLayoutEffect(() => onFormShown?.(formShown), [formShown, onFormShown])
 
   return (
     <Stack gap="sm" aria-label="Propositions et engagements" role="region">
