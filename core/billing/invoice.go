@@ -3,6 +3,13 @@
 // numbered in the producer's own gap-free yearly sequence (FA-2026-000001).
 // Everything an invoice shows is stored when it is issued, so an issued
 // invoice never changes; documents render it from what is stored.
+//
+// It also settles the claims accepted on an invoiced order (credit.go: a
+// credit note, AV-2026-000001 in its own series, or a complementary
+// invoice in the FA series). Every issued document is one row of the
+// table documents (kind invoice, credit, complement or discount; one
+// uniqueness constraint per producer, series, year and number) with its
+// lines in document_lines, written by insert.
 package billing
 
 import (
