@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"primeur/core/schema"
 	"primeur/core/store"
 )
 
@@ -40,15 +39,20 @@ func EachEmpty(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	}
 }
 
-// SQLite returns a migrated database in a new file under t.TempDir().
+// SQLite returns a migrated database in a new file under t.TempDir(): a
+// copy of the process's migrated template (template.go).
 func SQLite(t testing.TB) *store.DB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "primeur.db")
-	return open(t, "", path)
+	if err := os.WriteFile(path, sqliteTemplate(t), 0o600); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	return connect(t, "", path)
 }
 
 // Postgres returns a migrated database in a new schema of the server named by
-// PRIMEUR_TEST_DATABASE_URL, skipping the test when the variable is unset.
+// PRIMEUR_TEST_DATABASE_URL (a copy of the process's migrated template,
+// template.go), skipping the test when the variable is unset.
 func Postgres(t testing.TB) *store.DB {
 	t.Helper()
 	base := os.Getenv(EnvURL)
@@ -56,9 +60,10 @@ func Postgres(t testing.TB) *store.DB {
 		t.Skip(EnvURL + " is not set")
 	}
 	schema := newSchema(t)
+	fromTemplate(t, base, schema)
 	// The connections' application is named after the schema, for
 	// ServerCPU to find their backends.
-	return open(t, withParam(t, WithSearchPath(t, base, schema), "application_name", schema), "")
+	return connect(t, withParam(t, WithSearchPath(t, base, schema), "application_name", schema), "")
 }
 
 // newSchema creates a schema on the server of PRIMEUR_TEST_DATABASE_URL,
@@ -123,15 +128,6 @@ func withParam(t testing.TB, base, key, value string) string {
 	q.Set(key, value)
 	u.RawQuery = q.Encode()
 	return u.String()
-}
-
-func open(t testing.TB, url, path string) *store.DB {
-	t.Helper()
-	db := connect(t, url, path)
-	if _, err := schema.Migrate(context.Background(), db); err != nil {
-		t.Fatalf("storetest: %v", err)
-	}
-	return db
 }
 
 // connect opens a database, closed at the end of the test.
