@@ -1,9 +1,12 @@
 // Package documents renders Primeur's PDF documents — the delivery note
-// (bon de livraison) and the invoice — with go-pdf/fpdf and an embedded
-// UTF-8 font (DejaVu Sans, see fonts/LICENSE), in French: "1 234,50 €",
-// "20 novembre 2026". Rendering is pure: it takes what core/delivery and
-// core/billing load and returns the bytes, with the document's own dates as
-// its creation date so the same input gives the same file.
+// (bon de livraison, Note), the invoice, credit note and complementary
+// invoice as Factur-X PDF/A-3b (Invoice), and the purchase slip and yearly
+// certificate of the flat-rate refund (PurchaseSlip, Certificate) — with
+// go-pdf/fpdf and an embedded UTF-8 font (DejaVu Sans, see fonts/LICENSE),
+// in French: "1 234,50 €", "20 novembre 2026". Rendering is pure: it takes
+// what core/delivery, core/billing and core/payments load and returns the
+// bytes, with the document's own dates as its creation date so the same
+// input gives the same file.
 //
 // # Any text renders
 //

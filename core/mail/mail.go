@@ -1,6 +1,7 @@
-// Package mail sends Primeur's emails (delivery notes, invoices) with
-// wneessen/go-mail: over SMTP when smtp.host is set, otherwise written as
-// .eml files under <data-dir>/outbox so that nothing is lost.
+// Package mail sends Primeur's emails (documents, reminders, notices and
+// digests, composed by core/jobs) with wneessen/go-mail: over SMTP when
+// smtp.host is set, otherwise written as .eml files under
+// <data-dir>/outbox so that nothing is lost.
 //
 // A subject is written as one printable line (core/printable): whatever the
 // names it is built from hold, no control character reaches a header, so
