@@ -112,7 +112,7 @@ func (d *Daemon) getAccounting(ctx context.Context, _ *struct{}) (*AccountingOut
 			return out, nil
 		}
 	}
-	return nil, apiError(ctx, d.log, err)
+	return nil, err
 }
 
 func (d *Daemon) setAccountingAccounts(ctx context.Context, in *LedgerInput) (*AccountingOutput, error) {

@@ -7,6 +7,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"primeur/core"
 	"primeur/core/accounts"
 )
 
@@ -117,14 +118,14 @@ func (d *Daemon) register(ctx context.Context, in *registerRequest) (*SessionOut
 		Distributor: in.Body.Distributor,
 	}, in.client, d.cfg.RegistrationsPerHour, d.now())
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	d.log.InfoContext(ctx, "account created", "user", u.ID, "type", u.Type)
 	noteUser(ctx, u.ID)
 	d.mailAfter("confirmation", d.confirmMail(confirm), u.ID)
 	out := &SessionOutput{SetCookie: d.sessionCookie(ctx, token, accounts.SessionMax)}
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -138,12 +139,12 @@ type loginRequest struct {
 func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, error) {
 	u, token, err := accounts.Login(ctx, d.db, in.Body.Email, in.Body.Password, in.client, d.now())
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	noteUser(ctx, u.ID)
 	out := &SessionOutput{SetCookie: d.sessionCookie(ctx, token, accounts.SessionMax)}
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -171,10 +172,10 @@ func (l *logoutRequest) Resolve(ctx huma.Context) []error {
 func (d *Daemon) logout(ctx context.Context, in *logoutRequest) (*LogoutOutput, error) {
 	// GET is PRODUCT's method; a link on another site must not log users out.
 	if in.crossSite {
-		return nil, problem(http.StatusForbidden, statusDetails[http.StatusForbidden])
+		return nil, core.ErrForbidden
 	}
 	if err := accounts.EndSession(ctx, d.db, in.token); err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &LogoutOutput{SetCookie: d.clearCookie(ctx)}, nil
 }

@@ -272,7 +272,7 @@ func (d *Daemon) registerEmail(api huma.API) {
 func (d *Daemon) confirmEmail(ctx context.Context, in *ConfirmInput) (*MessageOutput, error) {
 	c, err := accounts.Confirm(ctx, d.db, in.Body.Token, d.now())
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	d.log.InfoContext(ctx, "email confirmed", "user", c.User.ID, "purpose", c.Purpose)
 	if c.OldEmail != "" {
@@ -286,7 +286,7 @@ func (d *Daemon) confirmEmail(ctx context.Context, in *ConfirmInput) (*MessageOu
 func (d *Daemon) revertEmail(ctx context.Context, in *RevertInput) (*MessageOutput, error) {
 	r, err := accounts.RevertEmail(ctx, d.db, in.Body.Token, d.now())
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	d.log.InfoContext(ctx, "login email restored", "user", r.User.ID)
 	d.mailAfter("password reset", d.resetMail(r.Reset), r.User.ID)
@@ -298,7 +298,7 @@ func (d *Daemon) revertEmail(ctx context.Context, in *RevertInput) (*MessageOutp
 func (d *Daemon) resendConfirmation(ctx context.Context, in *ResendInput) (*MessageOutput, error) {
 	c, err := accounts.ResendConfirmation(ctx, d.db, currentUser(ctx), in.Body.Which, d.now())
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	d.mailAfter("confirmation", d.confirmMail(c), c.User.ID)
 	out := &MessageOutput{}
@@ -310,7 +310,7 @@ func (d *Daemon) changeEmail(ctx context.Context, in *changeEmailRequest) (*User
 	u := currentUser(ctx)
 	c, err := accounts.RequestEmailChange(ctx, d.db, u, in.Body.Current, in.Body.Email, in.client, d.now())
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	if c.Taken {
 		d.mailAfter("email taken", d.takenMail(c), u.ID)
@@ -320,7 +320,7 @@ func (d *Daemon) changeEmail(ctx context.Context, in *changeEmailRequest) (*User
 	out := &UserMessageOutput{}
 	out.Body.Message = fmt.Sprintf(MsgChangeSent, c.Email)
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -328,12 +328,12 @@ func (d *Daemon) changeEmail(ctx context.Context, in *changeEmailRequest) (*User
 func (d *Daemon) setNotification(ctx context.Context, in *NotificationInput) (*UserOutput, error) {
 	u := currentUser(ctx)
 	if err := notify.SetPref(ctx, d.db, u.ID, in.Body.Kind, in.Body.Mode); err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	out := &UserOutput{}
 	var err error
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -341,7 +341,7 @@ func (d *Daemon) setNotification(ctx context.Context, in *NotificationInput) (*U
 func (d *Daemon) unsubscribe(ctx context.Context, in *UnsubscribeInput) (*MessageOutput, error) {
 	labels, err := notify.Unsubscribe(ctx, d.db, in.Body.Token)
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	out := &MessageOutput{}
 	out.Body.Message = unsubscribed(labels)
@@ -351,7 +351,7 @@ func (d *Daemon) unsubscribe(ctx context.Context, in *UnsubscribeInput) (*Messag
 func (d *Daemon) unsubscribeOneClick(ctx context.Context, in *OneClickInput) (*MessageOutput, error) {
 	labels, err := notify.Unsubscribe(ctx, d.db, in.Token)
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	out := &MessageOutput{}
 	out.Body.Message = unsubscribed(labels)

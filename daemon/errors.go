@@ -65,11 +65,14 @@ func init() {
 		}
 		return problem(status, detail, details...)
 	}
-	// A handler returning an error that is not a problem (a forgotten
-	// apiError), or huma failing to write an answer, comes here with the
-	// request: the error is logged with the request's id, and the client
-	// reads the generic problem with that id — or, for a fault, the
-	// fault's 503 (faultModel).
+	// The one hook of a handler's error: a handler returns core's error
+	// as it is (return nil, err) and huma, finding no problem in it, comes
+	// here with the request; problemOf maps it (core's typed errors to
+	// their status and French text, a fault to 503, anything else logged
+	// with the request's id and answered the generic 500). The headers of
+	// the answer (Retry-After) are set on the request's context; a
+	// throttled refusal is held first (hold), unless its operation says
+	// otherwise (answerAtOnce).
 	huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
 		if status < http.StatusInternalServerError {
 			return huma.NewError(status, msg, errs...)
@@ -77,19 +80,34 @@ func init() {
 		ctx := hctx.Context()
 		err := errors.Join(errs...)
 		info := requestOf(ctx)
-		if f := store.FaultOf(err); f != store.NoFault && status == http.StatusInternalServerError && info != nil {
-			hctx.SetHeader("Retry-After", retryAfterSeconds(store.FaultRetryAfter))
-			return faultModel(ctx, info.log, f, err)
+		if status != http.StatusInternalServerError || err == nil || info == nil {
+			if info != nil {
+				info.log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", err)
+			}
+			if status == http.StatusInternalServerError {
+				return internalProblem(ctx)
+			}
+			return huma.NewError(status, msg)
 		}
-		if info != nil {
-			info.log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", err)
+		if errors.Is(err, core.ErrThrottled) && info.hold != nil {
+			if op := hctx.Operation(); op == nil || op.Metadata[answerAtOnce] == nil {
+				info.hold(ctx)
+			}
 		}
-		if status == http.StatusInternalServerError {
-			return internalProblem(ctx)
+		p, header := problemOf(ctx, info.log, err)
+		for k, vs := range header {
+			for _, v := range vs {
+				hctx.SetHeader(k, v)
+			}
 		}
-		return huma.NewError(status, msg)
+		return p
 	}
 }
+
+// answerAtOnce, a key of an operation's Metadata, says that its throttled
+// refusals are answered at once, not held (hold): the needs file's upload,
+// whose held body would stay in memory a second longer.
+const answerAtOnce = "primeur-answer-at-once"
 
 func problem(status int, detail string, details ...*huma.ErrorDetail) *huma.ErrorModel {
 	return &huma.ErrorModel{
@@ -100,54 +118,75 @@ func problem(status int, detail string, details ...*huma.ErrorDetail) *huma.Erro
 	}
 }
 
-// apiError turns an error from core into the problem the client reads. It is
-// the one place sentinels meet HTTP statuses; a fault (store.FaultOf: the
-// disk full, the database unreachable) is answered 503 with Retry-After
-// (faultProblem), a database still busy 503 too; anything unexpected is
-// logged and answered 500 without detail. Plain handlers answer through
-// it too (writeError), and huma's hook for a forgotten one
-// (NewErrorWithContext) tells faults apart as it does.
-func apiError(ctx context.Context, log *slog.Logger, err error) error {
+// problemOf turns an error into the problem the client reads and the
+// headers that go with it. It is the one place core's errors meet HTTP
+// statuses: a core.ValidationError is 422 with its French messages per
+// field (located in the body, or in the query: inQuery), a core.Refusal
+// its kind's status with its French message, a sentinel (statusOf) its
+// status with statusDetails' text, a request cut short 503; a fault
+// (store.FaultOf: the disk full, the database unreachable) is answered 503
+// with Retry-After (faultModel), a database still busy 503 too; anything
+// unexpected is logged with the request's id and answered 500 without its
+// text (internalProblem). An error carrying a delay (limit.Later) gives
+// Retry-After. Handlers return core's error as it is and huma's hook
+// (NewErrorWithContext) calls problemOf; plain handlers call it through
+// writeError.
+func problemOf(ctx context.Context, log *slog.Logger, err error) (*huma.ErrorModel, http.Header) {
+	var header http.Header
+	if after, ok := limit.RetryAfter(err); ok {
+		header = http.Header{"Retry-After": {retryAfterSeconds(after)}}
+	}
 	var (
 		invalid *core.ValidationError
 		refusal *core.Refusal
+		p       *huma.ErrorModel
 	)
 	switch {
+	case errors.As(err, &p): // a problem already (a role check)
+		return p, header
 	case errors.As(err, &invalid):
+		where := "body."
+		var q queryError
+		if errors.As(err, &q) {
+			where = "query."
+		}
 		details := make([]*huma.ErrorDetail, len(invalid.Fields))
 		for i, f := range invalid.Fields {
-			details[i] = &huma.ErrorDetail{Location: "body." + f.Field, Message: f.Message, Value: f.Value}
+			details[i] = &huma.ErrorDetail{Location: where + f.Field, Message: f.Message, Value: f.Value}
 		}
-		return problem(http.StatusUnprocessableEntity, invalid.Fields[0].Message, details...)
+		return problem(http.StatusUnprocessableEntity, invalid.Fields[0].Message, details...), header
 	case errors.As(err, &refusal):
-		return problem(statusOf(refusal.Kind), refusal.Message)
+		return problem(statusOf(refusal.Kind), refusal.Message), header
 	case errors.Is(err, context.Canceled):
-		return problem(http.StatusServiceUnavailable, "Requête interrompue.")
+		return problem(http.StatusServiceUnavailable, "Requête interrompue."), header
 	}
 	if f := store.FaultOf(err); f != store.NoFault {
-		return faultProblem(ctx, log, f, err)
+		return faultModel(ctx, log, f, err), http.Header{"Retry-After": {retryAfterSeconds(store.FaultRetryAfter)}}
 	}
 	if store.IsBusy(err) { // a read or write outside store.DB.Tx's retries
-		return problem(http.StatusServiceUnavailable, limit.MsgBusy)
+		return problem(http.StatusServiceUnavailable, limit.MsgBusy), header
 	}
 	if status := statusOf(err); status != http.StatusInternalServerError {
-		return problem(status, statusDetails[status])
+		return problem(status, statusDetails[status]), header
 	}
 	log.ErrorContext(ctx, "request failed", "err", err)
-	return internalProblem(ctx)
+	return internalProblem(ctx), nil
 }
 
-// faultProblem is the answer to a request that met fault f: 503 with the
-// French store.MsgFault and Retry-After store.FaultRetryAfter, the error
-// logged as a warning with the request's id, and the fault counted
-// (primeur_faults_total).
-func faultProblem(ctx context.Context, log *slog.Logger, f store.Fault, err error) error {
-	return huma.ErrorWithHeaders(faultModel(ctx, log, f, err),
-		http.Header{"Retry-After": {retryAfterSeconds(store.FaultRetryAfter)}})
-}
+// queryError marks the field errors of a refused query, which problemOf
+// locates in the query ("query.start") rather than in a body.
+type queryError struct{ error }
 
-// faultModel is faultProblem's problem, logged and counted, without its
-// header.
+func (q queryError) Unwrap() error { return q.error }
+
+// inQuery points the field errors of err, if any, at the query's
+// parameters.
+func inQuery(err error) error { return queryError{err} }
+
+// faultModel is the answer to a request that met fault f: 503 with the
+// French store.MsgFault (Retry-After store.FaultRetryAfter is the
+// caller's), the error logged as a warning with the request's id, and the
+// fault counted (primeur_faults_total).
 func faultModel(ctx context.Context, log *slog.Logger, f store.Fault, err error) *huma.ErrorModel {
 	if info := requestOf(ctx); info != nil && info.fault != nil {
 		info.fault(f)
@@ -156,22 +195,15 @@ func faultModel(ctx context.Context, log *slog.Logger, f store.Fault, err error)
 	return problem(http.StatusServiceUnavailable, store.MsgFault)
 }
 
-// writeError is apiError for the plain handlers (documents, public files,
+// writeError is problemOf for the plain handlers (documents, public files,
 // exports, the session check): the problem written with its headers; a
 // 503 always says when to come back (writeProblem).
 func (d *Daemon) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	e := apiError(r.Context(), d.log, err)
-	var he huma.HeadersError
-	if errors.As(e, &he) {
-		for k, vs := range he.GetHeaders() {
-			for _, v := range vs {
-				w.Header().Add(k, v)
-			}
+	p, header := problemOf(r.Context(), d.log, err)
+	for k, vs := range header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
 		}
-	}
-	var p *huma.ErrorModel
-	if !errors.As(e, &p) {
-		p = internalProblem(r.Context())
 	}
 	writeProblem(w, p)
 }
@@ -220,7 +252,7 @@ func statusOf(err error) int {
 }
 
 // inTx runs op in one transaction and returns its result; a failure rolls
-// back and comes out as the problem the client reads.
+// back and is returned as it is, for problemOf.
 func inTx[T any](ctx context.Context, d *Daemon, op func(tx *sqlx.Tx) (T, error)) (T, error) {
 	var out T
 	err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
@@ -230,7 +262,7 @@ func inTx[T any](ctx context.Context, d *Daemon, op func(tx *sqlx.Tx) (T, error)
 	})
 	if err != nil {
 		var zero T
-		return zero, apiError(ctx, d.log, err)
+		return zero, err
 	}
 	return out, nil
 }

@@ -35,7 +35,7 @@ func (d *Daemon) registerEvents(api huma.API) {
 func (d *Daemon) listEvents(ctx context.Context, in *EventsInput) (*EventsOutput, error) {
 	feed, err := activity.Feed(ctx, d.db, currentUser(ctx).ID, in.Before, in.Limit)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &EventsOutput{Body: feed}, nil
 }

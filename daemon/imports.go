@@ -3,7 +3,6 @@ package daemon
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -16,7 +15,6 @@ import (
 
 	"primeur/core"
 	"primeur/core/catalog"
-	"primeur/core/limit"
 	"primeur/core/planning"
 )
 
@@ -69,6 +67,12 @@ type StandardCommitOutput struct {
 var uploadErrors = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
 	http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}
 
+// uploadMetadata: a shop's second file, refused while its other one is in
+// the gate (core.ErrThrottled), is answered at once, unlike a throttled
+// login (hold): a held upload would keep its body, up to 5 MB read before
+// the handler, a second longer.
+var uploadMetadata = map[string]any{answerAtOnce: true}
+
 func (d *Daemon) registerImports(api huma.API) {
 	tags := []string{"Needs"}
 	huma.Register(api, huma.Operation{
@@ -93,6 +97,7 @@ func (d *Daemon) registerImports(api huma.API) {
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
 		Errors:       uploadErrors,
+		Metadata:     uploadMetadata,
 	}, d.importNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "preview-needs-file", Method: http.MethodPost, Path: "/needs-loader/preview", Tags: tags,
@@ -105,6 +110,7 @@ func (d *Daemon) registerImports(api huma.API) {
 		MaxBodyBytes: maxUploadBody,
 		Middlewares:  huma.Middlewares{d.acceptUpload},
 		Errors:       uploadErrors,
+		Metadata:     uploadMetadata,
 	}, d.previewNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "simulate-standard-import", Method: http.MethodPost, Path: "/needs/importstd/sim", Tags: tags,
@@ -176,15 +182,15 @@ func (d *Daemon) importFile(ctx context.Context, in *ImportFileInput, dryRun boo
 	}
 	file := in.RawBody.Data().ImportFile
 	if !file.IsSet {
-		return nil, apiError(ctx, d.log, core.Invalid(planning.ImportField, planning.MsgImportNoFile))
+		return nil, core.Invalid(planning.ImportField, planning.MsgImportNoFile)
 	}
 	defer file.Close()
 	if err := planning.CheckImportFile(file.Filename, file.Size); err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(file, planning.MaxImportBytes+1))
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	// Each month written is logged at debug level, from inside the import's
 	// transaction: the crash tests kill the daemon on the first of these.
@@ -193,15 +199,8 @@ func (d *Daemon) importFile(ctx context.Context, in *ImportFileInput, dryRun boo
 	}
 	res, err := planning.ImportXLSX(ctx, d.db, u.ID, file.Filename, data, d.now(),
 		planning.ImportOptions{Progress: progress, DryRun: dryRun, Sheet: in.RawBody.Data().Sheet})
-	if errors.Is(err, core.ErrThrottled) {
-		// The shop's other file is in the gate. Answered at once, unlike a
-		// throttled login (refusal's hold): a held upload would keep its
-		// body, up to 5 MB read before the handler, a second longer.
-		after, _ := limit.RetryAfter(err)
-		return nil, huma.ErrorWithHeaders(apiError(ctx, d.log, err), http.Header{"Retry-After": {retryAfterSeconds(after)}})
-	}
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	return &ImportFileOutput{Body: res}, nil
 }
@@ -212,7 +211,7 @@ func (d *Daemon) simulateStandard(ctx context.Context, in *StandardImportInput) 
 	}
 	preview, err := planning.SimulateStandard(ctx, d.db, in.Body.Turnover, in.Body.Months, d.now())
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &StandardSimOutput{Body: preview}, nil
 }
@@ -228,7 +227,7 @@ func (d *Daemon) commitStandard(ctx context.Context, in *StandardImportInput) (*
 		return err
 	})
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return out, nil
 }

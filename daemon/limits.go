@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -11,8 +10,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
-	"primeur/core"
-	"primeur/core/limit"
 	"primeur/core/store"
 )
 
@@ -26,7 +23,8 @@ const (
 )
 
 // hold waits throttleHold, or until the request ends, if one of the
-// daemon's heldAtOnce places is free.
+// daemon's heldAtOnce places is free. huma's error hook (errors.go) calls
+// it for a throttled refusal (core.ErrThrottled).
 func (d *Daemon) hold(ctx context.Context) {
 	if !d.held.TryAcquire(1) {
 		return
@@ -38,23 +36,6 @@ func (d *Daemon) hold(ctx context.Context) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
-}
-
-// refusal is apiError for the operations whose refusals say when to try
-// again (throttled logins and registrations, full hashing or parsing
-// gates, a busy database): the problem as apiError writes it, with a
-// Retry-After header of the delay the error carries. A throttled answer is
-// held first (hold).
-func (d *Daemon) refusal(ctx context.Context, err error) error {
-	if errors.Is(err, core.ErrThrottled) {
-		d.hold(ctx)
-	}
-	problem := apiError(ctx, d.log, err)
-	after, ok := limit.RetryAfter(err)
-	if !ok {
-		return problem
-	}
-	return huma.ErrorWithHeaders(problem, http.Header{"Retry-After": {retryAfterSeconds(after)}})
 }
 
 // retryAfterSeconds is a delay as Retry-After's whole seconds, at least 1.

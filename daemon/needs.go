@@ -127,24 +127,24 @@ func (d *Daemon) listNeeds(ctx context.Context, in *ListNeedsInput) (*NeedsOutpu
 	var err error
 	if in.From != "" {
 		if f.From, err = planning.ParseMonth("from", in.From); err != nil {
-			return nil, apiError(ctx, d.log, err)
+			return nil, err
 		}
 	}
 	if in.To != "" {
 		if f.To, err = planning.ParseMonth("to", in.To); err != nil {
-			return nil, apiError(ctx, d.log, err)
+			return nil, err
 		}
 	}
 	switch {
 	case u.IsDistributor():
 		if in.Distributor != "" && in.Distributor != u.ID {
-			return nil, problem(http.StatusForbidden, MsgProducersOnly)
+			return nil, core.Refuse(core.ErrForbidden, MsgProducersOnly)
 		}
 		f.DistributorID = u.ID
 	case in.Distributor != "":
 		shop, err := accounts.ByID(ctx, d.db, in.Distributor)
 		if err != nil || !shop.IsDistributor() {
-			return nil, problem(http.StatusNotFound, statusDetails[http.StatusNotFound])
+			return nil, core.ErrNotFound
 		}
 		f.DistributorID, f.OnlyProposalsOf = shop.ID, u.ID
 	default:
@@ -152,7 +152,7 @@ func (d *Daemon) listNeeds(ctx context.Context, in *ListNeedsInput) (*NeedsOutpu
 	}
 	needs, err := planning.List(ctx, d.db, f)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &NeedsOutput{Body: needs}, nil
 }
@@ -233,7 +233,7 @@ func (d *Daemon) bulkNeeds(ctx context.Context, in *BulkNeedsInput) (*NeedsEvent
 		return err
 	})
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -252,18 +252,18 @@ func (d *Daemon) needPrices(ctx context.Context, in *NeedPricesInput) (*Comparis
 	u := currentUser(ctx)
 	n, _, err := planning.Get(ctx, d.db, in.ID)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	if u.IsDistributor() && n.DistributorID != u.ID {
-		return nil, problem(http.StatusNotFound, statusDetails[http.StatusNotFound])
+		return nil, core.ErrNotFound
 	}
 	shop, err := accounts.ByID(ctx, d.db, n.DistributorID)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	c, err := trade.Compare(ctx, d.db, n.ProductID, n.Month, trade.AreaOf(shop.AddressLine1, shop.AddressLine2, shop.AddressLine3))
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &ComparisonOutput{Body: c}, nil
 }

@@ -320,7 +320,7 @@ func penaltyViews(ps []payments.Penalty) (views []PenaltyView, penalties, indemn
 func (d *Daemon) getPayments(ctx context.Context, _ *struct{}) (*PaymentsOutput, error) {
 	out, err := d.accountsOf(ctx, d.db, currentUser(ctx))
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -354,7 +354,7 @@ func (d *Daemon) recordPayment(ctx context.Context, in *PaymentInput) (*Payments
 	}
 	p, err := paymentInput(in.Body)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, now time.Time) error {
 		_, err := payments.Record(ctx, tx, u, p, now, d.today())
@@ -369,7 +369,7 @@ func (d *Daemon) declarePayment(ctx context.Context, in *PaymentInput) (*Payment
 	}
 	p, err := paymentInput(in.Body)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return d.paymentTx(ctx, u, func(tx *sqlx.Tx, now time.Time) error {
 		_, err := payments.Declare(ctx, tx, u, p, now, d.today())

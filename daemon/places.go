@@ -53,7 +53,7 @@ func (d *Daemon) registerPlaces(api huma.API) {
 func (d *Daemon) searchPlaces(ctx context.Context, in *PlacesInput) (*PlacesOutput, error) {
 	ref, err := places.Default()
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	out := &PlacesOutput{}
 	out.Body.Places = []PlaceView{}

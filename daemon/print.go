@@ -39,14 +39,14 @@ func (d *Daemon) requestUser(r *http.Request) (accounts.User, error) {
 
 // documentError answers a failed document request: 401 without session,
 // 404 for anything the user may not see or that does not exist, and
-// anything else as apiError does.
+// anything else as problemOf does.
 func (d *Daemon) documentError(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.Is(err, core.ErrUnauthenticated):
 		writeJSONProblem(w, http.StatusUnauthorized, MsgNoToken)
 	case errors.Is(err, core.ErrNotFound):
 		notFound(w, r)
-	default: // a fault answers 503 (apiError), anything unexpected 500
+	default: // a fault answers 503 (problemOf), anything unexpected 500
 		d.writeError(w, r, fmt.Errorf("document %s: %w", r.URL.Path, err))
 	}
 }

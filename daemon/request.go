@@ -23,8 +23,10 @@ type requestKey struct{}
 type requestInfo struct {
 	id  string
 	log *slog.Logger
-	// fault counts a fault the request met (faultProblem).
+	// fault counts a fault the request met (faultModel).
 	fault func(store.Fault)
+	// hold holds a throttled refusal before it is answered (limits.go).
+	hold func(context.Context)
 	// route is the pattern of the route that answers (instrument), and
 	// user the account the request acts as (noteUser): for the access
 	// log (web.go). Each is written by the request's own goroutine, before
@@ -72,7 +74,7 @@ func (d *Daemon) identify(next http.Handler) http.Handler {
 			id = core.NewID()
 		}
 		w.Header().Set(RequestIDHeader, id)
-		ctx := context.WithValue(r.Context(), requestKey{}, &requestInfo{id: id, log: d.log, fault: d.metrics.fault})
+		ctx := context.WithValue(r.Context(), requestKey{}, &requestInfo{id: id, log: d.log, fault: d.metrics.fault, hold: d.hold})
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -79,7 +79,7 @@ const resetPause = 10 * time.Millisecond
 func (d *Daemon) forgotPassword(ctx context.Context, in *forgotRequest) (*MessageOutput, error) {
 	now := d.now()
 	if err := accounts.AskReset(ctx, d.db, in.Body.Email, in.client, now); err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	email, answered := in.Body.Email, ctx.Done()
 	d.goSafe("password reset", func() {
@@ -132,7 +132,7 @@ func (d *Daemon) resetMail(r accounts.Reset) mail.Message {
 func (d *Daemon) resetPassword(ctx context.Context, in *ResetInput) (*MessageOutput, error) {
 	u, err := accounts.ResetPassword(ctx, d.db, in.Body.Token, in.Body.Password, in.Body.Password2, d.now())
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	d.log.InfoContext(ctx, "password reset", "user", u.ID)
 	out := &MessageOutput{}
@@ -174,7 +174,7 @@ func (d *Daemon) changePassword(ctx context.Context, in *changePasswordRequest) 
 	u := currentUser(ctx)
 	if err := accounts.ChangePassword(ctx, d.db, u, in.Body.Current, in.Body.Password, in.Body.Password2, in.client,
 		sessionToken(ctx), d.now()); err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	d.log.InfoContext(ctx, "password changed", "user", u.ID)
 	out := &MessageOutput{}
@@ -221,10 +221,10 @@ func (d *Daemon) registerClose(api huma.API) {
 func (d *Daemon) closeAccount(ctx context.Context, in *closeAccountRequest) (*CloseAccountOutput, error) {
 	u := currentUser(ctx)
 	if err := accounts.VerifyPassword(ctx, d.db, u, in.Body.Current, in.client, d.now()); err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	if err := closure.Close(ctx, d.db, u, d.now(), d.cfg.Location); err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	d.log.InfoContext(ctx, "account closed", "user", u.ID)
 	out := &CloseAccountOutput{SetCookie: d.clearCookie(ctx)}

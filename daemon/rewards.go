@@ -113,11 +113,11 @@ func (d *Daemon) board(ctx context.Context) (*rewards.Board, error) {
 func (d *Daemon) standing(ctx context.Context, shopID string) (*RewardsOutput, error) {
 	b, err := d.board(ctx)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	s, err := rewards.StandingOn(ctx, d.db, b, shopID)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &RewardsOutput{Body: s}, nil
 }
@@ -137,13 +137,13 @@ func (d *Daemon) setContribution(ctx context.Context, in *ContributionInput) (*R
 	}
 	amount, err := rewards.ParseAmount("amount", in.Body.Amount)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
 		return rewards.SetContribution(ctx, tx, u.ID, amount, d.now())
 	})
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return d.standing(ctx, u.ID)
 }
@@ -155,7 +155,7 @@ func (d *Daemon) endContribution(ctx context.Context, _ *struct{}) (*RewardsOutp
 	}
 	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error { return rewards.EndContribution(ctx, tx, u.ID) })
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return d.standing(ctx, u.ID)
 }

@@ -55,8 +55,9 @@ func (s *syncBuffer) records(t *testing.T, msg string) []map[string]any {
 }
 
 // seamDaemon is a daemon on a real database with its logs in a buffer, its
-// recovered panics counted, and two extra operations: one returning an
-// error no apiError wrapped, one panicking.
+// recovered panics counted, and two extra operations: one returning
+// an unexpected error as it is (the database refusing a password), one
+// panicking.
 func seamDaemon(t *testing.T) (*Daemon, *syncBuffer, func() []string) {
 	t.Helper()
 	logs := &syncBuffer{}

@@ -63,7 +63,7 @@ func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 	u, err := accounts.SessionUser(ctx.Context(), d.db, token, d.now())
 	if err != nil && !errors.Is(err, core.ErrUnauthenticated) {
 		// A database too busy to read the session, unreachable, a disk
-		// full: 503, come back shortly (apiError), never a logout.
+		// full: 503, come back shortly (problemOf), never a logout.
 		r, w := humago.Unwrap(ctx)
 		d.writeError(w, r, fmt.Errorf("session lookup: %w", err))
 		return
@@ -99,7 +99,7 @@ const (
 func asDistributor(ctx context.Context) (accounts.User, error) {
 	u := currentUser(ctx)
 	if !u.IsDistributor() {
-		return u, problem(http.StatusForbidden, MsgShopsOnly)
+		return u, core.Refuse(core.ErrForbidden, MsgShopsOnly)
 	}
 	return u, nil
 }
@@ -108,7 +108,7 @@ func asDistributor(ctx context.Context) (accounts.User, error) {
 func asProducer(ctx context.Context) (accounts.User, error) {
 	u := currentUser(ctx)
 	if !u.IsProducer() {
-		return u, problem(http.StatusForbidden, MsgProducersOnly)
+		return u, core.Refuse(core.ErrForbidden, MsgProducersOnly)
 	}
 	return u, nil
 }

@@ -2,9 +2,7 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -91,7 +89,7 @@ func (d *Daemon) getMap(ctx context.Context, in *MapInput) (*MapOutput, error) {
 	u := currentUser(ctx)
 	v, err := shopmap.Find(ctx, d.db, u.ID, shopmap.Box{South: in.South, West: in.West, North: in.North, East: in.East, Zoom: in.Zoom})
 	if err != nil {
-		return nil, inQuery(apiError(ctx, d.log, err))
+		return nil, inQuery(err)
 	}
 	out := &MapOutput{}
 	out.Body.Total = v.Total
@@ -100,7 +98,7 @@ func (d *Daemon) getMap(ctx context.Context, in *MapInput) (*MapOutput, error) {
 	if len(v.Shops) > 0 {
 		b, err := d.board(ctx)
 		if err != nil {
-			return nil, apiError(ctx, d.log, err)
+			return nil, err
 		}
 		ids := make([]string, len(v.Shops))
 		for i, s := range v.Shops {
@@ -127,21 +125,9 @@ func (d *Daemon) getMap(ctx context.Context, in *MapInput) (*MapOutput, error) {
 func (d *Daemon) getShop(ctx context.Context, in *ShopInput) (*ShopOutput, error) {
 	s, err := accounts.ShopFor(ctx, d.db, currentUser(ctx), in.ID)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	out := &ShopOutput{}
 	out.Body.ID, out.Body.Name, out.Body.Email = s.ID, s.Name, s.Email
 	return out, nil
-}
-
-// inQuery points the field errors of a refused query at its parameters:
-// apiError names body fields.
-func inQuery(err error) error {
-	var p *huma.ErrorModel
-	if errors.As(err, &p) {
-		for _, e := range p.Errors {
-			e.Location = "query." + strings.TrimPrefix(e.Location, "body.")
-		}
-	}
-	return err
 }

@@ -31,7 +31,7 @@ func (d *Daemon) registerStats(api huma.API) {
 func (d *Daemon) getProgression(ctx context.Context, _ *struct{}) (*ProgressionOutput, error) {
 	p, err := stats.Monthly(ctx, d.db, currentUser(ctx), calendar.MonthOf(d.now()))
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &ProgressionOutput{Body: p}, nil
 }

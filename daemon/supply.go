@@ -2,12 +2,10 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"primeur/core"
 	"primeur/core/calendar"
 	"primeur/core/supply"
 )
@@ -44,25 +42,11 @@ func (d *Daemon) getSupply(ctx context.Context, in *SupplyInput) (*SupplyOutput,
 	today := calendar.DateOf(d.now())
 	w, err := supply.ParseWindow(in.Start, in.Days, today)
 	if err != nil {
-		return nil, queryError(ctx, d, err)
+		return nil, inQuery(err)
 	}
 	p, err := supply.Load(ctx, d.db, u.ID, w, today)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &SupplyOutput{Body: p}, nil
-}
-
-// queryError reports invalid query parameters at their location
-// ("query.start"), not in a body.
-func queryError(ctx context.Context, d *Daemon, err error) error {
-	var invalid *core.ValidationError
-	if !errors.As(err, &invalid) {
-		return apiError(ctx, d.log, err)
-	}
-	details := make([]*huma.ErrorDetail, len(invalid.Fields))
-	for i, f := range invalid.Fields {
-		details[i] = &huma.ErrorDetail{Location: "query." + f.Field, Message: f.Message}
-	}
-	return problem(http.StatusUnprocessableEntity, invalid.Fields[0].Message, details...)
 }

@@ -61,7 +61,7 @@ func (d *Daemon) transferPreview(ctx context.Context, in *TransferPreviewInput) 
 	}
 	f, err := payments.PlanTransfer(ctx, d.db, u, ids, d.now(), d.today())
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	out := &TransferPreviewOutput{}
 	out.Body.ExecutionDate = f.Execution

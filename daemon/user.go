@@ -138,7 +138,7 @@ func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, err
 	u := currentUser(ctx)
 	load, err := d.userLoad(ctx, d.db, u)
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return &UserLoadOutput{Body: load}, nil
 }
@@ -264,7 +264,7 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 	}
 	p, err := accounts.CheckBankChange(ctx, d.db, before, p, current, in.client, d.now())
 	if err != nil {
-		return nil, d.refusal(ctx, err)
+		return nil, err
 	}
 	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
@@ -280,7 +280,7 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 		return err
 	})
 	if err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	if sendConfirm {
 		d.mailAfter("accounting confirmation", d.confirmMail(confirm), u.ID)
@@ -290,10 +290,10 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 	}
 	out := &ProfileOutput{}
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	if out.Body.Orders, err = d.ordersOf(ctx, d.db, u); err != nil {
-		return nil, apiError(ctx, d.log, err)
+		return nil, err
 	}
 	return out, nil
 }
