@@ -85,10 +85,11 @@ func (e Env) safely(where string, fn func() error) (err error) {
 // sendOnce emails a document at most once across processes and crashes,
 // by claim-then-send with a journal (journal.go):
 //
-//  1. claim: one conditional UPDATE names the run (c) in the document's
-//     row, with the time, only if it is unsent, unclaimed (or claimed by
-//     a run that stopped renewing its claims for Lease, or whose process
-//     is gone), has attempts left and meets the slot's ready condition
+//  1. claim: one conditional upsert names the run (c) in the document's
+//     row of sends (slots.go), with the time, only if it is unsent,
+//     unclaimed (or claimed by a run that stopped renewing its claims
+//     for Lease, or whose process is gone), has attempts left and meets
+//     the slot's ready condition
 //     (an invoice's recipient confirmed). The database applies it for one
 //     run only; the others see 0 rows and skip the document, or wait for
 //     it when its claim may be dead (held). Claims are timed by the wall
