@@ -89,12 +89,12 @@ func (e Env) safely(where string, fn func() error) (err error) {
 //     row of sends (slots.go), with the time, only if it is unsent,
 //     unclaimed (or claimed by a run that stopped renewing its claims
 //     for Lease, or whose process is gone), has attempts left and meets
-//     the slot's ready condition
-//     (an invoice's recipient confirmed). The database applies it for one
-//     run only; the others see 0 rows and skip the document, or wait for
-//     it when its claim may be dead (held). Claims are timed by the wall
-//     clock (Env.Clock), not by the run's time, which may be another
-//     (--at): a run "in the future" must not take over a live claim.
+//     the slot's ready condition (an invoice's recipient confirmed). The
+//     database applies it for one run only; the others see 0 rows and
+//     skip the document, or wait for it when its claim may be dead
+//     (held). Claims are timed by the wall clock (Env.Clock), not by the
+//     run's time, which may be another (--at): a run "in the future" must
+//     not take over a live claim.
 //  2. send the message, outside any transaction (an SMTP exchange must not
 //     hold row locks, nor SQLite's write lock), through the journal: the
 //     copies accepted before are not sent again, each other copy is

@@ -119,6 +119,3 @@ var (
 		return s
 	}()
 )
-
-// slots are every slot, notes first.
-var slots = []slot{noteSlot, invoiceSlot, creditSlot, reminderSlot, cutoffSlot, digestSlot}
