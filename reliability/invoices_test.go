@@ -59,7 +59,8 @@ func mailedDocs(t *testing.T, db *store.DB) []mailedDoc {
 	var out []mailedDoc
 	if err := store.Select(context.Background(), db, &out, `SELECT CASE WHEN d.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || d.id AS mkey, d.number,
 		s.claim AS mail_claim, s.sent_at, COALESCE(s.attempts, 0) AS mail_attempts
-		FROM documents d LEFT JOIN sends s ON s.subject_id = d.id AND s.kind IN ('invoice', 'credit') ORDER BY mkey`); err != nil {
+		FROM documents d LEFT JOIN sends s
+		ON s.message_key = CASE WHEN d.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || d.id ORDER BY mkey`); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -183,7 +183,8 @@ func documentRows(t *testing.T, db *store.DB, fixture map[string]*fixtureTable) 
 		for id, r := range old.byID {
 			cols := append([]string{"kind", "series", "invoice_id", "delivery_id", "payment_id"}, old.Columns...)
 			row := db.QueryRowxContext(ctx, db.Rebind(`SELECT `+movedColumns("documents", cols)+` FROM documents t
-				LEFT JOIN sends s ON s.subject_id = t.id AND s.kind IN ('invoice', 'credit') WHERE t.id = ?`), id)
+				LEFT JOIN sends s ON s.message_key = CASE WHEN t.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || t.id
+				WHERE t.id = ?`), id)
 			got, err := row.SliceScan()
 			if err != nil {
 				t.Fatalf("%s %s: %v", old.Name, id, err)

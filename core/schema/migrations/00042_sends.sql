@@ -6,7 +6,10 @@
 -- 'invoice-<document>', 'credit-<document>', 'reminder-<id>',
 -- 'cutoff-<id>', 'digest-<id>'), with its kind and its subject's id. A row
 -- is made by the first claim of the message: a subject without one was
--- never claimed. claim and claimed_at name the run holding it
+-- never claimed. The key alone is unique: a claim's upsert names it as
+-- its conflict (PostgreSQL would refuse a concurrent insert on another
+-- unique key rather than wait and update), and the key is its kind and
+-- subject's (the CHECK). claim and claimed_at name the run holding it
 -- (mail_senders), attempts counts its failures of its own (MaxAttempts
 -- leaves it for an administrator), sent_at is when it was sent, dropped_at
 -- when it was dropped with nothing to say (a digest).
@@ -26,7 +29,7 @@ CREATE TABLE sends (
     attempts    INTEGER NOT NULL DEFAULT 0,
     sent_at     BIGINT,
     dropped_at  BIGINT,
-    UNIQUE (kind, subject_id)
+    CHECK (message_key = kind || '-' || subject_id)
 );
 CREATE INDEX sends_unsent ON sends (attempts) WHERE sent_at IS NULL;
 
@@ -108,10 +111,10 @@ UPDATE deliveries SET note_sent_at = (SELECT s.sent_at FROM sends s WHERE s.mess
     note_claim = (SELECT s.claim FROM sends s WHERE s.message_key = 'note-' || deliveries.id),
     note_claimed_at = (SELECT s.claimed_at FROM sends s WHERE s.message_key = 'note-' || deliveries.id),
     note_attempts = COALESCE((SELECT s.attempts FROM sends s WHERE s.message_key = 'note-' || deliveries.id), 0);
-UPDATE documents SET sent_at = (SELECT s.sent_at FROM sends s WHERE s.subject_id = documents.id AND s.kind IN ('invoice', 'credit')),
-    mail_claim = (SELECT s.claim FROM sends s WHERE s.subject_id = documents.id AND s.kind IN ('invoice', 'credit')),
-    mail_claimed_at = (SELECT s.claimed_at FROM sends s WHERE s.subject_id = documents.id AND s.kind IN ('invoice', 'credit')),
-    mail_attempts = COALESCE((SELECT s.attempts FROM sends s WHERE s.subject_id = documents.id AND s.kind IN ('invoice', 'credit')), 0);
+UPDATE documents SET sent_at = (SELECT s.sent_at FROM sends s WHERE s.message_key = CASE WHEN documents.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || documents.id),
+    mail_claim = (SELECT s.claim FROM sends s WHERE s.message_key = CASE WHEN documents.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || documents.id),
+    mail_claimed_at = (SELECT s.claimed_at FROM sends s WHERE s.message_key = CASE WHEN documents.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || documents.id),
+    mail_attempts = COALESCE((SELECT s.attempts FROM sends s WHERE s.message_key = CASE WHEN documents.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || documents.id), 0);
 UPDATE reminders SET sent_at = (SELECT s.sent_at FROM sends s WHERE s.message_key = 'reminder-' || reminders.id),
     mail_claim = (SELECT s.claim FROM sends s WHERE s.message_key = 'reminder-' || reminders.id),
     mail_claimed_at = (SELECT s.claimed_at FROM sends s WHERE s.message_key = 'reminder-' || reminders.id),
