@@ -364,6 +364,96 @@ describe('ShopMap', () => {
   })
 })
 
+// Shops registered by postal code are placed on their commune: several on one point (issue 37, finding 5).
+describe('ShopMap stacks of shops at one place', () => {
+  const thones = { latitude: 45.8817, longitude: 6.325 }
+  const twins: StubShop[] = [
+    ...shops,
+    { _id: 't1', name: 'Fromagerie de Thônes', ...thones },
+    { _id: 't2', name: 'Primeur de Thônes', ...thones },
+  ]
+
+  it('draws two shops of one commune as one stack that spreads them by click, Enter or Space, each then opening', async () => {
+    stubMap(twins)
+    const open = vi.fn()
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap onShopClick={open} />)
+    const stack = await screen.findByRole('button', { name: '2 magasins à cet endroit' })
+    expect(stack).toHaveAttribute('aria-expanded', 'false')
+    // Neither pin is drawn under it; the shops elsewhere keep theirs.
+    expect(marker('t1')).toBeNull()
+    expect(marker('t2')).toBeNull()
+    expect(marker('d1')).not.toBeNull()
+    expect(within(map()).getByText('2 magasins')).toBeInTheDocument()
+
+    await user.click(stack)
+    expect(screen.getByRole('button', { name: '2 magasins à cet endroit' })).toHaveAttribute('aria-expanded', 'true')
+    const [a, b] = [marker('t1')!, marker('t2')!]
+    const at = (g: Element) =>
+      g
+        .getAttribute('transform')!
+        .match(/-?[\d.]+/g)!
+        .map(Number)
+    const [ax, ay] = at(a)
+    const [bx, by] = at(b)
+    // Apart: neither pin's box (22 × 33) covers the other's.
+    expect(Math.abs(ax - bx) >= 24 || Math.abs(ay - by) >= 35).toBe(true)
+    expect(within(map()).getByText('Fromagerie de Thônes')).toBeInTheDocument()
+    expect(within(map()).getByText('Primeur de Thônes')).toBeInTheDocument()
+    await user.click(screen.getByRole('link', { name: 'Primeur de Thônes' }))
+    expect(open).toHaveBeenLastCalledWith('t2')
+
+    // Escape gathers them back, the focus on the stack; Enter spreads them again, Tab reaches them.
+    screen.getByRole('link', { name: 'Fromagerie de Thônes' }).focus()
+    await user.keyboard('{Escape}')
+    expect(marker('t1')).toBeNull()
+    const closed = screen.getByRole('button', { name: '2 magasins à cet endroit' })
+    expect(closed).toHaveFocus()
+    await user.keyboard('{Enter}')
+    expect(screen.getByRole('button', { name: '2 magasins à cet endroit' })).toHaveAttribute('aria-expanded', 'true')
+    await user.tab()
+    expect(screen.getByRole('link', { name: 'Fromagerie de Thônes' })).toHaveFocus()
+    await user.keyboard('{Enter}')
+    expect(open).toHaveBeenLastCalledWith('t1')
+    // A click beside the markers closes it; Space opens it.
+    await user.click(map().querySelector('rect')!)
+    expect(marker('t1')).toBeNull()
+    screen.getByRole('button', { name: '2 magasins à cet endroit' }).focus()
+    await user.keyboard(' ')
+    expect(marker('t2')).not.toBeNull()
+  })
+
+  it('lists a stack of more shops than it spreads, each linked to its needs', async () => {
+    const many: StubShop[] = Array.from({ length: 12 }, (_, i) => ({
+      _id: `p${i}`,
+      name: `Magasin ${String(i + 1).padStart(2, '0')}`,
+      ...thones,
+    }))
+    stubMap(many)
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap onShopClick={vi.fn()} shopLink={(id) => `/prod/needs/${id}`} />)
+    const stack = await screen.findByRole('button', { name: '12 magasins à cet endroit' })
+    await user.click(stack)
+    const list = screen.getByRole('region', { name: '12 magasins à cet endroit' })
+    const opened = screen.getByRole('button', { name: '12 magasins à cet endroit' })
+    expect(opened).toHaveAttribute('aria-expanded', 'true')
+    expect(opened).toHaveAttribute('aria-controls', list.id)
+    const links = within(list).getAllByRole('link', { name: /^Voir ses besoins : Magasin \d\d$/ })
+    expect(links).toHaveLength(12)
+    expect(links[0]).toHaveAttribute('href', '/prod/needs/p0')
+    await user.click(within(list).getByRole('button', { name: 'Fermer la liste de ces magasins' }))
+    expect(screen.queryByRole('region', { name: '12 magasins à cet endroit' })).not.toBeInTheDocument()
+  })
+
+  it('never stacks the viewer’s own shop', async () => {
+    stubMap(twins)
+    renderWithProviders(<ShopMap ownShopId="t1" ownShop={{ name: 'Fromagerie de Thônes', lonLat: [6.325, 45.8817] }} />)
+    await pin('t1')
+    await pin('t2')
+    expect(screen.queryByRole('button', { name: /à cet endroit/ })).not.toBeInTheDocument()
+  })
+})
+
 describe('ShopMap search by postal code', () => {
   const withThones: StubShop[] = [
     ...shops,
@@ -390,7 +480,7 @@ describe('ShopMap search by postal code', () => {
     expect(map()).toHaveAttribute('data-zoom', '2')
     expect(screen.getByTestId('search-area')).toBeInTheDocument()
     await waitFor(() =>
-      expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)'),
+      expect(within(nearby()).getByRole('status')).toHaveTextContent("2 magasins à moins de 30 km d'Annecy (74000)"),
     )
     // The area around the town was asked at the largest zoom.
     expect(mapRequests(fetch).some((b) => b.zoom === 4 && b.south < 45.64 && b.north > 46.17)).toBe(true)
@@ -414,7 +504,7 @@ describe('ShopMap search by postal code', () => {
     await screen.findByRole('option', { name: 'Annecy (74000)' })
     await user.keyboard('{ArrowDown}{Enter}')
     await waitFor(() =>
-      expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)'),
+      expect(within(nearby()).getByRole('status')).toHaveTextContent("2 magasins à moins de 30 km d'Annecy (74000)"),
     )
     // A shop sees names only, its own marked.
     expect(within(nearby()).queryAllByRole('link')).toHaveLength(0)
@@ -443,7 +533,7 @@ describe('ShopMap search by postal code', () => {
     await user.click(await screen.findByRole('option', { name: 'Annecy (74000)' }))
     await waitFor(() =>
       expect(within(nearby()).getByRole('status')).toHaveTextContent(
-        'Plus de 300 magasins autour de Annecy (74000) : la carte les montre par groupes, zoomez pour les voir.',
+        "Plus de 300 magasins autour d'Annecy (74000) : la carte les montre par groupes, zoomez pour les voir.",
       ),
     )
   })
