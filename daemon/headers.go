@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"net/http"
+
+	"primeur/daemon/httpx"
 )
 
 // The response headers of every answer (docs/SECURITY.md "Response
@@ -37,19 +39,19 @@ const contentSecurityPolicy = "default-src 'self'; img-src 'self' data: blob:; "
 const noStore = "no-store"
 
 // front is the outermost handler: it resolves the request's client
-// (client.go), then sets the security headers and Cache-Control: no-store
-// before anything else may answer.
+// (httpx.ResolveClient), then sets the security headers and
+// Cache-Control: no-store before anything else may answer.
 func (d *Daemon) front(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := resolveClient(r, d.cfg.Proxies)
+		c := httpx.ResolveClient(r, d.cfg.Proxies)
 		d.setHeaders(w.Header(), c)
-		next.ServeHTTP(w, withClient(r, c))
+		next.ServeHTTP(w, httpx.WithClient(r, c))
 	})
 }
 
 // setHeaders sets the headers every answer carries; HSTS over https (as
 // the client reached us, or always with secure-cookies).
-func (d *Daemon) setHeaders(h http.Header, c client) {
+func (d *Daemon) setHeaders(h http.Header, c httpx.Client) {
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
@@ -65,7 +67,7 @@ func (d *Daemon) setHeaders(h http.Header, c client) {
 // resetHeaders makes h fit for a problem replacing an answer a handler
 // had begun to describe and never wrote (a panic): none of that answer's
 // representation headers, every header of setHeaders.
-func (d *Daemon) resetHeaders(h http.Header, c client) {
+func (d *Daemon) resetHeaders(h http.Header, c httpx.Client) {
 	for _, k := range []string{"Content-Disposition", "Content-Encoding", "Content-Length", "Content-Range",
 		"ETag", "Last-Modified", "Accept-Ranges", "Location", "Set-Cookie"} {
 		h.Del(k)
@@ -76,9 +78,9 @@ func (d *Daemon) resetHeaders(h http.Header, c client) {
 // secureScheme reports whether the client's answers carry a Secure
 // session cookie under the __Host- name, and HSTS: with secure-cookies
 // (implied by an https base-url), or when the client reached the daemon
-// over https, directly or through a trusted proxy (client.go).
-func (d *Daemon) secureScheme(c client) bool {
-	return d.cfg.SecureCookies || c.https
+// over https, directly or through a trusted proxy (httpx/client.go).
+func (d *Daemon) secureScheme(c httpx.Client) bool {
+	return d.cfg.SecureCookies || c.HTTPS
 }
 
 // ConfigureServer sets what of Go's http.Server shapes the answers: OPTIONS

@@ -8,6 +8,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/store"
+	"primeur/daemon/httpx"
 )
 
 // RequestIDHeader carries the id of each request, in every response. A
@@ -99,7 +100,7 @@ func (d *Daemon) recoverPanics(next http.Handler) http.Handler {
 			if rec.wrote {
 				panic(http.ErrAbortHandler)
 			}
-			d.resetHeaders(w.Header(), clientOf(r))
+			d.resetHeaders(w.Header(), httpx.ClientOf(r))
 			writeProblem(w, internalProblem(r.Context()))
 		}()
 		next.ServeHTTP(rec, r)

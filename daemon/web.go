@@ -93,7 +93,7 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 //	duration_ms  the time to answer, in milliseconds (microsecond precision)
 //	bytes        the body's bytes as sent, compressed when it was
 //	client       the client's address as trusted-proxies resolves it
-//	             (client.go): the TCP peer, or the address a trusted proxy
+//	             (httpx/client.go): the TCP peer, or the address a trusted proxy
 //	             forwards
 //	user         the account's id, when the request carried a live session or
 //	             logged in or registered one
@@ -128,7 +128,7 @@ func (d *Daemon) logRequests(next http.Handler) http.Handler {
 			slog.Int("status", rec.status),
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 			slog.Int64("bytes", rec.bytes),
-			slog.String("client", clientAddr(r)))
+			slog.String("client", httpx.ClientOf(r).Addr))
 		if user != "" {
 			attrs = append(attrs, slog.String("user", user))
 		}
