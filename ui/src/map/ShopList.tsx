@@ -13,7 +13,6 @@ import type { MapCluster } from '../types'
 import { CITIES, type CityEntry, distanceKm } from './cities'
 import { shopCount } from './ClusterMarker'
 import type { LonLat } from './geo'
-import { de } from '../grammar'
 
 /** A shop the list names: as the map draws it. */
 export interface ListedShop {
@@ -60,7 +59,7 @@ export function clusterButton(cluster: MapCluster, cities: readonly CityEntry[] 
   const town = nearestCity([cluster.longitude, cluster.latitude], cities)?.name
   const what = cluster.count === 1 ? 'Zoomer sur le magasin' : `Zoomer sur les ${shopCount(cluster.count)}`
   if (!town) return what
-  return `${what} autour ${de(town)}`
+  return `${what} ${/^[AEIOUYÉÈÊÎÔÂ]/i.test(town) ? "autour d'" : 'autour de '}${town}`
 }
 
 function Shops({
