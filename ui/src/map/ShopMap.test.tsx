@@ -480,7 +480,7 @@ describe('ShopMap search by postal code', () => {
     expect(map()).toHaveAttribute('data-zoom', '2')
     expect(screen.getByTestId('search-area')).toBeInTheDocument()
     await waitFor(() =>
-      expect(within(nearby()).getByRole('status')).toHaveTextContent("2 magasins à moins de 30 km d'Annecy (74000)"),
+      expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)'),
     )
     // The area around the town was asked at the largest zoom.
     expect(mapRequests(fetch).some((b) => b.zoom === 4 && b.south < 45.64 && b.north > 46.17)).toBe(true)
@@ -504,7 +504,7 @@ describe('ShopMap search by postal code', () => {
     await screen.findByRole('option', { name: 'Annecy (74000)' })
     await user.keyboard('{ArrowDown}{Enter}')
     await waitFor(() =>
-      expect(within(nearby()).getByRole('status')).toHaveTextContent("2 magasins à moins de 30 km d'Annecy (74000)"),
+      expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)'),
     )
     // A shop sees names only, its own marked.
     expect(within(nearby()).queryAllByRole('link')).toHaveLength(0)
@@ -533,7 +533,7 @@ describe('ShopMap search by postal code', () => {
     await user.click(await screen.findByRole('option', { name: 'Annecy (74000)' }))
     await waitFor(() =>
       expect(within(nearby()).getByRole('status')).toHaveTextContent(
-        "Plus de 300 magasins autour d'Annecy (74000) : la carte les montre par groupes, zoomez pour les voir.",
+        'Plus de 300 magasins autour de Annecy (74000) : la carte les montre par groupes, zoomez pour les voir.',
       ),
     )
   })
