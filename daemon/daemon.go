@@ -84,7 +84,7 @@ func New(o Options) *Daemon {
 	d.observe = d.metrics.observer()
 	mux := http.NewServeMux()
 	d.api = humago.New(mux, apiConfig())
-	d.api.UseMiddleware(d.checkJSONBody)
+	d.api.UseMiddleware(textCheck.CheckJSONBody)
 	d.routes(mux)
 	d.finishDocument()
 	d.handler = d.middlewares(mux)

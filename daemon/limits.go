@@ -2,15 +2,14 @@ package daemon
 
 import (
 	"context"
-	"math"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"primeur/core/store"
+	"primeur/daemon/httpx"
 )
 
 // Throttled answers are held throttleHold before they are sent (at most
@@ -38,11 +37,6 @@ func (d *Daemon) hold(ctx context.Context) {
 	}
 }
 
-// retryAfterSeconds is a delay as Retry-After's whole seconds, at least 1.
-func retryAfterSeconds(after time.Duration) string {
-	return strconv.Itoa(max(1, int(math.Ceil(after.Seconds()))))
-}
-
 // retryLater is a middleware of every operation: a 503 answer always says
 // when to come back (Retry-After), store.BusyRetryAfter unless the handler
 // gave its own delay. A 503 comes from a database still busy after
@@ -64,7 +58,7 @@ type laterContext struct {
 func (c *laterContext) SetStatus(code int) {
 	if code == http.StatusServiceUnavailable {
 		if _, w := humago.Unwrap(c.inner); w.Header().Get("Retry-After") == "" {
-			c.SetHeader("Retry-After", retryAfterSeconds(store.BusyRetryAfter))
+			c.SetHeader("Retry-After", httpx.RetryAfter(store.BusyRetryAfter))
 		}
 	}
 	c.inner.SetStatus(code)

@@ -10,6 +10,7 @@ import (
 	"primeur/core"
 	"primeur/core/limit"
 	"primeur/core/mydata"
+	"primeur/daemon/httpx"
 )
 
 // newExportGate is the gate of the personal data exports (Daemon.exporting):
@@ -53,7 +54,7 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 	})
 	switch {
 	case errors.Is(err, core.ErrBusy):
-		w.Header().Set("Retry-After", retryAfterSeconds(d.exporting.Wait()))
+		w.Header().Set("Retry-After", httpx.RetryAfter(d.exporting.Wait()))
 		writeJSONProblem(w, http.StatusServiceUnavailable, limit.MsgBusy)
 	case err != nil && !out.wrote:
 		d.writeError(w, r, err)

@@ -21,7 +21,7 @@ import (
 func (d *Daemon) ConstantNeeds(needs []planning.View) http.Handler {
 	mux := http.NewServeMux()
 	api := humago.New(mux, apiConfig())
-	api.UseMiddleware(d.checkJSONBody)
+	api.UseMiddleware(textCheck.CheckJSONBody)
 	api.UseMiddleware(retryLater)
 	huma.Register(api, huma.Operation{
 		OperationID: "list-needs", Method: http.MethodGet, Path: "/api/needs", Tags: []string{"Needs"},

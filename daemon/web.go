@@ -13,7 +13,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"primeur/core/text"
 	"primeur/daemon/httpx"
 )
 
@@ -31,32 +30,16 @@ func (d *Daemon) secure(next http.Handler) http.Handler {
 	}))
 	protected := cop.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !canonicalPath(r.URL.Path) {
+		if !httpx.CanonicalPath(r.URL.Path) {
 			writeJSONProblem(w, http.StatusBadRequest, MsgBadPath)
 			return
 		}
-		if !cleanQuery(r.URL.RawQuery) {
+		if !httpx.CleanQuery(r.URL.RawQuery) {
 			writeJSONProblem(w, http.StatusBadRequest, MsgBadQuery)
 			return
 		}
 		protected.ServeHTTP(w, r)
 	})
-}
-
-// canonicalPath refuses paths with dot segments, empty segments, backslashes,
-// invalid UTF-8 or control characters (also when percent-encoded, as the URL
-// arrives decoded), which the mux would otherwise redirect or a handler
-// pass to the database: no path trick reaches a handler.
-func canonicalPath(p string) bool {
-	if !text.Clean(p, false) || strings.ContainsRune(p, '\\') || strings.Contains(p, "//") {
-		return false
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "." || seg == ".." {
-			return false
-		}
-	}
-	return true
 }
 
 // statusRecorder remembers the status a handler wrote and the bytes of
@@ -163,11 +146,11 @@ func noteUser(ctx context.Context, id string) {
 }
 
 func writeJSONProblem(w http.ResponseWriter, status int, detail string) {
-	writeProblem(w, problem(status, detail))
+	writeProblem(w, httpx.Problem(status, detail))
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request) {
-	writeJSONProblem(w, http.StatusNotFound, statusDetails[http.StatusNotFound])
+	writeJSONProblem(w, http.StatusNotFound, httpx.StatusDetails[http.StatusNotFound])
 }
 
 // placeholderPage is served when the binary was built without the UI.
@@ -186,7 +169,7 @@ func (d *Daemon) spa() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeJSONProblem(w, http.StatusMethodNotAllowed, statusDetails[http.StatusMethodNotAllowed])
+			writeJSONProblem(w, http.StatusMethodNotAllowed, httpx.StatusDetails[http.StatusMethodNotAllowed])
 			return
 		}
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
