@@ -79,7 +79,7 @@ func New(o Options) *Daemon {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	d.log = slog.New(withRequestID{o.Log.Handler()})
+	d.log = slog.New(httpx.LogRequestID{Handler: o.Log.Handler()})
 	d.metrics = newMetrics(d.db, d.log)
 	d.observe = d.metrics.observer()
 	mux := http.NewServeMux()

@@ -187,7 +187,7 @@ func (d *Daemon) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // carries too, so that support can find it; never the error's own text.
 func internalProblem(ctx context.Context) *huma.ErrorModel {
 	p := httpx.Problem(http.StatusInternalServerError, httpx.StatusDetails[http.StatusInternalServerError])
-	if id := requestIDOf(ctx); id != "" {
+	if id := httpx.RequestIDOf(ctx); id != "" {
 		p.Detail = fmt.Sprintf("Erreur interne du serveur. Si le problème persiste, communiquez la référence %s.", id)
 		p.Instance = "urn:primeur:request:" + id
 	}

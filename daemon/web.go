@@ -80,7 +80,7 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 //	             forwards
 //	user         the account's id, when the request carried a live session or
 //	             logged in or registered one
-//	request_id   the X-Request-Id answered (withRequestID adds it)
+//	request_id   the X-Request-Id answered (httpx.LogRequestID adds it)
 //
 // in the format of log-format (text: logfmt; json: one object a line).
 func (d *Daemon) logRequests(next http.Handler) http.Handler {
