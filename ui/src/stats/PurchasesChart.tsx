@@ -14,6 +14,7 @@ import { useNeeds, useOrders, useUser } from '../store/hooks'
 import type { Need, Order } from '../types'
 import { ProgressionSection } from './ProgressionSection'
 import { SERIES, purchaseSeries } from './purchases'
+import { de } from '../grammar'
 
 const CHART_HEIGHT = 300
 const CHART_CONFIG: Partial<Config> = {
@@ -173,7 +174,7 @@ export function PurchasesChart() {
         </Group>
         <div
           role="img"
-          aria-label={`Achats prévus et réalisés par mois, de ${shortMonth(series.months[0] ?? today)} à ${shortMonth(series.months.at(-1) ?? today)}`}
+          aria-label={`Achats prévus et réalisés par mois, ${de(shortMonth(series.months[0] ?? today))} à ${shortMonth(series.months.at(-1) ?? today)}`}
           data-testid="purchases-chart"
         >
           <Plot data={data} layout={layout} config={CHART_CONFIG} style={{ width: '100%', height: CHART_HEIGHT }} />
