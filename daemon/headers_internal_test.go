@@ -36,7 +36,7 @@ func TestAPanicAnswersWithTheSecurityHeaders(t *testing.T) {
 			t.Errorf("no %s", name)
 		}
 	}
-	if h.Get("Cache-Control") != noStore || h.Get("Content-Disposition") != "" || h.Get("ETag") != "" {
+	if h.Get("Cache-Control") != httpx.NoStore || h.Get("Content-Disposition") != "" || h.Get("ETag") != "" {
 		t.Errorf("the abandoned answer's headers: %v", h)
 	}
 	if !strings.Contains(h.Get("Content-Type"), "problem+json") {
