@@ -2,9 +2,9 @@
 // a list under it — each shop in view with the town it is in and, for a
 // producer, the link to its needs that a click on its pin follows; where
 // the map shows clusters, a button per cluster that zooms in on it, as a
-// click on its circle does. Closed by default on a large screen, open on a
-// phone (issue 37: the phone's list view of the map, under it); its button
-// says how many shops are in view.
+// click on its circle does. Closed by default; its button says how many
+// shops are in view. On a phone it may take the map's place, open, without
+// its button (ShopMap's "Carte | Liste", issue 37).
 import { Anchor, Button, Group, List, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useId, useMemo } from 'react'
@@ -138,13 +138,23 @@ export function ShopList(props: {
   shopLink?: (shopId: string) => string
   /** Zooms the map in on a cluster. */
   onCluster: (cluster: MapCluster) => void
-  /** Open at first (on a phone). */
-  defaultOpened?: boolean
+  /** Shown open without its button: the list in the map's place. */
+  alwaysOpen?: boolean
 }) {
-  const [opened, { toggle }] = useDisclosure(props.defaultOpened ?? false)
+  const [opened, { toggle }] = useDisclosure(false)
   const id = useId()
   // Where clusters are drawn they count every shop (the viewer's own pin among them).
   const count = props.clusters.length > 0 ? props.clusters.reduce((n, c) => n + c.count, 0) : props.shops.length
+  const shops = (
+    <Shops
+      shops={props.shops}
+      clusters={props.clusters}
+      ownShopId={props.ownShopId}
+      shopLink={props.shopLink}
+      onCluster={props.onCluster}
+    />
+  )
+  if (props.alwaysOpen) return shops
   return (
     <Stack gap="xs">
       <Group>
@@ -153,15 +163,7 @@ export function ShopList(props: {
         </Button>
       </Group>
       <div id={id} hidden={!opened}>
-        {opened ? (
-          <Shops
-            shops={props.shops}
-            clusters={props.clusters}
-            ownShopId={props.ownShopId}
-            shopLink={props.shopLink}
-            onCluster={props.onCluster}
-          />
-        ) : null}
+        {opened ? shops : null}
       </div>
     </Stack>
   )

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetPlaces } from '../store/places'
 import { resetShopMap } from '../store/shopmap'
 import { ANNECY, CAYENNE, MARSEILLE_1, OVERSEAS, SAINT_DENIS_REUNION, near } from '../test/places'
+import { asPhone } from '../test/phone'
 import { renderWithProviders } from '../test/render'
 import { type StubShop, mapRequests, stubMap } from '../test/shopmap'
 import { ShopMap, type ShopMapProps, scoreTooltip } from './ShopMap'
@@ -443,6 +444,34 @@ describe('ShopMap stacks of shops at one place', () => {
     expect(links[0]).toHaveAttribute('href', '/prod/needs/p0')
     await user.click(within(list).getByRole('button', { name: 'Fermer la liste de ces magasins' }))
     expect(screen.queryByRole('region', { name: '12 magasins à cet endroit' })).not.toBeInTheDocument()
+  })
+
+  it('on a phone, shows the list of what the map shows in its place, and the map again', async () => {
+    asPhone()
+    stubMap(twins)
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap onShopClick={vi.fn()} shopLink={(id) => `/prod/needs/${id}`} />)
+    await screen.findByRole('button', { name: '2 magasins à cet endroit' })
+    const center = map().getAttribute('data-center')
+    expect(screen.getByRole('radio', { name: 'Carte' })).toBeChecked()
+    await user.click(screen.getByRole('radio', { name: 'Liste' }))
+    expect(map()).not.toBeVisible()
+    const list = screen.getByTestId('shop-list')
+    expect(list).toBeVisible()
+    for (const [id, name] of [
+      ['t1', 'Fromagerie de Thônes'],
+      ['t2', 'Primeur de Thônes'],
+    ])
+      expect(within(list).getByRole('link', { name: new RegExp(`^Voir (ses|les) besoins.*${name}$`) })).toHaveAttribute(
+        'href',
+        `/prod/needs/${id}`,
+      )
+    // No button to close it: it is the view.
+    expect(screen.queryByRole('button', { name: /liste des magasins/i })).not.toBeInTheDocument()
+    await user.click(screen.getByRole('radio', { name: 'Carte' }))
+    expect(map()).toBeVisible()
+    expect(map()).toHaveAttribute('data-center', center)
+    expect(screen.getByRole('button', { name: 'Liste des magasins de la carte (4)' })).toBeInTheDocument()
   })
 
   it('never stacks the viewer’s own shop', async () => {

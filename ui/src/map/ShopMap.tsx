@@ -4,7 +4,20 @@
 // re-centre on the browser's position. It asks the server for the shops of
 // what it shows (`GET /api/map`, store/shopmap.ts) whenever it moves or
 // zooms, once it rests; the list under it follows what is in view.
-import { ActionIcon, Anchor, Box, Button, CloseButton, Group, List, Paper, Stack, Text, Tooltip } from '@mantine/core'
+import {
+  ActionIcon,
+  Anchor,
+  Box,
+  Button,
+  CloseButton,
+  Group,
+  List,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core'
 import { useElementSize } from '@mantine/hooks'
 import { geoCircle, geoPath } from 'd3-geo'
 import type { Feature, Geometry } from 'geojson'
@@ -180,7 +193,10 @@ const drawn = (shop: MapShop): DrawnShop => ({
 
 export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, height = 440 }: ShopMapProps) {
   const { ref: boxRef, width: measured } = useElementSize()
-  const width = measured > 0 ? measured : FALLBACK_WIDTH
+  // The last width measured: the map hidden behind its list (on a phone) keeps its view.
+  const lastWidth = useRef(FALLBACK_WIDTH)
+  if (measured > 0) lastWidth.current = measured
+  const width = lastWidth.current
   // The viewer's own place: its shop's position, or its farm.
   const own = ownShop?.lonLat ?? home?.lonLat ?? null
   const [center, setCenter] = useState<LonLat>(() => startCenter(own))
@@ -194,6 +210,9 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   const phone = usePhone()
   // The stack of shops opened (spread around its point, or listed), by its key.
   const [opened, setOpened] = useState<string | null>(null)
+  // On a phone the map or, in its place, the list of what it shows (issue 37).
+  const [shown, setShown] = useState<'map' | 'list'>('map')
+  const listOnly = phone && shown === 'list'
   const svgRef = useRef<SVGSVGElement>(null)
   const stackListId = useId()
   // The credits along the map's bottom: no label goes under them.
@@ -470,7 +489,8 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     onShopClick?.(id)
   }
 
-  // A stack opens or closes; the focus stays on it (its marker changes shape).
+  // A stack opens or closes; a focus it had stays on it (its marker changes
+  // shape). A tap that gave it none gives it none (no focus ring on a phone).
   const refocus = useRef<string | null>(null)
   const toggleStack = (key: string) => {
     if (dragged.current) {
@@ -478,7 +498,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
       return
     }
     setHover(null)
-    refocus.current = key
+    refocus.current = svgRef.current?.contains(document.activeElement) ? key : null
     setOpened((o) => (o === key ? null : key))
   }
   useEffect(() => {
@@ -578,7 +598,25 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
       {/* On a phone the shops found come right under the field, where the
           search was typed; the map below (issue 37: they were off the screen). */}
       {phone ? nearby : null}
-      <Paper withBorder radius="md" pos="relative" style={{ overflow: 'hidden' }} ref={boxRef}>
+      {phone ? (
+        <SegmentedControl
+          fullWidth
+          aria-label="Afficher les magasins"
+          value={shown}
+          onChange={(value) => setShown(value === 'list' ? 'list' : 'map')}
+          data={[
+            { label: 'Carte', value: 'map' },
+            { label: 'Liste', value: 'list' },
+          ]}
+        />
+      ) : null}
+      <Paper
+        withBorder
+        radius="md"
+        pos="relative"
+        style={{ overflow: 'hidden', display: listOnly ? 'none' : undefined }}
+        ref={boxRef}
+      >
         <svg
           width={width}
           height={height}
@@ -923,7 +961,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
         ownShopId={ownShopId}
         shopLink={shopLink}
         onCluster={zoomOnCluster}
-        defaultOpened={phone}
+        alwaysOpen={listOnly}
       />
     </Stack>
   )
