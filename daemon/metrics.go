@@ -137,9 +137,9 @@ func (d *Daemon) instrument(mux *http.ServeMux, next http.Handler) http.Handler 
 		if info := requestOf(r.Context()); info != nil {
 			info.route = route // for the access log
 		}
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		rec := httpx.NewRecorder(w)
 		next.ServeHTTP(rec, r)
-		d.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()
+		d.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.Status)).Inc()
 		d.metrics.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
 	})
 }

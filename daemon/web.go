@@ -3,13 +3,10 @@ package daemon
 import (
 	"context"
 	"html/template"
-	"log/slog"
 	"net/http"
 	"path"
 	"sort"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -42,98 +39,20 @@ func (d *Daemon) secure(next http.Handler) http.Handler {
 	})
 }
 
-// statusRecorder remembers the status a handler wrote and the bytes of
-// its body, for the metrics and the access log.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-	bytes  int64
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	s.status = code
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Write(b []byte) (int, error) {
-	n, err := s.ResponseWriter.Write(b)
-	s.bytes += int64(n)
-	return n, err
-}
-
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
-// The access log (README "Logs"): one record per request, once it is
-// answered, at Info — at Error for a 5xx —, with
-//
-//	method       the request's method
-//	route        the pattern of the route that answered ("GET /api/needs/{id}",
-//	             "/" for the interface; "unmatched" for a request refused
-//	             before routing), as the metrics' route label
-//	path         the path asked for, without the query (which may carry a
-//	             link's token), cut at maxLoggedPath bytes
-//	status       the status answered
-//	duration_ms  the time to answer, in milliseconds (microsecond precision)
-//	bytes        the body's bytes as sent, compressed when it was
-//	client       the client's address as trusted-proxies resolves it
-//	             (httpx/client.go): the TCP peer, or the address a trusted proxy
-//	             forwards
-//	user         the account's id, when the request carried a live session or
-//	             logged in or registered one
-//	request_id   the X-Request-Id answered (httpx.LogRequestID adds it)
-//
-// in the format of log-format (text: logfmt; json: one object a line).
+// logRequests is the access log (httpx.AccessLog): the route is the one
+// instrument found (unmatchedRoute when none), the user the one noteUser
+// recorded.
 func (d *Daemon) logRequests(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(rec, r)
-		level := slog.LevelInfo
-		if rec.status >= 500 {
-			level = slog.LevelError
-		}
-		ctx := r.Context()
-		if !d.log.Enabled(ctx, level) {
-			return
-		}
-		route, user := unmatchedRoute, ""
+	return httpx.AccessLog(d.log, next, func(ctx context.Context) (route, user string) {
+		route = unmatchedRoute
 		if info := requestOf(ctx); info != nil {
 			if info.route != "" {
 				route = info.route
 			}
 			user = info.user
 		}
-		attrs := make([]slog.Attr, 0, 9)
-		attrs = append(attrs,
-			slog.String("method", r.Method),
-			slog.String("route", route),
-			slog.String("path", loggedPath(r.URL.Path)),
-			slog.Int("status", rec.status),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-			slog.Int64("bytes", rec.bytes),
-			slog.String("client", httpx.ClientOf(r).Addr))
-		if user != "" {
-			attrs = append(attrs, slog.String("user", user))
-		}
-		d.log.LogAttrs(ctx, level, "request", attrs...)
+		return route, user
 	})
-}
-
-// maxLoggedPath bounds the path an access log record quotes: a client
-// chooses it, up to the server's header limit.
-const maxLoggedPath = 256
-
-// loggedPath is p cut at maxLoggedPath bytes (on a character boundary),
-// marked with "…" when cut.
-func loggedPath(p string) string {
-	if len(p) <= maxLoggedPath {
-		return p
-	}
-	cut := maxLoggedPath
-	for cut > 0 && !utf8.RuneStart(p[cut]) {
-		cut--
-	}
-	return p[:cut] + "…"
 }
 
 // noteUser records, for the access log, the account a request acts as:
