@@ -14,29 +14,10 @@ import (
 )
 
 // secure refuses paths and queries that break the text rule, then
-// state-changing requests from other origins (Sec-Fetch-Site, then Origin
-// against Host, as net/http's CrossOriginProtection does). The security
-// headers are already set (front, headers.go).
+// state-changing requests from other origins than the page's
+// (httpx.Secure); the security headers are already set (front).
 func (d *Daemon) secure(next http.Handler) http.Handler {
-	cop := http.NewCrossOriginProtection()
-	if d.cfg.BaseURL != "" {
-		_ = cop.AddTrustedOrigin(d.cfg.BaseURL)
-	}
-	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSONProblem(w, http.StatusForbidden, "Requête refusée : elle provient d'un autre site.")
-	}))
-	protected := cop.Handler(next)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !httpx.CanonicalPath(r.URL.Path) {
-			writeJSONProblem(w, http.StatusBadRequest, MsgBadPath)
-			return
-		}
-		if !httpx.CleanQuery(r.URL.RawQuery) {
-			writeJSONProblem(w, http.StatusBadRequest, MsgBadQuery)
-			return
-		}
-		protected.ServeHTTP(w, r)
-	})
+	return httpx.Secure(d.cfg.BaseURL, next)
 }
 
 // logRequests is the access log (httpx.AccessLog): the route is the one
