@@ -55,7 +55,7 @@ async function labelBoxes(page: Page) {
   return page.getByTestId('shop-map').evaluate((svg) => {
     const frame = svg.getBoundingClientRect()
     // Labels are the texts drawn over a halo (ShopMap's Label).
-    const labels = [...svg.querySelectorAll('text[paint-order="stroke"]')].map((t) => {
+    const labels = Array.from(svg.querySelectorAll('text[paint-order="stroke"]')).map((t) => {
       const r = t.getBoundingClientRect()
       return { text: t.textContent ?? '', x0: r.left, y0: r.top, x1: r.right, y1: r.bottom }
     })
