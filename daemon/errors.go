@@ -62,22 +62,24 @@ func init() {
 		}
 		ctx := hctx.Context()
 		err := errors.Join(errs...)
+		log := slog.Default() // a request that did not go through identify
 		info := requestOf(ctx)
-		if status != http.StatusInternalServerError || err == nil || info == nil {
-			if info != nil {
-				info.log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", err)
-			}
+		if info != nil {
+			log = info.log
+		}
+		if status != http.StatusInternalServerError || err == nil {
+			log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", err)
 			if status == http.StatusInternalServerError {
 				return internalProblem(ctx)
 			}
 			return huma.NewError(status, msg)
 		}
-		if errors.Is(err, core.ErrThrottled) && info.hold != nil {
+		if errors.Is(err, core.ErrThrottled) && info != nil && info.hold != nil {
 			if op := hctx.Operation(); op == nil || op.Metadata[answerAtOnce] == nil {
 				info.hold(ctx)
 			}
 		}
-		p, header := problemOf(ctx, info.log, err)
+		p, header := problemOf(ctx, log, err)
 		for k, vs := range header {
 			for _, v := range vs {
 				hctx.SetHeader(k, v)
