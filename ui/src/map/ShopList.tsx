@@ -13,6 +13,7 @@ import type { MapCluster } from '../types'
 import { CITIES, type CityEntry, distanceKm } from './cities'
 import { shopCount } from './ClusterMarker'
 import type { LonLat } from './geo'
+import { de } from '../grammar'
 
 /** A shop the list names: as the map draws it. */
 export interface ListedShop {
@@ -59,7 +60,7 @@ export function clusterButton(cluster: MapCluster, cities: readonly CityEntry[] 
   const town = nearestCity([cluster.longitude, cluster.latitude], cities)?.name
   const what = cluster.count === 1 ? 'Zoomer sur le magasin' : `Zoomer sur les ${shopCount(cluster.count)}`
   if (!town) return what
-  return `${what} ${/^[AEIOUYÉÈÊÎÔÂ]/i.test(town) ? "autour d'" : 'autour de '}${town}`
+  return `${what} autour ${de(town)}`
 }
 
 function Shops({
@@ -114,7 +115,7 @@ function Shops({
                     component={Link}
                     href={shopLink(shop._id)}
                     size="sm"
-                    aria-label={`Voir les besoins de ${shop.name}`}
+                    aria-label={`Voir ses besoins : ${shop.name}`}
                   >
                     Voir ses besoins
                   </Anchor>
