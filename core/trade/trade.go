@@ -26,11 +26,11 @@ import (
 // recognises), and the refusals PRODUCT leaves to the server.
 const (
 	MsgNoDeliveryDays   = "Producer should first provide delivery days"
-	MsgExceeds          = "La quantite saisie excede le besoin restant (%s%s)"
-	MsgQuantityPositive = "Veuillez saisir une quantite superieure a zero"
-	MsgQuantityOrZero   = "Veuillez saisir une quantite (zero autorise)"
+	MsgExceeds          = "La quantité saisie excède le besoin restant (%s%s)"
+	MsgQuantityPositive = "Veuillez saisir une quantité supérieure à zéro"
+	MsgQuantityOrZero   = "Veuillez saisir une quantité (zéro autorisé)"
 	MsgBadPrice         = "Veuillez saisir un prix correct"
-	MsgPricePositive    = "Veuillez saisir un prix superieur a zero"
+	MsgPricePositive    = "Veuillez saisir un prix supérieur à zéro"
 	MsgNotAllowed       = "Cette action n'est pas possible dans l'état actuel de la proposition."
 	MsgOwnProposals     = "Un producteur ne peut agir que sur ses propres propositions."
 )

@@ -1,6 +1,6 @@
 // The statistics card of the dashboard (PRODUCT §2): an area chart of the
-// month's commitments ("achats prevus") and done deliveries ("achats
-// realises") over 17 months from 4 months back, from the user load, its
+// month's commitments ("achats prévus") and done deliveries ("achats
+// réalisés") over 17 months from 4 months back, from the user load, its
 // values as text under it (ChartValues); then the progression statistics
 // (ProgressionSection).
 import { Card, Divider, Group, Stack, Text, Title } from '@mantine/core'

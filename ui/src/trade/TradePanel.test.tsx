@@ -69,7 +69,7 @@ describe('TradePanel, producer', () => {
     await user.clear(quantity)
     await user.type(quantity, '80')
     await user.tab()
-    expect(within(form).getByText('La quantite saisie excede le besoin restant (70kg)')).toBeInTheDocument()
+    expect(within(form).getByText('La quantité saisie excède le besoin restant (70kg)')).toBeInTheDocument()
     await user.clear(quantity)
     await user.type(quantity, '12.5')
     const price = within(form).getByLabelText('Prix unitaire HT (€/kg)')
@@ -127,15 +127,15 @@ describe('TradePanel, producer', () => {
     )
   })
 
-  it('shows the daemon’s field message and "Echec de la modification" otherwise', async () => {
-    const msg = 'La quantite saisie excede le besoin restant (3kg)'
+  it('shows the daemon’s field message and "Échec de la modification" otherwise', async () => {
+    const msg = 'La quantité saisie excède le besoin restant (3kg)'
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(problem(422, msg, [{ location: 'body.quantity', message: msg }]))
     const user = userEvent.setup()
     show('producer', need([]))
     await user.type(screen.getByLabelText('Quantité (kg)'), '5')
     await user.type(screen.getByLabelText('Prix unitaire HT (€/kg)'), '2')
     await user.click(screen.getByRole('button', { name: 'Proposer' }))
-    expect(await screen.findByText('Echec de la modification')).toBeInTheDocument()
+    expect(await screen.findByText('Échec de la modification')).toBeInTheDocument()
     const form = screen.getByRole('form', { name: 'Proposer' })
     expect(within(form).getByText(msg)).toBeInTheDocument()
   })
@@ -159,7 +159,7 @@ describe('TradePanel, producer', () => {
     expect(quantity).toHaveValue('40')
     await user.clear(quantity)
     await user.tab()
-    expect(within(form).getByText('Veuillez saisir une quantite (zero autorise)')).toBeInTheDocument()
+    expect(within(form).getByText('Veuillez saisir une quantité (zéro autorisé)')).toBeInTheDocument()
     await user.type(quantity, '0')
     fetch.mockResolvedValueOnce(
       json(
