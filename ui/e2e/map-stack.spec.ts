@@ -5,7 +5,13 @@
 // boxes Chromium draws them in). The phone's list in the map's place names
 // both, each linked to its needs.
 import { type APIRequestContext, type Page, request } from '@playwright/test'
+import { BLOCKING, axeScan, report } from './a11y'
 import { expect, test, uniqueAccount, watchProblems } from './fixtures'
+
+/** The accessibility gate's serious and critical findings on what the page shows. */
+async function blocking(page: Page, screen: string) {
+  return (await axeScan(page, screen)).filter((f) => BLOCKING.has(f.impact))
+}
 
 const PHONE = {
   viewport: { width: 390, height: 844 },
@@ -121,6 +127,10 @@ test('two shops of one postal code are each reached from the map by taps on a ph
     await expect(map.getByText(first.name)).toBeVisible()
     await expect(map.getByText(second.name)).toBeVisible()
     await map.screenshot({ path: info.outputPath('map-stack-spread.png') })
+    if (shop === first) {
+      const findings = await blocking(page, 'carte, magasins écartés')
+      expect(findings, report(findings)).toEqual([])
+    }
 
     // A tap on a pin opens that shop's needs.
     await map.getByRole('link', { name: shop.name }).locator('path').tap()
@@ -138,6 +148,8 @@ test('two shops of one postal code are each reached from the map by taps on a ph
   await expect(map).toBeHidden()
   const listed = page.getByTestId('shop-list').getByRole('listitem')
   await expect(listed.filter({ hasText: first.name })).toHaveCount(1)
+  const findings = await blocking(page, 'carte en liste')
+  expect(findings, report(findings)).toEqual([])
   await listed.filter({ hasText: second.name }).getByRole('link').tap()
   await expect(page).toHaveURL(new RegExp(`/prod/needs/${second.id}$`))
   await expect(page.getByRole('heading', { name: second.name })).toBeVisible()
