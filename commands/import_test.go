@@ -247,7 +247,7 @@ func TestSimulateImportCommand(t *testing.T) {
 		{[]string{"--turnover", "0"}, planning.MsgTurnover},
 		{[]string{"--turnover", "-4"}, planning.MsgTurnover},
 		{[]string{"--from", "2020-01", "--to", "2020-02"}, planning.MsgPastMonth},
-		{[]string{"--to", "2020-01"}, "La date de fin doit etre posterieure a la date de debut"},
+		{[]string{"--to", "2020-01"}, "La date de fin doit être postérieure à la date de début"},
 		{[]string{"--to", calendar.AddMonthsTo(from+"-01", 36)[:7]}, planning.MsgStandardMonths},
 		{[]string{"--from", "décembre"}, planning.MsgBadMonth},
 		{[]string{"--distributor", w.farm.Email}, "ce compte est un producteur"},

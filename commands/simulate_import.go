@@ -108,7 +108,7 @@ func monthRange(from, to string) ([]string, error) {
 		return nil, err
 	}
 	if last < first {
-		return nil, core.Invalid("to", "La date de fin doit etre posterieure a la date de debut")
+		return nil, core.Invalid("to", "La date de fin doit être postérieure à la date de début")
 	}
 	var months []string
 	for m := first; m <= last && len(months) <= planning.MaxStandardMonths; m = calendar.AddMonthsTo(m, 1) {

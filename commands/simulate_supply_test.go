@@ -100,7 +100,7 @@ func TestSimulateSupplyReport(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	for _, want := range []string{
-		"Evolution des stocks et conseils d'approvisionnement",
+		"Évolution des stocks et conseils d'approvisionnement",
 		"Épicerie du Lac — du lundi 16 novembre 2026 au vendredi 20 novembre 2026 (aujourd'hui : vendredi 20 novembre 2026)",
 		"lun 16/11", "ven 20/11",
 		// Tomate (need 10 a day): morning 0 + 25,5 delivered, then 16, 6

@@ -26,7 +26,7 @@ func TestSupplyViewerCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("supply: %d %s", code, errOut)
 	}
-	for _, want := range []string{"Evolution des stocks et conseils d'approvisionnement", "Épicerie du Lac — du lundi 16 novembre 2026",
+	for _, want := range []string{"Évolution des stocks et conseils d'approvisionnement", "Épicerie du Lac — du lundi 16 novembre 2026",
 		"Stock du matin, livraisons du jour (+) et risque", "Tomate (kg)"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("missing %q in %q", want, out)

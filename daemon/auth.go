@@ -9,6 +9,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/daemon/httpx"
 )
 
 // RegisterInput is a visitor's registration.
@@ -97,7 +98,7 @@ type clientRequest struct {
 // Resolve implements huma.Resolver to capture the peer address.
 func (c *clientRequest) Resolve(ctx huma.Context) []error {
 	r, _ := humago.Unwrap(ctx)
-	c.client = clientAddr(r)
+	c.client = httpx.ClientOf(r).Addr
 	return nil
 }
 

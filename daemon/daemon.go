@@ -79,12 +79,12 @@ func New(o Options) *Daemon {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	d.log = slog.New(withRequestID{o.Log.Handler()})
+	d.log = slog.New(httpx.LogRequestID{Handler: o.Log.Handler()})
 	d.metrics = newMetrics(d.db, d.log)
 	d.observe = d.metrics.observer()
 	mux := http.NewServeMux()
 	d.api = humago.New(mux, apiConfig())
-	d.api.UseMiddleware(d.checkJSONBody)
+	d.api.UseMiddleware(textCheck.CheckJSONBody)
 	d.routes(mux)
 	d.finishDocument()
 	d.handler = d.middlewares(mux)

@@ -35,7 +35,7 @@ func TestAClaimCannotBillMoreThanWasOrdered(t *testing.T) {
 			return fmt.Sprintf(`{"deliveryLines":[{"_id":%q,"quantityClaimed":%s,"claimType":"quantity"}]}`, line, q)
 		}
 		above := func(ordered, unit string) string {
-			return "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (" + ordered + unit + ")"
+			return "La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (" + ordered + unit + ")"
 		}
 		s.Refuses(t, []daemontest.Refused{
 			{Name: "999999999 on a 2.5 kg line", Client: farm, Method: "PUT", Path: path, Body: claim(tomato, "999999999"), Status: 422, Location: "body.deliveryLines[0].quantityClaimed", Detail: above("2,5", "kg")},

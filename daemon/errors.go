@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,40 +13,24 @@ import (
 	"primeur/core"
 	"primeur/core/limit"
 	"primeur/core/store"
+	"primeur/daemon/httpx"
 )
 
-// MsgNoToken is the exact text PRODUCT §8 expects when a request has no valid
-// session.
-const MsgNoToken = "User did not provide any token"
-
-// French summaries of the statuses huma raises by itself (malformed JSON,
-// schema violations, oversized bodies); the technical reason stays in
-// `errors`.
-var statusDetails = map[int]string{
-	http.StatusBadRequest:            "Requête invalide.",
-	http.StatusUnauthorized:          MsgNoToken,
-	http.StatusForbidden:             "Accès refusé.",
-	http.StatusNotFound:              "Ressource introuvable.",
-	http.StatusMethodNotAllowed:      "Méthode non autorisée.",
-	http.StatusConflict:              "Opération impossible dans l'état actuel.",
-	http.StatusRequestEntityTooLarge: "Requête trop volumineuse.",
-	http.StatusUnsupportedMediaType:  "Type de contenu non pris en charge.",
-	http.StatusUnprocessableEntity:   "Données invalides.",
-	http.StatusTooManyRequests:       "Trop de requêtes, veuillez réessayer plus tard.",
-	http.StatusInternalServerError:   "Erreur interne du serveur.",
-}
+// MsgNoToken is the exact text PRODUCT §8 expects when a request has no
+// valid session (httpx.MsgNoToken).
+const MsgNoToken = httpx.MsgNoToken
 
 func init() {
 	// huma builds its own errors (parsing, schema validation) through this
 	// hook: keep its details, but give users a French summary. A 5xx never
 	// carries the text of the error behind it: that goes to the log only.
 	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
-		detail, ok := statusDetails[status]
+		detail, ok := httpx.StatusDetails[status]
 		if !ok {
 			detail = http.StatusText(status)
 		}
 		if status >= http.StatusInternalServerError {
-			return problem(status, detail)
+			return httpx.Problem(status, detail)
 		}
 		details := make([]*huma.ErrorDetail, 0, len(errs)+1)
 		for _, e := range errs {
@@ -63,7 +46,7 @@ func init() {
 		if len(details) == 0 && msg != "" && msg != detail {
 			details = append(details, &huma.ErrorDetail{Message: msg})
 		}
-		return problem(status, detail, details...)
+		return httpx.Problem(status, detail, details...)
 	}
 	// The one hook of a handler's error: a handler returns core's error
 	// as it is (return nil, err) and huma, finding no problem in it, comes
@@ -79,22 +62,24 @@ func init() {
 		}
 		ctx := hctx.Context()
 		err := errors.Join(errs...)
+		log := slog.Default() // a request that did not go through identify
 		info := requestOf(ctx)
-		if status != http.StatusInternalServerError || err == nil || info == nil {
-			if info != nil {
-				info.log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", err)
-			}
+		if info != nil {
+			log = info.log
+		}
+		if status != http.StatusInternalServerError || err == nil {
+			log.ErrorContext(ctx, "request failed", "status", status, "reason", msg, "err", err)
 			if status == http.StatusInternalServerError {
 				return internalProblem(ctx)
 			}
 			return huma.NewError(status, msg)
 		}
-		if errors.Is(err, core.ErrThrottled) && info.hold != nil {
+		if errors.Is(err, core.ErrThrottled) && info != nil && info.hold != nil {
 			if op := hctx.Operation(); op == nil || op.Metadata[answerAtOnce] == nil {
 				info.hold(ctx)
 			}
 		}
-		p, header := problemOf(ctx, info.log, err)
+		p, header := problemOf(ctx, log, err)
 		for k, vs := range header {
 			for _, v := range vs {
 				hctx.SetHeader(k, v)
@@ -109,21 +94,12 @@ func init() {
 // whose held body would stay in memory a second longer.
 const answerAtOnce = "primeur-answer-at-once"
 
-func problem(status int, detail string, details ...*huma.ErrorDetail) *huma.ErrorModel {
-	return &huma.ErrorModel{
-		Status: status,
-		Title:  http.StatusText(status),
-		Detail: detail,
-		Errors: details,
-	}
-}
-
 // problemOf turns an error into the problem the client reads and the
 // headers that go with it. It is the one place core's errors meet HTTP
 // statuses: a core.ValidationError is 422 with its French messages per
 // field (located in the body, or in the query: inQuery), a core.Refusal
 // its kind's status with its French message, a sentinel (statusOf) its
-// status with statusDetails' text, a request cut short 503; a fault
+// status with httpx.StatusDetails' text, a request cut short 503; a fault
 // (store.FaultOf: the disk full, the database unreachable) is answered 503
 // with Retry-After (faultModel), a database still busy 503 too; anything
 // unexpected is logged with the request's id and answered 500 without its
@@ -134,7 +110,7 @@ func problem(status int, detail string, details ...*huma.ErrorDetail) *huma.Erro
 func problemOf(ctx context.Context, log *slog.Logger, err error) (*huma.ErrorModel, http.Header) {
 	var header http.Header
 	if after, ok := limit.RetryAfter(err); ok {
-		header = http.Header{"Retry-After": {retryAfterSeconds(after)}}
+		header = http.Header{"Retry-After": {httpx.RetryAfter(after)}}
 	}
 	var (
 		invalid *core.ValidationError
@@ -154,20 +130,20 @@ func problemOf(ctx context.Context, log *slog.Logger, err error) (*huma.ErrorMod
 		for i, f := range invalid.Fields {
 			details[i] = &huma.ErrorDetail{Location: where + f.Field, Message: f.Message, Value: f.Value}
 		}
-		return problem(http.StatusUnprocessableEntity, invalid.Fields[0].Message, details...), header
+		return httpx.Problem(http.StatusUnprocessableEntity, invalid.Fields[0].Message, details...), header
 	case errors.As(err, &refusal):
-		return problem(statusOf(refusal.Kind), refusal.Message), header
+		return httpx.Problem(statusOf(refusal.Kind), refusal.Message), header
 	case errors.Is(err, context.Canceled):
-		return problem(http.StatusServiceUnavailable, "Requête interrompue."), header
+		return httpx.Problem(http.StatusServiceUnavailable, "Requête interrompue."), header
 	}
 	if f := store.FaultOf(err); f != store.NoFault {
-		return faultModel(ctx, log, f, err), http.Header{"Retry-After": {retryAfterSeconds(store.FaultRetryAfter)}}
+		return faultModel(ctx, log, f, err), http.Header{"Retry-After": {httpx.RetryAfter(store.FaultRetryAfter)}}
 	}
 	if store.IsBusy(err) { // a read or write outside store.DB.Tx's retries
-		return problem(http.StatusServiceUnavailable, limit.MsgBusy), header
+		return httpx.Problem(http.StatusServiceUnavailable, limit.MsgBusy), header
 	}
 	if status := statusOf(err); status != http.StatusInternalServerError {
-		return problem(status, statusDetails[status]), header
+		return httpx.Problem(status, httpx.StatusDetails[status]), header
 	}
 	log.ErrorContext(ctx, "request failed", "err", err)
 	return internalProblem(ctx), nil
@@ -192,7 +168,7 @@ func faultModel(ctx context.Context, log *slog.Logger, f store.Fault, err error)
 		info.fault(f)
 	}
 	log.WarnContext(ctx, "request refused for a fault", "fault", string(f), "err", err)
-	return problem(http.StatusServiceUnavailable, store.MsgFault)
+	return httpx.Problem(http.StatusServiceUnavailable, store.MsgFault)
 }
 
 // writeError is problemOf for the plain handlers (documents, public files,
@@ -212,23 +188,22 @@ func (d *Daemon) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // message quoting the request's id, which the log line of the error
 // carries too, so that support can find it; never the error's own text.
 func internalProblem(ctx context.Context) *huma.ErrorModel {
-	p := problem(http.StatusInternalServerError, statusDetails[http.StatusInternalServerError])
-	if id := requestIDOf(ctx); id != "" {
+	p := httpx.Problem(http.StatusInternalServerError, httpx.StatusDetails[http.StatusInternalServerError])
+	if id := httpx.RequestIDOf(ctx); id != "" {
 		p.Detail = fmt.Sprintf("Erreur interne du serveur. Si le problème persiste, communiquez la référence %s.", id)
 		p.Instance = "urn:primeur:request:" + id
 	}
 	return p
 }
 
-// writeProblem writes p as the answer, outside huma; a 503 says when to
-// come back (Retry-After), store.BusyRetryAfter unless set already.
+// writeProblem writes p as the answer, outside huma (httpx.WriteProblem);
+// a 503 says when to come back (Retry-After), store.BusyRetryAfter unless
+// set already.
 func writeProblem(w http.ResponseWriter, p *huma.ErrorModel) {
 	if p.Status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", retryAfterSeconds(store.BusyRetryAfter))
+		w.Header().Set("Retry-After", httpx.RetryAfter(store.BusyRetryAfter))
 	}
-	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(p.Status)
-	_ = json.NewEncoder(w).Encode(p)
+	httpx.WriteProblem(w, p)
 }
 
 func statusOf(err error) int {

@@ -13,6 +13,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/limit"
+	"primeur/daemon/httpx"
 )
 
 // TestProblemOf: the one mapping of a handler's error (core's, returned as
@@ -32,12 +33,12 @@ func TestProblemOf(t *testing.T) {
 		{"invalid in the query", inQuery(core.Invalid("start", "Date invalide.")), 422, "Date invalide.", "query.start", ""},
 		{"refusal", fmt.Errorf("trade: %w", core.Refuse(core.ErrConflict, "Déjà acceptée.")), 409, "Déjà acceptée.", "", ""},
 		{"role", core.Refuse(core.ErrForbidden, MsgShopsOnly), 403, MsgShopsOnly, "", ""},
-		{"not found", fmt.Errorf("x: %w", core.ErrNotFound), 404, statusDetails[404], "", ""},
+		{"not found", fmt.Errorf("x: %w", core.ErrNotFound), 404, httpx.StatusDetails[404], "", ""},
 		{"unauthenticated", core.ErrUnauthenticated, 401, MsgNoToken, "", ""},
 		{"throttled, later", fmt.Errorf("accounts: %w", later), 429, "Trop de tentatives.", "", "2"},
 		{"busy", core.Refuse(core.ErrBusy, limit.MsgBusy), 503, limit.MsgBusy, "", ""},
 		{"cut short", context.Canceled, 503, "Requête interrompue.", "", ""},
-		{"a problem already", problem(http.StatusTeapot, "Théière."), 418, "Théière.", "", ""},
+		{"a problem already", httpx.Problem(http.StatusTeapot, "Théière."), 418, "Théière.", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p, h := problemOf(context.Background(), slog.New(slog.DiscardHandler), tt.err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"primeur/core/config"
+	"primeur/daemon/httpx"
 )
 
 // TestAPanicAnswersWithTheSecurityHeaders: the 500 of a handler that
@@ -35,7 +36,7 @@ func TestAPanicAnswersWithTheSecurityHeaders(t *testing.T) {
 			t.Errorf("no %s", name)
 		}
 	}
-	if h.Get("Cache-Control") != noStore || h.Get("Content-Disposition") != "" || h.Get("ETag") != "" {
+	if h.Get("Cache-Control") != httpx.NoStore || h.Get("Content-Disposition") != "" || h.Get("ETag") != "" {
 		t.Errorf("the abandoned answer's headers: %v", h)
 	}
 	if !strings.Contains(h.Get("Content-Type"), "problem+json") {
@@ -82,6 +83,74 @@ func TestHSTSFollowsTheScheme(t *testing.T) {
 			d.front(http.NotFoundHandler()).ServeHTTP(rec, r)
 			if got := rec.Header().Get("Strict-Transport-Security") != ""; got != tt.want {
 				t.Errorf("HSTS %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestClientOfReadsWhatFrontResolved: a handler reads the client front
+// resolved, whatever the request says further in.
+func TestClientOfReadsWhatFrontResolved(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.TrustedProxies = "127.0.0.1"
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	d := &Daemon{cfg: cfg}
+	var seen httpx.Client
+	h := d.front(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.RemoteAddr = "192.0.2.99:1" // what a handler would not do; ClientOf keeps front's
+		seen = httpx.ClientOf(r)
+		if httpx.ClientFrom(r.Context()) != seen {
+			t.Errorf("clientFrom %+v, clientOf %+v", httpx.ClientFrom(r.Context()), seen)
+		}
+	}))
+	r := httptest.NewRequest("GET", "/", nil)
+	r.RemoteAddr = "127.0.0.1:4000"
+	r.Header.Set("X-Forwarded-For", "198.51.100.1")
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	if seen.Addr != "198.51.100.1" || !seen.Believed {
+		t.Fatalf("client %+v", seen)
+	}
+}
+
+// TestMetricsThroughATrustedProxy: /metrics answers a loopback client
+// that a trusted proxy names, not one it forwards from elsewhere, nor a
+// forwarded request whose client is not believed.
+func TestMetricsThroughATrustedProxy(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.TrustedProxies = "127.0.0.1"
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	d := &Daemon{cfg: cfg}
+	tests := []struct {
+		name, peer, xff, fwd string
+		want                 bool
+	}{
+		{"this machine through the proxy", "127.0.0.1:1", "127.0.0.1", "", true},
+		{"another machine through the proxy", "127.0.0.1:1", "203.0.113.7", "", false},
+		{"a forged loopback left of the client", "127.0.0.1:1", "127.0.0.1, 203.0.113.7", "", false},
+		{"headers that disagree", "127.0.0.1:1", "127.0.0.1", "for=203.0.113.7", false},
+		{"an unreadable hop", "127.0.0.1:1", "unknown", "", false},
+		{"a loopback peer not listed, forwarding", "127.0.0.2:1", "127.0.0.1", "", false},
+		{"a loopback peer, no forwarding", "127.0.0.2:1", "", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/metrics", nil)
+			r.RemoteAddr = tt.peer
+			if tt.xff != "" {
+				r.Header.Set("X-Forwarded-For", tt.xff)
+			}
+			if tt.fwd != "" {
+				r.Header.Set("Forwarded", tt.fwd)
+			}
+			var got bool
+			d.front(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = d.mayReadMetrics(r) })).
+				ServeHTTP(httptest.NewRecorder(), r)
+			if got != tt.want {
+				t.Errorf("may read %v, want %v", got, tt.want)
 			}
 		})
 	}

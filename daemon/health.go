@@ -8,6 +8,7 @@ import (
 
 	"primeur/core/schema"
 	"primeur/core/store"
+	"primeur/daemon/httpx"
 )
 
 // healthWait bounds the health check's query: a database that does not
@@ -57,7 +58,7 @@ func (d *Daemon) health(w http.ResponseWriter, r *http.Request) {
 		h.Reasons = append(h.Reasons, HealthReason{Kind: "disk", Message: MsgHealthDisk})
 	}
 	if h.Status != HealthOK {
-		w.Header().Set("Retry-After", retryAfterSeconds(store.FaultRetryAfter))
+		w.Header().Set("Retry-After", httpx.RetryAfter(store.FaultRetryAfter))
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}
 	b, _ := json.Marshal(h) // strings only: never fails

@@ -2,15 +2,7 @@ package daemon
 
 import (
 	"context"
-	"math"
-	"net/http"
-	"strconv"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
-	"github.com/danielgtaylor/huma/v2/adapters/humago"
-
-	"primeur/core/store"
 )
 
 // Throttled answers are held throttleHold before they are sent (at most
@@ -37,38 +29,3 @@ func (d *Daemon) hold(ctx context.Context) {
 	case <-t.C:
 	}
 }
-
-// retryAfterSeconds is a delay as Retry-After's whole seconds, at least 1.
-func retryAfterSeconds(after time.Duration) string {
-	return strconv.Itoa(max(1, int(math.Ceil(after.Seconds()))))
-}
-
-// retryLater is a middleware of every operation: a 503 answer always says
-// when to come back (Retry-After), store.BusyRetryAfter unless the handler
-// gave its own delay. A 503 comes from a database still busy after
-// store.DB.Tx's retries, a full gate, or a request cut short.
-func retryLater(ctx huma.Context, next func(huma.Context)) {
-	next(&laterContext{inner: ctx})
-}
-
-// inner names the embedded context: huma.Context has a Context method, so
-// it cannot be embedded under its own name.
-type inner = huma.Context
-
-// laterContext adds the Retry-After header when the status is 503.
-type laterContext struct {
-	inner
-}
-
-// SetStatus implements huma.Context.
-func (c *laterContext) SetStatus(code int) {
-	if code == http.StatusServiceUnavailable {
-		if _, w := humago.Unwrap(c.inner); w.Header().Get("Retry-After") == "" {
-			c.SetHeader("Retry-After", retryAfterSeconds(store.BusyRetryAfter))
-		}
-	}
-	c.inner.SetStatus(code)
-}
-
-// Unwrap gives humago.Unwrap the context underneath.
-func (c *laterContext) Unwrap() huma.Context { return c.inner }

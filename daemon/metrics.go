@@ -16,6 +16,7 @@ import (
 
 	"primeur/core/jobs"
 	"primeur/core/store"
+	"primeur/daemon/httpx"
 )
 
 // metrics are the daemon's Prometheus metrics, in a registry of the daemon's
@@ -136,9 +137,9 @@ func (d *Daemon) instrument(mux *http.ServeMux, next http.Handler) http.Handler 
 		if info := requestOf(r.Context()); info != nil {
 			info.route = route // for the access log
 		}
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		rec := httpx.NewRecorder(w)
 		next.ServeHTTP(rec, r)
-		d.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()
+		d.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.Status)).Inc()
 		d.metrics.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
 	})
 }
@@ -162,7 +163,7 @@ func (d *Daemon) serveMetrics(w http.ResponseWriter, r *http.Request) {
 }
 
 // mayReadMetrics is the rule of who reads /metrics: the bearer token when
-// one is configured, else a client on this machine (clientOf): a loopback
+// one is configured, else a client on this machine (httpx.ClientOf): a loopback
 // peer without forwarding headers — a reverse proxy on the same machine
 // connects from loopback too, and marks the requests it forwards with one
 // of them — or a loopback client that a trusted proxy names
@@ -174,10 +175,10 @@ func (d *Daemon) mayReadMetrics(r *http.Request) bool {
 			return true
 		}
 	}
-	c := clientOf(r)
-	if c.forwarded && !c.believed {
+	c := httpx.ClientOf(r)
+	if c.Forwarded && !c.Believed {
 		return false
 	}
-	ip, err := netip.ParseAddr(c.addr)
+	ip, err := netip.ParseAddr(c.Addr)
 	return err == nil && ip.IsLoopback()
 }

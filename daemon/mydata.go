@@ -10,6 +10,7 @@ import (
 	"primeur/core"
 	"primeur/core/limit"
 	"primeur/core/mydata"
+	"primeur/daemon/httpx"
 )
 
 // newExportGate is the gate of the personal data exports (Daemon.exporting):
@@ -30,7 +31,7 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 		d.documentError(w, r, err)
 		return
 	}
-	out := &headerTracker{ResponseWriter: w}
+	out := &httpx.Tracker{ResponseWriter: w}
 	err = d.exporting.Do(r.Context(), func() error {
 		h := w.Header()
 		h.Set("Content-Type", "application/zip")
@@ -38,7 +39,7 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 		h.Set("Cache-Control", "private, no-store")
 		z := zip.NewWriter(out)
 		if err := mydata.Write(r.Context(), d.db, z, u, d.now(), d.today()); err != nil {
-			if !out.wrote {
+			if !out.Wrote {
 				// Nothing sent yet (the zip is buffered): the answer is
 				// the error's, a fault's 503 among them.
 				h.Del("Content-Type")
@@ -53,9 +54,9 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 	})
 	switch {
 	case errors.Is(err, core.ErrBusy):
-		w.Header().Set("Retry-After", retryAfterSeconds(d.exporting.Wait()))
+		w.Header().Set("Retry-After", httpx.RetryAfter(d.exporting.Wait()))
 		writeJSONProblem(w, http.StatusServiceUnavailable, limit.MsgBusy)
-	case err != nil && !out.wrote:
+	case err != nil && !out.Wrote:
 		d.writeError(w, r, err)
 	}
 }

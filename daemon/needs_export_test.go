@@ -8,6 +8,8 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"primeur/core/planning"
+	"primeur/core/store"
+	"primeur/daemon/httpx"
 )
 
 // ConstantNeeds is the limit of GET /api/needs (issue 20): a huma API
@@ -21,8 +23,8 @@ import (
 func (d *Daemon) ConstantNeeds(needs []planning.View) http.Handler {
 	mux := http.NewServeMux()
 	api := humago.New(mux, apiConfig())
-	api.UseMiddleware(d.checkJSONBody)
-	api.UseMiddleware(retryLater)
+	api.UseMiddleware(textCheck.CheckJSONBody)
+	api.UseMiddleware(httpx.RetryLater(store.BusyRetryAfter))
 	huma.Register(api, huma.Operation{
 		OperationID: "list-needs", Method: http.MethodGet, Path: "/api/needs", Tags: []string{"Needs"},
 		Summary: "List needs",

@@ -4,12 +4,17 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"primeur/core/store"
+	"primeur/daemon/httpx"
 )
 
 // routes registers every operation and handler on mux. Each concern has its
 // own register function in its own file.
 func (d *Daemon) routes(mux *http.ServeMux) {
-	d.api.UseMiddleware(retryLater)
+	// A 503 always says when to come back: a database still busy after
+	// store.DB.Tx's retries, a full gate, a request cut short.
+	d.api.UseMiddleware(httpx.RetryLater(store.BusyRetryAfter))
 	d.registerAuth(d.api)
 	d.registerReset(d.api)
 	d.registerConfirm(d.api)

@@ -12,6 +12,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/daemon/httpx"
 )
 
 type ctxKey int
@@ -29,7 +30,7 @@ const (
 // browsers only accept from https, on path /, without a Domain; a request
 // reads only the name of its own scheme.
 func (d *Daemon) cookieName(ctx context.Context) string {
-	if d.secureScheme(clientFrom(ctx)) {
+	if d.secureScheme(httpx.ClientFrom(ctx)) {
 		return "__Host-primeur_session"
 	}
 	return "primeur_session"
@@ -42,7 +43,7 @@ func (d *Daemon) sessionCookie(ctx context.Context, token string, maxAge time.Du
 		Path:     "/",
 		MaxAge:   int(maxAge.Seconds()),
 		HttpOnly: true,
-		Secure:   d.secureScheme(clientFrom(ctx)),
+		Secure:   d.secureScheme(httpx.ClientFrom(ctx)),
 		SameSite: http.SameSiteLaxMode,
 	}
 }

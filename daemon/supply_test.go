@@ -108,7 +108,7 @@ func TestSupplyAPI(t *testing.T) {
 		}
 
 		// Odd queries never fail the server; a control character is refused
-		// before the handler (textcheck.go).
+		// before the handler (httpx/textcheck.go).
 		for _, q := range []string{"?start=2026-11-16%00", "?days=%00", "?days=1e999", "?days=%EF%BC%95", "?start=%EF%BC%92%EF%BC%90%EF%BC%92%EF%BC%96-11-16",
 			"?start=2026-11-16&start=2026-11-17", "?days=5&days=40", "?start[]=2026-11-16", "?days=99999999999999999999999", "?start=2100-12-31&days=31",
 			"?start=2000-01-01&days=1", "?start=%27%20OR%201%3D1--"} {

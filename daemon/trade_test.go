@@ -89,7 +89,7 @@ func TestTradeAPI(t *testing.T) {
 			{Name: "shop proposes to a stranger", Client: shop, Method: "PUT", Path: path(idleID), Body: map[string]any{"quantity": 1, "price": 1}, Status: 409, Detail: trade.MsgNotAllowed},
 			{Name: "shop names itself", Client: shop, Method: "PUT", Path: path(shopID), Body: map[string]any{"quantity": 1, "price": 1}, Status: 404},
 			{Name: "unknown need", Client: farm, Method: "PUT", Path: "/api/proposals/nope/" + farmID, Body: map[string]any{"quantity": 1, "price": 1}, Status: 404},
-			{Name: "over the remaining need", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 40.5, "price": 1}, Status: 422, Detail: "La quantite saisie excede le besoin restant (40kg)", Location: "body.quantity"},
+			{Name: "over the remaining need", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 40.5, "price": 1}, Status: 422, Detail: "La quantité saisie excède le besoin restant (40kg)", Location: "body.quantity"},
 			{Name: "zero price", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 4, "price": 0}, Status: 422, Detail: trade.MsgPricePositive, Location: "body.price"},
 			{Name: "price with cents of cents", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": 4, "price": 2.555}, Status: 422, Detail: trade.MsgBadPrice, Location: "body.price"},
 			{Name: "quantity as text", Client: farm, Method: "PUT", Path: path(farmID), Body: map[string]any{"quantity": "4", "price": 2}, Status: 422},

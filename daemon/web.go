@@ -3,154 +3,37 @@ package daemon
 import (
 	"context"
 	"html/template"
-	"log/slog"
 	"net/http"
 	"path"
 	"sort"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"primeur/core/text"
 	"primeur/daemon/httpx"
 )
 
 // secure refuses paths and queries that break the text rule, then
-// state-changing requests from other origins (Sec-Fetch-Site, then Origin
-// against Host, as net/http's CrossOriginProtection does). The security
-// headers are already set (front, headers.go).
+// state-changing requests from other origins than the page's
+// (httpx.Secure); the security headers are already set (front).
 func (d *Daemon) secure(next http.Handler) http.Handler {
-	cop := http.NewCrossOriginProtection()
-	if d.cfg.BaseURL != "" {
-		_ = cop.AddTrustedOrigin(d.cfg.BaseURL)
-	}
-	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSONProblem(w, http.StatusForbidden, "Requête refusée : elle provient d'un autre site.")
-	}))
-	protected := cop.Handler(next)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !canonicalPath(r.URL.Path) {
-			writeJSONProblem(w, http.StatusBadRequest, MsgBadPath)
-			return
-		}
-		if !cleanQuery(r.URL.RawQuery) {
-			writeJSONProblem(w, http.StatusBadRequest, MsgBadQuery)
-			return
-		}
-		protected.ServeHTTP(w, r)
-	})
+	return httpx.Secure(d.cfg.BaseURL, next)
 }
 
-// canonicalPath refuses paths with dot segments, empty segments, backslashes,
-// invalid UTF-8 or control characters (also when percent-encoded, as the URL
-// arrives decoded), which the mux would otherwise redirect or a handler
-// pass to the database: no path trick reaches a handler.
-func canonicalPath(p string) bool {
-	if !text.Clean(p, false) || strings.ContainsRune(p, '\\') || strings.Contains(p, "//") {
-		return false
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "." || seg == ".." {
-			return false
-		}
-	}
-	return true
-}
-
-// statusRecorder remembers the status a handler wrote and the bytes of
-// its body, for the metrics and the access log.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-	bytes  int64
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	s.status = code
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Write(b []byte) (int, error) {
-	n, err := s.ResponseWriter.Write(b)
-	s.bytes += int64(n)
-	return n, err
-}
-
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
-// The access log (README "Logs"): one record per request, once it is
-// answered, at Info — at Error for a 5xx —, with
-//
-//	method       the request's method
-//	route        the pattern of the route that answered ("GET /api/needs/{id}",
-//	             "/" for the interface; "unmatched" for a request refused
-//	             before routing), as the metrics' route label
-//	path         the path asked for, without the query (which may carry a
-//	             link's token), cut at maxLoggedPath bytes
-//	status       the status answered
-//	duration_ms  the time to answer, in milliseconds (microsecond precision)
-//	bytes        the body's bytes as sent, compressed when it was
-//	client       the client's address as trusted-proxies resolves it
-//	             (client.go): the TCP peer, or the address a trusted proxy
-//	             forwards
-//	user         the account's id, when the request carried a live session or
-//	             logged in or registered one
-//	request_id   the X-Request-Id answered (withRequestID adds it)
-//
-// in the format of log-format (text: logfmt; json: one object a line).
+// logRequests is the access log (httpx.AccessLog): the route is the one
+// instrument found (unmatchedRoute when none), the user the one noteUser
+// recorded.
 func (d *Daemon) logRequests(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(rec, r)
-		level := slog.LevelInfo
-		if rec.status >= 500 {
-			level = slog.LevelError
-		}
-		ctx := r.Context()
-		if !d.log.Enabled(ctx, level) {
-			return
-		}
-		route, user := unmatchedRoute, ""
+	return httpx.AccessLog(d.log, next, func(ctx context.Context) (route, user string) {
+		route = unmatchedRoute
 		if info := requestOf(ctx); info != nil {
 			if info.route != "" {
 				route = info.route
 			}
 			user = info.user
 		}
-		attrs := make([]slog.Attr, 0, 9)
-		attrs = append(attrs,
-			slog.String("method", r.Method),
-			slog.String("route", route),
-			slog.String("path", loggedPath(r.URL.Path)),
-			slog.Int("status", rec.status),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-			slog.Int64("bytes", rec.bytes),
-			slog.String("client", clientAddr(r)))
-		if user != "" {
-			attrs = append(attrs, slog.String("user", user))
-		}
-		d.log.LogAttrs(ctx, level, "request", attrs...)
+		return route, user
 	})
-}
-
-// maxLoggedPath bounds the path an access log record quotes: a client
-// chooses it, up to the server's header limit.
-const maxLoggedPath = 256
-
-// loggedPath is p cut at maxLoggedPath bytes (on a character boundary),
-// marked with "…" when cut.
-func loggedPath(p string) string {
-	if len(p) <= maxLoggedPath {
-		return p
-	}
-	cut := maxLoggedPath
-	for cut > 0 && !utf8.RuneStart(p[cut]) {
-		cut--
-	}
-	return p[:cut] + "…"
 }
 
 // noteUser records, for the access log, the account a request acts as:
@@ -163,11 +46,11 @@ func noteUser(ctx context.Context, id string) {
 }
 
 func writeJSONProblem(w http.ResponseWriter, status int, detail string) {
-	writeProblem(w, problem(status, detail))
+	writeProblem(w, httpx.Problem(status, detail))
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request) {
-	writeJSONProblem(w, http.StatusNotFound, statusDetails[http.StatusNotFound])
+	writeJSONProblem(w, http.StatusNotFound, httpx.StatusDetails[http.StatusNotFound])
 }
 
 // placeholderPage is served when the binary was built without the UI.
@@ -186,7 +69,7 @@ func (d *Daemon) spa() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeJSONProblem(w, http.StatusMethodNotAllowed, statusDetails[http.StatusMethodNotAllowed])
+			writeJSONProblem(w, http.StatusMethodNotAllowed, httpx.StatusDetails[http.StatusMethodNotAllowed])
 			return
 		}
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")

@@ -164,7 +164,7 @@ func producerNames(p supply.Projection) map[string]string {
 
 // Messages shared by the report and the viewer.
 const (
-	Title      = "Evolution des stocks et conseils d'approvisionnement"
+	Title      = "Évolution des stocks et conseils d'approvisionnement"
 	msgNoRows  = "Aucun besoin ni aucune livraison sur cette période."
 	msgAtRisk  = "Produits à risque (livraisons des 7 jours avant aujourd'hui inférieures à 7 fois les ventes moyennes) : "
 	msgNoRisk  = "Aucun produit à risque."

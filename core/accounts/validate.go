@@ -32,7 +32,7 @@ const (
 	MsgIBAN             = "Veuillez saisir un code IBAN valide."
 	MsgSIRET            = "Veuillez saisir un code SIRET valide."
 	MsgTel              = "Veuillez saisir un n° de téléphone valide (10 chiffres)."
-	MsgLatitude         = "Veuillez une latitude valide"
+	MsgLatitude         = "Veuillez saisir une latitude valide"
 	MsgLongitude        = "Veuillez saisir une longitude valide"
 	MsgTVA              = "Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA."
 	MsgPostcode         = "Veuillez saisir un code postal valide (5 chiffres)."

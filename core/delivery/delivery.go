@@ -21,21 +21,21 @@ import (
 // PRODUCT §5 messages of the delivery form (shop) and the claim form (producer).
 const (
 	MsgDate       = "Veuillez saisir une date valide"
-	MsgNegative   = "Veuillez saisir une quantite positive"
+	MsgNegative   = "Veuillez saisir une quantité positive"
 	MsgWeight     = "Veuillez saisir un poids correct"
-	MsgPieces     = "Veuillez saisir un nombre de pieces correct"
-	MsgNoQuantity = "Aucune quantite saisie"
-	MsgNotNumber  = "La quantite saisie doit etre un nombre"
-	MsgNoChange   = "Pas de changement a envoyer"
+	MsgPieces     = "Veuillez saisir un nombre de pièces correct"
+	MsgNoQuantity = "Aucune quantité saisie"
+	MsgNotNumber  = "La quantité saisie doit être un nombre"
+	MsgNoChange   = "Pas de changement à envoyer"
 )
 
 // Messages where PRODUCT is silent, in the same style.
 const (
-	MsgClaimType    = "Veuillez choisir le type de reclamation (Qualite ou Quantite)"
-	MsgClaimExceeds = "La quantite reclamee ne peut exceder la quantite livree"
+	MsgClaimType    = "Veuillez choisir le type de réclamation (Qualité ou Quantité)"
+	MsgClaimExceeds = "La quantité réclamée ne peut excéder la quantité livrée"
 	// MsgClaimAboveOrdered is the refusal of a claim that would bill more
 	// than was ordered; ClaimAboveMessage fills in the ordered quantity.
-	MsgClaimAboveOrdered = "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (%s%s)"
+	MsgClaimAboveOrdered = "La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (%s%s)"
 	MsgUnknownLine       = "Cette ligne n'appartient pas a la livraison"
 	MsgDuplicate         = "Cette ligne est saisie deux fois"
 	MsgTooLong           = accounts.MsgTooLong

@@ -364,7 +364,7 @@ func TestClaim(t *testing.T) {
 			{"more than delivered", func() string { return fx.done("2026-11-18") }, "", tomato(-10.01, "quality"), "", now, delivery.MsgClaimExceeds},
 			// 10 kg sent of 12 ordered: at most 2 more; 20 lettuces of 20, none.
 			{"more than ordered", func() string { return fx.done("2026-11-18") }, "", tomato(2.01, "quantity"), "", now,
-				"La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (12kg)"},
+				"La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (12kg)"},
 			{"999999999 kg", func() string { return fx.done("2026-11-18") }, "", tomato(999999999, "quantity"), "", now,
 				delivery.ClaimAboveMessage(1200, "kg")},
 			{"beyond a trillion", func() string { return fx.done("2026-11-18") }, "", tomato(1e13, "quantity"), "", now,
@@ -372,7 +372,7 @@ func TestClaim(t *testing.T) {
 			{"minus a trillion and more", func() string { return fx.done("2026-11-18") }, "", tomato(-1e13, "quality"), "", now, delivery.MsgClaimExceeds},
 			{"one lettuce more than ordered", func() string { return fx.done("2026-11-18") }, "", func(id string) delivery.Claim {
 				return claimOf(w, id, delivery.LineClaim{ID: "laitue", QuantityClaimed: f(1), ClaimType: s("quantity")})
-			}, "", now, "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (20un)"},
+			}, "", now, "La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (20un)"},
 			{"12345.675 kg", func() string { return fx.done("2026-11-18") }, "", tomato(-12345.675, "quality"), "", now, delivery.MsgNotNumber},
 			{"5000.004 lettuces", func() string { return fx.done("2026-11-18") }, "", func(id string) delivery.Claim {
 				return claimOf(w, id, delivery.LineClaim{ID: "laitue", QuantityClaimed: f(-5000.004), ClaimType: s("quantity")})
@@ -519,7 +519,7 @@ func TestCheckClaim(t *testing.T) {
 			t.Errorf("%s: CheckClaim(%v) = %v, %q; want %v, %q", tt.name, tt.in, got, msg, tt.want, tt.msg)
 		}
 	}
-	if got := delivery.ClaimAboveMessage(250, "kg"); got != "La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (2,5kg)" {
+	if got := delivery.ClaimAboveMessage(250, "kg"); got != "La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (2,5kg)" {
 		t.Errorf("message %q", got)
 	}
 }

@@ -270,8 +270,8 @@ func FuzzClaim(f *testing.F) {
 		if err != nil {
 			fieldMessages(t, err, MsgUnknownLine, MsgDuplicate, MsgNotNumber, MsgPieces, MsgClaimExceeds,
 				MsgClaimType, MsgTooLong, MsgNoQuantity,
-				"La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (10kg)",
-				"La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (12un)")
+				"La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (10kg)",
+				"La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (12un)")
 			if valid {
 				t.Fatalf("a valid claim was refused: %+v %+v: %v", ls[0], ls[1], err)
 			}

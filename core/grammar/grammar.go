@@ -15,11 +15,57 @@ import (
 	"unicode/utf8"
 )
 
-// elides are the first letters before which "de" becomes "d'".
-const elides = "aeiouyhàâäéèêëîïôöûüœ"
+// elides are the first letters before which "de", "le", "la" and "que"
+// lose their vowel ("d'Annecy", "l'abricot", "qu'Orléans").
+const elides = "aeiouyhàâäéèêëîïôöûüœæ"
 
-// De is name after "de": "de Tomate", "d'Abricot", "du Panier des
-// Aravis", "des Jardins d'Alby".
+// aspirated are the beginnings of words whose "h" is aspirated: nothing
+// elides before them ("de haricots", "le hameau", "de Haute-Savoie"). The
+// spelling cannot tell them from a mute "h" ("d'Hyères", "l'huile"), so
+// they are listed: the catalogue's products and the words common in shop,
+// farm and place names.
+var aspirated = []string{
+	"hachis", "haie", "halle", "hameau", "hamburger", "hangar", "hareng", "haricot", "harpe", "hâte",
+	"haut", "havre", "hérisson", "héron", "hêtre", "hibou", "hollande", "homard", "hongrie", "houblon",
+	"houx", "huit", "hutte",
+}
+
+// Elides reports whether a word ending in a mute "e" before text loses its
+// vowel: text starts with a vowel, or with a mute "h".
+func Elides(text string) bool {
+	r, _ := utf8.DecodeRuneInString(text)
+	r = unicode.ToLower(r)
+	if !strings.ContainsRune(elides, r) {
+		return false
+	}
+	if r != 'h' {
+		return true
+	}
+	lower := strings.ToLower(text)
+	for _, w := range aspirated {
+		if strings.HasPrefix(lower, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Elide is word ("de", "le", "la", "que", "jusque", capitalised or not)
+// followed by text, elided where French elides it: Elide("que", "Annecy")
+// is "qu'Annecy", Elide("la", "épicerie") "l'épicerie", Elide("le",
+// "haricot") "le haricot". De also contracts "de" with an article.
+func Elide(word, text string) string {
+	if Elides(text) {
+		switch strings.ToLower(word) {
+		case "de", "le", "la", "que", "jusque", "ne", "je", "me", "te", "se", "ce":
+			return word[:len(word)-1] + "'" + text
+		}
+	}
+	return word + " " + text
+}
+
+// De is name after "de": "de Tomate", "d'Abricot", "d'Annecy", "du Panier
+// des Aravis", "des Jardins d'Alby", "du Havre".
 func De(name string) string {
 	switch {
 	case strings.HasPrefix(name, "Le "):
@@ -27,10 +73,7 @@ func De(name string) string {
 	case strings.HasPrefix(name, "Les "):
 		return "des " + name[len("Les "):]
 	}
-	if r, _ := utf8.DecodeRuneInString(name); strings.ContainsRune(elides, unicode.ToLower(r)) {
-		return "d'" + name
-	}
-	return "de " + name
+	return Elide("de", name)
 }
 
 // A is name after "à": "à Épicerie du Lac", "au Panier des Aravis", "aux

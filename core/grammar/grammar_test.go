@@ -33,3 +33,22 @@ func TestContractions(t *testing.T) {
 		}
 	}
 }
+
+// TestElide: the cases of testdata/elisions.json, which the interface's
+// test reads too (ui/src/grammar.test.ts): "de", "le", "la", "que" elided
+// before a vowel or a mute "h", never before an aspirated one.
+func TestElide(t *testing.T) {
+	raw, err := os.ReadFile("testdata/elisions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct{ Word, Text, Want string }
+	if err := json.Unmarshal(raw, &cases); err != nil || len(cases) < 10 {
+		t.Fatalf("%d cases, %v", len(cases), err)
+	}
+	for _, c := range cases {
+		if got := Elide(c.Word, c.Text); got != c.Want {
+			t.Errorf("Elide(%q, %q) = %q, want %q", c.Word, c.Text, got, c.Want)
+		}
+	}
+}

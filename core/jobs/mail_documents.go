@@ -165,8 +165,8 @@ func sendInvoice(ctx context.Context, env Env, invoiceID string, now time.Time) 
 	seller := printable.Line(inv.Seller.Name)
 	body := "Bonjour,\n\n" +
 		fmt.Sprintf("Veuillez trouver ci-joint la facture %s du %s, émise par Primeur au nom et pour le compte %s "+
-			"(mandat de facturation), pour les livraisons de %s %s.\n\n",
-			inv.Number, documents.Day(inv.IssueDate), grammar.De(seller), documents.Month(inv.Month), grammar.A(printable.Line(inv.Buyer.Name))) +
+			"(mandat de facturation), pour les livraisons %s %s.\n\n",
+			inv.Number, documents.Day(inv.IssueDate), grammar.De(seller), grammar.De(documents.Month(inv.Month)), grammar.A(printable.Line(inv.Buyer.Name))) +
 		fmt.Sprintf("Montant TTC : %s\nÉchéance : %s\n", documents.Euros(inv.TotalTTC), documents.Day(inv.DueDate))
 	if inv.Seller.IBAN != "" {
 		body += fmt.Sprintf("Règlement par virement : IBAN %s, BIC %s\n",

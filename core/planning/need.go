@@ -20,7 +20,7 @@ const (
 	StatusRejected    = "rejected"
 	FromProducer      = "producer"
 	FromDistributor   = "distributor"
-	proposalColumns   = `p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at`
+	proposalColumns   = `p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.previous_origin, p.previous_quantity, p.previous_price, p.created_at, p.updated_at`
 	needColumns       = `n.id, n.distributor_id, n.product_id, n.month, n.quantity, n.created_at, n.updated_at`
 	needColumnsSimple = `id, distributor_id, product_id, month, quantity, created_at, updated_at`
 )
@@ -45,6 +45,12 @@ type Proposal struct {
 	From     string      `db:"origin" json:"from" enum:"producer,distributor" doc:"Side that made it"`
 	Quantity decimal.Dec `db:"quantity" json:"quantity"`
 	Price    decimal.Dec `db:"price" json:"price" doc:"Unit price HT in EUR"`
+	// The values a counter-proposal answers (issue 37): set on an open
+	// proposal made over the other side's, from that proposal; nil on a
+	// first proposal or correction and on a commitment.
+	PreviousFrom     *string      `db:"previous_origin" json:"previousFrom,omitempty" enum:"producer,distributor" doc:"On a counter-proposal: the side whose proposal it replaced (absent otherwise)"`
+	PreviousQuantity *decimal.Dec `db:"previous_quantity" json:"previousQuantity,omitempty" doc:"On a counter-proposal: the quantity of the proposal it replaced"`
+	PreviousPrice    *decimal.Dec `db:"previous_price" json:"previousPrice,omitempty" doc:"On a counter-proposal: the unit price HT in EUR of the proposal it replaced"`
 	// CreatedAt and ID order a need's proposals (CompareProposals).
 	CreatedAt int64 `db:"created_at" json:"-"`
 	UpdatedAt int64 `db:"updated_at" json:"-"`
@@ -229,9 +235,11 @@ func listNeeds(ctx context.Context, q store.Q, where string, args []any, shop st
 func listProposals(ctx context.Context, q store.Q, where string, args []any, needs int) ([]Proposal, error) {
 	ps := make([]Proposal, 0, needs/2)
 	var p Proposal
-	err := store.Each(ctx, q, `SELECT p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.created_at, p.updated_at
+	err := store.Each(ctx, q, `SELECT `+proposalColumns+`
 		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE `+where, args,
-		[]any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From, &p.Quantity, &p.Price, (*store.Int64)(&p.CreatedAt), (*store.Int64)(&p.UpdatedAt)},
+		[]any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From, &p.Quantity, &p.Price,
+			nullString{&p.PreviousFrom}, nullDec{&p.PreviousQuantity}, nullDec{&p.PreviousPrice},
+			(*store.Int64)(&p.CreatedAt), (*store.Int64)(&p.UpdatedAt)},
 		func() { ps = append(ps, p) })
 	if err != nil {
 		return nil, fmt.Errorf("planning: list proposals: %w", err)
@@ -344,4 +352,39 @@ func ProposalsOf(ctx context.Context, q store.Q, needID string) ([]Proposal, err
 		return nil, fmt.Errorf("planning: proposals of %s: %w", needID, err)
 	}
 	return ps, nil
+}
+
+// nullDec scans a nullable amount or quantity: nil for NULL (without the
+// reflection database/sql uses for a **decimal.Dec, on every row).
+type nullDec struct{ d **decimal.Dec }
+
+func (n nullDec) Scan(src any) error {
+	if src == nil {
+		*n.d = nil
+		return nil
+	}
+	var v decimal.Dec
+	if err := v.Scan(src); err != nil {
+		return err
+	}
+	*n.d = &v
+	return nil
+}
+
+// nullString scans a nullable text: nil for NULL.
+type nullString struct{ s **string }
+
+func (n nullString) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*n.s = nil
+	case string:
+		*n.s = &v
+	case []byte:
+		t := string(v)
+		*n.s = &t
+	default:
+		return fmt.Errorf("planning: text column holds %T", src)
+	}
+	return nil
 }

@@ -21,10 +21,10 @@ import (
 // French messages of PRODUCT §5 (need cell, proposal form) and of the rules
 // PRODUCT leaves to the server.
 const (
-	MsgNegative      = "La valeur saisie doit etre superieure a zero."
-	MsgBelowReserved = "La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees."
+	MsgNegative      = "La valeur saisie doit être supérieure à zéro."
+	MsgBelowReserved = "La valeur saisie ne peut être inférieure à la somme des engagements et des propositions non traitées."
 	MsgBadWeight     = "Veuillez saisir un poids correct"
-	MsgBadPieces     = "Veuillez saisir un nombre de pieces correct"
+	MsgBadPieces     = "Veuillez saisir un nombre de pièces correct"
 	MsgTooLarge      = "La valeur saisie est trop grande."
 	MsgBadMonth      = "Veuillez saisir un mois valide (AAAA-MM)."
 	MsgPastMonth     = "Ce mois est passé : ses besoins ne peuvent plus être modifiés."

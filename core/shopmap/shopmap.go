@@ -2,8 +2,10 @@
 // issue 20): the shops of the visible area when they are few, else their
 // counts per cell of a grid whose size follows the zoom. Both are one
 // indexed query on the position columns of users (lat_e6, lon_e6,
-// migration 00026), one SQL text for SQLite and PostgreSQL, so that a map
-// costs what it shows, not what the platform holds.
+// migration 00026) through the index users_map, searched band by band of
+// latitude (BandE6, migration 00029), one SQL text for SQLite and
+// PostgreSQL, so that a map costs what it shows, not what the platform
+// holds.
 package shopmap
 
 import (

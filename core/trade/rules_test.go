@@ -39,7 +39,7 @@ func TestProposalRules(t *testing.T) {
 			{"over the remaining need", func() error { _, err := propose(db, f.farm, tomato, f.farm.ID, 50.01, 2, now); return err },
 				nil, trade.ExceedsMessage(5000, "kg"), "", ""},
 			{"pieces over the need", func() error { _, err := propose(db, f.farm, melon, f.farm.ID, 11, 2, now); return err },
-				nil, "La quantite saisie excede le besoin restant (10un)", "", ""},
+				nil, "La quantité saisie excède le besoin restant (10un)", "", ""},
 			{"zero outside a correction", func() error { _, err := propose(db, f.farm, tomato, f.farm.ID, 0, 2, now); return err },
 				nil, trade.MsgQuantityPositive, "", ""},
 			{"negative", func() error { _, err := propose(db, f.farm, tomato, f.farm.ID, -1, 2, now); return err },
@@ -154,7 +154,7 @@ func TestProposalRules(t *testing.T) {
 		if storetest.Snapshot(t, db) != before {
 			t.Fatal("refused acceptance changed something")
 		}
-		if trade.ExceedsMessage(1250, "kg") != "La quantite saisie excede le besoin restant (12,5kg)" {
+		if trade.ExceedsMessage(1250, "kg") != "La quantité saisie excède le besoin restant (12,5kg)" {
 			t.Fatal(trade.ExceedsMessage(1250, "kg"))
 		}
 	})

@@ -26,11 +26,11 @@ import (
 // recognises), and the refusals PRODUCT leaves to the server.
 const (
 	MsgNoDeliveryDays   = "Producer should first provide delivery days"
-	MsgExceeds          = "La quantite saisie excede le besoin restant (%s%s)"
-	MsgQuantityPositive = "Veuillez saisir une quantite superieure a zero"
-	MsgQuantityOrZero   = "Veuillez saisir une quantite (zero autorise)"
+	MsgExceeds          = "La quantité saisie excède le besoin restant (%s%s)"
+	MsgQuantityPositive = "Veuillez saisir une quantité supérieure à zéro"
+	MsgQuantityOrZero   = "Veuillez saisir une quantité (zéro autorisé)"
 	MsgBadPrice         = "Veuillez saisir un prix correct"
-	MsgPricePositive    = "Veuillez saisir un prix superieur a zero"
+	MsgPricePositive    = "Veuillez saisir un prix supérieur à zéro"
 	MsgNotAllowed       = "Cette action n'est pas possible dans l'état actuel de la proposition."
 	MsgOwnProposals     = "Un producteur ne peut agir que sur ses propres propositions."
 )
@@ -421,10 +421,20 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 
 	ms := now.UnixMilli()
 	if d.open != nil {
-		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, origin = ?, quantity = ?, price = ?, updated_at = ? WHERE id = ?`,
-			planning.StatusProposed, d.side, qty, price, ms, d.open.ID)
+		// A counter-proposal keeps what it answers: the other side's
+		// values it replaces; a side changing its own proposal keeps the
+		// values that proposal answered (issue 37).
+		prevFrom, prevQty, prevPrice := d.open.PreviousFrom, d.open.PreviousQuantity, d.open.PreviousPrice
+		if d.open.From != d.side {
+			from, oldQty, oldPrice := d.open.From, d.open.Quantity, d.open.Price
+			prevFrom, prevQty, prevPrice = &from, &oldQty, &oldPrice
+		}
+		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, origin = ?, quantity = ?, price = ?,
+			previous_origin = ?, previous_quantity = ?, previous_price = ?, updated_at = ? WHERE id = ?`,
+			planning.StatusProposed, d.side, qty, price, prevFrom, prevQty, prevPrice, ms, d.open.ID)
 		d.changed(d.open.ID, func(p *planning.Proposal) {
 			p.Status, p.From, p.Quantity, p.Price, p.UpdatedAt = planning.StatusProposed, d.side, qty, price, ms
+			p.PreviousFrom, p.PreviousQuantity, p.PreviousPrice = prevFrom, prevQty, prevPrice
 		})
 	} else {
 		p := planning.Proposal{ID: core.NewID(), NeedID: d.need.ID, Producer: d.producer.ID, Status: planning.StatusProposed,
@@ -523,8 +533,13 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 		d.changed(d.commitment.ID, nil)
 	}
 	if open.Quantity > 0 {
-		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, updated_at = ? WHERE id = ?`, planning.StatusAccepted, ms, open.ID)
-		d.changed(open.ID, func(p *planning.Proposal) { p.Status, p.UpdatedAt = planning.StatusAccepted, ms })
+		// The commitment answers nothing any more: its previous values go.
+		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, previous_origin = NULL, previous_quantity = NULL,
+			previous_price = NULL, updated_at = ? WHERE id = ?`, planning.StatusAccepted, ms, open.ID)
+		d.changed(open.ID, func(p *planning.Proposal) {
+			p.Status, p.UpdatedAt = planning.StatusAccepted, ms
+			p.PreviousFrom, p.PreviousQuantity, p.PreviousPrice = nil, nil, nil
+		})
 	} else {
 		_, err = store.Exec(ctx, q, `DELETE FROM proposals WHERE id = ?`, open.ID)
 		d.changed(open.ID, nil)

@@ -9,7 +9,7 @@
 // The spec runs its own daemon (a11y.ts): it moves time with the daemon's
 // jobs, which the shared daemon's other specs must not see.
 import { type Browser, type BrowserContext, type Page, test } from '@playwright/test'
-import { expect, needCell, readOnlyCell, watchProblems } from './fixtures'
+import { expect, needCell, readOnlyCell, registerThroughForm, uniqueAccount, watchProblems } from './fixtures'
 import { BLOCKING, type Finding, OwnDaemon, axeScan, monthLabel, monthStart, registerAccount, report } from './a11y'
 
 const daemon = new OwnDaemon()
@@ -163,7 +163,7 @@ function shopScreens(): Screen[] {
     {
       name: 'réassort',
       path: '/dis/supply',
-      ready: heading("Evolution des stocks et conseils d'approvisionnement"),
+      ready: heading("Évolution des stocks et conseils d'approvisionnement"),
     },
     {
       name: 'réceptions, avoir à examiner',
@@ -224,15 +224,121 @@ function farmScreens(): Screen[] {
   ]
 }
 
-/** A new shop: its email not confirmed, no profile, no need — the banner, the first steps, the empty planner. */
+/** The dashboard's account menu, open ("Mon compte": the login email, the profile, "Quitter"). */
+const accountMenu: Screen['ready'] = async (p) => {
+  await settle(p)
+  await p.getByRole('button', { name: 'Mon compte' }).click()
+  await expect(p.getByRole('menuitem', { name: 'Quitter' })).toBeVisible()
+}
+
+/** The profile form, as "Mon profil et mes paramètres" and the first steps open it. */
+const profileOpen: Screen['ready'] = (p) =>
+  expect(p.getByRole('form', { name: 'Informations de profil' })).toBeVisible()
+
+/** The add bar's dialog `button` opens, checked by `check`. */
+const addBar =
+  (button: string, check: (p: Page) => Promise<unknown>): Screen['ready'] =>
+  async (p) => {
+    await settle(p)
+    await p.getByRole('button', { name: button }).click()
+    await check(p)
+  }
+
+/**
+ * A new shop registered through the API: its email not confirmed, no
+ * profile, no need — the banner, the first steps, the empty screens, every
+ * form of the add bar (the Excel import with a file chosen, its "×" shown).
+ */
 const NEWCOMER: Screen[] = [
   { name: 'nouveau compte, premiers pas', path: '/', ready: heading(/nouveau-a11y/) },
+  { name: 'nouveau compte, menu du compte', path: '/', ready: accountMenu },
+  { name: 'nouveau compte, profil', path: '/?profil=name', ready: profileOpen },
+  {
+    name: 'nouveau compte, activités vides',
+    path: '/',
+    ready: dashboardWith((p) => p.getByRole('button', { name: 'Activités' }).click(), dialog('Activités')),
+  },
   {
     name: 'nouveau compte, planificateur vide',
     path: '/dis/needs',
     ready: (p) => expect(p.getByText('Macache')).toBeVisible(),
   },
+  {
+    name: 'nouveau compte, ajout groupé',
+    path: '/dis/needs',
+    ready: addBar('Ajout groupé', (p) => expect(p.getByRole('dialog')).toBeVisible()),
+  },
+  {
+    name: 'nouveau compte, import standard',
+    path: '/dis/needs',
+    ready: addBar('Import standard', (p) => expect(p.getByRole('button', { name: 'Simuler' })).toBeVisible()),
+  },
+  {
+    name: 'nouveau compte, import Excel, fichier choisi',
+    path: '/dis/needs',
+    ready: addBar('Import Excel', async (p) => {
+      const form = p.getByRole('form', { name: "Import d'un fichier Excel" })
+      await form.locator('input[type="file"]').setInputFiles({
+        name: 'besoins.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('Produit;janv. 2030\nTomate;10\n'),
+      })
+      await expect(form.getByRole('button', { name: 'Importer' })).toBeEnabled()
+    }),
+  },
+  { name: 'nouveau compte, réassort vide', path: '/dis/supply', ready: heading(/stocks et conseils/) },
+  {
+    name: 'nouveau compte, réceptions vides',
+    path: '/dis/deliveries',
+    ready: (p) => expect(p.getByRole('tab', { name: 'Passées', exact: true })).toBeVisible(),
+  },
+  { name: 'nouveau compte, paiements vides', path: '/dis/payments', ready: heading('À payer') },
 ]
+
+/**
+ * A new producer registered through the registration page: the first
+ * steps, its profile, the menu, the postal-code search and its results
+ * ("Voir ses besoins"), a shop's needs with the proposal form that asks for
+ * delivery days first, its empty deliveries and payments.
+ */
+function newProducerScreens(): Screen[] {
+  return [
+    {
+      name: 'nouveau producteur, premiers pas',
+      path: '/',
+      ready: (p) => expect(p.getByRole('region', { name: 'Premiers pas' })).toBeVisible(),
+    },
+    { name: 'nouveau producteur, menu du compte', path: '/', ready: accountMenu },
+    { name: 'nouveau producteur, profil', path: '/?profil=name', ready: profileOpen },
+    {
+      name: 'nouveau producteur, recherche par code postal',
+      path: '/',
+      ready: async (p) => {
+        await settle(p)
+        const search = p.getByRole('combobox', { name: 'Recherche par code postal' })
+        await search.fill('74000')
+        await search.press('Enter')
+        await expect(search).toHaveValue('Annecy (74000)')
+        await expect(p.getByRole('link', { name: new RegExp(`^Voir ses besoins : ${world.shop.name}`) })).toBeVisible()
+      },
+    },
+    {
+      name: "nouveau producteur, besoins d'un magasin, formulaire de proposition",
+      path: () => `/prod/needs/${world.shop.id}`,
+      ready: async (p) => {
+        await settle(p)
+        await readOnlyCell(p, 'Tomate', monthLabel(MONTH2)).click()
+        await expect(p.getByRole('form', { name: 'Proposer' })).toBeVisible()
+      },
+    },
+    {
+      name: 'nouveau producteur, livraisons vides',
+      path: '/prod/deliveries',
+      ready: (p) => expect(p.getByRole('tab', { name: 'Passées', exact: true })).toBeVisible(),
+    },
+    { name: 'nouveau producteur, paiements vides', path: '/prod/payments', ready: heading('À encaisser') },
+  ]
+}
 
 const SIZES = [
   { label: 'bureau', viewport: { width: 1440, height: 900 } },
@@ -245,7 +351,7 @@ async function gate(
   size: (typeof SIZES)[number],
   who: string,
   screens: Screen[],
-  account?: { email: string; state: World['shopState'] } | 'newcomer',
+  account?: { email: string; state: World['shopState'] } | 'newcomer' | 'new-producer',
 ) {
   const context = await browser.newContext({
     baseURL: daemon.baseURL,
@@ -257,8 +363,15 @@ async function gate(
     isMobile: size.viewport.width < 600,
   })
   if (account === 'newcomer') await registerAccount(daemon, context, 'nouveau-a11y', true, {}, { confirm: false })
-  else if (account) await context.addInitScript((e) => window.localStorage.setItem('primeur.email', e), account.email)
+  else if (typeof account === 'object')
+    await context.addInitScript((e) => window.localStorage.setItem('primeur.email', e), account.email)
   const page = await context.newPage()
+  if (account === 'new-producer') {
+    // Through the registration page, as a farmer signs up.
+    await page.goto('/landing/producer')
+    await registerThroughForm(page, uniqueAccount('producteur-a11y'), 'Producteur')
+    await expect(page.getByRole('region', { name: 'Premiers pas' })).toBeVisible()
+  }
   const problems: string[] = []
   watchProblems(page, problems)
   const findings: Finding[] = []
@@ -291,17 +404,23 @@ async function gate(
 for (const size of SIZES) {
   test.describe(`${size.label} ${size.viewport.width}×${size.viewport.height}`, () => {
     test('visiteur anonyme', async ({ browser }) => {
+      test.setTimeout(120_000)
       await gate(browser, size, 'anonyme', ANONYMOUS)
     })
     test('nouveau magasin', async ({ browser }) => {
+      test.setTimeout(180_000)
       await gate(browser, size, 'nouveau', NEWCOMER, 'newcomer')
     })
+    test('nouveau producteur, inscrit par la page', async ({ browser }) => {
+      test.setTimeout(180_000)
+      await gate(browser, size, 'nouveau-producteur', newProducerScreens(), 'new-producer')
+    })
     test('magasin', async ({ browser }) => {
-      test.setTimeout(120_000)
+      test.setTimeout(180_000)
       await gate(browser, size, 'magasin', shopScreens(), { email: world.shop.email, state: world.shopState })
     })
     test('producteur', async ({ browser }) => {
-      test.setTimeout(120_000)
+      test.setTimeout(180_000)
       await gate(browser, size, 'producteur', farmScreens(), { email: world.farm.email, state: world.farmState })
     })
   })

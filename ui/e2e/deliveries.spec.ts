@@ -103,8 +103,8 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   // The shop's screen: upcoming deliveries, soonest first.
   const shopPage = await shopContext.newPage()
   await shopPage.goto('/dis/deliveries')
-  await expect(shopPage.getByRole('heading', { name: 'Livraisons passees et futures' })).toBeVisible()
-  await shopPage.getByRole('tab', { name: 'A venir', exact: true }).click()
+  await expect(shopPage.getByRole('heading', { name: 'Livraisons passées et futures' })).toBeVisible()
+  await shopPage.getByRole('tab', { name: 'À venir', exact: true }).click()
   const table = shopPage.getByRole('table', { name: 'Livraisons' })
   await expect(table.getByRole('row')).toHaveCount(6) // header + 5
   await expect(table.getByRole('columnheader').first()).toContainText('Producteur')
@@ -120,7 +120,7 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   const tomatoes = editor.getByLabel('Quantité livrée — Tomate (kg)')
   await tomatoes.fill('-1')
   await tomatoes.blur()
-  await expect(editor.getByText('Veuillez saisir une quantite positive')).toBeVisible()
+  await expect(editor.getByText('Veuillez saisir une quantité positive')).toBeVisible()
   await tomatoes.fill('1,005')
   await expect(editor.getByText('Veuillez saisir un poids correct')).toBeVisible()
   await expect(editor.getByRole('button', { name: 'Enregistrer' })).toBeDisabled()
@@ -155,7 +155,7 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   await expect(table.getByRole('row').nth(1)).not.toContainText(`${second.chrono} Prévue`)
 
   // The third one is cancelled, once the dialog confirms it.
-  await shopPage.getByRole('tab', { name: 'A venir', exact: true }).click()
+  await shopPage.getByRole('tab', { name: 'À venir', exact: true }).click()
   await table.getByRole('row', { name: new RegExp(`${third.chrono} Prévue`) }).click()
   await shopPage
     .getByRole('region', { name: 'Bon de livraison' })
@@ -191,11 +191,11 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   const claimed = claim.getByLabel('Quantité réclamée — Tomate (kg)')
   await claimed.fill('deux')
   await claimed.blur()
-  await expect(claim.getByText('La quantite saisie doit etre un nombre')).toBeVisible()
+  await expect(claim.getByText('La quantité saisie doit être un nombre')).toBeVisible()
   await claimed.fill('')
-  await expect(claim.getByText('Aucune quantite saisie')).toBeVisible()
+  await expect(claim.getByText('Aucune quantité saisie')).toBeVisible()
   await claimed.fill('-0,5')
-  await claim.getByRole('radiogroup', { name: 'Type — Tomate' }).getByRole('radio', { name: 'Qualite' }).check()
+  await claim.getByRole('radiogroup', { name: 'Type — Tomate' }).getByRole('radio', { name: 'Qualité' }).check()
   await claim.getByLabel('Commentaire — Tomate').fill('Tomates éclatées')
   await claim.getByRole('button', { name: "Envoyer la demande d'avoir" }).click()
   await expect(farmPage.getByText("Demande d'avoir envoyée").first()).toBeVisible()
@@ -208,7 +208,7 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   await table.getByRole('row', { name: new RegExp(`${first.chrono} Livrée`) }).click()
   editor = shopPage.getByRole('region', { name: 'Bon de livraison' })
   await expect(editor.getByText("Demande d'avoir reçue, en attente de réponse")).toBeVisible()
-  await expect(editor.getByText('Tomate : -0,5 kg (Qualite) — Tomates éclatées')).toBeVisible()
+  await expect(editor.getByText('Tomate : -0,5 kg (Qualité) — Tomates éclatées')).toBeVisible()
   await editor.getByRole('button', { name: "Accepter l'avoir" }).click()
   await expect(shopPage.getByText('Votre réponse a été correctement enregistrée').first()).toBeVisible()
   await expect(editor.getByText("Demande d'avoir reçue, acceptée")).toBeVisible()

@@ -60,7 +60,7 @@ test('a shop imports the example file as is, and a bad file is refused', async (
   const preview = dialog.getByLabel("Aperçu de l'import")
   await expect(preview.getByText(/^\d+ besoins à créer$/)).toBeVisible()
   await preview.getByRole('button', { name: "Confirmer l'import" }).click()
-  await expect(dialog.getByText(/^Import reussi de \d+ besoins$/)).toBeVisible()
+  await expect(dialog.getByText(/^Import réussi de \d+ besoins$/)).toBeVisible()
   await expect(page.getByText('Importation effectuée').first()).toBeVisible()
   await expect(dialog.getByText('Produits absents de la liste des produits')).toBeHidden()
   await expect(dialog.getByRole('alert')).toBeHidden()
@@ -75,7 +75,7 @@ test('a shop imports the example file as is, and a bad file is refused', async (
   const error = dialog.getByRole('alert')
   await expect(error).toContainText('Erreur')
   await expect(error).toContainText("Ce fichier n'est pas un classeur Excel .xlsx lisible.")
-  await expect(page.getByText("Echec de l'importation").first()).toBeVisible()
+  await expect(page.getByText("Échec de l'importation").first()).toBeVisible()
 
   // The grid shows what the example planned: potatoes and carrots are flat
   // all year (90 000 € a year: 962 kg and 463 kg a month).
@@ -101,7 +101,7 @@ test('a shop imports a file made by LibreOffice with French text months, seeing 
   await expect(preview.getByText('6 besoins à créer')).toBeVisible()
   await expect(preview.getByRole('row', { name: /Tomate février 2027 C3 nouveau 95,5/ })).toBeVisible()
   await preview.getByRole('button', { name: "Confirmer l'import" }).click()
-  await expect(dialog.getByText('Import reussi de 6 besoins')).toBeVisible()
+  await expect(dialog.getByText('Import réussi de 6 besoins')).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
 })
@@ -130,7 +130,7 @@ test('a shop imports a LibreOffice .ods, then picks the sheet of a file with two
   await expect(dialog.getByRole('combobox', { name: 'Feuille à importer' })).toBeHidden()
   await preview.getByRole('button', { name: "Confirmer l'import" }).click()
   const result = dialog.getByLabel("Résultat de l'import")
-  await expect(result.getByText('Import reussi de 6 besoins')).toBeVisible()
+  await expect(result.getByText('Import réussi de 6 besoins')).toBeVisible()
   await expect(result.getByText('Feuille lue : « Besoins »')).toBeVisible()
 
   // Two tables, 2027 and 2028, and an instructions sheet open: the server
@@ -153,7 +153,7 @@ test('a shop imports a LibreOffice .ods, then picks the sheet of a file with two
   await expect(preview.getByRole('row', { name: /Tomate janvier 2028 B\d+ nouveau 10/ })).toBeVisible()
   await expect(preview.getByRole('row', { name: /Poireau mars 2028 D\d+ nouveau 22/ })).toBeVisible()
   await preview.getByRole('button', { name: "Confirmer l'import" }).click()
-  await expect(result.getByText('Import reussi de 6 besoins')).toBeVisible()
+  await expect(result.getByText('Import réussi de 6 besoins')).toBeVisible()
   await expect(result.getByText('Feuille lue : « 2028 »')).toBeVisible()
   await expect(dialog.getByText(/non importés?/)).toBeHidden()
   await page.keyboard.press('Escape')
@@ -190,7 +190,7 @@ test('a shop previews a standard import, then imports it', async ({ page }) => {
   await expect(preview.getByRole('row', { name: /^Carotte/ })).toHaveText(/Carotte(694,93\skg){3}/)
 
   await page.getByRole('button', { name: 'Importer' }).click()
-  await expect(page.getByText(/^Import reussi de \d+ besoins$/)).toBeVisible()
+  await expect(page.getByText(/^Import réussi de \d+ besoins$/)).toBeVisible()
   await expect(page.getByText('Importation effectuée').first()).toBeVisible()
   await expect(preview).toBeHidden()
 

@@ -356,7 +356,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
 
     // This month's courgettes, typed like in a spreadsheet: a digit edits, an arrow commits and moves right.
     await cell(shopPage, 'Courgette', JUNE).click()
-    await expect(pane(shopPage).getByText('Pas de besoins a cette date pour le produit selectionne')).toBeVisible()
+    await expect(pane(shopPage).getByText('Pas de besoins à cette date pour le produit sélectionné')).toBeVisible()
     await shopPage.keyboard.type('80')
     await shopPage.keyboard.press('ArrowRight')
     await expect(cell(shopPage, 'Courgette', JULY)).toBeFocused()
@@ -394,7 +394,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await form.getByRole('button', { name: 'Importer' }).click()
     // What it would write first; the shop confirms.
     await dialog.getByLabel("Aperçu de l'import").getByRole('button', { name: "Confirmer l'import" }).click()
-    const result = dialog.getByText(/^Import reussi de \d+ besoins$/)
+    const result = dialog.getByText(/^Import réussi de \d+ besoins$/)
     await expect(result).toBeVisible({ timeout: 30_000 })
     const imported = Number((await result.textContent())!.match(/\d+/)![0])
     await expect(toast(shopPage, 'Importation effectuée')).toBeVisible()
@@ -439,7 +439,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await shot(shopPage, 'shop-standard-preview')
 
     await dialog.getByRole('button', { name: 'Importer' }).click()
-    await expect(dialog.getByText(/^Import reussi de \d+ besoins$/)).toBeVisible({ timeout: 30_000 })
+    await expect(dialog.getByText(/^Import réussi de \d+ besoins$/)).toBeVisible({ timeout: 30_000 })
     await expect(toast(shopPage, 'Importation effectuée')).toBeVisible()
     await expect(preview).toBeHidden()
     await shot(shopPage, 'shop-standard-imported')
@@ -457,11 +457,11 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await farmPage.goto('/landing/producer')
     await expect(farmPage.getByRole('radio', { name: 'Producteur' })).toBeChecked()
     await registerThroughForm(farmPage, farm, 'Producteur')
-    await expect(nav(farmPage).getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
+    await expect(nav(farmPage).getByRole('link')).toHaveText(['Vendre', 'Livrer', 'Encaisser'])
     await farmPage.goto(await confirmationLink(farm.email, dataDir))
     await expect(farmPage.getByText('Votre adresse email est confirmée. Merci !')).toBeVisible()
     await farmPage.getByRole('link', { name: "Aller à l'accueil" }).click()
-    await expect(nav(farmPage).getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
+    await expect(nav(farmPage).getByRole('link')).toHaveText(['Vendre', 'Livrer', 'Encaisser'])
 
     await farmPage.getByRole('button', { name: farm.email }).click()
     const form = farmPage.getByRole('form', { name: 'Informations de profil' })
@@ -525,8 +525,8 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
 
   await test.step('the shop sees the proposal and counter-proposes', async () => {
     await shopPage.reload()
-    await expect(shopPage.getByRole('tab', { name: /^A VALIDER/ })).toHaveText('A VALIDER (1)')
-    await shopPage.getByRole('tab', { name: /^A VALIDER/ }).click()
+    await expect(shopPage.getByRole('tab', { name: /^À VALIDER/ })).toHaveText('À VALIDER (1)')
+    await shopPage.getByRole('tab', { name: /^À VALIDER/ }).click()
     await expect(cell(shopPage, 'Tomate', JUNE)).toHaveCount(0)
     const p = await openCell(shopPage, 'Courgette', JUNE)
     const proposal = p.getByRole('article', { name: `Proposition de ${farm.name}` })
@@ -555,8 +555,8 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
   }
   await test.step('the producer accepts; both see the commitment', async () => {
     await farmPage.reload()
-    await expect(farmPage.getByRole('tab', { name: /^A VALIDER/ })).toHaveText('A VALIDER (1)')
-    await farmPage.getByRole('tab', { name: /^A VALIDER/ }).click()
+    await expect(farmPage.getByRole('tab', { name: /^À VALIDER/ })).toHaveText('À VALIDER (1)')
+    await farmPage.getByRole('tab', { name: /^À VALIDER/ }).click()
     const p = await openCell(farmPage, 'Courgette', JUNE)
     const card = p.getByRole('article', { name: 'Proposition' })
     await expect(card).toContainText('60 kg à 2,20 €/kg')
@@ -569,16 +569,16 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(commitment).toContainText('60 kg à 2,20 €/kg')
     await expect(commitment.getByRole('button')).toHaveText(['Corriger'])
     // Nothing left to answer; the need is now among the commitments.
-    await expect(farmPage.getByRole('tab', { name: /^A VALIDER/ })).toHaveText('A VALIDER (0)')
-    await farmPage.getByRole('tab', { name: /^ENGAGES/ }).click()
-    await expect(farmPage.getByRole('tab', { name: /^ENGAGES/ })).toHaveText('ENGAGES (1)')
+    await expect(farmPage.getByRole('tab', { name: /^À VALIDER/ })).toHaveText('À VALIDER (0)')
+    await farmPage.getByRole('tab', { name: /^ENGAGÉS/ }).click()
+    await expect(farmPage.getByRole('tab', { name: /^ENGAGÉS/ })).toHaveText('ENGAGÉS (1)')
     await expect(readOnlyCell(farmPage, 'Courgette', JUNE)).toHaveText('80')
     await shot(farmPage, 'farm-commitment')
 
     await shopPage.reload()
-    await expect(shopPage.getByRole('tab', { name: /^ENGAGES/ })).toHaveText('ENGAGES (1)')
-    await expect(shopPage.getByRole('tab', { name: /^A VALIDER/ })).toHaveText('A VALIDER (0)')
-    await shopPage.getByRole('tab', { name: /^ENGAGES/ }).click()
+    await expect(shopPage.getByRole('tab', { name: /^ENGAGÉS/ })).toHaveText('ENGAGÉS (1)')
+    await expect(shopPage.getByRole('tab', { name: /^À VALIDER/ })).toHaveText('À VALIDER (0)')
+    await shopPage.getByRole('tab', { name: /^ENGAGÉS/ }).click()
     const shopPane = await openCell(shopPage, 'Courgette', JUNE)
     await expect(shopPane.getByRole('article', { name: `Engagement de ${farm.name}` })).toContainText(
       '60 kg à 2,20 €/kg',
@@ -589,7 +589,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
   let orderId = ''
   await test.step('the deliveries are planned: Récep. for the shop, Livrer for the producer', async () => {
     await nav(shopPage).getByRole('link', { name: 'Récep.' }).click()
-    await expect(shopPage.getByRole('heading', { name: 'Livraisons passees et futures' })).toBeVisible()
+    await expect(shopPage.getByRole('heading', { name: 'Livraisons passées et futures' })).toBeVisible()
     const table = shopPage.getByRole('table', { name: 'Livraisons' })
     await expect(table.getByRole('columnheader').first()).toContainText('Producteur')
     // Tuesdays and Thursdays from tomorrow to the end of June, 15 kg each.
@@ -650,7 +650,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       claim.getByText('Le magasin sera facturé de la quantité livrée augmentée de la quantité réclamée'),
     ).toBeVisible()
     await claim.getByLabel('Quantité réclamée — Courgette (kg)').fill('-2')
-    await claim.getByRole('radiogroup', { name: 'Type — Courgette' }).getByRole('radio', { name: 'Qualite' }).check()
+    await claim.getByRole('radiogroup', { name: 'Type — Courgette' }).getByRole('radio', { name: 'Qualité' }).check()
     await claim.getByLabel('Commentaire — Courgette').fill('Deux kilos abîmés par la grêle')
     await shot(farmPage, 'farm-claim')
     await claim.getByRole('button', { name: "Envoyer la demande d'avoir" }).click()
@@ -664,7 +664,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await table.getByRole('row', { name: `${farm.name} 1 Livrée ${shown(FIRST_DELIVERY)}` }).click()
     const editor = shopPage.getByRole('region', { name: 'Bon de livraison' })
     await expect(editor.getByText("Demande d'avoir reçue, en attente de réponse")).toBeVisible()
-    await expect(editor.getByText('Courgette : -2 kg (Qualite) — Deux kilos abîmés par la grêle')).toBeVisible()
+    await expect(editor.getByText('Courgette : -2 kg (Qualité) — Deux kilos abîmés par la grêle')).toBeVisible()
     await shot(shopPage, 'shop-claim-received')
     await editor.getByRole('button', { name: "Accepter l'avoir" }).click()
     await expect(toast(shopPage, 'Votre réponse a été correctement enregistrée')).toBeVisible()
@@ -762,7 +762,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await nav(shopPage).getByRole('link', { name: 'Réasso.' }).click()
     await expect(shopPage).toHaveURL(/\/dis\/supply$/)
     await expect(
-      shopPage.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" }),
+      shopPage.getByRole('heading', { name: "Évolution des stocks et conseils d'approvisionnement" }),
     ).toBeVisible()
     // 1400 px wide: a high-density screen, 8 days (supply/window.ts).
     await expect(shopPage.getByTestId('supply-period')).toHaveText(/^Du lundi 14 juin 2027 au lundi 21 juin 2027/)

@@ -261,7 +261,7 @@ test('plan, propose, accept and review a claim with the keyboard only, the focus
 
   // 5. The shop reviews the claim: the "Passées" tab (arrows), the delivery's row (Enter), "Accepter l'avoir".
   await s.page.goto('/dis/deliveries')
-  await expect(s.page.getByRole('heading', { name: 'Livraisons passees et futures' })).toBeVisible()
+  await expect(s.page.getByRole('heading', { name: 'Livraisons passées et futures' })).toBeVisible()
   const tabs = s.page.getByRole('tab')
   await tabTo(s.page, tabs.and(s.page.locator('[aria-selected="true"]')))
   const past = s.page.getByRole('tab', { name: 'Passées', exact: true })

@@ -91,7 +91,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await quantity.pressSequentially('1a20.5')
   await expect(quantity).toHaveValue('120,5')
   await form.getByLabel('Prix unitaire HT (€/kg)').click()
-  await expect(form.getByText('La quantite saisie excede le besoin restant (100kg)')).toBeVisible()
+  await expect(form.getByText('La quantité saisie excède le besoin restant (100kg)')).toBeVisible()
   await expect(form.getByRole('button', { name: 'Proposer' })).toBeDisabled()
   await quantity.fill('')
   await quantity.pressSequentially('40.5')
@@ -143,7 +143,7 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await expect(shopPane.getByRole('article', { name: `Engagement de ${farm.name}` })).toContainText(
     '40,5 kg à 2,10 €/kg',
   )
-  await expect(shopPage.getByRole('tab', { name: /^ENGAGES/ })).toHaveText('ENGAGES (1)')
+  await expect(shopPage.getByRole('tab', { name: /^ENGAGÉS/ })).toHaveText('ENGAGÉS (1)')
 
   // Both sides have the order, delivered on Mondays and Thursdays of next month.
   const farmLoad: Load = await (await page.request.get('/api/user')).json()

@@ -95,7 +95,7 @@ test('a new producer is told what is missing before proposing, and each first st
   await profileForm(page).getByRole('combobox', { name: 'Ville' }).fill('Annecy')
   await profileForm(page).getByLabel('Forme juridique').focus()
   await expect(profileForm(page).getByLabel('Latitude')).toHaveValue('45.90878')
-  await expect(profileForm(page).getByText('Position placée au centre de Annecy')).toBeVisible()
+  await expect(profileForm(page).getByText("Position placée au centre d'Annecy")).toBeVisible()
   await profileForm(page).getByRole('button', { name: 'Enregistrer' }).click()
   await expect(page.getByText('Modification effectuée').first()).toBeVisible()
 
@@ -187,8 +187,8 @@ test('a producer searches a town by postal code or name and opens a shop within 
   await search.press('Enter')
   await expect(search).toHaveValue('Annecy (74000)')
   await expect(page.getByTestId('shop-map')).toHaveAttribute('data-center', '6.1257,45.9088')
-  const results = page.getByRole('region', { name: 'Magasins à moins de 30 km de Annecy (74000)' })
-  await expect(results.getByRole('status')).toContainText('magasins à moins de 30 km de Annecy (74000)')
+  const results = page.getByRole('region', { name: "Magasins à moins de 30 km d'Annecy (74000)" })
+  await expect(results.getByRole('status')).toContainText("magasins à moins de 30 km d'Annecy (74000)")
   const names = await results.getByRole('listitem').allTextContents()
   const iNear = names.findIndex((n) => n.startsWith(near.name))
   const iThones = names.findIndex((n) => n.startsWith(thones.name))
@@ -214,7 +214,7 @@ test('a producer searches a town by postal code or name and opens a shop within 
   await search.fill('74000')
   await search.press('Enter')
   await expect(search).toHaveValue('Annecy (74000)')
-  await results.getByRole('link', { name: `Voir les besoins de ${thones.name}` }).click()
+  await results.getByRole('link', { name: `Voir ses besoins : ${thones.name}` }).click()
   await expect(page).toHaveURL(new RegExp(`/prod/needs/${thones.id}$`))
 })
 

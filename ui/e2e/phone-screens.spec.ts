@@ -201,7 +201,7 @@ test('on a phone, the shop and the farmer tap a delivery and work on it in the s
 
   // The shop: the delivery's note and its form in the sheet.
   await page.goto('/dis/deliveries')
-  await page.getByRole('tab', { name: 'A venir', exact: true }).tap()
+  await page.getByRole('tab', { name: 'À venir', exact: true }).tap()
   const table = page.getByRole('table', { name: 'Livraisons' })
   const row = table.getByRole('row').nth(1)
   await row.tap()
@@ -241,7 +241,7 @@ test('on a phone, the shop and the farmer tap a delivery and work on it in the s
   // The farmer: the same delivery's note in its sheet.
   const farmPage = farmPhone.page
   await farmPage.goto('/prod/deliveries')
-  await farmPage.getByRole('tab', { name: 'A venir', exact: true }).tap()
+  await farmPage.getByRole('tab', { name: 'À venir', exact: true }).tap()
   await farmPage.getByRole('table', { name: 'Livraisons' }).getByRole('row').nth(1).tap()
   const farmSheet = farmPage.getByRole('dialog', { name: 'Détail de la livraison' })
   const farmNote = farmSheet.getByRole('region', { name: 'Bon de livraison' })
@@ -298,7 +298,7 @@ test('on a phone, a toast leaves the open dialog’s title and close button in v
     buffer: Buffer.from('Produit;2027-01\nTomate;12\n'),
   })
   await form.getByRole('button', { name: 'Importer' }).tap()
-  const toast = page.locator('.mantine-Notification-root').filter({ hasText: "Echec de l'importation" })
+  const toast = page.locator('.mantine-Notification-root').filter({ hasText: "Échec de l'importation" })
   await expect(toast).toBeVisible()
   // Hovered, the toast holds (Mantine pauses its closing) and has finished coming in.
   await toast.hover()
@@ -324,7 +324,7 @@ test('on a phone, a toast leaves the open dialog’s title and close button in v
     ).toBe(false)
   }
   // Still said at once (an alert, in the toasts' polite live region).
-  await expect(page.getByRole('alert').filter({ hasText: "Echec de l'importation" })).toHaveCount(1)
+  await expect(page.getByRole('alert').filter({ hasText: "Échec de l'importation" })).toHaveCount(1)
   // The close button takes the tap, the toast still shown.
   await close.tap()
   await expect(dialog).toBeHidden()

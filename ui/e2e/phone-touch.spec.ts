@@ -138,8 +138,8 @@ for (const screen of SCREENS) {
       const claim = sheet.getByRole('form', { name: "Demande d'avoir" })
       // Both lines of the delivery (lettuces first, then tomatoes), each type one tap, in view.
       for (const [product, unit, quantity, type] of [
-        ['Tomate', 'kg', '-0,5', 'Qualite'],
-        ['Laitue', 'un', '-1', 'Quantite'],
+        ['Tomate', 'kg', '-0,5', 'Qualité'],
+        ['Laitue', 'un', '-1', 'Quantité'],
       ] as const) {
         const field = claim.getByLabel(`Quantité réclamée — ${product} (${unit})`)
         await field.tap()
@@ -157,8 +157,8 @@ for (const screen of SCREENS) {
       await send.tap()
       await expect(page.getByText("Demande d'avoir envoyée").first()).toBeVisible()
       await expect(sheet.getByText("Demande d'avoir envoyée, en attente de réponse")).toBeVisible()
-      await expect(sheet.getByText('Tomate : -0,5 kg (Qualite)')).toBeVisible()
-      await expect(sheet.getByText('Laitue : -1 un (Quantite)')).toBeVisible()
+      await expect(sheet.getByText('Tomate : -0,5 kg (Qualité)')).toBeVisible()
+      await expect(sheet.getByText('Laitue : -1 un (Quantité)')).toBeVisible()
       await noSidewaysScroll(page, 'the sent claim')
     })
   })
@@ -177,7 +177,7 @@ for (const screen of SCREENS) {
       seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
 
       await page.goto('/dis/deliveries')
-      await page.getByRole('tab', { name: 'A venir', exact: true }).tap()
+      await page.getByRole('tab', { name: 'À venir', exact: true }).tap()
       await page.getByRole('table', { name: 'Livraisons' }).getByRole('row').nth(1).tap()
       const sheet = page.getByRole('dialog', { name: 'Détail de la livraison' })
       const date = sheet.getByRole('button', { name: 'Date de livraison' })

@@ -79,7 +79,7 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await expect(page.getByText('Macache')).toBeVisible()
   await expect(page.getByText("Aucun besoin n'existe sur cette période ou pour ce filtre.")).toBeVisible()
   await expect(tab(page, /^TOUS/)).toHaveText('TOUS (0)')
-  await expect(page.getByText('Veuillez selectionner une cellule')).toBeVisible()
+  await expect(page.getByText('Veuillez sélectionner une cellule')).toBeVisible()
 
   // One need through the add bar: Tomate, this month.
   await page.getByRole('button', { name: 'Ajouter un besoin' }).click()
@@ -113,7 +113,7 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
 
   // Type like in a spreadsheet: a digit edits over the value, an arrow commits and moves.
   await cell(page, 'Melon', 0).click()
-  await expect(page.getByText('Pas de besoins a cette date pour le produit selectionne')).toBeVisible()
+  await expect(page.getByText('Pas de besoins à cette date pour le produit sélectionné')).toBeVisible()
   await page.keyboard.type('12')
   await page.keyboard.press('ArrowRight')
   await expect(cell(page, 'Melon', 1)).toBeFocused()
@@ -154,7 +154,7 @@ test('a shop plans its needs in the grid with the keyboard', async ({ page }) =>
   await page.keyboard.type('-5')
   await page.keyboard.press('Tab')
   await expect(
-    page.getByRole('alert').filter({ hasText: 'La valeur saisie doit etre superieure a zero.' }),
+    page.getByRole('alert').filter({ hasText: 'La valeur saisie doit être supérieure à zéro.' }),
   ).toBeVisible()
   await expect(cell(page, 'Tomate', 1)).toHaveText('80,25')
 
@@ -205,9 +205,9 @@ test('0 or an emptied cell deletes a need, a product without needs in the period
   }
   await expect(tab(page, /^TOUS/)).toHaveText('TOUS (1)')
   await expect(cell(page, 'Melon', 0)).toHaveCount(0)
-  await expect(tab(page, /^A VALIDER/)).toHaveText('A VALIDER (0)')
-  await expect(tab(page, /^ENGAGES/)).toHaveText('ENGAGES (0)')
-  await tab(page, /^ENGAGES/).click()
+  await expect(tab(page, /^À VALIDER/)).toHaveText('À VALIDER (0)')
+  await expect(tab(page, /^ENGAGÉS/)).toHaveText('ENGAGÉS (0)')
+  await tab(page, /^ENGAGÉS/).click()
   await expect(page.getByText('Macache')).toBeVisible()
   await tab(page, /^TOUS/).click()
 })
@@ -229,7 +229,7 @@ test('the search finds products by name, the period moves by half its span, clos
   await expect(cell(page, 'Poireau', 0)).toHaveCount(0)
   await expect(tab(page, /^TOUS/)).toHaveText('TOUS (1)')
   await search.fill('artichaut')
-  await expect(page.getByText('Aucun resultat')).toBeVisible()
+  await expect(page.getByText('Aucun résultat')).toBeVisible()
   await search.fill('')
   await expect(cell(page, 'Poireau', 0)).toBeVisible()
 
@@ -386,7 +386,7 @@ test("a producer reads a shop's needs without changing them", async ({ page, bro
   await expect(pane.getByText(PRICE_BLOCK).first()).toBeVisible()
   await page.keyboard.press('ArrowUp')
   await expect(fixed(page, 'Fraise', 1)).toBeFocused()
-  await expect(pane.getByText('Pas de besoins a cette date pour le produit selectionne')).toBeVisible()
+  await expect(pane.getByText('Pas de besoins à cette date pour le produit sélectionné')).toBeVisible()
 
   // Portrait here too.
   await page.setViewportSize({ width: 390, height: 844 })

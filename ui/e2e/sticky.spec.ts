@@ -107,7 +107,7 @@ test('the deliveries’ partner column follows its row: under the pointer, selec
   seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', nextMonth()])
 
   await page.goto('/dis/deliveries')
-  await page.getByRole('tab', { name: 'A venir', exact: true }).click()
+  await page.getByRole('tab', { name: 'À venir', exact: true }).click()
   const table = page.getByRole('table', { name: 'Livraisons' })
   const first = table.getByRole('row').nth(1)
   const second = table.getByRole('row').nth(2)

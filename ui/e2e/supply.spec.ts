@@ -53,7 +53,7 @@ test('the shop reads its stock grid, steps the window and reads the advice of a 
   await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Réasso.' }).click()
   await expect(page).toHaveURL(/\/dis\/supply$/)
   await expect(
-    page.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" }),
+    page.getByRole('heading', { name: "Évolution des stocks et conseils d'approvisionnement" }),
   ).toBeVisible()
   const grid = page.getByRole('table', { name: 'Grille des stocks' })
   await expect(grid.getByRole('columnheader')).toHaveCount(3 + 5)

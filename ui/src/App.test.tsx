@@ -138,9 +138,8 @@ describe('logged in', () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
+    ).toEqual(['Vendre', 'Livrer', 'Encaisser'])
     expect(within(nav).getByRole('link', { name: 'Vendre' })).toHaveAttribute('aria-current', 'page')
-    expect(within(nav).getByRole('link', { name: 'Accueil' })).not.toHaveAttribute('aria-current')
     expect(await screen.findByRole('heading', { name: 'Épicerie du coin' })).toBeInTheDocument()
   })
 
@@ -232,7 +231,7 @@ describe('logged in', () => {
     expect(screen.getByRole('heading', { name: 'Identifiants de connexion non reconnus' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Accueil' })).toHaveAttribute('href', '/landing/login')
     expect(screen.queryByRole('button', { name: 'Réessayer' })).not.toBeInTheDocument()
-    expect(await screen.findByText("Echec du chargement de l'utilisateur")).toBeInTheDocument()
+    expect(await screen.findByText("Échec du chargement de l'utilisateur")).toBeInTheDocument()
   })
 
   it('shows a server-error card with a retry when the user load fails with a 500, never the credentials card', async () => {
@@ -244,7 +243,7 @@ describe('logged in', () => {
       )
     const user = userEvent.setup()
     renderApp('/')
-    expect(await screen.findByText("Echec du chargement de l'utilisateur")).toBeInTheDocument()
+    expect(await screen.findByText("Échec du chargement de l'utilisateur")).toBeInTheDocument()
     const card = screen.getByText('Erreur du serveur').closest('[role="alert"]') as HTMLElement
     expect(within(card).getByRole('heading', { name: 'Erreur' })).toHaveFocus()
     expect(within(card).getByRole('heading', { name: 'Erreur du serveur' })).toBeInTheDocument()

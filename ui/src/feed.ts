@@ -4,6 +4,10 @@
 // own actions, the emitter's name otherwise). Pure.
 import { dayOf, formatEUR, formatLongDay, formatMonthYear, formatNumber, formatTime } from './format'
 import type { ActivityEvent, EventType } from './types'
+import { de, to } from './grammar'
+
+// The contractions of names, kept here for the feed's callers and tests.
+export { de, to }
 
 /** One day of the feed. */
 /** The one field grouping needs; accepts store snapshots (readonly) as well as events. */
@@ -82,20 +86,6 @@ export class UnknownEventTypeError extends Error {
 
 /** The line shown instead of an event that cannot be worded. */
 export const UNREADABLE_EVENT = 'Activité non reconnue'
-
-/** "de Tomate", "d'Abricot", "d'Épicerie du Lac", "du Panier des Aravis", "des Jardins d'Alby". */
-export function de(name: string): string {
-  if (/^Le /.test(name)) return `du ${name.slice(3)}`
-  if (/^Les /.test(name)) return `des ${name.slice(4)}`
-  return /^[aeiouyhàâäéèêëîïôöûüœ]/i.test(name) ? `d'${name}` : `de ${name}`
-}
-
-/** "à Épicerie du Lac", "au Panier des Aravis", "aux Jardins d'Alby". */
-export function to(name: string): string {
-  if (/^Le /.test(name)) return `au ${name.slice(3)}`
-  if (/^Les /.test(name)) return `aux ${name.slice(4)}`
-  return `à ${name}`
-}
 
 /**
  * Whether a name takes a plural verb: one starting with the article "Les "

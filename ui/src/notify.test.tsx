@@ -23,9 +23,9 @@ describe('toasts are said (WCAG 4.1.3)', () => {
     expect(await screen.findByText('Modification effectuée')).toBeInTheDocument()
     expect(screen.getByText('Modification effectuée').closest('[role="status"]')).not.toBeNull()
 
-    act(() => notifyError('Echec de la modification', 'Refusé'))
+    act(() => notifyError('Échec de la modification', 'Refusé'))
     const alert = await screen.findByRole('alert')
-    expect(alert).toHaveTextContent('Echec de la modification')
+    expect(alert).toHaveTextContent('Échec de la modification')
   })
 
   it('puts a skip link first and the statement in the footer of every page', async () => {
@@ -52,14 +52,14 @@ describe('toasts are said (WCAG 4.1.3)', () => {
     window.history.pushState(null, '', '/about')
     const large = render(<App />)
     await screen.findByRole('heading', { name: 'About' })
-    expect(await shown('Echec sur un grand écran')).toBe('top-right')
+    expect(await shown('Échec sur un grand écran')).toBe('top-right')
     large.unmount()
 
     asPhone()
     render(<App />)
     await screen.findByRole('heading', { name: 'About' })
-    expect(await shown('Echec sur un téléphone')).toBe('bottom-center')
+    expect(await shown('Échec sur un téléphone')).toBe('bottom-center')
     // Still in a polite live region, as on a large screen.
-    expect(screen.getByText('Echec sur un téléphone').closest('[aria-live="polite"]')).not.toBeNull()
+    expect(screen.getByText('Échec sur un téléphone').closest('[aria-live="polite"]')).not.toBeNull()
   })
 })

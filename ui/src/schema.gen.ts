@@ -2331,6 +2331,21 @@ export interface components {
              */
             from: "producer" | "distributor";
             /**
+             * @description On a counter-proposal: the side whose proposal it replaced (absent otherwise)
+             * @enum {string}
+             */
+            previousFrom?: "producer" | "distributor";
+            /**
+             * Format: double
+             * @description On a counter-proposal: the unit price HT in EUR of the proposal it replaced
+             */
+            previousPrice?: number;
+            /**
+             * Format: double
+             * @description On a counter-proposal: the quantity of the proposal it replaced
+             */
+            previousQuantity?: number;
+            /**
              * Format: double
              * @description Unit price HT in EUR
              */

@@ -24,12 +24,12 @@ describe('purchasesText', () => {
       ['novembre 2026', '1 234,50 €', '1 000,00 €'],
       ['décembre 2026', '300,00 €', '0,00 €'],
     ])
-    expect(text.caption).toBe('Achats prévus et réalisés par mois, d’octobre 2026 à décembre 2026, en euros hors taxes')
+    expect(text.caption).toBe("Achats prévus et réalisés par mois, d'octobre 2026 à décembre 2026, en euros hors taxes")
   })
 
   it('sums each series and names its highest month', () => {
     expect(nb(purchasesText(series).summary)).toBe(
-      'Achats prévus et réalisés par mois, d’octobre 2026 à décembre 2026. ' +
+      "Achats prévus et réalisés par mois, d'octobre 2026 à décembre 2026. " +
         'Prévus : 1 534,50 € au total, le plus haut en novembre 2026 (1 234,50 €). ' +
         'Réalisés : 1 080,25 € au total, le plus haut en novembre 2026 (1 000,00 €).',
     )
@@ -38,7 +38,7 @@ describe('purchasesText', () => {
   it('says when there is nothing to show', () => {
     const text = purchasesText({ months: ['2026-10-01', '2026-11-01'], planned: [0, 0], done: [0, 0] })
     expect(text.summary).toBe(
-      'Achats prévus et réalisés par mois, d’octobre 2026 à novembre 2026 : aucun engagement ni livraison sur la période.',
+      "Achats prévus et réalisés par mois, d'octobre 2026 à novembre 2026 : aucun engagement ni livraison sur la période.",
     )
     expect(text.rows).toHaveLength(2)
   })

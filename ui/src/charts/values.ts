@@ -6,6 +6,7 @@ import { formatDay, formatEUR, formatMonthYear, formatNumber } from '../format'
 import { ofMonth } from '../stats/progression'
 import type { PurchaseSeries } from '../stats/purchases'
 import type { SupplyProduct } from '../supply/types'
+import { de } from '../grammar'
 
 /** One line of a chart's table: what it is (a month, a day) and one value per series. */
 export interface ChartRow {
@@ -127,12 +128,12 @@ export function stockText(product: SupplyProduct): ChartText {
   const span = first && last ? `du ${formatDay(first.date)} au ${formatDay(last.date)}` : ''
   const summary =
     first && last
-      ? `Stock du matin de ${product.name} : ${span}, de ${quantity(first.current)} à ${quantity(last.current)} ` +
+      ? `Stock du matin ${de(product.name)} : ${span}, de ${quantity(first.current)} à ${quantity(last.current)} ` +
         `avec les livraisons prévues, de ${quantity(first.baseline)} à ${quantity(last.baseline)} sans elles.`
-      : `Stock du matin de ${product.name} : aucun jour.`
+      : `Stock du matin ${de(product.name)} : aucun jour.`
   return {
     summary,
-    caption: `Stock du matin de ${product.name} ${span}, en ${product.unit}`.replace(/ +,/, ','),
+    caption: `Stock du matin ${de(product.name)} ${span}, en ${product.unit}`.replace(/ +,/, ','),
     rowHeader: 'Jour',
     columns: ['Avec les livraisons', 'Sans les livraisons'],
     rows: days.map((d) => ({ label: formatDay(d.date), values: [quantity(d.current), quantity(d.baseline)] })),

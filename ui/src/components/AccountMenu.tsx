@@ -25,7 +25,9 @@ export function AccountMenu({ email }: { email: string }) {
     navigate('/')
   }
   return (
-    <Menu position="bottom-end" shadow="md" width={260}>
+    // No initial-focus placeholder: Mantine's is a focusable child without a role inside role="menu"
+    // (axe: aria-required-children, critical); the focus goes to the first item instead.
+    <Menu position="bottom-end" shadow="md" width={260} withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <Button variant="white" color="green.9" size="compact-sm">
           {ACCOUNT_MENU_TEXTS.button}

@@ -36,6 +36,7 @@ export function DeliveryDaysPicker(props: {
       onBlur={props.onBlur}
       error={props.error}
       clearable
+      clearButtonProps={{ 'aria-label': 'Effacer les jours choisis' }}
       comboboxProps={{ withinPortal: true }}
     />
   )

@@ -139,7 +139,7 @@ describe('ProfileForm address and position', () => {
     await user.tab()
     await waitFor(() => expect(screen.getByLabelText('Latitude')).toHaveValue('45.90878'))
     expect(screen.getByLabelText('Longitude')).toHaveValue('6.12565')
-    expect(screen.getByRole('status')).toHaveTextContent('Position placée au centre de Annecy')
+    expect(screen.getByRole('status')).toHaveTextContent("Position placée au centre d'Annecy")
     expect(screen.queryByText(new RegExp(SHOP_INVISIBLE))).not.toBeInTheDocument()
     expect(screen.getByRole('img', { name: /repère à 45,90878° N, 6,12565° E/ })).toBeInTheDocument()
   })
@@ -194,7 +194,7 @@ describe('ProfileForm address and position', () => {
     await user.tab()
     await waitFor(() =>
       expect(screen.getByRole('status')).toHaveTextContent(
-        "Position approchée de Allèves, d'après les communes voisines",
+        "Position approchée d'Allèves, d'après les communes voisines",
       ),
     )
     expect(screen.getByLabelText('Latitude')).toHaveValue('45.80500')

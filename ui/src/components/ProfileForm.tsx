@@ -53,6 +53,7 @@ import { NotificationSettings } from './NotificationSettings'
 import { PaymentTermsForm } from './PaymentTermsForm'
 import { VatRegimeForm } from './VatRegimeForm'
 import { ResendConfirmationButton } from './ResendConfirmationButton'
+import { de } from '../grammar'
 
 /** Labels of the profile fields (every input is labelled; tests find fields by label). */
 export const PROFILE_LABELS: Record<ProfileField, string> = {
@@ -188,11 +189,11 @@ export function placeNote({ place, how }: AddressPlace, postcode: string, town: 
   switch (how) {
     case 'town':
       return approached
-        ? `Position approchée de ${name}, d'après les communes voisines : ${refine} indiquer l'emplacement exact.`
-        : `Position placée au centre de ${name} : ${refine} indiquer l'emplacement exact.`
+        ? `Position approchée ${de(name)}, d'après les communes voisines : ${refine} indiquer l'emplacement exact.`
+        : `Position placée au centre ${de(name)} : ${refine} indiquer l'emplacement exact.`
     case 'postcode':
       return typed === '' || normalizeText(typed) === place.city.key
-        ? `Position placée ${approached ? 'près' : 'au centre'} de ${name} (${code}) : ${refine} indiquer l'emplacement exact.`
+        ? `Position placée ${approached ? 'près' : 'au centre'} ${de(name)} (${code}) : ${refine} indiquer l'emplacement exact.`
         : `${typed} n'est pas une commune du ${code} : position placée sur ${name}, de même code postal. Vérifiez la ville ; ${refine} préciser la position.`
     default:
       return `Aucune commune n'a le code postal ${code} (code CEDEX ?) : position approchée sur ${name} (${place.postalCode}). ${refine} la préciser.`

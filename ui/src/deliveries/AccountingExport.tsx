@@ -26,6 +26,7 @@ import {
   type LedgerField,
   validateLedger,
 } from '../validation/ledger'
+import { de } from '../grammar'
 
 export const EXPORT_TEXTS = {
   title: 'Export comptable',
@@ -43,7 +44,7 @@ export const EXPORT_TEXTS = {
 } as const
 
 /** "Télécharger l'export de décembre 2026". */
-export const downloadLabel = (month: string) => `Télécharger l'export de ${formatMonthYear(`${month}-01`)}`
+export const downloadLabel = (month: string) => `Télécharger l'export ${de(formatMonthYear(`${month}-01`))}`
 
 /**
  * The export of a calendar month of the user's books (PRODUCT §16 "Export

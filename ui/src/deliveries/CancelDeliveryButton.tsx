@@ -2,6 +2,7 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { formatLongDay } from '../format'
 import type { DeliveryRow } from './model'
+import { de } from '../grammar'
 
 /** The dialog's texts: a cancellation is final, so the shop confirms it first. */
 export const CANCEL_DIALOG = {
@@ -9,7 +10,7 @@ export const CANCEL_DIALOG = {
   keep: 'Garder la livraison',
   confirm: "Confirmer l'annulation",
   body: (row: DeliveryRow) =>
-    `La livraison n° ${row.delivery.chrono} de ${row.partner}, prévue le ${formatLongDay(row.delivery.date)}, sera annulée.`,
+    `La livraison n° ${row.delivery.chrono} ${de(row.partner)}, prévue le ${formatLongDay(row.delivery.date)}, sera annulée.`,
   final: "Elle ne comptera plus dans vos stocks ni dans la facture, et l'annulation ne pourra pas être défaite.",
 } as const
 

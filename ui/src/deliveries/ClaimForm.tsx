@@ -34,8 +34,8 @@ export function silenceNote(values: ClaimValues, lines: readonly ClaimLine[], ho
 }
 
 export const CLAIM_TYPES: { value: ClaimType; label: string }[] = [
-  { value: 'quality', label: 'Qualite' },
-  { value: 'quantity', label: 'Quantite' },
+  { value: 'quality', label: 'Qualité' },
+  { value: 'quantity', label: 'Quantité' },
 ]
 
 /**
@@ -99,7 +99,7 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
   }
 
   // The claim-wide message shows once something was typed (or on submit);
-  // "Pas de changement a envoyer" (PRODUCT §5) shows from the start, since a
+  // "Pas de changement à envoyer" (PRODUCT §5) shows from the start, since a
   // pending claim opens unchanged: it says why the button is disabled.
   const noChange = form.errors.form === CLAIM_MESSAGES.noChange
   const formError = form.errorOf('form') ?? (form.isDirty || noChange ? form.errors.form : undefined)

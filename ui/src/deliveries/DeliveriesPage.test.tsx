@@ -135,10 +135,10 @@ describe('DeliveriesPage', () => {
       ]),
     ])
     renderWithProviders(<DeliveriesPage />)
-    expect(screen.getByRole('heading', { name: 'Livraisons passees et futures' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Livraisons passées et futures' })).toBeInTheDocument()
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
-      'A venir (14 jours)',
-      'A venir',
+      'À venir (14 jours)',
+      'À venir',
       'Passées (14 jours)',
       'Passées',
     ])
@@ -331,7 +331,7 @@ describe('DeliveriesPage', () => {
     await user.type(quantity, '999999999')
     expect(
       within(editor).getByText(
-        'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (10kg)',
+        'La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (10kg)',
       ),
     ).toBeInTheDocument()
     await user.clear(quantity)
@@ -342,12 +342,12 @@ describe('DeliveriesPage', () => {
     await user.type(quantity, '-2,5')
     // The two types at once, as radio buttons (a list that opens was out of reach on a phone: issue 37).
     const types = within(editor).getByRole('radiogroup', { name: 'Type — Tomate' })
-    await user.click(within(types).getByRole('radio', { name: 'Qualite' }))
+    await user.click(within(types).getByRole('radio', { name: 'Qualité' }))
     // With the keyboard: the arrows move between the two.
     await user.keyboard('{ArrowRight}')
-    expect(within(types).getByRole('radio', { name: 'Quantite' })).toBeChecked()
+    expect(within(types).getByRole('radio', { name: 'Quantité' })).toBeChecked()
     await user.keyboard('{ArrowLeft}')
-    expect(within(types).getByRole('radio', { name: 'Qualite' })).toBeChecked()
+    expect(within(types).getByRole('radio', { name: 'Qualité' })).toBeChecked()
     await user.type(within(editor).getByLabelText('Commentaire — Tomate'), 'Abîmées')
     expect(send).toBeEnabled()
     await user.click(send)
@@ -365,7 +365,7 @@ describe('DeliveriesPage', () => {
       ),
     ).toBeInTheDocument()
     // The pending claim can be modified, but not resent as it is: PRODUCT §5's
-    // "Pas de changement a envoyer" says so from the start, beside the disabled button.
+    // "Pas de changement à envoyer" says so from the start, beside the disabled button.
     const modify = within(editor).getByRole('button', { name: "Modifier la demande d'avoir" })
     expect(modify).toBeDisabled()
     expect(within(editor).getByRole('status')).toHaveTextContent(CLAIM_MESSAGES.noChange)
@@ -424,7 +424,7 @@ describe('DeliveriesPage', () => {
     await user.click(screen.getByRole('cell', { name: '5' }))
     let editor = screen.getByRole('region', { name: 'Bon de livraison' })
     expect(within(editor).getByText("Demande d'avoir reçue, en attente de réponse")).toBeInTheDocument()
-    expect(within(editor).getByText('Tomate : -2 kg (Quantite)')).toBeInTheDocument()
+    expect(within(editor).getByText('Tomate : -2 kg (Quantité)')).toBeInTheDocument()
     await user.click(within(editor).getByRole('button', { name: "Accepter l'avoir" }))
     expect(await screen.findByText(DELIVERY_TOASTS.reviewFailed)).toBeInTheDocument()
     await user.click(within(editor).getByRole('button', { name: "Accepter l'avoir" }))

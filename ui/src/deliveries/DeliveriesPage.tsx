@@ -23,7 +23,7 @@ import {
 import { useNow } from './useNow'
 
 /** PRODUCT §2 title of the deliveries page. */
-export const DELIVERIES_TITLE = 'Livraisons passees et futures'
+export const DELIVERIES_TITLE = 'Livraisons passées et futures'
 
 /** The title of the delivery's sheet on a phone. */
 export const DELIVERY_SHEET_TITLE = 'Détail de la livraison'

@@ -6,7 +6,7 @@ import type { UserType } from '../types'
 import { type DeliveryRow, PAGE_SIZES, STATUS_LABELS, type SortDirection, type SortKey } from './model'
 
 /** PRODUCT §2 empty-list text. */
-export const EMPTY_TEXT = 'Aucune livraison ne correspond aux criteres selectionnes'
+export const EMPTY_TEXT = 'Aucune livraison ne correspond aux critères sélectionnés'
 
 export interface TableProps {
   rows: DeliveryRow[]

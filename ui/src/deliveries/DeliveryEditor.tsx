@@ -26,7 +26,7 @@ import {
 } from './model'
 import { productOf } from './products'
 
-const CLAIM_TYPE_LABELS = { quality: 'Qualite', quantity: 'Quantite' } as const
+const CLAIM_TYPE_LABELS = { quality: 'Qualité', quantity: 'Quantité' } as const
 
 function signed(value: number, unit: string): string {
   return `${value > 0 ? '+' : ''}${formatNumber(value, unit === 'un' ? 0 : 2)} ${unit}`

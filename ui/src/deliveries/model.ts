@@ -32,8 +32,8 @@ export function deliveryRows(
 export type FilterKey = 'upcoming14' | 'upcoming' | 'done14' | 'done'
 
 export const FILTERS: readonly { key: FilterKey; label: string }[] = [
-  { key: 'upcoming14', label: 'A venir (14 jours)' },
-  { key: 'upcoming', label: 'A venir' },
+  { key: 'upcoming14', label: 'À venir (14 jours)' },
+  { key: 'upcoming', label: 'À venir' },
   { key: 'done14', label: 'Passées (14 jours)' },
   { key: 'done', label: 'Passées' },
 ]

@@ -96,10 +96,10 @@ describe('FileImport', () => {
     expect(within(preview).getByRole('row', { name: /Tomate mars 2027 D2 nouveau 12,5/ })).toBeInTheDocument()
     expect(within(preview).getByText('Courgete : vouliez-vous dire Courgette ?')).toBeInTheDocument()
     expect(within(preview).getByText('12.4999 lu en D2 (Tomate), importé 12,5 kg')).toBeInTheDocument()
-    expect(screen.queryByText(/Import reussi/)).not.toBeInTheDocument()
+    expect(screen.queryByText(/Import réussi/)).not.toBeInTheDocument()
     await user.click(within(preview).getByRole('button', { name: "Confirmer l'import" }))
 
-    expect(await screen.findByText('Import reussi de 30 besoins')).toBeInTheDocument()
+    expect(await screen.findByText('Import réussi de 30 besoins')).toBeInTheDocument()
     expect(fetch.mock.calls[1][0]).toBe('/api/needs-loader')
     expect(screen.getByText(/2 besoins non importés/)).toBeInTheDocument()
     expect(
@@ -122,9 +122,9 @@ describe('FileImport', () => {
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Erreur')
     expect(alert).toHaveTextContent(detail)
-    expect(screen.queryByText(/Import reussi/)).not.toBeInTheDocument()
+    expect(screen.queryByText(/Import réussi/)).not.toBeInTheDocument()
     // The failure toast (its rendering is timed: the store tests check the toasts themselves).
-    expect(update.mock.calls.map((c) => c[0].title)).toContain("Echec de l'importation")
+    expect(update.mock.calls.map((c) => c[0].title)).toContain("Échec de l'importation")
 
     // Choosing another file clears the error.
     await user.upload(fileInput(container), new File(['y'], 'autre.xlsx'))
@@ -214,7 +214,7 @@ describe('FileImport', () => {
     await user.click(screen.getByRole('button', { name: "Confirmer l'import" }))
 
     const result = await screen.findByLabelText("Résultat de l'import")
-    expect(within(result).getByText('Import reussi de 2 besoins')).toBeInTheDocument()
+    expect(within(result).getByText('Import réussi de 2 besoins')).toBeInTheDocument()
     expect(within(result).getByText('Feuille lue : « 2026 »')).toBeInTheDocument()
     expect(fetch.mock.calls[2][0]).toBe('/api/needs-loader')
     expect(sentSheet(fetch, 2)).toBe('2026')

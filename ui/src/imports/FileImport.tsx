@@ -73,6 +73,7 @@ export function FileImport() {
               clearFileImport()
             }}
             clearable
+            clearButtonProps={{ 'aria-label': 'Retirer le fichier' }}
           />
           <Group justify="space-between">
             <ImportLinks />

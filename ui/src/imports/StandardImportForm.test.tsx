@@ -151,7 +151,7 @@ describe('StandardImportForm', () => {
       }),
     )
     await user.click(screen.getByRole('button', { name: 'Importer' }))
-    expect(await screen.findByText('Import reussi de 95 besoins')).toBeInTheDocument()
+    expect(await screen.findByText('Import réussi de 95 besoins')).toBeInTheDocument()
     const commit = JSON.parse(String(fetch.mock.calls[1][1]?.body))
     expect(fetch.mock.calls[1][0]).toBe('/api/needs/importstd/commit')
     expect(commit.turnover).toBe(135000)

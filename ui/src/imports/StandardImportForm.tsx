@@ -105,6 +105,7 @@ export function StandardImportForm({ now }: { now?: Date }) {
               onChange={(value) => change('start', value, { touch: true })}
               error={form.errorOf('start')}
               clearable
+              clearButtonProps={{ 'aria-label': 'Effacer le premier mois' }}
               allowDeselect={false}
             />
             <Select
@@ -114,6 +115,7 @@ export function StandardImportForm({ now }: { now?: Date }) {
               onChange={(value) => change('end', value, { touch: true })}
               error={form.errorOf('end')}
               clearable
+              clearButtonProps={{ 'aria-label': 'Effacer le dernier mois' }}
               allowDeselect={false}
             />
           </SimpleGrid>

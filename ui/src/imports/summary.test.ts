@@ -4,8 +4,8 @@ import { failuresHeading, failureText, missingText, pastHeading, pastText, split
 
 describe('import result texts', () => {
   it('says how many needs were imported (PRODUCT §2)', () => {
-    expect(successText(32)).toBe('Import reussi de 32 besoins')
-    expect(successText(0)).toBe('Import reussi de 0 besoins')
+    expect(successText(32)).toBe('Import réussi de 32 besoins')
+    expect(successText(0)).toBe('Import réussi de 0 besoins')
   })
 
   it.each([

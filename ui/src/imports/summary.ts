@@ -3,9 +3,9 @@ import { formatMonthYear, formatQuantity } from '../format'
 import type { Unit } from '../types'
 import { type ImportError, MSG_PAST_MONTH } from '../store/imports'
 
-/** "Import reussi de n besoins" (PRODUCT §2, byte for byte). */
+/** "Import réussi de n besoins" (PRODUCT §2, byte for byte). */
 export function successText(count: number): string {
-  return `Import reussi de ${count} besoins`
+  return `Import réussi de ${count} besoins`
 }
 
 /** How many missing product names are listed before "...". */

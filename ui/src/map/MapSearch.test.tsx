@@ -44,7 +44,7 @@ describe('MapSearch', () => {
     await user.clear(box())
     await user.type(box(), '74000')
     expect(await screen.findByRole('option', { name: /Annecy-le-Vieux \(74000\)/ })).toHaveTextContent(
-      'commune de Annecy',
+      "commune d'Annecy",
     )
   })
 

@@ -10,16 +10,17 @@ import { loadNearby, useNearby, useNearbyStatus } from '../store/shopmap'
 import type { MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM, cityLabel, withinRadius } from './cities'
 import type { LonLat } from './geo'
+import { de } from '../grammar'
 
 /** "12,3 km". */
 export function formatKm(km: number): string {
   return `${formatNumber(km, 1)} km`
 }
 
-/** "Aucun magasin", "1 magasin", "3 magasins" à moins de 30 km de {town}. */
+/** "Aucun magasin", "1 magasin", "3 magasins" à moins de 30 km de {town} ("d'Annecy", "du Havre"). */
 export function nearbyCount(count: number, place: string): string {
   const shops = count === 0 ? 'Aucun magasin' : count === 1 ? '1 magasin' : `${count} magasins`
-  return `${shops} à moins de ${SEARCH_RADIUS_KM} km de ${place}`
+  return `${shops} à moins de ${SEARCH_RADIUS_KM} km ${de(place)}`
 }
 
 const position = (shop: MapShop): LonLat => [shop.longitude, shop.latitude]
@@ -52,7 +53,7 @@ export function NearbyShops({
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start">
           <Title order={3} size="h4" id="nearby-title">
-            Magasins à moins de {SEARCH_RADIUS_KM} km de {place}
+            Magasins à moins de {SEARCH_RADIUS_KM} km {de(place)}
           </Title>
           <Button variant="subtle" size="compact-sm" onClick={onClear}>
             Effacer la recherche
@@ -70,7 +71,7 @@ export function NearbyShops({
               ? 'Les magasins proches n’ont pas pu être chargés.'
               : 'Recherche des magasins proches…'
             : crowded
-              ? `Plus de 300 magasins autour de ${place} : la carte les montre par groupes, zoomez pour les voir.`
+              ? `Plus de 300 magasins autour ${de(place)} : la carte les montre par groupes, zoomez pour les voir.`
               : nearbyCount(near.length, place)}
         </Text>
         {!answer && status === 'error' ? (
@@ -98,7 +99,7 @@ export function NearbyShops({
                         component={Link}
                         href={shopLink(shop._id)}
                         size="sm"
-                        aria-label={`Voir les besoins de ${shop.name}`}
+                        aria-label={`Voir ses besoins : ${shop.name}`}
                       >
                         Voir ses besoins
                       </Anchor>

@@ -86,7 +86,7 @@ describe('the shops of the map as a list', () => {
       'true',
     )
     const list = screen.getByTestId('shop-list')
-    expect(within(list).getByRole('link', { name: 'Voir les besoins de Épicerie du Lac' })).toHaveAttribute(
+    expect(within(list).getByRole('link', { name: 'Voir ses besoins : Épicerie du Lac' })).toHaveAttribute(
       'href',
       '/prod/needs/d1',
     )

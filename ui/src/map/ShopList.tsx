@@ -3,7 +3,8 @@
 // producer, the link to its needs that a click on its pin follows; where
 // the map shows clusters, a button per cluster that zooms in on it, as a
 // click on its circle does. Closed by default; its button says how many
-// shops are in view.
+// shops are in view. On a phone it may take the map's place, open, without
+// its button (ShopMap's "Carte | Liste", issue 37).
 import { Anchor, Button, Group, List, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useId, useMemo } from 'react'
@@ -12,6 +13,7 @@ import type { MapCluster } from '../types'
 import { CITIES, type CityEntry, distanceKm } from './cities'
 import { shopCount } from './ClusterMarker'
 import type { LonLat } from './geo'
+import { de } from '../grammar'
 
 /** A shop the list names: as the map draws it. */
 export interface ListedShop {
@@ -58,7 +60,7 @@ export function clusterButton(cluster: MapCluster, cities: readonly CityEntry[] 
   const town = nearestCity([cluster.longitude, cluster.latitude], cities)?.name
   const what = cluster.count === 1 ? 'Zoomer sur le magasin' : `Zoomer sur les ${shopCount(cluster.count)}`
   if (!town) return what
-  return `${what} ${/^[AEIOUYÉÈÊÎÔÂ]/i.test(town) ? "autour d'" : 'autour de '}${town}`
+  return `${what} autour ${de(town)}`
 }
 
 function Shops({
@@ -113,7 +115,7 @@ function Shops({
                     component={Link}
                     href={shopLink(shop._id)}
                     size="sm"
-                    aria-label={`Voir les besoins de ${shop.name}`}
+                    aria-label={`Voir ses besoins : ${shop.name}`}
                   >
                     Voir ses besoins
                   </Anchor>
@@ -137,11 +139,23 @@ export function ShopList(props: {
   shopLink?: (shopId: string) => string
   /** Zooms the map in on a cluster. */
   onCluster: (cluster: MapCluster) => void
+  /** Shown open without its button: the list in the map's place. */
+  alwaysOpen?: boolean
 }) {
   const [opened, { toggle }] = useDisclosure(false)
   const id = useId()
   // Where clusters are drawn they count every shop (the viewer's own pin among them).
   const count = props.clusters.length > 0 ? props.clusters.reduce((n, c) => n + c.count, 0) : props.shops.length
+  const shops = (
+    <Shops
+      shops={props.shops}
+      clusters={props.clusters}
+      ownShopId={props.ownShopId}
+      shopLink={props.shopLink}
+      onCluster={props.onCluster}
+    />
+  )
+  if (props.alwaysOpen) return shops
   return (
     <Stack gap="xs">
       <Group>
@@ -150,7 +164,7 @@ export function ShopList(props: {
         </Button>
       </Group>
       <div id={id} hidden={!opened}>
-        {opened ? <Shops {...props} /> : null}
+        {opened ? shops : null}
       </div>
     </Stack>
   )

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetPlaces } from '../store/places'
 import { resetShopMap } from '../store/shopmap'
 import { ANNECY, CAYENNE, MARSEILLE_1, OVERSEAS, SAINT_DENIS_REUNION, near } from '../test/places'
+import { asPhone } from '../test/phone'
 import { renderWithProviders } from '../test/render'
 import { type StubShop, mapRequests, stubMap } from '../test/shopmap'
 import { ShopMap, type ShopMapProps, scoreTooltip } from './ShopMap'
@@ -361,6 +362,124 @@ describe('ShopMap', () => {
     stubMap([])
     renderWithProviders(<ShopMap home={{ name: 'Ferme des Glières', lonLat: [6.25, 46.0] }} />)
     expect(screen.getByTestId('home-marker')).toHaveAttribute('aria-label', 'Ferme des Glières (vous)')
+  })
+})
+
+// Shops registered by postal code are placed on their commune: several on one point (issue 37, finding 5).
+describe('ShopMap stacks of shops at one place', () => {
+  const thones = { latitude: 45.8817, longitude: 6.325 }
+  const twins: StubShop[] = [
+    ...shops,
+    { _id: 't1', name: 'Fromagerie de Thônes', ...thones },
+    { _id: 't2', name: 'Primeur de Thônes', ...thones },
+  ]
+
+  it('draws two shops of one commune as one stack that spreads them by click, Enter or Space, each then opening', async () => {
+    stubMap(twins)
+    const open = vi.fn()
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap onShopClick={open} />)
+    const stack = await screen.findByRole('button', { name: '2 magasins à cet endroit' })
+    expect(stack).toHaveAttribute('aria-expanded', 'false')
+    // Neither pin is drawn under it; the shops elsewhere keep theirs.
+    expect(marker('t1')).toBeNull()
+    expect(marker('t2')).toBeNull()
+    expect(marker('d1')).not.toBeNull()
+    expect(within(map()).getByText('2 magasins')).toBeInTheDocument()
+
+    await user.click(stack)
+    expect(screen.getByRole('button', { name: '2 magasins à cet endroit' })).toHaveAttribute('aria-expanded', 'true')
+    const [a, b] = [marker('t1')!, marker('t2')!]
+    const at = (g: Element) =>
+      g
+        .getAttribute('transform')!
+        .match(/-?[\d.]+/g)!
+        .map(Number)
+    const [ax, ay] = at(a)
+    const [bx, by] = at(b)
+    // Apart: neither pin's box (22 × 33) covers the other's.
+    expect(Math.abs(ax - bx) >= 24 || Math.abs(ay - by) >= 35).toBe(true)
+    expect(within(map()).getByText('Fromagerie de Thônes')).toBeInTheDocument()
+    expect(within(map()).getByText('Primeur de Thônes')).toBeInTheDocument()
+    await user.click(screen.getByRole('link', { name: 'Primeur de Thônes' }))
+    expect(open).toHaveBeenLastCalledWith('t2')
+
+    // Escape gathers them back, the focus on the stack; Enter spreads them again, Tab reaches them.
+    screen.getByRole('link', { name: 'Fromagerie de Thônes' }).focus()
+    await user.keyboard('{Escape}')
+    expect(marker('t1')).toBeNull()
+    const closed = screen.getByRole('button', { name: '2 magasins à cet endroit' })
+    expect(closed).toHaveFocus()
+    await user.keyboard('{Enter}')
+    expect(screen.getByRole('button', { name: '2 magasins à cet endroit' })).toHaveAttribute('aria-expanded', 'true')
+    await user.tab()
+    expect(screen.getByRole('link', { name: 'Fromagerie de Thônes' })).toHaveFocus()
+    await user.keyboard('{Enter}')
+    expect(open).toHaveBeenLastCalledWith('t1')
+    // A click beside the markers closes it; Space opens it.
+    await user.click(map().querySelector('rect')!)
+    expect(marker('t1')).toBeNull()
+    screen.getByRole('button', { name: '2 magasins à cet endroit' }).focus()
+    await user.keyboard(' ')
+    expect(marker('t2')).not.toBeNull()
+  })
+
+  it('lists a stack of more shops than it spreads, each linked to its needs', async () => {
+    const many: StubShop[] = Array.from({ length: 12 }, (_, i) => ({
+      _id: `p${i}`,
+      name: `Magasin ${String(i + 1).padStart(2, '0')}`,
+      ...thones,
+    }))
+    stubMap(many)
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap onShopClick={vi.fn()} shopLink={(id) => `/prod/needs/${id}`} />)
+    const stack = await screen.findByRole('button', { name: '12 magasins à cet endroit' })
+    await user.click(stack)
+    const list = screen.getByRole('region', { name: '12 magasins à cet endroit' })
+    const opened = screen.getByRole('button', { name: '12 magasins à cet endroit' })
+    expect(opened).toHaveAttribute('aria-expanded', 'true')
+    expect(opened).toHaveAttribute('aria-controls', list.id)
+    const links = within(list).getAllByRole('link', { name: /^Voir ses besoins : Magasin \d\d$/ })
+    expect(links).toHaveLength(12)
+    expect(links[0]).toHaveAttribute('href', '/prod/needs/p0')
+    await user.click(within(list).getByRole('button', { name: 'Fermer la liste de ces magasins' }))
+    expect(screen.queryByRole('region', { name: '12 magasins à cet endroit' })).not.toBeInTheDocument()
+  })
+
+  it('on a phone, shows the list of what the map shows in its place, and the map again', async () => {
+    asPhone()
+    stubMap(twins)
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap onShopClick={vi.fn()} shopLink={(id) => `/prod/needs/${id}`} />)
+    await screen.findByRole('button', { name: '2 magasins à cet endroit' })
+    const center = map().getAttribute('data-center')
+    expect(screen.getByRole('radio', { name: 'Carte' })).toBeChecked()
+    await user.click(screen.getByRole('radio', { name: 'Liste' }))
+    expect(map()).not.toBeVisible()
+    const list = screen.getByTestId('shop-list')
+    expect(list).toBeVisible()
+    for (const [id, name] of [
+      ['t1', 'Fromagerie de Thônes'],
+      ['t2', 'Primeur de Thônes'],
+    ])
+      expect(within(list).getByRole('link', { name: new RegExp(`^Voir (ses|les) besoins.*${name}$`) })).toHaveAttribute(
+        'href',
+        `/prod/needs/${id}`,
+      )
+    // No button to close it: it is the view.
+    expect(screen.queryByRole('button', { name: /liste des magasins/i })).not.toBeInTheDocument()
+    await user.click(screen.getByRole('radio', { name: 'Carte' }))
+    expect(map()).toBeVisible()
+    expect(map()).toHaveAttribute('data-center', center)
+    expect(screen.getByRole('button', { name: 'Liste des magasins de la carte (4)' })).toBeInTheDocument()
+  })
+
+  it('never stacks the viewer’s own shop', async () => {
+    stubMap(twins)
+    renderWithProviders(<ShopMap ownShopId="t1" ownShop={{ name: 'Fromagerie de Thônes', lonLat: [6.325, 45.8817] }} />)
+    await pin('t1')
+    await pin('t2')
+    expect(screen.queryByRole('button', { name: /à cet endroit/ })).not.toBeInTheDocument()
   })
 })
 

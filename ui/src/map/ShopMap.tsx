@@ -4,15 +4,29 @@
 // re-centre on the browser's position. It asks the server for the shops of
 // what it shows (`GET /api/map`, store/shopmap.ts) whenever it moves or
 // zooms, once it rests; the list under it follows what is in view.
-import { ActionIcon, Box, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core'
+import {
+  ActionIcon,
+  Anchor,
+  Box,
+  Button,
+  CloseButton,
+  Group,
+  List,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core'
 import { useElementSize } from '@mantine/hooks'
 import { geoCircle, geoPath } from 'd3-geo'
 import type { Feature, Geometry } from 'geojson'
-import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react'
+import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { Link } from 'wouter'
 import { clearNearby, requestMapView, retryMapView, useMapView, useMapViewStatus } from '../store/shopmap'
 import type { MapCluster, MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM } from './cities'
-import { ClusterMarker } from './ClusterMarker'
+import { ClusterMarker, shopCount } from './ClusterMarker'
 import {
   type LonLat,
   MAP,
@@ -31,7 +45,17 @@ import { MapSearch } from './MapSearch'
 import { NearbyShops } from './NearbyShops'
 import { ShopList } from './ShopList'
 import { usePhone } from '../components/usePhone'
-import { type Box as LabelBox, type LabelRequest, type Placement, type Spot, placeLabels } from './labels'
+import {
+  type Box as LabelBox,
+  type LabelRequest,
+  type Obstacle,
+  type Placement,
+  type Spot,
+  measureExtent,
+  placeLabels,
+} from './labels'
+import { CENTRE, PIN, SPREAD_MAX, spreadOffsets, stackPoints } from './spread'
+import { StackMarker, stackLabel } from './StackMarker'
 import { useBrowserPosition } from './useBrowserPosition'
 
 const CITIES = DRAWN_CITIES
@@ -54,9 +78,21 @@ const CITY_SPOTS: readonly Spot[] = [
   { dx: 6, dy: 14, anchor: 'start' },
   { dx: -6, dy: 14, anchor: 'end' },
 ]
+/** A spread pin's spots, those pointing away from the stack's centre first. */
+function outwardSpots(dx: number, dy: number): Spot[] {
+  const toward = (spot: Spot) => (spot.dx * dx + spot.dy * dy) / (Math.hypot(spot.dx, spot.dy) || 1)
+  return [...SHOP_SPOTS].sort((a, b) => toward(b) - toward(a))
+}
 const SHOP_FONT = 13
 const CITY_FONT = 12
-const pinBox = (x: number, y: number): LabelBox => ({ x0: x - 11, y0: y - 33, x1: x + 11, y1: y })
+const pinBox = (x: number, y: number): LabelBox => ({
+  x0: x - PIN.left,
+  y0: y - PIN.top,
+  x1: x + PIN.right,
+  y1: y + PIN.bottom,
+})
+/** A closed stack's two pins, the second a little to the right (StackMarker). */
+const stackBox = (x: number, y: number): LabelBox => ({ x0: x - 11, y0: y - 35, x1: x + 17, y1: y })
 const dotBox = (x: number, y: number): LabelBox => ({ x0: x - 4, y0: y - 4, x1: x + 4, y1: y + 4 })
 
 /** Pixels a pointer must travel before a press becomes a drag (and not a click). */
@@ -157,7 +193,10 @@ const drawn = (shop: MapShop): DrawnShop => ({
 
 export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, height = 440 }: ShopMapProps) {
   const { ref: boxRef, width: measured } = useElementSize()
-  const width = measured > 0 ? measured : FALLBACK_WIDTH
+  // The last width measured: the map hidden behind its list (on a phone) keeps its view.
+  const lastWidth = useRef(FALLBACK_WIDTH)
+  if (measured > 0) lastWidth.current = measured
+  const width = lastWidth.current
   // The viewer's own place: its shop's position, or its farm.
   const own = ownShop?.lonLat ?? home?.lonLat ?? null
   const [center, setCenter] = useState<LonLat>(() => startCenter(own))
@@ -169,6 +208,15 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   const dragged = useRef(false)
   const [searched, setSearched] = useState<CityMatch | null>(null)
   const phone = usePhone()
+  // The stack of shops opened (spread around its point, or listed), by its key.
+  const [opened, setOpened] = useState<string | null>(null)
+  // On a phone the map or, in its place, the list of what it shows (issue 37).
+  const [shown, setShown] = useState<'map' | 'list'>('map')
+  const listOnly = phone && shown === 'list'
+  const svgRef = useRef<SVGSVGElement>(null)
+  const stackListId = useId()
+  // The credits along the map's bottom: no label goes under them.
+  const { ref: creditRef, height: creditHeight } = useElementSize()
 
   // Centred on the viewer's own place from the start (geo.startCenter);
   // without one, on the browser's position once it is known (PRODUCT §2).
@@ -234,6 +282,43 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     [shops, projection, width, height],
   )
 
+  // Pins a finger cannot tell apart (shops of one town placed on their
+  // commune) as one marker each: a stack that spreads them, or lists them
+  // past SPREAD_MAX (spread.ts, issue 37).
+  // The viewer's own shop is never stacked: drawn apart, over the others.
+  const stacks = useMemo(
+    () =>
+      stackPoints(
+        pins.filter((p) => p.shop._id !== ownShopId).map(({ shop, xy }) => ({ id: shop._id, x: xy[0], y: xy[1] })),
+      ),
+    [pins, ownShopId],
+  )
+  const ownPin = useMemo(() => pins.find((p) => p.shop._id === ownShopId) ?? null, [pins, ownShopId])
+  const shopById = useMemo(() => new Map(pins.map((p) => [p.shop._id, p.shop])), [pins])
+  const openStack = stacks.find((st) => st.key === opened && st.ids.length > 1) ?? null
+  // The opened stack's shops on their ring, when it spreads them.
+  const spread = useMemo(() => {
+    if (!openStack || openStack.ids.length > SPREAD_MAX) return null
+    const offsets = spreadOffsets(openStack.ids.length)
+    return openStack.ids.map((id, i) => ({
+      shop: shopById.get(id)!,
+      xy: [openStack.x + offsets[i][0], openStack.y + offsets[i][1]] as [number, number],
+    }))
+  }, [openStack, shopById])
+  const singles = useMemo(
+    () =>
+      stacks
+        .filter((st) => st.ids.length === 1)
+        .map((st) => ({ shop: shopById.get(st.ids[0])!, xy: [st.x, st.y] as [number, number] })),
+    [stacks, shopById],
+  )
+  const closedStacks = stacks.filter((st) => st.ids.length > 1 && st !== openStack)
+  // A view that no longer holds the opened stack forgets it.
+  const openKey = openStack?.key ?? null
+  useEffect(() => {
+    if (opened !== null && openKey === null && pins.length > 0) setOpened(null)
+  }, [opened, openKey, pins.length])
+
   // Clusters in view (the server's, where its shops are too many to draw).
   const clusters = useMemo(
     () =>
@@ -277,16 +362,32 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     setZoom(fit.zoom)
   }
 
-  // Names that do not fit are left out: shops first (the viewer's own
-  // first), the viewer's farm, then cities from the most populous.
+  // Names that do not fit are left out, and none covers another, a marker
+  // or the map's controls, nor is cut by its edges: the opened stack's shops
+  // first, then the others (the viewer's own first), stacks, the viewer's
+  // farm, then cities from the most populous.
   const labels = useMemo(() => {
-    const shopFirst = [...pins].sort((a, b) => Number(b.shop._id === ownShopId) - Number(a.shop._id === ownShopId))
+    const shopLabel = (shop: DrawnShop, xy: [number, number], spots: readonly Spot[], rank: number) => ({
+      id: `shop:${shop._id}`,
+      x: xy[0],
+      y: xy[1],
+      text: shop.name,
+      fontSize: SHOP_FONT,
+      bold: true,
+      spots,
+      rank,
+    })
     const requests: LabelRequest[] = [
-      ...shopFirst.map(({ shop, xy }) => ({
-        id: `shop:${shop._id}`,
-        x: xy[0],
-        y: xy[1],
-        text: shop.name,
+      ...(ownPin ? [shopLabel(ownPin.shop, ownPin.xy, SHOP_SPOTS, 1)] : []),
+      ...(spread ?? []).map(({ shop, xy }) =>
+        shopLabel(shop, xy, outwardSpots(xy[0] - openStack!.x, xy[1] - openStack!.y), 2),
+      ),
+      ...singles.map(({ shop, xy }) => shopLabel(shop, xy, SHOP_SPOTS, 1)),
+      ...closedStacks.map((st) => ({
+        id: `stack:${st.key}`,
+        x: st.x,
+        y: st.y,
+        text: shopCount(st.ids.length),
         fontSize: SHOP_FONT,
         bold: true,
         spots: SHOP_SPOTS,
@@ -314,15 +415,40 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
         spots: CITY_SPOTS,
       })),
     ]
-    const obstacles = [
+    const obstacles: Obstacle[] = [
+      // The zoom buttons, which nothing covers.
+      { id: 'controls', box: { x0: width - 52, y0: 6, x1: width - 6, y1: 132 }, rank: 9 },
       ...(homeXY
         ? [{ id: 'home', box: { x0: homeXY[0] - 8, y0: homeXY[1] - 8, x1: homeXY[0] + 8, y1: homeXY[1] + 8 } }]
         : []),
-      ...pins.map(({ shop, xy }) => ({ id: `shop:${shop._id}`, box: pinBox(xy[0], xy[1]), rank: 1 })),
+      ...(spread ?? []).map(({ shop, xy }) => ({ id: `shop:${shop._id}`, box: pinBox(xy[0], xy[1]), rank: 2 })),
+      ...(openStack && spread
+        ? [
+            {
+              id: `stack:${openStack.key}`,
+              box: {
+                x0: openStack.x - CENTRE,
+                y0: openStack.y - CENTRE,
+                x1: openStack.x + CENTRE,
+                y1: openStack.y + CENTRE,
+              },
+              rank: 2,
+            },
+          ]
+        : []),
+      ...(openStack && !spread
+        ? [{ id: `stack:${openStack.key}`, box: stackBox(openStack.x, openStack.y), rank: 1 }]
+        : []),
+      ...(ownPin ? [{ id: `shop:${ownPin.shop._id}`, box: pinBox(ownPin.xy[0], ownPin.xy[1]), rank: 2 }] : []),
+      ...singles.map(({ shop, xy }) => ({ id: `shop:${shop._id}`, box: pinBox(xy[0], xy[1]), rank: 1 })),
+      ...closedStacks.map((st) => ({ id: `stack:${st.key}`, box: stackBox(st.x, st.y), rank: 1 })),
       ...cities.map(({ city, xy }) => ({ id: `city:${city.id}`, box: dotBox(xy[0], xy[1]) })),
     ]
-    return placeLabels(requests, obstacles)
-  }, [pins, cities, ownShopId, home, homeXY])
+    const frame = { x0: 0, y0: 0, x1: width, y1: height - creditHeight }
+    return placeLabels(requests, obstacles, { frame, measure: measureExtent })
+    // closedStacks and openStack follow from stacks and opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [singles, spread, stacks, opened, ownPin, cities, home, homeXY, width, height, creditHeight])
 
   const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
     if (e.button !== 0) return
@@ -363,11 +489,91 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     onShopClick?.(id)
   }
 
+  // A stack opens or closes; a focus it had stays on it (its marker changes
+  // shape). A tap that gave it none gives it none (no focus ring on a phone).
+  const refocus = useRef<string | null>(null)
+  const toggleStack = (key: string) => {
+    if (dragged.current) {
+      dragged.current = false
+      return
+    }
+    setHover(null)
+    refocus.current = svgRef.current?.contains(document.activeElement) ? key : null
+    setOpened((o) => (o === key ? null : key))
+  }
+  useEffect(() => {
+    const key = refocus.current
+    refocus.current = null
+    if (key === null) return
+    const marker = [...(svgRef.current?.querySelectorAll<SVGGElement>('[data-stack-key]') ?? [])].find(
+      (g) => g.dataset.stackKey === key,
+    )
+    marker?.focus({ preventScroll: true })
+  }, [opened])
+  const closeStack = () => {
+    if (opened === null) return
+    refocus.current = opened
+    setOpened(null)
+  }
+
   const showTooltip = (shop: DrawnShop, xy: [number, number]) => {
     // The real score when known; otherwise only the name (never a made-up figure).
     const score = shop.score
     const text = typeof score === 'number' ? scoreTooltip(shop.name, score) : shop.name
     setHover({ id: shop._id, text, x: xy[0], y: xy[1] })
+  }
+
+  // A shop's pin at a point of the view: a link to its needs for a producer.
+  const pinMarker = (shop: DrawnShop, xy: [number, number]) => {
+    const own = shop._id === ownShopId
+    const clickable = !!onShopClick
+    const interactive = clickable
+      ? {
+          role: 'link',
+          tabIndex: 0,
+          onClick: () => open(shop._id),
+          onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
+            if (e.key === 'Enter' || e.key === ' ') {
+              e.preventDefault()
+              onShopClick?.(shop._id)
+            }
+          },
+        }
+      : // Inert for a shop: a picture named after the shop.
+        { role: 'img' }
+    return (
+      <g
+        key={shop._id}
+        transform={`translate(${xy[0]},${xy[1]})`}
+        data-testid="shop-marker"
+        data-shop-id={shop._id}
+        aria-label={shop.name}
+        style={{ cursor: clickable ? 'pointer' : 'default' }}
+        onPointerEnter={() => showTooltip(shop, xy)}
+        onPointerLeave={() => setHover((h) => (h?.id === shop._id ? null : h))}
+        onFocus={() => showTooltip(shop, xy)}
+        onBlur={() => setHover(null)}
+        {...interactive}
+      >
+        <path
+          d="M0,0 C-2,-8 -11,-12 -11,-21 A11,11 0 1 1 11,-21 C11,-12 2,-8 0,0 Z"
+          fill={own ? '#e8590c' : '#2f9e44'}
+          stroke="#fff"
+          strokeWidth={1.5}
+        />
+        <circle cy={-21} r={4.5} fill="#fff" />
+        {labels.get(`shop:${shop._id}`) ? (
+          <Label
+            placement={labels.get(`shop:${shop._id}`)!}
+            fontSize={SHOP_FONT}
+            bold
+            fill="#1b3a24"
+            halo="#fff"
+            text={shop.name}
+          />
+        ) : null}
+      </g>
+    )
   }
 
   const recenter = () => {
@@ -392,12 +598,31 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
       {/* On a phone the shops found come right under the field, where the
           search was typed; the map below (issue 37: they were off the screen). */}
       {phone ? nearby : null}
-      <Paper withBorder radius="md" pos="relative" style={{ overflow: 'hidden' }} ref={boxRef}>
+      {phone ? (
+        <SegmentedControl
+          fullWidth
+          aria-label="Afficher les magasins"
+          value={shown}
+          onChange={(value) => setShown(value === 'list' ? 'list' : 'map')}
+          data={[
+            { label: 'Carte', value: 'map' },
+            { label: 'Liste', value: 'list' },
+          ]}
+        />
+      ) : null}
+      <Paper
+        withBorder
+        radius="md"
+        pos="relative"
+        style={{ overflow: 'hidden', display: listOnly ? 'none' : undefined }}
+        ref={boxRef}
+      >
         <svg
           width={width}
           height={height}
           viewBox={`0 0 ${width} ${height}`}
           role="group"
+          ref={svgRef}
           aria-label="Carte des magasins"
           data-testid="shop-map"
           data-zoom={zoom}
@@ -408,6 +633,20 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
           onPointerMove={onPointerMove}
           onPointerUp={endDrag}
           onPointerCancel={endDrag}
+          onClick={(e) => {
+            // A tap beside the markers closes the stack opened (not the one that ends a drag).
+            if (dragged.current) {
+              dragged.current = false
+              return
+            }
+            if (!(e.target as Element).closest('[role="button"], [role="link"]')) setOpened(null)
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && opened !== null) {
+              e.preventDefault()
+              closeStack()
+            }
+          }}
         >
           <rect width={width} height={height} fill="#e9ecef" />
           <g aria-hidden="true">
@@ -500,59 +739,117 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
             </g>
           ) : null}
           <g role="group" aria-label="Magasins">
-            {pins.map(({ shop, xy }) => {
-              const own = shop._id === ownShopId
-              const clickable = !!onShopClick
-              const interactive = clickable
-                ? {
-                    role: 'link',
-                    tabIndex: 0,
-                    onClick: () => open(shop._id),
-                    onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
-                      if (e.key === 'Enter' || e.key === ' ') {
-                        e.preventDefault()
-                        onShopClick?.(shop._id)
-                      }
-                    },
-                  }
-                : // Inert for a shop: a picture named after the shop.
-                  { role: 'img' }
-              return (
-                <g
-                  key={shop._id}
-                  transform={`translate(${xy[0]},${xy[1]})`}
-                  data-testid="shop-marker"
-                  data-shop-id={shop._id}
-                  aria-label={shop.name}
-                  style={{ cursor: clickable ? 'pointer' : 'default' }}
-                  onPointerEnter={() => showTooltip(shop, xy)}
-                  onPointerLeave={() => setHover((h) => (h?.id === shop._id ? null : h))}
-                  onFocus={() => showTooltip(shop, xy)}
-                  onBlur={() => setHover(null)}
-                  {...interactive}
-                >
-                  <path
-                    d="M0,0 C-2,-8 -11,-12 -11,-21 A11,11 0 1 1 11,-21 C11,-12 2,-8 0,0 Z"
-                    fill={own ? '#e8590c' : '#2f9e44'}
-                    stroke="#fff"
-                    strokeWidth={1.5}
+            {singles.map(({ shop, xy }) => pinMarker(shop, xy))}
+            {closedStacks.map((st) => (
+              <StackMarker
+                key={st.key}
+                stackKey={st.key}
+                count={st.ids.length}
+                x={st.x}
+                y={st.y}
+                expanded={false}
+                spread={false}
+                onToggle={() => toggleStack(st.key)}
+              >
+                {labels.get(`stack:${st.key}`) ? (
+                  <Label
+                    placement={labels.get(`stack:${st.key}`)!}
+                    fontSize={SHOP_FONT}
+                    bold
+                    fill="#1b3a24"
+                    halo="#fff"
+                    text={shopCount(st.ids.length)}
                   />
-                  <circle cy={-21} r={4.5} fill="#fff" />
-                  {labels.get(`shop:${shop._id}`) ? (
-                    <Label
-                      placement={labels.get(`shop:${shop._id}`)!}
-                      fontSize={SHOP_FONT}
-                      bold
-                      fill="#1b3a24"
-                      halo="#fff"
-                      text={shop.name}
-                    />
-                  ) : null}
-                </g>
-              )
-            })}
+                ) : null}
+              </StackMarker>
+            ))}
+            {/* The opened stack last, over the others: its button, then its shops. */}
+            {openStack ? (
+              <g data-testid="opened-stack">
+                {(spread ?? []).map(({ shop, xy }) => (
+                  <line
+                    key={shop._id}
+                    x1={openStack.x}
+                    y1={openStack.y}
+                    x2={xy[0]}
+                    y2={xy[1]}
+                    stroke="#237a36"
+                    strokeWidth={1.5}
+                    aria-hidden="true"
+                  />
+                ))}
+                <StackMarker
+                  key={openStack.key}
+                  stackKey={openStack.key}
+                  count={openStack.ids.length}
+                  x={openStack.x}
+                  y={openStack.y}
+                  expanded
+                  spread={!!spread}
+                  controls={spread ? undefined : stackListId}
+                  onToggle={() => toggleStack(openStack.key)}
+                />
+                {(spread ?? []).map(({ shop, xy }) => pinMarker(shop, xy))}
+              </g>
+            ) : null}
+            {ownPin ? pinMarker(ownPin.shop, ownPin.xy) : null}
           </g>
         </svg>
+        {openStack && !spread ? (
+          // Too many shops here to spread them: their list, over the map.
+          <Paper
+            id={stackListId}
+            data-testid="stack-list"
+            role="region"
+            aria-label={stackLabel(openStack.ids.length)}
+            withBorder
+            shadow="md"
+            p="xs"
+            pos="absolute"
+            left={8}
+            right={8}
+            bottom={creditHeight + 8}
+            style={{ maxHeight: Math.round(height * 0.6), overflowY: 'auto' }}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.preventDefault()
+                closeStack()
+              }
+            }}
+          >
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              <Text fw={700} size="sm">
+                {stackLabel(openStack.ids.length)}
+              </Text>
+              <CloseButton aria-label="Fermer la liste de ces magasins" onClick={closeStack} />
+            </Group>
+            <List listStyleType="none" spacing={6}>
+              {openStack.ids.map((id) => {
+                const shop = shopById.get(id)!
+                return (
+                  <List.Item key={id}>
+                    <Group gap="sm" wrap="nowrap" justify="space-between">
+                      <Text size="sm" fw={600}>
+                        {shop.name}
+                        {id === ownShopId ? ' (vous)' : ''}
+                      </Text>
+                      {shopLink ? (
+                        <Anchor
+                          component={Link}
+                          href={shopLink(id)}
+                          size="sm"
+                          aria-label={`Voir ses besoins : ${shop.name}`}
+                        >
+                          Voir ses besoins
+                        </Anchor>
+                      ) : null}
+                    </Group>
+                  </List.Item>
+                )
+              })}
+            </List>
+          </Paper>
+        ) : null}
         {hover ? (
           <Box
             role="tooltip"
@@ -628,6 +925,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
           </ActionIcon>
         </Stack>
         <Text
+          ref={creditRef}
           pos="absolute"
           bottom={0}
           left={0}
@@ -663,6 +961,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
         ownShopId={ownShopId}
         shopLink={shopLink}
         onCluster={zoomOnCluster}
+        alwaysOpen={listOnly}
       />
     </Stack>
   )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type LabelRequest, type Spot, labelBox, overlaps, placeLabels } from './labels'
+import { type LabelRequest, type Spot, estimateExtent, inside, labelBox, overlaps, placeLabels } from './labels'
 
 const SPOTS: Spot[] = [
   { dx: 0, dy: -35, anchor: 'middle' },
@@ -81,5 +81,52 @@ describe('placeLabels', () => {
     expect(placeLabels([city], [ownDot]).get('city')?.anchor).toBe('start')
     const pinOnTheRight = { id: 'shop', box: { x0: 110, y0: 70, x1: 132, y1: 103 } }
     expect(placeLabels([city], [ownDot, pinOnTheRight]).get('city')?.anchor).toBe('end')
+  })
+
+  it('never lets a label be cut by the edges of the view', () => {
+    const frame = { x0: 0, y0: 0, x1: 390, y1: 420 }
+    // Centred above or below a pin at the left edge, the name would start off the view: it goes right.
+    expect(placeLabels([shop('a', 5, 200, 'Épicerie du Lac')], [], { frame }).get('a')?.anchor).toBe('start')
+    // Above a pin at the top, it would be cut: it goes below.
+    expect(placeLabels([shop('b', 200, 20)], [], { frame }).get('b')?.dy).toBe(17)
+    // Under the credits along the bottom (the frame stops above them), it is left out.
+    expect(placeLabels([{ ...shop('c', 380, 430), spots: [SPOTS[1]] }], [], { frame }).get('c')).toBeNull()
+  })
+
+  it('places no two labels over each other, nor over a marker, on a crowded map', () => {
+    let seed = 11
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647
+    const frame = { x0: 0, y0: 0, x1: 390, y1: 420 }
+    const requests: LabelRequest[] = Array.from({ length: 40 }, (_, i) => ({
+      ...shop(`s${i}`, random() * 390, random() * 440, `Magasin ${'x'.repeat(i % 12)}`),
+      fontSize: 13,
+      bold: true,
+      rank: 1,
+    }))
+    const obstacles = requests.map((r) => ({
+      id: r.id,
+      box: { x0: r.x - 11, y0: r.y - 33, x1: r.x + 11, y1: r.y },
+      rank: 1,
+    }))
+    const out = placeLabels(requests, obstacles, { frame })
+    const boxes = requests
+      .filter((r) => out.get(r.id))
+      .map((r) => ({ id: r.id, box: labelBox(r, out.get(r.id)!, estimateExtent) }))
+    expect(boxes.length).toBeGreaterThan(10)
+    for (let i = 0; i < boxes.length; i++) {
+      expect(inside(boxes[i].box, frame)).toBe(true)
+      for (let j = i + 1; j < boxes.length; j++) expect(overlaps(boxes[i].box, boxes[j].box)).toBe(false)
+      for (const o of obstacles) if (o.id !== boxes[i].id) expect(overlaps(boxes[i].box, o.box)).toBe(false)
+    }
+  })
+
+  it('measures with the function given', () => {
+    const wide = () => ({ width: 100, ascent: 10, descent: 4 })
+    expect(labelBox({ x: 0, y: 0, text: 'a', fontSize: 10 }, { dx: 0, dy: 0, anchor: 'start' }, wide)).toEqual({
+      x0: 0,
+      y0: -10,
+      x1: 100,
+      y1: 4,
+    })
   })
 })

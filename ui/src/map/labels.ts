@@ -52,35 +52,82 @@ export interface Placement {
 /** Average glyph width as a share of the font size (system sans-serif). */
 const GLYPH = { regular: 0.56, bold: 0.62 }
 
-/** The box a label would take at a spot (estimated: no DOM measuring). */
-export function labelBox(req: Pick<LabelRequest, 'x' | 'y' | 'text' | 'fontSize' | 'bold'>, spot: Spot): Box {
-  const width = [...req.text].length * req.fontSize * (req.bold ? GLYPH.bold : GLYPH.regular)
+/** A text's extent in pixels at a font size, bold or not: its width, and its height above and below the baseline. */
+export interface TextExtent {
+  width: number
+  ascent: number
+  descent: number
+}
+export type Measure = (text: string, fontSize: number, bold: boolean) => TextExtent
+
+/** The extent of a text estimated from its length (where nothing can measure it: tests). */
+export const estimateExtent: Measure = (text, fontSize, bold) => ({
+  width: [...text].length * fontSize * (bold ? GLYPH.bold : GLYPH.regular),
+  ascent: 0.8 * fontSize,
+  descent: 0.25 * fontSize,
+})
+
+let canvas: OffscreenCanvasRenderingContext2D | null | undefined
+
+/**
+ * The extent of a text as the browser draws it in the page's font (a
+ * canvas measures it: the font's own ascent and descent, what the text's
+ * box spans), with a pixel of halo around; the estimate where there is no
+ * canvas (jsdom).
+ */
+export const measureExtent: Measure = (text, fontSize, bold) => {
+  if (canvas === undefined)
+    canvas = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(1, 1).getContext('2d')
+  if (!canvas || typeof document === 'undefined') return estimateExtent(text, fontSize, bold)
+  canvas.font = `${bold ? 700 : 400} ${fontSize}px ${getComputedStyle(document.body).fontFamily || 'sans-serif'}`
+  const m = canvas.measureText(text)
+  return {
+    width: m.width + 2,
+    ascent: (m.fontBoundingBoxAscent || 0.8 * fontSize) + 1,
+    descent: (m.fontBoundingBoxDescent || 0.25 * fontSize) + 1,
+  }
+}
+
+/** The box a label would take at a spot, its text measured by `measure` (estimated by default). */
+export function labelBox(
+  req: Pick<LabelRequest, 'x' | 'y' | 'text' | 'fontSize' | 'bold'>,
+  spot: Spot,
+  measure: Measure = estimateExtent,
+): Box {
+  const { width, ascent, descent } = measure(req.text, req.fontSize, !!req.bold)
   const x = req.x + spot.dx
   const y = req.y + spot.dy
   const x0 = spot.anchor === 'start' ? x : spot.anchor === 'end' ? x - width : x - width / 2
-  return { x0, y0: y - 0.8 * req.fontSize, x1: x0 + width, y1: y + 0.25 * req.fontSize }
+  return { x0, y0: y - ascent, x1: x0 + width, y1: y + descent }
 }
 
 export function overlaps(a: Box, b: Box): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
 }
 
+/** Whether a box lies wholly inside another. */
+export function inside(box: Box, frame: Box): boolean {
+  return box.x0 >= frame.x0 && box.x1 <= frame.x1 && box.y0 >= frame.y0 && box.y1 <= frame.y1
+}
+
 /**
  * Places labels in the order given (highest priority first), avoiding each
  * other and the markers' boxes (`obstacles`) of their rank or higher, except
- * their own marker. Returns the chosen spot per id, or null for a label left
- * out.
+ * their own marker, and, given a `frame` (the view), never cut by its edges.
+ * Returns the chosen spot per id, or null for a label left out.
  */
 export function placeLabels(
   requests: readonly LabelRequest[],
   obstacles: readonly Obstacle[] = [],
+  { frame, measure = estimateExtent }: { frame?: Box; measure?: Measure } = {},
 ): Map<string, Placement | null> {
   const placed: Box[] = []
   const out = new Map<string, Placement | null>()
   for (const req of requests) {
     let chosen: Placement | null = null
     for (const spot of req.spots) {
-      const box = labelBox(req, spot)
+      const box = labelBox(req, spot, measure)
+      if (frame && !inside(box, frame)) continue
       if (placed.some((p) => overlaps(p, box))) continue
       const rank = req.rank ?? 0
       if (obstacles.some((o) => o.id !== req.id && (o.rank ?? 0) >= rank && overlaps(o.box, box))) continue

@@ -42,7 +42,7 @@ describe('hints and towns', () => {
   it('says the commune of a former commune and a neighbouring code', () => {
     const [thones, vieux, cedex] = read(THONES, ANNECY_LE_VIEUX, near(ANNECY))
     expect(placeHint(thones)).toBe('')
-    expect(placeHint(vieux)).toBe('commune de Annecy')
+    expect(placeHint(vieux)).toBe("commune d'Annecy")
     expect(placeHint(cedex)).toBe('code postal voisin')
   })
 

@@ -4,6 +4,7 @@
 // requests are in store/places.ts.
 import type { CityMatch } from './cities'
 import { normalizeText } from './text'
+import { de } from '../grammar'
 
 /** Where a place's position comes from (PRODUCT §3): its own point, its postal code's neighbours, or its area. */
 export type PlacePosition = 'own' | 'postcode' | 'area'
@@ -69,7 +70,7 @@ export function placeValue(m: PlaceMatch): string {
  */
 export function placeHint(m: PlaceMatch): string {
   if (m.approximate) return 'code postal voisin'
-  if (m.kind === 'former') return `commune de ${m.commune}`
+  if (m.kind === 'former') return `commune ${de(m.commune)}`
   return ''
 }
 

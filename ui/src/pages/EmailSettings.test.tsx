@@ -358,7 +358,7 @@ describe('the notification preferences', () => {
     renderWithProviders(<NotificationSettings prefs={PREFS} />)
     const group = screen.getByRole('radiogroup', { name: 'Réponses à mes propositions' })
     await user.click(within(group).getByRole('radio', { name: 'Aucune' }))
-    expect(await screen.findByText('Echec de la modification')).toBeInTheDocument()
+    expect(await screen.findByText('Échec de la modification')).toBeInTheDocument()
     await waitFor(() => expect(within(group).getByRole('radio', { name: 'Résumé quotidien à 7h' })).toBeChecked())
   })
 

@@ -91,7 +91,7 @@ describe('AddBar', () => {
     await user.type(within(form).getByRole('textbox', { name: 'Quantité pour décembre 2026' }), '3')
     await user.type(within(form).getByRole('textbox', { name: 'Quantité pour janvier 2027' }), '0')
     await user.click(within(form).getByRole('textbox', { name: 'Quantité pour décembre 2026' }))
-    expect(within(form).getByText('Veuillez saisir une quantite superieure a zero')).toBeInTheDocument()
+    expect(within(form).getByText('Veuillez saisir une quantité supérieure à zéro')).toBeInTheDocument()
     expect(within(form).getByRole('button', { name: 'Ajouter' })).toBeDisabled()
     await user.clear(within(form).getByRole('textbox', { name: 'Quantité pour janvier 2027' }))
     await user.type(within(form).getByRole('textbox', { name: 'Quantité pour janvier 2027' }), '4,5')

@@ -9,8 +9,8 @@ import { PriceInfo } from './PriceInfo'
 
 /** PRODUCT §2 texts of the right pane. */
 export const PANE_TEXTS = {
-  noSelection: 'Veuillez selectionner une cellule',
-  noNeed: 'Pas de besoins a cette date pour le produit selectionne',
+  noSelection: 'Veuillez sélectionner une cellule',
+  noNeed: 'Pas de besoins à cette date pour le produit sélectionné',
 } as const
 
 /**

@@ -79,10 +79,10 @@ describe('the shop planner', () => {
       'mai 2027',
       'juin 2027',
     ])
-    expect(screen.getByRole('tab', { name: 'A VALIDER (1)' })).toBeInTheDocument()
-    expect(screen.getByRole('tab', { name: 'ENGAGES (1)' })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'À VALIDER (1)' })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'ENGAGÉS (1)' })).toBeInTheDocument()
     expect(screen.getByRole('tab', { name: 'TOUS (2)' })).toHaveAttribute('aria-selected', 'true')
-    expect(screen.getByText('Veuillez selectionner une cellule')).toBeInTheDocument()
+    expect(screen.getByText('Veuillez sélectionner une cellule')).toBeInTheDocument()
     expect(cell('Tomate, décembre 2026')).toHaveAccessibleName('Tomate, décembre 2026 : 100 kg')
     expect(cell('Tomate, décembre 2026')).toHaveTextContent(/^100$/)
     expect(within(grid()).queryAllByRole('textbox')).toHaveLength(0)
@@ -110,18 +110,18 @@ describe('the shop planner', () => {
   it('filters by tab and search, and says when nothing is left', async () => {
     const user = userEvent.setup()
     renderWithProviders(<DistributorNeeds />)
-    await user.click(screen.getByRole('tab', { name: 'A VALIDER (1)' }))
+    await user.click(screen.getByRole('tab', { name: 'À VALIDER (1)' }))
     expect(screen.getByRole('rowheader', { name: /Tomate/ })).toBeInTheDocument()
     expect(screen.queryByRole('rowheader', { name: /Pomme/ })).not.toBeInTheDocument()
     await user.click(screen.getByRole('tab', { name: 'TOUS (2)' }))
     await user.type(screen.getByRole('searchbox', { name: 'Rechercher un produit' }), 'pome')
     expect(screen.getByRole('tab', { name: 'TOUS (1)' })).toBeInTheDocument()
-    expect(screen.getByRole('tab', { name: 'A VALIDER (0)' })).toBeInTheDocument()
-    await user.click(screen.getByRole('tab', { name: 'A VALIDER (0)' }))
+    expect(screen.getByRole('tab', { name: 'À VALIDER (0)' })).toBeInTheDocument()
+    await user.click(screen.getByRole('tab', { name: 'À VALIDER (0)' }))
     expect(screen.getByText('Macache')).toBeInTheDocument()
     await user.clear(screen.getByRole('searchbox', { name: 'Rechercher un produit' }))
     await user.type(screen.getByRole('searchbox', { name: 'Rechercher un produit' }), 'banane')
-    expect(screen.getByText('Aucun resultat')).toBeInTheDocument()
+    expect(screen.getByText('Aucun résultat')).toBeInTheDocument()
   })
 
   it('commits typed values on a move and shows the selected need', async () => {
@@ -141,7 +141,7 @@ describe('the shop planner', () => {
 
     await user.keyboard('{ArrowRight}')
     expect(cell('Tomate, janvier 2027')).toHaveFocus()
-    expect(within(pane).getByText('Pas de besoins a cette date pour le produit selectionne')).toBeInTheDocument()
+    expect(within(pane).getByText('Pas de besoins à cette date pour le produit sélectionné')).toBeInTheDocument()
     // A digit starts editing, over the value, as in a spreadsheet.
     await user.keyboard('7.5')
     expect(field('Tomate, janvier 2027')).toHaveFocus()
@@ -247,7 +247,7 @@ describe('the shop planner', () => {
     await user.keyboard('5{Enter}')
     expect(
       await screen.findByText(
-        'Pomme, janvier 2027 : La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+        'Pomme, janvier 2027 : La valeur saisie ne peut être inférieure à la somme des engagements et des propositions non traitées.',
       ),
     ).toBeInTheDocument()
     expect(cell('Pomme, janvier 2027')).toHaveTextContent(/^50$/)
@@ -332,7 +332,7 @@ describe("the producer's view of a shop", () => {
     const tomato = await screen.findByRole('gridcell', { name: 'Tomate, décembre 2026 : 40 kg' })
     expect(fetch.mock.calls[0][0]).toBe('/api/needs?distributor=d1')
     expect(screen.queryByRole('rowheader', { name: /Pomme/ })).not.toBeInTheDocument()
-    expect(screen.getByRole('tab', { name: 'A VALIDER (1)' })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'À VALIDER (1)' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Ajouter un besoin' })).not.toBeInTheDocument()
 
     // Read-only, and it shows: no text field anywhere in the grid, plain
@@ -365,7 +365,7 @@ describe("the producer's view of a shop", () => {
     const november = readOnlyCell('Tomate, novembre 2026')
     expect(november).toHaveFocus()
     expect(november).toHaveAttribute('aria-selected', 'true')
-    expect(within(pane).getByText('Pas de besoins a cette date pour le produit selectionne')).toBeInTheDocument()
+    expect(within(pane).getByText('Pas de besoins à cette date pour le produit sélectionné')).toBeInTheDocument()
     await user.tab()
     expect(grid()).not.toContainElement(document.activeElement as HTMLElement)
   })
@@ -402,7 +402,7 @@ describe('the planner on a phone', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
     await user.keyboard('{Enter}')
     const again = await screen.findByRole('dialog', { name: 'Détail du besoin' })
-    expect(within(again).getByText('Pas de besoins a cette date pour le produit selectionne')).toBeInTheDocument()
+    expect(within(again).getByText('Pas de besoins à cette date pour le produit sélectionné')).toBeInTheDocument()
   })
 })
 
@@ -439,7 +439,7 @@ describe('a link to a need', () => {
     state.needs = [need('tomate', '2026-12-01', 100)]
     renderWithProviders(<DistributorNeeds />, { path: '/dis/needs?need=inconnu' })
     expect(monthHeaders()[0]).toBe('novembre 2026')
-    expect(within(pane()).getByText('Veuillez selectionner une cellule')).toBeInTheDocument()
+    expect(within(pane()).getByText('Veuillez sélectionner une cellule')).toBeInTheDocument()
   })
 
   it('opens a producer on the shop’s need once the shop’s needs are loaded', async () => {

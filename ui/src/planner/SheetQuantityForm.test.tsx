@@ -30,7 +30,7 @@ describe('SheetQuantityForm', () => {
 
   it('says a refusal under the field, and nothing was saved', async () => {
     const message =
-      'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.'
+      'La valeur saisie ne peut être inférieure à la somme des engagements et des propositions non traitées.'
     const input = renderForm(async () => ({ kind: 'refused', message }))
     await userEvent.clear(input)
     await userEvent.type(input, '1')
@@ -42,7 +42,7 @@ describe('SheetQuantityForm', () => {
   it('says when nothing changed', async () => {
     renderForm(async () => ({ kind: 'unchanged' }))
     fireEvent.click(screen.getByRole('button', { name: SHEET_QUANTITY_TEXTS.submit }))
-    expect(await screen.findByRole('status')).toHaveTextContent('Pas de changement a envoyer')
+    expect(await screen.findByRole('status')).toHaveTextContent('Pas de changement à envoyer')
   })
 
   it('offers nothing for a past month', () => {

@@ -13,7 +13,7 @@ export const SHEET_QUANTITY_TEXTS = {
   label: (unit: Unit) => (unit === 'kg' ? 'Besoin (kg)' : 'Besoin (pièces)'),
   submit: 'Enregistrer',
   saved: 'Quantité enregistrée.',
-  unchanged: 'Pas de changement a envoyer',
+  unchanged: 'Pas de changement à envoyer',
 } as const
 
 /**

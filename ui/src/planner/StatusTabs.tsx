@@ -1,7 +1,7 @@
 import { Tabs } from '@mantine/core'
 import { TABS, type Tab, type TabCounts, tabLabel } from './rows'
 
-/** The status tabs "A VALIDER (n)", "ENGAGES (n)", "TOUS (n)" (PRODUCT §2). */
+/** The status tabs "À VALIDER (n)", "ENGAGÉS (n)", "TOUS (n)" (PRODUCT §2). */
 export function StatusTabs({
   value,
   counts,

@@ -20,11 +20,11 @@ import { isPastMonth, type Month } from './period'
 
 /** Messages of PRODUCT §5 and the daemon's (core/planning/rules.go), byte for byte. */
 export const CELL_MESSAGES = {
-  negative: 'La valeur saisie doit etre superieure a zero.',
+  negative: 'La valeur saisie doit être supérieure à zéro.',
   belowReserved:
-    'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+    'La valeur saisie ne peut être inférieure à la somme des engagements et des propositions non traitées.',
   badWeight: 'Veuillez saisir un poids correct',
-  badPieces: 'Veuillez saisir un nombre de pieces correct',
+  badPieces: 'Veuillez saisir un nombre de pièces correct',
   tooLarge: 'La valeur saisie est trop grande.',
   pastMonth: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.',
 } as const

@@ -129,8 +129,8 @@ describe('plannerView', () => {
   })
 
   it('labels the tabs', () => {
-    expect(tabLabel('pending', 3)).toBe('A VALIDER (3)')
-    expect(tabLabel('engaged', 0)).toBe('ENGAGES (0)')
+    expect(tabLabel('pending', 3)).toBe('À VALIDER (3)')
+    expect(tabLabel('engaged', 0)).toBe('ENGAGÉS (0)')
     expect(tabLabel('all', 12)).toBe('TOUS (12)')
   })
 })

@@ -10,16 +10,16 @@
 // - The search keeps the rows whose product name matches the query with
 //   fuse.js at threshold 0.3, accents ignored; an empty query keeps all.
 // - Tabs, over the needs of the row inside the period only:
-//   - A VALIDER: a need has a proposal with status "proposed" made by the
+//   - À VALIDER: a need has a proposal with status "proposed" made by the
 //     other side, so the viewer is the one to answer it. For the shop, a
 //     proposal from a producer (`from` absent or "producer"); for a
 //     producer, a counter-proposal from the shop on its own proposal.
-//   - ENGAGES: a need has commitments (quantityAccepted > 0).
+//   - ENGAGÉS: a need has commitments (quantityAccepted > 0).
 //   - TOUS: every row.
 // - Tab counts are counted over the rows of the period that match the search,
 //   so each tab's count is the number of rows it shows.
 // - An empty list says why: "no-match" when a query is typed and no row of
-//   the period matches it ("Aucun resultat"), otherwise "no-needs" (Macache:
+//   the period matches it ("Aucun résultat"), otherwise "no-needs" (Macache:
 //   no need in this period or filter).
 import Fuse from 'fuse.js'
 import type { Month } from './period'
@@ -34,12 +34,12 @@ export type Tab = 'pending' | 'engaged' | 'all'
 
 /** Tab order and labels (PRODUCT §2). */
 export const TABS: readonly { value: Tab; label: string }[] = [
-  { value: 'pending', label: 'A VALIDER' },
-  { value: 'engaged', label: 'ENGAGES' },
+  { value: 'pending', label: 'À VALIDER' },
+  { value: 'engaged', label: 'ENGAGÉS' },
   { value: 'all', label: 'TOUS' },
 ]
 
-/** "A VALIDER (3)". */
+/** "À VALIDER (3)". */
 export function tabLabel(tab: Tab, count: number): string {
   return `${TABS.find((t) => t.value === tab)?.label ?? tab} (${count})`
 }

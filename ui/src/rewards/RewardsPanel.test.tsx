@@ -141,7 +141,7 @@ describe('RewardsPanel', () => {
     await user.type(within(dialog).getByLabelText('Contribution mensuelle (€)'), '50')
     await user.click(within(dialog).getByRole('button', { name: 'Enregistrer mon engagement' }))
     expect(await within(dialog).findByText(CONTRIBUTION_MESSAGES.max)).toBeInTheDocument()
-    expect(await screen.findByText('Echec de la modification')).toBeInTheDocument()
+    expect(await screen.findByText('Échec de la modification')).toBeInTheDocument()
     expect(dashboard.rewards?.contribution).toBeNull()
   })
 

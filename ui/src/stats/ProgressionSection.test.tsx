@@ -63,9 +63,13 @@ describe('ProgressionSection', () => {
     // Its caption, above the box it scrolls in on a phone, names it.
     expect(
       screen.getByRole('table', {
-        name: 'Achats d’octobre 2026 comparés au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)',
+        name: "Achats d'octobre 2026 comparés au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)",
       }),
     ).toBe(screen.getByTestId('progression-table'))
+    // The box it scrolls in takes the keyboard's focus, named the same (axe: scrollable-region-focusable).
+    const box = screen.getByRole('region', { name: /^Achats d\'octobre 2026 comparés/ })
+    expect(box).toHaveAttribute('tabindex', '0')
+    expect(box).toContainElement(screen.getByTestId('progression-table'))
     expect(rows()).toEqual([
       ['Total', '250,00 €', '160,00 €', '+56,3 %', '100,00 €', '+150,0 %'],
       ['Tomate', '200,00 €', '160,00 €', '+25,0 %', '100,00 €', '+100,0 %'],

@@ -197,7 +197,15 @@ export function ProgressionSection() {
             <Text size="sm" c="dimmed" id={captionId}>
               {`${shop ? 'Achats' : 'Ventes'} ${ofMonth(monthLabel(data!, table.month))} comparé${shop ? 's' : 'es'} au mois précédent et au même mois un an plus tôt (« — » : pas de base de comparaison)`}
             </Text>
-            <Table.ScrollContainer minWidth={640} maxHeight="70vh" type="native">
+            {/* A box that scrolls takes the focus, named by the caption, so that the keyboard scrolls it (axe: scrollable-region-focusable). */}
+            <Table.ScrollContainer
+              minWidth={640}
+              maxHeight="70vh"
+              type="native"
+              tabIndex={0}
+              role="region"
+              aria-labelledby={captionId}
+            >
               <Table striped highlightOnHover stickyHeader aria-labelledby={captionId} data-testid="progression-table">
                 <Table.Thead>
                   <Table.Tr>

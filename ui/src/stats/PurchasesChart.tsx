@@ -1,6 +1,6 @@
 // The statistics card of the dashboard (PRODUCT §2): an area chart of the
-// month's commitments ("achats prevus") and done deliveries ("achats
-// realises") over 17 months from 4 months back, from the user load, its
+// month's commitments ("achats prévus") and done deliveries ("achats
+// réalisés") over 17 months from 4 months back, from the user load, its
 // values as text under it (ChartValues); then the progression statistics
 // (ProgressionSection).
 import { Card, Divider, Group, Stack, Text, Title } from '@mantine/core'
@@ -14,6 +14,7 @@ import { useNeeds, useOrders, useUser } from '../store/hooks'
 import type { Need, Order } from '../types'
 import { ProgressionSection } from './ProgressionSection'
 import { SERIES, purchaseSeries } from './purchases'
+import { de } from '../grammar'
 
 const CHART_HEIGHT = 300
 const CHART_CONFIG: Partial<Config> = {
@@ -173,7 +174,7 @@ export function PurchasesChart() {
         </Group>
         <div
           role="img"
-          aria-label={`Achats prévus et réalisés par mois, de ${shortMonth(series.months[0] ?? today)} à ${shortMonth(series.months.at(-1) ?? today)}`}
+          aria-label={`Achats prévus et réalisés par mois, ${de(shortMonth(series.months[0] ?? today))} à ${shortMonth(series.months.at(-1) ?? today)}`}
           data-testid="purchases-chart"
         >
           <Plot data={data} layout={layout} config={CHART_CONFIG} style={{ width: '100%', height: CHART_HEIGHT }} />

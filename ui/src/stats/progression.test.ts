@@ -65,9 +65,9 @@ describe('months', () => {
     expect(defaultMonth(data)).toBe('2026-10-01')
     expect(monthLabel(data, '2026-11-01')).toBe('novembre 2026 (en cours)')
     expect(monthLabel(data, '2026-10-01')).toBe('octobre 2026')
-    expect(ofMonth('octobre 2026')).toBe('d’octobre 2026')
-    expect(ofMonth('août 2026')).toBe('d’août 2026')
-    expect(ofMonth('avril 2026')).toBe('d’avril 2026')
+    expect(ofMonth('octobre 2026')).toBe("d'octobre 2026")
+    expect(ofMonth('août 2026')).toBe("d'août 2026")
+    expect(ofMonth('avril 2026')).toBe("d'avril 2026")
     expect(ofMonth('mars 2026')).toBe('de mars 2026')
   })
 

@@ -4,6 +4,7 @@
 // before (month over month) and against the same month a year earlier (year
 // over year), in total and per product. Pure.
 import { LOCALE, formatMonthYear } from '../format'
+import { de } from '../grammar'
 
 /** The answer of `GET /api/stats/progression`: 25 months, oldest first, the current one last. */
 export interface ProgressionData {
@@ -119,9 +120,9 @@ export function progressionTable(
   }
 }
 
-/** "de mars 2026", "d’octobre 2026": the preposition elided before a vowel, as French writes it. */
+/** "de mars 2026", "d'octobre 2026": the preposition elided before a vowel, as French writes it (grammar.ts). */
 export function ofMonth(label: string): string {
-  return /^[aeiouyàâéèêîïôûh]/i.test(label) ? `d’${label}` : `de ${label}`
+  return de(label)
 }
 
 /** "octobre 2026", with " (en cours)" for the current month. */

@@ -76,7 +76,7 @@ describe('chartMonths', () => {
 
 describe('purchaseSeries', () => {
   it('names the series as PRODUCT does', () => {
-    expect(SERIES).toEqual({ planned: 'achats prevus', done: 'achats realises' })
+    expect(SERIES).toEqual({ planned: 'achats prévus', done: 'achats réalisés' })
   })
 
   it('sums accepted commitments per month, and nothing else', () => {

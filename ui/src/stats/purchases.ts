@@ -1,6 +1,6 @@
 // The dashboard's statistics (PRODUCT §2 "Dashboard", §9 "Chart: 17 months from
-// 4 months back"): per month, the value of commitments ("achats prevus") and
-// of done deliveries ("achats realises"), from the user's own data (the user
+// 4 months back"): per month, the value of commitments ("achats prévus") and
+// of done deliveries ("achats réalisés"), from the user's own data (the user
 // load). Pure.
 import type { Need, Order } from '../types'
 
@@ -9,7 +9,7 @@ export const CHART_MONTHS = 17
 export const CHART_MONTHS_BACK = 4
 
 /** Series names (PRODUCT §2). */
-export const SERIES = { planned: 'achats prevus', done: 'achats realises' } as const
+export const SERIES = { planned: 'achats prévus', done: 'achats réalisés' } as const
 
 export interface PurchaseSeries {
   /** First day of each month, "2026-07-01". */

@@ -58,17 +58,17 @@ export function useClaimWindow(): { workingDays: number; holidays: readonly stri
 export const DELIVERY_TOASTS = {
   updateProgress: 'Modification en cours',
   updated: 'Modification effectuée',
-  updateFailed: 'Echec de la modification',
+  updateFailed: 'Échec de la modification',
   cancelProgress: 'Annulation en cours',
   cancelled: 'Annulation effectuée',
-  cancelFailed: "Echec de l'annulation",
+  cancelFailed: "Échec de l'annulation",
   claimProgress: 'Déclaration en cours',
   claimed: "Demande d'avoir envoyée",
-  claimFailed: 'Echec de la demande',
+  claimFailed: 'Échec de la demande',
   reviewProgress: 'Traitement en cours',
   reviewed: 'Votre réponse a été correctement enregistrée',
   // PRODUCT §8: a failed review reads as a failed cancellation.
-  reviewFailed: "Echec de l'annulation",
+  reviewFailed: "Échec de l'annulation",
 } as const
 
 /** Body of the shop's update. */

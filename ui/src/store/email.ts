@@ -24,7 +24,7 @@ export const EMAIL_PATHS = {
 export const EMAIL_MESSAGES = {
   updateProgress: 'Modification en cours',
   updated: 'Modification effectuée',
-  updateFailed: 'Echec de la modification',
+  updateFailed: 'Échec de la modification',
 } as const
 
 /**

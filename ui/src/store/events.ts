@@ -30,7 +30,7 @@ export async function loadOlderEvents(): Promise<number> {
     return fresh.length
   } catch (err) {
     state.loading.events = 'error'
-    reportError('Echec du chargement', err)
+    reportError('Échec du chargement', err)
     return 0
   }
 }

@@ -16,7 +16,7 @@ import { held, state } from './state'
 export const IMPORT_MESSAGES = {
   progress: 'Importation en cours',
   success: 'Importation effectuée',
-  failure: "Echec de l'importation",
+  failure: "Échec de l'importation",
 } as const
 
 /**

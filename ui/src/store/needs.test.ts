@@ -95,13 +95,13 @@ describe('needs actions', () => {
     fetchMock.mockResolvedValue(
       problem(
         409,
-        'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+        'La valeur saisie ne peut être inférieure à la somme des engagements et des propositions non traitées.',
       ),
     )
     const result = await updateNeed(kept, 1)
     expect(result).toEqual({
       ok: false,
-      message: 'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+      message: 'La valeur saisie ne peut être inférieure à la somme des engagements et des propositions non traitées.',
     })
     expect(state.needs).toEqual([kept])
     expect(state.loading.needs).toBe('idle')
@@ -229,11 +229,11 @@ describe('commitCell', () => {
     state.needs = [held]
     expect(await commitCell('tomate', 'kg', '2026-12-01', '5', current)).toEqual({
       kind: 'refused',
-      message: 'La valeur saisie ne peut etre inferieure a la somme des engagements et des propositions non traitees.',
+      message: 'La valeur saisie ne peut être inférieure à la somme des engagements et des propositions non traitées.',
     })
     expect(await commitCell('tomate', 'kg', '2026-12-01', '-5', current)).toEqual({
       kind: 'refused',
-      message: 'La valeur saisie doit etre superieure a zero.',
+      message: 'La valeur saisie doit être supérieure à zéro.',
     })
     expect(await commitCell('tomate', 'kg', '2026-10-01', '5', current)).toEqual({
       kind: 'refused',

@@ -16,16 +16,16 @@ import { held, heldAll, state } from './state'
 export const NEED_MESSAGES = {
   createProgress: 'Création en cours',
   created: 'Création effectuée',
-  createFailed: 'Echec de la création',
+  createFailed: 'Échec de la création',
   updateProgress: 'Modification en cours',
   updated: 'Modification effectuée',
-  updateFailed: 'Echec de la modification',
+  updateFailed: 'Échec de la modification',
   deleteProgress: 'Suppression en cours',
   deleted: 'Suppression effectuée',
-  deleteFailed: 'Echec de la suppression',
+  deleteFailed: 'Échec de la suppression',
   loadProgress: 'Chargement en cours',
   loaded: 'Besoins chargés avec succès',
-  loadFailed: 'Echec du chargement des besoins',
+  loadFailed: 'Échec du chargement des besoins',
 } as const
 
 /** The outcome of an action: its value, or the message shown to the user. */

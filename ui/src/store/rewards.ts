@@ -9,7 +9,7 @@ import { claimDashboard, dashboard } from './dashboard'
 export const REWARDS_MESSAGES = {
   progress: 'Modification en cours',
   done: 'Modification effectuée',
-  failed: 'Echec de la modification',
+  failed: 'Échec de la modification',
   /** No payment is taken yet: say so. */
   pledged:
     'Engagement enregistré : le prélèvement sera mis en place prochainement, aucun paiement ne vous est demandé pour le moment.',

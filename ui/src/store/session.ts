@@ -15,10 +15,10 @@ export const SESSION_MESSAGES = {
   unknown: "Une erreur inconnue s'est produite.",
   tokenRejected:
     'Vos informations de connexion ont été rejetées par le serveur. Nous vous invitons donc à vous reconnecter',
-  loadFailed: "Echec du chargement de l'utilisateur",
+  loadFailed: "Échec du chargement de l'utilisateur",
   updateProgress: 'Modification en cours',
   updated: 'Modification effectuée',
-  updateFailed: 'Echec de la modification',
+  updateFailed: 'Échec de la modification',
   deliveriesUpdated: 'Vos livraisons à venir ont été mises à jour selon vos choix.',
 } as const
 

@@ -270,8 +270,8 @@ describe('trade answers merged into the store', () => {
     vi.mocked(notifications.update).mockClear()
     fetchMock.mockResolvedValueOnce(json(500, { status: 500, title: 'x', detail: 'panne' }))
     await propose(open._id, 'p1', { quantity: 30, price: 2 }, 'create')
-    // Every proposal failure is PRODUCT §8's "Echec de la modification".
-    expect(titles()).toEqual({ progress: ['Création en cours'], outcome: ['Echec de la modification'] })
+    // Every proposal failure is PRODUCT §8's "Échec de la modification".
+    expect(titles()).toEqual({ progress: ['Création en cours'], outcome: ['Échec de la modification'] })
   })
 
   it('a refused call changes nothing', async () => {

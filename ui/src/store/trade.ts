@@ -22,13 +22,13 @@ export const TRADE_MESSAGES = {
   created: 'Création effectuée',
   proposeProgress: 'Modification en cours',
   proposed: 'Modification effectuée',
-  proposeFailed: 'Echec de la modification',
+  proposeFailed: 'Échec de la modification',
   reviewProgress: 'Traitement en cours',
   reviewed: 'Votre réponse a été correctement enregistrée',
-  reviewFailed: 'Echec de la modification',
+  reviewFailed: 'Échec de la modification',
   withdrawProgress: 'Suppression en cours',
   withdrawn: 'Suppression effectuée',
-  withdrawFailed: 'Echec de la suppression',
+  withdrawFailed: 'Échec de la suppression',
 } as const
 
 /** What an action did: the need, or the failure with field messages (422). */
@@ -105,7 +105,7 @@ export type ProposeKind = 'create' | 'modify'
  * Creates or replaces the open proposal of a producer on a need (`PUT
  * /api/proposals/{needId}/{producerId}`). A first proposal is a creation
  * ("Création en cours", "Création effectuée"); the others modify
- * ("Modification …"). Every proposal failure reads "Echec de la
+ * ("Modification …"). Every proposal failure reads "Échec de la
  * modification" (PRODUCT §8: "Other proposal failures").
  */
 export function propose(needId: string, producerId: string, offer: Offer, kind: ProposeKind): Promise<TradeResult> {

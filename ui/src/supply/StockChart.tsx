@@ -7,6 +7,7 @@ import { Plot } from '../components/Plot'
 import { chartSeries } from './format'
 import type { SupplyProduct } from './types'
 import { useInView } from './useInView'
+import { de } from '../grammar'
 
 const WIDTH = 140
 const HEIGHT = 44
@@ -67,7 +68,7 @@ export function StockChart({ product }: { product: SupplyProduct }) {
       <div role="img" aria-label={text.summary} data-testid="stock-chart" style={{ width: PLOT_WIDTH, height: HEIGHT }}>
         {visible ? <Plot data={data} layout={layout} config={config} /> : null}
       </div>
-      <ChartValuesPopover text={text} name={`stock du matin de ${product.name}`} />
+      <ChartValuesPopover text={text} name={`stock du matin ${de(product.name)}`} />
     </Group>
   )
 }

@@ -110,7 +110,7 @@ describe('SupplyScreen', () => {
   it('opens on the current week, prompts for a cell, then shows its detail', async () => {
     renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
     expect(
-      screen.getByRole('heading', { name: "Evolution des stocks et conseils d'approvisionnement" }),
+      screen.getByRole('heading', { name: "Évolution des stocks et conseils d'approvisionnement" }),
     ).toBeInTheDocument()
     const grid = await screen.findByRole('table', { name: 'Grille des stocks' })
     expect(asked[0].pathname).toBe('/api/supply')
@@ -233,7 +233,7 @@ describe('SupplyScreen', () => {
     )
     renderWithProviders(<SupplyScreen />, { path: '/dis/supply' })
     expect(await screen.findByText('Cette opération est réservée aux magasins.')).toBeInTheDocument()
-    expect(screen.getByText('Echec du chargement')).toBeInTheDocument()
+    expect(screen.getByText('Échec du chargement')).toBeInTheDocument()
   })
 })
 

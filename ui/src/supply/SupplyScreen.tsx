@@ -111,7 +111,7 @@ export function SupplyScreen() {
           ) : null}
         </Group>
         {supply.status === 'error' ? (
-          <Alert color="red" title="Echec du chargement">
+          <Alert color="red" title="Échec du chargement">
             {supply.error}
           </Alert>
         ) : null}

@@ -71,7 +71,7 @@ const projection: SupplyProjection = {
 
 describe('supply texts', () => {
   it('has the PRODUCT title', () => {
-    expect(SUPPLY_TITLE).toBe("Evolution des stocks et conseils d'approvisionnement")
+    expect(SUPPLY_TITLE).toBe("Évolution des stocks et conseils d'approvisionnement")
   })
 
   it('heads columns with the short weekday and the day', () => {

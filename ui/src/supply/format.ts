@@ -4,7 +4,7 @@ import type { ProducerEntry } from '../types'
 import type { RiskLevel, SupplyProduct, SupplyProjection } from './types'
 
 /** Title of the screen (PRODUCT §2). */
-export const SUPPLY_TITLE = "Evolution des stocks et conseils d'approvisionnement"
+export const SUPPLY_TITLE = "Évolution des stocks et conseils d'approvisionnement"
 
 /** Labels of the detail, shared with the terminal viewer (commands/supplyui). */
 export const LABELS = {

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
 import { formatEUR, formatQuantity } from '../format'
 import type { ProposalStatus, Unit } from '../types'
-import { type CardAction, type ProposalLike, type Side, actionLabel, sideOf } from './actions'
+import { type CardAction, type ProposalLike, type Side, actionLabel, answered, sideOf } from './actions'
 
 /** How a card looks (PRODUCT §4: accepted, rejected, proposed, selected, own, waiting). */
 export interface CardStyle {
@@ -46,13 +46,16 @@ const STATUS_LABELS: Record<ProposalStatus, string> = {
 
 /** Who made a proposal, as the viewer reads it. */
 export function makerLabel(proposal: ProposalLike, viewer: Side): string {
-  const side = sideOf(proposal)
+  return sideLabel(sideOf(proposal), viewer)
+}
+
+function sideLabel(side: Side, viewer: Side): string {
   if (side === viewer) return 'par vous'
   return side === 'producer' ? 'par le producteur' : 'par le magasin'
 }
 
 export interface CommitmentCardProps {
-  /** Heading: "Engagement", "Proposition", "Correction". */
+  /** Heading: "Engagement", "Proposition", "Correction", "Contre-proposition"… */
   title: string
   /** Accessible name, when the heading alone is ambiguous ("Proposition de Ferme X"); the title otherwise. */
   label?: string
@@ -83,6 +86,7 @@ export function CommitmentCard({
   const style = cardStyle(proposal, viewer, { selected, waiting })
   const buttons = actions.map((a) => ({ action: a as CardAction, label: actionLabel(a) }))
   const color = COLORS[style.status]
+  const previous = answered(proposal)
   return (
     <Paper
       role="article"
@@ -117,6 +121,12 @@ export function CommitmentCard({
           {makerLabel(proposal, viewer)}
           {style.waiting ? ' · correction en attente' : ''}
         </Text>
+        {previous ? (
+          <Text size="sm" c="dimmed">
+            Au lieu de {formatQuantity(previous.quantity, unit)} à {formatEUR(previous.price)}/{unit} proposés{' '}
+            {sideLabel(previous.from, viewer)}
+          </Text>
+        ) : null}
         {buttons.length > 0 ? (
           <Group gap="xs">
             {buttons.map(({ action, label }) => (

@@ -11,13 +11,6 @@ import type { Need, Proposal } from '../types'
 import type { Actions, Side, TradeState } from './actions'
 import { TradePanel, isClosedMonth } from './TradePanel'
 
-// The price comparison's own request (store/comparison.ts, tested in
-// planner/PriceComparison.test.tsx) stays out of these tests' fetch sequences.
-vi.mock('../store/comparison', async (original) => ({
-  ...(await original<typeof import('../store/comparison')>()),
-  loadComparison: vi.fn(async () => {}),
-}))
-
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 const problem = (status: number, detail: string, errors: { location: string; message: string }[] = []) =>
@@ -76,7 +69,7 @@ describe('TradePanel, producer', () => {
     await user.clear(quantity)
     await user.type(quantity, '80')
     await user.tab()
-    expect(within(form).getByText('La quantite saisie excede le besoin restant (70kg)')).toBeInTheDocument()
+    expect(within(form).getByText('La quantité saisie excède le besoin restant (70kg)')).toBeInTheDocument()
     await user.clear(quantity)
     await user.type(quantity, '12.5')
     const price = within(form).getByLabelText('Prix unitaire HT (€/kg)')
@@ -134,15 +127,15 @@ describe('TradePanel, producer', () => {
     )
   })
 
-  it('shows the daemon’s field message and "Echec de la modification" otherwise', async () => {
-    const msg = 'La quantite saisie excede le besoin restant (3kg)'
+  it('shows the daemon’s field message and "Échec de la modification" otherwise', async () => {
+    const msg = 'La quantité saisie excède le besoin restant (3kg)'
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(problem(422, msg, [{ location: 'body.quantity', message: msg }]))
     const user = userEvent.setup()
     show('producer', need([]))
     await user.type(screen.getByLabelText('Quantité (kg)'), '5')
     await user.type(screen.getByLabelText('Prix unitaire HT (€/kg)'), '2')
     await user.click(screen.getByRole('button', { name: 'Proposer' }))
-    expect(await screen.findByText('Echec de la modification')).toBeInTheDocument()
+    expect(await screen.findByText('Échec de la modification')).toBeInTheDocument()
     const form = screen.getByRole('form', { name: 'Proposer' })
     expect(within(form).getByText(msg)).toBeInTheDocument()
   })
@@ -166,7 +159,7 @@ describe('TradePanel, producer', () => {
     expect(quantity).toHaveValue('40')
     await user.clear(quantity)
     await user.tab()
-    expect(within(form).getByText('Veuillez saisir une quantite (zero autorise)')).toBeInTheDocument()
+    expect(within(form).getByText('Veuillez saisir une quantité (zéro autorisé)')).toBeInTheDocument()
     await user.type(quantity, '0')
     fetch.mockResolvedValueOnce(
       json(
@@ -282,21 +275,29 @@ describe('TradePanel, shop', () => {
     expect(price).toHaveValue('2')
     await user.clear(price)
     await user.type(price, '1,8')
-    fetch.mockResolvedValueOnce(
-      json(
-        need([{ _id: 'a', producer: 'p1', status: 'proposed', from: 'distributor', quantity: 40, price: 1.8 }], {
-          quantityProposed: 40,
-          quantityAvailable: 60,
-        }),
-      ),
-    )
+    // The daemon keeps what the counter-proposal answers (issue 37).
+    const counter: Proposal = {
+      _id: 'a',
+      producer: 'p1',
+      status: 'proposed',
+      from: 'distributor',
+      quantity: 40,
+      price: 1.8,
+      previousFrom: 'producer',
+      previousQuantity: 40,
+      previousPrice: 2,
+    }
+    fetch.mockResolvedValueOnce(json(need([counter], { quantityProposed: 40, quantityAvailable: 60 })))
     await user.click(send)
     expect(fetch).toHaveBeenCalledWith(
       '/api/proposals/n1/p1',
       expect.objectContaining({ body: JSON.stringify({ quantity: 40, price: 1.8 }) }),
     )
-    const own = await screen.findByRole('article', { name: 'Proposition de Ferme des Saules' })
+    // Named a counter-proposal, with the producer's values it replaced.
+    const own = await screen.findByRole('article', { name: 'Contre-proposition de Ferme des Saules' })
     await waitFor(() => expect(own).toHaveAttribute('data-own', 'true'))
+    expect(own).toHaveTextContent(/40 kg à 1,80\s€\/kg/)
+    expect(own).toHaveTextContent(/Au lieu de 40 kg à 2,00\s€\/kg proposés par le producteur/)
     expect(
       within(own)
         .getAllByRole('button')
@@ -306,6 +307,56 @@ describe('TradePanel, shop', () => {
     expect(screen.getByRole('form', { name: 'Modifier la proposition' })).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Annuler' }))
     expect(screen.queryByRole('form')).not.toBeInTheDocument()
+  })
+
+  it('names a counter-proposal so, for both sides, with the values it replaced; a first proposal is not one', () => {
+    const counter: Proposal = {
+      _id: 'a',
+      producer: 'p1',
+      status: 'proposed',
+      from: 'distributor',
+      quantity: 25,
+      price: 2,
+      previousFrom: 'producer',
+      previousQuantity: 32,
+      previousPrice: 2.2,
+    }
+    const { unmount } = show('producer', need([counter], { quantityProposed: 25, quantityAvailable: 75 }))
+    const card = screen.getByRole('article', { name: 'Contre-proposition' })
+    expect(card).toHaveTextContent(/Au lieu de 32 kg à 2,20\s€\/kg proposés par vous/)
+    unmount()
+
+    const { unmount: unmountShop } = show(
+      'distributor',
+      need([counter], { quantityProposed: 25, quantityAvailable: 75 }),
+    )
+    expect(screen.getByRole('article', { name: 'Contre-proposition de Ferme des Saules' })).toHaveTextContent(
+      /Au lieu de 32 kg à 2,20\s€\/kg proposés par le producteur/,
+    )
+    unmountShop()
+
+    // Countering a correction: named so too, the commitment beside it.
+    const commitment: Proposal = {
+      _id: 'c',
+      producer: 'p1',
+      status: 'accepted',
+      from: 'producer',
+      quantity: 30,
+      price: 2,
+    }
+    const { unmount: unmountFix } = show(
+      'distributor',
+      need([commitment, { ...counter, from: 'producer', previousFrom: 'distributor' }], { quantityAccepted: 30 }),
+    )
+    const fix = screen.getByRole('article', { name: 'Contre-proposition de correction de Ferme des Saules' })
+    expect(fix).toHaveTextContent(/Au lieu de 32 kg à 2,20\s€\/kg proposés par vous/)
+    expect(screen.getByRole('article', { name: 'Engagement de Ferme des Saules' })).not.toHaveTextContent(/Au lieu/)
+    unmountFix()
+
+    // A first proposal, and an answer without values kept (made before the server kept them): plain.
+    show('distributor', need([{ ...counter, from: 'producer', previousFrom: undefined }], { quantityProposed: 25 }))
+    const plain = screen.getByRole('article', { name: 'Proposition de Ferme des Saules' })
+    expect(plain).not.toHaveTextContent(/Au lieu/)
   })
 
   it('refuses a producer’s correction: the refused card offers the shop nothing more, the commitment only Corriger', async () => {

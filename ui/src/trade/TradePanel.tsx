@@ -3,7 +3,7 @@ import { type ReactNode, useLayoutEffect, useRef, useState } from 'react'
 import { dayOf } from '../format'
 import { propose, review, withdraw } from '../store/trade'
 import type { Unit } from '../types'
-import { type CardAction, type ProposalLike, type Side, allowedActions, negotiationOf } from './actions'
+import { type CardAction, type ProposalLike, type Side, allowedActions, answered, negotiationOf } from './actions'
 import { CommitmentCard } from './CommitmentCard'
 import { OtherProducersCard, type OtherProducersNeed } from './OtherProducersCard'
 import { ProposalForm } from './ProposalForm'
@@ -115,6 +115,17 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
               : 'Contre-proposer'
           : 'Proposer'
     const who = mine ? '' : ` de ${nameOf(producer)}`
+    // A proposal made over the other side's is named so (issue 37), and
+    // its card shows what it answers.
+    const counter = n.open ? answered(n.open) !== undefined : false
+    const openTitle = n.state.committed
+      ? counter
+        ? 'Contre-proposition de correction'
+        : 'Correction'
+      : counter
+        ? 'Contre-proposition'
+        : 'Proposition'
+
     return (
       <Stack
         key={producer}
@@ -144,8 +155,8 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
         ) : null}
         {n.open ? (
           <CommitmentCard
-            title={n.state.committed ? 'Correction' : 'Proposition'}
-            label={`${n.state.committed ? 'Correction' : 'Proposition'}${who}`}
+            title={openTitle}
+            label={`${openTitle}${who}`}
             proposal={n.open}
             unit={unit}
             viewer={side}

@@ -64,6 +64,22 @@ export interface ProposalLike {
   readonly from?: Side
   readonly quantity: number
   readonly price: number
+  /** On a counter-proposal: the side whose proposal it replaced, and that proposal's values. */
+  readonly previousFrom?: Side
+  readonly previousQuantity?: number
+  readonly previousPrice?: number
+}
+
+/**
+ * The proposal a counter-proposal answers (issue 37): the other side's
+ * values it replaced, as the server keeps them; undefined for a first
+ * proposal or correction and for a commitment.
+ */
+export function answered(proposal: ProposalLike): { from: Side; quantity: number; price: number } | undefined {
+  const { previousFrom: from, previousQuantity: quantity, previousPrice: price } = proposal
+  if (proposal.status === 'accepted' || !from || from === sideOf(proposal)) return undefined
+  if (quantity === undefined || price === undefined) return undefined
+  return { from, quantity, price }
 }
 
 /** One producer's negotiation read from a need's proposals. */

@@ -71,7 +71,7 @@ describe('the trade blocks in the planner', () => {
     expect(state.orders).toEqual([order])
     // The answer was enough: the user is not loaded again.
     expect(fetch).toHaveBeenCalledTimes(2)
-    expect(screen.getByRole('tab', { name: 'ENGAGES (1)' })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'ENGAGÉS (1)' })).toBeInTheDocument()
   })
 
   it('show the shop each producer’s proposal with its actions', async () => {

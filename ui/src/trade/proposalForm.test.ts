@@ -20,8 +20,8 @@ describe('validateProposal', () => {
     ['12,5', '2,35', kg, undefined, undefined],
     ['50', '2', kg, undefined, undefined],
     ['50,004', '2', kg, M.badWeight, undefined], // refused, never rounded
-    ['50,01', '2', kg, 'La quantite saisie excede le besoin restant (50kg)', undefined],
-    ['11', '2', pieces, 'La quantite saisie excede le besoin restant (10un)', undefined],
+    ['50,01', '2', kg, 'La quantité saisie excède le besoin restant (50kg)', undefined],
+    ['11', '2', pieces, 'La quantité saisie excède le besoin restant (10un)', undefined],
     ['', '2', kg, M.quantityPositive, undefined],
     ['0', '2', kg, M.quantityPositive, undefined],
     ['0,001', '2', kg, M.badWeight, undefined],
@@ -60,8 +60,8 @@ describe('validateProposal', () => {
   })
 
   it('writes the maximum the French way', () => {
-    expect(exceedsMessage(12.5, 'kg')).toBe('La quantite saisie excede le besoin restant (12,5kg)')
-    expect(exceedsMessage(0, 'kg')).toBe('La quantite saisie excede le besoin restant (0kg)')
+    expect(exceedsMessage(12.5, 'kg')).toBe('La quantité saisie excède le besoin restant (12,5kg)')
+    expect(exceedsMessage(0, 'kg')).toBe('La quantité saisie excède le besoin restant (0kg)')
     expect(validateProposal({ quantity: '13', price: '1' }, { ...kg, max: 12.5 }).quantity).toBe(
       exceedsMessage(12.5, 'kg'),
     )

@@ -10,11 +10,11 @@ import type { Unit } from '../types'
 
 export const PROPOSAL_MESSAGES = {
   badPrice: 'Veuillez saisir un prix correct',
-  pricePositive: 'Veuillez saisir un prix superieur a zero',
-  quantityPositive: 'Veuillez saisir une quantite superieure a zero',
-  quantityOrZero: 'Veuillez saisir une quantite (zero autorise)',
+  pricePositive: 'Veuillez saisir un prix supérieur à zéro',
+  quantityPositive: 'Veuillez saisir une quantité supérieure à zéro',
+  quantityOrZero: 'Veuillez saisir une quantité (zéro autorisé)',
   badWeight: 'Veuillez saisir un poids correct',
-  badPieces: 'Veuillez saisir un nombre de pieces correct',
+  badPieces: 'Veuillez saisir un nombre de pièces correct',
   // The daemon's message (core/planning.MsgTooLarge).
   tooLarge: 'La valeur saisie est trop grande.',
 } as const
@@ -22,9 +22,9 @@ export const PROPOSAL_MESSAGES = {
 /** The highest unit price the daemon accepts, in EUR HT (core/trade.MaxPrice). */
 export const MAX_PRICE = 10_000
 
-/** "La quantite saisie excede le besoin restant ({max}{unit})", max written the French way. */
+/** "La quantité saisie excède le besoin restant ({max}{unit})", max written the French way. */
 export function exceedsMessage(max: number, unit: Unit): string {
-  return `La quantite saisie excede le besoin restant (${frenchNumber(max)}${unit})`
+  return `La quantité saisie excède le besoin restant (${frenchNumber(max)}${unit})`
 }
 
 /** 12.5 → "12,5", 3 → "3": a comma, no grouping, at most two decimals. */

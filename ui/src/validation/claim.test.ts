@@ -14,8 +14,8 @@ const lines: ClaimLine[] = [
   { _id: 't', unit: 'kg', expected: 12, sent: 10, claimed: 0, claimType: '', claimComment: '' },
   { _id: 'l', unit: 'un', expected: 20, sent: 20, claimed: 0, claimType: '', claimComment: '' },
 ]
-const aboveTomatoes = 'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (12kg)'
-const aboveLettuces = 'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (20un)'
+const aboveTomatoes = 'La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (12kg)'
+const aboveLettuces = 'La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (20un)'
 const blank = { quantity: '', type: 'quality', comment: '' } as const
 
 function values(t: Partial<ClaimValues[string]>, l: Partial<ClaimValues[string]> = {}): ClaimValues {
@@ -67,7 +67,7 @@ describe('validateClaim', () => {
 
   it('writes the ordered quantity as the daemon does', () => {
     expect(claimAboveMessage(250, 'kg')).toBe(
-      'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (2,5kg)',
+      'La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (2,5kg)',
     )
     expect(claimAboveMessage(1200, 'un')).toBe(aboveLettuces.replace('20un', '12un'))
   })
@@ -86,7 +86,7 @@ describe('validateClaim', () => {
     expect(checkClaim('-12', over)).toEqual({ hundredths: -1200 })
     expect(checkClaim('-12,01', over)).toEqual({ message: CLAIM_MESSAGES.exceeds })
     expect(checkClaim('0,01', over)).toEqual({
-      message: 'La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (10kg)',
+      message: 'La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (10kg)',
     })
   })
 

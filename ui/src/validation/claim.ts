@@ -10,12 +10,12 @@ import { MAX_MAGNITUDE, decimalText, readDecimal } from './decimal'
 import { DELIVERY_MESSAGES } from './delivery'
 
 export const CLAIM_MESSAGES = {
-  noQuantity: 'Aucune quantite saisie',
-  notNumber: 'La quantite saisie doit etre un nombre',
-  noChange: 'Pas de changement a envoyer',
+  noQuantity: 'Aucune quantité saisie',
+  notNumber: 'La quantité saisie doit être un nombre',
+  noChange: 'Pas de changement à envoyer',
   pieces: DELIVERY_MESSAGES.pieces,
-  exceeds: 'La quantite reclamee ne peut exceder la quantite livree',
-  type: 'Veuillez choisir le type de reclamation (Qualite ou Quantite)',
+  exceeds: 'La quantité réclamée ne peut excéder la quantité livrée',
+  type: 'Veuillez choisir le type de réclamation (Qualité ou Quantité)',
   tooLong: TOO_LONG_MESSAGE,
 } as const
 
@@ -24,7 +24,7 @@ export const CLAIM_MESSAGES = {
  * quantity written as the daemon writes it (core/delivery ClaimAboveMessage).
  */
 export function claimAboveMessage(orderedHundredths: number, unit: Unit): string {
-  return `La quantite livree plus la quantite reclamee ne peut exceder la quantite commandee (${decimalText(orderedHundredths)}${unit})`
+  return `La quantité livrée plus la quantité réclamée ne peut excéder la quantité commandée (${decimalText(orderedHundredths)}${unit})`
 }
 
 /** The claim on one line, as typed. */

@@ -8,9 +8,9 @@ import { readDecimal } from './decimal'
 
 export const DELIVERY_MESSAGES = {
   date: 'Veuillez saisir une date valide',
-  negative: 'Veuillez saisir une quantite positive',
+  negative: 'Veuillez saisir une quantité positive',
   weight: 'Veuillez saisir un poids correct',
-  pieces: 'Veuillez saisir un nombre de pieces correct',
+  pieces: 'Veuillez saisir un nombre de pièces correct',
 } as const
 
 export interface DeliveryValues {

@@ -296,7 +296,7 @@ describe('validateProfile', () => {
       iban: 'Veuillez saisir un code IBAN valide.',
       siret: 'Veuillez saisir un code SIRET valide.',
       tel: 'Veuillez saisir un n° de téléphone valide (10 chiffres).',
-      latitude: 'Veuillez une latitude valide',
+      latitude: 'Veuillez saisir une latitude valide',
       longitude: 'Veuillez saisir une longitude valide',
       tvaintracom:
         'Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA.',

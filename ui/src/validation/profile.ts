@@ -53,7 +53,7 @@ export const PROFILE_MESSAGES = {
   siret: 'Veuillez saisir un code SIRET valide.',
   tel: 'Veuillez saisir un n° de téléphone valide (10 chiffres).',
   // Sic: PRODUCT §5 gives this text without "saisir".
-  latitude: 'Veuillez une latitude valide',
+  latitude: 'Veuillez saisir une latitude valide',
   longitude: 'Veuillez saisir une longitude valide',
   tvaintracom:
     'Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA.',

@@ -20,7 +20,7 @@ export const NEED_FORM_MESSAGES = {
   productRequired: 'Veuillez choisir un produit',
   monthRequired: 'Veuillez choisir un mois',
   monthsRequired: 'Veuillez choisir au moins un mois',
-  quantityRequired: 'Veuillez saisir une quantite superieure a zero',
+  quantityRequired: 'Veuillez saisir une quantité supérieure à zéro',
   // The daemon's message (core/planning.MsgNeedExists).
   needExists: 'Un besoin existe déjà pour ce produit et ce mois.',
   // The daemon's message (core/planning.MsgPastMonth).

@@ -108,15 +108,15 @@ describe('validateStandardImport', () => {
   })
 
   it('uses the PRODUCT texts', () => {
-    expect(M.startRequired).toBe('La date de debut est requise')
+    expect(M.startRequired).toBe('La date de début est requise')
     expect(M.endRequired).toBe('La date de fin est requise')
-    expect(M.endBeforeStart).toBe('La date de fin doit etre posterieure a la date de debut')
+    expect(M.endBeforeStart).toBe('La date de fin doit être postérieure à la date de début')
     expect(M.vegetableRequired).toBe(
-      "Le CA fruits et legumes annuel est requis. Si vous n'en disposez pas, desactivez-le ci-dessus",
+      "Le CA fruits et légumes annuel est requis. Si vous n'en disposez pas, désactivez-le ci-dessus",
     )
     expect(M.storeRequired).toBe('Le CA annuel magasin est requis')
-    expect(M.share).toBe('La valeur saisie doit etre comprise entre 10% et 100%')
-    expect(M.correction).toBe('La valeur saisie doit etre comprise entre 10% et 200%')
+    expect(M.share).toBe('La valeur saisie doit être comprise entre 10% et 100%')
+    expect(M.correction).toBe('La valeur saisie doit être comprise entre 10% et 200%')
   })
 })
 

@@ -29,14 +29,14 @@ export interface StandardImportValues {
 export type StandardImportField = 'start' | 'end' | 'vegetableTurnover' | 'storeTurnover' | 'share' | 'correction'
 
 export const STANDARD_IMPORT_MESSAGES = {
-  startRequired: 'La date de debut est requise',
+  startRequired: 'La date de début est requise',
   endRequired: 'La date de fin est requise',
-  endBeforeStart: 'La date de fin doit etre posterieure a la date de debut',
-  vegetableRequired: "Le CA fruits et legumes annuel est requis. Si vous n'en disposez pas, desactivez-le ci-dessus",
+  endBeforeStart: 'La date de fin doit être postérieure à la date de début',
+  vegetableRequired: "Le CA fruits et légumes annuel est requis. Si vous n'en disposez pas, désactivez-le ci-dessus",
   storeRequired: 'Le CA annuel magasin est requis',
-  positive: 'La valeur saisie doit etre superieure a zero.',
-  share: 'La valeur saisie doit etre comprise entre 10% et 100%',
-  correction: 'La valeur saisie doit etre comprise entre 10% et 200%',
+  positive: 'La valeur saisie doit être supérieure à zéro.',
+  share: 'La valeur saisie doit être comprise entre 10% et 100%',
+  correction: 'La valeur saisie doit être comprise entre 10% et 200%',
   // Rules the daemon enforces that PRODUCT leaves unworded (same texts as core/planning).
   pastMonth: 'Ce mois est passé : ses besoins ne peuvent plus être modifiés.',
   tooManyMonths: 'Indiquez de 1 à 36 mois, chacun une seule fois.',

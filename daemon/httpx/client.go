@@ -1,4 +1,4 @@
-package daemon
+package httpx
 
 import (
 	"context"
@@ -10,9 +10,10 @@ import (
 
 // The client of a request (docs/SECURITY.md "Client address"): who the
 // throttling counts, the request log names and /metrics admits, and the
-// scheme the session cookie follows. It is resolved once, by front
-// (headers.go), before anything else reads the request, and read through
-// clientOf or clientFrom: the daemon reads r.RemoteAddr nowhere else.
+// scheme the session cookie follows. It is resolved once, by the daemon's
+// outermost handler (ResolveClient, then WithClient), before anything else
+// reads the request, and read through ClientOf or ClientFrom: the daemon
+// reads r.RemoteAddr nowhere else.
 //
 // Without trusted-proxies, or from a peer outside it, the client is the TCP
 // peer and every forwarding header is ignored. From a trusted proxy:
@@ -38,73 +39,69 @@ import (
 // X-Real-IP is never believed (a single address the client may have sent);
 // it only marks a request as forwarded, for /metrics.
 
-// client is who sent a request, as far as the daemon can tell.
-type client struct {
-	// addr is the client's address without port (IPv4, or IPv6 without
+// Client is who sent a request, as far as the daemon can tell.
+type Client struct {
+	// Addr is the client's address without port (IPv4, or IPv6 without
 	// zone), the TCP peer's or the one a trusted proxy names; RemoteAddr as
 	// it is when it is no IP address (a Unix socket).
-	addr string
-	// https is the scheme the client used: TLS on this connection, or a
+	Addr string
+	// HTTPS is the scheme the client used: TLS on this connection, or a
 	// trusted proxy's X-Forwarded-Proto.
-	https bool
-	// forwarded reports a forwarding header (Forwarded, X-Forwarded-For,
+	HTTPS bool
+	// Forwarded reports a forwarding header (Forwarded, X-Forwarded-For,
 	// X-Real-IP) in the request, believed or not.
-	forwarded bool
-	// believed reports that addr is the one a trusted proxy's header names.
-	believed bool
+	Forwarded bool
+	// Believed reports that Addr is the one a trusted proxy's header names.
+	Believed bool
 }
 
 type clientKey struct{}
 
-// withClient is r carrying its resolved client.
-func withClient(r *http.Request, c client) *http.Request {
+// WithClient is r carrying its resolved client.
+func WithClient(r *http.Request, c Client) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), clientKey{}, c))
 }
 
-// clientOf is the request's client: the one front resolved, or the TCP peer
+// ClientOf is the request's client: the one WithClient set, or the TCP peer
 // of a request that did not come through it.
-func clientOf(r *http.Request) client {
-	if c, ok := r.Context().Value(clientKey{}).(client); ok {
+func ClientOf(r *http.Request) Client {
+	if c, ok := r.Context().Value(clientKey{}).(Client); ok {
 		return c
 	}
-	return resolveClient(r, nil)
+	return ResolveClient(r, nil)
 }
 
-// clientFrom is the client of the request whose context ctx is (huma's
+// ClientFrom is the client of the request whose context ctx is (huma's
 // handlers see only the context); the zero client outside a request.
-func clientFrom(ctx context.Context) client {
-	c, _ := ctx.Value(clientKey{}).(client)
+func ClientFrom(ctx context.Context) Client {
+	c, _ := ctx.Value(clientKey{}).(Client)
 	return c
 }
-
-// clientAddr is the request's client address, the key of per-client
-// throttling.
-func clientAddr(r *http.Request) string { return clientOf(r).addr }
 
 // maxForwarded bounds the bytes of forwarding headers read from a trusted
 // proxy (nginx's default header buffer is 8 KB): past it nothing is
 // believed.
 const maxForwarded = 8 << 10
 
-// resolveClient is the one rule of a request's client, proxies being the
+// ResolveClient is the one rule of a request's client, proxies being the
 // trusted proxies (config.Config.Proxies).
-func resolveClient(r *http.Request, proxies []netip.Prefix) client {
+func ResolveClient(r *http.Request, proxies []netip.Prefix) Client {
 	h := r.Header
 	xff, fwd := h.Values("X-Forwarded-For"), h.Values("Forwarded")
-	c := client{addr: r.RemoteAddr, https: r.TLS != nil,
-		forwarded: len(xff) > 0 || len(fwd) > 0 || h.Get("X-Real-Ip") != ""}
+	c := Client{Addr: r.RemoteAddr, HTTPS: r.TLS != nil,
+		Forwarded: len(xff) > 0 || len(fwd) > 0 || h.Get("X-Real-Ip") != ""}
 	peer, ok := peerAddr(r.RemoteAddr)
 	if !ok {
 		return c
 	}
-	c.addr = peer.String()
+	c.Addr = peer.String()
 	if !trusted(peer, proxies) {
 		return c
 	}
 	if https, ok := forwardedScheme(h.Values("X-Forwarded-Proto"), fwd); ok {
-		c.https = https
+		c.HTTPS = https
 	}
-	if !c.forwarded || size(xff)+size(fwd) > maxForwarded {
+	if !c.Forwarded || size(xff)+size(fwd) > maxForwarded {
 		return c
 	}
 	var (
@@ -120,12 +117,12 @@ func resolveClient(r *http.Request, proxies []netip.Prefix) client {
 	switch {
 	case len(xff) > 0 && len(fwd) > 0:
 		if okXFF && okFwd && fromXFF == fromFwd {
-			c.addr, c.believed = fromXFF.String(), true
+			c.Addr, c.Believed = fromXFF.String(), true
 		}
 	case okXFF:
-		c.addr, c.believed = fromXFF.String(), true
+		c.Addr, c.Believed = fromXFF.String(), true
 	case okFwd:
-		c.addr, c.believed = fromFwd.String(), true
+		c.Addr, c.Believed = fromFwd.String(), true
 	}
 	return c
 }

@@ -1,16 +1,17 @@
-package daemon
+package httpx
 
 import (
 	"net/http"
 )
 
 // The response headers of every answer (docs/SECURITY.md "Response
-// headers"), set in one place: front, the outermost handler, sets them
+// headers"), set in one place (SetSecurityHeaders): the daemon's front,
+// the outermost handler, sets them
 // before any other handler runs, so that every answer the daemon writes
 // carries them — the refusals of a path or a query made before routing
 // (secure), the mux's own 404, 405 and redirects, huma's and the text
 // checks' refusals, the throttled and busy answers, the 500 of a recovered
-// panic (which sets them again: recoverPanics), the UI's files.
+// panic (which sets them again: ResetHeaders), the UI's files.
 //
 // What the daemon never sees is answered by Go's http.Server itself, on the
 // connection, before any handler: a request it cannot parse (400 Bad
@@ -29,62 +30,44 @@ const contentSecurityPolicy = "default-src 'self'; img-src 'self' data: blob:; "
 	"style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; " +
 	"form-action 'self'; frame-ancestors 'none'"
 
-// noStore is the Cache-Control of every answer that does not say
+// NoStore is the Cache-Control of every answer that does not say
 // otherwise: the API's, the authentication's, the documents', the
 // refusals'. Only what anyone may read says otherwise: the UI's files
-// (web.go: hashed assets for a year, the rest revalidated) and the public
-// files (public.go, revalidated) [ASVS 4.0.3 8.2.1].
-const noStore = "no-store"
+// (Files: hashed assets for a year, the rest revalidated) and the public
+// files (the daemon's public.go, revalidated) [ASVS 4.0.3 8.2.1].
+const NoStore = "no-store"
 
-// front is the outermost handler: it resolves the request's client
-// (client.go), then sets the security headers and Cache-Control: no-store
-// before anything else may answer.
-func (d *Daemon) front(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := resolveClient(r, d.cfg.Proxies)
-		d.setHeaders(w.Header(), c)
-		next.ServeHTTP(w, withClient(r, c))
-	})
-}
-
-// setHeaders sets the headers every answer carries; HSTS over https (as
-// the client reached us, or always with secure-cookies).
-func (d *Daemon) setHeaders(h http.Header, c client) {
+// SetSecurityHeaders sets the headers every answer carries, HSTS when
+// hsts (over https: as the client reached the daemon, or always with
+// secure-cookies).
+func SetSecurityHeaders(h http.Header, hsts bool) {
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Permissions-Policy", "geolocation=(self), camera=(), microphone=()")
-	h.Set("Cache-Control", noStore)
-	if d.secureScheme(c) {
+	h.Set("Cache-Control", NoStore)
+	if hsts {
 		h.Set("Strict-Transport-Security", "max-age=31536000")
 	}
 }
 
-// resetHeaders makes h fit for a problem replacing an answer a handler
+// ResetHeaders makes h fit for a problem replacing an answer a handler
 // had begun to describe and never wrote (a panic): none of that answer's
-// representation headers, every header of setHeaders.
-func (d *Daemon) resetHeaders(h http.Header, c client) {
+// representation headers, every header of SetSecurityHeaders.
+func ResetHeaders(h http.Header, hsts bool) {
 	for _, k := range []string{"Content-Disposition", "Content-Encoding", "Content-Length", "Content-Range",
 		"ETag", "Last-Modified", "Accept-Ranges", "Location", "Set-Cookie"} {
 		h.Del(k)
 	}
-	d.setHeaders(h, c)
-}
-
-// secureScheme reports whether the client's answers carry a Secure
-// session cookie under the __Host- name, and HSTS: with secure-cookies
-// (implied by an https base-url), or when the client reached the daemon
-// over https, directly or through a trusted proxy (client.go).
-func (d *Daemon) secureScheme(c client) bool {
-	return d.cfg.SecureCookies || c.https
+	SetSecurityHeaders(h, hsts)
 }
 
 // ConfigureServer sets what of Go's http.Server shapes the answers: OPTIONS
 // * reaches the daemon's handler (and its headers) instead of the server's
-// own empty 200. Run uses it; so do the tests that start the handler on a
-// server of their own.
+// own empty 200. The daemon's Run uses it; so do the tests that start the
+// handler on a server of their own.
 func ConfigureServer(srv *http.Server) {
 	srv.DisableGeneralOptionsHandler = true
 }

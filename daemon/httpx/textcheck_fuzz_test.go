@@ -1,4 +1,4 @@
-package daemon
+package httpx
 
 import (
 	"encoding/json"
@@ -8,11 +8,12 @@ import (
 	"primeur/core/text"
 )
 
-// FuzzUncleanFields: for any body, the walk of checkJSONBody never panics
+// FuzzUncleanFields: for any body, the walk of CheckJSONBody never panics
 // and reports at most maxReportedFields paths, and a valid UTF-8 JSON
 // document it passes holds only strings (names and values) that follow the
 // text rule, free text being a string directly under a free-text name.
 func FuzzUncleanFields(f *testing.F) {
+	check := TextCheck{Multiline: map[string]bool{"claimComment": true}}
 	for _, seed := range []string{
 		`{"name":"Ferme du Lac 🥕"}`,
 		`{"name":"a\u0000b"}`,
@@ -30,7 +31,7 @@ func FuzzUncleanFields(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		bad := uncleanFields(body)
+		bad := check.uncleanFields(body)
 		if len(bad) > maxReportedFields {
 			t.Fatalf("%d fields reported", len(bad))
 		}
@@ -54,7 +55,7 @@ func FuzzUncleanFields(f *testing.F) {
 				}
 			case map[string]any:
 				for k, e := range v {
-					if s, ok := e.(string); ok && freeText[k] {
+					if s, ok := e.(string); ok && check.Multiline[k] {
 						if !text.Clean(s, true) {
 							return false
 						}

@@ -1,4 +1,4 @@
-package daemon
+package httpx
 
 import (
 	"bytes"
@@ -15,11 +15,11 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
-	"primeur/core/accounts"
 	"primeur/core/text"
 )
 
-// French messages of the request checks made before any handler.
+// French messages of the request checks made before any handler
+// (CanonicalPath, CleanQuery, CheckJSONBody).
 const (
 	MsgBadPath        = "Chemin invalide."
 	MsgBadQuery       = "Paramètres de la requête invalides : caractères non autorisés ou encodage incorrect."
@@ -28,26 +28,23 @@ const (
 	msgTooLargeDetail = "Requête trop volumineuse."
 )
 
-// freeText names the JSON fields holding multi-line free text, where tab
-// and line breaks are allowed (text.Clean's multiline).
-var freeText = map[string]bool{
-	"claimComment": true,
-}
-
-// fieldMessages are PRODUCT §5's messages for the fields whose own rule a
-// control character also breaks (an email with a NUL does not look like
-// an email); every other field reads text.MsgInvalid.
-var fieldMessages = map[string]string{
-	"email":           accounts.MsgEmailInvalid,
-	"email2":          accounts.MsgEmailInvalid,
-	"emailAccounting": accounts.MsgEmailAccounting,
+// TextCheck is the text rule applied to every JSON body before huma reads
+// it (CheckJSONBody), with what it needs to know of the API's fields.
+type TextCheck struct {
+	// Multiline names the JSON fields holding multi-line free text, where
+	// tab and line breaks are allowed (text.Clean's multiline).
+	Multiline map[string]bool
+	// Messages are the French messages of the fields whose own rule a
+	// control character also breaks (an email with a NUL does not look
+	// like an email); every other field reads text.MsgInvalid.
+	Messages map[string]string
 }
 
 // messageOf is the French message of an unclean field at path (".email",
 // ".deliveryLines[0].claimComment").
-func messageOf(path string) string {
+func (c TextCheck) messageOf(path string) string {
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		if msg, ok := fieldMessages[path[i+1:]]; ok {
+		if msg, ok := c.Messages[path[i+1:]]; ok {
 			return msg
 		}
 	}
@@ -57,9 +54,9 @@ func messageOf(path string) string {
 // maxReportedFields bounds the fields a refused body lists.
 const maxReportedFields = 20
 
-// cleanQuery reports whether a raw query string parses and every name and
+// CleanQuery reports whether a raw query string parses and every name and
 // value follows the text rule.
-func cleanQuery(raw string) bool {
+func CleanQuery(raw string) bool {
 	if raw == "" {
 		return true
 	}
@@ -80,14 +77,14 @@ func cleanQuery(raw string) bool {
 	return true
 }
 
-// checkJSONBody runs before every operation that takes a JSON body, ahead
+// CheckJSONBody, a huma middleware, runs before every operation that takes a JSON body, ahead
 // of huma's own parsing: a body must say it is JSON (an absent
 // Content-Type is refused: 415), stay within the operation's size (413), be
 // valid UTF-8 (400), and every string in it — names and values — follow
 // the text rule (422 naming each field, with PRODUCT's message where the
 // field has its own). Malformed JSON is left to huma,
 // which answers it. Nothing is read past the size bound.
-func (d *Daemon) checkJSONBody(ctx huma.Context, next func(huma.Context)) {
+func (c TextCheck) CheckJSONBody(ctx huma.Context, next func(huma.Context)) {
 	op := ctx.Operation()
 	if op == nil || op.RequestBody == nil || op.RequestBody.Content["application/json"] == nil {
 		next(ctx)
@@ -106,10 +103,10 @@ func (d *Daemon) checkJSONBody(ctx huma.Context, next func(huma.Context)) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeProblem(w, problem(http.StatusRequestEntityTooLarge, msgTooLargeDetail))
+			WriteProblem(w, Problem(http.StatusRequestEntityTooLarge, msgTooLargeDetail))
 			return
 		}
-		writeProblem(w, problem(http.StatusBadRequest, statusDetails[http.StatusBadRequest]))
+		WriteProblem(w, Problem(http.StatusBadRequest, StatusDetails[http.StatusBadRequest]))
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -118,23 +115,23 @@ func (d *Daemon) checkJSONBody(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	if !isJSONType(r.Header.Get("Content-Type")) {
-		writeProblem(w, problem(http.StatusUnsupportedMediaType, MsgJSONRequired))
+		WriteProblem(w, Problem(http.StatusUnsupportedMediaType, MsgJSONRequired))
 		return
 	}
 	if int64(len(body)) > limit {
-		writeProblem(w, problem(http.StatusRequestEntityTooLarge, msgTooLargeDetail))
+		WriteProblem(w, Problem(http.StatusRequestEntityTooLarge, msgTooLargeDetail))
 		return
 	}
 	if !utf8.Valid(body) {
-		writeProblem(w, problem(http.StatusBadRequest, MsgNotUTF8))
+		WriteProblem(w, Problem(http.StatusBadRequest, MsgNotUTF8))
 		return
 	}
-	if bad := uncleanFields(body); len(bad) > 0 {
+	if bad := c.uncleanFields(body); len(bad) > 0 {
 		details := make([]*huma.ErrorDetail, len(bad))
 		for i, f := range bad {
-			details[i] = &huma.ErrorDetail{Location: "body" + f, Message: messageOf(f)}
+			details[i] = &huma.ErrorDetail{Location: "body" + f, Message: c.messageOf(f)}
 		}
-		writeProblem(w, problem(http.StatusUnprocessableEntity, details[0].Message, details...))
+		WriteProblem(w, Problem(http.StatusUnprocessableEntity, details[0].Message, details...))
 		return
 	}
 	next(ctx)
@@ -165,7 +162,7 @@ type jsonFrame struct {
 // ".deliveryLines[0].claimComment") of the strings — names or values —
 // that break the text rule, at most maxReportedFields of them. A
 // malformed document stops the walk: huma refuses it afterwards.
-func uncleanFields(body []byte) []string {
+func (c TextCheck) uncleanFields(body []byte) []string {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var (
@@ -218,7 +215,7 @@ func uncleanFields(body []byte) []string {
 			if n := len(stack); n > 0 && !stack[n-1].array {
 				key = stack[n-1].key
 			}
-			if !text.Clean(v, freeText[key]) {
+			if !text.Clean(v, c.Multiline[key]) {
 				bad = append(bad, path(""))
 			}
 			valueDone()
@@ -227,4 +224,21 @@ func uncleanFields(body []byte) []string {
 		}
 	}
 	return bad
+}
+
+// CanonicalPath refuses paths with dot segments, empty segments,
+// backslashes, invalid UTF-8 or control characters (also when
+// percent-encoded, as the URL arrives decoded), which the mux would
+// otherwise redirect or a handler pass to the database: no path trick
+// reaches a handler.
+func CanonicalPath(p string) bool {
+	if !text.Clean(p, false) || strings.ContainsRune(p, '\\') || strings.Contains(p, "//") {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
 }
