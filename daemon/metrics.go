@@ -1,14 +1,13 @@
 package daemon
 
 import (
+	"context"
 	"crypto/subtle"
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -25,16 +24,15 @@ import (
 // matched, never the raw path.
 type metrics struct {
 	registry      *prometheus.Registry
-	handler       http.Handler             // the registry in Prometheus' text format
-	requests      *prometheus.CounterVec   // route, code
-	latency       *prometheus.HistogramVec // route
-	jobRuns       *prometheus.CounterVec   // job
-	jobFailures   *prometheus.CounterVec   // job
-	emailsSent    *prometheus.CounterVec   // kind
-	emailsFailed  *prometheus.CounterVec   // kind
-	emailsDropped *prometheus.CounterVec   // kind
-	panics        *prometheus.CounterVec   // where
-	faults        *prometheus.CounterVec   // fault (store.Faults)
+	handler       http.Handler           // the registry in Prometheus' text format
+	http          httpx.RequestMetrics   // requests by route (instrument)
+	jobRuns       *prometheus.CounterVec // job
+	jobFailures   *prometheus.CounterVec // job
+	emailsSent    *prometheus.CounterVec // kind
+	emailsFailed  *prometheus.CounterVec // kind
+	emailsDropped *prometheus.CounterVec // kind
+	panics        *prometheus.CounterVec // where
+	faults        *prometheus.CounterVec // fault (store.Faults)
 
 	mu     sync.Mutex
 	wheres map[string]bool // the where labels seen, at most maxWheres
@@ -45,9 +43,6 @@ type metrics struct {
 // job steps, far fewer.
 const maxWheres = 64
 
-// unmatchedRoute labels a request no route of the mux matched.
-const unmatchedRoute = "unmatched"
-
 // newMetrics registers every metric, the Go runtime's and the process's
 // collectors, and the statistics of db's connection pool when db is set;
 // errors gathering them are logged to log.
@@ -57,7 +52,7 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 	}
 	m := &metrics{
 		registry:     prometheus.NewRegistry(),
-		requests:     counter("http_requests_total", "HTTP requests answered, by route (the mux pattern) and status code.", "route", "code"),
+		http:         httpx.NewRequestMetrics("primeur"),
 		jobRuns:      counter("job_runs_total", "Scheduled job runs started, by job.", "job"),
 		jobFailures:  counter("job_failures_total", "Scheduled job runs that failed or panicked, by job.", "job"),
 		emailsSent:   counter("emails_sent_total", "Emails sent, by kind of document (note, invoice).", "kind"),
@@ -67,14 +62,9 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 		panics: counter("panics_recovered_total", "Panics recovered, by place (route, job or job step).", "where"),
 		faults: counter("faults_total",
 			"Requests answered 503 and job runs stopped for a fault, by fault: disk_full, database_unavailable (store.FaultOf).", "fault"),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Namespace: "primeur", Name: "http_request_duration_seconds",
-			Help:    "Time to answer an HTTP request, by route (the mux pattern).",
-			Buckets: prometheus.DefBuckets,
-		}, []string{"route"}),
 		wheres: map[string]bool{},
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.emailsDropped, m.panics, m.faults,
+	m.registry.MustRegister(m.http.Requests, m.http.Latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.emailsDropped, m.panics, m.faults,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.registry.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "primeur"))
@@ -123,24 +113,14 @@ func (m *metrics) panicRecovered(where string) {
 	m.panics.WithLabelValues(where).Inc()
 }
 
-// instrument is the middleware counting and timing every request by the
-// route mux gives it (its pattern, such as "GET /api/needs/{id}"), whatever
-// the handlers in between do; it wraps the whole chain, so requests refused
-// before routing count too.
+// instrument counts and times every request by route
+// (httpx.RequestMetrics.Instrument), and notes the route for the access
+// log.
 func (d *Daemon) instrument(mux *http.ServeMux, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		route := unmatchedRoute
-		if _, pattern := mux.Handler(r); pattern != "" {
-			route = pattern
+	return d.metrics.http.Instrument(mux, next, func(ctx context.Context, route string) {
+		if info := requestOf(ctx); info != nil {
+			info.route = route
 		}
-		if info := requestOf(r.Context()); info != nil {
-			info.route = route // for the access log
-		}
-		rec := httpx.NewRecorder(w)
-		next.ServeHTTP(rec, r)
-		d.metrics.requests.WithLabelValues(route, strconv.Itoa(rec.Status)).Inc()
-		d.metrics.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
 	})
 }
 

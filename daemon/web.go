@@ -21,11 +21,11 @@ func (d *Daemon) secure(next http.Handler) http.Handler {
 }
 
 // logRequests is the access log (httpx.AccessLog): the route is the one
-// instrument found (unmatchedRoute when none), the user the one noteUser
+// instrument found (httpx.UnmatchedRoute when none), the user the one noteUser
 // recorded.
 func (d *Daemon) logRequests(next http.Handler) http.Handler {
 	return httpx.AccessLog(d.log, next, func(ctx context.Context) (route, user string) {
-		route = unmatchedRoute
+		route = httpx.UnmatchedRoute
 		if info := requestOf(ctx); info != nil {
 			if info.route != "" {
 				route = info.route

@@ -8,6 +8,8 @@
 //   - request.go: the request's id (RequestID, LogRequestID) and the
 //     recovery of a handler's panic (Recover);
 //   - accesslog.go: the access log (AccessLog, Recorder);
+//   - metrics.go: the requests counted and timed by route
+//     (RequestMetrics.Instrument);
 //   - headers.go: the security headers of every answer
 //     (SetSecurityHeaders);
 //   - problem.go: the problems (RFC 9457) the daemon writes, with their

@@ -69,7 +69,7 @@ test('shops and producers compare a need’s price with the platform’s and the
   await expect(comparison).toContainText('Prix de vente magasin pour une marge de 30 % : 3,25 € / kg')
   // One truth: no other average anywhere in the pane.
   await expect(pane).not.toContainText('observé')
-  await expect(pane.getByText(/2,50 € \/ kg \(6 achats\)/)).toHaveCount(2) // national and local
+  await expect(pane.getByText(/2,50\s€\s\/\skg\s\(6 achats\)/)).toHaveCount(2) // national and local
   await expect(pane.getByRole('region', { name: 'Comparaison des prix' })).toHaveCount(0)
 
   // Nobody bought butternut: too few purchases to show anything.
@@ -82,7 +82,7 @@ test('shops and producers compare a need’s price with the platform’s and the
   await expect(comparison).not.toContainText('département 74 :')
   // No average price is shown (the rule's explanation names its 10 € floor):
   // the only prices are the catalogue's, labelled so.
-  await expect(comparison.getByText(/€ \/ kg/)).toHaveText([
+  await expect(comparison.getByText(/€\s\/\skg/)).toHaveText([
     /^Prix de référence producteur \(catalogue\) : /,
     /^Prix de vente magasin indicatif pour une marge de 30 % : /,
   ])

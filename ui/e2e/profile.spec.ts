@@ -9,7 +9,7 @@ test('a producer registers and sets its delivery days in the profile form', asyn
   await registerThroughForm(page, farm, 'Producteur')
 
   const nav = page.getByRole('navigation', { name: 'Navigation principale' })
-  await expect(nav.getByRole('link')).toHaveText(['Accueil', 'Vendre', 'Livrer', 'Encaisser'])
+  await expect(nav.getByRole('link')).toHaveText(['Vendre', 'Livrer', 'Encaisser'])
 
   await page.getByRole('button', { name: farm.email }).click()
   const form = page.getByRole('form', { name: 'Informations de profil' })

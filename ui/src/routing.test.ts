@@ -86,7 +86,7 @@ describe('navigation highlight', () => {
       .map((item) => item.label)
 
   it.each([
-    ['producer', '/', ['Accueil']],
+    ['producer', '/', ['Vendre']],
     ['producer', '/prod/needs/abc', ['Vendre']],
     ['producer', '/prod/deliveries', ['Livrer']],
     ['distributor', '/', ['Accueil']],
@@ -97,9 +97,16 @@ describe('navigation highlight', () => {
     expect(active(type, path)).toEqual(labels)
   })
 
+  it('never has two items to one place', () => {
+    for (const type of ['producer', 'distributor'] as const) {
+      const hrefs = navItems(type).map((i) => i.href)
+      expect(new Set(hrefs).size).toBe(hrefs.length)
+    }
+  })
+
   it('lists the PRODUCT §6 entries per role', () => {
+    // One item per destination: the producer's home is where it sells (issue 37).
     expect(navItems('producer').map((i) => [i.label, i.href])).toEqual([
-      ['Accueil', '/'],
       ['Vendre', '/'],
       ['Livrer', '/prod/deliveries'],
       ['Encaisser', '/prod/payments'],

@@ -84,16 +84,18 @@ export interface NavItem {
   label: string
   href: string
   section: Section
+  /** Another section the item stands for (the producer's "Vendre" is its home too). */
+  also?: Section
 }
 
 /** The bottom navigation per role (PRODUCT §6), without Activités. */
 export function navItems(type: UserType): NavItem[] {
   if (type === 'producer') {
     return [
-      { label: 'Accueil', href: '/', section: 'home' },
-      // The producer sells by picking a shop on the dashboard map; the item
-      // lights up on /prod/needs/:distributorId.
-      { label: 'Vendre', href: '/', section: 'needs' },
+      // The producer's home is where it sells: "Planifier mes ventes", a
+      // shop picked on the map. One item for it (issue 37: "Accueil" and
+      // "Vendre" both led to /), lit there and on /prod/needs/:distributorId.
+      { label: 'Vendre', href: '/', section: 'needs', also: 'home' },
       { label: 'Livrer', href: '/prod/deliveries', section: 'deliveries' },
       { label: 'Encaisser', href: '/prod/payments', section: 'payments' },
     ]
@@ -109,5 +111,6 @@ export function navItems(type: UserType): NavItem[] {
 
 /** Whether a navigation item is the current section of `path`. */
 export function isNavItemActive(item: NavItem, path: string): boolean {
-  return item.section === sectionOf(path)
+  const section = sectionOf(path)
+  return item.section === section || item.also === section
 }

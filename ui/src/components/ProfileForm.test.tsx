@@ -41,6 +41,23 @@ describe('ProfileForm', () => {
     expect(save).toBeDisabled()
   })
 
+  it('shows examples as examples, never as values (issue 37)', () => {
+    renderWithProviders(<ProfileForm user={{ ...distributor, tel: '', siret: '', iban: '' }} onClose={() => {}} />)
+    for (const [label, text] of [
+      ['Téléphone', 'ex. : 06 12 34 56 78'],
+      ['Code postal', 'ex. : 74000'],
+      ['IBAN', 'ex. : FR76 3000 6000 0112 3456 7890 189'],
+    ]) {
+      const field = screen.getByLabelText(label)
+      expect(field).toHaveValue('')
+      expect(field).toHaveAttribute('placeholder', text)
+    }
+    // Every placeholder of the form says it is an example.
+    const placeholders = [...document.querySelectorAll('input[placeholder]')].map((i) => i.getAttribute('placeholder'))
+    expect(placeholders.length).toBeGreaterThan(5)
+    for (const p of placeholders) if (p !== 'Choisir au moins un jour...') expect(p).toMatch(/^ex\. : /)
+  })
+
   it('shows the role fields', () => {
     const { unmount } = renderWithProviders(<ProfileForm user={producer} onClose={() => {}} />)
     expect(screen.getByLabelText('Jours de livraison', { selector: 'input' })).toBeInTheDocument()

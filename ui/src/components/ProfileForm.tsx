@@ -15,6 +15,7 @@ import {
   Title,
 } from '@mantine/core'
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { example } from './example'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
 import { type LonLat, shopLonLat } from '../map/coordinates'
@@ -81,16 +82,17 @@ export const PROFILE_LABELS: Record<ProfileField, string> = {
 /** Labels of the postal code and town, asked apart and stored together in `addressLine3`. */
 export const ADDRESS_LABELS = { postcode: 'Code postal', town: 'Ville' } as const
 
-const PLACEHOLDERS: Partial<Record<ProfileField, string>> = {
-  tel: '06 12 34 56 78',
-  addressLine1: '12 rue Sommeiller',
-  latitude: '45.9016',
-  longitude: '6.1213',
-  siret: '732 829 320 00074',
-  ape: '0113Z',
-  tvaintracom: 'FR12345678901',
-  iban: 'FR76 3000 6000 0112 3456 7890 189',
-  bic: 'BNPAFRPPXXX',
+/** Examples in empty fields, told as such ("ex. : …", components/example.ts). */
+export const PLACEHOLDERS: Partial<Record<ProfileField, string>> = {
+  tel: example('06 12 34 56 78'),
+  addressLine1: example('12 rue Sommeiller'),
+  latitude: example('45.9016'),
+  longitude: example('6.1213'),
+  siret: example('732 829 320 00074'),
+  ape: example('0113Z'),
+  tvaintracom: example('FR12345678901'),
+  iban: example('FR76 3000 6000 0112 3456 7890 189'),
+  bic: example('BNPAFRPPXXX'),
 }
 
 /** Under the IBAN and BIC when either changed (PRODUCT §13 "Changing the bank details"). */
@@ -408,7 +410,7 @@ export function ProfileForm({
                   <TextInput
                     id={profileFieldId('postcode')}
                     label={ADDRESS_LABELS.postcode}
-                    placeholder="74000"
+                    placeholder={example('74000')}
                     inputMode="numeric"
                     autoComplete="postal-code"
                     value={values.postcode ?? ''}
@@ -424,7 +426,7 @@ export function ProfileForm({
                   <Autocomplete
                     id={profileFieldId('town')}
                     label={ADDRESS_LABELS.town}
-                    placeholder="Annecy"
+                    placeholder={example('Annecy')}
                     autoComplete="address-level2"
                     data={suggestions}
                     filter={({ options }) => options}

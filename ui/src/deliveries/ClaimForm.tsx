@@ -1,6 +1,7 @@
 import { Button, Group, Radio, Stack, Text, TextInput, Textarea } from '@mantine/core'
 import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
+import { example } from '../components/example'
 import { sendClaim, useAutovalidateHours } from '../store/deliveries'
 import type { ClaimType, Product } from '../types'
 import {
@@ -116,7 +117,7 @@ export function ClaimForm({ row, products }: { row: DeliveryRow; products: Reado
               <TextInput
                 label={`Quantité réclamée — ${p.name} (${p.unit})`}
                 description={`Commandé : ${typed(l.quantityExpected)} ${p.unit}, livré : ${typed(l.quantitySent)} ${p.unit}. Négatif pour une quantité à retirer, positif pour une quantité à ajouter (jusqu'à la quantité commandée).`}
-                placeholder="-2,5"
+                placeholder={example('-2,5')}
                 inputMode="decimal"
                 value={v.quantity}
                 onChange={(e) => setLine(l._id, { quantity: e.currentTarget.value.replace('.', ',') })}

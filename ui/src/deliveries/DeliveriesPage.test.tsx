@@ -12,7 +12,7 @@ import { DELIVERY_MESSAGES } from '../validation/delivery'
 import { CANCEL_DIALOG } from './CancelDeliveryButton'
 import { RAISING_NOTE } from './ClaimForm'
 import { DELIVERY_SHEET_TITLE, DeliveriesPage } from './DeliveriesPage'
-import { EMPTY_TEXT } from './DeliveriesTable'
+import { CLAIM_WAITING, EMPTY_TEXT } from './DeliveriesTable'
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), {
@@ -322,6 +322,9 @@ describe('DeliveriesPage', () => {
     expect(send).toBeDisabled()
 
     const quantity = within(editor).getByLabelText('Quantité réclamée — Tomate (kg)')
+    // An example, told as one: "-2,5" alone looked typed in (issue 37).
+    expect(quantity).toHaveAttribute('placeholder', 'ex. : -2,5')
+    expect(quantity).toHaveValue('')
     await user.type(quantity, 'deux')
     await user.tab()
     expect(within(editor).getByText(CLAIM_MESSAGES.notNumber)).toBeInTheDocument()
@@ -421,6 +424,11 @@ describe('DeliveriesPage', () => {
     )
     renderWithProviders(<DeliveriesPage />)
     await user.click(screen.getByRole('tab', { name: 'Passées' }))
+    // The claim waiting for the shop is flagged in its row, and only there (issue 37).
+    expect(cells()).toEqual([
+      ['Ferme des Aravis', '5', `Livrée${CLAIM_WAITING.distributor}`, '18/11/2026'],
+      ['Ferme des Aravis', '1', 'Livrée', '10/10/2026'],
+    ])
     await user.click(screen.getByRole('cell', { name: '5' }))
     let editor = screen.getByRole('region', { name: 'Bon de livraison' })
     expect(within(editor).getByText("Demande d'avoir reçue, en attente de réponse")).toBeInTheDocument()
@@ -432,6 +440,7 @@ describe('DeliveriesPage', () => {
     expect(calls.map((c) => c[0])).toEqual(['/api/deliveries/review/o1/a', '/api/deliveries/review/o1/a'])
     expect(JSON.parse(String(calls[1][1]?.body))).toEqual({ accepted: true })
     await waitFor(() => expect(within(editor).getByText("Demande d'avoir reçue, acceptée")).toBeInTheDocument())
+    expect(screen.queryByText(CLAIM_WAITING.distributor)).not.toBeInTheDocument()
     expect(within(editor).queryByRole('button', { name: "Accepter l'avoir" })).not.toBeInTheDocument()
 
     await user.click(screen.getByRole('cell', { name: '1' }))
@@ -550,6 +559,7 @@ describe('DeliveriesPage on a phone', () => {
     const editor = within(sheet).getByRole('region', { name: 'Bon de livraison' })
     await user.click(within(editor).getByRole('button', { name: "Accepter l'avoir" }))
     await waitFor(() => expect(within(editor).getByText("Demande d'avoir reçue, acceptée")).toBeInTheDocument())
+    expect(screen.queryByText(CLAIM_WAITING.distributor)).not.toBeInTheDocument()
     // The way back: the table, the focus on the row, still selected.
     await user.click(within(sheet).getByRole('button', { name: 'Fermer le détail' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())

@@ -1,4 +1,4 @@
-import { Group, Pagination, Select, Table, Text, UnstyledButton } from '@mantine/core'
+import { Badge, Group, Pagination, Select, Table, Text, UnstyledButton } from '@mantine/core'
 import type { ReactNode } from 'react'
 import { stickyColumn } from '../components/sticky'
 import { formatDay } from '../format'
@@ -47,6 +47,16 @@ function SortHeader(props: {
     </Table.Th>
   )
 }
+
+/**
+ * The flag of a delivery whose claim waits for the shop's answer (issue 37:
+ * the shop's "Récep." table did not show it): the shop has to answer, the
+ * producer waits.
+ */
+export const CLAIM_WAITING = {
+  distributor: 'Avoir à traiter',
+  producer: 'Avoir en attente',
+} as const
 
 /**
  * The sortable, paginated table of deliveries (PRODUCT §2). Narrower than
@@ -101,7 +111,14 @@ export function DeliveriesTable(props: TableProps) {
                   >
                     <Table.Td style={selected ? STICKY_SELECTED : STICKY_COLUMN}>{partner}</Table.Td>
                     <Table.Td>{d.chrono}</Table.Td>
-                    <Table.Td>{STATUS_LABELS[d.status]}</Table.Td>
+                    <Table.Td>
+                      {STATUS_LABELS[d.status]}
+                      {d.claimStatus === 'sent' ? (
+                        <Badge ml={6} color="orange" variant="light" tt="none">
+                          {CLAIM_WAITING[props.role]}
+                        </Badge>
+                      ) : null}
+                    </Table.Td>
                     <Table.Td>{formatDay(d.date)}</Table.Td>
                   </Table.Tr>
                 )

@@ -489,7 +489,7 @@ describe('ShopMap search by postal code', () => {
     { _id: 'd5', name: 'Le Panier des Aravis', latitude: 45.8817, longitude: 6.325 },
   ]
   const search = () => screen.getByRole('combobox', { name: 'Recherche par code postal' })
-  const nearby = () => screen.getByRole('region', { name: /Magasins à moins de 30 km de/ })
+  const nearby = () => screen.getByRole('region', { name: /^Magasins à moins de 30 km (de |d')/ })
 
   it('finds a town from a postal code, centres on it and lists the shops within 30 km by distance', async () => {
     const fetch = stubMap(withThones, { places: { '74000': [ANNECY] } })
@@ -509,7 +509,7 @@ describe('ShopMap search by postal code', () => {
     expect(map()).toHaveAttribute('data-zoom', '2')
     expect(screen.getByTestId('search-area')).toBeInTheDocument()
     await waitFor(() =>
-      expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)'),
+      expect(within(nearby()).getByRole('status')).toHaveTextContent("2 magasins à moins de 30 km d'Annecy (74000)"),
     )
     // The area around the town was asked at the largest zoom.
     expect(mapRequests(fetch).some((b) => b.zoom === 4 && b.south < 45.64 && b.north > 46.17)).toBe(true)
@@ -519,7 +519,7 @@ describe('ShopMap search by postal code', () => {
       'Épicerie du Lac0,9 kmVoir ses besoins',
       'Le Panier des Aravis15,7 kmVoir ses besoins',
     ])
-    expect(within(items[1]).getByRole('link', { name: 'Voir les besoins de Le Panier des Aravis' })).toHaveAttribute(
+    expect(within(items[1]).getByRole('link', { name: 'Voir ses besoins : Le Panier des Aravis' })).toHaveAttribute(
       'href',
       '/prod/needs/d5',
     )
@@ -533,7 +533,7 @@ describe('ShopMap search by postal code', () => {
     await screen.findByRole('option', { name: 'Annecy (74000)' })
     await user.keyboard('{ArrowDown}{Enter}')
     await waitFor(() =>
-      expect(within(nearby()).getByRole('status')).toHaveTextContent('2 magasins à moins de 30 km de Annecy (74000)'),
+      expect(within(nearby()).getByRole('status')).toHaveTextContent("2 magasins à moins de 30 km d'Annecy (74000)"),
     )
     // A shop sees names only, its own marked.
     expect(within(nearby()).queryAllByRole('link')).toHaveLength(0)
@@ -562,7 +562,7 @@ describe('ShopMap search by postal code', () => {
     await user.click(await screen.findByRole('option', { name: 'Annecy (74000)' }))
     await waitFor(() =>
       expect(within(nearby()).getByRole('status')).toHaveTextContent(
-        'Plus de 300 magasins autour de Annecy (74000) : la carte les montre par groupes, zoomez pour les voir.',
+        "Plus de 300 magasins autour d'Annecy (74000) : la carte les montre par groupes, zoomez pour les voir.",
       ),
     )
   })

@@ -1,5 +1,16 @@
 import type { Snapshot } from 'valtio'
-import { Button, Group, MultiSelect, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core'
+import {
+  Alert,
+  Button,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core'
 import { type FormEvent, useCallback, useState } from 'react'
 import { formatEUR } from '../format'
 import { useFormState } from '../forms/useFormState'
@@ -11,6 +22,19 @@ import { METHOD_LABELS } from './labels'
 import { isCredit, type PaymentAccount, type PaymentEntry, type PaymentMethod } from './types'
 
 const METHODS = Object.entries(METHOD_LABELS).map(([value, label]) => ({ value, label }))
+
+/**
+ * The warning of a payment entered while nothing is owed (issue 37: it was
+ * recorded without a word): it stays on account as an advance (PRODUCT §16
+ * "Accounts").
+ */
+export const NOTHING_OWED = {
+  title: 'Rien à régler pour le moment',
+  producer:
+    'Ce magasin ne vous doit rien aujourd’hui : ce paiement restera en avance sur son compte, imputée sur ses prochaines factures.',
+  distributor:
+    'Vous ne devez rien à ce producteur aujourd’hui : ce paiement restera en avance sur votre compte, imputée sur vos prochaines factures.',
+} as const
 
 /**
  * The producer records a payment received from a shop, or the shop declares
@@ -57,6 +81,11 @@ export function PaymentForm({
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Paiement">
       <Stack gap="sm">
+        {account.owed <= 0 ? (
+          <Alert color="yellow" title={NOTHING_OWED.title}>
+            {NOTHING_OWED[role]}
+          </Alert>
+        ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <NumberInput
             label="Montant (€)"

@@ -5,6 +5,7 @@ import { resetState, state } from '../store/state'
 import { distributor, producer } from '../test/fixtures'
 import { renderWithProviders } from '../test/render'
 import { PAYMENT_MESSAGES } from '../validation/payment'
+import { NOTHING_OWED } from './PaymentForm'
 import { PaymentsScreen } from './PaymentsScreen'
 import type { PaymentsView } from './types'
 
@@ -252,6 +253,38 @@ describe('PaymentsScreen', () => {
     expect(
       within(card).getByText(/^11,42\s€ d'avance en compte, imputés sur les prochaines factures$/),
     ).toBeInTheDocument()
+  })
+
+  it('warns before a payment entered while nothing is owed, on both sides (issue 37)', async () => {
+    const user = userEvent.setup()
+    state.user = distributor
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      json(200, view({ partnerName: 'Ferme des Aravis', owed: -11.42, onAccount: 11.42, overdue: 0 })),
+    )
+    const { unmount } = renderWithProviders(<PaymentsScreen />)
+    let card = await screen.findByRole('region', { name: 'Ferme des Aravis' })
+    await user.click(within(card).getByRole('button', { name: 'Déclarer un paiement' }))
+    let form = within(card).getByRole('form', { name: 'Paiement' })
+    expect(within(form).getByText(NOTHING_OWED.title)).toBeInTheDocument()
+    expect(within(form).getByText(NOTHING_OWED.distributor)).toBeInTheDocument()
+    unmount()
+
+    state.user = producer
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, view({ owed: 0, overdue: 0 })))
+    const { unmount: unmountNothing } = renderWithProviders(<PaymentsScreen />)
+    card = await screen.findByRole('region', { name: 'Épicerie du Lac' })
+    await user.click(within(card).getByRole('button', { name: 'Enregistrer un paiement reçu' }))
+    form = within(card).getByRole('form', { name: 'Paiement' })
+    expect(within(form).getByText(NOTHING_OWED.producer)).toBeInTheDocument()
+    unmountNothing()
+
+    // Something owed: no warning.
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, view()))
+    renderWithProviders(<PaymentsScreen />)
+    card = await screen.findByRole('region', { name: 'Épicerie du Lac' })
+    await user.click(within(card).getByRole('button', { name: 'Enregistrer un paiement reçu' }))
+    form = within(card).getByRole('form', { name: 'Paiement' })
+    expect(within(form).queryByText(NOTHING_OWED.title)).not.toBeInTheDocument()
   })
 
   it('prepares the SEPA transfer of the invoices the shop chooses, shows what it will carry, and says why when it cannot', async () => {

@@ -151,7 +151,8 @@ describe('loadShopNeeds', () => {
     expect(state.shopNeeds).toEqual({ distributor: 'd 2', needs: theirs })
     expect(state.needs).toEqual([own])
     expect(state.loading.shopNeeds).toBe('idle')
-    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loaded])
+    // No toast over the page on a plain load (issue 37).
+    expect(toastTitles()).toEqual([])
   })
 
   it('says when the load fails', async () => {
@@ -159,7 +160,7 @@ describe('loadShopNeeds', () => {
     expect(await loadShopNeeds('nope')).toBe(false)
     expect(state.loading.shopNeeds).toBe('error')
     expect(state.shopNeeds).toEqual({ distributor: 'nope', needs: [] })
-    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loadFailed])
+    expect(toastTitles()).toEqual([NEED_MESSAGES.loadFailed])
   })
 
   it('drops a load overtaken by the load of another shop', async () => {
@@ -197,7 +198,7 @@ describe('loadOwnNeedsFrom', () => {
     expect(await loadOwnNeedsFrom('2024-11-01')).toBe(true)
     expect(lastCall()).toMatchObject({ url: '/api/needs?from=2024-11-01&to=2025-10-01', method: 'GET' })
     expect(state.needs).toEqual([recent, old])
-    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loaded])
+    expect(toastTitles()).toEqual([])
 
     expect(await loadOwnNeedsFrom('2025-01-01')).toBe(true)
     expect(fetchMock).toHaveBeenCalledTimes(1)
@@ -217,7 +218,7 @@ describe('loadOwnNeedsFrom', () => {
     fetchMock.mockResolvedValueOnce(problem(500, 'Erreur interne du serveur.'))
     expect(await loadOwnNeedsFrom('2020-01-01')).toBe(false)
     expect(state.loading.needs).toBe('error')
-    expect(toastTitles()).toEqual([NEED_MESSAGES.loadProgress, NEED_MESSAGES.loadFailed])
+    expect(toastTitles()).toEqual([NEED_MESSAGES.loadFailed])
   })
 })
 

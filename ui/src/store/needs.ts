@@ -5,7 +5,7 @@
 // its success or failure toast with the daemon's French detail, and returns
 // what happened; it never navigates.
 import { api, errorMessage } from '../api'
-import { progress } from '../notify'
+import { notifyError, progress } from '../notify'
 import { decideCellWrite } from '../planner/cellInput'
 import { addMonths, currentMonth, type Month } from '../planner/period'
 import type { ActivityEvent, Need, Unit } from '../types'
@@ -23,8 +23,6 @@ export const NEED_MESSAGES = {
   deleteProgress: 'Suppression en cours',
   deleted: 'Suppression effectuée',
   deleteFailed: 'Échec de la suppression',
-  loadProgress: 'Chargement en cours',
-  loaded: 'Besoins chargés avec succès',
   loadFailed: 'Échec du chargement des besoins',
 } as const
 
@@ -135,6 +133,10 @@ export function bulkNeeds(input: BulkNeeds): Promise<ActionResult<Need[]>> {
   )
 }
 
+// A plain load shows no toast (issue 37: "Besoins chargés avec succès"
+// covered the phone's proposal form for 4 s): the grid filling is the
+// news; only a failure is told, by a toast and on the page.
+
 /**
  * Loads one shop's needs as the producer sees them (`GET
  * /api/needs?distributor=ID`) into `state.shopNeeds`, apart from the
@@ -144,16 +146,14 @@ export function bulkNeeds(input: BulkNeeds): Promise<ActionResult<Need[]>> {
 export async function loadShopNeeds(distributorId: string): Promise<boolean> {
   state.shopNeeds = { distributor: distributorId, needs: [] }
   state.loading.shopNeeds = 'busy'
-  const toast = progress(NEED_MESSAGES.loadProgress)
   try {
     const needs = await api.get<Need[]>(`/api/needs?distributor=${encodeURIComponent(distributorId)}`)
     if (state.shopNeeds.distributor !== distributorId) return false
     state.shopNeeds.needs = heldAll(needs)
     state.loading.shopNeeds = 'idle'
-    toast.success(NEED_MESSAGES.loaded)
     return true
   } catch (err) {
-    toast.failure(NEED_MESSAGES.loadFailed, errorMessage(err))
+    notifyError(NEED_MESSAGES.loadFailed, errorMessage(err))
     if (state.shopNeeds.distributor === distributorId) state.loading.shopNeeds = 'error'
     return false
   }
@@ -176,7 +176,6 @@ export async function loadOwnNeedsFrom(from: Month): Promise<boolean> {
   if (!state.user) return false
   const covered = coveredFrom.get(list) ?? addMonths(currentMonth(), -USER_LOAD_MONTHS_BACK)
   if (from >= covered) return true
-  const toast = progress(NEED_MESSAGES.loadProgress)
   state.loading.needs = 'busy'
   try {
     const to = addMonths(covered, -1)
@@ -185,11 +184,10 @@ export async function loadOwnNeedsFrom(from: Month): Promise<boolean> {
     upsertNeeds(needs ?? [])
     coveredFrom.set(list, from)
     state.loading.needs = 'idle'
-    toast.success(NEED_MESSAGES.loaded)
     return true
   } catch (err) {
     state.loading.needs = 'error'
-    toast.failure(NEED_MESSAGES.loadFailed, errorMessage(err))
+    notifyError(NEED_MESSAGES.loadFailed, errorMessage(err))
     return false
   }
 }
