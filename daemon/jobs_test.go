@@ -39,7 +39,7 @@ func TestRunSchedulesTheJobs(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var n int
-		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM documents WHERE kind = 'invoice' AND sent_at IS NOT NULL`); err != nil {
+		if err := store.Get(ctx, db, &n, `SELECT COUNT(*) FROM sends WHERE kind = 'invoice' AND sent_at IS NOT NULL`); err != nil {
 			t.Fatal(err)
 		}
 		entries, _ := os.ReadDir(filepath.Join(cfg.DataDir, "outbox"))

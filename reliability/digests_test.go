@@ -126,9 +126,9 @@ func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 
 			// 3. One digest per user to digest, with all its lines, sent.
 			var rows []digestRow
-			if err := store.Select(ctx, db, &rows, `SELECT d.id, d.user_id, d.daily, d.created_at, d.sent_at, d.mail_attempts,
+			if err := store.Select(ctx, db, &rows, `SELECT d.id, d.user_id, d.daily, d.created_at, s.sent_at, COALESCE(s.attempts, 0) AS mail_attempts,
 				(SELECT COUNT(*) FROM notifications n WHERE n.digest_id = d.id) AS lines
-				FROM digests d ORDER BY d.user_id`); err != nil {
+				FROM digests d LEFT JOIN sends s ON s.message_key = 'digest-' || d.id ORDER BY d.user_id`); err != nil {
 				t.Fatal(err)
 			}
 			if len(rows) != len(due) {

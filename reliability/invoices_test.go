@@ -57,8 +57,10 @@ type mailedDoc struct {
 func mailedDocs(t *testing.T, db *store.DB) []mailedDoc {
 	t.Helper()
 	var out []mailedDoc
-	if err := store.Select(context.Background(), db, &out, `SELECT CASE WHEN kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || id AS mkey, number, mail_claim,
-		sent_at, mail_attempts FROM documents ORDER BY mkey`); err != nil {
+	if err := store.Select(context.Background(), db, &out, `SELECT CASE WHEN d.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || d.id AS mkey, d.number,
+		s.claim AS mail_claim, s.sent_at, COALESCE(s.attempts, 0) AS mail_attempts
+		FROM documents d LEFT JOIN sends s
+		ON s.message_key = CASE WHEN d.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || d.id ORDER BY mkey`); err != nil {
 		t.Fatal(err)
 	}
 	return out

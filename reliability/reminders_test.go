@@ -163,10 +163,10 @@ func TestTwoReplicasRemindOnce(t *testing.T) {
 
 			// 4. One reminder per overdue pair, recorded as sent, emailed once.
 			var rows []reminderRow
-			if err := store.Select(ctx, db, &rows, `SELECT r.id, r.producer_id, r.distributor_id, r.step, r.sent_at, r.mail_attempts,
+			if err := store.Select(ctx, db, &rows, `SELECT r.id, r.producer_id, r.distributor_id, r.step, s.sent_at, COALESCE(s.attempts, 0) AS mail_attempts,
 				(SELECT COUNT(*) FROM reminder_documents d WHERE d.reminder_id = r.id) AS docs,
 				(SELECT MIN(d.document_id) FROM reminder_documents d WHERE d.reminder_id = r.id) AS document_id
-				FROM reminders r ORDER BY r.producer_id, r.distributor_id`); err != nil {
+				FROM reminders r LEFT JOIN sends s ON s.message_key = 'reminder-' || r.id ORDER BY r.producer_id, r.distributor_id`); err != nil {
 				t.Fatal(err)
 			}
 			if len(rows) != len(overdue) {

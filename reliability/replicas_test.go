@@ -76,7 +76,7 @@ func TestTwoReplicasDoEachPieceOfWorkOnce(t *testing.T) {
 				}
 				delete(sent, "note-"+id)
 			}
-			if n := count(t, db, `SELECT COUNT(*) FROM deliveries WHERE note_sent_at IS NULL`); n != 0 {
+			if n := count(t, db, `SELECT COUNT(*) FROM deliveries d WHERE NOT EXISTS (SELECT 1 FROM sends s WHERE s.message_key = 'note-' || d.id AND s.sent_at IS NOT NULL)`); n != 0 {
 				t.Fatalf("%d delivery notes not recorded as sent", n)
 			}
 			for _, id := range w.claimed {

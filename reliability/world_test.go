@@ -231,8 +231,9 @@ type invoiceRow struct {
 func invoices(t *testing.T, db *store.DB) []invoiceRow {
 	t.Helper()
 	var out []invoiceRow
-	if err := store.Select(context.Background(), db, &out, `SELECT id, order_id, producer_id, seq, number, total_ht,
-		mail_claim, sent_at FROM documents WHERE kind = 'invoice' ORDER BY producer_id, seq`); err != nil {
+	if err := store.Select(context.Background(), db, &out, `SELECT d.id, d.order_id, d.producer_id, d.seq, d.number, d.total_ht,
+		s.claim AS mail_claim, s.sent_at FROM documents d LEFT JOIN sends s ON s.message_key = 'invoice-' || d.id
+		WHERE d.kind = 'invoice' ORDER BY d.producer_id, d.seq`); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -324,8 +325,8 @@ func checkCredits(t *testing.T, db *store.DB, w world) []creditRow {
 func checkCreditsLeft(t *testing.T, db *store.DB, w world, left map[string]bool) []creditRow {
 	t.Helper()
 	var cs []creditRow
-	if err := store.Select(context.Background(), db, &cs, `SELECT id, order_id, producer_id, kind, seq, number, total_ht, sent_at
-		FROM documents WHERE kind <> 'invoice' ORDER BY producer_id, seq`); err != nil {
+	if err := store.Select(context.Background(), db, &cs, `SELECT d.id, d.order_id, d.producer_id, d.kind, d.seq, d.number, d.total_ht, s.sent_at
+		FROM documents d LEFT JOIN sends s ON s.message_key = 'credit-' || d.id WHERE d.kind <> 'invoice' ORDER BY d.producer_id, d.seq`); err != nil {
 		t.Fatal(err)
 	}
 	if len(cs) != len(w.credited) {

@@ -643,7 +643,7 @@ func TestConfirmedAddresses(t *testing.T) {
 func TestConfirmedSQLSeeksTheIndexes(t *testing.T) {
 	db := storetest.SQLite(t)
 	plan := strings.Join(storetest.QueryPlan(t, db, `SELECT d.id FROM deliveries d JOIN users p ON p.id = d.producer_id
-		WHERE d.note_sent_at IS NULL AND `+accounts.ConfirmedSQL("p.email_key", "d.order_id")), "\n")
+		WHERE d.status = 'done' AND `+accounts.ConfirmedSQL("p.email_key", "d.order_id")), "\n")
 	for _, index := range []string{"users_email_confirmed", "users_accounting_confirmed"} {
 		if strings.Count(plan, "USING INDEX "+index+" FOR IN-OPERATOR") != 2 {
 			t.Errorf("%s is not sought for each key:\n%s", index, plan)

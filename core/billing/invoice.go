@@ -466,9 +466,10 @@ type row struct {
 const selectDocuments = `SELECT d.id, d.kind, d.order_id, COALESCE(d.invoice_id, '') AS invoice_id,
 	COALESCE(d.delivery_id, '') AS delivery_id, COALESCE(d.payment_id, '') AS payment_id, d.producer_id, d.distributor_id,
 	d.month, d.year, d.seq, d.number, d.issued_at, d.issue_date, d.due_date, d.seller, d.buyer, d.notes, d.vat_rate,
-	d.vat_exempt, d.vat_regime, d.discount, d.discount_until, d.total_ht, d.total_vat, d.total_ttc, d.terms, d.sent_at,
+	d.vat_exempt, d.vat_regime, d.discount, d.discount_until, d.total_ht, d.total_vat, d.total_ttc, d.terms, s.sent_at,
 	COALESCE(i.number, '') AS ref_number, COALESCE(i.issue_date, '') AS ref_date
-	FROM documents d LEFT JOIN documents i ON i.id = d.invoice_id `
+	FROM documents d LEFT JOIN documents i ON i.id = d.invoice_id LEFT JOIN sends s
+	ON s.message_key = CASE WHEN d.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || d.id `
 
 func (r row) invoice() (Invoice, error) {
 	inv := Invoice{

@@ -90,6 +90,8 @@ func loadFixture(t *testing.T) map[string]*fixtureTable {
 // payments kept, the accounts and the books (FEC and registers byte for
 // byte, each PDF and XML by its hash) unchanged; and the one series
 // constraint refuses a number taken in the series, whichever kind took it.
+// The state of their emails, moved into sends by migration 42, is read
+// there (TestSendsMigration).
 func TestDocumentsMigration(t *testing.T) {
 	fixture := loadFixture(t)
 	storetest.EachEmpty(t, func(t *testing.T, db *store.DB) {
@@ -180,7 +182,9 @@ func documentRows(t *testing.T, db *store.DB, fixture map[string]*fixtureTable) 
 	for _, old := range []*fixtureTable{invoices, credits} {
 		for id, r := range old.byID {
 			cols := append([]string{"kind", "series", "invoice_id", "delivery_id", "payment_id"}, old.Columns...)
-			row := db.QueryRowxContext(ctx, db.Rebind(`SELECT `+strings.Join(cols, ", ")+` FROM documents WHERE id = ?`), id)
+			row := db.QueryRowxContext(ctx, db.Rebind(`SELECT `+movedColumns("documents", cols)+` FROM documents t
+				LEFT JOIN sends s ON s.message_key = CASE WHEN t.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || t.id
+				WHERE t.id = ?`), id)
 			got, err := row.SliceScan()
 			if err != nil {
 				t.Fatalf("%s %s: %v", old.Name, id, err)
@@ -290,7 +294,15 @@ func unchangedTables(t *testing.T, db *store.DB, fixture map[string]*fixtureTabl
 	t.Helper()
 	for _, name := range []string{"counters", "payments", "payment_allocations", "reminders", "reminder_documents", "orders", "deliveries", "delivery_lines"} {
 		tb := fixture[name]
-		all := allRows(t, db, `SELECT `+strings.Join(tb.Columns, ", ")+` FROM `+name)
+		join := map[string]string{
+			"deliveries": ` t LEFT JOIN sends s ON s.message_key = 'note-' || t.id`,
+			"reminders":  ` t LEFT JOIN sends s ON s.message_key = 'reminder-' || t.id`,
+		}[name]
+		cols := strings.Join(tb.Columns, ", ")
+		if join != "" {
+			cols = movedColumns(name, tb.Columns)
+		}
+		all := allRows(t, db, `SELECT `+cols+` FROM `+name+join)
 		n := len(all)
 		for _, got := range all {
 			var want []any
@@ -316,6 +328,25 @@ func unchangedTables(t *testing.T, db *store.DB, fixture map[string]*fixtureTabl
 	if len(fixture["reminder_documents"].Rows) == 0 || len(fixture["payment_allocations"].Rows) == 0 {
 		t.Fatal("the fixture misses reminders or allocations")
 	}
+}
+
+// movedColumns selects columns of table t, those of its emails' state
+// read, since migration 42, from their row of sends s.
+func movedColumns(table string, columns []string) string {
+	moved := map[string]string{"mail_claim": "s.claim", "mail_claimed_at": "s.claimed_at",
+		"mail_attempts": "COALESCE(s.attempts, 0)", "sent_at": "s.sent_at"}
+	if table == "deliveries" {
+		moved = map[string]string{"note_claim": "s.claim", "note_claimed_at": "s.claimed_at",
+			"note_attempts": "COALESCE(s.attempts, 0)", "note_sent_at": "s.sent_at"}
+	}
+	out := make([]string, len(columns))
+	for i, c := range columns {
+		out[i] = "t." + c
+		if m, ok := moved[c]; ok {
+			out[i] = m + " AS " + c
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // allRows reads every row of query.

@@ -110,7 +110,8 @@ func lockTarget(ctx context.Context, q store.Q, orderID, deliveryID, partyID str
 	var t target
 	notFound := fmt.Errorf("delivery: %s/%s: %w", orderID, deliveryID, core.ErrNotFound)
 	err := store.Get(ctx, q, &t.delivery, `SELECT id, order_id, producer_id, status, date, chrono, claim_status,
-			claim_sent_at, claim_reviewed_at, note_sent_at, created_at, updated_at
+			claim_sent_at, claim_reviewed_at,
+			(SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || deliveries.id) AS note_sent_at, created_at, updated_at
 		FROM deliveries WHERE id = ? AND order_id = ?`+store.ForUpdate(q), deliveryID, orderID)
 	if store.IsNotFound(err) {
 		return t, notFound

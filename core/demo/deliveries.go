@@ -74,7 +74,9 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 
 	// The notes of deliveries done before today went out 30 minutes after
 	// their lock.
-	if _, err := store.Exec(ctx, tx, `UPDATE deliveries SET note_sent_at = ? WHERE status = ? AND date < ? AND note_sent_at IS NULL`,
+	if _, err := store.Exec(ctx, tx, `INSERT INTO sends (message_key, kind, subject_id, sent_at)
+		SELECT 'note-' || id, 'note', id, CAST(? AS BIGINT) FROM deliveries WHERE status = ? AND date < ?
+		ON CONFLICT (message_key) DO UPDATE SET sent_at = excluded.sent_at WHERE sends.sent_at IS NULL`,
 		w.Now.UnixMilli(), orders.Done, today); err != nil {
 		return fmt.Errorf("demo: notes sent: %w", err)
 	}
@@ -104,7 +106,11 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 			continue // not billable yet (a delivery still planned)
 		}
 		// It and the credit notes of its accepted claims, issued with it.
-		if _, err := store.Exec(ctx, tx, `UPDATE documents SET sent_at = ? WHERE id = ? OR invoice_id = ?`,
+		if _, err := store.Exec(ctx, tx, `INSERT INTO sends (message_key, kind, subject_id, sent_at)
+			SELECT CASE WHEN kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || id,
+				CASE WHEN kind = 'invoice' THEN 'invoice' ELSE 'credit' END, id, CAST(? AS BIGINT)
+			FROM documents WHERE id = ? OR invoice_id = ?
+			ON CONFLICT (message_key) DO UPDATE SET sent_at = excluded.sent_at WHERE sends.sent_at IS NULL`,
 			at.UnixMilli(), inv.ID, inv.ID); err != nil {
 			return fmt.Errorf("demo: invoice sent: %w", err)
 		}

@@ -32,7 +32,10 @@
 // does each piece of work (row locks and conditional updates in
 // core/delivery and core/billing), and emails follow the claim-then-send
 // protocol of sendOnce (send.go), the kinds of email apart
-// (mail_documents.go, mail_reminders.go, mail_notices.go).
+// (mail_documents.go, mail_reminders.go, mail_notices.go). Every email's
+// state — claim, attempts, sent, dropped — is its row of the one sends
+// table, keyed by its message key, whose statements slots.go writes once
+// for every kind.
 package jobs
 
 import (

@@ -191,7 +191,7 @@ func TestAFailedSendIsRetried(t *testing.T) {
 			t.Fatalf("failed send: %s, %v", r, err)
 		}
 		var claim *string
-		if err := store.Get(ctx, db, &claim, `SELECT mail_claim FROM documents WHERE kind = 'invoice'`); err != nil || claim != nil {
+		if err := store.Get(ctx, db, &claim, `SELECT claim FROM sends WHERE kind = 'invoice'`); err != nil || claim != nil {
 			t.Fatalf("claim left after a failure: %v, %v", claim, err)
 		}
 		srv.SetFailure(nil)

@@ -239,7 +239,7 @@ func (c *claimer) claim(ctx context.Context, s slot, id string) (claimed, held b
 		return claimed, false, err
 	}
 	var h []holder
-	if err := store.Select(ctx, c.env.DB, &h, s.holder, id, MaxAttempts, c.id); err != nil || len(h) == 0 {
+	if err := store.Select(ctx, c.env.DB, &h, sendHolder, s.key(id), MaxAttempts, c.id); err != nil || len(h) == 0 {
 		return false, false, err
 	}
 	p := process{place: h[0].Place.String, pid: int(h[0].PID.Int64), start: h[0].Start.Int64}
@@ -260,7 +260,7 @@ func (c *claimer) claim(ctx context.Context, s slot, id string) (claimed, held b
 // or by dead (a run known gone; "" for none).
 func (c *claimer) claimFrom(ctx context.Context, s slot, id, dead string) (bool, error) {
 	now, stale := c.env.wallClock().UnixMilli(), c.staleBefore()
-	n, err := store.Exec(ctx, c.env.DB, s.claim, c.id, now, id, MaxAttempts, dead, stale, stale)
+	n, err := store.Exec(ctx, c.env.DB, s.claim, s.key(id), c.id, now, id, MaxAttempts, dead, stale, stale)
 	if err != nil {
 		return false, fmt.Errorf("jobs: claim %s %s: %w", s.table, id, err)
 	}
@@ -389,7 +389,7 @@ type copyJournal struct {
 // only while the run holds the document's claim and no copy to that
 // recipient is recorded.
 func (j *copyJournal) Committing(to, messageID string) error {
-	n, err := store.Exec(j.ctx, j.c.env.DB, j.s.copy, j.key, recipient(to), messageID, j.c.id, j.c.env.wallClock().UnixMilli(), j.id, j.c.id)
+	n, err := store.Exec(j.ctx, j.c.env.DB, sendCopy, j.key, recipient(to), messageID, j.c.id, j.c.env.wallClock().UnixMilli(), j.key, j.c.id)
 	if err != nil {
 		return fmt.Errorf("jobs: record the copy of %s: %w", j.key, err)
 	}
@@ -424,7 +424,7 @@ func (c *claimer) recordSent(ctx context.Context, s slot, id string) (bool, erro
 	var n int64
 	err := c.env.DB.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		if n, err = store.Exec(ctx, tx, s.sent, c.env.wallClock().UnixMilli(), id); err != nil {
+		if n, err = store.Exec(ctx, tx, sendSent, c.env.wallClock().UnixMilli(), s.key(id)); err != nil {
 			return err
 		}
 		_, err = store.Exec(ctx, tx, `DELETE FROM mail_copies WHERE message_key = ?`, s.key(id))
@@ -438,7 +438,7 @@ func (c *claimer) recordSent(ctx context.Context, s slot, id string) (bool, erro
 // which, or how), so that no run sends it again on its own.
 func (c *claimer) leaveUncertain(ctx context.Context, s slot, id string, err error) {
 	ctx = context.WithoutCancel(ctx)
-	if _, rerr := store.Exec(ctx, c.env.DB, s.leave, MaxAttempts, id, c.id); rerr != nil {
+	if _, rerr := store.Exec(ctx, c.env.DB, sendLeave, MaxAttempts, s.key(id), c.id); rerr != nil {
 		c.env.Log.Error("jobs: leave an uncertain email for an administrator", "table", s.table, "id", id, "err", rerr)
 		return
 	}

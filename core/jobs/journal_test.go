@@ -25,11 +25,11 @@ import (
 func noteState(t *testing.T, db *store.DB, id string) string {
 	t.Helper()
 	var row struct {
-		Sent     *int64  `db:"note_sent_at"`
-		Claim    *string `db:"note_claim"`
-		Attempts int     `db:"note_attempts"`
+		Sent     *int64  `db:"sent_at"`
+		Claim    *string `db:"claim"`
+		Attempts int     `db:"attempts"`
 	}
-	if err := store.Get(ctx, db, &row, `SELECT note_sent_at, note_claim, note_attempts FROM deliveries WHERE id = ?`, id); err != nil {
+	if err := store.Get(ctx, db, &row, `SELECT sent_at, claim, attempts FROM sends WHERE message_key = ?`, "note-"+id); err != nil && !store.IsNotFound(err) {
 		t.Fatal(err)
 	}
 	state := "unsent"
@@ -80,7 +80,7 @@ type thief struct {
 }
 
 func (s thief) Send(ctx context.Context, m mail.Message) error {
-	if _, err := store.Exec(ctx, s.db, `UPDATE deliveries SET note_claim = 'other' WHERE 'note-' || id = ?`, m.Key); err != nil {
+	if _, err := store.Exec(ctx, s.db, `UPDATE sends SET claim = 'other' WHERE message_key = ?`, m.Key); err != nil {
 		return err
 	}
 	return s.inner.Send(ctx, m)
@@ -156,7 +156,8 @@ func TestNoCopyIsSentTwice(t *testing.T) {
 				w := tradetest.New(t, db)
 				o := w.Order(w.Farm, w.Shop, "2026-11-01")
 				id := w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
-				w.Exec(`UPDATE deliveries SET note_claim = 'dead', note_claimed_at = ? WHERE id = ?`, time.Now().Add(-time.Hour).UnixMilli(), id)
+				w.Exec(`INSERT INTO sends (message_key, kind, subject_id, claim, claimed_at) VALUES (?, 'note', ?, 'dead', ?)`,
+					"note-"+id, id, time.Now().Add(-time.Hour).UnixMilli())
 				e, srv := smtpEnv(t, db)
 				var log logs
 				e.Log, e.ClaimWait = log.logger(), -1
@@ -266,7 +267,7 @@ func TestAClaimHoldsWhileItsProcessLives(t *testing.T) {
 					w.Exec(`INSERT INTO mail_senders (id, host, place, pid, process_start, started_at, beat_at) VALUES ('other', 'h', ?, ?, ?, ?, ?)`,
 						tt.place, tt.pid, tt.start, claimed.UnixMilli(), wall.Add(-tt.ago).UnixMilli())
 				}
-				w.Exec(`UPDATE deliveries SET note_claim = 'other', note_claimed_at = ? WHERE id = ?`, claimed.UnixMilli(), d)
+				w.Exec(`INSERT INTO sends (message_key, kind, subject_id, claim, claimed_at) VALUES (?, 'note', ?, 'other', ?)`, "note-"+d, d, claimed.UnixMilli())
 				e, srv := smtpEnv(t, db)
 				e.Clock, e.ClaimWait = func() time.Time { return wall }, -1
 				want := map[bool]int{true: 1, false: 0}[tt.taken]
@@ -306,7 +307,7 @@ func TestARunWaitsForTheClaimsOfOthers(t *testing.T) {
 				d := w.Delivery(o, "2026-11-10", orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 				beat := time.Now().Add(-tt.ago).UnixMilli()
 				w.Exec(`INSERT INTO mail_senders (id, host, place, pid, process_start, started_at, beat_at) VALUES ('other', 'h', 'ailleurs', 1, 1, ?, ?)`, beat, beat)
-				w.Exec(`UPDATE deliveries SET note_claim = 'other', note_claimed_at = ? WHERE id = ?`, beat, d)
+				w.Exec(`INSERT INTO sends (message_key, kind, subject_id, claim, claimed_at) VALUES (?, 'note', ?, 'other', ?)`, "note-"+d, d, beat)
 				e, srv := smtpEnv(t, db)
 				e.ClaimWait = tt.wait
 				if r := run(t, jobs.Deliveries, e, at(2026, 11, 10, 13, 0)); r.Get(jobs.NotesSent) != tt.sent || len(srv.Merged(t)) != tt.sent {

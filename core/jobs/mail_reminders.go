@@ -40,10 +40,10 @@ var (
 			WHERE rd.reminder_id = t.id) AND NOT ` + documentReady("i") + `)`
 	// cutoffReady: the producer's login email is confirmed.
 	cutoffReady = `EXISTS (SELECT 1 FROM users p WHERE p.id = t.producer_id AND ` + accounts.ConfirmedSQL("p.email_key") + `)`
-	// digestReady: not dropped, and the user's login email is confirmed;
+	// digestReady: the user's login email is confirmed;
 	// or there is nothing to send (a closed account, no line left), which
 	// sendDigest drops at once.
-	digestReady = `t.dropped_at IS NULL AND (NOT EXISTS (SELECT 1 FROM notifications n WHERE n.digest_id = t.id)
+	digestReady = `(NOT EXISTS (SELECT 1 FROM notifications n WHERE n.digest_id = t.id)
 		OR EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND (u.closed_at IS NOT NULL OR ` + accounts.ConfirmedSQL("u.email_key") + `)))`
 )
 

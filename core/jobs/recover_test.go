@@ -133,7 +133,7 @@ func TestHostileNamesAreEmailed(t *testing.T) {
 func attempts(t *testing.T, db *store.DB, deliveryID string) int {
 	t.Helper()
 	var n int
-	if err := store.Get(ctx, db, &n, `SELECT note_attempts FROM deliveries WHERE id = ?`, deliveryID); err != nil {
+	if err := store.Get(ctx, db, &n, `SELECT COALESCE(SUM(attempts), 0) FROM sends WHERE message_key = ?`, "note-"+deliveryID); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -187,7 +187,7 @@ func TestARenderingPanicIsRecoveredRetriedThenLeftForAnAdministrator(t *testing.
 				t.Fatalf("attempt %d: note_sent_at %v", attempt, got.NoteSentAt)
 			}
 			var claim *string
-			if err := store.Get(ctx, db, &claim, `SELECT note_claim FROM deliveries WHERE id = ?`, bad); err != nil || claim != nil {
+			if err := store.Get(ctx, db, &claim, `SELECT claim FROM sends WHERE message_key = ?`, "note-"+bad); err != nil || claim != nil {
 				t.Fatalf("attempt %d: claim %v, %v", attempt, claim, err)
 			}
 			out := log.take()
@@ -249,7 +249,7 @@ func TestWhatCountsAsAnAttempt(t *testing.T) {
 		e.Observe = h.observer()
 		mailAttempts := func() int {
 			var n int
-			if err := store.Get(ctx, db, &n, `SELECT mail_attempts FROM documents WHERE kind = 'invoice'`); err != nil {
+			if err := store.Get(ctx, db, &n, `SELECT COALESCE(SUM(attempts), 0) FROM sends WHERE kind = 'invoice'`); err != nil {
 				t.Fatal(err)
 			}
 			return n

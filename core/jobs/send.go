@@ -20,37 +20,21 @@ import (
 // administrator: RetryFailed gives it its attempts back.
 const MaxAttempts = 3
 
-// slot is where a kind of document records its email, and the statements
-// of the protocol on it (slots.go): its kind, as the Observer and the logs
-// name it; the prefix of its message's key ("invoice-" for
-// "invoice-<id>"), which keys its copies in mail_copies; its table, for
-// the logs.
+// slot is a kind of email and what is its own (slots.go): its kind, as
+// the Observer and the logs name it; the prefix of its message's key
+// ("invoice-" for "invoice-<id>"), which keys its row of sends and its
+// copies in mail_copies; the table of its subjects, for the logs.
 type slot struct {
 	kind, prefix, table string
-	// claim takes a document for a run (sendOnce's step 1): args the run,
-	// the time, the document, MaxAttempts, a dead run's id, and twice the
-	// time before which a renewal is stale. It checks the slot's ready
-	// condition (an invoice's recipient confirmed), if any.
+	// claim takes a message for a run (sendOnce's step 1, claimSQL): args
+	// the key, the run, the time, the subject, MaxAttempts, a dead run's
+	// id, and twice the time before which a renewal is stale. It checks
+	// the slot's ready condition (an invoice's recipient confirmed), if
+	// any.
 	claim string
-	// holder reads who holds a document's claim, another run's: args the
-	// document, MaxAttempts, the run.
-	holder string
-	// release, fail (counting an attempt, RETURNING their number) and
-	// leave (for an administrator: args MaxAttempts first) clear the
-	// run's claim: args the document, the run.
-	release, fail, leave string
-	// sent records the document sent: args the time, the document.
-	sent string
-	// copy records a copy in mail_copies while the run holds the claim:
-	// args key, recipient, Message-ID, run, time, document, run.
-	copy string
-	// drop records a document dropped (errDropped): args the time, the
-	// document, the run; "" for a slot that never drops.
-	drop string
-	// forget, retry and abandoned are RetryFailed's and CountAbandoned's:
-	// arg MaxAttempts.
-	forget, retry, abandoned string
-	// pending lists the documents to send, ready, oldest first (none for
+	// drops: the slot's sends may find nothing to say (errDropped).
+	drops bool
+	// pending lists the subjects to send, ready, oldest first (none for
 	// notes: delivery.NotesDue lists them).
 	pending string
 	// name reads the number of a document for an administrator ("" for
@@ -101,15 +85,16 @@ func (e Env) safely(where string, fn func() error) (err error) {
 // sendOnce emails a document at most once across processes and crashes,
 // by claim-then-send with a journal (journal.go):
 //
-//  1. claim: one conditional UPDATE names the run (c) in the document's
-//     row, with the time, only if it is unsent, unclaimed (or claimed by
-//     a run that stopped renewing its claims for Lease, or whose process
-//     is gone), has attempts left and meets the slot's ready condition
-//     (an invoice's recipient confirmed). The database applies it for one
-//     run only; the others see 0 rows and skip the document, or wait for
-//     it when its claim may be dead (held). Claims are timed by the wall
-//     clock (Env.Clock), not by the run's time, which may be another
-//     (--at): a run "in the future" must not take over a live claim.
+//  1. claim: one conditional upsert names the run (c) in the document's
+//     row of sends (slots.go), with the time, only if it is unsent,
+//     unclaimed (or claimed by a run that stopped renewing its claims
+//     for Lease, or whose process is gone), has attempts left and meets
+//     the slot's ready condition (an invoice's recipient confirmed). The
+//     database applies it for one run only; the others see 0 rows and
+//     skip the document, or wait for it when its claim may be dead
+//     (held). Claims are timed by the wall clock (Env.Clock), not by the
+//     run's time, which may be another (--at): a run "in the future" must
+//     not take over a live claim.
 //  2. send the message, outside any transaction (an SMTP exchange must not
 //     hold row locks, nor SQLite's write lock), through the journal: the
 //     copies accepted before are not sent again, each other copy is
@@ -156,7 +141,7 @@ func sendOnce(ctx context.Context, env Env, c *claimer, s slot, id string, send 
 		env.failed(ctx, c, s, id, err) // released, no attempt counted
 		env.Log.Debug("email waits for a confirmed address", "table", s.table, "id", id)
 		return skipped, nil
-	case errors.Is(err, errDropped) && s.drop != "":
+	case errors.Is(err, errDropped) && s.drops:
 		return dropped, env.drop(ctx, c, s, id, err)
 	case errors.Is(err, errCopyInFlight):
 		env.failed(ctx, c, s, id, err) // another run, alive, has it
@@ -215,7 +200,7 @@ var errDropped = errors.New("jobs: nothing to send")
 // drop records that the document claimed by c was dropped unsent for
 // reason (errDropped), and says so.
 func (e Env) drop(ctx context.Context, c *claimer, s slot, id string, reason error) error {
-	n, err := store.Exec(context.WithoutCancel(ctx), e.DB, s.drop, e.wallClock().UnixMilli(), id, c.id)
+	n, err := store.Exec(context.WithoutCancel(ctx), e.DB, sendDrop, e.wallClock().UnixMilli(), s.key(id), c.id)
 	e.Observe.emailDropped(s.kind)
 	if err != nil {
 		return fmt.Errorf("jobs: record dropped %s %s: %w", s.table, id, err)
@@ -234,7 +219,7 @@ func (e Env) failed(ctx context.Context, c *claimer, s slot, id string, err erro
 	token := c.id
 	ctx = context.WithoutCancel(ctx)
 	if !counts(err) {
-		if _, rerr := store.Exec(ctx, e.DB, s.release, id, token); rerr != nil {
+		if _, rerr := store.Exec(ctx, e.DB, sendRelease, s.key(id), token); rerr != nil {
 			e.Log.Error("jobs: release claim", "table", s.table, "id", id, "err", rerr)
 		}
 		return
@@ -242,7 +227,7 @@ func (e Env) failed(ctx context.Context, c *claimer, s slot, id string, err erro
 	var attempts []int
 	if rerr := e.DB.Tx(ctx, func(tx *sqlx.Tx) error {
 		attempts = attempts[:0]
-		return store.Select(ctx, tx, &attempts, s.fail, id, token)
+		return store.Select(ctx, tx, &attempts, sendFail, s.key(id), token)
 	}); rerr != nil {
 		e.Log.Error("jobs: record a failed attempt", "table", s.table, "id", id, "err", rerr)
 		return
@@ -282,38 +267,35 @@ func (e Env) describe(ctx context.Context, s slot, id string) string {
 // Message-ID —, and returns how many delivery notes and how many other
 // documents (invoices, credit notes, reminders, digests) it gave back.
 func RetryFailed(ctx context.Context, db *store.DB) (notes, invoices int, err error) {
-	counts := make([]int, len(slots))
-	for i, s := range slots {
-		err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-			if _, err := store.Exec(ctx, tx, s.forget, MaxAttempts); err != nil {
-				return err
-			}
-			n, err := store.Exec(ctx, tx, s.retry, MaxAttempts)
-			counts[i] = int(n)
+	var kinds []string
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+		kinds = kinds[:0]
+		if _, err := store.Exec(ctx, tx, sendForget, MaxAttempts); err != nil {
 			return err
-		})
-		if err != nil {
-			return counts[0], counts[1], fmt.Errorf("jobs: retry failed %s: %w", s.table, err)
+		}
+		return store.Select(ctx, tx, &kinds, sendRetry, MaxAttempts)
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("jobs: retry failed: %w", err)
+	}
+	for _, k := range kinds {
+		if k+"-" == noteSlot.prefix {
+			notes++
+		} else {
+			invoices++
 		}
 	}
-	for _, n := range counts[1:] {
-		invoices += n
-	}
-	return counts[0], invoices, nil
+	return notes, invoices, nil
 }
 
 // CountAbandoned counts the documents left for an administrator: unsent
 // after MaxAttempts failed attempts.
 func CountAbandoned(ctx context.Context, db *store.DB) (int, error) {
-	total := 0
-	for _, s := range slots {
-		var n int
-		if err := store.Get(ctx, db, &n, s.abandoned, MaxAttempts); err != nil {
-			return total, fmt.Errorf("jobs: abandoned %s: %w", s.table, err)
-		}
-		total += n
+	var n int
+	if err := store.Get(ctx, db, &n, sendsAbandoned, MaxAttempts); err != nil {
+		return 0, fmt.Errorf("jobs: abandoned: %w", err)
 	}
-	return total, nil
+	return n, nil
 }
 
 // sendWorkers is how many documents are rendered and sent at once: PDF

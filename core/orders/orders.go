@@ -194,7 +194,8 @@ var (
 	allColumns = columns{
 		orders: "o.id, o.producer_id, o.distributor_id, o.month, o.created_at, o.updated_at",
 		deliveries: `d.id, d.order_id, d.producer_id, d.status, d.date, d.chrono,
-			d.claim_status, d.claim_sent_at, d.claim_reviewed_at, d.note_sent_at, d.created_at, d.updated_at`,
+			d.claim_status, d.claim_sent_at, d.claim_reviewed_at,
+			(SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || d.id) AS note_sent_at, d.created_at, d.updated_at`,
 		lines: `l.id, l.delivery_id, l.need_id, l.product_id, l.price,
 			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment`,
 	}

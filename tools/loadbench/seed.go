@@ -153,10 +153,15 @@ func seedPlatform(ctx context.Context, engine string, sz size, dataDir, pgURL st
 	}
 	// The invoices, credit notes and reminders went out as they were
 	// issued: the mark the jobs leave once the emails are handed over.
-	if _, err := store.Exec(ctx, db, `UPDATE documents SET sent_at = issued_at WHERE sent_at IS NULL`); err != nil {
+	if _, err := store.Exec(ctx, db, `INSERT INTO sends (message_key, kind, subject_id, sent_at)
+		SELECT CASE WHEN kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || id,
+			CASE WHEN kind = 'invoice' THEN 'invoice' ELSE 'credit' END, id, issued_at FROM documents WHERE 1 = 1
+		ON CONFLICT (message_key) DO UPDATE SET sent_at = excluded.sent_at WHERE sends.sent_at IS NULL`); err != nil {
 		return nil, err
 	}
-	if _, err := store.Exec(ctx, db, `UPDATE reminders SET sent_at = created_at WHERE sent_at IS NULL`); err != nil {
+	if _, err := store.Exec(ctx, db, `INSERT INTO sends (message_key, kind, subject_id, sent_at)
+		SELECT 'reminder-' || id, 'reminder', id, created_at FROM reminders WHERE 1 = 1
+		ON CONFLICT (message_key) DO UPDATE SET sent_at = excluded.sent_at WHERE sends.sent_at IS NULL`); err != nil {
 		return nil, err
 	}
 	log.Printf("%s: %d reminders issued at %.0f s", engine, len(reminders), time.Since(start).Seconds())

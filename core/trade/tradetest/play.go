@@ -383,7 +383,9 @@ func (p player) after(orderID string, d orders.FullDelivery, status string, prod
 		}
 		// The mark the deliveries job leaves once the note's email is
 		// handed over (core/jobs): bookkeeping of mail, not trade.
-		if _, err := store.Exec(p.ctx, p.q, `UPDATE deliveries SET note_sent_at = ? WHERE id = ?`, out.NoteSentAt.UnixMilli(), id); err != nil {
+		if _, err := store.Exec(p.ctx, p.q, `INSERT INTO sends (message_key, kind, subject_id, sent_at)
+			VALUES (?, 'note', ?, ?) ON CONFLICT (message_key) DO UPDATE SET sent_at = excluded.sent_at`,
+			"note-"+id, id, out.NoteSentAt.UnixMilli()); err != nil {
 			return fmt.Errorf("note emailed: %w", err)
 		}
 	}

@@ -420,7 +420,8 @@ func (w *World) Get(deliveryID string) orders.FullDelivery {
 	w.t.Helper()
 	var d orders.Delivery
 	if err := store.Get(w.ctx, w.q, &d, `SELECT id, order_id, producer_id, status, date, chrono, claim_status,
-		claim_sent_at, claim_reviewed_at, note_sent_at, created_at, updated_at FROM deliveries WHERE id = ?`, deliveryID); err != nil {
+		claim_sent_at, claim_reviewed_at, (SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || deliveries.id) AS note_sent_at,
+		created_at, updated_at FROM deliveries WHERE id = ?`, deliveryID); err != nil {
 		w.t.Fatalf("tradetest: delivery: %v", err)
 	}
 	fd := orders.FullDelivery{Delivery: d}
@@ -437,7 +438,7 @@ func (w *World) Snapshot() string {
 	w.t.Helper()
 	out := ""
 	for _, q := range []string{
-		`SELECT id, status, date, claim_status, COALESCE(claim_sent_at, -1), COALESCE(claim_reviewed_at, -1), COALESCE(note_sent_at, -1), updated_at FROM deliveries ORDER BY id`,
+		`SELECT id, status, date, claim_status, COALESCE(claim_sent_at, -1), COALESCE(claim_reviewed_at, -1), COALESCE((SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || deliveries.id), -1), updated_at FROM deliveries ORDER BY id`,
 		`SELECT id, COALESCE(quantity_sent, -1), quantity_claimed, claim_type, claim_comment FROM delivery_lines ORDER BY id`,
 		`SELECT COUNT(*) FROM events`,
 		`SELECT COUNT(*) FROM documents`,
