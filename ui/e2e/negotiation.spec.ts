@@ -121,15 +121,19 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await counter.getByLabel('Prix unitaire HT (€/kg)').fill('2,1')
   await counter.getByRole('button', { name: 'Envoyer' }).click()
   await expect(shopPage.getByText('Modification effectuée').first()).toBeVisible()
-  await expect(proposal).toHaveAttribute('data-own', 'true')
-  await expect(proposal.getByRole('button')).toHaveText(['Modifier', 'Supprimer'])
+  // Named a counter-proposal, with the producer's values it replaced (issue 37).
+  const countered = shopPane.getByRole('article', { name: `Contre-proposition de ${farm.name}` })
+  await expect(countered).toHaveAttribute('data-own', 'true')
+  await expect(countered).toContainText('Au lieu de 40,5 kg à 2,30 €/kg proposés par le producteur')
+  await expect(countered.getByRole('button')).toHaveText(['Modifier', 'Supprimer'])
 
   // The producer accepts the counter-proposal.
   await page.reload()
   pane = await openCourgette(page)
-  card = pane.getByRole('article', { name: 'Proposition' })
+  card = pane.getByRole('article', { name: 'Contre-proposition' })
   await expect(card).toContainText('40,5 kg à 2,10 €/kg')
   await expect(card).toContainText('par le magasin')
+  await expect(card).toContainText('Au lieu de 40,5 kg à 2,30 €/kg proposés par vous')
   await card.getByRole('button', { name: 'Accepter' }).click()
   await expect(page.getByText('Votre réponse a été correctement enregistrée').first()).toBeVisible()
   const commitment = pane.getByRole('article', { name: 'Engagement' })
