@@ -1,6 +1,7 @@
 package billing_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"strings"
@@ -152,16 +153,7 @@ func TestSendsMigration(t *testing.T) {
 			t.Fatalf("%d rows of sends whose key is not their kind and subject's (%v)", mismatched, err)
 		}
 		for _, table := range []string{"deliveries", "documents", "reminders", "cutoff_notices", "digests"} {
-			rows, err := db.QueryxContext(ctx, `SELECT * FROM `+table+` WHERE 1 = 0`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			names, err := rows.Columns()
-			rows.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range names {
+			for _, c := range columnsOf(t, db, table) {
 				if strings.Contains(c, "mail_claim") || strings.Contains(c, "attempts") || c == "sent_at" || c == "note_sent_at" ||
 					c == "dropped_at" || strings.HasPrefix(c, "note_claim") {
 					t.Errorf("%s.%s still there", table, c)
@@ -169,4 +161,21 @@ func TestSendsMigration(t *testing.T) {
 			}
 		}
 	})
+}
+
+// columnsOf lists the columns of table.
+func columnsOf(t *testing.T, db *store.DB, table string) []string {
+	t.Helper()
+	names, err := func() ([]string, error) {
+		probe, err := db.QueryContext(context.Background(), `SELECT * FROM `+table+` WHERE 1 = 0`)
+		if err != nil {
+			return nil, err
+		}
+		defer probe.Close()
+		return probe.Columns()
+	}()
+	if err != nil {
+		t.Fatalf("columns of %s: %v", table, err)
+	}
+	return names
 }
