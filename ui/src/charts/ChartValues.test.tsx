@@ -24,7 +24,7 @@ describe('ChartValues', () => {
     const user = userEvent.setup()
     renderWithProviders(<ChartValues text={purchasesText(series)} name="achats prévus et réalisés par mois" />)
     expect(
-      screen.getByText(/^Achats prévus et réalisés par mois, d\'octobre 2026 à novembre 2026\. Prévus/),
+      screen.getByText(/^Achats prévus et réalisés par mois, d'octobre 2026 à novembre 2026\. Prévus/),
     ).toBeVisible()
     const toggle = screen.getByRole('button', { name: 'Voir les valeurs : achats prévus et réalisés par mois' })
     expect(toggle).toHaveAttribute('aria-expanded', 'false')
@@ -72,7 +72,7 @@ describe('ChartValuesPopover', () => {
     expect(screen.getAllByRole('table')).toHaveLength(1)
     const button = screen.getByRole('button', { name: 'Voir les valeurs : achats par mois' })
     await user.click(button)
-    const dialog = await screen.findByRole('dialog', { name: /^Achats prévus et réalisés par mois, d\'octobre 2026/ })
+    const dialog = await screen.findByRole('dialog', { name: /^Achats prévus et réalisés par mois, d'octobre 2026/ })
     const table = within(dialog).getByRole('table', { name: /^Achats prévus et réalisés par mois/ })
     expect(rowsOf(table)).toEqual([
       ['Mois', 'Achats prévus', 'Achats réalisés'],

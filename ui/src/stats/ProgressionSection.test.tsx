@@ -67,7 +67,7 @@ describe('ProgressionSection', () => {
       }),
     ).toBe(screen.getByTestId('progression-table'))
     // The box it scrolls in takes the keyboard's focus, named the same (axe: scrollable-region-focusable).
-    const box = screen.getByRole('region', { name: /^Achats d\'octobre 2026 comparés/ })
+    const box = screen.getByRole('region', { name: /^Achats d'octobre 2026 comparés/ })
     expect(box).toHaveAttribute('tabindex', '0')
     expect(box).toContainElement(screen.getByTestId('progression-table'))
     expect(rows()).toEqual([
