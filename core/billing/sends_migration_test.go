@@ -1,7 +1,6 @@
 package billing_test
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"strings"
@@ -153,7 +152,7 @@ func TestSendsMigration(t *testing.T) {
 			t.Fatalf("%d rows of sends whose key is not their kind and subject's (%v)", mismatched, err)
 		}
 		for _, table := range []string{"deliveries", "documents", "reminders", "cutoff_notices", "digests"} {
-			for _, c := range columnsOf(t, db, table) {
+			for _, c := range storetest.Columns(t, db, table) {
 				if strings.Contains(c, "mail_claim") || strings.Contains(c, "attempts") || c == "sent_at" || c == "note_sent_at" ||
 					c == "dropped_at" || strings.HasPrefix(c, "note_claim") {
 					t.Errorf("%s.%s still there", table, c)
@@ -161,21 +160,4 @@ func TestSendsMigration(t *testing.T) {
 			}
 		}
 	})
-}
-
-// columnsOf lists the columns of table.
-func columnsOf(t *testing.T, db *store.DB, table string) []string {
-	t.Helper()
-	names, err := func() ([]string, error) {
-		probe, err := db.QueryContext(context.Background(), `SELECT * FROM `+table+` WHERE 1 = 0`)
-		if err != nil {
-			return nil, err
-		}
-		defer probe.Close()
-		return probe.Columns()
-	}()
-	if err != nil {
-		t.Fatalf("columns of %s: %v", table, err)
-	}
-	return names
 }

@@ -68,11 +68,11 @@ func Tables(t testing.TB, db *store.DB) []string {
 	return tables
 }
 
-// writeTable writes one table's name, columns and rows to b.
-func writeTable(t testing.TB, db *store.DB, b *strings.Builder, table string) {
+// Columns lists the columns of table, in order. The probe is closed before
+// it returns: a statement still open on the connection would keep its
+// columns from before a change.
+func Columns(t testing.TB, db *store.DB, table string) []string {
 	t.Helper()
-	// The probe is closed before the rows are read: a statement still open
-	// on the connection would keep its columns from before a change.
 	cols, err := func() ([]string, error) {
 		probe, err := db.QueryContext(context.Background(), `SELECT * FROM `+table+` WHERE 1 = 0`)
 		if err != nil {
@@ -82,8 +82,15 @@ func writeTable(t testing.TB, db *store.DB, b *strings.Builder, table string) {
 		return probe.Columns()
 	}()
 	if err != nil {
-		t.Fatalf("storetest: snapshot %s: %v", table, err)
+		t.Fatalf("storetest: columns of %s: %v", table, err)
 	}
+	return cols
+}
+
+// writeTable writes one table's name, columns and rows to b.
+func writeTable(t testing.TB, db *store.DB, b *strings.Builder, table string) {
+	t.Helper()
+	cols := Columns(t, db, table)
 	order := make([]string, len(cols))
 	for i := range cols {
 		order[i] = fmt.Sprint(i + 1)
