@@ -5,10 +5,10 @@
 // click on its circle does. Closed by default; its button says how many
 // shops are in view. On a phone it may take the map's place, open, without
 // its button (ShopMap's "Carte | Liste", issue 37).
-import { Anchor, Button, Group, List, Stack, Text } from '@mantine/core'
+import { Button, Group, List, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { useId, useMemo } from 'react'
-import { Link } from 'wouter'
+import { NeedsLink } from './NeedsLink'
 import type { MapCluster } from '../types'
 import { CITIES, type CityEntry, distanceKm } from './cities'
 import { shopCount } from './ClusterMarker'
@@ -110,16 +110,7 @@ function Shops({
                   </Text>
                   {town ? ` — ${town}` : ''}
                 </Text>
-                {shopLink ? (
-                  <Anchor
-                    component={Link}
-                    href={shopLink(shop._id)}
-                    size="sm"
-                    aria-label={`Voir ses besoins : ${shop.name}`}
-                  >
-                    Voir ses besoins
-                  </Anchor>
-                ) : null}
+                {shopLink ? <NeedsLink href={shopLink(shop._id)} name={shop.name} /> : null}
               </Group>
             </List.Item>
           ))}

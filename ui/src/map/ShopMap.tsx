@@ -6,7 +6,6 @@
 // zooms, once it rests; the list under it follows what is in view.
 import {
   ActionIcon,
-  Anchor,
   Box,
   Button,
   CloseButton,
@@ -22,7 +21,6 @@ import { useElementSize } from '@mantine/hooks'
 import { geoCircle, geoPath } from 'd3-geo'
 import type { Feature, Geometry } from 'geojson'
 import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
-import { Link } from 'wouter'
 import { clearNearby, requestMapView, retryMapView, useMapView, useMapViewStatus } from '../store/shopmap'
 import type { MapCluster, MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM } from './cities'
@@ -43,6 +41,7 @@ import {
 import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
 import { MapSearch } from './MapSearch'
 import { NearbyShops } from './NearbyShops'
+import { NeedsLink } from './NeedsLink'
 import { ShopList } from './ShopList'
 import { usePhone } from '../components/usePhone'
 import {
@@ -833,16 +832,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
                         {shop.name}
                         {id === ownShopId ? ' (vous)' : ''}
                       </Text>
-                      {shopLink ? (
-                        <Anchor
-                          component={Link}
-                          href={shopLink(id)}
-                          size="sm"
-                          aria-label={`Voir ses besoins : ${shop.name}`}
-                        >
-                          Voir ses besoins
-                        </Anchor>
-                      ) : null}
+                      {shopLink ? <NeedsLink href={shopLink(id)} name={shop.name} /> : null}
                     </Group>
                   </List.Item>
                 )
