@@ -141,6 +141,14 @@ describe('describeEvent', () => {
       'Épicerie du Lac a importé 42 besoins de décembre 2026 à novembre 2027.',
     ],
     [
+      'need:import',
+      { dates: ['2027-04-01', '2027-08-01'], count: 5 },
+      SHOP,
+      null,
+      "Vous avez importé 5 besoins d'avril 2027 à août 2027.",
+      "Épicerie du Lac a importé 5 besoins d'avril 2027 à août 2027.",
+    ],
+    [
       'proposal:request',
       { product: tomate, date: '2026-12-01', quantity: 50 },
       FARM,

@@ -161,7 +161,7 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
   const months = (data.dates ?? []).filter(Boolean).slice().sort()
   const span =
     months.length > 1
-      ? ` de ${formatMonthYear(months[0])} à ${formatMonthYear(months[months.length - 1])}`
+      ? ` ${de(formatMonthYear(months[0]))} à ${formatMonthYear(months[months.length - 1])}`
       : months.length === 1
         ? ` pour ${formatMonthYear(months[0])}`
         : forMonth

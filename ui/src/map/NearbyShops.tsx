@@ -61,7 +61,7 @@ export function NearbyShops({
         </Group>
         {match.approximate ? (
           <Text size="sm" c="dimmed">
-            Aucune commune n'a ce code postal (code CEDEX ?) : la recherche part de {match.city.name}, de code postal
+            Aucune commune n'a ce code postal (code CEDEX ?) : la recherche part {de(match.city.name)}, de code postal
             voisin.
           </Text>
         ) : null}

@@ -138,12 +138,15 @@ describe('ShopMap', () => {
     stubMap(shops)
     renderWithProviders(<ShopMap />)
     fireEvent.pointerEnter(await pin('d1'))
-    expect(screen.getByRole('tooltip')).toHaveTextContent('Score de Épicerie du Lac : 1200pts')
+    expect(screen.getByRole('tooltip')).toHaveTextContent("Score d'Épicerie du Lac : 1200pts")
     fireEvent.pointerLeave(marker('d1')!)
     expect(screen.queryByRole('tooltip')).not.toBeInTheDocument()
     fireEvent.pointerEnter(marker('d2')!)
     expect(screen.getByRole('tooltip')).toHaveTextContent('Score de Primeurs du Genevois : 0pts')
-    expect(scoreTooltip('A', 5)).toBe('Score de A : 5pts')
+    expect(scoreTooltip('Ferme', 5)).toBe('Score de Ferme : 5pts')
+    expect(scoreTooltip('Annecy Primeurs', 5)).toBe("Score d'Annecy Primeurs : 5pts")
+    expect(scoreTooltip('Le Panier des Aravis', 5)).toBe('Score du Panier des Aravis : 5pts')
+    expect(scoreTooltip('Halle de Seynod', 5)).toBe('Score de Halle de Seynod : 5pts')
   })
 
   it('gives the viewer’s own shop its name alone until the server knows its score', async () => {

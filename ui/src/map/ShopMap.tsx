@@ -56,6 +56,7 @@ import {
 import { CENTRE, PIN, SPREAD_MAX, spreadOffsets, stackPoints } from './spread'
 import { StackMarker, stackLabel } from './StackMarker'
 import { useBrowserPosition } from './useBrowserPosition'
+import { de } from '../grammar'
 
 const CITIES = DRAWN_CITIES
 
@@ -101,9 +102,13 @@ const FALLBACK_WIDTH = 800
 /** Pixels around the view whose shops are asked for too (a pin just outside shows its head). */
 const VIEW_MARGIN = 80
 
-/** "Score de {shop} : {score}pts" (PRODUCT §2), with the real score. */
+/**
+ * "Score de {shop} : {score}pts" (PRODUCT §2), with the real score, "de"
+ * elided or contracted as French writes it ("Score d'Annecy Primeurs",
+ * "Score du Panier des Aravis", grammar.ts).
+ */
 export function scoreTooltip(name: string, score: number): string {
-  return `Score de ${name} : ${score}pts`
+  return `Score ${de(name)} : ${score}pts`
 }
 
 /** A shop as the map draws it: the server's, or the viewer's own from its profile. */

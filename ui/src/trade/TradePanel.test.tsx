@@ -37,7 +37,7 @@ function need(proposals: Proposal[], figures: Partial<Need> = {}): Need {
 
 const producers = [
   { _id: 'p1', name: 'Ferme des Saules' },
-  { _id: 'p2', name: 'Vergers du Lac' },
+  { _id: 'p2', name: 'Alpages du Lac' },
 ]
 
 /** Renders the panel on the stored need, as the planner's pane does. */
@@ -218,7 +218,7 @@ describe('TradePanel, shop', () => {
         .getAllByRole('button')
         .map((b) => b.textContent),
     ).toEqual(['Accepter', 'Modifier', 'Refuser'])
-    expect(screen.getByRole('article', { name: 'Proposition de Vergers du Lac' })).toHaveAttribute(
+    expect(screen.getByRole('article', { name: "Proposition d'Alpages du Lac" })).toHaveAttribute(
       'data-status',
       'rejected',
     )

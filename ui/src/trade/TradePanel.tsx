@@ -8,6 +8,7 @@ import { CommitmentCard } from './CommitmentCard'
 import { OtherProducersCard, type OtherProducersNeed } from './OtherProducersCard'
 import { ProposalForm } from './ProposalForm'
 import { remainingFor } from './proposalForm'
+import { de } from '../grammar'
 
 /** A need as the panel reads it (plain objects or store snapshots). */
 export interface TradeNeed extends OtherProducersNeed {
@@ -114,7 +115,7 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
               ? 'Contre-proposer une correction'
               : 'Contre-proposer'
           : 'Proposer'
-    const who = mine ? '' : ` de ${nameOf(producer)}`
+    const who = mine ? '' : ` ${de(nameOf(producer))}`
     // A proposal made over the other side's is named so (issue 37), and
     // its card shows what it answers.
     const counter = n.open ? answered(n.open) !== undefined : false
