@@ -2,7 +2,7 @@ import { Badge, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/cor
 import { stickyColumn } from '../components/sticky'
 import { formatLongDay, formatNumber } from '../format'
 import type { SupplySelection } from '../store/supply'
-import { LABELS, atRiskText, dayHeader, incomingLabel, riskColor, riskLabel } from './format'
+import { LABELS, atRiskText, dayHeaderLines, incomingLabel, riskColor, riskLabel } from './format'
 import { StockChart } from './StockChart'
 import type { SupplyProduct, SupplyProjection } from './types'
 
@@ -19,6 +19,16 @@ export interface SupplyGridProps {
   onOpenProduct?: (product: string) => void
 }
 
+/**
+ * A day's column, in pixels: its heading on two lines ("lun." above
+ * "16/11"), its cell a button of 52 pixels (2 of padding each side), so
+ * that the 8 days of a high-density screen fit at 1440 px beside the
+ * detail (issue 37: 5 of 8 did, at 84 pixels each).
+ */
+export const DAY_COLUMN = 56
+/** The product's, sales' and stock's columns together, at their narrowest. */
+const FIXED_COLUMNS = 360
+
 const STICKY_COLUMN = stickyColumn()
 const STICKY_CORNER = stickyColumn({ header: true })
 
@@ -30,7 +40,11 @@ const STICKY_CORNER = stickyColumn({ header: true })
  */
 export function SupplyGrid({ projection, products, selected, onSelect, onOpenProduct }: SupplyGridProps) {
   return (
-    <Table.ScrollContainer minWidth={420 + projection.dates.length * 84} maxHeight="70vh" type="native">
+    <Table.ScrollContainer
+      minWidth={FIXED_COLUMNS + projection.dates.length * DAY_COLUMN}
+      maxHeight="70vh"
+      type="native"
+    >
       <Table
         stickyHeader
         withTableBorder
@@ -44,16 +58,26 @@ export function SupplyGrid({ projection, products, selected, onSelect, onOpenPro
             <Table.Th style={STICKY_CORNER}>{LABELS.product}</Table.Th>
             <Table.Th ta="right">{LABELS.sales}</Table.Th>
             <Table.Th>{LABELS.stock}</Table.Th>
-            {projection.dates.map((date) => (
-              <Table.Th
-                key={date}
-                ta="center"
-                fw={date === projection.today ? 800 : 600}
-                c={date === projection.today ? 'green.8' : undefined}
-              >
-                {dayHeader(date)}
-              </Table.Th>
-            ))}
+            {projection.dates.map((date) => {
+              const [weekday, day] = dayHeaderLines(date)
+              // Read and hovered as its full date ("lundi 16 novembre 2026").
+              const long = formatLongDay(date)
+              return (
+                <Table.Th
+                  key={date}
+                  ta="center"
+                  px={2}
+                  w={DAY_COLUMN}
+                  fw={date === projection.today ? 800 : 600}
+                  c={date === projection.today ? 'green.8' : undefined}
+                  title={long}
+                  aria-label={long}
+                  style={{ whiteSpace: 'nowrap' }}
+                >
+                  <span style={{ display: 'block' }}>{weekday}</span> <span style={{ display: 'block' }}>{day}</span>
+                </Table.Th>
+              )
+            })}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -97,7 +121,7 @@ export function SupplyGrid({ projection, products, selected, onSelect, onOpenPro
                   </Stack>
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Text size="sm">
+                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
                     {formatNumber(product.averageDailySales, 2)} {product.unit}
                   </Text>
                 </Table.Td>
@@ -129,7 +153,8 @@ export function SupplyGrid({ projection, products, selected, onSelect, onOpenPro
                           outlineOffset: -2,
                         }}
                       >
-                        <Text size="sm" fw={600} c={`${color}.9`}>
+                        {/* "+125,25" in a smaller type, to keep within the column. */}
+                        <Text size={incoming.length > 5 ? 'xs' : 'sm'} fw={600} c={`${color}.9`}>
                           {incoming}
                         </Text>
                       </UnstyledButton>

@@ -5,6 +5,7 @@ import {
   atRiskText,
   chartSeries,
   dayHeader,
+  dayHeaderLines,
   formatSupplyQuantity,
   incomingLabel,
   noDeliveriesMessage,
@@ -79,6 +80,9 @@ describe('supply texts', () => {
     expect(dayHeader('2026-11-22')).toBe('dim. 22/11')
     expect(dayHeader('2027-01-01')).toBe('ven. 01/01')
     expect(dayHeader('nope')).toBe('nope')
+    expect(dayHeaderLines('2026-11-16')).toEqual(['lun.', '16/11'])
+    expect(dayHeaderLines('2026-11-21')).toEqual(['sam.', '21/11'])
+    expect(dayHeaderLines('nope')).toEqual(['nope', ''])
   })
 
   it('keeps 2 decimals of supply quantities, pieces included', () => {

@@ -32,13 +32,22 @@ export function formatSupplyQuantity(value: number, unit: string): string {
   return `${formatNumber(value, 2)} ${unit}`
 }
 
-/** "2026-11-16" → "lun. 16/11", a column header. */
-export function dayHeader(day: string): string {
+/**
+ * "2026-11-16" → ["lun.", "16/11"], a column header's two lines (the grid
+ * draws them one above the other, so that 8 days fit beside the detail at
+ * 1440 px, issue 37); [day, ""] for what is not a day.
+ */
+export function dayHeaderLines(day: string): [string, string] {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
-  if (!m) return day
+  if (!m) return [day, '']
   const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
   const weekday = new Intl.DateTimeFormat(LOCALE, { weekday: 'short', timeZone: 'UTC' }).format(date)
-  return `${weekday} ${m[3]}/${m[2]}`
+  return [weekday, `${m[3]}/${m[2]}`]
+}
+
+/** "2026-11-16" → "lun. 16/11", a column header on one line. */
+export function dayHeader(day: string): string {
+  return dayHeaderLines(day).filter(Boolean).join(' ')
 }
 
 /** The name of a risk level. */
