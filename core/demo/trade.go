@@ -14,6 +14,7 @@ import (
 	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/store"
+	"primeur/core/supply"
 	"primeur/core/trade"
 )
 
@@ -26,12 +27,40 @@ var crops = [][]string{
 	{"betterave", "radis", "mache", "epinard", "fraise"},
 }
 
+// ranges are what each demo producer grows, in the order of producers: its
+// crops, then the rest of its range. Clementines and figs grow nowhere
+// around Annecy: the shops' needs of them find no producer.
+var ranges = [][]string{
+	{"tomate", "carotte", "courgette", "laitue", "poireau", "concombre", "poivron", "aubergine", "haricot-vert",
+		"brocoli", "fenouil", "blette", "persil", "basilic"},
+	{"pomme", "poire", "kiwi", "coing", "noix", "peche", "nectarine", "abricot", "cerise", "prune", "mirabelle",
+		"framboise", "myrtille", "groseille", "raisin", "chataigne", "rhubarbe"},
+	{"pomme-de-terre", "poireau", "oignon", "chou-fleur", "navet", "endive", "chou-vert", "chou-rouge",
+		"chou-de-bruxelles", "chou-kale", "celeri-rave", "panais", "topinambour", "potiron", "butternut", "ail",
+		"echalote", "champignon"},
+	{"betterave", "radis", "mache", "epinard", "fraise", "melon", "pasteque", "artichaut", "asperge", "petit-pois"},
+}
+
+// The supply story of the recent months (see supplyAll and markDone): the
+// shops top up every delivery by TopUp percent the morning it comes, to keep
+// a few days of stock; Jardins d'Alby could commit only half of the shops'
+// lamb's lettuce (partialCrop); frost cut Ferme des Glières's lettuces
+// (shortCrop) to ShortPercent of what was planned over the last week.
+const (
+	TopUp        = 30
+	ShortPercent = 40
+	partialCrop  = "mache"
+	shortCrop    = "laitue"
+)
+
 // seedTrade gives the shops and producers a history and open
 // negotiations, through the same trade operations the API runs, each at the
 // time it happened: commitments every month from the first demo month, with
 // their orders and deliveries (done up to today, planned after), and for
 // next month proposals in every state — proposed by a producer, countered
 // by a shop, rejected, accepted, a pending correction and a refused one.
+// The first months the shops try the platform on a few crops; since last
+// month they buy nearly their whole need on it (supplyAll).
 func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 	all, err := catalog.All(ctx, tx)
 	if err != nil {
@@ -51,6 +80,13 @@ func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 		start := m.Start(w.Now.Location())
 		at := s.before(start.Add(8 * time.Hour))
 		for i, shop := range w.Shops {
+			if m >= current.AddMonths(-1) {
+				// Agreed before the month, so that deliveries start on its first days.
+				if err := s.supplyAll(shop, m.String(), s.before(start.AddDate(0, 0, -10).Add(8*time.Hour))); err != nil {
+					return err
+				}
+				continue
+			}
 			// Each shop buys from two producers, each producer sells to two shops.
 			for _, j := range []int{i % len(w.Producers), (i + 1) % len(w.Producers)} {
 				farm := w.Producers[j]
@@ -115,6 +151,29 @@ func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 	return nil
 }
 
+// supplyAll commits, for the month, the shop's whole need of every product
+// a demo producer grows, each from the first producer growing it (half for
+// partialCrop).
+func (s *trader) supplyAll(shop accounts.User, month string, at time.Time) error {
+	taken := map[string]bool{}
+	for j, farm := range s.w.Producers {
+		for _, crop := range ranges[j%len(ranges)] {
+			if taken[crop] {
+				continue
+			}
+			taken[crop] = true
+			share := 1.0
+			if crop == partialCrop {
+				share = 0.5
+			}
+			if err := s.deal(shop, farm, crop, month, share, at); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // trader runs trade operations for the demo.
 type trader struct {
 	ctx      context.Context
@@ -146,15 +205,19 @@ func (s *trader) needOf(shop accounts.User, crop, month string) (id string, qty 
 	return n.ID, n.Quantity, err == nil, err
 }
 
-// quantity is share of a need, rounded down for the unit, at least one unit.
+// quantity is share of a need, rounded down for the unit, at least one
+// unit; the whole need for a share of 1.
 func (s *trader) quantity(crop string, need decimal.Dec, share float64) float64 {
+	if share >= 1 {
+		return need.Float()
+	}
 	q := need.Float() * share
 	if s.products[crop].Unit == catalog.Piece || q >= 10 {
 		q = float64(int(q))
 	} else {
 		q = float64(int(q*10)) / 10
 	}
-	return max(q, 1)
+	return min(max(q, 1), need.Float())
 }
 
 // price is the crop's reference price, moved a little per shop and producer.
@@ -200,39 +263,89 @@ func (s *trader) deal(shop, farm accounts.User, crop, month string, share float6
 }
 
 // markDone locks the deliveries whose lock has passed, as the deliveries
-// job would have; one in seven came a little short (5 % less, in whole
-// units), as the shop noted on the morning of the delivery.
+// job would have, after the shop noted on the morning of each delivery what
+// came (the sent quantities, as a shop does before the lock): since last
+// month, TopUp percent more than planned, but for shortCrop over the last 7
+// days, ShortPercent of it (sentOf); before, one delivery in seven came a
+// little short (5 % less, in whole units).
 func (s *trader) markDone() error {
 	rules := delivery.DefaultRules()
 	rules.Location = s.w.Now.Location()
-	var short []struct {
+	today := calendar.DateOf(s.w.Now.In(rules.Location))
+	recent := calendar.MonthOf(s.w.Now).AddMonths(-1).First().String()
+	var lines []struct {
 		ID       string      `db:"id"`
 		OrderID  string      `db:"order_id"`
 		Date     string      `db:"date"`
+		Chrono   int64       `db:"chrono"`
 		ShopID   string      `db:"distributor_id"`
 		LineID   string      `db:"line_id"`
+		Product  string      `db:"product_id"`
+		Unit     string      `db:"unit"`
 		Expected decimal.Dec `db:"quantity_expected"`
 	}
-	if err := store.Select(s.ctx, s.tx, &short, `SELECT d.id, d.order_id, d.date, o.distributor_id, l.id AS line_id, l.quantity_expected
+	if err := store.Select(s.ctx, s.tx, &lines, `SELECT d.id, d.order_id, d.date, d.chrono, o.distributor_id,
+			l.id AS line_id, l.product_id, p.unit, l.quantity_expected
 		FROM deliveries d JOIN orders o ON o.id = d.order_id JOIN delivery_lines l ON l.delivery_id = d.id
-		WHERE d.status = ? AND d.date <= ? AND d.chrono % 7 = 3 AND l.quantity_expected >= 2000
+		JOIN products p ON p.id = l.product_id
+		WHERE d.status = ? AND d.date <= ?
 		ORDER BY d.id, l.id`, orders.Planned, rules.LockedThrough(s.w.Now)); err != nil {
-		return fmt.Errorf("demo: short deliveries: %w", err)
+		return fmt.Errorf("demo: deliveries to note: %w", err)
 	}
-	for i := 0; i < len(short); {
-		d := short[i]
+	lastWeek := today.AddDays(-supply.RiskLookBack).String()
+	for i := 0; i < len(lines); {
+		d := lines[i]
 		var c delivery.Change
-		for ; i < len(short) && short[i].ID == d.ID; i++ {
-			sent := (short[i].Expected - short[i].Expected/2000*100).Float()
-			c.Lines = append(c.Lines, delivery.LineSent{ID: short[i].LineID, QuantitySent: &sent})
+		for ; i < len(lines) && lines[i].ID == d.ID; i++ {
+			l := lines[i]
+			var sent decimal.Dec
+			switch {
+			case d.Date >= recent && l.Product == shortCrop && d.Date >= lastWeek:
+				sent = sentOf(l.Expected, l.Unit, ShortPercent, false)
+			case d.Date >= recent:
+				sent = sentOf(l.Expected, l.Unit, 100+TopUp, true)
+				if l.Unit == catalog.Piece {
+					// One piece more: a month of pieces is split in whole
+					// pieces, the remainder on its last delivery.
+					sent += decimal.Hundred
+				}
+			case d.Chrono%7 == 3 && l.Expected >= 2000:
+				sent = l.Expected - l.Expected/2000*100
+			default:
+				continue
+			}
+			f := sent.Float()
+			c.Lines = append(c.Lines, delivery.LineSent{ID: l.LineID, QuantitySent: &f})
+		}
+		if len(c.Lines) == 0 {
+			continue
 		}
 		morning := rules.LockTime(d.Date).Add(-5 * time.Hour)
 		if _, err := rules.Update(s.ctx, s.tx, d.ShopID, d.OrderID, d.ID, c, morning); err != nil {
-			return fmt.Errorf("demo: short delivery %s: %w", d.ID, err)
+			return fmt.Errorf("demo: delivery %s noted: %w", d.ID, err)
 		}
 	}
 	if _, err := rules.LockDueIn(s.ctx, s.tx, s.w.Now); err != nil {
 		return fmt.Errorf("demo: deliver: %w", err)
 	}
 	return nil
+}
+
+// sentOf is percent of an expected quantity, in hundredths of a kilogram or
+// whole pieces, rounded up or down; at least one unit when something was
+// expected.
+func sentOf(expected decimal.Dec, unit string, percent int64, up bool) decimal.Dec {
+	step := decimal.Dec(1)
+	if unit == catalog.Piece {
+		step = decimal.Hundred
+	}
+	n := int64(expected / step * decimal.Dec(percent))
+	q := n / 100
+	if up && n%100 != 0 {
+		q++
+	}
+	if q == 0 && expected > 0 {
+		q = 1
+	}
+	return decimal.Dec(q) * step
 }
