@@ -82,7 +82,7 @@ func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 		for i, shop := range w.Shops {
 			if m >= current.AddMonths(-1) {
 				// Agreed before the month, so that deliveries start on its first days.
-				if err := s.supplyAll(shop, m.String(), s.before(start.AddDate(0, 0, -10).Add(8*time.Hour))); err != nil {
+				if err := s.supplyAll(shop, m.String(), s.before(start.AddDate(0, 0, -10).Add(8*time.Hour)), nil); err != nil {
 					return err
 				}
 				continue
@@ -148,14 +148,27 @@ func seedTrade(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 			return err
 		}
 	}
+	// Next month's other needs, agreed ten days before it once that day
+	// has come, as the months before.
+	if at := current.AddMonths(1).Start(w.Now.Location()).AddDate(0, 0, -10).Add(8 * time.Hour); !at.After(w.Now) {
+		negotiated := []string{crops[0][0], crops[0][1], crops[1][2], crops[2][2], crops[3][2]}
+		for _, shop := range w.Shops {
+			if err := s.supplyAll(shop, next, at, negotiated); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
 // supplyAll commits, for the month, the shop's whole need of every product
-// a demo producer grows, each from the first producer growing it (half for
-// partialCrop).
-func (s *trader) supplyAll(shop accounts.User, month string, at time.Time) error {
+// a demo producer grows but the crops in except, each from the first
+// producer growing it (half for partialCrop).
+func (s *trader) supplyAll(shop accounts.User, month string, at time.Time, except []string) error {
 	taken := map[string]bool{}
+	for _, crop := range except {
+		taken[crop] = true
+	}
 	for j, farm := range s.w.Producers {
 		for _, crop := range ranges[j%len(ranges)] {
 			if taken[crop] {
