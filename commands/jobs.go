@@ -179,6 +179,7 @@ func (a *app) jobsRunCommand() *cobra.Command {
 			emails, err := jobs.Rehearse(ctx, env, run)
 			fmt.Fprintf(a.out, "%s (%s), à blanc : %s\n", job.Name, clock.Stamp(now), report)
 			a.printIssued("documents qui seraient émis :", report.Issued)
+			a.printIssued("documents qui seraient déposés sur la plateforme agréée :", report.Deposits)
 			lines := make([]string, len(emails))
 			for i, e := range emails {
 				lines[i] = e.String()

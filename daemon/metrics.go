@@ -31,6 +31,7 @@ type metrics struct {
 	emailsSent    *prometheus.CounterVec // kind
 	emailsFailed  *prometheus.CounterVec // kind
 	emailsDropped *prometheus.CounterVec // kind
+	paDeposits    *prometheus.CounterVec // outcome (the pa job)
 	panics        *prometheus.CounterVec // where
 	faults        *prometheus.CounterVec // fault (store.Faults)
 
@@ -59,12 +60,14 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 		emailsFailed: counter("emails_failed_total", "Emails that could not be sent, by kind of document.", "kind"),
 		emailsDropped: counter("emails_dropped_total",
 			"Emails dropped unsent, with nothing left to say (a digest of an account closed since it was made), by kind of document.", "kind"),
+		paDeposits: counter("pa_deposits_total",
+			"Deposits on producers' approved platforms (the pa job), by outcome: deposited, failed (an attempt), left (for an administrator).", "outcome"),
 		panics: counter("panics_recovered_total", "Panics recovered, by place (route, job or job step).", "where"),
 		faults: counter("faults_total",
 			"Requests answered 503 and job runs stopped for a fault, by fault: disk_full, database_unavailable (store.FaultOf).", "fault"),
 		wheres: map[string]bool{},
 	}
-	m.registry.MustRegister(m.http.Requests, m.http.Latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.emailsDropped, m.panics, m.faults,
+	m.registry.MustRegister(m.http.Requests, m.http.Latency, m.jobRuns, m.jobFailures, m.emailsSent, m.emailsFailed, m.emailsDropped, m.paDeposits, m.panics, m.faults,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.registry.MustRegister(collectors.NewDBStatsCollector(db.DB.DB, "primeur"))
@@ -74,6 +77,9 @@ func newMetrics(db *store.DB, log *slog.Logger) *metrics {
 	})
 	for _, f := range store.Faults {
 		m.faults.WithLabelValues(string(f))
+	}
+	for _, o := range []string{"deposited", "failed", "left"} {
+		m.paDeposits.WithLabelValues(o)
 	}
 	for _, j := range jobs.All { // every job shows, at 0 until it runs
 		m.jobRuns.WithLabelValues(j.Name)
@@ -90,6 +96,9 @@ func (m *metrics) observer() jobs.Observer {
 		EmailFailed:    func(kind string) { m.emailsFailed.WithLabelValues(kind).Inc() },
 		EmailDropped:   func(kind string) { m.emailsDropped.WithLabelValues(kind).Inc() },
 		PanicRecovered: m.panicRecovered,
+		Deposited:      func() { m.paDeposits.WithLabelValues("deposited").Inc() },
+		DepositFailed:  func() { m.paDeposits.WithLabelValues("failed").Inc() },
+		DepositLeft:    func() { m.paDeposits.WithLabelValues("left").Inc() },
 	}
 }
 

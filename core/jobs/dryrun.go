@@ -72,6 +72,7 @@ func Rehearse(ctx context.Context, env Env, fn func(env Env) error) ([]Email, er
 		rehearsal := env
 		rehearsal.DB = db
 		rehearsal.Mail = rec
+		rehearsal.rehearsal = true
 		return fn(rehearsal)
 	})
 	slices.SortFunc(rec.emails, func(a, b Email) int {

@@ -55,6 +55,7 @@ import (
 	"primeur/core/documents"
 	"primeur/core/mail"
 	"primeur/core/notify"
+	"primeur/core/pa"
 	"primeur/core/payments"
 	"primeur/core/store"
 )
@@ -87,6 +88,12 @@ type Env struct {
 	// late-payment rate of (payments.ecb-rates); the zero value knows the
 	// rates known to Primeur.
 	Rates config.ECBRates
+	// PAKeys is the path of the key file of the PA secrets
+	// (pa.KeyPath(data-dir)); "" opens none.
+	PAKeys string
+	// rehearsal is set on a dry run's Env (Rehearse): the pa job then
+	// calls no PA.
+	rehearsal bool
 }
 
 // Renderers render the documents the jobs email. A nil field renders with
@@ -124,7 +131,7 @@ func EnvOf(cfg *config.Config, db *store.DB, log *slog.Logger) Env {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return Env{DB: db, Mail: mail.New(cfg), Rules: delivery.RulesOf(cfg), Log: log, BaseURL: cfg.SiteURL(), Clock: time.Now,
-		Rates: cfg.Payments.Rates}
+		Rates: cfg.Payments.Rates, PAKeys: pa.KeyPath(cfg.DataDir)}
 }
 
 // Count is one figure of a report.
@@ -140,6 +147,9 @@ type Report struct {
 	// the run issued, one French line each (see issued), in the order
 	// issued.
 	Issued []string
+	// Deposits lists, on a dry run of the pa job, the documents it would
+	// deposit, one French line each.
+	Deposits []string
 }
 
 func (r *Report) add(label string, n int) { r.Counts = append(r.Counts, Count{label, n}) }
@@ -245,6 +255,12 @@ var All = []Job{
 		Summary:  "envoie à chacun le résumé de ce qui attend sa réponse : au plus un email par heure, ou un par jour à 7h, selon ses choix",
 		Schedule: EveryMinutes(5),
 		Run:      Notifications,
+	},
+	{
+		Name:     "pa",
+		Summary:  "dépose sur la plateforme agréée de chaque producteur connecté ses factures, avoirs et factures complémentaires émis, puis relève leurs statuts (déposée, rejetée, refusée, encaissée…)",
+		Schedule: EveryMinutes(5),
+		Run:      PA,
 	},
 	{
 		Name:     "purge",

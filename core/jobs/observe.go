@@ -17,6 +17,28 @@ type Observer struct {
 	// PanicRecovered is called when a job's piece of work panicked and the
 	// panic was recovered; where names the piece ("send note", …).
 	PanicRecovered func(where string)
+	// Deposited is called once per document deposited on a PA (the pa
+	// job), DepositFailed once per failed attempt, DepositLeft once per
+	// document left for an administrator after MaxDeposits attempts.
+	Deposited, DepositFailed, DepositLeft func()
+}
+
+func (o Observer) deposited() {
+	if o.Deposited != nil {
+		o.Deposited()
+	}
+}
+
+func (o Observer) depositFailed() {
+	if o.DepositFailed != nil {
+		o.DepositFailed()
+	}
+}
+
+func (o Observer) depositLeft() {
+	if o.DepositLeft != nil {
+		o.DepositLeft()
+	}
 }
 
 func (o Observer) emailSent(kind string) {

@@ -1,0 +1,452 @@
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"primeur/core/billing"
+	"primeur/core/pa"
+	"primeur/core/store"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// The pa job (issue 38) deposits on each connected producer's approved
+// platform (core/pa) every invoice, credit note and complementary invoice
+// it issued from its connection's date on (pa_connections.deposit_from),
+// as Factur-X, exactly once, then reads back the lifecycle statuses.
+//
+// Exactly once, by claim then deposit, as sendOnce emails (send.go):
+//
+//  1. claim: one conditional upsert of the document's row of pa_deposits
+//     names the run (a row of mail_senders, renewed every Beat: claimer),
+//     only if it is not deposited, has attempts left, its backoff is over
+//     and it is unclaimed or claimed by a run that stopped renewing for
+//     Lease. One run alone gets it; the others skip it.
+//  2. a row whose in_flight_at is set is one whose POST began and whose
+//     outcome was never recorded (a process killed, an answer lost): the
+//     PA is first searched by trackingId (the document's id); a flow found
+//     is recorded as the deposit, and nothing is posted again.
+//  3. deposit: in_flight_at is committed, while the claim is still the
+//     run's, before the POST; then the flow id and deposited_at are
+//     recorded. A failure counts an attempt and waits (retry_at: 1, 4,
+//     16, 64 minutes); the MaxDeposits-th leaves the document for an
+//     administrator, with one log line at Error level and the Observer's
+//     DepositLeft. A refusal of the PA itself (4xx: no flow made) clears
+//     in_flight_at; any other failure keeps it, so that the next try
+//     searches first.
+//
+// Then the statuses: POST /v1/flows/search, the flows updated after the
+// connection's polled_after (the PA's own time, so no clock of ours is
+// compared with it), of the types CustomerInvoice (its acknowledgement:
+// Error is the status "irrecevable") and CustomerInvoiceLC (direction In,
+// a CDAR read by GET: 200 Déposée, 213 Rejetée, 210 Refusée, 212
+// Encaissée…), each recorded once in pa_statuses (its source, the
+// message's flow id, is its key) and the latest in pa_deposits.status.
+
+// MaxDeposits is how many failed attempts a deposit gets before it is
+// left for an administrator.
+const MaxDeposits = 5
+
+// depositBackoff is how long a deposit that failed for the attempts-th
+// time waits before the next try.
+func depositBackoff(attempts int) time.Duration {
+	return time.Minute << (2 * min(max(attempts-1, 0), 6))
+}
+
+// Report labels of the pa job.
+const (
+	PADeposited = "documents déposés sur la plateforme agréée"
+	PAStatuses  = "statuts reçus de la plateforme agréée"
+	// PAFailed appears only when deposits failed in the run.
+	PAFailed = "dépôts en échec (réessayés plus tard)"
+	// PALeft appears only when documents wait for an administrator.
+	PALeft = "dépôts abandonnés, laissés à un administrateur (voir le journal)"
+)
+
+const (
+	paClaim = `INSERT INTO pa_deposits (document_id, producer_id, claim, claimed_at)
+		SELECT d.id, d.producer_id, CAST(? AS TEXT), CAST(? AS BIGINT) FROM documents d
+		JOIN pa_connections c ON c.producer_id = d.producer_id
+		WHERE d.id = ? AND d.issued_at >= c.deposit_from
+		ON CONFLICT (document_id) DO UPDATE SET claim = excluded.claim, claimed_at = excluded.claimed_at
+		WHERE pa_deposits.deposited_at IS NULL AND pa_deposits.attempts < ? AND pa_deposits.retry_at <= ?
+			AND (pa_deposits.claim IS NULL
+				OR EXISTS (SELECT 1 FROM mail_senders m WHERE m.id = pa_deposits.claim AND m.beat_at <= ?)
+				OR (pa_deposits.claimed_at <= ? AND NOT EXISTS (SELECT 1 FROM mail_senders m WHERE m.id = pa_deposits.claim)))`
+	// paPending lists a producer's documents to deposit, oldest first:
+	// args the producer, MaxDeposits, the wall-clock time.
+	paPending = `SELECT d.id FROM documents d JOIN pa_connections c ON c.producer_id = d.producer_id
+		WHERE d.producer_id = ? AND d.issued_at >= c.deposit_from
+		AND NOT EXISTS (SELECT 1 FROM pa_deposits p WHERE p.document_id = d.id
+			AND (p.deposited_at IS NOT NULL OR p.attempts >= ? OR p.retry_at > ?))
+		ORDER BY d.issued_at, d.invoice_id IS NOT NULL, d.seq`
+	paInFlight  = `UPDATE pa_deposits SET in_flight_at = ? WHERE document_id = ? AND claim = ?`
+	paDeposited = `UPDATE pa_deposits SET flow_id = ?, deposited_at = ?, status = CASE WHEN status = '' THEN 'submitted' ELSE status END,
+		status_at = COALESCE(status_at, ?), in_flight_at = NULL, claim = NULL, claimed_at = NULL, error = ''
+		WHERE document_id = ? AND deposited_at IS NULL`
+	paFail = `UPDATE pa_deposits SET claim = NULL, claimed_at = NULL, attempts = attempts + 1, retry_at = ?, error = ?,
+		in_flight_at = CASE WHEN CAST(? AS INTEGER) = 1 THEN NULL ELSE in_flight_at END
+		WHERE document_id = ? AND claim = ? RETURNING attempts`
+	paRelease = `UPDATE pa_deposits SET claim = NULL, claimed_at = NULL WHERE document_id = ? AND claim = ?`
+)
+
+// PA is the pa job: deposit what is due, then read the statuses.
+func PA(ctx context.Context, env Env, now time.Time) (Report, error) {
+	var r Report
+	var keys *pa.Keyring
+	if env.PAKeys != "" {
+		k, err := pa.LoadKeys(env.PAKeys)
+		if err != nil && !pa.IsNoKey(err) {
+			return r, err
+		}
+		keys = k
+	}
+	conns, err := pa.Connections(ctx, env.DB, keys)
+	if err != nil {
+		return r, err
+	}
+	if env.rehearsal {
+		return r, paRehearse(ctx, env, conns, &r)
+	}
+	c := newClaimer(env)
+	defer c.close(ctx)
+	var deposited, statuses, failed, left int
+	var firstErr error
+	for _, conn := range conns {
+		if conn.SecretErr != nil {
+			env.Log.Error("jobs: pa: the connection's secret does not open; its documents wait (docs/SECURITY.md, the PA key file)",
+				"producer", conn.ProducerID, "key file", env.PAKeys, "err", conn.SecretErr)
+			continue
+		}
+		client, err := pa.New(conn.Config())
+		if err != nil {
+			env.Log.Error("jobs: pa: connection", "producer", conn.ProducerID, "err", err)
+			continue
+		}
+		var ids []string
+		if err := store.Select(ctx, env.DB, &ids, paPending, conn.ProducerID, MaxDeposits, env.wallClock().UnixMilli()); err != nil {
+			return r, fmt.Errorf("jobs: pa: pending: %w", err)
+		}
+		for _, id := range ids {
+			out, err := depositOnce(ctx, env, c, client, id)
+			switch out {
+			case depositDone:
+				deposited++
+			case depositFailed:
+				failed++
+			case depositLeft:
+				failed++
+				left++
+			}
+			if err != nil && firstErr == nil && out == skippedDeposit {
+				firstErr = err
+			}
+		}
+		n, err := pollStatuses(ctx, env, client, conn)
+		statuses += n
+		if err != nil {
+			env.Log.Warn("jobs: pa: statuses", "producer", conn.ProducerID, "err", err, "message", pa.French(err))
+		}
+	}
+	r.add(PADeposited, deposited)
+	r.add(PAStatuses, statuses)
+	if failed > 0 {
+		r.add(PAFailed, failed)
+	}
+	if left > 0 {
+		r.add(PALeft, left)
+	}
+	return r, firstErr
+}
+
+type depositOutcome int
+
+const (
+	skippedDeposit depositOutcome = iota
+	depositDone
+	depositFailed
+	depositLeft
+)
+
+// depositOnce deposits document id at most once (see above).
+func depositOnce(ctx context.Context, env Env, c *claimer, client *pa.Client, id string) (depositOutcome, error) {
+	if err := c.register(ctx); err != nil {
+		return skippedDeposit, err
+	}
+	wall, stale := env.wallClock().UnixMilli(), c.staleBefore()
+	n, err := store.Exec(ctx, env.DB, paClaim, c.id, wall, id, MaxDeposits, wall, stale, stale)
+	if err != nil {
+		return skippedDeposit, fmt.Errorf("jobs: pa: claim %s: %w", id, err)
+	}
+	if n == 0 {
+		return skippedDeposit, nil
+	}
+	var inFlight sql.NullInt64
+	if err := store.Get(ctx, env.DB, &inFlight, `SELECT in_flight_at FROM pa_deposits WHERE document_id = ?`, id); err != nil {
+		return skippedDeposit, fmt.Errorf("jobs: pa: %s: %w", id, err)
+	}
+	if inFlight.Valid {
+		// A POST whose outcome was never recorded: the PA may hold it.
+		flows, err := client.Search(ctx, pa.Filter{TrackingID: id, Direction: []string{pa.DirectionOut}})
+		if err != nil {
+			return env.depositFailed(ctx, c, id, err)
+		}
+		if len(flows) > 0 {
+			f := flows[len(flows)-1]
+			env.Log.Info("jobs: pa: a deposit whose outcome was lost was found on the PA; recorded, not deposited again",
+				"document", id, "flow", f.FlowID)
+			return env.recordDeposit(ctx, id, f.FlowID)
+		}
+	}
+	var kind, number string
+	if err := store.Get(ctx, env.DB, &kind, `SELECT kind FROM documents WHERE id = ?`, id); err != nil {
+		return env.depositFailed(ctx, c, id, fmt.Errorf("jobs: pa: %s: %w", id, err))
+	}
+	var doc billing.Invoice
+	if kind == billing.KindInvoice {
+		doc, err = billing.Get(ctx, env.DB, id)
+	} else {
+		doc, err = billing.GetCredit(ctx, env.DB, id)
+	}
+	if err != nil {
+		return env.depositFailed(ctx, c, id, err)
+	}
+	number = doc.Number
+	var pdf []byte
+	err = env.safely("render for the PA", func() error {
+		var err error
+		pdf, err = env.Render.invoice(doc)
+		return err
+	})
+	if err != nil {
+		return env.depositFailed(ctx, c, id, err)
+	}
+	if n, err := store.Exec(ctx, env.DB, paInFlight, env.wallClock().UnixMilli(), id, c.id); err != nil || n == 0 {
+		if err == nil {
+			env.Log.Warn("jobs: pa: claim taken back before the deposit (this process stalled)", "document", id)
+			return skippedDeposit, nil
+		}
+		return env.depositFailed(ctx, c, id, fmt.Errorf("jobs: pa: %s: %w", id, err))
+	}
+	f, err := client.Deposit(ctx, pa.Deposit{TrackingID: id, Name: number + ".pdf", File: pdf})
+	if err != nil {
+		return env.depositFailed(ctx, c, id, err)
+	}
+	env.Log.Debug("jobs: pa: deposited", "document", number, "flow", f.FlowID)
+	return env.recordDeposit(ctx, id, f.FlowID)
+}
+
+func (e Env) recordDeposit(ctx context.Context, id, flowID string) (depositOutcome, error) {
+	wall := e.wallClock().UnixMilli()
+	if _, err := store.Exec(context.WithoutCancel(ctx), e.DB, paDeposited, flowID, wall, wall, id); err != nil {
+		return depositDone, fmt.Errorf("jobs: pa: record the deposit of %s (flow %s): %w", id, flowID, err)
+	}
+	e.Observe.deposited()
+	return depositDone, nil
+}
+
+// depositFailed records a failed attempt of the run's claim on id, and
+// says so at Error level when it was the last.
+func (e Env) depositFailed(ctx context.Context, c *claimer, id string, cause error) (depositOutcome, error) {
+	ctx = context.WithoutCancel(ctx)
+	// Only a deposit the PA refused itself (4xx: no flow made) clears
+	// in_flight_at; a failure before the POST leaves it as it was, any
+	// other after it keeps it set (the PA may hold the flow).
+	var pe *pa.Error
+	refused := 0
+	if errors.As(cause, &pe) && pe.Op == "deposit" && pe.Refused() {
+		refused = 1
+	}
+	var attempts []int
+	err := e.DB.Tx(ctx, func(tx *sqlx.Tx) error {
+		attempts = attempts[:0]
+		var a int
+		if err := store.Get(ctx, tx, &a, `SELECT attempts FROM pa_deposits WHERE document_id = ?`, id); err != nil {
+			return err
+		}
+		return store.Select(ctx, tx, &attempts, paFail, e.wallClock().Add(depositBackoff(a+1)).UnixMilli(), pa.French(cause), refused, id, c.id)
+	})
+	e.Observe.depositFailed()
+	if err != nil {
+		e.Log.Error("jobs: pa: record a failed deposit", "document", id, "err", err, "cause", cause)
+		return depositFailed, cause
+	}
+	if len(attempts) == 1 && attempts[0] >= MaxDeposits {
+		var number string
+		_ = store.Get(ctx, e.DB, &number, `SELECT number FROM documents WHERE id = ?`, id)
+		e.Log.Error("jobs: pa: deposit abandoned after "+fmt.Sprint(attempts[0])+" failed attempts; the document is left for an administrator: "+
+			"fix its cause, then give it back (UPDATE pa_deposits SET attempts = 0, retry_at = 0 WHERE document_id = …)",
+			"document", number, "id", id, "err", cause, "message", pa.French(cause))
+		e.Observe.depositLeft()
+		return depositLeft, nil
+	}
+	e.Log.Warn("jobs: pa: deposit failed, tried again later", "document", id, "err", cause)
+	return depositFailed, nil
+}
+
+// pollStatuses reads the flows updated on the PA since the last poll and
+// records the statuses they carry; it returns how many were new.
+func pollStatuses(ctx context.Context, env Env, client *pa.Client, conn pa.Connection) (int, error) {
+	var after *time.Time
+	if conn.PolledAfter != "" {
+		t, err := time.Parse(time.RFC3339Nano, conn.PolledAfter)
+		if err == nil {
+			after = &t
+		}
+	}
+	var siren string
+	if err := store.Get(ctx, env.DB, &siren, `SELECT siret FROM users WHERE id = ?`, conn.ProducerID); err != nil {
+		return 0, fmt.Errorf("jobs: pa: producer %s: %w", conn.ProducerID, err)
+	}
+	if len(siren) >= 9 {
+		siren = siren[:9]
+	}
+	recorded := 0
+	for range 100 { // pages: at most 10 000 flows a run
+		flows, err := client.Search(ctx, pa.Filter{UpdatedAfter: after, Direction: []string{pa.DirectionIn, pa.DirectionOut},
+			FlowType: []string{pa.TypeCustomerInvoice, pa.TypeCustomerInvoiceLC}})
+		if err != nil {
+			return recorded, err
+		}
+		var last *time.Time
+		for _, f := range flows {
+			n, err := statusOf(ctx, env, client, conn, siren, f)
+			if err != nil {
+				return recorded, err
+			}
+			recorded += n
+			if f.UpdatedAt != nil && (last == nil || f.UpdatedAt.After(*last)) {
+				last = f.UpdatedAt
+			}
+		}
+		if last == nil || (after != nil && !last.After(*after)) {
+			return recorded, nil
+		}
+		after = last
+		if _, err := store.Exec(ctx, env.DB, `UPDATE pa_connections SET polled_after = ? WHERE producer_id = ?`,
+			after.UTC().Format(time.RFC3339Nano), conn.ProducerID); err != nil {
+			return recorded, fmt.Errorf("jobs: pa: record the poll: %w", err)
+		}
+		if len(flows) < pa.PageSize {
+			return recorded, nil
+		}
+	}
+	return recorded, nil
+}
+
+// statusOf records the status a flow carries, if it is one of the
+// producer's documents': 1 when new.
+func statusOf(ctx context.Context, env Env, client *pa.Client, conn pa.Connection, siren string, f pa.Flow) (int, error) {
+	at := time.Now()
+	if f.UpdatedAt != nil {
+		at = *f.UpdatedAt
+	}
+	switch {
+	case f.FlowDirection == pa.DirectionOut && f.FlowType == pa.TypeCustomerInvoice:
+		if f.Ack == nil || f.Ack.Status != pa.AckError || f.TrackingID == "" {
+			return 0, nil
+		}
+		code, reason := "", "motif non précisé"
+		if len(f.Ack.Details) > 0 {
+			code, reason = f.Ack.Details[0].Code, pa.ReasonText(f.Ack.Details[0].Code, f.Ack.Details[0].Message)
+		}
+		var id string
+		err := store.Get(ctx, env.DB, &id, `SELECT document_id FROM pa_deposits WHERE document_id = ? AND producer_id = ?`, f.TrackingID, conn.ProducerID)
+		if store.IsNotFound(err) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("jobs: pa: %w", err)
+		}
+		return env.recordStatus(ctx, id, "ack-"+f.FlowID, pa.StatusIrrecevable, code, reason, at)
+	case f.FlowDirection == pa.DirectionIn && f.FlowType == pa.TypeCustomerInvoiceLC:
+		raw, err := client.Original(ctx, f.FlowID)
+		if err != nil {
+			return 0, err
+		}
+		l, err := pa.ParseLifecycle(raw)
+		if err != nil {
+			env.Log.Warn("jobs: pa: a lifecycle message not understood, skipped", "producer", conn.ProducerID, "flow", f.FlowID, "err", err)
+			return 0, nil
+		}
+		if l.Seller != "" && siren != "" && l.Seller != siren {
+			return 0, nil // another issuer's invoice
+		}
+		var id string
+		err = store.Get(ctx, env.DB, &id, `SELECT d.id FROM documents d JOIN pa_deposits p ON p.document_id = d.id
+			WHERE d.producer_id = ? AND d.number = ?`, conn.ProducerID, l.Number)
+		if store.IsNotFound(err) {
+			env.Log.Debug("jobs: pa: a status of an invoice not deposited by Primeur", "number", l.Number, "flow", f.FlowID)
+			return 0, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("jobs: pa: %w", err)
+		}
+		reason := l.Reason
+		if reason == "" && l.ReasonCode != "" {
+			reason = pa.ReasonText(l.ReasonCode, "")
+		}
+		if !l.At.IsZero() {
+			at = l.At
+		}
+		return env.recordStatus(ctx, id, f.FlowID, l.Status, l.ReasonCode, reason, at)
+	}
+	return 0, nil
+}
+
+// recordStatus adds a status to a document's history, once per source,
+// and makes it the document's status unless a later one is known.
+func (e Env) recordStatus(ctx context.Context, id, source, status, code, reason string, at time.Time) (int, error) {
+	var n int64
+	err := e.DB.Tx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		n, err = store.Exec(ctx, tx, `INSERT INTO pa_statuses (document_id, source, status, reason_code, reason, at, recorded_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, id, source, status, code, reason, at.UnixMilli(), e.wallClock().UnixMilli())
+		if err != nil || n == 0 {
+			return err
+		}
+		_, err = store.Exec(ctx, tx, `UPDATE pa_deposits SET status = ?, status_at = ?
+			WHERE document_id = ? AND (status IN ('', 'submitted') OR status_at IS NULL OR status_at <= ?)`, status, at.UnixMilli(), id, at.UnixMilli())
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("jobs: pa: record status %s of %s: %w", status, id, err)
+	}
+	if n > 0 && (status == pa.StatusRejected || status == pa.StatusRefused || status == pa.StatusIrrecevable) {
+		e.Log.Info("jobs: pa: document "+pa.StatusLabel(status), "document", id, "reason", code, "text", reason)
+	}
+	return int(n), nil
+}
+
+// paRehearse is the dry run: the documents each connection would deposit,
+// nothing called, nothing written.
+func paRehearse(ctx context.Context, env Env, conns []pa.Connection, r *Report) error {
+	n := 0
+	for _, conn := range conns {
+		var ids []string
+		if err := store.Select(ctx, env.DB, &ids, paPending, conn.ProducerID, MaxDeposits, env.wallClock().UnixMilli()); err != nil {
+			return fmt.Errorf("jobs: pa: pending: %w", err)
+		}
+		for _, id := range ids {
+			doc, err := billing.Document(ctx, env.DB, id)
+			if err != nil {
+				return err
+			}
+			var one Report
+			one.issued(doc)
+			line := one.Issued[0] + " → " + conn.FlowURL
+			if conn.SecretErr != nil {
+				line += " (secret illisible : la clé manque)"
+			}
+			r.Deposits = append(r.Deposits, line)
+			n++
+		}
+	}
+	r.add(PADeposited, n)
+	r.add(PAStatuses, 0) // no PA is called: none read
+	return nil
+}

@@ -1,0 +1,387 @@
+package jobs_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"primeur/core/accounts"
+	"primeur/core/billing"
+	"primeur/core/documents"
+	"primeur/core/facturx/facturxtest"
+	"primeur/core/jobs"
+	"primeur/core/mail"
+	"primeur/core/orders"
+	"primeur/core/pa"
+	"primeur/core/pa/patest"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
+)
+
+const paSecret = "s3cret-Du-Client-PA-7f3e"
+
+// paMonth issues a month of documents of the farm: November 2026's
+// invoices to three shops — the first with a credit note of an accepted
+// claim —, and connects the farm to a local PA which rejects (213) the
+// invoices to the second shop (SIREN 111222337) and lets the third (SIREN
+// 555666775) refuse its own (210). It returns the job's Env and the PA.
+func paMonth(t *testing.T, db *store.DB) (*tradetest.World, jobs.Env, *patest.Server) {
+	t.Helper()
+	w := tradetest.New(t, db)
+	rejected := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin", SIRET: "11122233700003"})
+	refusing := w.User(accounts.User{Type: accounts.Distributor, Email: "trois@magasin.fr", Name: "Troisième magasin", SIRET: "55566677500005"})
+	line := tradetest.L{Product: "tomate", Price: 250, Expected: 2000}
+	o := w.Order(w.Farm, w.Shop, "2026-11-01")
+	w.Emailed(o, "2026-11-10", line)
+	w.Played(o, "2026-11-13", tradetest.Outcome{Status: orders.Done, Claim: &tradetest.ClaimOutcome{
+		SentAt: at(2026, 11, 13, 15, 0), Status: orders.ClaimAccepted, ReviewedAt: at(2026, 11, 13, 16, 0),
+		Lines: map[string]tradetest.ClaimedLine{"tomate": {Quantity: -500, Type: orders.ClaimQuantity}},
+	}}, line)
+	w.Emailed(w.Order(w.Farm, rejected, "2026-11-01"), "2026-11-17", line)
+	w.Emailed(w.Order(w.Farm, refusing, "2026-11-01"), "2026-11-24", line)
+	dir := t.TempDir()
+	e := env(db, mail.Outbox{Dir: filepath.Join(dir, "outbox"), From: "no-reply@primeur.local"})
+	e.ClaimWait = -1
+	e.PAKeys = pa.KeyPath(dir)
+	run(t, jobs.Invoices, e, at(2026, 11, 30, 21, 0))
+
+	srv, err := patest.Start(patest.Config{ClientID: "ferme-aravis", ClientSecret: paSecret, Rule: func(inv patest.Invoice) patest.Decision {
+		switch inv.Buyer {
+		case "111222337":
+			return patest.Decision{Outcome: patest.Reject, ReasonCode: "DOUBLON", Reason: "Facture en doublon (déjà émise / reçue)"}
+		case "555666775":
+			return patest.Decision{Outcome: patest.Refuse, ReasonCode: "NON_CONFORME", Reason: "Marchandise non conforme"}
+		}
+		return patest.Decision{}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Close()
+		if bad := srv.Invalid(); len(bad) > 0 {
+			t.Errorf("against the Flow Service's OpenAPI document: %q", bad)
+		}
+	})
+	keys, err := pa.EnsureKeys(e.PAKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pa.Connect(ctx, db, keys, pa.Connection{ProducerID: w.Farm.ID, FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(),
+		ClientID: "ferme-aravis", Secret: paSecret, ConnectedAt: at(2026, 11, 1, 0, 0), DepositFrom: at(2026, 11, 1, 0, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	return w, e, srv
+}
+
+func documentIDs(t *testing.T, db *store.DB, producer string) []string {
+	t.Helper()
+	var ids []string
+	if err := store.Select(ctx, db, &ids, `SELECT id FROM documents WHERE producer_id = ? ORDER BY id`, producer); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// statusLines is each document's number, flow, status and history, as
+// `primeur pa status` reads them.
+func statusLines(t *testing.T, db *store.DB) []string {
+	t.Helper()
+	docs, err := pa.Documents(ctx, db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range docs {
+		s := d.Number + " " + d.Label
+		if d.FlowID == "" {
+			s += " (pas de flux)"
+		}
+		for _, h := range d.History {
+			s += " | " + h.Label
+			if h.ReasonCode != "" {
+				s += " " + h.ReasonCode + " : " + h.Reason
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestPAJobDepositsAMonthOnce: a month's documents — three invoices and a
+// credit note — are deposited once each by two runs at the same time,
+// every file's SHA-256 and Factur-X checked by the local PA; the 213 and
+// the 210 the PA returns become the documents' statuses, with their
+// reasons, and a third run deposits nothing more and reads nothing twice.
+func TestPAJobDepositsAMonthOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w, e, srv := paMonth(t, db)
+		ids := documentIDs(t, db, w.Farm.ID)
+		if len(ids) != 4 {
+			t.Fatalf("%d documents", len(ids))
+		}
+		var deposited, statuses atomic.Int64
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				r, err := jobs.PA(ctx, e, at(2026, 12, 1, 6, 0))
+				if err != nil {
+					t.Error(err)
+				}
+				deposited.Add(int64(r.Get(jobs.PADeposited)))
+				statuses.Add(int64(r.Get(jobs.PAStatuses)))
+			})
+		}
+		wg.Wait()
+		if deposited.Load() != 4 {
+			t.Fatalf("deposited %d", deposited.Load())
+		}
+		got := srv.Deposits()
+		for _, id := range ids {
+			if got[id] != 1 {
+				t.Fatalf("document %s deposited %d times: %v", id, got[id], got)
+			}
+		}
+		if len(got) != 4 {
+			t.Fatalf("deposits %v", got)
+		}
+		for _, f := range srv.Flows() {
+			if f.FlowDirection == pa.DirectionOut && (f.Ack == nil || f.Ack.Status != pa.AckOk) {
+				t.Fatalf("flow %s of %s: %+v", f.FlowID, f.TrackingID, f.Ack)
+			}
+		}
+		// A run after them reads whatever statuses the two left to the
+		// other, deposits nothing, and a fourth reads nothing new.
+		r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 5))
+		if r.Get(jobs.PADeposited) != 0 || statuses.Load()+int64(r.Get(jobs.PAStatuses)) != 5 {
+			t.Fatalf("third run %s (statuses before %d) %q", r, statuses.Load(), statusLines(t, db))
+		}
+		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 10)); r.String() != "documents déposés sur la plateforme agréée : 0, statuts reçus de la plateforme agréée : 0" {
+			t.Fatalf("fourth run %s", r)
+		}
+		want := []string{
+			"AV-2026-000001 Déposée | Déposée",
+			"FA-2026-000001 Déposée | Déposée",
+			"FA-2026-000002 Rejetée | Rejetée DOUBLON : Facture en doublon (déjà émise / reçue)",
+			"FA-2026-000003 Refusée | Déposée | Refusée NON_CONFORME : Marchandise non conforme",
+		}
+		lines := statusLines(t, db)
+		slices.Sort(lines)
+		if !slices.Equal(lines, want) {
+			t.Fatalf("statuses\n%q\nwant\n%q", lines, want)
+		}
+		// Every deposited file is a Factur-X EN 16931 the kit validates
+		// (make test).
+		for _, f := range srv.Flows() {
+			if f.FlowDirection == pa.DirectionOut {
+				raw, err := pa.New(pa.Config{FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(), ClientID: "ferme-aravis", ClientSecret: paSecret})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := raw.Original(ctx, f.FlowID)
+				if err != nil || pa.SHA256(b) != f.SHA256 {
+					t.Fatalf("original of %s: %v", f.FlowID, err)
+				}
+				facturxtest.Keep(t, f.Name, b)
+			}
+		}
+	})
+}
+
+// TestPAJobAfterAKill: a process killed after its POST reached the PA left
+// its claim and in_flight_at: the next run finds the flow by trackingId
+// and records it, without a second deposit; one killed before its POST
+// reached the PA left the same, and the next run deposits it, once.
+func TestPAJobAfterAKill(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w, e, srv := paMonth(t, db)
+		var reached, lost string
+		if err := store.Get(ctx, db, &reached, `SELECT id FROM documents WHERE number = 'FA-2026-000001'`); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Get(ctx, db, &lost, `SELECT id FROM documents WHERE number = 'FA-2026-000002'`); err != nil {
+			t.Fatal(err)
+		}
+		inv, err := billing.Get(ctx, db, reached)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdf, err := documents.Invoice(inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client, err := pa.New(pa.Config{FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(), ClientID: "ferme-aravis", ClientSecret: paSecret})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, err := client.Deposit(ctx, pa.Deposit{TrackingID: reached, Name: inv.Number + ".pdf", File: pdf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The dead run's claims: no row of mail_senders, claimed long ago.
+		long := time.Now().Add(-time.Hour).UnixMilli()
+		for _, id := range []string{reached, lost} {
+			w.Exec(`INSERT INTO pa_deposits (document_id, producer_id, claim, claimed_at, in_flight_at) VALUES (?, ?, 'dead-run', ?, ?)`,
+				id, w.Farm.ID, long, long)
+		}
+		r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))
+		if r.Get(jobs.PADeposited) != 4 {
+			t.Fatalf("run %s", r)
+		}
+		got := srv.Deposits()
+		if got[reached] != 1 || got[lost] != 1 || len(got) != 4 {
+			t.Fatalf("deposits %v", got)
+		}
+		var flow string
+		if err := store.Get(ctx, db, &flow, `SELECT flow_id FROM pa_deposits WHERE document_id = ?`, reached); err != nil || flow != first.FlowID {
+			t.Fatalf("flow %q, want the first deposit's %q (%v)", flow, first.FlowID, err)
+		}
+	})
+}
+
+// TestPAJobRetriesThenLeaves: a PA that does not answer fails the deposit;
+// it waits 1, 4, 16, 64 minutes between tries, each failure counted and
+// said in French, and the fifth leaves it for an administrator (the
+// Observer hears it) until its attempts are given back.
+func TestPAJobRetriesThenLeaves(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w, e, srv := paMonth(t, db)
+		srv.Close() // the PA is gone
+		wall := time.Now()
+		e.Clock = func() time.Time { return wall }
+		var left, failed atomic.Int64
+		e.Observe.DepositLeft = func() { left.Add(1) }
+		e.Observe.DepositFailed = func() { failed.Add(1) }
+		for i, wait := range []time.Duration{time.Minute, 4 * time.Minute, 16 * time.Minute, 64 * time.Minute, 0} {
+			r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))
+			if r.Get(jobs.PAFailed) != 4 || r.Get(jobs.PADeposited) != 0 {
+				t.Fatalf("try %d: %s", i+1, r)
+			}
+			if i == 4 {
+				if r.Get(jobs.PALeft) != 4 {
+					t.Fatalf("fifth: %s", r)
+				}
+				break
+			}
+			// Before its wait is over, nothing is tried.
+			wall = wall.Add(wait - time.Second)
+			if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.PAFailed) != 0 {
+				t.Fatalf("tried before the backoff: %s", r)
+			}
+			wall = wall.Add(time.Second)
+		}
+		if left.Load() != 4 || failed.Load() != 20 {
+			t.Fatalf("observer: left %d, failed %d", left.Load(), failed.Load())
+		}
+		wall = wall.Add(24 * time.Hour)
+		if r := run(t, jobs.PA, e, at(2026, 12, 2, 6, 0)); r.Get(jobs.PAFailed) != 0 {
+			t.Fatalf("a document left was tried again: %s", r)
+		}
+		docs, err := pa.Documents(ctx, db, w.Farm.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs {
+			if d.Attempts != jobs.MaxDeposits || d.FlowID != "" ||
+				d.Error != "L'obtention du jeton d'accès auprès de la plateforme agréée a échoué : la plateforme ne répond pas (adresse erronée, réseau ou délai dépassé)." {
+				t.Fatalf("%+v", d)
+			}
+		}
+	})
+}
+
+// TestPASecretNotInTheDatabase: the client secret is stored sealed: the
+// SQLite file's bytes (and its WAL's) do not hold it, and the secret opens
+// only with the key file.
+func TestPASecretNotInTheDatabase(t *testing.T) {
+	db := storetest.SQLite(t)
+	w, e, _ := paMonth(t, db)
+	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(FULL)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{db.Name, db.Name + "-wal"} {
+		b, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(paSecret)) {
+			t.Fatalf("%s holds the secret in clear", path)
+		}
+	}
+	var sealed string
+	if err := store.Get(ctx, db, &sealed, `SELECT client_secret FROM pa_connections WHERE producer_id = ?`, w.Farm.ID); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(sealed, "v1:") || strings.Contains(sealed, paSecret) {
+		t.Fatalf("stored %q", sealed)
+	}
+	conns, err := pa.Connections(ctx, db, nil)
+	if err != nil || len(conns) != 1 || conns[0].Secret != "" || !pa.IsNoKey(conns[0].SecretErr) {
+		t.Fatalf("without the key: %+v %v", conns, err)
+	}
+	keys, err := pa.LoadKeys(e.PAKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conns, _ = pa.Connections(ctx, db, keys); conns[0].Secret != paSecret {
+		t.Fatal("the key does not open the secret")
+	}
+	// Rotated: every secret sealed again with the new key, which alone
+	// opens them once the old line is gone.
+	keys, err = pa.Rotate(e.PAKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := pa.Reseal(ctx, db, keys); err != nil || n != 1 {
+		t.Fatalf("reseal %d %v", n, err)
+	}
+	raw, _ := os.ReadFile(e.PAKeys)
+	var kept []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(l, keys.Current()+" ") || strings.HasPrefix(l, "#") {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(e.PAKeys, []byte(strings.Join(kept, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keys, err = pa.LoadKeys(e.PAKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conns, _ = pa.Connections(ctx, db, keys); conns[0].Secret != paSecret {
+		t.Fatalf("after rotation: %v", conns[0].SecretErr)
+	}
+}
+
+// TestPAJobDryRun: the dry run lists what the run would deposit, calls no
+// PA and writes nothing.
+func TestPAJobDryRun(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		_, e, srv := paMonth(t, db)
+		job, _ := jobs.Find("pa")
+		before := storetest.Snapshot(t, db)
+		r, _, err := job.DryRun(ctx, e, at(2026, 12, 1, 6, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after := storetest.Snapshot(t, db); after != before {
+			t.Fatalf("the dry run wrote:\n%s", storetest.Changes(before, after))
+		}
+		if len(srv.Deposits()) != 0 || r.Get(jobs.PADeposited) != 4 || len(r.Deposits) != 4 ||
+			!strings.HasPrefix(r.Deposits[0], "facture FA-2026-000001 : Ferme des Aravis → Épicerie du Lac, ") ||
+			!strings.HasSuffix(r.Deposits[0], " → "+srv.FlowURL()) {
+			t.Fatalf("%s %q", r, r.Deposits)
+		}
+	})
+}
