@@ -253,6 +253,21 @@ var matrix = map[string]row{
 		path:   withIDs("/print/invoice/{invoicedOrder}"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
 	},
+	// The farmer's day (issue 40): producers only, each its own day (the
+	// other producer's is empty, its order of the shop's stop refused).
+	"GET /api/deliveries/day/{date}": {
+		path:   fixed("/api/deliveries/day/2026-12-03"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"PUT /api/deliveries/day/{date}/round": {
+		path:   fixed("/api/deliveries/day/2026-12-03/round"),
+		body:   func(w *world, _ actor) any { return map[string]any{"stops": []string{w.ids["shop"]}} },
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 422},
+	},
+	"GET /print/day/{date}": {
+		path:   fixed("/print/day/2026-12-03"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
 	// Payments (issue 17): the producer records and confirms, the shop
 	// declares; the other side of another pair is refused.
 	"GET /api/payments": {path: fixed("/api/payments"), expect: everyone(200)},

@@ -78,7 +78,10 @@ func securitySchemes() map[string]*huma.SecurityScheme {
 // registered.
 func (d *Daemon) finishDocument() {
 	doc := d.api.OpenAPI()
-	for _, item := range doc.Paths {
+	for path, item := range doc.Paths {
+		if item.Get != nil && strings.HasPrefix(path, "/api/") {
+			revalidated(item.Get)
+		}
 		for _, op := range pathOperations(item) {
 			if op.Responses["default"] == nil {
 				op.Responses["default"] = problemResponse(doc, "Any other error, an RFC 9457 problem whose `detail` is a French message "+
@@ -128,6 +131,26 @@ func nullableObjects(r huma.Registry) {
 			}
 		}
 	}
+}
+
+// revalidated documents what httpx.Revalidate does to a GET of the API:
+// its JSON answer carries an ETag, and a request whose If-None-Match
+// names it is answered 304 with no body.
+func revalidated(op *huma.Operation) {
+	etag := &huma.Param{Description: "A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, " +
+		"it is answered 304 while the answer has not changed", Schema: &huma.Schema{Type: "string"}}
+	for status, res := range op.Responses {
+		if status == "200" && res.Content["application/json"] != nil {
+			if res.Headers == nil {
+				res.Headers = map[string]*huma.Param{}
+			}
+			res.Headers["ETag"] = etag
+		}
+	}
+	op.Parameters = append(op.Parameters, &huma.Param{Name: "If-None-Match", In: "header",
+		Description: "The ETag of the answer the client holds: 304 if it is still the answer", Schema: &huma.Schema{Type: "string"}})
+	op.Responses["304"] = &huma.Response{Description: "Not Modified: the answer is still the one whose ETag If-None-Match names; no body",
+		Headers: map[string]*huma.Param{"ETag": etag}}
 }
 
 // problemResponse is an error answer: an RFC 9457 problem.
@@ -308,6 +331,7 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 		}},
 		d.purchaseSlipRoute(documentErrors),
 		d.flatCertificateRoute(problem, documentErrors),
+		d.dayPrintRoute(problem, documentErrors),
 		{handler: d.printTransfer, op: &huma.Operation{
 			OperationID: "get-transfer-file", Method: http.MethodGet, Path: "/print/transfer",
 			Tags: []string{"Payments"}, Summary: "A SEPA credit transfer file paying invoices (shops)",

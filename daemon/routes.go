@@ -31,6 +31,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerNeeds(api)
 	d.registerTrade(api)
 	d.registerDeliveries(api)
+	d.registerDayPlan(api)
 	d.registerPayments(api)
 	d.registerTransfer(api)
 	d.registerAccounting(api)
