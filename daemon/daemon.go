@@ -94,9 +94,10 @@ func New(o Options) *Daemon {
 // middlewares are what every answer goes through, around mux. front sets
 // the security headers before anything else may answer (headers.go); the
 // outer recoverPanics catches what the middlewares themselves might raise,
-// the inner one the handlers.
+// the inner one the handlers. Revalidate tags the API's answers inside
+// Compress, so that a 304 has nothing to compress.
 func (d *Daemon) middlewares(mux *http.ServeMux) http.Handler {
-	return d.front(d.identify(d.recoverPanics(d.instrument(mux, d.logRequests(httpx.Compress(d.recoverPanics(d.secure(mux))))))))
+	return d.front(d.identify(d.recoverPanics(d.instrument(mux, d.logRequests(httpx.Compress(httpx.Revalidate(d.recoverPanics(d.secure(mux)))))))))
 }
 
 // apiConfig is the configuration of the API and of its OpenAPI document

@@ -178,8 +178,9 @@ func TestGoAnswersMalformedRequestsItself(t *testing.T) {
 }
 
 // TestCachingOfEachAnswer: every answer of a session — the API's, the
-// authentication's — is no-store; the UI's files keep their caching and
-// their ETags, the public files are revalidated.
+// authentication's — is no-store, the API's GET answers with an ETag the UI
+// revalidates from memory (httpx.Revalidate); the UI's files keep their
+// caching and their ETags, the public files are revalidated.
 func TestCachingOfEachAnswer(t *testing.T) {
 	ui := fstest.MapFS{
 		"index.html":          {Data: []byte("<html>app</html>")},
@@ -199,9 +200,9 @@ func TestCachingOfEachAnswer(t *testing.T) {
 		cache  string
 		etag   bool
 	}{
-		{"the user load", shop, "GET", "/api/user", nil, 200, "no-store", false},
-		{"the needs", shop, "GET", "/api/needs", nil, 200, "no-store", false},
-		{"the activity", shop, "GET", "/api/events", nil, 200, "no-store", false},
+		{"the user load", shop, "GET", "/api/user", nil, 200, "no-store", true},
+		{"the needs", shop, "GET", "/api/needs", nil, 200, "no-store", true},
+		{"the activity", shop, "GET", "/api/events", nil, 200, "no-store", true},
 		{"a refused write", shop, "PUT", "/api/user", map[string]any{"name": ""}, 422, "no-store", false},
 		{"a login", visitor, "POST", "/auth/login", map[string]any{"email": "magasin@example.fr", "password": daemontest.Password}, 200, "no-store", false},
 		{"the UI's page", visitor, "GET", "/", nil, 200, "no-cache, must-revalidate", true},

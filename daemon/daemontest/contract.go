@@ -1,13 +1,17 @@
 package daemontest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/andybalholm/brotli"
 	"github.com/danielgtaylor/huma/v2"
 )
 
@@ -74,6 +78,10 @@ func (c *Contract) Check(req *http.Request, status int, header http.Header, body
 	if media.Schema == nil || !isJSON(mediaType) {
 		return nil
 	}
+	body, err = decoded(header.Get("Content-Encoding"), body)
+	if err != nil {
+		return []string{fmt.Sprintf("%s: %v", where, err)}
+	}
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
 		return []string{fmt.Sprintf("%s: the body is not JSON: %v", where, err)}
@@ -85,6 +93,31 @@ func (c *Contract) Check(req *http.Request, status int, header http.Header, body
 		problems = append(problems, fmt.Sprintf("%s: the body breaks its schema: %v", where, e))
 	}
 	return problems
+}
+
+// decoded is body without its content coding (a test that asks for a
+// compressed answer reads its bytes as they came).
+func decoded(coding string, body []byte) ([]byte, error) {
+	var r io.Reader
+	switch coding {
+	case "", "identity":
+		return body, nil
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(body))
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, fmt.Errorf("the gzip body: %w", err)
+		}
+		r = zr
+	default:
+		return nil, fmt.Errorf("an unknown Content-Encoding %q", coding)
+	}
+	out, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("the %s body: %w", coding, err)
+	}
+	return out, nil
 }
 
 // isJSON tells a JSON media type (application/json, application/problem+json).

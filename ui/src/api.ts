@@ -72,6 +72,36 @@ export async function toApiError(response: Response): Promise<ApiError> {
 }
 
 /**
+ * The last answer of each API address read with GET, with its ETag: the request
+ * sends the tag back (If-None-Match) and a 304 answer reuses the text held here,
+ * so an unchanged answer costs no bytes on the line (issue 42). Held in memory
+ * only (the daemon answers Cache-Control: no-store, so no copy on disk); the
+ * oldest address is forgotten beyond `heldAnswersMax`, and all of them when the
+ * session ends (`forgetAnswers`).
+ */
+const heldAnswers = new Map<string, { etag: string; text: string }>()
+const heldAnswersMax = 32
+
+/** Forgets every answer held for revalidation (at logout, or a session reset). */
+export function forgetAnswers(): void {
+  heldAnswers.clear()
+}
+
+/** The answer held for `path`, if any (for tests). */
+export function heldAnswer(path: string): string | undefined {
+  return heldAnswers.get(path)?.text
+}
+
+function holdAnswer(path: string, etag: string, text: string): void {
+  heldAnswers.delete(path)
+  heldAnswers.set(path, { etag, text })
+  if (heldAnswers.size > heldAnswersMax) {
+    const oldest = heldAnswers.keys().next().value
+    if (oldest !== undefined) heldAnswers.delete(oldest)
+  }
+}
+
+/**
  * Sends one request. `body`, when given, is sent as JSON (FormData is sent as is);
  * `signal` cancels it (the promise then rejects with the AbortError).
  * Resolves with the parsed JSON, or `undefined` for an empty body (204).
@@ -85,6 +115,9 @@ export async function request<T>(method: Method, path: string, body?: unknown, s
     headers['Content-Type'] = 'application/json'
     payload = JSON.stringify(body)
   }
+  const revalidates = method === 'GET' && path.startsWith('/api/')
+  const held = revalidates ? heldAnswers.get(path) : undefined
+  if (held) headers['If-None-Match'] = held.etag
   let response: Response
   try {
     response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal })
@@ -92,8 +125,12 @@ export async function request<T>(method: Method, path: string, body?: unknown, s
     if (signal?.aborted) throw err
     throw new ApiError(0, 'Network error', err instanceof Error ? err.message : String(err))
   }
+  if (response.status === 304 && held) return (held.text ? JSON.parse(held.text) : undefined) as T
   if (!response.ok) throw await toApiError(response)
   const text = await response.text()
+  const etag = response.headers.get('ETag')
+  if (revalidates && etag) holdAnswer(path, etag, text)
+  else if (revalidates) heldAnswers.delete(path)
   return (text ? JSON.parse(text) : undefined) as T
 }
 

@@ -89,6 +89,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/deliveries/day/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The producer's delivery day: pick sheet, packing sheets and round (producers)
+         * @description From the producer's planned and done deliveries of the date (cancelled ones excepted): the pick sheet (each product's total, each shop's part), one packing sheet per shop (lines, delivery note numbers, address) and the round — the stops from the farm by nearest neighbour improved by 2-opt on great-circle distances × 1.3, or in the producer's own order (a shop delivered later that day at the end), with each stop's geo: link and the day's distance back to the farm. A date without deliveries is an empty day.
+         */
+        get: operations["get-delivery-day"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deliveries/day/{date}/round": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the stops of the producer's round for a date (producers)
+         * @description Kept for the date; every stop of the day once, or none to go back to the computed order. Answers the day.
+         */
+        put: operations["set-delivery-round"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deliveries/review/{orderId}/{deliveryId}": {
         parameters: {
             query?: never;
@@ -1013,6 +1053,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/print/day/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The producer's pick and packing sheets of a date (PDF, producers)
+         * @description A4 in large type: the pick sheet with each shop's part and the round's stops, then one packing sheet per shop in round order, from the producer's own planned and done deliveries of the date.
+         */
+        get: operations["print-delivery-day"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/print/delivery/{orderId}/{deliveryId}": {
         parameters: {
             query?: never;
@@ -1569,6 +1629,125 @@ export interface components {
              * @example 120.5
              */
             quantity?: number;
+        };
+        DayplanDay: {
+            /** @description YYYY-MM-DD */
+            date: string;
+            /** @description One packing sheet per shop, in round order */
+            packing: components["schemas"]["DayplanPacking"][];
+            pick: components["schemas"]["DayplanPickItem"][];
+            /** @description The producer's name */
+            producer: string;
+            round: components["schemas"]["DayplanRound"];
+        };
+        DayplanLine: {
+            /** @description Product name */
+            name: string;
+            /** @description Product id */
+            product: string;
+            /**
+             * Format: double
+             * @description Quantity to deliver: the one the shop set, else the one ordered
+             */
+            quantity: number;
+            /** @enum {string} */
+            unit: "kg" | "un";
+        };
+        DayplanNote: {
+            deliveryId: string;
+            /**
+             * @description Delivery note number
+             * @example BL-000012
+             */
+            number: string;
+            orderId: string;
+            /** @enum {string} */
+            status: "planned" | "done";
+        };
+        DayplanPacking: {
+            /** @description The shop's address lines */
+            address: string[];
+            lines: components["schemas"]["DayplanLine"][];
+            /** @description The day's delivery notes of this shop (one, unless several orders deliver it that day) */
+            notes: components["schemas"]["DayplanNote"][];
+            shop: string;
+            shopId: string;
+            tel?: string;
+        };
+        DayplanPickItem: {
+            name: string;
+            /** @description Product id */
+            product: string;
+            shops: components["schemas"]["DayplanPickShop"][];
+            /** Format: double */
+            total: number;
+            /** @enum {string} */
+            unit: "kg" | "un";
+        };
+        DayplanPickShop: {
+            /** Format: double */
+            quantity: number;
+            shop: string;
+            shopId: string;
+        };
+        DayplanPlace: {
+            address: string[];
+            /** Format: double */
+            latitude?: number;
+            /**
+             * @description Where the position comes from: the profile's coordinates, the town of the postal code, or none
+             * @enum {string}
+             */
+            located: "profile" | "town" | "none";
+            /** Format: double */
+            longitude?: number;
+            /** @description geo: URI (RFC 5870) opening the place in the phone's map app: the coordinates, and the address as the query */
+            mapUrl?: string;
+        };
+        DayplanRound: {
+            /** @description false when a place without position left legs out of the total */
+            complete: boolean;
+            farm: components["schemas"]["DayplanPlace"];
+            /** @description true when the order is the producer's own; false when computed */
+            manual: boolean;
+            /**
+             * Format: double
+             * @description From the last stop with a position back to the farm, km
+             */
+            returnKm?: number;
+            /**
+             * Format: double
+             * @description The factor applied to great-circle distances
+             * @example 1.3
+             */
+            roadFactor: number;
+            stops: components["schemas"]["DayplanStop"][];
+            /**
+             * Format: double
+             * @description The day's distance, km: every known leg, the way back to the farm included
+             */
+            totalKm: number;
+        };
+        DayplanStop: {
+            address: string[];
+            /** Format: double */
+            latitude?: number;
+            /**
+             * Format: double
+             * @description Distance from the previous stop with a position (the farm for the first), km; absent when this stop, or the farm, has no position
+             */
+            legKm?: number;
+            /**
+             * @description Where the position comes from: the profile's coordinates, the town of the postal code, or none
+             * @enum {string}
+             */
+            located: "profile" | "town" | "none";
+            /** Format: double */
+            longitude?: number;
+            /** @description geo: URI (RFC 5870) opening the place in the phone's map app: the coordinates, and the address as the query */
+            mapUrl?: string;
+            shop: string;
+            shopId: string;
         };
         DeliverySettingsOutputBody: {
             /**
@@ -2614,6 +2793,10 @@ export interface components {
         SessionOutputBody: {
             user: components["schemas"]["AccountsProfile"];
         };
+        SetRoundInputBody: {
+            /** @description The shop ids of the day's stops, each once, in the order of the round; an empty list goes back to the computed order */
+            stops: string[];
+        };
         ShopOutputBody: {
             _id: string;
             /** @description The shop's login email, for itself and the producers trading with it; empty otherwise */
@@ -2992,7 +3175,10 @@ export interface operations {
     "get-accounting": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3001,11 +3187,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccountingOutputBody"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -3276,6 +3473,160 @@ export interface operations {
             };
         };
     };
+    "get-delivery-day": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The delivery date, YYYY-MM-DD */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayplanDay"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-delivery-round": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery date, YYYY-MM-DD */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetRoundInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayplanDay"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "review-delivery": {
         parameters: {
             query?: never;
@@ -3371,7 +3722,10 @@ export interface operations {
     "get-delivery-settings": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3380,11 +3734,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DeliverySettingsOutputBody"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -3515,7 +3880,10 @@ export interface operations {
                 /** @description Page size, 50 by default */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3524,11 +3892,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityView"][];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -3582,7 +3961,10 @@ export interface operations {
                 /** @description The map's zoom, 0.5 to 4 (PRODUCT §4 "Map zoom"): it sets the clusters' cell, 64 pixels of the map. The area may be at most 8,192 pixels high and wide at this zoom */
                 zoom: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3591,11 +3973,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MapOutputBody"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -3645,7 +4038,10 @@ export interface operations {
                 /** @description Last month (YYYY-MM or YYYY-MM-01) */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3654,11 +4050,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PlanningView"][];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -4430,7 +4837,10 @@ export interface operations {
     "need-prices": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Need id */
                 id: string;
@@ -4442,11 +4852,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TradeComparison"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -4498,7 +4919,10 @@ export interface operations {
     "get-payments": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4507,11 +4931,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentsOutputBody"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -4722,7 +5157,10 @@ export interface operations {
                 /** @description The invoices' ids, separated by commas (500 at most), as for GET /print/transfer */
                 documents?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4731,11 +5169,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransferPreviewOutputBody"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -4968,7 +5417,10 @@ export interface operations {
                 /** @description Most answers, from 1 to 50; 10 when absent */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4977,11 +5429,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PlacesOutputBody"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -5386,7 +5849,10 @@ export interface operations {
     "get-rewards": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5395,11 +5861,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RewardsStanding"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -5567,7 +6044,10 @@ export interface operations {
     "get-shop": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Shop id */
                 id: string;
@@ -5579,11 +6059,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShopOutputBody"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -5635,7 +6126,10 @@ export interface operations {
     "get-progression": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5644,11 +6138,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StatsProgression"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -5687,7 +6192,10 @@ export interface operations {
                 /** @description Number of days, a whole number from 1 to 31; 5 when absent */
                 days?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5696,11 +6204,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SupplyProjection"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -5752,7 +6271,10 @@ export interface operations {
     "get-user": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5761,11 +6283,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserLoad"];
                 };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -6958,6 +7491,85 @@ export interface operations {
             };
             /** @description No valid session: `detail` is `User did not provide any token` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description No such document, or one the user is not a party to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description The document could not be made; `detail` gives a reference for support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "print-delivery-day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery date, YYYY-MM-DD */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description journee-YYYY-MM-DD.pdf: the pick sheet and the round, then a packing sheet per shop */
+            200: {
+                headers: {
+                    /** @description attachment, with the file's name */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The date is not YYYY-MM-DD: `detail` says so in French */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description No valid session: `detail` is `User did not provide any token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description The user is not a producer */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

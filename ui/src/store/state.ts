@@ -2,6 +2,7 @@
 // (`GET /api/user`) plus a few UI flags. Components read it through the
 // hooks of `hooks.ts`; only the action modules (`session.ts`, …) write it.
 import { proxy, ref } from 'valtio'
+import { forgetAnswers } from '../api'
 import { forgetComparisons } from './comparison'
 import type { ActivityEvent, DistributorEntry, Need, Order, PriceRecord, ProducerEntry, Product, User } from '../types'
 
@@ -123,4 +124,5 @@ export function resetState(email: string | null = null): void {
   const origin = state.origin
   Object.assign(state, initialState(email), { origin })
   forgetComparisons()
+  forgetAnswers()
 }
