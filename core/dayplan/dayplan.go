@@ -1,5 +1,5 @@
-// Package dayplan is a producer's delivery day (issue 40, "The farmer's
-// day"; PRODUCT §19): from the deliveries of one producer on one date that
+// Package dayplan is a producer's delivery day (issue 40; PRODUCT §16
+// "The farmer's day"): from the deliveries of one producer on one date that
 // still go out — planned, or done (locked) — the pick sheet (each product,
 // the day's total, per shop below it), the packing sheets (one per shop:
 // its lines, its delivery note numbers, its address) and the round (the
