@@ -102,7 +102,6 @@ func (a *app) rootCommand() *cobra.Command {
 		a.userCommand(),
 		a.jobsCommand(),
 		a.invoicesCommand(),
-		a.deliveriesCommand(),
 		a.paymentsCommand(),
 		a.paCommand(),
 		a.importCommand(),
