@@ -8,7 +8,11 @@ test('a screen opened again revalidates its data and gets a 304 with no body', a
   page.on('response', async (r) => {
     if (new URL(r.url()).pathname !== '/api/payments' || r.request().method() !== 'GET') return
     const body = r.status() === 304 ? Buffer.alloc(0) : await r.body()
-    payments.push({ status: r.status(), bytes: body.length, ifNoneMatch: await r.request().headerValue('if-none-match') ?? undefined })
+    payments.push({
+      status: r.status(),
+      bytes: body.length,
+      ifNoneMatch: (await r.request().headerValue('if-none-match')) ?? undefined,
+    })
   })
   const shop = uniqueAccount('revalide')
   await page.goto('/landing/register')
