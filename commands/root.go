@@ -102,6 +102,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.userCommand(),
 		a.jobsCommand(),
 		a.invoicesCommand(),
+		a.deliveriesCommand(),
 		a.paymentsCommand(),
 		a.paCommand(),
 		a.importCommand(),
