@@ -32,11 +32,12 @@ func seedDeliveries(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) err
 	lastMonth := calendar.MonthKey(calendar.AddDaysTo(month, -1))
 
 	// The first shop's done deliveries of a month, latest first, with their
-	// producer and first line.
+	// producer and largest line (a crate of it may go missing).
 	done := func(m string) ([]claimable, error) {
 		var ds []claimable
 		err := store.Select(ctx, tx, &ds, `SELECT d.id, d.order_id, d.date, o.producer_id, o.distributor_id,
-				(SELECT l.id FROM delivery_lines l WHERE l.delivery_id = d.id ORDER BY l.product_id LIMIT 1) AS line_id
+				(SELECT l.id FROM delivery_lines l WHERE l.delivery_id = d.id
+				ORDER BY l.quantity_expected DESC, l.product_id LIMIT 1) AS line_id
 			FROM deliveries d JOIN orders o ON o.id = d.order_id
 			WHERE o.distributor_id = ? AND d.status = ? AND d.date >= ? AND d.date < ? AND d.date < ?
 			ORDER BY d.date DESC, d.chrono DESC`,
@@ -128,8 +129,8 @@ type claimable struct {
 	LineID     string `db:"line_id"`
 }
 
-// claim sends the producer's claim of 5 % of the first line (at least one
-// unit, negative), with a type and a comment.
+// claim sends the producer's claim of 5 % of the delivery's largest line
+// (at least one unit, negative), with a type and a comment.
 func (d claimable) claim(ctx context.Context, tx *sqlx.Tx, rules delivery.Rules, kind, comment string, at time.Time) error {
 	var l struct {
 		Sent float64 `db:"sent"`
