@@ -42,13 +42,13 @@ var ranges = [][]string{
 }
 
 // The supply story of the recent months (see supplyAll and markDone): the
-// shops top up every delivery by TopUp percent the morning it comes, to keep
+// shops top up every delivery by topUp percent the morning it comes, to keep
 // a few days of stock; Jardins d'Alby could commit only half of the shops'
 // lamb's lettuce (partialCrop); frost cut Ferme des Glières's lettuces
-// (shortCrop) to ShortPercent of what was planned over the last week.
+// (shortCrop) to shortPercent of what was planned over the last week.
 const (
-	TopUp        = 30
-	ShortPercent = 40
+	topUp        = 30
+	shortPercent = 40
 	partialCrop  = "mache"
 	shortCrop    = "laitue"
 )
@@ -278,8 +278,8 @@ func (s *trader) deal(shop, farm accounts.User, crop, month string, share float6
 // markDone locks the deliveries whose lock has passed, as the deliveries
 // job would have, after the shop noted on the morning of each delivery what
 // came (the sent quantities, as a shop does before the lock): since last
-// month, TopUp percent more than planned, but for shortCrop over the last 7
-// days, ShortPercent of it (sentOf); before, one delivery in seven came a
+// month, topUp percent more than planned, but for shortCrop over the last 7
+// days, shortPercent of it (sentOf); before, one delivery in seven came a
 // little short (5 % less, in whole units).
 func (s *trader) markDone() error {
 	rules := delivery.DefaultRules()
@@ -314,9 +314,9 @@ func (s *trader) markDone() error {
 			var sent decimal.Dec
 			switch {
 			case d.Date >= recent && l.Product == shortCrop && d.Date >= lastWeek:
-				sent = sentOf(l.Expected, l.Unit, ShortPercent, false)
+				sent = sentOf(l.Expected, l.Unit, shortPercent, false)
 			case d.Date >= recent:
-				sent = sentOf(l.Expected, l.Unit, 100+TopUp, true)
+				sent = sentOf(l.Expected, l.Unit, 100+topUp, true)
 				if l.Unit == catalog.Piece {
 					// One piece more: a month of pieces is split in whole
 					// pieces, the remainder on its last delivery.
