@@ -288,6 +288,10 @@ func (e Env) depositFailed(ctx context.Context, c *claimer, id string, cause err
 	return depositFailed, nil
 }
 
+// polledFormat writes pa_connections.polled_after: RFC 3339 in UTC with
+// nine fraction digits, so that two positions compare as texts.
+const polledFormat = "2006-01-02T15:04:05.000000000Z"
+
 // pollStatuses reads the flows updated on the PA since the last poll and
 // records the statuses they carry; it returns how many were new.
 func pollStatuses(ctx context.Context, env Env, client *pa.Client, conn pa.Connection) (int, error) {
@@ -327,8 +331,10 @@ func pollStatuses(ctx context.Context, env Env, client *pa.Client, conn pa.Conne
 			return recorded, nil
 		}
 		after = last
-		if _, err := store.Exec(ctx, env.DB, `UPDATE pa_connections SET polled_after = ? WHERE producer_id = ?`,
-			after.UTC().Format(time.RFC3339Nano), conn.ProducerID); err != nil {
+		// Only forward: a run that read less (two runs at once) does not
+		// take the position back; the fixed-width text compares as time.
+		if _, err := store.Exec(ctx, env.DB, `UPDATE pa_connections SET polled_after = ? WHERE producer_id = ? AND polled_after < ?`,
+			after.UTC().Format(polledFormat), conn.ProducerID, after.UTC().Format(polledFormat)); err != nil {
 			return recorded, fmt.Errorf("jobs: pa: record the poll: %w", err)
 		}
 		if len(flows) < pa.PageSize {

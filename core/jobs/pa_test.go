@@ -385,3 +385,31 @@ func TestPAJobDryRun(t *testing.T) {
 		}
 	})
 }
+
+// TestPAJobIrrecevable: a file the PA finds is no Factur-X is deposited
+// (202) but acknowledged Error: its status is Irrecevable with the
+// standard's reason code and its French, and it is not deposited again.
+func TestPAJobIrrecevable(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w, e, srv := paMonth(t, db)
+		e.Render.Invoice = func(inv billing.Invoice) ([]byte, error) {
+			return []byte("%PDF-1.7\n% not a Factur-X: " + inv.Number + "\n"), nil
+		}
+		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.PADeposited) != 4 || r.Get(jobs.PAStatuses) != 4 {
+			t.Fatalf("run %s", r)
+		}
+		docs, err := pa.Documents(ctx, db, w.Farm.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs {
+			if d.Status != pa.StatusIrrecevable || d.Label != "Irrecevable" || len(d.History) != 1 ||
+				d.History[0].ReasonCode != pa.ReasonInvalidSchema || d.History[0].Reason != "le fichier ne respecte pas le schéma XML de la facture" {
+				t.Fatalf("%+v", d)
+			}
+		}
+		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 5)); r.Get(jobs.PADeposited) != 0 || r.Get(jobs.PAStatuses) != 0 || len(srv.Deposits()) != 4 {
+			t.Fatalf("second run %s, deposits %v", r, srv.Deposits())
+		}
+	})
+}

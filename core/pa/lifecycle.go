@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// The lifecycle statuses of an invoice (XP Z12-012, "statuts de cycle de
-// vie"), as the CDAR message's ProcessConditionCode carries them, and
-// Primeur's own for a flow found irrecevable (its acknowledgement Error,
-// XP Z12-013 §5.5.1: no CDAR is made).
+// The lifecycle statuses of an invoice (XP Z12-012's "cycle de vie"), as
+// the CDAR message's ProcessConditionCode carries them, and Primeur's own
+// for a flow found irrecevable (its acknowledgement Error, XP Z12-013
+// §5.5.1: no CDAR is made).
 const (
 	StatusDeposited    = "200" // Déposée
 	StatusIssued       = "201" // Émise par la plateforme
