@@ -24,6 +24,7 @@ import { cssVariablesResolver, datesSettings, theme } from './theme'
 const Dashboard = lazy(SCREENS.dashboard)
 const ProducerNeeds = lazy(SCREENS.prodNeeds)
 const ProducerDeliveries = lazy(SCREENS.prodDeliveries)
+const ProducerDay = lazy(SCREENS.prodDay)
 const DistributorNeeds = lazy(SCREENS.disNeeds)
 const DistributorSupply = lazy(SCREENS.disSupply)
 const DistributorDeliveries = lazy(SCREENS.disDeliveries)
@@ -44,6 +45,9 @@ export function AppRoutes() {
       </Route>
       <Route path={ROUTES.prodDeliveries}>
         <Protected page={ProducerDeliveries} />
+      </Route>
+      <Route path={ROUTES.prodDay}>
+        <Protected page={ProducerDay} />
       </Route>
       <Route path={ROUTES.disNeeds}>
         <Protected page={DistributorNeeds} />

@@ -10,6 +10,7 @@ export const ROUTES = {
   dashboard: '/',
   prodNeeds: '/prod/needs/:distributorId',
   prodDeliveries: '/prod/deliveries',
+  prodDay: '/prod/deliveries/day/:date',
   disNeeds: '/dis/needs',
   disSupply: '/dis/supply',
   disDeliveries: '/dis/deliveries',
@@ -21,6 +22,7 @@ export const ROUTES = {
 export const paths = {
   landing: (mode?: LandingMode) => (mode ? `/landing/${mode}` : '/landing'),
   prodNeeds: (distributorId: string) => `/prod/needs/${encodeURIComponent(distributorId)}`,
+  prodDay: (date: string) => `/prod/deliveries/day/${encodeURIComponent(date)}`,
 }
 
 /**

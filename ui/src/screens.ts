@@ -19,6 +19,7 @@ export const SCREENS = {
   dashboard: () => import('./pages/Dashboard').then((m) => ({ default: m.Dashboard })),
   prodNeeds: () => import('./pages/ProducerNeeds').then((m) => ({ default: m.ProducerNeeds })),
   prodDeliveries: () => import('./pages/ProducerDeliveries').then((m) => ({ default: m.ProducerDeliveries })),
+  prodDay: () => import('./pages/ProducerDay').then((m) => ({ default: m.ProducerDay })),
   disNeeds: () => import('./pages/DistributorNeeds').then((m) => ({ default: m.DistributorNeeds })),
   disSupply: () => import('./pages/DistributorSupply').then((m) => ({ default: m.DistributorSupply })),
   disDeliveries: () => import('./pages/DistributorDeliveries').then((m) => ({ default: m.DistributorDeliveries })),

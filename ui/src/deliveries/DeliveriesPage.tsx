@@ -9,6 +9,7 @@ import type { Order, Product } from '../types'
 import { DeliveriesTable } from './DeliveriesTable'
 import { DeliveryEditor } from './DeliveryEditor'
 import { AccountingExport } from './AccountingExport'
+import { DayLink } from './DayLink'
 import {
   FILTERS,
   type FilterKey,
@@ -109,6 +110,7 @@ export function DeliveriesPage() {
   return (
     <Stack p="md" gap="md">
       <Title order={1}>{DELIVERIES_TITLE}</Title>
+      {role === 'producer' ? <DayLink rows={rows} today={today} /> : null}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: phone ? 12 : 7 }}>
           <Tabs value={filter} onChange={changeFilter}>
