@@ -3,10 +3,13 @@ package jobs
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
+	"primeur/core"
 	"primeur/core/billing"
 	"primeur/core/pa"
 	"primeur/core/store"
@@ -302,12 +305,9 @@ func pollStatuses(ctx context.Context, env Env, client *pa.Client, conn pa.Conne
 			after = &t
 		}
 	}
-	var siren string
-	if err := store.Get(ctx, env.DB, &siren, `SELECT siret FROM users WHERE id = ?`, conn.ProducerID); err != nil {
-		return 0, fmt.Errorf("jobs: pa: producer %s: %w", conn.ProducerID, err)
-	}
-	if len(siren) >= 9 {
-		siren = siren[:9]
+	siren, err := producerSIREN(ctx, env, conn.ProducerID)
+	if err != nil {
+		return 0, err
 	}
 	recorded := 0
 	for range 100 { // pages: at most 10 000 flows a run
@@ -342,6 +342,82 @@ func pollStatuses(ctx context.Context, env Env, client *pa.Client, conn pa.Conne
 		}
 	}
 	return recorded, nil
+}
+
+// producerSIREN is the SIREN of a producer ("" without a SIRET).
+func producerSIREN(ctx context.Context, env Env, id string) (string, error) {
+	var siret string
+	if err := store.Get(ctx, env.DB, &siret, `SELECT siret FROM users WHERE id = ?`, id); err != nil {
+		return "", fmt.Errorf("jobs: pa: producer %s: %w", id, err)
+	}
+	if len(siret) < 9 {
+		return "", nil
+	}
+	return siret[:9], nil
+}
+
+// MaxWebhook bounds the body of a webhook call.
+const MaxWebhook = 64 << 10
+
+// PANotified handles a webhook call of producerID's PA (XP Z12-013 §5.6.3:
+// a WebhookCallbackContent, the flow made or changed) carrying token, its
+// bearer token (pa.Keyring.WebhookToken): the flow's id is read from the
+// body, and only its id — the flow itself is then read from the PA, so a
+// forged body can at most make Primeur read a flow of its own PA — and its
+// status recorded as the pa job's search would. It returns how many
+// statuses were new. A wrong token is core.ErrUnauthenticated, a producer
+// without a connection core.ErrNotFound, a body too large core.ErrTooLarge,
+// a body that names no flow a validation error.
+func PANotified(ctx context.Context, env Env, producerID, token string, body []byte) (int, error) {
+	if env.PAKeys == "" {
+		return 0, fmt.Errorf("jobs: pa webhook: %w", core.ErrUnauthenticated)
+	}
+	keys, err := pa.LoadKeys(env.PAKeys)
+	if pa.IsNoKey(err) {
+		return 0, fmt.Errorf("jobs: pa webhook: %w", core.ErrUnauthenticated)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if !keys.CheckWebhookToken(producerID, token) {
+		return 0, fmt.Errorf("jobs: pa webhook: %w", core.ErrUnauthenticated)
+	}
+	if len(body) > MaxWebhook {
+		return 0, fmt.Errorf("jobs: pa webhook: %w", core.ErrTooLarge)
+	}
+	var call struct {
+		FlowInfo struct {
+			FlowID string `json:"flowId"`
+		} `json:"flowInfo"`
+	}
+	if err := json.Unmarshal(body, &call); err != nil || call.FlowInfo.FlowID == "" || len(call.FlowInfo.FlowID) > 36 {
+		return 0, core.Invalid("flowInfo", "Le corps doit être un WebhookCallbackContent nommant son flux (flowInfo.flowId).")
+	}
+	conns, err := pa.Connections(ctx, env.DB, keys)
+	if err != nil {
+		return 0, err
+	}
+	i := slices.IndexFunc(conns, func(c pa.Connection) bool { return c.ProducerID == producerID })
+	if i < 0 {
+		return 0, fmt.Errorf("jobs: pa webhook: producer %s: %w", producerID, core.ErrNotFound)
+	}
+	conn := conns[i]
+	if conn.SecretErr != nil {
+		return 0, conn.SecretErr
+	}
+	client, err := pa.New(conn.Config())
+	if err != nil {
+		return 0, err
+	}
+	f, err := client.Flow(ctx, call.FlowInfo.FlowID)
+	if err != nil {
+		return 0, err
+	}
+	siren, err := producerSIREN(ctx, env, producerID)
+	if err != nil {
+		return 0, err
+	}
+	return statusOf(ctx, env, client, conn, siren, f)
 }
 
 // statusOf records the status a flow carries, if it is one of the

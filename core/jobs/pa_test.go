@@ -2,6 +2,11 @@ package jobs_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/billing"
 	"primeur/core/documents"
@@ -410,6 +416,72 @@ func TestPAJobIrrecevable(t *testing.T) {
 		}
 		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 5)); r.Get(jobs.PADeposited) != 0 || r.Get(jobs.PAStatuses) != 0 || len(srv.Deposits()) != 4 {
 			t.Fatalf("second run %s, deposits %v", r, srv.Deposits())
+		}
+	})
+}
+
+// TestPAWebhook: the PA's webhook calls, with the connection's token,
+// record a status without waiting for the job: the buyer's refusal (210)
+// of an invoice deposited earlier. A wrong token, a body naming no flow,
+// another producer: refused, nothing recorded. A forged body naming a
+// flow records only what the PA itself says of that flow.
+func TestPAWebhook(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w, e, srv := paMonth(t, db)
+		run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))
+		keys, err := pa.LoadKeys(e.PAKeys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		token := keys.WebhookToken(w.Farm.ID)
+		var mu sync.Mutex
+		var answers []string
+		hook := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			n, err := jobs.PANotified(r.Context(), e, w.Farm.ID, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), body)
+			mu.Lock()
+			answers = append(answers, fmt.Sprintf("%d %v", n, err))
+			mu.Unlock()
+		}))
+		defer hook.Close()
+		srv.SetWebhook(hook.URL, token)
+		if err := srv.SetStatus("123456782", "FA-2026-000001", pa.StatusRefused,
+			patest.Decision{ReasonCode: "NON_COMMANDE", Reason: "Marchandise non commandée"}); err != nil {
+			t.Fatal(err)
+		}
+		srv.WaitWebhooks()
+		if !slices.Equal(answers, []string{"1 <nil>"}) {
+			t.Fatalf("webhook answers %q", answers)
+		}
+		lines := statusLines(t, db)
+		if !slices.Contains(lines, "FA-2026-000001 Refusée | Déposée | Refusée NON_COMMANDE : Marchandise non commandée") {
+			t.Fatalf("%q", lines)
+		}
+		flows := srv.Flows()
+		last := flows[len(flows)-1].FlowID
+		body := []byte(`{"flowInfo":{"flowId":"` + last + `"}}`)
+		for _, tc := range []struct {
+			producer, token string
+			body            []byte
+			want            error
+		}{
+			{w.Farm.ID, "faux", body, core.ErrUnauthenticated},
+			{w.Shop.ID, token, body, core.ErrUnauthenticated}, // the farm's token is not the shop's
+			{w.Farm.ID, token, []byte(`{"flowInfo":{}}`), nil},
+			{w.Farm.ID, token, bytes.Repeat([]byte(" "), jobs.MaxWebhook+1), core.ErrTooLarge},
+		} {
+			n, err := jobs.PANotified(ctx, e, tc.producer, tc.token, tc.body)
+			var v *core.ValidationError
+			if n != 0 || (tc.want != nil && !errors.Is(err, tc.want)) || (tc.want == nil && !errors.As(err, &v)) {
+				t.Fatalf("%s %q: %d %v", tc.producer, tc.token, n, err)
+			}
+		}
+		// The same call again records nothing new.
+		if n, err := jobs.PANotified(ctx, e, w.Farm.ID, token, body); n != 0 || err != nil {
+			t.Fatalf("again: %d %v", n, err)
+		}
+		if after := statusLines(t, db); !slices.Equal(after, lines) {
+			t.Fatalf("changed:\n%q\n%q", lines, after)
 		}
 	})
 }

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -194,4 +196,31 @@ func SealedWith(sealed string) string {
 		return ""
 	}
 	return parts[1]
+}
+
+// WebhookToken is the bearer token the PA's webhook calls for owner carry
+// (XP Z12-013 §5.6.4 leaves their authentication to a later publication):
+// an HMAC-SHA256 of the owner's id under the current key, so that nothing
+// more is stored and a rotation renews it.
+func (k *Keyring) WebhookToken(owner string) string {
+	return webhookToken(k.keys[k.Current()], owner)
+}
+
+// CheckWebhookToken says whether token is owner's under one of the keys
+// (the current, or an older one not yet removed), compared in constant
+// time.
+func (k *Keyring) CheckWebhookToken(owner, token string) bool {
+	ok := false
+	for _, id := range k.ids {
+		if hmac.Equal([]byte(webhookToken(k.keys[id], owner)), []byte(token)) {
+			ok = true
+		}
+	}
+	return ok
+}
+
+func webhookToken(key []byte, owner string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("primeur pa webhook\x00" + owner))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }

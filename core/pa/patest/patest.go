@@ -564,9 +564,23 @@ func (s *Server) get(w http.ResponseWriter, id, docType string) {
 	_, _ = w.Write(f.file)
 }
 
+// SetWebhook sets the webhook URL and the bearer token its calls carry
+// ("" for none), as a PA's configuration screen would (§5.6.2).
+func (s *Server) SetWebhook(url, token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.Webhook, s.cfg.WebhookSecret = url, token
+}
+
+// WaitWebhooks waits for the webhook calls made so far to be answered.
+func (s *Server) WaitWebhooks() { s.webhooks.Wait() }
+
 // notify calls the webhook, if any, with the flow (after the answer).
 func (s *Server) notify(f pa.Flow) {
-	if s.cfg.Webhook == "" {
+	s.mu.Lock()
+	hook, token := s.cfg.Webhook, s.cfg.WebhookSecret
+	s.mu.Unlock()
+	if hook == "" {
 		return
 	}
 	body, _ := json.Marshal(map[string]any{"flowInfo": f})
@@ -581,12 +595,12 @@ func (s *Server) notify(f pa.Flow) {
 		defer s.webhooks.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.Webhook, bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, hook, bytes.NewReader(body))
 		if err != nil {
 			return
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+s.cfg.WebhookSecret)
+		req.Header.Set("Authorization", "Bearer "+token)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			_ = resp.Body.Close()
 		}
