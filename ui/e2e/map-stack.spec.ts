@@ -23,6 +23,9 @@ const PHONE = {
 
 /** Mende (Lozère): a commune no other test places anyone in. */
 const POSTAL_CODE = '48000'
+/** Aurillac (Cantal): another, for the stack at the map's edge. */
+const EDGE_POSTAL_CODE = '15000'
+const COMMUNES: Record<string, string> = { [POSTAL_CODE]: 'Mende', [EDGE_POSTAL_CODE]: 'Aurillac' }
 
 interface Account {
   email: string
@@ -30,10 +33,12 @@ interface Account {
   name: string
   id: string
   api: APIRequestContext
+  latitude: number
+  longitude: number
 }
 
-/** Registers through the API and places the account on the commune of POSTAL_CODE, as the profile form does. */
-async function placed(baseURL: string, prefix: string, shop: boolean): Promise<Account> {
+/** Registers through the API and places the account on the commune of a postal code, as the profile form does. */
+async function placed(baseURL: string, prefix: string, shop: boolean, code = POSTAL_CODE): Promise<Account> {
   const a = uniqueAccount(prefix)
   const api = await request.newContext({ baseURL })
   const res = await api.post('/auth/register', {
@@ -41,19 +46,19 @@ async function placed(baseURL: string, prefix: string, shop: boolean): Promise<A
   })
   expect(res.status(), await res.text()).toBe(201)
   const { user } = await res.json()
-  const found = await api.get('/api/places', { params: { q: POSTAL_CODE, limit: 1 } })
+  const found = await api.get('/api/places', { params: { q: code, limit: 1 } })
   expect(found.status(), await found.text()).toBe(200)
   const [place] = (await found.json()).places as { name: string; latitude: number; longitude: number }[]
-  expect(place.name).toBe('Mende')
+  expect(place.name).toBe(COMMUNES[code])
   const put = await api.put('/api/user', {
     data: {
-      addressLine3: `${POSTAL_CODE} ${place.name}`,
+      addressLine3: `${code} ${place.name}`,
       latitude: place.latitude.toFixed(5),
       longitude: place.longitude.toFixed(5),
     },
   })
   expect(put.status(), await put.text()).toBe(200)
-  return { ...a, id: user._id, api }
+  return { ...a, id: user._id, api, latitude: place.latitude, longitude: place.longitude }
 }
 
 /** The boxes of the map's labels as Chromium lays them out, and the map's own. */
@@ -156,4 +161,74 @@ test('two shops of one postal code are each reached from the map by taps on a ph
   expect(problems, 'errors in the page').toEqual([])
   await context.close()
   for (const a of [first, second, farm]) await a.api.dispose()
+})
+
+test('a stack at the edge of a phone’s map spreads its shops inside the map, each reached by a tap', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const shops = [
+    await placed(baseURL!, 'bord-epicerie', true, EDGE_POSTAL_CODE),
+    await placed(baseURL!, 'bord-primeur', true, EDGE_POSTAL_CODE),
+    await placed(baseURL!, 'bord-halle', true, EDGE_POSTAL_CODE),
+  ]
+  const [{ latitude, longitude }] = shops
+  // The farm 54 km west of the town: on a phone's map (358 pixels wide at
+  // zoom 1, 0.32 km a pixel), the town's stack about 170 pixels right of
+  // the middle, 10 from the edge, where a spread ring crosses it.
+  const farm = uniqueAccount('bord-ferme')
+  const farmApi = await request.newContext({ baseURL })
+  const res = await farmApi.post('/auth/register', {
+    data: { email: farm.email, password: farm.password, name: farm.name, distributor: false },
+  })
+  expect(res.status(), await res.text()).toBe(201)
+  const west = longitude - 54 / (111.2 * Math.cos((latitude * Math.PI) / 180))
+  const put = await farmApi.put('/api/user', {
+    data: { latitude: latitude.toFixed(5), longitude: west.toFixed(5) },
+  })
+  expect(put.status(), await put.text()).toBe(200)
+
+  const context = await browser.newContext({ baseURL, ...PHONE })
+  const page = await context.newPage()
+  const problems: string[] = []
+  watchProblems(page, problems)
+  const login = await context.request.post('/auth/login', { data: { email: farm.email, password: farm.password } })
+  expect(login.status(), await login.text()).toBe(200)
+  await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), farm.email)
+  await page.goto('/')
+
+  const map = page.getByTestId('shop-map')
+  const stack = map.getByRole('button', { name: '3 magasins à cet endroit' })
+  await stack.scrollIntoViewIfNeeded()
+  await expect(stack).toHaveAttribute('aria-expanded', 'false')
+  const frame = (await map.boundingBox())!
+  const closed = (await stack.boundingBox())!
+  expect(closed.x + closed.width, 'the stack near the right edge').toBeGreaterThan(frame.x + frame.width - 40)
+
+  for (const shop of shops) {
+    await map.getByRole('button', { name: '3 magasins à cet endroit' }).locator('path').last().tap()
+    await expect(map.getByRole('button', { name: '3 magasins à cet endroit' })).toHaveAttribute('aria-expanded', 'true')
+    // Every spread pin whole inside the map and the screen (the map moved to show them).
+    const pins = shops.map((s) => map.getByRole('link', { name: s.name }))
+    for (const p of pins) {
+      const box = (await p.locator('path').boundingBox())!
+      expect(box.x, 'a pin cut on the left').toBeGreaterThanOrEqual(frame.x)
+      expect(box.x + box.width, 'a pin cut on the right').toBeLessThanOrEqual(frame.x + frame.width)
+      expect(box.y, 'a pin cut at the top').toBeGreaterThanOrEqual(frame.y)
+      expect(box.y + box.height, 'a pin cut at the bottom').toBeLessThanOrEqual(frame.y + frame.height)
+      await expect(p).toBeInViewport({ ratio: 1 })
+    }
+    await expectLabelsClear(page)
+    // A tap on each opens that shop's needs.
+    await map.getByRole('link', { name: shop.name }).locator('path').tap()
+    await expect(page).toHaveURL(new RegExp(`/prod/needs/${shop.id}$`))
+    await expect(page.getByRole('heading', { name: shop.name })).toBeVisible()
+    await page.goBack()
+    await expect(map).toBeVisible()
+  }
+  expect(problems, 'errors in the page').toEqual([])
+  await context.close()
+  for (const a of shops) await a.api.dispose()
+  await farmApi.dispose()
 })

@@ -55,10 +55,15 @@ export function listedShops(
     .sort((a, b) => a.shop.name.localeCompare(b.shop.name, 'fr'))
 }
 
-/** "Zoomer sur les 12 magasins autour d'Annecy" (the town nearest to the cluster). */
-export function clusterButton(cluster: MapCluster, cities: readonly CityEntry[] = CITIES): string {
+/**
+ * "Zoomer sur les 12 magasins autour d'Annecy" (the town nearest to the
+ * cluster); at the largest zoom, where the cluster lists its shops, "Voir
+ * les 12 magasins autour d'Annecy".
+ */
+export function clusterButton(cluster: MapCluster, cities: readonly CityEntry[] = CITIES, zoomable = true): string {
   const town = nearestCity([cluster.longitude, cluster.latitude], cities)?.name
-  const what = cluster.count === 1 ? 'Zoomer sur le magasin' : `Zoomer sur les ${shopCount(cluster.count)}`
+  const verb = zoomable ? 'Zoomer sur' : 'Voir'
+  const what = cluster.count === 1 ? `${verb} le magasin` : `${verb} les ${shopCount(cluster.count)}`
   if (!town) return what
   return `${what} autour ${de(town)}`
 }
@@ -69,24 +74,33 @@ function Shops({
   ownShopId,
   shopLink,
   onCluster,
+  zoomable,
 }: {
   shops: readonly ListedShop[]
   clusters: readonly MapCluster[]
   ownShopId?: string
   shopLink?: (shopId: string) => string
   onCluster: (cluster: MapCluster) => void
+  zoomable: boolean
 }) {
   const rows = useMemo(() => listedShops(shops), [shops])
   const groups = useMemo(
-    () => [...clusters].sort((a, b) => b.count - a.count).map((c) => ({ cluster: c, label: clusterButton(c) })),
-    [clusters],
+    () =>
+      [...clusters]
+        .sort((a, b) => b.count - a.count)
+        .map((c) => ({ cluster: c, label: clusterButton(c, CITIES, zoomable) })),
+    [clusters, zoomable],
   )
   if (rows.length === 0 && groups.length === 0) return <Text size="sm">Aucun magasin dans cette zone de la carte.</Text>
   return (
     <Stack gap="xs">
       {groups.length > 0 ? (
         <>
-          <Text size="sm">Trop de magasins pour les nommer ici : zoomez sur un groupe.</Text>
+          <Text size="sm">
+            {zoomable
+              ? 'Trop de magasins pour les nommer ici : zoomez sur un groupe.'
+              : 'Trop de magasins pour les nommer ici : ouvrez un groupe pour voir ses magasins.'}
+          </Text>
           <List listStyleType="none" spacing={6} data-testid="cluster-list">
             {groups.map(({ cluster, label }) => (
               <List.Item key={`${cluster.latitude},${cluster.longitude}`}>
@@ -128,8 +142,10 @@ export function ShopList(props: {
   clusters: readonly MapCluster[]
   ownShopId?: string
   shopLink?: (shopId: string) => string
-  /** Zooms the map in on a cluster. */
+  /** Zooms the map in on a cluster, or at the largest zoom lists its shops over the map. */
   onCluster: (cluster: MapCluster) => void
+  /** False at the largest zoom: a cluster's button lists its shops. */
+  zoomable?: boolean
   /** Shown open without its button: the list in the map's place. */
   alwaysOpen?: boolean
 }) {
@@ -144,6 +160,7 @@ export function ShopList(props: {
       ownShopId={props.ownShopId}
       shopLink={props.shopLink}
       onCluster={props.onCluster}
+      zoomable={props.zoomable ?? true}
     />
   )
   if (props.alwaysOpen) return shops

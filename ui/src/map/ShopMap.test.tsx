@@ -8,7 +8,7 @@ import { ANNECY, CAYENNE, MARSEILLE_1, OVERSEAS, SAINT_DENIS_REUNION, near } fro
 import { asPhone } from '../test/phone'
 import { renderWithProviders } from '../test/render'
 import { type StubShop, mapRequests, stubMap } from '../test/shopmap'
-import { ShopMap, type ShopMapProps, scoreTooltip } from './ShopMap'
+import { CLUSTER_CROWDED, ShopMap, type ShopMapProps, scoreTooltip } from './ShopMap'
 
 const shops: StubShop[] = [
   { _id: 'd1', name: 'Épicerie du Lac', email: 'lac@x.fr', latitude: 45.9009, longitude: 6.1265, score: 1200 },
@@ -210,6 +210,69 @@ describe('ShopMap', () => {
     cluster.focus()
     await user.keyboard('{Enter}')
     expect(Number(map().getAttribute('data-zoom'))).toBeGreaterThan(1)
+  })
+
+  it('lists the shops of a cluster tapped at the largest zoom, from the map or the list under it', async () => {
+    const fetch = stubMap(crowd, { limit: 5 })
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap shopLink={(id) => `/prod/needs/${id}`} />)
+    await screen.findAllByRole('button', { name: /zoomer sur ce groupe$/ })
+    await user.click(screen.getByRole('button', { name: 'Zoom avant' }))
+    await user.click(screen.getByRole('button', { name: 'Zoom avant' }))
+    expect(map()).toHaveAttribute('data-zoom', '4')
+    // The answer for the largest zoom drawn.
+    await waitFor(() => expect(mapRequests(fetch).at(-1)?.zoom).toBe(4))
+    await waitFor(() => expect(map()).toHaveAttribute('aria-busy', 'false'))
+    // At the largest zoom a cluster no longer zooms: it lists its shops.
+    const clusters = await screen.findAllByRole('button', { name: /magasins? : voir la liste de ce groupe$/ })
+    expect(screen.queryAllByRole('button', { name: /zoomer sur ce groupe/ })).toHaveLength(0)
+    const cluster = clusters[0]
+    const count = Number(cluster.getAttribute('data-count'))
+    expect(cluster).toHaveAttribute('aria-expanded', 'false')
+    const center = map().getAttribute('data-center')
+    await user.click(cluster)
+    const title = count === 1 ? '1 magasin dans ce groupe' : `${count} magasins dans ce groupe`
+    const list = await screen.findByRole('region', { name: title })
+    await waitFor(() =>
+      expect(within(list).getAllByRole('link', { name: /^Voir ses besoins : Magasin \d\d$/ })).toHaveLength(count),
+    )
+    expect(within(list).getAllByRole('link')[0]).toHaveAttribute('href', expect.stringMatching(/^\/prod\/needs\/m\d+$/))
+    // The map stays where it was, at its zoom; the cluster says its list is open.
+    expect(map()).toHaveAttribute('data-zoom', '4')
+    expect(map().getAttribute('data-center')).toBe(center)
+    const opened = screen
+      .getAllByRole('button', { name: /voir la liste de ce groupe$/ })
+      .find((c) => c.getAttribute('aria-expanded') === 'true')!
+    expect(opened).toHaveAttribute('aria-controls', list.id)
+    // Asked of the server: the box of the cluster's shops, at the largest zoom.
+    expect(mapRequests(fetch).at(-1)!.zoom).toBe(4)
+    // Its button again closes the list; the list under the map opens it too.
+    await user.click(opened)
+    expect(screen.queryByRole('region', { name: title })).not.toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: /^Liste des magasins de la carte/ }))
+    const groups = within(screen.getByTestId('cluster-list')).getAllByRole('button')
+    expect(groups[0]).toHaveAccessibleName(/^Voir (les \d+ magasins|le magasin) autour d/)
+    await user.click(groups[0])
+    const again = await screen.findByRole('region', { name: /dans ce groupe$/ })
+    await user.click(within(again).getByRole('button', { name: 'Fermer la liste de ces magasins' }))
+    expect(screen.queryByRole('region', { name: /dans ce groupe$/ })).not.toBeInTheDocument()
+  })
+
+  it('says when a cluster at the largest zoom holds more shops than the server lists', async () => {
+    const thones = { latitude: 45.8817, longitude: 6.325 }
+    const crowded: StubShop[] = Array.from({ length: 8 }, (_, i) => ({ _id: `c${i}`, name: `Halle ${i}`, ...thones }))
+    stubMap(crowded, { limit: 5 })
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap />)
+    await screen.findByRole('button', { name: '8 magasins : zoomer sur ce groupe' })
+    await user.click(screen.getByRole('button', { name: 'Zoom avant' }))
+    await user.click(screen.getByRole('button', { name: 'Zoom avant' }))
+    await user.click(await screen.findByRole('button', { name: '8 magasins : voir la liste de ce groupe' }))
+    const list = await screen.findByRole('region', { name: '8 magasins dans ce groupe' })
+    expect(await within(list).findByText(CLUSTER_CROWDED)).toBeInTheDocument()
+    // Escape closes it.
+    await user.keyboard('{Escape}')
+    expect(screen.queryByRole('region', { name: '8 magasins dans ce groupe' })).not.toBeInTheDocument()
   })
 
   it('lists what is in view under the map, clusters as buttons that zoom in', async () => {
@@ -425,6 +488,54 @@ describe('ShopMap stacks of shops at one place', () => {
     screen.getByRole('button', { name: '2 magasins à cet endroit' }).focus()
     await user.keyboard(' ')
     expect(marker('t2')).not.toBeNull()
+  })
+
+  it('moves the map so that a stack opened at its edge shows all its shops, and leaves it where they show', async () => {
+    // 1.6° east of the default centre: about 390 pixels right of the middle of an 800-pixel map.
+    const edge = { latitude: 45.9016, longitude: 7.72 }
+    stubMap([
+      ...twins,
+      { _id: 'e1', name: 'Épicerie du Bord', ...edge },
+      { _id: 'e2', name: 'Marché du Bord', ...edge },
+      { _id: 'e3', name: 'Primeur du Bord', ...edge },
+    ])
+    const user = userEvent.setup()
+    renderWithProviders(<ShopMap onShopClick={vi.fn()} />)
+    const at = (id: string) =>
+      marker(id)!
+        .getAttribute('transform')!
+        .match(/-?[\d.]+/g)!
+        .map(Number)
+    const stackAt = (name: string) =>
+      screen
+        .getByRole('button', { name })
+        .getAttribute('transform')!
+        .match(/-?[\d.]+/g)!
+        .map(Number)
+    await screen.findByRole('button', { name: '3 magasins à cet endroit' })
+    const [x] = stackAt('3 magasins à cet endroit')
+    expect(x).toBeGreaterThan(770)
+    const before = map().getAttribute('data-center')
+    await user.click(screen.getByRole('button', { name: '3 magasins à cet endroit' }))
+    expect(map().getAttribute('data-center')).not.toBe(before)
+    for (const id of ['e1', 'e2', 'e3']) {
+      const [px, py] = at(id)
+      // The pin's whole box (22 × 33 above its tip) inside the 800 × 440 map.
+      expect(px - 11, id).toBeGreaterThanOrEqual(0)
+      expect(px + 11, id).toBeLessThanOrEqual(800)
+      expect(py - 33, id).toBeGreaterThanOrEqual(0)
+      expect(py, id).toBeLessThanOrEqual(440)
+    }
+    // Gathered and opened again where all show: the map stays.
+    await user.click(screen.getByRole('button', { name: '3 magasins à cet endroit' }))
+    const moved = map().getAttribute('data-center')
+    await user.click(screen.getByRole('button', { name: '3 magasins à cet endroit' }))
+    expect(marker('e1')).not.toBeNull()
+    expect(map().getAttribute('data-center')).toBe(moved)
+    // A stack in the middle of the map opens where it is.
+    await user.click(screen.getByRole('button', { name: '2 magasins à cet endroit' }))
+    expect(marker('t1')).not.toBeNull()
+    expect(map().getAttribute('data-center')).toBe(moved)
   })
 
   it('lists a stack of more shops than it spreads, each linked to its needs', async () => {

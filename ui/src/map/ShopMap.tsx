@@ -4,27 +4,17 @@
 // re-centre on the browser's position. It asks the server for the shops of
 // what it shows (`GET /api/map`, store/shopmap.ts) whenever it moves or
 // zooms, once it rests; the list under it follows what is in view.
-import {
-  ActionIcon,
-  Box,
-  Button,
-  CloseButton,
-  Group,
-  List,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core'
+import { ActionIcon, Box, Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core'
 import { useElementSize } from '@mantine/hooks'
 import { geoCircle, geoPath } from 'd3-geo'
 import type { Feature, Geometry } from 'geojson'
 import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
-import { clearNearby, requestMapView, retryMapView, useMapView, useMapViewStatus } from '../store/shopmap'
+import { clearNearby, fetchMap, requestMapView, retryMapView, useMapView, useMapViewStatus } from '../store/shopmap'
 import type { MapCluster, MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM } from './cities'
 import { ClusterMarker, shopCount } from './ClusterMarker'
+import { clusterArea, clusterKey, clusterShops } from './clusterShops'
+import { OverMapList } from './OverMapList'
 import {
   type LonLat,
   MAP,
@@ -41,7 +31,6 @@ import {
 import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
 import { MapSearch } from './MapSearch'
 import { NearbyShops } from './NearbyShops'
-import { NeedsLink } from './NeedsLink'
 import { ShopList } from './ShopList'
 import { usePhone } from '../components/usePhone'
 import {
@@ -53,7 +42,7 @@ import {
   measureExtent,
   placeLabels,
 } from './labels'
-import { CENTRE, PIN, SPREAD_MAX, spreadOffsets, stackPoints } from './spread'
+import { CENTRE, type Frame, PIN, SPREAD_MAX, inwardShift, spreadOffsets, stackPoints } from './spread'
 import { StackMarker, stackLabel } from './StackMarker'
 import { useBrowserPosition } from './useBrowserPosition'
 import { de } from '../grammar'
@@ -95,6 +84,9 @@ const pinBox = (x: number, y: number): LabelBox => ({
 const stackBox = (x: number, y: number): LabelBox => ({ x0: x - 11, y0: y - 35, x1: x + 17, y1: y })
 const dotBox = (x: number, y: number): LabelBox => ({ x0: x - 4, y0: y - 4, x1: x + 4, y1: y + 4 })
 
+/** The zoom and re-centre buttons in the map's top right corner, which nothing on the map may go under. */
+const controlsBox = (width: number): Frame => ({ x0: width - 52, y0: 6, x1: width - 6, y1: 132 })
+
 /** Pixels a pointer must travel before a press becomes a drag (and not a click). */
 const DRAG_THRESHOLD = 4
 /** Fallback view size before the container is measured (and in tests). */
@@ -109,6 +101,22 @@ const VIEW_MARGIN = 80
  */
 export function scoreTooltip(name: string, score: number): string {
   return `Score ${de(name)} : ${score}pts`
+}
+
+/** The title of a cluster's list of shops (at the largest zoom): "12 magasins dans ce groupe". */
+export function clusterListTitle(count: number): string {
+  return `${shopCount(count)} dans ce groupe`
+}
+
+/** Said by a cluster's list whose shops are more than the server lists (300). */
+export const CLUSTER_CROWDED =
+  'Plus de 300 magasins dans ce groupe : trop pour les lister ici. Cherchez une commune ou un code postal plus précis.'
+
+/** A cluster's list of shops: its shops once the server answered. */
+interface ClusterList {
+  cluster: MapCluster
+  shops: MapShop[] | null
+  status: 'busy' | 'idle' | 'error' | 'crowded'
 }
 
 /** A shop as the map draws it: the server's, or the viewer's own from its profile. */
@@ -219,6 +227,10 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   const listOnly = phone && shown === 'list'
   const svgRef = useRef<SVGSVGElement>(null)
   const stackListId = useId()
+  // The cluster whose shops are listed (at the largest zoom, issue 37).
+  const [clusterList, setClusterList] = useState<ClusterList | null>(null)
+  const clusterListId = useId()
+  const clusterRequest = useRef<AbortController | null>(null)
   // The credits along the map's bottom: no label goes under them.
   const { ref: creditRef, height: creditHeight } = useElementSize()
 
@@ -366,6 +378,54 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     setZoom(fit.zoom)
   }
 
+  // At the largest zoom a cluster lists its shops, asked of the server for
+  // the box of its shops (clusterShops.ts); the same cluster again closes
+  // its list.
+  const closeCluster = () => {
+    clusterRequest.current?.abort()
+    clusterRequest.current = null
+    setClusterList(null)
+  }
+  const openCluster = (cluster: MapCluster, again = false) => {
+    if (!again && clusterList && clusterKey(clusterList.cluster) === clusterKey(cluster)) {
+      closeCluster()
+      return
+    }
+    clusterRequest.current?.abort()
+    const controller = new AbortController()
+    clusterRequest.current = controller
+    setOpened(null)
+    setHover(null)
+    // On a phone showing the list in the map's place, the map comes back with it.
+    setShown('map')
+    setClusterList({ cluster, shops: null, status: 'busy' })
+    fetchMap(clusterArea(cluster), controller.signal).then(
+      (answer) => {
+        if (controller.signal.aborted) return
+        const crowded = answer.clusters.length > 0
+        setClusterList({
+          cluster,
+          shops: crowded ? null : clusterShops(cluster, answer.shops),
+          status: crowded ? 'crowded' : 'idle',
+        })
+      },
+      (err: unknown) => {
+        if (controller.signal.aborted) return
+        console.error('map cluster:', err)
+        setClusterList({ cluster, shops: null, status: 'error' })
+      },
+    )
+  }
+  const atMaxZoom = !canZoomIn(zoom)
+  const onCluster = (cluster: MapCluster) => (atMaxZoom ? openCluster(cluster) : zoomOnCluster(cluster))
+  // A zoom or a move of the map leaves the cluster listed behind.
+  const viewKey = `${zoom} ${center[0]} ${center[1]}`
+  useEffect(() => {
+    clusterRequest.current?.abort()
+    clusterRequest.current = null
+    setClusterList(null)
+  }, [viewKey])
+
   // Names that do not fit are left out, and none covers another, a marker
   // or the map's controls, nor is cut by its edges: the opened stack's shops
   // first, then the others (the viewer's own first), stacks, the viewer's
@@ -421,7 +481,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     ]
     const obstacles: Obstacle[] = [
       // The zoom buttons, which nothing covers.
-      { id: 'controls', box: { x0: width - 52, y0: 6, x1: width - 6, y1: 132 }, rank: 9 },
+      { id: 'controls', box: controlsBox(width), rank: 9 },
       ...(homeXY
         ? [{ id: 'home', box: { x0: homeXY[0] - 8, y0: homeXY[1] - 8, x1: homeXY[0] + 8, y1: homeXY[1] + 8 } }]
         : []),
@@ -503,7 +563,19 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     }
     setHover(null)
     refocus.current = svgRef.current?.contains(document.activeElement) ? key : null
-    setOpened((o) => (o === key ? null : key))
+    const opening = opened !== key
+    setOpened(opening ? key : null)
+    // A stack spread near the map's edge or under its buttons would put
+    // shops out of sight or out of reach (issue 37): the map moves so that
+    // all of them show (spread.ts inwardShift), the lines still pointing
+    // at the shops' place.
+    const stack = stacks.find((st) => st.key === key)
+    if (!opening || !stack || stack.ids.length > SPREAD_MAX) return
+    const frame = { x0: 0, y0: 0, x1: width, y1: height - creditHeight }
+    const [dx, dy] = inwardShift(stack.x, stack.y, spreadOffsets(stack.ids.length), frame, [controlsBox(width)])
+    if (dx === 0 && dy === 0) return
+    const next = draggedCenter(projection, dx, dy)
+    if (next) setCenter(next)
   }
   useEffect(() => {
     const key = refocus.current
@@ -643,12 +715,18 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
               dragged.current = false
               return
             }
-            if (!(e.target as Element).closest('[role="button"], [role="link"]')) setOpened(null)
+            if (!(e.target as Element).closest('[role="button"], [role="link"]')) {
+              setOpened(null)
+              if (clusterList) closeCluster()
+            }
           }}
           onKeyDown={(e) => {
             if (e.key === 'Escape' && opened !== null) {
               e.preventDefault()
               closeStack()
+            } else if (e.key === 'Escape' && clusterList) {
+              e.preventDefault()
+              closeCluster()
             }
           }}
         >
@@ -733,10 +811,13 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
                   count={cluster.count}
                   x={xy[0]}
                   y={xy[1]}
+                  zoomable={!atMaxZoom}
+                  expanded={!!clusterList && clusterKey(clusterList.cluster) === clusterKey(cluster)}
+                  controls={clusterListId}
                   onZoom={() => {
                     // The click that ends a drag does not zoom.
                     if (dragged.current) dragged.current = false
-                    else zoomOnCluster(cluster)
+                    else onCluster(cluster)
                   }}
                 />
               ))}
@@ -801,49 +882,48 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
         </svg>
         {openStack && !spread ? (
           // Too many shops here to spread them: their list, over the map.
-          <Paper
+          <OverMapList
             id={stackListId}
-            data-testid="stack-list"
-            role="region"
-            aria-label={stackLabel(openStack.ids.length)}
-            withBorder
-            shadow="md"
-            p="xs"
-            pos="absolute"
-            left={8}
-            right={8}
+            testId="stack-list"
+            title={stackLabel(openStack.ids.length)}
             bottom={creditHeight + 8}
-            style={{ maxHeight: Math.round(height * 0.6), overflowY: 'auto' }}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') {
-                e.preventDefault()
-                closeStack()
-              }
-            }}
+            maxHeight={Math.round(height * 0.6)}
+            shops={openStack.ids.map((id) => shopById.get(id)!)}
+            ownShopId={ownShopId}
+            shopLink={shopLink}
+            onClose={closeStack}
+          />
+        ) : null}
+        {clusterList ? (
+          // A cluster at the largest zoom: its shops, over the map.
+          <OverMapList
+            id={clusterListId}
+            testId="cluster-shops"
+            title={clusterListTitle(clusterList.cluster.count)}
+            bottom={creditHeight + 8}
+            maxHeight={Math.round(height * 0.6)}
+            shops={clusterList.shops ?? []}
+            ownShopId={ownShopId}
+            shopLink={shopLink}
+            onClose={closeCluster}
           >
-            <Group justify="space-between" wrap="nowrap" gap="xs">
-              <Text fw={700} size="sm">
-                {stackLabel(openStack.ids.length)}
+            {clusterList.status === 'busy' ? (
+              <Text size="sm" role="status">
+                Chargement des magasins de ce groupe…
               </Text>
-              <CloseButton aria-label="Fermer la liste de ces magasins" onClick={closeStack} />
-            </Group>
-            <List listStyleType="none" spacing={6}>
-              {openStack.ids.map((id) => {
-                const shop = shopById.get(id)!
-                return (
-                  <List.Item key={id}>
-                    <Group gap="sm" wrap="nowrap" justify="space-between">
-                      <Text size="sm" fw={600}>
-                        {shop.name}
-                        {id === ownShopId ? ' (vous)' : ''}
-                      </Text>
-                      {shopLink ? <NeedsLink href={shopLink(id)} name={shop.name} /> : null}
-                    </Group>
-                  </List.Item>
-                )
-              })}
-            </List>
-          </Paper>
+            ) : clusterList.status === 'error' ? (
+              <Group gap="sm" role="alert">
+                <Text size="sm" c="red.8">
+                  Les magasins de ce groupe n'ont pas pu être chargés.
+                </Text>
+                <Button variant="subtle" size="compact-sm" onClick={() => openCluster(clusterList.cluster, true)}>
+                  Réessayer
+                </Button>
+              </Group>
+            ) : clusterList.status === 'crowded' ? (
+              <Text size="sm">{CLUSTER_CROWDED}</Text>
+            ) : null}
+          </OverMapList>
         ) : null}
         {hover ? (
           <Box
@@ -955,7 +1035,8 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
         clusters={listedClusters}
         ownShopId={ownShopId}
         shopLink={shopLink}
-        onCluster={zoomOnCluster}
+        onCluster={onCluster}
+        zoomable={!atMaxZoom}
         alwaysOpen={listOnly}
       />
     </Stack>

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { makeProjection } from './geo'
-import { CENTRE, MIN_APART, PIN, SPREAD_MAX, pinCoversCentre, pinsOverlap, spreadOffsets, stackPoints } from './spread'
+import {
+  CENTRE,
+  type Frame,
+  MIN_APART,
+  PIN,
+  SPREAD_MAX,
+  inwardShift,
+  pinCoversCentre,
+  pinsOverlap,
+  spreadBox,
+  spreadOffsets,
+  stackPoints,
+} from './spread'
 
 const dist = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y)
 
@@ -121,5 +133,70 @@ describe('spreadOffsets', () => {
     expect(pinsOverlap([0, 0], [0, 40])).toBe(false)
     expect(pinCoversCentre([0, 0])).toBe(true)
     expect(pinCoversCentre([0, 50])).toBe(false)
+  })
+})
+
+describe('inwardShift', () => {
+  // A phone's map: 358 × 440, the credits' 16 pixels off its bottom, the zoom buttons in the top right corner.
+  const frame: Frame = { x0: 0, y0: 0, x1: 358, y1: 424 }
+  const controls: Frame = { x0: 358 - 52, y0: 6, x1: 358 - 6, y1: 132 }
+  const inside = (b: Frame, f: Frame, margin: number) =>
+    b.x0 >= f.x0 + margin - 1e-9 &&
+    b.x1 <= f.x1 - margin + 1e-9 &&
+    b.y0 >= f.y0 + margin - 1e-9 &&
+    b.y1 <= f.y1 - margin + 1e-9
+  const clear = (a: Frame, b: Frame) => a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0
+
+  it('leaves a stack alone when its spread is already inside the map', () => {
+    expect(inwardShift(180, 220, spreadOffsets(3), frame, [controls])).toEqual([0, 0])
+    expect(inwardShift(180, 220, spreadOffsets(SPREAD_MAX), frame, [controls])).toEqual([0, 0])
+  })
+
+  it('moves a spread at an edge inward by just what it needs, on that axis only', () => {
+    const offsets = spreadOffsets(3)
+    const box = spreadBox(350, 220, offsets)
+    expect(box.x1).toBeGreaterThan(frame.x1)
+    const [dx, dy] = inwardShift(350, 220, offsets, frame, [], 4)
+    expect(dy).toBe(0)
+    expect(dx).toBe(frame.x1 - 4 - box.x1)
+    // From the left edge and the top: to the right and down.
+    const [lx, ly] = inwardShift(5, 220, offsets, frame)
+    expect(lx).toBeGreaterThan(0)
+    expect(ly).toBe(0)
+    const [tx, ty] = inwardShift(180, 2, offsets, frame)
+    expect(tx).toBe(0)
+    expect(ty).toBeGreaterThan(0)
+  })
+
+  it('takes the shortest way out from under the map’s buttons', () => {
+    const offsets = spreadOffsets(2)
+    // Just left of the buttons, level with them: moving left is shorter than moving down under them.
+    const [dx, dy] = inwardShift(300, 90, offsets, frame, [controls], 4)
+    const at = spreadBox(300 + dx, 90 + dy, offsets)
+    expect(clear(at, { x0: controls.x0 - 4, y0: controls.y0 - 4, x1: controls.x1 + 4, y1: controls.y1 + 4 })).toBe(true)
+    expect(dx).toBeLessThan(0)
+    expect(dy).toBe(0)
+  })
+
+  it('brings every spread, from anywhere around the map, inside it and clear of its buttons', () => {
+    for (let n = 2; n <= SPREAD_MAX; n++) {
+      const offsets = spreadOffsets(n)
+      for (let x = -80; x <= 438; x += 13)
+        for (let y = -40; y <= 504; y += 17) {
+          const [dx, dy] = inwardShift(x, y, offsets, frame, [controls], 4)
+          const at = spreadBox(x + dx, y + dy, offsets)
+          expect(inside(at, frame, 4), `${n} shops at ${x},${y}`).toBe(true)
+          expect(clear(at, controls), `${n} shops at ${x},${y} under the buttons`).toBe(true)
+        }
+    }
+  })
+
+  it('centres a spread larger than the map in it', () => {
+    const small: Frame = { x0: 0, y0: 0, x1: 60, y1: 60 }
+    const offsets = spreadOffsets(SPREAD_MAX)
+    const [dx, dy] = inwardShift(10, 10, offsets, small, [], 0)
+    const at = spreadBox(10 + dx, 10 + dy, offsets)
+    expect((at.x0 + at.x1) / 2).toBeCloseTo(30)
+    expect((at.y0 + at.y1) / 2).toBeCloseTo(30)
   })
 })

@@ -131,3 +131,88 @@ export function spreadOffsets(n: number): [number, number][] {
     if (clear) return spots
   }
 }
+
+/** A rectangle of the map, in pixels. */
+export interface Frame {
+  x0: number
+  y0: number
+  x1: number
+  y1: number
+}
+
+const overlaps = (a: Frame, b: Frame) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+const within = (a: Frame, f: Frame) => a.x0 >= f.x0 && a.x1 <= f.x1 && a.y0 >= f.y0 && a.y1 <= f.y1
+const moved = (a: Frame, dx: number, dy: number): Frame => ({
+  x0: a.x0 + dx,
+  y0: a.y0 + dy,
+  x1: a.x1 + dx,
+  y1: a.y1 + dy,
+})
+
+/**
+ * The box an opened stack at (x, y) takes with its pins at `offsets`
+ * (spreadOffsets): its centre button and every pin.
+ */
+export function spreadBox(x: number, y: number, offsets: readonly [number, number][]): Frame {
+  const boxes: Frame[] = [
+    { x0: x - CENTRE, y0: y - CENTRE, x1: x + CENTRE, y1: y + CENTRE },
+    ...offsets.map(([dx, dy]) => ({
+      x0: x + dx - PIN.left,
+      y0: y + dy - PIN.top,
+      x1: x + dx + PIN.right,
+      y1: y + dy + PIN.bottom,
+    })),
+  ]
+  return {
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  }
+}
+
+/**
+ * How far to move the map, in pixels, so that a stack at (x, y) spread at
+ * `offsets` shows its centre button and all its pins inside `frame`, at
+ * least `margin` from its edges, and clear of the `keepOut` boxes (the
+ * map's buttons, drawn over it): [0, 0] when they already are (issue 37: a
+ * stack opened near the map's edge spread some shops out of sight, where
+ * no finger reaches them). The smallest move on each axis; around a
+ * keep-out box, the shortest of the four ways out that stays in the frame.
+ * A spread wider or taller than the frame is centred in it.
+ */
+export function inwardShift(
+  x: number,
+  y: number,
+  offsets: readonly [number, number][],
+  frame: Frame,
+  keepOut: readonly Frame[] = [],
+  margin = 4,
+): [number, number] {
+  const box = spreadBox(x, y, offsets)
+  const f = { x0: frame.x0 + margin, y0: frame.y0 + margin, x1: frame.x1 - margin, y1: frame.y1 - margin }
+  const along = (lo: number, hi: number, flo: number, fhi: number) =>
+    hi - lo > fhi - flo ? (flo + fhi - lo - hi) / 2 : lo < flo ? flo - lo : hi > fhi ? fhi - hi : 0
+  let dx = along(box.x0, box.x1, f.x0, f.x1)
+  let dy = along(box.y0, box.y1, f.y0, f.y1)
+  for (const k of keepOut) {
+    const at = moved(box, dx, dy)
+    const out = { x0: k.x0 - margin, y0: k.y0 - margin, x1: k.x1 + margin, y1: k.y1 + margin }
+    if (!overlaps(at, out)) continue
+    const ways: [number, number][] = [
+      [out.x0 - at.x1, 0],
+      [out.x1 - at.x0, 0],
+      [0, out.y0 - at.y1],
+      [0, out.y1 - at.y0],
+    ]
+    const best = ways
+      .filter(([wx, wy]) => within(moved(at, wx, wy), f))
+      .sort((a, b) => Math.abs(a[0]) + Math.abs(a[1]) - Math.abs(b[0]) - Math.abs(b[1]))[0]
+    if (best) {
+      dx += best[0]
+      dy += best[1]
+    }
+  }
+  // No "-0": a stack already clear does not move.
+  return [dx || 0, dy || 0]
+}
