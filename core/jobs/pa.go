@@ -134,6 +134,7 @@ func PA(ctx context.Context, env Env, now time.Time) (Report, error) {
 		if err := store.Select(ctx, env.DB, &ids, paPending, conn.ProducerID, MaxDeposits, env.wallClock().UnixMilli()); err != nil {
 			return r, fmt.Errorf("jobs: pa: pending: %w", err)
 		}
+		unreachable := false
 		for _, id := range ids {
 			out, err := depositOnce(ctx, env, c, client, id)
 			switch out {
@@ -148,6 +149,17 @@ func PA(ctx context.Context, env Env, now time.Time) (Report, error) {
 			if err != nil && firstErr == nil && out == skippedDeposit {
 				firstErr = err
 			}
+			// A PA that does not answer, or refuses the token, would fail
+			// every document the same way, each after its timeout: the
+			// others wait for the next run.
+			var pe *pa.Error
+			if (out == depositFailed || out == depositLeft) && errors.As(err, &pe) && (pe.Temporary || pe.Op == "token") {
+				unreachable = true
+				break
+			}
+		}
+		if unreachable {
+			continue
 		}
 		n, err := pollStatuses(ctx, env, client, conn)
 		statuses += n
@@ -252,8 +264,8 @@ func (e Env) recordDeposit(ctx context.Context, id, flowID string) (depositOutco
 	return depositDone, nil
 }
 
-// depositFailed records a failed attempt of the run's claim on id, and
-// says so at Error level when it was the last.
+// depositFailed records a failed attempt of the run's claim on id, says
+// so at Error level when it was the last, and returns the cause.
 func (e Env) depositFailed(ctx context.Context, c *claimer, id string, cause error) (depositOutcome, error) {
 	ctx = context.WithoutCancel(ctx)
 	// Only a deposit the PA refused itself (4xx: no flow made) clears
@@ -285,10 +297,10 @@ func (e Env) depositFailed(ctx context.Context, c *claimer, id string, cause err
 			"fix its cause, then give it back (UPDATE pa_deposits SET attempts = 0, retry_at = 0 WHERE document_id = …)",
 			"document", number, "id", id, "err", cause, "message", pa.French(cause))
 		e.Observe.depositLeft()
-		return depositLeft, nil
+		return depositLeft, cause
 	}
 	e.Log.Warn("jobs: pa: deposit failed, tried again later", "document", id, "err", cause)
-	return depositFailed, nil
+	return depositFailed, cause
 }
 
 // polledFormat writes pa_connections.polled_after: RFC 3339 in UTC with

@@ -253,42 +253,65 @@ func TestPAJobAfterAKill(t *testing.T) {
 }
 
 // TestPAJobRetriesThenLeaves: a PA that does not answer fails the deposit;
-// it waits 1, 4, 16, 64 minutes between tries, each failure counted and
-// said in French, and the fifth leaves it for an administrator (the
-// Observer hears it) until its attempts are given back.
+// the run then leaves the other documents for the next (each would wait
+// for the same timeout). A failed document waits 1, 4, 16, 64 minutes
+// between tries, each failure counted and said in French, and the fifth
+// leaves it for an administrator (the Observer hears it): never tried
+// again.
 func TestPAJobRetriesThenLeaves(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w, e, srv := paMonth(t, db)
 		srv.Close() // the PA is gone
-		wall := time.Now()
+		wall := time.Now().Truncate(time.Millisecond)
 		e.Clock = func() time.Time { return wall }
 		var left, failed atomic.Int64
 		e.Observe.DepositLeft = func() { left.Add(1) }
 		e.Observe.DepositFailed = func() { failed.Add(1) }
-		for i, wait := range []time.Duration{time.Minute, 4 * time.Minute, 16 * time.Minute, 64 * time.Minute, 0} {
-			r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))
-			if r.Get(jobs.PAFailed) != 4 || r.Get(jobs.PADeposited) != 0 {
-				t.Fatalf("try %d: %s", i+1, r)
+		retry := func(number string) (int, time.Duration) {
+			t.Helper()
+			var attempts int
+			var at int64
+			if err := store.Get(ctx, db, &attempts, `SELECT p.attempts FROM pa_deposits p JOIN documents d ON d.id = p.document_id WHERE d.number = ?`, number); err != nil {
+				t.Fatal(err)
 			}
-			if i == 4 {
-				if r.Get(jobs.PALeft) != 4 {
-					t.Fatalf("fifth: %s", r)
-				}
+			if err := store.Get(ctx, db, &at, `SELECT p.retry_at FROM pa_deposits p JOIN documents d ON d.id = p.document_id WHERE d.number = ?`, number); err != nil {
+				t.Fatal(err)
+			}
+			return attempts, time.UnixMilli(at).Sub(wall)
+		}
+		// One document a run, the first waiting its minute while the
+		// second is tried.
+		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.PAFailed) != 1 || r.Get(jobs.PADeposited) != 0 {
+			t.Fatalf("first run %s", r)
+		}
+		if n, wait := retry("FA-2026-000001"); n != 1 || wait != time.Minute {
+			t.Fatalf("after one failure: %d attempts, waits %v", n, wait)
+		}
+		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.PAFailed) != 1 {
+			t.Fatalf("second run %s", r)
+		}
+		if n, _ := retry("FA-2026-000001"); n != 1 {
+			t.Fatalf("tried again before its minute: %d attempts", n)
+		}
+		for _, want := range []time.Duration{4 * time.Minute, 16 * time.Minute, 64 * time.Minute} {
+			wall = wall.Add(2 * time.Hour) // every wait over: the first goes first
+			run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))
+			if _, wait := retry("FA-2026-000001"); wait != want {
+				t.Fatalf("waits %v, want %v", wait, want)
+			}
+		}
+		for i := 0; ; i++ {
+			wall = wall.Add(2 * time.Hour)
+			r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))
+			if r.Get(jobs.PAFailed) == 0 {
 				break
 			}
-			// Before its wait is over, nothing is tried.
-			wall = wall.Add(wait - time.Second)
-			if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.PAFailed) != 0 {
-				t.Fatalf("tried before the backoff: %s", r)
+			if i > 40 {
+				t.Fatal("the failures never end")
 			}
-			wall = wall.Add(time.Second)
 		}
 		if left.Load() != 4 || failed.Load() != 20 {
 			t.Fatalf("observer: left %d, failed %d", left.Load(), failed.Load())
-		}
-		wall = wall.Add(24 * time.Hour)
-		if r := run(t, jobs.PA, e, at(2026, 12, 2, 6, 0)); r.Get(jobs.PAFailed) != 0 {
-			t.Fatalf("a document left was tried again: %s", r)
 		}
 		docs, err := pa.Documents(ctx, db, w.Farm.ID)
 		if err != nil {
