@@ -4,7 +4,9 @@
 // touch (taps, no mouse), finds the order after a reload, and the print
 // link answers a PDF. Each run makes its own accounts and seeds them with
 // tools/e2eseed's orders scene (one order per shop, a delivery every day).
+import AxeBuilder from '@axe-core/playwright'
 import type { BrowserContext } from '@playwright/test'
+import { BLOCKING, WCAG_TAGS } from './a11y'
 import { expect, seed, test, uniqueAccount } from './fixtures'
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } as const
@@ -74,10 +76,9 @@ test('a producer opens its day, moves a stop by touch, keeps the order after a r
   // From La Clusaz, Thônes comes first.
   await expect(stops.nth(0)).toContainText('1. Biocoop Thônes')
   await expect(stops.nth(1)).toContainText('2. Épicerie du Lac')
-  await expect(page.getByRole('link', { name: "Ouvrir Épicerie du Lac dans l'application de cartes" })).toHaveAttribute(
-    'href',
-    /^geo:[-0-9.]+,[-0-9.]+\?q=3\+quai\+de\+la\+Tournette/,
-  )
+  await expect(
+    page.getByRole('link', { name: "Ouvrir dans l'application de cartes : Épicerie du Lac" }),
+  ).toHaveAttribute('href', /^geo:[-0-9.]+,[-0-9.]+\?q=3\+quai\+de\+la\+Tournette/)
   await expect(page.getByRole('button', { name: 'Monter Biocoop Thônes' })).toBeDisabled()
 
   await page.getByRole('button', { name: 'Monter Épicerie du Lac' }).tap()
@@ -94,6 +95,19 @@ test('a producer opens its day, moves a stop by touch, keeps the order after a r
   await expect(stops.nth(0)).toContainText('1. Épicerie du Lac')
   await expect(stops.nth(1)).toContainText('2. Biocoop Thônes')
   await expect(page.getByText('Ordre choisi par vous')).toBeVisible()
+
+  // By keyboard: Enter on "Descendre" moves the stop back, the focus
+  // following it to its other button once it is last.
+  await page.getByRole('button', { name: 'Descendre Épicerie du Lac' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(stops.nth(0)).toContainText('1. Biocoop Thônes')
+  await expect(page.getByRole('button', { name: 'Monter Épicerie du Lac' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(stops.nth(0)).toContainText('1. Épicerie du Lac')
+  await expect(page.getByRole('button', { name: 'Descendre Épicerie du Lac' })).toBeFocused()
+
+  const axe = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()
+  expect(axe.violations.filter((v) => BLOCKING.has(v.impact ?? '')).map((v) => `${v.id}: ${v.help}`)).toEqual([])
 
   const print = page.getByRole('link', { name: 'Imprimer (PDF)' })
   await expect(print).toHaveAttribute('href', `/print/day/${day}`)

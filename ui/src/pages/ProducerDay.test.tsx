@@ -100,7 +100,7 @@ describe('the producer day', () => {
     await user.click(screen.getByRole('tab', { name: 'Tournée' }))
     const stops = within(screen.getByRole('list', { name: 'Arrêts de la tournée' })).getAllByRole('listitem')
     expect(stops.map((li) => li.querySelector('p')?.textContent)).toEqual(['1. Biocoop Thônes', '2. Épicerie du Lac'])
-    expect(screen.getByRole('link', { name: "Ouvrir Épicerie du Lac dans l'application de cartes" })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: "Ouvrir dans l'application de cartes : Épicerie du Lac" })).toHaveAttribute(
       'href',
       lac.mapUrl,
     )

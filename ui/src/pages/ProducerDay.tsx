@@ -58,11 +58,11 @@ export function ProducerDay() {
         </Anchor>
         {validDate(date) ? (
           <>
-            <Anchor component={Link} href={paths.prodDay(shiftDay(date, -1))} aria-label="Jour précédent">
-              ← Veille
+            <Anchor component={Link} href={paths.prodDay(shiftDay(date, -1))}>
+              <span aria-hidden="true">← </span>Veille
             </Anchor>
-            <Anchor component={Link} href={paths.prodDay(shiftDay(date, 1))} aria-label="Jour suivant">
-              Lendemain →
+            <Anchor component={Link} href={paths.prodDay(shiftDay(date, 1))}>
+              Lendemain<span aria-hidden="true"> →</span>
             </Anchor>
           </>
         ) : null}
@@ -259,7 +259,7 @@ function Round({ day, saving }: { day: DeliveryDay; saving: boolean }) {
                     : 'Distance inconnue : pas de position'}
                 </Text>
                 {s.mapUrl ? (
-                  <Anchor href={s.mapUrl} size="sm" aria-label={`Ouvrir ${s.shop} dans l'application de cartes`}>
+                  <Anchor href={s.mapUrl} size="sm" aria-label={`Ouvrir dans l'application de cartes : ${s.shop}`}>
                     Ouvrir dans l'application de cartes
                   </Anchor>
                 ) : null}
