@@ -10,7 +10,7 @@ import (
 )
 
 // Error is a call to the PA that failed: the operation ("token",
-// "healthcheck", "deposit", "search", "get"), the HTTP status (0 when no
+// "healthcheck", "deposit", "search", "get", "directory"), the HTTP status (0 when no
 // answer came), the PA's errorCode and errorMessage (schema Error), or a
 // reason code of the standard (Code) when the client refused before
 // sending. Temporary says a later try may pass (no answer, 429, 5xx).
@@ -136,6 +136,7 @@ var ops = map[string]string{
 	"deposit":     "Le dépôt de la facture sur la plateforme agréée",
 	"search":      "La recherche des statuts sur la plateforme agréée",
 	"get":         "La lecture d'un flux sur la plateforme agréée",
+	"directory":   "La consultation de l'annuaire de la plateforme agréée",
 }
 
 // French says in one French sentence what went wrong, for the producer.

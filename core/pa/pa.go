@@ -295,14 +295,20 @@ func (c *Client) Original(ctx context.Context, id string) ([]byte, error) {
 	return b, err
 }
 
-// do makes one authenticated call and decodes its answer into out (a
-// *[]byte takes the raw body), reading at most limit bytes.
+// do makes one authenticated call to the Flow Service (path after its
+// base URL): see call.
 func (c *Client) do(ctx context.Context, op, method, path, contentType string, body io.Reader, out any, limit int64) error {
+	return c.call(ctx, op, method, c.base+path, contentType, body, out, limit)
+}
+
+// call makes one authenticated call and decodes its answer into out (a
+// *[]byte takes the raw body), reading at most limit bytes.
+func (c *Client) call(ctx context.Context, op, method, url, contentType string, body io.Reader, out any, limit int64) error {
 	tok, err := c.token.Token()
 	if err != nil {
 		return tokenError(err)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
 	if err != nil {
 		return fmt.Errorf("pa: %s: %w", op, err)
 	}

@@ -372,3 +372,55 @@ func TestSecretSealed(t *testing.T) {
 		t.Fatalf("the old keyring knows no new key: %v", err)
 	}
 }
+
+// TestDirectoryLines: the Directory Service's lines of a SIREN, through
+// the local PA validating against annex B: found with its platform, none
+// for a SIREN without a line, a disabled platform said so; a SIREN that is
+// not 9 digits is refused before any call.
+func TestDirectoryLines(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	vendored, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "pa", "AFNOR-Directory_Service-1.1.0-swagger.json"))
+	if err != nil || !bytes.Equal(vendored, patest.DirectoryDocument()) {
+		t.Fatalf("core/pa/patest/directory-service.json differs from testdata/pa's (%v)", err)
+	}
+	var lines []pa.DirectoryLine
+	if err := json.Unmarshal([]byte(`[
+		{"addressingIdentifier": "987654324", "siren": "987654324", "platform": {"platformType": "WK", "platformStatus": "Enabled"},
+		 "legalUnit": {"businessName": "Épicerie du Lac", "administrativeStatus": "A"}},
+		{"addressingIdentifier": "111222337_FACTURES", "siren": "111222337", "siret": "11122233700003", "platform": {"platformType": "WK", "platformStatus": "Disabled"}}
+	]`), &lines); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := patest.Start(patest.Config{ClientID: "primeur", ClientSecret: "s3cret-du-client", Directory: lines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := pa.New(pa.Config{FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(), ClientID: "primeur", ClientSecret: "s3cret-du-client"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := c.Directory(srv.DirectoryURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := dir.Lines(ctx, "987654324")
+	if err != nil || len(got) != 1 || got[0].AddressingIdentifier != "987654324" || !got[0].Enabled() || got[0].LegalUnit.BusinessName != "Épicerie du Lac" {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if got, err := dir.Lines(ctx, "555666775"); err != nil || len(got) != 0 {
+		t.Fatalf("no line: %+v %v", got, err)
+	}
+	if got, err := dir.Lines(ctx, "111222337"); err != nil || len(got) != 1 || got[0].Enabled() || got[0].SIRET != "11122233700003" {
+		t.Fatalf("disabled: %+v %v", got, err)
+	}
+	if _, err := dir.Lines(ctx, "12345"); pa.French(err) != "La consultation de l'annuaire de la plateforme agréée a échoué : un autre problème technique est survenu." {
+		t.Fatal(pa.French(err))
+	}
+	if _, err := c.Directory("http://annuaire.example.fr"); err == nil {
+		t.Fatal("plain http elsewhere accepted")
+	}
+	if bad := srv.Invalid(); len(bad) > 0 {
+		t.Fatalf("against annex B: %q", bad)
+	}
+}

@@ -55,9 +55,15 @@ import (
 //go:embed flow-service.json
 var document []byte
 
+//go:embed directory-service.json
+var directoryDocument []byte
+
 // Document is the Flow Service's OpenAPI document the server validates
 // against.
 func Document() []byte { return document }
+
+// DirectoryDocument is the Directory Service's (annex B).
+func DirectoryDocument() []byte { return directoryDocument }
 
 // Invoice is what the server read of a deposited Factur-X invoice.
 type Invoice struct {
@@ -99,6 +105,9 @@ type Config struct {
 	// Webhook, when set, is called (POST, WebhookCallbackContent) for each
 	// flow made or changed, with "Authorization: Bearer WebhookSecret".
 	Webhook, WebhookSecret string
+	// Directory is the Directory Service's lines (its
+	// POST /v1/directory-line/search finds them by SIREN or SIRET).
+	Directory []pa.DirectoryLine
 }
 
 // flow is a flow the server holds.
@@ -109,10 +118,11 @@ type flow struct {
 
 // Server is a local PA.
 type Server struct {
-	cfg    Config
-	srv    *httptest.Server
-	router routers.Router
-	doc    *openapi3.T
+	cfg       Config
+	srv       *httptest.Server
+	router    routers.Router
+	doc       *openapi3.T
+	dirRouter routers.Router
 
 	mu       sync.Mutex
 	tokens   map[string]bool
@@ -155,12 +165,30 @@ func Start(cfg Config) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /token", s.token)
 	mux.HandleFunc("/flow-service/", s.flowService)
+	mux.HandleFunc("/directory-service/", s.directoryService)
 	s.srv = httptest.NewServer(mux)
 	// The document's server is a template; the router matches ours.
 	doc.Servers = openapi3.Servers{{URL: s.srv.URL + "/flow-service"}}
 	if s.router, err = legacy.NewRouter(doc, openapi3.DisableExamplesValidation()); err != nil {
 		s.srv.Close()
 		return nil, fmt.Errorf("patest: router: %w", err)
+	}
+	dir, err := openapi3.NewLoader().LoadFromData(directoryDocument)
+	if err != nil {
+		s.srv.Close()
+		return nil, fmt.Errorf("patest: load the directory document: %w", err)
+	}
+	// Annex B's patterns use lookaheads ("^(?!\\s+$)…"), which Go's
+	// regular expressions lack: its patterns are not checked.
+	// platformStatus is the enumeration Enabled, Disabled of maxLength 7,
+	// which "Disabled" exceeds: the length is not checked.
+	if ps := dir.Components.Schemas["platformStatus"]; ps != nil && ps.Value != nil {
+		ps.Value.MaxLength = nil
+	}
+	dir.Servers = openapi3.Servers{{URL: s.srv.URL + "/directory-service"}}
+	if s.dirRouter, err = legacy.NewRouter(dir, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaPatternValidation()); err != nil {
+		s.srv.Close()
+		return nil, fmt.Errorf("patest: directory router: %w", err)
 	}
 	return s, nil
 }
@@ -174,6 +202,9 @@ func (s *Server) Close() {
 // FlowURL is the Flow Service's base URL, TokenURL the token URL.
 func (s *Server) FlowURL() string  { return s.srv.URL + "/flow-service" }
 func (s *Server) TokenURL() string { return s.srv.URL + "/token" }
+
+// DirectoryURL is the Directory Service's base URL.
+func (s *Server) DirectoryURL() string { return s.srv.URL + "/directory-service" }
 
 // Invalid lists the requests, answers and webhook bodies that failed the
 // document's schemas.
@@ -660,4 +691,82 @@ func (s *Server) ForgetInvalid() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.invalid = nil
+}
+
+// directoryService serves the Directory Service: POST
+// /v1/directory-line/search (by SIREN or SIRET, "contains") and GET
+// /v1/healthcheck, each request and answer validated against annex B.
+func (s *Server) directoryService(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+	if err != nil {
+		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "too large"})
+		return
+	}
+	full := *r
+	u := *r.URL
+	u.Scheme, u.Host = "http", r.Host
+	full.URL = &u
+	full.Body = io.NopCloser(bytes.NewReader(body))
+	route, params, err := s.dirRouter.FindRoute(&full)
+	if err != nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": err.Error()})
+		return
+	}
+	opts := &openapi3filter.Options{AuthenticationFunc: s.authenticate}
+	in := &openapi3filter.RequestValidationInput{Request: &full, PathParams: params, Route: route, Options: opts}
+	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+		if _, unauth := err.(*openapi3filter.SecurityRequirementsError); unauth {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		s.invalidf("directory request %s %s: %v", r.Method, r.URL.Path, err)
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	rec := &recorder{header: http.Header{}, status: http.StatusOK}
+	switch route.Operation.OperationID {
+	case "searchDirectoryLine":
+		var q struct {
+			Filters struct {
+				SIREN, SIRET *struct {
+					Value string `json:"value"`
+				}
+			} `json:"filters"`
+			Limit int `json:"limit"`
+		}
+		_ = json.Unmarshal(body, &q)
+		var res []pa.DirectoryLine
+		for _, l := range s.cfg.Directory {
+			switch {
+			case q.Filters.SIREN != nil && !strings.Contains(l.SIREN, q.Filters.SIREN.Value),
+				q.Filters.SIRET != nil && !strings.Contains(l.SIRET, q.Filters.SIRET.Value):
+				continue
+			}
+			if q.Limit > 0 && len(res) == q.Limit {
+				break
+			}
+			res = append(res, l)
+		}
+		if res == nil {
+			res = []pa.DirectoryLine{}
+		}
+		rec.header.Set("Content-Language", "fr")
+		writeJSON(rec, http.StatusOK, map[string]any{"totalNumberOfResults": len(res), "results": res})
+	case "getHealth":
+	default:
+		s.invalidf("directory: %s is not implemented by the local PA", route.Operation.OperationID)
+		w.WriteHeader(http.StatusNotImplemented)
+		return
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: rec.status, Header: rec.header,
+		Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+	out.SetBodyBytes(rec.body.Bytes())
+	if err := openapi3filter.ValidateResponse(r.Context(), out); err != nil {
+		s.invalidf("directory answer to %s %s: %v", r.Method, r.URL.Path, err)
+	}
+	for k, v := range rec.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.status)
+	_, _ = w.Write(rec.body.Bytes())
 }
