@@ -349,7 +349,7 @@ func roundOf(ctx context.Context, q store.Q, producer accounts.User, date string
 		r.Manual = true
 		order = applyChosen(order, shopIDs, chosen)
 	}
-	var prev *Point = farmAt
+	prev := farmAt
 	for _, i := range order {
 		s := stops[i]
 		s.LegKm = legKm(prev, points[i])
