@@ -33,7 +33,8 @@ ce qu'elle verrouille attend la fin (sur SQLite, toute écriture).`
 const jobsRunExample = `  primeur jobs run deliveries
   primeur jobs run invoices --at 2026-11-30T21:00:00+01:00 --dry-run
   primeur jobs run invoices --at 2026-11-30T21:00:00+01:00 --force
-  primeur jobs run deliveries --retry-failed`
+  primeur jobs run deliveries --retry-failed
+  primeur jobs run pa --retry-failed`
 
 // jobNames lists the jobs' names, for the help.
 func jobNames() string {
@@ -155,7 +156,17 @@ func (a *app) jobsRunCommand() *cobra.Command {
 			env := jobs.EnvOf(a.cfg, db, a.logger())
 			var report jobs.Report
 			run := func(env jobs.Env) error {
-				if retryFailed {
+				if retryFailed && job.Name == "pa" {
+					n, err := jobs.RetryDeposits(ctx, env.DB)
+					if err != nil {
+						return err
+					}
+					verb := "remis"
+					if dryRun {
+						verb = "seraient remis"
+					}
+					fmt.Fprintf(a.out, "dépôts abandonnés %s en file : %d\n", verb, n)
+				} else if retryFailed {
 					notes, invoices, err := jobs.RetryFailed(ctx, env.DB)
 					if err != nil {
 						return err
@@ -193,7 +204,8 @@ func (a *app) jobsRunCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "montrer ce que la tâche ferait (chiffres, documents émis, emails envoyés) sans rien écrire ni envoyer")
 	cmd.Flags().BoolVar(&force, "force", false, "lancer la tâche même à une heure --at à venir")
 	cmd.Flags().BoolVar(&retryFailed, "retry-failed", false, fmt.Sprintf(
-		"rendre d'abord leurs tentatives aux emails abandonnés après %d échecs, pour que ce lancement les envoie", jobs.MaxAttempts))
+		"rendre d'abord leurs tentatives aux emails abandonnés après %d échecs (avec pa : aux dépôts abandonnés après %d échecs), pour que ce lancement les envoie",
+		jobs.MaxAttempts, jobs.MaxDeposits))
 	return cmd
 }
 

@@ -294,7 +294,7 @@ func (e Env) depositFailed(ctx context.Context, c *claimer, id string, cause err
 		var number string
 		_ = store.Get(ctx, e.DB, &number, `SELECT number FROM documents WHERE id = ?`, id)
 		e.Log.Error("jobs: pa: deposit abandoned after "+fmt.Sprint(attempts[0])+" failed attempts; the document is left for an administrator: "+
-			"fix its cause, then give it back (UPDATE pa_deposits SET attempts = 0, retry_at = 0 WHERE document_id = …)",
+			"fix its cause, then give it back: `primeur jobs run pa --retry-failed`",
 			"document", number, "id", id, "err", cause, "message", pa.French(cause))
 		e.Observe.depositLeft()
 		return depositLeft, cause
@@ -306,6 +306,19 @@ func (e Env) depositFailed(ctx context.Context, c *claimer, id string, cause err
 // polledFormat writes pa_connections.polled_after: RFC 3339 in UTC with
 // nine fraction digits, so that two positions compare as texts.
 const polledFormat = "2006-01-02T15:04:05.000000000Z"
+
+// RetryDeposits gives the deposits left for an administrator (MaxDeposits
+// failed attempts) their attempts back, so that the next run tries them
+// again, and returns how many. Their in_flight_at is kept: a deposit whose
+// outcome was lost is still searched for first.
+func RetryDeposits(ctx context.Context, db *store.DB) (int, error) {
+	n, err := store.Exec(ctx, db, `UPDATE pa_deposits SET attempts = 0, retry_at = 0
+		WHERE deposited_at IS NULL AND attempts >= ?`, MaxDeposits)
+	if err != nil {
+		return 0, fmt.Errorf("jobs: retry deposits: %w", err)
+	}
+	return int(n), nil
+}
 
 // pollStatuses reads the flows updated on the PA since the last poll and
 // records the statuses they carry; it returns how many were new.

@@ -508,3 +508,26 @@ func TestPAWebhook(t *testing.T) {
 		}
 	})
 }
+
+// TestPARetryDeposits: the deposits left for an administrator get their
+// attempts back and the next run, the PA back, deposits them once.
+func TestPARetryDeposits(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		w, e, srv := paMonth(t, db)
+		w.Exec(`INSERT INTO pa_deposits (document_id, producer_id, attempts, retry_at, error)
+			SELECT id, producer_id, ?, 0, 'x' FROM documents WHERE producer_id = ?`, jobs.MaxDeposits, w.Farm.ID)
+		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 0)); r.Get(jobs.PADeposited) != 0 {
+			t.Fatalf("left documents deposited: %s", r)
+		}
+		n, err := jobs.RetryDeposits(ctx, db)
+		if err != nil || n != 4 {
+			t.Fatalf("retry %d %v", n, err)
+		}
+		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 5)); r.Get(jobs.PADeposited) != 4 || len(srv.Deposits()) != 4 {
+			t.Fatalf("after the retry: %s %v", r, srv.Deposits())
+		}
+		if n, err := jobs.RetryDeposits(ctx, db); err != nil || n != 0 {
+			t.Fatalf("nothing left: %d %v", n, err)
+		}
+	})
+}
