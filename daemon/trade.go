@@ -46,8 +46,6 @@ type TradeAnswer struct {
 	planning.View
 	Order        *orders.View    `json:"order,omitempty" doc:"After an acceptance, the order of the producer, the shop and the need's month with all its deliveries, as an item of the user load's orders seen from the caller's side (it replaces the item with the same _id, or joins the list). Absent when the operation changed no order, and when the acceptance deleted it (see removedOrder)"`
 	RemovedOrder string          `json:"removedOrder,omitempty" doc:"After an acceptance that ended a commitment and so left its order without delivery nor commitment: the id of that order, which was deleted and leaves the user load's orders. Absent otherwise"`
-	Price        *trade.Price    `json:"price,omitempty" doc:"After an acceptance, the product's price as an item of the user load's prices (it replaces the item of the same product, or joins the list). Absent when the operation changed no commitment, and when the product has no price any more (see removedPrice)"`
-	RemovedPrice string          `json:"removedPrice,omitempty" doc:"After an acceptance that left the need's product without any commitment to price it: the product's id, whose item leaves the user load's prices. Absent otherwise"`
 	Events       []activity.View `json:"events" required:"true" doc:"The events the operation recorded, newest first, as items of the user load's events (the caller emitted them; they go on top of its feed): one for a proposal or a review, none for a withdrawal or for refusing a proposal already refused"`
 }
 
@@ -71,8 +69,8 @@ func (d *Daemon) registerTrade(api huma.API) {
 			"`proposed` with `from` the caller's side. With a commitment in place it is a correction (`fix:request`, " +
 			"quantity 0 allowed to end the commitment), otherwise a proposal (`proposal:request`). The quantity may not " +
 			"exceed the need less the other producers' commitments and proposals. A producer without delivery days gets " +
-			"409 `Producer should first provide delivery days`." + tradeAnswerDoc + " Orders and prices do not change: " +
-			"`order`, `removedOrder`, `price` and `removedPrice` are absent.",
+			"409 `Producer should first provide delivery days`." + tradeAnswerDoc + " Orders do not change: " +
+			"`order` and `removedOrder` are absent.",
 		Errors: errs,
 	}, d.putProposal)
 	huma.Register(api, huma.Operation{
@@ -82,17 +80,15 @@ func (d *Daemon) registerTrade(api huma.API) {
 			"the previous one; quantity 0 ends it) and the order's upcoming deliveries are planned again; refused, it " +
 			"becomes `rejected`. Records `proposal:review` or `fix:review` (refusing a proposal already refused changes " +
 			"nothing and records nothing)." + tradeAnswerDoc + " After an acceptance it also carries the order with its " +
-			"deliveries (`order`, or `removedOrder` when the order was left empty and deleted) and the product's price " +
-			"(`price`, or `removedPrice` when no commitment prices it any more), as the user load gives them: the answer " +
-			"holds everything the caller's user load changed, and reads only the need, that order, that price and those events.",
+			"deliveries (`order`, or `removedOrder` when the order was left empty and deleted), as the user load gives it: the answer " +
+			"holds everything the caller's user load changed, and reads only the need, that order and those events.",
 		Errors: errs,
 	}, d.reviewProposal)
 	huma.Register(api, huma.Operation{
 		OperationID: "delete-proposal", Method: http.MethodDelete, Path: "/proposals/{needId}/{producerId}", Tags: tags,
 		Summary: "Withdraw the open proposal",
 		Description: "Only the side that made it. The commitment, if any, stays. Records no event (PRODUCT has none for it)." +
-			tradeAnswerDoc + " `events` is empty; orders and prices do not change: `order`, `removedOrder`, `price` and " +
-			"`removedPrice` are absent.",
+			tradeAnswerDoc + " `events` is empty; orders do not change: `order` and `removedOrder` are absent.",
 		Errors: errs,
 	}, d.deleteProposal)
 }
@@ -105,8 +101,7 @@ func (d *Daemon) tradeTx(ctx context.Context, op func(tx *sqlx.Tx) (trade.Outcom
 		return nil, err
 	}
 	return &TradeOutput{Body: TradeAnswer{
-		View: o.Need, Order: o.Order, RemovedOrder: o.RemovedOrder,
-		Price: o.Price, RemovedPrice: o.RemovedPrice, Events: o.Events,
+		View: o.Need, Order: o.Order, RemovedOrder: o.RemovedOrder, Events: o.Events,
 	}}, nil
 }
 

@@ -120,10 +120,6 @@ func TestTradeAPI(t *testing.T) {
 		}
 		var load struct {
 			Orders []orderJSON
-			Prices []struct {
-				Product string
-				Value   float64
-			}
 			Events []activity.View
 		}
 		farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
@@ -133,11 +129,6 @@ func TestTradeAPI(t *testing.T) {
 		if d := load.Orders[0].Deliveries[0]; d.Date != "2026-12-03" || d.Chrono != 1 || d.Status != "planned" ||
 			d.DeliveryLines[0].QuantityExpected != 3.88 || d.DeliveryLines[0].Price != 2.4 {
 			t.Fatalf("first delivery %+v", d)
-		}
-		// One deal of accounts whose logins are not confirmed, without
-		// SIRET, is no price figure (PRODUCT §15 "Price privacy").
-		if len(load.Prices) != 0 {
-			t.Fatalf("prices %+v", load.Prices)
 		}
 		if load.Events[0].Type != activity.ProposalReview || *load.Events[0].Data.Outcome != true || load.Events[0].Target.Name != "Épicerie" ||
 			load.Events[0].Data.Price.Float() != 2.4 || load.Events[0].Data.Product.Name != "Tomate" {
@@ -260,32 +251,28 @@ func TestTradeAnswers(t *testing.T) {
 			body   any
 			events []string
 			order  int
-			// price is the product priced ("" when untouched); gone when it
-			// is left without a price.
-			price string
-			gone  bool
 		}{
-			{"the farm proposes", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 40, "price": 2.5}, []string{"proposal:request"}, noOrder, "", false},
-			{"the shop refuses", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": false}, []string{"proposal:review"}, noOrder, "", false},
-			{"the shop refuses again", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": false}, []string{}, noOrder, "", false},
-			{"the farm proposes again", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 40, "price": 2.5}, []string{"proposal:request"}, noOrder, "", false},
-			{"the shop accepts: a new order", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": true}, []string{"proposal:review"}, newOrder, "tomate", false},
-			{"the farm proposes carrots", farm, "PUT", put(carrots.ID), map[string]any{"quantity": 20, "price": 1.2}, []string{"proposal:request"}, noOrder, "", false},
-			{"the shop counter-proposes", shop, "PUT", put(carrots.ID), map[string]any{"quantity": 20, "price": 1.1}, []string{"proposal:request"}, noOrder, "", false},
-			{"the farm accepts: the order grows", farm, "PUT", rev(carrots.ID), map[string]any{"accepted": true}, []string{"proposal:review"}, sameOrder, "carotte", false},
-			{"the farm asks a correction", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 10, "price": 2.5}, []string{"fix:request"}, noOrder, "", false},
-			{"the farm withdraws it", farm, "DELETE", put(tomatoes.ID), nil, []string{}, noOrder, "", false},
-			{"the shop ends the carrots", shop, "PUT", put(carrots.ID), map[string]any{"quantity": 0, "price": 1.1}, []string{"fix:request"}, noOrder, "", false},
-			{"the farm accepts: carrots unpriced", farm, "PUT", rev(carrots.ID), map[string]any{"accepted": true}, []string{"fix:review"}, sameOrder, "carotte", true},
-			{"the farm ends the tomatoes", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 0, "price": 2.5}, []string{"fix:request"}, noOrder, "", false},
-			{"the shop accepts: the order is deleted", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": true}, []string{"fix:review"}, orderGone, "tomate", true},
+			{"the farm proposes", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 40, "price": 2.5}, []string{"proposal:request"}, noOrder},
+			{"the shop refuses", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": false}, []string{"proposal:review"}, noOrder},
+			{"the shop refuses again", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": false}, []string{}, noOrder},
+			{"the farm proposes again", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 40, "price": 2.5}, []string{"proposal:request"}, noOrder},
+			{"the shop accepts: a new order", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": true}, []string{"proposal:review"}, newOrder},
+			{"the farm proposes carrots", farm, "PUT", put(carrots.ID), map[string]any{"quantity": 20, "price": 1.2}, []string{"proposal:request"}, noOrder},
+			{"the shop counter-proposes", shop, "PUT", put(carrots.ID), map[string]any{"quantity": 20, "price": 1.1}, []string{"proposal:request"}, noOrder},
+			{"the farm accepts: the order grows", farm, "PUT", rev(carrots.ID), map[string]any{"accepted": true}, []string{"proposal:review"}, sameOrder},
+			{"the farm asks a correction", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 10, "price": 2.5}, []string{"fix:request"}, noOrder},
+			{"the farm withdraws it", farm, "DELETE", put(tomatoes.ID), nil, []string{}, noOrder},
+			{"the shop ends the carrots", shop, "PUT", put(carrots.ID), map[string]any{"quantity": 0, "price": 1.1}, []string{"fix:request"}, noOrder},
+			{"the farm accepts: carrots unpriced", farm, "PUT", rev(carrots.ID), map[string]any{"accepted": true}, []string{"fix:review"}, sameOrder},
+			{"the farm ends the tomatoes", farm, "PUT", put(tomatoes.ID), map[string]any{"quantity": 0, "price": 2.5}, []string{"fix:request"}, noOrder},
+			{"the shop accepts: the order is deleted", shop, "PUT", rev(tomatoes.ID), map[string]any{"accepted": true}, []string{"fix:review"}, orderGone},
 		}
 		for _, st := range steps {
 			s.Clock.Advance(time.Minute)
 			var answer map[string]any
 			st.c.Do(st.method, st.path, st.body).Expect(t, 200).JSON(t, &answer)
 			var load struct {
-				Needs, Orders, Prices, Events []map[string]any
+				Needs, Orders, Events []map[string]any
 			}
 			st.c.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
 			find := func(list []map[string]any, key string, value any) map[string]any {
@@ -312,7 +299,7 @@ func TestTradeAnswers(t *testing.T) {
 			}
 			// Nothing else than the need, the events and what changed.
 			for k := range answer {
-				if !slices.Contains(needKeys, k) && !slices.Contains([]string{"events", "order", "removedOrder", "price", "removedPrice"}, k) {
+				if !slices.Contains(needKeys, k) && !slices.Contains([]string{"events", "order", "removedOrder"}, k) {
 					t.Fatalf("%s: unexpected %s in %v", st.name, k, answer)
 				}
 			}
@@ -350,24 +337,6 @@ func TestTradeAnswers(t *testing.T) {
 			case orderGone:
 				if order != nil || removed != orderID || len(load.Orders) != 0 {
 					t.Fatalf("%s: order %v, removed %q (of %s), user load's %v", st.name, order, removed, orderID, load.Orders)
-				}
-			}
-
-			// The product's price.
-			price, _ := answer["price"].(map[string]any)
-			held := find(load.Prices, "product", st.price)
-			switch {
-			case st.price == "":
-				if answer["price"] != nil || answer["removedPrice"] != nil {
-					t.Fatalf("%s: price %v, removed %v", st.name, answer["price"], answer["removedPrice"])
-				}
-			case st.gone:
-				if price != nil || answer["removedPrice"] != st.price || held != nil {
-					t.Fatalf("%s: price %v, removed %v, user load's %v", st.name, price, answer["removedPrice"], load.Prices)
-				}
-			default:
-				if price == nil || answer["removedPrice"] != nil || !reflect.DeepEqual(held, price) {
-					t.Fatalf("%s: price %v, removed %v, user load's %v", st.name, price, answer["removedPrice"], load.Prices)
 				}
 			}
 		}

@@ -43,7 +43,6 @@ type UserLoad struct {
 	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself"`
 	Events       []activity.View   `json:"events"`
 	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
-	Prices       []trade.Price     `json:"prices" doc:"Per product, the quantity-weighted average price of the commitments counted for needs of this month, the 11 before and the months ahead, over the months whose figure may be shown (PRODUCT §15 \"Price privacy\"); a product without any has no item"`
 }
 
 // UserLoadOutput answers GET /api/user.
@@ -114,7 +113,7 @@ func (d *Daemon) registerUser(api huma.API) {
 		Path:        "/user",
 		Summary:     "Load the user and everything its screens show",
 		Description: "The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, " +
-			"the shops the user trades with, the producers named on the screens, the latest events and the average prices. " +
+			"the shops the user trades with, the producers named on the screens and the latest events. " +
 			"Without a session, 401 with `User did not provide any token` (PRODUCT §8).",
 		Tags:   []string{"User"},
 		Errors: []int{http.StatusUnauthorized},
@@ -151,9 +150,6 @@ func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User) (User
 	var load UserLoad
 	var err error
 	if load.User, err = d.profile(ctx, q, u); err != nil {
-		return load, err
-	}
-	if load.Prices, err = trade.Prices(ctx, q, d.now()); err != nil {
 		return load, err
 	}
 	if load.Orders, err = d.ordersOf(ctx, q, u); err != nil {

@@ -12,9 +12,6 @@ func Shown(c Cell) bool { return c.shown() }
 // Average is the figure of amount over quantity, rounded as shown.
 func Average(amount, quantity int64) decimal.Dec { return average(amount, quantity) }
 
-// PricesQuery is Prices' read (one: PriceOf's).
-var PricesQuery = pricesQuery
-
 // LargestSQL is the statement that reads cells' largest entities again,
 // before its conditions.
 const LargestSQL = largestSQL

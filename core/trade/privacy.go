@@ -7,7 +7,7 @@ import (
 
 // The privacy rule of every price figure a user sees that others' deals
 // make (PRODUCT §15 "Price privacy"; docs/SECURITY.md "Price privacy"):
-// the user load's prices and the need's price comparison. A party sees
+// the need's price comparison. A party sees
 // its own deals exactly, in its needs and orders; the figures are for
 // everyone, parties or not, so that none of them may isolate one deal.
 //

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"primeur/core/accounts"
 	"primeur/core/decimal"
@@ -227,9 +226,9 @@ func sybilWorld(t *testing.T, db *store.DB, a sybils) (need string, realShop, re
 }
 
 // TestSybilsLearnNothing runs each attack of issue 33's finding 2 through
-// the real operations on both engines: neither the comparison, national or
-// local, nor the price hint of the user load gives any figure — so neither
-// the real partner's price nor a count of purchases. The sums kept equal
+// the real operations on both engines: the comparison, national or local,
+// gives no figure — so neither the real partner's price nor a count of
+// purchases. The sums kept equal
 // those rebuilt.
 func TestSybilsLearnNothing(t *testing.T) {
 	for _, a := range attacks {
@@ -244,16 +243,6 @@ func TestSybilsLearnNothing(t *testing.T) {
 				if c.National != nil || c.Local != nil {
 					t.Fatalf("comparison %+v / %+v: a figure around one real deal", c.National, c.Local)
 				}
-				ps, err := trade.Prices(ctx, db, now)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(ps) != 0 {
-					t.Fatalf("prices %+v around one real deal", ps)
-				}
-				if _, shown, err := trade.PriceOf(ctx, db, "tomate", now); err != nil || shown {
-					t.Fatalf("price of tomatoes shown (%v)", err)
-				}
 			})
 		})
 	}
@@ -261,8 +250,8 @@ func TestSybilsLearnNothing(t *testing.T) {
 
 // TestRealFiguresShow: two more real companies buying and two more
 // selling, each purchase a real one, make the figures show: the
-// comparison nationally and in Haute-Savoie, and the price hint, rounded
-// to 10 cents — (50 × 3.37 + 4 × 25 × 3) / 150 = 3.1233… → 3.10, never
+// comparison nationally and in Haute-Savoie, rounded to 10 cents —
+// (50 × 3.37 + 4 × 25 × 3) / 150 = 3.1233… → 3.10, never
 // the partner's 3.37.
 func TestRealFiguresShow(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -280,13 +269,6 @@ func TestRealFiguresShow(t *testing.T) {
 		if c.Local == nil || *c.Local != want {
 			t.Fatalf("local figure %+v, want %+v", c.Local, want)
 		}
-		ps, err := trade.Prices(ctx, db, now)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(ps, []trade.Price{{Product: "tomate", Value: 310}}) {
-			t.Fatalf("prices %+v", ps)
-		}
 
 		// The partners see their own deal exactly, in the need as their
 		// user loads read it.
@@ -303,94 +285,7 @@ func TestRealFiguresShow(t *testing.T) {
 	})
 }
 
-// TestPrices: the user load's price hint of a product is the average of
-// its national figures for the needs of the current month, the 11 before
-// and the months ahead, each month taken only when its own figure may be
-// shown, rounded to 10 cents; a product none of whose months may be shown
-// has none; PriceOf gives each alone.
-func TestPrices(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		var shops, farms []accounts.User
-		for i := range 3 {
-			shops = append(shops, located(t, db, fmt.Sprintf("shop%d@x.fr", i), accounts.Distributor, "74000"))
-			farms = append(farms, located(t, db, fmt.Sprintf("farm%d@x.fr", i), accounts.Producer, "74000"))
-		}
-		// buy: shop i buys qty of product for month from farm i at
-		// prices[i], as of at.
-		buy := func(product, month string, at time.Time, qty float64, prices ...float64) {
-			t.Helper()
-			for i, price := range prices {
-				v, err := planning.Create(ctx, db, shops[i].ID, planning.NeedInput{ProductID: product, Date: month, Quantity: 1000}, at)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ok(t)(propose(db, farms[i], v.ID, farms[i].ID, qty, price, at))
-				ok(t)(review(db, shops[i], v.ID, farms[i].ID, true, at))
-			}
-		}
-		lastYear := at(2025, 11, 10, 10)
-		buy("tomate", "2025-11", lastYear, 30, 1, 1, 1) // 90 kg, 90 €: out of the window of now
-		buy("tomate", "2026-12", now, 30, 2, 2.1, 2.3)  // 90 kg, 192 €
-		buy("tomate", "2027-01", now, 100, 9)           // one pair: never shown
-		buy("tomate", "2027-02", now, 10, 3, 3, 3)      // 30 kg, 90 €
-		buy("melon", "2026-12", now, 30, 4, 4)          // two pairs: never shown
-		keptEqualsRebuilt(t, db, "purchases")
-		for _, c := range []struct {
-			name string
-			at   time.Time
-			want []trade.Price
-		}{
-			// (192 + 90) / 120 = 2.35 → 2.40, half up.
-			{"now", now, []trade.Price{{Product: "tomate", Value: 240}}},
-			// (90 + 192 + 90) / 210 = 1.771… → 1.80
-			{"last year", lastYear, []trade.Price{{Product: "tomate", Value: 180}}},
-			{"in 13 months", now.AddDate(1, 1, 0), []trade.Price{{Product: "tomate", Value: 300}}},
-			{"in two years", now.AddDate(2, 0, 0), []trade.Price{}},
-		} {
-			ps, err := trade.Prices(ctx, db, c.at)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(ps, c.want) {
-				t.Fatalf("%s: prices %+v, want %+v", c.name, ps, c.want)
-			}
-			for _, product := range []string{"tomate", "melon"} {
-				p, shown, err := trade.PriceOf(ctx, db, product, c.at)
-				if err != nil {
-					t.Fatal(err)
-				}
-				i := slices.IndexFunc(c.want, func(p trade.Price) bool { return p.Product == product })
-				if shown != (i >= 0) || (shown && p != c.want[i]) {
-					t.Fatalf("%s: price of %s %+v (%v), want %+v", c.name, product, p, shown, c.want)
-				}
-			}
-		}
-	})
-}
-
-// background gives each product, for month, two buyers and two sellers
-// besides the test's own, each buying qty from one at 2 €: one more pair
-// of entities trading as much makes the product's figure show, and
-// nothing less.
-func background(t *testing.T, db *store.DB, month string, qty float64, products ...string) {
-	t.Helper()
-	for i := range 2 {
-		shop := located(t, db, fmt.Sprintf("background-shop%d@x.fr", i), accounts.Distributor, "74000")
-		farm := located(t, db, fmt.Sprintf("background-farm%d@x.fr", i), accounts.Producer, "74000")
-		for _, product := range products {
-			need, err := planningCreate(db, shop.ID, product, month, 1000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ok(t)(propose(db, farm, need, farm.ID, qty, 2, now))
-			ok(t)(review(db, shop, need, farm.ID, true, now))
-		}
-	}
-}
-
-// TestPriceReadsUseTheirIndexes checks on SQLite's query planner that the
-// user load's prices read the national cells of their months by
-// price_cells_area, not every cell of every area and month, and that an
+// TestPriceReadsUseTheirIndexes checks on SQLite's query planner that an
 // acceptance finds a cell's largest buyer and seller one step down
 // price_entities_largest, not among every entity of the cell.
 func TestPriceReadsUseTheirIndexes(t *testing.T) {
@@ -400,8 +295,6 @@ func TestPriceReadsUseTheirIndexes(t *testing.T) {
 		args  []any
 		uses  []string
 	}{
-		{trade.PricesQuery(false), []any{"FR", "2025-12-01"}, []string{"price_cells_area"}},
-		{trade.PricesQuery(true), []any{"FR", "2025-12-01", "tomate"}, []string{"price_cells"}},
 		{trade.LargestSQL + "(product_id = ? AND month = ? AND area = ?) OR (product_id = ? AND month = ? AND area = ?)",
 			[]any{"tomate", "2026-12-01", "FR", "tomate", "2026-12-01", "74"}, []string{"price_entities_largest"}},
 	} {

@@ -61,13 +61,6 @@ type Outcome struct {
 	// RemovedOrder is the id of that order when the acceptance deleted it
 	// (a commitment ended, leaving it without delivery nor commitment).
 	RemovedOrder string
-	// Price is the product's price (an item of Prices) after an
-	// acceptance; nil when the operation left commitments alone or when the
-	// product is left without a price.
-	Price *Price
-	// RemovedPrice is the product's id when an acceptance left it without
-	// a price (Prices no longer lists it).
-	RemovedPrice string
 	// Events are the events the operation recorded, newest first, as the
 	// actor's feed shows them (the actor emitted them); never nil.
 	Events []activity.View
@@ -108,8 +101,6 @@ type deal struct {
 	order *orders.Full
 	// invoiced says that order has an invoice (ensureOrder).
 	invoiced bool
-	// priced is set when an acceptance changed the product's commitments.
-	priced bool
 }
 
 // lockQuery locks a need for a trade operation — its row on PostgreSQL
@@ -288,17 +279,6 @@ func (d *deal) outcome(ctx context.Context, q store.Q, now time.Time) (Outcome, 
 			out.Order = v
 		} else {
 			out.RemovedOrder = d.orderID
-		}
-	}
-	if d.priced {
-		p, ok, err := PriceOf(ctx, q, d.need.ProductID, now)
-		if err != nil {
-			return Outcome{}, err
-		}
-		if ok {
-			out.Price = &p
-		} else {
-			out.RemovedPrice = d.need.ProductID
 		}
 	}
 	return out, nil
@@ -556,7 +536,7 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	if d.order, err = replanLocked(ctx, q, o, now, false, days); err != nil {
 		return err
 	}
-	d.orderID, d.priced = o.ID, true
+	d.orderID = o.ID
 	// Last, so that the month's row of the price sums, which every
 	// acceptance of the product writes, stays locked the shortest.
 	return countCommitment(ctx, q, change{product: d.need.ProductID, month: d.need.Month, shop: d.need.DistributorID,

@@ -31,7 +31,6 @@ const load = (user: UserLoad['user'], extra: Partial<UserLoad> = {}): UserLoad =
   producers: [],
   events: [],
   orders: [],
-  prices: [],
   ...extra,
 })
 

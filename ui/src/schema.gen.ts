@@ -531,7 +531,7 @@ export interface paths {
         get?: never;
         /**
          * Accept or refuse the open proposal
-         * @description Only the side that did not make the open proposal. Accepted, it becomes the commitment (replacing the previous one; quantity 0 ends it) and the order's upcoming deliveries are planned again; refused, it becomes `rejected`. Records `proposal:review` or `fix:review` (refusing a proposal already refused changes nothing and records nothing). Answers the need as the caller sees it (its fields as PRODUCT §7 gives them) and, beside its fields, `events`: the events recorded, as the caller's user load shows them. After an acceptance it also carries the order with its deliveries (`order`, or `removedOrder` when the order was left empty and deleted) and the product's price (`price`, or `removedPrice` when no commitment prices it any more), as the user load gives them: the answer holds everything the caller's user load changed, and reads only the need, that order, that price and those events.
+         * @description Only the side that did not make the open proposal. Accepted, it becomes the commitment (replacing the previous one; quantity 0 ends it) and the order's upcoming deliveries are planned again; refused, it becomes `rejected`. Records `proposal:review` or `fix:review` (refusing a proposal already refused changes nothing and records nothing). Answers the need as the caller sees it (its fields as PRODUCT §7 gives them) and, beside its fields, `events`: the events recorded, as the caller's user load shows them. After an acceptance it also carries the order with its deliveries (`order`, or `removedOrder` when the order was left empty and deleted), as the user load gives it: the answer holds everything the caller's user load changed, and reads only the need, that order and those events.
          */
         put: operations["review-proposal"];
         post?: never;
@@ -551,13 +551,13 @@ export interface paths {
         get?: never;
         /**
          * Propose, counter-propose or correct
-         * @description The producer (for itself) or the need's shop creates or replaces the open proposal, which becomes `proposed` with `from` the caller's side. With a commitment in place it is a correction (`fix:request`, quantity 0 allowed to end the commitment), otherwise a proposal (`proposal:request`). The quantity may not exceed the need less the other producers' commitments and proposals. A producer without delivery days gets 409 `Producer should first provide delivery days`. Answers the need as the caller sees it (its fields as PRODUCT §7 gives them) and, beside its fields, `events`: the events recorded, as the caller's user load shows them. Orders and prices do not change: `order`, `removedOrder`, `price` and `removedPrice` are absent.
+         * @description The producer (for itself) or the need's shop creates or replaces the open proposal, which becomes `proposed` with `from` the caller's side. With a commitment in place it is a correction (`fix:request`, quantity 0 allowed to end the commitment), otherwise a proposal (`proposal:request`). The quantity may not exceed the need less the other producers' commitments and proposals. A producer without delivery days gets 409 `Producer should first provide delivery days`. Answers the need as the caller sees it (its fields as PRODUCT §7 gives them) and, beside its fields, `events`: the events recorded, as the caller's user load shows them. Orders do not change: `order` and `removedOrder` are absent.
          */
         put: operations["put-proposal"];
         post?: never;
         /**
          * Withdraw the open proposal
-         * @description Only the side that made it. The commitment, if any, stays. Records no event (PRODUCT has none for it). Answers the need as the caller sees it (its fields as PRODUCT §7 gives them) and, beside its fields, `events`: the events recorded, as the caller's user load shows them. `events` is empty; orders and prices do not change: `order`, `removedOrder`, `price` and `removedPrice` are absent.
+         * @description Only the side that made it. The commitment, if any, stays. Records no event (PRODUCT has none for it). Answers the need as the caller sees it (its fields as PRODUCT §7 gives them) and, beside its fields, `events`: the events recorded, as the caller's user load shows them. `events` is empty; orders do not change: `order` and `removedOrder` are absent.
          */
         delete: operations["delete-proposal"];
         options?: never;
@@ -698,7 +698,7 @@ export interface paths {
         };
         /**
          * Load the user and everything its screens show
-         * @description The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, the shops the user trades with, the producers named on the screens, the latest events and the average prices. Without a session, 401 with `User did not provide any token` (PRODUCT §8).
+         * @description The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, the shops the user trades with, the producers named on the screens and the latest events. Without a session, 401 with `User did not provide any token` (PRODUCT §8).
          */
         get: operations["get-user"];
         /**
@@ -3022,8 +3022,6 @@ export interface components {
             events: components["schemas"]["ActivityView"][];
             /** @description After an acceptance, the order of the producer, the shop and the need's month with all its deliveries, as an item of the user load's orders seen from the caller's side (it replaces the item with the same _id, or joins the list). Absent when the operation changed no order, and when the acceptance deleted it (see removedOrder) */
             order?: components["schemas"]["OrdersView"];
-            /** @description After an acceptance, the product's price as an item of the user load's prices (it replaces the item of the same product, or joins the list). Absent when the operation changed no commitment, and when the product has no price any more (see removedPrice) */
-            price?: components["schemas"]["TradePrice"];
             /** @description Product id */
             product: string;
             proposals: components["schemas"]["PlanningProposal"][];
@@ -3046,8 +3044,6 @@ export interface components {
             quantityProposed: number;
             /** @description After an acceptance that ended a commitment and so left its order without delivery nor commitment: the id of that order, which was deleted and leaves the user load's orders. Absent otherwise */
             removedOrder?: string;
-            /** @description After an acceptance that left the need's product without any commitment to price it: the product's id, whose item leaves the user load's prices. Absent otherwise */
-            removedPrice?: string;
             /** @description RFC 3339 */
             updatedAt: string;
         };
@@ -3080,15 +3076,6 @@ export interface components {
              * @example 12
              */
             purchases: number;
-        };
-        TradePrice: {
-            /** @description Product id */
-            product: string;
-            /**
-             * Format: double
-             * @description Quantity-weighted average unit price HT in EUR of the commitments counted for needs of this month, the 11 before and the months ahead, platform-wide, over the months whose figure may be shown (PRODUCT §15 "Price privacy"), rounded half up to 10 cents
-             */
-            value: number;
         };
         TransferPreviewOutputBody: {
             /** @description The execution date the file requests: the next TARGET2 business day, YYYY-MM-DD */
@@ -3149,8 +3136,6 @@ export interface components {
             needs: components["schemas"]["PlanningView"][];
             /** @description The user's orders from 12 months back, seen from its side */
             orders: components["schemas"]["OrdersView"][];
-            /** @description Per product, the quantity-weighted average price of the commitments counted for needs of this month, the 11 before and the months ahead, over the months whose figure may be shown (PRODUCT §15 "Price privacy"); a product without any has no item */
-            prices: components["schemas"]["TradePrice"][];
             /** @description For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself */
             producers: components["schemas"]["MapProducer"][];
             products: components["schemas"]["CatalogProduct"][];

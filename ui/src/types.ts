@@ -70,9 +70,6 @@ export type Proposal = Schemas['PlanningProposal']
 export type ProposalStatus = Proposal['status']
 export type Need = Schemas['PlanningView']
 
-/** Average observed purchase price of a product (PRODUCT §3 "Price record"). */
-export type PriceRecord = Schemas['TradePrice']
-
 export type DeliveryLine = Schemas['OrdersLineView']
 export type ClaimType = NonNullable<DeliveryLine['claimType']>
 export type Delivery = Schemas['OrdersDeliveryView']

@@ -301,8 +301,6 @@ describe("the producer's view of a shop", () => {
     resetState(producer.email)
     state.user = producer
     state.products = products
-    // The user load's per-product price, not the need's: shown nowhere (one price truth, issue 37).
-    state.prices = [{ product: 'tomate', value: 1.5 }]
     state.distributors = [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }]
     state.needs = [need('pomme', '2026-12-01', 1)] // its own traded needs: not shown here
     const shopNeed = need('tomate', '2026-12-01', 40, {

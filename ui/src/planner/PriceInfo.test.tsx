@@ -102,7 +102,7 @@ describe('PriceInfo: one price truth (issue 37)', () => {
     expect(fetch).toHaveBeenCalledTimes(2)
   })
 
-  it('is forgotten when an acceptance changes a price', () => {
+  it('is forgotten when an acceptance changes the commitments', () => {
     comparisonState.byNeed.n1 = { status: 'idle', data: both, error: null }
     const answer = {
       _id: 'n1',
@@ -119,7 +119,7 @@ describe('PriceInfo: one price truth (issue 37)', () => {
     } as unknown as TradeAnswer
     applyTradeAnswer(answer)
     expect(comparisonState.byNeed.n1).toBeDefined()
-    applyTradeAnswer({ ...answer, price: { product: 'tomate', value: 2.5 } })
+    applyTradeAnswer({ ...answer, removedOrder: 'o1' })
     expect(comparisonState.byNeed.n1).toBeUndefined()
   })
 })
@@ -129,8 +129,6 @@ describe('the need pane shows one average, once', () => {
     resetState()
     forgetComparisons()
     state.products = products
-    // The user load's per-product price (another period): never shown.
-    state.prices = [{ product: 'tomate', value: 1.5 }]
   })
   afterEach(() => vi.restoreAllMocks())
 

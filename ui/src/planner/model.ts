@@ -1,7 +1,7 @@
 // Read-only views of the entities the planner's pure functions accept, so
 // that they take both plain objects and valtio snapshots (which are deeply
 // read-only).
-import type { Need, PriceRecord, Product, UserType } from '../types'
+import type { Need, Product, UserType } from '../types'
 
 /** T with every property and nested array read-only. */
 export type ReadOnly<T> = T extends (infer U)[]
@@ -12,7 +12,6 @@ export type ReadOnly<T> = T extends (infer U)[]
 
 export type NeedRO = ReadOnly<Need>
 export type ProductRO = ReadOnly<Product>
-export type PriceRO = ReadOnly<PriceRecord>
 
 /** Who looks at the planner: the shop itself, or a producer looking at a shop. */
 export interface Viewer {

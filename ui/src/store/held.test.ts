@@ -1,7 +1,7 @@
 import { getVersion } from 'valtio'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ActivityEvent, Need, Order, PriceRecord } from '../types'
-import { prependEvents, upsertOrder, upsertPrice } from './merge'
+import type { ActivityEvent, Need, Order } from '../types'
+import { prependEvents, upsertOrder } from './merge'
 import { loadUser } from './session'
 import { resetState, state } from './state'
 import { storeNeed } from './trade'
@@ -25,7 +25,6 @@ const order = (id: string) =>
   ({ _id: id, date: '2026-12-01', deliveries: [{ _id: 'l1', lines: [{ _id: 'x' }] }] }) as unknown as Order
 const event = (id: string) =>
   ({ _id: id, type: 'need:create', data: {}, origin: { name: 'a' } }) as unknown as ActivityEvent
-const price = (product: string) => ({ product, price: 2.35 }) as unknown as PriceRecord
 
 beforeEach(() => resetState('epicerie@exemple.fr'))
 afterEach(() => vi.restoreAllMocks())
@@ -39,13 +38,12 @@ describe('the user load lists hold plain items', () => {
           needs: [need('n1')],
           orders: [order('o1')],
           events: [event('e1')],
-          prices: [price('tomate')],
         }),
         { status: 200, headers: { 'Content-Type': 'application/json' } },
       ),
     )
     expect(await loadUser()).toBe('loaded')
-    for (const list of [state.needs, state.orders, state.events, state.prices]) {
+    for (const list of [state.needs, state.orders, state.events]) {
       expect(list).toHaveLength(1)
       expect(isProxy(list)).toBe(true)
       expect(isProxy(list[0])).toBe(false)
@@ -59,8 +57,7 @@ describe('the user load lists hold plain items', () => {
     upsertOrder(order('o1'))
     upsertOrder(order('o1'))
     prependEvents([event('e1')])
-    upsertPrice(price('tomate'))
-    for (const list of [state.needs, state.orders, state.events, state.prices]) {
+    for (const list of [state.needs, state.orders, state.events]) {
       expect(list).toHaveLength(1)
       expect(isProxy(list[0])).toBe(false)
     }

@@ -44,7 +44,6 @@ export const useDistributors = () => useSnapshot(state).distributors
 export const useProducers = () => useSnapshot(state).producers
 export const useEvents = () => useSnapshot(state).events
 export const useOrders = () => useSnapshot(state).orders
-export const usePrices = () => useSnapshot(state).prices
 
 /** The shop's needs a producer is viewing, with the shop's id (`state.shopNeeds`). */
 export const useShopNeeds = () => useSnapshot(state).shopNeeds

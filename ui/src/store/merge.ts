@@ -2,7 +2,7 @@
 // date without loading the user again (`GET /api/user`): one rule per list,
 // shared by the actions (trade answers, a delivery's order, the event of a
 // bulk add or an import). Each item is shaped as in the user load.
-import type { ActivityEvent, Order, PriceRecord } from '../types'
+import type { ActivityEvent, Order } from '../types'
 import { held, state } from './state'
 
 /** Replaces the order with the same `_id`, or adds it. */
@@ -16,19 +16,6 @@ export function upsertOrder(order: Order): void {
 export function removeOrder(id: string): void {
   const i = state.orders.findIndex((o) => o._id === id)
   if (i >= 0) state.orders.splice(i, 1)
-}
-
-/** Replaces the price of the same product, or adds it. */
-export function upsertPrice(price: PriceRecord): void {
-  const i = state.prices.findIndex((p) => p.product === price.product)
-  if (i >= 0) state.prices[i] = held(price)
-  else state.prices.push(held(price))
-}
-
-/** Takes out the price of a product no commitment prices any more. */
-export function removePrice(product: string): void {
-  const i = state.prices.findIndex((p) => p.product === product)
-  if (i >= 0) state.prices.splice(i, 1)
 }
 
 /**

@@ -149,7 +149,6 @@ export async function loadUser(): Promise<LoadOutcome> {
     state.producers = load.producers ?? []
     state.events = heldAll(load.events)
     state.orders = heldAll(load.orders)
-    state.prices = heldAll(load.prices)
     state.loaded = true
     state.loading.user = 'idle'
     return 'loaded'

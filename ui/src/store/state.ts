@@ -4,14 +4,13 @@
 import { proxy, ref } from 'valtio'
 import { forgetAnswers } from '../api'
 import { forgetComparisons } from './comparison'
-import type { ActivityEvent, DistributorEntry, Need, Order, PriceRecord, ProducerEntry, Product, User } from '../types'
+import type { ActivityEvent, DistributorEntry, Need, Order, ProducerEntry, Product, User } from '../types'
 
 /** Loading state of a list (PRODUCT §4). */
 export type LoadStatus = 'idle' | 'busy' | 'error'
 
 /** Lists with their own loading state. `user` covers the whole user load. */
-export type ListName =
-  'user' | 'needs' | 'products' | 'distributors' | 'producers' | 'events' | 'orders' | 'prices' | 'shopNeeds'
+export type ListName = 'user' | 'needs' | 'products' | 'distributors' | 'producers' | 'events' | 'orders' | 'shopNeeds'
 
 /** One shop's needs as a producer sees them (`GET /api/needs?distributor=ID`). */
 export interface ShopNeeds {
@@ -34,7 +33,6 @@ export interface State {
   producers: ProducerEntry[]
   events: ActivityEvent[]
   orders: Order[]
-  prices: PriceRecord[]
   /** The shop a producer is viewing in the planner (not the producer's own `needs`). */
   shopNeeds: ShopNeeds
   /** Whether a full user load has succeeded since login or page load. */
@@ -54,7 +52,7 @@ export interface State {
 }
 
 /**
- * An item of the user load's large lists (needs, orders, events, prices, a
+ * An item of the user load's large lists (needs, orders, events, a
  * shop's needs as a producer views them), held as it came rather than as a
  * deep proxy. Valtio would wrap every need's proposals and every order's
  * deliveries and lines in proxies of their own, then snapshot them whole:
@@ -91,7 +89,6 @@ const idleLoading = (): Record<ListName, LoadStatus> => ({
   producers: 'idle',
   events: 'idle',
   orders: 'idle',
-  prices: 'idle',
   shopNeeds: 'idle',
 })
 
@@ -106,7 +103,6 @@ export function initialState(email: string | null = readStoredEmail()): State {
     producers: [],
     events: [],
     orders: [],
-    prices: [],
     shopNeeds: { distributor: null, needs: [] },
     loaded: false,
     loading: idleLoading(),

@@ -84,11 +84,10 @@ describe('trade answers merged into the store', () => {
   beforeEach(() => {
     state.user = distributor
     state.orders = [otherOrder]
-    state.prices = [{ product: 'pomme', value: 1.5 }]
     state.events = [older]
   })
 
-  it('an acceptance creating an order adds it, with the price and the event', async () => {
+  it('an acceptance creating an order adds it, with the event', async () => {
     const open = need('tomate', '2026-12-01', 100, {
       proposals: [proposal('p1', 'proposed', 40)],
       quantityProposed: 40,
@@ -107,23 +106,17 @@ describe('trade answers merged into the store', () => {
       deliveries: [delivery('o1', '2026-12-03', 'tomate', 20), delivery('o1', '2026-12-07', 'tomate', 20)],
     }
     const reviewed = event('e1', 'proposal:review', true)
-    fetchMock.mockResolvedValueOnce(
-      json(200, answer(accepted, { order, price: { product: 'tomate', value: 2 }, events: [reviewed] })),
-    )
+    fetchMock.mockResolvedValueOnce(json(200, answer(accepted, { order, events: [reviewed] })))
 
     expect(await review(open._id, 'p1', true)).toEqual({ ok: true, need: accepted })
     expect(state.needs).toEqual([accepted])
     expect(state.orders).toEqual([otherOrder, order])
-    expect(state.prices).toEqual([
-      { product: 'pomme', value: 1.5 },
-      { product: 'tomate', value: 2 },
-    ])
     expect(state.events).toEqual([reviewed, older])
     // The user is not loaded again.
     expect(urls()).toEqual([`/api/proposalreview/${open._id}/p1`])
   })
 
-  it('a second acceptance replaces the order it adds deliveries to, and the price', async () => {
+  it('a second acceptance replaces the order it adds deliveries to', async () => {
     state.user = producer
     const first: Order = {
       _id: 'o1',
@@ -132,10 +125,6 @@ describe('trade answers merged into the store', () => {
       deliveries: [delivery('o1', '2026-12-03', 'tomate', 40)],
     }
     state.orders = [first, otherOrder]
-    state.prices = [
-      { product: 'tomate', value: 2 },
-      { product: 'carotte', value: 1 },
-    ]
     const carrots = need('carotte', '2026-12-01', 50, {
       proposals: [proposal('p1', 'proposed', 20, 'distributor')],
       quantityProposed: 20,
@@ -149,23 +138,17 @@ describe('trade answers merged into the store', () => {
     }
     const grown: Order = { ...first, deliveries: [...first.deliveries, delivery('o1', '2026-12-07', 'carotte', 20)] }
     const reviewed = event('e2', 'proposal:review', true)
-    fetchMock.mockResolvedValueOnce(
-      json(200, answer(accepted, { order: grown, price: { product: 'carotte', value: 1.1 }, events: [reviewed] })),
-    )
+    fetchMock.mockResolvedValueOnce(json(200, answer(accepted, { order: grown, events: [reviewed] })))
 
     expect((await review(carrots._id, 'p1', true)).ok).toBe(true)
     expect(state.orders).toEqual([grown, otherOrder])
     expect(state.orders[0].deliveries).toHaveLength(2)
-    expect(state.prices).toEqual([
-      { product: 'tomate', value: 2 },
-      { product: 'carotte', value: 1.1 },
-    ])
     expect(state.needs).toEqual([accepted])
     expect(state.events).toEqual([reviewed, older])
     expect(urls()).toEqual([`/api/proposalreview/${carrots._id}/p1`])
   })
 
-  it('an acceptance ending the last commitment removes the order and the price', async () => {
+  it('an acceptance ending the last commitment removes the order', async () => {
     const ended = need('tomate', '2026-12-01', 100)
     const held: Order = {
       _id: 'o1',
@@ -174,10 +157,6 @@ describe('trade answers merged into the store', () => {
       deliveries: [delivery('o1', '2026-12-03', 'tomate', 40)],
     }
     state.orders = [otherOrder, held]
-    state.prices = [
-      { product: 'pomme', value: 1.5 },
-      { product: 'tomate', value: 2 },
-    ]
     state.needs = [
       need('tomate', '2026-12-01', 100, {
         _id: ended._id,
@@ -186,18 +165,15 @@ describe('trade answers merged into the store', () => {
       }),
     ]
     const reviewed = event('e3', 'fix:review', true)
-    fetchMock.mockResolvedValueOnce(
-      json(200, answer(ended, { removedOrder: 'o1', removedPrice: 'tomate', events: [reviewed] })),
-    )
+    fetchMock.mockResolvedValueOnce(json(200, answer(ended, { removedOrder: 'o1', events: [reviewed] })))
 
     expect((await review(ended._id, 'p1', true)).ok).toBe(true)
     expect(state.orders).toEqual([otherOrder])
-    expect(state.prices).toEqual([{ product: 'pomme', value: 1.5 }])
     expect(state.needs).toEqual([ended])
     expect(state.events).toEqual([reviewed, older])
   })
 
-  it('a refusal replaces the need and adds its event; orders and prices stay', async () => {
+  it('a refusal replaces the need and adds its event; orders stay', async () => {
     const open = need('tomate', '2026-12-01', 100, {
       proposals: [proposal('p1', 'proposed', 40)],
       quantityProposed: 40,
@@ -211,7 +187,6 @@ describe('trade answers merged into the store', () => {
     expect(state.needs).toEqual([refused])
     expect(state.events).toEqual([reviewed, older])
     expect(state.orders).toEqual([otherOrder])
-    expect(state.prices).toEqual([{ product: 'pomme', value: 1.5 }])
     expect(urls()).toEqual([`/api/proposalreview/${open._id}/p1`])
   })
 
@@ -228,7 +203,6 @@ describe('trade answers merged into the store', () => {
     expect(state.needs).toEqual([withdrawn])
     expect(state.events).toEqual([older])
     expect(state.orders).toEqual([otherOrder])
-    expect(state.prices).toEqual([{ product: 'pomme', value: 1.5 }])
     expect(urls()).toEqual([`/api/proposals/${open._id}/p1`])
   })
 
@@ -291,7 +265,6 @@ describe('trade answers merged into the store', () => {
     expect(result).toMatchObject({ ok: false })
     expect(state.needs).toEqual([open])
     expect(state.orders).toEqual([otherOrder])
-    expect(state.prices).toEqual([{ product: 'pomme', value: 1.5 }])
     expect(state.events).toEqual([older])
     expect(vi.mocked(notifications.update).mock.calls.map(([n]) => String(n.title))).toEqual([
       TRADE_MESSAGES.reviewFailed,

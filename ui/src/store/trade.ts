@@ -1,15 +1,15 @@
 // Trade actions (PRODUCT §4 proposals, §7 proposal calls, §8 toasts): propose
 // (or counter-propose, or correct), answer the open proposal, withdraw it.
 // Each answers the need and what else it changed (TradeAnswer): the need
-// replaces the stored one, the order is upserted (or removed), the price
-// replaced (or removed), the events prepended to the feed; the user is never
+// replaces the stored one, the order is upserted (or removed), the events
+// prepended to the feed; the user is never
 // loaded again. The actions show their toasts and return what happened;
 // they never navigate.
 import { ApiError, api, errorMessage } from '../api'
 import { progress } from '../notify'
 import type { Need, TradeAnswer } from '../types'
 import { forgetComparisons } from './comparison'
-import { prependEvents, removeOrder, removePrice, upsertOrder, upsertPrice } from './merge'
+import { prependEvents, removeOrder, upsertOrder } from './merge'
 import { held, state } from './state'
 
 /** The daemon's detail when a producer has no delivery day (PRODUCT §8). */
@@ -59,18 +59,17 @@ export function storeNeed(need: Need): void {
 
 /**
  * Brings the store up to date with a trade answer, as a new user load would
- * show it: the need replaced, the order upserted or removed, the product's
- * price replaced or removed, the events recorded put on top of the feed.
+ * show it: the need replaced, the order upserted or removed, the events
+ * recorded put on top of the feed. An acceptance (it answers the order)
+ * changed the commitments the price comparisons count: they are read again.
  * Returns the need.
  */
 export function applyTradeAnswer(answer: TradeAnswer): Need {
-  const { order, removedOrder, price, removedPrice, events, ...need } = answer
+  const { order, removedOrder, events, ...need } = answer
   storeNeed(need)
   if (order) upsertOrder(order)
   if (removedOrder) removeOrder(removedOrder)
-  if (price) upsertPrice(price)
-  if (removedPrice) removePrice(removedPrice)
-  if (price || removedPrice) forgetComparisons()
+  if (order || removedOrder) forgetComparisons()
   prependEvents(events ?? [])
   return need
 }

@@ -235,7 +235,6 @@ describe('TradePanel, shop', () => {
           { quantityAccepted: 40, quantityAvailable: 60 },
         ),
         order,
-        price: { product: 'tomate', value: 2 },
         events: [],
       }),
     )
@@ -247,7 +246,6 @@ describe('TradePanel, shop', () => {
       expect.objectContaining({ method: 'PUT', body: '{"accepted":true}' }),
     )
     await waitFor(() => expect(state.orders).toEqual([order]))
-    expect(state.prices).toEqual([{ product: 'tomate', value: 2 }])
     expect(await screen.findByRole('article', { name: 'Engagement de Ferme des Saules' })).toHaveAttribute(
       'data-status',
       'accepted',

@@ -61,7 +61,7 @@ describe('the trade blocks in the planner', () => {
       proposals: [{ ...tomato.proposals[0], status: 'accepted' as const }],
     }
     const order = { _id: 'o1', date: '2026-12-01', distributor: 'd1', deliveries: [] }
-    fetch.mockResolvedValueOnce(json({ ...accepted, order, price: { product: 'tomate', value: 2 }, events: [] }))
+    fetch.mockResolvedValueOnce(json({ ...accepted, order, events: [] }))
     await user.click(within(card).getByRole('button', { name: 'Accepter' }))
     expect(fetch.mock.calls[1][0]).toBe(`/api/proposalreview/${tomato._id}/p1`)
     // The shop's needs held for the planner follow the answer.
