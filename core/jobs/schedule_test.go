@@ -59,6 +59,7 @@ func TestJobsSchedules(t *testing.T) {
 		"reminders":     {"0 9 * * *", "tous les jours à 09:00"},
 		"cutoff":        {"0 8 * * *", "tous les jours à 08:00 (à partir du 25 : une fois par producteur et par mois)"},
 		"notifications": {"*/5 * * * *", "toutes les 5 minutes"},
+		"pa":            {"*/5 * * * *", "toutes les 5 minutes"},
 	}
 	if len(jobs.All) != len(want) {
 		t.Fatalf("%d jobs, %d expected", len(jobs.All), len(want))
