@@ -461,15 +461,27 @@ func statusOf(ctx context.Context, env Env, client *pa.Client, conn pa.Connectio
 		if len(f.Ack.Details) > 0 {
 			code, reason = f.Ack.Details[0].Code, pa.ReasonText(f.Ack.Details[0].Code, f.Ack.Details[0].Message)
 		}
-		var id string
-		err := store.Get(ctx, env.DB, &id, `SELECT document_id FROM pa_deposits WHERE document_id = ? AND producer_id = ?`, f.TrackingID, conn.ProducerID)
+		var dep struct {
+			ID   string `db:"document_id"`
+			Flow string `db:"flow_id"`
+		}
+		err := store.Get(ctx, env.DB, &dep, `SELECT document_id, COALESCE(flow_id, '') AS flow_id FROM pa_deposits
+			WHERE document_id = ? AND producer_id = ?`, f.TrackingID, conn.ProducerID)
 		if store.IsNotFound(err) {
 			return 0, nil
 		}
 		if err != nil {
 			return 0, fmt.Errorf("jobs: pa: %w", err)
 		}
-		return env.recordStatus(ctx, id, "ack-"+f.FlowID, pa.StatusIrrecevable, code, reason, at)
+		if dep.Flow != "" && dep.Flow != f.FlowID {
+			// A second flow of a document deposited as another (a process
+			// frozen past its lease between in_flight_at and its POST): its
+			// refusal (AlreadyExistingFlow, say) is not the document's.
+			env.Log.Warn("jobs: pa: a second flow of a deposited document, refused by the PA; the document keeps its first",
+				"document", dep.ID, "flow", dep.Flow, "second", f.FlowID, "reason", code)
+			return 0, nil
+		}
+		return env.recordStatus(ctx, dep.ID, "ack-"+f.FlowID, pa.StatusIrrecevable, code, reason, at)
 	case f.FlowDirection == pa.DirectionIn && f.FlowType == pa.TypeCustomerInvoiceLC:
 		raw, err := client.Original(ctx, f.FlowID)
 		if err != nil {

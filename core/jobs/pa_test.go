@@ -531,3 +531,51 @@ func TestPARetryDeposits(t *testing.T) {
 		}
 	})
 }
+
+// TestPASecondFlowIsNotTheDocuments: a document deposited twice (a process
+// frozen past its lease between marking its POST and making it, while
+// another deposited it) has its second flow refused by the PA
+// (AlreadyExistingFlow); that refusal does not become the document's
+// status, which stays its first flow's.
+func TestPASecondFlowIsNotTheDocuments(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		_, e, srv := paMonth(t, db)
+		run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))
+		var id, first string
+		if err := store.Get(ctx, db, &id, `SELECT id FROM documents WHERE number = 'FA-2026-000001'`); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Get(ctx, db, &first, `SELECT flow_id FROM pa_deposits WHERE document_id = ?`, id); err != nil {
+			t.Fatal(err)
+		}
+		inv, err := billing.Get(ctx, db, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdf, err := documents.Invoice(inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client, err := pa.New(pa.Config{FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(), ClientID: "ferme-aravis", ClientSecret: paSecret})
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := client.Deposit(ctx, pa.Deposit{TrackingID: id, Name: inv.Number + ".pdf", File: pdf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flows, _ := client.Search(ctx, pa.Filter{TrackingID: id}); len(flows) != 2 || flows[1].FlowID != second.FlowID ||
+			flows[1].Ack == nil || flows[1].Ack.Status != pa.AckError || flows[1].Ack.Details[0].Code != pa.ReasonAlreadyExistingFlow {
+			t.Fatalf("the PA's flows of %s: %+v", id, flows)
+		}
+		if r := run(t, jobs.PA, e, at(2026, 12, 1, 6, 5)); r.Get(jobs.PAStatuses) != 0 {
+			t.Fatalf("run %s", r)
+		}
+		if lines := statusLines(t, db); !slices.Contains(lines, "FA-2026-000001 Déposée | Déposée") {
+			t.Fatalf("%q", lines)
+		}
+		if err := store.Get(ctx, db, &id, `SELECT flow_id FROM pa_deposits WHERE document_id = ?`, id); err != nil || id != first {
+			t.Fatalf("flow %q, want %q (%v)", id, first, err)
+		}
+	})
+}
