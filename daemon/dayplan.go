@@ -27,7 +27,7 @@ type DayOutput struct {
 type SetRoundInput struct {
 	DayPath
 	Body struct {
-		Stops []string `json:"stops" maxItems:"500" doc:"The shop ids of the day's stops, each once, in the order of the round; an empty list goes back to the computed order"`
+		Stops []string `json:"stops" required:"true" maxItems:"500" doc:"The shop ids of the day's stops, each once, in the order of the round; an empty list goes back to the computed order"`
 	}
 }
 

@@ -97,6 +97,8 @@ func TestDeliveryDay(t *testing.T) {
 				Location: "body.stops"},
 			{Name: "another producer's stops", Client: other, Method: "PUT", Path: "/api/deliveries/day/2026-11-24/round",
 				Body: map[string]any{"stops": []string{thones.ID, shopID}}, Status: http.StatusUnprocessableEntity, Detail: dayplan.MsgStops},
+			{Name: "no stops", Client: farm, Method: "PUT", Path: "/api/deliveries/day/2026-11-24/round",
+				Body: map[string]any{}, Status: http.StatusUnprocessableEntity},
 			{Name: "stops not a list", Client: farm, Method: "PUT", Path: "/api/deliveries/day/2026-11-24/round",
 				Body: map[string]any{"stops": "tous"}, Status: http.StatusUnprocessableEntity},
 			{Name: "the PDF to a shop", Client: shop, Method: "GET", Path: "/print/day/2026-11-24",
