@@ -229,7 +229,7 @@ func Load(ctx context.Context, q store.Q, producerID, date string) (Day, error) 
 	day.Round = round
 	for _, s := range round.Stops {
 		p := sheets[s.ShopID]
-		sort.SliceStable(p.Lines, func(i, j int) bool { return p.Lines[i].Name < p.Lines[j].Name })
+		sort.SliceStable(p.Lines, func(i, j int) bool { return byName(p.Lines[i].Name, p.Lines[j].Name) })
 		day.Packing = append(day.Packing, *p)
 	}
 	day.Pick = pickOf(day.Packing)
@@ -265,8 +265,17 @@ func pickOf(sheets []Packing) []PickItem {
 			items[i].Shops = append(items[i].Shops, PickShop{ShopID: p.ShopID, Shop: p.Shop, Quantity: l.Quantity})
 		}
 	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].Name < items[j].Name })
+	sort.SliceStable(items, func(i, j int) bool { return byName(items[i].Name, items[j].Name) })
 	return items
+}
+
+// byName orders names as a French reader expects: accents and case
+// aside ("Échalote" between "Carotte" and "Fraise"), then as written.
+func byName(a, b string) bool {
+	if ka, kb := places.Normalize(a), places.Normalize(b); ka != kb {
+		return ka < kb
+	}
+	return a < b
 }
 
 // addressOf is an account's non-empty address lines.
@@ -331,7 +340,10 @@ func roundOf(ctx context.Context, q store.Q, producer accounts.User, date string
 	}
 	sort.Slice(shopIDs, func(i, j int) bool {
 		a, b := shops[shopIDs[i]], shops[shopIDs[j]]
-		return a.Name < b.Name || (a.Name == b.Name && a.ID < b.ID)
+		if byName(a.Name, b.Name) || byName(b.Name, a.Name) {
+			return byName(a.Name, b.Name)
+		}
+		return a.ID < b.ID
 	})
 	stops := make([]Stop, len(shopIDs))
 	points := make([]*Point, len(shopIDs))

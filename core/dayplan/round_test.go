@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"sort"
 	"testing"
 )
 
@@ -176,5 +177,13 @@ func TestGeoURI(t *testing.T) {
 				t.Fatalf("geoURI = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestByNameIsFrench(t *testing.T) {
+	names := []string{"Fraise", "Échalote", "carotte", "Ail", "Épinard"}
+	sort.SliceStable(names, func(i, j int) bool { return byName(names[i], names[j]) })
+	if want := []string{"Ail", "carotte", "Échalote", "Épinard", "Fraise"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("sorted %q, want %q", names, want)
 	}
 }
