@@ -13,6 +13,28 @@ import (
 	"primeur/core/store/storetest"
 )
 
+// TestSeed seeds the demo world once per engine, as of Friday 20 November
+// 2026 at 10:00 in Paris, and reads each of its stories in a subtest: the
+// trade (seededTrade), the payments (seededPayments) and the supply screen
+// (seededSupply). The readings write nothing, so one seed serves them all:
+// a seed is the demo's whole year of trade through the real operations,
+// seconds under -race (issue 35: tests no slower).
+func TestSeed(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, paris)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		if _, err := Seed(context.Background(), db, now); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("trade", func(t *testing.T) { seededTrade(t, db) })
+		t.Run("payments", func(t *testing.T) { seededPayments(t, db) })
+		t.Run("supply", func(t *testing.T) { seededSupply(t, db, now) })
+	})
+}
+
 // keepDocument renders an issued document and keeps its Factur-X PDF for
 // the validation of make test.
 func keepDocument(t *testing.T, inv billing.Invoice) {
