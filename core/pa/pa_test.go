@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/textproto"
 	"net/url"
 	"os"
@@ -422,5 +423,51 @@ func TestDirectoryLines(t *testing.T) {
 	}
 	if bad := srv.Invalid(); len(bad) > 0 {
 		t.Fatalf("against annex B: %q", bad)
+	}
+}
+
+// TestAnswersAreBounded: an answer past MaxJSON is refused, not read
+// whole; a PA that never answers ends at the client's timeout (here a
+// short one: the production one is Timeout). Both are one French sentence.
+func TestAnswersAreBounded(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/token":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"access_token":"t","token_type":"Bearer","expires_in":3600}`))
+		case "/big/v1/flows/search":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"results":[`))
+			chunk := []byte(strings.Repeat(`{"flowId":"x"},`, 1000))
+			for range pa.MaxJSON/len(chunk) + 2 {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		case "/slow/v1/healthcheck":
+			<-release
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	big, err := pa.New(pa.Config{FlowURL: srv.URL + "/big", TokenURL: srv.URL + "/token", ClientID: "a", ClientSecret: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = big.Search(ctx, pa.Filter{TrackingID: "x"})
+	if got := pa.French(err); got != "La recherche des statuts sur la plateforme agréée a échoué : sa réponse dépasse la taille permise." {
+		t.Fatalf("%v: %s", err, got)
+	}
+	slow, err := pa.New(pa.Config{FlowURL: srv.URL + "/slow", TokenURL: srv.URL + "/token", ClientID: "a", ClientSecret: "b",
+		HTTP: &http.Client{Timeout: 200 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = slow.Check(ctx)
+	var e *pa.Error
+	if !errors.As(err, &e) || e.Op != "healthcheck" || !e.Temporary || pa.French(err) !=
+		"Le test de la plateforme agréée a échoué : la plateforme ne répond pas (adresse erronée, réseau ou délai dépassé)." {
+		t.Fatalf("%#v: %s", err, pa.French(err))
 	}
 }
