@@ -77,7 +77,7 @@ const (
 		WHERE d.id = ? AND d.issued_at >= c.deposit_from
 		ON CONFLICT (document_id) DO UPDATE SET claim = excluded.claim, claimed_at = excluded.claimed_at
 		WHERE pa_deposits.deposited_at IS NULL AND pa_deposits.attempts < ? AND pa_deposits.retry_at <= ?
-			AND (pa_deposits.claim IS NULL
+			AND (pa_deposits.claim IS NULL OR pa_deposits.claim = ?
 				OR EXISTS (SELECT 1 FROM mail_senders m WHERE m.id = pa_deposits.claim AND m.beat_at <= ?)
 				OR (pa_deposits.claimed_at <= ? AND NOT EXISTS (SELECT 1 FROM mail_senders m WHERE m.id = pa_deposits.claim)))`
 	// paPending lists a producer's documents to deposit, oldest first:
@@ -87,6 +87,11 @@ const (
 		AND NOT EXISTS (SELECT 1 FROM pa_deposits p WHERE p.document_id = d.id
 			AND (p.deposited_at IS NOT NULL OR p.attempts >= ? OR p.retry_at > ?))
 		ORDER BY d.issued_at, d.invoice_id IS NOT NULL, d.seq`
+	// paHolder reads who holds a document's claim, another run's: args
+	// the document, MaxDeposits, the run.
+	paHolder = `SELECT p.claim AS claim, m.host, m.place, m.pid, m.process_start
+		FROM pa_deposits p LEFT JOIN mail_senders m ON m.id = p.claim
+		WHERE p.document_id = ? AND p.deposited_at IS NULL AND p.attempts < ? AND p.claim IS NOT NULL AND p.claim <> ?`
 	paInFlight  = `UPDATE pa_deposits SET in_flight_at = ? WHERE document_id = ? AND claim = ?`
 	paDeposited = `UPDATE pa_deposits SET flow_id = ?, deposited_at = ?, status = CASE WHEN status = '' THEN 'submitted' ELSE status END,
 		status_at = COALESCE(status_at, ?), in_flight_at = NULL, claim = NULL, claimed_at = NULL, error = ''
@@ -192,13 +197,25 @@ func depositOnce(ctx context.Context, env Env, c *claimer, client *pa.Client, id
 	if err := c.register(ctx); err != nil {
 		return skippedDeposit, err
 	}
-	wall, stale := env.wallClock().UnixMilli(), c.staleBefore()
-	n, err := store.Exec(ctx, env.DB, paClaim, c.id, wall, id, MaxDeposits, wall, stale, stale)
+	claimed, err := paClaimFrom(ctx, env, c, id, "")
 	if err != nil {
-		return skippedDeposit, fmt.Errorf("jobs: pa: claim %s: %w", id, err)
+		return skippedDeposit, err
 	}
-	if n == 0 {
-		return skippedDeposit, nil
+	if !claimed {
+		// Held by another run: taken back at once if its process is
+		// known gone (same machine), as the emails' claims are.
+		var h []holder
+		if err := store.Select(ctx, env.DB, &h, paHolder, id, MaxDeposits, c.id); err != nil || len(h) == 0 {
+			return skippedDeposit, err
+		}
+		p := process{place: h[0].Place.String, pid: int(h[0].PID.Int64), start: h[0].Start.Int64}
+		if !h[0].Place.Valid || !gone(p) {
+			return skippedDeposit, nil
+		}
+		if claimed, err = paClaimFrom(ctx, env, c, id, h[0].Claim); err != nil || !claimed {
+			return skippedDeposit, err
+		}
+		env.Log.Info("jobs: pa: took back the claim of a process gone", "document", id, "host", h[0].Host.String, "pid", h[0].PID.Int64)
 	}
 	var inFlight sql.NullInt64
 	if err := store.Get(ctx, env.DB, &inFlight, `SELECT in_flight_at FROM pa_deposits WHERE document_id = ?`, id); err != nil {
@@ -253,6 +270,17 @@ func depositOnce(ctx context.Context, env Env, c *claimer, client *pa.Client, id
 	}
 	env.Log.Debug("jobs: pa: deposited", "document", number, "flow", f.FlowID)
 	return env.recordDeposit(ctx, id, f.FlowID)
+}
+
+// paClaimFrom is the claim's conditional upsert (paClaim): dead is a run
+// known gone whose claim may be taken ("" for none).
+func paClaimFrom(ctx context.Context, env Env, c *claimer, id, dead string) (bool, error) {
+	wall, stale := env.wallClock().UnixMilli(), c.staleBefore()
+	n, err := store.Exec(ctx, env.DB, paClaim, c.id, wall, id, MaxDeposits, wall, dead, stale, stale)
+	if err != nil {
+		return false, fmt.Errorf("jobs: pa: claim %s: %w", id, err)
+	}
+	return n == 1, nil
 }
 
 func (e Env) recordDeposit(ctx context.Context, id, flowID string) (depositOutcome, error) {

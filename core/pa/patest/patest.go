@@ -105,6 +105,10 @@ type Config struct {
 	// Webhook, when set, is called (POST, WebhookCallbackContent) for each
 	// flow made or changed, with "Authorization: Bearer WebhookSecret".
 	Webhook, WebhookSecret string
+	// Deposited, when set, is called with each deposit's trackingId once
+	// its flow is held and before the answer is sent: a test may block in
+	// it, to kill the depositing process between the two.
+	Deposited func(trackingID string)
 	// Directory is the Directory Service's lines (its
 	// POST /v1/directory-line/search finds them by SIREN or SIRET).
 	Directory []pa.DirectoryLine
@@ -455,6 +459,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, body []byte) {
 		SHA256      string     `json:"sha256"`
 	}{x.FlowID, x.SubmittedAt, f.TrackingID, f.Name, f.FlowSyntax, f.FlowProfile, sum}
 	s.mu.Unlock()
+	if s.cfg.Deposited != nil {
+		s.cfg.Deposited(info.TrackingID)
+	}
 	writeJSON(w, http.StatusAccepted, answer)
 	for _, m := range made {
 		s.notify(m.Flow)
