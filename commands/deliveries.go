@@ -3,7 +3,7 @@ package commands
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -91,15 +91,15 @@ func (a *app) printDay(day dayplan.Day) {
 		fmt.Fprintln(a.out, "Aucune livraison ce jour-là.")
 		return
 	}
-	tw := tabwriter.NewWriter(a.out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(a.out, "\nCUEILLETTE")
+	var pick [][2]string
 	for _, p := range day.Pick {
-		fmt.Fprintf(tw, "  %s\t%s\t\n", p.Name, documents.DayQuantity(p.Total, p.Unit))
+		pick = append(pick, [2]string{"  " + p.Name, documents.DayQuantity(p.Total, p.Unit)})
 		for _, s := range p.Shops {
-			fmt.Fprintf(tw, "      %s\t%s\t\n", s.Shop, documents.DayQuantity(s.Quantity, p.Unit))
+			pick = append(pick, [2]string{"      " + s.Shop, documents.DayQuantity(s.Quantity, p.Unit)})
 		}
 	}
-	tw.Flush()
+	a.printColumns(pick)
 
 	fmt.Fprintln(a.out, "\nCOLISAGE")
 	for i, p := range day.Packing {
@@ -108,10 +108,11 @@ func (a *app) printDay(day dayplan.Day) {
 			numbers[k] = n.Number
 		}
 		fmt.Fprintf(a.out, "  %d. %s — %s — %s\n", i+1, p.Shop, strings.Join(numbers, ", "), orNone(strings.Join(p.Address, ", ")))
+		var lines [][2]string
 		for _, l := range p.Lines {
-			fmt.Fprintf(tw, "       %s\t%s\t\n", l.Name, documents.DayQuantity(l.Quantity, l.Unit))
+			lines = append(lines, [2]string{"       " + l.Name, documents.DayQuantity(l.Quantity, l.Unit)})
 		}
-		tw.Flush()
+		a.printColumns(lines)
 	}
 
 	r := day.Round
@@ -133,6 +134,19 @@ func (a *app) printDay(day dayplan.Day) {
 	}
 	if r.ReturnKm != nil {
 		fmt.Fprintf(a.out, "  retour à la ferme — %s\n", documents.Km(*r.ReturnKm))
+	}
+}
+
+// printColumns writes rows of a text, left-aligned, and a quantity,
+// right-aligned, in two columns.
+func (a *app) printColumns(rows [][2]string) {
+	left, right := 0, 0
+	for _, r := range rows {
+		left, right = max(left, utf8.RuneCountInString(r[0])), max(right, utf8.RuneCountInString(r[1]))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(a.out, "%s%s  %s%s\n", r[0], strings.Repeat(" ", left-utf8.RuneCountInString(r[0])),
+			strings.Repeat(" ", right-utf8.RuneCountInString(r[1])), r[1])
 	}
 }
 
