@@ -184,3 +184,26 @@ test.describe('on a high-density screen', () => {
     expect(prompt.x + prompt.width).toBeLessThanOrEqual(viewport.width)
   })
 })
+
+test.describe('on a small phone', () => {
+  test.use({ viewport: { width: 360, height: 640 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true })
+
+  // The narrower day columns of issue 37 keep the small phone's grid usable:
+  // it scrolls sideways in its own box only, its days still tapped.
+  test('the grid scrolls in its own box, a tapped day opens its advice', async ({ page, baseURL }) => {
+    await seededShop(page, baseURL!)
+    await page.goto('/dis/supply')
+    const grid = page.getByRole('table', { name: 'Grille des stocks' })
+    await expect(grid.getByRole('columnheader')).toHaveCount(3 + 5)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    const tuesday = grid.getByRole('button', { name: /^Tomate, mardi / })
+    await tuesday.scrollIntoViewIfNeeded()
+    await expect(tuesday).toBeInViewport({ ratio: 1 })
+    await tuesday.tap()
+    const detail = page
+      .getByRole('dialog', { name: 'Détail du produit' })
+      .getByRole('region', { name: 'Détail de la case sélectionnée' })
+    await expect(detail.getByRole('heading', { name: /^mardi \d+ \S+ \d{4}$/ })).toBeInViewport({ ratio: 1 })
+    await expect(detail.getByTestId('proposed-order')).toBeInViewport()
+  })
+})
