@@ -11,13 +11,17 @@ import { expect, seed, test, uniqueAccount } from './fixtures'
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } as const
 
-/** The first day of next month in Paris, "2026-12-01". */
-function nextMonth(): string {
+/**
+ * The first day of the month after next in Paris, "2027-01-01": the other
+ * specs on the shared daemon run the deliveries job in the current and
+ * next months, which would lock this spec's deliveries (and count them).
+ */
+function monthAfterNext(): string {
   const [year, m] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
     .format(new Date())
     .split('-')
     .map(Number)
-  return new Date(Date.UTC(year, m, 1)).toISOString().slice(0, 10)
+  return new Date(Date.UTC(year, m + 1, 1)).toISOString().slice(0, 10)
 }
 
 /** Registers an account through the API in `context`, with an address. */
@@ -45,8 +49,8 @@ test('a producer opens its day, moves a stop by touch, keeps the order after a r
   browser,
   page,
 }) => {
-  const month = nextMonth()
-  const day = month.slice(0, 8) + '02' // the 2nd of next month: both orders deliver it
+  const month = monthAfterNext()
+  const day = month.slice(0, 8) + '02' // both orders deliver it
   const shops = []
   for (const [prefix, name, address] of [
     ['journee-lac', 'Épicerie du Lac', ['3 quai de la Tournette', '74000 Annecy']],
