@@ -2,13 +2,13 @@
 // of the town found, nearest first, with their distance and, for a
 // producer, a link to their needs. It asks the server for the area around
 // the town (`GET /api/map`, store/shopmap.ts) and keeps those within 30 km.
-import { Anchor, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core'
+import { Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core'
 import { useEffect } from 'react'
-import { Link } from 'wouter'
 import { formatNumber } from '../format'
 import { loadNearby, useNearby, useNearbyStatus } from '../store/shopmap'
 import type { MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM, cityLabel, withinRadius } from './cities'
+import { NeedsLink } from './NeedsLink'
 import type { LonLat } from './geo'
 import { de } from '../grammar'
 
@@ -94,16 +94,7 @@ export function NearbyShops({
                     <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                       {formatKm(km)}
                     </Text>
-                    {shopLink ? (
-                      <Anchor
-                        component={Link}
-                        href={shopLink(shop._id)}
-                        size="sm"
-                        aria-label={`Voir ses besoins : ${shop.name}`}
-                      >
-                        Voir ses besoins
-                      </Anchor>
-                    ) : null}
+                    {shopLink ? <NeedsLink href={shopLink(shop._id)} name={shop.name} /> : null}
                   </Group>
                 </Group>
               </List.Item>
