@@ -425,14 +425,22 @@ func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 		return err
 	}
 	defer release()
+	// The transaction lives until fn returns, whatever becomes of ctx, and
+	// is rolled back here, in this goroutine: begun with ctx, database/sql
+	// would roll it back from a goroutine of its own the moment ctx ends,
+	// while lib/pq's COPY (store.Insert) may still be reading the
+	// connection from another — a data race in the driver, which -race
+	// caught in planning's TestImportRollsBackOnFailure (an import given up
+	// halfway). fn's statements still run with ctx and fail once it ends.
+	txCtx := context.WithoutCancel(ctx)
 	var tx *sqlx.Tx
 	if db.writeConn != nil {
-		tx, err = db.writeConn.BeginTxx(ctx, nil)
+		tx, err = db.writeConn.BeginTxx(txCtx, nil)
 		if db.lostWriteConn(ctx, err) {
-			tx, err = db.writeConn.BeginTxx(ctx, nil)
+			tx, err = db.writeConn.BeginTxx(txCtx, nil)
 		}
 	} else {
-		tx, err = db.BeginTxx(ctx, nil)
+		tx, err = db.BeginTxx(txCtx, nil)
 	}
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)

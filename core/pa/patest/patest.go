@@ -645,6 +645,21 @@ func (s *Server) notify(f pa.Flow) {
 	}()
 }
 
+// pdfcpuMu serializes this package's calls to pdfcpu, whose default
+// configuration is read into package state on first use without a lock (a
+// data race when two deposits are checked at once: -race caught it in
+// TestPAJobDepositsAMonthOnce, whose two job runs deposit side by side).
+var pdfcpuMu sync.Mutex
+
+// attachments are a PDF's embedded files, read by pdfcpu.
+func attachments(pdf []byte) ([]model.Attachment, error) {
+	pdfcpuMu.Lock()
+	defer pdfcpuMu.Unlock()
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	return api.ExtractAttachmentsRaw(bytes.NewReader(pdf), "", nil, conf)
+}
+
 // ReadFacturX reads a Factur-X PDF as a PA checks it: a PDF whose embedded
 // factur-x.xml is a CII of the EN 16931 profile, with a number and a
 // seller's SIREN.
@@ -652,9 +667,7 @@ func ReadFacturX(pdf []byte) (Invoice, error) {
 	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
 		return Invoice{}, fmt.Errorf("not a PDF")
 	}
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	atts, err := api.ExtractAttachmentsRaw(bytes.NewReader(pdf), "", nil, conf)
+	atts, err := attachments(pdf)
 	if err != nil {
 		return Invoice{}, fmt.Errorf("PDF attachments: %w", err)
 	}
