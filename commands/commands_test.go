@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -178,4 +180,60 @@ func TestUserExportAndClose(t *testing.T) {
 	if code, _, _ := run(t, "", "user", "export", "ferme@example.fr"); code == 0 {
 		t.Fatal("a closed account is still found by its email")
 	}
+}
+
+// demoWorld is the world `primeur demo` seeds, made once per test binary —
+// a seed is the demo's year of trade through the real operations, some
+// 20 s under -race — and copied into the data directory of each test that
+// reads or changes it (withDemo). TestDemoCommand and the serve tests
+// still run the command itself.
+var demoWorld struct {
+	sync.Once
+	files map[string][]byte // the data directory's files by name
+	err   error
+}
+
+// withDemo points PRIMEUR_DATA_DIR at a new data directory holding a copy
+// of the demo world, and returns it.
+func withDemo(t *testing.T) string {
+	t.Helper()
+	demoWorld.Do(func() {
+		dir, err := os.MkdirTemp("", "primeur-demo-")
+		if err != nil {
+			demoWorld.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		var out, errOut bytes.Buffer
+		if code := Run(context.Background(), []string{"demo", "--data-dir", dir}, strings.NewReader(""), &out, &errOut); code != 0 {
+			demoWorld.err = fmt.Errorf("primeur demo: %d %s", code, errOut.String())
+			return
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			demoWorld.err = err
+			return
+		}
+		demoWorld.files = map[string][]byte{}
+		for _, e := range entries {
+			if !e.Type().IsRegular() {
+				continue
+			}
+			if demoWorld.files[e.Name()], err = os.ReadFile(filepath.Join(dir, e.Name())); err != nil {
+				demoWorld.err = err
+				return
+			}
+		}
+	})
+	if demoWorld.err != nil {
+		t.Fatal(demoWorld.err)
+	}
+	dir := t.TempDir()
+	for name, data := range demoWorld.files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	return dir
 }

@@ -16,11 +16,7 @@ import (
 // company is listed with the notice its owner reads (exit 2), in a table
 // and in JSON.
 func TestUserCheckIdentifiers(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("PRIMEUR_DATA_DIR", dir)
-	if code, _, errOut := run(t, "", "demo"); code != 0 {
-		t.Fatal(errOut)
-	}
+	dir := withDemo(t)
 	code, out, errOut := run(t, "", "user", "check-identifiers")
 	if code != 0 || !strings.Contains(out, "les identifiants de chaque compte sont valides") {
 		t.Fatalf("the demo world: %d %q %q", code, out, errOut)

@@ -22,10 +22,7 @@ import (
 // Factur-X kit, and the register has one line per document. Refusals say
 // what is wrong.
 func TestInvoicesExport(t *testing.T) {
-	t.Setenv("PRIMEUR_DATA_DIR", t.TempDir())
-	if code, _, errOut := run(t, "", "demo"); code != 0 {
-		t.Fatal(errOut)
-	}
+	withDemo(t)
 	// The last month with invoices issued: this one, or one before.
 	var month, out, all string
 	paris, _ := time.LoadLocation("Europe/Paris")

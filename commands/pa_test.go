@@ -18,11 +18,7 @@ import (
 // to another machine, no secret, a wrong secret (the test fails), a
 // --since to come.
 func TestPAConnectAndStatus(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("PRIMEUR_DATA_DIR", dir)
-	if code, _, errOut := run(t, "", "demo"); code != 0 {
-		t.Fatal(errOut)
-	}
+	dir := withDemo(t)
 	srv, err := patest.Start(patest.Config{ClientID: "glieres", ClientSecret: "le-secret-des-glieres"})
 	if err != nil {
 		t.Fatal(err)

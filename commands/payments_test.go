@@ -9,10 +9,7 @@ import (
 // TestPaymentsList lists the demo world's balances: a table, the same in
 // JSON, and only the overdue pairs with --overdue.
 func TestPaymentsList(t *testing.T) {
-	t.Setenv("PRIMEUR_DATA_DIR", t.TempDir())
-	if code, _, errOut := run(t, "", "demo"); code != 0 {
-		t.Fatal(errOut)
-	}
+	withDemo(t)
 	code, out, errOut := run(t, "", "payments", "list")
 	if code != 0 || !strings.HasPrefix(out, "magasin") || !strings.Contains(out, "reste à payer") {
 		t.Fatalf("list: %d %q %q", code, out, errOut)
