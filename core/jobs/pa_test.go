@@ -38,6 +38,30 @@ const paSecret = "s3cret-Du-Client-PA-7f3e"
 // claim —, and connects the farm to a local PA which rejects (213) the
 // invoices to the second shop (SIREN 111222337) and lets the third (SIREN
 // 555666775) refuse its own (210). It returns the job's Env and the PA.
+// depositByHand deposits an issued invoice on the local PA as the job
+// would, but outside it, with the fixture's connection: a flow the job
+// did not make. It returns the client and the flow.
+func depositByHand(t *testing.T, db *store.DB, srv *patest.Server, id string) (*pa.Client, pa.Flow) {
+	t.Helper()
+	inv, err := billing.Get(ctx, db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := documents.Invoice(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := pa.New(pa.Config{FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(), ClientID: "ferme-aravis", ClientSecret: paSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flow, err := client.Deposit(ctx, pa.Deposit{TrackingID: id, Name: inv.Number + ".pdf", File: pdf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client, flow
+}
+
 func paMonth(t *testing.T, db *store.DB) (*tradetest.World, jobs.Env, *patest.Server) {
 	t.Helper()
 	w := tradetest.New(t, db)
@@ -215,22 +239,7 @@ func TestPAJobAfterAKill(t *testing.T) {
 		if err := store.Get(ctx, db, &lost, `SELECT id FROM documents WHERE number = 'FA-2026-000002'`); err != nil {
 			t.Fatal(err)
 		}
-		inv, err := billing.Get(ctx, db, reached)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdf, err := documents.Invoice(inv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		client, err := pa.New(pa.Config{FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(), ClientID: "ferme-aravis", ClientSecret: paSecret})
-		if err != nil {
-			t.Fatal(err)
-		}
-		first, err := client.Deposit(ctx, pa.Deposit{TrackingID: reached, Name: inv.Number + ".pdf", File: pdf})
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, first := depositByHand(t, db, srv, reached)
 		// The dead run's claims: no row of mail_senders, claimed long ago.
 		long := time.Now().Add(-time.Hour).UnixMilli()
 		for _, id := range []string{reached, lost} {
@@ -548,22 +557,7 @@ func TestPASecondFlowIsNotTheDocuments(t *testing.T) {
 		if err := store.Get(ctx, db, &first, `SELECT flow_id FROM pa_deposits WHERE document_id = ?`, id); err != nil {
 			t.Fatal(err)
 		}
-		inv, err := billing.Get(ctx, db, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdf, err := documents.Invoice(inv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		client, err := pa.New(pa.Config{FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(), ClientID: "ferme-aravis", ClientSecret: paSecret})
-		if err != nil {
-			t.Fatal(err)
-		}
-		second, err := client.Deposit(ctx, pa.Deposit{TrackingID: id, Name: inv.Number + ".pdf", File: pdf})
-		if err != nil {
-			t.Fatal(err)
-		}
+		client, second := depositByHand(t, db, srv, id)
 		if flows, _ := client.Search(ctx, pa.Filter{TrackingID: id}); len(flows) != 2 || flows[1].FlowID != second.FlowID ||
 			flows[1].Ack == nil || flows[1].Ack.Status != pa.AckError || flows[1].Ack.Details[0].Code != pa.ReasonAlreadyExistingFlow {
 			t.Fatalf("the PA's flows of %s: %+v", id, flows)
