@@ -4,7 +4,7 @@
 // needs; no label of the map covers another, none is cut by its edges (the
 // boxes Chromium draws them in). The phone's list in the map's place names
 // both, each linked to its needs.
-import { type APIRequestContext, type Page, request } from '@playwright/test'
+import { type APIRequestContext, type Browser, type Page, request } from '@playwright/test'
 import { BLOCKING, axeScan, report } from './a11y'
 import { expect, test, uniqueAccount, watchProblems } from './fixtures'
 
@@ -62,6 +62,19 @@ async function placed(baseURL: string, prefix: string, shop: boolean, code = POS
 }
 
 /** The boxes of the map's labels as Chromium lays them out, and the map's own. */
+/** The farm logged in on a phone, its dashboard (and map) open, the page's problems watched. */
+async function farmOnPhone(browser: Browser, baseURL: string, farm: { email: string; password: string }) {
+  const context = await browser.newContext({ baseURL, ...PHONE })
+  const page = await context.newPage()
+  const problems: string[] = []
+  watchProblems(page, problems)
+  const login = await context.request.post('/auth/login', { data: { email: farm.email, password: farm.password } })
+  expect(login.status(), await login.text()).toBe(200)
+  await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), farm.email)
+  await page.goto('/')
+  return { context, page, problems }
+}
+
 async function labelBoxes(page: Page) {
   return page.getByTestId('shop-map').evaluate((svg) => {
     const frame = svg.getBoundingClientRect()
@@ -101,14 +114,7 @@ test('two shops of one postal code are each reached from the map by taps on a ph
   // The farm in the same town: its map opens there.
   const farm = await placed(baseURL!, 'pile-ferme', false)
 
-  const context = await browser.newContext({ baseURL, ...PHONE })
-  const page = await context.newPage()
-  const problems: string[] = []
-  watchProblems(page, problems)
-  const login = await context.request.post('/auth/login', { data: { email: farm.email, password: farm.password } })
-  expect(login.status(), await login.text()).toBe(200)
-  await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), farm.email)
-  await page.goto('/')
+  const { context, page, problems } = await farmOnPhone(browser, baseURL!, farm)
 
   const map = page.getByTestId('shop-map')
   const stack = map.getByRole('button', { name: '2 magasins à cet endroit' })
@@ -189,14 +195,7 @@ test('a stack at the edge of a phone’s map spreads its shops inside the map, e
   })
   expect(put.status(), await put.text()).toBe(200)
 
-  const context = await browser.newContext({ baseURL, ...PHONE })
-  const page = await context.newPage()
-  const problems: string[] = []
-  watchProblems(page, problems)
-  const login = await context.request.post('/auth/login', { data: { email: farm.email, password: farm.password } })
-  expect(login.status(), await login.text()).toBe(200)
-  await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), farm.email)
-  await page.goto('/')
+  const { context, page, problems } = await farmOnPhone(browser, baseURL!, farm)
 
   const map = page.getByTestId('shop-map')
   const stack = map.getByRole('button', { name: '3 magasins à cet endroit' })
