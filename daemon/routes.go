@@ -19,6 +19,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerReset(d.api)
 	d.registerConfirm(d.api)
 	d.registerSite(d.api)
+	d.registerPAWebhook(d.api)
 
 	api := huma.NewGroup(d.api, "/api")
 	api.UseMiddleware(d.requireSession)
@@ -41,10 +42,11 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerStats(api)
 	d.registerPlaces(api)
 	d.registerMap(api)
+	d.registerPA(api)
 
 	d.servePlainRoutes(mux) // documents, public files, health, metrics (openapi.go)
 	mux.HandleFunc("GET /docs", d.docsPage)
-	for _, prefix := range []string{"/api/", "/auth/", "/print/", "/public/"} {
+	for _, prefix := range []string{"/api/", "/auth/", "/print/", "/public/", "/pa/"} {
 		mux.HandleFunc(prefix, notFound) // never fall through to the UI
 	}
 	mux.Handle("/", d.spa())

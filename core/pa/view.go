@@ -1,0 +1,135 @@
+package pa
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"primeur/core/store"
+)
+
+// DocStatus is where a document stands on its producer's PA, as the
+// invoice lists of both parties show it (PRODUCT §16 "Electronic invoicing
+// through an approved platform").
+type DocStatus struct {
+	// Status is the latest status's code ("submitted", "200", "213"…; ""
+	// while not deposited yet), Label its French ("Déposée").
+	Status string
+	Label  string
+	// At is when the latest status was set (zero while not deposited).
+	At time.Time
+	// ReasonCode and Reason are the motive of the latest status that had
+	// one (a rejection, a refusal).
+	ReasonCode, Reason string
+	// Error is the last failure of its deposit in French, while it is not
+	// deposited ("" for none): the producer's only.
+	Error string
+	// History is every status, oldest first.
+	History []Status
+}
+
+// StatusesOf reads the deposits and statuses of the documents ids: only
+// the documents with a row of pa_deposits (taken up by the pa job) are in
+// the map.
+func StatusesOf(ctx context.Context, q store.Q, ids []string) (map[string]DocStatus, error) {
+	out := map[string]DocStatus{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ID       string `db:"document_id"`
+		Status   string `db:"status"`
+		StatusAt *int64 `db:"status_at"`
+		Flow     string `db:"flow_id"`
+		Error    string `db:"error"`
+	}
+	if err := store.SelectIn(ctx, q, &rows, `SELECT document_id, status, status_at, COALESCE(flow_id, '') AS flow_id, error
+		FROM pa_deposits WHERE document_id IN (?)`, ids); err != nil {
+		return nil, fmt.Errorf("pa: statuses of documents: %w", err)
+	}
+	if len(rows) == 0 {
+		return out, nil
+	}
+	var hist []struct {
+		ID         string `db:"document_id"`
+		Status     string `db:"status"`
+		ReasonCode string `db:"reason_code"`
+		Reason     string `db:"reason"`
+		At         int64  `db:"at"`
+	}
+	if err := store.SelectIn(ctx, q, &hist, `SELECT document_id, status, reason_code, reason, at FROM pa_statuses
+		WHERE document_id IN (?) ORDER BY at, recorded_at, source`, ids); err != nil {
+		return nil, fmt.Errorf("pa: histories of documents: %w", err)
+	}
+	for _, r := range rows {
+		s := DocStatus{Status: r.Status, History: []Status{}}
+		if r.Status != "" {
+			s.Label = StatusLabel(r.Status)
+		}
+		if r.StatusAt != nil {
+			s.At = time.UnixMilli(*r.StatusAt)
+		}
+		if r.Flow == "" {
+			s.Error = r.Error
+		}
+		out[r.ID] = s
+	}
+	for _, h := range hist {
+		s, ok := out[h.ID]
+		if !ok {
+			continue
+		}
+		s.History = append(s.History, Status{Status: h.Status, Label: StatusLabel(h.Status), ReasonCode: h.ReasonCode,
+			Reason: h.Reason, At: time.UnixMilli(h.At)})
+		if h.Status == s.Status && (h.Reason != "" || h.ReasonCode != "") {
+			s.ReasonCode, s.Reason = h.ReasonCode, h.Reason
+		}
+		out[h.ID] = s
+	}
+	return out, nil
+}
+
+// Connected says whether producerID has a connection, and since when its
+// documents are deposited.
+func Connected(ctx context.Context, q store.Q, producerID string) (bool, time.Time, error) {
+	var from []int64
+	if err := store.Select(ctx, q, &from, `SELECT deposit_from FROM pa_connections WHERE producer_id = ?`, producerID); err != nil {
+		return false, time.Time{}, fmt.Errorf("pa: connected: %w", err)
+	}
+	if len(from) == 0 {
+		return false, time.Time{}, nil
+	}
+	return true, time.UnixMilli(from[0]), nil
+}
+
+// Disconnect removes producerID's connection: its documents are no longer
+// deposited; those deposited keep their flows and statuses.
+func Disconnect(ctx context.Context, q store.Q, producerID string) error {
+	if _, err := store.Exec(ctx, q, `DELETE FROM pa_connections WHERE producer_id = ?`, producerID); err != nil {
+		return fmt.Errorf("pa: disconnect: %w", err)
+	}
+	return nil
+}
+
+// One reads producerID's connection, its secret opened with keys (nil:
+// not opened, SecretErr says so); ok is false when it has none.
+func One(ctx context.Context, q store.Q, keys *Keyring, producerID string) (Connection, bool, error) {
+	var rows []connectionRow
+	if err := store.Select(ctx, q, &rows, `SELECT producer_id, flow_url, token_url, client_id, client_secret, directory_url,
+		connected_at, deposit_from, polled_after FROM pa_connections WHERE producer_id = ?`, producerID); err != nil {
+		return Connection{}, false, fmt.Errorf("pa: connection: %w", err)
+	}
+	if len(rows) == 0 {
+		return Connection{}, false, nil
+	}
+	r := rows[0]
+	c := Connection{ProducerID: r.ProducerID, FlowURL: r.FlowURL, TokenURL: r.TokenURL, ClientID: r.ClientID,
+		DirectoryURL: r.DirectoryURL, ConnectedAt: time.UnixMilli(r.ConnectedAt), DepositFrom: time.UnixMilli(r.DepositFrom),
+		PolledAfter: r.PolledAfter}
+	if keys == nil {
+		c.SecretErr = ErrNoKey
+	} else {
+		c.Secret, c.SecretErr = keys.Open(r.Secret, r.ProducerID)
+	}
+	return c, true, nil
+}
