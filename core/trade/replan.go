@@ -114,6 +114,13 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 // replanLocked is replanOrder of an order the caller locked and read (id,
 // producer, shop, month), with the producer's days.
 func replanLocked(ctx context.Context, q store.Q, o orders.Order, now time.Time, newDays bool, days [7]bool) (*orders.Full, error) {
+	return replanChecked(ctx, q, o, now, newDays, days, nil)
+}
+
+// replanChecked is replanLocked with check, when not nil, run on the plan
+// before it is written: its error is returned and nothing is written (an
+// acceptance's minimum order, minimumCheck).
+func replanChecked(ctx context.Context, q store.Q, o orders.Order, now time.Time, newDays bool, days [7]bool, check func(Plan) error) (*orders.Full, error) {
 	orderID := o.ID
 	deliveries, err := orderDeliveries(ctx, q, orderID)
 	if err != nil {
@@ -131,6 +138,11 @@ func replanLocked(ctx context.Context, q store.Q, o orders.Order, now time.Time,
 	p := PlanOrder(PlanInput{
 		Month: o.Month, Days: days, Commitments: cs, Deliveries: deliveries, Now: now, NewDays: newDays,
 	})
+	if check != nil {
+		if err := check(p); err != nil {
+			return nil, err
+		}
+	}
 	return writePlan(ctx, q, o, deliveries, p, now)
 }
 

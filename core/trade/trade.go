@@ -398,6 +398,10 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 	if err := invalid.Err(); err != nil {
 		return Outcome{}, err
 	}
+	if err := d.checkProposal(ctx, q, Commitment{NeedID: d.need.ID, ProductID: d.need.ProductID, Unit: unit,
+		Quantity: qty, Price: price}, now); err != nil {
+		return Outcome{}, err
+	}
 
 	ms := now.UnixMilli()
 	if d.open != nil {
@@ -533,7 +537,11 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	}
 	d.invoiced = invoiced
 	days := producer.Days()
-	if d.order, err = replanLocked(ctx, q, o, now, false, days); err != nil {
+	check, err := minimumCheck(ctx, q, d.producer.ID, d.need.DistributorID)
+	if err != nil {
+		return err
+	}
+	if d.order, err = replanChecked(ctx, q, o, now, false, days, check); err != nil {
 		return err
 	}
 	d.orderID = o.ID
