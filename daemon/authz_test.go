@@ -63,6 +63,11 @@ type row struct {
 	expect    map[actor]int
 }
 
+// paUnreachable is a PA connection whose PA does not answer (port 1 of
+// this machine).
+var paUnreachable = map[string]any{"flowUrl": "http://127.0.0.1:1/flow-service", "tokenUrl": "http://127.0.0.1:1/token",
+	"clientId": "primeur", "clientSecret": "secret"}
+
 func fixed(p string) func(*world, actor) string { return func(*world, actor) string { return p } }
 
 func withID(p, key string) func(*world, actor) string {
@@ -267,6 +272,33 @@ var matrix = map[string]row{
 	"GET /print/day/{date}": {
 		path:   fixed("/print/day/2026-12-03"),
 		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	// Electronic invoicing (issue 38): a producer's own connection to its
+	// PA, producers only; the test and the connection to a PA that does
+	// not answer (port 1) say so and store nothing. The PA's webhook is
+	// no session's: without its bearer token, 401 for everyone.
+	"GET /api/user/pa": {
+		path:   fixed("/api/user/pa"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"POST /api/user/pa/test": {
+		path:   fixed("/api/user/pa/test"),
+		body:   body(paUnreachable),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"PUT /api/user/pa": {
+		path:   fixed("/api/user/pa"),
+		body:   body(paUnreachable),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 422, otherProducer: 422},
+	},
+	"DELETE /api/user/pa": {
+		path:   fixed("/api/user/pa"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"POST /pa/webhook/{producerId}": {
+		path:   withID("/pa/webhook/{producer}", "producer"),
+		body:   body(map[string]any{"flowInfo": map[string]any{"flowId": "f-1"}}),
+		expect: map[actor]int{anon: 401, shop: 401, otherShop: 401, producer: 401, otherProducer: 401},
 	},
 	// Payments (issue 17): the producer records and confirms, the shop
 	// declares; the other side of another pair is refused.
