@@ -13,6 +13,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/calendar"
 	"primeur/core/decimal"
+	"primeur/core/pa"
 	"primeur/core/payments"
 	"primeur/core/store"
 )
@@ -35,6 +36,28 @@ type DocumentView struct {
 	// Discount is the escompte still open on an invoice.
 	Discount      decimal.Dec `json:"discount,omitempty" doc:"The escompte, EUR, the shop may deduct from a payment received by discountUntil (PRODUCT §16 \"Escompte\"); absent when none is open"`
 	DiscountUntil string      `json:"discountUntil,omitempty" doc:"YYYY-MM-DD: the last day of the escompte's window"`
+	// PA is where the document stands on the producer's approved platform.
+	PA *DocumentPAView `json:"pa,omitempty" doc:"Its deposit on the producer's approved platform and its lifecycle statuses (PRODUCT §16 \"Electronic invoicing through an approved platform\"); absent when it was not taken up for a deposit"`
+}
+
+// DocumentPAView is a document's deposit and lifecycle on the PA.
+type DocumentPAView struct {
+	Status     string         `json:"status" doc:"The latest status: submitted, irrecevable, or a lifecycle code 200-213, 220; empty while its deposit failed"`
+	Label      string         `json:"label" doc:"In French: Transmise, Déposée, Rejetée, Refusée, Encaissée…"`
+	At         string         `json:"at,omitempty" doc:"RFC 3339: when the latest status was set"`
+	ReasonCode string         `json:"reasonCode,omitempty" doc:"The motive's code of a rejection or refusal"`
+	Reason     string         `json:"reason,omitempty" doc:"The motive, in French when the standard names it"`
+	Error      string         `json:"error,omitempty" doc:"Producers: why its deposit failed (tried again later)"`
+	History    []PAStatusView `json:"history"`
+}
+
+// PAStatusView is one status of a document's history.
+type PAStatusView struct {
+	Status     string `json:"status"`
+	Label      string `json:"label"`
+	ReasonCode string `json:"reasonCode,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	At         string `json:"at" doc:"RFC 3339"`
 }
 
 // PaymentView is a payment between the two.
@@ -262,6 +285,16 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 	if err != nil {
 		return nil, err
 	}
+	var docIDs []string
+	for _, a := range accs {
+		for _, doc := range a.Documents {
+			docIDs = append(docIDs, doc.ID)
+		}
+	}
+	deposits, err := pa.StatusesOf(ctx, q, docIDs)
+	if err != nil {
+		return nil, err
+	}
 	out := &PaymentsOutput{}
 	out.Body.Today = today
 	out.Body.Accounts = make([]AccountView, len(accs))
@@ -279,6 +312,9 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 			}
 			v.Documents[j] = DocumentView{ID: doc.ID, Kind: doc.Kind, Number: doc.Number, IssueDate: doc.IssueDate, DueDate: doc.DueDate,
 				Total: doc.Total, Credited: doc.Credited, Paid: doc.Paid, Balance: doc.Balance, Status: doc.Status, Refers: doc.Refers, Path: path}
+			if st, ok := deposits[doc.ID]; ok {
+				v.Documents[j].PA = paView(st, u.IsProducer())
+			}
 			if doc.Discount > 0 && doc.Balance > 0 && doc.DiscountUntil >= today {
 				v.Documents[j].Discount, v.Documents[j].DiscountUntil = doc.Discount, doc.DiscountUntil
 			}
@@ -297,6 +333,25 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 		out.Body.Accounts[i] = v
 	}
 	return out, nil
+}
+
+// paView shows a document's deposit; the failure of a deposit is the
+// producer's alone.
+func paView(st pa.DocStatus, producer bool) *DocumentPAView {
+	v := &DocumentPAView{Status: st.Status, Label: st.Label, ReasonCode: st.ReasonCode, Reason: st.Reason,
+		History: make([]PAStatusView, len(st.History))}
+	if !st.At.IsZero() {
+		v.At = st.At.UTC().Format(time.RFC3339)
+	}
+	if producer {
+		v.Error = st.Error
+	} else if st.Status == "" {
+		return nil // not deposited yet: nothing for the shop
+	}
+	for i, h := range st.History {
+		v.History[i] = PAStatusView{Status: h.Status, Label: h.Label, ReasonCode: h.ReasonCode, Reason: h.Reason, At: h.At.UTC().Format(time.RFC3339)}
+	}
+	return v
 }
 
 // penaltyViews shows the penalties of an account's invoices, with their
