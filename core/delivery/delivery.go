@@ -12,6 +12,7 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/calendar"
+	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/notify"
 	"primeur/core/orders"
@@ -168,12 +169,12 @@ func quantity(f float64, unit, neg, bad string) (decimal.Dec, string) {
 	}
 	d, ok := decimal.FromFloat(f)
 	if !ok {
-		if unit == "un" {
+		if catalog.Whole(unit) {
 			return 0, MsgPieces
 		}
 		return 0, bad
 	}
-	if unit == "un" && !d.IsWhole() {
+	if !catalog.Fits(d, unit) {
 		return 0, MsgPieces
 	}
 	return d, ""
@@ -231,25 +232,32 @@ func (r Rules) Update(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 	if err := r.checkEditable(t, now); err != nil {
 		return orders.Full{}, err
 	}
-	date, sent, err := r.validateChange(t, c, now)
-	if err != nil {
-		return orders.Full{}, err
-	}
-	for id, d := range sent {
-		if _, err := store.Exec(ctx, q, `UPDATE delivery_lines SET quantity_sent = ? WHERE id = ?`, d, id); err != nil {
-			return orders.Full{}, fmt.Errorf("delivery: set sent quantity: %w", err)
-		}
-	}
-	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET date = ?, updated_at = ? WHERE id = ?`,
-		date, now.UnixMilli(), deliveryID); err != nil {
-		return orders.Full{}, fmt.Errorf("delivery: update %s: %w", deliveryID, err)
-	}
-	if err := tell(ctx, q, t, func(shop, _ string) error {
-		return notify.DeliveryChanged(ctx, q, t.order.ProducerID, shop, t.delivery.Date, false, now)
-	}); err != nil {
+	if err := r.change(ctx, q, t, c, now); err != nil {
 		return orders.Full{}, err
 	}
 	return orders.Get(ctx, q, orderID)
+}
+
+// change checks and writes the shop's change c of t, a planned delivery
+// locked and editable, and tells the producer: the one write of the
+// shop's date and sent quantities, for Update and Receive alike.
+func (r Rules) change(ctx context.Context, q store.Q, t target, c Change, now time.Time) error {
+	date, sent, err := r.validateChange(t, c, now)
+	if err != nil {
+		return err
+	}
+	for id, d := range sent {
+		if _, err := store.Exec(ctx, q, `UPDATE delivery_lines SET quantity_sent = ? WHERE id = ?`, d, id); err != nil {
+			return fmt.Errorf("delivery: set sent quantity: %w", err)
+		}
+	}
+	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET date = ?, updated_at = ? WHERE id = ?`,
+		date, now.UnixMilli(), t.delivery.ID); err != nil {
+		return fmt.Errorf("delivery: update %s: %w", t.delivery.ID, err)
+	}
+	return tell(ctx, q, t, func(shop, _ string) error {
+		return notify.DeliveryChanged(ctx, q, t.order.ProducerID, shop, t.delivery.Date, false, now)
+	})
 }
 
 // validateChange checks the shop's change of a delivery and returns the

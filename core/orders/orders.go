@@ -54,8 +54,12 @@ type Delivery struct {
 	ClaimSentAt     *int64 `db:"claim_sent_at"`
 	ClaimReviewedAt *int64 `db:"claim_reviewed_at"`
 	NoteSentAt      *int64 `db:"note_sent_at"`
-	CreatedAt       int64  `db:"created_at"`
-	UpdatedAt       int64  `db:"updated_at"`
+	// The shop's reception (table receptions), nil before it.
+	ReceivedAt  *int64  `db:"received_at"`
+	ReceivedBy  *string `db:"received_by"`
+	SignatureID *string `db:"signature_id"`
+	CreatedAt   int64   `db:"created_at"`
+	UpdatedAt   int64   `db:"updated_at"`
 }
 
 // Line is a stored delivery line.
@@ -70,6 +74,12 @@ type Line struct {
 	QuantityClaimed  decimal.Dec  `db:"quantity_claimed"`
 	ClaimType        string       `db:"claim_type"`
 	ClaimComment     string       `db:"claim_comment"`
+	// What the shop's reception said of the line (table reception_lines),
+	// nil before it.
+	Received         *decimal.Dec `db:"received"`
+	ReceptionReason  *string      `db:"reception_reason"`
+	ReceptionComment *string      `db:"reception_comment"`
+	PhotoID          *string      `db:"photo_id"`
 }
 
 // Sent is what was (or, while planned, will be) delivered: the quantity the
@@ -91,6 +101,11 @@ type LineView struct {
 	QuantityClaimed  decimal.Dec `json:"quantityClaimed" doc:"Signed adjustment claimed by the producer"`
 	ClaimType        string      `json:"claimType,omitempty" enum:"quality,quantity"`
 	ClaimComment     string      `json:"claimComment,omitempty"`
+	// The shop's reception of the line (PRODUCT §16 "Reception").
+	QuantityReceived *decimal.Dec `json:"quantityReceived,omitempty" doc:"What the shop's reception counted, once received"`
+	ReceptionReason  string       `json:"receptionReason,omitempty" enum:"quality,quantity" doc:"Why the quantity received differs from the note: quality (refused) or quantity (missing)"`
+	ReceptionComment string       `json:"receptionComment,omitempty"`
+	PhotoID          string       `json:"photoId,omitempty" doc:"The photo of the problem: GET /api/images/{id}"`
 }
 
 // DeliveryView is a delivery as the UI receives it.
@@ -103,6 +118,9 @@ type DeliveryView struct {
 	ClaimStatus     string     `json:"claimStatus" enum:"void,sent,accepted,rejected"`
 	ClaimSentAt     string     `json:"claimSentAt,omitempty" doc:"RFC 3339"`
 	ClaimReviewedAt string     `json:"claimReviewedAt,omitempty" doc:"RFC 3339"`
+	ReceivedAt      string     `json:"receivedAt,omitempty" doc:"RFC 3339: when the shop received the delivery (its reception)"`
+	ReceivedBy      string     `json:"receivedBy,omitempty" doc:"Who signed for it, as typed"`
+	SignatureID     string     `json:"signatureId,omitempty" doc:"The drawn signature: GET /api/images/{id}"`
 	DeliveryLines   []LineView `json:"deliveryLines"`
 }
 
@@ -195,17 +213,20 @@ var (
 		orders: "o.id, o.producer_id, o.distributor_id, o.month, o.created_at, o.updated_at",
 		deliveries: `d.id, d.order_id, d.producer_id, d.status, d.date, d.chrono,
 			d.claim_status, d.claim_sent_at, d.claim_reviewed_at,
-			(SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || d.id) AS note_sent_at, d.created_at, d.updated_at`,
+			(SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || d.id) AS note_sent_at, d.created_at, d.updated_at,
+			r.received_at, r.received_by, r.signature_id`,
 		lines: `l.id, l.delivery_id, l.need_id, l.product_id, l.price,
-			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment`,
+			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment,
+			rl.received, rl.reason AS reception_reason, rl.comment AS reception_comment, rl.photo_id`,
 	}
 	// viewColumns: those the views show (LoadViews).
 	viewColumns = columns{
 		orders: "o.id, o.producer_id, o.distributor_id, o.month",
 		deliveries: `d.id, d.order_id, d.status, d.date, d.chrono,
-			d.claim_status, d.claim_sent_at, d.claim_reviewed_at`,
+			d.claim_status, d.claim_sent_at, d.claim_reviewed_at, r.received_at, r.received_by, r.signature_id`,
 		lines: `l.id, l.delivery_id, l.product_id, l.price,
-			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment`,
+			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment,
+			rl.received, rl.reason AS reception_reason, rl.comment AS reception_comment, rl.photo_id`,
 	}
 )
 
@@ -225,12 +246,14 @@ func load(ctx context.Context, q store.Q, f Filter, cols columns) ([]Full, error
 	}
 	var ds []Delivery
 	if err := store.SelectIn(ctx, q, &ds, `SELECT `+cols.deliveries+`
-		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where, args...); err != nil {
+		FROM deliveries d JOIN orders o ON o.id = d.order_id LEFT JOIN receptions r ON r.delivery_id = d.id
+		WHERE `+where, args...); err != nil {
 		return nil, fmt.Errorf("orders: load deliveries: %w", err)
 	}
 	var ls []Line
 	if err := store.SelectIn(ctx, q, &ls, `SELECT `+cols.lines+`
 		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
+		LEFT JOIN reception_lines rl ON rl.line_id = l.id
 		WHERE `+where, args...); err != nil {
 		return nil, fmt.Errorf("orders: load lines: %w", err)
 	}
@@ -316,12 +339,15 @@ func (d FullDelivery) View() DeliveryView {
 	v := DeliveryView{
 		ID: d.ID, OrderID: d.OrderID, Status: d.Status, Date: d.Date, Chrono: d.Chrono,
 		ClaimStatus: d.ClaimStatus, ClaimSentAt: stamp(d.ClaimSentAt), ClaimReviewedAt: stamp(d.ClaimReviewedAt),
+		ReceivedAt: stamp(d.ReceivedAt), ReceivedBy: deref(d.ReceivedBy), SignatureID: deref(d.SignatureID),
 		DeliveryLines: make([]LineView, len(d.Lines)),
 	}
 	for i, l := range d.Lines {
 		v.DeliveryLines[i] = LineView{
 			ID: l.ID, Product: l.ProductID, Price: l.Price, QuantityExpected: l.QuantityExpected,
 			QuantitySent: l.Sent(), QuantityClaimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment,
+			QuantityReceived: l.Received, ReceptionReason: deref(l.ReceptionReason), ReceptionComment: deref(l.ReceptionComment),
+			PhotoID: deref(l.PhotoID),
 		}
 	}
 	return v
@@ -341,4 +367,11 @@ func stamp(ms *int64) string {
 		return ""
 	}
 	return time.UnixMilli(*ms).UTC().Format(time.RFC3339)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

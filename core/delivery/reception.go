@@ -1,0 +1,227 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"primeur/core"
+	"primeur/core/calendar"
+	"primeur/core/decimal"
+	"primeur/core/images"
+	"primeur/core/orders"
+	"primeur/core/store"
+)
+
+// French refusals of a reception (PRODUCT §16 "Reception").
+const (
+	MsgReceptionKey      = "La réception n'a pas de clé valide : rechargez la page et saisissez-la à nouveau."
+	MsgReceptionKeyUsed  = "Cette réception a déjà été envoyée pour une autre livraison."
+	MsgReceivedBy        = "Saisissez le nom de la personne qui réceptionne"
+	MsgReceptionLine     = "Pointez chaque ligne de la livraison : reçue, ou la quantité reçue"
+	MsgReceptionReason   = "Indiquez pourquoi la quantité reçue diffère : quantité manquante ou qualité refusée"
+	MsgAlreadyReceived   = "Cette livraison a déjà été réceptionnée le %s par %s."
+	MsgReceptionNotOwned = "Cette image n'appartient pas à la réception."
+)
+
+// maxReceivedBy bounds the name typed, in characters.
+const maxReceivedBy = 100
+
+// keyPattern is an idempotency key the phone makes (a UUID, or any token
+// of 8 to 100 letters, digits, dashes and underscores).
+var keyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,100}$`)
+
+// ReceivedLine is what the shop's reception says of one line.
+type ReceivedLine struct {
+	ID string
+	// Received is the quantity received; required.
+	Received *float64
+	// Reason is quality (refused) or quantity (missing); required when
+	// Received differs from the note's quantity.
+	Reason  *string
+	Comment *string
+	// Photo is the photo of the problem, already made by images.Process.
+	Photo *images.Image
+}
+
+// Reception is the shop's reception of a delivery, typed on its phone.
+type Reception struct {
+	// Key is made by the phone when the reception is typed: sent again
+	// (a queue drained twice), the same reception changes nothing.
+	Key string
+	// By is the name of who received it, typed.
+	By string
+	// At is when the phone says it was typed; kept when it falls on the
+	// delivery's date and not after now, else now is.
+	At *time.Time
+	// Signature is the drawn signature, already made by images.Process.
+	Signature *images.Image
+	Lines     []ReceivedLine
+}
+
+// Receive records the shop's reception of a planned delivery before its
+// lock (PRODUCT §16 "Reception"): each line's quantity received becomes
+// its sent quantity through the shop's one write of a delivery (change,
+// as Update) — what the invoice bills — and the reception keeps who
+// received it, when, the signature and, for each line that differs from
+// the note, why and its photo, which the producer reads on the delivery
+// and its note. A reception whose key was already recorded for this
+// delivery answers the order and changes nothing, whatever the time; a
+// delivery received once is not received again.
+func (r Rules) Receive(ctx context.Context, q store.Q, shopID, orderID, deliveryID string, rc Reception, now time.Time) (orders.Full, error) {
+	if !keyPattern.MatchString(rc.Key) {
+		return orders.Full{}, core.Invalid("key", MsgReceptionKey)
+	}
+	t, err := lockTarget(ctx, q, orderID, deliveryID, shopID, true)
+	if err != nil {
+		return orders.Full{}, err
+	}
+	var prior struct {
+		DeliveryID string `db:"delivery_id"`
+		Key        string `db:"idem_key"`
+		At         int64  `db:"received_at"`
+		By         string `db:"received_by"`
+	}
+	err = store.Get(ctx, q, &prior, `SELECT delivery_id, idem_key, received_at, received_by FROM receptions
+		WHERE idem_key = ? OR delivery_id = ?`, rc.Key, deliveryID)
+	switch {
+	case err == nil && prior.Key == rc.Key && prior.DeliveryID == deliveryID:
+		return orders.Get(ctx, q, orderID) // sent again: already recorded
+	case err == nil && prior.Key == rc.Key:
+		return orders.Full{}, core.Refuse(core.ErrConflict, MsgReceptionKeyUsed)
+	case err == nil:
+		when := time.UnixMilli(prior.At).In(r.Location).Format("02/01/2006 à 15h04")
+		return orders.Full{}, core.Refuse(core.ErrConflict, fmt.Sprintf(MsgAlreadyReceived, when, prior.By))
+	case !store.IsNotFound(err):
+		return orders.Full{}, fmt.Errorf("delivery: reception of %s: %w", deliveryID, err)
+	}
+	if err := r.checkEditable(t, now); err != nil {
+		return orders.Full{}, err
+	}
+	by, change, kept, err := validateReception(t, rc)
+	if err != nil {
+		return orders.Full{}, err
+	}
+	if err := r.change(ctx, q, t, change, now); err != nil {
+		var v *core.ValidationError
+		if errors.As(err, &v) {
+			for i := range v.Fields {
+				v.Fields[i].Field = strings.Replace(v.Fields[i].Field, ".quantitySent", ".quantityReceived", 1)
+			}
+		}
+		return orders.Full{}, err
+	}
+	at := now
+	if rc.At != nil && !rc.At.After(now) && calendar.DateOf(rc.At.In(r.Location)).String() == t.delivery.Date {
+		at = *rc.At
+	}
+	var signature *string
+	if rc.Signature != nil {
+		img, err := images.Insert(ctx, q, shopID, *rc.Signature, now)
+		if err != nil {
+			return orders.Full{}, err
+		}
+		signature = &img.ID
+	}
+	if _, err := store.Exec(ctx, q, `INSERT INTO receptions (delivery_id, idem_key, received_at, received_by, signature_id, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, deliveryID, rc.Key, at.UnixMilli(), by, signature, now.UnixMilli()); err != nil {
+		return orders.Full{}, fmt.Errorf("delivery: reception of %s: %w", deliveryID, err)
+	}
+	for _, k := range kept {
+		var photo *string
+		if k.photo != nil {
+			img, err := images.Insert(ctx, q, shopID, *k.photo, now)
+			if err != nil {
+				return orders.Full{}, err
+			}
+			photo = &img.ID
+		}
+		if _, err := store.Exec(ctx, q, `INSERT INTO reception_lines (line_id, delivery_id, received, reason, comment, photo_id)
+			VALUES (?, ?, ?, ?, ?, ?)`, k.id, deliveryID, k.received, k.reason, k.comment, photo); err != nil {
+			return orders.Full{}, fmt.Errorf("delivery: reception line %s: %w", k.id, err)
+		}
+	}
+	return orders.Get(ctx, q, orderID)
+}
+
+// receivedLine is a line of a reception, checked.
+type receivedLine struct {
+	id       string
+	received decimal.Dec
+	reason   string
+	comment  string
+	photo    *images.Image
+}
+
+// validateReception checks the reception of t: a name, and every line of
+// the delivery once with its quantity, a reason where it differs from the
+// note. It returns the name, the change of sent quantities and the lines to
+// keep. Quantities are checked by the change itself (validateChange).
+func validateReception(t target, rc Reception) (string, Change, []receivedLine, error) {
+	v := &core.ValidationError{}
+	by := strings.TrimSpace(rc.By)
+	switch {
+	case by == "":
+		v.Add("receivedBy", MsgReceivedBy)
+	case utf8.RuneCountInString(by) > maxReceivedBy || !utf8.ValidString(by):
+		v.Add("receivedBy", MsgTooLong)
+	}
+	var c Change
+	var kept []receivedLine
+	seen := map[string]bool{}
+	for i, rl := range rc.Lines {
+		field := func(name string) string { return fmt.Sprintf("deliveryLines[%d].%s", i, name) }
+		k := t.lineIndex(rl.ID)
+		switch {
+		case k < 0:
+			v.Add(field("_id"), MsgUnknownLine)
+			continue
+		case seen[rl.ID]:
+			v.Add(field("_id"), MsgDuplicate)
+			continue
+		}
+		seen[rl.ID] = true
+		if rl.Received == nil {
+			v.Add(field("quantityReceived"), MsgReceptionLine)
+			continue
+		}
+		l := t.lines[k]
+		c.Lines = append(c.Lines, LineSent{ID: rl.ID, QuantitySent: rl.Received})
+		qty, msg := quantity(*rl.Received, l.Unit, MsgNegative, MsgWeight)
+		if msg != "" {
+			continue // refused by the change, with this message
+		}
+		kl := receivedLine{id: rl.ID, received: qty, photo: rl.Photo}
+		if rl.Comment != nil {
+			kl.comment = strings.TrimSpace(*rl.Comment)
+		}
+		if utf8.RuneCountInString(kl.comment) > maxComment || !utf8.ValidString(kl.comment) {
+			v.Add(field("receptionComment"), MsgTooLong)
+			continue
+		}
+		if qty != l.Sent() {
+			if rl.Reason != nil {
+				kl.reason = *rl.Reason
+			}
+			if kl.reason != orders.ClaimQuality && kl.reason != orders.ClaimQuantity {
+				v.Add(field("receptionReason"), MsgReceptionReason)
+				continue
+			}
+		}
+		kept = append(kept, kl)
+	}
+	for _, l := range t.lines {
+		if !seen[l.ID] {
+			v.Add("deliveryLines", MsgReceptionLine)
+			break
+		}
+	}
+	if err := v.Err(); err != nil {
+		return "", Change{}, nil, err
+	}
+	return by, c, kept, nil
+}
