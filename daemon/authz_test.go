@@ -273,6 +273,30 @@ var matrix = map[string]row{
 		path:   fixed("/print/day/2026-12-03"),
 		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
 	},
+	// Minimum order and delivery fees (issue 40): a producer's own
+	// settings; a shop reads the terms a producer gives it.
+	"GET /api/user/delivery-terms": {
+		path:   fixed("/api/user/delivery-terms"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"PUT /api/user/delivery-terms": {
+		path:   fixed("/api/user/delivery-terms"),
+		body:   body(map[string]any{"minimum": 80, "fee": 12.5, "freeAbove": 300, "bands": []any{map[string]any{"upToKm": 10, "fee": 5}}}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"PUT /api/user/delivery-terms/shops/{shopId}": {
+		path:   withID("/api/user/delivery-terms/shops/{shop}", "shop"),
+		body:   body(map[string]any{"fee": 0}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"DELETE /api/user/delivery-terms/shops/{shopId}": {
+		path:   withID("/api/user/delivery-terms/shops/{shop}", "shop"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 404, otherProducer: 404},
+	},
+	"GET /api/producers/{producerId}/delivery-terms": {
+		path:   withID("/api/producers/{producer}/delivery-terms", "producer"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
 	// Electronic invoicing (issue 38): a producer's own connection to its
 	// PA, producers only; the test and the connection to a PA that does
 	// not answer (port 1) say so and store nothing. The PA's webhook is

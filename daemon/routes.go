@@ -33,6 +33,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerTrade(api)
 	d.registerDeliveries(api)
 	d.registerDayPlan(api)
+	d.registerFees(api)
 	d.registerPayments(api)
 	d.registerTransfer(api)
 	d.registerAccounting(api)
