@@ -3,6 +3,7 @@ package orders
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,15 +46,18 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 
 	dw := newWindows[DeliveryView](len(vs), 256)
 	var d DeliveryView
-	var sent, reviewed nullMillis
+	var sent, reviewed, received nullMillis
+	var receivedBy, signature sql.NullString
 	err = store.Each(ctx, q, `SELECT `+viewColumns.deliveries+`
-		FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE `+where, args,
-		[]any{&d.ID, &d.OrderID, &d.Status, &d.Date, (*store.Int64)(&d.Chrono), &d.ClaimStatus, &sent, &reviewed}, func() {
+		FROM deliveries d JOIN orders o ON o.id = d.order_id LEFT JOIN receptions r ON r.delivery_id = d.id WHERE `+where, args,
+		[]any{&d.ID, &d.OrderID, &d.Status, &d.Date, (*store.Int64)(&d.Chrono), &d.ClaimStatus, &sent, &reviewed,
+			&received, &receivedBy, &signature}, func() {
 			at, ok := orderAt[d.OrderID]
 			if !ok {
 				return // not one of the orders read (written in between)
 			}
 			d.ClaimSentAt, d.ClaimReviewedAt = sent.stamp(), reviewed.stamp()
+			d.ReceivedAt, d.ReceivedBy, d.SignatureID = received.stamp(), receivedBy.String, signature.String
 			dw.add(at, d)
 		})
 	if err != nil {
@@ -82,11 +86,13 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	var deliveryID, lastDelivery string
 	var lastAt int32
 	var lastOK bool
-	var lineSent nullDec
+	var lineSent, lineReceived nullDec
+	var reason, comment, photo sql.NullString
 	err = store.Each(ctx, q, `SELECT `+viewColumns.lines+`
 		FROM delivery_lines l JOIN deliveries d ON d.id = l.delivery_id JOIN orders o ON o.id = d.order_id
+		LEFT JOIN reception_lines rl ON rl.line_id = l.id
 		WHERE `+where, args, []any{&l.ID, &deliveryID, &l.Product, &l.Price, &l.QuantityExpected, &lineSent, &l.QuantityClaimed,
-		&l.ClaimType, &l.ClaimComment}, func() {
+		&l.ClaimType, &l.ClaimComment, &lineReceived, &reason, &comment, &photo}, func() {
 		// A delivery's lines usually come one after another: its number is
 		// looked up once.
 		if deliveryID != lastDelivery {
@@ -101,6 +107,12 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 		if lineSent.ok {
 			l.QuantitySent = lineSent.d
 		}
+		l.QuantityReceived = nil
+		if lineReceived.ok {
+			r := lineReceived.d
+			l.QuantityReceived = &r
+		}
+		l.ReceptionReason, l.ReceptionComment, l.PhotoID = reason.String, comment.String, photo.String
 		lw.add(at, l)
 	})
 	if err != nil {
