@@ -235,6 +235,20 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 		return ok
 	}
 	return []plainRoute{
+		{handler: d.printImage, op: &huma.Operation{
+			OperationID: "print-reception-image", Method: http.MethodGet, Path: "/print/image/{imageId}",
+			Tags: []string{"Documents"}, Summary: "A picture of a delivery's reception: a line's photo or the signature",
+			Description: "For the two parties of the delivery's order (PRODUCT §16 \"Reception\"): a JPEG or PNG made " +
+				"by the daemon from what the shop sent. Cache-Control private.",
+			Security:   sessionSecurity,
+			Parameters: []*huma.Param{pathParam("imageId", "Image id (photoId or signatureId of the delivery)")},
+			Responses: withErrors(map[string]*huma.Response{
+				"200": {Description: "The picture", Content: map[string]*huma.MediaType{
+					"image/jpeg": {Schema: &huma.Schema{Type: huma.TypeString, Format: "binary"}},
+					"image/png":  {Schema: &huma.Schema{Type: huma.TypeString, Format: "binary"}},
+				}},
+			}, documentErrors),
+		}},
 		{handler: d.printNote, op: &huma.Operation{
 			OperationID: "print-delivery-note", Method: http.MethodGet, Path: "/print/delivery/{orderId}/{deliveryId}",
 			Tags: []string{"Documents"}, Summary: "The delivery note of a planned or done delivery (PDF)",

@@ -32,6 +32,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerNeeds(api)
 	d.registerTrade(api)
 	d.registerDeliveries(api)
+	d.registerReception(api)
 	d.registerDayPlan(api)
 	d.registerFees(api)
 	d.registerPayments(api)

@@ -225,3 +225,22 @@ func validateReception(t target, rc Reception) (string, Change, []receivedLine, 
 	}
 	return by, c, kept, nil
 }
+
+// ReceptionImage reads a picture of a reception — a line's photo or the
+// signature — for userID, a party of its delivery's order: the shop that
+// sent it or the producer. Any other picture, or another user's, is
+// core.ErrNotFound.
+func ReceptionImage(ctx context.Context, q store.Q, userID, imageID string) (images.Image, error) {
+	var n int
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM receptions r
+		JOIN deliveries d ON d.id = r.delivery_id JOIN orders o ON o.id = d.order_id
+		WHERE (o.producer_id = ? OR o.distributor_id = ?)
+		AND (r.signature_id = ? OR EXISTS (SELECT 1 FROM reception_lines rl WHERE rl.delivery_id = r.delivery_id AND rl.photo_id = ?))`,
+		userID, userID, imageID, imageID); err != nil {
+		return images.Image{}, fmt.Errorf("delivery: image %s: %w", imageID, err)
+	}
+	if n == 0 {
+		return images.Image{}, fmt.Errorf("delivery: image %s: %w", imageID, core.ErrNotFound)
+	}
+	return images.Get(ctx, q, imageID)
+}

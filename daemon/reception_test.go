@@ -1,0 +1,155 @@
+package daemon_test
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"net/http"
+	"strings"
+	"testing"
+
+	"primeur/core/delivery"
+	"primeur/core/images"
+	"primeur/core/orders"
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+	"primeur/core/trade/tradetest"
+	"primeur/daemon/daemontest"
+)
+
+// phoneJPEG is a photo as a phone sends it.
+func phoneJPEG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{uint8(x * 3), uint8(y * 5), 40, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+type receivedView struct {
+	Deliveries []struct {
+		ID            string `json:"_id"`
+		ReceivedAt    string `json:"receivedAt"`
+		ReceivedBy    string `json:"receivedBy"`
+		SignatureID   string `json:"signatureId"`
+		DeliveryLines []struct {
+			ID               string   `json:"_id"`
+			QuantitySent     float64  `json:"quantitySent"`
+			QuantityReceived *float64 `json:"quantityReceived"`
+			ReceptionReason  string   `json:"receptionReason"`
+			PhotoID          string   `json:"photoId"`
+		} `json:"deliveryLines"`
+	} `json:"deliveries"`
+}
+
+// TestReception: the shop's reception through the API (PRODUCT §16
+// "Reception"), on both engines: refusals (a file that is not an image,
+// one over the bound, a body over the bound, another shop's delivery)
+// change nothing; the reception with a photo and a signature answers the
+// order; sent again with its key it changes nothing; the producer sees
+// it and reads the photo, another shop does not.
+func TestReception(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		shop, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
+		other, _ := s.Register("autre@magasin.fr", "Autre magasin", true)
+		farm, farmID := s.Producer("ferme@aravis.fr", "Ferme des Aravis")
+		otherFarm, _ := s.Producer("autre@ferme.fr", "Autre ferme")
+		w := tradetest.Between(t, db, farmID, shopID)
+		id := w.Deliver(farmID, shopID, "2026-11-20", orders.Planned,
+			tradetest.L{Product: "tomate", Price: 250, Expected: 1000}, tradetest.L{Product: "laitue", Price: 90, Expected: 2000})
+		orderID := w.OrderOf(farmID, shopID, "2026-11-01")
+		path := "/api/deliveries/reception/" + orderID + "/" + id
+		tomate, laitue := w.Line(id, "tomate"), w.Line(id, "laitue")
+		photo := phoneJPEG(t, 120, 90)
+		reception := func(photo []byte) map[string]any {
+			return map[string]any{
+				"key": "0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a", "receivedBy": "Léa Martin",
+				"signature": phoneJPEG(t, 60, 20),
+				"deliveryLines": []map[string]any{
+					{"_id": laitue, "quantityReceived": 20},
+					{"_id": tomate, "quantityReceived": 7.5, "receptionReason": "quantity", "receptionComment": "Une caisse manquante", "photo": photo},
+				},
+			}
+		}
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "a text as the photo", Client: shop, Method: "POST", Path: path,
+				Body: reception([]byte("<script>alert(1)</script>")), Status: 422,
+				Detail: images.MsgNotImage, Location: "body.deliveryLines[1].photo"},
+			{Name: "a photo over 5 MB", Client: shop, Method: "POST", Path: path,
+				Body: reception(append(photo, make([]byte, images.MaxBytes)...)), Status: 422,
+				Detail: images.MsgTooBig, Location: "body.deliveryLines[1].photo"},
+			{Name: "a body over 16 MB", Client: shop, Method: "POST", Path: path,
+				Body: reception(make([]byte, 13<<20)), Status: 413},
+			{Name: "a short line without reason", Client: shop, Method: "POST", Path: path,
+				Body: func() map[string]any {
+					r := reception(photo)
+					r["deliveryLines"].([]map[string]any)[1]["receptionReason"] = ""
+					return r
+				}(), Status: 422, Detail: delivery.MsgReceptionReason, Location: "body.deliveryLines[1].receptionReason"},
+			{Name: "another shop's delivery", Client: other, Method: "POST", Path: path, Body: reception(photo), Status: 404},
+			{Name: "the producer", Client: farm, Method: "POST", Path: path, Body: reception(photo), Status: 403},
+		})
+
+		var got receivedView
+		shop.Do("POST", path, reception(photo)).Expect(t, 200).JSON(t, &got)
+		d := got.Deliveries[0]
+		if d.ReceivedBy != "Léa Martin" || d.ReceivedAt == "" || d.SignatureID == "" {
+			t.Fatalf("reception: %+v", d)
+		}
+		var photoID string
+		for _, l := range d.DeliveryLines {
+			if l.ID == tomate {
+				if l.QuantitySent != 7.5 || l.QuantityReceived == nil || *l.QuantityReceived != 7.5 || l.ReceptionReason != "quantity" {
+					t.Fatalf("short line %+v", l)
+				}
+				photoID = l.PhotoID
+			}
+		}
+		// Sent again (the queue drained twice): the same answer, nothing changed.
+		before := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...)
+		var again receivedView
+		shop.Do("POST", path, reception(photo)).Expect(t, 200).JSON(t, &again)
+		if again.Deliveries[0].ReceivedAt != d.ReceivedAt {
+			t.Fatalf("replay answered %+v", again.Deliveries[0])
+		}
+		if after := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...); after != before {
+			t.Fatalf("a replay changed the database:\n%s", storetest.Changes(before, after))
+		}
+
+		// The producer sees it on its order and reads the photo; the others do not.
+		var seen struct {
+			Orders []receivedView `json:"orders"`
+		}
+		farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &seen)
+		found := false
+		for _, o := range seen.Orders {
+			for _, sd := range o.Deliveries {
+				found = found || (sd.ID == id && sd.ReceivedBy == "Léa Martin")
+			}
+		}
+		if !found {
+			t.Fatal("the producer's load does not show the reception")
+		}
+		for _, c := range []*daemontest.Client{shop, farm} {
+			res := c.Do("GET", "/print/image/"+photoID, nil).Expect(t, 200)
+			cfg, format, err := image.DecodeConfig(bytes.NewReader(res.Body))
+			if err != nil || format != "jpeg" || cfg.Width != 120 || res.Header.Get("Content-Type") != "image/jpeg" ||
+				!strings.HasPrefix(res.Header.Get("Cache-Control"), "private") {
+				t.Fatalf("photo: %s %dx%d %v %v", format, cfg.Width, cfg.Height, err, res.Header)
+			}
+		}
+		for _, c := range []*daemontest.Client{other, otherFarm} {
+			c.Do("GET", "/print/image/"+photoID, nil).Expect(t, http.StatusNotFound)
+		}
+		s.Client().Do("GET", "/print/image/"+photoID, nil).Expect(t, http.StatusUnauthorized)
+	})
+}
