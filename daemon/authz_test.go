@@ -231,6 +231,19 @@ var matrix = map[string]row{
 		body:   body(map[string]any{"date": "2026-12-04"}),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 403, otherProducer: 403},
 	},
+	// The shop's reception: the world's lines are not named, so the shop
+	// reaches the rule (422, every line to tick) past the authorization.
+	"POST /api/deliveries/reception/{orderId}/{deliveryId}": {
+		path:   withIDs("/api/deliveries/reception/{order}/{delivery}"),
+		body:   body(map[string]any{"key": "authz-reception-key", "receivedBy": "Léa", "deliveryLines": []any{}}),
+		expect: map[actor]int{anon: 401, shop: 422, otherShop: 404, producer: 403, otherProducer: 403},
+	},
+	// No reception in the world: no picture is anyone's (TestReception
+	// reads them as the parties).
+	"GET /print/image/{imageId}": {
+		path:   fixed("/print/image/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a"),
+		expect: map[actor]int{anon: 401, shop: 404, otherShop: 404, producer: 404, otherProducer: 404},
+	},
 	"PUT /api/deliveries/cancel/{orderId}/{deliveryId}": {
 		path:   withIDs("/api/deliveries/cancel/{order}/{delivery}"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 403, otherProducer: 403},
