@@ -627,12 +627,24 @@ func operations(t *testing.T, w *world) (keys []string, needSession map[string]b
 			if op != nil {
 				key := method + " " + path
 				keys = append(keys, key)
-				needSession[key] = requiresSession(op.Security)
+				// The PA's webhook needs its bearer token, not a session:
+				// anonymous visitors are refused alike.
+				needSession[key] = requiresSession(op.Security) || paWebhookOnly(op.Security)
 			}
 		}
 	}
 	sort.Strings(keys)
 	return keys, needSession
+}
+
+// paWebhookOnly tells whether a requirement is the PA webhook's token
+// alone.
+func paWebhookOnly(security []map[string][]string) bool {
+	if len(security) != 1 || len(security[0]) != 1 {
+		return false
+	}
+	_, ok := security[0]["paWebhookToken"]
+	return ok
 }
 
 // requiresSession tells whether a security requirement lets a request

@@ -37,7 +37,7 @@ type PAConnectionView struct {
 	DepositFrom  string `json:"depositFrom,omitempty" doc:"YYYY-MM-DD: the documents issued from that day on are deposited"`
 	// SecretReadable is false when the key file that opens the stored
 	// secret is missing (an administrator's matter).
-	SecretReadable bool `json:"secretReadable" doc:"false when the daemon cannot open the stored secret (its key file is missing): nothing is deposited until it is back"`
+	SecretReadable bool   `json:"secretReadable" doc:"false when the daemon cannot open the stored secret (its key file is missing): nothing is deposited until it is back"`
 	WebhookPath    string `json:"webhookPath,omitempty" doc:"The path, on this site, of the webhook to give the PA (XP Z12-013 §5.6)"`
 	WebhookToken   string `json:"webhookToken,omitempty" doc:"The bearer token the PA's webhook calls must carry"`
 	Deposited      int    `json:"deposited" doc:"Documents deposited on the PA"`
@@ -76,7 +76,7 @@ type PATestOutput struct {
 type PAWebhookInput struct {
 	ProducerID    string `path:"producerId" maxLength:"100" doc:"The producer whose PA calls"`
 	Authorization string `header:"Authorization" maxLength:"1000" doc:"Bearer <the connection's webhook token>"`
-	RawBody       []byte `contentType:"application/json"`
+	RawBody       []byte
 }
 
 // PAWebhookOutput says how many statuses the call brought.
@@ -94,8 +94,15 @@ const (
 	MsgPANoSecret = "Le secret du client est requis (4096 caractères au plus)."
 )
 
+// The webhook's security scheme and the operations' tag, added to the
+// document by registerPAWebhook.
+const (
+	schemePAWebhook = "paWebhookToken"
+	tagPA           = "Electronic invoicing"
+)
+
 func (d *Daemon) registerPA(api huma.API) {
-	tags := []string{"Electronic invoicing"}
+	tags := []string{tagPA}
 	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity}
 	huma.Register(api, huma.Operation{
 		OperationID: "get-pa-connection", Method: http.MethodGet, Path: "/user/pa", Tags: tags,
@@ -128,9 +135,19 @@ func (d *Daemon) registerPA(api huma.API) {
 // registerPAWebhook is the route a PA calls, outside the session's group:
 // its caller is the PA, authenticated by the connection's bearer token.
 func (d *Daemon) registerPAWebhook(api huma.API) {
+	doc := api.OpenAPI()
+	doc.Tags = append(doc.Tags, &huma.Tag{Name: tagPA, Description: "A producer's connection to its approved platform (PA, " +
+		"AFNOR XP Z12-013) and the PA's webhook calls with its documents' lifecycle statuses."})
+	if doc.Components.SecuritySchemes == nil {
+		doc.Components.SecuritySchemes = map[string]*huma.SecurityScheme{}
+	}
+	doc.Components.SecuritySchemes[schemePAWebhook] = &huma.SecurityScheme{Type: "http", Scheme: "bearer",
+		Description: "A producer's webhook token, shown in its profile (\"Facturation électronique\") for its PA's configuration: " +
+			"an HMAC of the producer under the daemon's PA key file, renewed by `primeur pa rotate-key`."}
 	huma.Register(api, huma.Operation{
-		OperationID: "pa-webhook", Method: http.MethodPost, Path: "/pa/webhook/{producerId}", Tags: []string{"Electronic invoicing"},
-		Summary: "A PA's webhook call: a flow made or changed (XP Z12-013 §5.6)",
+		OperationID: "pa-webhook", Method: http.MethodPost, Path: "/pa/webhook/{producerId}", Tags: []string{tagPA},
+		Security: []map[string][]string{{schemePAWebhook: {}}},
+		Summary:  "A PA's webhook call: a flow made or changed (XP Z12-013 §5.6)",
 		Description: "Authorization: Bearer <the connection's webhook token> (shown in the producer's profile). " +
 			"The body is a WebhookCallbackContent; only its flowInfo.flowId is read, then the flow is read from the producer's PA. " +
 			"401 without the right token, 404 for a producer without a connection, 413 past 64 KiB, 422 for a body naming no flow, " +

@@ -36,6 +36,11 @@ const (
 	PaymentDeclare = "payment:declare"
 	PaymentConfirm = "payment:confirm"
 	PaymentUndo    = "payment:undo"
+	// InvoiceStatus: a status of a document on the producer's approved
+	// platform (PRODUCT §16 "Electronic invoicing through an approved
+	// platform"): deposited, rejected, refused, cashed. Origin the
+	// producer, target the shop.
+	InvoiceStatus = "invoice:status"
 )
 
 // Types lists every event type, in PRODUCT order.
@@ -44,6 +49,7 @@ var Types = []string{
 	ProposalRequest, ProposalReview, FixRequest, FixReview,
 	ClaimRequest, ClaimReview, ClaimAutovalidate,
 	PaymentRecord, PaymentDeclare, PaymentConfirm, PaymentUndo,
+	InvoiceStatus,
 }
 
 // ValidType reports whether t is one of Types.
@@ -59,7 +65,7 @@ func ValidType(t string) bool {
 // Product names a product in event data.
 type Product struct {
 	Name string `json:"name"`
-	Unit string `json:"unit" enum:"kg,un"`
+	Unit string `json:"unit" enum:"kg,l,un,douzaine,botte,barquette,bouteille,pot"`
 }
 
 // Data is the payload of an event (PRODUCT §3); each type fills what it needs.
@@ -75,6 +81,9 @@ type Data struct {
 	Outcome  *bool        `json:"outcome,omitempty" doc:"true when accepted"`
 	Count    *int         `json:"count,omitempty" doc:"Number of needs written by an import or bulk add"`
 	Amount   *decimal.Dec `json:"amount,omitempty" doc:"Amount TTC in EUR (payments)"`
+	Number   string       `json:"number,omitempty" doc:"The document's number (invoice:status)"`
+	Status   string       `json:"status,omitempty" doc:"The document's status on the approved platform: 200, 210, 212, 213, irrecevable (invoice:status)"`
+	Reason   string       `json:"reason,omitempty" doc:"The motive of a rejection or refusal (invoice:status)"`
 }
 
 // Event is one recorded action. OriginID made it; TargetID, when set, is the
@@ -161,7 +170,7 @@ type Party struct {
 type View struct {
 	ID        string `json:"_id"`
 	CreatedAt string `json:"createdAt" doc:"RFC 3339"`
-	Type      string `json:"type" enum:"need:update,need:delete,need:create,need:create:bulk,need:import,proposal:request,proposal:review,fix:request,fix:review,claim:request,claim:review,claim:autovalidate,payment:record,payment:declare,payment:confirm,payment:undo"`
+	Type      string `json:"type" enum:"need:update,need:delete,need:create,need:create:bulk,need:import,proposal:request,proposal:review,fix:request,fix:review,claim:request,claim:review,claim:autovalidate,payment:record,payment:declare,payment:confirm,payment:undo,invoice:status"`
 	Data      Data   `json:"data"`
 	Origin    Party  `json:"origin"`
 	Target    *Party `json:"target,omitempty"`

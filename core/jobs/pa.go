@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"primeur/core"
+	"primeur/core/activity"
 	"primeur/core/billing"
+	"primeur/core/notify"
 	"primeur/core/pa"
 	"primeur/core/store"
 
@@ -558,7 +560,10 @@ func (e Env) recordStatus(ctx context.Context, id, source, status, code, reason 
 		}
 		_, err = store.Exec(ctx, tx, `UPDATE pa_deposits SET status = ?, status_at = ?
 			WHERE document_id = ? AND (status IN ('', 'submitted') OR status_at IS NULL OR status_at <= ?)`, status, at.UnixMilli(), id, at.UnixMilli())
-		return err
+		if err != nil {
+			return err
+		}
+		return e.tellStatus(ctx, tx, id, status, reason, at)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("jobs: pa: record status %s of %s: %w", status, id, err)
@@ -567,6 +572,35 @@ func (e Env) recordStatus(ctx context.Context, id, source, status, code, reason 
 		e.Log.Info("jobs: pa: document "+pa.StatusLabel(status), "document", id, "reason", code, "text", reason)
 	}
 	return int(n), nil
+}
+
+// toldStatuses are the statuses the activity feed and the notifications
+// tell (notify.InvoiceStatus says to whom).
+var toldStatuses = []string{pa.StatusDeposited, pa.StatusRefused, pa.StatusCashed, pa.StatusRejected, pa.StatusIrrecevable}
+
+// tellStatus records a document's new status in both parties' activity
+// feed (invoice:status) and queues their notifications, in the
+// transaction that records it.
+func (e Env) tellStatus(ctx context.Context, tx *sqlx.Tx, id, status, reason string, at time.Time) error {
+	if !slices.Contains(toldStatuses, status) {
+		return nil
+	}
+	var doc struct {
+		Number     string `db:"number"`
+		ProducerID string `db:"producer_id"`
+		ShopID     string `db:"distributor_id"`
+		Producer   string `db:"producer"`
+		Shop       string `db:"shop"`
+	}
+	if err := store.Get(ctx, tx, &doc, `SELECT d.number, d.producer_id, d.distributor_id, p.name AS producer, s.name AS shop
+		FROM documents d JOIN users p ON p.id = d.producer_id JOIN users s ON s.id = d.distributor_id WHERE d.id = ?`, id); err != nil {
+		return fmt.Errorf("jobs: pa: the document %s: %w", id, err)
+	}
+	if err := activity.Record(ctx, tx, activity.Event{ID: core.NewID(), CreatedAt: e.wallClock(), Type: activity.InvoiceStatus,
+		OriginID: doc.ProducerID, TargetID: doc.ShopID, Data: activity.Data{Number: doc.Number, Status: status, Reason: reason}}); err != nil {
+		return err
+	}
+	return notify.InvoiceStatus(ctx, tx, doc.ProducerID, doc.Producer, doc.ShopID, doc.Shop, doc.Number, status, reason, e.wallClock())
 }
 
 // paRehearse is the dry run: the documents each connection would deposit,
