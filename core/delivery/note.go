@@ -8,6 +8,7 @@ import (
 	"primeur/core"
 	"primeur/core/accounts"
 	"primeur/core/decimal"
+	"primeur/core/images"
 	"primeur/core/orders"
 	"primeur/core/store"
 )
@@ -22,6 +23,12 @@ type NoteLine struct {
 	Claimed      decimal.Dec
 	ClaimType    string
 	ClaimComment string
+	// The shop's reception of the line, when it differed from the note:
+	// why (quality or quantity), its comment, and whether a photo goes
+	// with it (PRODUCT §16 "Reception").
+	ReceptionReason  string
+	ReceptionComment string
+	Photo            bool
 }
 
 // Note is what a delivery note (bon de livraison) shows: both parties, the
@@ -32,6 +39,9 @@ type Note struct {
 	Lines    []NoteLine
 	Producer accounts.User
 	Shop     accounts.User
+	// Signature is the picture the shop drew at its reception (a PNG),
+	// nil without one.
+	Signature []byte
 }
 
 // IsParty reports whether userID is the producer or the shop of the note.
@@ -75,6 +85,7 @@ func LoadNote(ctx context.Context, q store.Q, orderID, deliveryID string) (Note,
 		n.Lines = append(n.Lines, NoteLine{
 			Product: p[0], Unit: p[1], Price: l.Price, Expected: l.QuantityExpected, Sent: l.Sent(),
 			Claimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment,
+			ReceptionReason: deref(l.ReceptionReason), ReceptionComment: deref(l.ReceptionComment), Photo: l.PhotoID != nil,
 		})
 	}
 	sort.SliceStable(n.Lines, func(i, j int) bool { return n.Lines[i].Product < n.Lines[j].Product })
@@ -84,5 +95,19 @@ func LoadNote(ctx context.Context, q store.Q, orderID, deliveryID string) (Note,
 	if n.Shop, err = accounts.ByID(ctx, q, full.DistributorID); err != nil {
 		return Note{}, err
 	}
+	if id := n.Delivery.SignatureID; id != nil {
+		img, err := images.Get(ctx, q, *id)
+		if err != nil {
+			return Note{}, fmt.Errorf("delivery: note signature: %w", err)
+		}
+		n.Signature = img.Data
+	}
 	return n, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -128,9 +128,50 @@ func Note(n delivery.Note, r delivery.Rules) ([]byte, error) {
 	}
 
 	d.ln(4)
-	d.boxes(
-		box{title: "Réserves à la réception", minH: 28},
-		box{title: "Signature du destinataire", minH: 28},
-	)
+	reserves, signed := box{title: "Réserves à la réception", minH: 28}, box{title: "Signature du destinataire", minH: 28}
+	if at := n.Delivery.ReceivedAt; at != nil {
+		signed.lines = []string{ReceivedText(*at, deref(n.Delivery.ReceivedBy), r.Location)}
+		signed.png = n.Signature
+		for _, l := range n.Lines {
+			if l.ReceptionReason == "" {
+				continue
+			}
+			line := l.Product + " : reçu " + Quantity(l.Sent, l.Unit) + " " + UnitLabel(l.Unit) + " sur " +
+				Quantity(l.Expected, l.Unit) + " " + UnitLabel(l.Unit) + " (" + receptionReasonLabel(l.ReceptionReason) + ")"
+			if l.ReceptionComment != "" {
+				line += " — " + l.ReceptionComment
+			}
+			if l.Photo {
+				line += " — photo jointe"
+			}
+			reserves.lines = append(reserves.lines, line)
+		}
+		if len(reserves.lines) == 0 {
+			reserves.lines = []string{"Aucune : chaque ligne reçue comme le bon l'indique."}
+		}
+	}
+	d.boxes(reserves, signed)
 	return d.bytes()
+}
+
+// ReceivedText is the note's "reçu le … par …" of a reception at ms
+// (Unix milliseconds) by a person, in loc: "Reçu le 23/11/2026 à 08h55
+// par Léa Martin".
+func ReceivedText(ms int64, by string, loc *time.Location) string {
+	return "Reçu le " + time.UnixMilli(ms).In(loc).Format("02/01/2006 à 15h04") + " par " + by
+}
+
+// receptionReasonLabel names why a line was received otherwise.
+func receptionReasonLabel(reason string) string {
+	if reason == orders.ClaimQuality {
+		return "qualité refusée"
+	}
+	return "quantité manquante"
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

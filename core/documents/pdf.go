@@ -283,7 +283,13 @@ type box struct {
 	lines []string
 	// minH is the least height of the frame (a space to write in).
 	minH float64
+	// png, when set, is a picture drawn under the lines, imageH high (a
+	// signature).
+	png []byte
 }
+
+// imageH is the height of a box's picture, mm.
+const imageH = 16.0
 
 // boxes writes blocks side by side, each in a bordered frame, and moves
 // below the tallest.
@@ -299,7 +305,11 @@ func (d *doc) boxes(bs ...box) {
 		for _, l := range b.lines {
 			lines[i] = append(lines[i], d.wrapAtMost(drawable(l, maxBoxLine), w-2, maxBoxLines)...)
 		}
-		maxH = max(maxH, 7+float64(len(lines[i]))*lineH+2, b.minH)
+		h := 7 + float64(len(lines[i]))*lineH + 2
+		if b.png != nil {
+			h += imageH + 1
+		}
+		maxH = max(maxH, h, b.minH)
 	}
 	top := d.pdf.GetY()
 	if top+maxH > pageH-20 {
@@ -318,6 +328,12 @@ func (d *doc) boxes(bs ...box) {
 		d.font("", 8.5)
 		d.pdf.SetX(x + 1)
 		d.writeLines(lines[i], w-2, lineH, "L")
+		if b.png != nil {
+			name := fmt.Sprintf("box-%d-%p", i, b.png)
+			opts := fpdf.ImageOptions{ImageType: "PNG"}
+			d.pdf.RegisterImageOptionsReader(name, opts, bytes.NewReader(b.png))
+			d.pdf.ImageOptions(name, x+2, top+7+float64(len(lines[i]))*lineH+1, 0, imageH, false, opts, 0, "")
+		}
 	}
 	d.pdf.SetXY(margin, top+maxH+4)
 }
