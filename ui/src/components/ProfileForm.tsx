@@ -50,6 +50,7 @@ import { CloseAccountForm } from './CloseAccountForm'
 import { DeliveryDaysPicker } from './DeliveryDaysPicker'
 import { IdentifierNotice } from './IdentifierNotice'
 import { MyDataPanel } from './MyDataPanel'
+import { EInvoicingForm } from '../einvoicing/EInvoicingForm'
 import { NotificationSettings } from './NotificationSettings'
 import { PaymentTermsForm } from './PaymentTermsForm'
 import { VatRegimeForm } from './VatRegimeForm'
@@ -505,6 +506,7 @@ export function ProfileForm({
       </Paper>
       {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
       {user.type === 'producer' ? <VatRegimeForm regime={user.vatRegime} vatNumber={user.tvaintracom ?? ''} /> : null}
+      {user.type === 'producer' ? <EInvoicingForm owner={user._id} /> : null}
       {user.type === 'producer' ? <CutoffReminderSwitch on={user.cutoffReminder ?? true} /> : null}
       <NotificationSettings prefs={user.notifications ?? []} />
       <ChangeEmailForm email={user.email ?? ''} pending={user.emailPending} />

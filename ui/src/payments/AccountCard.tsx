@@ -1,6 +1,7 @@
 import type { Snapshot } from 'valtio'
 import { Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core'
 import { useState } from 'react'
+import { PAStatus } from '../einvoicing/PAStatus'
 import { formatDay, formatEUR } from '../format'
 import { confirmPayment, setReminders, undoPayment } from '../store/payments'
 import type { UserType } from '../types'
@@ -133,6 +134,7 @@ export function AccountCard({
                     <Badge color={STATUS_COLORS[d.status]} variant="light">
                       {DOCUMENT_STATUS_LABELS[d.status]}
                     </Badge>
+                    <PAStatus pa={d.pa} producer={role === 'producer'} />
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -1,0 +1,68 @@
+import { Badge, Stack, Text } from '@mantine/core'
+import { formatDay } from '../format'
+import type { components } from '../schema.gen'
+
+type DocumentPA = components['schemas']['DocumentPAView']
+
+/** Colours of the lifecycle statuses (XP Z12-012's codes 200-213, PRODUCT §16). */
+export function paColor(status: string): string {
+  switch (status) {
+    case '210':
+    case '213':
+    case 'irrecevable':
+      return 'red'
+    case '207':
+    case '208':
+      return 'orange'
+    case '205':
+    case '206':
+    case '209':
+    case '211':
+    case '212':
+      return 'green'
+    default:
+      return 'blue'
+  }
+}
+
+/** What the producer does after a rejection or a refusal (PRODUCT §16). */
+export const PA_NEXT_STEPS: Record<string, string> = {
+  '213':
+    'Réputée non émise : corrigez la cause du rejet ; une facture corrigée, sous un nouveau numéro et sans avoir, doit la remplacer.',
+  irrecevable: 'Non reçue par la plateforme : corrigez la cause ; elle sera déposée à nouveau.',
+  '210': 'Refusée par le magasin : la facture reste émise ; si le refus est fondé, un avoir la corrige.',
+}
+
+/**
+ * An invoice's status on the producer's approved platform, under its
+ * payment status, as both parties see it: "Plateforme : Déposée", the
+ * motive of a rejection or refusal, and the history in its title.
+ */
+export function PAStatus({ pa, producer }: { pa?: DocumentPA; producer: boolean }) {
+  if (!pa) return null
+  if (!pa.status) {
+    return producer && pa.error ? (
+      <Text size="xs" c="red.8">
+        Dépôt sur la plateforme en échec, réessayé plus tard : {pa.error}
+      </Text>
+    ) : null
+  }
+  const history = pa.history.map((h) => `${formatDay(h.at.slice(0, 10))} : ${h.label}`).join('\n')
+  return (
+    <Stack gap={2} mt={4}>
+      <Badge color={paColor(pa.status)} variant="outline" title={history} aria-label={`Plateforme : ${pa.label}`}>
+        Plateforme : {pa.label}
+      </Badge>
+      {pa.reason ? (
+        <Text size="xs" c="dimmed">
+          Motif : {pa.reason}
+        </Text>
+      ) : null}
+      {producer && PA_NEXT_STEPS[pa.status] ? (
+        <Text size="xs" c="red.8">
+          {PA_NEXT_STEPS[pa.status]}
+        </Text>
+      ) : null}
+    </Stack>
+  )
+}
