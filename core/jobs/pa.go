@@ -168,6 +168,11 @@ func PA(ctx context.Context, env Env, now time.Time) (Report, error) {
 		if unreachable {
 			continue
 		}
+		cashed, err := postCashed(ctx, env, client, conn, now)
+		statuses += cashed
+		if err != nil {
+			env.Log.Warn("jobs: pa: the Encaissée statuses", "producer", conn.ProducerID, "err", err, "message", pa.French(err))
+		}
 		n, err := pollStatuses(ctx, env, client, conn)
 		statuses += n
 		if err != nil {

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"primeur/core/grammar"
@@ -39,18 +40,25 @@ func InvoiceStatus(ctx context.Context, q store.Q, producerID, producerName, sho
 	if reason != "" {
 		why = " (motif : " + printable.Line(reason) + ")"
 	}
+	// A credit note (AV-…) is "l'avoir", masculine.
+	doc, e, pron := "la facture "+number, "e", "elle"
+	if strings.HasPrefix(number, "AV-") {
+		doc, e, pron = "l'avoir "+number, "", "il"
+	}
+	Doc := strings.ToUpper(doc[:1]) + doc[1:]
 	var toProducer, toShop string
 	switch status {
 	case "213":
-		toProducer = fmt.Sprintf("Votre plateforme agréée a rejeté la facture %s%s : elle est réputée non émise ; corrigez-en la cause, une facture corrigée la remplacera.", number, why)
+		toProducer = fmt.Sprintf("Votre plateforme agréée a rejeté %s%s : %s est réputé%s non émis%s ; corrigez-en la cause, un document corrigé sous un nouveau numéro doit le remplacer.",
+			doc, why, pron, e, e)
 	case "210":
-		toProducer = fmt.Sprintf("%s %s refusé la facture %s%s.", shopName, grammar.Avoir(shopName), number, why)
+		toProducer = fmt.Sprintf("%s %s refusé %s%s.", shopName, grammar.Avoir(shopName), doc, why)
 	case "irrecevable":
-		toProducer = fmt.Sprintf("Votre plateforme agréée n'a pas pu recevoir la facture %s%s.", number, why)
+		toProducer = fmt.Sprintf("Votre plateforme agréée n'a pas pu recevoir %s%s.", doc, why)
 	case "200":
-		toShop = fmt.Sprintf("La facture %s %s a été déposée sur sa plateforme agréée.", number, grammar.De(producerName))
+		toShop = fmt.Sprintf("%s %s a été déposé%s sur sa plateforme agréée.", Doc, grammar.De(producerName), e)
 	case "212":
-		toShop = fmt.Sprintf("La facture %s %s est encaissée : votre paiement est reçu.", number, grammar.De(producerName))
+		toShop = fmt.Sprintf("%s %s est encaissé%s : votre paiement est reçu.", Doc, grammar.De(producerName), e)
 	}
 	if toProducer != "" {
 		if err := Queue(ctx, q, Item{UserID: producerID, Kind: EInvoice, At: at, Link: PaymentsLink(true), Line: toProducer}); err != nil {
