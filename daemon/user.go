@@ -38,7 +38,8 @@ type MapProducer struct {
 type UserLoad struct {
 	User         accounts.Profile  `json:"user"`
 	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; the needs a producer trades on, from 12 months back"`
-	Products     []catalog.Product `json:"products"`
+	Products     []catalog.Product `json:"products" doc:"Every product type, the retired ones included (retired: no new need)"`
+	Families     []catalog.Family  `json:"families" doc:"The families of product types, in the order the interface lists them"`
 	Distributors []MapShop         `json:"distributors" doc:"The shops the user's own data names: for a shop, itself; for a producer, the shops of its proposals, commitments and orders (the map's shops are GET /api/map's). A shop's email only for itself and the producers trading with it (a commitment or an order), empty otherwise"`
 	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself"`
 	Events       []activity.View   `json:"events"`
@@ -156,6 +157,9 @@ func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User) (User
 		return load, err
 	}
 	if load.Products, err = catalog.All(ctx, q); err != nil {
+		return load, err
+	}
+	if load.Families, err = catalog.Families(ctx, q); err != nil {
 		return load, err
 	}
 	from := calendar.MonthOf(d.now()).AddMonths(-12).String()

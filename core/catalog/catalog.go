@@ -26,19 +26,26 @@ import (
 	"primeur/core/store"
 )
 
-// Units.
-const (
-	Kg    = "kg"
-	Piece = "un"
-)
-
-// Product is a catalogue entry.
+// Product is a catalogue entry, a product type (DFC: ProductType): what a
+// shop plans needs of, per month, in its unit of need.
 type Product struct {
 	ID   string `db:"id" json:"_id" example:"tomate"`
 	Name string `db:"name" json:"name" example:"Tomate"`
-	Unit string `db:"unit" json:"unit" enum:"kg,un"`
-	// RefPrice is the reference producer price HT per unit, in cents.
-	RefPrice decimal.Dec `db:"ref_price" json:"refPrice" doc:"Reference producer price HT in EUR per unit"`
+	Unit string `db:"unit" json:"unit" enum:"kg,l,un,douzaine,botte,barquette,bouteille,pot"`
+	// Family is the family the type belongs to (families.id).
+	Family string `db:"family_id" json:"family" example:"legumes"`
+	// VATRate is the type's VAT rate in hundredths of a percent (550 is
+	// 5.5 %): the rate of its invoice lines under the normal regime.
+	VATRate int64 `db:"vat_rate" json:"vatRate" example:"550" doc:"VAT rate in hundredths of a percent (550 = 5.5 %)"`
+	// Retired is true for a type an administrator retired: its needs
+	// stay, no new one is taken.
+	Retired bool `db:"retired" json:"retired,omitempty"`
+	// DFCType is the Data Food Consortium product type it maps to (the
+	// concept's fragment in productTypes.rdf, "tomato"), "" for none.
+	DFCType string `db:"dfc_type" json:"-"`
+	// RefPrice is the reference producer price HT per unit, in cents; 0
+	// when none is known.
+	RefPrice decimal.Dec `db:"ref_price" json:"refPrice" doc:"Reference producer price HT in EUR per unit (0: unknown)"`
 	// Share is the product's share of fruit-and-vegetable turnover, in
 	// hundredths of a percent (840 = 8.4 %).
 	Share int64 `db:"share" json:"-"`
@@ -77,10 +84,23 @@ func NameKey(name string) string {
 //go:embed catalogue.csv
 var catalogueCSV []byte
 
-// Catalogue parses the embedded catalogue.
+//go:embed types.csv
+var typesCSV []byte
+
+// Catalogue parses the embedded catalogue: every type of types.csv, the
+// standard import's share and seasonal coefficients of catalogue.csv for
+// the 60 it lists.
 func Catalogue() ([]Product, error) {
-	return parse(bytes.NewReader(catalogueCSV))
+	figures, err := parse(bytes.NewReader(catalogueCSV))
+	if err != nil {
+		return nil, err
+	}
+	return parseTypes(bytes.NewReader(typesCSV), figures)
 }
+
+// Figures parses catalogue.csv alone: the 60 products the standard import
+// knows a share of the fruit-and-vegetable turnover of.
+func Figures() ([]Product, error) { return parse(bytes.NewReader(catalogueCSV)) }
 
 func parse(r io.Reader) ([]Product, error) {
 	cr := csv.NewReader(r)
@@ -102,7 +122,7 @@ func parse(r io.Reader) ([]Product, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog: %w", err)
 		}
-		p := Product{ID: rec[0], Name: rec[1], Unit: rec[2], NameKey: NameKey(rec[1])}
+		p := Product{ID: rec[0], Name: rec[1], Unit: rec[2], NameKey: NameKey(rec[1]), VATRate: 550}
 		if p.Unit != Kg && p.Unit != Piece {
 			return nil, fmt.Errorf("catalog: %s: unit %q", p.ID, p.Unit)
 		}
@@ -127,14 +147,131 @@ func parse(r io.Reader) ([]Product, error) {
 	return out, nil
 }
 
-const productColumns = `id, name, name_key, unit, share, ref_price, coefs`
+// parseTypes reads types.csv, each type completed by its figures when it
+// has some (same id, name and unit, or an error).
+func parseTypes(r io.Reader, figures []Product) ([]Product, error) {
+	byID := make(map[string]Product, len(figures))
+	for _, p := range figures {
+		byID[p.ID] = p
+	}
+	cr := csv.NewReader(r)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = 8
+	header, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("catalog: types header: %w", err)
+	}
+	if strings.Join(header, ",") != "id,name,family,unit,vat,price,season,dfc" {
+		return nil, fmt.Errorf("catalog: unexpected types header %v", header)
+	}
+	var out []Product
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("catalog: types: %w", err)
+		}
+		p := Product{ID: rec[0], Name: rec[1], Family: rec[2], Unit: rec[3], NameKey: NameKey(rec[1]), DFCType: rec[7]}
+		if _, ok := UnitOf(p.Unit); !ok {
+			return nil, fmt.Errorf("catalog: %s: unit %q", p.ID, p.Unit)
+		}
+		rate, ok := ParseRate(rec[4])
+		if !ok {
+			return nil, fmt.Errorf("catalog: %s: VAT rate %q", p.ID, rec[4])
+		}
+		p.VATRate = rate
+		if f, ok := byID[p.ID]; ok {
+			if f.Name != p.Name || f.Unit != p.Unit || rec[5] != "" || rec[6] != "" {
+				return nil, fmt.Errorf("catalog: %s: types.csv and catalogue.csv differ", p.ID)
+			}
+			p.Share, p.RefPrice, p.Coefs, p.CoefsRaw = f.Share, f.RefPrice, f.Coefs, f.CoefsRaw
+			delete(byID, p.ID)
+		} else {
+			if rec[5] != "" {
+				price, err := strconv.ParseFloat(rec[5], 64)
+				if err != nil || price <= 0 {
+					return nil, fmt.Errorf("catalog: %s: price %q", p.ID, rec[5])
+				}
+				p.RefPrice = decimal.Round(price)
+			}
+			if p.Coefs, ok = SeasonCoefs(rec[6]); !ok {
+				return nil, fmt.Errorf("catalog: %s: season %q", p.ID, rec[6])
+			}
+			p.CoefsRaw = formatCoefs(p.Coefs)
+		}
+		out = append(out, p)
+	}
+	if len(byID) > 0 {
+		return nil, fmt.Errorf("catalog: %d products of catalogue.csv not in types.csv", len(byID))
+	}
+	return out, nil
+}
 
-// All returns every product, by name.
+// ParseRate reads a VAT rate in percent ("5.5", "5,5", "20") as
+// hundredths of a percent (550, 2000); ok is false for anything else than
+// 0 to 100 with at most two decimals.
+func ParseRate(s string) (int64, bool) {
+	f, err := strconv.ParseFloat(strings.Replace(strings.TrimSpace(s), ",", ".", 1), 64)
+	if err != nil || f < 0 || f > 100 {
+		return 0, false
+	}
+	d, ok := decimal.FromFloat(f)
+	return int64(d), ok
+}
+
+// SeasonCoefs turns a season, "5-9" (May to September; "11-2" wraps
+// around the new year) or "" (all year), into seasonal coefficients of
+// mean 1: equal in its months, 0 out of them.
+func SeasonCoefs(season string) ([12]float64, bool) {
+	var c [12]float64
+	if season == "" {
+		for m := range c {
+			c[m] = 1
+		}
+		return c, true
+	}
+	from, to, ok := strings.Cut(season, "-")
+	a, err1 := strconv.Atoi(from)
+	b, err2 := strconv.Atoi(to)
+	if !ok || err1 != nil || err2 != nil || a < 1 || a > 12 || b < 1 || b > 12 {
+		return c, false
+	}
+	n := (b-a+12)%12 + 1
+	for i, m := 0, a-1; i < n; i, m = i+1, (m+1)%12 {
+		c[m] = float64(12) / float64(n)
+	}
+	return c, true
+}
+
+// formatCoefs writes coefficients as products.coefs stores them.
+func formatCoefs(c [12]float64) string {
+	parts := make([]string, 12)
+	for i, f := range c {
+		parts[i] = strconv.FormatFloat(f, 'g', 4, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+// InSeason reports whether the type is sold in month m (1 to 12): its
+// seasonal coefficient is above zero.
+func (p Product) InSeason(m int) bool { return m >= 1 && m <= 12 && p.Coefs[m-1] > 0 }
+
+const productColumns = `id, name, name_key, unit, share, ref_price, coefs, COALESCE(family_id, '') AS family_id, vat_rate,
+	dfc_type, (retired_at IS NOT NULL) AS retired`
+
+func (p *Product) fields() []any {
+	return []any{&p.ID, &p.Name, &p.NameKey, &p.Unit, (*store.Int64)(&p.Share), &p.RefPrice, &p.CoefsRaw, &p.Family,
+		(*store.Int64)(&p.VATRate), &p.DFCType, &p.Retired}
+}
+
+// All returns every product, by name, the retired included (Retired).
 func All(ctx context.Context, q store.Q) ([]Product, error) {
 	var ps []Product
 	var p Product
-	err := store.Each(ctx, q, `SELECT `+productColumns+` FROM products ORDER BY name_key`, nil,
-		[]any{&p.ID, &p.Name, &p.NameKey, &p.Unit, (*store.Int64)(&p.Share), &p.RefPrice, &p.CoefsRaw}, func() { ps = append(ps, p) })
+	err := store.Each(ctx, q, `SELECT `+productColumns+` FROM products ORDER BY name_key`, nil, p.fields(),
+		func() { ps = append(ps, p) })
 	if err != nil {
 		return nil, fmt.Errorf("catalog: list: %w", err)
 	}
@@ -149,12 +286,12 @@ func All(ctx context.Context, q store.Q) ([]Product, error) {
 // ByID returns a product, or core.ErrNotFound.
 func ByID(ctx context.Context, q store.Q, id string) (Product, error) {
 	var p Product
-	err := store.Get(ctx, q, &p, `SELECT `+productColumns+` FROM products WHERE id = ?`, id)
-	if store.IsNotFound(err) {
-		return Product{}, fmt.Errorf("catalog: product %q: %w", id, core.ErrNotFound)
-	}
+	err := store.Each(ctx, q, `SELECT `+productColumns+` FROM products WHERE id = ?`, []any{id}, p.fields(), func() {})
 	if err != nil {
 		return Product{}, fmt.Errorf("catalog: product %q: %w", id, err)
+	}
+	if p.ID == "" {
+		return Product{}, fmt.Errorf("catalog: product %q: %w", id, core.ErrNotFound)
 	}
 	return p, p.decodeCoefs()
 }

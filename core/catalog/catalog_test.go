@@ -15,7 +15,7 @@ import (
 )
 
 func TestCatalogueFigures(t *testing.T) {
-	ps, err := catalog.Catalogue()
+	ps, err := catalog.Figures()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +82,16 @@ func TestSeededCatalogue(t *testing.T) {
 		ix := catalog.NewIndex(ps)
 		if p, ok := ix.ByName("CHOU FLEUR"); !ok || p.ID != "chou-fleur" || p.Unit != catalog.Piece {
 			t.Fatalf("ByName = %+v %v", p, ok)
+		}
+		if tomato.Family != "legumes" || tomato.VATRate != 550 || tomato.Retired || tomato.DFCType != "tomato" {
+			t.Errorf("tomate: family %q, VAT %d, retired %v, DFC %q", tomato.Family, tomato.VATRate, tomato.Retired, tomato.DFCType)
+		}
+		if p, _ := ix.ByID("fraise"); p.Family != "fruits" {
+			t.Errorf("fraise: family %q", p.Family)
+		}
+		fs, err := catalog.Families(ctx, db)
+		if err != nil || len(fs) < 10 || fs[0].ID != "fruits" || fs[1].Name != "Légumes" {
+			t.Fatalf("families %+v, %v", fs, err)
 		}
 		var buf bytes.Buffer
 		if err := catalog.CSV(&buf, ps); err != nil {

@@ -43,7 +43,7 @@ const maxStops = 500
 type Line struct {
 	Product  string      `json:"product" doc:"Product id"`
 	Name     string      `json:"name" doc:"Product name"`
-	Unit     string      `json:"unit" enum:"kg,un"`
+	Unit     string      `json:"unit" enum:"kg,l,un,douzaine,botte,barquette,bouteille,pot"`
 	Quantity decimal.Dec `json:"quantity" doc:"Quantity to deliver: the one the shop set, else the one ordered"`
 }
 
@@ -59,7 +59,7 @@ type PickShop struct {
 type PickItem struct {
 	Product string      `json:"product" doc:"Product id"`
 	Name    string      `json:"name"`
-	Unit    string      `json:"unit" enum:"kg,un"`
+	Unit    string      `json:"unit" enum:"kg,l,un,douzaine,botte,barquette,bouteille,pot"`
 	Total   decimal.Dec `json:"total"`
 	Shops   []PickShop  `json:"shops"`
 }

@@ -9,6 +9,7 @@ import (
 
 	"primeur/core/billing"
 	"primeur/core/calendar"
+	"primeur/core/catalog"
 	"primeur/core/delivery"
 	"primeur/core/orders"
 	"primeur/core/store"
@@ -141,7 +142,7 @@ func (d claimable) claim(ctx context.Context, tx *sqlx.Tx, rules delivery.Rules,
 		return fmt.Errorf("demo: claim line: %w", err)
 	}
 	qty := float64(int(l.Sent*5)) / 100 // 5 %, to the hundredth
-	if l.Unit == "un" {
+	if catalog.Whole(l.Unit) {
 		qty = float64(int(l.Sent / 20))
 	}
 	if qty < 1 {

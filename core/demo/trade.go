@@ -225,7 +225,7 @@ func (s *trader) quantity(crop string, need decimal.Dec, share float64) float64 
 		return need.Float()
 	}
 	q := need.Float() * share
-	if s.products[crop].Unit == catalog.Piece || q >= 10 {
+	if catalog.Whole(s.products[crop].Unit) || q >= 10 {
 		q = float64(int(q))
 	} else {
 		q = float64(int(q*10)) / 10
@@ -317,7 +317,7 @@ func (s *trader) markDone() error {
 				sent = sentOf(l.Expected, l.Unit, shortPercent, false)
 			case d.Date >= recent:
 				sent = sentOf(l.Expected, l.Unit, 100+topUp, true)
-				if l.Unit == catalog.Piece {
+				if catalog.Whole(l.Unit) {
 					// One piece more: a month of pieces is split in whole
 					// pieces, the remainder on its last delivery.
 					sent += decimal.Hundred
@@ -349,7 +349,7 @@ func (s *trader) markDone() error {
 // expected.
 func sentOf(expected decimal.Dec, unit string, percent int64, up bool) decimal.Dec {
 	step := decimal.Dec(1)
-	if unit == catalog.Piece {
+	if catalog.Whole(unit) {
 		step = decimal.Hundred
 	}
 	n := int64(expected / step * decimal.Dec(percent))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"primeur/core/catalog"
 	"primeur/core/dayplan"
 	"primeur/core/decimal"
 )
@@ -23,16 +24,19 @@ const (
 )
 
 // DayQuantity renders a quantity with its unit for the day's sheets:
-// "12,50 kg", "1 pièce", "20 pièces".
+// "12,50 kg", "1 pièce", "20 pièces", "3 douzaines".
 func DayQuantity(d decimal.Dec, unit string) string {
 	s := Quantity(d, unit)
-	if unit != "un" {
+	u, ok := catalog.UnitOf(unit)
+	switch {
+	case !ok:
 		return s + "\u00a0" + unit
+	case u.Symbol != "":
+		return s + "\u00a0" + u.Symbol
+	case d == decimal.FromInt(1):
+		return s + "\u00a0" + u.Singular
 	}
-	if d == decimal.FromInt(1) {
-		return s + "\u00a0pièce"
-	}
-	return s + "\u00a0pièces"
+	return s + "\u00a0" + u.Plural
 }
 
 // Km renders a distance: "12,3 km".

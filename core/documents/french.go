@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"primeur/core/calendar"
+	"primeur/core/catalog"
 	"primeur/core/decimal"
 )
 
@@ -44,9 +45,9 @@ func Month(month string) string {
 func Euros(d decimal.Dec) string { return d.French() + "\u00a0€" }
 
 // Quantity renders a quantity in its unit's precision: "12,50" for kg,
-// "3" for pieces.
+// "3" for pieces (any unit counted whole, catalog.Whole).
 func Quantity(d decimal.Dec, unit string) string {
-	if unit == "un" && d.IsWhole() {
+	if catalog.Whole(unit) && d.IsWhole() {
 		s := d.French()
 		return s[:len(s)-3]
 	}
@@ -61,13 +62,9 @@ func Signed(d decimal.Dec, unit string) string {
 	return "+" + Quantity(d, unit)
 }
 
-// UnitLabel names a product unit on documents.
-func UnitLabel(unit string) string {
-	if unit == "un" {
-		return "pièce"
-	}
-	return unit
-}
+// UnitLabel names a product unit on documents: "kg", "L", "pièce",
+// "douzaine" (catalog.UnitLabel).
+func UnitLabel(unit string) string { return catalog.UnitLabel(unit) }
 
 // Percent renders a rate in hundredths of a percent: 550 → "5,5 %".
 func Percent(rate int64) string {

@@ -7,6 +7,7 @@ import (
 
 	"primeur/core/billing"
 	"primeur/core/calendar"
+	"primeur/core/catalog"
 	"primeur/core/facturx"
 	"primeur/core/grammar"
 	"primeur/core/printable"
@@ -235,10 +236,7 @@ func facturXDocument(inv billing.Invoice) facturx.Document {
 		doc.Notes = append(doc.Notes, facturx.Note{Subject: t.Subject, Content: printable.Line(t.Text)})
 	}
 	for _, l := range inv.Lines {
-		unit := facturx.UnitPiece
-		if l.Unit == "kg" {
-			unit = facturx.UnitKilogram
-		}
+		unit := catalog.UnitCode(l.Unit)
 		note := ""
 		if l.Chrono != 0 {
 			note = billing.NoteNumber(l.Chrono) + " du " + l.Date

@@ -8,6 +8,7 @@
 package grammar
 
 import (
+	"primeur/core/catalog"
 	"primeur/core/decimal"
 
 	"strings"
@@ -109,15 +110,6 @@ func Agree(name, singular, plural string) string {
 	return singular
 }
 
-// Quantity is a quantity of a unit ("kg" or "un") in a sentence: "200 kg",
-// "12,50 kg", "1 pièce", "3 pièces".
-func Quantity(d decimal.Dec, unit string) string {
-	q := strings.TrimSuffix(d.French(), ",00")
-	switch {
-	case unit != "un":
-		return q + " kg"
-	case d == decimal.Dec(100):
-		return q + " pièce"
-	}
-	return q + " pièces"
-}
+// Quantity is a quantity of a unit of need in a sentence: "200 kg",
+// "12,50 kg", "1 pièce", "3 pièces", "2 douzaines" (catalog.QuantityText).
+func Quantity(d decimal.Dec, unit string) string { return catalog.QuantityText(d, unit) }

@@ -20,6 +20,7 @@ import (
 	"primeur/core"
 	"primeur/core/activity"
 	"primeur/core/calendar"
+	"primeur/core/catalog"
 	"primeur/core/decimal"
 	"primeur/core/grammar"
 	"primeur/core/printable"
@@ -211,7 +212,7 @@ func Trade(ctx context.Context, q store.Q, e activity.Event, originName, shopID 
 	}
 	price := ""
 	if e.Data.Price != nil && e.Data.Product != nil {
-		price = " à " + euros(*e.Data.Price) + " / " + unitWord(e.Data.Product.Unit)
+		price = " à " + euros(*e.Data.Price) + " / " + catalog.UnitLabel(e.Data.Product.Unit)
 	}
 	var kind, line string
 	switch e.Type {
@@ -258,13 +259,6 @@ func dayWords(day string) string {
 		return d.French()
 	}
 	return day
-}
-
-func unitWord(unit string) string {
-	if unit == "un" {
-		return "pièce"
-	}
-	return "kg"
 }
 
 // ClaimRequest queues, for the shop, a claim to review on the delivery of

@@ -184,10 +184,7 @@ func writeProducts(f *excelize.File, products []catalog.Product) error {
 		return err
 	}
 	for i, p := range products {
-		unit := "kg"
-		if p.Unit == catalog.Piece {
-			unit = "pièce"
-		}
+		unit := catalog.UnitLabel(p.Unit)
 		if err := f.SetSheetRow(productsSheet, fmt.Sprintf("A%d", i+2), &[]any{printable.Line(p.Name), unit}); err != nil {
 			return err
 		}

@@ -47,7 +47,7 @@ const MaxBulkMonths = 36
 // rounded). The field name is the one errors report.
 func ParseQuantity(field, unit string, f float64) (decimal.Dec, error) {
 	bad := MsgBadWeight
-	if unit == catalog.Piece {
+	if catalog.Whole(unit) {
 		bad = MsgBadPieces
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -63,7 +63,7 @@ func ParseQuantity(field, unit string, f float64) (decimal.Dec, error) {
 	if !ok {
 		return 0, core.Invalid(field, bad)
 	}
-	if unit == catalog.Piece && !d.IsWhole() {
+	if !catalog.Fits(d, unit) {
 		return 0, core.Invalid(field, bad)
 	}
 	if d > MaxQuantity {

@@ -502,7 +502,7 @@ func (t *table) checkUnit(row ImportRow, ref, raw string) bool {
 		t.problem(msgImportUnknownUnit, ref, clip(raw))
 		return false
 	}
-	if row.Product != nil && u != row.Product.Unit {
+	if row.Product != nil && !sameUnit(u, row.Product.Unit) {
 		t.problem(msgImportUnit, ref, clip(raw), row.Product.Name, unitName(row.Product.Unit), unitName(row.Product.Unit))
 		return false
 	}
@@ -541,7 +541,7 @@ func (t *table) quantity(row *ImportRow, ref, raw, colUnit string) (ImportCell, 
 	p := row.Product
 	q, exact := decimal.FromSpreadsheet(f)
 	switch {
-	case p.Unit == catalog.Piece && (!exact || !q.IsWhole()):
+	case catalog.Whole(p.Unit) && (!exact || !q.IsWhole()):
 		t.problem(msgImportPieces, ref, clip(raw), p.Name)
 		return ImportCell{}, false
 	case !exact:

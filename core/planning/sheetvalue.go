@@ -10,25 +10,38 @@ import (
 )
 
 // unitOf reads a unit as a shop writes it: kilograms ("kg", "kilos",
-// "kilogrammes") or pieces ("un", "u", "unité", "pièce", "pce", "pc",
-// "botte"); ok is false for anything else.
+// "kilogrammes"), litres ("l", "litres"), pieces ("un", "u", "unité",
+// "pièce", "pce", "pc"), dozens ("douzaines", "dz"), bunches ("botte"),
+// trays ("barquette"), bottles ("bouteille", "btl") or jars ("pot"); ok is
+// false for anything else.
 func unitOf(s string) (string, bool) {
-	switch catalog.NameKey(s) {
-	case "kg", "kgs", "kilo", "kilos", "kilogramme", "kilogrammes":
-		return catalog.Kg, true
-	case "un", "u", "unite", "unites", "piece", "pieces", "pce", "pces", "pc", "pcs", "botte", "bottes":
-		return catalog.Piece, true
-	}
-	return "", false
+	u, ok := unitWords[catalog.NameKey(s)]
+	return u, ok
+}
+
+// unitWords are the words unitOf reads, by catalog.NameKey.
+var unitWords = map[string]string{
+	"kg": catalog.Kg, "kgs": catalog.Kg, "kilo": catalog.Kg, "kilos": catalog.Kg, "kilogramme": catalog.Kg,
+	"kilogrammes": catalog.Kg,
+	"l":           catalog.Litre, "lt": catalog.Litre, "ltr": catalog.Litre, "litre": catalog.Litre, "litres": catalog.Litre,
+	"un": catalog.Piece, "u": catalog.Piece, "unite": catalog.Piece, "unites": catalog.Piece, "piece": catalog.Piece,
+	"pieces": catalog.Piece, "pce": catalog.Piece, "pces": catalog.Piece, "pc": catalog.Piece, "pcs": catalog.Piece,
+	"douzaine": catalog.Dozen, "douzaines": catalog.Dozen, "dz": catalog.Dozen, "dzn": catalog.Dozen,
+	"botte": catalog.Bunch, "bottes": catalog.Bunch, "bte": catalog.Bunch,
+	"barquette": catalog.Tray, "barquettes": catalog.Tray, "barq": catalog.Tray,
+	"bouteille": catalog.Bottle, "bouteilles": catalog.Bottle, "btl": catalog.Bottle, "bout": catalog.Bottle,
+	"pot": catalog.Jar, "pots": catalog.Jar,
+}
+
+// sameUnit reports whether a unit a file gives is the product's: the same,
+// or bunches for a product counted in pieces, as the catalogue's first
+// bunches were ("Radis (botte)", in pieces).
+func sameUnit(file, product string) bool {
+	return file == product || file == catalog.Bunch && product == catalog.Piece
 }
 
 // unitName names a unit in a sentence.
-func unitName(unit string) string {
-	if unit == catalog.Piece {
-		return "pièces (un)"
-	}
-	return "kilogrammes (kg)"
-}
+func unitName(unit string) string { return catalog.UnitName(unit) }
 
 // cellValue is what a quantity cell says.
 type cellValue int

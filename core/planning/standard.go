@@ -33,7 +33,7 @@ func Standard(products []catalog.Product, turnover float64, months []calendar.Mo
 		for i, m := range months {
 			value := turnover / 12 * p.ShareFraction() * p.Coefs[m.Number()-1]
 			q := value / (p.RefPrice.Float() * ShopMarkup)
-			if p.Unit == catalog.Piece {
+			if catalog.Whole(p.Unit) {
 				line.Quantities[i] = decimal.FromInt(int64(math.Round(q)))
 			} else {
 				line.Quantities[i] = decimal.Round(q)

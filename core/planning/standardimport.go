@@ -96,7 +96,7 @@ type MonthQuantity struct {
 type StandardPreview struct {
 	ID     string          `json:"_id" doc:"Product id" example:"carotte"`
 	Name   string          `json:"name" example:"Carotte"`
-	Unit   string          `json:"unit" enum:"kg,un"`
+	Unit   string          `json:"unit" enum:"kg,l,un,douzaine,botte,barquette,bouteille,pot"`
 	Values []MonthQuantity `json:"values" doc:"Quantities of the first months asked (3 at most)"`
 }
 

@@ -34,6 +34,9 @@ func goMigrations(d store.Dialect) []*goose.Migration {
 		goose.NewGoMigration(32, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
 			return regimesAndDiscounts(ctx, tx, d)
 		}}, nil),
+		goose.NewGoMigration(46, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+			return familiesAndUnits(ctx, tx, d)
+		}}, nil),
 	}
 }
 

@@ -144,7 +144,7 @@ type Producer struct {
 type ProductProjection struct {
 	Product           string      `json:"product" doc:"Product id" example:"tomate"`
 	Name              string      `json:"name" example:"Tomate"`
-	Unit              string      `json:"unit" enum:"kg,un"`
+	Unit              string      `json:"unit" enum:"kg,l,un,douzaine,botte,barquette,bouteille,pot"`
 	AverageDailySales decimal.Dec `json:"averageDailySales" doc:"Mean daily need over the non-Sunday simulated days, 2 decimals"`
 	// DeliveredLast7Days is what the at-risk flag compares with 7 ×
 	// AverageDailySales.

@@ -54,7 +54,7 @@ func Split(total decimal.Dec, n int, unit string) []decimal.Dec {
 		return nil
 	}
 	step := decimal.Dec(1)
-	if unit == catalog.Piece {
+	if catalog.Whole(unit) {
 		step = decimal.Hundred
 	}
 	base := total / step / decimal.Dec(n) * step

@@ -304,7 +304,7 @@ func (g *region) addTrip(shop, farm accounts.User, need planning.Need, p plannin
 		}
 	}
 	step := decimal.Dec(100)
-	if product.Unit == catalog.Kg {
+	if !catalog.Whole(product.Unit) {
 		step = max(1, p.Quantity/10)
 	}
 	if p.Quantity <= step {
@@ -320,7 +320,7 @@ func (g *region) addTrip(shop, farm accounts.User, need planning.Need, p plannin
 // one unit (or the need when smaller).
 func part(need decimal.Dec, share float64, unit string) decimal.Dec {
 	q := decimal.Dec(float64(need) * share)
-	if unit == catalog.Piece {
+	if catalog.Whole(unit) {
 		q = q / 100 * 100
 		if q == 0 {
 			q = 100
@@ -461,7 +461,7 @@ func (w *world) unitOf(product string) string { return w.products[w.index[produc
 
 // short is a delivery that came 5 % short (a piece less from 20 pieces).
 func short(q decimal.Dec, unit string) decimal.Dec {
-	if unit == catalog.Piece {
+	if catalog.Whole(unit) {
 		if q >= 2000 {
 			return q - 100
 		}

@@ -124,7 +124,7 @@ func fixed(f orders.Full) map[string]decimal.Dec {
 // smallest is the least quantity of a product of unit: a hundredth of a
 // kilogram, one piece.
 func smallest(unit string) decimal.Dec {
-	if unit == catalog.Piece {
+	if catalog.Whole(unit) {
 		return decimal.Hundred
 	}
 	return 1
