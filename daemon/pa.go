@@ -42,6 +42,8 @@ type PAConnectionView struct {
 	WebhookToken   string `json:"webhookToken,omitempty" doc:"The bearer token the PA's webhook calls must carry"`
 	Deposited      int    `json:"deposited" doc:"Documents deposited on the PA"`
 	Failing        int    `json:"failing" doc:"Documents whose deposit failed and is tried again, or left for an administrator"`
+	Outside        int    `json:"outside" doc:"Documents issued outside a PA (not deposited): this year's, or since 1 September 2027 once it is past"`
+	Warning        string `json:"warning,omitempty" doc:"The dashboard's warning in French to a producer not connected, from 1 June 2027 (PRODUCT §16); absent otherwise"`
 }
 
 // PAConnectionOutput answers the connection's operations.
@@ -174,10 +176,18 @@ func (d *Daemon) paView(ctx context.Context, q store.Q, producerID string) (PACo
 		return PAConnectionView{}, err
 	}
 	c, ok, err := pa.One(ctx, q, keys, producerID)
-	if err != nil || !ok {
+	if err != nil {
 		return PAConnectionView{}, err
 	}
-	v := PAConnectionView{Connected: true, FlowURL: c.FlowURL, TokenURL: c.TokenURL, ClientID: c.ClientID, DirectoryURL: c.DirectoryURL,
+	today := d.today()
+	outside, err := pa.Outside(ctx, q, producerID, today)
+	if err != nil {
+		return PAConnectionView{}, err
+	}
+	if !ok {
+		return PAConnectionView{Outside: outside, Warning: pa.Warning(false, outside, today)}, nil
+	}
+	v := PAConnectionView{Outside: outside, Connected: true, FlowURL: c.FlowURL, TokenURL: c.TokenURL, ClientID: c.ClientID, DirectoryURL: c.DirectoryURL,
 		ConnectedAt: c.ConnectedAt.UTC().Format(time.RFC3339), DepositFrom: calendar.DateOf(c.DepositFrom.In(d.cfg.Location)).String(),
 		SecretReadable: c.SecretErr == nil, WebhookPath: "/pa/webhook/" + url.PathEscape(producerID)}
 	if keys != nil {

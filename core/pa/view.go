@@ -133,3 +133,55 @@ func One(ctx context.Context, q store.Q, keys *Keyring, producerID string) (Conn
 	}
 	return c, true, nil
 }
+
+// The dates of the mandate (art. 289 bis CGI, as amended by the finance
+// law for 2024): small and micro enterprises issue their invoices through
+// an approved platform from MandatoryFrom; the dashboard warns a producer
+// not connected from WarnFrom (PRODUCT §16).
+const (
+	WarnFrom      = "2027-06-01"
+	MandatoryFrom = "2027-09-01"
+)
+
+// Outside counts producerID's documents issued outside a PA and not
+// deposited since: from MandatoryFrom once it is past, else from the
+// first day of today's year ("YYYY-MM-DD" both).
+func Outside(ctx context.Context, q store.Q, producerID, today string) (int, error) {
+	from := today[:4] + "-01-01"
+	if today >= MandatoryFrom {
+		from = MandatoryFrom
+	}
+	var n int
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM documents d WHERE d.producer_id = ? AND d.issue_date >= ?
+		AND NOT EXISTS (SELECT 1 FROM pa_deposits p WHERE p.document_id = d.id AND p.deposited_at IS NOT NULL)`, producerID, from); err != nil {
+		return 0, fmt.Errorf("pa: documents outside: %w", err)
+	}
+	return n, nil
+}
+
+// Warning is the dashboard's warning to a producer not connected to a PA
+// ("" for none): nothing before WarnFrom; then how many documents it
+// issued outside a PA (Outside) and what to do.
+func Warning(connected bool, outside int, today string) string {
+	if connected || today < WarnFrom {
+		return ""
+	}
+	docs := fmt.Sprintf("%d facture%s ou avoir%s émis hors plateforme", outside, plural(outside), plural(outside))
+	if outside == 0 {
+		docs = "aucune facture émise hors plateforme pour l'instant"
+	}
+	if today < MandatoryFrom {
+		return fmt.Sprintf("À partir du 1er septembre 2027, vos factures devront passer par une plateforme agréée (PA) : %s cette année. "+
+			"Choisissez votre plateforme et connectez-la dans votre profil, « Facturation électronique ».", docs)
+	}
+	return fmt.Sprintf("Depuis le 1er septembre 2027, vos factures doivent passer par une plateforme agréée (PA) : %s depuis cette date, "+
+		"hors de la loi et passibles d'amende. Connectez votre plateforme dans votre profil, « Facturation électronique », "+
+		"et déposez-y ces factures en choisissant une date de reprise.", docs)
+}
+
+func plural(n int) string {
+	if n > 1 {
+		return "s"
+	}
+	return ""
+}
