@@ -129,6 +129,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/deliveries/reception/{orderId}/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the shop's reception of a planned delivery, typed on its phone (shops)
+         * @description While the delivery is planned and before its lock, as the shop's change of sent quantities (the same write): each line's quantity received becomes its sent quantity, what the invoice bills; a line that differs from the note says why (quantity missing or quality refused), with a comment and a photo, which the producer reads on the delivery and its note ("reçu le … par …"). Photos and the signature are decoded as images and encoded again (PRODUCT §16 "Reception"); anything else is refused (422). Sent again with the same key — a queue drained twice, even after the lock — it changes nothing and answers the order; a delivery already received with another key is refused (409). Answers the order.
+         */
+        post: operations["receive-delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deliveries/review/{orderId}/{deliveryId}": {
         parameters: {
             query?: never;
@@ -521,6 +541,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/producers/{producerId}/delivery-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A producer's minimum order and delivery fee for the session's shop (shops)
+         * @description What the shop sees before it accepts a proposal: the minimum per delivery, the fee of a delivery (its exception, else the band of its distance, else the flat fee) and the amount from which it is free. A producer without terms, or an id that is no producer's, answers zeros.
+         */
+        get: operations["get-applied-delivery-terms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/proposalreview/{needId}/{producerId}": {
         parameters: {
             query?: never;
@@ -733,6 +773,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/delivery-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The producer's minimum order and delivery fees, and its exceptions per shop (producers) */
+        get: operations["get-delivery-terms"];
+        /**
+         * Set the producer's minimum order and delivery fees (producers)
+         * @description The minimum applies to every delivery the proposals and acceptances plan from now on; the fee of a delivery is the band of the shop's distance, else the flat fee, and none from freeAbove. Answers the settings.
+         */
+        put: operations["set-delivery-terms"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/delivery-terms/shops/{shopId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the producer's own minimum or fee for one shop (producers)
+         * @description Either may be absent (the producer's then applies), not both. Answers the settings.
+         */
+        put: operations["set-delivery-exception"];
+        post?: never;
+        /**
+         * Remove the producer's exception for one shop (producers)
+         * @description Answers the settings.
+         */
+        delete: operations["delete-delivery-exception"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/email": {
         parameters: {
             query?: never;
@@ -787,6 +872,54 @@ export interface paths {
          */
         put: operations["set-notification"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/pa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The producer's connection to its approved platform (PA)
+         * @description Producers only (403 otherwise). The client secret is never sent back.
+         */
+        get: operations["get-pa-connection"];
+        /**
+         * Connect the producer to its PA (tested first)
+         * @description The connection is tested (token, healthcheck); a failure is 422 with its French cause and nothing stored. The secret is stored sealed with the daemon's key file (docs/SECURITY.md). Producers only.
+         */
+        put: operations["connect-pa"];
+        post?: never;
+        /**
+         * Disconnect the producer from its PA
+         * @description Its documents are no longer deposited; those deposited keep their statuses. Producers only.
+         */
+        delete: operations["disconnect-pa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/pa/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a connection to a PA: a token, then GET /v1/healthcheck
+         * @description The fields left empty are the stored connection's (the secret above all). Answers 200 with ok false and the French cause when the PA refuses or does not answer; nothing is stored. Producers only.
+         */
+        post: operations["test-pa-connection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1033,6 +1166,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pa/webhook/{producerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A PA's webhook call: a flow made or changed (XP Z12-013 §5.6)
+         * @description Authorization: Bearer <the connection's webhook token> (shown in the producer's profile). The body is a WebhookCallbackContent; only its flowInfo.flowId is read, then the flow is read from the producer's PA. 401 without the right token, 404 for a producer without a connection, 413 past 64 KiB, 422 for a body naming no flow, 502 when the PA cannot be read back; nothing is recorded when refused.
+         */
+        post: operations["pa-webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/print/creditnote/{id}": {
         parameters: {
             query?: never;
@@ -1105,6 +1258,26 @@ export interface paths {
          * @description The attestation annuelle a shop liable to VAT hands a farmer under the agricultural flat-rate refund at the beginning of each year (art. 266-I of annexe II to the CGI): the year's recorded payments (by their dates) under the refund, split by refund rate with the refund of each for information, and each payment with its purchase slip. The year under way is provisional. For the shop and the producer (the other as partnerId); 404 for a year without such payment, a future year, or a shop without a VAT number.
          */
         get: operations["print-flat-rate-certificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/print/image/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A picture of a delivery's reception: a line's photo or the signature
+         * @description For the two parties of the delivery's order (PRODUCT §16 "Reception"): a JPEG or PNG made by the daemon from what the shop sent. Cache-Control private.
+         */
+        get: operations["print-reception-image"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1471,6 +1644,8 @@ export interface components {
             delta?: number;
             /** @description The need concerned (trade events) */
             need?: string;
+            /** @description The document's number (invoice:status) */
+            number?: string;
             /** @description true when accepted */
             outcome?: boolean;
             /**
@@ -1481,6 +1656,10 @@ export interface components {
             product?: components["schemas"]["ActivityProduct"];
             /** Format: double */
             quantity?: number;
+            /** @description The motive of a rejection or refusal (invoice:status) */
+            reason?: string;
+            /** @description The document's status on the approved platform: 200, 210, 212, 213, irrecevable (invoice:status) */
+            status?: string;
             /** @description true when the change is an increase */
             vector?: boolean;
         };
@@ -1492,7 +1671,7 @@ export interface components {
         ActivityProduct: {
             name: string;
             /** @enum {string} */
-            unit: "kg" | "un";
+            unit: "kg" | "l" | "un" | "douzaine" | "botte" | "barquette" | "bouteille" | "pot";
         };
         ActivityView: {
             _id: string;
@@ -1502,7 +1681,7 @@ export interface components {
             origin: components["schemas"]["ActivityParty"];
             target?: components["schemas"]["ActivityParty"];
             /** @enum {string} */
-            type: "need:update" | "need:delete" | "need:create" | "need:create:bulk" | "need:import" | "proposal:request" | "proposal:review" | "fix:request" | "fix:review" | "claim:request" | "claim:review" | "claim:autovalidate" | "payment:record" | "payment:declare" | "payment:confirm" | "payment:undo";
+            type: "need:update" | "need:delete" | "need:create" | "need:create:bulk" | "need:import" | "proposal:request" | "proposal:review" | "fix:request" | "fix:review" | "claim:request" | "claim:review" | "claim:autovalidate" | "payment:record" | "payment:declare" | "payment:confirm" | "payment:undo" | "invoice:status";
         };
         BulkNeedsInputBody: {
             /**
@@ -1527,18 +1706,33 @@ export interface components {
              */
             quantities?: number[];
         };
+        CatalogFamily: {
+            /** @example fromages */
+            _id: string;
+            /** @example Fromages */
+            name: string;
+        };
         CatalogProduct: {
             /** @example tomate */
             _id: string;
+            /** @example legumes */
+            family: string;
             /** @example Tomate */
             name: string;
             /**
              * Format: double
-             * @description Reference producer price HT in EUR per unit
+             * @description Reference producer price HT in EUR per unit (0: unknown)
              */
             refPrice: number;
+            retired?: boolean;
             /** @enum {string} */
-            unit: "kg" | "un";
+            unit: "kg" | "l" | "un" | "douzaine" | "botte" | "barquette" | "bouteille" | "pot";
+            /**
+             * Format: int64
+             * @description VAT rate in hundredths of a percent (550 = 5.5 %)
+             * @example 550
+             */
+            vatRate: number;
         };
         CertificateView: {
             /**
@@ -1651,7 +1845,7 @@ export interface components {
              */
             quantity: number;
             /** @enum {string} */
-            unit: "kg" | "un";
+            unit: "kg" | "l" | "un" | "douzaine" | "botte" | "barquette" | "bouteille" | "pot";
         };
         DayplanNote: {
             deliveryId: string;
@@ -1682,7 +1876,7 @@ export interface components {
             /** Format: double */
             total: number;
             /** @enum {string} */
-            unit: "kg" | "un";
+            unit: "kg" | "l" | "un" | "douzaine" | "botte" | "barquette" | "bouteille" | "pot";
         };
         DayplanPickShop: {
             /** Format: double */
@@ -1749,6 +1943,18 @@ export interface components {
             shop: string;
             shopId: string;
         };
+        DeliveryBand: {
+            /**
+             * Format: double
+             * @description The fee HT of a delivery in the band, euros
+             */
+            fee: number;
+            /**
+             * Format: double
+             * @description The band reaches this road distance, whole km from 1 to 1000, increasing
+             */
+            upToKm: number;
+        };
         DeliverySettingsOutputBody: {
             /**
              * Format: int64
@@ -1783,6 +1989,21 @@ export interface components {
             /** @example Europe/Paris */
             timeZone: string;
         };
+        DocumentPAView: {
+            /** @description RFC 3339: when the latest status was set */
+            at?: string;
+            /** @description Producers: why its deposit failed (tried again later) */
+            error?: string;
+            history: components["schemas"]["PAStatusView"][];
+            /** @description In French: Transmise, Déposée, Rejetée, Refusée, Encaissée… */
+            label: string;
+            /** @description The motive, in French when the standard names it */
+            reason?: string;
+            /** @description The motive's code of a rejection or refusal */
+            reasonCode?: string;
+            /** @description The latest status: submitted, irrecevable, or a lifecycle code 200-213, 220; empty while its deposit failed */
+            status: string;
+        };
         DocumentView: {
             _id: string;
             /**
@@ -1813,6 +2034,8 @@ export interface components {
             kind: "invoice" | "complement" | "credit" | "discount";
             /** @example FA-2026-000001 */
             number: string;
+            /** @description Its deposit on the producer's approved platform and its lifecycle statuses (PRODUCT §16 "Electronic invoicing through an approved platform"); absent when it was not taken up for a deposit */
+            pa?: components["schemas"]["DocumentPAView"];
             /**
              * Format: double
              * @description Paid by recorded payments, EUR: their allocations, and what they left on account applied to the oldest due first
@@ -1870,6 +2093,44 @@ export interface components {
              * @example https://example.com/errors/example
              */
             type: string;
+        };
+        FeesApplied: {
+            /** Format: double */
+            distanceKm?: number;
+            exception: boolean;
+            /** Format: double */
+            fee: number;
+            /** Format: double */
+            freeAbove: number;
+            /** Format: double */
+            minimum: number;
+        };
+        FeesBand: {
+            /** Format: double */
+            fee: number;
+            /** Format: int64 */
+            upToKm: number;
+        };
+        FeesException: {
+            /** Format: double */
+            fee?: number;
+            /** Format: double */
+            minimum?: number;
+            shopId: string;
+            shopName: string;
+        };
+        FeesSettings: {
+            exceptions: components["schemas"]["FeesException"][];
+            terms: components["schemas"]["FeesTerms"];
+        };
+        FeesTerms: {
+            bands: components["schemas"]["FeesBand"][];
+            /** Format: double */
+            fee: number;
+            /** Format: double */
+            freeAbove: number;
+            /** Format: double */
+            minimum: number;
         };
         FlatRateView: {
             /** @description The calendar years of those payments' dates, newest first, each with its certificate */
@@ -2120,6 +2381,12 @@ export interface components {
             date: string;
             deliveryLines: components["schemas"]["OrdersLineView"][];
             orderId: string;
+            /** @description RFC 3339: when the shop received the delivery (its reception) */
+            receivedAt?: string;
+            /** @description Who signed for it, as typed */
+            receivedBy?: string;
+            /** @description The drawn signature: GET /api/images/{id} */
+            signatureId?: string;
             /** @enum {string} */
             status: "planned" | "done" | "cancelled";
         };
@@ -2137,6 +2404,8 @@ export interface components {
             claimComment?: string;
             /** @enum {string} */
             claimType?: "quality" | "quantity";
+            /** @description The photo of the problem: GET /api/images/{id} */
+            photoId?: string;
             /**
              * Format: double
              * @description Unit price HT in EUR
@@ -2153,9 +2422,20 @@ export interface components {
             quantityExpected: number;
             /**
              * Format: double
+             * @description What the shop's reception counted, once received
+             */
+            quantityReceived?: number;
+            /**
+             * Format: double
              * @description Set by the shop; the expected quantity until then
              */
             quantitySent: number;
+            receptionComment?: string;
+            /**
+             * @description Why the quantity received differs from the note: quality (refused) or quantity (missing)
+             * @enum {string}
+             */
+            receptionReason?: "quality" | "quantity";
         };
         OrdersView: {
             _id: string;
@@ -2167,6 +2447,74 @@ export interface components {
             invoice?: components["schemas"]["OrdersInvoiceRef"];
             /** @description Producer id (in a shop's orders) */
             producer?: string;
+        };
+        PAConnectionBody: {
+            clientId?: string;
+            /** @description Absent or empty: the stored secret is kept */
+            clientSecret?: string;
+            directoryUrl?: string;
+            /** @description https (http only towards the daemon's own machine, outside production) */
+            flowUrl?: string;
+            /** @description YYYY-MM-DD: also deposit the documents issued since that day and not deposited yet; absent: from now on (or, connected already, the day kept) */
+            since?: string;
+            tokenUrl?: string;
+        };
+        PAConnectionView: {
+            clientId?: string;
+            connected: boolean;
+            /** @description RFC 3339 */
+            connectedAt?: string;
+            /** @description YYYY-MM-DD: the documents issued from that day on are deposited */
+            depositFrom?: string;
+            /**
+             * Format: int64
+             * @description Documents deposited on the PA
+             */
+            deposited: number;
+            /** @description The Directory Service's URL, when the PA has one */
+            directoryUrl?: string;
+            /**
+             * Format: int64
+             * @description Documents whose deposit failed and is tried again, or left for an administrator
+             */
+            failing: number;
+            /** @description The Flow Service's URL, before /v1 */
+            flowUrl?: string;
+            /**
+             * Format: int64
+             * @description Documents issued outside a PA (not deposited): this year's, or since 1 September 2027 once it is past
+             */
+            outside: number;
+            /** @description false when the daemon cannot open the stored secret (its key file is missing): nothing is deposited until it is back */
+            secretReadable: boolean;
+            /** @description The OAuth2 token URL */
+            tokenUrl?: string;
+            /** @description The dashboard's warning in French to a producer not connected, from 1 June 2027 (PRODUCT §16); absent otherwise */
+            warning?: string;
+            /** @description The path, on this site, of the webhook to give the PA (XP Z12-013 §5.6) */
+            webhookPath?: string;
+            /** @description The bearer token the PA's webhook calls must carry */
+            webhookToken?: string;
+        };
+        PAStatusView: {
+            /** @description RFC 3339 */
+            at: string;
+            label: string;
+            reason?: string;
+            reasonCode?: string;
+            status: string;
+        };
+        PATestOutputBody: {
+            /** @description In French: what failed, or that the connection works */
+            message: string;
+            ok: boolean;
+        };
+        PAWebhookOutputBody: {
+            /**
+             * Format: int64
+             * @description Statuses recorded by this call (0 when already known)
+             */
+            recorded: number;
         };
         PaymentAllocationView: {
             /**
@@ -2545,7 +2893,7 @@ export interface components {
             /** @example Carotte */
             name: string;
             /** @enum {string} */
-            unit: "kg" | "un";
+            unit: "kg" | "l" | "un" | "douzaine" | "botte" | "barquette" | "bouteille" | "pot";
             /** @description Quantities of the first months asked (3 at most) */
             values: components["schemas"]["PlanningMonthQuantity"][];
         };
@@ -2671,6 +3019,46 @@ export interface components {
             path: string;
             paymentId: string;
         };
+        ReceiveDeliveryInputBody: {
+            /** @description Every line of the delivery, once */
+            deliveryLines?: components["schemas"]["ReceivedLineInput"][];
+            /**
+             * @description Idempotency key made by the phone when the reception was typed (8 to 100 letters, digits, - or _): sent again, the same reception changes nothing and answers the order
+             * @example 0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a
+             */
+            key?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339: when the reception was typed on the phone (offline, it is sent later); kept when it falls on the delivery's date and is not in the future, else the time the server records it
+             */
+            receivedAt?: string;
+            /**
+             * @description Who received the delivery, typed (100 characters at most). Needed
+             * @example Léa Martin
+             */
+            receivedBy?: string;
+            /** @description The drawn signature, base64 PNG (an image as the photos are; kept as a PNG of 800 px at most) */
+            signature?: string;
+        };
+        ReceivedLineInput: {
+            /** @description Delivery line id. Needed: every line of the delivery once */
+            _id?: string;
+            /** @description A photo of the problem, base64: JPEG, PNG or WebP, 5 MB and 30 million pixels at most; kept as a JPEG of 1600 px at most, without its metadata */
+            photo?: string;
+            /**
+             * Format: double
+             * @description Quantity received in the product's unit (2 decimals for kg, whole pieces): the note's quantity for a line ticked. Needed (422 without it)
+             * @example 7.5
+             */
+            quantityReceived?: number;
+            /** @description Optional comment (500 characters at most) */
+            receptionComment?: string;
+            /**
+             * @description quantity (missing) or quality (refused); needed when the quantity received differs from the note's
+             * @example quantity
+             */
+            receptionReason?: string;
+        };
         RegisterRequestBody: {
             /** @description true for a shop, false (or absent) for a producer */
             distributor?: boolean;
@@ -2792,6 +3180,37 @@ export interface components {
         };
         SessionOutputBody: {
             user: components["schemas"]["AccountsProfile"];
+        };
+        SetDeliveryExceptionInputBody: {
+            /**
+             * Format: double
+             * @description The shop's fee HT per delivery, euros (0: delivered free); absent: the producer's fees
+             */
+            fee?: number;
+            /**
+             * Format: double
+             * @description The shop's minimum amount of goods HT per delivery, euros; absent: the producer's
+             */
+            minimum?: number;
+        };
+        SetDeliveryTermsInputBody: {
+            /** @description Fees by road distance from the farm (great-circle × 1.3), by increasing distance */
+            bands: components["schemas"]["DeliveryBand"][];
+            /**
+             * Format: double
+             * @description Flat fee HT of a delivery, euros: without bands, past the last band, or for a shop that cannot be placed
+             */
+            fee: number;
+            /**
+             * Format: double
+             * @description Amount of goods HT from which a delivery is free, euros; 0: never
+             */
+            freeAbove: number;
+            /**
+             * Format: double
+             * @description Least amount of goods HT per delivery, euros; 0: none
+             */
+            minimum: number;
         };
         SetRoundInputBody: {
             /** @description The shop ids of the day's stops, each once, in the order of the round; an empty list goes back to the computed order */
@@ -2935,7 +3354,7 @@ export interface components {
              */
             product: string;
             /** @enum {string} */
-            unit: "kg" | "un";
+            unit: "kg" | "l" | "un" | "douzaine" | "botte" | "barquette" | "bouteille" | "pot";
         };
         SupplyProjection: {
             /** @description The window's days, in order */
@@ -3132,12 +3551,15 @@ export interface components {
             /** @description The shops the user's own data names: for a shop, itself; for a producer, the shops of its proposals, commitments and orders (the map's shops are GET /api/map's). A shop's email only for itself and the producers trading with it (a commitment or an order), empty otherwise */
             distributors: components["schemas"]["MapShop"][];
             events: components["schemas"]["ActivityView"][];
+            /** @description The families of product types, in the order the interface lists them */
+            families: components["schemas"]["CatalogFamily"][];
             /** @description A shop's needs from 12 months back; the needs a producer trades on, from 12 months back */
             needs: components["schemas"]["PlanningView"][];
             /** @description The user's orders from 12 months back, seen from its side */
             orders: components["schemas"]["OrdersView"][];
             /** @description For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself */
             producers: components["schemas"]["MapProducer"][];
+            /** @description Every product type, the retired ones included (retired: no new need) */
             products: components["schemas"]["CatalogProduct"][];
             user: components["schemas"]["AccountsProfile"];
         };
@@ -3594,6 +4016,116 @@ export interface operations {
             };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "receive-delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id */
+                orderId: string;
+                /** @description Delivery id */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiveDeliveryInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrdersView"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5469,6 +6001,88 @@ export interface operations {
             };
         };
     };
+    "get-applied-delivery-terms": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The producer's id */
+                producerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeesApplied"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "review-proposal": {
         parameters: {
             query?: never;
@@ -6480,6 +7094,312 @@ export interface operations {
             };
         };
     };
+    "get-delivery-terms": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeesSettings"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-delivery-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetDeliveryTermsInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeesSettings"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-delivery-exception": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The shop's id */
+                shopId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetDeliveryExceptionInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeesSettings"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "delete-delivery-exception": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The shop's id */
+                shopId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeesSettings"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "change-email": {
         parameters: {
             query?: never;
@@ -6660,6 +7580,297 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-pa-connection": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAConnectionView"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "connect-pa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PAConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAConnectionView"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "disconnect-pa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAConnectionView"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "test-pa-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PAConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PATestOutputBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7451,6 +8662,99 @@ export interface operations {
             };
         };
     };
+    "pa-webhook": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <the connection's webhook token> */
+                Authorization?: string;
+            };
+            path: {
+                /** @description The producer whose PA calls */
+                producerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAWebhookOutputBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "print-credit-note": {
         parameters: {
             query?: never;
@@ -7686,6 +8990,66 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description No valid session: `detail` is `User did not provide any token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description No such document, or one the user is not a party to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description The document could not be made; `detail` gives a reference for support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "print-reception-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Image id (photoId or signatureId of the delivery) */
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
                 };
             };
             /** @description No valid session: `detail` is `User did not provide any token` */
