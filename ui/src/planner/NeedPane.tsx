@@ -2,6 +2,7 @@ import { EmptyState, Paper, Stack, Text, Title } from '@mantine/core'
 import { type ReactNode, useState } from 'react'
 import { formatMonthYear } from '../format'
 import { useProducers } from '../store/hooks'
+import { DeliveryTermsNote } from '../trade/DeliveryTermsNote'
 import { TradePanel } from '../trade/TradePanel'
 import type { CellKey, NeedRO, ProductRO, Viewer } from './model'
 import { NeedFigures } from './NeedFigures'
@@ -67,6 +68,7 @@ export function NeedPane({
                 producers={producers}
                 priceHint={<PriceInfo needId={need._id} product={product} compact />}
                 onFormShown={setFormShown}
+                producerNote={(id) => <DeliveryTermsNote producerId={id} />}
               />
               {editor}
               <NeedFigures need={need} product={product} />

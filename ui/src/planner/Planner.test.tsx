@@ -17,6 +17,11 @@ vi.mock('../store/comparison', async (original) => ({
   ...(await original<typeof import('../store/comparison')>()),
   loadComparison: vi.fn(async () => {}),
 }))
+// So does the producers' delivery terms' (store/fees.ts, e2e/fees.spec.ts).
+vi.mock('../store/fees', async (original) => ({
+  ...(await original<typeof import('../store/fees')>()),
+  loadApplied: vi.fn(async () => {}),
+}))
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), {

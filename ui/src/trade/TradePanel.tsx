@@ -43,6 +43,8 @@ export interface TradePanelProps {
    * truth shown once, issue 37).
    */
   onFormShown?: (shown: boolean) => void
+  /** For a shop, under the name of a producer whose proposal it may accept: what it asks per delivery (trade/DeliveryTermsNote). */
+  producerNote?: (producerId: string) => ReactNode
 }
 
 /**
@@ -51,7 +53,7 @@ export interface TradePanelProps {
  * table, the proposal form, and for a producer the "autres producteurs"
  * card. A producer sees its own negotiation; a shop sees one per producer.
  */
-export function TradePanel({ need, unit, viewer, producers, priceHint, onFormShown }: TradePanelProps) {
+export function TradePanel({ need, unit, viewer, producers, priceHint, onFormShown, producerNote }: TradePanelProps) {
   const [editing, setEditing] = useState<Editing | null>(null)
   const [busy, setBusy] = useState(false)
   const side = viewer.type
@@ -140,6 +142,7 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
         }}
       >
         {!mine ? <Title order={5}>{nameOf(producer)}</Title> : null}
+        {!mine && allowed.open.includes('accepter') ? producerNote?.(producer) : null}
         {n.commitment ? (
           <CommitmentCard
             title="Engagement"
