@@ -16,7 +16,9 @@ jusqu'à SIGINT ou SIGTERM, en laissant finir les requêtes en cours. Sa premiè
 ligne de journal donne la version et la base de données utilisée.
 
 Avec --demo, une base vide reçoit d'abord le monde de démonstration (voir
-« primeur demo »), et ses identifiants sont affichés.`
+« primeur demo »), et ses identifiants sont affichés ; une plateforme agréée
+locale (de démonstration) est lancée dans le démon et la Ferme des Glières y
+est connectée : ses factures y sont déposées et leurs statuts s'affichent.`
 
 func (a *app) serveCommand() *cobra.Command {
 	var (
@@ -56,8 +58,18 @@ func (a *app) serveCommand() *cobra.Command {
 				}
 				a.printLogins(res)
 			}
+			listening := func(string) {}
+			if withDemo {
+				srv, hook, err := a.demoPA(ctx, db, log)
+				if err != nil {
+					return err
+				}
+				defer demoPAClose(srv)
+				listening = hook
+			}
 			d := daemon.New(daemon.Options{Config: a.cfg, DB: db, Log: log, UI: primeur.UI(), Now: a.now})
 			return d.Run(ctx, func(addr string) {
+				listening(addr)
 				fmt.Fprintf(a.out, "Primeur %s à l'écoute sur http://%s\n", daemon.Version, addr)
 			})
 		},
