@@ -32,6 +32,7 @@ func TestSeed(t *testing.T) {
 		t.Run("trade", func(t *testing.T) { seededTrade(t, db) })
 		t.Run("payments", func(t *testing.T) { seededPayments(t, db) })
 		t.Run("supply", func(t *testing.T) { seededSupply(t, db, now) })
+		t.Run("fees", func(t *testing.T) { seededFees(t, db, now) })
 	})
 }
 
