@@ -13,7 +13,9 @@ import (
 )
 
 // Encaissée (212): once an invoice deposited on the producer's PA is paid
-// in full (payments: its status paid, something paid), the pa job posts,
+// in full (payments: its status paid, something paid) — and neither
+// rejected (213, irrecevable: not issued) nor refused by the buyer (210:
+// the refusal is settled first) —, the pa job posts,
 // in the producer's name, the lifecycle message 212 Encaissée — a CDAR
 // flow (pa.Lifecycle.XML) — and records the status in the document's
 // history, which tells the shop (notify.InvoiceStatus). For goods, whose
@@ -46,7 +48,7 @@ func postCashed(ctx context.Context, env Env, client *pa.Client, conn pa.Connect
 	if err := store.Select(ctx, env.DB, &due, `SELECT p.document_id, d.number, d.issue_date FROM pa_deposits p
 		JOIN documents d ON d.id = p.document_id
 		WHERE p.producer_id = ? AND p.deposited_at IS NOT NULL AND p.cashed_at IS NULL AND d.kind IN ('invoice', 'complement')
-		AND p.status NOT IN ('213', 'irrecevable', '212')`, conn.ProducerID); err != nil {
+		AND p.status NOT IN ('213', 'irrecevable', '210', '212')`, conn.ProducerID); err != nil {
 		return 0, fmt.Errorf("jobs: pa: invoices to cash: %w", err)
 	}
 	if len(due) == 0 {

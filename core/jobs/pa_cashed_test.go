@@ -30,16 +30,20 @@ func TestPACashed(t *testing.T) {
 		if err := store.Get(ctx, db, &doc, `SELECT id, total_ttc FROM documents WHERE number = 'FA-2026-000001' AND producer_id = ?`, w.Farm.ID); err != nil {
 			t.Fatal(err)
 		}
-		accs, err := payments.Accounts(ctx, db, w.Farm.ID, w.Shop.ID, "2026-12-05")
-		if err != nil {
-			t.Fatal(err)
+		// Every shop pays in full: the first's invoice is cashed; the
+		// second's was rejected (213), the third's refused (210).
+		accs, err := payments.Accounts(ctx, db, w.Farm.ID, "", "2026-12-05")
+		if err != nil || len(accs) != 3 {
+			t.Fatal(len(accs), err)
 		}
-		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-			_, err := payments.Record(ctx, tx, w.Farm, payments.Input{PartnerID: w.Shop.ID, Amount: accs[0].Owed, PaidOn: "2026-12-05",
-				Method: payments.Transfer}, at(2026, 12, 5, 9, 0), "2026-12-05")
-			return err
-		}); err != nil {
-			t.Fatal(err)
+		for _, a := range accs {
+			if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+				_, err := payments.Record(ctx, tx, w.Farm, payments.Input{PartnerID: a.DistributorID, Amount: a.Owed, PaidOn: "2026-12-05",
+					Method: payments.Transfer}, at(2026, 12, 5, 9, 0), "2026-12-05")
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		r := run(t, jobs.PA, e, at(2026, 12, 5, 9, 5))
 		if r.Get(jobs.PAStatuses) != 1 {
