@@ -2,6 +2,8 @@ import { constants } from 'node:zlib'
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
+import { VitePWA } from 'vite-plugin-pwa'
+import { pwaOptions } from './pwa.config.ts'
 
 // Paths served by the Go daemon (`primeur serve`, default 127.0.0.1:8080).
 const daemon = 'http://127.0.0.1:8080'
@@ -10,6 +12,9 @@ const proxied = ['/api', '/auth', '/print', '/public', '/openapi.json', '/docs',
 export default defineConfig({
   plugins: [
     react(),
+    // The manifest and the service worker (pwa.config.ts), before the
+    // compression below so that sw.js is compressed as the rest.
+    VitePWA({ ...pwaOptions, disable: !!process.env.VITEST }),
     // Every built file of 1 KB or more is also written compressed next to
     // itself, at the strongest levels (name.br, name.gz), once per build:
     // the daemon sends these bytes as they are to a client accepting the

@@ -127,7 +127,13 @@ func emptyIfNil(f fs.FS) fs.FS {
 }
 
 // contentType is the file's media type, by its extension or else sniffed.
+// The web app manifest (manifest.webmanifest, made by vite-plugin-pwa) has
+// its own type (W3C Web Application Manifest), which Go's table and most
+// systems' do not know.
 func (f *staticFile) contentType() string {
+	if path.Ext(f.name) == ".webmanifest" {
+		return "application/manifest+json"
+	}
 	if ct := mime.TypeByExtension(path.Ext(f.name)); ct != "" {
 		return ct
 	}

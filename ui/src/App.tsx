@@ -28,6 +28,7 @@ const ProducerDay = lazy(SCREENS.prodDay)
 const DistributorNeeds = lazy(SCREENS.disNeeds)
 const DistributorSupply = lazy(SCREENS.disSupply)
 const DistributorDeliveries = lazy(SCREENS.disDeliveries)
+const ShopReception = lazy(SCREENS.disReception)
 const PaymentsPage = lazy(SCREENS.prodPayments)
 
 /** Every route of PRODUCT §2, in one Switch ending with the 404. */
@@ -57,6 +58,9 @@ export function AppRoutes() {
       </Route>
       <Route path={ROUTES.disDeliveries}>
         <Protected page={DistributorDeliveries} />
+      </Route>
+      <Route path={ROUTES.disReception}>
+        <Protected page={ShopReception} />
       </Route>
       <Route path={ROUTES.prodPayments}>
         <Protected page={PaymentsPage} />

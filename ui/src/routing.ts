@@ -14,6 +14,7 @@ export const ROUTES = {
   disNeeds: '/dis/needs',
   disSupply: '/dis/supply',
   disDeliveries: '/dis/deliveries',
+  disReception: '/dis/deliveries/reception/:orderId/:deliveryId',
   prodPayments: '/prod/payments',
   disPayments: '/dis/payments',
 } as const
@@ -23,6 +24,8 @@ export const paths = {
   landing: (mode?: LandingMode) => (mode ? `/landing/${mode}` : '/landing'),
   prodNeeds: (distributorId: string) => `/prod/needs/${encodeURIComponent(distributorId)}`,
   prodDay: (date: string) => `/prod/deliveries/day/${encodeURIComponent(date)}`,
+  disReception: (orderId: string, deliveryId: string) =>
+    `/dis/deliveries/reception/${encodeURIComponent(orderId)}/${encodeURIComponent(deliveryId)}`,
 }
 
 /**

@@ -23,6 +23,7 @@ export const SCREENS = {
   disNeeds: () => import('./pages/DistributorNeeds').then((m) => ({ default: m.DistributorNeeds })),
   disSupply: () => import('./pages/DistributorSupply').then((m) => ({ default: m.DistributorSupply })),
   disDeliveries: () => import('./pages/DistributorDeliveries').then((m) => ({ default: m.DistributorDeliveries })),
+  disReception: () => import('./pages/ShopReception').then((m) => ({ default: m.ShopReception })),
   prodPayments: () => import('./pages/Payments').then((m) => ({ default: m.Payments })),
   disPayments: () => import('./pages/Payments').then((m) => ({ default: m.Payments })),
 } as const satisfies Partial<Record<keyof typeof ROUTES, ChunkLoader>>

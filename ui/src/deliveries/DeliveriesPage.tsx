@@ -1,4 +1,5 @@
 import { Grid, Paper, Stack, Tabs, Text, Title } from '@mantine/core'
+import { QueueStatus } from '../reception/QueueStatus'
 import { useEffect, useMemo, useState } from 'react'
 import { DetailSheet } from '../components/DetailSheet'
 import { usePhone } from '../components/usePhone'
@@ -110,6 +111,7 @@ export function DeliveriesPage() {
   return (
     <Stack p="md" gap="md">
       <Title order={1}>{DELIVERIES_TITLE}</Title>
+      <QueueStatus />
       {role === 'producer' ? <DayLink rows={rows} today={today} /> : null}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: phone ? 12 : 7 }}>

@@ -25,6 +25,7 @@ import {
   notePath,
 } from './model'
 import { productOf } from './products'
+import { ReceptionSummary } from '../reception/ReceptionSummary'
 
 const CLAIM_TYPE_LABELS = { quality: 'Qualité', quantity: 'Quantité' } as const
 
@@ -106,6 +107,13 @@ export function DeliveryEditor({
             })}
           </Table.Tbody>
         </Table>
+
+        <ReceptionSummary
+          delivery={d}
+          role={role}
+          products={products}
+          editable={canEdit(d, 'distributor', now, lock)}
+        />
 
         {d.claimStatus !== 'void' ? (
           <Stack gap={4} aria-label="Demande d'avoir">

@@ -83,7 +83,14 @@ export type Send = (r: QueuedReception) => Promise<unknown>
 
 /** What an error of `send` means for the queue: try later, or refused for good. */
 export function outcomeOf(err: unknown): Outcome {
-  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 408 && err.status !== 429) {
+  if (
+    err instanceof ApiError &&
+    err.status >= 400 &&
+    err.status < 500 &&
+    err.status !== 401 &&
+    err.status !== 408 &&
+    err.status !== 429
+  ) {
     return { refused: err.detail || err.title || `HTTP ${err.status}` }
   }
   return 'later' // no network, the daemon busy or away, the session to open again
@@ -128,7 +135,7 @@ export function drain(email: string, send: Send): Promise<number> {
 }
 
 /** "3 réceptions en attente d'envoi", or null when none waits to be sent. */
-export function waitingLabel(waiting: readonly QueuedReception[]): string | null {
+export function waitingLabel(waiting: readonly { readonly refused?: string }[]): string | null {
   const n = waiting.filter((r) => !r.refused).length
   if (n === 0) return null
   return n === 1 ? "1 réception en attente d'envoi" : `${n} réceptions en attente d'envoi`

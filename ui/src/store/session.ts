@@ -4,6 +4,7 @@
 // protected-route guard redirects as soon as the stored email is gone.
 import { ApiError, api, errorMessage } from '../api'
 import { notifyError, progress } from '../notify'
+import { forgetOfflineAnswers } from '../offline/caches'
 import type { Order, ProfileUpdate, RegistrationRequest, User, UserLoad } from '../types'
 import { EMAIL_KEY, heldAll, resetState, state } from './state'
 
@@ -62,6 +63,8 @@ export function loginErrorMessage(err: unknown): string {
 /** Logs in. Throws ApiError on failure (see `loginErrorMessage`). */
 export async function login(email: string, password: string): Promise<User> {
   const { user } = await api.post<{ user: User }>('/auth/login', { email, password })
+  // A previous account's answers kept for offline use go before this one's load.
+  await forgetOfflineAnswers()
   startSession(user)
   return user
 }
@@ -106,6 +109,8 @@ export async function logout(): Promise<void> {
   } catch (err) {
     console.error('logout:', err)
   }
+  // The answers kept for offline use go with the session.
+  await forgetOfflineAnswers()
   storeEmail(null)
   resetState(null)
   state.origin = null
@@ -118,6 +123,7 @@ export async function logout(): Promise<void> {
  */
 export async function closeAccount(current: string): Promise<string> {
   const { message } = await api.post<{ message: string }>('/api/user/close', { current })
+  void forgetOfflineAnswers()
   storeEmail(null)
   resetState(null)
   state.origin = null
