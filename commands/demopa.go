@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 
 	"primeur/core/accounts"
@@ -70,7 +71,10 @@ func (a *app) demoPA(ctx context.Context, db *store.DB, log *slog.Logger) (*pate
 		srv.Close()
 		return nil, nil, err
 	}
-	fmt.Fprintf(a.out, "Plateforme agréée de démonstration : %s (%s y dépose ses factures)\n", srv.FlowURL(), demoPAProducer)
+	// Without its scheme: the line that follows is the one that gives
+	// the daemon's address.
+	fmt.Fprintf(a.out, "Plateforme agréée de démonstration sur %s : %s y dépose ses factures\n",
+		strings.TrimPrefix(srv.FlowURL(), "http://"), demoPAProducer)
 	return srv, func(addr string) {
 		srv.SetWebhook(webhookURL(addr, u.ID), keys.WebhookToken(u.ID))
 	}, nil
