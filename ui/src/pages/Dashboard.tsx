@@ -2,6 +2,7 @@ import { Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/cor
 import { useDisclosure } from '@mantine/hooks'
 import { useEffect, useMemo, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
+import { DeliveryTermsForm } from '../components/DeliveryTermsForm'
 import { IdentifierNotice } from '../components/IdentifierNotice'
 import { ProfileForm } from '../components/ProfileForm'
 import { shopLonLat } from '../map/geo'
@@ -118,6 +119,7 @@ export function Dashboard() {
             focus={focus?.version === user.updatedAt ? focus : null}
           />
         ) : null}
+        {profileOpen && producer ? <DeliveryTermsForm /> : null}
         {producer ? (
           map
         ) : (
