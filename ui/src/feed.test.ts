@@ -252,6 +252,46 @@ describe('describeEvent', () => {
       'Vous avez annulé le paiement de 125,40\u00a0€ du 2 décembre 2026.',
       'Ferme des Glières a annulé le paiement de 125,40\u00a0€ du 2 décembre 2026.',
     ],
+    [
+      'invoice:status',
+      { number: 'FA-2026-000001', status: '200' },
+      FARM,
+      SHOP,
+      'Votre facture FA-2026-000001 à Épicerie du Lac a été déposée sur votre plateforme agréée.',
+      'La facture FA-2026-000001 de Ferme des Glières a été déposée sur sa plateforme agréée.',
+    ],
+    [
+      'invoice:status',
+      { number: 'FA-2026-000001', status: '210', reason: 'Marchandise non commandée' },
+      FARM,
+      SHOP,
+      'Épicerie du Lac a refusé votre facture FA-2026-000001 (motif : Marchandise non commandée).',
+      'Vous avez refusé la facture FA-2026-000001 de Ferme des Glières (motif : Marchandise non commandée).',
+    ],
+    [
+      'invoice:status',
+      { number: 'FA-2026-000002', status: '213', reason: 'Facture en doublon' },
+      FARM,
+      SHOP,
+      'Votre plateforme agréée a rejeté votre facture FA-2026-000002 (motif : Facture en doublon) : elle est réputée non émise.',
+      'La facture FA-2026-000002 de Ferme des Glières a été rejetée par sa plateforme agréée (motif : Facture en doublon) : elle est réputée non émise.',
+    ],
+    [
+      'invoice:status',
+      { number: 'AV-2026-000001', status: '200' },
+      FARM,
+      SHOP,
+      'Votre avoir AV-2026-000001 à Épicerie du Lac a été déposé sur votre plateforme agréée.',
+      "L'avoir AV-2026-000001 de Ferme des Glières a été déposé sur sa plateforme agréée.",
+    ],
+    [
+      'invoice:status',
+      { number: 'FA-2026-000001', status: '212' },
+      FARM,
+      SHOP,
+      'Votre facture FA-2026-000001 est encaissée.',
+      'La facture FA-2026-000001 de Ferme des Glières est encaissée : votre paiement est reçu.',
+    ],
   ]
 
   it.each(cases)('%s as the emitter', (type, data, from, to, mine) => {
@@ -265,7 +305,7 @@ describe('describeEvent', () => {
 
   it('words every PRODUCT §4 type, and only those', () => {
     expect(new Set(cases.map((c) => c[0]))).toEqual(new Set(EVENT_TYPES))
-    expect(EVENT_TYPES).toHaveLength(16)
+    expect(EVENT_TYPES).toHaveLength(17)
   })
 
   it('matches the viewer case-insensitively', () => {

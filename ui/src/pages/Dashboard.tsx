@@ -5,6 +5,7 @@ import { useLocation, useSearch } from 'wouter'
 import { DeliveryTermsForm } from '../components/DeliveryTermsForm'
 import { IdentifierNotice } from '../components/IdentifierNotice'
 import { ProfileForm } from '../components/ProfileForm'
+import { PAWarning } from '../einvoicing/PAWarning'
 import { shopLonLat } from '../map/geo'
 import { ShopMap } from '../map/ShopMap'
 import { PROFILE_PARAM, parseProfileParam } from '../onboarding/checklist'
@@ -109,6 +110,7 @@ export function Dashboard() {
         )}
         <IdentifierNotice issues={user.identifierIssues} onCorrect={openProfileAt} />
         <SetupChecklist user={user} needCount={producer ? 0 : needs.length} onOpenField={openProfileAt} />
+        {producer ? <PAWarning owner={user._id} /> : null}
         {/* Opened (the header's account menu, the footer's button, a link), the
             profile comes before the map and the charts: in view at once (issue 37). */}
         {profileOpen ? (
