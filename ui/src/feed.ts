@@ -72,6 +72,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'payment:declare',
   'payment:confirm',
   'payment:undo',
+  'invoice:status',
 ]
 
 /** PRODUCT §4: an unknown event type raises an error. */
@@ -126,6 +127,44 @@ export function formatDayInWords(value: string): string {
 
 function isViewer(email: string | undefined, viewerEmail: string | null | undefined): boolean {
   return !!viewerEmail && !!email && email.toLowerCase() === viewerEmail.toLowerCase()
+}
+
+/**
+ * An invoice's status on the producer's approved platform (PRODUCT §16
+ * "Electronic invoicing through an approved platform"), for the producer
+ * (own: the event is its own) or the shop.
+ */
+function invoiceStatusText(data: ActivityEvent['data'], own: boolean, origin: string, target: string): string {
+  const number = data?.number ?? ''
+  const why = data?.reason ? ` (motif : ${data.reason})` : ''
+  // A credit note (AV-…) is "l'avoir", masculine.
+  const credit = number.startsWith('AV-')
+  const e = credit ? '' : 'e'
+  const yours = `${credit ? 'Votre avoir' : 'Votre facture'} ${number}`
+  const theirs = `${credit ? "L'avoir" : 'La facture'} ${number} ${de(origin)}`
+  const it = credit ? "l'avoir" : 'la facture'
+  const pron = credit ? 'il' : 'elle'
+  switch (data?.status) {
+    case '200':
+      return own
+        ? `${yours}${target ? ` ${to(target)}` : ''} a été déposé${e} sur votre plateforme agréée.`
+        : `${theirs} a été déposé${e} sur sa plateforme agréée.`
+    case '210':
+      return own
+        ? `${target || 'Le magasin'} ${avoir(target || 'Le magasin')} refusé ${credit ? 'votre avoir' : 'votre facture'} ${number}${why}.`
+        : `Vous avez refusé ${it} ${number} ${de(origin)}${why}.`
+    case '212':
+      return own ? `${yours} est encaissé${e}.` : `${theirs} est encaissé${e} : votre paiement est reçu.`
+    case '213':
+      return own
+        ? `Votre plateforme agréée a rejeté ${credit ? 'votre avoir' : 'votre facture'} ${number}${why} : ${pron} est réputé${e} non émis${e}.`
+        : `${theirs} a été rejeté${e} par sa plateforme agréée${why} : ${pron} est réputé${e} non émis${e}.`
+    case 'irrecevable':
+      return own
+        ? `Votre plateforme agréée n'a pas reçu ${credit ? 'votre avoir' : 'votre facture'} ${number}${why}.`
+        : `${theirs} n'a pas été reçu${e} par sa plateforme agréée.`
+  }
+  return `${own ? yours : theirs} : statut ${data?.status ?? ''}.`
 }
 
 /**
@@ -245,6 +284,8 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
     case 'payment:undo':
       if (own) return `Vous avez annulé le paiement${amount}${paidOn}.`
       return `${origin} ${has} annulé le paiement${amount}${paidOn}.`
+    case 'invoice:status':
+      return invoiceStatusText(data, own, origin, target)
   }
   throw new UnknownEventTypeError(type)
 }
