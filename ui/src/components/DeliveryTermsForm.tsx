@@ -61,7 +61,7 @@ function TermsForm({ terms }: { terms: FeeTerms }) {
   const lastKm = t.bands.length > 0 ? t.bands[t.bands.length - 1].upToKm : 0
 
   return (
-    <Paper withBorder p="md" aria-labelledby="fees-title">
+    <Paper component="section" withBorder p="md" aria-labelledby="fees-title">
       <Stack gap="sm">
         <Title order={3} size="h4" id="fees-title">
           Minimum de commande et frais de livraison
