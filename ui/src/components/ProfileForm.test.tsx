@@ -346,9 +346,10 @@ describe('ProfileForm identifiers and bank details', () => {
     )
 
   it('tells identifiers stored invalid and saves another field all the same', async () => {
+    // A fresh answer per call: the producer's "Facturation électronique" reads its connection too.
     const fetch = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(new Response(JSON.stringify({ user: producer, orders: [] })))
+      .mockImplementation(async () => new Response(JSON.stringify({ user: producer, orders: [] })))
     const user = userEvent.setup()
     const stored = {
       ...producer,
@@ -365,8 +366,10 @@ describe('ProfileForm identifiers and bank details', () => {
     expect(screen.queryByText(PROFILE_MESSAGES.siret)).not.toBeInTheDocument()
     await user.type(screen.getByLabelText('Téléphone'), '0612345678')
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
-    await waitFor(() => expect(fetch).toHaveBeenCalled())
-    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({ tel: '0612345678' })
+    await waitFor(() => expect(fetch.mock.calls.some((c) => c[1]?.method === 'PUT')).toBe(true))
+    expect(JSON.parse(String(fetch.mock.calls.find((c) => c[1]?.method === 'PUT')![1]?.body))).toEqual({
+      tel: '0612345678',
+    })
 
     // A new SIRET is checked; one of another company than the VAT number is refused.
     const siret = screen.getByLabelText('SIRET')
@@ -383,9 +386,16 @@ describe('ProfileForm identifiers and bank details', () => {
   })
 
   it('asks the current password when the IBAN changes, sends it, and shows a wrong one under it', async () => {
+    // The producer's "Facturation électronique" reads its connection (GET); the save is refused.
     const fetch = vi
       .spyOn(globalThis, 'fetch')
-      .mockResolvedValue(problem('Le mot de passe actuel est incorrect.', 'body.currentPassword'))
+      .mockImplementation(async (_input, init) =>
+        init?.method === 'PUT'
+          ? problem('Le mot de passe actuel est incorrect.', 'body.currentPassword')
+          : new Response(
+              JSON.stringify({ connected: false, secretReadable: false, deposited: 0, failing: 0, outside: 0 }),
+            ),
+      )
     const user = userEvent.setup()
     renderWithProviders(<ProfileForm user={{ ...producer, iban: 'FR7630006000011234567890189' }} onClose={() => {}} />)
     expect(within(bank()).queryByLabelText(BANK_PASSWORD.label)).not.toBeInTheDocument()
@@ -403,8 +413,8 @@ describe('ProfileForm identifiers and bank details', () => {
     await user.type(password, 'mauvais123')
     expect(save).toBeEnabled()
     await user.click(save)
-    await waitFor(() => expect(fetch).toHaveBeenCalled())
-    expect(JSON.parse(String(fetch.mock.calls[0][1]?.body))).toEqual({
+    await waitFor(() => expect(fetch.mock.calls.some((c) => c[1]?.method === 'PUT')).toBe(true))
+    expect(JSON.parse(String(fetch.mock.calls.find((c) => c[1]?.method === 'PUT')![1]?.body))).toEqual({
       iban: 'FR76 1010 7001 0112 3456 7890 129',
       currentPassword: 'mauvais123',
     })
