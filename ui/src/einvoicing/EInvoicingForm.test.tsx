@@ -1,0 +1,93 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { resetState } from '../store/state'
+import { renderWithProviders } from '../test/render'
+import { EInvoicingForm } from './EInvoicingForm'
+import { PAStatus } from './PAStatus'
+
+beforeEach(() => resetState('ferme@exemple.fr'))
+
+const connected = {
+  connected: true,
+  flowUrl: 'https://api.pa.fr/flow-service',
+  tokenUrl: 'https://auth.pa.fr/token',
+  clientId: 'ferme',
+  connectedAt: '2026-11-20T08:00:00Z',
+  depositFrom: '2026-11-01',
+  secretReadable: true,
+  webhookPath: '/pa/webhook/p1',
+  webhookToken: 'jeton',
+  deposited: 3,
+  failing: 0,
+  outside: 0,
+}
+
+describe('EInvoicingForm', () => {
+  it('tests the connection with what is typed, says the outcome, and never shows the stored secret', async () => {
+    const calls: { url: string; method: string; body: unknown }[] = []
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = String(input)
+      calls.push({ url, method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : null })
+      if (url === '/api/user/pa/test')
+        return new Response(
+          JSON.stringify({
+            ok: false,
+            message:
+              "L'obtention du jeton d'accès auprès de la plateforme agréée a échoué : l'identifiant ou le secret du client est refusé.",
+          }),
+        )
+      return new Response(JSON.stringify(connected))
+    })
+    const user = userEvent.setup()
+    renderWithProviders(<EInvoicingForm owner="p1" />)
+    expect(await screen.findByText(/^Connectée depuis le 20 novembre 2026/)).toHaveTextContent(
+      'sont déposées les factures émises à partir du 1 novembre 2026. 3 documents déposés.',
+    )
+    await waitFor(() => expect(screen.getByLabelText(/^Identifiant du client/)).toHaveValue('ferme'))
+    const secret = screen.getByLabelText(/^Secret du client/)
+    expect(secret).toHaveValue('')
+    expect(
+      screen.getByText('Laissez vide pour garder le secret enregistré (il n’est jamais réaffiché).'),
+    ).toBeInTheDocument()
+    expect(screen.getByLabelText('Adresse de rappel')).toHaveTextContent('/pa/webhook/p1')
+
+    await user.type(secret, 'nouveau')
+    await user.click(screen.getByRole('button', { name: 'Tester la connexion' }))
+    expect(await screen.findByRole('status', { name: 'Résultat du test' })).toHaveTextContent(
+      "l'identifiant ou le secret du client est refusé.",
+    )
+    const test = calls.find((c) => c.url === '/api/user/pa/test')!
+    expect(test.method).toBe('POST')
+    expect(test.body).toEqual({
+      flowUrl: 'https://api.pa.fr/flow-service',
+      tokenUrl: 'https://auth.pa.fr/token',
+      clientId: 'ferme',
+      clientSecret: 'nouveau',
+    })
+  })
+})
+
+describe('PAStatus', () => {
+  it('shows the status, the motive and, to the producer, what to do after a refusal', () => {
+    const pa = {
+      status: '210',
+      label: 'Refusée',
+      reason: 'Marchandise non conforme',
+      history: [
+        { status: '200', label: 'Déposée', at: '2026-12-01T07:00:00Z' },
+        { status: '210', label: 'Refusée', at: '2026-12-02T07:00:00Z' },
+      ],
+    }
+    const { unmount } = renderWithProviders(<PAStatus pa={pa} producer />)
+    expect(screen.getByLabelText('Plateforme : Refusée')).toHaveAttribute(
+      'title',
+      '01/12/2026 : Déposée\n02/12/2026 : Refusée',
+    )
+    expect(screen.getByText('Motif : Marchandise non conforme')).toBeInTheDocument()
+    expect(screen.getByText(/^Refusée par le magasin : la facture reste émise/)).toBeInTheDocument()
+    unmount()
+    renderWithProviders(<PAStatus pa={pa} producer={false} />)
+    expect(screen.queryByText(/^Refusée par le magasin/)).not.toBeInTheDocument()
+  })
+})
