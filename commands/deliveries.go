@@ -108,6 +108,11 @@ func (a *app) printDay(day dayplan.Day) {
 			numbers[k] = n.Number
 		}
 		fmt.Fprintf(a.out, "  %d. %s — %s — %s\n", i+1, p.Shop, strings.Join(numbers, ", "), orNone(strings.Join(p.Address, ", ")))
+		for _, t := range [][2]string{{"horaires", p.Hours}, {"consignes", p.Instructions}} {
+			if t[1] != "" {
+				fmt.Fprintf(a.out, "     %s : %s\n", t[0], strings.Join(strings.Fields(t[1]), " "))
+			}
+		}
 		var lines [][2]string
 		for _, l := range p.Lines {
 			lines = append(lines, [2]string{"       " + l.Name, documents.DayQuantity(l.Quantity, l.Unit)})
@@ -128,6 +133,9 @@ func (a *app) printDay(day dayplan.Day) {
 			leg = documents.Km(*s.LegKm)
 		}
 		fmt.Fprintf(a.out, "  %d. %s — %s — %s\n", i+1, s.Shop, orNone(strings.Join(s.Address, ", ")), leg)
+		if s.Hours != "" {
+			fmt.Fprintf(a.out, "     horaires : %s\n", strings.Join(strings.Fields(s.Hours), " "))
+		}
 		if s.MapURL != "" {
 			fmt.Fprintf(a.out, "     %s\n", s.MapURL)
 		}

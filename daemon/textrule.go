@@ -15,10 +15,11 @@ const (
 )
 
 // textCheck is the text rule of every JSON body (httpx.TextCheck) with
-// the API's fields: claimComment is the one multi-line free text, and the
+// the API's fields: claimComment, receptionComment and a shop's delivery
+// instructions and opening hours are the multi-line free texts, and the
 // email fields read PRODUCT §5's message of an invalid email.
 var textCheck = httpx.TextCheck{
-	Multiline: map[string]bool{"claimComment": true},
+	Multiline: map[string]bool{"claimComment": true, "receptionComment": true, "deliveryInstructions": true, "openingHours": true},
 	Messages: map[string]string{
 		"email":           accounts.MsgEmailInvalid,
 		"email2":          accounts.MsgEmailInvalid,

@@ -77,7 +77,10 @@ type ProfileInput struct {
 		BillingAddressLine1 *string     `json:"billingAddressLine1,omitempty" doc:"Shops only"`
 		BillingAddressLine2 *string     `json:"billingAddressLine2,omitempty" doc:"Shops only"`
 		BillingAddressLine3 *string     `json:"billingAddressLine3,omitempty" doc:"Shops only"`
-		CurrentPassword     *string     `json:"currentPassword,omitempty" doc:"The account's current password: needed when iban or bic change (set, replaced or cleared), checked and throttled as a login attempt; ignored otherwise"`
+		// Shops only: for the producers' packing sheets and round.
+		DeliveryInstructions *string `json:"deliveryInstructions,omitempty" maxLength:"5000" doc:"Shops only: delivery instructions (where to unload, whom to ask), 500 characters at most, several lines allowed" example:"Livrer par la cour, sonner à la réserve"`
+		OpeningHours         *string `json:"openingHours,omitempty" maxLength:"5000" doc:"Shops only: opening hours or delivery window, 500 characters at most" example:"Mardi à samedi, 7h30–11h"`
+		CurrentPassword      *string `json:"currentPassword,omitempty" doc:"The account's current password: needed when iban or bic change (set, replaced or cleared), checked and throttled as a login attempt; ignored otherwise"`
 	}
 }
 
@@ -250,7 +253,8 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 		Longitude: b.Longitude, Certification: b.Certification, Legal: b.Legal,
 		DefaultDeliveryDays: b.DefaultDeliveryDays, EmailAccounting: b.EmailAccounting,
 		BillingAddressLine1: b.BillingAddressLine1, BillingAddressLine2: b.BillingAddressLine2,
-		BillingAddressLine3: b.BillingAddressLine3, PaymentTerms: pt, VATRegime: b.VATRegime, CutoffReminder: b.CutoffReminder,
+		BillingAddressLine3: b.BillingAddressLine3, DeliveryInstructions: b.DeliveryInstructions, OpeningHours: b.OpeningHours,
+		PaymentTerms: pt, VATRegime: b.VATRegime, CutoffReminder: b.CutoffReminder,
 	}
 	var u accounts.User
 	var confirm accounts.Confirmation

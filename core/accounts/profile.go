@@ -52,6 +52,8 @@ type Profile struct {
 	BillingAddressLine1      *string `json:"billingAddressLine1,omitempty"`
 	BillingAddressLine2      *string `json:"billingAddressLine2,omitempty"`
 	BillingAddressLine3      *string `json:"billingAddressLine3,omitempty"`
+	DeliveryInstructions     *string `json:"deliveryInstructions,omitempty" doc:"Shops: delivery instructions for the producers' packing sheets and round (where to unload, whom to ask)"`
+	OpeningHours             *string `json:"openingHours,omitempty" doc:"Shops: opening hours or delivery window, for the producers' round"`
 }
 
 // Profile returns the UI view of u.
@@ -96,6 +98,8 @@ func (u User) Profile() Profile {
 		p.CutoffReminder = &on
 	} else {
 		p.EmailAccounting = &u.EmailAccounting
+		p.DeliveryInstructions = &u.DeliveryInstructions
+		p.OpeningHours = &u.OpeningHours
 		// The login email, when it is also the accounting one, has its
 		// own banner.
 		confirmed := !u.NeedsAccountingConfirmation()

@@ -62,6 +62,11 @@ type User struct {
 	// CutoffOptOut is set when a producer turned off the reminder of the
 	// 25th (open needs of next month).
 	CutoffOptOut bool `db:"cutoff_optout"`
+	// A shop's delivery instructions (where to unload, whom to ask) and
+	// opening hours or delivery window, free text for its producers'
+	// packing sheets and round; empty for a producer.
+	DeliveryInstructions string `db:"delivery_instructions"`
+	OpeningHours         string `db:"opening_hours"`
 	// LatE6 and LonE6 are Latitude and Longitude in millionths of a
 	// degree, nil when the account is not placed (Position): what the
 	// map's box query reads. Insert, InsertAll and the profile update
@@ -132,7 +137,7 @@ const userColumns = `id, type, email, email_key, name, password_hash, capital, b
 	longitude, lat_e6, lon_e6, certification, legal, delivery_days, email_accounting,
 	billing_address_line1, billing_address_line2, billing_address_line3,
 	billing_mandate_at, payment_basis, payment_days, payment_discount, payment_discount_days,
-	vat_regime, cutoff_optout, email_confirmed, accounting_confirmed, created_at, updated_at`
+	vat_regime, cutoff_optout, delivery_instructions, opening_hours, email_confirmed, accounting_confirmed, created_at, updated_at`
 
 // userColumnList is userColumns as a list, in the same order.
 var userColumnList = strings.Fields(strings.ReplaceAll(userColumns, ",", " "))
@@ -146,7 +151,7 @@ func (u *User) fields() []any {
 		&u.Longitude, &u.LatE6, &u.LonE6, &u.Certification, &u.Legal, &u.DeliveryDays, &u.EmailAccounting,
 		&u.BillingAddressLine1, &u.BillingAddressLine2, &u.BillingAddressLine3,
 		&u.BillingMandateAt, &u.PaymentBasis, &u.PaymentDays, &u.PaymentDiscount, &u.PaymentDiscountDays,
-		&u.VATRegime, &u.CutoffOptOut, &u.EmailConfirmedKey, &u.AccountingConfirmedKey, &u.CreatedAt, &u.UpdatedAt}
+		&u.VATRegime, &u.CutoffOptOut, &u.DeliveryInstructions, &u.OpeningHours, &u.EmailConfirmedKey, &u.AccountingConfirmedKey, &u.CreatedAt, &u.UpdatedAt}
 }
 
 // userColumnsOf is userColumns, each column prefixed with the table's
@@ -275,7 +280,7 @@ func Insert(ctx context.Context, q store.Q, u User) error {
 		 :longitude, :lat_e6, :lon_e6, :certification, :legal, :delivery_days, :email_accounting,
 		 :billing_address_line1, :billing_address_line2, :billing_address_line3,
 		 :billing_mandate_at, :payment_basis, :payment_days, :payment_discount, :payment_discount_days,
-		 :vat_regime, :cutoff_optout, :email_confirmed, :accounting_confirmed, :created_at, :updated_at)`
+		 :vat_regime, :cutoff_optout, :delivery_instructions, :opening_hours, :email_confirmed, :accounting_confirmed, :created_at, :updated_at)`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		if store.IsUniqueViolation(err) {
 			return core.Refuse(core.ErrConflict, MsgEmailTaken)
@@ -321,7 +326,7 @@ func InsertAll(ctx context.Context, q store.Q, us []User) error {
 			u.Longitude, nullable(u.LatE6), nullable(u.LonE6), u.Certification, u.Legal, u.DeliveryDays, u.EmailAccounting,
 			u.BillingAddressLine1, u.BillingAddressLine2, u.BillingAddressLine3,
 			mandate, u.PaymentBasis, u.PaymentDays, u.PaymentDiscount, u.PaymentDiscountDays,
-			u.VATRegime, u.CutoffOptOut, u.EmailConfirmedKey, u.AccountingConfirmedKey, u.CreatedAt, u.UpdatedAt})
+			u.VATRegime, u.CutoffOptOut, u.DeliveryInstructions, u.OpeningHours, u.EmailConfirmedKey, u.AccountingConfirmedKey, u.CreatedAt, u.UpdatedAt})
 	})
 	if err != nil {
 		return fmt.Errorf("accounts: insert users: %w", err)
@@ -528,6 +533,8 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 	set(&u.BillingAddressLine1, p.BillingAddressLine1)
 	set(&u.BillingAddressLine2, p.BillingAddressLine2)
 	set(&u.BillingAddressLine3, p.BillingAddressLine3)
+	set(&u.DeliveryInstructions, p.DeliveryInstructions)
+	set(&u.OpeningHours, p.OpeningHours)
 	if p.PaymentTerms != nil {
 		u.setTerms(*p.PaymentTerms)
 	}
@@ -569,6 +576,7 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 		billing_address_line3 = :billing_address_line3, payment_basis = :payment_basis,
 		payment_days = :payment_days, payment_discount = :payment_discount,
 		payment_discount_days = :payment_discount_days, vat_regime = :vat_regime, cutoff_optout = :cutoff_optout,
+		delivery_instructions = :delivery_instructions, opening_hours = :opening_hours,
 		updated_at = :updated_at WHERE id = :id`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		return User{}, false, fmt.Errorf("accounts: update profile: %w", err)

@@ -169,6 +169,10 @@ type ProfileUpdate struct {
 	BillingAddressLine1 *string
 	BillingAddressLine2 *string
 	BillingAddressLine3 *string
+	// A shop's delivery instructions and opening hours (free text, 500
+	// characters each, multi-line); nil leaves them.
+	DeliveryInstructions *string
+	OpeningHours         *string
 	// PaymentTerms are a producer's payment terms; nil leaves them.
 	PaymentTerms *terms.Terms
 	// VATRegime is a producer's VAT regime (core/vat); nil leaves it, or,
@@ -240,6 +244,9 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 		BillingAddressLine1: text("billingAddressLine1", p.BillingAddressLine1),
 		BillingAddressLine2: text("billingAddressLine2", p.BillingAddressLine2),
 		BillingAddressLine3: text("billingAddressLine3", p.BillingAddressLine3),
+
+		DeliveryInstructions: text("deliveryInstructions", p.DeliveryInstructions),
+		OpeningHours:         text("openingHours", p.OpeningHours),
 	}
 	if out.Name != nil && *out.Name == "" {
 		v.Add("name", MsgNameRequired)
@@ -291,6 +298,8 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 	onlyFor("billingAddressLine1", p.BillingAddressLine1 != nil, Distributor)
 	onlyFor("billingAddressLine2", p.BillingAddressLine2 != nil, Distributor)
 	onlyFor("billingAddressLine3", p.BillingAddressLine3 != nil, Distributor)
+	onlyFor("deliveryInstructions", p.DeliveryInstructions != nil, Distributor)
+	onlyFor("openingHours", p.OpeningHours != nil, Distributor)
 	return out, v.Err()
 }
 

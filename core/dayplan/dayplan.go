@@ -78,8 +78,11 @@ type Packing struct {
 	Shop    string   `json:"shop"`
 	Address []string `json:"address" doc:"The shop's address lines"`
 	Tel     string   `json:"tel,omitempty"`
-	Notes   []Note   `json:"notes" doc:"The day's delivery notes of this shop (one, unless several orders deliver it that day)"`
-	Lines   []Line   `json:"lines"`
+	// Instructions and Hours are the shop's own, from its profile.
+	Instructions string `json:"instructions,omitempty" doc:"The shop's delivery instructions (where to unload, whom to ask), as its profile gives them"`
+	Hours        string `json:"hours,omitempty" doc:"The shop's opening hours or delivery window, as its profile gives them"`
+	Notes        []Note `json:"notes" doc:"The day's delivery notes of this shop (one, unless several orders deliver it that day)"`
+	Lines        []Line `json:"lines"`
 }
 
 // Located says where a position comes from.
@@ -108,6 +111,8 @@ type Stop struct {
 	Place
 	ShopID string `json:"shopId"`
 	Shop   string `json:"shop"`
+	// Hours is the shop's opening hours or delivery window.
+	Hours string `json:"hours,omitempty" doc:"The shop's opening hours or delivery window, as its profile gives them"`
 	// LegKm is the road-like distance from the previous stop with a
 	// position (the farm for the first), nil when the stop or the farm
 	// has none.
@@ -201,7 +206,8 @@ func Load(ctx context.Context, q store.Q, producerID, date string) (Day, error) 
 				return Day{}, fmt.Errorf("dayplan: shop %s: %w", r.ShopID, err)
 			}
 			shops[r.ShopID] = shop
-			p = &Packing{ShopID: shop.ID, Shop: shop.Name, Address: addressOf(shop), Tel: shop.Tel, Notes: []Note{}, Lines: []Line{}}
+			p = &Packing{ShopID: shop.ID, Shop: shop.Name, Address: addressOf(shop), Tel: shop.Tel,
+				Instructions: shop.DeliveryInstructions, Hours: shop.OpeningHours, Notes: []Note{}, Lines: []Line{}}
 			sheets[r.ShopID] = p
 			shopIDs = append(shopIDs, r.ShopID)
 		}
@@ -349,7 +355,7 @@ func roundOf(ctx context.Context, q store.Q, producer accounts.User, date string
 	points := make([]*Point, len(shopIDs))
 	for i, id := range shopIDs {
 		p, at := placeOf(shops[id], ref)
-		stops[i] = Stop{Place: p, ShopID: id, Shop: shops[id].Name}
+		stops[i] = Stop{Place: p, ShopID: id, Shop: shops[id].Name, Hours: shops[id].OpeningHours}
 		points[i] = at
 	}
 	order := computed(farmAt, points)

@@ -77,6 +77,9 @@ func DaySheets(day dayplan.Day, created time.Time) ([]byte, error) {
 		if place == "" {
 			place = "adresse non renseignée"
 		}
+		if s.Hours != "" {
+			place += " — horaires : " + s.Hours
+		}
 		d.row([]cellSpec{{strconv.Itoa(i+1) + ".", 10, "R"}, {s.Shop + " — " + place, 140, "L"}, {leg, 30, "R"}}, dayText, "", false)
 	}
 	if day.Round.ReturnKm != nil {
@@ -101,6 +104,12 @@ func DaySheets(day dayplan.Day, created time.Time) ([]byte, error) {
 		d.writeLines(d.wrapAtMost(drawable(place, maxText), contentW, 3), contentW, 7, "L")
 		if p.Tel != "" {
 			d.cell(contentW, 7, "Tél. : "+p.Tel, "", 1, "L", false)
+		}
+		// The shop's own words, from its profile (issue 40).
+		for _, t := range [][2]string{{"Horaires", p.Hours}, {"Consignes", p.Instructions}} {
+			if t[1] != "" {
+				d.writeLines(d.wrapAtMost(drawable(t[0]+" : "+strings.Join(strings.Fields(t[1]), " "), maxText), contentW, 4), contentW, 7, "L")
+			}
 		}
 		numbers := make([]string, len(p.Notes))
 		for k, n := range p.Notes {
