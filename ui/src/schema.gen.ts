@@ -1590,6 +1590,8 @@ export interface components {
             cutoffReminder?: boolean;
             /** @description Producers: delivery days, Monday first */
             defaultDeliveryDays?: boolean[];
+            /** @description Shops: delivery instructions for the producers' packing sheets and round (where to unload, whom to ask) */
+            deliveryInstructions?: string;
             email: string;
             /** @description Shops: where invoices are sent */
             emailAccounting?: string;
@@ -1608,6 +1610,8 @@ export interface components {
             name: string;
             /** @description Per kind of notification: immediate (at most one email an hour), daily (7h) or none */
             notifications: components["schemas"]["NotifyPref"][];
+            /** @description Shops: opening hours or delivery window, for the producers' round */
+            openingHours?: string;
             /** @description Producers: payment terms of their invoices */
             paymentTerms?: components["schemas"]["TermsTerms"];
             siret: string;
@@ -1861,6 +1865,10 @@ export interface components {
         DayplanPacking: {
             /** @description The shop's address lines */
             address: string[];
+            /** @description The shop's opening hours or delivery window, as its profile gives them */
+            hours?: string;
+            /** @description The shop's delivery instructions (where to unload, whom to ask), as its profile gives them */
+            instructions?: string;
             lines: components["schemas"]["DayplanLine"][];
             /** @description The day's delivery notes of this shop (one, unless several orders deliver it that day) */
             notes: components["schemas"]["DayplanNote"][];
@@ -1924,6 +1932,8 @@ export interface components {
         };
         DayplanStop: {
             address: string[];
+            /** @description The shop's opening hours or delivery window, as its profile gives them */
+            hours?: string;
             /** Format: double */
             latitude?: number;
             /**
@@ -2970,6 +2980,11 @@ export interface components {
             cutoffReminder?: boolean;
             /** @description Producers: 7 booleans, Monday first */
             defaultDeliveryDays?: boolean[];
+            /**
+             * @description Shops only: delivery instructions (where to unload, whom to ask), 500 characters at most, several lines allowed
+             * @example Livrer par la cour, sonner à la réserve
+             */
+            deliveryInstructions?: string;
             /** @description Shops only */
             emailAccounting?: string;
             /** @example FR7630006000011234567890189 */
@@ -2980,6 +2995,11 @@ export interface components {
             /** @example 6.1213 */
             longitude?: string;
             name?: string;
+            /**
+             * @description Shops only: opening hours or delivery window, 500 characters at most
+             * @example Mardi à samedi, 7h30–11h
+             */
+            openingHours?: string;
             /** @description Producers: the payment terms of their invoices */
             paymentTerms?: components["schemas"]["TermsInput"];
             /** @example 12345678900012 */
