@@ -25,8 +25,18 @@ import {
 } from '../store/fees'
 import { useDistributors } from '../store/hooks'
 
-/** A NumberInput's value as a number: '' is 0, a text being typed NaN (the daemon refuses it). */
-const euros = (v: string | number) => (v === '' ? 0 : typeof v === 'number' ? v : Number.NaN)
+/** What a NumberInput holds: a number, or the text being typed ("9,5"), '' when empty. */
+type Raw = string | number
+
+/** The daemon's message for an amount it refuses (core/fees MsgAmount), repeated for a text that is no number. */
+export const MSG_AMOUNT = 'Veuillez saisir un montant correct (au plus 10 000 €, deux décimales)'
+
+/** A NumberInput's value as a number: '' is 0, "9,5" 9.5, anything else NaN. */
+export function euros(v: Raw): number {
+  if (typeof v === 'number') return v
+  const t = v.trim().replace(',', '.')
+  return t === '' ? 0 : /^\d+(\.\d*)?$/.test(t) ? Number(t) : Number.NaN
+}
 
 const money = { decimalScale: 2, decimalSeparator: ',', min: 0, max: 10000, hideControls: true } as const
 
@@ -46,19 +56,48 @@ export function DeliveryTermsForm() {
   return <TermsForm key={JSON.stringify(settings.terms)} terms={settings.terms} />
 }
 
+interface RawTerms {
+  minimum: Raw
+  fee: Raw
+  freeAbove: Raw
+  bands: { upToKm: Raw; fee: Raw }[]
+}
+
+/** The terms to send, and the fields whose text is no amount. */
+function parse(t: RawTerms): { terms: FeeTerms; errors: Record<string, string> } {
+  const errors: Record<string, string> = {}
+  const amount = (field: string, v: Raw) => {
+    const n = euros(v)
+    if (Number.isNaN(n)) errors[field] = MSG_AMOUNT
+    return n
+  }
+  const terms = {
+    minimum: amount('minimum', t.minimum),
+    fee: amount('fee', t.fee),
+    freeAbove: amount('freeAbove', t.freeAbove),
+    bands: t.bands.map((b, i) => ({ upToKm: euros(b.upToKm), fee: amount(`bands[${i}].fee`, b.fee) })),
+  }
+  return { terms, errors }
+}
+
 function TermsForm({ terms }: { terms: FeeTerms }) {
-  const [t, setT] = useState<FeeTerms>(() => ({ ...terms, bands: terms.bands.map((b) => ({ ...b })) }))
+  const [t, setT] = useState<RawTerms>(() => ({ ...terms, bands: terms.bands.map((b) => ({ ...b })) }))
   const [errors, setErrors] = useState<NonNullable<FeesOutcome>>({})
   const submission = useSubmit()
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
+    const parsed = parse(t)
+    if (Object.keys(parsed.errors).length > 0) {
+      setErrors(parsed.errors)
+      return
+    }
     await submission.run(async () => {
-      setErrors((await saveTerms(t)) ?? {})
+      setErrors((await saveTerms(parsed.terms)) ?? {})
     })
   }
-  const setBand = (i: number, field: 'upToKm' | 'fee', v: string | number) =>
-    setT({ ...t, bands: t.bands.map((b, k) => (k === i ? { ...b, [field]: euros(v) } : b)) })
-  const lastKm = t.bands.length > 0 ? t.bands[t.bands.length - 1].upToKm : 0
+  const setBand = (i: number, field: 'upToKm' | 'fee', v: Raw) =>
+    setT({ ...t, bands: t.bands.map((b, k) => (k === i ? { ...b, [field]: v } : b)) })
+  const lastKm = t.bands.length > 0 ? euros(t.bands[t.bands.length - 1].upToKm) || 0 : 0
 
   return (
     <Paper component="section" withBorder p="md" aria-labelledby="fees-title">
@@ -78,14 +117,14 @@ function TermsForm({ terms }: { terms: FeeTerms }) {
                 label="Minimum par livraison (€ HT)"
                 {...money}
                 value={t.minimum}
-                onChange={(v) => setT({ ...t, minimum: euros(v) })}
+                onChange={(v) => setT({ ...t, minimum: v })}
                 error={errors.minimum}
               />
               <NumberInput
                 label="Frais de livraison forfaitaires (€ HT)"
                 {...money}
                 value={t.fee}
-                onChange={(v) => setT({ ...t, fee: euros(v) })}
+                onChange={(v) => setT({ ...t, fee: v })}
                 error={errors.fee}
               />
               <NumberInput
@@ -93,7 +132,7 @@ function TermsForm({ terms }: { terms: FeeTerms }) {
                 description="0 : jamais"
                 {...money}
                 value={t.freeAbove}
-                onChange={(v) => setT({ ...t, freeAbove: euros(v) })}
+                onChange={(v) => setT({ ...t, freeAbove: v })}
                 error={errors.freeAbove}
               />
             </SimpleGrid>
@@ -144,7 +183,7 @@ function TermsForm({ terms }: { terms: FeeTerms }) {
                 Ajouter une tranche
               </Button>
               <Button type="submit" disabled={submission.submitting}>
-                {submission.label('Enregistrer les conditions de livraison')}
+                {submission.label('Enregistrer')}
               </Button>
             </Group>
           </Stack>
@@ -160,20 +199,25 @@ function Exceptions() {
   const { settings } = useFees()
   const shops = useDistributors()
   const [shop, setShop] = useState<string | null>(null)
-  const [minimum, setMinimum] = useState<string | number>('')
-  const [fee, setFee] = useState<string | number>('')
+  const [minimum, setMinimum] = useState<Raw>('')
+  const [fee, setFee] = useState<Raw>('')
   const [errors, setErrors] = useState<NonNullable<FeesOutcome>>({})
   const submission = useSubmit()
   const exceptions = settings?.exceptions ?? []
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     if (!shop) return
+    const lo = minimum === '' ? undefined : euros(minimum)
+    const price = fee === '' ? undefined : euros(fee)
+    if (Number.isNaN(lo) || Number.isNaN(price)) {
+      setErrors({
+        ...(Number.isNaN(lo) ? { minimum: MSG_AMOUNT } : {}),
+        ...(Number.isNaN(price) ? { fee: MSG_AMOUNT } : {}),
+      })
+      return
+    }
     await submission.run(async () => {
-      const out = await saveException(
-        shop,
-        minimum === '' ? undefined : euros(minimum),
-        fee === '' ? undefined : euros(fee),
-      )
+      const out = await saveException(shop, lo, price)
       setErrors(out ?? {})
       if (!out) {
         setShop(null)
