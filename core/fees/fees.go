@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -455,4 +456,51 @@ func RoadKm(a, b Point) float64 {
 	h := math.Sin(dLat/2)*math.Sin(dLat/2) +
 		math.Cos(a.Lat*rad)*math.Cos(b.Lat*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
 	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(h))) * RoadFactor
+}
+
+// Part is the share of a fee taxed at one VAT rate (hundredths of a
+// percent: 550 is 5.5 %).
+type Part struct {
+	Rate   int64
+	Amount decimal.Dec
+}
+
+// Split shares a delivery's fee between the VAT rates of the goods it
+// delivers, in proportion of their amounts HT (goods: the amount HT of
+// the delivery's goods at each rate; PRODUCT §16 "Minimum order and
+// delivery fees", the fee's VAT): each part rounded to the cent half away
+// from zero, the highest rate taking what rounding left, so that the parts
+// add up to the fee. The parts come by increasing rate, those of no
+// amount left out; goods of one rate give the whole fee at that rate.
+// Without goods (a delivery of nothing is free), none.
+func Split(fee decimal.Dec, goods []Part) []Part {
+	byRate := map[int64]decimal.Dec{}
+	var total decimal.Dec
+	for _, g := range goods {
+		if g.Amount > 0 {
+			byRate[g.Rate] += g.Amount
+			total += g.Amount
+		}
+	}
+	if fee <= 0 || total <= 0 {
+		return nil
+	}
+	rates := make([]int64, 0, len(byRate))
+	for r := range byRate {
+		rates = append(rates, r)
+	}
+	slices.Sort(rates)
+	out := make([]Part, 0, len(rates))
+	left := fee
+	for i, r := range rates {
+		share := left
+		if i < len(rates)-1 {
+			share = decimal.MulDiv(fee, int64(byRate[r]), int64(total))
+			left -= share
+		}
+		if share != 0 {
+			out = append(out, Part{Rate: r, Amount: share})
+		}
+	}
+	return out
 }

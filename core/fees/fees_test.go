@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -175,5 +176,38 @@ func TestDistanceIsTheRounds(t *testing.T) {
 	want := dayplan.RoadKm(dayplan.Point{Lat: a.Lat, Lon: a.Lon}, dayplan.Point{Lat: b.Lat, Lon: b.Lon})
 	if got := fees.RoadKm(a, b); math.Abs(got-want) > 1e-9 {
 		t.Fatalf("RoadKm %v, dayplan's %v", got, want)
+	}
+}
+
+// TestSplit: a fee over goods at several VAT rates is shared in proportion
+// of their amounts HT, the parts adding up to the fee.
+func TestSplit(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		fee   decimal.Dec
+		goods []fees.Part
+		want  []fees.Part
+	}{
+		{"one rate", 1200, []fees.Part{{Rate: 550, Amount: 8000}, {Rate: 550, Amount: 1000}}, []fees.Part{{Rate: 550, Amount: 1200}}},
+		// 60 € at 5.5 % and 40 € at 20 %: 6 € and 4 €.
+		{"two rates", 1000, []fees.Part{{Rate: 2000, Amount: 4000}, {Rate: 550, Amount: 6000}},
+			[]fees.Part{{Rate: 550, Amount: 600}, {Rate: 2000, Amount: 400}}},
+		// Thirds of 10 €: 3,33 € twice, the highest rate 3,34 €.
+		{"rounding", 1000, []fees.Part{{Rate: 550, Amount: 100}, {Rate: 1000, Amount: 100}, {Rate: 2000, Amount: 100}},
+			[]fees.Part{{Rate: 550, Amount: 333}, {Rate: 1000, Amount: 333}, {Rate: 2000, Amount: 334}}},
+		{"no fee", 0, []fees.Part{{Rate: 550, Amount: 100}}, nil},
+		{"no goods", 500, []fees.Part{{Rate: 550, Amount: 0}}, nil},
+	} {
+		got := fees.Split(c.fee, c.goods)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		var sum decimal.Dec
+		for _, p := range got {
+			sum += p.Amount
+		}
+		if len(got) > 0 && sum != c.fee {
+			t.Errorf("%s: parts add up to %v, not %v", c.name, sum, c.fee)
+		}
 	}
 }
