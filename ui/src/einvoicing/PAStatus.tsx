@@ -1,4 +1,5 @@
 import { Badge, Stack, Text } from '@mantine/core'
+import type { Snapshot } from 'valtio'
 import { formatDay } from '../format'
 import type { components } from '../schema.gen'
 
@@ -38,7 +39,7 @@ export const PA_NEXT_STEPS: Record<string, string> = {
  * payment status, as both parties see it: "Plateforme : Déposée", the
  * motive of a rejection or refusal, and the history in its title.
  */
-export function PAStatus({ pa, producer }: { pa?: DocumentPA; producer: boolean }) {
+export function PAStatus({ pa, producer }: { pa?: Snapshot<DocumentPA>; producer: boolean }) {
   if (!pa) return null
   if (!pa.status) {
     return producer && pa.error ? (

@@ -110,7 +110,7 @@ export function Dashboard() {
         )}
         <IdentifierNotice issues={user.identifierIssues} onCorrect={openProfileAt} />
         <SetupChecklist user={user} needCount={producer ? 0 : needs.length} onOpenField={openProfileAt} />
-        {producer ? <PAWarning owner={user._id} /> : null}
+        {producer ? <PAWarning owner={user.email} /> : null}
         {/* Opened (the header's account menu, the footer's button, a link), the
             profile comes before the map and the charts: in view at once (issue 37). */}
         {profileOpen ? (
