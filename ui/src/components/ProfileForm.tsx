@@ -506,7 +506,7 @@ export function ProfileForm({
       </Paper>
       {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
       {user.type === 'producer' ? <VatRegimeForm regime={user.vatRegime} vatNumber={user.tvaintracom ?? ''} /> : null}
-      {user.type === 'producer' ? <EInvoicingForm owner={user._id} /> : null}
+      {user.type === 'producer' ? <EInvoicingForm owner={user.email ?? ''} /> : null}
       {user.type === 'producer' ? <CutoffReminderSwitch on={user.cutoffReminder ?? true} /> : null}
       <NotificationSettings prefs={user.notifications ?? []} />
       <ChangeEmailForm email={user.email ?? ''} pending={user.emailPending} />
