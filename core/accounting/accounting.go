@@ -425,6 +425,14 @@ func Register(side Side, docs []billing.Invoice) []byte {
 		if !d.VATExempt {
 			rate = comma(percent(d.VATRate))
 		}
+		if !d.VATExempt && len(d.Breakdown) > 1 {
+			// A document of several rates lists them all: "5,5 / 20".
+			rates := make([]string, len(d.Breakdown))
+			for i, r := range d.Breakdown {
+				rates[i] = comma(percent(r.Rate))
+			}
+			rate = strings.Join(rates, " / ")
+		}
 		party := d.Buyer
 		if side == Buyer {
 			party = d.Seller

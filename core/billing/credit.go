@@ -115,6 +115,7 @@ type claimedLine struct {
 	ProductID  string       `db:"product_id"`
 	Product    string       `db:"name"`
 	Unit       string       `db:"unit"`
+	VATRate    int64        `db:"vat_rate"`
 	Price      decimal.Dec  `db:"price"`
 	Claimed    decimal.Dec  `db:"quantity_claimed"`
 	Sent       *decimal.Dec `db:"quantity_sent"`
@@ -147,7 +148,7 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 	// without statistics) walked the index deliveries (status, date) over
 	// every done delivery of the platform to spare the sort by date — a
 	// settlement then cost a scan of the platform's history (issue 20).
-	if err := store.Select(ctx, q, &ls, `SELECT d.id, d.status, d.chrono, d.date, l.product_id, p.name, p.unit, l.price,
+	if err := store.Select(ctx, q, &ls, `SELECT d.id, d.status, d.chrono, d.date, l.product_id, p.name, p.unit, p.vat_rate, l.price,
 			l.quantity_claimed, l.quantity_sent, l.claim_type, l.claim_comment
 		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
 		WHERE d.order_id = ? AND d.claim_status = ? AND l.quantity_claimed <> 0
@@ -193,9 +194,9 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 			d, qty = credit, -l.Claimed
 		}
 		line := Line{Position: len(d.Lines) + 1, Chrono: l.Chrono, Date: l.Date, ProductID: l.ProductID, Product: l.Product,
-			Unit: l.Unit, Quantity: qty, Price: l.Price, Amount: Amount(qty, l.Price), Reason: l.Reason}
+			Unit: l.Unit, Quantity: qty, Price: l.Price, Amount: Amount(qty, l.Price), Reason: l.Reason,
+			VATRate: rateOf(inv, l.ProductID, l.VATRate)}
 		d.Lines = append(d.Lines, line)
-		d.TotalHT += line.Amount
 	}
 	for _, d := range []*Invoice{credit, complement} {
 		doc = d
@@ -231,8 +232,7 @@ func settlement(inv Invoice, pt terms.Terms, kind, deliveryID string, chrono int
 // the producer's credit series, a complementary invoice in its invoice
 // sequence.
 func issueCredit(ctx context.Context, q store.Q, d *Invoice) error {
-	d.TotalVAT = VAT(d.TotalHT, d.VATRate)
-	d.TotalTTC = d.TotalHT + d.TotalVAT
+	d.Total()
 	var err error
 	if d.Kind == KindCredit {
 		d.Seq, err = store.Next(ctx, q, creditKey(d.ProducerID, d.Year))
@@ -245,4 +245,16 @@ func issueCredit(ctx context.Context, q store.Q, d *Invoice) error {
 		return fmt.Errorf("billing: credit number: %w", err)
 	}
 	return insert(ctx, q, *d)
+}
+
+// rateOf is the VAT rate a claim's line of a product corrects: that of the
+// invoice's line of the product, else (a product the invoice did not
+// bill, its quantity claimed up from nothing) the product's own.
+func rateOf(inv Invoice, productID string, product int64) int64 {
+	for _, l := range inv.Lines {
+		if l.ProductID == productID {
+			return l.VATRate
+		}
+	}
+	return product
 }

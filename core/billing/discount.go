@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"primeur/core"
@@ -15,17 +16,45 @@ import (
 )
 
 // DiscountOn is the escompte of a rate (hundredths of a percent) on an
-// invoice's amount HT less what its claims' credit notes took off it
-// (baseHT), at its VAT rate: its amount HT and the VAT it brings down with
-// it (art. 267 II-1° CGI: an escompte is not part of the taxable amount).
-// The one computation of both the discount a shop may deduct (core/payments)
-// and the credit note that grants it (IssueDiscount).
-func DiscountOn(baseHT decimal.Dec, rate, vatRate int64) (ht, tax decimal.Dec) {
-	if baseHT <= 0 || rate <= 0 {
-		return 0, 0
+// invoice's VAT breakdown less what its claims' credit notes took off it
+// (bases, Remaining): per VAT rate, its amount HT (Basis) and the VAT it
+// brings down with it (art. 267 II-1° CGI: an escompte is not part of the
+// taxable amount, at the rate of what it discounts); ht and tax are their
+// sums. The one computation of both the discount a shop may deduct
+// (core/payments) and the credit note that grants it (IssueDiscount).
+func DiscountOn(bases []RateTotal, rate int64) (parts []RateTotal, ht, tax decimal.Dec) {
+	if rate <= 0 {
+		return nil, 0, 0
 	}
-	ht = terms.Discount(baseHT, rate)
-	return ht, VAT(ht, vatRate)
+	for _, b := range bases {
+		if b.Basis <= 0 {
+			continue
+		}
+		p := RateTotal{Rate: b.Rate, Basis: terms.Discount(b.Basis, rate)}
+		if p.Basis <= 0 {
+			continue
+		}
+		p.VAT = VAT(p.Basis, p.Rate)
+		parts = append(parts, p)
+		ht += p.Basis
+		tax += p.VAT
+	}
+	return parts, ht, tax
+}
+
+// Remaining is an invoice's VAT breakdown less its credit notes' (their
+// bases per rate): what an escompte still applies to.
+func Remaining(invoice []RateTotal, credits ...[]RateTotal) []RateTotal {
+	out := slices.Clone(invoice)
+	for _, c := range credits {
+		for _, r := range c {
+			if i := slices.IndexFunc(out, func(o RateTotal) bool { return o.Rate == r.Rate }); i >= 0 {
+				out[i].Basis -= r.Basis
+				out[i].VAT -= r.VAT
+			}
+		}
+	}
+	return out
 }
 
 // DiscountLine names the escompte on its credit note's line: "Escompte
@@ -71,18 +100,29 @@ func IssueDiscount(ctx context.Context, q store.Q, invoiceID, paymentID string, 
 	if err != nil {
 		return nil, err
 	}
-	var sums struct {
-		Discounts int         `db:"discounts"`
-		Credited  decimal.Dec `db:"credited"`
+	var others []struct {
+		Kind      string `db:"kind"`
+		Breakdown string `db:"vat_breakdown"`
 	}
-	if err := store.Get(ctx, q, &sums, `SELECT
-			COALESCE(SUM(CASE WHEN kind = 'discount' THEN 1 ELSE 0 END), 0) AS discounts,
-			COALESCE(SUM(CASE WHEN kind = 'credit' THEN total_ht ELSE 0 END), 0) AS credited
-		FROM documents WHERE invoice_id = ?`, invoiceID); err != nil {
+	if err := store.Select(ctx, q, &others, `SELECT kind, vat_breakdown FROM documents WHERE invoice_id = ?`, invoiceID); err != nil {
 		return nil, fmt.Errorf("billing: credit notes of %s: %w", invoiceID, err)
 	}
-	ht, _ := DiscountOn(inv.TotalHT-sums.Credited, inv.Discount, inv.VATRate)
-	if sums.Discounts > 0 || inv.DiscountUntil == "" || ht <= 0 {
+	var credited [][]RateTotal
+	discounts := 0
+	for _, o := range others {
+		switch o.Kind {
+		case KindDiscount:
+			discounts++
+		case KindCredit:
+			b, err := DecodeBreakdown(o.Breakdown)
+			if err != nil {
+				return nil, fmt.Errorf("billing: credit notes of %s: %w", invoiceID, err)
+			}
+			credited = append(credited, b)
+		}
+	}
+	parts, ht, _ := DiscountOn(Remaining(inv.Breakdown, credited...), inv.Discount)
+	if discounts > 0 || inv.DiscountUntil == "" || ht <= 0 {
 		return nil, nil
 	}
 	producer, err := accounts.ByID(ctx, q, inv.ProducerID)
@@ -96,13 +136,19 @@ func IssueDiscount(ctx context.Context, q store.Q, invoiceID, paymentID string, 
 		IssueDate: day.String(), Seller: inv.Seller, Buyer: inv.Buyer, Notes: inv.Notes,
 		VATRate: inv.VATRate, VATExempt: inv.VATExempt, VATRegime: inv.Regime(), Discount: inv.Discount,
 		PaymentID: paymentID, Refers: &Reference{InvoiceID: inv.ID, Number: inv.Number, Date: inv.IssueDate},
-		Lines: []Line{{Position: 1, Date: inv.IssueDate, Product: DiscountLine(inv.Discount), Unit: "un",
-			Quantity: 100, Price: ht, Amount: ht}},
-		TotalHT: ht,
 	}
+	// One line per VAT rate of what it discounts, named with its rate
+	// when there are several.
+	for _, p := range parts {
+		name := DiscountLine(inv.Discount)
+		if len(parts) > 1 {
+			name += " — TVA " + terms.Percent(p.Rate) + " %"
+		}
+		d.Lines = append(d.Lines, Line{Position: len(d.Lines) + 1, Date: inv.IssueDate, Product: name, Unit: "un",
+			Quantity: 100, Price: p.Basis, Amount: p.Basis, VATRate: p.Rate})
+	}
+	d.Total()
 	d.Terms = Terms(*d, producer.Terms())
-	d.TotalVAT = VAT(d.TotalHT, d.VATRate)
-	d.TotalTTC = d.TotalHT + d.TotalVAT
 	if d.Seq, err = store.Next(ctx, q, creditKey(d.ProducerID, d.Year)); err != nil {
 		return nil, fmt.Errorf("billing: discount number: %w", err)
 	}

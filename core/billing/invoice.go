@@ -13,6 +13,7 @@
 package billing
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -302,9 +303,104 @@ type Line struct {
 	Quantity  decimal.Dec `db:"quantity"`
 	Price     decimal.Dec `db:"price"`
 	Amount    decimal.Dec `db:"amount"`
+	// VATRate is the line's own VAT rate, in hundredths of a percent
+	// (550 is 5.5 %); 0 on a document without VAT (VATExempt). A document
+	// may mix rates: its totals and breakdown are per rate (Total). Each
+	// kind of line gets its rate where it is composed, never from the
+	// document: a delivery line takes its product type's
+	// (catalog.Product.VATRate, products.vat_rate), a claim's line the
+	// rate of the invoice line it corrects, an escompte's line the rate
+	// of the part of the invoice it discounts. A new kind of line (a
+	// delivery fee, issue 40) sets its rate the same way, by the rule of
+	// what it bills (a fee follows the goods it delivers, art. 257 ter
+	// CGI), then calls Total.
+	VATRate int64 `db:"vat_rate"`
 	// Reason is, on a credit note or complementary invoice, why the line
 	// corrects the invoice (credit.go); empty on an invoice.
 	Reason
+}
+
+// RateTotal is one row of a document's VAT breakdown (EN 16931 BG-23):
+// the amount HT of its lines at one rate (BT-116) and its VAT (BT-117).
+type RateTotal struct {
+	Rate  int64       `json:"rate"`
+	Basis decimal.Dec `json:"basis"`
+	VAT   decimal.Dec `json:"vat"`
+}
+
+// storedRate is a row of a VAT breakdown as documents.vat_breakdown keeps
+// it: a rate in hundredths of a percent, amounts in cents.
+type storedRate struct {
+	Rate  int64 `json:"rate"`
+	Basis int64 `json:"basis"`
+	VAT   int64 `json:"vat"`
+}
+
+// EncodeBreakdown writes a breakdown as documents.vat_breakdown keeps it.
+func EncodeBreakdown(b []RateTotal) string {
+	rows := make([]storedRate, len(b))
+	for i, r := range b {
+		rows[i] = storedRate{Rate: r.Rate, Basis: int64(r.Basis), VAT: int64(r.VAT)}
+	}
+	s, _ := json.Marshal(rows) // integers: cannot fail
+	return string(s)
+}
+
+// DecodeBreakdown reads documents.vat_breakdown.
+func DecodeBreakdown(s string) ([]RateTotal, error) {
+	var rows []storedRate
+	if err := json.Unmarshal([]byte(s), &rows); err != nil {
+		return nil, fmt.Errorf("billing: VAT breakdown: %w", err)
+	}
+	out := make([]RateTotal, len(rows))
+	for i, r := range rows {
+		out[i] = RateTotal{Rate: r.Rate, Basis: decimal.Dec(r.Basis), VAT: decimal.Dec(r.VAT)}
+	}
+	return out, nil
+}
+
+// Breakdown sums lines per VAT rate, lowest rate first, and rounds the
+// VAT of each rate once, on the sum of its lines (EN 16931 BR-CO-17: a
+// rate's VAT is its basis × its rate, rounded to the cent; art. 242
+// nonies A I-8° of annexe II CGI: the VAT of each rate on the invoice),
+// never line by line.
+func Breakdown(lines []Line) []RateTotal {
+	var out []RateTotal
+	for _, l := range lines {
+		i := slices.IndexFunc(out, func(r RateTotal) bool { return r.Rate == l.VATRate })
+		if i < 0 {
+			out = append(out, RateTotal{Rate: l.VATRate})
+			i = len(out) - 1
+		}
+		out[i].Basis += l.Amount
+	}
+	slices.SortFunc(out, func(a, b RateTotal) int { return cmp.Compare(a.Rate, b.Rate) })
+	for i := range out {
+		out[i].VAT = VAT(out[i].Basis, out[i].Rate)
+	}
+	return out
+}
+
+// Total sets a document's VAT breakdown and totals from its lines (the
+// one computation of every kind of document): TotalHT the sum of its
+// lines, TotalVAT the sum of its breakdown's VAT, TotalTTC both, and
+// VATRate the rate of its lines, the highest of them when they mix rates
+// (documents.vat_rate; the breakdown has every rate). A document without
+// VAT has its lines at 0 and no VAT.
+func (d *Invoice) Total() {
+	if d.VATExempt {
+		for i := range d.Lines {
+			d.Lines[i].VATRate = 0
+		}
+	}
+	d.Breakdown = Breakdown(d.Lines)
+	d.TotalHT, d.TotalVAT, d.VATRate = 0, 0, 0
+	for _, r := range d.Breakdown {
+		d.TotalHT += r.Basis
+		d.TotalVAT += r.VAT
+		d.VATRate = max(d.VATRate, r.Rate)
+	}
+	d.TotalTTC = d.TotalHT + d.TotalVAT
 }
 
 // Invoice is an issued invoice, or a document settling a claim on one of
@@ -334,10 +430,13 @@ type Invoice struct {
 	Seller    Party
 	Buyer     Party
 	Notes     []Note
-	// VATRate is in hundredths of a percent; 0 with VATExempt, which is
-	// set for every regime without VAT (VATRegime).
+	// VATRate is in hundredths of a percent: the rate of its lines, the
+	// highest when they mix rates (Breakdown has each); 0 with VATExempt,
+	// which is set for every regime without VAT (VATRegime).
 	VATRate   int64
 	VATExempt bool
+	// Breakdown is the VAT per rate, as issued (Total).
+	Breakdown []RateTotal
 	// VATRegime is the seller's VAT regime when it was issued (core/vat).
 	VATRegime string
 	// Discount is the escompte's rate in hundredths of a percent for a
@@ -457,6 +556,7 @@ type row struct {
 	TotalVAT      int64  `db:"total_vat"`
 	TotalTTC      int64  `db:"total_ttc"`
 	Terms         string `db:"terms"`
+	Breakdown     string `db:"vat_breakdown"`
 	SentAt        *int64 `db:"sent_at"`
 	RefNumber     string `db:"ref_number"`
 	RefDate       string `db:"ref_date"`
@@ -466,7 +566,8 @@ type row struct {
 const selectDocuments = `SELECT d.id, d.kind, d.order_id, COALESCE(d.invoice_id, '') AS invoice_id,
 	COALESCE(d.delivery_id, '') AS delivery_id, COALESCE(d.payment_id, '') AS payment_id, d.producer_id, d.distributor_id,
 	d.month, d.year, d.seq, d.number, d.issued_at, d.issue_date, d.due_date, d.seller, d.buyer, d.notes, d.vat_rate,
-	d.vat_exempt, d.vat_regime, d.discount, d.discount_until, d.total_ht, d.total_vat, d.total_ttc, d.terms, s.sent_at,
+	d.vat_exempt, d.vat_regime, d.discount, d.discount_until, d.total_ht, d.total_vat, d.total_ttc, d.terms, d.vat_breakdown,
+	s.sent_at,
 	COALESCE(i.number, '') AS ref_number, COALESCE(i.issue_date, '') AS ref_date
 	FROM documents d LEFT JOIN documents i ON i.id = d.invoice_id LEFT JOIN sends s
 	ON s.message_key = CASE WHEN d.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || d.id `
@@ -494,6 +595,10 @@ func (r row) invoice() (Invoice, error) {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
 			return Invoice{}, fmt.Errorf("billing: decode document %s: %w", r.ID, err)
 		}
+	}
+	var err error
+	if inv.Breakdown, err = DecodeBreakdown(r.Breakdown); err != nil {
+		return Invoice{}, fmt.Errorf("billing: decode document %s: %w", r.ID, err)
 	}
 	return inv, nil
 }
@@ -535,7 +640,7 @@ func get(ctx context.Context, q store.Q, what, cond string, arg string) (Invoice
 		return Invoice{}, err
 	}
 	if err := store.Select(ctx, q, &inv.Lines, `SELECT position, chrono, date, product_id, product, unit, quantity, price, amount,
-			claim_type, claim_comment
+			claim_type, claim_comment, vat_rate
 		FROM document_lines WHERE document_id = ? ORDER BY position`, inv.ID); err != nil {
 		return Invoice{}, fmt.Errorf("billing: lines of %s: %w", inv.Number, err)
 	}
@@ -664,9 +769,6 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		inv.VATRegime = vat.Of(strings.TrimSpace(producer.TVAIntracom))
 	}
 	inv.VATExempt = vat.Exempt(inv.VATRegime)
-	if !inv.VATExempt {
-		inv.VATRate = VATRate
-	}
 
 	var ls []struct {
 		Status      string       `db:"status"`
@@ -676,6 +778,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		ProductID   string       `db:"product_id"`
 		Product     string       `db:"name"`
 		Unit        string       `db:"unit"`
+		VATRate     int64        `db:"vat_rate"`
 		Price       decimal.Dec  `db:"price"`
 		Expected    decimal.Dec  `db:"quantity_expected"`
 		Sent        *decimal.Dec `db:"quantity_sent"`
@@ -685,7 +788,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	// status would lead SQLite to the (status, date) index, through every
 	// done delivery of the platform, instead of the order's.
 	if err := store.Select(ctx, q, &ls, `SELECT d.status, d.chrono, d.date, d.claim_status, l.product_id, p.name, p.unit,
-			l.price, l.quantity_expected, l.quantity_sent, l.quantity_claimed
+			p.vat_rate, l.price, l.quantity_expected, l.quantity_sent, l.quantity_claimed
 		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
 		WHERE d.order_id = ? ORDER BY d.date, d.chrono, p.name`, o.ID); err != nil {
 		return inv, fmt.Errorf("billing: lines of %s: %w", o.ID, err)
@@ -707,13 +810,11 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		}
 		line := Line{
 			Position: len(inv.Lines) + 1, Chrono: l.Chrono, Date: l.Date, ProductID: l.ProductID, Product: l.Product,
-			Unit: l.Unit, Quantity: qty, Price: l.Price, Amount: Amount(qty, l.Price),
+			Unit: l.Unit, Quantity: qty, Price: l.Price, Amount: Amount(qty, l.Price), VATRate: l.VATRate,
 		}
 		inv.Lines = append(inv.Lines, line)
-		inv.TotalHT += line.Amount
 	}
-	inv.TotalVAT = VAT(inv.TotalHT, inv.VATRate)
-	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
+	inv.Total()
 	pt := producer.Terms()
 	inv.DueDate = pt.Due(first, inv.IssueDate)
 	inv.Discount, inv.DiscountUntil = pt.Discount, pt.DiscountUntil(inv.IssueDate, inv.DueDate)
@@ -747,20 +848,21 @@ func insert(ctx context.Context, q store.Q, d Invoice) error {
 	if _, err := store.Exec(ctx, q, `INSERT INTO documents (id, kind, series, order_id, invoice_id, delivery_id, payment_id,
 			producer_id, distributor_id, month, year, seq, number, issued_at, issue_date, due_date, seller, buyer, notes,
 			vat_rate, vat_exempt, vat_regime, discount, discount_until, total_ht, total_vat, total_ttc, terms,
-			mail_seller_key, mail_buyer_key, mail_accounting_key)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			mail_seller_key, mail_buyer_key, mail_accounting_key, vat_breakdown)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.ID, d.Kind, SeriesOf(d.Kind), d.OrderID, refers, null(d.DeliveryID), null(d.PaymentID),
 		d.ProducerID, d.DistributorID, d.Month, d.Year, d.Seq, d.Number, d.IssuedAt.UnixMilli(), d.IssueDate, d.DueDate,
 		enc(d.Seller), enc(d.Buyer), enc(d.Notes), d.VATRate, d.VATExempt, d.Regime(), d.Discount, d.DiscountUntil,
 		int64(d.TotalHT), int64(d.TotalVAT), int64(d.TotalTTC), enc(d.Terms), accounts.EmailKey(d.Seller.Email),
-		accounts.EmailKey(d.Buyer.Email), accounts.EmailKey(d.Buyer.EmailAccounting)); err != nil {
+		accounts.EmailKey(d.Buyer.Email), accounts.EmailKey(d.Buyer.EmailAccounting), EncodeBreakdown(d.Breakdown)); err != nil {
 		return fmt.Errorf("billing: insert %s: %w", d.Number, err)
 	}
 	for _, l := range d.Lines {
 		if _, err := store.Exec(ctx, q, `INSERT INTO document_lines (document_id, position, chrono, date, product_id,
-			product, unit, quantity, price, amount, claim_type, claim_comment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			product, unit, quantity, price, amount, claim_type, claim_comment, vat_rate)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			d.ID, l.Position, l.Chrono, l.Date, l.ProductID, l.Product, l.Unit, l.Quantity, l.Price, l.Amount,
-			l.ClaimType, l.ClaimComment); err != nil {
+			l.ClaimType, l.ClaimComment, l.VATRate); err != nil {
 			return fmt.Errorf("billing: insert the lines of %s: %w", d.Number, err)
 		}
 	}

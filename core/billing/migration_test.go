@@ -277,6 +277,12 @@ func documentsRead(t *testing.T, db *store.DB) {
 		return string(b)
 	}
 	for id, w := range was {
+		// Migration 47 gave each line its document's rate and each
+		// document its one-rate breakdown.
+		for i := range w.Lines {
+			w.Lines[i].VATRate = w.VATRate
+		}
+		w.Breakdown = []billing.RateTotal{{Rate: w.VATRate, Basis: w.TotalHT, VAT: w.TotalVAT}}
 		got, err := billing.Document(ctx, db, id)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)

@@ -35,6 +35,9 @@ type Unit struct {
 	// bunches…): its quantities have no decimals. A measured unit (kg,
 	// litre) takes two.
 	Whole bool `json:"whole"`
+	// Short names it in a document's narrow unit column: "kg", "pièce",
+	// "bout." (at most 8 characters).
+	Short string `json:"-"`
 	// Code is its UN/ECE Recommendation 20 code (with Recommendation 21's
 	// packages as X codes), BT-130 of an invoice line.
 	Code string `json:"-"`
@@ -44,14 +47,14 @@ type Unit struct {
 // is one line here (its Code in EN 16931's code list), the same in
 // ui/src/units.ts, and a migration adding it to products.unit's CHECK.
 var Units = [unitCount]Unit{
-	{ID: Kg, Symbol: "kg", Singular: "kilogramme", Plural: "kilogrammes", Code: "KGM"},
-	{ID: Litre, Symbol: "L", Singular: "litre", Plural: "litres", Code: "LTR"},
-	{ID: Piece, Singular: "pièce", Plural: "pièces", Whole: true, Code: "H87"},
-	{ID: Dozen, Singular: "douzaine", Plural: "douzaines", Whole: true, Code: "DZN"},
-	{ID: Bunch, Singular: "botte", Plural: "bottes", Whole: true, Code: "XBH"},
-	{ID: Tray, Singular: "barquette", Plural: "barquettes", Whole: true, Code: "XPU"},
-	{ID: Bottle, Singular: "bouteille", Plural: "bouteilles", Whole: true, Code: "XBO"},
-	{ID: Jar, Singular: "pot", Plural: "pots", Whole: true, Code: "XPT"},
+	{ID: Kg, Symbol: "kg", Singular: "kilogramme", Plural: "kilogrammes", Code: "KGM", Short: "kg"},
+	{ID: Litre, Symbol: "L", Singular: "litre", Plural: "litres", Code: "LTR", Short: "L"},
+	{ID: Piece, Singular: "pièce", Plural: "pièces", Whole: true, Code: "H87", Short: "pièce"},
+	{ID: Dozen, Singular: "douzaine", Plural: "douzaines", Whole: true, Code: "DZN", Short: "douz."},
+	{ID: Bunch, Singular: "botte", Plural: "bottes", Whole: true, Code: "XBH", Short: "botte"},
+	{ID: Tray, Singular: "barquette", Plural: "barquettes", Whole: true, Code: "XPU", Short: "barq."},
+	{ID: Bottle, Singular: "bouteille", Plural: "bouteilles", Whole: true, Code: "XBO", Short: "bout."},
+	{ID: Jar, Singular: "pot", Plural: "pots", Whole: true, Code: "XPT", Short: "pot"},
 }
 
 // UnitIDs lists the units' ids, as the API's enum and the CHECK of
@@ -92,6 +95,15 @@ func UnitLabel(unit string) string {
 		return u.Symbol
 	}
 	return u.Singular
+}
+
+// ShortLabel names a unit in a document's narrow unit column: "kg",
+// "pièce", "douz.", "bout.".
+func ShortLabel(unit string) string {
+	if u, ok := UnitOf(unit); ok {
+		return u.Short
+	}
+	return unit
 }
 
 // UnitCode is the UN/ECE code of a unit on an invoice line (BT-130); a

@@ -30,14 +30,12 @@ func benchInvoice() billing.Invoice {
 		inv.Notes = append(inv.Notes, billing.Note{Chrono: int64(d + 1), Date: date})
 		for p, name := range []string{"Carotte", "Laitue", "Tomate"} {
 			l := billing.Line{Position: len(inv.Lines) + 1, Chrono: int64(d + 1), Date: date, ProductID: strings.ToLower(name),
-				Product: name, Unit: "kg", Quantity: 1300, Price: decimal.Dec(150 + 10*p)}
+				Product: name, Unit: "kg", Quantity: 1300, Price: decimal.Dec(150 + 10*p), VATRate: billing.VATRate}
 			l.Amount = billing.Amount(l.Quantity, l.Price)
 			inv.Lines = append(inv.Lines, l)
-			inv.TotalHT += l.Amount
 		}
 	}
-	inv.TotalVAT = billing.VAT(inv.TotalHT, inv.VATRate)
-	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
+	inv.Total()
 	return inv
 }
 

@@ -56,18 +56,15 @@ func samples() []sample {
 				Product: name, Unit: "un", Quantity: 1200, Price: decimal.Dec(95 + 115*p)}
 			l.Amount = billing.Amount(l.Quantity, l.Price)
 			pages.Lines = append(pages.Lines, l)
-			pages.TotalHT += l.Amount
 		}
 	}
-	pages.TotalVAT, pages.TotalTTC = 0, pages.TotalHT
+	pages.Total()
 
 	credit := inv
 	credit.Kind, credit.Number = billing.KindCredit, "AV-2026-000001"
 	credit.Refers = &billing.Reference{InvoiceID: "i", Number: inv.Number, Date: inv.IssueDate}
 	credit.Lines = inv.Lines[:1]
-	credit.TotalHT = credit.Lines[0].Amount
-	credit.TotalVAT = billing.VAT(credit.TotalHT, credit.VATRate)
-	credit.TotalTTC = credit.TotalHT + credit.TotalVAT
+	credit.Total()
 
 	farm := accounts.User{ID: "farm", Type: accounts.Producer, Name: "Ferme des Aravis", Legal: "EARL", SIRET: "12345678200010",
 		AddressLine1: "12 route des Aravis", AddressLine2: "74220 La Clusaz", Email: "ferme@aravis.fr"}

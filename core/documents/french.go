@@ -62,9 +62,9 @@ func Signed(d decimal.Dec, unit string) string {
 	return "+" + Quantity(d, unit)
 }
 
-// UnitLabel names a product unit on documents: "kg", "L", "pièce",
-// "douzaine" (catalog.UnitLabel).
-func UnitLabel(unit string) string { return catalog.UnitLabel(unit) }
+// UnitLabel names a product unit in a document's unit column: "kg", "L",
+// "pièce", "douz.", "bout." (catalog.ShortLabel).
+func UnitLabel(unit string) string { return catalog.ShortLabel(unit) }
 
 // Percent renders a rate in hundredths of a percent: 550 → "5,5 %".
 func Percent(rate int64) string {

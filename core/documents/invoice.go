@@ -120,12 +120,12 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 		{"Bon", 20, "L"}, {"Date", 16, "C"}, {"Produit", 40, "L"}, {"Quantité", 22, "R"},
 		{"Unité", 14, "C"}, {"Prix unitaire HT", 26, "R"}, {"TVA", 14, "R"}, {"Montant HT", 28, "R"},
 	}
-	rate := Percent(inv.VATRate)
-	if inv.VATExempt {
-		rate = "—"
-	}
 	rows := make([][]string, len(inv.Lines))
 	for i, l := range inv.Lines {
+		rate := Percent(l.VATRate)
+		if inv.VATExempt {
+			rate = "—"
+		}
 		rows[i] = []string{lineNote(l), ShortDay(l.Date), l.Product,
 			Quantity(l.Quantity, l.Unit), UnitLabel(l.Unit), Euros(l.Price), rate, Euros(l.Amount)}
 	}
@@ -139,6 +139,13 @@ func Invoice(inv billing.Invoice) ([]byte, error) {
 		d.total("TVA", "non applicable (remboursement forfaitaire agricole)", false)
 	case inv.VATExempt:
 		d.total("TVA", "non applicable", false)
+	case len(inv.Breakdown) > 1:
+		// One row per rate, its basis named (art. 242 nonies A I-8° of
+		// annexe II CGI), then their sum.
+		for _, r := range inv.Breakdown {
+			d.total("TVA "+Percent(r.Rate)+" sur "+Euros(r.Basis), Euros(r.VAT), false)
+		}
+		d.total("Total TVA", Euros(inv.TotalVAT), false)
 	default:
 		d.total("TVA "+Percent(inv.VATRate), Euros(inv.TotalVAT), false)
 	}
@@ -185,23 +192,29 @@ func InvoiceXML(inv billing.Invoice) ([]byte, error) {
 
 // facturXDocument maps an issued document to the Factur-X model.
 func facturXDocument(inv billing.Invoice) facturx.Document {
-	category, rate := facturx.Standard, inv.VATRate
-	tax := facturx.Tax{Category: category, Rate: rate, Basis: facturx.Cents(inv.TotalHT), Amount: facturx.Cents(inv.TotalVAT)}
+	// Under the normal regime, one breakdown row per rate of its lines
+	// (BG-23, category S), each line at its own rate (BT-152).
+	category := facturx.Standard
+	var taxes []facturx.Tax
+	for _, r := range inv.Breakdown {
+		taxes = append(taxes, facturx.Tax{Category: category, Rate: r.Rate, Basis: facturx.Cents(r.Basis),
+			Amount: facturx.Cents(r.VAT)})
+	}
 	switch inv.Regime() {
 	case vat.Flat:
 		// Not subject to VAT (category O): no rate, and neither party's
 		// VAT number (BR-O-02).
-		category, rate = facturx.NotSubject, 0
-		tax = facturx.Tax{Category: category, Basis: facturx.Cents(inv.TotalHT), ExemptionReason: vat.FlatReason}
+		category = facturx.NotSubject
+		taxes = []facturx.Tax{{Category: category, Basis: facturx.Cents(inv.TotalHT), ExemptionReason: vat.FlatReason}}
 	case vat.Franchise:
-		category, rate = facturx.Exempt, 0
-		tax = facturx.Tax{Category: category, Basis: facturx.Cents(inv.TotalHT), ExemptionCode: facturx.FranchiseCode,
-			ExemptionReason: billing.VATExemptMention}
+		category = facturx.Exempt
+		taxes = []facturx.Tax{{Category: category, Basis: facturx.Cents(inv.TotalHT), ExemptionCode: facturx.FranchiseCode,
+			ExemptionReason: billing.VATExemptMention}}
 	}
 	doc := facturx.Document{
 		Type: facturx.TypeInvoice, Number: inv.Number, IssueDate: inv.IssueDate,
 		Seller: xmlParty(inv.Seller, inv.Seller.Address), Buyer: xmlParty(inv.Buyer, buyerAddress(inv.Buyer)),
-		OrderRef: inv.OrderID, Taxes: []facturx.Tax{tax}, DueDate: inv.DueDate,
+		OrderRef: inv.OrderID, Taxes: taxes, DueDate: inv.DueDate,
 		TotalHT: facturx.Cents(inv.TotalHT), TotalVAT: facturx.Cents(inv.TotalVAT), TotalTTC: facturx.Cents(inv.TotalTTC),
 		IBAN: strings.ReplaceAll(inv.Seller.IBAN, " ", ""), BIC: inv.Seller.BIC,
 	}
@@ -244,7 +257,7 @@ func facturXDocument(inv billing.Invoice) facturx.Document {
 		doc.Lines = append(doc.Lines, facturx.Line{
 			ID: strconv.Itoa(l.Position), Note: note, Name: printable.Line(l.Product),
 			Quantity: facturx.Hundredths(l.Quantity), Unit: unit, Price: facturx.Cents(l.Price), Amount: facturx.Cents(l.Amount),
-			Category: category, Rate: rate, Date: l.Date,
+			Category: category, Rate: lineRate(category, l.VATRate), Date: l.Date,
 		})
 	}
 	xmlMotives(&doc, inv)
@@ -282,4 +295,13 @@ func xmlAddress(lines []string) facturx.Address {
 		}
 	}
 	return a
+}
+
+// lineRate is a line's VAT rate in the XML: its own under the normal
+// regime (category S), none for a document without VAT.
+func lineRate(category string, rate int64) int64 {
+	if category != facturx.Standard {
+		return 0
+	}
+	return rate
 }

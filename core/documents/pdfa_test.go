@@ -11,7 +11,6 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 
-	"primeur/core/billing"
 	"primeur/core/documents"
 )
 
@@ -193,14 +192,12 @@ func pdfAFonts(t testing.TB, x *model.XRefTable) {
 func TestPDFAStructureCatchesWhatItChecks(t *testing.T) {
 	inv := fuzzInvoice("FA-2026-000009", "2026-11-01", "o", 0, false)
 	inv.Seller.SIRET, inv.IssueDate, inv.DueDate = "12345678200010", "2026-12-01", "2026-12-10"
-	inv.TotalHT = 0
 	for i := range inv.Notes {
 		inv.Notes[i].Date = "2026-11-05"
 		inv.Lines[i].Date = "2026-11-05"
-		inv.TotalHT += inv.Lines[i].Amount
+		inv.Lines[i].VATRate = inv.VATRate
 	}
-	inv.TotalVAT = billing.VAT(inv.TotalHT, inv.VATRate)
-	inv.TotalTTC = inv.TotalHT + inv.TotalVAT
+	inv.Total()
 	pdf, err := documents.Invoice(inv)
 	if err != nil {
 		t.Fatal(err)

@@ -180,10 +180,21 @@ type docRow struct {
 	Total         decimal.Dec `db:"total_ttc"`
 	TotalHT       decimal.Dec `db:"total_ht"`
 	VATRate       int64       `db:"vat_rate"`
+	Breakdown     string      `db:"vat_breakdown"`
 	Discount      int64       `db:"discount"`
 	DiscountUntil string      `db:"discount_until"`
 	InvoiceID     string      `db:"invoice_id"`
 	Refers        string      `db:"refers"`
+}
+
+// breakdown is the document's VAT breakdown as issued; a row that holds
+// none (never written so since migration 47) is read as one rate.
+func (d docRow) breakdown() []billing.RateTotal {
+	b, err := billing.DecodeBreakdown(d.Breakdown)
+	if err != nil || len(b) == 0 {
+		return []billing.RateTotal{{Rate: d.VATRate, Basis: d.TotalHT, VAT: d.Total - d.TotalHT}}
+	}
+	return b
 }
 
 // Accounts returns the accounts of a producer (producerID) or of a shop
@@ -227,7 +238,7 @@ func accountsWhere(ctx context.Context, q store.Q, where func(alias string) (str
 	documents, documentArgs := where("d.")
 	var docs []docRow
 	if err := store.Select(ctx, q, &docs, `SELECT d.id, d.order_id, d.kind, d.producer_id, d.distributor_id, d.number, d.issue_date,
-			d.due_date, d.total_ttc, d.total_ht, d.vat_rate, d.discount, d.discount_until, COALESCE(d.invoice_id, '') AS invoice_id,
+			d.due_date, d.total_ttc, d.total_ht, d.vat_rate, d.vat_breakdown, d.discount, d.discount_until, COALESCE(d.invoice_id, '') AS invoice_id,
 			COALESCE(i.number, '') AS refers
 		FROM documents d LEFT JOIN documents i ON i.id = d.invoice_id WHERE `+documents+` ORDER BY d.id`, documentArgs...); err != nil {
 		return nil, fmt.Errorf("payments: documents: %w", err)
@@ -286,11 +297,11 @@ func build(docs []docRow, pays []Payment, allocs []Allocation, today string) []A
 	// What credit notes take off each invoice (TTC), what its claims'
 	// take off its amount HT (the escompte's base), and whether its
 	// escompte was granted.
-	credited, creditedHT, discounted := map[string]decimal.Dec{}, map[string]decimal.Dec{}, map[string]bool{}
+	credited, creditedHT, discounted := map[string]decimal.Dec{}, map[string][][]billing.RateTotal{}, map[string]bool{}
 	for _, d := range docs {
 		switch d.Kind {
 		case billing.KindCredit:
-			creditedHT[d.InvoiceID] += d.TotalHT
+			creditedHT[d.InvoiceID] = append(creditedHT[d.InvoiceID], d.breakdown())
 		case billing.KindDiscount:
 			discounted[d.InvoiceID] = true
 		}
@@ -317,7 +328,7 @@ func build(docs []docRow, pays []Payment, allocs []Allocation, today string) []A
 		}
 		doc.Balance = doc.Total - doc.Credited - doc.Paid
 		if d.DiscountUntil != "" && !discounted[d.ID] {
-			ht, tax := billing.DiscountOn(d.TotalHT-creditedHT[d.ID], d.Discount, d.VATRate)
+			_, ht, tax := billing.DiscountOn(billing.Remaining(d.breakdown(), creditedHT[d.ID]...), d.Discount)
 			doc.Discount, doc.DiscountUntil = ht+tax, d.DiscountUntil
 		}
 		acc.Documents = append(acc.Documents, doc)
