@@ -1,3 +1,5 @@
+import { unitAfter, unitDigits } from './units'
+
 // French formatting helpers (PRODUCT §1: French locale, EUR, Europe/Paris).
 // Date-only strings ("2026-12-01") are formatted as calendar dates, never
 // shifted by a time zone; timestamps (RFC 3339) are shown in Europe/Paris.
@@ -27,9 +29,9 @@ export function formatEUR(value: number): string {
   return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'EUR' }).format(value)
 }
 
-/** A quantity with its unit: (12.5, "kg") → "12,5 kg", (3, "un") → "3 un". */
+/** A quantity with its unit: (12.5, "kg") → "12,5 kg", (3, "un") → "3 un", (2, "douzaine") → "2 douzaines". */
 export function formatQuantity(value: number, unit: string): string {
-  return `${formatNumber(value, unit === 'un' ? 0 : 2)} ${unit}`
+  return `${formatNumber(value, unitDigits(unit))} ${unit === 'un' ? unit : unitAfter(value, unit)}`
 }
 
 /** "2026-12-01" → "décembre 2026" (needs are shown by month, PRODUCT §2). */

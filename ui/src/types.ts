@@ -63,7 +63,7 @@ export type ProfileField = Exclude<
 export type ConfirmWhich = 'account' | 'accounting'
 
 export type Product = Schemas['CatalogProduct']
-/** Unit of a product: kilograms or pieces ("un"). */
+/** Unit of need of a product type: kg, l, un (pièce), douzaine, botte… (units.ts). */
 export type Unit = Product['unit']
 
 export type Proposal = Schemas['PlanningProposal']

@@ -26,11 +26,12 @@ import {
 } from './model'
 import { productOf } from './products'
 import { ReceptionSummary } from '../reception/ReceptionSummary'
+import { unitDigits } from '../units'
 
 const CLAIM_TYPE_LABELS = { quality: 'Qualité', quantity: 'Quantité' } as const
 
 function signed(value: number, unit: string): string {
-  return `${value > 0 ? '+' : ''}${formatNumber(value, unit === 'un' ? 0 : 2)} ${unit}`
+  return `${value > 0 ? '+' : ''}${formatNumber(value, unitDigits(unit))} ${unit}`
 }
 
 /**
@@ -92,7 +93,7 @@ export function DeliveryEditor({
           <Table.Tbody>
             {d.deliveryLines.map((l) => {
               const p = productOf(products, l.product)
-              const digits = p.unit === 'un' ? 0 : 2
+              const digits = unitDigits(p.unit)
               return (
                 <Table.Tr key={l._id}>
                   <Table.Td>{p.name}</Table.Td>

@@ -5,6 +5,7 @@ import type { NeedRO, ProductRO } from './model'
 import { type EditMode, type EditStart, editKey, editStart } from './navigation'
 import type { Month } from './period'
 import { type CellTone, TONE_COLORS, TONE_LABELS } from './rows'
+import { isWholeUnit } from '../units'
 
 export interface NeedCellProps {
   product: ProductRO
@@ -250,7 +251,7 @@ function EditableCell(props: NeedCellProps) {
           size="xs"
           ref={field}
           value={draft ?? stored}
-          inputMode={unit === 'kg' ? 'decimal' : 'numeric'}
+          inputMode={isWholeUnit(unit) ? 'numeric' : 'decimal'}
           autoComplete="off"
           aria-label={label}
           onChange={(e) => setDraft(filterCellInput(e.currentTarget.value, unit))}

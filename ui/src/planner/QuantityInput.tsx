@@ -1,6 +1,7 @@
 import { TextInput } from '@mantine/core'
 import type { Unit } from '../types'
 import { filterCellInput } from './cellInput'
+import { isWholeUnit } from '../units'
 
 interface QuantityInputProps {
   label: string
@@ -17,7 +18,7 @@ export function QuantityInput({ label, unit, value, onChange, onBlur, error }: Q
   return (
     <TextInput
       label={label}
-      inputMode={unit === 'kg' ? 'decimal' : 'numeric'}
+      inputMode={isWholeUnit(unit) ? 'numeric' : 'decimal'}
       rightSection={unit}
       value={value}
       onChange={(e) => onChange(filterCellInput(e.currentTarget.value, unit))}

@@ -6,11 +6,12 @@ import type { NeedRO } from './model'
 import { filterCellInput, formatCellValue } from './cellInput'
 import { isPastMonth, type Month } from './period'
 import type { CommitOutcome } from './Planner'
+import { isWholeUnit, unitFieldName } from '../units'
 
 /** The French texts of the form. */
 export const SHEET_QUANTITY_TEXTS = {
   // Not "Quantité": the proposal form of the same sheet has that field (one label per field, issue 37).
-  label: (unit: Unit) => (unit === 'kg' ? 'Besoin (kg)' : 'Besoin (pièces)'),
+  label: (unit: Unit) => `Besoin (${unitFieldName(unit)})`,
   submit: 'Enregistrer',
   saved: 'Quantité enregistrée.',
   unchanged: 'Pas de changement à envoyer',
@@ -63,7 +64,7 @@ export function SheetQuantityForm({
           style={{ flex: 1 }}
           label={SHEET_QUANTITY_TEXTS.label(unit)}
           value={text}
-          inputMode={unit === 'kg' ? 'decimal' : 'numeric'}
+          inputMode={isWholeUnit(unit) ? 'numeric' : 'decimal'}
           autoComplete="off"
           onChange={(e) => {
             setText(filterCellInput(e.currentTarget.value, unit))

@@ -17,6 +17,7 @@ import type { Unit } from '../types'
 import { readDecimal } from '../validation/decimal'
 import type { NeedRO } from './model'
 import { isPastMonth, type Month } from './period'
+import { isWholeUnit } from '../units'
 
 /** Messages of PRODUCT §5 and the daemon's (core/planning/rules.go), byte for byte. */
 export const CELL_MESSAGES = {
@@ -39,7 +40,7 @@ export function filterCellInput(raw: string, unit: Unit): string {
   for (const ch of raw) {
     if (ch >= '0' && ch <= '9') out += ch
     else if (ch === '-' && out === '') out = '-'
-    else if ((ch === ',' || ch === '.') && unit === 'kg' && !separator) {
+    else if ((ch === ',' || ch === '.') && !isWholeUnit(unit) && !separator) {
       separator = true
       out += ','
     }
@@ -49,7 +50,7 @@ export function filterCellInput(raw: string, unit: Unit): string {
 
 /** A quantity as a cell shows it: 12.5 → "12,5" (no grouping, comma decimal). */
 export function formatCellValue(quantity: number, unit: Unit): string {
-  const rounded = unit === 'un' ? Math.round(quantity) : Math.round(quantity * 100) / 100
+  const rounded = isWholeUnit(unit) ? Math.round(quantity) : Math.round(quantity * 100) / 100
   return String(rounded).replace('.', ',')
 }
 
@@ -60,8 +61,9 @@ export function parseCellInput(text: string, unit: Unit): ParsedCell {
   const s = text.trim()
   if (s === '') return { ok: true, value: 0 }
   if (s.startsWith('-')) return { ok: false, message: CELL_MESSAGES.negative }
-  const bad = { ok: false, message: unit === 'kg' ? CELL_MESSAGES.badWeight : CELL_MESSAGES.badPieces } as const
-  const n = (unit === 'kg' ? /^\d*(?:[.,]\d*)?$/ : /^\d+$/).test(s) ? readDecimal(s) : null
+  const whole = isWholeUnit(unit)
+  const bad = { ok: false, message: whole ? CELL_MESSAGES.badPieces : CELL_MESSAGES.badWeight } as const
+  const n = (whole ? /^\d+$/ : /^\d*(?:[.,]\d*)?$/).test(s) ? readDecimal(s) : null
   if (!n) return bad
   if (n.value > MAX_QUANTITY) return { ok: false, message: CELL_MESSAGES.tooLarge }
   if (n.hundredths === null) return bad

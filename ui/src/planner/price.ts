@@ -8,6 +8,7 @@
 // and no figure of anyone's purchases is shown.
 import { formatEUR } from '../format'
 import type { PriceComparison, PriceFigure, Unit } from '../types'
+import { unitLabel } from '../units'
 
 /** Shop price = purchase price × 1.3 (a 30 % margin on the purchase price). */
 export const SHOP_PRICE_FACTOR = 1.3
@@ -55,5 +56,5 @@ export function priceView(comparison: PriceComparison, refPrice: number | undefi
 
 /** "2,10 € / kg", "1,50 € / pièce". */
 export function perUnit(value: number, unit: Unit): string {
-  return `${formatEUR(value)} / ${unit === 'un' ? 'pièce' : 'kg'}`
+  return `${formatEUR(value)} / ${unitLabel(unit)}`
 }

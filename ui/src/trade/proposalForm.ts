@@ -7,6 +7,7 @@ import { MAX_QUANTITY } from '../planner/cellInput'
 import type { Errors } from '../validation/common'
 import { type TypedNumber, readDecimal } from '../validation/decimal'
 import type { Unit } from '../types'
+import { isWholeUnit } from '../units'
 
 export const PROPOSAL_MESSAGES = {
   badPrice: 'Veuillez saisir un prix correct',
@@ -103,12 +104,12 @@ function priceError(text: string): string | undefined {
 /** The message for a typed quantity, or undefined (core/trade parseQuantity, in its order). */
 function quantityError(text: string, ctx: ProposalContext): string | undefined {
   const low = ctx.zeroAllowed ? PROPOSAL_MESSAGES.quantityOrZero : PROPOSAL_MESSAGES.quantityPositive
-  const bad = ctx.unit === 'un' ? PROPOSAL_MESSAGES.badPieces : PROPOSAL_MESSAGES.badWeight
+  const bad = isWholeUnit(ctx.unit) ? PROPOSAL_MESSAGES.badPieces : PROPOSAL_MESSAGES.badWeight
   if (text === '') return low
   const q = readFrench(text)
   if (!q) return bad
   if (q.value > MAX_QUANTITY) return PROPOSAL_MESSAGES.tooLarge
-  if (q.hundredths === null || (ctx.unit === 'un' && q.hundredths % 100 !== 0)) return bad
+  if (q.hundredths === null || (isWholeUnit(ctx.unit) && q.hundredths % 100 !== 0)) return bad
   if (q.hundredths === 0 && !ctx.zeroAllowed) return PROPOSAL_MESSAGES.quantityPositive
   if (q.hundredths > Math.round(ctx.max * 100)) return exceedsMessage(Math.max(0, ctx.max), ctx.unit)
   return undefined

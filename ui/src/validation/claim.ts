@@ -8,6 +8,7 @@ import type { ClaimType, Unit } from '../types'
 import { type Errors, MAX_TEXT_LENGTH, TOO_LONG_MESSAGE, charLength } from './common'
 import { MAX_MAGNITUDE, decimalText, readDecimal } from './decimal'
 import { DELIVERY_MESSAGES } from './delivery'
+import { isWholeUnit } from '../units'
 
 export const CLAIM_MESSAGES = {
   noQuantity: 'Aucune quantité saisie',
@@ -68,8 +69,9 @@ export function checkClaim(text: string, line: ClaimLine): { hundredths: number 
   if (Math.abs(n.value) > MAX_MAGNITUDE) {
     return { message: n.value < 0 ? CLAIM_MESSAGES.exceeds : claimAboveMessage(expected, line.unit) }
   }
-  if (n.hundredths === null) return { message: line.unit === 'un' ? CLAIM_MESSAGES.pieces : CLAIM_MESSAGES.notNumber }
-  if (line.unit === 'un' && n.hundredths % 100 !== 0) return { message: CLAIM_MESSAGES.pieces }
+  if (n.hundredths === null)
+    return { message: isWholeUnit(line.unit) ? CLAIM_MESSAGES.pieces : CLAIM_MESSAGES.notNumber }
+  if (isWholeUnit(line.unit) && n.hundredths % 100 !== 0) return { message: CLAIM_MESSAGES.pieces }
   const sent = hundredthsOf(line.sent)
   if (sent + n.hundredths < 0) return { message: CLAIM_MESSAGES.exceeds }
   if (sent + n.hundredths > Math.max(expected, sent)) return { message: claimAboveMessage(expected, line.unit) }

@@ -5,6 +5,7 @@
 import type { Unit } from '../types'
 import type { Errors } from './common'
 import { readDecimal } from './decimal'
+import { isWholeUnit } from '../units'
 
 export const DELIVERY_MESSAGES = {
   date: 'Veuillez saisir une date valide',
@@ -47,8 +48,8 @@ export function sentQuantityError(value: string, unit: Unit): string | undefined
   if (v === '') return DELIVERY_MESSAGES.negative
   const n = readDecimal(v)
   if (n && n.value < 0) return DELIVERY_MESSAGES.negative
-  if (!n || n.hundredths === null) return unit === 'un' ? DELIVERY_MESSAGES.pieces : DELIVERY_MESSAGES.weight
-  if (unit === 'un' && n.hundredths % 100 !== 0) return DELIVERY_MESSAGES.pieces
+  if (!n || n.hundredths === null) return isWholeUnit(unit) ? DELIVERY_MESSAGES.pieces : DELIVERY_MESSAGES.weight
+  if (isWholeUnit(unit) && n.hundredths % 100 !== 0) return DELIVERY_MESSAGES.pieces
   return undefined
 }
 
