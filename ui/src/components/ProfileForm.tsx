@@ -70,6 +70,8 @@ export const PROFILE_LABELS: Record<ProfileField, string> = {
   billingAddressLine1: 'Adresse de facturation',
   billingAddressLine2: "Complément d'adresse de facturation",
   billingAddressLine3: 'Code postal et ville de facturation',
+  openingHours: 'Horaires de réception des livraisons',
+  deliveryInstructions: 'Consignes de livraison',
   legal: 'Forme juridique',
   capital: 'Capital social (€)',
   siret: 'SIRET',
@@ -94,6 +96,8 @@ export const PLACEHOLDERS: Partial<Record<ProfileField, string>> = {
   tvaintracom: example('FR12345678901'),
   iban: example('FR76 3000 6000 0112 3456 7890 189'),
   bic: example('BNPAFRPPXXX'),
+  openingHours: example('mardi à samedi, 7h30–11h'),
+  deliveryInstructions: example('livrer par la cour, sonner à la réserve'),
 }
 
 /** Under the IBAN and BIC when either changed (PRODUCT §13 "Changing the bank details"). */
@@ -225,6 +229,8 @@ const SECTIONS: { legend: string; fields: readonly ProfileField[]; roles?: reado
     fields: ['emailAccounting', 'billingAddressLine1', 'billingAddressLine2', 'billingAddressLine3'],
     roles: ['distributor'],
   },
+  // Shown to the producers on their packing sheets and round (PRODUCT §16 "The farmer's day").
+  { legend: 'Livraisons', fields: ['openingHours', 'deliveryInstructions'], roles: ['distributor'] },
   { legend: 'Informations légales', fields: ['legal', 'capital', 'siret', 'ape', 'tvaintracom', 'certification'] },
   { legend: 'Coordonnées bancaires', fields: ['iban', 'bic'] },
 ]

@@ -170,6 +170,12 @@ function PackingSheets({ day }: { day: DeliveryDay }) {
               Tél. : {p.tel}
             </Anchor>
           ) : null}
+          {p.hours ? <Text size="sm">Horaires : {p.hours}</Text> : null}
+          {p.instructions ? (
+            <Text size="sm" fw={600} style={{ whiteSpace: 'pre-line' }}>
+              Consignes : {p.instructions}
+            </Text>
+          ) : null}
           <Table mt="xs" fz="md" verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -253,6 +259,7 @@ function Round({ day, saving }: { day: DeliveryDay; saving: boolean }) {
                   {i + 1}. {s.shop}
                 </Text>
                 <Text size="sm">{s.address.length ? s.address.join(', ') : 'Adresse non renseignée'}</Text>
+                {s.hours ? <Text size="sm">Horaires : {s.hours}</Text> : null}
                 <Text size="sm" c="dimmed">
                   {s.legKm !== undefined
                     ? `${km(s.legKm)} depuis ${i === 0 ? 'la ferme' : "l'arrêt précédent"}`

@@ -183,6 +183,8 @@ export const PROFILE_FIELDS: Record<UserType, ProfileField[]> = {
     'billingAddressLine1',
     'billingAddressLine2',
     'billingAddressLine3',
+    'openingHours',
+    'deliveryInstructions',
     'legal',
     'capital',
     'siret',
