@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"primeur/core/delivery"
 	"primeur/core/images"
@@ -152,4 +153,35 @@ func TestReception(t *testing.T) {
 		}
 		s.Client().Do("GET", "/print/image/"+photoID, nil).Expect(t, http.StatusUnauthorized)
 	})
+}
+
+// TestServiceWorkerFiles: the files the offline app needs are served as a
+// browser needs them (PRODUCT §20 "Offline"): the service worker
+// revalidated at every load (a new version is picked up), the manifest as
+// application/manifest+json, under the security headers and CSP of every
+// answer.
+func TestServiceWorkerFiles(t *testing.T) {
+	ui := fstest.MapFS{
+		"index.html":           {Data: []byte(`<!doctype html><link rel="manifest" href="/manifest.webmanifest">`)},
+		"sw.js":                {Data: []byte(`self.addEventListener("fetch", () => {})`)},
+		"manifest.webmanifest": {Data: []byte(`{"name":"Primeur","start_url":"/","display":"standalone"}`)},
+	}
+	s := daemontest.New(t, storetest.SQLite(t), daemontest.WithUI(ui))
+	c := s.Client()
+	for _, tc := range []struct{ path, contentType, cache string }{
+		{"/sw.js", "text/javascript; charset=utf-8", "no-cache"},
+		{"/manifest.webmanifest", "application/manifest+json", "no-cache"},
+		{"/dis/deliveries/reception/o/d", "text/html; charset=utf-8", "no-cache, must-revalidate"},
+	} {
+		res := c.Do("GET", tc.path, nil).Expect(t, http.StatusOK)
+		if got := res.Header.Get("Content-Type"); got != tc.contentType {
+			t.Errorf("%s: Content-Type %q, want %q", tc.path, got, tc.contentType)
+		}
+		if got := res.Header.Get("Cache-Control"); got != tc.cache {
+			t.Errorf("%s: Cache-Control %q, want %q", tc.path, got, tc.cache)
+		}
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+			t.Errorf("%s: CSP %q", tc.path, csp)
+		}
+	}
 }
