@@ -82,8 +82,10 @@ func TestRoundTripStatements(t *testing.T) {
 	}
 }
 
-// The round-trip's statements (TestRoundTripStatements).
+// The round-trip's statements (TestRoundTripStatements). A proposal reads
+// the pair's minimum order, one statement (core/fees, issue 40; the plan it
+// would make is read only when the pair has a minimum).
 const (
-	propose = 6
+	propose = 7
 	review  = 18
 )

@@ -340,33 +340,39 @@ func MinimumOf(ctx context.Context, q store.Q, producerID, shopID string) (Appli
 }
 
 func applied(ctx context.Context, q store.Q, producerID, shopID string, placed bool) (Applied, error) {
-	t, err := terms(ctx, q, producerID)
-	if err != nil {
-		return Applied{}, err
+	// One statement, the producer's terms and the shop's exception side by
+	// side (each NULL when missing): a proposal's one read of them
+	// (daemon TestRoundTripStatements).
+	var (
+		minimum, fee, freeAbove, shopMinimum, shopFee sql.NullInt64
+		bands, exception                              sql.NullString
+	)
+	if err := q.QueryRowxContext(ctx, q.Rebind(`SELECT t.minimum, t.fee, t.bands, t.free_above, e.shop_id, e.minimum, e.fee
+		FROM (SELECT 1 AS one) AS one LEFT JOIN delivery_terms t ON t.producer_id = ?
+		LEFT JOIN delivery_terms_shops e ON e.producer_id = ? AND e.shop_id = ?`), producerID, producerID, shopID).Scan(
+		&minimum, &fee, &bands, &freeAbove, &exception, &shopMinimum, &shopFee); err != nil {
+		return Applied{}, fmt.Errorf("fees: terms of %s for %s: %w", producerID, shopID, err)
 	}
-	a := Applied{Minimum: t.Minimum, Fee: t.Fee, FreeAbove: t.FreeAbove}
-	if placed && len(t.Bands) > 0 {
-		if km, err := distance(ctx, q, producerID, shopID); err != nil {
+	t := Terms{Minimum: decimal.Dec(minimum.Int64), Fee: decimal.Dec(fee.Int64), FreeAbove: decimal.Dec(freeAbove.Int64)}
+	if bands.String != "" {
+		if err := json.Unmarshal([]byte(bands.String), &t.Bands); err != nil {
+			return Applied{}, fmt.Errorf("fees: bands of %s: %w", producerID, err)
+		}
+	}
+	a := Applied{Minimum: t.Minimum, Fee: t.Fee, FreeAbove: t.FreeAbove, Exception: exception.Valid}
+	if shopMinimum.Valid {
+		a.Minimum = decimal.Dec(shopMinimum.Int64)
+	}
+	if shopFee.Valid {
+		a.Fee = decimal.Dec(shopFee.Int64)
+	} else if placed && len(t.Bands) > 0 {
+		km, err := distance(ctx, q, producerID, shopID)
+		if err != nil {
 			return Applied{}, err
-		} else if km != nil {
+		}
+		if km != nil {
 			a.DistanceKm = km
 			a.Fee = t.bandFee(*km)
-		}
-	}
-	var lo, fee sql.NullInt64
-	err = q.QueryRowxContext(ctx, q.Rebind(`SELECT minimum, fee FROM delivery_terms_shops WHERE producer_id = ? AND shop_id = ?`),
-		producerID, shopID).Scan(&lo, &fee)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-	case err != nil:
-		return Applied{}, fmt.Errorf("fees: exception of %s for %s: %w", producerID, shopID, err)
-	default:
-		a.Exception = true
-		if lo.Valid {
-			a.Minimum = decimal.Dec(lo.Int64)
-		}
-		if fee.Valid {
-			a.Fee = decimal.Dec(fee.Int64)
 		}
 	}
 	return a, nil
