@@ -664,6 +664,18 @@ func requiresSession(security []map[string][]string) bool {
 func TestAuthorizationMatrix(t *testing.T) {
 	w := buildWorld(t)
 	keys, needSession := operations(t, w)
+	// Every case starts from a copy of the same file: what it holds is
+	// read once, and each refused case's database compared with it.
+	before := func() string {
+		path := filepath.Join(t.TempDir(), "primeur.db")
+		copyFile(t, w.snapshot, path)
+		db, err := store.Open(context.Background(), "", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		return storetest.SnapshotExcept(t, db, storetest.Bookkeeping...)
+	}()
 	for _, key := range keys {
 		r, ok := matrix[key]
 		if !ok {
@@ -688,7 +700,6 @@ func TestAuthorizationMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { db.Close() })
-				before := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...)
 				c := daemontest.New(t, db).Client()
 				if a != anon {
 					c.Header.Set("Cookie", "primeur_session="+w.tokens[a])
