@@ -60,11 +60,12 @@ type Product struct {
 func (p Product) ShareFraction() float64 { return float64(p.Share) / 10000 }
 
 // NameKey is the form under which product names match: lower case, without
-// accents, punctuation and repeated spaces ("Chou-fleur" = "chou fleur").
+// accents, punctuation and repeated spaces ("Chou-fleur" = "chou fleur"),
+// the ligatures written out ("Œufs" = "oeufs").
 func NameKey(name string) string {
 	var b strings.Builder
 	space := false
-	for _, r := range norm.NFD.String(strings.ToLower(name)) {
+	for _, r := range norm.NFD.String(ligatures.Replace(strings.ToLower(name))) {
 		switch {
 		case unicode.Is(unicode.Mn, r):
 			continue
@@ -80,6 +81,9 @@ func NameKey(name string) string {
 	}
 	return b.String()
 }
+
+// ligatures are the letters NameKey writes out: NFD leaves them whole.
+var ligatures = strings.NewReplacer("œ", "oe", "æ", "ae")
 
 //go:embed catalogue.csv
 var catalogueCSV []byte

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -144,4 +146,59 @@ func frenchCSV(buf *bytes.Buffer) ([][]string, error) {
 	r.Comma = ';'
 	r.FieldsPerRecord = 2
 	return r.ReadAll()
+}
+
+// TestDFCTypesExist: every product type of the catalogue maps to a concept
+// of the Data Food Consortium's product types taxonomy (testdata/dfc, the
+// taxonomy as published), and so does every family of migration 46
+// (compared on a migrated database); the catalogue holds several hundred
+// types in every family, each with a unit of need and a VAT rate of
+// 5.5 %, 10 % or 20 %.
+func TestDFCTypesExist(t *testing.T) {
+	raw, err := os.ReadFile("../../testdata/dfc/productTypes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc []struct {
+		Graph []struct {
+			ID string `json:"@id"`
+		} `json:"@graph"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || len(doc) == 0 {
+		t.Fatalf("taxonomy: %v", err)
+	}
+	concepts := map[string]bool{}
+	for _, c := range doc[0].Graph {
+		if _, frag, ok := strings.Cut(c.ID, "productTypes.rdf#"); ok {
+			concepts[frag] = true
+		}
+	}
+	ps, err := catalog.Catalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) < 300 {
+		t.Errorf("%d product types, want several hundred", len(ps))
+	}
+	families := map[string]int{}
+	for _, p := range ps {
+		if !concepts[p.DFCType] {
+			t.Errorf("%s: DFC type %q is no concept of the taxonomy", p.ID, p.DFCType)
+		}
+		if p.VATRate != 550 && p.VATRate != 1000 && p.VATRate != 2000 {
+			t.Errorf("%s: VAT rate %d", p.ID, p.VATRate)
+		}
+		families[p.Family]++
+	}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		fs, err := catalog.Families(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			if !concepts[f.DFCType] || families[f.ID] == 0 {
+				t.Errorf("family %s: DFC type %q, %d types", f.ID, f.DFCType, families[f.ID])
+			}
+		}
+	})
 }

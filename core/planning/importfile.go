@@ -76,7 +76,7 @@ const (
 	msgImportDupProduct   = "Le produit « %s » figure deux fois (lignes %d et %d) : gardez une seule ligne par produit."
 	msgImportText         = "Quantité illisible en %s (« %s ») : saisissez un nombre, par exemple 12,5, ou laissez la case vide."
 	msgImportNegative     = "Quantité négative en %s (« %s ») : saisissez un nombre positif, ou laissez la case vide."
-	msgImportPieces       = "Quantité incorrecte en %s (« %s ») : %s se compte en pièces ; saisissez un nombre entier."
+	msgImportPieces       = "Quantité incorrecte en %s (« %s ») : %s se compte en %s ; saisissez un nombre entier."
 	msgImportCell         = "Quantité incorrecte en %s (%s) : %s"
 	msgImportOutside      = "Valeur en %s (« %s ») dans une colonne sans mois : indiquez le mois en tête de colonne, ou videz la colonne."
 	msgImportTwice        = "Deux quantités pour le même mois (%s et %s, sous un en-tête fusionné) : gardez-en une seule."

@@ -69,9 +69,12 @@ func xlsxFile(t testing.TB, name string) []byte {
 	return data
 }
 
+// catalogueIndex indexes the first catalogue's 60 fruit and vegetables,
+// the world the import fixtures were written for (their "Kumquat" and
+// "Physalis" unknown); TestImportOfEveryUnit reads the whole catalogue.
 func catalogueIndex(t testing.TB) *catalog.Index {
 	t.Helper()
-	ps, err := catalog.Catalogue()
+	ps, err := catalog.Figures()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,9 @@ const (
 	MsgTooLarge      = "La valeur saisie est trop grande."
 	MsgBadMonth      = "Veuillez saisir un mois valide (AAAA-MM)."
 	MsgPastMonth     = "Ce mois est passé : ses besoins ne peuvent plus être modifiés."
+	// MsgRetired refuses a new need of a product type an administrator
+	// retired (primeur catalogue retire); its existing needs stay.
+	MsgRetired       = "Ce produit est retiré du catalogue : il ne prend plus de nouveaux besoins."
 	MsgUnknownProd   = "Produit inconnu."
 	MsgNeedExists    = "Un besoin existe déjà pour ce produit et ce mois."
 	MsgBulkShape     = "Indiquez autant de quantités que de mois (36 au plus)."

@@ -263,7 +263,7 @@ func TestAnswersAreBounded(t *testing.T) {
 // TestImportAnswerIsBounded: the import's answer lists 100 roundings and
 // 100 missing names at most, with their counts, on both engines.
 func TestImportAnswerIsBounded(t *testing.T) {
-	ps, err := catalog.Catalogue()
+	ps, err := catalog.Figures() // the fixture's world (setup)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,6 +105,7 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 	}
 
 	ms := now.UnixMilli()
+	var retired map[string]bool // read at the first new need
 	writes := make([]Need, 0, len(cells))
 	var created []int32 // indexes in writes
 	var updated []Need
@@ -123,6 +124,15 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 		case found:
 			res.Updated++
 		default:
+			if retired == nil {
+				if retired, err = retiredProducts(ctx, q); err != nil {
+					return res, nil, err
+				}
+			}
+			if retired[c.ProductID] {
+				res.Refused = append(res.Refused, Refused{Cell: c, Message: MsgRetired})
+				continue
+			}
 			n = Need{ID: core.NewID(), DistributorID: distributorID, ProductID: c.ProductID, Month: c.Month, CreatedAt: ms}
 			res.Created++
 		}
@@ -151,6 +161,20 @@ func write(ctx context.Context, q store.Q, distributorID string, cells []Cell, n
 		res.Needs = views
 	}
 	return res, existing, nil
+}
+
+// retiredProducts are the product types retired from the catalogue: they
+// keep their needs and take no new one.
+func retiredProducts(ctx context.Context, q store.Q) (map[string]bool, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM products WHERE retired_at IS NOT NULL`); err != nil {
+		return nil, fmt.Errorf("planning: retired products: %w", err)
+	}
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, nil
 }
 
 // takeTurn makes the writers of a shop's needs take turns on PostgreSQL,
