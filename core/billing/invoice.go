@@ -814,6 +814,9 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		}
 		inv.Lines = append(inv.Lines, line)
 	}
+	if err := addFees(ctx, q, &inv); err != nil {
+		return inv, err
+	}
 	inv.Total()
 	pt := producer.Terms()
 	inv.DueDate = pt.Due(first, inv.IssueDate)
