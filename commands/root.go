@@ -106,6 +106,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.paymentsCommand(),
 		a.paCommand(),
 		a.importCommand(),
+		a.catalogueCommand(),
 		a.simulateCommand(),
 		a.supplyCommand(),
 		a.openapiCommand(),
