@@ -53,7 +53,7 @@ type PAConnectionOutput struct {
 
 // PAConnectionBody is a connection as the profile's form sends it.
 type PAConnectionBody struct {
-	FlowURL      string `json:"flowUrl" required:"false" maxLength:"2000" doc:"https (http only towards the daemon's own machine, outside production)"`
+	FlowURL      string `json:"flowUrl" required:"false" maxLength:"2000" doc:"https (http only towards the daemon's own machine, outside production); empty: the stored connection's"`
 	TokenURL     string `json:"tokenUrl" required:"false" maxLength:"2000"`
 	ClientID     string `json:"clientId" required:"false" maxLength:"1000"`
 	ClientSecret string `json:"clientSecret,omitempty" required:"false" maxLength:"5000" doc:"Absent or empty: the stored secret is kept"`
@@ -234,6 +234,12 @@ func (d *Daemon) paConnection(ctx context.Context, producerID string, b PAConnec
 	c := pa.Connection{ProducerID: producerID, FlowURL: b.FlowURL, TokenURL: b.TokenURL, ClientID: b.ClientID, Secret: b.ClientSecret,
 		DirectoryURL: b.DirectoryURL, ConnectedAt: now, DepositFrom: now}
 	if connected {
+		for _, f := range []struct{ field, stored *string }{{&c.FlowURL, &stored.FlowURL}, {&c.TokenURL, &stored.TokenURL},
+			{&c.ClientID, &stored.ClientID}} {
+			if strings.TrimSpace(*f.field) == "" {
+				*f.field = *f.stored
+			}
+		}
 		if c.Secret == "" && stored.SecretErr == nil {
 			c.Secret = stored.Secret
 		}

@@ -122,9 +122,14 @@ func TestPAConnectionAndWebhook(t *testing.T) {
 			!v.SecretReadable || v.WebhookPath != "/pa/webhook/"+dw.farmID || v.WebhookToken == "" {
 			t.Fatalf("connected: %s", res.Body)
 		}
-		// Saved again without the secret: the stored one is kept.
+		// Saved again without the secret: the stored one is kept; tested
+		// with nothing typed: the stored connection is.
 		delete(form, "clientSecret")
 		dw.farm.Do("PUT", "/api/user/pa", form).Expect(t, 200)
+		dw.farm.Do("POST", "/api/user/pa/test", map[string]any{}).Expect(t, 200).JSON(t, &test)
+		if !test.OK {
+			t.Fatalf("the stored connection tested: %+v", test)
+		}
 
 		if _, err := jobs.PA(context.Background(), jobs.EnvOf(dw.s.Config, dw.s.DB, nil), dw.s.Clock.Now()); err != nil {
 			t.Fatal(err)

@@ -2463,7 +2463,7 @@ export interface components {
             /** @description Absent or empty: the stored secret is kept */
             clientSecret?: string;
             directoryUrl?: string;
-            /** @description https (http only towards the daemon's own machine, outside production) */
+            /** @description https (http only towards the daemon's own machine, outside production); empty: the stored connection's */
             flowUrl?: string;
             /** @description YYYY-MM-DD: also deposit the documents issued since that day and not deposited yet; absent: from now on (or, connected already, the day kept) */
             since?: string;
