@@ -16,9 +16,11 @@ import (
 // the operations of its profile: 60 € HT of goods per delivery, 8 € up to
 // 20 km, 12 € up to 30 km and 15 € beyond, free from 300 €; Épicerie du
 // Lac, its nearest shop, delivered free; La Halle de Rumilly, the
-// farthest, a minimum of 100 €. Set after the trade: the deliveries agreed
-// before keep their amounts (the minimum applies to the changes to come),
-// and the proposals waiting show the terms.
+// farthest, a minimum of 100 €. Set after the trade, before the
+// deliveries are locked and billed: the deliveries agreed before keep
+// their amounts (the minimum applies to the changes to come), the
+// invoices of the months over carry the fees, and the proposals waiting
+// show the terms.
 func seedFees(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
 	farm := w.Producers[0].ID
 	if _, err := fees.Set(ctx, tx, farm, fees.Input{Minimum: 60, Fee: 15, FreeAbove: 300,

@@ -21,7 +21,7 @@ import (
 var errRollback = errors.New("rolled back")
 
 // seededFees (TestSeed/fees): Ferme des Glières's terms for each shop of
-// its round; its proposals waiting, each accepted in a transaction rolled
+// its round; its invoices carry delivery fees; its proposals waiting, each accepted in a transaction rolled
 // back, are accepted or refused by the minimum set after them (the next
 // month's orders hold only the negotiated crops until the shops' whole
 // needs are agreed, ten days before the month), never anything else.
@@ -37,7 +37,7 @@ func seededFees(t *testing.T, db *store.DB, now time.Time) {
 		fee     decimal.Dec
 		km      float64
 	}{
-		{0, 6000, 0, 19.0},     // Épicerie du Lac: delivered free
+		{0, 6000, 0, -1},       // Épicerie du Lac: delivered free, no distance counted
 		{1, 6000, 800, 18.7},   // Le Panier des Aravis: up to 20 km
 		{2, 10000, 1500, 36.3}, // La Halle de Rumilly: its minimum, past 30 km
 		{3, 6000, 1200, 28.0},  // Primeurs du Genevois: up to 30 km
@@ -50,13 +50,23 @@ func seededFees(t *testing.T, db *store.DB, now time.Time) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Minimum != c.minimum || a.Fee != c.fee || a.FreeAbove != 30000 || a.DistanceKm == nil || math.Abs(*a.DistanceKm-c.km) > 0.05 {
-			km := -1.0
-			if a.DistanceKm != nil {
-				km = *a.DistanceKm
-			}
+		km := -1.0
+		if a.DistanceKm != nil {
+			km = *a.DistanceKm
+		}
+		if a.Minimum != c.minimum || a.Fee != c.fee || a.FreeAbove != 30000 || math.Abs(km-c.km) > 0.05 {
 			t.Errorf("%s: %+v at %.1f km, want minimum %v, fee %v at %.1f km", shop.Name, a, km, c.minimum, c.fee, c.km)
 		}
+	}
+	// Its invoices of the months over carry the fees of the deliveries
+	// under 300 € (set before the deliveries were locked and billed).
+	var feeLines int
+	if err := store.Get(ctx, db, &feeLines, `SELECT COUNT(*) FROM document_lines l JOIN documents d ON d.id = l.document_id
+		WHERE d.producer_id = ? AND d.kind = 'invoice' AND l.product LIKE 'Frais de livraison%'`, farm.ID); err != nil {
+		t.Fatal(err)
+	}
+	if feeLines == 0 {
+		t.Error("no invoice of Ferme des Glières carries a delivery fee")
 	}
 	var open []struct {
 		Need string `db:"need_id"`
