@@ -13,6 +13,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 
 	"primeur/core/demo"
 	"primeur/core/store/storetest"
@@ -38,7 +39,7 @@ func BenchmarkCompressUserLoad(b *testing.B) {
 	h := s.Daemon.Handler()
 	for _, email := range demoLoads {
 		cookie := loginAs(b, h, email, demo.Password)
-		for _, accept := range []string{"identity", "gzip", "br"} {
+		for _, accept := range []string{"identity", "zstd", "gzip", "br"} {
 			b.Run(fmt.Sprintf("%s/%s", email, accept), func(b *testing.B) {
 				b.ReportAllocs()
 				var size int
@@ -66,7 +67,9 @@ func BenchmarkCompressUserLoad(b *testing.B) {
 
 // BenchmarkCompressLevels compresses the demo shop's user load alone at
 // the levels worth weighing, for the choice of the daemon's (brotliLevel,
-// gzipLevel in compress.go): time and CPU per body, bytes out.
+// gzipLevel, zstdLevel and the order byCost in daemon/httpx/compress.go):
+// time and CPU per body, bytes out. zstd with the daemon's window and one
+// goroutine per stream.
 func BenchmarkCompressLevels(b *testing.B) {
 	db := storetest.SQLite(b)
 	s := daemontest.New(b, db)
@@ -98,13 +101,20 @@ func BenchmarkCompressLevels(b *testing.B) {
 			b.ReportMetric(float64(out.Len()), "resp-bytes")
 		})
 	}
-	for _, level := range []int{1, 3, 4, 5, 6} {
+	for _, level := range []int{1, 2, 3, 4, 5, 6} {
 		w := brotli.NewWriterLevel(nil, level)
 		run(fmt.Sprintf("br-%d", level), w, func(out *bytes.Buffer) { w.Reset(out) })
 	}
-	for _, level := range []int{1, 5} {
+	for _, level := range []int{1, 5, 6} {
 		w, _ := gzip.NewWriterLevel(nil, level)
 		run(fmt.Sprintf("gzip-%d", level), w, func(out *bytes.Buffer) { w.Reset(out) })
+	}
+	for _, level := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault} {
+		w, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20))
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(fmt.Sprintf("zstd-%s", level), w, func(out *bytes.Buffer) { w.Reset(out) })
 	}
 	// The standard library's, for comparison.
 	std, _ := stdgzip.NewWriterLevel(nil, stdgzip.BestSpeed)

@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 
 	"primeur/core/store/storetest"
 	"primeur/core/trade/tradetest"
@@ -68,6 +69,13 @@ func (e exchange) body(t *testing.T) []byte {
 			t.Fatalf("gzip: %v", err)
 		}
 		r = zr
+	case "zstd":
+		zr, err := zstd.NewReader(bytes.NewReader(e.raw))
+		if err != nil {
+			t.Fatalf("zstd: %v", err)
+		}
+		defer zr.Close()
+		r = zr
 	default:
 		t.Fatalf("unexpected Content-Encoding %q", ce)
 	}
@@ -120,13 +128,16 @@ func TestCompressedAPI(t *testing.T) {
 		for _, tt := range []struct{ accept, want string }{
 			{"br", "br"},
 			{"gzip", "gzip"},
-			{"gzip, deflate, br, zstd", "br"}, // Chromium
+			{"zstd", "zstd"},
+			{"gzip, deflate, br, zstd", "zstd"}, // Chromium, Firefox
+			{"gzip, deflate, br", "gzip"},       // Safari
 			{"br;q=0.5, gzip", "gzip"},
 			{"gzip;q=0.4, br;q=0.6", "br"},
 			{"br;q=0, gzip;q=0.1", "gzip"},
-			{"*", "br"},
+			{"*", "zstd"},
 			{"identity", ""},
-			{"deflate, zstd", ""},
+			{"deflate, zstd", "zstd"},
+			{"deflate, compress", ""},
 			{"gzip;q=0, br;q=0", ""},
 			{"br;q=0.2, identity;q=0.8", ""},
 		} {

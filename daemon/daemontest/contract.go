@@ -13,6 +13,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/klauspost/compress/zstd"
 )
 
 // Contract holds a daemon's OpenAPI document, against which every answer a
@@ -109,6 +110,13 @@ func decoded(coding string, body []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the gzip body: %w", err)
 		}
+		r = zr
+	case "zstd":
+		zr, err := zstd.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, fmt.Errorf("the zstd body: %w", err)
+		}
+		defer zr.Close()
 		r = zr
 	default:
 		return nil, fmt.Errorf("an unknown Content-Encoding %q", coding)

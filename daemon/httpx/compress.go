@@ -1,29 +1,40 @@
 package httpx
 
 import (
+	"cmp"
+	"context"
 	"io"
 	"mime"
 	"net/http"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
-// Responses are compressed, for the slow lines of issue 19: brotli or
-// gzip, whichever the client prefers (Accept-Encoding with its q-values),
-// for the text the daemon writes (JSON, HTML, CSS, JavaScript, CSV, SVG,
-// YAML) from compressMinSize bytes. The codecs are libraries:
-// andybalholm/brotli (pure Go, no cgo) and klauspost/compress's gzip (the
-// standard library's format, about twice its speed at level 1); the
-// writer around them is this file's, since klauspost's own middleware
-// (gzhttp) negotiates gzip and zstd but not brotli. The UI's hashed
-// assets are compressed once, by the build (ui/vite.config.ts), and served
-// as they are (static.go); what is compressed here is compressed at a fast
-// level, its cost per request measured by daemon's compress_bench_test.go
-// (docs/BENCHMARKS.md).
+// Responses are compressed, for the slow lines of issue 19: zstd, gzip
+// or brotli, whichever the client prefers (Accept-Encoding with its
+// q-values) and, among those it weighs alike, the one that costs least
+// for what it saves, for the text the daemon writes (JSON, HTML, CSS,
+// JavaScript, CSV, SVG, YAML) from compressMinSize bytes. The codecs are
+// libraries: klauspost/compress's zstd and gzip (the standard library's
+// format, about twice its speed) and andybalholm/brotli (pure Go, no
+// cgo); the writer around them is this file's, since klauspost's own
+// middleware (gzhttp) negotiates gzip and zstd but not brotli. The UI's
+// hashed assets are compressed once, by the build (ui/vite.config.ts), and
+// served as they are (static.go); what is compressed here is compressed at
+// a fast level, its cost per request measured by daemon's
+// compress_bench_test.go (docs/BENCHMARKS.md).
+//
+// At most compressSlots answers are compressed at once: a compression
+// holds its encoder's memory (brotli's window is megabytes) until its
+// answer is written; the next waits for a slot, or goes out as it is if
+// its request ends first.
 //
 // Never compressed: what is already compressed (a Content-Encoding set by
 // the handler, PDFs, zips, spreadsheets, images: any type not in
@@ -37,14 +48,20 @@ import (
 // saved do not pay for the encoder (and fit in a packet anyway).
 const compressMinSize = 1024
 
-// The levels of compression on the fly: fast ones, the answers being made
-// per request. Brotli 4 is the last of brotli's fast levels: about 17 %
-// fewer bytes than gzip 1 on the demo shop's user load, which is what a
-// browser gets; level 5 costs nearly twice as much for 8 % fewer
-// (BenchmarkCompressLevels, docs/BENCHMARKS.md).
+// The codecs' levels on the fly, the answers being made per request, as
+// measured on the demo shop's user load (BenchmarkCompressLevels,
+// docs/BENCHMARKS.md, issue 42): zstd's fastest level is the smallest and
+// nearly the cheapest of all (65 KB for 1.2 ms of CPU, where brotli 4
+// took 6 ms for 67 KB); gzip 6 comes next (68 KB, 2.2 ms; gzip 1 gives
+// 80 KB for 1.1 ms); brotli, for the clients that want it alone, stays at
+// level 4, the last of its fast levels. zstd's window is 1 MiB: a
+// browser must accept 8 MiB (RFC 8878 §3.1.1.1.2), and the answers
+// compressed on the fly are smaller.
 const (
 	brotliLevel = 4
-	gzipLevel   = gzip.BestSpeed
+	gzipLevel   = 6
+	zstdLevel   = zstd.SpeedFastest
+	zstdWindow  = 1 << 20
 )
 
 // encoding is a content coding the daemon writes.
@@ -52,25 +69,36 @@ type encoding string
 
 const (
 	identity  encoding = ""
-	encBrotli encoding = "br"
+	encZstd   encoding = "zstd"
 	encGzip   encoding = "gzip"
+	encBrotli encoding = "br"
 )
+
+// byCost are the codings the daemon writes on the fly, the one that costs
+// least for what it saves first (see the levels above): the order among
+// the codings a client weighs alike. Files compressed once (static.go)
+// have their own order, the smallest first.
+var byCost = []encoding{encZstd, encGzip, encBrotli}
+
+// compressSlots is how many answers are compressed at once: two per core,
+// so that every core compresses while another answer's bytes are written.
+func compressSlots() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // negotiate picks the coding of an answer made on the fly: the client's
 // preferred one (preferences), or identity.
 func negotiate(header string) encoding {
-	if p := preferences(header); len(p) > 0 {
+	if p := preferences(header, byCost); len(p) > 0 {
 		return p[0]
 	}
 	return identity
 }
 
-// preferences are the codings of br and gzip the request's Accept-Encoding
+// preferences are the codings of order the request's Accept-Encoding
 // accepts (RFC 9110 §12.5.3), best first: by q-value (a coding not listed
-// takes the value of "*", else 0; q=0 refuses it), br first on a tie,
-// none preferred to an "identity" listed with a higher q-value. No header
-// accepts none of them.
-func preferences(header string) []encoding {
+// takes the value of "*", else 0; q=0 refuses it), in order's order on a
+// tie, none preferred to an "identity" listed with a higher q-value. No
+// header accepts none of them.
+func preferences(header string, order []encoding) []encoding {
 	if strings.TrimSpace(header) == "" {
 		return nil
 	}
@@ -100,8 +128,8 @@ func preferences(header string) []encoding {
 			q[name] = weight
 		}
 	}
-	weight := func(name string) float64 {
-		if w, ok := q[name]; ok {
+	weight := func(e encoding) float64 {
+		if w, ok := q[string(e)]; ok {
 			return w
 		}
 		return q["*"] // 0 when absent
@@ -111,17 +139,12 @@ func preferences(header string) []encoding {
 		floor = id
 	}
 	var out []encoding
-	br, gz := weight("br"), weight("gzip")
-	if br > 0 && br >= floor {
-		out = append(out, encBrotli)
-	}
-	if gz > 0 && gz >= floor {
-		if gz > br {
-			out = append([]encoding{encGzip}, out...)
-		} else {
-			out = append(out, encGzip)
+	for _, e := range order {
+		if w := weight(e); w > 0 && w >= floor {
+			out = append(out, e)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b encoding) int { return cmp.Compare(weight(b), weight(a)) })
 	return out
 }
 
@@ -164,6 +187,12 @@ func addVary(h http.Header) {
 // Compress is the middleware of on-the-fly compression: it compresses
 // the answers of next as this file's comment says.
 func Compress(next http.Handler) http.Handler {
+	return compress(next, compressSlots())
+}
+
+// compress is Compress with slots answers compressed at once.
+func compress(next http.Handler, slots int) http.Handler {
+	free := make(chan struct{}, slots)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		addVary(w.Header())
 		enc := negotiate(r.Header.Get("Accept-Encoding"))
@@ -171,9 +200,10 @@ func Compress(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		cw := &compressWriter{ResponseWriter: w, enc: enc}
+		cw := &compressWriter{ResponseWriter: w, enc: enc, ctx: r.Context(), slots: free}
+		// Closed even if next panics: its slot and encoder come back.
+		defer func() { _ = cw.close() }() // the client went away: nothing more to tell it
 		next.ServeHTTP(cw, r)
-		_ = cw.close() // the client went away: nothing more to tell it
 	})
 }
 
@@ -195,22 +225,31 @@ type compressWriter struct {
 	status int // held until the decision; 0 = none yet
 	buf    []byte
 	out    encoder
+	ctx    context.Context // the request's: waiting for a slot ends with it
+	slots  chan struct{}   // one value per answer being compressed
 }
 
-// encoder is a pooled brotli or gzip writer.
+// encoder is a pooled zstd, gzip or brotli writer.
 type encoder interface {
 	io.WriteCloser
 	Flush() error
 	Reset(io.Writer)
 }
 
-var (
-	brotliPool = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, brotliLevel) }}
-	gzipPool   = sync.Pool{New: func() any {
+// pools are the encoders of each coding, kept from one answer to the next.
+var pools = map[encoding]*sync.Pool{
+	encBrotli: {New: func() any { return brotli.NewWriterLevel(nil, brotliLevel) }},
+	encGzip: {New: func() any {
 		w, _ := gzip.NewWriterLevel(nil, gzipLevel) // the level is valid
 		return w
-	}}
-)
+	}},
+	encZstd: {New: func() any {
+		// One goroutine per stream, the answer's own; the options are valid.
+		w, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(zstdWindow), zstd.WithLowerEncoderMem(true))
+		return w
+	}},
+}
 
 func (c *compressWriter) WriteHeader(code int) {
 	if code >= 100 && code < 200 {
@@ -312,6 +351,11 @@ func (c *compressWriter) startCompressing() error {
 	if !compressible(h.Get("Content-Type")) {
 		return c.startPlain()
 	}
+	select {
+	case c.slots <- struct{}{}:
+	case <-c.ctx.Done():
+		return c.startPlain() // gone or cut short: nothing to save for it
+	}
 	c.state = compressing
 	h.Set("Content-Encoding", string(c.enc))
 	h.Del("Content-Length")
@@ -322,11 +366,7 @@ func (c *compressWriter) startCompressing() error {
 		h.Set("ETag", "W/"+etag)
 	}
 	c.writeStatus()
-	if c.enc == encBrotli {
-		c.out = brotliPool.Get().(encoder)
-	} else {
-		c.out = gzipPool.Get().(encoder)
-	}
+	c.out = pools[c.enc].Get().(encoder)
 	c.out.Reset(c.ResponseWriter)
 	_, err := c.out.Write(c.buf)
 	c.buf = nil
@@ -372,12 +412,9 @@ func (c *compressWriter) close() error {
 	case compressing:
 		err := c.out.Close()
 		c.out.Reset(nil) // the pool keeps no response
-		if c.enc == encBrotli {
-			brotliPool.Put(c.out)
-		} else {
-			gzipPool.Put(c.out)
-		}
+		pools[c.enc].Put(c.out)
 		c.out = nil
+		<-c.slots
 		return err
 	}
 	return nil

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,13 +15,22 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // decoder reads a body in its coding.
 func decoder(t *testing.T, enc string, r io.Reader) io.Reader {
 	t.Helper()
-	if enc == "br" {
+	switch enc {
+	case "br":
 		return brotli.NewReader(r)
+	case "zstd":
+		zr, err := zstd.NewReader(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(zr.Close)
+		return zr
 	}
 	zr, err := gzip.NewReader(r)
 	if err != nil {
@@ -36,29 +46,42 @@ func TestPreferences(t *testing.T) {
 	}{
 		{"", nil},
 		{"   ", nil},
-		{"gzip, deflate, br, zstd", []encoding{encBrotli, encGzip}}, // Chromium's
+		{"gzip, deflate, br, zstd", []encoding{encZstd, encGzip, encBrotli}}, // Chromium's
 		{"gzip, deflate", []encoding{encGzip}},
 		{"br", []encoding{encBrotli}},
 		{"x-gzip", []encoding{encGzip}},
-		{"GZIP, BR", []encoding{encBrotli, encGzip}},
+		{"GZIP, BR", []encoding{encGzip, encBrotli}},
+		{"gzip, deflate, br", []encoding{encGzip, encBrotli}}, // Safari's
 		{"br;q=0.5, gzip", []encoding{encGzip, encBrotli}},
-		{"br;q=0.8, gzip;q=0.8", []encoding{encBrotli, encGzip}},
+		{"br;q=0.8, gzip;q=0.8", []encoding{encGzip, encBrotli}},
+		{"zstd;q=0.5, br", []encoding{encBrotli, encZstd}},
 		{"br ; q=0.9 , gzip;q=1.0", []encoding{encGzip, encBrotli}},
 		{"br;q=0, gzip", []encoding{encGzip}},
 		{"gzip;q=0, br;q=0", nil},
-		{"*", []encoding{encBrotli, encGzip}},
-		{"*;q=0.5, br;q=0", []encoding{encGzip}},
+		{"*", []encoding{encZstd, encGzip, encBrotli}},
+		{"*;q=0.5, br;q=0", []encoding{encZstd, encGzip}},
 		{"*;q=0", nil},
 		{"identity", nil},
-		{"deflate, zstd", nil},
+		{"deflate, zstd", []encoding{encZstd}},
+		{"deflate, compress", nil},
 		{"br;q=0.3, identity;q=0.5", nil},
 		{"br;q=0.5, gzip;q=0.2, identity;q=0.4", []encoding{encBrotli}},
 		{"br;q=abc, gzip", []encoding{encGzip}},
 		{"br;q=2", nil},
 		{"gzip;q=0.2, gzip;q=0.9, br;q=0.5", []encoding{encGzip, encBrotli}},
 	}
+	// The precompressed files: brotli first on a tie, no zstd.
+	for header, want := range map[string][]encoding{
+		"gzip, deflate, br, zstd": {encBrotli, encGzip},
+		"br;q=0.5, gzip":          {encGzip, encBrotli},
+		"zstd":                    nil,
+	} {
+		if got := preferences(header, bySize); !slices.Equal(got, want) {
+			t.Errorf("preferences(%q, bySize) = %v, want %v", header, got, want)
+		}
+	}
 	for _, tt := range tests {
-		if got := preferences(tt.header); !slices.Equal(got, tt.want) {
+		if got := preferences(tt.header, byCost); !slices.Equal(got, tt.want) {
 			t.Errorf("preferences(%q) = %v, want %v", tt.header, got, tt.want)
 		}
 	}
@@ -98,6 +121,7 @@ func TestCompressStreams(t *testing.T) {
 		{"application/zip", ""},
 		{"application/x-ndjson", ""}, // not in the list: plain
 		{"text/plain; charset=utf-8", "br"},
+		{"application/json", "zstd"},
 	} {
 		t.Run(tt.contentType, func(t *testing.T) {
 			release := make(chan struct{})
@@ -111,7 +135,10 @@ func TestCompressStreams(t *testing.T) {
 			defer srv.Close()
 			defer close(release)
 			req, _ := http.NewRequest("GET", srv.URL, nil)
-			req.Header.Set("Accept-Encoding", "br, gzip")
+			req.Header.Set("Accept-Encoding", "br, gzip;q=0.9, zstd;q=0.9")
+			if tt.encoding == "zstd" {
+				req.Header.Set("Accept-Encoding", "zstd, br;q=0.9")
+			}
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -121,8 +148,8 @@ func TestCompressStreams(t *testing.T) {
 				t.Fatalf("Content-Encoding %q, want %q", got, tt.encoding)
 			}
 			body := io.Reader(res.Body)
-			if tt.encoding == "br" {
-				body = decoder(t, "br", res.Body)
+			if tt.encoding != "" {
+				body = decoder(t, tt.encoding, res.Body)
 			}
 			first := make(chan string, 1)
 			go func() {
@@ -221,5 +248,59 @@ func TestSmallFilesCompressed(t *testing.T) {
 	}
 	if f := s.get("assets/app.js"); f == nil || len(f.variants) != 1 || string(f.variants[encGzip].data) != "gz" {
 		t.Errorf("app.js: %+v", f)
+	}
+}
+
+// TestCompressSlots: no more answers are compressed at once than there
+// are slots; the next waits for one to be free, and goes out as it is if
+// its request ends while it waits.
+func TestCompressSlots(t *testing.T) {
+	body := strings.Repeat("des tomates, des courgettes, des poireaux\n", 100)
+	release := make(chan struct{})
+	compressing := make(chan struct{}, 4)
+	h := compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, body) // past compressMinSize: takes a slot
+		compressing <- struct{}{}
+		if r.URL.Path == "/hold" {
+			<-release
+		}
+	}), 2)
+	get := func(ctx context.Context, path string) *httptest.ResponseRecorder {
+		req := httptest.NewRequestWithContext(ctx, http.MethodGet, path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	held := make(chan *httptest.ResponseRecorder, 2)
+	for range 2 {
+		go func() { held <- get(context.Background(), "/hold") }()
+		<-compressing
+	}
+	third := make(chan *httptest.ResponseRecorder, 1)
+	go func() { third <- get(context.Background(), "/") }()
+	select {
+	case <-compressing:
+		t.Fatal("a third answer was compressed while both slots were taken")
+	case <-time.After(100 * time.Millisecond):
+	}
+	// A request that ends while it waits goes out as it is.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if rec := get(ctx, "/"); rec.Header().Get("Content-Encoding") != "" || rec.Body.String() != body {
+		t.Fatalf("a request ended while waiting: Content-Encoding %q, %d bytes", rec.Header().Get("Content-Encoding"), rec.Body.Len())
+	}
+	<-compressing
+	close(release) // the two held answers end: the third gets a slot
+	for _, c := range []chan *httptest.ResponseRecorder{held, held, third} {
+		rec := <-c
+		if rec.Header().Get("Content-Encoding") != "gzip" {
+			t.Fatalf("Content-Encoding %q, want gzip", rec.Header().Get("Content-Encoding"))
+		}
+		got, err := io.ReadAll(decoder(t, "gzip", rec.Body))
+		if err != nil || string(got) != body {
+			t.Fatalf("body %d bytes, %v", len(got), err)
+		}
 	}
 }

@@ -40,6 +40,10 @@ type staticFile struct {
 // precompressed are the files the build writes next to a file, by coding.
 var precompressed = map[encoding]string{encBrotli: ".br", encGzip: ".gz"}
 
+// bySize is the order of the precompressed variants among the codings a
+// client weighs alike: brotli's at its strongest level is the smallest.
+var bySize = []encoding{encBrotli, encGzip}
+
 // get is the file name, nil when there is none.
 func (s *Files) get(name string) *staticFile {
 	if f, ok := s.files.Load(name); ok {
@@ -83,7 +87,7 @@ func (f *staticFile) serve(w http.ResponseWriter, r *http.Request) {
 	send := f
 	if len(f.variants) > 0 {
 		addVary(h)
-		for _, enc := range preferences(r.Header.Get("Accept-Encoding")) {
+		for _, enc := range preferences(r.Header.Get("Accept-Encoding"), bySize) {
 			if v := f.variants[enc]; v != nil {
 				send = v
 				h.Set("Content-Encoding", string(enc))
