@@ -252,7 +252,7 @@ func (d *Daemon) serveWorkbook(w http.ResponseWriter, r *http.Request, name stri
 	ps, err := catalog.All(r.Context(), d.db)
 	var data []byte
 	if err == nil {
-		data, err = build(ps, d.now())
+		data, err = build(catalog.InUse(ps), d.now())
 	}
 	if err != nil {
 		d.writeError(w, r, fmt.Errorf("workbook %s: %w", name, err))

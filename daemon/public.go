@@ -8,8 +8,9 @@ import (
 	"primeur/core/catalog"
 )
 
-// productsCSV serves /public/other/products.csv: every product with its
-// unit, the list shops write their import files from.
+// productsCSV serves /public/other/products.csv: every product type in use
+// (not retired) with its unit, the list shops write their import files
+// from.
 func (d *Daemon) productsCSV(w http.ResponseWriter, r *http.Request) {
 	ps, err := catalog.All(r.Context(), d.db)
 	if err != nil {
@@ -17,7 +18,7 @@ func (d *Daemon) productsCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := catalog.CSV(&buf, ps); err != nil {
+	if err := catalog.CSV(&buf, catalog.InUse(ps)); err != nil {
 		d.writeError(w, r, fmt.Errorf("product list: %w", err))
 		return
 	}

@@ -287,6 +287,18 @@ func All(ctx context.Context, q store.Q) ([]Product, error) {
 	return ps, nil
 }
 
+// InUse are the products not retired: those the lists shops write their
+// files from offer.
+func InUse(ps []Product) []Product {
+	out := make([]Product, 0, len(ps))
+	for _, p := range ps {
+		if !p.Retired {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // ByID returns a product, or core.ErrNotFound.
 func ByID(ctx context.Context, q store.Q, id string) (Product, error) {
 	var p Product

@@ -67,3 +67,12 @@ func TestSeasonCoefs(t *testing.T) {
 		}
 	}
 }
+
+// TestInUse: the lists shops write their files from leave retired types
+// out, in their order.
+func TestInUse(t *testing.T) {
+	ps := []catalog.Product{{ID: "a"}, {ID: "b", Retired: true}, {ID: "c"}}
+	if got := catalog.InUse(ps); len(got) != 2 || got[0].ID != "a" || got[1].ID != "c" {
+		t.Errorf("InUse = %+v", got)
+	}
+}
