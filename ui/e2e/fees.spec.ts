@@ -2,8 +2,14 @@
 // "Minimum order and delivery fees"): a producer sets a minimum per
 // delivery and a flat fee in its profile; a proposal under the minimum is
 // refused saying what is missing; the shop, opening the producer's
-// proposal, reads the minimum and the fee above it before it accepts.
+// proposal, reads the minimum and the fee above it before it accepts. On
+// the demo world (a daemon of its own), a shop of Ferme des Glières's round
+// reads its terms, distance band included, above the correction waiting
+// for it, and its invoices carry the delivery fees.
 import type { BrowserContext } from '@playwright/test'
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { DEMO_PASSWORD, DEMO_PRODUCER, type DemoDaemon, startDemo } from './demo'
 import { expect, test, uniqueAccount } from './fixtures'
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } as const
@@ -76,3 +82,71 @@ test('a producer sets its minimum and fee; the shop reads them above the proposa
   await expect(page.getByText('Votre réponse a été correctement enregistrée').first()).toBeVisible()
   await expect(sheet.getByRole('article', { name: `Engagement de ${farm.name}` })).toContainText('600 kg à 2,00 €/kg')
 })
+
+test.describe('on the demo world', () => {
+  let demo: DemoDaemon | undefined
+  test.beforeAll(async () => {
+    demo = await startDemo()
+  })
+  test.afterAll(async () => {
+    await demo?.stop()
+  })
+
+  test("a shop of Ferme des Glières's round reads its terms above the correction, and its invoice carries the fee", async ({
+    browser,
+  }, info) => {
+    const shop = 'panier-des-aravis@demo.primeur.fr'
+    const context = await browser.newContext({ ...PHONE, baseURL: demo!.baseURL })
+    const login = await context.request.post('/auth/login', { data: { email: shop, password: DEMO_PASSWORD } })
+    expect(login.status(), await login.text()).toBe(200)
+    await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), shop)
+    const load = (await (await context.request.get('/api/user')).json()) as {
+      producers: { _id: string; name: string }[]
+      needs: { _id: string; proposals: { producer: string; status: string; from: string }[] }[]
+      orders: { _id: string; producer?: string; invoice?: { number: string } }[]
+    }
+    const farm = load.producers.find((p) => p.name === DEMO_PRODUCER.name)!
+    const waiting = load.needs.find((n) =>
+      n.proposals.some((p) => p.producer === farm._id && p.status === 'proposed' && p.from === 'producer'),
+    )
+    expect(waiting, 'the demo has a correction of Ferme des Glières waiting for the shop').toBeTruthy()
+
+    const page = await context.newPage()
+    await page.goto(`/dis/needs?need=${waiting!._id}`)
+    const sheet = page.getByRole('dialog', { name: 'Détail du besoin' })
+    await expect(sheet.getByLabel('Conditions de livraison')).toHaveText(
+      /^Commande minimum : 60,00\u00a0€ HT par livraison · Frais de livraison : 8,00\u00a0€ HT par livraison \(à \d+,\d km\), offerts dès 300,00\u00a0€ HT livrés$/,
+    )
+    await expect(sheet.getByRole('button', { name: 'Accepter' })).toBeVisible()
+
+    // Its invoices of the months over: one bills delivery fees.
+    const invoiced = load.orders.filter((o) => o.producer === farm._id && o.invoice)
+    expect(invoiced.length).toBeGreaterThan(0)
+    let billed = false
+    for (const o of invoiced) {
+      const pdf = await context.request.get(`/print/invoice/${o._id}`)
+      expect(pdf.status()).toBe(200)
+      const path = info.outputPath(`${o.invoice!.number}.pdf`)
+      writeFileSync(path, await pdf.body())
+      const text = pdfText(path)
+      if (text === null) return
+      if (/Frais de livraison\s.*8,00/.test(text)) billed = true
+    }
+    expect(billed, 'no invoice of Ferme des Glières to the shop bills a delivery fee of 8,00 €').toBe(true)
+    await context.close()
+  })
+})
+
+/** The text of a PDF through pdftotext (poppler-utils), or null when it is not installed (the check is then skipped, and the report says so). */
+function pdfText(path: string): string | null {
+  try {
+    return execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    test.info().annotations.push({
+      type: 'skipped check',
+      description: 'pdftotext is not installed (apt-get install poppler-utils)',
+    })
+    return null
+  }
+}
