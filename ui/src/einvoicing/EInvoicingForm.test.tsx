@@ -85,6 +85,11 @@ describe('PAStatus', () => {
       '01/12/2026 : Déposée\n02/12/2026 : Refusée',
     )
     expect(screen.getByText('Motif : Marchandise non conforme')).toBeInTheDocument()
+    expect(screen.getByText('Historique sur la plateforme')).toBeInTheDocument()
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      '01/12/2026 : Déposée',
+      '02/12/2026 : Refusée',
+    ])
     expect(screen.getByText(/^Refusée par le magasin : la facture reste émise/)).toBeInTheDocument()
     unmount()
     renderWithProviders(<PAStatus pa={pa} producer={false} />)

@@ -37,7 +37,8 @@ export const PA_NEXT_STEPS: Record<string, string> = {
 /**
  * An invoice's status on the producer's approved platform, under its
  * payment status, as both parties see it: "Plateforme : Déposée", the
- * motive of a rejection or refusal, and the history in its title.
+ * motive of a rejection or refusal, and its history (in the badge's title,
+ * and a disclosure when it has more than one status).
  */
 export function PAStatus({ pa, producer }: { pa?: Snapshot<DocumentPA>; producer: boolean }) {
   if (!pa) return null
@@ -54,6 +55,19 @@ export function PAStatus({ pa, producer }: { pa?: Snapshot<DocumentPA>; producer
       <Badge color={paColor(pa.status)} variant="outline" title={history} aria-label={`Plateforme : ${pa.label}`}>
         Plateforme : {pa.label}
       </Badge>
+      {pa.history.length > 1 ? (
+        <Text size="xs" component="details">
+          <summary>Historique sur la plateforme</summary>
+          <Stack gap={0} component="ul" m={0} pl="md">
+            {pa.history.map((h) => (
+              <li key={`${h.at}-${h.status}`}>
+                {formatDay(h.at.slice(0, 10))} : {h.label}
+                {h.reason ? ` (${h.reason})` : ''}
+              </li>
+            ))}
+          </Stack>
+        </Text>
+      ) : null}
       {pa.reason ? (
         <Text size="xs" c="dimmed">
           Motif : {pa.reason}
