@@ -119,7 +119,7 @@ func TestImportNeedsCommand(t *testing.T) {
 			w := newCLIWorld(t, engine == "postgres")
 			months, _ := planningtest.Months(nextMonth(), 3)
 			clean := writeWorkbook(t, [][]any{planningtest.Header(months), {"Tomate", 10, 20, 30.5}, {"melon", 4, nil, 6}})
-			partial := writeWorkbook(t, [][]any{planningtest.Header(months), {"Tomate", 5, 5, 5}, {"Kumquat", 1}})
+			partial := writeWorkbook(t, [][]any{planningtest.Header(months), {"Tomate", 5, 5, 5}, {"Durian", 1}})
 
 			refused := []struct {
 				name string
@@ -195,12 +195,12 @@ func TestImportNeedsCommand(t *testing.T) {
 			var partRes planning.ImportResult
 			decodeStrict(t, out, &partRes)
 			conformsTo(t, "PlanningImportResult", out)
-			if code != exitPartial || strings.Join(partRes.ProductsMissing, ",") != "Kumquat" || len(partRes.DBErrors) != 1 ||
+			if code != exitPartial || strings.Join(partRes.ProductsMissing, ",") != "Durian" || len(partRes.DBErrors) != 1 ||
 				partRes.DBErrors[0].Cell != "B2" || partRes.DBErrors[0].Message != planning.MsgBelowReserved {
 				t.Fatalf("partial import --json: exit %d\n%s", code, out)
 			}
 			code, out, _ = run(t, "", "import", "needs", partial, "--distributor", w.shop.Email)
-			if code != exitPartial || !strings.Contains(out, "produits absents :      1 (Kumquat)") ||
+			if code != exitPartial || !strings.Contains(out, "produits absents :      1 (Durian)") ||
 				!strings.Contains(out, "B2 Tomate "+m[:7]+" : 5 demandé, 8 réservé — "+planning.MsgBelowReserved) {
 				t.Fatalf("partial import: exit %d\n%s", code, out)
 			}
