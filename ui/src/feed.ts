@@ -5,6 +5,7 @@
 import { dayOf, formatEUR, formatLongDay, formatMonthYear, formatNumber, formatTime } from './format'
 import type { ActivityEvent, EventType } from './types'
 import { de, to } from './grammar'
+import { unitAfter, unitDigits } from './units'
 
 // The contractions of names, kept here for the feed's callers and tests.
 export { de, to }
@@ -103,11 +104,7 @@ export function avoir(name: string): 'a' | 'ont' {
 
 /** A quantity in words: "12,5 kg", "1 pièce", "3 pièces". */
 export function quantityText(value: number, unit: string | undefined): string {
-  if (unit === 'un') {
-    const n = formatNumber(value, 0)
-    return `${n} ${Math.abs(value) >= 2 ? 'pièces' : 'pièce'}`
-  }
-  return `${formatNumber(value, 2)} ${unit || 'kg'}`
+  return `${formatNumber(value, unitDigits(unit))} ${unitAfter(value, unit)}`
 }
 
 /** A change with its direction: "+20 kg", "−2,5 kg" (vector true = increase). */

@@ -63,6 +63,8 @@ export type ProfileField = Exclude<
 export type ConfirmWhich = 'account' | 'accounting'
 
 export type Product = Schemas['CatalogProduct']
+/** A family of product types (fruits, légumes, fromages…). */
+export type Family = Schemas['CatalogFamily']
 /** Unit of need of a product type: kg, l, un (pièce), douzaine, botte… (units.ts). */
 export type Unit = Product['unit']
 

@@ -4,6 +4,7 @@ import { Link, useParams } from 'wouter'
 import { capitalizeFirst, formatLongDay, formatNumber } from '../format'
 import { paths } from '../routing'
 import { type DeliveryDay, loadDay, moveStop, saveRound, useDeliveryDay } from '../store/dayplan'
+import { UNITS, isWholeUnit, unitLabel } from '../units'
 
 /** PRODUCT §16 "The farmer's day": the screen's title. */
 export const DAY_TITLE = 'Ma journée de livraison'
@@ -13,8 +14,9 @@ export const DAY_TABS = { pick: 'Cueillette', packing: 'Colisage', round: 'Tourn
 
 /** A quantity as the sheets write it: "12,5 kg", "1 pièce", "20 pièces". */
 export function dayQuantity(value: number, unit: string): string {
-  if (unit !== 'un') return `${formatNumber(value)} ${unit}`
-  return `${formatNumber(value, 0)} ${value === 1 ? 'pièce' : 'pièces'}`
+  if (!isWholeUnit(unit)) return `${formatNumber(value)} ${unitLabel(unit)}`
+  // As the printed sheets (core/documents DayQuantity): the singular for one only.
+  return `${formatNumber(value, 0)} ${value === 1 ? UNITS[unit].singular : UNITS[unit].plural}`
 }
 
 /** A distance: "12,3 km". */

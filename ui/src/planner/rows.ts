@@ -21,14 +21,14 @@
 // - An empty list says why: "no-match" when a query is typed and no row of
 //   the period matches it ("Aucun résultat"), otherwise "no-needs" (Macache:
 //   no need in this period or filter).
-import Fuse from 'fuse.js'
+import { searchByName } from '../search'
 import type { Month } from './period'
 import type { NeedRO, ProductRO, Viewer } from './model'
 import type { ReadOnly } from './model'
 import type { Proposal } from '../types'
 
-/** Fuzzy search threshold (PRODUCT §9). */
-export const SEARCH_THRESHOLD = 0.3
+/** Fuzzy search threshold (PRODUCT §9; search.ts). */
+export { SEARCH_THRESHOLD } from '../search'
 
 export type Tab = 'pending' | 'engaged' | 'all'
 
@@ -141,17 +141,9 @@ export function buildRows(
   return [...rows.values()].sort((a, b) => collator.compare(a.product.name, b.product.name))
 }
 
-/** The rows whose product name matches `query` (fuse.js, threshold 0.3, accents ignored). */
+/** The rows whose product name matches `query` (fuse.js, threshold 0.3, accents and ligatures aside: search.ts). */
 export function searchRows(rows: readonly PlannerRow[], query: string): PlannerRow[] {
-  const q = query.trim()
-  if (!q) return [...rows]
-  const fuse = new Fuse(rows as PlannerRow[], {
-    keys: ['product.name'],
-    threshold: SEARCH_THRESHOLD,
-    ignoreDiacritics: true,
-  })
-  const matched = new Set(fuse.search(q).map((r) => r.item))
-  return rows.filter((row) => matched.has(row))
+  return searchByName(rows, (row) => row.product.name, query)
 }
 
 /** Whether a row belongs to a tab. */

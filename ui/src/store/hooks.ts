@@ -40,6 +40,7 @@ export const useSessionRejected = () => useSnapshot(state).rejected
 
 export const useNeeds = () => useSnapshot(state).needs
 export const useProducts = () => useSnapshot(state).products
+export const useFamilies = () => useSnapshot(state).families
 export const useDistributors = () => useSnapshot(state).distributors
 export const useProducers = () => useSnapshot(state).producers
 export const useEvents = () => useSnapshot(state).events

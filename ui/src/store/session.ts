@@ -151,6 +151,7 @@ export async function loadUser(): Promise<LoadOutcome> {
     if (load.user.email && load.user.email !== state.email) storeEmail(load.user.email)
     state.needs = heldAll(load.needs)
     state.products = load.products ?? []
+    state.families = load.families ?? []
     state.distributors = load.distributors ?? []
     state.producers = load.producers ?? []
     state.events = heldAll(load.events)

@@ -4,7 +4,7 @@
 import { proxy, ref } from 'valtio'
 import { forgetAnswers } from '../api'
 import { forgetComparisons } from './comparison'
-import type { ActivityEvent, DistributorEntry, Need, Order, ProducerEntry, Product, User } from '../types'
+import type { ActivityEvent, DistributorEntry, Family, Need, Order, ProducerEntry, Product, User } from '../types'
 
 /** Loading state of a list (PRODUCT §4). */
 export type LoadStatus = 'idle' | 'busy' | 'error'
@@ -29,6 +29,8 @@ export interface State {
   user: User | null
   needs: Need[]
   products: Product[]
+  /** The families of product types, in the order the interface lists them. */
+  families: Family[]
   distributors: DistributorEntry[]
   producers: ProducerEntry[]
   events: ActivityEvent[]
@@ -99,6 +101,7 @@ export function initialState(email: string | null = readStoredEmail()): State {
     user: null,
     needs: [],
     products: [],
+    families: [],
     distributors: [],
     producers: [],
     events: [],
