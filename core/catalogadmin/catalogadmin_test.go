@@ -138,6 +138,9 @@ func TestCatalogueOperations(t *testing.T) {
 				t.Errorf("merge %s into %s: %q, want %q", c.from, c.into, refusal(err), c.want)
 			}
 		}
+		if storetest.Snapshot(t, db) != before {
+			t.Fatal("a refused merge changed the database")
+		}
 		// The other shop plans both in December: refused.
 		w.Need(other.ID, "tomme-fermiere", "2026-12-01", decimal.FromInt(3))
 		err := tx(func(q store.Q) error {

@@ -27,6 +27,7 @@ const load = (user: UserLoad['user'], extra: Partial<UserLoad> = {}): UserLoad =
   user,
   needs: [],
   products: [],
+  families: [],
   distributors: [],
   producers: [],
   events: [],

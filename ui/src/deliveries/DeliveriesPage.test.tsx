@@ -92,8 +92,8 @@ function setUp(role: 'producer' | 'distributor', orders: Order[]) {
   resetState('x@exemple.fr')
   state.user = role === 'producer' ? producer : distributor
   state.products = [
-    { _id: 'tomate', name: 'Tomate', unit: 'kg', refPrice: 0 },
-    { _id: 'laitue', name: 'Laitue', unit: 'un', refPrice: 0 },
+    { _id: 'tomate', name: 'Tomate', family: 'legumes', vatRate: 550, unit: 'kg', refPrice: 0 },
+    { _id: 'laitue', name: 'Laitue', family: 'legumes', vatRate: 550, unit: 'un', refPrice: 0 },
   ]
   state.producers = [{ _id: 'p1', name: 'Ferme des Aravis' }]
   state.distributors = [{ _id: 'd1', name: 'Épicerie du Lac', email: 'e@x.fr', latitude: '', longitude: '' }]

@@ -13,8 +13,8 @@ beforeEach(() => {
   resetState('epicerie@exemple.fr')
   resetImports()
   state.products = [
-    { _id: 'tomate', name: 'Tomate', unit: 'kg', refPrice: 0 },
-    { _id: 'melon', name: 'Melon', unit: 'un', refPrice: 0 },
+    { _id: 'tomate', name: 'Tomate', family: 'legumes', vatRate: 550, unit: 'kg', refPrice: 0 },
+    { _id: 'melon', name: 'Melon', family: 'fruits', vatRate: 550, unit: 'un', refPrice: 0 },
   ]
 })
 

@@ -23,6 +23,8 @@ const N = 500
 const many: Product[] = Array.from({ length: N }, (_, i) => ({
   _id: `p${i}`,
   name: `Produit ${String(i).padStart(3, '0')}`,
+  family: 'legumes',
+  vatRate: 550,
   unit: 'kg',
   refPrice: 2,
 }))

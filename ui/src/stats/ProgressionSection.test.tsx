@@ -41,8 +41,8 @@ beforeEach(() => {
   resetState('x@exemple.fr')
   resetProgression()
   state.products = [
-    { _id: 'tomate', name: 'Tomate', unit: 'kg', refPrice: 0 },
-    { _id: 'poire', name: 'Poire', unit: 'kg', refPrice: 0 },
+    { _id: 'tomate', name: 'Tomate', family: 'legumes', vatRate: 550, unit: 'kg', refPrice: 0 },
+    { _id: 'poire', name: 'Poire', family: 'fruits', vatRate: 550, unit: 'kg', refPrice: 0 },
   ]
 })
 

@@ -2,11 +2,11 @@
 import type { Need, Product, Proposal } from '../types'
 
 export const products: Product[] = [
-  { _id: 'tomate', name: 'Tomate', unit: 'kg', refPrice: 2.1 },
-  { _id: 'pomme', name: 'Pomme', unit: 'kg', refPrice: 1.6 },
-  { _id: 'peche', name: 'Pêche', unit: 'kg', refPrice: 3.2 },
-  { _id: 'melon', name: 'Melon', unit: 'un', refPrice: 2 },
-  { _id: 'chou-fleur', name: 'Chou-fleur', unit: 'un', refPrice: 1.9 },
+  { _id: 'tomate', name: 'Tomate', family: 'legumes', vatRate: 550, unit: 'kg', refPrice: 2.1 },
+  { _id: 'pomme', name: 'Pomme', family: 'fruits', vatRate: 550, unit: 'kg', refPrice: 1.6 },
+  { _id: 'peche', name: 'Pêche', family: 'fruits', vatRate: 550, unit: 'kg', refPrice: 3.2 },
+  { _id: 'melon', name: 'Melon', family: 'fruits', vatRate: 550, unit: 'un', refPrice: 2 },
+  { _id: 'chou-fleur', name: 'Chou-fleur', family: 'legumes', vatRate: 550, unit: 'un', refPrice: 1.9 },
 ]
 
 let counter = 0
