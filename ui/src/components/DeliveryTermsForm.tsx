@@ -80,7 +80,10 @@ function parse(t: RawTerms): { terms: FeeTerms; errors: Record<string, string> }
   return { terms, errors }
 }
 
-function TermsForm({ terms }: { terms: FeeTerms }) {
+/** The terms as the store's snapshot holds them (read-only). */
+type ShownTerms = Readonly<Omit<FeeTerms, 'bands'>> & { readonly bands: readonly Readonly<FeeTerms['bands'][number]>[] }
+
+function TermsForm({ terms }: { terms: ShownTerms }) {
   const [t, setT] = useState<RawTerms>(() => ({ ...terms, bands: terms.bands.map((b) => ({ ...b })) }))
   const [errors, setErrors] = useState<NonNullable<FeesOutcome>>({})
   const submission = useSubmit()
