@@ -22,7 +22,9 @@ const GoodFirst = "2027-01"
 
 // goodRows is the sheet of good.xlsx: catalogue products in various
 // spellings, kg with decimals, pieces, empty cells, a blank row, and four
-// products the catalogue does not know.
+// products the first catalogue of 60 did not know — core/planning's tests
+// keep that world —, Yuzu and Fruit du dragon unknown to the whole
+// catalogue still (Kumquat and Physalis are in it since migration 48).
 func goodRows() [][]any {
 	months, _ := Months(GoodFirst, 12)
 	return [][]any{

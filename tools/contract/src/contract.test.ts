@@ -144,7 +144,7 @@ test('register, log in, load the user, create a need, have needs refused', async
 
   const refusals = [
     { name: 'three decimals', body: { product: 'tomate', date: '2027-01', quantity: 1.234 }, status: 422, detail: msgBadWeight },
-    { name: 'unknown product', body: { product: 'banane', date: '2027-01', quantity: 3 }, status: 422, detail: msgUnknownProduct },
+    { name: 'unknown product', body: { product: 'durian', date: '2027-01', quantity: 3 }, status: 422, detail: msgUnknownProduct },
     { name: 'twice the same month', body: { product: 'tomate', date: '2026-12', quantity: 3 }, status: 409, detail: msgNeedExists },
   ]
   for (const r of refusals) {
