@@ -65,7 +65,9 @@ func (d *Daemon) registerFees(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "get-delivery-terms", Method: http.MethodGet, Path: "/user/delivery-terms", Tags: tags,
 		Summary: "The producer's minimum order and delivery fees, and its exceptions per shop (producers)",
-		Errors:  errs,
+		Description: "Amounts HT in euros: the minimum per delivery, the flat fee, the fees by road distance band, " +
+			"the amount from which a delivery is free (0: none), and the shops with their own minimum or fee.",
+		Errors: errs,
 	}, d.deliveryTerms)
 	huma.Register(api, huma.Operation{
 		OperationID: "set-delivery-terms", Method: http.MethodPut, Path: "/user/delivery-terms", Tags: tags,

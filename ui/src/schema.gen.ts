@@ -780,7 +780,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The producer's minimum order and delivery fees, and its exceptions per shop (producers) */
+        /**
+         * The producer's minimum order and delivery fees, and its exceptions per shop (producers)
+         * @description Amounts HT in euros: the minimum per delivery, the flat fee, the fees by road distance band, the amount from which a delivery is free (0: none), and the shops with their own minimum or fee.
+         */
         get: operations["get-delivery-terms"];
         /**
          * Set the producer's minimum order and delivery fees (producers)
