@@ -1,9 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
-import { registerServiceWorker } from './offline/register'
 import { startScreen } from './screens'
-import { startReceptionQueue } from './store/reception'
 import { loadUser } from './store/session'
 import { state } from './store/state'
 
@@ -12,11 +10,6 @@ if (!root) throw new Error('missing #root element')
 
 // The user load and the screen's code at once, before React's first render.
 startScreen(window.location.pathname, state.email !== null, () => void loadUser())
-
-// Installable and usable offline (PRODUCT §20 "Offline"); the receptions
-// typed offline leave when the network returns.
-registerServiceWorker()
-startReceptionQueue()
 
 createRoot(root).render(
   <StrictMode>

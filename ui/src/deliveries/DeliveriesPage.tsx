@@ -1,4 +1,5 @@
 import { Grid, Paper, Stack, Tabs, Text, Title } from '@mantine/core'
+import { useOffline } from '../offline/useOffline'
 import { QueueStatus } from '../reception/QueueStatus'
 import { useEffect, useMemo, useState } from 'react'
 import { DetailSheet } from '../components/DetailSheet'
@@ -36,6 +37,7 @@ export const DELIVERY_SHEET_TITLE = 'Détail de la livraison'
  * delivery's note shows beside the table, or on a phone in a sheet over it.
  */
 export function DeliveriesPage() {
+  useOffline()
   const user = useUser()
   const orders = useOrders() as readonly Order[]
   const products = useProducts()

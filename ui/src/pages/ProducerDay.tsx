@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Link, useParams } from 'wouter'
 import { capitalizeFirst, formatLongDay, formatNumber } from '../format'
 import { paths } from '../routing'
+import { useOffline } from '../offline/useOffline'
 import { type DeliveryDay, loadDay, moveStop, saveRound, useDeliveryDay } from '../store/dayplan'
 import { UNITS, isWholeUnit, unitLabel } from '../units'
 
@@ -40,6 +41,7 @@ const validDate = (date: string) => /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.
 export function ProducerDay() {
   const { date = '' } = useParams<{ date: string }>()
   const s = useDeliveryDay()
+  useOffline()
   useEffect(() => {
     if (validDate(date)) void loadDay(date)
   }, [date])

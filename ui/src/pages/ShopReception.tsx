@@ -19,6 +19,7 @@ import { Link, useParams } from 'wouter'
 import { productOf, typed } from '../deliveries/products'
 import { noteNumber } from '../deliveries/model'
 import { capitalizeFirst, formatLongDay } from '../format'
+import { useOffline } from '../offline/useOffline'
 import { photoForUpload } from '../reception/photo'
 import { type LineInput, REASON_LABELS, type Reason, receivedText, receptionBody } from '../reception/model'
 import { newKey, queueState } from '../reception/queue'
@@ -71,6 +72,7 @@ export function ShopReception() {
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [outcome, setOutcome] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  useOffline()
 
   useEffect(() => {
     void refreshReceptions().then(drainReceptions)
