@@ -9,6 +9,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"primeur/core/activity"
+	"primeur/core/catalog"
 	"primeur/core/planning"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
@@ -55,7 +56,7 @@ func TestNeedsAPI(t *testing.T) {
 			{Name: "negative", Client: shop, Method: "PUT", Path: "/api/needs/" + created.ID, Body: map[string]any{"quantity": -1}, Status: 422, Detail: planning.MsgNegative},
 			{Name: "three decimals", Client: shop, Method: "PUT", Path: "/api/needs/" + created.ID, Body: map[string]any{"quantity": 1.234}, Status: 422, Detail: planning.MsgBadWeight},
 			{Name: "pieces", Client: shop, Method: "POST", Path: "/api/needs", Body: map[string]any{"product": "melon", "date": "2027-01", "quantity": 1.5}, Status: 422, Detail: planning.MsgBadPieces},
-			{Name: "unknown product", Client: shop, Method: "POST", Path: "/api/needs", Body: map[string]any{"product": "banane", "date": "2027-01", "quantity": 1}, Status: 422, Detail: planning.MsgUnknownProd},
+			{Name: "unknown product", Client: shop, Method: "POST", Path: "/api/needs", Body: map[string]any{"product": "durian", "date": "2027-01", "quantity": 1}, Status: 422, Detail: planning.MsgUnknownProd},
 			{Name: "bad month", Client: shop, Method: "POST", Path: "/api/needs", Body: map[string]any{"product": "tomate", "date": "13/2027", "quantity": 1}, Status: 422, Detail: planning.MsgBadMonth},
 			{Name: "past month", Client: shop, Method: "POST", Path: "/api/needs", Body: map[string]any{"product": "tomate", "date": "2026-01", "quantity": 1}, Status: 409, Detail: planning.MsgPastMonth},
 			{Name: "change product", Client: shop, Method: "PUT", Path: "/api/needs/" + created.ID, Body: map[string]any{"product": "poire", "quantity": 3}, Status: 422, Detail: planning.MsgImmutable},
@@ -148,13 +149,18 @@ func TestProductsCSV(t *testing.T) {
 	}
 	defer f.Close()
 	rows, err := f.GetRows("Produits")
-	if err != nil || len(rows) != 61 || rows[0][0] != "Produit" || rows[0][1] != "Unité" ||
+	ps, _ := catalog.Catalogue()
+	if err != nil || len(rows) != len(ps)+1 || rows[0][0] != "Produit" || rows[0][1] != "Unité" ||
 		!strings.Contains(res.Header.Get("Content-Disposition"), "produits.xlsx") {
 		t.Fatalf("produits.xlsx: %d rows %v, %v", len(rows), rows[:min(3, len(rows))], err)
 	}
-	found := false
+	found, litres := false, false
 	for _, r := range rows {
 		found = found || len(r) == 2 && r[0] == "Chou-fleur" && r[1] == "pièce"
+		litres = litres || len(r) == 2 && r[0] == "Lait cru entier" && r[1] == "L"
+	}
+	if !litres {
+		t.Error("Lait cru entier is not listed in litres")
 	}
 	if !found {
 		t.Error("Chou-fleur is not listed in pieces")
