@@ -78,7 +78,7 @@ type PATestOutput struct {
 type PAWebhookInput struct {
 	ProducerID    string `path:"producerId" maxLength:"100" doc:"The producer whose PA calls"`
 	Authorization string `header:"Authorization" maxLength:"1000" doc:"Bearer <the connection's webhook token>"`
-	RawBody       []byte
+	RawBody       []byte `contentType:"application/json"`
 }
 
 // PAWebhookOutput says how many statuses the call brought.

@@ -8700,7 +8700,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": string;
+                "application/json": string;
             };
         };
         responses: {
