@@ -1,11 +1,15 @@
 package daemon_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"image"
 	"image/color"
 	"image/jpeg"
+	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -152,6 +156,36 @@ func TestReception(t *testing.T) {
 			c.Do("GET", "/print/image/"+photoID, nil).Expect(t, http.StatusNotFound)
 		}
 		s.Client().Do("GET", "/print/image/"+photoID, nil).Expect(t, http.StatusUnauthorized)
+
+		// The shop's data export holds its photo and its signature as
+		// served; the producer's holds none of them.
+		exported := func(c *daemontest.Client) map[string][]byte {
+			body := c.Do("GET", "/print/mydata", nil).Expect(t, 200).Body
+			z, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string][]byte{}
+			for _, f := range z.File {
+				if strings.HasPrefix(f.Name, "images/") {
+					r, err := f.Open()
+					if err != nil {
+						t.Fatal(err)
+					}
+					out[f.Name], _ = io.ReadAll(r)
+					r.Close()
+				}
+			}
+			return out
+		}
+		mine := exported(shop)
+		served := shop.Do("GET", "/print/image/"+photoID, nil).Expect(t, 200).Body
+		if len(mine) != 2 || !bytes.Equal(mine["images/"+photoID+".jpg"], served) || len(mine["images/"+d.SignatureID+".png"]) == 0 {
+			t.Fatalf("the shop's export holds %d pictures: %v", len(mine), slices.Collect(maps.Keys(mine)))
+		}
+		if theirs := exported(farm); len(theirs) != 0 {
+			t.Fatalf("the producer's export holds the shop's pictures: %v", slices.Collect(maps.Keys(theirs)))
+		}
 	})
 }
 

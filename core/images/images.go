@@ -191,3 +191,21 @@ func Get(ctx context.Context, q store.Q, id string) (Image, error) {
 	}
 	return img, nil
 }
+
+// IDsOf lists the ids of the images ownerID made, oldest first: what its
+// data export holds (core/mydata), read one at a time with Get.
+func IDsOf(ctx context.Context, q store.Q, ownerID string) ([]string, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM images WHERE owner_id = ? ORDER BY created_at, id`, ownerID); err != nil {
+		return nil, fmt.Errorf("images: of %s: %w", ownerID, err)
+	}
+	return ids, nil
+}
+
+// Ext is the file name extension of the image's type.
+func (img Image) Ext() string {
+	if img.MediaType == "image/png" {
+		return ".png"
+	}
+	return ".jpg"
+}

@@ -1,7 +1,8 @@
 // Package mydata writes what Primeur holds of an account as a zip (RGPD
 // art. 15 and 20): its profile, needs, orders with deliveries, activity and
-// payments as JSON, and the invoices and credit notes it is a party to as
-// Factur-X PDF. The daemon serves it (GET /print/mydata), the CLI writes it
+// payments as JSON, the invoices and credit notes it is a party to as
+// Factur-X PDF, and the pictures it took (a shop's reception photos and
+// signatures, core/images). The daemon serves it (GET /print/mydata), the CLI writes it
 // for an administrator (primeur user export).
 package mydata
 
@@ -17,6 +18,7 @@ import (
 	"primeur/core/activity"
 	"primeur/core/billing"
 	"primeur/core/documents"
+	"primeur/core/images"
 	"primeur/core/orders"
 	"primeur/core/payments"
 	"primeur/core/planning"
@@ -32,6 +34,7 @@ commandes.json    vos commandes et leurs livraisons (quantités, prix, réclamat
 activite.json     le fil d'activité : ce que vous avez fait, et ce qu'on vous a adressé
 paiements.json    par partenaire, les factures et avoirs avec ce qu'il reste à payer, et les paiements
 documents/        les factures, avoirs et factures complémentaires (PDF Factur-X) où vous êtes partie
+images/           les photos et signatures de vos réceptions de livraisons (nommées dans commandes.json)
 
 Montants en euros, dates au format AAAA-MM-JJ ou RFC 3339.
 `
@@ -128,6 +131,19 @@ func Write(ctx context.Context, q store.Q, z *zip.Writer, u accounts.User, now t
 			if err := file("documents/"+documents.InvoiceFileName(doc.Number), pdf); err != nil {
 				return err
 			}
+		}
+	}
+	ids, err := images.IDsOf(ctx, q, u.ID)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids { // one in memory at a time: a picture is up to a few hundred KB
+		img, err := images.Get(ctx, q, id)
+		if err != nil {
+			return err
+		}
+		if err := file("images/"+img.ID+img.Ext(), img.Data); err != nil {
+			return err
 		}
 	}
 	return nil
