@@ -154,8 +154,11 @@ func (d *Daemon) registerPAWebhook(api huma.API) {
 			"The body is a WebhookCallbackContent; only its flowInfo.flowId is read, then the flow is read from the producer's PA. " +
 			"401 without the right token, 404 for a producer without a connection, 413 past 64 KiB, 422 for a body naming no flow, " +
 			"502 when the PA cannot be read back; nothing is recorded when refused.",
-		MaxBodyBytes:  jobs.MaxWebhook,
-		DefaultStatus: http.StatusOK,
+		MaxBodyBytes: jobs.MaxWebhook,
+		// The body is JSON, read by paWebhook itself: a body that is no
+		// JSON or names no flow is its 422, after the token's 401.
+		SkipValidateBody: true,
+		DefaultStatus:    http.StatusOK,
 		Errors: []int{http.StatusUnauthorized, http.StatusNotFound, http.StatusRequestEntityTooLarge,
 			http.StatusUnprocessableEntity, http.StatusBadGateway},
 	}, d.paWebhook)
