@@ -211,13 +211,21 @@ func (c *Client) Check(ctx context.Context) error {
 
 // Deposit deposits a Factur-X invoice and returns the flow the PA made.
 func (c *Client) Deposit(ctx context.Context, d Deposit) (Flow, error) {
-	if len(d.File) > MaxFile {
+	return c.postFlow(ctx, "deposit", flowInfo{TrackingID: d.TrackingID, Name: d.Name, FlowSyntax: SyntaxFacturX,
+		FlowProfile: ProfileEN16931}, "application/pdf", d.File)
+}
+
+// postFlow posts a flow (POST /v1/flows): info, its SHA-256 set here, and
+// the file, named info.Name, of type fileType; what is wrong is an error
+// prefixed by what (a deposit, a lifecycle status).
+func (c *Client) postFlow(ctx context.Context, what string, info flowInfo, fileType string, file []byte) (Flow, error) {
+	if len(file) > MaxFile {
 		return Flow{}, &Error{Op: "deposit", Code: ReasonFileSizeExceeded}
 	}
-	info, err := json.Marshal(flowInfo{TrackingID: d.TrackingID, Name: d.Name, FlowSyntax: SyntaxFacturX,
-		FlowProfile: ProfileEN16931, SHA256: SHA256(d.File)})
+	info.SHA256 = SHA256(file)
+	data, err := json.Marshal(info)
 	if err != nil {
-		return Flow{}, fmt.Errorf("pa: deposit: %w", err)
+		return Flow{}, fmt.Errorf("pa: %s: %w", what, err)
 	}
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
@@ -226,22 +234,22 @@ func (c *Client) Deposit(ctx context.Context, d Deposit) (Flow, error) {
 	h.Set("Content-Type", "application/json")
 	part, err := w.CreatePart(h)
 	if err == nil {
-		_, err = part.Write(info)
+		_, err = part.Write(data)
 	}
 	if err == nil {
 		h = textproto.MIMEHeader{}
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename=%q`, d.Name))
-		h.Set("Content-Type", "application/pdf")
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename=%q`, info.Name))
+		h.Set("Content-Type", fileType)
 		part, err = w.CreatePart(h)
 	}
 	if err == nil {
-		_, err = part.Write(d.File)
+		_, err = part.Write(file)
 	}
 	if err == nil {
 		err = w.Close()
 	}
 	if err != nil {
-		return Flow{}, fmt.Errorf("pa: deposit: %w", err)
+		return Flow{}, fmt.Errorf("pa: %s: %w", what, err)
 	}
 	var f Flow
 	err = c.do(ctx, "deposit", http.MethodPost, "/v1/flows", w.FormDataContentType(), &body, &f, MaxJSON)
