@@ -310,6 +310,45 @@ var matrix = map[string]row{
 		path:   withID("/api/producers/{producer}/delivery-terms", "producer"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
 	},
+	// Producers' own products (issue 39): a producer's own list; no
+	// product in the world, so a product's id is no one's (404); every
+	// signed-in user reads a producer's page and a product's photo.
+	"GET /api/supplied-products": {
+		path:   fixed("/api/supplied-products"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"POST /api/supplied-products": {
+		path: fixed("/api/supplied-products"),
+		body: body(map[string]any{"productType": "tomme-de-savoie", "name": "Tomme", "unitQuantity": 1, "months": []int{1},
+			"refPrice": 0, "labels": []string{"aop"}}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 201, otherProducer: 201},
+	},
+	"PUT /api/supplied-products/{productId}": {
+		path:   fixed("/api/supplied-products/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a"),
+		body:   body(map[string]any{"productType": "tomme-de-savoie", "name": "Tomme", "unitQuantity": 1, "months": []int{1}}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 404, otherProducer: 404},
+	},
+	"DELETE /api/supplied-products/{productId}": {
+		path:   fixed("/api/supplied-products/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 404, otherProducer: 404},
+	},
+	"PUT /api/supplied-products/{productId}/photo": {
+		path:   fixed("/api/supplied-products/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a/photo"),
+		body:   body(map[string]any{"photo": []byte("pas une image")}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 422, otherProducer: 422},
+	},
+	"DELETE /api/supplied-products/{productId}/photo": {
+		path:   fixed("/api/supplied-products/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a/photo"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 404, otherProducer: 404},
+	},
+	"GET /api/producers/{producerId}/supplied-products": {
+		path:   withID("/api/producers/{producer}/supplied-products", "producer"),
+		expect: everyone(200),
+	},
+	"GET /print/product-photo/{imageId}": {
+		path:   fixed("/print/product-photo/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a"),
+		expect: map[actor]int{anon: 401, shop: 404, otherShop: 404, producer: 404, otherProducer: 404},
+	},
 	// Electronic invoicing (issue 38): a producer's own connection to its
 	// PA, producers only; the test and the connection to a PA that does
 	// not answer (port 1) say so and store nothing. The PA's webhook is

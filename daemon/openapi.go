@@ -38,6 +38,7 @@ var tags = []*huma.Tag{
 	{Name: "Map", Description: "The map of shops by its visible area: the shops of the area with their score, or their clusters; a shop's name."},
 	{Name: "Activity", Description: "The activity feed: the events a user emitted or is the target of."},
 	{Name: "Needs", Description: "A shop's monthly needs per product: one by one, in bulk, from an Excel file or the standard import."},
+	{Name: "Products", Description: "A producer's own products: each of a catalogue type, with its name, sale unit, labels, months, reference price and photo."},
 	{Name: "Proposals", Description: "The negotiation on a need: proposals, counter-proposals, corrections and their answers."},
 	{Name: "Deliveries", Description: "Planned and done deliveries: the shop's changes and cancellations, the producer's claims and the shop's answers."},
 	{Name: "Payments", Description: "What each shop owes each producer: balances of invoices, complementary invoices and credit notes, and the payments recorded, declared, confirmed or undone."},
@@ -214,7 +215,7 @@ type plainRoute struct {
 func (d *Daemon) servePlainRoutes(mux *http.ServeMux) {
 	doc := d.api.OpenAPI()
 	for _, r := range d.plainRoutes(doc) {
-		mux.HandleFunc(r.op.Method+" "+r.op.Path, r.handler)
+		mux.HandleFunc(r.op.Method+" "+r.op.Path, d.roleGate(r.op, r.handler)) // roles.go
 		doc.AddOperation(r.op)
 	}
 }
@@ -247,6 +248,21 @@ func (d *Daemon) plainRoutes(doc *huma.OpenAPI) []plainRoute {
 					"image/jpeg": {Schema: &huma.Schema{Type: huma.TypeString, Format: "binary"}},
 					"image/png":  {Schema: &huma.Schema{Type: huma.TypeString, Format: "binary"}},
 				}},
+			}, documentErrors),
+		}},
+		{handler: d.printProductPhoto, op: &huma.Operation{
+			OperationID: "print-product-photo", Method: http.MethodGet, Path: "/print/product-photo/{imageId}",
+			Tags: []string{"Products"}, Summary: "An image of a producer's product photo",
+			Description: "For anyone signed in (PRODUCT §3 \"Producers' products\"): a JPEG made by the daemon from " +
+				"what the producer sent. An image never changes: Cache-Control private, max-age of a year, immutable, " +
+				"and its id as ETag (304 to If-None-Match).",
+			Security:   sessionSecurity,
+			Parameters: []*huma.Param{pathParam("imageId", "Image id (the end of a photo's small, medium or large URL)")},
+			Responses: withErrors(map[string]*huma.Response{
+				"200": {Description: "The image", Content: map[string]*huma.MediaType{
+					"image/jpeg": {Schema: &huma.Schema{Type: huma.TypeString, Format: "binary"}},
+				}},
+				"304": {Description: "Not modified: the ETag sent is the image's"},
 			}, documentErrors),
 		}},
 		{handler: d.printNote, op: &huma.Operation{

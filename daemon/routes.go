@@ -45,6 +45,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerPlaces(api)
 	d.registerMap(api)
 	d.registerPA(api)
+	d.registerSupplied(api)
 
 	d.servePlainRoutes(mux) // documents, public files, health, metrics (openapi.go)
 	mux.HandleFunc("GET /docs", d.docsPage)
