@@ -219,7 +219,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 			} `json:"events"`
 			Orders []ordersDeliveryJSON `json:"orders"`
 		}
-		dw.farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		everyScreen(t, dw.farm, &load)
 		// The claims' events, newest first, among the trade that planned
 		// the deliveries (the world's proposals and acceptances).
 		var claims []string
@@ -234,9 +234,9 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 		if len(load.Orders) != 1 || load.Orders[0].Invoice != nil {
 			t.Fatalf("orders before the invoice %+v", load.Orders)
 		}
-		// Once invoiced, the user load carries the invoice.
+		// Once invoiced, the orders carry the invoice.
 		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))
-		dw.shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		everyScreen(t, dw.shop, &load)
 		if len(load.Orders) != 1 || load.Orders[0].Invoice == nil || load.Orders[0].Invoice.Number != "FA-2026-000001" {
 			t.Fatalf("orders after the invoice %+v", load.Orders)
 		}

@@ -135,7 +135,7 @@ func planSmallShop(b *testing.B, shop *daemontest.Client) string {
 			ID string `json:"_id"`
 		} `json:"products"`
 	}
-	shop.Do("GET", "/api/user", nil).Expect(b, 200).JSON(b, &catalogue)
+	shop.Do("GET", "/api/catalogue", nil).Expect(b, 200).JSON(b, &catalogue)
 	dates := make([]string, 12)
 	quantities := make([]float64, 12)
 	for m := range dates {

@@ -127,7 +127,7 @@ func TestNeedsAPI(t *testing.T) {
 			}
 			Events []activity.View
 		}
-		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		everyScreen(t, shop, &load)
 		if len(load.Needs) != 2 || len(load.Products) < 40 || load.Events[0].Type != activity.NeedDelete {
 			t.Fatalf("user load: %d needs, %d products, events %+v", len(load.Needs), len(load.Products), load.Events)
 		}

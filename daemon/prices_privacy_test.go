@@ -237,7 +237,7 @@ func TestPricePrivacyThroughTheDaemon(t *testing.T) {
 				Needs  []tradeNeedJSON
 				Orders []orderJSON
 			}
-			u.Do("GET", "/api/user", nil).Expect(t, http.StatusOK).JSON(t, &load)
+			everyScreen(t, u, &load)
 			found := false
 			for _, n := range load.Needs {
 				for _, p := range n.Proposals {

@@ -122,7 +122,7 @@ func TestTradeAPI(t *testing.T) {
 			Orders []orderJSON
 			Events []activity.View
 		}
-		farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		everyScreen(t, farm, &load)
 		if len(load.Orders) != 1 || load.Orders[0].Distributor != shopID || load.Orders[0].Date != "2026-12-01" || len(load.Orders[0].Deliveries) != 9 {
 			t.Fatalf("farm's orders %+v", load.Orders)
 		}
@@ -135,7 +135,7 @@ func TestTradeAPI(t *testing.T) {
 			t.Fatalf("farm's last event %+v", load.Events[0])
 		}
 		var shopLoad struct{ Orders []orderJSON }
-		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &shopLoad)
+		everyScreen(t, shop, &shopLoad)
 		if len(shopLoad.Orders) != 1 || shopLoad.Orders[0].Producer != farmID || shopLoad.Orders[0].Distributor != "" {
 			t.Fatalf("shop's orders %+v", shopLoad.Orders)
 		}
@@ -174,7 +174,7 @@ func TestTradeAPI(t *testing.T) {
 			t.Fatalf("after withdrawal %+v", mine)
 		}
 		load.Events = nil
-		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+		everyScreen(t, shop, &load)
 		var types []string
 		for _, e := range load.Events {
 			types = append(types, e.Type)
@@ -274,7 +274,7 @@ func TestTradeAnswers(t *testing.T) {
 			var load struct {
 				Needs, Orders, Events []map[string]any
 			}
-			st.c.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &load)
+			everyScreen(t, st.c, &load)
 			find := func(list []map[string]any, key string, value any) map[string]any {
 				for _, x := range list {
 					if x[key] == value {

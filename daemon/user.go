@@ -8,9 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/accounts"
-	"primeur/core/activity"
 	"primeur/core/calendar"
-	"primeur/core/catalog"
 	"primeur/core/orders"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -34,16 +32,23 @@ type MapProducer struct {
 	Name string `json:"name"`
 }
 
-// UserLoad is everything the UI needs after login (PRODUCT §3 "user load").
+// UserLoad is what every screen needs after login (PRODUCT §3 "user
+// load"): who the user is and the names its screens show. Each screen asks
+// for the rest itself, scoped to what it shows (reads.go, issue 42): the
+// catalogue (GET /api/catalogue), the needs of the months in view (GET
+// /api/needs), the orders of the period (GET /api/orders), the feed's
+// first page (GET /api/events), the statistics' aggregates (GET
+// /api/stats/purchases).
 type UserLoad struct {
-	User         accounts.Profile  `json:"user"`
-	Needs        []planning.View   `json:"needs" doc:"A shop's needs from 12 months back; the needs a producer trades on, from 12 months back"`
-	Products     []catalog.Product `json:"products" doc:"Every product type, the retired ones included (retired: no new need)"`
-	Families     []catalog.Family  `json:"families" doc:"The families of product types, in the order the interface lists them"`
-	Distributors []MapShop         `json:"distributors" doc:"The shops the user's own data names: for a shop, itself; for a producer, the shops of its proposals, commitments and orders (the map's shops are GET /api/map's). A shop's email only for itself and the producers trading with it (a commitment or an order), empty otherwise"`
-	Producers    []MapProducer     `json:"producers" doc:"For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself"`
-	Events       []activity.View   `json:"events"`
-	Orders       []orders.View     `json:"orders" doc:"The user's orders from 12 months back, seen from its side"`
+	User         accounts.Profile `json:"user"`
+	Distributors []MapShop        `json:"distributors" doc:"The shops the user's own data names: for a shop, itself; for a producer, the shops of its proposals, commitments and orders (the map's shops are GET /api/map's). A shop's email only for itself and the producers trading with it (a commitment or an order), empty otherwise"`
+	Producers    []MapProducer    `json:"producers" doc:"For a shop, the producers of the proposals and commitments on its needs and of its orders from 12 months back; for a producer, itself"`
+	Counts       LoadCounts       `json:"counts" doc:"What the screens count without listing it"`
+}
+
+// LoadCounts are the user load's counters.
+type LoadCounts struct {
+	Needs int `json:"needs" doc:"A shop's needs, every month (the first steps' checklist); 0 for a producer"`
 }
 
 // UserLoadOutput answers GET /api/user.
@@ -115,9 +120,10 @@ func (d *Daemon) registerUser(api huma.API) {
 		OperationID: "get-user",
 		Method:      http.MethodGet,
 		Path:        "/user",
-		Summary:     "Load the user and everything its screens show",
-		Description: "The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, " +
-			"the shops the user trades with, the producers named on the screens and the latest events. " +
+		Summary:     "Load what every screen of the user needs",
+		Description: "The profile, the shops the user trades with, the producers named on the screens and the counters. " +
+			"Each screen reads the rest scoped to what it shows: the catalogue, the needs of the months in view, the orders " +
+			"of the period, the feed's first page, the statistics (issue 42). " +
 			"Without a session, 401 with `User did not provide any token` (PRODUCT §8).",
 		Tags:   []string{"User"},
 		Errors: []int{http.StatusUnauthorized},
@@ -135,6 +141,9 @@ func (d *Daemon) registerUser(api huma.API) {
 		Tags:   []string{"User"},
 		Errors: []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, d.updateUser)
+
+	// What the user load no longer carries: each screen's own read.
+	d.registerReads(api)
 }
 
 func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, error) {
@@ -147,40 +156,25 @@ func (d *Daemon) getUser(ctx context.Context, _ *struct{}) (*UserLoadOutput, err
 }
 
 // userLoad gathers the user load, every read on q (the daemon's database;
-// the benchmark's recorder of the reads, export_userload_test.go), its
-// largest parts built in sc's arrays (nil: allocated). Each concern
-// contributes its part.
+// the benchmark's recorder of the reads, export_userload_test.go). Each
+// concern contributes its part.
 func (d *Daemon) userLoad(ctx context.Context, q store.Q, u accounts.User) (UserLoad, error) {
 	var load UserLoad
 	var err error
 	if load.User, err = d.profile(ctx, q, u); err != nil {
 		return load, err
 	}
-	if load.Orders, err = d.ordersOf(ctx, q, u); err != nil {
-		return load, err
-	}
-	if load.Products, err = catalog.All(ctx, q); err != nil {
-		return load, err
-	}
-	if load.Families, err = catalog.Families(ctx, q); err != nil {
-		return load, err
-	}
-	from := calendar.MonthOf(d.now()).AddMonths(-12).String()
-	f := planning.Filter{TradedBy: u.ID, OnlyProposalsOf: u.ID, From: from}
-	if u.IsDistributor() {
-		f = planning.Filter{DistributorID: u.ID, From: from}
-	}
-	if load.Needs, err = planning.List(ctx, q, f); err != nil {
-		return load, err
-	}
 	if load.Distributors, err = shops(ctx, q, u); err != nil {
 		return load, err
 	}
-	if load.Producers, err = producersOf(ctx, q, u, load.Needs, load.Orders); err != nil {
+	from := calendar.MonthOf(d.now()).AddMonths(-12).String()
+	if load.Producers, err = producersOf(ctx, q, u, from); err != nil {
 		return load, err
 	}
-	if load.Events, err = activity.Feed(ctx, q, u.ID, "", activity.DefaultPage); err != nil {
-		return load, err
+	if u.IsDistributor() {
+		if load.Counts.Needs, err = planning.Count(ctx, q, u.ID); err != nil {
+			return load, err
+		}
 	}
 	return load, nil
 }
@@ -204,31 +198,15 @@ func shops(ctx context.Context, q store.Q, u accounts.User) ([]MapShop, error) {
 }
 
 // producersOf names the producers the user's screens show: for a shop,
-// those of the proposals and commitments on its needs and of its orders,
-// all in its load (the commitment cards, deliveries and supply details
-// name them); for a producer, itself (it sees only its own proposals; its
-// partners are shops). Their names are one query by id.
-func producersOf(ctx context.Context, q store.Q, u accounts.User, needs []planning.View, os []orders.View) ([]MapProducer, error) {
+// those of the proposals and commitments on its needs and of its orders
+// from the month from on (the commitment cards, deliveries and supply
+// details name them; accounts.ProducersOf); for a producer, itself (it sees
+// only its own proposals; its partners are shops).
+func producersOf(ctx context.Context, q store.Q, u accounts.User, from string) ([]MapProducer, error) {
 	if !u.IsDistributor() {
 		return []MapProducer{{ID: u.ID, Name: u.Name}}, nil
 	}
-	seen := map[string]bool{}
-	var ids []string
-	add := func(id string) {
-		if id != "" && !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	for _, n := range needs {
-		for _, p := range n.Proposals {
-			add(p.Producer)
-		}
-	}
-	for _, o := range os {
-		add(o.Producer)
-	}
-	names, err := accounts.Names(ctx, q, ids)
+	names, err := accounts.ProducersOf(ctx, q, u.ID, from)
 	if err != nil {
 		return nil, err
 	}
