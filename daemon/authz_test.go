@@ -123,7 +123,12 @@ var matrix = map[string]row{
 
 	// Each signed-in user reads its own figures.
 	"GET /api/stats/progression": {path: fixed("/api/stats/progression"), expect: everyone(200)},
-	"GET /api/places":            {path: fixed("/api/places?q=74230"), expect: everyone(200)},
+	// Each screen's own read (issue 42): the catalogue is everyone's, the
+	// orders and the chart's figures the user's own.
+	"GET /api/catalogue":       {path: fixed("/api/catalogue"), expect: everyone(200)},
+	"GET /api/orders":          {path: fixed("/api/orders"), expect: everyone(200)},
+	"GET /api/stats/purchases": {path: fixed("/api/stats/purchases"), expect: everyone(200)},
+	"GET /api/places":          {path: fixed("/api/places?q=74230"), expect: everyone(200)},
 
 	"POST /api/user/close": {
 		path: fixed("/api/user/close"),
