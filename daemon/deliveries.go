@@ -51,7 +51,8 @@ type ClaimDeliveryInput struct {
 	}
 }
 
-// ReviewDeliveryInput is the shop's answer to a claim.
+// ReviewDeliveryInput is the answer to the other party's claim: the
+// shop's to the producer's, the producer's to the shop's (its reception).
 type ReviewDeliveryInput struct {
 	DeliveryPath
 	Body struct {
@@ -110,9 +111,12 @@ func (d *Daemon) registerDeliveries(api huma.API) {
 	}, d.claimDelivery)
 	huma.Register(api, huma.Operation{
 		OperationID: "review-delivery", Method: http.MethodPut, Path: "/deliveries/review/{orderId}/{deliveryId}", Tags: tags,
-		Summary:     "Accept or refuse a pending claim (shops)",
-		Description: "Records claim:review. Answers the order.",
-		Errors:      errs,
+		Summary: "Accept or refuse the other party's pending claim",
+		Description: "The shop answers the producer's claim; the producer answers the shop's, made by its reception " +
+			"(the lines received otherwise than the note). A party never answers its own claim (409). " +
+			"Records claim:review; an accepted claim of an invoiced order is settled at once by a credit note " +
+			"or a complementary invoice. Answers the order.",
+		Errors: errs,
 	}, d.reviewDelivery)
 }
 
@@ -181,13 +185,14 @@ func (d *Daemon) claimDelivery(ctx context.Context, in *ClaimDeliveryInput) (*Or
 }
 
 func (d *Daemon) reviewDelivery(ctx context.Context, in *ReviewDeliveryInput) (*OrderOutput, error) {
-	u, err := asDistributor(ctx)
-	if err != nil {
-		return nil, err
+	u := currentUser(ctx)
+	review := d.rules().Review
+	if u.IsProducer() {
+		review = d.rules().ReviewAsProducer
 	}
 	return d.deliveryTx(ctx, u.ID, func(tx *sqlx.Tx) (orders.Full, error) {
 		now := d.now()
-		if _, err := d.rules().Review(ctx, tx, u.ID, in.OrderID, in.DeliveryID, *in.Body.Accepted, now); err != nil {
+		if _, err := review(ctx, tx, u.ID, in.OrderID, in.DeliveryID, *in.Body.Accepted, now); err != nil {
 			return orders.Full{}, err
 		}
 		// An invoiced order's accepted claim is settled at once by a

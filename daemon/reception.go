@@ -35,7 +35,7 @@ type ReceiveDeliveryInput struct {
 	Body struct {
 		Key           string              `json:"key" required:"false" maxLength:"200" doc:"Idempotency key made by the phone when the reception was typed (8 to 100 letters, digits, - or _): sent again, the same reception changes nothing and answers the order" example:"0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a"`
 		ReceivedBy    string              `json:"receivedBy" required:"false" maxLength:"1000" doc:"Who received the delivery, typed (100 characters at most). Needed" example:"Léa Martin"`
-		ReceivedAt    *time.Time          `json:"receivedAt,omitempty" doc:"RFC 3339: when the reception was typed on the phone (offline, it is sent later); kept when it falls on the delivery's date and is not in the future, else the time the server records it"`
+		ReceivedAt    *time.Time          `json:"receivedAt,omitempty" doc:"RFC 3339: when the reception was typed on the phone (offline, it is sent later, before or after the lock); kept when it falls on the delivery's date and is not in the future, else the time the server records it"`
 		Signature     []byte              `json:"signature,omitempty" doc:"The drawn signature, base64 PNG (an image as the photos are; kept as a PNG of 800 px at most)"`
 		DeliveryLines []ReceivedLineInput `json:"deliveryLines" required:"false" maxItems:"200" doc:"Every line of the delivery, once"`
 	}
@@ -45,13 +45,16 @@ func (d *Daemon) registerReception(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "receive-delivery", Method: http.MethodPost, Path: "/deliveries/reception/{orderId}/{deliveryId}",
 		Tags:    []string{"Deliveries"},
-		Summary: "Record the shop's reception of a planned delivery, typed on its phone (shops)",
-		Description: "While the delivery is planned and before its lock, as the shop's change of sent quantities (the " +
-			"same write): each line's quantity received becomes its sent quantity, what the invoice bills; a line that " +
-			"differs from the note says why (quantity missing or quality refused), with a comment and a photo, which " +
-			"the producer reads on the delivery and its note (\"reçu le … par …\"). Photos and the signature are " +
+		Summary: "Record the shop's reception of a delivery, typed on its phone (shops)",
+		Description: "From when the delivery is planned until the end of its claim window (two working days after its " +
+			"date), before or after its lock: receiving is not a change of the order. The delivery is done once received " +
+			"and its sent quantities stay the note's, what the invoice bills; the lines that differ from the note — each " +
+			"saying why (quantity missing or quality refused), with a comment and a photo — are the shop's claim " +
+			"(received minus sent), which the producer accepts or refuses (review-delivery) and a credit note settles " +
+			"once accepted. A cancelled delivery, a done one past its window, or differences beside a claim already " +
+			"on the delivery are refused (409). The note shows \"reçu le … par …\". Photos and the signature are " +
 			"decoded as images and encoded again (PRODUCT §16 \"Reception\"); anything else is refused (422). Sent " +
-			"again with the same key — a queue drained twice, even after the lock — it changes nothing and answers " +
+			"again with the same key — a queue drained twice, at any time — it changes nothing and answers " +
 			"the order; a delivery already received with another key is refused (409). Answers the order.",
 		MaxBodyBytes: maxReceptionBody,
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict,

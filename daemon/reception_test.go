@@ -42,12 +42,16 @@ func phoneJPEG(t *testing.T, w, h int) []byte {
 type receivedView struct {
 	Deliveries []struct {
 		ID            string `json:"_id"`
+		Status        string `json:"status"`
+		ClaimStatus   string `json:"claimStatus"`
+		ClaimBy       string `json:"claimBy"`
 		ReceivedAt    string `json:"receivedAt"`
 		ReceivedBy    string `json:"receivedBy"`
 		SignatureID   string `json:"signatureId"`
 		DeliveryLines []struct {
 			ID               string   `json:"_id"`
 			QuantitySent     float64  `json:"quantitySent"`
+			QuantityClaimed  float64  `json:"quantityClaimed"`
 			QuantityReceived *float64 `json:"quantityReceived"`
 			ReceptionReason  string   `json:"receptionReason"`
 			PhotoID          string   `json:"photoId"`
@@ -59,8 +63,9 @@ type receivedView struct {
 // "Reception"), on both engines: refusals (a file that is not an image,
 // one over the bound, a body over the bound, another shop's delivery)
 // change nothing; the reception with a photo and a signature answers the
-// order; sent again with its key it changes nothing; the producer sees
-// it and reads the photo, another shop does not.
+// order, the short line the shop's claim; sent again with its key it
+// changes nothing; the producer sees it, reads the photo, another shop does
+// not, and answers the claim — the shop cannot answer its own.
 func TestReception(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
@@ -107,13 +112,14 @@ func TestReception(t *testing.T) {
 		var got receivedView
 		shop.Do("POST", path, reception(photo)).Expect(t, 200).JSON(t, &got)
 		d := got.Deliveries[0]
-		if d.ReceivedBy != "Léa Martin" || d.ReceivedAt == "" || d.SignatureID == "" {
+		if d.ReceivedBy != "Léa Martin" || d.ReceivedAt == "" || d.SignatureID == "" || d.Status != "done" ||
+			d.ClaimStatus != "sent" || d.ClaimBy != "shop" {
 			t.Fatalf("reception: %+v", d)
 		}
 		var photoID string
 		for _, l := range d.DeliveryLines {
 			if l.ID == tomate {
-				if l.QuantitySent != 7.5 || l.QuantityReceived == nil || *l.QuantityReceived != 7.5 || l.ReceptionReason != "quantity" {
+				if l.QuantitySent != 10 || l.QuantityClaimed != -2.5 || l.QuantityReceived == nil || *l.QuantityReceived != 7.5 || l.ReceptionReason != "quantity" {
 					t.Fatalf("short line %+v", l)
 				}
 				photoID = l.PhotoID
@@ -123,26 +129,31 @@ func TestReception(t *testing.T) {
 		before := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...)
 		var again receivedView
 		shop.Do("POST", path, reception(photo)).Expect(t, 200).JSON(t, &again)
-		if again.Deliveries[0].ReceivedAt != d.ReceivedAt {
+		if again.Deliveries[0].ReceivedAt != d.ReceivedAt || again.Deliveries[0].ClaimStatus != "sent" {
 			t.Fatalf("replay answered %+v", again.Deliveries[0])
 		}
 		if after := storetest.SnapshotExcept(t, db, storetest.Bookkeeping...); after != before {
 			t.Fatalf("a replay changed the database:\n%s", storetest.Changes(before, after))
 		}
 
-		// The producer sees it on its order and reads the photo; the others do not.
-		var seen struct {
-			Orders []receivedView `json:"orders"`
-		}
-		farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &seen)
-		found := false
-		for _, o := range seen.Orders {
-			for _, sd := range o.Deliveries {
-				found = found || (sd.ID == id && sd.ReceivedBy == "Léa Martin")
-			}
-		}
-		if !found {
-			t.Fatal("the producer's load does not show the reception")
+		// The claim is the producer's to answer: not the shop's, nor
+		// another producer's; the producer cannot claim over it.
+		review := "/api/deliveries/review/" + orderID + "/" + id
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "the shop answers its own claim", Client: shop, Method: "PUT", Path: review,
+				Body: map[string]any{"accepted": true}, Status: 409, Detail: delivery.MsgNoClaim},
+			{Name: "another producer answers it", Client: otherFarm, Method: "PUT", Path: review,
+				Body: map[string]any{"accepted": true}, Status: 404},
+			{Name: "the producer claims over it", Client: farm, Method: "PUT", Path: "/api/deliveries/claim/" + orderID + "/" + id,
+				Body: map[string]any{"deliveryLines": []map[string]any{{"_id": laitue, "quantityClaimed": -1, "claimType": "quality"}}},
+				Status: 409, Detail: delivery.MsgShopClaimPending},
+		})
+		// The producer sees the reception and the claim on its order,
+		// answers it, and reads the photo; the others do not.
+		var answered receivedView
+		farm.Do("PUT", review, map[string]any{"accepted": true}).Expect(t, 200).JSON(t, &answered)
+		if a := answered.Deliveries[0]; a.ReceivedBy != "Léa Martin" || a.ClaimStatus != "accepted" || a.ClaimBy != "shop" {
+			t.Fatalf("the producer's answer: %+v", a)
 		}
 		for _, c := range []*daemontest.Client{shop, farm} {
 			res := c.Do("GET", "/print/image/"+photoID, nil).Expect(t, 200)

@@ -48,6 +48,9 @@ const (
 	MsgClaimClosed   = "Le délai de demande d'avoir est dépassé : elle était possible jusqu'au %s, deux jours ouvrés après la livraison."
 	MsgClaimReviewed = "Cette demande d'avoir a déjà été traitée."
 	MsgNoClaim       = "Aucune demande d'avoir en attente sur cette livraison."
+	// MsgShopClaimPending refuses the producer's claim while the shop's
+	// (its reception's differences) waits for the producer's answer.
+	MsgShopClaimPending = "Le magasin a envoyé une demande d'avoir sur cette livraison à sa réception : acceptez-la ou refusez-la."
 )
 
 // MsgLocked is the refusal of a change after the lock.
@@ -110,7 +113,7 @@ type target struct {
 func lockTarget(ctx context.Context, q store.Q, orderID, deliveryID, partyID string, shop bool) (target, error) {
 	var t target
 	notFound := fmt.Errorf("delivery: %s/%s: %w", orderID, deliveryID, core.ErrNotFound)
-	err := store.Get(ctx, q, &t.delivery, `SELECT id, order_id, producer_id, status, date, chrono, claim_status,
+	err := store.Get(ctx, q, &t.delivery, `SELECT id, order_id, producer_id, status, date, chrono, claim_status, claim_by,
 			claim_sent_at, claim_reviewed_at,
 			(SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || deliveries.id) AS note_sent_at, created_at, updated_at
 		FROM deliveries WHERE id = ? AND order_id = ?`+store.ForUpdate(q), deliveryID, orderID)
@@ -372,27 +375,41 @@ func (r Rules) SendClaim(ctx context.Context, q store.Q, producerID, orderID, de
 	if t.delivery.ClaimStatus == orders.ClaimSent && sameClaim(t, claims) {
 		return orders.Full{}, core.Invalid("deliveryLines", MsgNoChange)
 	}
+	if err := r.send(ctx, q, t, orders.ByProducer, claims, now); err != nil {
+		return orders.Full{}, err
+	}
+	return orders.Get(ctx, q, orderID)
+}
+
+// send writes the claim of a party (by: orders.ByProducer or ByShop) on
+// t's delivery, locked and done: each line's claimed quantity, type and
+// comment (lines absent from claims claim nothing), the delivery's claim
+// sent at now and waiting for the other party's answer — which restarts
+// the review delay —, a claim:request event from the author to the other
+// party and its notification: the one write of a claim, the producer's
+// (SendClaim) and the shop's at its reception (Receive) alike.
+func (r Rules) send(ctx context.Context, q store.Q, t target, by string, claims map[string]claimLine, now time.Time) error {
 	for _, l := range t.lines {
 		cl := claims[l.ID]
 		if _, err := store.Exec(ctx, q, `UPDATE delivery_lines SET quantity_claimed = ?, claim_type = ?, claim_comment = ?
 			WHERE id = ?`, cl.qty, cl.kind, cl.comment, l.ID); err != nil {
-			return orders.Full{}, fmt.Errorf("delivery: claim line %s: %w", l.ID, err)
+			return fmt.Errorf("delivery: claim line %s: %w", l.ID, err)
 		}
 	}
 	ms := now.UnixMilli()
-	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET claim_status = ?, claim_sent_at = ?, claim_reviewed_at = NULL,
-		updated_at = ? WHERE id = ?`, orders.ClaimSent, ms, ms, deliveryID); err != nil {
-		return orders.Full{}, fmt.Errorf("delivery: claim %s: %w", deliveryID, err)
+	if _, err := store.Exec(ctx, q, `UPDATE deliveries SET claim_status = ?, claim_by = ?, claim_sent_at = ?, claim_reviewed_at = NULL,
+		updated_at = ? WHERE id = ?`, orders.ClaimSent, by, ms, ms, t.delivery.ID); err != nil {
+		return fmt.Errorf("delivery: claim %s: %w", t.delivery.ID, err)
 	}
-	if err := activity.Record(ctx, q, claimRequest(t, claims, now)); err != nil {
-		return orders.Full{}, err
+	if err := activity.Record(ctx, q, claimRequest(t, by, claims, now)); err != nil {
+		return err
 	}
-	if err := tell(ctx, q, t, func(_, producer string) error {
+	return tell(ctx, q, t, func(shop, producer string) error {
+		if by == orders.ByShop {
+			return notify.ShopClaim(ctx, q, t.order.ProducerID, shop, t.delivery.Date, now)
+		}
 		return notify.ClaimRequest(ctx, q, t.order.DistributorID, producer, t.delivery.Date, now)
-	}); err != nil {
-		return orders.Full{}, err
-	}
-	return orders.Get(ctx, q, orderID)
+	})
 }
 
 // checkClaimable refuses a claim at now unless the delivery is done, its
@@ -405,6 +422,8 @@ func (r Rules) checkClaimable(t target, now time.Time) error {
 		return core.Refuse(core.ErrConflict, MsgNotDone)
 	case t.delivery.ClaimStatus != orders.ClaimVoid && t.delivery.ClaimStatus != orders.ClaimSent:
 		return core.Refuse(core.ErrConflict, MsgClaimReviewed)
+	case t.delivery.ClaimStatus == orders.ClaimSent && t.delivery.ClaimBy == orders.ByShop:
+		return core.Refuse(core.ErrConflict, MsgShopClaimPending)
 	}
 	deadline, ok := ClaimDeadlineOf(t.delivery.Date)
 	if !ok {
@@ -416,10 +435,10 @@ func (r Rules) checkClaimable(t target, now time.Time) error {
 	return nil
 }
 
-// claimRequest is the claim:request event of a claim sent at now, for the
-// shop: the delivery's date, and the product and quantity when one line
-// alone is claimed.
-func claimRequest(t target, claims map[string]claimLine, now time.Time) activity.Event {
+// claimRequest is the claim:request event of a claim sent at now by one
+// party (orders.ByProducer or ByShop), for the other: the delivery's date,
+// and the product and quantity when one line alone is claimed.
+func claimRequest(t target, by string, claims map[string]claimLine, now time.Time) activity.Event {
 	data := activity.Data{Date: t.delivery.Date}
 	var only *line
 	n := 0
@@ -434,18 +453,29 @@ func claimRequest(t target, claims map[string]claimLine, now time.Time) activity
 		data.Product = &activity.Product{Name: only.Name, Unit: only.Unit}
 		data.Quantity = &qty
 	}
+	author, other := t.parties(by)
 	return activity.Event{
 		CreatedAt: now, Type: activity.ClaimRequest, Data: data,
-		OriginID: t.order.ProducerID, TargetID: t.order.DistributorID,
+		OriginID: author, TargetID: other,
 	}
 }
 
-// claimReview is the claim:review event of the shop's answer at now, for
-// the producer.
+// parties are the author of a claim sent by one party (orders.ByProducer
+// or ByShop) and the other party, who answers it.
+func (t target) parties(by string) (author, other string) {
+	if by == orders.ByShop {
+		return t.order.DistributorID, t.order.ProducerID
+	}
+	return t.order.ProducerID, t.order.DistributorID
+}
+
+// claimReview is the claim:review event of the answer at now, from the
+// party answering to the claim's author.
 func claimReview(t target, accepted bool, now time.Time) activity.Event {
+	author, other := t.parties(t.delivery.ClaimBy)
 	return activity.Event{
 		CreatedAt: now, Type: activity.ClaimReview, Data: activity.Data{Date: t.delivery.Date, Outcome: &accepted},
-		OriginID: t.order.DistributorID, TargetID: t.order.ProducerID,
+		OriginID: other, TargetID: author,
 	}
 }
 
@@ -515,14 +545,28 @@ func sameClaim(t target, claims map[string]claimLine) bool {
 	return true
 }
 
-// Review records the shop's answer to a pending claim and a claim:review
-// event for the producer.
+// Review records the shop's answer to the producer's pending claim and a
+// claim:review event for the producer.
 func (r Rules) Review(ctx context.Context, q store.Q, shopID, orderID, deliveryID string, accepted bool, now time.Time) (orders.Full, error) {
-	t, err := lockTarget(ctx, q, orderID, deliveryID, shopID, true)
+	return r.review(ctx, q, shopID, orderID, deliveryID, orders.ByProducer, accepted, now)
+}
+
+// ReviewAsProducer records the producer's answer to the shop's pending
+// claim — the differences of its reception — and a claim:review event for
+// the shop. Accepted, it is settled as a producer's claim the shop
+// accepts: billed sent + claimed, by a credit note (core/billing).
+func (r Rules) ReviewAsProducer(ctx context.Context, q store.Q, producerID, orderID, deliveryID string, accepted bool, now time.Time) (orders.Full, error) {
+	return r.review(ctx, q, producerID, orderID, deliveryID, orders.ByShop, accepted, now)
+}
+
+// review records the answer of partyID to the pending claim of the other
+// party (by, its author): anything else waits for no answer of it.
+func (r Rules) review(ctx context.Context, q store.Q, partyID, orderID, deliveryID, by string, accepted bool, now time.Time) (orders.Full, error) {
+	t, err := lockTarget(ctx, q, orderID, deliveryID, partyID, by == orders.ByProducer)
 	if err != nil {
 		return orders.Full{}, err
 	}
-	if err := checkReviewable(t); err != nil {
+	if err := checkReviewable(t, by); err != nil {
 		return orders.Full{}, err
 	}
 	status := orders.ClaimRejected
@@ -537,7 +581,10 @@ func (r Rules) Review(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 	if err := activity.Record(ctx, q, claimReview(t, accepted, now)); err != nil {
 		return orders.Full{}, err
 	}
-	if err := tell(ctx, q, t, func(shop, _ string) error {
+	if err := tell(ctx, q, t, func(shop, producer string) error {
+		if by == orders.ByShop {
+			return notify.ShopClaimReview(ctx, q, t.order.DistributorID, producer, t.delivery.Date, accepted, now)
+		}
 		return notify.ClaimReview(ctx, q, t.order.ProducerID, shop, t.delivery.Date, accepted, now)
 	}); err != nil {
 		return orders.Full{}, err
@@ -559,14 +606,15 @@ func tell(ctx context.Context, q store.Q, t target, queue func(shop, producer st
 	return queue(names.Shop, names.Producer)
 }
 
-// checkReviewable refuses an answer unless a claim waits for it. An
+// checkReviewable refuses an answer unless a claim of the other party
+// (by, its author) waits for it: a party never answers its own. An
 // invoiced order's claim is answered all the same: the invoice billed what
 // was sent, and the answer is settled by a credit note (core/billing
 // SettleOrder, which the caller runs in the same transaction). So is a
 // claim past its window: it was sent in time, and a claim that raises the
 // amount waits for this answer alone (AcceptedBySilence).
-func checkReviewable(t target) error {
-	if t.delivery.ClaimStatus != orders.ClaimSent {
+func checkReviewable(t target, by string) error {
+	if t.delivery.ClaimStatus != orders.ClaimSent || t.delivery.ClaimBy != by {
 		return core.Refuse(core.ErrConflict, MsgNoClaim)
 	}
 	return nil

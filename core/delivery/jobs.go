@@ -135,9 +135,10 @@ func (r Rules) NotesDue(ctx context.Context, q store.Q, now time.Time) ([]string
 }
 
 // Autovalidate accepts every claim sent at least AutovalidateAfter before
-// now, still unreviewed, that lowers the amount (AcceptedBySilence: some
-// line claimed down, none up), recording a claim:autovalidate event for
-// each. It returns how many it accepted. Concurrent runs accept each claim
+// now, still unreviewed, made in the sole interest of the party that did
+// not answer (AcceptedBySilence: a producer's claim with some line claimed
+// down and none up, a shop's with some up and none down), recording a
+// claim:autovalidate event for each. It returns how many it accepted. Concurrent runs accept each claim
 // once. It is the system's only way to accept a claim (the claims job and
 // the invoice run call it): a claim younger than the delay is never
 // accepted by the system, whatever the time of month, and a claim with a
@@ -153,10 +154,14 @@ func (r Rules) Autovalidate(ctx context.Context, db *store.DB, now time.Time) (i
 }
 
 // silenceAccepts is AcceptedBySilence in SQL, on a sent claim of the
-// deliveries row: no line claimed up. A sent claim always has a line
-// claimed (SendClaim refuses one without), so with none up some line is
-// claimed down.
-const silenceAccepts = `NOT EXISTS (SELECT 1 FROM delivery_lines l WHERE l.delivery_id = deliveries.id AND l.quantity_claimed > 0)`
+// deliveries row: no line claimed up for the producer's, no line claimed
+// down for the shop's. A sent claim always has a line claimed (SendClaim
+// and Receive write none without), so with none the other way some line
+// is claimed the right way.
+const silenceAccepts = `((deliveries.claim_by = 'producer' AND NOT EXISTS (SELECT 1 FROM delivery_lines l
+	WHERE l.delivery_id = deliveries.id AND l.quantity_claimed > 0))
+	OR (deliveries.claim_by = 'shop' AND NOT EXISTS (SELECT 1 FROM delivery_lines l
+	WHERE l.delivery_id = deliveries.id AND l.quantity_claimed < 0)))`
 
 // autovalidate accepts the sent claims of the deliveries matching cond.
 // The rows are selected FOR UPDATE in id order and re-checked by the
@@ -183,20 +188,25 @@ func autovalidate(ctx context.Context, q store.Q, cond string, now time.Time, ar
 		}
 		var rows []struct {
 			Date          string `db:"date"`
+			ClaimBy       string `db:"claim_by"`
 			ProducerID    string `db:"producer_id"`
 			DistributorID string `db:"distributor_id"`
 		}
-		if err := store.SelectIn(ctx, q, &rows, `SELECT d.date, o.producer_id, o.distributor_id
+		if err := store.SelectIn(ctx, q, &rows, `SELECT d.date, d.claim_by, o.producer_id, o.distributor_id
 			FROM deliveries d JOIN orders o ON o.id = d.order_id WHERE d.id IN (?) ORDER BY d.id`, part); err != nil {
 			return 0, fmt.Errorf("delivery: autovalidated claims: %w", err)
 		}
-		// The claim's author is the origin; the shop, which did not answer
-		// in time, is the target.
+		// The claim's author is the origin; the other party, which did not
+		// answer in time, is the target.
 		for _, row := range rows {
+			author, other := row.ProducerID, row.DistributorID
+			if row.ClaimBy == orders.ByShop {
+				author, other = other, author
+			}
 			if err := activity.Record(ctx, q, activity.Event{
 				CreatedAt: now, Type: activity.ClaimAutovalidate,
 				Data:     activity.Data{Date: row.Date, Outcome: &yes},
-				OriginID: row.ProducerID, TargetID: row.DistributorID,
+				OriginID: author, TargetID: other,
 			}); err != nil {
 				return 0, err
 			}

@@ -24,8 +24,9 @@ type NoteLine struct {
 	ClaimType    string
 	ClaimComment string
 	// The shop's reception of the line, when it differed from the note:
-	// why (quality or quantity), its comment, and whether a photo goes
-	// with it (PRODUCT §16 "Reception").
+	// what it received, why (quality or quantity), its comment, and
+	// whether a photo goes with it (PRODUCT §16 "Reception").
+	Received         decimal.Dec
 	ReceptionReason  string
 	ReceptionComment string
 	Photo            bool
@@ -85,7 +86,7 @@ func LoadNote(ctx context.Context, q store.Q, orderID, deliveryID string) (Note,
 		n.Lines = append(n.Lines, NoteLine{
 			Product: p[0], Unit: p[1], Price: l.Price, Expected: l.QuantityExpected, Sent: l.Sent(),
 			Claimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment,
-			ReceptionReason: deref(l.ReceptionReason), ReceptionComment: deref(l.ReceptionComment), Photo: l.PhotoID != nil,
+			Received: deref(l.Received), ReceptionReason: deref(l.ReceptionReason), ReceptionComment: deref(l.ReceptionComment), Photo: l.PhotoID != nil,
 		})
 	}
 	sort.SliceStable(n.Lines, func(i, j int) bool { return n.Lines[i].Product < n.Lines[j].Product })
@@ -105,9 +106,10 @@ func LoadNote(ctx context.Context, q store.Q, orderID, deliveryID string) (Note,
 	return n, nil
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
 	}
-	return *s
+	return *p
 }

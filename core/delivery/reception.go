@@ -2,8 +2,7 @@ package delivery
 
 import (
 	"context"
-	"errors"
-	"fmt"
+		"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -26,6 +25,14 @@ const (
 	MsgReceptionReason   = "Indiquez pourquoi la quantité reçue diffère : quantité manquante ou qualité refusée"
 	MsgAlreadyReceived   = "Cette livraison a déjà été réceptionnée le %s par %s."
 	MsgReceptionNotOwned = "Cette image n'appartient pas à la réception."
+	// MsgReceptionCancelled refuses the reception of a cancelled delivery.
+	MsgReceptionCancelled = "Cette livraison a été annulée : elle ne peut pas être réceptionnée."
+	// MsgReceptionClosed refuses a reception past the claim window, with
+	// its last day.
+	MsgReceptionClosed = "Le délai de réception est dépassé : elle était possible jusqu'au %s, deux jours ouvrés après la livraison."
+	// MsgReceptionClaimed refuses the differences of a reception when a
+	// claim is already on the delivery: it has one claim.
+	MsgReceptionClaimed = "Une demande d'avoir est déjà en cours sur cette livraison : la réception ne peut pas en faire une autre. Pointez chaque ligne comme reçue, et répondez à cette demande depuis vos livraisons."
 )
 
 // maxReceivedBy bounds the name typed, in characters.
@@ -63,13 +70,19 @@ type Reception struct {
 	Lines     []ReceivedLine
 }
 
-// Receive records the shop's reception of a planned delivery before its
-// lock (PRODUCT §16 "Reception"): each line's quantity received becomes
-// its sent quantity through the shop's one write of a delivery (change,
-// as Update) — what the invoice bills — and the reception keeps who
-// received it, when, the signature and, for each line that differs from
-// the note, why and its photo, which the producer reads on the delivery
-// and its note. A reception whose key was already recorded for this
+// Receive records the shop's reception of a delivery (PRODUCT §16
+// "Reception"): who received it, when, the signature, and what each line
+// received. Receiving is not a change of the order: the note's quantities
+// stay what was sent — what the invoice bills — and the lines received
+// otherwise (a quantity short, a quality refused) become the shop's claim
+// on the delivery, received minus sent per line with its reason, comment
+// and photo, which the producer accepts or refuses (ReviewAsProducer)
+// and billing settles as any accepted claim. A planned delivery is done
+// once received (locked as at delivery.lock). A delivery may be received
+// from when it is planned until the end of its claim window — typed
+// offline before the lock and sent after it, the reception is taken as
+// it was typed —, never once cancelled, and its differences only while
+// no claim is on it. A reception whose key was already recorded for this
 // delivery answers the order and changes nothing, whatever the time; a
 // delivery received once is not received again.
 func (r Rules) Receive(ctx context.Context, q store.Q, shopID, orderID, deliveryID string, rc Reception, now time.Time) (orders.Full, error) {
@@ -99,21 +112,24 @@ func (r Rules) Receive(ctx context.Context, q store.Q, shopID, orderID, delivery
 	case !store.IsNotFound(err):
 		return orders.Full{}, fmt.Errorf("delivery: reception of %s: %w", deliveryID, err)
 	}
-	if err := r.checkEditable(t, now); err != nil {
+	if err := r.checkReceivable(t, now); err != nil {
 		return orders.Full{}, err
 	}
-	by, change, kept, err := validateReception(t, rc)
+	by, kept, claims, err := validateReception(t, rc)
 	if err != nil {
 		return orders.Full{}, err
 	}
-	if err := r.change(ctx, q, t, change, now); err != nil {
-		var v *core.ValidationError
-		if errors.As(err, &v) {
-			for i := range v.Fields {
-				v.Fields[i].Field = strings.Replace(v.Fields[i].Field, ".quantitySent", ".quantityReceived", 1)
-			}
+	if len(claims) > 0 && t.delivery.ClaimStatus != orders.ClaimVoid {
+		return orders.Full{}, core.Refuse(core.ErrConflict, MsgReceptionClaimed)
+	}
+	if t.delivery.Status == orders.Planned {
+		// Received: nothing of it changes any more, as at its lock.
+		if err := lockOne(ctx, q, deliveryID, now); err != nil {
+			return orders.Full{}, err
 		}
-		return orders.Full{}, err
+		if err := notesAvailable(ctx, q, []string{deliveryID}, now); err != nil {
+			return orders.Full{}, err
+		}
 	}
 	at := now
 	if rc.At != nil && !rc.At.After(now) && calendar.DateOf(rc.At.In(r.Location)).String() == t.delivery.Date {
@@ -145,7 +161,32 @@ func (r Rules) Receive(ctx context.Context, q store.Q, shopID, orderID, delivery
 			return orders.Full{}, fmt.Errorf("delivery: reception line %s: %w", k.id, err)
 		}
 	}
+	if len(claims) > 0 {
+		if err := r.send(ctx, q, t, orders.ByShop, claims, now); err != nil {
+			return orders.Full{}, err
+		}
+	}
 	return orders.Get(ctx, q, orderID)
+}
+
+// checkReceivable refuses a reception of a cancelled delivery, or of a
+// done one past its claim window (ClaimDeadline): the shop's differences
+// are its claim, sent within the window the producer's claims keep.
+func (r Rules) checkReceivable(t target, now time.Time) error {
+	switch t.delivery.Status {
+	case orders.Cancelled:
+		return core.Refuse(core.ErrConflict, MsgReceptionCancelled)
+	case orders.Planned:
+		return nil
+	}
+	deadline, ok := ClaimDeadlineOf(t.delivery.Date)
+	if !ok {
+		return fmt.Errorf("delivery: %s: date %q", t.delivery.ID, t.delivery.Date)
+	}
+	if calendar.DateOf(now.In(r.Location)) > deadline {
+		return core.Refuse(core.ErrConflict, fmt.Sprintf(MsgReceptionClosed, LongDay(deadline)))
+	}
+	return nil
 }
 
 // receivedLine is a line of a reception, checked.
@@ -158,10 +199,11 @@ type receivedLine struct {
 }
 
 // validateReception checks the reception of t: a name, and every line of
-// the delivery once with its quantity, a reason where it differs from the
-// note. It returns the name, the change of sent quantities and the lines to
-// keep. Quantities are checked by the change itself (validateChange).
-func validateReception(t target, rc Reception) (string, Change, []receivedLine, error) {
+// the delivery once with its quantity received — positive, two decimals
+// for kg, whole pieces, at most what a claim may bill (ClaimCeiling) — and
+// a reason where it differs from the note. It returns the name, the lines
+// to keep and the shop's claim: received minus sent, per line that differs.
+func validateReception(t target, rc Reception) (string, []receivedLine, map[string]claimLine, error) {
 	v := &core.ValidationError{}
 	by := strings.TrimSpace(rc.By)
 	switch {
@@ -170,8 +212,8 @@ func validateReception(t target, rc Reception) (string, Change, []receivedLine, 
 	case utf8.RuneCountInString(by) > maxReceivedBy || !utf8.ValidString(by):
 		v.Add("receivedBy", MsgTooLong)
 	}
-	var c Change
 	var kept []receivedLine
+	claims := map[string]claimLine{}
 	seen := map[string]bool{}
 	for i, rl := range rc.Lines {
 		field := func(name string) string { return fmt.Sprintf("deliveryLines[%d].%s", i, name) }
@@ -190,10 +232,13 @@ func validateReception(t target, rc Reception) (string, Change, []receivedLine, 
 			continue
 		}
 		l := t.lines[k]
-		c.Lines = append(c.Lines, LineSent{ID: rl.ID, QuantitySent: rl.Received})
 		qty, msg := quantity(*rl.Received, l.Unit, MsgNegative, MsgWeight)
+		if msg == "" && qty > ClaimCeiling(l.Line) {
+			msg = ClaimAboveMessage(l.QuantityExpected, l.Unit)
+		}
 		if msg != "" {
-			continue // refused by the change, with this message
+			v.Add(field("quantityReceived"), msg)
+			continue
 		}
 		kl := receivedLine{id: rl.ID, received: qty, photo: rl.Photo}
 		if rl.Comment != nil {
@@ -211,6 +256,7 @@ func validateReception(t target, rc Reception) (string, Change, []receivedLine, 
 				v.Add(field("receptionReason"), MsgReceptionReason)
 				continue
 			}
+			claims[rl.ID] = claimLine{qty: qty - l.Sent(), kind: kl.reason, comment: kl.comment}
 		}
 		kept = append(kept, kl)
 	}
@@ -221,9 +267,9 @@ func validateReception(t target, rc Reception) (string, Change, []receivedLine, 
 		}
 	}
 	if err := v.Err(); err != nil {
-		return "", Change{}, nil, err
+		return "", nil, nil, err
 	}
-	return by, c, kept, nil
+	return by, kept, claims, nil
 }
 
 // ReceptionImage reads a picture of a reception — a line's photo or the

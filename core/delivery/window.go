@@ -5,6 +5,7 @@ import (
 
 	"primeur/core/calendar"
 	"primeur/core/decimal"
+	"primeur/core/orders"
 )
 
 // The claim window (PRODUCT §16 "Claims").
@@ -71,29 +72,39 @@ func ClaimClosedMessage(deadline calendar.Date) string {
 }
 
 // AcceptedBySilence reports whether a claim of these claimed quantities
-// (one per line, signed) may be accepted by the system once the shop has
-// left it unanswered for claims.autovalidate-after: when it lowers what
-// the shop pays — some line claimed down — and no line raises it.
+// (one per line, signed), sent by one party (orders.ByProducer or ByShop),
+// may be accepted by the system once the other party has left it
+// unanswered for claims.autovalidate-after: when it is made in the sole
+// interest of that other party. A producer's claim must lower what the
+// shop pays — some line claimed down — and no line raise it; a shop's
+// claim (its reception's differences) must raise what the producer bills
+// — some line claimed up — and no line lower it.
 //
 // Silence is not acceptance (art. 1120 of the Code civil) unless the offer
-// is made in the sole interest of the one who keeps silent: a claim that
-// only takes quantities off the shop's bill is such an offer — the
-// producer, its author, gives up part of its own invoice —, and the trade
-// settles it by the credit note the réfaction calls for. A claim with a
-// line claimed up asks the shop to pay more, through a complementary
-// invoice: only the shop's explicit answer accepts it, however long it
-// waits. A claim with lines both ways waits too, whatever its net amount:
-// its complementary invoice is a document the shop must have agreed to.
+// is made in the sole interest of the one who keeps silent: a producer's
+// claim that only takes quantities off the shop's bill is such an offer —
+// the producer, its author, gives up part of its own invoice —, and the
+// trade settles it by the credit note the réfaction calls for. A claim
+// with a line claimed up asks the shop to pay more, through a
+// complementary invoice: only the shop's explicit answer accepts it,
+// however long it waits. The shop's claim of a quantity short or a
+// quality refused asks the producer to bill less: a réfaction is accepted
+// by both parties, never imposed, so only the producer's answer accepts
+// it. A claim with lines both ways waits too, whatever its net amount.
 // Prices are positive, so a line's amount has its quantity's sign.
-func AcceptedBySilence(claimed []decimal.Dec) bool {
-	lowers := false
+func AcceptedBySilence(claimed []decimal.Dec, by string) bool {
+	sign := decimal.Dec(-1) // the producer's: down only
+	if by == orders.ByShop {
+		sign = 1 // the shop's: up only
+	}
+	some := false
 	for _, q := range claimed {
-		if q > 0 {
+		if q*sign < 0 {
 			return false
 		}
-		lowers = lowers || q < 0
+		some = some || q != 0
 	}
-	return lowers
+	return some
 }
 
 // WeekdayHolidays are the days from from to to (both included) that a

@@ -7,6 +7,7 @@ import (
 	"primeur/core/calendar"
 	"primeur/core/decimal"
 	"primeur/core/delivery"
+	"primeur/core/orders"
 )
 
 func date(t testing.TB, s string) calendar.Date {
@@ -69,23 +70,31 @@ func TestClaimDeadline(t *testing.T) {
 	}
 }
 
-// TestAcceptedBySilence: only a claim that lowers the amount, with no line
-// raising it, may be accepted without the shop's answer (art. 1120 C. civ.).
+// TestAcceptedBySilence: only a claim in the sole interest of the party
+// that keeps silent may be accepted without its answer (art. 1120 C.
+// civ.): a producer's that lowers the amount with no line raising it, a
+// shop's (its reception) that raises it with no line lowering it.
 func TestAcceptedBySilence(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
+		by      string
 		claimed []decimal.Dec
 		want    bool
 	}{
-		{"one line down", []decimal.Dec{-300}, true},
-		{"lines down and untouched", []decimal.Dec{-300, 0, -1}, true},
-		{"one line up", []decimal.Dec{200}, false},
-		{"up and down, net down", []decimal.Dec{-1000, 1}, false},
-		{"up and down, net up", []decimal.Dec{-1, 1000}, false},
-		{"nothing claimed", []decimal.Dec{0, 0}, false},
-		{"no line", nil, false},
+		{"one line down", orders.ByProducer, []decimal.Dec{-300}, true},
+		{"lines down and untouched", orders.ByProducer, []decimal.Dec{-300, 0, -1}, true},
+		{"one line up", orders.ByProducer, []decimal.Dec{200}, false},
+		{"up and down, net down", orders.ByProducer, []decimal.Dec{-1000, 1}, false},
+		{"up and down, net up", orders.ByProducer, []decimal.Dec{-1, 1000}, false},
+		{"nothing claimed", orders.ByProducer, []decimal.Dec{0, 0}, false},
+		{"no line", orders.ByProducer, nil, false},
+		{"the shop: a quantity short", orders.ByShop, []decimal.Dec{-300}, false},
+		{"the shop: a quality refused and a line untouched", orders.ByShop, []decimal.Dec{0, -1}, false},
+		{"the shop: more received than noted", orders.ByShop, []decimal.Dec{200, 0}, true},
+		{"the shop: up and down", orders.ByShop, []decimal.Dec{200, -1}, false},
+		{"the shop: nothing claimed", orders.ByShop, []decimal.Dec{0}, false},
 	} {
-		if got := delivery.AcceptedBySilence(tt.claimed); got != tt.want {
+		if got := delivery.AcceptedBySilence(tt.claimed, tt.by); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}

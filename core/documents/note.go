@@ -63,8 +63,14 @@ func stampDay(ms *int64, loc *time.Location) string {
 // claimStatusText describes the claim of a delivery.
 func claimStatusText(d orders.Delivery, loc *time.Location) string {
 	sent := stampDay(d.ClaimSentAt, loc)
+	if d.ClaimBy == orders.ByShop {
+		sent += " par le magasin à sa réception"
+	}
 	switch d.ClaimStatus {
 	case orders.ClaimSent:
+		if d.ClaimBy == orders.ByShop {
+			return "envoyée le " + sent + ", en attente de la réponse du producteur"
+		}
 		return "envoyée le " + sent + ", en attente de la réponse du magasin"
 	case orders.ClaimAccepted:
 		return "envoyée le " + sent + ", acceptée le " + stampDay(d.ClaimReviewedAt, loc)
@@ -136,8 +142,8 @@ func Note(n delivery.Note, r delivery.Rules) ([]byte, error) {
 			if l.ReceptionReason == "" {
 				continue
 			}
-			line := l.Product + " : reçu " + Quantity(l.Sent, l.Unit) + " " + UnitLabel(l.Unit) + " sur " +
-				Quantity(l.Expected, l.Unit) + " " + UnitLabel(l.Unit) + " (" + receptionReasonLabel(l.ReceptionReason) + ")"
+			line := l.Product + " : reçu " + Quantity(l.Received, l.Unit) + " " + UnitLabel(l.Unit) + " sur " +
+				Quantity(l.Sent, l.Unit) + " " + UnitLabel(l.Unit) + " (" + receptionReasonLabel(l.ReceptionReason) + ")"
 			if l.ReceptionComment != "" {
 				line += " — " + l.ReceptionComment
 			}

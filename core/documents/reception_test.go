@@ -51,7 +51,8 @@ func TestNoteOfAReception(t *testing.T) {
 	text := pdftest.Lines(t, pdf)
 	// The two boxes stand side by side: their lines interleave.
 	mustContain(t, text, "Réserves à la réception", "Tomate : reçu 1 000,00 kg sur 1 234,56 kg (qualité", "refusée) — Tomates éclatées",
-		"Signature du destinataire", "Reçu le 26/11/2026 à 08h55 par Léa Martin")
+		"Signature du destinataire", "Reçu le 26/11/2026 à 08h55 par Léa Martin",
+		"Demande d'avoir", "envoyée le 26 novembre 2026 par le magasin à sa réception, en attente de la réponse du producteur")
 	if strings.Contains(text, "Courgette : reçu") {
 		t.Error("a line received whole is listed among the reserves")
 	}

@@ -64,7 +64,7 @@ var Kinds = []Kind{
 	{Proposal, "Propositions et contre-propositions à examiner", true, true},
 	{Answer, "Réponses à mes propositions, corrections et réclamations", true, true},
 	{Correction, "Corrections demandées sur un engagement", true, true},
-	{Claim, "Réclamations à examiner", false, true},
+	{Claim, "Réclamations à examiner", true, true},
 	{Delivery, "Livraisons modifiées ou annulées par le magasin", true, false},
 	{Note, "Bons de livraison disponibles", false, true},
 }

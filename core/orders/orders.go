@@ -30,6 +30,11 @@ const (
 
 	ClaimQuality  = "quality"
 	ClaimQuantity = "quantity"
+
+	// Who sent a claim (PRODUCT §16 "Claims"): the producer, answered by
+	// the shop, or the shop at its reception, answered by the producer.
+	ByProducer = "producer"
+	ByShop     = "shop"
 )
 
 // Order is a stored order: one producer supplying one shop for a month.
@@ -51,6 +56,7 @@ type Delivery struct {
 	Date            string `db:"date"`
 	Chrono          int64  `db:"chrono"`
 	ClaimStatus     string `db:"claim_status"`
+	ClaimBy         string `db:"claim_by"` // ByProducer or ByShop
 	ClaimSentAt     *int64 `db:"claim_sent_at"`
 	ClaimReviewedAt *int64 `db:"claim_reviewed_at"`
 	NoteSentAt      *int64 `db:"note_sent_at"`
@@ -116,6 +122,7 @@ type DeliveryView struct {
 	Date            string     `json:"date" doc:"YYYY-MM-DD"`
 	Chrono          int64      `json:"chrono" doc:"The producer's delivery-note number"`
 	ClaimStatus     string     `json:"claimStatus" enum:"void,sent,accepted,rejected"`
+	ClaimBy         string     `json:"claimBy" enum:"producer,shop" doc:"Who sent the claim: the producer (answered by the shop) or the shop at its reception (answered by the producer); producer while there is none"`
 	ClaimSentAt     string     `json:"claimSentAt,omitempty" doc:"RFC 3339"`
 	ClaimReviewedAt string     `json:"claimReviewedAt,omitempty" doc:"RFC 3339"`
 	ReceivedAt      string     `json:"receivedAt,omitempty" doc:"RFC 3339: when the shop received the delivery (its reception)"`
@@ -212,7 +219,7 @@ var (
 	allColumns = columns{
 		orders: "o.id, o.producer_id, o.distributor_id, o.month, o.created_at, o.updated_at",
 		deliveries: `d.id, d.order_id, d.producer_id, d.status, d.date, d.chrono,
-			d.claim_status, d.claim_sent_at, d.claim_reviewed_at,
+			d.claim_status, d.claim_by, d.claim_sent_at, d.claim_reviewed_at,
 			(SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || d.id) AS note_sent_at, d.created_at, d.updated_at,
 			r.received_at, r.received_by, r.signature_id`,
 		lines: `l.id, l.delivery_id, l.need_id, l.product_id, l.price,
@@ -223,7 +230,7 @@ var (
 	viewColumns = columns{
 		orders: "o.id, o.producer_id, o.distributor_id, o.month",
 		deliveries: `d.id, d.order_id, d.status, d.date, d.chrono,
-			d.claim_status, d.claim_sent_at, d.claim_reviewed_at, r.received_at, r.received_by, r.signature_id`,
+			d.claim_status, d.claim_by, d.claim_sent_at, d.claim_reviewed_at, r.received_at, r.received_by, r.signature_id`,
 		lines: `l.id, l.delivery_id, l.product_id, l.price,
 			l.quantity_expected, l.quantity_sent, l.quantity_claimed, l.claim_type, l.claim_comment,
 			rl.received, rl.reason AS reception_reason, rl.comment AS reception_comment, rl.photo_id`,
@@ -338,7 +345,7 @@ func (f Full) ViewFor(viewerID string) View {
 func (d FullDelivery) View() DeliveryView {
 	v := DeliveryView{
 		ID: d.ID, OrderID: d.OrderID, Status: d.Status, Date: d.Date, Chrono: d.Chrono,
-		ClaimStatus: d.ClaimStatus, ClaimSentAt: stamp(d.ClaimSentAt), ClaimReviewedAt: stamp(d.ClaimReviewedAt),
+		ClaimStatus: d.ClaimStatus, ClaimBy: d.ClaimBy, ClaimSentAt: stamp(d.ClaimSentAt), ClaimReviewedAt: stamp(d.ClaimReviewedAt),
 		ReceivedAt: stamp(d.ReceivedAt), ReceivedBy: deref(d.ReceivedBy), SignatureID: deref(d.SignatureID),
 		DeliveryLines: make([]LineView, len(d.Lines)),
 	}

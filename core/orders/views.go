@@ -50,7 +50,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	var receivedBy, signature sql.NullString
 	err = store.Each(ctx, q, `SELECT `+viewColumns.deliveries+`
 		FROM deliveries d JOIN orders o ON o.id = d.order_id LEFT JOIN receptions r ON r.delivery_id = d.id WHERE `+where, args,
-		[]any{&d.ID, &d.OrderID, &d.Status, &d.Date, (*store.Int64)(&d.Chrono), &d.ClaimStatus, &sent, &reviewed,
+		[]any{&d.ID, &d.OrderID, &d.Status, &d.Date, (*store.Int64)(&d.Chrono), &d.ClaimStatus, &d.ClaimBy, &sent, &reviewed,
 			&received, &receivedBy, &signature}, func() {
 			at, ok := orderAt[d.OrderID]
 			if !ok {

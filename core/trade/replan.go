@@ -161,7 +161,7 @@ const commitmentsQuery = `SELECT n.id AS need_id, n.product_id, pr.unit, p.quant
 // acceptance. A delivery without lines comes as one row of empty line
 // columns.
 func orderDeliveries(ctx context.Context, q store.Q, orderID string) ([]orders.FullDelivery, error) {
-	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT d.id, d.status, d.date, d.chrono, d.claim_status, d.claim_sent_at, d.claim_reviewed_at,
+	rows, err := q.QueryContext(ctx, q.Rebind(`SELECT d.id, d.status, d.date, d.chrono, d.claim_status, d.claim_by, d.claim_sent_at, d.claim_reviewed_at,
 		COALESCE(l.id, ''), COALESCE(l.need_id, ''), COALESCE(l.product_id, ''), COALESCE(l.price, 0), COALESCE(l.quantity_expected, 0),
 		l.quantity_sent, COALESCE(l.quantity_claimed, 0), COALESCE(l.claim_type, ''), COALESCE(l.claim_comment, '')
 		FROM deliveries d LEFT JOIN delivery_lines l ON l.delivery_id = d.id WHERE d.order_id = ?`), orderID)
@@ -177,7 +177,7 @@ func orderDeliveries(ctx context.Context, q store.Q, orderID string) ([]orders.F
 	)
 	for rows.Next() {
 		l = orders.Line{}
-		if err := rows.Scan(&d.ID, &d.Status, &d.Date, &d.Chrono, &d.ClaimStatus, &d.ClaimSentAt, &d.ClaimReviewedAt,
+		if err := rows.Scan(&d.ID, &d.Status, &d.Date, &d.Chrono, &d.ClaimStatus, &d.ClaimBy, &d.ClaimSentAt, &d.ClaimReviewedAt,
 			&l.ID, &l.NeedID, &l.ProductID, &l.Price, &l.QuantityExpected, &l.QuantitySent,
 			&l.QuantityClaimed, &l.ClaimType, &l.ClaimComment); err != nil {
 			return nil, fmt.Errorf("trade: deliveries of order %s: %w", orderID, err)
@@ -187,7 +187,7 @@ func orderDeliveries(ctx context.Context, q store.Q, orderID string) ([]orders.F
 			i = len(out)
 			at[d.ID] = i
 			out = append(out, orders.FullDelivery{Delivery: orders.Delivery{ID: d.ID, OrderID: orderID, Status: d.Status,
-				Date: d.Date, Chrono: d.Chrono, ClaimStatus: d.ClaimStatus, ClaimSentAt: d.ClaimSentAt, ClaimReviewedAt: d.ClaimReviewedAt}})
+				Date: d.Date, Chrono: d.Chrono, ClaimStatus: d.ClaimStatus, ClaimBy: d.ClaimBy, ClaimSentAt: d.ClaimSentAt, ClaimReviewedAt: d.ClaimReviewedAt}})
 		}
 		if l.ID != "" {
 			l.DeliveryID = d.ID
@@ -411,7 +411,7 @@ func createDelivery(ctx context.Context, q store.Q, o orders.Order, d PlannedDel
 		return orders.FullDelivery{}, fmt.Errorf("trade: %w", err)
 	}
 	nd := orders.FullDelivery{Delivery: orders.Delivery{ID: core.NewID(), OrderID: o.ID, Status: orders.Planned, Date: d.Date,
-		Chrono: chrono, ClaimStatus: orders.ClaimVoid}}
+		Chrono: chrono, ClaimStatus: orders.ClaimVoid, ClaimBy: orders.ByProducer}}
 	if _, err := store.Exec(ctx, q, `INSERT INTO deliveries (id, order_id, producer_id, status, date, chrono, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, nd.ID, o.ID, o.ProducerID, nd.Status, nd.Date, chrono, ms, ms); err != nil {
 		return orders.FullDelivery{}, fmt.Errorf("trade: create delivery: %w", err)

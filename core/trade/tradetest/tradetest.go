@@ -419,7 +419,7 @@ func (w *World) Line(deliveryID, product string) string {
 func (w *World) Get(deliveryID string) orders.FullDelivery {
 	w.t.Helper()
 	var d orders.Delivery
-	if err := store.Get(w.ctx, w.q, &d, `SELECT id, order_id, producer_id, status, date, chrono, claim_status,
+	if err := store.Get(w.ctx, w.q, &d, `SELECT id, order_id, producer_id, status, date, chrono, claim_status, claim_by,
 		claim_sent_at, claim_reviewed_at, (SELECT s.sent_at FROM sends s WHERE s.message_key = 'note-' || deliveries.id) AS note_sent_at,
 		created_at, updated_at FROM deliveries WHERE id = ?`, deliveryID); err != nil {
 		w.t.Fatalf("tradetest: delivery: %v", err)
