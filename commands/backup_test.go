@@ -28,6 +28,7 @@ func latestVersion(t *testing.T) int64 {
 func backedUp(t *testing.T) (dataDir, file string) {
 	t.Helper()
 	dataDir = filepath.Join(t.TempDir(), "data")
+	storetest.SQLiteFile(t, filepath.Join(dataDir, "primeur.db"))
 	if code, _, errOut := run(t, "", "migrate", "--data-dir", dataDir); code != 0 {
 		t.Fatal(errOut)
 	}

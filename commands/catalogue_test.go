@@ -2,8 +2,11 @@ package commands
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"primeur/core/store/storetest"
 )
 
 // TestCatalogueCommands: primeur catalogue lists the types by family (in
@@ -13,7 +16,9 @@ import (
 // merge of types of different units; core/catalogadmin's tests prove the
 // operations themselves on both engines.
 func TestCatalogueCommands(t *testing.T) {
-	t.Setenv("PRIMEUR_DATA_DIR", t.TempDir())
+	dir := t.TempDir()
+	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	storetest.SQLiteFile(t, filepath.Join(dir, "primeur.db"))
 	if code, _, errOut := run(t, "", "migrate"); code != 0 {
 		t.Fatalf("migrate: %s", errOut)
 	}

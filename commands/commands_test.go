@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"primeur/core/store/storetest"
 )
 
 // run runs the command line in-process and returns its status and output.
@@ -86,7 +88,9 @@ func TestConfigPrecedence(t *testing.T) {
 }
 
 func TestUserCommands(t *testing.T) {
-	t.Setenv("PRIMEUR_DATA_DIR", t.TempDir())
+	dir := t.TempDir()
+	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	storetest.SQLiteFile(t, filepath.Join(dir, "primeur.db"))
 	if code, _, errOut := run(t, "", "migrate"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -151,6 +155,7 @@ func TestDemoCommand(t *testing.T) {
 func TestUserExportAndClose(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	storetest.SQLiteFile(t, filepath.Join(dir, "primeur.db"))
 	if code, _, errOut := run(t, "", "migrate"); code != 0 {
 		t.Fatal(errOut)
 	}

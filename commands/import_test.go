@@ -44,6 +44,7 @@ func newCLIWorld(t *testing.T, postgres bool) cliWorld {
 		db, err = store.Open(context.Background(), url, "")
 	} else {
 		t.Setenv("PRIMEUR_DATABASE_URL", "")
+		storetest.SQLiteFile(t, filepath.Join(dir, "primeur.db"))
 		db, err = store.Open(context.Background(), "", filepath.Join(dir, "primeur.db"))
 	}
 	if err != nil {

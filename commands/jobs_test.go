@@ -3,7 +3,9 @@ package commands
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,6 +111,11 @@ func TestJobsRunAt(t *testing.T) {
 
 func openMigrated(t *testing.T, url, path string) *store.DB {
 	t.Helper()
+	if url == "" {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			storetest.SQLiteFile(t, path)
+		}
+	}
 	db, err := store.Open(context.Background(), url, path)
 	if err != nil {
 		t.Fatal(err)

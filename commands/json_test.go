@@ -15,6 +15,7 @@ import (
 	"primeur/core/config"
 	"primeur/core/jobs"
 	"primeur/core/store"
+	"primeur/core/store/storetest"
 	"primeur/daemon"
 )
 
@@ -83,6 +84,7 @@ func TestJobsListJSON(t *testing.T) {
 func TestUserListJSON(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("PRIMEUR_DATA_DIR", dir)
+	storetest.SQLiteFile(t, filepath.Join(dir, "primeur.db"))
 	if code, _, errOut := run(t, "", "migrate"); code != 0 {
 		t.Fatal(errOut)
 	}

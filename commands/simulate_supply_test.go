@@ -31,6 +31,9 @@ func sharedDatabase(t *testing.T, fn func(t *testing.T, db *store.DB, flags []st
 
 func openShared(t *testing.T, url, path string) *store.DB {
 	t.Helper()
+	if url == "" {
+		storetest.SQLiteFile(t, path)
+	}
 	db, err := store.Open(context.Background(), url, path)
 	if err != nil {
 		t.Fatal(err)

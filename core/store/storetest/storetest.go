@@ -50,6 +50,20 @@ func SQLite(t testing.TB) *store.DB {
 	return connect(t, "", path)
 }
 
+// SQLiteFile writes a migrated SQLite database at path (a copy of the
+// process's template), for tests of commands that open the file
+// themselves: migrating a fresh file costs goose's parsing of every
+// migration, most of a command test's time under the race detector.
+func SQLiteFile(t testing.TB, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	if err := os.WriteFile(path, sqliteTemplate(t), 0o600); err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+}
+
 // Postgres returns a migrated database in a new schema of the server named by
 // PRIMEUR_TEST_DATABASE_URL (a copy of the process's migrated template,
 // template.go), skipping the test when the variable is unset.

@@ -1,0 +1,4 @@
+package schema
+
+// UpToDate exposes upToDate to the package's external tests.
+var UpToDate = upToDate
