@@ -30,6 +30,7 @@ const DistributorSupply = lazy(SCREENS.disSupply)
 const DistributorDeliveries = lazy(SCREENS.disDeliveries)
 const ShopReception = lazy(SCREENS.disReception)
 const PaymentsPage = lazy(SCREENS.prodPayments)
+const ProducerProducts = lazy(SCREENS.prodProducts)
 
 /** Every route of PRODUCT §2, in one Switch ending with the 404. */
 export function AppRoutes() {
@@ -67,6 +68,9 @@ export function AppRoutes() {
       </Route>
       <Route path={ROUTES.disPayments}>
         <Protected page={PaymentsPage} />
+      </Route>
+      <Route path={ROUTES.prodProducts}>
+        <Protected page={ProducerProducts} />
       </Route>
       <Route component={NotFound} />
     </Switch>

@@ -16,6 +16,7 @@ export const ROUTES = {
   disDeliveries: '/dis/deliveries',
   disReception: '/dis/deliveries/reception/:orderId/:deliveryId',
   prodPayments: '/prod/payments',
+  prodProducts: '/prod/products',
   disPayments: '/dis/payments',
 } as const
 

@@ -49,6 +49,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The catalogue: every product type and family
+         * @description The same for every user; its ETag changes only when the catalogue changes, and the browser keeps it (Cache-Control: private, no-cache), so that a screen revalidates it for a 304 instead of fetching it again (issue 42).
+         */
+        get: operations["get-catalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deliveries/cancel/{orderId}/{deliveryId}": {
         parameters: {
             query?: never;
@@ -139,8 +159,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record the shop's reception of a planned delivery, typed on its phone (shops)
-         * @description While the delivery is planned and before its lock, as the shop's change of sent quantities (the same write): each line's quantity received becomes its sent quantity, what the invoice bills; a line that differs from the note says why (quantity missing or quality refused), with a comment and a photo, which the producer reads on the delivery and its note ("reçu le … par …"). Photos and the signature are decoded as images and encoded again (PRODUCT §16 "Reception"); anything else is refused (422). Sent again with the same key — a queue drained twice, even after the lock — it changes nothing and answers the order; a delivery already received with another key is refused (409). Answers the order.
+         * Record the shop's reception of a delivery, typed on its phone (shops)
+         * @description From when the delivery is planned until the end of its claim window (two working days after its date), before or after its lock: receiving is not a change of the order. The delivery is done once received and its sent quantities stay the note's, what the invoice bills; the lines that differ from the note — each saying why (quantity missing or quality refused), with a comment and a photo — are the shop's claim (received minus sent), which the producer accepts or refuses (review-delivery) and a credit note settles once accepted. A cancelled delivery, a done one past its window, or differences beside a claim already on the delivery are refused (409). The note shows "reçu le … par …". Photos and the signature are decoded as images and encoded again (PRODUCT §16 "Reception"); anything else is refused (422). Sent again with the same key — a queue drained twice, at any time — it changes nothing and answers the order; a delivery already received with another key is refused (409). Answers the order.
          */
         post: operations["receive-delivery"];
         delete?: never;
@@ -158,8 +178,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Accept or refuse a pending claim (shops)
-         * @description Records claim:review. Answers the order.
+         * Accept or refuse the other party's pending claim
+         * @description The shop answers the producer's claim; the producer answers the shop's, made by its reception (the lines received otherwise than the note). A party never answers its own claim (409). Records claim:review; an accepted claim of an invoiced order is settled at once by a credit note or a complementary invoice. Answers the order.
          */
         put: operations["review-delivery"];
         post?: never;
@@ -417,6 +437,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's orders of a period, with their deliveries
+         * @description The orders of the months from `from` to `to` (by the order's month), seen from the user's side: a shop's with each producer, a producer's with each shop, their deliveries, lines and invoices. From 12 months back by default. A month that is not one is refused (422).
+         */
+        get: operations["list-orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments": {
         parameters: {
             query?: never;
@@ -553,6 +593,26 @@ export interface paths {
          * @description What the shop sees before it accepts a proposal: the minimum per delivery, the fee of a delivery (its exception, else the band of its distance, else the flat fee) and the amount from which it is free. A producer without terms, or an id that is no producer's, answers zeros.
          */
         get: operations["get-applied-delivery-terms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/producers/{producerId}/supplied-products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A producer's products, as its page shows them to shops
+         * @description Its live products by name, with their labels and photos; an id that is no producer's answers an empty list.
+         */
+        get: operations["producer-supplied-products"];
         put?: never;
         post?: never;
         delete?: never;
@@ -709,6 +769,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stats/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard chart's commitments and done deliveries per month
+         * @description For the 17 months from 4 months back (Europe/Paris), the value HT of the user's commitments on needs of each month (a producer's own) and of its done deliveries dated in it, each line as invoiced (PRODUCT §2 "Dashboard", §9).
+         */
+        get: operations["get-purchases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplied-products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The producer's own products, by name (producers)
+         * @description What it sells, each of a catalogue type, without those it retired.
+         */
+        get: operations["list-supplied-products"];
+        put?: never;
+        /**
+         * List a new product of the producer's (producers)
+         * @description A product of a catalogue type, with its name, sale unit and what one holds in the type's unit, labels, months and reference price (PRODUCT §3 "Producers' products"); each rule refuses in French (422) and 409 past 500 products. Answers the product.
+         */
+        post: operations["create-supplied-product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplied-products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change one of the producer's products (producers)
+         * @description The same fields and rules as its creation; its type may change only to a type of the same unit.
+         */
+        put: operations["update-supplied-product"];
+        post?: never;
+        /**
+         * Take one of the producer's products off sale (producers)
+         * @description It leaves the producer's list and page; proposals and documents that named it keep its name and photo.
+         */
+        delete: operations["retire-supplied-product"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplied-products/{productId}/photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give one of the producer's products its photo (producers)
+         * @description Decoded as an image and made into three JPEGs (160, 480 and 1200 px at most), replacing the previous photo; anything else is refused (422). Answers the product, its photo's URLs under /print/product-photo/.
+         */
+        put: operations["set-supplied-product-photo"];
+        post?: never;
+        /**
+         * Remove the photo of one of the producer's products (producers)
+         * @description Answers the product.
+         */
+        delete: operations["delete-supplied-product-photo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/supply": {
         parameters: {
             query?: never;
@@ -737,8 +889,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Load the user and everything its screens show
-         * @description The profile, the needs and orders of the last 12 months seen from the user's side, the catalogue, the shops the user trades with, the producers named on the screens and the latest events. Without a session, 401 with `User did not provide any token` (PRODUCT §8).
+         * Load what every screen of the user needs
+         * @description The profile, the shops the user trades with, the producers named on the screens and the counters. Each screen reads the rest scoped to what it shows: the catalogue, the needs of the months in view, the orders of the period, the feed's first page, the statistics (issue 42). Without a session, 401 with `User did not provide any token` (PRODUCT §8).
          */
         get: operations["get-user"];
         /**
@@ -1349,6 +1501,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/print/product-photo/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image of a producer's product photo
+         * @description For anyone signed in (PRODUCT §3 "Producers' products"): a JPEG made by the daemon from what the producer sent. An image never changes: Cache-Control private, max-age of a year, immutable, and its id as ETag (304 to If-None-Match).
+         */
+        get: operations["print-product-photo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/print/purchase-slip/{paymentId}": {
         parameters: {
             query?: never;
@@ -1740,6 +1912,12 @@ export interface components {
              * @example 550
              */
             vatRate: number;
+        };
+        Catalogue: {
+            /** @description The families of product types, in the order the interface lists them */
+            families: components["schemas"]["CatalogFamily"][];
+            /** @description Every product type, the retired ones included (retired: no new need) */
+            products: components["schemas"]["CatalogProduct"][];
         };
         CertificateView: {
             /**
@@ -2254,6 +2432,13 @@ export interface components {
              */
             vatDeductible: string;
         };
+        LoadCounts: {
+            /**
+             * Format: int64
+             * @description A shop's needs, every month (the first steps' checklist); 0 for a producer
+             */
+            needs: number;
+        };
         LoginRequestBody: {
             /**
              * @description The account's email, in any case. Needed: without it the login fails (401, PRODUCT §8's message)
@@ -2384,6 +2569,11 @@ export interface components {
              * @description The producer's delivery-note number
              */
             chrono: number;
+            /**
+             * @description Who sent the claim: the producer (answered by the shop) or the shop at its reception (answered by the producer); producer while there is none
+             * @enum {string}
+             */
+            claimBy: "producer" | "shop";
             /** @description RFC 3339 */
             claimReviewedAt?: string;
             /** @description RFC 3339 */
@@ -3052,7 +3242,7 @@ export interface components {
             key?: string;
             /**
              * Format: date-time
-             * @description RFC 3339: when the reception was typed on the phone (offline, it is sent later); kept when it falls on the delivery's date and is not in the future, else the time the server records it
+             * @description RFC 3339: when the reception was typed on the phone (offline, it is sent later, before or after the lock); kept when it falls on the delivery's date and is not in the future, else the time the server records it
              */
             receivedAt?: string;
             /**
@@ -3285,6 +3475,19 @@ export interface components {
             /** @description Every product with a done delivery in the months, by id */
             products: components["schemas"]["StatsSeries"][];
         };
+        StatsPurchases: {
+            /** @description EUR HT per month: the lines of the done deliveries dated in the month as invoiced ((sent + claimed when the claim was accepted) × price, rounded to the cent per line) */
+            done: number[];
+            /**
+             * @description The 17 months, from 4 months before the current one, first days
+             * @example [
+             *       "2026-07-01"
+             *     ]
+             */
+            months: string[];
+            /** @description EUR HT per month: Σ quantity × price of the commitments on needs of the month, each rounded to the cent (a producer's own only) */
+            planned: number[];
+        };
         StatsSeries: {
             /**
              * @description Product id
@@ -3293,6 +3496,126 @@ export interface components {
             product: string;
             /** @description EUR HT per month, as invoiced; 0 for a month without delivery */
             values: number[];
+        };
+        SuppliedPhoto: {
+            /** @description URL of the photo, 1200 px at most */
+            large: string;
+            /** @description URL of the photo, 480 px at most (cards) */
+            medium: string;
+            /**
+             * @description URL of the photo, 160 px at most (lists)
+             * @example /print/product-photo/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a
+             */
+            small: string;
+        };
+        SuppliedPhotoInputBody: {
+            /** @description The photo, base64: JPEG, PNG or WebP, 5 MB and 30 million pixels at most; kept as JPEGs of 160, 480 and 1200 px at most, without its metadata. Needed */
+            photo?: string;
+        };
+        SuppliedProduct: {
+            /** @example 0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a */
+            _id: string;
+            /**
+             * @description The organic certifier's code number (with AB or en conversion), else empty
+             * @example FR-BIO-01
+             */
+            certifier: string;
+            /** @example Tomme de Savoie fermière (pièce de 1,5 kg) · AOP */
+            documentName: string;
+            /** @example fromages */
+            family: string;
+            labels: ("ab" | "conversion" | "label-rouge" | "aop" | "igp" | "hve" | "nature-progres")[];
+            /** @description Months it is available, 1 to 12 */
+            months: number[];
+            /** @example Tomme de Savoie fermière */
+            name: string;
+            /**
+             * @description The sale unit's name; empty: sold in the type's unit
+             * @example pièce
+             */
+            packaging: string;
+            /** @description Its photo, or null */
+            photo: components["schemas"]["SuppliedPhoto"] | null;
+            /** @description The producer's id */
+            producer: string;
+            /**
+             * @description The catalogue product type it is of
+             * @example tomme-de-savoie
+             */
+            productType: string;
+            /** @example Tomme de Savoie */
+            productTypeName: string;
+            /**
+             * Format: double
+             * @description Reference price HT in EUR per unit of the type (0: none)
+             */
+            refPrice: number;
+            /** @example pièce de 1,5 kg */
+            saleUnit: string;
+            /**
+             * @description The type's unit: needs, proposals and documents count in it
+             * @enum {string}
+             */
+            unit: "kg" | "l" | "un" | "douzaine" | "botte" | "barquette" | "bouteille" | "pot";
+            /**
+             * Format: double
+             * @description What one sale unit holds in the type's unit (1 without packaging)
+             * @example 1.5
+             */
+            unitQuantity: number;
+        };
+        SuppliedProductBody: {
+            /**
+             * @description The organic certifier's code number (FR-BIO-01), needed with ab or conversion
+             * @example
+             */
+            certifier?: string;
+            /**
+             * @description Its labels: ab, conversion, label-rouge, aop, igp, hve, nature-progres
+             * @example [
+             *       "aop"
+             *     ]
+             */
+            labels?: string[];
+            /**
+             * @description Months it is available, 1 to 12; at least one
+             * @example [
+             *       1,
+             *       2,
+             *       3,
+             *       10,
+             *       11,
+             *       12
+             *     ]
+             */
+            months?: number[];
+            /**
+             * @description Its name (100 characters at most). Needed
+             * @example Tomme de Savoie fermière
+             */
+            name?: string;
+            /**
+             * @description The sale unit's name (40 characters at most); empty: sold in the type's unit
+             * @example pièce
+             */
+            packaging?: string;
+            /**
+             * @description The catalogue product type it is of (GET /public/other/products.csv lists them). Needed
+             * @example tomme-de-savoie
+             */
+            productType?: string;
+            /**
+             * Format: double
+             * @description Reference price HT in EUR per unit of the type, 0 for none
+             * @example 14.5
+             */
+            refPrice?: number;
+            /**
+             * Format: double
+             * @description What one sale unit holds in the type's unit: more than 0, 2 decimals, whole for a counted unit; 1 without packaging
+             * @example 1.5
+             */
+            unitQuantity?: number;
         };
         SupplyDayProjection: {
             /**
@@ -3571,19 +3894,12 @@ export interface components {
             quantity: number;
         };
         UserLoad: {
+            /** @description What the screens count without listing it */
+            counts: components["schemas"]["LoadCounts"];
             /** @description The shops the user's own data names: for a shop, itself; for a producer, the shops of its proposals, commitments and orders (the map's shops are GET /api/map's). A shop's email only for itself and the producers trading with it (a commitment or an order), empty otherwise */
             distributors: components["schemas"]["MapShop"][];
-            events: components["schemas"]["ActivityView"][];
-            /** @description The families of product types, in the order the interface lists them */
-            families: components["schemas"]["CatalogFamily"][];
-            /** @description A shop's needs from 12 months back; the needs a producer trades on, from 12 months back */
-            needs: components["schemas"]["PlanningView"][];
-            /** @description The user's orders from 12 months back, seen from its side */
-            orders: components["schemas"]["OrdersView"][];
-            /** @description For a shop, the producers of the proposals, commitments and orders in this load; for a producer, itself */
+            /** @description For a shop, the producers of the proposals and commitments on its needs and of its orders from 12 months back; for a producer, itself */
             producers: components["schemas"]["MapProducer"][];
-            /** @description Every product type, the retired ones included (retired: no new need) */
-            products: components["schemas"]["CatalogProduct"][];
             user: components["schemas"]["AccountsProfile"];
         };
         UserMessageOutputBody: {
@@ -3696,6 +4012,68 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-catalogue": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Catalogue"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5456,6 +5834,81 @@ export interface operations {
             };
         };
     };
+    "list-orders": {
+        parameters: {
+            query?: {
+                /** @description First month (YYYY-MM or YYYY-MM-01); 12 months before the current one when absent */
+                from?: string;
+                /** @description Last month (YYYY-MM or YYYY-MM-01); no limit when absent */
+                to?: string;
+            };
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrdersView"][];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "get-payments": {
         parameters: {
             query?: never;
@@ -6048,6 +6501,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeesApplied"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "producer-supplied-products": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The producer's id */
+                producerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppliedProduct"][];
                 };
             };
             /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
@@ -6779,6 +7314,556 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-purchases": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsPurchases"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-supplied-products": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppliedProduct"][];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "create-supplied-product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppliedProductBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppliedProduct"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "update-supplied-product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppliedProductBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppliedProduct"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "retire-supplied-product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-supplied-product-photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppliedPhotoInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppliedProduct"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "delete-supplied-product-photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppliedProduct"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9284,6 +10369,72 @@ export interface operations {
             };
             /** @description Another export is running: `detail` says so in French; Retry-After */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "print-product-photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Image id (the end of a photo's small, medium or large URL) */
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Not modified: the ETag sent is the image's */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid session: `detail` is `User did not provide any token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description No such document, or one the user is not a party to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description The document could not be made; `detail` gives a reference for support */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,6 +26,7 @@ export const SCREENS = {
   disReception: () => import('./pages/ShopReception').then((m) => ({ default: m.ShopReception })),
   prodPayments: () => import('./pages/Payments').then((m) => ({ default: m.Payments })),
   disPayments: () => import('./pages/Payments').then((m) => ({ default: m.Payments })),
+  prodProducts: () => import('./pages/ProducerProducts').then((m) => ({ default: m.ProducerProducts })),
 } as const satisfies Partial<Record<keyof typeof ROUTES, ChunkLoader>>
 
 /** The protected screen of `path` (its route's name), or null for a public or unknown path. */

@@ -1,12 +1,15 @@
 import { Button, Menu } from '@mantine/core'
 import { useLocation } from 'wouter'
 import { PROFILE_PARAM } from '../onboarding/checklist'
+import { ROUTES } from '../routing'
+import { useUserType } from '../store/hooks'
 import { logout } from '../store/session'
 
 /** The French texts of the account menu. */
 export const ACCOUNT_MENU_TEXTS = {
   button: 'Mon compte',
   settings: 'Mon profil et mes paramètres',
+  products: 'Mes produits',
   quit: 'Quitter',
 } as const
 
@@ -20,6 +23,7 @@ export const ACCOUNT_MENU_TEXTS = {
  */
 export function AccountMenu({ email }: { email: string }) {
   const [, navigate] = useLocation()
+  const type = useUserType()
   const quit = async () => {
     await logout()
     navigate('/')
@@ -36,6 +40,9 @@ export function AccountMenu({ email }: { email: string }) {
       <Menu.Dropdown>
         <Menu.Label style={{ overflowWrap: 'anywhere' }}>{email}</Menu.Label>
         <Menu.Item onClick={() => navigate(`/?${PROFILE_PARAM}=name`)}>{ACCOUNT_MENU_TEXTS.settings}</Menu.Item>
+        {type === 'producer' ? (
+          <Menu.Item onClick={() => navigate(ROUTES.prodProducts)}>{ACCOUNT_MENU_TEXTS.products}</Menu.Item>
+        ) : null}
         <Menu.Item color="red" onClick={() => void quit()}>
           {ACCOUNT_MENU_TEXTS.quit}
         </Menu.Item>
