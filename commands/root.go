@@ -100,6 +100,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.restoreCommand(),
 		a.demoCommand(),
 		a.userCommand(),
+		a.orgCommand(),
 		a.jobsCommand(),
 		a.invoicesCommand(),
 		a.deliveriesCommand(),

@@ -147,7 +147,11 @@ func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, e
 	if out.Body.User, err = d.profile(ctx, d.db, u); err != nil {
 		return nil, err
 	}
-	return out, nil
+	s, err := accounts.SessionOf(ctx, d.db, token, d.now()) // the person and role (teams.go)
+	if err != nil {
+		return nil, err
+	}
+	return out, d.withTeam(ctx, &out.Body.User, s)
 }
 
 // logoutRequest reads the cookie under its configured name and the fetch

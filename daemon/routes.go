@@ -20,10 +20,11 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerConfirm(d.api)
 	d.registerSite(d.api)
 	d.registerPAWebhook(d.api)
+	d.registerInvitation(d.api) // teams.go
 
 	api := huma.NewGroup(d.api, "/api")
-	api.UseMiddleware(d.requireSession)
-	api.UseSimpleModifier(func(op *huma.Operation) { op.Security = sessionSecurity })
+	api.UseMiddleware(d.requireSession, d.requireRole)
+	api.UseSimpleModifier(func(op *huma.Operation) { op.Security = sessionSecurity; declareRoles(op) })
 	d.registerUser(api)
 	d.registerPasswordChange(api)
 	d.registerEmail(api)
@@ -45,6 +46,7 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerPlaces(api)
 	d.registerMap(api)
 	d.registerPA(api)
+	d.registerTeams(api)
 	d.registerSupplied(api)
 
 	d.servePlainRoutes(mux) // documents, public files, health, metrics (openapi.go)

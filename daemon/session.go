@@ -22,6 +22,9 @@ const (
 	// tokenKey holds the session's token, for the operations that keep
 	// this session while ending the others.
 	tokenKey
+	// sessionKey holds the accounts.Session: the person and their role in
+	// the organisation (teams.go).
+	sessionKey
 )
 
 // cookieName is the session cookie of the request whose context ctx is:
@@ -61,7 +64,8 @@ func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 	if c, err := huma.ReadCookie(ctx, d.cookieName(ctx.Context())); err == nil {
 		token = c.Value
 	}
-	u, err := accounts.SessionUser(ctx.Context(), d.db, token, d.now())
+	s, err := accounts.SessionOf(ctx.Context(), d.db, token, d.now())
+	u := s.User
 	if err != nil && !errors.Is(err, core.ErrUnauthenticated) {
 		// A database too busy to read the session, unreachable, a disk
 		// full: 503, come back shortly (problemOf), never a logout.
@@ -74,7 +78,7 @@ func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	noteUser(ctx.Context(), u.ID)
-	next(huma.WithValue(huma.WithValue(ctx, userKey, u), tokenKey, token))
+	next(huma.WithValue(huma.WithValue(huma.WithValue(ctx, userKey, u), tokenKey, token), sessionKey, s))
 }
 
 // sessionToken is the token of the request's session.

@@ -325,6 +325,9 @@ func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Co
 			}
 			return fmt.Errorf("accounts: confirm: %w", err)
 		}
+		if err := SyncFounder(ctx, tx, u.ID); err != nil {
+			return err
+		}
 		if _, err := store.Exec(ctx, tx, `UPDATE email_confirmations SET used_at = ? WHERE token_hash = ?`, ms, hashToken(token)); err != nil {
 			return fmt.Errorf("accounts: confirm: %w", err)
 		}

@@ -52,11 +52,16 @@ const (
 // alike (a new one is asked from the profile).
 func endCredentials(ctx context.Context, tx store.Q, userID, keepToken string, now time.Time) error {
 	ms := now.UnixMilli()
+	// The login is the founder's (people.go): their sessions end, in
+	// every organisation, the other members' stay.
+	if err := SyncFounder(ctx, tx, userID); err != nil {
+		return err
+	}
 	if keepToken == "" {
-		if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE user_id = ?`, userID); err != nil {
+		if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE person_id = ?`, userID); err != nil {
 			return fmt.Errorf("accounts: end sessions: %w", err)
 		}
-	} else if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?`, userID, hashToken(keepToken)); err != nil {
+	} else if _, err := store.Exec(ctx, tx, `DELETE FROM sessions WHERE person_id = ? AND token_hash <> ?`, userID, hashToken(keepToken)); err != nil {
 		return fmt.Errorf("accounts: end sessions: %w", err)
 	}
 	if _, err := store.Exec(ctx, tx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, ms, userID); err != nil {
@@ -76,8 +81,9 @@ func emailTaken(ctx context.Context, q store.Q, email, userID string, now time.T
 	var n int
 	if err := store.Get(ctx, q, &n, `SELECT
 		(SELECT COUNT(*) FROM users WHERE email_key = ? AND id <> ?) +
+		(SELECT COUNT(*) FROM people WHERE email_key = ? AND id <> ?) +
 		(SELECT COUNT(*) FROM email_confirmations WHERE email_key = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? AND user_id <> ?)`,
-		EmailKey(email), userID, EmailKey(email), ConfirmRevert, now.UnixMilli(), userID); err != nil {
+		EmailKey(email), userID, EmailKey(email), userID, EmailKey(email), ConfirmRevert, now.UnixMilli(), userID); err != nil {
 		return false, fmt.Errorf("accounts: email taken: %w", err)
 	}
 	return n > 0, nil

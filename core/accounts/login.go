@@ -24,8 +24,10 @@ func Login(ctx context.Context, db *store.DB, email, password, client string, no
 	if err := a.begin(ctx, db, now); err != nil {
 		return User{}, "", err
 	}
-	u, err := ByEmail(ctx, db, email)
-	hash := u.PasswordHash
+	// The login is a person's (people.go); the session opens in their
+	// latest organisation (loginOrganisation).
+	p, err := PersonByEmail(ctx, db, email)
+	hash := p.PasswordHash
 	if errors.Is(err, core.ErrNotFound) {
 		hash = dummyHash
 	} else if err != nil {
@@ -35,15 +37,23 @@ func Login(ctx context.Context, db *store.DB, email, password, client string, no
 	if err != nil {
 		return User{}, "", errors.Join(err, a.giveBack(ctx, db))
 	}
-	if !ok || u.ID == "" {
+	if !ok || p.ID == "" {
 		return User{}, "", core.Refuse(core.ErrUnauthenticated, MsgBadCredentials)
 	}
 	var token string
+	var u User
 	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
 		if err := a.succeeded(ctx, tx, now); err != nil {
 			return err
 		}
-		token, err = NewSession(ctx, tx, u.ID, now)
+		org, err := loginOrganisation(ctx, tx, p.ID)
+		if err != nil {
+			return err
+		}
+		if u, err = ByID(ctx, tx, org); err != nil {
+			return err
+		}
+		token, err = NewPersonSession(ctx, tx, p.ID, org, now)
 		return err
 	})
 	if errors.Is(err, core.ErrBusy) {

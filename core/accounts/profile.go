@@ -42,6 +42,13 @@ type Profile struct {
 	// by the caller (core/notify).
 	Notifications []notify.Pref `json:"notifications" doc:"Per kind of notification: immediate (at most one email an hour), daily (7h) or none"`
 
+	// Teams (issue 41, people.go): who is signed in, their role here, and
+	// every organisation of theirs for the header's switcher; filled by
+	// the caller from the session.
+	Person        *PersonView  `json:"person,omitempty" doc:"The person signed in (a session's answer only)"`
+	Role          string       `json:"role,omitempty" enum:"owner,buyer,receiver,sales,delivery,accountant" doc:"The person's role in this organisation (a session's answer only)"`
+	Organisations []Membership `json:"organisations,omitempty" doc:"Every organisation of the person, by name, this one among them (a session's answer only)"`
+
 	DefaultDeliveryDays *[7]bool     `json:"defaultDeliveryDays,omitempty" doc:"Producers: delivery days, Monday first"`
 	PaymentTerms        *terms.Terms `json:"paymentTerms,omitempty" doc:"Producers: payment terms of their invoices"`
 	VATRegime           *string      `json:"vatRegime,omitempty" enum:"normal,franchise,flat" doc:"Producers: VAT regime — normal (VAT charged, a VAT number), franchise (art. 293 B CGI) or flat (a farmer under the agricultural flat-rate refund, not liable to VAT)"`

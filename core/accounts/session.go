@@ -27,19 +27,18 @@ const (
 
 // NewSession creates a session for the user and returns its token, which
 // only the client keeps: the database stores its SHA-256.
+// The session is the founder's (people.go), the person of the user's id.
 func NewSession(ctx context.Context, q store.Q, userID string, now time.Time) (string, error) {
+	return NewPersonSession(ctx, q, userID, userID, now)
+}
+
+// newToken is a new session token.
+func newToken() (string, error) {
 	raw := make([]byte, sessionTokenBytes)
 	if _, err := rand.Read(raw); err != nil {
 		return "", fmt.Errorf("accounts: session token: %w", err)
 	}
-	token := base64.RawURLEncoding.EncodeToString(raw)
-	ms := now.UnixMilli()
-	_, err := store.Exec(ctx, q, `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
-		VALUES (?, ?, ?, ?, ?)`, hashToken(token), userID, ms, ms, sessionExpiry(ms, now))
-	if err != nil {
-		return "", fmt.Errorf("accounts: create session: %w", err)
-	}
-	return token, nil
+	return base64.RawURLEncoding.EncodeToString(raw), nil
 }
 
 // sessionExpiry is when a session created at createdMs (Unix ms) and used
@@ -53,18 +52,31 @@ func sessionExpiry(createdMs int64, now time.Time) int64 {
 // session's idle expiry, within its maximum lifetime. An unknown or expired token is
 // core.ErrUnauthenticated.
 func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (User, error) {
+	s, err := SessionOf(ctx, q, token, now)
+	return s.User, err
+}
+
+// SessionOf returns the live session of a token: its organisation, its
+// person and the person's role there, read again on every request, and
+// extends the session's idle expiry, within its maximum lifetime. An
+// unknown or expired token, or one whose person is no longer a member of
+// the organisation, is core.ErrUnauthenticated.
+func SessionOf(ctx context.Context, q store.Q, token string, now time.Time) (Session, error) {
 	if token == "" {
-		return User{}, core.ErrUnauthenticated
+		return Session{}, core.ErrUnauthenticated
 	}
 	var created, lastSeen, expires int64
+	var p Person
+	var role string
 	h := hashToken(token)
-	// One statement for the session and its user: every request runs it.
-	u, err := getUser(ctx, q, sessionUserQuery, h, &created, &lastSeen, &expires)
+	// One statement for the session, its organisation, its person and the
+	// membership: every request runs it.
+	u, err := getUser(ctx, q, sessionUserQuery, h, &created, &lastSeen, &expires, &p.ID, &p.Email, &p.EmailKey, &p.Name, &role)
 	if store.IsNotFound(err) || (err == nil && expires <= now.UnixMilli()) {
-		return User{}, core.ErrUnauthenticated
+		return Session{}, core.ErrUnauthenticated
 	}
 	if err != nil {
-		return User{}, fmt.Errorf("accounts: session: %w", err)
+		return Session{}, fmt.Errorf("accounts: session: %w", err)
 	}
 	if now.UnixMilli()-lastSeen >= sessionTouchEvery.Milliseconds() {
 		// A database too busy to take this write, or on a full disk
@@ -72,16 +84,20 @@ func SessionUser(ctx context.Context, q store.Q, token string, now time.Time) (U
 		// valid, reads go on, and a later request extends it.
 		if _, err := store.Exec(ctx, q, `UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?`,
 			now.UnixMilli(), sessionExpiry(created, now), h); err != nil && !store.IsBusy(err) && store.FaultOf(err) == store.NoFault {
-			return User{}, fmt.Errorf("accounts: touch session: %w", err)
+			return Session{}, fmt.Errorf("accounts: touch session: %w", err)
 		}
 	}
-	return u, nil
+	return Session{User: u, Person: p, Role: role}, nil
 }
 
 // sessionUserQuery reads a session's user and the session's times by the
 // token's hash.
-var sessionUserQuery = `SELECT ` + userColumnsOf("u") + `, s.created_at, s.last_seen_at, s.expires_at
-	FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`
+var sessionUserQuery = `SELECT ` + userColumnsOf("u") + `, s.created_at, s.last_seen_at, s.expires_at,
+	p.id, p.email, p.email_key, p.name, m.role
+	FROM sessions s JOIN users u ON u.id = s.user_id
+	JOIN people p ON p.id = s.person_id AND p.closed_at IS NULL
+	JOIN members m ON m.person_id = s.person_id AND m.org_id = s.user_id
+	WHERE s.token_hash = ?`
 
 // EndSession deletes the session of that token, if any.
 func EndSession(ctx context.Context, q store.Q, token string) error {

@@ -217,6 +217,9 @@ func SignUp(ctx context.Context, db *store.DB, r Registration, client string, pe
 		if _, err := store.Exec(ctx, tx, `UPDATE users SET email_confirmed = '' WHERE id = ?`, u.ID); err != nil {
 			return fmt.Errorf("accounts: sign up: %w", err)
 		}
+		if err := SyncFounder(ctx, tx, u.ID); err != nil {
+			return err
+		}
 		u.EmailConfirmedKey = ""
 		if confirm, err = newConfirmation(ctx, tx, u, ConfirmAccount, u.Email, now); err != nil {
 			return err
@@ -287,7 +290,7 @@ func Insert(ctx context.Context, q store.Q, u User) error {
 		}
 		return fmt.Errorf("accounts: insert user: %w", err)
 	}
-	return nil
+	return insertFounder(ctx, q, u)
 }
 
 // completeRow fills what Insert and InsertAll derive: the default payment
@@ -331,7 +334,7 @@ func InsertAll(ctx context.Context, q store.Q, us []User) error {
 	if err != nil {
 		return fmt.Errorf("accounts: insert users: %w", err)
 	}
-	return nil
+	return insertFounders(ctx, q, us)
 }
 
 func nullable(p *int64) any {
@@ -478,6 +481,9 @@ func SetPassword(ctx context.Context, db *store.DB, email, password string, now 
 		return core.Invalid("password", MsgPasswordInvalid)
 	}
 	u, err := ByEmail(ctx, db, email)
+	if errors.Is(err, core.ErrNotFound) {
+		return setPersonPassword(ctx, db, email, password, now) // a member's own login (people.go)
+	}
 	if err != nil {
 		return err
 	}

@@ -149,8 +149,18 @@ func Close(ctx context.Context, db *store.DB, u accounts.User, now time.Time, lo
 			ClosedName, email, email, hash, ms, ms, u.ID); err != nil {
 			return fmt.Errorf("closure: anonymise: %w", err)
 		}
+		// Its founder's login goes with it (accounts.SyncFounder); its
+		// members lose their access, their own logins stay (issue 41).
+		if err := accounts.SyncFounder(ctx, tx, u.ID); err != nil {
+			return err
+		}
 		for _, q := range []string{
+			`UPDATE people SET name = '` + ClosedName + `', closed_at = updated_at WHERE id = ?`,
+			`DELETE FROM members WHERE org_id = ?`,
+			`DELETE FROM members WHERE person_id = ?`,
+			`DELETE FROM invitations WHERE org_id = ?`,
 			`DELETE FROM sessions WHERE user_id = ?`,
+			`DELETE FROM sessions WHERE person_id = ?`,
 			`DELETE FROM password_resets WHERE user_id = ?`,
 			`DELETE FROM email_confirmations WHERE user_id = ?`,
 			`DELETE FROM notifications WHERE user_id = ? AND digest_id IS NULL`,
