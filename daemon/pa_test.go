@@ -31,10 +31,11 @@ type paDocsJSON struct {
 		Documents []struct {
 			Number string `json:"number"`
 			PA     *struct {
-				Status  string `json:"status"`
-				Label   string `json:"label"`
-				Reason  string `json:"reason"`
-				History []struct {
+				Status    string `json:"status"`
+				Label     string `json:"label"`
+				Reason    string `json:"reason"`
+				Directory string `json:"directory"`
+				History   []struct {
 					Label string `json:"label"`
 				} `json:"history"`
 			} `json:"pa"`
@@ -90,7 +91,8 @@ func TestPAConnectionAndWebhook(t *testing.T) {
 				t.Errorf("against the Flow Service's document: %q", bad)
 			}
 		}()
-		form := map[string]any{"flowUrl": srv.FlowURL(), "tokenUrl": srv.TokenURL(), "clientId": "ferme-aravis", "clientSecret": "pas-le-bon"}
+		form := map[string]any{"flowUrl": srv.FlowURL(), "tokenUrl": srv.TokenURL(), "directoryUrl": srv.DirectoryURL(),
+			"clientId": "ferme-aravis", "clientSecret": "pas-le-bon"}
 
 		var test struct {
 			OK      bool   `json:"ok"`
@@ -137,6 +139,15 @@ func TestPAConnectionAndWebhook(t *testing.T) {
 		for _, c := range []*daemontest.Client{dw.farm, dw.shop} {
 			if got := paStatus(t, c); got != "FA-2026-000001 Déposée | Déposée" {
 				t.Fatalf("after the deposit: %q", got)
+			}
+		}
+		// The PA's directory has no line for the shop: each side reads
+		// what it means for it.
+		for c, want := range map[*daemontest.Client]string{dw.farm: pa.DirectoryNote(pa.DirectoryAbsent, true), dw.shop: pa.DirectoryNote(pa.DirectoryAbsent, false)} {
+			var p paDocsJSON
+			c.Do("GET", "/api/payments", nil).Expect(t, 200).JSON(t, &p)
+			if got := p.Accounts[0].Documents[0].PA.Directory; got != want || want == "" {
+				t.Fatalf("directory note %q, want %q", got, want)
 			}
 		}
 

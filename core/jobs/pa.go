@@ -142,8 +142,9 @@ func PA(ctx context.Context, env Env, now time.Time) (Report, error) {
 			return r, fmt.Errorf("jobs: pa: pending: %w", err)
 		}
 		unreachable := false
+		dir := env.directoryOf(client, conn)
 		for _, id := range ids {
-			out, err := depositOnce(ctx, env, c, client, id)
+			out, err := depositOnce(ctx, env, c, client, dir, id)
 			switch out {
 			case depositDone:
 				deposited++
@@ -199,8 +200,54 @@ const (
 	depositLeft
 )
 
-// depositOnce deposits document id at most once (see above).
-func depositOnce(ctx context.Context, env Env, c *claimer, client *pa.Client, id string) (depositOutcome, error) {
+// directory is a connection's Directory Service as one run asks it: once
+// per buyer.
+type directory struct {
+	d     *pa.Directory
+	known map[string]string // SIREN → 'found', 'absent' or '' (no answer)
+}
+
+// directoryOf is the connection's Directory Service, nil when it has none.
+func (e Env) directoryOf(client *pa.Client, conn pa.Connection) *directory {
+	if conn.DirectoryURL == "" {
+		return nil
+	}
+	d, err := client.Directory(conn.DirectoryURL)
+	if err != nil {
+		e.Log.Warn("jobs: pa: the directory's URL", "producer", conn.ProducerID, "err", err)
+		return nil
+	}
+	return &directory{d: d, known: map[string]string{}}
+}
+
+// buyer says whether siren has a directory line whose platform receives:
+// 'found', 'absent', or ” when it cannot be told (no directory, no SIREN,
+// no answer — a failure is asked again at the next run, not in this one).
+// It never keeps a document from its deposit: the buyer's PA may know it
+// by other means, and a missing line is the buyer's to fix.
+func (dir *directory) buyer(ctx context.Context, env Env, siren string) string {
+	if dir == nil || siren == "" {
+		return ""
+	}
+	if v, ok := dir.known[siren]; ok {
+		return v
+	}
+	lines, err := dir.d.Lines(ctx, siren)
+	v := "absent"
+	switch {
+	case err != nil:
+		env.Log.Warn("jobs: pa: the directory did not answer; deposited without its word", "siren", siren, "err", err, "message", pa.French(err))
+		v = ""
+	case slices.ContainsFunc(lines, pa.DirectoryLine.Enabled):
+		v = "found"
+	}
+	dir.known[siren] = v
+	return v
+}
+
+// depositOnce deposits document id at most once (see above), after asking
+// the directory (dir, nil for none) about its buyer.
+func depositOnce(ctx context.Context, env Env, c *claimer, client *pa.Client, dir *directory, id string) (depositOutcome, error) {
 	if err := c.register(ctx); err != nil {
 		return skippedDeposit, err
 	}
@@ -255,6 +302,15 @@ func depositOnce(ctx context.Context, env Env, c *claimer, client *pa.Client, id
 		return env.depositFailed(ctx, c, id, err)
 	}
 	number = doc.Number
+	if v := dir.buyer(ctx, env, doc.Buyer.SIREN()); v != "" {
+		if _, err := store.Exec(ctx, env.DB, `UPDATE pa_deposits SET directory = ? WHERE document_id = ? AND claim = ?`, v, id, c.id); err != nil {
+			return env.depositFailed(ctx, c, id, fmt.Errorf("jobs: pa: %s: directory: %w", id, err))
+		}
+		if v == "absent" {
+			env.Log.Warn("jobs: pa: the buyer has no receiving line in the directory; deposited all the same",
+				"document", number, "buyer", doc.Buyer.Name, "siren", doc.Buyer.SIREN())
+		}
+	}
 	var pdf []byte
 	err = env.safely("render for the PA", func() error {
 		var err error

@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -82,7 +83,16 @@ func paMonth(t *testing.T, db *store.DB) (*tradetest.World, jobs.Env, *patest.Se
 	e.PAKeys = pa.KeyPath(dir)
 	run(t, jobs.Invoices, e, at(2026, 11, 30, 21, 0))
 
-	srv, err := patest.Start(patest.Config{ClientID: "ferme-aravis", ClientSecret: paSecret, Rule: func(inv patest.Invoice) patest.Decision {
+	// The directory knows the first shop; the second's platform no longer
+	// receives, the third has no line.
+	var lines []pa.DirectoryLine
+	if err := json.Unmarshal([]byte(`[
+		{"addressingIdentifier": "987654324", "siren": "987654324", "platform": {"platformType": "WK", "platformStatus": "Enabled"}},
+		{"addressingIdentifier": "111222337", "siren": "111222337", "platform": {"platformType": "WK", "platformStatus": "Disabled"}}
+	]`), &lines); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := patest.Start(patest.Config{ClientID: "ferme-aravis", ClientSecret: paSecret, Directory: lines, Rule: func(inv patest.Invoice) patest.Decision {
 		switch inv.Buyer {
 		case "111222337":
 			return patest.Decision{Outcome: patest.Reject, ReasonCode: "DOUBLON", Reason: "Facture en doublon (déjà émise / reçue)"}
@@ -105,7 +115,8 @@ func paMonth(t *testing.T, db *store.DB) (*tradetest.World, jobs.Env, *patest.Se
 		t.Fatal(err)
 	}
 	if err := pa.Connect(ctx, db, keys, pa.Connection{ProducerID: w.Farm.ID, FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(),
-		ClientID: "ferme-aravis", Secret: paSecret, ConnectedAt: at(2026, 11, 1, 0, 0), DepositFrom: at(2026, 11, 1, 0, 0)}); err != nil {
+		DirectoryURL: srv.DirectoryURL(), ClientID: "ferme-aravis", Secret: paSecret,
+		ConnectedAt: at(2026, 11, 1, 0, 0), DepositFrom: at(2026, 11, 1, 0, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	return w, e, srv
@@ -206,6 +217,28 @@ func TestPAJobDepositsAMonthOnce(t *testing.T) {
 		slices.Sort(lines)
 		if !slices.Equal(lines, want) {
 			t.Fatalf("statuses\n%q\nwant\n%q", lines, want)
+		}
+		// The directory was asked once per buyer before the deposits: the
+		// documents to the shops it does not know (or whose platform does
+		// not receive) are deposited all the same, and say so.
+		sts, err := pa.StatusesOf(ctx, db, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dirs []string
+		for _, id := range ids {
+			var buyer string
+			if err := store.Get(ctx, db, &buyer, `SELECT u.name FROM documents d JOIN users u ON u.id = d.distributor_id WHERE d.id = ?`, id); err != nil {
+				t.Fatal(err)
+			}
+			dirs = append(dirs, buyer+": "+sts[id].Directory)
+		}
+		slices.Sort(dirs)
+		if want := []string{"Deuxième magasin: absent", "Troisième magasin: absent", w.Shop.Name + ": found", w.Shop.Name + ": found"}; !slices.Equal(dirs, want) {
+			t.Fatalf("directory %q, want %q", dirs, want)
+		}
+		if got := srv.DirectorySearches(); got < 3 || got > 6 {
+			t.Fatalf("%d directory searches for 3 buyers in two runs", got)
 		}
 		// Every deposited file is a Factur-X EN 16931 the kit validates
 		// (make test).

@@ -12,9 +12,9 @@ import (
 // The Directory Service (XP Z12-013 annex B, testdata/pa) tells where a
 // company receives its invoices: its directory lines (lignes d'annuaire),
 // each an addressing identifier for a SIREN — or one of its SIRETs, or a
-// routing code — and the platform that receives for it. Primeur reads it
-// before the first deposit to a buyer and when a shop saves its legal
-// details, to warn (never to block) when the buyer has no line.
+// routing code — and the platform that receives for it. The pa job reads it
+// before depositing a document, once per buyer and run, to warn (never to
+// block) when the buyer has no line (core/jobs, pa.DirectoryNote).
 
 // DirectoryLine is a directory line as Primeur reads it.
 type DirectoryLine struct {

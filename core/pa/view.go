@@ -26,6 +26,31 @@ type DocStatus struct {
 	Error string
 	// History is every status, oldest first.
 	History []Status
+	// Directory is what the producer's Directory Service said of the
+	// buyer before the deposit: DirectoryFound, DirectoryAbsent, or ""
+	// (not asked, or no answer).
+	Directory string
+}
+
+// What a Directory Service said of a document's buyer (pa_deposits'
+// directory, migration 66).
+const (
+	DirectoryFound  = "found"
+	DirectoryAbsent = "absent"
+)
+
+// DirectoryNote is what each party reads of a buyer the directory does
+// not know ("" otherwise): the producer learns why the invoice may not
+// arrive, the shop what to do so that it does.
+func DirectoryNote(directory string, producer bool) string {
+	switch {
+	case directory != DirectoryAbsent:
+		return ""
+	case producer:
+		return "Le client n'a pas de ligne dans l'annuaire de la facturation électronique : sa plateforme pourrait ne pas recevoir la facture."
+	default:
+		return "Votre entreprise n'a pas de ligne dans l'annuaire de la facturation électronique : choisissez une plateforme agréée pour recevoir vos factures."
+	}
 }
 
 // StatusesOf reads the deposits and statuses of the documents ids: only
@@ -42,8 +67,9 @@ func StatusesOf(ctx context.Context, q store.Q, ids []string) (map[string]DocSta
 		StatusAt *int64 `db:"status_at"`
 		Flow     string `db:"flow_id"`
 		Error    string `db:"error"`
+		Dir      string `db:"directory"`
 	}
-	if err := store.SelectIn(ctx, q, &rows, `SELECT document_id, status, status_at, COALESCE(flow_id, '') AS flow_id, error
+	if err := store.SelectIn(ctx, q, &rows, `SELECT document_id, status, status_at, COALESCE(flow_id, '') AS flow_id, error, directory
 		FROM pa_deposits WHERE document_id IN (?)`, ids); err != nil {
 		return nil, fmt.Errorf("pa: statuses of documents: %w", err)
 	}
@@ -62,7 +88,7 @@ func StatusesOf(ctx context.Context, q store.Q, ids []string) (map[string]DocSta
 		return nil, fmt.Errorf("pa: histories of documents: %w", err)
 	}
 	for _, r := range rows {
-		s := DocStatus{Status: r.Status, History: []Status{}}
+		s := DocStatus{Status: r.Status, History: []Status{}, Directory: r.Dir}
 		if r.Status != "" {
 			s.Label = StatusLabel(r.Status)
 		}

@@ -2183,6 +2183,8 @@ export interface components {
         DocumentPAView: {
             /** @description RFC 3339: when the latest status was set */
             at?: string;
+            /** @description In French, when the producer's PA directory has no receiving line for the buyer: why the invoice may not arrive (producer), what to do (shop) */
+            directory?: string;
             /** @description Producers: why its deposit failed (tried again later) */
             error?: string;
             history: components["schemas"]["PAStatusView"][];

@@ -135,6 +135,7 @@ type Server struct {
 	last     time.Time
 	invalid  []string
 	deposits map[string]int // by trackingId
+	searches int            // directory searches
 	seq      int
 	webhooks sync.WaitGroup
 }
@@ -713,6 +714,13 @@ func (s *Server) ForgetInvalid() {
 	s.invalid = nil
 }
 
+// DirectorySearches is how many directory searches the server answered.
+func (s *Server) DirectorySearches() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.searches
+}
+
 // directoryService serves the Directory Service: POST
 // /v1/directory-line/search (by SIREN or SIRET, "contains") and GET
 // /v1/healthcheck, each request and answer validated against annex B.
@@ -746,6 +754,9 @@ func (s *Server) directoryService(w http.ResponseWriter, r *http.Request) {
 	rec := &recorder{header: http.Header{}, status: http.StatusOK}
 	switch route.Operation.OperationID {
 	case "searchDirectoryLine":
+		s.mu.Lock()
+		s.searches++
+		s.mu.Unlock()
 		var q struct {
 			Filters struct {
 				SIREN, SIRET *struct {

@@ -73,6 +73,11 @@ export function PAStatus({ pa, producer }: { pa?: Snapshot<DocumentPA>; producer
           Motif : {pa.reason}
         </Text>
       ) : null}
+      {pa.directory ? (
+        <Text size="xs" c="orange.9">
+          {pa.directory}
+        </Text>
+      ) : null}
       {producer && PA_NEXT_STEPS[pa.status] ? (
         <Text size="xs" c="red.8">
           {PA_NEXT_STEPS[pa.status]}
