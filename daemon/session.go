@@ -12,6 +12,7 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/activity"
 	"primeur/daemon/httpx"
 )
 
@@ -78,6 +79,8 @@ func (d *Daemon) requireSession(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	noteUser(ctx.Context(), u.ID)
+	// The events and payments recorded name the person (teams.go).
+	ctx = huma.WithContext(ctx, activity.WithPerson(ctx.Context(), s.Person.ID))
 	next(huma.WithValue(huma.WithValue(huma.WithValue(ctx, userKey, u), tokenKey, token), sessionKey, s))
 }
 

@@ -86,8 +86,21 @@ func TestTeamsThroughTheAPI(t *testing.T) {
 			t.Fatalf("Marie's user %+v", mu.User)
 		}
 
-		// Each within their role.
+		// Each within their role; the feed names who did it, beside the
+		// organisation (not its founder).
 		marie.Do("POST", "/api/needs", map[string]any{"product": "tomate", "date": "2026-12", "quantity": 10}).Expect(t, 201)
+		owner.Do("POST", "/api/needs", map[string]any{"product": "poire", "date": "2026-12", "quantity": 10}).Expect(t, 201)
+		var feed []struct {
+			Type   string `json:"type"`
+			Person string `json:"person"`
+			Origin struct {
+				Name string `json:"name"`
+			} `json:"origin"`
+		}
+		owner.Do("GET", "/api/events", nil).Expect(t, 200).JSON(t, &feed)
+		if len(feed) != 2 || feed[0].Person != "" || feed[1].Person != "Marie" || feed[1].Origin.Name != "Épicerie du Lac" {
+			t.Fatalf("the feed %+v", feed)
+		}
 		compta.Do("GET", "/api/needs?distributor="+shopID, nil).Expect(t, 200)
 		compta.Do("GET", "/api/payments", nil).Expect(t, 200)
 		forbidden := func(role string) string { return fmt.Sprintf(daemon.MsgRoleForbidden, accounts.RoleLabel(role)) }

@@ -107,10 +107,31 @@ func Record(ctx context.Context, q store.Q, e Event) error {
 	return insert(ctx, q, e.Type, row)
 }
 
-// insert writes an event's row (Event.row).
+// personKey holds, in a request's context, the person acting for the
+// origin organisation (teams, issue 41): WithPerson.
+type personKey struct{}
+
+// WithPerson returns ctx naming the person who acts (a member of the
+// session's organisation): the events recorded under it name them
+// (events.person_id), and the feed shows their name beside the
+// organisation's.
+func WithPerson(ctx context.Context, personID string) context.Context {
+	return context.WithValue(ctx, personKey{}, personID)
+}
+
+// PersonOf is the person WithPerson put in ctx, NULL (nil) when none: the
+// platform's jobs, the administrator's commands.
+func PersonOf(ctx context.Context) any {
+	if id, _ := ctx.Value(personKey{}).(string); id != "" {
+		return id
+	}
+	return nil
+}
+
+// insert writes an event's row (Event.row), with the person of ctx.
 func insert(ctx context.Context, q store.Q, typ string, row []any) error {
-	_, err := store.Exec(ctx, q, `INSERT INTO events (id, created_at, type, data, origin_id, target_id)
-		VALUES (?, ?, ?, ?, ?, ?)`, row...)
+	_, err := store.Exec(ctx, q, `INSERT INTO events (id, created_at, type, data, origin_id, target_id, person_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, append(row, PersonOf(ctx))...)
 	if err != nil {
 		return fmt.Errorf("activity: record %s: %w", typ, err)
 	}
@@ -126,13 +147,14 @@ func RecordAll(ctx context.Context, q store.Q, es []Event) error {
 		}
 	}
 	var failed error
-	if err := store.Insert(ctx, q, "events", []string{"id", "created_at", "type", "data", "origin_id", "target_id"}, len(es),
+	person := PersonOf(ctx)
+	if err := store.Insert(ctx, q, "events", []string{"id", "created_at", "type", "data", "origin_id", "target_id", "person_id"}, len(es),
 		func(i int, dst []any) {
 			row, err := es[i].row()
 			if err != nil && failed == nil {
 				failed = err
 			}
-			copy(dst, row)
+			copy(dst, append(row, person))
 		}); err != nil {
 		return fmt.Errorf("activity: record: %w", err)
 	}
@@ -174,6 +196,9 @@ type View struct {
 	Data      Data   `json:"data"`
 	Origin    Party  `json:"origin"`
 	Target    *Party `json:"target,omitempty"`
+	// Person is who did it in the origin's team, when another than its
+	// founder (teams, issue 41): "Marie (Épicerie du Lac) a accepté…".
+	Person string `json:"person,omitempty" doc:"The name of the member of the origin's team who did it, when not its founder"`
 }
 
 // DefaultPage is how many events a feed page holds.
@@ -209,10 +234,11 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 	// (docs/SECURITY.md "Contact data").
 	query := `SELECT e.id, e.created_at, e.type, e.data,
 			CASE WHEN e.origin_id = ? THEN o.email ELSE '' END AS origin_email,
-			o.name AS origin_name, t.name AS target_name
+			o.name AS origin_name, t.name AS target_name, pp.name AS person_name
 		FROM events e
 		JOIN users o ON o.id = e.origin_id
 		LEFT JOIN users t ON t.id = e.target_id
+		LEFT JOIN people pp ON pp.id = e.person_id AND e.person_id <> e.origin_id
 		WHERE e.id IN (
 			SELECT id FROM (SELECT id FROM events WHERE origin_id = ? AND ` + older + `
 				ORDER BY created_at DESC, id DESC LIMIT ?) a
@@ -226,7 +252,7 @@ func Feed(ctx context.Context, q store.Q, userID, before string, limit int) ([]V
 	var r viewRow
 	var bad error
 	err := store.Each(ctx, q, query, args,
-		[]any{&r.ID, (*store.Int64)(&r.CreatedAt), &r.Type, &r.Data, &r.OriginEmail, &r.OriginName, &r.TargetName}, func() {
+		[]any{&r.ID, (*store.Int64)(&r.CreatedAt), &r.Type, &r.Data, &r.OriginEmail, &r.OriginName, &r.TargetName, &r.PersonName}, func() {
 			v, err := r.view()
 			if err != nil {
 				bad = cmp.Or(bad, err)
@@ -251,6 +277,7 @@ type viewRow struct {
 	OriginEmail string  `db:"origin_email"`
 	OriginName  string  `db:"origin_name"`
 	TargetName  *string `db:"target_name"`
+	PersonName  *string `db:"person_name"`
 }
 
 func (r viewRow) view() (View, error) {
@@ -266,6 +293,9 @@ func (r viewRow) view() (View, error) {
 	if r.TargetName != nil {
 		v.Target = &Party{Name: *r.TargetName}
 	}
+	if r.PersonName != nil {
+		v.Person = *r.PersonName
+	}
 	return v, nil
 }
 
@@ -280,8 +310,9 @@ func RecordView(ctx context.Context, q store.Q, e Event) (View, error) {
 	}
 	var r viewRow
 	err := store.Get(ctx, q, &r, `SELECT e.id, e.created_at, e.type, e.data, o.email AS origin_email,
-			o.name AS origin_name, t.name AS target_name
+			o.name AS origin_name, t.name AS target_name, pp.name AS person_name
 		FROM events e JOIN users o ON o.id = e.origin_id LEFT JOIN users t ON t.id = e.target_id
+		LEFT JOIN people pp ON pp.id = e.person_id AND e.person_id <> e.origin_id
 		WHERE e.id = ?`, e.ID)
 	if err != nil {
 		return View{}, fmt.Errorf("activity: read event %s: %w", e.ID, err)

@@ -461,10 +461,11 @@ func create(ctx context.Context, q store.Q, producerID, shopID, author, status s
 	if p.Allocations, err = allocate(ctx, q, p, in.Documents, today); err != nil {
 		return Payment{}, err
 	}
+	// person_id: the member who recorded it (teams, activity.WithPerson).
 	if _, err := store.Exec(ctx, q, `INSERT INTO payments (id, producer_id, distributor_id, amount, paid_on, method,
-		reference, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		reference, status, created_by, created_at, updated_at, person_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, p.ProducerID, p.DistributorID, p.Amount, p.PaidOn, p.Method, p.Reference, p.Status, p.CreatedBy,
-		p.CreatedAt, p.UpdatedAt); err != nil {
+		p.CreatedAt, p.UpdatedAt, activity.PersonOf(ctx)); err != nil {
 		return Payment{}, fmt.Errorf("payments: insert: %w", err)
 	}
 	for _, a := range p.Allocations {
