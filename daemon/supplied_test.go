@@ -13,6 +13,7 @@ import (
 	"primeur/core/store"
 	"primeur/core/store/storetest"
 	"primeur/core/supplied"
+	"primeur/core/trade"
 	"primeur/daemon"
 	"primeur/daemon/daemontest"
 )
@@ -106,11 +107,48 @@ func TestSuppliedProductsAPI(t *testing.T) {
 				Path: "/print/product-photo/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a", Status: http.StatusNotFound},
 		})
 
+		// A proposal names the product; one of another type, or another
+		// producer's, is refused on the field and changes nothing.
+		var need struct {
+			ID string `json:"_id"`
+		}
+		shop.Do("POST", "/api/needs", map[string]any{"product": "tomme-de-savoie", "date": "2026-12-01", "quantity": 30}).
+			Expect(t, http.StatusCreated).JSON(t, &need)
+		var reblochon, theirs supplied.Product
+		dairy.Do("POST", "/api/supplied-products", map[string]any{"productType": "reblochon", "name": "Reblochon fermier",
+			"unitQuantity": 1, "months": []int{12}}).Expect(t, http.StatusCreated).JSON(t, &reblochon)
+		other.Do("POST", "/api/supplied-products", tomme).Expect(t, http.StatusCreated).JSON(t, &theirs)
+		proposal := "/api/proposals/" + need.ID + "/" + dairyID
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "a product of another type", Client: dairy, Method: "PUT", Path: proposal,
+				Body:   map[string]any{"quantity": 12, "price": 14.5, "suppliedProduct": reblochon.ID},
+				Status: http.StatusUnprocessableEntity, Detail: trade.MsgSuppliedProduct, Location: "body.suppliedProduct"},
+			{Name: "another producer's product", Client: dairy, Method: "PUT", Path: proposal,
+				Body:   map[string]any{"quantity": 12, "price": 14.5, "suppliedProduct": theirs.ID},
+				Status: http.StatusUnprocessableEntity, Detail: trade.MsgSuppliedProduct, Location: "body.suppliedProduct"},
+		})
+		var answer struct {
+			Proposals []struct {
+				SuppliedProduct *string `json:"suppliedProduct"`
+			} `json:"proposals"`
+		}
+		dairy.Do("PUT", proposal, map[string]any{"quantity": 12, "price": 14.5, "suppliedProduct": p.ID}).
+			Expect(t, http.StatusOK).JSON(t, &answer)
+		if len(answer.Proposals) != 1 || answer.Proposals[0].SuppliedProduct == nil || *answer.Proposals[0].SuppliedProduct != p.ID {
+			t.Fatalf("the proposal %+v", answer.Proposals)
+		}
+		// The shop's counter-proposal keeps it.
+		shop.Do("PUT", proposal, map[string]any{"quantity": 12, "price": 14}).Expect(t, http.StatusOK).JSON(t, &answer)
+		if len(answer.Proposals) != 1 || answer.Proposals[0].SuppliedProduct == nil || *answer.Proposals[0].SuppliedProduct != p.ID {
+			t.Fatalf("the counter-proposal %+v", answer.Proposals)
+		}
+
+		// Retired, the tomme leaves the lists; the proposal keeps naming it.
 		dairy.Do("DELETE", "/api/supplied-products/"+p.ID, nil).Expect(t, http.StatusNoContent)
 		shop.Do("GET", "/api/producers/"+dairyID+"/supplied-products", nil).Expect(t, http.StatusOK).JSON(t, &page)
 		var mine []supplied.Product
 		dairy.Do("GET", "/api/supplied-products", nil).Expect(t, http.StatusOK).JSON(t, &mine)
-		if len(page) != 0 || len(mine) != 0 {
+		if len(page) != 1 || len(mine) != 1 || mine[0].ID != reblochon.ID {
 			t.Fatalf("after retiring: page %+v, list %+v", page, mine)
 		}
 	})

@@ -25,6 +25,8 @@ type ProposalInput struct {
 	Body struct {
 		Quantity float64 `json:"quantity" required:"true" doc:"Quantity in the product's unit (2 decimals for kg, whole pieces); 0 only in a correction, to end the commitment" example:"120.5"`
 		Price    float64 `json:"price" required:"true" doc:"Unit price HT in EUR, more than 0, 2 decimals at most" example:"2.35"`
+		// SuppliedProduct names one of the producer's own products (issue 39).
+		SuppliedProduct *string `json:"suppliedProduct,omitempty" maxLength:"64" doc:"The producer's offer: one of its live products of the need's type (GET /api/supplied-products), empty for none; absent keeps the one the negotiation named. Ignored from the shop, whose counter-proposal keeps it"`
 	}
 }
 
@@ -108,7 +110,7 @@ func (d *Daemon) tradeTx(ctx context.Context, op func(tx *sqlx.Tx) (trade.Outcom
 func (d *Daemon) putProposal(ctx context.Context, in *ProposalInput) (*TradeOutput, error) {
 	return d.tradeTx(ctx, func(tx *sqlx.Tx) (trade.Outcome, error) {
 		return trade.Propose(ctx, tx, currentUser(ctx), in.NeedID, in.ProducerID,
-			trade.Offer{Quantity: in.Body.Quantity, Price: in.Body.Price}, d.now())
+			trade.Offer{Quantity: in.Body.Quantity, Price: in.Body.Price, Product: in.Body.SuppliedProduct}, d.now())
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"primeur/core/decimal"
 	"primeur/core/orders"
 	"primeur/core/store"
+	"primeur/core/supplied"
 	"primeur/core/terms"
 )
 
@@ -113,6 +114,7 @@ type claimedLine struct {
 	Chrono     int64        `db:"chrono"`
 	Date       string       `db:"date"`
 	ProductID  string       `db:"product_id"`
+	NeedID     string       `db:"need_id"`
 	Product    string       `db:"name"`
 	Unit       string       `db:"unit"`
 	VATRate    int64        `db:"vat_rate"`
@@ -148,7 +150,7 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 	// without statistics) walked the index deliveries (status, date) over
 	// every done delivery of the platform to spare the sort by date — a
 	// settlement then cost a scan of the platform's history (issue 20).
-	if err := store.Select(ctx, q, &ls, `SELECT d.id, d.status, d.chrono, d.date, l.product_id, p.name, p.unit, p.vat_rate, l.price,
+	if err := store.Select(ctx, q, &ls, `SELECT d.id, d.status, d.chrono, d.date, l.product_id, l.need_id, p.name, p.unit, p.vat_rate, l.price,
 			l.quantity_claimed, l.quantity_sent, l.claim_type, l.claim_comment
 		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
 		WHERE d.order_id = ? AND d.claim_status = ? AND l.quantity_claimed <> 0
@@ -157,6 +159,16 @@ func SettleOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 		return nil, fmt.Errorf("billing: claims of %s: %w", orderID, err)
 	}
 	ls = slices.DeleteFunc(ls, func(l claimedLine) bool { return l.Status != orders.Done })
+	// Named as the invoice names them (issue 39).
+	own, err := supplied.DocumentNames(ctx, q, orderID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ls {
+		if name, ok := own[ls[i].NeedID]; ok {
+			ls[i].Product = name
+		}
+	}
 	producer, err := accounts.ByID(ctx, q, inv.ProducerID)
 	if err != nil {
 		return nil, err

@@ -32,6 +32,7 @@ import (
 	"primeur/core/grammar"
 	"primeur/core/orders"
 	"primeur/core/store"
+	"primeur/core/supplied"
 	"primeur/core/terms"
 	"primeur/core/vat"
 )
@@ -776,6 +777,7 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 		Date        string       `db:"date"`
 		ClaimStatus string       `db:"claim_status"`
 		ProductID   string       `db:"product_id"`
+		NeedID      string       `db:"need_id"`
 		Product     string       `db:"name"`
 		Unit        string       `db:"unit"`
 		VATRate     int64        `db:"vat_rate"`
@@ -787,14 +789,23 @@ func compose(ctx context.Context, q store.Q, o orders.Order, now time.Time, loc 
 	// Every line of the order, the status checked here: a condition on the
 	// status would lead SQLite to the (status, date) index, through every
 	// done delivery of the platform, instead of the order's.
-	if err := store.Select(ctx, q, &ls, `SELECT d.status, d.chrono, d.date, d.claim_status, l.product_id, p.name, p.unit,
+	if err := store.Select(ctx, q, &ls, `SELECT d.status, d.chrono, d.date, d.claim_status, l.product_id, l.need_id, p.name, p.unit,
 			p.vat_rate, l.price, l.quantity_expected, l.quantity_sent, l.quantity_claimed
 		FROM deliveries d JOIN delivery_lines l ON l.delivery_id = d.id JOIN products p ON p.id = l.product_id
 		WHERE d.order_id = ? ORDER BY d.date, d.chrono, p.name`, o.ID); err != nil {
 		return inv, fmt.Errorf("billing: lines of %s: %w", o.ID, err)
 	}
+	// A line whose commitment names the producer's own product is billed
+	// under its name, sale unit and labels (issue 39), in the type's unit.
+	own, err := supplied.DocumentNames(ctx, q, o.ID)
+	if err != nil {
+		return inv, err
+	}
 	first := "" // the first delivery billed, whose décade sets the due date
 	for _, l := range ls {
+		if name, ok := own[l.NeedID]; ok {
+			l.Product = name
+		}
 		if l.Status != orders.Done {
 			continue // cancelled deliveries count nowhere
 		}

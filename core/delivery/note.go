@@ -11,6 +11,7 @@ import (
 	"primeur/core/images"
 	"primeur/core/orders"
 	"primeur/core/store"
+	"primeur/core/supplied"
 )
 
 // NoteLine is one line of a delivery note.
@@ -81,8 +82,17 @@ func LoadNote(ctx context.Context, q store.Q, orderID, deliveryID string) (Note,
 	for _, p := range products {
 		names[p.ID] = [2]string{p.Name, p.Unit}
 	}
+	// A line whose commitment names the producer's own product says it,
+	// with its sale unit and labels (issue 39).
+	own, err := supplied.DocumentNames(ctx, q, orderID)
+	if err != nil {
+		return Note{}, err
+	}
 	for _, l := range found.Lines {
 		p := names[l.ProductID]
+		if name, ok := own[l.NeedID]; ok {
+			p[0] = name
+		}
 		n.Lines = append(n.Lines, NoteLine{
 			Product: p[0], Unit: p[1], Price: l.Price, Expected: l.QuantityExpected, Sent: l.Sent(),
 			Claimed: l.QuantityClaimed, ClaimType: l.ClaimType, ClaimComment: l.ClaimComment,

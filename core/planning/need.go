@@ -20,7 +20,7 @@ const (
 	StatusRejected    = "rejected"
 	FromProducer      = "producer"
 	FromDistributor   = "distributor"
-	proposalColumns   = `p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.previous_origin, p.previous_quantity, p.previous_price, p.created_at, p.updated_at`
+	proposalColumns   = `p.id, p.need_id, p.producer_id, p.status, p.origin, p.quantity, p.price, p.previous_origin, p.previous_quantity, p.previous_price, p.supplied_product_id, p.created_at, p.updated_at`
 	needColumns       = `n.id, n.distributor_id, n.product_id, n.month, n.quantity, n.created_at, n.updated_at`
 	needColumnsSimple = `id, distributor_id, product_id, month, quantity, created_at, updated_at`
 )
@@ -51,6 +51,9 @@ type Proposal struct {
 	PreviousFrom     *string      `db:"previous_origin" json:"previousFrom,omitempty" enum:"producer,distributor" doc:"On a counter-proposal: the side whose proposal it replaced (absent otherwise)"`
 	PreviousQuantity *decimal.Dec `db:"previous_quantity" json:"previousQuantity,omitempty" doc:"On a counter-proposal: the quantity of the proposal it replaced"`
 	PreviousPrice    *decimal.Dec `db:"previous_price" json:"previousPrice,omitempty" doc:"On a counter-proposal: the unit price HT in EUR of the proposal it replaced"`
+	// SuppliedProduct is the producer's own product it names (issue 39,
+	// core/supplied), nil when it names the need's product type only.
+	SuppliedProduct *string `db:"supplied_product_id" json:"suppliedProduct,omitempty" doc:"The producer's own product it names (GET /api/producers/{producerId}/supplied-products); absent: the need's product type only"`
 	// CreatedAt and ID order a need's proposals (CompareProposals).
 	CreatedAt int64 `db:"created_at" json:"-"`
 	UpdatedAt int64 `db:"updated_at" json:"-"`
@@ -238,7 +241,7 @@ func listProposals(ctx context.Context, q store.Q, where string, args []any, nee
 	err := store.Each(ctx, q, `SELECT `+proposalColumns+`
 		FROM proposals p JOIN needs n ON n.id = p.need_id WHERE `+where, args,
 		[]any{&p.ID, &p.NeedID, &p.Producer, &p.Status, &p.From, &p.Quantity, &p.Price,
-			nullString{&p.PreviousFrom}, nullDec{&p.PreviousQuantity}, nullDec{&p.PreviousPrice},
+			nullString{&p.PreviousFrom}, nullDec{&p.PreviousQuantity}, nullDec{&p.PreviousPrice}, nullString{&p.SuppliedProduct},
 			(*store.Int64)(&p.CreatedAt), (*store.Int64)(&p.UpdatedAt)},
 		func() { ps = append(ps, p) })
 	if err != nil {

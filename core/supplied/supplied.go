@@ -643,3 +643,53 @@ func PhotoImage(ctx context.Context, q store.Q, imageID string) (images.Image, e
 	}
 	return images.Get(ctx, q, imageID)
 }
+
+// LiveType is the catalogue type of one of the producer's live products:
+// what a proposal naming it checks. Another's, a retired one, or none is
+// core.ErrNotFound.
+func LiveType(ctx context.Context, q store.Q, producerID, id string) (string, error) {
+	var typ string
+	err := store.Get(ctx, q, &typ, `SELECT product_id FROM supplied_products
+		WHERE id = ? AND producer_id = ? AND retired_at IS NULL`, id, producerID)
+	if store.IsNotFound(err) {
+		return "", fmt.Errorf("supplied: %s: %w", id, core.ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("supplied: type of %s: %w", id, err)
+	}
+	return typ, nil
+}
+
+// DocumentNames are the names the delivery notes and invoice of an order
+// give its lines, by need id: DocumentName of the product the commitment
+// on the need names, for the needs whose commitment names one.
+func DocumentNames(ctx context.Context, q store.Q, orderID string) (map[string]string, error) {
+	var rows []struct {
+		NeedID  string `db:"need_id"`
+		Product string `db:"supplied_product_id"`
+	}
+	if err := store.Select(ctx, q, &rows, `SELECT DISTINCT pr.need_id, pr.supplied_product_id
+		FROM orders o JOIN needs n ON n.distributor_id = o.distributor_id AND n.month = o.month
+		JOIN proposals pr ON pr.need_id = n.id AND pr.producer_id = o.producer_id
+		WHERE o.id = ? AND pr.status = 'accepted' AND pr.supplied_product_id IS NOT NULL`, orderID); err != nil {
+		return nil, fmt.Errorf("supplied: names of %s: %w", orderID, err)
+	}
+	out := make(map[string]string, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.Product
+	}
+	ps, err := ByIDs(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if p, ok := ps[r.Product]; ok {
+			out[r.NeedID] = p.DocumentName
+		}
+	}
+	return out, nil
+}

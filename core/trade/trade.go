@@ -44,6 +44,10 @@ const MaxPrice = decimal.Dec(10_000_00)
 type Offer struct {
 	Quantity float64
 	Price    float64
+	// Product is the producer's own product the offer names (issue 39):
+	// nil keeps the one the negotiation named, "" names none. Only the
+	// producer's offer sets it; the shop's counter-proposal keeps it.
+	Product *string
 }
 
 // Outcome is the answer of every trade operation: the need, and what else
@@ -395,6 +399,12 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 	if priceErr != "" {
 		invalid.Add("price", priceErr)
 	}
+	product, err := d.suppliedProduct(ctx, q, offer.Product)
+	if fs := validationFields(err); fs != nil {
+		invalid.Fields = append(invalid.Fields, fs...)
+	} else if err != nil {
+		return Outcome{}, err
+	}
 	if err := invalid.Err(); err != nil {
 		return Outcome{}, err
 	}
@@ -414,17 +424,19 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 			prevFrom, prevQty, prevPrice = &from, &oldQty, &oldPrice
 		}
 		_, err = store.Exec(ctx, q, `UPDATE proposals SET status = ?, origin = ?, quantity = ?, price = ?,
-			previous_origin = ?, previous_quantity = ?, previous_price = ?, updated_at = ? WHERE id = ?`,
-			planning.StatusProposed, d.side, qty, price, prevFrom, prevQty, prevPrice, ms, d.open.ID)
+			previous_origin = ?, previous_quantity = ?, previous_price = ?, supplied_product_id = ?, updated_at = ? WHERE id = ?`,
+			planning.StatusProposed, d.side, qty, price, prevFrom, prevQty, prevPrice, product, ms, d.open.ID)
 		d.changed(d.open.ID, func(p *planning.Proposal) {
 			p.Status, p.From, p.Quantity, p.Price, p.UpdatedAt = planning.StatusProposed, d.side, qty, price, ms
 			p.PreviousFrom, p.PreviousQuantity, p.PreviousPrice = prevFrom, prevQty, prevPrice
+			p.SuppliedProduct = product
 		})
 	} else {
 		p := planning.Proposal{ID: core.NewID(), NeedID: d.need.ID, Producer: d.producer.ID, Status: planning.StatusProposed,
-			From: d.side, Quantity: qty, Price: price, CreatedAt: ms, UpdatedAt: ms}
-		_, err = store.Exec(ctx, q, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.ID, p.NeedID, p.Producer, p.Status, p.From, p.Quantity, p.Price, p.CreatedAt, p.UpdatedAt)
+			From: d.side, Quantity: qty, Price: price, SuppliedProduct: product, CreatedAt: ms, UpdatedAt: ms}
+		_, err = store.Exec(ctx, q, `INSERT INTO proposals (id, need_id, producer_id, status, origin, quantity, price,
+			supplied_product_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			p.ID, p.NeedID, p.Producer, p.Status, p.From, p.Quantity, p.Price, p.SuppliedProduct, p.CreatedAt, p.UpdatedAt)
 		d.added(p)
 	}
 	if err != nil {
