@@ -1,6 +1,10 @@
 package daemon
 
 import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -47,4 +51,43 @@ func TestEveryOperationStatesItsRoles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// rolesFile is the table of roles the UI reads (ui/src/team/roles.ts):
+// operationRoles, and each kind of organisation's roles.
+const rolesFile = "testdata/roles.json"
+
+// TestTheUIsRolesAreTheDaemons: testdata/roles.json, which the UI
+// imports to show only what a role may do, is operationRoles and the
+// organisations' roles; `go test ./daemon -run TestTheUIsRolesAreTheDaemons
+// -update-roles` writes it.
+func TestTheUIsRolesAreTheDaemons(t *testing.T) {
+	want := rolesTable()
+	if *updateRoles {
+		if err := os.WriteFile(rolesFile, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(rolesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s is not daemon/roles.go's table: run go test ./daemon -run TestTheUIsRolesAreTheDaemons -update-roles", rolesFile)
+	}
+}
+
+var updateRoles = flag.Bool("update-roles", false, "write "+rolesFile)
+
+func rolesTable() []byte {
+	v := struct {
+		Shop       []string            `json:"shop"`
+		Farm       []string            `json:"farm"`
+		Operations map[string][]string `json:"operations"`
+	}{accounts.ShopRoles, accounts.FarmRoles, operationRoles}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
 }

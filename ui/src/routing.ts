@@ -18,6 +18,7 @@ export const ROUTES = {
   prodPayments: '/prod/payments',
   prodProducts: '/prod/products',
   disPayments: '/dis/payments',
+  team: '/team',
 } as const
 
 /** Builds concrete paths. */
@@ -35,7 +36,16 @@ export const paths = {
  * way back of a login email change, an unsubscription.
  */
 export type LandingMode =
-  'login' | 'register' | 'producer' | 'distributor' | 'forgot' | 'reset' | 'confirm' | 'revert' | 'unsubscribe'
+  | 'login'
+  | 'register'
+  | 'producer'
+  | 'distributor'
+  | 'forgot'
+  | 'reset'
+  | 'confirm'
+  | 'revert'
+  | 'unsubscribe'
+  | 'invitation'
 
 const LANDING_MODES: readonly LandingMode[] = [
   'register',
@@ -46,6 +56,7 @@ const LANDING_MODES: readonly LandingMode[] = [
   'confirm',
   'revert',
   'unsubscribe',
+  'invitation',
 ]
 
 /** Reads the landing `:mode?` parameter; anything unknown means login. */

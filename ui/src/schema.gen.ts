@@ -881,6 +881,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's members and pending invitations
+         * @description The members (name, email, role, since when) and the invitations not used yet of the session's organisation. Owners only.
+         */
+        get: operations["get-team"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone into the organisation
+         * @description Emails a single-use link, valid seven days, that adds the address to the organisation with the role given; an invitation of the same address still pending is replaced. At most 20 invitations a day per organisation (429 with Retry-After past it). Owners only.
+         */
+        post: operations["invite-member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a pending invitation
+         * @description Its link no longer works. Another organisation's invitation, or one used, is 404. Owners only.
+         */
+        delete: operations["cancel-invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/members/{personId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give a member another role
+         * @description The member's sessions in the organisation end at once. The last owner keeps the role (409). Owners only.
+         */
+        put: operations["set-member-role"];
+        post?: never;
+        /**
+         * Remove a member from the organisation
+         * @description Their sessions in the organisation end at once; their login and what they did stay. The last owner cannot leave (409). Owners only.
+         */
+        delete: operations["remove-member"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user": {
         parameters: {
             query?: never;
@@ -1033,6 +1117,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/organisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Act for another organisation
+         * @description The session now acts for another organisation its person is a member of (the header's switcher); another is 404. Answers the user as GET /api/user does.
+         */
+        put: operations["switch-organisation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/pa": {
         parameters: {
             query?: never;
@@ -1135,6 +1239,46 @@ export interface paths {
          * @description The token of the link emailed to the replaced address, unused and less than 7 days old. The login email becomes that address again; every session and link of the account ends, its password no longer works, and the address is emailed a password reset link.
          */
         post: operations["revert-email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read an invitation by its link's token
+         * @description The organisation, the role, the address, and whether a login has it (then accepting asks its password). A dead link is 422.
+         */
+        post: operations["get-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invitation/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation and log in
+         * @description Creates the login (name and a new password) or joins the existing one (its password, throttled as a login is), adds it to the organisation with the invitation's role, uses the link and opens a session there.
+         */
+        post: operations["accept-invitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1685,6 +1829,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptRequestBody: {
+            /**
+             * @description The person's name, for a new login (ignored when the address has one)
+             * @example Marie Dupont
+             */
+            name?: string;
+            /** @description A new password for a new login, else the existing login's password */
+            password?: string;
+            /** @description The token of the emailed link */
+            token?: string;
+        };
         AccountView: {
             /**
              * Format: double
@@ -1749,6 +1904,19 @@ export interface components {
             /** @description What is wrong, in French, for the notice of the dashboard and the profile */
             message: string;
         };
+        AccountsMembership: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "buyer" | "receiver" | "sales" | "delivery" | "accountant";
+            /** @enum {string} */
+            type: "producer" | "distributor";
+        };
+        AccountsPersonView: {
+            _id: string;
+            email: string;
+            name: string;
+        };
         AccountsProfile: {
             _id: string;
             addressLine1: string;
@@ -1787,8 +1955,17 @@ export interface components {
             notifications: components["schemas"]["NotifyPref"][];
             /** @description Shops: opening hours or delivery window, for the producers' round */
             openingHours?: string;
+            /** @description Every organisation of the person, by name, this one among them (a session's answer only) */
+            organisations?: components["schemas"]["AccountsMembership"][];
             /** @description Producers: payment terms of their invoices */
             paymentTerms?: components["schemas"]["TermsTerms"];
+            /** @description The person signed in (a session's answer only) */
+            person?: components["schemas"]["AccountsPersonView"];
+            /**
+             * @description The person's role in this organisation (a session's answer only)
+             * @enum {string}
+             */
+            role?: "owner" | "buyer" | "receiver" | "sales" | "delivery" | "accountant";
             siret: string;
             tel: string;
             tvaintracom: string;
@@ -1858,6 +2035,8 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["ActivityData"];
             origin: components["schemas"]["ActivityParty"];
+            /** @description The name of the member of the origin's team who did it, when not its founder */
+            person?: string;
             target?: components["schemas"]["ActivityParty"];
             /** @enum {string} */
             type: "need:update" | "need:delete" | "need:create" | "need:create:bulk" | "need:import" | "proposal:request" | "proposal:review" | "fix:request" | "fix:review" | "claim:request" | "claim:review" | "claim:autovalidate" | "payment:record" | "payment:declare" | "payment:confirm" | "payment:undo" | "invoice:status";
@@ -2359,6 +2538,22 @@ export interface components {
             kind: "database" | "disk";
             /** @description The reason in French, for whoever runs the platform */
             message: string;
+        };
+        InvitationTokenInputBody: {
+            /** @description The token of the emailed link (after its #) */
+            token?: string;
+        };
+        InviteInputBody: {
+            /**
+             * @description The address invited. Needed: refused (422) without it
+             * @example marie@epicerie-du-lac.fr
+             */
+            email?: string;
+            /**
+             * @description One of the organisation's roles: owner, buyer, receiver, accountant for a shop; owner, sales, delivery, accountant for a farm
+             * @example buyer
+             */
+            role?: string;
         };
         LedgerInputBody: {
             /** @description 51…, 3 to 10 digits */
@@ -3088,6 +3283,8 @@ export interface components {
             quantity: number;
             /** @enum {string} */
             status: "proposed" | "accepted" | "rejected";
+            /** @description The producer's own product it names (GET /api/producers/{producerId}/supplied-products); absent: the need's product type only */
+            suppliedProduct?: string;
         };
         PlanningStandardPreview: {
             /**
@@ -3219,6 +3416,8 @@ export interface components {
              * @example 120.5
              */
             quantity: number;
+            /** @description The producer's offer: one of its live products of the need's type (GET /api/supplied-products), empty for none; absent keeps the one the negotiation named. Ignored from the shop, whose counter-proposal keeps it */
+            suppliedProduct?: string;
         };
         PurchaseSlipView: {
             /**
@@ -3382,6 +3581,13 @@ export interface components {
              * @description Number of shops ranked
              */
             shops: number;
+        };
+        RoleInputBody: {
+            /**
+             * @description The new role
+             * @example accountant
+             */
+            role?: string;
         };
         SentLineInput: {
             /** @description Delivery line id. Needed: a line without it is refused (422) */
@@ -3734,6 +3940,54 @@ export interface components {
              * @example 2026-11-20
              */
             today: string;
+        };
+        SwitchInputBody: {
+            /** @description The id of an organisation the person is a member of */
+            organisation?: string;
+        };
+        TeamsInvitation: {
+            _id: string;
+            /**
+             * Format: int64
+             * @description Unix ms
+             */
+            createdAt: number;
+            email: string;
+            /**
+             * Format: int64
+             * @description Unix ms; past it the owner sends it again
+             */
+            expiresAt: number;
+            /** @enum {string} */
+            role: "owner" | "buyer" | "receiver" | "sales" | "delivery" | "accountant";
+        };
+        TeamsMember: {
+            email: string;
+            name: string;
+            personId: string;
+            /** @enum {string} */
+            role: "owner" | "buyer" | "receiver" | "sales" | "delivery" | "accountant";
+            /**
+             * Format: int64
+             * @description When they joined (Unix ms)
+             */
+            since: number;
+        };
+        TeamsPending: {
+            email: string;
+            /** Format: int64 */
+            expiresAt: number;
+            /** @description Whether a login has the address: then accepting asks its password, else a name and a new password */
+            hasLogin: boolean;
+            organisation: string;
+            /** @enum {string} */
+            role: "owner" | "buyer" | "receiver" | "sales" | "delivery" | "accountant";
+            /** @enum {string} */
+            type: "producer" | "distributor";
+        };
+        TeamsTeam: {
+            invitations: components["schemas"]["TeamsInvitation"][];
+            members: components["schemas"]["TeamsMember"][];
         };
         TermsInput: {
             /** @description decade or month: days counted after the end of the décade of the first delivery billed, or of its month */
@@ -7977,6 +8231,351 @@ export interface operations {
             };
         };
     };
+    "get-team": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsTeam"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "invite-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteInputBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsInvitation"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "cancel-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's id */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-member-role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's person id */
+                personId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsTeam"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "remove-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's person id */
+                personId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsTeam"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "get-user": {
         parameters: {
             query?: never;
@@ -8726,6 +9325,66 @@ export interface operations {
             };
         };
     };
+    "switch-organisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwitchInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOutputBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "get-pa-connection": {
         parameters: {
             query?: never;
@@ -9179,6 +9838,127 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationTokenInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsPending"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "accept-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptRequestBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOutputBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,6 +27,7 @@ export const SCREENS = {
   prodPayments: () => import('./pages/Payments').then((m) => ({ default: m.Payments })),
   disPayments: () => import('./pages/Payments').then((m) => ({ default: m.Payments })),
   prodProducts: () => import('./pages/ProducerProducts').then((m) => ({ default: m.ProducerProducts })),
+  team: () => import('./team/TeamPage').then((m) => ({ default: m.TeamPage })),
 } as const satisfies Partial<Record<keyof typeof ROUTES, ChunkLoader>>
 
 /** The protected screen of `path` (its route's name), or null for a public or unknown path. */

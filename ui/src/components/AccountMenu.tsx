@@ -2,14 +2,18 @@ import { Button, Menu } from '@mantine/core'
 import { useLocation } from 'wouter'
 import { PROFILE_PARAM } from '../onboarding/checklist'
 import { ROUTES } from '../routing'
-import { useUserType } from '../store/hooks'
+import { useUser, useUserType } from '../store/hooks'
 import { logout } from '../store/session'
+import { switchOrganisation } from '../store/team'
+import { ROLE_LABELS, may } from '../team/roles'
 
 /** The French texts of the account menu. */
 export const ACCOUNT_MENU_TEXTS = {
   button: 'Mon compte',
   settings: 'Mon profil et mes paramètres',
   products: 'Mes produits',
+  team: 'Équipe',
+  organisations: 'Mes organisations',
   quit: 'Quitter',
 } as const
 
@@ -24,6 +28,11 @@ export const ACCOUNT_MENU_TEXTS = {
 export function AccountMenu({ email }: { email: string }) {
   const [, navigate] = useLocation()
   const type = useUserType()
+  // Teams (issue 41): the person signed in, their role, the switch
+  // between their organisations; "Équipe" for the owners.
+  const user = useUser()
+  const role = user?.role
+  const others = (user?.organisations ?? []).filter((o) => o.id !== user?._id)
   const quit = async () => {
     await logout()
     navigate('/')
@@ -38,10 +47,34 @@ export function AccountMenu({ email }: { email: string }) {
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label style={{ overflowWrap: 'anywhere' }}>{email}</Menu.Label>
+        <Menu.Label style={{ overflowWrap: 'anywhere' }}>
+          {user?.person ? `${user.person.name} (${user.name}) · ${ROLE_LABELS[role ?? 'owner']}` : email}
+        </Menu.Label>
         <Menu.Item onClick={() => navigate(`/?${PROFILE_PARAM}=name`)}>{ACCOUNT_MENU_TEXTS.settings}</Menu.Item>
-        {type === 'producer' ? (
+        {type === 'producer' && may(role, 'create-supplied-product') ? (
           <Menu.Item onClick={() => navigate(ROUTES.prodProducts)}>{ACCOUNT_MENU_TEXTS.products}</Menu.Item>
+        ) : null}
+        {may(role, 'get-team') ? (
+          <Menu.Item onClick={() => navigate(ROUTES.team)}>{ACCOUNT_MENU_TEXTS.team}</Menu.Item>
+        ) : null}
+        {others.length > 0 ? (
+          <>
+            <Menu.Divider />
+            <Menu.Label>{ACCOUNT_MENU_TEXTS.organisations}</Menu.Label>
+            {others.map((o) => (
+              <Menu.Item
+                key={o.id}
+                onClick={() =>
+                  void switchOrganisation(o.id).then((ok) => {
+                    if (ok) navigate('/')
+                  })
+                }
+              >
+                {o.name} · {ROLE_LABELS[o.role]}
+              </Menu.Item>
+            ))}
+            <Menu.Divider />
+          </>
         ) : null}
         <Menu.Item color="red" onClick={() => void quit()}>
           {ACCOUNT_MENU_TEXTS.quit}

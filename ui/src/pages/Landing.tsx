@@ -6,6 +6,7 @@ import { ForgotPasswordForm } from '../components/ForgotPasswordForm'
 import { LoginForm } from '../components/LoginForm'
 import { RegisterForm } from '../components/RegisterForm'
 import { ResetPasswordForm } from '../components/ResetPasswordForm'
+import { InvitationForm } from '../team/InvitationForm'
 import { RevertEmailForm } from '../components/RevertEmailForm'
 import { UnsubscribeForm } from '../components/UnsubscribeForm'
 import { linkToken, parseLandingMode } from '../routing'
@@ -80,6 +81,8 @@ export function Landing() {
                 <RevertEmailForm token={linkToken(window.location.hash)} />
               ) : mode === 'unsubscribe' ? (
                 <UnsubscribeForm token={linkToken(window.location.hash)} />
+              ) : mode === 'invitation' ? (
+                <InvitationForm token={linkToken(window.location.hash)} />
               ) : (
                 <RegisterForm key={mode} distributor={mode !== 'producer'} />
               )}
