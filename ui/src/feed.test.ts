@@ -70,6 +70,17 @@ describe('emitterLabel', () => {
   ])('viewer %s → %s', (viewer, expected) => {
     expect(emitterLabel(e, viewer)).toBe(expected)
   })
+  it('names the member of the emitter’s team who did it (PRODUCT §13 "Teams")', () => {
+    const byMarie = {
+      ...e,
+      type: 'proposal:review' as const,
+      data: { outcome: true },
+      origin: { name: 'Épicerie du Lac' },
+      person: 'Marie',
+    }
+    expect(emitterLabel(byMarie, 'f@x.fr')).toBe('Marie (Épicerie du Lac)')
+    expect(describeEvent(byMarie, 'f@x.fr')).toContain('Marie (Épicerie du Lac)')
+  })
   it('names an emitter whose email the feed does not give', () => {
     expect(emitterLabel({ origin: { name: 'Épicerie du Lac' } }, 'fermedessaules@exemple.fr')).toBe('Épicerie du Lac')
     expect(

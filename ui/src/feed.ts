@@ -49,10 +49,18 @@ export function groupEventsByDay<E extends Dated>(events: readonly E[]): FeedDay
   return days
 }
 
-/** Who did it: "vous" for the viewer's own actions (PRODUCT §2), else the emitter's name. */
-export function emitterLabel(event: Pick<ActivityEvent, 'origin'>, viewerEmail: string | null | undefined): string {
+/**
+ * Who did it: "vous" for the viewer's own actions (PRODUCT §2), else the
+ * emitter's name, after the member of its team who did it when the daemon
+ * names one (PRODUCT §13 "Teams"): "Marie (Épicerie du Lac)".
+ */
+export function emitterLabel(
+  event: Pick<ActivityEvent, 'origin'> & { person?: string },
+  viewerEmail: string | null | undefined,
+): string {
   if (isViewer(event.origin.email, viewerEmail)) return 'vous'
-  return event.origin.name || event.origin.email || 'Quelqu\u2019un'
+  const name = event.origin.name || event.origin.email || 'Quelqu\u2019un'
+  return event.person ? `${event.person} (${name})` : name
 }
 
 /** The event types of PRODUCT §4, the only ones the feed can word. */
@@ -177,7 +185,8 @@ export function describeEvent(event: ActivityEvent, viewerEmail: string | null |
   if (!(EVENT_TYPES as readonly string[]).includes(type)) throw new UnknownEventTypeError(type)
   const data = event.data ?? {}
   const own = isViewer(event.origin?.email, viewerEmail)
-  const origin = event.origin?.name || event.origin?.email || 'Quelqu\u2019un'
+  // The member of the emitter's team who did it, when named (PRODUCT §13 "Teams").
+  const origin = emitterLabel({ origin: event.origin ?? {}, person: event.person }, null)
   const target = event.target?.name || ''
   // "Épicerie du Lac a proposé", "Les Jardins d'Alby ont proposé".
   const has = avoir(origin)
