@@ -3,9 +3,9 @@
 // online, loses the network (the test cuts it), opens the screen again
 // without network, ticks a line, marks the other short with a photo,
 // signs, and the reception waits on the phone; the network back, the queue
-// drains by itself, and the producer sees the short line, its photo and
-// who received it. The service worker and the manifest are served as a
-// browser needs them.
+// drains by itself, and the producer sees the claim the short line made —
+// its photo, who received it — and accepts it, which the shop then reads.
+// The service worker and the manifest are served as a browser needs them.
 import type { BrowserContext } from '@playwright/test'
 import { fileURLToPath } from 'node:url'
 import { expect, seed, test, uniqueAccount, watchProblems } from './fixtures'
@@ -60,7 +60,7 @@ test('the daemon serves the service worker and the manifest as a browser needs t
   expect(await page.text()).toContain('<link rel="manifest" href="/manifest.webmanifest">')
 })
 
-test('a shop receives a delivery offline, one line short with a photo, and the producer sees it once the network is back', async ({
+test('a shop receives a delivery offline, one line short with a photo, and the producer sees the claim once the network is back and answers it', async ({
   browser,
   page,
   context,
@@ -70,8 +70,8 @@ test('a shop receives a delivery offline, one line short with a photo, and the p
   const farmContext = await browser.newContext({ ...PHONE })
   const farm = await register(farmContext, 'reception-ferme', false, 'Ferme des Aravis')
   const orderId = seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
-  const load = await (await context.request.get('/api/user')).json()
-  const order = load.orders.find((o: { _id: string }) => o._id === orderId)
+  const orders = await (await context.request.get('/api/orders')).json()
+  const order = orders.find((o: { _id: string }) => o._id === orderId)
   const delivery = order.deliveries.find((d: { date: string }) => d.date === month)
   const url = `/dis/deliveries/reception/${orderId}/${delivery._id}`
 
@@ -122,12 +122,13 @@ test('a shop receives a delivery offline, one line short with a photo, and the p
   await expect(page.getByText("1 réception en attente d'envoi")).toHaveCount(0)
   expect(await page.evaluate(queued)).toBe(0)
 
-  // The producer sees the reception, the short line and its photo.
+  // The producer sees the reception, the short line and its photo, and the
+  // claim it made, which it answers. Received, the delivery is done: past.
   const farmPage = await farmContext.newPage()
   const problems: string[] = []
   watchProblems(farmPage, problems)
   await farmPage.goto('/prod/deliveries')
-  await farmPage.getByRole('tab', { name: 'À venir', exact: true }).tap()
+  await farmPage.getByRole('tab', { name: 'Passées', exact: true }).tap()
   await farmPage
     .getByRole('row', { name: /Épicerie du Lac/ })
     .first()
@@ -141,8 +142,26 @@ test('a shop receives a delivery offline, one line short with a photo, and the p
   const photo = panel.getByRole('img', { name: 'Photo du problème — Tomate' })
   await expect(photo).toBeVisible()
   await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
+  const claim = farmPage.getByLabel("Demande d'avoir", { exact: true })
+  await expect(claim.getByText("Demande d'avoir reçue à la réception, en attente de réponse")).toBeVisible()
+  await expect(claim.getByText('Tomate : -0,5 kg (Quantité) — Une caisse manquante')).toBeVisible()
+  await expect(claim.getByText(/n'est acceptée que par votre réponse/)).toBeVisible()
+  await farmPage.getByRole('button', { name: "Accepter l'avoir" }).tap()
+  await expect(claim.getByText("Demande d'avoir reçue à la réception, acceptée")).toBeVisible()
+  await expect(farmPage.getByRole('button', { name: "Accepter l'avoir" })).toHaveCount(0)
   expect(problems).toEqual([])
   await farmContext.close()
+
+  // The shop reads the producer's answer on its delivery.
+  await page.goto('/dis/deliveries')
+  await page.getByRole('tab', { name: 'Passées', exact: true }).tap()
+  await page
+    .getByRole('row', { name: /Ferme des Aravis/ })
+    .first()
+    .tap()
+  await expect(page.getByText("Demande d'avoir envoyée à la réception, acceptée")).toBeVisible()
+  await page.keyboard.press('Escape') // the delivery's drawer closed
+  await expect(page.getByRole('dialog')).toHaveCount(0)
 
   // After logout, no answer of this shop is left for the next account.
   const cached = await page.evaluate(async () => (await (await caches.open('primeur-api')).keys()).length)

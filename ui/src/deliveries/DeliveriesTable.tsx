@@ -115,7 +115,12 @@ export function DeliveriesTable(props: TableProps) {
                       {STATUS_LABELS[d.status]}
                       {d.claimStatus === 'sent' ? (
                         <Badge ml={6} color="orange" variant="light" tt="none">
-                          {CLAIM_WAITING[props.role]}
+                          {/* The party that answers reads "à traiter": the shop the producer's claim, the producer the shop's. */}
+                          {
+                            CLAIM_WAITING[
+                              (d.claimBy === 'shop') === (props.role === 'producer') ? 'distributor' : 'producer'
+                            ]
+                          }
                         </Badge>
                       ) : null}
                     </Table.Td>

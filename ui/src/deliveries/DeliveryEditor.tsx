@@ -12,6 +12,7 @@ import {
   STATUS_LABELS,
   canClaim,
   canEdit,
+  canReceive,
   canReview,
   claimAnswerNotice,
   claimLabel,
@@ -113,14 +114,14 @@ export function DeliveryEditor({
           delivery={d}
           role={role}
           products={products}
-          editable={canEdit(d, 'distributor', now, lock)}
+          receivable={canReceive(d, role, now, claimWindow)}
         />
 
         {d.claimStatus !== 'void' ? (
           <Stack gap={4} aria-label="Demande d'avoir">
-            <Text fw={600}>{claimLabel(d.claimStatus, role)}</Text>
+            <Text fw={600}>{claimLabel(d.claimStatus, role, d.claimBy)}</Text>
             {answerNotice ? (
-              <Text size="sm" fw={role === 'distributor' && d.claimStatus === 'sent' ? 600 : undefined}>
+              <Text size="sm" fw={canReview(row, role) ? 600 : undefined}>
                 {answerNotice}
               </Text>
             ) : null}

@@ -7,6 +7,7 @@ import {
   acceptedBySilence,
   canClaim,
   canEdit,
+  canReceive,
   canReview,
   claimAnswerNotice,
   claimDeadline,
@@ -33,7 +34,17 @@ function delivery(
   chrono: number,
   extra: Partial<Delivery> = {},
 ): Delivery {
-  return { _id: id, orderId: 'o', status, date, chrono, claimStatus: 'void', deliveryLines: [], ...extra }
+  return {
+    _id: id,
+    orderId: 'o',
+    status,
+    date,
+    chrono,
+    claimStatus: 'void',
+    claimBy: 'producer',
+    deliveryLines: [],
+    ...extra,
+  }
 }
 
 function row(d: Delivery, partner = 'Ferme', order: Partial<Order> = {}): DeliveryRow {
@@ -348,6 +359,48 @@ describe('claim window and silence', () => {
       'Sans réponse du magasin 24 h après son envoi, la demande sera acceptée automatiquement.',
     )
     expect(claimAnswerNotice({ ...lowering, claimStatus: 'accepted' }, 'distributor', 48)).toBe('')
+  })
+  it('makes the shop\'s claim, made by its reception, the producer\'s to answer (PRODUCT §16 "Reception")', () => {
+    const now = paris('2026-11-19', '10:00')
+    const short = {
+      _id: 't',
+      product: 'tomate',
+      price: 2.5,
+      quantityExpected: 10,
+      quantitySent: 10,
+      quantityClaimed: -2.5,
+      quantityReceived: 7.5,
+      receptionReason: 'quantity' as const,
+    }
+    const d = delivery('a', '2026-11-18', 'done', 1, { claimStatus: 'sent', claimBy: 'shop', deliveryLines: [short] })
+    expect(canReview(row(d), 'producer')).toBe(true)
+    expect(canReview(row(d), 'distributor')).toBe(false)
+    expect(canClaim(row(d), 'producer', now)).toBe(false)
+    expect(claimWindowNotice(row(d), 'producer', now)).toBe('')
+    expect(claimLabel('sent', 'producer', 'shop')).toBe("Demande d'avoir reçue à la réception, en attente de réponse")
+    expect(claimLabel('accepted', 'distributor', 'shop')).toBe("Demande d'avoir envoyée à la réception, acceptée")
+    // Silence accepts the shop's only when it raises the amount.
+    expect(acceptedBySilence([-2.5], 'shop')).toBe(false)
+    expect(acceptedBySilence([2, 0], 'shop')).toBe(true)
+    expect(acceptedBySilence([2, -1], 'shop')).toBe(false)
+    expect(claimAnswerNotice(d, 'producer', 48)).toBe(
+      "Le magasin a signalé ces écarts à la réception : la demande n'est acceptée que par votre réponse. Merci d'y répondre.",
+    )
+    expect(claimAnswerNotice(d, 'distributor', 48)).toBe(
+      "Cette demande attend la réponse du producteur : elle n'est jamais acceptée sans elle.",
+    )
+  })
+  it('lets the shop receive a delivery once, from when it is planned to the end of its claim window', () => {
+    const now = paris('2026-11-20', '14:00') // a Friday, past the lock
+    expect(canReceive(delivery('a', '2026-11-20', 'planned', 1), 'distributor', now)).toBe(true)
+    expect(canReceive(delivery('a', '2026-11-20', 'done', 1), 'distributor', now)).toBe(true)
+    expect(canReceive(delivery('a', '2026-11-18', 'done', 1), 'distributor', now)).toBe(true)
+    expect(canReceive(delivery('a', '2026-11-17', 'done', 1), 'distributor', now)).toBe(false)
+    expect(canReceive(delivery('a', '2026-11-20', 'cancelled', 1), 'distributor', now)).toBe(false)
+    expect(
+      canReceive(delivery('a', '2026-11-20', 'done', 1, { receivedAt: '2026-11-20T08:00:00Z' }), 'distributor', now),
+    ).toBe(false)
+    expect(canReceive(delivery('a', '2026-11-20', 'planned', 1), 'producer', now)).toBe(false)
   })
 })
 

@@ -5,6 +5,9 @@
 import { dayOf, formatLongDay } from '../format'
 import type { ClaimStatus, CreditRef, Delivery, DeliveryStatus, Order, UserType } from '../types'
 
+/** Who sent a delivery's claim: the producer, or the shop at its reception. */
+export type ClaimBy = Delivery['claimBy']
+
 /** One delivery of the table, with its order and the other party's name. */
 export interface DeliveryRow {
   order: Order
@@ -131,8 +134,10 @@ export const STATUS_LABELS: Record<DeliveryStatus, string> = {
 }
 
 /** The claim as each side reads it: sent by the producer, received by the shop (PRODUCT §6). */
-export function claimLabel(status: ClaimStatus, role: UserType): string {
-  const base = role === 'producer' ? "Demande d'avoir envoyée" : "Demande d'avoir reçue"
+export function claimLabel(status: ClaimStatus, role: UserType, by: ClaimBy = 'producer'): string {
+  // The shop's claim is made by its reception (PRODUCT §16 "Reception").
+  const mine = (role === 'producer') === (by === 'producer')
+  const base = `Demande d'avoir ${mine ? 'envoyée' : 'reçue'}${by === 'shop' ? ' à la réception' : ''}`
   switch (status) {
     case 'void':
       return ''
@@ -259,8 +264,18 @@ export function canClaim(row: DeliveryRow, role: UserType, now: Date, window = D
     role === 'producer' &&
     d.status === 'done' &&
     dayOf(now) <= claimDeadline(d.date, window) &&
-    (d.claimStatus === 'void' || d.claimStatus === 'sent')
+    (d.claimStatus === 'void' || (d.claimStatus === 'sent' && d.claimBy !== 'shop'))
   )
+}
+
+/**
+ * The shop may receive a delivery on its phone (PRODUCT §16 "Reception")
+ * once, from when it is planned until the end of its claim window, before
+ * or after its lock: receiving is not a change of the order.
+ */
+export function canReceive(d: Delivery, role: UserType, now: Date, window = DEFAULT_CLAIM_WINDOW): boolean {
+  if (role !== 'distributor' || d.receivedAt) return false
+  return d.status === 'planned' || (d.status === 'done' && dayOf(now) <= claimDeadline(d.date, window))
 }
 
 /**
@@ -270,6 +285,7 @@ export function canClaim(row: DeliveryRow, role: UserType, now: Date, window = D
 export function claimWindowNotice(row: DeliveryRow, role: UserType, now: Date, window = DEFAULT_CLAIM_WINDOW): string {
   const d = row.delivery
   if (role !== 'producer' || d.status !== 'done' || (d.claimStatus !== 'void' && d.claimStatus !== 'sent')) return ''
+  if (d.claimStatus === 'sent' && d.claimBy === 'shop') return ''
   const deadline = formatLongDay(claimDeadline(d.date, window))
   if (canClaim(row, role, now, window))
     return `Demande d'avoir possible jusqu'au ${deadline} inclus (deux jours ouvrés après la livraison).`
@@ -282,8 +298,10 @@ export function claimWindowNotice(row: DeliveryRow, role: UserType, now: Date, w
  * claimed down — and no line raises it. Silence is not acceptance (art.
  * 1120 C. civ.): a claim asking the shop to pay more waits for its answer.
  */
-export function acceptedBySilence(claimed: readonly number[]): boolean {
-  return claimed.some((q) => q < 0) && !claimed.some((q) => q > 0)
+export function acceptedBySilence(claimed: readonly number[], by: ClaimBy = 'producer'): boolean {
+  // The producer's: down only; the shop's (its reception): up only.
+  const sign = by === 'shop' ? 1 : -1
+  return claimed.some((q) => q * sign > 0) && !claimed.some((q) => q * sign < 0)
 }
 
 /**
@@ -293,6 +311,21 @@ export function acceptedBySilence(claimed: readonly number[]): boolean {
  */
 export function claimAnswerNotice(d: Delivery, role: UserType, hours: number): string {
   if (d.claimStatus !== 'sent') return ''
+  if (d.claimBy === 'shop') {
+    // The shop's claim waits for the producer (PRODUCT §16 "Auto-validation").
+    if (
+      acceptedBySilence(
+        d.deliveryLines.map((l) => l.quantityClaimed),
+        'shop',
+      )
+    )
+      return role === 'producer'
+        ? `Sans réponse de votre part ${hours} h après son envoi, la demande sera acceptée automatiquement.`
+        : `Sans réponse du producteur ${hours} h après son envoi, la demande sera acceptée automatiquement.`
+    return role === 'producer'
+      ? "Le magasin a signalé ces écarts à la réception : la demande n'est acceptée que par votre réponse. Merci d'y répondre."
+      : "Cette demande attend la réponse du producteur : elle n'est jamais acceptée sans elle."
+  }
   if (acceptedBySilence(d.deliveryLines.map((l) => l.quantityClaimed))) {
     return role === 'producer'
       ? `Sans réponse du magasin ${hours} h après son envoi, la demande sera acceptée automatiquement.`
@@ -303,10 +336,11 @@ export function claimAnswerNotice(d: Delivery, role: UserType, hours: number): s
     : "Cette demande augmente le montant facturé : elle n'est acceptée que par votre réponse. Merci d'y répondre."
 }
 
-/** The shop may answer a pending claim. */
+/** Each party may answer the other's pending claim: the shop the producer's, the producer the shop's. */
 export function canReview(row: DeliveryRow, role: UserType): boolean {
   // Once the order is invoiced, the answer is settled by a credit note.
-  return role === 'distributor' && row.delivery.claimStatus === 'sent'
+  const d = row.delivery
+  return d.claimStatus === 'sent' && role === (d.claimBy === 'shop' ? 'producer' : 'distributor')
 }
 
 /** The dates the shop may choose: from tomorrow to the end of the order's (or the delivery's) month. */

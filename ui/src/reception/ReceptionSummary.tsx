@@ -9,23 +9,23 @@ import { REASON_LABELS, receivedText } from './model'
 /**
  * A delivery's reception in its panel (PRODUCT §16 "Reception"): once
  * received, "Reçu le … par …" and each line received otherwise — the
- * reserves the producer reviews — with its photo; before, for the shop, the
- * link to the reception screen while the delivery is planned.
+ * shop's claim the producer reviews — with its photo; before, for the shop,
+ * the link to the reception screen while it may receive it.
  */
 export function ReceptionSummary({
   delivery,
   role,
   products,
-  editable,
+  receivable,
 }: {
   delivery: Delivery
   role: UserType
   products: ReadonlyMap<string, Product>
-  /** The delivery is planned and before its lock. */
-  editable: boolean
+  /** The shop may receive it (canReceive). */
+  receivable: boolean
 }) {
   if (!delivery.receivedAt) {
-    if (role !== 'distributor' || !editable) return null
+    if (role !== 'distributor' || !receivable) return null
     return (
       <Anchor component={Link} href={paths.disReception(delivery.orderId, delivery._id)} fw={600}>
         Réceptionner la livraison (sur le téléphone)
@@ -50,7 +50,7 @@ export function ReceptionSummary({
               <Stack key={l._id} gap={4}>
                 <Text size="sm">
                   {name} : reçu {typed(l.quantityReceived ?? l.quantitySent)} {unitLabel(unit)} sur{' '}
-                  {typed(l.quantityExpected)} {unitLabel(unit)} ({reason.toLowerCase()})
+                  {typed(l.quantitySent)} {unitLabel(unit)} ({reason.toLowerCase()})
                   {l.receptionComment ? ` — ${l.receptionComment}` : ''}
                 </Text>
                 {l.photoId ? (

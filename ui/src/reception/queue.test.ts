@@ -60,6 +60,26 @@ describe('the reception queue', () => {
     expect(sent).toEqual(['k1', 'k2'])
   })
 
+  it('makes one more pass for a drain asked while one was failing: the network back during an offline pass', async () => {
+    await enqueue(reception('k1'))
+    const sent: string[] = []
+    let online = false
+    let second: Promise<number> | null = null
+    const send = async (r: QueuedReception) => {
+      if (!online) {
+        // The network returns while this pass fails: the 'online' event drains again.
+        online = true
+        second = drain('epicerie@lac.fr', send)
+        throw new ApiError(0, '', 'Le serveur est injoignable')
+      }
+      sent.push(r.key)
+    }
+    expect(await drain('epicerie@lac.fr', send)).toBe(1)
+    expect(await second).toBe(1) // joined, and served by the extra pass
+    expect(sent).toEqual(['k1'])
+    expect(await waitingOf('epicerie@lac.fr')).toEqual([])
+  })
+
   it('keeps a refused reception with its refusal, never sends it again, and lets the shop discard it', async () => {
     await enqueue(reception('k1'))
     await enqueue(reception('k2', 'epicerie@lac.fr', '2026-11-20T09:00:00Z'))

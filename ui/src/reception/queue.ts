@@ -97,33 +97,28 @@ export function outcomeOf(err: unknown): Outcome {
 }
 
 let draining: Promise<number> | null = null
+let again = false
 
 /**
  * Sends the waiting receptions of `email`, oldest first, until one cannot
  * go (then the rest wait too: the network is likely gone). Answers how many
- * were sent. A drain already running is joined, not doubled.
+ * were sent. A drain already running is joined, not doubled; it makes one
+ * more pass once done, so that a call that came meanwhile (the network
+ * back while a pass was failing offline) is not lost.
  */
 export function drain(email: string, send: Send): Promise<number> {
-  draining ??= (async () => {
+  if (draining) {
+    again = true
+    return draining
+  }
+  draining = (async () => {
     queueState.sending = true
     let sent = 0
     try {
-      for (const r of await waitingOf(email)) {
-        if (r.refused) continue
-        let outcome: Outcome = 'sent'
-        try {
-          await send(r)
-        } catch (err) {
-          outcome = outcomeOf(err)
-        }
-        if (outcome === 'later') break
-        if (outcome === 'sent') {
-          await del(r.key, db())
-          sent++
-        } else {
-          await set(r.key, { ...r, refused: outcome.refused }, db())
-        }
-      }
+      do {
+        again = false
+        sent += await pass(email, send)
+      } while (again)
     } finally {
       queueState.sending = false
       draining = null
@@ -132,6 +127,28 @@ export function drain(email: string, send: Send): Promise<number> {
     return sent
   })()
   return draining
+}
+
+/** One pass of drain: sends what waits until one cannot go; answers how many went. */
+async function pass(email: string, send: Send): Promise<number> {
+  let sent = 0
+  for (const r of await waitingOf(email)) {
+    if (r.refused) continue
+    let outcome: Outcome = 'sent'
+    try {
+      await send(r)
+    } catch (err) {
+      outcome = outcomeOf(err)
+    }
+    if (outcome === 'later') break
+    if (outcome === 'sent') {
+      await del(r.key, db())
+      sent++
+    } else {
+      await set(r.key, { ...r, refused: outcome.refused }, db())
+    }
+  }
+  return sent
 }
 
 /** "3 réceptions en attente d'envoi", or null when none waits to be sent. */

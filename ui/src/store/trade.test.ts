@@ -39,6 +39,7 @@ function delivery(orderId: string, date: string, product: string, quantity: numb
     date,
     chrono: 1,
     claimStatus: 'void',
+    claimBy: 'producer',
     deliveryLines: [
       {
         _id: `l-${date}-${product}`,
