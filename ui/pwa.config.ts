@@ -3,8 +3,9 @@
 // (generateSW) at build time. The worker precaches the built app (the
 // shell and every screen's chunk), answers a navigation to any route of the
 // app with index.html, and keeps the last answer of the few API reads the
-// screens used in a van or a cellar need — the user load (orders, products),
-// the delivery rules, a producer's day — network first: online, the page
+// screens used in a van or a cellar need — the user load, the catalogue,
+// the orders (issue 42 split them), the delivery rules, a producer's day —
+// network first: online, the page
 // always gets the daemon's answer; offline, the last one it got. The
 // pictures of receptions are kept too. Nothing else of the API is kept, no
 // write ever is, and the page empties that cache at logout and at login
@@ -70,7 +71,7 @@ export const pwaOptions: Partial<VitePWAOptions> = {
         urlPattern: ({ url, request, sameOrigin }) =>
           sameOrigin &&
           request.method === 'GET' &&
-          /^\/api\/(user|deliveries\/settings|deliveries\/day\/[0-9-]+)$/.test(url.pathname),
+          /^\/api\/(user|catalogue|orders|deliveries\/settings|deliveries\/day\/[0-9-]+)$/.test(url.pathname),
         handler: 'NetworkFirst',
         options: {
           cacheName: API_CACHE,

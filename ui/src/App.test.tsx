@@ -6,7 +6,7 @@ import { AppHeader } from './components/AppHeader'
 import { EMAIL_KEY, resetState, state } from './store/state'
 import { distributor, producer } from './test/fixtures'
 import { renderWithProviders } from './test/render'
-import type { RewardsStanding, UserLoad } from './types'
+import type { ActivityEvent, Catalogue, Need, Order, RewardsStanding, UserLoad } from './types'
 
 const renderApp = (path: string) =>
   renderWithProviders(
@@ -23,8 +23,12 @@ const json = (status: number, body: unknown) =>
     headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' },
   })
 
-const load = (user: UserLoad['user'], extra: Partial<UserLoad> = {}): UserLoad => ({
+/** What the fake daemon holds: the user load, and what each screen reads apart (issue 42). */
+type World = UserLoad & Catalogue & { needs: Need[]; events: ActivityEvent[]; orders: Order[] }
+
+const load = (user: UserLoad['user'], extra: Partial<World> = {}): World => ({
   user,
+  counts: { needs: 0 },
   needs: [],
   products: [],
   families: [],
@@ -49,12 +53,22 @@ const standing: RewardsStanding = {
   contribution: null,
 }
 
-/** A fake daemon answering by path: the user load, the dashboard's rewards and map calls, logout. */
-const serve = (userLoad: UserLoad) => async (input: RequestInfo | URL) => {
+/**
+ * A fake daemon answering by path: the user load, the catalogue, the
+ * screens' lists, the dashboard's rewards, chart and map calls, logout.
+ */
+const serve = (world: World) => async (input: RequestInfo | URL) => {
   const path = String(input)
+  const { needs, events, orders, products, families, ...userLoad } = world
   if (path === '/auth/logout') return json(204, undefined)
   if (path.startsWith('/api/map?')) return json(200, { total: 0, shops: [], clusters: [] })
   if (path === '/api/rewards') return json(200, standing)
+  if (path === '/api/catalogue') return json(200, { products, families })
+  if (path.startsWith('/api/needs')) return json(200, needs)
+  if (path.startsWith('/api/orders')) return json(200, orders)
+  if (path.startsWith('/api/events')) return json(200, events)
+  if (path === '/api/stats/purchases') return json(200, { months: [], planned: [], done: [] })
+  if (path.startsWith('/api/stats/progression')) return json(200, { months: [], products: [] })
   return json(200, userLoad)
 }
 
@@ -238,8 +252,10 @@ describe('logged in', () => {
     logIn(distributor.email)
     const fetch = vi
       .spyOn(globalThis, 'fetch')
-      .mockImplementationOnce(async () =>
-        json(500, { status: 500, title: 'Internal Server Error', detail: 'base indisponible' }),
+      .mockImplementation(async (input) =>
+        String(input) === '/api/user'
+          ? json(500, { status: 500, title: 'Internal Server Error', detail: 'base indisponible' })
+          : json(200, { products: [], families: [] }),
       )
     const user = userEvent.setup()
     renderApp('/')

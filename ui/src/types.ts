@@ -101,8 +101,14 @@ export type DistributorEntry = Schemas['MapShop']
 /** A producer entry of the user load. */
 export type ProducerEntry = Schemas['MapProducer']
 
-/** Response of `GET /api/user`. */
+/** Response of `GET /api/user`: what every screen needs (issue 42). */
 export type UserLoad = Omit<Schemas['UserLoad'], 'user'> & { user: User }
+/** The user load's counters. */
+export type LoadCounts = Schemas['LoadCounts']
+/** Response of `GET /api/catalogue`: every product type and family. */
+export type Catalogue = Schemas['Catalogue']
+/** Response of `GET /api/stats/purchases`: the dashboard chart's series. */
+export type Purchases = Schemas['StatsPurchases']
 
 /** Body of `POST /auth/register`. */
 export type RegistrationRequest = Schemas['RegisterRequestBody']

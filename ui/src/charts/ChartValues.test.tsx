@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { PurchasesChart } from '../stats/PurchasesChart'
 import { resetState, state } from '../store/state'
 import { distributor } from '../test/fixtures'
-import { need, products, proposal } from '../test/needs'
+import { products } from '../test/needs'
 import { renderWithProviders } from '../test/render'
 import { ChartValues } from './ChartValues'
 import { ChartValuesPopover } from './ChartValuesPopover'
@@ -101,15 +101,25 @@ describe('the dashboard’s statistics chart as text', () => {
   })
 
   it('gives the 17 months of the chart, the commitments of the store among them', async () => {
-    // 50 kg at 2,00 € committed in December, 10 kg at 2,00 € in March.
-    state.needs = [
-      need('tomate', '2026-12-01', 80, { quantityAccepted: 50, proposals: [proposal('f1', 'accepted', 50)] }),
-      need('pomme', '2027-03-01', 10, { quantityAccepted: 10, proposals: [proposal('f1', 'accepted', 10)] }),
-    ]
+    // The daemon's sums (GET /api/stats/purchases): 50 kg at 2,00 €
+    // committed in December, 10 kg at 2,00 € in March.
+    const months = Array.from({ length: 17 }, (_, i) => {
+      const m = 6 + i // July 2026 is index 6 of 2026
+      return `${2026 + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}-01`
+    })
+    const planned = months.map((m) => (m === '2026-12-01' ? 100 : m === '2027-03-01' ? 20 : 0))
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
+      String(input) === '/api/stats/purchases'
+        ? new Response(JSON.stringify({ months, planned, done: months.map(() => 0) }), {
+            status: 200,
+            headers: { 'Content-Type': 'application/json' },
+          })
+        : new Response('', { status: 503 }),
+    )
     const user = userEvent.setup()
     renderWithProviders(<PurchasesChart />)
     expect(
-      screen.getByText(
+      await screen.findByText(
         (text) =>
           nb(text) ===
           'Achats prévus et réalisés par mois, de juillet 2026 à novembre 2027. ' +

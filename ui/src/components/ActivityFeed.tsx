@@ -1,10 +1,11 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core'
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import { UNREADABLE_EVENT, describeEvent, emitterLabel, groupEventsByDay } from '../feed'
 import { capitalizeFirst } from '../format'
 import { hasOlderEvents, loadOlderEvents } from '../store/events'
 import { useEventsExhaustedAt } from '../store/dashboard'
 import { useEmail, useEvents, useLoading } from '../store/hooks'
+import { ensureList } from '../store/lists'
 import type { ActivityEvent } from '../types'
 
 /**
@@ -36,6 +37,10 @@ export function ActivityFeed() {
   const loading = useLoading('events')
   const days = useMemo(() => groupEventsByDay(events), [events])
   const more = hasOlderEvents(events, exhaustedAt)
+  // The feed's first page, read when the feed first shows (issue 42).
+  useEffect(() => {
+    void ensureList('events')
+  }, [])
   return (
     <>
       {days.length === 0 ? (

@@ -8,6 +8,7 @@ import { resetState, state } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import type { ActivityEvent, EventType } from '../types'
 import { ActivityModal } from './ActivityModal'
+import { holdLists } from '../test/lists'
 
 const ME = { email: 'epicerie@exemple.fr', name: 'Épicerie du Lac' }
 const FARM = { email: 'ferme@exemple.fr', name: 'Ferme des Glières' }
@@ -27,6 +28,7 @@ const json = (body: unknown) =>
 
 beforeEach(() => {
   resetState(ME.email)
+  holdLists()
   resetDashboard()
 })
 

@@ -7,6 +7,7 @@ import { usePhone } from '../components/usePhone'
 import { dayOf } from '../format'
 import { loadDeliverySettings, useClaimWindow, useDeliveryLock, useDeliveryLockLabel } from '../store/deliveries'
 import { useDistributors, useOrders, useProducers, useProducts, useUser } from '../store/hooks'
+import { ensureList } from '../store/lists'
 import type { Order, Product } from '../types'
 import { DeliveriesTable } from './DeliveriesTable'
 import { DeliveryEditor } from './DeliveryEditor'
@@ -51,6 +52,8 @@ export function DeliveriesPage() {
   const claimWindow = useClaimWindow()
   useEffect(() => {
     void loadDeliverySettings()
+    // The orders of 12 months back on, read by the screen (issue 42).
+    void ensureList('orders')
   }, [])
 
   const [filter, setFilter] = useState<FilterKey>('upcoming14')

@@ -14,6 +14,7 @@ import { RewardsPanel } from '../rewards/RewardsPanel'
 import { paths } from '../routing'
 import { PurchasesChart } from '../stats/PurchasesChart'
 import { useNeeds, useUser } from '../store/hooks'
+import { useCounts, useListFetched } from '../store/lists'
 import { loadRewards } from '../store/rewards'
 import { logout } from '../store/session'
 import type { ProfileFormField } from '../validation/profile'
@@ -29,6 +30,8 @@ export function Dashboard() {
   const [, navigate] = useLocation()
   const [profileOpen, profile] = useDisclosure(false)
   const needs = useNeeds()
+  const counts = useCounts()
+  const needsFetched = useListFetched('needs')
   const search = useSearch()
   // The field to bring into view, for the version of the user the form was opened on
   // (the form is remounted when the user is saved: it must not jump there again).
@@ -109,7 +112,11 @@ export function Dashboard() {
           </Group>
         )}
         <IdentifierNotice issues={user.identifierIssues} onCorrect={openProfileAt} />
-        <SetupChecklist user={user} needCount={producer ? 0 : needs.length} onOpenField={openProfileAt} />
+        <SetupChecklist
+          user={user}
+          needCount={producer ? 0 : needsFetched ? needs.length : counts.needs}
+          onOpenField={openProfileAt}
+        />
         {producer ? <PAWarning owner={user.email} /> : null}
         {/* Opened (the header's account menu, the footer's button, a link), the
             profile comes before the map and the charts: in view at once (issue 37). */}

@@ -127,12 +127,18 @@ describe('the confirmation link', () => {
       .spyOn(globalThis, 'fetch')
       .mockResolvedValueOnce(json(200, { message: confirmed }))
       .mockResolvedValueOnce(
-        json(200, { user: { ...distributor, email: 'nouvelle@exemple.fr', emailConfirmed: true }, needs: [] }),
+        json(200, {
+          user: { ...distributor, email: 'nouvelle@exemple.fr', emailConfirmed: true },
+          counts: { needs: 0 },
+        }),
       )
+      .mockResolvedValueOnce(json(200, { products: [], families: [] }))
     renderLanding('/landing/confirm')
     expect(await screen.findByText(confirmed)).toBeInTheDocument()
-    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2))
+    // The user load and the catalogue beside it (issue 42).
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(3))
     expect(fetch.mock.calls[1][0]).toBe('/api/user')
+    expect(fetch.mock.calls[2][0]).toBe('/api/catalogue')
     await waitFor(() => expect(state.user?.emailConfirmed).toBe(true))
     expect(state.email).toBe('nouvelle@exemple.fr')
     expect(window.localStorage.getItem('primeur.email')).toBe('nouvelle@exemple.fr')

@@ -9,6 +9,7 @@ import { renderWithProviders } from '../test/render'
 import type { Product } from '../types'
 import { PAGE_ROWS } from './navigation'
 import { OVERSCAN, ROW_HEIGHT } from './useRowWindow'
+import { holdLists } from '../test/lists'
 
 // The planner grid with many rows (issue 20): only the rows in view are in
 // the DOM, the keyboard reaches every row all the same.
@@ -67,6 +68,7 @@ beforeEach(() => {
   vi.setSystemTime(new Date('2026-11-20T10:00:00Z'))
   setWindow(1280, 800)
   resetState(distributor.email)
+  holdLists()
   state.user = distributor
   state.products = many
   state.needs = many.map((p, i) => need(p._id, '2026-12-01', i + 1))

@@ -10,6 +10,7 @@ import { need, products, proposal } from '../test/needs'
 import { asPhone } from '../test/phone'
 import { renderWithProviders } from '../test/render'
 import { Route } from 'wouter'
+import { holdLists } from '../test/lists'
 
 // The price information's own request (store/comparison.ts, tested in
 // planner/PriceInfo.test.tsx) stays out of these tests' fetch sequences.
@@ -55,6 +56,7 @@ beforeEach(() => {
   vi.setSystemTime(new Date('2026-11-20T10:00:00Z'))
   setWindow(1280, 800)
   resetState(distributor.email)
+  holdLists()
   state.products = products
 })
 
@@ -304,6 +306,7 @@ describe('the shop planner', () => {
 describe("the producer's view of a shop", () => {
   it("loads the shop's needs, read-only, with the shop's name and no add bar", async () => {
     resetState(producer.email)
+    holdLists()
     state.user = producer
     state.products = products
     state.distributors = [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }]
@@ -380,6 +383,7 @@ describe('the planner on a phone', () => {
 
   it('opens the detail sheet on a tap of a cell, and on Enter on a read-only cell', async () => {
     resetState(producer.email)
+    holdLists()
     state.user = producer
     state.products = products
     state.distributors = [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }]
@@ -447,6 +451,7 @@ describe('a link to a need', () => {
 
   it('opens a producer on the shop’s need once the shop’s needs are loaded', async () => {
     resetState(producer.email)
+    holdLists()
     state.user = producer
     state.products = products
     state.distributors = [{ _id: 'd1', name: 'Épicerie du coin', email: 'e@x.fr', latitude: '', longitude: '' }]

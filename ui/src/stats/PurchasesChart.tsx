@@ -1,19 +1,19 @@
 // The statistics card of the dashboard (PRODUCT §2): an area chart of the
 // month's commitments ("achats prévus") and done deliveries ("achats
-// réalisés") over 17 months from 4 months back, from the user load, its
-// values as text under it (ChartValues); then the progression statistics
-// (ProgressionSection).
+// réalisés") over 17 months from 4 months back, summed by the daemon (`GET
+// /api/stats/purchases`, issue 42), its values as text under it
+// (ChartValues); then the progression statistics (ProgressionSection).
 import { Card, Divider, Group, Stack, Text, Title } from '@mantine/core'
 import type { Config, Data, Layout } from 'plotly.js'
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import { ChartValues } from '../charts/ChartValues'
 import { purchasesText } from '../charts/values'
 import { Plot } from '../components/Plot'
 import { dayOf, formatEUR } from '../format'
-import { useNeeds, useOrders, useUser } from '../store/hooks'
-import type { Need, Order } from '../types'
+import { useUser } from '../store/hooks'
+import { loadPurchases, usePurchases } from '../store/lists'
 import { ProgressionSection } from './ProgressionSection'
-import { SERIES, purchaseSeries } from './purchases'
+import { SERIES, emptySeries } from './purchases'
 import { de } from '../grammar'
 
 const CHART_HEIGHT = 300
@@ -43,11 +43,20 @@ function shortMonth(month: string): string {
 
 export function PurchasesChart() {
   const user = useUser()
-  const needs = useNeeds() as readonly Need[]
-  const orders = useOrders() as readonly Order[]
+  const figures = usePurchases()
   const today = dayOf(new Date())
-  const producerId = user?.type === 'producer' ? user._id : undefined
-  const series = useMemo(() => purchaseSeries(needs, orders, today, producerId), [needs, orders, today, producerId])
+  const userId = user?._id
+  // Read on each visit of the dashboard: a 304 while unchanged.
+  useEffect(() => {
+    if (userId) void loadPurchases()
+  }, [userId])
+  const series = useMemo(
+    () =>
+      figures
+        ? { months: [...figures.months], planned: [...figures.planned], done: [...figures.done] }
+        : emptySeries(today),
+    [figures, today],
+  )
 
   const data = useMemo<Data[]>(() => {
     const x = series.months.map(shortMonth)

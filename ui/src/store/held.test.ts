@@ -2,7 +2,7 @@ import { getVersion } from 'valtio'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ActivityEvent, Need, Order } from '../types'
 import { prependEvents, upsertOrder } from './merge'
-import { loadUser } from './session'
+import { ensureList } from './lists'
 import { resetState, state } from './state'
 import { storeNeed } from './trade'
 
@@ -30,19 +30,18 @@ beforeEach(() => resetState('epicerie@exemple.fr'))
 afterEach(() => vi.restoreAllMocks())
 
 describe('the user load lists hold plain items', () => {
-  it('from the user load', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(
-      new Response(
-        JSON.stringify({
-          user: { _id: 'd1', type: 'distributor', email: 'epicerie@exemple.fr' },
-          needs: [need('n1')],
-          orders: [order('o1')],
-          events: [event('e1')],
-        }),
-        { status: 200, headers: { 'Content-Type': 'application/json' } },
-      ),
-    )
-    expect(await loadUser()).toBe('loaded')
+  it("from each screen's read", async () => {
+    state.user = { _id: 'd1', type: 'distributor', email: 'epicerie@exemple.fr' } as unknown as typeof state.user
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const path = String(input)
+      const body = path.startsWith('/api/needs')
+        ? [need('n1')]
+        : path.startsWith('/api/orders')
+          ? [order('o1')]
+          : [event('e1')]
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+    })
+    for (const list of ['needs', 'orders', 'events'] as const) expect(await ensureList(list)).toBe(true)
     for (const list of [state.needs, state.orders, state.events]) {
       expect(list).toHaveLength(1)
       expect(isProxy(list)).toBe(true)

@@ -5,7 +5,8 @@
 import { ApiError, api, errorMessage } from '../api'
 import { notifyError, progress } from '../notify'
 import { forgetOfflineAnswers } from '../offline/caches'
-import type { Order, ProfileUpdate, RegistrationRequest, User, UserLoad } from '../types'
+import type { Catalogue, Order, ProfileUpdate, RegistrationRequest, User, UserLoad } from '../types'
+import { refreshLists } from './lists'
 import { EMAIL_KEY, heldAll, resetState, state } from './state'
 
 /** The server's detail when no valid session came with the request (PRODUCT §12). */
@@ -134,30 +135,32 @@ export async function closeAccount(current: string): Promise<string> {
 export type LoadOutcome = 'loaded' | 'rejected' | 'failed' | 'skipped'
 
 /**
- * Loads the user and every list (`GET /api/user`). Does nothing while a load
- * runs. A load that works says nothing: the spinner "Chargement en cours"
- * shows while it runs, and a toast on every page load ("Chargement en
- * cours", "Utilisateur chargé") only covered the page (issue 19). Its
- * failures keep their toasts (PRODUCT §8).
+ * Loads what every screen needs: the user load (`GET /api/user`) and the
+ * catalogue (`GET /api/catalogue`) side by side; each screen reads its
+ * lists itself (store/lists.ts, issue 42), and those this session holds are
+ * revalidated. Does nothing while a load runs. A load that works says
+ * nothing: the spinner "Chargement en cours" shows while it runs, and a
+ * toast on every page load ("Chargement en cours", "Utilisateur chargé")
+ * only covered the page (issue 19). Its failures keep their toasts
+ * (PRODUCT §8).
  */
 export async function loadUser(): Promise<LoadOutcome> {
   if (state.loading.user === 'busy') return 'skipped'
   state.loading.user = 'busy'
   state.loadError = null
   try {
-    const load = await api.get<UserLoad>('/api/user')
+    const [load, catalogue] = await Promise.all([api.get<UserLoad>('/api/user'), api.get<Catalogue>('/api/catalogue')])
     state.user = load.user
     // A confirmed new login email replaces the old one (PRODUCT §13).
     if (load.user.email && load.user.email !== state.email) storeEmail(load.user.email)
-    state.needs = heldAll(load.needs)
-    state.products = load.products ?? []
-    state.families = load.families ?? []
+    state.products = catalogue?.products ?? []
+    state.families = catalogue?.families ?? []
     state.distributors = load.distributors ?? []
     state.producers = load.producers ?? []
-    state.events = heldAll(load.events)
-    state.orders = heldAll(load.orders)
+    state.counts = load.counts ?? { needs: 0 }
     state.loaded = true
     state.loading.user = 'idle'
+    void refreshLists()
     return 'loaded'
   } catch (err) {
     if (err instanceof ApiError && err.status === 401 && err.detail === NO_TOKEN_DETAIL) {

@@ -4,7 +4,17 @@
 import { proxy, ref } from 'valtio'
 import { forgetAnswers } from '../api'
 import { forgetComparisons } from './comparison'
-import type { ActivityEvent, DistributorEntry, Family, Need, Order, ProducerEntry, Product, User } from '../types'
+import type {
+  ActivityEvent,
+  DistributorEntry,
+  Family,
+  LoadCounts,
+  Need,
+  Order,
+  ProducerEntry,
+  Product,
+  User,
+} from '../types'
 
 /** Loading state of a list (PRODUCT §4). */
 export type LoadStatus = 'idle' | 'busy' | 'error'
@@ -18,6 +28,9 @@ export interface ShopNeeds {
   distributor: string | null
   needs: Need[]
 }
+
+/** The lists a screen reads itself, apart from the user load (issue 42). */
+export type ScreenList = 'needs' | 'orders' | 'events'
 
 /** localStorage key of the logged-in email (PRODUCT §3). */
 export const EMAIL_KEY = 'primeur.email'
@@ -35,6 +48,10 @@ export interface State {
   producers: ProducerEntry[]
   events: ActivityEvent[]
   orders: Order[]
+  /** The user load's counters (a shop's needs, every month). */
+  counts: LoadCounts
+  /** Which of the screens' lists this session has read (store/lists.ts, issue 42). */
+  fetched: Record<ScreenList, boolean>
   /** The shop a producer is viewing in the planner (not the producer's own `needs`). */
   shopNeeds: ShopNeeds
   /** Whether a full user load has succeeded since login or page load. */
@@ -106,6 +123,8 @@ export function initialState(email: string | null = readStoredEmail()): State {
     producers: [],
     events: [],
     orders: [],
+    counts: { needs: 0 },
+    fetched: { needs: false, orders: false, events: false },
     shopNeeds: { distributor: null, needs: [] },
     loaded: false,
     loading: idleLoading(),
