@@ -13,6 +13,7 @@ import { CANCEL_DIALOG } from './CancelDeliveryButton'
 import { RAISING_NOTE } from './ClaimForm'
 import { DELIVERY_SHEET_TITLE, DeliveriesPage } from './DeliveriesPage'
 import { CLAIM_WAITING, EMPTY_TEXT } from './DeliveriesTable'
+import { holdLists } from '../test/lists'
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), {
@@ -90,6 +91,7 @@ function order(deliveries: Delivery[], extra: Partial<Order> = {}): Order {
 
 function setUp(role: 'producer' | 'distributor', orders: Order[]) {
   resetState('x@exemple.fr')
+  holdLists()
   state.user = role === 'producer' ? producer : distributor
   state.products = [
     { _id: 'tomate', name: 'Tomate', family: 'legumes', vatRate: 550, unit: 'kg', refPrice: 0 },

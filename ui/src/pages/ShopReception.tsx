@@ -26,6 +26,7 @@ import { newKey, queueState } from '../reception/queue'
 import { QueueStatus } from '../reception/QueueStatus'
 import { SignaturePad } from '../reception/SignaturePad'
 import { useIsLoaded, useOrders, useProducers, useProducts } from '../store/hooks'
+import { ensureList, useListFetched } from '../store/lists'
 import { drainReceptions, receive, refreshReceptions } from '../store/reception'
 import type { Delivery, Product } from '../types'
 import { unitLabel } from '../units'
@@ -59,7 +60,9 @@ export function ShopReception() {
   const orders = useOrders()
   const products = useProducts()
   const producers = useProducers()
-  const loaded = useIsLoaded()
+  const userLoaded = useIsLoaded()
+  const ordersFetched = useListFetched('orders')
+  const loaded = userLoaded && ordersFetched
   const q = useSnapshot(queueState)
   const productMap = useMemo(() => new Map(products.map((p) => [p._id, p as Product])), [products])
   const order = orders.find((o) => o._id === orderId)
@@ -76,6 +79,7 @@ export function ShopReception() {
 
   useEffect(() => {
     void refreshReceptions().then(drainReceptions)
+    void ensureList('orders')
   }, [])
   useEffect(() => {
     if (delivery && lines === null) setLines(initialLines(delivery, productMap))
