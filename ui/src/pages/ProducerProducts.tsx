@@ -1,6 +1,5 @@
 import {
   Alert,
-  Badge,
   Button,
   Card,
   Checkbox,
@@ -29,13 +28,13 @@ import {
   type SuppliedInput,
   type SuppliedLabel,
   type SuppliedProduct,
-  labelBadge,
   loadMine,
   retireProduct,
   saveProduct,
   savePhoto,
   useSupplied,
 } from '../store/supplied'
+import { LabelBadges } from '../supplied/SuppliedProductLine'
 import { isWholeUnit, unitLabel } from '../units'
 
 /** The French texts of the screen. */
@@ -99,21 +98,6 @@ export function ProducerProducts() {
         </SimpleGrid>
       </Stack>
     </Container>
-  )
-}
-
-/** A product's labels as badges (also on proposals and the producer's page). */
-export function LabelBadges({ product }: { product: Pick<SuppliedProduct, 'labels' | 'certifier'> }) {
-  if (product.labels.length === 0) return null
-  return (
-    <Group gap={4}>
-      {product.labels.map((l) => (
-        <Badge key={l} variant="light" color={l === 'ab' || l === 'conversion' ? 'green' : 'grape'}>
-          {labelBadge(l)}
-          {(l === 'ab' || l === 'conversion') && product.certifier ? ` ${product.certifier}` : ''}
-        </Badge>
-      ))}
-    </Group>
   )
 }
 

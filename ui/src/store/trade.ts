@@ -38,6 +38,8 @@ export type TradeResult = { ok: true; need: Need } | { ok: false; message: strin
 export interface Offer {
   quantity: number
   price: number
+  /** The producer's own product it names; '' none; absent keeps the one named. */
+  suppliedProduct?: string
 }
 
 const path = (base: string, needId: string, producerId: string) =>

@@ -1,4 +1,5 @@
 import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
+import type { ReactNode } from 'react'
 import { formatEUR, formatQuantity } from '../format'
 import type { ProposalStatus, Unit } from '../types'
 import { type CardAction, type ProposalLike, type Side, actionLabel, answered, sideOf } from './actions'
@@ -67,6 +68,8 @@ export interface CommitmentCardProps {
   selected?: boolean
   waiting?: boolean
   busy?: boolean
+  /** Under the quantity: the producer's own product it names (supplied/SuppliedProductLine). */
+  product?: ReactNode
   onAction: (action: CardAction) => void
 }
 
@@ -81,6 +84,7 @@ export function CommitmentCard({
   selected,
   waiting,
   busy,
+  product,
   onAction,
 }: CommitmentCardProps) {
   const style = cardStyle(proposal, viewer, { selected, waiting })
@@ -116,6 +120,7 @@ export function CommitmentCard({
         <Text>
           {formatQuantity(proposal.quantity, unit)} à {formatEUR(proposal.price)}/{unit}
         </Text>
+        {product}
         <Text size="sm" c="dimmed">
           {proposal.status === 'accepted' ? 'Proposée' : proposal.status === 'rejected' ? 'Faite' : 'Envoyée'}{' '}
           {makerLabel(proposal, viewer)}

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, TextInput, Title } from '@mantine/core'
+import { Button, Group, NativeSelect, Paper, Stack, TextInput, Title } from '@mantine/core'
 import { type FormEvent, type KeyboardEvent, type ReactNode, useCallback, useState } from 'react'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
@@ -33,7 +33,15 @@ export interface ProposalFormProps {
   submitLabel?: string
   /** Shown under the fields: the need's price comparison. */
   hint?: ReactNode
-  onSubmit: (offer: { quantity: number; price: number }) => Promise<SubmitOutcome>
+  /**
+   * The producer's own products of the need's type (PRODUCT §3 "Producers'
+   * products"): when there are some, the form asks which one it proposes
+   * ("" none) and sends it as suppliedProduct.
+   */
+  products?: readonly { readonly _id: string; readonly name: string; readonly saleUnit: string }[]
+  /** The product the proposal or commitment being changed names. */
+  initialProduct?: string
+  onSubmit: (offer: { quantity: number; price: number; suppliedProduct?: string }) => Promise<SubmitOutcome>
   onCancel?: () => void
 }
 
@@ -52,9 +60,12 @@ export function ProposalForm({
   initial,
   submitLabel = 'Envoyer',
   hint,
+  products,
+  initialProduct,
   onSubmit,
   onCancel,
 }: ProposalFormProps) {
+  const [product, setProduct] = useState(initialProduct ?? (products?.length === 1 ? products[0]._id : ''))
   const [start] = useState<ProposalValues>(() => ({
     quantity: initial ? toInput(initial.quantity) : '',
     price: initial ? toInput(initial.price) : '',
@@ -72,7 +83,8 @@ export function ProposalForm({
     event.preventDefault()
     if (!form.canSubmit) return
     await submission.run(async () => {
-      const outcome = await onSubmit(offerOf(form.values))
+      const offer = offerOf(form.values)
+      const outcome = await onSubmit(products?.length ? { ...offer, suppliedProduct: product } : offer)
       if (!outcome.ok && outcome.fieldErrors) form.setServerErrors(outcome.fieldErrors)
     })
   }
@@ -102,6 +114,19 @@ export function ProposalForm({
           {field('quantity', `Quantité (${unit})`)}
           {field('price', `Prix unitaire HT (€/${unit})`)}
         </Group>
+        {products?.length ? (
+          <NativeSelect
+            label="Votre produit"
+            value={product}
+            onChange={(e) => setProduct(e.currentTarget.value)}
+            disabled={blocked}
+            error={form.errorOf('suppliedProduct' as ProposalField)}
+            data={[
+              { value: '', label: 'Aucun : le type seul' },
+              ...products.map((p) => ({ value: p._id, label: `${p.name} · ${p.saleUnit}` })),
+            ]}
+          />
+        ) : null}
         {hint}
         <Group justify="flex-end">
           {onCancel ? (

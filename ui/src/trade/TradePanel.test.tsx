@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import table from '../../../core/trade/testdata/actions.json'
 import { resetState, state } from '../store/state'
+import { suppliedState } from '../store/supplied'
 import { useNeeds } from '../store/hooks'
 import { TRADE_MESSAGES } from '../store/trade'
 import { distributor, producer } from '../test/fixtures'
@@ -52,7 +53,11 @@ function show(viewerType: Side, n: Need) {
   return renderWithProviders(<Harness viewer={{ type: viewerType, id: viewerType === 'producer' ? 'p1' : 'd1' }} />)
 }
 
-beforeEach(() => resetState('x@exemple.fr'))
+beforeEach(() => {
+  resetState('x@exemple.fr')
+  // The producer's own products are read (none): the panel reads them once otherwise.
+  suppliedState.loaded = true
+})
 
 describe('TradePanel, producer', () => {
   it('proposes: French decimals, disabled until valid, "en cours..." while sending, then the card', async () => {

@@ -1,7 +1,9 @@
 import { Stack, Text, Title } from '@mantine/core'
-import { type ReactNode, useLayoutEffect, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { dayOf } from '../format'
+import { loadMine, useSupplied } from '../store/supplied'
 import { propose, review, withdraw } from '../store/trade'
+import { SuppliedProductLine } from '../supplied/SuppliedProductLine'
 import type { Unit } from '../types'
 import { type CardAction, type ProposalLike, type Side, allowedActions, answered, negotiationOf } from './actions'
 import { CommitmentCard } from './CommitmentCard'
@@ -16,6 +18,8 @@ export interface TradeNeed extends OtherProducersNeed {
   /** The month, "2026-12-01". */
   readonly date: string
   readonly proposals: readonly ProposalLike[]
+  /** The need's product type: a producer proposes its own products of it. */
+  readonly product?: string
 }
 
 /** Whether a need's month ("2026-10-01") is over in Paris: its negotiations are closed. */
@@ -58,6 +62,14 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
   const [busy, setBusy] = useState(false)
   const side = viewer.type
   const closed = isClosedMonth(need.date)
+  // A producer's own products of the need's type, for its proposal form.
+  const supplied = useSupplied()
+  useEffect(() => {
+    if (side === 'producer' && !supplied.loaded && supplied.status === 'idle') void loadMine()
+  }, [side, supplied.loaded, supplied.status])
+  const ownProducts = side === 'producer' ? supplied.mine.filter((p) => p.productType === need.product) : []
+  const productOf = (producer: string, p: ProposalLike | undefined) =>
+    p?.suppliedProduct ? <SuppliedProductLine producerId={producer} productId={p.suppliedProduct} /> : undefined
 
   const producerIds = side === 'producer' ? [viewer.id] : [...new Set(need.proposals.map((p) => p.producer))]
   const nameOf = (id: string) => producers.find((p) => p._id === id)?.name ?? 'Producteur'
@@ -148,6 +160,7 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
             title="Engagement"
             label={`Engagement${who}`}
             proposal={n.commitment}
+            product={productOf(producer, n.commitment)}
             unit={unit}
             viewer={side}
             actions={allowed.commitment}
@@ -162,6 +175,7 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
             title={openTitle}
             label={`${openTitle}${who}`}
             proposal={n.open}
+            product={productOf(producer, n.open)}
             unit={unit}
             viewer={side}
             actions={allowed.open}
@@ -180,6 +194,8 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
             initial={base ? { quantity: base.quantity, price: base.price } : undefined}
             submitLabel={edit.card === 'new' ? 'Proposer' : 'Envoyer'}
             hint={priceHint}
+            products={mine ? ownProducts : undefined}
+            initialProduct={base?.suppliedProduct}
             onCancel={edit.card === 'new' ? undefined : () => setEditing(null)}
             onSubmit={async (offer) => {
               const result = await propose(need._id, producer, offer, edit.card === 'new' ? 'create' : 'modify')

@@ -68,6 +68,8 @@ export interface ProposalLike {
   readonly previousFrom?: Side
   readonly previousQuantity?: number
   readonly previousPrice?: number
+  /** The producer's own product it names (PRODUCT §3 "Producers' products"). */
+  readonly suppliedProduct?: string
 }
 
 /**

@@ -6,6 +6,7 @@ import { Route } from 'wouter'
 import { DistributorNeeds } from '../pages/DistributorNeeds'
 import { ProducerNeeds } from '../pages/ProducerNeeds'
 import { resetState, state } from '../store/state'
+import { suppliedState } from '../store/supplied'
 import { distributor, producer } from '../test/fixtures'
 import { need, products, proposal } from '../test/needs'
 import { renderWithProviders } from '../test/render'
@@ -21,6 +22,7 @@ const json = (body: unknown) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
 
 beforeEach(() => {
+  suppliedState.loaded = true // the producer's own products: none
   vi.useFakeTimers({ toFake: ['Date'] })
   vi.setSystemTime(new Date('2026-11-20T10:00:00Z'))
   resetState('x@exemple.fr')
