@@ -3,7 +3,9 @@ import { Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Switch, Table, Te
 import { useState } from 'react'
 import { PAStatus } from '../einvoicing/PAStatus'
 import { formatDay, formatEUR } from '../format'
+import { useUser } from '../store/hooks'
 import { confirmPayment, setReminders, undoPayment } from '../store/payments'
+import { may } from '../team/roles'
 import type { UserType } from '../types'
 import {
   DOCUMENT_KIND_LABELS,
@@ -46,6 +48,8 @@ export function AccountCard({
   onChoose?: (id: string, on: boolean) => void
 }) {
   const [entering, setEntering] = useState(false)
+  // The member's role: payments are the owners' and accountants' (PRODUCT §13 "Teams").
+  const member = useUser()?.role
   const titleId = `account-${account.partnerId}`
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
@@ -193,7 +197,7 @@ export function AccountCard({
         {account.flatRate ? (
           <FlatRateSection flatRate={account.flatRate} role={role} partnerId={account.partnerId} />
         ) : null}
-        {entering ? (
+        {!may(member, role === 'producer' ? 'record-payment' : 'declare-payment') ? null : entering ? (
           <PaymentForm account={account} role={role} today={today} onDone={() => setEntering(false)} />
         ) : (
           <Group justify="flex-end">

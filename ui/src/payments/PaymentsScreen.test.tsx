@@ -287,6 +287,20 @@ describe('PaymentsScreen', () => {
     expect(within(form).queryByText(NOTHING_OWED.title)).not.toBeInTheDocument()
   })
 
+  it.each([
+    ['accountant', true],
+    ['owner', true],
+    ['buyer', false],
+    ['receiver', false],
+  ] as const)('shows the transfer and the payments to a shop’s %s: %s (PRODUCT §13 "Teams")', async (role, shown) => {
+    state.user = { ...distributor, role }
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(200, view({ partnerName: 'Ferme des Aravis' })))
+    renderWithProviders(<PaymentsScreen />)
+    await screen.findByRole('region', { name: 'Ferme des Aravis' })
+    expect(screen.queryByRole('button', { name: 'Préparer le virement' }) !== null).toBe(shown)
+    expect(screen.queryByRole('button', { name: 'Déclarer un paiement' }) !== null).toBe(shown)
+  })
+
   it('prepares the SEPA transfer of the invoices the shop chooses, shows what it will carry, and says why when it cannot', async () => {
     state.user = distributor
     const create = vi.fn(() => 'blob:transfer')

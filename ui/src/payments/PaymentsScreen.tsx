@@ -2,6 +2,7 @@ import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { useEffect, useState } from 'react'
 import { formatEUR } from '../format'
 import { useUser } from '../store/hooks'
+import { may } from '../team/roles'
 import { claimPayments, downloadTransfer, loadPayments, usePayments } from '../store/payments'
 import { AccountCard } from './AccountCard'
 import { TransferPreviewPanel } from './TransferPreview'
@@ -37,6 +38,8 @@ export function PaymentsScreen() {
   }, [owner])
   if (!user) return null
   const role = user.type
+  // The transfer files are the shop's owners' and accountants' (PRODUCT §13 "Teams").
+  const transfers = role === 'distributor' && may(user.role, 'get-transfer-file')
   // The producers of the invoices ticked whose IBAN changed lately (PRODUCT §16 "Payments").
   const changedIbans = (data?.accounts ?? []).filter(
     (a) => a.ibanChangedOn && a.documents.some((d) => chosen.has(d._id)),
@@ -65,7 +68,7 @@ export function PaymentsScreen() {
       {data && data.accounts.length === 0 ? (
         <Text c="dimmed">Aucune facture pour le moment : elles apparaîtront ici dès leur émission.</Text>
       ) : null}
-      {role === 'distributor' && data && data.accounts.length > 0 ? (
+      {transfers && data && data.accounts.length > 0 ? (
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
             Cochez les factures à payer pour préparer un fichier de virement SEPA à importer dans votre banque.
@@ -75,7 +78,7 @@ export function PaymentsScreen() {
           </Button>
         </Group>
       ) : null}
-      {role === 'distributor' && chosen.size > 0 ? <TransferPreviewPanel ids={[...chosen]} /> : null}
+      {transfers && chosen.size > 0 ? <TransferPreviewPanel ids={[...chosen]} /> : null}
       {changedIbans.map((a) => (
         <Text key={a.partnerId} size="sm" c="orange.8" fw={600} role="note">
           {a.partnerName} — {ibanChangedNotice(a.ibanChangedOn ?? '')}
@@ -87,8 +90,8 @@ export function PaymentsScreen() {
           account={a}
           role={role}
           today={data.today}
-          chosen={role === 'distributor' ? chosen : undefined}
-          onChoose={role === 'distributor' ? choose : undefined}
+          chosen={transfers ? chosen : undefined}
+          onChoose={transfers ? choose : undefined}
         />
       ))}
     </Stack>
