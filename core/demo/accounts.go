@@ -58,31 +58,10 @@ var producers = []party{
 }
 
 func seedAccounts(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error {
-	hash := w.passwordHash
-	ms := w.Now.UnixMilli()
 	for i, p := range append(append([]party{}, shops...), producers...) {
 		shop := i < len(shops)
-		u := accounts.User{
-			ID: core.NewID(), Email: p.email, EmailKey: accounts.EmailKey(p.email), Name: p.name,
-			PasswordHash: hash, Capital: p.capital, BIC: bicOf(p.bank), APE: p.ape,
-			IBAN: FrenchIBAN(p.bank, "00010", fmt.Sprintf("%011d", 10000000+i*7919)), SIRET: p.siret,
-			Tel: fmt.Sprintf("04506%05d", 10000+i*731), AddressLine1: p.address[0], AddressLine2: p.address[1],
-			AddressLine3: p.address[2], Latitude: p.lat, Longitude: p.lon, Certification: p.cert, Legal: p.legal,
-			DeliveryDays: "0000000", CreatedAt: ms, UpdatedAt: ms,
-		}
-		if p.vat {
-			u.TVAIntracom = accounts.FrenchVAT(p.siren)
-		}
-		if shop {
-			u.Type = accounts.Distributor
-			u.EmailAccounting = "compta+" + p.email
-			u.BillingAddressLine1, u.BillingAddressLine2 = p.address[0], p.address[1]
-		} else {
-			u.Type = accounts.Producer
-			u.DeliveryDays = p.days
-			u.BillingMandateAt = &ms
-		}
-		if err := accounts.Insert(ctx, tx, u); err != nil {
+		u, err := insertParty(ctx, tx, w, i, p, shop)
+		if err != nil {
 			return err
 		}
 		if shop {
@@ -92,6 +71,34 @@ func seedAccounts(ctx context.Context, tx *sqlx.Tx, _ *store.DB, w *World) error
 		}
 	}
 	return nil
+}
+
+// insertParty inserts the i-th demo account (i makes its phone number and
+// IBAN its own).
+func insertParty(ctx context.Context, tx *sqlx.Tx, w *World, i int, p party, shop bool) (accounts.User, error) {
+	hash := w.passwordHash
+	ms := w.Now.UnixMilli()
+	u := accounts.User{
+		ID: core.NewID(), Email: p.email, EmailKey: accounts.EmailKey(p.email), Name: p.name,
+		PasswordHash: hash, Capital: p.capital, BIC: bicOf(p.bank), APE: p.ape,
+		IBAN: FrenchIBAN(p.bank, "00010", fmt.Sprintf("%011d", 10000000+i*7919)), SIRET: p.siret,
+		Tel: fmt.Sprintf("04506%05d", 10000+i*731), AddressLine1: p.address[0], AddressLine2: p.address[1],
+		AddressLine3: p.address[2], Latitude: p.lat, Longitude: p.lon, Certification: p.cert, Legal: p.legal,
+		DeliveryDays: "0000000", CreatedAt: ms, UpdatedAt: ms,
+	}
+	if p.vat {
+		u.TVAIntracom = accounts.FrenchVAT(p.siren)
+	}
+	if shop {
+		u.Type = accounts.Distributor
+		u.EmailAccounting = "compta+" + p.email
+		u.BillingAddressLine1, u.BillingAddressLine2 = p.address[0], p.address[1]
+	} else {
+		u.Type = accounts.Producer
+		u.DeliveryDays = p.days
+		u.BillingMandateAt = &ms
+	}
+	return u, accounts.Insert(ctx, tx, u)
 }
 
 func bicOf(bank string) string {

@@ -48,7 +48,7 @@ type World struct {
 type step func(ctx context.Context, tx *sqlx.Tx, db *store.DB, w *World) error
 
 // steps run in order; each issue's concern appends its own.
-var steps = []step{seedAccounts, seedNeeds, seedTrade, seedFees, seedDeliveries, seedPayments}
+var steps = []step{seedAccounts, seedNeeds, seedTrade, seedFees, seedDeliveries, seedPayments, seedProducts}
 
 // SeedIfEmpty creates the demo world when the database has no account yet.
 // When the demo world is already there it only returns the logins; a
@@ -95,7 +95,7 @@ func logins() []Login {
 	for _, s := range shops {
 		out = append(out, Login{Role: "magasin", Name: s.name, Email: s.email})
 	}
-	for _, p := range producers {
+	for _, p := range append(append([]party{}, producers...), makers...) {
 		out = append(out, Login{Role: "producteur", Name: p.name, Email: p.email})
 	}
 	return out

@@ -33,6 +33,7 @@ func TestSeed(t *testing.T) {
 		t.Run("payments", func(t *testing.T) { seededPayments(t, db) })
 		t.Run("supply", func(t *testing.T) { seededSupply(t, db, now) })
 		t.Run("fees", func(t *testing.T) { seededFees(t, db, now) })
+		t.Run("products", func(t *testing.T) { seededProducts(t, db) })
 	})
 }
 
@@ -55,7 +56,7 @@ func TestSeedIfEmpty(t *testing.T) {
 		ctx := context.Background()
 		now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 		res, err := SeedIfEmpty(ctx, db, now)
-		if err != nil || !res.Created || len(res.Logins) != len(shops)+len(producers) {
+		if err != nil || !res.Created || len(res.Logins) != len(shops)+len(producers)+len(makers) {
 			t.Fatalf("first seed: %+v %v", res, err)
 		}
 		var perShop []int
