@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"context"
+	"database/sql"
 	"reflect"
 	"testing"
 
@@ -55,9 +56,9 @@ func TestTeamsMigration(t *testing.T) {
 			Closed                                bool
 		}
 		var people []person
-		rows := selectRows(t, db, `SELECT id, email, email_key, email_confirmed, name, password_hash, closed_at IS NOT NULL FROM people ORDER BY id`)
-		for _, r := range rows {
-			people = append(people, person{r[0].(string), r[1].(string), r[2].(string), r[3].(string), r[4].(string), r[5].(string), truthy(r[6])})
+		for _, r := range selectRows(t, db, `SELECT id, email, email_key, email_confirmed, name, password_hash,
+			CASE WHEN closed_at IS NULL THEN 'open' ELSE 'closed' END FROM people ORDER BY id`, 7) {
+			people = append(people, person{r[0], r[1], r[2], r[3], r[4], r[5], r[6] == "closed"})
 		}
 		wantPeople := []person{
 			{"farm", "ferme@aravis.fr", "ferme@aravis.fr", "ferme@aravis.fr", "Ferme des Aravis", "hash-farm", false},
@@ -81,14 +82,7 @@ func TestTeamsMigration(t *testing.T) {
 			{`SELECT org_id, email, email_key, role, invited_by FROM invitations WHERE expires_at = 0 AND used_at IS NULL ORDER BY org_id`,
 				[][]string{{"shop", "Compta@Cabinet.fr", "compta@cabinet.fr", "accountant", "shop"}}},
 		} {
-			var got [][]string
-			for _, r := range selectRows(t, db, tt.query) {
-				var line []string
-				for _, v := range r {
-					line = append(line, str(v))
-				}
-				got = append(got, line)
-			}
+			got := selectRows(t, db, tt.query, len(tt.want[0]))
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("%s:\n%v, want %v", tt.query, got, tt.want)
 			}
@@ -108,45 +102,26 @@ func count(t *testing.T, db *store.DB, table string) int {
 	return n
 }
 
-func selectRows(t *testing.T, db *store.DB, query string) [][]any {
+// selectRows reads a query's rows of n columns as text (NULL as "<nil>").
+func selectRows(t *testing.T, db *store.DB, query string, n int) [][]string {
 	t.Helper()
-	rows, err := db.QueryxContext(context.Background(), query)
-	if err != nil {
-		t.Fatal(err)
+	vals := make([]sql.NullString, n)
+	dest := make([]any, n)
+	for i := range vals {
+		dest[i] = &vals[i]
 	}
-	defer rows.Close()
-	var out [][]any
-	for rows.Next() {
-		r, err := rows.SliceScan()
-		if err != nil {
-			t.Fatal(err)
+	var out [][]string
+	if err := store.Each(context.Background(), db, query, nil, dest, func() {
+		line := make([]string, n)
+		for i, v := range vals {
+			line[i] = "<nil>"
+			if v.Valid {
+				line[i] = v.String
+			}
 		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
+		out = append(out, line)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func str(v any) string {
-	switch v := v.(type) {
-	case []byte:
-		return string(v)
-	case string:
-		return v
-	case nil:
-		return "<nil>"
-	}
-	return "?"
-}
-
-func truthy(v any) bool {
-	switch v := v.(type) {
-	case bool:
-		return v
-	case int64:
-		return v != 0
-	}
-	return false
 }
