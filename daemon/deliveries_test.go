@@ -110,7 +110,8 @@ func TestDeliveriesAPIRefusals(t *testing.T) {
 			{Name: "anonymous claim", Client: anonymous, Method: "PUT", Path: dw.path("claim", dw.done), Body: claim, Status: 401, Detail: daemon.MsgNoToken},
 			{Name: "producer updates", Client: dw.farm, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"date": "2026-11-25"}, Status: 403, Detail: daemon.MsgShopsOnly},
 			{Name: "producer cancels", Client: dw.farm, Method: "PUT", Path: dw.path("cancel", dw.planned), Status: 403, Detail: daemon.MsgShopsOnly},
-			{Name: "producer reviews", Client: dw.farm, Method: "PUT", Path: dw.path("review", dw.done), Body: map[string]any{"accepted": true}, Status: 403, Detail: daemon.MsgShopsOnly},
+			// The producer answers the shop's claims only: none on this delivery.
+			{Name: "producer reviews", Client: dw.farm, Method: "PUT", Path: dw.path("review", dw.done), Body: map[string]any{"accepted": true}, Status: 409, Detail: delivery.MsgNoClaim},
 			{Name: "shop claims", Client: dw.shop, Method: "PUT", Path: dw.path("claim", dw.done), Body: claim, Status: 403, Detail: daemon.MsgProducersOnly},
 			{Name: "other shop updates", Client: dw.otherShop, Method: "PUT", Path: dw.path("update", dw.planned), Body: map[string]any{"date": "2026-11-25"}, Status: 404},
 			{Name: "other shop cancels", Client: dw.otherShop, Method: "PUT", Path: dw.path("cancel", dw.planned), Status: 404},

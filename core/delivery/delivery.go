@@ -243,7 +243,8 @@ func (r Rules) Update(ctx context.Context, q store.Q, shopID, orderID, deliveryI
 
 // change checks and writes the shop's change c of t, a planned delivery
 // locked and editable, and tells the producer: the one write of the
-// shop's date and sent quantities, for Update and Receive alike.
+// shop's date and sent quantities (a reception writes none: what it
+// counts otherwise is the shop's claim, Receive).
 func (r Rules) change(ctx context.Context, q store.Q, t target, c Change, now time.Time) error {
 	date, sent, err := r.validateChange(t, c, now)
 	if err != nil {

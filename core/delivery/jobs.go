@@ -11,6 +11,8 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/activity"
+	"primeur/core/decimal"
+	"primeur/core/fees"
 	"primeur/core/orders"
 	"primeur/core/store"
 )
@@ -103,6 +105,55 @@ func lockMany(ctx context.Context, q store.Q, ids []string, now time.Time) error
 	}
 	if _, err := q.ExecContext(ctx, query, args...); err != nil {
 		return fmt.Errorf("delivery: lock lines: %w", err)
+	}
+	return fixFees(ctx, q, ids)
+}
+
+// fixFees fixes the fee of each delivery of ids just locked (PRODUCT §16
+// "Minimum order and delivery fees"): the fee of its (producer, shop)
+// pair's terms as they stand now (fees.For), on the amount HT of its goods
+// as sent, each line rounded as the invoice rounds it (fees.LineAmount).
+// The invoice bills it, so a change of terms later in the month applies
+// to the deliveries locked after it only. Terms are read once per pair.
+func fixFees(ctx context.Context, q store.Q, ids []string) error {
+	var rows []struct {
+		ID            string      `db:"id"`
+		ProducerID    string      `db:"producer_id"`
+		DistributorID string      `db:"distributor_id"`
+		Quantity      decimal.Dec `db:"quantity_sent"`
+		Price         decimal.Dec `db:"price"`
+	}
+	if err := store.SelectIn(ctx, q, &rows, `SELECT d.id, o.producer_id, o.distributor_id,
+			COALESCE(l.quantity_sent, 0) AS quantity_sent, COALESCE(l.price, 0) AS price
+		FROM deliveries d JOIN orders o ON o.id = d.order_id LEFT JOIN delivery_lines l ON l.delivery_id = d.id
+		WHERE d.status = 'done' AND d.fee IS NULL AND d.id IN (?) ORDER BY d.id`, ids); err != nil {
+		return fmt.Errorf("delivery: goods of locked deliveries: %w", err)
+	}
+	type pair struct{ producer, shop string }
+	terms := map[pair]fees.Applied{}
+	goods := map[string]decimal.Dec{}
+	of := map[string]pair{}
+	var order []string
+	for _, r := range rows {
+		if _, ok := of[r.ID]; !ok {
+			order = append(order, r.ID)
+			of[r.ID] = pair{r.ProducerID, r.DistributorID}
+		}
+		goods[r.ID] += fees.LineAmount(r.Quantity, r.Price)
+	}
+	for _, id := range order {
+		p := of[id]
+		a, ok := terms[p]
+		if !ok {
+			var err error
+			if a, err = fees.For(ctx, q, p.producer, p.shop); err != nil {
+				return fmt.Errorf("delivery: fee of %s: %w", id, err)
+			}
+			terms[p] = a
+		}
+		if _, err := store.Exec(ctx, q, `UPDATE deliveries SET fee = ? WHERE id = ?`, a.FeeFor(goods[id]), id); err != nil {
+			return fmt.Errorf("delivery: fee of %s: %w", id, err)
+		}
 	}
 	return nil
 }

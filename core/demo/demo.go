@@ -48,7 +48,7 @@ type World struct {
 type step func(ctx context.Context, tx *sqlx.Tx, db *store.DB, w *World) error
 
 // steps run in order; each issue's concern appends its own.
-var steps = []step{seedAccounts, seedNeeds, seedTrade, seedFees, seedDeliveries, seedPayments, seedProducts}
+var steps = []step{seedAccounts, seedNeeds, seedFeeTerms, seedTrade, seedFees, seedDeliveries, seedPayments, seedProducts}
 
 // SeedIfEmpty creates the demo world when the database has no account yet.
 // When the demo world is already there it only returns the logins; a
