@@ -4,7 +4,9 @@
 // does not decode as JPEG, PNG or WebP is refused in French — within
 // bounds set before a pixel is decoded (bytes, then the dimensions the
 // header declares), scaled down to fit a side, and encoded again by Go's
-// own encoders. What is kept is therefore a fresh JPEG or PNG made from
+// own encoders, upright from the photo's EXIF orientation (read with
+// github.com/dsoprea/go-exif; a HEIC photo, which Go cannot decode, is
+// refused with MsgHEIC). What is kept is therefore a fresh JPEG or PNG made from
 // pixels only: no metadata of the sender's file (EXIF, a position, a
 // comment) and nothing a browser could take for another kind of file.
 // Decoding goes through a gate (core/limit) so that a burst of uploads
@@ -101,8 +103,11 @@ func Process(ctx context.Context, field string, data []byte, kind Kind) (Image, 
 	case len(data) > MaxBytes:
 		return Image{}, core.Invalid(field, MsgTooBig)
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
+		if isHEIF(data) {
+			return Image{}, core.Invalid(field, MsgHEIC)
+		}
 		return Image{}, core.Invalid(field, MsgNotImage)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > MaxSide || cfg.Height > MaxSide ||
@@ -118,7 +123,11 @@ func Process(ctx context.Context, field string, data []byte, kind Kind) (Image, 
 		if err != nil {
 			return core.Invalid(field, MsgNotImage)
 		}
-		out, err = encode(src, kind)
+		o := 1
+		if format == "jpeg" {
+			o = orientation(data) // a phone's photo, stored as its sensor saw it
+		}
+		out, err = encode(src, kind, o)
 		return err
 	})
 	if err != nil {
@@ -132,8 +141,9 @@ func Process(ctx context.Context, field string, data []byte, kind Kind) (Image, 
 }
 
 // encode scales src down to fit kind's side, on white (a transparent
-// pixel becomes white, as on paper), and encodes it.
-func encode(src image.Image, kind Kind) (Image, error) {
+// pixel becomes white, as on paper), turns it upright from its EXIF
+// orientation o (orient; 1 keeps it as stored), and encodes it.
+func encode(src image.Image, kind Kind, o int) (Image, error) {
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if w > kind.Side || h > kind.Side {
@@ -148,6 +158,8 @@ func encode(src image.Image, kind Kind) (Image, error) {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Over, nil)
+	dst = orient(dst, o)
+	w, h = dst.Bounds().Dx(), dst.Bounds().Dy()
 	var buf bytes.Buffer
 	img := Image{Width: w, Height: h}
 	if kind.PNG {
