@@ -65,7 +65,10 @@ export function ProposalForm({
   onSubmit,
   onCancel,
 }: ProposalFormProps) {
-  const [product, setProduct] = useState(initialProduct ?? (products?.length === 1 ? products[0]._id : ''))
+  // Until the producer picks one: the one the proposal names, else its only
+  // product of the type (the list may arrive after the form).
+  const [chosen, setProduct] = useState<string | undefined>(initialProduct)
+  const product = chosen ?? (products?.length === 1 ? products[0]._id : '')
   const [start] = useState<ProposalValues>(() => ({
     quantity: initial ? toInput(initial.quantity) : '',
     price: initial ? toInput(initial.price) : '',
