@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ensureList, listPath, loadPurchases, purchases, refreshLists } from './lists'
+import { ensureList, listPath, loadPurchases, purchases } from './lists'
 import { loadUser } from './session'
 import { resetState, state } from './state'
 
@@ -10,6 +10,9 @@ const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', ...headers } })
 
 const shop = { _id: 'd1', type: 'distributor', email: 'epicerie@exemple.fr' }
+
+/** Lets the promises under way settle (the user load's revalidation of the lists). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 /** A fake daemon: the answer of each path, and the paths asked. */
 function daemon() {
@@ -48,6 +51,7 @@ describe('the screens’ reads', () => {
   it('reads a list once per session, one read for screens asking together', async () => {
     const { asked } = daemon()
     await loadUser()
+    await settle() // its revalidation of the lists held: none yet
     asked.length = 0
     const [a, b] = await Promise.all([ensureList('orders'), ensureList('orders')])
     expect([a, b]).toEqual([true, true])
@@ -58,7 +62,8 @@ describe('the screens’ reads', () => {
     // A new user load reads again what the session holds, only that, once.
     asked.length = 0
     await loadUser()
-    await refreshLists()
+    await vi.waitFor(() => expect(asked.filter((p) => p.startsWith('/api/orders'))).toHaveLength(1))
+    await settle()
     expect(asked.filter((p) => p.startsWith('/api/orders'))).toHaveLength(1)
     expect(asked.some((p) => p.startsWith('/api/needs'))).toBe(false)
   })

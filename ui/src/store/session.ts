@@ -6,7 +6,6 @@ import { ApiError, api, errorMessage } from '../api'
 import { notifyError, progress } from '../notify'
 import { forgetOfflineAnswers } from '../offline/caches'
 import type { Catalogue, Order, ProfileUpdate, RegistrationRequest, User, UserLoad } from '../types'
-import { refreshLists } from './lists'
 import { EMAIL_KEY, heldAll, resetState, state } from './state'
 
 /** The server's detail when no valid session came with the request (PRODUCT §12). */
@@ -160,7 +159,9 @@ export async function loadUser(): Promise<LoadOutcome> {
     state.counts = load.counts ?? { needs: 0 }
     state.loaded = true
     state.loading.user = 'idle'
-    void refreshLists()
+    // The lists this session holds, read again: 304s while unchanged. Their
+    // module comes with the screens that show them, not with the entry.
+    void import('./lists').then((m) => m.refreshLists())
     return 'loaded'
   } catch (err) {
     if (err instanceof ApiError && err.status === 401 && err.detail === NO_TOKEN_DETAIL) {
