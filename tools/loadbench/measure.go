@@ -433,6 +433,13 @@ func (m *measurer) platforms(ctx context.Context, ps []*platform, dirs []string,
 		reqs = append(reqs,
 			req{"GET /api/supply — shop, 8 days", "shop", "/api/supply?start=" + ps[0].Monday + "&days=8"},
 			req{"GET /api/rewards — shop standing", "shop", "/api/rewards"},
+			// Each screen's own read since the user load was split (issue
+			// 42): the largest shop's planner and deliveries, the
+			// dashboard's chart, the catalogue every screen revalidates.
+			req{"GET /api/needs — largest shop, 12 months back", "largest shop", "/api/needs?from=" + monthBefore(ps[0].Monday, monthsBack)},
+			req{"GET /api/orders — largest shop, 12 months back", "largest shop", "/api/orders"},
+			req{"GET /api/stats/purchases — largest shop", "largest shop", "/api/stats/purchases"},
+			req{"GET /api/catalogue", "shop", "/api/catalogue"},
 		)
 	}
 	what := func(i int) string { return fmt.Sprintf("%s %s", ps[i].Engine, size{ps[i].Regions, ps[i].National}) }
@@ -832,4 +839,14 @@ func dropDatabase(ctx context.Context, admin, url string) error {
 	name := url[strings.LastIndexByte(url[:strings.IndexByte(url+"?", '?')], '/')+1 : strings.IndexByte(url+"?", '?')]
 	_, err = db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 	return err
+}
+
+// monthBefore is the month n months before the day's ("2026-11-23" →
+// "2025-11-01" for 12), as the UI asks for its lists.
+func monthBefore(day string, n int) string {
+	t, err := time.Parse("2006-01-02", day)
+	if err != nil {
+		return ""
+	}
+	return time.Date(t.Year(), t.Month()-time.Month(n), 1, 0, 0, 0, 0, time.UTC).Format("2006-01-02")
 }
