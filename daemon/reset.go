@@ -172,7 +172,13 @@ func (d *Daemon) registerPasswordChange(api huma.API) {
 
 func (d *Daemon) changePassword(ctx context.Context, in *changePasswordRequest) (*MessageOutput, error) {
 	u := currentUser(ctx)
-	if err := accounts.ChangePassword(ctx, d.db, u, in.Body.Current, in.Body.Password, in.Body.Password2, in.client,
+	if s := currentSession(ctx); s.Person.ID != "" && s.Person.ID != u.ID {
+		// A member's own login, not the organisation's (teams.go).
+		if err := accounts.ChangePersonPassword(ctx, d.db, s.Person, in.Body.Current, in.Body.Password, in.Body.Password2, in.client,
+			sessionToken(ctx), d.now()); err != nil {
+			return nil, err
+		}
+	} else if err := accounts.ChangePassword(ctx, d.db, u, in.Body.Current, in.Body.Password, in.Body.Password2, in.client,
 		sessionToken(ctx), d.now()); err != nil {
 		return nil, err
 	}

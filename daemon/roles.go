@@ -48,9 +48,11 @@ var (
 // operation id.
 var operationRoles = map[string][]string{
 	// The session, the person's own settings and the organisation's reads.
-	"get-user":                    everyRole,
-	"switch-organisation":         everyRole,
-	"set-notification":            everyRole,
+	"get-user":            everyRole,
+	"switch-organisation": everyRole,
+	"set-notification":    everyRole,
+	// Each member's own login (the founder's is the organisation's).
+	"change-password":             everyRole,
 	"list-events":                 everyRole,
 	"get-catalogue":               everyRole,
 	"get-map":                     everyRole,
@@ -87,7 +89,6 @@ var operationRoles = map[string][]string{
 	"update-user":         ownersOnly,
 	"close-account":       ownersOnly,
 	"change-email":        ownersOnly,
-	"change-password":     ownersOnly,
 	"resend-confirmation": ownersOnly,
 	"set-contribution":    ownersOnly,
 	"end-contribution":    ownersOnly,

@@ -237,3 +237,36 @@ func init() {
 		matrix[key] = r
 	}
 }
+
+// TestAMembersOwnPassword: a member who founded no organisation changes
+// their own password from the profile (the current one checked; their
+// other sessions end, the owner's login stays as it was) and resets it
+// with an emailed link, once.
+func TestAMembersOwnPassword(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		owner, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
+		owner.Do("POST", "/api/team/invitations", map[string]any{"email": "paul@lac.fr", "role": "receiver"}).Expect(t, 201)
+		paul := s.Client()
+		paul.Do("POST", "/auth/invitation/accept", map[string]any{"token": invitationToken(t, s, "paul@lac.fr"), "name": "Paul", "password": daemontest.Password}).
+			Expect(t, 200)
+		other := s.Client()
+		other.Do("POST", "/auth/login", map[string]any{"email": "paul@lac.fr", "password": daemontest.Password}).Expect(t, 200)
+
+		s.Refuses(t, []daemontest.Refused{{Name: "a wrong current password", Client: paul, Method: "PUT", Path: "/api/user/password",
+			Body: map[string]any{"current": "pas-le-bon1", "password": "nouveau123"}, Status: 422, Detail: accounts.MsgCurrentWrong, Location: "body.current"}})
+		paul.Do("PUT", "/api/user/password", map[string]any{"current": daemontest.Password, "password": "nouveau123"}).Expect(t, 200)
+		paul.Do("GET", "/api/user", nil).Expect(t, 200)
+		other.Do("GET", "/api/user", nil).Expect(t, 401)
+		owner.Do("GET", "/api/user", nil).Expect(t, 200)
+		s.Client().Do("POST", "/auth/login", map[string]any{"email": "epicerie@lac.fr", "password": daemontest.Password}).Expect(t, 200)
+		s.Client().Do("POST", "/auth/login", map[string]any{"email": "paul@lac.fr", "password": "nouveau123"}).Expect(t, 200)
+
+		s.Client().Do("POST", "/auth/password/forgot", map[string]any{"email": "Paul@lac.fr"}).Expect(t, 200)
+		_, token := resetLink(t, s.Config.DataDir, "paul@lac.fr")
+		s.Client().Do("POST", "/auth/password/reset", map[string]any{"token": token, "password": "encore1234"}).Expect(t, 200)
+		paul.Do("GET", "/api/user", nil).Expect(t, 401)
+		s.Client().Do("POST", "/auth/password/reset", map[string]any{"token": token, "password": "encore5678"}).Expect(t, 422)
+		s.Client().Do("POST", "/auth/login", map[string]any{"email": "paul@lac.fr", "password": "encore1234"}).Expect(t, 200)
+	})
+}

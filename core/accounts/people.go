@@ -379,3 +379,122 @@ func setPersonPassword(ctx context.Context, db *store.DB, email, password string
 		return nil
 	})
 }
+
+// The founder of an organisation keeps the organisation's credentials
+// code (reset.go, credentials.go); the other members' own logins have
+// theirs here: a reset link (person_resets, as password_resets) and a
+// new password from the profile.
+
+// issuePersonReset is IssueReset for the login of a member who founded
+// no organisation; ok is false when no person has the email either.
+func issuePersonReset(ctx context.Context, db *store.DB, email string, now time.Time) (Reset, bool, error) {
+	p, err := PersonByEmail(ctx, db, email)
+	if errors.Is(err, core.ErrNotFound) {
+		return Reset{}, false, nil
+	}
+	if err != nil {
+		return Reset{}, false, err
+	}
+	token, err := newToken()
+	if err != nil {
+		return Reset{}, false, err
+	}
+	err = db.Tx(ctx, func(tx *sqlx.Tx) error {
+		_, err := store.Exec(ctx, tx, `INSERT INTO person_resets (token_hash, person_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
+			hashToken(token), p.ID, now.UnixMilli(), now.Add(ResetValid).UnixMilli())
+		return err
+	})
+	if err != nil {
+		return Reset{}, false, fmt.Errorf("accounts: person reset: %w", err)
+	}
+	return Reset{User: User{ID: p.ID, Email: p.Email, Name: p.Name}, Token: token}, true, nil
+}
+
+// livePersonReset is the person of an unused, unexpired reset token of
+// person_resets, else the refusal MsgResetInvalid.
+func livePersonReset(ctx context.Context, q store.Q, token string, now time.Time) (string, error) {
+	var personID string
+	err := store.Get(ctx, q, &personID, `SELECT person_id FROM person_resets
+		WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`+store.ForUpdate(q), hashToken(token), now.UnixMilli())
+	if store.IsNotFound(err) || token == "" {
+		return "", core.Invalid("token", MsgResetInvalid)
+	}
+	if err != nil {
+		return "", fmt.Errorf("accounts: reset: %w", err)
+	}
+	return personID, nil
+}
+
+// resetPersonPassword is ResetPassword for a link of person_resets, the
+// password already checked and hashed: the link is used, the person's
+// password set and their sessions ended everywhere.
+func resetPersonPassword(ctx context.Context, db *store.DB, token, hash string, now time.Time) (User, error) {
+	var u User
+	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
+		personID, err := livePersonReset(ctx, tx, token, now)
+		if err != nil {
+			return err
+		}
+		ms := now.UnixMilli()
+		if _, err := store.Exec(ctx, tx, `UPDATE person_resets SET used_at = ? WHERE person_id = ? AND used_at IS NULL`, ms, personID); err != nil {
+			return fmt.Errorf("accounts: reset: %w", err)
+		}
+		if err := setPersonHash(ctx, tx, personID, hash, "", now); err != nil {
+			return err
+		}
+		u = User{ID: personID}
+		return nil
+	})
+	return u, err
+}
+
+// setPersonHash stores a person's new password hash (and the founder's
+// organisation's, kept in step) and ends their sessions but keepToken's.
+func setPersonHash(ctx context.Context, q store.Q, personID, hash, keepToken string, now time.Time) error {
+	ms := now.UnixMilli()
+	if _, err := store.Exec(ctx, q, `UPDATE people SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, ms, personID); err != nil {
+		return fmt.Errorf("accounts: set password: %w", err)
+	}
+	if _, err := store.Exec(ctx, q, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, ms, personID); err != nil {
+		return fmt.Errorf("accounts: set password: %w", err)
+	}
+	if _, err := store.Exec(ctx, q, `DELETE FROM sessions WHERE person_id = ? AND token_hash <> ?`, personID, hashToken(keepToken)); err != nil {
+		return fmt.Errorf("accounts: set password: %w", err)
+	}
+	return nil
+}
+
+// ChangePersonPassword is ChangePassword for a member's own login (a
+// session whose person is not the organisation's founder): the current
+// password checked as a login attempt, the new one following PRODUCT §5's
+// rule; the person's other sessions end, in every organisation.
+func ChangePersonPassword(ctx context.Context, db *store.DB, p Person, current, password string, password2 *string, client, keepToken string, now time.Time) error {
+	v := &core.ValidationError{}
+	if current == "" {
+		v.Add("current", MsgCurrentRequired)
+	}
+	if !ValidPassword(password) {
+		v.Add("password", MsgPasswordInvalid)
+	}
+	if password2 != nil && *password2 != password {
+		v.Add("password2", MsgPasswordsDiffer)
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if _, err := CheckPersonPassword(ctx, db, "current", p.Email, current, client, now); err != nil {
+		if errors.Is(err, core.ErrThrottled) {
+			return err
+		}
+		var ve *core.ValidationError
+		if errors.As(err, &ve) {
+			return core.Invalid("current", MsgCurrentWrong)
+		}
+		return err
+	}
+	hash, err := HashPassword(ctx, password)
+	if err != nil {
+		return err
+	}
+	return db.Tx(ctx, func(tx *sqlx.Tx) error { return setPersonHash(ctx, tx, p.ID, hash, keepToken, now) })
+}

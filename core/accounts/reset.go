@@ -80,7 +80,7 @@ func AskReset(ctx context.Context, db *store.DB, email, client string, now time.
 func IssueReset(ctx context.Context, db *store.DB, email string, now time.Time) (r Reset, ok bool, err error) {
 	u, err := ByEmail(ctx, db, email)
 	if errors.Is(err, core.ErrNotFound) {
-		return Reset{}, false, nil
+		return issuePersonReset(ctx, db, email, now) // a member's own login (people.go)
 	}
 	if err != nil {
 		return Reset{}, false, err
@@ -122,9 +122,17 @@ func ResetPassword(ctx context.Context, db *store.DB, token, password string, pa
 	if err := v.Err(); err != nil {
 		return User{}, err
 	}
-	// Checked before hashing, so that a dead link costs no hash.
+	// Checked before hashing, so that a dead link costs no hash. A link
+	// of a member's own login is people.go's.
 	if _, err := liveReset(ctx, db, token, now); err != nil {
-		return User{}, err
+		if _, perr := livePersonReset(ctx, db, token, now); perr != nil {
+			return User{}, err
+		}
+		hash, err := HashPassword(ctx, password)
+		if err != nil {
+			return User{}, err
+		}
+		return resetPersonPassword(ctx, db, token, hash, now)
 	}
 	hash, err := HashPassword(ctx, password)
 	if err != nil {

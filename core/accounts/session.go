@@ -122,6 +122,9 @@ func PurgeSessions(ctx context.Context, q store.Q, now time.Time) (sessions, cou
 	if _, err := store.Exec(ctx, q, `DELETE FROM password_resets WHERE expires_at <= ?`, now.UnixMilli()); err != nil {
 		return sessions, 0, fmt.Errorf("accounts: purge reset links: %w", err)
 	}
+	if _, err := store.Exec(ctx, q, `DELETE FROM person_resets WHERE expires_at <= ?`, now.UnixMilli()); err != nil {
+		return sessions, 0, fmt.Errorf("accounts: purge reset links: %w", err)
+	}
 	counts, err = store.Exec(ctx, q, `DELETE FROM throttle WHERE window_end <= ?`, now.UnixMilli())
 	if err != nil {
 		return sessions, 0, fmt.Errorf("accounts: purge throttle: %w", err)
