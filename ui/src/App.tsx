@@ -31,6 +31,7 @@ const DistributorDeliveries = lazy(SCREENS.disDeliveries)
 const ShopReception = lazy(SCREENS.disReception)
 const PaymentsPage = lazy(SCREENS.prodPayments)
 const ProducerProducts = lazy(SCREENS.prodProducts)
+const ProducerPage = lazy(SCREENS.disProducer)
 const TeamPage = lazy(SCREENS.team)
 
 /** Every route of PRODUCT §2, in one Switch ending with the 404. */
@@ -72,6 +73,9 @@ export function AppRoutes() {
       </Route>
       <Route path={ROUTES.prodProducts}>
         <Protected page={ProducerProducts} />
+      </Route>
+      <Route path={ROUTES.disProducer}>
+        <Protected page={ProducerPage} />
       </Route>
       <Route path={ROUTES.team}>
         <Protected page={TeamPage} />

@@ -17,6 +17,7 @@ export const ROUTES = {
   disReception: '/dis/deliveries/reception/:orderId/:deliveryId',
   prodPayments: '/prod/payments',
   prodProducts: '/prod/products',
+  disProducer: '/dis/producers/:producerId',
   disPayments: '/dis/payments',
   team: '/team',
 } as const
@@ -26,6 +27,7 @@ export const paths = {
   landing: (mode?: LandingMode) => (mode ? `/landing/${mode}` : '/landing'),
   prodNeeds: (distributorId: string) => `/prod/needs/${encodeURIComponent(distributorId)}`,
   prodDay: (date: string) => `/prod/deliveries/day/${encodeURIComponent(date)}`,
+  disProducer: (producerId: string) => `/dis/producers/${encodeURIComponent(producerId)}`,
   disReception: (orderId: string, deliveryId: string) =>
     `/dis/deliveries/reception/${encodeURIComponent(orderId)}/${encodeURIComponent(deliveryId)}`,
 }

@@ -27,6 +27,7 @@ export const SCREENS = {
   prodPayments: () => import('./pages/Payments').then((m) => ({ default: m.Payments })),
   disPayments: () => import('./pages/Payments').then((m) => ({ default: m.Payments })),
   prodProducts: () => import('./pages/ProducerProducts').then((m) => ({ default: m.ProducerProducts })),
+  disProducer: () => import('./pages/ProducerPage').then((m) => ({ default: m.ProducerPage })),
   team: () => import('./team/TeamPage').then((m) => ({ default: m.TeamPage })),
 } as const satisfies Partial<Record<keyof typeof ROUTES, ChunkLoader>>
 

@@ -1,6 +1,8 @@
-import { Stack, Text, Title } from '@mantine/core'
+import { Anchor, Stack, Text, Title } from '@mantine/core'
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { Link } from 'wouter'
 import { dayOf } from '../format'
+import { paths } from '../routing'
 import { loadMine, useSupplied } from '../store/supplied'
 import { propose, review, withdraw } from '../store/trade'
 import { SuppliedProductLine } from '../supplied/SuppliedProductLine'
@@ -153,7 +155,14 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
           else groups.current.delete(producer)
         }}
       >
-        {!mine ? <Title order={5}>{nameOf(producer)}</Title> : null}
+        {!mine ? (
+          <Title order={5}>
+            {/* The producer's page: its products, photos and labels. */}
+            <Anchor component={Link} href={paths.disProducer(producer)} inherit>
+              {nameOf(producer)}
+            </Anchor>
+          </Title>
+        ) : null}
         {!mine && allowed.open.includes('accepter') ? producerNote?.(producer) : null}
         {n.commitment ? (
           <CommitmentCard

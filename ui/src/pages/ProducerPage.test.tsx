@@ -1,0 +1,53 @@
+import { screen, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { Route } from 'wouter'
+import { resetState, state } from '../store/state'
+import { suppliedState } from '../store/supplied'
+import { renderWithProviders } from '../test/render'
+import { ProducerPage } from './ProducerPage'
+
+beforeEach(() => {
+  resetState('epicerie@lac.fr')
+  suppliedState.byProducer = {}
+})
+
+describe('ProducerPage', () => {
+  it('shows a producer’s products to a shop with their photos, sale units and labels', async () => {
+    state.producers = [{ _id: 'p1', name: 'Fruitière des Aravis' }] as typeof state.producers
+    const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response(
+        JSON.stringify([
+          {
+            _id: 'sp1',
+            producer: 'p1',
+            productType: 'tomme-de-savoie',
+            productTypeName: 'Tomme de Savoie',
+            family: 'fromages',
+            unit: 'kg',
+            name: 'Tomme de Savoie fermière',
+            packaging: 'pièce',
+            unitQuantity: 1.5,
+            saleUnit: 'pièce de 1,5 kg',
+            labels: ['ab', 'aop'],
+            certifier: 'FR-BIO-01',
+            months: [10, 11, 12],
+            refPrice: 14.5,
+            photo: { small: '/s', medium: '/m', large: '/l' },
+            documentName: 'x',
+          },
+        ]),
+      ),
+    )
+    renderWithProviders(<Route path="/dis/producers/:producerId" component={ProducerPage} />, {
+      path: '/dis/producers/p1',
+    })
+    expect(screen.getByRole('heading', { name: 'Fruitière des Aravis' })).toBeInTheDocument()
+    const card = await screen.findByRole('article', { name: 'Tomme de Savoie fermière' })
+    expect(fetch).toHaveBeenCalledWith('/api/producers/p1/supplied-products', expect.anything())
+    expect(card).toHaveTextContent('Tomme de Savoie · pièce de 1,5 kg')
+    expect(within(card).getByText('AB FR-BIO-01')).toBeInTheDocument()
+    expect(within(card).getByText('AOP')).toBeInTheDocument()
+    expect(card).toHaveTextContent('oct., nov., déc.')
+    expect(within(card).getByRole('img', { name: 'Photo : Tomme de Savoie fermière' })).toHaveAttribute('src', '/m')
+  })
+})
