@@ -26,11 +26,12 @@ func newExportGate() *limit.Gate {
 // as PDF. The zip is written as it is made, so that memory stays bounded
 // whatever the history; one export runs at a time.
 func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
-	u, err := d.requestUser(r)
+	s, err := d.requestSession(r)
 	if err != nil {
 		d.documentError(w, r, err)
 		return
 	}
+	u := s.User
 	out := &httpx.Tracker{ResponseWriter: w}
 	err = d.exporting.Do(r.Context(), func() error {
 		h := w.Header()
@@ -38,7 +39,7 @@ func (d *Daemon) printMyData(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", mydata.FileName(d.today())))
 		h.Set("Cache-Control", "private, no-store")
 		z := zip.NewWriter(out)
-		if err := mydata.Write(r.Context(), d.db, z, u, d.now(), d.today()); err != nil {
+		if err := d.writeMyData(r.Context(), z, s); err != nil {
 			if !out.Wrote {
 				// Nothing sent yet (the zip is buffered): the answer is
 				// the error's, a fault's 503 among them.

@@ -53,7 +53,7 @@ func TestMyData(t *testing.T) {
 		}
 		slices.Sort(names)
 		want := []string{"LISEZMOI.txt", "activite.json", "besoins.json", "commandes.json", "compte.json",
-			"documents/FA-2026-000001.pdf", "paiements.json"}
+			"documents/FA-2026-000001.pdf", "paiements.json", "personne.json"}
 		if !slices.Equal(names, want) {
 			t.Fatalf("files %v, want %v", names, want)
 		}
@@ -83,7 +83,7 @@ func TestMyData(t *testing.T) {
 		}
 		// A stranger's export holds none of it.
 		other := read(dw.otherShop.Do("GET", "/print/mydata", nil).Expect(t, 200).Body)
-		if len(other) != 6 || strings.Contains(string(other["commandes.json"]), dw.order) ||
+		if len(other) != 7 || strings.Contains(string(other["commandes.json"]), dw.order) ||
 			strings.Contains(string(other["paiements.json"]), "FA-2026") {
 			t.Fatalf("a stranger's export: %d files, orders %s", len(other), other["commandes.json"])
 		}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"archive/zip"
 	"context"
 	"errors"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"primeur/core/accounts"
+	"primeur/core/mydata"
 	"primeur/core/teams"
 )
 
@@ -273,4 +275,33 @@ func (d *Daemon) withTeam(ctx context.Context, p *accounts.Profile, s accounts.S
 	p.Person = &accounts.PersonView{ID: s.Person.ID, Name: s.Person.Name, Email: s.Person.Email}
 	p.Role, p.Organisations = s.Role, ms
 	return nil
+}
+
+// requestSession is the session of a plain route's request (requestUser
+// with the person and their role).
+func (d *Daemon) requestSession(r *http.Request) (accounts.Session, error) {
+	token := ""
+	if c, err := r.Cookie(d.cookieName(r.Context())); err == nil {
+		token = c.Value
+	}
+	s, err := accounts.SessionOf(r.Context(), d.db, token, d.now())
+	if err == nil {
+		noteUser(r.Context(), s.User.ID)
+	}
+	return s, err
+}
+
+// writeMyData writes the data export of a session (PRODUCT §13 "Teams"):
+// an owner's holds the organisation's and their own (personne.json);
+// another member's their own alone.
+func (d *Daemon) writeMyData(ctx context.Context, z *zip.Writer, s accounts.Session) error {
+	now := d.now()
+	if s.Role == accounts.RoleOwner {
+		if err := mydata.Write(ctx, d.db, z, s.User, now, d.today()); err != nil {
+			return err
+		}
+	} else if err := mydata.WritePersonReadme(z, now); err != nil {
+		return err
+	}
+	return mydata.WritePerson(ctx, d.db, z, s.Person.ID, now)
 }

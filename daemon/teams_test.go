@@ -1,9 +1,14 @@
 package daemon_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -269,4 +274,62 @@ func TestAMembersOwnPassword(t *testing.T) {
 		s.Client().Do("POST", "/auth/password/reset", map[string]any{"token": token, "password": "encore5678"}).Expect(t, 422)
 		s.Client().Do("POST", "/auth/login", map[string]any{"email": "paul@lac.fr", "password": "encore1234"}).Expect(t, 200)
 	})
+}
+
+// TestDataExportByRole: an owner's data export holds the organisation's
+// and their own (personne.json); a buyer's holds what she did alone — the
+// need she created, in her organisation — and nothing of the
+// organisation's account.
+func TestDataExportByRole(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := daemontest.New(t, db)
+		owner, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
+		owner.Do("POST", "/api/team/invitations", map[string]any{"email": "marie@lac.fr", "role": "buyer"}).Expect(t, 201)
+		marie := s.Client()
+		marie.Do("POST", "/auth/invitation/accept", map[string]any{"token": invitationToken(t, s, "marie@lac.fr"), "name": "Marie", "password": daemontest.Password}).
+			Expect(t, 200)
+		marie.Do("POST", "/api/needs", map[string]any{"product": "tomate", "date": "2026-12", "quantity": 10}).Expect(t, 201)
+		files := func(c *daemontest.Client) map[string]string {
+			res := c.Do("GET", "/print/mydata", nil).Expect(t, 200)
+			z, err := zip.NewReader(bytes.NewReader(res.Body), int64(len(res.Body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]string{}
+			for _, f := range z.File {
+				r, err := f.Open()
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := io.ReadAll(r)
+				r.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[f.Name] = string(b)
+			}
+			return out
+		}
+		own := files(owner)
+		if own["compte.json"] == "" || !strings.Contains(own["personne.json"], `"role": "owner"`) {
+			t.Errorf("the owner's export: %v", keys(own))
+		}
+		hers := files(marie)
+		if _, ok := hers["compte.json"]; ok || len(hers) != 2 {
+			t.Errorf("the buyer's export holds %v", keys(hers))
+		}
+		if p := hers["personne.json"]; !strings.Contains(p, `"name": "Marie"`) || !strings.Contains(p, `"type": "need:create"`) ||
+			!strings.Contains(p, `"organisation": "Épicerie du Lac"`) {
+			t.Errorf("the buyer's personne.json:\n%s", p)
+		}
+	})
+}
+
+func keys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }

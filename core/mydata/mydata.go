@@ -35,6 +35,7 @@ activite.json     le fil d'activité : ce que vous avez fait, et ce qu'on vous a
 paiements.json    par partenaire, les factures et avoirs avec ce qu'il reste à payer, et les paiements
 documents/        les factures, avoirs et factures complémentaires (PDF Factur-X) où vous êtes partie
 images/           les photos et signatures de vos réceptions de livraisons (nommées dans commandes.json)
+personne.json     vous : nom, adresse de connexion, vos organisations et votre rôle, ce que vous y avez fait
 
 Montants en euros, dates au format AAAA-MM-JJ ou RFC 3339.
 `
