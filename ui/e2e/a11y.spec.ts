@@ -11,6 +11,7 @@
 import { type Browser, type BrowserContext, type Page, test } from '@playwright/test'
 import { expect, needCell, readOnlyCell, registerThroughForm, uniqueAccount, watchProblems } from './fixtures'
 import { BLOCKING, type Finding, OwnDaemon, axeScan, monthLabel, monthStart, registerAccount, report } from './a11y'
+import { everyScreen } from './reads'
 
 const daemon = new OwnDaemon()
 const MONTH1 = monthStart(1)
@@ -50,7 +51,7 @@ test.beforeAll(async ({ browser }) => {
   daemon.seedOrders(shop.email, farm.email, MONTH1)
   daemon.seedOrders(shop.email, farm.email, MONTH2)
   expect(daemon.runJob('invoices', `${MONTH2}T06:00`)).toMatch(/factures émises : 1/)
-  const load = (await (await farmContext.request.get('/api/user')).json()) as Load
+  const load = (await everyScreen(farmContext.request)) as Load
   const order = load.orders.find((o) => o.deliveries.some((d) => d.date >= MONTH2))!
   const [first, second] = [...order.deliveries].sort((a, b) => a.date.localeCompare(b.date))
   daemon.runJob('deliveries', `${second.date}T12:30`)

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page } from '@playwright/test'
 import { confirmEmail, dataDir, expect, seed, test, uniqueAccount } from './fixtures'
+import { everyScreen } from './reads'
 
 /** The first day of the month `offset` months from now in Paris, "2026-12-01". */
 function monthStart(offset: number): string {
@@ -95,7 +96,7 @@ test('the shop edits and cancels deliveries, the producer claims, the shop answe
   const shop = await register(shopContext, 'epicerie', true)
   const farm = await register(farmContext, 'ferme', false)
   seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
-  const load: Load = await (await shopContext.request.get('/api/user')).json()
+  const load: Load = await everyScreen(shopContext.request)
   const deliveries = [...load.orders[0].deliveries].sort((a, b) => a.date.localeCompare(b.date))
   expect(deliveries.length).toBeGreaterThanOrEqual(28)
   const [first, second, third] = deliveries

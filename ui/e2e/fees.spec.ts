@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { DEMO_PASSWORD, DEMO_PRODUCER, type DemoDaemon, startDemo } from './demo'
 import { expect, test, uniqueAccount } from './fixtures'
+import { everyScreen } from './reads'
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } as const
 
@@ -100,7 +101,7 @@ test.describe('on the demo world', () => {
     const login = await context.request.post('/auth/login', { data: { email: shop, password: DEMO_PASSWORD } })
     expect(login.status(), await login.text()).toBe(200)
     await context.addInitScript((email) => window.localStorage.setItem('primeur.email', email), shop)
-    const load = (await (await context.request.get('/api/user')).json()) as {
+    const load = (await everyScreen(context.request)) as {
       producers: { _id: string; name: string }[]
       needs: { _id: string; proposals: { producer: string; status: string; from: string }[] }[]
       orders: { _id: string; producer?: string; invoice?: { number: string } }[]

@@ -36,6 +36,7 @@ import {
   watchProblems,
 } from './fixtures'
 import { freePort, stop, waitHealthy } from './global-setup'
+import { everyScreen } from './reads'
 
 // The pinned instant: Tuesday 15 June 2027, 09:00 in Paris.
 // - Mid-month: the producer delivers on Tuesdays and Thursdays, so a
@@ -411,7 +412,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(cell(shopPage, 'Courgette', JUNE)).toHaveText('80')
     // As many needs as announced, from July on, of the example's ten products
     // (the bulk add's courgettes are among them, overwritten).
-    const load: Load = await (await shopPage.request.get('/api/user')).json()
+    const load: Load = await everyScreen(shopPage.request)
     const fromJuly = load.needs.filter((n) => n.date >= NEXT_MONTH_FIRST)
     expect(fromJuly.length).toBe(imported)
     expect(new Set(fromJuly.map((n) => n.product)).size).toBe(10)
@@ -631,7 +632,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
       'user loads after the acceptance',
     ).toEqual([])
 
-    const load: Load = await (await shopPage.request.get('/api/user')).json()
+    const load: Load = await everyScreen(shopPage.request)
     expect(load.orders).toHaveLength(1)
     orderId = load.orders[0]._id
     expect(load.orders[0].producer).toBe(farmId)
@@ -683,7 +684,7 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     expect(runJob('invoices', `${NEXT_MONTH_FIRST}T06:00`)).toMatch(
       /^invoices \(2027-07-01 06:00 CEST\) : factures émises : 1, factures envoyées : 1, avoirs et factures complémentaires émis : 0, avoirs et factures complémentaires envoyés : 1\ndocuments émis :\n {2}facture FA-2027-000001 : ferme \S+ → epicerie \S+, 132,00\u00a0€ TTC\n$/,
     )
-    const load: Load = await (await shopPage.request.get('/api/user')).json()
+    const load: Load = await everyScreen(shopPage.request)
     expect(load.orders[0].invoice?.number).toBe('FA-2027-000001')
     expect(load.orders[0].deliveries.every((d) => d.status === 'done')).toBe(true)
 

@@ -9,6 +9,7 @@
 import { type Browser, type BrowserContext, type Locator, type Page, test } from '@playwright/test'
 import { cellField, expect, needCell, readOnlyCell, watchProblems } from './fixtures'
 import { OwnDaemon, monthLabel, monthStart, registerAccount } from './a11y'
+import { everyScreen } from './reads'
 
 const daemon = new OwnDaemon()
 // The need is planned next month. The grid is one tab stop (the WAI-ARIA
@@ -244,7 +245,7 @@ test('plan, propose, accept and review a claim with the keyboard only, the focus
   await expect(shopPane.getByRole('group', { name: `Négociation avec ${farm.name}` })).toBeFocused()
 
   // 4. The first delivery is done; the producer claims 1 kg less (through the API, it is not the journey's point).
-  const load = (await (await f.context.request.get('/api/user')).json()) as {
+  const load = (await everyScreen(f.context.request)) as {
     orders: { _id: string; deliveries: { _id: string; date: string; deliveryLines: { _id: string }[] }[] }[]
   }
   const order = load.orders[0]

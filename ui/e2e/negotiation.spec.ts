@@ -4,6 +4,7 @@
 // from the user load until the deliveries screen exists).
 import type { Page } from '@playwright/test'
 import { expect, loginThroughForm, needCell, registerThroughForm, test, uniqueAccount } from './fixtures'
+import { everyScreen } from './reads'
 
 /** The month `offset` months from now in Paris: ["décembre 2026", "2026-12-01"]. */
 function month(offset: number): [label: string, value: string] {
@@ -150,8 +151,8 @@ test('a producer proposes, the shop counter-proposes, the producer accepts', asy
   await expect(shopPage.getByRole('tab', { name: /^ENGAGÉS/ })).toHaveText('ENGAGÉS (1)')
 
   // Both sides have the order, delivered on Mondays and Thursdays of next month.
-  const farmLoad: Load = await (await page.request.get('/api/user')).json()
-  const seen: Load = await (await shopContext.request.get('/api/user')).json()
+  const farmLoad: Load = await everyScreen(page.request)
+  const seen: Load = await everyScreen(shopContext.request)
   expect(farmLoad.orders).toHaveLength(1)
   expect(seen.orders).toHaveLength(1)
   expect(farmLoad.orders[0].distributor).toBe(shopLoad.user._id)
