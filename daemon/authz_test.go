@@ -352,6 +352,10 @@ var matrix = map[string]row{
 		path:   withID("/api/producers/{producer}/supplied-products", "producer"),
 		expect: everyone(200),
 	},
+	"GET /api/supplied-products/search": {
+		path:   fixed("/api/supplied-products/search?family=fromages&label=aop&km=50"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
 	"GET /print/product-photo/{imageId}": {
 		path:   fixed("/print/product-photo/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a"),
 		expect: map[actor]int{anon: 401, shop: 404, otherShop: 404, producer: 404, otherProducer: 404},

@@ -72,6 +72,7 @@ var operationRoles = map[string][]string{
 	"get-applied-delivery-terms":  everyRole,
 	"get-delivery-day":            everyRole,
 	"producer-supplied-products":  everyRole,
+	"find-supplied-products":      everyRole,
 	"list-supplied-products":      everyRole,
 	"get-pa-connection":           everyRole,
 	"print-delivery-note":         everyRole,

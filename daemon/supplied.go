@@ -68,6 +68,19 @@ type SuppliedProductOutput struct {
 	Body supplied.Product
 }
 
+// FindSuppliedInput is what a shop looks for among producers' products.
+type FindSuppliedInput struct {
+	ProductType string  `query:"productType" maxLength:"200" doc:"A catalogue product type: producers selling it" example:"tomme-de-savoie"`
+	Family      string  `query:"family" maxLength:"200" doc:"A family of types: producers selling one of them" example:"fromages"`
+	Label       string  `query:"label" maxLength:"100" doc:"A label its products carry: ab, conversion, label-rouge, aop, igp, hve, nature-progres"`
+	Km          float64 `query:"km" doc:"The farthest road distance from the shop, km (0: any)" example:"50"`
+}
+
+// FoundProducersOutput is the producers found, nearest first.
+type FoundProducersOutput struct {
+	Body []supplied.Found
+}
+
 // SuppliedProductsOutput is a producer's products, by name.
 type SuppliedProductsOutput struct {
 	Body []supplied.Product
@@ -127,6 +140,27 @@ func (d *Daemon) registerSupplied(api huma.API) {
 			"an empty list.",
 		Errors: errs,
 	}, d.producerSupplied)
+	huma.Register(api, huma.Operation{
+		OperationID: "find-supplied-products", Method: http.MethodGet, Path: "/supplied-products/search", Tags: tags,
+		Summary: "Producers whose products match a type or family, a label and a distance (shops)",
+		Description: "Nearest to the shop first (road distance: great-circle × 1.3), then by name; a producer " +
+			"not placed on the map comes last, and is left out when a distance is asked. Each with its matching " +
+			"products; at most 50 producers.",
+		Errors: errs,
+	}, d.findSupplied)
+}
+
+func (d *Daemon) findSupplied(ctx context.Context, in *FindSuppliedInput) (*FoundProducersOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	found, err := supplied.Find(ctx, d.db, u.ID, supplied.Filter{Type: in.ProductType, Family: in.Family,
+		Label: in.Label, MaxKm: in.Km})
+	if err != nil {
+		return nil, inQuery(err)
+	}
+	return &FoundProducersOutput{Body: found}, nil
 }
 
 func (d *Daemon) listSupplied(ctx context.Context, _ *struct{}) (*SuppliedProductsOutput, error) {

@@ -143,6 +143,21 @@ func TestSuppliedProductsAPI(t *testing.T) {
 			t.Fatalf("the counter-proposal %+v", answer.Proposals)
 		}
 
+		// The shop finds the dairy by type and label; a label it cannot
+		// mean is refused in French on the query.
+		var found []supplied.Found
+		shop.Do("GET", "/api/supplied-products/search?productType=tomme-de-savoie&label=aop", nil).
+			Expect(t, http.StatusOK).JSON(t, &found)
+		if len(found) != 2 || found[0].Products[0].Labels[0] != "aop" {
+			t.Fatalf("found %+v", found)
+		}
+		s.Refuses(t, []daemontest.Refused{
+			{Name: "an unknown label", Client: shop, Method: "GET", Path: "/api/supplied-products/search?label=demeter",
+				Status: http.StatusUnprocessableEntity, Detail: supplied.MsgSearchLabel, Location: "query.label"},
+			{Name: "a producer searches", Client: dairy, Method: "GET", Path: "/api/supplied-products/search",
+				Status: http.StatusForbidden, Detail: daemon.MsgShopsOnly},
+		})
+
 		// Retired, the tomme leaves the lists; the proposal keeps naming it.
 		dairy.Do("DELETE", "/api/supplied-products/"+p.ID, nil).Expect(t, http.StatusNoContent)
 		shop.Do("GET", "/api/producers/"+dairyID+"/supplied-products", nil).Expect(t, http.StatusOK).JSON(t, &page)
