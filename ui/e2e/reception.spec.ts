@@ -2,8 +2,8 @@
 // "Reception", §20 "Offline"): a shop opens a delivery's reception once
 // online, loses the network (the test cuts it), opens the screen again
 // without network, ticks a line, marks the other short with a photo,
-// signs, and the reception waits on the phone; the network back, the queue
-// drains by itself, and the producer sees the claim the short line made —
+// signs, and the reception waits on the phone; the app closed, the network
+// back, the app opened on another screen sends it at its start, and the producer sees the claim the short line made —
 // its photo, who received it — and accepts it, which the shop then reads.
 // The service worker and the manifest are served as a browser needs them.
 import type { BrowserContext } from '@playwright/test'
@@ -116,11 +116,16 @@ test('a shop receives a delivery offline, one line short with a photo, and the p
   await expect(page.getByText('Réception enregistrée sur ce téléphone', { exact: true })).toBeVisible()
   await expect(page.getByText("1 réception en attente d'envoi")).toBeVisible()
 
-  // The network back: the queue drains by itself, once.
+  // The app closed offline, the network back: the app opened on the
+  // dashboard, no delivery screen, sends the reception at its start, once.
+  await page.close()
   await context.setOffline(false)
-  await expect(page.getByText(/^Reçu le \d{2}\/\d{2}\/\d{4} à \d{2}h\d{2} par Léa Martin$/)).toBeVisible()
-  await expect(page.getByText("1 réception en attente d'envoi")).toHaveCount(0)
-  expect(await page.evaluate(queued)).toBe(0)
+  const shopPage = await context.newPage()
+  await shopPage.goto('/')
+  await expect.poll(() => shopPage.evaluate(queued)).toBe(0)
+  await shopPage.goto(url)
+  await expect(shopPage.getByText(/^Reçu le \d{2}\/\d{2}\/\d{4} à \d{2}h\d{2} par Léa Martin$/)).toBeVisible()
+  await expect(shopPage.getByText("1 réception en attente d'envoi")).toHaveCount(0)
 
   // The producer sees the reception, the short line and its photo, and the
   // claim it made, which it answers. Received, the delivery is done: past.
@@ -153,20 +158,20 @@ test('a shop receives a delivery offline, one line short with a photo, and the p
   await farmContext.close()
 
   // The shop reads the producer's answer on its delivery.
-  await page.goto('/dis/deliveries')
-  await page.getByRole('tab', { name: 'Passées', exact: true }).tap()
-  await page
+  await shopPage.goto('/dis/deliveries')
+  await shopPage.getByRole('tab', { name: 'Passées', exact: true }).tap()
+  await shopPage
     .getByRole('row', { name: /Ferme des Aravis/ })
     .first()
     .tap()
-  await expect(page.getByText("Demande d'avoir envoyée à la réception, acceptée")).toBeVisible()
-  await page.keyboard.press('Escape') // the delivery's drawer closed
-  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await expect(shopPage.getByText("Demande d'avoir envoyée à la réception, acceptée")).toBeVisible()
+  await shopPage.keyboard.press('Escape') // the delivery's drawer closed
+  await expect(shopPage.getByRole('dialog')).toHaveCount(0)
 
   // After logout, no answer of this shop is left for the next account.
-  const cached = await page.evaluate(async () => (await (await caches.open('primeur-api')).keys()).length)
+  const cached = await shopPage.evaluate(async () => (await (await caches.open('primeur-api')).keys()).length)
   expect(cached).toBeGreaterThan(0)
-  await page.getByRole('button', { name: 'Mon compte' }).tap()
-  await page.getByRole('menuitem', { name: 'Quitter' }).tap()
-  await expect.poll(() => page.evaluate(async () => (await caches.keys()).includes('primeur-api'))).toBe(false)
+  await shopPage.getByRole('button', { name: 'Mon compte' }).tap()
+  await shopPage.getByRole('menuitem', { name: 'Quitter' }).tap()
+  await expect.poll(() => shopPage.evaluate(async () => (await caches.keys()).includes('primeur-api'))).toBe(false)
 })

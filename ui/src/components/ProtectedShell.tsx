@@ -2,6 +2,7 @@ import { Box } from '@mantine/core'
 import { type ReactNode, Suspense, useEffect } from 'react'
 import { useIsLoaded, useLoadError, useLoading, useUnconfirmedEmail, useUserType } from '../store/hooks'
 import { loadUser } from '../store/session'
+import { state } from '../store/state'
 import { AuthErrorCard } from './AuthErrorCard'
 import { BottomNav } from './BottomNav'
 import { EmailConfirmBanner } from './EmailConfirmBanner'
@@ -26,6 +27,15 @@ export function ProtectedShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!loaded && status === 'idle') void loadUser()
   }, [loaded, status])
+  // A shop's receptions waiting on this phone leave at the app's start,
+  // whatever the screen (src/reception/atStart.ts, a chunk of its own).
+  useEffect(() => {
+    const email = state.email
+    if (type !== 'distributor' || !email) return
+    void import('../reception/atStart')
+      .then((m) => m.sendWaitingAtStart(email))
+      .catch((err) => console.error('receptions:', err))
+  }, [type])
 
   if (!type) {
     if (status !== 'error' || !loadError) return <Loading />

@@ -17,7 +17,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { Link, useParams } from 'wouter'
 import { productOf, typed } from '../deliveries/products'
-import { noteNumber } from '../deliveries/model'
+import { canReceive, noteNumber } from '../deliveries/model'
 import { capitalizeFirst, formatLongDay } from '../format'
 import { useOffline } from '../offline/useOffline'
 import { photoForUpload } from '../reception/photo'
@@ -27,6 +27,7 @@ import { QueueStatus } from '../reception/QueueStatus'
 import { SignaturePad } from '../reception/SignaturePad'
 import { useIsLoaded, useOrders, useProducers, useProducts } from '../store/hooks'
 import { ensureList, useListFetched } from '../store/lists'
+import { useClaimWindow } from '../store/deliveries'
 import { drainReceptions, receive, refreshReceptions } from '../store/reception'
 import type { Delivery, Product } from '../types'
 import { unitLabel } from '../units'
@@ -68,6 +69,7 @@ export function ShopReception() {
   const order = orders.find((o) => o._id === orderId)
   const delivery = order?.deliveries.find((d) => d._id === deliveryId) as Delivery | undefined
   const producer = producers.find((p) => p._id === order?.producer)?.name ?? ''
+  const claimWindow = useClaimWindow()
 
   const [lines, setLines] = useState<LineInput[] | null>(null)
   const [receivedBy, setReceivedBy] = useState('')
@@ -147,10 +149,12 @@ export function ShopReception() {
         {outcome ?? 'Elle sera envoyée dès le retour du réseau.'}
       </Alert>
     )
-  } else if (delivery.status !== 'planned') {
+  } else if (!canReceive(delivery, 'distributor', new Date(), claimWindow)) {
     body = (
       <Alert color="gray" title="Réception impossible">
-        Cette livraison n'est plus modifiable : seule une livraison prévue, avant son verrouillage, se réceptionne.
+        {delivery.status === 'cancelled'
+          ? 'Cette livraison a été annulée : elle ne peut pas être réceptionnée.'
+          : 'Le délai de réception est dépassé : une livraison se réceptionne au plus tard deux jours ouvrés après sa date.'}
       </Alert>
     )
   } else if (lines) {
@@ -214,9 +218,14 @@ export function ShopReception() {
                         accept="image/*"
                         capture="environment"
                         clearable
+                        error={errors[`lines.${i}.photo`]}
                         onChange={(file) => {
+                          setErrors((e) => ({ ...e, [`lines.${i}.photo`]: '' }))
                           if (!file) setLine(i, { photo: undefined })
-                          else void photoForUpload(file).then((photo) => setLine(i, { photo }))
+                          else
+                            void photoForUpload(file)
+                              .then((photo) => setLine(i, { photo }))
+                              .catch((err: Error) => setErrors((e) => ({ ...e, [`lines.${i}.photo`]: err.message })))
                         }}
                       />
                       {l.photo ? (

@@ -17,13 +17,29 @@ export function base64Of(blob: Blob): Promise<string> {
   })
 }
 
-/** The photo, scaled down and as JPEG, in base64; the file as it is where the browser cannot draw it. */
+/** The daemon's refusal of a HEIC photo (core/images MsgHEIC), said on the phone before anything is kept. */
+export const MSG_HEIC =
+  "Les photos HEIC (format des iPhone) ne sont pas lisibles ici : envoyez la photo en JPEG (sur l'iPhone, Réglages > Appareil photo > Formats > « Le plus compatible »), ou une capture d'écran de la photo."
+
+/** Whether a file is a HEIC/HEIF photo, by its type or its name. */
+export function isHeic(file: { type: string; name: string }): boolean {
+  return /^image\/hei[cf](-sequence)?$/i.test(file.type) || /\.hei[cf]$/i.test(file.name)
+}
+
+/**
+ * The photo, scaled down and as JPEG, in base64; the file as it is where
+ * the browser cannot draw it (the daemon says what is wrong with it), but
+ * a HEIC photo the browser cannot draw is refused here with the daemon's
+ * message (an Error of MSG_HEIC), so that the reception is not refused
+ * later, once the network is back.
+ */
 export async function photoForUpload(file: File): Promise<string> {
   let bitmap: ImageBitmap
   try {
     bitmap = await createImageBitmap(file)
   } catch {
-    return base64Of(file) // the daemon says what is wrong with it
+    if (isHeic(file)) throw new Error(MSG_HEIC)
+    return base64Of(file)
   }
   const scale = Math.min(1, PHOTO_SIDE / Math.max(bitmap.width, bitmap.height))
   const canvas = document.createElement('canvas')
