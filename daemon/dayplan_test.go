@@ -1,6 +1,10 @@
 package daemon_test
 
 import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -82,6 +86,41 @@ func TestDeliveryDay(t *testing.T) {
 		farm.Do("GET", "/api/deliveries/day/2026-11-24", nil).Expect(t, 200).JSON(t, &day)
 		if got := strings.Join(day.stops(), ", "); got != "Épicerie du Lac, Biocoop Thônes" || !day.Round.Manual {
 			t.Fatalf("after the reorder: %s, manual %v", got, day.Round.Manual)
+		}
+		// The order chosen is in the producer's data export, not the shop's.
+		rounds := func(c *daemontest.Client) string {
+			body := c.Do("GET", "/print/mydata", nil).Expect(t, 200).Body
+			z, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range z.File {
+				if f.Name == "tournees.json" {
+					r, err := f.Open()
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer r.Close()
+					var got []struct {
+						Date  string `json:"date"`
+						Stops []struct {
+							Position int    `json:"position"`
+							Shop     string `json:"shop"`
+						} `json:"stops"`
+					}
+					if err := json.NewDecoder(r).Decode(&got); err != nil {
+						t.Fatal(err)
+					}
+					return fmt.Sprintf("%+v", got)
+				}
+			}
+			return "none"
+		}
+		if got := rounds(farm); got != "[{Date:2026-11-24 Stops:[{Position:0 Shop:Épicerie du Lac} {Position:1 Shop:Biocoop Thônes}]}]" {
+			t.Fatalf("the producer's export: tournees.json %s", got)
+		}
+		if got := rounds(shop); got != "none" {
+			t.Fatalf("the shop's export holds a round: %s", got)
 		}
 
 		// Refusals: French, nothing changed.

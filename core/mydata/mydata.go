@@ -1,8 +1,8 @@
 // Package mydata writes what Primeur holds of an account as a zip (RGPD
 // art. 15 and 20): its profile, needs, orders with deliveries, activity and
 // payments as JSON, the invoices and credit notes it is a party to as
-// Factur-X PDF, and the pictures it took (a shop's reception photos and
-// signatures, core/images). The daemon serves it (GET /print/mydata), the CLI writes it
+// Factur-X PDF, the pictures it took (a shop's reception photos and
+// signatures, core/images), and a producer's round orders (round_stops). The daemon serves it (GET /print/mydata), the CLI writes it
 // for an administrator (primeur user export).
 package mydata
 
@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"primeur/core"
@@ -33,6 +34,7 @@ besoins.json      les besoins (magasin : les vôtres ; producteur : ceux sur les
 commandes.json    vos commandes et leurs livraisons (quantités, prix, réclamations)
 activite.json     le fil d'activité : ce que vous avez fait, et ce qu'on vous a adressé
 paiements.json    par partenaire, les factures et avoirs avec ce qu'il reste à payer, et les paiements
+tournees.json     producteur : l'ordre des arrêts de vos tournées que vous avez choisi, par jour
 documents/        les factures, avoirs et factures complémentaires (PDF Factur-X) où vous êtes partie
 images/           les photos et signatures de vos réceptions de livraisons (nommées dans commandes.json)
 personne.json     vous : nom, adresse de connexion, vos organisations et votre rôle, ce que vous y avez fait
@@ -111,6 +113,15 @@ func Write(ctx context.Context, q store.Q, z *zip.Writer, u accounts.User, now t
 	if err := jsonFile("paiements.json", accs); err != nil {
 		return err
 	}
+	if u.IsProducer() {
+		rounds, err := roundsOf(ctx, q, u.ID)
+		if err != nil {
+			return err
+		}
+		if err := jsonFile("tournees.json", rounds); err != nil {
+			return err
+		}
+	}
 	for _, o := range ords {
 		docs, err := billing.Credits(ctx, q, o.ID, "", "")
 		if err != nil {
@@ -148,4 +159,41 @@ func Write(ctx context.Context, q store.Q, z *zip.Writer, u accounts.User, now t
 		}
 	}
 	return nil
+}
+
+// Round is a day of a producer's round as it chose its order (PRODUCT §16
+// "The farmer's day": table round_stops), in its export.
+type Round struct {
+	Date  string `json:"date"`
+	Stops []Stop `json:"stops"`
+}
+
+// Stop is a shop's place in a round.
+type Stop struct {
+	Position int    `json:"position"`
+	ShopID   string `json:"shopId"`
+	Shop     string `json:"shop"`
+}
+
+// roundsOf reads the round orders producerID chose by hand, by date.
+func roundsOf(ctx context.Context, q store.Q, producerID string) ([]Round, error) {
+	var rows []struct {
+		Date     string `db:"date"`
+		Position int    `db:"position"`
+		ShopID   string `db:"shop_id"`
+		Shop     string `db:"name"`
+	}
+	if err := store.Select(ctx, q, &rows, `SELECT r.date, r.position, r.shop_id, u.name FROM round_stops r
+		JOIN users u ON u.id = r.shop_id WHERE r.producer_id = ? ORDER BY r.date, r.position, r.shop_id`, producerID); err != nil {
+		return nil, fmt.Errorf("mydata: rounds: %w", err)
+	}
+	rounds := []Round{}
+	for _, r := range rows {
+		if len(rounds) == 0 || rounds[len(rounds)-1].Date != r.Date {
+			rounds = append(rounds, Round{Date: r.Date})
+		}
+		last := &rounds[len(rounds)-1]
+		last.Stops = append(last.Stops, Stop{Position: r.Position, ShopID: r.ShopID, Shop: r.Shop})
+	}
+	return rounds, nil
 }
