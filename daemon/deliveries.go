@@ -127,7 +127,11 @@ func (d *Daemon) deliveryTx(ctx context.Context, viewerID string, op func(tx *sq
 	if err != nil {
 		return nil, err
 	}
-	return &OrderOutput{Body: full.ViewFor(viewerID)}, nil
+	v := []orders.View{full.ViewFor(viewerID)}
+	if err := withPA(ctx, d.db, v); err != nil {
+		return nil, err
+	}
+	return &OrderOutput{Body: v[0]}, nil
 }
 
 func (d *Daemon) deliverySettings(context.Context, *struct{}) (*DeliverySettingsOutput, error) {

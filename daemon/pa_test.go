@@ -66,6 +66,34 @@ func paStatus(t *testing.T, c *daemontest.Client) string {
 	return s
 }
 
+// ordersPA is the number and platform status of each invoice of the
+// client's orders (GET /api/orders), as the deliveries screens show them.
+func ordersPA(t *testing.T, c *daemontest.Client) string {
+	t.Helper()
+	var vs []struct {
+		Invoice *struct {
+			Number string `json:"number"`
+			PA     *struct {
+				Status string `json:"status"`
+				Label  string `json:"label"`
+			} `json:"pa"`
+		} `json:"invoice"`
+	}
+	c.Do("GET", "/api/orders?from=2026-11", nil).Expect(t, 200).JSON(t, &vs)
+	var out []string
+	for _, v := range vs {
+		if v.Invoice == nil {
+			continue
+		}
+		s := v.Invoice.Number
+		if v.Invoice.PA != nil {
+			s += " " + v.Invoice.PA.Status + " " + v.Invoice.PA.Label
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ", ")
+}
+
 // TestPAConnectionAndWebhook (issue 38): a producer connects its PA from
 // its profile — a wrong secret is said in French and stores nothing, the
 // secret is never sent back —, the pa job deposits its invoice, which
@@ -141,6 +169,13 @@ func TestPAConnectionAndWebhook(t *testing.T) {
 				t.Fatalf("after the deposit: %q", got)
 			}
 		}
+		// The deliveries screens show the same status beside the invoice's
+		// link, for both sides.
+		for _, c := range []*daemontest.Client{dw.farm, dw.shop} {
+			if got := ordersPA(t, c); got != "FA-2026-000001 200 Déposée" {
+				t.Fatalf("the orders' invoice after the deposit: %q", got)
+			}
+		}
 		// The PA's directory has no line for the shop: each side reads
 		// what it means for it.
 		for c, want := range map[*daemontest.Client]string{dw.farm: pa.DirectoryNote(pa.DirectoryAbsent, true), dw.shop: pa.DirectoryNote(pa.DirectoryAbsent, false)} {
@@ -177,6 +212,9 @@ func TestPAConnectionAndWebhook(t *testing.T) {
 		for _, c := range []*daemontest.Client{dw.farm, dw.shop} {
 			if got := paStatus(t, c); got != "FA-2026-000001 Refusée (Marchandise non commandée) | Déposée | Refusée" {
 				t.Fatalf("after the webhook: %q", got)
+			}
+			if got := ordersPA(t, c); got != "FA-2026-000001 210 Refusée" {
+				t.Fatalf("the orders' invoice after the webhook: %q", got)
 			}
 		}
 		var lines []string

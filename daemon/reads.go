@@ -141,6 +141,9 @@ func (d *Daemon) listOrders(ctx context.Context, in *OrdersInput) (*OrdersOutput
 		}
 		vs = kept
 	}
+	if err := withPA(ctx, d.db, vs); err != nil {
+		return nil, err
+	}
 	return &OrdersOutput{Body: vs}, nil
 }
 

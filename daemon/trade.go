@@ -102,6 +102,13 @@ func (d *Daemon) tradeTx(ctx context.Context, op func(tx *sqlx.Tx) (trade.Outcom
 	if err != nil {
 		return nil, err
 	}
+	if o.Order != nil {
+		vs := []orders.View{*o.Order}
+		if err := withPA(ctx, d.db, vs); err != nil {
+			return nil, err
+		}
+		o.Order = &vs[0]
+	}
 	return &TradeOutput{Body: TradeAnswer{
 		View: o.Need, Order: o.Order, RemovedOrder: o.RemovedOrder, Events: o.Events,
 	}}, nil

@@ -287,5 +287,9 @@ func (d *Daemon) ordersOf(ctx context.Context, q store.Q, u accounts.User) ([]or
 	if u.IsDistributor() {
 		f = orders.Filter{DistributorID: u.ID, From: f.From}
 	}
-	return orders.LoadViews(ctx, q, f, u.ID)
+	vs, err := orders.LoadViews(ctx, q, f, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return vs, withPA(ctx, q, vs)
 }

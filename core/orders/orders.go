@@ -138,19 +138,29 @@ type InvoiceRef struct {
 	Number   string      `json:"number" example:"FA-2026-000001"`
 	IssuedAt string      `json:"issuedAt" doc:"RFC 3339"`
 	Credits  []CreditRef `json:"credits,omitempty" doc:"Credit notes and complementary invoices, by issue"`
+	PA       *PAState    `json:"pa,omitempty" doc:"Where it stands on the producer's approved platform; absent until deposited"`
+}
+
+// PAState is where a document stands on its producer's approved platform
+// (core/pa), as the deliveries screens show it beside the document's link.
+// The daemon fills it: this package does not read the platform's tables.
+type PAState struct {
+	Status string `json:"status" doc:"The latest status: submitted, irrecevable, or a lifecycle code 200-213, 220"`
+	Label  string `json:"label" doc:"In French: Transmise, Déposée, Rejetée, Refusée, Encaissée…"`
 }
 
 // CreditRef is a credit note (kind credit) or a complementary invoice
 // (kind complement) settling the claim on one delivery of an invoiced
 // order.
 type CreditRef struct {
-	ID         string `json:"_id" db:"id"`
-	Number     string `json:"number" example:"AV-2026-000001" db:"number"`
-	Kind       string `json:"kind" enum:"credit,complement,discount" doc:"credit: a claim's credit note; complement: a complementary invoice; discount: an escompte's credit note (no delivery)" db:"kind"`
-	DeliveryID string `json:"deliveryId" doc:"the delivery whose claim it settles; empty for an escompte's credit note" db:"delivery_id"`
-	IssuedAt   string `json:"issuedAt" doc:"RFC 3339" db:"-"`
-	OrderID    string `json:"-" db:"order_id"`
-	Issued     int64  `json:"-" db:"issued_at"`
+	ID         string   `json:"_id" db:"id"`
+	Number     string   `json:"number" example:"AV-2026-000001" db:"number"`
+	Kind       string   `json:"kind" enum:"credit,complement,discount" doc:"credit: a claim's credit note; complement: a complementary invoice; discount: an escompte's credit note (no delivery)" db:"kind"`
+	DeliveryID string   `json:"deliveryId" doc:"the delivery whose claim it settles; empty for an escompte's credit note" db:"delivery_id"`
+	IssuedAt   string   `json:"issuedAt" doc:"RFC 3339" db:"-"`
+	OrderID    string   `json:"-" db:"order_id"`
+	Issued     int64    `json:"-" db:"issued_at"`
+	PA         *PAState `json:"pa,omitempty" doc:"Where it stands on the producer's approved platform; absent until deposited" db:"-"`
 }
 
 // View is an order as one side sees it: Distributor is set for the

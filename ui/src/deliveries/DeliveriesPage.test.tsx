@@ -407,8 +407,16 @@ describe('DeliveriesPage', () => {
           _id: 'i',
           number: 'FA-2026-000003',
           issuedAt: '2026-11-01T05:00:00Z',
+          pa: { status: '200', label: 'Déposée' },
           credits: [
-            { _id: 'c1', number: 'AV-2026-000002', kind: 'credit', deliveryId: 'x', issuedAt: '2026-11-02T09:00:00Z' },
+            {
+              _id: 'c1',
+              number: 'AV-2026-000002',
+              kind: 'credit',
+              deliveryId: 'x',
+              issuedAt: '2026-11-02T09:00:00Z',
+              pa: { status: '213', label: 'Rejetée' },
+            },
             {
               _id: 'c2',
               number: 'FA-2026-000004',
@@ -459,6 +467,13 @@ describe('DeliveriesPage', () => {
     expect(
       within(editor).getByRole('link', { name: 'Télécharger la facture complémentaire FA-2026-000004' }),
     ).toHaveAttribute('href', '/print/creditnote/c2')
+    // Their statuses on the producer's approved platform beside them, none
+    // for a document not deposited (issue 38).
+    expect(
+      within(editor)
+        .getAllByText(/^Plateforme : /)
+        .map((b) => b.textContent),
+    ).toEqual(['Plateforme : Déposée', 'Plateforme : Rejetée'])
   })
 })
 

@@ -28,6 +28,7 @@ import {
 import { productOf } from './products'
 import { ReceptionSummary } from '../reception/ReceptionSummary'
 import { unitDigits } from '../units'
+import { PABadge } from '../einvoicing/PABadge'
 
 const CLAIM_TYPE_LABELS = { quality: 'Qualité', quantity: 'Quantité' } as const
 
@@ -145,14 +146,20 @@ export function DeliveryEditor({
             </Anchor>
           ) : null}
           {row.order.invoice ? (
-            <Anchor href={invoicePath(row.order._id)} download>
-              Télécharger la facture {row.order.invoice.number}
-            </Anchor>
+            <Group gap={6}>
+              <Anchor href={invoicePath(row.order._id)} download>
+                Télécharger la facture {row.order.invoice.number}
+              </Anchor>
+              <PABadge pa={row.order.invoice.pa} />
+            </Group>
           ) : null}
           {(row.order.invoice?.credits ?? []).map((c) => (
-            <Anchor key={c._id} href={creditNotePath(c._id)} download>
-              {creditLabel(c)}
-            </Anchor>
+            <Group key={c._id} gap={6}>
+              <Anchor href={creditNotePath(c._id)} download>
+                {creditLabel(c)}
+              </Anchor>
+              <PABadge pa={c.pa} />
+            </Group>
           ))}
         </Group>
 
