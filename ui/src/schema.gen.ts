@@ -813,6 +813,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/supplied-products/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Producers whose products match a type or family, a label and a distance (shops)
+         * @description Nearest to the shop first (road distance: great-circle × 1.3), then by name; a producer not placed on the map comes last, and is left out when a distance is asked. Each with its matching products; at most 50 producers.
+         */
+        get: operations["find-supplied-products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/supplied-products/{productId}": {
         parameters: {
             query?: never;
@@ -2758,8 +2778,6 @@ export interface components {
             kind: "credit" | "complement" | "discount";
             /** @example AV-2026-000001 */
             number: string;
-            /** @description Where it stands on the producer's approved platform; absent until deposited */
-            pa?: components["schemas"]["OrdersPAState"];
         };
         OrdersDeliveryView: {
             _id: string;
@@ -2800,8 +2818,6 @@ export interface components {
             issuedAt: string;
             /** @example FA-2026-000001 */
             number: string;
-            /** @description Where it stands on the producer's approved platform; absent until deposited */
-            pa?: components["schemas"]["OrdersPAState"];
         };
         OrdersLineView: {
             _id: string;
@@ -2840,12 +2856,6 @@ export interface components {
              * @enum {string}
              */
             receptionReason?: "quality" | "quantity";
-        };
-        OrdersPAState: {
-            /** @description In French: Transmise, Déposée, Rejetée, Refusée, Encaissée… */
-            label: string;
-            /** @description The latest status: submitted, irrecevable, or a lifecycle code 200-213, 220 */
-            status: string;
         };
         OrdersView: {
             _id: string;
@@ -3714,6 +3724,17 @@ export interface components {
             product: string;
             /** @description EUR HT per month, as invoiced; 0 for a month without delivery */
             values: number[];
+        };
+        SuppliedFound: {
+            /**
+             * Format: double
+             * @description Road distance from the shop in km (great-circle × 1.3), null when either is not placed
+             */
+            distanceKm: number | null;
+            name: string;
+            /** @description The producer's id */
+            producer: string;
+            products: components["schemas"]["SuppliedProduct"][];
         };
         SuppliedPhoto: {
             /** @description URL of the photo, 1200 px at most */
@@ -7789,6 +7810,94 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "find-supplied-products": {
+        parameters: {
+            query?: {
+                /** @description A catalogue product type: producers selling it */
+                productType?: string;
+                /** @description A family of types: producers selling one of them */
+                family?: string;
+                /** @description A label its products carry: ab, conversion, label-rouge, aop, igp, hve, nature-progres */
+                label?: string;
+                /** @description The farthest road distance from the shop, km (0: any) */
+                km?: number;
+            };
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppliedFound"][];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
