@@ -148,7 +148,7 @@ func TestReception(t *testing.T) {
 			{Name: "another producer answers it", Client: otherFarm, Method: "PUT", Path: review,
 				Body: map[string]any{"accepted": true}, Status: 404},
 			{Name: "the producer claims over it", Client: farm, Method: "PUT", Path: "/api/deliveries/claim/" + orderID + "/" + id,
-				Body: map[string]any{"deliveryLines": []map[string]any{{"_id": laitue, "quantityClaimed": -1, "claimType": "quality"}}},
+				Body:   map[string]any{"deliveryLines": []map[string]any{{"_id": laitue, "quantityClaimed": -1, "claimType": "quality"}}},
 				Status: 409, Detail: delivery.MsgShopClaimPending},
 		})
 		// The producer sees the reception and the claim on its order,

@@ -2,7 +2,7 @@ package delivery
 
 import (
 	"context"
-		"fmt"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
