@@ -46,7 +46,19 @@ func (a *app) demoPA(ctx context.Context, db *store.DB, log *slog.Logger) (*pate
 		log.Info("demo: no demo producer; no local approved platform", "email", demoPAProducer)
 		return nil, func(string) {}, nil
 	}
-	srv, err := patest.Start(patest.Config{ClientID: demoPAClient, ClientSecret: demoPASecret, Rule: func(inv patest.Invoice) patest.Decision {
+	// The directory knows every demo shop but the refusing one, whose
+	// invoices then say that it has no line (PRODUCT §16).
+	var sirets []string
+	if err := store.Select(ctx, db, &sirets, `SELECT siret FROM users WHERE type = ? AND LENGTH(siret) = 14`, accounts.Distributor); err != nil {
+		return nil, nil, fmt.Errorf("demo: the local approved platform's directory: %w", err)
+	}
+	var lines []pa.DirectoryLine
+	for _, siret := range sirets {
+		if siren := siret[:9]; siren != demoPARefuser {
+			lines = append(lines, pa.DirectoryLine{AddressingIdentifier: siren, SIREN: siren})
+		}
+	}
+	srv, err := patest.Start(patest.Config{ClientID: demoPAClient, ClientSecret: demoPASecret, Directory: lines, Rule: func(inv patest.Invoice) patest.Decision {
 		if inv.Buyer == demoPARefuser {
 			return patest.Decision{Outcome: patest.Refuse, ReasonCode: "NON_CONFORME", Reason: "Marchandise non conforme à la commande"}
 		}
@@ -67,7 +79,7 @@ func (a *app) demoPA(ctx context.Context, db *store.DB, log *slog.Logger) (*pate
 		from = old.DepositFrom
 	}
 	if err := pa.Connect(ctx, db, keys, pa.Connection{ProducerID: u.ID, FlowURL: srv.FlowURL(), TokenURL: srv.TokenURL(),
-		ClientID: demoPAClient, Secret: demoPASecret, ConnectedAt: now, DepositFrom: from}); err != nil {
+		DirectoryURL: srv.DirectoryURL(), ClientID: demoPAClient, Secret: demoPASecret, ConnectedAt: now, DepositFrom: from}); err != nil {
 		srv.Close()
 		return nil, nil, err
 	}
