@@ -1,11 +1,11 @@
-import { Button, Group, Stack, Text, Title } from '@mantine/core'
+import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { useEffect, useMemo } from 'react'
 import { UNREADABLE_EVENT, describeEvent, emitterLabel, groupEventsByDay } from '../feed'
 import { capitalizeFirst } from '../format'
 import { hasOlderEvents, loadOlderEvents } from '../store/events'
 import { useEventsExhaustedAt } from '../store/dashboard'
 import { useEmail, useEvents, useLoading } from '../store/hooks'
-import { ensureList } from '../store/lists'
+import { ensureList, useListFetched } from '../store/lists'
 import type { ActivityEvent } from '../types'
 
 /**
@@ -35,6 +35,7 @@ export function ActivityFeed() {
   const email = useEmail()
   const exhaustedAt = useEventsExhaustedAt()
   const loading = useLoading('events')
+  const fetched = useListFetched('events')
   const days = useMemo(() => groupEventsByDay(events), [events])
   const more = hasOlderEvents(events, exhaustedAt)
   // The feed's first page, read when the feed first shows (issue 42).
@@ -44,7 +45,12 @@ export function ActivityFeed() {
   return (
     <>
       {days.length === 0 ? (
-        <Text c="dimmed">Pas d'activité récente</Text>
+        // Until the first page comes, nothing is said of the activity.
+        !fetched && loading !== 'error' ? (
+          <Loader size="sm" aria-label="Chargement" />
+        ) : (
+          <Text c="dimmed">Pas d'activité récente</Text>
+        )
       ) : (
         <Stack gap="md">
           {days.map((day) => (
