@@ -5,6 +5,7 @@ import { dayOf } from '../format'
 import { paths } from '../routing'
 import { loadMine, useSupplied } from '../store/supplied'
 import { propose, review, withdraw } from '../store/trade'
+import { NearbyProducers } from '../supplied/NearbyProducers'
 import { SuppliedProductLine } from '../supplied/SuppliedProductLine'
 import type { Unit } from '../types'
 import { type CardAction, type ProposalLike, type Side, allowedActions, answered, negotiationOf } from './actions'
@@ -231,6 +232,7 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
       ) : null}
       {sections}
       {side === 'producer' ? <OtherProducersCard need={need} producerId={viewer.id} unit={unit} /> : null}
+      {side === 'distributor' && need.product ? <NearbyProducers productType={need.product} /> : null}
     </Stack>
   )
 }
