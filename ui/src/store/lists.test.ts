@@ -68,6 +68,15 @@ describe('the screens’ reads', () => {
     expect(asked.some((p) => p.startsWith('/api/needs'))).toBe(false)
   })
 
+  it('drops a read overtaken by a write that replaced the list, and says it is not busy', async () => {
+    daemon()
+    await loadUser()
+    const read = ensureList('orders')
+    state.orders = [] // the profile's answer: the orders re-planned
+    expect(await read).toBe(false)
+    expect(state.loading.orders).toBe('idle')
+  })
+
   it('drops a read overtaken by another session', async () => {
     daemon()
     await loadUser()

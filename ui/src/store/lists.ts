@@ -64,8 +64,12 @@ async function readList(list: ScreenList): Promise<boolean> {
   state.loading[list] = 'busy'
   try {
     const items = await api.get<Need[] | Order[] | ActivityEvent[]>(listPath(list))
-    // Another session since: its lists are not these.
-    if (state[list] !== target) return false
+    // Another session since, or a write's answer that replaced the list
+    // whole (the profile's orders): this read's items are not wanted.
+    if (state[list] !== target) {
+      state.loading[list] = 'idle'
+      return false
+    }
     // In place, so that what follows the list (the planner's months
     // covered) still holds it.
     ;(target as object[]).splice(0, target.length, ...heldAll(items as object[]))
