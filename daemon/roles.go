@@ -50,6 +50,7 @@ var operationRoles = map[string][]string{
 	// The session, the person's own settings and the organisation's reads.
 	"get-user":            everyRole,
 	"switch-organisation": everyRole,
+	"leave-organisation":  everyRole,
 	"set-notification":    everyRole,
 	// Each member's own login (the founder's is the organisation's).
 	"change-password":             everyRole,

@@ -126,6 +126,13 @@ func (d *Daemon) registerTeams(api huma.API) {
 		Tags:        tags, Errors: []int{http.StatusForbidden, http.StatusNotFound, http.StatusConflict},
 	}, d.removeMember)
 	huma.Register(api, huma.Operation{
+		OperationID: "leave-organisation", Method: http.MethodPost, Path: "/team/leave",
+		Summary: "Leave the organisation",
+		Description: "The session's person leaves the session's organisation: their sessions there end, this one included (its cookie cleared); " +
+			"their login, their other organisations and what they did stay, and so do the organisation's documents. The last owner cannot leave (409).",
+		Tags: tags, DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusConflict},
+	}, d.leaveOrganisation)
+	huma.Register(api, huma.Operation{
 		OperationID: "switch-organisation", Method: http.MethodPut, Path: "/user/organisation",
 		Summary:     "Act for another organisation",
 		Description: "The session now acts for another organisation its person is a member of (the header's switcher); another is 404. Answers the user as GET /api/user does.",
@@ -212,6 +219,16 @@ func (d *Daemon) removeMember(ctx context.Context, in *MemberPath) (*TeamOutput,
 		return nil, err
 	}
 	return d.getTeam(ctx, nil)
+}
+
+func (d *Daemon) leaveOrganisation(ctx context.Context, _ *struct{}) (*LogoutOutput, error) {
+	s := currentSession(ctx)
+	if err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		return teams.Remove(ctx, tx, s.User.ID, s.Person.ID)
+	}); err != nil {
+		return nil, err
+	}
+	return &LogoutOutput{SetCookie: d.clearCookie(ctx)}, nil
 }
 
 func (d *Daemon) switchOrganisation(ctx context.Context, in *SwitchInput) (*UserOutput, error) {

@@ -175,8 +175,13 @@ func TestTeamsThroughTheAPI(t *testing.T) {
 		owner.Do("PUT", "/api/user/delivery-terms", map[string]any{"minimum": 80}).Expect(t, 403)
 		owner.Do("GET", "/api/payments", nil).Expect(t, 200)
 
-		// An invitation expires.
+		// The accountant leaves: out at once; the last owner cannot.
+		compta.Do("POST", "/api/team/leave", nil).Expect(t, 204)
+		compta.Do("GET", "/api/user", nil).Expect(t, 401)
 		owner.Do("PUT", "/api/user/organisation", map[string]any{"organisation": shopID}).Expect(t, 200)
+		owner.Do("POST", "/api/team/leave", nil).Expect(t, 409)
+
+		// An invitation expires.
 		owner.Do("POST", "/api/team/invitations", map[string]any{"email": "tard@lac.fr", "role": "receiver"}).Expect(t, 201)
 		s.Clock.Advance(teams.InvitationValid + time.Minute)
 		s.Client().Do("POST", "/auth/invitation", map[string]any{"token": invitationToken(t, s, "tard@lac.fr")}).Expect(t, 422)
@@ -229,6 +234,11 @@ func init() {
 			path:   fixed("/api/user/organisation"),
 			body:   func(w *world, _ actor) any { return map[string]any{"organisation": w.ids["shop"]} },
 			expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 404, otherProducer: 404},
+		},
+		// Every actor is its organisation's last owner.
+		"POST /api/team/leave": {
+			path:   fixed("/api/team/leave"),
+			expect: map[actor]int{anon: 401, shop: 409, otherShop: 409, producer: 409, otherProducer: 409},
 		},
 		"POST /auth/invitation": {
 			path: fixed("/auth/invitation"), body: body(map[string]any{"token": "pas-un-jeton"}),

@@ -961,6 +961,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/team/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave the organisation
+         * @description The session's person leaves the session's organisation: their sessions there end, this one included (its cookie cleared); their login, their other organisations and what they did stay, and so do the organisation's documents. The last owner cannot leave (409).
+         */
+        post: operations["leave-organisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/team/members/{personId}": {
         parameters: {
             query?: never;
@@ -2778,6 +2798,8 @@ export interface components {
             kind: "credit" | "complement" | "discount";
             /** @example AV-2026-000001 */
             number: string;
+            /** @description Where it stands on the producer's approved platform; absent until deposited */
+            pa?: components["schemas"]["OrdersPAState"];
         };
         OrdersDeliveryView: {
             _id: string;
@@ -2818,6 +2840,8 @@ export interface components {
             issuedAt: string;
             /** @example FA-2026-000001 */
             number: string;
+            /** @description Where it stands on the producer's approved platform; absent until deposited */
+            pa?: components["schemas"]["OrdersPAState"];
         };
         OrdersLineView: {
             _id: string;
@@ -2856,6 +2880,12 @@ export interface components {
              * @enum {string}
              */
             receptionReason?: "quality" | "quantity";
+        };
+        OrdersPAState: {
+            /** @description In French: Transmise, Déposée, Rejetée, Refusée, Encaissée… */
+            label: string;
+            /** @description The latest status: submitted, irrecevable, or a lifecycle code 200-213, 220 */
+            status: string;
         };
         OrdersView: {
             _id: string;
@@ -8510,6 +8540,52 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "leave-organisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
