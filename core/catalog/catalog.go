@@ -40,6 +40,9 @@ type Product struct {
 	// Retired is true for a type an administrator retired: its needs
 	// stay, no new one is taken.
 	Retired bool `db:"retired" json:"retired,omitempty"`
+	// MergedInto is the type an administrator merged this one into ("" for
+	// none): its name finds that type in imports (Index).
+	MergedInto string `db:"merged_into" json:"-"`
 	// DFCType is the Data Food Consortium product type it maps to (the
 	// concept's fragment in productTypes.rdf, "tomato"), "" for none.
 	DFCType string `db:"dfc_type" json:"-"`
@@ -263,11 +266,11 @@ func formatCoefs(c [12]float64) string {
 func (p Product) InSeason(m int) bool { return m >= 1 && m <= 12 && p.Coefs[m-1] > 0 }
 
 const productColumns = `id, name, name_key, unit, share, ref_price, coefs, COALESCE(family_id, '') AS family_id, vat_rate,
-	dfc_type, (retired_at IS NOT NULL) AS retired`
+	dfc_type, (retired_at IS NOT NULL) AS retired, COALESCE(merged_into, '') AS merged_into`
 
 func (p *Product) fields() []any {
 	return []any{&p.ID, &p.Name, &p.NameKey, &p.Unit, (*store.Int64)(&p.Share), &p.RefPrice, &p.CoefsRaw, &p.Family,
-		(*store.Int64)(&p.VATRate), &p.DFCType, &p.Retired}
+		(*store.Int64)(&p.VATRate), &p.DFCType, &p.Retired, &p.MergedInto}
 }
 
 // All returns every product, by name, the retired included (Retired).
@@ -336,15 +339,42 @@ type Index struct {
 	loose   []looseProduct
 }
 
-// NewIndex indexes products.
+// NewIndex indexes products. A merged type's name finds the type it was
+// merged into (followed through merges of merges), so that an import
+// written with the old name fills the kept type's needs; its id still
+// finds it as it is (retired).
 func NewIndex(ps []Product) *Index {
 	ix := &Index{byID: make(map[string]Product, len(ps)), byName: make(map[string]Product, len(ps))}
 	for _, p := range ps {
 		ix.byID[p.ID] = p
-		ix.byName[p.NameKey] = p
 	}
-	ix.indexLoose(ps)
+	names := make([]named, 0, len(ps))
+	for _, p := range ps {
+		target := p
+		for hops := 0; target.MergedInto != "" && hops < len(ps); hops++ {
+			kept, ok := ix.byID[target.MergedInto]
+			if !ok {
+				break
+			}
+			target = kept
+		}
+		ix.byName[p.NameKey] = target
+		names = append(names, named{name: p.Name, product: target})
+	}
+	// A kept type's own name wins over a merged one's sharing its key.
+	for _, p := range ps {
+		if p.MergedInto == "" {
+			ix.byName[p.NameKey] = p
+		}
+	}
+	ix.indexLoose(names)
 	return ix
+}
+
+// named is a name a product is found by: its own, or a merged type's.
+type named struct {
+	name    string
+	product Product
 }
 
 // ByID returns the product with that id.

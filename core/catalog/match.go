@@ -36,12 +36,13 @@ func looseKey(name string) string {
 
 // indexLoose fills the index's loose keys; a key two products share
 // matches neither (the exact name still does).
-func (ix *Index) indexLoose(ps []Product) {
-	ix.byLoose = make(map[string]Product, len(ps))
+func (ix *Index) indexLoose(ns []named) {
+	ix.byLoose = make(map[string]Product, len(ns))
 	ambiguous := map[string]bool{}
-	for _, p := range ps {
-		k := looseKey(p.Name)
-		if _, dup := ix.byLoose[k]; dup || k == "" {
+	for _, n := range ns {
+		p := n.product
+		k := looseKey(n.name)
+		if other, dup := ix.byLoose[k]; (dup && other.ID != p.ID) || k == "" {
 			ambiguous[k] = true
 		}
 		ix.byLoose[k] = p
