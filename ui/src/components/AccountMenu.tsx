@@ -4,7 +4,7 @@ import { PROFILE_PARAM } from '../onboarding/checklist'
 import { ROUTES } from '../routing'
 import { useUser, useUserType } from '../store/hooks'
 import { logout } from '../store/session'
-import { switchOrganisation } from '../store/team'
+import { leaveOrganisation, switchOrganisation } from '../store/team'
 import { ROLE_LABELS, may } from '../team/roles'
 
 /** The French texts of the account menu. */
@@ -13,6 +13,9 @@ export const ACCOUNT_MENU_TEXTS = {
   settings: 'Mon profil et mes paramètres',
   products: 'Mes produits',
   team: 'Équipe',
+  leave: 'Quitter cette organisation',
+  confirmLeave: (name: string) =>
+    `Quitter ${name} ? Votre accès à cette organisation prend fin ; ses documents restent les siens.`,
   organisations: 'Mes organisations',
   quit: 'Quitter',
 } as const
@@ -56,6 +59,17 @@ export function AccountMenu({ email }: { email: string }) {
         ) : null}
         {may(role, 'get-team') ? (
           <Menu.Item onClick={() => navigate(ROUTES.team)}>{ACCOUNT_MENU_TEXTS.team}</Menu.Item>
+        ) : role ? (
+          <Menu.Item
+            onClick={() => {
+              if (!user || !window.confirm(ACCOUNT_MENU_TEXTS.confirmLeave(user.name))) return
+              void leaveOrganisation().then((ok) => {
+                if (ok) navigate('/')
+              })
+            }}
+          >
+            {ACCOUNT_MENU_TEXTS.leave}
+          </Menu.Item>
         ) : null}
         {others.length > 0 ? (
           <>

@@ -10,7 +10,7 @@ import { forgetOfflineAnswers } from '../offline/caches'
 import type { components } from '../schema.gen'
 import type { User } from '../types'
 import type { Role } from '../team/roles'
-import { loadUser } from './session'
+import { loadUser, logout } from './session'
 import { EMAIL_KEY, type LoadStatus, resetState, state } from './state'
 
 type Schemas = components['schemas']
@@ -32,6 +32,7 @@ export const TEAM_MESSAGES = {
   removeFailed: 'Le membre n’a pas été retiré',
   cancelFailed: 'L’invitation n’a pas été annulée',
   switchFailed: "Impossible de changer d'organisation",
+  leaveFailed: 'Vous n’avez pas quitté l’organisation',
 } as const
 
 export interface TeamState {
@@ -131,6 +132,22 @@ export async function switchOrganisation(organisation: string): Promise<boolean>
   resetTeam()
   resetState(state.email)
   await loadUser()
+  return true
+}
+
+/**
+ * Leaves the session's organisation (a member who is no last owner): the
+ * session ends with it, and the local session as at logout. Returns
+ * success.
+ */
+export async function leaveOrganisation(): Promise<boolean> {
+  try {
+    await api.post<void>('/api/team/leave')
+  } catch (err) {
+    notifyError(TEAM_MESSAGES.leaveFailed, errorMessage(err))
+    return false
+  }
+  await logout()
   return true
 }
 
