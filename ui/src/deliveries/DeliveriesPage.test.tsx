@@ -35,6 +35,7 @@ function delivery(
     date,
     chrono,
     claimStatus: 'void',
+    claimBy: 'producer',
     deliveryLines: [
       { _id: `${id}-t`, product: 'tomate', price: 2.5, quantityExpected: 10, quantitySent: 10, quantityClaimed: 0 },
       { _id: `${id}-l`, product: 'laitue', price: 0.9, quantityExpected: 20, quantitySent: 20, quantityClaimed: 0 },
