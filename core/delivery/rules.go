@@ -2,8 +2,10 @@
 // (PRODUCT §16): the shop's changes (date, sent quantities) and cancellation
 // before the lock, the lock itself at delivery.lock on the delivery date,
 // the producer's claim (demande d'avoir) on a done delivery within two
-// working days of it (window.go), the shop's review and the system's
-// auto-validation of the claims that lower the amount.
+// working days of it (window.go), the shop's reception on its phone
+// (reception.go), whose differences are the shop's claim, each claim
+// answered by the other party, and the system's auto-validation of the
+// claims made in the sole interest of the party that keeps silent.
 //
 // Every operation takes the caller's id and checks that it is the right
 // party of the order (anyone else gets core.ErrNotFound), runs inside the
