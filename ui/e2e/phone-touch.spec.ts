@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page, TestInfo } from '@playwright/test'
 import { confirmEmail, dataDir, expect, outboxEmail, seed, test, uniqueAccount } from './fixtures'
+import { everyScreen } from './reads'
 
 /** The two phones of the issue: a common one and a small one. */
 const SCREENS = [
@@ -121,7 +122,7 @@ for (const screen of SCREENS) {
       const shop = await register(shopContext, 'tactile-magasin', true)
       const farm = await register(page.context(), 'tactile-ferme', false)
       seed('orders', ['--shop', shop.email, '--producer', farm.email, '--month', month])
-      const load: Load = await (await shopContext.request.get('/api/user')).json()
+      const load: Load = await everyScreen(shopContext.request)
       await shopContext.close()
       const first = [...load.orders[0].deliveries].sort((a, b) => a.date.localeCompare(b.date))[0]
       // The delivery's day: locked at 12:00, done.

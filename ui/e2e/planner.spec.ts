@@ -405,7 +405,7 @@ test('a long planner renders the rows in view; Ctrl+End and Page Down reach its 
   const shop = uniqueAccount('grand')
   expect((await page.request.post('/auth/register', { data: { ...shop, distributor: true } })).status()).toBe(201)
   await page.addInitScript((email) => window.localStorage.setItem('primeur.email', email), shop.email)
-  const { products } = (await (await page.request.get('/api/user')).json()) as {
+  const { products } = (await (await page.request.get('/api/catalogue')).json()) as {
     products: { _id: string; name: string }[]
   }
   for (const [i, p] of products.entries()) {
