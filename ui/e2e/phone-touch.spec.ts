@@ -348,6 +348,9 @@ test.describe('at 1440×900, with the keyboard', () => {
     await page.keyboard.press('Enter')
     // The menu button pattern of WAI-ARIA: the menu opens on its first item (no focus placeholder, issue 37).
     await expect(page.getByRole('menuitem', { name: 'Mon profil et mes paramètres' })).toBeFocused()
+    // The owner's team (PRODUCT §13 "Teams"), then « Quitter ».
+    await page.keyboard.press('ArrowDown')
+    await expect(page.getByRole('menuitem', { name: 'Équipe' })).toBeFocused()
     await page.keyboard.press('ArrowDown')
     await expect(page.getByRole('menuitem', { name: 'Quitter' })).toBeFocused()
     await page.keyboard.press('Enter')

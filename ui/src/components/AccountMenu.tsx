@@ -50,9 +50,13 @@ export function AccountMenu({ email }: { email: string }) {
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label style={{ overflowWrap: 'anywhere' }}>
-          {user?.person ? `${user.person.name} (${user.name}) · ${ROLE_LABELS[role ?? 'owner']}` : email}
-        </Menu.Label>
+        <Menu.Label style={{ overflowWrap: 'anywhere' }}>{email}</Menu.Label>
+        {user?.person && (user.person._id !== user._id || others.length > 0) ? (
+          // A member, or a person of several organisations: who acts for which, with which role.
+          <Menu.Label style={{ overflowWrap: 'anywhere' }}>
+            {user.person.name} ({user.name}) · {ROLE_LABELS[role ?? 'owner']}
+          </Menu.Label>
+        ) : null}
         <Menu.Item onClick={() => navigate(`/?${PROFILE_PARAM}=name`)}>{ACCOUNT_MENU_TEXTS.settings}</Menu.Item>
         {type === 'producer' && may(role, 'create-supplied-product') ? (
           <Menu.Item onClick={() => navigate(ROUTES.prodProducts)}>{ACCOUNT_MENU_TEXTS.products}</Menu.Item>
