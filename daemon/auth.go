@@ -151,7 +151,7 @@ func (d *Daemon) login(ctx context.Context, in *loginRequest) (*SessionOutput, e
 	if err != nil {
 		return nil, err
 	}
-	return out, d.withTeam(ctx, &out.Body.User, s)
+	return out, d.withTeam(ctx, d.db, &out.Body.User, s)
 }
 
 // logoutRequest reads the cookie under its configured name and the fetch

@@ -31,7 +31,7 @@ func (d *Daemon) profile(ctx context.Context, q store.Q, u accounts.User) (accou
 	if p.Notifications, err = notify.Prefs(ctx, q, u.ID, u.IsProducer()); err != nil {
 		return p, err
 	}
-	return p, d.withTeam(ctx, &p, currentSession(ctx)) // teams.go
+	return p, d.withTeam(ctx, q, &p, currentSession(ctx)) // teams.go
 }
 
 // mailAfter sends msg in the background, after the answer: a slow or

@@ -16,5 +16,11 @@ func (d *Daemon) UserLoadOn(ctx context.Context, q store.Q, email string) (UserL
 	if err != nil {
 		return UserLoad{}, err
 	}
+	// As its founder's session reads it (teams: the person, the role).
+	p, err := accounts.PersonByID(ctx, d.db, u.ID)
+	if err != nil {
+		return UserLoad{}, err
+	}
+	ctx = context.WithValue(ctx, sessionKey, accounts.Session{User: u, Person: p, Role: accounts.RoleOwner})
 	return d.userLoad(ctx, q, u)
 }

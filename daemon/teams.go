@@ -12,6 +12,7 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/mydata"
+	"primeur/core/store"
 	"primeur/core/teams"
 )
 
@@ -247,7 +248,7 @@ func (d *Daemon) switchOrganisation(ctx context.Context, in *SwitchInput) (*User
 	if out.Body.User, err = d.profile(ctx, d.db, next.User); err != nil {
 		return nil, err
 	}
-	return out, d.withTeam(ctx, &out.Body.User, next)
+	return out, d.withTeam(ctx, d.db, &out.Body.User, next)
 }
 
 func (d *Daemon) getInvitation(ctx context.Context, in *InvitationTokenInput) (*PendingOutput, error) {
@@ -273,7 +274,7 @@ func (d *Daemon) acceptInvitation(ctx context.Context, in *acceptRequest) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	return out, d.withTeam(ctx, &out.Body.User, accounts.Session{User: a.Organisation, Person: a.Person, Role: role})
+	return out, d.withTeam(ctx, d.db, &out.Body.User, accounts.Session{User: a.Organisation, Person: a.Person, Role: role})
 }
 
 // errDryRun rolls back a transaction run for its refusals only.
@@ -281,11 +282,11 @@ var errDryRun = errors.New("dry run")
 
 // withTeam completes a profile with a session's person, role and
 // organisations (the header's switcher).
-func (d *Daemon) withTeam(ctx context.Context, p *accounts.Profile, s accounts.Session) error {
+func (d *Daemon) withTeam(ctx context.Context, q store.Q, p *accounts.Profile, s accounts.Session) error {
 	if s.Person.ID == "" || s.User.ID != p.ID {
 		return nil
 	}
-	ms, err := accounts.Memberships(ctx, d.db, s.Person.ID)
+	ms, err := accounts.Memberships(ctx, q, s.Person.ID)
 	if err != nil {
 		return err
 	}
