@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,8 +19,12 @@ import (
 func TestUserCheckIdentifiers(t *testing.T) {
 	dir := withDemo(t)
 	code, out, errOut := run(t, "", "user", "check-identifiers")
+	var accountsN int
 	if code != 0 || !strings.Contains(out, "les identifiants de chaque compte sont valides") {
 		t.Fatalf("the demo world: %d %q %q", code, out, errOut)
+	}
+	if _, err := fmt.Sscanf(out[strings.LastIndex(out, "(")+1:], "%d comptes)", &accountsN); err != nil || accountsN < 8 {
+		t.Fatalf("the demo world's accounts: %q (%v)", out, err)
 	}
 
 	ctx := context.Background()
@@ -38,7 +43,7 @@ func TestUserCheckIdentifiers(t *testing.T) {
 	db.Close()
 
 	code, out, errOut = run(t, "", "user", "check-identifiers")
-	if code != exitInvalidIdentifiers || !strings.Contains(out, "2 compte(s) sur 8 ont des identifiants à corriger") {
+	if code != exitInvalidIdentifiers || !strings.Contains(out, fmt.Sprintf("2 compte(s) sur %d ont des identifiants à corriger", accountsN)) {
 		t.Fatalf("table: %d %q %q", code, out, errOut)
 	}
 	for _, want := range []string{"ferme-des-glieres@demo.primeur.fr", "11111111111111", accounts.MsgStoredSIRET,
