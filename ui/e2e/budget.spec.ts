@@ -22,7 +22,7 @@ import {
 import { expect, test, watchProblems } from './fixtures'
 
 const KB = 1024
-/** JavaScript of the first page (landing, login). */
+/** JavaScript of the first page (landing, login): the scripts' bodies as sent. */
 const FIRST_PAGE_JS = 150 * KB
 /** Everything a screen transfers. */
 const SCREEN_TOTAL = 360 * KB
@@ -112,7 +112,11 @@ test.describe('weight budget', () => {
 
       const total = all.reduce((s, t) => s + t.bytes, 0)
       const scripts = all.filter(isScript)
-      const script = scripts.reduce((s, t) => s + t.bytes, 0)
+      // The scripts' bodies as sent (compressed): the response headers,
+      // some 700 bytes each whatever the script, count in the screen's
+      // total, not as JavaScript — else splitting a rarely used page out
+      // of the first page's code (more, smaller chunks) would count against it.
+      const script = scripts.reduce((s, t) => s + (t.length >= 0 ? t.length : t.bytes), 0)
       const apiBytes = all.filter((t) => new URL(t.url).pathname.startsWith('/api/')).reduce((s, t) => s + t.bytes, 0)
       const budget = screen.charts ? CHART_SCREEN_TOTAL : SCREEN_TOTAL
       figures.push({

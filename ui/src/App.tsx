@@ -5,7 +5,8 @@ import './a11y/a11y.css'
 
 import { MantineProvider } from '@mantine/core'
 import { DatesProvider } from '@mantine/dates'
-import { lazy } from 'react'
+import { Suspense, lazy } from 'react'
+import { Loading } from './components/Loading'
 import { Route, Router, Switch } from 'wouter'
 import { AppHeader } from './components/AppHeader'
 import { Protected } from './components/Protected'
@@ -13,7 +14,6 @@ import { SiteFooter } from './components/SiteFooter'
 import { SkipLink } from './components/SkipLink'
 import { Toasts } from './components/Toasts'
 import { About } from './pages/About'
-import { Accessibility } from './pages/Accessibility'
 import { Landing } from './pages/Landing'
 import { NotFound } from './pages/NotFound'
 import { ROUTES } from './routing'
@@ -21,6 +21,9 @@ import { SCREENS } from './screens'
 import { cssVariablesResolver, datesSettings, theme } from './theme'
 
 // Protected screens are split out so the landing page stays small (see screens.ts).
+// The accessibility statement is a page few visitors open: its text loads
+// with it, not with every visitor's first page (e2e/budget.spec.ts).
+const Accessibility = lazy(() => import('./pages/Accessibility').then((m) => ({ default: m.Accessibility })))
 const Dashboard = lazy(SCREENS.dashboard)
 const ProducerNeeds = lazy(SCREENS.prodNeeds)
 const ProducerDeliveries = lazy(SCREENS.prodDeliveries)
@@ -40,7 +43,11 @@ export function AppRoutes() {
     <Switch>
       <Route path={ROUTES.landing} component={Landing} />
       <Route path={ROUTES.about} component={About} />
-      <Route path={ROUTES.accessibility} component={Accessibility} />
+      <Route path={ROUTES.accessibility}>
+        <Suspense fallback={<Loading />}>
+          <Accessibility />
+        </Suspense>
+      </Route>
       <Route path={ROUTES.dashboard}>
         <Protected page={Dashboard} />
       </Route>

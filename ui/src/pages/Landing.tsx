@@ -1,4 +1,5 @@
-import { Container, Grid, Paper, Stack, Text, Title } from '@mantine/core'
+import { Container, Grid, Loader, Paper, Stack, Text, Title } from '@mantine/core'
+import { lazy, Suspense } from 'react'
 import { useParams } from 'wouter'
 import { AudiencePanel, type Claim } from '../components/AudiencePanel'
 import { ConfirmEmail } from '../components/ConfirmEmail'
@@ -6,10 +7,14 @@ import { ForgotPasswordForm } from '../components/ForgotPasswordForm'
 import { LoginForm } from '../components/LoginForm'
 import { RegisterForm } from '../components/RegisterForm'
 import { ResetPasswordForm } from '../components/ResetPasswordForm'
-import { InvitationForm } from '../team/InvitationForm'
 import { RevertEmailForm } from '../components/RevertEmailForm'
 import { UnsubscribeForm } from '../components/UnsubscribeForm'
 import { linkToken, parseLandingMode } from '../routing'
+
+// The invitation's page is opened by invited members only: its form and
+// the team's store load with it, not with every visitor's first page
+// (the first page's JavaScript budget, e2e/budget.spec.ts).
+const InvitationForm = lazy(() => import('../team/InvitationForm').then((m) => ({ default: m.InvitationForm })))
 
 // Marketing claims of PRODUCT §1. The 7h figure is the landing page's; the app
 // itself shows the lock time of the delivery note (PRODUCT §4).
@@ -82,7 +87,9 @@ export function Landing() {
               ) : mode === 'unsubscribe' ? (
                 <UnsubscribeForm token={linkToken(window.location.hash)} />
               ) : mode === 'invitation' ? (
-                <InvitationForm token={linkToken(window.location.hash)} />
+                <Suspense fallback={<Loader size="sm" aria-label="Chargement" />}>
+                  <InvitationForm token={linkToken(window.location.hash)} />
+                </Suspense>
               ) : (
                 <RegisterForm key={mode} distributor={mode !== 'producer'} />
               )}
