@@ -38,6 +38,7 @@ var tags = []*huma.Tag{
 	{Name: "Map", Description: "The map of shops by its visible area: the shops of the area with their score, or their clusters; a shop's name."},
 	{Name: "Activity", Description: "The activity feed: the events a user emitted or is the target of."},
 	{Name: "Needs", Description: "A shop's monthly needs per product: one by one, in bulk, from an Excel file or the standard import."},
+	{Name: "Team", Description: "An organisation's members and their roles, invitations by email, leaving, and the switch between a person's organisations."},
 	{Name: "Products", Description: "A producer's own products: each of a catalogue type, with its name, sale unit, labels, months, reference price and photo."},
 	{Name: "Proposals", Description: "The negotiation on a need: proposals, counter-proposals, corrections and their answers."},
 	{Name: "Deliveries", Description: "Planned and done deliveries: the shop's changes and cancellations, the producer's claims and the shop's answers."},

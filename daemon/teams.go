@@ -98,7 +98,7 @@ func (d *Daemon) registerTeams(api huma.API) {
 		OperationID: "get-team", Method: http.MethodGet, Path: "/team",
 		Summary:     "The organisation's members and pending invitations",
 		Description: "The members (name, email, role, since when) and the invitations not used yet of the session's organisation. Owners only.",
-		Tags:        tags,
+		Tags:        tags, Errors: []int{http.StatusForbidden},
 	}, d.getTeam)
 	huma.Register(api, huma.Operation{
 		OperationID: "invite-member", Method: http.MethodPost, Path: "/team/invitations",

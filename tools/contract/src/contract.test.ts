@@ -180,9 +180,10 @@ test('register, log in, load the user, create a need, have needs refused', async
   assert.equal(gone.response.status, 401)
 
   // Registration, the wrong login, the anonymous load, the login, the load,
-  // the profile, the card, the need, three refusals, the list, two rewards
-  // answers, the logout and the load after it: each answer was checked.
-  assert.equal(checked - before, 16)
+  // the catalogue, the needs and the orders, the profile, the card, the
+  // need, three refusals, the list, two rewards answers, the logout and the
+  // load after it: each answer was checked.
+  assert.equal(checked - before, 19)
 })
 
 test('a producer sees the shop needs and the routes outside the API answer as documented', async () => {
