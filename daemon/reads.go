@@ -114,13 +114,12 @@ func (d *Daemon) listOrders(ctx context.Context, in *OrdersInput) (*OrdersOutput
 			return nil, err
 		}
 	}
-	to := ""
 	if in.To != "" {
-		if to, err = planning.ParseMonth("to", in.To); err != nil {
+		if f.To, err = planning.ParseMonth("to", in.To); err != nil {
 			return nil, err
 		}
 	}
-	if to != "" && to < f.From {
+	if f.To != "" && f.To < f.From {
 		return nil, core.Invalid("to", MsgPeriodReversed)
 	}
 	if u.IsDistributor() {
@@ -131,15 +130,6 @@ func (d *Daemon) listOrders(ctx context.Context, in *OrdersInput) (*OrdersOutput
 	vs, err := orders.LoadViews(ctx, d.db, f, u.ID)
 	if err != nil {
 		return nil, err
-	}
-	if to != "" { // the months after the period, left out of the answer
-		kept := vs[:0]
-		for _, v := range vs {
-			if v.Date <= to {
-				kept = append(kept, v)
-			}
-		}
-		vs = kept
 	}
 	if err := withPA(ctx, d.db, vs); err != nil {
 		return nil, err

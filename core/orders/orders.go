@@ -182,6 +182,8 @@ type Filter struct {
 	IDs []string
 	// From keeps orders of this month or later ("2026-01-01").
 	From string
+	// To keeps orders of this month or earlier ("2026-12-01").
+	To string
 }
 
 // where is f as the condition on orders o, with its arguments.
@@ -190,6 +192,7 @@ func (f Filter) where() (string, []any) {
 	w.And(f.ProducerID != "", "o.producer_id = ?", f.ProducerID).
 		And(f.DistributorID != "", "o.distributor_id = ?", f.DistributorID).
 		And(f.From != "", "o.month >= ?", f.From).
+		And(f.To != "", "o.month <= ?", f.To).
 		And(f.IDs != nil, "o.id IN (?)", f.IDs)
 	return w.SQL(), w.Args()
 }

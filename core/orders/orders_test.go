@@ -65,8 +65,21 @@ func TestLoadAndViews(t *testing.T) {
 		if fs, _ := orders.Load(ctx, db, orders.Filter{DistributorID: farm.ID}); len(fs) != 0 {
 			t.Fatal("filter by distributor ignored")
 		}
-		if fs, _ := orders.Load(ctx, db, orders.Filter{ProducerID: farm.ID, From: "2027-01-01"}); len(fs) != 0 {
-			t.Fatal("filter by month ignored")
+		// The months bound the orders in SQL, From and To inclusive (the
+		// screens' reads of a period, GET /api/orders?from=&to=).
+		for _, r := range []struct {
+			from, to string
+			want     int
+		}{
+			{"2027-01-01", "", 0}, {"2026-12-01", "", 1}, {"", "2026-11-01", 0}, {"", "2026-12-01", 1},
+			{"2026-12-01", "2026-12-01", 1}, {"2026-10-01", "2026-11-01", 0},
+		} {
+			f := orders.Filter{ProducerID: farm.ID, From: r.from, To: r.to}
+			fs, err := orders.Load(ctx, db, f)
+			vs, err2 := orders.LoadViews(ctx, db, f, farm.ID)
+			if err != nil || err2 != nil || len(fs) != r.want || len(vs) != r.want {
+				t.Fatalf("from %q to %q: %d orders, %d views (%v, %v), want %d", r.from, r.to, len(fs), len(vs), err, err2, r.want)
+			}
 		}
 		if _, err := orders.Get(ctx, db, "nope"); !errors.Is(err, core.ErrNotFound) {
 			t.Fatalf("missing order: %v", err)
