@@ -356,6 +356,34 @@ var matrix = map[string]row{
 		path:   fixed("/api/supplied-products/search?family=fromages&label=aop&km=50"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
 	},
+	// Offers (issue 39): a producer posts and withdraws its own (the
+	// world's producers have no product: 422), a shop takes one (no offer
+	// in the world: 404); everyone lists theirs.
+	"GET /api/offers": {path: fixed("/api/offers?productType=pomme-reinette"), expect: everyone(200)},
+	"POST /api/offers": {
+		path:   fixed("/api/offers"),
+		body:   body(map[string]any{"suppliedProduct": "0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a", "month": "2027-02", "quantity": 10, "price": 2}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 422, otherProducer: 422},
+	},
+	"DELETE /api/offers/{offerId}": {
+		path:   fixed("/api/offers/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 404, otherProducer: 404},
+	},
+	"POST /api/offers/{offerId}/take": {
+		path:   fixed("/api/offers/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a/take"),
+		body:   body(map[string]any{"quantity": 5}),
+		expect: map[actor]int{anon: 401, shop: 404, otherShop: 404, producer: 403, otherProducer: 403},
+	},
+	// A producer's suggestions of types (issue 39): its own, producers only.
+	"GET /api/type-suggestions": {
+		path:   fixed("/api/type-suggestions"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
+	},
+	"POST /api/type-suggestions": {
+		path:   fixed("/api/type-suggestions"),
+		body:   body(map[string]any{"name": "Tomme des Bauges", "family": "fromages", "unit": "kg"}),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 201, otherProducer: 201},
+	},
 	"GET /print/product-photo/{imageId}": {
 		path:   fixed("/print/product-photo/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a"),
 		expect: map[actor]int{anon: 401, shop: 404, otherShop: 404, producer: 404, otherProducer: 404},

@@ -48,6 +48,8 @@ func (d *Daemon) routes(mux *http.ServeMux) {
 	d.registerPA(api)
 	d.registerTeams(api)
 	d.registerSupplied(api)
+	d.registerOffers(api)
+	d.registerSuggestions(api)
 
 	d.servePlainRoutes(mux) // documents, public files, health, metrics (openapi.go)
 	mux.HandleFunc("GET /docs", d.docsPage)
