@@ -410,6 +410,10 @@ var matrix = map[string]row{
 		path:   fixed("/api/user/pa"),
 		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
 	},
+	"POST /api/user/pa/invoices/{invoiceId}/reissue": {
+		path:   fixed("/api/user/pa/invoices/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a/reissue"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 404, otherProducer: 404},
+	},
 	"POST /pa/webhook/{producerId}": {
 		path:   withID("/pa/webhook/{producer}", "producer"),
 		body:   body(map[string]any{"flowInfo": map[string]any{"flowId": "f-1"}}),

@@ -70,12 +70,14 @@ type Daemon struct {
 	// (mydata.go): each daemon has its own, as two in one process (tests)
 	// must not share theirs.
 	exporting *limit.Gate
+	// paChecks bounds the PA connection checks, which call out (pa.go).
+	paChecks paChecks
 }
 
 // New builds the daemon and registers every route.
 func New(o Options) *Daemon {
 	d := &Daemon{cfg: o.Config, db: o.DB, ui: o.UI, clock: calendar.NewClock(o.Now, o.Config.Location), held: semaphore.NewWeighted(heldAtOnce),
-		exporting: newExportGate()}
+		exporting: newExportGate(), paChecks: newPAChecks()}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}

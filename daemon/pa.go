@@ -116,15 +116,20 @@ func (d *Daemon) registerPA(api huma.API) {
 		OperationID: "test-pa-connection", Method: http.MethodPost, Path: "/user/pa/test", Tags: tags,
 		Summary: "Test a connection to a PA: a token, then GET /v1/healthcheck",
 		Description: "The fields left empty are the stored connection's (the secret above all). Answers 200 with ok false and " +
-			"the French cause when the PA refuses or does not answer; nothing is stored. Producers only.",
-		Errors: errs,
+			"the French cause when the PA refuses or does not answer; nothing is stored. Producers only. Checks are limited " +
+			"per producer (10 in 10 minutes, one at a time: 429 with Retry-After past them; 503 when the daemon's checks are " +
+			"all busy), those of \"connect-pa\" included.",
+		Errors:   append(errs, http.StatusTooManyRequests, http.StatusServiceUnavailable),
+		Metadata: map[string]any{answerAtOnce: true},
 	}, d.testPAConnection)
 	huma.Register(api, huma.Operation{
 		OperationID: "connect-pa", Method: http.MethodPut, Path: "/user/pa", Tags: tags,
 		Summary: "Connect the producer to its PA (tested first)",
 		Description: "The connection is tested (token, healthcheck); a failure is 422 with its French cause and nothing stored. " +
-			"The secret is stored sealed with the daemon's key file (docs/SECURITY.md). Producers only.",
-		Errors: append(errs, http.StatusServiceUnavailable),
+			"The secret is stored sealed with the daemon's key file (docs/SECURITY.md). Producers only. Its check counts " +
+			"among the producer's limited checks (see \"test-pa-connection\": 429 past them, nothing stored).",
+		Errors:   append(errs, http.StatusTooManyRequests, http.StatusServiceUnavailable),
+		Metadata: map[string]any{answerAtOnce: true},
 	}, d.connectPA)
 	huma.Register(api, huma.Operation{
 		OperationID: "disconnect-pa", Method: http.MethodDelete, Path: "/user/pa", Tags: tags,
@@ -132,6 +137,7 @@ func (d *Daemon) registerPA(api huma.API) {
 		Description: "Its documents are no longer deposited; those deposited keep their statuses. Producers only.",
 		Errors:      errs,
 	}, d.disconnectPA)
+	d.registerPAReissue(api)
 }
 
 // registerPAWebhook is the route a PA calls, outside the session's group:
@@ -306,8 +312,12 @@ func (d *Daemon) testPAConnection(ctx context.Context, in *PAConnectionInput) (*
 	if err != nil {
 		return nil, err
 	}
+	failed, refused := d.checkPAOf(ctx, u.ID, c)
+	if refused != nil {
+		return nil, refused
+	}
 	out := &PATestOutput{}
-	if err := checkPA(ctx, c); err != nil {
+	if err := failed; err != nil {
 		d.log.InfoContext(ctx, "pa: connection test failed", "producer", u.ID, "err", err)
 		out.Body.Message = pa.French(err)
 		return out, nil
@@ -325,7 +335,11 @@ func (d *Daemon) connectPA(ctx context.Context, in *PAConnectionInput) (*PAConne
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPA(ctx, c); err != nil {
+	failed, refused := d.checkPAOf(ctx, u.ID, c)
+	if refused != nil {
+		return nil, refused
+	}
+	if err := failed; err != nil {
 		return nil, core.Invalid("flowUrl", pa.French(err)+" Rien n'a été enregistré.")
 	}
 	path := pa.KeyPath(d.cfg.DataDir)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"primeur/core/jobs"
 	"primeur/core/pa"
@@ -240,6 +241,26 @@ func TestPAConnectionAndWebhook(t *testing.T) {
 		}
 		if strings.Join(told, ",") != "FA-2026-000001 210,FA-2026-000001 200" {
 			t.Fatalf("the shop's feed: %q", told)
+		}
+
+		// The checks call out: a producer makes 10 in 10 minutes (those
+		// of "Enregistrer la connexion" counted), then is refused, the
+		// test and the connection alike, 429 in French, nothing stored;
+		// once its window has passed, it checks again.
+		checks := 6 // the tests and connections above that reached the checks
+		for ; checks < 10; checks++ {
+			dw.farm.Do("POST", "/api/user/pa/test", map[string]any{}).Expect(t, 200)
+		}
+		dw.s.Refuses(t, []daemontest.Refused{
+			{Name: "an 11th test", Client: dw.farm, Method: "POST", Path: "/api/user/pa/test", Body: map[string]any{},
+				Status: http.StatusTooManyRequests, Detail: daemon.MsgPAChecksTooMany},
+			{Name: "a connection past the checks", Client: dw.farm, Method: "PUT", Path: "/api/user/pa", Body: form,
+				Status: http.StatusTooManyRequests, Detail: daemon.MsgPAChecksTooMany},
+		})
+		dw.s.Clock.Set(dw.s.Clock.Now().Add(10 * time.Minute))
+		dw.farm.Do("POST", "/api/user/pa/test", map[string]any{}).Expect(t, 200).JSON(t, &test)
+		if !test.OK {
+			t.Fatalf("a test once the window has passed: %+v", test)
 		}
 	})
 }

@@ -149,6 +149,7 @@ var operationRoles = map[string][]string{
 	"connect-pa":              bookkeeping,
 	"disconnect-pa":           bookkeeping,
 	"test-pa-connection":      bookkeeping,
+	"reissue-pa-invoice":      bookkeeping,
 }
 
 // rolesOf is the roles of an operation: its row, the owners' without one.

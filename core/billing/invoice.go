@@ -447,9 +447,12 @@ type Invoice struct {
 	DiscountUntil string
 	// PaymentID is the payment that earned a KindDiscount credit note.
 	PaymentID string
-	TotalHT   decimal.Dec
-	TotalVAT  decimal.Dec
-	TotalTTC  decimal.Dec
+	// Internal marks the credit note cancelling, in the producer's books,
+	// an invoice its PA rejected (Replace): never deposited on a PA.
+	Internal bool
+	TotalHT  decimal.Dec
+	TotalVAT decimal.Dec
+	TotalTTC decimal.Dec
 	// Terms are the legal mentions printed at the bottom.
 	Terms  []Term
 	SentAt *time.Time
@@ -558,6 +561,7 @@ type row struct {
 	TotalTTC      int64  `db:"total_ttc"`
 	Terms         string `db:"terms"`
 	Breakdown     string `db:"vat_breakdown"`
+	Internal      bool   `db:"internal"`
 	SentAt        *int64 `db:"sent_at"`
 	RefNumber     string `db:"ref_number"`
 	RefDate       string `db:"ref_date"`
@@ -568,7 +572,7 @@ const selectDocuments = `SELECT d.id, d.kind, d.order_id, COALESCE(d.invoice_id,
 	COALESCE(d.delivery_id, '') AS delivery_id, COALESCE(d.payment_id, '') AS payment_id, d.producer_id, d.distributor_id,
 	d.month, d.year, d.seq, d.number, d.issued_at, d.issue_date, d.due_date, d.seller, d.buyer, d.notes, d.vat_rate,
 	d.vat_exempt, d.vat_regime, d.discount, d.discount_until, d.total_ht, d.total_vat, d.total_ttc, d.terms, d.vat_breakdown,
-	s.sent_at,
+	d.internal, s.sent_at,
 	COALESCE(i.number, '') AS ref_number, COALESCE(i.issue_date, '') AS ref_date
 	FROM documents d LEFT JOIN documents i ON i.id = d.invoice_id LEFT JOIN sends s
 	ON s.message_key = CASE WHEN d.kind = 'invoice' THEN 'invoice-' ELSE 'credit-' END || d.id `
@@ -580,7 +584,7 @@ func (r row) invoice() (Invoice, error) {
 		Year: r.Year, Seq: r.Seq, Number: r.Number, IssuedAt: time.UnixMilli(r.IssuedAt), IssueDate: r.IssueDate,
 		DueDate: r.DueDate, VATRate: r.VATRate, VATExempt: r.VATExempt, TotalHT: decimal.Dec(r.TotalHT),
 		TotalVAT: decimal.Dec(r.TotalVAT), TotalTTC: decimal.Dec(r.TotalTTC), VATRegime: r.VATRegime,
-		Discount: r.Discount, DiscountUntil: r.DiscountUntil,
+		Discount: r.Discount, DiscountUntil: r.DiscountUntil, Internal: r.Internal,
 	}
 	if r.InvoiceID != "" {
 		inv.Refers = &Reference{InvoiceID: r.InvoiceID, Number: r.RefNumber, Date: r.RefDate}
@@ -616,9 +620,10 @@ func Get(ctx context.Context, q store.Q, id string) (Invoice, error) {
 	return get(ctx, q, "invoice", `d.id = ? AND d.kind = 'invoice'`, id)
 }
 
-// ForOrder returns the invoice of an order, or core.ErrNotFound.
+// ForOrder returns the invoice of an order — the one not replaced
+// (Replace) —, or core.ErrNotFound.
 func ForOrder(ctx context.Context, q store.Q, orderID string) (Invoice, error) {
-	return get(ctx, q, "invoice", `d.order_id = ? AND d.kind = 'invoice'`, orderID)
+	return get(ctx, q, "invoice", `d.order_id = ? AND d.kind = 'invoice' AND d.replaced_by IS NULL`, orderID)
 }
 
 // GetCredit returns a credit note or complementary invoice with its lines,
@@ -862,13 +867,13 @@ func insert(ctx context.Context, q store.Q, d Invoice) error {
 	if _, err := store.Exec(ctx, q, `INSERT INTO documents (id, kind, series, order_id, invoice_id, delivery_id, payment_id,
 			producer_id, distributor_id, month, year, seq, number, issued_at, issue_date, due_date, seller, buyer, notes,
 			vat_rate, vat_exempt, vat_regime, discount, discount_until, total_ht, total_vat, total_ttc, terms,
-			mail_seller_key, mail_buyer_key, mail_accounting_key, vat_breakdown)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			mail_seller_key, mail_buyer_key, mail_accounting_key, vat_breakdown, internal)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.ID, d.Kind, SeriesOf(d.Kind), d.OrderID, refers, null(d.DeliveryID), null(d.PaymentID),
 		d.ProducerID, d.DistributorID, d.Month, d.Year, d.Seq, d.Number, d.IssuedAt.UnixMilli(), d.IssueDate, d.DueDate,
 		enc(d.Seller), enc(d.Buyer), enc(d.Notes), d.VATRate, d.VATExempt, d.Regime(), d.Discount, d.DiscountUntil,
 		int64(d.TotalHT), int64(d.TotalVAT), int64(d.TotalTTC), enc(d.Terms), accounts.EmailKey(d.Seller.Email),
-		accounts.EmailKey(d.Buyer.Email), accounts.EmailKey(d.Buyer.EmailAccounting), EncodeBreakdown(d.Breakdown)); err != nil {
+		accounts.EmailKey(d.Buyer.Email), accounts.EmailKey(d.Buyer.EmailAccounting), EncodeBreakdown(d.Breakdown), d.Internal); err != nil {
 		return fmt.Errorf("billing: insert %s: %w", d.Number, err)
 	}
 	for _, l := range d.Lines {

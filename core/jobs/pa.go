@@ -76,7 +76,7 @@ const (
 	paClaim = `INSERT INTO pa_deposits (document_id, producer_id, claim, claimed_at)
 		SELECT d.id, d.producer_id, CAST(? AS TEXT), CAST(? AS BIGINT) FROM documents d
 		JOIN pa_connections c ON c.producer_id = d.producer_id
-		WHERE d.id = ? AND d.issued_at >= c.deposit_from
+		WHERE d.id = ? AND d.issued_at >= c.deposit_from AND NOT d.internal
 		ON CONFLICT (document_id) DO UPDATE SET claim = excluded.claim, claimed_at = excluded.claimed_at
 		WHERE pa_deposits.deposited_at IS NULL AND pa_deposits.attempts < ? AND pa_deposits.retry_at <= ?
 			AND (pa_deposits.claim IS NULL OR pa_deposits.claim = ?
@@ -85,7 +85,7 @@ const (
 	// paPending lists a producer's documents to deposit, oldest first:
 	// args the producer, MaxDeposits, the wall-clock time.
 	paPending = `SELECT d.id FROM documents d JOIN pa_connections c ON c.producer_id = d.producer_id
-		WHERE d.producer_id = ? AND d.issued_at >= c.deposit_from
+		WHERE d.producer_id = ? AND d.issued_at >= c.deposit_from AND NOT d.internal
 		AND NOT EXISTS (SELECT 1 FROM pa_deposits p WHERE p.document_id = d.id
 			AND (p.deposited_at IS NOT NULL OR p.attempts >= ? OR p.retry_at > ?))
 		ORDER BY d.issued_at, d.invoice_id IS NOT NULL, d.seq`

@@ -279,7 +279,7 @@ func load(ctx context.Context, q store.Q, f Filter, cols columns) ([]Full, error
 	}
 	var is []invoiceRow
 	if err := store.SelectIn(ctx, q, &is, `SELECT i.id, i.order_id, i.number, i.issued_at
-		FROM documents i JOIN orders o ON o.id = i.order_id WHERE i.kind = 'invoice' AND (`+where+`)`, args...); err != nil {
+		FROM documents i JOIN orders o ON o.id = i.order_id WHERE i.kind = 'invoice' AND i.replaced_by IS NULL AND (`+where+`)`, args...); err != nil {
 		return nil, fmt.Errorf("orders: load invoices: %w", err)
 	}
 	invoices := make(map[string]*InvoiceRef, len(is))

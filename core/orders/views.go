@@ -129,7 +129,7 @@ func LoadViews(ctx context.Context, q store.Q, f Filter, viewerID string) ([]Vie
 	var orderID string
 	var issued store.Int64
 	err = store.Each(ctx, q, `SELECT i.id, i.order_id, i.number, i.issued_at
-		FROM documents i JOIN orders o ON o.id = i.order_id WHERE i.kind = 'invoice' AND (`+where+`)`, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
+		FROM documents i JOIN orders o ON o.id = i.order_id WHERE i.kind = 'invoice' AND i.replaced_by IS NULL AND (`+where+`)`, args, []any{&inv.ID, &orderID, &inv.Number, &issued}, func() {
 		invoiced++
 		if at, ok := orderAt[orderID]; ok {
 			ref := InvoiceRef{ID: inv.ID, Number: inv.Number, IssuedAt: stamp((*int64)(&issued))}

@@ -206,7 +206,7 @@ func Documents(ctx context.Context, q store.Q, producerID string) ([]Document, e
 		FROM documents d JOIN pa_connections c ON c.producer_id = d.producer_id
 		JOIN users u ON u.id = d.producer_id JOIN users b ON b.id = d.distributor_id
 		LEFT JOIN pa_deposits p ON p.document_id = d.id
-		WHERE (d.issued_at >= c.deposit_from OR p.document_id IS NOT NULL) AND (? = '' OR d.producer_id = ?)
+		WHERE (d.issued_at >= c.deposit_from OR p.document_id IS NOT NULL) AND NOT d.internal AND (? = '' OR d.producer_id = ?)
 		ORDER BY u.email, d.issued_at, d.number`, producerID, producerID); err != nil {
 		return nil, fmt.Errorf("pa: documents: %w", err)
 	}

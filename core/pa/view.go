@@ -178,7 +178,7 @@ func Outside(ctx context.Context, q store.Q, producerID, today string) (int, err
 		from = MandatoryFrom
 	}
 	var n int
-	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM documents d WHERE d.producer_id = ? AND d.issue_date >= ?
+	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM documents d WHERE d.producer_id = ? AND d.issue_date >= ? AND NOT d.internal
 		AND NOT EXISTS (SELECT 1 FROM pa_deposits p WHERE p.document_id = d.id AND p.deposited_at IS NOT NULL)`, producerID, from); err != nil {
 		return 0, fmt.Errorf("pa: documents outside: %w", err)
 	}
