@@ -48,7 +48,8 @@ func (a *app) catalogueCommand() *cobra.Command {
 		Long:  catalogueLong,
 	}
 	cmd.AddCommand(a.catalogueListCommand(), a.catalogueAddCommand(), a.catalogueRenameCommand(),
-		a.catalogueMergeCommand(), a.catalogueRetireCommand())
+		a.catalogueMergeCommand(), a.catalogueRetireCommand(), a.catalogueSuggestionsCommand(),
+		a.catalogueAcceptCommand(), a.catalogueMergeSuggestionCommand())
 	return cmd
 }
 
