@@ -26,6 +26,10 @@ type paAccountJSON struct {
 			Total   decimal.Dec `json:"total"`
 			Balance decimal.Dec `json:"balance"`
 			Refers  string      `json:"refers"`
+			Path    string      `json:"path"`
+			PA      *struct {
+				ReplacedBy string `json:"replacedBy"`
+			} `json:"pa"`
 		} `json:"documents"`
 	} `json:"accounts"`
 }
@@ -37,7 +41,8 @@ type paAccountJSON struct {
 // number, naming the one it replaces and billing the shop's new SIREN,
 // and an internal credit note cancelling the rejected one. The next run
 // deposits the replacement — not the credit note — and the PA accepts it.
-// The order's amount is owed once on both sides; the orders show the
+// The order's amount is owed once on both sides, the rejected invoice
+// naming its replacement, every document rendered; the orders show the
 // replacement. Refused, nothing changed: a shop's call, another
 // producer's, the rejected invoice again, the replacement (not rejected).
 func TestPAReissue(t *testing.T) {
@@ -140,6 +145,10 @@ func TestPAReissue(t *testing.T) {
 			balances := map[string]decimal.Dec{}
 			for _, d := range p.Accounts[0].Documents {
 				balances[d.Number] = d.Balance
+				if d.Number == "FA-2026-000001" && (d.PA == nil || d.PA.ReplacedBy != "FA-2026-000002") {
+					t.Fatalf("the rejected invoice does not name its replacement: %+v", d)
+				}
+				c.Do("GET", d.Path, nil).Expect(t, 200) // each document renders
 			}
 			if balances["FA-2026-000001"] != 0 || balances["FA-2026-000002"] != rejected.TotalTTC || len(balances) != 3 {
 				t.Fatalf("balances %v", balances)

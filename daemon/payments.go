@@ -49,6 +49,7 @@ type DocumentPAView struct {
 	Reason     string         `json:"reason,omitempty" doc:"The motive, in French when the standard names it"`
 	Error      string         `json:"error,omitempty" doc:"Producers: why its deposit failed (tried again later)"`
 	Directory  string         `json:"directory,omitempty" doc:"In French, when the producer's PA directory has no receiving line for the buyer: why the invoice may not arrive (producer), what to do (shop)"`
+	ReplacedBy string         `json:"replacedBy,omitempty" doc:"A rejected invoice re-issued corrected: the number of the invoice that replaces it (PRODUCT §16 \"Rejected (213) and refused (210)\"); absent otherwise"`
 	History    []PAStatusView `json:"history"`
 }
 
@@ -340,7 +341,7 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 // producer's alone.
 func paView(st pa.DocStatus, producer bool) *DocumentPAView {
 	v := &DocumentPAView{Status: st.Status, Label: st.Label, ReasonCode: st.ReasonCode, Reason: st.Reason,
-		Directory: pa.DirectoryNote(st.Directory, producer), History: make([]PAStatusView, len(st.History))}
+		Directory: pa.DirectoryNote(st.Directory, producer), ReplacedBy: st.ReplacedBy, History: make([]PAStatusView, len(st.History))}
 	if !st.At.IsZero() {
 		v.At = st.At.UTC().Format(time.RFC3339)
 	}

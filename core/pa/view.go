@@ -26,6 +26,9 @@ type DocStatus struct {
 	Error string
 	// History is every status, oldest first.
 	History []Status
+	// ReplacedBy is, for a rejected invoice re-issued (Reissue), the
+	// number of the invoice replacing it; "" otherwise.
+	ReplacedBy string
 	// Directory is what the producer's Directory Service said of the
 	// buyer before the deposit: DirectoryFound, DirectoryAbsent, or ""
 	// (not asked, or no answer).
@@ -68,9 +71,12 @@ func StatusesOf(ctx context.Context, q store.Q, ids []string) (map[string]DocSta
 		Flow     string `db:"flow_id"`
 		Error    string `db:"error"`
 		Dir      string `db:"directory"`
+		Replaced string `db:"replaced_by"`
 	}
-	if err := store.SelectIn(ctx, q, &rows, `SELECT document_id, status, status_at, COALESCE(flow_id, '') AS flow_id, error, directory
-		FROM pa_deposits WHERE document_id IN (?)`, ids); err != nil {
+	if err := store.SelectIn(ctx, q, &rows, `SELECT p.document_id, p.status, p.status_at, COALESCE(p.flow_id, '') AS flow_id, p.error,
+		p.directory, COALESCE(r.number, '') AS replaced_by
+		FROM pa_deposits p JOIN documents d ON d.id = p.document_id LEFT JOIN documents r ON r.id = d.replaced_by
+		WHERE p.document_id IN (?)`, ids); err != nil {
 		return nil, fmt.Errorf("pa: statuses of documents: %w", err)
 	}
 	if len(rows) == 0 {
@@ -88,7 +94,7 @@ func StatusesOf(ctx context.Context, q store.Q, ids []string) (map[string]DocSta
 		return nil, fmt.Errorf("pa: histories of documents: %w", err)
 	}
 	for _, r := range rows {
-		s := DocStatus{Status: r.Status, History: []Status{}, Directory: r.Dir}
+		s := DocStatus{Status: r.Status, History: []Status{}, Directory: r.Dir, ReplacedBy: r.Replaced}
 		if r.Status != "" {
 			s.Label = StatusLabel(r.Status)
 		}

@@ -1191,7 +1191,7 @@ export interface paths {
         get: operations["get-pa-connection"];
         /**
          * Connect the producer to its PA (tested first)
-         * @description The connection is tested (token, healthcheck); a failure is 422 with its French cause and nothing stored. The secret is stored sealed with the daemon's key file (docs/SECURITY.md). Producers only.
+         * @description The connection is tested (token, healthcheck); a failure is 422 with its French cause and nothing stored. The secret is stored sealed with the daemon's key file (docs/SECURITY.md). Producers only. Its check counts among the producer's limited checks (see "test-pa-connection": 429 past them, nothing stored).
          */
         put: operations["connect-pa"];
         post?: never;
@@ -1200,6 +1200,26 @@ export interface paths {
          * @description Its documents are no longer deposited; those deposited keep their statuses. Producers only.
          */
         delete: operations["disconnect-pa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/pa/invoices/{invoiceId}/reissue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-issue, corrected, an invoice the producer's PA rejected
+         * @description An invoice whose latest status is 213 Rejetée (or irrecevable) is deemed not issued: a corrected invoice replaces it under a new number, composed from the order's deliveries and both parties' profiles as they are now, and an internal credit note cancels it in the producer's books (never deposited). 409 in French for an invoice not rejected, already replaced, with a payment allocated or documents referring to it; 404 for another's. Producers only. Nothing changes when refused.
+         */
+        post: operations["reissue-pa-invoice"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1216,7 +1236,7 @@ export interface paths {
         put?: never;
         /**
          * Test a connection to a PA: a token, then GET /v1/healthcheck
-         * @description The fields left empty are the stored connection's (the secret above all). Answers 200 with ok false and the French cause when the PA refuses or does not answer; nothing is stored. Producers only.
+         * @description The fields left empty are the stored connection's (the secret above all). Answers 200 with ok false and the French cause when the PA refuses or does not answer; nothing is stored. Producers only. Checks are limited per producer (10 in 10 minutes, one at a time: 429 with Retry-After past them; 503 when the daemon's checks are all busy), those of "connect-pa" included.
          */
         post: operations["test-pa-connection"];
         delete?: never;
@@ -2413,6 +2433,8 @@ export interface components {
             reason?: string;
             /** @description The motive's code of a rejection or refusal */
             reasonCode?: string;
+            /** @description A rejected invoice re-issued corrected: the number of the invoice that replaces it (PRODUCT §16 "Rejected (213) and refused (210)"); absent otherwise */
+            replacedBy?: string;
             /** @description The latest status: submitted, irrecevable, or a lifecycle code 200-213, 220; empty while its deposit failed */
             status: string;
         };
@@ -2945,6 +2967,17 @@ export interface components {
             webhookPath?: string;
             /** @description The bearer token the PA's webhook calls must carry */
             webhookToken?: string;
+        };
+        PADocumentRef: {
+            id: string;
+            /** @example FA-2026-000002 */
+            number: string;
+        };
+        PAReissueOutputBody: {
+            /** @description The internal credit note cancelling the rejected invoice in the producer's books (never deposited) */
+            credit: components["schemas"]["PADocumentRef"];
+            /** @description The corrected invoice, under a new number; deposited on the PA by the next run of the pa job */
+            invoice: components["schemas"]["PADocumentRef"];
         };
         PAStatusView: {
             /** @description RFC 3339 */
@@ -9820,6 +9853,92 @@ export interface operations {
             };
         };
     };
+    "reissue-pa-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice the PA rejected (213 Rejetée or irrecevable) */
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAReissueOutputBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "test-pa-connection": {
         parameters: {
             query?: never;
@@ -10512,6 +10631,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorModel"];
                 };
             };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
             /** @description Internal Server Error */
             500: {
                 headers: {
@@ -10631,8 +10759,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorModel"];
                 };
             };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

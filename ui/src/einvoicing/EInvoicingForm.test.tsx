@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetState } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import { EInvoicingForm } from './EInvoicingForm'
-import { PAStatus } from './PAStatus'
+import { PAStatus, replacedText } from './PAStatus'
 
 beforeEach(() => resetState('ferme@exemple.fr'))
 
@@ -94,5 +94,46 @@ describe('PAStatus', () => {
     unmount()
     renderWithProviders(<PAStatus pa={pa} producer={false} />)
     expect(screen.queryByText(/^Refusée par le magasin/)).not.toBeInTheDocument()
+  })
+})
+
+describe('PAStatus of a rejected invoice', () => {
+  const rejected = {
+    status: '213',
+    label: 'Rejetée',
+    reason: "SIREN de l'acheteur inconnu",
+    history: [{ status: '213', label: 'Rejetée', at: '2026-12-01T07:00:00Z' }],
+  }
+
+  it('offers the producer to re-issue it corrected, then reads the payments afresh', async () => {
+    const calls: { url: string; method: string }[] = []
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = String(input)
+      calls.push({ url, method: init?.method ?? 'GET' })
+      const body = url.endsWith('/reissue')
+        ? { invoice: { id: 'f2', number: 'FA-2026-000002' }, credit: { id: 'a1', number: 'AV-2026-000001' } }
+        : { accounts: [] }
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+    })
+    renderWithProviders(<PAStatus pa={rejected} producer reissue="f1" />)
+    expect(screen.getByText(/^Réputée non émise : corrigez la cause du rejet/)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Émettre la facture corrigée' }))
+    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.url}`)).toContain('GET /api/payments'))
+    expect(calls[0]).toEqual({ url: '/api/user/pa/invoices/f1/reissue', method: 'POST' })
+  })
+
+  it('once replaced, says by which invoice to both sides, and offers nothing more', () => {
+    const replaced = { ...rejected, replacedBy: 'FA-2026-000002' }
+    const { unmount } = renderWithProviders(<PAStatus pa={replaced} producer reissue="f1" />)
+    expect(screen.getByText(replacedText('FA-2026-000002'))).toBeInTheDocument()
+    expect(screen.queryByRole('button')).not.toBeInTheDocument()
+    unmount()
+    renderWithProviders(<PAStatus pa={replaced} producer={false} />)
+    expect(screen.getByText(replacedText('FA-2026-000002'))).toBeInTheDocument()
+  })
+
+  it('offers no re-issue to the shop', () => {
+    renderWithProviders(<PAStatus pa={rejected} producer={false} reissue="f1" />)
+    expect(screen.queryByRole('button')).not.toBeInTheDocument()
   })
 })

@@ -1,7 +1,9 @@
-import { Badge, Stack, Text } from '@mantine/core'
+import { Badge, Button, Stack, Text } from '@mantine/core'
+import { useState } from 'react'
 import type { Snapshot } from 'valtio'
 import { formatDay } from '../format'
 import type { components } from '../schema.gen'
+import { REISSUE_TEXTS, reissueInvoice } from './reissue'
 
 type DocumentPA = components['schemas']['DocumentPAView']
 
@@ -29,18 +31,35 @@ export function paColor(status: string): string {
 /** What the producer does after a rejection or a refusal (PRODUCT §16). */
 export const PA_NEXT_STEPS: Record<string, string> = {
   '213':
-    'Réputée non émise : corrigez la cause du rejet ; une facture corrigée, sous un nouveau numéro et sans avoir, doit la remplacer.',
-  irrecevable: 'Non reçue par la plateforme : corrigez la cause ; elle sera déposée à nouveau.',
+    'Réputée non émise : corrigez la cause du rejet (vos coordonnées ou celles du magasin), puis émettez la facture corrigée : elle la remplace sous un nouveau numéro, et un avoir interne, jamais transmis, annule la facture rejetée dans vos comptes.',
+  irrecevable:
+    'Non reçue par la plateforme, réputée non émise : corrigez la cause, puis émettez la facture corrigée : elle la remplace sous un nouveau numéro, et un avoir interne, jamais transmis, annule la facture rejetée dans vos comptes.',
   '210': 'Refusée par le magasin : la facture reste émise ; si le refus est fondé, un avoir la corrige.',
 }
+
+/** What both parties read of a rejected invoice once re-issued. */
+export const replacedText = (number: string) =>
+  `Remplacée par la facture corrigée ${number} ; réputée non émise, elle est annulée par un avoir interne.`
 
 /**
  * An invoice's status on the producer's approved platform, under its
  * payment status, as both parties see it: "Plateforme : Déposée", the
  * motive of a rejection or refusal, and its history (in the badge's title,
- * and a disclosure when it has more than one status).
+ * and a disclosure when it has more than one status). A monthly invoice
+ * rejected (reissue: its id, when the producer may re-issue it) offers
+ * the producer "Émettre la facture corrigée"; once re-issued, both read
+ * which invoice replaces it.
  */
-export function PAStatus({ pa, producer }: { pa?: Snapshot<DocumentPA>; producer: boolean }) {
+export function PAStatus({
+  pa,
+  producer,
+  reissue,
+}: {
+  pa?: Snapshot<DocumentPA>
+  producer: boolean
+  reissue?: string
+}) {
+  const [busy, setBusy] = useState(false)
   if (!pa) return null
   if (!pa.status) {
     return producer && pa.error ? (
@@ -78,10 +97,28 @@ export function PAStatus({ pa, producer }: { pa?: Snapshot<DocumentPA>; producer
           {pa.directory}
         </Text>
       ) : null}
-      {producer && PA_NEXT_STEPS[pa.status] ? (
+      {pa.replacedBy ? (
+        <Text size="xs" c="dimmed">
+          {replacedText(pa.replacedBy)}
+        </Text>
+      ) : producer && PA_NEXT_STEPS[pa.status] ? (
         <Text size="xs" c="red.8">
           {PA_NEXT_STEPS[pa.status]}
         </Text>
+      ) : null}
+      {producer && reissue && !pa.replacedBy && (pa.status === '213' || pa.status === 'irrecevable') ? (
+        <Button
+          size="compact-xs"
+          variant="light"
+          color="red"
+          loading={busy}
+          onClick={() => {
+            setBusy(true)
+            void reissueInvoice(reissue).finally(() => setBusy(false))
+          }}
+        >
+          {REISSUE_TEXTS.button}
+        </Button>
       ) : null}
     </Stack>
   )

@@ -138,7 +138,11 @@ export function AccountCard({
                     <Badge color={STATUS_COLORS[d.status]} variant="light">
                       {DOCUMENT_STATUS_LABELS[d.status]}
                     </Badge>
-                    <PAStatus pa={d.pa} producer={role === 'producer'} />
+                    <PAStatus
+                      pa={d.pa}
+                      producer={role === 'producer'}
+                      reissue={d.kind === 'invoice' && may(member, 'reissue-pa-invoice') ? d._id : undefined}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}
