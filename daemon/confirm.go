@@ -28,9 +28,7 @@ func (d *Daemon) profile(ctx context.Context, q store.Q, u accounts.User) (accou
 	if p.EmailPending, err = accounts.PendingEmail(ctx, q, u.ID, d.now()); err != nil {
 		return p, err
 	}
-	if p.Notifications, err = notify.Prefs(ctx, q, u.ID, u.IsProducer()); err != nil {
-		return p, err
-	}
+	p.Notifications = []notify.Pref{}                     // the session's person's, withTeam
 	return p, d.withTeam(ctx, q, &p, currentSession(ctx)) // teams.go
 }
 
@@ -326,8 +324,9 @@ func (d *Daemon) changeEmail(ctx context.Context, in *changeEmailRequest) (*User
 }
 
 func (d *Daemon) setNotification(ctx context.Context, in *NotificationInput) (*UserOutput, error) {
-	u := currentUser(ctx)
-	if err := notify.SetPref(ctx, d.db, u.ID, in.Body.Kind, in.Body.Mode); err != nil {
+	s := currentSession(ctx)
+	u := s.User
+	if err := notify.SetPref(ctx, d.db, s.Person.ID, u.ID, in.Body.Kind, in.Body.Mode); err != nil {
 		return nil, err
 	}
 	out := &UserOutput{}

@@ -121,7 +121,7 @@ func TestOneClickUnsubscribe(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, id := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
-		token, err := notify.UnsubscribeToken(context.Background(), db, id, []string{notify.Proposal}, time.Now())
+		token, err := notify.UnsubscribeToken(context.Background(), db, id, id, []string{notify.Proposal}, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}

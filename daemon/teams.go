@@ -12,6 +12,7 @@ import (
 
 	"primeur/core/accounts"
 	"primeur/core/mydata"
+	"primeur/core/notify"
 	"primeur/core/store"
 	"primeur/core/teams"
 )
@@ -281,13 +282,17 @@ func (d *Daemon) acceptInvitation(ctx context.Context, in *acceptRequest) (*Sess
 var errDryRun = errors.New("dry run")
 
 // withTeam completes a profile with a session's person, role and
-// organisations (the header's switcher).
+// organisations (the header's switcher), and the person's choices of
+// notifications there.
 func (d *Daemon) withTeam(ctx context.Context, q store.Q, p *accounts.Profile, s accounts.Session) error {
 	if s.Person.ID == "" || s.User.ID != p.ID {
 		return nil
 	}
 	ms, err := accounts.Memberships(ctx, q, s.Person.ID)
 	if err != nil {
+		return err
+	}
+	if p.Notifications, err = notify.Prefs(ctx, q, s.Person.ID, s.User.ID, s.Role, s.User.IsProducer()); err != nil {
 		return err
 	}
 	p.Person = &accounts.PersonView{ID: s.Person.ID, Name: s.Person.Name, Email: s.Person.Email}

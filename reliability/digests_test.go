@@ -52,7 +52,7 @@ type digestRow struct {
 // digest). The start-up catch-up of each runs the notifications job at
 // once on both. Every user to digest must get exactly one digest — one row
 // in digests, recorded as sent, every one of its lines attached to it
-// (notifications.digest_id), its users.digest_at claimed — and exactly one
+// (notifications.digest_id), its members.digest_at claimed — and exactly one
 // email on the SMTP server, to its login address, with every line, a
 // List-Unsubscribe header, and "depuis hier" when it is a daily digest,
 // whichever replica made and sent it. Two users get nothing: one who
@@ -111,7 +111,7 @@ func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 			}
 
 			// 2. Two replicas gather and send at once.
-			replicas, reports := race{table: "users", statement: "UPDATE users SET digest_at", job: "notifications"}.
+			replicas, reports := race{table: "members", statement: "UPDATE members SET digest_at", job: "notifications"}.
 				run(t, b, db, digesting, tr)
 			made, mailed := 0, 0
 			for i, r := range replicas {
@@ -157,7 +157,7 @@ func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 					u.id, digestOf[u.id].ID); n != 0 {
 					t.Fatalf("%s: %d lines outside its digest %s", u.id, n, digestOf[u.id].ID)
 				}
-				if n := count(t, db, `SELECT COUNT(*) FROM users WHERE id = ? AND digest_at = ?`, u.id, digestOf[u.id].Created); n != 1 {
+				if n := count(t, db, `SELECT COUNT(*) FROM members WHERE person_id = ? AND org_id = person_id AND digest_at = ?`, u.id, digestOf[u.id].Created); n != 1 {
 					t.Fatalf("%s: digest_at is not the time of its digest", u.id)
 				}
 			}
@@ -176,7 +176,7 @@ func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 				if pending != want || all != want {
 					t.Fatalf("%s (%s): %d lines, %d pending; want %d pending", u.id, u.quiet, all, pending, want)
 				}
-				if n := count(t, db, `SELECT COUNT(*) FROM users WHERE id = ? AND digest_at IS NULL`, u.id); n != 1 {
+				if n := count(t, db, `SELECT COUNT(*) FROM members WHERE person_id = ? AND org_id = person_id AND digest_at IS NULL`, u.id); n != 1 {
 					t.Fatalf("%s (%s): a digest claimed", u.id, u.quiet)
 				}
 			}
@@ -299,7 +299,7 @@ func seedNotifications(t *testing.T, db *store.DB, producers, shops int) []recip
 			n := 1 + i%3
 			if u.id == turnedOff {
 				n, kinds = 2, []string{notify.Delivery}
-				if err := notify.SetPref(ctx, tx, u.id, notify.Delivery, notify.None); err != nil {
+				if err := notify.SetPref(ctx, tx, u.id, u.id, notify.Delivery, notify.None); err != nil {
 					return err
 				}
 			}
@@ -314,13 +314,16 @@ func seedNotifications(t *testing.T, db *store.DB, producers, shops int) []recip
 				u.lines = append(u.lines, line)
 			}
 			if i%5 == 2 && u.quiet == "" {
-				if err := notify.SetPref(ctx, tx, u.id, kinds[i%len(kinds)], notify.Daily); err != nil {
+				if err := notify.SetPref(ctx, tx, u.id, u.id, kinds[i%len(kinds)], notify.Daily); err != nil {
 					return err
 				}
 				u.daily = true
 			}
 			if u.id == unconfirmed {
 				if _, err := store.Exec(ctx, tx, `UPDATE users SET email_confirmed = '' WHERE id = ?`, u.id); err != nil {
+					return err
+				}
+				if _, err := store.Exec(ctx, tx, `UPDATE people SET email_confirmed = '' WHERE id = ?`, u.id); err != nil {
 					return err
 				}
 			}

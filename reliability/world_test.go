@@ -209,7 +209,7 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 // quiet turns every notification of an account off, as its profile does.
 func quiet(ctx context.Context, q store.Q, userID string) error {
 	for _, k := range notify.Kinds {
-		if err := notify.SetPref(ctx, q, userID, k.Kind, notify.None); err != nil {
+		if err := notify.SetPref(ctx, q, userID, userID, k.Kind, notify.None); err != nil {
 			return err
 		}
 	}

@@ -356,7 +356,8 @@ func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Co
 }
 
 // ConfirmedAddresses returns, of addrs, those some account confirmed (as
-// its login email or its accounting email), in the order given: the
+// its login email or its accounting email) or some person as their login
+// (a member of a team, issue 41), in the order given: the
 // addresses documents and notifications may go to.
 func ConfirmedAddresses(ctx context.Context, q store.Q, addrs []string) ([]string, error) {
 	keys := make([]string, 0, len(addrs))
@@ -370,7 +371,8 @@ func ConfirmedAddresses(ctx context.Context, q store.Q, addrs []string) ([]strin
 	}
 	var found []string
 	if err := store.SelectIn(ctx, q, &found, `SELECT email_confirmed FROM users WHERE email_confirmed IN (?)
-		UNION SELECT accounting_confirmed FROM users WHERE accounting_confirmed IN (?)`, keys, keys); err != nil {
+		UNION SELECT accounting_confirmed FROM users WHERE accounting_confirmed IN (?)
+		UNION SELECT email_confirmed FROM people WHERE email_confirmed IN (?)`, keys, keys, keys); err != nil {
 		return nil, fmt.Errorf("accounts: confirmed addresses: %w", err)
 	}
 	ok := make(map[string]bool, len(found))
@@ -392,9 +394,9 @@ func ConfirmedAddresses(ctx context.Context, q store.Q, addrs []string) ([]strin
 // queries that select only what can be emailed now (core/jobs). An empty
 // key is no address.
 //
-// Each key is looked up with IN (SELECT … FROM users), not EXISTS: SQLite
+// Each key is looked up with IN (SELECT … FROM users, people), not EXISTS: SQLite
 // seeks it in the index of the column (users_email_confirmed,
-// users_accounting_confirmed), and PostgreSQL hashes the column once per
+// users_accounting_confirmed, people_email_confirmed), and PostgreSQL hashes the column once per
 // query. Correlated EXISTS would be costed by PostgreSQL as a subquery a
 // row each, and a run on a few thousand documents planned at a cost that
 // turns its JIT compiler on (over a second of compiling for a few
@@ -403,7 +405,8 @@ func ConfirmedAddresses(ctx context.Context, q store.Q, addrs []string) ([]strin
 func ConfirmedSQL(keys ...string) string {
 	terms := make([]string, len(keys))
 	for i, k := range keys {
-		terms[i] = `(` + k + ` <> '' AND (` + k + ` IN (SELECT email_confirmed FROM users) OR ` + k + ` IN (SELECT accounting_confirmed FROM users)))`
+		terms[i] = `(` + k + ` <> '' AND (` + k + ` IN (SELECT email_confirmed FROM users) OR ` + k + ` IN (SELECT accounting_confirmed FROM users)
+			OR ` + k + ` IN (SELECT email_confirmed FROM people)))`
 	}
 	return `(` + strings.Join(terms, " OR ") + `)`
 }

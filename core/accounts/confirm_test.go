@@ -587,9 +587,9 @@ func TestConfirmedAddresses(t *testing.T) {
 					marks, args = append(marks, "?"), append(args, accounts.EmailKey(a))
 				}
 				var yes int
-				var all []any // each key thrice: ConfirmedSQL repeats it
+				var all []any // each key four times: ConfirmedSQL repeats it
 				for _, k := range args {
-					all = append(all, k, k, k)
+					all = append(all, k, k, k, k)
 				}
 				if err := store.Get(ctx, db, &yes, `SELECT CASE WHEN `+accounts.ConfirmedSQL(marks...)+` THEN 1 ELSE 0 END`, all...); err != nil {
 					t.Fatal(err)
@@ -636,7 +636,7 @@ func TestConfirmedAddresses(t *testing.T) {
 }
 
 // TestConfirmedSQLSeeksTheIndexes: ConfirmedSQL looks each key up in the
-// indexes of the confirmed addresses, never by reading the accounts (the
+// indexes of the confirmed addresses (of accounts and people), never by reading them (the
 // jobs evaluate it for every document not sent yet). SQLite's plan; on
 // PostgreSQL, which hashes the columns once per query, the plan depends on
 // the statistics.
@@ -644,7 +644,7 @@ func TestConfirmedSQLSeeksTheIndexes(t *testing.T) {
 	db := storetest.SQLite(t)
 	plan := strings.Join(storetest.QueryPlan(t, db, `SELECT d.id FROM deliveries d JOIN users p ON p.id = d.producer_id
 		WHERE d.status = 'done' AND `+accounts.ConfirmedSQL("p.email_key", "d.order_id")), "\n")
-	for _, index := range []string{"users_email_confirmed", "users_accounting_confirmed"} {
+	for _, index := range []string{"users_email_confirmed", "users_accounting_confirmed", "people_email_confirmed"} {
 		if strings.Count(plan, "USING INDEX "+index+" FOR IN-OPERATOR") != 2 {
 			t.Errorf("%s is not sought for each key:\n%s", index, plan)
 		}

@@ -86,7 +86,7 @@ func TestDigests(t *testing.T) {
 		}
 
 		// A daily kind waits for 7h the next day, then goes once.
-		if err := notify.SetPref(ctx, db, w.Farm.ID, notify.Answer, notify.Daily); err != nil {
+		if err := notify.SetPref(ctx, db, w.Farm.ID, w.Farm.ID, notify.Answer, notify.Daily); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := trade.Review(ctx, db, w.Shop, need, w.Farm.ID, true, ten.Add(2*3600e9)); err != nil {
@@ -109,7 +109,7 @@ func TestDigests(t *testing.T) {
 		}
 
 		// Turned off: dropped, never sent.
-		if err := notify.SetPref(ctx, db, w.Shop.ID, notify.Note, notify.None); err != nil {
+		if err := notify.SetPref(ctx, db, w.Shop.ID, w.Shop.ID, notify.Note, notify.None); err != nil {
 			t.Fatal(err)
 		}
 		queue(w.Shop.ID, notify.Note, "Un bon de livraison.", 0)
@@ -123,11 +123,13 @@ func TestDigests(t *testing.T) {
 
 		// Unconfirmed: waits, and goes once confirmed.
 		w.Exec(`UPDATE users SET email_confirmed = '' WHERE id = ?`, w.Shop.ID)
+		w.Exec(`UPDATE people SET email_confirmed = '' WHERE id = ?`, w.Shop.ID)
 		queue(w.Shop.ID, notify.Claim, "Encore une réclamation.", 0)
 		if r := run(t, jobs.Notifications, e, at(2026, 11, 28, 12, 0)); r.Get(jobs.DigestsMade) != 0 {
 			t.Fatalf("unconfirmed: %s", r)
 		}
 		w.Exec(`UPDATE users SET email_confirmed = email_key WHERE id = ?`, w.Shop.ID)
+		w.Exec(`UPDATE people SET email_confirmed = email_key WHERE id = ?`, w.Shop.ID)
 		if r := run(t, jobs.Notifications, e, at(2026, 11, 28, 12, 5)); r.Get(jobs.DigestsSent) != 1 {
 			t.Fatalf("confirmed: %s", r)
 		}
@@ -177,7 +179,7 @@ func TestUnsubscribeLink(t *testing.T) {
 		refused(strings.Replace(payload, payload[:4], "QUJD", 1) + "." + sig)
 		refused("")
 		refused(token[1][:len(token[1])-1])
-		prefs, err := notify.Prefs(ctx, db, w.Shop.ID, false)
+		prefs, err := notify.Prefs(ctx, db, w.Shop.ID, w.Shop.ID, accounts.RoleOwner, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +192,7 @@ func TestUnsubscribeLink(t *testing.T) {
 		if err != nil || len(labels) != 2 {
 			t.Fatalf("unsubscribe: %v %v", labels, err)
 		}
-		prefs, _ = notify.Prefs(ctx, db, w.Shop.ID, false)
+		prefs, _ = notify.Prefs(ctx, db, w.Shop.ID, w.Shop.ID, accounts.RoleOwner, false)
 		off := map[string]string{}
 		for _, p := range prefs {
 			off[p.Kind] = p.Mode
@@ -210,6 +212,7 @@ func TestDocumentsGoToConfirmedAddresses(t *testing.T) {
 		w := tradetest.New(t, db)
 		e, srv := smtpEnv(t, db)
 		w.Exec(`UPDATE users SET email_confirmed = '' WHERE id = ?`, w.Shop.ID)
+		w.Exec(`UPDATE people SET email_confirmed = '' WHERE id = ?`, w.Shop.ID)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
 		w.Delivery(o, "2026-11-10", "planned", tradetest.L{Product: "tomate", Price: 250, Expected: 1000})
 		run(t, jobs.Deliveries, e, at(2026, 11, 10, 12, 0))
@@ -221,6 +224,7 @@ func TestDocumentsGoToConfirmedAddresses(t *testing.T) {
 
 		// Nobody confirmed: the next note waits.
 		w.Exec(`UPDATE users SET email_confirmed = ''`)
+		w.Exec(`UPDATE people SET email_confirmed = ''`)
 		w.Delivery(o, "2026-11-17", "planned", tradetest.L{Product: "tomate", Price: 250, Expected: 500})
 		run(t, jobs.Deliveries, e, at(2026, 11, 17, 12, 0))
 		if r := run(t, jobs.Deliveries, e, at(2026, 11, 17, 12, 35)); r.Get(jobs.NotesSent) != 0 {
@@ -231,12 +235,14 @@ func TestDocumentsGoToConfirmedAddresses(t *testing.T) {
 			t.Fatalf("waiting counted %d attempts (%v)", attempts, err)
 		}
 		w.Exec(`UPDATE users SET email_confirmed = email_key WHERE id = ?`, w.Shop.ID)
+		w.Exec(`UPDATE people SET email_confirmed = email_key WHERE id = ?`, w.Shop.ID)
 		if r := run(t, jobs.Deliveries, e, at(2026, 11, 17, 12, 40)); r.Get(jobs.NotesSent) != 1 {
 			t.Fatalf("the shop confirmed: %s", r)
 		}
 
 		// The accounting email unconfirmed: the invoice goes to the login.
 		w.Exec(`UPDATE users SET email_confirmed = email_key, accounting_confirmed = ''`)
+		w.Exec(`UPDATE people SET email_confirmed = email_key`)
 		run(t, jobs.Invoices, e, at(2026, 12, 1, 6, 0))
 		var invoiceTo []string
 		for _, m := range srv.Merged(t) {

@@ -14,6 +14,7 @@ import (
 	"primeur/core/documents"
 	"primeur/core/grammar"
 	"primeur/core/mail"
+	"primeur/core/notify"
 	"primeur/core/printable"
 	"primeur/core/store"
 	"primeur/core/terms"
@@ -72,7 +73,7 @@ func sendNote(ctx context.Context, env Env, deliveryID string, now time.Time) er
 	if err != nil {
 		return err
 	}
-	to, err := env.reachable(ctx, n.Producer.Email, n.Shop.Email)
+	to, err := env.recipients(ctx, notify.NoteRoles, n.Producer.ID, n.Shop.ID)
 	if err != nil {
 		return err
 	}
@@ -127,24 +128,40 @@ func (e Env) reachable(ctx context.Context, addrs ...string) ([]string, error) {
 	return out, nil
 }
 
-// invoiceRecipients are the addresses an invoice (or credit note, or a
-// reminder of one) goes to: the shop's accounting address once confirmed,
-// else its login email, and the producer — each only when confirmed.
-func (e Env) invoiceRecipients(ctx context.Context, inv billing.Invoice) ([]string, error) {
-	shop := strings.TrimSpace(inv.Buyer.EmailAccounting)
-	if shop != "" {
-		ok, err := accounts.ConfirmedAddresses(ctx, e.DB, []string{shop})
+// recipients are the confirmed login emails of the members of the
+// organisations orgIDs that an email concerns — the owners and roles
+// (notify.Recipients, the one place of who hears of what) —, without
+// repeats; errWaiting when none is.
+func (e Env) recipients(ctx context.Context, roles []string, orgIDs ...string) ([]string, error) {
+	var addrs []string
+	for _, org := range orgIDs {
+		to, err := notify.Recipients(ctx, e.DB, org, roles)
 		if err != nil {
 			return nil, err
 		}
-		if len(ok) == 0 {
-			shop = ""
+		addrs = append(addrs, to...)
+	}
+	return e.reachable(ctx, addrs...)
+}
+
+// invoiceRecipients are the addresses an invoice (or credit note, or a
+// reminder of one) goes to: the owners and accountants of the shop and of
+// the producer (notify.DocumentRoles), and a shop's accounting address
+// once confirmed (PRODUCT §13 "Teams": migration 72 made the confirmed
+// ones accountants) — each only when confirmed.
+func (e Env) invoiceRecipients(ctx context.Context, inv billing.Invoice) ([]string, error) {
+	var addrs []string
+	if shop := strings.TrimSpace(inv.Buyer.EmailAccounting); shop != "" {
+		addrs = append(addrs, shop)
+	}
+	for _, org := range []string{inv.DistributorID, inv.ProducerID} {
+		to, err := notify.Recipients(ctx, e.DB, org, notify.DocumentRoles)
+		if err != nil {
+			return nil, err
 		}
+		addrs = append(addrs, to...)
 	}
-	if shop == "" {
-		shop = inv.Buyer.Email
-	}
-	return e.reachable(ctx, shop, inv.Seller.Email)
+	return e.reachable(ctx, addrs...)
 }
 
 // sendInvoice emails an issued invoice to the shop's accounting and the

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"primeur/core/accounts"
 	"primeur/core/cutoff"
 	"primeur/core/documents"
 	"primeur/core/grammar"
@@ -30,11 +29,7 @@ func sendCutoff(ctx context.Context, env Env, id string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	producer, err := accounts.ByID(ctx, env.DB, n.ProducerID)
-	if err != nil {
-		return err
-	}
-	to, err := env.reachable(ctx, producer.Email)
+	to, err := env.recipients(ctx, notify.CutoffRoles, n.ProducerID)
 	if err != nil {
 		return err
 	}
@@ -90,7 +85,7 @@ func sendDigest(ctx context.Context, env Env, id string, now time.Time) error {
 		return err
 	}
 	kinds := d.Kinds()
-	token, err := notify.UnsubscribeToken(ctx, env.DB, d.UserID, kinds, env.wallClock())
+	token, err := notify.UnsubscribeToken(ctx, env.DB, d.PersonID, d.UserID, kinds, env.wallClock())
 	if err != nil {
 		return err
 	}

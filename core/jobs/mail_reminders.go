@@ -40,11 +40,14 @@ var (
 			WHERE rd.reminder_id = t.id) AND NOT ` + documentReady("i") + `)`
 	// cutoffReady: the producer's login email is confirmed.
 	cutoffReady = `EXISTS (SELECT 1 FROM users p WHERE p.id = t.producer_id AND ` + accounts.ConfirmedSQL("p.email_key") + `)`
-	// digestReady: the user's login email is confirmed;
-	// or there is nothing to send (a closed account, no line left), which
-	// sendDigest drops at once.
+	// digestReady: the person's login email is confirmed; or there is
+	// nothing to send (a closed organisation or person, a person no longer
+	// a member, no line left), which sendDigest drops at once.
 	digestReady = `(NOT EXISTS (SELECT 1 FROM notifications n WHERE n.digest_id = t.id)
-		OR EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND (u.closed_at IS NOT NULL OR ` + accounts.ConfirmedSQL("u.email_key") + `)))`
+		OR EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.closed_at IS NOT NULL)
+		OR NOT EXISTS (SELECT 1 FROM members m WHERE m.person_id = COALESCE(t.person_id, t.user_id) AND m.org_id = t.user_id)
+		OR EXISTS (SELECT 1 FROM people pe WHERE pe.id = COALESCE(t.person_id, t.user_id)
+			AND (pe.closed_at IS NOT NULL OR pe.email_confirmed = pe.email_key)))`
 )
 
 func sendReminders(ctx context.Context, env Env, now time.Time) (int, error) {

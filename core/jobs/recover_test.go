@@ -104,7 +104,8 @@ func TestHostileNamesAreEmailed(t *testing.T) {
 			note, invoice = invoice, note
 		}
 		for _, m := range msgs {
-			if m.Header.Get("Bcc") != "" || len(m.Envelope) != 2 || slices.Contains(m.Envelope, "intrus@example.fr") {
+			// A note goes to both owners; an invoice also to the shop's accounting address.
+			if m.Header.Get("Bcc") != "" || len(m.Envelope) < 2 || len(m.Envelope) > 3 || slices.Contains(m.Envelope, "intrus@example.fr") {
 				t.Errorf("%q: headers %v, envelope %v", m.Subject, m.Header, m.Envelope)
 			}
 		}

@@ -32,6 +32,7 @@ func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET email_confirmed = '', accounting_confirmed = ''`)
+		w.Exec(`UPDATE people SET email_confirmed = ''`)
 		var l logs
 		e, srv := smtpEnv(t, db)
 		e.Log = l.logger()
@@ -79,16 +80,16 @@ func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
 		// notifications of what follows are turned off, to leave it alone.
 		for _, u := range []string{w.Farm.ID, w.Shop.ID} {
 			for _, k := range notify.Kinds {
-				if err := notify.SetPref(ctx, db, u, k.Kind, notify.None); err != nil {
+				if err := notify.SetPref(ctx, db, u, u, k.Kind, notify.None); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 		w.Exec(`INSERT INTO cutoff_notices (id, producer_id, month, needs, created_at) VALUES ('notice', ?, '2027-01-01', '[]', ?)`,
 			w.Farm.ID, at(2026, 12, 25, 8, 0).UnixMilli())
-		w.Exec(`INSERT INTO digests (id, user_id, daily, created_at) VALUES ('digest', ?, FALSE, ?)`, w.Shop.ID, at(2026, 12, 25, 8, 0).UnixMilli())
-		w.Exec(`INSERT INTO notifications (id, user_id, kind, line, link, created_at, digest_id) VALUES ('line', ?, 'claim', 'Une réclamation.', '/x', ?, 'digest')`,
-			w.Shop.ID, at(2026, 12, 25, 8, 0).UnixMilli())
+		w.Exec(`INSERT INTO digests (id, user_id, person_id, daily, created_at) VALUES ('digest', ?, ?, FALSE, ?)`, w.Shop.ID, w.Shop.ID, at(2026, 12, 25, 8, 0).UnixMilli())
+		w.Exec(`INSERT INTO notifications (id, user_id, person_id, kind, line, link, created_at, digest_id) VALUES ('line', ?, ?, 'claim', 'Une réclamation.', '/x', ?, 'digest')`,
+			w.Shop.ID, w.Shop.ID, at(2026, 12, 25, 8, 0).UnixMilli())
 		check(
 			step{"the invoice", runJob(jobs.Invoices), at(2026, 12, 1, 6, 0), map[string]int{jobs.InvoicesIssued: 1, jobs.InvoicesSent: 0}},
 			step{"the credit note", runJob(jobs.Claims), at(2026, 12, 2, 22, 0), map[string]int{jobs.CreditsIssued: 1, jobs.CreditsSent: 0}},
@@ -118,6 +119,7 @@ func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
 		)
 		// The shop's login confirmed: the note and the digest go.
 		w.Exec(`UPDATE users SET email_confirmed = email_key WHERE id = ?`, w.Shop.ID)
+		w.Exec(`UPDATE people SET email_confirmed = email_key WHERE id = ?`, w.Shop.ID)
 		check(
 			step{"login confirmed", runJob(jobs.Deliveries), at(2026, 12, 31, 10, 10), map[string]int{jobs.NotesSent: 1, jobs.InvoicesSent: 0}},
 			step{"the digest, login confirmed", runJob(jobs.Notifications), at(2026, 12, 31, 10, 10), map[string]int{jobs.DigestsSent: 1}},
@@ -125,6 +127,7 @@ func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
 		)
 		// The producer's: the cutoff notice goes.
 		w.Exec(`UPDATE users SET email_confirmed = email_key WHERE id = ?`, w.Farm.ID)
+		w.Exec(`UPDATE people SET email_confirmed = email_key WHERE id = ?`, w.Farm.ID)
 		check(step{"the producer confirmed", runJob(jobs.Cutoff), at(2026, 12, 31, 10, 15), map[string]int{jobs.CutoffsSent: 1}})
 
 		to := map[string]string{}

@@ -19,50 +19,62 @@ const MaxLines = 200
 // the others.
 const MaxUsersPerRun = 500
 
-// The rule of what is due, written once in SQL for the choice of the users
-// (Gather) and of their lines (gatherOne), so that a run takes only the
-// users it has something to do for. In these fragments n is a pending line
-// of pendingLines, p the user's choice for its kind (none stored means
-// Immediate), and the unqualified columns are the user's (users).
+// The rule of what is due, written once in SQL for the choice of the
+// recipients (Gather) and of their lines (gatherOne), so that a run takes
+// only the recipients it has something to do for. A recipient is a person
+// in an organisation (n.person_id, n.user_id: a membership). In these
+// fragments n is a pending line of pendingLines, p the person's choice
+// for its kind (none stored means Immediate), u the organisation (users),
+// pe the person (people), m the membership (members, LEFT JOINed: gone
+// when the person left).
 const (
 	// pendingLines are the lines with their kinds' choices.
-	pendingLines = `notifications n LEFT JOIN notification_prefs p ON p.user_id = n.user_id AND p.kind = n.kind`
+	pendingLines = `notifications n LEFT JOIN member_prefs p ON p.person_id = n.person_id AND p.org_id = n.user_id AND p.kind = n.kind`
+	// recipient joins the line's organisation, person and membership.
+	recipient = ` JOIN users u ON u.id = n.user_id LEFT JOIN people pe ON pe.id = n.person_id
+		LEFT JOIN members m ON m.person_id = n.person_id AND m.org_id = n.user_id`
+	// gone: the organisation or the person closed, or the person no
+	// longer a member: the lines are dropped.
+	gone = `(u.closed_at IS NOT NULL OR pe.id IS NULL OR pe.closed_at IS NOT NULL OR m.person_id IS NULL)`
 	// lineOff: a line of a kind turned off, to drop.
 	lineOff = `p.mode = 'none'`
 	// lineDue (one argument: the last DailyHour at or before now, in
 	// milliseconds): a line of a kind gathered at most every hour, or of a
 	// daily kind and older than that DailyHour.
 	lineDue = `(COALESCE(p.mode, 'immediate') NOT IN ('none', 'daily') OR (p.mode = 'daily' AND n.created_at < ?))`
-	// userFree (one argument: now less Every, in milliseconds): the user's
-	// last digest, if any, is at least Every old.
-	userFree = `(digest_at IS NULL OR digest_at <= ?)`
-	// userConfirmed: the user's login email is confirmed.
-	userConfirmed = `email_confirmed = email_key`
+	// memberFree (one argument: now less Every, in milliseconds): the
+	// membership's last digest, if any, is at least Every old.
+	memberFree = `(m.digest_at IS NULL OR m.digest_at <= ?)`
+	// personConfirmed: the person's login email is confirmed.
+	personConfirmed = `pe.email_confirmed = pe.email_key`
 )
 
 // Gather makes the digests due at now (local time in loc) and returns
-// their ids. For each user with pending notifications, in a transaction of
-// its own:
+// their ids. A digest is one person's in one organisation: the lines
+// Queue gave them. For each such recipient with pending lines, in a
+// transaction of its own:
 //
-//   - lines of kinds the user turned off are dropped, and so are those of
-//     a closed account;
+//   - lines of kinds the person turned off are dropped, and so are those
+//     of a closed organisation or person, or of a person no longer a
+//     member;
 //   - the lines of Immediate kinds are due; those of Daily kinds are due
 //     once the DailyHour that follows them has come (a line of 6h goes at
 //     7h, one of 8h the next day at 7h);
-//   - a user whose login email is not confirmed gets nothing yet: its lines
-//     wait for the confirmation;
-//   - the digest is made only if the user's last one is at least Every
-//     old: one conditional update of the user's row decides it, so that of
-//     two replicas running at once one makes it, and the other finds
-//     nothing due. The lines join the digest in the same transaction.
+//   - a person whose login email is not confirmed gets nothing yet: their
+//     lines wait for the confirmation;
+//   - the digest is made only if the recipient's last one is at least
+//     Every old: one conditional update of the membership's row decides
+//     it, so that of two replicas running at once one makes it, and the
+//     other finds nothing due. The lines join the digest in the same
+//     transaction.
 //
-// The users looked at, MaxUsersPerRun at most in id order, are only those
-// with something to do now, by the same rule (lineOff, lineDue, userFree,
-// userConfirmed): a closed account, a line turned off, or a confirmed user
-// free of the hourly limit with a due line. Users whose lines wait — for
-// the confirmation, the hour or the DailyHour — are left out until then,
-// so that however many they are they never take the places of a run,
-// leaving the others' due lines waiting.
+// The recipients looked at, MaxUsersPerRun at most in the order of the
+// organisation's then the person's id, are only those with something to
+// do now, by the same rule (gone, lineOff, lineDue, memberFree,
+// personConfirmed). Recipients whose lines wait — for the confirmation,
+// the hour or the DailyHour — are left out until then, so that however
+// many they are they never take the places of a run, leaving the others'
+// due lines waiting.
 func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location) ([]string, error) {
 	// The last DailyHour at or before now: daily lines older are due.
 	local := now.In(loc)
@@ -71,19 +83,22 @@ func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location
 		daily = daily.AddDate(0, 0, -1)
 	}
 	free := now.Add(-Every)
-	var users []string
-	if err := store.Select(ctx, db, &users, `SELECT DISTINCT n.user_id FROM `+pendingLines+` JOIN users u ON u.id = n.user_id
-		WHERE n.digest_id IS NULL AND (u.closed_at IS NOT NULL OR `+lineOff+`
-			OR (`+userConfirmed+` AND `+userFree+` AND `+lineDue+`))
-		ORDER BY n.user_id LIMIT ?`, free.UnixMilli(), daily.UnixMilli(), MaxUsersPerRun); err != nil {
+	var recipients []struct {
+		PersonID string `db:"person_id"`
+		OrgID    string `db:"user_id"`
+	}
+	if err := store.Select(ctx, db, &recipients, `SELECT DISTINCT n.user_id, COALESCE(n.person_id, '') AS person_id FROM `+pendingLines+recipient+`
+		WHERE n.digest_id IS NULL AND (`+gone+` OR `+lineOff+`
+			OR (`+personConfirmed+` AND `+memberFree+` AND `+lineDue+`))
+		ORDER BY n.user_id, person_id LIMIT ?`, free.UnixMilli(), daily.UnixMilli(), MaxUsersPerRun); err != nil {
 		return nil, fmt.Errorf("notify: pending: %w", err)
 	}
 	var made []string
-	for _, userID := range users {
+	for _, r := range recipients {
 		if err := ctx.Err(); err != nil {
 			return made, err
 		}
-		id, err := gatherOne(ctx, db, userID, now, free, daily)
+		id, err := gatherOne(ctx, db, r.PersonID, r.OrgID, now, free, daily)
 		if err != nil {
 			return made, err
 		}
@@ -94,26 +109,27 @@ func Gather(ctx context.Context, db *store.DB, now time.Time, loc *time.Location
 	return made, nil
 }
 
-func gatherOne(ctx context.Context, db *store.DB, userID string, now, free, daily time.Time) (string, error) {
+func gatherOne(ctx context.Context, db *store.DB, personID, orgID string, now, free, daily time.Time) (string, error) {
 	var made string
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		var u struct {
+		var r struct {
 			Confirmed bool `db:"confirmed"`
-			Closed    bool `db:"closed"`
+			Gone      bool `db:"gone"`
 		}
-		if err := store.Get(ctx, tx, &u, `SELECT `+userConfirmed+` AS confirmed, closed_at IS NOT NULL AS closed
-			FROM users WHERE id = ?`, userID); err != nil {
-			return fmt.Errorf("notify: user %s: %w", userID, err)
+		if err := store.Get(ctx, tx, &r, `SELECT COALESCE(`+personConfirmed+`, false) AS confirmed, `+gone+` AS gone
+			FROM users u LEFT JOIN people pe ON pe.id = ? LEFT JOIN members m ON m.person_id = pe.id AND m.org_id = u.id
+			WHERE u.id = ?`, personID, orgID); err != nil {
+			return fmt.Errorf("notify: recipient %s in %s: %w", personID, orgID, err)
 		}
-		if u.Closed {
-			_, err := store.Exec(ctx, tx, `DELETE FROM notifications WHERE user_id = ? AND digest_id IS NULL`, userID)
+		if r.Gone {
+			_, err := store.Exec(ctx, tx, `DELETE FROM notifications WHERE user_id = ? AND COALESCE(person_id, '') = ? AND digest_id IS NULL`, orgID, personID)
 			return err
 		}
 		if _, err := store.Exec(ctx, tx, `DELETE FROM notifications WHERE id IN (SELECT n.id FROM `+pendingLines+`
-			WHERE n.user_id = ? AND n.digest_id IS NULL AND `+lineOff+`)`, userID); err != nil {
+			WHERE n.user_id = ? AND n.person_id = ? AND n.digest_id IS NULL AND `+lineOff+`)`, orgID, personID); err != nil {
 			return fmt.Errorf("notify: drop lines turned off: %w", err)
 		}
-		if !u.Confirmed {
+		if !r.Confirmed {
 			return nil
 		}
 		var due []struct {
@@ -121,9 +137,9 @@ func gatherOne(ctx context.Context, db *store.DB, userID string, now, free, dail
 			Mode string `db:"mode"`
 		}
 		if err := store.Select(ctx, tx, &due, `SELECT n.id, COALESCE(p.mode, 'immediate') AS mode FROM `+pendingLines+`
-			WHERE n.user_id = ? AND n.digest_id IS NULL AND `+lineDue+`
-			ORDER BY n.created_at, n.id LIMIT ?`, userID, daily.UnixMilli(), MaxLines); err != nil {
-			return fmt.Errorf("notify: due lines of %s: %w", userID, err)
+			WHERE n.user_id = ? AND n.person_id = ? AND n.digest_id IS NULL AND `+lineDue+`
+			ORDER BY n.created_at, n.id LIMIT ?`, orgID, personID, daily.UnixMilli(), MaxLines); err != nil {
+			return fmt.Errorf("notify: due lines of %s in %s: %w", personID, orgID, err)
 		}
 		if len(due) == 0 {
 			return nil
@@ -134,17 +150,17 @@ func gatherOne(ctx context.Context, db *store.DB, userID string, now, free, dail
 			ids[i] = l.ID
 			hasDaily = hasDaily || l.Mode == Daily
 		}
-		n, err := store.Exec(ctx, tx, `UPDATE users SET digest_at = ? WHERE id = ? AND `+userFree,
-			now.UnixMilli(), userID, free.UnixMilli())
+		n, err := store.Exec(ctx, tx, `UPDATE members SET digest_at = ? WHERE person_id = ? AND org_id = ? AND (digest_at IS NULL OR digest_at <= ?)`,
+			now.UnixMilli(), personID, orgID, free.UnixMilli())
 		if err != nil {
-			return fmt.Errorf("notify: claim digest of %s: %w", userID, err)
+			return fmt.Errorf("notify: claim digest of %s in %s: %w", personID, orgID, err)
 		}
 		if n == 0 {
 			return nil // a digest less than an hour old: the lines wait
 		}
 		id := core.NewID()
-		if _, err := store.Exec(ctx, tx, `INSERT INTO digests (id, user_id, daily, created_at) VALUES (?, ?, ?, ?)`,
-			id, userID, hasDaily, now.UnixMilli()); err != nil {
+		if _, err := store.Exec(ctx, tx, `INSERT INTO digests (id, user_id, person_id, daily, created_at) VALUES (?, ?, ?, ?, ?)`,
+			id, orgID, personID, hasDaily, now.UnixMilli()); err != nil {
 			return fmt.Errorf("notify: digest: %w", err)
 		}
 		if n, err := store.ExecIn(ctx, tx, `UPDATE notifications SET digest_id = ? WHERE id IN (?) AND digest_id IS NULL`, id, ids); err != nil {
@@ -171,13 +187,16 @@ type Line struct {
 	Link string `db:"link"`
 }
 
-// Digest is a digest to email.
+// Digest is a digest to email: a person's (PersonID, Email), in an
+// organisation (UserID).
 type Digest struct {
-	ID     string
-	UserID string
-	Email  string
-	Daily  bool
-	// Closed is set when the account was closed since: nothing to send.
+	ID       string
+	UserID   string
+	PersonID string
+	Email    string
+	Daily    bool
+	// Closed is set when the organisation or the person was closed, or
+	// the person left the organisation, since: nothing to send.
 	Closed bool
 	// Lines, grouped by kind in Kinds' order, oldest first in a kind.
 	Lines []Line
@@ -197,12 +216,16 @@ func (d Digest) Kinds() []string {
 // Get reads a digest with its lines and its recipient's email.
 func Get(ctx context.Context, q store.Q, id string) (Digest, error) {
 	var row struct {
-		UserID string `db:"user_id"`
-		Daily  bool   `db:"daily"`
-		Email  string `db:"email"`
-		Closed bool   `db:"closed"`
+		UserID   string `db:"user_id"`
+		PersonID string `db:"person_id"`
+		Daily    bool   `db:"daily"`
+		Email    string `db:"email"`
+		Closed   bool   `db:"closed"`
 	}
-	if err := store.Get(ctx, q, &row, `SELECT d.user_id, d.daily, u.email, u.closed_at IS NOT NULL AS closed FROM digests d JOIN users u ON u.id = d.user_id
+	if err := store.Get(ctx, q, &row, `SELECT d.user_id, COALESCE(d.person_id, d.user_id) AS person_id, d.daily, COALESCE(pe.email, '') AS email,
+		(u.closed_at IS NOT NULL OR pe.id IS NULL OR pe.closed_at IS NOT NULL OR m.person_id IS NULL) AS closed
+		FROM digests d JOIN users u ON u.id = d.user_id LEFT JOIN people pe ON pe.id = COALESCE(d.person_id, d.user_id)
+		LEFT JOIN members m ON m.person_id = pe.id AND m.org_id = d.user_id
 		WHERE d.id = ?`, id); err != nil {
 		return Digest{}, fmt.Errorf("notify: digest %s: %w", id, err)
 	}
@@ -215,7 +238,7 @@ func Get(ctx context.Context, q store.Q, id string) (Digest, error) {
 		ORDER BY created_at, id`, id); err != nil {
 		return Digest{}, fmt.Errorf("notify: digest %s lines: %w", id, err)
 	}
-	d := Digest{ID: id, UserID: row.UserID, Email: row.Email, Daily: row.Daily, Closed: row.Closed}
+	d := Digest{ID: id, UserID: row.UserID, PersonID: row.PersonID, Email: row.Email, Daily: row.Daily, Closed: row.Closed}
 	for _, k := range Kinds {
 		for _, l := range lines {
 			if l.Kind == k.Kind {

@@ -19,7 +19,7 @@ import (
 const EInvoice = "einvoice"
 
 func init() {
-	Kinds = append(Kinds, Kind{EInvoice, "Factures électroniques : dépôts, rejets, refus et encaissements", true, true})
+	Kinds = append(Kinds, Kind{EInvoice, "Factures électroniques : dépôts, rejets, refus et encaissements", true, true, bookkeepers})
 }
 
 // PaymentsLink is the payments screen of a producer or a shop, where each

@@ -55,18 +55,21 @@ const Every = time.Hour
 type Kind struct {
 	Kind  string
 	Label string
-	// Producer and Shop tell which roles receive it.
+	// Producer and Shop tell which kinds of organisation receive it.
 	Producer, Shop bool
+	// Roles are the members' roles it concerns beside the owners, who
+	// hear of every kind (audience.go).
+	Roles []string
 }
 
 // Kinds lists the kinds, in the profile's order.
 var Kinds = []Kind{
-	{Proposal, "Propositions et contre-propositions à examiner", true, true},
-	{Answer, "Réponses à mes propositions, corrections et réclamations", true, true},
-	{Correction, "Corrections demandées sur un engagement", true, true},
-	{Claim, "Réclamations à examiner", true, true},
-	{Delivery, "Livraisons modifiées ou annulées par le magasin", true, false},
-	{Note, "Bons de livraison disponibles", false, true},
+	{Proposal, "Propositions et contre-propositions à examiner", true, true, negotiators},
+	{Answer, "Réponses à mes propositions, corrections et réclamations", true, true, answered},
+	{Correction, "Corrections demandées sur un engagement", true, true, negotiators},
+	{Claim, "Réclamations à examiner", true, true, claimants},
+	{Delivery, "Livraisons modifiées ou annulées par le magasin", true, false, deliverers},
+	{Note, "Bons de livraison disponibles", false, true, receivers},
 }
 
 func kindOf(kind string) (Kind, bool) {
@@ -91,16 +94,18 @@ type Pref struct {
 	Mode  string `json:"mode" enum:"immediate,daily,none"`
 }
 
-// Prefs returns the choices of a user of type producer (else a shop), one
-// per kind its role receives, Immediate where it chose nothing.
-func Prefs(ctx context.Context, q store.Q, userID string, producer bool) ([]Pref, error) {
-	modes, err := modesOf(ctx, q, userID)
+// Prefs returns the choices of a person in an organisation (of type
+// producer, else a shop) where they have role: one per kind the
+// organisation receives and the role concerns, Immediate where they chose
+// nothing.
+func Prefs(ctx context.Context, q store.Q, personID, orgID, role string, producer bool) ([]Pref, error) {
+	modes, err := modesOf(ctx, q, personID, orgID)
 	if err != nil {
 		return nil, err
 	}
 	out := []Pref{}
 	for _, k := range Kinds {
-		if (producer && !k.Producer) || (!producer && !k.Shop) {
+		if (producer && !k.Producer) || (!producer && !k.Shop) || !k.concerns(role) {
 			continue
 		}
 		mode := modes[k.Kind]
@@ -112,12 +117,12 @@ func Prefs(ctx context.Context, q store.Q, userID string, producer bool) ([]Pref
 	return out, nil
 }
 
-func modesOf(ctx context.Context, q store.Q, userID string) (map[string]string, error) {
+func modesOf(ctx context.Context, q store.Q, personID, orgID string) (map[string]string, error) {
 	var rows []struct {
 		Kind string `db:"kind"`
 		Mode string `db:"mode"`
 	}
-	if err := store.Select(ctx, q, &rows, `SELECT kind, mode FROM notification_prefs WHERE user_id = ?`, userID); err != nil {
+	if err := store.Select(ctx, q, &rows, `SELECT kind, mode FROM member_prefs WHERE person_id = ? AND org_id = ?`, personID, orgID); err != nil {
 		return nil, fmt.Errorf("notify: preferences: %w", err)
 	}
 	modes := make(map[string]string, len(rows))
@@ -133,24 +138,27 @@ const (
 	MsgBadMode = "Choisissez « au plus une par heure », « résumé quotidien » ou « aucune »."
 )
 
-// SetPref records a user's mode for kind.
-func SetPref(ctx context.Context, q store.Q, userID, kind, mode string) error {
+// SetPref records the mode for kind of a person, member of an
+// organisation.
+func SetPref(ctx context.Context, q store.Q, personID, orgID, kind, mode string) error {
 	if _, ok := kindOf(kind); !ok {
 		return core.Invalid("kind", MsgBadKind)
 	}
 	if mode != Immediate && mode != Daily && mode != None {
 		return core.Invalid("mode", MsgBadMode)
 	}
-	if _, err := store.Exec(ctx, q, `INSERT INTO notification_prefs (user_id, kind, mode) VALUES (?, ?, ?)
-		ON CONFLICT (user_id, kind) DO UPDATE SET mode = excluded.mode`, userID, kind, mode); err != nil {
+	if _, err := store.Exec(ctx, q, `INSERT INTO member_prefs (person_id, org_id, kind, mode) VALUES (?, ?, ?, ?)
+		ON CONFLICT (person_id, org_id, kind) DO UPDATE SET mode = excluded.mode`, personID, orgID, kind, mode); err != nil {
 		return fmt.Errorf("notify: set preference: %w", err)
 	}
 	return nil
 }
 
-// Item is one notification: for whom, of which kind, its French line and
-// the path of the app that shows it.
+// Item is one notification: for which organisation, of which kind, its
+// French line and the path of the app that shows it.
 type Item struct {
+	// UserID is the organisation: the line goes to each of its members
+	// the kind concerns (audience.go).
 	UserID string
 	Kind   string
 	Line   string
@@ -158,18 +166,26 @@ type Item struct {
 	At     time.Time
 }
 
-// Queue records it, pending its digest. An item without recipient, or of
-// an unknown kind, is an error of the caller.
+// Queue records it, pending its digest, once for each member of the
+// organisation the kind concerns (the owners and Kind.Roles). An item
+// without recipient, or of an unknown kind, is an error of the caller.
 func Queue(ctx context.Context, q store.Q, it Item) error {
 	if it.UserID == "" {
 		return fmt.Errorf("notify: %s without recipient", it.Kind)
 	}
-	if _, ok := kindOf(it.Kind); !ok {
+	k, ok := kindOf(it.Kind)
+	if !ok {
 		return fmt.Errorf("notify: unknown kind %q", it.Kind)
 	}
-	if _, err := store.Exec(ctx, q, `INSERT INTO notifications (id, user_id, kind, line, link, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, core.NewID(), it.UserID, it.Kind, printable.Line(it.Line), it.Link, it.At.UnixMilli()); err != nil {
-		return fmt.Errorf("notify: queue: %w", err)
+	people, err := audience(ctx, q, it.UserID, k.Roles)
+	if err != nil {
+		return err
+	}
+	for _, person := range people {
+		if _, err := store.Exec(ctx, q, `INSERT INTO notifications (id, user_id, person_id, kind, line, link, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, core.NewID(), it.UserID, person, it.Kind, printable.Line(it.Line), it.Link, it.At.UnixMilli()); err != nil {
+			return fmt.Errorf("notify: queue: %w", err)
+		}
 	}
 	return nil
 }

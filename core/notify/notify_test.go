@@ -110,7 +110,7 @@ func TestUnconfirmedUsersDoNotHoldTheOthersBack(t *testing.T) {
 		if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return accounts.InsertAll(ctx, tx, users) }); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := store.Exec(ctx, db, `UPDATE users SET email_confirmed = '' WHERE id <> ?`, confirmed); err != nil {
+		if _, err := store.Exec(ctx, db, `UPDATE people SET email_confirmed = '' WHERE id <> ?`, confirmed); err != nil {
 			t.Fatal(err)
 		}
 		for _, u := range users {
@@ -125,7 +125,7 @@ func TestUnconfirmedUsersDoNotHoldTheOthersBack(t *testing.T) {
 			}
 		}
 		digestsOf("the first run", at.Add(time.Minute), confirmed)
-		if _, err := store.Exec(ctx, db, `UPDATE users SET email_confirmed = email_key WHERE id = ?`, users[0].ID); err != nil {
+		if _, err := store.Exec(ctx, db, `UPDATE people SET email_confirmed = email_key WHERE id = ?`, users[0].ID); err != nil {
 			t.Fatal(err)
 		}
 		digestsOf("once one more confirmed", at.Add(6*time.Minute), users[0].ID)
@@ -153,7 +153,7 @@ func TestWaitingUsersDoNotHoldTheOthersBack(t *testing.T) {
 		{
 			name: "a digest sent less than an hour ago",
 			wait: func(ctx context.Context, db *store.DB, due string) error {
-				_, err := store.Exec(ctx, db, `UPDATE users SET digest_at = ? WHERE id <> ?`,
+				_, err := store.Exec(ctx, db, `UPDATE members SET digest_at = ? WHERE org_id <> ?`,
 					time.Date(2026, 11, 26, 9, 30, 0, 0, paris).UnixMilli(), due)
 				return err
 			},
@@ -164,8 +164,8 @@ func TestWaitingUsersDoNotHoldTheOthersBack(t *testing.T) {
 		{
 			name: "a daily kind before 7h",
 			wait: func(ctx context.Context, db *store.DB, due string) error {
-				_, err := store.Exec(ctx, db, `INSERT INTO notification_prefs (user_id, kind, mode)
-					SELECT id, ?, ? FROM users WHERE id <> ?`, notify.Claim, notify.Daily, due)
+				_, err := store.Exec(ctx, db, `INSERT INTO member_prefs (person_id, org_id, kind, mode)
+					SELECT person_id, org_id, ?, ? FROM members WHERE org_id <> ?`, notify.Claim, notify.Daily, due)
 				return err
 			},
 			queued: time.Date(2026, 11, 26, 9, 0, 0, 0, paris),

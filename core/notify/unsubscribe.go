@@ -16,7 +16,9 @@ import (
 )
 
 // Unsubscribe links (RFC 8058 and the link of every digest) turn kinds
-// off without logging in: the token names the user and the kinds, signed
+// off without logging in: the token names the person, the organisation
+// and the kinds ("person/org:kinds"; a token of before teams,
+// "org:kinds", names the organisation's founder, of the same id), signed
 // with HMAC-SHA-256 under a key made once in the database (secrets), so
 // that every replica signs and checks alike, and a token cannot be made
 // for another user or kind.
@@ -49,17 +51,19 @@ func sign(k []byte, payload string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-// UnsubscribeToken is the token that turns kinds off for userID.
-func UnsubscribeToken(ctx context.Context, q store.Q, userID string, kinds []string, now time.Time) (string, error) {
+// UnsubscribeToken is the token that turns kinds off for a person in an
+// organisation.
+func UnsubscribeToken(ctx context.Context, q store.Q, personID, orgID string, kinds []string, now time.Time) (string, error) {
 	k, err := key(ctx, q, now)
 	if err != nil {
 		return "", err
 	}
-	payload := userID + ":" + strings.Join(kinds, ",")
+	payload := personID + "/" + orgID + ":" + strings.Join(kinds, ",")
 	return base64.RawURLEncoding.EncodeToString([]byte(payload)) + "." + sign(k, payload), nil
 }
 
-// Unsubscribe checks token and turns its kinds off (None) for its user.
+// Unsubscribe checks token and turns its kinds off (None) for its person
+// in its organisation.
 // It returns the labels of the kinds turned off.
 func Unsubscribe(ctx context.Context, q store.Q, token string) ([]string, error) {
 	enc, sig, ok := strings.Cut(token, ".")
@@ -84,15 +88,19 @@ func Unsubscribe(ctx context.Context, q store.Q, token string) ([]string, error)
 	if !hmac.Equal([]byte(sig), []byte(sign(k, string(payload)))) {
 		return nil, core.Invalid("token", MsgUnsubscribeInvalid)
 	}
-	userID, list, _ := strings.Cut(string(payload), ":")
+	who, list, _ := strings.Cut(string(payload), ":")
+	personID, orgID, ok := strings.Cut(who, "/")
+	if !ok {
+		orgID = personID // before teams: the organisation's founder
+	}
 	var labels []string
 	for _, kind := range strings.Split(list, ",") {
 		if _, ok := kindOf(kind); !ok {
 			continue
 		}
-		if _, err := store.Exec(ctx, q, `INSERT INTO notification_prefs (user_id, kind, mode)
-			SELECT id, ?, ? FROM users WHERE id = ?
-			ON CONFLICT (user_id, kind) DO UPDATE SET mode = excluded.mode`, kind, None, userID); err != nil {
+		if _, err := store.Exec(ctx, q, `INSERT INTO member_prefs (person_id, org_id, kind, mode)
+			SELECT person_id, org_id, ?, ? FROM members WHERE person_id = ? AND org_id = ?
+			ON CONFLICT (person_id, org_id, kind) DO UPDATE SET mode = excluded.mode`, kind, None, personID, orgID); err != nil {
 			return nil, fmt.Errorf("notify: unsubscribe: %w", err)
 		}
 		labels = append(labels, Label(kind))

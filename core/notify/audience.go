@@ -1,0 +1,89 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+
+	"primeur/core/store"
+)
+
+// Who hears of what (issue 41, PRODUCT §13 "Teams" and §16
+// "Notifications"): every notification and every email of an organisation
+// goes to the members whose role it concerns, the owners hearing of
+// everything. This file is the one place of that rule: the kinds of
+// notification name their roles (Kinds), and the emails of the documents
+// theirs (DocumentRoles, NoteRoles, CutoffRoles); Queue and Recipients
+// apply them.
+
+// The roles of core/accounts (people.go), which imports this package.
+const (
+	roleOwner      = "owner"
+	roleBuyer      = "buyer"
+	roleReceiver   = "receiver"
+	roleSales      = "sales"
+	roleDelivery   = "delivery"
+	roleAccountant = "accountant"
+)
+
+// The roles, beside the owners, of each kind of notification: proposals,
+// counter-proposals and corrections to the people who negotiate (a shop's
+// buyers, a farm's sales); answers to whoever proposes or claims; claims
+// to review to a shop's receivers and a farm's delivery; deliveries the
+// shop changed to a farm's delivery; delivery notes to a shop's
+// receivers; the e-invoicing statuses to the accountants.
+var (
+	negotiators = []string{roleBuyer, roleSales}
+	answered    = []string{roleBuyer, roleSales, roleReceiver, roleDelivery}
+	claimants   = []string{roleReceiver, roleDelivery}
+	deliverers  = []string{roleDelivery}
+	receivers   = []string{roleReceiver}
+	bookkeepers = []string{roleAccountant}
+)
+
+// The roles, beside the owners, that the emails of documents go to:
+// invoices, credit notes and reminders to the accountants (both sides);
+// delivery notes to a shop's receivers and a farm's delivery; the
+// reminder of the 25th (open needs) to a farm's sales.
+var (
+	DocumentRoles = bookkeepers
+	NoteRoles     = claimants
+	CutoffRoles   = []string{roleSales}
+)
+
+// concerns tells whether a member of role hears of kind k.
+func (k Kind) concerns(role string) bool {
+	if role == roleOwner {
+		return true
+	}
+	for _, r := range k.Roles {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
+
+// audience returns the open people, members of org with the owner's role
+// or one of roles, by id.
+func audience(ctx context.Context, q store.Q, orgID string, roles []string) ([]string, error) {
+	var ids []string
+	if err := store.SelectIn(ctx, q, &ids, `SELECT m.person_id FROM members m JOIN people p ON p.id = m.person_id AND p.closed_at IS NULL
+		WHERE m.org_id = ? AND m.role IN (?) ORDER BY m.person_id`, orgID, append([]string{roleOwner}, roles...)); err != nil {
+		return nil, fmt.Errorf("notify: audience of %s: %w", orgID, err)
+	}
+	return ids, nil
+}
+
+// Recipients returns the login emails, confirmed, of the open people who
+// are members of org with the owner's role or one of roles (DocumentRoles,
+// NoteRoles, CutoffRoles), by person id: where an email of the
+// organisation goes.
+func Recipients(ctx context.Context, q store.Q, orgID string, roles []string) ([]string, error) {
+	var emails []string
+	if err := store.SelectIn(ctx, q, &emails, `SELECT p.email FROM members m JOIN people p ON p.id = m.person_id AND p.closed_at IS NULL
+		WHERE m.org_id = ? AND m.role IN (?) AND p.email_key <> '' AND p.email_confirmed = p.email_key ORDER BY m.person_id`,
+		orgID, append([]string{roleOwner}, roles...)); err != nil {
+		return nil, fmt.Errorf("notify: recipients of %s: %w", orgID, err)
+	}
+	return emails, nil
+}
