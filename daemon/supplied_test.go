@@ -51,7 +51,7 @@ func TestSuppliedProductsAPI(t *testing.T) {
 		if p.SaleUnit != "pièce de 1,5 kg" || p.Unit != "kg" || p.Photo != nil {
 			t.Fatalf("created %+v", p)
 		}
-		dairy.Do("PUT", "/api/supplied-products/"+p.ID+"/photo", map[string]any{"photo": photoPNG(t, 2400, 1600)}).
+		dairy.Do("PUT", "/api/supplied-products/"+p.ID+"/photo", map[string]any{"photo": photoPNG(t, 1300, 866)}).
 			Expect(t, http.StatusOK).JSON(t, &p)
 		if p.Photo == nil || !strings.HasPrefix(p.Photo.Medium, supplied.PhotoPath) {
 			t.Fatalf("photo %+v", p.Photo)
