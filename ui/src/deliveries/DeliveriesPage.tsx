@@ -7,7 +7,7 @@ import { usePhone } from '../components/usePhone'
 import { dayOf } from '../format'
 import { loadDeliverySettings, useClaimWindow, useDeliveryLock, useDeliveryLockLabel } from '../store/deliveries'
 import { useDistributors, useOrders, useProducers, useProducts, useUser } from '../store/hooks'
-import { ensureList } from '../store/lists'
+import { ensureMonths, ordersPeriod } from '../store/lists'
 import type { Order, Product } from '../types'
 import { DeliveriesTable } from './DeliveriesTable'
 import { DeliveryEditor } from './DeliveryEditor'
@@ -52,11 +52,13 @@ export function DeliveriesPage() {
   const claimWindow = useClaimWindow()
   useEffect(() => {
     void loadDeliverySettings()
-    // The orders of 12 months back on, read by the screen (issue 42).
-    void ensureList('orders')
   }, [])
 
   const [filter, setFilter] = useState<FilterKey>('upcoming14')
+  // The orders of the period the tab shows, read by the screen (issue 42).
+  useEffect(() => {
+    void ensureMonths('orders', ordersPeriod(filter, today))
+  }, [filter, today])
   const [sort, setSort] = useState<{ key: SortKey; direction: 'asc' | 'desc' }>({ key: 'date', direction: 'asc' })
   const [page, setPage] = useState(1)
   const [size, setSize] = useState(5)

@@ -114,7 +114,8 @@ export function Dashboard() {
         <IdentifierNotice issues={user.identifierIssues} onCorrect={openProfileAt} />
         <SetupChecklist
           user={user}
-          needCount={producer ? 0 : needsFetched ? needs.length : counts.needs}
+          // The needs held are the months read: the load's count of every month, or more once this session added some.
+          needCount={producer ? 0 : needsFetched ? Math.max(needs.length, counts.needs) : counts.needs}
           onOpenField={openProfileAt}
         />
         {producer ? <PAWarning owner={user.email} /> : null}

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useMemo } from 'react'
+import { useSearch } from 'wouter'
 import { AddBar } from '../planner/AddBar'
+import { linkedNeedId } from '../planner/deepLink'
 import { currentMonth, type Month } from '../planner/period'
 import { type CommitOutcome, Planner } from '../planner/Planner'
 import { useNeeds, useProducts, useUser } from '../store/hooks'
-import { ensureList } from '../store/lists'
-import { commitCell, loadOwnNeedsFrom } from '../store/needs'
+import { ensureMonths } from '../store/lists'
+import { commitCell, loadNeed } from '../store/needs'
 import { may } from '../team/roles'
 
 /** The shop's planner (PRODUCT §2 "Planifier", route /dis/needs): its own needs, editable, with the add bar. */
@@ -20,12 +22,14 @@ export function DistributorNeeds() {
     },
     [products],
   )
-  // The needs of 12 months back on, read by the screen (issue 42); older
-  // months as the planner moves there.
+  // The needs of the months in view, read by the screen as the period
+  // moves (issue 42); a link naming a need of another month reads that
+  // need first, and the planner moves to its month.
+  const onPeriod = useCallback((first: Month, last: Month) => void ensureMonths('needs', { from: first, to: last }), [])
+  const linked = linkedNeedId(useSearch())
   useEffect(() => {
-    void ensureList('needs')
-  }, [])
-  const onPeriod = useCallback((first: Month) => void loadOwnNeedsFrom(first), [])
+    if (linked) void loadNeed(linked)
+  }, [linked])
   return (
     <Planner
       title="Planifier mes besoins"

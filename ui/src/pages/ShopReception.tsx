@@ -18,7 +18,7 @@ import { useSnapshot } from 'valtio'
 import { Link, useParams } from 'wouter'
 import { productOf, typed } from '../deliveries/products'
 import { canReceive, noteNumber } from '../deliveries/model'
-import { capitalizeFirst, formatLongDay } from '../format'
+import { capitalizeFirst, dayOf, formatLongDay } from '../format'
 import { useOffline } from '../offline/useOffline'
 import { photoForUpload } from '../reception/photo'
 import { type LineInput, REASON_LABELS, type Reason, receivedText, receptionBody } from '../reception/model'
@@ -26,7 +26,7 @@ import { newKey, queueState } from '../reception/queue'
 import { QueueStatus } from '../reception/QueueStatus'
 import { SignaturePad } from '../reception/SignaturePad'
 import { useIsLoaded, useOrders, useProducers, useProducts } from '../store/hooks'
-import { ensureList, useListFetched } from '../store/lists'
+import { ensureOrder } from '../store/lists'
 import { useClaimWindow } from '../store/deliveries'
 import { drainReceptions, receive, refreshReceptions } from '../store/reception'
 import type { Delivery, Product } from '../types'
@@ -62,8 +62,10 @@ export function ShopReception() {
   const products = useProducts()
   const producers = useProducers()
   const userLoaded = useIsLoaded()
-  const ordersFetched = useListFetched('orders')
-  const loaded = userLoaded && ordersFetched
+  // Whether the orders that may hold the delivery are read: those of the
+  // weeks around today, then, when the order is not among them, the year.
+  const [ordersRead, setOrdersRead] = useState(false)
+  const loaded = userLoaded && ordersRead
   const q = useSnapshot(queueState)
   const productMap = useMemo(() => new Map(products.map((p) => [p._id, p as Product])), [products])
   const order = orders.find((o) => o._id === orderId)
@@ -81,8 +83,17 @@ export function ShopReception() {
 
   useEffect(() => {
     void refreshReceptions().then(drainReceptions)
-    void ensureList('orders')
   }, [])
+  useEffect(() => {
+    if (!userLoaded) return
+    let live = true
+    void ensureOrder(orderId, dayOf(new Date())).then(() => {
+      if (live) setOrdersRead(true)
+    })
+    return () => {
+      live = false
+    }
+  }, [orderId, userLoaded])
   useEffect(() => {
     if (delivery && lines === null) setLines(initialLines(delivery, productMap))
   }, [delivery, lines, productMap])

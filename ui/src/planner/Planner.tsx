@@ -29,8 +29,8 @@ export interface PlannerProps {
   onCommit?: (product: string, month: Month, text: string) => Promise<CommitOutcome>
   /** The add bar, between the header and the grid (the shop's planner). */
   addBar?: ReactNode
-  /** Called with the first month shown whenever the period changes (to load older needs). */
-  onPeriod?: (first: Month) => void
+  /** Called with the first and last months shown whenever the period changes (to read their needs). */
+  onPeriod?: (first: Month, last: Month) => void
 }
 
 /**
@@ -82,8 +82,8 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
 
   const months = useMemo(() => periodMonths(start, span), [start, span])
   useEffect(() => {
-    onPeriod?.(start)
-  }, [onPeriod, start])
+    onPeriod?.(months[0], months[months.length - 1])
+  }, [onPeriod, months])
   const view = useMemo(
     () => plannerView(needs, products, months, viewer, query, tab),
     [needs, products, months, viewer, query, tab],

@@ -2,7 +2,7 @@ import { getVersion } from 'valtio'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ActivityEvent, Need, Order } from '../types'
 import { prependEvents, upsertOrder } from './merge'
-import { ensureList } from './lists'
+import { ensureList, ensureMonths } from './lists'
 import { resetState, state } from './state'
 import { storeNeed } from './trade'
 
@@ -41,7 +41,9 @@ describe('the user load lists hold plain items', () => {
           : [event('e1')]
       return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
     })
-    for (const list of ['needs', 'orders', 'events'] as const) expect(await ensureList(list)).toBe(true)
+    for (const list of ['needs', 'orders'] as const)
+      expect(await ensureMonths(list, { from: '2026-12-01', to: '2026-12-01' })).toBe(true)
+    expect(await ensureList('events')).toBe(true)
     for (const list of [state.needs, state.orders, state.events]) {
       expect(list).toHaveLength(1)
       expect(isProxy(list)).toBe(true)

@@ -2,21 +2,35 @@
 // /api/user`) carries what every screen needs — the user, the names its
 // screens show, the counters — and the catalogue comes beside it (`GET
 // /api/catalogue`, kept by the browser). The lists come when a screen that
-// shows them opens: the needs of 12 months back on for the planners (older
-// months as the planner moves there, `loadOwnNeedsFrom`), the orders of 12
-// months back on for the deliveries and the reception, the feed's first
-// page for the activities, the chart's aggregates for the dashboard. Each
-// is read once per session, then revalidated when the user load is
-// (`refreshLists`): an unchanged answer is a 304 (src/api.ts).
+// shows them opens, scoped to what it shows: the needs of the months in the
+// planner's view (more as it moves, `ensureMonths`), the orders of the
+// period the deliveries' tab shows, the feed's first page for the
+// activities, the chart's aggregates for the dashboard. Each period is read
+// once per session, only the months no read holds yet, then revalidated
+// when the user load is (`refreshLists`): an unchanged answer is a 304
+// (src/api.ts).
 import { proxy, useSnapshot } from 'valtio'
 import { api, errorMessage } from '../api'
 import { notifyError } from '../notify'
-import { addMonths, currentMonth } from '../planner/period'
+import { addMonths, type Month, monthOf } from '../planner/period'
 import type { ActivityEvent, Need, Order, Purchases } from '../types'
 import { type ScreenList, heldAll, state } from './state'
 
-/** How far back a screen's list starts (the planners' and the deliveries' months). */
+/** How far back the deliveries' past tab reads (older months: not yet shown). */
 export const LIST_MONTHS_BACK = 12
+
+/** The lists read by months: the shop planner's needs, the deliveries' orders. */
+export type MonthList = 'needs' | 'orders'
+
+/** Months, both inclusive ("2026-12-01"); `to` null: every later month. */
+export interface Period {
+  from: Month
+  to: Month | null
+}
+
+// Past any month a list holds: an open period's end.
+const OPEN_END = '9999-12-01'
+const endOf = (p: Period): Month => p.to ?? OPEN_END
 
 /** The failures' toasts (PRODUCT §8). */
 export const LIST_MESSAGES: Record<ScreenList | 'purchases', string> = {
@@ -26,28 +40,146 @@ export const LIST_MESSAGES: Record<ScreenList | 'purchases', string> = {
   purchases: 'Échec du chargement des statistiques',
 }
 
-/** The address of each list, from 12 months back where it has months. */
-export function listPath(list: ScreenList, today: Date = new Date()): string {
-  const from = addMonths(currentMonth(today), -LIST_MONTHS_BACK)
-  switch (list) {
-    case 'needs':
-      return `/api/needs?from=${from}`
-    case 'orders':
-      return `/api/orders?from=${from}`
-    case 'events':
-      return '/api/events'
+/** The address of a list without months (the feed's first page). */
+export function listPath(list: 'events'): string {
+  return `/api/${list}`
+}
+
+/** The address of a period of a list by months. */
+export function periodPath(list: MonthList, p: Period): string {
+  return `/api/${list}?from=${p.from}${p.to ? `&to=${p.to}` : ''}`
+}
+
+/** The months of `want` that none of `held` covers, as periods in order (pure). */
+export function gaps(want: Period, held: readonly Period[]): Period[] {
+  const end = endOf(want)
+  const out: Period[] = []
+  let cursor: Month | null = want.from
+  for (const h of [...held].sort((a, b) => a.from.localeCompare(b.from))) {
+    if (cursor === null || h.from > end) break
+    if (endOf(h) < cursor) continue
+    if (h.from > cursor) out.push({ from: cursor, to: addMonths(h.from, -1) })
+    cursor = h.to === null ? null : h.to >= cursor ? addMonths(h.to, 1) : cursor
+  }
+  if (cursor !== null && cursor <= end) out.push({ from: cursor, to: want.to })
+  return out
+}
+
+const overlaps = (a: Period, b: Period) => a.from <= endOf(b) && b.from <= endOf(a)
+
+/** The period a deliveries' tab shows, from `today` ("YYYY-MM-DD", Paris): the order months its deliveries fall in. */
+export function ordersPeriod(
+  tab: 'upcoming14' | 'upcoming' | 'done14' | 'done' | 'recent' | 'year',
+  today: string,
+): Period {
+  const day = (n: number) => new Date(Date.parse(`${today}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
+  const month = (n: number) => monthOf(day(n))
+  switch (tab) {
+    case 'upcoming14':
+    case 'recent': // the reception: a delivery of the weeks around today
+      return { from: month(-14), to: month(14) }
+    case 'upcoming':
+      return { from: month(-14), to: null }
+    case 'done14':
+      return { from: month(-14), to: month(0) }
+    case 'done':
+      return { from: addMonths(month(0), -LIST_MONTHS_BACK), to: month(0) }
+    case 'year': // the reception of a delivery not among the recent ones
+      return { from: addMonths(month(0), -LIST_MONTHS_BACK), to: null }
+  }
+}
+
+/**
+ * Makes sure the orders hold `orderId` when the user has it (the
+ * reception): those of the weeks around `today`, then, when it is not
+ * among them, those of 12 months back on. Resolves whether the reads
+ * succeeded, the order found or not.
+ */
+export async function ensureOrder(orderId: string, today: string): Promise<boolean> {
+  if (!(await ensureMonths('orders', ordersPeriod('recent', today)))) return false
+  if (state.orders.some((o) => o._id === orderId)) return true
+  return ensureMonths('orders', ordersPeriod('year', today))
+}
+
+// The periods read (or being read) of each list by months, per list object:
+// a new session starts afresh. A list the session holds with no period
+// recorded came whole from elsewhere — the profile's answer, whose orders
+// are those of 12 months back on, every period a screen reads — and is held
+// for every month.
+interface MonthRead {
+  period: Period
+  done: Promise<boolean>
+}
+const monthReads = new WeakMap<object, MonthRead[]>()
+const monthBusy: Record<MonthList, number> = { needs: 0, orders: 0 }
+
+/**
+ * Makes sure the session's `list` holds the months of `want`: reads the
+ * months no read holds or is reading (`GET /api/needs|orders?from=&to=`),
+ * waits for those under way. Resolves whether they are all there.
+ */
+export async function ensureMonths(list: MonthList, want: Period): Promise<boolean> {
+  if (!state.user) return false
+  const target = state[list]
+  let reads = monthReads.get(target)
+  if (!reads && state.fetched[list]) return true
+  if (!reads) monthReads.set(target, (reads = []))
+  for (const period of gaps(
+    want,
+    reads.map((r) => r.period),
+  )) {
+    const read: MonthRead = { period, done: Promise.resolve(false) }
+    read.done = readPeriod(list, target, period).then((ok) => {
+      const all = monthReads.get(target)
+      if (!ok && all) all.splice(all.indexOf(read), 1)
+      return ok
+    })
+    reads.push(read)
+  }
+  const results = await Promise.all(reads.filter((r) => overlaps(r.period, want)).map((r) => r.done))
+  return results.every(Boolean) && state[list] === target
+}
+
+// Reads one period and puts its items in place of the list's items of those months.
+async function readPeriod(list: MonthList, target: Need[] | Order[], period: Period): Promise<boolean> {
+  monthBusy[list] += 1
+  state.loading[list] = 'busy'
+  const settle = (status: 'idle' | 'error') => {
+    monthBusy[list] -= 1
+    if (status === 'error' && state[list] === target) state.loading[list] = 'error'
+    else if (status === 'idle' && monthBusy[list] === 0) state.loading[list] = 'idle'
+  }
+  try {
+    const items = await api.get<Need[] | Order[]>(periodPath(list, period))
+    if (state[list] !== target) {
+      settle('idle')
+      return false
+    }
+    const end = endOf(period)
+    const kept = (target as { date: string }[]).filter((i) => {
+      const m = monthOf(i.date)
+      return m < period.from || m > end
+    })
+    ;(target as object[]).splice(0, target.length, ...kept, ...heldAll((items ?? []) as object[]))
+    state.fetched[list] = true
+    settle('idle')
+    return true
+  } catch (err) {
+    settle('error')
+    notifyError(LIST_MESSAGES[list], errorMessage(err))
+    return false
   }
 }
 
 // The reads under way, per list: a second screen asking waits for the same.
-const running: Partial<Record<ScreenList, Promise<boolean>>> = {}
+const running: Partial<Record<'events', Promise<boolean>>> = {}
 
 /**
- * Makes sure the session holds `list`: read once, then held (`refresh`
- * reads it again). Resolves whether it is there. A read overtaken by a new
- * session (logout, another login) is dropped.
+ * Makes sure the session holds the feed's first page: read once, then held
+ * (`refresh` reads it again). Resolves whether it is there. A read
+ * overtaken by a new session (logout, another login) is dropped.
  */
-export function ensureList(list: ScreenList, refresh = false): Promise<boolean> {
+export function ensureList(list: 'events', refresh = false): Promise<boolean> {
   if (!state.user) return Promise.resolve(false)
   if (state.fetched[list] && !refresh) return Promise.resolve(true)
   const under = running[list]
@@ -59,11 +191,11 @@ export function ensureList(list: ScreenList, refresh = false): Promise<boolean> 
   return read
 }
 
-async function readList(list: ScreenList): Promise<boolean> {
+async function readList(list: 'events'): Promise<boolean> {
   const target = state[list]
   state.loading[list] = 'busy'
   try {
-    const items = await api.get<Need[] | Order[] | ActivityEvent[]>(listPath(list))
+    const items = await api.get<ActivityEvent[]>(listPath(list))
     // Another session since, or a write's answer that replaced the list
     // whole (the profile's orders): this read's items are not wanted.
     if (state[list] !== target) {
@@ -84,9 +216,16 @@ async function readList(list: ScreenList): Promise<boolean> {
 }
 
 /** Reads again the lists this session holds (after a new user load): 304s while unchanged. */
-export function refreshLists(): Promise<boolean[]> {
-  const lists = (Object.keys(state.fetched) as ScreenList[]).filter((l) => state.fetched[l])
-  return Promise.all(lists.map((l) => ensureList(l, true)))
+export async function refreshLists(): Promise<boolean[]> {
+  const reads: Promise<boolean>[] = []
+  if (state.fetched.events) reads.push(ensureList('events', true))
+  for (const list of ['needs', 'orders'] as const) {
+    const target = state[list]
+    for (const r of monthReads.get(target) ?? []) {
+      reads.push(r.done.then((ok) => (ok ? readPeriod(list, target, r.period) : false)))
+    }
+  }
+  return Promise.all(reads)
 }
 
 /** The user load's counters (a shop's needs: the first steps' checklist). */

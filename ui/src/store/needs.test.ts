@@ -8,7 +8,7 @@ import {
   bulkNeeds,
   commitCell,
   createNeed,
-  loadOwnNeedsFrom,
+  loadNeed,
   loadShopNeeds,
   removeNeed,
   updateNeed,
@@ -177,48 +177,28 @@ describe('loadShopNeeds', () => {
   })
 })
 
-describe('loadOwnNeedsFrom', () => {
+describe('loadNeed', () => {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(new Date('2026-11-20T10:00:00Z'))
     state.user = distributor
   })
-  afterEach(() => {
-    vi.useRealTimers()
-  })
 
-  it('fetches only what the user load did not bring, once', async () => {
-    const recent = need('tomate', '2026-01-01', 1)
-    state.needs = [recent]
-    expect(await loadOwnNeedsFrom('2025-11-01')).toBe(true)
+  it('reads a need the list does not hold, once, and keeps the list on a refusal', async () => {
+    const held = need('tomate', '2026-12-01', 1)
+    const other = need('pomme', '2025-03-01', 3)
+    state.needs = [held]
+    expect(await loadNeed(held._id)).toBe(true)
     expect(fetchMock).not.toHaveBeenCalled()
 
-    const old = need('pomme', '2024-12-01', 3)
-    fetchMock.mockResolvedValueOnce(json(200, [old]))
-    expect(await loadOwnNeedsFrom('2024-11-01')).toBe(true)
-    expect(lastCall()).toMatchObject({ url: '/api/needs?from=2024-11-01&to=2025-10-01', method: 'GET' })
-    expect(state.needs).toEqual([recent, old])
+    fetchMock.mockResolvedValueOnce(json(200, other))
+    expect(await loadNeed(other._id)).toBe(true)
+    expect(lastCall()).toMatchObject({ url: `/api/needs/${other._id}`, method: 'GET' })
+    expect(state.needs).toEqual([held, other])
+
+    // Another shop's need, or a deleted one: nothing changes, no toast.
+    fetchMock.mockResolvedValueOnce(problem(404, 'Introuvable.'))
+    expect(await loadNeed('ailleurs')).toBe(false)
+    expect(state.needs).toEqual([held, other])
     expect(toastTitles()).toEqual([])
-
-    expect(await loadOwnNeedsFrom('2025-01-01')).toBe(true)
-    expect(fetchMock).toHaveBeenCalledTimes(1)
-    fetchMock.mockResolvedValueOnce(json(200, []))
-    expect(await loadOwnNeedsFrom('2024-07-01')).toBe(true)
-    expect(lastCall()).toMatchObject({ url: '/api/needs?from=2024-07-01&to=2024-10-01' })
-
-    // A new user load replaces the list: its window starts again 12 months back.
-    state.needs = [recent]
-    fetchMock.mockResolvedValueOnce(json(200, [old]))
-    expect(await loadOwnNeedsFrom('2024-11-01')).toBe(true)
-    expect(fetchMock).toHaveBeenCalledTimes(3)
-  })
-
-  it('says when the load fails and keeps the list', async () => {
-    state.needs = []
-    fetchMock.mockResolvedValueOnce(problem(500, 'Erreur interne du serveur.'))
-    expect(await loadOwnNeedsFrom('2020-01-01')).toBe(false)
-    expect(state.loading.needs).toBe('error')
-    expect(toastTitles()).toEqual([NEED_MESSAGES.loadFailed])
   })
 })
 

@@ -7,7 +7,7 @@
 import { api, errorMessage } from '../api'
 import { notifyError, progress } from '../notify'
 import { decideCellWrite } from '../planner/cellInput'
-import { addMonths, currentMonth, type Month } from '../planner/period'
+import type { Month } from '../planner/period'
 import type { ActivityEvent, Need, Unit } from '../types'
 import { prependEvents } from './merge'
 import { held, heldAll, state } from './state'
@@ -159,35 +159,21 @@ export async function loadShopNeeds(distributorId: string): Promise<boolean> {
   }
 }
 
-/** How far back the user load brings the shop's needs (the daemon's window). */
-export const USER_LOAD_MONTHS_BACK = 12
-
-// The first month from which the list holds all the shop's needs, per list:
-// a new user load replaces the list and so starts from its own window.
-const coveredFrom = new WeakMap<object, Month>()
-
 /**
- * Makes sure `state.needs` holds the shop's needs from `from` on: the user
- * load brings them from 12 months back; an earlier period is fetched once
- * (`GET /api/needs?from=&to=`) and merged. Returns whether they are there.
+ * Reads one need of the shop (`GET /api/needs/{id}`) into `state.needs`:
+ * a link names a need of a month the planner has not read (issue 42).
+ * Returns whether it is there; a need the shop cannot read changes nothing.
  */
-export async function loadOwnNeedsFrom(from: Month): Promise<boolean> {
+export async function loadNeed(id: string): Promise<boolean> {
   const list = state.needs
   if (!state.user) return false
-  const covered = coveredFrom.get(list) ?? addMonths(currentMonth(), -USER_LOAD_MONTHS_BACK)
-  if (from >= covered) return true
-  state.loading.needs = 'busy'
+  if (list.some((n) => n._id === id)) return true
   try {
-    const to = addMonths(covered, -1)
-    const needs = await api.get<Need[]>(`/api/needs?from=${from}&to=${to}`)
+    const need = await api.get<Need>(`/api/needs/${encodeURIComponent(id)}`)
     if (state.needs !== list) return false
-    upsertNeeds(needs ?? [])
-    coveredFrom.set(list, from)
-    state.loading.needs = 'idle'
+    upsertNeeds([need])
     return true
-  } catch (err) {
-    state.loading.needs = 'error'
-    notifyError(NEED_MESSAGES.loadFailed, errorMessage(err))
+  } catch {
     return false
   }
 }

@@ -1,7 +1,7 @@
 import { state } from '../store/state'
 
 /**
- * Marks the screens' lists as read (store/lists.ts, issue 42): a test that
+ * Marks the screens' lists as read whole (store/lists.ts, issue 42): a test that
  * puts needs, orders or events in the store renders its screen with them,
  * the screen reading nothing more from the daemon.
  */
