@@ -83,6 +83,14 @@ func (d *Daemon) registerNeeds(api huma.API) {
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, d.listNeeds)
 	huma.Register(api, huma.Operation{
+		OperationID: "get-need", Method: http.MethodGet, Path: "/needs/{id}", Tags: tags,
+		Summary: "Read one need",
+		Description: "The need as GET /api/needs lists it: a shop reads its own, a producer any shop's, seeing only its own " +
+			"proposals. The planner reads it when a link names a need of a month it has not read (issue 42). Another " +
+			"shop's need, or none, is 404.",
+		Errors: []int{http.StatusUnauthorized, http.StatusNotFound},
+	}, d.getNeed)
+	huma.Register(api, huma.Operation{
 		OperationID: "create-need", Method: http.MethodPost, Path: "/needs", Tags: tags,
 		Summary: "Create a need (shops)", DefaultStatus: http.StatusCreated,
 		Description: "One product's need for one month, in the product's unit (two decimals for kg, whole pieces). " +
@@ -155,6 +163,22 @@ func (d *Daemon) listNeeds(ctx context.Context, in *ListNeedsInput) (*NeedsOutpu
 		return nil, err
 	}
 	return &NeedsOutput{Body: needs}, nil
+}
+
+func (d *Daemon) getNeed(ctx context.Context, in *NeedIDInput) (*NeedOutput, error) {
+	u := currentUser(ctx)
+	f := planning.Filter{ID: in.ID, OnlyProposalsOf: u.ID}
+	if u.IsDistributor() {
+		f = planning.Filter{ID: in.ID, DistributorID: u.ID}
+	}
+	needs, err := planning.List(ctx, d.db, f)
+	if err != nil {
+		return nil, err
+	}
+	if len(needs) != 1 {
+		return nil, core.ErrNotFound
+	}
+	return &NeedOutput{Body: needs[0]}, nil
 }
 
 func (d *Daemon) createNeed(ctx context.Context, in *CreateNeedInput) (*NeedOutput, error) {

@@ -214,5 +214,63 @@ func TestScopedReads(t *testing.T) {
 			}
 			get(dw.shop, "/api/catalogue", tags["/api/catalogue"]).Expect(t, http.StatusNotModified)
 		})
+
+		// Last: the other farm's proposal names it among the shop's producers.
+		t.Run("one need by id, as the list shows it", func(t *testing.T) {
+			var other daemon.UserLoad
+			dw.otherFrm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &other)
+			otherFrmID := other.Producers[0].ID
+			dw.otherFrm.Do("PUT", "/api/proposals/"+need.ID+"/"+otherFrmID, map[string]any{"quantity": 10, "price": 1.5}).Expect(t, 200)
+			type view struct {
+				ID        string `json:"_id"`
+				Date      string `json:"date"`
+				Proposals []struct {
+					Producer string `json:"producer"`
+				} `json:"proposals"`
+			}
+			producers := func(v view) []string {
+				var out []string
+				for _, p := range v.Proposals {
+					out = append(out, p.Producer)
+				}
+				slices.Sort(out)
+				return out
+			}
+			for _, r := range []struct {
+				name   string
+				client *daemontest.Client
+				list   string
+				want   []string
+			}{
+				{"the shop, every proposal", dw.shop, "/api/needs?from=2026-12&to=2026-12", []string{dw.farmID, otherFrmID}},
+				{"the farm, its own", dw.farm, "/api/needs?distributor=" + dw.shopID + "&from=2026-12&to=2026-12", []string{dw.farmID}},
+				{"the other farm, its own", dw.otherFrm, "/api/needs?distributor=" + dw.shopID + "&from=2026-12&to=2026-12", []string{otherFrmID}},
+			} {
+				var one view
+				r.client.Do("GET", "/api/needs/"+need.ID, nil).Expect(t, 200).JSON(t, &one)
+				var list []json.RawMessage
+				r.client.Do("GET", r.list, nil).Expect(t, 200).JSON(t, &list)
+				var listed json.RawMessage
+				for _, raw := range list {
+					var v view
+					if err := json.Unmarshal(raw, &v); err == nil && v.ID == need.ID {
+						listed = raw
+					}
+				}
+				got, _ := json.Marshal(one)
+				var fromList view
+				if err := json.Unmarshal(listed, &fromList); err != nil {
+					t.Fatalf("%s: the list misses the need: %v", r.name, err)
+				}
+				want, _ := json.Marshal(fromList)
+				if one.Date != "2026-12-01" || !slices.Equal(producers(one), r.want) || string(got) != string(want) {
+					t.Fatalf("%s: %s, want %v as listed %s", r.name, got, r.want, want)
+				}
+			}
+			s.Refuses(t, []daemontest.Refused{
+				{Name: "another shop's need", Client: dw.otherShop, Method: "GET", Path: "/api/needs/" + need.ID, Status: 404},
+				{Name: "no such need", Client: dw.farm, Method: "GET", Path: "/api/needs/nope", Status: 404},
+			})
+		})
 	})
 }

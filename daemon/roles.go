@@ -60,6 +60,7 @@ var operationRoles = map[string][]string{
 	"search-places":               everyRole,
 	"get-shop":                    everyRole,
 	"list-needs":                  everyRole,
+	"get-need":                    everyRole,
 	"need-prices":                 everyRole,
 	"list-orders":                 everyRole,
 	"get-supply":                  everyRole,

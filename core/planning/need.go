@@ -156,6 +156,8 @@ func (n Need) viewStamped(ps []Proposal, updatedAt string) View {
 
 // Filter selects needs to read. Zero values mean no restriction.
 type Filter struct {
+	// ID restricts to one need (GET /api/needs/{id}).
+	ID string
 	// DistributorID restricts to one shop's needs.
 	DistributorID string
 	// From and To bound the months, inclusive ("2026-12-01").
@@ -183,7 +185,8 @@ type Filter struct {
 // distinct instant.
 func List(ctx context.Context, q store.Q, f Filter) ([]View, error) {
 	var w store.Where
-	w.And(f.DistributorID != "", "n.distributor_id = ?", f.DistributorID).
+	w.And(f.ID != "", "n.id = ?", f.ID).
+		And(f.DistributorID != "", "n.distributor_id = ?", f.DistributorID).
 		And(f.From != "", "n.month >= ?", f.From).
 		And(f.To != "", "n.month <= ?", f.To).
 		And(f.TradedBy != "", "n.id IN (SELECT need_id FROM proposals WHERE producer_id = ?)", f.TradedBy)
