@@ -407,12 +407,20 @@ var errRollback = errors.New("rollback")
 // cases re-plan as an acceptance does, and check that the order the
 // re-plan returns (which the acceptance's answer shows) is the order as
 // orders.LoadViews reads it afterwards, for either side.
+//
+// SQLite draws 300 cases, PostgreSQL the first 100 of them: the engines run
+// the same SQL, so what PostgreSQL adds is how it reads that SQL, which the
+// first cases already cover with every kind of row; at 300 it was the
+// slowest test of the package (55 s of 76; issue 35).
 func TestReplanMatchesTheFullReplan(t *testing.T) {
-	cases := 300
-	if testing.Short() {
-		cases = 60
-	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		cases := 300
+		if strings.HasSuffix(t.Name(), "/postgres") {
+			cases = 100
+		}
+		if testing.Short() {
+			cases = 60
+		}
 		changed := 0
 		for seed := range uint64(cases) {
 			var reference, replanned, referenceDays, replannedDays, initial string
