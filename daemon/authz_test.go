@@ -418,6 +418,10 @@ var matrix = map[string]row{
 		path:   fixed("/api/user/pa"),
 		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 200, otherProducer: 200},
 	},
+	"POST /api/user/pa/invoices/{invoiceId}/cancel": {
+		path:   fixed("/api/user/pa/invoices/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a/cancel"),
+		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 404, otherProducer: 404},
+	},
 	"POST /api/user/pa/invoices/{invoiceId}/reissue": {
 		path:   fixed("/api/user/pa/invoices/0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a/reissue"),
 		expect: map[actor]int{anon: 401, shop: 403, otherShop: 403, producer: 404, otherProducer: 404},

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"primeur/core/billing"
 	"primeur/core/jobs"
 	"primeur/core/pa"
 	"primeur/core/pa/patest"
@@ -243,12 +244,56 @@ func TestPAConnectionAndWebhook(t *testing.T) {
 			t.Fatalf("the shop's feed: %q", told)
 		}
 
+		// The refusal opens the credit note cancelling the invoice, though
+		// its deliveries' claims closed long ago (two working days after
+		// 19 and 24 November): an internal credit note of its lines, its
+		// balance nothing left; once only; not for the shop, nor as a
+		// re-issue (refused, not rejected).
+		dw.s.Clock.Set(tradetest.At(2026, 12, 10, 9, 0))
+		inv, err := billing.ForOrder(context.Background(), db, dw.order)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dw.s.Refuses(t, []daemontest.Refused{
+			{Name: "the shop cancels", Client: dw.shop, Method: "POST", Path: "/api/user/pa/invoices/" + inv.ID + "/cancel", Status: 403,
+				Detail: daemon.MsgProducersOnly},
+			{Name: "a refused invoice re-issued", Client: dw.farm, Method: "POST", Path: "/api/user/pa/invoices/" + inv.ID + "/reissue",
+				Status: 409, Detail: pa.MsgNotRejected},
+		})
+		var cancelled struct {
+			Credit struct{ ID, Number string } `json:"credit"`
+		}
+		dw.farm.Do("POST", "/api/user/pa/invoices/"+inv.ID+"/cancel", nil).Expect(t, 200).JSON(t, &cancelled)
+		cn, err := billing.GetCredit(context.Background(), db, cancelled.Credit.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cn.Internal || cn.TotalTTC != inv.TotalTTC || cn.IssueDate != "2026-12-10" || cn.Refers.Number != "FA-2026-000001" {
+			t.Fatalf("the cancelling credit note: %+v", cn)
+		}
+		for _, c := range []*daemontest.Client{dw.farm, dw.shop} {
+			var p paAccountJSON
+			c.Do("GET", "/api/payments", nil).Expect(t, 200).JSON(t, &p)
+			if p.Accounts[0].Owed != 0 {
+				t.Fatalf("owed after the cancellation: %+v", p)
+			}
+		}
+		dw.s.Refuses(t, []daemontest.Refused{
+			{Name: "cancelled again", Client: dw.farm, Method: "POST", Path: "/api/user/pa/invoices/" + inv.ID + "/cancel", Status: 409,
+				Detail: billing.MsgCancelled + cancelled.Credit.Number + "."},
+		})
+		if _, err := jobs.PA(context.Background(), jobs.EnvOf(dw.s.Config, dw.s.DB, nil), dw.s.Clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if srv.Deposits()[cancelled.Credit.ID] != 0 {
+			t.Fatal("the internal credit note was deposited")
+		}
+
 		// The checks call out: a producer makes 10 in 10 minutes (those
 		// of "Enregistrer la connexion" counted), then is refused, the
 		// test and the connection alike, 429 in French, nothing stored;
 		// once its window has passed, it checks again.
-		checks := 6 // the tests and connections above that reached the checks
-		for ; checks < 10; checks++ {
+		for checks := 0; checks < 10; checks++ { // the clock moved past the window of the checks above
 			dw.farm.Do("POST", "/api/user/pa/test", map[string]any{}).Expect(t, 200)
 		}
 		dw.s.Refuses(t, []daemontest.Refused{

@@ -42,15 +42,16 @@ type DocumentView struct {
 
 // DocumentPAView is a document's deposit and lifecycle on the PA.
 type DocumentPAView struct {
-	Status     string         `json:"status" doc:"The latest status: submitted, irrecevable, or a lifecycle code 200-213, 220; empty while its deposit failed"`
-	Label      string         `json:"label" doc:"In French: Transmise, Déposée, Rejetée, Refusée, Encaissée…"`
-	At         string         `json:"at,omitempty" doc:"RFC 3339: when the latest status was set"`
-	ReasonCode string         `json:"reasonCode,omitempty" doc:"The motive's code of a rejection or refusal"`
-	Reason     string         `json:"reason,omitempty" doc:"The motive, in French when the standard names it"`
-	Error      string         `json:"error,omitempty" doc:"Producers: why its deposit failed (tried again later)"`
-	Directory  string         `json:"directory,omitempty" doc:"In French, when the producer's PA directory has no receiving line for the buyer: why the invoice may not arrive (producer), what to do (shop)"`
-	ReplacedBy string         `json:"replacedBy,omitempty" doc:"A rejected invoice re-issued corrected: the number of the invoice that replaces it (PRODUCT §16 \"Rejected (213) and refused (210)\"); absent otherwise"`
-	History    []PAStatusView `json:"history"`
+	Status      string         `json:"status" doc:"The latest status: submitted, irrecevable, or a lifecycle code 200-213, 220; empty while its deposit failed"`
+	Label       string         `json:"label" doc:"In French: Transmise, Déposée, Rejetée, Refusée, Encaissée…"`
+	At          string         `json:"at,omitempty" doc:"RFC 3339: when the latest status was set"`
+	ReasonCode  string         `json:"reasonCode,omitempty" doc:"The motive's code of a rejection or refusal"`
+	Reason      string         `json:"reason,omitempty" doc:"The motive, in French when the standard names it"`
+	Error       string         `json:"error,omitempty" doc:"Producers: why its deposit failed (tried again later)"`
+	Directory   string         `json:"directory,omitempty" doc:"In French, when the producer's PA directory has no receiving line for the buyer: why the invoice may not arrive (producer), what to do (shop)"`
+	ReplacedBy  string         `json:"replacedBy,omitempty" doc:"A rejected invoice re-issued corrected: the number of the invoice that replaces it (PRODUCT §16 \"Rejected (213) and refused (210)\"); absent otherwise"`
+	CancelledBy string         `json:"cancelledBy,omitempty" doc:"The internal credit note cancelling the invoice in the producer's books (a rejected invoice re-issued, or one the buyer refused); absent otherwise"`
+	History     []PAStatusView `json:"history"`
 }
 
 // PAStatusView is one status of a document's history.
@@ -341,7 +342,7 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 // producer's alone.
 func paView(st pa.DocStatus, producer bool) *DocumentPAView {
 	v := &DocumentPAView{Status: st.Status, Label: st.Label, ReasonCode: st.ReasonCode, Reason: st.Reason,
-		Directory: pa.DirectoryNote(st.Directory, producer), ReplacedBy: st.ReplacedBy, History: make([]PAStatusView, len(st.History))}
+		Directory: pa.DirectoryNote(st.Directory, producer), ReplacedBy: st.ReplacedBy, CancelledBy: st.CancelledBy, History: make([]PAStatusView, len(st.History))}
 	if !st.At.IsZero() {
 		v.At = st.At.UTC().Format(time.RFC3339)
 	}

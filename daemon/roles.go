@@ -151,6 +151,7 @@ var operationRoles = map[string][]string{
 	"disconnect-pa":           bookkeeping,
 	"test-pa-connection":      bookkeeping,
 	"reissue-pa-invoice":      bookkeeping,
+	"cancel-pa-invoice":       bookkeeping,
 }
 
 // rolesOf is the roles of an operation: its row, the owners' without one.

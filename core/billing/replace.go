@@ -152,6 +152,12 @@ func replaceable(ctx context.Context, q store.Q, id string) error {
 // replaced by inv: old's parties, lines and VAT, numbered in the AV
 // series.
 func cancelling(ctx context.Context, q store.Q, old, inv Invoice, now time.Time, loc *time.Location) (Invoice, error) {
+	return internalCredit(ctx, q, old, old.Lines, CancelTerms(old.Number, inv.Number), now, loc)
+}
+
+// internalCredit issues an internal credit note of invoice old, of lines
+// (old's, or what is left of them), its payment mention payment.
+func internalCredit(ctx context.Context, q store.Q, old Invoice, lines []Line, payment string, now time.Time, loc *time.Location) (Invoice, error) {
 	local := now.In(loc)
 	cn := Invoice{
 		ID: core.NewID(), Kind: KindCredit, Internal: true, OrderID: old.OrderID, ProducerID: old.ProducerID,
@@ -160,8 +166,9 @@ func cancelling(ctx context.Context, q store.Q, old, inv Invoice, now time.Time,
 		VATRate: old.VATRate, VATExempt: old.VATExempt, VATRegime: old.Regime(),
 		Refers: &Reference{InvoiceID: old.ID, Number: old.Number, Date: old.IssueDate},
 	}
-	for _, l := range old.Lines {
+	for _, l := range lines {
 		l.Reason = Reason{}
+		l.Position = len(cn.Lines) + 1
 		cn.Lines = append(cn.Lines, l)
 	}
 	producer, err := accounts.ByID(ctx, q, old.ProducerID)
@@ -172,7 +179,7 @@ func cancelling(ctx context.Context, q store.Q, old, inv Invoice, now time.Time,
 	cn.Terms = Terms(cn, producer.Terms())
 	for i, t := range cn.Terms {
 		if t.Subject == SubjectPayment {
-			cn.Terms[i].Text = CancelTerms(old.Number, inv.Number)
+			cn.Terms[i].Text = payment
 		}
 	}
 	if cn.Seq, err = store.Next(ctx, q, creditKey(cn.ProducerID, cn.Year)); err != nil {

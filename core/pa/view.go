@@ -29,6 +29,10 @@ type DocStatus struct {
 	// ReplacedBy is, for a rejected invoice re-issued (Reissue), the
 	// number of the invoice replacing it; "" otherwise.
 	ReplacedBy string
+	// CancelledBy is the number of the internal credit note cancelling
+	// the invoice (a replaced one, or one the buyer refused: Reissue,
+	// CancelRefused); "" otherwise.
+	CancelledBy string
 	// Directory is what the producer's Directory Service said of the
 	// buyer before the deposit: DirectoryFound, DirectoryAbsent, or ""
 	// (not asked, or no answer).
@@ -72,9 +76,11 @@ func StatusesOf(ctx context.Context, q store.Q, ids []string) (map[string]DocSta
 		Error    string `db:"error"`
 		Dir      string `db:"directory"`
 		Replaced string `db:"replaced_by"`
+		Cancel   string `db:"cancelled_by"`
 	}
 	if err := store.SelectIn(ctx, q, &rows, `SELECT p.document_id, p.status, p.status_at, COALESCE(p.flow_id, '') AS flow_id, p.error,
-		p.directory, COALESCE(r.number, '') AS replaced_by
+		p.directory, COALESCE(r.number, '') AS replaced_by,
+		COALESCE((SELECT MIN(c.number) FROM documents c WHERE c.invoice_id = d.id AND c.internal), '') AS cancelled_by
 		FROM pa_deposits p JOIN documents d ON d.id = p.document_id LEFT JOIN documents r ON r.id = d.replaced_by
 		WHERE p.document_id IN (?)`, ids); err != nil {
 		return nil, fmt.Errorf("pa: statuses of documents: %w", err)
@@ -94,7 +100,7 @@ func StatusesOf(ctx context.Context, q store.Q, ids []string) (map[string]DocSta
 		return nil, fmt.Errorf("pa: histories of documents: %w", err)
 	}
 	for _, r := range rows {
-		s := DocStatus{Status: r.Status, History: []Status{}, Directory: r.Dir, ReplacedBy: r.Replaced}
+		s := DocStatus{Status: r.Status, History: []Status{}, Directory: r.Dir, ReplacedBy: r.Replaced, CancelledBy: r.Cancel}
 		if r.Status != "" {
 			s.Label = StatusLabel(r.Status)
 		}

@@ -437,6 +437,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Offers: a producer's own, or those a shop may take
+         * @description A producer reads its offers not withdrawn whose month is not over. A shop reads the offers with something left, of a month not over, of products on sale, nearest producer first (road distance), then by month and product; at most 200, restricted by type, month or producer.
+         */
+        get: operations["list-offers"];
+        put?: never;
+        /**
+         * Post an offer of one of the producer's products (producers)
+         * @description A quantity of one of its live products for a month, at a unit price HT (PRODUCT §3 "Offers"); each rule refuses in French (422), 409 past 200 offers. Answers the offer.
+         */
+        post: operations["create-offer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/{offerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw one of the producer's offers (producers)
+         * @description Shops no longer see it; what they took stays theirs.
+         */
+        delete: operations["withdraw-offer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/{offerId}/take": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take part of an offer (shops)
+         * @description In one transaction: the shop's need of the offer's type and month is created (or raised by what its open part lacks), the producer's proposal is made from the offer (its product, its price) and accepted, and the offer's remaining quantity goes down. More than remains is 422; an offer withdrawn or over, a producer without delivery days, or a need this producer already negotiates is 409. Answers the need as the caller sees it (its fields as PRODUCT §7 gives them) and, beside its fields, `events`: the events recorded, as the caller's user load shows them. `events` are the acceptance's; `order` is the order the commitment joined.
+         */
+        post: operations["take-offer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders": {
         parameters: {
             query?: never;
@@ -1005,6 +1069,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/type-suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The producer's suggestions of product types, newest first (producers)
+         * @description Each with its status: pending, accepted (the type created) or merged (an existing type stands for it).
+         */
+        get: operations["list-type-suggestions"];
+        put?: never;
+        /**
+         * Suggest a product type the catalogue lacks (producers)
+         * @description Its name, family and unit, and a note; an administrator accepts or merges it. Each rule refuses in French (422); 409 past 20 suggestions waiting.
+         */
+        post: operations["suggest-type"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user": {
         parameters: {
             query?: never;
@@ -1200,6 +1288,26 @@ export interface paths {
          * @description Its documents are no longer deposited; those deposited keep their statuses. Producers only.
          */
         delete: operations["disconnect-pa"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/pa/invoices/{invoiceId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel, by a credit note, an invoice the buyer refused on its PA
+         * @description An invoice whose latest status is 210 Refusée is cancelled in the producer's books by an internal credit note (never deposited) of its lines net of what its claims' credit notes took off, whatever the claims' window. 409 in French for an invoice not refused, replaced or cancelled already, with an escompte's credit note, or whose claims took everything off; 404 for another's. Producers only. Nothing changes when refused.
+         */
+        post: operations["cancel-pa-invoice"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2152,6 +2260,31 @@ export interface components {
              */
             vatRate: number;
         };
+        CatalogadminSuggestion: {
+            _id: string;
+            /**
+             * Format: int64
+             * @description Unix milliseconds
+             */
+            createdAt: number;
+            /** @example fromages */
+            family: string;
+            /** @example Tomme de brebis */
+            name: string;
+            note: string;
+            producer: string;
+            producerName: string;
+            /** @description The catalogue type it became or was merged into; empty while pending */
+            productType: string;
+            productTypeName: string;
+            /**
+             * @description pending: waiting for an administrator; accepted: the type was created; merged: an existing type stands for it
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "merged";
+            /** @enum {string} */
+            unit: "kg" | "l" | "un" | "douzaine" | "botte" | "barquette" | "bouteille" | "pot";
+        };
         Catalogue: {
             /** @description The families of product types, in the order the interface lists them */
             families: components["schemas"]["CatalogFamily"][];
@@ -2422,6 +2555,8 @@ export interface components {
         DocumentPAView: {
             /** @description RFC 3339: when the latest status was set */
             at?: string;
+            /** @description The internal credit note cancelling the invoice in the producer's books (a rejected invoice re-issued, or one the buyer refused); absent otherwise */
+            cancelledBy?: string;
             /** @description In French, when the producer's PA directory has no receiving line for the buyer: why the invoice may not arrive (producer), what to do (shop) */
             directory?: string;
             /** @description Producers: why its deposit failed (tried again later) */
@@ -2807,6 +2942,64 @@ export interface components {
             /** @enum {string} */
             mode: "immediate" | "daily" | "none";
         };
+        OfferBody: {
+            /**
+             * @description The month offered: this month or one of the 24 next. Needed
+             * @example 2027-02
+             */
+            month?: string;
+            /**
+             * Format: double
+             * @description Unit price HT in EUR per unit of the type, more than 0, 2 decimals at most
+             * @example 1.6
+             */
+            price?: number;
+            /**
+             * Format: double
+             * @description The quantity offered in the product type's unit: more than 0, 2 decimals for kg and litres, whole otherwise
+             * @example 200
+             */
+            quantity?: number;
+            /** @description One of the producer's live products (GET /api/supplied-products). Needed */
+            suppliedProduct?: string;
+        };
+        OffersOffer: {
+            /** @example 0193a6b2-6f7e-7c4d-9a1b-2f3e4d5c6b7a */
+            _id: string;
+            /**
+             * Format: double
+             * @description Road distance from the shop in km (great-circle × 1.3), null when unknown
+             */
+            distanceKm: number | null;
+            /**
+             * @description The month offered
+             * @example 2027-02-01
+             */
+            month: string;
+            /**
+             * Format: double
+             * @description Unit price HT in EUR per unit of the type
+             * @example 1.6
+             */
+            price: number;
+            /** @description The producer's id */
+            producer: string;
+            /** @example Vergers du Léman */
+            producerName: string;
+            /**
+             * Format: double
+             * @description The quantity offered, in the type's unit
+             * @example 200
+             */
+            quantity: number;
+            /**
+             * Format: double
+             * @description What shops have not taken yet
+             * @example 120
+             */
+            remaining: number;
+            suppliedProduct: components["schemas"]["SuppliedProduct"];
+        };
         OrdersCreditRef: {
             _id: string;
             /** @description the delivery whose claim it settles; empty for an escompte's credit note */
@@ -2919,6 +3112,10 @@ export interface components {
             invoice?: components["schemas"]["OrdersInvoiceRef"];
             /** @description Producer id (in a shop's orders) */
             producer?: string;
+        };
+        PACancelOutputBody: {
+            /** @description The internal credit note cancelling the refused invoice in the producer's books (never deposited) */
+            credit: components["schemas"]["PADocumentRef"];
         };
         PAConnectionBody: {
             clientId?: string;
@@ -3788,6 +3985,28 @@ export interface components {
             /** @description EUR HT per month, as invoiced; 0 for a month without delivery */
             values: number[];
         };
+        SuggestTypeInputBody: {
+            /**
+             * @description Its family (GET /api/catalogue's families). Needed
+             * @example fromages
+             */
+            family?: string;
+            /**
+             * @description The type's name, 80 characters at most. Needed
+             * @example Tomme de brebis
+             */
+            name?: string;
+            /**
+             * @description A note for the administrator, 300 characters at most
+             * @example
+             */
+            note?: string;
+            /**
+             * @description Its unit of need: kg, l, un, douzaine, botte, barquette, bouteille, pot. Needed
+             * @example kg
+             */
+            unit?: string;
+        };
         SuppliedFound: {
             /**
              * Format: double
@@ -4038,6 +4257,14 @@ export interface components {
         SwitchInputBody: {
             /** @description The id of an organisation the person is a member of */
             organisation?: string;
+        };
+        TakeOfferInputBody: {
+            /**
+             * Format: double
+             * @description What the shop takes, in the type's unit: more than 0, at most what remains
+             * @example 80
+             */
+            quantity?: number;
         };
         TeamsInvitation: {
             _id: string;
@@ -6148,6 +6375,335 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "list-offers": {
+        parameters: {
+            query?: {
+                /** @description Offers of this catalogue type only */
+                productType?: string;
+                /** @description Offers of this month only */
+                month?: string;
+                /** @description Offers of this producer only (its page) */
+                producer?: string;
+            };
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffersOffer"][];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "create-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfferBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffersOffer"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "withdraw-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The offer's id */
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "take-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The offer's id */
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TakeOfferInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeAnswer"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8822,6 +9378,163 @@ export interface operations {
             };
         };
     };
+    "list-type-suggestions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogadminSuggestion"][];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "suggest-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestTypeInputBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogadminSuggestion"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "get-user": {
         parameters: {
             query?: never;
@@ -9759,6 +10472,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorModel"];
                 };
             };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
             /** @description Internal Server Error */
             500: {
                 headers: {
@@ -9853,12 +10575,98 @@ export interface operations {
             };
         };
     };
+    "cancel-pa-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice the PA rejected (213 Rejetée or irrecevable), or the buyer refused (210 Refusée) */
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PACancelOutputBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
     "reissue-pa-invoice": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description The invoice the PA rejected (213 Rejetée or irrecevable) */
+                /** @description The invoice the PA rejected (213 Rejetée or irrecevable), or the buyer refused (210 Refusée) */
                 invoiceId: string;
             };
             cookie?: never;
@@ -9988,8 +10796,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorModel"];
                 };
             };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10631,15 +11457,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorModel"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ErrorModel"];
-                };
-            };
             /** @description Internal Server Error */
             500: {
                 headers: {
@@ -10759,26 +11576,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorModel"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ErrorModel"];
-                };
-            };
             /** @description Internal Server Error */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ErrorModel"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };

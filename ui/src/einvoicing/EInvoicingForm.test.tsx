@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetState } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import { EInvoicingForm } from './EInvoicingForm'
-import { PAStatus, replacedText } from './PAStatus'
+import { PAStatus, cancelledText, replacedText } from './PAStatus'
 
 beforeEach(() => resetState('ferme@exemple.fr'))
 
@@ -90,7 +90,7 @@ describe('PAStatus', () => {
       '01/12/2026 : Déposée',
       '02/12/2026 : Refusée',
     ])
-    expect(screen.getByText(/^Refusée par le magasin : la facture reste émise/)).toBeInTheDocument()
+    expect(screen.getByText(/^Refusée par le magasin : le refus annule la facture/)).toBeInTheDocument()
     unmount()
     renderWithProviders(<PAStatus pa={pa} producer={false} />)
     expect(screen.queryByText(/^Refusée par le magasin/)).not.toBeInTheDocument()
@@ -135,5 +135,39 @@ describe('PAStatus of a rejected invoice', () => {
   it('offers no re-issue to the shop', () => {
     renderWithProviders(<PAStatus pa={rejected} producer={false} reissue="f1" />)
     expect(screen.queryByRole('button')).not.toBeInTheDocument()
+  })
+})
+
+describe('PAStatus of a refused invoice', () => {
+  const refused = {
+    status: '210',
+    label: 'Refusée',
+    reason: 'Marchandise non conforme',
+    history: [{ status: '210', label: 'Refusée', at: '2026-12-02T07:00:00Z' }],
+  }
+
+  it('offers the producer the credit note cancelling it, then reads the payments afresh', async () => {
+    const calls: string[] = []
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = String(input)
+      calls.push(`${init?.method ?? 'GET'} ${url}`)
+      const body = url.endsWith('/cancel') ? { credit: { id: 'a1', number: 'AV-2026-000001' } } : { accounts: [] }
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+    })
+    renderWithProviders(<PAStatus pa={refused} producer reissue="f1" />)
+    expect(screen.queryByRole('button', { name: 'Émettre la facture corrigée' })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Annuler la facture par un avoir' }))
+    await waitFor(() => expect(calls).toContain('GET /api/payments'))
+    expect(calls[0]).toBe('POST /api/user/pa/invoices/f1/cancel')
+  })
+
+  it('once cancelled, names the credit note to both sides, and offers nothing more', () => {
+    const cancelled = { ...refused, cancelledBy: 'AV-2026-000001' }
+    const { unmount } = renderWithProviders(<PAStatus pa={cancelled} producer reissue="f1" />)
+    expect(screen.getByText(cancelledText('AV-2026-000001'))).toBeInTheDocument()
+    expect(screen.queryByRole('button')).not.toBeInTheDocument()
+    unmount()
+    renderWithProviders(<PAStatus pa={cancelled} producer={false} />)
+    expect(screen.getByText(cancelledText('AV-2026-000001'))).toBeInTheDocument()
   })
 })

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import type { Snapshot } from 'valtio'
 import { formatDay } from '../format'
 import type { components } from '../schema.gen'
-import { REISSUE_TEXTS, reissueInvoice } from './reissue'
+import { CANCEL_TEXTS, REISSUE_TEXTS, cancelRefused, reissueInvoice } from './reissue'
 
 type DocumentPA = components['schemas']['DocumentPAView']
 
@@ -34,12 +34,16 @@ export const PA_NEXT_STEPS: Record<string, string> = {
     'Réputée non émise : corrigez la cause du rejet (vos coordonnées ou celles du magasin), puis émettez la facture corrigée : elle la remplace sous un nouveau numéro, et un avoir interne, jamais transmis, annule la facture rejetée dans vos comptes.',
   irrecevable:
     'Non reçue par la plateforme, réputée non émise : corrigez la cause, puis émettez la facture corrigée : elle la remplace sous un nouveau numéro, et un avoir interne, jamais transmis, annule la facture rejetée dans vos comptes.',
-  '210': 'Refusée par le magasin : la facture reste émise ; si le refus est fondé, un avoir la corrige.',
+  '210':
+    'Refusée par le magasin : le refus annule la facture sur les plateformes. Annulez-la aussi dans vos comptes par un avoir interne, jamais transmis au magasin.',
 }
 
 /** What both parties read of a rejected invoice once re-issued. */
 export const replacedText = (number: string) =>
   `Remplacée par la facture corrigée ${number} ; réputée non émise, elle est annulée par un avoir interne.`
+
+/** What both parties read of a refused invoice once cancelled. */
+export const cancelledText = (number: string) => `Annulée par l'avoir interne ${number}.`
 
 /**
  * An invoice's status on the producer's approved platform, under its
@@ -47,8 +51,8 @@ export const replacedText = (number: string) =>
  * motive of a rejection or refusal, and its history (in the badge's title,
  * and a disclosure when it has more than one status). A monthly invoice
  * rejected (reissue: its id, when the producer may re-issue it) offers
- * the producer "Émettre la facture corrigée"; once re-issued, both read
- * which invoice replaces it.
+ * the producer "Émettre la facture corrigée", a refused one "Annuler la
+ * facture par un avoir"; once done, both read which document did it.
  */
 export function PAStatus({
   pa,
@@ -101,6 +105,10 @@ export function PAStatus({
         <Text size="xs" c="dimmed">
           {replacedText(pa.replacedBy)}
         </Text>
+      ) : pa.cancelledBy ? (
+        <Text size="xs" c="dimmed">
+          {cancelledText(pa.cancelledBy)}
+        </Text>
       ) : producer && PA_NEXT_STEPS[pa.status] ? (
         <Text size="xs" c="red.8">
           {PA_NEXT_STEPS[pa.status]}
@@ -118,6 +126,20 @@ export function PAStatus({
           }}
         >
           {REISSUE_TEXTS.button}
+        </Button>
+      ) : null}
+      {producer && reissue && !pa.cancelledBy && pa.status === '210' ? (
+        <Button
+          size="compact-xs"
+          variant="light"
+          color="red"
+          loading={busy}
+          onClick={() => {
+            setBusy(true)
+            void cancelRefused(reissue).finally(() => setBusy(false))
+          }}
+        >
+          {CANCEL_TEXTS.button}
         </Button>
       ) : null}
     </Stack>
