@@ -157,5 +157,9 @@ func TestPAReissue(t *testing.T) {
 				t.Fatalf("the orders' invoice: %q", got)
 			}
 		}
+		// The books of the month hold the three documents, for the
+		// accountant of each side.
+		dw.farm.Do("GET", "/print/invoices/2026-12", nil).Expect(t, 200)
+		dw.shop.Do("GET", "/print/purchases/2026-12", nil).Expect(t, 200)
 	})
 }
