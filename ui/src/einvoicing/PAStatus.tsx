@@ -31,11 +31,11 @@ export function paColor(status: string): string {
 /** What the producer does after a rejection or a refusal (PRODUCT §16). */
 export const PA_NEXT_STEPS: Record<string, string> = {
   '213':
-    'Réputée non émise : corrigez la cause du rejet (vos coordonnées ou celles du magasin), puis émettez la facture corrigée : elle la remplace sous un nouveau numéro, et un avoir interne, jamais transmis, annule la facture rejetée dans vos comptes.',
+    'Réputée non émise : corrigez la cause du rejet (vos coordonnées ou celles du magasin), puis émettez la facture corrigée : elle la remplace sous un nouveau numéro, et un avoir interne, jamais déposé sur les plateformes, annule la facture rejetée dans vos comptes.',
   irrecevable:
-    'Non reçue par la plateforme, réputée non émise : corrigez la cause, puis émettez la facture corrigée : elle la remplace sous un nouveau numéro, et un avoir interne, jamais transmis, annule la facture rejetée dans vos comptes.',
+    'Non reçue par la plateforme, réputée non émise : corrigez la cause, puis émettez la facture corrigée : elle la remplace sous un nouveau numéro, et un avoir interne, jamais déposé sur les plateformes, annule la facture rejetée dans vos comptes.',
   '210':
-    'Refusée par le magasin : le refus annule la facture sur les plateformes. Annulez-la aussi dans vos comptes par un avoir interne, jamais transmis au magasin.',
+    'Refusée par le magasin : le refus annule la facture sur les plateformes. Annulez-la aussi dans vos comptes par un avoir interne, jamais déposé sur les plateformes.',
 }
 
 /** What both parties read of a rejected invoice once re-issued. */
