@@ -4,6 +4,7 @@ import { useParams } from 'wouter'
 import { formatEUR } from '../format'
 import { useProducers } from '../store/hooks'
 import { type SuppliedProduct, loadProducer, useSupplied } from '../store/supplied'
+import { ProducerOffers } from '../supplied/Offers'
 import { LabelBadges } from '../supplied/SuppliedProductLine'
 import { unitLabel } from '../units'
 
@@ -40,6 +41,7 @@ export function ProducerPage() {
             {PRODUCER_PAGE_TEXTS.intro}
           </Text>
         </div>
+        <ProducerOffers producerId={producerId} />
         {products && products.length === 0 ? <Text>{PRODUCER_PAGE_TEXTS.none}</Text> : null}
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           {(products ?? []).map((p) => (

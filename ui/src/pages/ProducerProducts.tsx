@@ -34,6 +34,7 @@ import {
   savePhoto,
   useSupplied,
 } from '../store/supplied'
+import { MyOffers, SuggestType } from '../supplied/MyOffers'
 import { LabelBadges } from '../supplied/SuppliedProductLine'
 import { isWholeUnit, unitLabel } from '../units'
 
@@ -96,6 +97,8 @@ export function ProducerProducts() {
             <ProductCard key={p._id} product={p as SuppliedProduct} onEdit={() => setEditing(p as SuppliedProduct)} />
           ))}
         </SimpleGrid>
+        <MyOffers />
+        <SuggestType />
       </Stack>
     </Container>
   )

@@ -203,7 +203,8 @@ describe('TradePanel, producer', () => {
 
 describe('TradePanel, shop', () => {
   it('accepts a proposal: the answer brings the order, nothing is reloaded', async () => {
-    const fetch = vi.spyOn(globalThis, 'fetch')
+    // The panel reads the producers' offers near the need once (none here).
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json([]))
     const user = userEvent.setup()
     show(
       'distributor',
@@ -246,7 +247,7 @@ describe('TradePanel, shop', () => {
     await user.click(within(first).getByRole('button', { name: 'Accepter' }))
     expect(await screen.findByText('Votre réponse a été correctement enregistrée')).toBeInTheDocument()
     expect(fetch).toHaveBeenNthCalledWith(
-      1,
+      2,
       '/api/proposalreview/n1/p1',
       expect.objectContaining({ method: 'PUT', body: '{"accepted":true}' }),
     )
@@ -255,7 +256,7 @@ describe('TradePanel, shop', () => {
       'data-status',
       'accepted',
     )
-    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(fetch).toHaveBeenCalledTimes(2)
   })
 
   it('counter-proposes from the proposal', async () => {

@@ -6,6 +6,7 @@ import { paths } from '../routing'
 import { loadMine, useSupplied } from '../store/supplied'
 import { propose, review, withdraw } from '../store/trade'
 import { NearbyProducers } from '../supplied/NearbyProducers'
+import { OffersForNeed } from '../supplied/Offers'
 import { SuppliedProductLine } from '../supplied/SuppliedProductLine'
 import type { Unit } from '../types'
 import { type CardAction, type ProposalLike, type Side, allowedActions, answered, negotiationOf } from './actions'
@@ -232,6 +233,9 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
       ) : null}
       {sections}
       {side === 'producer' ? <OtherProducersCard need={need} producerId={viewer.id} unit={unit} /> : null}
+      {side === 'distributor' && need.product && !closed ? (
+        <OffersForNeed productType={need.product} month={need.date} />
+      ) : null}
       {side === 'distributor' && need.product ? <NearbyProducers productType={need.product} /> : null}
     </Stack>
   )
