@@ -5,6 +5,9 @@
 // accepts; the month ends, and the delivery note and the invoice name the
 // product, its sale unit and its label, the quantities in kg; the invoice
 // is still Factur-X valid (the kit's validate-all.sh, when installed).
+// Then the dairy offers tomme for July, which the shop takes from the
+// dairy's page (need and commitment in one step), and suggests a missing
+// type that an administrator accepts from the CLI.
 //
 // Its own `primeur serve` on its own SQLite data directory at a pinned
 // instant (as journey.spec.ts), the real UI in Chromium, time moved forward
@@ -23,6 +26,7 @@ import { freePort, stop, waitHealthy } from './global-setup'
 // invoice of June comes on 1 July.
 const PINNED = '2027-06-15T09:00:00+02:00'
 const JUNE = 'juin 2027'
+const JULY = 'juillet 2027'
 const PRODUCT = 'Tomme de Savoie fermière'
 
 // A 96×72 PNG: a disc of tomme on a board.
@@ -270,6 +274,50 @@ test('a cheese dairy sells its tomme in 1,5 kg pieces to a shop planning tomme i
         throw new Error(`Factur-X validation failed:\n${out}`)
       }
     }
+  })
+
+  await test.step('the dairy offers 30 kg of its tomme for July; the shop takes 10 kg from its page', async () => {
+    const dairyId = ((await (await dairyPage.request.get('/api/user')).json()) as { user: { _id: string } }).user._id
+    await dairyPage.goto('/prod/products')
+    const form = dairyPage.getByRole('form', { name: 'Publier l’offre' })
+    await form.getByLabel('Produit').selectOption({ label: PRODUCT })
+    await form.getByLabel('Mois').selectOption({ label: JULY })
+    await form.getByLabel('Quantité offerte (kg)').fill('30')
+    await form.getByLabel('Prix HT (€ / kg)').fill('14')
+    await form.getByRole('button', { name: 'Publier l’offre' }).click()
+    await expect(toast(dairyPage, 'Offre publiée')).toBeVisible()
+
+    await shopPage.goto(`/dis/producers/${dairyId}`)
+    const offers = shopPage.getByRole('region', { name: 'Offres en cours' })
+    const offer = offers.getByRole('form', { name: `Offre : ${PRODUCT}, ${JULY}` })
+    await expect(offer).toContainText('reste 30 kg · 14,00 € HT / kg')
+    await offer.getByLabel('Quantité (kg)').fill('40')
+    await offer.getByRole('button', { name: 'Prendre' }).click()
+    await expect(offer.getByText('Il ne reste que 30 kg sur cette offre.')).toBeVisible()
+    await offer.getByLabel('Quantité (kg)').fill('10')
+    await offer.getByRole('button', { name: 'Prendre' }).click()
+    await expect(toast(shopPage, 'Offre prise : le besoin et l’engagement sont enregistrés')).toBeVisible()
+    await expect(offer).toContainText('reste 20 kg')
+    await shopPage.goto('/dis/needs')
+    const p = await openCell(shopPage, 'Tomme de Savoie', JULY)
+    await expect(p.getByRole('article', { name: `Engagement de ${dairy.name}` })).toContainText(PRODUCT)
+    await expect(needCell(shopPage, 'Tomme de Savoie', JULY)).toHaveText('10')
+  })
+
+  await test.step('the dairy suggests a missing type; an administrator accepts it from the CLI', async () => {
+    await dairyPage.goto('/prod/products')
+    const form = dairyPage.getByRole('form', { name: 'Un type manque au catalogue ?' })
+    await form.getByLabel('Nom du type').fill('Tomme des Bauges')
+    await form.getByLabel('Famille').selectOption({ label: 'Fromages' })
+    await form.getByRole('button', { name: 'Suggérer' }).click()
+    await expect(toast(dairyPage, 'Suggestion envoyée')).toBeVisible()
+    await expect(dairyPage.getByText('Tomme des Bauges : En attente de la réponse d’un administrateur')).toBeVisible()
+    const cli = (...args: string[]) =>
+      execFileSync(bin, ['catalogue', ...args, '--data-dir', dataDir, '--log-level', 'warn'], { encoding: 'utf8' })
+    const [suggestion] = JSON.parse(cli('suggestions', '--json')) as { _id: string }[]
+    expect(cli('accept', suggestion._id)).toContain('ajouté : Tomme des Bauges (tomme-des-bauges)')
+    await dairyPage.reload()
+    await expect(dairyPage.getByText('Tomme des Bauges : Ajouté au catalogue : « Tomme des Bauges »')).toBeVisible()
   })
   expect(problems).toEqual([])
 })
