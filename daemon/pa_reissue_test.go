@@ -41,7 +41,8 @@ type paAccountJSON struct {
 // number, naming the one it replaces and billing the shop's new SIREN,
 // and an internal credit note cancelling the rejected one. The next run
 // deposits the replacement — not the credit note — and the PA accepts it.
-// The order's amount is owed once on both sides, the rejected invoice
+// A payment allocated to it holds the rejected invoice until it is
+// undone. The order's amount is owed once on both sides, the rejected invoice
 // naming its replacement, every document rendered; the orders show the
 // replacement. Refused, nothing changed: a shop's call, another
 // producer's, the rejected invoice again, the replacement (not rejected).
@@ -93,6 +94,18 @@ func TestPAReissue(t *testing.T) {
 			{Name: "a shop", Client: dw.shop, Method: "POST", Path: path, Status: 403, Detail: "Cette opération est réservée aux producteurs."},
 			{Name: "another producer", Client: dw.otherFrm, Method: "POST", Path: path, Status: 404},
 		})
+		// A payment allocated to the rejected invoice holds it until it is
+		// undone.
+		dw.farm.Do("POST", "/api/payments", map[string]any{"partnerId": dw.shopID, "amount": 10, "paidOn": "2026-12-01",
+			"method": "virement", "documents": []string{rejected.ID}}).Expect(t, 200)
+		dw.s.Refuses(t, []daemontest.Refused{
+			{Name: "a payment allocated", Client: dw.farm, Method: "POST", Path: path, Status: 409, Detail: billing.MsgReplacePaid},
+		})
+		var paymentID string
+		if err := store.Get(ctx, db, &paymentID, `SELECT id FROM payments WHERE producer_id = ?`, dw.farmID); err != nil {
+			t.Fatal(err)
+		}
+		dw.farm.Do("PUT", "/api/payments/"+paymentID+"/undo", nil).Expect(t, 200)
 		// The shop corrects its SIRET, then the producer re-issues.
 		dw.shop.Do("PUT", "/api/user", map[string]any{"siret": "81234567600017"}).Expect(t, 200)
 		var out struct {

@@ -17,8 +17,8 @@ import (
 // French refusals of Replace (409).
 const (
 	MsgReplaced    = "Cette facture est déjà remplacée par la facture "
-	MsgReplacePaid = "Un paiement est imputé sur cette facture : elle ne peut pas être remplacée tant qu'il l'est. " +
-		"Retirez d'abord l'imputation du paiement."
+	MsgReplacePaid = "Un paiement est imputé sur cette facture : annulez d'abord ce paiement, émettez la facture corrigée, " +
+		"puis enregistrez le paiement à nouveau."
 	MsgReplaceRefers = "Des documents se rapportent à cette facture ("
 )
 
@@ -131,7 +131,10 @@ func replaceable(ctx context.Context, q store.Q, id string) error {
 		return core.Refuse(core.ErrConflict, MsgReplaced+by[0]+".")
 	}
 	var paid int
-	if err := store.Get(ctx, q, &paid, `SELECT COUNT(*) FROM payment_allocations WHERE document_id = ?`, id); err != nil {
+	// Allocations of payments that count (recorded, or declared and not
+	// answered yet); an undone or refused one's stay, and do not.
+	if err := store.Get(ctx, q, &paid, `SELECT COUNT(*) FROM payment_allocations a JOIN payments p ON p.id = a.payment_id
+		WHERE a.document_id = ? AND p.status IN ('recorded', 'declared')`, id); err != nil {
 		return fmt.Errorf("billing: payments of %s: %w", id, err)
 	}
 	if paid > 0 {
