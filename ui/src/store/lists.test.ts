@@ -46,14 +46,14 @@ describe('the screens’ reads', () => {
     const rows: [Parameters<typeof ordersPeriod>[0], string][] = [
       ['upcoming14', '/api/orders?from=2026-11-01&to=2026-12-01'],
       ['upcoming', '/api/orders?from=2026-11-01'],
-      ['done14', '/api/orders?from=2026-11-01&to=2026-11-01'],
-      ['done', '/api/orders?from=2025-11-01&to=2026-11-01'],
+      ['done14', '/api/orders?from=2026-11-01'],
+      ['done', '/api/orders?from=2025-11-01'],
       ['recent', '/api/orders?from=2026-11-01&to=2026-12-01'],
       ['year', '/api/orders?from=2025-11-01'],
     ]
     for (const [tab, path] of rows) expect(periodPath('orders', ordersPeriod(tab, today))).toBe(path)
     // Early in a month, the 14 days back reach the month before.
-    expect(ordersPeriod('done14', '2026-11-03')).toEqual({ from: '2026-10-01', to: '2026-11-01' })
+    expect(ordersPeriod('upcoming14', '2026-11-03')).toEqual({ from: '2026-10-01', to: '2026-11-01' })
   })
 
   it('finds the months no read holds', () => {

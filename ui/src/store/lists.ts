@@ -80,10 +80,11 @@ export function ordersPeriod(
       return { from: month(-14), to: month(14) }
     case 'upcoming':
       return { from: month(-14), to: null }
+    // A delivery received before its day is past already: the past tabs
+    // reach the months ahead too.
     case 'done14':
-      return { from: month(-14), to: month(0) }
+      return { from: month(-14), to: null }
     case 'done':
-      return { from: addMonths(month(0), -LIST_MONTHS_BACK), to: month(0) }
     case 'year': // the reception of a delivery not among the recent ones
       return { from: addMonths(month(0), -LIST_MONTHS_BACK), to: null }
   }
