@@ -360,6 +360,10 @@ var matrix = map[string]row{
 		path:   withID("/api/producers/{producer}/supplied-products", "producer"),
 		expect: everyone(200),
 	},
+	"GET /api/supplied-products/types": {
+		path:   fixed("/api/supplied-products/types?family=fromages&label=aop&km=50"),
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},
+	},
 	"GET /api/supplied-products/search": {
 		path:   fixed("/api/supplied-products/search?family=fromages&label=aop&km=50"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 200, producer: 403, otherProducer: 403},

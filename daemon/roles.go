@@ -75,6 +75,7 @@ var operationRoles = map[string][]string{
 	"get-delivery-day":            everyRole,
 	"producer-supplied-products":  everyRole,
 	"find-supplied-products":      everyRole,
+	"supplied-product-types":      everyRole,
 	"list-supplied-products":      everyRole,
 	"list-offers":                 everyRole,
 	"list-type-suggestions":       everyRole,

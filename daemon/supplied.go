@@ -148,6 +148,42 @@ func (d *Daemon) registerSupplied(api huma.API) {
 			"products; at most 50 producers.",
 		Errors: errs,
 	}, d.findSupplied)
+	huma.Register(api, huma.Operation{
+		OperationID: "supplied-product-types", Method: http.MethodGet, Path: "/supplied-products/types", Tags: tags,
+		Summary: "The product types producers sell with a label within a distance (shops)",
+		Description: "The planner's filter (PRODUCT §2 \"Needs planner\"): the catalogue types of live products with the " +
+			"label, of the family, sold by producers within the road distance of the shop (a producer not placed " +
+			"is left out once a distance is asked), sorted. Refused as the search is.",
+		Errors: errs,
+	}, d.suppliedTypes)
+}
+
+// SuppliedTypesInput is the planner's filter.
+type SuppliedTypesInput struct {
+	Family string  `query:"family" maxLength:"200" doc:"A family of types" example:"fromages"`
+	Label  string  `query:"label" maxLength:"100" doc:"A label the products carry: ab, conversion, label-rouge, aop, igp, hve, nature-progres"`
+	Km     float64 `query:"km" doc:"The farthest road distance from the shop, km (0: any)" example:"50"`
+}
+
+// SuppliedTypesOutput is the types found.
+type SuppliedTypesOutput struct {
+	Body struct {
+		Types []string `json:"types" doc:"Catalogue type ids, sorted"`
+	}
+}
+
+func (d *Daemon) suppliedTypes(ctx context.Context, in *SuppliedTypesInput) (*SuppliedTypesOutput, error) {
+	u, err := asDistributor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	types, err := supplied.Types(ctx, d.db, u.ID, supplied.Filter{Family: in.Family, Label: in.Label, MaxKm: in.Km})
+	if err != nil {
+		return nil, inQuery(err)
+	}
+	out := &SuppliedTypesOutput{}
+	out.Body.Types = types
+	return out, nil
 }
 
 func (d *Daemon) findSupplied(ctx context.Context, in *FindSuppliedInput) (*FoundProducersOutput, error) {

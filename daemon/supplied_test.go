@@ -151,11 +151,22 @@ func TestSuppliedProductsAPI(t *testing.T) {
 		if len(found) != 2 || found[0].Products[0].Labels[0] != "aop" {
 			t.Fatalf("found %+v", found)
 		}
+		// The planner's filter: the types sold with the label.
+		var types struct {
+			Types []string `json:"types"`
+		}
+		shop.Do("GET", "/api/supplied-products/types?label=aop", nil).Expect(t, http.StatusOK).JSON(t, &types)
+		if strings.Join(types.Types, ",") != "tomme-de-savoie" {
+			t.Fatalf("types %v", types.Types)
+		}
 		s.Refuses(t, []daemontest.Refused{
 			{Name: "an unknown label", Client: shop, Method: "GET", Path: "/api/supplied-products/search?label=demeter",
 				Status: http.StatusUnprocessableEntity, Detail: supplied.MsgSearchLabel, Location: "query.label"},
 			{Name: "a producer searches", Client: dairy, Method: "GET", Path: "/api/supplied-products/search",
 				Status: http.StatusForbidden, Detail: daemon.MsgShopsOnly},
+			{Name: "a distance too far for the planner's filter", Client: shop, Method: "GET",
+				Path: "/api/supplied-products/types?km=5000", Status: http.StatusUnprocessableEntity,
+				Detail: supplied.MsgSearchKm, Location: "query.km"},
 		})
 
 		// Retired, the tomme leaves the lists; the proposal keeps naming it.

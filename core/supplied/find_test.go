@@ -85,6 +85,27 @@ func TestFind(t *testing.T) {
 		if d := found[0].DistanceKm; d == nil || *d < 25 || *d > 35 || len(found[0].Products) != 1 {
 			t.Errorf("the dairy: %+v", found[0])
 		}
+		// The planner's filter: the types sold by producers of a label
+		// within a distance (PRODUCT §2 "Needs planner", "Filters").
+		for _, c := range []struct {
+			name   string
+			filter supplied.Filter
+			want   []string
+		}{
+			{"any", supplied.Filter{}, []string{"beurre-cru", "reblochon", "tomme-de-savoie"}},
+			{"AOP", supplied.Filter{Label: "aop"}, []string{"reblochon", "tomme-de-savoie"}},
+			{"AOP within 50 km: the unplaced left out", supplied.Filter{Label: "aop", MaxKm: 50}, []string{"tomme-de-savoie"}},
+			{"organic within 50 km", supplied.Filter{Label: "ab", MaxKm: 50}, []string{}},
+			{"nothing of the label, a distance asked", supplied.Filter{Label: "nature-progres", MaxKm: 50}, []string{}},
+			{"organic within 200 km", supplied.Filter{Label: "ab", MaxKm: 200}, []string{"tomme-de-savoie"}},
+		} {
+			t.Run("types: "+c.name, func(t *testing.T) {
+				got, err := supplied.Types(ctx, db, shop.ID, c.filter)
+				if err != nil || !slices.Equal(got, c.want) {
+					t.Errorf("got %v (%v), want %v", got, err, c.want)
+				}
+			})
+		}
 		for _, c := range []struct {
 			filter supplied.Filter
 			field  string
@@ -96,6 +117,9 @@ func TestFind(t *testing.T) {
 			var v *core.ValidationError
 			if _, err := supplied.Find(ctx, db, shop.ID, c.filter); !errors.As(err, &v) || v.Fields[0].Field != c.field {
 				t.Errorf("%+v: %v", c.filter, err)
+			}
+			if _, err := supplied.Types(ctx, db, shop.ID, c.filter); !errors.As(err, &v) || v.Fields[0].Field != c.field {
+				t.Errorf("types %+v: %v", c.filter, err)
 			}
 		}
 	})
