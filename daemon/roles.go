@@ -52,6 +52,7 @@ var operationRoles = map[string][]string{
 	"switch-organisation": everyRole,
 	"leave-organisation":  everyRole,
 	"set-notification":    everyRole,
+	"set-person-name":     everyRole,
 	// Each member's own login (the founder's is the organisation's).
 	"change-password":             everyRole,
 	"list-events":                 everyRole,

@@ -65,6 +65,13 @@ type SwitchInput struct {
 	}
 }
 
+// PersonNameInput sets the session's person's own name.
+type PersonNameInput struct {
+	Body struct {
+		Name string `json:"name" required:"false" maxLength:"200" doc:"The person's name, distinct from the organisation's; needed, 100 characters at most" example:"Claire Martin"`
+	}
+}
+
 // InvitationTokenInput names an invitation by its link's token.
 type InvitationTokenInput struct {
 	Body struct {
@@ -134,6 +141,12 @@ func (d *Daemon) registerTeams(api huma.API) {
 			"their login, their other organisations and what they did stay, and so do the organisation's documents. The last owner cannot leave (409).",
 		Tags: tags, DefaultStatus: http.StatusNoContent, Errors: []int{http.StatusConflict},
 	}, d.leaveOrganisation)
+	huma.Register(api, huma.Operation{
+		OperationID: "set-person-name", Method: http.MethodPut, Path: "/user/person",
+		Summary:     "Set one's own name",
+		Description: "The session's person's name (the Team screen, the header, the activity feed), distinct from the organisation's. Answers the user as GET /api/user does.",
+		Tags:        tags, Errors: []int{http.StatusUnprocessableEntity},
+	}, d.setPersonName)
 	huma.Register(api, huma.Operation{
 		OperationID: "switch-organisation", Method: http.MethodPut, Path: "/user/organisation",
 		Summary:     "Act for another organisation",
@@ -241,6 +254,24 @@ func (d *Daemon) switchOrganisation(ctx context.Context, in *SwitchInput) (*User
 		return nil, err
 	}
 	now := d.now()
+	next, err := accounts.SessionOf(ctx, d.db, sessionToken(ctx), now)
+	if err != nil {
+		return nil, err
+	}
+	out := &UserOutput{}
+	if out.Body.User, err = d.profile(ctx, d.db, next.User); err != nil {
+		return nil, err
+	}
+	return out, d.withTeam(ctx, d.db, &out.Body.User, next)
+}
+
+func (d *Daemon) setPersonName(ctx context.Context, in *PersonNameInput) (*UserOutput, error) {
+	s, now := currentSession(ctx), d.now()
+	if err := d.db.Tx(ctx, func(tx *sqlx.Tx) error {
+		return teams.SetName(ctx, tx, s.Person.ID, in.Body.Name, now)
+	}); err != nil {
+		return nil, err
+	}
 	next, err := accounts.SessionOf(ctx, d.db, sessionToken(ctx), now)
 	if err != nil {
 		return nil, err

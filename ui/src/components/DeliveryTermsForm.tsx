@@ -23,7 +23,8 @@ import {
   saveTerms,
   useFees,
 } from '../store/fees'
-import { useDistributors } from '../store/hooks'
+import { useDistributors, useUser } from '../store/hooks'
+import { may } from '../team/roles'
 
 /** What a NumberInput holds: a number, or the text being typed ("9,5"), '' when empty. */
 type Raw = string | number
@@ -49,10 +50,12 @@ const money = { decimalScale: 2, decimalSeparator: ',', min: 0, max: 10000, hide
  */
 export function DeliveryTermsForm() {
   const { settings } = useFees()
+  // The commercial terms are the owners' and sales' (issue 41).
+  const mayChange = may(useUser()?.role, 'set-delivery-terms')
   useEffect(() => {
-    void loadFees()
-  }, [])
-  if (!settings) return null
+    if (mayChange) void loadFees()
+  }, [mayChange])
+  if (!settings || !mayChange) return null
   return <TermsForm key={JSON.stringify(settings.terms)} terms={settings.terms} />
 }
 

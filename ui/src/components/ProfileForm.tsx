@@ -55,6 +55,9 @@ import { NotificationSettings } from './NotificationSettings'
 import { PaymentTermsForm } from './PaymentTermsForm'
 import { VatRegimeForm } from './VatRegimeForm'
 import { ResendConfirmationButton } from './ResendConfirmationButton'
+import { useUser } from '../store/hooks'
+import { PersonNameForm } from '../team/PersonNameForm'
+import { may } from '../team/roles'
 import { de } from '../grammar'
 
 /** Labels of the profile fields (every input is labelled; tests find fields by label). */
@@ -252,6 +255,10 @@ function focusField(field: ProfileFormField) {
  * `focus` names a field to scroll to and focus (the dashboard's first
  * steps); a new `focus.at` moves there again.
  */
+/** What a member whose role may not change the organisation's profile reads above it (issue 41). */
+export const PROFILE_READ_ONLY =
+  'Seuls les propriétaires de l’équipe modifient les informations de l’organisation : vous pouvez les consulter.'
+
 export function ProfileForm({
   user,
   onClose,
@@ -262,6 +269,9 @@ export function ProfileForm({
   focus?: { field: ProfileFormField; at: number } | null
 }) {
   const type = user.type
+  // The organisation's profile is its owners' (issue 41): another role reads it.
+  const member = useUser()
+  const editable = may(member?.role, 'update-user')
   const [initial] = useState(() => initialValues(user))
   const validate = useCallback((values: ProfileValues) => validateProfile(values, type, initial), [type, initial])
   const form = useFormState<ProfileValues, ProfileFormField>(initial, validate, {
@@ -394,131 +404,145 @@ export function ProfileForm({
             </Title>
             <CloseButton aria-label="Fermer" onClick={onClose} />
           </Group>
+          {editable ? null : <Text c="dimmed">{PROFILE_READ_ONLY}</Text>}
           <IdentifierNotice issues={user.identifierIssues} onCorrect={focusField} />
-          {type === 'producer' ? (
-            <DeliveryDaysPicker
-              id={profileFieldId('defaultDeliveryDays')}
-              value={values.defaultDeliveryDays}
-              onChange={(days) => form.setValue('defaultDeliveryDays', days, { touch: true })}
-              error={form.errorOf('defaultDeliveryDays')}
-            />
-          ) : null}
-          <Fieldset legend={SECTIONS[0].legend}>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>{SECTIONS[0].fields.map(input)}</SimpleGrid>
-          </Fieldset>
-          <Fieldset legend={shop ? 'Adresse du magasin' : 'Adresse'}>
-            <Stack gap="sm">
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                {input('addressLine1')}
-                {input('addressLine2')}
-              </SimpleGrid>
-              <Grid>
-                <Grid.Col span={{ base: 12, sm: 4 }}>
-                  <TextInput
-                    id={profileFieldId('postcode')}
-                    label={ADDRESS_LABELS.postcode}
-                    placeholder={example('74000')}
-                    inputMode="numeric"
-                    autoComplete="postal-code"
-                    value={values.postcode ?? ''}
-                    onChange={(e) => form.setValue('postcode', e.currentTarget.value)}
-                    onBlur={() => {
-                      form.touch('postcode')
-                      void placeFromAddress(values.postcode ?? '', values.town ?? '')
-                    }}
-                    error={form.errorOf('postcode')}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 8 }}>
-                  <Autocomplete
-                    id={profileFieldId('town')}
-                    label={ADDRESS_LABELS.town}
-                    placeholder={example('Annecy')}
-                    autoComplete="address-level2"
-                    data={suggestions}
-                    filter={({ options }) => options}
-                    value={values.town ?? ''}
-                    onChange={(town) => form.setValue('town', town)}
-                    onOptionSubmit={(town) => void placeFromAddress(values.postcode ?? '', town)}
-                    onBlur={() => {
-                      form.touch('town')
-                      void placeFromAddress(values.postcode ?? '', values.town ?? '')
-                    }}
-                    error={form.errorOf('town')}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                </Grid.Col>
-              </Grid>
-              <Text fw={500} size="sm">
-                Position sur la carte
-              </Text>
-              {invisible ? (
-                <Alert color="orange" variant="light" title="Votre magasin n'apparaît pas sur la carte">
-                  {SHOP_INVISIBLE} Saisissez le code postal et la ville, ou cliquez sur la carte.
-                </Alert>
+          {/* A native fieldset disables every field at once for a role that reads only. */}
+          <fieldset disabled={!editable} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+            <Stack gap="md">
+              {type === 'producer' ? (
+                <DeliveryDaysPicker
+                  id={profileFieldId('defaultDeliveryDays')}
+                  value={values.defaultDeliveryDays}
+                  onChange={(days) => form.setValue('defaultDeliveryDays', days, { touch: true })}
+                  error={form.errorOf('defaultDeliveryDays')}
+                />
               ) : null}
-              <Grid>
-                <Grid.Col span={{ base: 12, md: 8 }}>
-                  <PositionPicker
-                    value={position}
-                    onChange={(lonLat) => {
-                      handPlaced.current++
-                      setPosition(lonLat)
-                    }}
-                    fallbackCenter={townCenter}
-                  />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, md: 4 }}>
-                  <Stack gap="sm">
-                    {input('latitude')}
-                    {input('longitude')}
-                    <Text size="sm" c="dimmed" role="status">
-                      {note ?? 'Le code postal et la ville placent la position ; la carte permet de la préciser.'}
-                    </Text>
-                  </Stack>
-                </Grid.Col>
-              </Grid>
-            </Stack>
-          </Fieldset>
-          {SECTIONS.slice(1)
-            .filter((section) => !section.roles || section.roles.includes(type))
-            .map((section) => (
-              <Fieldset key={section.legend} legend={section.legend}>
-                <SimpleGrid cols={{ base: 1, sm: 2 }}>{section.fields.map(input)}</SimpleGrid>
-                {section.fields.includes('iban') && changesBank(values, initial) ? (
-                  <PasswordInput
-                    mt="sm"
-                    id={profileFieldId('currentPassword')}
-                    label={BANK_PASSWORD.label}
-                    description={BANK_PASSWORD.description}
-                    autoComplete="current-password"
-                    value={values.currentPassword ?? ''}
-                    onChange={(e) => form.setValue('currentPassword', e.currentTarget.value)}
-                    onBlur={() => form.touch('currentPassword')}
-                    error={form.errorOf('currentPassword')}
-                  />
-                ) : null}
+              <Fieldset legend={SECTIONS[0].legend}>
+                <SimpleGrid cols={{ base: 1, sm: 2 }}>{SECTIONS[0].fields.map(input)}</SimpleGrid>
               </Fieldset>
-            ))}
+              <Fieldset legend={shop ? 'Adresse du magasin' : 'Adresse'}>
+                <Stack gap="sm">
+                  <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                    {input('addressLine1')}
+                    {input('addressLine2')}
+                  </SimpleGrid>
+                  <Grid>
+                    <Grid.Col span={{ base: 12, sm: 4 }}>
+                      <TextInput
+                        id={profileFieldId('postcode')}
+                        label={ADDRESS_LABELS.postcode}
+                        placeholder={example('74000')}
+                        inputMode="numeric"
+                        autoComplete="postal-code"
+                        value={values.postcode ?? ''}
+                        onChange={(e) => form.setValue('postcode', e.currentTarget.value)}
+                        onBlur={() => {
+                          form.touch('postcode')
+                          void placeFromAddress(values.postcode ?? '', values.town ?? '')
+                        }}
+                        error={form.errorOf('postcode')}
+                      />
+                    </Grid.Col>
+                    <Grid.Col span={{ base: 12, sm: 8 }}>
+                      <Autocomplete
+                        id={profileFieldId('town')}
+                        label={ADDRESS_LABELS.town}
+                        placeholder={example('Annecy')}
+                        autoComplete="address-level2"
+                        data={suggestions}
+                        filter={({ options }) => options}
+                        value={values.town ?? ''}
+                        onChange={(town) => form.setValue('town', town)}
+                        onOptionSubmit={(town) => void placeFromAddress(values.postcode ?? '', town)}
+                        onBlur={() => {
+                          form.touch('town')
+                          void placeFromAddress(values.postcode ?? '', values.town ?? '')
+                        }}
+                        error={form.errorOf('town')}
+                        comboboxProps={{ withinPortal: true }}
+                      />
+                    </Grid.Col>
+                  </Grid>
+                  <Text fw={500} size="sm">
+                    Position sur la carte
+                  </Text>
+                  {invisible ? (
+                    <Alert color="orange" variant="light" title="Votre magasin n'apparaît pas sur la carte">
+                      {SHOP_INVISIBLE} Saisissez le code postal et la ville, ou cliquez sur la carte.
+                    </Alert>
+                  ) : null}
+                  <Grid>
+                    <Grid.Col span={{ base: 12, md: 8 }}>
+                      <PositionPicker
+                        value={position}
+                        onChange={(lonLat) => {
+                          handPlaced.current++
+                          setPosition(lonLat)
+                        }}
+                        fallbackCenter={townCenter}
+                      />
+                    </Grid.Col>
+                    <Grid.Col span={{ base: 12, md: 4 }}>
+                      <Stack gap="sm">
+                        {input('latitude')}
+                        {input('longitude')}
+                        <Text size="sm" c="dimmed" role="status">
+                          {note ?? 'Le code postal et la ville placent la position ; la carte permet de la préciser.'}
+                        </Text>
+                      </Stack>
+                    </Grid.Col>
+                  </Grid>
+                </Stack>
+              </Fieldset>
+              {SECTIONS.slice(1)
+                .filter((section) => !section.roles || section.roles.includes(type))
+                .map((section) => (
+                  <Fieldset key={section.legend} legend={section.legend}>
+                    <SimpleGrid cols={{ base: 1, sm: 2 }}>{section.fields.map(input)}</SimpleGrid>
+                    {section.fields.includes('iban') && changesBank(values, initial) ? (
+                      <PasswordInput
+                        mt="sm"
+                        id={profileFieldId('currentPassword')}
+                        label={BANK_PASSWORD.label}
+                        description={BANK_PASSWORD.description}
+                        autoComplete="current-password"
+                        value={values.currentPassword ?? ''}
+                        onChange={(e) => form.setValue('currentPassword', e.currentTarget.value)}
+                        onBlur={() => form.touch('currentPassword')}
+                        error={form.errorOf('currentPassword')}
+                      />
+                    ) : null}
+                  </Fieldset>
+                ))}
+            </Stack>
+          </fieldset>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Fermer
             </Button>
-            <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
-              {submission.label('Enregistrer')}
-            </Button>
+            {editable ? (
+              <Button type="submit" disabled={!form.canSubmit || submission.submitting}>
+                {submission.label('Enregistrer')}
+              </Button>
+            ) : null}
           </Group>
         </Stack>
       </Paper>
-      {type === 'producer' ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
-      {user.type === 'producer' ? <VatRegimeForm regime={user.vatRegime} vatNumber={user.tvaintracom ?? ''} /> : null}
-      {user.type === 'producer' ? <EInvoicingForm owner={user.email ?? ''} /> : null}
-      {user.type === 'producer' ? <CutoffReminderSwitch on={user.cutoffReminder ?? true} /> : null}
+      {/* Each form only for the roles that may send it (daemon/testdata/roles.json). */}
+      {type === 'producer' && editable ? <PaymentTermsForm terms={user.paymentTerms} /> : null}
+      {user.type === 'producer' && editable ? (
+        <VatRegimeForm regime={user.vatRegime} vatNumber={user.tvaintracom ?? ''} />
+      ) : null}
+      {user.type === 'producer' && may(member?.role, 'connect-pa') ? <EInvoicingForm owner={user.email ?? ''} /> : null}
+      {user.type === 'producer' && editable ? <CutoffReminderSwitch on={user.cutoffReminder ?? true} /> : null}
+      {member?.person ? <PersonNameForm name={member.person.name} /> : null}
       <NotificationSettings prefs={user.notifications ?? []} />
-      <ChangeEmailForm email={user.email ?? ''} pending={user.emailPending} />
+      {may(member?.role, 'change-email') ? (
+        <ChangeEmailForm email={user.email ?? ''} pending={user.emailPending} />
+      ) : null}
       <ChangePasswordForm />
       <MyDataPanel />
-      <CloseAccountForm />
+      {may(member?.role, 'close-account') ? <CloseAccountForm /> : null}
     </Stack>
   )
 }

@@ -18,6 +18,7 @@ import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
 import { booksPath, claimAccounting, loadAccounting, saveAccounts, useAccounting } from '../store/accounting'
 import { useUser } from '../store/hooks'
+import { may } from '../team/roles'
 import type { UserType } from '../types'
 import {
   LEDGER_FIELDS,
@@ -67,6 +68,8 @@ export function AccountingExport() {
   }, [owner])
   if (!user) return null
   const role = user.type
+  // The books are the owners' and the accountants' (issue 41): another role sees no export.
+  if (!may(user.role, role === 'producer' ? 'export-invoices' : 'export-purchases')) return null
   const months = data?.months ?? []
   const chosen = month && months.includes(month) ? month : (months[0] ?? null)
   return (

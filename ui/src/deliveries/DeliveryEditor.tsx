@@ -1,6 +1,8 @@
 import { Anchor, Badge, Divider, Group, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { formatLongDay, formatNumber } from '../format'
 import { useAutovalidateHours } from '../store/deliveries'
+import { useUser } from '../store/hooks'
+import { may } from '../team/roles'
 import type { Product, UserType } from '../types'
 import { ClaimForm } from './ClaimForm'
 import { ClaimReview } from './ClaimReview'
@@ -63,6 +65,8 @@ export function DeliveryEditor({
   const d = row.delivery
   const notice = lockNotice(d, now, lock, lockLabel)
   const hours = useAutovalidateHours()
+  // A member sees only the forms their role may send (issue 41).
+  const member = useUser()?.role
   const windowNotice = claimWindowNotice(row, role, now, claimWindow)
   const answerNotice = claimAnswerNotice(d, role, hours)
   const claimed = d.deliveryLines.filter((l) => l.quantityClaimed !== 0)
@@ -115,7 +119,7 @@ export function DeliveryEditor({
           delivery={d}
           role={role}
           products={products}
-          receivable={canReceive(d, role, now, claimWindow)}
+          receivable={canReceive(d, role, now, claimWindow) && may(member, 'receive-delivery')}
         />
 
         {d.claimStatus !== 'void' ? (
@@ -163,14 +167,14 @@ export function DeliveryEditor({
           ))}
         </Group>
 
-        {canEdit(d, role, now, lock) ? (
+        {canEdit(d, role, now, lock) && may(member, 'update-delivery') ? (
           <>
             <Divider label="Modifier la livraison" labelPosition="left" />
             <DeliveryForm key={version} row={row} products={products} now={now} />
           </>
         ) : null}
         {windowNotice ? <Text size="sm">{windowNotice}</Text> : null}
-        {canClaim(row, role, now, claimWindow) ? (
+        {canClaim(row, role, now, claimWindow) && may(member, 'claim-delivery') ? (
           <>
             <Divider
               label={d.claimStatus === 'sent' ? "Modifier la demande d'avoir" : "Demande d'avoir"}
@@ -179,7 +183,7 @@ export function DeliveryEditor({
             <ClaimForm key={version} row={row} products={products} />
           </>
         ) : null}
-        {canReview(row, role) ? <ClaimReview row={row} /> : null}
+        {canReview(row, role) && may(member, 'review-delivery') ? <ClaimReview row={row} /> : null}
       </Stack>
     </Paper>
   )

@@ -5,6 +5,8 @@ import { capitalizeFirst, formatLongDay, formatNumber } from '../format'
 import { paths } from '../routing'
 import { useOffline } from '../offline/useOffline'
 import { type DeliveryDay, loadDay, moveStop, saveRound, useDeliveryDay } from '../store/dayplan'
+import { useUser } from '../store/hooks'
+import { may } from '../team/roles'
 import { UNITS, isWholeUnit, unitLabel } from '../units'
 
 /** PRODUCT §16 "The farmer's day": the screen's title. */
@@ -207,6 +209,8 @@ function PackingSheets({ day }: { day: DeliveryDay }) {
 
 function Round({ day, saving }: { day: DeliveryDay; saving: boolean }) {
   const r = day.round
+  // Ordering the round is the owners' and delivery's (issue 41): another role reads it.
+  const mayOrder = may(useUser()?.role, 'set-delivery-round')
   const buttons = useRef(new Map<string, HTMLButtonElement | null>())
   const [announce, setAnnounce] = useState('')
   const move = async (index: number, delta: -1 | 1) => {
@@ -233,9 +237,11 @@ function Round({ day, saving }: { day: DeliveryDay; saving: boolean }) {
         {r.manual ? (
           <>
             <Badge variant="light">Ordre choisi par vous</Badge>
-            <Button variant="subtle" size="compact-sm" onClick={() => void saveRound([])} disabled={saving}>
-              Revenir à l'ordre proposé
-            </Button>
+            {mayOrder ? (
+              <Button variant="subtle" size="compact-sm" onClick={() => void saveRound([])} disabled={saving}>
+                Revenir à l'ordre proposé
+              </Button>
+            ) : null}
           </>
         ) : (
           <Badge variant="light" color="gray">
@@ -275,28 +281,30 @@ function Round({ day, saving }: { day: DeliveryDay; saving: boolean }) {
                   </Anchor>
                 ) : null}
               </Stack>
-              <Stack gap={6}>
-                <Button
-                  size="md"
-                  variant="default"
-                  ref={(el) => void buttons.current.set(`${s.shopId}:up`, el)}
-                  disabled={i === 0}
-                  onClick={() => void move(i, -1)}
-                  aria-label={`Monter ${s.shop}`}
-                >
-                  Monter
-                </Button>
-                <Button
-                  size="md"
-                  variant="default"
-                  ref={(el) => void buttons.current.set(`${s.shopId}:down`, el)}
-                  disabled={i === r.stops.length - 1}
-                  onClick={() => void move(i, 1)}
-                  aria-label={`Descendre ${s.shop}`}
-                >
-                  Descendre
-                </Button>
-              </Stack>
+              {mayOrder ? (
+                <Stack gap={6}>
+                  <Button
+                    size="md"
+                    variant="default"
+                    ref={(el) => void buttons.current.set(`${s.shopId}:up`, el)}
+                    disabled={i === 0}
+                    onClick={() => void move(i, -1)}
+                    aria-label={`Monter ${s.shop}`}
+                  >
+                    Monter
+                  </Button>
+                  <Button
+                    size="md"
+                    variant="default"
+                    ref={(el) => void buttons.current.set(`${s.shopId}:down`, el)}
+                    disabled={i === r.stops.length - 1}
+                    onClick={() => void move(i, 1)}
+                    aria-label={`Descendre ${s.shop}`}
+                  >
+                    Descendre
+                  </Button>
+                </Stack>
+              ) : null}
             </Group>
           </Paper>
         ))}

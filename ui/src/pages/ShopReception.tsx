@@ -25,7 +25,8 @@ import { type LineInput, REASON_LABELS, type Reason, receivedText, receptionBody
 import { newKey, queueState } from '../reception/queue'
 import { QueueStatus } from '../reception/QueueStatus'
 import { SignaturePad } from '../reception/SignaturePad'
-import { useIsLoaded, useOrders, useProducers, useProducts } from '../store/hooks'
+import { useIsLoaded, useOrders, useProducers, useProducts, useUser } from '../store/hooks'
+import { may } from '../team/roles'
 import { ensureOrder } from '../store/lists'
 import { useClaimWindow } from '../store/deliveries'
 import { drainReceptions, receive, refreshReceptions } from '../store/reception'
@@ -34,6 +35,10 @@ import { unitLabel } from '../units'
 
 /** PRODUCT §16 "Reception": the screen's title. */
 export const RECEPTION_TITLE = 'Réception de la livraison'
+
+/** What a member whose role may not receive deliveries reads instead of the form (issue 41). */
+export const RECEPTION_NOT_YOURS =
+  'Votre rôle dans cette organisation ne permet pas de réceptionner les livraisons : demandez-le à la personne chargée de la réception ou à un propriétaire de l’équipe.'
 
 const quantityText = (value: number, unit: string) => `${typed(value)} ${unitLabel(unit)}`
 
@@ -72,6 +77,7 @@ export function ShopReception() {
   const delivery = order?.deliveries.find((d) => d._id === deliveryId) as Delivery | undefined
   const producer = producers.find((p) => p._id === order?.producer)?.name ?? ''
   const claimWindow = useClaimWindow()
+  const member = useUser()?.role
 
   const [lines, setLines] = useState<LineInput[] | null>(null)
   const [receivedBy, setReceivedBy] = useState('')
@@ -148,6 +154,9 @@ export function ShopReception() {
     ) : (
       <Loader size="sm" aria-label="Chargement" />
     )
+  } else if (!delivery.receivedAt && !may(member, 'receive-delivery')) {
+    // Receiving is the owners' and receivers' (issue 41): another role reads the delivery from its screen.
+    body = <Alert color="orange">{RECEPTION_NOT_YOURS}</Alert>
   } else if (delivery.receivedAt) {
     body = (
       <Alert color="green" role="status" title={receivedText(delivery.receivedAt, delivery.receivedBy ?? '')}>

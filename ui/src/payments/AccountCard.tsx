@@ -165,7 +165,7 @@ export function AccountCard({
                 </Text>
                 <Group gap="xs">
                   {p.status === 'recorded' ? <SlipLink flatRate={account.flatRate} paymentId={p._id} /> : null}
-                  {role === 'producer' && p.status === 'declared' ? (
+                  {role === 'producer' && p.status === 'declared' && may(member, 'confirm-payment') ? (
                     <>
                       <Button size="xs" onClick={() => void confirmPayment(p._id, true)}>
                         Confirmer la réception
@@ -175,8 +175,9 @@ export function AccountCard({
                       </Button>
                     </>
                   ) : null}
-                  {(role === 'producer' && p.status === 'recorded') ||
-                  (role === 'distributor' && p.status === 'declared' && p.byShop) ? (
+                  {((role === 'producer' && p.status === 'recorded') ||
+                    (role === 'distributor' && p.status === 'declared' && p.byShop)) &&
+                  may(member, 'undo-payment') ? (
                     <Button size="xs" variant="subtle" color="red" onClick={() => void undoPayment(p._id)}>
                       Annuler ce paiement
                     </Button>
@@ -192,6 +193,7 @@ export function AccountCard({
             label="Relances automatiques des factures échues"
             description="Le lendemain de l'échéance, puis 15 jours après, le magasin reçoit un rappel par email."
             checked={account.reminders}
+            disabled={!may(member, 'set-reminders')}
             onChange={(e) => void setReminders(account.partnerId, e.currentTarget.checked)}
           />
         ) : null}

@@ -151,6 +151,12 @@ export async function leaveOrganisation(): Promise<boolean> {
   return true
 }
 
+/** Sets the person's own name (the profile's "Votre nom"); replaces the user. Throws ApiError (422 with the field's error). */
+export async function setPersonName(name: string): Promise<void> {
+  const { user } = await api.put<{ user: User }>('/api/user/person', { name })
+  state.user = user
+}
+
 /** Reads an invitation by its link's token (the invitation's page). Throws ApiError (422 a dead link). */
 export async function readInvitation(token: string): Promise<PendingInvitation> {
   return api.post<PendingInvitation>('/auth/invitation', { token })

@@ -5,7 +5,8 @@ import { Alert, Button, Container, Group, NativeSelect, Stack, Table, Text, Text
 import { type FormEvent, useEffect, useState } from 'react'
 import { dayOf, formatDayInWords } from '../format'
 import { useUser } from '../store/hooks'
-import { cancelInvitation, invite, loadTeam, removeMember, setRole, useTeam } from '../store/team'
+import { useLocation } from 'wouter'
+import { cancelInvitation, invite, leaveOrganisation, loadTeam, removeMember, setRole, useTeam } from '../store/team'
 import { ROLE_HINTS, ROLE_LABELS, type Role, may, rolesOf } from './roles'
 
 export const TEAM_TEXTS = {
@@ -27,6 +28,11 @@ export const TEAM_TEXTS = {
   invite: 'Inviter une personne',
   inviteButton: 'Envoyer l’invitation',
   confirmRemove: (name: string) => `Retirer ${name} de l’équipe ? Son accès prend fin immédiatement.`,
+  leave: 'Quitter cette organisation',
+  confirmLeave: (name: string) =>
+    `Quitter ${name} ? Votre accès à cette organisation prend fin ; ses documents restent les siens.`,
+  // The daemon's refusal of the last owner (core/teams MsgLastOwner), said before any call.
+  lastOwner: "L'équipe doit garder au moins un propriétaire : nommez-en un autre avant.",
 } as const
 
 export function TeamPage() {
@@ -128,8 +134,43 @@ export function TeamPage() {
           </>
         ) : null}
         <InviteForm roles={roles} />
+        {data ? (
+          <LeaveSection orgName={user.name} owners={data.members.filter((m) => m.role === 'owner').length} />
+        ) : null}
       </Stack>
     </Container>
+  )
+}
+
+/**
+ * « Quitter cette organisation » for an owner (issue 41): possible while
+ * another owner remains; the last one reads why not, as the daemon would
+ * answer (409), and sends nothing.
+ */
+function LeaveSection({ orgName, owners }: { orgName: string; owners: number }) {
+  const [, navigate] = useLocation()
+  const [refused, setRefused] = useState(false)
+  const leave = () => {
+    if (owners <= 1) {
+      setRefused(true)
+      return
+    }
+    if (!window.confirm(TEAM_TEXTS.confirmLeave(orgName))) return
+    void leaveOrganisation().then((ok) => {
+      if (ok) navigate('/')
+    })
+  }
+  return (
+    <Stack gap="xs" align="flex-start">
+      <Button variant="outline" color="red" onClick={leave}>
+        {TEAM_TEXTS.leave}
+      </Button>
+      {refused ? (
+        <Alert color="orange" role="alert">
+          {TEAM_TEXTS.lastOwner}
+        </Alert>
+      ) : null}
+    </Stack>
   )
 }
 
