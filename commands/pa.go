@@ -44,7 +44,7 @@ func (a *app) paCommand() *cobra.Command {
 		Use:   "pa",
 		Short: "La plateforme agréée (facturation électronique) de chaque producteur",
 	}
-	cmd.AddCommand(a.paConnectCommand(), a.paStatusCommand(), a.paRotateKeyCommand())
+	cmd.AddCommand(a.paConnectCommand(), a.paStatusCommand(), a.paRotateKeyCommand(), a.paReissueCommand(), a.paCancelCommand())
 	return cmd
 }
 

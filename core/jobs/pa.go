@@ -169,15 +169,17 @@ func PA(ctx context.Context, env Env, now time.Time) (Report, error) {
 		if unreachable {
 			continue
 		}
-		cashed, err := postCashed(ctx, env, client, conn, now)
-		statuses += cashed
-		if err != nil {
-			env.Log.Warn("jobs: pa: the Encaissée statuses", "producer", conn.ProducerID, "err", err, "message", pa.French(err))
-		}
+		// The statuses first: an invoice just deposited and rejected (213)
+		// or refused (210) is not posted Encaissée because it is paid.
 		n, err := pollStatuses(ctx, env, client, conn)
 		statuses += n
 		if err != nil {
 			env.Log.Warn("jobs: pa: statuses", "producer", conn.ProducerID, "err", err, "message", pa.French(err))
+		}
+		cashed, err := postCashed(ctx, env, client, conn, now)
+		statuses += cashed
+		if err != nil {
+			env.Log.Warn("jobs: pa: the Encaissée statuses", "producer", conn.ProducerID, "err", err, "message", pa.French(err))
 		}
 	}
 	r.add(PADeposited, deposited)
