@@ -2,9 +2,10 @@
 // "Teams"): a shop's owner invites a buyer and an accountant from
 // "Équipe"; each accepts the emailed link with a login of their own; the
 // buyer accepts a producer's proposal and the producer's feed names her;
-// the accountant downloads an invoice and prepares the transfer, but reads
-// the needs without changing them; the owner removes the buyer, whose
-// session ends at once. The month's invoice comes from tools/e2eseed's
+// the buyer sees no payment form; the accountant downloads an invoice and
+// prepares the transfer, but reads the needs without changing them (no
+// button in the need's pane); the owner removes the buyer, whose session
+// ends at once. The month's invoice comes from tools/e2eseed's
 // orders scene and the daemon's invoices job.
 import { execFileSync } from 'node:child_process'
 import { dirname, join, resolve } from 'node:path'
@@ -137,6 +138,13 @@ test('an owner invites a buyer and an accountant, each works within their role, 
     .click()
   await expect(pane.getByRole('article', { name: `Engagement de ${farm.name}` })).toBeVisible()
 
+  // …and sees no payment form: the payments are the owners' and the accountant's.
+  await buyer.goto('/dis/payments')
+  await expect(buyer.getByRole('region', { name: farm.name })).toBeVisible()
+  await expect(buyer.getByRole('button', { name: 'Déclarer un paiement' })).toHaveCount(0)
+  await expect(buyer.getByRole('checkbox', { name: /^Payer .* par virement$/ })).toHaveCount(0)
+  await expect(buyer.getByRole('button', { name: 'Préparer le virement' })).toHaveCount(0)
+
   // The producer's feed names her.
   const farmPage = await farmContext.newPage()
   await farmPage.goto('/')
@@ -171,6 +179,13 @@ test('an owner invites a buyer and an accountant, each works within their role, 
     'aria-readonly',
     'true',
   )
+  // Her pane shows the commitment with no button to change it.
+  await needCell(accountant, 'Courgette', nextLabel).click()
+  const accountantPane = accountant.getByRole('complementary', { name: 'Détail du besoin' })
+  await expect(accountantPane.getByRole('article', { name: `Engagement de ${farm.name}` })).toBeVisible()
+  await expect(
+    accountantPane.getByRole('button', { name: /^(Accepter|Modifier|Refuser|Supprimer|Corriger|Proposer|Envoyer)$/ }),
+  ).toHaveCount(0)
   const refused = await accountantContext.request.put(`/api/needs/${need._id}`, { data: { quantity: 50 } })
   expect(refused.status()).toBe(403)
   expect((await refused.json()).detail).toContain('Votre rôle dans cette organisation (Comptabilité)')
