@@ -9,7 +9,9 @@ import { NearbyProducers } from '../supplied/NearbyProducers'
 import { OffersForNeed } from '../supplied/Offers'
 import { SuppliedProductLine } from '../supplied/SuppliedProductLine'
 import type { Unit } from '../types'
+import { useUser } from '../store/hooks'
 import { type CardAction, type ProposalLike, type Side, allowedActions, answered, negotiationOf } from './actions'
+import { withinRole } from './roleActions'
 import { CommitmentCard } from './CommitmentCard'
 import { OtherProducersCard, type OtherProducersNeed } from './OtherProducersCard'
 import { ProposalForm } from './ProposalForm'
@@ -66,6 +68,8 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
   const [busy, setBusy] = useState(false)
   const side = viewer.type
   const closed = isClosedMonth(need.date)
+  // A member sees only the actions their role may take (issue 41).
+  const role = useUser()?.role
   // A producer's own products of the need's type, for its proposal form.
   const supplied = useSupplied()
   useEffect(() => {
@@ -118,7 +122,9 @@ export function TradePanel({ need, unit, viewer, producers, priceHint, onFormSho
   let formShown = false
   const sections = producerIds.map((producer) => {
     const n = negotiationOf(need.proposals, producer)
-    const allowed = closed ? { propose: false, commitment: [], open: [] } : allowedActions(n.state, side)
+    const allowed = closed
+      ? { propose: false, commitment: [], open: [] }
+      : withinRole(allowedActions(n.state, side), role)
     const mine = side === 'producer'
     const edit = editing?.producer === producer ? editing : allowed.propose ? { producer, card: 'new' as const } : null
     if (edit) formShown = true
