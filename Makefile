@@ -141,7 +141,10 @@ bin/hey: go.mod go.sum
 ## between the slowline markers, and the planner's table against the shell's
 ## first paint (ui/e2e/plannerpaint.bench.ts, issue 20: cold loads over
 ## loopback, the demo planners and a seeded 150-product shop), between the
-## plannerpaint markers. The load bench measures each request in 2 rounds
+## plannerpaint markers; and a year of trade's screens on that line, cold
+## and warm (ui/e2e/yearline.bench.ts, issue 42: loadbench's one-region
+## platform, its largest shop and a producer), between the yearline
+## markers. The load bench measures each request in 2 rounds
 ## (its default is 3) to keep make bench under 20 minutes on 2 cores. The
 ## Go benchmarks run one package at a time (-p 1): with two at once, each
 ## package's ratios to its limits were measured beside another package's
@@ -161,7 +164,8 @@ bench: build bin/hey
 		--go docs/bench/go.txt --bundle docs/bench/bundle.md --doc docs/BENCHMARKS.md || exit 1; \
 	(cd ui && PRIMEUR_BIN=$(CURDIR)/$(BIN) PRIMEUR_SLOWLINE_OUT=$(CURDIR)/docs/bench/slowline.json \
 		PRIMEUR_SLOWLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md PRIMEUR_PLANNERPAINT_OUT=$(CURDIR)/docs/bench/plannerpaint.json \
-		PRIMEUR_PLANNERPAINT_DOC=$(CURDIR)/docs/BENCHMARKS.md npx playwright test --config playwright.bench.config.ts) || exit 1; \
+		PRIMEUR_PLANNERPAINT_DOC=$(CURDIR)/docs/BENCHMARKS.md PRIMEUR_YEARLINE_OUT=$(CURDIR)/docs/bench/yearline.json \
+		PRIMEUR_YEARLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md npx playwright test --config playwright.bench.config.ts) || exit 1; \
 	echo "make bench: $$(( $$(date +%s) - start )) s; figures in docs/BENCHMARKS.md"
 
 ## bench-national: the same users on a platform of all of France (issue

@@ -43,7 +43,7 @@ func envName(key string) string {
 var envNotSettings = []string{EnvPassword, "PRIMEUR_BIN", "PRIMEUR_SCREENSHOTS"}
 
 // envToolPrefixes are the prefixes of the tests' and tools' variables.
-var envToolPrefixes = []string{"PRIMEUR_TEST_", "PRIMEUR_E2E_", "PRIMEUR_BENCH_", "PRIMEUR_SLOWLINE_", "PRIMEUR_PLANNERPAINT_", "PRIMEUR_FACTURX_"}
+var envToolPrefixes = []string{"PRIMEUR_TEST_", "PRIMEUR_E2E_", "PRIMEUR_BENCH_", "PRIMEUR_SLOWLINE_", "PRIMEUR_PLANNERPAINT_", "PRIMEUR_YEARLINE_", "PRIMEUR_FACTURX_"}
 
 // knownVariable reports whether a PRIMEUR_* variable is a setting's or
 // one of envNotSettings.

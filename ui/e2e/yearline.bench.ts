@@ -1,0 +1,281 @@
+// The screens of a year of trade on a slow line (issue 42): a platform
+// seeded by tools/loadbench (`loadbench seed --regions 1`: 20 shops and 100
+// producers, 12 months of needs, proposals, orders, deliveries, invoices and
+// payments, made through core's operations), served by the real binary at
+// the seed's clock (`serve --now`, the browser's clock pinned to it), and
+// its largest shop (150 products) and its measured producer (four shops)
+// each opening the dashboard (its chart drawn), the map (the dashboard's
+// shops drawn), the planner, the deliveries and the payments under
+// Chromium's network emulation (1.6 Mbit/s down, 750 kbit/s up, 150 ms: the
+// line of slowline.bench.ts). Each screen cold (a fresh context: nothing
+// cached) then warm (the same context opening it again: assets from the
+// cache, the API's answers revalidated), the time from the navigation's
+// start to the first frame showing it, and the bytes received by then.
+//
+// A benchmark, not a test: it fails only when a measure cannot be taken. Run
+// by `make bench` (playwright.bench.config.ts), which writes the figures into
+// docs/BENCHMARKS.md between the yearline markers. Settings:
+//   PRIMEUR_BIN            the binary measured (default ../bin/primeur)
+//   PRIMEUR_YEARLINE_DATA  a data directory seeded already (else seeded here, about a minute)
+//   PRIMEUR_YEARLINE_RUNS  loads per measure (default 3; the median is kept)
+//   PRIMEUR_YEARLINE_OUT   a JSON file for the figures
+//   PRIMEUR_YEARLINE_DOC   a Markdown file whose yearline block is rewritten
+//   PRIMEUR_YEARLINE_WORKERS=block  without the service worker (what it costs the warm loads)
+import { type Browser, type BrowserContext, test } from '@playwright/test'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { recordTransfers } from './demo'
+
+/** The line of slowline.bench.ts (a test file cannot import another), in the DevTools protocol's units. */
+const SLOW_LINE = {
+  offline: false,
+  downloadThroughput: (1.6 * 1000 * 1000) / 8,
+  uploadThroughput: (750 * 1000) / 8,
+  latency: 150,
+}
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = resolve(here, '..', '..')
+
+/** The seed's clock (tools/loadbench's defaultNow) and its accounts' password. */
+const NOW = '2026-11-18T09:00:00+01:00'
+const PASSWORD = 'loadbench2026'
+const SHOP = 'magasin-00-00@bench.primeur.fr'
+const PRODUCER = 'ferme-00-000@bench.primeur.fr'
+
+/** The goals of issue 42 on this line: usable cold within 2.5 s, warm within 1 s, 150 KB a screen. */
+const GOAL_COLD_MS = 2500
+const GOAL_WARM_MS = 1000
+const GOAL_KB = 150
+
+interface Screen {
+  name: string
+  path: (who: 'shop' | 'producer', shopId: string) => string
+  /** What must be on screen (CSS, checked at every frame by the page itself). */
+  selector: string
+  scrollTo?: string
+}
+
+const screens: Screen[] = [
+  {
+    name: 'dashboard (chart drawn)',
+    path: () => '/',
+    selector: '[data-testid="purchases-chart"] svg.main-svg',
+    scrollTo: '[data-testid="purchases-chart"]',
+  },
+  {
+    name: 'map (shops drawn)',
+    path: () => '/',
+    selector: '[aria-label="Carte des magasins"] g[aria-label="Magasins"] > *',
+  },
+  {
+    name: 'planner',
+    path: (who, shopId) => (who === 'shop' ? '/dis/needs' : `/prod/needs/${shopId}`),
+    selector: 'table tbody th[scope="row"]',
+  },
+  {
+    name: 'deliveries',
+    path: (who) => (who === 'shop' ? '/dis/deliveries' : '/prod/deliveries'),
+    selector: 'table[aria-label="Livraisons"] tbody tr',
+  },
+  {
+    name: 'payments',
+    path: (who) => (who === 'shop' ? '/dis/payments' : '/prod/payments'),
+    selector: 'table[aria-label^="Documents — "] tbody tr',
+  },
+]
+
+/**
+ * At every frame, the first time the selector shows an element with a size:
+ * the time since the navigation started into window.__shown — read from the
+ * document's timeline, which the pinned clock leaves alone (Playwright's
+ * clock replaces performance.now with its own, counted from its install).
+ */
+function watch({ selector, scrollTo }: { selector: string; scrollTo?: string }) {
+  const w = window as unknown as { __shown?: number }
+  let scrolled = false
+  const tick = () => {
+    if (scrollTo && !scrolled) {
+      const target = document.querySelector(scrollTo)
+      if (target) {
+        target.scrollIntoView({ block: 'center' })
+        scrolled = true
+      }
+    }
+    const el = document.querySelector(selector)
+    if (el) {
+      const box = el.getBoundingClientRect()
+      if (box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden') {
+        w.__shown = Number(document.timeline.currentTime)
+        return
+      }
+    }
+    requestAnimationFrame(tick)
+  }
+  requestAnimationFrame(tick)
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer()
+    srv.once('error', fail)
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port
+      srv.close(() => ok(port))
+    })
+  })
+}
+
+async function waitHealthy(baseURL: string, child: ChildProcess) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`primeur exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(`${baseURL}/healthz`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error('primeur did not become healthy')
+}
+
+async function login(browser: Browser, baseURL: string, email: string): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1440, height: 900 },
+    locale: 'fr-FR',
+    serviceWorkers: process.env.PRIMEUR_YEARLINE_WORKERS === 'block' ? 'block' : 'allow',
+  })
+  await context.clock.setFixedTime(new Date(NOW))
+  const res = await context.request.post('/auth/login', { data: { email, password: PASSWORD } })
+  if (!res.ok()) throw new Error(`login ${email}: ${res.status()} ${await res.text()}`)
+  await context.addInitScript((stored) => window.localStorage.setItem('primeur.email', stored), email)
+  return context
+}
+
+interface Figure {
+  who: 'shop' | 'producer'
+  screen: string
+  coldMs: number
+  warmMs: number
+  coldKB: number
+  warmKB: number
+}
+
+test('the screens of a year of trade on a slow line, cold and warm', async ({ browser }) => {
+  const runs = Number(process.env.PRIMEUR_YEARLINE_RUNS ?? 3)
+  test.setTimeout(15 * 60_000 + runs * screens.length * 2 * 90_000)
+  const bin = resolve(process.env.PRIMEUR_BIN ?? join(root, 'bin', 'primeur'))
+  if (!existsSync(bin)) throw new Error(`${bin} not found: run "make build" first`)
+  let data = process.env.PRIMEUR_YEARLINE_DATA
+  const seeded = !data
+  if (!data) {
+    data = mkdtempSync(join(tmpdir(), 'primeur-year-'))
+    execFileSync('go', ['run', './tools/loadbench', 'seed', '--regions', '1', '--data-dir', data], {
+      cwd: root,
+      stdio: 'inherit',
+    })
+  }
+  const port = await freePort()
+  const baseURL = `http://127.0.0.1:${port}`
+  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', data, '--now', NOW], {
+    // The daemon refuses a PRIMEUR_ variable it does not know: the bench's own are left out.
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PRIMEUR_'))),
+      PRIMEUR_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const figures: Figure[] = []
+  try {
+    await waitHealthy(baseURL, child)
+    // The largest shop's id, for the producer's planner of it.
+    const probe = await login(browser, baseURL, SHOP)
+    const shopId = ((await (await probe.request.get('/api/user')).json()) as { user: { _id: string } }).user._id
+    await probe.close()
+    for (const [who, email] of [
+      ['shop', SHOP],
+      ['producer', PRODUCER],
+    ] as const) {
+      for (const s of screens) {
+        const cold: number[] = []
+        const warm: number[] = []
+        const coldBytes: number[] = []
+        const warmBytes: number[] = []
+        for (let i = 0; i < runs; i++) {
+          const context = await login(browser, baseURL, email)
+          await context.addInitScript(watch, { selector: s.selector, scrollTo: s.scrollTo })
+          for (const [times, bytes] of [
+            [cold, coldBytes],
+            [warm, warmBytes],
+          ]) {
+            const page = await context.newPage()
+            const { cdp, transfers } = await recordTransfers(page)
+            await cdp.send('Network.emulateNetworkConditions', SLOW_LINE)
+            await page.goto(s.path(who, shopId), { waitUntil: 'commit' })
+            await page.waitForFunction(() => (window as unknown as { __shown?: number }).__shown !== undefined, null, {
+              timeout: 90_000,
+              polling: 100,
+            })
+            times.push(await page.evaluate(() => (window as unknown as { __shown: number }).__shown))
+            bytes.push(transfers().reduce((sum, t) => sum + t.bytes, 0))
+            await page.close()
+          }
+          await context.close()
+        }
+        figures.push({
+          who,
+          screen: s.name,
+          coldMs: Math.round(median(cold)),
+          warmMs: Math.round(median(warm)),
+          coldKB: Math.round(median(coldBytes) / 1024),
+          warmKB: Math.round(median(warmBytes) / 1024),
+        })
+      }
+    }
+  } finally {
+    child.kill('SIGTERM')
+    if (seeded) rmSync(data, { recursive: true, force: true })
+  }
+
+  const mark = (value: number, goal: number) => (value <= goal ? `${value}` : `**${value}** (over)`)
+  const table = [
+    `Year of trade (loadbench seed --regions 1, clock ${NOW}), slow line (${(SLOW_LINE.downloadThroughput * 8) / 1e6} Mbit/s, ` +
+      `${SLOW_LINE.latency} ms), ${runs} loads each, median. Goals: cold ≤ ${GOAL_COLD_MS} ms, warm ≤ ${GOAL_WARM_MS} ms, ` +
+      `≤ ${GOAL_KB} KB a screen cold (received by the time it shows).`,
+    '',
+    '| who | screen | cold (ms) | warm (ms) | cold KB | warm KB |',
+    '|---|---|---:|---:|---:|---:|',
+    ...figures.map(
+      (f) =>
+        `| ${f.who} | ${f.screen} | ${mark(f.coldMs, GOAL_COLD_MS)} | ${mark(f.warmMs, GOAL_WARM_MS)} | ` +
+        `${mark(f.coldKB, GOAL_KB)} | ${f.warmKB} |`,
+    ),
+  ].join('\n')
+  console.log(table)
+  if (process.env.PRIMEUR_YEARLINE_OUT)
+    writeFileSync(
+      process.env.PRIMEUR_YEARLINE_OUT,
+      JSON.stringify({ now: NOW, line: SLOW_LINE, runs, figures }, null, 2),
+    )
+  const doc = process.env.PRIMEUR_YEARLINE_DOC
+  if (doc) {
+    const text = readFileSync(doc, 'utf8')
+    const begin = '<!-- yearline:begin'
+    const end = '<!-- yearline:end -->'
+    const from = text.indexOf(begin)
+    const to = text.indexOf(end)
+    if (from < 0 || to < from) throw new Error(`${doc} has no yearline markers`)
+    const head = text.slice(from, text.indexOf('\n', from) + 1)
+    writeFileSync(doc, text.slice(0, from) + head + table + '\n' + text.slice(to))
+  }
+})
