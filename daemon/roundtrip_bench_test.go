@@ -77,22 +77,28 @@ func BenchmarkProposalRoundTrip(b *testing.B) {
 	if where := os.Getenv("PRIMEUR_BENCH_PLATFORM"); where != "" {
 		b.Run("platform", func(b *testing.B) {
 			h, trips := platformTrips(b, where)
-			benchRoundTrips(b, h, trips)
+			benchRoundTrips(b, h, trips, nil)
 		})
 		return
 	}
 	engines := storetest.Engines()
 	for _, engine := range engines {
 		b.Run(engine.Name, func(b *testing.B) {
-			h, trips := seedRoundTrips(b, engine.Open(b))
-			benchRoundTrips(b, h, trips)
+			db := engine.Open(b)
+			h, trips := seedRoundTrips(b, db)
+			benchRoundTrips(b, h, trips, db)
 		})
 	}
 }
 
 // benchRoundTrips runs b.N pairs over the clients of h, each client one
-// goroutine with its own trip.
-func benchRoundTrips(b *testing.B, h http.Handler, trips []*roundTrip) {
+// goroutine with its own trip. With db, on SQLite, it also reports where a
+// pair's time went (issue 42, "lock wait vs work"): the time its writes
+// waited in line for the process's write lock (wait-ms/op, summed over
+// the pair's two writes) and held it (held-ms/op: their transactions'
+// work, SQLite's commit included); the rest of a pair's latency is the
+// handler's work outside the lock (session, JSON, reads before the write).
+func benchRoundTrips(b *testing.B, h http.Handler, trips []*roundTrip, db *store.DB) {
 	for _, t := range trips { // each need to its first quantity
 		if err := t.pair(h); err != nil {
 			b.Fatal(err)
@@ -107,6 +113,10 @@ func benchRoundTrips(b *testing.B, h http.Handler, trips []*roundTrip) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime(b)
+	var writer store.WriterTime
+	if db != nil {
+		writer = db.WriterTime()
+	}
 	start := time.Now()
 	left.Store(int64(b.N))
 	var wg sync.WaitGroup
@@ -144,6 +154,11 @@ func benchRoundTrips(b *testing.B, h http.Handler, trips []*roundTrip) {
 	b.ReportMetric(q(0.50), "p50-ms")
 	b.ReportMetric(q(0.99), "p99-ms")
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "pairs/s")
+	if db != nil && db.Dialect == store.SQLite {
+		w := db.WriterTime().Sub(writer)
+		b.ReportMetric(float64(w.Waited)/1e6/float64(b.N), "wait-ms/op")
+		b.ReportMetric(float64(w.Held)/1e6/float64(b.N), "held-ms/op")
+	}
 }
 
 func cmpError(first, err error) error {

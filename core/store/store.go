@@ -58,6 +58,9 @@ type DB struct {
 	// tries. Other processes on the same file (a command run beside the
 	// daemon) still meet the busy timeout.
 	writer chan struct{}
+	// writerClock sums the writers' waits for writer and their holds of
+	// it (WriterTime); nil with writer.
+	writerClock *writerClock
 	// writeConn is, on SQLite, the one connection every write runs on,
 	// held by whoever holds writer. SQLite drops a connection's whole page
 	// cache when another connection wrote since its last transaction: with
@@ -259,7 +262,7 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 	}
 	closed := sqliteDirs.add(filepath.Dir(path)) // fault.go: its disk's I/O errors
 	release := func() { closed(); unlock() }
-	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: release, writer: make(chan struct{}, 1), writeConn: wc, watch: watch,
+	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: release, writer: make(chan struct{}, 1), writerClock: &writerClock{}, writeConn: wc, watch: watch,
 		connector: caching}, nil
 }
 
@@ -363,16 +366,18 @@ func (db *DB) takeWriter(ctx context.Context) (func(), error) {
 	if db.writer == nil {
 		return func() {}, nil
 	}
+	asked := time.Now()
+	release := func() { <-db.writer }
 	select {
 	case db.writer <- struct{}{}:
-		return func() { <-db.writer }, nil
+		return db.writerClock.timed(asked, release), nil
 	default:
 	}
 	t := time.NewTimer(writerWait)
 	defer t.Stop()
 	select {
 	case db.writer <- struct{}{}:
-		return func() { <-db.writer }, nil
+		return db.writerClock.timed(asked, release), nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("store: wait to write: %w", ctx.Err())
 	case <-t.C:
