@@ -193,10 +193,6 @@ var matrix = map[string]row{
 		path:   withID("/api/needs/{need}", "need"),
 		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 200},
 	},
-	"GET /api/needs/{id}": {
-		path:   withID("/api/needs/{need}", "need"),
-		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 200},
-	},
 	"PUT /api/needs/{id}": {
 		path:   withID("/api/needs/{need}", "need"),
 		body:   body(map[string]any{"quantity": 150}),
