@@ -18,6 +18,11 @@ vi.mock('../store/comparison', async (original) => ({
   ...(await original<typeof import('../store/comparison')>()),
   loadComparison: vi.fn(async () => {}),
 }))
+// So do the producers' offers near a need (store/offers.ts).
+vi.mock('../store/offers', async (original) => ({
+  ...(await original<typeof import('../store/offers')>()),
+  listOffers: vi.fn(async () => []),
+}))
 
 const N = 500
 /** Products "Produit 000" … "Produit 499", in the grid's order (by name). */

@@ -18,6 +18,11 @@ vi.mock('../store/comparison', async (original) => ({
   ...(await original<typeof import('../store/comparison')>()),
   loadComparison: vi.fn(async () => {}),
 }))
+// So do the producers' offers near a need (store/offers.ts, supplied/Offers.test.tsx).
+vi.mock('../store/offers', async (original) => ({
+  ...(await original<typeof import('../store/offers')>()),
+  listOffers: vi.fn(async () => []),
+}))
 // So does the producers' delivery terms' (store/fees.ts, e2e/fees.spec.ts).
 vi.mock('../store/fees', async (original) => ({
   ...(await original<typeof import('../store/fees')>()),
@@ -129,6 +134,26 @@ describe('the shop planner', () => {
     await user.clear(screen.getByRole('searchbox', { name: 'Rechercher un produit' }))
     await user.type(screen.getByRole('searchbox', { name: 'Rechercher un produit' }), 'banane')
     expect(screen.getByText('Aucun résultat')).toBeInTheDocument()
+  })
+
+  it('filters its rows by family, and by the label and distance of producers through the daemon', async () => {
+    state.families = [
+      { _id: 'fruits', name: 'Fruits' },
+      { _id: 'legumes', name: 'Légumes' },
+    ]
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => json(200, { types: ['tomate'] }))
+    const user = userEvent.setup()
+    renderWithProviders(<DistributorNeeds />)
+    await user.selectOptions(screen.getByLabelText('Famille'), 'fruits')
+    expect(screen.getByRole('rowheader', { name: /Pomme/ })).toBeInTheDocument()
+    expect(screen.queryByRole('rowheader', { name: /Tomate/ })).not.toBeInTheDocument()
+    await user.selectOptions(screen.getByLabelText('Famille'), '')
+    await user.selectOptions(screen.getByLabelText('Label des producteurs'), 'aop')
+    await user.selectOptions(screen.getByLabelText('Producteurs à moins de'), '50')
+    expect(await screen.findByRole('tab', { name: 'TOUS (1)' })).toBeInTheDocument()
+    expect(screen.getByRole('rowheader', { name: /Tomate/ })).toBeInTheDocument()
+    expect(screen.queryByRole('rowheader', { name: /Pomme/ })).not.toBeInTheDocument()
+    expect(String(fetch.mock.calls.at(-1)?.[0])).toBe('/api/supplied-products/types?label=aop&km=50')
   })
 
   it('commits typed values on a move and shows the selected need', async () => {

@@ -12,6 +12,7 @@ import { NeedPane } from './NeedPane'
 import { NeedsGrid } from './NeedsGrid'
 import { ToneLegend } from './ToneLegend'
 import { currentMonth, type Month, movePeriod, periodMonths } from './period'
+import { usePlannerFilter } from './PlannerFilters'
 import { PlannerHeader } from './PlannerHeader'
 import { plannerView, type Tab } from './rows'
 import { useSpan } from './useSpan'
@@ -84,9 +85,10 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
   useEffect(() => {
     onPeriod?.(months[0], months[months.length - 1])
   }, [onPeriod, months])
+  const rowFilter = usePlannerFilter(viewer.type === 'distributor')
   const view = useMemo(
-    () => plannerView(needs, products, months, viewer, query, tab),
-    [needs, products, months, viewer, query, tab],
+    () => plannerView(needs, products, months, viewer, query, tab, rowFilter.filter),
+    [needs, products, months, viewer, query, tab, rowFilter.filter],
   )
 
   const productName = useCallback((id: string) => products.find((p) => p._id === id)?.name ?? id, [products])
@@ -149,6 +151,7 @@ export function Planner({ title, subtitle, needs, viewer, onCommit, addBar, onPe
         tab={tab}
         counts={view.counts}
         onTab={setTab}
+        filters={rowFilter.controls}
       />
       {addBar}
       {refusal ? (

@@ -18,6 +18,7 @@ export function PlannerHeader({
   tab,
   counts,
   onTab,
+  filters,
 }: {
   title: ReactNode
   subtitle?: ReactNode
@@ -30,14 +31,17 @@ export function PlannerHeader({
   tab: Tab
   counts: TabCounts
   onTab: (tab: Tab) => void
+  /** The filters by family, label and distance, beside the search. */
+  filters?: ReactNode
 }) {
   return (
     <Stack gap="xs">
       <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={0}>
+        <Stack gap={0} style={{ flex: 1 }}>
           <Title order={1}>{title}</Title>
           {subtitle ? <Text c="dimmed">{subtitle}</Text> : null}
         </Stack>
+        {filters}
         <TextInput
           label="Rechercher un produit"
           placeholder="Nom du produit"

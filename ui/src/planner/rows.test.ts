@@ -92,6 +92,17 @@ describe('plannerView', () => {
     need('melon', '2027-02-01', 3),
   ]
 
+  it('filters by family and by the types producers sell (PRODUCT §2 "Filters"), nothing left saying so', () => {
+    const fruits = plannerView(needs, products, months, shop, '', 'all', { family: 'fruits', types: null })
+    expect(fruits.rows.map((r) => r.product._id)).toEqual(['melon', 'pomme'])
+    expect(fruits.counts).toEqual({ pending: 0, engaged: 1, all: 2 })
+    const sold = plannerView(needs, products, months, shop, '', 'all', { family: '', types: new Set(['tomate']) })
+    expect(sold.rows.map((r) => r.product._id)).toEqual(['tomate'])
+    const none = plannerView(needs, products, months, shop, '', 'all', { family: 'fruits', types: new Set(['tomate']) })
+    expect(none.empty).toBe('no-match')
+    expect(plannerView(needs, products, months, shop, '', 'all', { family: '', types: null }).rows).toHaveLength(3)
+  })
+
   it('filters by tab and counts every tab over the search', () => {
     const all = plannerView(needs, products, months, shop, '', 'all')
     expect(all.rows.map((r) => r.product._id)).toEqual(['melon', 'pomme', 'tomate'])

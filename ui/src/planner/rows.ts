@@ -146,6 +146,32 @@ export function searchRows(rows: readonly PlannerRow[], query: string): PlannerR
   return searchByName(rows, (row) => row.product.name, query)
 }
 
+/**
+ * The planner's filters (PRODUCT §2 "Needs planner", "Filters"): a family
+ * ('' any), and the types producers sell with a label within a distance
+ * (the daemon's answer, `GET /api/supplied-products/types`; null: no such
+ * filter).
+ */
+export interface RowFilter {
+  family: string
+  types: ReadonlySet<string> | null
+}
+
+/** Whether a filter restricts anything. */
+export function filtering(filter: RowFilter | undefined): boolean {
+  return !!filter && (filter.family !== '' || filter.types !== null)
+}
+
+/** The rows a filter keeps. */
+export function filterRows(rows: readonly PlannerRow[], filter: RowFilter | undefined): PlannerRow[] {
+  if (!filter) return [...rows]
+  return rows.filter(
+    (row) =>
+      (filter.family === '' || row.product.family === filter.family) &&
+      (filter.types === null || filter.types.has(row.product._id)),
+  )
+}
+
 /** Whether a row belongs to a tab. */
 export function inTab(row: PlannerRow, tab: Tab): boolean {
   if (tab === 'pending') return row.pending
@@ -181,11 +207,13 @@ export function plannerView(
   viewer: Viewer,
   query: string,
   tab: Tab,
+  filter?: RowFilter,
 ): PlannerView {
   const all = buildRows(needs, products, months, viewer)
-  const matching = searchRows(all, query)
+  const matching = filterRows(searchRows(all, query), filter)
   const rows = matching.filter((row) => inTab(row, tab))
   let empty: EmptyReason | null = null
-  if (rows.length === 0) empty = query.trim() !== '' && matching.length === 0 ? 'no-match' : 'no-needs'
+  if (rows.length === 0)
+    empty = (query.trim() !== '' || filtering(filter)) && matching.length === 0 ? 'no-match' : 'no-needs'
   return { rows, counts: tabCounts(matching), empty }
 }
