@@ -1,6 +1,6 @@
 import { Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import { useEffect, useMemo, useState } from 'react'
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { DeliveryTermsForm } from '../components/DeliveryTermsForm'
 import { IdentifierNotice } from '../components/IdentifierNotice'
@@ -18,6 +18,9 @@ import { useCounts, useListFetched } from '../store/lists'
 import { loadRewards } from '../store/rewards'
 import { logout } from '../store/session'
 import type { ProfileFormField } from '../validation/profile'
+
+// The producers' search by family, label and distance (PRODUCT §3 "Finding producers"), read with its own code.
+const NearbyProducers = lazy(() => import('../supplied/NearbyProducers').then((m) => ({ default: m.NearbyProducers })))
 
 /**
  * Home of both roles (PRODUCT §2 "Dashboard"): the first steps of a new
@@ -139,6 +142,11 @@ export function Dashboard() {
               <RewardsPanel />
             </Grid.Col>
           </Grid>
+        )}
+        {producer ? null : (
+          <Suspense fallback={null}>
+            <NearbyProducers />
+          </Suspense>
         )}
         <PurchasesChart />
         <Group component="footer" justify="space-between" aria-label="Compte">

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { resetState } from '../store/state'
+import { resetState, state } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import { NearbyProducers, distanceText } from './NearbyProducers'
 
@@ -61,6 +61,21 @@ describe('NearbyProducers', () => {
     expect(String(fetch.mock.calls.at(-1)?.[0])).toBe(
       '/api/supplied-products/search?productType=tomme-de-savoie&label=ab&km=50',
     )
+  })
+
+  it('without a type (under the dashboard’s map), finds producers by family too', async () => {
+    state.families = [{ _id: 'fromages', name: 'Fromages' }]
+    const fetch = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => new Response(JSON.stringify([dairy]), { status: 200 }))
+    const user = userEvent.setup()
+    renderWithProviders(<NearbyProducers />)
+    await user.click(screen.getByRole('button', { name: 'Trouver des producteurs' }))
+    const region = screen.getByRole('region', { name: 'Producteurs' })
+    await user.selectOptions(within(region).getByLabelText('Famille'), 'fromages')
+    await user.selectOptions(within(region).getByLabelText('Label'), 'aop')
+    expect(await within(region).findByRole('link', { name: 'Fruitière des Aravis' })).toBeInTheDocument()
+    expect(String(fetch.mock.calls.at(-1)?.[0])).toBe('/api/supplied-products/search?family=fromages&label=aop&km=0')
   })
 
   it('says a distance in whole km, nothing for a producer not placed', () => {

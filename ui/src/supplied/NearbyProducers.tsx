@@ -4,6 +4,7 @@ import { Link } from 'wouter'
 import { api, errorMessage } from '../api'
 import { paths } from '../routing'
 import type { components } from '../schema.gen'
+import { useFamilies } from '../store/hooks'
 import { LABELS } from '../store/supplied'
 import { LabelBadges } from './SuppliedProductLine'
 
@@ -13,6 +14,9 @@ export type FoundProducer = components['schemas']['SuppliedFound']
 export const NEARBY_TEXTS = {
   open: 'Trouver des producteurs',
   title: 'Producteurs de ce produit',
+  titleAny: 'Producteurs',
+  family: 'Famille',
+  anyFamily: 'Toutes',
   label: 'Label',
   anyLabel: 'Tous',
   distance: 'Distance',
@@ -32,10 +36,13 @@ export function distanceText(km: number | null | undefined): string {
  * For a shop, under a need's negotiations: the producers whose own products
  * are of the need's type, filtered by label and road distance, nearest
  * first, each linking to its page (PRODUCT §3 "Finding producers";
- * `GET /api/supplied-products/search`). Read only once the shop opens it.
+ * `GET /api/supplied-products/search`). Without a type (under the map of
+ * the dashboard), by family too. Read only once the shop opens it.
  */
-export function NearbyProducers({ productType }: { productType: string }) {
+export function NearbyProducers({ productType }: { productType?: string }) {
+  const families = useFamilies()
   const [open, setOpen] = useState(false)
+  const [family, setFamily] = useState('')
   const [label, setLabel] = useState('')
   const [km, setKm] = useState('0')
   const [found, setFound] = useState<FoundProducer[] | null>(null)
@@ -43,7 +50,7 @@ export function NearbyProducers({ productType }: { productType: string }) {
   useEffect(() => {
     if (!open) return
     const abort = new AbortController()
-    const query = new URLSearchParams({ productType, label, km })
+    const query = new URLSearchParams(productType ? { productType, label, km } : { family, label, km })
     api
       .get<FoundProducer[]>(`/api/supplied-products/search?${query}`, abort.signal)
       .then((list) => {
@@ -54,7 +61,7 @@ export function NearbyProducers({ productType }: { productType: string }) {
         if (!abort.signal.aborted) setError(errorMessage(err))
       })
     return () => abort.abort()
-  }, [open, productType, label, km])
+  }, [open, productType, family, label, km])
 
   if (!open)
     return (
@@ -63,10 +70,21 @@ export function NearbyProducers({ productType }: { productType: string }) {
       </Button>
     )
   return (
-    <Paper withBorder p="sm" role="region" aria-label={NEARBY_TEXTS.title}>
+    <Paper withBorder p="sm" role="region" aria-label={productType ? NEARBY_TEXTS.title : NEARBY_TEXTS.titleAny}>
       <Stack gap="xs">
-        <Title order={5}>{NEARBY_TEXTS.title}</Title>
+        <Title order={5}>{productType ? NEARBY_TEXTS.title : NEARBY_TEXTS.titleAny}</Title>
         <Group grow>
+          {productType ? null : (
+            <NativeSelect
+              label={NEARBY_TEXTS.family}
+              value={family}
+              onChange={(e) => setFamily(e.currentTarget.value)}
+              data={[
+                { value: '', label: NEARBY_TEXTS.anyFamily },
+                ...families.map((f) => ({ value: f._id, label: f.name })),
+              ]}
+            />
+          )}
           <NativeSelect
             label={NEARBY_TEXTS.label}
             value={label}
