@@ -176,7 +176,7 @@ func TestUserExportAndClose(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	z.Close()
-	if strings.Join(names, ",") != "LISEZMOI.txt,compte.json,besoins.json,commandes.json,activite.json,paiements.json,tournees.json" {
+	if strings.Join(names, ",") != "LISEZMOI.txt,compte.json,besoins.json,commandes.json,activite.json,paiements.json,tournees.json,produits.json" {
 		t.Fatalf("files %v", names)
 	}
 	if code, out, errOut := run(t, "", "user", "close", "ferme@example.fr"); code != 0 || !strings.Contains(out, "compte ferme@example.fr clos") {

@@ -1,10 +1,14 @@
 package daemon_test
 
 import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"testing"
 
 	"primeur/core/catalogadmin"
+	"primeur/core/mydata"
 	"primeur/core/offers"
 	"primeur/core/planning"
 	"primeur/core/store"
@@ -53,6 +57,24 @@ func TestOffersAPI(t *testing.T) {
 		shop.Do("GET", "/api/offers?productType=pomme-reinette&month=2027-02", nil).Expect(t, http.StatusOK).JSON(t, &list)
 		if len(list) != 1 || list[0].Remaining != 120_00 {
 			t.Fatalf("after the take the shop sees %+v", list)
+		}
+		// The producer's data export holds its products, its offer and the take (produits.json).
+		body := farm.Do("GET", "/print/mydata", nil).Expect(t, http.StatusOK).Body
+		z, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exported mydata.Products
+		for _, f := range z.File {
+			if f.Name == "produits.json" {
+				r, _ := f.Open()
+				err = json.NewDecoder(r).Decode(&exported)
+				r.Close()
+			}
+		}
+		if err != nil || len(exported.Products) != 1 || len(exported.Offers) != 1 || len(exported.Takes) != 1 ||
+			exported.Takes[0].Quantity != 80_00 || exported.Suggestions == nil {
+			t.Fatalf("produits.json: %+v (%v)", exported, err)
 		}
 
 		s.Refuses(t, []daemontest.Refused{

@@ -2,7 +2,8 @@
 // art. 15 and 20): its profile, needs, orders with deliveries, activity and
 // payments as JSON, the invoices and credit notes it is a party to as
 // Factur-X PDF, the pictures it took (a shop's reception photos and
-// signatures, core/images), and a producer's round orders (round_stops). The daemon serves it (GET /print/mydata), the CLI writes it
+// signatures, core/images, and a producer's product photos), a producer's
+// round orders (round_stops), and its products, offers and suggested types. The daemon serves it (GET /print/mydata), the CLI writes it
 // for an administrator (primeur user export).
 package mydata
 
@@ -18,12 +19,15 @@ import (
 	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/billing"
+	"primeur/core/catalogadmin"
 	"primeur/core/documents"
 	"primeur/core/images"
+	"primeur/core/offers"
 	"primeur/core/orders"
 	"primeur/core/payments"
 	"primeur/core/planning"
 	"primeur/core/store"
+	"primeur/core/supplied"
 )
 
 // Readme is the first file of an export.
@@ -35,6 +39,7 @@ commandes.json    vos commandes et leurs livraisons (quantités, prix, réclamat
 activite.json     le fil d'activité : ce que vous avez fait, et ce qu'on vous a adressé
 paiements.json    par partenaire, les factures et avoirs avec ce qu'il reste à payer, et les paiements
 tournees.json     producteur : l'ordre des arrêts de vos tournées que vous avez choisi, par jour
+produits.json     producteur : vos produits (retirés de la vente compris), vos offres et ce que les magasins en ont pris, vos suggestions de types
 documents/        les factures, avoirs et factures complémentaires (PDF Factur-X) où vous êtes partie
 images/           les photos et signatures de vos réceptions de livraisons (nommées dans commandes.json)
 personne.json     vous : nom, adresse de connexion, vos organisations et votre rôle, ce que vous y avez fait
@@ -121,6 +126,13 @@ func Write(ctx context.Context, q store.Q, z *zip.Writer, u accounts.User, now t
 		if err := jsonFile("tournees.json", rounds); err != nil {
 			return err
 		}
+		products, err := productsOf(ctx, q, u.ID)
+		if err != nil {
+			return err
+		}
+		if err := jsonFile("produits.json", products); err != nil {
+			return err
+		}
 	}
 	for _, o := range ords {
 		docs, err := billing.Credits(ctx, q, o.ID, "", "")
@@ -159,6 +171,33 @@ func Write(ctx context.Context, q store.Q, z *zip.Writer, u accounts.User, now t
 		}
 	}
 	return nil
+}
+
+// Products is what a producer's export holds of what it sells (issue
+// 39): its own products, retired ones included; its offers and the takes
+// of them (a shop's take is its need and commitment, in its besoins.json);
+// its suggestions of types.
+type Products struct {
+	Products    []supplied.Product        `json:"produits"`
+	Offers      []offers.Offer            `json:"offres"`
+	Takes       []offers.Taken            `json:"prises"`
+	Suggestions []catalogadmin.Suggestion `json:"suggestions"`
+}
+
+func productsOf(ctx context.Context, q store.Q, producerID string) (Products, error) {
+	ps, err := supplied.ExportOf(ctx, q, producerID)
+	if err != nil {
+		return Products{}, err
+	}
+	os, err := offers.ExportOf(ctx, q, producerID)
+	if err != nil {
+		return Products{}, err
+	}
+	ss, err := catalogadmin.Suggestions(ctx, q, producerID, false)
+	if err != nil {
+		return Products{}, err
+	}
+	return Products{Products: ps, Offers: os.Offers, Takes: os.Takes, Suggestions: ss}, nil
 }
 
 // Round is a day of a producer's round as it chose its order (PRODUCT §16

@@ -1,0 +1,35 @@
+package supplied
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"primeur/core/store"
+)
+
+// ExportOf returns every product of the producer, retired ones included
+// (proposals and documents still name them), by name: its data export
+// (core/mydata, produits.json).
+func ExportOf(ctx context.Context, q store.Q, producerID string) ([]Product, error) {
+	var ids []string
+	if err := store.Select(ctx, q, &ids, `SELECT id FROM supplied_products WHERE producer_id = ?`, producerID); err != nil {
+		return nil, fmt.Errorf("supplied: export %s: %w", producerID, err)
+	}
+	byID, err := ByIDs(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Product, 0, len(byID))
+	for _, p := range byID {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Product) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
