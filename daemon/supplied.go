@@ -137,8 +137,8 @@ func (d *Daemon) registerSupplied(api huma.API) {
 		OperationID: "producer-supplied-products", Method: http.MethodGet, Path: "/producers/{producerId}/supplied-products", Tags: tags,
 		Summary: "A producer's products, as its page shows them to shops",
 		Description: "Its live products by name, with their labels and photos; an id that is no producer's answers " +
-			"an empty list.",
-		Errors: errs,
+			"an empty list; a producer whose account is closed, 404 saying so.",
+		Errors: append(errs, http.StatusNotFound),
 	}, d.producerSupplied)
 	huma.Register(api, huma.Operation{
 		OperationID: "find-supplied-products", Method: http.MethodGet, Path: "/supplied-products/search", Tags: tags,
@@ -212,7 +212,7 @@ func (d *Daemon) listSupplied(ctx context.Context, _ *struct{}) (*SuppliedProduc
 }
 
 func (d *Daemon) producerSupplied(ctx context.Context, in *ProducerPath) (*SuppliedProductsOutput, error) {
-	ps, err := supplied.List(ctx, d.db, in.ProducerID)
+	ps, err := supplied.Page(ctx, d.db, in.ProducerID)
 	if err != nil {
 		return nil, err
 	}

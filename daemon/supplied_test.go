@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
@@ -176,6 +177,16 @@ func TestSuppliedProductsAPI(t *testing.T) {
 		dairy.Do("GET", "/api/supplied-products", nil).Expect(t, http.StatusOK).JSON(t, &mine)
 		if len(page) != 1 || len(mine) != 1 || mine[0].ID != reblochon.ID {
 			t.Fatalf("after retiring: page %+v, list %+v", page, mine)
+		}
+
+		// A closed producer's page says so and lists nothing (as the
+		// search and the offers leave it out).
+		if _, err := store.Exec(context.Background(), db, `UPDATE users SET closed_at = 1 WHERE id = ?`, dairyID); err != nil {
+			t.Fatal(err)
+		}
+		if p := shop.Do("GET", "/api/producers/"+dairyID+"/supplied-products", nil).Expect(t, http.StatusNotFound).
+			Problem(t); p.Detail != supplied.MsgClosed {
+			t.Fatalf("a closed producer's page: %+v", p)
 		}
 	})
 }

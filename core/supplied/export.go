@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"primeur/core"
 	"primeur/core/store"
 )
 
@@ -32,4 +33,23 @@ func ExportOf(ctx context.Context, q store.Q, producerID string) ([]Product, err
 		return strings.Compare(a.ID, b.ID)
 	})
 	return out, nil
+}
+
+// MsgClosed answers the page of a producer whose account is closed.
+const MsgClosed = "Ce producteur a fermé son compte : ses produits ne sont plus en vente."
+
+// Page is a producer's live products as its page shows them to shops; a
+// producer whose account is closed has none to show: core.ErrNotFound
+// with MsgClosed (PRODUCT §3 "Producers' products"). An id that is no
+// producer's lists nothing.
+func Page(ctx context.Context, q store.Q, producerID string) ([]Product, error) {
+	var closed int
+	if err := store.Get(ctx, q, &closed, `SELECT COUNT(*) FROM users WHERE id = ? AND closed_at IS NOT NULL`,
+		producerID); err != nil {
+		return nil, fmt.Errorf("supplied: page %s: %w", producerID, err)
+	}
+	if closed > 0 {
+		return nil, core.Refuse(core.ErrNotFound, MsgClosed)
+	}
+	return List(ctx, q, producerID)
 }

@@ -9,6 +9,7 @@ import { ProducerPage } from './ProducerPage'
 beforeEach(() => {
   resetState('epicerie@lac.fr')
   suppliedState.byProducer = {}
+  suppliedState.closed = {}
 })
 
 describe('ProducerPage', () => {
@@ -64,5 +65,27 @@ describe('ProducerPage', () => {
     expect(fetch).toHaveBeenCalledWith('/api/offers?producer=p1', expect.anything())
     expect(offers).toHaveTextContent('Tomme de Savoie fermière · pièce de 1,5 kg · février 2027')
     expect(within(offers).getByRole('button', { name: 'Prendre' })).toBeInTheDocument()
+  })
+
+  it('says a closed producer’s products are no longer on sale', async () => {
+    state.producers = [{ _id: 'p2', name: 'Ferme fermée' }] as typeof state.producers
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
+      String(input).startsWith('/api/offers')
+        ? new Response('[]')
+        : new Response(
+            JSON.stringify({
+              status: 404,
+              detail: 'Ce producteur a fermé son compte : ses produits ne sont plus en vente.',
+            }),
+            { status: 404, headers: { 'Content-Type': 'application/problem+json' } },
+          ),
+    )
+    renderWithProviders(<Route path="/dis/producers/:producerId" component={ProducerPage} />, {
+      path: '/dis/producers/p2',
+    })
+    expect(
+      await screen.findByText('Ce producteur a fermé son compte : ses produits ne sont plus en vente.'),
+    ).toBeInTheDocument()
+    expect(screen.queryByText('Ce producteur n’a pas encore de produit en vente.')).not.toBeInTheDocument()
   })
 })

@@ -1,4 +1,4 @@
-import { Card, Container, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Alert, Card, Container, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useEffect } from 'react'
 import { useParams } from 'wouter'
 import { formatEUR } from '../format'
@@ -26,7 +26,7 @@ export const PRODUCER_PAGE_TEXTS = {
 export function ProducerPage() {
   const { producerId } = useParams<{ producerId: string }>()
   const producers = useProducers()
-  const { byProducer } = useSupplied()
+  const { byProducer, closed } = useSupplied()
   useEffect(() => {
     void loadProducer(producerId)
   }, [producerId])
@@ -41,8 +41,9 @@ export function ProducerPage() {
             {PRODUCER_PAGE_TEXTS.intro}
           </Text>
         </div>
+        {closed[producerId] ? <Alert color="gray">{closed[producerId]}</Alert> : null}
         <ProducerOffers producerId={producerId} />
-        {products && products.length === 0 ? <Text>{PRODUCER_PAGE_TEXTS.none}</Text> : null}
+        {products && products.length === 0 && !closed[producerId] ? <Text>{PRODUCER_PAGE_TEXTS.none}</Text> : null}
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           {(products ?? []).map((p) => (
             <ProductCard key={p._id} product={p as SuppliedProduct} />

@@ -71,6 +71,8 @@ export interface SuppliedState {
   loaded: boolean
   /** A producer's products as its page shows them, by producer id. */
   byProducer: Record<string, SuppliedProduct[]>
+  /** What the page of a producer whose account is closed says, by producer id (the daemon's 404). */
+  closed: Record<string, string>
 }
 
 export const suppliedState = proxy<SuppliedState>({
@@ -79,6 +81,7 @@ export const suppliedState = proxy<SuppliedState>({
   error: null,
   loaded: false,
   byProducer: {},
+  closed: {},
 })
 
 export const useSupplied = () => useSnapshot(suppliedState)
@@ -106,8 +109,13 @@ export async function loadProducer(producerId: string): Promise<void> {
   try {
     const list = await api.get<SuppliedProduct[]>(`/api/producers/${encodeURIComponent(producerId)}/supplied-products`)
     if (Array.isArray(list)) suppliedState.byProducer[producerId] = list
-  } catch {
-    // The page says nothing of products it could not read.
+  } catch (err) {
+    // A closed producer's page says so (404 with the daemon's French text);
+    // otherwise the page says nothing of products it could not read.
+    if (err instanceof ApiError && err.status === 404 && err.detail) {
+      suppliedState.closed[producerId] = err.detail
+      suppliedState.byProducer[producerId] = []
+    }
   }
 }
 
