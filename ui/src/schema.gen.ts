@@ -674,7 +674,7 @@ export interface paths {
         };
         /**
          * A producer's products, as its page shows them to shops
-         * @description Its live products by name, with their labels and photos; an id that is no producer's answers an empty list.
+         * @description Its live products by name, with their labels and photos; an id that is no producer's answers an empty list; a producer whose account is closed, 404 saying so.
          */
         get: operations["producer-supplied-products"];
         put?: never;
@@ -889,6 +889,26 @@ export interface paths {
          * @description Nearest to the shop first (road distance: great-circle × 1.3), then by name; a producer not placed on the map comes last, and is left out when a distance is asked. Each with its matching products; at most 50 producers.
          */
         get: operations["find-supplied-products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/supplied-products/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The product types producers sell with a label within a distance (shops)
+         * @description The planner's filter (PRODUCT §2 "Needs planner"): the catalogue types of live products with the label, of the family, sold by producers within the road distance of the shop (a producer not placed is left out once a distance is asked), sorted. Refused as the search is.
+         */
+        get: operations["supplied-product-types"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4137,6 +4157,10 @@ export interface components {
              * @example 1.5
              */
             unitQuantity?: number;
+        };
+        SuppliedTypesOutputBody: {
+            /** @description Catalogue type ids, sorted */
+            types: string[];
         };
         SupplyDayProjection: {
             /**
@@ -7518,6 +7542,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ErrorModel"];
                 };
             };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
             /** @description Unprocessable Entity */
             422: {
                 headers: {
@@ -8495,6 +8528,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuppliedFound"][];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "supplied-product-types": {
+        parameters: {
+            query?: {
+                /** @description A family of types */
+                family?: string;
+                /** @description A label the products carry: ab, conversion, label-rouge, aop, igp, hve, nature-progres */
+                label?: string;
+                /** @description The farthest road distance from the shop, km (0: any) */
+                km?: number;
+            };
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppliedTypesOutputBody"];
                 };
             };
             /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
