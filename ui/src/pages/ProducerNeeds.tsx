@@ -1,9 +1,11 @@
 import { Alert, Button, Stack } from '@mantine/core'
-import { useEffect, useMemo } from 'react'
-import { useParams } from 'wouter'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useParams, useSearch } from 'wouter'
+import { linkedNeedId } from '../planner/deepLink'
+import type { Month } from '../planner/period'
 import { Planner } from '../planner/Planner'
 import { useDistributors, useLoading, useShopNeeds, useUser } from '../store/hooks'
-import { NEED_MESSAGES, loadShopNeeds } from '../store/needs'
+import { NEED_MESSAGES, loadShopNeed, loadShopNeeds, newShopVisit } from '../store/needs'
 import { loadShopCard, useShopCard } from '../store/shopmap'
 
 /**
@@ -23,9 +25,18 @@ export function ProducerNeeds() {
   const status = useLoading('shopNeeds')
   const viewer = useMemo(() => ({ type: 'producer' as const, id: user?._id ?? '' }), [user?._id])
 
+  // The shop's needs of the months in view, read afresh at each visit
+  // (issue 42); a link naming a need of another month reads that need
+  // first, and the planner moves to its month.
+  const [visit] = useState(newShopVisit)
+  const onPeriod = useCallback(
+    (first: Month, last: Month) => void loadShopNeeds(distributorId, visit, { from: first, to: last }),
+    [distributorId, visit],
+  )
+  const linked = linkedNeedId(useSearch())
   useEffect(() => {
-    void loadShopNeeds(distributorId)
-  }, [distributorId])
+    if (linked) void loadShopNeed(distributorId, linked)
+  }, [distributorId, linked])
 
   const known = !!partner
   useEffect(() => {
@@ -37,12 +48,23 @@ export function ProducerNeeds() {
     <Stack gap={0}>
       {status === 'error' ? (
         <Alert color="red" role="alert" m="md" title={NEED_MESSAGES.loadFailed}>
-          <Button variant="light" color="red" size="compact-sm" onClick={() => void loadShopNeeds(distributorId)}>
+          <Button
+            variant="light"
+            color="red"
+            size="compact-sm"
+            onClick={() => void loadShopNeeds(distributorId, visit)}
+          >
             Réessayer
           </Button>
         </Alert>
       ) : null}
-      <Planner title={name ?? 'Magasin'} subtitle="Besoins du magasin" needs={needs} viewer={viewer} />
+      <Planner
+        title={name ?? 'Magasin'}
+        subtitle="Besoins du magasin"
+        needs={needs}
+        viewer={viewer}
+        onPeriod={onPeriod}
+      />
     </Stack>
   )
 }

@@ -361,7 +361,8 @@ describe("the producer's view of a shop", () => {
     )
     expect(screen.getByRole('heading', { name: 'Épicerie du coin' })).toBeInTheDocument()
     const tomato = await screen.findByRole('gridcell', { name: 'Tomate, décembre 2026 : 40 kg' })
-    expect(fetch.mock.calls[0][0]).toBe('/api/needs?distributor=d1')
+    // The months in view only (issue 42): November 2026 to June 2027.
+    expect(fetch.mock.calls[0][0]).toBe('/api/needs?distributor=d1&from=2026-11-01&to=2027-06-01')
     expect(screen.queryByRole('rowheader', { name: /Pomme/ })).not.toBeInTheDocument()
     expect(screen.getByRole('tab', { name: 'À VALIDER (1)' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Ajouter un besoin' })).not.toBeInTheDocument()

@@ -9,7 +9,9 @@ import {
   commitCell,
   createNeed,
   loadNeed,
+  loadShopNeed,
   loadShopNeeds,
+  newShopVisit,
   removeNeed,
   updateNeed,
 } from './needs'
@@ -141,26 +143,49 @@ describe('needs actions', () => {
 })
 
 describe('loadShopNeeds', () => {
-  it("loads a shop's needs apart from the producer's own", async () => {
+  const view = { from: '2026-11-01', to: '2027-06-01' }
+
+  it("loads the months in view of a shop's needs apart from the producer's own, each month once a visit", async () => {
     const own = need('tomate', '2026-12-01', 1)
     state.needs = [own]
     const theirs = [need('pomme', '2026-12-01', 5)]
     fetchMock.mockResolvedValue(json(200, theirs))
-    expect(await loadShopNeeds('d 2')).toBe(true)
-    expect(lastCall()).toMatchObject({ url: '/api/needs?distributor=d%202', method: 'GET' })
+    const visit = newShopVisit()
+    expect(await loadShopNeeds('d 2', visit, view)).toBe(true)
+    expect(lastCall()).toMatchObject({
+      url: '/api/needs?distributor=d%202&from=2026-11-01&to=2027-06-01',
+      method: 'GET',
+    })
     expect(state.shopNeeds).toEqual({ distributor: 'd 2', needs: theirs })
     expect(state.needs).toEqual([own])
     expect(state.loading.shopNeeds).toBe('idle')
     // No toast over the page on a plain load (issue 37).
     expect(toastTitles()).toEqual([])
+    // Back half a span: only the months before; the months held stay.
+    const older = need('poire', '2026-08-01', 2)
+    fetchMock.mockResolvedValue(json(200, [older]))
+    expect(await loadShopNeeds('d 2', visit, { from: '2026-07-01', to: '2027-02-01' })).toBe(true)
+    expect(lastCall()).toMatchObject({ url: '/api/needs?distributor=d%202&from=2026-07-01&to=2026-10-01' })
+    expect(state.shopNeeds.needs).toEqual([...theirs, older])
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+    // A new visit reads afresh.
+    fetchMock.mockResolvedValue(json(200, theirs))
+    expect(await loadShopNeeds('d 2', newShopVisit(), view)).toBe(true)
+    expect(state.shopNeeds.needs).toEqual(theirs)
+    expect(fetchMock).toHaveBeenCalledTimes(3)
   })
 
-  it('says when the load fails', async () => {
+  it('says when the load fails, and reads the same months again on a retry', async () => {
     fetchMock.mockResolvedValue(problem(404, 'Ressource introuvable.'))
-    expect(await loadShopNeeds('nope')).toBe(false)
+    const visit = newShopVisit()
+    expect(await loadShopNeeds('nope', visit, view)).toBe(false)
     expect(state.loading.shopNeeds).toBe('error')
     expect(state.shopNeeds).toEqual({ distributor: 'nope', needs: [] })
     expect(toastTitles()).toEqual([NEED_MESSAGES.loadFailed])
+    fetchMock.mockResolvedValue(json(200, []))
+    expect(await loadShopNeeds('nope', visit)).toBe(true)
+    expect(lastCall()).toMatchObject({ url: '/api/needs?distributor=nope&from=2026-11-01&to=2027-06-01' })
+    expect(state.loading.shopNeeds).toBe('idle')
   })
 
   it('drops a load overtaken by the load of another shop', async () => {
@@ -168,12 +193,26 @@ describe('loadShopNeeds', () => {
     fetchMock
       .mockImplementationOnce(() => new Promise<Response>((resolve) => (answerFirst = resolve)))
       .mockResolvedValueOnce(json(200, [need('pomme', '2026-12-01', 5)]))
-    const first = loadShopNeeds('a')
-    expect(await loadShopNeeds('b')).toBe(true)
+    const first = loadShopNeeds('a', newShopVisit(), view)
+    expect(await loadShopNeeds('b', newShopVisit(), view)).toBe(true)
     answerFirst(json(200, [need('tomate', '2026-12-01', 1)]))
     expect(await first).toBe(false)
     expect(state.shopNeeds.distributor).toBe('b')
     expect(state.shopNeeds.needs.map((n) => n.product)).toEqual(['pomme'])
+  })
+
+  it('reads a need a link names of a month not read, once', async () => {
+    fetchMock.mockResolvedValue(json(200, []))
+    await loadShopNeeds('d1', newShopVisit(), view)
+    const far = need('navet', '2027-09-01', 80)
+    fetchMock.mockResolvedValue(json(200, far))
+    expect(await loadShopNeed('d1', far._id)).toBe(true)
+    expect(lastCall()).toMatchObject({ url: `/api/needs/${far._id}` })
+    expect(await loadShopNeed('d1', far._id)).toBe(true)
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+    expect(state.shopNeeds.needs).toEqual([far])
+    // Another shop's need changes nothing.
+    expect(await loadShopNeed('d2', far._id)).toBe(false)
   })
 })
 

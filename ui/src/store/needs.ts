@@ -8,6 +8,7 @@ import { api, errorMessage } from '../api'
 import { notifyError, progress } from '../notify'
 import { decideCellWrite } from '../planner/cellInput'
 import type { Month } from '../planner/period'
+import { gaps, type Period } from './lists'
 import type { ActivityEvent, Need, Unit } from '../types'
 import { prependEvents } from './merge'
 import { held, heldAll, state } from './state'
@@ -137,24 +138,73 @@ export function bulkNeeds(input: BulkNeeds): Promise<ActionResult<Need[]>> {
 // covered the phone's proposal form for 4 s): the grid filling is the
 // news; only a failure is told, by a toast and on the page.
 
+// The months of the shop's needs read, per visit of the producer's planner.
+let shopVisit = 0
+const shopReads = new WeakMap<object, { visit: number; periods: Period[]; last: Period | null }>()
+
+/** A new visit of a shop's needs: its months are read afresh (the page's mount). */
+export function newShopVisit(): number {
+  shopVisit += 1
+  return shopVisit
+}
+
+const shopPath = (distributorId: string, p: Period) =>
+  `/api/needs?distributor=${encodeURIComponent(distributorId)}&from=${p.from}${p.to ? `&to=${p.to}` : ''}`
+
 /**
- * Loads one shop's needs as the producer sees them (`GET
- * /api/needs?distributor=ID`) into `state.shopNeeds`, apart from the
- * producer's own `needs`. A load overtaken by a load of another shop is
- * dropped. Returns whether the needs were loaded.
+ * Loads the months `months` of one shop's needs as the producer sees them
+ * (`GET /api/needs?distributor=ID&from=&to=`, issue 42: the planner's
+ * months in view) into `state.shopNeeds`, apart from the producer's own
+ * `needs`: only the months this visit has not read. Another shop, or
+ * another visit, starts a new list. A load overtaken by another shop is
+ * dropped. Without `months`, the last months asked are read again (the
+ * retry). Returns whether the needs were loaded.
  */
-export async function loadShopNeeds(distributorId: string): Promise<boolean> {
-  state.shopNeeds = { distributor: distributorId, needs: [] }
+export async function loadShopNeeds(distributorId: string, visit: number, months?: Period): Promise<boolean> {
+  let reads = shopReads.get(state.shopNeeds)
+  if (state.shopNeeds.distributor !== distributorId || !reads || reads.visit !== visit) {
+    state.shopNeeds = { distributor: distributorId, needs: [] }
+    reads = { visit, periods: [], last: null }
+    shopReads.set(state.shopNeeds, reads)
+  }
+  const want = months ?? reads.last
+  if (!want) return false
+  reads.last = want
+  const list = state.shopNeeds
+  const missing = gaps(want, reads.periods)
+  if (missing.length === 0) return true
+  reads.periods.push(...missing)
   state.loading.shopNeeds = 'busy'
   try {
-    const needs = await api.get<Need[]>(`/api/needs?distributor=${encodeURIComponent(distributorId)}`)
-    if (state.shopNeeds.distributor !== distributorId) return false
-    state.shopNeeds.needs = heldAll(needs)
+    const answers = await Promise.all(missing.map((p) => api.get<Need[]>(shopPath(distributorId, p))))
+    if (state.shopNeeds !== list) return false
+    const inRead = (n: Need) => missing.some((p) => n.date >= p.from && (p.to === null || n.date <= p.to))
+    list.needs = [...list.needs.filter((n) => !inRead(n)), ...heldAll(answers.flat())]
     state.loading.shopNeeds = 'idle'
     return true
   } catch (err) {
+    reads.periods = reads.periods.filter((p) => !missing.includes(p))
     notifyError(NEED_MESSAGES.loadFailed, errorMessage(err))
-    if (state.shopNeeds.distributor === distributorId) state.loading.shopNeeds = 'error'
+    if (state.shopNeeds === list) state.loading.shopNeeds = 'error'
+    return false
+  }
+}
+
+/**
+ * Reads one need of the shop a producer views (`GET /api/needs/{id}`) into
+ * `state.shopNeeds`: a link names a need of a month not read yet. Returns
+ * whether it is there; a need of another shop, or none, changes nothing.
+ */
+export async function loadShopNeed(distributorId: string, id: string): Promise<boolean> {
+  const list = state.shopNeeds
+  if (list.distributor !== distributorId) return false
+  if (list.needs.some((n) => n._id === id)) return true
+  try {
+    const need = await api.get<Need>(`/api/needs/${encodeURIComponent(id)}`)
+    if (state.shopNeeds !== list || need.distributor !== distributorId) return false
+    if (!list.needs.some((n) => n._id === id)) list.needs.push(held(need))
+    return true
+  } catch {
     return false
   }
 }
