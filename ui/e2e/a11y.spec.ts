@@ -182,6 +182,11 @@ function shopScreens(): Screen[] {
       },
     },
     { name: 'paiements magasin', path: '/dis/payments', ready: heading('À payer') },
+    {
+      name: "page d'un producteur (produits, offres)",
+      path: () => `/dis/producers/${world.farm.id}`,
+      ready: (p) => expect(p.getByText('Les produits que ce producteur vend, avec leurs labels.')).toBeVisible(),
+    },
   ]
 }
 
@@ -222,6 +227,14 @@ function farmScreens(): Screen[] {
       },
     },
     { name: 'paiements producteur', path: '/prod/payments', ready: heading('À encaisser') },
+    {
+      name: 'mes produits (offres, suggestions de types)',
+      path: '/prod/products',
+      ready: async (p) => {
+        await expect(p.getByRole('heading', { name: 'Mes produits' })).toBeVisible()
+        await expect(p.getByRole('heading', { name: 'Un type manque au catalogue ?' })).toBeVisible()
+      },
+    },
   ]
 }
 
