@@ -63,15 +63,10 @@ func (k Kind) concerns(role string) bool {
 	return false
 }
 
-// audience returns the open people, members of org with the owner's role
-// or one of roles, by id.
-func audience(ctx context.Context, q store.Q, orgID string, roles []string) ([]string, error) {
-	var ids []string
-	if err := store.SelectIn(ctx, q, &ids, `SELECT m.person_id FROM members m JOIN people p ON p.id = m.person_id AND p.closed_at IS NULL
-		WHERE m.org_id = ? AND m.role IN (?) ORDER BY m.person_id`, orgID, append([]string{roleOwner}, roles...)); err != nil {
-		return nil, fmt.Errorf("notify: audience of %s: %w", orgID, err)
-	}
-	return ids, nil
+// audienceRoles is the owner's role and roles: who hears of a kind or an
+// email whose roles are those.
+func audienceRoles(roles []string) []string {
+	return append([]string{roleOwner}, roles...)
 }
 
 // Recipients returns the login emails, confirmed, of the open people who
@@ -82,7 +77,7 @@ func Recipients(ctx context.Context, q store.Q, orgID string, roles []string) ([
 	var emails []string
 	if err := store.SelectIn(ctx, q, &emails, `SELECT p.email FROM members m JOIN people p ON p.id = m.person_id AND p.closed_at IS NULL
 		WHERE m.org_id = ? AND m.role IN (?) AND p.email_key <> '' AND p.email_confirmed = p.email_key ORDER BY m.person_id`,
-		orgID, append([]string{roleOwner}, roles...)); err != nil {
+		orgID, audienceRoles(roles)); err != nil {
 		return nil, fmt.Errorf("notify: recipients of %s: %w", orgID, err)
 	}
 	return emails, nil

@@ -177,15 +177,14 @@ func Queue(ctx context.Context, q store.Q, it Item) error {
 	if !ok {
 		return fmt.Errorf("notify: unknown kind %q", it.Kind)
 	}
-	people, err := audience(ctx, q, it.UserID, k.Roles)
-	if err != nil {
-		return err
-	}
-	for _, person := range people {
-		if _, err := store.Exec(ctx, q, `INSERT INTO notifications (id, user_id, person_id, kind, line, link, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, core.NewID(), it.UserID, person, it.Kind, printable.Line(it.Line), it.Link, it.At.UnixMilli()); err != nil {
-			return fmt.Errorf("notify: queue: %w", err)
-		}
+	// One statement, whatever the team: a line per member concerned, its
+	// id the item's and the person's.
+	if _, err := store.ExecIn(ctx, q, `INSERT INTO notifications (id, user_id, person_id, kind, line, link, created_at)
+		SELECT CAST(? AS TEXT) || '-' || m.person_id, m.org_id, m.person_id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+		FROM members m JOIN people p ON p.id = m.person_id AND p.closed_at IS NULL
+		WHERE m.org_id = ? AND m.role IN (?)`, core.NewID(), it.Kind, printable.Line(it.Line), it.Link, it.At.UnixMilli(),
+		it.UserID, audienceRoles(k.Roles)); err != nil {
+		return fmt.Errorf("notify: queue: %w", err)
 	}
 	return nil
 }
