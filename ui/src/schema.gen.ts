@@ -400,7 +400,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read one need
+         * @description The need as GET /api/needs lists it: a shop reads its own, a producer any shop's, seeing only its own proposals. The planner reads it when a link names a need of a month it has not read (issue 42). Another shop's need, or none, is 404.
+         */
+        get: operations["get-need"];
         /**
          * Change a need's quantity (shops)
          * @description Refused (409) under the sum of commitments and pending proposals, or in a past month.
@@ -1386,6 +1390,26 @@ export interface paths {
          * @description The current password, checked and throttled as a login attempt (429 with Retry-After past the limits); the new one by PRODUCT §5's rule. Every other session of the account ends, this one stays; every link of the account (reset links, confirmation links, a pending change of the login email) ends but the ways back of email changes.
          */
         put: operations["change-password"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/person": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set one's own name
+         * @description The session's person's name (the Team screen, the header, the activity feed), distinct from the organisation's. Answers the user as GET /api/user does.
+         */
+        put: operations["set-person-name"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3321,6 +3345,13 @@ export interface components {
              */
             penalty: number;
             periods: components["schemas"]["PenaltyPeriodView"][];
+        };
+        PersonNameInputBody: {
+            /**
+             * @description The person's name, distinct from the organisation's; needed, 100 characters at most
+             * @example Claire Martin
+             */
+            name?: string;
         };
         PlaceView: {
             /** @description True when the 5-digit postal code typed belongs to no place (a CEDEX code): the answer is a place of the nearest postal code, a neighbour rather than the place itself */
@@ -6141,6 +6172,88 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-need": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Need id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanningView"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11013,6 +11126,57 @@ export interface operations {
             };
             /** @description Service Unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "set-person-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonNameInputBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserOutputBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
