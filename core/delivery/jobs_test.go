@@ -120,7 +120,9 @@ func TestNotesDue(t *testing.T) {
 
 		// Neither party confirmed: the notes wait, unlisted; listed again
 		// once an address of theirs is confirmed, as a login or as another
-		// account's accounting email (accounts.ConfirmedAddresses).
+		// account's accounting email (accounts.ConfirmedAddresses). The
+		// members' own logins (people) are unconfirmed throughout.
+		w.Exec(`UPDATE people SET email_confirmed = ''`)
 		for _, tt := range []struct {
 			step, confirm string
 			args          []any
@@ -131,6 +133,9 @@ func TestNotesDue(t *testing.T) {
 				[]any{w.Farm.EmailKey, w.Shop.ID}, []string{old, today}},
 			{"no more", `UPDATE users SET accounting_confirmed = ''`, nil, nil},
 			{"the shop confirmed", `UPDATE users SET email_confirmed = email_key WHERE id = ?`, []any{w.Shop.ID}, []string{old, today}},
+			{"no more again", `UPDATE users SET email_confirmed = ''`, nil, nil},
+			{"the shop's address confirmed as its person's login", `UPDATE people SET email_confirmed = email_key WHERE id = ?`,
+				[]any{w.Shop.ID}, []string{old, today}},
 		} {
 			w.Exec(tt.confirm, tt.args...)
 			ids, err := rules.NotesDue(ctx, db, at(2026, 11, 20, 12, 30))
