@@ -15,6 +15,7 @@ import (
 	"path"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -72,6 +73,9 @@ type Daemon struct {
 	exporting *limit.Gate
 	// paChecks bounds the PA connection checks, which call out (pa.go).
 	paChecks paChecks
+	// background counts the goroutines goSafe started (the emails sent
+	// after an answer): a stop waits for them (Wait).
+	background sync.WaitGroup
 }
 
 // New builds the daemon and registers every route.
@@ -234,6 +238,9 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	if err := <-drained; err != nil {
 		return fmt.Errorf("daemon: shutdown: %w", err)
 	}
+	// The emails the last answers started (a confirmation link, a reset)
+	// are sent before the process ends; each has its own timeout.
+	d.Wait()
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("daemon: serve: %w", err)
 	}

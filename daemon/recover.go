@@ -29,7 +29,9 @@ func (d *Daemon) recovered(ctx context.Context, where string, v any, attrs ...an
 // counted as recovered at where): nothing the daemon starts can end the
 // process.
 func (d *Daemon) goSafe(where string, fn func()) {
+	d.background.Add(1)
 	go func() {
+		defer d.background.Done()
 		defer func() {
 			if v := recover(); v != nil {
 				d.recovered(context.Background(), where, v)
@@ -37,4 +39,12 @@ func (d *Daemon) goSafe(where string, fn func()) {
 		}()
 		fn()
 	}()
+}
+
+// Wait returns once every goroutine the daemon started in the background
+// (goSafe: the emails sent after an answer) has ended. Run calls it when
+// it stops; a test calls it before removing the daemon's data directory,
+// which those emails may still be writing to.
+func (d *Daemon) Wait() {
+	d.background.Wait()
 }

@@ -95,7 +95,13 @@ func New(t testing.TB, db *store.DB, opts ...Option) *Server {
 	ts := httptest.NewUnstartedServer(d.Handler())
 	daemon.ConfigureServer(ts.Config)
 	ts.Start()
-	t.Cleanup(ts.Close)
+	// The emails an answer sends in the background are written before the
+	// data directory (t.TempDir) goes: its removal, a cleanup registered
+	// earlier, runs after this one.
+	t.Cleanup(func() {
+		ts.Close()
+		d.Wait()
+	})
 	return &Server{t: t, URL: ts.URL, DB: db, Clock: clock, Config: cfg, Daemon: d}
 }
 
