@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"primeur/core/jobs"
 	"primeur/core/mail/mailtest"
 	"primeur/core/store"
 )
@@ -180,7 +181,12 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 				sent := tr.sent(t, b)
 				for _, doc := range mailedDocs(t, db) {
 					if !doc.SentAt.Valid && sent[doc.Key] > 0 {
-						if !doc.Claim.Valid {
+						switch {
+						case !doc.Claim.Valid && doc.Attempts >= jobs.MaxAttempts:
+							// Left for an administrator by the process
+							// after the one killed sending it (below).
+							continue
+						case !doc.Claim.Valid:
 							t.Fatalf("document %s was emailed without a claim", doc.Number)
 						}
 						emailed = append(emailed, doc.Key)
@@ -259,6 +265,11 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 			}
 			t.Logf("killed while emailing: %d invoices unsent, %d of them claimed by a dead process, %d of those already emailed",
 				unsent, len(held), len(emailed))
+			// The first kill may land while the first invoices' copies are
+			// being handed over (the sends follow the issuing a few
+			// milliseconds behind): the second process, taking those claims
+			// back, left them for an administrator.
+			leftEarlier := leftDocs(t, db)
 
 			// 3. Restarted: the first run takes back the dead process's claims
 			// at once, its process gone from this machine (elsewhere than
@@ -273,12 +284,12 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 				if !doc.SentAt.Valid && !left[doc.Key] {
 					t.Fatalf("after the restart, %s neither sent nor left for an administrator", doc.Number)
 				}
-				if left[doc.Key] && (tr.smtp == nil || !slices.Contains(held, doc.Key)) {
+				if left[doc.Key] && !leftEarlier[doc.Key] && (tr.smtp == nil || !slices.Contains(held, doc.Key)) {
 					t.Fatalf("after the restart, %s left for an administrator, not in flight at the kill", doc.Number)
 				}
 			}
-			if n := d3.count(perhapsReceived); n != len(left) {
-				t.Fatalf("%d documents left for an administrator, %d lines saying so", len(left), n)
+			if n := d3.count(perhapsReceived); n != len(left)-len(leftEarlier) {
+				t.Fatalf("%d documents left for an administrator (%d before this restart), %d lines saying so", len(left), len(leftEarlier), n)
 			}
 			if n := d3.count(tookBack); runtime.GOOS == "linux" && n != len(held) {
 				t.Fatalf("the restart took back %d claims of the dead process, want %d", n, len(held))
