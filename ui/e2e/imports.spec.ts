@@ -145,8 +145,10 @@ test('a shop imports a LibreOffice .ods, then picks the sheet of a file with two
   )
   const choice = dialog.getByRole('combobox', { name: 'Feuille à importer' })
   await choice.click()
-  await expect(page.getByRole('option')).toHaveText(['2027', '2028'])
-  await page.getByRole('option', { name: '2028' }).click()
+  // The choice's list, not the planner's filters (native selects' options).
+  const sheets = page.getByRole('listbox').getByRole('option')
+  await expect(sheets).toHaveText(['2027', '2028'])
+  await sheets.filter({ hasText: '2028' }).click()
   await expect(error).toBeHidden()
   await expect(preview.getByText('Feuille lue : « 2028 »')).toBeVisible()
   await expect(preview.getByText('6 besoins à créer')).toBeVisible()
