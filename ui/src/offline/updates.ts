@@ -1,10 +1,10 @@
-// The service worker serves the API answers it keeps stale while
-// revalidating (pwa.config.ts, issue 42): the page gets the last copy at
-// once, and the worker tells it when the daemon's answer behind differs
-// ({ type: 'CACHE_UPDATED', payload: { cacheName, updatedURL } }, Workbox's
-// broadcast update). The page then reads again what that address feeds —
-// from the worker's cache, now fresh — so that the screen shows the fresher
-// data without a reload.
+// The service worker keeps the API answers network first (pwa.config.ts):
+// offline the page gets the last copy kept, and when the network returns it
+// reads again what it shows. The worker also tells it when a kept answer
+// was replaced by another (another ETag: { type: 'CACHE_UPDATED', payload:
+// { cacheName, updatedURL } }, Workbox's broadcast update); the page then
+// reads again what that address feeds, so that the screen shows the
+// fresher data without a reload.
 import { API_CACHE } from './caches'
 
 /** What the worker posts when a kept answer changed (workbox-broadcast-update). */
