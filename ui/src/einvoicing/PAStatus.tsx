@@ -73,6 +73,14 @@ export function PAStatus({
     ) : null
   }
   const history = pa.history.map((h) => `${formatDay(h.at.slice(0, 10))} : ${h.label}`).join('\n')
+  // The producer's way out of a rejected invoice (a corrected one) or a
+  // refused one (a cancelling credit note), once.
+  const correction =
+    !pa.replacedBy && (pa.status === '213' || pa.status === 'irrecevable')
+      ? { run: reissueInvoice, label: REISSUE_TEXTS.button }
+      : !pa.cancelledBy && pa.status === '210'
+        ? { run: cancelRefused, label: CANCEL_TEXTS.button }
+        : null
   return (
     <Stack gap={2} mt={4}>
       <Badge color={paColor(pa.status)} variant="outline" title={history} aria-label={`Plateforme : ${pa.label}`}>
@@ -114,7 +122,7 @@ export function PAStatus({
           {PA_NEXT_STEPS[pa.status]}
         </Text>
       ) : null}
-      {producer && reissue && !pa.replacedBy && (pa.status === '213' || pa.status === 'irrecevable') ? (
+      {producer && reissue && correction ? (
         <Button
           size="compact-xs"
           variant="light"
@@ -122,24 +130,10 @@ export function PAStatus({
           loading={busy}
           onClick={() => {
             setBusy(true)
-            void reissueInvoice(reissue).finally(() => setBusy(false))
+            void correction.run(reissue).finally(() => setBusy(false))
           }}
         >
-          {REISSUE_TEXTS.button}
-        </Button>
-      ) : null}
-      {producer && reissue && !pa.cancelledBy && pa.status === '210' ? (
-        <Button
-          size="compact-xs"
-          variant="light"
-          color="red"
-          loading={busy}
-          onClick={() => {
-            setBusy(true)
-            void cancelRefused(reissue).finally(() => setBusy(false))
-          }}
-        >
-          {CANCEL_TEXTS.button}
+          {correction.label}
         </Button>
       ) : null}
     </Stack>
