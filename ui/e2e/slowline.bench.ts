@@ -22,6 +22,7 @@ import { test } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { DEMO_PRODUCER, DEMO_SHOP, type DemoDaemon, coldContext, kb, recordTransfers, startDemo } from './demo'
+import { watch } from './watch'
 
 /** The line of issue 19, in the DevTools protocol's units (bytes per second, milliseconds). */
 export const SLOW_LINE = {
@@ -67,36 +68,6 @@ const measures: Measure[] = [
     selector: 'table tbody th[scope="row"]',
   },
 ]
-
-/**
- * Installed in the page before any script: at every frame, the first time
- * the selector matches an element with a size, performance.now() (time since
- * the navigation started) goes into window.__shown; the scrollTo element is
- * scrolled into view once it exists.
- */
-function watch({ selector, scrollTo }: { selector: string; scrollTo?: string }) {
-  const w = window as unknown as { __shown?: number }
-  let scrolled = false
-  const tick = () => {
-    if (scrollTo && !scrolled) {
-      const target = document.querySelector(scrollTo)
-      if (target) {
-        target.scrollIntoView({ block: 'center' })
-        scrolled = true
-      }
-    }
-    const el = document.querySelector(selector)
-    if (el) {
-      const box = el.getBoundingClientRect()
-      if (box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden') {
-        w.__shown = performance.now()
-        return
-      }
-    }
-    requestAnimationFrame(tick)
-  }
-  requestAnimationFrame(tick)
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)

@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { recordTransfers } from './demo'
+import { watch } from './watch'
 
 /** The line of slowline.bench.ts (a test file cannot import another), in the DevTools protocol's units. */
 const SLOW_LINE = {
@@ -88,36 +89,6 @@ const screens: Screen[] = [
     selector: 'table[aria-label^="Documents — "] tbody tr',
   },
 ]
-
-/**
- * At every frame, the first time the selector shows an element with a size:
- * the time since the navigation started into window.__shown — read from the
- * document's timeline, which the pinned clock leaves alone (Playwright's
- * clock replaces performance.now with its own, counted from its install).
- */
-function watch({ selector, scrollTo }: { selector: string; scrollTo?: string }) {
-  const w = window as unknown as { __shown?: number }
-  let scrolled = false
-  const tick = () => {
-    if (scrollTo && !scrolled) {
-      const target = document.querySelector(scrollTo)
-      if (target) {
-        target.scrollIntoView({ block: 'center' })
-        scrolled = true
-      }
-    }
-    const el = document.querySelector(selector)
-    if (el) {
-      const box = el.getBoundingClientRect()
-      if (box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden') {
-        w.__shown = Number(document.timeline.currentTime)
-        return
-      }
-    }
-    requestAnimationFrame(tick)
-  }
-  requestAnimationFrame(tick)
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
