@@ -11,3 +11,6 @@ func SetAccountCeiling(n int) (restore func()) {
 
 // ClientKey exposes clientKey.
 var ClientKey = clientKey
+
+// PasswordChecks is how many argon2id verifications CheckPassword has run.
+func PasswordChecks() int64 { return passwordChecks.Load() }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/argon2"
@@ -67,40 +68,64 @@ func phc(salt, key []byte) string {
 
 // CheckPassword reports whether password matches the PHC hash, in constant
 // time, computing the hash through Hashing. Parameters are read from the
-// hash, so they may change over time. A malformed hash matches nothing; the
-// error is Hashing's refusal or the context's.
+// hash, so they may change over time. A hash it cannot read — empty, as a
+// person without password has (migration 72's accountants, who choose one
+// with « Mot de passe oublié »), or malformed — matches nothing, after the
+// same work as a real one: password is checked against dummyHash, so that
+// a login's refusal takes as long whether the address has a password, a
+// wrong one, or no account (PRODUCT §13 "Teams", SECURITY "Login timing").
+// The error is Hashing's refusal or the context's.
 func CheckPassword(ctx context.Context, hash, password string) (bool, error) {
-	parts := strings.Split(hash, "$")
-	if len(parts) != 6 || parts[1] != "argon2id" {
-		return false, nil
-	}
-	var version int
-	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
-		return false, nil
-	}
-	var memory, time uint32
-	var threads uint8
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &memory, &time, &threads); err != nil {
-		return false, nil
-	}
-	b64 := base64.RawStdEncoding
-	salt, err := b64.DecodeString(parts[4])
-	if err != nil {
-		return false, nil
-	}
-	want, err := b64.DecodeString(parts[5])
-	if err != nil || len(want) == 0 {
-		return false, nil
+	h, readable := parsePHC(hash)
+	if !readable {
+		h, _ = parsePHC(dummyHash)
 	}
 	var got []byte
-	err = Hashing.Do(ctx, func() error {
-		got = argon2.IDKey([]byte(password), salt, time, memory, threads, uint32(len(want)))
+	err := Hashing.Do(ctx, func() error {
+		got = argon2.IDKey([]byte(password), h.salt, h.time, h.memory, h.threads, uint32(len(h.key)))
+		passwordChecks.Add(1)
 		return nil
 	})
 	if err != nil {
 		return false, fmt.Errorf("accounts: check password: %w", err)
 	}
-	return subtle.ConstantTimeCompare(got, want) == 1, nil
+	return subtle.ConstantTimeCompare(got, h.key) == 1 && readable, nil
+}
+
+// passwordChecks counts the argon2id verifications CheckPassword ran, for
+// the tests that a refusal costs one whatever its cause (export_test.go).
+var passwordChecks atomic.Int64
+
+// phcHash is a PHC string's parameters, salt and key.
+type phcHash struct {
+	memory, time uint32
+	threads      uint8
+	salt, key    []byte
+}
+
+// parsePHC reads an argon2id PHC string of the current version; ok is
+// false for anything else.
+func parsePHC(hash string) (h phcHash, ok bool) {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" {
+		return h, false
+	}
+	var version int
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+		return h, false
+	}
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &h.memory, &h.time, &h.threads); err != nil {
+		return h, false
+	}
+	b64 := base64.RawStdEncoding
+	var err error
+	if h.salt, err = b64.DecodeString(parts[4]); err != nil {
+		return h, false
+	}
+	if h.key, err = b64.DecodeString(parts[5]); err != nil || len(h.key) == 0 {
+		return h, false
+	}
+	return h, true
 }
 
 // dummyHash is verified against when an email is unknown, so a login costs
