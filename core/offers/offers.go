@@ -362,7 +362,7 @@ func Take(ctx context.Context, q store.Q, shop accounts.User, offerID string, qu
 	}
 	product := o.Product
 	if _, err := trade.Propose(ctx, q, producer, needID, producer.ID,
-		trade.Offer{Quantity: qty.Float(), Price: o.Price.Float(), Product: &product}, now); err != nil {
+		trade.Offer{Quantity: qty.Float(), Price: o.Price.Float(), Product: &product, Taken: true}, now); err != nil {
 		return trade.Outcome{}, err
 	}
 	out, err := trade.Review(ctx, q, shop, needID, producer.ID, true, now)
@@ -413,10 +413,13 @@ func needFor(ctx context.Context, q store.Q, shopID, producerID, typ, month stri
 
 // Taken is a take of an offer, as the data export shows it.
 type Taken struct {
-	Offer     string      `json:"offer" db:"offer_id"`
-	Shop      string      `json:"shop" db:"distributor_id"`
-	Need      string      `json:"need" db:"need_id"`
-	Quantity  decimal.Dec `json:"quantity" db:"quantity"`
+	Offer    string      `json:"offer" db:"offer_id"`
+	Shop     string      `json:"shop" db:"distributor_id"`
+	Need     string      `json:"need" db:"need_id"`
+	Quantity decimal.Dec `json:"quantity" db:"quantity"`
+	// Returned is what the take gave back to the offer when the
+	// commitment made from it was corrected down or ended.
+	Returned  decimal.Dec `json:"returned" db:"returned"`
 	CreatedAt int64       `json:"createdAt" db:"created_at"`
 }
 
@@ -435,7 +438,7 @@ func ExportOf(ctx context.Context, q store.Q, userID string) (Export, error) {
 		return Export{}, err
 	}
 	ts := []Taken{}
-	if err := store.Select(ctx, q, &ts, `SELECT t.offer_id, t.distributor_id, t.need_id, t.quantity, t.created_at
+	if err := store.Select(ctx, q, &ts, `SELECT t.offer_id, t.distributor_id, t.need_id, t.quantity, t.returned, t.created_at
 		FROM offer_takes t JOIN offers o ON o.id = t.offer_id WHERE t.distributor_id = ? OR o.producer_id = ?
 		ORDER BY t.created_at, t.id`, userID, userID); err != nil {
 		return Export{}, fmt.Errorf("offers: export: %w", err)

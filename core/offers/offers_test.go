@@ -110,6 +110,7 @@ func TestOffers(t *testing.T) {
 			t.Fatalf("posted %+v", o)
 		}
 
+		var otherNeed string
 		take := func(u accounts.User, id string, qty float64) (trade.Outcome, error) {
 			var out trade.Outcome
 			err := tx(func(tx *sqlx.Tx) (err error) {
@@ -142,10 +143,40 @@ func TestOffers(t *testing.T) {
 			}
 		}
 
+		// notified counts the notifications queued for each organisation.
+		notified := func(t *testing.T) map[string]int {
+			t.Helper()
+			var rows []struct {
+				User string `db:"user_id"`
+				Kind string `db:"kind"`
+			}
+			if err := store.Select(ctx, db, &rows, `SELECT user_id, kind FROM notifications`); err != nil {
+				t.Fatal(err)
+			}
+			n := map[string]int{}
+			for _, r := range rows {
+				n[r.User+" "+r.Kind]++
+			}
+			return n
+		}
+
 		t.Run("a shop takes part of it, the rest stays", func(t *testing.T) {
+			before := notified(t)
 			out, err := take(shop, o.ID, 80)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// One take, one notification: the producer hears that the
+			// shop accepted its proposal; the shop, who took, hears
+			// nothing.
+			after := notified(t)
+			for _, k := range []string{shop.ID + " proposal", shop.ID + " answer", farm.ID + " proposal"} {
+				if after[k] != before[k] {
+					t.Errorf("%s: %d notifications after the take, want %d", k, after[k], before[k])
+				}
+			}
+			if got := after[farm.ID+" answer"] - before[farm.ID+" answer"]; got != 1 {
+				t.Errorf("the producer got %d answers for one take, want 1", got)
 			}
 			commitment(t, out, 80_00)
 			if out.Need.Quantity != 80_00 {
@@ -167,6 +198,7 @@ func TestOffers(t *testing.T) {
 				t.Fatal(err)
 			}
 			commitment(t, out, 100_00)
+			otherNeed = out.Need.ID
 			if out.Need.Quantity != 100_00 || out.Need.QuantityAvailable != 0 {
 				t.Fatalf("need %v available %v, want 100 and 0", out.Need.Quantity, out.Need.QuantityAvailable)
 			}
@@ -213,6 +245,52 @@ func TestOffers(t *testing.T) {
 			}
 			if after := storetest.Snapshot(t, db); after != before {
 				t.Fatalf("a refused take changed:\n%s", storetest.Changes(before, after))
+			}
+		})
+
+		// The commitment made from the offer holds of it at most what it
+		// commits: a correction accepted down gives the difference back,
+		// once; one raising it takes nothing; a correction refused or
+		// withdrawn changes nothing; ending it gives back what it held.
+		t.Run("a commitment corrected down gives back to the offer", func(t *testing.T) {
+			for _, c := range []struct {
+				name      string
+				qty       float64
+				answer    string // "accept", "refuse" or "withdraw"
+				remaining decimal.Dec
+			}{
+				{"down to 70", 70, "accept", 50_00},
+				{"refused down to 30", 30, "refuse", 50_00},
+				{"withdrawn down to 30", 30, "withdraw", 50_00},
+				{"up to 90", 90, "accept", 50_00},
+				{"down to 80, above what it holds", 80, "accept", 50_00},
+				{"down to 60", 60, "accept", 60_00},
+				{"ended", 0, "accept", 120_00},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					if err := tx(func(tx *sqlx.Tx) error {
+						if _, err := trade.Propose(ctx, tx, farm, otherNeed, farm.ID, trade.Offer{Quantity: c.qty, Price: 1.6}, now); err != nil {
+							return err
+						}
+						var err error
+						switch c.answer {
+						case "accept":
+							_, err = trade.Review(ctx, tx, other, otherNeed, farm.ID, true, now)
+						case "refuse":
+							if _, err = trade.Review(ctx, tx, other, otherNeed, farm.ID, false, now); err == nil {
+								_, err = trade.Withdraw(ctx, tx, farm, otherNeed, farm.ID, now)
+							}
+						case "withdraw":
+							_, err = trade.Withdraw(ctx, tx, farm, otherNeed, farm.ID, now)
+						}
+						return err
+					}); err != nil {
+						t.Fatal(err)
+					}
+					if r := remaining(t); r != c.remaining {
+						t.Fatalf("remaining %v, want %v", r, c.remaining)
+					}
+				})
 			}
 		})
 

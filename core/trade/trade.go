@@ -48,6 +48,12 @@ type Offer struct {
 	// nil keeps the one the negotiation named, "" names none. Only the
 	// producer's offer sets it; the shop's counter-proposal keeps it.
 	Product *string
+	// Taken says that the proposal is made from one of the producer's
+	// offers that the shop is taking (core/offers.Take), which the shop
+	// accepts in the same transaction: the shop, who acts, is not notified
+	// of it; the producer hears of the take once, by the acceptance's
+	// answer (PRODUCT §16).
+	Taken bool
 }
 
 // Outcome is the answer of every trade operation: the need, and what else
@@ -105,6 +111,8 @@ type deal struct {
 	order *orders.Full
 	// invoiced says that order has an invoice (ensureOrder).
 	invoiced bool
+	// quiet says that the operation's events notify nobody (Offer.Taken).
+	quiet bool
 }
 
 // lockQuery locks a need for a trade operation — its row on PostgreSQL
@@ -330,8 +338,10 @@ func (d *deal) event(ctx context.Context, q store.Q, typ, target string, qty, pr
 	if err != nil {
 		return fmt.Errorf("trade: %w", err)
 	}
-	if err := notify.Trade(ctx, q, e, d.actor.Name, d.need.DistributorID); err != nil {
-		return fmt.Errorf("trade: %w", err)
+	if !d.quiet {
+		if err := notify.Trade(ctx, q, e, d.actor.Name, d.need.DistributorID); err != nil {
+			return fmt.Errorf("trade: %w", err)
+		}
 	}
 	d.events = append(d.events, v)
 	return nil
@@ -413,6 +423,7 @@ func Propose(ctx context.Context, q store.Q, actor accounts.User, needID, produc
 		return Outcome{}, err
 	}
 
+	d.quiet = offer.Taken
 	ms := now.UnixMilli()
 	if d.open != nil {
 		// A counter-proposal keeps what it answers: the other side's
@@ -542,6 +553,11 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	}
 	if err != nil {
 		return fmt.Errorf("trade: accept proposal: %w", err)
+	}
+	if d.commitment != nil && open.Quantity < d.commitment.Quantity {
+		if err := giveBack(ctx, q, d.need.ID, d.producer.ID, open.Quantity, now); err != nil {
+			return err
+		}
 	}
 	o, invoiced, err := ensureOrder(ctx, q, d.producer.ID, d.need.DistributorID, d.need.Month, now)
 	if err != nil {
