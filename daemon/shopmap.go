@@ -19,6 +19,9 @@ type MapInput struct {
 	North float64 `query:"north" required:"true" doc:"Northern latitude of the visible area, WGS 84 degrees, -90 to 90" example:"46.41"`
 	East  float64 `query:"east" required:"true" doc:"Eastern longitude of the visible area, WGS 84 degrees, -180 to 180" example:"7.05"`
 	Zoom  float64 `query:"zoom" required:"true" doc:"The map's zoom, 0.5 to 4 (PRODUCT §4 \"Map zoom\"): it sets the clusters' cell, 64 pixels of the map. The area may be at most 8,192 pixels high and wide at this zoom" example:"1"`
+	// The filters (issue 39, PRODUCT §2 "Map"), checked by core/shopmap.
+	Family string  `query:"family" maxLength:"200" doc:"A family of product types: only the shops with a need of one of its types, this month or later (an unknown family: none)" example:"fromages"`
+	Km     float64 `query:"km" doc:"The farthest road distance from the viewer's own place (its farm, its shop), km, 0 to 1,000 (0: any); great-circle × 1.3 as the producers' search and the delivery fees count it" example:"50"`
 }
 
 // MapShopView is a shop on the map.
@@ -72,7 +75,9 @@ func (d *Daemon) registerMap(api huma.API) {
 		Description: "The map of shops asks for what it shows (PRODUCT §2 \"Map\"): the shops of the area, with their " +
 			"score, when they are 300 or fewer, else their counts per cell of a grid whose size follows the zoom. " +
 			"Shops without a position and closed shops are never on it. Both roles; the cost follows the area, " +
-			"not the platform (one indexed query, docs/BENCHMARKS.md \"The map by viewport\").",
+			"not the platform (one indexed query, docs/BENCHMARKS.md \"The map by viewport\"). It may keep only the shops " +
+			"with a need of a family and those within a road distance of the viewer (a viewer without a place asking a " +
+			"distance is refused).",
 		Errors: []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
 	}, d.getMap)
 
@@ -87,7 +92,8 @@ func (d *Daemon) registerMap(api huma.API) {
 
 func (d *Daemon) getMap(ctx context.Context, in *MapInput) (*MapOutput, error) {
 	u := currentUser(ctx)
-	v, err := shopmap.Find(ctx, d.db, u.ID, shopmap.Box{South: in.South, West: in.West, North: in.North, East: in.East, Zoom: in.Zoom})
+	v, err := shopmap.Filtered(ctx, d.db, u.ID, shopmap.Box{South: in.South, West: in.West, North: in.North, East: in.East, Zoom: in.Zoom},
+		shopmap.Filter{Family: in.Family, MaxKm: in.Km}, d.now())
 	if err != nil {
 		return nil, inQuery(err)
 	}

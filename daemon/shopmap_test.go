@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,9 +12,11 @@ import (
 
 	"primeur/core"
 	"primeur/core/accounts"
+	"primeur/core/fees"
 	"primeur/core/shopmap"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
+	"primeur/core/supplied"
 	"primeur/daemon"
 	"primeur/daemon/daemontest"
 )
@@ -52,7 +55,7 @@ func TestMapAPI(t *testing.T) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
 		shop.Do("PUT", "/api/user", map[string]any{"latitude": "45.8814", "longitude": "6.3256"}).Expect(t, 200)
-		s.Register("unplaced@example.fr", "Sans position", true)
+		unplaced, _ := s.Register("unplaced@example.fr", "Sans position", true)
 		farm, farmID := s.Producer("ferme@example.fr", "Ferme")
 		farm.Do("PUT", "/api/user", map[string]any{"latitude": "45.9", "longitude": "6.12"}).Expect(t, 200)
 
@@ -116,6 +119,50 @@ func TestMapAPI(t *testing.T) {
 			t.Fatalf("zoomed on a cluster of %d: %d shops of %d", c.Count, len(z.Shops), z.Total)
 		}
 
+		// The filters (issue 39): the shops with a need of a family, the
+		// shops within a road distance of the viewer (fees.RoadKm, the
+		// clusters counting only them), both; ETag'd as every read.
+		shop.Do("POST", "/api/needs", map[string]any{"product": "tomme-de-savoie", "date": "2027-03", "quantity": 12}).Expect(t, 201)
+		if f := get(farm, hauteSavoie+"&family=fromages"); f.Total != 1 || len(f.Shops) != 1 || f.Shops[0].ID != shopID {
+			t.Fatalf("the shops needing cheese: %+v", f)
+		}
+		if f := get(farm, hauteSavoie+"&family=fruits"); f.Total != 0 {
+			t.Fatalf("the shops needing fruit: %+v", f)
+		}
+		farmAt := fees.Point{Lat: 45.9, Lon: 6.12}
+		places := []fees.Point{{Lat: 45.8814, Lon: 6.3256}}
+		for _, u := range us {
+			lat, _ := strconv.ParseFloat(u.Latitude, 64)
+			lon, _ := strconv.ParseFloat(u.Longitude, 64)
+			places = append(places, fees.Point{Lat: lat, Lon: lon})
+		}
+		for _, km := range []float64{5, 25} {
+			want := 0
+			for _, p := range places {
+				if fees.RoadKm(farmAt, p) <= km {
+					want++
+				}
+			}
+			f := get(farm, fmt.Sprintf("%s&km=%g", hauteSavoie, km))
+			sum := len(f.Shops)
+			for _, c := range f.Clusters {
+				sum += c.Count
+			}
+			if f.Total != want || sum != want {
+				t.Fatalf("within %g km: total %d, listed or clustered %d, want %d", km, f.Total, sum, want)
+			}
+		}
+		if f := get(farm, hauteSavoie+"&family=fromages&km=5"); f.Total != 0 {
+			t.Fatalf("cheese within 5 km: %+v", f)
+		}
+		first := farm.Do("GET", "/api/map?"+hauteSavoie+"&family=fromages", nil).Expect(t, 200)
+		farm.Header.Set("If-None-Match", first.Header.Get("ETag"))
+		again := farm.Do("GET", "/api/map?"+hauteSavoie+"&family=fromages", nil)
+		farm.Header.Del("If-None-Match")
+		if first.Header.Get("ETag") == "" || again.Status != 304 {
+			t.Fatalf("revalidated: ETag %q, %d", first.Header.Get("ETag"), again.Status)
+		}
+
 		// A shop's card.
 		var card struct {
 			ID    string `json:"_id"`
@@ -137,6 +184,14 @@ func TestMapAPI(t *testing.T) {
 			{Name: "a producer is no shop", Client: shop, Method: "GET", Path: "/api/shops/" + farmID, Status: 404, Detail: "Ressource introuvable."},
 			{Name: "unknown shop", Client: farm, Method: "GET", Path: "/api/shops/personne", Status: 404, Detail: "Ressource introuvable."},
 			{Name: "SQL in the shop id", Client: farm, Method: "GET", Path: "/api/shops/x'%20OR%20'1'='1", Status: 404, Detail: "Ressource introuvable."},
+			{Name: "a negative distance", Client: farm, Method: "GET", Path: "/api/map?" + hauteSavoie + "&km=-1", Status: 422,
+				Detail: supplied.MsgSearchKm, Location: "query.km"},
+			{Name: "a distance too far", Client: farm, Method: "GET", Path: "/api/map?" + hauteSavoie + "&km=1001", Status: 422,
+				Detail: supplied.MsgSearchKm, Location: "query.km"},
+			{Name: "a distance from nowhere", Client: unplaced, Method: "GET", Path: "/api/map?" + hauteSavoie + "&km=30", Status: 422,
+				Detail: shopmap.MsgNoPlace, Location: "query.km"},
+			{Name: "a family too long", Client: farm, Method: "GET", Path: "/api/map?" + hauteSavoie + "&family=" + strings.Repeat("f", 201),
+				Status: 422, Detail: "Données invalides."},
 		})
 	})
 }

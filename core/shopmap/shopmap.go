@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"primeur/core"
 	"primeur/core/accounts"
@@ -200,13 +201,31 @@ var band = strconv.Itoa(BandE6)
 // division that gives a shop's cell, so that cells are the same on both
 // engines and on both sides of the Greenwich meridian.
 func Find(ctx context.Context, q store.Q, viewerID string, b Box) (View, error) {
+	return Filtered(ctx, q, viewerID, b, Filter{}, time.Time{})
+}
+
+// Filtered is Find of the shops f keeps (filter.go), now deciding the
+// months of the needs the family filter counts.
+func Filtered(ctx context.Context, q store.Q, viewerID string, b Box, f Filter, now time.Time) (View, error) {
 	if err := b.Check(); err != nil {
+		return View{}, err
+	}
+	if err := f.check(); err != nil {
 		return View{}, err
 	}
 	south, north := int64(math.Floor(b.South*1e6)), int64(math.Ceil(b.North*1e6))
 	west, east := int64(math.Floor(b.West*1e6)), int64(math.Ceil(b.East*1e6))
-	where, bounds := inBox(south, north, west, east)
+	nw, err := narrow(ctx, q, viewerID, f, south, north, west, east, now)
+	if err != nil {
+		return View{}, err
+	}
 	v := View{Shops: []Shop{}, Clusters: []Cluster{}}
+	if nw.empty {
+		return v, nil
+	}
+	where, bounds := inBox(nw.south, nw.north, nw.west, nw.east)
+	where += nw.cond
+	bounds = append(bounds, nw.args...)
 	var n int
 	if err := store.Get(ctx, q, &n, `SELECT COUNT(*) FROM (SELECT 1 `+where+` LIMIT ?) c`,
 		append(bounds, MaxShops+1)...); err != nil {
