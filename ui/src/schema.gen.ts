@@ -258,7 +258,7 @@ export interface paths {
         };
         /**
          * The shops of the map's visible area
-         * @description The map of shops asks for what it shows (PRODUCT §2 "Map"): the shops of the area, with their score, when they are 300 or fewer, else their counts per cell of a grid whose size follows the zoom. Shops without a position and closed shops are never on it. Both roles; the cost follows the area, not the platform (one indexed query, docs/BENCHMARKS.md "The map by viewport").
+         * @description The map of shops asks for what it shows (PRODUCT §2 "Map"): the shops of the area, with their score, when they are 300 or fewer, else their counts per cell of a grid whose size follows the zoom. Shops without a position and closed shops are never on it. Both roles; the cost follows the area, not the platform (one indexed query, docs/BENCHMARKS.md "The map by viewport"). It may keep only the shops with a need of a family and those within a road distance of the viewer (a viewer without a place asking a distance is refused).
          */
         get: operations["get-map"];
         put?: never;
@@ -5510,6 +5510,10 @@ export interface operations {
                 east: number;
                 /** @description The map's zoom, 0.5 to 4 (PRODUCT §4 "Map zoom"): it sets the clusters' cell, 64 pixels of the map. The area may be at most 8,192 pixels high and wide at this zoom */
                 zoom: number;
+                /** @description A family of product types: only the shops with a need of one of its types, this month or later (an unknown family: none) */
+                family?: string;
+                /** @description The farthest road distance from the viewer's own place (its farm, its shop), km, 0 to 1,000 (0: any); great-circle × 1.3 as the producers' search and the delivery fees count it */
+                km?: number;
             };
             header?: {
                 /** @description The ETag of the answer the client holds: 304 if it is still the answer */
