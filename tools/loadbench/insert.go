@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jmoiron/sqlx"
 
@@ -41,6 +42,13 @@ func insertRegion(ctx context.Context, db *store.DB, w *world, g *region) error 
 			return err
 		}
 		g.written = written
+		// The round-trips' needs as written (their ids are planning's).
+		for i, t := range g.trips {
+			if err := store.Get(ctx, tx, &g.trips[i].NeedID, `SELECT id FROM needs WHERE distributor_id = ? AND product_id = ? AND month = ?`,
+				t.shopID, t.productID, t.month); err != nil {
+				return fmt.Errorf("the need of round-trip %d: %w", i, err)
+			}
+		}
 		if err := activity.RecordAll(ctx, tx, g.events); err != nil {
 			return err
 		}

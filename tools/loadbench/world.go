@@ -199,6 +199,10 @@ type trip struct {
 	ShopEmail     string     `json:"shopEmail"`
 	Quantities    [2]float64 `json:"quantities"`
 	Price         float64    `json:"price"`
+	// shopID, productID and month name the need until the seed wrote it:
+	// planning's write path gives the need its own id (insertRegion reads
+	// it into NeedID).
+	shopID, productID, month string
 }
 
 // commitment is an accepted proposal as the orders need it.
@@ -313,6 +317,7 @@ func (g *region) addTrip(shop, farm accounts.User, need planning.Need, p plannin
 	g.trips = append(g.trips, trip{
 		NeedID: need.ID, ProducerID: farm.ID, ProducerEmail: farm.Email, ShopEmail: shop.Email,
 		Quantities: [2]float64{(p.Quantity - step).Float(), p.Quantity.Float()}, Price: p.Price.Float(),
+		shopID: shop.ID, productID: need.ProductID, month: need.Month,
 	})
 }
 
