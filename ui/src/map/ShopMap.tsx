@@ -9,7 +9,15 @@ import { useElementSize } from '@mantine/hooks'
 import { geoCircle, geoPath } from 'd3-geo'
 import type { Feature, Geometry } from 'geojson'
 import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
-import { clearNearby, fetchMap, requestMapView, retryMapView, useMapView, useMapViewStatus } from '../store/shopmap'
+import {
+  clearNearby,
+  fetchMap,
+  requestMapView,
+  retryMapView,
+  useMapFilter,
+  useMapView,
+  useMapViewStatus,
+} from '../store/shopmap'
 import type { MapCluster, MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM } from './cities'
 import { ClusterMarker, shopCount } from './ClusterMarker'
@@ -29,6 +37,7 @@ import {
   zoomToFit,
 } from './geo'
 import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
+import { MapFilters } from './MapFilters'
 import { MapSearch } from './MapSearch'
 import { NearbyShops } from './NearbyShops'
 import { ShopList } from './ShopList'
@@ -260,12 +269,14 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   const path = useMemo(() => geoPath(projection), [projection])
   const view = useMapView()
   const viewStatus = useMapViewStatus()
+  const filter = useMapFilter()
 
-  // Ask for the shops of what the map shows, once it rests (store/shopmap.ts).
+  // Ask for the shops of what the map shows, once it rests (store/shopmap.ts),
+  // again when its filters change (MapFilters).
   useEffect(() => {
     const box = visibleBox(projection, width, height, VIEW_MARGIN)
     if (box) requestMapView({ ...box, zoom })
-  }, [projection, width, height, zoom])
+  }, [projection, width, height, zoom, filter.family, filter.km])
 
   // The server's shops, the viewer's own placed by its profile.
   const shops = useMemo(() => {
@@ -399,7 +410,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
     // On a phone showing the list in the map's place, the map comes back with it.
     setShown('map')
     setClusterList({ cluster, shops: null, status: 'busy' })
-    fetchMap(clusterArea(cluster), controller.signal).then(
+    fetchMap(clusterArea(cluster), controller.signal, filter).then(
       (answer) => {
         if (controller.signal.aborted) return
         const crowded = answer.clusters.length > 0
@@ -671,6 +682,7 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   return (
     <Stack gap="sm">
       <MapSearch onPick={onSearch} />
+      <MapFilters placed={own !== null} />
       {/* On a phone the shops found come right under the field, where the
           search was typed; the map below (issue 37: they were off the screen). */}
       {phone ? nearby : null}

@@ -31,9 +31,27 @@ export interface MapAnswer {
   clusters: MapCluster[]
 }
 
+/**
+ * The map's filters (issue 39, PRODUCT §2 "Map"): the shops with a need of
+ * a family ('' any) and those within `km` of the viewer's own place by road
+ * (0 any).
+ */
+export interface MapFilter {
+  family: string
+  km: number
+}
+
+/** No filter: every shop. */
+export const NO_FILTER: MapFilter = { family: '', km: 0 }
+
+/** The distances the map's filter offers, in km. */
+export const MAP_DISTANCES = [20, 50, 100, 200] as const
+
 export interface ShopMapState {
   /** Id of the user the answers were loaded for. */
   owner: string | null
+  /** The filters of the map's view (and of the list of a cluster's shops). */
+  filter: MapFilter
   /** The visible area's answer; the previous one stays while the next comes. */
   view: MapAnswer | null
   viewStatus: LoadStatus
@@ -52,6 +70,7 @@ export const NEARBY_ZOOM = 4
 
 export const shopMap = proxy<ShopMapState>({
   owner: null,
+  filter: NO_FILTER,
   view: null,
   viewStatus: 'idle',
   nearby: null,
@@ -62,7 +81,7 @@ export const shopMap = proxy<ShopMapState>({
 // The request under way or waiting for the map to rest (not state: nothing renders them).
 let viewTimer: ReturnType<typeof setTimeout> | null = null
 let viewController: AbortController | null = null
-let viewAsked: { key: string; box: MapBox } | null = null
+let viewAsked: { key: string; box: MapBox; filter: MapFilter } | null = null
 let nearbyController: AbortController | null = null
 
 /** Empties the slice and cancels its requests, giving it to `owner` (tests, and a change of user). */
@@ -72,7 +91,15 @@ export function resetShopMap(owner: string | null = null): void {
   nearbyController?.abort()
   viewTimer = viewController = nearbyController = null
   viewAsked = null
-  Object.assign(shopMap, { owner, view: null, viewStatus: 'idle', nearby: null, nearbyStatus: 'idle', cards: {} })
+  Object.assign(shopMap, {
+    owner,
+    filter: NO_FILTER,
+    view: null,
+    viewStatus: 'idle',
+    nearby: null,
+    nearbyStatus: 'idle',
+    cards: {},
+  })
 }
 
 /** Makes the slice belong to the session's user, forgetting another user's answers. */
@@ -96,11 +123,23 @@ export function roundBox(box: MapBox): MapBox {
   }
 }
 
-/** The query of `GET /api/map` for an area (rounded first); it is also the area's key. */
-export function mapQuery(box: MapBox): string {
+/**
+ * The query of `GET /api/map` for an area (rounded first) and the filters
+ * set; it is also the area's key.
+ */
+export function mapQuery(box: MapBox, filter: MapFilter = NO_FILTER): string {
   const b = roundBox(box)
   const f = (x: number) => x.toFixed(4)
-  return `south=${f(b.south)}&west=${f(b.west)}&north=${f(b.north)}&east=${f(b.east)}&zoom=${b.zoom}`
+  let q = `south=${f(b.south)}&west=${f(b.west)}&north=${f(b.north)}&east=${f(b.east)}&zoom=${b.zoom}`
+  if (filter.family) q += `&family=${encodeURIComponent(filter.family)}`
+  if (filter.km > 0) q += `&km=${filter.km}`
+  return q
+}
+
+/** Sets the map's filters: the view is asked again with them (ShopMap's effect). */
+export function setMapFilter(filter: MapFilter): void {
+  claim()
+  shopMap.filter = { family: filter.family, km: filter.km }
 }
 
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
@@ -129,9 +168,9 @@ function isCluster(x: unknown): x is MapCluster {
  * The answer for an area (`GET /api/map`), read into its documented shape;
  * an answer of another shape rejects, and so does a cancelled request.
  */
-export async function fetchMap(box: MapBox, signal?: AbortSignal): Promise<MapAnswer> {
+export async function fetchMap(box: MapBox, signal?: AbortSignal, filter: MapFilter = NO_FILTER): Promise<MapAnswer> {
   const sent = roundBox(box)
-  const answer = await api.get<unknown>(`/api/map?${mapQuery(sent)}`, signal)
+  const answer = await api.get<unknown>(`/api/map?${mapQuery(sent, filter)}`, signal)
   const a = answer as { total?: unknown; shops?: unknown; clusters?: unknown } | null
   if (
     !a ||
@@ -153,15 +192,16 @@ export async function fetchMap(box: MapBox, signal?: AbortSignal): Promise<MapAn
  */
 export function requestMapView(box: MapBox, { delay = MAP_DELAY }: { delay?: number } = {}): void {
   claim()
-  const key = mapQuery(box)
+  const filter = { ...shopMap.filter }
+  const key = mapQuery(box, filter)
   if (viewAsked?.key === key) return
   if (viewTimer) clearTimeout(viewTimer)
   viewController?.abort()
   viewController = null
-  viewAsked = { key, box }
+  viewAsked = { key, box, filter }
   viewTimer = setTimeout(() => {
     viewTimer = null
-    void loadMapView(box)
+    void loadMapView(box, filter)
   }, delay)
 }
 
@@ -170,17 +210,17 @@ export function retryMapView(): void {
   if (!viewAsked) return
   if (viewTimer) clearTimeout(viewTimer)
   viewTimer = null
-  void loadMapView(viewAsked.box)
+  void loadMapView(viewAsked.box, viewAsked.filter)
 }
 
-async function loadMapView(box: MapBox): Promise<void> {
+async function loadMapView(box: MapBox, filter: MapFilter): Promise<void> {
   viewController?.abort()
   const controller = new AbortController()
   viewController = controller
   const owner = shopMap.owner
   shopMap.viewStatus = 'busy'
   try {
-    const answer = await fetchMap(box, controller.signal)
+    const answer = await fetchMap(box, controller.signal, filter)
     if (controller.signal.aborted || shopMap.owner !== owner) return
     shopMap.view = answer
     shopMap.viewStatus = 'idle'
@@ -271,6 +311,8 @@ function useOwned() {
 /** The visible area's answer, null until the first one. */
 export const useMapView = (): MapAnswer | null => (useOwned()?.view as MapAnswer | null | undefined) ?? null
 export const useMapViewStatus = (): LoadStatus => useOwned()?.viewStatus ?? 'idle'
+/** The map's filters. */
+export const useMapFilter = (): MapFilter => useOwned()?.filter ?? NO_FILTER
 
 /** The answer around the place searched at `center`, null until it came. */
 export const useNearby = (center: LonLat | null, radiusKm: number): MapAnswer | null => {
