@@ -13,6 +13,7 @@ import (
 	"primeur/core"
 	"primeur/core/calendar"
 	"primeur/core/decimal"
+	"primeur/core/notify"
 	"primeur/core/planning"
 	"primeur/core/store"
 )
@@ -41,7 +42,8 @@ type Notice struct {
 }
 
 // Create makes, from the Day-th of today's month, the notices of next
-// month: for each producer with delivery days and a confirmed email, not closed, that did not
+// month: for each producer with delivery days and an owner or a sales member with a
+// confirmed login (notify.ReachableSQL: whoever founded it), not closed, that did not
 // turn the reminder off and has none yet for that month, the shops' needs
 // of next month with quantity left to propose on, of the products it
 // committed in the last 12 months, on which it has made no proposal. A
@@ -59,7 +61,7 @@ func Create(ctx context.Context, db *store.DB, now time.Time, today string) ([]N
 	next, since := month.AddMonths(1).String(), month.AddMonths(-12).String()
 	var producers []string
 	if err := store.Select(ctx, db, &producers, `SELECT u.id FROM users u
-		WHERE u.type = 'producer' AND u.closed_at IS NULL AND u.cutoff_optout = FALSE AND u.email_confirmed = u.email_key AND u.delivery_days <> '0000000'
+		WHERE u.type = 'producer' AND u.closed_at IS NULL AND u.cutoff_optout = FALSE AND `+notify.ReachableSQL("u.id", notify.CutoffRoles)+` AND u.delivery_days <> '0000000'
 			AND NOT EXISTS (SELECT 1 FROM cutoff_notices c WHERE c.producer_id = u.id AND c.month = ?)
 		ORDER BY u.id`, next); err != nil {
 		return nil, fmt.Errorf("cutoff: producers: %w", err)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"primeur/core/accounts"
 	"primeur/core/activity"
 	"primeur/core/decimal"
 	"primeur/core/fees"
@@ -160,8 +159,9 @@ func fixFees(ctx context.Context, q store.Q, ids []string) error {
 
 // NotesDue lists the done deliveries whose note is due for email at now
 // (NoteDelay after their lock), not yet sent, and that can go now: the
-// producer or the shop of the order has a confirmed address (PRODUCT §13
-// "Confirming an email"; accounts.ConfirmedSQL). A note whose parties have
+// producer or the shop of the order has a member the note concerns (an
+// owner, a receiver, a delivery) with a confirmed login, whoever founded
+// it (PRODUCT §13 "Confirming an email"; notify.ReachableSQL). A note whose parties have
 // none waits, unlisted, and is listed by the first call after one
 // confirms. Oldest first.
 func (r Rules) NotesDue(ctx context.Context, q store.Q, now time.Time) ([]string, error) {
@@ -173,11 +173,9 @@ func (r Rules) NotesDue(ctx context.Context, q store.Q, now time.Time) ([]string
 	// skips it.
 	if err := store.Select(ctx, q, &ids, `SELECT d.id FROM deliveries d
 		JOIN orders o ON o.id = d.order_id
-		JOIN users p ON p.id = o.producer_id
-		JOIN users s ON s.id = o.distributor_id
 		WHERE d.status = 'done' AND d.date <= ?
 		AND NOT EXISTS (SELECT 1 FROM sends n WHERE n.message_key = 'note-' || d.id AND n.sent_at IS NOT NULL)
-		AND `+accounts.ConfirmedSQL("p.email_key", "s.email_key")+`
+		AND (`+notify.ReachableSQL("o.producer_id", notify.NoteRoles)+` OR `+notify.ReachableSQL("o.distributor_id", notify.NoteRoles)+`)
 		ORDER BY d.date, d.id`,
 		r.LockedThrough(now.Add(-NoteDelay))); err != nil {
 		return nil, fmt.Errorf("delivery: notes due: %w", err)

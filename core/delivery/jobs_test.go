@@ -119,9 +119,16 @@ func TestNotesDue(t *testing.T) {
 		}
 
 		// Neither party confirmed: the notes wait, unlisted; listed again
-		// once an address of theirs is confirmed, as a login or as another
-		// account's accounting email (accounts.ConfirmedAddresses). The
-		// members' own logins (people) are unconfirmed throughout.
+		// once a member the note concerns (an owner, a shop's receiver, a
+		// farm's delivery: notify.NoteRoles) has a confirmed login, whoever
+		// founded the organisation (issue 41). A buyer's login is no
+		// recipient of notes; an organisation's own row (users) is not
+		// read, its founder's person is.
+		for _, m := range []struct{ id, role string }{{"remi", "receiver"}, {"marie", "buyer"}} {
+			w.Exec(`INSERT INTO people (id, email, email_key, email_confirmed, name, password_hash, created_at, updated_at)
+				VALUES (?, ?, ?, '', ?, '', 0, 0)`, m.id, m.id+"@lac.fr", m.id+"@lac.fr", m.id)
+			w.Exec(`INSERT INTO members (person_id, org_id, role, created_at, updated_at) VALUES (?, ?, ?, 0, 0)`, m.id, w.Shop.ID, m.role)
+		}
 		w.Exec(`UPDATE people SET email_confirmed = ''`)
 		for _, tt := range []struct {
 			step, confirm string
@@ -129,13 +136,13 @@ func TestNotesDue(t *testing.T) {
 			want          []string
 		}{
 			{"nobody confirmed", `UPDATE users SET email_confirmed = '', accounting_confirmed = ''`, nil, nil},
-			{"the farm's address confirmed as the shop's accounting email", `UPDATE users SET accounting_confirmed = ? WHERE id = ?`,
-				[]any{w.Farm.EmailKey, w.Shop.ID}, []string{old, today}},
-			{"no more", `UPDATE users SET accounting_confirmed = ''`, nil, nil},
-			{"the shop confirmed", `UPDATE users SET email_confirmed = email_key WHERE id = ?`, []any{w.Shop.ID}, []string{old, today}},
-			{"no more again", `UPDATE users SET email_confirmed = ''`, nil, nil},
-			{"the shop's address confirmed as its person's login", `UPDATE people SET email_confirmed = email_key WHERE id = ?`,
-				[]any{w.Shop.ID}, []string{old, today}},
+			{"the shop's buyer confirmed", `UPDATE people SET email_confirmed = email_key WHERE id = 'marie'`, nil, nil},
+			{"the shop's receiver confirmed", `UPDATE people SET email_confirmed = email_key WHERE id = 'remi'`, nil, []string{old, today}},
+			{"no more", `UPDATE people SET email_confirmed = ''`, nil, nil},
+			{"the shop's row confirmed, not its person", `UPDATE users SET email_confirmed = email_key WHERE id = ?`, []any{w.Shop.ID}, nil},
+			{"the farm's founder confirmed", `UPDATE people SET email_confirmed = email_key WHERE id = ?`,
+				[]any{w.Farm.ID}, []string{old, today}},
+			{"the farm's founder closed", `UPDATE people SET closed_at = 1 WHERE id = ?`, []any{w.Farm.ID}, nil},
 		} {
 			w.Exec(tt.confirm, tt.args...)
 			ids, err := rules.NotesDue(ctx, db, at(2026, 11, 20, 12, 30))

@@ -19,12 +19,22 @@ import (
 // month still open for the products it sold — not those of other
 // products, not those it already proposed on, not those fully covered —;
 // a producer who turned it off, or without delivery days, gets nothing.
+// It goes to the producer's owners and sellers whose login is confirmed,
+// whether or not its founder's is (issue 41: the rival's seller gets it,
+// its founder unconfirmed); a producer none of whom confirmed gets none.
 func TestCutoffReminders(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		rival := w.User(accounts.User{Type: accounts.Producer, Email: "rival@ferme.fr", Name: "Rival", DeliveryDays: "1000000"})
 		quiet := w.User(accounts.User{Type: accounts.Producer, Email: "calme@ferme.fr", Name: "Calme", DeliveryDays: "1000000", CutoffOptOut: true})
 		idle := w.User(accounts.User{Type: accounts.Producer, Email: "repos@ferme.fr", Name: "Repos", DeliveryDays: "0000000"})
+		mute := w.User(accounts.User{Type: accounts.Producer, Email: "muet@ferme.fr", Name: "Muet", DeliveryDays: "1000000"})
+		for _, table := range []string{"users", "people"} {
+			w.Exec(`UPDATE `+table+` SET email_confirmed = '' WHERE id IN (?, ?)`, rival.ID, mute.ID)
+		}
+		w.Exec(`INSERT INTO people (id, email, email_key, email_confirmed, name, password_hash, created_at, updated_at)
+			VALUES ('vente', 'vente@ferme.fr', 'vente@ferme.fr', 'vente@ferme.fr', 'Vente', '', 0, 0)`)
+		w.Exec(`INSERT INTO members (person_id, org_id, role, created_at, updated_at) VALUES ('vente', ?, 'sales', 0, 0)`, rival.ID)
 		need := func(id, product, month string, qty int) {
 			w.Exec(`INSERT INTO needs (id, distributor_id, product_id, month, quantity, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)`,
 				id, w.Shop.ID, product, month, qty)
@@ -36,7 +46,7 @@ func TestCutoffReminders(t *testing.T) {
 		// What each producer sold in October.
 		need("oct-tomate", "tomate", "2026-10-01", 10000)
 		need("oct-poire", "poire", "2026-10-01", 10000)
-		for _, p := range []accounts.User{w.Farm, quiet, idle} {
+		for _, p := range []accounts.User{w.Farm, quiet, idle, mute} {
 			proposal("oct-tomate", p.ID, "accepted", 1000)
 		}
 		proposal("oct-poire", w.Farm.ID, "accepted", 1000)
@@ -90,7 +100,7 @@ func TestCutoffReminders(t *testing.T) {
 			strings.Contains(farm, "Poireau") || !strings.Contains(farm, "« Rappel du 25 »") {
 			t.Fatalf("the farm's reminder:\n%s", farm)
 		}
-		if rivalBody := byTo["rival@ferme.fr"]; !strings.Contains(rivalBody, "- Épicerie du Lac : Poire 30 kg\r\n") || strings.Contains(rivalBody, "Tomate") {
+		if rivalBody := byTo["vente@ferme.fr"]; !strings.Contains(rivalBody, "- Épicerie du Lac : Poire 30 kg\r\n") || strings.Contains(rivalBody, "Tomate") {
 			t.Fatalf("the rival's reminder:\n%s", rivalBody)
 		}
 	})

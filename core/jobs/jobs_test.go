@@ -170,8 +170,9 @@ func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 			t.Fatalf("%d messages", len(msgs))
 		}
 		m := msgs[0]
-		// The shop's accounting address, and each side's owners (issue 41).
-		if !slices.Equal(m.To, []string{"compta@lac.fr", "epicerie@lac.fr", "ferme@aravis.fr"}) ||
+		// Each side's owners and accountants (issue 41: the shop's
+		// accounting address is no recipient of its own any more).
+		if !slices.Equal(m.To, []string{"epicerie@lac.fr", "ferme@aravis.fr"}) ||
 			!strings.Contains(m.Body, "facture FA-2026-000001 du 30 novembre 2026, émise par Primeur au nom et pour le compte de Ferme des Aravis") ||
 			!strings.Contains(m.Body, "Montant TTC : 26,38\u00a0€") || !strings.Contains(m.Body, "Échéance : 10 décembre 2026") {
 			t.Fatalf("message to %v: %s", m.To, m.Body)
@@ -408,7 +409,7 @@ func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 		if len(msgs) != 5 || credit == nil || complement == nil {
 			t.Fatalf("%d messages: %v", len(msgs), msgs)
 		}
-		if !slices.Equal(credit.To, []string{"compta@lac.fr", "epicerie@lac.fr", "ferme@aravis.fr"}) ||
+		if !slices.Equal(credit.To, []string{"epicerie@lac.fr", "ferme@aravis.fr"}) ||
 			!strings.Contains(credit.Body, "corrige la facture FA-2026-000001 du 1er décembre 2026") ||
 			!strings.Contains(credit.Body, "Montant TTC : 2,64\u00a0€") {
 			t.Fatalf("credit note message to %v: %s", credit.To, credit.Body)

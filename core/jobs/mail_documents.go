@@ -145,23 +145,12 @@ func (e Env) recipients(ctx context.Context, roles []string, orgIDs ...string) (
 }
 
 // invoiceRecipients are the addresses an invoice (or credit note, or a
-// reminder of one) goes to: the owners and accountants of the shop and of
-// the producer (notify.DocumentRoles), and a shop's accounting address
-// once confirmed (PRODUCT §13 "Teams": migration 72 made the confirmed
-// ones accountants) — each only when confirmed.
+// reminder of one) goes to: the confirmed logins of the owners and
+// accountants of the shop and of the producer (notify.DocumentRoles;
+// PRODUCT §13 "Teams": the shops' accounting addresses became accountants,
+// migrations 72 and 74).
 func (e Env) invoiceRecipients(ctx context.Context, inv billing.Invoice) ([]string, error) {
-	var addrs []string
-	if shop := strings.TrimSpace(inv.Buyer.EmailAccounting); shop != "" {
-		addrs = append(addrs, shop)
-	}
-	for _, org := range []string{inv.DistributorID, inv.ProducerID} {
-		to, err := notify.Recipients(ctx, e.DB, org, notify.DocumentRoles)
-		if err != nil {
-			return nil, err
-		}
-		addrs = append(addrs, to...)
-	}
-	return e.reachable(ctx, addrs...)
+	return e.recipients(ctx, notify.DocumentRoles, inv.DistributorID, inv.ProducerID)
 }
 
 // sendInvoice emails an issued invoice to the shop's accounting and the
@@ -256,9 +245,11 @@ func sendCredit(ctx context.Context, env Env, id string, now time.Time) error {
 }
 
 // documentReady is the SQL condition that the invoice or credit note t (a
-// table's alias) can be emailed now: an address it goes to
-// (invoiceRecipients) is confirmed — the buyer's accounting email, the
-// buyer's, the seller's, as issued (their keys, migration 30).
+// table's alias) can be emailed now: someone it goes to
+// (invoiceRecipients) has a confirmed login — an owner or an accountant of
+// the shop or of the producer (notify.DocumentRoles), whoever founded
+// either (PRODUCT §13 "Confirming an email").
 func documentReady(t string) string {
-	return accounts.ConfirmedSQL(t+".mail_accounting_key", t+".mail_buyer_key", t+".mail_seller_key")
+	return `(` + notify.ReachableSQL(t+".distributor_id", notify.DocumentRoles) + ` OR ` +
+		notify.ReachableSQL(t+".producer_id", notify.DocumentRoles) + `)`
 }

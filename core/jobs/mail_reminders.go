@@ -15,6 +15,7 @@ import (
 	"primeur/core/documents"
 	"primeur/core/grammar"
 	"primeur/core/mail"
+	"primeur/core/notify"
 	"primeur/core/payments"
 	"primeur/core/printable"
 )
@@ -22,7 +23,7 @@ import (
 // The emails of payments: the reminders of overdue documents.
 
 // The selections of the documents to email list only those that can go
-// now — a recipient's address is confirmed (accounts.ConfirmedSQL), or
+// now — a recipient's address is confirmed (notify.ReachableSQL), or
 // there is nothing to send — so that a document waiting for a confirmation
 // costs a run a look-up of its addresses in the query (an index seek on
 // SQLite, a probe of the addresses PostgreSQL hashes once per query), not
@@ -38,8 +39,9 @@ var (
 	// is listed, and fails as before.
 	reminderReady = `NOT EXISTS (SELECT 1 FROM documents i WHERE i.id = (SELECT MIN(rd.document_id) FROM reminder_documents rd
 			WHERE rd.reminder_id = t.id) AND NOT ` + documentReady("i") + `)`
-	// cutoffReady: the producer's login email is confirmed.
-	cutoffReady = `EXISTS (SELECT 1 FROM users p WHERE p.id = t.producer_id AND ` + accounts.ConfirmedSQL("p.email_key") + `)`
+	// cutoffReady: an owner or a sales member of the producer has a
+	// confirmed login (sendCutoff writes to them).
+	cutoffReady = notify.ReachableSQL("t.producer_id", notify.CutoffRoles)
 	// digestReady: the person's login email is confirmed; or there is
 	// nothing to send (a closed organisation or person, a person no longer
 	// a member, no line left), which sendDigest drops at once.

@@ -270,8 +270,7 @@ func TestWhatCountsAsAnAttempt(t *testing.T) {
 
 		// An address the mail package refuses, yet confirmed (only a broken
 		// row can hold one).
-		w.Exec(`UPDATE documents SET buyer = REPLACE(buyer, 'compta@lac.fr', 'pas une adresse') WHERE kind = 'invoice'`)
-		w.Exec(`UPDATE users SET accounting_confirmed = 'pas une adresse' WHERE email_accounting = 'compta@lac.fr'`)
+		w.Exec(`UPDATE people SET email = 'pas une adresse', email_key = 'pas une adresse', email_confirmed = 'pas une adresse' WHERE id = ?`, w.Shop.ID)
 		if _, err := jobs.Invoices(ctx, e, at(2026, 12, 1, 6, 10)); err == nil || mailAttempts() != 2 {
 			t.Fatalf("invalid recipient: %v, %d attempts", err, mailAttempts())
 		}

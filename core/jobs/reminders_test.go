@@ -63,7 +63,7 @@ func TestRemindersOnceEachStep(t *testing.T) {
 			t.Fatalf("%d reminders on the 11th", len(msgs))
 		}
 		m := msgs[0]
-		if m.Subject != "Relance : factures échues de Ferme des Aravis" || m.To[0] != "compta@lac.fr" ||
+		if m.Subject != "Relance : factures échues de Ferme des Aravis" || m.To[0] != "epicerie@lac.fr" ||
 			!strings.Contains(m.Body, "FA-2026-000001 du 1er décembre 2026, échéance le 10 décembre 2026 : reste à payer 26,38\u00a0€") ||
 			len(m.Attachments) != 1 || m.Attachments[0].Name != "FA-2026-000001.pdf" {
 			t.Fatalf("reminder to %v %q:\n%s", m.To, m.Subject, m.Body)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"primeur/core/accounts"
 	"primeur/core/delivery"
 	"primeur/core/jobs"
 	"primeur/core/notify"
@@ -24,15 +23,27 @@ import (
 // credit note, a reminder, a cutoff notice, a digest — are not selected by
 // the runs: none is claimed (the claim of a document that waits logs "email
 // waits for a confirmed address"), counted or sent, however many runs. Each
-// goes on the first run after an address it goes to is confirmed: the
-// shop's accounting email takes the invoice, the credit note and the
-// reminder, not the note, which waits for a login email; the shop's login
-// takes the note and the digest; the producer's the cutoff notice.
+// goes on the first run after someone it concerns confirms their login,
+// whoever founded the organisation (issue 41): the shop's accountant takes
+// the invoice, the credit note and the reminder while the shop's founder
+// has confirmed nothing, not the note, which is the receivers' and the
+// owners'; the farm's sales member takes the reminder of the 25th while
+// the farm's founder has confirmed nothing; the shop's login takes the
+// note and the digest.
 func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
-		w.Exec(`UPDATE users SET email_confirmed = '', accounting_confirmed = ''`)
+		w.Exec(`UPDATE users SET email_confirmed = '', email_accounting = '', accounting_confirmed = ''`)
 		w.Exec(`UPDATE people SET email_confirmed = ''`)
+		// The shop's accountant and the farm's seller, their logins not
+		// confirmed yet.
+		for _, m := range []struct{ id, email, org, role string }{
+			{"chloe", "chloe@cabinet.fr", w.Shop.ID, "accountant"}, {"sam", "sam@aravis.fr", w.Farm.ID, "sales"},
+		} {
+			w.Exec(`INSERT INTO people (id, email, email_key, email_confirmed, name, password_hash, created_at, updated_at)
+				VALUES (?, ?, ?, '', ?, '', 0, 0)`, m.id, m.email, m.email, m.id)
+			w.Exec(`INSERT INTO members (person_id, org_id, role, created_at, updated_at) VALUES (?, ?, ?, 0, 0)`, m.id, m.org, m.role)
+		}
 		var l logs
 		e, srv := smtpEnv(t, db)
 		e.Log = l.logger()
@@ -78,9 +89,9 @@ func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
 		}
 		// A digest made before the shop's address was unconfirmed; the
 		// notifications of what follows are turned off, to leave it alone.
-		for _, u := range []string{w.Farm.ID, w.Shop.ID} {
+		for _, m := range [][2]string{{w.Farm.ID, w.Farm.ID}, {w.Shop.ID, w.Shop.ID}, {"chloe", w.Shop.ID}, {"sam", w.Farm.ID}} {
 			for _, k := range notify.Kinds {
-				if err := notify.SetPref(ctx, db, u, u, k.Kind, notify.None); err != nil {
+				if err := notify.SetPref(ctx, db, m[0], m[1], k.Kind, notify.None); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -101,21 +112,21 @@ func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
 		if n := len(srv.Merged(t)); n != 0 {
 			t.Fatalf("%d emails sent to unconfirmed addresses", n)
 		}
-		// What the selections read: the keys of the addresses as issued.
-		var keys []string
-		if err := store.Select(ctx, db, &keys, `SELECT mail_seller_key || ' ' || mail_buyer_key || ' ' || mail_accounting_key FROM documents`); err != nil {
-			t.Fatal(err)
-		}
-		if len(keys) != 2 || keys[0] != "ferme@aravis.fr epicerie@lac.fr compta@lac.fr" || keys[1] != keys[0] {
-			t.Fatalf("the documents' address keys: %q", keys)
-		}
-
-		// The shop's accounting email confirmed: the documents billed go.
-		w.Exec(`UPDATE users SET accounting_confirmed = ? WHERE id = ?`, accounts.EmailKey(w.Shop.EmailAccounting), w.Shop.ID)
+		// The shop's accountant confirmed, its founder not: the documents
+		// billed go, to the accountant.
+		w.Exec(`UPDATE people SET email_confirmed = email_key WHERE id = 'chloe'`)
 		check(
-			step{"accounting confirmed", runJob(jobs.Deliveries), at(2026, 12, 31, 10, 5), map[string]int{jobs.NotesSent: 0, jobs.InvoicesSent: 2}},
-			step{"the reminder, accounting confirmed", runJob(jobs.Reminders), at(2026, 12, 31, 10, 5), map[string]int{jobs.RemindersCreated: 0, jobs.RemindersSent: 1}},
-			step{"the digest, accounting confirmed", runJob(jobs.Notifications), at(2026, 12, 31, 10, 5), map[string]int{jobs.DigestsSent: 0}},
+			step{"the accountant confirmed", runJob(jobs.Deliveries), at(2026, 12, 31, 10, 5), map[string]int{jobs.NotesSent: 0, jobs.InvoicesSent: 2}},
+			step{"the reminder, the accountant confirmed", runJob(jobs.Reminders), at(2026, 12, 31, 10, 5), map[string]int{jobs.RemindersCreated: 0, jobs.RemindersSent: 1}},
+			step{"the digest, the accountant confirmed", runJob(jobs.Notifications), at(2026, 12, 31, 10, 5), map[string]int{jobs.DigestsSent: 0}},
+			step{"the notice, the accountant confirmed", runJob(jobs.Cutoff), at(2026, 12, 31, 10, 5), map[string]int{jobs.CutoffsSent: 0}},
+		)
+		// The farm's seller confirmed, its founder not: the reminder of
+		// the 25th goes, to the seller; the note is not theirs.
+		w.Exec(`UPDATE people SET email_confirmed = email_key WHERE id = 'sam'`)
+		check(
+			step{"the seller confirmed", runJob(jobs.Cutoff), at(2026, 12, 31, 10, 7), map[string]int{jobs.CutoffsSent: 1}},
+			step{"the note, the seller confirmed", runJob(jobs.Deliveries), at(2026, 12, 31, 10, 7), map[string]int{jobs.NotesSent: 0, jobs.InvoicesSent: 0}},
 		)
 		// The shop's login confirmed: the note and the digest go.
 		w.Exec(`UPDATE users SET email_confirmed = email_key WHERE id = ?`, w.Shop.ID)
@@ -123,19 +134,14 @@ func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
 		check(
 			step{"login confirmed", runJob(jobs.Deliveries), at(2026, 12, 31, 10, 10), map[string]int{jobs.NotesSent: 1, jobs.InvoicesSent: 0}},
 			step{"the digest, login confirmed", runJob(jobs.Notifications), at(2026, 12, 31, 10, 10), map[string]int{jobs.DigestsSent: 1}},
-			step{"the notice, the shop confirmed", runJob(jobs.Cutoff), at(2026, 12, 31, 10, 10), map[string]int{jobs.CutoffsSent: 0}},
 		)
-		// The producer's: the cutoff notice goes.
-		w.Exec(`UPDATE users SET email_confirmed = email_key WHERE id = ?`, w.Farm.ID)
-		w.Exec(`UPDATE people SET email_confirmed = email_key WHERE id = ?`, w.Farm.ID)
-		check(step{"the producer confirmed", runJob(jobs.Cutoff), at(2026, 12, 31, 10, 15), map[string]int{jobs.CutoffsSent: 1}})
 
 		to := map[string]string{}
 		for _, m := range srv.Merged(t) {
 			to[strings.Fields(m.Subject)[0]] += strings.Join(m.To, ",") + ";"
 		}
-		want := map[string]string{"Bon": "epicerie@lac.fr;", "Facture": "compta@lac.fr;", "Avoir": "compta@lac.fr;",
-			"Relance": "compta@lac.fr;", "Primeur": "epicerie@lac.fr;", "Besoins": "ferme@aravis.fr;"}
+		want := map[string]string{"Bon": "epicerie@lac.fr;", "Facture": "chloe@cabinet.fr;", "Avoir": "chloe@cabinet.fr;",
+			"Relance": "chloe@cabinet.fr;", "Primeur": "epicerie@lac.fr;", "Besoins": "sam@aravis.fr;"}
 		if !maps.Equal(to, want) {
 			t.Fatalf("emails by subject and recipients %v, want %v", to, want)
 		}

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"primeur/core/store"
 )
@@ -81,4 +82,26 @@ func Recipients(ctx context.Context, q store.Q, orgID string, roles []string) ([
 		return nil, fmt.Errorf("notify: recipients of %s: %w", orgID, err)
 	}
 	return emails, nil
+}
+
+// ReachableSQL is an SQL condition true when the organisation whose id
+// the SQL expression org gives has an open member, of the owner's role or
+// one of roles, whose login email is confirmed: when Recipients finds
+// someone to write to. The queries that select only what can be emailed
+// now (the documents, the notes, the reminders of the 25th) ask it, so
+// that a document waits for nobody in particular — the founder's
+// confirmation no more than another's — and goes as soon as someone it
+// concerns can receive it (PRODUCT §13 "Confirming an email").
+//
+// The members are looked up with IN (SELECT …), not a correlated EXISTS,
+// as accounts.ConfirmedSQL does and for its reasons: SQLite builds the
+// subquery's list once, PostgreSQL hashes it once per query. The roles
+// are the package's constants, written in the text.
+func ReachableSQL(org string, roles []string) string {
+	quoted := make([]string, 0, len(roles)+1)
+	for _, r := range audienceRoles(roles) {
+		quoted = append(quoted, "'"+r+"'")
+	}
+	return `(` + org + ` IN (SELECT m.org_id FROM members m JOIN people pe ON pe.id = m.person_id AND pe.closed_at IS NULL
+		WHERE m.role IN (` + strings.Join(quoted, ", ") + `) AND pe.email_key <> '' AND pe.email_confirmed = pe.email_key))`
 }
