@@ -82,10 +82,26 @@ const (
 	msgImportTwice        = "Deux quantités pour le même mois (%s et %s, sous un en-tête fusionné) : gardez-en une seule."
 	msgImportFormula      = "Formule impossible à calculer en %s (« =%s ») : remplacez-la par sa valeur."
 	msgImportFormulaError = "Formule en erreur en %s (%s) : corrigez-la, ou remplacez-la par une quantité."
-	msgImportUnknownUnit  = "Unité inconnue en %s (« %s ») : indiquez kg ou pièce."
 	msgImportUnit         = "Unité en %s (« %s ») : %s se compte en %s dans le catalogue ; indiquez la quantité en %s."
 	msgImportMore         = "… et %d autres problèmes."
 )
+
+// msgImportUnknownUnit refuses a unit that is none of the units of need:
+// "Unité inconnue en B2 (« grammes ») : indiquez kg, litres, pièces,
+// douzaines, bottes, barquettes, bouteilles ou pots." (every unit of
+// catalog.Units, kg by its symbol).
+var msgImportUnknownUnit = func() string {
+	names := make([]string, 0, len(catalog.Units))
+	for _, u := range catalog.Units {
+		if u.ID == catalog.Kg {
+			names = append(names, u.Symbol)
+		} else {
+			names = append(names, u.Plural)
+		}
+	}
+	last := len(names) - 1
+	return "Unité inconnue en %s (« %s ») : indiquez " + strings.Join(names[:last], ", ") + " ou " + names[last] + "."
+}()
 
 // Bounds of what an answer echoes of the file (PRODUCT §13 "Uploads"):
 // a name as written, at most maxEcho characters, and at most
