@@ -66,7 +66,7 @@ async function settle(page: Page, screen: Screen) {
   }
   await page.waitForLoadState('networkidle')
   if (screen.charts) {
-    await expect(page.locator('svg.main-svg').first()).toBeVisible() // plotly has drawn
+    await expect(page.locator('[data-drawn="true"] canvas').first()).toBeVisible() // the charts are drawn
     await page.waitForLoadState('networkidle')
   }
 }

@@ -349,8 +349,10 @@ test.describe('screenshots', () => {
       await logIn(page, { email, password: 'primeur2026' })
       if (role === 'shop') await expect(page.getByTestId('rewards-panel')).toBeVisible()
       else await expect(page.getByRole('heading', { name: 'Planifier mes ventes' })).toBeVisible()
-      // Plotly has drawn the chart.
-      await expect(page.getByTestId('purchases-chart').locator('svg.main-svg').first()).toBeVisible({ timeout: 20_000 })
+      // The chart is drawn.
+      await expect(page.getByTestId('purchases-chart').locator('[data-drawn="true"] canvas').first()).toBeVisible({
+        timeout: 20_000,
+      })
       await expect(page.getByText('Utilisateur chargé')).toBeHidden({ timeout: 10_000 })
       await page.mouse.move(0, 0)
       const shot = await page.screenshot()

@@ -52,7 +52,7 @@ const measures: Measure[] = [
     name: 'dashboard chart visible',
     email: DEMO_SHOP.email,
     path: () => '/',
-    selector: '[data-testid="purchases-chart"] svg.main-svg',
+    selector: '[data-testid="purchases-chart"] [data-drawn="true"] canvas',
     scrollTo: '[data-testid="purchases-chart"]',
   },
   {

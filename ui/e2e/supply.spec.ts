@@ -45,8 +45,8 @@ test('the shop reads its stock grid, steps the window and reads the advice of a 
     if (new URL(page.url() || 'about:blank').pathname.startsWith('/landing')) fromLanding.push(r.url())
   })
   const { saules, verger } = await seededShop(page, baseURL!)
-  // The landing page does not pay for plotly (the dashboard's chart, issue 8, and this screen do).
-  expect(fromLanding.filter((u) => u.includes('plotly'))).toEqual([])
+  // The landing page does not pay for the chart library (the dashboard's chart, issue 8, and this screen do).
+  expect(fromLanding.filter((u) => u.includes('/uplot-'))).toEqual([])
 
   // A reload makes the user load see the producers registered meanwhile.
   await page.reload()
@@ -64,13 +64,13 @@ test('the shop reads its stock grid, steps the window and reads the advice of a 
 
   // Leeks: 12 kg delivered last Friday and no need, so 12 every morning.
   await expect(grid.getByRole('button', { name: /^Poireau, lundi .*stock du matin 12 kg$/ })).toBeVisible()
-  // Tomatoes: 30 + 10 kg come on Tuesday; the stock chart is drawn by plotly.
+  // Tomatoes: 30 + 10 kg come on Tuesday; the stock chart is drawn by the chart library.
   const tuesday = grid.getByRole('button', { name: /^Tomate, mardi / })
   await expect(tuesday).toHaveText('+40')
   await expect(tuesday).toHaveAttribute('data-risk', '0')
   await expect(grid.getByRole('button', { name: /^Tomate, lundi / })).toHaveAttribute('data-risk', '2')
-  await expect(page.getByTestId('stock-chart').first().locator('svg.main-svg').first()).toBeVisible()
-  expect(requested.some((u) => u.includes('plotly'))).toBe(true)
+  await expect(page.getByTestId('stock-chart').first().locator('[data-drawn="true"] canvas').first()).toBeVisible()
+  expect(requested.some((u) => u.includes('/uplot-'))).toBe(true)
 
   // The detail of Tuesday: the date, the order for Wednesday, the assumptions.
   await tuesday.click()

@@ -65,7 +65,7 @@ const screens: Screen[] = [
   {
     name: 'dashboard (chart drawn)',
     path: () => '/',
-    selector: '[data-testid="purchases-chart"] svg.main-svg',
+    selector: '[data-testid="purchases-chart"] [data-drawn="true"] canvas',
     scrollTo: '[data-testid="purchases-chart"]',
   },
   {

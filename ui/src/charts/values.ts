@@ -1,5 +1,5 @@
 // The charts' values as text (WCAG 1.1.1 and 1.3.1, RGAA 1.3 and 1.4): for
-// each plotly chart, a summary said and shown with it, and every value it
+// each chart, a summary said and shown with it, and every value it
 // draws as a table (ChartValues), in French, numbers formatted as the rest
 // of the interface (../format). Pure.
 import { formatDay, formatEUR, formatMonthYear, formatNumber } from '../format'

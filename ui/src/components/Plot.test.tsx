@@ -1,19 +1,24 @@
 import { act, screen, waitFor } from '@testing-library/react'
-import type { Config, Data } from 'plotly.js'
-import fr from 'plotly.js-locales/fr'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '../test/render'
+import type { ChartSpec } from './chart'
 import { Plot } from './Plot'
 
-// The chart library's chunk (./plotly), as Plot imports it dynamically.
-const plotly = vi.hoisted(() => ({
+// The chart library's chunk (./uplot), as Plot imports it dynamically.
+const library = vi.hoisted(() => ({
   loads: 0,
-  react: vi.fn<(...args: unknown[]) => Promise<void>>(async () => undefined),
-  purge: vi.fn(),
+  draw: vi.fn(),
+  resize: vi.fn(),
+  destroy: vi.fn(),
 }))
-vi.mock('./plotly', () => {
-  plotly.loads++
-  return { default: { react: plotly.react, purge: plotly.purge }, LOCALE: 'fr' }
+vi.mock('./uplot', () => {
+  library.loads++
+  return {
+    draw: (...args: unknown[]) => {
+      library.draw(...args)
+      return { resize: library.resize, destroy: library.destroy }
+    },
+  }
 })
 
 /** An IntersectionObserver the test moves: `enter()` brings the observed elements near the viewport. */
@@ -26,14 +31,18 @@ function enter() {
     )
 }
 
-const data: Data[] = [{ type: 'scatter', x: ['nov. 2026', 'déc. 2026'], y: [1.5, 2.25] }]
-const layout = { height: 300 }
-// A caller's config asking for the mode bar: Plot never shows it.
-const config: Partial<Config> = { responsive: true, displayModeBar: true, modeBarButtonsToRemove: ['lasso2d'] }
+const chart: ChartSpec = {
+  labels: ['nov. 2026', 'déc. 2026'],
+  xName: 'Mois',
+  series: [{ name: 'Achats prévus', values: [1.5, 2.25], kind: 'area', color: '#1c7ed6' }],
+  height: 300,
+  unit: 'EUR',
+}
 
 beforeEach(() => {
   observed = []
-  plotly.react.mockClear()
+  library.draw.mockClear()
+  library.destroy.mockClear()
   vi.stubGlobal(
     'IntersectionObserver',
     class {
@@ -53,46 +62,38 @@ beforeEach(() => {
 })
 
 describe('Plot', () => {
-  it('shows a skeleton and loads nothing until the chart nears the viewport', async () => {
-    renderWithProviders(<Plot data={data} layout={layout} config={config} style={{ width: '100%', height: 300 }} />)
-    expect(screen.getByTestId('chart-skeleton')).toBeInTheDocument()
+  it('shows a skeleton of the chart’s height and loads nothing until the chart nears the viewport', async () => {
+    renderWithProviders(<Plot chart={chart} style={{ width: '100%' }} />)
+    const skeleton = screen.getByTestId('chart-skeleton')
+    expect(skeleton.style.height).toBe('300px') // the chart's place, held while loading
     await new Promise((r) => setTimeout(r, 50))
-    expect(plotly.loads).toBe(0)
-    expect(plotly.react).not.toHaveBeenCalled()
+    expect(library.loads).toBe(0)
+    expect(library.draw).not.toHaveBeenCalled()
 
     act(() => enter())
-    await waitFor(() => expect(plotly.react).toHaveBeenCalledTimes(1))
-    expect(plotly.loads).toBe(1)
+    await waitFor(() => expect(library.draw).toHaveBeenCalledTimes(1))
+    expect(library.loads).toBe(1)
     await waitFor(() => expect(screen.queryByTestId('chart-skeleton')).not.toBeInTheDocument())
+    expect(document.querySelector('[data-drawn="true"]')).not.toBeNull()
   })
 
-  it('draws in French, without the mode bar, keeping the rest of the config', async () => {
-    renderWithProviders(<Plot data={data} layout={layout} config={config} />)
-    act(() => enter())
-    await waitFor(() => expect(plotly.react).toHaveBeenCalled())
-    const [element, drawnData, drawnLayout, drawnConfig] = plotly.react.mock.calls[0] as [
-      HTMLElement,
-      Data[],
-      object,
-      Partial<Config>,
-    ]
-    expect(element).toBeInstanceOf(HTMLDivElement)
-    expect(element.style.height).toBe('300px') // the figure's place, held while loading
-    expect(drawnData).toBe(data)
-    expect(drawnLayout).toBe(layout)
-    expect(drawnConfig).toMatchObject({
-      locale: 'fr',
-      displayModeBar: false,
-      displaylogo: false,
-      responsive: true,
-      modeBarButtonsToRemove: ['lasso2d'],
-    })
-  })
-
-  it('uses the French locale of plotly.js-locales: months, decimal comma', () => {
-    expect(fr.name).toBe('fr')
-    expect(fr.format.months.slice(9)).toEqual(['Octobre', 'Novembre', 'Décembre'])
-    expect(fr.format.decimal).toBe(',')
-    expect(fr.format.thousands).toBe(' ')
+  it('draws the spec it is given, at its fixed width or its place’s, and destroys the chart when it goes', async () => {
+    for (const [spec, width] of [
+      [chart, 120], // jsdom lays nothing out: the place's width is 0, the least width is kept
+      [{ ...chart, width: 116 }, 116],
+    ] as const) {
+      library.draw.mockClear()
+      library.destroy.mockClear()
+      const { unmount } = renderWithProviders(<Plot chart={spec} />)
+      act(() => enter())
+      await waitFor(() => expect(library.draw).toHaveBeenCalledTimes(1))
+      const [element, drawnSpec, drawnWidth] = library.draw.mock.calls[0] as [HTMLElement, ChartSpec, number]
+      expect(element).toBeInstanceOf(HTMLDivElement)
+      expect(drawnSpec).toBe(spec)
+      expect(drawnWidth).toBe(width)
+      unmount()
+      expect(library.destroy).toHaveBeenCalledTimes(1)
+      observed = []
+    }
   })
 })

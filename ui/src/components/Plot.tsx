@@ -1,77 +1,83 @@
-// A thin wrapper over plotly.js (the basic bundle: scatter, bar, pie, with
-// its French locale: ./plotly), the chart library of PRODUCT §20. Its ~300 KB
-// (brotli) come in a chunk of their own, fetched only when a chart comes
-// within 200 px of the viewport; a skeleton holds the chart's place
-// meanwhile. Plotly.react draws and redraws in place, in French (months,
-// decimal comma), without its mode bar (its buttons are English and none
-// is of use here); the figure is purged when the component goes away.
+// The thin wrapper over the chart library (uPlot, PRODUCT §20 "Charts"):
+// a chart said as a ChartSpec (./chart: categories, series, French values),
+// drawn on a canvas by ./uplot, a chunk of its own (about 20 KB as sent)
+// fetched only when the chart comes within 200 px of the viewport; a
+// skeleton holds the chart's place meanwhile. The chart follows its
+// place's width, is drawn again when its spec changes and destroyed when
+// the component goes. A canvas says nothing to a screen reader: every
+// chart sits in a role="img" named by its summary, its values as a table
+// beside it (charts/ChartValues).
 import { Skeleton } from '@mantine/core'
-import type { Config, Data, Layout } from 'plotly.js'
-import { type CSSProperties, useEffect, useState } from 'react'
+import { type CSSProperties, useEffect, useRef, useState } from 'react'
 import { useInView } from '../supply/useInView'
+import type { ChartSpec } from './chart'
 
-type PlotlyModule = typeof import('./plotly').default
+type Library = typeof import('./uplot')
 
-let plotly: Promise<PlotlyModule> | null = null
-let loaded: PlotlyModule | null = null
-let locale = 'fr'
+let library: Promise<Library> | null = null
 
-/** Loads plotly.js and its locale once, in their own chunk. */
-export function loadPlotly(): Promise<PlotlyModule> {
-  plotly ??= import('./plotly').then((m) => {
-    loaded = m.default
-    locale = m.LOCALE
-    return m.default
-  })
-  return plotly
+/** Loads the chart library once, in its own chunk. */
+export function loadChartLibrary(): Promise<Library> {
+  library ??= import('./uplot')
+  return library
 }
 
-/** What every chart is drawn with, whatever the caller's config says. */
-export const FIXED_CONFIG = { displayModeBar: false, displaylogo: false } as const satisfies Partial<Config>
-
 export interface PlotProps {
-  /** Traces; keep the array stable between renders (useMemo). */
-  data: Data[]
-  layout?: Partial<Layout>
-  config?: Partial<Config>
+  /** The chart; keep it stable between renders (useMemo). */
+  chart: ChartSpec
   className?: string
   style?: CSSProperties
 }
 
-/** Draws a plotly figure into a div once it nears the viewport; a skeleton until then. */
-export function Plot({ data, layout, config, className, style }: PlotProps) {
+/** Draws a chart once it nears the viewport; a skeleton until then. */
+export function Plot({ chart, className, style }: PlotProps) {
   const [ref, near] = useInView<HTMLDivElement>()
+  const canvas = useRef<HTMLDivElement>(null)
   const [drawn, setDrawn] = useState(false)
 
   useEffect(() => {
-    const element = ref.current
-    if (!near || !element) return
+    const place = ref.current
+    const element = canvas.current
+    if (!near || !place || !element) return
     let alive = true
-    loadPlotly()
-      .then(async (Plotly) => {
+    let figure: import('./uplot').Drawn | null = null
+    let observer: ResizeObserver | null = null
+    const width = () => chart.width ?? Math.max(place.clientWidth, 120)
+    loadChartLibrary()
+      .then((lib) => {
         if (!alive) return
-        await Plotly.react(element, data, layout, { locale, ...config, ...FIXED_CONFIG })
-        if (alive) setDrawn(true)
+        figure = lib.draw(element, chart, width())
+        if (!figure) return
+        setDrawn(true)
+        if (chart.width === undefined && typeof ResizeObserver !== 'undefined') {
+          let last = width()
+          observer = new ResizeObserver(() => {
+            const now = width()
+            if (now !== last) figure?.resize((last = now))
+          })
+          observer.observe(place)
+        }
       })
-      .catch((err: unknown) => console.error('plotly:', err))
+      .catch((err: unknown) => console.error('chart:', err))
     return () => {
       alive = false
+      observer?.disconnect()
+      figure?.destroy()
     }
-  }, [ref, near, data, layout, config])
+  }, [ref, near, chart])
 
-  useEffect(() => {
-    const element = ref.current
-    return () => {
-      if (element && loaded) loaded.purge(element)
-    }
-  }, [ref])
-
-  // Until drawn, the div takes the figure's size so the page does not jump.
-  const size: CSSProperties = { width: layout?.width, height: layout?.height }
+  // Until drawn, the place takes the chart's size so the page does not jump.
+  const size: CSSProperties = { width: chart.width, minHeight: chart.height }
   return (
     <div ref={ref} className={className} style={{ position: 'relative', ...size, ...style }} data-drawn={drawn}>
+      <div ref={canvas} />
       {drawn ? null : (
-        <Skeleton aria-hidden data-testid="chart-skeleton" radius="sm" style={{ position: 'absolute', inset: 0 }} />
+        <Skeleton
+          aria-hidden
+          data-testid="chart-skeleton"
+          radius="sm"
+          style={{ position: 'absolute', inset: 0, height: chart.height }}
+        />
       )}
     </div>
   )

@@ -4,10 +4,10 @@
 // month's purchases (shop) or sales (producer), in total and per product,
 // against the month before and the same month a year earlier.
 import { Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core'
-import type { Data, Layout } from 'plotly.js'
 import { useEffect, useId, useMemo, useState } from 'react'
 import { ChartValues } from '../charts/ChartValues'
 import { progressionText } from '../charts/values'
+import type { ChartSpec } from '../components/chart'
 import { Plot } from '../components/Plot'
 import { stickyColumn } from '../components/sticky'
 import { formatEUR, formatMonthYear } from '../format'
@@ -92,41 +92,18 @@ export function ProgressionSection() {
   const chart = useMemo(() => {
     if (!data || !month) return null
     const s = yearOnYearSeries(data, month)
-    const x = s.months.map(shortMonth)
-    const traces: Data[] = [
-      {
-        type: 'bar',
-        name: `${what} un an plus tôt`,
-        x,
-        y: s.yearBefore.map((v) => v ?? 0),
-        marker: { color: '#adb5bd' },
-        hovertemplate: '%{x} : %{y:,.2f} €<extra>un an plus tôt</extra>',
-      },
-      {
-        type: 'bar',
-        name: shop ? 'achats réalisés' : 'ventes réalisées',
-        x,
-        y: s.current,
-        marker: { color: '#2f9e44' },
-        hovertemplate: `%{x} : %{y:,.2f} €<extra>${what}</extra>`,
-      },
-    ]
-    const layout: Partial<Layout> = {
+    const spec: ChartSpec = {
+      labels: s.months.map(shortMonth),
+      xName: 'Mois',
+      series: [
+        { name: `${what} un an plus tôt`, values: s.yearBefore, kind: 'bars', color: '#adb5bd' },
+        { name: shop ? 'achats réalisés' : 'ventes réalisées', values: s.current, kind: 'bars', color: '#2f9e44' },
+      ],
       height: CHART_HEIGHT,
-      autosize: true,
-      separators: ', ',
-      barmode: 'group',
-      margin: { l: 64, r: 16, t: 36, b: 24 },
-      paper_bgcolor: 'rgba(0,0,0,0)',
-      plot_bgcolor: 'rgba(0,0,0,0)',
-      font: { family: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', size: 12, color: '#495057' },
-      // Above the bars: the months' labels below may turn on a narrow screen.
-      legend: { orientation: 'h', x: 0, xanchor: 'left', y: 1.02, yanchor: 'bottom' },
-      hovermode: 'x unified',
-      xaxis: { type: 'category', fixedrange: true, showgrid: false, automargin: true },
-      yaxis: { ticksuffix: ' €', tickformat: ',.0f', rangemode: 'tozero', fixedrange: true, gridcolor: '#e9ecef' },
+      unit: 'EUR',
+      axisWidth: 64,
     }
-    return { traces, layout, from: s.months[0], to: s.months.at(-1), text: progressionText(s, shop) }
+    return { spec, from: s.months[0], to: s.months.at(-1), text: progressionText(s, shop) }
   }, [data, month, what, shop])
 
   return (
@@ -181,7 +158,7 @@ export function ProgressionSection() {
             aria-label={`${shop ? 'Achats réalisés' : 'Ventes réalisées'} par mois ${ofMonth(formatMonthYear(chart.from ?? ''))} à ${formatMonthYear(chart.to ?? '')}, à côté des mêmes mois un an plus tôt`}
             data-testid="progression-chart"
           >
-            <Plot data={chart.traces} layout={chart.layout} style={{ width: '100%', height: CHART_HEIGHT }} />
+            <Plot chart={chart.spec} style={{ width: '100%' }} />
           </div>
           <ChartValues text={chart.text} name={`${shop ? 'achats réalisés' : 'ventes réalisées'} par mois`} />
         </>

@@ -4,10 +4,10 @@
 // /api/stats/purchases`, issue 42), its values as text under it
 // (ChartValues); then the progression statistics (ProgressionSection).
 import { Card, Divider, Group, Stack, Text, Title } from '@mantine/core'
-import type { Config, Data, Layout } from 'plotly.js'
 import { useEffect, useMemo } from 'react'
 import { ChartValues } from '../charts/ChartValues'
 import { purchasesText } from '../charts/values'
+import type { ChartSpec } from '../components/chart'
 import { Plot } from '../components/Plot'
 import { dayOf, formatEUR } from '../format'
 import { useUser } from '../store/hooks'
@@ -17,21 +17,6 @@ import { SERIES, emptySeries } from './purchases'
 import { de } from '../grammar'
 
 const CHART_HEIGHT = 300
-const CHART_CONFIG: Partial<Config> = {
-  displaylogo: false,
-  responsive: true,
-  modeBarButtonsToRemove: [
-    'select2d',
-    'lasso2d',
-    'autoScale2d',
-    'toImage',
-    'zoom2d',
-    'pan2d',
-    'zoomIn2d',
-    'zoomOut2d',
-    'resetScale2d',
-  ],
-}
 
 /** "2026-11-01" → "nov. 2026". */
 function shortMonth(month: string): string {
@@ -58,90 +43,36 @@ export function PurchasesChart() {
     [figures, today],
   )
 
-  const data = useMemo<Data[]>(() => {
-    const x = series.months.map(shortMonth)
-    const trace = (name: string, y: number[], color: string, fill: string): Data => ({
-      type: 'scatter',
-      mode: 'lines+markers',
-      name,
-      x,
-      y,
-      fill: 'tozeroy',
-      fillcolor: fill,
-      line: { color, width: 2, shape: 'linear' },
-      marker: { size: 5, color },
-      hovertemplate: '%{x} : %{y:,.2f} €<extra>%{fullData.name}</extra>',
-    })
-    return [
-      trace(SERIES.planned, series.planned, '#1c7ed6', 'rgba(28,126,214,0.15)'),
-      trace(SERIES.done, series.done, '#2f9e44', 'rgba(47,158,68,0.35)'),
-    ]
-  }, [series])
-
-  const layout = useMemo<Partial<Layout>>(() => {
-    const now = shortMonth(series.months[4] ?? today)
-    const max = Math.max(0, ...series.planned, ...series.done)
-    const empty = max === 0
-    return {
+  const chart = useMemo<ChartSpec>(
+    () => ({
+      labels: series.months.map(shortMonth),
+      xName: 'Mois',
+      series: [
+        {
+          name: SERIES.planned,
+          values: series.planned,
+          kind: 'area',
+          color: '#1c7ed6',
+          fill: 'rgba(28,126,214,0.15)',
+          points: 5,
+        },
+        {
+          name: SERIES.done,
+          values: series.done,
+          kind: 'area',
+          color: '#2f9e44',
+          fill: 'rgba(47,158,68,0.35)',
+          points: 5,
+        },
+      ],
       height: CHART_HEIGHT,
-      autosize: true,
-      // French numbers: decimal comma, thin space between thousands.
-      separators: ', ',
-      margin: { l: 72, r: 36, t: 24, b: 24 },
-      paper_bgcolor: 'rgba(0,0,0,0)',
-      plot_bgcolor: 'rgba(0,0,0,0)',
-      font: { family: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', size: 12, color: '#495057' },
-      legend: { orientation: 'h', x: 0.5, xanchor: 'center', y: -0.18, yanchor: 'top' },
-      hovermode: 'x unified',
-      xaxis: { type: 'category', fixedrange: true, showgrid: false },
-      yaxis: {
-        ticksuffix: ' €',
-        tickformat: empty || max >= 10 ? ',.0f' : ',.2f',
-        rangemode: 'tozero',
-        // Without any figure, a fixed scale rather than plotly's 0–1 default.
-        range: empty ? [0, 1000] : undefined,
-        fixedrange: true,
-        gridcolor: '#e9ecef',
-      },
-      shapes: [
-        {
-          type: 'line',
-          xref: 'x',
-          yref: 'paper',
-          x0: now,
-          x1: now,
-          y0: 0,
-          y1: 1,
-          line: { color: '#adb5bd', dash: 'dot', width: 1 },
-        },
-      ],
-      annotations: [
-        {
-          xref: 'x',
-          yref: 'paper',
-          x: now,
-          y: 1,
-          text: 'ce mois-ci',
-          showarrow: false,
-          yanchor: 'bottom',
-          font: { size: 11, color: '#868e96' },
-        },
-        ...(empty
-          ? [
-              {
-                xref: 'paper' as const,
-                yref: 'paper' as const,
-                x: 0.5,
-                y: 0.55,
-                text: 'Aucun engagement ni livraison sur la période',
-                showarrow: false,
-                font: { size: 14, color: '#868e96' },
-              },
-            ]
-          : []),
-      ],
-    }
-  }, [series, today])
+      unit: 'EUR',
+      // The current month, 4 months from the first.
+      marker: { at: 4, label: 'ce mois-ci' },
+    }),
+    [series],
+  )
+  const empty = series.planned.every((v) => v === 0) && series.done.every((v) => v === 0)
 
   const text = useMemo(() => purchasesText(series), [series])
   const totalPlanned = series.planned.reduce((a, b) => a + b, 0)
@@ -185,8 +116,19 @@ export function PurchasesChart() {
           role="img"
           aria-label={`Achats prévus et réalisés par mois, ${de(shortMonth(series.months[0] ?? today))} à ${shortMonth(series.months.at(-1) ?? today)}`}
           data-testid="purchases-chart"
+          style={{ position: 'relative' }}
         >
-          <Plot data={data} layout={layout} config={CHART_CONFIG} style={{ width: '100%', height: CHART_HEIGHT }} />
+          <Plot chart={chart} style={{ width: '100%' }} />
+          {empty ? (
+            <Text
+              size="sm"
+              c="dimmed"
+              ta="center"
+              style={{ position: 'absolute', top: CHART_HEIGHT * 0.4, left: 0, right: 0, pointerEvents: 'none' }}
+            >
+              Aucun engagement ni livraison sur la période
+            </Text>
+          ) : null}
         </div>
         <ChartValues text={text} name="achats prévus et réalisés par mois" />
         <Divider my="xs" />

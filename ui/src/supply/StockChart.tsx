@@ -1,8 +1,8 @@
 import { Group } from '@mantine/core'
-import type { Config, Data, Layout } from 'plotly.js'
 import { useMemo } from 'react'
 import { ChartValuesPopover } from '../charts/ChartValuesPopover'
 import { stockText } from '../charts/values'
+import type { ChartSpec } from '../components/chart'
 import { Plot } from '../components/Plot'
 import { chartSeries } from './format'
 import type { SupplyProduct } from './types'
@@ -15,19 +15,6 @@ const HEIGHT = 44
 const BUTTON = 24
 const PLOT_WIDTH = WIDTH - BUTTON
 
-const layout: Partial<Layout> = {
-  width: PLOT_WIDTH,
-  height: HEIGHT,
-  margin: { l: 2, r: 2, t: 4, b: 4 },
-  showlegend: false,
-  xaxis: { visible: false, fixedrange: true },
-  yaxis: { visible: false, fixedrange: true, rangemode: 'tozero' },
-  paper_bgcolor: 'rgba(0,0,0,0)',
-  plot_bgcolor: 'rgba(0,0,0,0)',
-}
-
-const config: Partial<Config> = { staticPlot: true, displayModeBar: false }
-
 /**
  * The small stock chart of a product line (PRODUCT §2): the morning stock with
  * the planned deliveries (green) and without the window's deliveries (grey,
@@ -38,27 +25,20 @@ const config: Partial<Config> = { staticPlot: true, displayModeBar: false }
  */
 export function StockChart({ product }: { product: SupplyProduct }) {
   const [ref, visible] = useInView<HTMLDivElement>()
-  const data = useMemo<Data[]>(() => {
+  const chart = useMemo<ChartSpec>(() => {
     const s = chartSeries(product)
-    return [
-      {
-        x: s.x,
-        y: s.baseline,
-        type: 'scatter',
-        mode: 'lines',
-        name: 'Sans livraison',
-        line: { color: '#adb5bd', width: 1.5, dash: 'dot' },
-      },
-      {
-        x: s.x,
-        y: s.current,
-        type: 'scatter',
-        mode: 'lines+markers',
-        name: 'Avec livraisons',
-        line: { color: '#2f9e44', width: 2 },
-        marker: { size: 3 },
-      },
-    ]
+    return {
+      labels: s.x,
+      xName: 'Jour',
+      series: [
+        { name: 'Sans livraison', values: s.baseline, kind: 'line', color: '#adb5bd', width: 1.5, dotted: true },
+        { name: 'Avec livraisons', values: s.current, kind: 'line', color: '#2f9e44', points: 3 },
+      ],
+      width: PLOT_WIDTH,
+      height: HEIGHT,
+      unit: 'number',
+      bare: true,
+    }
   }, [product])
   const text = useMemo(() => stockText(product), [product])
   // The image is named by the chart's summary; its values are a table
@@ -66,7 +46,7 @@ export function StockChart({ product }: { product: SupplyProduct }) {
   return (
     <Group ref={ref} gap={0} wrap="nowrap" align="center" style={{ width: WIDTH, height: HEIGHT }}>
       <div role="img" aria-label={text.summary} data-testid="stock-chart" style={{ width: PLOT_WIDTH, height: HEIGHT }}>
-        {visible ? <Plot data={data} layout={layout} config={config} /> : null}
+        {visible ? <Plot chart={chart} /> : null}
       </div>
       <ChartValuesPopover text={text} name={`stock du matin ${de(product.name)}`} />
     </Group>

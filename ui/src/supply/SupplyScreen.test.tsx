@@ -83,7 +83,7 @@ beforeEach(() => {
   width = 1024
   vi.spyOn(window, 'innerWidth', 'get').mockImplementation(() => width)
   // Charts draw when they scroll into view; jsdom has no layout, so they
-  // never do here (plotly is exercised by the browser test).
+  // never do here (the chart library is exercised by the browser test).
   vi.stubGlobal(
     'IntersectionObserver',
     class {

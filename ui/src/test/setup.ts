@@ -1,5 +1,6 @@
 // Vitest setup: jest-dom matchers, DOM cleanup, and the browser APIs jsdom lacks
-// but Mantine uses (matchMedia, ResizeObserver, scrollIntoView).
+// but Mantine uses (matchMedia, ResizeObserver, scrollIntoView), and a canvas that
+// draws nothing (the charts').
 import '@testing-library/jest-dom/vitest'
 import { notifications } from '@mantine/notifications'
 import { cleanup, configure } from '@testing-library/react'
@@ -37,4 +38,6 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub
 Element.prototype.scrollIntoView = () => {}
+// No canvas draws here (jsdom would print "not implemented"): the charts keep their skeleton.
+HTMLCanvasElement.prototype.getContext = () => null
 window.scrollTo = () => {}
