@@ -193,6 +193,29 @@ test('a cheese dairy sells its tomme in 1,5 kg pieces to a shop planning tomme i
     await expect(needCell(shopPage, 'Tomme de Savoie', JUNE)).toHaveText('12')
   })
 
+  await test.step('the dairy finds the shop on its map among the shops needing cheese within 50 km', async () => {
+    // The shop places itself in Annecy, 30 km from the dairy by road.
+    expect(
+      (await shopPage.request.put('/api/user', { data: { latitude: '45.8992', longitude: '6.1294' } })).status(),
+    ).toBe(200)
+    await dairyPage.goto('/')
+    const filters = dairyPage.getByRole('group', { name: 'Filtres de la carte' })
+    const family = filters.getByLabel('Magasins ayant des besoins en')
+    const distance = filters.getByLabel('À moins de')
+    const pin = dairyPage.getByTestId('shop-map').locator(`[data-shop-id="${shopId}"]`)
+    await expect(pin).toHaveCount(1)
+    await family.selectOption('Fromages')
+    await distance.selectOption('50 km')
+    await expect(pin).toHaveCount(1)
+    await distance.selectOption('20 km')
+    await expect(pin).toHaveCount(0)
+    await distance.selectOption('50 km')
+    await family.selectOption('Fruits')
+    await expect(pin).toHaveCount(0)
+    await filters.getByRole('button', { name: 'Effacer les filtres' }).click()
+    await expect(pin).toHaveCount(1)
+  })
+
   await test.step('the dairy proposes its 1,5 kg piece', async () => {
     await dairyPage.goto(`/prod/needs/${shopId}`)
     await dairyPage.getByRole('searchbox', { name: 'Rechercher un produit' }).fill('tomme')
