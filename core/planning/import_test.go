@@ -265,6 +265,11 @@ func TestStandardImport(t *testing.T) {
 		ctx := context.Background()
 		f := setup(t, db)
 		months := []string{"2026-12", "2027-01", "2027-02", "2027-03", "2027-04"}
+		// A type an administrator retired is not simulated: it takes no
+		// new need (issue 39).
+		if _, err := store.Exec(ctx, db, `UPDATE products SET retired_at = 1 WHERE id = 'poireau'`); err != nil {
+			t.Fatal(err)
+		}
 		before := storetest.Snapshot(t, db)
 		preview, err := planning.SimulateStandard(ctx, db, 120000, months, now)
 		if err != nil || len(preview) < 40 {
@@ -280,6 +285,9 @@ func TestStandardImport(t *testing.T) {
 			}
 			if p.ID == "carotte" {
 				carrot = p
+			}
+			if p.ID == "poireau" {
+				t.Fatal("a retired type is simulated")
 			}
 		}
 		// 120000/12 × 5.3 % × 1 / (0.66 × 1.3) = 617.72 kg, every month (flat).

@@ -67,14 +67,16 @@ func CheckStandard(turnover float64, months []string, now time.Time) ([]calendar
 }
 
 // StandardLines simulates the shop's needs over months (already checked)
-// for every catalogue product (see Standard). A turnover that would give a
-// product more than MaxQuantity in a month is refused as too large.
+// for every catalogue product in use (see Standard): a type an
+// administrator retired or merged takes no new need, so it is not
+// simulated. A turnover that would give a product more than MaxQuantity
+// in a month is refused as too large.
 func StandardLines(ctx context.Context, q store.Q, turnover float64, months []calendar.Month) ([]StandardLine, error) {
 	products, err := catalog.All(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	lines := Standard(products, turnover, months)
+	lines := Standard(catalog.InUse(products), turnover, months)
 	for _, l := range lines {
 		for _, qty := range l.Quantities {
 			if qty > MaxQuantity {
