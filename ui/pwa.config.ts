@@ -43,15 +43,32 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     ],
   },
   workbox: {
-    // The built app: scripts, styles, the page, icons and fonts (not their
-    // .br/.gz copies, which the daemon serves in place of the files).
-    globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
-    // Not the dashboard's charts (plotly, 300 KB on the wire) nor the
-    // planner: the screens of a van or a cellar are the deliveries, the day
-    // and the reception, and a first visit on a slow line should not fetch
-    // a megabyte it may never use. A screen opened once is kept all the
-    // same (the assets' rule below).
-    globIgnores: ['**/plotly-*.js', '**/Dashboard-*.js', '**/Planner-*.js'],
+    // The built app: scripts, styles, the page and fonts (not their
+    // .br/.gz copies, which the daemon serves in place of the files); the
+    // icons come once, from the manifest and includeAssets.
+    globPatterns: ['**/*.{js,css,html,svg,woff2}'],
+    // Only what pays: the screens of a van or a cellar are the deliveries,
+    // the day and the reception, and a first visit on a slow line should
+    // not fetch what it may never use (issue 42: 392 KB precached before,
+    // the chart library and the dashboard, the planners, the supply, the
+    // payments, the products, the team and the statements of the site
+    // left out). A screen opened once is kept all the same (the assets'
+    // rule below), and the page registers the worker only once it has
+    // done its own loading (src/offline/quiet.ts).
+    globIgnores: [
+      '**/uplot-*',
+      '**/Plot-*.js',
+      '**/Dashboard-*',
+      '**/Planner-*',
+      '**/DistributorNeeds-*',
+      '**/ProducerNeeds-*',
+      '**/DistributorSupply-*',
+      '**/Payments-*',
+      '**/ProducerProducts-*',
+      '**/ProducerPage-*',
+      '**/TeamPage-*',
+      '**/Accessibility-*',
+    ],
     navigateFallback: '/index.html',
     // The daemon's own pages and files are never the app's.
     navigateFallbackDenylist: [/^\/(api|auth|print|public|pa|docs|openapi|healthz|metrics)(\/|\.|$)/],

@@ -111,6 +111,7 @@ describe('chartOptions', () => {
     }
     const o = chartOptions(spec, 640, bars)
     expect(o.scales?.x?.range).toEqual([-0.5, 2.5])
+    expect(o.cursor?.points?.show).toBe(false) // no dot at the bars' top
     expect(bars.mock.calls.map((c) => (c as unknown as [{ align: number }])[0].align)).toEqual([-1, 1])
     expect(o.hooks).toBeUndefined()
   })

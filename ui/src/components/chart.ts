@@ -154,7 +154,7 @@ export function chartOptions(spec: ChartSpec, width: number, bars: BarPaths): uP
     legend: { show: !spec.bare, live: true },
     cursor: spec.bare
       ? { show: false }
-      : { y: false, drag: { x: false, y: false, setScale: false }, points: { size: 7 } },
+      : { y: false, drag: { x: false, y: false, setScale: false }, points: { show: !withBars, size: 7 } },
     hooks: marker
       ? {
           draw: [
