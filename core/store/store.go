@@ -247,8 +247,8 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 	watch := &watcher{}
 	caching := cachingConnector{connector, SQLite, watch}
 	db := sqlx.NewDb(sql.OpenDB(caching), "sqlite")
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(8)
+	db.SetMaxOpenConns(sqliteConns)
+	db.SetMaxIdleConns(sqliteConns)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		unlock()
@@ -265,6 +265,16 @@ func openSQLiteWith(ctx context.Context, path string, create bool, busyMS int) (
 	return &DB{DB: db, Dialect: SQLite, Name: path, unlock: release, writer: make(chan struct{}, 1), writerClock: &writerClock{}, writeConn: wc, watch: watch,
 		connector: caching}, nil
 }
+
+// sqliteConns is how many connections a SQLite database keeps open: the
+// write connection and three readers. Each holds its page cache (16 MB,
+// see openSQLiteWith) and its prepared statements (stmtcache.go), so the
+// connections are most of the daemon's memory beside the requests': eight
+// of them made a peak of 423 MB under 16 clients on a year of trade, four
+// 279 MB, with the same CPU per request — SQLite runs each statement on one
+// core, and the requests queue for a connection instead of for a core
+// (issue 42, docs/BENCHMARKS.md).
+const sqliteConns = 4
 
 // postgresName is a PostgreSQL URL without its credentials nor options,
 // plus the schema when search_path names one: what a message may show.
