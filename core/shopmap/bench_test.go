@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -69,10 +70,15 @@ func cpuTime(b *testing.B) int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
+// benchNow is the filtered maps' today.
+var benchNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+
 // BenchmarkFind: the map's query on the platform of France's scale, for
 // a département at the zoom the map shows it (Haute-Savoie: shops),
 // Paris at the same zoom and the Alps and Rhône at the smallest zoom
-// (clusters); beside it, what the user load read of the platform before
+// (clusters), unfiltered and filtered (issue 39: the shops needing a
+// family, probing each shop's needs; the shops within a distance of a
+// farm near Annecy, the box narrowed to the circle's); beside it, what the user load read of the platform before
 // issue 20 — every shop, for the map — and its JSON's size.
 func BenchmarkFind(b *testing.B) {
 	engines := []string{"sqlite"}
@@ -88,20 +94,32 @@ func BenchmarkFind(b *testing.B) {
 		}
 		seedNational(b, db)
 		ctx := context.Background()
+		// A farm near Annecy, the viewer of the filtered maps (issue 39).
+		farm := accounts.User{ID: core.NewID(), Type: accounts.Producer, Email: "ferme@annecy.test", EmailKey: "ferme@annecy.test",
+			Name: "Ferme", PasswordHash: "x", Latitude: "45.899", Longitude: "6.129", DeliveryDays: "0000000", CreatedAt: 1, UpdatedAt: 1}
+		if err := db.Tx(ctx, func(tx *sqlx.Tx) error { return accounts.InsertAll(ctx, tx, []accounts.User{farm}) }); err != nil {
+			b.Fatal(err)
+		}
+		hauteSavoie := shopmap.Box{South: 45.68, West: 5.8, North: 46.41, East: 7.05, Zoom: 1}
+		alps := shopmap.Box{South: 44.2, West: 3.6, North: 46.8, East: 8.2, Zoom: 0.5}
 		for _, c := range []struct {
-			name string
-			box  shopmap.Box
+			name   string
+			box    shopmap.Box
+			filter shopmap.Filter
 		}{
-			{"Haute-Savoie, zoom 1", shopmap.Box{South: 45.68, West: 5.8, North: 46.41, East: 7.05, Zoom: 1}},
-			{"Paris, zoom 1", shopmap.Box{South: 48.3, West: 1.2, North: 49.4, East: 3.5, Zoom: 1}},
-			{"Alps and Rhône, zoom 0.5", shopmap.Box{South: 44.2, West: 3.6, North: 46.8, East: 8.2, Zoom: 0.5}},
+			{"Haute-Savoie, zoom 1", hauteSavoie, shopmap.Filter{}},
+			{"Paris, zoom 1", shopmap.Box{South: 48.3, West: 1.2, North: 49.4, East: 3.5, Zoom: 1}, shopmap.Filter{}},
+			{"Alps and Rhône, zoom 0.5", alps, shopmap.Filter{}},
+			{"Haute-Savoie, zoom 1, cheese", hauteSavoie, shopmap.Filter{Family: "fromages"}},
+			{"Haute-Savoie, zoom 1, within 50 km", hauteSavoie, shopmap.Filter{MaxKm: 50}},
+			{"Alps and Rhône, zoom 0.5, within 200 km", alps, shopmap.Filter{MaxKm: 200}},
 		} {
 			b.Run(engine+"/"+c.name, func(b *testing.B) {
 				var v shopmap.View
 				cpu := cpuTime(b)
 				for b.Loop() {
 					var err error
-					if v, err = shopmap.Find(ctx, db, "", c.box); err != nil {
+					if v, err = shopmap.Filtered(ctx, db, farm.ID, c.box, c.filter, benchNow); err != nil {
 						b.Fatal(err)
 					}
 				}
