@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { resetPlaces } from '../store/places'
-import { resetShopMap } from '../store/shopmap'
+import { resetShopMap, setMapFilter } from '../store/shopmap'
 import { state } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import { stubMap } from '../test/shopmap'
@@ -45,10 +45,12 @@ describe('MapFilters', () => {
     expect(screen.getByLabelText(MAP_FILTER_TEXTS.family)).toHaveValue('')
   })
 
-  it('offers no distance to a viewer the map cannot place, saying why', async () => {
+  it('offers no distance to a viewer the map cannot place, saying why, and drops one set before', async () => {
     const fetch = stubMap([])
+    setMapFilter({ family: '', km: 50 })
     renderWithProviders(<ShopMap />)
-    await waitFor(() => expect(filtersAsked(fetch)).toEqual(['']))
+    await waitFor(() => expect(filtersAsked(fetch).at(-1)).toBe(''))
+    expect(filtersAsked(fetch)).not.toContain('50')
     expect(screen.getByLabelText(MAP_FILTER_TEXTS.distance)).toBeDisabled()
     expect(screen.getByText(MAP_FILTER_TEXTS.unplaced)).toBeInTheDocument()
   })

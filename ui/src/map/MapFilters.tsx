@@ -3,6 +3,7 @@
 // the viewer's own place. The map asks for its area again with them
 // (store/shopmap.ts, `GET /api/map?family=&km=`).
 import { Button, Group, NativeSelect } from '@mantine/core'
+import { useEffect } from 'react'
 import { useFamilies } from '../store/hooks'
 import { MAP_DISTANCES, NO_FILTER, setMapFilter, useMapFilter } from '../store/shopmap'
 
@@ -21,6 +22,11 @@ export function MapFilters({ placed }: { placed: boolean }) {
   const families = useFamilies()
   const filter = useMapFilter()
   const km = placed ? filter.km : 0
+  // A viewer whose profile no longer places it: the distance goes (the
+  // server would refuse it).
+  useEffect(() => {
+    if (!placed && filter.km > 0) setMapFilter({ ...filter, km: 0 })
+  }, [placed, filter])
   return (
     <Group align="flex-end" gap="sm" role="group" aria-label="Filtres de la carte">
       <NativeSelect
