@@ -141,7 +141,13 @@ type platformRun struct {
 	Jobs         []jobRun      `json:"jobs"`
 	Measurements []measurement `json:"measurements"`
 	PeakRSS      int64         `json:"peakRssKB"`
-	Errors       []string      `json:"errors"`
+	// IdleRSS is the daemon's resident memory at rest after its start
+	// (its jobs done, the users logged in, nothing loaded yet); RestRSS
+	// the same once the loads are over and restWait has passed (issue
+	// 42's goals: peak ≤ 400 MB, idle ≤ 150 MB).
+	IdleRSS int64    `json:"idleRssKB"`
+	RestRSS int64    `json:"restRssKB"`
+	Errors  []string `json:"errors"`
 }
 
 func runCommand(ctx context.Context, args []string) error {

@@ -311,13 +311,25 @@ func cpuTime(pid int) time.Duration {
 }
 
 // peakRSS is a process's peak resident memory in KB.
-func peakRSS(pid int) int64 {
+func peakRSS(pid int) int64 { return procStatus(pid, "VmHWM:") }
+
+// rss is a process's resident memory now, in KB.
+func rss(pid int) int64 { return procStatus(pid, "VmRSS:") }
+
+// restWait is how long the daemon rests after the loads before its
+// resident memory at rest is read: the Go runtime gives the memory it no
+// longer uses back to the system in the background, over seconds.
+const restWait = 10 * time.Second
+
+// procStatus is the value in KB of a line of a process's
+// /proc/<pid>/status (VmHWM:, VmRSS:).
+func procStatus(pid int, key string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
+		if strings.HasPrefix(l, key) {
 			n, _ := strconv.ParseInt(strings.Fields(l)[1], 10, 64)
 			return n
 		}
@@ -413,6 +425,7 @@ func (m *measurer) platforms(ctx context.Context, ps []*platform, dirs []string,
 				return runs, err
 			}
 		}
+		runs[i].IdleRSS = rss(d.pid())
 	}
 	type req struct{ name, role, path string }
 	reqs := []req{
@@ -481,8 +494,13 @@ func (m *measurer) platforms(ctx context.Context, ps []*platform, dirs []string,
 			}
 		}
 	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(restWait):
+	}
 	for i, d := range ds {
 		runs[i].PeakRSS = peakRSS(d.pid())
+		runs[i].RestRSS = rss(d.pid())
 		runs[i].Errors = d.errorLines()
 	}
 	return runs, nil

@@ -258,12 +258,8 @@ func render(res results, goLines []goBench, chunks string, total time.Duration) 
 		errs = append(errs, fmt.Sprintf("%s %d shops: %d failed requests, %d error lines in the daemon's log", engineName(pr.Platform.Engine),
 			pr.Platform.Shops, n, len(pr.Errors)))
 	}
-	p("%s. Peak memory of the daemon: ", strings.Join(errs, "; "))
-	var rss []string
-	for _, pr := range res.Platforms {
-		rss = append(rss, fmt.Sprintf("%s %d shops %.0f MB", engineName(pr.Platform.Engine), pr.Platform.Shops, float64(pr.PeakRSS)/1024))
-	}
-	p("%s.\n\n", strings.Join(rss, ", "))
+	p("%s.\n\n", strings.Join(errs, "; "))
+	p("%s\n", memorySection(res))
 	if lim := limitsSection(res); lim != "" {
 		p("%s\n", strings.TrimPrefix(lim, "\n"))
 	}
@@ -383,4 +379,32 @@ func bytesOf(v float64) string {
 		return fmt.Sprintf("%.0f KB", v/1e3)
 	}
 	return fmt.Sprintf("%.0f B", v)
+}
+
+// Issue 42's goals for the daemon's memory under 16 clients on the year
+// platform (one region): its peak resident memory, and at rest.
+const (
+	goalPeakMB = 400
+	goalIdleMB = 150
+)
+
+// memorySection is the daemon's resident memory on each platform beside
+// issue 42's goals: its peak over the whole run, at rest after its start
+// (jobs done, nothing loaded yet), and at rest after the loads.
+func memorySection(res results) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Memory of the daemon** (issue 42; `/proc/<pid>/status`: the peak is VmHWM, at rest VmRSS). Goals on the "+
+		"one-region platform: peak ≤ %d MB, at rest ≤ %d MB.\n\n", goalPeakMB, goalIdleMB)
+	b.WriteString("| engine | shops | peak MB | at rest after start MB | at rest after the loads MB |\n|---|---:|---:|---:|---:|\n")
+	mb := func(kb int64) string {
+		if kb == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.0f", float64(kb)/1024)
+	}
+	for _, pr := range res.Platforms {
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", engineName(pr.Platform.Engine), pr.Platform.Shops,
+			mb(pr.PeakRSS), mb(pr.IdleRSS), mb(pr.RestRSS))
+	}
+	return b.String()
 }
