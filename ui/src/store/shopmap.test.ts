@@ -47,6 +47,11 @@ describe('the map by viewport', () => {
     })
     expect(mapQuery(hauteSavoie)).toBe('south=45.6800&west=5.8000&north=46.4100&east=7.0500&zoom=1')
     expect(mapQuery({ ...hauteSavoie, south: -95 })).toContain('south=-90.0000')
+    // The filters join the query, and so the area's key; none leaves it as it was.
+    expect(mapQuery(hauteSavoie, { family: 'produits-laitiers', km: 50 })).toBe(
+      'south=45.6800&west=5.8000&north=46.4100&east=7.0500&zoom=1&family=produits-laitiers&km=50',
+    )
+    expect(mapQuery(hauteSavoie, { family: '', km: 0 })).toBe(mapQuery(hauteSavoie))
   })
 
   it('asks for an area once the map rests, the last one only', async () => {
