@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -27,10 +28,15 @@ import (
 // TestMain), so tests can start real processes of it.
 const envMain = "PRIMEUR_TEST_RUN_MAIN"
 
+// Its own tests hash passwords at argon2id's least cost
+// (accounts.CheapHashingForTests); the processes it starts as the primeur
+// command keep the real one.
 func TestMain(m *testing.M) {
 	if os.Getenv(envMain) == "1" {
 		os.Exit(Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	flag.Parse()
+	accounts.CheapHashingForTests()
 	os.Exit(m.Run())
 }
 

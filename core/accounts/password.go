@@ -48,21 +48,25 @@ func HashPassword(ctx context.Context, password string) (string, error) {
 		return "", fmt.Errorf("accounts: salt: %w", err)
 	}
 	var key []byte
+	c := currentCost()
 	err := Hashing.Do(ctx, func() error {
-		key = argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+		key = argon2.IDKey([]byte(password), salt, c.time, c.memory, argonThreads, argonKeyLen)
 		return nil
 	})
 	if err != nil {
 		return "", fmt.Errorf("accounts: hash password: %w", err)
 	}
-	return phc(salt, key), nil
+	return c.phc(salt, key), nil
 }
 
 // phc formats an argon2id hash with the package's parameters.
-func phc(salt, key []byte) string {
+func phc(salt, key []byte) string { return production.phc(salt, key) }
+
+// phc formats an argon2id hash computed at cost c.
+func (c argonCost) phc(salt, key []byte) string {
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
-		argon2.Version, argonMemory, argonTime, argonThreads,
+		argon2.Version, c.memory, c.time, argonThreads,
 		b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
@@ -76,10 +80,7 @@ func phc(salt, key []byte) string {
 // wrong one, or no account (PRODUCT §13 "Teams", SECURITY "Login timing").
 // The error is Hashing's refusal or the context's.
 func CheckPassword(ctx context.Context, hash, password string) (bool, error) {
-	h, readable := parsePHC(hash)
-	if !readable {
-		h, _ = parsePHC(dummyHash)
-	}
+	h, readable := checkedAgainst(hash)
 	var got []byte
 	err := Hashing.Do(ctx, func() error {
 		got = argon2.IDKey([]byte(password), h.salt, h.time, h.memory, h.threads, uint32(len(h.key)))
@@ -90,6 +91,21 @@ func CheckPassword(ctx context.Context, hash, password string) (bool, error) {
 		return false, fmt.Errorf("accounts: check password: %w", err)
 	}
 	return subtle.ConstantTimeCompare(got, h.key) == 1 && readable, nil
+}
+
+// checkedAgainst is the hash CheckPassword computes for hash: hash
+// itself when it is readable, else the dummy, which is also what a login
+// of an unknown address passes. The dummy costs what the hashes made now
+// cost (a test binary's may be cheaper, see CheapHashingForTests), so a
+// refusal without a hash costs what one with a hash does.
+func checkedAgainst(hash string) (h phcHash, readable bool) {
+	h, readable = parsePHC(hash)
+	if !readable || hash == dummyHash {
+		h, _ = parsePHC(dummyHash)
+		c := currentCost()
+		h.memory, h.time = c.memory, c.time
+	}
+	return h, readable
 }
 
 // passwordChecks counts the argon2id verifications CheckPassword ran, for
