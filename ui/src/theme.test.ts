@@ -70,3 +70,14 @@ describe('the theme', () => {
     expect(contrastRatio(WHITE, shade('green', 7))).toBeGreaterThanOrEqual(3)
   })
 })
+
+describe('the components’ French names', () => {
+  it('names the close buttons and the pagination’s arrows, without importing the components', () => {
+    const c = theme.components!
+    for (const name of ['Modal', 'Drawer', 'Notification'])
+      expect(c[name]?.defaultProps).toMatchObject({ closeButtonProps: { 'aria-label': 'Fermer' } })
+    expect(c.Alert?.defaultProps).toMatchObject({ closeButtonLabel: 'Fermer' })
+    const controlProps = (c.Pagination?.defaultProps as { getControlProps: (k: string) => object }).getControlProps
+    expect(controlProps('next')).toEqual({ 'aria-label': 'Page suivante' })
+  })
+})
