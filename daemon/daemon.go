@@ -188,8 +188,9 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	if err != nil {
 		return fmt.Errorf("daemon: listen: %w", err)
 	}
+	resting := newRest()
 	srv := &http.Server{
-		Handler:           d.handler,
+		Handler:           resting.wrap(d.handler),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      5 * time.Minute,
@@ -211,6 +212,7 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 		_ = srv.Close()
 		return err
 	}
+	d.startRest(jobsCtx, resting)
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

@@ -1,0 +1,94 @@
+package daemon
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// TestRestReleasesMemoryWhenQuiet: the daemon gives its unused heap back
+// to the system only when no request started since its last look and none
+// is in flight, and only when the heap keeps more than restKept unused
+// (issue 42, at rest ≤ 150 MB); under load it never does.
+func TestRestReleasesMemoryWhenQuiet(t *testing.T) {
+	type step struct {
+		requests int    // requests answered before the look
+		start    bool   // a request starts before the look, and stays in flight
+		finish   bool   // the request in flight ends before the look
+		retained uint64 // unused heap at the look
+		release  bool   // the look releases
+	}
+	const much = 64 << 20
+	for _, c := range []struct {
+		name  string
+		steps []step
+	}{
+		{"quiet since its start, much kept: released", []step{{retained: restKept + 1, release: true}}},
+		{"quiet, little kept: nothing", []step{{retained: restKept}}},
+		{"requests since the last look: not yet, then released", []step{
+			{requests: 3, retained: much},
+			{retained: much, release: true},
+		}},
+		{"a request in flight: nothing until it ends", []step{
+			{start: true, retained: much}, {retained: much}, {retained: much},
+			{finish: true, retained: much, release: true},
+		}},
+		{"under load: never", []step{
+			{requests: 1, retained: much}, {requests: 5, retained: much}, {requests: 2, retained: much},
+		}},
+		{"released, then quiet with nothing kept: once", []step{
+			{retained: much, release: true}, {retained: 0}, {retained: 0},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var retained uint64
+			released := 0
+			r := &rest{retained: func() uint64 { return retained }, release: func() { released++ }}
+			held, hold, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			h := r.wrap(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				if req.URL.Path == "/hold" {
+					close(held)
+					<-hold
+				}
+			}))
+			for i, s := range c.steps {
+				for range s.requests {
+					h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+				}
+				if s.start {
+					go func() {
+						defer close(done)
+						h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/hold", nil))
+					}()
+					<-held
+				}
+				if s.finish {
+					close(hold)
+					<-done
+				}
+				retained = s.retained
+				before := released
+				if got := r.look(); got != s.release || (released > before) != s.release {
+					t.Fatalf("look %d: released %v (%d calls), want %v", i+1, got, released-before, s.release)
+				}
+			}
+		})
+	}
+}
+
+// TestRestRunEndsWithItsContext: the rest's loop looks at each tick and
+// ends with the daemon's context.
+func TestRestRunEndsWithItsContext(t *testing.T) {
+	released := make(chan struct{}, 1)
+	r := &rest{retained: func() uint64 { return restKept + 1 }, release: func() { released <- struct{}{} }}
+	ctx, cancel := context.WithCancel(context.Background())
+	ticks := make(chan time.Time)
+	ended := make(chan struct{})
+	go func() { r.run(ctx, ticks); close(ended) }()
+	ticks <- time.Time{}
+	<-released
+	cancel()
+	<-ended
+}
