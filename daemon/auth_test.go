@@ -99,7 +99,7 @@ func TestLoginLogoutAndSessions(t *testing.T) {
 		res := c.Do("POST", "/auth/login", map[string]any{"email": "FERME@example.fr", "password": daemontest.Password}).Expect(t, 200)
 		var out struct{ User accounts.Profile }
 		res.JSON(t, &out)
-		if out.User.Type != accounts.Producer || out.User.DefaultDeliveryDays == nil || out.User.EmailAccounting != nil {
+		if out.User.Type != accounts.Producer || out.User.DefaultDeliveryDays == nil {
 			t.Fatalf("login user = %+v", out.User)
 		}
 		c.Do("GET", "/api/user", nil).Expect(t, 200)

@@ -61,9 +61,6 @@ func (d *Daemon) confirmMail(c accounts.Confirmation) mail.Message {
 	case accounts.ConfirmChange:
 		why = "Vous avez demandé à utiliser " + c.Email + " comme adresse de connexion à Primeur. " +
 			"Elle remplacera l'ancienne une fois confirmée."
-	case accounts.ConfirmAccounting:
-		why = "Cette adresse a été indiquée comme adresse de la comptabilité " + accountName(c.User) +
-			" sur Primeur : les factures et les relances y seront envoyées une fois confirmée."
 	default:
 		why = "Bienvenue sur Primeur ! Confirmez votre adresse pour recevoir les bons de livraison, les factures " +
 			"et les notifications de votre compte."
@@ -144,7 +141,7 @@ type RevertInput struct {
 // ResendInput asks for a new confirmation link.
 type ResendInput struct {
 	Body struct {
-		Which string `json:"which" required:"false" maxLength:"16" doc:"account: the login email; accounting: a shop's accounting email"`
+		Which string `json:"which" required:"false" maxLength:"16" doc:"account: the login email (a shop's accounting email, retired with the teams, is no choice any more)"`
 	}
 }
 
@@ -244,7 +241,7 @@ func (d *Daemon) registerEmail(api huma.API) {
 	huma.Register(api, huma.Operation{
 		OperationID: "resend-confirmation", Method: http.MethodPost, Path: "/user/email/resend",
 		Summary:     "Send a new confirmation link",
-		Description: "For the login email, or a shop's accounting email, while unconfirmed; at most 5 links an hour per account (429 past it).",
+		Description: "For the login email while unconfirmed; at most 5 links an hour per account (429 past it).",
 		Tags:        []string{"User"},
 		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, d.resendConfirmation)

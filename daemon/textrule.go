@@ -23,6 +23,6 @@ var textCheck = httpx.TextCheck{
 	Messages: map[string]string{
 		"email":           accounts.MsgEmailInvalid,
 		"email2":          accounts.MsgEmailInvalid,
-		"emailAccounting": accounts.MsgEmailAccounting,
+		"emailAccounting": accounts.MsgAccountingEmailGone,
 	},
 }

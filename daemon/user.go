@@ -78,7 +78,7 @@ type ProfileInput struct {
 		PaymentTerms        *TermsInput `json:"paymentTerms,omitempty" doc:"Producers: the payment terms of their invoices"`
 		VATRegime           *string     `json:"vatRegime,omitempty" required:"false" doc:"Producers: VAT regime, normal, franchise or flat (PRODUCT §16 \"VAT regimes\"); absent: unchanged, or, when tvaintracom changes, normal with a VAT number and flat without"`
 		CutoffReminder      *bool       `json:"cutoffReminder,omitempty" doc:"Producers: the reminder of the 25th (shops' needs still open for next month), on or off"`
-		EmailAccounting     *string     `json:"emailAccounting,omitempty" doc:"Shops only"`
+		EmailAccounting     *string     `json:"emailAccounting,omitempty" deprecated:"true" doc:"Retired with the teams (issue 41): the accountant is a member of the team. Set, refused (422, the French message pointing to the team); empty, ignored, for the clients of before"`
 		BillingAddressLine1 *string     `json:"billingAddressLine1,omitempty" doc:"Shops only"`
 		BillingAddressLine2 *string     `json:"billingAddressLine2,omitempty" doc:"Shops only"`
 		BillingAddressLine3 *string     `json:"billingAddressLine3,omitempty" doc:"Shops only"`
@@ -235,8 +235,6 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 		PaymentTerms: pt, VATRegime: b.VATRegime, CutoffReminder: b.CutoffReminder,
 	}
 	var u accounts.User
-	var confirm accounts.Confirmation
-	sendConfirm := false
 	before := currentUser(ctx)
 	// A change of bank details needs the password, checked before the
 	// transaction (its hash must not hold one open).
@@ -250,22 +248,11 @@ func (d *Daemon) updateUser(ctx context.Context, in *profileRequest) (*ProfileOu
 	}
 	err = d.db.Tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		if u, err = trade.UpdateProfile(ctx, tx, before.ID, p, d.now()); err != nil {
-			return err
-		}
-		// A new accounting email gets its link; the invoices go to the
-		// login email until it is opened.
-		if accounts.EmailKey(u.EmailAccounting) == accounts.EmailKey(before.EmailAccounting) {
-			return nil
-		}
-		confirm, sendConfirm, err = accounts.AccountingConfirmation(ctx, tx, u, d.now())
+		u, err = trade.UpdateProfile(ctx, tx, before.ID, p, d.now())
 		return err
 	})
 	if err != nil {
 		return nil, err
-	}
-	if sendConfirm {
-		d.mailAfter("accounting confirmation", d.confirmMail(confirm), u.ID)
 	}
 	if accounts.BankChanged(before, u) && u.EmailConfirmed() {
 		d.mailAfter("bank details changed", d.bankChangedMail(u), u.ID)

@@ -112,13 +112,17 @@ func TestUpdateProfile(t *testing.T) {
 			field  string
 			msg    string
 		}{
-			{"shop profile", shop, map[string]any{"siret": "732 829 320 00074", "emailAccounting": "compta@shop.fr", "iban": "FR76 3000 6000 0112 3456 7890 189", "bic": "AGRIFRPP882", "currentPassword": daemontest.Password, "ape": "4721Z", "capital": "15000", "tel": "04 50 00 00 00", "tvaintracom": "FR44732829320", "latitude": "45.9", "longitude": "-1.5", "billingAddressLine1": "1 rue X"}, 200, "", ""},
+			{"shop profile", shop, map[string]any{"siret": "732 829 320 00074", "iban": "FR76 3000 6000 0112 3456 7890 189", "bic": "AGRIFRPP882", "currentPassword": daemontest.Password, "ape": "4721Z", "capital": "15000", "tel": "04 50 00 00 00", "tvaintracom": "FR44732829320", "latitude": "45.9", "longitude": "-1.5", "billingAddressLine1": "1 rue X"}, 200, "", ""},
 			{"producer days", farm, map[string]any{"defaultDeliveryDays": []bool{true, false, false, false, true, false, false}}, 200, "", ""},
 			{"no delivery day", farm, map[string]any{"defaultDeliveryDays": []bool{false, false, false, false, false, false, false}}, 422, "body.defaultDeliveryDays", accounts.MsgDeliveryDays},
 			{"six days", farm, map[string]any{"defaultDeliveryDays": []bool{true, false, false, false, false, false}}, 422, "", ""},
 			{"days for a shop", shop, map[string]any{"defaultDeliveryDays": []bool{true, false, false, false, false, false, false}}, 422, "body.defaultDeliveryDays", accounts.MsgNotForRole},
-			{"accounting email for a producer", farm, map[string]any{"emailAccounting": "a@b.fr"}, 422, "body.emailAccounting", accounts.MsgNotForRole},
-			{"bad accounting email", shop, map[string]any{"emailAccounting": "compta"}, 422, "body.emailAccounting", accounts.MsgEmailAccounting},
+			// The accounting email, retired (issue 41): a client of before
+			// setting one is told where the accountant goes now; clearing
+			// it changes nothing and passes.
+			{"accounting email, retired", shop, map[string]any{"emailAccounting": "compta@shop.fr"}, 422, "body.emailAccounting", accounts.MsgAccountingEmailGone},
+			{"accounting email for a producer", farm, map[string]any{"emailAccounting": "a@b.fr"}, 422, "body.emailAccounting", accounts.MsgAccountingEmailGone},
+			{"accounting email cleared by a client of before", shop, map[string]any{"emailAccounting": "", "tel": "04 50 00 00 00"}, 200, "", ""},
 			{"bad capital", shop, map[string]any{"capital": "1e6"}, 422, "body.capital", accounts.MsgCapital},
 			{"bad bic", shop, map[string]any{"bic": "AGRI"}, 422, "body.bic", accounts.MsgBIC},
 			{"bad ape", shop, map[string]any{"ape": "47212"}, 422, "body.ape", accounts.MsgAPE},
@@ -166,7 +170,7 @@ func TestUpdateProfile(t *testing.T) {
 		shop.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &out)
 		u := out.User
 		if u.SIRET != "73282932000074" || u.IBAN != "FR7630006000011234567890189" || u.Tel != "0450000000" ||
-			u.Longitude != "-1.5" || *u.EmailAccounting != "compta@shop.fr" || u.Type != accounts.Distributor {
+			u.Longitude != "-1.5" || u.Type != accounts.Distributor {
 			t.Fatalf("stored profile = %+v (refused updates must change nothing)", u)
 		}
 		farm.Do("GET", "/api/user", nil).Expect(t, 200).JSON(t, &out)

@@ -92,7 +92,7 @@ func seedUserLoads(tb testing.TB, db *store.DB, now time.Time, rules delivery.Ru
 			u := loadParty(k, created)
 			u.ID, u.Type, u.Email, u.EmailKey = core.NewID(), accounts.Distributor, s.email, accounts.EmailKey(s.email)
 			u.Name, u.APE, u.Capital, u.PasswordHash = fmt.Sprintf("Épicerie d'Annecy %d", k+1), "4721Z", "20000", hash
-			u.EmailAccounting, u.DeliveryDays = "compta+"+s.email, "0000000"
+			u.DeliveryDays = "0000000"
 			w.shops = append(w.shops, u)
 		}
 		for j := range loadFarms {

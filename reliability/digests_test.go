@@ -282,9 +282,9 @@ func seedNotifications(t *testing.T, db *store.DB, producers, shops int) []recip
 			user := accounts.User{ID: u.id, Type: accounts.Distributor, Email: u.email, EmailKey: u.email,
 				Name: "Magasin " + u.id, PasswordHash: "x", Legal: "SARL", Capital: "8000", SIRET: "98765432400019",
 				TVAIntracom: "FR14987654324", APE: "4721Z", DeliveryDays: "0000000", AddressLine1: "1 quai de la Tournette",
-				AddressLine2: "74000 Annecy", EmailAccounting: "compta-" + u.email, CreatedAt: created, UpdatedAt: created}
+				AddressLine2: "74000 Annecy", CreatedAt: created, UpdatedAt: created}
 			if u.producer {
-				user.Type, user.Name, user.Legal, user.DeliveryDays, user.EmailAccounting = accounts.Producer, "Ferme "+u.id, "EARL", "1111111", ""
+				user.Type, user.Name, user.Legal, user.DeliveryDays = accounts.Producer, "Ferme "+u.id, "EARL", "1111111"
 				user.BillingMandateAt = &created
 			}
 			if err := accounts.Insert(ctx, tx, user); err != nil {

@@ -98,7 +98,7 @@ func seed(t *testing.T, db *store.DB, s shape) world {
 				Name: fmt.Sprintf("Magasin %d", i), PasswordHash: "x", Legal: "SARL", Capital: "8000",
 				SIRET: "98765432400019", TVAIntracom: "FR14987654324", APE: "4721Z", DeliveryDays: "0000000",
 				AddressLine1: fmt.Sprintf("%d quai de la Tournette", i+1), AddressLine2: "74000 Annecy",
-				EmailAccounting: "compta-" + id + "@magasins.fr", CreatedAt: created.UnixMilli(), UpdatedAt: created.UnixMilli(),
+				CreatedAt: created.UnixMilli(), UpdatedAt: created.UnixMilli(),
 			}); err != nil {
 				return err
 			}

@@ -17,7 +17,9 @@ import (
 // Email confirmation (PRODUCT §13 "Confirming an email"). An address
 // receives documents and notifications once a link sent to it was opened:
 // the login email given at registration, a new login email (which replaces
-// the old one only then), a shop's accounting email. Accounts made by an
+// the old one only then). (A shop's accounting email was confirmed alike
+// until migrations 72 and 74 made it an accountant member: its links
+// died with it.) Accounts made by an
 // administrator, the demo or tests count as confirmed; a visitor's
 // registration (SignUp) does not.
 const (
@@ -36,8 +38,6 @@ const (
 	// ConfirmChange confirms a new login email, which then replaces the
 	// old one.
 	ConfirmChange = "change"
-	// ConfirmAccounting confirms a shop's accounting email.
-	ConfirmAccounting = "accounting"
 	// ConfirmRevert is the way back of a confirmed change, sent to the
 	// login email it replaced (credentials.go): opened with RevertEmail,
 	// never with Confirm.
@@ -49,11 +49,8 @@ const (
 	MsgConfirmInvalid      = "Ce lien de confirmation n'est plus valable : il a déjà servi, a expiré ou l'adresse a changé depuis. Demandez-en un nouveau depuis Primeur."
 	MsgConfirmThrottled    = "Trop de liens de confirmation demandés. Veuillez réessayer dans une heure."
 	MsgAlreadyConfirmed    = "Cette adresse est déjà confirmée."
-	MsgNoAccountingEmail   = "Aucune adresse de comptabilité à confirmer."
-	MsgAccountingIsLogin   = "L'adresse de la comptabilité est votre adresse de connexion : c'est elle qu'il faut confirmer."
 	MsgEmailUnchanged      = "C'est déjà votre adresse email."
 	MsgConfirmedAccount    = "Votre adresse email est confirmée. Merci !"
-	MsgConfirmedAccounting = "L'adresse de la comptabilité est confirmée : les factures y seront envoyées."
 	MsgConfirmedChange     = "Votre nouvelle adresse email est confirmée : utilisez-la désormais pour vous connecter."
 )
 
@@ -74,28 +71,6 @@ type Confirmation struct {
 // EmailConfirmed reports whether u's login email is confirmed.
 func (u User) EmailConfirmed() bool {
 	return u.EmailConfirmedKey != "" && u.EmailConfirmedKey == u.EmailKey
-}
-
-// AccountingConfirmed reports whether a shop's accounting email is
-// confirmed: empty (invoices go to the login email), the login email
-// itself once confirmed, or an address whose link was opened.
-func (u User) AccountingConfirmed() bool {
-	key := EmailKey(u.EmailAccounting)
-	switch key {
-	case "":
-		return true
-	case u.EmailKey:
-		return u.EmailConfirmed()
-	}
-	return key == u.AccountingConfirmedKey
-}
-
-// NeedsAccountingConfirmation reports whether a shop's accounting email
-// waits for its own link: set, another address than the login (whose own
-// link confirms it), not confirmed.
-func (u User) NeedsAccountingConfirmation() bool {
-	key := EmailKey(u.EmailAccounting)
-	return u.IsDistributor() && key != "" && key != u.EmailKey && key != u.AccountingConfirmedKey
 }
 
 // newConfirmation records a link for u of purpose to email, valid
@@ -124,35 +99,14 @@ func insertLink(ctx context.Context, q store.Q, u User, purpose, email string, v
 	return Confirmation{User: u, Purpose: purpose, Email: email, Token: token}, nil
 }
 
-// AccountingConfirmation records a link confirming u's accounting email,
-// when it needs one (NeedsAccountingConfirmation); ok is false otherwise.
-// The profile form calls it when a shop sets a new accounting email.
-func AccountingConfirmation(ctx context.Context, q store.Q, u User, now time.Time) (c Confirmation, ok bool, err error) {
-	if !u.NeedsAccountingConfirmation() {
-		return Confirmation{}, false, nil
-	}
-	c, err = newConfirmation(ctx, q, u, ConfirmAccounting, u.EmailAccounting, now)
-	return c, err == nil, err
-}
-
 // ResendConfirmation records a new link for u's login email (which is
-// ConfirmAccount) or accounting email (ConfirmAccounting), when that
-// address is not confirmed yet; at most MaxConfirmationsPerAccount an hour
+// ConfirmAccount), when that address is not confirmed yet; at most MaxConfirmationsPerAccount an hour
 // (core.ErrThrottled in a *limit.Later past it).
 func ResendConfirmation(ctx context.Context, db *store.DB, u User, which string, now time.Time) (Confirmation, error) {
 	v := &core.ValidationError{}
 	switch which {
 	case ConfirmAccount:
 		if u.EmailConfirmed() {
-			v.Add("which", MsgAlreadyConfirmed)
-		}
-	case ConfirmAccounting:
-		switch {
-		case !u.IsDistributor() || EmailKey(u.EmailAccounting) == "":
-			v.Add("which", MsgNoAccountingEmail)
-		case EmailKey(u.EmailAccounting) == u.EmailKey:
-			v.Add("which", MsgAccountingIsLogin)
-		case u.AccountingConfirmed():
 			v.Add("which", MsgAlreadyConfirmed)
 		}
 	default:
@@ -164,11 +118,7 @@ func ResendConfirmation(ctx context.Context, db *store.DB, u User, which string,
 	if err := confirmAttempt(u).begin(ctx, db, now); err != nil {
 		return Confirmation{}, err
 	}
-	email := u.Email
-	if which == ConfirmAccounting {
-		email = u.EmailAccounting
-	}
-	return newConfirmation(ctx, db, u, which, email, now)
+	return newConfirmation(ctx, db, u, which, u.Email, now)
 }
 
 func confirmAttempt(u User) *attempt {
@@ -257,8 +207,6 @@ type Confirmed struct {
 // Message is the sentence that answers the link.
 func (c Confirmed) Message() string {
 	switch c.Purpose {
-	case ConfirmAccounting:
-		return MsgConfirmedAccounting
 	case ConfirmChange:
 		return MsgConfirmedChange
 	}
@@ -267,11 +215,11 @@ func (c Confirmed) Message() string {
 
 // Confirm opens a confirmation link, once: an unused, unexpired token
 // whose address is still the one to confirm (an account's login email that
-// changed since, or a shop's accounting email replaced since, make the
-// link dead: MsgConfirmInvalid). A ConfirmChange link replaces the login
+// changed since makes the link dead: MsgConfirmInvalid, as does a link
+// of a purpose no more, a shop's accounting email's). A ConfirmChange link replaces the login
 // email — refused with MsgEmailTaken when another account took or holds the
-// address meanwhile — ends the account's other links but its ways back and
-// its accounting link, and its reset links, and records the way back to
+// address meanwhile — ends the account's other links but its ways back,
+// and its reset links, and records the way back to
 // the old address, valid RevertValid (credentials.go).
 func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Confirmed, error) {
 	var out Confirmed
@@ -302,11 +250,6 @@ func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Co
 				return core.Invalid("token", MsgConfirmInvalid)
 			}
 			update, args = `UPDATE users SET email_confirmed = ?, updated_at = ? WHERE id = ?`, []any{key, ms, u.ID}
-		case ConfirmAccounting:
-			if key != EmailKey(u.EmailAccounting) {
-				return core.Invalid("token", MsgConfirmInvalid)
-			}
-			update, args = `UPDATE users SET accounting_confirmed = ?, updated_at = ? WHERE id = ?`, []any{key, ms, u.ID}
 		case ConfirmChange:
 			if taken, err := emailTaken(ctx, tx, link.Email, u.ID, now); err != nil {
 				return err
@@ -336,7 +279,7 @@ func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Co
 			// the ways back of earlier changes stay (a chain of changes is
 			// undone from its start).
 			if _, err := store.Exec(ctx, tx, `UPDATE email_confirmations SET used_at = ?
-				WHERE user_id = ? AND purpose NOT IN (?, ?) AND used_at IS NULL`, ms, u.ID, ConfirmAccounting, ConfirmRevert); err != nil {
+				WHERE user_id = ? AND purpose <> ? AND used_at IS NULL`, ms, u.ID, ConfirmRevert); err != nil {
 				return fmt.Errorf("accounts: confirm: %w", err)
 			}
 			if _, err := store.Exec(ctx, tx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, ms, u.ID); err != nil {
@@ -355,8 +298,8 @@ func Confirm(ctx context.Context, db *store.DB, token string, now time.Time) (Co
 	return out, err
 }
 
-// ConfirmedAddresses returns, of addrs, those some account confirmed (as
-// its login email or its accounting email) or some person as their login
+// ConfirmedAddresses returns, of addrs, those some account confirmed as
+// its login email or some person as their login
 // (a member of a team, issue 41), in the order given: the
 // addresses documents and notifications may go to.
 func ConfirmedAddresses(ctx context.Context, q store.Q, addrs []string) ([]string, error) {
@@ -371,8 +314,7 @@ func ConfirmedAddresses(ctx context.Context, q store.Q, addrs []string) ([]strin
 	}
 	var found []string
 	if err := store.SelectIn(ctx, q, &found, `SELECT email_confirmed FROM users WHERE email_confirmed IN (?)
-		UNION SELECT accounting_confirmed FROM users WHERE accounting_confirmed IN (?)
-		UNION SELECT email_confirmed FROM people WHERE email_confirmed IN (?)`, keys, keys, keys); err != nil {
+		UNION SELECT email_confirmed FROM people WHERE email_confirmed IN (?)`, keys, keys); err != nil {
 		return nil, fmt.Errorf("accounts: confirmed addresses: %w", err)
 	}
 	ok := make(map[string]bool, len(found))
@@ -386,27 +328,4 @@ func ConfirmedAddresses(ctx context.Context, q store.Q, addrs []string) ([]strin
 		}
 	}
 	return out, nil
-}
-
-// ConfirmedSQL is an SQL condition true when an account confirmed one of
-// the addresses whose keys (EmailKey) the SQL expressions keys give, as its
-// login or its accounting email: what ConfirmedAddresses checks, for the
-// queries that select only what can be emailed now (core/jobs). An empty
-// key is no address.
-//
-// Each key is looked up with IN (SELECT … FROM users, people), not EXISTS: SQLite
-// seeks it in the index of the column (users_email_confirmed,
-// users_accounting_confirmed, people_email_confirmed), and PostgreSQL hashes the column once per
-// query. Correlated EXISTS would be costed by PostgreSQL as a subquery a
-// row each, and a run on a few thousand documents planned at a cost that
-// turns its JIT compiler on (over a second of compiling for a few
-// milliseconds of work); one EXISTS over both columns was planned, on
-// stale statistics, as a scan of every account for each document.
-func ConfirmedSQL(keys ...string) string {
-	terms := make([]string, len(keys))
-	for i, k := range keys {
-		terms[i] = `(` + k + ` <> '' AND (` + k + ` IN (SELECT email_confirmed FROM users) OR ` + k + ` IN (SELECT accounting_confirmed FROM users)
-			OR ` + k + ` IN (SELECT email_confirmed FROM people)))`
-	}
-	return `(` + strings.Join(terms, " OR ") + `)`
 }

@@ -83,7 +83,7 @@ func links(t *testing.T, db *store.DB, userID string) int {
 // TestSignUpConfirmation: a visitor's login email is unconfirmed until its
 // link is opened, the link is to the address typed and the table keeps
 // only its token's SHA-256; accounts made by Register or Insert (the admin
-// command, the demo) count as confirmed, their accounting email too.
+// command, the demo) count as confirmed.
 func TestSignUpConfirmation(t *testing.T) {
 	ctx := context.Background()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -128,7 +128,7 @@ func TestSignUpConfirmation(t *testing.T) {
 		s := register(t, db, "magasin@aravis.fr", true)
 		demo := accounts.User{
 			ID: core.NewID(), Type: accounts.Distributor, Email: "Demo@Aravis.fr", EmailKey: "demo@aravis.fr",
-			Name: "Démo", DeliveryDays: "0000000", EmailAccounting: "Compta.Demo@Aravis.fr",
+			Name: "Démo", DeliveryDays: "0000000",
 			CreatedAt: tc.UnixMilli(), UpdatedAt: tc.UnixMilli(),
 		}
 		if err := accounts.Insert(ctx, db, demo); err != nil {
@@ -136,15 +136,12 @@ func TestSignUpConfirmation(t *testing.T) {
 		}
 		for _, id := range []string{p.ID, s.ID, demo.ID} {
 			got := reload(t, db, id)
-			if !got.EmailConfirmed() || !got.AccountingConfirmed() || got.NeedsAccountingConfirmation() {
-				t.Fatalf("%s: confirmed %v, accounting confirmed %v", got.Email, got.EmailConfirmed(), got.AccountingConfirmed())
+			if !got.EmailConfirmed() {
+				t.Fatalf("%s: not confirmed", got.Email)
 			}
 			if n := links(t, db, id); n != 0 {
 				t.Fatalf("%s: %d links", got.Email, n)
 			}
-		}
-		if got := reload(t, db, demo.ID); got.AccountingConfirmedKey != "compta.demo@aravis.fr" {
-			t.Fatalf("demo accounting confirmed as %q", got.AccountingConfirmedKey)
 		}
 	})
 }
@@ -207,8 +204,8 @@ func TestConfirmAccount(t *testing.T) {
 }
 
 // TestResendConfirmation: a new link for an unconfirmed address ends the
-// earlier one; a confirmed address, a missing accounting email or an
-// unknown choice are refused; past MaxConfirmationsPerAccount in
+// earlier one; a confirmed address or an unknown choice (the accounting
+// email's among them, retired: issue 41) are refused; past MaxConfirmationsPerAccount in
 // ConfirmWindow, the account is throttled.
 func TestResendConfirmation(t *testing.T) {
 	ctx := context.Background()
@@ -236,9 +233,6 @@ func TestResendConfirmation(t *testing.T) {
 
 		producer := registered(t, db, "producteur@aravis.fr", false)
 		shop := registered(t, db, "magasin@aravis.fr", true)
-		compta := "compta@aravis.fr"
-		shopConfirmed := shop
-		shopConfirmed.EmailAccounting, shopConfirmed.AccountingConfirmedKey = compta, compta
 		for _, bad := range []struct {
 			name  string
 			u     accounts.User
@@ -247,9 +241,7 @@ func TestResendConfirmation(t *testing.T) {
 		}{
 			{"a confirmed login email", confirmed, accounts.ConfirmAccount, accounts.MsgAlreadyConfirmed},
 			{"a registered account", producer, accounts.ConfirmAccount, accounts.MsgAlreadyConfirmed},
-			{"a producer's accounting email", u, accounts.ConfirmAccounting, accounts.MsgNoAccountingEmail},
-			{"a shop without accounting email", shop, accounts.ConfirmAccounting, accounts.MsgNoAccountingEmail},
-			{"a confirmed accounting email", shopConfirmed, accounts.ConfirmAccounting, accounts.MsgAlreadyConfirmed},
+			{"a shop's accounting email, retired", shop, "accounting", "Choisissez l'adresse à confirmer."},
 			{"no choice", u, "", "Choisissez l'adresse à confirmer."},
 			{"an unknown choice", u, "login", "Choisissez l'adresse à confirmer."},
 			{"a change", u, accounts.ConfirmChange, "Choisissez l'adresse à confirmer."},
@@ -440,181 +432,50 @@ func TestEmailChangeTaken(t *testing.T) {
 	})
 }
 
-// TestAccountingConfirmation: a shop's new accounting email waits for its
-// link; a replaced one is unconfirmed again and its link dead; the login
-// email, once confirmed, needs no link as accounting email.
-func TestAccountingConfirmation(t *testing.T) {
+// TestAccountingLinksAreDead: a link of the shops' accounting email,
+// retired with it (issue 41, migrations 72 and 74), confirms nothing:
+// MsgConfirmInvalid, nothing changed.
+func TestAccountingLinksAreDead(t *testing.T) {
 	ctx := context.Background()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		shop := registered(t, db, "magasin@aravis.fr", true)
-		if !shop.AccountingConfirmed() || shop.NeedsAccountingConfirmation() {
-			t.Fatal("a shop without accounting email waits for a link")
-		}
-		if _, ok, err := accounts.AccountingConfirmation(ctx, db, shop, tc); ok || err != nil {
-			t.Fatalf("a link without accounting email: %v %v", ok, err)
-		}
-		setAccounting := func(u accounts.User, email string, at time.Time) accounts.User {
-			t.Helper()
-			got, _, err := accounts.UpdateProfile(ctx, db, u, accounts.ProfileUpdate{EmailAccounting: &email}, at)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return got
-		}
-
-		u := setAccounting(shop, " Compta@Aravis.fr ", tc)
-		for _, got := range []accounts.User{u, reload(t, db, shop.ID)} {
-			if got.EmailAccounting != "Compta@Aravis.fr" || got.AccountingConfirmed() || !got.NeedsAccountingConfirmation() || !got.EmailConfirmed() {
-				t.Fatalf("a new accounting email: %+v", got)
-			}
-		}
-		c, ok, err := accounts.AccountingConfirmation(ctx, db, u, tc)
-		if err != nil || !ok || c.Purpose != accounts.ConfirmAccounting || c.Email != "Compta@Aravis.fr" || c.Token == "" {
-			t.Fatalf("accounting link = %+v %v (%v)", c, ok, err)
-		}
-		got, err := accounts.Confirm(ctx, db, c.Token, tc.Add(time.Minute))
-		if err != nil {
+		sum := sha256.Sum256([]byte("lien-de-la-comptabilite"))
+		if _, err := store.Exec(ctx, db, `INSERT INTO email_confirmations (token_hash, user_id, purpose, email, email_key, created_at, expires_at)
+			VALUES (?, ?, 'accounting', 'compta@aravis.fr', 'compta@aravis.fr', ?, ?)`,
+			hex.EncodeToString(sum[:]), shop.ID, tc.UnixMilli(), tc.Add(accounts.ConfirmValid).UnixMilli()); err != nil {
 			t.Fatal(err)
 		}
-		if got.Purpose != accounts.ConfirmAccounting || got.Message() != accounts.MsgConfirmedAccounting || got.OldEmail != "" ||
-			!got.User.AccountingConfirmed() || got.User.Email != "magasin@aravis.fr" {
-			t.Fatalf("confirmed = %+v", got)
-		}
-		u = reload(t, db, shop.ID)
-		if !u.AccountingConfirmed() || u.NeedsAccountingConfirmation() || u.AccountingConfirmedKey != "compta@aravis.fr" {
-			t.Fatalf("stored = %+v", u)
-		}
-		if _, ok, err := accounts.AccountingConfirmation(ctx, db, u, tc.Add(time.Minute)); ok || err != nil {
-			t.Fatalf("a link for a confirmed accounting email: %v %v", ok, err)
-		}
-
-		// Another address: unconfirmed, and its link dies when it is
-		// replaced in turn.
-		u = setAccounting(u, "autre@aravis.fr", tc.Add(2*time.Minute))
-		if u.AccountingConfirmed() || reload(t, db, shop.ID).AccountingConfirmed() {
-			t.Fatal("a replaced accounting email still confirmed")
-		}
-		old, ok, err := accounts.AccountingConfirmation(ctx, db, u, tc.Add(2*time.Minute))
-		if err != nil || !ok || old.Email != "autre@aravis.fr" {
-			t.Fatalf("accounting link = %+v %v (%v)", old, ok, err)
-		}
-		u = setAccounting(u, "troisieme@aravis.fr", tc.Add(3*time.Minute))
-		if u.AccountingConfirmed() {
-			t.Fatal("a replaced accounting email still confirmed")
-		}
-		_, err = accounts.Confirm(ctx, db, old.Token, tc.Add(4*time.Minute))
-		wantInvalid(t, "the link of a replaced accounting email", err, "token", accounts.MsgConfirmInvalid)
-		unchanged(t, db, "the link of a replaced accounting email", u)
-
-		// The login email, confirmed, needs no link as accounting email.
-		u = setAccounting(u, " MAGASIN@Aravis.fr", tc.Add(5*time.Minute))
-		if !u.AccountingConfirmed() || u.NeedsAccountingConfirmation() {
-			t.Fatalf("the confirmed login email as accounting email: %+v", u)
-		}
-		before := links(t, db, shop.ID)
-		if _, ok, err := accounts.AccountingConfirmation(ctx, db, u, tc.Add(5*time.Minute)); ok || err != nil {
-			t.Fatalf("a link for the login email: %v %v", ok, err)
-		}
-		if n := links(t, db, shop.ID); n != before {
-			t.Fatalf("%d links, was %d", n, before)
-		}
-
-		// A producer never waits for an accounting link.
-		p := registered(t, db, "producteur@aravis.fr", false)
-		p.EmailAccounting = "compta.producteur@aravis.fr"
-		if p.NeedsAccountingConfirmation() {
-			t.Fatal("a producer waits for an accounting link")
-		}
-		if _, ok, err := accounts.AccountingConfirmation(ctx, db, p, tc); ok || err != nil {
-			t.Fatalf("a producer's accounting link: %v %v", ok, err)
-		}
-
-		// A shop whose accounting email is its own login email, still
-		// unconfirmed: the login's link confirms both, no other is sent.
-		fresh, _ := signUp(t, db, "boutique@aravis.fr", true, "10.0.0.9")
-		same := setAccounting(reload(t, db, fresh.ID), "Boutique@Aravis.fr", tc)
-		if same.NeedsAccountingConfirmation() || same.AccountingConfirmed() {
-			t.Fatalf("accounting = login: needs %v, confirmed %v", same.NeedsAccountingConfirmation(), same.AccountingConfirmed())
-		}
-		if _, ok, err := accounts.AccountingConfirmation(ctx, db, same, tc); ok || err != nil {
-			t.Fatalf("a link for the login as accounting email: %v %v", ok, err)
-		}
-		_, err = accounts.ResendConfirmation(ctx, db, same, accounts.ConfirmAccounting, tc)
-		wantInvalid(t, "resend accounting = login", err, "which", accounts.MsgAccountingIsLogin)
-		if prof := same.Profile(); prof.EmailAccountingConfirmed == nil || !*prof.EmailAccountingConfirmed {
-			t.Fatal("the profile asks to confirm the accounting email besides the login's banner")
+		before := storetest.Snapshot(t, db)
+		_, err := accounts.Confirm(ctx, db, "lien-de-la-comptabilite", tc.Add(time.Minute))
+		wantInvalid(t, "an accounting link", err, "token", accounts.MsgConfirmInvalid)
+		if after := storetest.Snapshot(t, db); after != before {
+			t.Fatalf("an accounting link changed the database:\n%s", storetest.Changes(before, after))
 		}
 	})
 }
 
 // TestConfirmedAddresses: of the addresses given, those confirmed as a
-// login or an accounting email, whatever their case, in the order given;
-// ConfirmedSQL, given each address's key, says the same.
+// login, whatever their case, in the order given.
 func TestConfirmedAddresses(t *testing.T) {
 	ctx := context.Background()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		registered(t, db, "Confirme@Aravis.fr", false)
 		waiting, wc := signUp(t, db, "attente@aravis.fr", false, "10.0.0.1")
-		shop := registered(t, db, "magasin@aravis.fr", true)
-		compta := "Compta@Aravis.fr"
-		shop, _, err := accounts.UpdateProfile(ctx, db, shop, accounts.ProfileUpdate{EmailAccounting: &compta}, tc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, _, err := accounts.AccountingConfirmation(ctx, db, shop, tc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		other := registered(t, db, "epicerie@aravis.fr", true)
-		pending := "pas.confirmee@aravis.fr"
-		if _, _, err := accounts.UpdateProfile(ctx, db, other, accounts.ProfileUpdate{EmailAccounting: &pending}, tc); err != nil {
-			t.Fatal(err)
-		}
+		registered(t, db, "magasin@aravis.fr", true)
 
-		addrs := []string{"inconnu@aravis.fr", "COMPTA@aravis.fr", "attente@aravis.fr", " confirme@ARAVIS.fr",
-			"", "pas.confirmee@aravis.fr", "magasin@aravis.fr"}
+		addrs := []string{"inconnu@aravis.fr", "attente@aravis.fr", " confirme@ARAVIS.fr", "", "magasin@aravis.fr"}
 		check := func(step string, want []string) {
 			t.Helper()
 			got, err := accounts.ConfirmedAddresses(ctx, db, addrs)
 			if err != nil || !slices.Equal(got, want) {
 				t.Fatalf("%s: %q (%v), want %q", step, got, err, want)
 			}
-			sql := func(addrs ...string) bool {
-				t.Helper()
-				var marks []string
-				var args []any
-				for _, a := range addrs {
-					marks, args = append(marks, "?"), append(args, accounts.EmailKey(a))
-				}
-				var yes int
-				var all []any // each key four times: ConfirmedSQL repeats it
-				for _, k := range args {
-					all = append(all, k, k, k, k)
-				}
-				if err := store.Get(ctx, db, &yes, `SELECT CASE WHEN `+accounts.ConfirmedSQL(marks...)+` THEN 1 ELSE 0 END`, all...); err != nil {
-					t.Fatal(err)
-				}
-				return yes == 1
-			}
-			for _, a := range addrs {
-				if sql(a) != slices.Contains(want, a) {
-					t.Fatalf("%s: ConfirmedSQL(%q) = %v, ConfirmedAddresses says %v", step, a, sql(a), slices.Contains(want, a))
-				}
-			}
-			for i := range addrs { // two addresses at once: either confirmed
-				b := addrs[(i+1)%len(addrs)]
-				if want := slices.Contains(want, addrs[i]) || slices.Contains(want, b); sql(addrs[i], b) != want {
-					t.Fatalf("%s: ConfirmedSQL(%q, %q) = %v, want %v", step, addrs[i], b, !want, want)
-				}
-			}
 		}
 		check("before the links", []string{" confirme@ARAVIS.fr", "magasin@aravis.fr"})
-		for _, token := range []string{c.Token, wc.Token} {
-			if _, err := accounts.Confirm(ctx, db, token, tc.Add(time.Minute)); err != nil {
-				t.Fatal(err)
-			}
+		if _, err := accounts.Confirm(ctx, db, wc.Token, tc.Add(time.Minute)); err != nil {
+			t.Fatal(err)
 		}
-		check("after the links", []string{"COMPTA@aravis.fr", "attente@aravis.fr", " confirme@ARAVIS.fr", "magasin@aravis.fr"})
+		check("after the links", []string{"attente@aravis.fr", " confirme@ARAVIS.fr", "magasin@aravis.fr"})
 
 		// A login email replaced is confirmed no more, its successor is.
 		change, err := accounts.RequestEmailChange(ctx, db, reload(t, db, waiting.ID), "motdepasse1", "Partie@Aravis.fr", "10.0.0.1", tc.Add(time.Minute))
@@ -625,7 +486,7 @@ func TestConfirmedAddresses(t *testing.T) {
 			t.Fatal(err)
 		}
 		addrs = append(addrs, "partie@aravis.FR")
-		check("after a change", []string{"COMPTA@aravis.fr", " confirme@ARAVIS.fr", "magasin@aravis.fr", "partie@aravis.FR"})
+		check("after a change", []string{" confirme@ARAVIS.fr", "magasin@aravis.fr", "partie@aravis.FR"})
 
 		for _, none := range [][]string{nil, {}, {"", "  "}, {"inconnu@aravis.fr"}} {
 			if got, err := accounts.ConfirmedAddresses(ctx, db, none); err != nil || len(got) != 0 {
@@ -633,25 +494,4 @@ func TestConfirmedAddresses(t *testing.T) {
 			}
 		}
 	})
-}
-
-// TestConfirmedSQLSeeksTheIndexes: ConfirmedSQL looks each key up in the
-// indexes of the confirmed addresses (of accounts and people), never by reading them (the
-// jobs evaluate it for every document not sent yet). SQLite's plan; on
-// PostgreSQL, which hashes the columns once per query, the plan depends on
-// the statistics.
-func TestConfirmedSQLSeeksTheIndexes(t *testing.T) {
-	db := storetest.SQLite(t)
-	plan := strings.Join(storetest.QueryPlan(t, db, `SELECT d.id FROM deliveries d JOIN users p ON p.id = d.producer_id
-		WHERE d.status = 'done' AND `+accounts.ConfirmedSQL("p.email_key", "d.order_id")), "\n")
-	for _, index := range []string{"users_email_confirmed", "users_accounting_confirmed", "people_email_confirmed"} {
-		if strings.Count(plan, "USING INDEX "+index+" FOR IN-OPERATOR") != 2 {
-			t.Errorf("%s is not sought for each key:\n%s", index, plan)
-		}
-	}
-	for _, step := range strings.Split(plan, "\n") {
-		if (strings.HasPrefix(step, "SCAN") && !strings.HasPrefix(step, "SCAN d ")) || strings.Contains(step, "SUBQUERY") {
-			t.Errorf("the accounts are read, not sought:\n%s", plan)
-		}
-	}
 }

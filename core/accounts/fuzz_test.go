@@ -16,7 +16,7 @@ func FuzzProfileNormalize(f *testing.F) {
 	f.Add("x", "é", "\x00", "0", "FR", "--1", "1..2", "ZZZZZ", "1e3", "@")
 	f.Fuzz(func(t *testing.T, iban, bic, siret, tel, tva, lat, lon, ape, capital, email string) {
 		in := ProfileUpdate{IBAN: &iban, BIC: &bic, SIRET: &siret, Tel: &tel, TVAIntracom: &tva,
-			Latitude: &lat, Longitude: &lon, APE: &ape, Capital: &capital, EmailAccounting: &email}
+			Latitude: &lat, Longitude: &lon, APE: &ape, Capital: &capital, Certification: &email}
 		out, err := in.Normalize(Distributor)
 		if err != nil {
 			return

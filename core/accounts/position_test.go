@@ -33,7 +33,7 @@ func TestPositionFollowsEveryWrite(t *testing.T) {
 				PasswordHash: "h", Capital: "1000", BIC: "AGRIFRPP882", APE: "0113Z", IBAN: "FR7630006000011234567890189",
 				SIRET: "12345678900012", Tel: "0450000000", TVAIntracom: "FR32123456789", AddressLine1: "1 route",
 				AddressLine2: "74230 Thônes", AddressLine3: "", Latitude: "45.8814", Longitude: "-6.3256",
-				Certification: "AB", Legal: "EARL", DeliveryDays: "1001000", EmailAccounting: "compta-" + id + "@ferme.fr",
+				Certification: "AB", Legal: "EARL", DeliveryDays: "1001000",
 				BillingAddressLine1: "BP 1", BillingAddressLine2: "74230", BillingAddressLine3: "Thônes",
 				BillingMandateAt: &mandate, PaymentDays: 20, PaymentBasis: "month", PaymentDiscount: 150,
 				PaymentDiscountDays: 8, CutoffOptOut: true, CreatedAt: 5, UpdatedAt: 6,
@@ -60,8 +60,8 @@ func TestPositionFollowsEveryWrite(t *testing.T) {
 			t.Fatalf("Insert: position %s, %s", e6(one.LatE6), e6(one.LonE6))
 		}
 		same := bulk
-		same.ID, same.Email, same.EmailKey, same.Name, same.EmailAccounting = one.ID, one.Email, one.EmailKey, one.Name, one.EmailAccounting
-		same.EmailConfirmedKey, same.AccountingConfirmedKey = one.EmailConfirmedKey, one.AccountingConfirmedKey
+		same.ID, same.Email, same.EmailKey, same.Name = one.ID, one.Email, one.EmailKey, one.Name
+		same.EmailConfirmedKey = one.EmailConfirmedKey
 		row := func(u accounts.User) string {
 			pointers := e6(u.LatE6) + "|" + e6(u.LonE6) + "|" + e6(u.BillingMandateAt)
 			u.LatE6, u.LonE6, u.BillingMandateAt = nil, nil, nil
@@ -70,8 +70,8 @@ func TestPositionFollowsEveryWrite(t *testing.T) {
 		if row(same) != row(one) {
 			t.Fatalf("InsertAll wrote\n%+v\nInsert\n%+v", bulk, one)
 		}
-		if bulk.EmailConfirmedKey != "bulk@ferme.fr" || bulk.AccountingConfirmedKey != "compta-bulk@ferme.fr" {
-			t.Fatalf("InsertAll: confirmed %q, %q", bulk.EmailConfirmedKey, bulk.AccountingConfirmedKey)
+		if bulk.EmailConfirmedKey != "bulk@ferme.fr" {
+			t.Fatalf("InsertAll: confirmed %q", bulk.EmailConfirmedKey)
 		}
 		bare, err := accounts.ByID(ctx, db, "bare")
 		if err != nil || bare.LatE6 != nil || bare.LonE6 != nil || bare.PaymentBasis != "decade" || bare.BillingMandateAt != nil {

@@ -54,13 +54,11 @@ type Profile struct {
 	VATRegime           *string      `json:"vatRegime,omitempty" enum:"normal,franchise,flat" doc:"Producers: VAT regime — normal (VAT charged, a VAT number), franchise (art. 293 B CGI) or flat (a farmer under the agricultural flat-rate refund, not liable to VAT)"`
 	CutoffReminder      *bool        `json:"cutoffReminder,omitempty" doc:"Producers: whether the reminder of the 25th (shops' needs still open for next month) is emailed"`
 
-	EmailAccounting          *string `json:"emailAccounting,omitempty" doc:"Shops: where invoices are sent"`
-	EmailAccountingConfirmed *bool   `json:"emailAccountingConfirmed,omitempty" doc:"Shops: whether emailAccounting is confirmed; until it is, invoices go to the login email"`
-	BillingAddressLine1      *string `json:"billingAddressLine1,omitempty"`
-	BillingAddressLine2      *string `json:"billingAddressLine2,omitempty"`
-	BillingAddressLine3      *string `json:"billingAddressLine3,omitempty"`
-	DeliveryInstructions     *string `json:"deliveryInstructions,omitempty" doc:"Shops: delivery instructions for the producers' packing sheets and round (where to unload, whom to ask)"`
-	OpeningHours             *string `json:"openingHours,omitempty" doc:"Shops: opening hours or delivery window, for the producers' round"`
+	BillingAddressLine1  *string `json:"billingAddressLine1,omitempty"`
+	BillingAddressLine2  *string `json:"billingAddressLine2,omitempty"`
+	BillingAddressLine3  *string `json:"billingAddressLine3,omitempty"`
+	DeliveryInstructions *string `json:"deliveryInstructions,omitempty" doc:"Shops: delivery instructions for the producers' packing sheets and round (where to unload, whom to ask)"`
+	OpeningHours         *string `json:"openingHours,omitempty" doc:"Shops: opening hours or delivery window, for the producers' round"`
 }
 
 // Profile returns the UI view of u.
@@ -104,13 +102,8 @@ func (u User) Profile() Profile {
 		on := !u.CutoffOptOut
 		p.CutoffReminder = &on
 	} else {
-		p.EmailAccounting = &u.EmailAccounting
 		p.DeliveryInstructions = &u.DeliveryInstructions
 		p.OpeningHours = &u.OpeningHours
-		// The login email, when it is also the accounting one, has its
-		// own banner.
-		confirmed := !u.NeedsAccountingConfirmation()
-		p.EmailAccountingConfirmed = &confirmed
 		p.BillingAddressLine1 = &u.BillingAddressLine1
 		p.BillingAddressLine2 = &u.BillingAddressLine2
 		p.BillingAddressLine3 = &u.BillingAddressLine3

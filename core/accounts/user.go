@@ -46,7 +46,6 @@ type User struct {
 	Certification       string `db:"certification"`
 	Legal               string `db:"legal"`
 	DeliveryDays        string `db:"delivery_days"`
-	EmailAccounting     string `db:"email_accounting"`
 	BillingAddressLine1 string `db:"billing_address_line1"`
 	BillingAddressLine2 string `db:"billing_address_line2"`
 	BillingAddressLine3 string `db:"billing_address_line3"`
@@ -73,14 +72,15 @@ type User struct {
 	// compute them from the texts; a caller never sets them.
 	LatE6 *int64 `db:"lat_e6"`
 	LonE6 *int64 `db:"lon_e6"`
-	// EmailConfirmedKey is the login email as confirmed (its EmailKey), and
-	// AccountingConfirmedKey the accounting email as confirmed: an address
-	// is confirmed while it equals them (confirm.go). Insert counts a new
-	// account's addresses as confirmed when they are empty.
-	EmailConfirmedKey      string `db:"email_confirmed"`
-	AccountingConfirmedKey string `db:"accounting_confirmed"`
-	CreatedAt              int64  `db:"created_at"`
-	UpdatedAt              int64  `db:"updated_at"`
+	// EmailConfirmedKey is the login email as confirmed (its EmailKey):
+	// the address is confirmed while it equals it (confirm.go). Insert
+	// counts a new account's address as confirmed when it is empty. (The
+	// shops' accounting email and its confirmation, columns
+	// email_accounting and accounting_confirmed, are no more: migrations
+	// 72 and 74 made them accountant members, issue 41.)
+	EmailConfirmedKey string `db:"email_confirmed"`
+	CreatedAt         int64  `db:"created_at"`
+	UpdatedAt         int64  `db:"updated_at"`
 }
 
 // IsProducer reports whether u is a producer.
@@ -134,10 +134,10 @@ func EmailKey(email string) string {
 
 const userColumns = `id, type, email, email_key, name, password_hash, capital, bic, ape, iban,
 	siret, tel, tvaintracom, address_line1, address_line2, address_line3, latitude,
-	longitude, lat_e6, lon_e6, certification, legal, delivery_days, email_accounting,
+	longitude, lat_e6, lon_e6, certification, legal, delivery_days,
 	billing_address_line1, billing_address_line2, billing_address_line3,
 	billing_mandate_at, payment_basis, payment_days, payment_discount, payment_discount_days,
-	vat_regime, cutoff_optout, delivery_instructions, opening_hours, email_confirmed, accounting_confirmed, created_at, updated_at`
+	vat_regime, cutoff_optout, delivery_instructions, opening_hours, email_confirmed, created_at, updated_at`
 
 // userColumnList is userColumns as a list, in the same order.
 var userColumnList = strings.Fields(strings.ReplaceAll(userColumns, ",", " "))
@@ -148,10 +148,10 @@ var userColumnList = strings.Fields(strings.ReplaceAll(userColumns, ",", " "))
 func (u *User) fields() []any {
 	return []any{&u.ID, &u.Type, &u.Email, &u.EmailKey, &u.Name, &u.PasswordHash, &u.Capital, &u.BIC, &u.APE, &u.IBAN,
 		&u.SIRET, &u.Tel, &u.TVAIntracom, &u.AddressLine1, &u.AddressLine2, &u.AddressLine3, &u.Latitude,
-		&u.Longitude, &u.LatE6, &u.LonE6, &u.Certification, &u.Legal, &u.DeliveryDays, &u.EmailAccounting,
+		&u.Longitude, &u.LatE6, &u.LonE6, &u.Certification, &u.Legal, &u.DeliveryDays,
 		&u.BillingAddressLine1, &u.BillingAddressLine2, &u.BillingAddressLine3,
 		&u.BillingMandateAt, &u.PaymentBasis, &u.PaymentDays, &u.PaymentDiscount, &u.PaymentDiscountDays,
-		&u.VATRegime, &u.CutoffOptOut, &u.DeliveryInstructions, &u.OpeningHours, &u.EmailConfirmedKey, &u.AccountingConfirmedKey, &u.CreatedAt, &u.UpdatedAt}
+		&u.VATRegime, &u.CutoffOptOut, &u.DeliveryInstructions, &u.OpeningHours, &u.EmailConfirmedKey, &u.CreatedAt, &u.UpdatedAt}
 }
 
 // userColumnsOf is userColumns, each column prefixed with the table's
@@ -265,8 +265,8 @@ func (r Registration) user(ctx context.Context, now time.Time) (User, error) {
 
 // Insert stores a complete user row. Register is the way in for visitors;
 // Insert serves it, the demo data and the admin command. Addresses made
-// by them count as confirmed: EmailConfirmedKey and AccountingConfirmedKey
-// default to the row's addresses (SignUp unconfirms a visitor's). The
+// by them count as confirmed: EmailConfirmedKey defaults to the row's
+// address (SignUp unconfirms a visitor's). The
 // position columns follow Latitude and Longitude (Position). An address a
 // way back holds for another account (credentials.go) is taken, as one
 // another account has.
@@ -280,10 +280,10 @@ func Insert(ctx context.Context, q store.Q, u User) error {
 	query := `INSERT INTO users (` + userColumns + `) VALUES
 		(:id, :type, :email, :email_key, :name, :password_hash, :capital, :bic, :ape, :iban,
 		 :siret, :tel, :tvaintracom, :address_line1, :address_line2, :address_line3, :latitude,
-		 :longitude, :lat_e6, :lon_e6, :certification, :legal, :delivery_days, :email_accounting,
+		 :longitude, :lat_e6, :lon_e6, :certification, :legal, :delivery_days,
 		 :billing_address_line1, :billing_address_line2, :billing_address_line3,
 		 :billing_mandate_at, :payment_basis, :payment_days, :payment_discount, :payment_discount_days,
-		 :vat_regime, :cutoff_optout, :delivery_instructions, :opening_hours, :email_confirmed, :accounting_confirmed, :created_at, :updated_at)`
+		 :vat_regime, :cutoff_optout, :delivery_instructions, :opening_hours, :email_confirmed, :created_at, :updated_at)`
 	if _, err := store.NamedExec(ctx, q, query, u); err != nil {
 		if store.IsUniqueViolation(err) {
 			return core.Refuse(core.ErrConflict, MsgEmailTaken)
@@ -305,9 +305,6 @@ func (u *User) completeRow() {
 	if u.EmailConfirmedKey == "" {
 		u.EmailConfirmedKey = EmailKey(u.Email)
 	}
-	if u.AccountingConfirmedKey == "" {
-		u.AccountingConfirmedKey = EmailKey(u.EmailAccounting)
-	}
 	u.LatE6, u.LonE6 = Position(u.Latitude, u.Longitude)
 }
 
@@ -326,10 +323,10 @@ func InsertAll(ctx context.Context, q store.Q, us []User) error {
 		}
 		copy(v, []any{u.ID, u.Type, u.Email, u.EmailKey, u.Name, u.PasswordHash, u.Capital, u.BIC, u.APE, u.IBAN,
 			u.SIRET, u.Tel, u.TVAIntracom, u.AddressLine1, u.AddressLine2, u.AddressLine3, u.Latitude,
-			u.Longitude, nullable(u.LatE6), nullable(u.LonE6), u.Certification, u.Legal, u.DeliveryDays, u.EmailAccounting,
+			u.Longitude, nullable(u.LatE6), nullable(u.LonE6), u.Certification, u.Legal, u.DeliveryDays,
 			u.BillingAddressLine1, u.BillingAddressLine2, u.BillingAddressLine3,
 			mandate, u.PaymentBasis, u.PaymentDays, u.PaymentDiscount, u.PaymentDiscountDays,
-			u.VATRegime, u.CutoffOptOut, u.DeliveryInstructions, u.OpeningHours, u.EmailConfirmedKey, u.AccountingConfirmedKey, u.CreatedAt, u.UpdatedAt})
+			u.VATRegime, u.CutoffOptOut, u.DeliveryInstructions, u.OpeningHours, u.EmailConfirmedKey, u.CreatedAt, u.UpdatedAt})
 	})
 	if err != nil {
 		return fmt.Errorf("accounts: insert users: %w", err)
@@ -535,7 +532,6 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 	set(&u.Longitude, p.Longitude)
 	set(&u.Certification, p.Certification)
 	set(&u.Legal, p.Legal)
-	set(&u.EmailAccounting, p.EmailAccounting)
 	set(&u.BillingAddressLine1, p.BillingAddressLine1)
 	set(&u.BillingAddressLine2, p.BillingAddressLine2)
 	set(&u.BillingAddressLine3, p.BillingAddressLine3)
@@ -577,7 +573,7 @@ func UpdateProfile(ctx context.Context, q store.Q, u User, p ProfileUpdate, now 
 		address_line1 = :address_line1, address_line2 = :address_line2,
 		address_line3 = :address_line3, latitude = :latitude, longitude = :longitude,
 		lat_e6 = :lat_e6, lon_e6 = :lon_e6, certification = :certification, legal = :legal, delivery_days = :delivery_days,
-		email_accounting = :email_accounting, billing_address_line1 = :billing_address_line1,
+		billing_address_line1 = :billing_address_line1,
 		billing_address_line2 = :billing_address_line2,
 		billing_address_line3 = :billing_address_line3, payment_basis = :payment_basis,
 		payment_days = :payment_days, payment_discount = :payment_discount,

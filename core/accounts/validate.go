@@ -25,21 +25,24 @@ const (
 	MsgPasswordRequired = "Saisissez votre mot de passe"
 	MsgNameRequired     = "Le nom de votre entreprise est requis."
 	MsgDeliveryDays     = "Vous devez choisir au moins un jour de livraison (vous pourrez corriger votre choix à tout moment si nécessaire)."
-	MsgEmailAccounting  = "L'adresse saisie est invalide."
-	MsgCapital          = "Le capital saisi doit être un nombre."
-	MsgBIC              = "Veuillez saisir un code BIC valide (LLLLLLXXXXX, L : lettre - X : chiffre ou lettre)."
-	MsgAPE              = "Veuillez saisir un code APE valide (CCCCL, C : Chiffre - L : lettre)."
-	MsgIBAN             = "Veuillez saisir un code IBAN valide."
-	MsgSIRET            = "Veuillez saisir un code SIRET valide."
-	MsgTel              = "Veuillez saisir un n° de téléphone valide (10 chiffres)."
-	MsgLatitude         = "Veuillez saisir une latitude valide"
-	MsgLongitude        = "Veuillez saisir une longitude valide"
-	MsgTVA              = "Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA."
-	MsgPostcode         = "Veuillez saisir un code postal valide (5 chiffres)."
-	MsgTown             = "Veuillez saisir la ville."
-	MsgEmailTaken       = "Un compte existe déjà avec cette adresse email."
-	MsgTooLong          = "Ce champ est trop long (500 caractères au plus)."
-	MsgNotForRole       = "Ce champ ne concerne pas votre type de compte."
+	// MsgAccountingEmailGone answers a client of before the teams that
+	// sets a shop's accounting email (issue 41): the accountant is a
+	// member of the team now.
+	MsgAccountingEmailGone = "L'email de la comptabilité n'existe plus : invitez votre comptable dans l'équipe (menu « Équipe », rôle Comptabilité). Les factures et les relances lui parviendront à sa propre adresse."
+	MsgCapital             = "Le capital saisi doit être un nombre."
+	MsgBIC                 = "Veuillez saisir un code BIC valide (LLLLLLXXXXX, L : lettre - X : chiffre ou lettre)."
+	MsgAPE                 = "Veuillez saisir un code APE valide (CCCCL, C : Chiffre - L : lettre)."
+	MsgIBAN                = "Veuillez saisir un code IBAN valide."
+	MsgSIRET               = "Veuillez saisir un code SIRET valide."
+	MsgTel                 = "Veuillez saisir un n° de téléphone valide (10 chiffres)."
+	MsgLatitude            = "Veuillez saisir une latitude valide"
+	MsgLongitude           = "Veuillez saisir une longitude valide"
+	MsgTVA                 = "Veuillez saisir un n° de TVA intra-communautaire valide ou laisser ce champ vide si vous êtes exempté de TVA."
+	MsgPostcode            = "Veuillez saisir un code postal valide (5 chiffres)."
+	MsgTown                = "Veuillez saisir la ville."
+	MsgEmailTaken          = "Un compte existe déjà avec cette adresse email."
+	MsgTooLong             = "Ce champ est trop long (500 caractères au plus)."
+	MsgNotForRole          = "Ce champ ne concerne pas votre type de compte."
 	// MsgVATRegime refuses a VAT regime that is none of core/vat's.
 	MsgVATRegime = "Choisissez votre régime de TVA : régime normal, franchise en base (art. 293 B du CGI) ou remboursement forfaitaire agricole."
 	// MsgVATRegimeNumber asks a producer under the normal regime for the
@@ -165,6 +168,11 @@ type ProfileUpdate struct {
 	Certification       *string
 	Legal               *string
 	DefaultDeliveryDays []bool // producers only; nil leaves them unchanged
+	// EmailAccounting is the shops' accounting email, retired (migrations
+	// 72 and 74 made it an accountant member): a client of before that
+	// sets one is refused with MsgAccountingEmailGone, so that nobody
+	// believes invoices will go there; an empty one — that client
+	// clearing it — is no change, and ignored.
 	EmailAccounting     *string
 	BillingAddressLine1 *string
 	BillingAddressLine2 *string
@@ -240,7 +248,6 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 		Certification: text("certification", p.Certification),
 		Legal:         text("legal", p.Legal),
 
-		EmailAccounting:     text("emailAccounting", p.EmailAccounting),
 		BillingAddressLine1: text("billingAddressLine1", p.BillingAddressLine1),
 		BillingAddressLine2: text("billingAddressLine2", p.BillingAddressLine2),
 		BillingAddressLine3: text("billingAddressLine3", p.BillingAddressLine3),
@@ -256,8 +263,8 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 			v.Add("addressLine3", msg)
 		}
 	}
-	if out.EmailAccounting != nil && *out.EmailAccounting != "" && !ValidEmail(*out.EmailAccounting) {
-		v.Add("emailAccounting", MsgEmailAccounting)
+	if p.EmailAccounting != nil && strings.TrimSpace(*p.EmailAccounting) != "" {
+		v.Add("emailAccounting", MsgAccountingEmailGone)
 	}
 	if p.DefaultDeliveryDays != nil {
 		n := 0
@@ -294,7 +301,6 @@ func (p ProfileUpdate) Normalize(userType string) (ProfileUpdate, error) {
 	onlyFor("paymentTerms", p.PaymentTerms != nil, Producer)
 	onlyFor("cutoffReminder", p.CutoffReminder != nil, Producer)
 	onlyFor("defaultDeliveryDays", p.DefaultDeliveryDays != nil, Producer)
-	onlyFor("emailAccounting", p.EmailAccounting != nil, Distributor)
 	onlyFor("billingAddressLine1", p.BillingAddressLine1 != nil, Distributor)
 	onlyFor("billingAddressLine2", p.BillingAddressLine2 != nil, Distributor)
 	onlyFor("billingAddressLine3", p.BillingAddressLine3 != nil, Distributor)

@@ -105,9 +105,11 @@ func TestProfileRules(t *testing.T) {
 		{"delivery days wrong length", Producer, ProfileUpdate{DefaultDeliveryDays: []bool{true}}, "defaultDeliveryDays", MsgDeliveryDays},
 		{"delivery days ok", Producer, ProfileUpdate{DefaultDeliveryDays: week(0, 3)}, "", ""},
 		{"delivery days for a shop", Distributor, ProfileUpdate{DefaultDeliveryDays: week(0)}, "defaultDeliveryDays", MsgNotForRole},
-		{"emailAccounting invalid", Distributor, ProfileUpdate{EmailAccounting: ptr("compta@")}, "emailAccounting", MsgEmailAccounting},
-		{"emailAccounting ok", Distributor, ProfileUpdate{EmailAccounting: ptr("compta@shop.fr")}, "", ""},
-		{"emailAccounting for a producer", Producer, ProfileUpdate{EmailAccounting: ptr("compta@shop.fr")}, "emailAccounting", MsgNotForRole},
+		// The accounting email is retired (issue 41): set, refused with
+		// where the accountant goes now; cleared, ignored (above).
+		{"emailAccounting set", Distributor, ProfileUpdate{EmailAccounting: ptr("compta@shop.fr")}, "emailAccounting", MsgAccountingEmailGone},
+		{"emailAccounting invalid", Distributor, ProfileUpdate{EmailAccounting: ptr("compta@")}, "emailAccounting", MsgAccountingEmailGone},
+		{"emailAccounting for a producer", Producer, ProfileUpdate{EmailAccounting: ptr("compta@shop.fr")}, "emailAccounting", MsgAccountingEmailGone},
 		{"capital letters", Producer, ProfileUpdate{Capital: ptr("10k")}, "capital", MsgCapital},
 		{"capital decimal", Producer, ProfileUpdate{Capital: ptr("10.5")}, "capital", MsgCapital},
 		{"capital ok", Producer, ProfileUpdate{Capital: ptr("15000")}, "", ""},

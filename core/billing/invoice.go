@@ -224,7 +224,10 @@ func formatCapital(s string) string {
 }
 
 // Party is a seller's or buyer's identity as printed on the invoice, copied
-// from its profile when the invoice is issued.
+// from its profile when the invoice is issued. EmailAccounting is a shop's
+// accounting email as the documents issued before the teams stored it;
+// none is set since (issue 41: the accountant is a member, migrations 72
+// and 74), the emails of documents going to the members (core/jobs).
 type Party struct {
 	Name            string   `json:"name"`
 	Legal           string   `json:"legal,omitempty"`
@@ -282,7 +285,6 @@ func PartyOf(u accounts.User) Party {
 		p.IBAN, p.BIC = u.IBAN, u.BIC
 	} else {
 		p.BillingAddress = lines(u.BillingAddressLine1, u.BillingAddressLine2, u.BillingAddressLine3)
-		p.EmailAccounting = u.EmailAccounting
 	}
 	return p
 }

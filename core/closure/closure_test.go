@@ -91,7 +91,7 @@ func TestCloseAccount(t *testing.T) {
 
 		closed, err := accounts.ByID(ctx, db, w.Shop.ID)
 		if err != nil || closed.Name != closure.ClosedName || closed.Email != "supprime-"+w.Shop.ID+"@primeur.invalid" ||
-			closed.IBAN != "" || closed.AddressLine1 != "" || closed.SIRET != "" || closed.EmailAccounting != "" {
+			closed.IBAN != "" || closed.AddressLine1 != "" || closed.SIRET != "" {
 			t.Fatalf("closed account %+v (%v)", closed, err)
 		}
 		var n int

@@ -91,7 +91,6 @@ func insertParty(ctx context.Context, tx *sqlx.Tx, w *World, i int, p party, sho
 	}
 	if shop {
 		u.Type = accounts.Distributor
-		u.EmailAccounting = "compta+" + p.email
 		u.BillingAddressLine1, u.BillingAddressLine2 = p.address[0], p.address[1]
 	} else {
 		u.Type = accounts.Producer

@@ -112,8 +112,6 @@ func seededAccounts(t *testing.T, db *store.DB, res Result, now time.Time) {
 			if !u.HasDeliveryDays() {
 				t.Errorf("%s has no delivery days", u.Email)
 			}
-		} else {
-			p.EmailAccounting = &u.EmailAccounting
 		}
 		if _, err := p.Normalize(u.Type); err != nil {
 			t.Errorf("%s: demo profile invalid: %v", u.Email, err)

@@ -17,7 +17,11 @@ import (
 // accounting address an accountant member: a new login without password
 // (one for an address several shops share), or the login that has the
 // address; its expired invitation goes and so does the address. An
-// address not confirmed keeps its invitation and stays.
+// address not confirmed keeps its invitation and stays, until migration
+// 74 retires the accounting email: every address emptied, its links gone,
+// one left without an invitation (set since migration 61) invited as
+// migration 61 did, none for an address that is the login, a member or
+// invited already.
 func TestNotificationsAndAccountantsMigration(t *testing.T) {
 	storetest.EachEmpty(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
@@ -40,10 +44,21 @@ func TestNotificationsAndAccountantsMigration(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := schema.Migrate(ctx, db); err != nil {
+		if _, err := schema.MigrateTo(ctx, db, 72); err != nil {
 			t.Fatal(err)
 		}
-		for _, tt := range []struct {
+		check := func(checks []struct {
+			query string
+			want  [][]string
+		}) {
+			t.Helper()
+			for _, tt := range checks {
+				if got := selectRows(t, db, tt.query, len(tt.want[0])); !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("%s:\n%v, want %v", tt.query, got, tt.want)
+				}
+			}
+		}
+		check([]struct {
 			query string
 			want  [][]string
 		}{
@@ -64,10 +79,42 @@ func TestNotificationsAndAccountantsMigration(t *testing.T) {
 			{`SELECT id, email_accounting, accounting_confirmed FROM users WHERE type = 'distributor' ORDER BY id`, [][]string{
 				{"shop", "", ""}, {"shop2", "", ""}, {"shop3", "autre@cabinet.fr", ""}, {"shop4", "", ""},
 			}},
+		})
+
+		// Migration 74: addresses set since 61, one with its link pending,
+		// one the login's, one a member's already.
+		for _, q := range []string{
+			`INSERT INTO users (id, type, email, email_key, name, password_hash, email_accounting, accounting_confirmed, email_confirmed, created_at, updated_at) VALUES
+				('shop5', 'distributor', 'marche@lac.fr', 'marche@lac.fr', 'Marché', 'h', ' Compta@Marche.fr', '', 'marche@lac.fr', 60, 61),
+				('shop6', 'distributor', 'seul@lac.fr', 'seul@lac.fr', 'Seul', 'h', 'Seul@lac.fr', 'seul@lac.fr', 'seul@lac.fr', 70, 71)`,
+			`INSERT INTO people (id, email, email_key, email_confirmed, name, password_hash, created_at, updated_at) VALUES
+				('shop5', 'marche@lac.fr', 'marche@lac.fr', 'marche@lac.fr', 'Marché', 'h', 60, 61),
+				('shop6', 'seul@lac.fr', 'seul@lac.fr', 'seul@lac.fr', 'Seul', 'h', 70, 71)`,
+			`INSERT INTO members (person_id, org_id, role, created_at, updated_at) VALUES ('shop5', 'shop5', 'owner', 60, 60), ('shop6', 'shop6', 'owner', 70, 70)`,
+			`UPDATE users SET email_accounting = 'ferme@aravis.fr' WHERE id = 'shop4'`,
+			`INSERT INTO email_confirmations (token_hash, user_id, purpose, email, email_key, created_at, expires_at) VALUES
+				('lien-compta', 'shop5', 'accounting', 'Compta@Marche.fr', 'compta@marche.fr', 61, 999999999999999),
+				('lien-compte', 'shop5', 'account', 'marche@lac.fr', 'marche@lac.fr', 61, 999999999999999)`,
 		} {
-			if got := selectRows(t, db, tt.query, len(tt.want[0])); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("%s:\n%v, want %v", tt.query, got, tt.want)
+			if _, err := store.Exec(ctx, db, q); err != nil {
+				t.Fatal(err)
 			}
 		}
+		if _, err := schema.Migrate(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		check([]struct {
+			query string
+			want  [][]string
+		}{
+			{`SELECT id, org_id, email, email_key, role, COALESCE(invited_by, ''), expires_at FROM invitations ORDER BY org_id`, [][]string{
+				{"migrated-shop3", "shop3", "autre@cabinet.fr", "autre@cabinet.fr", "accountant", "shop3", "0"},
+				{"accounting-shop5", "shop5", "Compta@Marche.fr", "compta@marche.fr", "accountant", "shop5", "0"},
+			}},
+			{`SELECT id, email_accounting, accounting_confirmed FROM users WHERE type = 'distributor' ORDER BY id`, [][]string{
+				{"shop", "", ""}, {"shop2", "", ""}, {"shop3", "", ""}, {"shop4", "", ""}, {"shop5", "", ""}, {"shop6", "", ""},
+			}},
+			{`SELECT token_hash, purpose FROM email_confirmations ORDER BY token_hash`, [][]string{{"lien-compte", "account"}}},
+		})
 	})
 }

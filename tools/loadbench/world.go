@@ -489,7 +489,6 @@ func (w *world) shop(r, k int, created time.Time) accounts.User {
 	u := w.party(r, k, siren, created)
 	u.ID, u.Type, u.Email, u.EmailKey, u.Name = core.NewID(), accounts.Distributor, email, accounts.EmailKey(email), name
 	u.APE, u.Capital, u.Legal = "4721Z", "20000", "SARL au capital de 20 000 €, RCS "+t.name
-	u.EmailAccounting = "compta+" + email
 	u.BillingAddressLine1, u.BillingAddressLine2 = u.AddressLine1, u.AddressLine2
 	u.DeliveryDays = "0000000"
 	if k == shopsPerRegion-1 {

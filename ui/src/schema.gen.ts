@@ -1240,7 +1240,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new confirmation link
-         * @description For the login email, or a shop's accounting email, while unconfirmed; at most 5 links an hour per account (429 past it).
+         * @description For the login email while unconfirmed; at most 5 links an hour per account (429 past it).
          */
         post: operations["resend-confirmation"];
         delete?: never;
@@ -2148,10 +2148,6 @@ export interface components {
             /** @description Shops: delivery instructions for the producers' packing sheets and round (where to unload, whom to ask) */
             deliveryInstructions?: string;
             email: string;
-            /** @description Shops: where invoices are sent */
-            emailAccounting?: string;
-            /** @description Shops: whether emailAccounting is confirmed; until it is, invoices go to the login email */
-            emailAccountingConfirmed?: boolean;
             /** @description Whether the login email is confirmed: documents and notifications go only to confirmed addresses */
             emailConfirmed: boolean;
             /** @description A new login email waiting for its confirmation link */
@@ -3708,7 +3704,10 @@ export interface components {
              * @example Livrer par la cour, sonner à la réserve
              */
             deliveryInstructions?: string;
-            /** @description Shops only */
+            /**
+             * @deprecated
+             * @description Retired with the teams (issue 41): the accountant is a member of the team. Set, refused (422, the French message pointing to the team); empty, ignored, for the clients of before
+             */
             emailAccounting?: string;
             /** @example FR7630006000011234567890189 */
             iban?: string;
@@ -3829,7 +3828,7 @@ export interface components {
             enabled: boolean;
         };
         ResendInputBody: {
-            /** @description account: the login email; accounting: a shop's accounting email */
+            /** @description account: the login email (a shop's accounting email, retired with the teams, is no choice any more) */
             which?: string;
         };
         ResetInputBody: {

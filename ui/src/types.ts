@@ -34,14 +34,7 @@ export type Producer = Profile & { type: 'producer' } & Required<
 
 /** A distributor (shop) account: the daemon always sends a shop its shop fields. */
 export type Distributor = Profile & { type: 'distributor' } & Required<
-    Pick<
-      Profile,
-      | 'emailAccounting'
-      | 'emailAccountingConfirmed'
-      | 'billingAddressLine1'
-      | 'billingAddressLine2'
-      | 'billingAddressLine3'
-    >
+    Pick<Profile, 'billingAddressLine1' | 'billingAddressLine2' | 'billingAddressLine3'>
   >
 
 /** The logged-in user. */
@@ -53,14 +46,15 @@ export type ProfileUpdate = Schemas['ProfileRequestBody']
 /** The text fields of `User` the profile form may send in `PUT /api/user`. */
 export type ProfileField = Exclude<
   { [K in keyof ProfileUpdate]-?: NonNullable<ProfileUpdate[K]> extends string ? K : never }[keyof ProfileUpdate],
-  'currentPassword' | 'vatRegime'
+  // emailAccounting: retired with the teams (issue 41), refused by the daemon when set.
+  'currentPassword' | 'vatRegime' | 'emailAccounting'
 >
 
 /**
- * Which address a confirmation link is for: the login email or the shop's accounting email (`POST
- * /api/email/resend`'s `which`, which the daemon reads as any text and refuses in French when it is neither).
+ * Which address a confirmation link is for: the login email (`POST /api/email/resend`'s `which`, which the daemon
+ * reads as any text and refuses in French when it is not; the shops' accounting email is retired, issue 41).
  */
-export type ConfirmWhich = 'account' | 'accounting'
+export type ConfirmWhich = 'account'
 
 export type Product = Schemas['CatalogProduct']
 /** A family of product types (fruits, légumes, fromages…). */

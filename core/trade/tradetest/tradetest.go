@@ -105,7 +105,7 @@ func New(t TB, db *store.DB) *World {
 		Type: accounts.Distributor, Email: "epicerie@lac.fr", Name: "Épicerie du Lac", Legal: "SARL",
 		Capital: "8000", SIRET: "98765432400019", TVAIntracom: "FR14987654324", APE: "4721Z",
 		AddressLine1: "3 quai de la Tournette", AddressLine2: "74000 Annecy",
-		EmailAccounting: "compta@lac.fr", BillingAddressLine1: "BP 42", BillingAddressLine2: "74001 Annecy Cedex",
+		BillingAddressLine1: "BP 42", BillingAddressLine2: "74001 Annecy Cedex",
 	})
 	return w
 }

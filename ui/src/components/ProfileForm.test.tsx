@@ -61,11 +61,10 @@ describe('ProfileForm', () => {
   it('shows the role fields', () => {
     const { unmount } = renderWithProviders(<ProfileForm user={producer} onClose={() => {}} />)
     expect(screen.getByLabelText('Jours de livraison', { selector: 'input' })).toBeInTheDocument()
-    expect(screen.queryByLabelText('Email de la comptabilité')).not.toBeInTheDocument()
+    expect(screen.queryByLabelText('Adresse de facturation')).not.toBeInTheDocument()
     unmount()
     renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
     expect(screen.queryByLabelText('Jours de livraison', { selector: 'input' })).not.toBeInTheDocument()
-    expect(screen.getByLabelText('Email de la comptabilité')).toBeInTheDocument()
     expect(screen.getByLabelText('Adresse de facturation')).toBeInTheDocument()
   })
 
@@ -110,7 +109,7 @@ describe('ProfileForm', () => {
     const fetch = vi.spyOn(globalThis, 'fetch').mockReturnValue(new Promise((r) => (resolve = r)))
     const user = userEvent.setup()
     renderWithProviders(<ProfileForm user={distributor} onClose={() => {}} />)
-    await user.type(screen.getByLabelText('Email de la comptabilité'), ' compta@epicerie.fr ')
+    await user.type(screen.getByLabelText('Adresse de facturation'), ' BP 42 ')
     await user.type(screen.getByLabelText('Latitude'), '45.9')
     await user.click(screen.getByRole('button', { name: 'Enregistrer' }))
     expect(await screen.findByRole('button', { name: 'en cours...' })).toBeDisabled()
@@ -118,9 +117,9 @@ describe('ProfileForm', () => {
     const [url, init] = fetch.mock.calls[0]
     expect(url).toBe('/api/user')
     expect(init?.method).toBe('PUT')
-    expect(JSON.parse(String(init?.body))).toEqual({ emailAccounting: 'compta@epicerie.fr', latitude: '45.9' })
+    expect(JSON.parse(String(init?.body))).toEqual({ billingAddressLine1: 'BP 42', latitude: '45.9' })
 
-    const saved = { ...distributor, emailAccounting: 'compta@epicerie.fr', latitude: '45.9' }
+    const saved = { ...distributor, billingAddressLine1: 'BP 42', latitude: '45.9' }
     resolve(new Response(JSON.stringify({ user: saved, orders: [{ _id: 'o1', date: '2026-12-01', deliveries: [] }] })))
     await waitFor(() => expect(state.user).toEqual(saved))
     expect(state.orders).toHaveLength(1)

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Autocomplete,
   Button,
   CloseButton,
@@ -14,7 +15,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core'
-import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { type FormEvent, type MouseEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useLocation } from 'wouter'
 import { example } from './example'
 import { useFormState } from '../forms/useFormState'
 import { useSubmit } from '../forms/useSubmit'
@@ -54,10 +56,10 @@ import { EInvoicingForm } from '../einvoicing/EInvoicingForm'
 import { NotificationSettings } from './NotificationSettings'
 import { PaymentTermsForm } from './PaymentTermsForm'
 import { VatRegimeForm } from './VatRegimeForm'
-import { ResendConfirmationButton } from './ResendConfirmationButton'
 import { useUser } from '../store/hooks'
 import { PersonNameForm } from '../team/PersonNameForm'
 import { may } from '../team/roles'
+import { ROUTES } from '../routing'
 import { de } from '../grammar'
 
 /** Labels of the profile fields (every input is labelled; tests find fields by label). */
@@ -69,7 +71,6 @@ export const PROFILE_LABELS: Record<ProfileField, string> = {
   addressLine3: 'Code postal et ville',
   latitude: 'Latitude',
   longitude: 'Longitude',
-  emailAccounting: 'Email de la comptabilité',
   billingAddressLine1: 'Adresse de facturation',
   billingAddressLine2: "Complément d'adresse de facturation",
   billingAddressLine3: 'Code postal et ville de facturation',
@@ -110,20 +111,24 @@ export const BANK_PASSWORD = {
     'Pour modifier vos coordonnées bancaires, saisissez votre mot de passe actuel. Un email de confirmation sera envoyé à votre adresse de connexion.',
 } as const
 
-/** Under the accounting email while it waits for its link (PRODUCT §13 "Confirming an email"). */
-export const ACCOUNTING_UNCONFIRMED =
-  'Adresse non confirmée : en attendant, les factures partent vers votre adresse de connexion.'
+/**
+ * Under the shop's billing fields: its accountant is a member of the team, no address of the profile (PRODUCT §13
+ * "Teams"); an owner is offered the way to the team's invitations.
+ */
+export const ACCOUNTANT_NOTE = {
+  text: "Les factures, les avoirs et les relances partent vers les propriétaires et les comptables de l'équipe, chacun à sa propre adresse. Pour que votre comptable les reçoive, invitez-le dans l'équipe avec le rôle Comptabilité.",
+  invite: 'Inviter votre comptable',
+} as const
 
 /**
  * The user fields the form reads: strings per field, plus delivery days for
  * producers, and what the panels under the form show (login email and the
- * one pending, confirmation of the accounting email, notifications).
+ * one pending, notifications).
  */
 export type ProfileSource = {
   type: UserType
   email?: string
   emailPending?: string
-  emailAccountingConfirmed?: boolean
   notifications?: readonly Readonly<NotificationPref>[]
   defaultDeliveryDays?: readonly boolean[]
   paymentTerms?: PaymentTerms
@@ -229,7 +234,7 @@ const SECTIONS: { legend: string; fields: readonly ProfileField[]; roles?: reado
   { legend: 'Entreprise', fields: ['name', 'tel'] },
   {
     legend: 'Facturation',
-    fields: ['emailAccounting', 'billingAddressLine1', 'billingAddressLine2', 'billingAddressLine3'],
+    fields: ['billingAddressLine1', 'billingAddressLine2', 'billingAddressLine3'],
     roles: ['distributor'],
   },
   // Shown to the producers on their packing sheets and round (PRODUCT §16 "The farmer's day").
@@ -272,6 +277,13 @@ export function ProfileForm({
   // The organisation's profile is its owners' (issue 41): another role reads it.
   const member = useUser()
   const editable = may(member?.role, 'update-user')
+  const [, navigate] = useLocation()
+  // The way to the team's invitations, for the accountant: the profile closes on the way.
+  const goToTeam = (e: MouseEvent) => {
+    e.preventDefault()
+    onClose()
+    navigate(ROUTES.team)
+  }
   const [initial] = useState(() => initialValues(user))
   const validate = useCallback((values: ProfileValues) => validateProfile(values, type, initial), [type, initial])
   const form = useFormState<ProfileValues, ProfileFormField>(initial, validate, {
@@ -352,36 +364,21 @@ export function ProfileForm({
   const suggestions = useMemo(() => [...new Set(found.filter((m) => !m.approximate).map(townOf))], [found])
   const townCenter = found[0]?.city.lonLat ?? null
 
-  // The saved accounting email waits for its link: invoices go to the login email meanwhile.
-  const accountingUnconfirmed = !!user.emailAccounting && user.emailAccountingConfirmed === false
-
-  const input = (field: ProfileField) => {
-    const text = (
-      <TextInput
-        key={field}
-        id={profileFieldId(field)}
-        label={PROFILE_LABELS[field]}
-        placeholder={PLACEHOLDERS[field]}
-        value={values[field] ?? ''}
-        onChange={(e) => {
-          if (field === 'latitude' || field === 'longitude') handPlaced.current++
-          form.setValue(field, e.currentTarget.value)
-        }}
-        onBlur={() => form.touch(field)}
-        error={form.errorOf(field)}
-      />
-    )
-    if (field !== 'emailAccounting' || !accountingUnconfirmed) return text
-    return (
-      <Stack key={field} gap={4}>
-        {text}
-        <Text size="xs" c="orange.8">
-          {ACCOUNTING_UNCONFIRMED}
-        </Text>
-        <ResendConfirmationButton which="accounting" />
-      </Stack>
-    )
-  }
+  const input = (field: ProfileField) => (
+    <TextInput
+      key={field}
+      id={profileFieldId(field)}
+      label={PROFILE_LABELS[field]}
+      placeholder={PLACEHOLDERS[field]}
+      value={values[field] ?? ''}
+      onChange={(e) => {
+        if (field === 'latitude' || field === 'longitude') handPlaced.current++
+        form.setValue(field, e.currentTarget.value)
+      }}
+      onBlur={() => form.touch(field)}
+      error={form.errorOf(field)}
+    />
+  )
 
   const shop = type === 'distributor'
   const invisible = shop && !isOnMap({ latitude: values.latitude, longitude: values.longitude })
@@ -498,6 +495,18 @@ export function ProfileForm({
                 .filter((section) => !section.roles || section.roles.includes(type))
                 .map((section) => (
                   <Fieldset key={section.legend} legend={section.legend}>
+                    {section.fields.includes('billingAddressLine1') ? (
+                      <Stack gap={4} mb="sm">
+                        <Text size="sm" c="dimmed">
+                          {ACCOUNTANT_NOTE.text}
+                        </Text>
+                        {may(member?.role, 'invite-member') ? (
+                          <Anchor size="sm" href={ROUTES.team} onClick={goToTeam}>
+                            {ACCOUNTANT_NOTE.invite}
+                          </Anchor>
+                        ) : null}
+                      </Stack>
+                    ) : null}
                     <SimpleGrid cols={{ base: 1, sm: 2 }}>{section.fields.map(input)}</SimpleGrid>
                     {section.fields.includes('iban') && changesBank(values, initial) ? (
                       <PasswordInput

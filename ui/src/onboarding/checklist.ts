@@ -163,7 +163,6 @@ const FOCUSABLE: readonly ProfileFormField[] = [
   'town',
   'latitude',
   'longitude',
-  'emailAccounting',
   'billingAddressLine1',
   'billingAddressLine2',
   'billingAddressLine3',

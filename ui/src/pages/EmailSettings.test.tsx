@@ -6,7 +6,7 @@ import { Route } from 'wouter'
 import { ChangeEmailForm } from '../components/ChangeEmailForm'
 import { BANNER_TITLE, bannerText } from '../components/EmailConfirmBanner'
 import { NotificationSettings } from '../components/NotificationSettings'
-import { ACCOUNTING_UNCONFIRMED, ProfileForm } from '../components/ProfileForm'
+import { ProfileForm } from '../components/ProfileForm'
 import { ProtectedShell } from '../components/ProtectedShell'
 import { useUser } from '../store/hooks'
 import { resetState, state } from '../store/state'
@@ -283,38 +283,6 @@ describe('the change of the login email', () => {
     const form = screen.getByRole('form', { name: "Changer d'adresse email" })
     expect(form).toHaveTextContent('Adresse actuelle : ferme@exemple.fr')
     expect(within(form).getByText('En attente de confirmation : neuve@ferme.fr')).toBeInTheDocument()
-  })
-})
-
-describe('the accounting email of a shop', () => {
-  it('says when it waits for its link and sends it again', async () => {
-    resetState(distributor.email)
-    const fetch = vi
-      .spyOn(globalThis, 'fetch')
-      .mockResolvedValueOnce(json(200, { message: 'Un lien de confirmation a été envoyé à compta@epicerie.fr.' }))
-    const user = userEvent.setup()
-    renderWithProviders(
-      <ProfileForm
-        user={{ ...distributor, emailAccounting: 'compta@epicerie.fr', emailAccountingConfirmed: false }}
-        onClose={() => {}}
-      />,
-    )
-    expect(screen.getByText(ACCOUNTING_UNCONFIRMED)).toBeInTheDocument()
-    expect(ACCOUNTING_UNCONFIRMED).toBe(
-      'Adresse non confirmée : en attendant, les factures partent vers votre adresse de connexion.',
-    )
-    await user.click(screen.getByRole('button', { name: 'Renvoyer le lien' }))
-    expect(await screen.findByText('Un lien de confirmation a été envoyé à compta@epicerie.fr.')).toBeInTheDocument()
-    expect(body(fetch)).toEqual({ which: 'accounting' })
-  })
-
-  it.each([
-    ['confirmed', { emailAccounting: 'compta@epicerie.fr', emailAccountingConfirmed: true }],
-    ['empty', { emailAccounting: '', emailAccountingConfirmed: true }],
-  ])('says nothing when %s', (_, fields) => {
-    renderWithProviders(<ProfileForm user={{ ...distributor, ...fields }} onClose={() => {}} />)
-    expect(screen.queryByText(ACCOUNTING_UNCONFIRMED)).not.toBeInTheDocument()
-    expect(screen.queryByRole('button', { name: 'Renvoyer le lien' })).not.toBeInTheDocument()
   })
 })
 

@@ -40,8 +40,6 @@ export const distributor: Distributor = {
   type: 'distributor',
   email: 'epicerie@exemple.fr',
   name: 'Épicerie du coin',
-  emailAccounting: '',
-  emailAccountingConfirmed: true,
   billingAddressLine1: '',
   billingAddressLine2: '',
   billingAddressLine3: '',

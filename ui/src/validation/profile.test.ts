@@ -16,15 +16,6 @@ type Row = [value: string, valid: boolean]
 
 // One table per rule: [input, expected validity]. Every rule accepts "" and blanks.
 const tables: Record<string, Row[]> = {
-  emailAccounting: [
-    ['', true],
-    ['   ', true],
-    ['compta@epicerie.fr', true],
-    ['  compta@epicerie.fr  ', true],
-    ['compta@epicerie', false],
-    ['compta epicerie.fr', false],
-    ['@epicerie.fr', false],
-  ],
   capital: [
     ['', true],
     ['0', true],
@@ -189,11 +180,6 @@ describe('validateProfileField', () => {
   ])('name %j', (value, expected) => {
     expect(validateProfileField('name', value)).toBe(expected)
   })
-
-  it('checks the length of emailAccounting before its shape', () => {
-    expect(validateProfileField('emailAccounting', `${'a'.repeat(500)}@x.fr`)).toBe(TOO_LONG_MESSAGE)
-    expect(validateProfileField('emailAccounting', `${'a'.repeat(250)}@x.fr`)).toBe(M.emailAccounting) // over 254 bytes
-  })
 })
 
 describe('ibanChecksumOk', () => {
@@ -247,13 +233,6 @@ describe('validateProfile', () => {
     expect(validateProfile(noDays, 'distributor')).toEqual({})
   })
 
-  it('checks emailAccounting for distributors only', () => {
-    expect(validateProfile({ emailAccounting: 'nope' }, 'distributor')).toEqual({ emailAccounting: M.emailAccounting })
-    expect(
-      validateProfile({ emailAccounting: 'nope', defaultDeliveryDays: producer.defaultDeliveryDays }, 'producer'),
-    ).toEqual({})
-  })
-
   it('reports every invalid field', () => {
     const errors = validateProfile(
       {
@@ -266,7 +245,6 @@ describe('validateProfile', () => {
         latitude: 'x',
         longitude: 'x',
         tvaintracom: 'x',
-        emailAccounting: 'x',
       },
       'distributor',
     )
@@ -280,7 +258,6 @@ describe('validateProfile', () => {
       latitude: M.latitude,
       longitude: M.longitude,
       tvaintracom: M.tvaintracom,
-      emailAccounting: M.emailAccounting,
     })
   })
 
@@ -289,7 +266,6 @@ describe('validateProfile', () => {
       name: 'Le nom de votre entreprise est requis.',
       defaultDeliveryDays:
         'Vous devez choisir au moins un jour de livraison (vous pourrez corriger votre choix à tout moment si nécessaire).',
-      emailAccounting: "L'adresse saisie est invalide.",
       capital: 'Le capital saisi doit être un nombre.',
       bic: 'Veuillez saisir un code BIC valide (LLLLLLXXXXX, L : lettre - X : chiffre ou lettre).',
       ape: 'Veuillez saisir un code APE valide (CCCCL, C : Chiffre - L : lettre).',

@@ -4,7 +4,7 @@
 // its dots) before they are checked.
 import type { ProfileField, UserType } from '../types'
 import { addressErrors, postalLineError } from './address'
-import { type Errors, MAX_TEXT_LENGTH, TOO_LONG_MESSAGE, charLength, isEmail } from './common'
+import { type Errors, MAX_TEXT_LENGTH, TOO_LONG_MESSAGE, charLength } from './common'
 import { IDENTIFIER_MESSAGES, compactId, isSiretValid, isVatValid, vatMatchesSiret } from './identifiers'
 import { REGISTRATION_MESSAGES } from './registration'
 
@@ -28,7 +28,6 @@ export type ProfileFormField = ProfileField | 'defaultDeliveryDays' | 'postcode'
 export type ProfileRuleField =
   | 'name'
   | 'defaultDeliveryDays'
-  | 'emailAccounting'
   | 'capital'
   | 'bic'
   | 'ape'
@@ -45,7 +44,6 @@ export const PROFILE_MESSAGES = {
   name: REGISTRATION_MESSAGES.nameRequired,
   defaultDeliveryDays:
     'Vous devez choisir au moins un jour de livraison (vous pourrez corriger votre choix à tout moment si nécessaire).',
-  emailAccounting: "L'adresse saisie est invalide.",
   capital: 'Le capital saisi doit être un nombre.',
   bic: 'Veuillez saisir un code BIC valide (LLLLLLXXXXX, L : lettre - X : chiffre ou lettre).',
   ape: 'Veuillez saisir un code APE valide (CCCCL, C : Chiffre - L : lettre).',
@@ -143,7 +141,6 @@ export function validateProfileField(field: ProfileField, value: string | undefi
   if (field === 'name' && trimmed === '') return PROFILE_MESSAGES.name
   if (charLength(trimmed) > MAX_TEXT_LENGTH) return TOO_LONG_MESSAGE
   if (field === 'addressLine3') return postalLineError(trimmed)?.message
-  if (field === 'emailAccounting' && trimmed !== '' && !isEmail(trimmed)) return PROFILE_MESSAGES.emailAccounting
   return undefined
 }
 
@@ -179,7 +176,6 @@ export const PROFILE_FIELDS: Record<UserType, ProfileField[]> = {
     'addressLine3',
     'latitude',
     'longitude',
-    'emailAccounting',
     'billingAddressLine1',
     'billingAddressLine2',
     'billingAddressLine3',
