@@ -50,7 +50,7 @@ func TestCatalogueCommands(t *testing.T) {
 	}{
 		{[]string{"catalogue", "add", "TOMME des bauges", "--family", "fromages"}, "un produit s'appelle déjà « Tomme des Bauges » (tomme-des-bauges)"},
 		{[]string{"catalogue", "add", "Bleu", "--family", "bleus"}, "famille inconnue « bleus »"},
-		{[]string{"catalogue", "merge", "tomme-des-bauges", "--into", "cidre-brut"}, "« Tomme des Bauges » se compte en kilogrammes (kg) et « Cidre brut » en bouteilles (bouteille)"},
+		{[]string{"catalogue", "merge", "tomme-des-bauges", "--into", "cidre-brut"}, "le catalogue compte « Tomme des Bauges » en kilogrammes (kg) et « Cidre brut » en bouteilles"},
 		{[]string{"catalogue", "merge", "tomme-des-bauges"}, "il manque --into"},
 		{[]string{"catalogue", "list", "--family", "bleus"}, "famille inconnue « bleus »"},
 		{[]string{"catalogue", "retire", "inconnu"}, "produit inconnu « inconnu »"},

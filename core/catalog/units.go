@@ -131,12 +131,19 @@ func QuantityText(d decimal.Dec, unit string) string {
 	return q + " " + u.Plural
 }
 
-// UnitName names a unit in a sentence with its id: "kilogrammes (kg)",
-// "pièces (un)", "litres (l)".
+// UnitName names a unit after "en" in a sentence — a refusal, the CLI's
+// line of a type —: its plural, followed for a measured unit by the
+// symbol a file or a form may write ("kilogrammes (kg)", "litres (L)");
+// a counted unit by its plural alone ("pièces", "douzaines", "pots"),
+// which a file may write as it is. Its id ("un", "douzaine") is no French
+// word a user reads (issue 39).
 func UnitName(unit string) string {
 	u, ok := UnitOf(unit)
-	if !ok {
+	switch {
+	case !ok:
 		return unit
+	case u.Symbol != "":
+		return u.Plural + " (" + u.Symbol + ")"
 	}
-	return u.Plural + " (" + u.ID + ")"
+	return u.Plural
 }

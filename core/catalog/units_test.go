@@ -46,7 +46,7 @@ func TestTheWholeUnitRule(t *testing.T) {
 			t.Errorf("QuantityText(%v, %s) = %q, want %q", c.q, c.unit, got, c.want)
 		}
 	}
-	if catalog.UnitLabel("un") != "pièce" || catalog.UnitLabel("l") != "L" || catalog.UnitName("l") != "litres (l)" {
+	if catalog.UnitLabel("un") != "pièce" || catalog.UnitLabel("l") != "L" || catalog.UnitName("l") != "litres (L)" {
 		t.Errorf("labels %q %q %q", catalog.UnitLabel("un"), catalog.UnitLabel("l"), catalog.UnitName("l"))
 	}
 }

@@ -30,7 +30,7 @@ const (
 	MsgBadRate       = "taux de TVA « %s » invalide : un pourcentage entre 0 et 100, par exemple 5,5 ou 20"
 	MsgSame          = "un produit ne peut pas être fusionné avec lui-même"
 	MsgRetiredInto   = "le produit « %s » est retiré du catalogue : fusionnez dans un produit en usage"
-	MsgUnits         = "« %s » se compte en %s et « %s » en %s : les quantités de leurs besoins ne s'additionnent pas"
+	MsgUnits         = "le catalogue compte « %s » en %s et « %s » en %s : les quantités de leurs besoins ne s'additionnent pas"
 	MsgBothPlanned   = "%d magasin(s) ont des besoins de « %s » et de « %s » le même mois (%s) : regroupez ces besoins avant de fusionner"
 	MsgAlreadyGone   = "le produit « %s » est déjà retiré du catalogue"
 )

@@ -130,7 +130,7 @@ func TestCatalogueOperations(t *testing.T) {
 		before = storetest.Snapshot(t, db)
 		for _, c := range []struct{ from, into, want string }{
 			{"tomme-fermiere", "tomme-fermiere", catalogadmin.MsgSame},
-			{"tomme-fermiere", "lait-cru-entier", "« Tomme fermière » se compte en kilogrammes (kg) et « Lait cru entier » en litres (l)"},
+			{"tomme-fermiere", "lait-cru-entier", "le catalogue compte « Tomme fermière » en kilogrammes (kg) et « Lait cru entier » en litres (L)"},
 			{"tomme-fermiere", "inconnu", "produit inconnu « inconnu »"},
 		} {
 			err := tx(func(q store.Q) error { _, err := catalogadmin.Merge(ctx, q, c.from, c.into, now); return err })

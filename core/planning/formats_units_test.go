@@ -133,7 +133,7 @@ func TestEveryFormatReadsEveryType(t *testing.T) {
 		{"a unit no type has", []string{"Tomme de Savoie", "grammes", "500", ""},
 			"Unité inconnue en B2 (« grammes ») : indiquez kg, litres, pièces, douzaines, bottes, barquettes, bouteilles ou pots."},
 		{"another unit than the type's", []string{"Oeufs de poule plein air", "kg", "3", ""},
-			"Unité en B2 (« kg ») : Œufs de poule plein air se compte en douzaines (douzaine) dans le catalogue ; indiquez la quantité en douzaines (douzaine)."},
+			"Unité en B2 (« kg ») : le catalogue compte « Œufs de poule plein air » en douzaines ; indiquez la quantité en douzaines."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := []byte(strings.Join(rows[0], ";") + "\r\n" + strings.Join(c.row, ";") + "\r\n")

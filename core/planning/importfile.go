@@ -76,13 +76,13 @@ const (
 	msgImportDupProduct   = "Le produit « %s » figure deux fois (lignes %d et %d) : gardez une seule ligne par produit."
 	msgImportText         = "Quantité illisible en %s (« %s ») : saisissez un nombre, par exemple 12,5, ou laissez la case vide."
 	msgImportNegative     = "Quantité négative en %s (« %s ») : saisissez un nombre positif, ou laissez la case vide."
-	msgImportPieces       = "Quantité incorrecte en %s (« %s ») : %s se compte en %s ; saisissez un nombre entier."
+	msgImportPieces       = "Quantité incorrecte en %s (« %s ») : le catalogue compte « %s » en %s ; saisissez un nombre entier."
 	msgImportCell         = "Quantité incorrecte en %s (%s) : %s"
 	msgImportOutside      = "Valeur en %s (« %s ») dans une colonne sans mois : indiquez le mois en tête de colonne, ou videz la colonne."
 	msgImportTwice        = "Deux quantités pour le même mois (%s et %s, sous un en-tête fusionné) : gardez-en une seule."
 	msgImportFormula      = "Formule impossible à calculer en %s (« =%s ») : remplacez-la par sa valeur."
 	msgImportFormulaError = "Formule en erreur en %s (%s) : corrigez-la, ou remplacez-la par une quantité."
-	msgImportUnit         = "Unité en %s (« %s ») : %s se compte en %s dans le catalogue ; indiquez la quantité en %s."
+	msgImportUnit         = "Unité en %s (« %s ») : le catalogue compte « %s » en %s ; indiquez la quantité en %s."
 	msgImportMore         = "… et %d autres problèmes."
 )
 

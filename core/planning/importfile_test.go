@@ -113,7 +113,7 @@ var badFiles = []struct{ file, msg string }{
 	{"duplicate-month.xlsx", "Le mois de C1 (01/2027) figure déjà en B1 : gardez une seule colonne par mois."},
 	{"text-quantity.xlsx", "Quantité illisible en B4 (« douze ») : saisissez un nombre, par exemple 12,5, ou laissez la case vide."},
 	{"negative-quantity.xlsx", "Quantité négative en C3 (« -5 ») : saisissez un nombre positif, ou laissez la case vide."},
-	{"half-melon.xlsx", "Quantité incorrecte en C2 (« 2.5 ») : Melon se compte en pièces ; saisissez un nombre entier."},
+	{"half-melon.xlsx", "Quantité incorrecte en C2 (« 2.5 ») : le catalogue compte « Melon » en pièces ; saisissez un nombre entier."},
 	{"duplicate-product.xlsx", "Le produit « TOMATE » figure deux fois (lignes 2 et 4) : gardez une seule ligne par produit."},
 	{"no-name.xlsx", "Nom de produit manquant en A3 : indiquez le produit de cette ligne, ou videz la ligne."},
 	{"outside-columns.xlsx", "Valeur en D2 (« 3 ») dans une colonne sans mois : indiquez le mois en tête de colonne, ou videz la colonne."},

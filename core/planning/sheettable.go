@@ -542,7 +542,7 @@ func (t *table) quantity(row *ImportRow, ref, raw, colUnit string) (ImportCell, 
 	q, exact := decimal.FromSpreadsheet(f)
 	switch {
 	case catalog.Whole(p.Unit) && (!exact || !q.IsWhole()):
-		t.problem(msgImportPieces, ref, clip(raw), p.Name, unitPlural(p.Unit))
+		t.problem(msgImportPieces, ref, clip(raw), p.Name, unitName(p.Unit))
 		return ImportCell{}, false
 	case !exact:
 		var ok bool

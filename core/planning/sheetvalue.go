@@ -40,15 +40,7 @@ func sameUnit(file, product string) bool {
 	return file == product || file == catalog.Bunch && product == catalog.Piece
 }
 
-// unitPlural names a counted unit in a sentence: "pièces", "douzaines".
-func unitPlural(unit string) string {
-	if u, ok := catalog.UnitOf(unit); ok {
-		return u.Plural
-	}
-	return unit
-}
-
-// unitName names a unit in a sentence.
+// unitName names a unit in a refusal: "kilogrammes (kg)", "douzaines".
 func unitName(unit string) string { return catalog.UnitName(unit) }
 
 // cellValue is what a quantity cell says.

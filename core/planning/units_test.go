@@ -56,7 +56,7 @@ func TestImportOfEveryUnit(t *testing.T) {
 			}
 		}
 		_, err = planning.ImportXLSX(ctx, db, shop.ID, "oeufs.xlsx", halfDozen, now, planning.ImportOptions{})
-		if err == nil || !strings.Contains(err.Error(), "Œufs de poule plein air se compte en douzaines ; saisissez un nombre entier") {
+		if err == nil || !strings.Contains(err.Error(), "le catalogue compte « Œufs de poule plein air » en douzaines ; saisissez un nombre entier") {
 			t.Errorf("a half dozen not refused as such: %v", err)
 		}
 
