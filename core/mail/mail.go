@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	netmail "net/mail"
 	"net/textproto"
 	"os"
@@ -226,13 +227,23 @@ func copies(m Message) []Message {
 // others; a broken connection does.
 func (s SMTP) Send(ctx context.Context, m Message) error {
 	cs := copies(m)
-	var msgs []*gomail.Msg
-	for _, c := range cs {
-		msg, err := build(s.Config.From, c)
-		if err != nil {
-			return err
+	// One message, written once; each copy readdressed and with its own
+	// To header (copies.go).
+	msg, err := build(s.Config.From, cs[0])
+	if err != nil {
+		return err
+	}
+	for _, c := range cs[1:] { // every address checked before anything is sent
+		if err := msg.To(c.To...); err != nil {
+			return fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
 		}
-		msgs = append(msgs, msg)
+	}
+	if err := msg.To(cs[0].To...); err != nil {
+		return fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
+	}
+	r, err := render(msg)
+	if err != nil {
+		return fmt.Errorf("mail: %s: %w", m.Key, err)
 	}
 	opts := []gomail.Option{gomail.WithPort(s.Config.Port), gomail.WithTimeout(smtpTimeout)}
 	switch s.Config.TLS {
@@ -266,13 +277,16 @@ func (s SMTP) Send(ctx context.Context, m Message) error {
 	}
 	var errs []error
 	broken := false
-	for i, msg := range msgs {
-		ok, err := transact(client, msg, cs[i].To[0], m.Journal)
+	for i, c := range cs {
+		if err := msg.To(c.To...); err != nil { // checked above: no error
+			return fmt.Errorf("mail: %s: recipients: %w: %w", m.Key, ErrMessage, err)
+		}
+		ok, err := transact(client, msg, func(w io.Writer) error { return r.writeTo(w, c.To) }, c.To[0], m.Journal)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("mail: send %s via %s: %w", m.Key, s.Config.Host, err))
 		}
 		if !ok {
-			if err == nil && i+1 < len(msgs) {
+			if err == nil && i+1 < len(cs) {
 				errs = append(errs, fmt.Errorf("mail: send %s via %s: the session ended after the copy to %s", m.Key, s.Config.Host, cs[i].To[0]))
 			}
 			broken = true
@@ -292,12 +306,13 @@ func (s SMTP) Send(ctx context.Context, m Message) error {
 // each copy's transaction.
 const smtpTimeout = 30 * time.Second
 
-// transact sends msg, the copy to `to`, in one mail transaction on client,
-// telling j (when set) of its point of no return. It returns whether the
+// transact sends the copy of msg to `to` (msg addressed to it; its bytes
+// written by data) in one mail transaction on client, telling j (when set)
+// of its point of no return. It returns whether the
 // session can go on — after a refusal by the server it is reset for the
 // next copy; after anything else (an I/O error, a journal stopping the
 // copy) it cannot — and the copy's error.
-func transact(client *smtp.Client, msg *gomail.Msg, to string, j Journal) (bool, error) {
+func transact(client *smtp.Client, msg *gomail.Msg, data func(io.Writer) error, to string, j Journal) (bool, error) {
 	if err := client.UpdateDeadline(smtpTimeout); err != nil {
 		return false, err
 	}
@@ -330,7 +345,7 @@ func transact(client *smtp.Client, msg *gomail.Msg, to string, j Journal) (bool,
 	if err != nil {
 		return refused("DATA", err)
 	}
-	if _, err := msg.WriteTo(w); err != nil {
+	if err := data(w); err != nil {
 		return false, fmt.Errorf("write data: %w", err) // the final "." never sent
 	}
 	if j != nil {
@@ -389,33 +404,35 @@ func (o Outbox) Send(_ context.Context, m Message) error {
 	if err := os.MkdirAll(o.Dir, 0o750); err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
-	// go-mail writes a message in small pieces (a line of base64 at a
-	// time): buffered, a message with its PDF is a few writes instead of
-	// hundreds of system calls.
+	// Written once, each copy with its own To header (copies.go).
+	if err := readdress(cs[0]); err != nil {
+		return err
+	}
+	r, err := render(msg)
+	if err != nil {
+		return fmt.Errorf("mail: %s: %w", m.Key, err)
+	}
 	w := bufio.NewWriterSize(nil, 64<<10)
 	for i, c := range cs {
 		name := m.Key
 		if i > 0 {
 			name += "." + strconv.Itoa(i+1)
 		}
-		if err := readdress(c); err != nil {
-			return err
-		}
-		if err := o.write(name, msg, w); err != nil {
+		if err := o.write(name, func(w io.Writer) error { return r.writeTo(w, c.To) }, w); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// write writes msg to the outbox as name, through w.
-func (o Outbox) write(name string, msg *gomail.Msg, w *bufio.Writer) error {
+// write writes a message to the outbox as name, through w.
+func (o Outbox) write(name string, data func(io.Writer) error, w *bufio.Writer) error {
 	tmp, err := os.CreateTemp(o.Dir, ".tmp-*.eml")
 	if err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
 	w.Reset(tmp)
-	_, err = msg.WriteTo(w)
+	err = data(w)
 	if err == nil {
 		err = w.Flush()
 	}
