@@ -33,7 +33,7 @@ type rest struct {
 
 // How often rest looks, and how much unused heap it lets the runtime keep.
 const (
-	restEvery = 10 * time.Second
+	restEvery = 2 * time.Second
 	restKept  = 16 << 20
 )
 

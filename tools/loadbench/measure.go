@@ -316,10 +316,11 @@ func peakRSS(pid int) int64 { return procStatus(pid, "VmHWM:") }
 // rss is a process's resident memory now, in KB.
 func rss(pid int) int64 { return procStatus(pid, "VmRSS:") }
 
-// restWait is how long the daemon rests after the loads before its
-// resident memory at rest is read: the Go runtime gives the memory it no
-// longer uses back to the system in the background, over seconds.
-const restWait = 10 * time.Second
+// restWait is how long the daemon rests, after its start and after the
+// loads, before its resident memory at rest is read: the daemon gives the
+// heap it no longer uses back to the system once quiet for two seconds
+// (daemon/rest.go).
+const restWait = 5 * time.Second
 
 // procStatus is the value in KB of a line of a process's
 // /proc/<pid>/status (VmHWM:, VmRSS:).
@@ -425,6 +426,12 @@ func (m *measurer) platforms(ctx context.Context, ps []*platform, dirs []string,
 				return runs, err
 			}
 		}
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(restWait):
+	}
+	for i, d := range ds {
 		runs[i].IdleRSS = rss(d.pid())
 	}
 	type req struct{ name, role, path string }
