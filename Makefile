@@ -56,45 +56,49 @@ test: lint test-go test-fuzz test-ui test-contract test-e2e
 ## validated in one call against the official Factur-X EN 16931 XSD and
 ## schematrons and the French CTC schematron (testdata/facturx)
 ##
-## The race detector instruments Primeur and every dependency but
-## modernc.org's SQLite and libc (C translated to Go, with their own
-## locking, whose memory accesses are no code of ours): instrumented, they
-## made the SQLite half of every store test costlier (core/accounts' race
-## tests, two runs on a loaded machine: 85 and 56 s of CPU, 41 and 45 s
-## without; a fresh migrated SQLite database 2.3 s, 0.8 s without; issue 36).
-## Nor golang.org/x/crypto: its argon2id fills 19 MiB per password hash in
-## one goroutine of its own call, and under the detector each hash's memory
-## was shadowed and freed again (core/accounts' tests: 42 s of CPU, 22 s of
-## it in the kernel, against 20 s and 2 s without; one hash 75 ms against
-## 26 ms; the daemon's tests hash some 700 passwords; issue 35). Nor
-## golang.org/x/image: the photos' decoding and resampling, pure
-## computation over pixels in the caller's goroutine (a 2400×1600 photo's
-## upload took over the daemon's 10 s request timeout on a loaded machine).
+## The race detector runs on the packages whose test binary can run two
+## goroutines of ours at once (tools/racepkgs.sh: a `go` statement,
+## WaitGroup.Go, t.Parallel, a test server… in the package or in what its
+## tests import — the daemon, the jobs, the commands, the test SMTP
+## server): it reports races only between goroutines that run, and in the
+## other packages all of our code runs on the test's one goroutine, where
+## it found nothing and cost three to four times the CPU (the plain `go
+## test ./...`: about 260 s of CPU; under -race about 1,100 s; issue 35).
+## Those others run without it, beside the race run, with the tests of
+## reliability/ (what they test is the real binary, built as `make build`
+## does, in processes of its own; in the test process the detector
+## instrumented only the seeding of their worlds: 166 s instead of 65 s).
+##
+## Under the detector, neither modernc.org's SQLite and libc (C translated
+## to Go, with their own locking, whose memory accesses are no code of
+## ours: instrumented, they made the SQLite half of every store test
+## costlier; a fresh migrated SQLite database 2.3 s, 0.8 s without; issue
+## 36), nor golang.org/x/crypto (argon2id fills 19 MiB per hash in one
+## goroutine of its own call: shadowed, one hash took 75 ms against 26 ms;
+## issue 35), nor golang.org/x/image (the photos' decoding and resampling,
+## pure computation over pixels in the caller's goroutine) is instrumented.
 ## A package may take up to 25 minutes (go test's default is 10): the
 ## worlds of core/jobs, core/delivery and core/billing are written through
 ## the real operations since issue 35, slower under -race on a busy machine.
 ##
-## The tests of reliability/ run without the race detector, beside the
-## others: what they test is the real binary, built as `make build` does
-## (without it), in processes of its own; in the test process the detector
-## instrumented only the seeding of their worlds through the real
-## operations, which made that package the slowest of the run (166 s
-## instead of 65 s; those operations' races are the business of their own
-## packages' tests, run with it). Its output follows the others'.
-##
 ## Packages start in the order given: the slowest first (SLOW_TESTS, from
 ## the CI's log), so that the two test slots do not end with the daemon's
 ## tests alone on one of them (alphabetical order started them last;
-## issue 35). A package renamed here fails the run, as it should.
+## issue 35). A package named there that the detector does not run fails
+## the run, as it should.
 FACTURX_OUT := $(CURDIR)/build/facturx
-SLOW_TESTS := primeur/daemon primeur/commands primeur/core/trade primeur/core/demo primeur/core/jobs primeur/core/accounts primeur/core/planning primeur/core/documents
+SLOW_TESTS := primeur/daemon primeur/commands primeur/core/trade primeur/core/jobs primeur/core/planning primeur/core/documents primeur/core/billing primeur/core/delivery
+SLOW_PLAIN := primeur/reliability primeur/core/demo primeur/core/accounts primeur/core/orders primeur/core/supplied
 RACE := -race -gcflags='modernc.org/...=-race=false' -gcflags='golang.org/x/crypto/...=-race=false' -gcflags='golang.org/x/image/...=-race=false'
 test-go:
 	rm -rf $(FACTURX_OUT)
 	mkdir -p build
-	$(GO) test -count=1 -timeout 25m ./reliability/ > build/reliability.log 2>&1 & rel=$$!; \
-	PRIMEUR_FACTURX_OUT=$(FACTURX_OUT) $(GO) test $(RACE) -timeout 25m -count=1 $$( { printf '%s\n' $(SLOW_TESTS); $(GO) list ./... | grep -v '/reliability$$'; } | awk '!seen[$$0]++'); rc=$$?; \
-	wait $$rel; relrc=$$?; cat build/reliability.log; test $$rc -eq 0 && test $$relrc -eq 0
+	GO=$(GO) sh tools/racepkgs.sh | grep -vx 'primeur/reliability' > build/race-packages.txt
+	for p in $(SLOW_TESTS); do grep -qx "$$p" build/race-packages.txt || { echo "SLOW_TESTS: $$p does not run under the race detector"; exit 1; }; done
+	plain=$$( { printf '%s\n' $(SLOW_PLAIN); $(GO) list ./... | grep -vxF -f build/race-packages.txt; } | awk '!seen[$$0]++'); \
+	PRIMEUR_FACTURX_OUT=$(FACTURX_OUT) $(GO) test -count=1 -timeout 25m $$plain > build/plain.log 2>&1 & bg=$$!; \
+	PRIMEUR_FACTURX_OUT=$(FACTURX_OUT) $(GO) test $(RACE) -timeout 25m -count=1 $$( { printf '%s\n' $(SLOW_TESTS); cat build/race-packages.txt; } | awk '!seen[$$0]++'); rc=$$?; \
+	wait $$bg; bgrc=$$?; cat build/plain.log; test $$rc -eq 0 && test $$bgrc -eq 0
 	cd third_party/fpdf && $(GO) test -race -count=1 ./...
 	bash testdata/facturx/validate-all.sh $(FACTURX_OUT)
 
