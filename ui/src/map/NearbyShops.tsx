@@ -1,16 +1,20 @@
 // The answer of the map's search (PRODUCT §2 "Map"): the shops within 30 km
 // of the town found, nearest first, with their distance and, for a
 // producer, a link to their needs. It asks the server for the area around
-// the town (`GET /api/map`, store/shopmap.ts) and keeps those within 30 km.
+// the town with the map's filters (`GET /api/map?family=&km=`,
+// store/shopmap.ts: the server keeps the shops they keep, as on the map)
+// and keeps those within 30 km.
 import { Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core'
 import { useEffect } from 'react'
 import { formatNumber } from '../format'
-import { loadNearby, useNearby, useNearbyStatus } from '../store/shopmap'
+import { useFamilies } from '../store/hooks'
+import { type MapFilter, loadNearby, useMapFilter, useNearby, useNearbyStatus } from '../store/shopmap'
 import type { MapShop } from '../types'
 import { type CityMatch, SEARCH_RADIUS_KM, cityLabel, withinRadius } from './cities'
 import { NeedsLink } from './NeedsLink'
 import type { LonLat } from './geo'
 import { de } from '../grammar'
+import { MAP_FILTER_TEXTS } from './MapFilters'
 
 /** "12,3 km". */
 export function formatKm(km: number): string {
@@ -21,6 +25,21 @@ export function formatKm(km: number): string {
 export function nearbyCount(count: number, place: string): string {
   const shops = count === 0 ? 'Aucun magasin' : count === 1 ? '1 magasin' : `${count} magasins`
   return `${shops} à moins de ${SEARCH_RADIUS_KM} km ${de(place)}`
+}
+
+/**
+ * The map's filters the list follows, in a sentence: "Filtres de la carte :
+ * magasins ayant des besoins en fromages, à moins de 50 km de chez vous.";
+ * null without a filter. `familyName` names the family ("Fromages").
+ */
+export function nearbyFilterText(filter: MapFilter, familyName: string): string | null {
+  const parts: string[] = []
+  if (filter.family) {
+    const name = familyName.charAt(0).toLocaleLowerCase('fr') + familyName.slice(1)
+    parts.push(`${MAP_FILTER_TEXTS.family.toLocaleLowerCase('fr')} ${name}`)
+  }
+  if (filter.km > 0) parts.push(`${MAP_FILTER_TEXTS.distance.toLocaleLowerCase('fr')} ${filter.km} km de chez vous`)
+  return parts.length > 0 ? `Filtres de la carte : ${parts.join(', ')}.` : null
 }
 
 const position = (shop: MapShop): LonLat => [shop.longitude, shop.latitude]
@@ -39,12 +58,16 @@ export function NearbyShops({
 }) {
   const place = cityLabel(match)
   const center = match.city.lonLat
-  const answer = useNearby(center, SEARCH_RADIUS_KM)
+  const mapFilter = useMapFilter()
+  const { family, km } = mapFilter
+  const familyName = useFamilies().find((f) => f._id === family)?.name ?? family
+  const answer = useNearby(center, SEARCH_RADIUS_KM, mapFilter)
   const status = useNearbyStatus()
+  const filtered = nearbyFilterText(mapFilter, familyName)
 
   useEffect(() => {
-    void loadNearby(center, SEARCH_RADIUS_KM)
-  }, [center])
+    void loadNearby(center, SEARCH_RADIUS_KM, { family, km })
+  }, [center, family, km])
 
   const near = answer ? withinRadius(answer.shops, position, center) : []
   const crowded = !!answer && answer.clusters.length > 0
@@ -65,6 +88,11 @@ export function NearbyShops({
             voisin.
           </Text>
         ) : null}
+        {filtered ? (
+          <Text size="sm" c="dimmed">
+            {filtered}
+          </Text>
+        ) : null}
         <Text size="sm" role="status">
           {!answer
             ? status === 'error'
@@ -76,7 +104,11 @@ export function NearbyShops({
         </Text>
         {!answer && status === 'error' ? (
           <Group>
-            <Button variant="light" size="compact-sm" onClick={() => void loadNearby(center, SEARCH_RADIUS_KM)}>
+            <Button
+              variant="light"
+              size="compact-sm"
+              onClick={() => void loadNearby(center, SEARCH_RADIUS_KM, { family, km })}
+            >
               Réessayer
             </Button>
           </Group>

@@ -1,7 +1,7 @@
 // The map of shops by viewport (PRODUCT §2 "Map", issue 20): what `GET
 // /api/map` answers for the map's visible area — its shops with their
 // score, or their clusters past 300 — and for the 30 km around a place the
-// map's search found. The map asks again when it moves or zooms: once it
+// map's search found, both with the map's filters (issue 39). The map asks again when it moves or zooms: once it
 // rests (MAP_DELAY), the request of an area left before its answer came
 // cancelled. Each answer remembers the user it was loaded for (a shop's
 // email depends on who asks).
@@ -242,13 +242,16 @@ export function boxAround([lon, lat]: LonLat, radiusKm: number): MapBox {
 
 /**
  * Loads the shops within `radiusKm` of a place searched (the box around it;
- * the caller keeps those within the radius): a new search cancels the
- * previous one. Resolves whether the answer came.
+ * the caller keeps those within the radius) that the map's filters keep:
+ * the server applies them as to the map's view (`GET /api/map?family=&km=`),
+ * so that a search after a filter lists only the shops the map shows. A new
+ * search, or new filters, cancels the previous one. Resolves whether the
+ * answer came.
  */
-export async function loadNearby(center: LonLat, radiusKm: number): Promise<boolean> {
+export async function loadNearby(center: LonLat, radiusKm: number, filter: MapFilter = NO_FILTER): Promise<boolean> {
   claim()
   const box = boxAround(center, radiusKm)
-  const key = mapQuery(box)
+  const key = mapQuery(box, filter)
   if (shopMap.nearby?.key === key) return true
   nearbyController?.abort()
   const controller = new AbortController()
@@ -256,7 +259,7 @@ export async function loadNearby(center: LonLat, radiusKm: number): Promise<bool
   const owner = shopMap.owner
   shopMap.nearbyStatus = 'busy'
   try {
-    const answer = await fetchMap(box, controller.signal)
+    const answer = await fetchMap(box, controller.signal, filter)
     if (controller.signal.aborted || shopMap.owner !== owner) return false
     shopMap.nearby = { key, answer }
     shopMap.nearbyStatus = 'idle'
@@ -314,10 +317,10 @@ export const useMapViewStatus = (): LoadStatus => useOwned()?.viewStatus ?? 'idl
 /** The map's filters. */
 export const useMapFilter = (): MapFilter => useOwned()?.filter ?? NO_FILTER
 
-/** The answer around the place searched at `center`, null until it came. */
-export const useNearby = (center: LonLat | null, radiusKm: number): MapAnswer | null => {
+/** The answer around the place searched at `center` with those filters, null until it came. */
+export const useNearby = (center: LonLat | null, radiusKm: number, filter: MapFilter = NO_FILTER): MapAnswer | null => {
   const nearby = useOwned()?.nearby
-  if (!center || !nearby || nearby.key !== mapQuery(boxAround(center, radiusKm))) return null
+  if (!center || !nearby || nearby.key !== mapQuery(boxAround(center, radiusKm), filter)) return null
   return nearby.answer as MapAnswer
 }
 export const useNearbyStatus = (): LoadStatus => useOwned()?.nearbyStatus ?? 'idle'
