@@ -1,7 +1,16 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { type MapFilter, NO_FILTER, loadNearby, resetShopMap, setMapFilter, shopMap } from '../store/shopmap'
+import {
+  type MapFilter,
+  NO_FILTER,
+  boxAround,
+  loadNearby,
+  mapQuery,
+  resetShopMap,
+  setMapFilter,
+  shopMap,
+} from '../store/shopmap'
 import { resetState, state } from '../store/state'
 import { renderWithProviders } from '../test/render'
 import { type StubShop, askedBox, mapAnswer } from '../test/shopmap'
@@ -152,6 +161,12 @@ describe('NearbyShops with the map’s filters', () => {
 })
 
 describe('loadNearby', () => {
+  it('asks for the 30 km around a town as the daemon’s test of the town search does (daemon/shopmap_test.go, nearbyAnnecy)', () => {
+    expect(mapQuery(boxAround(annecy.city.lonLat, 30), { family: 'fromages', km: 5 })).toBe(
+      'south=45.6389&west=5.7379&north=46.1786&east=6.5134&zoom=4&family=fromages&km=5',
+    )
+  })
+
   it('keys the answer by its filters: the same search with other filters asks again', async () => {
     const fetch = stubFilteredMap()
     expect(await loadNearby(annecy.city.lonLat, 30, { family: 'fromages', km: 0 })).toBe(true)
