@@ -25,6 +25,12 @@ import (
 // shown at.
 const hauteSavoie = "south=45.68&west=5.8&north=46.41&east=7.05&zoom=1"
 
+// nearbyAnnecy is the query of the town search under the map for Annecy
+// (6.12565, 45.90878): the box of 30 km around it at zoom 4, rounded
+// outward to 1e-4 degree, as ui/src/store/shopmap.ts's boxAround and
+// mapQuery write it; the map's filters follow it.
+const nearbyAnnecy = "south=45.6389&west=5.7379&north=46.1786&east=6.5134&zoom=4"
+
 type mapAnswer struct {
 	Total int `json:"total"`
 	Shops []struct {
@@ -49,7 +55,8 @@ type mapAnswer struct {
 // TestMapAPI: GET /api/map answers the shops of the area with their
 // position and score — never a producer nor a shop without a position —
 // or, past 300, clusters that add up to them, which zoomed in give shops;
-// GET /api/shops/{id} names a shop.
+// with the map's filters, for the map's view and for the town search under
+// it (issue 39), refused alike; GET /api/shops/{id} names a shop.
 func TestMapAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
@@ -163,6 +170,25 @@ func TestMapAPI(t *testing.T) {
 			t.Fatalf("revalidated: ETag %q, %d", first.Header.Get("ETag"), again.Status)
 		}
 
+		// The town search under the map (its 30 km around Annecy, at
+		// zoom 4) with the map's filters: too many shops to list without
+		// them, the shops needing cheese, those within 5 km of the farm.
+		if a := get(farm, nearbyAnnecy); a.Total < 300 || len(a.Clusters) == 0 {
+			t.Fatalf("around Annecy: %d shops, %d clusters", a.Total, len(a.Clusters))
+		}
+		if f := get(farm, nearbyAnnecy+"&family=fromages"); f.Total != 1 || len(f.Shops) != 1 || f.Shops[0].ID != shopID {
+			t.Fatalf("the shops needing cheese around Annecy: %+v", f)
+		}
+		within5 := 0
+		for _, p := range places {
+			if fees.RoadKm(farmAt, p) <= 5 {
+				within5++
+			}
+		}
+		if f := get(farm, nearbyAnnecy+"&km=5"); within5 == 0 || f.Total != within5 || len(f.Shops) != within5 {
+			t.Fatalf("around Annecy within 5 km of the farm: %d shops listed of %d, want %d", len(f.Shops), f.Total, within5)
+		}
+
 		// A shop's card.
 		var card struct {
 			ID    string `json:"_id"`
@@ -192,6 +218,11 @@ func TestMapAPI(t *testing.T) {
 				Detail: shopmap.MsgNoPlace, Location: "query.km"},
 			{Name: "a family too long", Client: farm, Method: "GET", Path: "/api/map?" + hauteSavoie + "&family=" + strings.Repeat("f", 201),
 				Status: 422, Detail: "Données invalides."},
+			// The town search refuses as the map does.
+			{Name: "the town search, a negative distance", Client: farm, Method: "GET", Path: "/api/map?" + nearbyAnnecy + "&family=fromages&km=-1",
+				Status: 422, Detail: supplied.MsgSearchKm, Location: "query.km"},
+			{Name: "the town search, a distance from nowhere", Client: unplaced, Method: "GET", Path: "/api/map?" + nearbyAnnecy + "&km=50",
+				Status: 422, Detail: shopmap.MsgNoPlace, Location: "query.km"},
 		})
 	})
 }
