@@ -193,7 +193,7 @@ test('a cheese dairy sells its tomme in 1,5 kg pieces to a shop planning tomme i
     await expect(needCell(shopPage, 'Tomme de Savoie', JUNE)).toHaveText('12')
   })
 
-  await test.step('the dairy finds the shop on its map among the shops needing cheese within 50 km', async () => {
+  await test.step('the dairy finds the shop on its map, and under it near Annecy, among the shops needing cheese within 50 km', async () => {
     // The shop places itself in Annecy, 30 km from the dairy by road.
     expect(
       (await shopPage.request.put('/api/user', { data: { latitude: '45.8992', longitude: '6.1294' } })).status(),
@@ -212,6 +212,17 @@ test('a cheese dairy sells its tomme in 1,5 kg pieces to a shop planning tomme i
     await distance.selectOption('50 km')
     await family.selectOption('Fruits')
     await expect(pin).toHaveCount(0)
+    // The town search under the map lists the shops the filters keep.
+    await dairyPage.getByRole('combobox', { name: 'Recherche par code postal' }).fill('74000')
+    await dairyPage.getByRole('option', { name: 'Annecy (74000)', exact: true }).click()
+    const nearby = dairyPage.getByRole('region', { name: "Magasins à moins de 30 km d'Annecy (74000)" })
+    await expect(nearby.getByRole('status')).toHaveText("Aucun magasin à moins de 30 km d'Annecy (74000)")
+    await expect(nearby).toContainText(
+      'Filtres de la carte : magasins ayant des besoins en fruits, à moins de 50 km de chez vous.',
+    )
+    await family.selectOption('Fromages')
+    await expect(nearby.getByRole('status')).toHaveText("1 magasin à moins de 30 km d'Annecy (74000)")
+    await expect(nearby.getByTestId('nearby-shops')).toContainText(shop.name)
     await filters.getByRole('button', { name: 'Effacer les filtres' }).click()
     await expect(pin).toHaveCount(1)
   })
