@@ -37,6 +37,29 @@ export default defineConfig({
     emptyOutDir: true,
     // Brotli's strongest level takes seconds on the chart library: by design,
     // once per build, so Rolldown's notice of slow plugins is not printed.
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // Fewer, larger files (issue 42): on a slow line each file costs a
+      // round trip (150 ms, six at a time) and some 700 bytes of headers,
+      // and the automatic splitting gave a protected screen 40 files of
+      // 1–6 KB after the entry (the payments: 56 files, 3.7 s; now 21,
+      // docs/BENCHMARKS.md). The entry's code is one file; the interface
+      // kit (Mantine, what it draws with, the icons) that the screens share
+      // is another, fetched once and kept. The app's own modules are split
+      // as Rolldown finds them shared: a chunk of them all was 64 KB that
+      // most screens do not run.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'index', tags: ['$initial'], priority: 3 },
+            {
+              name: 'kit',
+              test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui|react-remove-scroll|react-remove-scroll-bar|use-callback-ref|use-sidecar|react-style-singleton|react-number-format|react-textarea-autosize|tabbable|clsx|get-nonce|detect-node-es|tslib|@tabler)[\\/]/,
+              priority: 2,
+            },
+          ],
+        },
+      },
+    },
   },
 })

@@ -164,7 +164,7 @@ describe('first steps', () => {
       'Renseigner vos informations légales',
     ])
     await user.click(within(checklist()).getByRole('button', { name: 'Choisir vos jours de livraison' }))
-    expect(screen.getByRole('form', { name: 'Informations de profil' })).toBeInTheDocument()
+    expect(await screen.findByRole('form', { name: 'Informations de profil' })).toBeInTheDocument()
     await waitFor(() => expect(screen.getByLabelText('Jours de livraison', { selector: 'input' })).toHaveFocus())
     await user.click(within(checklist()).getByRole('button', { name: 'Renseigner vos informations légales' }))
     await waitFor(() => expect(screen.getByLabelText('Forme juridique')).toHaveFocus())

@@ -2,9 +2,8 @@ import { Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/cor
 import { useDisclosure } from '@mantine/hooks'
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
-import { DeliveryTermsForm } from '../components/DeliveryTermsForm'
 import { IdentifierNotice } from '../components/IdentifierNotice'
-import { ProfileForm } from '../components/ProfileForm'
+import { Loading } from '../components/Loading'
 import { PAWarning } from '../einvoicing/PAWarning'
 import { shopLonLat } from '../map/geo'
 import { ShopMap } from '../map/ShopMap'
@@ -20,6 +19,12 @@ import { logout } from '../store/session'
 import type { ProfileFormField } from '../validation/profile'
 
 // The producers' search by family, label and distance (PRODUCT §3 "Finding producers"), read with its own code.
+// The profile's forms (the position picker, the e-invoicing form with
+// them) load when the profile opens, not with every dashboard (issue 42).
+const ProfileForm = lazy(() => import('../components/ProfileForm').then((m) => ({ default: m.ProfileForm })))
+const DeliveryTermsForm = lazy(() =>
+  import('../components/DeliveryTermsForm').then((m) => ({ default: m.DeliveryTermsForm })),
+)
 const NearbyProducers = lazy(() => import('../supplied/NearbyProducers').then((m) => ({ default: m.NearbyProducers })))
 
 /**
@@ -125,14 +130,16 @@ export function Dashboard() {
         {/* Opened (the header's account menu, the footer's button, a link), the
             profile comes before the map and the charts: in view at once (issue 37). */}
         {profileOpen ? (
-          <ProfileForm
-            key={user.updatedAt}
-            user={user}
-            onClose={profile.close}
-            focus={focus?.version === user.updatedAt ? focus : null}
-          />
+          <Suspense fallback={<Loading />}>
+            <ProfileForm
+              key={user.updatedAt}
+              user={user}
+              onClose={profile.close}
+              focus={focus?.version === user.updatedAt ? focus : null}
+            />
+            {producer ? <DeliveryTermsForm /> : null}
+          </Suspense>
         ) : null}
-        {profileOpen && producer ? <DeliveryTermsForm /> : null}
         {producer ? (
           map
         ) : (
