@@ -46,12 +46,12 @@ const (
 
 // The confirmation's French texts.
 const (
-	MsgConfirmInvalid      = "Ce lien de confirmation n'est plus valable : il a déjà servi, a expiré ou l'adresse a changé depuis. Demandez-en un nouveau depuis Primeur."
-	MsgConfirmThrottled    = "Trop de liens de confirmation demandés. Veuillez réessayer dans une heure."
-	MsgAlreadyConfirmed    = "Cette adresse est déjà confirmée."
-	MsgEmailUnchanged      = "C'est déjà votre adresse email."
-	MsgConfirmedAccount    = "Votre adresse email est confirmée. Merci !"
-	MsgConfirmedChange     = "Votre nouvelle adresse email est confirmée : utilisez-la désormais pour vous connecter."
+	MsgConfirmInvalid   = "Ce lien de confirmation n'est plus valable : il a déjà servi, a expiré ou l'adresse a changé depuis. Demandez-en un nouveau depuis Primeur."
+	MsgConfirmThrottled = "Trop de liens de confirmation demandés. Veuillez réessayer dans une heure."
+	MsgAlreadyConfirmed = "Cette adresse est déjà confirmée."
+	MsgEmailUnchanged   = "C'est déjà votre adresse email."
+	MsgConfirmedAccount = "Votre adresse email est confirmée. Merci !"
+	MsgConfirmedChange  = "Votre nouvelle adresse email est confirmée : utilisez-la désormais pour vous connecter."
 )
 
 var confirmPerAccount = rule{prefix: "confirm:account:", limit: MaxConfirmationsPerAccount, window: ConfirmWindow}
