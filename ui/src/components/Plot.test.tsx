@@ -7,6 +7,8 @@ import { Plot } from './Plot'
 // The chart library's chunk (./uplot), as Plot imports it dynamically.
 const library = vi.hoisted(() => ({
   loads: 0,
+  /** Whether a canvas draws (not where the library answers null). */
+  canvas: true,
   draw: vi.fn(),
   resize: vi.fn(),
   destroy: vi.fn(),
@@ -16,7 +18,7 @@ vi.mock('./uplot', () => {
   return {
     draw: (...args: unknown[]) => {
       library.draw(...args)
-      return { resize: library.resize, destroy: library.destroy }
+      return library.canvas ? { resize: library.resize, destroy: library.destroy } : null
     },
   }
 })
@@ -43,6 +45,7 @@ beforeEach(() => {
   observed = []
   library.draw.mockClear()
   library.destroy.mockClear()
+  library.canvas = true
   vi.stubGlobal(
     'IntersectionObserver',
     class {
@@ -95,5 +98,14 @@ describe('Plot', () => {
       expect(library.destroy).toHaveBeenCalledTimes(1)
       observed = []
     }
+  })
+
+  it('keeps the skeleton where no canvas draws', async () => {
+    library.canvas = false
+    renderWithProviders(<Plot chart={chart} />)
+    act(() => enter())
+    await waitFor(() => expect(library.draw).toHaveBeenCalledTimes(1))
+    expect(screen.getByTestId('chart-skeleton')).toBeInTheDocument()
+    expect(document.querySelector('[data-drawn="true"]')).toBeNull()
   })
 })
