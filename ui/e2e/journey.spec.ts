@@ -320,10 +320,8 @@ test('the whole journey: plan, negotiate, deliver, claim, invoice, on a fresh da
     await expect(form.getByLabel('Latitude')).toHaveValue('45.8992')
     await expect(form.getByLabel('BIC')).toHaveValue('AGRIFRPP881')
     await expect(form.getByLabel('Code postal et ville de facturation')).toHaveValue('74000 Annecy')
-    // The accounting email waits for its own link; invoices go to the login email meanwhile.
-    await expect(
-      form.getByText('Adresse non confirmée : en attendant, les factures partent vers votre adresse de connexion.'),
-    ).toBeVisible()
+    // Invoices go to the team's owners and accountants; the owner is shown the way to invite theirs (issue 41).
+    await expect(form.getByRole('link', { name: 'Inviter votre comptable' })).toBeVisible()
     await form.getByRole('button', { name: 'Fermer' }).first().click()
     await expect(form).toBeHidden()
   })
