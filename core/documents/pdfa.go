@@ -2,6 +2,7 @@ package documents
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/md5"
 	_ "embed"
 	"encoding/hex"
@@ -13,11 +14,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf16"
-
-	// klauspost/compress's zlib: the same format as the standard
-	// library's, about twice as fast at its fastest level (issue 42: the
-	// invoice run's CPU).
-	"github.com/klauspost/compress/zlib"
 )
 
 // sRGB is the ICC profile of the documents' output intent (icc/LICENSE).
@@ -161,20 +157,7 @@ func pdfA(raw []byte, m pdfaMeta, attached []byte) ([]byte, error) {
 	for i := 1; i < total; i++ {
 		fmt.Fprintf(&out, "%010d 00000 n \n", offsets[i])
 	}
-	// The file's identifier: a digest of what makes the document unique —
-	// its metadata (title, dates), the attached XML's digest and the
-	// layout (the cross-reference table) — rather than of every byte of
-	// the file (issue 42: hashing the whole file was a tenth of this
-	// function's CPU).
-	h := md5.New()
-	h.Write(x)
-	h.Write(out.Bytes()[xref:])
-	if attached != nil {
-		sum := md5.Sum(attached)
-		h.Write(sum[:])
-	}
-	var id [md5.Size]byte
-	h.Sum(id[:0])
+	id := md5.Sum(out.Bytes())
 	fmt.Fprintf(&out, "trailer\n<<\n/Size %d\n/Root %d 0 R\n/Info %d 0 R\n/ID [<%x> <%x>]\n>>\nstartxref\n%d\n%%%%EOF\n",
 		total, catalogN, infoN, id, id, xref)
 	return out.Bytes(), nil
