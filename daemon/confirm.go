@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"primeur/core/grammar"
-	"primeur/core/printable"
 
 	"context"
 	"net/http"
@@ -74,14 +72,6 @@ func (d *Daemon) confirmMail(c accounts.Confirmation) mail.Message {
 			"Si vous n'êtes pas à l'origine de cette demande, ignorez cet email.\n" + mail.Signature(d.siteURL()),
 		Date: d.now(),
 	}
-}
-
-// accountName is "du Panier des Aravis" for the sentences of emails.
-func accountName(u accounts.User) string {
-	if strings.TrimSpace(u.Name) == "" {
-		return "de votre magasin"
-	}
-	return grammar.De(printable.Line(u.Name))
 }
 
 // changedMail tells the old login email that another replaced it, with
