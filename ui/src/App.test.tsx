@@ -200,7 +200,7 @@ describe('logged in', () => {
     renderApp('/')
     const toggle = await screen.findByRole('button', { name: producer.email })
     await user.click(toggle)
-    expect(screen.getByRole('heading', { name: 'Informations de profil' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Informations de profil' })).toBeInTheDocument()
     await user.click(toggle)
     expect(screen.queryByRole('heading', { name: 'Informations de profil' })).not.toBeInTheDocument()
   })
