@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -46,6 +47,21 @@ var actors = []actor{anon, shop, otherShop, producer, otherProducer}
 type world struct {
 	tokens map[actor]string
 	ids    map[string]string
+	// members are the other shop's and the other producer's members of
+	// every role but owner, each with its session in tokens: they call
+	// each operation on the shop's and the producer's objects as their
+	// owner does (as), refused by their role where the operation's
+	// x-roles leave it out (issue 41: roles × operations × organisations).
+	members []caller
+}
+
+// caller is who calls an operation in the matrix, with whose paths and
+// answers: an actor as itself, or a member of another organisation than
+// the objects' as its owner, with its role.
+type caller struct {
+	who  actor
+	as   actor // their organisation's owner, whose answers they get
+	role string
 }
 
 // row is one operation: how to call it as an actor, and the expected status
@@ -56,6 +72,10 @@ type row struct {
 	// multipart, when set, sends a file upload instead of body.
 	multipart *upload
 	expect    map[actor]int
+	// member, when set, is what a member of the other shop or the other
+	// producer whose role the operation allows gets, where it is not
+	// their owner's answer.
+	member int
 }
 
 // paUnreachable is a PA connection whose PA does not answer (port 1 of
@@ -605,6 +625,30 @@ func buildWorld(t *testing.T, db *store.DB) *world {
 		}
 		w.tokens[a.who] = token
 	}
+	for _, o := range []struct {
+		owner  actor
+		roles  []string
+		domain string
+	}{{otherShop, accounts.ShopRoles, "other-shop.fr"}, {otherProducer, accounts.FarmRoles, "other-farm.fr"}} {
+		owner := s.Client()
+		owner.Header.Set("Cookie", "primeur_session="+w.tokens[o.owner])
+		for _, role := range o.roles[1:] {
+			email := role + "@" + o.domain
+			owner.Do("POST", "/api/team/invitations", map[string]any{"email": email, "role": role}).Expect(t, 201)
+			s.Client().Do("POST", "/auth/invitation/accept", map[string]any{"token": invitationToken(t, s, email), "name": role, "password": daemontest.Password}).Expect(t, 200)
+			var person string
+			if err := db.GetContext(ctx, &person, db.Rebind(`SELECT id FROM people WHERE email = ?`), email); err != nil {
+				t.Fatal(err)
+			}
+			token, err := accounts.NewPersonSession(ctx, db, person, w.ids[strings.ReplaceAll(string(o.owner), " ", "-")], daemontest.Start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := caller{actor(string(o.owner) + "'s " + role), o.owner, role}
+			w.members = append(w.members, m)
+			w.tokens[m.who] = token
+		}
+	}
 	c := s.Client()
 	c.Header.Set("Cookie", "primeur_session="+w.tokens[shop])
 	var need struct {
@@ -680,9 +724,9 @@ func buildWorld(t *testing.T, db *store.DB) *world {
 
 // operations lists "METHOD /path" for every operation of the API, and
 // which of them the document says need a session.
-func operations(t *testing.T, db *store.DB) (keys []string, needSession map[string]bool) {
+func operations(t *testing.T, db *store.DB) (keys []string, needSession map[string]bool, roles map[string][]string) {
 	t.Helper()
-	needSession = map[string]bool{}
+	needSession, roles = map[string]bool{}, map[string][]string{}
 	for path, item := range daemontest.New(t, db).Daemon.OpenAPI().Paths {
 		for method, op := range map[string]*huma.Operation{"GET": item.Get, "POST": item.Post, "PUT": item.Put, "DELETE": item.Delete, "PATCH": item.Patch} {
 			if op != nil {
@@ -691,11 +735,14 @@ func operations(t *testing.T, db *store.DB) (keys []string, needSession map[stri
 				// The PA's webhook needs its bearer token, not a session:
 				// anonymous visitors are refused alike.
 				needSession[key] = requiresSession(op.Security) || paWebhookOnly(op.Security)
+				if r, ok := op.Extensions["x-roles"].([]string); ok {
+					roles[key] = r
+				}
 			}
 		}
 	}
 	sort.Strings(keys)
-	return keys, needSession
+	return keys, needSession, roles
 }
 
 // paWebhookOnly tells whether a requirement is the PA webhook's token
@@ -737,7 +784,7 @@ func requiresSession(security []map[string][]string) bool {
 func TestAuthorizationMatrix(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, origin *store.DB) {
 		w := buildWorld(t, origin)
-		keys, needSession := operations(t, origin)
+		keys, needSession, roles := operations(t, origin)
 		shared := storetest.Clone(t, origin)
 		server := daemontest.New(t, shared)
 		postgres := origin.Dialect == store.Postgres
@@ -748,19 +795,21 @@ func TestAuthorizationMatrix(t *testing.T) {
 			scratch = storetest.Restore(t, origin, storetest.Clone(t, origin))
 		}
 		before := storetest.SnapshotExcept(t, shared, storetest.Bookkeeping...)
-		call := func(t *testing.T, s *daemontest.Server, key string, r row, a actor) *daemontest.Response {
+		// call calls the operation as who, with the path and body the row
+		// gives as (who's organisation's owner, or who).
+		call := func(t *testing.T, s *daemontest.Server, key string, r row, who, as actor) *daemontest.Response {
 			c := s.Client()
-			if a != anon {
-				c.Header.Set("Cookie", "primeur_session="+w.tokens[a])
+			if who != anon {
+				c.Header.Set("Cookie", "primeur_session="+w.tokens[who])
 			}
 			var b any
 			if r.body != nil {
-				b = r.body(w, a)
+				b = r.body(w, as)
 			}
 			if u := r.multipart; u != nil {
-				return c.Upload(r.path(w, a), u.field, u.filename, xlsxFixture(t, u.fixture))
+				return c.Upload(r.path(w, as), u.field, u.filename, xlsxFixture(t, u.fixture))
 			}
-			return c.Do(strings.SplitN(key, " ", 2)[0], r.path(w, a), b)
+			return c.Do(strings.SplitN(key, " ", 2)[0], r.path(w, as), b)
 		}
 		for _, key := range keys {
 			r, ok := matrix[key]
@@ -773,11 +822,22 @@ func TestAuthorizationMatrix(t *testing.T) {
 			}
 			write := !strings.HasPrefix(key, "GET ") || key == "GET /auth/logout"
 			used := false // the shared copy
+			callers := make([]caller, 0, len(actors)+len(w.members))
 			for _, a := range actors {
-				want, ok := r.expect[a]
+				callers = append(callers, caller{who: a, as: a})
+			}
+			for _, m := range append(callers, w.members...) {
+				a := m.who
+				want, ok := r.expect[m.as]
 				if !ok {
-					t.Errorf("%s: no expectation for %s", key, a)
+					t.Errorf("%s: no expectation for %s", key, m.as)
 					continue
+				}
+				if m.role != "" && r.member != 0 {
+					want = r.member
+				}
+				if rs, stated := roles[key]; m.role != "" && stated && !slices.Contains(rs, m.role) && want != http.StatusUnauthorized {
+					want = http.StatusForbidden // refused by the role, before any object is read
 				}
 				onCopy := want < 400 && write
 				used = used || !onCopy
@@ -789,7 +849,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 					case onCopy:
 						s = daemontest.New(t, storetest.Clone(t, origin))
 					}
-					if res := call(t, s, key, r, a); res.Status != want {
+					if res := call(t, s, key, r, a, m.as); res.Status != want {
 						t.Fatalf("%s as %s: %d, want %d: %s", key, a, res.Status, want, res.Body)
 					}
 				})

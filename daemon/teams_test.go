@@ -235,10 +235,11 @@ func init() {
 			body:   func(w *world, _ actor) any { return map[string]any{"organisation": w.ids["shop"]} },
 			expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 404, otherProducer: 404},
 		},
-		// Every actor is its organisation's last owner.
+		// Every actor is its organisation's last owner; a member leaves.
 		"POST /api/team/leave": {
 			path:   fixed("/api/team/leave"),
 			expect: map[actor]int{anon: 401, shop: 409, otherShop: 409, producer: 409, otherProducer: 409},
+			member: 204,
 		},
 		"POST /auth/invitation": {
 			path: fixed("/auth/invitation"), body: body(map[string]any{"token": "pas-un-jeton"}),
