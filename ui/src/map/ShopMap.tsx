@@ -682,10 +682,12 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   return (
     <Stack gap="sm">
       <MapSearch onPick={onSearch} />
-      <MapFilters placed={own !== null} />
       {/* On a phone the shops found come right under the field, where the
-          search was typed; the map below (issue 37: they were off the screen). */}
+          search was typed, before the filters and the map (issue 37: they
+          were off the screen; the filters above them put them off it again
+          on a 360 × 640 phone). */}
       {phone ? nearby : null}
+      <MapFilters placed={own !== null} />
       {phone ? (
         <SegmentedControl
           fullWidth
