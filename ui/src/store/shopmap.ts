@@ -68,15 +68,12 @@ export const MAP_DELAY = 250
 /** The zoom of the area around a place searched: the largest, so that its shops are listed. */
 export const NEARBY_ZOOM = 4
 
-export const shopMap = proxy<ShopMapState>({
-  owner: null,
-  filter: NO_FILTER,
-  view: null,
-  viewStatus: 'idle',
-  nearby: null,
-  nearbyStatus: 'idle',
-  cards: {},
-})
+/** The slice as it starts, given to `owner`. */
+function emptyShopMap(owner: string | null): ShopMapState {
+  return { owner, filter: NO_FILTER, view: null, viewStatus: 'idle', nearby: null, nearbyStatus: 'idle', cards: {} }
+}
+
+export const shopMap = proxy<ShopMapState>(emptyShopMap(null))
 
 // The request under way or waiting for the map to rest (not state: nothing renders them).
 let viewTimer: ReturnType<typeof setTimeout> | null = null
@@ -91,15 +88,7 @@ export function resetShopMap(owner: string | null = null): void {
   nearbyController?.abort()
   viewTimer = viewController = nearbyController = null
   viewAsked = null
-  Object.assign(shopMap, {
-    owner,
-    filter: NO_FILTER,
-    view: null,
-    viewStatus: 'idle',
-    nearby: null,
-    nearbyStatus: 'idle',
-    cards: {},
-  })
+  Object.assign(shopMap, emptyShopMap(owner))
 }
 
 /** Makes the slice belong to the session's user, forgetting another user's answers. */
