@@ -21,7 +21,9 @@
 //   PRIMEUR_YEARLINE_OUT   a JSON file for the figures
 //   PRIMEUR_YEARLINE_DOC   a Markdown file whose yearline block is rewritten
 //   PRIMEUR_YEARLINE_WORKERS=block  without the service worker (what it costs the warm loads)
-import { type Browser, type BrowserContext, test } from '@playwright/test'
+//   PRIMEUR_YEARLINE_ONLY  a regular expression: only the measures whose "who screen" it matches
+//   PRIMEUR_YEARLINE_TRACE=1  prints each load's requests: when each started and ended (ms), its bytes
+import { type Browser, type BrowserContext, type CDPSession, test } from '@playwright/test'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -133,6 +135,31 @@ async function login(browser: Browser, baseURL: string, email: string): Promise<
   return context
 }
 
+/** Each request of a load: its start and end (ms from the first request), its bytes and address. */
+function traceRequests(cdp: CDPSession): () => string {
+  const rows = new Map<string, { url: string; start: number; end?: number; bytes?: number }>()
+  let zero: number | null = null
+  cdp.on('Network.requestWillBeSent', (e) => {
+    zero ??= e.timestamp
+    rows.set(e.requestId, { url: e.request.url, start: e.timestamp })
+  })
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = rows.get(e.requestId)
+    if (r) Object.assign(r, { end: e.timestamp, bytes: e.encodedDataLength })
+  })
+  const ms = (t: number) => String(Math.round((t - (zero ?? t)) * 1000)).padStart(6)
+  return () =>
+    [...rows.values()]
+      .filter((r) => !r.url.startsWith('data:'))
+      .map(
+        (r) =>
+          `${ms(r.start)} ${r.end === undefined ? '     …' : ms(r.end)} ${String(((r.bytes ?? 0) / 1024).toFixed(1)).padStart(7)} KB ` +
+          new URL(r.url).pathname +
+          new URL(r.url).search,
+      )
+      .join('\n')
+}
+
 interface Figure {
   who: 'shop' | 'producer'
   screen: string
@@ -144,6 +171,7 @@ interface Figure {
 
 test('the screens of a year of trade on a slow line, cold and warm', async ({ browser }) => {
   const runs = Number(process.env.PRIMEUR_YEARLINE_RUNS ?? 3)
+  const only = process.env.PRIMEUR_YEARLINE_ONLY ? new RegExp(process.env.PRIMEUR_YEARLINE_ONLY) : null
   test.setTimeout(15 * 60_000 + runs * screens.length * 2 * 90_000)
   const bin = resolve(process.env.PRIMEUR_BIN ?? join(root, 'bin', 'primeur'))
   if (!existsSync(bin)) throw new Error(`${bin} not found: run "make build" first`)
@@ -178,6 +206,7 @@ test('the screens of a year of trade on a slow line, cold and warm', async ({ br
       ['producer', PRODUCER],
     ] as const) {
       for (const s of screens) {
+        if (only && !only.test(`${who} ${s.name}`)) continue
         const cold: number[] = []
         const warm: number[] = []
         const coldBytes: number[] = []
@@ -191,6 +220,7 @@ test('the screens of a year of trade on a slow line, cold and warm', async ({ br
           ]) {
             const page = await context.newPage()
             const { cdp, transfers } = await recordTransfers(page)
+            const trace = process.env.PRIMEUR_YEARLINE_TRACE ? traceRequests(cdp) : null
             await cdp.send('Network.emulateNetworkConditions', SLOW_LINE)
             await page.goto(s.path(who, shopId), { waitUntil: 'commit' })
             await page.waitForFunction(() => (window as unknown as { __shown?: number }).__shown !== undefined, null, {
@@ -199,6 +229,10 @@ test('the screens of a year of trade on a slow line, cold and warm', async ({ br
             })
             times.push(await page.evaluate(() => (window as unknown as { __shown: number }).__shown))
             bytes.push(transfers().reduce((sum, t) => sum + t.bytes, 0))
+            if (trace)
+              console.log(
+                `${who} ${s.name} ${times === cold ? 'cold' : 'warm'} shown at ${times.at(-1)} ms\n${trace()}`,
+              )
             await page.close()
           }
           await context.close()

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { api, forgetAnswers, heldAnswer } from './api'
+import { READ_AHEAD_MS, api, forgetAnswers, heldAnswer, readAhead } from './api'
 
 // The daemon's side (httpx.Revalidate) is tested in Go against the real
 // middlewares; here, what the client does with the tags it is given.
@@ -61,5 +61,52 @@ describe('revalidation of GET answers', () => {
     await api.get('/api/user')
     await api.get('/api/user')
     expect(heldAnswer('/api/user')).toBeUndefined()
+  })
+})
+
+// The entry's reads ahead of a screen's code (screens.ts startScreen).
+describe('reads ahead', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    vi.useRealTimers()
+    forgetAnswers()
+  })
+
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+
+  // Fetches counted: the read ahead, any write, then each GET that asks.
+  it.each([
+    ['taken by the first GET of its address, once', [], 1, 2],
+    ['dropped by a write in between', ['write'], 3, 4],
+    ['dropped once stale', ['wait'], 2, 3],
+    ['dropped at the session’s end', ['forget'], 2, 3],
+  ])('%s', async (_, between, atFirstGet, inAll) => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const fetch = vi.spyOn(globalThis, 'fetch')
+    // Each answer says which fetch it was.
+    fetch.mockImplementation(async () => json({ n: fetch.mock.calls.length }))
+    readAhead('/api/payments')
+    expect(fetch).toHaveBeenCalledTimes(1)
+    for (const step of between) {
+      if (step === 'write') await api.post('/api/needs', {})
+      if (step === 'wait') vi.setSystemTime(Date.now() + READ_AHEAD_MS + 1)
+      if (step === 'forget') forgetAnswers()
+    }
+    expect(await api.get('/api/payments')).toEqual({ n: atFirstGet })
+    expect(fetch).toHaveBeenCalledTimes(atFirstGet)
+    expect(await api.get('/api/payments')).toEqual({ n: inAll })
+    expect(fetch).toHaveBeenCalledTimes(inAll)
+  })
+
+  it('leaves its failure to the GET that takes it', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(
+      new Response(JSON.stringify({ status: 401, title: 'Unauthorized', detail: 'Session expirée' }), {
+        status: 401,
+        headers: { 'Content-Type': 'application/problem+json' },
+      }),
+    )
+    readAhead('/api/payments')
+    await expect(api.get('/api/payments')).rejects.toThrow('Session expirée')
   })
 })

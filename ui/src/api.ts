@@ -82,9 +82,37 @@ export async function toApiError(response: Response): Promise<ApiError> {
 const heldAnswers = new Map<string, { etag: string; text: string }>()
 const heldAnswersMax = 32
 
-/** Forgets every answer held for revalidation (at logout, or a session reset). */
+/** Forgets every answer held for revalidation (at logout, or a session reset), and the reads ahead. */
 export function forgetAnswers(): void {
   heldAnswers.clear()
+  readsAhead.clear()
+}
+
+/**
+ * Reads asked for before the code that wants them has run (the entry starts
+ * a screen's reads beside the user load, screens.ts `startScreen`, issue
+ * 42): the first GET of the same address takes the answer, once, instead of
+ * asking again. A read not taken within `READ_AHEAD_MS` of its start is
+ * dropped, and every write drops them all: a later read asks afresh.
+ */
+const readsAhead = new Map<string, { at: number; answer: Promise<unknown> }>()
+export const READ_AHEAD_MS = 30_000
+
+/** Starts the GET of `path` now, for the first `api.get(path)` to take (the entry's reads ahead). */
+export function readAhead(path: string): void {
+  if (readsAhead.has(path)) return
+  const answer = request<unknown>('GET', path)
+  // Its failure is the taker's to report; one not taken is forgotten.
+  answer.catch(() => undefined)
+  readsAhead.set(path, { at: Date.now(), answer })
+}
+
+// The read ahead of `path`, taken once, if still fresh.
+function takeReadAhead(path: string): Promise<unknown> | undefined {
+  const ahead = readsAhead.get(path)
+  if (!ahead) return undefined
+  readsAhead.delete(path)
+  return Date.now() - ahead.at <= READ_AHEAD_MS ? ahead.answer : undefined
 }
 
 /** The answer held for `path`, if any (for tests). */
@@ -115,6 +143,7 @@ export async function request<T>(method: Method, path: string, body?: unknown, s
     headers['Content-Type'] = 'application/json'
     payload = JSON.stringify(body)
   }
+  if (method !== 'GET') readsAhead.clear()
   const revalidates = method === 'GET' && path.startsWith('/api/')
   const held = revalidates ? heldAnswers.get(path) : undefined
   if (held) headers['If-None-Match'] = held.etag
@@ -136,7 +165,8 @@ export async function request<T>(method: Method, path: string, body?: unknown, s
 
 /** Shorthands over `request`. */
 export const api = {
-  get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, signal),
+  get: <T>(path: string, signal?: AbortSignal) =>
+    (takeReadAhead(path) as Promise<T> | undefined) ?? request<T>('GET', path, undefined, signal),
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
   del: <T>(path: string) => request<T>('DELETE', path),

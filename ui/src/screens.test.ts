@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { screenOf, startScreen } from './screens'
+import { screenOf, screenReads, startScreen } from './screens'
 
 describe('screenOf', () => {
   it.each([
@@ -37,5 +37,36 @@ describe('startScreen', () => {
     const load = vi.fn()
     expect(startScreen(path, loggedIn, load)).toBeNull()
     expect(load).not.toHaveBeenCalled()
+  })
+})
+
+describe('screenReads', () => {
+  // 18 November 2026 at 09:00 in Paris: deliveries' first tab reaches 14 days each side.
+  const now = new Date('2026-11-18T08:00:00Z')
+  it.each([
+    ['dashboard', '/', 1440, 900, ['/api/stats/progression', '/api/stats/purchases']],
+    ['disNeeds', '/dis/needs', 1440, 900, ['/api/needs?from=2026-11-01&to=2027-06-01']],
+    ['disNeeds', '/dis/needs', 360, 640, ['/api/needs?from=2026-11-01&to=2027-01-01']],
+    ['prodNeeds', '/prod/needs/4f1c', 1440, 900, ['/api/needs?distributor=4f1c&from=2026-11-01&to=2027-06-01']],
+    [
+      'disDeliveries',
+      '/dis/deliveries',
+      1440,
+      900,
+      ['/api/orders?from=2026-11-01&to=2026-12-01', '/api/deliveries/settings', '/api/accounting'],
+    ],
+    ['prodPayments', '/prod/payments', 1440, 900, ['/api/payments']],
+    ['team', '/team', 1440, 900, []],
+  ] as const)('%s at %s (%i × %i)', (screen, path, width, height, reads) => {
+    expect(screenReads(screen, path, now, width, height)).toEqual(reads)
+  })
+
+  it('asks for the screen’s reads with the user load', () => {
+    const read = vi.fn()
+    startScreen('/dis/payments', true, () => undefined, read)
+    expect(read.mock.calls).toEqual([['/api/payments']])
+    read.mockClear()
+    startScreen('/dis/payments', false, () => undefined, read)
+    expect(read).not.toHaveBeenCalled()
   })
 })

@@ -6,7 +6,11 @@
 import type { ComponentType } from 'react'
 import { parse } from 'regexparam'
 import { matchRoute } from 'wouter'
+import { readAhead } from './api'
+import { dayOf } from './format'
+import { addMonths, currentMonth, spanFor } from './planner/period'
 import { ROUTES } from './routing'
+import { ordersPeriod, periodPath, shopNeedsPath } from './store/periods'
 
 /** Fetches a code chunk whose default export is a component (React's `lazy` contract). */
 export type ChunkLoader = () => Promise<{ default: ComponentType }>
@@ -40,16 +44,66 @@ export function screenOf(path: string): keyof typeof SCREENS | null {
 }
 
 /**
- * At the entry, before the first render: for a visitor with a stored
- * session on a protected path, starts the user load, the shell's code and
- * the screen's code together. The shell's effect then finds the load under
- * way, and `lazy` finds the chunks fetched (a module is fetched once).
- * Returns the screen started, or null when there is nothing to start.
+ * The API reads a screen makes as it first renders, as the store builds
+ * their addresses (pure): the planner's months in view from the current
+ * month (8, or 3 in a portrait window of `width` × `height`), the
+ * deliveries' first tab (the weeks around `now`) and their settings, the
+ * payments, the dashboard's statistics. The map, whose read follows the
+ * map's size and the shops' places, is not among them.
  */
-export function startScreen(path: string, loggedIn: boolean, loadUser: () => unknown): keyof typeof SCREENS | null {
+export function screenReads(
+  screen: keyof typeof SCREENS,
+  path: string,
+  now: Date,
+  width: number,
+  height: number,
+): string[] {
+  const from = currentMonth(now)
+  const months = { from, to: addMonths(from, spanFor(width, height) - 1) }
+  switch (screen) {
+    case 'dashboard':
+      return ['/api/stats/progression', '/api/stats/purchases']
+    case 'disNeeds':
+      return [periodPath('needs', months)]
+    case 'prodNeeds': {
+      const [, params] = matchRoute(parse, ROUTES.prodNeeds, path)
+      return params?.distributorId ? [shopNeedsPath(params.distributorId, months)] : []
+    }
+    case 'disDeliveries':
+    case 'prodDeliveries':
+      return [
+        periodPath('orders', ordersPeriod('upcoming14', dayOf(now))),
+        '/api/deliveries/settings',
+        '/api/accounting',
+      ]
+    case 'disPayments':
+    case 'prodPayments':
+      return ['/api/payments']
+    default:
+      return []
+  }
+}
+
+/**
+ * At the entry, before the first render: for a visitor with a stored
+ * session on a protected path, starts the user load, the shell's code, the
+ * screen's code and the screen's own reads (`screenReads`, issue 42)
+ * together. The shell's effect then finds the load under way, `lazy` finds
+ * the chunks fetched (a module is fetched once), and the screen's store
+ * takes the answers its reads asked for (api.ts `readAhead`) instead of
+ * asking once its code has run. Returns the screen started, or null when
+ * there is nothing to start.
+ */
+export function startScreen(
+  path: string,
+  loggedIn: boolean,
+  loadUser: () => unknown,
+  read: (path: string) => void = readAhead,
+): keyof typeof SCREENS | null {
   const screen = screenOf(path)
   if (!screen || !loggedIn) return null
   loadUser()
+  for (const address of screenReads(screen, path, new Date(), window.innerWidth, window.innerHeight)) read(address)
   // A chunk that fails here fails again, and is reported, when the route renders it.
   void loadShell().catch(() => undefined)
   void SCREENS[screen]().catch(() => undefined)

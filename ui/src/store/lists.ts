@@ -13,20 +13,11 @@ import { proxy, useSnapshot } from 'valtio'
 import { api, errorMessage } from '../api'
 import { notifyError } from '../notify'
 import { addMonths, type Month, monthOf } from '../planner/period'
+import { type MonthList, ordersPeriod, type Period, periodPath } from './periods'
 import type { ActivityEvent, Need, Order, Purchases } from '../types'
 import { type ScreenList, heldAll, state } from './state'
 
-/** How far back the deliveries' past tab reads (older months: not yet shown). */
-export const LIST_MONTHS_BACK = 12
-
-/** The lists read by months: the shop planner's needs, the deliveries' orders. */
-export type MonthList = 'needs' | 'orders'
-
-/** Months, both inclusive ("2026-12-01"); `to` null: every later month. */
-export interface Period {
-  from: Month
-  to: Month | null
-}
+export { LIST_MONTHS_BACK, type MonthList, ordersPeriod, type Period, periodPath } from './periods'
 
 // Past any month a list holds: an open period's end.
 const OPEN_END = '9999-12-01'
@@ -45,11 +36,6 @@ export function listPath(list: 'events'): string {
   return `/api/${list}`
 }
 
-/** The address of a period of a list by months. */
-export function periodPath(list: MonthList, p: Period): string {
-  return `/api/${list}?from=${p.from}${p.to ? `&to=${p.to}` : ''}`
-}
-
 /** The months of `want` that none of `held` covers, as periods in order (pure). */
 export function gaps(want: Period, held: readonly Period[]): Period[] {
   const end = endOf(want)
@@ -66,29 +52,6 @@ export function gaps(want: Period, held: readonly Period[]): Period[] {
 }
 
 const overlaps = (a: Period, b: Period) => a.from <= endOf(b) && b.from <= endOf(a)
-
-/** The period a deliveries' tab shows, from `today` ("YYYY-MM-DD", Paris): the order months its deliveries fall in. */
-export function ordersPeriod(
-  tab: 'upcoming14' | 'upcoming' | 'done14' | 'done' | 'recent' | 'year',
-  today: string,
-): Period {
-  const day = (n: number) => new Date(Date.parse(`${today}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10)
-  const month = (n: number) => monthOf(day(n))
-  switch (tab) {
-    case 'upcoming14':
-    case 'recent': // the reception: a delivery of the weeks around today
-      return { from: month(-14), to: month(14) }
-    case 'upcoming':
-      return { from: month(-14), to: null }
-    // A delivery received before its day is past already: the past tabs
-    // reach the months ahead too.
-    case 'done14':
-      return { from: month(-14), to: null }
-    case 'done':
-    case 'year': // the reception of a delivery not among the recent ones
-      return { from: addMonths(month(0), -LIST_MONTHS_BACK), to: null }
-  }
-}
 
 /**
  * Makes sure the orders hold `orderId` when the user has it (the

@@ -8,7 +8,8 @@ import { api, errorMessage } from '../api'
 import { notifyError, progress } from '../notify'
 import { decideCellWrite } from '../planner/cellInput'
 import type { Month } from '../planner/period'
-import { gaps, type Period } from './lists'
+import { gaps } from './lists'
+import { type Period, shopNeedsPath } from './periods'
 import type { ActivityEvent, Need, Unit } from '../types'
 import { prependEvents } from './merge'
 import { held, heldAll, state } from './state'
@@ -148,8 +149,7 @@ export function newShopVisit(): number {
   return shopVisit
 }
 
-const shopPath = (distributorId: string, p: Period) =>
-  `/api/needs?distributor=${encodeURIComponent(distributorId)}&from=${p.from}${p.to ? `&to=${p.to}` : ''}`
+const shopPath = shopNeedsPath
 
 /**
  * Loads the months `months` of one shop's needs as the producer sees them
