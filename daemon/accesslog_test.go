@@ -86,6 +86,7 @@ func jsonLogs(t *testing.T, b *logBuffer, list string) daemontest.Option {
 // request id answered, and the account once the request carries a session
 // or opens one.
 func TestAccessLog(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		var logs logBuffer
 		s := daemontest.New(t, db, jsonLogs(t, &logs, "127.0.0.1"))

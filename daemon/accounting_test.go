@@ -20,6 +20,7 @@ type accountingJSON struct {
 // sets its own, set and read back, each wrong number refused with its
 // French message and nothing changed; the months it can export.
 func TestAccountingAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		farm, _ := s.Producer("ferme@example.fr", "Ferme")

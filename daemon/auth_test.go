@@ -13,6 +13,7 @@ import (
 )
 
 func TestRegister(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		tests := []struct {
@@ -76,6 +77,7 @@ func TestRegister(t *testing.T) {
 }
 
 func TestLoginLogoutAndSessions(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		s.Register("ferme@example.fr", "Ferme", false)
@@ -151,6 +153,7 @@ func TestLoginThrottling(t *testing.T) {
 }
 
 func TestCrossSiteRequestsAreRefused(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		c, _ := s.Register("shop@example.fr", "Shop", true)
@@ -187,6 +190,7 @@ func TestCrossSiteRequestsAreRefused(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	for _, path := range []string{"/", "/api/user", "/healthz", "/docs"} {
 		res := s.Client().Do("GET", path, nil)

@@ -782,6 +782,7 @@ func requiresSession(security []map[string][]string) bool {
 // again with the world's rows (milliseconds), so that every case runs on
 // both engines without minutes of copies.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, origin *store.DB) {
 		w := buildWorld(t, origin)
 		keys, needSession, roles := operations(t, origin)

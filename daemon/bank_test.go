@@ -21,6 +21,7 @@ import (
 // characters), and for 30 days the shop preparing a transfer reads the day
 // it changed.
 func TestBankChangeThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		s := dw.s
@@ -116,6 +117,7 @@ func TestBankChangeThroughTheAPI(t *testing.T) {
 // changing nothing; identifiers stored before the checks are told to
 // their owner in the user load and block no other change.
 func TestIdentifiersThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		farm, farmID := s.Producer("ferme@aravis.fr", "Ferme des Aravis")

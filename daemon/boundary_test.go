@@ -18,6 +18,7 @@ import (
 // PostgreSQL (which refuses NUL and invalid UTF-8 in TEXT and answered 500
 // to most of these), and change nothing.
 func TestTextAtTheBoundary(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)

@@ -115,6 +115,7 @@ func gzipOf(data []byte) []byte {
 // client prefers, from 1 KB, with Vary; small answers, PDFs and the zip
 // export are sent as they are, the export still streamed.
 func TestCompressedAPI(t *testing.T) {
+	t.Parallel()
 	dw := newDeliveriesWorld(t, storetest.SQLite(t))
 	invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))
 	dw.s.Clock.Set(tradetest.At(2026, 12, 3, 9, 0))
@@ -270,6 +271,7 @@ const indexPage = `<!doctype html>
 // coding the client prefers, as every other file of the UI, with an ETag
 // per coding; a client accepting none reads it as it is.
 func TestIndexCompressed(t *testing.T) {
+	t.Parallel()
 	ui := fstest.MapFS{"index.html": {Data: []byte(indexPage)}, "favicon.svg": {Data: []byte("<svg/>")}}
 	s := daemontest.New(t, storetest.SQLite(t), daemontest.WithUI(ui))
 	etags := map[string]string{}
@@ -306,6 +308,7 @@ func TestIndexCompressed(t *testing.T) {
 // them, in the client's preferred coding, each coding with its own ETag
 // (304 on revalidation), ranges and HEAD as for any file.
 func TestPrecompressedAssets(t *testing.T) {
+	t.Parallel()
 	script := []byte(strings.Repeat("export const légume = 'tomate';\n", 400))
 	style := []byte(strings.Repeat(".cellule { color: #2f9e44; }\n", 200))
 	index := []byte(indexPage)

@@ -66,6 +66,7 @@ type profile struct {
 // address, once. A new login email replaces the old one only when its
 // link is opened; the old address is then told, and the new one logs in.
 func TestEmailConfirmationThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
@@ -118,6 +119,7 @@ func TestEmailConfirmationThroughTheAPI(t *testing.T) {
 // List-Unsubscribe address, without any session, turns the digest's kinds
 // off; a forged token changes nothing.
 func TestOneClickUnsubscribe(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, id := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

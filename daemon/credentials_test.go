@@ -36,6 +36,7 @@ func revertToken(t *testing.T, dir, email string) string {
 // changes nothing, the taker's session is over, the owner logs in with the
 // new password and the address it had.
 func TestPendingEmailChangeDiesWithANewPassword(t *testing.T) {
+	t.Parallel()
 	for _, way := range []struct {
 		name string
 		set  func(t *testing.T, s *daemontest.Server, owner *daemontest.Client)

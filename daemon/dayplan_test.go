@@ -55,6 +55,7 @@ func (d dayJSON) stops() []string {
 }
 
 func TestDeliveryDay(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

@@ -20,6 +20,7 @@ import (
 // run billed it. It is refused with 422 naming the field, and nothing
 // changes; the same line can still be claimed up to what was ordered.
 func TestAClaimCannotBillMoreThanWasOrdered(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db) // Friday 2026-11-20 10:00
 		_, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
@@ -61,6 +62,7 @@ func TestAClaimCannotBillMoreThanWasOrdered(t *testing.T) {
 // (422, nothing written); exponents and numbers past float64's precision
 // that denote a two-decimal float64 are read as that number.
 func TestDecimalRuleAtEveryAPIPath(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db) // Friday 2026-11-20 10:00
 		shop, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

@@ -97,6 +97,7 @@ func (dw deliveriesWorld) path(op, delivery string) string {
 }
 
 func TestDeliveriesAPIRefusals(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		w := dw.w
@@ -151,6 +152,7 @@ func TestDeliveriesAPIRefusals(t *testing.T) {
 }
 
 func TestDeliveriesAPIFlow(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		w := dw.w
@@ -283,6 +285,7 @@ func TestDeliveriesAPIFlow(t *testing.T) {
 }
 
 func TestDeliverySettings(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	s := daemontest.New(t, db)
 	s.Config.Delivery.Lock = "07:30"
@@ -312,6 +315,7 @@ func TestDeliverySettings(t *testing.T) {
 }
 
 func TestPrintRoutes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		w := dw.w

@@ -20,6 +20,7 @@ import (
 // it is, maybe wrapped) to the problem and headers the client reads; the
 // daemon's tests check the same through every operation.
 func TestProblemOf(t *testing.T) {
+	t.Parallel()
 	later := &limit.Later{Err: core.Refuse(core.ErrThrottled, "Trop de tentatives."), After: 1500 * time.Millisecond}
 	for _, tt := range []struct {
 		name     string

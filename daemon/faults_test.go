@@ -63,6 +63,7 @@ func faults(t *testing.T, s *daemontest.Server, f store.Fault) float64 {
 // "degraded" for the disk; /metrics counts the faults. Once space is
 // freed, writes pass again and the database is intact.
 func TestDiskFullAnswers503(t *testing.T) {
+	t.Parallel()
 	disk := storetest.SmallDisk(t, "16m")
 	ctx := context.Background()
 	db, err := store.Open(ctx, "", filepath.Join(disk.Dir, "primeur.db"))
@@ -125,6 +126,7 @@ func TestDiskFullAnswers503(t *testing.T) {
 // takes connections again, everything answers as before and nothing was
 // written meanwhile.
 func TestDatabaseDownAnswers503(t *testing.T) {
+	t.Parallel()
 	d := storetest.NewDedicated(t)
 	ctx := context.Background()
 	db, err := store.Open(ctx, d.URL, "")

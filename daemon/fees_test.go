@@ -19,6 +19,7 @@ import (
 // (422 on the field), a shop's settings (403), an exception for no shop
 // (404).
 func TestDeliveryTermsAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

@@ -44,6 +44,7 @@ type flatRateJSON struct {
 // them (the same slip whenever), nobody else, and what is refused changes
 // nothing.
 func TestFlatRateDocumentsAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))

@@ -14,6 +14,7 @@ import (
 // panicked after describing another answer carries the security headers
 // and no-store, and none of that answer's headers.
 func TestAPanicAnswersWithTheSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	d := New(Options{Config: config.Defaults()})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /boom", func(w http.ResponseWriter, r *http.Request) {
@@ -48,6 +49,7 @@ func TestAPanicAnswersWithTheSecurityHeaders(t *testing.T) {
 // daemon (a trusted proxy's X-Forwarded-Proto), or always with
 // secure-cookies.
 func TestHSTSFollowsTheScheme(t *testing.T) {
+	t.Parallel()
 	proxied := config.Defaults()
 	proxied.TrustedProxies = "127.0.0.1"
 	secure := config.Defaults()
@@ -91,6 +93,7 @@ func TestHSTSFollowsTheScheme(t *testing.T) {
 // TestClientOfReadsWhatFrontResolved: a handler reads the client front
 // resolved, whatever the request says further in.
 func TestClientOfReadsWhatFrontResolved(t *testing.T) {
+	t.Parallel()
 	cfg := config.Defaults()
 	cfg.TrustedProxies = "127.0.0.1"
 	if err := cfg.Validate(); err != nil {
@@ -118,6 +121,7 @@ func TestClientOfReadsWhatFrontResolved(t *testing.T) {
 // that a trusted proxy names, not one it forwards from elsewhere, nor a
 // forwarded request whose client is not believed.
 func TestMetricsThroughATrustedProxy(t *testing.T) {
+	t.Parallel()
 	cfg := config.Defaults()
 	cfg.TrustedProxies = "127.0.0.1"
 	if err := cfg.Validate(); err != nil {

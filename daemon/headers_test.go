@@ -100,6 +100,7 @@ func request(spec string) string {
 // and Cache-Control: no-store, as the API's own answers do (ASVS 4.0.3
 // 8.2.1, 14.4).
 func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	tests := []struct {
 		name, request string
@@ -147,6 +148,7 @@ func TestEveryAnswerCarriesTheSecurityHeaders(t *testing.T) {
 // parse on the connection, before any handler, in plain text that echoes
 // nothing of the request — so no header can be added, and none is needed.
 func TestGoAnswersMalformedRequestsItself(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	const marker = "<script>alert(1)</script>"
 	tests := []struct {
@@ -182,6 +184,7 @@ func TestGoAnswersMalformedRequestsItself(t *testing.T) {
 // revalidates from memory (httpx.Revalidate); the UI's files keep their
 // caching and their ETags, the public files are revalidated.
 func TestCachingOfEachAnswer(t *testing.T) {
+	t.Parallel()
 	ui := fstest.MapFS{
 		"index.html":          {Data: []byte("<html>app</html>")},
 		"assets/index-abc.js": {Data: []byte("console.log(1)")},

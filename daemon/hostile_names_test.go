@@ -19,6 +19,7 @@ import (
 // control characters since, but a name may come from elsewhere — an
 // admin's command, an older database — so the shop's is written directly.)
 func TestPrintWithHostileNames(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

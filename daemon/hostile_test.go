@@ -12,6 +12,7 @@ import (
 // TestHostileInputs sends what a careless or malicious client sends: every
 // case answers 4xx, the database is unchanged, and the daemon stays healthy.
 func TestHostileInputs(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	s := daemontest.New(t, db)
 	shop, _ := s.Register("shop@example.fr", "Épicerie", true)
@@ -101,6 +102,7 @@ func TestHostileInputs(t *testing.T) {
 // TestTextIsStoredVerbatim: SQL and markup in free text are data, stored
 // and returned as typed, never interpreted.
 func TestTextIsStoredVerbatim(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	s := daemontest.New(t, db)
 	name := `Robert'); DROP TABLE users;-- <script>alert("x")</script>`

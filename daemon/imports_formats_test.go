@@ -39,6 +39,7 @@ type sheetAnswer struct {
 // the error's value), tell how to save .xls and .xlsm, and echo a bounded
 // excerpt of the file — refusals changing nothing, on both engines.
 func TestNeedsLoaderFormats(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)

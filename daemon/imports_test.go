@@ -48,6 +48,7 @@ type importJSON struct {
 }
 
 func TestNeedsLoader(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
@@ -142,6 +143,7 @@ func TestNeedsLoader(t *testing.T) {
 
 // TestExampleFile downloads the example file and imports it as is.
 func TestExampleFile(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
@@ -191,6 +193,7 @@ func TestExampleFile(t *testing.T) {
 }
 
 func TestStandardImportAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
@@ -254,6 +257,7 @@ func TestStandardImportAPI(t *testing.T) {
 // write and writes nothing; the import then writes exactly that; a file
 // with several problems answers every one of them.
 func TestPreviewThenImport(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)

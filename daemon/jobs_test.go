@@ -19,6 +19,7 @@ import (
 // runs once to catch up, so a November order is locked, invoiced and
 // emailed (into the outbox) when the daemon starts on 1 December.
 func TestRunSchedulesTheJobs(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	w := tradetest.New(t, db)
 	o := w.Order(w.Farm, w.Shop, "2026-11-01")

@@ -57,6 +57,7 @@ func sample(families map[string]*dto.MetricFamily, name string, labels map[strin
 }
 
 func TestMetricsCountRequestsJobsEmailsAndPanics(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		ctx := context.Background()
@@ -135,6 +136,7 @@ func TestMetricsCountRequestsJobsEmailsAndPanics(t *testing.T) {
 }
 
 func TestMetricsAreReadOnlyFromThisMachineOrWithTheToken(t *testing.T) {
+	t.Parallel()
 	const token = "Zq4-_fT8pL0m.Kx9wR2s"
 	db := storetest.SQLite(t)
 	open := daemontest.New(t, db)
@@ -188,6 +190,7 @@ func TestMetricsAreReadOnlyFromThisMachineOrWithTheToken(t *testing.T) {
 }
 
 func TestHealthzQueriesTheDatabase(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		c := s.Client()

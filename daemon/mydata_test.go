@@ -20,6 +20,7 @@ import (
 // orders, activity, payments as JSON and its invoices as PDF — and nothing
 // of another's.
 func TestMyData(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))
@@ -97,6 +98,7 @@ func TestMyData(t *testing.T) {
 // the first's untouched. A gate shared by the process would make the
 // second wait the gate's 10 seconds and answer 503.
 func TestExportGateIsEachDaemons(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		busy, free := daemontest.New(t, db), daemontest.New(t, db)
 		if busy.Daemon.Exporting() == free.Daemon.Exporting() {

@@ -38,6 +38,7 @@ const needsAnswersGolden = "testdata/needs-answers.golden"
 // users, which registration draws at random, are written as their names;
 // every other id and instant is fixed. Both engines give the same bytes.
 func TestNeedsAnswersUnchanged(t *testing.T) {
+	t.Parallel()
 	want, err := os.ReadFile(needsAnswersGolden)
 	if err != nil && !*updateNeedsAnswers {
 		t.Fatal(err)

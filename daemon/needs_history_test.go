@@ -18,6 +18,7 @@ import (
 // its cell does) is refused with a French 409 and changes nothing; it
 // answered 500 (a foreign key) before.
 func TestANeedWithDeliveriesIsKept(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		s := daemontest.New(t, db)

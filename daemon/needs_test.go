@@ -33,6 +33,7 @@ type needJSON struct {
 }
 
 func TestNeedsAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
@@ -135,6 +136,7 @@ func TestNeedsAPI(t *testing.T) {
 }
 
 func TestProductsCSV(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	res := s.Client().Do("GET", "/public/other/products.csv", nil).Expect(t, http.StatusOK)
 	body := string(res.Body)

@@ -24,6 +24,7 @@ import (
 // the rest listed), withdrawn; every refusal a 4xx with its French text
 // that changes nothing.
 func TestOffersAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
@@ -109,6 +110,7 @@ func TestOffersAPI(t *testing.T) {
 // back; a shop may not; a refusal is its French text on the field and
 // changes nothing (the rules themselves: catalogadmin TestSuggestions).
 func TestSuggestionsAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

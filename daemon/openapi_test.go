@@ -19,6 +19,7 @@ import (
 // by default (apiConfig), a request field core checks must say
 // required:"false".
 func TestRequestFieldsRequiredOnlyWhenTagged(t *testing.T) {
+	t.Parallel()
 	doc := daemon.New(daemon.Options{Config: config.Defaults()}).OpenAPI()
 	r := doc.Components.Schemas
 	checked := 0

@@ -47,6 +47,7 @@ type paAccountJSON struct {
 // replacement. Refused, nothing changed: a shop's call, another
 // producer's, the rejected invoice again, the replacement (not rejected).
 func TestPAReissue(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		dw := newDeliveriesWorld(t, db)

@@ -105,6 +105,7 @@ func ordersPA(t *testing.T, c *daemontest.Client) string {
 // the webhook shows on both sides, in the activity feed and the
 // producer's notifications.
 func TestPAConnectionAndWebhook(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		dw.farm.Do("PUT", "/api/user", map[string]any{"siret": "41234567000019"}).Expect(t, 200)

@@ -40,6 +40,7 @@ type paymentsJSON struct {
 // part of it in euros and cents, the shop declares the rest and the
 // producer confirms; both see the same balances; refusals are French.
 func TestPaymentsAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))

@@ -16,6 +16,7 @@ import (
 // 41): a buyer's are the trade's; a buyer's choice leaves the owner's
 // alone. An empty name is refused with the French text, nothing changed.
 func TestOwnNameAndNotifications(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		owner, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

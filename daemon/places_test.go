@@ -28,6 +28,7 @@ type placesAnswer struct {
 }
 
 func TestPlacesAPI(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	shop, _ := s.Register("shop@example.fr", "Épicerie", true)
 	farm, _ := s.Producer("ferme@example.fr", "Ferme")

@@ -106,6 +106,7 @@ type comparisonJSON struct {
 // rounded to 10 cents; and the two partners still see their own deal
 // exactly.
 func TestPricePrivacyThroughTheDaemon(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := company(t, s, 1, "vrai-magasin@lac.fr", true, "74000")

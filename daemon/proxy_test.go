@@ -46,6 +46,7 @@ func sessionCookieOf(t *testing.T, res *daemontest.Response) *http.Cookie {
 // changes nothing, and the cookie follows the scheme nginx reports. A
 // peer that is not a trusted proxy is its own client, whatever it sends.
 func TestBehindNginxEachClientIsItsOwn(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db, trustedProxies(t, "127.0.0.1", 2))
 		nginx := s.BehindNginx()
@@ -100,6 +101,7 @@ func TestBehindNginxEachClientIsItsOwn(t *testing.T) {
 // TestBehindNginxUntrustedEveryoneIsOne is the deployment the setting
 // fixes: nginx not listed in trusted-proxies, its clients are one.
 func TestBehindNginxUntrustedEveryoneIsOne(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	nginx := s.BehindNginx()
 	const email = "magasin@example.fr"
@@ -117,6 +119,7 @@ func TestBehindNginxUntrustedEveryoneIsOne(t *testing.T) {
 // the plain one); the same header from a peer that is not trusted
 // changes nothing.
 func TestSessionCookieFollowsTheForwardedScheme(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db, trustedProxies(t, "127.0.0.1", 0))
 		const email = "magasin@example.fr"

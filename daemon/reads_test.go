@@ -50,6 +50,7 @@ func everyScreen(tb testing.TB, c *daemontest.Client, out any) {
 // period, the chart's aggregates (issue 42). On both engines, in one world:
 // a shop and a farm with a November order, a planned and a done delivery.
 func TestScopedReads(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		s := dw.s

@@ -67,6 +67,7 @@ type receivedView struct {
 // changes nothing; the producer sees it, reads the photo, another shop does
 // not, and answers the claim — the shop cannot answer its own.
 func TestReception(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
@@ -209,6 +210,7 @@ func TestReception(t *testing.T) {
 // application/manifest+json, under the security headers and CSP of every
 // answer.
 func TestServiceWorkerFiles(t *testing.T) {
+	t.Parallel()
 	ui := fstest.MapFS{
 		"index.html":           {Data: []byte(`<!doctype html><link rel="manifest" href="/manifest.webmanifest">`)},
 		"sw.js":                {Data: []byte(`self.addEventListener("fetch", () => {})`)},

@@ -30,6 +30,7 @@ func resetLink(t *testing.T, dir, email string) (link, token string) {
 // answers the same; the known one gets its link by email; the link sets the
 // password, once, and logs every session out; the new password logs in.
 func TestPasswordResetThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		s.Config.Addr = "primeur.test:8080"
@@ -73,6 +74,7 @@ func TestPasswordResetThroughTheAPI(t *testing.T) {
 // one is refused and changes nothing; the other sessions end, this one
 // stays; the new password logs in.
 func TestChangePassword(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		here, _ := s.Register("ferme@aravis.fr", "Ferme des Aravis", false)
@@ -105,6 +107,7 @@ func TestChangePassword(t *testing.T) {
 // while a commitment runs the closure is refused with what blocks it;
 // then the account closes, its session ends and it cannot log in again.
 func TestCloseAccountThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		dw.shop.Do("POST", "/api/user/close", map[string]any{"current": "pas-le-bon1"}).Expect(t, http.StatusUnprocessableEntity)
@@ -129,6 +132,7 @@ func TestCloseAccountThroughTheAPI(t *testing.T) {
 // TestCutoffReminderSetting: a producer turns its reminder of the 25th off
 // and on in its profile; a shop has none.
 func TestCutoffReminderSetting(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		farm, _ := s.Producer("ferme@aravis.fr", "Ferme des Aravis")
@@ -160,6 +164,7 @@ func TestCutoffReminderSetting(t *testing.T) {
 // message unanswered, the request for a known email is answered while its
 // email is still held, with the very bytes an unknown email gets.
 func TestForgotAnswersBeforeTheEmail(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	s := daemontest.New(t, db)
 	// The mail server first, and the registration's confirmation delivered

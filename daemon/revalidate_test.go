@@ -15,6 +15,7 @@ import (
 // another account holding the tag of an answer that is not its own gets
 // its own (issue 42).
 func TestUnchangedAnswersCostNothing(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie du Lac", true)

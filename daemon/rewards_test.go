@@ -49,6 +49,7 @@ func tradeFixture(t *testing.T, db *store.DB, shopID, farmID, month, date, statu
 }
 
 func TestRewardsAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db) // 2026-11-20 in Paris
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
@@ -159,6 +160,7 @@ func init() {
 // them after at most a minute; a shop's own purchases, months of
 // commitment and score are read at once.
 func TestRewardsBoardShared(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db) // 2026-11-20 in Paris
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)

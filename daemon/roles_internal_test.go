@@ -20,6 +20,7 @@ import (
 // operationRoles and states it in the document (x-roles); every row names
 // an operation; each role named is a role of some organisation.
 func TestEveryOperationStatesItsRoles(t *testing.T) {
+	t.Parallel()
 	d := New(Options{Config: config.Defaults()})
 	seen := map[string]bool{}
 	for path, item := range d.OpenAPI().Paths {
@@ -62,6 +63,7 @@ const rolesFile = "testdata/roles.json"
 // organisations' roles; `go test ./daemon -run TestTheUIsRolesAreTheDaemons
 // -update-roles` writes it.
 func TestTheUIsRolesAreTheDaemons(t *testing.T) {
+	t.Parallel()
 	want := rolesTable()
 	if *updateRoles {
 		if err := os.WriteFile(rolesFile, want, 0o644); err != nil {

@@ -36,6 +36,7 @@ type member struct {
 // role's check comes first, then each handler's ownership check, the
 // same for every role), so is every status past the check.
 func TestRolesMatrix(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

@@ -20,6 +20,7 @@ import (
 // are not counted. A change that needs a statement more raises the budget
 // on purpose.
 func TestRoundTripStatements(t *testing.T) {
+	t.Parallel()
 	budgets := map[string]int{"propose": propose, "review": review}
 	for _, engine := range storetest.Engines() {
 		t.Run(engine.Name, func(t *testing.T) {

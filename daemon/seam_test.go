@@ -95,6 +95,7 @@ func seamDaemon(t *testing.T) (*Daemon, *syncBuffer, func() []string) {
 // — never the error's text — while the log has the error and the same id;
 // every response carries the id; the daemon keeps answering.
 func TestOneErrorSeam(t *testing.T) {
+	t.Parallel()
 	d, logs, panics := seamDaemon(t)
 	srv := httptest.NewServer(d.Handler())
 	defer srv.Close()
@@ -177,6 +178,7 @@ func TestOneErrorSeam(t *testing.T) {
 // with goSafe that panics, are recovered, logged with their stack and
 // counted, and the daemon keeps serving.
 func TestPanicsDoNotEndTheDaemon(t *testing.T) {
+	t.Parallel()
 	d, logs, panics := seamDaemon(t)
 	boom := jobs.Job{Name: "boom", Run: func(context.Context, jobs.Env, time.Time) (jobs.Report, error) {
 		var s []int

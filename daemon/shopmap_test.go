@@ -58,6 +58,7 @@ type mapAnswer struct {
 // with the map's filters, for the map's view and for the town search under
 // it (issue 39), refused alike; GET /api/shops/{id} names a shop.
 func TestMapAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
@@ -230,6 +231,7 @@ func TestMapAPI(t *testing.T) {
 // TestMapHostile: every area a map cannot show is refused with a French
 // 422 on its parameter, never a failure, and reads nothing.
 func TestMapHostile(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	farm, _ := s.Producer("ferme@example.fr", "Ferme")
 	q := func(south, west, north, east, zoom string) string {

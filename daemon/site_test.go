@@ -13,6 +13,7 @@ import (
 // settings: accessibility.contact, else smtp.from unless it is a no-reply
 // address, else none.
 func TestSiteGivesTheAccessibilityContact(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	tests := []struct {
 		name       string

@@ -11,6 +11,7 @@ import (
 )
 
 func TestProgressionAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db) // 2026-11-20 in Paris
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)

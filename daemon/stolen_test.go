@@ -18,6 +18,7 @@ import (
 // password, a refusal changes nothing, and the shop's transfer preview and
 // SEPA file still pay the producer's own IBAN.
 func TestAStolenSessionCannotRedirectPayments(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))

@@ -39,6 +39,7 @@ func photoPNG(t *testing.T, w, h int) []byte {
 // shop on the producer's page, retired; every refusal a 4xx with its French
 // text that changes nothing.
 func TestSuppliedProductsAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

@@ -57,6 +57,7 @@ type supplyJSON struct {
 }
 
 func TestSupplyAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db) // Friday 2026-11-20, 10:00 in Paris
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)

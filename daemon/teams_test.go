@@ -53,6 +53,7 @@ type teamUser struct {
 // removes a member, whose sessions end at once; the last owner cannot
 // leave; a person of two organisations switches between them.
 func TestTeamsThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		owner, shopID := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
@@ -259,6 +260,7 @@ func init() {
 // other sessions end, the owner's login stays as it was) and resets it
 // with an emailed link, once.
 func TestAMembersOwnPassword(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		owner, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)
@@ -292,6 +294,7 @@ func TestAMembersOwnPassword(t *testing.T) {
 // need she created, in her organisation — and nothing of the
 // organisation's account.
 func TestDataExportByRole(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		owner, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

@@ -53,6 +53,7 @@ type orderJSON struct {
 }
 
 func TestTradeAPI(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)
@@ -210,6 +211,7 @@ func TestTradeAPI(t *testing.T) {
 // product, so that a product's price shows while the pair trades it
 // (PRODUCT §15 "Price privacy").
 func TestTradeAnswers(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)

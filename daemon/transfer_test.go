@@ -19,6 +19,7 @@ import (
 // 10 points (the ECB rate of 2026-S2 not listed: 2026-S1's carried) and
 // its indemnity; refusals are French and change nothing.
 func TestTransferPreviewAndPenalties(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		dw := newDeliveriesWorld(t, db)
 		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))

@@ -19,6 +19,7 @@ import (
 // deals with — an open proposal on its needs, a commitment — and, for a
 // producer, itself: the platform's other producers never appear.
 func TestUserLoad(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
@@ -99,6 +100,7 @@ func TestUserLoad(t *testing.T) {
 }
 
 func TestUpdateProfile(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("shop@example.fr", "Épicerie", true)
@@ -185,6 +187,7 @@ func TestUpdateProfile(t *testing.T) {
 // once it accepted a proposal — and "" to everyone else, the field always
 // present.
 func TestShopEmailOnlyForItsPartners(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, shopID := s.Register("shop@example.fr", "Épicerie", true)

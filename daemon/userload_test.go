@@ -29,6 +29,7 @@ import (
 // reads with sqlx and orders.Views shapes. Whatever writes the answer faster (issue 20) must
 // keep these bytes.
 func TestUserLoadJSON(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		s := daemontest.New(t, db)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSPA(t *testing.T) {
+	t.Parallel()
 	ui := fstest.MapFS{
 		"index.html":          {Data: []byte("<html>app</html>")},
 		"assets/index-abc.js": {Data: []byte("console.log(1)")},
@@ -50,6 +51,7 @@ func TestSPA(t *testing.T) {
 }
 
 func TestPlaceholderWithoutUI(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	res := s.Client().Do("GET", "/dis/needs", nil).Expect(t, 200)
 	if !strings.Contains(string(res.Body), "make build") {
@@ -58,6 +60,7 @@ func TestPlaceholderWithoutUI(t *testing.T) {
 }
 
 func TestOpenAPIAndDocs(t *testing.T) {
+	t.Parallel()
 	s := daemontest.New(t, storetest.SQLite(t))
 	var doc struct {
 		Paths map[string]map[string]struct {
