@@ -4,7 +4,11 @@
 // script of index.html and the chunks it preloads. With --check, exits 1
 // when the landing page's JavaScript exceeds its budget (120 KB as served
 // since issue 42, 150 KB by issue 19; e2e/budget.spec.ts measures it in a
-// browser too).
+// browser too). It also checks that every Mantine class the scripts use
+// has its rules in the built CSS: the UI imports the styles of the
+// components it draws only (src/mantine.css, issue 42), so a component drawn
+// for the first time without its file there would be unstyled; --check
+// exits 1 then too.
 // Usage: node scripts/bundle-report.mjs [--check] [--markdown]
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -61,6 +65,29 @@ if (args.has('--markdown')) {
       `budget ${kb(BUDGET)} KB; * = loaded by the landing page)`,
   )
 }
+// Mantine's classes (m_ and 8 hex digits) in the scripts, against the rules of the built CSS.
+const mantineClass = /m_[0-9a-f]{8}/g
+const assets = readdirSync(join(dist, 'assets'))
+const classesOf = (ext) =>
+  new Set(
+    assets
+      .filter((f) => f.endsWith(ext))
+      .flatMap((f) => readFileSync(join(dist, 'assets', f), 'utf8').match(mantineClass) ?? []),
+  )
+const styled = classesOf('.css')
+const mantineRules = new Set(
+  ['@mantine/core/styles.css', '@mantine/dates/styles.css', '@mantine/notifications/styles.css'].flatMap(
+    (f) => readFileSync(new URL(`../node_modules/${f}`, import.meta.url), 'utf8').match(mantineClass) ?? [],
+  ),
+)
+const unstyled = [...classesOf('.js')].filter((c) => mantineRules.has(c) && !styled.has(c))
+if (unstyled.length > 0)
+  console.error(
+    `bundle-report: ${unstyled.length} Mantine classes used without their rules in the built CSS ` +
+      `(${unstyled.slice(0, 5).join(', ')}…): add the components' files to src/mantine.css`,
+  )
+
+if (args.has('--check') && unstyled.length > 0) process.exit(1)
 if (args.has('--check') && landingJS > BUDGET) {
   console.error(
     `bundle-report: the landing page loads ${kb(landingJS)} KB of JavaScript as served, over the ${kb(BUDGET)} KB budget`,
