@@ -186,6 +186,7 @@ func TestNormalizeStoresCompactUpperCodes(t *testing.T) {
 }
 
 func TestPasswordHash(t *testing.T) {
+	RealHashingForTest(t) // the subject: the real parameters, the dummy's among them
 	ctx := context.Background()
 	h, err := HashPassword(ctx, "secret123")
 	if err != nil {
