@@ -151,6 +151,7 @@ func snapshotIsConsistent(t *testing.T, path, shopID string) map[string]bool {
 // daemon holds is refused and changes nothing, and the daemon keeps
 // serving throughout.
 func TestBackupOfABusyDaemonRestoresEveryCommittedRow(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const now = "2026-11-20T10:00:00+01:00"
 	b, db := newBase(t, "sqlite")

@@ -85,6 +85,7 @@ type digestRow struct {
 // those the other made: see the reports logged), and the claim-then-send
 // protocol of core/jobs is what keeps each digest to one email.
 func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now, err := time.Parse(time.RFC3339, digesting)
 	if err != nil {
@@ -92,6 +93,7 @@ func TestTwoReplicasSendEachDigestOnce(t *testing.T) {
 	}
 	for _, engine := range engines(t) {
 		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
 			b, db := newBase(t, engine)
 			srv := mailtest.Start(t, "", "")
 			tr := transport{name: "smtp", smtp: srv}

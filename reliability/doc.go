@@ -6,4 +6,7 @@
 // nothing half-written and finishes after a restart, replicas on one
 // database do each piece of work once, and a stop lets requests in flight
 // finish. docs/SECURITY.md ("Reliability") says what each test proves.
+// Every test and engine subtest runs in parallel with the others: each
+// has its own data directory, database, ports and mail server, and
+// spends most of its time waiting on its processes.
 package reliability

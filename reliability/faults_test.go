@@ -145,6 +145,7 @@ func leftovers(t *testing.T, dir string) []string {
 //     whole; the database passes its integrity check and the invoices are
 //     numbered without gap.
 func TestDiskFull(t *testing.T) {
+	t.Parallel()
 	data := storetest.SmallDisk(t, "48m")
 	outbox := storetest.SmallDisk(t, "8m")
 	ctx := context.Background()
@@ -323,6 +324,7 @@ func TestDiskFull(t *testing.T) {
 // reason "database" and Retry-After meanwhile; once the database is back,
 // every request passes again without a restart.
 func TestDatabaseDown(t *testing.T) {
+	t.Parallel()
 	if !strings.Contains(strings.Join(engines(t), ","), "postgres") {
 		t.Skip(storetest.EnvURL + " is not set")
 	}

@@ -50,6 +50,7 @@ func integrity(t *testing.T, b base, db *store.DB) {
 // upload must then fail (no answer): had the import finished first, the
 // test fails instead of passing by luck.
 func TestKilledImportLeavesNothingHalfWritten(t *testing.T) {
+	t.Parallel()
 	const products, months = 10_000, 12
 	large, err := os.ReadFile(filepath.Join("..", "testdata", "xlsx", "large-10000.xlsx")) // 2027-01 to 2027-12
 	if err != nil {
@@ -57,6 +58,7 @@ func TestKilledImportLeavesNothingHalfWritten(t *testing.T) {
 	}
 	for _, engine := range engines(t) {
 		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
 			b, db := newBase(t, engine)
 			if err := planningtest.AddSynthetic(context.Background(), db, products); err != nil {
 				t.Fatal(err)

@@ -144,6 +144,7 @@ func (tr transport) sent(t *testing.T, b base) map[string]int {
 //
 // Runs on SQLite with the outbox and with SMTP, and on PostgreSQL with SMTP.
 func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
+	t.Parallel()
 	type variant struct{ engine, mail string }
 	variants := []variant{{"sqlite", "outbox"}, {"sqlite", "smtp"}}
 	if slices.Contains(engines(t), "postgres") {
@@ -151,6 +152,7 @@ func TestKilledInvoiceRunIssuesAndSendsEachInvoiceOnce(t *testing.T) {
 	}
 	for _, v := range variants {
 		t.Run(v.engine+"-"+v.mail, func(t *testing.T) {
+			t.Parallel()
 			b, db := newBase(t, v.engine)
 			tr := transport{name: v.mail}
 			if v.mail == "smtp" {

@@ -17,8 +17,10 @@ import (
 // by trackingId instead of depositing it again, and deposits the others;
 // every document of the month is deposited exactly once.
 func TestAKilledDepositIsDepositedOnce(t *testing.T) {
+	t.Parallel()
 	for _, engine := range engines(t) {
 		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
 			b, db := newBase(t, engine)
 			w := seed(t, db, shape{producers: 1, shops: 4, done: []string{"2026-11-05", "2026-11-19"}})
 			cmd := command(t, "jobs run invoices", b, "jobs", "run", "invoices", "--at", december, "--force")

@@ -80,9 +80,11 @@ type reminderRow struct {
 // which on that engine makes the race likely (the job's reads take
 // milliseconds) without proving it; the checks are the same.
 func TestTwoReplicasRemindOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, engine := range engines(t) {
 		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
 			b, db := newBase(t, engine)
 			srv := mailtest.Start(t, "", "")
 			tr := transport{name: "smtp", smtp: srv}

@@ -27,8 +27,10 @@ import (
 // sessions wait on that lock; on SQLite until both replicas logged their
 // three jobs' start. Then it lets them all go.
 func TestTwoReplicasDoEachPieceOfWorkOnce(t *testing.T) {
+	t.Parallel()
 	for _, engine := range engines(t) {
 		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
 			b, db := newBase(t, engine)
 			srv := mailtest.Start(t, "", "")
 			tr := transport{name: "smtp", smtp: srv}

@@ -109,12 +109,14 @@ func command(t *testing.T, name string, b base, args ...string) *proc {
 // and logs each: it ends within seconds, no lease moved by hand (elsewhere
 // than Linux, after jobs.Lease). Both engines.
 func TestAKilledSendIsNeverDuplicated(t *testing.T) {
+	t.Parallel()
 	for _, engine := range engines(t) {
 		for _, point := range []struct {
 			name string
 			at   mailtest.Point
 		}{{"before DATA", mailtest.BeforeData}, {"after DATA", mailtest.AfterData}} {
 			t.Run(engine+"/"+point.name, func(t *testing.T) {
+				t.Parallel()
 				b, db := newBase(t, engine)
 				srv := mailtest.Start(t, "", "")
 				tr := transport{name: "smtp", smtp: srv}

@@ -33,8 +33,10 @@ import (
 // daemon's own log line "listener closed, draining requests in flight",
 // written once its listener is closed.
 func TestGracefulStopDrainsRequestsInFlight(t *testing.T) {
+	t.Parallel()
 	for _, engine := range engines(t) {
 		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
 			b, db := newBase(t, engine)
 			// good.xlsx has 35 cells from 2027-01, future months for this clock, of
 			// catalogue products (its kumquats and physalis are since migration 48).
@@ -119,6 +121,7 @@ func TestGracefulStopDrainsRequestsInFlight(t *testing.T) {
 // answers, finish the job's sends in flight, record them, leave no claim
 // behind, and exit with status 0.
 func TestStopDoesNotWaitForAStuckJob(t *testing.T) {
+	t.Parallel()
 	b, db := newBase(t, "sqlite")
 	srv := mailtest.Start(t, "", "")
 	tr := transport{name: "smtp", smtp: srv}
