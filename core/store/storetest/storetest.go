@@ -64,17 +64,18 @@ func SQLiteFile(t testing.TB, path string) {
 	}
 }
 
-// Postgres returns a migrated database in a new schema of the server named by
-// PRIMEUR_TEST_DATABASE_URL (a copy of the process's migrated template,
-// template.go), skipping the test when the variable is unset.
+// Postgres returns a migrated database in a schema of its own on the server
+// named by PRIMEUR_TEST_DATABASE_URL, holding the rows of the process's
+// migrated template (template.go) — a copy of it, or the schema of an
+// ended test put back as the template is (recycle.go) — skipping the test
+// when the variable is unset.
 func Postgres(t testing.TB) *store.DB {
 	t.Helper()
 	base := os.Getenv(EnvURL)
 	if base == "" {
 		t.Skip(EnvURL + " is not set")
 	}
-	schema := newSchema(t)
-	fromTemplate(t, base, schema)
+	schema := recycledSchema(t, base)
 	// The connections' application is named after the schema, for
 	// ServerCPU to find their backends.
 	return connect(t, withParam(t, WithSearchPath(t, base, schema), "application_name", schema), "")

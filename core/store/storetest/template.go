@@ -124,11 +124,15 @@ func postgresTemplate(t testing.TB, base string) string {
 }
 
 // dropAbandoned drops the template schemas no connection of the server is
-// named after: those of test processes that ended.
+// named after, those of test processes that ended, and the test schemas
+// those processes kept for recycling (recycle.go), before their templates.
 func dropAbandoned(ctx context.Context, db *store.DB) error {
 	var gone []string
 	if err := db.SelectContext(ctx, &gone, `SELECT nspname FROM pg_namespace
-		WHERE nspname LIKE 'tmpl\_%' AND nspname NOT IN (SELECT application_name FROM pg_stat_activity)`); err != nil {
+		WHERE (nspname LIKE 'tmpl\_%' AND nspname NOT IN (SELECT application_name FROM pg_stat_activity))
+		OR (nspname ~ '^t_[0-9a-f]{16}_[0-9a-f]+$'
+			AND 'tmpl_' || split_part(nspname, '_', 2) NOT IN (SELECT application_name FROM pg_stat_activity))
+		ORDER BY nspname LIKE 'tmpl\_%'`); err != nil {
 		return fmt.Errorf("abandoned templates: %w", err)
 	}
 	for _, name := range gone {
@@ -136,14 +140,4 @@ func dropAbandoned(ctx context.Context, db *store.DB) error {
 		_, _ = db.ExecContext(ctx, "DROP SCHEMA IF EXISTS "+name+" CASCADE")
 	}
 	return nil
-}
-
-// fromTemplate fills the empty schema dst with a copy of the process's
-// migrated template.
-func fromTemplate(t testing.TB, base, dst string) {
-	t.Helper()
-	src := postgresTemplate(t, base)
-	if _, err := migrated.pin.ExecContext(context.Background(), fmt.Sprintf(cloneSchema, src, dst)); err != nil {
-		t.Fatalf("storetest: copy the template %s into %s: %v", src, dst, err)
-	}
 }

@@ -1,0 +1,85 @@
+package storetest_test
+
+import (
+	"os"
+	"testing"
+
+	"primeur/core/store"
+	"primeur/core/store/storetest"
+)
+
+// TestPostgresSchemasAreRecycled: on PostgreSQL, the schema of a test
+// that ended is the next test's, holding the template's rows again —
+// rows changed, deleted and added put back, a sequence set back — while
+// a schema whose shape a test changed is dropped, and the next test gets
+// a copy of the template as it was.
+func TestPostgresSchemasAreRecycled(t *testing.T) {
+	if os.Getenv(storetest.EnvURL) == "" {
+		t.Skip("PostgreSQL only: a SQLite database is a file copy")
+	}
+	schemaOf := func(t *testing.T, db *store.DB) string {
+		t.Helper()
+		var name string
+		if err := db.Get(&name, "SELECT current_schema()"); err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	// added inserts a row into goose's version table, whose id a
+	// sequence gives, and returns that id.
+	added := func(t *testing.T, db *store.DB) int64 {
+		t.Helper()
+		var id int64
+		if err := db.Get(&id, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (999999, true) RETURNING id"); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	var first, want string
+	var firstID int64
+	t.Run("a test that writes", func(t *testing.T) {
+		db := storetest.Postgres(t)
+		first, want = schemaOf(t, db), storetest.Snapshot(t, db)
+		for _, q := range []string{
+			`UPDATE products SET name = name || ' (modifié)'`,
+			`DELETE FROM families WHERE id NOT IN (SELECT family_id FROM products WHERE family_id IS NOT NULL)`,
+			`DELETE FROM goose_db_version WHERE version_id = (SELECT MAX(version_id) FROM goose_db_version WHERE version_id < 999999)`,
+		} {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		firstID = added(t, db)
+		if storetest.Snapshot(t, db) == want {
+			t.Fatal("the writes changed nothing")
+		}
+	})
+	t.Run("the next test", func(t *testing.T) {
+		db := storetest.Postgres(t)
+		if got := schemaOf(t, db); got != first {
+			t.Fatalf("schema %s, want the ended test's %s", got, first)
+		}
+		if got := storetest.Snapshot(t, db); got != want {
+			t.Fatalf("the recycled schema is not the template:\n%s", storetest.Changes(want, got))
+		}
+		if id := added(t, db); id != firstID {
+			t.Fatalf("the sequence gave %d, want %d as in a copy of the template", id, firstID)
+		}
+		if _, err := db.Exec(`ALTER TABLE families ADD COLUMN extra TEXT`); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("after a test that changed the shape", func(t *testing.T) {
+		db := storetest.Postgres(t)
+		if got := schemaOf(t, db); got == first {
+			t.Fatalf("schema %s again, though a column was added to it", got)
+		}
+		var left int
+		if err := db.Get(&left, "SELECT COUNT(*) FROM pg_namespace WHERE nspname = $1", first); err != nil || left != 0 {
+			t.Fatalf("the changed schema %s is still there (%d, %v)", first, left, err)
+		}
+		if got := storetest.Snapshot(t, db); got != want {
+			t.Fatalf("the new schema is not the template:\n%s", storetest.Changes(want, got))
+		}
+	})
+}
