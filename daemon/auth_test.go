@@ -136,6 +136,7 @@ func TestLoginLogoutAndSessions(t *testing.T) {
 }
 
 func TestLoginThrottling(t *testing.T) {
+	t.Parallel() // its own daemon's throttle; the global hashing gate is not read
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		s.Register("ferme@example.fr", "Ferme", false)

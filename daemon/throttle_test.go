@@ -117,6 +117,7 @@ func TestConcurrentFailuresAreCountedBeforeTheHash(t *testing.T) {
 // TestStrangersCannotLockTheOwnerOut: failures from other addresses leave
 // the owner's own address free.
 func TestStrangersCannotLockTheOwnerOut(t *testing.T) {
+	t.Parallel() // its own daemon's throttle; the global hashing gate is not read
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		s.Register("magasin@example.fr", "Épicerie", true)
@@ -140,6 +141,7 @@ func TestStrangersCannotLockTheOwnerOut(t *testing.T) {
 // from the same address is refused with the French message and creates
 // nothing; another address still registers.
 func TestRegistrationIsThrottledPerAddress(t *testing.T) {
+	t.Parallel() // its own daemon's throttle; the global hashing gate is not read
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		for _, limit := range []int{accounts.MaxRegistrationsPerAddress, 3} {
 			t.Run(fmt.Sprint(limit), func(t *testing.T) { registrationsUpTo(t, db, limit) })
