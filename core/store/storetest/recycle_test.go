@@ -83,3 +83,15 @@ func TestPostgresSchemasAreRecycled(t *testing.T) {
 		}
 	})
 }
+
+// TestPostgresCommitsDoNotWaitForTheDisk: a test's PostgreSQL connections
+// commit without waiting for the server's log flush (WithSearchPath).
+func TestPostgresCommitsDoNotWaitForTheDisk(t *testing.T) {
+	if os.Getenv(storetest.EnvURL) == "" {
+		t.Skip("PostgreSQL only")
+	}
+	var got string
+	if err := storetest.Postgres(t).Get(&got, "SHOW synchronous_commit"); err != nil || got != "off" {
+		t.Fatalf("synchronous_commit %q (%v), want off", got, err)
+	}
+}
