@@ -23,6 +23,7 @@ import (
 // whether or not its founder's is (issue 41: the rival's seller gets it,
 // its founder unconfirmed); a producer none of whom confirmed gets none.
 func TestCutoffReminders(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		rival := w.User(accounts.User{Type: accounts.Producer, Email: "rival@ferme.fr", Name: "Rival", DeliveryDays: "1000000"})

@@ -29,6 +29,7 @@ import (
 // what follows waits; a daily kind waits for 7h; a kind turned off is
 // dropped; an unconfirmed address gets nothing until it is confirmed.
 func TestDigests(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		srv := mailtest.Start(t, "", "")
@@ -143,6 +144,7 @@ func TestDigests(t *testing.T) {
 // login; a token altered anywhere, or made for another user, is refused
 // and changes nothing.
 func TestUnsubscribeLink(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		srv := mailtest.Start(t, "", "")
@@ -208,6 +210,7 @@ func TestUnsubscribeLink(t *testing.T) {
 // one confirms. An invoice goes to the shop's login email until its
 // accounting email is confirmed.
 func TestDocumentsGoToConfirmedAddresses(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		e, srv := smtpEnv(t, db)
@@ -270,6 +273,7 @@ func firstKey(m map[string]map[string]int) string {
 // dropped, never as sent, and never tried again. The digest of a live
 // account beside them is sent and counted as before.
 func TestDigestsWithNothingToSayAreDropped(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		other := w.User(accounts.User{Type: accounts.Distributor, Email: "autre@magasin.fr", Name: "Autre magasin"})

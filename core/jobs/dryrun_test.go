@@ -68,6 +68,7 @@ func (s noSender) Send(_ context.Context, m mail.Message) error {
 // byte what it was and nothing is sent. The real run then issues exactly
 // those.
 func TestDryRunOfTheMonthEndInvoices(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		other := w.User(accounts.User{Type: accounts.Distributor, Email: "halle@annecy.fr", Name: "Halle d'Annecy"})
@@ -116,6 +117,7 @@ func TestDryRunOfTheMonthEndInvoices(t *testing.T) {
 // job's dry run reports, issues and emails what its real run then does,
 // and leaves the database as it was: the dry run is the run, rehearsed.
 func TestEveryJobsDryRunIsItsRun(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET payment_discount = 200, payment_discount_days = 10 WHERE id = ?`, w.Farm.ID)

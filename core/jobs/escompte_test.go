@@ -19,6 +19,7 @@ import (
 // emails to the shop's accounting and to the producer, saying what it
 // grants.
 func TestTheEscompteCreditNoteIsEmailed(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET payment_discount = 200, payment_discount_days = 10 WHERE id = ?`, w.Farm.ID)

@@ -61,6 +61,7 @@ func pdfAttachment(t *testing.T, m mailtest.Message, name string) {
 }
 
 func TestDeliveriesJobLocksAndEmailsNotes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
@@ -105,6 +106,7 @@ func TestDeliveriesJobLocksAndEmailsNotes(t *testing.T) {
 }
 
 func TestWithoutSMTPTheOutboxKeepsEveryMessage(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET email_accounting = '' WHERE id = ?`, w.Shop.ID)
@@ -150,6 +152,7 @@ func TestWithoutSMTPTheOutboxKeepsEveryMessage(t *testing.T) {
 }
 
 func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
@@ -182,6 +185,7 @@ func TestInvoicesJobEmailsAccountingAndProducer(t *testing.T) {
 }
 
 func TestAFailedSendIsRetried(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
@@ -210,6 +214,7 @@ func TestAFailedSendIsRetried(t *testing.T) {
 // TestConcurrentJobsSendEachDocumentOnce runs the deliveries and invoices
 // jobs on several connection pools at once, as replicas would.
 func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		var shops []accounts.User
@@ -271,6 +276,7 @@ func TestConcurrentJobsSendEachDocumentOnce(t *testing.T) {
 }
 
 func TestClaimsJob(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
@@ -309,6 +315,7 @@ func TestClaimsJob(t *testing.T) {
 // next claims run. Both documents are Factur-X, to the shop's accounting
 // and the producer.
 func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin",
@@ -438,6 +445,7 @@ func TestInvoicesJobSettlesClaimsWithCreditNotes(t *testing.T) {
 // before, younger than its delay, is not accepted and defers nothing, nor
 // is the older one that raises the amount (it waits for the shop).
 func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
@@ -491,6 +499,7 @@ func TestInvoicesJobLocksAndAcceptsBeforeIssuing(t *testing.T) {
 // throttling counts whose window is over, keeps the live ones, and a second
 // run finds nothing left.
 func TestPurge(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		t0 := at(2026, 11, 2, 9, 0)
@@ -532,6 +541,7 @@ func TestPurge(t *testing.T) {
 }
 
 func TestFind(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"deliveries", "claims", "invoices", "purge"} {
 		if j, ok := jobs.Find(name); !ok || j.Name != name || j.Run == nil || j.Summary == "" {
 			t.Errorf("job %s: %+v", name, j)
@@ -546,6 +556,7 @@ func TestFind(t *testing.T) {
 // emails' sentences (core/grammar): "des Jardins d'Alby au Panier des
 // Aravis", "factures échues des Jardins d'Alby".
 func TestEmailsContractNames(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET name = 'Les Jardins d''Alby' WHERE id = ?`, w.Farm.ID)

@@ -97,6 +97,7 @@ func (s thief) Send(ctx context.Context, m mail.Message) error {
 // it; a process whose claim was taken commits nothing, so sends nothing.
 // The other copies go. Both engines, over SMTP.
 func TestNoCopyIsSentTwice(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		// before sets the scene for the note of delivery id, claimed at
@@ -227,6 +228,7 @@ func copyOf(w *tradetest.World, id, to, owner string, accepted bool) {
 // another process's). The lease follows the wall clock, not the run's
 // time.
 func TestAClaimHoldsWhileItsProcessLives(t *testing.T) {
+	t.Parallel()
 	place, pid, start := jobs.SelfProcess()
 	child := exec.Command("true")
 	if err := child.Run(); err != nil {
@@ -291,6 +293,7 @@ func TestAClaimHoldsWhileItsProcessLives(t *testing.T) {
 // claim to lapse and sends it; one whose process renews it is left to
 // that process once the run's ClaimWait is over.
 func TestARunWaitsForTheClaimsOfOthers(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		ago  time.Duration // since the other process's last renewal
@@ -323,6 +326,7 @@ func TestARunWaitsForTheClaimsOfOthers(t *testing.T) {
 // keeps the note's claim; once answered, the note is recorded sent and
 // the run's row is gone.
 func TestARunRenewsItsClaimsWhileItSends(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")

@@ -20,6 +20,7 @@ import (
 // parties' feeds say so; an invoice partly paid, rejected (213) or
 // refused is not cashed; later runs post nothing more.
 func TestPACashed(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w, e, srv := paMonth(t, db)
 		run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))

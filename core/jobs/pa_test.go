@@ -162,6 +162,7 @@ func statusLines(t *testing.T, db *store.DB) []string {
 // the 210 the PA returns become the documents' statuses, with their
 // reasons, and a third run deposits nothing more and reads nothing twice.
 func TestPAJobDepositsAMonthOnce(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w, e, srv := paMonth(t, db)
 		ids := documentIDs(t, db, w.Farm.ID)
@@ -263,6 +264,7 @@ func TestPAJobDepositsAMonthOnce(t *testing.T) {
 // and records it, without a second deposit; one killed before its POST
 // reached the PA left the same, and the next run deposits it, once.
 func TestPAJobAfterAKill(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w, e, srv := paMonth(t, db)
 		var reached, lost string
@@ -301,6 +303,7 @@ func TestPAJobAfterAKill(t *testing.T) {
 // leaves it for an administrator (the Observer hears it): never tried
 // again.
 func TestPAJobRetriesThenLeaves(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w, e, srv := paMonth(t, db)
 		srv.Close() // the PA is gone
@@ -372,6 +375,7 @@ func TestPAJobRetriesThenLeaves(t *testing.T) {
 // SQLite file's bytes (and its WAL's) do not hold it, and the secret opens
 // only with the key file.
 func TestPASecretNotInTheDatabase(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	w, e, _ := paMonth(t, db)
 	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(FULL)`); err != nil {
@@ -438,6 +442,7 @@ func TestPASecretNotInTheDatabase(t *testing.T) {
 // TestPAJobDryRun: the dry run lists what the run would deposit, calls no
 // PA and writes nothing.
 func TestPAJobDryRun(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		_, e, srv := paMonth(t, db)
 		job, _ := jobs.Find("pa")
@@ -461,6 +466,7 @@ func TestPAJobDryRun(t *testing.T) {
 // (202) but acknowledged Error: its status is Irrecevable with the
 // standard's reason code and its French, and it is not deposited again.
 func TestPAJobIrrecevable(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w, e, srv := paMonth(t, db)
 		e.Render.Invoice = func(inv billing.Invoice) ([]byte, error) {
@@ -491,6 +497,7 @@ func TestPAJobIrrecevable(t *testing.T) {
 // another producer: refused, nothing recorded. A forged body naming a
 // flow records only what the PA itself says of that flow.
 func TestPAWebhook(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w, e, srv := paMonth(t, db)
 		run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))
@@ -554,6 +561,7 @@ func TestPAWebhook(t *testing.T) {
 // TestPARetryDeposits: the deposits left for an administrator get their
 // attempts back and the next run, the PA back, deposits them once.
 func TestPARetryDeposits(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w, e, srv := paMonth(t, db)
 		w.Exec(`INSERT INTO pa_deposits (document_id, producer_id, attempts, retry_at, error)
@@ -580,6 +588,7 @@ func TestPARetryDeposits(t *testing.T) {
 // (AlreadyExistingFlow); that refusal does not become the document's
 // status, which stays its first flow's.
 func TestPASecondFlowIsNotTheDocuments(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		_, e, srv := paMonth(t, db)
 		run(t, jobs.PA, e, at(2026, 12, 1, 6, 0))

@@ -78,6 +78,7 @@ func (l *logs) logger() *slog.Logger {
 // names in the documents' form, the subject stays one header and the body
 // one line per sentence, the message goes to its two recipients only.
 func TestHostileNamesAreEmailed(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET name = ? WHERE id = ?`, "Ferme du Lac 🥕", w.Farm.ID)
@@ -147,6 +148,7 @@ func attempts(t *testing.T, db *store.DB, deliveryID string) int {
 // third failure leaves it for an administrator with one Error line; runs
 // then leave it alone, and --retry-failed (RetryFailed) gives it back.
 func TestARenderingPanicIsRecoveredRetriedThenLeftForAnAdministrator(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
@@ -241,6 +243,7 @@ func TestARenderingPanicIsRecoveredRetriedThenLeftForAnAdministrator(t *testing.
 // message is refused as invalid, counts an attempt; a mail server refusing
 // it does not (retried without limit, as a server may come back).
 func TestWhatCountsAsAnAttempt(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")

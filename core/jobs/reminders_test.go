@@ -24,6 +24,7 @@ import (
 // turned reminders off for; the email goes to the shop's accounting with
 // the invoice.
 func TestRemindersOnceEachStep(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		quiet := w.User(accounts.User{Type: accounts.Distributor, Email: "calme@magasin.fr", Name: "Magasin calme"})
@@ -92,6 +93,7 @@ func TestRemindersOnceEachStep(t *testing.T) {
 // TestPaidInvoicesAreNotReminded: a payment in full before the due date
 // leaves nothing to remind of.
 func TestPaidInvoicesAreNotReminded(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
@@ -113,6 +115,7 @@ func TestPaidInvoicesAreNotReminded(t *testing.T) {
 // payments.RemindWithin days ago, never reminded (the job did not run), is
 // not reminded any more, while a recent one of the same pair is.
 func TestRemindersCreditAndWindow(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		for _, month := range []string{"2026-06-01", "2026-11-01"} {
@@ -159,6 +162,7 @@ func TestRemindersCreditAndWindow(t *testing.T) {
 // answers go to the producer (Reply-To), though it comes from Primeur's
 // no-reply address.
 func TestRemindersListEveryOverdueDocument(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		for _, day := range []string{"2026-10-05", "2026-11-05"} {
@@ -232,6 +236,7 @@ func TestRemindersListEveryOverdueDocument(t *testing.T) {
 // (nor sends a reminder left unsent), and reminds of it on Monday 2
 // November, once.
 func TestRemindersOnWorkingDaysOnly(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-09-01")

@@ -21,6 +21,7 @@ import (
 // off gets nothing; the invoice goes to the accountant and the owners,
 // not to the buyers; the delivery note to the receiver and the owners.
 func TestEmailsGoByRole(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		e, srv := smtpEnv(t, db)

@@ -12,6 +12,7 @@ import (
 // TestSchedule: the cron line and the French text derived from each kind
 // of schedule, and the schedules no cron line expresses.
 func TestSchedule(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		schedule   jobs.Schedule
 		cron, text string
@@ -49,6 +50,7 @@ func TestSchedule(t *testing.T) {
 // day at billing.InvoiceHour — the 1st's run bills the month just ended,
 // the others settle the claims accepted since; the reminders at 09:00.
 func TestJobsSchedules(t *testing.T) {
+	t.Parallel()
 	want := map[string]struct{ cron, text string }{
 		"deliveries": {"*/5 * * * *", "toutes les 5 minutes"},
 		"claims":     {"0 * * * *", "toutes les heures"},

@@ -31,6 +31,7 @@ import (
 // the farm's founder has confirmed nothing; the shop's login takes the
 // note and the digest.
 func TestWaitingDocumentsAreNotClaimed(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET email_confirmed = '', email_accounting = '', accounting_confirmed = ''`)
