@@ -123,6 +123,7 @@ func credits(t *testing.T, db *store.DB, order string) []billing.Invoice {
 }
 
 func TestInvoiceAmountsAndClaims(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
@@ -255,6 +256,7 @@ func TestInvoiceAmountsAndClaims(t *testing.T) {
 // it was sent, and the credit note follows. A rejected claim settles
 // nothing. (core/jobs goes through the jobs and the emails.)
 func TestAClaimAnsweredAfterTheInvoiceIsSettledByACreditNote(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		shop2 := w.User(accounts.User{Type: accounts.Distributor, Email: "deux@magasin.fr", Name: "Deuxième magasin"})
@@ -333,6 +335,7 @@ func TestAClaimAnsweredAfterTheInvoiceIsSettledByACreditNote(t *testing.T) {
 }
 
 func TestIssuedInvoiceNeverChanges(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		o := w.Order(w.Farm, w.Shop, "2026-11-01")
@@ -362,6 +365,7 @@ func TestIssuedInvoiceNeverChanges(t *testing.T) {
 }
 
 func TestExemptProducer(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET tvaintracom = '', vat_regime = 'franchise' WHERE id = ?`, w.Farm.ID)
@@ -383,6 +387,7 @@ func TestExemptProducer(t *testing.T) {
 }
 
 func TestWhatIsDue(t *testing.T) {
+	t.Parallel()
 	// A month is billed on its last day from 21:00, Paris time.
 	for _, c := range []struct {
 		now  time.Time
@@ -504,6 +509,7 @@ func continuous(t *testing.T, got map[string][]int64, orders map[string][]string
 }
 
 func TestConcurrentRunsGiveOneInvoicePerOrderAndContinuousNumbers(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		nov := world(t, w, 3, 6, "2026-11-01")
@@ -559,6 +565,7 @@ func TestConcurrentRunsGiveOneInvoicePerOrderAndContinuousNumbers(t *testing.T) 
 }
 
 func TestARolledBackIssueGivesItsNumberBack(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		os := world(t, w, 1, 2, "2026-11-01")[w.Farm.ID]
@@ -582,6 +589,7 @@ func TestARolledBackIssueGivesItsNumberBack(t *testing.T) {
 // TestLegalMention: the legal form with its capital, once, and only for a
 // form that has one.
 func TestLegalMention(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ legal, capital, want string }{
 		{"EARL", "15000", "EARL au capital de 15\u202f000\u00a0€"},
 		{"SARL", "8000", "SARL au capital de 8\u202f000\u00a0€"},
@@ -615,6 +623,7 @@ func TestLegalMention(t *testing.T) {
 // TestTermsOfOlderInvoices: invoices issued before terms had subjects
 // stored plain strings; they read back as general notes.
 func TestTermsOfOlderInvoices(t *testing.T) {
+	t.Parallel()
 	var ts []billing.Term
 	if err := json.Unmarshal([]byte(`["Catégorie de l'opération : livraison de biens.",{"subject":"PMT","text":"40 €"}]`), &ts); err != nil {
 		t.Fatal(err)
@@ -632,6 +641,7 @@ func TestTermsOfOlderInvoices(t *testing.T) {
 // the law) and the mentions of its invoice, and its complementary
 // invoices.
 func TestProducerPaymentTerms(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		w.Exec(`UPDATE users SET payment_basis = 'month', payment_days = 5, payment_discount = 200, payment_discount_days = 10 WHERE id = ?`, w.Farm.ID)

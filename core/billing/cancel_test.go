@@ -15,6 +15,7 @@ import (
 // than the line holds, and one of another delivery note leaves the line
 // whole.
 func TestNet(t *testing.T) {
+	t.Parallel()
 	line := func(chrono int64, product string, qty, price decimal.Dec) billing.Line {
 		return billing.Line{Chrono: chrono, ProductID: product, Quantity: qty, Price: price, Amount: billing.Amount(qty, price)}
 	}

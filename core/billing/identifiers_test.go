@@ -16,6 +16,7 @@ import (
 // another company's SIREN — is left out of the invoice issued, which is
 // issued all the same; valid ones are copied.
 func TestNoDocumentStatesAnInvalidIdentifier(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, siret, vat   string
 		wantSIRET, wantVAT string

@@ -93,6 +93,7 @@ func loadFixture(t *testing.T) map[string]*fixtureTable {
 // The state of their emails, moved into sends by migration 42, is read
 // there (TestSendsMigration).
 func TestDocumentsMigration(t *testing.T) {
+	t.Parallel()
 	fixture := loadFixture(t)
 	storetest.EachEmpty(t, func(t *testing.T, db *store.DB) {
 		if _, err := schema.MigrateTo(ctx, db, 39); err != nil {

@@ -12,6 +12,7 @@ import (
 // truncated: each case below has a remainder, and those of exactly half a
 // cent or more go up (down, for a negative amount of a credit note).
 func TestAmountsRoundHalfAwayFromZero(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		got  decimal.Dec

@@ -69,6 +69,7 @@ func oldSends(t *testing.T, db *store.DB) map[string]string {
 // made by the code of version 39 (testdata/v39) put in every state at
 // version 41; the old columns go.
 func TestSendsMigration(t *testing.T) {
+	t.Parallel()
 	fixture := loadFixture(t)
 	storetest.EachEmpty(t, func(t *testing.T, db *store.DB) {
 		if _, err := schema.MigrateTo(ctx, db, 39); err != nil {

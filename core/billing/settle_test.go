@@ -34,6 +34,7 @@ func accepted(date string, lines map[string]decimal.Dec) tradetest.Outcome {
 // order and checks their status itself (issue 20: given the status in its
 // query, SQLite read every done delivery of the platform per settlement).
 func TestSettlementOfAnOrderAmongOthers(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		w := tradetest.New(t, db)
 		for _, p := range []string{"tomate", "carotte", "pomme"} {
