@@ -91,6 +91,7 @@ func (fx fixture) planned(date string) string {
 }
 
 func TestUpdate(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w
@@ -204,6 +205,7 @@ func TestUpdate(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w
@@ -267,6 +269,7 @@ func claimOf(w *tradetest.World, id string, lines ...delivery.LineClaim) deliver
 }
 
 func TestClaim(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w
@@ -477,6 +480,7 @@ func TestClaim(t *testing.T) {
 // between zero and what was ordered (or what the shop noted as sent, when
 // that is more: a claim may always reduce) — and the decimal rule.
 func TestCheckClaim(t *testing.T) {
+	t.Parallel()
 	line := func(expected, sent decimal.Dec) orders.Line {
 		return orders.Line{QuantityExpected: expected, QuantitySent: &sent}
 	}
@@ -525,6 +529,7 @@ func TestCheckClaim(t *testing.T) {
 }
 
 func TestReview(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w

@@ -15,6 +15,7 @@ import (
 )
 
 func TestLockDue(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w
@@ -59,6 +60,7 @@ func TestLockDue(t *testing.T) {
 }
 
 func TestLockDueConcurrently(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		var want []string
@@ -95,6 +97,7 @@ func TestLockDueConcurrently(t *testing.T) {
 }
 
 func TestNotesDue(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w
@@ -154,6 +157,7 @@ func TestNotesDue(t *testing.T) {
 }
 
 func TestAutovalidate(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w

@@ -13,6 +13,7 @@ import (
 // up in sends by key; the claims waiting for the shop — instead of every
 // delivery of the platform's history (docs/BENCHMARKS.md).
 func TestJobsReadPendingWork(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	for _, c := range []struct{ query, index string }{
 		{`SELECT d.id FROM deliveries d WHERE d.status = 'done' AND d.date <= ?

@@ -60,6 +60,7 @@ func deliveryOf(t *testing.T, full orders.Full, id string) orders.FullDelivery {
 // typed before the lock and sent after it is taken as typed; sent again it
 // changes nothing; every refusal changes nothing.
 func TestReceive(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w
@@ -273,6 +274,7 @@ func TestReceive(t *testing.T) {
 // silence never accepts a quantity short, and the producer's acceptance is
 // billed as any accepted claim — a credit note of the missing quantity.
 func TestShopClaim(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		fx := newFixture(t, db)
 		w := fx.w

@@ -11,6 +11,7 @@ import (
 var at = tradetest.At
 
 func TestLockTimes(t *testing.T) {
+	t.Parallel()
 	r := delivery.DefaultRules()
 	tests := []struct {
 		name    string

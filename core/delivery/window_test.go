@@ -23,6 +23,7 @@ func date(t testing.TB, s string) calendar.Date {
 // working day after its date — Monday to Friday, public holidays excepted
 // (PRODUCT §16 "Claims", the Interfel agreement's two working days).
 func TestClaimDeadline(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ delivery, deadline, why string }{
 		{"2026-11-16", "2026-11-18", "Monday: Tuesday, Wednesday"},
 		{"2026-11-17", "2026-11-19", "Tuesday: Wednesday, Thursday"},
@@ -75,6 +76,7 @@ func TestClaimDeadline(t *testing.T) {
 // civ.): a producer's that lowers the amount with no line raising it, a
 // shop's (its reception) that raises it with no line lowering it.
 func TestAcceptedBySilence(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		by      string
