@@ -33,6 +33,7 @@ func readTable(t *testing.T) []tableRow {
 }
 
 func TestAllowedMatchesTheSharedTable(t *testing.T) {
+	t.Parallel()
 	rows := readTable(t)
 	seen := map[trade.State]map[string]bool{}
 	for _, r := range rows {
@@ -61,6 +62,7 @@ func TestAllowedMatchesTheSharedTable(t *testing.T) {
 }
 
 func TestActionsPredicates(t *testing.T) {
+	t.Parallel()
 	for _, s := range trade.States() {
 		for _, side := range []string{planning.FromProducer, planning.FromDistributor} {
 			a := trade.Allowed(s, side)
@@ -85,6 +87,7 @@ func TestActionsPredicates(t *testing.T) {
 }
 
 func TestStateOf(t *testing.T) {
+	t.Parallel()
 	ps := []planning.Proposal{
 		{ID: "a", Producer: "p1", Status: planning.StatusAccepted, Quantity: 100},
 		{ID: "b", Producer: "p2", Status: planning.StatusProposed, From: planning.FromProducer},

@@ -85,6 +85,7 @@ func located(t testing.TB, db *store.DB, email, typ, postcode string) accounts.U
 // département it was counted in even after the shop moved; the sums kept
 // equal those rebuilt.
 func TestComparison(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		var shops, farms []accounts.User
 		for i, pc := range []string{"74230", "74000", "74150", "69002"} {
@@ -176,6 +177,7 @@ func TestComparison(t *testing.T) {
 // shops and producers at once keep the distinct counts exact (each member
 // joins its area once) on both engines.
 func TestComparisonConcurrent(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		const n = 6
 		var shops, farms []accounts.User

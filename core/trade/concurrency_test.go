@@ -19,6 +19,7 @@ import (
 // exactly 33 fit (990 kg), the others are refused with the remaining-need
 // message, and accepted + proposed never exceeds the need.
 func TestConcurrentProposals(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		needID := f.need(t, "tomate", "2026-12", 1000)

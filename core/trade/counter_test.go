@@ -35,6 +35,7 @@ func previousOf(t *testing.T, v planning.View, producerID string) string {
 // what it answered; the commitment keeps nothing; the user load's reader
 // (planning.List) reads what the operation answered.
 func TestCounterProposalKeepsPrevious(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		needID := f.need(t, "tomate", "2026-12", 100)

@@ -22,6 +22,7 @@ import (
 // out exactly when the shared table allows it, with the expected outcome
 // and event; every refusal changes nothing.
 func TestStateMachine(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		needID := f.need(t, "tomate", "2026-12", 100)

@@ -29,6 +29,7 @@ import (
 // them. Each account's entity as the migration counts it is also
 // accounts' own verdict on its SIRET.
 func TestPriceMigrationMatchesRebuild(t *testing.T) {
+	t.Parallel()
 	storetest.EachEmpty(t, func(t *testing.T, db *store.DB) {
 		if _, err := schema.MigrateTo(ctx, db, 18); err != nil {
 			t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // refused (409) with the amount missing from the smallest delivery, and
 // changes nothing; a shop's exception replaces the minimum.
 func TestMinimumOrder(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		if _, err := fees.Set(ctx, db, f.farm.ID, fees.Input{Minimum: 80}, now); err != nil {

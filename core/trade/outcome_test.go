@@ -51,6 +51,7 @@ func loadOf(t *testing.T, db store.Q, u accounts.User) actorLoad {
 // changed: the need, the order (created, grown, deleted) and the events
 // recorded, each equal to the user load's item read afterwards.
 func TestOutcome(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		tomatoes := f.need(t, "tomate", "2026-12", 100)

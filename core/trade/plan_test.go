@@ -111,6 +111,7 @@ func weekdays(s string) [7]bool {
 // 15th, 22nd and 29th. The farm delivers on Mondays and Thursdays
 // ("1001000"); on Friday 20 November the first date to plan is 1 December.
 func TestPlanOrder(t *testing.T) {
+	t.Parallel()
 	nov20 := at(2026, 11, 20, 10)
 	dec10 := at(2026, 12, 10, 13) // Thursday, after the day's lock
 	// The order of 10 December: two deliveries done (the first short of

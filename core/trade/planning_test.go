@@ -53,6 +53,7 @@ func balanced(t *testing.T, o *orders.Full, want map[string]decimal.Dec) {
 }
 
 func TestDeliveryPlanning(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		tomato := f.need(t, "tomate", "2026-12", 150)
@@ -166,6 +167,7 @@ func TestDeliveryPlanning(t *testing.T) {
 }
 
 func TestPlanningLateInTheMonth(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		nov := f.need(t, "courgette", "2026-11", 30)
@@ -201,6 +203,7 @@ func TestPlanningLateInTheMonth(t *testing.T) {
 // its quantity out of re-planning, whether the producer changes its delivery
 // days or the commitment is corrected.
 func TestCancelledDeliveriesStayDeclined(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		tomato := f.need(t, "tomate", "2026-12", 200)

@@ -32,6 +32,7 @@ func establishment(siren string, i int) string {
 // TestEntityOf: an account counts as the SIREN of its SIRET when its login
 // is confirmed and its SIRET valid; as nothing otherwise.
 func TestEntityOf(t *testing.T) {
+	t.Parallel()
 	siret := siretOf(42)
 	for _, c := range []struct {
 		name  string
@@ -58,6 +59,7 @@ func TestEntityOf(t *testing.T) {
 // TestCounts: a commitment counts between two entities of two companies,
 // of 1 kg or piece and 10 € HT at least.
 func TestCounts(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name            string
 		buyer, seller   string
@@ -84,6 +86,7 @@ func TestCounts(t *testing.T) {
 // side, none holding more than half its quantity, rounded half up to 10
 // cents.
 func TestShownAndRounded(t *testing.T) {
+	t.Parallel()
 	base := trade.Cell{Amount: 300 * 300, Quantity: 300, Purchases: 3, Buyers: 3, Sellers: 3, LargestBuyer: 100, LargestSeller: 100}
 	for _, c := range []struct {
 		name string
@@ -231,6 +234,7 @@ func sybilWorld(t *testing.T, db *store.DB, a sybils) (need string, realShop, re
 // purchases. The sums kept equal
 // those rebuilt.
 func TestSybilsLearnNothing(t *testing.T) {
+	t.Parallel()
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
 			storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -254,6 +258,7 @@ func TestSybilsLearnNothing(t *testing.T) {
 // (50 × 3.37 + 4 × 25 × 3) / 150 = 3.1233… → 3.10, never
 // the partner's 3.37.
 func TestRealFiguresShow(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		need, realShop, realFarm := sybilWorld(t, db, sybils{name: "real companies", quantity: 25, price: 3})
 		keptEqualsRebuilt(t, db, "real companies")
@@ -289,6 +294,7 @@ func TestRealFiguresShow(t *testing.T) {
 // acceptance finds a cell's largest buyer and seller one step down
 // price_entities_largest, not among every entity of the cell.
 func TestPriceReadsUseTheirIndexes(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	for _, c := range []struct {
 		query string

@@ -18,6 +18,7 @@ import (
 // deliveries onto new delivery days, and only then; a refused form changes
 // nothing. Each step starts from the plan before it.
 func TestUpdateProfile(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		tomato := f.need(t, "tomate", "2026-12", 200)

@@ -15,6 +15,7 @@ import (
 // covering index every need of the month is looked up in the table, on
 // each acceptance (docs/BENCHMARKS.md, the proposal round-trip).
 func TestCommitmentsAreReadFromTheIndex(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	plan := storetest.QueryPlan(t, db, trade.CommitmentsQuery, "shop", "2026-12", "farm")
 	joined := strings.Join(plan, "; ")
@@ -33,6 +34,7 @@ func TestCommitmentsAreReadFromTheIndex(t *testing.T) {
 // finds each line by its primary key rather than scanning every line of
 // the platform for each value.
 func TestLinesAreUpdatedByTheirKey(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	for _, n := range []int{1, 9} {
 		args := make([]any, 0, 4*n)

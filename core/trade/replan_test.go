@@ -413,6 +413,7 @@ var errRollback = errors.New("rollback")
 // first cases already cover with every kind of row; at 300 it was the
 // slowest test of the package (55 s of 76; issue 35).
 func TestReplanMatchesTheFullReplan(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		cases := 300
 		if strings.HasSuffix(t.Name(), "/postgres") {

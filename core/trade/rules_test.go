@@ -13,6 +13,7 @@ import (
 )
 
 func TestProposalRules(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		tomato := f.need(t, "tomate", "2026-12", 100)

@@ -29,6 +29,7 @@ func days(idx ...int) [7]bool {
 }
 
 func TestSchedule(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		month string
@@ -68,6 +69,7 @@ func TestSchedule(t *testing.T) {
 }
 
 func TestSplit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		total decimal.Dec
 		n     int
@@ -99,6 +101,7 @@ func TestSplit(t *testing.T) {
 }
 
 func TestReplannable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		date string
 		now  time.Time
