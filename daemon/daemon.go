@@ -133,6 +133,17 @@ func apiConfig() huma.Config {
 	return c
 }
 
+// requestReadTimeout is how long a request may take to arrive, its body
+// with it (http.Server's ReadTimeout). It is also the BodyReadTimeout of
+// the operations whose handler may wait its turn at a gate — the uploads
+// (the parsing gate), the reception and the product's photo (the decoding
+// gate). huma gives an operation's body 5 s by default, a deadline it sets
+// on the connection as the handler starts: reached while the handler still
+// runs, Go's server takes it for the client gone and ends the request,
+// which answered 503 "Requête interrompue." to a request being served
+// (TestARequestMayWaitItsTurn).
+const requestReadTimeout = 2 * time.Minute
+
 func init() {
 	// A list in an answer is never null: every reader of core returns an
 	// empty list rather than nil, and the daemon's tests check each answer
@@ -192,7 +203,7 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	srv := &http.Server{
 		Handler:           resting.wrap(d.handler),
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
+		ReadTimeout:       requestReadTimeout,
 		WriteTimeout:      5 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(d.log.Handler(), slog.LevelWarn),

@@ -81,7 +81,8 @@ func uploadAsync(c *daemontest.Client, path string, data []byte) <-chan *daemont
 // and the other shop's — the flood's next file, sent as soon as the first
 // left the gate, waits behind the third account's work.
 func TestOneShopCannotHoldUpAnothersImport(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it counts the process's parsing gate, which another
+	// test's uploads would take places of.
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		flood, _ := s.Register("inondation@example.fr", "Inondation", true)
