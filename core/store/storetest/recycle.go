@@ -135,15 +135,5 @@ BEGIN
 		EXECUTE format('INSERT INTO %%I.%%I OVERRIDING SYSTEM VALUE SELECT * FROM %%I.%%I', dst, r.relname, src, r.relname);
 		PERFORM pg_stat_reset_single_table_counters(r.oid);
 	END LOOP;
-	FOR r IN SELECT c.relname FROM pg_class c WHERE c.relnamespace = src::regnamespace AND c.relkind = 'S'
-		AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'i') LOOP
-		EXECUTE format('SELECT setval(%%L, last_value, is_called) FROM %%I.%%I', quote_ident(dst) || '.' || quote_ident(r.relname), src, r.relname);
-	END LOOP;
-	FOR r IN SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-		WHERE c.relnamespace = src::regnamespace AND c.relkind = 'r' AND a.attidentity <> '' LOOP
-		EXECUTE format('SELECT setval(%%L, last_value, is_called) FROM %%s',
-			pg_get_serial_sequence(quote_ident(dst) || '.' || quote_ident(r.relname), r.attname),
-			pg_get_serial_sequence(quote_ident(src) || '.' || quote_ident(r.relname), r.attname));
-	END LOOP;
-END
+` + setSequences + `END
 $reset$`)

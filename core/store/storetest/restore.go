@@ -85,7 +85,15 @@ BEGIN
 		EXECUTE format('INSERT INTO %%I.%%I OVERRIDING SYSTEM VALUE SELECT * FROM %%I.%%I', dst, r.relname, src, r.relname);
 	END LOOP;
 	EXECUTE format('DELETE FROM %%I.storetest_dirty', dst);
-	FOR r IN SELECT c.relname FROM pg_class c WHERE c.relnamespace = src::regnamespace AND c.relkind = 'S'
+` + setSequences + `END
+$restore$`)
+
+// setSequences sets the sequences of the schema named by the PL/pgSQL
+// variable dst, standalone and identity, to their values in the one named
+// by src, as cloneSchema leaves them: the end of restoreSchema and
+// resetSchema (r a record variable of theirs; percent signs doubled for
+// fmt.Sprintf).
+const setSequences = `	FOR r IN SELECT c.relname FROM pg_class c WHERE c.relnamespace = src::regnamespace AND c.relkind = 'S'
 		AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'i') LOOP
 		EXECUTE format('SELECT setval(%%L, last_value, is_called) FROM %%I.%%I', quote_ident(dst) || '.' || quote_ident(r.relname), src, r.relname);
 	END LOOP;
@@ -95,5 +103,4 @@ BEGIN
 			pg_get_serial_sequence(quote_ident(dst) || '.' || quote_ident(r.relname), r.attname),
 			pg_get_serial_sequence(quote_ident(src) || '.' || quote_ident(r.relname), r.attname));
 	END LOOP;
-END
-$restore$`)
+`
