@@ -455,6 +455,17 @@ var matrix = map[string]row{
 	// Payments (issue 17): the producer records and confirms, the shop
 	// declares; the other side of another pair is refused.
 	"GET /api/payments": {path: fixed("/api/payments"), expect: everyone(200)},
+	// The older rows of one account (issue 42): the two parties only; a
+	// partner one has no document with is not found.
+	"GET /api/payments/{partnerId}/history": {
+		path: func(w *world, a actor) string {
+			if a == producer || a == otherProducer {
+				return "/api/payments/" + w.ids["shop"] + "/history?before=2026-11-01"
+			}
+			return "/api/payments/" + w.ids["producer"] + "/history?before=2026-11-01"
+		},
+		expect: map[actor]int{anon: 401, shop: 200, otherShop: 404, producer: 200, otherProducer: 404},
+	},
 	"POST /api/payments": {
 		path: fixed("/api/payments"),
 		body: func(w *world, _ actor) any {

@@ -95,8 +95,14 @@ type AccountView struct {
 	Penalties   decimal.Dec    `json:"penalties" doc:"Producers: the late-payment penalties it may claim as of today, EUR (information; never added to what is owed)"`
 	Indemnities decimal.Dec    `json:"indemnities" doc:"Producers: the 40 € recovery indemnities it may claim, one per invoice paid late or still overdue, EUR (information)"`
 	Late        []PenaltyView  `json:"late" doc:"Producers: the invoices paid late or still overdue, with the penalties of each period and the indemnity (Penalties and Indemnities are their sums); empty for a shop"`
-	Documents   []DocumentView `json:"documents"`
-	Payments    []PaymentView  `json:"payments"`
+	Documents   []DocumentView `json:"documents" doc:"Every document not settled (overdue included), and the settled ones issued in the current month and the two before it (issue 42); the older ones come from get-payments-history"`
+	Payments    []PaymentView  `json:"payments" doc:"The payments of the current month and the two before it, and every one still to confirm; the older ones come from get-payments-history"`
+
+	// OlderDocuments, OlderPayments and OlderBefore say what the lists
+	// leave out (payments.Recent).
+	OlderDocuments int    `json:"olderDocuments,omitempty" doc:"How many settled documents issued before olderBefore are not listed; absent when none"`
+	OlderPayments  int    `json:"olderPayments,omitempty" doc:"How many payments of before olderBefore are not listed; absent when none"`
+	OlderBefore    string `json:"olderBefore,omitempty" doc:"YYYY-MM-DD: the day the rows not listed are dated before, the first page's before of get-payments-history; absent when none"`
 
 	// IBANChangedOn tells a shop that the producer's IBAN changed lately
 	// (accounts.IBANNoticeFor).
@@ -188,6 +194,16 @@ func (d *Daemon) registerPayments(api huma.API) {
 			"credit note with its balance and status (overdue first), and the payments between the two (PRODUCT §16 \"Payments\").",
 		Errors: []int{http.StatusUnauthorized},
 	}, d.getPayments)
+	huma.Register(api, huma.Operation{
+		OperationID: "get-payments-history", Method: http.MethodGet, Path: "/payments/{partnerId}/history", Tags: tags,
+		Summary: "The older settled documents and payments of one account, a page at a time",
+		Description: "What get-payments does not list of the account with a partner (the shop for a producer, the producer " +
+			"for a shop): its settled documents and its payments dated before `before`, most recent first, about " +
+			"50 rows a page, never splitting a day. The first page's `before` is the account's olderBefore, the next " +
+			"one's the page's `before`, until `more` is false (PRODUCT §16 \"Payments\", issue 42). A partner the user " +
+			"has no document with is not found (404); a `before` that is not a day is refused (422).",
+		Errors: []int{http.StatusUnauthorized, http.StatusNotFound, http.StatusUnprocessableEntity},
+	}, d.getPaymentsHistory)
 	huma.Register(api, huma.Operation{
 		OperationID: "record-payment", Method: http.MethodPost, Path: "/payments", Tags: tags,
 		Summary:     "Record a payment received (producers)",
@@ -288,13 +304,16 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 	if err != nil {
 		return nil, err
 	}
-	var docIDs []string
-	for _, a := range accs {
-		for _, doc := range a.Documents {
-			docIDs = append(docIDs, doc.ID)
-		}
+	// The totals and penalties are of the whole account; the lists, of
+	// what the screen shows (payments.Recent).
+	recent := make([]payments.Account, len(accs))
+	older := make([]payments.Older, len(accs))
+	var docs []payments.Document
+	for i, a := range accs {
+		recent[i], older[i] = payments.Recent(a, today)
+		docs = append(docs, recent[i].Documents...)
 	}
-	deposits, err := pa.StatusesOf(ctx, q, docIDs)
+	views, err := d.documentViews(ctx, q, u, docs, today)
 	if err != nil {
 		return nil, err
 	}
@@ -303,39 +322,60 @@ func (d *Daemon) accountsOf(ctx context.Context, q store.Q, u accounts.User) (*P
 	out.Body.Accounts = make([]AccountView, len(accs))
 	for i, a := range accs {
 		v := AccountView{PartnerID: ids[i], PartnerName: names[ids[i]], Reminders: !off[ids[i]], Owed: a.Owed, OnAccount: a.OnAccount, Overdue: a.Overdue, Declared: a.Declared,
-			NextDue: a.NextDue, Documents: make([]DocumentView, len(a.Documents)), Payments: make([]PaymentView, len(a.Payments)),
-			Late: []PenaltyView{}}
+			NextDue: a.NextDue, Documents: views[:len(recent[i].Documents):len(recent[i].Documents)], Payments: paymentViews(recent[i].Payments),
+			OlderDocuments: older[i].Documents, OlderPayments: older[i].Payments, OlderBefore: older[i].Before, Late: []PenaltyView{}}
+		views = views[len(recent[i].Documents):]
 		if u.IsProducer() {
 			v.Late, v.Penalties, v.Indemnities = penaltyViews(payments.Penalties(a, today, d.cfg.Payments.Rates))
-		}
-		for j, doc := range a.Documents {
-			path := "/print/creditnote/" + doc.ID
-			if doc.Kind == "invoice" {
-				path = "/print/invoice/" + doc.OrderID
-			}
-			v.Documents[j] = DocumentView{ID: doc.ID, Kind: doc.Kind, Number: doc.Number, IssueDate: doc.IssueDate, DueDate: doc.DueDate,
-				Total: doc.Total, Credited: doc.Credited, Paid: doc.Paid, Balance: doc.Balance, Status: doc.Status, Refers: doc.Refers, Path: path}
-			if st, ok := deposits[doc.ID]; ok {
-				v.Documents[j].PA = paView(st, u.IsProducer())
-			}
-			if doc.Discount > 0 && doc.Balance > 0 && doc.DiscountUntil >= today {
-				v.Documents[j].Discount, v.Documents[j].DiscountUntil = doc.Discount, doc.DiscountUntil
-			}
-		}
-		for j, p := range a.Payments {
-			pv := PaymentView{ID: p.ID, Amount: p.Amount, PaidOn: p.PaidOn, Method: p.Method, Reference: p.Reference, Status: p.Status,
-				ByShop: p.CreatedBy == p.DistributorID, CreatedAt: time.UnixMilli(p.CreatedAt).UTC().Format(time.RFC3339),
-				Allocations: make([]PaymentAllocationView, len(p.Allocations))}
-			for k, al := range p.Allocations {
-				pv.Allocations[k] = PaymentAllocationView{DocumentID: al.DocumentID, Amount: al.Amount}
-			}
-			v.Payments[j] = pv
 		}
 		v.IBANChangedOn = changed[ids[i]]
 		v.FlatRate = flat[ids[i]]
 		out.Body.Accounts[i] = v
 	}
 	return out, nil
+}
+
+// documentViews shows documents to u as of today, with their deposits on
+// the producer's approved platform, in the same order.
+func (d *Daemon) documentViews(ctx context.Context, q store.Q, u accounts.User, docs []payments.Document, today string) ([]DocumentView, error) {
+	ids := make([]string, len(docs))
+	for i, doc := range docs {
+		ids[i] = doc.ID
+	}
+	deposits, err := pa.StatusesOf(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	views := make([]DocumentView, len(docs))
+	for i, doc := range docs {
+		path := "/print/creditnote/" + doc.ID
+		if doc.Kind == "invoice" {
+			path = "/print/invoice/" + doc.OrderID
+		}
+		views[i] = DocumentView{ID: doc.ID, Kind: doc.Kind, Number: doc.Number, IssueDate: doc.IssueDate, DueDate: doc.DueDate,
+			Total: doc.Total, Credited: doc.Credited, Paid: doc.Paid, Balance: doc.Balance, Status: doc.Status, Refers: doc.Refers, Path: path}
+		if st, ok := deposits[doc.ID]; ok {
+			views[i].PA = paView(st, u.IsProducer())
+		}
+		if doc.Discount > 0 && doc.Balance > 0 && doc.DiscountUntil >= today {
+			views[i].Discount, views[i].DiscountUntil = doc.Discount, doc.DiscountUntil
+		}
+	}
+	return views, nil
+}
+
+// paymentViews shows payments.
+func paymentViews(ps []payments.Payment) []PaymentView {
+	views := make([]PaymentView, len(ps))
+	for i, p := range ps {
+		views[i] = PaymentView{ID: p.ID, Amount: p.Amount, PaidOn: p.PaidOn, Method: p.Method, Reference: p.Reference, Status: p.Status,
+			ByShop: p.CreatedBy == p.DistributorID, CreatedAt: time.UnixMilli(p.CreatedAt).UTC().Format(time.RFC3339),
+			Allocations: make([]PaymentAllocationView, len(p.Allocations))}
+		for k, al := range p.Allocations {
+			views[i].Allocations[k] = PaymentAllocationView{DocumentID: al.DocumentID, Amount: al.Amount}
+		}
+	}
+	return views
 }
 
 // paView shows a document's deposit; the failure of a deposit is the
@@ -380,6 +420,53 @@ func (d *Daemon) getPayments(ctx context.Context, _ *struct{}) (*PaymentsOutput,
 	if err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// PaymentsHistoryInput names a page of an account's older rows.
+type PaymentsHistoryInput struct {
+	PartnerID string `path:"partnerId" maxLength:"100" doc:"The shop (for a producer) or the producer (for a shop)"`
+	Before    string `query:"before" doc:"YYYY-MM-DD: the page holds the rows dated before this day; the account's olderBefore for the first page, the last page's before for the next"`
+}
+
+// PaymentsHistoryOutput is a page of an account's older rows.
+type PaymentsHistoryOutput struct {
+	Body struct {
+		Documents []DocumentView `json:"documents" doc:"Settled documents, most recent issue first"`
+		Payments  []PaymentView  `json:"payments" doc:"Payments, most recent first"`
+		More      bool           `json:"more" doc:"Whether older rows remain, for another page"`
+		Before    string         `json:"before,omitempty" doc:"YYYY-MM-DD: the next page's before; absent when none remains"`
+		// OlderDocuments and OlderPayments count what remains.
+		OlderDocuments int `json:"olderDocuments" doc:"How many older settled documents remain after this page"`
+		OlderPayments  int `json:"olderPayments" doc:"How many older payments remain after this page"`
+	}
+}
+
+func (d *Daemon) getPaymentsHistory(ctx context.Context, in *PaymentsHistoryInput) (*PaymentsHistoryOutput, error) {
+	u := currentUser(ctx)
+	producer, shop := u.ID, in.PartnerID
+	if !u.IsProducer() {
+		producer, shop = in.PartnerID, u.ID
+	}
+	today := d.today()
+	accs, err := payments.Accounts(ctx, d.db, producer, shop, today)
+	if err != nil {
+		return nil, err
+	}
+	if len(accs) != 1 || in.PartnerID == "" {
+		return nil, core.ErrNotFound
+	}
+	page, err := payments.History(accs[0], today, in.Before, payments.HistoryPage)
+	if err != nil {
+		return nil, err
+	}
+	out := &PaymentsHistoryOutput{}
+	if out.Body.Documents, err = d.documentViews(ctx, d.db, u, page.Documents, today); err != nil {
+		return nil, err
+	}
+	out.Body.Payments = paymentViews(page.Payments)
+	out.Body.More, out.Body.Before = page.Rest.Before != "", page.Rest.Before
+	out.Body.OlderDocuments, out.Body.OlderPayments = page.Rest.Documents, page.Rest.Payments
 	return out, nil
 }
 

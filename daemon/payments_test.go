@@ -1,9 +1,14 @@
 package daemon_test
 
 import (
+	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"primeur/core/orders"
 	"primeur/core/payments"
 	"primeur/core/store"
 	"primeur/core/store/storetest"
@@ -19,12 +24,17 @@ type paymentsJSON struct {
 		Overdue     float64 `json:"overdue"`
 		Declared    float64 `json:"declared"`
 		NextDue     string  `json:"nextDue"`
-		Documents   []struct {
-			ID      string  `json:"_id"`
-			Number  string  `json:"number"`
-			Balance float64 `json:"balance"`
-			Status  string  `json:"status"`
-			Path    string  `json:"path"`
+		// The rows not listed (issue 42).
+		OlderDocuments int    `json:"olderDocuments"`
+		OlderPayments  int    `json:"olderPayments"`
+		OlderBefore    string `json:"olderBefore"`
+		Documents      []struct {
+			ID        string  `json:"_id"`
+			Number    string  `json:"number"`
+			IssueDate string  `json:"issueDate"`
+			Balance   float64 `json:"balance"`
+			Status    string  `json:"status"`
+			Path      string  `json:"path"`
 		} `json:"documents"`
 		Payments []struct {
 			ID     string  `json:"_id"`
@@ -136,3 +146,146 @@ func TestPaymentsAPI(t *testing.T) {
 }
 
 func round(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+
+// historyJSON is a page of GET /api/payments/{partnerId}/history.
+type historyJSON struct {
+	Documents []struct {
+		ID        string `json:"_id"`
+		IssueDate string `json:"issueDate"`
+		Status    string `json:"status"`
+		Path      string `json:"path"`
+	} `json:"documents"`
+	Payments []struct {
+		ID     string `json:"_id"`
+		PaidOn string `json:"paidOn"`
+	} `json:"payments"`
+	More           bool   `json:"more"`
+	Before         string `json:"before"`
+	OlderDocuments int    `json:"olderDocuments"`
+	OlderPayments  int    `json:"olderPayments"`
+}
+
+// TestPaymentsHistoryAPI (issue 42): after most of a year of trade, the
+// screens list the open documents — June's, six months overdue — and the
+// recent months', and count the older settled ones — August's, paid in
+// August —, which the history answers, to the two parties only; a start
+// that is not a day is refused in French.
+func TestPaymentsHistoryAPI(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		dw := newDeliveriesWorld(t, db)
+		for m := 3; m <= 10; m++ {
+			order := dw.w.Order(dw.w.Farm, dw.w.Shop, fmt.Sprintf("2026-%02d-01", m))
+			dw.w.Delivery(order, fmt.Sprintf("2026-%02d-08", m), orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)})
+			invoices(t, dw.s, tradetest.At(2026, time.Month(m+1), 1, 6, 0))
+		}
+		invoices(t, dw.s, tradetest.At(2026, 12, 1, 6, 0))
+		dw.s.Clock.Set(tradetest.At(2026, 12, 3, 9, 0))
+		var p paymentsJSON
+		dw.farm.Do("GET", "/api/payments", nil).Expect(t, 200).JSON(t, &p)
+		byMonth := map[string]string{}
+		for _, d := range p.Accounts[0].Documents {
+			byMonth[d.IssueDate[:7]] = d.ID
+		}
+		if len(byMonth) != 9 {
+			t.Fatalf("documents %+v", p.Accounts[0].Documents)
+		}
+		// Every invoice paid on the 5th of its month, June's excepted and
+		// December's, still to come.
+		for _, month := range []string{"2026-04", "2026-05", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"} {
+			for _, d := range p.Accounts[0].Documents {
+				if d.ID == byMonth[month] {
+					dw.farm.Do("POST", "/api/payments", map[string]any{"partnerId": dw.shopID, "amount": d.Balance, "paidOn": month + "-05",
+						"method": "virement", "documents": []string{d.ID}}).Expect(t, 200)
+				}
+			}
+		}
+		var listed paymentsJSON
+		dw.shop.Do("GET", "/api/payments", nil).Expect(t, 200).JSON(t, &listed)
+		acc := listed.Accounts[0]
+		var months []string
+		seen := map[string]bool{}
+		for _, d := range acc.Documents {
+			months = append(months, d.IssueDate[:7]+" "+d.Status)
+			seen[d.ID] = true
+		}
+		for _, pay := range acc.Payments {
+			seen[pay.ID] = true
+		}
+		if want := []string{"2026-06 overdue", "2026-10 paid", "2026-11 paid", "2026-12 issued"}; !slices.Equal(months, want) ||
+			len(acc.Payments) != 2 || acc.OlderDocuments != 5 || acc.OlderPayments != 5 || acc.OlderBefore != "2026-10-01" {
+			t.Fatalf("listed %v, %d payments, older %d/%d before %q", months, len(acc.Payments), acc.OlderDocuments, acc.OlderPayments, acc.OlderBefore)
+		}
+		if acc.Owed != round(acc.Overdue+acc.Documents[3].Balance) || acc.Overdue != acc.Documents[0].Balance {
+			t.Fatalf("totals %+v", acc)
+		}
+		// A write answers the accounts as the read does.
+		dw.farm.Do("PUT", "/api/reminders/"+dw.shopID, map[string]any{"enabled": true}).Expect(t, 200).JSON(t, &p)
+		if p.Accounts[0].OlderDocuments != 5 || len(p.Accounts[0].Documents) != 4 {
+			t.Fatalf("after a write: %+v", p.Accounts[0])
+		}
+
+		// The older rows, for either party, most recent first, none listed.
+		for _, c := range []struct {
+			client  *daemontest.Client
+			partner string
+		}{{dw.shop, dw.farmID}, {dw.farm, dw.shopID}} {
+			var h historyJSON
+			c.client.Do("GET", "/api/payments/"+c.partner+"/history?before="+acc.OlderBefore, nil).Expect(t, 200).JSON(t, &h)
+			var days []string
+			for _, d := range h.Documents {
+				days = append(days, d.IssueDate+" "+d.Status)
+				if seen[d.ID] || d.Path == "" {
+					t.Fatalf("document %+v listed already or without its PDF", d)
+				}
+			}
+			for _, pay := range h.Payments {
+				days = append(days, pay.PaidOn)
+				if seen[pay.ID] {
+					t.Fatalf("payment %+v listed already", pay)
+				}
+			}
+			want := []string{"2026-09-01 paid", "2026-08-01 paid", "2026-07-01 paid", "2026-05-01 paid", "2026-04-01 paid",
+				"2026-09-05", "2026-08-05", "2026-07-05", "2026-05-05", "2026-04-05"}
+			if !slices.Equal(days, want) || h.More || h.Before != "" || h.OlderDocuments != 0 || h.OlderPayments != 0 {
+				t.Fatalf("history %v, more %v before %q, rest %d/%d", days, h.More, h.Before, h.OlderDocuments, h.OlderPayments)
+			}
+		}
+		// Before August: what remains, then nothing.
+		var h historyJSON
+		dw.shop.Do("GET", "/api/payments/"+dw.farmID+"/history?before=2026-08-01", nil).Expect(t, 200).JSON(t, &h)
+		if len(h.Documents) != 3 || len(h.Payments) != 3 || h.More {
+			t.Fatalf("before August %+v", h)
+		}
+		dw.shop.Do("GET", "/api/payments/"+dw.farmID+"/history?before=2026-04-01", nil).Expect(t, 200).JSON(t, &h)
+		if len(h.Documents) != 0 || len(h.Payments) != 0 || h.More {
+			t.Fatalf("before April %+v", h)
+		}
+
+		// Unchanged, it answers 304 to its ETag.
+		path := "/api/payments/" + dw.farmID + "/history?before=2026-10-01"
+		first := dw.shop.Do("GET", path, nil).Expect(t, 200)
+		req, err := http.NewRequest(http.MethodGet, dw.s.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("If-None-Match", first.Header.Get("ETag"))
+		if again := dw.shop.Raw(req).Expect(t, http.StatusNotModified); first.Header.Get("ETag") == "" || len(again.Body) != 0 {
+			t.Fatalf("ETag %q, then %d bytes", first.Header.Get("ETag"), len(again.Body))
+		}
+
+		// Strangers and hostile starts.
+		dw.s.Refuses(t, []daemontest.Refused{
+			{Name: "anonymous", Client: dw.s.Client(), Method: "GET", Path: path, Status: 401},
+			{Name: "another shop's producer", Client: dw.otherShop, Method: "GET", Path: path, Status: 404},
+			{Name: "another producer's shop", Client: dw.otherFrm, Method: "GET", Path: "/api/payments/" + dw.shopID + "/history?before=2026-10-01", Status: 404},
+			{Name: "an unknown partner", Client: dw.shop, Method: "GET", Path: "/api/payments/nope/history?before=2026-10-01", Status: 404},
+			{Name: "oneself", Client: dw.shop, Method: "GET", Path: "/api/payments/" + dw.shopID + "/history?before=2026-10-01", Status: 404},
+			{Name: "no start", Client: dw.shop, Method: "GET", Path: "/api/payments/" + dw.farmID + "/history", Status: 422, Detail: payments.MsgBefore},
+			{Name: "an empty start", Client: dw.shop, Method: "GET", Path: "/api/payments/" + dw.farmID + "/history?before=", Status: 422, Detail: payments.MsgBefore},
+			{Name: "not a day", Client: dw.shop, Method: "GET", Path: "/api/payments/" + dw.farmID + "/history?before=2026-02-30", Status: 422, Detail: payments.MsgBefore},
+			{Name: "words", Client: dw.shop, Method: "GET", Path: "/api/payments/" + dw.farmID + "/history?before=hier%27%3B--", Status: 422, Detail: payments.MsgBefore},
+			{Name: "huge", Client: dw.shop, Method: "GET", Path: "/api/payments/" + dw.farmID + "/history?before=" + strings.Repeat("2026-10-01", 500), Status: 422, Detail: payments.MsgBefore},
+		})
+	})
+}

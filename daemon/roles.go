@@ -69,6 +69,7 @@ var operationRoles = map[string][]string{
 	"get-purchases":               everyRole,
 	"get-rewards":                 everyRole,
 	"get-payments":                everyRole,
+	"get-payments-history":        everyRole,
 	"get-accounting":              everyRole,
 	"get-delivery-settings":       everyRole,
 	"get-delivery-terms":          everyRole,

@@ -589,6 +589,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/{partnerId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The older settled documents and payments of one account, a page at a time
+         * @description What get-payments does not list of the account with a partner (the shop for a producer, the producer for a shop): its settled documents and its payments dated before `before`, most recent first, about 50 rows a page, never splitting a day. The first page's `before` is the account's olderBefore, the next one's the page's `before`, until `more` is false (PRODUCT §16 "Payments", issue 42). A partner the user has no document with is not found (404); a `before` that is not a day is refused (422).
+         */
+        get: operations["get-payments-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/{paymentId}/confirm": {
         parameters: {
             query?: never;
@@ -2058,6 +2078,7 @@ export interface components {
              * @description Declared by the shop, not confirmed yet, EUR
              */
             declared: number;
+            /** @description Every document not settled (overdue included), and the settled ones issued in the current month and the two before it (issue 42); the older ones come from get-payments-history */
             documents: components["schemas"]["DocumentView"][];
             /** @description When the producer sells (or sold) under the agricultural flat-rate refund: the shop's purchase slips and yearly certificates (PRODUCT §16 "Buyer's documents under the flat-rate refund"); absent otherwise */
             flatRate?: components["schemas"]["FlatRateView"];
@@ -2072,6 +2093,18 @@ export interface components {
             late: components["schemas"]["PenaltyView"][];
             /** @description Earliest due date of an open document */
             nextDue?: string;
+            /** @description YYYY-MM-DD: the day the rows not listed are dated before, the first page's before of get-payments-history; absent when none */
+            olderBefore?: string;
+            /**
+             * Format: int64
+             * @description How many settled documents issued before olderBefore are not listed; absent when none
+             */
+            olderDocuments?: number;
+            /**
+             * Format: int64
+             * @description How many payments of before olderBefore are not listed; absent when none
+             */
+            olderPayments?: number;
             /**
              * Format: double
              * @description What recorded payments left over once every document is paid: the shop's credit, applied to the next documents, EUR
@@ -2090,6 +2123,7 @@ export interface components {
             /** @description The shop (for a producer) or the producer (for a shop) */
             partnerId: string;
             partnerName: string;
+            /** @description The payments of the current month and the two before it, and every one still to confirm; the older ones come from get-payments-history */
             payments: components["schemas"]["PaymentView"][];
             /**
              * Format: double
@@ -3281,6 +3315,26 @@ export interface components {
             reference: string;
             /** @enum {string} */
             status: "declared" | "recorded" | "refused" | "undone";
+        };
+        PaymentsHistoryOutputBody: {
+            /** @description YYYY-MM-DD: the next page's before; absent when none remains */
+            before?: string;
+            /** @description Settled documents, most recent issue first */
+            documents: components["schemas"]["DocumentView"][];
+            /** @description Whether older rows remain, for another page */
+            more: boolean;
+            /**
+             * Format: int64
+             * @description How many older settled documents remain after this page
+             */
+            olderDocuments: number;
+            /**
+             * Format: int64
+             * @description How many older payments remain after this page
+             */
+            olderPayments: number;
+            /** @description Payments, most recent first */
+            payments: components["schemas"]["PaymentView"][];
         };
         PaymentsOutputBody: {
             accounts: components["schemas"]["AccountView"][];
@@ -7236,6 +7290,91 @@ export interface operations {
             };
             /** @description Forbidden */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Any other error, an RFC 9457 problem whose `detail` is a French message (400 for a malformed request, 413 for a body too large, 503 with Retry-After when the server is saturated, its disk full or its database unreachable…) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+        };
+    };
+    "get-payments-history": {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD: the page holds the rows dated before this day; the account's olderBefore for the first page, the last page's before for the next */
+                before?: string;
+            };
+            header?: {
+                /** @description The ETag of the answer the client holds: 304 if it is still the answer */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The shop (for a producer) or the producer (for a shop) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentsHistoryOutputBody"];
+                };
+            };
+            /** @description Not Modified: the answer is still the one whose ETag If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description A weak validator of the answer, a hash of its bytes: sent back in If-None-Match, it is answered 304 while the answer has not changed */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ErrorModel"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
