@@ -1,19 +1,22 @@
 import type { Snapshot } from 'valtio'
-import { Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { PAStatus } from '../einvoicing/PAStatus'
 import { formatDay, formatEUR } from '../format'
 import { useUser } from '../store/hooks'
-import { confirmPayment, setReminders, undoPayment } from '../store/payments'
+import { confirmPayment, loadOlder, setReminders, undoPayment, usePayments } from '../store/payments'
 import { may } from '../team/roles'
 import type { UserType } from '../types'
 import {
   DOCUMENT_KIND_LABELS,
   DOCUMENT_STATUS_LABELS,
   METHOD_LABELS,
+  OLDER_FAILED,
   PAYMENT_STATUS_LABELS,
   discountOffer,
   ibanChangedNotice,
+  olderDocumentsLabel,
+  olderPaymentsLabel,
 } from './labels'
 import { FlatRateSection, SlipLink } from './FlatRate'
 import { LatePenalties } from './LatePenalties'
@@ -31,7 +34,9 @@ const STATUS_COLORS: Record<DocumentStatus, string> = {
 /**
  * One partner's account (PRODUCT §16 "Payments"): what is owed and
  * overdue, each document with its balance and PDF, the payments, and the
- * actions of each side.
+ * actions of each side. The documents and payments are those the daemon
+ * lists — the open ones and the recent months' — then the older ones read
+ * on demand, a page per click (issue 42).
  */
 export function AccountCard({
   account,
@@ -51,6 +56,25 @@ export function AccountCard({
   // The member's role: payments are the owners' and accountants' (PRODUCT §13 "Teams").
   const member = useUser()?.role
   const titleId = `account-${account.partnerId}`
+  // The older rows read so far (loadOlder), and what remains.
+  const older = usePayments().older[account.partnerId]
+  const documents = older ? [...account.documents, ...older.documents] : account.documents
+  const payments = older ? [...account.payments, ...older.payments] : account.payments
+  const olderDocuments = older ? older.olderDocuments : (account.olderDocuments ?? 0)
+  const olderPayments = older ? older.olderPayments : (account.olderPayments ?? 0)
+  const more = (n: number, label: (n: number) => string) =>
+    n > 0 ? (
+      <Group>
+        <Button
+          size="xs"
+          variant="subtle"
+          loading={older?.busy ?? false}
+          onClick={() => void loadOlder(account.partnerId)}
+        >
+          {label(n)}
+        </Button>
+      </Group>
+    ) : null
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
       <Stack gap="sm">
@@ -103,7 +127,7 @@ export function AccountCard({
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {account.documents.map((d) => (
+              {documents.map((d) => (
                 <Table.Tr key={d._id}>
                   {onChoose ? (
                     <Table.Td>
@@ -149,15 +173,16 @@ export function AccountCard({
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+        {more(olderDocuments, olderDocumentsLabel)}
 
-        {account.payments.length > 0 ? (
+        {payments.length > 0 ? (
           <Stack
             gap={4}
             aria-label={`Paiements — ${account.partnerName}`}
             component="ul"
             style={{ listStyle: 'none', padding: 0 }}
           >
-            {account.payments.map((p) => (
+            {payments.map((p) => (
               <Group key={p._id} component="li" justify="space-between" gap="xs" wrap="wrap">
                 <Text size="sm" td={p.status === 'undone' || p.status === 'refused' ? 'line-through' : undefined}>
                   {formatDay(p.paidOn)} — {METHOD_LABELS[p.method]} de {formatEUR(p.amount)}
@@ -186,6 +211,12 @@ export function AccountCard({
               </Group>
             ))}
           </Stack>
+        ) : null}
+        {more(olderPayments, olderPaymentsLabel)}
+        {older?.error ? (
+          <Alert color="red" title={OLDER_FAILED}>
+            {older.error}
+          </Alert>
         ) : null}
 
         {role === 'producer' ? (

@@ -64,3 +64,14 @@ export const PAYMENT_TOASTS = {
 export function ibanChangedNotice(day: string): string {
   return `IBAN modifié le ${formatDayInWords(day)} : vérifiez-le auprès du producteur avant de payer.`
 }
+
+/** Below an account's documents: the settled ones older than those listed, loaded on demand (issue 42). */
+export const olderDocumentsLabel = (n: number) =>
+  n > 1 ? `Afficher les documents réglés plus anciens (${n})` : 'Afficher le document réglé plus ancien (1)'
+
+/** Below an account's payments: those older than the ones listed, loaded on demand. */
+export const olderPaymentsLabel = (n: number) =>
+  n > 1 ? `Afficher les paiements plus anciens (${n})` : 'Afficher le paiement plus ancien (1)'
+
+/** An account's older rows could not be read: the title above the daemon's message. */
+export const OLDER_FAILED = "L'historique de ce compte n'a pas pu être chargé."

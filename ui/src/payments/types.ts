@@ -11,6 +11,8 @@ export type PaymentsView = Schemas['PaymentsOutputBody']
 export type PaymentAccount = Schemas['AccountView']
 export type PaymentDocument = Schemas['DocumentView']
 export type Payment = Schemas['PaymentView']
+/** A page of an account's older settled documents and payments (`GET /api/payments/{partnerId}/history`). */
+export type PaymentsHistory = Schemas['PaymentsHistoryOutputBody']
 /** What a producer may claim of one invoice paid late or still overdue. */
 export type LateInvoice = Schemas['PenaltyView']
 /** A stretch of days an invoice was late at one balance and one rate (rates in percent). */

@@ -1,13 +1,37 @@
 // State and actions of the payment screens (PRODUCT §16 "Payments"): the
 // accounts `GET /api/payments` answers, and the producer's and shop's
 // actions, each answering the accounts afresh. Not part of the user load:
-// its own valtio proxy, read through usePayments().
+// its own valtio proxy, read through usePayments(). The accounts list the
+// open documents and the recent months' (issue 42); the older settled
+// documents and payments come a page at a time (loadOlder), kept per
+// account until the accounts are answered again.
 import { proxy, useSnapshot } from 'valtio'
 import { ApiError, api, errorMessage, toApiError } from '../api'
 import { progress } from '../notify'
 import { PAYMENT_TOASTS } from '../payments/labels'
-import type { PaymentEntry, PaymentsView, TransferPreview } from '../payments/types'
+import type {
+  Payment,
+  PaymentDocument,
+  PaymentsHistory,
+  PaymentEntry,
+  PaymentsView,
+  TransferPreview,
+} from '../payments/types'
 import type { LoadStatus } from './state'
+
+/** The older rows of one account read so far, and what remains. */
+export interface OlderRows {
+  /** Settled documents and payments, most recent first, page after page. */
+  documents: PaymentDocument[]
+  payments: Payment[]
+  /** The next page's start (YYYY-MM-DD); '' when none remains. */
+  before: string
+  /** How many older documents and payments remain. */
+  olderDocuments: number
+  olderPayments: number
+  busy: boolean
+  error: string | null
+}
 
 export interface PaymentsState {
   /** The user the accounts belong to; another user starts afresh. */
@@ -15,9 +39,23 @@ export interface PaymentsState {
   data: PaymentsView | null
   status: LoadStatus
   error: string | null
+  /** The older rows read, by partner id; emptied whenever the accounts are answered again. */
+  older: Record<string, OlderRows>
 }
 
-const initial = (owner: string | null = null): PaymentsState => ({ owner, data: null, status: 'idle', error: null })
+const initial = (owner: string | null = null): PaymentsState => ({
+  owner,
+  data: null,
+  status: 'idle',
+  error: null,
+  older: {},
+})
+
+/** The accounts answered afresh: the pages of older rows start over. */
+function setAccounts(data: PaymentsView): void {
+  paymentsState.data = data
+  paymentsState.older = {}
+}
 
 export const paymentsState = proxy<PaymentsState>(initial())
 
@@ -29,12 +67,54 @@ export function claimPayments(owner: string): void {
 export async function loadPayments(): Promise<void> {
   paymentsState.status = 'busy'
   try {
-    paymentsState.data = await api.get<PaymentsView>('/api/payments')
+    setAccounts(await api.get<PaymentsView>('/api/payments'))
     paymentsState.status = 'idle'
     paymentsState.error = null
   } catch (err) {
     paymentsState.status = 'error'
     paymentsState.error = errorMessage(err)
+  }
+}
+
+/**
+ * Reads the next page of an account's older settled documents and payments
+ * (`GET /api/payments/{partnerId}/history`) and appends it to those shown;
+ * a failure stays on the account, in French, until the next try.
+ */
+export async function loadOlder(partnerId: string): Promise<void> {
+  const account = paymentsState.data?.accounts.find((a) => a.partnerId === partnerId)
+  if (!account) return
+  let rows = paymentsState.older[partnerId]
+  if (!rows) {
+    paymentsState.older[partnerId] = {
+      documents: [],
+      payments: [],
+      before: account.olderBefore ?? '',
+      olderDocuments: account.olderDocuments ?? 0,
+      olderPayments: account.olderPayments ?? 0,
+      busy: false,
+      error: null,
+    }
+    rows = paymentsState.older[partnerId]
+  }
+  if (!rows.before || rows.busy) return
+  rows.busy = true
+  rows.error = null
+  try {
+    const page = await api.get<PaymentsHistory>(
+      `/api/payments/${encodeURIComponent(partnerId)}/history?before=${encodeURIComponent(rows.before)}`,
+    )
+    // Should the accounts have been answered again meanwhile, rows is no
+    // longer in the state: the page lands nowhere, and the pages start over.
+    rows.documents.push(...page.documents)
+    rows.payments.push(...page.payments)
+    rows.before = page.before ?? ''
+    rows.olderDocuments = page.olderDocuments
+    rows.olderPayments = page.olderPayments
+  } catch (err) {
+    rows.error = errorMessage(err)
+  } finally {
+    rows.busy = false
   }
 }
 
@@ -49,7 +129,7 @@ async function act(
 ): Promise<PaymentResult> {
   const toast = progress(texts.progress)
   try {
-    paymentsState.data = await api[method]<PaymentsView>(path, body)
+    setAccounts(await api[method]<PaymentsView>(path, body))
     toast.success(texts.success)
     return { ok: true }
   } catch (err) {
