@@ -19,7 +19,9 @@ import (
 // reads the rest scoped to what it shows — the catalogue here, the orders
 // of a period, the dashboard chart's aggregates; the needs of the months in
 // view (GET /api/needs, needs.go) and the feed's pages (GET /api/events,
-// events.go) were already scoped. Every one is a GET under /api/, so that
+// events.go) were already scoped; the payment screens list the open and
+// recent rows and page the older ones (GET /api/payments/{partnerId}/history,
+// payments.go). Every one is a GET under /api/, so that
 // httpx.Revalidate gives its answer a validator and answers 304 to a client
 // that holds it.
 
