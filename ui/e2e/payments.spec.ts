@@ -143,6 +143,24 @@ test('the shop pays its invoice by SEPA transfer, the producer records it, both 
   await shopPage.reload()
   await expect(card.getByRole('row').nth(1)).toContainText('Payée')
   await expect(card.getByText(/Virement de .* \(VIR SEPA\) — Enregistré/)).toBeVisible()
+
+  // A cheque of six months ago, entered late: older than the months the
+  // screen lists, it is counted below the payments and read on demand
+  // (issue 42, GET /api/payments/{partnerId}/history).
+  const listed = (await (await farmContext.request.get('/api/payments')).json()) as {
+    accounts: { partnerId: string; partnerName: string }[]
+  }
+  const shopId = listed.accounts.find((a) => a.partnerName === shop.name)!.partnerId
+  const cheque = { partnerId: shopId, amount: 1, paidOn: monthStart(-6), method: 'cheque', reference: 'CHQ ANCIEN' }
+  expect((await farmContext.request.post('/api/payments', { data: cheque })).status()).toBe(200)
+  await farmPage.reload()
+  const older = farmCard.getByRole('button', { name: 'Afficher le paiement plus ancien (1)' })
+  await expect(older).toBeVisible()
+  await expect(farmCard.getByText(/CHQ ANCIEN/)).toHaveCount(0)
+  await older.focus()
+  await farmPage.keyboard.press('Enter')
+  await expect(farmCard.getByText(/Chèque de 1,00\s€ \(CHQ ANCIEN\) — Enregistré/)).toBeVisible()
+  await expect(farmCard.getByRole('button', { name: /plus ancien/ })).toHaveCount(0)
   await shopContext.close()
   await farmContext.close()
 })
