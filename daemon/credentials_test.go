@@ -89,6 +89,7 @@ func TestPendingEmailChangeDiesWithANewPassword(t *testing.T) {
 // password and emails the restored address a reset link, with which the
 // owner gets the account back. It works once.
 func TestWayBackRestoresTheLoginEmail(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		s.Config.Addr = "primeur.test:8080"
@@ -150,6 +151,7 @@ func TestWayBackRestoresTheLoginEmail(t *testing.T) {
 // counts: past 5 an hour for the account, 429 with Retry-After, nothing
 // changed.
 func TestChangeEmailTellsNothing(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := daemontest.New(t, db)
 		shop, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

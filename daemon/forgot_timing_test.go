@@ -46,6 +46,9 @@ const (
 // TestForgotPasswordTimingTellsNothing: "Mot de passe oublié" answers in
 // the same time whether an account has the email or not, on both engines.
 func TestForgotPasswordTimingTellsNothing(t *testing.T) {
+	// Beside the other parallel tests: their load is what the pairs and
+	// the signed-rank test cancel.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("measures 2 × 200 requests a round")
 	}

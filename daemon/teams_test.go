@@ -192,6 +192,7 @@ func TestTeamsThroughTheAPI(t *testing.T) {
 // TestInvitationsAreThrottled: past accounts.MaxInvitationsPerOrg a day,
 // an organisation's invitations are refused (429) and change nothing.
 func TestInvitationsAreThrottled(t *testing.T) {
+	t.Parallel()
 	db := storetest.SQLite(t)
 	s := daemontest.New(t, db)
 	owner, _ := s.Register("epicerie@lac.fr", "Épicerie du Lac", true)

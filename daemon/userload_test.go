@@ -31,6 +31,8 @@ import (
 func TestUserLoadJSON(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		// The longest test of the package: both engines at once.
+		t.Parallel()
 		ctx := context.Background()
 		s := daemontest.New(t, db)
 		seedUserLoads(t, db, s.Clock.Now(), delivery.RulesOf(s.Config), typicalShop)

@@ -105,11 +105,13 @@ const schemaShape = `SELECT md5(string_agg(x, E'\n' ORDER BY x)) FROM (
 // autoanalyze of them empty told the planner "no row in 21 pages" for the
 // whole of the next test, whose queries over the rows it then wrote ran
 // as nested scans (a daemon test under -race ran 13 minutes in one
-// transaction) — and their activity counters reset,
-// with the foreign keys' triggers off for the transaction
+// transaction; a DELETE followed by a VACUUM did the same, the VACUUM
+// unable to give back pages that other tests' snapshots could still see)
+// — and their activity counters reset, with the foreign keys' triggers off for the transaction
 // (session_replication_role = replica: the rows are the template's, which
 // the keys accepted; a superuser's, as the tests' server role is), then
-// the sequences set as cloneSchema sets them. A lock still held on the
+// the sequences set as cloneSchema sets them, and the column statistics
+// of an ANALYZE of the ended test forgotten. A lock still held on the
 // schema by a connection of the ended test fails it within lock_timeout.
 var resetSchema = strings.TrimSpace(`
 DO $reset$
@@ -135,5 +137,6 @@ BEGIN
 		EXECUTE format('INSERT INTO %%I.%%I OVERRIDING SYSTEM VALUE SELECT * FROM %%I.%%I', dst, r.relname, src, r.relname);
 		PERFORM pg_stat_reset_single_table_counters(r.oid);
 	END LOOP;
+	DELETE FROM pg_statistic s USING pg_class c WHERE s.starelid = c.oid AND c.relnamespace = dst::regnamespace;
 ` + setSequences + `END
 $reset$`)
