@@ -443,6 +443,9 @@ type PaymentsHistoryOutput struct {
 }
 
 func (d *Daemon) getPaymentsHistory(ctx context.Context, in *PaymentsHistoryInput) (*PaymentsHistoryOutput, error) {
+	if err := payments.CheckBefore(in.Before); err != nil {
+		return nil, err
+	}
 	u := currentUser(ctx)
 	producer, shop := u.ID, in.PartnerID
 	if !u.IsProducer() {
@@ -453,7 +456,7 @@ func (d *Daemon) getPaymentsHistory(ctx context.Context, in *PaymentsHistoryInpu
 	if err != nil {
 		return nil, err
 	}
-	if len(accs) != 1 || in.PartnerID == "" {
+	if len(accs) != 1 {
 		return nil, core.ErrNotFound
 	}
 	page, err := payments.History(accs[0], today, in.Before, payments.HistoryPage)

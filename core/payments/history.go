@@ -105,14 +105,23 @@ func Recent(a Account, today string) (Account, Older) {
 	return a, older
 }
 
+// CheckBefore refuses, in French, a page's start that is not a day
+// ("YYYY-MM-DD"): checked before anything is read.
+func CheckBefore(before string) error {
+	if _, ok := calendar.ParseDate(before); !ok {
+		return core.Invalid("before", MsgBefore)
+	}
+	return nil
+}
+
 // History returns the page of the account's rows that Recent leaves out
 // dated before `before` ("YYYY-MM-DD"), most recent first: up to limit
 // rows, documents and payments together, and every other row of the last
 // day they reach, so that the next page, before that day, neither repeats
 // nor skips one. A `before` that is not a day is refused in French.
 func History(a Account, today, before string, limit int) (Page, error) {
-	if _, ok := calendar.ParseDate(before); !ok {
-		return Page{}, core.Invalid("before", MsgBefore)
+	if err := CheckBefore(before); err != nil {
+		return Page{}, err
 	}
 	since := RecentStart(today)
 	type row struct {
