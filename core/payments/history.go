@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"primeur/core"
+	"primeur/core/billing"
 	"primeur/core/calendar"
 )
 
@@ -67,9 +68,25 @@ func Settled(d Document) bool {
 	return d.Balance == 0 && (d.Status == Paid || d.Status == Imputed)
 }
 
-// docOlder reports whether the screen leaves a document out: settled and
-// issued before since.
-func docOlder(d Document, since string) bool { return Settled(d) && d.IssueDate < since }
+// olderDocuments tells, for each of the account's documents, whether the
+// screen leaves it out: settled and issued before since — a credit note
+// too, unless the invoice it reduces is listed, which it explains.
+func olderDocuments(a Account, since string) []bool {
+	older := make([]bool, len(a.Documents))
+	listed := map[string]bool{}
+	for i, d := range a.Documents {
+		older[i] = Settled(d) && d.IssueDate < since
+		if !billing.IsCredit(d.Kind) && !older[i] {
+			listed[d.Number] = true
+		}
+	}
+	for i, d := range a.Documents {
+		if billing.IsCredit(d.Kind) && listed[d.Refers] {
+			older[i] = false
+		}
+	}
+	return older
+}
 
 // payOlder reports whether the screen leaves a payment out: paid before
 // since and not waiting for the producer's confirmation.
@@ -77,14 +94,16 @@ func payOlder(p Payment, since string) bool { return p.Status != Declared && p.P
 
 // Recent returns the account as the screen lists it as of today — every
 // document not settled, the settled ones issued in the recent months, the
+// credit notes of the invoices listed, the
 // payments of the recent months and those still to confirm —, its totals
 // unchanged, and what it leaves out.
 func Recent(a Account, today string) (Account, Older) {
 	since := RecentStart(today)
 	older := Older{}
 	docs := make([]Document, 0, len(a.Documents))
-	for _, d := range a.Documents {
-		if docOlder(d, since) {
+	leftOut := olderDocuments(a, since)
+	for i, d := range a.Documents {
+		if leftOut[i] {
 			older.Documents++
 		} else {
 			docs = append(docs, d)
@@ -130,8 +149,9 @@ func History(a Account, today, before string, limit int) (Page, error) {
 		pay int // index in a.Payments, or −1
 	}
 	var rows []row
+	leftOut := olderDocuments(a, since)
 	for i, d := range a.Documents {
-		if docOlder(d, since) && d.IssueDate < before {
+		if leftOut[i] && d.IssueDate < before {
 			rows = append(rows, row{d.IssueDate, i, -1})
 		}
 	}

@@ -22,7 +22,7 @@ import (
 
 // yearWorld: an invoice a month from April to December 2026 (issued on
 // the 1st for the month before), each paid on the 5th but June's, left
-// open, and December's; July's is paid in two halves the same day; a
+// open with its credit note, and December's; July's is paid in two halves the same day; a
 // payment declared in May waits for the producer. Today is 3 December.
 type yearWorld struct {
 	world
@@ -35,7 +35,12 @@ func newYearWorld(t *testing.T, db *store.DB) yearWorld {
 	out := yearWorld{world: world{db: db, w: w}, issued: map[string]billing.Invoice{}, today: "2026-12-03"}
 	for m := 3; m <= 11; m++ {
 		order := w.Order(w.Farm, w.Shop, fmt.Sprintf("2026-%02d-01", m))
-		w.Delivery(order, fmt.Sprintf("2026-%02d-08", m), orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)})
+		delivered := w.Delivery(order, fmt.Sprintf("2026-%02d-08", m), orders.Done, tradetest.L{Product: "tomate", Price: 250, Expected: 1000, Sent: tradetest.Dec(1000)})
+		if m == 5 {
+			// May's delivery claimed: June's invoice comes with its credit note.
+			w.Exec(`UPDATE delivery_lines SET quantity_claimed = -400, claim_type = 'quality' WHERE delivery_id = ?`, delivered)
+			w.Exec(`UPDATE deliveries SET claim_status = 'accepted' WHERE id = ?`, delivered)
+		}
 		if err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 			inv, err := billing.Issue(ctx, tx, order, at(2026, time.Month(m+1), 1, 6, 0), paris)
 			if inv != nil {
@@ -44,6 +49,13 @@ func newYearWorld(t *testing.T, db *store.DB) yearWorld {
 			return err
 		}); err != nil {
 			t.Fatal(err)
+		}
+		if m == 5 {
+			cs, err := billing.Credits(ctx, db, order, "", "")
+			if err != nil || len(cs) != 1 {
+				t.Fatalf("credit notes %v, %v", cs, err)
+			}
+			out.credit = cs[0]
 		}
 	}
 	pay := func(inv billing.Invoice, amount int64, day string) {
@@ -101,7 +113,8 @@ func TestRecentListsOpenAndRecentRows(t *testing.T) {
 			for _, d := range recent.Documents {
 				numbers = append(numbers, d.IssueDate+" "+d.Status)
 			}
-			want := []string{"2026-06-01 overdue", "2026-10-01 paid", "2026-11-01 paid", "2026-12-01 issued"}
+			// June's credit note stays with its invoice, which it explains.
+			want := []string{"2026-06-01 imputed", "2026-06-01 overdue", "2026-10-01 paid", "2026-11-01 paid", "2026-12-01 issued"}
 			if !slices.Equal(numbers, want) {
 				t.Fatalf("listed documents %v, want %v", numbers, want)
 			}
@@ -116,7 +129,7 @@ func TestRecentListsOpenAndRecentRows(t *testing.T) {
 				t.Fatalf("older %+v", older)
 			}
 			if recent.Owed != all.Owed || recent.Overdue != all.Overdue || recent.Declared != all.Declared || recent.OnAccount != all.OnAccount ||
-				all.Owed != w.issued["2026-06"].TotalTTC+w.issued["2026-12"].TotalTTC {
+				all.Owed != w.issued["2026-06"].TotalTTC-w.credit.TotalTTC+w.issued["2026-12"].TotalTTC {
 				t.Fatalf("totals %+v, of the whole account %+v", recent, all)
 			}
 		}
