@@ -95,7 +95,7 @@ type AccountView struct {
 	Penalties   decimal.Dec    `json:"penalties" doc:"Producers: the late-payment penalties it may claim as of today, EUR (information; never added to what is owed)"`
 	Indemnities decimal.Dec    `json:"indemnities" doc:"Producers: the 40 € recovery indemnities it may claim, one per invoice paid late or still overdue, EUR (information)"`
 	Late        []PenaltyView  `json:"late" doc:"Producers: the invoices paid late or still overdue, with the penalties of each period and the indemnity (Penalties and Indemnities are their sums); empty for a shop"`
-	Documents   []DocumentView `json:"documents" doc:"Every document not settled (overdue included), and the settled ones issued in the current month and the two before it (issue 42); the older ones come from get-payments-history"`
+	Documents   []DocumentView `json:"documents" doc:"Every document not settled (overdue included) with the credit notes reducing it, and the settled ones issued in the current month and the two before it (issue 42); the older ones come from get-payments-history"`
 	Payments    []PaymentView  `json:"payments" doc:"The payments of the current month and the two before it, and every one still to confirm; the older ones come from get-payments-history"`
 
 	// OlderDocuments, OlderPayments and OlderBefore say what the lists

@@ -2078,7 +2078,7 @@ export interface components {
              * @description Declared by the shop, not confirmed yet, EUR
              */
             declared: number;
-            /** @description Every document not settled (overdue included), and the settled ones issued in the current month and the two before it (issue 42); the older ones come from get-payments-history */
+            /** @description Every document not settled (overdue included) with the credit notes reducing it, and the settled ones issued in the current month and the two before it (issue 42); the older ones come from get-payments-history */
             documents: components["schemas"]["DocumentView"][];
             /** @description When the producer sells (or sold) under the agricultural flat-rate refund: the shop's purchase slips and yearly certificates (PRODUCT §16 "Buyer's documents under the flat-rate refund"); absent otherwise */
             flatRate?: components["schemas"]["FlatRateView"];
