@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -53,6 +54,9 @@ func recycledSchema(t testing.TB, base string) string {
 		if _, err := migrated.pin.ExecContext(ctx, fmt.Sprintf(cloneSchema, src, name)); err != nil {
 			t.Fatalf("storetest: copy the template %s into %s: %v", src, name, err)
 		}
+		if _, err := migrated.pin.ExecContext(ctx, fmt.Sprintf(noAutovacuum, name)); err != nil {
+			t.Fatalf("storetest: %s without autovacuum: %v", name, err)
+		}
 	}
 	t.Cleanup(func() { giveBack(src, name) })
 	return name
@@ -65,7 +69,7 @@ func recycledSchema(t testing.TB, base string) string {
 func giveBack(src, name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if _, err := migrated.pin.ExecContext(ctx, fmt.Sprintf(resetSchema, src, name)); err != nil {
+	if err := reset(ctx, src, name); err != nil {
 		_, _ = migrated.pin.ExecContext(ctx, "DROP SCHEMA IF EXISTS "+name+" CASCADE")
 		return
 	}
@@ -73,6 +77,65 @@ func giveBack(src, name string) {
 	recycled.free = append(recycled.free, name)
 	recycled.mu.Unlock()
 }
+
+// reset puts the schema name's rows back as the template src's
+// (resetSchema), then vacuums the tables the ended tests left large
+// (vacuumPages: their dead rows' pages given back for the next tests'
+// rows) and tells the planner again that none was ever counted
+// (forgetCounts: VACUUM counts them).
+func reset(ctx context.Context, src, name string) error {
+	if _, err := migrated.pin.ExecContext(ctx, fmt.Sprintf(resetSchema, src, name)); err != nil {
+		return fmt.Errorf("storetest: reset %s: %w", name, err)
+	}
+	var large sql.NullString
+	if err := migrated.pin.GetContext(ctx, &large, `SELECT string_agg(format('%I.%I', $1::text, relname), ', ')
+		FROM pg_class WHERE relnamespace = $1::regnamespace AND relkind = 'r' AND pg_relation_size(oid) > $2`,
+		name, vacuumPages*8192); err != nil {
+		return fmt.Errorf("storetest: tables of %s: %w", name, err)
+	}
+	if !large.Valid {
+		return nil
+	}
+	if _, err := migrated.pin.ExecContext(ctx, "VACUUM "+large.String); err != nil {
+		return fmt.Errorf("storetest: vacuum %s: %w", name, err)
+	}
+	if _, err := migrated.pin.ExecContext(ctx, fmt.Sprintf("DO $forget$ DECLARE dst text := '%s'; BEGIN %s END $forget$", name, forgetCounts)); err != nil {
+		return fmt.Errorf("storetest: forget the counts of %s: %w", name, err)
+	}
+	return nil
+}
+
+// vacuumPages is the size, in pages, over which a recycled table is
+// vacuumed when given back: below it, the dead rows of the tests before
+// cost the next test's scans less than a VACUUM costs.
+const vacuumPages = 64
+
+// noAutovacuum turns autovacuum off on the tables of the schema named by
+// its argument. An ANALYZE of a table emptied by DELETE told the planner
+// "no row in 21 pages" for the whole of the next test, whose queries over
+// the rows it wrote then ran as nested scans (a daemon test under -race
+// ran 13 minutes in one transaction); the tables are vacuumed when given
+// back instead (reset).
+const noAutovacuum = `DO $off$
+DECLARE
+	r record;
+BEGIN
+	FOR r IN SELECT c.relname FROM pg_class c WHERE c.relnamespace = '%[1]s'::regnamespace AND c.relkind = 'r' LOOP
+		EXECUTE format('ALTER TABLE %%I.%%I SET (autovacuum_enabled = false, toast.autovacuum_enabled = false)', '%[1]s', r.relname);
+	END LOOP;
+END
+$off$`
+
+// forgetCounts tells the planner that the tables and indexes of the
+// schema named by the PL/pgSQL variable dst were never counted, as those
+// of a copy of the template: it then reckons a table's rows from its
+// pages, and the column statistics of an ANALYZE are forgotten (a
+// superuser's, as the tests' server role is).
+const forgetCounts = `
+	UPDATE pg_catalog.pg_class SET relpages = 0, reltuples = -1, relallvisible = 0
+		WHERE relnamespace = dst::regnamespace AND relkind IN ('r', 'i', 't');
+	DELETE FROM pg_catalog.pg_statistic s USING pg_catalog.pg_class c WHERE s.starelid = c.oid AND c.relnamespace = dst::regnamespace;
+`
 
 // schemaShape is a digest of a schema's shape: its relations and their
 // kinds, their columns with their types, nullability and defaults, its
@@ -99,20 +162,19 @@ const schemaShape = `SELECT md5(string_agg(x, E'\n' ORDER BY x)) FROM (
 // resetSchema puts the rows of the schema named by its second argument
 // back as those of the template named by its first, in one transaction,
 // after checking that both have the same shape (schemaShape; it raises
-// otherwise): every table emptied and filled with the template's rows,
-// emptied by TRUNCATE, not DELETE, so that the tables are new to the
-// planner as a copy's are — a DELETE left each table its pages, and an
-// autoanalyze of them empty told the planner "no row in 21 pages" for the
-// whole of the next test, whose queries over the rows it then wrote ran
-// as nested scans (a daemon test under -race ran 13 minutes in one
-// transaction; a DELETE followed by a VACUUM did the same, the VACUUM
-// unable to give back pages that other tests' snapshots could still see)
-// — and their activity counters reset, with the foreign keys' triggers off for the transaction
-// (session_replication_role = replica: the rows are the template's, which
-// the keys accepted; a superuser's, as the tests' server role is), then
-// the sequences set as cloneSchema sets them, and the column statistics
-// of an ANALYZE of the ended test forgotten. A lock still held on the
-// schema by a connection of the ended test fails it within lock_timeout.
+// otherwise): every table the ended test wrote to (its file is not empty:
+// a test writes to a few of the 54) emptied by DELETE and filled with the
+// template's rows, with the foreign keys' triggers off for the
+// transaction (session_replication_role = replica: the rows are the
+// template's, which the keys accepted; a superuser's, as the tests'
+// server role is), the planner told that nothing was counted
+// (forgetCounts), then the sequences set as cloneSchema sets them. A lock
+// still held on the schema by a connection of the ended test fails it
+// within lock_timeout.
+//
+// TRUNCATE, which gives every table new files, cost the suite some 30 s
+// of the server's file creations; a DELETE leaves the table its pages,
+// and the planner must then not count them empty (noAutovacuum).
 var resetSchema = strings.TrimSpace(`
 DO $reset$
 DECLARE
@@ -131,12 +193,11 @@ BEGIN
 		RAISE EXCEPTION 'storetest: the schema %% no longer has the template''s shape', dst;
 	END IF;
 	PERFORM set_config('session_replication_role', 'replica', true);
-	SELECT string_agg(format('%%I.%%I', dst, c.relname), ', ') INTO a FROM pg_class c WHERE c.relnamespace = dst::regnamespace AND c.relkind = 'r';
-	EXECUTE 'TRUNCATE ' || a;
-	FOR r IN SELECT c.oid, c.relname FROM pg_class c WHERE c.relnamespace = dst::regnamespace AND c.relkind = 'r' LOOP
-		EXECUTE format('INSERT INTO %%I.%%I OVERRIDING SYSTEM VALUE SELECT * FROM %%I.%%I', dst, r.relname, src, r.relname);
-		PERFORM pg_stat_reset_single_table_counters(r.oid);
+	FOR r IN SELECT c.relname FROM pg_class c WHERE c.relnamespace = dst::regnamespace AND c.relkind = 'r' AND pg_relation_size(c.oid) > 0 LOOP
+		EXECUTE format('DELETE FROM %%I.%%I', dst, r.relname);
+		IF pg_relation_size(format('%%I.%%I', src, r.relname)::regclass) > 0 THEN
+			EXECUTE format('INSERT INTO %%I.%%I OVERRIDING SYSTEM VALUE SELECT * FROM %%I.%%I', dst, r.relname, src, r.relname);
+		END IF;
 	END LOOP;
-	DELETE FROM pg_statistic s USING pg_class c WHERE s.starelid = c.oid AND c.relnamespace = dst::regnamespace;
-` + setSequences + `END
+` + forgetCounts + setSequences + `END
 $reset$`)
