@@ -263,6 +263,7 @@ func render(res results, goLines []goBench, chunks string, total time.Duration) 
 	if lim := limitsSection(res); lim != "" {
 		p("%s\n", strings.TrimPrefix(lim, "\n"))
 	}
+	p("%s\n", goalsSection(res, goLines))
 
 	p("### Growth with the platform\n\n")
 	p("The same users (same own data) on the platform of 10 regions and on the one of 1 region: ratio large ÷ small of the CPU\n")
@@ -406,5 +407,65 @@ func memorySection(res results) string {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", engineName(pr.Platform.Engine), pr.Platform.Shops,
 			mb(pr.PeakRSS), mb(pr.IdleRSS), mb(pr.RestRSS))
 	}
+	return b.String()
+}
+
+// Issue 42's goals for the proposal round-trip and the invoice run,
+// each beside its limit measured in the same run.
+const (
+	goalTailX      = 5.0 // the round-trip's p99 at most this many times its p50
+	goalRateShare  = 10  // the round-trip at least 1/goalRateShare of the constant pair's rate
+	goalInvoiceCPU = 3.0 // the invoice run's CPU at most this many times issuing's
+)
+
+// goalsSection is issue 42's server goals beside their limits, from the
+// load bench's SQLite platforms and the Go benchmarks of the same run:
+// the proposal round-trip's tail (p99 ÷ p50) and rate (÷ the constant
+// pair's, run beside it), the daemon's memory on the one-region platform,
+// and the invoice run's CPU against issuing alone (BenchmarkInvoiceRun's
+// cpu-x-issue). The slow line's goals are in the year-of-trade section,
+// which the browser bench writes.
+func goalsSection(res results, goLines []goBench) string {
+	var b strings.Builder
+	row := func(goal, figure string, met bool) {
+		standing := "met"
+		if !met {
+			standing = "**missed**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", goal, figure, standing)
+	}
+	b.WriteString("### Issue 42's goals in this run\n\n| goal | figure (limit measured in the same run) | standing |\n|---|---|---|\n")
+	for _, pr := range res.Platforms {
+		if pr.Platform.Engine != "sqlite" {
+			continue
+		}
+		for _, lim := range pr.Measurements {
+			x, ok := find(pr.Measurements, lim.LimitOf)
+			if lim.LimitOf == "" || !ok || x.P50 == 0 || x.RPS == 0 {
+				continue
+			}
+			row(fmt.Sprintf("%s, SQLite, %d shops: p99 ≤ %.0f× its p50", x.Name, pr.Platform.Shops, goalTailX),
+				fmt.Sprintf("p50 %s ms, p99 %s ms: %.1f×", ms(x.P50), ms(x.P99), x.P99/x.P50), x.P99 <= goalTailX*x.P50)
+			row(fmt.Sprintf("%s, SQLite, %d shops: ≥ 1/%d of the constant pair's rate", x.Name, pr.Platform.Shops, goalRateShare),
+				fmt.Sprintf("%.1f pairs/s against %.1f: 1/%.1f", x.RPS, lim.RPS, lim.RPS/x.RPS), x.RPS*goalRateShare >= lim.RPS)
+		}
+		if pr.Platform.Regions == 1 && pr.PeakRSS > 0 {
+			peak, rest := float64(pr.PeakRSS)/1024, float64(max(pr.IdleRSS, pr.RestRSS))/1024
+			row(fmt.Sprintf("the daemon's peak memory under 16 clients, SQLite, %d shops: ≤ %d MB", pr.Platform.Shops, goalPeakMB),
+				fmt.Sprintf("%.0f MB", peak), peak <= goalPeakMB)
+			row(fmt.Sprintf("the daemon at rest (after its start and after the loads), SQLite, %d shops: ≤ %d MB", pr.Platform.Shops, goalIdleMB),
+				fmt.Sprintf("%.0f and %.0f MB", float64(pr.IdleRSS)/1024, float64(pr.RestRSS)/1024), rest <= goalIdleMB)
+		}
+	}
+	for _, g := range goLines {
+		x, ok := g.Metrics["cpu-x-issue"]
+		if !ok || !strings.HasPrefix(g.Name, "InvoiceRun/") {
+			continue
+		}
+		row(fmt.Sprintf("the invoice run (%s): CPU ≤ %.0f× issuing without PDFs", strings.TrimPrefix(g.Name, "InvoiceRun/"), goalInvoiceCPU),
+			fmt.Sprintf("%s ms of CPU an order against %s issuing: %.2f× (user CPU alone %.2f×)",
+				ms(g.Metrics["cpu-ms/order"]), ms(g.Metrics["issue-cpu-ms/order"]), x, g.Metrics["user-cpu-x-issue"]), x <= goalInvoiceCPU)
+	}
+	b.WriteString("\nThe slow line's goals (each screen ≤ 2.5 s cold, ≤ 1 s warm, ≤ 150 KB) are in \"A year of trade on the slow line\" below, written by the browser bench of the same `make bench`.\n")
 	return b.String()
 }
