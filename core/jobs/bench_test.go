@@ -235,8 +235,12 @@ func BenchmarkDeliveriesRunWithWaitingInvoices(b *testing.B) {
 						b.Fatalf("order %s: %v, %v", id, inv, err)
 					}
 				}
-				if _, err := store.Exec(context.Background(), db, `UPDATE users SET email_confirmed = '', accounting_confirmed = ''`); err != nil {
-					b.Fatal(err)
+				// No address confirmed, the organisations' nor their members'
+				// (people, since the teams): every invoice waits.
+				for _, q := range []string{`UPDATE users SET email_confirmed = '', accounting_confirmed = ''`, `UPDATE people SET email_confirmed = ''`} {
+					if _, err := store.Exec(context.Background(), db, q); err != nil {
+						b.Fatal(err)
+					}
 				}
 				e := env(db, mail.Outbox{Dir: filepath.Join(b.TempDir(), "outbox"), From: "no-reply@primeur.local"})
 				for b.Loop() {

@@ -23,14 +23,17 @@ func comparisonPlatform(b *testing.B, db *store.DB, shops int) {
 	b.Helper()
 	producers := max(shops/4, 3)
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
-		cols := []string{"id", "type", "email", "email_key", "name", "password_hash", "address_line2", "created_at", "updated_at"}
+		// Each user a company of its own with a confirmed email: the price
+		// figures count only such partners (trade.EntityOf).
+		cols := []string{"id", "type", "email", "email_key", "email_confirmed", "siret", "name", "password_hash", "address_line2", "created_at", "updated_at"}
 		n := shops + producers
 		if err := store.Insert(ctx, tx, "users", cols, n, func(i int, v []any) {
 			typ, id, address := "distributor", fmt.Sprintf("s%05d", i), fmt.Sprintf("%02d100 Ville", 1+i%20)
 			if i >= shops {
 				typ, id, address = "producer", fmt.Sprintf("p%05d", i-shops), "73000 Chambéry"
 			}
-			v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8] = id, typ, id+"@x.fr", id+"@x.fr", id, "-", address, 0, 0
+			v[0], v[1], v[2], v[3], v[4], v[5] = id, typ, id+"@x.fr", id+"@x.fr", id+"@x.fr", siretOf(1000+i)
+			v[6], v[7], v[8], v[9], v[10] = id, "-", address, 0, 0
 		}); err != nil {
 			return err
 		}
