@@ -148,7 +148,8 @@ bin/hey: go.mod go.sum
 ## plannerpaint markers; and a year of trade's screens on that line, cold
 ## and warm (ui/e2e/yearline.bench.ts, issue 42: loadbench's one-region
 ## platform, its largest shop and a producer), between the yearline
-## markers. The load bench measures each request in 2 rounds
+## markers. The seeded platforms are kept in build/loadbench/cache and
+## taken again while the seeder is unchanged. The load bench measures each request in 2 rounds
 ## (its default is 3) to keep make bench under 20 minutes on 2 cores. The
 ## Go benchmarks run one package at a time (-p 1): with two at once, each
 ## package's ratios to its limits were measured beside another package's
