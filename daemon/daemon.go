@@ -90,7 +90,7 @@ func New(o Options) *Daemon {
 	d.observe = d.metrics.observer()
 	mux := http.NewServeMux()
 	d.api = humago.New(mux, apiConfig())
-	d.api.UseMiddleware(textCheck.CheckJSONBody)
+	d.api.UseMiddleware(textCheck.CheckJSONBody, httpx.WholeRequestTime(requestReadTimeout))
 	d.routes(mux)
 	d.finishDocument()
 	d.handler = d.middlewares(mux)
@@ -134,14 +134,13 @@ func apiConfig() huma.Config {
 }
 
 // requestReadTimeout is how long a request may take to arrive, its body
-// with it (http.Server's ReadTimeout). It is also the BodyReadTimeout of
-// the operations whose handler may wait its turn at a gate — the uploads
-// (the parsing gate), the reception and the product's photo (the decoding
-// gate). huma gives an operation's body 5 s by default, a deadline it sets
-// on the connection as the handler starts: reached while the handler still
-// runs, Go's server takes it for the client gone and ends the request,
-// which answered 503 "Requête interrompue." to a request being served
-// (TestARequestMayWaitItsTurn).
+// with it (http.Server's ReadTimeout). It is also how long every operation
+// may run once its body is read (httpx.WholeRequestTime): huma would give
+// it 5 s, a deadline it sets on the connection as the handler starts,
+// which — the body already read by the text check — ended requests still
+// being served (waiting their turn at the hashing, parsing or decoding
+// gate, or at a busy database) with 503 "Requête interrompue."
+// (TestARequestMayWaitItsTurn, TestWholeRequestTime).
 const requestReadTimeout = 2 * time.Minute
 
 func init() {

@@ -94,11 +94,10 @@ func (d *Daemon) registerImports(api huma.API) {
 			"parsed a few at a time, shared fairly between shops: a shop has one file at most waiting or being read (its " +
 			"import or its preview), another sent meanwhile answering 429 at once with Retry-After; shops waiting are " +
 			"served in turn, and one that waited 30 s for its turn answers 503 with Retry-After.",
-		MaxBodyBytes:    maxUploadBody,
-		BodyReadTimeout: requestReadTimeout,
-		Middlewares:     huma.Middlewares{d.acceptUpload},
-		Errors:          uploadErrors,
-		Metadata:        uploadMetadata,
+		MaxBodyBytes: maxUploadBody,
+		Middlewares:  huma.Middlewares{d.acceptUpload},
+		Errors:       uploadErrors,
+		Metadata:     uploadMetadata,
 	}, d.importNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "preview-needs-file", Method: http.MethodPost, Path: "/needs-loader/preview", Tags: tags,
@@ -108,11 +107,10 @@ func (d *Daemon) registerImports(api huma.API) {
 			"before), `dbErrors`, `productsMissing` and `suggestions`, `rounded`, the sheet read — and nothing is written (no need, " +
 			"no event). The interface shows it before the shop confirms. A refused file answers 422 with every " +
 			"problem in `errors`, as the import does; the preview takes the shop's turn as the import does (429, 503).",
-		MaxBodyBytes:    maxUploadBody,
-		BodyReadTimeout: requestReadTimeout,
-		Middlewares:     huma.Middlewares{d.acceptUpload},
-		Errors:          uploadErrors,
-		Metadata:        uploadMetadata,
+		MaxBodyBytes: maxUploadBody,
+		Middlewares:  huma.Middlewares{d.acceptUpload},
+		Errors:       uploadErrors,
+		Metadata:     uploadMetadata,
 	}, d.previewNeedsFile)
 	huma.Register(api, huma.Operation{
 		OperationID: "simulate-standard-import", Method: http.MethodPost, Path: "/needs/importstd/sim", Tags: tags,

@@ -56,8 +56,7 @@ func (d *Daemon) registerReception(api huma.API) {
 			"decoded as images and encoded again (PRODUCT §16 \"Reception\"); anything else is refused (422). Sent " +
 			"again with the same key — a queue drained twice, at any time — it changes nothing and answers " +
 			"the order; a delivery already received with another key is refused (409). Answers the order.",
-		MaxBodyBytes:    maxReceptionBody,
-		BodyReadTimeout: requestReadTimeout,
+		MaxBodyBytes: maxReceptionBody,
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict,
 			http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, d.receiveDelivery)

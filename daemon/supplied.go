@@ -124,9 +124,8 @@ func (d *Daemon) registerSupplied(api huma.API) {
 		Description: "Decoded as an image and made into three JPEGs (160, 480 and 1200 px at most), replacing the " +
 			"previous photo; anything else is refused (422). Answers the product, its photo's URLs under " +
 			"/print/product-photo/.",
-		MaxBodyBytes:    maxPhotoBody,
-		BodyReadTimeout: requestReadTimeout,
-		Errors:          append(errs, http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusServiceUnavailable),
+		MaxBodyBytes: maxPhotoBody,
+		Errors:       append(errs, http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusServiceUnavailable),
 	}, d.setSuppliedPhoto)
 	huma.Register(api, huma.Operation{
 		OperationID: "delete-supplied-product-photo", Method: http.MethodDelete, Path: "/supplied-products/{productId}/photo", Tags: tags,

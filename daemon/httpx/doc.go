@@ -17,7 +17,9 @@
 //   - textcheck.go, secure.go: the text rule on paths, queries and JSON
 //     bodies before any handler (TextCheck), and the refusal of cross-site
 //     writes (Secure);
-//   - retry.go: the Retry-After of every 503 (RetryLater).
+//   - retry.go: the Retry-After of every 503 (RetryLater);
+//   - bodytime.go: the whole request time for every operation, instead of
+//     huma's 5 s once the handler starts (WholeRequestTime).
 //
 // It knows nothing of Primeur's operations nor of core's rules: of core
 // it reads only the text rule (core/text), and what it must know of the
