@@ -75,6 +75,10 @@ describe('ShopMap', () => {
     expect(mapRequests(fetch)).toHaveLength(1)
     expect(within(map()).getByText('Chambéry')).toBeInTheDocument()
     expect(within(map()).queryByText('Brest')).not.toBeInTheDocument()
+    // The outlines of the departments in view only: Haute-Savoie's, not Finistère's.
+    const outlines = [...map().querySelectorAll('path > title')].map((t) => t.textContent)
+    expect(outlines).toContain('Haute-Savoie (74)')
+    expect(outlines).not.toContain('Finistère (29)')
     // At most three cities of a department, here Haute-Savoie.
     expect(
       within(map())

@@ -7,7 +7,6 @@
 import { ActionIcon, Box, Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core'
 import { useElementSize } from '@mantine/hooks'
 import { geoCircle, geoPath } from 'd3-geo'
-import type { Feature, Geometry } from 'geojson'
 import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import {
   clearNearby,
@@ -36,7 +35,7 @@ import {
   zoomOut,
   zoomToFit,
 } from './geo'
-import { DEPARTMENTS, type DepartmentProps, DRAWN_CITIES } from './shapes'
+import { DRAWN_CITIES, departmentsIn } from './shapes'
 import { MapFilters } from './MapFilters'
 import { MapSearch } from './MapSearch'
 import { NearbyShops } from './NearbyShops'
@@ -271,12 +270,20 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   const viewStatus = useMapViewStatus()
   const filter = useMapFilter()
 
+  // The degrees the map shows, with a margin around them.
+  const viewBox = useMemo(() => visibleBox(projection, width, height, VIEW_MARGIN), [projection, width, height])
+
   // Ask for the shops of what the map shows, once it rests (store/shopmap.ts),
   // again when its filters change (MapFilters).
   useEffect(() => {
-    const box = visibleBox(projection, width, height, VIEW_MARGIN)
-    if (box) requestMapView({ ...box, zoom })
-  }, [projection, width, height, zoom, filter.family, filter.km])
+    if (viewBox) requestMapView({ ...viewBox, zoom })
+  }, [viewBox, zoom, filter.family, filter.km])
+
+  // The outlines of the departments in view only, traced once per view (not at each hover).
+  const outlines = useMemo(
+    () => departmentsIn(viewBox).map((d) => ({ properties: d.properties, d: path(d) ?? undefined })),
+    [viewBox, path],
+  )
 
   // The server's shops, the viewer's own placed by its profile.
   const shops = useMemo(() => {
@@ -746,10 +753,10 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
         >
           <rect width={width} height={height} fill="#e9ecef" />
           <g aria-hidden="true">
-            {DEPARTMENTS.map((d: Feature<Geometry, DepartmentProps>) => (
+            {outlines.map((d) => (
               <path
                 key={d.properties.CC_2}
-                d={path(d) ?? undefined}
+                d={d.d}
                 fill="#f6f3ea"
                 stroke="#b9b29c"
                 strokeWidth={1}

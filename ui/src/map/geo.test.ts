@@ -4,6 +4,7 @@ import cities from './data/cities.json'
 import {
   type City,
   MAP,
+  boxesOverlap,
   canZoomIn,
   canZoomOut,
   cityLonLat,
@@ -270,4 +271,19 @@ describe('where the map of shops looks first', () => {
       }
     },
   )
+})
+
+describe('boxesOverlap', () => {
+  const a = { south: 45, west: 5, north: 46, east: 7 }
+  it.each([
+    { name: 'a box inside', b: { south: 45.2, west: 5.5, north: 45.8, east: 6 }, want: true },
+    { name: 'a box across an edge', b: { south: 45.5, west: 6.5, north: 47, east: 8 }, want: true },
+    { name: 'a box touching an edge', b: { south: 46, west: 6, north: 47, east: 6.5 }, want: true },
+    { name: 'a box east of it', b: { south: 45, west: 7.1, north: 46, east: 8 }, want: false },
+    { name: 'a box north of it', b: { south: 46.1, west: 5, north: 47, east: 7 }, want: false },
+    { name: 'a box around it', b: { south: 40, west: 0, north: 50, east: 10 }, want: true },
+  ])('is $want for $name', ({ b, want }) => {
+    expect(boxesOverlap(a, b)).toBe(want)
+    expect(boxesOverlap(b, a)).toBe(want)
+  })
 })

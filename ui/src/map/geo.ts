@@ -208,6 +208,11 @@ export function visibleBox(projection: GeoProjection, width: number, height: num
   return { south, west, north, east }
 }
 
+/** Whether two boxes of degrees share a point (edges touching count). */
+export function boxesOverlap(a: ViewBox, b: ViewBox): boolean {
+  return a.west <= b.east && b.west <= a.east && a.south <= b.north && b.south <= a.north
+}
+
 /**
  * The zoom at which a box of degrees fits in `fill` of a width × height
  * view, as a step of the map's zooms (PRODUCT §4: from `from` doubled at
