@@ -3,11 +3,12 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { resetPlaces } from '../store/places'
-import { resetShopMap } from '../store/shopmap'
+import { MAP_DELAY, resetShopMap } from '../store/shopmap'
 import { ANNECY, CAYENNE, MARSEILLE_1, OVERSEAS, SAINT_DENIS_REUNION, near } from '../test/places'
 import { asPhone } from '../test/phone'
 import { renderWithProviders } from '../test/render'
 import { type StubShop, mapRequests, stubMap } from '../test/shopmap'
+import { MAP, makeProjection, visibleBox } from './geo'
 import { CLUSTER_CROWDED, ShopMap, type ShopMapProps, scoreTooltip } from './ShopMap'
 
 const shops: StubShop[] = [
@@ -85,6 +86,35 @@ describe('ShopMap', () => {
         .getAllByTestId('city-marker')
         .filter((g) => ['Annecy', 'Thonon-les-Bains', 'Annemasse'].includes(g.getAttribute('aria-label')!)),
     ).toHaveLength(3)
+  })
+
+  it('asks for its first area at once, at the width laid out, and a moved area once it rests', async () => {
+    vi.useFakeTimers()
+    const laidOut = vi
+      .spyOn(HTMLElement.prototype, 'getBoundingClientRect')
+      .mockReturnValue(new DOMRect(0, 0, 500, 440))
+    try {
+      const fetch = stubMap(shops)
+      renderWithProviders(<ShopMap />)
+      await act(() => vi.advanceTimersByTimeAsync(1))
+      // Asked without waiting for the map to rest (MAP_DELAY): nothing moved it.
+      const [first, ...others] = mapRequests(fetch)
+      expect(others).toHaveLength(0)
+      // 500 pixels and their margins, not the fallback's 800: a narrower area around Annecy.
+      const wide = makeProjection(MAP.center, 1, 800, 440)
+      const narrow = makeProjection(MAP.center, 1, 500, 440)
+      expect(first.west).toBeCloseTo(visibleBox(narrow, 500, 440, 80)!.west, 3)
+      expect(first.west).toBeGreaterThan(visibleBox(wide, 800, 440, 80)!.west + 0.5)
+      // Zoomed, the next area waits for the map to rest.
+      fireEvent.click(screen.getByRole('button', { name: 'Zoom avant' }))
+      await act(() => vi.advanceTimersByTimeAsync(MAP_DELAY - 10))
+      expect(mapRequests(fetch)).toHaveLength(1)
+      await act(() => vi.advanceTimersByTimeAsync(20))
+      expect(mapRequests(fetch).map((b) => b.zoom)).toEqual([1, 2])
+    } finally {
+      laidOut.mockRestore()
+      vi.useRealTimers()
+    }
   })
 
   it('lets a producer open a shop by click or keyboard', async () => {

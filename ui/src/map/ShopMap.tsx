@@ -5,9 +5,18 @@
 // what it shows (`GET /api/map`, store/shopmap.ts) whenever it moves or
 // zooms, once it rests; the list under it follows what is in view.
 import { ActionIcon, Box, Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core'
-import { useElementSize } from '@mantine/hooks'
+import { useElementSize, useMergedRef } from '@mantine/hooks'
 import { geoCircle, geoPath } from 'd3-geo'
-import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
+import {
+  type KeyboardEvent,
+  type PointerEvent,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
 import {
   clearNearby,
   fetchMap,
@@ -212,11 +221,18 @@ const drawn = (shop: MapShop): DrawnShop => ({
 })
 
 export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, height = 440 }: ShopMapProps) {
-  const { ref: boxRef, width: measured } = useElementSize()
+  const { ref: observedRef, width: measured } = useElementSize()
+  const paper = useRef<HTMLDivElement>(null)
+  const boxRef = useMergedRef(observedRef, paper)
+  // The width before the first frame: the observer above tells it a frame
+  // later, and the first area asked of the server must be the one drawn.
+  // Null until read (then 0 where nothing is laid out: the fallback width).
+  const [firstWidth, setFirstWidth] = useState<number | null>(null)
+  useLayoutEffect(() => setFirstWidth(paper.current?.getBoundingClientRect().width ?? 0), [])
   // The last width measured: the map hidden behind its list (on a phone) keeps its view.
-  const lastWidth = useRef(FALLBACK_WIDTH)
+  const lastWidth = useRef(0)
   if (measured > 0) lastWidth.current = measured
-  const width = lastWidth.current
+  const width = lastWidth.current || firstWidth || FALLBACK_WIDTH
   // The viewer's own place: its shop's position, or its farm.
   const own = ownShop?.lonLat ?? home?.lonLat ?? null
   const [center, setCenter] = useState<LonLat>(() => startCenter(own))
@@ -274,10 +290,16 @@ export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, heigh
   const viewBox = useMemo(() => visibleBox(projection, width, height, VIEW_MARGIN), [projection, width, height])
 
   // Ask for the shops of what the map shows, once it rests (store/shopmap.ts),
-  // again when its filters change (MapFilters).
+  // again when its filters change (MapFilters); the first area at once, as
+  // nothing has moved it yet (issue 42: the map's first answer waited 250 ms
+  // more on every dashboard).
+  const asked = useRef(false)
+  const sized = firstWidth !== null
   useEffect(() => {
-    if (viewBox) requestMapView({ ...viewBox, zoom })
-  }, [viewBox, zoom, filter.family, filter.km])
+    if (!viewBox || !sized) return
+    requestMapView({ ...viewBox, zoom }, asked.current ? undefined : { delay: 0 })
+    asked.current = true
+  }, [viewBox, sized, zoom, filter.family, filter.km])
 
   // The outlines of the departments in view only, traced once per view (not at each hover).
   const outlines = useMemo(
