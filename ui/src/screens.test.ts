@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { screenOf, screenReads, startScreen } from './screens'
+import { SCREEN_EXTRAS, screenOf, screenReads, startScreen } from './screens'
 
 describe('screenOf', () => {
   it.each([
@@ -27,6 +27,19 @@ describe('startScreen', () => {
     const load = vi.fn()
     expect(startScreen('/dis/needs', true, load)).toBe('disNeeds')
     expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('starts the chart library with the dashboard, not with another screen', async () => {
+    expect(await SCREEN_EXTRAS.dashboard!()).toHaveProperty('draw')
+    const extra = vi.spyOn(SCREEN_EXTRAS, 'dashboard').mockResolvedValue({})
+    try {
+      startScreen('/dis/needs', true, vi.fn(), vi.fn())
+      expect(extra).not.toHaveBeenCalled()
+      startScreen('/', true, vi.fn(), vi.fn())
+      expect(extra).toHaveBeenCalledTimes(1)
+    } finally {
+      extra.mockRestore()
+    }
   })
 
   it.each([
