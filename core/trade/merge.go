@@ -13,8 +13,15 @@ import (
 // — price_commitments, price_entities and price_cells kept in step by the
 // same writes as an acceptance. The needs of from have moved to into
 // first, and no shop had needs of both in one month, so that no pair of
-// into is counted twice.
+// into is counted twice. The orders of the shops and months with needs of
+// either product have their commitments changed (their product): they
+// forget those they kept (kept.go).
 func MovePrices(ctx context.Context, q store.Q, from, into string) error {
+	if _, err := store.Exec(ctx, q, `UPDATE orders SET commitments = NULL WHERE commitments IS NOT NULL AND EXISTS
+		(SELECT 1 FROM needs n WHERE n.product_id IN (?, ?) AND n.distributor_id = orders.distributor_id AND n.month = orders.month)`,
+		from, into); err != nil {
+		return fmt.Errorf("trade: move commitments of %s: %w", from, err)
+	}
 	var rows []struct {
 		Shop     string `db:"shop_id"`
 		Month    string `db:"month"`

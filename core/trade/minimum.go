@@ -2,8 +2,8 @@ package trade
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
-	"slices"
 	"time"
 
 	"primeur/core/decimal"
@@ -69,24 +69,28 @@ func (d *deal) checkProposal(ctx context.Context, q store.Q, c Commitment, now t
 	if err != nil || check == nil {
 		return err
 	}
-	var ids []string
-	if err := store.Select(ctx, q, &ids, `SELECT id FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`,
+	var rows []struct {
+		ID   string         `db:"id"`
+		Kept sql.NullString `db:"commitments"`
+	}
+	if err := store.Select(ctx, q, &rows, `SELECT id, commitments FROM orders WHERE producer_id = ? AND distributor_id = ? AND month = ?`,
 		d.producer.ID, d.need.DistributorID, d.need.Month); err != nil {
 		return fmt.Errorf("trade: order of %s: %w", d.need.ID, err)
 	}
-	var deliveries []orders.FullDelivery
-	if len(ids) > 0 {
-		if deliveries, err = orderDeliveries(ctx, q, ids[0]); err != nil {
+	o := orders.Order{ProducerID: d.producer.ID, DistributorID: d.need.DistributorID, Month: d.need.Month}
+	var (
+		deliveries []orders.FullDelivery
+		kept       sql.NullString
+	)
+	if len(rows) > 0 {
+		o.ID, kept = rows[0].ID, rows[0].Kept
+		if deliveries, err = orderDeliveries(ctx, q, o.ID); err != nil {
 			return err
 		}
 	}
-	var cs []Commitment
-	if err := store.Select(ctx, q, &cs, commitmentsQuery, d.need.DistributorID, d.need.Month, d.producer.ID); err != nil {
-		return fmt.Errorf("trade: commitments of %s: %w", d.need.ID, err)
+	cs, err := commitmentsOf(ctx, q, o, kept)
+	if err != nil {
+		return err
 	}
-	cs = slices.DeleteFunc(cs, func(x Commitment) bool { return x.NeedID == c.NeedID })
-	if c.Quantity > 0 {
-		cs = append(cs, c)
-	}
-	return check(PlanOrder(PlanInput{Month: d.need.Month, Days: d.producer.Days(), Commitments: cs, Deliveries: deliveries, Now: now}))
+	return check(PlanOrder(PlanInput{Month: d.need.Month, Days: d.producer.Days(), Commitments: withCommitment(cs, c), Deliveries: deliveries, Now: now}))
 }

@@ -3,6 +3,7 @@ package trade
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,27 +18,39 @@ import (
 )
 
 // EnsureOrder returns the id of the order of (producer, shop, month),
-// creating it when missing, and locks it until the transaction ends.
+// creating it when missing, and locks it until the transaction ends. Its
+// callers write the order's commitments their own way: the commitments it
+// kept are forgotten (kept.go).
 func EnsureOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time) (string, error) {
-	o, _, err := ensureOrder(ctx, q, producerID, shopID, month, now)
+	o, _, _, err := lockOrder(ctx, q, producerID, shopID, month, now, `commitments = NULL`)
 	return o.ID, err
 }
 
-// ensureOrder is EnsureOrder returning the order's row and whether it has
-// an invoice, in one statement: the insert, or on conflict an update that
-// changes nothing but takes the row's lock (PostgreSQL; on SQLite the
-// transaction holds the write lock), returns the order either way.
-func ensureOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time) (orders.Order, bool, error) {
+// ensureOrder is EnsureOrder for an acceptance, which keeps the order's
+// commitments: it returns the order's row, the commitments it keeps (not
+// Valid: not known) and whether it has an invoice.
+func ensureOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time) (orders.Order, sql.NullString, bool, error) {
+	return lockOrder(ctx, q, producerID, shopID, month, now, `updated_at = orders.updated_at`)
+}
+
+// lockOrder is ensureOrder in one statement: the insert, or on conflict
+// the update set (changing nothing, or forgetting the kept commitments),
+// which takes the row's lock (PostgreSQL; on SQLite the transaction holds
+// the write lock), returns the order either way.
+func lockOrder(ctx context.Context, q store.Q, producerID, shopID, month string, now time.Time, set string) (orders.Order, sql.NullString, bool, error) {
 	ms := now.UnixMilli()
 	o := orders.Order{ProducerID: producerID, DistributorID: shopID, Month: month}
-	var invoices int
+	var (
+		kept     sql.NullString
+		invoices int
+	)
 	if err := q.QueryRowxContext(ctx, q.Rebind(`INSERT INTO orders (id, producer_id, distributor_id, month, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (producer_id, distributor_id, month) DO UPDATE SET updated_at = orders.updated_at
-		RETURNING id, (SELECT COUNT(*) FROM documents WHERE documents.order_id = orders.id AND documents.kind = 'invoice')`),
-		core.NewID(), producerID, shopID, month, ms, ms).Scan(&o.ID, &invoices); err != nil {
-		return orders.Order{}, false, fmt.Errorf("trade: lock order: %w", err)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (producer_id, distributor_id, month) DO UPDATE SET `+set+`
+		RETURNING id, commitments, (SELECT COUNT(*) FROM documents WHERE documents.order_id = orders.id AND documents.kind = 'invoice')`),
+		core.NewID(), producerID, shopID, month, ms, ms).Scan(&o.ID, &kept, &invoices); err != nil {
+		return orders.Order{}, sql.NullString{}, false, fmt.Errorf("trade: lock order: %w", err)
 	}
-	return o, invoices > 0, nil
+	return o, kept, invoices > 0, nil
 }
 
 // ReplanOrder brings the order's planned deliveries in line with the
@@ -114,26 +127,36 @@ func replanOrder(ctx context.Context, q store.Q, orderID string, now time.Time, 
 // replanLocked is replanOrder of an order the caller locked and read (id,
 // producer, shop, month), with the producer's days.
 func replanLocked(ctx context.Context, q store.Q, o orders.Order, now time.Time, newDays bool, days [7]bool) (*orders.Full, error) {
-	return replanChecked(ctx, q, o, now, newDays, days, nil)
+	return replanChecked(ctx, q, o, now, newDays, days, nil, kept{})
+}
+
+// commitmentsOf are the commitments of the order o: those it keeps (stored
+// Valid), or read.
+func commitmentsOf(ctx context.Context, q store.Q, o orders.Order, stored sql.NullString) ([]Commitment, error) {
+	if stored.Valid {
+		return decodeCommitments(stored.String)
+	}
+	return readCommitments(ctx, q, o.ProducerID, o.DistributorID, o.Month)
 }
 
 // replanChecked is replanLocked with check, when not nil, run on the plan
 // before it is written: its error is returned and nothing is written (an
-// acceptance's minimum order, minimumCheck).
-func replanChecked(ctx context.Context, q store.Q, o orders.Order, now time.Time, newDays bool, days [7]bool, check func(Plan) error) (*orders.Full, error) {
+// acceptance's minimum order, minimumCheck). k, when known, are the
+// order's commitments as they stand in the transaction (an acceptance:
+// kept.go), which the order keeps from now on; otherwise they are read
+// here, and what the order kept is left as it is.
+func replanChecked(ctx context.Context, q store.Q, o orders.Order, now time.Time, newDays bool, days [7]bool, check func(Plan) error,
+	k kept) (*orders.Full, error) {
 	orderID := o.ID
 	deliveries, err := orderDeliveries(ctx, q, orderID)
 	if err != nil {
 		return nil, err
 	}
-	// The shop's needs of the month first (needs_distributor_month), then
-	// the producer's commitment on each: SQLite, which plans without
-	// statistics, would otherwise walk every need of the shop in product
-	// order to spare a sort (CROSS JOIN fixes its join order; PostgreSQL
-	// plans it as any join). PlanOrder sorts the commitments itself.
-	var cs []Commitment
-	if err := store.Select(ctx, q, &cs, commitmentsQuery, o.DistributorID, o.Month, o.ProducerID); err != nil {
-		return nil, fmt.Errorf("trade: commitments of order %s: %w", orderID, err)
+	cs := k.commitments
+	if !k.known {
+		if cs, err = readCommitments(ctx, q, o.ProducerID, o.DistributorID, o.Month); err != nil {
+			return nil, err
+		}
 	}
 	p := PlanOrder(PlanInput{
 		Month: o.Month, Days: days, Commitments: cs, Deliveries: deliveries, Now: now, NewDays: newDays,
@@ -143,7 +166,21 @@ func replanChecked(ctx context.Context, q store.Q, o orders.Order, now time.Time
 			return nil, err
 		}
 	}
-	return writePlan(ctx, q, o, deliveries, p, now)
+	return writePlan(ctx, q, o, deliveries, p, now, k.write())
+}
+
+// readCommitments reads the commitments of the order of (producer, shop,
+// month). The shop's needs of the month first (needs_distributor_month),
+// then the producer's commitment on each: SQLite, which plans without
+// statistics, would otherwise walk every need of the shop in product order
+// to spare a sort (CROSS JOIN fixes its join order; PostgreSQL plans it as
+// any join). PlanOrder sorts the commitments itself.
+func readCommitments(ctx context.Context, q store.Q, producerID, shopID, month string) ([]Commitment, error) {
+	var cs []Commitment
+	if err := store.Select(ctx, q, &cs, commitmentsQuery, shopID, month, producerID); err != nil {
+		return nil, fmt.Errorf("trade: commitments of %s for %s in %s: %w", producerID, shopID, month, err)
+	}
+	return cs, nil
 }
 
 // commitmentsQuery reads the commitments of an order's producer on the
@@ -224,8 +261,10 @@ type planWrites struct {
 // set when anything changed. The changes to existing deliveries are
 // written kind by kind, each in one statement: the lines deleted, the
 // lines given each new value, the lines added, the deliveries touched. It
-// returns the order as it leaves it, nil when deleted.
-func writePlan(ctx context.Context, q store.Q, o orders.Order, deliveries []orders.FullDelivery, p Plan, now time.Time) (*orders.Full, error) {
+// returns the order as it leaves it, nil when deleted. keep, when not nil,
+// are the commitments the order keeps (kept.go), written with its
+// updated_at.
+func writePlan(ctx context.Context, q store.Q, o orders.Order, deliveries []orders.FullDelivery, p Plan, now time.Time, keep *string) (*orders.Full, error) {
 	ms := now.UnixMilli()
 	changed := false
 	if len(p.Delete) > 0 {
@@ -279,10 +318,17 @@ func writePlan(ctx context.Context, q store.Q, o orders.Order, deliveries []orde
 		}
 		return nil, nil
 	}
-	if changed {
-		if _, err := store.Exec(ctx, q, `UPDATE orders SET updated_at = ? WHERE id = ?`, ms, o.ID); err != nil {
-			return nil, fmt.Errorf("trade: touch order %s: %w", o.ID, err)
-		}
+	var err error
+	switch {
+	case changed && keep != nil:
+		_, err = store.Exec(ctx, q, `UPDATE orders SET updated_at = ?, commitments = ? WHERE id = ?`, ms, *keep, o.ID)
+	case changed:
+		_, err = store.Exec(ctx, q, `UPDATE orders SET updated_at = ? WHERE id = ?`, ms, o.ID)
+	case keep != nil:
+		_, err = store.Exec(ctx, q, `UPDATE orders SET commitments = ? WHERE id = ?`, *keep, o.ID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("trade: touch order %s: %w", o.ID, err)
 	}
 	// The deliveries the plan does not name (not re-plannable) stay as
 	// they are; those it dropped are gone.

@@ -559,9 +559,20 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 			return err
 		}
 	}
-	o, invoiced, err := ensureOrder(ctx, q, d.producer.ID, d.need.DistributorID, d.need.Month, now)
+	o, stored, invoiced, err := ensureOrder(ctx, q, d.producer.ID, d.need.DistributorID, d.need.Month, now)
 	if err != nil {
 		return err
+	}
+	// The order's commitments as this acceptance leaves them: those it
+	// kept with this one replaced, or read (they include it, written
+	// above); the order keeps them (kept.go).
+	k := kept{known: true, stored: stored}
+	if k.commitments, err = commitmentsOf(ctx, q, o, stored); err != nil {
+		return err
+	}
+	if stored.Valid {
+		k.commitments = withCommitment(k.commitments, Commitment{NeedID: d.need.ID, ProductID: d.need.ProductID, Unit: d.product.Unit,
+			Quantity: open.Quantity, Price: open.Price})
 	}
 	d.invoiced = invoiced
 	days := producer.Days()
@@ -569,7 +580,7 @@ func (d *deal) accept(ctx context.Context, q store.Q, open planning.Proposal, no
 	if err != nil {
 		return err
 	}
-	if d.order, err = replanChecked(ctx, q, o, now, false, days, check); err != nil {
+	if d.order, err = replanChecked(ctx, q, o, now, false, days, check, k); err != nil {
 		return err
 	}
 	d.orderID = o.ID
