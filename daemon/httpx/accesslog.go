@@ -38,7 +38,9 @@ func (s *Recorder) Write(b []byte) (int, error) {
 func (s *Recorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // The access log (README "Logs"): one record per request, once it is
-// answered, at Info — at Error for a 5xx —, with
+// answered, at Info — at Error for a 5xx, at Warn for one whose request
+// ended before its answer (the client gone: a page closed, a navigation
+// elsewhere), marked canceled —, with
 //
 //	method       the request's method
 //	route        the pattern of the route that answered ("GET /api/needs/{id}",
@@ -55,6 +57,7 @@ func (s *Recorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 //	user         the account's id, when the request carried a live session or
 //	             logged in or registered one (about's)
 //	request_id   the X-Request-Id answered (LogRequestID adds it)
+//	canceled     true when the request ended before its answer
 //
 // in the format of log's handler (the daemon's log-format: text: logfmt;
 // json: one object a line). AccessLog writes it for next, asking about
@@ -65,7 +68,14 @@ func AccessLog(log *slog.Logger, next http.Handler, about func(ctx context.Conte
 		rec := NewRecorder(w)
 		next.ServeHTTP(rec, r)
 		level := slog.LevelInfo
-		if rec.Status >= 500 {
+		// The request's context ends with the client's connection: what
+		// the handler answered then (503 "Requête interrompue.") reached
+		// no one, and is no fault of the daemon's.
+		canceled := r.Context().Err() != nil
+		switch {
+		case canceled:
+			level = slog.LevelWarn
+		case rec.Status >= 500:
 			level = slog.LevelError
 		}
 		ctx := r.Context()
@@ -73,7 +83,7 @@ func AccessLog(log *slog.Logger, next http.Handler, about func(ctx context.Conte
 			return
 		}
 		route, user := about(ctx)
-		attrs := make([]slog.Attr, 0, 9)
+		attrs := make([]slog.Attr, 0, 10)
 		attrs = append(attrs,
 			slog.String("method", r.Method),
 			slog.String("route", route),
@@ -84,6 +94,9 @@ func AccessLog(log *slog.Logger, next http.Handler, about func(ctx context.Conte
 			slog.String("client", ClientOf(r).Addr))
 		if user != "" {
 			attrs = append(attrs, slog.String("user", user))
+		}
+		if canceled {
+			attrs = append(attrs, slog.Bool("canceled", true))
 		}
 		log.LogAttrs(ctx, level, "request", attrs...)
 	})
