@@ -1,5 +1,10 @@
-import { describe, expect, it, vi } from 'vitest'
-import { SCREEN_EXTRAS, screenOf, screenReads, startScreen } from './screens'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { firstMapArea } from './map/ahead'
+import { SCREEN_EXTRAS, screenOf, screenReads, startScreen, startUserReads } from './screens'
+import { resetShopMap } from './store/shopmap'
+import { resetState, state } from './store/state'
+import { distributor } from './test/fixtures'
+import { mapRequests, stubMap } from './test/shopmap'
 
 describe('screenOf', () => {
   it.each([
@@ -81,5 +86,36 @@ describe('screenReads', () => {
     read.mockClear()
     startScreen('/dis/payments', false, () => undefined, read)
     expect(read).not.toHaveBeenCalled()
+  })
+})
+
+describe('startUserReads', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    resetState(null)
+    resetShopMap()
+  })
+
+  it("reads the map's first area of the dashboard around the viewer's place once the user is known", async () => {
+    const fetch = stubMap([])
+    resetState('magasin@x.fr')
+    startUserReads('disNeeds', 800)
+    startUserReads('dashboard', 1440)
+    await new Promise((ok) => setTimeout(ok))
+    expect(fetch).not.toHaveBeenCalled()
+    state.user = { ...distributor, latitude: '45.9', longitude: '6.12' }
+    // (The dashboards started by the tests above ask too, at jsdom's window width.)
+    const area = (width: number) => {
+      const a = firstMapArea([6.12, 45.9], width)
+      return {
+        ...a,
+        south: expect.closeTo(a.south, 3),
+        west: expect.closeTo(a.west, 3),
+        east: expect.closeTo(a.east, 3),
+        north: expect.closeTo(a.north, 3),
+      }
+    }
+    await vi.waitFor(() => expect(mapRequests(fetch)).toContainEqual(area(1440)))
+    expect(mapRequests(fetch)).not.toContainEqual(area(800))
   })
 })

@@ -6,11 +6,16 @@
 import type { ComponentType } from 'react'
 import { parse } from 'regexparam'
 import { matchRoute } from 'wouter'
+import { subscribe } from 'valtio'
 import { readAhead } from './api'
 import { dayOf } from './format'
+import { firstMapArea } from './map/ahead'
+import { shopLonLat } from './map/coordinates'
 import { addMonths, currentMonth, spanFor } from './planner/period'
 import { ROUTES } from './routing'
 import { ordersPeriod, periodPath, shopNeedsPath } from './store/periods'
+import { state } from './store/state'
+import type { User } from './types'
 
 /** Fetches a code chunk whose default export is a component (React's `lazy` contract). */
 export type ChunkLoader = () => Promise<{ default: ComponentType }>
@@ -60,7 +65,7 @@ export function screenOf(path: string): keyof typeof SCREENS | null {
  * month (8, or 3 in a portrait window of `width` × `height`), the
  * deliveries' first tab (the weeks around `now`) and their settings, the
  * payments, the dashboard's statistics. The map, whose read follows the
- * map's size and the shops' places, is not among them.
+ * viewer's place, is read once the user is known (`startUserReads`).
  */
 export function screenReads(
   screen: keyof typeof SCREENS,
@@ -95,11 +100,39 @@ export function screenReads(
   }
 }
 
+/** Calls `then` with the user once the user load has it (at once if it has); never if the load fails. */
+function whenUser(then: (user: User) => void): void {
+  if (state.user) return then(state.user)
+  const stop = subscribe(state, () => {
+    if (state.user) {
+      stop()
+      then(state.user)
+    } else if (state.loading.user === 'error' || state.rejected) stop()
+  })
+}
+
+/**
+ * The reads of a screen that need the user, started once the user load
+ * has it (beside the screen's code on a slow line): the dashboard's map's
+ * first area, around the viewer's own place and as wide as the window
+ * (map/ahead.ts firstMapArea), which the map's store serves its first view
+ * from (store/shopmap.ts readMapAhead, issue 42).
+ */
+export function startUserReads(screen: keyof typeof SCREENS, width: number): void {
+  if (screen !== 'dashboard') return
+  whenUser((user) => {
+    const area = firstMapArea(shopLonLat(user), width)
+    // The map's store comes with the dashboard's code; a failure here is the map's to meet again.
+    void import('./store/shopmap').then((m) => m.readMapAhead(area)).catch(() => undefined)
+  })
+}
+
 /**
  * At the entry, before the first render: for a visitor with a stored
  * session on a protected path, starts the user load, the shell's code, the
  * screen's code, the code it draws with (`SCREEN_EXTRAS`) and the
- * screen's own reads (`screenReads`, issue 42) together. The shell's
+ * screen's own reads (`screenReads`, and `startUserReads` once the user is
+ * known, issue 42) together. The shell's
  * effect then finds the load under way, `lazy` finds the chunks fetched
  * (a module is fetched once), and the screen's store
  * takes the answers its reads asked for (api.ts `readAhead`) instead of
@@ -116,6 +149,7 @@ export function startScreen(
   if (!screen || !loggedIn) return null
   loadUser()
   for (const address of screenReads(screen, path, new Date(), window.innerWidth, window.innerHeight)) read(address)
+  startUserReads(screen, window.innerWidth)
   // A chunk that fails here fails again, and is reported, when the route renders it.
   void loadShell().catch(() => undefined)
   void SCREENS[screen]().catch(() => undefined)

@@ -62,6 +62,7 @@ import {
 import { CENTRE, type Frame, PIN, SPREAD_MAX, inwardShift, spreadOffsets, stackPoints } from './spread'
 import { StackMarker, stackLabel } from './StackMarker'
 import { useBrowserPosition } from './useBrowserPosition'
+import { MAP_HEIGHT, VIEW_MARGIN } from './ahead'
 import { de } from '../grammar'
 
 const CITIES = DRAWN_CITIES
@@ -108,8 +109,6 @@ const controlsBox = (width: number): Frame => ({ x0: width - 52, y0: 6, x1: widt
 const DRAG_THRESHOLD = 4
 /** Fallback view size before the container is measured (and in tests). */
 const FALLBACK_WIDTH = 800
-/** Pixels around the view whose shops are asked for too (a pin just outside shows its head). */
-const VIEW_MARGIN = 80
 
 /**
  * "Score de {shop} : {score}pts" (PRODUCT §2), with the real score, "de"
@@ -220,7 +219,7 @@ const drawn = (shop: MapShop): DrawnShop => ({
   score: shop.score,
 })
 
-export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, height = 440 }: ShopMapProps) {
+export function ShopMap({ onShopClick, ownShopId, ownShop, home, shopLink, height = MAP_HEIGHT }: ShopMapProps) {
   const { ref: observedRef, width: measured } = useElementSize()
   const paper = useRef<HTMLDivElement>(null)
   const boxRef = useMergedRef(observedRef, paper)

@@ -1,9 +1,37 @@
 // Coordinates of shops and farms as the profile stores them (PRODUCT §2
-// "Map", §3 "User": decimal strings, latitude then longitude). Pure, and
-// without d3-geo, so that screens without a map can read them.
+// "Map", §3 "User": decimal strings, latitude then longitude), the map's
+// constants (PRODUCT §9) and where it looks first. Pure, and without
+// d3-geo, so that screens without a map, and the entry, can read them.
 
 /** [longitude, latitude] in degrees: the order d3-geo expects. */
 export type LonLat = [number, number]
+
+/** PRODUCT §9 map constants. */
+export const MAP = {
+  /** Projection scale at zoom 1. */
+  scale: 20000,
+  /** Default centre: longitude, latitude (Annecy). */
+  center: [6.1213, 45.9016] as LonLat,
+  zoom: 1,
+  maxZoom: 4,
+  minZoom: 0.5,
+  zoomFactor: 2,
+  citiesPerDepartment: 3,
+  /** Vertical offset of a shop's name above its pin, in pixels. */
+  shopLabelOffset: -35,
+} as const
+
+/**
+ * Where the map of shops looks first (PRODUCT §2 "Map"): the viewer's own
+ * place — a shop's position, a producer's farm — wherever it is, Guadeloupe,
+ * Martinique, Guyane, La Réunion or Mayotte as well as metropolitan France;
+ * without one, the default centre (Annecy), until the browser's position is
+ * known. The projection is centred on it (makeProjection), so the viewer's
+ * own pin is in the middle of the view.
+ */
+export function startCenter(own: LonLat | null): LonLat {
+  return own ?? MAP.center
+}
 
 /**
  * A coordinate from the data: a decimal string ("45.9016", " -1.5 ") or a

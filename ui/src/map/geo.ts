@@ -2,26 +2,12 @@
 // zoom steps, coordinates of shops and cities, the cities shown per
 // department, and the projection. No React, no network.
 import { type GeoProjection, geoAzimuthalEqualArea } from 'd3-geo'
-import { type LonLat, parseCoordinate, validLonLat as valid } from './coordinates'
+import { type LonLat, MAP, parseCoordinate, validLonLat as valid } from './coordinates'
 
-// The coordinates of shops live apart (no d3-geo there: the proposal form's
-// first-steps notice reads them too).
-export { type LonLat, parseCoordinate, shopLonLat } from './coordinates'
-
-/** PRODUCT §9 map constants. */
-export const MAP = {
-  /** Projection scale at zoom 1. */
-  scale: 20000,
-  /** Default centre: longitude, latitude (Annecy). */
-  center: [6.1213, 45.9016] as LonLat,
-  zoom: 1,
-  maxZoom: 4,
-  minZoom: 0.5,
-  zoomFactor: 2,
-  citiesPerDepartment: 3,
-  /** Vertical offset of a shop's name above its pin, in pixels. */
-  shopLabelOffset: -35,
-} as const
+// The coordinates of shops, the map's constants and its first centre live
+// apart (no d3-geo there: the proposal form's first-steps notice reads them,
+// and the entry the map's first area, map/ahead.ts).
+export { type LonLat, MAP, parseCoordinate, shopLonLat, startCenter } from './coordinates'
 
 /** Zoom in: doubles, capped at the maximum; no change at the maximum or above (PRODUCT §4). */
 export function zoomIn(zoom: number): number {
@@ -127,18 +113,6 @@ export function topCities(cities: readonly City[], perDepartment: number = MAP.c
     }
   }
   return out
-}
-
-/**
- * Where the map of shops looks first (PRODUCT §2 "Map"): the viewer's own
- * place — a shop's position, a producer's farm — wherever it is, Guadeloupe,
- * Martinique, Guyane, La Réunion or Mayotte as well as metropolitan France;
- * without one, the default centre (Annecy), until the browser's position is
- * known. The projection is centred on it (makeProjection), so the viewer's
- * own pin is in the middle of the view.
- */
-export function startCenter(own: LonLat | null): LonLat {
-  return own ?? MAP.center
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   loadNearby,
   loadShopCard,
   mapQuery,
+  readMapAhead,
   requestMapView,
   resetShopMap,
   retryMapView,
@@ -158,5 +159,61 @@ describe('the map by viewport', () => {
     expect(fetch).toHaveBeenCalledTimes(1)
     expect(await loadShopCard('inconnu')).toBe(false)
     expect(shopMap.cards.inconnu).toBeUndefined()
+  })
+})
+
+describe("the map's first area read ahead", () => {
+  const annemasse: StubShop = { _id: 'd3', name: 'Primeurs du Genevois', latitude: 46.1934, longitude: 6.2342 }
+  const rhoneAlpes = { south: 44.5, west: 4, north: 47, east: 8, zoom: 1 }
+  const aroundAnnecy = { south: 45.7, west: 5.9, north: 46, east: 6.4, zoom: 1 }
+
+  it.each([
+    { name: 'an area inside it', box: aroundAnnecy, filter: undefined, asks: [rhoneAlpes] },
+    {
+      name: 'an area past it',
+      box: { ...aroundAnnecy, north: 47.2 },
+      filter: undefined,
+      asks: [rhoneAlpes, { ...aroundAnnecy, north: 47.2 }],
+    },
+    {
+      name: 'another zoom',
+      box: { ...aroundAnnecy, zoom: 2 },
+      filter: undefined,
+      asks: [rhoneAlpes, { ...aroundAnnecy, zoom: 2 }],
+    },
+    { name: 'a filter', box: aroundAnnecy, filter: { family: 'fruits', km: 0 }, asks: [rhoneAlpes, aroundAnnecy] },
+  ])('serves the view of $name from it, or asks', async ({ box, filter, asks }) => {
+    const fetch = stubMap([annecy, annemasse, brest])
+    readMapAhead(rhoneAlpes)
+    if (filter) shopMap.filter = filter
+    requestMapView(box, { delay: 0 })
+    await vi.waitFor(() => expect(shopMap.view).not.toBeNull())
+    expect(mapRequests(fetch)).toEqual(asks)
+    // The view is the server's answer for its own area: the shops inside it, not those of the area read ahead.
+    expect(shopMap.view?.shops.map((s) => s.name)).toEqual(
+      box === aroundAnnecy && !filter ? ['Épicerie du Lac'] : expect.any(Array),
+    )
+    if (box === aroundAnnecy && !filter) expect(shopMap.view?.total).toBe(1)
+    // Taken once: the next area is asked.
+    requestMapView({ ...aroundAnnecy, south: 45.6 }, { delay: 0 })
+    await vi.waitFor(() => expect(mapRequests(fetch)).toHaveLength(asks.length + 1))
+  })
+
+  it('asks for the view when the area read ahead answered clusters', async () => {
+    const crowd = Array.from({ length: 301 }, (_, i) => ({ ...annecy, _id: `c${i}`, name: `Magasin ${i}` }))
+    const fetch = stubMap(crowd)
+    readMapAhead(rhoneAlpes)
+    requestMapView(aroundAnnecy, { delay: 0 })
+    await vi.waitFor(() => expect(shopMap.view).not.toBeNull())
+    expect(mapRequests(fetch)).toEqual([rhoneAlpes, aroundAnnecy])
+  })
+
+  it('is forgotten with the user it was read for', async () => {
+    const fetch = stubMap([annecy])
+    readMapAhead(rhoneAlpes)
+    resetShopMap('someone-else')
+    requestMapView(aroundAnnecy, { delay: 0 })
+    await vi.waitFor(() => expect(shopMap.view).not.toBeNull())
+    expect(mapRequests(fetch)).toEqual([rhoneAlpes, aroundAnnecy])
   })
 })

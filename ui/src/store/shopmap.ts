@@ -6,7 +6,7 @@
 // cancelled. Each answer remembers the user it was loaded for (a shop's
 // email depends on who asks).
 import { proxy, useSnapshot } from 'valtio'
-import { api } from '../api'
+import { READ_AHEAD_MS, api } from '../api'
 import type { LonLat } from '../map/coordinates'
 import type { MapCluster, MapShop } from '../types'
 import type { LoadStatus } from './state'
@@ -81,6 +81,16 @@ let viewController: AbortController | null = null
 let viewAsked: { key: string; box: MapBox; filter: MapFilter } | null = null
 let nearbyController: AbortController | null = null
 
+/**
+ * The shops of an area asked before the map was drawn (the entry,
+ * screens.ts, issue 42), for the user it was asked for: the map's first
+ * view is served from it when that view lies inside it, at its zoom and
+ * without filter, and it lists shops, not clusters (the server's answer
+ * for a smaller area is then those of its shops inside it). Taken once,
+ * within READ_AHEAD_MS.
+ */
+let ahead: { box: MapBox; owner: string | null; at: number; answer: Promise<MapAnswer> } | null = null
+
 /** Empties the slice and cancels its requests, giving it to `owner` (tests, and a change of user). */
 export function resetShopMap(owner: string | null = null): void {
   if (viewTimer) clearTimeout(viewTimer)
@@ -88,6 +98,7 @@ export function resetShopMap(owner: string | null = null): void {
   nearbyController?.abort()
   viewTimer = viewController = nearbyController = null
   viewAsked = null
+  ahead = null
   Object.assign(shopMap, emptyShopMap(owner))
 }
 
@@ -202,6 +213,36 @@ export function retryMapView(): void {
   void loadMapView(viewAsked.box, viewAsked.filter)
 }
 
+/**
+ * Reads the shops of `box` now (GET /api/map), for the map's first view
+ * to take if it lies inside (see `ahead`): the entry asks it of an area
+ * that holds the dashboard's map (map/ahead.ts firstMapArea).
+ */
+export function readMapAhead(box: MapBox): void {
+  claim()
+  const answer = fetchMap(box)
+  // Its failure is the taker's to see (it asks again); one not taken is forgotten.
+  answer.catch(() => undefined)
+  ahead = { box: roundBox(box), owner: shopMap.owner, at: Date.now(), answer }
+}
+
+/** The shops of `box` inside the answer read ahead, when it holds them (see `ahead`); null else. */
+async function takeAhead(box: MapBox, filter: MapFilter): Promise<MapAnswer | null> {
+  const held = ahead
+  ahead = null
+  if (!held || held.owner !== shopMap.owner || filter.family || filter.km > 0) return null
+  if (Date.now() - held.at > READ_AHEAD_MS) return null
+  const b = roundBox(box)
+  const a = held.box
+  if (b.zoom !== a.zoom || b.south < a.south || b.north > a.north || b.west < a.west || b.east > a.east) return null
+  const answer = await held.answer.catch(() => null)
+  if (!answer || answer.clusters.length > 0) return null
+  const shops = answer.shops.filter(
+    (s) => s.latitude >= b.south && s.latitude <= b.north && s.longitude >= b.west && s.longitude <= b.east,
+  )
+  return { box: b, total: shops.length, shops, clusters: [] }
+}
+
 async function loadMapView(box: MapBox, filter: MapFilter): Promise<void> {
   viewController?.abort()
   const controller = new AbortController()
@@ -209,7 +250,7 @@ async function loadMapView(box: MapBox, filter: MapFilter): Promise<void> {
   const owner = shopMap.owner
   shopMap.viewStatus = 'busy'
   try {
-    const answer = await fetchMap(box, controller.signal, filter)
+    const answer = (await takeAhead(box, filter)) ?? (await fetchMap(box, controller.signal, filter))
     if (controller.signal.aborted || shopMap.owner !== owner) return
     shopMap.view = answer
     shopMap.viewStatus = 'idle'
