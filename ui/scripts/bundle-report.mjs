@@ -8,7 +8,8 @@
 // has its rules in the built CSS: the UI imports the styles of the
 // components it draws only (src/mantine.css, issue 42), so a component drawn
 // for the first time without its file there would be unstyled; --check
-// exits 1 then too.
+// exits 1 then too, and when the libraries' files (vendor, kit) import a
+// chunk of the app's code (vite.config.ts).
 // Usage: node scripts/bundle-report.mjs [--check] [--markdown]
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
@@ -87,7 +88,23 @@ if (unstyled.length > 0)
       `(${unstyled.slice(0, 5).join(', ')}…): add the components' files to src/mantine.css`,
   )
 
-if (args.has('--check') && unstyled.length > 0) process.exit(1)
+// The libraries' files (vite.config.ts: vendor, kit) import nothing of
+// the app: an import of an app chunk names it by its hash, which changes at
+// every release, and the libraries' files would then be fetched again by
+// every returning user though no library changed.
+const stable = /^(vendor|kit|rolldown-runtime)-[\w-]+\.js$/
+const unstable = assets
+  .filter((f) => stable.test(f))
+  .flatMap((f) =>
+    [...readFileSync(join(dist, 'assets', f), 'utf8').matchAll(/(?:from|import)\s*\(?\s*["']\.\/([^"']+\.js)["']/g)]
+      .map((m) => m[1])
+      .filter((name) => !stable.test(name))
+      .map((name) => `${f} imports ${name}`),
+  )
+if (unstable.length > 0)
+  console.error(`bundle-report: a library's file imports the app's code (${unstable.join('; ')}): see vite.config.ts`)
+
+if (args.has('--check') && (unstyled.length > 0 || unstable.length > 0)) process.exit(1)
 if (args.has('--check') && landingJS > BUDGET) {
   console.error(
     `bundle-report: the landing page loads ${kb(landingJS)} KB of JavaScript as served, over the ${kb(BUDGET)} KB budget`,
