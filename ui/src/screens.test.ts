@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { firstMapArea } from './map/ahead'
-import { SCREEN_EXTRAS, screenOf, screenReads, startScreen, startUserReads } from './screens'
+import { screenOf, screenReads, startScreen, startUserReads } from './screens'
 import { resetShopMap } from './store/shopmap'
 import { resetState, state } from './store/state'
 import { distributor } from './test/fixtures'
@@ -32,19 +32,6 @@ describe('startScreen', () => {
     const load = vi.fn()
     expect(startScreen('/dis/needs', true, load)).toBe('disNeeds')
     expect(load).toHaveBeenCalledTimes(1)
-  })
-
-  it('starts the chart library with the dashboard, not with another screen', async () => {
-    expect(await SCREEN_EXTRAS.dashboard!()).toHaveProperty('draw')
-    const extra = vi.spyOn(SCREEN_EXTRAS, 'dashboard').mockResolvedValue({})
-    try {
-      startScreen('/dis/needs', true, vi.fn(), vi.fn())
-      expect(extra).not.toHaveBeenCalled()
-      startScreen('/', true, vi.fn(), vi.fn())
-      expect(extra).toHaveBeenCalledTimes(1)
-    } finally {
-      extra.mockRestore()
-    }
   })
 
   it.each([
@@ -104,7 +91,6 @@ describe('startUserReads', () => {
     await new Promise((ok) => setTimeout(ok))
     expect(fetch).not.toHaveBeenCalled()
     state.user = { ...distributor, latitude: '45.9', longitude: '6.12' }
-    // (The dashboards started by the tests above ask too, at jsdom's window width.)
     const area = (width: number) => {
       const a = firstMapArea([6.12, 45.9], width)
       return {

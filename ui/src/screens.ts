@@ -40,17 +40,6 @@ export const SCREENS = {
   team: () => import('./team/TeamPage').then((m) => ({ default: m.TeamPage })),
 } as const satisfies Partial<Record<keyof typeof ROUTES, ChunkLoader>>
 
-/**
- * Code a screen draws with besides its own chunk, fetched beside it at the
- * entry: the dashboard's chart library (components/uplot, which its
- * chart's Plot would ask for only once near the viewport, after the
- * screen's code had come and drawn: one more wait on a slow line, issue
- * 42; the module is fetched once, whoever asks).
- */
-export const SCREEN_EXTRAS: Partial<Record<keyof typeof SCREENS, () => Promise<unknown>>> = {
-  dashboard: () => import('./components/uplot'),
-}
-
 /** The protected screen of `path` (its route's name), or null for a public or unknown path. */
 export function screenOf(path: string): keyof typeof SCREENS | null {
   for (const name of Object.keys(SCREENS) as (keyof typeof SCREENS)[]) {
@@ -130,8 +119,7 @@ export function startUserReads(screen: keyof typeof SCREENS, width: number): voi
 /**
  * At the entry, before the first render: for a visitor with a stored
  * session on a protected path, starts the user load, the shell's code, the
- * screen's code, the code it draws with (`SCREEN_EXTRAS`) and the
- * screen's own reads (`screenReads`, and `startUserReads` once the user is
+ * screen's code and the screen's own reads (`screenReads`, and `startUserReads` once the user is
  * known, issue 42) together. The shell's
  * effect then finds the load under way, `lazy` finds the chunks fetched
  * (a module is fetched once), and the screen's store
@@ -153,6 +141,5 @@ export function startScreen(
   // A chunk that fails here fails again, and is reported, when the route renders it.
   void loadShell().catch(() => undefined)
   void SCREENS[screen]().catch(() => undefined)
-  void SCREEN_EXTRAS[screen]?.().catch(() => undefined)
   return screen
 }

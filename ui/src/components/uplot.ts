@@ -1,7 +1,6 @@
 // uPlot (MIT, about 20 KB as sent) and its small style sheet: the chart
 // library, in a chunk of its own that ./Plot imports when a chart nears the
-// viewport, and the entry beside the dashboard's code (screens.ts
-// SCREEN_EXTRAS). draw makes a chart of a spec
+// viewport; nothing else imports it. draw makes a chart of a spec
 // (./chart) in an element.
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
