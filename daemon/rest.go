@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	runtimemetrics "runtime/metrics"
 	"sync/atomic"
@@ -16,7 +17,7 @@ import (
 // its start on a year of trade. Every restEvery, when no request started
 // since the last look and none is in flight, and the heap keeps more than
 // restKept bytes it does not use, the runtime collects and returns them
-// (debug.FreeOSMemory: one collection, tens of milliseconds of one core;
+// (releaseAll: two collections, tens of milliseconds of one core;
 // what it returned is not retained any more, so a quiet daemon is not
 // collected again until its jobs grow the heap). Under load it does
 // nothing: the collector already runs as the heap grows.
@@ -38,7 +39,18 @@ const (
 )
 
 func newRest() *rest {
-	return &rest{retained: unusedHeap, release: debug.FreeOSMemory}
+	return &rest{retained: unusedHeap, release: releaseAll}
+}
+
+// releaseAll collects twice, then gives the free heap back to the system.
+// What a sync.Pool keeps survives one collection, in the pool's victim
+// cache: the compressors of the last burst (httpx's pools: a brotli
+// encoder holds megabytes, one per answer compressed at once) stayed
+// resident after a single collection, and a quiet daemon runs no other —
+// 89 MB of heap in use at rest after 16 clients on a year of trade.
+func releaseAll() {
+	runtime.GC()
+	debug.FreeOSMemory()
 }
 
 // wrap counts h's requests, started and in flight.

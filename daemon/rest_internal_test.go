@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 )
@@ -91,4 +93,26 @@ func TestRestRunEndsWithItsContext(t *testing.T) {
 	<-released
 	cancel()
 	<-ended
+}
+
+// TestRestReleasesWhatPoolsKeep: the rest's release frees what a sync.Pool
+// keeps (the compressors of the last burst), which survives one collection
+// in the pool's victim cache. Not parallel: another test's collections
+// would free it anyway.
+func TestRestReleasesWhatPoolsKeep(t *testing.T) {
+	var pool sync.Pool
+	freed := make(chan struct{})
+	func() {
+		big := new([8 << 20]byte)
+		runtime.AddCleanup(big, func(ch chan struct{}) { close(ch) }, freed)
+		pool.Put(big)
+	}()
+	// As at the end of a burst: the pool's item put back, no collection
+	// since.
+	newRest().release()
+	select {
+	case <-freed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pool's item is still held after the release")
+	}
 }
