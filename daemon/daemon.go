@@ -198,7 +198,7 @@ func (d *Daemon) Run(ctx context.Context, ready func(addr string)) error {
 	if err != nil {
 		return fmt.Errorf("daemon: listen: %w", err)
 	}
-	resting := newRest()
+	resting := newRest(func() { d.releaseDatabaseMemory(ctx) })
 	srv := &http.Server{
 		Handler:           resting.wrap(d.handler),
 		ReadHeaderTimeout: 10 * time.Second,

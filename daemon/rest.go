@@ -11,35 +11,50 @@ import (
 )
 
 // rest gives back to the system the memory the daemon no longer uses,
-// once it is quiet (issue 42: at rest ≤ 150 MB). The Go runtime keeps the
-// heap a burst of requests or the jobs at start grew, and returns it only
-// slowly: a daemon that had answered 16 clients held 216 MB at rest after
-// its start on a year of trade. Every restEvery, when no request started
-// since the last look and none is in flight, and the heap keeps more than
-// restKept bytes it does not use, the runtime collects and returns them
-// (releaseAll: two collections, tens of milliseconds of one core;
-// what it returned is not retained any more, so a quiet daemon is not
-// collected again until its jobs grow the heap). Under load it does
-// nothing: the collector already runs as the heap grows.
+// once it is quiet (issue 42: at rest ≤ 150 MB). Every restEvery, when no
+// request started since the last look and none is in flight:
+//   - if requests came since the last time, or the heap grew, it asks the
+//     database for what its connections keep (store.DB.ReleaseMemory:
+//     SQLite's page caches; after a burst of reads on a year of trade the
+//     daemon held 190 MB at rest with them, 82 MB without). The next
+//     request reads its pages again from the system's file cache, a cost
+//     not seen beside the request's own work (docs/BENCHMARKS.md);
+//   - if the heap keeps more than restKept bytes it does not use, the
+//     runtime collects and returns them (releaseAll: two collections,
+//     tens of milliseconds of one core). The Go runtime keeps the heap a
+//     burst of requests or the jobs at start grew and returns it only
+//     slowly: a daemon that had answered 16 clients held 216 MB at rest
+//     after its start on a year of trade. What it returned is not retained
+//     any more, so a quiet daemon is not collected again until its jobs
+//     grow the heap.
+//
+// Under load it does nothing: the collector already runs as the heap
+// grows, and the page caches serve the requests.
 type rest struct {
 	inFlight atomic.Int64
 	started  atomic.Int64
 	// seen is the count of started requests at the last look.
 	seen int64
+	// shrunk is the count of started requests at the last shrink.
+	shrunk int64
 	// retained is how many bytes the heap keeps without using them;
-	// release gives them back. Tests replace both.
+	// release gives them back; shrink asks the database for the memory
+	// its connections keep (store.DB.ReleaseMemory). Tests replace them.
 	retained func() uint64
 	release  func()
+	shrink   func()
 }
 
 // How often rest looks, and how much unused heap it lets the runtime keep.
 const (
 	restEvery = 2 * time.Second
 	restKept  = 16 << 20
+	// restWait bounds how long the release waits for a connection.
+	restWait = time.Second
 )
 
-func newRest() *rest {
-	return &rest{retained: unusedHeap, release: releaseAll}
+func newRest(shrink func()) *rest {
+	return &rest{retained: unusedHeap, release: releaseAll, shrink: shrink}
 }
 
 // releaseAll collects twice, then gives the free heap back to the system.
@@ -63,16 +78,26 @@ func (r *rest) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// look is one look at the daemon: it releases the unused heap when the
-// daemon is quiet and keeps more than restKept, and says whether it did.
+// look is one look at the daemon. When it is quiet, it asks the database
+// for the memory its connections keep if requests came since the last time
+// or the heap grew (the jobs read too), and releases the unused heap if it
+// keeps more than restKept; it says whether it did either.
 func (r *rest) look() bool {
 	started := r.started.Load()
 	quiet := started == r.seen && r.inFlight.Load() == 0
 	r.seen = started
-	if !quiet || r.retained() <= restKept {
+	if !quiet {
 		return false
 	}
-	r.release()
+	heap := r.retained() > restKept
+	if !heap && started == r.shrunk {
+		return false
+	}
+	r.shrunk = started
+	r.shrink()
+	if heap {
+		r.release()
+	}
 	return true
 }
 
@@ -97,6 +122,23 @@ func unusedHeap() uint64 {
 		return 0
 	}
 	return s[0].Value.Uint64()
+}
+
+// releaseDatabaseMemory is rest's shrink: it asks the database for the
+// memory its idle connections keep, waiting at most restWait for a
+// connection a request took in the meantime.
+func (d *Daemon) releaseDatabaseMemory(ctx context.Context) {
+	if d.db == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, restWait)
+	defer cancel()
+	r, err := d.db.ReleaseMemory(ctx)
+	if err != nil {
+		d.log.Warn("rest: the database's memory", "err", err)
+		return
+	}
+	d.log.Debug("rest: the database's memory given back", "bytes", r.Bytes, "connections", r.Conns)
 }
 
 // startRest starts the daemon's rest (see rest) until ctx ends, in a
