@@ -138,8 +138,10 @@ func overHTTP(b *testing.B, h http.Handler) http.Handler {
 // pair's time went (issue 42, "lock wait vs work"): the time its writes
 // waited in line for the process's write lock (wait-ms/op, summed over
 // the pair's two writes) and held it (held-ms/op: their transactions'
-// work, SQLite's commit included); the rest of a pair's latency is the
-// handler's work outside the lock (session, JSON, reads before the write).
+// work, SQLite's commit included), and how many writes shared a commit
+// (writes/commit, core/store/group.go); the rest of a pair's latency is
+// the handler's work outside the lock (session, JSON, reads before the
+// write) and, for a write whose commit is shared, the wait for it.
 func benchRoundTrips(b *testing.B, h http.Handler, trips []*roundTrip, db *store.DB) {
 	for _, t := range trips { // each need to its first quantity
 		if err := t.pair(h); err != nil {
@@ -200,6 +202,9 @@ func benchRoundTrips(b *testing.B, h http.Handler, trips []*roundTrip, db *store
 		w := db.WriterTime().Sub(writer)
 		b.ReportMetric(float64(w.Waited)/1e6/float64(b.N), "wait-ms/op")
 		b.ReportMetric(float64(w.Held)/1e6/float64(b.N), "held-ms/op")
+		if w.Commits > 0 {
+			b.ReportMetric(float64(w.Turns)/float64(w.Commits), "writes/commit")
+		}
 	}
 }
 

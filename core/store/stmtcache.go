@@ -67,7 +67,7 @@ func (w *watcher) saw(query string) {
 	if w == nil {
 		return
 	}
-	if fn := w.fn.Load(); fn != nil {
+	if fn := w.fn.Load(); fn != nil && !groupStatement(query) {
 		(*fn)(query)
 	}
 }

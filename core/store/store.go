@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -69,6 +70,11 @@ type DB struct {
 	// round-trip). One connection for all writes keeps its cache; the
 	// others read. nil on PostgreSQL and on a read-only database.
 	writeConn *sqlx.Conn
+	// queued counts the writers in line for writer, and open is the
+	// group of writers whose transaction is left open for the next in
+	// line, its commit shared (group.go); open is the writer's holder's.
+	queued atomic.Int32
+	open   *commitGroup
 	// watch is told every statement the connections run (Watch).
 	watch *watcher
 	// connector opens the connections of the pool; Rehearse opens one of
@@ -292,6 +298,12 @@ func postgresName(raw string) string {
 
 // Close closes the database and releases the data directory's lock.
 func (db *DB) Close() error {
+	if db.writer != nil { // the writes waiting for a shared commit get it
+		if release, err := db.takeWriter(context.Background()); err == nil {
+			db.commitOpen()
+			release()
+		}
+	}
 	if db.writeConn != nil {
 		_ = db.writeConn.Close()
 		db.writeConn = nil
@@ -409,6 +421,7 @@ func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 	}
 	defer release()
 	if db.writeConn != nil {
+		db.commitOpen()
 		res, err := db.writeConn.ExecContext(ctx, query, args...)
 		if db.lostWriteConn(ctx, err) {
 			res, err = db.writeConn.ExecContext(ctx, query, args...)
@@ -435,6 +448,9 @@ func (db *DB) lostWriteConn(ctx context.Context, err error) bool {
 }
 
 func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	if db.writer != nil && db.writeConn != nil {
+		return db.groupTx(ctx, fn)
+	}
 	release, err := db.takeWriter(ctx)
 	if err != nil {
 		return err
@@ -475,7 +491,7 @@ func (db *DB) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 // and LOCKED (any extended code), PostgreSQL's serialization failure and
 // deadlock.
 func IsBusy(err error) bool {
-	if errors.Is(err, errWriterBusy) {
+	if errors.Is(err, errWriterBusy) || errors.Is(err, errGroupLost) {
 		return true
 	}
 	var se *sqlite.Error

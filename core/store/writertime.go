@@ -8,22 +8,26 @@ import (
 // WriterTime is where the time of this process's writes on SQLite went
 // (issue 42: "lock wait vs work"): how many turns the writers took, how
 // long in all they waited in line for the write lock (DB.writer) and how
-// long they held it — their transactions' work, SQLite's commit included.
-// Zero on PostgreSQL, whose writers do not queue in the process.
+// long they held it — their transactions' work, SQLite's commit included —
+// and how many commits their transactions shared (Commits ≤ Turns: a
+// group of writers commits once, group.go). Zero on PostgreSQL, whose
+// writers do not queue in the process.
 type WriterTime struct {
-	Turns  int64
-	Waited time.Duration
-	Held   time.Duration
+	Turns   int64
+	Waited  time.Duration
+	Held    time.Duration
+	Commits int64
 }
 
 // Sub is the time between an earlier reading and w.
 func (w WriterTime) Sub(before WriterTime) WriterTime {
-	return WriterTime{Turns: w.Turns - before.Turns, Waited: w.Waited - before.Waited, Held: w.Held - before.Held}
+	return WriterTime{Turns: w.Turns - before.Turns, Waited: w.Waited - before.Waited, Held: w.Held - before.Held,
+		Commits: w.Commits - before.Commits}
 }
 
 // writerClock sums WriterTime as the writers take and release their turns.
 type writerClock struct {
-	turns, waited, held atomic.Int64
+	turns, waited, held, commits atomic.Int64
 }
 
 // WriterTime reads the sums since the database was opened.
@@ -32,7 +36,8 @@ func (db *DB) WriterTime() WriterTime {
 		return WriterTime{}
 	}
 	c := db.writerClock
-	return WriterTime{Turns: c.turns.Load(), Waited: time.Duration(c.waited.Load()), Held: time.Duration(c.held.Load())}
+	return WriterTime{Turns: c.turns.Load(), Waited: time.Duration(c.waited.Load()), Held: time.Duration(c.held.Load()),
+		Commits: c.commits.Load()}
 }
 
 // timed counts a turn taken after waiting since asked, and returns its
