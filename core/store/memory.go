@@ -22,7 +22,8 @@ type Released struct {
 // openSQLiteWith). A daemon that had answered a burst of reads on a year
 // of trade kept about 110 MB more at rest than once they were given back
 // (issue 42: at rest ≤ 150 MB). It runs `PRAGMA shrink_memory` on the
-// write connection, if no writer holds it, and on the connections of the
+// write connection, if no writer holds it nor a group of writers keeps
+// its transaction open, and on the connections of the
 // pool idle at that moment; a connection in use is left alone, so that it
 // never waits for anyone. The next statements read their pages again from
 // the system's file cache. On PostgreSQL it does nothing: the memory is
@@ -35,7 +36,9 @@ func (db *DB) ReleaseMemory(ctx context.Context) (Released, error) {
 	select {
 	case db.writer <- struct{}{}:
 		defer func() { <-db.writer }()
-		if db.writeConn != nil {
+		// A group of writers left open for the next in line (group.go)
+		// has its connection in use too.
+		if db.writeConn != nil && db.open == nil {
 			conns = append(conns, db.writeConn.Conn)
 		}
 	default: // a writer is at work: its connection is in use
