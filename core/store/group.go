@@ -182,6 +182,16 @@ func (db *DB) endGroup(g *commitGroup, lost error) {
 // the turns are the writers'.
 func (db *DB) flush(g *commitGroup) {
 	db.writer <- struct{}{}
+	defer func() { <-db.writer }()
+	// A goroutine of its own: a panic here would end the process. The
+	// group's members are told, not left waiting.
+	defer func() {
+		if p := recover(); p != nil && db.open == g {
+			db.open = nil
+			g.err = fmt.Errorf("store: commit: %v", p)
+			close(g.done)
+		}
+	}()
 	got := time.Now()
 	if db.open == g {
 		db.endGroup(g, nil)
@@ -189,7 +199,6 @@ func (db *DB) flush(g *commitGroup) {
 	if db.writerClock != nil {
 		db.writerClock.held.Add(int64(time.Since(got)))
 	}
-	<-db.writer
 }
 
 // commitOpen ends the open group, if any, before a statement of the

@@ -327,3 +327,36 @@ func TestOwnStatementsCommitTheOpenGroup(t *testing.T) {
 		}
 	})
 }
+
+// TestFlushRecovers: the flusher runs in a goroutine of its own; should
+// the commit panic, the process goes on, the group's members are told
+// (an error, not a wait without end) and the writer's turn is given back.
+func TestFlushRecovers(t *testing.T) {
+	db, err := Open(context.Background(), "", filepath.Join(t.TempDir(), "primeur.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g := &commitGroup{done: make(chan struct{})} // no transaction: its commit panics
+	db.writer <- struct{}{}
+	db.open = g
+	<-db.writer
+	go db.flush(g)
+	select {
+	case <-g.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the group's members are still waiting")
+	}
+	if g.err == nil {
+		t.Fatal("the members are told nothing went wrong")
+	}
+	select {
+	case db.writer <- struct{}{}:
+		<-db.writer
+	case <-time.After(30 * time.Second):
+		t.Fatal("the writer's turn was not given back")
+	}
+	if db.open != nil {
+		t.Fatal("the failed group is still open")
+	}
+}
