@@ -1,9 +1,8 @@
 // The thin wrapper over the chart library (uPlot, PRODUCT §20 "Charts"):
 // a chart said as a ChartSpec (./chart: categories, series, French values),
 // drawn on a canvas by ./uplot, a chunk of its own (about 20 KB as sent)
-// fetched when the chart comes within 200 px of the viewport (the
-// dashboard asks for it earlier, screens.ts); a skeleton holds the
-// chart's place meanwhile. The chart follows its
+// fetched only when the chart comes within 200 px of the viewport; a
+// skeleton holds the chart's place meanwhile. The chart follows its
 // place's width, is drawn again when its spec changes and destroyed when
 // the component goes. A canvas says nothing to a screen reader: every
 // chart sits in a role="img" named by its summary, its values as a table

@@ -1,8 +1,7 @@
 // uPlot (MIT, about 20 KB as sent) and its small style sheet: the chart
 // library, in a chunk of its own that ./Plot imports when a chart nears the
-// viewport, and that the dashboard asks for as soon as its code has come
-// (screens.ts SCREENS.dashboard). draw makes a chart of a spec (./chart)
-// in an element.
+// viewport; nothing else imports it. draw makes a chart of a spec
+// (./chart) in an element.
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import './uplot.css'
