@@ -14,40 +14,19 @@ function parseDay(value: string): Date | null {
   return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, m[3] ? Number(m[3]) : 1))
 }
 
-// Each formatter is built once for its options and kept: building an
-// Intl formatter costs some tens of microseconds, and a screen's first
-// render formats hundreds of figures (issue 42: the dashboard's first
-// render spent about 50 ms building number formats).
-const numberFormats = new Map<string, Intl.NumberFormat>()
-const dateFormats = new Map<string, Intl.DateTimeFormat>()
-
-function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = JSON.stringify(options)
-  let format = numberFormats.get(key)
-  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(LOCALE, options)))
-  return format
-}
-
-function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = locale + JSON.stringify(options)
-  let format = dateFormats.get(key)
-  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)))
-  return format
-}
-
 function formatDayWith(value: string, options: Intl.DateTimeFormatOptions): string {
   const date = parseDay(value)
-  return date ? dateFormat(LOCALE, { ...options, timeZone: 'UTC' }).format(date) : value
+  return date ? new Intl.DateTimeFormat(LOCALE, { ...options, timeZone: 'UTC' }).format(date) : value
 }
 
 /** 1234.5 → "1 234,5" (at most `maxDecimals` decimals, 2 by default). */
 export function formatNumber(value: number, maxDecimals = 2): string {
-  return numberFormat({ maximumFractionDigits: maxDecimals }).format(value)
+  return new Intl.NumberFormat(LOCALE, { maximumFractionDigits: maxDecimals }).format(value)
 }
 
 /** 12.5 → "12,50 €". */
 export function formatEUR(value: number): string {
-  return numberFormat({ style: 'currency', currency: 'EUR' }).format(value)
+  return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'EUR' }).format(value)
 }
 
 /** A quantity with its unit: (12.5, "kg") → "12,5 kg", (3, "un") → "3 un", (2, "douzaine") → "2 douzaines". */
@@ -91,11 +70,16 @@ export function capitalizeFirst(text: string): string {
 export function dayOf(timestamp: string | Date): string {
   const date = typeof timestamp === 'string' ? new Date(timestamp) : timestamp
   // en-CA formats as YYYY-MM-DD.
-  return dateFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date)
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(date)
 }
 
 /** The time of a timestamp in Europe/Paris: "14:05". */
 export function formatTime(timestamp: string | Date): string {
   const date = typeof timestamp === 'string' ? new Date(timestamp) : timestamp
-  return dateFormat(LOCALE, { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit' }).format(date)
+  return new Intl.DateTimeFormat(LOCALE, { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit' }).format(date)
 }

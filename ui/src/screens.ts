@@ -25,15 +25,7 @@ export const loadShell = () => import('./components/ProtectedShell').then((m) =>
 
 /** Each protected route's screen. Both payments routes share one screen. */
 export const SCREENS = {
-  // The dashboard is usable when its chart is drawn: the chart library
-  // (its own chunk, ./components/uplot) is asked for as soon as the
-  // dashboard's code has come, while that code runs and renders, rather
-  // than once the chart has rendered and neared the view (issue 42).
-  dashboard: () =>
-    import('./pages/Dashboard').then((m) => {
-      void import('./components/uplot').catch(() => undefined)
-      return { default: m.Dashboard }
-    }),
+  dashboard: () => import('./pages/Dashboard').then((m) => ({ default: m.Dashboard })),
   prodNeeds: () => import('./pages/ProducerNeeds').then((m) => ({ default: m.ProducerNeeds })),
   prodDeliveries: () => import('./pages/ProducerDeliveries').then((m) => ({ default: m.ProducerDeliveries })),
   prodDay: () => import('./pages/ProducerDay').then((m) => ({ default: m.ProducerDay })),
