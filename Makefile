@@ -148,7 +148,10 @@ bin/hey: go.mod go.sum
 ## plannerpaint markers; and a year of trade's screens on that line, cold
 ## and warm (ui/e2e/yearline.bench.ts, issue 42: loadbench's one-region
 ## platform, its largest shop and a producer), between the yearline
-## markers. The seeded platforms are kept in build/loadbench/cache and
+## markers; then, when Debian's nginx is installed, the same through nginx
+## as a real installation runs it (PRIMEUR_YEARLINE_VIA=nginx:
+## deploy/nginx.conf, TLS, HTTP/2), between the yearline-nginx markers
+## (about 4 minutes more). The seeded platforms are kept in build/loadbench/cache and
 ## taken again while the seeder is unchanged. The load bench measures each request in 2 rounds
 ## (its default is 3) to keep make bench under 20 minutes on 2 cores. The
 ## Go benchmarks run one package at a time (-p 1): with two at once, each
@@ -171,6 +174,11 @@ bench: build bin/hey
 		PRIMEUR_SLOWLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md PRIMEUR_PLANNERPAINT_OUT=$(CURDIR)/docs/bench/plannerpaint.json \
 		PRIMEUR_PLANNERPAINT_DOC=$(CURDIR)/docs/BENCHMARKS.md PRIMEUR_YEARLINE_OUT=$(CURDIR)/docs/bench/yearline.json \
 		PRIMEUR_YEARLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md npx playwright test --config playwright.bench.config.ts) || exit 1; \
+	if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then \
+		(cd ui && PRIMEUR_BIN=$(CURDIR)/$(BIN) PRIMEUR_YEARLINE_VIA=nginx \
+			PRIMEUR_YEARLINE_OUT=$(CURDIR)/docs/bench/yearline-nginx.json PRIMEUR_YEARLINE_DOC=$(CURDIR)/docs/BENCHMARKS.md \
+			npx playwright test --config playwright.bench.config.ts e2e/yearline.bench.ts) || exit 1; \
+	else echo "make bench: nginx is not installed (Debian's package nginx): the year of trade through nginx is not measured"; fi; \
 	echo "make bench: $$(( $$(date +%s) - start )) s; figures in docs/BENCHMARKS.md"
 
 ## bench-national: the same users on a platform of all of France (issue

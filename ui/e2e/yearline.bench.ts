@@ -21,7 +21,9 @@
 //
 // A benchmark, not a test: it fails only when a measure cannot be taken. Run
 // by `make bench` (playwright.bench.config.ts), which writes the figures into
-// docs/BENCHMARKS.md between the yearline markers. Settings:
+// docs/BENCHMARKS.md between the yearline markers, then, nginx installed,
+// again through nginx (PRIMEUR_YEARLINE_VIA=nginx, below) between the
+// yearline-nginx markers. Settings:
 //   PRIMEUR_BIN            the binary measured (default ../bin/primeur)
 //   PRIMEUR_YEARLINE_DATA  a data directory seeded already (else seeded here, about a minute)
 //   PRIMEUR_YEARLINE_RUNS  loads per measure (default 3; the median is kept)
@@ -29,7 +31,18 @@
 //   PRIMEUR_YEARLINE_DOC   a Markdown file whose yearline block is rewritten
 //   PRIMEUR_YEARLINE_WORKERS=block  without the service worker (what it costs the warm loads)
 //   PRIMEUR_YEARLINE_ONLY  a regular expression: only the measures whose "who screen" it matches
-//   PRIMEUR_YEARLINE_TRACE=1  prints each load's requests: when each started and ended (ms), its bytes
+//   PRIMEUR_YEARLINE_TRACE=1  prints each load's requests: when each started and ended (ms), its bytes,
+//                          its protocol, its connection (and a new one's set-up time)
+//   PRIMEUR_YEARLINE_VIA=nginx  through Debian's nginx as a real installation runs it (README "Running
+//                          Primeur for real"): deploy/nginx.conf with only its ports, certificate
+//                          (self-signed, made by openssl, its key given to Chromium as valid) and
+//                          upstream changed (e2e/nginx.ts), TLS and HTTP/2 to the browser; the daemon
+//                          with deploy/primeur.service's proxy settings (the proxy trusted, an https base
+//                          URL: secure cookies); the browser maps primeur.example.fr to 127.0.0.1. The
+//                          table and the JSON say which path; the doc's block is the one between the
+//                          yearline-nginx markers. Skipped, the reason printed, when nginx is missing.
+//                          The line's latency is Chromium's emulation, charged per request: the TCP
+//                          and TLS handshakes (loopback) are not, on either path.
 import { type Browser, type BrowserContext, type CDPSession, test } from '@playwright/test'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -38,6 +51,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { recordTransfers } from './demo'
+import { type Nginx, SITE, nginxBinary, siteRequest, startNginx } from './nginx'
 import { watch } from './watch'
 
 /** The line of slowline.bench.ts (a test file cannot import another), in the DevTools protocol's units. */
@@ -133,27 +147,71 @@ async function waitHealthy(baseURL: string, child: ChildProcess) {
   throw new Error('primeur did not become healthy')
 }
 
-async function login(browser: Browser, baseURL: string, email: string, workers = true): Promise<BrowserContext> {
+/** Where the browser reaches the daemon: straight, or through nginx (its https port). */
+interface Origin {
+  baseURL: string
+  nginx?: Nginx
+}
+
+async function login(browser: Browser, origin: Origin, email: string, workers = true): Promise<BrowserContext> {
   const context = await browser.newContext({
-    baseURL,
+    baseURL: origin.baseURL,
     viewport: { width: 1440, height: 900 },
     locale: 'fr-FR',
     serviceWorkers: !workers || process.env.PRIMEUR_YEARLINE_WORKERS === 'block' ? 'block' : 'allow',
   })
   await context.clock.setFixedTime(new Date(NOW))
-  const res = await context.request.post('/auth/login', { data: { email, password: PASSWORD } })
-  if (!res.ok()) throw new Error(`login ${email}: ${res.status()} ${await res.text()}`)
+  if (origin.nginx) {
+    // The context's API requests resolve names in this process, which does
+    // not know the site's: the login goes from here, its cookie to the context.
+    const res = await siteRequest(origin.nginx.port, 'POST', '/auth/login', { body: { email, password: PASSWORD } })
+    if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${res.body}`)
+    await context.addCookies(
+      res.cookies.map((c) => {
+        const [pair, ...attrs] = c.split(';').map((a) => a.trim())
+        const at = pair.indexOf('=')
+        const has = (a: string) => attrs.some((x) => x.toLowerCase() === a)
+        return {
+          name: pair.slice(0, at),
+          value: pair.slice(at + 1),
+          url: origin.baseURL,
+          httpOnly: has('httponly'),
+          secure: has('secure'),
+          sameSite: 'Lax' as const,
+        }
+      }),
+    )
+  } else {
+    const res = await context.request.post('/auth/login', { data: { email, password: PASSWORD } })
+    if (!res.ok()) throw new Error(`login ${email}: ${res.status()} ${await res.text()}`)
+  }
   await context.addInitScript((stored) => window.localStorage.setItem('primeur.email', stored), email)
   return context
 }
 
 /** Each request of a load: its start and end (ms from the first request), its bytes and address. */
 function traceRequests(cdp: CDPSession): () => string {
-  const rows = new Map<string, { url: string; start: number; end?: number; bytes?: number }>()
+  const rows = new Map<
+    string,
+    { url: string; start: number; end?: number; bytes?: number; protocol?: string; connection?: string }
+  >()
   let zero: number | null = null
   cdp.on('Network.requestWillBeSent', (e) => {
     zero ??= e.timestamp
     rows.set(e.requestId, { url: e.request.url, start: e.timestamp })
+  })
+  cdp.on('Network.responseReceived', (e) => {
+    const r = rows.get(e.requestId)
+    if (!r) return
+    r.protocol = e.response.protocol
+    // A new connection: its set-up (TCP, then TLS) as the browser timed it.
+    const t = e.response.timing
+    r.connection =
+      `#${e.response.connectionId}` +
+      (t && t.connectStart >= 0
+        ? ` new: ${Math.round(t.connectEnd - t.connectStart)} ms` +
+          (t.sslStart >= 0 ? ` (TLS ${Math.round(t.sslEnd - t.sslStart)})` : '')
+        : '')
   })
   cdp.on('Network.loadingFinished', (e) => {
     const r = rows.get(e.requestId)
@@ -166,8 +224,10 @@ function traceRequests(cdp: CDPSession): () => string {
       .map(
         (r) =>
           `${ms(r.start)} ${r.end === undefined ? '     …' : ms(r.end)} ${String(((r.bytes ?? 0) / 1024).toFixed(1)).padStart(7)} KB ` +
+          `${(r.protocol ?? '').padEnd(8)} ` +
           new URL(r.url).pathname +
-          new URL(r.url).search,
+          new URL(r.url).search +
+          (r.connection ? `  ${r.connection}` : ''),
       )
       .join('\n')
 }
@@ -208,7 +268,24 @@ function openInApp({ path, selector }: { path: string; selector: string }): Prom
   })
 }
 
-test('the screens of a year of trade on a slow line, cold and warm', async ({ browser }) => {
+/** deploy/primeur.service's Environment= lines. */
+function unitEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const line of readFileSync(join(root, 'deploy', 'primeur.service'), 'utf8').split('\n')) {
+    const m = /^\s*Environment=([A-Z_]+)=(.*)$/.exec(line)
+    if (m) env[m[1]] = m[2].trim()
+  }
+  return env
+}
+
+test('the screens of a year of trade on a slow line, cold and warm', async ({ playwright, launchOptions }) => {
+  const via = process.env.PRIMEUR_YEARLINE_VIA ?? 'direct'
+  if (via !== 'direct' && via !== 'nginx') throw new Error(`PRIMEUR_YEARLINE_VIA=${via}: direct or nginx`)
+  const nginxBin = via === 'nginx' ? nginxBinary() : null
+  if (via === 'nginx' && !nginxBin) {
+    console.log("yearline via nginx skipped: nginx is not installed (Debian's package nginx)")
+    test.skip(true, "nginx is not installed (Debian's package nginx)")
+  }
   const runs = Number(process.env.PRIMEUR_YEARLINE_RUNS ?? 3)
   const only = process.env.PRIMEUR_YEARLINE_ONLY ? new RegExp(process.env.PRIMEUR_YEARLINE_ONLY) : null
   test.setTimeout(15 * 60_000 + runs * screens.length * 2 * 90_000)
@@ -229,21 +306,69 @@ test('the screens of a year of trade on a slow line, cold and warm', async ({ br
   }
   const port = await freePort()
   const baseURL = `http://127.0.0.1:${port}`
+  // Through nginx, the daemon as deploy/primeur.service sets it where it
+  // matters: the proxy trusted (X-Forwarded-Proto: https, so secure cookies
+  // and HSTS), the base URL the site's (its port the bench's).
+  const httpsPort = via === 'nginx' ? await freePort() : 0
+  let unit: Record<string, string> = {}
+  if (via === 'nginx') {
+    const u = unitEnvironment()
+    if (!u.PRIMEUR_TRUSTED_PROXIES || !u.PRIMEUR_BASE_URL?.startsWith(`https://${SITE}`))
+      throw new Error(`deploy/primeur.service: trusted proxies and https://${SITE} expected: ${JSON.stringify(u)}`)
+    unit = { PRIMEUR_TRUSTED_PROXIES: u.PRIMEUR_TRUSTED_PROXIES, PRIMEUR_BASE_URL: `https://${SITE}:${httpsPort}` }
+  }
   const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', data, '--now', NOW], {
     // The daemon refuses a PRIMEUR_ variable it does not know: the bench's own are left out.
     env: {
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PRIMEUR_'))),
       PRIMEUR_LOG_LEVEL: 'warn',
+      ...unit,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const figures: Figure[] = []
+  let nginx: Nginx | undefined
+  let protocols: Record<string, number> = {}
+  let browser: Browser | undefined
   try {
     await waitHealthy(baseURL, child)
+    if (nginxBin)
+      nginx = await startNginx({
+        bin: nginxBin,
+        root,
+        upstream: `127.0.0.1:${port}`,
+        httpPort: await freePort(),
+        httpsPort,
+      })
+    // The browser of the config; through nginx, told that the site is this
+    // machine and that its self-signed certificate is valid, as a real
+    // one is (taken as an error, even ignored, it would leave the HTTP
+    // cache and the service worker out: every warm load a cold one).
+    browser = await playwright.chromium.launch(
+      nginx
+        ? {
+            args: [
+              ...(launchOptions.args ?? []),
+              `--host-resolver-rules=MAP ${SITE} 127.0.0.1`,
+              `--ignore-certificate-errors-spki-list=${nginx.spki}`,
+            ],
+          }
+        : {},
+    )
+    const origin: Origin = nginx ? { baseURL: nginx.baseURL, nginx } : { baseURL }
     // The largest shop's id, for the producer's planner of it.
-    const probe = await login(browser, baseURL, SHOP)
-    const shopId = ((await (await probe.request.get('/api/user')).json()) as { user: { _id: string } }).user._id
-    await probe.close()
+    let shopId: string
+    if (nginx) {
+      const res = await siteRequest(nginx.port, 'POST', '/auth/login', { body: { email: SHOP, password: PASSWORD } })
+      const cookie = res.cookies.map((c) => c.split(';')[0]).join('; ')
+      const user = await siteRequest(nginx.port, 'GET', '/api/user', { cookie })
+      if (user.status !== 200) throw new Error(`GET /api/user: ${user.status} ${user.body}`)
+      shopId = (JSON.parse(user.body) as { user: { _id: string } }).user._id
+    } else {
+      const probe = await login(browser, origin, SHOP)
+      shopId = ((await (await probe.request.get('/api/user')).json()) as { user: { _id: string } }).user._id
+      await probe.close()
+    }
     for (const [who, email] of [
       ['shop', SHOP],
       ['producer', PRODUCER],
@@ -257,7 +382,7 @@ test('the screens of a year of trade on a slow line, cold and warm', async ({ br
         const inApp: number[] = []
         const inAppBytes: number[] = []
         for (let i = 0; i < runs; i++) {
-          const context = await login(browser, baseURL, email)
+          const context = await login(browser, origin, email)
           await context.addInitScript(watch, { selector: s.selector, scrollTo: s.scrollTo })
           for (const [times, bytes] of [
             [cold, coldBytes],
@@ -276,14 +401,15 @@ test('the screens of a year of trade on a slow line, cold and warm', async ({ br
             bytes.push(transfers().reduce((sum, t) => sum + t.bytes, 0))
             if (trace)
               console.log(
-                `${who} ${s.name} ${times === cold ? 'cold' : 'warm'} shown at ${times.at(-1)} ms\n${trace()}`,
+                `${who} ${s.name} ${times === cold ? 'cold' : 'warm'} shown at ${times.at(-1)} ms, ` +
+                  `${context.serviceWorkers().length} service worker(s)\n${trace()}`,
               )
             await page.close()
           }
           await context.close()
           if (s.inApp) {
             // The dashboard cold and drawn, the line quiet, then the screen.
-            const app = await login(browser, baseURL, email, false)
+            const app = await login(browser, origin, email, false)
             await app.addInitScript(watch, { selector: screens[0].selector, scrollTo: screens[0].scrollTo })
             const page = await app.newPage()
             const { cdp, transfers } = await recordTransfers(page)
@@ -311,14 +437,24 @@ test('the screens of a year of trade on a slow line, cold and warm', async ({ br
         })
       }
     }
+    if (nginx) {
+      protocols = nginx.protocols()
+      console.log(`nginx served, by protocol: ${JSON.stringify(protocols)}`)
+    }
   } finally {
+    await browser?.close()
+    await nginx?.stop()
     child.kill('SIGTERM')
     if (seeded) rmSync(data, { recursive: true, force: true })
   }
 
   const mark = (value: number, goal: number) => (value <= goal ? `${value}` : `**${value}** (over)`)
+  const path =
+    via === 'nginx'
+      ? 'Through nginx (deploy/nginx.conf: TLS, HTTP/2 to the browser, HTTP/1.1 to the daemon)'
+      : 'Straight to the daemon (plain HTTP/1.1)'
   const table = [
-    `Year of trade (loadbench seed --regions 1, clock ${NOW}), slow line (${(SLOW_LINE.downloadThroughput * 8) / 1e6} Mbit/s, ` +
+    `${path}. Year of trade (loadbench seed --regions 1, clock ${NOW}), slow line (${(SLOW_LINE.downloadThroughput * 8) / 1e6} Mbit/s, ` +
       `${SLOW_LINE.latency} ms), ${runs} loads each, median. Goals: cold ≤ ${GOAL_COLD_MS} ms, warm ≤ ${GOAL_WARM_MS} ms, ` +
       `≤ ${GOAL_KB} KB a screen cold (received by the time it shows). In the app: opened from the dashboard ` +
       `(drawn, the line quiet), its time and what it received (the shell's files there already; no service worker).`,
@@ -335,16 +471,21 @@ test('the screens of a year of trade on a slow line, cold and warm', async ({ br
   if (process.env.PRIMEUR_YEARLINE_OUT)
     writeFileSync(
       process.env.PRIMEUR_YEARLINE_OUT,
-      JSON.stringify({ now: NOW, line: SLOW_LINE, runs, figures }, null, 2),
+      JSON.stringify(
+        { via, ...(via === 'nginx' ? { protocols } : {}), now: NOW, line: SLOW_LINE, runs, figures },
+        null,
+        2,
+      ),
     )
   const doc = process.env.PRIMEUR_YEARLINE_DOC
   if (doc) {
     const text = readFileSync(doc, 'utf8')
-    const begin = '<!-- yearline:begin'
-    const end = '<!-- yearline:end -->'
+    const marker = via === 'nginx' ? 'yearline-nginx' : 'yearline'
+    const begin = `<!-- ${marker}:begin`
+    const end = `<!-- ${marker}:end -->`
     const from = text.indexOf(begin)
     const to = text.indexOf(end)
-    if (from < 0 || to < from) throw new Error(`${doc} has no yearline markers`)
+    if (from < 0 || to < from) throw new Error(`${doc} has no ${marker} markers`)
     const head = text.slice(from, text.indexOf('\n', from) + 1)
     writeFileSync(doc, text.slice(0, from) + head + table + '\n' + text.slice(to))
   }
