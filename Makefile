@@ -10,7 +10,7 @@ UI_SRC    := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html ui
 GO_SRC    := $(shell find . -name '*.go' -not -path './ui/*' -not -path './tools/*') go.mod go.sum
 FUZZTIME  ?= 5s
 
-.PHONY: all build ui ui-types run test test-go test-ui test-contract test-e2e test-fuzz bench bench-national lint clean
+.PHONY: all build ui ui-types run test test-go test-bench test-ui test-contract test-e2e test-fuzz bench bench-national lint clean
 
 all: build
 
@@ -44,10 +44,10 @@ run: build
 	$(BIN) serve --demo
 
 ## test: everything — the linters (make lint), Go (race detector, SQLite
-## and, with PRIMEUR_TEST_DATABASE_URL, PostgreSQL), short fuzzing, the UI's
-## unit tests, the map data check, the API contract, and the browser tests
-## in Chromium
-test: lint test-go test-fuzz test-ui test-contract test-e2e
+## and, with PRIMEUR_TEST_DATABASE_URL, PostgreSQL), every Go benchmark
+## run once, short fuzzing, the UI's unit tests, the map data check, the
+## API contract, and the browser tests in Chromium
+test: lint test-go test-bench test-fuzz test-ui test-contract test-e2e
 
 ## test-go: the Go tests (go vet runs in make lint) and those of the
 ## vendored fpdf (third_party/fpdf, its own module), then every invoice and
@@ -101,6 +101,15 @@ test-go:
 	wait $$bg; bgrc=$$?; cat build/plain.log; test $$rc -eq 0 && test $$bgrc -eq 0
 	cd third_party/fpdf && $(GO) test -race -count=1 ./...
 	bash testdata/facturx/validate-all.sh $(FACTURX_OUT)
+
+## test-bench: every Go benchmark of the module run once, at the small
+## sizes their -short mode gives, on SQLite and, with
+## PRIMEUR_TEST_DATABASE_URL, PostgreSQL: that make bench's still run (a
+## benchmark that fails its own checks fails this). Its figures mean
+## nothing; make bench measures.
+test-bench:
+	$(GO) test -short -count=1 -run '^$$' -bench . -benchtime 1x ./...
+	cd third_party/fpdf && $(GO) test -short -count=1 -run '^$$' -bench . -benchtime 1x ./...
 
 ## test-fuzz: every fuzz target of the module, FUZZTIME each (tools/fuzz.sh)
 test-fuzz:

@@ -26,20 +26,26 @@ import (
 )
 
 // The registration flood (issue 13): floodClients anonymous clients
-// register accounts as fast as the daemon answers for floodFor, while one
-// shop keeps using the API; its requests are measured alone first
-// (probeIdle), then under the flood.
-const (
-	floodClients = 32
-	floodFor     = 10 * time.Second
-	probeIdle    = 4 * time.Second
-)
+// register accounts as fast as the daemon answers for floodTimes' flood,
+// while one shop keeps using the API; its requests are measured alone
+// first (floodTimes' idle), then under the flood.
+const floodClients = 32
+
+// floodTimes are how long the shop's requests are measured alone and under
+// the flood: 4 and 10 s, or a tenth of that with -short (make test-bench,
+// which runs each benchmark once to show that it still runs).
+func floodTimes() (idle, flood time.Duration) {
+	if testing.Short() {
+		return 400 * time.Millisecond, time.Second
+	}
+	return 4 * time.Second, 10 * time.Second
+}
 
 // BenchmarkRegistrationFlood measures what a registration flood does to
 // the other users: the real daemon over loopback (daemontest), a shop with
 // 20 products planned over 12 months alternating GET /api/user and
-// PUT /api/needs/{id} from one client, first alone for probeIdle, then
-// while 32 clients register accounts without pause for floodFor — all from
+// PUT /api/needs/{id} from one client, first alone for 4 s, then
+// while 32 clients register accounts without pause for 10 s — all from
 // one address, or each from its own. One operation is the whole scenario,
 // on a fresh database; it reports the shop's median latencies alone and
 // under the flood and their ratio, the accounts the flood created and its
@@ -67,7 +73,8 @@ func floodRound(b *testing.B, db *store.DB, addresses int) {
 	shop, _ := s.Register("magasin@example.fr", "Épicerie", true)
 	needID := planSmallShop(b, shop)
 
-	idle := probe(b, shop, needID, probeIdle)
+	idleFor, floodFor := floodTimes()
+	idle := probe(b, shop, needID, idleFor)
 
 	var before int
 	if err := db.Get(&before, `SELECT COUNT(*) FROM users`); err != nil {

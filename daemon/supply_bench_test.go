@@ -18,7 +18,8 @@ import (
 // two queries, projection, JSON) for a shop with 150 products over 8 days
 // and a year of deliveries: 3 producers delivering twice a week each, 50
 // products per delivery (about 15,600 lines), plus another shop as busy.
-// Figures: docs/BENCHMARKS.md.
+// Figures: docs/BENCHMARKS.md. With -short (make test-bench, which runs
+// each benchmark once to show that it still runs), 15 products.
 func BenchmarkSupplyAPI(b *testing.B) {
 	for _, engine := range []struct {
 		name string
@@ -35,6 +36,9 @@ func BenchmarkSupplyAPI(b *testing.B) {
 				producers = append(producers, id)
 			}
 			products := make([]string, 150)
+			if testing.Short() {
+				products = products[:15]
+			}
 			lines := 0
 			err := db.Tx(context.Background(), func(tx *sqlx.Tx) error {
 				w := tradetest.On(b, tx)
@@ -51,7 +55,7 @@ func BenchmarkSupplyAPI(b *testing.B) {
 			}
 			var got supplyJSON
 			shop.Do("GET", "/api/supply?start=2026-11-16&days=8", nil).Expect(b, http.StatusOK).JSON(b, &got)
-			if len(got.Products) != 150 || len(got.Products[0].Days) != 8 {
+			if len(got.Products) != len(products) || len(got.Products[0].Days) != 8 {
 				b.Fatalf("%d products", len(got.Products))
 			}
 			for b.Loop() {

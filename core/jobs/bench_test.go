@@ -29,10 +29,18 @@ import (
 // November 2026, each with 4 done deliveries of 3 products (12,000 lines),
 // their notes emailed.
 const (
-	benchProducers  = 50
 	benchShops      = 20
 	benchDeliveries = 4
 )
+
+// benchProducers is the world's producers: 50, or 5 with -short (make
+// test-bench, which runs each benchmark once to show that it still runs).
+func benchProducers() int {
+	if testing.Short() {
+		return 5
+	}
+	return 50
+}
 
 var benchProducts = []string{"tomate", "laitue", "carotte"}
 
@@ -77,7 +85,7 @@ func seedBench(b *testing.B, db *store.DB, round int) {
 			cs = append(cs, tradetest.Commitment{ProductID: p, Quantity: benchDeliveries * 1400, Price: decimal.Dec(150 + 10*i)})
 			sent[p] = 1300 // 13 kg or pieces: a little short
 		}
-		for f := range benchProducers {
+		for f := range benchProducers() {
 			farm := fmt.Sprintf("r%d-farm%d", round, f)
 			if err := user(farm, accounts.Producer, fmt.Sprintf("Ferme %d", f)); err != nil {
 				return err
@@ -146,11 +154,11 @@ func BenchmarkInvoiceRun(b *testing.B) {
 			cpu, user = cpuTime(), userTime()
 			r, err := jobs.Invoices(context.Background(), e, at(2026, 12, 1, 6, 0))
 			runCPU, runUser = runCPU+cpuTime()-cpu, runUser+userTime()-user
-			if err != nil || r.Get(jobs.InvoicesIssued) != benchProducers*benchShops || r.Get(jobs.InvoicesSent) != benchProducers*benchShops {
+			if err != nil || r.Get(jobs.InvoicesIssued) != benchProducers()*benchShops || r.Get(jobs.InvoicesSent) != benchProducers()*benchShops {
 				b.Fatalf("%s, %v", r, err)
 			}
 		}
-		orders := float64(b.N * benchProducers * benchShops)
+		orders := float64(b.N * benchProducers() * benchShops)
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/orders, "ms/order")
 		b.ReportMetric(float64(issuing.Microseconds())/1000/orders, "issue-ms/order")
 		b.ReportMetric(b.Elapsed().Seconds()/issuing.Seconds(), "x-issue")
@@ -187,7 +195,7 @@ func issueAll(b *testing.B, db *store.DB) {
 	b.Helper()
 	now, loc := at(2026, 12, 1, 6, 0), delivery.DefaultRules().Location
 	due, err := billing.Due(context.Background(), db, now, loc)
-	if err != nil || len(due) != benchProducers*benchShops {
+	if err != nil || len(due) != benchProducers()*benchShops {
 		b.Fatalf("%d due, %v", len(due), err)
 	}
 	for _, id := range due {
@@ -210,7 +218,7 @@ func BenchmarkInvoiceIssue(b *testing.B) {
 			b.StartTimer()
 			issueAll(b, db)
 		}
-		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*benchProducers*benchShops), "ms/order")
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*benchProducers()*benchShops), "ms/order")
 	})
 }
 
@@ -224,7 +232,7 @@ func BenchmarkInvoiceIssue(b *testing.B) {
 // with them.
 func BenchmarkDeliveriesRunWithWaitingInvoices(b *testing.B) {
 	for _, rounds := range []int{1, 4} {
-		b.Run(fmt.Sprintf("waiting=%d", rounds*benchProducers*benchShops), func(b *testing.B) {
+		b.Run(fmt.Sprintf("waiting=%d", rounds*benchProducers()*benchShops), func(b *testing.B) {
 			benchDBs(b, func(b *testing.B, open func(testing.TB) *store.DB) {
 				db := open(b)
 				now, loc := at(2026, 12, 1, 6, 0), delivery.DefaultRules().Location
@@ -232,7 +240,7 @@ func BenchmarkDeliveriesRunWithWaitingInvoices(b *testing.B) {
 					seedBench(b, db, round)
 				}
 				due, err := billing.Due(context.Background(), db, now, loc)
-				if err != nil || len(due) != rounds*benchProducers*benchShops {
+				if err != nil || len(due) != rounds*benchProducers()*benchShops {
 					b.Fatalf("%d due, %v", len(due), err)
 				}
 				for _, id := range due {

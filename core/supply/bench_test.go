@@ -16,7 +16,16 @@ import (
 	"primeur/core/trade/tradetest"
 )
 
-// busyShop writes the benchmark's shop: 150 products, a need per product
+// benchProducts is the busy shop's products: 150, or 15 with -short (make
+// test-bench, which runs each benchmark once to show that it still runs).
+func benchProducts() int {
+	if testing.Short() {
+		return 15
+	}
+	return 150
+}
+
+// busyShop writes the benchmark's shop: 150 products (benchProducts), a need per product
 // and month, and a year of deliveries by 3 producers (about 17,000 lines),
 // with another shop as busy beside it.
 func busyShop(b *testing.B, db *store.DB) string {
@@ -35,7 +44,7 @@ func busyShop(b *testing.B, db *store.DB) string {
 	producers := []string{mk("a@x.fr", false), mk("b@x.fr", false), mk("c@x.fr", false)}
 	err := db.Tx(ctx, func(tx *sqlx.Tx) error {
 		w := tradetest.On(b, tx)
-		products := make([]string, 150)
+		products := make([]string, benchProducts())
 		for i := range products {
 			products[i] = fmt.Sprintf("bench-%03d", i)
 			w.Product(products[i], "kg")
@@ -63,7 +72,7 @@ func BenchmarkLoad(b *testing.B) {
 			today, _ := calendar.ParseDate("2026-11-20")
 			for b.Loop() {
 				p, err := supply.Load(context.Background(), db, shop, supply.Window{Start: start, Days: 8}, today)
-				if err != nil || len(p.Products) != 150 {
+				if err != nil || len(p.Products) != benchProducts() {
 					b.Fatalf("%d products, %v", len(p.Products), err)
 				}
 			}

@@ -64,6 +64,16 @@ func comparisonPlatform(b *testing.B, db *store.DB, shops int) {
 	}
 }
 
+// benchPlatforms are the shops of BenchmarkComparison's platforms: 200
+// and 2,000, or 200 alone with -short (make test-bench: each benchmark run
+// once, to show it still runs).
+func benchPlatforms() []int {
+	if testing.Short() {
+		return []int{200}
+	}
+	return []int{200, 2000}
+}
+
 // BenchmarkComparison: what a need's price comparison costs to read on
 // platforms of 200 and 2,000 shops (48,000 and 480,000 commitments), on
 // each engine: "sums" is trade.Compare, two rows of price_areas; "scan"
@@ -76,7 +86,7 @@ func BenchmarkComparison(b *testing.B) {
 		engines = append(engines, "postgres")
 	}
 	for _, engine := range engines {
-		for _, shops := range []int{200, 2000} {
+		for _, shops := range benchPlatforms() {
 			b.Run(fmt.Sprintf("%s/shops=%d", engine, shops), func(b *testing.B) {
 				var db *store.DB
 				if engine == "sqlite" {
