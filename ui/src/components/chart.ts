@@ -6,6 +6,7 @@
 // pure and imports uPlot's types only, so that the library's code stays in
 // its own chunk. The values' text alternative is charts/values.ts.
 import type uPlot from 'uplot'
+import { formatEUR, formatNumber } from '../format'
 
 /** One series of a chart. */
 export interface ChartSeries {
@@ -72,9 +73,7 @@ export function niceMax(max: number): number {
 /** A value as the chart reads it: "1 234,50 €", "12,5". */
 export function formatValue(value: number | null | undefined, unit: ChartSpec['unit']): string {
   if (value === null || value === undefined) return '—'
-  return unit === 'EUR'
-    ? new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(value)
-    : new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 2 }).format(value)
+  return unit === 'EUR' ? formatEUR(value) : formatNumber(value)
 }
 
 /** The y axis' ticks: "1 200 €" (with cents under 10 €), "12,5". */
